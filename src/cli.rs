@@ -1,0 +1,171 @@
+//! Command-line parsing (clap) and the commands themselves.
+
+use std::io::{BufWriter, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use treelink::kernel::{self, BtkKind, Space, SubTree, SubTreePair};
+use treelink::tree::Tree;
+
+/// treelink: bilingual tree kernels and sub-tree alignment for syntax-aware translation.
+///
+/// Trees are Penn-style brackets, one per line or spread over lines:
+/// `(S (NP (ART den) (NN Klimawandel)) (VVFIN spüren))`. Words are leaves;
+/// nodes (phrase and POS) are numbered in pre-order from 0.
+#[derive(Parser, Debug)]
+#[command(name = "treelink", version, about, long_about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Monolingual tree kernel K(tree i of LEFT, tree i of RIGHT), one number per line.
+    ///
+    /// Prints, for each i, the kernel between the i-th tree of LEFT and the
+    /// i-th tree of RIGHT at full f64 precision (shortest form that reads
+    /// back to the same double). Both files must hold the same number of trees.
+    Kernel {
+        /// Sub-structure space: sst (subset trees), rdsst (root-directed),
+        /// rgsst (root-generated: Δ of the roots), root (1 if root labels match).
+        #[arg(long, value_name = "SPACE")]
+        space: Space,
+        /// Decay factor λ of the Δ recursion.
+        #[arg(long, value_name = "L", default_value_t = kernel::DEFAULT_LAMBDA)]
+        lambda: f64,
+        /// Print K(x,y)/sqrt(K(x,x)·K(y,y)) (0 when that is 0).
+        #[arg(long)]
+        normalize: bool,
+        /// Trees file.
+        left: String,
+        /// Trees file, as many trees as LEFT.
+        right: String,
+    },
+    /// Bilingual tree kernel between tree pairs (SRC1_i, TRG1_i) and (SRC2_i, TRG2_i), one number per line.
+    ///
+    /// iBTK sums the source and target kernels, dBTK multiplies them; with
+    /// --normalize the BTK is normalised as a whole. All four files must hold
+    /// the same number of trees.
+    Btk {
+        /// ibtk (sum) or dbtk (product).
+        #[arg(long, value_name = "KIND")]
+        kind: BtkKind,
+        /// Sub-structure space: sst, rdsst, rgsst or root.
+        #[arg(long, value_name = "SPACE")]
+        space: Space,
+        /// Decay factor λ of the Δ recursion.
+        #[arg(long, value_name = "L", default_value_t = kernel::DEFAULT_LAMBDA)]
+        lambda: f64,
+        /// Normalise the BTK as a whole.
+        #[arg(long)]
+        normalize: bool,
+        /// Source trees of the first pairs.
+        src1: String,
+        /// Target trees of the first pairs.
+        trg1: String,
+        /// Source trees of the second pairs.
+        src2: String,
+        /// Target trees of the second pairs.
+        trg2: String,
+    },
+}
+
+/// A command's failure: printed as one sentence on stderr.
+#[derive(Debug, thiserror::Error)]
+enum CliError {
+    #[error("{file}: cannot read: {source}")]
+    Read { file: String, source: std::io::Error },
+    #[error(transparent)]
+    Tree(#[from] treelink::tree::ParseError),
+    #[error("{file}: expected {expected} trees (as many as {other}), found {found}")]
+    Count { file: String, expected: usize, other: String, found: usize },
+    #[error("--lambda must be a number greater than 0, found {0}")]
+    Lambda(f64),
+    #[error("cannot write the output: {0}")]
+    Write(#[from] std::io::Error),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("treelink: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Kernel { space, lambda, normalize, left, right } => {
+            check_lambda(lambda)?;
+            let files = read_tree_files(&[&left, &right])?;
+            let (l, r) = (&files[0], &files[1]);
+            print_lines((0..l.len()).map(|i| {
+                let (a, b) = (SubTree::whole(&l[i]), SubTree::whole(&r[i]));
+                if normalize {
+                    kernel::tree_kernel_normalized(space, lambda, a, b)
+                } else {
+                    kernel::tree_kernel(space, lambda, a, b)
+                }
+            }))
+        }
+        Command::Btk { kind, space, lambda, normalize, src1, trg1, src2, trg2 } => {
+            check_lambda(lambda)?;
+            let f = read_tree_files(&[&src1, &trg1, &src2, &trg2])?;
+            print_lines((0..f[0].len()).map(|i| {
+                let x = SubTreePair::whole(&f[0][i], &f[1][i]);
+                let y = SubTreePair::whole(&f[2][i], &f[3][i]);
+                if normalize {
+                    kernel::btk_normalized(kind, space, lambda, x, y)
+                } else {
+                    kernel::btk(kind, space, lambda, x, y)
+                }
+            }))
+        }
+    }
+}
+
+fn check_lambda(lambda: f64) -> Result<(), CliError> {
+    if lambda.is_finite() && lambda > 0.0 {
+        Ok(())
+    } else {
+        Err(CliError::Lambda(lambda))
+    }
+}
+
+/// Reads tree files that must hold equally many trees.
+fn read_tree_files(files: &[&str]) -> Result<Vec<Vec<Tree>>, CliError> {
+    let mut out: Vec<Vec<Tree>> = Vec::with_capacity(files.len());
+    for &file in files {
+        let text = std::fs::read_to_string(file).map_err(|source| CliError::Read { file: file.to_string(), source })?;
+        let trees = Tree::parse_all(&text, file)?;
+        if let Some(first) = out.first() {
+            if first.len() != trees.len() {
+                return Err(CliError::Count {
+                    file: file.to_string(),
+                    expected: first.len(),
+                    other: files[0].to_string(),
+                    found: trees.len(),
+                });
+            }
+        }
+        out.push(trees);
+    }
+    Ok(out)
+}
+
+/// One value per line; `{}` on f64 prints the shortest decimal that reads
+/// back to the same double, i.e. full precision.
+fn print_lines(values: impl Iterator<Item = f64>) -> Result<(), CliError> {
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    for v in values {
+        writeln!(out, "{v}")?;
+    }
+    out.flush()?;
+    Ok(())
+}

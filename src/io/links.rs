@@ -1,0 +1,150 @@
+//! The link format of `NAME.gold` files: one line per sentence pair (possibly
+//! empty), space-separated links `i-j` (good / sure) or `i-j?` (fuzzy /
+//! possible), where `i` and `j` are pre-order node ids of the source and
+//! target trees.
+//!
+//! # Examples
+//! ```
+//! use treelink::io::links::{parse_links, write_links, Link, LinkKind};
+//! let pairs = parse_links("0-0 2-1?\n\n", "dev.gold").unwrap();
+//! assert_eq!(pairs[0], [Link::good(0, 0), Link { source: 2, target: 1, kind: LinkKind::Fuzzy }]);
+//! assert!(pairs[1].is_empty());
+//! assert_eq!(write_links(&pairs), "0-0 2-1?\n\n");
+//! ```
+
+use std::fmt;
+
+use crate::tree::NodeId;
+
+/// Whether annotators marked the link exact or approximate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LinkKind {
+    /// `i-j`: good / sure.
+    Good,
+    /// `i-j?`: fuzzy / possible.
+    Fuzzy,
+}
+
+/// A link between source node `source` and target node `target`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Link {
+    pub source: NodeId,
+    pub target: NodeId,
+    pub kind: LinkKind,
+}
+
+impl Link {
+    pub fn good(source: NodeId, target: NodeId) -> Self {
+        Link { source, target, kind: LinkKind::Good }
+    }
+}
+
+impl fmt::Display for Link {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.source, self.target)?;
+        if self.kind == LinkKind::Fuzzy {
+            f.write_str("?")?;
+        }
+        Ok(())
+    }
+}
+
+/// A located error in a links file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: expected a link 'i-j' or 'i-j?' with node numbers i and j, found '{found}'")]
+pub struct LinkError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub found: String,
+}
+
+fn parse_link(token: &str) -> Option<Link> {
+    let (body, kind) = match token.strip_suffix('?') {
+        Some(b) => (b, LinkKind::Fuzzy),
+        None => (token, LinkKind::Good),
+    };
+    let (i, j) = body.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(i) || !digits(j) {
+        return None;
+    }
+    Some(Link { source: i.parse().ok()?, target: j.parse().ok()? , kind })
+}
+
+/// Reads a links file: one `Vec<Link>` per line.
+pub fn parse_links(text: &str, file: &str) -> Result<Vec<Vec<Link>>, LinkError> {
+    text.lines()
+        .enumerate()
+        .map(|(l, line)| {
+            let mut links = Vec::new();
+            for (column, token) in tokens_with_columns(line) {
+                let link = parse_link(token).ok_or_else(|| LinkError {
+                    file: file.to_string(),
+                    line: l + 1,
+                    column,
+                    found: token.to_string(),
+                })?;
+                links.push(link);
+            }
+            Ok(links)
+        })
+        .collect()
+}
+
+/// Whitespace-separated tokens of a line with their 1-based character columns.
+pub(crate) fn tokens_with_columns(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut column = 0;
+    let mut start: Option<(usize, usize)> = None;
+    let mut out = Vec::new();
+    for (i, c) in line.char_indices() {
+        column += 1;
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some((i, column)),
+            (true, Some((s, col))) => {
+                out.push((col, &line[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some((s, col)) = start {
+        out.push((col, &line[s..]));
+    }
+    out.into_iter()
+}
+
+/// One line of links, in the order given.
+pub fn format_link_line(links: &[Link]) -> String {
+    links.iter().map(Link::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// Writes a links file, one line per pair (each line ends with a newline).
+pub fn write_links(pairs: &[Vec<Link>]) -> String {
+    let mut out = String::new();
+    for links in pairs {
+        out.push_str(&format_link_line(links));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_point_at_the_bad_token() {
+        let e = parse_links("0-0 1-1\n0-0  3_4 5-5\n", "x.gold").unwrap_err();
+        assert_eq!(e.to_string(), "x.gold:2:6: expected a link 'i-j' or 'i-j?' with node numbers i and j, found '3_4'");
+        for bad in ["-1-2", "1-", "a-b", "1-2??", "99999999999999999999999-1"] {
+            assert!(parse_links(bad, "y").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn tabs_and_trailing_space_are_tolerated() {
+        let pairs = parse_links("0-0\t1-2? \n", "z").unwrap();
+        assert_eq!(pairs, vec![vec![Link::good(0, 0), Link { source: 1, target: 2, kind: LinkKind::Fuzzy }]]);
+    }
+}

@@ -1,0 +1,5 @@
+//! File formats. Every reader returns an error naming the file, line and
+//! column and what it expected; no reader panics on any input.
+
+pub mod links;
+pub mod tiger;

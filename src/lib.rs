@@ -1,0 +1,13 @@
+//! treelink: syntax-aware translation with bilingual tree kernels.
+//!
+//! The engine (every module here but `ui`) is plain Rust with no web
+//! dependency: the `treelink` command-line tool and the web page call the
+//! same functions and get the same numbers. See `ARCHITECTURE.md`.
+
+pub mod corpus;
+pub mod io;
+pub mod kernel;
+pub mod tree;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

@@ -1,0 +1,731 @@
+//! Parse trees as arenas of labelled nodes, and their Penn-style bracketed form.
+//!
+//! A [`Tree`] holds *labelled* nodes only: phrase nodes and POS (pre-terminal)
+//! nodes. Words are leaves, not nodes: each POS node owns exactly one word.
+//! Nodes are numbered in pre-order from 0 (the root), which is the numbering
+//! of the gold link files (`../shared/data/README.md`), of the model files and
+//! of the page, so a link means the same thing everywhere.
+//!
+//! Because numbering is pre-order, the sub-tree rooted at node `n` is the
+//! contiguous id range `n..tree.subtree_end(n)`; the kernels rely on this.
+//!
+//! Reading accepts one tree per line or trees spread over several lines
+//! (`.mrg` style), an optional unlabelled outer bracket `( (S ...) )`, and any
+//! UTF-8 label or word without whitespace or brackets (brackets inside tokens
+//! are written `-LRB-` / `-RRB-`, and are kept verbatim). Reading is iterative,
+//! so deeply nested input cannot overflow the stack. Cost: O(input length).
+//!
+//! # Examples
+//! ```
+//! use treelink::tree::Tree;
+//! let t = Tree::parse_one("(S (NP (ART den) (NN Klimawandel)) (VVFIN spüren))", "ex").unwrap();
+//! assert_eq!(t.len(), 5); // S NP ART NN VVFIN
+//! assert_eq!(t.label(1), "NP");
+//! assert_eq!(t.span(1), 0..2);
+//! assert_eq!(t.words(), ["den", "Klimawandel", "spüren"]);
+//! assert_eq!(t.to_string(), "(S (NP (ART den) (NN Klimawandel)) (VVFIN spüren))");
+//! ```
+
+use std::fmt;
+use std::ops::Range;
+
+/// Index of a labelled node: its position in pre-order, the root being 0.
+pub type NodeId = usize;
+
+/// One labelled node of a [`Tree`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    pub label: String,
+    pub parent: Option<NodeId>,
+    /// Children in left-to-right order; empty for a POS node.
+    pub children: Vec<NodeId>,
+    /// Half-open range of word positions covered by the node.
+    pub span: Range<usize>,
+    /// Edges from the root (the root has depth 0).
+    pub depth: usize,
+    /// Nodes on the longest downward path, counting this one (a POS node has height 1).
+    pub height: usize,
+    /// One past the last pre-order id of this node's sub-tree.
+    pub subtree_end: NodeId,
+}
+
+/// A parse tree: an arena of labelled nodes in pre-order plus the words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tree {
+    nodes: Vec<Node>,
+    words: Vec<String>,
+    /// Whether the input wrapped the tree in an unlabelled bracket `( (S ...) )`,
+    /// kept so that writing reproduces the input.
+    outer_bracket: bool,
+    /// All node ids sorted by production (then id): computed once per tree so a
+    /// kernel can merge two trees' equal productions (the fast tree kernel).
+    production_order: Vec<NodeId>,
+}
+
+/// The production at a node, as the tree kernels compare it (paper §2.1):
+/// a POS node's production includes its word (POS -> word, as in Collins &
+/// Duffy); a phrase node's is its label and its children's labels.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Production<'a> {
+    Pos { label: &'a str, word: &'a str },
+    Phrase { label: &'a str, children: Vec<&'a str> },
+}
+
+impl fmt::Display for Production<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Production::Pos { label, word } => write!(f, "{label} → {word}"),
+            Production::Phrase { label, children } => write!(f, "{label} → {}", children.join(" ")),
+        }
+    }
+}
+
+/// A located error from reading bracketed trees: `file:line:column: what was expected`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {kind}")]
+pub struct ParseError {
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, counted in characters.
+    pub column: usize,
+    pub kind: ParseErrorKind,
+}
+
+/// What went wrong, phrased as what the reader expected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseErrorKind {
+    #[error("expected '(' to start a tree, found {found}")]
+    ExpectedTreeStart { found: String },
+    #[error("expected a label after '(', found {found}")]
+    ExpectedLabel { found: String },
+    #[error("expected ')' to close '({label}' opened at {line}:{column}, found end of input")]
+    Unclosed { label: String, line: usize, column: usize },
+    #[error("unexpected ')': no bracket is open here")]
+    UnexpectedClose,
+    #[error("expected a word or a sub-tree inside '({label}', found ')'")]
+    EmptyNode { label: String },
+    #[error("expected ')' after the word '{word}' of the POS node '({label}', found {found}")]
+    ExpectedCloseAfterWord { label: String, word: String, found: String },
+    #[error("expected '(' to start a sub-tree of '({label}', found the word '{word}' (words may only stand alone under a POS node)")]
+    WordAmongSubtrees { label: String, word: String },
+    #[error("expected exactly one tree inside the unlabelled outer bracket, found {found}")]
+    OuterBracket { found: String },
+    #[error("expected one tree, found {found}")]
+    NotOneTree { found: String },
+}
+
+/// Builds a [`Tree`] in pre-order: the bracket reader and the TigerXML
+/// importer both go through it, so their trees satisfy the same invariants.
+#[derive(Debug, Default)]
+pub struct TreeBuilder {
+    nodes: Vec<Node>,
+    words: Vec<String>,
+    open: Vec<NodeId>,
+}
+
+impl TreeBuilder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Opens a phrase node as the next child of the innermost open node.
+    pub fn open_phrase(&mut self, label: impl Into<String>) -> NodeId {
+        let id = self.nodes.len();
+        let parent = self.open.last().copied();
+        if let Some(p) = parent {
+            self.nodes[p].children.push(id);
+        }
+        let start = self.words.len();
+        self.nodes.push(Node {
+            label: label.into(),
+            parent,
+            children: Vec::new(),
+            span: start..start,
+            depth: self.open.len(),
+            height: 1,
+            subtree_end: id + 1,
+        });
+        self.open.push(id);
+        id
+    }
+
+    /// Adds a POS node with its word as the next child of the innermost open node.
+    pub fn pos(&mut self, label: impl Into<String>, word: impl Into<String>) -> NodeId {
+        let id = self.open_phrase(label);
+        self.words.push(word.into());
+        self.close();
+        id
+    }
+
+    /// Closes the innermost open node; returns it, or `None` if none is open.
+    pub fn close(&mut self) -> Option<NodeId> {
+        let id = self.open.pop()?;
+        let end = self.words.len();
+        let height = 1 + self.nodes[id]
+            .children
+            .iter()
+            .map(|&c| self.nodes[c].height)
+            .max()
+            .unwrap_or(0);
+        let subtree_end = self.nodes.len();
+        let node = &mut self.nodes[id];
+        node.span.end = end;
+        node.height = height;
+        node.subtree_end = subtree_end;
+        Some(id)
+    }
+
+    /// Number of nodes still open.
+    pub fn depth(&self) -> usize {
+        self.open.len()
+    }
+
+    /// Label of the innermost open node.
+    pub fn open_label(&self) -> Option<&str> {
+        self.open.last().map(|&n| self.nodes[n].label.as_str())
+    }
+
+    /// Finishes the tree, closing whatever is still open. `None` if it has no node.
+    pub fn finish(mut self) -> Option<Tree> {
+        while self.close().is_some() {}
+        if self.nodes.is_empty() {
+            return None;
+        }
+        let mut tree = Tree { nodes: self.nodes, words: self.words, outer_bracket: false, production_order: Vec::new() };
+        let mut order: Vec<NodeId> = (0..tree.len()).collect();
+        order.sort_by(|&a, &b| tree.cmp_production(a, &tree, b).then(a.cmp(&b)));
+        tree.production_order = order;
+        Some(tree)
+    }
+}
+
+impl Tree {
+    /// Number of labelled nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Never true for a tree that was read or built (a tree has a root).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn node(&self, n: NodeId) -> &Node {
+        &self.nodes[n]
+    }
+
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    pub fn label(&self, n: NodeId) -> &str {
+        &self.nodes[n].label
+    }
+
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+
+    /// Words covered by node `n`.
+    pub fn yield_of(&self, n: NodeId) -> &[String] {
+        &self.words[self.nodes[n].span.clone()]
+    }
+
+    pub fn span(&self, n: NodeId) -> Range<usize> {
+        self.nodes[n].span.clone()
+    }
+
+    pub fn parent(&self, n: NodeId) -> Option<NodeId> {
+        self.nodes[n].parent
+    }
+
+    pub fn children(&self, n: NodeId) -> &[NodeId] {
+        &self.nodes[n].children
+    }
+
+    pub fn depth(&self, n: NodeId) -> usize {
+        self.nodes[n].depth
+    }
+
+    pub fn height(&self, n: NodeId) -> usize {
+        self.nodes[n].height
+    }
+
+    /// A POS (pre-terminal) node: it has a word and no child nodes.
+    pub fn is_pos(&self, n: NodeId) -> bool {
+        self.nodes[n].children.is_empty()
+    }
+
+    /// A phrase node: it has child nodes.
+    pub fn is_phrase(&self, n: NodeId) -> bool {
+        !self.is_pos(n)
+    }
+
+    /// The word of a POS node.
+    pub fn word_of(&self, n: NodeId) -> Option<&str> {
+        self.is_pos(n).then(|| self.words[self.nodes[n].span.start].as_str())
+    }
+
+    /// One past the last node of the sub-tree rooted at `n`.
+    pub fn subtree_end(&self, n: NodeId) -> NodeId {
+        self.nodes[n].subtree_end
+    }
+
+    /// The nodes of the sub-tree rooted at `n` (itself and its descendants).
+    pub fn subtree(&self, n: NodeId) -> Range<NodeId> {
+        n..self.nodes[n].subtree_end
+    }
+
+    /// Proper descendants of `n`.
+    pub fn descendants(&self, n: NodeId) -> Range<NodeId> {
+        n + 1..self.nodes[n].subtree_end
+    }
+
+    /// Whether `a` dominates `d` (a proper ancestor).
+    pub fn is_ancestor(&self, a: NodeId, d: NodeId) -> bool {
+        a < d && d < self.nodes[a].subtree_end
+    }
+
+    /// Proper ancestors of `n`, nearest first.
+    pub fn ancestors(&self, n: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(self.nodes[n].parent, move |&p| self.nodes[p].parent)
+    }
+
+    /// The production at `n` (see [`Production`]).
+    pub fn production(&self, n: NodeId) -> Production<'_> {
+        let node = &self.nodes[n];
+        match self.word_of(n) {
+            Some(word) => Production::Pos { label: &node.label, word },
+            None => Production::Phrase {
+                label: &node.label,
+                children: node.children.iter().map(|&c| self.nodes[c].label.as_str()).collect(),
+            },
+        }
+    }
+
+    /// Whether nodes `a` of `self` and `b` of `other` have the same production.
+    pub fn same_production(&self, a: NodeId, other: &Tree, b: NodeId) -> bool {
+        self.cmp_production(a, other, b).is_eq()
+    }
+
+    /// Node ids sorted by production, equal productions adjacent (ties by id).
+    pub fn production_order(&self) -> &[NodeId] {
+        &self.production_order
+    }
+
+    /// Total order on productions across trees, without allocating: POS
+    /// productions before phrase ones, then by label, then by word or by the
+    /// children's labels. `Equal` exactly when the productions are the same.
+    pub fn cmp_production(&self, a: NodeId, other: &Tree, b: NodeId) -> std::cmp::Ordering {
+        let (na, nb) = (&self.nodes[a], &other.nodes[b]);
+        let (wa, wb) = (self.word_of(a), other.word_of(b));
+        wb.is_some()
+            .cmp(&wa.is_some())
+            .then_with(|| na.label.cmp(&nb.label))
+            .then_with(|| match (wa, wb) {
+                (Some(wa), Some(wb)) => wa.cmp(wb),
+                _ => na
+                    .children
+                    .iter()
+                    .map(|&c| &self.nodes[c].label)
+                    .cmp(nb.children.iter().map(|&c| &other.nodes[c].label)),
+            })
+    }
+
+    /// Reads every tree in `text`; `file` names the input in errors.
+    pub fn parse_all(text: &str, file: &str) -> Result<Vec<Tree>, ParseError> {
+        BracketReader::new(text, file).read_all()
+    }
+
+    /// Reads exactly one tree.
+    pub fn parse_one(text: &str, file: &str) -> Result<Tree, ParseError> {
+        let mut trees = Self::parse_all(text, file)?;
+        if trees.len() != 1 {
+            return Err(ParseError {
+                file: file.to_string(),
+                line: 1,
+                column: 1,
+                kind: ParseErrorKind::NotOneTree { found: format!("{} trees", trees.len()) },
+            });
+        }
+        Ok(trees.remove(0))
+    }
+
+    /// The bracketed form on one line (the format of `NAME.src` / `NAME.trg`).
+    pub fn to_bracketed(&self) -> String {
+        self.to_string()
+    }
+
+    fn write_node(&self, n: NodeId, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Iterative so a deep tree cannot overflow the stack while writing.
+        enum Step {
+            Open(NodeId),
+            Close,
+        }
+        let mut stack = vec![Step::Open(n)];
+        let mut first = true;
+        while let Some(step) = stack.pop() {
+            match step {
+                Step::Open(n) => {
+                    if !first {
+                        out.write_str(" ")?;
+                    }
+                    first = false;
+                    write!(out, "({}", self.nodes[n].label)?;
+                    if let Some(w) = self.word_of(n) {
+                        write!(out, " {w})")?;
+                    } else {
+                        stack.push(Step::Close);
+                        stack.extend(self.nodes[n].children.iter().rev().map(|&c| Step::Open(c)));
+                    }
+                }
+                Step::Close => out.write_str(")")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Tree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.outer_bracket {
+            f.write_str("( ")?;
+        }
+        self.write_node(0, f)?;
+        if self.outer_bracket {
+            f.write_str(" )")?;
+        }
+        Ok(())
+    }
+}
+
+/// Token of bracketed text with its 1-based line and column.
+#[derive(Debug, Clone, PartialEq)]
+enum Token<'a> {
+    Open,
+    Close,
+    Atom(&'a str),
+}
+
+struct Located<'a> {
+    token: Token<'a>,
+    line: usize,
+    column: usize,
+}
+
+struct BracketReader<'a> {
+    text: &'a str,
+    file: &'a str,
+    pos: usize,
+    line: usize,
+    column: usize,
+    peeked: Option<Option<Located<'a>>>,
+}
+
+fn describe(t: &Option<Located<'_>>) -> String {
+    match t {
+        None => "end of input".to_string(),
+        Some(l) => match l.token {
+            Token::Open => "'('".to_string(),
+            Token::Close => "')'".to_string(),
+            Token::Atom(a) => format!("'{a}'"),
+        },
+    }
+}
+
+impl<'a> BracketReader<'a> {
+    fn new(text: &'a str, file: &'a str) -> Self {
+        // A byte-order mark is not part of the first label.
+        let pos = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        BracketReader { text, file, pos, line: 1, column: 1, peeked: None }
+    }
+
+    fn error(&self, line: usize, column: usize, kind: ParseErrorKind) -> ParseError {
+        ParseError { file: self.file.to_string(), line, column, kind }
+    }
+
+    fn lex(&mut self) -> Option<Located<'a>> {
+        let rest = &self.text[self.pos..];
+        let mut chars = rest.char_indices().peekable();
+        // Skip whitespace, tracking lines and columns.
+        while let Some(&(_, c)) = chars.peek() {
+            if !c.is_whitespace() {
+                break;
+            }
+            chars.next();
+            if c == '\n' {
+                self.line += 1;
+                self.column = 1;
+            } else {
+                self.column += 1;
+            }
+        }
+        let (start, c) = chars.next()?;
+        let (line, column) = (self.line, self.column);
+        let token = match c {
+            '(' => {
+                self.pos += start + 1;
+                self.column += 1;
+                Token::Open
+            }
+            ')' => {
+                self.pos += start + 1;
+                self.column += 1;
+                Token::Close
+            }
+            _ => {
+                let mut end = start + c.len_utf8();
+                let mut n = 1;
+                for (i, c) in chars {
+                    if c.is_whitespace() || c == '(' || c == ')' {
+                        break;
+                    }
+                    end = i + c.len_utf8();
+                    n += 1;
+                }
+                let atom = &rest[start..end];
+                self.pos += end;
+                self.column += n;
+                Token::Atom(atom)
+            }
+        };
+        Some(Located { token, line, column })
+    }
+
+    fn next(&mut self) -> Option<Located<'a>> {
+        match self.peeked.take() {
+            Some(t) => t,
+            None => self.lex(),
+        }
+    }
+
+    fn peek(&mut self) -> &Option<Located<'a>> {
+        if self.peeked.is_none() {
+            let t = self.lex();
+            self.peeked = Some(t);
+        }
+        self.peeked.as_ref().map_or(&None, |t| t)
+    }
+
+    fn read_all(mut self) -> Result<Vec<Tree>, ParseError> {
+        let mut trees = Vec::new();
+        while self.peek().is_some() {
+            trees.push(self.read_tree()?);
+        }
+        Ok(trees)
+    }
+
+    /// Reads one tree, with or without an unlabelled outer bracket.
+    fn read_tree(&mut self) -> Result<Tree, ParseError> {
+        let open = self.next();
+        let (line, column) = match &open {
+            Some(Located { token: Token::Open, line, column }) => (*line, *column),
+            other => {
+                let (l, c) = other.as_ref().map_or((self.line, self.column), |t| (t.line, t.column));
+                return Err(self.error(l, c, ParseErrorKind::ExpectedTreeStart { found: describe(other) }));
+            }
+        };
+        let outer = matches!(self.peek(), Some(Located { token: Token::Open, .. }));
+        let mut tree = if outer {
+            let tree = self.read_labelled()?;
+            match self.next() {
+                Some(Located { token: Token::Close, .. }) => tree,
+                None => {
+                    return Err(self.error(
+                        self.line,
+                        self.column,
+                        ParseErrorKind::Unclosed { label: String::new(), line, column },
+                    ))
+                }
+                Some(other) => {
+                    let found = describe(&Some(Located { token: other.token.clone(), line: 0, column: 0 }));
+                    return Err(self.error(other.line, other.column, ParseErrorKind::OuterBracket { found }));
+                }
+            }
+        } else {
+            self.read_labelled_body(line, column)?
+        };
+        tree.outer_bracket = outer;
+        Ok(tree)
+    }
+
+    /// Reads `(LABEL ...)` starting at its '('.
+    fn read_labelled(&mut self) -> Result<Tree, ParseError> {
+        match self.next() {
+            Some(Located { token: Token::Open, line, column }) => self.read_labelled_body(line, column),
+            other => {
+                let (l, c) = other.as_ref().map_or((self.line, self.column), |t| (t.line, t.column));
+                Err(self.error(l, c, ParseErrorKind::ExpectedTreeStart { found: describe(&other) }))
+            }
+        }
+    }
+
+    /// Reads the rest of a labelled tree whose '(' was at `line:column`.
+    fn read_labelled_body(&mut self, line: usize, column: usize) -> Result<Tree, ParseError> {
+        let mut b = TreeBuilder::new();
+        // Where each open node's '(' stood, for "opened at" in errors.
+        let mut opened: Vec<(usize, usize)> = Vec::new();
+        let mut pending_open = Some((line, column));
+        loop {
+            if let Some((ol, oc)) = pending_open.take() {
+                // Just after '(': a label must follow.
+                let label = match self.next() {
+                    Some(Located { token: Token::Atom(a), .. }) => a,
+                    other => {
+                        let (l, c) = other.as_ref().map_or((self.line, self.column), |t| (t.line, t.column));
+                        return Err(self.error(l, c, ParseErrorKind::ExpectedLabel { found: describe(&other) }));
+                    }
+                };
+                // A label followed by a word is a POS node.
+                if let Some(Located { token: Token::Atom(word), .. }) = *self.peek() {
+                    self.next();
+                    match self.next() {
+                        Some(Located { token: Token::Close, .. }) => {
+                            b.pos(label, word);
+                        }
+                        other => {
+                            let (l, c) = other.as_ref().map_or((self.line, self.column), |t| (t.line, t.column));
+                            let found = describe(&other);
+                            return Err(self.error(
+                                l,
+                                c,
+                                ParseErrorKind::ExpectedCloseAfterWord { label: label.into(), word: word.into(), found },
+                            ));
+                        }
+                    }
+                } else {
+                    b.open_phrase(label);
+                    opened.push((ol, oc));
+                    // A phrase node needs at least one sub-tree.
+                    if let Some(Located { token: Token::Close, line, column }) = *self.peek() {
+                        return Err(self.error(line, column, ParseErrorKind::EmptyNode { label: label.into() }));
+                    }
+                }
+            }
+            if b.depth() == 0 {
+                return b.finish().ok_or_else(|| unreachable_empty(self, line, column));
+            }
+            match self.next() {
+                Some(Located { token: Token::Open, line, column }) => pending_open = Some((line, column)),
+                Some(Located { token: Token::Close, .. }) => {
+                    b.close();
+                    opened.pop();
+                }
+                Some(Located { token: Token::Atom(word), line, column }) => {
+                    let label = b.open_label().unwrap_or_default().to_string();
+                    return Err(self.error(
+                        line,
+                        column,
+                        ParseErrorKind::WordAmongSubtrees { label, word: word.into() },
+                    ));
+                }
+                None => {
+                    let label = b.open_label().unwrap_or_default().to_string();
+                    let (ol, oc) = opened.last().copied().unwrap_or((line, column));
+                    return Err(self.error(
+                        self.line,
+                        self.column,
+                        ParseErrorKind::Unclosed { label, line: ol, column: oc },
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// A builder that saw a node never finishes empty; kept as an error, not a panic.
+fn unreachable_empty(r: &BracketReader<'_>, line: usize, column: usize) -> ParseError {
+    r.error(line, column, ParseErrorKind::ExpectedLabel { found: "nothing".into() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> Tree {
+        Tree::parse_one(s, "test").unwrap()
+    }
+
+    #[test]
+    fn arena_in_preorder_with_spans_depths_heights() {
+        let tree = t("(S (NP (ART den) (NN Klimawandel)) (VP (ADV schon) (VVFIN spüren)))");
+        let labels: Vec<_> = (0..tree.len()).map(|n| tree.label(n)).collect();
+        assert_eq!(labels, ["S", "NP", "ART", "NN", "VP", "ADV", "VVFIN"]);
+        assert_eq!(tree.children(0), [1, 4]);
+        assert_eq!(tree.parent(5), Some(4));
+        assert_eq!(tree.span(4), 2..4);
+        assert_eq!(tree.depth(5), 2);
+        assert_eq!(tree.height(0), 3);
+        assert_eq!(tree.height(2), 1);
+        assert_eq!(tree.subtree(1), 1..4);
+        assert!(tree.is_ancestor(0, 6) && tree.is_ancestor(4, 6) && !tree.is_ancestor(1, 6));
+        assert_eq!(tree.ancestors(6).collect::<Vec<_>>(), [4, 0]);
+        assert_eq!(tree.word_of(3), Some("Klimawandel"));
+        assert_eq!(tree.word_of(1), None);
+        assert_eq!(tree.production(1), Production::Phrase { label: "NP", children: vec!["ART", "NN"] });
+        assert_eq!(tree.production(6), Production::Pos { label: "VVFIN", word: "spüren" });
+        assert_eq!(tree.yield_of(4), ["schon", "spüren"]);
+    }
+
+    #[test]
+    fn multi_line_outer_bracket_and_round_trip() {
+        let text = "( (S\n    (NP (DT the) (NN dog))\n    (VP (VBZ barks) (-LRB- -LRB-))) )\n(X (Y $,))";
+        let trees = Tree::parse_all(text, "t.mrg").unwrap();
+        assert_eq!(trees.len(), 2);
+        assert_eq!(trees[0].to_string(), "( (S (NP (DT the) (NN dog)) (VP (VBZ barks) (-LRB- -LRB-))) )");
+        assert_eq!(trees[1].to_string(), "(X (Y $,))");
+        assert_eq!(trees[0].label(0), "S");
+    }
+
+    #[test]
+    fn single_pos_tree() {
+        let tree = t("(NN Editorial)");
+        assert_eq!(tree.len(), 1);
+        assert!(tree.is_pos(0));
+        assert_eq!(tree.to_string(), "(NN Editorial)");
+    }
+
+    fn err(s: &str) -> ParseError {
+        Tree::parse_all(s, "x.src").unwrap_err()
+    }
+
+    #[test]
+    fn errors_name_file_line_column_and_expectation() {
+        let e = err("(S (NP (DT the) (NN dog))\n   (VP (VBZ barks)");
+        assert_eq!(e.to_string(), "x.src:2:19: expected ')' to close '(VP' opened at 2:4, found end of input");
+        let e = err("(S (NP (DT the) (NN dog)) (VP))");
+        assert_eq!((e.line, e.column), (1, 30));
+        assert!(matches!(e.kind, ParseErrorKind::EmptyNode { .. }));
+        let e = err("(S (DT the) dog)");
+        assert_eq!((e.line, e.column), (1, 13));
+        assert!(matches!(e.kind, ParseErrorKind::WordAmongSubtrees { .. }));
+        let e = err("(DT the dog)");
+        assert!(matches!(e.kind, ParseErrorKind::ExpectedCloseAfterWord { .. }));
+        let e = err("S (DT the))");
+        assert_eq!(e.to_string(), "x.src:1:1: expected '(' to start a tree, found 'S'");
+        let e = err("(S (DT the)))");
+        assert_eq!((e.line, e.column), (1, 13));
+        let e = err("(())");
+        assert!(matches!(e.kind, ParseErrorKind::ExpectedLabel { .. }));
+        let e = err("( (S (DT a)) (S (DT b)) )");
+        assert!(matches!(e.kind, ParseErrorKind::OuterBracket { .. }));
+        assert!(Tree::parse_one("(A a) (B b)", "y").is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_or_a_tree_never_a_crash() {
+        let deep = "(A ".repeat(200_000);
+        assert!(matches!(err(&deep).kind, ParseErrorKind::Unclosed { .. }));
+        let ok = format!("{}(B b){}", "(A ".repeat(100_000), ")".repeat(100_000));
+        let tree = t(&ok);
+        assert_eq!(tree.len(), 100_001);
+        assert_eq!(tree.to_string(), ok.replace("(A (", "(A ("));
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        let e = err("(S (NN Straße) (NN Brücke) ü)");
+        assert_eq!((e.line, e.column), (1, 28));
+    }
+}

@@ -1,0 +1,63 @@
+//! The readers on the real treebanks of ../shared/data: every tree reads and
+//! writes back byte-identical, every gold file loads against its trees.
+
+use treelink::corpus::Corpus;
+use treelink::kernel::{tree_kernel, DeltaTable, Space, SubTree};
+use treelink::tree::Tree;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+
+fn prefixes() -> Vec<(String, usize)> {
+    vec![
+        (format!("{DATA}/squoia-de-es/bracketed/train"), 2728),
+        (format!("{DATA}/squoia-de-es/bracketed/dev"), 157),
+        (format!("{DATA}/squoia-de-es/bracketed/test"), 802),
+        (format!("{DATA}/lingua-align-nl-en-125/bracketed/all"), 125),
+    ]
+}
+
+#[test]
+fn every_tree_round_trips_line_for_line() {
+    for (prefix, pairs) in prefixes() {
+        for ext in ["src", "trg"] {
+            let file = format!("{prefix}.{ext}");
+            let text = std::fs::read_to_string(&file).unwrap();
+            let trees = Tree::parse_all(&text, &file).unwrap();
+            assert_eq!(trees.len(), pairs, "{file}");
+            for (line, tree) in text.lines().zip(&trees) {
+                assert_eq!(tree.to_string(), line, "{file}");
+                // Words are leaves: one POS node per word, in order.
+                let pos = (0..tree.len()).filter(|&n| tree.is_pos(n)).count();
+                assert_eq!(pos, tree.words().len());
+                assert_eq!(tree.span(0), 0..tree.words().len());
+            }
+        }
+    }
+}
+
+#[test]
+fn gold_files_load_with_the_published_link_counts() {
+    // Counts from ../shared/data/README.md.
+    let dev = Corpus::read_prefix(&format!("{DATA}/squoia-de-es/bracketed/dev"), true).unwrap();
+    assert_eq!((dev.len(), dev.gold_links()), (157, 1218));
+    let nl = Corpus::read_prefix(&format!("{DATA}/lingua-align-nl-en-125/bracketed/all"), true).unwrap();
+    assert_eq!((nl.len(), nl.gold_links()), (125, 1380));
+    let pair = &dev.pairs[0];
+    assert!(pair.gold.iter().all(|l| pair.source.is_phrase(l.source) && pair.target.is_phrase(l.target)));
+}
+
+#[test]
+fn the_fast_kernel_computes_far_fewer_deltas_than_all_node_pairs() {
+    let file = format!("{DATA}/squoia-de-es/bracketed/dev.src");
+    let trees = Tree::parse_all(&std::fs::read_to_string(&file).unwrap(), &file).unwrap();
+    let (mut matched, mut all) = (0, 0);
+    for w in trees.windows(2) {
+        let table = DeltaTable::new(SubTree::whole(&w[0]), SubTree::whole(&w[1]), 0.4);
+        matched += table.len();
+        all += w[0].len() * w[1].len();
+        // And the table agrees with a direct Δ at the roots.
+        let rg = tree_kernel(Space::RgSst, 0.4, SubTree::whole(&w[0]), SubTree::whole(&w[1]));
+        assert_eq!(table.get(0, 0), rg);
+    }
+    assert!(matched * 10 < all, "matched {matched} of {all} node pairs");
+}
