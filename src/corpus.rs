@@ -29,7 +29,15 @@ pub enum CorpusError {
     #[error("{file}: expected {expected} {what} (one per {per}), found {found}")]
     CountMismatch { file: String, expected: usize, found: usize, what: &'static str, per: &'static str },
     #[error("{file}:{line}:{column}: link {link} names {side} node {node}, but the {side} tree of pair {line} has only {nodes} nodes")]
-    LinkOutOfRange { file: String, line: usize, column: usize, link: String, side: &'static str, node: usize, nodes: usize },
+    LinkOutOfRange {
+        file: String,
+        line: usize,
+        column: usize,
+        link: String,
+        side: &'static str,
+        node: usize,
+        nodes: usize,
+    },
     #[error("{file}: cannot read: {message}")]
     Io { file: String, message: String },
 }
@@ -162,7 +170,12 @@ mod tests {
         assert_eq!(c.gold_links(), 2);
         let e = Corpus::from_texts(n("a.src", "(X x)\n"), n("a.trg", "(Y y)\n(Z z)"), None).unwrap_err();
         assert_eq!(e.to_string(), "a.trg: expected 1 trees (one per source tree), found 2");
-        let e = Corpus::from_texts(n("a.src", "(S (A a) (B b))"), n("a.trg", "(S (A a))"), Some(n("a.gold", "0-0 2-3"))).unwrap_err();
-        assert_eq!(e.to_string(), "a.gold:1:5: link 2-3 names target node 3, but the target tree of pair 1 has only 2 nodes");
+        let e =
+            Corpus::from_texts(n("a.src", "(S (A a) (B b))"), n("a.trg", "(S (A a))"), Some(n("a.gold", "0-0 2-3")))
+                .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a.gold:1:5: link 2-3 names target node 3, but the target tree of pair 1 has only 2 nodes"
+        );
     }
 }

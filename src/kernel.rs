@@ -55,6 +55,16 @@ pub enum Space {
 impl Space {
     pub const ALL: [Space; 4] = [Space::Sst, Space::RdSst, Space::RgSst, Space::Root];
 
+    /// The name the paper uses.
+    pub fn paper_name(self) -> &'static str {
+        match self {
+            Space::Sst => "SST",
+            Space::RdSst => "RdSST",
+            Space::RgSst => "RgSST",
+            Space::Root => "Root",
+        }
+    }
+
     /// The name used on the command line and in model files.
     pub fn name(self) -> &'static str {
         match self {
@@ -251,12 +261,8 @@ impl DeltaTable {
         // backwards every child pair's Δ is known before its parent's.
         for k in (0..table.pairs.len()).rev() {
             let (u, v) = table.pairs[k];
-            let product: f64 = ta
-                .children(u)
-                .iter()
-                .zip(tb.children(v))
-                .map(|(&cu, &cv)| 1.0 + table.get(cu, cv))
-                .product();
+            let product: f64 =
+                ta.children(u).iter().zip(tb.children(v)).map(|(&cu, &cv)| 1.0 + table.get(cu, cv)).product();
             table.deltas[k] = lambda * product;
         }
         table
@@ -287,7 +293,8 @@ impl DeltaTable {
         let (ra, rb) = (a.tree.subtree(a.root), b.tree.subtree(b.root));
         let lo = self.pairs.partition_point(|&(u, _)| u < ra.start);
         let hi = self.pairs.partition_point(|&(u, _)| u < ra.end);
-        (lo..hi).filter(|&k| rb.contains(&self.pairs[k].1)).map(|k| self.deltas[k]).sum()
+        // A fold from +0.0, not `sum()`, whose empty sum is -0.0 and would print "-0".
+        (lo..hi).filter(|&k| rb.contains(&self.pairs[k].1)).fold(0.0, |acc, k| acc + self.deltas[k])
     }
 }
 
@@ -426,7 +433,7 @@ mod tests {
         assert_eq!(tree_kernel(Space::Root, L, np_a, np_b), 1.0);
         // NP against VP: they share no production; roots differ.
         let vp_b = SubTree::new(&b, 4);
-        assert_eq!(tree_kernel(Space::Sst, L, np_a, vp_b), 0.0);
+        assert_eq!(tree_kernel(Space::Sst, L, np_a, vp_b).to_string(), "0", "never -0");
         assert_eq!(tree_kernel(Space::Root, L, np_a, vp_b), 0.0);
         // Whole trees: Δ(VBZ)=λ, Δ(VP)=λ(1+λ), Δ(S)=λ(1+Δ(NP))(1+Δ(VP)).
         let delta_vp = L * (1.0 + L);

@@ -7,6 +7,7 @@
 pub mod corpus;
 pub mod io;
 pub mod kernel;
+pub mod layout;
 pub mod tree;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,5 +1,6 @@
 //! The readers on the real treebanks of ../shared/data: every tree reads and
 //! writes back byte-identical, every gold file loads against its trees.
+#![cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
 
 use treelink::corpus::Corpus;
 use treelink::kernel::{tree_kernel, DeltaTable, Space, SubTree};
@@ -60,4 +61,25 @@ fn the_fast_kernel_computes_far_fewer_deltas_than_all_node_pairs() {
         assert_eq!(table.get(0, 0), rg);
     }
     assert!(matched * 10 < all, "matched {matched} of {all} node pairs");
+}
+
+#[test]
+fn layouts_of_real_pairs_never_overlap() {
+    use treelink::layout::{layout_pair, Style};
+    let dev = Corpus::read_prefix(&format!("{DATA}/squoia-de-es/bracketed/dev"), false).unwrap();
+    let mut longest = 0;
+    for pair in &dev.pairs {
+        let l = layout_pair(&pair.source, &pair.target, &Style::default());
+        longest = longest.max(pair.source.words().len()).max(pair.target.words().len());
+        for t in [&l.source, &l.target] {
+            let boxes: Vec<_> = t.nodes.iter().chain(&t.words).collect();
+            for (i, a) in boxes.iter().enumerate() {
+                for b in &boxes[i + 1..] {
+                    assert!(!a.overlaps(b), "{a:?} overlaps {b:?} in {}", pair.source);
+                }
+                assert!(a.left() >= 0.0 && a.right() <= l.width && a.top() >= 0.0 && a.bottom() <= l.height);
+            }
+        }
+    }
+    assert!(longest >= 40, "the dev set has sentences of 40 words and more ({longest})");
 }

@@ -1,5 +1,6 @@
 //! Every sub-structure space against a brute-force enumeration of shared
 //! fragments, on small random trees and on every sub-tree pair of them.
+#![cfg(not(target_arch = "wasm32"))] // proptest runs natively; tests/wasm_kernels.rs covers wasm
 
 mod common;
 

@@ -2,6 +2,7 @@
 //! (`treelink::io::tiger`) against the real data in `../shared/data`: the
 //! importer must reproduce the bracketed files that were derived from the raw
 //! files, and the export must read back to the same corpus.
+#![cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
 
 use treelink::corpus::{Corpus, Named};
 use treelink::io::links::{parse_links, Link, LinkKind};
@@ -31,6 +32,13 @@ fn import(src: &str, trg: &str, sta: &str, phrase_only: bool) -> TigerImport {
 /// Compares an import with `PREFIX.{src,trg,gold,ids}`; returns how many
 /// pairs match in (source tree, target tree, gold line, ids).
 fn compare(imp: &TigerImport, prefix: &str) -> [usize; 4] {
+    let lines = read(&format!("{prefix}.src")).lines().count();
+    assert_eq!(imp.corpus.len(), lines, "pairs of {prefix}");
+    compare_at(imp, prefix, 0)
+}
+
+/// [`compare`] for an import that is the slice of `PREFIX.*` starting at line `first`.
+fn compare_at(imp: &TigerImport, prefix: &str, first: usize) -> [usize; 4] {
     let src: Vec<String> = read(&format!("{prefix}.src")).lines().map(String::from).collect();
     let trg: Vec<String> = read(&format!("{prefix}.trg")).lines().map(String::from).collect();
     let gold_text = read(&format!("{prefix}.gold"));
@@ -42,10 +50,10 @@ fn compare(imp: &TigerImport, prefix: &str) -> [usize; 4] {
             (a.to_string(), b.to_string())
         })
         .collect();
-    assert_eq!(imp.corpus.len(), src.len(), "pairs of {prefix}");
     let mut matched = [0; 4];
-    for (k, pair) in imp.corpus.pairs.iter().enumerate() {
-        let id = &imp.ids[k];
+    for (i, pair) in imp.corpus.pairs.iter().enumerate() {
+        let id = &imp.ids[i];
+        let k = first + i;
         matched[0] += usize::from(pair.source.to_string() == src[k]);
         matched[1] += usize::from(pair.target.to_string() == trg[k]);
         matched[2] += usize::from(pair.gold == gold[k]);
@@ -137,6 +145,23 @@ fn dw_reproduces_the_bracketed_test_set() {
     // Includes a sentence whose graph root is a terminal: "(ADJD Positiv)", its "." dropped.
     assert_eq!(compare(&imp, "squoia-de-es/bracketed/test"), [802; 4]);
     assert!(imp.report.changes.iter().any(|c| matches!(c, Change::DroppedTerminals { .. })));
+}
+
+#[test]
+fn squoia_sub_corpora_reproduce_the_bracketed_train_set() {
+    let mut first = 0;
+    for sub in ["AHK", "COSUDE", "FOCUS", "FUNDACION", "GREG", "IMF"] {
+        let imp = import(
+            &format!("squoia-de-es/raw/{sub}_SQUOIA_DE.xml"),
+            &format!("squoia-de-es/raw/{sub}_SQUOIA_ES.xml"),
+            &format!("squoia-de-es/raw/{sub}_alignments_squoia_de_es.xml"),
+            true,
+        );
+        let n = imp.corpus.len();
+        assert_eq!(compare_at(&imp, "squoia-de-es/bracketed/train", first), [n; 4], "{sub}");
+        first += n;
+    }
+    assert_eq!(first, 2728);
 }
 
 #[test]
@@ -287,7 +312,8 @@ fn discontinuous_constituent_is_raised_and_reported() {
     assert_eq!(r.dropped_links[0].reason, DropReason::YieldChanged { sides: vec![treelink::io::tiger::Side::Source] });
     assert_eq!(r.dropped_links[0].kind, LinkKind::Fuzzy);
     assert!(
-        r.to_string().contains("10:1: dropped fuzzy link s1_502 – e1_502: the yield of the source node changed"),
+        r.to_string()
+            .contains("toy.sta:10:1: dropped fuzzy link s1_502 – e1_502: the yield of the source node changed"),
         "{r}"
     );
     // With POS links: the word link gesehen–saw is kept.
@@ -342,7 +368,7 @@ fn bad_input_gives_located_errors() {
     // A missing attribute.
     let bad = DISCONTINUOUS.replace(r#" pos="NN""#, "");
     let e = err_of(&bad, ENGLISH, TOY_STA);
-    assert_eq!(e.to_string(), "toy_de.xml:11:2: expected attribute 'pos' on <t>");
+    assert_eq!(e.to_string(), "toy_de.xml:9:2: expected attribute 'pos' on <t>");
     // A root that is not there.
     let bad = DISCONTINUOUS.replace(r#"root="s1_500""#, r#"root="s1_999""#);
     let e = err_of(&bad, ENGLISH, TOY_STA);
@@ -350,12 +376,12 @@ fn bad_input_gives_located_errors() {
     // An alignment naming a node that does not exist.
     let bad = TOY_STA.replace(r#"node_id="s1_502""#, r#"node_id="s9_999""#);
     let e = err_of(DISCONTINUOUS, ENGLISH, &bad);
-    assert_eq!(e.to_string(), "toy.sta:10:20: align names node s9_999 which is not in toy_de.xml");
+    assert_eq!(e.to_string(), "toy.sta:10:21: align names node s9_999 which is not in toy_de.xml");
     // An alignment with a node of an undeclared treebank.
     let bad =
         TOY_STA.replace(r#"<node treebank_id="en" node_id="e1_500"/>"#, r#"<node treebank_id="fr" node_id="e1_500"/>"#);
     let e = err_of(DISCONTINUOUS, ENGLISH, &bad);
-    assert_eq!(e.to_string(), "toy.sta:9:71: node names treebank 'fr', which is not declared in <treebanks>");
+    assert_eq!(e.to_string(), "toy.sta:9:61: node names treebank 'fr', which is not declared in <treebanks>");
     // Files swapped.
     let e = err_of(TOY_STA, ENGLISH, DISCONTINUOUS);
     assert_eq!(
@@ -410,4 +436,14 @@ fn deep_and_chained_input_does_not_overflow() {
     let c = parse_tiger(&cyclic, "cycle.xml").unwrap();
     let e = c.sentences[0].to_tree("cycle.xml").unwrap_err();
     assert!(matches!(e.kind, TigerErrorKind::Cycle { .. }));
+
+    // An element with 100 000 attributes (duplicate checks must not be quadratic).
+    let attrs: String = (0..n).map(|k| format!(" a{k}=\"{k}\"")).collect();
+    let wide = format!(
+        r#"<corpus><s id="s"><graph root="w"><terminals><t id="w" word="x" pos="X"{attrs}/></terminals></graph></s></corpus>"#
+    );
+    assert_eq!(parse_tiger(&wide, "wide.xml").unwrap().sentences[0].terminals.len(), 1);
+    let twice = wide.replace(" a7=", " a8=");
+    let e = parse_tiger(&twice, "wide.xml").unwrap_err();
+    assert!(e.to_string().contains("attribute 'a8' appears twice"), "{e}");
 }

@@ -69,7 +69,7 @@ fn parse_link(token: &str) -> Option<Link> {
     if !digits(i) || !digits(j) {
         return None;
     }
-    Some(Link { source: i.parse().ok()?, target: j.parse().ok()? , kind })
+    Some(Link { source: i.parse().ok()?, target: j.parse().ok()?, kind })
 }
 
 /// Reads a links file: one `Vec<Link>` per line.

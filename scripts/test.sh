@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every test: formatting and lints, native unit/property/integration and
+# doc tests, the wasm engine in headless Chromium, and end-to-end tests that
+# drive the built page in headless Chromium. Installs what is missing first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --tests
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+step() { echo; echo "=== $* ===" >&2; }
+
+step "format and lints"
+cargo fmt --all -- --check
+cargo clippy --quiet --all-targets -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown --lib --bins -- -D warnings
+
+step "native tests"
+cargo test --all-targets
+cargo test --doc
+
+step "wasm engine in headless Chromium"
+scripts/native-kernels.sh
+cargo test --target wasm32-unknown-unknown --test wasm_kernels
+
+step "release build of the page"
+trunk build --release
+
+step "end-to-end tests in headless Chromium"
+cargo build --quiet --bin treelink
+node --test --test-reporter=spec tests/e2e/

@@ -1,0 +1,115 @@
+//! The kernel table: all four spaces × iBTK/dBTK, raw and normalised, for
+//! the selected sub-tree pair against the pair chosen for comparison.
+
+use yew::prelude::*;
+
+use super::state::{Action, Compare, State};
+use crate::kernel::{all_btk_values, BtkKind, Space, SubTree, SubTreePair};
+
+#[derive(Properties, PartialEq)]
+pub struct KernelTableProps {
+    pub state: UseReducerHandle<State>,
+    pub dispatch: Callback<Action>,
+}
+
+/// Short display of a value; the exact one is in `data-value`.
+fn show(v: f64) -> String {
+    if v == 0.0 {
+        "0".into()
+    } else if v.abs() >= 1e5 || v.abs() < 1e-4 {
+        format!("{v:.4e}")
+    } else {
+        format!("{v:.6}")
+    }
+}
+
+#[function_component(KernelTable)]
+pub fn kernel_table(props: &KernelTableProps) -> Html {
+    let state = &props.state;
+    let Some(pair) = state.corpus.pairs.get(state.pair) else { return html! {} };
+    let (Some(s), Some(t)) = (state.sel_source, state.sel_target) else {
+        let next = if state.sel_source.is_none() { "a source node" } else { "a target node" };
+        return html! { <section class="kernels" id="kernel-panel"><p class="hint">{format!("Select {next} to see the kernel values.")}</p></section> };
+    };
+    let Some((ys, yt)) = state.comparison() else { return html! {} };
+    let x = SubTreePair::new(SubTree::new(&pair.source, s), SubTree::new(&pair.target, t));
+    let y = SubTreePair::new(SubTree::new(&pair.source, ys), SubTree::new(&pair.target, yt));
+    let values = all_btk_values(state.lambda, x, y);
+    let cell = |kind: BtkKind, space: Space, normalized: bool| {
+        let v = values.iter().find(|v| v.kind == kind && v.space == space).map_or(0.0, |v| {
+            if normalized {
+                v.normalized
+            } else {
+                v.raw
+            }
+        });
+        let id = format!("k-{kind}-{space}-{}", if normalized { "norm" } else { "raw" });
+        html! { <td id={id} data-value={v.to_string()}>{show(v)}</td> }
+    };
+    let rows = Space::ALL.iter().map(|&space| {
+        html! {
+            <tr>
+                <th scope="row">{space.paper_name()}</th>
+                {cell(BtkKind::Ibtk, space, false)}{cell(BtkKind::Ibtk, space, true)}
+                {cell(BtkKind::Dbtk, space, false)}{cell(BtkKind::Dbtk, space, true)}
+            </tr>
+        }
+    });
+    let on_compare = {
+        let dispatch = props.dispatch.clone();
+        let gold = pair.gold.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let c = match select.value().as_str() {
+                "auto" => Compare::Auto,
+                "itself" => Compare::Itself,
+                v => v.parse::<usize>().ok().and_then(|i| gold.get(i)).map_or(Compare::Auto, |l| Compare::Gold(*l)),
+            };
+            dispatch.emit(Action::SetCompare(c));
+        })
+    };
+    let selected_value = match state.compare {
+        Compare::Auto => "auto".to_string(),
+        Compare::Itself => "itself".to_string(),
+        Compare::Gold(l) => pair.gold.iter().position(|g| *g == l).map_or("auto".into(), |i| i.to_string()),
+    };
+    let describe = |tree: &crate::tree::Tree, n| format!("{} ({n})", tree.label(n));
+    let options = pair.gold.iter().enumerate().map(|(i, l)| {
+        html! {
+            <option value={i.to_string()} selected={selected_value == i.to_string()}>
+                {format!("gold link {l}: {} ↔ {}", describe(&pair.source, l.source), describe(&pair.target, l.target))}
+            </option>
+        }
+    });
+    let clear = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::ClearSelection))
+    };
+    html! {
+        <section class="kernels" id="kernel-panel" aria-label="Kernel values">
+            <h2>{"Bilingual tree kernels"}</h2>
+            <dl class="selection">
+                <dt>{"Selected pair x"}</dt>
+                <dd><code id="x-source">{pair.source.subtree_bracketed(s)}</code><br/><code id="x-target">{pair.target.subtree_bracketed(t)}</code></dd>
+                <dt><label for="compare">{"Compared with y"}</label></dt>
+                <dd>
+                    <select id="compare" onchange={on_compare}>
+                        <option value="auto" selected={selected_value == "auto"}>{"the gold link of the selected nodes (else itself)"}</option>
+                        <option value="itself" selected={selected_value == "itself"}>{"itself"}</option>
+                        { for options }
+                    </select><br/>
+                    <code id="y-source">{pair.source.subtree_bracketed(ys)}</code><br/><code id="y-target">{pair.target.subtree_bracketed(yt)}</code>
+                </dd>
+            </dl>
+            <table id="kernel-table">
+                <caption>{format!("K(x, y) with λ = {}; normalised: K(x,y)/√(K(x,x)·K(y,y))", state.lambda)}</caption>
+                <thead>
+                    <tr><th scope="col">{"space"}</th><th scope="col">{"iBTK"}</th><th scope="col">{"iBTK normalised"}</th>
+                        <th scope="col">{"dBTK"}</th><th scope="col">{"dBTK normalised"}</th></tr>
+                </thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+            <button id="clear-selection" onclick={clear}>{"Clear selection"}</button>
+        </section>
+    }
+}

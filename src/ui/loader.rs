@@ -1,0 +1,140 @@
+//! The loader: file pickers and a drop zone. Files are read as text and
+//! handed to the reducer, which routes them by extension; each input shows
+//! its own status, and a bad file never replaces what was loaded.
+
+use web_sys::{DragEvent, FileList, HtmlInputElement};
+use yew::prelude::*;
+
+use super::state::{Action, Slot, State, Upload};
+use crate::corpus::Corpus;
+
+#[derive(Properties, PartialEq)]
+pub struct LoaderProps {
+    pub state: UseReducerHandle<State>,
+    pub dispatch: Callback<Action>,
+}
+
+/// Reads every file of a list as text and dispatches one action per file.
+fn read_files(files: Option<FileList>, dispatch: Callback<Action>) {
+    let Some(files) = files else { return };
+    let files: Vec<gloo::file::File> =
+        (0..files.length()).filter_map(|i| files.get(i)).map(gloo::file::File::from).collect();
+    for file in files {
+        let dispatch = dispatch.clone();
+        yew::platform::spawn_local(async move {
+            let name = file.name();
+            match gloo::file::futures::read_as_text(&file).await {
+                Ok(text) => dispatch.emit(Action::FileRead { name, text }),
+                Err(e) => dispatch.emit(Action::FileFailed { name, error: e.to_string() }),
+            }
+        });
+    }
+}
+
+#[function_component(Loader)]
+pub fn loader(props: &LoaderProps) -> Html {
+    let dragging = use_state(|| false);
+    let on_change = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            read_files(input.files(), dispatch.clone());
+            // Let the same file be chosen again after it is fixed.
+            input.set_value("");
+        })
+    };
+    let on_drop = {
+        let dispatch = props.dispatch.clone();
+        let dragging = dragging.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            dragging.set(false);
+            read_files(e.data_transfer().and_then(|dt| dt.files()), dispatch.clone());
+        })
+    };
+    let on_drag_over = {
+        let dragging = dragging.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            dragging.set(true);
+        })
+    };
+    let on_drag_leave = {
+        let dragging = dragging.clone();
+        Callback::from(move |_: DragEvent| dragging.set(false))
+    };
+    let on_sample = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::LoadSample))
+    };
+    let rows = Slot::ALL.iter().map(|&slot| {
+        let status = props.state.slot(slot);
+        let id = format!("file-{}", slot.id());
+        let accept = match slot {
+            Slot::Source => ".src,.txt,.mrg",
+            Slot::Target => ".trg,.txt,.mrg",
+            Slot::Gold => ".gold,.txt",
+            Slot::Tiger => ".xml,.tiger",
+        };
+        let message = match &status.message {
+            None => html! { <span class="status" id={format!("status-{}", slot.id())}>{"—"}</span> },
+            Some(Ok(m)) => html! { <span class="status ok" id={format!("status-{}", slot.id())}>{"✓ "}{m}</span> },
+            Some(Err(m)) => html! {
+                <span class="status error" role="alert" id={format!("status-{}", slot.id())}>{"✗ "}{m}</span>
+            },
+        };
+        html! {
+            <div class="load-row">
+                <label for={id.clone()}>{slot.title()}</label>
+                <input type="file" id={id} accept={accept} multiple={slot == Slot::Tiger} onchange={on_change.clone()} />
+                {message}
+            </div>
+        }
+    });
+    html! {
+        <section id="loader" class={classes!("loader", (*dragging).then_some("dragging"))} aria-label="Load data"
+            ondrop={on_drop} ondragover={on_drag_over} ondragleave={on_drag_leave}>
+            <h2>{"Data"}</h2>
+            <p class="hint">{"Pick files or drop them here: .src + .trg (+ .gold) bracketed trees, or two TigerXML treebanks with their Stockholm TreeAligner alignment. "}
+                <button id="load-sample" onclick={on_sample}>{"Reload the built-in sample"}</button></p>
+            { for rows }
+            if let Some(stray) = &props.state.stray {
+                <p class="status error" role="alert" id="status-stray">{"✗ "}{stray}</p>
+            }
+        </section>
+    }
+}
+
+fn named(u: &Upload) -> crate::corpus::Named<'_> {
+    crate::corpus::Named { name: &u.name, text: &u.text }
+}
+
+/// Imports two TigerXML treebanks and their STA alignment (any order; the
+/// STA file's treebank list says which is the source): returns the corpus
+/// and a report of what the import changed.
+pub fn import_tiger(files: &[Upload]) -> Result<(Corpus, String), String> {
+    use crate::io::tiger::{import_pair, parse_sta, ImportOptions};
+    let is_sta = |f: &&Upload| f.text.contains("<treealign");
+    let sta: Vec<&Upload> = files.iter().filter(is_sta).collect();
+    let mut tigers: Vec<&Upload> = files.iter().filter(|f| !is_sta(f)).collect();
+    let [sta] = sta.as_slice() else {
+        return Err(format!(
+            "expected one Stockholm TreeAligner file (<treealign>) among the XML files, found {}",
+            sta.len()
+        ));
+    };
+    if tigers.len() != 2 {
+        return Err(format!("expected two TigerXML treebanks besides the alignment, found {}", tigers.len()));
+    }
+    let alignment = parse_sta(&sta.text, &sta.name).map_err(|e| e.to_string())?;
+    // Put the treebank the STA file lists second last; keep upload order otherwise.
+    if let Some(second) = alignment.treebanks.get(1).and_then(|t| t.filename.as_deref()) {
+        if tigers[0].name.ends_with(second) {
+            tigers.swap(0, 1);
+        }
+    }
+    let imported = import_pair(named(tigers[0]), named(tigers[1]), named(sta), ImportOptions::default())
+        .map_err(|e| e.to_string())?;
+    let report = imported.report.summary().join("; ");
+    Ok((imported.corpus, report))
+}
