@@ -5,9 +5,13 @@
 //! same functions and get the same numbers. See `ARCHITECTURE.md`.
 
 pub mod corpus;
+pub mod eval;
 pub mod io;
 pub mod kernel;
 pub mod layout;
+pub mod lexicon;
+pub mod mt;
+pub mod svm;
 pub mod tree;
 
 #[cfg(target_arch = "wasm32")]

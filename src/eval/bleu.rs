@@ -1,0 +1,1 @@
+//! Corpus BLEU (placeholder, being written).

@@ -1,0 +1,3 @@
+//! Evaluation: precision/recall/F of links, and BLEU.
+
+pub mod bleu;

@@ -1,0 +1,1 @@
+//! Lexical translation models (placeholder, being written).

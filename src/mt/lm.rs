@@ -1,0 +1,1 @@
+//! Word n-gram language model (placeholder, being written).

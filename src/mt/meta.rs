@@ -1,0 +1,1 @@
+//! Meta-structures (placeholder, being written).

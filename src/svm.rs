@@ -1,0 +1,1 @@
+//! Kernel SVM (placeholder, being written).
