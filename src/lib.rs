@@ -4,6 +4,7 @@
 //! dependency: the `treelink` command-line tool and the web page call the
 //! same functions and get the same numbers. See `ARCHITECTURE.md`.
 
+pub mod align;
 pub mod corpus;
 pub mod eval;
 pub mod io;

@@ -1,0 +1,8 @@
+//! Sub-tree alignment (Sun, Zhang & Tan 2010, §4-6): plain features, candidate
+//! pairs and pruning, the composite kernel, the SVM classifier, greedy search
+//! under the three well-formedness criteria, the Tinsley et al. (2007)
+//! baseline, and the model file.
+
+pub mod candidates;
+pub mod features;
+pub mod greedy;
