@@ -3,6 +3,7 @@
 //! under the three well-formedness criteria, the Tinsley et al. (2007)
 //! baseline, and the model file.
 
+pub mod baseline;
 pub mod candidates;
 pub mod features;
 pub mod greedy;

@@ -1,3 +1,4 @@
-//! Evaluation: precision/recall/F of links, and BLEU.
+//! Evaluation: precision/recall/F of sub-tree links, and BLEU.
 
 pub mod bleu;
+pub mod prf;

@@ -1,0 +1,143 @@
+//! Precision, recall and F of predicted sub-tree links against gold (paper §6).
+//!
+//! Only links between two phrase nodes count, on both sides (the gold links of
+//! our data are between phrase nodes). Good and fuzzy gold links both count as
+//! gold; recall on good links alone is reported too. Scores are micro-averaged
+//! over the corpus, in percent.
+//!
+//! # Examples
+//! ```
+//! use treelink::eval::prf::Counts;
+//! let c = Counts { correct: 3, predicted: 4, gold: 6, correct_good: 2, gold_good: 3 };
+//! assert_eq!(c.precision(), 75.0);
+//! assert_eq!(c.recall(), 50.0);
+//! assert_eq!(c.f(), 60.0);
+//! ```
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::corpus::TreePair;
+use crate::io::links::{Link, LinkKind};
+
+/// Link counts, summed over pairs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Predicted links that are gold (good or fuzzy).
+    pub correct: usize,
+    pub predicted: usize,
+    pub gold: usize,
+    /// Predicted links that are good gold links.
+    pub correct_good: usize,
+    pub gold_good: usize,
+}
+
+fn percent(num: usize, den: usize) -> f64 {
+    if den == 0 {
+        0.0
+    } else {
+        100.0 * num as f64 / den as f64
+    }
+}
+
+impl Counts {
+    pub fn precision(&self) -> f64 {
+        percent(self.correct, self.predicted)
+    }
+
+    pub fn recall(&self) -> f64 {
+        percent(self.correct, self.gold)
+    }
+
+    /// Harmonic mean of precision and recall (0 when both are 0).
+    pub fn f(&self) -> f64 {
+        let (p, r) = (self.precision(), self.recall());
+        if p + r == 0.0 {
+            0.0
+        } else {
+            2.0 * p * r / (p + r)
+        }
+    }
+
+    /// Recall on good (sure) gold links only.
+    pub fn recall_good(&self) -> f64 {
+        percent(self.correct_good, self.gold_good)
+    }
+
+    /// Counts of one pair: `predicted` against the pair's gold links.
+    pub fn of_pair(pair: &TreePair, predicted: &[Link]) -> Counts {
+        let phrase = |l: &Link| pair.source.is_phrase(l.source) && pair.target.is_phrase(l.target);
+        let gold: BTreeSet<(usize, usize)> =
+            pair.gold.iter().filter(|l| phrase(l)).map(|l| (l.source, l.target)).collect();
+        let good: BTreeSet<(usize, usize)> =
+            pair.gold.iter().filter(|l| phrase(l) && l.kind == LinkKind::Good).map(|l| (l.source, l.target)).collect();
+        let pred: BTreeSet<(usize, usize)> =
+            predicted.iter().filter(|l| phrase(l)).map(|l| (l.source, l.target)).collect();
+        Counts {
+            correct: pred.intersection(&gold).count(),
+            predicted: pred.len(),
+            gold: gold.len(),
+            correct_good: pred.intersection(&good).count(),
+            gold_good: good.len(),
+        }
+    }
+
+    /// Micro-averaged counts over a corpus and one line of predicted links per pair.
+    pub fn of_corpus<'a>(pairs: impl IntoIterator<Item = (&'a TreePair, &'a [Link])>) -> Counts {
+        pairs.into_iter().map(|(p, pred)| Counts::of_pair(p, pred)).fold(Counts::default(), |a, b| a + b)
+    }
+}
+
+impl std::ops::Add for Counts {
+    type Output = Counts;
+    fn add(self, o: Counts) -> Counts {
+        Counts {
+            correct: self.correct + o.correct,
+            predicted: self.predicted + o.predicted,
+            gold: self.gold + o.gold,
+            correct_good: self.correct_good + o.correct_good,
+            gold_good: self.gold_good + o.gold_good,
+        }
+    }
+}
+
+impl fmt::Display for Counts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "P = {:.2}  R = {:.2}  F = {:.2}  (R good = {:.2}; {} correct of {} predicted, {} gold)",
+            self.precision(),
+            self.recall(),
+            self.f(),
+            self.recall_good(),
+            self.correct,
+            self.predicted,
+            self.gold
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::Tree;
+
+    #[test]
+    fn counts_only_phrase_links_and_separates_good_from_fuzzy() {
+        let pair = TreePair {
+            source: Tree::parse_one("(S (NP (DT a) (NN b)) (VP (V c)))", "s").unwrap(),
+            target: Tree::parse_one("(S (NP (DT a) (NN b)) (VP (V c)))", "t").unwrap(),
+            gold: vec![Link::good(0, 0), Link { source: 1, target: 1, kind: LinkKind::Fuzzy }, Link::good(4, 4)],
+        };
+        // (2,2) is a POS link: ignored. (4,1) is wrong.
+        let pred = [Link::good(0, 0), Link::good(1, 1), Link::good(2, 2), Link::good(4, 1)];
+        let c = Counts::of_pair(&pair, &pred);
+        assert_eq!(c, Counts { correct: 2, predicted: 3, gold: 3, correct_good: 1, gold_good: 2 });
+        assert!((c.precision() - 200.0 / 3.0).abs() < 1e-12);
+        assert!((c.f() - 200.0 / 3.0).abs() < 1e-12);
+        assert_eq!(c.recall_good(), 50.0);
+        assert_eq!(Counts::default().f(), 0.0);
+    }
+}
