@@ -40,7 +40,8 @@ use crate::tree::{NodeId, Tree};
 pub const DEFAULT_LAMBDA: f64 = 0.4;
 
 /// Sub-structure spaces for the monolingual kernel (paper §3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Space {
     /// Subset trees (§3.1): `K(S,S') = Σ_{n∈N_S} Σ_{n'∈N_S'} Δ(n,n')`.
     Sst,
@@ -103,7 +104,8 @@ impl FromStr for Space {
 }
 
 /// How the source and target kernels combine (paper §2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum BtkKind {
     /// Independent BTK (§2.1): `K(S,S') + K(T,T')`.
     Ibtk,

@@ -37,7 +37,8 @@ pub fn candidate_pairs(src: &Tree, trg: &Tree, nodes: CandidateNodes) -> Vec<(No
     s.iter().flat_map(|&a| t.iter().map(move |&b| (a, b))).collect()
 }
 
-/// Pruning thresholds. The defaults prune nothing.
+/// Pruning thresholds. The defaults prune nothing. (Open bounds are
+/// `f64::MAX`, not infinity, so the thresholds survive JSON.)
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Thresholds {
     /// Lower bounds on φ1 and φ2.
@@ -50,7 +51,7 @@ pub struct Thresholds {
 
 impl Default for Thresholds {
     fn default() -> Self {
-        Thresholds { min_inside: [0.0; 2], max_outside: [f64::INFINITY; 2], max_structural: [f64::INFINITY; 3] }
+        Thresholds { min_inside: [0.0; 2], max_outside: [f64::MAX; 2], max_structural: [f64::MAX; 3] }
     }
 }
 

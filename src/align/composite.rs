@@ -1,0 +1,473 @@
+//! The composite kernel of paper §5 over candidate sub-tree pairs:
+//!
+//! `K(x, y) = θ0 · K̂p(x, y) + Σ_i θi · K̂_BTK_i(x, y)`, with `Σ θ = 1`,
+//!
+//! where `K̂p` is the normalised degree-2 polynomial kernel on the plain
+//! features and each `K̂_BTK_i` a normalised iBTK or dBTK in one sub-structure
+//! space. A [`KernelSpec`] names the combination as the CLI writes it:
+//! `lex` (φ1..φ7 only), `lex+str` or `plain` (φ1..φ7 and the structural
+//! features), `plain+dbtk-root+ibtk-rgsst`, `ibtk-sst`, …
+//!
+//! The SVM evaluates this kernel millions of times between sub-trees of
+//! different trees, so [`StructureIndex`] makes each evaluation cheap:
+//! labels, productions and whole sub-tree *shapes* are interned to integers
+//! once per tree; Δ depends only on the shapes of its two nodes, so it is
+//! memoised per shape pair; the SST sum merges two lists of (production,
+//! shape, count) sorted by production. The values equal those of
+//! [`crate::kernel`] (a test checks it on real trees).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::features::N_PLAIN;
+use crate::kernel::{normalize, BtkKind, Space, UnknownName, DEFAULT_LAMBDA};
+use crate::tree::{NodeId, Tree};
+
+/// Which plain features the polynomial kernel sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlainSet {
+    /// φ1..φ7 (the paper's "Lex").
+    Lex,
+    /// φ1..φ7 and the three online structural features ("Lex + Online Str", "Plain").
+    LexStr,
+}
+
+impl PlainSet {
+    /// The feature vector this set uses, from all plain features.
+    pub fn select(self, all: &[f64; N_PLAIN]) -> &[f64] {
+        match self {
+            PlainSet::Lex => &all[..7],
+            PlainSet::LexStr => &all[..],
+        }
+    }
+}
+
+/// A composite kernel: optional plain polynomial kernel plus BTKs, with weights.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KernelSpec {
+    pub plain: Option<PlainSet>,
+    pub btks: Vec<(BtkKind, Space)>,
+    /// One weight per component, the plain kernel first; they sum to 1.
+    pub thetas: Vec<f64>,
+    /// Decay λ of the tree kernels.
+    pub lambda: f64,
+}
+
+impl KernelSpec {
+    /// Number of components (plain kernel and BTKs).
+    pub fn components(&self) -> usize {
+        usize::from(self.plain.is_some()) + self.btks.len()
+    }
+
+    /// Sets the weights, normalised to sum to 1. `None` when the count is
+    /// wrong or a weight is negative or all are 0.
+    pub fn with_thetas(mut self, thetas: &[f64]) -> Option<Self> {
+        let sum: f64 = thetas.iter().sum();
+        if thetas.len() != self.components() || thetas.iter().any(|t| !(*t >= 0.0)) || !(sum > 0.0) {
+            return None;
+        }
+        self.thetas = thetas.iter().map(|t| t / sum).collect();
+        Some(self)
+    }
+
+    /// The paper's best combination on its gold-standard corpus.
+    pub fn paper_best() -> Self {
+        "plain+dbtk-root+ibtk-rgsst".parse().expect("a valid spec")
+    }
+}
+
+impl FromStr for KernelSpec {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        let bad = |found: &str| UnknownName {
+            what: "kernel component",
+            found: found.to_string(),
+            expected: "lex, str (with lex), plain, or KIND-SPACE with KIND ibtk|dbtk and SPACE sst|rdsst|rgsst|root",
+        };
+        let (mut lex, mut str_, mut btks) = (false, false, Vec::new());
+        for part in s.split('+').map(str::trim) {
+            match part {
+                "lex" => lex = true,
+                "str" => str_ = true,
+                "plain" => (lex, str_) = (true, true),
+                _ => {
+                    let (kind, space) = part.split_once('-').ok_or_else(|| bad(part))?;
+                    let pair = (kind.parse::<BtkKind>().map_err(|_| bad(part))?, space.parse::<Space>().map_err(|_| bad(part))?);
+                    if !btks.contains(&pair) {
+                        btks.push(pair);
+                    }
+                }
+            }
+        }
+        if str_ && !lex {
+            return Err(bad("str without lex"));
+        }
+        let plain = match (lex, str_) {
+            (false, _) => None,
+            (true, false) => Some(PlainSet::Lex),
+            (true, true) => Some(PlainSet::LexStr),
+        };
+        let n = usize::from(plain.is_some()) + btks.len();
+        if n == 0 {
+            return Err(bad(s));
+        }
+        Ok(KernelSpec { plain, btks, thetas: vec![1.0 / n as f64; n], lambda: DEFAULT_LAMBDA })
+    }
+}
+
+impl fmt::Display for KernelSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts: Vec<String> = Vec::new();
+        match self.plain {
+            Some(PlainSet::Lex) => parts.push("lex".into()),
+            Some(PlainSet::LexStr) if self.btks.is_empty() => parts.push("lex+str".into()),
+            Some(PlainSet::LexStr) => parts.push("plain".into()),
+            None => {}
+        }
+        parts.extend(self.btks.iter().map(|(k, s)| format!("{k}-{s}")));
+        f.write_str(&parts.join("+"))
+    }
+}
+
+/// `(x·y + 1)²`: the polynomial kernel of degree 2 on plain features.
+pub fn polynomial_kernel(x: &[f64], y: &[f64]) -> f64 {
+    let dot: f64 = x.iter().zip(y).map(|(a, b)| a * b).sum();
+    (dot + 1.0) * (dot + 1.0)
+}
+
+/// A sub-tree as the fast kernels see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubTreeKey {
+    root_label: u32,
+    root_shape: u32,
+    /// (production, shape, count) over the sub-tree's nodes, sorted.
+    nodes: Vec<(u32, u32, u32)>,
+}
+
+#[derive(Debug, Clone)]
+struct ShapeInfo {
+    production: u32,
+    children: Vec<u32>,
+}
+
+/// Interned labels, productions and sub-tree shapes of every tree seen, with
+/// the Δ memo. One index serves a whole training or alignment run.
+#[derive(Debug)]
+pub struct StructureIndex {
+    lambda: f64,
+    labels: HashMap<String, u32>,
+    productions: HashMap<String, u32>,
+    shape_ids: HashMap<(u32, Vec<u32>), u32>,
+    shapes: Vec<ShapeInfo>,
+    /// Δ per unordered shape pair (Δ is symmetric).
+    delta_memo: RefCell<HashMap<(u32, u32), f64>>,
+}
+
+/// A tree's nodes as interned ids.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexedTree {
+    label: Vec<u32>,
+    production: Vec<u32>,
+    shape: Vec<u32>,
+}
+
+fn intern(map: &mut HashMap<String, u32>, key: String) -> u32 {
+    let next = map.len() as u32;
+    *map.entry(key).or_insert(next)
+}
+
+impl StructureIndex {
+    pub fn new(lambda: f64) -> Self {
+        StructureIndex {
+            lambda,
+            labels: HashMap::new(),
+            productions: HashMap::new(),
+            shape_ids: HashMap::new(),
+            shapes: Vec::new(),
+            delta_memo: RefCell::new(HashMap::new()),
+        }
+    }
+
+    pub fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    /// Interns every node of `tree`.
+    pub fn index_tree(&mut self, tree: &Tree) -> IndexedTree {
+        let n = tree.len();
+        let label: Vec<u32> = (0..n).map(|k| intern(&mut self.labels, tree.label(k).to_string())).collect();
+        let production: Vec<u32> = (0..n)
+            .map(|k| {
+                // The separators cannot occur in labels or words (no control characters are written by the readers
+                // between tokens, and \u{1}/\u{2} only delimit here).
+                let key = match tree.word_of(k) {
+                    Some(w) => format!("{}\u{1}{}", tree.label(k), w),
+                    None => {
+                        let kids: Vec<&str> = tree.children(k).iter().map(|&c| tree.label(c)).collect();
+                        format!("{}\u{2}{}", tree.label(k), kids.join("\u{2}"))
+                    }
+                };
+                intern(&mut self.productions, key)
+            })
+            .collect();
+        // Shapes bottom-up: children have larger pre-order ids.
+        let mut shape = vec![0u32; n];
+        for k in (0..n).rev() {
+            let children: Vec<u32> = tree.children(k).iter().map(|&c| shape[c]).collect();
+            let key = (production[k], children);
+            shape[k] = match self.shape_ids.get(&key) {
+                Some(&id) => id,
+                None => {
+                    let id = self.shapes.len() as u32;
+                    self.shapes.push(ShapeInfo { production: key.0, children: key.1.clone() });
+                    self.shape_ids.insert(key, id);
+                    id
+                }
+            };
+        }
+        IndexedTree { label, production, shape }
+    }
+
+    /// The key of the sub-tree rooted at `n`.
+    pub fn subtree_key(&self, tree: &Tree, indexed: &IndexedTree, n: NodeId) -> SubTreeKey {
+        let mut nodes: Vec<(u32, u32, u32)> =
+            tree.subtree(n).map(|k| (indexed.production[k], indexed.shape[k], 1)).collect();
+        nodes.sort_unstable();
+        // Merge identical (production, shape) entries into counts.
+        let mut merged: Vec<(u32, u32, u32)> = Vec::with_capacity(nodes.len());
+        for e in nodes {
+            match merged.last_mut() {
+                Some(last) if (last.0, last.1) == (e.0, e.1) => last.2 += 1,
+                _ => merged.push(e),
+            }
+        }
+        SubTreeKey { root_label: indexed.label[n], root_shape: indexed.shape[n], nodes: merged }
+    }
+
+    /// Δ between two shapes (paper §2.1), memoised; iterative, so deep trees
+    /// cannot overflow the stack.
+    pub fn delta(&self, a: u32, b: u32) -> f64 {
+        let key = |a: u32, b: u32| if a <= b { (a, b) } else { (b, a) };
+        if let Some(&d) = self.delta_memo.borrow().get(&key(a, b)) {
+            return d;
+        }
+        let (sa, sb) = (&self.shapes[a as usize], &self.shapes[b as usize]);
+        if sa.production != sb.production {
+            return 0.0;
+        }
+        // Post-order over the pairs of aligned children with equal productions.
+        let mut stack: Vec<(u32, u32, usize, f64)> = vec![(a, b, 0, 1.0)];
+        let mut finished: Option<f64> = None;
+        while let Some(top) = stack.last_mut() {
+            if let Some(d) = finished.take() {
+                top.3 *= 1.0 + d;
+            }
+            let (ua, ub) = (&self.shapes[top.0 as usize], &self.shapes[top.1 as usize]);
+            if top.2 < ua.children.len() {
+                let (ca, cb) = (ua.children[top.2], ub.children[top.2]);
+                top.2 += 1;
+                if let Some(&d) = self.delta_memo.borrow().get(&key(ca, cb)) {
+                    top.3 *= 1.0 + d;
+                } else if self.shapes[ca as usize].production == self.shapes[cb as usize].production {
+                    stack.push((ca, cb, 0, 1.0));
+                }
+            } else {
+                // A POS shape has no children: Δ = λ; otherwise λ ∏ (1 + Δ(children)).
+                let d = self.lambda * top.3;
+                let done = key(top.0, top.1);
+                stack.pop();
+                self.delta_memo.borrow_mut().insert(done, d);
+                finished = Some(d);
+            }
+        }
+        finished.unwrap_or(0.0)
+    }
+
+    /// `K(S, S')` in `space` (paper §2.1, §3).
+    pub fn tree_kernel(&self, space: Space, a: &SubTreeKey, b: &SubTreeKey) -> f64 {
+        match space {
+            Space::Root => f64::from(u8::from(a.root_label == b.root_label)),
+            Space::RgSst => self.delta(a.root_shape, b.root_shape),
+            Space::RdSst if a.root_label != b.root_label => 0.0,
+            Space::Sst | Space::RdSst => self.sst_sum(a, b),
+        }
+    }
+
+    /// `Σ_{n∈S} Σ_{n'∈S'} Δ(n, n')` by merging the production-sorted lists.
+    fn sst_sum(&self, a: &SubTreeKey, b: &SubTreeKey) -> f64 {
+        let (mut i, mut j, mut sum) = (0, 0, 0.0);
+        let (x, y) = (&a.nodes, &b.nodes);
+        while i < x.len() && j < y.len() {
+            match x[i].0.cmp(&y[j].0) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    let p = x[i].0;
+                    let i_end = i + x[i..].iter().take_while(|e| e.0 == p).count();
+                    let j_end = j + y[j..].iter().take_while(|e| e.0 == p).count();
+                    for &(_, sa, ca) in &x[i..i_end] {
+                        for &(_, sb, cb) in &y[j..j_end] {
+                            sum += f64::from(ca * cb) * self.delta(sa, sb);
+                        }
+                    }
+                    (i, j) = (i_end, j_end);
+                }
+            }
+        }
+        sum
+    }
+}
+
+/// One candidate sub-tree pair as a kernel instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Instance {
+    pub source: SubTreeKey,
+    pub target: SubTreeKey,
+    pub plain: [f64; N_PLAIN],
+}
+
+/// The composite kernel over a set of instances, with their self-kernels
+/// precomputed for normalisation.
+#[derive(Debug)]
+pub struct CompositeKernel<'a> {
+    spec: &'a KernelSpec,
+    index: &'a StructureIndex,
+    /// Per instance, per component: `K(x, x)` (for a BTK: source and target parts).
+    selfs: Vec<Vec<(f64, f64)>>,
+}
+
+impl<'a> CompositeKernel<'a> {
+    pub fn new(spec: &'a KernelSpec, index: &'a StructureIndex, instances: &[&Instance]) -> Self {
+        let mut k = CompositeKernel { spec, index, selfs: Vec::new() };
+        k.selfs = instances.iter().map(|x| k.self_parts(x)).collect();
+        k
+    }
+
+    /// The self-kernel parts of an instance, component by component.
+    pub fn self_parts(&self, x: &Instance) -> Vec<(f64, f64)> {
+        let mut parts = Vec::with_capacity(self.spec.components());
+        if let Some(set) = self.spec.plain {
+            let v = set.select(&x.plain);
+            parts.push((polynomial_kernel(v, v), 0.0));
+        }
+        for &(_, space) in &self.spec.btks {
+            parts.push((
+                self.index.tree_kernel(space, &x.source, &x.source),
+                self.index.tree_kernel(space, &x.target, &x.target),
+            ));
+        }
+        parts
+    }
+
+    /// `K(x, y)` for instances with precomputed self parts `sx`, `sy`.
+    pub fn eval_with(&self, x: &Instance, sx: &[(f64, f64)], y: &Instance, sy: &[(f64, f64)]) -> f64 {
+        let mut total = 0.0;
+        let mut c = 0;
+        if let Some(set) = self.spec.plain {
+            let k = polynomial_kernel(set.select(&x.plain), set.select(&y.plain));
+            total += self.spec.thetas[c] * normalize(k, sx[c].0, sy[c].0);
+            c += 1;
+        }
+        for &(kind, space) in &self.spec.btks {
+            let theta = self.spec.thetas[c];
+            if theta != 0.0 {
+                let ks = self.index.tree_kernel(space, &x.source, &y.source);
+                let kt = self.index.tree_kernel(space, &x.target, &y.target);
+                let (xs, xt, ys, yt) = (sx[c].0, sx[c].1, sy[c].0, sy[c].1);
+                let k = match kind {
+                    BtkKind::Ibtk => normalize(ks + kt, xs + xt, ys + yt),
+                    BtkKind::Dbtk => normalize(ks * kt, xs * xt, ys * yt),
+                };
+                total += theta * k;
+            }
+            c += 1;
+        }
+        total
+    }
+
+    /// `K(x_i, x_j)` between instances given at construction.
+    pub fn eval(&self, instances: &[&Instance], i: usize, j: usize) -> f64 {
+        self.eval_with(instances[i], &self.selfs[i], instances[j], &self.selfs[j])
+    }
+
+    pub fn selfs(&self, i: usize) -> &[(f64, f64)] {
+        &self.selfs[i]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::{btk_normalized, tree_kernel, SubTree, SubTreePair};
+
+    #[test]
+    fn specs_parse_and_print() {
+        for s in ["lex", "lex+str", "plain+dbtk-root+ibtk-rgsst", "ibtk-sst", "plain+ibtk-rdsst"] {
+            assert_eq!(s.parse::<KernelSpec>().unwrap().to_string(), s);
+        }
+        let k: KernelSpec = "plain+dbtk-root+ibtk-rgsst".parse().unwrap();
+        assert_eq!(k.plain, Some(PlainSet::LexStr));
+        assert_eq!(k.btks, [(BtkKind::Dbtk, Space::Root), (BtkKind::Ibtk, Space::RgSst)]);
+        assert_eq!(k.thetas, [1.0 / 3.0; 3]);
+        assert_eq!(k.clone().with_thetas(&[2.0, 1.0, 1.0]).unwrap().thetas, [0.5, 0.25, 0.25]);
+        assert!(k.with_thetas(&[1.0]).is_none());
+        for bad in ["", "str", "ibtk", "xbtk-sst", "ibtk-ptk", "lex+foo"] {
+            assert!(bad.parse::<KernelSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn indexed_kernels_equal_the_reference_kernels_on_real_sub_trees() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev.src");
+        let trees = Tree::parse_all(&std::fs::read_to_string(path).unwrap(), "dev.src").unwrap();
+        let trees = &trees[..30];
+        let mut index = StructureIndex::new(0.4);
+        let indexed: Vec<IndexedTree> = trees.iter().map(|t| index.index_tree(t)).collect();
+        let mut checked = 0;
+        for (a, b) in (0..trees.len()).zip((1..trees.len()).chain([0])) {
+            for na in (0..trees[a].len()).step_by(3) {
+                for nb in (0..trees[b].len()).step_by(2) {
+                    let ka = index.subtree_key(&trees[a], &indexed[a], na);
+                    let kb = index.subtree_key(&trees[b], &indexed[b], nb);
+                    for space in Space::ALL {
+                        let fast = index.tree_kernel(space, &ka, &kb);
+                        let reference = tree_kernel(space, 0.4, SubTree::new(&trees[a], na), SubTree::new(&trees[b], nb));
+                        assert!((fast - reference).abs() <= 1e-9 * (1.0 + reference.abs()), "{space}: {fast} vs {reference}");
+                        checked += usize::from(reference > 0.0);
+                    }
+                }
+            }
+        }
+        assert!(checked > 500, "{checked} non-zero values checked");
+    }
+
+    #[test]
+    fn composite_kernel_by_hand() {
+        let s1 = Tree::parse_one("(NP (DT the) (NN dog))", "s1").unwrap();
+        let t1 = Tree::parse_one("(NP (DT el) (NN perro))", "t1").unwrap();
+        let s2 = Tree::parse_one("(NP (DT a) (NN dog))", "s2").unwrap();
+        let t2 = Tree::parse_one("(NP (DT un) (NN perro))", "t2").unwrap();
+        let mut index = StructureIndex::new(0.4);
+        let mut inst = |s: &Tree, t: &Tree, plain: [f64; N_PLAIN]| {
+            let (is, it) = (index.index_tree(s), index.index_tree(t));
+            Instance { source: index.subtree_key(s, &is, 0), target: index.subtree_key(t, &it, 0), plain }
+        };
+        let mut p1 = [0.0; N_PLAIN];
+        p1[0] = 1.0;
+        let mut p2 = [0.0; N_PLAIN];
+        p2[1] = 1.0;
+        let x = inst(&s1, &t1, p1);
+        let y = inst(&s2, &t2, p2);
+        let spec = "lex+dbtk-sst".parse::<KernelSpec>().unwrap().with_thetas(&[0.25, 0.75]).unwrap();
+        let k = CompositeKernel::new(&spec, &index, &[&x, &y]);
+        // Plain: (0+1)² / sqrt((1+1)² (1+1)²) = 1/4. dBTK-SST normalised: as in crate::kernel.
+        let btk = btk_normalized(BtkKind::Dbtk, Space::Sst, 0.4, SubTreePair::whole(&s1, &t1), SubTreePair::whole(&s2, &t2));
+        let expected = 0.25 * 0.25 + 0.75 * btk;
+        assert!((k.eval(&[&x, &y], 0, 1) - expected).abs() < 1e-12);
+        assert!((k.eval(&[&x, &y], 0, 0) - 1.0).abs() < 1e-12, "normalised components weighted to sum 1");
+    }
+}

@@ -1,1 +1,0 @@
-//! Meta-structures (placeholder, being written).

@@ -1,1 +1,0 @@
-//! Kernel SVM (placeholder, being written).
