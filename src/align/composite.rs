@@ -96,7 +96,10 @@ impl FromStr for KernelSpec {
                 "plain" => (lex, str_) = (true, true),
                 _ => {
                     let (kind, space) = part.split_once('-').ok_or_else(|| bad(part))?;
-                    let pair = (kind.parse::<BtkKind>().map_err(|_| bad(part))?, space.parse::<Space>().map_err(|_| bad(part))?);
+                    let pair = (
+                        kind.parse::<BtkKind>().map_err(|_| bad(part))?,
+                        space.parse::<Space>().map_err(|_| bad(part))?,
+                    );
                     if !btks.contains(&pair) {
                         btks.push(pair);
                     }
@@ -435,8 +438,12 @@ mod tests {
                     let kb = index.subtree_key(&trees[b], &indexed[b], nb);
                     for space in Space::ALL {
                         let fast = index.tree_kernel(space, &ka, &kb);
-                        let reference = tree_kernel(space, 0.4, SubTree::new(&trees[a], na), SubTree::new(&trees[b], nb));
-                        assert!((fast - reference).abs() <= 1e-9 * (1.0 + reference.abs()), "{space}: {fast} vs {reference}");
+                        let reference =
+                            tree_kernel(space, 0.4, SubTree::new(&trees[a], na), SubTree::new(&trees[b], nb));
+                        assert!(
+                            (fast - reference).abs() <= 1e-9 * (1.0 + reference.abs()),
+                            "{space}: {fast} vs {reference}"
+                        );
                         checked += usize::from(reference > 0.0);
                     }
                 }
@@ -465,7 +472,8 @@ mod tests {
         let spec = "lex+dbtk-sst".parse::<KernelSpec>().unwrap().with_thetas(&[0.25, 0.75]).unwrap();
         let k = CompositeKernel::new(&spec, &index, &[&x, &y]);
         // Plain: (0+1)² / sqrt((1+1)² (1+1)²) = 1/4. dBTK-SST normalised: as in crate::kernel.
-        let btk = btk_normalized(BtkKind::Dbtk, Space::Sst, 0.4, SubTreePair::whole(&s1, &t1), SubTreePair::whole(&s2, &t2));
+        let btk =
+            btk_normalized(BtkKind::Dbtk, Space::Sst, 0.4, SubTreePair::whole(&s1, &t1), SubTreePair::whole(&s2, &t2));
         let expected = 0.25 * 0.25 + 0.75 * btk;
         assert!((k.eval(&[&x, &y], 0, 1) - expected).abs() < 1e-12);
         assert!((k.eval(&[&x, &y], 0, 0) - 1.0).abs() < 1e-12, "normalised components weighted to sum 1");

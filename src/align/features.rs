@@ -129,7 +129,8 @@ fn geometric_mean_of_sums(ys: &[usize], xs: &[usize], p: impl Fn(usize, usize) -
     if ys.is_empty() || xs.is_empty() {
         return 0.0;
     }
-    let log_sum: f64 = ys.iter().map(|&y| xs.iter().map(|&x| p(x, y)).sum::<f64>().max(PROB_FLOOR)).map(libm::log).sum();
+    let log_sum: f64 =
+        ys.iter().map(|&y| xs.iter().map(|&x| p(x, y)).sum::<f64>().max(PROB_FLOOR)).map(libm::log).sum();
     libm::exp(log_sum / ys.len() as f64)
 }
 

@@ -5,5 +5,8 @@
 
 pub mod baseline;
 pub mod candidates;
+pub mod composite;
 pub mod features;
 pub mod greedy;
+pub mod lexical;
+pub mod model;

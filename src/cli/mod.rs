@@ -5,6 +5,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod align;
+mod progress;
+
 use treelink::kernel::{self, BtkKind, Space, SubTree, SubTreePair};
 use treelink::tree::Tree;
 
@@ -70,11 +73,26 @@ enum Command {
         /// Target trees of the second pairs.
         trg2: String,
     },
+    /// Train a sub-tree alignment model (kernel SVM) on a gold-aligned treebank.
+    ///
+    /// PREFIX means the files PREFIX.src, PREFIX.trg and PREFIX.gold. Without
+    /// --lex-s2t/--lex-t2s the lexical model is trained in the engine (IBM1 and a
+    /// fast_align-style IBM2 both ways, grow-diag-final-and) on the train and dev
+    /// sentences (never their gold links), plus --bitext.
+    Train(align::TrainArgs),
+    /// Align tree pairs with a trained model; prints one line of links per pair (gold format).
+    Align(align::AlignArgs),
+    /// Align tree pairs with the Tinsley et al. (2007) baseline; prints one line of links per pair.
+    Baseline(align::BaselineArgs),
+    /// Precision, recall and F of predicted links against gold, over phrase-node links.
+    Eval(align::EvalArgs),
+    /// The paper's Tables 3/4: every feature space, the best combination and the baseline, with timings.
+    Experiment(align::ExperimentArgs),
 }
 
 /// A command's failure: printed as one sentence on stderr.
 #[derive(Debug, thiserror::Error)]
-enum CliError {
+pub enum CliError {
     #[error("{file}: cannot read: {source}")]
     Read { file: String, source: std::io::Error },
     #[error(transparent)]
@@ -85,6 +103,20 @@ enum CliError {
     Lambda(f64),
     #[error("cannot write the output: {0}")]
     Write(#[from] std::io::Error),
+    #[error("{file}: cannot write: {source}")]
+    WriteFile { file: String, source: std::io::Error },
+    #[error(transparent)]
+    Corpus(#[from] treelink::corpus::CorpusError),
+    #[error(transparent)]
+    Links(#[from] treelink::io::links::LinkError),
+    #[error(transparent)]
+    Lexicon(#[from] treelink::lexicon::LexError),
+    #[error(transparent)]
+    Align(#[from] treelink::align::model::AlignError),
+    #[error("{file}:{line}:{column}: expected a treelink model file (JSON): {message}")]
+    Model { file: String, line: usize, column: usize, message: String },
+    #[error("{0}")]
+    Usage(String),
 }
 
 pub fn main() -> ExitCode {
@@ -100,6 +132,11 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
+        Command::Train(args) => align::train(args),
+        Command::Align(args) => align::align(args),
+        Command::Baseline(args) => align::baseline(args),
+        Command::Eval(args) => align::eval(args),
+        Command::Experiment(args) => align::experiment(args),
         Command::Kernel { space, lambda, normalize, left, right } => {
             check_lambda(lambda)?;
             let files = read_tree_files(&[&left, &right])?;

@@ -1,0 +1,532 @@
+//! The sub-tree alignment model (paper §5): training a kernel SVM on
+//! candidate sub-tree pairs of a gold-aligned treebank, and aligning new tree
+//! pairs with it (classification, sigmoid posterior, greedy search).
+//!
+//! The model file is versioned JSON ([`AlignmentModel`]): it holds everything
+//! needed to align — the kernel specification, the support vectors (their
+//! sub-trees in bracketed form, plain features and coefficients), ρ, the
+//! posterior, the pruning thresholds and the lexical tables (and, for an
+//! in-engine lexicon, the sentences it was trained on, so aligning can
+//! re-train it on those plus the input's, as GIZA++ would be run).
+//!
+//! Training cost: one lexical model, features for every candidate (cheap),
+//! then SMO over the kept examples with the composite kernel; the number of
+//! negatives is capped at `max_negative_ratio` × positives (seeded sample).
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+
+use serde::{Deserialize, Serialize};
+
+use super::candidates::{candidate_pairs, CandidateNodes, Thresholds};
+use super::composite::{CompositeKernel, Instance, KernelSpec, StructureIndex};
+use super::features::{LexicalMatrices, PlainFeatures, N_PLAIN};
+use super::greedy::{greedy_align, Scored, Search};
+use crate::corpus::{Corpus, TreePair};
+use crate::io::links::Link;
+use crate::lexicon::{Lexicon, WordAlignment};
+use crate::svm::{self, Posterior, SvmParams};
+use crate::tree::{NodeId, Tree};
+
+/// The model file's format name and version.
+pub const FORMAT: &str = "treelink-alignment-model";
+pub const VERSION: u32 = 1;
+
+/// What a long computation reports; the callback may cancel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub stage: Stage,
+    pub done: u64,
+    pub total: u64,
+}
+
+/// The stages of training and aligning, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    Lexicon,
+    Features,
+    Kernels,
+    Svm,
+    Posterior,
+    Aligning,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Lexicon => "lexical model",
+            Stage::Features => "features",
+            Stage::Kernels => "kernel self-values",
+            Stage::Svm => "SVM (SMO)",
+            Stage::Posterior => "posterior",
+            Stage::Aligning => "aligning",
+        }
+    }
+}
+
+pub type ProgressFn<'a> = dyn FnMut(Progress) -> ControlFlow<()> + 'a;
+
+/// Why training or aligning failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AlignError {
+    #[error("the training corpus has no gold links between phrase nodes to learn from")]
+    NoPositives,
+    #[error("no negative examples survived pruning: loosen the pruning")]
+    NoNegatives,
+    #[error("the word alignment has {found} lines but the corpus has {expected} pairs")]
+    WordAlignmentCount { expected: usize, found: usize },
+    #[error("SVM: {0}")]
+    Svm(#[from] svm::SvmError),
+    #[error("the model file is not a treelink alignment model: {0}")]
+    BadModel(String),
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// Training settings; the defaults follow the paper (C = 2.4, λ = 0.4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainOptions {
+    pub spec: KernelSpec,
+    pub c: f64,
+    /// Cost factor `C+ / C−` (SVMlight's `-j`); `None`: the ratio of negatives
+    /// to positives among the training examples, capped at 4.
+    pub cost_factor: Option<f64>,
+    pub candidates: CandidateNodes,
+    /// Pruning keeps all but this fraction of the (dev, else training)
+    /// positives on each pruning feature.
+    pub prune_quantile: f64,
+    /// At most this many negatives per positive are kept (seeded sample).
+    pub max_negative_ratio: f64,
+    /// At most this many training examples: beyond it, positives and
+    /// negatives are sampled in proportion (seeded). SMO's cost grows with
+    /// the square of the examples, and so does the kernel cache.
+    pub max_examples: usize,
+    pub seed: u64,
+    /// Fit Platt's sigmoid on dev decision values instead of the paper's
+    /// `1/(1+e^-D)`.
+    pub platt: bool,
+    pub svm: SvmParams,
+}
+
+impl Default for TrainOptions {
+    fn default() -> Self {
+        TrainOptions {
+            spec: KernelSpec::paper_best(),
+            c: svm::DEFAULT_C,
+            cost_factor: None,
+            candidates: CandidateNodes::Phrase,
+            prune_quantile: 0.02,
+            max_negative_ratio: 6.0,
+            max_examples: 6000,
+            seed: 1,
+            platt: false,
+            svm: SvmParams::default(),
+        }
+    }
+}
+
+/// A support vector: its sub-tree pair as standalone trees (the kernels of a
+/// sub-tree in place equal those of the sub-tree as a tree of its own), its
+/// plain features and its coefficient `α y`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SupportVector {
+    pub source: String,
+    pub target: String,
+    pub plain: [f64; N_PLAIN],
+    pub coef: f64,
+}
+
+/// Counts describing the training run.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct TrainingSummary {
+    pub pairs: usize,
+    pub candidates: usize,
+    pub positives: usize,
+    pub negatives_after_pruning: usize,
+    pub examples: usize,
+    /// Positives among the examples (after sampling).
+    pub positives_sampled: usize,
+    pub positives_lost_to_pruning: usize,
+    pub svm_iterations: u64,
+    pub kernel_evals: u64,
+}
+
+/// Everything needed to align. See the module doc.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AlignmentModel {
+    pub format: String,
+    pub version: u32,
+    pub spec: KernelSpec,
+    pub candidates: CandidateNodes,
+    pub thresholds: Thresholds,
+    pub support_vectors: Vec<SupportVector>,
+    pub rho: f64,
+    pub posterior: Posterior,
+    pub lexicon: Lexicon,
+    /// Sentences of an in-engine lexicon (`None` when the tables were given).
+    pub lexicon_bitext: Option<Vec<(Vec<String>, Vec<String>)>>,
+    pub summary: TrainingSummary,
+}
+
+/// A candidate pair of one tree pair with its features.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub source: NodeId,
+    pub target: NodeId,
+    pub features: PlainFeatures,
+    pub kept: bool,
+}
+
+/// The lexical matrices of a tree pair from a lexicon and word links.
+pub fn pair_matrices(lexicon: &Lexicon, pair: &TreePair, links: &WordAlignment) -> LexicalMatrices {
+    let probs = lexicon.pair_probs(pair.source.words(), pair.target.words());
+    LexicalMatrices::from_fn(
+        probs.n_src(),
+        probs.n_trg(),
+        |i, j| probs.p_t_given_s(i, j),
+        |i, j| probs.p_s_given_t(i, j),
+        links,
+    )
+}
+
+/// Every candidate of a tree pair, with features and the pruning verdict.
+pub fn candidates_of(
+    pair: &TreePair,
+    m: &LexicalMatrices,
+    nodes: CandidateNodes,
+    thresholds: &Thresholds,
+) -> Vec<Candidate> {
+    candidate_pairs(&pair.source, &pair.target, nodes)
+        .into_iter()
+        .map(|(s, t)| {
+            let features = PlainFeatures::compute(&pair.source, s, &pair.target, t, m);
+            Candidate { source: s, target: t, kept: thresholds.keeps(&features), features }
+        })
+        .collect()
+}
+
+fn gold_set(pair: &TreePair) -> HashSet<(NodeId, NodeId)> {
+    pair.gold
+        .iter()
+        .filter(|l| pair.source.is_phrase(l.source) && pair.target.is_phrase(l.target))
+        .map(|l| (l.source, l.target))
+        .collect()
+}
+
+/// A small deterministic generator (SplitMix64) for the negative sample;
+/// the same sequence on every target.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// Keeps a seeded random `k` of `items` (partial Fisher–Yates), in their
+/// original order.
+fn sample<T: Ord>(items: &mut Vec<T>, k: usize, rng: &mut SplitMix) {
+    if items.len() <= k {
+        return;
+    }
+    for i in 0..k {
+        let j = i + (rng.next() % (items.len() - i) as u64) as usize;
+        items.swap(i, j);
+    }
+    items.truncate(k);
+    items.sort_unstable();
+}
+
+/// Features of the candidates of a corpus.
+struct Featurized {
+    /// Per pair: its candidates.
+    candidates: Vec<Vec<Candidate>>,
+}
+
+fn featurize(
+    corpus: &Corpus,
+    lexicon: &Lexicon,
+    word_links: &[WordAlignment],
+    nodes: CandidateNodes,
+    thresholds: &Thresholds,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Featurized, AlignError> {
+    let total = corpus.len() as u64;
+    let mut candidates = Vec::with_capacity(corpus.len());
+    for (k, (pair, links)) in corpus.pairs.iter().zip(word_links).enumerate() {
+        let m = pair_matrices(lexicon, pair, links);
+        candidates.push(candidates_of(pair, &m, nodes, thresholds));
+        if k % 32 == 0 && progress(Progress { stage: Stage::Features, done: k as u64, total }).is_break() {
+            return Err(AlignError::Cancelled);
+        }
+    }
+    Ok(Featurized { candidates })
+}
+
+/// Trains a model on `train` (gold links needed). `dev`, if given, tunes the
+/// pruning thresholds and fits Platt's sigmoid when asked. `word_links` are
+/// the word alignments of `train` and `dev` (in that order).
+pub fn train(
+    train_corpus: &Corpus,
+    dev: Option<&Corpus>,
+    lexicon: Lexicon,
+    lexicon_bitext: Option<Vec<(Vec<String>, Vec<String>)>>,
+    train_links: &[WordAlignment],
+    dev_links: &[WordAlignment],
+    options: &TrainOptions,
+    progress: &mut ProgressFn<'_>,
+) -> Result<AlignmentModel, AlignError> {
+    if train_links.len() != train_corpus.len() {
+        return Err(AlignError::WordAlignmentCount { expected: train_corpus.len(), found: train_links.len() });
+    }
+    // 1. Features of every candidate, unpruned.
+    let all = featurize(train_corpus, &lexicon, train_links, options.candidates, &Thresholds::default(), progress)?;
+    // 2. Pruning thresholds from the positives of dev (else train).
+    let positives_of = |corpus: &Corpus, f: &Featurized| -> Vec<PlainFeatures> {
+        corpus
+            .pairs
+            .iter()
+            .zip(&f.candidates)
+            .flat_map(|(pair, cands)| {
+                let gold = gold_set(pair);
+                cands
+                    .iter()
+                    .filter(move |c| gold.contains(&(c.source, c.target)))
+                    .map(|c| c.features)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let tuning_positives = match dev {
+        Some(d) if dev_links.len() == d.len() => {
+            let f = featurize(d, &lexicon, dev_links, options.candidates, &Thresholds::default(), progress)?;
+            positives_of(d, &f)
+        }
+        _ => positives_of(train_corpus, &all),
+    };
+    let thresholds = Thresholds::from_positive_quantile(&tuning_positives, options.prune_quantile);
+
+    // 3. Examples: all positives, negatives that survive pruning (sampled).
+    let mut positives = Vec::new();
+    let mut negatives = Vec::new();
+    let mut summary = TrainingSummary { pairs: train_corpus.len(), ..Default::default() };
+    for (p, (pair, cands)) in train_corpus.pairs.iter().zip(&all.candidates).enumerate() {
+        let gold = gold_set(pair);
+        summary.candidates += cands.len();
+        for (k, c) in cands.iter().enumerate() {
+            if gold.contains(&(c.source, c.target)) {
+                positives.push((p, k));
+                if !thresholds.keeps(&c.features) {
+                    summary.positives_lost_to_pruning += 1;
+                }
+            } else if thresholds.keeps(&c.features) {
+                negatives.push((p, k));
+            }
+        }
+    }
+    summary.positives = positives.len();
+    summary.negatives_after_pruning = negatives.len();
+    if positives.is_empty() {
+        return Err(AlignError::NoPositives);
+    }
+    if negatives.is_empty() {
+        return Err(AlignError::NoNegatives);
+    }
+    let mut rng = SplitMix(options.seed);
+    let cap = (options.max_negative_ratio * positives.len() as f64).ceil() as usize;
+    sample(&mut negatives, cap, &mut rng);
+    let total = positives.len() + negatives.len();
+    if total > options.max_examples {
+        let keep_pos = (options.max_examples as f64 * positives.len() as f64 / total as f64).round().max(1.0) as usize;
+        sample(&mut positives, keep_pos, &mut rng);
+        sample(&mut negatives, options.max_examples.saturating_sub(keep_pos).max(1), &mut rng);
+    }
+    let examples: Vec<((usize, usize), f64)> =
+        positives.iter().map(|&e| (e, 1.0)).chain(negatives.iter().map(|&e| (e, -1.0))).collect();
+    summary.examples = examples.len();
+    summary.positives_sampled = positives.len();
+
+    // 4. Kernel instances over one structure index.
+    let spec = &options.spec;
+    let mut index = StructureIndex::new(spec.lambda);
+    let indexed: Vec<_> =
+        train_corpus.pairs.iter().map(|p| (index.index_tree(&p.source), index.index_tree(&p.target))).collect();
+    let instances: Vec<Instance> = examples
+        .iter()
+        .map(|&((p, k), _)| {
+            let (pair, c) = (&train_corpus.pairs[p], &all.candidates[p][k]);
+            Instance {
+                source: index.subtree_key(&pair.source, &indexed[p].0, c.source),
+                target: index.subtree_key(&pair.target, &indexed[p].1, c.target),
+                plain: c.features.to_vec(),
+            }
+        })
+        .collect();
+    let refs: Vec<&Instance> = instances.iter().collect();
+    if progress(Progress { stage: Stage::Kernels, done: 0, total: 1 }).is_break() {
+        return Err(AlignError::Cancelled);
+    }
+    let kernel = CompositeKernel::new(spec, &index, &refs);
+
+    // 5. SMO.
+    let y: Vec<f64> = examples.iter().map(|&(_, label)| label).collect();
+    let n_pos = positives.len() as f64;
+    let n_neg = negatives.len() as f64;
+    let j = options.cost_factor.unwrap_or((n_neg / n_pos).clamp(1.0, 4.0));
+    let params = SvmParams { c_pos: options.c * j, c_neg: options.c, ..options.svm.clone() };
+    let eval = |i: usize, k: usize| kernel.eval(&refs, i, k);
+    let model = svm::train_with_progress(&eval, &y, &params, &mut |p| {
+        progress(Progress { stage: Stage::Svm, done: p.iteration, total: 0 })
+    })
+    .map_err(|e| match e {
+        svm::SvmError::Cancelled => AlignError::Cancelled,
+        e => AlignError::Svm(e),
+    })?;
+    summary.svm_iterations = model.stats.iterations;
+    summary.kernel_evals = model.stats.kernel_evals;
+
+    let support_vectors: Vec<SupportVector> = model
+        .sv_indices
+        .iter()
+        .zip(&model.sv_coef)
+        .map(|(&i, &coef)| {
+            let ((p, k), _) = examples[i];
+            let (pair, c) = (&train_corpus.pairs[p], &all.candidates[p][k]);
+            SupportVector {
+                source: pair.source.subtree_bracketed(c.source),
+                target: pair.target.subtree_bracketed(c.target),
+                plain: c.features.to_vec(),
+                coef,
+            }
+        })
+        .collect();
+    let mut aligned = AlignmentModel {
+        format: FORMAT.into(),
+        version: VERSION,
+        spec: spec.clone(),
+        candidates: options.candidates,
+        thresholds,
+        support_vectors,
+        rho: model.rho,
+        posterior: Posterior::Sigmoid,
+        lexicon,
+        lexicon_bitext,
+        summary,
+    };
+
+    // 6. Platt's sigmoid on dev decision values, if asked.
+    if options.platt {
+        if let Some(d) = dev.filter(|d| dev_links.len() == d.len()) {
+            if progress(Progress { stage: Stage::Posterior, done: 0, total: 1 }).is_break() {
+                return Err(AlignError::Cancelled);
+            }
+            let scorer = Scorer::new(&aligned)?;
+            let (mut dv, mut dy) = (Vec::new(), Vec::new());
+            for (pair, links) in d.pairs.iter().zip(dev_links) {
+                let gold = gold_set(pair);
+                for (c, dval) in scorer.decisions(pair, links) {
+                    dv.push(dval);
+                    dy.push(if gold.contains(&(c.source, c.target)) { 1.0 } else { -1.0 });
+                }
+            }
+            aligned.posterior = svm::fit_platt(&dv, &dy)?;
+        }
+    }
+    Ok(aligned)
+}
+
+/// A model ready to score candidates: its support vectors indexed once.
+pub struct Scorer<'m> {
+    model: &'m AlignmentModel,
+    /// Support-vector trees and every aligned pair's trees share one index
+    /// (interned ids must be comparable), which grows as pairs are aligned.
+    index: RefCell<StructureIndex>,
+    svs: Vec<Instance>,
+    sv_selfs: Vec<Vec<(f64, f64)>>,
+}
+
+impl<'m> Scorer<'m> {
+    pub fn new(model: &'m AlignmentModel) -> Result<Self, AlignError> {
+        if model.format != FORMAT || model.version != VERSION {
+            return Err(AlignError::BadModel(format!(
+                "format '{}' version {}, expected '{FORMAT}' version {VERSION}",
+                model.format, model.version
+            )));
+        }
+        let mut index = StructureIndex::new(model.spec.lambda);
+        let mut svs = Vec::with_capacity(model.support_vectors.len());
+        for (k, sv) in model.support_vectors.iter().enumerate() {
+            let parse = |text: &str| Tree::parse_one(text, &format!("support vector {k}"));
+            let (s, t) = match (parse(&sv.source), parse(&sv.target)) {
+                (Ok(s), Ok(t)) => (s, t),
+                (Err(e), _) | (_, Err(e)) => return Err(AlignError::BadModel(e.to_string())),
+            };
+            let (is, it) = (index.index_tree(&s), index.index_tree(&t));
+            svs.push(Instance {
+                source: index.subtree_key(&s, &is, 0),
+                target: index.subtree_key(&t, &it, 0),
+                plain: sv.plain,
+            });
+        }
+        let sv_selfs = {
+            let kernel = CompositeKernel::new(&model.spec, &index, &[]);
+            svs.iter().map(|x| kernel.self_parts(x)).collect()
+        };
+        Ok(Scorer { model, index: RefCell::new(index), svs, sv_selfs })
+    }
+
+    /// Decision values `D` of the kept candidates of a pair.
+    pub fn decisions(&self, pair: &TreePair, links: &WordAlignment) -> Vec<(Candidate, f64)> {
+        let m = pair_matrices(&self.model.lexicon, pair, links);
+        let cands = candidates_of(pair, &m, self.model.candidates, &self.model.thresholds);
+        let (is, it) = {
+            let mut index = self.index.borrow_mut();
+            (index.index_tree(&pair.source), index.index_tree(&pair.target))
+        };
+        let index = self.index.borrow();
+        let kernel = CompositeKernel::new(&self.model.spec, &index, &[]);
+        cands
+            .into_iter()
+            .filter(|c| c.kept)
+            .map(|c| {
+                let x = Instance {
+                    source: index.subtree_key(&pair.source, &is, c.source),
+                    target: index.subtree_key(&pair.target, &it, c.target),
+                    plain: c.features.to_vec(),
+                };
+                let sx = kernel.self_parts(&x);
+                let d = self
+                    .model
+                    .support_vectors
+                    .iter()
+                    .zip(self.svs.iter().zip(&self.sv_selfs))
+                    .map(|(sv, (y, sy))| sv.coef * kernel.eval_with(&x, &sx, y, sy))
+                    .sum::<f64>()
+                    - self.model.rho;
+                (c, d)
+            })
+            .collect()
+    }
+
+    /// Aligns one pair: candidates classified aligned (`D > 0`), scored by
+    /// the posterior, then the greedy search.
+    pub fn align_pair(&self, pair: &TreePair, links: &WordAlignment) -> (Search, Vec<(Candidate, f64)>) {
+        let decisions = self.decisions(pair, links);
+        let scored: Vec<Scored> = decisions
+            .iter()
+            .filter(|(_, d)| *d > 0.0)
+            .map(|(c, d)| Scored::new(c.source, c.target, self.model.posterior.prob(*d)))
+            .collect();
+        (greedy_align(&pair.source, &pair.target, &scored), decisions)
+    }
+}
+
+/// Links of a search as good links in search order.
+pub fn search_links(search: &Search) -> Vec<Link> {
+    search.links.iter().map(|&(s, t)| Link::good(s, t)).collect()
+}

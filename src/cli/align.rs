@@ -1,0 +1,583 @@
+//! The sub-tree alignment commands: train, align, baseline, eval, experiment.
+
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::progress::Reporter;
+use super::CliError;
+use treelink::align::baseline::{tinsley_align, Heuristics, ScoreFunction};
+use treelink::align::candidates::CandidateNodes;
+use treelink::align::composite::KernelSpec;
+use treelink::align::lexical::{prepare, retrain_with_input, LexicalSetup, LexiconSource};
+use treelink::align::model::{self, search_links, AlignmentModel, Scorer, TrainOptions};
+use treelink::corpus::Corpus;
+use treelink::eval::prf::Counts;
+use treelink::io::links::{format_link_line, parse_links, Link};
+use treelink::lexicon::{self, read_moses_lex, Lexicon, LexiconOptions, WordAlignment};
+
+/// Lexical tables and word links shared by the commands.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LexArgs {
+    /// Moses lexical table p(target|source): lines `target source p`. Needs --lex-t2s.
+    #[arg(long, value_name = "F", requires = "lex_t2s")]
+    pub lex_s2t: Option<String>,
+    /// Moses lexical table p(source|target): lines `source target p`. Needs --lex-s2t.
+    #[arg(long, value_name = "F", requires = "lex_s2t")]
+    pub lex_t2s: Option<String>,
+    /// Extra plain bitext for the in-engine lexicon: SRC and TRG files, one tokenised sentence per line.
+    #[arg(long, num_args = 2, value_names = ["SRC", "TRG"])]
+    pub bitext: Option<Vec<String>>,
+}
+
+/// `treelink train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Training treebank: PREFIX.src, PREFIX.trg, PREFIX.gold.
+    #[arg(long, value_name = "PREFIX")]
+    pub train: String,
+    /// Development treebank (tunes pruning, picks the kernel, fits --platt).
+    #[arg(long, value_name = "PREFIX")]
+    pub dev: Option<String>,
+    /// Composite kernel, e.g. plain+dbtk-root+ibtk-rgsst, lex, lex+str, plain+ibtk-sst.
+    /// Default: the best on --dev of plain, plain+ibtk-rgsst, plain+dbtk-root+ibtk-rgsst,
+    /// plain+dbtk-root+ibtk-rdsst (without --dev: plain+dbtk-root+ibtk-rgsst).
+    #[arg(long, value_name = "SPEC")]
+    pub kernel: Option<KernelSpec>,
+    /// Word alignment of the training pairs (`i-j` per line, source-target).
+    #[arg(long, value_name = "F")]
+    pub word_align: Option<String>,
+    #[command(flatten)]
+    pub lex: LexArgs,
+    #[command(flatten)]
+    pub svm: SvmArgs,
+    /// Output model file (JSON).
+    #[arg(short = 'o', long = "output", value_name = "MODEL")]
+    pub output: String,
+}
+
+/// Settings of the classifier.
+#[derive(Args, Debug, Clone)]
+pub struct SvmArgs {
+    /// Weights θ of the kernel's components, comma-separated (plain first); normalised to sum 1.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub theta: Option<Vec<f64>>,
+    /// Decay λ of the tree kernels.
+    #[arg(long, default_value_t = treelink::kernel::DEFAULT_LAMBDA)]
+    pub lambda: f64,
+    /// SVM cost C.
+    #[arg(long, default_value_t = treelink::svm::DEFAULT_C)]
+    pub c: f64,
+    /// C+/C− (default: negatives/positives among the examples, between 1 and 4).
+    #[arg(long, value_name = "J")]
+    pub cost_factor: Option<f64>,
+    /// Candidate nodes: phrase (phrase nodes only) or all.
+    #[arg(long, default_value = "phrase", value_parser = parse_candidates)]
+    pub candidates: CandidateNodes,
+    /// Pruning keeps all but this fraction of the positives on each pruning feature.
+    #[arg(long, default_value_t = 0.02)]
+    pub prune_quantile: f64,
+    /// Negatives kept per positive at most (seeded sample).
+    #[arg(long, default_value_t = 6.0)]
+    pub max_negative_ratio: f64,
+    /// Training examples at most (seeded sample, positives and negatives in proportion).
+    #[arg(long, default_value_t = 6000)]
+    pub max_examples: usize,
+    /// Seed of the samples.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Fit Platt's sigmoid on --dev instead of the paper's 1/(1+e^-D).
+    #[arg(long)]
+    pub platt: bool,
+}
+
+fn parse_candidates(s: &str) -> Result<CandidateNodes, String> {
+    match s {
+        "phrase" => Ok(CandidateNodes::Phrase),
+        "all" => Ok(CandidateNodes::All),
+        _ => Err(format!("expected phrase or all, found '{s}'")),
+    }
+}
+
+impl SvmArgs {
+    fn options(&self, spec: &KernelSpec) -> Result<TrainOptions, CliError> {
+        let mut spec = spec.clone();
+        spec.lambda = self.lambda;
+        if let Some(t) = &self.theta {
+            spec = spec.clone().with_thetas(t).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "--theta needs {} non-negative weights, not all 0, for {spec}; found {t:?}",
+                    spec.components()
+                ))
+            })?;
+        }
+        if !(self.lambda > 0.0 && self.c > 0.0) {
+            return Err(CliError::Usage("--lambda and --c must be greater than 0".into()));
+        }
+        Ok(TrainOptions {
+            spec,
+            c: self.c,
+            cost_factor: self.cost_factor,
+            candidates: self.candidates,
+            prune_quantile: self.prune_quantile,
+            max_negative_ratio: self.max_negative_ratio,
+            max_examples: self.max_examples,
+            seed: self.seed,
+            platt: self.platt,
+            ..TrainOptions::default()
+        })
+    }
+}
+
+/// `treelink align`.
+#[derive(Args, Debug)]
+pub struct AlignArgs {
+    /// Model file from `treelink train`.
+    #[arg(long, value_name = "MODEL")]
+    pub model: String,
+    /// Treebank to align: PREFIX.src and PREFIX.trg.
+    #[arg(long, value_name = "PREFIX")]
+    pub input: String,
+    /// Word alignment of the input pairs (default: the engine's aligner).
+    #[arg(long, value_name = "F")]
+    pub word_align: Option<String>,
+}
+
+/// `treelink baseline`.
+#[derive(Args, Debug)]
+pub struct BaselineArgs {
+    /// Treebank to align: PREFIX.src and PREFIX.trg.
+    #[arg(long, value_name = "PREFIX")]
+    pub input: String,
+    /// Score function of Tinsley et al. (2007): s1 or s2.
+    #[arg(long, default_value = "s1")]
+    pub score: ScoreFunction,
+    /// Heuristics, comma-separated: skip1, skip2, span1 (empty for none).
+    #[arg(long, default_value = "skip2,span1")]
+    pub heuristics: Heuristics,
+    #[command(flatten)]
+    pub lex: LexArgs,
+}
+
+/// `treelink eval`.
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// Gold treebank: PREFIX.src, PREFIX.trg, PREFIX.gold.
+    #[arg(long, value_name = "PREFIX")]
+    pub input: String,
+    /// Predicted links, one line per pair.
+    #[arg(long, value_name = "PRED")]
+    pub pred: String,
+}
+
+/// `treelink experiment`.
+#[derive(Args, Debug)]
+pub struct ExperimentArgs {
+    /// Training treebank (with gold).
+    #[arg(long, value_name = "PREFIX", required_unless_present = "data")]
+    pub train: Option<String>,
+    /// Development treebank (with gold): tunes pruning and picks the best combination.
+    #[arg(long, value_name = "PREFIX", required_unless_present = "data")]
+    pub dev: Option<String>,
+    /// Test treebank (with gold): the reported scores.
+    #[arg(long, value_name = "PREFIX", required_unless_present = "data")]
+    pub test: Option<String>,
+    /// Instead of train/dev/test: one treebank evaluated by K-fold cross-validation
+    /// (--folds); in each fold the next fold is the dev set.
+    #[arg(long, value_name = "PREFIX", conflicts_with_all = ["train", "dev", "test"])]
+    pub data: Option<String>,
+    /// Number of folds with --data.
+    #[arg(long, default_value_t = 5)]
+    pub folds: usize,
+    #[command(flatten)]
+    pub lex: LexArgs,
+    #[command(flatten)]
+    pub svm: SvmArgs,
+}
+
+fn read(file: &str) -> Result<String, CliError> {
+    std::fs::read_to_string(file).map_err(|source| CliError::Read { file: file.to_string(), source })
+}
+
+fn corpus(prefix: &str, gold: bool) -> Result<Corpus, CliError> {
+    Ok(Corpus::read_prefix(prefix, gold)?)
+}
+
+fn lengths(c: &Corpus) -> Vec<(usize, usize)> {
+    c.pairs.iter().map(|p| (p.source.words().len(), p.target.words().len())).collect()
+}
+
+fn word_links(file: &str, c: &Corpus) -> Result<Vec<WordAlignment>, CliError> {
+    Ok(lexicon::read_word_alignments_for(&read(file)?, file, &lengths(c))?)
+}
+
+/// The lexicon source the arguments ask for.
+fn lexicon_source(lex: &LexArgs, links: Option<Vec<WordAlignment>>) -> Result<LexiconSource, CliError> {
+    match (&lex.lex_s2t, &lex.lex_t2s) {
+        (Some(s2t), Some(t2s)) => {
+            let lexicon = Lexicon::new(read_moses_lex(&read(s2t)?, s2t)?, read_moses_lex(&read(t2s)?, t2s)?);
+            Ok(LexiconSource::Given { lexicon, links })
+        }
+        _ => {
+            let extra = match &lex.bitext {
+                Some(files) => lexicon::read_bitext(&read(&files[0])?, &files[0], &read(&files[1])?, &files[1])?,
+                None => Vec::new(),
+            };
+            Ok(LexiconSource::Train { extra, options: LexiconOptions::default() })
+        }
+    }
+}
+
+fn setup(corpora: &[&Corpus], source: LexiconSource, reporter: &mut Reporter) -> LexicalSetup {
+    prepare(corpora, source, &mut |done, total| reporter.report("lexical model", done, total))
+}
+
+/// Trains one model; `setup` holds the lexicon and the links of [train, dev].
+fn train_one(
+    train: &Corpus,
+    dev: Option<&Corpus>,
+    setup: &LexicalSetup,
+    options: &TrainOptions,
+    reporter: &mut Reporter,
+) -> Result<AlignmentModel, CliError> {
+    let dev_links: &[WordAlignment] = setup.links.get(1).map_or(&[], |l| l.as_slice());
+    Ok(model::train(
+        train,
+        dev,
+        setup.lexicon.clone(),
+        setup.bitext.clone(),
+        &setup.links[0],
+        dev_links,
+        options,
+        &mut |p| {
+            reporter.report(p.stage.name(), p.done, p.total);
+            ControlFlow::Continue(())
+        },
+    )?)
+}
+
+/// Links of every pair of `input` under `model`, given the input's word links.
+fn align_all(
+    model: &AlignmentModel,
+    input: &Corpus,
+    links: &[WordAlignment],
+    reporter: &mut Reporter,
+) -> Result<Vec<Vec<Link>>, CliError> {
+    let scorer = Scorer::new(model)?;
+    let mut out = Vec::with_capacity(input.len());
+    for (k, (pair, l)) in input.pairs.iter().zip(links).enumerate() {
+        let (search, _) = scorer.align_pair(pair, l);
+        let mut links = search_links(&search);
+        links.sort();
+        out.push(links);
+        reporter.report("aligning", k as u64 + 1, input.len() as u64);
+    }
+    Ok(out)
+}
+
+fn baseline_all(input: &Corpus, lexicon: &Lexicon, score: ScoreFunction, h: Heuristics) -> Vec<Vec<Link>> {
+    input
+        .pairs
+        .iter()
+        .map(|pair| {
+            let m = model::pair_matrices(lexicon, pair, &WordAlignment::default());
+            let mut links: Vec<Link> = tinsley_align(&pair.source, &pair.target, &m, score, h)
+                .into_iter()
+                .map(|(s, t)| Link::good(s, t))
+                .collect();
+            links.sort();
+            links
+        })
+        .collect()
+}
+
+fn print_links(pairs: &[Vec<Link>]) -> Result<(), CliError> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for links in pairs {
+        writeln!(out, "{}", format_link_line(links))?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The kernels `train` tries on dev when --kernel is not given.
+const DEFAULT_SHORTLIST: [&str; 4] =
+    ["plain", "plain+ibtk-rgsst", "plain+dbtk-root+ibtk-rgsst", "plain+dbtk-root+ibtk-rdsst"];
+
+pub fn train(args: TrainArgs) -> Result<(), CliError> {
+    let mut reporter = Reporter::new();
+    let train = corpus(&args.train, true)?;
+    let dev = args.dev.as_deref().map(|d| corpus(d, true)).transpose()?;
+    let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
+    let source = lexicon_source(&args.lex, links)?;
+    let corpora: Vec<&Corpus> = std::iter::once(&train).chain(dev.as_ref()).collect();
+    let setup = setup(&corpora, source, &mut reporter);
+    let specs: Vec<KernelSpec> = match (&args.kernel, &dev) {
+        (Some(k), _) => vec![k.clone()],
+        (None, None) => vec![KernelSpec::paper_best()],
+        (None, Some(_)) => DEFAULT_SHORTLIST.iter().map(|s| s.parse().expect("valid built-in spec")).collect(),
+    };
+    let mut best: Option<(f64, AlignmentModel)> = None;
+    for spec in &specs {
+        let options = args.svm.options(spec)?;
+        let model = train_one(&train, dev.as_ref(), &setup, &options, &mut reporter)?;
+        let f = match &dev {
+            Some(d) if specs.len() > 1 => {
+                let pred = align_all(&model, d, &setup.links[1], &mut reporter)?;
+                let f = Counts::of_corpus(d.pairs.iter().zip(pred.iter().map(|l| l.as_slice()))).f();
+                reporter.note(&format!("{spec}: F on dev = {f:.2}"));
+                f
+            }
+            _ => 0.0,
+        };
+        if best.as_ref().is_none_or(|(bf, _)| f > *bf) {
+            best = Some((f, model));
+        }
+    }
+    let (_, model) = best.ok_or_else(|| CliError::Usage("no kernel to train".into()))?;
+    let json = serde_json::to_string(&model).map_err(|e| CliError::Usage(e.to_string()))?;
+    std::fs::write(&args.output, json).map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
+    let s = &model.summary;
+    reporter.note(&format!(
+        "wrote {}: kernel {}, {} support vectors from {} examples ({} positive) of {} candidates in {} pairs",
+        args.output,
+        model.spec,
+        model.support_vectors.len(),
+        s.examples,
+        s.positives_sampled,
+        s.candidates,
+        s.pairs
+    ));
+    Ok(())
+}
+
+/// Reads a model file.
+pub fn read_model(file: &str) -> Result<AlignmentModel, CliError> {
+    let text = read(file)?;
+    serde_json::from_str(&text).map_err(|e| CliError::Model {
+        file: file.to_string(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })
+}
+
+pub fn align(args: AlignArgs) -> Result<(), CliError> {
+    let mut reporter = Reporter::new();
+    let mut model = read_model(&args.model)?;
+    let input = corpus(&args.input, false)?;
+    let links = match (&args.word_align, &model.lexicon_bitext) {
+        (Some(f), _) => word_links(f, &input)?,
+        (None, Some(bitext)) => {
+            // An in-engine lexicon re-trains on its sentences plus the input's.
+            let (lexicon, links) = retrain_with_input(bitext, &input, &LexiconOptions::default(), &mut |d, t| {
+                reporter.report("lexical model", d, t)
+            });
+            model.lexicon = lexicon;
+            links
+        }
+        (None, None) => lexicon::align_with(&model.lexicon, &lexicon::bitext_of(&input), &LexiconOptions::default()),
+    };
+    let pred = align_all(&model, &input, &links, &mut reporter)?;
+    print_links(&pred)
+}
+
+pub fn baseline(args: BaselineArgs) -> Result<(), CliError> {
+    let mut reporter = Reporter::new();
+    let input = corpus(&args.input, false)?;
+    let setup = setup(&[&input], lexicon_source(&args.lex, None)?, &mut reporter);
+    print_links(&baseline_all(&input, &setup.lexicon, args.score, args.heuristics))
+}
+
+pub fn eval(args: EvalArgs) -> Result<(), CliError> {
+    let input = corpus(&args.input, true)?;
+    let text = read(&args.pred)?;
+    let pred = parse_links(&text, &args.pred)?;
+    if pred.len() != input.len() {
+        return Err(CliError::Count {
+            file: args.pred,
+            expected: input.len(),
+            other: format!("{}.src", args.input),
+            found: pred.len(),
+        });
+    }
+    let c = Counts::of_corpus(input.pairs.iter().zip(pred.iter().map(|l| l.as_slice())));
+    println!("P = {:.2}", c.precision());
+    println!("R = {:.2}", c.recall());
+    println!("F = {:.2}", c.f());
+    println!(
+        "R(good) = {:.2}  ({} correct, {} predicted, {} gold phrase links)",
+        c.recall_good(),
+        c.correct,
+        c.predicted,
+        c.gold
+    );
+    Ok(())
+}
+
+/// One row of the experiment table.
+struct Row {
+    name: String,
+    counts: Counts,
+    train_secs: f64,
+    align_secs: f64,
+}
+
+/// Runs every configuration of Tables 3/4 on one train/dev/test split.
+fn run_split(
+    train: &Corpus,
+    dev: &Corpus,
+    test: &Corpus,
+    lex: &LexArgs,
+    svm: &SvmArgs,
+    reporter: &mut Reporter,
+) -> Result<Vec<Row>, CliError> {
+    // One lexicon for all configurations, trained on all sentences (no gold), as GIZA++ in the paper.
+    let source = lexicon_source(lex, None)?;
+    let setup_all = setup(&[train, dev, test], source, reporter);
+    let split = LexicalSetup { links: setup_all.links[..2].to_vec(), ..setup_all.clone() };
+    let test_links = &setup_all.links[2];
+    let mut rows = Vec::new();
+    let run = |name: String,
+               spec: &KernelSpec,
+               rows: &mut Vec<Row>,
+               reporter: &mut Reporter|
+     -> Result<(Counts, Counts), CliError> {
+        let options = svm.options(spec)?;
+        let started = Instant::now();
+        let model = train_one(train, Some(dev), &split, &options, reporter)?;
+        let train_secs = started.elapsed().as_secs_f64();
+        let dev_pred = align_all(&model, dev, &split.links[1], reporter)?;
+        let started = Instant::now();
+        let pred = align_all(&model, test, test_links, reporter)?;
+        let align_secs = started.elapsed().as_secs_f64();
+        let on = |c: &Corpus, p: &[Vec<Link>]| Counts::of_corpus(c.pairs.iter().zip(p.iter().map(|l| l.as_slice())));
+        let (dev_counts, counts) = (on(dev, &dev_pred), on(test, &pred));
+        reporter.note(&format!("{name}: dev F {:.2}, test {counts}", dev_counts.f()));
+        rows.push(Row { name, counts, train_secs, align_secs });
+        Ok((dev_counts, counts))
+    };
+    let spec = |s: &str| s.parse::<KernelSpec>().expect("valid built-in spec");
+    run("Lex".into(), &spec("lex"), &mut rows, reporter)?;
+    run("Lex + Online Str".into(), &spec("lex+str"), &mut rows, reporter)?;
+    let mut best = [(f64::MIN, "dbtk-root".to_string()), (f64::MIN, "ibtk-rgsst".to_string())];
+    for (k, kind) in ["dbtk", "ibtk"].iter().enumerate() {
+        for space in ["sst", "rdsst", "rgsst", "root"] {
+            let name = format!("Plain + {}-{}", kind_title(kind), space_title(space));
+            let (dev_counts, _) = run(name, &spec(&format!("plain+{kind}-{space}")), &mut rows, reporter)?;
+            if dev_counts.f() > best[k].0 {
+                best[k] = (dev_counts.f(), format!("{kind}-{space}"));
+            }
+        }
+    }
+    let combo = format!("plain+{}+{}", best[0].1, best[1].1);
+    let title = format!("Plain + {} + {} (best on dev)", title_of(&best[0].1), title_of(&best[1].1));
+    run(title, &spec(&combo), &mut rows, reporter)?;
+    // Baseline: Tinsley et al. with the paper's best heuristics.
+    let started = Instant::now();
+    let pred = baseline_all(test, &setup_all.lexicon, ScoreFunction::S1, "skip2,span1".parse().expect("valid"));
+    let align_secs = started.elapsed().as_secs_f64();
+    let counts = Counts::of_corpus(test.pairs.iter().zip(pred.iter().map(|l| l.as_slice())));
+    rows.push(Row {
+        name: "Baseline (Tinsley et al. 2007, skip2_s1_span1)".into(),
+        counts,
+        train_secs: 0.0,
+        align_secs,
+    });
+    Ok(rows)
+}
+
+fn kind_title(kind: &str) -> &'static str {
+    if kind == "dbtk" {
+        "dBTK"
+    } else {
+        "iBTK"
+    }
+}
+
+fn space_title(space: &str) -> &'static str {
+    match space {
+        "sst" => "SST",
+        "rdsst" => "RdSST",
+        "rgsst" => "RgSST",
+        _ => "Root",
+    }
+}
+
+fn title_of(kind_space: &str) -> String {
+    let (k, s) = kind_space.split_once('-').unwrap_or((kind_space, ""));
+    format!("{}-{}", kind_title(k), space_title(s))
+}
+
+pub fn experiment(args: ExperimentArgs) -> Result<(), CliError> {
+    let mut reporter = Reporter::new();
+    let rows: Vec<Row> = match (&args.data, &args.train, &args.dev, &args.test) {
+        (Some(data), ..) => {
+            let all = corpus(data, true)?;
+            let k = args.folds.max(3);
+            if all.len() < k {
+                return Err(CliError::Usage(format!("{data}: {} pairs cannot make {k} folds", all.len())));
+            }
+            let fold_of = |i: usize| i * k / all.len();
+            let mut total: Vec<Row> = Vec::new();
+            for f in 0..k {
+                let pick = |keep: &dyn Fn(usize) -> bool| Corpus {
+                    pairs: all
+                        .pairs
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| keep(fold_of(*i)))
+                        .map(|(_, p)| p.clone())
+                        .collect(),
+                };
+                let dev_fold = (f + 1) % k;
+                let test = pick(&|g| g == f);
+                let dev = pick(&|g| g == dev_fold);
+                let train = pick(&|g| g != f && g != dev_fold);
+                reporter.note(&format!(
+                    "fold {}/{k}: train {}, dev {}, test {} pairs",
+                    f + 1,
+                    train.len(),
+                    dev.len(),
+                    test.len()
+                ));
+                let rows = run_split(&train, &dev, &test, &args.lex, &args.svm, &mut reporter)?;
+                if total.is_empty() {
+                    total = rows;
+                } else {
+                    for (t, r) in total.iter_mut().zip(rows) {
+                        t.counts = t.counts + r.counts;
+                        t.train_secs += r.train_secs;
+                        t.align_secs += r.align_secs;
+                        if t.name.starts_with("Plain + dBTK") && t.name.contains("best on dev") {
+                            t.name = "Plain + best dBTK + best iBTK (on dev, per fold)".into();
+                        }
+                    }
+                }
+            }
+            total
+        }
+        (None, Some(train), Some(dev), Some(test)) => {
+            let (train, dev, test) = (corpus(train, true)?, corpus(dev, true)?, corpus(test, true)?);
+            run_split(&train, &dev, &test, &args.lex, &args.svm, &mut reporter)?
+        }
+        _ => return Err(CliError::Usage("give --train, --dev and --test, or --data".into())),
+    };
+    let width = rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(10).max(13);
+    println!("{:<width$}  {:>6}  {:>6}  {:>6}  {:>9}  {:>9}", "Feature Space", "P", "R", "F", "train (s)", "align (s)");
+    for r in &rows {
+        println!(
+            "{:<width$}  {:>6.2}  {:>6.2}  {:>6.2}  {:>9.1}  {:>9.1}",
+            r.name,
+            r.counts.precision(),
+            r.counts.recall(),
+            r.counts.f(),
+            r.train_secs,
+            r.align_secs
+        );
+    }
+    Ok(())
+}
