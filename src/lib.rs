@@ -11,6 +11,7 @@ pub mod io;
 pub mod kernel;
 pub mod layout;
 pub mod lexicon;
+pub mod math;
 pub mod mt;
 pub mod svm;
 pub mod tree;

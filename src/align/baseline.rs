@@ -25,7 +25,7 @@
 //! When every remaining hypothesis is excluded by skip1/skip2, the best one is
 //! taken, so the search always ends with every hypothesis linked or blocked.
 //! Scores are compared in log space, so long sentences do not underflow
-//! (`libm::log`, so natively and in wasm the same bits).
+//! ([`crate::math::ln`], so natively and in wasm the same bits).
 
 use std::fmt;
 use std::str::FromStr;
@@ -109,7 +109,7 @@ fn ln_alpha(xs: &[usize], ys: &[usize], p: impl Fn(usize, usize) -> f64, functio
         ScoreFunction::S1 => 1.0,
         ScoreFunction::S2 => ys.len() as f64,
     };
-    xs.iter().map(|&x| libm::log(ys.iter().map(|&y| p(x, y)).sum::<f64>() / norm)).sum::<f64>()
+    xs.iter().map(|&x| crate::math::ln(ys.iter().map(|&y| p(x, y)).sum::<f64>() / norm)).sum::<f64>()
 }
 
 /// `ln γ(s, t)`; `-inf` for a zero score.

@@ -142,6 +142,23 @@ pub fn polynomial_kernel(x: &[f64], y: &[f64]) -> f64 {
     (dot + 1.0) * (dot + 1.0)
 }
 
+/// The explicit feature map of `(x·y + 1)²`: `[1, √2·x_i, x_i², √2·x_i·x_j (i<j)]`,
+/// so that `φ(x)·φ(y)` is the polynomial kernel (used to fold the support
+/// vectors' plain part into one weight vector).
+pub fn polynomial_feature_map(x: &[f64]) -> Vec<f64> {
+    let n = x.len();
+    let mut phi = Vec::with_capacity(1 + 2 * n + n * (n - 1) / 2);
+    phi.push(1.0);
+    phi.extend(x.iter().map(|v| std::f64::consts::SQRT_2 * v));
+    phi.extend(x.iter().map(|v| v * v));
+    for i in 0..n {
+        for j in i + 1..n {
+            phi.push(std::f64::consts::SQRT_2 * x[i] * x[j]);
+        }
+    }
+    phi
+}
+
 /// A sub-tree as the fast kernels see it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubTreeKey {
@@ -149,6 +166,18 @@ pub struct SubTreeKey {
     root_shape: u32,
     /// (production, shape, count) over the sub-tree's nodes, sorted.
     nodes: Vec<(u32, u32, u32)>,
+}
+
+impl SubTreeKey {
+    /// Interned label of the root.
+    pub fn root_label(&self) -> u32 {
+        self.root_label
+    }
+
+    /// Interned shape of the whole sub-tree.
+    pub fn root_shape(&self) -> u32 {
+        self.root_shape
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -197,6 +226,11 @@ impl StructureIndex {
 
     pub fn lambda(&self) -> f64 {
         self.lambda
+    }
+
+    /// Interned production at the root of a shape (RgSST is 0 unless equal).
+    pub fn shape_production(&self, shape: u32) -> u32 {
+        self.shapes[shape as usize].production
     }
 
     /// Interns every node of `tree`.
@@ -378,18 +412,45 @@ impl<'a> CompositeKernel<'a> {
         for &(kind, space) in &self.spec.btks {
             let theta = self.spec.thetas[c];
             if theta != 0.0 {
-                let ks = self.index.tree_kernel(space, &x.source, &y.source);
-                let kt = self.index.tree_kernel(space, &x.target, &y.target);
-                let (xs, xt, ys, yt) = (sx[c].0, sx[c].1, sy[c].0, sy[c].1);
-                let k = match kind {
-                    BtkKind::Ibtk => normalize(ks + kt, xs + xt, ys + yt),
-                    BtkKind::Dbtk => normalize(ks * kt, xs * xt, ys * yt),
-                };
-                total += theta * k;
+                total += theta * self.btk_normalized(kind, space, x, &sx[c], y, &sy[c]);
             }
             c += 1;
         }
         total
+    }
+
+    /// Each component's weighted, normalised kernel `θ_c K̂_c(x, y)`; they sum to `K(x, y)`.
+    pub fn component_values(&self, x: &Instance, sx: &[(f64, f64)], y: &Instance, sy: &[(f64, f64)]) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.spec.components());
+        let mut c = 0;
+        if let Some(set) = self.spec.plain {
+            let k = polynomial_kernel(set.select(&x.plain), set.select(&y.plain));
+            out.push(self.spec.thetas[c] * normalize(k, sx[c].0, sy[c].0));
+            c += 1;
+        }
+        for &(kind, space) in &self.spec.btks {
+            out.push(self.spec.thetas[c] * self.btk_normalized(kind, space, x, &sx[c], y, &sy[c]));
+            c += 1;
+        }
+        out
+    }
+
+    /// A normalised BTK given the self parts `(K(S,S), K(T,T))` of both sides.
+    pub fn btk_normalized(
+        &self,
+        kind: BtkKind,
+        space: Space,
+        x: &Instance,
+        sx: &(f64, f64),
+        y: &Instance,
+        sy: &(f64, f64),
+    ) -> f64 {
+        let ks = self.index.tree_kernel(space, &x.source, &y.source);
+        let kt = self.index.tree_kernel(space, &x.target, &y.target);
+        match kind {
+            BtkKind::Ibtk => normalize(ks + kt, sx.0 + sx.1, sy.0 + sy.1),
+            BtkKind::Dbtk => normalize(ks * kt, sx.0 * sx.1, sy.0 * sy.1),
+        }
     }
 
     /// `K(x_i, x_j)` between instances given at construction.

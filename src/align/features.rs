@@ -130,8 +130,8 @@ fn geometric_mean_of_sums(ys: &[usize], xs: &[usize], p: impl Fn(usize, usize) -
         return 0.0;
     }
     let log_sum: f64 =
-        ys.iter().map(|&y| xs.iter().map(|&x| p(x, y)).sum::<f64>().max(PROB_FLOOR)).map(libm::log).sum();
-    libm::exp(log_sum / ys.len() as f64)
+        ys.iter().map(|&y| xs.iter().map(|&x| p(x, y)).sum::<f64>().max(PROB_FLOOR)).map(crate::math::ln).sum();
+    crate::math::exp(log_sum / ys.len() as f64)
 }
 
 /// `Σ_{u∈us} Σ_{v∈vs} δ(u,v)·sqrt(P(u|v)·P(v|u)) / sqrt(|us|·|vs|)`; 0 when either is empty.

@@ -9,8 +9,18 @@
 //!   bitext. The sentences are kept so that aligning new input can re-train on
 //!   them plus the input's, as GIZA++ would be run.
 
+use super::model::LexicalModel;
 use crate::corpus::Corpus;
-use crate::lexicon::{self, align_with, bitext_of, Lexicon, LexiconOptions, SentencePair, WordAlignment};
+use crate::lexicon::{self, align_with, bitext_of, Lexicon, LexiconOptions, SentencePair, TableEstimate, WordAlignment};
+
+/// The in-engine lexicon's settings for alignment: fast_align defaults, with
+/// the tables taken from the directional models' `t(f|e)` (as the paper and
+/// Tinsley et al. use GIZA++'s tables) rather than from link counts, whose
+/// tables are too sparse for products over words. Entries below `1e-7` (the features' floor) are
+/// dropped to keep model files small.
+pub fn alignment_lexicon_options() -> LexiconOptions {
+    LexiconOptions { table: TableEstimate::Model { min_prob: 1e-7 }, ..LexiconOptions::default() }
+}
 
 /// Where the lexicon comes from.
 #[derive(Debug, Clone)]
@@ -21,12 +31,12 @@ pub enum LexiconSource {
     Train { extra: Vec<SentencePair>, options: LexiconOptions },
 }
 
-/// The lexicon, the sentences it was trained on (if in-engine) and the word
-/// links of each corpus, in the order given.
+/// The lexicon, how to rebuild it (for the model file) and the word links of
+/// each corpus, in the order given.
 #[derive(Debug, Clone)]
 pub struct LexicalSetup {
     pub lexicon: Lexicon,
-    pub bitext: Option<Vec<SentencePair>>,
+    pub model: LexicalModel,
     pub links: Vec<Vec<WordAlignment>>,
 }
 
@@ -45,45 +55,60 @@ pub fn prepare(corpora: &[&Corpus], source: LexiconSource, progress: &mut dyn Fn
                     _ => align_with(&lexicon, &bitext_of(c), &options),
                 })
                 .collect();
-            LexicalSetup { lexicon, bitext: None, links }
+            LexicalSetup { model: LexicalModel::Tables(lexicon.clone()), lexicon, links }
         }
         LexiconSource::Train { extra, options } => {
             let mut bitext: Vec<SentencePair> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
             let n_corpus = bitext.len();
             bitext.extend(extra);
-            let total = (options.ibm1_iterations + options.ibm2_iterations) as u64 * 2;
-            let mut done = 0;
-            let (lexicon, mut all_links) = lexicon::train_lexicon(&bitext, &options, &mut |_| {
-                done += 1;
-                progress(done.min(total), total);
-            });
+            let (lexicon, mut all_links) = train_reporting(&bitext, &options, progress);
             all_links.truncate(n_corpus);
             let mut links = Vec::with_capacity(corpora.len());
             let mut rest = all_links.into_iter();
             for c in corpora {
                 links.push(rest.by_ref().take(c.len()).collect());
             }
-            LexicalSetup { lexicon, bitext: Some(bitext), links }
+            LexicalSetup { lexicon, model: LexicalModel::InEngine { options, bitext }, links }
         }
     }
 }
 
-/// Re-trains an in-engine lexicon on its sentences plus `input`'s, and
-/// returns it with the input's word links (so no input word is unknown).
-pub fn retrain_with_input(
+/// Trains the lexicon, reporting (EM iterations done, total).
+fn train_reporting(
     bitext: &[SentencePair],
-    input: &Corpus,
     options: &LexiconOptions,
     progress: &mut dyn FnMut(u64, u64),
 ) -> (Lexicon, Vec<WordAlignment>) {
-    let mut all: Vec<SentencePair> = bitext_of(input);
-    all.extend_from_slice(bitext);
     let total = (options.ibm1_iterations + options.ibm2_iterations) as u64 * 2;
     let mut done = 0;
-    let (lexicon, mut links) = lexicon::train_lexicon(&all, options, &mut |_| {
+    lexicon::train_lexicon(bitext, options, &mut |_| {
         done += 1;
         progress(done.min(total), total);
-    });
-    links.truncate(input.len());
-    (lexicon, links)
+    })
+}
+
+/// The lexicon and word links for aligning `input` with a model: the
+/// model's tables (links given, else from the engine's aligner), or its
+/// in-engine lexicon re-trained on its sentences plus the input's, so no
+/// input word is unknown (given links then replace the trained ones).
+pub fn lexicon_for_input(
+    model: &LexicalModel,
+    input: &Corpus,
+    given_links: Option<Vec<WordAlignment>>,
+    progress: &mut dyn FnMut(u64, u64),
+) -> (Lexicon, Vec<WordAlignment>) {
+    match model {
+        LexicalModel::Tables(lexicon) => {
+            let options = LexiconOptions { lowercase: lexicon.s2t.lowercase(), ..LexiconOptions::default() };
+            let links = given_links.unwrap_or_else(|| align_with(lexicon, &bitext_of(input), &options));
+            (lexicon.clone(), links)
+        }
+        LexicalModel::InEngine { options, bitext } => {
+            let mut all: Vec<SentencePair> = bitext_of(input);
+            all.extend_from_slice(bitext);
+            let (lexicon, mut links) = train_reporting(&all, options, progress);
+            links.truncate(input.len());
+            (lexicon, given_links.unwrap_or(links))
+        }
+    }
 }

@@ -5,27 +5,31 @@
 //! The model file is versioned JSON ([`AlignmentModel`]): it holds everything
 //! needed to align — the kernel specification, the support vectors (their
 //! sub-trees in bracketed form, plain features and coefficients), ρ, the
-//! posterior, the pruning thresholds and the lexical tables (and, for an
-//! in-engine lexicon, the sentences it was trained on, so aligning can
-//! re-train it on those plus the input's, as GIZA++ would be run).
+//! posterior, the pruning thresholds, and the lexical model: the tables when
+//! they were given (Moses `lex` files), or, for an in-engine lexicon, the
+//! sentences and settings it was trained on. An in-engine lexicon's tables
+//! are a deterministic function of those, and aligning re-trains it on them
+//! plus the input's sentences anyway (as GIZA++ would be run), so storing its
+//! dense tables (tens of MB for 3,000 sentence pairs) would buy nothing.
 //!
 //! Training cost: one lexical model, features for every candidate (cheap),
 //! then SMO over the kept examples with the composite kernel; the number of
 //! negatives is capped at `max_negative_ratio` × positives (seeded sample).
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 
 use super::candidates::{candidate_pairs, CandidateNodes, Thresholds};
-use super::composite::{CompositeKernel, Instance, KernelSpec, StructureIndex};
+use super::composite::{polynomial_feature_map, CompositeKernel, Instance, KernelSpec, StructureIndex, SubTreeKey};
+use crate::kernel::{BtkKind, Space};
 use super::features::{LexicalMatrices, PlainFeatures, N_PLAIN};
 use super::greedy::{greedy_align, Scored, Search};
 use crate::corpus::{Corpus, TreePair};
 use crate::io::links::Link;
-use crate::lexicon::{Lexicon, WordAlignment};
+use crate::lexicon::{Lexicon, LexiconOptions, SentencePair, WordAlignment};
 use crate::svm::{self, Posterior, SvmParams};
 use crate::tree::{NodeId, Tree};
 
@@ -163,10 +167,18 @@ pub struct AlignmentModel {
     pub support_vectors: Vec<SupportVector>,
     pub rho: f64,
     pub posterior: Posterior,
-    pub lexicon: Lexicon,
-    /// Sentences of an in-engine lexicon (`None` when the tables were given).
-    pub lexicon_bitext: Option<Vec<(Vec<String>, Vec<String>)>>,
+    pub lexicon: LexicalModel,
     pub summary: TrainingSummary,
+}
+
+/// The lexical model of an alignment model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LexicalModel {
+    /// Tables read from files.
+    Tables(Lexicon),
+    /// Trained in the engine on these sentences with these settings.
+    InEngine { options: LexiconOptions, bitext: Vec<SentencePair> },
 }
 
 /// A candidate pair of one tree pair with its features.
@@ -274,8 +286,8 @@ fn featurize(
 pub fn train(
     train_corpus: &Corpus,
     dev: Option<&Corpus>,
-    lexicon: Lexicon,
-    lexicon_bitext: Option<Vec<(Vec<String>, Vec<String>)>>,
+    lexicon: &Lexicon,
+    lexical_model: LexicalModel,
     train_links: &[WordAlignment],
     dev_links: &[WordAlignment],
     options: &TrainOptions,
@@ -285,7 +297,7 @@ pub fn train(
         return Err(AlignError::WordAlignmentCount { expected: train_corpus.len(), found: train_links.len() });
     }
     // 1. Features of every candidate, unpruned.
-    let all = featurize(train_corpus, &lexicon, train_links, options.candidates, &Thresholds::default(), progress)?;
+    let all = featurize(train_corpus, lexicon, train_links, options.candidates, &Thresholds::default(), progress)?;
     // 2. Pruning thresholds from the positives of dev (else train).
     let positives_of = |corpus: &Corpus, f: &Featurized| -> Vec<PlainFeatures> {
         corpus
@@ -304,7 +316,7 @@ pub fn train(
     };
     let tuning_positives = match dev {
         Some(d) if dev_links.len() == d.len() => {
-            let f = featurize(d, &lexicon, dev_links, options.candidates, &Thresholds::default(), progress)?;
+            let f = featurize(d, lexicon, dev_links, options.candidates, &Thresholds::default(), progress)?;
             positives_of(d, &f)
         }
         _ => positives_of(train_corpus, &all),
@@ -414,8 +426,7 @@ pub fn train(
         support_vectors,
         rho: model.rho,
         posterior: Posterior::Sigmoid,
-        lexicon,
-        lexicon_bitext,
+        lexicon: lexical_model,
         summary,
     };
 
@@ -425,7 +436,7 @@ pub fn train(
             if progress(Progress { stage: Stage::Posterior, done: 0, total: 1 }).is_break() {
                 return Err(AlignError::Cancelled);
             }
-            let scorer = Scorer::new(&aligned)?;
+            let scorer = Scorer::new(&aligned, lexicon)?;
             let (mut dv, mut dy) = (Vec::new(), Vec::new());
             for (pair, links) in d.pairs.iter().zip(dev_links) {
                 let gold = gold_set(pair);
@@ -443,6 +454,8 @@ pub fn train(
 /// A model ready to score candidates: its support vectors indexed once.
 pub struct Scorer<'m> {
     model: &'m AlignmentModel,
+    lexicon: &'m Lexicon,
+    decision: DecisionIndex,
     /// Support-vector trees and every aligned pair's trees share one index
     /// (interned ids must be comparable), which grows as pairs are aligned.
     index: RefCell<StructureIndex>,
@@ -451,7 +464,9 @@ pub struct Scorer<'m> {
 }
 
 impl<'m> Scorer<'m> {
-    pub fn new(model: &'m AlignmentModel) -> Result<Self, AlignError> {
+    /// A scorer for `model` whose features use `lexicon` (the model's tables,
+    /// or its in-engine lexicon re-trained with the input).
+    pub fn new(model: &'m AlignmentModel, lexicon: &'m Lexicon) -> Result<Self, AlignError> {
         if model.format != FORMAT || model.version != VERSION {
             return Err(AlignError::BadModel(format!(
                 "format '{}' version {}, expected '{FORMAT}' version {VERSION}",
@@ -473,16 +488,17 @@ impl<'m> Scorer<'m> {
                 plain: sv.plain,
             });
         }
-        let sv_selfs = {
+        let sv_selfs: Vec<Vec<(f64, f64)>> = {
             let kernel = CompositeKernel::new(&model.spec, &index, &[]);
             svs.iter().map(|x| kernel.self_parts(x)).collect()
         };
-        Ok(Scorer { model, index: RefCell::new(index), svs, sv_selfs })
+        let decision = DecisionIndex::new(model, &index, &svs, &sv_selfs);
+        Ok(Scorer { model, lexicon, decision, index: RefCell::new(index), svs, sv_selfs })
     }
 
     /// Decision values `D` of the kept candidates of a pair.
     pub fn decisions(&self, pair: &TreePair, links: &WordAlignment) -> Vec<(Candidate, f64)> {
-        let m = pair_matrices(&self.model.lexicon, pair, links);
+        let m = pair_matrices(self.lexicon, pair, links);
         let cands = candidates_of(pair, &m, self.model.candidates, &self.model.thresholds);
         let (is, it) = {
             let mut index = self.index.borrow_mut();
@@ -500,17 +516,65 @@ impl<'m> Scorer<'m> {
                     plain: c.features.to_vec(),
                 };
                 let sx = kernel.self_parts(&x);
-                let d = self
-                    .model
-                    .support_vectors
-                    .iter()
-                    .zip(self.svs.iter().zip(&self.sv_selfs))
-                    .map(|(sv, (y, sy))| sv.coef * kernel.eval_with(&x, &sx, y, sy))
-                    .sum::<f64>()
-                    - self.model.rho;
+                let d = self.decision_parts(&kernel, &x, &sx).iter().sum::<f64>() - self.model.rho;
                 (c, d)
             })
             .collect()
+    }
+
+    /// Each component's share `θ_c Σ_i α_i y_i K̂_c(sv_i, x)` of the decision
+    /// value (which is their sum minus ρ), visiting only the support vectors
+    /// that can contribute (see [`DecisionIndex`]).
+    pub fn decision_parts(&self, kernel: &CompositeKernel<'_>, x: &Instance, sx: &[(f64, f64)]) -> Vec<f64> {
+        let spec = &self.model.spec;
+        let mut parts = Vec::with_capacity(spec.components());
+        let mut c = 0;
+        if let (Some(set), Some(w)) = (spec.plain, &self.decision.plain) {
+            let phi = polynomial_feature_map(set.select(&x.plain));
+            let dot: f64 = w.iter().zip(&phi).map(|(a, b)| a * b).sum();
+            parts.push(spec.thetas[c] * if sx[c].0 > 0.0 { dot / sx[c].0.sqrt() } else { 0.0 });
+            c += 1;
+        }
+        for (&(kind, space), how) in spec.btks.iter().zip(&self.decision.btks) {
+            let theta = spec.thetas[c];
+            let (ls, lt) = (x.source.root_label(), x.target.root_label());
+            let sum = match how {
+                BtkDecision::Root { by_source, by_target, by_both } => match kind {
+                    BtkKind::Ibtk => {
+                        (by_source.get(&ls).copied().unwrap_or(0.0) + by_target.get(&lt).copied().unwrap_or(0.0)) / 2.0
+                    }
+                    BtkKind::Dbtk => by_both.get(&(ls, lt)).copied().unwrap_or(0.0),
+                },
+                BtkDecision::Bucketed { source, target } => {
+                    let index = self.index.borrow();
+                    let (ks, kt) = match space {
+                        Space::RgSst => {
+                            (index.shape_production(x.source.root_shape()), index.shape_production(x.target.root_shape()))
+                        }
+                        _ => (ls, lt),
+                    };
+                    let empty = Vec::new();
+                    let (a, b) = (source.get(&ks).unwrap_or(&empty), target.get(&kt).unwrap_or(&empty));
+                    let visit = |i: usize| {
+                        self.model.support_vectors[i].coef
+                            * kernel.btk_normalized(kind, space, x, &sx[c], &self.svs[i], &self.sv_selfs[i][c])
+                    };
+                    match kind {
+                        BtkKind::Ibtk => merge_union(a, b).map(visit).sum(),
+                        BtkKind::Dbtk => a.iter().copied().filter(|i| b.binary_search(i).is_ok()).map(visit).sum(),
+                    }
+                }
+                BtkDecision::All => (0..self.svs.len())
+                    .map(|i| {
+                        self.model.support_vectors[i].coef
+                            * kernel.btk_normalized(kind, space, x, &sx[c], &self.svs[i], &self.sv_selfs[i][c])
+                    })
+                    .sum(),
+            };
+            parts.push(theta * sum);
+            c += 1;
+        }
+        parts
     }
 
     /// Aligns one pair: candidates classified aligned (`D > 0`), scored by
@@ -523,6 +587,106 @@ impl<'m> Scorer<'m> {
             .map(|(c, d)| Scored::new(c.source, c.target, self.model.posterior.prob(*d)))
             .collect();
         (greedy_align(&pair.source, &pair.target, &scored), decisions)
+    }
+}
+
+/// The union of two increasing index lists, increasing.
+fn merge_union<'a>(a: &'a [usize], b: &'a [usize]) -> impl Iterator<Item = usize> + 'a {
+    let (mut i, mut j) = (0, 0);
+    std::iter::from_fn(move || {
+        let next = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) if x == y => {
+                i += 1;
+                j += 1;
+                x
+            }
+            (Some(&x), Some(&y)) if x < y => {
+                i += 1;
+                x
+            }
+            (_, Some(&y)) => {
+                j += 1;
+                y
+            }
+            (Some(&x), None) => {
+                i += 1;
+                x
+            }
+            (None, None) => return None,
+        };
+        Some(next)
+    })
+}
+
+/// How one BTK component's part of the decision value is computed.
+enum BtkDecision {
+    /// Root: the normalised kernel is `I_s·I_t` (dBTK) or `(I_s + I_t)/2`
+    /// (iBTK), so the support vectors' coefficients are summed per root label.
+    Root { by_source: HashMap<u32, f64>, by_target: HashMap<u32, f64>, by_both: HashMap<(u32, u32), f64> },
+    /// RgSST (Δ of the roots) is 0 unless the root productions are equal,
+    /// RdSST unless the root labels are: support vectors bucketed by that key,
+    /// per side (iBTK visits the union, dBTK the intersection).
+    Bucketed { source: HashMap<u32, Vec<usize>>, target: HashMap<u32, Vec<usize>> },
+    /// SST: every support vector.
+    All,
+}
+
+/// The decision function prepared per component (see [`Scorer::decision_parts`]).
+struct DecisionIndex {
+    /// `Σ_i α_i y_i φ(sv_i)/|φ(sv_i)|` for the plain polynomial kernel.
+    plain: Option<Vec<f64>>,
+    btks: Vec<BtkDecision>,
+}
+
+impl DecisionIndex {
+    fn new(model: &AlignmentModel, index: &StructureIndex, svs: &[Instance], selfs: &[Vec<(f64, f64)>]) -> Self {
+        let coefs = model.support_vectors.iter().map(|sv| sv.coef);
+        let plain = model.spec.plain.map(|set| {
+            let mut w: Vec<f64> = Vec::new();
+            for ((sv, s), coef) in svs.iter().zip(selfs).zip(coefs.clone()) {
+                let phi = polynomial_feature_map(set.select(&sv.plain));
+                w.resize(phi.len(), 0.0);
+                if s[0].0 > 0.0 {
+                    let scale = coef / s[0].0.sqrt();
+                    for (wk, pk) in w.iter_mut().zip(&phi) {
+                        *wk += scale * pk;
+                    }
+                }
+            }
+            w
+        });
+        let btks = model
+            .spec
+            .btks
+            .iter()
+            .map(|&(_, space)| match space {
+                Space::Root => {
+                    let (mut by_source, mut by_target, mut by_both) = (HashMap::new(), HashMap::new(), HashMap::new());
+                    for (sv, coef) in svs.iter().zip(coefs.clone()) {
+                        let (ls, lt) = (sv.source.root_label(), sv.target.root_label());
+                        *by_source.entry(ls).or_insert(0.0) += coef;
+                        *by_target.entry(lt).or_insert(0.0) += coef;
+                        *by_both.entry((ls, lt)).or_insert(0.0) += coef;
+                    }
+                    BtkDecision::Root { by_source, by_target, by_both }
+                }
+                Space::RgSst | Space::RdSst => {
+                    let key = |k: &SubTreeKey| match space {
+                        Space::RgSst => index.shape_production(k.root_shape()),
+                        _ => k.root_label(),
+                    };
+                    let (mut source, mut target): (HashMap<u32, Vec<usize>>, HashMap<u32, Vec<usize>>) =
+                        (HashMap::new(), HashMap::new());
+                    for (i, sv) in svs.iter().enumerate() {
+                        source.entry(key(&sv.source)).or_default().push(i);
+                        target.entry(key(&sv.target)).or_default().push(i);
+                    }
+                    BtkDecision::Bucketed { source, target }
+                }
+                Space::Sst => BtkDecision::All,
+            })
+            .collect();
+        DecisionIndex { plain, btks }
     }
 }
 

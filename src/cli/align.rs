@@ -11,12 +11,12 @@ use super::CliError;
 use treelink::align::baseline::{tinsley_align, Heuristics, ScoreFunction};
 use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
-use treelink::align::lexical::{prepare, retrain_with_input, LexicalSetup, LexiconSource};
+use treelink::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexicalSetup, LexiconSource};
 use treelink::align::model::{self, search_links, AlignmentModel, Scorer, TrainOptions};
 use treelink::corpus::Corpus;
 use treelink::eval::prf::Counts;
 use treelink::io::links::{format_link_line, parse_links, Link};
-use treelink::lexicon::{self, read_moses_lex, Lexicon, LexiconOptions, WordAlignment};
+use treelink::lexicon::{self, read_moses_lex, Lexicon, WordAlignment};
 
 /// Lexical tables and word links shared by the commands.
 #[derive(Args, Debug, Clone, Default)]
@@ -225,7 +225,7 @@ fn lexicon_source(lex: &LexArgs, links: Option<Vec<WordAlignment>>) -> Result<Le
                 Some(files) => lexicon::read_bitext(&read(&files[0])?, &files[0], &read(&files[1])?, &files[1])?,
                 None => Vec::new(),
             };
-            Ok(LexiconSource::Train { extra, options: LexiconOptions::default() })
+            Ok(LexiconSource::Train { extra, options: alignment_lexicon_options() })
         }
     }
 }
@@ -246,8 +246,8 @@ fn train_one(
     Ok(model::train(
         train,
         dev,
-        setup.lexicon.clone(),
-        setup.bitext.clone(),
+        &setup.lexicon,
+        setup.model.clone(),
         &setup.links[0],
         dev_links,
         options,
@@ -261,11 +261,12 @@ fn train_one(
 /// Links of every pair of `input` under `model`, given the input's word links.
 fn align_all(
     model: &AlignmentModel,
+    lexicon: &Lexicon,
     input: &Corpus,
     links: &[WordAlignment],
     reporter: &mut Reporter,
 ) -> Result<Vec<Vec<Link>>, CliError> {
-    let scorer = Scorer::new(model)?;
+    let scorer = Scorer::new(model, lexicon)?;
     let mut out = Vec::with_capacity(input.len());
     for (k, (pair, l)) in input.pairs.iter().zip(links).enumerate() {
         let (search, _) = scorer.align_pair(pair, l);
@@ -326,7 +327,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
         let model = train_one(&train, dev.as_ref(), &setup, &options, &mut reporter)?;
         let f = match &dev {
             Some(d) if specs.len() > 1 => {
-                let pred = align_all(&model, d, &setup.links[1], &mut reporter)?;
+                let pred = align_all(&model, &setup.lexicon, d, &setup.links[1], &mut reporter)?;
                 let f = Counts::of_corpus(d.pairs.iter().zip(pred.iter().map(|l| l.as_slice()))).f();
                 reporter.note(&format!("{spec}: F on dev = {f:.2}"));
                 f
@@ -367,21 +368,12 @@ pub fn read_model(file: &str) -> Result<AlignmentModel, CliError> {
 
 pub fn align(args: AlignArgs) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
-    let mut model = read_model(&args.model)?;
+    let model = read_model(&args.model)?;
     let input = corpus(&args.input, false)?;
-    let links = match (&args.word_align, &model.lexicon_bitext) {
-        (Some(f), _) => word_links(f, &input)?,
-        (None, Some(bitext)) => {
-            // An in-engine lexicon re-trains on its sentences plus the input's.
-            let (lexicon, links) = retrain_with_input(bitext, &input, &LexiconOptions::default(), &mut |d, t| {
-                reporter.report("lexical model", d, t)
-            });
-            model.lexicon = lexicon;
-            links
-        }
-        (None, None) => lexicon::align_with(&model.lexicon, &lexicon::bitext_of(&input), &LexiconOptions::default()),
-    };
-    let pred = align_all(&model, &input, &links, &mut reporter)?;
+    let given = args.word_align.as_deref().map(|f| word_links(f, &input)).transpose()?;
+    let (lexicon, links) =
+        lexicon_for_input(&model.lexicon, &input, given, &mut |d, t| reporter.report("lexical model", d, t));
+    let pred = align_all(&model, &lexicon, &input, &links, &mut reporter)?;
     print_links(&pred)
 }
 
@@ -450,9 +442,9 @@ fn run_split(
         let started = Instant::now();
         let model = train_one(train, Some(dev), &split, &options, reporter)?;
         let train_secs = started.elapsed().as_secs_f64();
-        let dev_pred = align_all(&model, dev, &split.links[1], reporter)?;
+        let dev_pred = align_all(&model, &split.lexicon, dev, &split.links[1], reporter)?;
         let started = Instant::now();
-        let pred = align_all(&model, test, test_links, reporter)?;
+        let pred = align_all(&model, &split.lexicon, test, test_links, reporter)?;
         let align_secs = started.elapsed().as_secs_f64();
         let on = |c: &Corpus, p: &[Vec<Link>]| Counts::of_corpus(c.pairs.iter().zip(p.iter().map(|l| l.as_slice())));
         let (dev_counts, counts) = (on(dev, &dev_pred), on(test, &pred));

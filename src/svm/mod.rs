@@ -53,7 +53,6 @@
 //! Platt's probabilistic outputs for SVMs", Machine Learning 68.
 
 mod cache;
-pub mod math;
 mod platt;
 mod poly;
 mod smo;

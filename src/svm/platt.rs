@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::math::{exp, ln, ln_1p, logistic};
+use crate::math::{exp, ln, ln_1p, logistic};
 use super::SvmError;
 
 /// How a decision value becomes a probability of the positive class.
