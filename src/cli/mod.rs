@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod align;
+mod bench;
 mod progress;
 
 use treelink::kernel::{self, BtkKind, Space, SubTree, SubTreePair};
@@ -88,6 +89,8 @@ enum Command {
     Eval(align::EvalArgs),
     /// The paper's Tables 3/4: every feature space, the best combination and the baseline, with timings.
     Experiment(align::ExperimentArgs),
+    /// Speed figures: kernel evaluations per second, training and aligning times.
+    Bench(bench::BenchArgs),
 }
 
 /// A command's failure: printed as one sentence on stderr.
@@ -137,6 +140,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Baseline(args) => align::baseline(args),
         Command::Eval(args) => align::eval(args),
         Command::Experiment(args) => align::experiment(args),
+        Command::Bench(args) => bench::bench(args),
         Command::Kernel { space, lambda, normalize, left, right } => {
             check_lambda(lambda)?;
             let files = read_tree_files(&[&left, &right])?;

@@ -1,1 +1,0 @@
-//! Lexical translation models (placeholder, being written).
