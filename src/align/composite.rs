@@ -63,6 +63,15 @@ impl KernelSpec {
         usize::from(self.plain.is_some()) + self.btks.len()
     }
 
+    /// A name per component, in order: `plain` (or `lex`), then `dbtk-root`, ….
+    pub fn component_names(&self) -> Vec<String> {
+        let plain = self.plain.map(|p| match p {
+            PlainSet::Lex => "lex".to_string(),
+            PlainSet::LexStr => "plain".to_string(),
+        });
+        plain.into_iter().chain(self.btks.iter().map(|(k, s)| format!("{k}-{s}"))).collect()
+    }
+
     /// Sets the weights, normalised to sum to 1. `None` when the count is
     /// wrong or a weight is negative or all are 0.
     pub fn with_thetas(mut self, thetas: &[f64]) -> Option<Self> {

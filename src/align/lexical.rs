@@ -11,7 +11,9 @@
 
 use super::model::LexicalModel;
 use crate::corpus::Corpus;
-use crate::lexicon::{self, align_with, bitext_of, Lexicon, LexiconOptions, SentencePair, TableEstimate, WordAlignment};
+use crate::lexicon::{
+    self, align_with, bitext_of, Lexicon, LexiconOptions, SentencePair, TableEstimate, WordAlignment,
+};
 
 /// The in-engine lexicon's settings for alignment: fast_align defaults, with
 /// the tables taken from the directional models' `t(f|e)` (as the paper and

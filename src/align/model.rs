@@ -24,11 +24,11 @@ use serde::{Deserialize, Serialize};
 
 use super::candidates::{candidate_pairs, CandidateNodes, Thresholds};
 use super::composite::{polynomial_feature_map, CompositeKernel, Instance, KernelSpec, StructureIndex, SubTreeKey};
-use crate::kernel::{BtkKind, Space};
 use super::features::{LexicalMatrices, PlainFeatures, N_PLAIN};
 use super::greedy::{greedy_align, Scored, Search};
 use crate::corpus::{Corpus, TreePair};
 use crate::io::links::Link;
+use crate::kernel::{BtkKind, Space};
 use crate::lexicon::{Lexicon, LexiconOptions, SentencePair, WordAlignment};
 use crate::svm::{self, Posterior, SvmParams};
 use crate::tree::{NodeId, Tree};
@@ -179,6 +179,15 @@ pub enum LexicalModel {
     Tables(Lexicon),
     /// Trained in the engine on these sentences with these settings.
     InEngine { options: LexiconOptions, bitext: Vec<SentencePair> },
+}
+
+/// A kept candidate's decision value `D = Σ parts − ρ`; `parts` follow the
+/// kernel's components ([`KernelSpec::component_names`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub candidate: Candidate,
+    pub parts: Vec<f64>,
+    pub value: f64,
 }
 
 /// A candidate pair of one tree pair with its features.
@@ -440,9 +449,9 @@ pub fn train(
             let (mut dv, mut dy) = (Vec::new(), Vec::new());
             for (pair, links) in d.pairs.iter().zip(dev_links) {
                 let gold = gold_set(pair);
-                for (c, dval) in scorer.decisions(pair, links) {
-                    dv.push(dval);
-                    dy.push(if gold.contains(&(c.source, c.target)) { 1.0 } else { -1.0 });
+                for d in scorer.decisions(pair, links) {
+                    dv.push(d.value);
+                    dy.push(if gold.contains(&(d.candidate.source, d.candidate.target)) { 1.0 } else { -1.0 });
                 }
             }
             aligned.posterior = svm::fit_platt(&dv, &dy)?;
@@ -496,8 +505,9 @@ impl<'m> Scorer<'m> {
         Ok(Scorer { model, lexicon, decision, index: RefCell::new(index), svs, sv_selfs })
     }
 
-    /// Decision values `D` of the kept candidates of a pair.
-    pub fn decisions(&self, pair: &TreePair, links: &WordAlignment) -> Vec<(Candidate, f64)> {
+    /// Decision values `D` of the kept candidates of a pair, with each kernel
+    /// component's share (for explaining a link).
+    pub fn decisions(&self, pair: &TreePair, links: &WordAlignment) -> Vec<Decision> {
         let m = pair_matrices(self.lexicon, pair, links);
         let cands = candidates_of(pair, &m, self.model.candidates, &self.model.thresholds);
         let (is, it) = {
@@ -516,8 +526,9 @@ impl<'m> Scorer<'m> {
                     plain: c.features.to_vec(),
                 };
                 let sx = kernel.self_parts(&x);
-                let d = self.decision_parts(&kernel, &x, &sx).iter().sum::<f64>() - self.model.rho;
-                (c, d)
+                let parts = self.decision_parts(&kernel, &x, &sx);
+                let value = parts.iter().sum::<f64>() - self.model.rho;
+                Decision { candidate: c, parts, value }
             })
             .collect()
     }
@@ -548,9 +559,10 @@ impl<'m> Scorer<'m> {
                 BtkDecision::Bucketed { source, target } => {
                     let index = self.index.borrow();
                     let (ks, kt) = match space {
-                        Space::RgSst => {
-                            (index.shape_production(x.source.root_shape()), index.shape_production(x.target.root_shape()))
-                        }
+                        Space::RgSst => (
+                            index.shape_production(x.source.root_shape()),
+                            index.shape_production(x.target.root_shape()),
+                        ),
                         _ => (ls, lt),
                     };
                     let empty = Vec::new();
@@ -579,14 +591,19 @@ impl<'m> Scorer<'m> {
 
     /// Aligns one pair: candidates classified aligned (`D > 0`), scored by
     /// the posterior, then the greedy search.
-    pub fn align_pair(&self, pair: &TreePair, links: &WordAlignment) -> (Search, Vec<(Candidate, f64)>) {
+    pub fn align_pair(&self, pair: &TreePair, links: &WordAlignment) -> (Search, Vec<Decision>) {
         let decisions = self.decisions(pair, links);
         let scored: Vec<Scored> = decisions
             .iter()
-            .filter(|(_, d)| *d > 0.0)
-            .map(|(c, d)| Scored::new(c.source, c.target, self.model.posterior.prob(*d)))
+            .filter(|d| d.value > 0.0)
+            .map(|d| Scored::new(d.candidate.source, d.candidate.target, self.model.posterior.prob(d.value)))
             .collect();
         (greedy_align(&pair.source, &pair.target, &scored), decisions)
+    }
+
+    /// The posterior alignment probability of a decision value.
+    pub fn posterior(&self, value: f64) -> f64 {
+        self.model.posterior.prob(value)
     }
 }
 

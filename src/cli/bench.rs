@@ -64,10 +64,10 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
         pairs
             .iter()
             .map(|(x, y)| {
-                let mk = |idx: &mut StructureIndex, p: &SubTreePair<'_>, key: &mut dyn FnMut(&mut StructureIndex, SubTree<'_>) -> _| Instance {
-                    source: key(idx, p.source),
-                    target: key(idx, p.target),
-                    plain: [0.0; 10],
+                let mk = |idx: &mut StructureIndex,
+                          p: &SubTreePair<'_>,
+                          key: &mut dyn FnMut(&mut StructureIndex, SubTree<'_>) -> _| {
+                    Instance { source: key(idx, p.source), target: key(idx, p.target), plain: [0.0; 10] }
                 };
                 (mk(&mut index, x, &mut key), mk(&mut index, y, &mut key))
             })
@@ -104,9 +104,10 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
         ..TrainOptions::default()
     };
     let t = Instant::now();
-    let m = model::train(&train, None, &setup.lexicon, setup.model.clone(), &setup.links[0], &[], &options, &mut |_| {
-        ControlFlow::Continue(())
-    })?;
+    let m =
+        model::train(&train, None, &setup.lexicon, setup.model.clone(), &setup.links[0], &[], &options, &mut |_| {
+            ControlFlow::Continue(())
+        })?;
     let train_secs = secs(t);
     let t = Instant::now();
     let scorer = Scorer::new(&m, &setup.lexicon)?;
