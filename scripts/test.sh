@@ -18,8 +18,8 @@ cargo test --all-targets
 cargo test --doc
 
 step "wasm engine in headless Chromium"
-scripts/native-kernels.sh
-cargo test --target wasm32-unknown-unknown --test wasm_kernels
+scripts/native-fixtures.sh
+cargo test --target wasm32-unknown-unknown --test wasm_kernels --test wasm_align -- --nocapture
 
 step "release build of the page"
 trunk build --release

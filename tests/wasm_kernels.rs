@@ -3,7 +3,7 @@
 //! as a brute-force enumeration of fragments.
 //!
 //! `target/fixtures/native-kernels.txt` is written by the native `treelink`
-//! CLI (`scripts/native-kernels.sh`, run by `scripts/test.sh` before this
+//! CLI (`scripts/native-fixtures.sh`, run by `scripts/test.sh` before this
 //! test): every BTK over the built-in sample, pair i against pair i+1.
 #![cfg(target_arch = "wasm32")]
 

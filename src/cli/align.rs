@@ -289,9 +289,9 @@ fn print_links(pairs: &[Vec<Link>]) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for links in pairs {
-        writeln!(out, "{}", format_link_line(links))?;
+        writeln!(out, "{}", format_link_line(links)).map_err(CliError::Write)?;
     }
-    out.flush()?;
+    out.flush().map_err(CliError::Write)?;
     Ok(())
 }
 
@@ -388,16 +388,16 @@ pub fn eval(args: EvalArgs) -> Result<(), CliError> {
         });
     }
     let c = Counts::of_corpus(input.pairs.iter().zip(pred.iter().map(|l| l.as_slice())));
-    println!("P = {:.2}", c.precision());
-    println!("R = {:.2}", c.recall());
-    println!("F = {:.2}", c.f());
-    println!(
+    out!("P = {:.2}", c.precision())?;
+    out!("R = {:.2}", c.recall())?;
+    out!("F = {:.2}", c.f())?;
+    out!(
         "R(good) = {:.2}  ({} correct, {} predicted, {} gold phrase links)",
         c.recall_good(),
         c.correct,
         c.predicted,
         c.gold
-    );
+    )?;
     Ok(())
 }
 
@@ -550,9 +550,9 @@ pub fn experiment(args: ExperimentArgs) -> Result<(), CliError> {
         _ => return Err(CliError::Usage("give --train, --dev and --test, or --data".into())),
     };
     let width = rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(10).max(13);
-    println!("{:<width$}  {:>6}  {:>6}  {:>6}  {:>9}  {:>9}", "Feature Space", "P", "R", "F", "train (s)", "align (s)");
+    out!("{:<width$}  {:>6}  {:>6}  {:>6}  {:>9}  {:>9}", "Feature Space", "P", "R", "F", "train (s)", "align (s)")?;
     for r in &rows {
-        println!(
+        out!(
             "{:<width$}  {:>6.2}  {:>6.2}  {:>6.2}  {:>9.1}  {:>9.1}",
             r.name,
             r.counts.precision(),
@@ -560,7 +560,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<(), CliError> {
             r.counts.f(),
             r.train_secs,
             r.align_secs
-        );
+        )?;
     }
     Ok(())
 }

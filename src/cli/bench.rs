@@ -37,7 +37,7 @@ fn secs(t: Instant) -> f64 {
 pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     let train = Corpus::read_prefix(&args.train, true)?;
     let test = Corpus::read_prefix(&args.test, true)?;
-    println!("train: {} pairs ({}), test: {} pairs ({})", train.len(), args.train, test.len(), args.test);
+    out!("train: {} pairs ({}), test: {} pairs ({})", train.len(), args.train, test.len(), args.test)?;
 
     // Kernel evaluations: sub-tree pairs of consecutive test pairs.
     let pairs: Vec<(SubTreePair<'_>, SubTreePair<'_>)> = test
@@ -73,8 +73,8 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
             })
             .collect()
     };
-    println!("\nkernel evaluations per second ({} sub-tree pair pairs):", pairs.len());
-    println!("{:<8} {:>16} {:>18}", "space", "reference (dBTK)", "indexed (K_S+K_T)");
+    out!("\nkernel evaluations per second ({} sub-tree pair pairs):", pairs.len())?;
+    out!("{:<8} {:>16} {:>18}", "space", "reference (dBTK)", "indexed (K_S+K_T)")?;
     for space in Space::ALL {
         let t = Instant::now();
         let mut sink = 0.0;
@@ -87,7 +87,7 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
             sink += index.tree_kernel(space, &x.source, &y.source) + index.tree_kernel(space, &x.target, &y.target);
         }
         let indexed = keyed.len() as f64 / secs(t);
-        println!("{:<8} {:>16.0} {:>18.0}   (checksum {sink:.3e})", space.paper_name(), reference, indexed);
+        out!("{:<8} {:>16.0} {:>18.0}   (checksum {sink:.3e})", space.paper_name(), reference, indexed)?;
     }
 
     // Training and aligning, natively.
@@ -115,15 +115,15 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
         test.pairs.iter().zip(&setup.links[1]).map(|(p, l)| search_links(&scorer.align_pair(p, l).0)).collect();
     let align_secs = secs(t);
     let counts = Counts::of_corpus(test.pairs.iter().zip(pred.iter().map(|l| l.as_slice())));
-    println!("\nnative, kernel {}:", m.spec);
-    println!("  lexical model on {} sentence pairs: {lexicon_secs:.2} s", train.len() + test.len());
-    println!(
+    out!("\nnative, kernel {}:", m.spec)?;
+    out!("  lexical model on {} sentence pairs: {lexicon_secs:.2} s", train.len() + test.len())?;
+    out!(
         "  training: {train_secs:.2} s ({} examples, {} support vectors, {} SMO iterations, {} kernel evaluations)",
         m.summary.examples,
         m.support_vectors.len(),
         m.summary.svm_iterations,
         m.summary.kernel_evals
-    );
-    println!("  aligning: {align_secs:.2} s, {:.1} ms per pair; {counts}", 1000.0 * align_secs / test.len() as f64);
+    )?;
+    out!("  aligning: {align_secs:.2} s, {:.1} ms per pair; {counts}", 1000.0 * align_secs / test.len() as f64)?;
     Ok(())
 }

@@ -5,6 +5,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `println!` that returns an error instead of panicking (a closed pipe,
+/// as in `treelink eval ... | head -1`, is not a crash).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*).map_err($crate::cli::CliError::Write)
+    }};
+}
+
 mod align;
 mod bench;
 mod progress;
@@ -105,7 +114,7 @@ pub enum CliError {
     #[error("--lambda must be a number greater than 0, found {0}")]
     Lambda(f64),
     #[error("cannot write the output: {0}")]
-    Write(#[from] std::io::Error),
+    Write(std::io::Error),
     #[error("{file}: cannot write: {source}")]
     WriteFile { file: String, source: std::io::Error },
     #[error(transparent)]
@@ -126,6 +135,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`| head`): stop quietly, like other Unix tools.
+        Err(CliError::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("treelink: {e}");
             ExitCode::FAILURE
@@ -205,8 +216,8 @@ fn print_lines(values: impl Iterator<Item = f64>) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     for v in values {
-        writeln!(out, "{v}")?;
+        writeln!(out, "{v}").map_err(CliError::Write)?;
     }
-    out.flush()?;
+    out.flush().map_err(CliError::Write)?;
     Ok(())
 }
