@@ -6,6 +6,7 @@
 pub mod baseline;
 pub mod candidates;
 pub mod composite;
+pub mod explain;
 pub mod features;
 pub mod greedy;
 pub mod lexical;

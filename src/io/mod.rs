@@ -2,4 +2,5 @@
 //! column and what it expected; no reader panics on any input.
 
 pub mod links;
+pub mod svg;
 pub mod tiger;

@@ -1,0 +1,296 @@
+//! The tree-pair diagram as a standalone SVG file (the page's "Download
+//! SVG", and the picture behind its PNG), and the pieces the page's live
+//! diagram shares with it: one stylesheet ([`DIAGRAM_CSS`]), the link curve
+//! ([`link_path`]) and the tree edges ([`tree_edges`]), all over the
+//! geometry of [`crate::layout`].
+//!
+//! Labels and words are text, never markup: every one is XML-escaped, so a
+//! label `<script>` is the text `&lt;script&gt;` in the file. The file needs
+//! no external resource (its style is inline), so it opens anywhere.
+//!
+//! Colours are the Okabe–Ito palette and every link kind also has its own
+//! line pattern (solid, dashed, dotted), so the kinds stay distinguishable
+//! with colour-vision deficiencies and in greyscale print.
+
+use std::fmt::Write as _;
+
+use quick_xml::escape::escape;
+
+use crate::corpus::TreePair;
+use crate::layout::{layout_pair, PairLayout, Rect, Style, TreeLayout};
+use crate::tree::{NodeId, Tree};
+
+/// The diagram's stylesheet, for an `<svg class="tl-diagram">`: embedded in
+/// exported files and in the page's live diagram alike.
+pub const DIAGRAM_CSS: &str = r#"
+.tl-diagram { background: #ffffff; }
+.tl-diagram text { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 13px; fill: #1b1f24; }
+.tl-diagram .edge { stroke: #8c959f; stroke-width: 1.2; }
+.tl-diagram .edge.in-selection { stroke: #b07500; stroke-width: 2.2; }
+.tl-diagram .node rect { fill: #ffffff; stroke: #57606a; stroke-width: 1.2; }
+.tl-diagram .node.pos rect { fill: #f3f4f6; }
+.tl-diagram .node.linked rect { stroke: #0072b2; stroke-width: 2; }
+.tl-diagram .node.in-selection rect { fill: #fff1cc; stroke: #b07500; }
+.tl-diagram .node.selected rect { stroke-width: 3.5; }
+.tl-diagram .node.pending rect { fill: #f5dcea; stroke: #cc79a7; stroke-width: 3.5; }
+.tl-diagram .node-id { font-size: 9px; fill: #57606a; }
+.tl-diagram .word.in-selection { fill: #8a5a00; font-weight: 700; }
+.tl-diagram .link { fill: none; stroke-width: 2; stroke-linecap: round; }
+.tl-diagram .link.gold { stroke: #0072b2; opacity: 0.8; }
+.tl-diagram .link.fuzzy { stroke: #0072b2; stroke-dasharray: 7 4; }
+.tl-diagram .link.correct { stroke: #009e73; stroke-width: 2.8; opacity: 1; }
+.tl-diagram .link.wrong { stroke: #d55e00; stroke-width: 2.8; stroke-dasharray: 10 5; opacity: 1; }
+.tl-diagram .link.missed { stroke: #0072b2; stroke-width: 2.4; stroke-dasharray: 1 5; opacity: 1; }
+.tl-diagram .link.student { stroke: #cc79a7; stroke-width: 3.2; opacity: 1; }
+.tl-diagram .link.taken { stroke: #009e73; stroke-width: 2.6; opacity: 1; }
+.tl-diagram .link.current { stroke: #1b1f24; stroke-width: 4; stroke-dasharray: 6 3; opacity: 1; }
+.tl-diagram .link.blocker { stroke: #d55e00; stroke-width: 4; opacity: 1; }
+.tl-diagram .link.selected { stroke-width: 5; }
+.tl-diagram .legend-text { font-family: system-ui, sans-serif; font-size: 12px; fill: #57606a; }
+"#;
+
+/// The kinds of link a diagram draws; each is a CSS class of [`DIAGRAM_CSS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LinkStyle {
+    /// A gold link, when nothing is predicted.
+    Gold,
+    /// A fuzzy gold link, when nothing is predicted.
+    Fuzzy,
+    /// Predicted and gold.
+    Correct,
+    /// Predicted, not gold.
+    Wrong,
+    /// Gold, not predicted.
+    Missed,
+    /// Drawn by a student in teaching mode.
+    Student,
+    /// Taken so far by the greedy search being stepped through.
+    Taken,
+    /// The candidate of the current search step.
+    Current,
+    /// The earlier link that blocks the current candidate.
+    Blocker,
+}
+
+impl LinkStyle {
+    /// The CSS classes of the link's path.
+    pub fn class(self) -> &'static str {
+        match self {
+            LinkStyle::Gold => "link gold",
+            LinkStyle::Fuzzy => "link gold fuzzy",
+            LinkStyle::Correct => "link correct",
+            LinkStyle::Wrong => "link wrong",
+            LinkStyle::Missed => "link missed",
+            LinkStyle::Student => "link student",
+            LinkStyle::Taken => "link taken",
+            LinkStyle::Current => "link current",
+            LinkStyle::Blocker => "link blocker",
+        }
+    }
+
+    /// One word for the link's status (`data-status` in the page).
+    pub fn status(self) -> &'static str {
+        match self {
+            LinkStyle::Gold => "gold",
+            LinkStyle::Fuzzy => "fuzzy",
+            LinkStyle::Correct => "correct",
+            LinkStyle::Wrong => "wrong",
+            LinkStyle::Missed => "missed",
+            LinkStyle::Student => "student",
+            LinkStyle::Taken => "taken",
+            LinkStyle::Current => "current",
+            LinkStyle::Blocker => "blocker",
+        }
+    }
+
+    /// What the legend says about it.
+    pub fn legend(self) -> &'static str {
+        match self {
+            LinkStyle::Gold => "gold link (solid)",
+            LinkStyle::Fuzzy => "fuzzy gold link (dashed)",
+            LinkStyle::Correct => "correct: predicted and gold (solid)",
+            LinkStyle::Wrong => "wrong: predicted, not gold (long dashes)",
+            LinkStyle::Missed => "missed: gold, not predicted (dotted)",
+            LinkStyle::Student => "your link (solid)",
+            LinkStyle::Taken => "taken by the search so far (solid)",
+            LinkStyle::Current => "candidate of this step (dashed)",
+            LinkStyle::Blocker => "the earlier link that blocks it (solid)",
+        }
+    }
+}
+
+/// A link to draw, with its tooltip text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DrawnLink {
+    pub source: NodeId,
+    pub target: NodeId,
+    pub style: LinkStyle,
+    pub title: String,
+}
+
+/// The curve of a link from the bottom of source node `s` to the top of
+/// target node `t`, as an SVG path. `None` if a node is outside the layout.
+pub fn link_path(layout: &PairLayout, s: NodeId, t: NodeId) -> Option<String> {
+    let (a, b) = (layout.source.nodes.get(s)?, layout.target.nodes.get(t)?);
+    let (x1, y1, x2, y2) = (a.cx, a.bottom(), b.cx, b.top());
+    let mid = (y1 + y2) / 2.0;
+    Some(format!("M {x1} {y1} C {x1} {mid}, {x2} {mid}, {x2} {y2}"))
+}
+
+/// Every edge of a drawn tree as (parent node, its box, the child's or
+/// word's box), parents in pre-order; a POS node's edge goes to its word.
+pub fn tree_edges(tree: &Tree, layout: &TreeLayout) -> Vec<(NodeId, Rect, Rect)> {
+    (0..tree.len())
+        .flat_map(|n| {
+            let from = layout.nodes[n];
+            let ends: Vec<Rect> = match tree.children(n) {
+                [] => vec![layout.words[tree.span(n).start]],
+                kids => kids.iter().map(|&c| layout.nodes[c]).collect(),
+            };
+            ends.into_iter().map(move |to| (n, from, to))
+        })
+        .collect()
+}
+
+/// The end points `(x1, y1, x2, y2)` of an edge between two stacked boxes.
+pub fn edge_line(from: &Rect, to: &Rect) -> (f64, f64, f64, f64) {
+    let (y1, y2) = if from.cy < to.cy { (from.bottom(), to.top()) } else { (from.top(), to.bottom()) };
+    (from.cx, y1, to.cx, y2)
+}
+
+fn draw_tree(out: &mut String, tree: &Tree, layout: &TreeLayout, side: &str) {
+    let _ = write!(out, "<g class=\"tree {side}\">");
+    for (_, from, to) in tree_edges(tree, layout) {
+        let (x1, y1, x2, y2) = edge_line(&from, &to);
+        let _ = write!(out, "<line class=\"edge\" x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\"/>");
+    }
+    for (n, r) in layout.nodes.iter().enumerate() {
+        let kind = if tree.is_pos(n) { "pos" } else { "phrase" };
+        let _ = write!(
+            out,
+            "<g class=\"node {kind}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\"/>\
+             <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\
+             <text class=\"node-id\" x=\"{}\" y=\"{}\">{n}</text></g>",
+            r.left(),
+            r.top(),
+            r.width,
+            r.height,
+            r.cx,
+            r.cy + 4.0,
+            escape(tree.label(n)),
+            r.right() + 1.0,
+            r.top() + 2.0
+        );
+    }
+    for (w, r) in tree.words().iter().zip(&layout.words) {
+        let _ = write!(
+            out,
+            "<text class=\"word\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            r.cx,
+            r.cy + 4.0,
+            escape(w.as_str())
+        );
+    }
+    out.push_str("</g>");
+}
+
+/// Height of one legend row under the drawing.
+const LEGEND_ROW: f64 = 20.0;
+
+/// A standalone SVG document of `pair` with `links` (drawn in order, so
+/// later ones are on top), a `title`, and a legend of the link kinds used.
+pub fn pair_svg(pair: &TreePair, links: &[DrawnLink], title: &str) -> String {
+    let layout = layout_pair(&pair.source, &pair.target, &Style::default());
+    let mut kinds: Vec<LinkStyle> = links.iter().map(|l| l.style).collect();
+    kinds.sort();
+    kinds.dedup();
+    let (w, h) = (layout.width.max(360.0), layout.height);
+    let total = h + LEGEND_ROW * kinds.len() as f64 + if kinds.is_empty() { 0.0 } else { 8.0 };
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"tl-diagram\" \
+         width=\"{w}\" height=\"{total}\" viewBox=\"0 0 {w} {total}\" role=\"img\">\n<title>{}</title>\n<style>{}</style>\n\
+         <rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{total}\" fill=\"#ffffff\"/>\n<g class=\"links\">",
+        escape(title),
+        DIAGRAM_CSS
+    );
+    for l in links {
+        if let Some(d) = link_path(&layout, l.source, l.target) {
+            let _ = write!(
+                out,
+                "<path class=\"{}\" data-link=\"{}-{}\" d=\"{d}\"><title>{}</title></path>",
+                l.style.class(),
+                l.source,
+                l.target,
+                escape(l.title.as_str())
+            );
+        }
+    }
+    out.push_str("</g>\n");
+    draw_tree(&mut out, &pair.source, &layout.source, "src");
+    out.push('\n');
+    draw_tree(&mut out, &pair.target, &layout.target, "trg");
+    out.push('\n');
+    for (k, kind) in kinds.iter().enumerate() {
+        let y = h + 4.0 + LEGEND_ROW * (k as f64 + 0.5);
+        let _ = writeln!(
+            out,
+            "<g class=\"legend\"><path class=\"{}\" d=\"M 16 {y} L 56 {y}\"/>\
+             <text class=\"legend-text\" x=\"64\" y=\"{}\">{}</text></g>",
+            kind.class(),
+            y + 4.0,
+            escape(kind.legend())
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::links::Link;
+
+    fn pair(src: &str) -> TreePair {
+        TreePair {
+            source: Tree::parse_one(src, "s").unwrap(),
+            target: Tree::parse_one("(S (NP (NN b)) (X a))", "t").unwrap(),
+            gold: vec![Link::good(0, 0)],
+        }
+    }
+
+    #[test]
+    fn labels_and_words_are_escaped_text() {
+        let p = pair("(S (<script>alert-LRB-1-RRB-</script> a&b) (NP (NN \"q\")))");
+        let links = [
+            DrawnLink { source: 0, target: 0, style: LinkStyle::Correct, title: "0-0 <b>".into() },
+            DrawnLink { source: 2, target: 1, style: LinkStyle::Wrong, title: "2-1".into() },
+            DrawnLink { source: 9, target: 0, style: LinkStyle::Missed, title: "outside: not drawn".into() },
+        ];
+        let svg = pair_svg(&p, &links, "pair 1 & 2");
+        assert!(!svg.contains("<script"), "{svg}");
+        assert!(svg.contains(">&lt;script&gt;alert-LRB-1-RRB-&lt;/script&gt;<"));
+        assert!(svg.contains(">a&amp;b<") && svg.contains(">&quot;q&quot;<"));
+        assert!(svg.contains("<title>pair 1 &amp; 2</title>") && svg.contains("<title>0-0 &lt;b&gt;</title>"));
+        // Two links drawn, three legend rows (the missed kind is still listed).
+        assert_eq!(svg.matches("<path class=\"link").count(), 2 + 3);
+        assert_eq!(svg.matches("data-link=").count(), 2);
+        // Every element closes: as many opening tags as closing ones, self-closing aside.
+        let opens = svg.matches('<').count() - svg.matches("</").count() - svg.matches("/>").count() - 1;
+        assert_eq!(opens, svg.matches("</").count(), "balanced tags");
+    }
+
+    #[test]
+    fn links_run_from_source_bottom_to_target_top() {
+        let p = pair("(S (A a) (NP (NN b)))");
+        let layout = layout_pair(&p.source, &p.target, &Style::default());
+        let d = link_path(&layout, 2, 1).unwrap();
+        let (a, b) = (layout.source.nodes[2], layout.target.nodes[1]);
+        assert!(d.starts_with(&format!("M {} {} C", a.cx, a.bottom())));
+        assert!(d.ends_with(&format!("{} {}", b.cx, b.top())));
+        assert!(link_path(&layout, 5, 0).is_none());
+        // Edges: one per child plus one per POS node to its word.
+        assert_eq!(tree_edges(&p.source, &layout.source).len(), 3 + 2);
+    }
+}
