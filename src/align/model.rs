@@ -27,6 +27,7 @@ use super::composite::{polynomial_feature_map, CompositeKernel, Instance, Kernel
 use super::features::{LexicalMatrices, PlainFeatures, N_PLAIN};
 use super::greedy::{greedy_align, Scored, Search};
 use crate::corpus::{Corpus, TreePair};
+use crate::eval::prf::Counts;
 use crate::io::links::Link;
 use crate::kernel::{BtkKind, Space};
 use crate::lexicon::{Lexicon, LexiconOptions, SentencePair, WordAlignment};
@@ -53,6 +54,7 @@ pub enum Stage {
     Kernels,
     Svm,
     Posterior,
+    Tuning,
     Aligning,
 }
 
@@ -64,6 +66,7 @@ impl Stage {
             Stage::Kernels => "kernel self-values",
             Stage::Svm => "SVM (SMO)",
             Stage::Posterior => "posterior",
+            Stage::Tuning => "tuning pruning on dev",
             Stage::Aligning => "aligning",
         }
     }
@@ -98,8 +101,13 @@ pub struct TrainOptions {
     pub cost_factor: Option<f64>,
     pub candidates: CandidateNodes,
     /// Pruning keeps all but this fraction of the (dev, else training)
-    /// positives on each pruning feature.
+    /// positives on each pruning feature (without dev data, or when
+    /// `tune_prune_quantiles` is empty).
     pub prune_quantile: f64,
+    /// With dev data, each of these quantiles is tried and the one whose
+    /// model has the best F on dev is kept (paper §6.3: thresholds tuned on
+    /// the development set with respect to F).
+    pub tune_prune_quantiles: Vec<f64>,
     /// At most this many negatives per positive are kept (seeded sample).
     pub max_negative_ratio: f64,
     /// At most this many training examples: beyond it, positives and
@@ -120,7 +128,8 @@ impl Default for TrainOptions {
             c: svm::DEFAULT_C,
             cost_factor: None,
             candidates: CandidateNodes::Phrase,
-            prune_quantile: 0.02,
+            prune_quantile: 0.005,
+            tune_prune_quantiles: vec![0.0, 0.005, 0.02],
             max_negative_ratio: 6.0,
             max_examples: 6000,
             seed: 1,
@@ -152,6 +161,9 @@ pub struct TrainingSummary {
     /// Positives among the examples (after sampling).
     pub positives_sampled: usize,
     pub positives_lost_to_pruning: usize,
+    /// The pruning quantile used, and the dev F (percent) that chose it, if tuned.
+    pub prune_quantile: f64,
+    pub dev_f: Option<f64>,
     pub svm_iterations: u64,
     pub kernel_evals: u64,
 }
@@ -289,10 +301,60 @@ fn featurize(
     Ok(Featurized { candidates })
 }
 
-/// Trains a model on `train` (gold links needed). `dev`, if given, tunes the
-/// pruning thresholds and fits Platt's sigmoid when asked. `word_links` are
-/// the word alignments of `train` and `dev` (in that order).
+/// Trains a model on `train` (gold links needed). `dev`, if given (with its
+/// word links), tunes the pruning thresholds — their positives set the bounds
+/// and, over `tune_prune_quantiles`, dev F picks the quantile — and fits
+/// Platt's sigmoid when asked.
+#[allow(clippy::too_many_arguments)]
 pub fn train(
+    train_corpus: &Corpus,
+    dev: Option<&Corpus>,
+    lexicon: &Lexicon,
+    lexical_model: LexicalModel,
+    train_links: &[WordAlignment],
+    dev_links: &[WordAlignment],
+    options: &TrainOptions,
+    progress: &mut ProgressFn<'_>,
+) -> Result<AlignmentModel, AlignError> {
+    let dev = dev.filter(|d| dev_links.len() == d.len() && !d.is_empty());
+    let quantiles = match dev {
+        Some(_) if !options.tune_prune_quantiles.is_empty() => options.tune_prune_quantiles.clone(),
+        _ => vec![options.prune_quantile],
+    };
+    let mut best: Option<AlignmentModel> = None;
+    for q in quantiles {
+        let opts = TrainOptions { prune_quantile: q, ..options.clone() };
+        let mut model = train_at_quantile(
+            train_corpus,
+            dev,
+            lexicon,
+            lexical_model.clone(),
+            train_links,
+            dev_links,
+            &opts,
+            progress,
+        )?;
+        if let Some(d) = dev {
+            let scorer = Scorer::new(&model, lexicon)?;
+            let mut counts = Counts::default();
+            for (k, (pair, links)) in d.pairs.iter().zip(dev_links).enumerate() {
+                let pred = search_links(&scorer.align_pair(pair, links).0);
+                counts = counts + Counts::of_pair(pair, &pred);
+                if progress(Progress { stage: Stage::Tuning, done: k as u64 + 1, total: d.len() as u64 }).is_break() {
+                    return Err(AlignError::Cancelled);
+                }
+            }
+            model.summary.dev_f = Some(counts.f());
+        }
+        if best.as_ref().is_none_or(|b| model.summary.dev_f > b.summary.dev_f) {
+            best = Some(model);
+        }
+    }
+    best.ok_or(AlignError::NoPositives)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn train_at_quantile(
     train_corpus: &Corpus,
     dev: Option<&Corpus>,
     lexicon: &Lexicon,
@@ -330,6 +392,9 @@ pub fn train(
         }
         _ => positives_of(train_corpus, &all),
     };
+    // Negative instances are pruned at the quantile (paper §6.3), and
+    // aligning prunes the same way: a classifier that never saw the pruned
+    // region must not be asked about it (trying otherwise cost 3 F on nl-en).
     let thresholds = Thresholds::from_positive_quantile(&tuning_positives, options.prune_quantile);
 
     // 3. Examples: all positives, negatives that survive pruning (sampled).
@@ -351,6 +416,7 @@ pub fn train(
         }
     }
     summary.positives = positives.len();
+    summary.prune_quantile = options.prune_quantile;
     summary.negatives_after_pruning = negatives.len();
     if positives.is_empty() {
         return Err(AlignError::NoPositives);
