@@ -1,4 +1,7 @@
 //! Translation: meta-structures, language models, extraction and decoding.
 
+pub mod decoder;
 pub mod lm;
 pub mod meta;
+pub mod phrase;
+pub mod tune;

@@ -1,0 +1,493 @@
+//! Minimum error rate training (Och 2003): feature weights that maximise
+//! corpus BLEU of the 1-best translations of a development set.
+//!
+//! * **n-best pool.** Each outer iteration decodes the dev set with the
+//!   current weights, adds the new n-best entries (feature vector and BLEU
+//!   sufficient statistics, [`BleuStats`]) to a pool kept over all
+//!   iterations (an entry with the same features and statistics as one
+//!   already there is not added again), and re-optimises the weights on the
+//!   pool. It stops when decoding brings nothing new, or after
+//!   `iterations` optimisations; the returned weights are those whose
+//!   *decoded* dev BLEU was highest (the last decode measures the last
+//!   weights).
+//! * **Line search.** Along a direction `d` from the point `λ`, the score of
+//!   a candidate is the line `λ·h + γ d·h`; the best candidate of a sentence
+//!   as a function of γ is the upper envelope of its lines, a sequence of
+//!   intervals found exactly by sorting the lines by slope (ties: higher
+//!   intercept, then earlier candidate — the same tie rule as the argmax).
+//!   Merging the envelopes of all sentences gives the intervals of γ on which
+//!   the chosen translations, hence the summed statistics and corpus BLEU,
+//!   are constant. The best interval is taken (ties: the one closest to
+//!   γ = 0) if it beats the current BLEU by more than `tolerance`; γ is its
+//!   midpoint, or 1 beyond its finite end if it is unbounded.
+//! * **Directions.** From each starting point (the current weights and
+//!   `random_restarts` random points, each tunable weight uniform in
+//!   [-1, 1]) rounds of line searches along every coordinate and
+//!   `random_directions` random directions (uniform in [-1, 1] per tunable
+//!   weight, scaled to unit L1 norm) are made until a round improves
+//!   nothing or `max_rounds` is reached. The best end point over the starts
+//!   wins (the first on ties). Weights listed in `fixed` are not searched
+//!   over.
+//! * **Normalisation.** The result is scaled by a positive factor so that the
+//!   tunable weights have L1 norm 1 (a positive scaling changes no argmax).
+//! * **Determinism.** Random numbers come from a SplitMix64 generator seeded
+//!   with `seed` (and the iteration number); BLEU is [`Bleu::corpus`]
+//!   (sacreBLEU's corpus BLEU with its defaults), computed with the
+//!   bit-reproducible `exp`/`ln`.
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::eval::bleu::{Bleu, BleuStats};
+
+/// MERT settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MertOptions {
+    /// Outer iterations (decode, then optimise on the pool). Default 5.
+    pub iterations: usize,
+    /// n-best entries per sentence and decode. Default 100.
+    pub nbest: usize,
+    /// Random directions per round of line searches, besides the coordinates. Default 5.
+    pub random_directions: usize,
+    /// Random starting points besides the current weights. Default 5.
+    pub random_restarts: usize,
+    /// Rounds of line searches per starting point at most. Default 20.
+    pub max_rounds: usize,
+    /// Smallest BLEU gain (in BLEU points, 0–100) that counts as an improvement. Default 1e-6.
+    pub tolerance: f64,
+    pub seed: u64,
+    /// Indices of weights kept as they are.
+    pub fixed: Vec<usize>,
+}
+
+impl Default for MertOptions {
+    fn default() -> Self {
+        MertOptions {
+            iterations: 5,
+            nbest: 100,
+            random_directions: 5,
+            random_restarts: 5,
+            max_rounds: 20,
+            tolerance: 1e-6,
+            seed: 1,
+            fixed: Vec::new(),
+        }
+    }
+}
+
+/// One translation candidate of a dev sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub features: Vec<f64>,
+    pub stats: BleuStats,
+}
+
+/// The n-best candidates of every dev sentence, accumulated over iterations.
+#[derive(Debug, Clone, Default)]
+pub struct NBestPool {
+    sentences: Vec<Vec<Candidate>>,
+    /// Statistics of an empty translation (for a sentence without candidates).
+    empty: Vec<BleuStats>,
+    seen: Vec<HashSet<(Vec<u64>, BleuStats)>>,
+}
+
+impl NBestPool {
+    /// An empty pool for these references (one per dev sentence).
+    pub fn new<S: AsRef<str>, R: AsRef<[S]>>(references: &[R]) -> NBestPool {
+        let none: [S; 0] = [];
+        NBestPool {
+            sentences: vec![Vec::new(); references.len()],
+            empty: references.iter().map(|r| BleuStats::from_tokens(&none, &[r.as_ref()])).collect(),
+            seen: vec![HashSet::new(); references.len()],
+        }
+    }
+
+    /// Number of sentences.
+    pub fn len(&self) -> usize {
+        self.sentences.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sentences.is_empty()
+    }
+
+    /// Number of candidates over all sentences.
+    pub fn candidates(&self) -> usize {
+        self.sentences.iter().map(Vec::len).sum()
+    }
+
+    /// The candidates of sentence `s`.
+    pub fn sentence(&self, s: usize) -> &[Candidate] {
+        self.sentences.get(s).map_or(&[], Vec::as_slice)
+    }
+
+    /// Adds a candidate to sentence `s`; false if it was already there, `s`
+    /// is out of range or a feature value is not finite (such a candidate is left out).
+    pub fn add(&mut self, s: usize, candidate: Candidate) -> bool {
+        if s >= self.sentences.len() || !candidate.features.iter().all(|x| x.is_finite()) {
+            return false;
+        }
+        let key = (candidate.features.iter().map(|x| x.to_bits()).collect(), candidate.stats);
+        if !self.seen[s].insert(key) {
+            return false;
+        }
+        self.sentences[s].push(candidate);
+        true
+    }
+
+    /// The summed statistics of each sentence's best candidate under `weights`
+    /// (ties: the earlier candidate).
+    pub fn stats_at(&self, weights: &[f64]) -> BleuStats {
+        self.sentences
+            .iter()
+            .zip(&self.empty)
+            .map(|(cands, &empty)| {
+                let mut best: Option<(f64, &Candidate)> = None;
+                for c in cands {
+                    let s = dot(weights, &c.features);
+                    if best.is_none_or(|(b, _)| s > b) {
+                        best = Some((s, c));
+                    }
+                }
+                best.map_or(empty, |(_, c)| c.stats)
+            })
+            .sum()
+    }
+
+    /// Corpus BLEU (0–100) of the best candidates under `weights`.
+    pub fn bleu(&self, weights: &[f64]) -> f64 {
+        Bleu::corpus(&self.stats_at(weights)).score
+    }
+}
+
+fn dot(w: &[f64], x: &[f64]) -> f64 {
+    w.iter().zip(x).fold(0.0, |s, (a, b)| s + a * b)
+}
+
+/// The result of one line search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineSearch {
+    /// Step to take along the direction (0: stay).
+    pub gamma: f64,
+    /// BLEU at the new point.
+    pub bleu: f64,
+    /// The points where some sentence's best candidate changes, ascending.
+    pub breakpoints: Vec<f64>,
+    /// BLEU on each interval between breakpoints (one more than breakpoints).
+    pub interval_bleu: Vec<f64>,
+}
+
+/// The upper envelope of lines `a + γ b` (index, intercept a, slope b): the
+/// winning line on each interval, as (start of interval, index), starts ascending
+/// (the first is −∞).
+fn envelope(lines: &mut [(usize, f64, f64)]) -> Vec<(f64, usize)> {
+    lines.sort_by(|x, y| x.2.total_cmp(&y.2).then(y.1.total_cmp(&x.1)).then(x.0.cmp(&y.0)));
+    let mut hull: Vec<(f64, usize, f64, f64)> = Vec::new(); // (start, index, a, b)
+    let mut last_slope: Option<f64> = None;
+    for &(i, a, b) in lines.iter() {
+        if last_slope == Some(b) {
+            continue; // a line of equal slope and higher intercept came first
+        }
+        last_slope = Some(b);
+        loop {
+            match hull.last() {
+                None => {
+                    hull.push((f64::NEG_INFINITY, i, a, b));
+                    break;
+                }
+                Some(&(start, _, ta, tb)) => {
+                    let x = (ta - a) / (b - tb);
+                    if x <= start {
+                        hull.pop();
+                    } else {
+                        hull.push((x, i, a, b));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    hull.into_iter().map(|(x, i, _, _)| (x, i)).collect()
+}
+
+/// Exact line search from `point` along `direction` over the pool (module documentation).
+pub fn line_search(pool: &NBestPool, point: &[f64], direction: &[f64], tolerance: f64) -> LineSearch {
+    let current = pool.bleu(point);
+    if !point.iter().chain(direction).all(|x| x.is_finite()) {
+        return LineSearch { gamma: 0.0, bleu: current, breakpoints: Vec::new(), interval_bleu: vec![current] };
+    }
+    let mut stats = BleuStats::default();
+    // (x, old stats, new stats)
+    let mut events: Vec<(f64, BleuStats, BleuStats)> = Vec::new();
+    for (cands, &empty) in pool.sentences.iter().zip(&pool.empty) {
+        if cands.is_empty() {
+            stats = add(stats, empty);
+            continue;
+        }
+        let mut lines: Vec<(usize, f64, f64)> =
+            cands.iter().enumerate().map(|(i, c)| (i, dot(point, &c.features), dot(direction, &c.features))).collect();
+        let env = envelope(&mut lines);
+        stats = add(stats, cands[env[0].1].stats);
+        for w in env.windows(2) {
+            events.push((w[1].0, cands[w[0].1].stats, cands[w[1].1].stats));
+        }
+    }
+    events.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut breakpoints = Vec::new();
+    let mut interval_bleu = vec![Bleu::corpus(&stats).score];
+    let mut k = 0;
+    while k < events.len() {
+        let x = events[k].0;
+        while k < events.len() && events[k].0 == x {
+            let (_, old, new) = events[k];
+            stats = add(sub(stats, old), new);
+            k += 1;
+        }
+        breakpoints.push(x);
+        interval_bleu.push(Bleu::corpus(&stats).score);
+    }
+    let gamma_of = |i: usize| -> f64 {
+        match (i.checked_sub(1).map(|j| breakpoints[j]), breakpoints.get(i).copied()) {
+            (None, None) => 0.0,
+            (None, Some(r)) => r - 1.0,
+            (Some(l), None) => l + 1.0,
+            (Some(l), Some(r)) => 0.5 * (l + r),
+        }
+    };
+    let best_bleu = interval_bleu.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if best_bleu.is_nan() || best_bleu <= current + tolerance {
+        return LineSearch { gamma: 0.0, bleu: current, breakpoints, interval_bleu };
+    }
+    let mut chosen: Option<(usize, f64)> = None;
+    for (i, &b) in interval_bleu.iter().enumerate() {
+        if b == best_bleu {
+            let g = gamma_of(i);
+            if chosen.is_none_or(|(_, cg)| g.abs() < cg.abs()) {
+                chosen = Some((i, g));
+            }
+        }
+    }
+    let gamma = chosen.map_or(0.0, |c| c.1);
+    LineSearch { gamma, bleu: best_bleu, breakpoints, interval_bleu }
+}
+
+/// `a + b` (wrapping: the sweep only ever removes what it added, so nothing wraps in practice).
+fn add(a: BleuStats, b: BleuStats) -> BleuStats {
+    let mut out = a;
+    out.sys_len = a.sys_len.wrapping_add(b.sys_len);
+    out.ref_len = a.ref_len.wrapping_add(b.ref_len);
+    for n in 0..out.counts.len() {
+        out.counts[n] = a.counts[n].wrapping_add(b.counts[n]);
+        out.totals[n] = a.totals[n].wrapping_add(b.totals[n]);
+    }
+    out
+}
+
+/// `a - b` (wrapping).
+fn sub(a: BleuStats, b: BleuStats) -> BleuStats {
+    let mut out = a;
+    out.sys_len = a.sys_len.wrapping_sub(b.sys_len);
+    out.ref_len = a.ref_len.wrapping_sub(b.ref_len);
+    for n in 0..out.counts.len() {
+        out.counts[n] = a.counts[n].wrapping_sub(b.counts[n]);
+        out.totals[n] = a.totals[n].wrapping_sub(b.totals[n]);
+    }
+    out
+}
+
+/// SplitMix64 (Steele, Lea & Flood 2014): small, fast, the same everywhere.
+#[derive(Debug, Clone)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [-1, 1).
+    pub fn symmetric(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+}
+
+fn normalized(mut w: Vec<f64>, tunable: &[bool]) -> Vec<f64> {
+    let norm: f64 = w.iter().zip(tunable).filter(|(_, &t)| t).map(|(x, _)| x.abs()).sum();
+    if norm > 0.0 && norm.is_finite() {
+        w.iter_mut().for_each(|x| *x /= norm);
+    }
+    w
+}
+
+/// Optimises the weights on the pool from `start` (module documentation):
+/// returns the normalised weights and their pool BLEU.
+pub fn optimize(pool: &NBestPool, start: &[f64], options: &MertOptions) -> (Vec<f64>, f64) {
+    let dim = start.len();
+    let tunable: Vec<bool> = (0..dim).map(|i| !options.fixed.contains(&i)).collect();
+    let mut rng = SplitMix64::new(options.seed);
+    let mut starts = vec![start.to_vec()];
+    for _ in 0..options.random_restarts {
+        starts.push((0..dim).map(|i| if tunable[i] { rng.symmetric() } else { start[i] }).collect());
+    }
+    let mut best: Option<(Vec<f64>, f64)> = None;
+    for s in starts {
+        let mut w = s;
+        let mut bleu = pool.bleu(&w);
+        for _ in 0..options.max_rounds {
+            let mut dirs: Vec<Vec<f64>> = (0..dim)
+                .filter(|&i| tunable[i])
+                .map(|i| (0..dim).map(|j| if i == j { 1.0 } else { 0.0 }).collect())
+                .collect();
+            for _ in 0..options.random_directions {
+                let d: Vec<f64> = (0..dim).map(|i| if tunable[i] { rng.symmetric() } else { 0.0 }).collect();
+                let norm: f64 = d.iter().map(|x| x.abs()).sum();
+                if norm > 0.0 {
+                    dirs.push(d.iter().map(|x| x / norm).collect());
+                }
+            }
+            let mut improved = false;
+            for d in &dirs {
+                let ls = line_search(pool, &w, d, options.tolerance);
+                if ls.gamma != 0.0 && ls.bleu > bleu + options.tolerance {
+                    for (x, dx) in w.iter_mut().zip(d) {
+                        *x += ls.gamma * dx;
+                    }
+                    bleu = pool.bleu(&w);
+                    improved = true;
+                }
+            }
+            if !improved {
+                break;
+            }
+        }
+        if best.as_ref().is_none_or(|(_, b)| bleu > b + options.tolerance) {
+            best = Some((w, bleu));
+        }
+    }
+    let (w, _) = best.unwrap_or_else(|| (start.to_vec(), pool.bleu(start)));
+    let w = normalized(w, &tunable);
+    let bleu = pool.bleu(&w);
+    (w, bleu)
+}
+
+/// What one outer iteration did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MertIteration {
+    /// The weights the dev set was decoded with.
+    pub weights: Vec<f64>,
+    /// Corpus BLEU of the decoded 1-best translations.
+    pub decoded_bleu: f64,
+    /// Candidates new to the pool.
+    pub new_candidates: usize,
+    /// Candidates in the pool after adding.
+    pub pool_candidates: usize,
+    /// Pool BLEU of the optimised weights (`None` if no optimisation followed).
+    pub optimized_bleu: Option<f64>,
+}
+
+/// The outcome of [`mert`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MertReport {
+    /// The weights with the best decoded dev BLEU.
+    pub weights: Vec<f64>,
+    /// Their decoded dev BLEU.
+    pub bleu: f64,
+    pub iterations: Vec<MertIteration>,
+}
+
+/// MERT around a decoder: `decode(weights)` returns, for every dev sentence
+/// in order, its n-best list as (words, feature vector), best first;
+/// `references` holds one tokenised reference per sentence. See the module
+/// documentation.
+pub fn mert<F>(references: &[Vec<String>], initial: &[f64], options: &MertOptions, mut decode: F) -> MertReport
+where
+    F: FnMut(&[f64]) -> Vec<Vec<(Vec<String>, Vec<f64>)>>,
+{
+    let mut pool = NBestPool::new(references);
+    let mut w = initial.to_vec();
+    let mut best: (f64, Vec<f64>) = (f64::NEG_INFINITY, w.clone());
+    let mut iterations = Vec::new();
+    let dim = initial.len();
+    for it in 0..=options.iterations {
+        let lists = decode(&w);
+        let mut one_best = BleuStats::default();
+        let mut new = 0;
+        for (s, reference) in references.iter().enumerate() {
+            let list = lists.get(s).map_or(&[][..], Vec::as_slice);
+            let none: [String; 0] = [];
+            one_best += match list.first() {
+                Some((words, _)) => BleuStats::from_tokens(words, &[reference]),
+                None => BleuStats::from_tokens(&none, &[reference]),
+            };
+            for (words, features) in list {
+                let mut f = features.clone();
+                f.resize(dim, 0.0);
+                let c = Candidate { features: f, stats: BleuStats::from_tokens(words, &[reference]) };
+                if pool.add(s, c) {
+                    new += 1;
+                }
+            }
+        }
+        let decoded = Bleu::corpus(&one_best).score;
+        if decoded > best.0 {
+            best = (decoded, w.clone());
+        }
+        let mut record = MertIteration {
+            weights: w.clone(),
+            decoded_bleu: decoded,
+            new_candidates: new,
+            pool_candidates: pool.candidates(),
+            optimized_bleu: None,
+        };
+        if it == options.iterations || new == 0 {
+            iterations.push(record);
+            break;
+        }
+        let opts = MertOptions { seed: options.seed.wrapping_add(it as u64), ..options.clone() };
+        let (nw, ob) = optimize(&pool, &w, &opts);
+        record.optimized_bleu = Some(ob);
+        iterations.push(record);
+        w = nw;
+    }
+    MertReport { weights: best.1, bleu: best.0, iterations }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelope_by_hand() {
+        // Lines: 0: 1 + 0γ, 1: 0 + 1γ, 2: -5 + 2γ, 3: 0.5 + 0γ (below line 0 everywhere).
+        let mut lines = vec![(0, 1.0, 0.0), (1, 0.0, 1.0), (2, -5.0, 2.0), (3, 0.5, 0.0)];
+        // 0 wins until γ = 1 (where 1 takes over), 1 until γ = 5 (where 2 does).
+        assert_eq!(envelope(&mut lines), [(f64::NEG_INFINITY, 0), (1.0, 1), (5.0, 2)]);
+        // A line through an intersection point adds no interval: 0 + 1γ, 2 - 1γ... and 1 + 0γ
+        // passes through their crossing at γ = 1.
+        let mut lines = vec![(0, 2.0, -1.0), (1, 0.0, 1.0), (2, 1.0, 0.0)];
+        assert_eq!(envelope(&mut lines), [(f64::NEG_INFINITY, 0), (1.0, 1)]);
+        // Equal lines: the earlier candidate.
+        let mut lines = vec![(4, 1.0, 1.0), (2, 1.0, 1.0)];
+        assert_eq!(envelope(&mut lines), [(f64::NEG_INFINITY, 2)]);
+    }
+
+    #[test]
+    fn rng_is_fixed() {
+        let mut a = SplitMix64::new(7);
+        let mut b = SplitMix64::new(7);
+        for _ in 0..10 {
+            let x = a.symmetric();
+            assert!((-1.0..1.0).contains(&x));
+            assert_eq!(x.to_bits(), b.symmetric().to_bits());
+        }
+    }
+}
