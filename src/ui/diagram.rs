@@ -1,23 +1,32 @@
-//! The tree-pair diagram: both trees and their gold links in SVG, a pure
-//! function of the pair, the selection and [`crate::layout`]. Labels and
-//! words are text nodes (never markup), so `<script>` in a label shows as text.
+//! The tree-pair diagram: both trees and the links the state says to draw
+//! (gold; predicted vs gold; the student's; a search step), in SVG, with a
+//! legend, zoom, pan and fit-to-width. Geometry comes from
+//! [`crate::layout`] and the link curves and stylesheet from
+//! [`crate::io::svg`], as in the exported file. Labels and words are text
+//! nodes (never markup), so `<script>` in a label shows as text.
 
 use std::rc::Rc;
 
+use web_sys::Element;
 use yew::prelude::*;
 
 use super::state::Action;
 use crate::corpus::TreePair;
-use crate::io::links::LinkKind;
-use crate::layout::{layout_pair, Rect, Style, TreeLayout};
+use crate::io::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
+use crate::layout::{layout_pair, Style, TreeLayout};
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
 pub struct DiagramProps {
     pub pair: Rc<TreePair>,
+    pub links: Rc<Vec<DrawnLink>>,
     pub selected_source: Option<NodeId>,
     pub selected_target: Option<NodeId>,
+    /// Teaching: the source node waiting for its target.
+    pub pending: Option<NodeId>,
     pub dispatch: Callback<Action>,
+    /// What clicking does, in a sentence.
+    pub hint: AttrValue,
 }
 
 /// Which tree a node belongs to.
@@ -36,30 +45,27 @@ impl Side {
     }
 }
 
-fn draw_tree(
-    tree: &Tree,
-    layout: &TreeLayout,
+struct TreeView<'a> {
+    tree: &'a Tree,
+    layout: &'a TreeLayout,
     side: Side,
     selected: Option<NodeId>,
-    linked: &[bool],
-    dispatch: &Callback<Action>,
-) -> Html {
-    let in_selection = |n: NodeId| selected.is_some_and(|s| tree.subtree(s).contains(&n));
+    pending: Option<NodeId>,
+    linked: Vec<bool>,
+}
+
+fn draw_tree(v: &TreeView<'_>, dispatch: &Callback<Action>) -> Html {
+    let tree = v.tree;
+    let in_selection = |n: NodeId| v.selected.is_some_and(|s| tree.subtree(s).contains(&n));
     // Edges first so boxes are drawn over them.
-    let edges = (0..tree.len()).flat_map(|n| {
-        let from = layout.nodes[n];
-        let ends: Vec<Rect> = match tree.children(n) {
-            [] => vec![layout.words[tree.span(n).start]],
-            kids => kids.iter().map(|&c| layout.nodes[c]).collect(),
-        };
+    let edges = tree_edges(tree, v.layout).into_iter().map(|(n, from, to)| {
+        let (x1, y1, x2, y2) = edge_line(&from, &to);
         let class = if in_selection(n) { "edge in-selection" } else { "edge" };
-        ends.into_iter().map(move |to| {
-            let (y1, y2) = if from.cy < to.cy { (from.bottom(), to.top()) } else { (from.top(), to.bottom()) };
-            html! { <line class={class} x1={from.cx.to_string()} y1={y1.to_string()} x2={to.cx.to_string()} y2={y2.to_string()} /> }
-        })
+        html! { <line class={class} x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
     });
     let nodes = (0..tree.len()).map(|n| {
-        let r = layout.nodes[n];
+        let r = v.layout.nodes[n];
+        let side = v.side;
         let onclick = {
             let dispatch = dispatch.clone();
             Callback::from(move |_: MouseEvent| {
@@ -70,13 +76,14 @@ fn draw_tree(
             })
         };
         let onkeydown = {
-            let onclick = onclick.clone();
+            let dispatch = dispatch.clone();
             Callback::from(move |e: KeyboardEvent| {
                 if e.key() == "Enter" || e.key() == " " {
                     e.prevent_default();
-                    if let Ok(m) = web_sys::MouseEvent::new("click") {
-                        onclick.emit(m);
-                    }
+                    dispatch.emit(match side {
+                        Side::Source => Action::ClickSource(n),
+                        Side::Target => Action::ClickTarget(n),
+                    });
                 }
             })
         };
@@ -84,14 +91,16 @@ fn draw_tree(
             "node",
             if tree.is_pos(n) { "pos" } else { "phrase" },
             in_selection(n).then_some("in-selection"),
-            (selected == Some(n)).then_some("selected"),
-            linked[n].then_some("linked"),
+            (v.selected == Some(n)).then_some("selected"),
+            (v.pending == Some(n)).then_some("pending"),
+            v.linked[n].then_some("linked"),
         );
         let span = tree.span(n);
         let title = format!("{} node {n}: {} — words {}–{}", side.name(), tree.label(n), span.start + 1, span.end);
+        let pressed = v.selected == Some(n) || v.pending == Some(n);
         html! {
             <g class={class} id={format!("{}-node-{n}", side.name())} data-node={n.to_string()} tabindex="0" role="button"
-                aria-label={title.clone()} aria-pressed={(selected == Some(n)).to_string()} {onclick} {onkeydown}>
+                aria-label={title.clone()} aria-pressed={pressed.to_string()} {onclick} {onkeydown}>
                 <title>{title}</title>
                 <rect x={r.left().to_string()} y={r.top().to_string()} width={r.width.to_string()} height={r.height.to_string()} rx="4" />
                 <text x={r.cx.to_string()} y={(r.cy + 4.0).to_string()} text-anchor="middle">{tree.label(n)}</text>
@@ -99,61 +108,223 @@ fn draw_tree(
             </g>
         }
     });
-    let words = tree.words().iter().zip(&layout.words).enumerate().map(|(i, (w, r))| {
-        let class = classes!("word", selected.is_some_and(|s| tree.span(s).contains(&i)).then_some("in-selection"));
+    let words = tree.words().iter().zip(&v.layout.words).enumerate().map(|(i, (w, r))| {
+        let class = classes!("word", v.selected.is_some_and(|s| tree.span(s).contains(&i)).then_some("in-selection"));
         html! { <text class={class} x={r.cx.to_string()} y={(r.cy + 4.0).to_string()} text-anchor="middle">{w}</text> }
     });
-    html! { <g class={format!("tree {}", side.name())}>{ for edges }{ for nodes }{ for words }</g> }
+    html! { <g class={format!("tree {}", v.side.name())}>{ for edges }{ for nodes }{ for words }</g> }
 }
+
+/// A legend swatch: a short stretch of the link style itself.
+fn swatch(style: LinkStyle) -> Html {
+    html! {
+        <span class="legend-item">
+            <svg class="tl-diagram swatch" width="44" height="12" aria-hidden="true">
+                <path class={style.class()} d="M 3 6 L 41 6" />
+            </svg>
+            {style.legend()}
+        </span>
+    }
+}
+
+const ZOOM_MIN: f64 = 0.2;
+const ZOOM_MAX: f64 = 4.0;
 
 #[function_component(Diagram)]
 pub fn diagram(props: &DiagramProps) -> Html {
     let pair = &props.pair;
     let layout = use_memo(pair.clone(), |pair| layout_pair(&pair.source, &pair.target, &Style::default()));
+    let zoom = use_state(|| 1.0f64);
+    let hover = use_state(|| None::<String>);
+    let scroller = use_node_ref();
+    // Panning: where the drag started (pointer x, y, scroll left, top).
+    let drag = use_mut_ref(|| None::<(i32, i32, i32, i32)>);
+
     let mut src_linked = vec![false; pair.source.len()];
     let mut trg_linked = vec![false; pair.target.len()];
-    for l in &pair.gold {
-        src_linked[l.source] = true;
-        trg_linked[l.target] = true;
-    }
-    let links = pair.gold.iter().map(|l| {
-        let (a, b) = (layout.source.nodes[l.source], layout.target.nodes[l.target]);
-        let (x1, y1, x2, y2) = (a.cx, a.bottom(), b.cx, b.top());
-        let mid = (y1 + y2) / 2.0;
-        let d = format!("M {x1} {y1} C {x1} {mid}, {x2} {mid}, {x2} {y2}");
-        let selected = props.selected_source == Some(l.source) && props.selected_target == Some(l.target);
-        let class = classes!(
-            "link",
-            "gold",
-            (l.kind == LinkKind::Fuzzy).then_some("fuzzy"),
-            selected.then_some("selected")
-        );
-        html! {
-            <path class={class} d={d} data-link={l.to_string()}>
-                <title>{format!("gold link {l}: {} ↔ {}", pair.source.label(l.source), pair.target.label(l.target))}</title>
-            </path>
+    for l in props.links.iter() {
+        if l.source < src_linked.len() && l.target < trg_linked.len() {
+            src_linked[l.source] = true;
+            trg_linked[l.target] = true;
         }
+    }
+    let links = props.links.iter().filter_map(|l| {
+        let d = link_path(&layout, l.source, l.target)?;
+        let selected = props.selected_source == Some(l.source) && props.selected_target == Some(l.target);
+        let class = classes!(l.style.class().split(' ').collect::<Vec<_>>(), selected.then_some("selected"));
+        let (s, t) = (l.source, l.target);
+        let onclick = {
+            let dispatch = props.dispatch.clone();
+            Callback::from(move |_: MouseEvent| dispatch.emit(Action::ClickLink(s, t)))
+        };
+        let onmouseenter = {
+            let (hover, title) = (hover.clone(), l.title.clone());
+            Callback::from(move |_: MouseEvent| hover.set(Some(title.clone())))
+        };
+        let onmouseleave = {
+            let hover = hover.clone();
+            Callback::from(move |_: MouseEvent| hover.set(None))
+        };
+        Some(html! {
+            <g class="link-group">
+                <path class={class} d={d.clone()} data-link={format!("{s}-{t}")} data-status={l.style.status()}>
+                    <title>{&l.title}</title>
+                </path>
+                // A wide transparent twin makes the thin curve easy to hover and click.
+                <path class="link-hit" d={d} data-link={format!("{s}-{t}")} {onclick} {onmouseenter} {onmouseleave}>
+                    <title>{&l.title}</title>
+                </path>
+            </g>
+        })
     });
-    let source =
-        draw_tree(&pair.source, &layout.source, Side::Source, props.selected_source, &src_linked, &props.dispatch);
-    let target =
-        draw_tree(&pair.target, &layout.target, Side::Target, props.selected_target, &trg_linked, &props.dispatch);
+    let source = TreeView {
+        tree: &pair.source,
+        layout: &layout.source,
+        side: Side::Source,
+        selected: props.selected_source,
+        pending: props.pending,
+        linked: src_linked,
+    };
+    let target = TreeView {
+        tree: &pair.target,
+        layout: &layout.target,
+        side: Side::Target,
+        selected: props.selected_target,
+        pending: None,
+        linked: trg_linked,
+    };
     let (w, h) = (layout.width, layout.height);
+    let z = *zoom;
+
+    let set_zoom = {
+        let zoom = zoom.clone();
+        move |f: f64| zoom.set(f.clamp(ZOOM_MIN, ZOOM_MAX))
+    };
+    let fit = {
+        let (scroller, set_zoom) = (scroller.clone(), set_zoom.clone());
+        move || {
+            if let Some(el) = scroller.cast::<Element>() {
+                set_zoom((el.client_width() as f64 - 4.0) / w);
+            }
+        }
+    };
+    let button = |id: &'static str, label: &'static str, title: &'static str, f: Callback<MouseEvent>| {
+        html! { <button id={id} type="button" title={title} aria-label={title} onclick={f}>{label}</button> }
+    };
+    let zoom_in = {
+        let set_zoom = set_zoom.clone();
+        Callback::from(move |_| set_zoom(z * 1.25))
+    };
+    let zoom_out = {
+        let set_zoom = set_zoom.clone();
+        Callback::from(move |_| set_zoom(z / 1.25))
+    };
+    let zoom_reset = {
+        let set_zoom = set_zoom.clone();
+        Callback::from(move |_| set_zoom(1.0))
+    };
+    let zoom_fit = {
+        let fit = fit.clone();
+        Callback::from(move |_| fit())
+    };
+    let onkeydown = {
+        let (dispatch, set_zoom, fit) = (props.dispatch.clone(), set_zoom.clone(), fit.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            let handled = match e.key().as_str() {
+                "PageDown" => {
+                    dispatch.emit(Action::StepPair(1));
+                    true
+                }
+                "PageUp" => {
+                    dispatch.emit(Action::StepPair(-1));
+                    true
+                }
+                "+" | "=" => {
+                    set_zoom(z * 1.25);
+                    true
+                }
+                "-" => {
+                    set_zoom(z / 1.25);
+                    true
+                }
+                "0" => {
+                    set_zoom(1.0);
+                    true
+                }
+                "f" => {
+                    fit();
+                    true
+                }
+                _ => false,
+            };
+            if handled {
+                e.prevent_default();
+            }
+        })
+    };
+    let onmousedown = {
+        let (drag, scroller) = (drag.clone(), scroller.clone());
+        Callback::from(move |e: MouseEvent| {
+            let on_item =
+                e.target_dyn_into::<Element>().and_then(|t| t.closest(".node, .link-hit").ok().flatten()).is_some();
+            if let (false, Some(el)) = (on_item, scroller.cast::<Element>()) {
+                *drag.borrow_mut() = Some((e.client_x(), e.client_y(), el.scroll_left(), el.scroll_top()));
+                e.prevent_default();
+            }
+        })
+    };
+    let onmousemove = {
+        let (drag, scroller) = (drag.clone(), scroller.clone());
+        Callback::from(move |e: MouseEvent| {
+            let start = *drag.borrow();
+            if let (Some((x, y, left, top)), Some(el)) = (start, scroller.cast::<Element>()) {
+                if e.buttons() & 1 == 0 {
+                    *drag.borrow_mut() = None;
+                    return;
+                }
+                el.set_scroll_left(left - (e.client_x() - x));
+                el.set_scroll_top(top - (e.client_y() - y));
+            }
+        })
+    };
+    let onmouseup = {
+        let drag = drag.clone();
+        Callback::from(move |_: MouseEvent| *drag.borrow_mut() = None)
+    };
+
+    let mut styles: Vec<LinkStyle> = props.links.iter().map(|l| l.style).collect();
+    styles.sort();
+    styles.dedup();
+    let described = format!(
+        "Source tree above, target tree below, {} links between them; the table of links below the diagram lists them.",
+        props.links.len()
+    );
     html! {
         <figure class="diagram">
-            <div class="diagram-scroll">
-                <svg id="pair-diagram" xmlns="http://www.w3.org/2000/svg" width={w.to_string()} height={h.to_string()}
-                    viewBox={format!("0 0 {w} {h}")} role="img"
-                    aria-label={format!("Source tree above, target tree below, {} gold links between them", pair.gold.len())}>
+            <div class="diagram-tools" role="toolbar" aria-label="Zoom">
+                {button("zoom-out", "−", "Zoom out (-)", zoom_out)}
+                <span id="zoom-level" class="zoom-level">{format!("{:.0}%", z * 100.0)}</span>
+                {button("zoom-in", "+", "Zoom in (+)", zoom_in)}
+                {button("zoom-reset", "100%", "Actual size (0)", zoom_reset)}
+                {button("zoom-fit", "Fit width", "Fit to width (f)", zoom_fit)}
+                <span class="hint">{&props.hint}</span>
+            </div>
+            <div class="diagram-scroll" ref={scroller} tabindex="0" {onkeydown} {onmousedown} {onmousemove} {onmouseup}
+                aria-label="Tree-pair diagram: drag to pan; PageUp/PageDown change the pair; + and − zoom; f fits the width">
+                <svg id="pair-diagram" class="tl-diagram" xmlns="http://www.w3.org/2000/svg"
+                    width={(w * z).to_string()} height={(h * z).to_string()}
+                    viewBox={format!("0 0 {w} {h}")} role="img" aria-label={described}>
                     <g class="links">{ for links }</g>
-                    {source}
-                    {target}
+                    {draw_tree(&source, &props.dispatch)}
+                    {draw_tree(&target, &props.dispatch)}
                 </svg>
             </div>
-            <figcaption>
-                <span class="legend-item"><span class="swatch gold-good"></span>{"gold link (good)"}</span>
-                <span class="legend-item"><span class="swatch gold-fuzzy"></span>{"gold link (fuzzy)"}</span>
-                <span class="legend-item"><span class="swatch selection"></span>{"selected sub-trees"}</span>
+            <p id="hover-info" class="hover-info" aria-live="polite">
+                {(*hover).clone().unwrap_or_else(|| "Hover over a link to see its posterior and status.".into())}
+            </p>
+            <figcaption id="legend">
+                { for styles.into_iter().map(swatch) }
+                <span class="legend-item"><span class="box-swatch selection"></span>{"selected sub-trees"}</span>
             </figcaption>
         </figure>
     }

@@ -4,7 +4,8 @@
 use yew::prelude::*;
 
 use super::state::{Action, Compare, State};
-use crate::kernel::{all_btk_values, BtkKind, Space, SubTree, SubTreePair};
+use crate::kernel::{all_btk_values, BtkKind, DeltaTable, Space, SubTree, SubTreePair};
+use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
 pub struct KernelTableProps {
@@ -29,7 +30,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
     let Some(pair) = state.corpus.pairs.get(state.pair) else { return html! {} };
     let (Some(s), Some(t)) = (state.sel_source, state.sel_target) else {
         let next = if state.sel_source.is_none() { "a source node" } else { "a target node" };
-        return html! { <section class="kernels" id="kernel-panel"><p class="hint">{format!("Select {next} to see the kernel values.")}</p></section> };
+        return html! { <section class="panel kernels" id="kernel-panel"><p class="hint">{format!("Select {next} to see the kernel values.")}</p></section> };
     };
     let Some((ys, yt)) = state.comparison() else { return html! {} };
     let x = SubTreePair::new(SubTree::new(&pair.source, s), SubTree::new(&pair.target, t));
@@ -86,7 +87,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::ClearSelection))
     };
     html! {
-        <section class="kernels" id="kernel-panel" aria-label="Kernel values">
+        <section class="panel kernels" id="kernel-panel" aria-label="Kernel values">
             <h2>{"Bilingual tree kernels"}</h2>
             <dl class="selection">
                 <dt>{"Selected pair x"}</dt>
@@ -110,6 +111,48 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
                 <tbody>{ for rows }</tbody>
             </table>
             <button id="clear-selection" onclick={clear}>{"Clear selection"}</button>
+            <h3>{"What the kernels are made of: Δ over matching productions"}</h3>
+            <p class="hint">{"Δ(n, n′) counts the sub-set-tree fragments rooted at both nodes: 0 unless their productions match; λ for two POS nodes; else λ ∏ (1 + Δ(children)). K_SST sums Δ over all node pairs; K_RgSST is Δ of the two roots; K_RdSST is K_SST when the root labels match; iBTK adds the source and target kernels, dBTK multiplies them."}</p>
+            <div class="delta-tables">
+                {delta_table("delta-src", "Source sub-trees", &pair.source, s, ys, state.lambda)}
+                {delta_table("delta-trg", "Target sub-trees", &pair.target, t, yt, state.lambda)}
+            </div>
         </section>
+    }
+}
+
+/// Rows shown per Δ table at most (the sums cover every pair).
+const DELTA_ROWS: usize = 60;
+
+/// The Δ recursion between sub-tree `a` (of x) and `b` (of y) of one tree:
+/// every node pair with matching productions, its production and Δ.
+fn delta_table(id: &'static str, title: &'static str, tree: &Tree, a: NodeId, b: NodeId, lambda: f64) -> Html {
+    let (x, y) = (SubTree::new(tree, a), SubTree::new(tree, b));
+    let table = DeltaTable::new(x, y, lambda);
+    let sst = table.sum_over(x, y);
+    let root = table.get(a, b);
+    let node = |n: NodeId| format!("{} ({n})", tree.label(n));
+    let rows = table.iter().take(DELTA_ROWS).map(|((u, v), delta)| {
+        let is_root = (u, v) == (a, b);
+        html! {
+            <tr class={classes!(is_root.then_some("root-pair"))}>
+                <td class="text">{node(u)}</td><td class="text">{node(v)}</td>
+                <td class="text"><code>{tree.production(u).to_string()}</code></td>
+                <td data-value={delta.to_string()}>{show(delta)}</td>
+            </tr>
+        }
+    });
+    html! {
+        <table id={id} class="delta">
+            <caption>{format!("{title}: {} matching node pairs; Σ Δ = K_SST = {}; Δ(roots) = K_RgSST = {}", table.len(), show(sst), show(root))}</caption>
+            <thead><tr><th scope="col">{"node of x"}</th><th scope="col">{"node of y"}</th><th scope="col">{"production"}</th><th scope="col">{"Δ"}</th></tr></thead>
+            <tbody>
+                { for rows }
+                if table.len() > DELTA_ROWS {
+                    <tr><td colspan="4" class="text">{format!("… and {} more pairs (included in the sum)", table.len() - DELTA_ROWS)}</td></tr>
+                }
+            </tbody>
+            <tfoot><tr><th scope="row" colspan="3">{"K_SST = Σ Δ"}</th><td id={format!("{id}-sum")} data-value={sst.to_string()}>{show(sst)}</td></tr></tfoot>
+        </table>
     }
 }

@@ -5,8 +5,9 @@
 use web_sys::{DragEvent, FileList, HtmlInputElement};
 use yew::prelude::*;
 
-use super::state::{Action, Slot, State, Upload};
+use super::state::{Action, Slot, SlotStatus, State, Upload};
 use crate::corpus::Corpus;
+use crate::io::tiger::PairIds;
 
 #[derive(Properties, PartialEq)]
 pub struct LoaderProps {
@@ -14,8 +15,9 @@ pub struct LoaderProps {
     pub dispatch: Callback<Action>,
 }
 
-/// Reads every file of a list as text and dispatches one action per file.
-fn read_files(files: Option<FileList>, dispatch: Callback<Action>) {
+/// Reads every file of a list as text and dispatches one action per file,
+/// for `slot` (a picker's) or, dropped, for the slot its name says.
+fn read_files(files: Option<FileList>, slot: Option<Slot>, dispatch: Callback<Action>) {
     let Some(files) = files else { return };
     let files: Vec<gloo::file::File> =
         (0..files.length()).filter_map(|i| files.get(i)).map(gloo::file::File::from).collect();
@@ -24,32 +26,50 @@ fn read_files(files: Option<FileList>, dispatch: Callback<Action>) {
         yew::platform::spawn_local(async move {
             let name = file.name();
             match gloo::file::futures::read_as_text(&file).await {
-                Ok(text) => dispatch.emit(Action::FileRead { name, text }),
+                Ok(text) => dispatch.emit(Action::FileRead { name, text, slot }),
                 Err(e) => dispatch.emit(Action::FileFailed { name, error: e.to_string() }),
             }
         });
     }
 }
 
-#[function_component(Loader)]
-pub fn loader(props: &LoaderProps) -> Html {
-    let dragging = use_state(|| false);
+fn slot_row(slot: Slot, status: &SlotStatus, dispatch: &Callback<Action>) -> Html {
+    let id = format!("file-{}", slot.id());
+    let status_id = format!("status-{}", slot.id());
     let on_change = {
-        let dispatch = props.dispatch.clone();
+        let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            read_files(input.files(), dispatch.clone());
+            read_files(input.files(), Some(slot), dispatch.clone());
             // Let the same file be chosen again after it is fixed.
             input.set_value("");
         })
     };
+    let message = match &status.message {
+        None => html! { <span class="status" id={status_id.clone()}>{"—"}</span> },
+        Some(Ok(m)) => html! { <span class="status ok" id={status_id.clone()}>{"✓ "}{m}</span> },
+        Some(Err(m)) => html! { <span class="status error" role="alert" id={status_id.clone()}>{"✗ "}{m}</span> },
+    };
+    html! {
+        <div class="load-row">
+            <label for={id.clone()}>{slot.title()}</label>
+            <input type="file" id={id} accept={slot.accept()} multiple={slot == Slot::Tiger}
+                aria-describedby={status_id} onchange={on_change} />
+            {message}
+        </div>
+    }
+}
+
+#[function_component(Loader)]
+pub fn loader(props: &LoaderProps) -> Html {
+    let dragging = use_state(|| false);
     let on_drop = {
         let dispatch = props.dispatch.clone();
         let dragging = dragging.clone();
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             dragging.set(false);
-            read_files(e.data_transfer().and_then(|dt| dt.files()), dispatch.clone());
+            read_files(e.data_transfer().and_then(|dt| dt.files()), None, dispatch.clone());
         })
     };
     let on_drag_over = {
@@ -67,37 +87,26 @@ pub fn loader(props: &LoaderProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::LoadSample))
     };
-    let rows = Slot::ALL.iter().map(|&slot| {
-        let status = props.state.slot(slot);
-        let id = format!("file-{}", slot.id());
-        let accept = match slot {
-            Slot::Source => ".src,.txt,.mrg",
-            Slot::Target => ".trg,.txt,.mrg",
-            Slot::Gold => ".gold,.txt",
-            Slot::Tiger => ".xml,.tiger",
-        };
-        let message = match &status.message {
-            None => html! { <span class="status" id={format!("status-{}", slot.id())}>{"—"}</span> },
-            Some(Ok(m)) => html! { <span class="status ok" id={format!("status-{}", slot.id())}>{"✓ "}{m}</span> },
-            Some(Err(m)) => html! {
-                <span class="status error" role="alert" id={format!("status-{}", slot.id())}>{"✗ "}{m}</span>
-            },
-        };
-        html! {
-            <div class="load-row">
-                <label for={id.clone()}>{slot.title()}</label>
-                <input type="file" id={id} accept={accept} multiple={slot == Slot::Tiger} onchange={on_change.clone()} />
-                {message}
-            </div>
-        }
-    });
+    let rows = |slots: &[Slot]| {
+        slots.iter().map(|&slot| slot_row(slot, props.state.slot(slot), &props.dispatch)).collect::<Html>()
+    };
     html! {
-        <section id="loader" class={classes!("loader", (*dragging).then_some("dragging"))} aria-label="Load data"
+        <section id="loader" class={classes!("panel", "loader", (*dragging).then_some("dragging"))} aria-labelledby="loader-title"
             ondrop={on_drop} ondragover={on_drag_over} ondragleave={on_drag_leave}>
-            <h2>{"Data"}</h2>
-            <p class="hint">{"Pick files or drop them here: .src + .trg (+ .gold) bracketed trees, or two TigerXML treebanks with their Stockholm TreeAligner alignment. "}
+            <h2 id="loader-title">{"Data"}</h2>
+            <p class="hint">{"Pick files or drop any of them here; each input says what it read, or where it stopped and why. A bad file never replaces what was loaded. "}
                 <button id="load-sample" onclick={on_sample}>{"Reload the built-in sample"}</button></p>
-            { for rows }
+            <p id="corpus-summary" class="summary" aria-live="polite">{props.state.corpus_summary()}</p>
+            <div class="load-groups">
+                <fieldset>
+                    <legend>{"Treebank"}</legend>
+                    {rows(&[Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger])}
+                </fieldset>
+                <fieldset>
+                    <legend>{"Lexicon and model (optional)"}</legend>
+                    {rows(&[Slot::LexS2t, Slot::LexT2s, Slot::WordLinks, Slot::Model])}
+                </fieldset>
+            </div>
             if let Some(stray) = &props.state.stray {
                 <p class="status error" role="alert" id="status-stray">{"✗ "}{stray}</p>
             }
@@ -110,9 +119,9 @@ fn named(u: &Upload) -> crate::corpus::Named<'_> {
 }
 
 /// Imports two TigerXML treebanks and their STA alignment (any order; the
-/// STA file's treebank list says which is the source): returns the corpus
-/// and a report of what the import changed.
-pub fn import_tiger(files: &[Upload]) -> Result<(Corpus, String), String> {
+/// STA file's treebank list says which is the source): returns the corpus,
+/// its Tiger ids and a report of what the import changed.
+pub fn import_tiger(files: &[Upload]) -> Result<(Corpus, Vec<PairIds>, String), String> {
     use crate::io::tiger::{import_pair, parse_sta, ImportOptions};
     let is_sta = |f: &&Upload| f.text.contains("<treealign");
     let sta: Vec<&Upload> = files.iter().filter(is_sta).collect();
@@ -136,5 +145,5 @@ pub fn import_tiger(files: &[Upload]) -> Result<(Corpus, String), String> {
     let imported = import_pair(named(tigers[0]), named(tigers[1]), named(sta), ImportOptions::default())
         .map_err(|e| e.to_string())?;
     let report = imported.report.summary().join("; ");
-    Ok((imported.corpus, report))
+    Ok((imported.corpus, imported.ids, report))
 }

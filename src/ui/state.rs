@@ -1,29 +1,48 @@
-//! The page's one state and the reducer that changes it.
+//! The page's one state and the reducer that changes it. Views render it
+//! and send [`Action`]s; the worker's answers arrive as actions too. Every
+//! number shown is computed here or in the engine from this state.
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::protocol::{describe_model, CorpusText, LexiconFiles, NamedText, Response};
+use crate::align::composite::KernelSpec;
+use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
+use crate::align::greedy::{first_conflict, Outcome, Search};
+use crate::align::model::{AlignmentModel, TrainOptions, FORMAT, VERSION};
 use crate::corpus::{Corpus, Named, TreePair};
-use crate::io::links::Link;
+use crate::eval::prf::Counts;
+use crate::io::links::{Link, LinkKind};
+use crate::io::svg::{DrawnLink, LinkStyle};
+use crate::io::tiger::PairIds;
 use crate::kernel::DEFAULT_LAMBDA;
+use crate::lexicon::{read_moses_lex, read_word_alignments_for};
+use crate::svm::{SvmParams, DEFAULT_C};
 use crate::tree::{NodeId, Tree};
 
 const SAMPLE_SRC: &str = include_str!("../../www/sample/dev.src");
 const SAMPLE_TRG: &str = include_str!("../../www/sample/dev.trg");
 const SAMPLE_GOLD: &str = include_str!("../../www/sample/dev.gold");
+const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, dev)";
 
-/// The kinds of file the loader accepts, each with its own status line.
+/// The kinds of file the loader accepts, each with its own picker and status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Slot {
     Source,
     Target,
     Gold,
     Tiger,
+    LexS2t,
+    LexT2s,
+    WordLinks,
+    Model,
 }
 
 impl Slot {
-    pub const ALL: [Slot; 4] = [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger];
+    pub const ALL: [Slot; 8] =
+        [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger, Slot::LexS2t, Slot::LexT2s, Slot::WordLinks, Slot::Model];
 
     pub fn id(self) -> &'static str {
         match self {
@@ -31,6 +50,10 @@ impl Slot {
             Slot::Target => "trg",
             Slot::Gold => "gold",
             Slot::Tiger => "tiger",
+            Slot::LexS2t => "lex-s2t",
+            Slot::LexT2s => "lex-t2s",
+            Slot::WordLinks => "word-align",
+            Slot::Model => "model",
         }
     }
 
@@ -39,12 +62,27 @@ impl Slot {
             Slot::Source => "Source trees (.src)",
             Slot::Target => "Target trees (.trg)",
             Slot::Gold => "Gold links (.gold)",
-            Slot::Tiger => "TigerXML pair + STA alignment (.xml)",
+            Slot::Tiger => "TigerXML pair + STA alignment (.xml, 3 files)",
+            Slot::LexS2t => "Lexical table p(t|s) (Moses lex.e2f)",
+            Slot::LexT2s => "Lexical table p(s|t) (Moses lex.f2e)",
+            Slot::WordLinks => "Word alignment (i-j per line)",
+            Slot::Model => "Model file (.json from treelink train)",
         }
     }
 
-    /// Which slot a file goes to, by name (and, for XML, by content).
-    fn of_file(name: &str) -> Option<Slot> {
+    pub fn accept(self) -> Option<&'static str> {
+        match self {
+            Slot::Source => Some(".src,.trg,.txt,.mrg,.penn"),
+            Slot::Target => Some(".trg,.src,.txt,.mrg,.penn"),
+            Slot::Gold => Some(".gold,.txt"),
+            Slot::Tiger => Some(".xml,.tiger"),
+            Slot::Model => Some(".json"),
+            Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => None,
+        }
+    }
+
+    /// Which slot a dropped file goes to, by its name.
+    pub fn of_file(name: &str) -> Option<Slot> {
         let lower = name.to_ascii_lowercase();
         let ext = lower.rsplit('.').next().unwrap_or("");
         match ext {
@@ -52,6 +90,11 @@ impl Slot {
             "trg" => Some(Slot::Target),
             "gold" => Some(Slot::Gold),
             "xml" | "tiger" => Some(Slot::Tiger),
+            "json" => Some(Slot::Model),
+            "e2f" | "s2t" => Some(Slot::LexS2t),
+            "f2e" | "t2s" => Some(Slot::LexT2s),
+            _ if lower.starts_with("aligned.") => Some(Slot::WordLinks),
+            "align" | "wa" | "gdfa" | "intersect" | "grow-diag" => Some(Slot::WordLinks),
             _ => None,
         }
     }
@@ -64,6 +107,12 @@ pub struct Upload {
     pub text: Rc<str>,
 }
 
+impl Upload {
+    fn named(&self) -> NamedText {
+        NamedText { name: self.name.clone(), text: self.text.to_string() }
+    }
+}
+
 /// What a slot shows: its files and either a summary or an error.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SlotStatus {
@@ -71,7 +120,16 @@ pub struct SlotStatus {
     pub message: Option<Result<String, String>>,
 }
 
-/// Which sub-tree pair the selected one is compared with.
+impl SlotStatus {
+    fn ok_file(&self) -> Option<&Upload> {
+        match self.message {
+            Some(Ok(_)) => self.files.last(),
+            _ => None,
+        }
+    }
+}
+
+/// Which sub-tree pair the selected one is compared with in the kernel view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compare {
     /// The gold link of the selected source (else target) node, else itself.
@@ -80,10 +138,309 @@ pub enum Compare {
     Gold(Link),
 }
 
+/// What clicking nodes does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Select a node pair: explanation and kernel view.
+    Inspect,
+    /// Teaching: the student links nodes by hand.
+    Teach,
+    /// Teaching: step through the model's greedy search.
+    Steps,
+}
+
+/// The fields of the training form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Field {
+    Kernel,
+    Lambda,
+    C,
+    Thetas,
+    MaxExamples,
+    Seed,
+}
+
+impl Field {
+    pub const ALL: [Field; 6] =
+        [Field::Kernel, Field::Lambda, Field::C, Field::Thetas, Field::MaxExamples, Field::Seed];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Field::Kernel => "train-kernel",
+            Field::Lambda => "train-lambda",
+            Field::C => "train-c",
+            Field::Thetas => "train-thetas",
+            Field::MaxExamples => "train-max-examples",
+            Field::Seed => "train-seed",
+        }
+    }
+}
+
+/// The training form's texts, as typed, and the error of each bad field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainForm {
+    pub values: BTreeMap<Field, String>,
+    pub errors: BTreeMap<Field, String>,
+}
+
+impl Default for TrainForm {
+    /// The paper's settings: the best kernel, λ = 0.4, C = 2.4, equal θ.
+    fn default() -> Self {
+        let d = TrainOptions::default();
+        let values = [
+            (Field::Kernel, KernelSpec::paper_best().to_string()),
+            (Field::Lambda, DEFAULT_LAMBDA.to_string()),
+            (Field::C, DEFAULT_C.to_string()),
+            (Field::Thetas, String::new()),
+            (Field::MaxExamples, d.max_examples.to_string()),
+            (Field::Seed, d.seed.to_string()),
+        ];
+        TrainForm { values: values.into_iter().collect(), errors: BTreeMap::new() }
+    }
+}
+
+impl TrainForm {
+    pub fn value(&self, f: Field) -> &str {
+        self.values.get(&f).map_or("", String::as_str)
+    }
+
+    /// The kernel spec as typed (with its default equal θ), if it parses.
+    pub fn spec(&self) -> Option<KernelSpec> {
+        self.value(Field::Kernel).trim().parse().ok()
+    }
+
+    /// The options the form describes, or the error of each bad field.
+    pub fn options(&self) -> Result<TrainOptions, BTreeMap<Field, String>> {
+        let mut errors = BTreeMap::new();
+        let number = |f: Field, errors: &mut BTreeMap<Field, String>, what: &str| {
+            let text = self.value(f).trim();
+            match text.parse::<f64>() {
+                Ok(v) if v.is_finite() && v > 0.0 => Some(v),
+                _ => {
+                    errors.insert(f, format!("expected {what} greater than 0, found '{text}'"));
+                    None
+                }
+            }
+        };
+        let lambda = number(Field::Lambda, &mut errors, "a decay λ");
+        let c = number(Field::C, &mut errors, "a cost C");
+        let max_examples = match self.value(Field::MaxExamples).trim().parse::<usize>() {
+            Ok(n) if n >= 2 => Some(n),
+            _ => {
+                let found = self.value(Field::MaxExamples).trim().to_string();
+                errors.insert(Field::MaxExamples, format!("expected a whole number of at least 2, found '{found}'"));
+                None
+            }
+        };
+        let seed = match self.value(Field::Seed).trim().parse::<u64>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                let found = self.value(Field::Seed).trim().to_string();
+                errors.insert(Field::Seed, format!("expected a whole number, found '{found}'"));
+                None
+            }
+        };
+        let spec = match self.value(Field::Kernel).trim().parse::<KernelSpec>() {
+            Ok(spec) => Some(spec),
+            Err(e) => {
+                errors.insert(Field::Kernel, e.to_string());
+                None
+            }
+        };
+        let spec = spec.and_then(|spec| {
+            let text = self.value(Field::Thetas).trim();
+            if text.is_empty() {
+                return Some(spec);
+            }
+            let parsed: Result<Vec<f64>, _> = text.split(',').map(|t| t.trim().parse::<f64>()).collect();
+            let names = spec.component_names().join(", ");
+            let n = spec.components();
+            match parsed.ok().and_then(|t| spec.with_thetas(&t)) {
+                Some(spec) => Some(spec),
+                None => {
+                    errors.insert(
+                        Field::Thetas,
+                        format!("expected {n} comma-separated weights ≥ 0, not all 0, one per component ({names}); found '{text}'"),
+                    );
+                    None
+                }
+            }
+        });
+        match (spec, lambda, c, max_examples, seed) {
+            (Some(mut spec), Some(lambda), Some(c), Some(max_examples), Some(seed)) if errors.is_empty() => {
+                spec.lambda = lambda;
+                Ok(TrainOptions {
+                    spec,
+                    c,
+                    max_examples,
+                    seed,
+                    // Progress more often than the CLI's default (it changes nothing else).
+                    svm: SvmParams { progress_every: 100, ..SvmParams::default() },
+                    ..TrainOptions::default()
+                })
+            }
+            _ => Err(errors),
+        }
+    }
+}
+
+/// A model the page holds: its file text and what it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedModel {
+    pub json: Rc<str>,
+    pub model: Rc<AlignmentModel>,
+    /// Where it came from ("trained in this page", the file name).
+    pub origin: String,
+    pub summary: String,
+}
+
+/// The kind of a worker job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobKind {
+    Train,
+    Align,
+}
+
+/// A running worker job and its latest progress.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    pub id: u32,
+    pub kind: JobKind,
+    pub corpus_gen: u32,
+    pub stage: String,
+    pub done: u64,
+    pub total: u64,
+    pub started: f64,
+    pub stage_started: f64,
+    pub now: f64,
+}
+
+impl Job {
+    /// Seconds left in the current stage, from its rate so far; `None`
+    /// while nothing is done or when the stage's length is unknown (SMO).
+    pub fn eta_seconds(&self) -> Option<f64> {
+        if self.total == 0 || self.done == 0 || self.done > self.total {
+            return None;
+        }
+        let elapsed = (self.now - self.stage_started) / 1000.0;
+        Some(elapsed / self.done as f64 * (self.total - self.done) as f64)
+    }
+
+    pub fn elapsed_seconds(&self) -> f64 {
+        (self.now - self.started) / 1000.0
+    }
+}
+
+/// An alignment of the current corpus by the model, with the baseline's,
+/// scored against the corpus's gold links.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Results {
+    pub corpus_gen: u32,
+    pub model: String,
+    pub lexicon: String,
+    pub searches: Vec<Search>,
+    pub predicted: Vec<Vec<Link>>,
+    pub baseline: Vec<Vec<Link>>,
+    pub model_counts: Vec<Counts>,
+    pub baseline_counts: Vec<Counts>,
+    pub model_total: Counts,
+    pub baseline_total: Counts,
+    pub curve: Vec<CurvePoint>,
+}
+
+impl Results {
+    fn new(
+        corpus: &Corpus,
+        corpus_gen: u32,
+        model: String,
+        lexicon: String,
+        searches: Vec<Search>,
+        baseline: Vec<Vec<(NodeId, NodeId)>>,
+    ) -> Results {
+        let predicted = searches.iter().map(predicted_links).collect();
+        let baseline = baseline.into_iter().map(|l| l.into_iter().map(|(s, t)| Link::good(s, t)).collect()).collect();
+        let mut r = Results {
+            corpus_gen,
+            model,
+            lexicon,
+            searches,
+            predicted,
+            baseline,
+            model_counts: Vec::new(),
+            baseline_counts: Vec::new(),
+            model_total: Counts::default(),
+            baseline_total: Counts::default(),
+            curve: Vec::new(),
+        };
+        r.score(corpus);
+        r
+    }
+
+    /// (Re)computes every count against the corpus's gold links.
+    fn score(&mut self, corpus: &Corpus) {
+        let per_pair = |links: &[Vec<Link>]| -> Vec<Counts> {
+            corpus.pairs.iter().enumerate().map(|(k, p)| Counts::of_pair(p, links.get(k).map_or(&[], |l| l))).collect()
+        };
+        self.model_counts = per_pair(&self.predicted);
+        self.baseline_counts = per_pair(&self.baseline);
+        self.model_total = self.model_counts.iter().fold(Counts::default(), |a, &b| a + b);
+        self.baseline_total = self.baseline_counts.iter().fold(Counts::default(), |a, &b| a + b);
+        self.curve = pr_curve(corpus, &self.searches);
+    }
+
+    /// The posterior the search gave `(s, t)` of pair `k`, if it was searched.
+    pub fn posterior(&self, k: usize, s: NodeId, t: NodeId) -> Option<f64> {
+        self.searches
+            .get(k)?
+            .steps
+            .iter()
+            .find(|st| (st.candidate.source, st.candidate.target) == (s, t))
+            .map(|st| st.candidate.score)
+    }
+}
+
+/// The explanation of the selected node pair, once the worker answers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explained {
+    pub pair: usize,
+    pub source: NodeId,
+    pub target: NodeId,
+    pub result: Option<Result<Explanation, String>>,
+}
+
+/// Teaching mode: the student's links per pair and the last verdict.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Teach {
+    pub links: BTreeMap<usize, Vec<(NodeId, NodeId)>>,
+    pub pending: Option<NodeId>,
+    pub message: Option<Result<String, String>>,
+    pub reveal_gold: bool,
+    /// The step of the model's search shown in [`Mode::Steps`].
+    pub step: usize,
+}
+
+/// Columns of the per-pair table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    Pair,
+    Words,
+    Gold,
+    Predicted,
+    Correct,
+    P,
+    R,
+    F,
+    BaselineF,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     pub corpus: Rc<Corpus>,
     pub corpus_name: String,
+    /// Changes whenever the trees change (not when only gold links do).
+    pub corpus_gen: u32,
+    /// Tiger ids of the pairs, when they came from TigerXML.
+    pub tiger_ids: Option<Rc<Vec<PairIds>>>,
     pub pair: usize,
     pub sel_source: Option<NodeId>,
     pub sel_target: Option<NodeId>,
@@ -92,21 +449,67 @@ pub struct State {
     pub lambda_text: String,
     pub lambda_error: Option<String>,
     /// Status of each [`Slot`], indexed as in [`Slot::ALL`].
-    pub slots: [SlotStatus; 4],
+    pub slots: [SlotStatus; 8],
     /// A message about a file that fits no slot.
     pub stray: Option<String>,
+    pub form: TrainForm,
+    pub model: Option<LoadedModel>,
+    pub results: Option<Rc<Results>>,
+    pub job: Option<Job>,
+    /// How the last job ended.
+    pub job_note: Option<Result<String, String>>,
+    pub explained: Option<Explained>,
+    pub mode: Mode,
+    pub teach: Teach,
+    pub sort: (SortKey, bool),
 }
 
 pub enum Action {
-    FileRead { name: String, text: String },
-    FileFailed { name: String, error: String },
+    /// A file's text; `slot` when it was picked for one, else routed by name.
+    FileRead {
+        name: String,
+        text: String,
+        slot: Option<Slot>,
+    },
+    FileFailed {
+        name: String,
+        error: String,
+    },
+    LoadSample,
     SelectPair(usize),
+    /// Previous (-1) or next (+1) pair.
+    StepPair(isize),
     ClickSource(NodeId),
     ClickTarget(NodeId),
+    /// Clicking a drawn link: select its two nodes (or, teaching, remove it).
+    ClickLink(NodeId, NodeId),
     ClearSelection,
     SetCompare(Compare),
     SetLambda(String),
-    LoadSample,
+    SetField(Field, String),
+    JobStarted {
+        id: u32,
+        kind: JobKind,
+        now: f64,
+    },
+    Worker {
+        response: Response,
+        now: f64,
+    },
+    /// The job was cancelled (the worker was restarted).
+    Cancelled,
+    /// The clock, while a job runs (its elapsed time moves between reports).
+    Tick(f64),
+    ExplainRequested {
+        pair: usize,
+        source: NodeId,
+        target: NodeId,
+    },
+    SetMode(Mode),
+    TeachClear,
+    RevealGold(bool),
+    SetStep(usize),
+    SortBy(SortKey),
 }
 
 fn sample() -> Corpus {
@@ -118,11 +521,37 @@ fn sample() -> Corpus {
     .unwrap_or_default()
 }
 
+fn node_count(trees: &[Tree]) -> usize {
+    trees.iter().map(Tree::len).sum()
+}
+
+/// `name:line:column: message` for a JSON error (serde_json's message without its own position).
+fn json_error(name: &str, e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let message = text.strip_suffix(&suffix).unwrap_or(&text);
+    format!("{name}:{}:{}: {message}", e.line(), e.column())
+}
+
+/// Reads a model file, checking that it is one.
+pub fn read_model(name: &str, text: &str) -> Result<AlignmentModel, String> {
+    let model: AlignmentModel = serde_json::from_str(text).map_err(|e| json_error(name, &e))?;
+    if model.format != FORMAT || model.version != VERSION {
+        return Err(format!(
+            "{name}:1:1: expected a treelink alignment model (format '{FORMAT}' version {VERSION}), found format '{}' version {}",
+            model.format, model.version
+        ));
+    }
+    Ok(model)
+}
+
 impl State {
     pub fn with_sample() -> Self {
         State {
             corpus: Rc::new(sample()),
-            corpus_name: "Built-in sample (SQUOIA German–Spanish, dev)".into(),
+            corpus_name: SAMPLE_NAME.into(),
+            corpus_gen: 0,
+            tiger_ids: None,
             pair: 0,
             sel_source: None,
             sel_target: None,
@@ -132,6 +561,15 @@ impl State {
             lambda_error: None,
             slots: Default::default(),
             stray: None,
+            form: TrainForm::default(),
+            model: None,
+            results: None,
+            job: None,
+            job_note: None,
+            explained: None,
+            mode: Mode::Inspect,
+            teach: Teach::default(),
+            sort: (SortKey::Pair, true),
         }
     }
 
@@ -153,6 +591,17 @@ impl State {
         &mut self.slots[slot as usize]
     }
 
+    /// The results, if they belong to the trees now loaded.
+    pub fn results(&self) -> Option<&Results> {
+        self.results.as_deref().filter(|r| r.corpus_gen == self.corpus_gen)
+    }
+
+    /// The uploaded lexical files that read without error.
+    pub fn lexicon_files(&self) -> LexiconFiles {
+        let ok = |s: Slot| self.slot(s).ok_file().map(Upload::named);
+        LexiconFiles { s2t: ok(Slot::LexS2t), t2s: ok(Slot::LexT2s), word_links: ok(Slot::WordLinks) }
+    }
+
     /// The sub-tree pair the selection is compared with, as (source, target).
     pub fn comparison(&self) -> Option<(NodeId, NodeId)> {
         let (s, t) = (self.sel_source?, self.sel_target?);
@@ -168,10 +617,131 @@ impl State {
         })
     }
 
-    fn file_read(&mut self, name: String, text: String) {
-        let Some(slot) = Slot::of_file(&name) else {
+    /// The student's links of the current pair.
+    pub fn student_links(&self) -> &[(NodeId, NodeId)] {
+        self.teach.links.get(&self.pair).map_or(&[], Vec::as_slice)
+    }
+
+    /// The links the diagram draws for the current pair, bottom to top.
+    pub fn drawn_links(&self) -> Vec<DrawnLink> {
+        let Some(pair) = self.corpus.pairs.get(self.pair) else { return Vec::new() };
+        let names = |s: NodeId, t: NodeId| {
+            let label = |tree: &Tree, n: NodeId| if n < tree.len() { tree.label(n).to_string() } else { "?".into() };
+            format!("{s}-{t}: {} ↔ {}", label(&pair.source, s), label(&pair.target, t))
+        };
+        let gold_links = || {
+            pair.gold.iter().map(|l| {
+                let fuzzy = l.kind == LinkKind::Fuzzy;
+                DrawnLink {
+                    source: l.source,
+                    target: l.target,
+                    style: if fuzzy { LinkStyle::Fuzzy } else { LinkStyle::Gold },
+                    title: format!(
+                        "{} {}",
+                        if fuzzy { "fuzzy gold link" } else { "gold link" },
+                        names(l.source, l.target)
+                    ),
+                }
+            })
+        };
+        match self.mode {
+            Mode::Inspect => {
+                let Some(r) = self.results() else { return gold_links().collect() };
+                let predicted = r.predicted.get(self.pair).map_or(&[][..], |l| l);
+                let is_gold = |s, t| pair.gold.iter().any(|g| (g.source, g.target) == (s, t));
+                let is_predicted = |s, t| predicted.iter().any(|p| (p.source, p.target) == (s, t));
+                let missed = pair.gold.iter().filter(|g| !is_predicted(g.source, g.target)).map(|g| DrawnLink {
+                    source: g.source,
+                    target: g.target,
+                    style: LinkStyle::Missed,
+                    title: format!(
+                        "missed {}gold link {} (not predicted{})",
+                        if g.kind == LinkKind::Fuzzy { "fuzzy " } else { "" },
+                        names(g.source, g.target),
+                        r.posterior(self.pair, g.source, g.target)
+                            .map_or(String::new(), |p| format!("; posterior {p:.3}, blocked in the search"))
+                    ),
+                });
+                let mut found: Vec<DrawnLink> = predicted
+                    .iter()
+                    .map(|p| {
+                        let correct = is_gold(p.source, p.target);
+                        let posterior = r.posterior(self.pair, p.source, p.target).unwrap_or(f64::NAN);
+                        DrawnLink {
+                            source: p.source,
+                            target: p.target,
+                            style: if correct { LinkStyle::Correct } else { LinkStyle::Wrong },
+                            title: format!(
+                                "{} predicted link {}, posterior {posterior:.3}",
+                                if correct { "correct" } else { "wrong" },
+                                names(p.source, p.target)
+                            ),
+                        }
+                    })
+                    .collect();
+                // Wrong under correct, so correct links stay visible where they cross.
+                found.sort_by_key(|l| l.style != LinkStyle::Wrong);
+                missed.chain(found).collect()
+            }
+            Mode::Teach => {
+                let gold: Vec<DrawnLink> = if self.teach.reveal_gold { gold_links().collect() } else { Vec::new() };
+                let student = self.student_links().iter().map(|&(s, t)| DrawnLink {
+                    source: s,
+                    target: t,
+                    style: LinkStyle::Student,
+                    title: format!("your link {} (click it to remove it)", names(s, t)),
+                });
+                gold.into_iter().chain(student).collect()
+            }
+            Mode::Steps => {
+                let Some(search) = self.results().and_then(|r| r.searches.get(self.pair)) else { return Vec::new() };
+                let k = self.teach.step.min(search.steps.len().saturating_sub(1));
+                let mut links: Vec<DrawnLink> = search.steps[..k]
+                    .iter()
+                    .filter(|st| matches!(st.outcome, Outcome::Taken(_)))
+                    .map(|st| {
+                        let (s, t) = (st.candidate.source, st.candidate.target);
+                        DrawnLink {
+                            source: s,
+                            target: t,
+                            style: LinkStyle::Taken,
+                            title: format!("taken {}, posterior {:.3}", names(s, t), st.candidate.score),
+                        }
+                    })
+                    .collect();
+                if let Some(step) = search.steps.get(k) {
+                    let (s, t) = (step.candidate.source, step.candidate.target);
+                    if let Outcome::Blocked { by, .. } = step.outcome {
+                        links.retain(|l| (l.source, l.target) != by);
+                        links.push(DrawnLink {
+                            source: by.0,
+                            target: by.1,
+                            style: LinkStyle::Blocker,
+                            title: format!("the earlier link {} blocks this step's candidate", names(by.0, by.1)),
+                        });
+                    }
+                    links.push(DrawnLink {
+                        source: s,
+                        target: t,
+                        style: LinkStyle::Current,
+                        title: format!(
+                            "step {}: candidate {}, posterior {:.3}",
+                            k + 1,
+                            names(s, t),
+                            step.candidate.score
+                        ),
+                    });
+                }
+                links
+            }
+        }
+    }
+
+    fn file_read(&mut self, name: String, text: String, slot: Option<Slot>) {
+        let Some(slot) = slot.or_else(|| Slot::of_file(&name)) else {
             self.stray = Some(format!(
-                "{name}: expected a .src, .trg, .gold or TigerXML/STA .xml file; nothing was loaded from it"
+                "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, Moses lex.e2f/lex.f2e, aligned.* word alignment \
+                 or model .json file; nothing was loaded from it"
             ));
             return;
         };
@@ -187,26 +757,97 @@ impl State {
             _ => status.files = vec![upload],
         }
         self.validate(slot);
-        self.assemble(slot);
+        match slot {
+            Slot::Source | Slot::Target | Slot::Tiger => self.assemble(slot),
+            Slot::Gold => self.attach_gold(),
+            Slot::LexS2t | Slot::LexT2s => self.pair_tables(),
+            Slot::Model => self.load_model(),
+            Slot::WordLinks => {}
+        }
     }
 
     /// Checks a file on its own so its status shows at once.
     fn validate(&mut self, slot: Slot) {
+        let lengths: Vec<(usize, usize)> =
+            self.corpus.pairs.iter().map(|p| (p.source.words().len(), p.target.words().len())).collect();
         let status = self.slot_mut(slot);
         let Some(u) = status.files.last().cloned() else { return };
+        let (name, text) = (&u.name, &*u.text);
         status.message = Some(match slot {
-            Slot::Source | Slot::Target => Tree::parse_all(&u.text, &u.name)
-                .map(|t| format!("{}: {} trees", u.name, t.len()))
+            Slot::Source | Slot::Target => Tree::parse_all(text, name)
+                .map(|t| format!("{name}: {} trees, {} nodes", t.len(), node_count(&t)))
                 .map_err(|e| e.to_string()),
-            Slot::Gold => crate::io::links::parse_links(&u.text, &u.name)
-                .map(|l| format!("{}: {} lines, {} links", u.name, l.len(), l.iter().map(Vec::len).sum::<usize>()))
+            Slot::Gold => crate::io::links::parse_links(text, name)
+                .map(|l| format!("{name}: {} lines, {} links", l.len(), l.iter().map(Vec::len).sum::<usize>()))
                 .map_err(|e| e.to_string()),
             Slot::Tiger => Ok(format!(
                 "{} of 3 files: {}",
                 status.files.len(),
                 status.files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
             )),
+            Slot::LexS2t | Slot::LexT2s => {
+                read_moses_lex(text, name).map(|t| format!("{name}: {} entries", t.len())).map_err(|e| e.to_string())
+            }
+            Slot::WordLinks => read_word_alignments_for(text, name, &lengths)
+                .map(|a| format!("{name}: {} lines, {} word links", a.len(), a.iter().map(|l| l.len()).sum::<usize>()))
+                .map_err(|e| e.to_string()),
+            Slot::Model => read_model(name, text).map(|m| format!("{name}: {}", describe_model(&m))),
         });
+    }
+
+    /// Notes on a lone table that the other one is needed too.
+    fn pair_tables(&mut self) {
+        for (slot, other) in [(Slot::LexS2t, "p(s|t)"), (Slot::LexT2s, "p(t|s)")] {
+            let partner = if slot == Slot::LexS2t { Slot::LexT2s } else { Slot::LexS2t };
+            let has_partner = self.slot(partner).ok_file().is_some();
+            if let Some(Ok(m)) = &mut self.slot_mut(slot).message {
+                let waiting = format!(" (waiting for the {other} table)");
+                if has_partner {
+                    if let Some(stripped) = m.strip_suffix(&waiting) {
+                        *m = stripped.to_string();
+                    }
+                } else if !m.ends_with(&waiting) {
+                    m.push_str(&waiting);
+                }
+            }
+        }
+    }
+
+    fn load_model(&mut self) {
+        let Some(u) = self.slot(Slot::Model).ok_file().cloned() else { return };
+        if let Ok(model) = read_model(&u.name, &u.text) {
+            let summary = describe_model(&model);
+            self.model = Some(LoadedModel {
+                json: u.text.clone(),
+                model: Rc::new(model),
+                origin: format!("uploaded {}", u.name),
+                summary,
+            });
+        }
+    }
+
+    /// Replaces the gold links of the current trees with the uploaded ones
+    /// (or, when source and target files were uploaded, rebuilds from all three).
+    fn attach_gold(&mut self) {
+        let uploaded_trees = [Slot::Source, Slot::Target].iter().all(|&s| self.slot(s).ok_file().is_some());
+        if uploaded_trees {
+            self.assemble(Slot::Gold);
+            return;
+        }
+        let Some(gold) = self.slot(Slot::Gold).ok_file().cloned() else { return };
+        let text = CorpusText::of(&self.corpus);
+        let result = Corpus::from_texts(
+            Named { name: "current.src", text: &text.source },
+            Named { name: "current.trg", text: &text.target },
+            Some(Named { name: &gold.name, text: &gold.text }),
+        );
+        match result {
+            Ok(corpus) => {
+                let base = self.corpus_name.split(" + gold links from ").next().unwrap_or_default().to_string();
+                self.replace_gold(corpus, format!("{base} + gold links from {}", gold.name));
+            }
+            Err(e) => self.slot_mut(Slot::Gold).message = Some(Err(e.to_string())),
+        }
     }
 
     /// Replaces the corpus when the uploads make a whole one; otherwise
@@ -217,16 +858,18 @@ impl State {
             if files.len() < 3 {
                 return;
             }
-            let result = super::loader::import_tiger(&files);
-            match result {
-                Ok((corpus, report)) => {
+            match super::loader::import_tiger(&files) {
+                Ok((corpus, ids, report)) => {
                     self.slot_mut(Slot::Tiger).message = Some(Ok(report));
                     self.replace_corpus(corpus, "Uploaded TigerXML pair".into());
+                    self.tiger_ids = Some(Rc::new(ids));
                 }
                 Err(e) => self.slot_mut(Slot::Tiger).message = Some(Err(e)),
             }
             return;
         }
+        // The gold file may have been refused against the previous trees: judge it on its own again.
+        self.validate(Slot::Gold);
         let get = |s: Slot| self.slot(s).files.last().cloned();
         let (Some(src), Some(trg)) = (get(Slot::Source), get(Slot::Target)) else { return };
         if [Slot::Source, Slot::Target, Slot::Gold].iter().any(|&s| matches!(self.slot(s).message, Some(Err(_)))) {
@@ -260,16 +903,139 @@ impl State {
     }
 
     fn replace_corpus(&mut self, corpus: Corpus, name: String) {
+        let same_trees = corpus.len() == self.corpus.len()
+            && corpus.pairs.iter().zip(&self.corpus.pairs).all(|(a, b)| a.source == b.source && a.target == b.target);
+        if same_trees {
+            self.replace_gold(corpus, name);
+            return;
+        }
         self.corpus = Rc::new(corpus);
         self.corpus_name = name;
+        self.corpus_gen += 1;
+        self.tiger_ids = None;
         self.pair = 0;
+        self.teach = Teach::default();
         self.clear_selection();
+        // Word links are checked against the sentences: check them again.
+        self.validate(Slot::WordLinks);
+    }
+
+    /// The same trees with other gold links: results are scored again.
+    fn replace_gold(&mut self, corpus: Corpus, name: String) {
+        self.corpus = Rc::new(corpus);
+        self.corpus_name = name;
+        let gen = self.corpus_gen;
+        if let Some(r) = self.results.as_mut().filter(|r| r.corpus_gen == gen) {
+            Rc::make_mut(r).score(&self.corpus);
+        }
+        self.explained = None;
     }
 
     fn clear_selection(&mut self) {
         self.sel_source = None;
         self.sel_target = None;
         self.compare = Compare::Auto;
+        self.explained = None;
+        self.teach.pending = None;
+    }
+
+    fn select_pair(&mut self, p: usize) {
+        let p = p.min(self.corpus.len().saturating_sub(1));
+        if p != self.pair {
+            self.pair = p;
+            self.clear_selection();
+            self.teach.message = None;
+            self.teach.step = 0;
+        }
+    }
+
+    /// Teaching: the student clicked target node `t` after a source node.
+    fn teach_target(&mut self, t: NodeId) {
+        let Some(pair) = self.corpus.pairs.get(self.pair).cloned() else { return };
+        let Some(s) = self.teach.pending.take() else {
+            self.teach.message = Some(Err("Click a source node first, then a target node.".into()));
+            return;
+        };
+        let name = |tree: &Tree, n: NodeId| format!("{} ({n})", tree.label(n));
+        let links = self.teach.links.entry(self.pair).or_default();
+        let this = format!("{} ↔ {}", name(&pair.source, s), name(&pair.target, t));
+        if let Some(k) = links.iter().position(|&l| l == (s, t)) {
+            links.remove(k);
+            self.teach.message = Some(Ok(format!("Removed your link {this}.")));
+        } else if let Some((by, criterion)) = first_conflict(&pair.source, &pair.target, (s, t), links) {
+            self.teach.message = Some(Err(format!(
+                "Refused {this}: it breaks criterion {criterion}, because of your link {} ↔ {}.",
+                name(&pair.source, by.0),
+                name(&pair.target, by.1)
+            )));
+        } else {
+            links.push((s, t));
+            self.teach.message = Some(Ok(format!("Linked {this}.")));
+        }
+    }
+
+    fn worker(&mut self, response: Response, now: f64) {
+        let job_is = |job: &Option<Job>, id: u32| job.as_ref().is_some_and(|j| id == 0 || j.id == id);
+        match response {
+            Response::Ready => {}
+            Response::Progress { job, stage, done, total } => {
+                if let Some(j) = self.job.as_mut().filter(|j| j.id == job) {
+                    if j.stage != stage {
+                        j.stage = stage;
+                        j.stage_started = now;
+                    }
+                    (j.done, j.total, j.now) = (done, total, now);
+                }
+            }
+            Response::Trained { job, model, summary } => {
+                if job_is(&self.job, job) {
+                    let parsed = serde_json::from_str::<AlignmentModel>(&model);
+                    if let Ok(parsed) = parsed {
+                        self.model = Some(LoadedModel {
+                            json: model.into(),
+                            model: Rc::new(parsed),
+                            origin: "trained in this page".into(),
+                            summary,
+                        });
+                    }
+                }
+            }
+            Response::Aligned { job, searches, baseline, lexicon } => {
+                let Some(j) = self.job.take_if(|j| j.id == job) else { return };
+                let elapsed = (now - j.started) / 1000.0;
+                if j.corpus_gen != self.corpus_gen || searches.len() != self.corpus.len() {
+                    self.job_note = Some(Err("The data changed while aligning: align again.".into()));
+                    return;
+                }
+                let model = self.model.as_ref().map_or(String::new(), |m| format!("{} ({})", m.summary, m.origin));
+                let r = Results::new(&self.corpus, self.corpus_gen, model, lexicon, searches, baseline);
+                let verb = if j.kind == JobKind::Train { "Trained and aligned" } else { "Aligned" };
+                self.job_note = Some(Ok(format!(
+                    "{verb} {} pairs in {elapsed:.1} s: P {:.2}, R {:.2}, F {:.2}.",
+                    self.corpus.len(),
+                    r.model_total.precision(),
+                    r.model_total.recall(),
+                    r.model_total.f()
+                )));
+                self.results = Some(Rc::new(r));
+                self.explained = None;
+            }
+            Response::Explained { pair, source, target, result } => {
+                if let Some(e) =
+                    self.explained.as_mut().filter(|e| (e.pair, e.source, e.target) == (pair, source, target))
+                {
+                    e.result = Some(result);
+                }
+            }
+            Response::Failed { job, message } => {
+                if job_is(&self.job, job) {
+                    self.job = None;
+                    self.job_note = Some(Err(message));
+                } else if job == 0 {
+                    self.job_note = Some(Err(message));
+                }
+            }
+        }
     }
 }
 
@@ -279,25 +1045,47 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
         match action {
-            Action::FileRead { name, text } => s.file_read(name, text),
+            Action::FileRead { name, text, slot } => s.file_read(name, text, slot),
             Action::FileFailed { name, error } => {
                 s.stray = Some(format!("{name}: cannot read the file: {error}"));
             }
-            Action::SelectPair(p) => {
-                let p = p.min(s.corpus.len().saturating_sub(1));
-                if p != s.pair {
-                    s.pair = p;
-                    s.clear_selection();
+            Action::SelectPair(p) => s.select_pair(p),
+            Action::StepPair(delta) => {
+                let p = (s.pair as isize + delta).max(0) as usize;
+                s.select_pair(p);
+            }
+            Action::ClickSource(n) => match s.mode {
+                Mode::Teach => {
+                    s.teach.pending = if s.teach.pending == Some(n) { None } else { Some(n) };
+                    s.teach.message = None;
                 }
-            }
-            Action::ClickSource(n) => {
-                s.sel_source = if s.sel_source == Some(n) { None } else { Some(n) };
-                s.compare = Compare::Auto;
-            }
-            Action::ClickTarget(n) => {
-                s.sel_target = if s.sel_target == Some(n) { None } else { Some(n) };
-                s.compare = Compare::Auto;
-            }
+                _ => {
+                    s.sel_source = if s.sel_source == Some(n) { None } else { Some(n) };
+                    s.compare = Compare::Auto;
+                }
+            },
+            Action::ClickTarget(n) => match s.mode {
+                Mode::Teach => s.teach_target(n),
+                _ => {
+                    s.sel_target = if s.sel_target == Some(n) { None } else { Some(n) };
+                    s.compare = Compare::Auto;
+                }
+            },
+            Action::ClickLink(a, b) => match s.mode {
+                Mode::Teach => {
+                    if let Some(links) = s.teach.links.get_mut(&s.pair) {
+                        if let Some(k) = links.iter().position(|&l| l == (a, b)) {
+                            links.remove(k);
+                            s.teach.message = Some(Ok(format!("Removed your link {a}-{b}.")));
+                        }
+                    }
+                }
+                _ => {
+                    s.sel_source = Some(a);
+                    s.sel_target = Some(b);
+                    s.compare = Compare::Auto;
+                }
+            },
             Action::ClearSelection => s.clear_selection(),
             Action::SetCompare(c) => s.compare = c,
             Action::SetLambda(text) => {
@@ -310,11 +1098,63 @@ impl Reducible for State {
                 }
                 s.lambda_text = text;
             }
-            Action::LoadSample => {
-                let slots = s.slots.clone();
-                s = State::with_sample();
-                s.slots = slots;
+            Action::SetField(field, value) => {
+                s.form.values.insert(field, value);
+                s.form.errors = s.form.options().err().unwrap_or_default();
             }
+            Action::JobStarted { id, kind, now } => {
+                s.job = Some(Job {
+                    id,
+                    kind,
+                    corpus_gen: s.corpus_gen,
+                    stage: "starting the worker".into(),
+                    done: 0,
+                    total: 0,
+                    started: now,
+                    stage_started: now,
+                    now,
+                });
+                s.job_note = None;
+            }
+            Action::Worker { response, now } => s.worker(response, now),
+            Action::Tick(now) => {
+                if let Some(j) = &mut s.job {
+                    j.now = now;
+                }
+            }
+            Action::Cancelled => {
+                if let Some(j) = s.job.take() {
+                    s.job_note = Some(Err(format!(
+                        "Cancelled after {:.1} s (during {}); the worker was stopped and restarted.",
+                        j.elapsed_seconds(),
+                        j.stage
+                    )));
+                }
+                if s.explained.as_ref().is_some_and(|e| e.result.is_none()) {
+                    s.explained = None;
+                }
+            }
+            Action::ExplainRequested { pair, source, target } => {
+                s.explained = Some(Explained { pair, source, target, result: None });
+            }
+            Action::SetMode(mode) => {
+                if mode != s.mode {
+                    s.mode = mode;
+                    s.clear_selection();
+                    s.teach.message = None;
+                }
+            }
+            Action::TeachClear => {
+                s.teach.links.remove(&s.pair);
+                s.teach.pending = None;
+                s.teach.message = Some(Ok("Cleared your links of this pair.".into()));
+            }
+            Action::RevealGold(on) => s.teach.reveal_gold = on,
+            Action::SetStep(k) => s.teach.step = k,
+            Action::SortBy(key) => {
+                s.sort = if s.sort.0 == key { (key, !s.sort.1) } else { (key, true) };
+            }
+            Action::LoadSample => s.replace_corpus(sample(), SAMPLE_NAME.into()),
         }
         Rc::new(s)
     }

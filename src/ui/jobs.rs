@@ -1,0 +1,143 @@
+//! The page's side of the Web Worker: starts `worker_loader.js` (built by
+//! trunk from `src/bin/worker.rs`), queues requests until the worker says it
+//! is ready, hands every response to a callback, and cancels a job by
+//! terminating the worker and starting a fresh one.
+//!
+//! Why not gloo-worker's bridge: dropping a bridge only *posts* a "destroy"
+//! message, which a worker busy in a synchronous training loop reads after
+//! the loop ends; `Worker.terminate()` stops it at once.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+use yew::Callback;
+
+use super::protocol::{Request, Response};
+
+/// The worker script, relative to the page (so it works under any sub-path).
+const WORKER_URL: &str = "./worker_loader.js";
+
+thread_local! {
+    static NEXT_JOB: Cell<u32> = const { Cell::new(1) };
+}
+
+/// A fresh job id (never 0, which means "the worker itself").
+pub fn next_job_id() -> u32 {
+    NEXT_JOB.with(|n| {
+        let id = n.get();
+        n.set(id.wrapping_add(1).max(1));
+        id
+    })
+}
+
+struct Inner {
+    worker: Option<Worker>,
+    ready: bool,
+    queue: Vec<String>,
+    on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
+    on_error: Option<Closure<dyn FnMut(ErrorEvent)>>,
+}
+
+/// A handle on the worker; cheap to clone, equal when it is the same worker.
+#[derive(Clone)]
+pub struct Jobs {
+    inner: Rc<RefCell<Inner>>,
+    respond: Callback<Response>,
+}
+
+impl PartialEq for Jobs {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl Jobs {
+    /// Starts the worker; `respond` gets every response but `Ready`.
+    pub fn start(respond: Callback<Response>) -> Jobs {
+        let jobs = Jobs {
+            inner: Rc::new(RefCell::new(Inner {
+                worker: None,
+                ready: false,
+                queue: Vec::new(),
+                on_message: None,
+                on_error: None,
+            })),
+            respond,
+        };
+        jobs.spawn();
+        jobs
+    }
+
+    fn spawn(&self) {
+        let weak: Weak<RefCell<Inner>> = Rc::downgrade(&self.inner);
+        let respond = self.respond.clone();
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let Some(text) = event.data().as_string() else { return };
+            match serde_json::from_str::<Response>(&text) {
+                Ok(Response::Ready) => {
+                    if let Some(inner) = weak.upgrade() {
+                        let mut inner = inner.borrow_mut();
+                        inner.ready = true;
+                        let queue = std::mem::take(&mut inner.queue);
+                        if let Some(w) = &inner.worker {
+                            for message in queue {
+                                let _ = w.post_message(&JsValue::from_str(&message));
+                            }
+                        }
+                    }
+                }
+                Ok(response) => respond.emit(response),
+                Err(e) => respond.emit(Response::Failed { job: 0, message: format!("unreadable worker message: {e}") }),
+            }
+        });
+        let respond = self.respond.clone();
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+            event.prevent_default();
+            respond.emit(Response::Failed { job: 0, message: format!("the worker failed: {}", event.message()) });
+        });
+        let mut inner = self.inner.borrow_mut();
+        match Worker::new(WORKER_URL) {
+            Ok(worker) => {
+                worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+                worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+                inner.worker = Some(worker);
+            }
+            Err(e) => {
+                let message = format!("cannot start the worker ({WORKER_URL}): {e:?}");
+                self.respond.emit(Response::Failed { job: 0, message });
+            }
+        }
+        inner.ready = false;
+        inner.on_message = Some(on_message);
+        inner.on_error = Some(on_error);
+    }
+
+    /// Sends a request (queued until the worker is ready).
+    pub fn send(&self, request: &Request) {
+        let Ok(text) = serde_json::to_string(request) else { return };
+        let mut inner = self.inner.borrow_mut();
+        match (&inner.worker, inner.ready) {
+            (Some(w), true) => {
+                let _ = w.post_message(&JsValue::from_str(&text));
+            }
+            _ => inner.queue.push(text),
+        }
+    }
+
+    /// Stops whatever the worker is doing and starts a fresh one.
+    pub fn restart(&self) {
+        {
+            let mut inner = self.inner.borrow_mut();
+            if let Some(w) = inner.worker.take() {
+                w.set_onmessage(None);
+                w.set_onerror(None);
+                w.terminate();
+            }
+            inner.queue.clear();
+        }
+        self.spawn();
+    }
+}

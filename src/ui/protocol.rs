@@ -1,0 +1,133 @@
+//! The messages between the page and its Web Worker, as JSON strings
+//! (`postMessage` of a string: no structured-clone surprises, and the engine
+//! types are serde already). The page sends [`Request`]s; the worker answers
+//! with [`Response`]s, tagged with the job id the page gave, so answers of a
+//! job the page has given up on are recognised and dropped.
+
+use serde::{Deserialize, Serialize};
+
+use crate::align::explain::Explanation;
+use crate::align::greedy::Search;
+use crate::align::model::{AlignmentModel, TrainOptions};
+use crate::corpus::{Corpus, Named};
+use crate::io::links::write_links;
+use crate::tree::NodeId;
+
+/// A file as the user gave it: its name (for errors) and its text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NamedText {
+    pub name: String,
+    pub text: String,
+}
+
+impl NamedText {
+    pub fn named(&self) -> Named<'_> {
+        Named { name: &self.name, text: &self.text }
+    }
+}
+
+/// A corpus in its file formats (bracketed trees and links), which read
+/// back to the same corpus.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CorpusText {
+    pub source: String,
+    pub target: String,
+    pub gold: String,
+}
+
+impl CorpusText {
+    pub fn of(corpus: &Corpus) -> Self {
+        let lines = |f: &dyn Fn(&crate::corpus::TreePair) -> String| {
+            corpus.pairs.iter().map(|p| f(p) + "\n").collect::<String>()
+        };
+        CorpusText {
+            source: lines(&|p| p.source.to_bracketed()),
+            target: lines(&|p| p.target.to_bracketed()),
+            gold: write_links(&corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>()),
+        }
+    }
+
+    pub fn parse(&self) -> Result<Corpus, String> {
+        Corpus::from_texts(
+            Named { name: "corpus.src", text: &self.source },
+            Named { name: "corpus.trg", text: &self.target },
+            Some(Named { name: "corpus.gold", text: &self.gold }),
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
+/// The lexical inputs the user uploaded: Moses tables (both or neither are
+/// used) and word alignments of the corpus's pairs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LexiconFiles {
+    /// `p(t|s)` (the CLI's `--lex-s2t`).
+    pub s2t: Option<NamedText>,
+    /// `p(s|t)` (the CLI's `--lex-t2s`).
+    pub t2s: Option<NamedText>,
+    /// `i-j` word links, one line per pair (the CLI's `--word-align`).
+    pub word_links: Option<NamedText>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Request {
+    /// Train a model on `corpus` (as `treelink train --train`), then align
+    /// `corpus` with it (as `treelink align`) and run the baseline.
+    Train { job: u32, corpus: CorpusText, options: TrainOptions, lexicon: LexiconFiles },
+    /// Align `corpus` with the model file `model` (as `treelink align`) and
+    /// run the baseline (as `treelink baseline`).
+    Align { job: u32, corpus: CorpusText, model: String, lexicon: LexiconFiles },
+    /// Explain a node pair of the last alignment.
+    Explain { pair: usize, source: NodeId, target: NodeId },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Response {
+    /// The worker has started and takes requests.
+    Ready,
+    Progress {
+        job: u32,
+        stage: String,
+        done: u64,
+        total: u64,
+    },
+    /// A model file (JSON), and a one-line description.
+    Trained {
+        job: u32,
+        model: String,
+        summary: String,
+    },
+    /// One search per pair, the baseline's links per pair, and where the
+    /// lexicons came from.
+    Aligned {
+        job: u32,
+        searches: Vec<Search>,
+        baseline: Vec<Vec<(NodeId, NodeId)>>,
+        lexicon: String,
+    },
+    Explained {
+        pair: usize,
+        source: NodeId,
+        target: NodeId,
+        result: Result<Explanation, String>,
+    },
+    /// The job failed (job 0: the worker itself failed).
+    Failed {
+        job: u32,
+        message: String,
+    },
+}
+
+/// A one-line description of a model.
+pub fn describe_model(model: &AlignmentModel) -> String {
+    let s = &model.summary;
+    format!(
+        "kernel {}, {} support vectors from {} examples ({} positive) of {} candidates in {} pairs",
+        model.spec,
+        model.support_vectors.len(),
+        s.examples,
+        s.positives_sampled,
+        s.candidates,
+        s.pairs
+    )
+}

@@ -1,0 +1,231 @@
+//! The results panel: corpus P/R/F of the model and of the Tinsley et al.
+//! (2007) baseline side by side, the precision/recall curve over the
+//! posterior threshold, and the per-pair scores, sortable to find the
+//! worst pairs.
+
+use yew::prelude::*;
+
+use super::state::{Action, Results, SortKey, State};
+use crate::align::explain::CurvePoint;
+use crate::eval::prf::Counts;
+
+#[derive(Properties, PartialEq)]
+pub struct ResultsProps {
+    pub state: UseReducerHandle<State>,
+    pub dispatch: Callback<Action>,
+}
+
+fn corpus_row(id: &str, name: &str, c: &Counts) -> Html {
+    let cell =
+        |k: &str, v: f64| html! { <td id={format!("{id}-{k}")} data-value={v.to_string()}>{format!("{v:.2}")}</td> };
+    html! {
+        <tr id={id.to_string()}>
+            <th scope="row">{name}</th>
+            {cell("p", c.precision())}{cell("r", c.recall())}{cell("f", c.f())}{cell("rgood", c.recall_good())}
+            <td id={format!("{id}-correct")}>{c.correct}</td>
+            <td id={format!("{id}-predicted")}>{c.predicted}</td>
+            <td>{c.gold}</td>
+        </tr>
+    }
+}
+
+/// The curve in a small SVG plot: recall across, precision up, both in %.
+fn curve_plot(curve: &[CurvePoint], model: &Counts, baseline: &Counts) -> Html {
+    let (w, h, left, bottom, top, right) = (420.0, 300.0, 48.0, 40.0, 12.0, 16.0);
+    let x = |r: f64| left + r / 100.0 * (w - left - right);
+    let y = |p: f64| h - bottom - p / 100.0 * (h - bottom - top);
+    let points: String =
+        curve.iter().map(|p| format!("{:.2},{:.2} ", x(p.counts.recall()), y(p.counts.precision()))).collect();
+    let ticks = (0..=5).map(|k| {
+        let v = k as f64 * 20.0;
+        html! {
+            <g class="tick">
+                <line x1={x(v).to_string()} y1={y(0.0).to_string()} x2={x(v).to_string()} y2={y(100.0).to_string()} class="grid" />
+                <line x1={x(0.0).to_string()} y1={y(v).to_string()} x2={x(100.0).to_string()} y2={y(v).to_string()} class="grid" />
+                <text x={x(v).to_string()} y={(y(0.0) + 16.0).to_string()} text-anchor="middle">{v.to_string()}</text>
+                <text x={(x(0.0) - 6.0).to_string()} y={(y(v) + 4.0).to_string()} text-anchor="end">{v.to_string()}</text>
+            </g>
+        }
+    });
+    let (mx, my) = (x(model.recall()), y(model.precision()));
+    let (bx, by) = (x(baseline.recall()), y(baseline.precision()));
+    let diamond = format!("M {bx} {} L {} {by} L {bx} {} L {} {by} Z", by - 7.0, bx + 7.0, by + 7.0, bx - 7.0);
+    let label = format!(
+        "Precision against recall as the posterior threshold falls from {:.3} to {:.3}; the model's output (threshold D > 0) at P {:.1}, R {:.1}; the baseline at P {:.1}, R {:.1}.",
+        curve.first().map_or(1.0, |p| p.threshold),
+        curve.last().map_or(0.5, |p| p.threshold),
+        model.precision(),
+        model.recall(),
+        baseline.precision(),
+        baseline.recall()
+    );
+    html! {
+        <figure class="curve">
+            <svg id="pr-curve" class="plot" width={w.to_string()} height={h.to_string()} viewBox={format!("0 0 {w} {h}")}
+                role="img" aria-label={label}>
+                { for ticks }
+                <polyline class="curve-line" points={points} />
+                <circle class="model-point" cx={mx.to_string()} cy={my.to_string()} r="6" />
+                <path class="baseline-point" d={diamond} />
+                <text class="axis" x={x(50.0).to_string()} y={(h - 6.0).to_string()} text-anchor="middle">{"recall (%)"}</text>
+                <text class="axis" x="14" y={y(50.0).to_string()} text-anchor="middle" transform={format!("rotate(-90 14 {})", y(50.0))}>{"precision (%)"}</text>
+            </svg>
+            <figcaption>
+                <span class="legend-item"><span class="curve-swatch"></span>{"model, over the posterior threshold"}</span>
+                <span class="legend-item"><span class="point-swatch model"></span>{"model's output"}</span>
+                <span class="legend-item"><span class="point-swatch baseline"></span>{"baseline"}</span>
+            </figcaption>
+        </figure>
+    }
+}
+
+/// A few points of the curve as a table (the text alternative; the CSV export has all).
+fn curve_table(curve: &[CurvePoint]) -> Html {
+    let n = curve.len();
+    let picks: Vec<usize> = if n <= 12 { (0..n).collect() } else { (0..12).map(|k| k * (n - 1) / 11).collect() };
+    let rows = picks.into_iter().map(|k| {
+        let p = &curve[k];
+        html! {
+            <tr><td>{format!("{:.4}", p.threshold)}</td><td>{p.counts.predicted}</td>
+                <td>{format!("{:.2}", p.counts.precision())}</td><td>{format!("{:.2}", p.counts.recall())}</td><td>{format!("{:.2}", p.counts.f())}</td></tr>
+        }
+    });
+    html! {
+        <details>
+            <summary>{format!("The curve as a table ({n} thresholds; a sample of 12 shown, all in the CSV export)")}</summary>
+            <table id="curve-table">
+                <thead><tr><th scope="col">{"posterior ≥"}</th><th scope="col">{"links"}</th><th scope="col">{"P"}</th><th scope="col">{"R"}</th><th scope="col">{"F"}</th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </details>
+    }
+}
+
+fn sort_value(r: &Results, state: &State, key: SortKey, k: usize) -> f64 {
+    let m = &r.model_counts[k];
+    match key {
+        SortKey::Pair => k as f64,
+        SortKey::Words => state.corpus.pairs[k].source.words().len() as f64,
+        SortKey::Gold => m.gold as f64,
+        SortKey::Predicted => m.predicted as f64,
+        SortKey::Correct => m.correct as f64,
+        SortKey::P => m.precision(),
+        SortKey::R => m.recall(),
+        SortKey::F => m.f(),
+        SortKey::BaselineF => r.baseline_counts[k].f(),
+    }
+}
+
+fn pair_table(state: &State, r: &Results, dispatch: &Callback<Action>) -> Html {
+    let (key, ascending) = state.sort;
+    let mut order: Vec<usize> = (0..r.model_counts.len().min(state.corpus.len())).collect();
+    order.sort_by(|&a, &b| {
+        let (va, vb) = (sort_value(r, state, key, a), sort_value(r, state, key, b));
+        let o = va.total_cmp(&vb).then(a.cmp(&b));
+        if ascending {
+            o
+        } else {
+            o.reverse()
+        }
+    });
+    let header = |k: SortKey, label: &str, id: &str| {
+        let onclick = {
+            let dispatch = dispatch.clone();
+            Callback::from(move |_: MouseEvent| dispatch.emit(Action::SortBy(k)))
+        };
+        let sort = if key == k {
+            if ascending {
+                "ascending"
+            } else {
+                "descending"
+            }
+        } else {
+            "none"
+        };
+        let arrow = if key == k {
+            if ascending {
+                " ▲"
+            } else {
+                " ▼"
+            }
+        } else {
+            ""
+        };
+        html! {
+            <th scope="col" aria-sort={sort}>
+                <button type="button" id={format!("sort-{id}")} class="sort" {onclick}>{format!("{label}{arrow}")}</button>
+            </th>
+        }
+    };
+    let rows = order.iter().map(|&k| {
+        let (m, b) = (&r.model_counts[k], &r.baseline_counts[k]);
+        let onclick = {
+            let dispatch = dispatch.clone();
+            Callback::from(move |_: MouseEvent| {
+                dispatch.emit(Action::SelectPair(k));
+                if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("workbench")) {
+                    el.scroll_into_view();
+                }
+            })
+        };
+        let current = k == state.pair;
+        html! {
+            <tr class={classes!(current.then_some("current"))} aria-current={current.then_some("true")} data-pair={(k + 1).to_string()}>
+                <td><button type="button" class="link-button" {onclick} aria-label={format!("Show pair {}", k + 1)}>{k + 1}</button></td>
+                <td>{format!("{}/{}", state.corpus.pairs[k].source.words().len(), state.corpus.pairs[k].target.words().len())}</td>
+                <td>{m.gold}</td><td class="predicted">{m.predicted}</td><td class="correct">{m.correct}</td>
+                <td>{format!("{:.1}", m.precision())}</td><td>{format!("{:.1}", m.recall())}</td><td class="f">{format!("{:.1}", m.f())}</td>
+                <td>{format!("{:.1}", b.f())}</td>
+            </tr>
+        }
+    });
+    html! {
+        <div class="table-scroll tall">
+            <table id="pair-table" class="pairs">
+                <caption>{"Per pair (click a number to show the pair; click a heading to sort, again to reverse)"}</caption>
+                <thead><tr>
+                    {header(SortKey::Pair, "pair", "pair")}{header(SortKey::Words, "words", "words")}
+                    {header(SortKey::Gold, "gold", "gold")}{header(SortKey::Predicted, "predicted", "predicted")}
+                    {header(SortKey::Correct, "correct", "correct")}{header(SortKey::P, "P", "p")}{header(SortKey::R, "R", "r")}
+                    {header(SortKey::F, "F", "f")}{header(SortKey::BaselineF, "baseline F", "baseline-f")}
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    }
+}
+
+#[function_component(ResultsPanel)]
+pub fn results_panel(props: &ResultsProps) -> Html {
+    let state = &props.state;
+    let Some(r) = state.results() else {
+        return html! {
+            <section class="panel results" id="results-panel" aria-labelledby="results-title">
+                <h2 id="results-title">{"Results"}</h2>
+                <p class="hint">{"Train a model (or load one) and align to see precision, recall and F of the model and of the Tinsley et al. (2007) baseline."}</p>
+            </section>
+        };
+    };
+    html! {
+        <section class="panel results" id="results-panel" aria-labelledby="results-title">
+            <h2 id="results-title">{"Results"}</h2>
+            <p class="hint" id="results-note">{format!("Model: {}. {}", r.model, r.lexicon)}</p>
+            <div class="results-grid">
+                <div>
+                    <table id="results-table" class="scores">
+                        <caption>{format!("All {} pairs: links between phrase nodes, scored against the gold links (%)", state.corpus.len())}</caption>
+                        <thead><tr><th scope="col">{"aligner"}</th><th scope="col">{"P"}</th><th scope="col">{"R"}</th><th scope="col">{"F"}</th>
+                            <th scope="col">{"R (good)"}</th><th scope="col">{"correct"}</th><th scope="col">{"predicted"}</th><th scope="col">{"gold"}</th></tr></thead>
+                        <tbody>
+                            {corpus_row("results-model", "the model (SVM + greedy search)", &r.model_total)}
+                            {corpus_row("results-baseline", "baseline (Tinsley et al. 2007, s1 + skip2 + span1)", &r.baseline_total)}
+                        </tbody>
+                    </table>
+                    {curve_table(&r.curve)}
+                </div>
+                {curve_plot(&r.curve, &r.model_total, &r.baseline_total)}
+            </div>
+            {pair_table(state, r, &props.dispatch)}
+        </section>
+    }
+}

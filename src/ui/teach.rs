@@ -1,0 +1,198 @@
+//! Teaching mode. *Align by hand*: the student links a source node to a
+//! target node (click again, or click the link, to remove it); a link that
+//! breaks a well-formedness criterion is refused with the reason (the same
+//! check as the greedy search, [`crate::align::greedy::first_conflict`]);
+//! the links are scored against gold and against the model. *Step through
+//! the search*: the model's greedy search for the pair, one candidate at a
+//! time, with what happened to it and why.
+
+use yew::prelude::*;
+
+use super::state::{Action, Mode, State};
+use crate::align::greedy::Outcome;
+use crate::corpus::TreePair;
+use crate::eval::prf::Counts;
+use crate::io::links::Link;
+use crate::tree::{NodeId, Tree};
+
+#[derive(Properties, PartialEq)]
+pub struct TeachProps {
+    pub state: UseReducerHandle<State>,
+    pub dispatch: Callback<Action>,
+}
+
+fn node(tree: &Tree, n: NodeId) -> String {
+    format!("{} ({n})", tree.label(n))
+}
+
+fn score_row(id: &str, name: &str, c: Option<Counts>) -> Html {
+    match c {
+        Some(c) => html! {
+            <tr id={id.to_string()}>
+                <th scope="row">{name}</th>
+                <td>{c.correct}</td><td>{c.predicted}</td><td>{c.gold}</td>
+                <td class="p">{format!("{:.2}", c.precision())}</td>
+                <td class="r">{format!("{:.2}", c.recall())}</td>
+                <td class="f">{format!("{:.2}", c.f())}</td>
+            </tr>
+        },
+        None => html! {
+            <tr id={id.to_string()}><th scope="row">{name}</th><td colspan="6" class="text">{"no model alignment yet: train or align first"}</td></tr>
+        },
+    }
+}
+
+fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
+    let state = &props.state;
+    let dispatch = &props.dispatch;
+    let student: Vec<Link> = state.student_links().iter().map(|&(s, t)| Link::good(s, t)).collect();
+    let against_gold = Counts::of_pair(pair, &student);
+    let against_model = state.results().and_then(|r| r.predicted.get(state.pair)).map(|model| {
+        let as_gold = TreePair { gold: model.clone(), ..pair.clone() };
+        Counts::of_pair(&as_gold, &student)
+    });
+    let clear = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TeachClear))
+    };
+    let reveal = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            dispatch.emit(Action::RevealGold(input.checked()))
+        })
+    };
+    let message = match &state.teach.message {
+        Some(Ok(m)) => html! { <p id="teach-message" class="ok" role="status">{m}</p> },
+        Some(Err(m)) => html! { <p id="teach-message" class="error refused" role="alert">{m}</p> },
+        None => match state.teach.pending {
+            Some(s) => {
+                html! { <p id="teach-message" role="status">{format!("Source node {} chosen: now click a target node.", node(&pair.source, s))}</p> }
+            }
+            None => {
+                html! { <p id="teach-message" role="status">{"Click a source node, then a target node, to link them."}</p> }
+            }
+        },
+    };
+    let links = state.student_links().iter().map(|&(s, t)| {
+        html! { <li>{format!("{s}-{t}: {} ↔ {}", node(&pair.source, s), node(&pair.target, t))}</li> }
+    });
+    html! {
+        <>
+            <p class="hint">{"Link the sub-trees that translate each other. Each link must keep the trees' structure: (i) a node is linked at most once; (ii) what is below a linked node links below its partner; (iii) what is above links above. A link that breaks one is refused, with the reason."}</p>
+            {message}
+            <div class="teach-grid">
+                <div>
+                    <h3>{format!("Your links ({})", student.len())}</h3>
+                    <ul id="student-links" class="student-links">{ for links }</ul>
+                    <button id="teach-clear" type="button" onclick={clear}>{"Clear my links"}</button>
+                    <label class="check"><input id="teach-reveal" type="checkbox" checked={state.teach.reveal_gold} onchange={reveal} />{" show the gold links"}</label>
+                </div>
+                <table id="teach-score" class="scores">
+                    <caption>{"Your links scored (phrase links only, as the evaluation)"}</caption>
+                    <thead><tr><th scope="col">{"against"}</th><th scope="col">{"agree"}</th><th scope="col">{"yours"}</th><th scope="col">{"theirs"}</th>
+                        <th scope="col">{"P"}</th><th scope="col">{"R"}</th><th scope="col">{"F"}</th></tr></thead>
+                    <tbody>
+                        {score_row("teach-vs-gold", "gold", Some(against_gold))}
+                        {score_row("teach-vs-model", "the model", against_model)}
+                    </tbody>
+                </table>
+            </div>
+        </>
+    }
+}
+
+fn steps(props: &TeachProps, pair: &TreePair) -> Html {
+    let state = &props.state;
+    let dispatch = &props.dispatch;
+    let Some(search) = state.results().and_then(|r| r.searches.get(state.pair)) else {
+        return html! { <p class="hint">{"Train a model or load one and align: then its greedy search can be stepped through here."}</p> };
+    };
+    if search.steps.is_empty() {
+        return html! { <p id="step-text">{"The model classified no candidate of this pair as aligned: the search has no step."}</p> };
+    }
+    let n = search.steps.len();
+    let k = state.teach.step.min(n - 1);
+    let go = |to: usize| {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::SetStep(to)))
+    };
+    let step = &search.steps[k];
+    let (s, t) = (step.candidate.source, step.candidate.target);
+    let taken_before = search.steps[..k].iter().filter(|st| matches!(st.outcome, Outcome::Taken(_))).count();
+    let what = match step.outcome {
+        Outcome::Taken(link) => format!(
+            "taken as link {} of the pair: it conflicts with none of the {taken_before} links taken before.",
+            link + 1
+        ),
+        Outcome::Blocked { by, criterion } => format!(
+            "refused: the earlier link {} ↔ {} blocks it under criterion {criterion}.",
+            node(&pair.source, by.0),
+            node(&pair.target, by.1)
+        ),
+    };
+    let rows = search.steps.iter().enumerate().map(|(i, st)| {
+        let onclick = go(i);
+        let outcome = match st.outcome {
+            Outcome::Taken(l) => format!("taken (link {})", l + 1),
+            Outcome::Blocked { by, criterion } => format!("blocked by {}-{} {}", by.0, by.1, criterion_short(criterion)),
+        };
+        html! {
+            <tr class={classes!((i == k).then_some("current"))} aria-current={(i == k).then_some("step")}>
+                <td><button type="button" class="link-button" {onclick}>{i + 1}</button></td>
+                <td class="text">{format!("{} ↔ {}", node(&pair.source, st.candidate.source), node(&pair.target, st.candidate.target))}</td>
+                <td>{format!("{:.4}", st.candidate.score)}</td>
+                <td class="text">{outcome}</td>
+            </tr>
+        }
+    });
+    html! {
+        <>
+            <p class="hint">{"The search takes the candidates classified aligned (D > 0) by decreasing posterior, and keeps each one unless an earlier link blocks it under one of the three criteria."}</p>
+            <div class="stepper" role="group" aria-label="Search steps">
+                <button id="step-first" type="button" onclick={go(0)} disabled={k == 0}>{"⏮ First"}</button>
+                <button id="step-prev" type="button" onclick={go(k.saturating_sub(1))} disabled={k == 0}>{"◀ Previous step"}</button>
+                <span id="step-counter">{format!("Step {} of {n}", k + 1)}</span>
+                <button id="step-next" type="button" onclick={go((k + 1).min(n - 1))} disabled={k + 1 >= n}>{"Next step ▶"}</button>
+                <button id="step-last" type="button" onclick={go(n - 1)} disabled={k + 1 >= n}>{"Last ⏭"}</button>
+            </div>
+            <p id="step-text" aria-live="polite">
+                <strong>{format!("Step {}: ", k + 1)}</strong>
+                {format!("candidate {} ↔ {} with posterior {:.4} is {what}", node(&pair.source, s), node(&pair.target, t), step.candidate.score)}
+            </p>
+            <div class="table-scroll">
+                <table id="step-table" class="steps">
+                    <caption>{format!("All {n} steps of this pair's search")}</caption>
+                    <thead><tr><th scope="col">{"step"}</th><th scope="col">{"candidate"}</th><th scope="col">{"posterior"}</th><th scope="col">{"outcome"}</th></tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </div>
+        </>
+    }
+}
+
+fn criterion_short(c: crate::align::greedy::Criterion) -> &'static str {
+    use crate::align::greedy::Criterion;
+    match c {
+        Criterion::LinkedOnce => "(i)",
+        Criterion::Descendants => "(ii)",
+        Criterion::Ancestors => "(iii)",
+    }
+}
+
+#[function_component(TeachPanel)]
+pub fn teach_panel(props: &TeachProps) -> Html {
+    let state = &props.state;
+    let Some(pair) = state.corpus.pairs.get(state.pair) else { return html! {} };
+    let (title, content) = match state.mode {
+        Mode::Teach => ("Align by hand", by_hand(props, pair)),
+        Mode::Steps => ("Step through the model's search", steps(props, pair)),
+        Mode::Inspect => return html! {},
+    };
+    html! {
+        <section class="panel teach" id="teach-panel" aria-labelledby="teach-title">
+            <h2 id="teach-title">{title}</h2>
+            {content}
+        </section>
+    }
+}

@@ -1,0 +1,211 @@
+//! The model panel: the training form (with the paper's defaults), the
+//! buttons that start worker jobs, the job's progress bar with an ETA and a
+//! cancel button, and the model in hand (download it for the CLI).
+
+use yew::prelude::*;
+
+use super::export::download_text;
+use super::jobs::{next_job_id, Jobs};
+use super::protocol::{CorpusText, Request};
+use super::state::{Action, Field, JobKind, State};
+
+#[derive(Properties, PartialEq)]
+pub struct TrainProps {
+    pub state: UseReducerHandle<State>,
+    pub dispatch: Callback<Action>,
+    pub jobs: Jobs,
+}
+
+/// Kernel combinations offered in the form (any other spec can be typed).
+const PRESETS: [&str; 8] = [
+    "plain+dbtk-root+ibtk-rgsst",
+    "plain+dbtk-root+ibtk-rdsst",
+    "plain+ibtk-rgsst",
+    "plain",
+    "lex",
+    "lex+str",
+    "plain+ibtk-sst",
+    "plain+dbtk-sst",
+];
+
+fn field(state: &State, dispatch: &Callback<Action>, f: Field, label: &str, help: &str, list: Option<&str>) -> Html {
+    let oninput = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            dispatch.emit(Action::SetField(f, input.value()));
+        })
+    };
+    let error = state.form.errors.get(&f);
+    let help_id = format!("{}-help", f.id());
+    html! {
+        <div class="form-row">
+            <label for={f.id()}>{label}</label>
+            <input id={f.id()} type="text" value={state.form.value(f).to_string()} {oninput} list={list.map(str::to_string)}
+                aria-invalid={error.is_some().to_string()} aria-describedby={help_id.clone()} spellcheck="false" />
+            if let Some(e) = error {
+                <span id={help_id} class="error" role="alert">{e}</span>
+            } else {
+                <span id={help_id} class="hint">{help}</span>
+            }
+        </div>
+    }
+}
+
+fn percent(done: u64, total: u64) -> f64 {
+    if total == 0 {
+        0.0
+    } else {
+        100.0 * done as f64 / total as f64
+    }
+}
+
+#[function_component(TrainPanel)]
+pub fn train_panel(props: &TrainProps) -> Html {
+    let state = &props.state;
+    let dispatch = &props.dispatch;
+    let busy = state.job.is_some();
+    let options = state.form.options();
+    let has_gold = state.corpus.gold_links() > 0;
+
+    let on_train = {
+        let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), props.jobs.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Ok(options) = state.form.options() else { return };
+            let id = next_job_id();
+            dispatch.emit(Action::JobStarted { id, kind: JobKind::Train, now: js_sys::Date::now() });
+            jobs.send(&Request::Train {
+                job: id,
+                corpus: CorpusText::of(&state.corpus),
+                options,
+                lexicon: state.lexicon_files(),
+            });
+        })
+    };
+    let on_align = {
+        let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), props.jobs.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(model) = &state.model else { return };
+            let id = next_job_id();
+            dispatch.emit(Action::JobStarted { id, kind: JobKind::Align, now: js_sys::Date::now() });
+            jobs.send(&Request::Align {
+                job: id,
+                corpus: CorpusText::of(&state.corpus),
+                model: model.json.to_string(),
+                lexicon: state.lexicon_files(),
+            });
+        })
+    };
+    let on_cancel = {
+        let (dispatch, jobs) = (dispatch.clone(), props.jobs.clone());
+        Callback::from(move |_: MouseEvent| {
+            jobs.restart();
+            dispatch.emit(Action::Cancelled);
+        })
+    };
+    let on_download = {
+        let model = state.model.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(m) = &model {
+                download_text("treelink-model.json", &m.json, "application/json");
+            }
+        })
+    };
+
+    let spec_note = match (state.form.spec(), &options) {
+        (_, Ok(o)) => format!(
+            "Components: {}; θ = {}.",
+            o.spec.component_names().join(", "),
+            o.spec.thetas.iter().map(|t| format!("{t:.3}")).collect::<Vec<_>>().join(", ")
+        ),
+        (Some(spec), Err(_)) => format!("Components: {}.", spec.component_names().join(", ")),
+        (None, Err(_)) => String::new(),
+    };
+    let lexicon = state.lexicon_files();
+    let lexicon_note =
+        match (&lexicon.s2t, &lexicon.t2s) {
+            (Some(a), Some(b)) => format!("Lexicon: the uploaded Moses tables {} and {}", a.name, b.name),
+            _ => "Lexicon: trained in the engine on the pairs' sentences (IBM1 + IBM2 both ways, grow-diag-final-and)"
+                .into(),
+        } + &lexicon.word_links.as_ref().map_or(String::new(), |w| format!("; word links from {}", w.name))
+            + ".";
+
+    let progress = state.job.as_ref().map(|j| {
+        let what = match j.kind {
+            JobKind::Train => "Training and aligning",
+            JobKind::Align => "Aligning",
+        };
+        let count = if j.total > 0 {
+            format!("{}/{} ({:.0}%)", j.done, j.total, percent(j.done, j.total))
+        } else if j.done > 0 {
+            format!("iteration {}", j.done)
+        } else {
+            String::new()
+        };
+        let eta = match j.eta_seconds() {
+            Some(s) => format!("about {s:.0} s left in this stage"),
+            None if j.total == 0 && j.done > 0 => "no ETA: SMO runs until the KKT violation falls below ε".into(),
+            None => "estimating…".into(),
+        };
+        html! {
+            <div id="job" class="job" role="status" aria-live="polite">
+                if j.total > 0 {
+                    <progress id="job-progress" max={j.total.to_string()} value={j.done.to_string()} aria-label="Progress of this stage"></progress>
+                } else {
+                    <progress id="job-progress" aria-label="Progress of this stage"></progress>
+                }
+                <span id="job-stage"><strong>{format!("{what}: ")}</strong>{&j.stage}</span>
+                <span id="job-count">{count}</span>
+                <span id="job-eta">{eta}</span>
+                <span id="job-elapsed">{format!("{:.1} s elapsed", j.elapsed_seconds())}</span>
+                <button id="cancel-job" type="button" class="danger" onclick={on_cancel}>{"Cancel"}</button>
+            </div>
+        }
+    });
+    let note = match &state.job_note {
+        Some(Ok(m)) => html! { <p id="job-note" class="ok" role="status">{m}</p> },
+        Some(Err(m)) => html! { <p id="job-note" class="error" role="alert">{m}</p> },
+        None => html! {},
+    };
+    let model = match &state.model {
+        Some(m) => html! {
+            <p id="model-summary"><strong>{"Model: "}</strong>{format!("{} — {}.", m.origin, m.summary)}</p>
+        },
+        None => {
+            html! { <p id="model-summary" class="hint">{"No model yet: train one here, or load a model file from `treelink train` in the Data panel."}</p> }
+        }
+    };
+    html! {
+        <section class="panel train" id="train-panel" aria-labelledby="train-title">
+            <h2 id="train-title">{"Train and align"}</h2>
+            <div class="train-grid">
+                <form class="train-form" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                    {field(state, dispatch, Field::Kernel, "Kernel", "plain features + BTKs, e.g. plain+dbtk-root+ibtk-rgsst", Some("kernel-presets"))}
+                    <datalist id="kernel-presets">{ for PRESETS.iter().map(|p| html! { <option value={*p} /> }) }</datalist>
+                    <p class="hint spec-note" id="spec-note">{spec_note}</p>
+                    {field(state, dispatch, Field::Thetas, "θ (weights)", "comma-separated, one per component; empty: equal", None)}
+                    {field(state, dispatch, Field::Lambda, "λ (decay)", "paper: 0.4", None)}
+                    {field(state, dispatch, Field::C, "C (SVM cost)", "paper: 2.4", None)}
+                    {field(state, dispatch, Field::MaxExamples, "Max. examples", "SMO's cost grows with their square; CLI default 6000", None)}
+                    {field(state, dispatch, Field::Seed, "Seed", "of the example sample", None)}
+                </form>
+                <div class="train-side">
+                    <p class="hint">{lexicon_note}</p>
+                    <div class="buttons">
+                        <button id="train" type="button" class="primary" onclick={on_train} disabled={busy || options.is_err() || !has_gold}
+                            title="Train on every loaded pair, then align them">
+                            {format!("Train on the {} pairs and align", state.corpus.len())}</button>
+                        <button id="align" type="button" onclick={on_align} disabled={busy || state.model.is_none()}>{"Align with the model"}</button>
+                        <button id="download-model" type="button" onclick={on_download} disabled={state.model.is_none()}>{"Download the model (.json)"}</button>
+                    </div>
+                    if !has_gold {
+                        <p class="hint">{"The loaded pairs have no gold links to learn from: load gold links to train."}</p>
+                    }
+                    {model}
+                    { progress.unwrap_or_default() }
+                    {note}
+                </div>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,219 @@
+//! The Web Worker's side (runs in `src/bin/worker.rs`): trains and aligns
+//! with the engine, exactly as the CLI's `train`, `align` and `baseline`
+//! commands string the same functions together, and streams progress.
+//!
+//! The worker runs one request at a time, synchronously; the page cancels a
+//! job by terminating the worker and starting a new one (a busy worker
+//! cannot read a "stop" message). After aligning it keeps the model, the
+//! lexicon and the word links (the session) to explain node pairs later.
+
+use std::cell::RefCell;
+use std::ops::ControlFlow;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+use super::protocol::{describe_model, LexiconFiles, NamedText, Request, Response};
+use crate::align::explain::{align_corpus, baseline_links, explain};
+use crate::align::greedy::Search;
+use crate::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexiconSource};
+use crate::align::model::{self, AlignmentModel, LexicalModel, Scorer, TrainOptions};
+use crate::corpus::Corpus;
+use crate::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment};
+
+/// What explaining needs from the last alignment.
+struct Session {
+    model: AlignmentModel,
+    lexicon: Lexicon,
+    corpus: Corpus,
+    links: Vec<WordAlignment>,
+    searches: Vec<Search>,
+}
+
+thread_local! {
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+}
+
+/// Posts responses; progress at most every 100 ms per stage (plus the
+/// first and the last report of each stage), so the page is not flooded.
+struct Reporter {
+    scope: DedicatedWorkerGlobalScope,
+    job: u32,
+    stage: String,
+    last_ms: f64,
+}
+
+impl Reporter {
+    fn post(&self, response: &Response) {
+        if let Ok(text) = serde_json::to_string(response) {
+            let _ = self.scope.post_message(&JsValue::from_str(&text));
+        }
+    }
+
+    fn report(&mut self, stage: &str, done: u64, total: u64) {
+        let now = js_sys::Date::now();
+        let new_stage = stage != self.stage;
+        if new_stage || now - self.last_ms >= 100.0 || (total > 0 && done >= total) {
+            self.stage = stage.to_string();
+            self.last_ms = now;
+            self.post(&Response::Progress { job: self.job, stage: stage.to_string(), done, total });
+        }
+    }
+}
+
+/// Starts the worker: answers every message posted to it.
+pub fn run() {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let reply_scope = scope.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let mut reporter = Reporter { scope: reply_scope.clone(), job: 0, stage: String::new(), last_ms: 0.0 };
+        let Some(text) = event.data().as_string() else { return };
+        match serde_json::from_str::<Request>(&text) {
+            Ok(request) => handle(request, &mut reporter),
+            Err(e) => reporter.post(&Response::Failed { job: 0, message: format!("unreadable request: {e}") }),
+        }
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    Reporter { scope, job: 0, stage: String::new(), last_ms: 0.0 }.post(&Response::Ready);
+}
+
+fn handle(request: Request, reporter: &mut Reporter) {
+    match request {
+        Request::Train { job, corpus, options, lexicon } => {
+            reporter.job = job;
+            let result = corpus.parse().and_then(|corpus| {
+                let model = train(reporter, &corpus, &options, &lexicon)?;
+                let text = serde_json::to_string(&model).map_err(|e| e.to_string())?;
+                reporter.post(&Response::Trained { job, model: text, summary: describe_model(&model) });
+                align(reporter, corpus, model, &lexicon)
+            });
+            if let Err(message) = result {
+                reporter.post(&Response::Failed { job, message });
+            }
+        }
+        Request::Align { job, corpus, model, lexicon } => {
+            reporter.job = job;
+            let result = corpus.parse().and_then(|corpus| {
+                let model: AlignmentModel = serde_json::from_str(&model).map_err(|e| e.to_string())?;
+                align(reporter, corpus, model, &lexicon)
+            });
+            if let Err(message) = result {
+                reporter.post(&Response::Failed { job, message });
+            }
+        }
+        Request::Explain { pair, source, target } => {
+            let result = SESSION.with(|session| {
+                let session = session.borrow();
+                let s = session.as_ref().ok_or_else(|| {
+                    "the worker holds no alignment (it was restarted when a job was cancelled): align again to explain links"
+                        .to_string()
+                })?;
+                let (Some(p), Some(links), Some(search)) =
+                    (s.corpus.pairs.get(pair), s.links.get(pair), s.searches.get(pair))
+                else {
+                    return Err(format!("pair {} is not in the last alignment", pair + 1));
+                };
+                let scorer = Scorer::new(&s.model, &s.lexicon).map_err(|e| e.to_string())?;
+                explain(&s.model, &scorer, &s.lexicon, p, links, search, source, target)
+                    .ok_or_else(|| format!("node pair {source}-{target} is outside the trees of pair {}", pair + 1))
+            });
+            reporter.post(&Response::Explained { pair, source, target, result });
+        }
+    }
+}
+
+fn word_links(files: &LexiconFiles, corpus: &Corpus) -> Result<Option<Vec<WordAlignment>>, String> {
+    let lengths: Vec<(usize, usize)> =
+        corpus.pairs.iter().map(|p| (p.source.words().len(), p.target.words().len())).collect();
+    files
+        .word_links
+        .as_ref()
+        .map(|f| read_word_alignments_for(&f.text, &f.name, &lengths).map_err(|e| e.to_string()))
+        .transpose()
+}
+
+/// The uploaded Moses tables as a lexicon, if both were given.
+fn tables(files: &LexiconFiles) -> Result<Option<Lexicon>, String> {
+    let read = |f: &NamedText| read_moses_lex(&f.text, &f.name).map_err(|e| e.to_string());
+    match (&files.s2t, &files.t2s) {
+        (Some(s2t), Some(t2s)) => Ok(Some(Lexicon::new(read(s2t)?, read(t2s)?))),
+        _ => Ok(None),
+    }
+}
+
+/// `treelink train --train CORPUS` with the page's options (no dev set).
+fn train(
+    reporter: &mut Reporter,
+    corpus: &Corpus,
+    options: &TrainOptions,
+    files: &LexiconFiles,
+) -> Result<AlignmentModel, String> {
+    let links = word_links(files, corpus)?;
+    // As the CLI: word links are used with given tables; otherwise the
+    // in-engine lexicon is trained on the corpus's sentences.
+    let source = match tables(files)? {
+        Some(lexicon) => LexiconSource::Given { lexicon, links },
+        None => LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() },
+    };
+    let setup = prepare(&[corpus], source, &mut |done, total| reporter.report("lexical model", done, total));
+    model::train(corpus, None, &setup.lexicon, setup.model.clone(), &setup.links[0], &[], options, &mut |p| {
+        reporter.report(p.stage.name(), p.done, p.total);
+        ControlFlow::Continue(())
+    })
+    .map_err(|e| format!("training failed: {e}"))
+}
+
+/// `treelink align --model MODEL --input CORPUS`, then
+/// `treelink baseline --input CORPUS` (with the uploaded tables, if any).
+fn align(reporter: &mut Reporter, corpus: Corpus, model: AlignmentModel, files: &LexiconFiles) -> Result<(), String> {
+    let given = word_links(files, &corpus)?;
+    let given_note = if given.is_some() { " with the uploaded word alignment" } else { "" };
+    let (lexicon, links) = lexicon_for_input(&model.lexicon, &corpus, given, &mut |done, total| {
+        reporter.report("lexical model for aligning", done, total)
+    });
+    let searches = {
+        let scorer = Scorer::new(&model, &lexicon).map_err(|e| e.to_string())?;
+        align_corpus(&scorer, &corpus, &links, &mut |done, total| {
+            reporter.report("aligning", done as u64, total as u64)
+        })
+    };
+    let (baseline_lexicon, baseline_note) = match tables(files)? {
+        Some(lexicon) => (lexicon, "the uploaded Moses tables".to_string()),
+        None => {
+            let source = LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() };
+            let setup = prepare(&[&corpus], source, &mut |done, total| {
+                reporter.report("lexical model for the baseline", done, total)
+            });
+            (setup.lexicon, format!("the engine's lexicon trained on the {} pairs", corpus.len()))
+        }
+    };
+    let n = corpus.len() as u64;
+    let baseline = corpus
+        .pairs
+        .iter()
+        .enumerate()
+        .map(|(k, pair)| {
+            reporter.report("baseline (Tinsley et al.)", k as u64 + 1, n);
+            baseline_links(&baseline_lexicon, pair).into_iter().map(|l| (l.source, l.target)).collect()
+        })
+        .collect();
+    let model_note = match &model.lexicon {
+        LexicalModel::Tables(_) => "the model's Moses tables".to_string(),
+        LexicalModel::InEngine { bitext, .. } => format!(
+            "the model's in-engine lexicon re-trained on its {} sentence pairs and the {} pairs aligned",
+            bitext.len(),
+            corpus.len()
+        ),
+    };
+    let lexicon_note = format!("Model: {model_note}{given_note}. Baseline: {baseline_note}.");
+    reporter.post(&Response::Aligned {
+        job: reporter.job,
+        searches: searches.clone(),
+        baseline,
+        lexicon: lexicon_note,
+    });
+    SESSION.with(|s| *s.borrow_mut() = Some(Session { model, lexicon, corpus, links, searches }));
+    Ok(())
+}
