@@ -16,6 +16,7 @@ macro_rules! out {
 
 mod align;
 mod bench;
+mod mt;
 mod progress;
 
 use treelink::kernel::{self, BtkKind, Space, SubTree, SubTreePair};
@@ -100,6 +101,19 @@ enum Command {
     Experiment(align::ExperimentArgs),
     /// Speed figures: kernel evaluations per second, training and aligning times.
     Bench(bench::BenchArgs),
+    /// Train a translation system (ms: meta-structure, phrase: phrase-based) on a parallel treebank.
+    ///
+    /// The word alignment is trained in the engine on the train and dev sentences (or read
+    /// with --word-align); with --extract dirc|ewos the sub-tree alignment comes from gold links
+    /// (PREFIX.gold) or a model of `treelink train`. The weights are tuned on --dev by MERT.
+    MtTrain(mt::MtTrainArgs),
+    /// Translate source trees (one per line) with a trained system; one tokenised sentence per line.
+    Translate(mt::TranslateArgs),
+    /// Corpus BLEU of hypotheses against references (tokenised, one per line), as sacreBLEU -tok none.
+    Bleu(mt::BleuArgs),
+    /// Table 5 of the kernels paper / Table 3 of the meta-structure paper: systems x extraction
+    /// methods, test BLEU with its n-gram precisions, and timings.
+    MtExperiment(mt::MtExperimentArgs),
 }
 
 /// A command's failure: printed as one sentence on stderr.
@@ -152,6 +166,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Eval(args) => align::eval(args),
         Command::Experiment(args) => align::experiment(args),
         Command::Bench(args) => bench::bench(args),
+        Command::MtTrain(args) => mt::mt_train(args),
+        Command::Translate(args) => mt::translate(args),
+        Command::Bleu(args) => mt::bleu(args),
+        Command::MtExperiment(args) => mt::mt_experiment(args),
         Command::Kernel { space, lambda, normalize, left, right } => {
             check_lambda(lambda)?;
             let files = read_tree_files(&[&left, &right])?;

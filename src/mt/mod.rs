@@ -3,5 +3,7 @@
 pub mod decoder;
 pub mod lm;
 pub mod meta;
+pub mod model;
+pub mod ms;
 pub mod phrase;
 pub mod tune;

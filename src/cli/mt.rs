@@ -1,0 +1,563 @@
+//! The translation commands: mt-train, translate, bleu, mt-experiment.
+
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::progress::Reporter;
+use super::CliError;
+use treelink::align::composite::KernelSpec;
+use treelink::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexiconSource};
+use treelink::align::model::{self, search_links, Scorer, TrainOptions};
+use treelink::corpus::Corpus;
+use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
+use treelink::lexicon::{self, bitext_of, LexiconOptions, WordAlignment};
+use treelink::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
+use treelink::mt::ms::{MsSystem, MsSystemConfig};
+use treelink::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseSystem, PhraseSystemConfig};
+use treelink::mt::tune::MertOptions;
+use treelink::tree::{NodeId, Tree};
+
+/// Settings shared by mt-train and mt-experiment.
+#[derive(Args, Debug, Clone)]
+pub struct MtOptions {
+    /// MERT iterations on --dev (0: keep the untuned default weights).
+    #[arg(long, default_value_t = 3)]
+    pub tune_iterations: usize,
+    /// n-best entries per dev sentence for MERT.
+    #[arg(long, default_value_t = 100)]
+    pub nbest: usize,
+    /// Hypotheses per stack (default: 100 for phrase, 50 for ms).
+    #[arg(long, value_name = "N")]
+    pub beam: Option<usize>,
+    /// Order of the word language model (h6).
+    #[arg(long, default_value_t = 3)]
+    pub lm_order: usize,
+    /// Longest phrase (and RM scope) in words.
+    #[arg(long, default_value_t = 7)]
+    pub max_phrase_len: usize,
+    /// Seed of MERT's random directions and of the structure model's SMS samples.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Use only the good gold links (default: good and fuzzy) with --subtree-align gold.
+    #[arg(long)]
+    pub good_only: bool,
+}
+
+/// `treelink mt-train`.
+#[derive(Args, Debug)]
+pub struct MtTrainArgs {
+    /// Training treebank: PREFIX.src, PREFIX.trg (and PREFIX.gold for --subtree-align gold).
+    #[arg(long, value_name = "PREFIX")]
+    pub train: String,
+    /// Development treebank (PREFIX.src, PREFIX.trg): the weights are tuned on it by MERT.
+    #[arg(long, value_name = "PREFIX")]
+    pub dev: Option<String>,
+    /// ms (meta-structure) or phrase (the phrase-based baseline).
+    #[arg(long, value_name = "SYSTEM")]
+    pub system: SystemKind,
+    /// Phrase (and RM) extraction: word, dirc or ewos.
+    #[arg(long, value_name = "METHOD", default_value = "word")]
+    pub extract: ExtractMethod,
+    /// Sub-tree alignment for dirc/ewos: a model file from `treelink train`, or gold (PREFIX.gold).
+    /// Default: gold.
+    #[arg(long, value_name = "MODEL|gold")]
+    pub subtree_align: Option<String>,
+    /// Word alignment of the training pairs (`i-j` per line); default: trained in the
+    /// engine on the train and dev sentences.
+    #[arg(long, value_name = "F")]
+    pub word_align: Option<String>,
+    #[command(flatten)]
+    pub opts: MtOptions,
+    /// Output model file (JSON).
+    #[arg(short = 'o', long = "output", value_name = "MTMODEL")]
+    pub output: String,
+}
+
+/// `treelink translate`.
+#[derive(Args, Debug)]
+pub struct TranslateArgs {
+    /// Model file from `treelink mt-train`.
+    #[arg(long, value_name = "MTMODEL")]
+    pub model: String,
+    /// Source trees, one per line (bracketed).
+    #[arg(long, value_name = "FILE.src")]
+    pub input: String,
+    /// Hypotheses per stack (default: the model's).
+    #[arg(long, value_name = "N")]
+    pub beam: Option<usize>,
+    /// Also print, on stderr, the target SMS and the derivation of each sentence (ms system).
+    #[arg(long)]
+    pub trace: bool,
+}
+
+/// `treelink bleu`.
+#[derive(Args, Debug)]
+pub struct BleuArgs {
+    /// References, one tokenised sentence per line.
+    #[arg(long = "ref", value_name = "REF")]
+    pub reference: String,
+    /// Hypotheses, one tokenised sentence per line.
+    #[arg(long, value_name = "HYP")]
+    pub hyp: String,
+}
+
+/// `treelink mt-experiment`.
+#[derive(Args, Debug)]
+pub struct MtExperimentArgs {
+    /// Training treebank (PREFIX.src, .trg, .gold).
+    #[arg(long, value_name = "PREFIX")]
+    pub train: String,
+    /// Development treebank: MERT, and the sub-tree aligner's pruning.
+    #[arg(long, value_name = "PREFIX")]
+    pub dev: String,
+    /// Test treebank: the reported BLEU.
+    #[arg(long, value_name = "PREFIX")]
+    pub test: String,
+    /// Sub-tree alignment for dirc/ewos: trained (the aligner trained on --train with --dev,
+    /// kernel --kernel), gold, or a model file from `treelink train`.
+    #[arg(long, value_name = "trained|gold|MODEL", default_value = "trained")]
+    pub subtree_align: String,
+    /// Kernel of the trained sub-tree aligner.
+    #[arg(long, value_name = "SPEC", default_value = "plain+dbtk-root+ibtk-rgsst")]
+    pub kernel: KernelSpec,
+    /// Systems to run, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "phrase,ms")]
+    pub systems: Vec<SystemKind>,
+    /// Extraction methods to run, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "word,dirc,ewos")]
+    pub extract: Vec<ExtractMethod>,
+    #[command(flatten)]
+    pub opts: MtOptions,
+}
+
+fn read(file: &str) -> Result<String, CliError> {
+    std::fs::read_to_string(file).map_err(|source| CliError::Read { file: file.to_string(), source })
+}
+
+fn words_of(c: &Corpus) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+    c.pairs.iter().map(|p| (p.source.words().to_vec(), p.target.words().to_vec())).unzip()
+}
+
+/// Word alignments of every corpus, trained once on all their sentences (no gold).
+fn word_alignments(corpora: &[&Corpus], reporter: &mut Reporter) -> Vec<Vec<WordAlignment>> {
+    let bitext: Vec<_> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
+    let options = LexiconOptions::default();
+    let total = (options.ibm1_iterations + options.ibm2_iterations) as u64 * 2;
+    let mut done = 0;
+    let (_, links) = lexicon::train_lexicon(&bitext, &options, &mut |_| {
+        done += 1;
+        reporter.report("word alignment", done.min(total), total);
+    });
+    let mut rest = links.into_iter();
+    corpora.iter().map(|c| rest.by_ref().take(c.len()).collect()).collect()
+}
+
+/// Sub-tree links of `train` from an alignment model file.
+fn links_from_model(
+    model: &model::AlignmentModel,
+    train: &Corpus,
+    reporter: &mut Reporter,
+) -> Result<Vec<Vec<(NodeId, NodeId)>>, CliError> {
+    let (lexicon, links) =
+        lexicon_for_input(&model.lexicon, train, None, &mut |d, t| reporter.report("sub-tree aligner lexicon", d, t));
+    let scorer = Scorer::new(model, &lexicon)?;
+    let mut out = Vec::with_capacity(train.len());
+    for (k, (pair, l)) in train.pairs.iter().zip(&links).enumerate() {
+        let (search, _) = scorer.align_pair(pair, l);
+        out.push(search_links(&search).into_iter().map(|l| (l.source, l.target)).collect());
+        reporter.report("sub-tree alignment of the training pairs", k as u64 + 1, train.len() as u64);
+    }
+    Ok(out)
+}
+
+/// Trains the sub-tree aligner on `train` (gold) with `dev`, as `treelink train --kernel SPEC`,
+/// and aligns the training pairs with it.
+fn trained_subtree_links(
+    train: &Corpus,
+    dev: &Corpus,
+    spec: &KernelSpec,
+    seed: u64,
+    reporter: &mut Reporter,
+) -> Result<Vec<Vec<(NodeId, NodeId)>>, CliError> {
+    let setup = prepare(
+        &[train, dev],
+        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() },
+        &mut |d, t| reporter.report("sub-tree aligner lexicon", d, t),
+    );
+    let options = TrainOptions { spec: spec.clone(), seed, ..TrainOptions::default() };
+    let m = model::train(
+        train,
+        Some(dev),
+        &setup.lexicon,
+        setup.model.clone(),
+        &setup.links[0],
+        &setup.links[1],
+        &options,
+        &mut |p| {
+            reporter.report(p.stage.name(), p.done, p.total);
+            ControlFlow::Continue(())
+        },
+    )?;
+    reporter.note(&format!("sub-tree aligner {}: dev F {:.2}", m.spec, m.summary.dev_f.unwrap_or(f64::NAN)));
+    let scorer = Scorer::new(&m, &setup.lexicon)?;
+    let mut out = Vec::with_capacity(train.len());
+    for (k, (pair, l)) in train.pairs.iter().zip(&setup.links[0]).enumerate() {
+        let (search, _) = scorer.align_pair(pair, l);
+        out.push(search_links(&search).into_iter().map(|l| (l.source, l.target)).collect());
+        reporter.report("sub-tree alignment of the training pairs", k as u64 + 1, train.len() as u64);
+    }
+    Ok(out)
+}
+
+fn usage(e: impl std::fmt::Display) -> CliError {
+    CliError::Usage(e.to_string())
+}
+
+/// Trains one system and tunes it on `dev` (if any); returns it with its tuned dev BLEU.
+#[allow(clippy::too_many_arguments)]
+fn train_system(
+    kind: SystemKind,
+    method: ExtractMethod,
+    train: &Corpus,
+    alignments: &[WordAlignment],
+    subtree: Option<&[Vec<(NodeId, NodeId)>]>,
+    dev: Option<&Corpus>,
+    opts: &MtOptions,
+    reporter: &mut Reporter,
+) -> Result<(MtSystem, Option<f64>), CliError> {
+    let mert =
+        MertOptions { iterations: opts.tune_iterations, nbest: opts.nbest, seed: opts.seed, ..MertOptions::default() };
+    let tune = dev.filter(|d| opts.tune_iterations > 0 && !d.is_empty());
+    let label = format!("{} {}", kind.name(), method);
+    match kind {
+        SystemKind::Phrase => {
+            let mut config = PhraseSystemConfig { lm_order: opts.lm_order, ..PhraseSystemConfig::default() };
+            config.table.extract.method = method;
+            config.table.extract.max_phrase_len = opts.max_phrase_len;
+            if let Some(b) = opts.beam {
+                config.decode.beam.stack_limit = b;
+            }
+            let mut sys = PhraseSystem::train(train, alignments, subtree, &config).map_err(usage)?;
+            reporter.note(&format!("{label}: {} phrase pairs", sys.table.len()));
+            let mut bleu = None;
+            if let Some(d) = tune {
+                let (src, refs) = words_of(d);
+                reporter.note(&format!("{label}: tuning on {} dev sentences", d.len()));
+                let report = sys.tune(&src, &refs, &mert).map_err(usage)?;
+                bleu = Some(report.bleu);
+            }
+            Ok((MtSystem::Phrase(Box::new(sys)), bleu))
+        }
+        SystemKind::Ms => {
+            let mut config = MsSystemConfig { lm_order: opts.lm_order, seed: opts.seed, ..MsSystemConfig::default() };
+            config.table.extract.method = method;
+            config.table.extract.max_phrase_len = opts.max_phrase_len;
+            config.limits.max_words = opts.max_phrase_len;
+            if let Some(b) = opts.beam {
+                config.decode.beam.stack_limit = b;
+            }
+            let mut sys = MsSystem::train(train, alignments, subtree, &config).map_err(usage)?;
+            reporter.note(&format!(
+                "{label}: {} phrase pairs, {} RM pairs ({} source RMs), structure model on {} SMS",
+                sys.table.len(),
+                sys.rm_table.len(),
+                sys.rm_table.source_rms(),
+                sys.summary.structure_sentences
+            ));
+            let mut bleu = None;
+            if let Some(d) = tune {
+                let sources: Vec<Tree> = d.pairs.iter().map(|p| p.source.clone()).collect();
+                let refs: Vec<Vec<String>> = d.pairs.iter().map(|p| p.target.words().to_vec()).collect();
+                reporter.note(&format!("{label}: tuning on {} dev sentences", d.len()));
+                let report = sys
+                    .tune(&sources, &refs, &mert, &mut |k, n| {
+                        reporter.report("tuning (decoding dev)", k as u64, n as u64)
+                    })
+                    .map_err(usage)?;
+                bleu = Some(report.bleu);
+            }
+            Ok((MtSystem::Ms(Box::new(sys)), bleu))
+        }
+    }
+}
+
+pub fn mt_train(args: MtTrainArgs) -> Result<(), CliError> {
+    let started = Instant::now();
+    let mut reporter = Reporter::new();
+    let needs_subtree = args.extract != ExtractMethod::Word;
+    let gold = needs_subtree && args.subtree_align.as_deref().is_none_or(|s| s == "gold");
+    let train = Corpus::read_prefix(&args.train, gold)?;
+    let dev = args.dev.as_deref().map(|d| Corpus::read_prefix(d, false)).transpose()?;
+    let alignments: Vec<WordAlignment> = match &args.word_align {
+        Some(f) => {
+            let lengths: Vec<(usize, usize)> =
+                train.pairs.iter().map(|p| (p.source.words().len(), p.target.words().len())).collect();
+            lexicon::read_word_alignments_for(&read(f)?, f, &lengths)?
+        }
+        None => {
+            let corpora: Vec<&Corpus> = std::iter::once(&train).chain(dev.as_ref()).collect();
+            word_alignments(&corpora, &mut reporter).swap_remove(0)
+        }
+    };
+    let subtree = if !needs_subtree {
+        None
+    } else if gold {
+        Some(gold_subtree_links(&train, !args.opts.good_only))
+    } else {
+        let file = args.subtree_align.as_deref().unwrap_or_default();
+        let m = super::align::read_model(file)?;
+        Some(links_from_model(&m, &train, &mut reporter)?)
+    };
+    let (system, dev_bleu) = train_system(
+        args.system,
+        args.extract,
+        &train,
+        &alignments,
+        subtree.as_deref(),
+        dev.as_ref(),
+        &args.opts,
+        &mut reporter,
+    )?;
+    let model = MtModel {
+        training: TrainingInfo {
+            train: args.train.clone(),
+            dev: args.dev.clone(),
+            extract: Some(args.extract),
+            subtree_align: needs_subtree.then(|| args.subtree_align.clone().unwrap_or_else(|| "gold".into())),
+            pairs: train.len(),
+            dev_bleu,
+            seconds: started.elapsed().as_secs_f64(),
+        },
+        system,
+    };
+    std::fs::write(&args.output, model.to_json())
+        .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
+    let tuned = dev_bleu.map_or(String::new(), |b| format!(", dev BLEU {b:.2} after tuning"));
+    reporter.note(&format!(
+        "wrote {}: {} system, {} extraction, {} pairs{tuned}, {:.1} s",
+        args.output,
+        args.system.name(),
+        args.extract,
+        train.len(),
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(())
+}
+
+/// Reads a translation model file.
+pub fn read_mt_model(file: &str) -> Result<MtModel, CliError> {
+    MtModel::from_json(&read(file)?, file).map_err(|e| CliError::Usage(e.to_string()))
+}
+
+pub fn translate(args: TranslateArgs) -> Result<(), CliError> {
+    let mut reporter = Reporter::new();
+    let mut model = read_mt_model(&args.model)?;
+    if let Some(b) = args.beam {
+        match &mut model.system {
+            MtSystem::Phrase(p) => p.config.decode.beam.stack_limit = b,
+            MtSystem::Ms(m) => m.config.decode.beam.stack_limit = b,
+        }
+    }
+    let trees = Tree::parse_all(&read(&args.input)?, &args.input)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for (k, tree) in trees.iter().enumerate() {
+        let t = model.system.translate(tree);
+        writeln!(out, "{}", t.words.join(" ")).map_err(CliError::Write)?;
+        if args.trace {
+            if let Some(ms) = &t.ms {
+                eprintln!("sentence {}: target SMS: {}", k + 1, ms.target_sms);
+                for s in &ms.derivation {
+                    eprintln!(
+                        "  [{}, {}) {} -> {}{} : {}",
+                        s.source.0,
+                        s.source.1,
+                        s.source_rm,
+                        s.target_rm,
+                        if s.glue { " (glue)" } else { "" },
+                        s.target.join(" ")
+                    );
+                }
+            }
+        }
+        reporter.report("translating", k as u64 + 1, trees.len() as u64);
+    }
+    out.flush().map_err(CliError::Write)
+}
+
+/// The lines of a file, each a tokenised sentence.
+fn lines(file: &str) -> Result<Vec<String>, CliError> {
+    Ok(read(file)?.lines().map(str::to_string).collect())
+}
+
+/// References: one tokenised sentence per line, or a file of bracketed
+/// trees, one per line (every line starts with `(` and the file reads as
+/// that many trees), whose leaves are the references.
+fn references(file: &str) -> Result<Vec<String>, CliError> {
+    let text = read(file)?;
+    let lines: Vec<&str> = text.lines().collect();
+    if !lines.is_empty() && lines.iter().all(|l| l.trim_start().starts_with('(')) {
+        if let Ok(trees) = Tree::parse_all(&text, file) {
+            if trees.len() == lines.len() {
+                return Ok(trees.iter().map(|t| t.words().join(" ")).collect());
+            }
+        }
+    }
+    Ok(lines.into_iter().map(str::to_string).collect())
+}
+
+pub fn bleu(args: BleuArgs) -> Result<(), CliError> {
+    let refs = references(&args.reference)?;
+    let hyps = lines(&args.hyp)?;
+    if refs.len() != hyps.len() {
+        return Err(CliError::Usage(format!(
+            "{}:{}:1: expected {} lines (as many as {}), found {}",
+            args.hyp,
+            hyps.len().min(refs.len()) + 1,
+            refs.len(),
+            args.reference,
+            hyps.len()
+        )));
+    }
+    let b = corpus_bleu(&hyps, &refs).map_err(usage)?;
+    out!("{b}")
+}
+
+/// One row of the experiment table.
+struct Row {
+    system: SystemKind,
+    method: ExtractMethod,
+    bleu: Bleu,
+    dev_bleu: Option<f64>,
+    train_secs: f64,
+    tune_secs: f64,
+    test_secs: f64,
+}
+
+pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
+    let mut reporter = Reporter::new();
+    let gold = args.subtree_align == "gold";
+    let train = Corpus::read_prefix(&args.train, true)?;
+    let dev = Corpus::read_prefix(&args.dev, args.subtree_align == "trained")?;
+    let test = Corpus::read_prefix(&args.test, false)?;
+    let started = Instant::now();
+    let links = word_alignments(&[&train, &dev, &test], &mut reporter);
+    let align_secs = started.elapsed().as_secs_f64();
+    reporter.note(&format!("word alignment of {} pairs: {align_secs:.1} s", train.len() + dev.len() + test.len()));
+    let needs_subtree = args.extract.iter().any(|&m| m != ExtractMethod::Word);
+    let started = Instant::now();
+    let subtree = if !needs_subtree {
+        None
+    } else if gold {
+        Some(gold_subtree_links(&train, !args.opts.good_only))
+    } else if args.subtree_align == "trained" {
+        Some(trained_subtree_links(&train, &dev, &args.kernel, args.opts.seed, &mut reporter)?)
+    } else {
+        let m = super::align::read_model(&args.subtree_align)?;
+        Some(links_from_model(&m, &train, &mut reporter)?)
+    };
+    let subtree_secs = started.elapsed().as_secs_f64();
+    if let Some(s) = &subtree {
+        reporter.note(&format!(
+            "sub-tree alignment ({}): {} links on the training pairs, {subtree_secs:.1} s",
+            args.subtree_align,
+            s.iter().map(Vec::len).sum::<usize>()
+        ));
+    }
+    let refs: Vec<&[String]> = test.pairs.iter().map(|p| p.target.words()).collect();
+    let mut rows = Vec::new();
+    for &system in &args.systems {
+        for &method in &args.extract {
+            let label = format!("{} {}", system.name(), method);
+            let t0 = Instant::now();
+            let no_tune = MtOptions { tune_iterations: 0, ..args.opts.clone() };
+            let (mut sys, _) =
+                train_system(system, method, &train, &links[0], subtree.as_deref(), None, &no_tune, &mut reporter)?;
+            let train_secs = t0.elapsed().as_secs_f64();
+            let t0 = Instant::now();
+            let mut dev_bleu = None;
+            if args.opts.tune_iterations > 0 {
+                let mert = MertOptions {
+                    iterations: args.opts.tune_iterations,
+                    nbest: args.opts.nbest,
+                    seed: args.opts.seed,
+                    ..MertOptions::default()
+                };
+                reporter.note(&format!("{label}: tuning on {} dev sentences", dev.len()));
+                let report = match &mut sys {
+                    MtSystem::Phrase(p) => {
+                        let (src, r) = words_of(&dev);
+                        p.tune(&src, &r, &mert).map_err(usage)?
+                    }
+                    MtSystem::Ms(m) => {
+                        let sources: Vec<Tree> = dev.pairs.iter().map(|p| p.source.clone()).collect();
+                        let r: Vec<Vec<String>> = dev.pairs.iter().map(|p| p.target.words().to_vec()).collect();
+                        m.tune(&sources, &r, &mert, &mut |k, n| {
+                            reporter.report("tuning (decoding dev)", k as u64, n as u64)
+                        })
+                        .map_err(usage)?
+                    }
+                };
+                dev_bleu = Some(report.bleu);
+            }
+            let tune_secs = t0.elapsed().as_secs_f64();
+            let t0 = Instant::now();
+            let mut stats = BleuStats::default();
+            for (k, (p, r)) in test.pairs.iter().zip(&refs).enumerate() {
+                let hyp = sys.translate(&p.source).words;
+                stats += BleuStats::from_tokens(&hyp, &[r]);
+                reporter.report(&format!("{label}: translating test"), k as u64 + 1, test.len() as u64);
+            }
+            let test_secs = t0.elapsed().as_secs_f64();
+            let bleu = Bleu::corpus(&stats);
+            reporter.note(&format!(
+                "{label}: test {bleu}; train {train_secs:.1} s, tune {tune_secs:.1} s, test {test_secs:.1} s"
+            ));
+            rows.push(Row { system, method, bleu, dev_bleu, train_secs, tune_secs, test_secs });
+        }
+    }
+    out!(
+        "word alignment {align_secs:.1} s; sub-tree alignment ({}) {subtree_secs:.1} s; test: {} sentences",
+        if needs_subtree { args.subtree_align.as_str() } else { "none" },
+        test.len()
+    )?;
+    out!(
+        "{:<7} {:<6} {:>6}  {:>6} {:>6} {:>6} {:>6}  {:>5}  {:>7}  {:>8} {:>8} {:>8} {:>7}",
+        "System",
+        "Model",
+        "BLEU",
+        "p1",
+        "p2",
+        "p3",
+        "p4",
+        "BP",
+        "dev",
+        "train s",
+        "tune s",
+        "test s",
+        "sent/s"
+    )?;
+    for r in &rows {
+        let p = r.bleu.precisions;
+        out!(
+            "{:<7} {:<6} {:>6.2}  {:>6.1} {:>6.1} {:>6.1} {:>6.1}  {:>5.3}  {:>7}  {:>8.1} {:>8.1} {:>8.1} {:>7.1}",
+            r.system.name(),
+            r.method.name(),
+            r.bleu.score,
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            r.bleu.bp,
+            r.dev_bleu.map_or("-".to_string(), |b| format!("{b:.2}")),
+            r.train_secs,
+            r.tune_secs,
+            r.test_secs,
+            test.len() as f64 / r.test_secs.max(1e-9)
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,579 @@
+//! The meta-structure decoder (§4): a [`SearchSpace`] over RM options of
+//! one source tree, searched by the generic [`beam_search`]. See the parent
+//! module for the model, the options and the caps.
+
+use serde::{Deserialize, Serialize};
+
+use super::extract::{MsIndex, RmLimits, RmTable, TagLexicon};
+use super::*;
+use crate::mt::decoder::{beam_search, BeamOptions, Coverage, NBestEntry, PhraseStep, SearchSpace, SearchStats};
+use crate::mt::lm::{LmState, NgramLm, WordId};
+use crate::mt::meta::{Constraints, Decomposition};
+use crate::mt::phrase::PhraseTable;
+use crate::tree::Tree;
+
+/// Settings of the meta-structure decoder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MsDecodeOptions {
+    /// Stacks, pruning and n-best. Default: stack limit 50, threshold 1e-5.
+    pub beam: BeamOptions,
+    /// Longest RM-level jump in words (`None`: unlimited). Default 6.
+    pub distortion_limit: Option<usize>,
+    /// Phrase translations per source phrase tried inside an RM. Default 20.
+    pub ttable_limit: usize,
+    /// Target RMs tried per source RM, best `P(e|f)` first. Default 10.
+    pub rm_limit: usize,
+    /// Translations of an RM's scope kept per target length. Default 2.
+    pub inner_k: usize,
+    /// Options kept per source span, best estimate first. Default 20.
+    pub span_limit: usize,
+}
+
+impl Default for MsDecodeOptions {
+    fn default() -> Self {
+        MsDecodeOptions {
+            beam: BeamOptions { stack_limit: 50, ..BeamOptions::default() },
+            distortion_limit: Some(6),
+            ttable_limit: 20,
+            rm_limit: 10,
+            inner_k: 2,
+            span_limit: 20,
+        }
+    }
+}
+
+/// Everything the decoder reads from a trained system.
+pub struct MsModel<'a> {
+    pub table: &'a PhraseTable,
+    pub rm_table: &'a RmTable,
+    pub lm: &'a NgramLm,
+    pub structure_lm: &'a NgramLm,
+    pub tags: &'a TagLexicon,
+    pub constraints: Constraints,
+    pub limits: RmLimits,
+    /// `P` of an unseen RM pair (glue), both ways.
+    pub unseen_rm_prob: f64,
+}
+
+/// A phrase pair applicable inside the sentence.
+#[derive(Debug, Clone)]
+struct Phrase {
+    start: usize,
+    end: usize,
+    target: Vec<String>,
+    unknown: bool,
+    /// ln φ(f|e), ln lex(f|e), ln φ(e|f), ln lex(e|f).
+    ln_scores: [f64; 4],
+    /// Weighted static features plus the context-free LM estimate.
+    estimate: f64,
+    /// The context-free LM estimate (ln).
+    lm_estimate: f64,
+}
+
+/// A monotone phrase segmentation of a span: phrase ids and its DP score.
+#[derive(Debug, Clone)]
+struct Inner {
+    /// Phrase ids in target order.
+    phrases: Vec<u32>,
+    words: usize,
+    score: f64,
+    /// Inner jumps (a swap's; 0 when monotone).
+    distortion: f64,
+}
+
+/// One option of the search: a source RM over `span`, a target RM and a
+/// translation of the scope with as many words as the target RM has leaves.
+#[derive(Debug, Clone)]
+pub struct MsOption {
+    pub start: usize,
+    pub end: usize,
+    /// Source RM structure string.
+    pub source_rm: String,
+    /// Target RM structure string.
+    pub target_rm: String,
+    /// Target words.
+    pub target: Vec<String>,
+    /// The phrase pairs inside the RM, left to right (monotone).
+    pub phrases: Vec<PhraseStep>,
+    /// No RM pair applied: a single word with a flat target structure.
+    pub glue: bool,
+    /// Static features (everything but LM, structure model and distortion).
+    static_features: [f64; NUM_MS_FEATURES],
+    word_ids: Vec<WordId>,
+    ms_ids: Vec<WordId>,
+    estimate: f64,
+}
+
+/// The recombination state: word LM and structure LM contexts and the end
+/// of the last source RM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MsState {
+    pub lm: LmState,
+    pub structure: LmState,
+    pub last_end: usize,
+}
+
+/// The meta-structure model of one source tree.
+pub struct MsSearch<'a> {
+    lm: &'a NgramLm,
+    structure_lm: &'a NgramLm,
+    n: usize,
+    options: Vec<MsOption>,
+    distortion_limit: Option<usize>,
+}
+
+fn dot(w: &[f64], x: &[f64]) -> f64 {
+    w.iter().zip(x).fold(0.0, |s, (a, b)| s + a * b)
+}
+
+fn lm_ln(log10: f64) -> f64 {
+    log10 * std::f64::consts::LN_10
+}
+
+/// ln P of `ids` after `state` and the state after them.
+fn lm_score(lm: &NgramLm, mut state: LmState, ids: &[WordId]) -> (f64, LmState) {
+    let mut total = 0.0;
+    for &id in ids {
+        let (lp, next) = lm.score_word(state, id);
+        total += lp;
+        state = next;
+    }
+    (lm_ln(total), state)
+}
+
+/// Escapes a label for the top level of a structure string.
+fn escape_label(label: &str) -> String {
+    let mut s = String::with_capacity(label.len());
+    for c in label.chars() {
+        if c.is_whitespace() || c == '[' || c == ']' || c == '\\' {
+            s.push('\\');
+        }
+        s.push(c);
+    }
+    s
+}
+
+impl<'a> MsSearch<'a> {
+    /// Collects the options of `source` under `model` and `weights`
+    /// (module documentation of [`crate::mt::ms`]).
+    pub fn new(model: &MsModel<'a>, source: &Tree, weights: &[f64], options: &MsDecodeOptions) -> MsSearch<'a> {
+        let words = source.words();
+        let n = words.len();
+        let w: Vec<f64> = (0..NUM_MS_FEATURES).map(|i| weights.get(i).copied().unwrap_or(0.0)).collect();
+        let max_words = model.limits.max_words.max(1);
+        // Phrase pairs of every sub-span (and a copy of each word without a one-word translation).
+        let mut phrases: Vec<Phrase> = Vec::new();
+        let mut by_start: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let max_src = model.table.max_source_len().clamp(1, max_words);
+        for s in 0..n {
+            for e in s + 1..=n.min(s + max_src) {
+                let entries = model.table.lookup(&words[s..e]);
+                let take = options.ttable_limit.min(entries.len());
+                let mut add = |target: Vec<String>, unknown: bool, ln_scores: [f64; 4]| {
+                    let ids: Vec<WordId> = target.iter().map(|t| model.lm.word_id(t)).collect();
+                    let (lm_est, _) = lm_score(model.lm, model.lm.null_state(), &ids);
+                    let mut f = [0.0; NUM_MS_FEATURES];
+                    f[..4].copy_from_slice(&ln_scores);
+                    f[F_WORDS] = target.len() as f64;
+                    f[F_PHRASES] = 1.0;
+                    f[F_UNKNOWN] = if unknown { 1.0 } else { 0.0 };
+                    f[F_LM] = lm_est;
+                    let estimate = dot(&w, &f);
+                    by_start[s].push(phrases.len() as u32);
+                    phrases.push(Phrase {
+                        start: s,
+                        end: e,
+                        target,
+                        unknown,
+                        ln_scores,
+                        estimate,
+                        lm_estimate: lm_est,
+                    });
+                };
+                for entry in &entries[..take] {
+                    add(entry.target.clone(), false, entry.scores.map(libm::log));
+                }
+                if e == s + 1 && take == 0 {
+                    add(vec![words[s].clone()], true, [0.0; 4]);
+                }
+            }
+        }
+        // Source RMs found in the RM table, by start word.
+        let d = Decomposition::new(source, model.constraints);
+        let index = MsIndex::new(&d, max_words);
+        let pos_nodes: Vec<usize> = (0..source.len()).filter(|&p| source.is_pos(p)).collect();
+        let inner_keep = options.inner_k.max(1);
+        let dp_k = inner_keep.max(3);
+        let mut opts: Vec<MsOption> = Vec::new();
+        for s in 0..n {
+            let rms = index.rms_from(s, model.limits.max_ms.max(1), max_words);
+            let found: Vec<(usize, String)> = rms
+                .iter()
+                .filter_map(|roots| {
+                    let end = roots.last().map(|&m| source.span(m).end)?;
+                    let rm = index.rm_string(roots);
+                    (!model.rm_table.lookup(&rm).0.is_empty()).then_some((end, rm))
+                })
+                .collect();
+            let max_end = found.iter().map(|f| f.0).max().unwrap_or(s + 1).max(s + 1);
+            // Monotone segmentations of s..e for every e, k-best per (end, length).
+            let mut inner = inner_translations(&phrases, &by_start, s, max_end, dp_k, w[F_DISTORTION]);
+            // Re-rank each list with the LM over the whole scope instead of phrase by phrase.
+            for list in inner.iter_mut().flatten() {
+                for x in list.iter_mut() {
+                    let ids: Vec<WordId> = x
+                        .phrases
+                        .iter()
+                        .flat_map(|&k| phrases[k as usize].target.iter())
+                        .map(|t| model.lm.word_id(t))
+                        .collect();
+                    let per_phrase: f64 = x.phrases.iter().map(|&k| phrases[k as usize].lm_estimate).sum();
+                    let whole = lm_score(model.lm, model.lm.null_state(), &ids).0;
+                    x.score += w[F_LM] * (whole - per_phrase);
+                }
+                list.sort_by(|a, b| b.score.total_cmp(&a.score));
+            }
+            let mut span_opts: Vec<Vec<MsOption>> = vec![Vec::new(); max_end - s];
+            let make = |e: usize,
+                        inn: &Inner,
+                        source_rm: &str,
+                        target_rm: String,
+                        ms: &[String],
+                        p: (f64, f64),
+                        glue: bool| {
+                let target: Vec<String> =
+                    inn.phrases.iter().flat_map(|&k| phrases[k as usize].target.iter().cloned()).collect();
+                let mut f = [0.0; NUM_MS_FEATURES];
+                for &k in &inn.phrases {
+                    let ph = &phrases[k as usize];
+                    for (x, y) in f[..4].iter_mut().zip(ph.ln_scores) {
+                        *x += y;
+                    }
+                    f[F_UNKNOWN] += if ph.unknown { 1.0 } else { 0.0 };
+                }
+                f[F_WORDS] = target.len() as f64;
+                f[F_PHRASES] = inn.phrases.len() as f64;
+                f[F_DISTORTION] = -inn.distortion;
+                f[F_RM_E_GIVEN_F] = libm::log(p.0);
+                f[F_RM_F_GIVEN_E] = libm::log(p.1);
+                f[F_RMS] = 1.0;
+                f[F_GLUE] = if glue { 1.0 } else { 0.0 };
+                let word_ids: Vec<WordId> = target.iter().map(|t| model.lm.word_id(t)).collect();
+                let ms_ids: Vec<WordId> = ms.iter().map(|m| model.structure_lm.word_id(m)).collect();
+                let mut est = f;
+                est[F_LM] = lm_score(model.lm, model.lm.null_state(), &word_ids).0;
+                est[F_STRUCTURE] = lm_score(model.structure_lm, model.structure_lm.null_state(), &ms_ids).0;
+                let phrases_out = inn
+                    .phrases
+                    .iter()
+                    .map(|&k| {
+                        let ph = &phrases[k as usize];
+                        PhraseStep { source: (ph.start, ph.end), target: ph.target.clone(), unknown: ph.unknown }
+                    })
+                    .collect();
+                MsOption {
+                    start: s,
+                    end: e,
+                    source_rm: source_rm.to_string(),
+                    target_rm,
+                    target,
+                    phrases: phrases_out,
+                    glue,
+                    static_features: f,
+                    word_ids,
+                    ms_ids,
+                    estimate: dot(&w, &est),
+                }
+            };
+            for (e, rm) in &found {
+                let (entries, targets) = model.rm_table.lookup(rm);
+                let take = options.rm_limit.min(entries.len());
+                for (entry, t) in entries[..take].iter().zip(targets) {
+                    let Some(cands) = inner.get(e - s - 1).and_then(|by_len| by_len.get(t.words)) else { continue };
+                    for inn in cands.iter().take(inner_keep) {
+                        span_opts[e - s - 1].push(make(
+                            *e,
+                            inn,
+                            rm,
+                            entry.target.clone(),
+                            &t.ms,
+                            (entry.p_e_given_f, entry.p_f_given_e),
+                            false,
+                        ));
+                    }
+                }
+            }
+            // Glue: a word that no RM pair can translate gets its best
+            // translations with a flat target structure of word tags.
+            if span_opts[0].is_empty() {
+                let mut all: Vec<&Inner> = inner.first().map_or(Vec::new(), |v| v.iter().flatten().collect());
+                all.sort_by(|a, b| b.score.total_cmp(&a.score));
+                let src_rm = pos_nodes.get(s).map_or(String::new(), |&p| index.ms_string(p).to_string());
+                for inn in all.into_iter().take(inner_keep) {
+                    let tags: Vec<String> = inn
+                        .phrases
+                        .iter()
+                        .flat_map(|&k| phrases[k as usize].target.iter())
+                        .map(|t| escape_label(model.tags.tag(t)))
+                        .collect();
+                    let glue_rm = tags.join(" ");
+                    let p = model.unseen_rm_prob;
+                    span_opts[0].push(make(s + 1, inn, &src_rm, glue_rm, &tags, (p, p), true));
+                }
+            }
+            for mut v in span_opts {
+                v.sort_by(|a, b| b.estimate.total_cmp(&a.estimate));
+                v.truncate(options.span_limit.max(1));
+                opts.extend(v);
+            }
+        }
+        MsSearch {
+            lm: model.lm,
+            structure_lm: model.structure_lm,
+            n,
+            options: opts,
+            distortion_limit: options.distortion_limit,
+        }
+    }
+
+    /// The options, numbered as the search numbers them.
+    pub fn options(&self) -> &[MsOption] {
+        &self.options
+    }
+}
+
+/// For every end `e` in `s+1..=max_end` (index `e - s - 1`), the k best
+/// translations of `s..e` per number of target words (index: length), best
+/// first: monotone phrase segmentations, and *swaps* — the translation of
+/// `m..e` before that of `s..m`, for a split `m` — with the inner jumps
+/// `(m − s) + (e − s)` as distortion. Ranked by the weighted static
+/// features and context-free LM estimates of the phrases (`w` weights the
+/// distortion).
+fn inner_translations(
+    phrases: &[Phrase],
+    by_start: &[Vec<u32>],
+    s: usize,
+    max_end: usize,
+    k: usize,
+    w_distortion: f64,
+) -> Vec<Vec<Vec<Inner>>> {
+    let mono_from = |a: usize| monotone(phrases, by_start, a, max_end, k);
+    let monos: Vec<Vec<Vec<Vec<Inner>>>> = (s..max_end).map(mono_from).collect();
+    let mut out: Vec<Vec<Vec<Inner>>> = monos[0].clone();
+    for e in s + 2..=max_end {
+        for m in s + 1..e {
+            let (left, right) = (&monos[0][m - s - 1], &monos[m - s][e - m - 1]);
+            let dist = ((m - s) + (e - s)) as f64;
+            for r in right.iter().flatten() {
+                for l in left.iter().flatten() {
+                    let len = l.words + r.words;
+                    let score = r.score + l.score - w_distortion * dist;
+                    let cell = &mut out[e - s - 1];
+                    if cell.len() <= len {
+                        cell.resize(len + 1, Vec::new());
+                    }
+                    let mut ps = r.phrases.clone();
+                    ps.extend_from_slice(&l.phrases);
+                    insert_k(&mut cell[len], Inner { phrases: ps, words: len, score, distortion: dist }, k);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Inserts into a list kept best first and at most `k` long.
+fn insert_k(slot: &mut Vec<Inner>, x: Inner, k: usize) {
+    if slot.len() >= k && slot.last().is_some_and(|y| y.score >= x.score) {
+        return;
+    }
+    let pos = slot.iter().position(|y| y.score < x.score).unwrap_or(slot.len());
+    slot.insert(pos, x);
+    slot.truncate(k);
+}
+
+/// The k best monotone phrase segmentations of `s..e` for every `e` up to
+/// `max_end`, per target length (see [`inner_translations`]).
+fn monotone(phrases: &[Phrase], by_start: &[Vec<u32>], s: usize, max_end: usize, k: usize) -> Vec<Vec<Vec<Inner>>> {
+    // cells[j - s][len]: k best segmentations of s..j with len target words.
+    let width = max_end - s + 1;
+    let mut cells: Vec<Vec<Vec<Inner>>> = vec![Vec::new(); width];
+    cells[0] = vec![vec![Inner { phrases: Vec::new(), words: 0, score: 0.0, distortion: 0.0 }]];
+    for j in s..max_end {
+        let from = std::mem::take(&mut cells[j - s]);
+        for &p in by_start.get(j).map_or(&[][..], Vec::as_slice) {
+            let ph = &phrases[p as usize];
+            if ph.end > max_end {
+                continue;
+            }
+            let t = ph.target.len();
+            for h in from.iter().flatten() {
+                let len = h.words + t;
+                let cell = &mut cells[ph.end - s];
+                if cell.len() <= len {
+                    cell.resize(len + 1, Vec::new());
+                }
+                let score = h.score + ph.estimate;
+                if cell[len].len() >= k && cell[len].last().is_some_and(|x: &Inner| x.score >= score) {
+                    continue;
+                }
+                let mut ps = h.phrases.clone();
+                ps.push(p);
+                insert_k(&mut cell[len], Inner { phrases: ps, words: len, score, distortion: 0.0 }, k);
+            }
+        }
+        cells[j - s] = from;
+    }
+    cells.into_iter().skip(1).collect()
+}
+
+impl SearchSpace for MsSearch<'_> {
+    type State = MsState;
+
+    fn source_len(&self) -> usize {
+        self.n
+    }
+
+    fn num_features(&self) -> usize {
+        NUM_MS_FEATURES
+    }
+
+    fn num_options(&self) -> usize {
+        self.options.len()
+    }
+
+    fn option_span(&self, option: usize) -> (usize, usize) {
+        let o = &self.options[option];
+        (o.start, o.end)
+    }
+
+    fn option_estimate(&self, option: usize, _weights: &[f64]) -> f64 {
+        self.options[option].estimate
+    }
+
+    fn initial_state(&self) -> MsState {
+        MsState { lm: self.lm.begin_state(), structure: self.structure_lm.begin_state(), last_end: 0 }
+    }
+
+    fn span_allowed(&self, state: &MsState, coverage: &Coverage, start: usize, end: usize) -> bool {
+        let Some(limit) = self.distortion_limit else { return true };
+        if start.abs_diff(state.last_end) > limit {
+            return false;
+        }
+        match coverage.first_free() {
+            Some(gap) if gap < start => end - gap <= limit,
+            _ => true,
+        }
+    }
+
+    fn extend(&self, state: &MsState, _coverage: &Coverage, option: usize, delta: &mut [f64]) -> Option<MsState> {
+        let o = &self.options[option];
+        delta.copy_from_slice(&o.static_features);
+        delta[F_DISTORTION] -= o.start.abs_diff(state.last_end) as f64;
+        let (lm, lm_state) = lm_score(self.lm, state.lm, &o.word_ids);
+        delta[F_LM] = lm;
+        let (st, st_state) = lm_score(self.structure_lm, state.structure, &o.ms_ids);
+        delta[F_STRUCTURE] = st;
+        Some(MsState { lm: lm_state, structure: st_state, last_end: o.end })
+    }
+
+    fn finish(&self, state: &MsState, delta: &mut [f64]) {
+        delta[F_LM] += lm_ln(self.lm.score_end(state.lm));
+        delta[F_STRUCTURE] += lm_ln(self.structure_lm.score_end(state.structure));
+    }
+}
+
+/// One step of a meta-structure derivation: a source RM and the target RM
+/// it was transformed into, with the words of its scope translated phrase
+/// by phrase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MsStep {
+    /// Half-open source word span (the RM's scope).
+    pub source: (usize, usize),
+    pub source_rm: String,
+    pub target_rm: String,
+    pub target: Vec<String>,
+    pub phrases: Vec<PhraseStep>,
+    /// No RM pair applied (a single word with a flat structure of word tags).
+    pub glue: bool,
+}
+
+/// The result of translating one source tree.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MsTranslation {
+    /// The best translation.
+    pub words: Vec<String>,
+    /// The target SMS: the target RMs' structure strings in target order.
+    pub target_sms: String,
+    /// Its model score λ · h.
+    pub score: f64,
+    /// Its feature vector h (indices `F_*` of [`crate::mt::ms`]).
+    pub features: Vec<f64>,
+    /// RM pairs in target order.
+    pub derivation: Vec<MsStep>,
+    /// The n-best list, best first.
+    pub nbest: Vec<NBestEntry>,
+    pub stats: SearchStats,
+}
+
+/// Translates a source tree (module documentation of [`crate::mt::ms`]).
+/// If the distortion limit leaves no complete translation the tree is
+/// decoded again without it; a tree with no words gives an empty translation.
+pub fn decode_ms(model: &MsModel<'_>, source: &Tree, weights: &[f64], options: &MsDecodeOptions) -> MsTranslation {
+    let mut search = MsSearch::new(model, source, weights, options);
+    let mut result = beam_search(&search, weights, &options.beam);
+    if result.nbest.is_empty() && search.distortion_limit.is_some() {
+        search.distortion_limit = None;
+        let again = beam_search(&search, weights, &options.beam);
+        let s = result.stats;
+        result.nbest = again.nbest;
+        result.stats = SearchStats {
+            created: s.created + again.stats.created,
+            pruned: s.pruned + again.stats.pruned,
+            recombined: s.recombined + again.stats.recombined,
+            expanded: s.expanded + again.stats.expanded,
+        };
+    }
+    let opts = &search.options;
+    let words_of = |d: &[usize]| d.iter().flat_map(|&o| opts[o].target.iter().cloned()).collect::<Vec<String>>();
+    let nbest: Vec<NBestEntry> = result
+        .nbest
+        .iter()
+        .map(|d| NBestEntry { words: words_of(&d.options), features: d.features.clone(), score: d.score })
+        .collect();
+    match result.nbest.first() {
+        Some(best) => MsTranslation {
+            words: words_of(&best.options),
+            target_sms: best.options.iter().map(|&o| opts[o].target_rm.as_str()).collect::<Vec<_>>().join(" "),
+            score: best.score,
+            features: best.features.clone(),
+            derivation: best
+                .options
+                .iter()
+                .map(|&o| {
+                    let x = &opts[o];
+                    MsStep {
+                        source: (x.start, x.end),
+                        source_rm: x.source_rm.clone(),
+                        target_rm: x.target_rm.clone(),
+                        target: x.target.clone(),
+                        phrases: x.phrases.clone(),
+                        glue: x.glue,
+                    }
+                })
+                .collect(),
+            nbest,
+            stats: result.stats,
+        },
+        None => MsTranslation {
+            words: Vec::new(),
+            target_sms: String::new(),
+            score: if source.words().is_empty() { 0.0 } else { f64::NEG_INFINITY },
+            features: vec![0.0; NUM_MS_FEATURES],
+            derivation: Vec::new(),
+            nbest,
+            stats: result.stats,
+        },
+    }
+}

@@ -1,0 +1,445 @@
+//! Training-side pieces of the meta-structure system (§3): the RMs that
+//! tile a span, RM pair extraction over the aligned leaf nodes (§3.2), the
+//! RM transformation table (eqs. 9-10), the samples of target SMS the
+//! structure model (eq. 13) is trained on, and the target word → POS table
+//! used to give a structure to glue translations. See the parent module for
+//! the readings of the paper.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::mt::meta::{Decomposition, RmShape};
+use crate::mt::phrase::{combine, consistent_pairs, ExtractMethod, FnvMap, SpanPair};
+use crate::mt::tune::SplitMix64;
+use crate::tree::{NodeId, Tree};
+
+/// Limits on the RMs that are extracted and decoded with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RmLimits {
+    /// MS per RM at most. Default 4.
+    pub max_ms: usize,
+    /// Words in an RM's scope at most (either side). Default 7, the phrase length limit.
+    pub max_words: usize,
+}
+
+impl Default for RmLimits {
+    fn default() -> Self {
+        RmLimits { max_ms: DEFAULT_MAX_MS, max_words: DEFAULT_MAX_RM_WORDS }
+    }
+}
+
+/// Default [`RmLimits::max_ms`].
+pub const DEFAULT_MAX_MS: usize = 4;
+/// Default [`RmLimits::max_words`].
+pub const DEFAULT_MAX_RM_WORDS: usize = 7;
+
+/// The MS of one tree indexed for tiling: the structure string of every
+/// admissible node, and the admissible nodes starting at each word.
+pub struct MsIndex<'t> {
+    tree: &'t Tree,
+    /// Structure string of each node's MS (empty for a node that is not an MS).
+    ms_string: Vec<String>,
+    /// Admissible nodes whose span starts at each word and has at most
+    /// `max_words` words, in pre-order (higher MS first).
+    starting: Vec<Vec<NodeId>>,
+}
+
+impl<'t> MsIndex<'t> {
+    pub fn new(d: &Decomposition<'t>, max_words: usize) -> MsIndex<'t> {
+        let tree = d.tree();
+        let n = tree.words().len();
+        let mut ms_string = vec![String::new(); tree.len()];
+        let mut starting = vec![Vec::new(); n];
+        for m in d.meta_structures() {
+            let span = m.span();
+            if span.is_empty() || span.len() > max_words || span.start >= n {
+                continue;
+            }
+            ms_string[m.root()] = m.to_string();
+            starting[span.start].push(m.root());
+        }
+        MsIndex { tree, ms_string, starting }
+    }
+
+    pub fn tree(&self) -> &'t Tree {
+        self.tree
+    }
+
+    /// The structure string of the MS rooted at `n` (empty if it is not one).
+    pub fn ms_string(&self, n: NodeId) -> &str {
+        self.ms_string.get(n).map_or("", String::as_str)
+    }
+
+    /// The structure string of the RM made of the MS `roots` (MS strings
+    /// separated by spaces, as [`RmShape`] writes it).
+    pub fn rm_string(&self, roots: &[NodeId]) -> String {
+        let mut s = String::new();
+        for (k, &r) in roots.iter().enumerate() {
+            if k > 0 {
+                s.push(' ');
+            }
+            s.push_str(self.ms_string(r));
+        }
+        s
+    }
+
+    /// Every RM of at most `max_ms` MS whose scope is exactly `start..end`
+    /// (its tilings by MS), depth-first with higher MS first.
+    pub fn tilings(&self, start: usize, end: usize, max_ms: usize) -> Vec<Vec<NodeId>> {
+        let mut out = Vec::new();
+        let mut stack: Vec<(usize, Vec<NodeId>)> = vec![(start, Vec::new())];
+        while let Some((pos, roots)) = stack.pop() {
+            if pos == end {
+                if !roots.is_empty() {
+                    out.push(roots);
+                }
+                continue;
+            }
+            if roots.len() >= max_ms || pos >= self.starting.len() {
+                continue;
+            }
+            for &m in self.starting[pos].iter().rev() {
+                let e = self.tree.span(m).end;
+                if e <= end {
+                    let mut next = roots.clone();
+                    next.push(m);
+                    stack.push((e, next));
+                }
+            }
+        }
+        out
+    }
+
+    /// Every RM starting at word `start` with at most `max_ms` MS (and, by
+    /// construction of the index, at most `max_words` words), depth-first.
+    pub fn rms_from(&self, start: usize, max_ms: usize, max_words: usize) -> Vec<Vec<NodeId>> {
+        let mut out = Vec::new();
+        let mut stack: Vec<Vec<NodeId>> =
+            self.starting.get(start).map_or(Vec::new(), |v| v.iter().rev().map(|&m| vec![m]).collect());
+        while let Some(roots) = stack.pop() {
+            let end = roots.last().map_or(start, |&m| self.tree.span(m).end);
+            if roots.len() < max_ms && end < self.starting.len() {
+                for &m in self.starting[end].iter().rev() {
+                    if self.tree.span(m).end - start <= max_words {
+                        let mut longer = roots.clone();
+                        longer.push(m);
+                        stack.push(longer);
+                    }
+                }
+            }
+            out.push(roots);
+        }
+        out
+    }
+}
+
+/// The RM pairs of one tree pair (§3.2) with their expected counts, as
+/// (source RM string, target RM string, count), sorted by the strings.
+///
+/// The span pairs are the phrase pairs over the leaf (POS) nodes that are
+/// consistent with the word alignment (`word`, from [`consistent_pairs`])
+/// combined with the sub-tree span pairs (`subtree`) by `method`
+/// ([`combine`]). A span pair of count `c` whose source scope has `a`
+/// tilings by RMs and whose target scope has `b` gives each of the `a · b`
+/// RM pairs `c / (a · b)`: the expected count when one SMS of each tree is
+/// drawn uniformly among those that hold an RM over the span.
+pub fn rm_pairs(
+    source: &MsIndex<'_>,
+    target: &MsIndex<'_>,
+    word: &[SpanPair],
+    subtree: &[SpanPair],
+    method: ExtractMethod,
+    limits: &RmLimits,
+) -> Vec<(String, String, f64)> {
+    let mut out: Vec<(String, String, f64)> = Vec::new();
+    for (sp, count) in combine(word, subtree, method) {
+        if sp.src_len() > limits.max_words || sp.trg_len() > limits.max_words {
+            continue;
+        }
+        let a = source.tilings(sp.src.0, sp.src.1, limits.max_ms);
+        let b = target.tilings(sp.trg.0, sp.trg.1, limits.max_ms);
+        if a.is_empty() || b.is_empty() {
+            continue;
+        }
+        let share = f64::from(count) / (a.len() * b.len()) as f64;
+        let ts: Vec<String> = b.iter().map(|r| target.rm_string(r)).collect();
+        for f in &a {
+            let fs = source.rm_string(f);
+            for t in &ts {
+                out.push((fs.clone(), t.clone(), share));
+            }
+        }
+    }
+    out.sort_by(|x, y| x.0.cmp(&y.0).then_with(|| x.1.cmp(&y.1)));
+    let mut merged: Vec<(String, String, f64)> = Vec::with_capacity(out.len());
+    for (f, e, c) in out {
+        match merged.last_mut() {
+            Some(last) if last.0 == f && last.1 == e => last.2 += c,
+            _ => merged.push((f, e, c)),
+        }
+    }
+    merged
+}
+
+/// The span pairs of a tree pair's leaves consistent with the word alignment
+/// (§3.2: "the alignments of leaf nodes ... derived from the word alignments";
+/// leaf `i` is the POS node of word `i`).
+pub fn leaf_pairs(source: &Tree, target: &Tree, alignment: &[(usize, usize)], max_words: usize) -> Vec<SpanPair> {
+    consistent_pairs(source.words().len(), target.words().len(), alignment, max_words)
+}
+
+/// One entry of the RM transformation table: `P(e|f)` (eq. 9) and
+/// `P(f|e)` (eq. 10) by relative frequency of the expected counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RmEntry {
+    /// Source RM structure string.
+    pub source: String,
+    /// Target RM structure string.
+    pub target: String,
+    /// Expected count `Count(RM_f, RM_e)` over the corpus.
+    pub count: f64,
+    /// `P(RM_e | RM_f)`.
+    pub p_e_given_f: f64,
+    /// `P(RM_f | RM_e)`.
+    pub p_f_given_e: f64,
+}
+
+/// What the decoder needs of a target RM: its MS (tokens of the structure
+/// model) and its number of words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetRm {
+    pub ms: Vec<String>,
+    pub words: usize,
+}
+
+/// The RM transformation table (§3.2, eqs. 9-10): entries grouped by source
+/// RM (in string order), each group best first by `P(e|f)` (ties: higher
+/// `P(f|e)`, then target string). Serialised as a list of
+/// `[source, target, count, P(e|f), P(f|e)]`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(try_from = "Vec<(String, String, f64, f64, f64)>", into = "Vec<(String, String, f64, f64, f64)>")]
+pub struct RmTable {
+    entries: Vec<RmEntry>,
+    /// Parsed target RMs, one per entry.
+    targets: Vec<TargetRm>,
+    index: FnvMap<String, (usize, usize)>,
+}
+
+impl PartialEq for RmTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries == other.entries
+    }
+}
+
+impl From<RmTable> for Vec<(String, String, f64, f64, f64)> {
+    fn from(t: RmTable) -> Self {
+        t.entries.into_iter().map(|e| (e.source, e.target, e.count, e.p_e_given_f, e.p_f_given_e)).collect()
+    }
+}
+
+impl TryFrom<Vec<(String, String, f64, f64, f64)>> for RmTable {
+    type Error = String;
+    fn try_from(v: Vec<(String, String, f64, f64, f64)>) -> Result<Self, String> {
+        RmTable::from_entries(
+            v.into_iter()
+                .map(|(source, target, count, p_e_given_f, p_f_given_e)| RmEntry {
+                    source,
+                    target,
+                    count,
+                    p_e_given_f,
+                    p_f_given_e,
+                })
+                .collect(),
+        )
+    }
+}
+
+fn entry_order(a: &RmEntry, b: &RmEntry) -> std::cmp::Ordering {
+    b.p_e_given_f
+        .total_cmp(&a.p_e_given_f)
+        .then(b.p_f_given_e.total_cmp(&a.p_f_given_e))
+        .then_with(|| a.target.cmp(&b.target))
+}
+
+impl RmTable {
+    /// A table of these entries: checks that both RM strings parse,
+    /// probabilities are in (0, 1], counts positive and pairs not repeated.
+    pub fn from_entries(mut entries: Vec<RmEntry>) -> Result<RmTable, String> {
+        let mut targets = Vec::with_capacity(entries.len());
+        entries.sort_by(|a, b| a.source.cmp(&b.source).then_with(|| entry_order(a, b)));
+        for e in &entries {
+            RmShape::parse(&e.source).map_err(|err| format!("source RM '{}': {err}", e.source))?;
+            let shape = RmShape::parse(&e.target).map_err(|err| format!("target RM '{}': {err}", e.target))?;
+            let ok = |p: f64| p > 0.0 && p <= 1.0;
+            if !(ok(e.p_e_given_f) && ok(e.p_f_given_e) && e.count > 0.0 && e.count.is_finite()) {
+                return Err(format!(
+                    "RM pair '{}' → '{}': expected probabilities in (0, 1] and a positive count, found {} {} {}",
+                    e.source, e.target, e.count, e.p_e_given_f, e.p_f_given_e
+                ));
+            }
+            targets.push(TargetRm { ms: shape.ms().map(|m| m.to_string()).collect(), words: shape.word_count() });
+        }
+        let mut index = FnvMap::default();
+        let mut start = 0;
+        while start < entries.len() {
+            let src = &entries[start].source;
+            let end = start + entries[start..].iter().take_while(|e| &e.source == src).count();
+            let mut t: Vec<&str> = entries[start..end].iter().map(|e| e.target.as_str()).collect();
+            t.sort_unstable();
+            if let Some(w) = t.windows(2).find(|w| w[0] == w[1]) {
+                return Err(format!("the RM pair '{src}' → '{}' is listed twice", w[0]));
+            }
+            index.insert(src.clone(), (start, end));
+            start = end;
+        }
+        Ok(RmTable { entries, targets, index })
+    }
+
+    /// Estimates the table from expected counts (relative frequencies both
+    /// ways), then keeps the `top_k` targets of each source RM (probabilities
+    /// are not renormalised, as in a phrase table).
+    pub fn estimate(counts: Vec<(String, String, f64)>, top_k: Option<usize>) -> RmTable {
+        let mut c_f: BTreeMap<&str, f64> = BTreeMap::new();
+        let mut c_e: BTreeMap<&str, f64> = BTreeMap::new();
+        for (f, e, c) in &counts {
+            *c_f.entry(f).or_insert(0.0) += c;
+            *c_e.entry(e).or_insert(0.0) += c;
+        }
+        let entries: Vec<RmEntry> = counts
+            .iter()
+            .filter(|(_, _, c)| *c > 0.0)
+            .map(|(f, e, c)| RmEntry {
+                source: f.clone(),
+                target: e.clone(),
+                count: *c,
+                p_e_given_f: (c / c_f[f.as_str()]).min(1.0),
+                p_f_given_e: (c / c_e[e.as_str()]).min(1.0),
+            })
+            .collect();
+        let mut table = RmTable::from_entries(entries).unwrap_or_default();
+        if let Some(k) = top_k {
+            table.prune(k);
+        }
+        table
+    }
+
+    /// Keeps the first `k` targets of each source RM.
+    pub fn prune(&mut self, k: usize) {
+        let mut keep = vec![false; self.entries.len()];
+        for &(s, e) in self.index.values() {
+            keep[s..e.min(s + k)].iter_mut().for_each(|x| *x = true);
+        }
+        let mut i = 0;
+        self.entries.retain(|_| {
+            i += 1;
+            keep[i - 1]
+        });
+        let entries = std::mem::take(&mut self.entries);
+        *self = RmTable::from_entries(entries).unwrap_or_default();
+    }
+
+    pub fn entries(&self) -> &[RmEntry] {
+        &self.entries
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Number of distinct source RMs.
+    pub fn source_rms(&self) -> usize {
+        self.index.len()
+    }
+
+    /// The entries of a source RM and their parsed targets, best first.
+    pub fn lookup(&self, source: &str) -> (&[RmEntry], &[TargetRm]) {
+        match self.index.get(source) {
+            Some(&(s, e)) => (&self.entries[s..e], &self.targets[s..e]),
+            None => (&[], &[]),
+        }
+    }
+
+    /// The entry of a pair.
+    pub fn get(&self, source: &str, target: &str) -> Option<&RmEntry> {
+        self.lookup(source).0.iter().find(|e| e.target == target)
+    }
+}
+
+/// Up to `samples` distinct SMS of `d`'s tree drawn at random (seeded),
+/// each as its MS structure strings left to right: the sentences the
+/// structure model is trained on. Each draw walks the initial SMS left to
+/// right and keeps an MS with probability 1/2 or deletes it (and decides
+/// again for each MS that replaces it); an MS of more than `max_words`
+/// words, which no RM can hold, is always deleted; a pre-terminal is
+/// always kept.
+pub fn sample_sms(d: &Decomposition<'_>, samples: usize, max_words: usize, rng: &mut SplitMix64) -> Vec<Vec<String>> {
+    let tree = d.tree();
+    let mut drawn: Vec<Vec<NodeId>> = Vec::with_capacity(samples);
+    for _ in 0..samples {
+        let mut out = Vec::new();
+        let mut stack: Vec<NodeId> = d.initial_sms().roots().iter().rev().copied().collect();
+        while let Some(n) = stack.pop() {
+            let below = d.replacement(n);
+            let delete = !below.is_empty() && (tree.span(n).len() > max_words || rng.next_u64() >> 63 == 1);
+            if delete {
+                stack.extend(below.iter().rev());
+            } else {
+                out.push(n);
+            }
+        }
+        drawn.push(out);
+    }
+    drawn.sort();
+    drawn.dedup();
+    drawn.iter().map(|roots| roots.iter().filter_map(|&r| d.ms(r).map(|m| m.to_string())).collect()).collect()
+}
+
+/// The most frequent POS of each target word in the training trees (ties:
+/// the smaller tag), for the structure of glue translations.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TagLexicon {
+    tags: BTreeMap<String, String>,
+}
+
+/// The POS given to a target word never seen in training.
+pub const UNKNOWN_TAG: &str = "X";
+
+impl TagLexicon {
+    pub fn train<'a>(trees: impl IntoIterator<Item = &'a Tree>) -> TagLexicon {
+        let mut counts: BTreeMap<(String, String), u64> = BTreeMap::new();
+        for t in trees {
+            for n in 0..t.len() {
+                if let Some(w) = t.word_of(n) {
+                    *counts.entry((w.to_string(), t.label(n).to_string())).or_insert(0) += 1;
+                }
+            }
+        }
+        let mut tags: BTreeMap<String, (u64, String)> = BTreeMap::new();
+        for ((w, tag), c) in counts {
+            let best = tags.entry(w).or_insert((0, String::new()));
+            if c > best.0 {
+                *best = (c, tag);
+            }
+        }
+        TagLexicon { tags: tags.into_iter().map(|(w, (_, t))| (w, t)).collect() }
+    }
+
+    /// The tag of a word ([`UNKNOWN_TAG`] if unseen).
+    pub fn tag(&self, word: &str) -> &str {
+        self.tags.get(word).map_or(UNKNOWN_TAG, String::as_str)
+    }
+
+    pub fn len(&self) -> usize {
+        self.tags.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tags.is_empty()
+    }
+}

@@ -1,0 +1,449 @@
+//! The meta-structure translation system: RM pair extraction and the RM
+//! transformation probabilities (§3.2), the structure model's smoothing
+//! (eq. 13), the decoder (§4) on a tiny model, the model file, determinism,
+//! and the command-line contract (`mt-train`, `translate`, `bleu`). Expected
+//! values are worked out by hand in the comments.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use treelink::corpus::{Corpus, Named};
+use treelink::mt::decoder::BeamOptions;
+use treelink::mt::lm::NgramLm;
+use treelink::mt::meta::{Constraints, Decomposition};
+use treelink::mt::model::{MtModel, MtSystem, TrainingInfo};
+use treelink::mt::ms::extract::{leaf_pairs, rm_pairs, sample_sms, MsIndex};
+use treelink::mt::ms::{
+    MsDecodeOptions, MsSystem, MsSystemConfig, MsTrainingSummary, RmEntry, RmLimits, RmTable, TagLexicon, F_DIR_PHRASE,
+    F_DISTORTION, F_GLUE, F_PHRASES, F_RMS, F_RM_E_GIVEN_F, F_UNKNOWN, F_WORDS, NUM_MS_FEATURES,
+};
+use treelink::mt::phrase::{ExtractMethod, PhraseEntry, PhraseTable, SpanPair};
+use treelink::mt::tune::SplitMix64;
+use treelink::tree::Tree;
+
+fn t(s: &str) -> Tree {
+    Tree::parse_one(s, "test").unwrap()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-12
+}
+
+const CAT_SRC: &str = "(S (NP (ART die) (NN Katze)) (VVFIN schläft))";
+const CAT_TRG: &str = "(S (NP (DA el) (NC gato)) (VM duerme))";
+const BLACK_SRC: &str = "(NP (ADJA schwarze) (NN Katze))";
+const BLACK_TRG: &str = "(NP (NC gato) (AQ negro))";
+
+fn cat_corpus() -> Corpus {
+    let src = format!("{CAT_SRC}\n{BLACK_SRC}\n");
+    let trg = format!("{CAT_TRG}\n{BLACK_TRG}\n");
+    Corpus::from_texts(Named { name: "c.src", text: &src }, Named { name: "c.trg", text: &trg }, None).unwrap()
+}
+
+fn cat_alignments() -> Vec<Vec<(usize, usize)>> {
+    vec![vec![(0, 0), (1, 1), (2, 2)], vec![(0, 1), (1, 0)]]
+}
+
+// ------------------------------------------------------------- extraction ----
+
+#[test]
+fn tilings_of_a_span_by_hand() {
+    // With α = 3, β = 1.5 (heights in phrase levels) S (height 1, 3 words)
+    // and NP (height 0) are MS, as are the three POS nodes.
+    let tree = t(CAT_SRC);
+    let d = Decomposition::new(&tree, Constraints::PAPER);
+    let index = MsIndex::new(&d, 7);
+    let strings = |v: Vec<Vec<usize>>| v.iter().map(|r| index.rm_string(r)).collect::<Vec<_>>();
+    // die Katze: the NP, or its two POS nodes.
+    assert_eq!(strings(index.tilings(0, 2, 4)), ["NP[ART-NN]", "ART NN"]);
+    // The whole sentence: S, NP + VVFIN, or three POS nodes; with max_ms 2 the last is too long.
+    assert_eq!(strings(index.tilings(0, 3, 4)), ["S[NP[ART-NN]-VVFIN]", "NP[ART-NN] VVFIN", "ART NN VVFIN"]);
+    assert_eq!(strings(index.tilings(0, 3, 2)), ["S[NP[ART-NN]-VVFIN]", "NP[ART-NN] VVFIN"]);
+    // Katze schläft: no MS ends inside, only the POS nodes.
+    assert_eq!(strings(index.tilings(1, 3, 4)), ["NN VVFIN"]);
+    // Every RM starting at "die" of at most 2 MS and 7 words.
+    assert_eq!(
+        strings(index.rms_from(0, 2, 7)),
+        ["S[NP[ART-NN]-VVFIN]", "NP[ART-NN]", "NP[ART-NN] VVFIN", "ART", "ART NN"]
+    );
+}
+
+/// Pair 1 (die Katze schläft / el gato duerme, monotone one-to-one) has 6
+/// consistent span pairs over its leaves: the three words, the two word
+/// pairs and the sentence. Their tilings (source × target):
+///   [0,1) ART × DA, [1,2) NN × NC, [2,3) VVFIN × VM: 1 × 1, count 1 each;
+///   [1,3) "NN VVFIN" × "NC VM": 1 × 1, count 1;
+///   [0,2) {NP[ART-NN], ART NN} × {NP[DA-NC], DA NC}: 4 pairs of 1/4;
+///   [0,3) {S[..], NP[..] VVFIN, ART NN VVFIN} × the same three on the target: 9 pairs of 1/9.
+/// That is 17 distinct RM pairs.
+/// Pair 2 (schwarze Katze / gato negro, crossed) has 3: [0,1)-[1,2) ADJA × AQ,
+/// [1,2)-[0,1) NN × NC (again), [0,2)-[0,2) {NP[ADJA-NN], ADJA NN} × {NP[NC-AQ], NC AQ}: 4 of 1/4.
+/// In all 17 + 1 + 4 = 22 distinct pairs.
+#[test]
+fn rm_pairs_and_probabilities_by_hand() {
+    let (s1, t1) = (t(CAT_SRC), t(CAT_TRG));
+    let (d1, e1) = (Decomposition::new(&s1, Constraints::PAPER), Decomposition::new(&t1, Constraints::PAPER));
+    let (is, it) = (MsIndex::new(&d1, 7), MsIndex::new(&e1, 7));
+    let word = leaf_pairs(&s1, &t1, &[(0, 0), (1, 1), (2, 2)], 7);
+    assert_eq!(word.len(), 6);
+    let limits = RmLimits::default();
+    let pairs = rm_pairs(&is, &it, &word, &[], ExtractMethod::Word, &limits);
+    assert_eq!(pairs.len(), 17);
+    let count =
+        |f: &str, e: &str, p: &[(String, String, f64)]| p.iter().find(|x| x.0 == f && x.1 == e).map_or(0.0, |x| x.2);
+    assert!(close(count("ART", "DA", &pairs), 1.0));
+    assert!(close(count("NN VVFIN", "NC VM", &pairs), 1.0));
+    assert!(close(count("NP[ART-NN]", "DA NC", &pairs), 0.25));
+    assert!(close(count("ART NN VVFIN", "S[NP[DA-NC]-VM]", &pairs), 1.0 / 9.0));
+    // The total count of pair 1 is one per span pair.
+    assert!(close(pairs.iter().map(|p| p.2).sum::<f64>(), 6.0));
+
+    // Sub-tree link NP-NP (nodes 1 and 1): its span pair [0,2)-[0,2) is also
+    // word-consistent, so DirC counts it twice (1/2 per RM pair), EWoS once.
+    let sub = [SpanPair::new(0..2, 0..2)];
+    let dirc = rm_pairs(&is, &it, &word, &sub, ExtractMethod::DirC, &limits);
+    let ewos = rm_pairs(&is, &it, &word, &sub, ExtractMethod::EWoS, &limits);
+    assert!(close(count("NP[ART-NN]", "NP[DA-NC]", &dirc), 0.5));
+    assert!(close(count("NP[ART-NN]", "NP[DA-NC]", &ewos), 0.25));
+    assert_eq!(ewos, pairs);
+
+    // The whole system on both pairs: relative frequencies of the expected counts.
+    let config = MsSystemConfig { lm_order: 2, rm_top_k: None, ..MsSystemConfig::default() };
+    let sys = MsSystem::train(&cat_corpus(), &cat_alignments(), None, &config).unwrap();
+    assert_eq!(sys.rm_table.len(), 22);
+    let p = |f: &str, e: &str| {
+        let x = sys.rm_table.get(f, e).unwrap();
+        (x.count, x.p_e_given_f, x.p_f_given_e)
+    };
+    // NN → NC once in each pair; NN is aligned to nothing else and NC comes only from NN.
+    assert_eq!(p("NN", "NC"), (2.0, 1.0, 1.0));
+    // NP[ART-NN] goes to NP[DA-NC] and DA NC with 1/4 each: 1/2 each way.
+    let (c, ef, fe) = p("NP[ART-NN]", "NP[DA-NC]");
+    assert!(close(c, 0.25) && close(ef, 0.5) && close(fe, 0.5));
+    // S[NP[ART-NN]-VVFIN] has three targets of 1/9: P(e|f) = 1/3; "DA NC VM" three sources: P(f|e) = 1/3.
+    let (c, ef, fe) = p("S[NP[ART-NN]-VVFIN]", "DA NC VM");
+    assert!(close(c, 1.0 / 9.0) && close(ef, 1.0 / 3.0) && close(fe, 1.0 / 3.0));
+    // Crossed pair: ADJA → AQ.
+    assert_eq!(p("ADJA", "AQ"), (1.0, 1.0, 1.0));
+    // Pruning to the best target keeps one entry per source RM.
+    let pruned =
+        MsSystem::train(&cat_corpus(), &cat_alignments(), None, &MsSystemConfig { rm_top_k: Some(1), ..config })
+            .unwrap();
+    assert_eq!(pruned.rm_table.len(), pruned.rm_table.source_rms());
+}
+
+// ------------------------------------------------------- structure model ----
+
+/// Sampling SMS of `(NP (ART die) (NN Katze))`: the NP is kept or deleted
+/// with probability 1/2 each, so 16 draws give both SMS (the chance of
+/// missing one is 2^-15) — deduplicated, in node order.
+///
+/// Modified Kneser-Ney of order 2 on the two token sentences
+/// `<s> NP[ART-NN] </s>` and `<s> ART NN </s>` (A, B, C below), by hand:
+/// unigram continuation counts A 1, B 1, C 1, `</s>` 2 (after A and C), so
+/// S = 5; the count-of-counts have no 3, so the fallback discounts
+/// D1 = 0.5, D2 = 1 apply; γ(ε) = (0.5·3 + 1·1)/5 = 1/2; the uniform
+/// distribution is over 5 words (`<unk>`, `</s>`, A, B, C):
+///   p(A) = (1 − 0.5)/5 + 0.5/5 = 0.2, p(`</s>`) = (2 − 1)/5 + 0.1 = 0.3, p(`<unk>`) = 0.1.
+/// Bigrams (raw counts, fallback discounts): after `<s>` two bigrams of 1,
+/// γ(`<s>`) = 0.5·2/2 = 1/2:
+///   p(A | `<s>`) = 0.5/2 + 0.5·0.2 = 0.35; p(C | `<s>`), unseen, = 0.5·0.2 = 0.1;
+/// after B (one bigram): p(C | B) = 0.5 + 0.5·0.2 = 0.6, p(`</s>` | B) = 0.5·0.3 = 0.15,
+/// an unseen MS p(`<unk>` | B) = 0.5·0.1 = 0.05.
+#[test]
+fn structure_model_samples_and_smoothing_by_hand() {
+    let tree = t("(NP (ART die) (NN Katze))");
+    let d = Decomposition::new(&tree, Constraints::PAPER);
+    let mut rng = SplitMix64::new(1);
+    let sentences = sample_sms(&d, 16, 7, &mut rng);
+    assert_eq!(sentences, [vec!["NP[ART-NN]".to_string()], vec!["ART".to_string(), "NN".to_string()]]);
+    // An MS longer than max_words is always split.
+    assert_eq!(sample_sms(&d, 16, 1, &mut rng), [vec!["ART".to_string(), "NN".to_string()]]);
+    let lm = NgramLm::train(&sentences, 2).unwrap();
+    let p = |ctx: &str, w: &str| 10f64.powf(lm.log_prob(&[ctx], w));
+    let near = |a: f64, b: f64| (a - b).abs() < 1e-9;
+    assert!(near(p("<s>", "NP[ART-NN]"), 0.35));
+    assert!(near(p("<s>", "NN"), 0.1));
+    assert!(near(p("ART", "NN"), 0.6));
+    assert!(near(p("ART", "</s>"), 0.15));
+    assert!(near(p("ART", "VP[VM]"), 0.05));
+    assert!(near(p("NN", "</s>"), 0.5 + 0.5 * 0.3));
+}
+
+// ---------------------------------------------------------------- decoder ----
+
+fn phrase(s: &str, t: &str, dir: f64) -> PhraseEntry {
+    let w = |x: &str| x.split(' ').map(String::from).collect();
+    PhraseEntry { source: w(s), target: w(t), scores: [1.0, 1.0, dir, 1.0] }
+}
+
+fn rm(f: &str, e: &str, p_ef: f64) -> RmEntry {
+    RmEntry { source: f.into(), target: e.into(), count: 1.0, p_e_given_f: p_ef, p_f_given_e: 1.0 }
+}
+
+/// A hand-made system: only the weights set in `weights` count.
+fn tiny_system(weights: &[(usize, f64)]) -> MsSystem {
+    let table = PhraseTable::from_entries(vec![
+        phrase("die", "el", 1.0),
+        phrase("Katze", "gato", 1.0),
+        phrase("die Katze", "el gato", 0.8),
+        phrase("schläft", "duerme", 1.0),
+        phrase("schläft", "está durmiendo", 0.5),
+    ])
+    .unwrap();
+    let rm_table = RmTable::from_entries(vec![
+        rm("NP[ART-NN]", "NP[DA-NC]", 0.9),
+        rm("NP[ART-NN]", "DA", 0.1),
+        rm("ART", "DA", 0.5),
+        rm("NN", "NC", 0.5),
+        rm("VVFIN", "VM", 0.4),
+        rm("VVFIN", "VA VM", 0.6),
+    ])
+    .unwrap();
+    let lm = NgramLm::train(&[vec!["el", "gato", "duerme"]], 2).unwrap();
+    let structure_lm = NgramLm::train(&[vec!["NP[DA-NC]", "VM"]], 2).unwrap();
+    let mut w = vec![0.0; NUM_MS_FEATURES];
+    for &(i, x) in weights {
+        w[i] = x;
+    }
+    let config = MsSystemConfig {
+        decode: MsDecodeOptions {
+            beam: BeamOptions { nbest: 10, ..BeamOptions::default() },
+            ..MsDecodeOptions::default()
+        },
+        ..MsSystemConfig::default()
+    };
+    MsSystem {
+        config,
+        weights: w,
+        table,
+        rm_table,
+        lm,
+        structure_lm,
+        tags: TagLexicon::default(),
+        summary: MsTrainingSummary::default(),
+    }
+}
+
+/// Weights: ln φ(e|f) 1, ln P(RM_e|RM_f) 1, distortion 1 (everything else 0).
+/// "die Katze" as the RM NP[ART-NN] → NP[DA-NC] (ln .9) with "el gato" word
+/// by word (ln 1) scores −0.105; the other ways score less: the phrase "die
+/// Katze | el gato" (ln .8 + ln .9), ART → DA + NN → NC (2 ln .5), NP → DA
+/// (no one-word translation of the scope). "schläft": VVFIN → VM with
+/// "duerme" ln .4 = −0.916 beats VVFIN → VA VM with "está durmiendo"
+/// ln .6 + ln .5 = −1.204. Monotone (no jumps): ln(.9 · .4) = ln .36.
+/// Rewarding words (+1 each) turns the verb around: VM 1 − 0.916 < VA VM
+/// 2 − 1.204, and the NP keeps its RM: ln .9 + 2 = 1.895.
+#[test]
+fn decoder_best_translation_and_target_sms_by_hand() {
+    let src = t(CAT_SRC);
+    let base = [(F_DIR_PHRASE, 1.0), (F_RM_E_GIVEN_F, 1.0), (F_DISTORTION, 1.0)];
+    let sys = tiny_system(&base);
+    let tr = sys.translate(&src);
+    assert_eq!(tr.words.join(" "), "el gato duerme");
+    assert_eq!(tr.target_sms, "NP[DA-NC] VM");
+    assert!((tr.score - 0.36f64.ln()).abs() < 1e-9, "{}", tr.score);
+    assert_eq!(tr.derivation.len(), 2);
+    assert_eq!((tr.derivation[0].source, tr.derivation[0].source_rm.as_str()), ((0, 2), "NP[ART-NN]"));
+    assert_eq!(tr.derivation[0].phrases.len(), 2);
+    assert_eq!((tr.derivation[1].source, tr.derivation[1].target_rm.as_str()), ((2, 3), "VM"));
+    // The n-best list is sorted, starts with the best and its scores are λ · h.
+    assert!(tr.nbest.len() > 1);
+    assert_eq!(tr.nbest[0].words, tr.words);
+    for pair in tr.nbest.windows(2) {
+        assert!(pair[0].score >= pair[1].score);
+    }
+    for e in &tr.nbest {
+        let s: f64 = e.features.iter().zip(&sys.weights).map(|(f, w)| f * w).sum();
+        assert!((s - e.score).abs() < 1e-9);
+    }
+
+    let mut w = base.to_vec();
+    w.push((F_WORDS, 1.0));
+    let sys = tiny_system(&w);
+    let tr = sys.translate(&src);
+    assert_eq!(tr.words.join(" "), "el gato está durmiendo");
+    assert_eq!(tr.target_sms, "NP[DA-NC] VA VM");
+    assert!((tr.score - (0.9f64.ln() + 2.0 + 0.6f64.ln() + 0.5f64.ln() + 2.0)).abs() < 1e-9);
+    let f = &tr.features;
+    assert!((f[F_RM_E_GIVEN_F] - (0.9f64 * 0.6).ln()).abs() < 1e-12);
+    assert!((f[F_DIR_PHRASE] - 0.5f64.ln()).abs() < 1e-12);
+    assert_eq!((f[F_WORDS], f[F_PHRASES], f[F_RMS], f[F_GLUE], f[F_DISTORTION]), (4.0, 3.0, 2.0, 0.0, 0.0));
+}
+
+/// A word whose POS no RM pair knows is glued: copied (no phrase either),
+/// target structure its tag (`X` for an unknown word), P = 1e-4 both ways.
+#[test]
+fn glue_for_unknown_structures() {
+    let sys = tiny_system(&[(F_DIR_PHRASE, 1.0), (F_RM_E_GIVEN_F, 1.0), (F_DISTORTION, 1.0)]);
+    let tr = sys.translate(&t("(S (NP (ART die) (NN Katze)) (ADV leise))"));
+    assert_eq!(tr.words.join(" "), "el gato leise");
+    assert_eq!(tr.target_sms, "NP[DA-NC] X");
+    let last = tr.derivation.last().unwrap();
+    assert!(last.glue);
+    assert_eq!(last.source_rm, "ADV");
+    assert_eq!((tr.features[F_GLUE], tr.features[F_UNKNOWN]), (1.0, 1.0));
+    assert!((tr.features[F_RM_E_GIVEN_F] - (0.9f64.ln() + 1e-4f64.ln())).abs() < 1e-9);
+    // An empty tree is not a tree; a one-word tree of an unknown word is glued.
+    let tr = sys.translate(&t("(X zzz)"));
+    assert_eq!(tr.words, ["zzz"]);
+}
+
+// ------------------------------------------------------- file, determinism ----
+
+fn small_corpus() -> Corpus {
+    let src = "(S (NP (ART das) (NN Haus)) (VAFIN ist) (ADJD klein))\n(S (NP (ART das) (NN Buch)) (VAFIN ist) (ADJD gut))\n(S (NP (ART ein) (NN Buch)) (VAFIN ist) (ADJD klein))\n(NP (ART das) (ADJA kleine) (NN Haus))\n";
+    let trg = "(S (NP (DA la) (NC casa)) (VS es) (AQ pequeña))\n(S (NP (DA el) (NC libro)) (VS es) (AQ bueno))\n(S (NP (DI un) (NC libro)) (VS es) (AQ pequeño))\n(NP (DA la) (NC casa) (AQ pequeña))\n";
+    Corpus::from_texts(Named { name: "s.src", text: src }, Named { name: "s.trg", text: trg }, None).unwrap()
+}
+
+fn small_alignments() -> Vec<Vec<(usize, usize)>> {
+    vec![
+        vec![(0, 0), (1, 1), (2, 2), (3, 3)],
+        vec![(0, 0), (1, 1), (2, 2), (3, 3)],
+        vec![(0, 0), (1, 1), (2, 2), (3, 3)],
+        vec![(0, 0), (1, 2), (2, 1)],
+    ]
+}
+
+#[test]
+fn model_file_round_trip_and_determinism() {
+    let corpus = small_corpus();
+    let config = MsSystemConfig { lm_order: 2, ..MsSystemConfig::default() };
+    let sys = MsSystem::train(&corpus, &small_alignments(), None, &config).unwrap();
+    let again = MsSystem::train(&corpus, &small_alignments(), None, &config).unwrap();
+    assert_eq!(sys, again);
+    let src = t("(S (NP (ART das) (ADJA kleine) (NN Buch)) (VAFIN ist) (ADJD gut))");
+    let tr = sys.translate(&src);
+    assert_eq!(tr, again.translate(&src));
+    assert_eq!(tr.words.len(), tr.derivation.iter().map(|s| s.target.len()).sum::<usize>());
+    // The target SMS has one leaf per word.
+    let sms: treelink::mt::meta::RmShape = tr.target_sms.parse().unwrap();
+    assert_eq!(sms.word_count(), tr.words.len());
+
+    let model = MtModel {
+        training: TrainingInfo { train: "s".into(), pairs: 4, ..TrainingInfo::default() },
+        system: MtSystem::Ms(Box::new(sys.clone())),
+    };
+    let json = model.to_json();
+    assert!(json.starts_with(r#"{"format":"treelink-mt","version":1,"system":"ms""#), "{}", &json[..80]);
+    let back = MtModel::from_json(&json, "m.json").unwrap();
+    assert_eq!(back, model);
+    let MtSystem::Ms(b) = &back.system else { panic!("not ms") };
+    assert_eq!(b.translate(&src), tr);
+
+    let bad = json.replacen("\"version\":1", "\"version\":7", 1);
+    assert_eq!(
+        MtModel::from_json(&bad, "m.json").unwrap_err().to_string(),
+        "m.json:1:1: expected format \"treelink-mt\" version 1, found format \"treelink-mt\" version 7"
+    );
+    let e = MtModel::from_json(
+        "{\"format\": \"treelink-mt\",\n \"version\": 1, \"system\": \"ms\", \"model\": {]}",
+        "m.json",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.starts_with("m.json:2:"), "{e}");
+    let mut weights = (**b).clone();
+    weights.weights.pop();
+    let m = MtModel { training: TrainingInfo::default(), system: MtSystem::Ms(Box::new(weights)) };
+    assert!(MtModel::from_json(&m.to_json(), "m.json").unwrap_err().to_string().contains("expected 14 finite"));
+}
+
+// ------------------------------------------------------------- the CLI ----
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_treelink")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("treelink-mt-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write_corpus(dir: &Path, prefix: &str) {
+    let c = small_corpus();
+    let src: String = c.pairs.iter().map(|p| p.source.to_bracketed() + "\n").collect();
+    let trg: String = c.pairs.iter().map(|p| p.target.to_bracketed() + "\n").collect();
+    std::fs::write(dir.join(format!("{prefix}.src")), src).unwrap();
+    std::fs::write(dir.join(format!("{prefix}.trg")), trg).unwrap();
+    // Gold links: the NPs and the roots of the first three pairs.
+    std::fs::write(dir.join(format!("{prefix}.gold")), "0-0 1-1\n0-0 1-1\n0-0 1-1\n0-0\n").unwrap();
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(bin()).args(args).output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn cli_mt_train_translate_bleu() {
+    let dir = temp_dir("cli");
+    write_corpus(&dir, "train");
+    let p = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    for (system, extract) in [("ms", "word"), ("phrase", "ewos"), ("ms", "dirc")] {
+        let model = p(&format!("{system}-{extract}.json"));
+        let (ok, _, err) = run(&[
+            "mt-train",
+            "--train",
+            &p("train"),
+            "--dev",
+            &p("train"),
+            "--system",
+            system,
+            "--extract",
+            extract,
+            "--subtree-align",
+            "gold",
+            "--tune-iterations",
+            "1",
+            "--nbest",
+            "10",
+            "-o",
+            &model,
+        ]);
+        assert!(ok, "{err}");
+        let (ok, out, err) = run(&["translate", "--model", &model, "--input", &p("train.src")]);
+        assert!(ok, "{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        assert!(lines.iter().all(|l| !l.is_empty() && !l.starts_with('(')));
+        std::fs::write(p("hyp"), &out).unwrap();
+    }
+    // bleu: references as sentences, or as the target trees (their leaves).
+    let refs: String = small_corpus().pairs.iter().map(|p| p.target.words().join(" ") + "\n").collect();
+    std::fs::write(p("ref"), &refs).unwrap();
+    let (ok, out, err) = run(&["bleu", "--ref", &p("ref"), "--hyp", &p("ref")]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out.trim(),
+        "BLEU = 100.00 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 15 ref_len = 15)"
+    );
+    let (ok, out2, _) = run(&["bleu", "--ref", &p("train.trg"), "--hyp", &p("ref")]);
+    assert!(ok);
+    assert_eq!(out2, out);
+    let (ok, out, _) = run(&["bleu", "--ref", &p("ref"), "--hyp", &p("hyp")]);
+    assert!(ok && out.starts_with("BLEU = "), "{out}");
+
+    // Located errors and non-zero exits.
+    std::fs::write(p("bad.src"), "(S (NN Haus)\n").unwrap();
+    let (ok, _, err) = run(&["translate", "--model", &p("ms-word.json"), "--input", &p("bad.src")]);
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        format!("treelink: {}:2:1: expected ')' to close '(S' opened at 1:1, found end of input", p("bad.src"))
+    );
+    std::fs::write(p("short"), "la casa\n").unwrap();
+    let (ok, _, err) = run(&["bleu", "--ref", &p("ref"), "--hyp", &p("short")]);
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        format!("treelink: {}:2:1: expected 4 lines (as many as {}), found 1", p("short"), p("ref"))
+    );
+    std::fs::write(p("notamodel.json"), "{\"format\": \"x\"}").unwrap();
+    let (ok, _, err) = run(&["translate", "--model", &p("notamodel.json"), "--input", &p("train.src")]);
+    assert!(!ok);
+    assert!(err.starts_with(&format!("treelink: {}:1:1: expected format", p("notamodel.json"))), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
