@@ -137,6 +137,11 @@ pub fn diagram(props: &DiagramProps) -> Html {
     let zoom = use_state(|| 1.0f64);
     let hover = use_state(|| None::<String>);
     let scroller = use_node_ref();
+    {
+        // A new pair: what was hovered is gone.
+        let hover = hover.clone();
+        use_effect_with(pair.clone(), move |_| hover.set(None));
+    }
     // Panning: where the drag started (pointer x, y, scroll left, top).
     let drag = use_mut_ref(|| None::<(i32, i32, i32, i32)>);
 
@@ -267,9 +272,11 @@ pub fn diagram(props: &DiagramProps) -> Html {
         Callback::from(move |e: MouseEvent| {
             let on_item =
                 e.target_dyn_into::<Element>().and_then(|t| t.closest(".node, .link-hit").ok().flatten()).is_some();
-            if let (false, Some(el)) = (on_item, scroller.cast::<Element>()) {
+            if let (false, Some(el)) = (on_item, scroller.cast::<web_sys::HtmlElement>()) {
                 *drag.borrow_mut() = Some((e.client_x(), e.client_y(), el.scroll_left(), el.scroll_top()));
+                // No text selection while dragging; keys go to the diagram.
                 e.prevent_default();
+                let _ = el.focus();
             }
         })
     };

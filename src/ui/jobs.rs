@@ -93,10 +93,19 @@ impl Jobs {
                 Err(e) => respond.emit(Response::Failed { job: 0, message: format!("unreadable worker message: {e}") }),
             }
         });
-        let respond = self.respond.clone();
+        let (respond, weak) = (self.respond.clone(), Rc::downgrade(&self.inner));
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
             event.prevent_default();
             respond.emit(Response::Failed { job: 0, message: format!("the worker failed: {}", event.message()) });
+            // Its state is not to be trusted any more: start a fresh one, once
+            // this handler (owned by the old worker's handle) has returned.
+            let (respond, weak) = (respond.clone(), weak.clone());
+            gloo::timers::callback::Timeout::new(0, move || {
+                if let Some(inner) = weak.upgrade() {
+                    Jobs { inner, respond }.restart();
+                }
+            })
+            .forget();
         });
         let mut inner = self.inner.borrow_mut();
         match Worker::new(WORKER_URL) {

@@ -79,7 +79,7 @@ fn link_table(
     });
     html! {
         <details class="link-table" open={links.len() <= 12}>
-            <summary>{format!("The {} links of the diagram as a table", links.len())}</summary>
+            <summary>{format!("The {} {} of the diagram as a table", links.len(), plural(links.len(), "link"))}</summary>
             <div class="table-scroll">
                 <table id="link-table">
                     <thead><tr><th scope="col">{"link"}</th><th scope="col">{"status"}</th><th scope="col">{"source node"}</th><th scope="col">{"source words"}</th>
@@ -88,6 +88,15 @@ fn link_table(
                 </table>
             </div>
         </details>
+    }
+}
+
+/// `word` or `words`.
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
     }
 }
 
@@ -101,8 +110,9 @@ fn pair_counts(state: &State) -> Html {
     html! {
         <p id="pair-counts" class="pair-counts" data-predicted={drawn.to_string()} data-correct={c.correct.to_string()}>
             {format!(
-                "This pair: {drawn} links predicted, {} correct, {} wrong, {} gold links missed — P {:.1}, R {:.1}, F {:.1} (baseline F {:.1}).",
-                c.correct, c.predicted - c.correct, c.gold - c.correct, c.precision(), c.recall(), c.f(), b.f()
+                "This pair: {drawn} {} predicted, {} correct, {} wrong, {} gold {} missed — P {:.1}, R {:.1}, F {:.1} (baseline F {:.1}).",
+                plural(drawn, "link"), c.correct, c.predicted - c.correct, c.gold - c.correct, plural(c.gold - c.correct, "link"),
+                c.precision(), c.recall(), c.f(), b.f()
             )}
         </p>
     }

@@ -749,8 +749,12 @@ impl State {
         let upload = Upload { name: name.clone(), text: text.into() };
         let status = self.slot_mut(slot);
         match slot {
-            // Tiger input takes three files; same-named files replace each other.
+            // Tiger input takes three files; same-named files replace each
+            // other, and a file after a complete set of three starts a new set.
             Slot::Tiger => {
+                if status.files.len() >= 3 {
+                    status.files.clear();
+                }
                 status.files.retain(|u| u.name != name);
                 status.files.push(upload);
             }

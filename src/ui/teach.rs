@@ -150,11 +150,11 @@ fn steps(props: &TeachProps, pair: &TreePair) -> Html {
         <>
             <p class="hint">{"The search takes the candidates classified aligned (D > 0) by decreasing posterior, and keeps each one unless an earlier link blocks it under one of the three criteria."}</p>
             <div class="stepper" role="group" aria-label="Search steps">
-                <button id="step-first" type="button" onclick={go(0)} disabled={k == 0}>{"⏮ First"}</button>
+                <button id="step-first" type="button" onclick={go(0)} disabled={k == 0}>{"« First"}</button>
                 <button id="step-prev" type="button" onclick={go(k.saturating_sub(1))} disabled={k == 0}>{"◀ Previous step"}</button>
                 <span id="step-counter">{format!("Step {} of {n}", k + 1)}</span>
                 <button id="step-next" type="button" onclick={go((k + 1).min(n - 1))} disabled={k + 1 >= n}>{"Next step ▶"}</button>
-                <button id="step-last" type="button" onclick={go(n - 1)} disabled={k + 1 >= n}>{"Last ⏭"}</button>
+                <button id="step-last" type="button" onclick={go(n - 1)} disabled={k + 1 >= n}>{"Last »"}</button>
             </div>
             <p id="step-text" aria-live="polite">
                 <strong>{format!("Step {}: ", k + 1)}</strong>

@@ -207,7 +207,7 @@ fn align(reporter: &mut Reporter, corpus: Corpus, model: AlignmentModel, files: 
             corpus.len()
         ),
     };
-    let lexicon_note = format!("Model: {model_note}{given_note}. Baseline: {baseline_note}.");
+    let lexicon_note = format!("Lexicon of the model: {model_note}{given_note}; of the baseline: {baseline_note}.");
     reporter.post(&Response::Aligned {
         job: reporter.job,
         searches: searches.clone(),

@@ -1,58 +1,30 @@
 // End-to-end tests: the release build in dist/, served from a sub-path by a
 // plain static server, driven in Debian's headless Chromium by playwright-core.
-// Kernel values read off the page are checked against the native CLI.
-// Screenshots go to target/e2e/.
+// Numbers read off the page (kernel values, link counts, P/R/F, the model file)
+// are checked against the native CLI on the same data. Screenshots of the main
+// views go to target/e2e/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { root, shots, serve, browser, download, lines, tree } from './helpers.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const data = path.resolve(root, '../shared/data');
-const shots = path.join(root, 'target/e2e');
 const cli = path.join(root, 'target/debug/treelink');
-fs.mkdirSync(shots, { recursive: true });
+const sample = path.join(root, 'www/sample/dev');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-'));
+// Small enough to train in a few seconds on 2 cores, in the page and natively.
+const MAX_EXAMPLES = '800';
 
 let server, context, page, baseUrl;
 const problems = [];
 
-/** Serves a directory holding dist/ as /treelink/, on a free loopback port. */
-async function serve() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-site-'));
-  fs.symlinkSync(path.join(root, 'dist'), path.join(dir, 'treelink'));
-  const proc = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', dir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const port = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('static server did not start')), 10000);
-    proc.stdout.on('data', (chunk) => {
-      const m = /port (\d+)/.exec(chunk.toString());
-      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
-    });
-    proc.on('exit', (code) => reject(new Error(`static server exited with ${code}`)));
-  });
-  return { proc, url: `http://127.0.0.1:${port}/treelink/` };
-}
-
 before(async () => {
   assert.ok(fs.existsSync(path.join(root, 'dist/index.html')), 'run `trunk build --release` first');
   ({ proc: server, url: baseUrl } = await serve());
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1500, height: 1000 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = await context.newPage();
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
-  // No request may leave the origin.
-  page.on('request', (r) => { if (!r.url().startsWith(baseUrl) && !r.url().startsWith('data:')) problems.push(`request to ${r.url()}`); });
+  ({ context, page } = await browser(baseUrl, problems));
   await page.goto(baseUrl);
   await page.waitForSelector('#pair-diagram');
 });
@@ -63,7 +35,7 @@ after(async () => {
 });
 
 const text = (sel) => page.locator(sel).innerText();
-const lines = (file) => fs.readFileSync(file, 'utf8').split('\n').filter((l, i, a) => i < a.length - 1 || l !== '');
+const run = (...args) => execFileSync(cli, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 
 async function goToPair(n) {
   await page.fill('#pair-number', String(n));
@@ -71,10 +43,24 @@ async function goToPair(n) {
   await page.waitForFunction((n) => document.querySelector('#pair-number').value === String(n), n);
 }
 
+async function setField(id, value) {
+  await page.fill(`#${id}`, value);
+  await page.waitForFunction(([id, value]) => document.getElementById(id).value === value, [id, value]);
+}
+
+/** Trains in the page with the paper's settings but few examples, and waits for the alignment. */
+async function trainSmall() {
+  await setField('train-kernel', 'plain+dbtk-root+ibtk-rgsst');
+  await setField('train-max-examples', MAX_EXAMPLES);
+  await page.click('#train');
+  await page.waitForSelector('#job-note.ok', { timeout: 120000 });
+  assert.match(await text('#job-note'), /^Trained and aligned 157 pairs/);
+}
+
 test('the built-in sample loads, from a sub-path, with its gold links drawn', async () => {
   assert.match(await text('#corpus-summary'), /157 pairs, \d+ nodes, 1218 gold links/);
-  const gold = lines(path.join(root, 'www/sample/dev.gold'));
-  const src = lines(path.join(root, 'www/sample/dev.src'));
+  const gold = lines(`${sample}.gold`);
+  const src = lines(`${sample}.src`);
   await goToPair(3);
   const drawn = await page.locator('#pair-diagram path.link.gold').count();
   assert.equal(drawn, gold[2].split(' ').filter(Boolean).length);
@@ -82,12 +68,14 @@ test('the built-in sample loads, from a sub-path, with its gold links drawn', as
   const nodes = (src[2].match(/\(/g) || []).length;
   assert.equal(await page.locator('#pair-diagram g.tree.src g.node').count(), nodes);
   assert.match(await page.locator('footer').innerText(), /Apache License 2\.0/);
+  // The text alternative lists the same links.
+  assert.equal(await page.locator('#link-table tbody tr').count(), drawn);
   await page.screenshot({ path: path.join(shots, 'sample.png'), fullPage: true });
 });
 
-test('clicking a source node then a target node shows every kernel value, equal to the native CLI', async () => {
+test('clicking a source node then a target node shows every kernel value, equal to the native CLI, and its Δ table', async () => {
   await goToPair(3);
-  const gold = lines(path.join(root, 'www/sample/dev.gold'))[2].split(' ');
+  const gold = lines(`${sample}.gold`)[2].split(' ');
   // A gold-linked source node, with a target node that is not its gold partner.
   const [s, t] = gold.find((l) => !l.startsWith('0-')).split('-').map(Number);
   const other = t === 1 ? 2 : 1;
@@ -96,9 +84,9 @@ test('clicking a source node then a target node shows every kernel value, equal 
   await page.waitForSelector('#kernel-table');
   assert.ok(await page.locator(`#src-node-${s}.selected`).count() === 1, 'the source node is highlighted');
   assert.ok(await page.locator('#pair-diagram .node.in-selection').count() >= 2, 'both sub-trees are highlighted');
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-k-'));
+  const dir = fs.mkdtempSync(path.join(tmp, 'k-'));
   for (const id of ['x-source', 'x-target', 'y-source', 'y-target']) {
-    fs.writeFileSync(path.join(tmp, id), (await text(`#${id}`)) + '\n');
+    fs.writeFileSync(path.join(dir, id), (await text(`#${id}`)) + '\n');
   }
   // The comparison defaulted to the gold link of the selected source node.
   assert.notEqual(await text('#x-target'), await text('#y-target'));
@@ -107,8 +95,8 @@ test('clicking a source node then a target node shows every kernel value, equal 
     for (const space of ['sst', 'rdsst', 'rgsst', 'root']) {
       for (const norm of ['raw', 'norm']) {
         const args = ['btk', '--kind', kind, '--space', space, ...(norm === 'norm' ? ['--normalize'] : []),
-          ...['x-source', 'x-target', 'y-source', 'y-target'].map((f) => path.join(tmp, f))];
-        const native = execFileSync(cli, args, { encoding: 'utf8' }).trim();
+          ...['x-source', 'x-target', 'y-source', 'y-target'].map((f) => path.join(dir, f))];
+        const native = run(...args).trim();
         const shown = await page.getAttribute(`#k-${kind}-${space}-${norm}`, 'data-value');
         assert.equal(shown, native, `${kind} ${space} ${norm}`);
         checked += 1;
@@ -117,16 +105,294 @@ test('clicking a source node then a target node shows every kernel value, equal 
   }
   assert.equal(checked, 16);
   assert.notEqual(await page.getAttribute('#k-dbtk-sst-raw', 'data-value'), '0', 'a non-trivial value');
+  // The Δ tables make up the kernels: iBTK-SST = Σ Δ (source) + Σ Δ (target), iBTK-RgSST = Δ of the roots.
+  const value = async (sel) => Number(await page.getAttribute(sel, 'data-value'));
+  assert.equal(await value('#delta-src-sum') + await value('#delta-trg-sum'), await value('#k-ibtk-sst-raw'));
+  assert.equal(await value('#delta-src-sum') * await value('#delta-trg-sum'), await value('#k-dbtk-sst-raw'));
+  const roots = await page.locator('table.delta tr.root-pair td[data-value]').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+  assert.equal(roots.reduce((a, b) => a + b, 0), await value('#k-ibtk-rgsst-raw'));
   await page.screenshot({ path: path.join(shots, 'kernels.png'), fullPage: true });
+  await page.click('#clear-selection');
 });
 
-test('uploading bracketed files by picker replaces the corpus; a bad file shows its error and keeps it', async () => {
+test('training runs in the worker with progress, an ETA and a cancel button, and the page stays responsive', async () => {
+  await goToPair(1);
+  // Every stage and count the page shows while the worker trains.
+  await page.evaluate(() => {
+    window.seen = [];
+    new MutationObserver(() => {
+      const stage = document.querySelector('#job-stage');
+      if (stage) window.seen.push([stage.innerText, document.querySelector('#job-count')?.innerText ?? '',
+        document.querySelector('#job-eta')?.innerText ?? '']);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  // A long job (all 6000 examples with the SST kernel) to cancel.
+  await setField('train-kernel', 'plain+ibtk-sst');
+  await setField('train-max-examples', '6000');
+  await page.click('#train');
+  await page.waitForSelector('#job-progress');
+  await page.waitForFunction(() => window.seen.some(([stage]) => /features|SVM|kernel/.test(stage)), null, { timeout: 60000 });
+  assert.ok(await page.locator('#train').isDisabled(), 'one job at a time');
+  // The page answers while the worker computes: change the pair and see it at once.
+  const started = Date.now();
+  await page.click('#next-pair');
+  await page.waitForFunction(() => document.querySelector('#pair-number').value === '2', null, { timeout: 2000 });
+  const latency = Date.now() - started;
+  assert.ok(latency < 1500, `the page took ${latency} ms to answer a click during training`);
+  assert.equal(await page.locator('#job').count(), 1, 'still training');
+  await page.screenshot({ path: path.join(shots, 'training.png') });
+  await page.click('#cancel-job');
+  await page.waitForSelector('#job-note.error');
+  assert.match(await text('#job-note'), /^Cancelled after [\d.]+ s/);
+  assert.equal(await page.locator('#job').count(), 0);
+  assert.equal(await page.locator('#results-table').count(), 0, 'nothing half-done is shown');
+  // A fresh worker trains the small model to the end; its stages were all shown.
+  await page.evaluate(() => { window.seen = []; });
+  await trainSmall();
+  const stages = await page.evaluate(() => [...new Set(window.seen.map(([s]) => s.replace(/^.*: /, '')))]);
+  for (const s of ['lexical model', 'features', 'SVM (SMO)', 'aligning', 'baseline (Tinsley et al.)']) {
+    assert.ok(stages.includes(s), `stage ${s} shown (saw ${stages.join(', ')})`);
+  }
+  const counted = await page.evaluate(() => window.seen.filter(([, count, eta]) => /^\d+\/\d+ \(\d+%\)$/.test(count) && /s left|estimating/.test(eta)).length);
+  assert.ok(counted > 0, 'counts and an ETA were shown');
+  assert.match(await text('#model-summary'), /trained in this page — kernel plain\+dbtk-root\+ibtk-rgsst, \d+ support vectors from 800 examples/);
+  await page.screenshot({ path: path.join(shots, 'trained.png'), fullPage: true });
+});
+
+test('the model trained in the page is the CLI\'s, and the diagram\'s links and the results equal `treelink align` and `eval`', async () => {
+  const model = await download(page, '#download-model');
+  assert.equal(model.name, 'treelink-model.json');
+  fs.writeFileSync(path.join(tmp, 'page-model.json'), model.body);
+  // The same training natively: the same model file, byte for byte.
+  run('train', '--train', sample, '--max-examples', MAX_EXAMPLES, '-o', path.join(tmp, 'cli-model.json'));
+  assert.equal(model.body, fs.readFileSync(path.join(tmp, 'cli-model.json'), 'utf8'), 'page and CLI train the same model');
+  // The CLI aligns with the page's model.
+  const aligned = run('align', '--model', path.join(tmp, 'page-model.json'), '--input', sample);
+  fs.writeFileSync(path.join(tmp, 'cli.pred'), aligned);
+  const predicted = aligned.split('\n').slice(0, -1);
+  assert.equal(predicted.length, 157);
+  const gold = lines(`${sample}.gold`);
+  for (const n of [1, 3, 4, 7, 20]) {
+    await goToPair(n);
+    const cliLinks = predicted[n - 1].split(' ').filter(Boolean);
+    const goldLinks = new Set(gold[n - 1].split(' ').filter(Boolean).map((l) => l.replace('?', '')));
+    const drawn = await page.locator('#pair-diagram path.link').evaluateAll((ps) => ps.map((p) => [p.dataset.link, p.dataset.status]));
+    const predictedDrawn = drawn.filter(([, s]) => s === 'correct' || s === 'wrong').map(([l]) => l).sort();
+    assert.deepEqual(predictedDrawn, [...cliLinks].sort(), `pair ${n}: the predicted links`);
+    assert.deepEqual(drawn.filter(([, s]) => s === 'correct').map(([l]) => l).sort(), cliLinks.filter((l) => goldLinks.has(l)).sort(), `pair ${n}: correct`);
+    assert.equal(drawn.filter(([, s]) => s === 'missed').length, [...goldLinks].filter((l) => !cliLinks.includes(l)).length, `pair ${n}: missed`);
+    assert.equal(await page.getAttribute('#pair-counts', 'data-predicted'), String(cliLinks.length));
+  }
+  // Corpus scores as `treelink eval` prints them, for the model and the baseline.
+  const evalOf = (pred) => Object.fromEntries(run('eval', '--input', sample, '--pred', pred).split('\n')
+    .filter((l) => /^[PRF] = /.test(l)).map((l) => l.split(' = ')));
+  const modelScores = evalOf(path.join(tmp, 'cli.pred'));
+  fs.writeFileSync(path.join(tmp, 'baseline.pred'), run('baseline', '--input', sample));
+  const baselineScores = evalOf(path.join(tmp, 'baseline.pred'));
+  for (const k of ['P', 'R', 'F']) {
+    assert.equal(await text(`#results-model-${k.toLowerCase()}`), modelScores[k], `model ${k}`);
+    assert.equal(await text(`#results-baseline-${k.toLowerCase()}`), baselineScores[k], `baseline ${k}`);
+  }
+  // The other way round: a model file from the CLI, uploaded and used to align in the page.
+  run('train', '--train', sample, '--max-examples', '300', '--kernel', 'plain+ibtk-rgsst', '-o', path.join(tmp, 'cli-300.json'));
+  await page.setInputFiles('#file-model', path.join(tmp, 'cli-300.json'));
+  await page.waitForSelector('#status-model.ok');
+  assert.match(await text('#model-summary'), /uploaded cli-300\.json — kernel plain\+ibtk-rgsst/);
+  await page.click('#align');
+  await page.waitForFunction(() => /uploaded cli-300\.json/.test(document.querySelector('#results-note')?.innerText ?? ''), null, { timeout: 120000 });
+  assert.match(await text('#job-note'), /^Aligned 157 pairs/);
+  fs.writeFileSync(path.join(tmp, 'cli-300.pred'), run('align', '--model', path.join(tmp, 'cli-300.json'), '--input', sample));
+  const scores300 = evalOf(path.join(tmp, 'cli-300.pred'));
+  for (const k of ['P', 'R', 'F']) assert.equal(await text(`#results-model-${k.toLowerCase()}`), scores300[k], `uploaded model ${k}`);
+  // Back to the page's own model for the next tests.
+  await page.setInputFiles('#file-model', path.join(tmp, 'page-model.json'));
+  await page.waitForSelector('#status-model.ok');
+  await page.click('#align');
+  await page.waitForFunction(() => /uploaded page-model\.json/.test(document.querySelector('#results-note')?.innerText ?? ''), null, { timeout: 120000 });
+  for (const k of ['P', 'R', 'F']) assert.equal(await text(`#results-model-${k.toLowerCase()}`), modelScores[k]);
+  // The per-pair list sorts to put the worst pairs first.
+  await page.click('#sort-f');
+  const firstF = Number(await page.locator('#pair-table tbody tr:first-child td.f').innerText());
+  const fs_ = await page.locator('#pair-table tbody td.f').evaluateAll((tds) => tds.map((td) => Number(td.innerText)));
+  assert.equal(firstF, Math.min(...fs_));
+  await page.locator('#results-panel').screenshot({ path: path.join(shots, 'results.png') });
+  await page.click('#sort-pair');
+});
+
+test('explaining a link: features, each component\'s share of D, the posterior and the search step', async () => {
+  await goToPair(4);
+  const predicted = lines(path.join(tmp, 'cli.pred'))[3].split(' ');
+  const link = predicted[1];
+  // Hovering a link shows its posterior.
+  await page.locator(`#pair-diagram path.link-hit[data-link="${link}"]`).dispatchEvent('mouseenter');
+  const hovered = await text('#hover-info');
+  const posterior = /posterior (\d\.\d{3})/.exec(hovered)[1];
+  // Clicking it (here through the diagram's text alternative) explains it.
+  await page.evaluate(() => { document.querySelector('details.link-table').open = true; });
+  await page.click(`#link-table button:text-is("${link}")`);
+  await page.waitForSelector('#explain-parts');
+  assert.match(await text('#explain-verdict'), /^Classified aligned: D = /);
+  assert.equal(Number(await page.getAttribute('#explain-posterior', 'data-value')).toFixed(3), posterior);
+  const parts = await page.locator('#explain-parts tbody td[data-value]').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+  assert.equal(parts.length, 4, 'plain, dbtk-root, ibtk-rgsst and −ρ');
+  const d = Number(await page.getAttribute('#explain-value', 'data-value'));
+  assert.ok(Math.abs(parts.reduce((a, b) => a + b, 0) - d) < 1e-9, 'D = Σ parts − ρ');
+  assert.ok(d > 0);
+  assert.match(await text('#explain-search'), /offered at step \d+ of \d+, and taken as link \d+ of the pair/);
+  assert.equal(await page.locator('#explain-features tr').count(), 10);
+  assert.equal(await page.locator('#explain-checks tbody tr').count(), 7);
+  await page.locator('#workbench').screenshot({ path: path.join(shots, 'explain.png') });
+  // A candidate the search refused: find one in the step list and explain it.
+  await page.click('#mode-steps');
+  const row = page.locator('#step-table tbody tr', { hasText: 'blocked by' }).first();
+  const candidate = await row.locator('td').nth(1).innerText();
+  const [s, t] = [...candidate.matchAll(/\((\d+)\)/g)].map((m) => Number(m[1]));
+  await page.click('#mode-inspect');
+  await page.click(`#src-node-${s}`);
+  await page.click(`#trg-node-${t}`);
+  await page.waitForSelector('#explain-search');
+  assert.match(await text('#explain-search'), /blocked by the earlier link .+ under criterion \((i|ii|iii)\)/);
+  // A POS node is no candidate.
+  const src = tree(lines(`${sample}.src`)[3]);
+  const pos = src.nodes.findIndex((n) => n.word !== undefined);
+  await page.click(`#src-node-${pos}`);
+  await page.waitForFunction(() => /Not a candidate/.test(document.querySelector('#explain-verdict')?.innerText ?? ''));
+  await page.click('#clear-selection');
+});
+
+test('teaching mode: links by hand, a criteria-breaking link refused with its reason, scores, and the search step by step', async () => {
+  await goToPair(3);
+  await page.click('#mode-teach');
+  const src = tree(lines(`${sample}.src`)[2]);
+  const trg = tree(lines(`${sample}.trg`)[2]);
+  const gold = lines(`${sample}.gold`)[2].split(' ').map((l) => l.replace('?', '').split('-').map(Number));
+  const link = async (s, t) => { await page.click(`#src-node-${s}`); await page.click(`#trg-node-${t}`); };
+  // Two gold links: the roots, and one below them.
+  const [a, b] = gold.find(([s, t]) => s > 0 && t > 0 && src.phrase(s) && trg.phrase(t));
+  await link(0, 0);
+  await link(a, b);
+  assert.equal(await page.locator('#student-links li').count(), 2);
+  assert.match(await text('#teach-message'), /^Linked/);
+  // (i): the root is linked already.
+  await link(0, b === 1 ? 2 : 1);
+  assert.match(await text('#teach-message'), /^Refused .*criterion \(i\) a node can only be linked once/);
+  // (ii): below a on the source side, but not below b on the target side (nor above it).
+  const c = src.nodes.findIndex((_, n) => src.below(a, n));
+  const d = trg.nodes.findIndex((_, n) => n > 0 && n !== b && !trg.below(b, n) && !trg.below(n, b));
+  assert.ok(c > 0 && d > 0, 'the pair has such nodes');
+  await link(c, d);
+  assert.match(await text('#teach-message'), /^Refused .*criterion \(ii\) descendants of a linked node may only link to descendants of its counterpart/);
+  assert.equal(await page.locator('#teach-message.refused').count(), 1);
+  assert.equal(await page.locator('#student-links li').count(), 2, 'refused links are not added');
+  assert.equal(await page.locator('#pair-diagram path.link[data-status=student]').count(), 2);
+  // Scored against gold (both are gold links) and against the model.
+  assert.equal(await text('#teach-vs-gold .p'), '100.00');
+  const goldPhrase = gold.filter(([s, t]) => src.phrase(s) && trg.phrase(t)).length;
+  assert.equal(await text('#teach-vs-gold .r'), (200 / goldPhrase).toFixed(2));
+  assert.match(await text('#teach-vs-model'), /\d+\.\d\d/);
+  // Clicking a student link removes it.
+  await page.locator(`#pair-diagram path.link-hit[data-link="${a}-${b}"]`).dispatchEvent('click');
+  assert.equal(await page.locator('#student-links li').count(), 1);
+  await link(a, b);
+  await page.check('#teach-reveal');
+  await page.locator('#workbench').screenshot({ path: path.join(shots, 'teach.png') });
+  // Step through the model's search.
+  await page.click('#mode-steps');
+  const total = Number(/of (\d+)/.exec(await text('#step-counter'))[1]);
+  assert.ok(total > 1);
+  assert.match(await text('#step-counter'), new RegExp(`^Step 1 of ${total}$`));
+  assert.equal(await page.locator('#pair-diagram path.link[data-status=current]').count(), 1);
+  assert.equal(await page.locator('#pair-diagram path.link[data-status=taken]').count(), 0);
+  await page.click('#step-next');
+  assert.match(await text('#step-counter'), /^Step 2 of/);
+  assert.match(await text('#step-text'), /^Step 2: candidate .+ with posterior \d\.\d{4} is (taken|refused)/);
+  await page.click('#step-last');
+  // Drawn: the links taken before the last step (one of them as its blocker, if it was refused).
+  const taken = await page.locator('#step-table tbody tr', { hasText: 'taken' }).count();
+  const lastTaken = /is taken/.test(await text('#step-text'));
+  const drawn = await page.locator('#pair-diagram path.link[data-status=taken], #pair-diagram path.link[data-status=blocker]').count();
+  assert.equal(drawn, taken - (lastTaken ? 1 : 0));
+  assert.equal(await page.locator('#pair-diagram path.link[data-status=blocker]').count(), lastTaken ? 0 : 1);
+  await page.locator('#workbench').screenshot({ path: path.join(shots, 'steps.png') });
+  await page.click('#mode-inspect');
+});
+
+test('exporting links (gold format, STA XML), the diagram (SVG, PNG) and results (CSV), and importing the links back', async () => {
+  await goToPair(4);
+  // Predicted links in the gold format: exactly what `treelink align` printed.
+  const gold = await download(page, '#export-gold');
+  assert.equal(gold.name, 'treelink-predicted.gold');
+  assert.equal(gold.body, fs.readFileSync(path.join(tmp, 'cli.pred'), 'utf8'));
+  // The diagram: standalone SVG with the drawn links, and a PNG.
+  const drawnLinks = await page.locator('#pair-diagram path.link').count();
+  const svg = await download(page, '#export-svg');
+  assert.equal(svg.name, 'treelink-pair-4.svg');
+  assert.match(svg.body, /^<\?xml[^>]*>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.equal((svg.body.match(/data-link=/g) || []).length, drawnLinks);
+  const png = await download(page, '#export-png', true);
+  assert.equal(png.name, 'treelink-pair-4.png');
+  assert.deepEqual([...png.body.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
+  assert.ok(png.body.length > 10000);
+  // Results as CSV: one row per pair, then the corpus row with the scores shown.
+  const csv = await download(page, '#export-csv');
+  const rows = csv.body.trim().split('\n');
+  assert.equal(rows.length, 1 + 157 + 1);
+  const corpus = rows.at(-1).split(',');
+  assert.equal(corpus[0], 'corpus');
+  assert.deepEqual(corpus.slice(6, 9), [await text('#results-model-p'), await text('#results-model-r'), await text('#results-model-f')]);
+  const curve = await download(page, '#export-curve');
+  assert.match(curve.body, /^threshold,predicted,correct,P,R,F\n0\.9/);
+  // Re-import the predicted links as gold: the model now scores 100.
+  await page.setInputFiles('#file-gold', gold.file);
+  await page.waitForFunction(() => /\+ gold links from /.test(document.querySelector('#corpus-summary').innerText));
+  const nLinks = gold.body.split(/\s+/).filter(Boolean).length;
+  assert.match(await text('#corpus-summary'), new RegExp(`157 pairs, \\d+ nodes, ${nLinks} gold links`));
+  for (const k of ['p', 'r', 'f']) assert.equal(await text(`#results-model-${k}`), '100.00');
+  // STA XML with its two TigerXML treebanks; importing the three gives the same corpus and links.
+  const sta = await download(page, '#export-sta');
+  const tigerSrc = await download(page, '#export-tiger-src');
+  const tigerTrg = await download(page, '#export-tiger-trg');
+  assert.match(sta.body, /<treealign/);
+  assert.equal((sta.body.match(/<align type="good">/g) || []).length, nLinks);
+  await page.click('#load-sample');
+  await page.waitForFunction(() => /1218 gold links/.test(document.querySelector('#corpus-summary').innerText));
+  const named = (d, name) => { const f = path.join(tmp, name); fs.copyFileSync(d.file, f); return f; };
+  await page.setInputFiles('#file-tiger', [named(sta, sta.name), named(tigerSrc, tigerSrc.name), named(tigerTrg, tigerTrg.name)]);
+  await page.waitForFunction((n) => new RegExp(`157 pairs, \\d+ nodes, ${n} gold links`).test(document.querySelector('#corpus-summary').innerText), nLinks);
+  assert.match(await text('#status-tiger'), /157/);
+  for (const k of ['p', 'r', 'f']) assert.equal(await text(`#results-model-${k}`), '100.00', 'same trees: the alignment still applies');
+  await page.click('#load-sample');
+  await page.waitForFunction(() => /1218 gold links/.test(document.querySelector('#corpus-summary').innerText));
+});
+
+test('bad uploads show precise errors next to the input and keep everything else loaded', async () => {
+  const modelBefore = await text('#model-summary');
+  const summaryBefore = await text('#corpus-summary');
+  // A model file that is not JSON, and one that is not a model.
+  await page.setInputFiles('#file-model', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{\n  "format": "treelink-alignment-model",\n  "version": 1,\n  oops\n}\n') });
+  await page.waitForSelector('#status-model.error');
+  assert.match(await text('#status-model'), /broken\.json:4:3: key must be a string/);
+  await page.setInputFiles('#file-model', { name: 'other.json', mimeType: 'application/json', buffer: Buffer.from('{"a": 1}') });
+  await page.waitForFunction(() => /other\.json:1:\d+: missing field/.test(document.querySelector('#status-model').innerText));
+  assert.equal(await text('#model-summary'), modelBefore, 'the model in hand is kept');
+  // A Moses table with a bad probability, and word links that do not fit the sentences.
+  await page.setInputFiles('#file-lex-s2t', { name: 'lex.e2f', mimeType: 'text/plain', buffer: Buffer.from('haus das 0.5\nthe der 1.5\n') });
+  await page.waitForSelector('#status-lex-s2t.error');
+  assert.match(await text('#status-lex-s2t'), /lex\.e2f:2:9: expected a probability p\(x\|y\) between 0 and 1 .*found '1\.5'/);
+  await page.setInputFiles('#file-word-align', { name: 'aligned.grow-diag', mimeType: 'text/plain', buffer: Buffer.from('0-0 1-1\n') });
+  await page.waitForSelector('#status-word-align.error');
+  assert.match(await text('#status-word-align'), /aligned\.grow-diag: expected 157 lines of word links \(one per sentence pair\), found 1/);
+  assert.equal(await text('#corpus-summary'), summaryBefore);
+  assert.ok(await page.locator('#results-table').isVisible(), 'the results are kept');
+  // Bracketed trees and gold links (by picker).
   const nl = path.join(data, 'lingua-align-nl-en-125/bracketed');
   await page.setInputFiles('#file-src', path.join(nl, 'all.src'));
   await page.setInputFiles('#file-trg', path.join(nl, 'all.trg'));
   await page.setInputFiles('#file-gold', path.join(nl, 'all.gold'));
   await page.waitForFunction(() => /125 pairs, \d+ nodes, 1380 gold links/.test(document.querySelector('#corpus-summary').innerText));
   assert.match(await text('#status-src'), /all\.src: 125 trees/);
+  // The word links are checked again against the new sentences: still wrong, with the new count.
+  assert.match(await text('#status-word-align'), /expected 125 lines/);
   // A malformed gold file: an error with line and column, and nothing lost.
   await page.setInputFiles('#file-gold', { name: 'broken.gold', mimeType: 'text/plain', buffer: Buffer.from('0-0\n0-0 7x3\n') });
   await page.waitForSelector('#status-gold.error');
@@ -138,9 +404,11 @@ test('uploading bracketed files by picker replaces the corpus; a bad file shows 
   assert.match(await text('#status-src'), /bad\.src:2:1: expected '\)' to close '\(S' opened at 1:1/);
   assert.match(await text('#corpus-summary'), /125 pairs/);
   assert.ok(await page.locator('#pair-diagram').isVisible());
+  assert.match(await text('#model-summary'), /trained in this page|uploaded page-model/);
+  await page.locator('#loader').screenshot({ path: path.join(shots, 'bad-uploads.png') });
 });
 
-test('drag and drop of .src/.trg/.gold files, and a label containing <script> is shown as text', async () => {
+test('drag and drop of .src/.trg/.gold files, and a label containing <script> is shown as text, also in the SVG export', async () => {
   const files = {
     'tiny.src': '(S (<script>window.pwned=1</script> a) (NP (NN b)))\n',
     'tiny.trg': '(S (X a) (NP (NN b)))\n',
@@ -155,9 +423,12 @@ test('drag and drop of .src/.trg/.gold files, and a label containing <script> is
   await page.waitForFunction(() => /1 pairs, 8 nodes, 2 gold links/.test(document.querySelector('#corpus-summary').innerText));
   const label = await page.locator('#src-node-1 text').first().textContent();
   assert.equal(label, '<script>window.pwned=1</script>');
-  assert.equal(await page.evaluate(() => document.querySelectorAll('#pair-diagram script').length), 0);
+  assert.equal(await page.evaluate(() => document.querySelectorAll('#workbench script').length), 0);
   assert.equal(await page.evaluate(() => window.pwned), undefined);
-  await page.screenshot({ path: path.join(shots, 'script-label.png') });
+  const svg = await download(page, '#export-svg');
+  assert.ok(svg.body.includes('&lt;script&gt;window.pwned=1&lt;/script&gt;'));
+  assert.ok(!svg.body.includes('<script'), 'no markup from the label');
+  await page.locator('#workbench').screenshot({ path: path.join(shots, 'script-label.png') });
 });
 
 test('a TigerXML pair with its STA alignment imports to the same corpus as the bracketed files', async () => {
@@ -165,11 +436,30 @@ test('a TigerXML pair with its STA alignment imports to the same corpus as the b
   await page.setInputFiles('#file-tiger', ['LAI_SQUOIA_DE.xml', 'LAI_SQUOIA_ES.xml', 'LAI_alignments_squoia_de_es.xml'].map((f) => path.join(raw, f)));
   await page.waitForFunction(() => /157 pairs, \d+ nodes, 1218 gold links/.test(document.querySelector('#corpus-summary').innerText), null, { timeout: 30000 });
   assert.match(await text('#status-tiger'), /157/);
-  const first = lines(path.join(root, 'www/sample/dev.src'))[0];
+  const first = lines(`${sample}.src`)[0];
   assert.equal(await page.locator('#x-source').count(), 0, 'the selection was cleared');
   await page.click('#src-node-0');
   await page.click('#trg-node-0');
   assert.equal(await text('#x-source'), first);
+});
+
+test('keyboard: pairs by n / p, nodes by Tab and Enter, and the focus is visible', async () => {
+  await page.click('#load-sample');
+  await page.waitForFunction(() => /1218 gold links/.test(document.querySelector('#corpus-summary').innerText));
+  await goToPair(5);
+  await page.locator('#pair-diagram').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('n');
+  assert.equal(await page.inputValue('#pair-number'), '6');
+  await page.keyboard.press('p');
+  assert.equal(await page.inputValue('#pair-number'), '5');
+  await page.focus('#src-node-0');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('#src-node-0.selected').count(), 1);
+  const outline = await page.evaluate(() => getComputedStyle(document.querySelector('#src-node-0 rect')).strokeWidth);
+  assert.equal(outline, '4px', 'the focused node is drawn with a thick outline');
+  await page.focus('#next-pair');
+  const ring = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert.equal(ring, 'solid');
 });
 
 test('nothing went wrong in the page', () => {

@@ -1,0 +1,85 @@
+// Shared by the end-to-end tests: serving dist/ from a sub-path with a plain
+// static server, launching Debian's headless Chromium, reading downloads, and
+// a small reader of bracketed trees (pre-order ids and sub-tree ranges).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export const shots = path.join(root, 'target/e2e');
+fs.mkdirSync(shots, { recursive: true });
+
+/** Serves a directory holding dist/ as /treelink/, on a free loopback port. */
+export async function serve() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-site-'));
+  fs.symlinkSync(path.join(root, 'dist'), path.join(dir, 'treelink'));
+  const proc = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('static server did not start')), 10000);
+    proc.stdout.on('data', (chunk) => {
+      const m = /port (\d+)/.exec(chunk.toString());
+      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+    });
+    proc.on('exit', (code) => reject(new Error(`static server exited with ${code}`)));
+  });
+  return { proc, url: `http://127.0.0.1:${port}/treelink/` };
+}
+
+/** Headless Chromium with a fresh profile; `problems` collects errors and requests leaving `baseUrl`. */
+export async function browser(baseUrl, problems) {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1500, height: 1000 },
+    acceptDownloads: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  // No request may leave the origin (data: and blob: URLs are made in the page).
+  const local = (u) => u.startsWith(baseUrl) || u.startsWith('data:') || u.startsWith('blob:');
+  context.on('request', (r) => { if (!local(r.url())) problems.push(`request to ${r.url()}`); });
+  return { context, page };
+}
+
+/** Clicks `selector` and returns the text (or, `binary`, the bytes) of the file it downloads, and its name. */
+export async function download(page, selector, binary = false) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  const file = await dl.path();
+  return { name: dl.suggestedFilename(), file, body: binary ? fs.readFileSync(file) : fs.readFileSync(file, 'utf8') };
+}
+
+/** The lines of a text file, without the empty string after a final newline. */
+export const lines = (file) => fs.readFileSync(file, 'utf8').split('\n').filter((l, i, a) => i < a.length - 1 || l !== '');
+
+/** Parses one bracketed tree: for each labelled node (pre-order id) its label, parent and sub-tree end. */
+export function tree(text) {
+  const nodes = [];
+  const stack = [];
+  const tokens = text.match(/\(|\)|[^\s()]+/g);
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i] === '(') {
+      const label = tokens[i + 1];
+      if (label === '(' || label === undefined) { stack.push(-1); continue; } // unlabelled wrapper
+      const id = nodes.length;
+      nodes.push({ label, parent: stack.filter((n) => n >= 0).at(-1) ?? null, end: null, children: 0 });
+      stack.push(id);
+      i += 1;
+    } else if (tokens[i] === ')') {
+      const id = stack.pop();
+      if (id >= 0) nodes[id].end = nodes.length;
+    } else if (stack.length) {
+      nodes[stack.at(-1)].word = tokens[i];
+    }
+  }
+  for (const n of nodes) if (n.parent !== null) nodes[n.parent].children += 1;
+  // `below(a, d)`: d is a proper descendant of a.
+  return { nodes, below: (a, d) => a < d && d < nodes[a].end, phrase: (n) => nodes[n].word === undefined };
+}
