@@ -124,7 +124,7 @@ impl Corpus {
 
 fn check_links(sources: &[Tree], targets: &[Tree], lines: &[Vec<Link>], gold: Named<'_>) -> Result<(), CorpusError> {
     for (l, (links, text_line)) in lines.iter().zip(gold.text.lines()).enumerate() {
-        let columns = crate::io::links::tokens_with_columns(text_line).map(|(c, _)| c);
+        let columns = crate::io::text::tokens_with_columns(text_line).into_iter().map(|(c, _)| c);
         for (link, column) in links.iter().zip(columns) {
             let (s, t) = (&sources[l], &targets[l]);
             let bad = if link.source >= s.len() {

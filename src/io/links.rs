@@ -78,7 +78,7 @@ pub fn parse_links(text: &str, file: &str) -> Result<Vec<Vec<Link>>, LinkError> 
         .enumerate()
         .map(|(l, line)| {
             let mut links = Vec::new();
-            for (column, token) in tokens_with_columns(line) {
+            for (column, token) in crate::io::text::tokens_with_columns(line) {
                 let link = parse_link(token).ok_or_else(|| LinkError {
                     file: file.to_string(),
                     line: l + 1,
@@ -90,28 +90,6 @@ pub fn parse_links(text: &str, file: &str) -> Result<Vec<Vec<Link>>, LinkError> 
             Ok(links)
         })
         .collect()
-}
-
-/// Whitespace-separated tokens of a line with their 1-based character columns.
-pub(crate) fn tokens_with_columns(line: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut column = 0;
-    let mut start: Option<(usize, usize)> = None;
-    let mut out = Vec::new();
-    for (i, c) in line.char_indices() {
-        column += 1;
-        match (c.is_whitespace(), start) {
-            (false, None) => start = Some((i, column)),
-            (true, Some((s, col))) => {
-                out.push((col, &line[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some((s, col)) = start {
-        out.push((col, &line[s..]));
-    }
-    out.into_iter()
 }
 
 /// One line of links, in the order given.

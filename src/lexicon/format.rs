@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use super::alignment::WordAlignment;
 use super::table::{format_prob, LexTable, NULL};
 use super::SentencePair;
-use crate::io::links::tokens_with_columns;
+use crate::io::text::tokens_with_columns;
 
 /// A located error in a lexical table, word alignment or bitext file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -56,7 +56,7 @@ pub fn read_moses_lex(text: &str, file: &str) -> Result<LexTable, LexError> {
     let mut first_line: HashMap<(&str, &str), usize> = HashMap::new();
     for (l, line) in text.lines().enumerate() {
         let line_no = l + 1;
-        let tokens: Vec<(usize, &str)> = tokens_with_columns(line).collect();
+        let tokens: Vec<(usize, &str)> = tokens_with_columns(line);
         if tokens.is_empty() {
             continue;
         }
@@ -136,6 +136,7 @@ fn read_located(text: &str, file: &str) -> Result<LocatedLinks, LexError> {
         .enumerate()
         .map(|(l, line)| {
             tokens_with_columns(line)
+                .into_iter()
                 .map(|(column, token)| {
                     parse_word_link(token).map(|link| (link, column)).ok_or_else(|| LexError::Unexpected {
                         file: file.to_string(),

@@ -770,26 +770,6 @@ pub fn write_arpa(lm: &NgramLm) -> String {
     out
 }
 
-/// Whitespace-separated tokens of a line with their 1-based character columns.
-fn columns(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start: Option<(usize, usize)> = None;
-    for (column, (i, c)) in line.char_indices().enumerate() {
-        match (c.is_whitespace(), start) {
-            (false, None) => start = Some((i, column + 1)),
-            (true, Some((s, col))) => {
-                out.push((col, &line[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some((s, col)) = start {
-        out.push((col, &line[s..]));
-    }
-    out
-}
-
 struct ArpaReader<'a> {
     file: &'a str,
     lines: std::iter::Peekable<std::iter::Enumerate<std::str::Lines<'a>>>,
@@ -806,7 +786,7 @@ impl<'a> ArpaReader<'a> {
     fn next_line(&mut self) -> Option<(usize, Vec<(usize, &'a str)>)> {
         for (i, line) in self.lines.by_ref() {
             self.last = i + 1;
-            let toks = columns(line);
+            let toks = crate::io::text::tokens_with_columns(line);
             if !toks.is_empty() {
                 return Some((i + 1, toks));
             }
