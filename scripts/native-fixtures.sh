@@ -31,3 +31,8 @@ echo "native-fixtures: wrote $out/native-kernels.txt ($(wc -l < "$out/native-ker
 "$bin" train --train www/sample/dev --kernel plain+dbtk-root+ibtk-rgsst --max-examples 3000 -o "$out/sample-model.json" 2>/dev/null
 "$bin" align --model "$out/sample-model.json" --input www/sample/dev > "$out/native-align.txt" 2>/dev/null
 echo "native-fixtures: wrote $out/native-align.txt" >&2
+# The meta-structure system trained on the sample, and its translations of the
+# sample's source trees (tests/wasm_translate.rs).
+"$bin" mt-train --train www/sample/dev --system ms --tune-iterations 0 -o "$out/sample-mt.json" 2>/dev/null
+"$bin" translate --model "$out/sample-mt.json" --input www/sample/dev.src > "$out/native-mt.txt" 2>/dev/null
+echo "native-fixtures: wrote $out/native-mt.txt" >&2

@@ -19,7 +19,7 @@ cargo test --doc
 
 step "wasm engine in headless Chromium"
 scripts/native-fixtures.sh
-cargo test --target wasm32-unknown-unknown --test wasm_kernels --test wasm_align -- --nocapture
+cargo test --target wasm32-unknown-unknown --test wasm_kernels --test wasm_align --test wasm_translate -- --nocapture
 
 step "release build of the page"
 trunk build --release

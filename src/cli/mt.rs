@@ -129,6 +129,10 @@ pub struct MtExperimentArgs {
     /// Extraction methods to run, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "word,dirc,ewos")]
     pub extract: Vec<ExtractMethod>,
+    /// Tune each system this many times (MERT seeds --seed, --seed+1, ...) from the default
+    /// weights and report the mean test BLEU with its range: MERT on a small dev set is noisy.
+    #[arg(long, default_value_t = 1)]
+    pub repeats: usize,
     #[command(flatten)]
     pub opts: MtOptions,
 }
@@ -426,15 +430,46 @@ pub fn bleu(args: BleuArgs) -> Result<(), CliError> {
     out!("{b}")
 }
 
-/// One row of the experiment table.
+/// One row of the experiment table: one system and method, one test BLEU per tuning repeat.
 struct Row {
     system: SystemKind,
     method: ExtractMethod,
-    bleu: Bleu,
-    dev_bleu: Option<f64>,
+    bleus: Vec<Bleu>,
+    dev_bleus: Vec<f64>,
     train_secs: f64,
     tune_secs: f64,
     test_secs: f64,
+}
+
+/// Tunes `sys` on `dev` with `mert`; returns its decoded dev BLEU.
+fn tune_system(sys: &mut MtSystem, dev: &Corpus, mert: &MertOptions, reporter: &mut Reporter) -> Result<f64, CliError> {
+    let report = match sys {
+        MtSystem::Phrase(p) => {
+            let (src, r) = words_of(dev);
+            p.tune(&src, &r, mert).map_err(usage)?
+        }
+        MtSystem::Ms(m) => {
+            let sources: Vec<Tree> = dev.pairs.iter().map(|p| p.source.clone()).collect();
+            let r: Vec<Vec<String>> = dev.pairs.iter().map(|p| p.target.words().to_vec()).collect();
+            m.tune(&sources, &r, mert, &mut |k, n| reporter.report("tuning (decoding dev)", k as u64, n as u64))
+                .map_err(usage)?
+        }
+    };
+    Ok(report.bleu)
+}
+
+fn set_weights(sys: &mut MtSystem, w: &[f64]) {
+    match sys {
+        MtSystem::Phrase(p) => p.weights = w.to_vec(),
+        MtSystem::Ms(m) => m.weights = w.to_vec(),
+    }
+}
+
+fn weights_of(sys: &MtSystem) -> Vec<f64> {
+    match sys {
+        MtSystem::Phrase(p) => p.weights.clone(),
+        MtSystem::Ms(m) => m.weights.clone(),
+    }
 }
 
 pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
@@ -468,6 +503,7 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
         ));
     }
     let refs: Vec<&[String]> = test.pairs.iter().map(|p| p.target.words()).collect();
+    let repeats = if args.opts.tune_iterations > 0 { args.repeats.max(1) } else { 1 };
     let mut rows = Vec::new();
     for &system in &args.systems {
         for &method in &args.extract {
@@ -477,58 +513,62 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
             let (mut sys, _) =
                 train_system(system, method, &train, &links[0], subtree.as_deref(), None, &no_tune, &mut reporter)?;
             let train_secs = t0.elapsed().as_secs_f64();
-            let t0 = Instant::now();
-            let mut dev_bleu = None;
-            if args.opts.tune_iterations > 0 {
-                let mert = MertOptions {
-                    iterations: args.opts.tune_iterations,
-                    nbest: args.opts.nbest,
-                    seed: args.opts.seed,
-                    ..MertOptions::default()
-                };
-                reporter.note(&format!("{label}: tuning on {} dev sentences", dev.len()));
-                let report = match &mut sys {
-                    MtSystem::Phrase(p) => {
-                        let (src, r) = words_of(&dev);
-                        p.tune(&src, &r, &mert).map_err(usage)?
-                    }
-                    MtSystem::Ms(m) => {
-                        let sources: Vec<Tree> = dev.pairs.iter().map(|p| p.source.clone()).collect();
-                        let r: Vec<Vec<String>> = dev.pairs.iter().map(|p| p.target.words().to_vec()).collect();
-                        m.tune(&sources, &r, &mert, &mut |k, n| {
-                            reporter.report("tuning (decoding dev)", k as u64, n as u64)
-                        })
-                        .map_err(usage)?
-                    }
-                };
-                dev_bleu = Some(report.bleu);
+            let initial = weights_of(&sys);
+            let mut row = Row {
+                system,
+                method,
+                bleus: Vec::new(),
+                dev_bleus: Vec::new(),
+                train_secs,
+                tune_secs: 0.0,
+                test_secs: 0.0,
+            };
+            for r in 0..repeats {
+                let t0 = Instant::now();
+                set_weights(&mut sys, &initial);
+                if args.opts.tune_iterations > 0 {
+                    let mert = MertOptions {
+                        iterations: args.opts.tune_iterations,
+                        nbest: args.opts.nbest,
+                        seed: args.opts.seed.wrapping_add(r as u64),
+                        ..MertOptions::default()
+                    };
+                    reporter.note(&format!("{label}: tuning on {} dev sentences (MERT seed {})", dev.len(), mert.seed));
+                    row.dev_bleus.push(tune_system(&mut sys, &dev, &mert, &mut reporter)?);
+                }
+                row.tune_secs += t0.elapsed().as_secs_f64();
+                let t0 = Instant::now();
+                let mut stats = BleuStats::default();
+                for (k, (p, r)) in test.pairs.iter().zip(&refs).enumerate() {
+                    let hyp = sys.translate(&p.source).words;
+                    stats += BleuStats::from_tokens(&hyp, &[r]);
+                    reporter.report(&format!("{label}: translating test"), k as u64 + 1, test.len() as u64);
+                }
+                row.test_secs += t0.elapsed().as_secs_f64();
+                let bleu = Bleu::corpus(&stats);
+                reporter.note(&format!("{label}: test {bleu}; weights {:?}", weights_of(&sys)));
+                row.bleus.push(bleu);
             }
-            let tune_secs = t0.elapsed().as_secs_f64();
-            let t0 = Instant::now();
-            let mut stats = BleuStats::default();
-            for (k, (p, r)) in test.pairs.iter().zip(&refs).enumerate() {
-                let hyp = sys.translate(&p.source).words;
-                stats += BleuStats::from_tokens(&hyp, &[r]);
-                reporter.report(&format!("{label}: translating test"), k as u64 + 1, test.len() as u64);
-            }
-            let test_secs = t0.elapsed().as_secs_f64();
-            let bleu = Bleu::corpus(&stats);
             reporter.note(&format!(
-                "{label}: test {bleu}; train {train_secs:.1} s, tune {tune_secs:.1} s, test {test_secs:.1} s"
+                "{label}: train {:.1} s, tune {:.1} s, test {:.1} s",
+                row.train_secs, row.tune_secs, row.test_secs
             ));
-            rows.push(Row { system, method, bleu, dev_bleu, train_secs, tune_secs, test_secs });
+            rows.push(row);
         }
     }
     out!(
-        "word alignment {align_secs:.1} s; sub-tree alignment ({}) {subtree_secs:.1} s; test: {} sentences",
+        "word alignment {align_secs:.1} s; sub-tree alignment ({}) {subtree_secs:.1} s; test: {} sentences; {} tuning repeat(s) (MERT seeds {}..)",
         if needs_subtree { args.subtree_align.as_str() } else { "none" },
-        test.len()
+        test.len(),
+        repeats,
+        args.opts.seed
     )?;
     out!(
-        "{:<7} {:<6} {:>6}  {:>6} {:>6} {:>6} {:>6}  {:>5}  {:>7}  {:>8} {:>8} {:>8} {:>7}",
+        "{:<7} {:<6} {:>6} {:>13}  {:>6} {:>6} {:>6} {:>6}  {:>5}  {:>7}  {:>8} {:>8} {:>8} {:>7}",
         "System",
         "Model",
         "BLEU",
+        "min-max",
         "p1",
         "p2",
         "p3",
@@ -541,22 +581,32 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
         "sent/s"
     )?;
     for r in &rows {
-        let p = r.bleu.precisions;
+        let k = r.bleus.len().max(1) as f64;
+        let mean = |f: &dyn Fn(&Bleu) -> f64| r.bleus.iter().map(f).sum::<f64>() / k;
+        let min = r.bleus.iter().map(|b| b.score).fold(f64::INFINITY, f64::min);
+        let max = r.bleus.iter().map(|b| b.score).fold(f64::NEG_INFINITY, f64::max);
+        let p: Vec<f64> = (0..4).map(|n| mean(&|b: &Bleu| b.precisions[n])).collect();
+        let dev = if r.dev_bleus.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{:.2}", r.dev_bleus.iter().sum::<f64>() / r.dev_bleus.len() as f64)
+        };
         out!(
-            "{:<7} {:<6} {:>6.2}  {:>6.1} {:>6.1} {:>6.1} {:>6.1}  {:>5.3}  {:>7}  {:>8.1} {:>8.1} {:>8.1} {:>7.1}",
+            "{:<7} {:<6} {:>6.2} {:>13}  {:>6.1} {:>6.1} {:>6.1} {:>6.1}  {:>5.3}  {:>7}  {:>8.1} {:>8.1} {:>8.1} {:>7.1}",
             r.system.name(),
             r.method.name(),
-            r.bleu.score,
+            mean(&|b: &Bleu| b.score),
+            format!("{min:.2}-{max:.2}"),
             p[0],
             p[1],
             p[2],
             p[3],
-            r.bleu.bp,
-            r.dev_bleu.map_or("-".to_string(), |b| format!("{b:.2}")),
+            mean(&|b: &Bleu| b.bp),
+            dev,
             r.train_secs,
             r.tune_secs,
             r.test_secs,
-            test.len() as f64 / r.test_secs.max(1e-9)
+            (test.len() * r.bleus.len()) as f64 / r.test_secs.max(1e-9)
         )?;
     }
     Ok(())
