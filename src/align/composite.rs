@@ -76,7 +76,8 @@ impl KernelSpec {
     /// wrong or a weight is negative or all are 0.
     pub fn with_thetas(mut self, thetas: &[f64]) -> Option<Self> {
         let sum: f64 = thetas.iter().sum();
-        if thetas.len() != self.components() || thetas.iter().any(|t| !(*t >= 0.0)) || !(sum > 0.0) {
+        let valid = |t: &f64| t.is_finite() && *t >= 0.0;
+        if thetas.len() != self.components() || !thetas.iter().all(valid) || sum.is_nan() || sum <= 0.0 {
             return None;
         }
         self.thetas = thetas.iter().map(|t| t / sum).collect();

@@ -74,15 +74,19 @@ pub fn first_conflict(
     links.iter().find_map(|&old| violation(src, trg, new, old).map(|c| (old, c)))
 }
 
-/// Checks a whole set of links against the three criteria.
-pub fn check_links(
-    src: &Tree,
-    trg: &Tree,
-    links: &[(NodeId, NodeId)],
-) -> Result<(), ((NodeId, NodeId), (NodeId, NodeId), Criterion)> {
-    for (k, &a) in links.iter().enumerate() {
-        if let Some((b, c)) = first_conflict(src, trg, a, &links[..k]) {
-            return Err((a, b, c));
+/// A link that breaks a criterion because of an earlier one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Violation {
+    pub link: (NodeId, NodeId),
+    pub blocked_by: (NodeId, NodeId),
+    pub criterion: Criterion,
+}
+
+/// Checks a whole set of links, in order, against the three criteria.
+pub fn check_links(src: &Tree, trg: &Tree, links: &[(NodeId, NodeId)]) -> Result<(), Violation> {
+    for (k, &link) in links.iter().enumerate() {
+        if let Some((blocked_by, criterion)) = first_conflict(src, trg, link, &links[..k]) {
+            return Err(Violation { link, blocked_by, criterion });
         }
     }
     Ok(())
@@ -174,7 +178,8 @@ mod tests {
         assert_eq!(violation(&s, &t, (6, 6), (4, 4)), None);
         assert_eq!(violation(&s, &t, (1, 1), (4, 4)), None);
         assert!(check_links(&s, &t, &[(0, 0), (1, 1), (4, 4), (6, 6)]).is_ok());
-        assert_eq!(check_links(&s, &t, &[(4, 4), (6, 1)]), Err(((6, 1), (4, 4), Criterion::Descendants)));
+        let v = Violation { link: (6, 1), blocked_by: (4, 4), criterion: Criterion::Descendants };
+        assert_eq!(check_links(&s, &t, &[(4, 4), (6, 1)]), Err(v));
     }
 
     #[test]

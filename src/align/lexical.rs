@@ -25,6 +25,8 @@ pub fn alignment_lexicon_options() -> LexiconOptions {
 }
 
 /// Where the lexicon comes from.
+// Built once per run, so the variants' size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum LexiconSource {
     /// Moses tables (and, optionally, word links for the first corpus).

@@ -184,6 +184,8 @@ pub struct AlignmentModel {
 }
 
 /// The lexical model of an alignment model.
+// One per model, so the variants' size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LexicalModel {
