@@ -2,6 +2,6 @@
 //! column and what it expected; no reader panics on any input.
 
 pub mod links;
-pub mod text;
 pub mod svg;
+pub mod text;
 pub mod tiger;

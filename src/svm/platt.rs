@@ -8,8 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::math::{exp, ln, ln_1p, logistic};
 use super::SvmError;
+use crate::math::{exp, ln, ln_1p, logistic};
 
 /// How a decision value becomes a probability of the positive class.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
