@@ -139,8 +139,9 @@ fn app() -> Html {
         let (jobs, dispatcher) = (jobs.clone(), state.dispatcher());
         let results =
             state.results.as_ref().filter(|r| r.corpus_gen == state.corpus_gen).map(|r| Rc::as_ptr(r) as usize);
-        let key = (state.pair, state.sel_source, state.sel_target, results, state.mode == Mode::Inspect);
-        use_effect_with(key, move |&(pair, s, t, results, inspect)| {
+        let key =
+            (state.pair, state.sel_source, state.sel_target, results, state.mode == Mode::Inspect, state.worker_gen);
+        use_effect_with(key, move |&(pair, s, t, results, inspect, _)| {
             if let (Some(source), Some(target), Some(_), true) = (s, t, results, inspect) {
                 dispatcher.dispatch(Action::ExplainRequested { pair, source, target });
                 jobs.send(&protocol::Request::Explain { pair, source, target });

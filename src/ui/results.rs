@@ -210,6 +210,9 @@ pub fn results_panel(props: &ResultsProps) -> Html {
         <section class="panel results" id="results-panel" aria-labelledby="results-title">
             <h2 id="results-title">{"Results"}</h2>
             <p class="hint" id="results-note">{format!("Model: {}. {}", r.model, r.lexicon)}</p>
+            if r.trained_on_these {
+                <p class="hint caution">{"The model was trained on these same pairs, so its scores here are optimistic. To score unseen pairs, train with `treelink train` on other data (e.g. the SQUOIA train split) and load that model here, or train on one treebank and load another."}</p>
+            }
             <div class="results-grid">
                 <div>
                     <table id="results-table" class="scores">

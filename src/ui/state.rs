@@ -337,6 +337,8 @@ impl Job {
 pub struct Results {
     pub corpus_gen: u32,
     pub model: String,
+    /// The model was trained in the page on these same pairs.
+    pub trained_on_these: bool,
     pub lexicon: String,
     pub searches: Vec<Search>,
     pub predicted: Vec<Vec<Link>>,
@@ -362,6 +364,7 @@ impl Results {
         let mut r = Results {
             corpus_gen,
             model,
+            trained_on_these: false,
             lexicon,
             searches,
             predicted,
@@ -459,6 +462,8 @@ pub struct State {
     /// How the last job ended.
     pub job_note: Option<Result<String, String>>,
     pub explained: Option<Explained>,
+    /// Counts worker restarts (a restarted worker has forgotten the alignment's details).
+    pub worker_gen: u32,
     pub mode: Mode,
     pub teach: Teach,
     pub sort: (SortKey, bool),
@@ -567,6 +572,7 @@ impl State {
             job: None,
             job_note: None,
             explained: None,
+            worker_gen: 0,
             mode: Mode::Inspect,
             teach: Teach::default(),
             sort: (SortKey::Pair, true),
@@ -1012,7 +1018,8 @@ impl State {
                     return;
                 }
                 let model = self.model.as_ref().map_or(String::new(), |m| format!("{} ({})", m.summary, m.origin));
-                let r = Results::new(&self.corpus, self.corpus_gen, model, lexicon, searches, baseline);
+                let mut r = Results::new(&self.corpus, self.corpus_gen, model, lexicon, searches, baseline);
+                r.trained_on_these = j.kind == JobKind::Train;
                 let verb = if j.kind == JobKind::Train { "Trained and aligned" } else { "Aligned" };
                 self.job_note = Some(Ok(format!(
                     "{verb} {} pairs in {elapsed:.1} s: P {:.2}, R {:.2}, F {:.2}.",
@@ -1127,6 +1134,7 @@ impl Reducible for State {
                 }
             }
             Action::Cancelled => {
+                s.worker_gen += 1;
                 if let Some(j) = s.job.take() {
                     s.job_note = Some(Err(format!(
                         "Cancelled after {:.1} s (during {}); the worker was stopped and restarted.",

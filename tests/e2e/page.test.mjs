@@ -333,6 +333,8 @@ test('exporting links (gold format, STA XML), the diagram (SVG, PNG) and results
   assert.equal(png.name, 'treelink-pair-4.png');
   assert.deepEqual([...png.body.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
   assert.ok(png.body.length > 10000);
+  fs.writeFileSync(path.join(shots, 'export-pair-4.png'), png.body);
+  fs.writeFileSync(path.join(shots, 'export-pair-4.svg'), svg.body);
   // Results as CSV: one row per pair, then the corpus row with the scores shown.
   const csv = await download(page, '#export-csv');
   const rows = csv.body.trim().split('\n');
