@@ -447,3 +447,41 @@ fn cli_mt_train_translate_bleu() {
     assert!(err.starts_with(&format!("treelink: {}:1:1: expected format", p("notamodel.json"))), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ------------------------------------------------------- real data (slow) ----
+
+#[test]
+#[ignore = "slow: trains word alignments and the MS system on 2728 SQUOIA pairs and decodes dev (run with --release)"]
+fn squoia_ms_end_to_end() {
+    use std::time::Instant;
+    use treelink::eval::bleu::{Bleu, BleuStats};
+    use treelink::lexicon::{bitext_of, train_lexicon, LexiconOptions};
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/squoia-de-es/bracketed");
+    let train = Corpus::read_prefix(&format!("{data}/train"), false).unwrap();
+    let dev = Corpus::read_prefix(&format!("{data}/dev"), false).unwrap();
+    let t0 = Instant::now();
+    let (_, links) = train_lexicon(&bitext_of(&train), &LexiconOptions::default(), &mut |_| {});
+    let sys = MsSystem::train(&train, &links, None, &MsSystemConfig::default()).unwrap();
+    println!(
+        "trained in {:.1} s: {} RM pairs, {} source RMs",
+        t0.elapsed().as_secs_f64(),
+        sys.rm_table.len(),
+        sys.rm_table.source_rms()
+    );
+    let t0 = Instant::now();
+    let mut stats = BleuStats::default();
+    let mut glue = 0;
+    let mut rms = 0;
+    for p in &dev.pairs {
+        let t = sys.translate(&p.source);
+        let sms: treelink::mt::meta::RmShape = t.target_sms.parse().unwrap();
+        assert_eq!(sms.word_count(), t.words.len());
+        glue += t.derivation.iter().filter(|s| s.glue).count();
+        rms += t.derivation.len();
+        stats += BleuStats::from_tokens(&t.words, &[p.target.words()]);
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    let bleu = Bleu::corpus(&stats);
+    println!("dev (untuned): {bleu}; {:.1} sentences/s; {rms} RMs, {glue} glue", dev.len() as f64 / secs);
+    assert!(bleu.score > 8.0, "{bleu}");
+}
