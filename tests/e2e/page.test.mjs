@@ -410,6 +410,48 @@ test('bad uploads show precise errors next to the input and keep everything else
   await page.locator('#loader').screenshot({ path: path.join(shots, 'bad-uploads.png') });
 });
 
+test('training with uploaded Moses tables, and aligning with uploaded word alignments, give the CLI\'s model and scores', async () => {
+  // The Dutch–English corpus from the previous test is loaded; its GIZA++/Moses tables go in their slots.
+  const nl = path.join(data, 'lingua-align-nl-en-125');
+  const prefix = path.join(nl, 'bracketed/all');
+  const e2f = path.join(nl, 'raw/moses/lex.0-0.e2f');
+  const f2e = path.join(nl, 'raw/moses/lex.0-0.f2e');
+  await page.setInputFiles('#file-lex-s2t', e2f);
+  await page.setInputFiles('#file-lex-t2s', f2e);
+  await page.waitForFunction(() => /lex\.0-0\.f2e: \d+ entries$/.test(document.querySelector('#status-lex-t2s').innerText));
+  assert.match(await text('#status-lex-s2t'), new RegExp(`lex\\.0-0\\.e2f: ${lines(e2f).length} entries$`));
+  assert.match(await text('#train-panel'), /Lexicon: the uploaded Moses tables lex\.0-0\.e2f and lex\.0-0\.f2e/);
+  await setField('train-max-examples', '300');
+  await page.click('#train');
+  await page.waitForSelector('#job-note.ok', { timeout: 120000 });
+  assert.match(await text('#job-note'), /^Trained and aligned 125 pairs/);
+  const model = await download(page, '#download-model');
+  run('train', '--train', prefix, '--lex-s2t', e2f, '--lex-t2s', f2e, '--max-examples', '300', '-o', path.join(tmp, 'nl.json'));
+  assert.equal(model.body, fs.readFileSync(path.join(tmp, 'nl.json'), 'utf8'), 'page and CLI train the same model');
+  fs.writeFileSync(path.join(tmp, 'nl.pred'), run('align', '--model', path.join(tmp, 'nl.json'), '--input', prefix));
+  const scores = Object.fromEntries(run('eval', '--input', prefix, '--pred', path.join(tmp, 'nl.pred')).split('\n')
+    .filter((l) => /^[PRF] = /.test(l)).map((l) => l.split(' = ')));
+  for (const k of ['P', 'R', 'F']) assert.equal(await text(`#results-model-${k.toLowerCase()}`), scores[k], `model ${k}`);
+  assert.match(await text('#results-note'), /baseline: the uploaded Moses tables/);
+  // Word alignments given for the corpus replace the aligner's, as `align --word-align`.
+  // (A made-up one: word i with word i, as far as both sentences go.)
+  const count = (file) => lines(file).map((l) => tree(l).nodes.filter((n) => n.word !== undefined).length);
+  const [ns, nt] = [count(`${prefix}.src`), count(`${prefix}.trg`)];
+  const diagonal = ns.map((n, k) => Array.from({ length: Math.min(n, nt[k]) }, (_, i) => `${i}-${i}`).join(' '));
+  const words = path.join(tmp, 'diagonal.align');
+  fs.writeFileSync(words, diagonal.join('\n') + '\n');
+  await page.setInputFiles('#file-word-align', words);
+  await page.waitForSelector('#status-word-align.ok');
+  const total = diagonal.join(' ').split(' ').filter(Boolean).length;
+  assert.match(await text('#status-word-align'), new RegExp(`diagonal\\.align: 125 lines, ${total} word links`));
+  await page.click('#align');
+  await page.waitForFunction(() => /with the uploaded word alignment/.test(document.querySelector('#results-note')?.innerText ?? ''), null, { timeout: 120000 });
+  fs.writeFileSync(path.join(tmp, 'nl-words.pred'), run('align', '--model', path.join(tmp, 'nl.json'), '--input', prefix, '--word-align', words));
+  const given = Object.fromEntries(run('eval', '--input', prefix, '--pred', path.join(tmp, 'nl-words.pred')).split('\n')
+    .filter((l) => /^[PRF] = /.test(l)).map((l) => l.split(' = ')));
+  for (const k of ['P', 'R', 'F']) assert.equal(await text(`#results-model-${k.toLowerCase()}`), given[k], `model ${k} with word links`);
+});
+
 test('drag and drop of .src/.trg/.gold files, and a label containing <script> is shown as text, also in the SVG export', async () => {
   const files = {
     'tiny.src': '(S (<script>window.pwned=1</script> a) (NP (NN b)))\n',
