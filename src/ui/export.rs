@@ -99,34 +99,36 @@ pub struct ExportProps {
 pub fn export_panel(props: &ExportProps) -> Html {
     let state = &props.state;
     let error = use_state(|| None::<String>);
-    let results = state.results();
     let button = |id: &'static str, label: &str, enabled: bool, f: Box<dyn Fn()>| {
         let onclick = Callback::from(move |_: MouseEvent| f());
         html! { <button id={id} type="button" {onclick} disabled={!enabled}>{label.to_string()}</button> }
     };
-    let predicted: Option<Vec<Vec<Link>>> = results.map(|r| r.predicted.clone());
-    let student: Vec<Vec<Link>> = (0..state.corpus.len())
-        .map(|k| state.teach.links.get(&k).map_or(Vec::new(), |l| l.iter().map(|&(s, t)| Link::good(s, t)).collect()))
-        .collect();
+    // Shared, not copied: this panel renders on every change of the state.
+    let shared = state.shared_results();
     let has_student = state.teach.links.values().any(|l| !l.is_empty());
 
     let gold_file = {
-        let p = predicted.clone();
+        let r = shared.clone();
         Box::new(move || {
-            if let Some(p) = &p {
-                download_text("treelink-predicted.gold", &write_links(p), "text/plain");
+            if let Some(r) = &r {
+                download_text("treelink-predicted.gold", &write_links(&r.predicted), "text/plain");
             }
         })
     };
     let student_file = {
-        let s = student.clone();
-        Box::new(move || download_text("treelink-student.gold", &write_links(&s), "text/plain"))
+        let (n, teach) = (state.corpus.len(), state.teach.links.clone());
+        Box::new(move || {
+            let links: Vec<Vec<Link>> = (0..n)
+                .map(|k| teach.get(&k).map_or(Vec::new(), |l| l.iter().map(|&(s, t)| Link::good(s, t)).collect()))
+                .collect();
+            download_text("treelink-student.gold", &write_links(&links), "text/plain")
+        })
     };
     let sta = |part: usize| {
-        let (p, corpus, ids, error) = (predicted.clone(), state.corpus.clone(), state.tiger_ids.clone(), error.clone());
+        let (r, corpus, ids, error) = (shared.clone(), state.corpus.clone(), state.tiger_ids.clone(), error.clone());
         Box::new(move || {
-            let Some(p) = &p else { return };
-            let c = with_links(&corpus, p);
+            let Some(r) = &r else { return };
+            let c = with_links(&corpus, &r.predicted);
             let source = TreebankName::new("source", "src", "treelink-source.xml");
             let target = TreebankName::new("target", "trg", "treelink-target.xml");
             match export_pair(&c, ids.as_deref().map(Vec::as_slice), &source, &target) {
@@ -167,7 +169,7 @@ pub fn export_panel(props: &ExportProps) -> Html {
         })
     };
     let csv_file = {
-        let (corpus, r) = (state.corpus.clone(), results.cloned());
+        let (corpus, r) = (state.corpus.clone(), shared.clone());
         Box::new(move || {
             if let Some(r) = &r {
                 download_text("treelink-results.csv", &results_csv(&corpus, &r.predicted, &r.baseline), "text/csv");
@@ -175,14 +177,14 @@ pub fn export_panel(props: &ExportProps) -> Html {
         })
     };
     let curve_file = {
-        let r = results.cloned();
+        let r = shared.clone();
         Box::new(move || {
             if let Some(r) = &r {
                 download_text("treelink-pr-curve.csv", &curve_csv(&r.curve), "text/csv");
             }
         })
     };
-    let aligned = results.is_some();
+    let aligned = shared.is_some();
     html! {
         <section class="panel export" id="export-panel" aria-labelledby="export-title">
             <h2 id="export-title">{"Export"}</h2>

@@ -278,7 +278,8 @@ fn app() -> Html {
                         <p>{"No pairs loaded."}</p>
                     }
                 </section>
-                <results::ResultsPanel state={state.clone()} dispatch={dispatch.clone()} />
+                <results::ResultsPanel results={state.shared_results()} corpus={state::Shared(state.corpus.clone())}
+                    sort={state.sort} pair={state.pair} dispatch={dispatch.clone()} />
                 <export::ExportPanel state={state.clone()} dispatch={dispatch.clone()} />
             </main>
             <footer>

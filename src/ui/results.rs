@@ -5,13 +5,18 @@
 
 use yew::prelude::*;
 
-use super::state::{Action, Results, SortKey, State};
+use super::state::{Action, Results, Shared, SortKey};
 use crate::align::explain::CurvePoint;
+use crate::corpus::Corpus;
 use crate::eval::prf::Counts;
 
 #[derive(Properties, PartialEq)]
 pub struct ResultsProps {
-    pub state: UseReducerHandle<State>,
+    /// The results of the trees loaded, if any.
+    pub results: Option<Shared<Results>>,
+    pub corpus: Shared<Corpus>,
+    pub sort: (SortKey, bool),
+    pub pair: usize,
     pub dispatch: Callback<Action>,
 }
 
@@ -34,8 +39,14 @@ fn curve_plot(curve: &[CurvePoint], model: &Counts, baseline: &Counts) -> Html {
     let (w, h, left, bottom, top, right) = (420.0, 300.0, 48.0, 40.0, 12.0, 16.0);
     let x = |r: f64| left + r / 100.0 * (w - left - right);
     let y = |p: f64| h - bottom - p / 100.0 * (h - bottom - top);
-    let points: String =
-        curve.iter().map(|p| format!("{:.2},{:.2} ", x(p.counts.recall()), y(p.counts.precision()))).collect();
+    // At most about 400 vertices (the last, the model's output, always): enough for 400 px.
+    let step = (curve.len() / 400).max(1);
+    let points: String = curve
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| k % step == 0 || k + 1 == curve.len())
+        .map(|(_, p)| format!("{:.2},{:.2} ", x(p.counts.recall()), y(p.counts.precision())))
+        .collect();
     let ticks = (0..=5).map(|k| {
         let v = k as f64 * 20.0;
         html! {
@@ -101,11 +112,11 @@ fn curve_table(curve: &[CurvePoint]) -> Html {
     }
 }
 
-fn sort_value(r: &Results, state: &State, key: SortKey, k: usize) -> f64 {
+fn sort_value(r: &Results, corpus: &Corpus, key: SortKey, k: usize) -> f64 {
     let m = &r.model_counts[k];
     match key {
         SortKey::Pair => k as f64,
-        SortKey::Words => state.corpus.pairs[k].source.words().len() as f64,
+        SortKey::Words => corpus.pairs[k].source.words().len() as f64,
         SortKey::Gold => m.gold as f64,
         SortKey::Predicted => m.predicted as f64,
         SortKey::Correct => m.correct as f64,
@@ -116,11 +127,24 @@ fn sort_value(r: &Results, state: &State, key: SortKey, k: usize) -> f64 {
     }
 }
 
-fn pair_table(state: &State, r: &Results, dispatch: &Callback<Action>) -> Html {
-    let (key, ascending) = state.sort;
-    let mut order: Vec<usize> = (0..r.model_counts.len().min(state.corpus.len())).collect();
+#[derive(Properties, PartialEq)]
+struct PairTableProps {
+    results: Shared<Results>,
+    corpus: Shared<Corpus>,
+    sort: (SortKey, bool),
+    pair: usize,
+    dispatch: Callback<Action>,
+}
+
+/// The per-pair table: a component of its own, so that it is rebuilt only
+/// when the results, the sort or the pair change (it can have thousands of rows).
+#[function_component(PairTable)]
+fn pair_table(props: &PairTableProps) -> Html {
+    let (r, corpus, dispatch) = (&*props.results, &*props.corpus, &props.dispatch);
+    let (key, ascending) = props.sort;
+    let mut order: Vec<usize> = (0..r.model_counts.len().min(corpus.len())).collect();
     order.sort_by(|&a, &b| {
-        let (va, vb) = (sort_value(r, state, key, a), sort_value(r, state, key, b));
+        let (va, vb) = (sort_value(r, corpus, key, a), sort_value(r, corpus, key, b));
         let o = va.total_cmp(&vb).then(a.cmp(&b));
         if ascending {
             o
@@ -157,7 +181,9 @@ fn pair_table(state: &State, r: &Results, dispatch: &Callback<Action>) -> Html {
             </th>
         }
     };
-    let rows = order.iter().map(|&k| {
+    let show_all = use_state(|| false);
+    let shown = if *show_all { order.len() } else { order.len().min(ROWS) };
+    let rows = order[..shown].iter().map(|&k| {
         let (m, b) = (&r.model_counts[k], &r.baseline_counts[k]);
         let onclick = {
             let dispatch = dispatch.clone();
@@ -168,11 +194,11 @@ fn pair_table(state: &State, r: &Results, dispatch: &Callback<Action>) -> Html {
                 }
             })
         };
-        let current = k == state.pair;
+        let current = k == props.pair;
         html! {
-            <tr class={classes!(current.then_some("current"))} aria-current={current.then_some("true")} data-pair={(k + 1).to_string()}>
+            <tr key={k} class={classes!(current.then_some("current"))} aria-current={current.then_some("true")} data-pair={(k + 1).to_string()}>
                 <td><button type="button" class="link-button" {onclick} aria-label={format!("Show pair {}", k + 1)}>{k + 1}</button></td>
-                <td>{format!("{}/{}", state.corpus.pairs[k].source.words().len(), state.corpus.pairs[k].target.words().len())}</td>
+                <td>{format!("{}/{}", corpus.pairs[k].source.words().len(), corpus.pairs[k].target.words().len())}</td>
                 <td>{m.gold}</td><td class="predicted">{m.predicted}</td><td class="correct">{m.correct}</td>
                 <td>{format!("{:.1}", m.precision())}</td><td>{format!("{:.1}", m.recall())}</td><td class="f">{format!("{:.1}", m.f())}</td>
                 <td>{format!("{:.1}", b.f())}</td>
@@ -191,14 +217,21 @@ fn pair_table(state: &State, r: &Results, dispatch: &Callback<Action>) -> Html {
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
+            if shown < order.len() {
+                <button type="button" id="show-all-pairs" onclick={Callback::from(move |_: MouseEvent| show_all.set(true))}>
+                    {format!("Show all {} pairs (the first {shown} in this order are shown)", order.len())}
+                </button>
+            }
         </div>
     }
 }
 
+/// Rows of the per-pair table shown until asked for all (sort to find the worst pairs).
+const ROWS: usize = 200;
+
 #[function_component(ResultsPanel)]
 pub fn results_panel(props: &ResultsProps) -> Html {
-    let state = &props.state;
-    let Some(r) = state.results() else {
+    let Some(shared) = props.results.clone() else {
         return html! {
             <section class="panel results" id="results-panel" aria-labelledby="results-title">
                 <h2 id="results-title">{"Results"}</h2>
@@ -206,6 +239,7 @@ pub fn results_panel(props: &ResultsProps) -> Html {
             </section>
         };
     };
+    let r = &*shared;
     html! {
         <section class="panel results" id="results-panel" aria-labelledby="results-title">
             <h2 id="results-title">{"Results"}</h2>
@@ -216,7 +250,7 @@ pub fn results_panel(props: &ResultsProps) -> Html {
             <div class="results-grid">
                 <div>
                     <table id="results-table" class="scores">
-                        <caption>{format!("All {} pairs: links between phrase nodes, scored against the gold links (%)", state.corpus.len())}</caption>
+                        <caption>{format!("All {} pairs: links between phrase nodes, scored against the gold links (%)", props.corpus.len())}</caption>
                         <thead><tr><th scope="col">{"aligner"}</th><th scope="col">{"P"}</th><th scope="col">{"R"}</th><th scope="col">{"F"}</th>
                             <th scope="col">{"R (good)"}</th><th scope="col">{"correct"}</th><th scope="col">{"predicted"}</th><th scope="col">{"gold"}</th></tr></thead>
                         <tbody>
@@ -228,7 +262,8 @@ pub fn results_panel(props: &ResultsProps) -> Html {
                 </div>
                 {curve_plot(&r.curve, &r.model_total, &r.baseline_total)}
             </div>
-            {pair_table(state, r, &props.dispatch)}
+            <PairTable results={shared.clone()} corpus={props.corpus.clone()} sort={props.sort} pair={props.pair}
+                dispatch={props.dispatch.clone()} />
         </section>
     }
 }

@@ -27,6 +27,30 @@ const SAMPLE_TRG: &str = include_str!("../../www/sample/dev.trg");
 const SAMPLE_GOLD: &str = include_str!("../../www/sample/dev.gold");
 const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, dev)";
 
+/// A shared value that props compare by identity, so a view over a large
+/// value (the per-pair table) is not rebuilt while the value stays the same.
+#[derive(Debug)]
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// The kinds of file the loader accepts, each with its own picker and status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Slot {
@@ -602,7 +626,17 @@ impl State {
         self.results.as_deref().filter(|r| r.corpus_gen == self.corpus_gen)
     }
 
-    /// The uploaded lexical files that read without error.
+    /// [`State::results`], shared.
+    pub fn shared_results(&self) -> Option<Shared<Results>> {
+        self.results.clone().filter(|r| r.corpus_gen == self.corpus_gen).map(Shared)
+    }
+
+    /// The name of the slot's file, if it read without error.
+    pub fn ok_name(&self, slot: Slot) -> Option<&str> {
+        self.slot(slot).ok_file().map(|u| u.name.as_str())
+    }
+
+    /// The uploaded lexical files that read without error (copies: for a request).
     pub fn lexicon_files(&self) -> LexiconFiles {
         let ok = |s: Slot| self.slot(s).ok_file().map(Upload::named);
         LexiconFiles { s2t: ok(Slot::LexS2t), t2s: ok(Slot::LexT2s), word_links: ok(Slot::WordLinks) }
@@ -936,7 +970,10 @@ impl State {
         self.corpus_name = name;
         let gen = self.corpus_gen;
         if let Some(r) = self.results.as_mut().filter(|r| r.corpus_gen == gen) {
-            Rc::make_mut(r).score(&self.corpus);
+            // A new Rc, so views that compare results by pointer see the change.
+            let mut rescored = (**r).clone();
+            rescored.score(&self.corpus);
+            *r = Rc::new(rescored);
         }
         self.explained = None;
     }

@@ -7,7 +7,7 @@ use yew::prelude::*;
 use super::export::download_text;
 use super::jobs::{next_job_id, Jobs};
 use super::protocol::{CorpusText, Request};
-use super::state::{Action, Field, JobKind, State};
+use super::state::{Action, Field, JobKind, Slot, State};
 
 #[derive(Properties, PartialEq)]
 pub struct TrainProps {
@@ -121,14 +121,13 @@ pub fn train_panel(props: &TrainProps) -> Html {
         (Some(spec), Err(_)) => format!("Components: {}.", spec.component_names().join(", ")),
         (None, Err(_)) => String::new(),
     };
-    let lexicon = state.lexicon_files();
-    let lexicon_note =
-        match (&lexicon.s2t, &lexicon.t2s) {
-            (Some(a), Some(b)) => format!("Lexicon: the uploaded Moses tables {} and {}", a.name, b.name),
-            _ => "Lexicon: trained in the engine on the pairs' sentences (IBM1 + IBM2 both ways, grow-diag-final-and)"
-                .into(),
-        } + &lexicon.word_links.as_ref().map_or(String::new(), |w| format!("; word links from {}", w.name))
-            + ".";
+    let lexicon_note = match (state.ok_name(Slot::LexS2t), state.ok_name(Slot::LexT2s)) {
+        (Some(a), Some(b)) => format!("Lexicon: the uploaded Moses tables {a} and {b}"),
+        _ => {
+            "Lexicon: trained in the engine on the pairs' sentences (IBM1 + IBM2 both ways, grow-diag-final-and)".into()
+        }
+    } + &state.ok_name(Slot::WordLinks).map_or(String::new(), |w| format!("; word links from {w}"))
+        + ".";
 
     let progress = state.job.as_ref().map(|j| {
         let what = match j.kind {
