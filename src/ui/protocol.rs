@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
 use crate::align::model::{AlignmentModel, TrainOptions};
-use crate::corpus::{Corpus, Named};
+use crate::corpus::{Corpus, Named, TreePair};
 use crate::io::links::write_links;
-use crate::tree::NodeId;
+use crate::tree::{NodeId, Tree};
 
 /// A file as the user gave it: its name (for errors) and its text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -37,12 +37,10 @@ pub struct CorpusText {
 
 impl CorpusText {
     pub fn of(corpus: &Corpus) -> Self {
-        let lines = |f: &dyn Fn(&crate::corpus::TreePair) -> String| {
-            corpus.pairs.iter().map(|p| f(p) + "\n").collect::<String>()
-        };
+        let trees = |side: fn(&TreePair) -> &Tree| corpus.pairs.iter().map(|p| side(p).to_bracketed() + "\n").collect();
         CorpusText {
-            source: lines(&|p| p.source.to_bracketed()),
-            target: lines(&|p| p.target.to_bracketed()),
+            source: trees(|p| &p.source),
+            target: trees(|p| &p.target),
             gold: write_links(&corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>()),
         }
     }
