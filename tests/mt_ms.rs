@@ -247,8 +247,14 @@ fn decoder_best_translation_and_target_sms_by_hand() {
     assert_eq!((tr.derivation[0].source, tr.derivation[0].source_rm.as_str()), ((0, 2), "NP[ART-NN]"));
     assert_eq!(tr.derivation[0].phrases.len(), 2);
     assert_eq!((tr.derivation[1].source, tr.derivation[1].target_rm.as_str()), ((2, 3), "VM"));
-    // The n-best list is sorted, starts with the best and its scores are λ · h.
+    // The n-best list is sorted, starts with the best, its scores are λ · h,
+    // and its translations are distinct (die Katze → el gato word by word
+    // and as one phrase is one entry).
     assert!(tr.nbest.len() > 1);
+    let mut distinct: Vec<&Vec<String>> = tr.nbest.iter().map(|e| &e.words).collect();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), tr.nbest.len());
     assert_eq!(tr.nbest[0].words, tr.words);
     for pair in tr.nbest.windows(2) {
         assert!(pair[0].score >= pair[1].score);

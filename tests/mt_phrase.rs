@@ -274,6 +274,7 @@ fn decode_opts(limit: Option<usize>, nbest: usize) -> PhraseDecodeOptions {
         beam: BeamOptions { nbest, ..BeamOptions::default() },
         distortion_limit: limit,
         ttable_limit: Some(20),
+        distinct_nbest: false,
     }
 }
 
@@ -381,6 +382,7 @@ fn stack_limit_and_threshold_pruning() {
             beam: BeamOptions { stack_limit, beam_threshold, nbest: 1, recombine: true },
             distortion_limit: Some(0),
             ttable_limit: None,
+            distinct_nbest: false,
         };
         decode_phrase(&table, &lm, &src, &weights(0.0), &opts)
     };
@@ -844,6 +846,7 @@ mod properties {
                 beam: BeamOptions { stack_limit: 0, beam_threshold: 0.0, nbest: 1_000_000, recombine: true },
                 distortion_limit: limit,
                 ttable_limit: None,
+                distinct_nbest: false,
             };
             let model = PhraseSearch::new(&table, &lm, &source, &opts);
             let mut expected = Vec::new();

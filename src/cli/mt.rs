@@ -24,7 +24,7 @@ use treelink::tree::{NodeId, Tree};
 #[derive(Args, Debug, Clone)]
 pub struct MtOptions {
     /// MERT iterations on --dev (0: keep the untuned default weights).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 5)]
     pub tune_iterations: usize,
     /// n-best entries per dev sentence for MERT.
     #[arg(long, default_value_t = 100)]
@@ -38,6 +38,9 @@ pub struct MtOptions {
     /// Longest phrase (and RM scope) in words.
     #[arg(long, default_value_t = 7)]
     pub max_phrase_len: usize,
+    /// MS per RM at most (ms system).
+    #[arg(long, default_value_t = treelink::mt::ms::extract::DEFAULT_MAX_MS)]
+    pub max_ms: usize,
     /// Seed of MERT's random directions and of the structure model's SMS samples.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -260,6 +263,7 @@ fn train_system(
             config.table.extract.method = method;
             config.table.extract.max_phrase_len = opts.max_phrase_len;
             config.limits.max_words = opts.max_phrase_len;
+            config.limits.max_ms = opts.max_ms.max(1);
             if let Some(b) = opts.beam {
                 config.decode.beam.stack_limit = b;
             }

@@ -673,12 +673,37 @@ pub struct PhraseDecodeOptions {
     pub distortion_limit: Option<usize>,
     /// Translations per source span tried, best first in table order (`None`: all). Default 20.
     pub ttable_limit: Option<usize>,
+    /// n-best lists of distinct translations ([`distinct_nbest`]: up to
+    /// `10 · nbest` derivations, the best of each word sequence). Default
+    /// false; [`crate::mt::phrase::PhraseSystem::tune`] turns it on.
+    pub distinct_nbest: bool,
 }
 
 impl Default for PhraseDecodeOptions {
     fn default() -> Self {
-        PhraseDecodeOptions { beam: BeamOptions::default(), distortion_limit: Some(6), ttable_limit: Some(20) }
+        PhraseDecodeOptions {
+            beam: BeamOptions::default(),
+            distortion_limit: Some(6),
+            ttable_limit: Some(20),
+            distinct_nbest: false,
+        }
     }
+}
+
+/// Keeps the first (best) entry of each word sequence of a best-first
+/// n-best list, at most `k` entries (as Moses' distinct n-best lists for MERT).
+pub fn distinct_nbest(entries: Vec<NBestEntry>, k: usize) -> Vec<NBestEntry> {
+    let mut seen: std::collections::HashSet<Vec<String>, BuildHasherDefault<Fnv>> = Default::default();
+    let mut out = Vec::new();
+    for e in entries {
+        if out.len() >= k {
+            break;
+        }
+        if seen.insert(e.words.clone()) {
+            out.push(e);
+        }
+    }
+    out
 }
 
 /// A translation option of one sentence.
@@ -901,10 +926,14 @@ pub fn decode_phrase(
     options: &PhraseDecodeOptions,
 ) -> Translation {
     let mut model = PhraseSearch::new(table, lm, source, options);
-    let mut result = beam_search(&model, weights, &options.beam);
+    let mut beam = options.beam.clone();
+    if options.distinct_nbest && beam.nbest > 1 {
+        beam.nbest = beam.nbest.saturating_mul(10);
+    }
+    let mut result = beam_search(&model, weights, &beam);
     if result.nbest.is_empty() && options.distortion_limit.is_some() {
         model.distortion_limit = None;
-        let again = beam_search(&model, weights, &options.beam);
+        let again = beam_search(&model, weights, &beam);
         let stats = SearchStats {
             created: result.stats.created + again.stats.created,
             pruned: result.stats.pruned + again.stats.pruned,
@@ -915,11 +944,14 @@ pub fn decode_phrase(
     }
     let words_of =
         |d: &Derivation| d.options.iter().flat_map(|&o| model.options[o].target.iter().cloned()).collect::<Vec<_>>();
-    let nbest: Vec<NBestEntry> = result
+    let mut nbest: Vec<NBestEntry> = result
         .nbest
         .iter()
         .map(|d| NBestEntry { words: words_of(d), features: d.features.clone(), score: d.score })
         .collect();
+    if options.distinct_nbest {
+        nbest = distinct_nbest(nbest, options.beam.nbest.max(1));
+    }
     match result.nbest.first() {
         Some(best) => Translation {
             words: words_of(best),

@@ -979,7 +979,7 @@ impl PhraseSystem {
     }
 
     /// Tunes the weights on a development set by MERT ([`crate::mt::tune`]),
-    /// decoding n-best lists of `options.nbest` entries. The unknown-word
+    /// decoding n-best lists of `options.nbest` distinct translations. The unknown-word
     /// weight is always held fixed, as Moses does (it only has to keep
     /// copying a word much worse than translating it inside a longer phrase;
     /// like every weight it is scaled by MERT's normalisation). Sets and
@@ -1003,6 +1003,7 @@ impl PhraseSystem {
         }
         let mut decode = self.config.decode.clone();
         decode.beam.nbest = options.nbest.max(1);
+        decode.distinct_nbest = true;
         let this = &*self;
         let report = mert(references, &self.weights, &opts, |w| {
             sources

@@ -140,12 +140,27 @@
 //!   only `P_w`; Pharaoh's phrase probabilities are in its model too).
 //!
 //! # Caps and cost
-//! Defaults (see [`MsSystemConfig`], [`MsDecodeOptions`]): `max_ms` 4,
+//! Defaults (see [`MsSystemConfig`], [`MsDecodeOptions`]): `max_ms` 5,
 //! `max_words` 7, `rm_top_k` 20, `rm_limit` 10, `inner_k` 2, `span_limit`
-//! 20, stack limit 50. The number of candidate RMs is at most
-//! `words · d^max_ms` for `d` MS starting at a word, in practice a few per
-//! word once the table filters them; the options are at most
+//! 20, `per_translation` 1, stack limit 50. The number of candidate RMs is
+//! at most `words · d^max_ms` for `d` MS starting at a word, in practice a
+//! few per word once the table filters them; the options are at most
 //! `span_limit · words · max_words`.
+//!
+//! **Spurious ambiguity.** Many RM pairs (different shapes and
+//! segmentations of one span) yield the same words: on SQUOIA dev a
+//! 100-best list held 3 distinct translations on average (the phrase-based
+//! system's: 71), and MERT, which learns from the differences between
+//! n-best entries, kept the default weights. So options with equal words
+//! over a span are cut to `per_translation` (the best estimate), and
+//! n-best lists are *distinct* (up to `10 · nbest` derivations read off the
+//! search graph, the best of each word sequence kept, as Moses' distinct
+//! n-best lists for MERT): 76 distinct translations per 100-best list.
+//!
+//! Measured on SQUOIA (2728 training pairs, release build): training the
+//! word-extraction system takes about 6 s, its model file is about 80 MB
+//! of JSON; decoding runs at over 100 test sentences per second (see
+//! `docs/translation-results.md`).
 
 pub mod decode;
 pub mod extract;
