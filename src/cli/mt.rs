@@ -267,6 +267,7 @@ fn train_system(
             if let Some(b) = opts.beam {
                 config.decode.beam.stack_limit = b;
             }
+            reporter.note(&format!("{label}: extracting RM pairs and training the models"));
             let mut sys = MsSystem::train(train, alignments, subtree, &config).map_err(usage)?;
             reporter.note(&format!(
                 "{label}: {} phrase pairs, {} RM pairs ({} source RMs), structure model on {} SMS",
