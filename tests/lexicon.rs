@@ -478,7 +478,7 @@ proptest! {
 // Measurements behind the defaults (run with `-- --ignored sweep --nocapture`)
 
 #[test]
-#[ignore]
+#[ignore = "a measurement, not a check: prints alignment quality over settings (run with --release --nocapture)"]
 fn sweep() {
     let (de, sure, possible) = de_en();
     let (nl, giza) = nl_en("grow-diag");

@@ -305,7 +305,7 @@ fn real_german_trees_decompose_within_the_cap() {
 /// `cargo test --release --test meta -- --ignored --nocapture`: SMS counts and
 /// times per tree on the German dev trees, for the final report.
 #[test]
-#[ignore]
+#[ignore = "a measurement, not a check: prints SMS counts and times per dev tree (run with --release --nocapture)"]
 fn measure_sms_on_the_dev_trees() {
     for c in [Constraints::PAPER, Constraints { height: HeightMeasure::Edges, ..Constraints::PAPER }] {
         let trees = read("dev");

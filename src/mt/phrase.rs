@@ -762,26 +762,6 @@ pub fn write_phrase_table(table: &PhraseTable) -> String {
     out
 }
 
-/// Whitespace-separated tokens with their 1-based character columns.
-fn tokens_with_columns(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start: Option<(usize, usize)> = None;
-    for (column, (i, c)) in line.char_indices().enumerate() {
-        match (c.is_whitespace(), start) {
-            (false, None) => start = Some((i, column + 1)),
-            (true, Some((s, col))) => {
-                out.push((col, &line[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some((s, col)) = start {
-        out.push((col, &line[s..]));
-    }
-    out
-}
-
 /// Reads a table written by [`write_phrase_table`] (or a Moses phrase table
 /// with four scores); `file` names it in errors.
 pub fn read_phrase_table(text: &str, file: &str) -> Result<PhraseTable, PhraseTableError> {
@@ -797,7 +777,7 @@ pub fn read_phrase_table(text: &str, file: &str) -> Result<PhraseTable, PhraseTa
     let mut seen: FnvMap<(Vec<String>, Vec<String>), usize> = FnvMap::default();
     for (l, line) in text.lines().enumerate() {
         let l = l + 1;
-        let toks = tokens_with_columns(line);
+        let toks = crate::io::text::tokens_with_columns(line);
         if toks.is_empty() {
             continue;
         }
