@@ -10,7 +10,7 @@ use treelink::align::baseline::{tinsley_align, Heuristics, ScoreFunction};
 use treelink::align::composite::{CompositeKernel, KernelSpec};
 use treelink::align::greedy::{check_links, greedy_align, Scored};
 use treelink::align::lexical::alignment_lexicon_options;
-use treelink::align::lexical::{prepare, LexiconSource};
+use treelink::align::lexical::{prepare, LexicalSetup, LexiconSource};
 use treelink::align::model::{self, pair_matrices, search_links, AlignmentModel, LexicalModel, Scorer, TrainOptions};
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
@@ -53,9 +53,12 @@ fn split() -> Split {
 
 fn train(s: &Split, spec: &str, max_examples: usize) -> AlignmentModel {
     let options = TrainOptions { spec: spec.parse().unwrap(), max_examples, ..TrainOptions::default() };
-    let lexical = LexicalModel::Tables(s.lexicon.clone());
-    model::train(&s.train, None, &s.lexicon, lexical, &s.train_links, &[], &options, &mut |_| ControlFlow::Continue(()))
-        .unwrap()
+    let lexical = LexicalSetup {
+        lexicon: s.lexicon.clone(),
+        model: LexicalModel::Tables(s.lexicon.clone()),
+        links: vec![s.train_links.clone()],
+    };
+    model::train(&s.train, None, &lexical, &options, &mut |_| ControlFlow::Continue(())).unwrap()
 }
 
 fn align(model: &AlignmentModel, lexicon: &Lexicon, corpus: &Corpus, links: &[WordAlignment]) -> Vec<Vec<Link>> {

@@ -42,11 +42,7 @@ fn wasm_training_and_alignment_equal_the_native_cli() {
         max_examples: 3000,
         ..TrainOptions::default()
     };
-    let m =
-        model::train(&corpus, None, &setup.lexicon, setup.model.clone(), &setup.links[0], &[], &options, &mut |_| {
-            ControlFlow::Continue(())
-        })
-        .unwrap();
+    let m = model::train(&corpus, None, &setup, &options, &mut |_| ControlFlow::Continue(())).unwrap();
     let trained = now_ms();
     // As `treelink align --model M --input www/sample/dev`.
     let (lexicon, links) = lexicon_for_input(&m.lexicon, &corpus, None, &mut |_, _| {});

@@ -372,17 +372,7 @@ mod tests {
         let source = LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() };
         let setup = prepare(&[&train_corpus], source, &mut |_, _| {});
         let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
-        let model = train(
-            &train_corpus,
-            None,
-            &setup.lexicon,
-            setup.model.clone(),
-            &setup.links[0],
-            &[],
-            &options,
-            &mut |_| ControlFlow::Continue(()),
-        )
-        .unwrap();
+        let model = train(&train_corpus, None, &setup, &options, &mut |_| ControlFlow::Continue(())).unwrap();
         let (lexicon, links) = lexicon_for_input(&model.lexicon, &corpus, None, &mut |_, _| {});
         Fixture { corpus, model, lexicon, links }
     }

@@ -26,6 +26,7 @@ use super::candidates::{candidate_pairs, CandidateNodes, Thresholds};
 use super::composite::{polynomial_feature_map, CompositeKernel, Instance, KernelSpec, StructureIndex, SubTreeKey};
 use super::features::{LexicalMatrices, PlainFeatures, N_PLAIN};
 use super::greedy::{greedy_align, Scored, Search};
+use super::lexical::LexicalSetup;
 use crate::corpus::{Corpus, TreePair};
 use crate::eval::prf::Counts;
 use crate::io::links::Link;
@@ -307,17 +308,18 @@ fn featurize(
 /// word links), tunes the pruning thresholds — their positives set the bounds
 /// and, over `tune_prune_quantiles`, dev F picks the quantile — and fits
 /// Platt's sigmoid when asked.
-#[allow(clippy::too_many_arguments)]
+///
+/// `lexical` holds the lexicon, how to rebuild it, and the word links of
+/// `train` then (if given) `dev`, as [`super::lexical::prepare`] makes them.
 pub fn train(
     train_corpus: &Corpus,
     dev: Option<&Corpus>,
-    lexicon: &Lexicon,
-    lexical_model: LexicalModel,
-    train_links: &[WordAlignment],
-    dev_links: &[WordAlignment],
+    lexical: &LexicalSetup,
     options: &TrainOptions,
     progress: &mut ProgressFn<'_>,
 ) -> Result<AlignmentModel, AlignError> {
+    let lexicon = &lexical.lexicon;
+    let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
     let dev = dev.filter(|d| dev_links.len() == d.len() && !d.is_empty());
     let quantiles = match dev {
         Some(_) if !options.tune_prune_quantiles.is_empty() => options.tune_prune_quantiles.clone(),
@@ -326,16 +328,7 @@ pub fn train(
     let mut best: Option<AlignmentModel> = None;
     for q in quantiles {
         let opts = TrainOptions { prune_quantile: q, ..options.clone() };
-        let mut model = train_at_quantile(
-            train_corpus,
-            dev,
-            lexicon,
-            lexical_model.clone(),
-            train_links,
-            dev_links,
-            &opts,
-            progress,
-        )?;
+        let mut model = train_at_quantile(train_corpus, dev, lexical, &opts, progress)?;
         if let Some(d) = dev {
             let scorer = Scorer::new(&model, lexicon)?;
             let mut counts = Counts::default();
@@ -355,17 +348,16 @@ pub fn train(
     best.ok_or(AlignError::NoPositives)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn train_at_quantile(
     train_corpus: &Corpus,
     dev: Option<&Corpus>,
-    lexicon: &Lexicon,
-    lexical_model: LexicalModel,
-    train_links: &[WordAlignment],
-    dev_links: &[WordAlignment],
+    lexical: &LexicalSetup,
     options: &TrainOptions,
     progress: &mut ProgressFn<'_>,
 ) -> Result<AlignmentModel, AlignError> {
+    let lexicon = &lexical.lexicon;
+    let train_links: &[WordAlignment] = lexical.links.first().map_or(&[], Vec::as_slice);
+    let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
     if train_links.len() != train_corpus.len() {
         return Err(AlignError::WordAlignmentCount { expected: train_corpus.len(), found: train_links.len() });
     }
@@ -503,7 +495,7 @@ fn train_at_quantile(
         support_vectors,
         rho: model.rho,
         posterior: Posterior::Sigmoid,
-        lexicon: lexical_model,
+        lexicon: lexical.model.clone(),
         summary,
     };
 

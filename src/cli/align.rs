@@ -247,8 +247,7 @@ fn train_one(
     options: &TrainOptions,
     reporter: &mut Reporter,
 ) -> Result<AlignmentModel, CliError> {
-    let dev_links: &[WordAlignment] = setup.links.get(1).map_or(&[], |l| l.as_slice());
-    Ok(model::train(train, dev, &setup.lexicon, setup.model.clone(), &setup.links[0], dev_links, options, &mut |p| {
+    Ok(model::train(train, dev, setup, options, &mut |p| {
         reporter.report(p.stage.name(), p.done, p.total);
         ControlFlow::Continue(())
     })?)

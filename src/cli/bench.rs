@@ -104,10 +104,7 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
         ..TrainOptions::default()
     };
     let t = Instant::now();
-    let m =
-        model::train(&train, None, &setup.lexicon, setup.model.clone(), &setup.links[0], &[], &options, &mut |_| {
-            ControlFlow::Continue(())
-        })?;
+    let m = model::train(&train, None, &setup, &options, &mut |_| ControlFlow::Continue(()))?;
     let train_secs = secs(t);
     let t = Instant::now();
     let scorer = Scorer::new(&m, &setup.lexicon)?;

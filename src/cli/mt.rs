@@ -195,19 +195,10 @@ fn trained_subtree_links(
         &mut |d, t| reporter.report("sub-tree aligner lexicon", d, t),
     );
     let options = TrainOptions { spec: spec.clone(), seed, ..TrainOptions::default() };
-    let m = model::train(
-        train,
-        Some(dev),
-        &setup.lexicon,
-        setup.model.clone(),
-        &setup.links[0],
-        &setup.links[1],
-        &options,
-        &mut |p| {
-            reporter.report(p.stage.name(), p.done, p.total);
-            ControlFlow::Continue(())
-        },
-    )?;
+    let m = model::train(train, Some(dev), &setup, &options, &mut |p| {
+        reporter.report(p.stage.name(), p.done, p.total);
+        ControlFlow::Continue(())
+    })?;
     reporter.note(&format!("sub-tree aligner {}: dev F {:.2}", m.spec, m.summary.dev_f.unwrap_or(f64::NAN)));
     let scorer = Scorer::new(&m, &setup.lexicon)?;
     let mut out = Vec::with_capacity(train.len());

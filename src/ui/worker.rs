@@ -158,7 +158,7 @@ fn train(
         None => LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() },
     };
     let setup = prepare(&[corpus], source, &mut |done, total| reporter.report("lexical model", done, total));
-    model::train(corpus, None, &setup.lexicon, setup.model.clone(), &setup.links[0], &[], options, &mut |p| {
+    model::train(corpus, None, &setup, options, &mut |p| {
         reporter.report(p.stage.name(), p.done, p.total);
         ControlFlow::Continue(())
     })
