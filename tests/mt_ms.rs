@@ -247,6 +247,14 @@ fn decoder_best_translation_and_target_sms_by_hand() {
     assert_eq!((tr.derivation[0].source, tr.derivation[0].source_rm.as_str()), ((0, 2), "NP[ART-NN]"));
     assert_eq!(tr.derivation[0].phrases.len(), 2);
     assert_eq!((tr.derivation[1].source, tr.derivation[1].target_rm.as_str()), ((2, 3), "VM"));
+    // The RMs' MS roots in the source tree (NP and VVFIN), and the target SMS as a tree.
+    assert_eq!(
+        (tr.derivation[0].source_roots.as_slice(), tr.derivation[1].source_roots.as_slice()),
+        (&[1][..], &[4][..])
+    );
+    let sms = treelink::mt::ms::derivation::target_sms_tree(&tr.derivation).unwrap();
+    assert_eq!(sms.tree.to_bracketed(), "(SMS (NP (DA el) (NC gato)) (VM duerme))");
+    assert_eq!(sms.roots, [vec![1], vec![4]]);
     // The n-best list is sorted, starts with the best, its scores are λ · h,
     // and its translations are distinct (die Katze → el gato word by word
     // and as one phrase is one entry).
@@ -288,6 +296,7 @@ fn glue_for_unknown_structures() {
     let last = tr.derivation.last().unwrap();
     assert!(last.glue);
     assert_eq!(last.source_rm, "ADV");
+    assert_eq!(last.source_roots, [4], "the glued word's POS node");
     assert_eq!((tr.features[F_GLUE], tr.features[F_UNKNOWN]), (1.0, 1.0));
     assert!((tr.features[F_RM_E_GIVEN_F] - (0.9f64.ln() + 1e-4f64.ln())).abs() < 1e-9);
     // An empty tree is not a tree; a one-word tree of an unknown word is glued.

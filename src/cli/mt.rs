@@ -13,10 +13,10 @@ use treelink::align::lexical::{alignment_lexicon_options, lexicon_for_input, pre
 use treelink::align::model::{self, search_links, Scorer, TrainOptions};
 use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
-use treelink::lexicon::{self, bitext_of, LexiconOptions, WordAlignment};
+use treelink::lexicon::{self, WordAlignment};
 use treelink::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
-use treelink::mt::ms::{MsSystem, MsSystemConfig};
-use treelink::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseSystem, PhraseSystemConfig};
+use treelink::mt::phrase::{gold_subtree_links, ExtractMethod};
+use treelink::mt::train::{self as mt_train, MtTrainSettings};
 use treelink::mt::tune::MertOptions;
 use treelink::tree::{NodeId, Tree};
 
@@ -150,16 +150,7 @@ fn words_of(c: &Corpus) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
 
 /// Word alignments of every corpus, trained once on all their sentences (no gold).
 fn word_alignments(corpora: &[&Corpus], reporter: &mut Reporter) -> Vec<Vec<WordAlignment>> {
-    let bitext: Vec<_> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
-    let options = LexiconOptions::default();
-    let total = (options.ibm1_iterations + options.ibm2_iterations) as u64 * 2;
-    let mut done = 0;
-    let (_, links) = lexicon::train_lexicon(&bitext, &options, &mut |_| {
-        done += 1;
-        reporter.report("word alignment", done.min(total), total);
-    });
-    let mut rest = links.into_iter();
-    corpora.iter().map(|c| rest.by_ref().take(c.len()).collect()).collect()
+    mt_train::word_alignments(corpora, &mut |p| reporter.mt(p))
 }
 
 /// Sub-tree links of `train` from an alignment model file.
@@ -214,6 +205,20 @@ fn usage(e: impl std::fmt::Display) -> CliError {
     CliError::Usage(e.to_string())
 }
 
+impl MtOptions {
+    fn settings(&self) -> MtTrainSettings {
+        MtTrainSettings {
+            tune_iterations: self.tune_iterations,
+            nbest: self.nbest,
+            beam: self.beam,
+            lm_order: self.lm_order,
+            max_phrase_len: self.max_phrase_len,
+            max_ms: self.max_ms,
+            seed: self.seed,
+        }
+    }
+}
+
 /// Trains one system and tunes it on `dev` (if any); returns it with its tuned dev BLEU.
 #[allow(clippy::too_many_arguments)]
 fn train_system(
@@ -226,62 +231,8 @@ fn train_system(
     opts: &MtOptions,
     reporter: &mut Reporter,
 ) -> Result<(MtSystem, Option<f64>), CliError> {
-    let mert =
-        MertOptions { iterations: opts.tune_iterations, nbest: opts.nbest, seed: opts.seed, ..MertOptions::default() };
-    let tune = dev.filter(|d| opts.tune_iterations > 0 && !d.is_empty());
-    let label = format!("{} {}", kind.name(), method);
-    match kind {
-        SystemKind::Phrase => {
-            let mut config = PhraseSystemConfig { lm_order: opts.lm_order, ..PhraseSystemConfig::default() };
-            config.table.extract.method = method;
-            config.table.extract.max_phrase_len = opts.max_phrase_len;
-            if let Some(b) = opts.beam {
-                config.decode.beam.stack_limit = b;
-            }
-            let mut sys = PhraseSystem::train(train, alignments, subtree, &config).map_err(usage)?;
-            reporter.note(&format!("{label}: {} phrase pairs", sys.table.len()));
-            let mut bleu = None;
-            if let Some(d) = tune {
-                let (src, refs) = words_of(d);
-                reporter.note(&format!("{label}: tuning on {} dev sentences", d.len()));
-                let report = sys.tune(&src, &refs, &mert).map_err(usage)?;
-                bleu = Some(report.bleu);
-            }
-            Ok((MtSystem::Phrase(Box::new(sys)), bleu))
-        }
-        SystemKind::Ms => {
-            let mut config = MsSystemConfig { lm_order: opts.lm_order, seed: opts.seed, ..MsSystemConfig::default() };
-            config.table.extract.method = method;
-            config.table.extract.max_phrase_len = opts.max_phrase_len;
-            config.limits.max_words = opts.max_phrase_len;
-            config.limits.max_ms = opts.max_ms.max(1);
-            if let Some(b) = opts.beam {
-                config.decode.beam.stack_limit = b;
-            }
-            reporter.note(&format!("{label}: extracting RM pairs and training the models"));
-            let mut sys = MsSystem::train(train, alignments, subtree, &config).map_err(usage)?;
-            reporter.note(&format!(
-                "{label}: {} phrase pairs, {} RM pairs ({} source RMs), structure model on {} SMS",
-                sys.table.len(),
-                sys.rm_table.len(),
-                sys.rm_table.source_rms(),
-                sys.summary.structure_sentences
-            ));
-            let mut bleu = None;
-            if let Some(d) = tune {
-                let sources: Vec<Tree> = d.pairs.iter().map(|p| p.source.clone()).collect();
-                let refs: Vec<Vec<String>> = d.pairs.iter().map(|p| p.target.words().to_vec()).collect();
-                reporter.note(&format!("{label}: tuning on {} dev sentences", d.len()));
-                let report = sys
-                    .tune(&sources, &refs, &mert, &mut |k, n| {
-                        reporter.report("tuning (decoding dev)", k as u64, n as u64)
-                    })
-                    .map_err(usage)?;
-                bleu = Some(report.bleu);
-            }
-            Ok((MtSystem::Ms(Box::new(sys)), bleu))
-        }
-    }
+    mt_train::train_system(kind, method, train, alignments, subtree, dev, &opts.settings(), &mut |p| reporter.mt(p))
+        .map_err(usage)
 }
 
 pub fn mt_train(args: MtTrainArgs) -> Result<(), CliError> {

@@ -46,4 +46,12 @@ impl Reporter {
     pub fn note(&mut self, message: &str) {
         eprintln!("treelink: {message}");
     }
+
+    /// A translation training report: a stage's progress or a note.
+    pub fn mt(&mut self, progress: treelink::mt::train::MtProgress<'_>) {
+        match progress {
+            treelink::mt::train::MtProgress::Stage { stage, done, total } => self.report(stage, done, total),
+            treelink::mt::train::MtProgress::Note(message) => self.note(&message),
+        }
+    }
 }

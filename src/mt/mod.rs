@@ -6,4 +6,5 @@ pub mod meta;
 pub mod model;
 pub mod ms;
 pub mod phrase;
+pub mod train;
 pub mod tune;

@@ -184,14 +184,20 @@ impl SpanPair {
 }
 
 /// How the phrase pairs of a sentence pair are collected (module documentation).
+/// Written in model files as its CLI name (`word`, `dirc`, `ewos`); the
+/// Rust names of the first model files (`Word`, `DirC`, `EWoS`) still read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ExtractMethod {
     /// Phrase pairs consistent with the word alignment only.
     #[default]
+    #[serde(alias = "Word")]
     Word,
     /// Word-alignment pairs plus sub-tree pairs, concatenated (a pair in both counts twice).
+    #[serde(alias = "DirC")]
     DirC,
     /// Pairs consistent with either alignment, each once.
+    #[serde(alias = "EWoS")]
     EWoS,
 }
 
@@ -1022,6 +1028,17 @@ impl PhraseSystem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn extract_methods_are_written_by_their_cli_names_and_old_names_still_read() {
+        for m in ExtractMethod::ALL {
+            let json = serde_json::to_string(&m).unwrap();
+            assert_eq!(json, format!("\"{}\"", m.name()));
+            assert_eq!(serde_json::from_str::<ExtractMethod>(&json).unwrap(), m);
+        }
+        let old: Vec<ExtractMethod> = serde_json::from_str(r#"["Word", "DirC", "EWoS"]"#).unwrap();
+        assert_eq!(old, ExtractMethod::ALL);
+    }
 
     #[test]
     fn unaligned_edges_both_sides() {

@@ -112,6 +112,8 @@ pub struct MsOption {
     pub end: usize,
     /// Source RM structure string.
     pub source_rm: String,
+    /// The roots of the source RM's MS in the source tree, left to right.
+    pub source_roots: Vec<NodeId>,
     /// Target RM structure string.
     pub target_rm: String,
     /// Target words.
@@ -230,12 +232,12 @@ impl<'a> MsSearch<'a> {
         let mut opts: Vec<MsOption> = Vec::new();
         for s in 0..n {
             let rms = index.rms_from(s, model.limits.max_ms.max(1), max_words);
-            let found: Vec<(usize, String)> = rms
+            let found: Vec<(usize, String, &[NodeId])> = rms
                 .iter()
                 .filter_map(|roots| {
                     let end = roots.last().map(|&m| source.span(m).end)?;
                     let rm = index.rm_string(roots);
-                    (!model.rm_table.lookup(&rm).0.is_empty()).then_some((end, rm))
+                    (!model.rm_table.lookup(&rm).0.is_empty()).then_some((end, rm, roots.as_slice()))
                 })
                 .collect();
             let max_end = found.iter().map(|f| f.0).max().unwrap_or(s + 1).max(s + 1);
@@ -260,6 +262,7 @@ impl<'a> MsSearch<'a> {
             let make = |e: usize,
                         inn: &Inner,
                         source_rm: &str,
+                        source_roots: &[NodeId],
                         target_rm: String,
                         ms: &[String],
                         p: (f64, f64),
@@ -298,6 +301,7 @@ impl<'a> MsSearch<'a> {
                     start: s,
                     end: e,
                     source_rm: source_rm.to_string(),
+                    source_roots: source_roots.to_vec(),
                     target_rm,
                     target,
                     phrases: phrases_out,
@@ -308,7 +312,7 @@ impl<'a> MsSearch<'a> {
                     estimate: dot(&w, &est),
                 }
             };
-            for (e, rm) in &found {
+            for (e, rm, roots) in &found {
                 let (entries, targets) = model.rm_table.lookup(rm);
                 let take = options.rm_limit.min(entries.len());
                 for (entry, t) in entries[..take].iter().zip(targets) {
@@ -318,6 +322,7 @@ impl<'a> MsSearch<'a> {
                             *e,
                             inn,
                             rm,
+                            roots,
                             entry.target.clone(),
                             &t.ms,
                             (entry.p_e_given_f, entry.p_f_given_e),
@@ -342,14 +347,15 @@ impl<'a> MsSearch<'a> {
                 let mut all: Vec<&Inner> = inner.first().map_or(Vec::new(), |v| v.iter().flatten().collect());
                 all.sort_by(|a, b| b.score.total_cmp(&a.score));
                 let src_rm = pos_nodes.get(s).map_or(String::new(), |&p| index.ms_string(p).to_string());
+                let roots: Vec<NodeId> = pos_nodes.get(s).copied().into_iter().collect();
                 for inn in all.into_iter().take(inner_keep) {
                     let tags = glue_rm_of(inn);
-                    span_opts[0].push(make(s + 1, inn, &src_rm, tags.join(" "), &tags, (p, p), true));
+                    span_opts[0].push(make(s + 1, inn, &src_rm, &roots, tags.join(" "), &tags, (p, p), true));
                 }
             }
             if options.unseen_targets {
                 let mut done: Vec<usize> = Vec::new();
-                for (e, rm) in &found {
+                for (e, rm, roots) in &found {
                     if done.contains(e) {
                         continue;
                     }
@@ -359,7 +365,7 @@ impl<'a> MsSearch<'a> {
                     all.sort_by(|a, b| b.score.total_cmp(&a.score));
                     for inn in all.into_iter().take(inner_keep) {
                         let tags = glue_rm_of(inn);
-                        span_opts[e - s - 1].push(make(*e, inn, rm, tags.join(" "), &tags, (p, p), true));
+                        span_opts[e - s - 1].push(make(*e, inn, rm, roots, tags.join(" "), &tags, (p, p), true));
                     }
                 }
             }
@@ -555,6 +561,10 @@ pub struct MsStep {
     /// Half-open source word span (the RM's scope).
     pub source: (usize, usize),
     pub source_rm: String,
+    /// The roots of the source RM's MS in the source tree, left to right
+    /// (what the page outlines).
+    #[serde(default)]
+    pub source_roots: Vec<NodeId>,
     pub target_rm: String,
     pub target: Vec<String>,
     pub phrases: Vec<PhraseStep>,
@@ -626,6 +636,7 @@ pub fn decode_ms(model: &MsModel<'_>, source: &Tree, weights: &[f64], options: &
                     MsStep {
                         source: (x.start, x.end),
                         source_rm: x.source_rm.clone(),
+                        source_roots: x.source_roots.clone(),
                         target_rm: x.target_rm.clone(),
                         target: x.target.clone(),
                         phrases: x.phrases.clone(),

@@ -164,6 +164,7 @@
 //! for one of 40 words or more (see `docs/translation-results.md`).
 
 pub mod decode;
+pub mod derivation;
 pub mod extract;
 
 use std::ops::Deref;

@@ -1,0 +1,158 @@
+//! Training a translation system end to end, as `treelink mt-train` and the
+//! page's worker both do: word alignment in the engine (when none is given),
+//! the phrase-based or meta-structure system, and MERT on a dev set.
+//!
+//! One function for both callers, so a model trained in the page is the
+//! model the CLI trains with the same settings.
+
+use crate::corpus::Corpus;
+use crate::lexicon::{self, bitext_of, LexiconOptions, WordAlignment};
+use crate::mt::model::{MtSystem, SystemKind};
+use crate::mt::ms::{MsSystem, MsSystemConfig, MsSystemError};
+use crate::mt::phrase::{ExtractMethod, PhraseSystem, PhraseSystemConfig, PhraseSystemError};
+use crate::mt::tune::MertOptions;
+use crate::tree::{NodeId, Tree};
+
+/// The settings of `treelink mt-train` beyond the data (its defaults are the CLI's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MtTrainSettings {
+    /// MERT iterations on the dev set (0: keep the untuned default weights).
+    pub tune_iterations: usize,
+    /// n-best entries per dev sentence for MERT.
+    pub nbest: usize,
+    /// Hypotheses per stack (`None`: the system's default, 100 phrase / 50 ms).
+    pub beam: Option<usize>,
+    /// Order of the word language model (h6).
+    pub lm_order: usize,
+    /// Longest phrase (and RM scope) in words.
+    pub max_phrase_len: usize,
+    /// MS per RM at most (ms system).
+    pub max_ms: usize,
+    /// Seed of MERT's random directions and of the structure model's SMS samples.
+    pub seed: u64,
+}
+
+impl Default for MtTrainSettings {
+    fn default() -> Self {
+        MtTrainSettings {
+            tune_iterations: 5,
+            nbest: 100,
+            beam: None,
+            lm_order: 3,
+            max_phrase_len: 7,
+            max_ms: crate::mt::ms::extract::DEFAULT_MAX_MS,
+            seed: 1,
+        }
+    }
+}
+
+/// What training reports while it runs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MtProgress<'a> {
+    /// `done` of `total` steps of a stage (`total` 0: unknown).
+    Stage { stage: &'a str, done: u64, total: u64 },
+    /// A finished step, in a sentence.
+    Note(String),
+}
+
+/// Why a system could not be trained or tuned.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MtTrainError {
+    #[error(transparent)]
+    Phrase(#[from] PhraseSystemError),
+    #[error(transparent)]
+    Ms(#[from] MsSystemError),
+}
+
+/// Word alignments of every corpus, trained once on all their sentences
+/// (IBM1 + IBM2 both ways, grow-diag-final-and; no gold links are read).
+pub fn word_alignments(corpora: &[&Corpus], progress: &mut dyn FnMut(MtProgress<'_>)) -> Vec<Vec<WordAlignment>> {
+    let bitext: Vec<_> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
+    let options = LexiconOptions::default();
+    let total = (options.ibm1_iterations + options.ibm2_iterations) as u64 * 2;
+    let mut done = 0;
+    let (_, links) = lexicon::train_lexicon(&bitext, &options, &mut |_| {
+        done += 1;
+        progress(MtProgress::Stage { stage: "word alignment", done: done.min(total), total });
+    });
+    let mut rest = links.into_iter();
+    corpora.iter().map(|c| rest.by_ref().take(c.len()).collect()).collect()
+}
+
+/// Trains one system on `train` with one word alignment per pair and, for
+/// DirC / EWoS, the sub-tree links of each pair (kernels paper §7), then
+/// tunes it on `dev` by MERT when `dev` is given and
+/// `settings.tune_iterations > 0`. Returns it with its tuned dev BLEU.
+#[allow(clippy::too_many_arguments)]
+pub fn train_system(
+    kind: SystemKind,
+    method: ExtractMethod,
+    train: &Corpus,
+    alignments: &[WordAlignment],
+    subtree: Option<&[Vec<(NodeId, NodeId)>]>,
+    dev: Option<&Corpus>,
+    settings: &MtTrainSettings,
+    progress: &mut dyn FnMut(MtProgress<'_>),
+) -> Result<(MtSystem, Option<f64>), MtTrainError> {
+    let mert = MertOptions {
+        iterations: settings.tune_iterations,
+        nbest: settings.nbest,
+        seed: settings.seed,
+        ..MertOptions::default()
+    };
+    let tune = dev.filter(|d| settings.tune_iterations > 0 && !d.is_empty());
+    let label = format!("{} {}", kind.name(), method);
+    let references = |d: &Corpus| -> Vec<Vec<String>> { d.pairs.iter().map(|p| p.target.words().to_vec()).collect() };
+    match kind {
+        SystemKind::Phrase => {
+            let mut config = PhraseSystemConfig { lm_order: settings.lm_order, ..PhraseSystemConfig::default() };
+            config.table.extract.method = method;
+            config.table.extract.max_phrase_len = settings.max_phrase_len;
+            if let Some(b) = settings.beam {
+                config.decode.beam.stack_limit = b;
+            }
+            progress(MtProgress::Stage { stage: "extracting phrase pairs and training the models", done: 0, total: 0 });
+            let mut sys = PhraseSystem::train(train, alignments, subtree, &config)?;
+            progress(MtProgress::Note(format!("{label}: {} phrase pairs", sys.table.len())));
+            let mut bleu = None;
+            if let Some(d) = tune {
+                let sources: Vec<Vec<String>> = d.pairs.iter().map(|p| p.source.words().to_vec()).collect();
+                progress(MtProgress::Note(format!("{label}: tuning on {} dev sentences", d.len())));
+                progress(MtProgress::Stage { stage: "tuning (MERT)", done: 0, total: 0 });
+                bleu = Some(sys.tune(&sources, &references(d), &mert)?.bleu);
+            }
+            Ok((MtSystem::Phrase(Box::new(sys)), bleu))
+        }
+        SystemKind::Ms => {
+            let mut config =
+                MsSystemConfig { lm_order: settings.lm_order, seed: settings.seed, ..MsSystemConfig::default() };
+            config.table.extract.method = method;
+            config.table.extract.max_phrase_len = settings.max_phrase_len;
+            config.limits.max_words = settings.max_phrase_len;
+            config.limits.max_ms = settings.max_ms.max(1);
+            if let Some(b) = settings.beam {
+                config.decode.beam.stack_limit = b;
+            }
+            progress(MtProgress::Note(format!("{label}: extracting RM pairs and training the models")));
+            progress(MtProgress::Stage { stage: "extracting RM pairs and training the models", done: 0, total: 0 });
+            let mut sys = MsSystem::train(train, alignments, subtree, &config)?;
+            progress(MtProgress::Note(format!(
+                "{label}: {} phrase pairs, {} RM pairs ({} source RMs), structure model on {} SMS",
+                sys.table.len(),
+                sys.rm_table.len(),
+                sys.rm_table.source_rms(),
+                sys.summary.structure_sentences
+            )));
+            let mut bleu = None;
+            if let Some(d) = tune {
+                let sources: Vec<Tree> = d.pairs.iter().map(|p| p.source.clone()).collect();
+                progress(MtProgress::Note(format!("{label}: tuning on {} dev sentences", d.len())));
+                let report = sys.tune(&sources, &references(d), &mert, &mut |k, n| {
+                    progress(MtProgress::Stage { stage: "tuning (decoding dev)", done: k as u64, total: n as u64 })
+                })?;
+                bleu = Some(report.bleu);
+            }
+            Ok((MtSystem::Ms(Box::new(sys)), bleu))
+        }
+    }
+}
