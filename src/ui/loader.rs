@@ -103,8 +103,8 @@ pub fn loader(props: &LoaderProps) -> Html {
                     {rows(&[Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger])}
                 </fieldset>
                 <fieldset>
-                    <legend>{"Lexicon and model (optional)"}</legend>
-                    {rows(&[Slot::LexS2t, Slot::LexT2s, Slot::WordLinks, Slot::Model])}
+                    <legend>{"Lexicon and models (optional)"}</legend>
+                    {rows(&[Slot::LexS2t, Slot::LexT2s, Slot::WordLinks, Slot::Model, Slot::MtModel])}
                 </fieldset>
             </div>
             if let Some(stray) = &props.state.stray {

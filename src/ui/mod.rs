@@ -18,6 +18,7 @@ mod results;
 mod state;
 mod teach;
 mod train;
+mod translate;
 pub mod worker;
 
 use std::rc::Rc;
@@ -25,7 +26,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 pub use state::{Action, State};
-use state::{Mode, Results};
+use state::{Mode, Results, Slot};
 
 use crate::corpus::TreePair;
 use crate::io::svg::{DrawnLink, DIAGRAM_CSS};
@@ -148,6 +149,21 @@ fn app() -> Html {
             }
         });
     }
+    // An uploaded translation model is read in the worker (it can be large).
+    {
+        let (jobs, dispatcher) = (jobs.clone(), state.dispatcher());
+        let upload = state.slot(Slot::MtModel).files.last().cloned();
+        use_effect_with(state.mt.upload_seq, move |&seq| {
+            if let (true, Some(u)) = (seq > 0, upload) {
+                let job = jobs::next_job_id();
+                dispatcher.dispatch(Action::MtLoadSent(job));
+                jobs.send(&protocol::Request::LoadMt {
+                    job,
+                    model: protocol::NamedText { name: u.name, text: u.text.to_string() },
+                });
+            }
+        });
+    }
     // While a job runs, tick so its elapsed time moves between progress reports.
     {
         let dispatcher = state.dispatcher();
@@ -252,7 +268,7 @@ fn app() -> Html {
             <style id="diagram-css">{DIAGRAM_CSS}</style>
             <header>
                 <h1>{"treelink"}</h1>
-                <p class="tagline">{"The alignment workbench: train, align, inspect and teach sub-tree alignment with bilingual tree kernels — in your browser, offline."}</p>
+                <p class="tagline">{"Train, align, inspect and teach sub-tree alignment with bilingual tree kernels, and translate with meta-structures — in your browser, offline."}</p>
             </header>
             <main>
                 <loader::Loader state={state.clone()} dispatch={dispatch.clone()} />
@@ -278,6 +294,7 @@ fn app() -> Html {
                         <p>{"No pairs loaded."}</p>
                     }
                 </section>
+                <translate::TranslatePanel state={state.clone()} dispatch={dispatch.clone()} jobs={(*jobs).clone()} />
                 <results::ResultsPanel results={state.shared_results()} corpus={state::Shared(state.corpus.clone())}
                     sort={state.sort} pair={state.pair} dispatch={dispatch.clone()} />
                 <export::ExportPanel state={state.clone()} dispatch={dispatch.clone()} />
@@ -287,6 +304,7 @@ fn app() -> Html {
                 <p>{"Built-in sample: the dev split (LAI sub-corpus, German–Spanish, 157 pairs) of the SQUOIA parallel treebank with gold sub-tree alignments, by the SQUOIA project (University of Zurich), used under the "}
                     <a href="sample/LICENSE">{"Apache License 2.0"}</a>{"."}</p>
                 <p>{"Kernels and alignment: Sun, Zhang & Tan, “Exploring Syntactic Structural Features for Sub-Tree Alignment using Bilingual Tree Kernels”, ACL 2010. Baseline: Tinsley, Zhechev, Hearne & Way, 2007."}</p>
+                <p>{"Translation: the meta-structure transformation model (MS, SMS, RM) and its beam-search decoder, after the meta-structure SMT paper; phrase-based baseline after Koehn et al. (Pharaoh/Moses)."}</p>
             </footer>
         </>
     }

@@ -11,6 +11,10 @@ use crate::align::greedy::Search;
 use crate::align::model::{AlignmentModel, TrainOptions};
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::io::links::write_links;
+use crate::mt::decoder::{NBestEntry, PhraseStep};
+use crate::mt::model::SystemKind;
+use crate::mt::ms::MsStep;
+use crate::mt::phrase::ExtractMethod;
 use crate::tree::{NodeId, Tree};
 
 /// A file as the user gave it: its name (for errors) and its text.
@@ -77,6 +81,36 @@ pub enum Request {
     Align { job: u32, corpus: CorpusText, model: String, lexicon: LexiconFiles },
     /// Explain a node pair of the last alignment.
     Explain { pair: usize, source: NodeId, target: NodeId },
+    /// Train a translation system on `corpus` (as `treelink mt-train --system
+    /// S --extract M` without --dev: untuned default weights; DirC/EWoS with
+    /// the corpus's gold links) and keep it as model `job`.
+    TrainMt { job: u32, corpus: CorpusText, system: SystemKind, extract: ExtractMethod },
+    /// Read a model file from `treelink mt-train` and keep it as model `job`.
+    LoadMt { job: u32, model: NamedText },
+    /// Translate one bracketed source tree with the kept model `model`
+    /// (as `treelink translate`), with the `nbest` best distinct translations.
+    Translate { job: u32, model: u32, source: String, nbest: usize },
+}
+
+/// One translation with what the page shows of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TranslationView {
+    pub system: SystemKind,
+    pub words: Vec<String>,
+    /// λ · h of the best translation.
+    pub score: f64,
+    /// Its features h, named by `feature_names`, weighted by `weights`.
+    pub features: Vec<f64>,
+    pub feature_names: Vec<String>,
+    pub weights: Vec<f64>,
+    /// The MS system's derivation: RM pairs in target order (empty for phrase).
+    pub steps: Vec<MsStep>,
+    /// The phrase system's derivation: phrase pairs in target order (empty for ms).
+    pub phrases: Vec<PhraseStep>,
+    /// The best distinct translations, best first.
+    pub nbest: Vec<NBestEntry>,
+    /// Decoding time in the worker.
+    pub seconds: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -108,6 +142,17 @@ pub enum Response {
         source: NodeId,
         target: NodeId,
         result: Result<Explanation, String>,
+    },
+    /// The worker holds translation model `model` (trained: with its file `json`).
+    MtReady {
+        job: u32,
+        model: u32,
+        summary: String,
+        json: Option<String>,
+    },
+    Translated {
+        job: u32,
+        result: Box<TranslationView>,
     },
     /// The job failed (job 0: the worker itself failed).
     Failed {

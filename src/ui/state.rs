@@ -7,18 +7,21 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::protocol::{describe_model, CorpusText, LexiconFiles, NamedText, Response};
+use super::protocol::{describe_model, CorpusText, LexiconFiles, NamedText, Response, TranslationView};
 use crate::align::composite::KernelSpec;
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
 use crate::align::model::{AlignmentModel, TrainOptions, FORMAT, VERSION};
 use crate::corpus::{Corpus, Named, TreePair};
+use crate::eval::bleu::{sentence_bleu, Bleu};
 use crate::eval::prf::Counts;
 use crate::io::links::{Link, LinkKind};
 use crate::io::svg::{DrawnLink, LinkStyle};
 use crate::io::tiger::PairIds;
 use crate::kernel::DEFAULT_LAMBDA;
 use crate::lexicon::{read_moses_lex, read_word_alignments_for};
+use crate::mt::model::{SystemKind, MT_MODEL_FORMAT};
+use crate::mt::phrase::ExtractMethod;
 use crate::svm::{SvmParams, DEFAULT_C};
 use crate::tree::{NodeId, Tree};
 
@@ -62,11 +65,21 @@ pub enum Slot {
     LexT2s,
     WordLinks,
     Model,
+    MtModel,
 }
 
 impl Slot {
-    pub const ALL: [Slot; 8] =
-        [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger, Slot::LexS2t, Slot::LexT2s, Slot::WordLinks, Slot::Model];
+    pub const ALL: [Slot; 9] = [
+        Slot::Source,
+        Slot::Target,
+        Slot::Gold,
+        Slot::Tiger,
+        Slot::LexS2t,
+        Slot::LexT2s,
+        Slot::WordLinks,
+        Slot::Model,
+        Slot::MtModel,
+    ];
 
     pub fn id(self) -> &'static str {
         match self {
@@ -78,6 +91,7 @@ impl Slot {
             Slot::LexT2s => "lex-t2s",
             Slot::WordLinks => "word-align",
             Slot::Model => "model",
+            Slot::MtModel => "mt-model",
         }
     }
 
@@ -90,7 +104,8 @@ impl Slot {
             Slot::LexS2t => "Lexical table p(t|s) (Moses lex.e2f)",
             Slot::LexT2s => "Lexical table p(s|t) (Moses lex.f2e)",
             Slot::WordLinks => "Word alignment (i-j per line)",
-            Slot::Model => "Model file (.json from treelink train)",
+            Slot::Model => "Alignment model (.json from treelink train)",
+            Slot::MtModel => "Translation model (.json from treelink mt-train)",
         }
     }
 
@@ -100,7 +115,7 @@ impl Slot {
             Slot::Target => Some(".trg,.src,.txt,.mrg,.penn"),
             Slot::Gold => Some(".gold,.txt"),
             Slot::Tiger => Some(".xml,.tiger"),
-            Slot::Model => Some(".json"),
+            Slot::Model | Slot::MtModel => Some(".json"),
             Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => None,
         }
     }
@@ -122,6 +137,13 @@ impl Slot {
             _ => None,
         }
     }
+}
+
+/// Whether a `.json` file is a translation model (its header names the
+/// format; both model files write `format` first).
+fn is_mt_model(text: &str) -> bool {
+    let head: String = text.chars().take(200).collect();
+    head.contains(&format!("\"{MT_MODEL_FORMAT}\""))
 }
 
 /// A file the user gave, kept so a later file can complete it.
@@ -323,6 +345,8 @@ pub struct LoadedModel {
 pub enum JobKind {
     Train,
     Align,
+    /// Training a translation model.
+    TrainMt,
 }
 
 /// A running worker job and its latest progress.
@@ -426,6 +450,80 @@ impl Results {
     }
 }
 
+/// The translation model the worker holds (or held, before a restart).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MtHeld {
+    /// Its id in the worker.
+    pub id: u32,
+    /// Its file name and text: to download, and to send again to a restarted worker.
+    pub name: String,
+    pub text: Rc<str>,
+    /// Where it came from ("trained in this page", "uploaded NAME").
+    pub origin: String,
+    pub summary: String,
+    /// The worker generation that holds it.
+    pub worker_gen: u32,
+}
+
+/// What a translation was asked for: its source tree and, from the corpus, its reference.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TranslationInput {
+    /// "pair 3" or "the pasted tree".
+    pub label: String,
+    pub source: Tree,
+    pub reference: Option<Vec<String>>,
+}
+
+/// A translation the worker made, with its input and sentence BLEU.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Translated {
+    pub input: TranslationInput,
+    pub view: TranslationView,
+    pub bleu: Option<Bleu>,
+    /// Where the model came from.
+    pub model: String,
+}
+
+/// The Translate view's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MtState {
+    pub held: Option<MtHeld>,
+    /// The training form.
+    pub system: SystemKind,
+    pub extract: ExtractMethod,
+    /// The id of the LoadMt request of an uploaded file, while the worker reads it.
+    pub loading: Option<u32>,
+    /// Counts uploaded translation model files (each is sent to the worker once).
+    pub upload_seq: u32,
+    /// How the last training or translation ended.
+    pub note: Option<Result<String, String>>,
+    /// The id of the Translate request in flight, and what it translates.
+    pub translating: Option<(u32, TranslationInput)>,
+    pub result: Option<Rc<Translated>>,
+    /// The pasted source tree as typed, and why it does not read.
+    pub input: String,
+    pub input_error: Option<String>,
+    pub nbest: usize,
+}
+
+impl Default for MtState {
+    fn default() -> Self {
+        MtState {
+            held: None,
+            system: SystemKind::Ms,
+            extract: ExtractMethod::Word,
+            loading: None,
+            upload_seq: 0,
+            note: None,
+            translating: None,
+            result: None,
+            input: String::new(),
+            input_error: None,
+            nbest: 10,
+        }
+    }
+}
+
 /// The explanation of the selected node pair, once the worker answers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Explained {
@@ -476,7 +574,7 @@ pub struct State {
     pub lambda_text: String,
     pub lambda_error: Option<String>,
     /// Status of each [`Slot`], indexed as in [`Slot::ALL`].
-    pub slots: [SlotStatus; 8],
+    pub slots: [SlotStatus; 9],
     /// A message about a file that fits no slot.
     pub stray: Option<String>,
     pub form: TrainForm,
@@ -491,6 +589,7 @@ pub struct State {
     pub mode: Mode,
     pub teach: Teach,
     pub sort: (SortKey, bool),
+    pub mt: MtState,
 }
 
 pub enum Action {
@@ -539,6 +638,19 @@ pub enum Action {
     RevealGold(bool),
     SetStep(usize),
     SortBy(SortKey),
+    SetMtSystem(SystemKind),
+    SetMtExtract(ExtractMethod),
+    SetMtInput(String),
+    /// The pasted tree did not read.
+    MtInputError(String),
+    /// The uploaded translation model was sent to the worker as request `id`.
+    MtLoadSent(u32),
+    /// A translation was asked for (request `id`); `resent`: the model was sent along again.
+    TranslateSent {
+        id: u32,
+        input: TranslationInput,
+        resent: bool,
+    },
 }
 
 fn sample() -> Corpus {
@@ -600,6 +712,7 @@ impl State {
             mode: Mode::Inspect,
             teach: Teach::default(),
             sort: (SortKey::Pair, true),
+            mt: MtState::default(),
         }
     }
 
@@ -778,7 +891,12 @@ impl State {
     }
 
     fn file_read(&mut self, name: String, text: String, slot: Option<Slot>) {
-        let Some(slot) = slot.or_else(|| Slot::of_file(&name)) else {
+        // Both model files are .json: the header says which one this is.
+        let slot = match slot.or_else(|| Slot::of_file(&name)) {
+            Some(Slot::Model) if is_mt_model(&text) => Some(Slot::MtModel),
+            other => other,
+        };
+        let Some(slot) = slot else {
             self.stray = Some(format!(
                 "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, Moses lex.e2f/lex.f2e, aligned.* word alignment \
                  or model .json file; nothing was loaded from it"
@@ -806,6 +924,7 @@ impl State {
             Slot::Gold => self.attach_gold(),
             Slot::LexS2t | Slot::LexT2s => self.pair_tables(),
             Slot::Model => self.load_model(),
+            Slot::MtModel => self.mt.upload_seq += 1,
             Slot::WordLinks => {}
         }
     }
@@ -836,6 +955,8 @@ impl State {
                 .map(|a| format!("{name}: {} lines, {} word links", a.len(), a.iter().map(|l| l.len()).sum::<usize>()))
                 .map_err(|e| e.to_string()),
             Slot::Model => read_model(name, text).map(|m| format!("{name}: {}", describe_model(&m))),
+            // Read in the worker (a model file can be large): its answer sets the status.
+            Slot::MtModel => Ok(format!("{name}: reading it in the worker…")),
         });
     }
 
@@ -1075,10 +1196,76 @@ impl State {
                     e.result = Some(result);
                 }
             }
+            Response::MtReady { job, model, summary, json } => {
+                if let Some(j) = self.job.take_if(|j| j.id == job && j.kind == JobKind::TrainMt) {
+                    let elapsed = (now - j.started) / 1000.0;
+                    self.mt.note = Some(Ok(format!("Trained a translation model in {elapsed:.1} s.")));
+                    self.mt.held = Some(MtHeld {
+                        id: model,
+                        name: "treelink-mt-model.json".into(),
+                        text: json.unwrap_or_default().into(),
+                        origin: format!("trained in this page on {} pairs", self.corpus.len()),
+                        summary,
+                        worker_gen: self.worker_gen,
+                    });
+                } else if self.mt.loading == Some(job) {
+                    self.mt.loading = None;
+                    let Some(u) = self.slot(Slot::MtModel).files.last().cloned() else { return };
+                    self.slot_mut(Slot::MtModel).message = Some(Ok(format!("{}: {summary}", u.name)));
+                    self.mt.held = Some(MtHeld {
+                        id: model,
+                        name: u.name.clone(),
+                        text: u.text.clone(),
+                        origin: format!("uploaded {}", u.name),
+                        summary,
+                        worker_gen: self.worker_gen,
+                    });
+                }
+            }
+            Response::Translated { job, result } => {
+                let Some((_, input)) = self.mt.translating.take_if(|(id, _)| *id == job) else { return };
+                let bleu = input.reference.as_ref().map(|r| sentence_bleu(&result.words.join(" "), &r.join(" ")));
+                self.mt.note = Some(Ok(format!(
+                    "Translated {} ({} words) in {:.2} s.",
+                    input.label,
+                    input.source.words().len(),
+                    result.seconds
+                )));
+                let model = self.mt.held.as_ref().map_or(String::new(), |h| h.origin.clone());
+                self.mt.result = Some(Rc::new(Translated { input, view: *result, bleu, model }));
+            }
             Response::Failed { job, message } => {
+                if job == 0 {
+                    // The worker itself failed (and may have been restarted): what it
+                    // was asked is not coming, and the model is sent again next time.
+                    if let Some(h) = &mut self.mt.held {
+                        h.worker_gen = u32::MAX;
+                    }
+                    if self.mt.translating.take().is_some() {
+                        self.mt.note = Some(Err(message.clone()));
+                    }
+                    if self.mt.loading.take().is_some() {
+                        self.slot_mut(Slot::MtModel).message = Some(Err(message.clone()));
+                    }
+                } else if self.mt.translating.take_if(|(id, _)| *id == job).is_some() {
+                    if message == super::worker::NO_MT_MODEL {
+                        if let Some(h) = &mut self.mt.held {
+                            h.worker_gen = u32::MAX;
+                        }
+                    }
+                    self.mt.note = Some(Err(format!("{message}; translate again to send it the model")));
+                    return;
+                } else if self.mt.loading.take_if(|id| *id == job).is_some() {
+                    self.slot_mut(Slot::MtModel).message = Some(Err(message));
+                    return;
+                }
                 if job_is(&self.job, job) {
-                    self.job = None;
-                    self.job_note = Some(Err(message));
+                    let kind = self.job.take().map(|j| j.kind);
+                    if kind == Some(JobKind::TrainMt) {
+                        self.mt.note = Some(Err(message));
+                    } else {
+                        self.job_note = Some(Err(message));
+                    }
                 } else if job == 0 {
                     self.job_note = Some(Err(message));
                 }
@@ -1172,6 +1359,11 @@ impl Reducible for State {
             }
             Action::Cancelled => {
                 s.worker_gen += 1;
+                s.mt.translating = None;
+                if s.mt.loading.take().is_some() {
+                    s.slot_mut(Slot::MtModel).message =
+                        Some(Err("not read: the worker was restarted; load the file again".into()));
+                }
                 if let Some(j) = s.job.take() {
                     s.job_note = Some(Err(format!(
                         "Cancelled after {:.1} s (during {}); the worker was stopped and restarted.",
@@ -1204,6 +1396,24 @@ impl Reducible for State {
                 s.sort = if s.sort.0 == key { (key, !s.sort.1) } else { (key, true) };
             }
             Action::LoadSample => s.replace_corpus(sample(), SAMPLE_NAME.into()),
+            Action::SetMtSystem(system) => s.mt.system = system,
+            Action::SetMtExtract(extract) => s.mt.extract = extract,
+            Action::SetMtInput(text) => {
+                s.mt.input = text;
+                s.mt.input_error = None;
+            }
+            Action::MtInputError(e) => s.mt.input_error = Some(e),
+            Action::MtLoadSent(id) => s.mt.loading = Some(id),
+            Action::TranslateSent { id, input, resent } => {
+                s.mt.translating = Some((id, input));
+                s.mt.input_error = None;
+                if resent {
+                    let gen = s.worker_gen;
+                    if let Some(h) = &mut s.mt.held {
+                        h.worker_gen = gen;
+                    }
+                }
+            }
         }
         Rc::new(s)
     }

@@ -7,7 +7,7 @@ use yew::prelude::*;
 use super::export::download_text;
 use super::jobs::{next_job_id, Jobs};
 use super::protocol::{CorpusText, Request};
-use super::state::{Action, Field, JobKind, Slot, State};
+use super::state::{Action, Field, Job, JobKind, Slot, State};
 
 #[derive(Properties, PartialEq)]
 pub struct TrainProps {
@@ -48,6 +48,42 @@ fn field(state: &State, dispatch: &Callback<Action>, f: Field, label: &str, help
             } else {
                 <span id={help_id} class="hint">{help}</span>
             }
+        </div>
+    }
+}
+
+/// The running job: its stage, a progress bar, counts, ETA, elapsed time and a cancel button.
+pub fn job_status(j: &Job, on_cancel: Callback<MouseEvent>) -> Html {
+    let what = match j.kind {
+        JobKind::Train => "Training and aligning",
+        JobKind::Align => "Aligning",
+        JobKind::TrainMt => "Training a translation model",
+    };
+    let count = if j.total > 0 {
+        format!("{}/{} ({:.0}%)", j.done, j.total, percent(j.done, j.total))
+    } else if j.done > 0 {
+        format!("iteration {}", j.done)
+    } else {
+        String::new()
+    };
+    let eta = match j.eta_seconds() {
+        Some(s) => format!("about {s:.0} s left in this stage"),
+        None if j.total == 0 && j.kind == JobKind::TrainMt => "no ETA: this stage does not count its steps".into(),
+        None if j.total == 0 && j.done > 0 => "no ETA: SMO runs until the KKT violation falls below ε".into(),
+        None => "estimating…".into(),
+    };
+    html! {
+        <div id="job" class="job" role="status" aria-live="polite">
+            if j.total > 0 {
+                <progress id="job-progress" max={j.total.to_string()} value={j.done.to_string()} aria-label="Progress of this stage"></progress>
+            } else {
+                <progress id="job-progress" aria-label="Progress of this stage"></progress>
+            }
+            <span id="job-stage"><strong>{format!("{what}: ")}</strong>{&j.stage}</span>
+            <span id="job-count">{count}</span>
+            <span id="job-eta">{eta}</span>
+            <span id="job-elapsed">{format!("{:.1} s elapsed", j.elapsed_seconds())}</span>
+            <button id="cancel-job" type="button" class="danger" onclick={on_cancel}>{"Cancel"}</button>
         </div>
     }
 }
@@ -129,38 +165,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
     } + &state.ok_name(Slot::WordLinks).map_or(String::new(), |w| format!("; word links from {w}"))
         + ".";
 
-    let progress = state.job.as_ref().map(|j| {
-        let what = match j.kind {
-            JobKind::Train => "Training and aligning",
-            JobKind::Align => "Aligning",
-        };
-        let count = if j.total > 0 {
-            format!("{}/{} ({:.0}%)", j.done, j.total, percent(j.done, j.total))
-        } else if j.done > 0 {
-            format!("iteration {}", j.done)
-        } else {
-            String::new()
-        };
-        let eta = match j.eta_seconds() {
-            Some(s) => format!("about {s:.0} s left in this stage"),
-            None if j.total == 0 && j.done > 0 => "no ETA: SMO runs until the KKT violation falls below ε".into(),
-            None => "estimating…".into(),
-        };
-        html! {
-            <div id="job" class="job" role="status" aria-live="polite">
-                if j.total > 0 {
-                    <progress id="job-progress" max={j.total.to_string()} value={j.done.to_string()} aria-label="Progress of this stage"></progress>
-                } else {
-                    <progress id="job-progress" aria-label="Progress of this stage"></progress>
-                }
-                <span id="job-stage"><strong>{format!("{what}: ")}</strong>{&j.stage}</span>
-                <span id="job-count">{count}</span>
-                <span id="job-eta">{eta}</span>
-                <span id="job-elapsed">{format!("{:.1} s elapsed", j.elapsed_seconds())}</span>
-                <button id="cancel-job" type="button" class="danger" onclick={on_cancel}>{"Cancel"}</button>
-            </div>
-        }
-    });
+    let progress = state.job.as_ref().filter(|j| j.kind != JobKind::TrainMt).map(|j| job_status(j, on_cancel));
     let note = match &state.job_note {
         Some(Ok(m)) => html! { <p id="job-note" class="ok" role="status">{m}</p> },
         Some(Err(m)) => html! { <p id="job-note" class="error" role="alert">{m}</p> },

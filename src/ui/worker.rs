@@ -14,13 +14,19 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::protocol::{describe_model, LexiconFiles, NamedText, Request, Response};
+use super::protocol::{describe_model, LexiconFiles, NamedText, Request, Response, TranslationView};
 use crate::align::explain::{align_corpus, baseline_links, explain};
 use crate::align::greedy::Search;
 use crate::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexiconSource};
 use crate::align::model::{self, AlignmentModel, LexicalModel, Scorer, TrainOptions};
 use crate::corpus::Corpus;
 use crate::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment};
+use crate::mt::decoder::PHRASE_FEATURE_NAMES;
+use crate::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
+use crate::mt::ms::MS_FEATURE_NAMES;
+use crate::mt::phrase::{gold_subtree_links, ExtractMethod};
+use crate::mt::train::{train_system, word_alignments, MtProgress, MtTrainSettings};
+use crate::tree::Tree;
 
 /// What explaining needs from the last alignment.
 struct Session {
@@ -33,6 +39,8 @@ struct Session {
 
 thread_local! {
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+    /// The translation model the page last trained or loaded, by its id.
+    static MT: RefCell<Option<(u32, MtModel)>> = const { RefCell::new(None) };
 }
 
 /// Posts responses; progress at most every 100 ms per stage (plus the
@@ -121,7 +129,146 @@ fn handle(request: Request, reporter: &mut Reporter) {
             });
             reporter.post(&Response::Explained { pair, source, target, result });
         }
+        Request::TrainMt { job, corpus, system, extract } => {
+            reporter.job = job;
+            let result = corpus.parse().and_then(|corpus| {
+                let model = train_mt(reporter, &corpus, system, extract)?;
+                let summary = describe_mt(&model);
+                let json = model.to_json();
+                MT.with(|m| *m.borrow_mut() = Some((job, model)));
+                reporter.post(&Response::MtReady { job, model: job, summary, json: Some(json) });
+                Ok(())
+            });
+            if let Err(message) = result {
+                reporter.post(&Response::Failed { job, message });
+            }
+        }
+        Request::LoadMt { job, model } => match MtModel::from_json(&model.text, &model.name) {
+            Ok(m) => {
+                let summary = describe_mt(&m);
+                MT.with(|held| *held.borrow_mut() = Some((job, m)));
+                reporter.post(&Response::MtReady { job, model: job, summary, json: None });
+            }
+            Err(e) => reporter.post(&Response::Failed { job, message: e.to_string() }),
+        },
+        Request::Translate { job, model, source, nbest } => {
+            let result = MT.with(|held| {
+                let held = held.borrow();
+                match held.as_ref() {
+                    Some((id, m)) if *id == model => translate(m, &source, nbest),
+                    _ => Err(NO_MT_MODEL.to_string()),
+                }
+            });
+            match result {
+                Ok(view) => reporter.post(&Response::Translated { job, result: Box::new(view) }),
+                Err(message) => reporter.post(&Response::Failed { job, message }),
+            }
+        }
     }
+}
+
+/// The worker's answer when it does not hold the model asked for (it was
+/// restarted); the page then sends the model again.
+pub const NO_MT_MODEL: &str = "the worker no longer holds the translation model (it was restarted)";
+
+/// `treelink mt-train --train CORPUS --system S --extract M` with no dev set
+/// (untuned default weights); DirC / EWoS use the corpus's gold sub-tree links.
+fn train_mt(
+    reporter: &mut Reporter,
+    corpus: &Corpus,
+    system: SystemKind,
+    extract: ExtractMethod,
+) -> Result<MtModel, String> {
+    let started = js_sys::Date::now();
+    let subtree = (extract != ExtractMethod::Word).then(|| gold_subtree_links(corpus, true));
+    if subtree.as_ref().is_some_and(|s| s.iter().all(Vec::is_empty)) {
+        return Err(format!("{extract} extraction needs sub-tree links: the loaded pairs have no gold links"));
+    }
+    let mut progress = |p: MtProgress<'_>| {
+        if let MtProgress::Stage { stage, done, total } = p {
+            reporter.report(stage, done, total);
+        }
+    };
+    let alignments = word_alignments(&[corpus], &mut progress).swap_remove(0);
+    let settings = MtTrainSettings { tune_iterations: 0, ..MtTrainSettings::default() };
+    let (system_trained, _) =
+        train_system(system, extract, corpus, &alignments, subtree.as_deref(), None, &settings, &mut progress)
+            .map_err(|e| format!("training failed: {e}"))?;
+    Ok(MtModel {
+        training: TrainingInfo {
+            train: "the pairs loaded in the page".into(),
+            dev: None,
+            extract: Some(extract),
+            subtree_align: subtree.is_some().then(|| "gold".to_string()),
+            pairs: corpus.len(),
+            dev_bleu: None,
+            seconds: (js_sys::Date::now() - started) / 1000.0,
+        },
+        system: system_trained,
+    })
+}
+
+/// A one-line description of a translation model.
+fn describe_mt(model: &MtModel) -> String {
+    let t = &model.training;
+    let extract = t.extract.map_or(String::new(), |e| format!(", {e} extraction"));
+    let tables = match &model.system {
+        MtSystem::Phrase(p) => format!("{} phrase pairs", p.table.len()),
+        MtSystem::Ms(m) => format!(
+            "{} phrase pairs, {} RM pairs ({} source RMs)",
+            m.table.len(),
+            m.rm_table.len(),
+            m.rm_table.source_rms()
+        ),
+    };
+    let weights =
+        t.dev_bleu.map_or("untuned default weights".to_string(), |b| format!("weights tuned to dev BLEU {b:.2}"));
+    format!("{} system{extract}: {tables}; trained on {} pairs; {weights}", model.system.kind().name(), t.pairs)
+}
+
+/// `treelink translate` of one tree, with the n-best list and the derivation.
+fn translate(model: &MtModel, source: &str, nbest: usize) -> Result<TranslationView, String> {
+    let tree = Tree::parse_one(source, "source tree").map_err(|e| e.to_string())?;
+    let started = js_sys::Date::now();
+    let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let view = match &model.system {
+        MtSystem::Phrase(p) => {
+            let mut options = p.config.decode.clone();
+            options.beam.nbest = nbest.max(1);
+            options.distinct_nbest = true;
+            let t = p.translate_with(tree.words(), &p.weights, &options);
+            TranslationView {
+                system: SystemKind::Phrase,
+                words: t.words,
+                score: t.score,
+                features: t.features,
+                feature_names: names(&PHRASE_FEATURE_NAMES),
+                weights: p.weights.clone(),
+                steps: Vec::new(),
+                phrases: t.derivation,
+                nbest: t.nbest,
+                seconds: 0.0,
+            }
+        }
+        MtSystem::Ms(m) => {
+            let mut options = m.config.decode.clone();
+            options.beam.nbest = nbest.max(1);
+            let t = m.translate_with(&tree, &m.weights, &options);
+            TranslationView {
+                system: SystemKind::Ms,
+                words: t.words,
+                score: t.score,
+                features: t.features,
+                feature_names: names(&MS_FEATURE_NAMES),
+                weights: m.weights.clone(),
+                steps: t.derivation,
+                phrases: Vec::new(),
+                nbest: t.nbest,
+                seconds: 0.0,
+            }
+        }
+    };
+    Ok(TranslationView { seconds: (js_sys::Date::now() - started) / 1000.0, ..view })
 }
 
 fn word_links(files: &LexiconFiles, corpus: &Corpus) -> Result<Option<Vec<WordAlignment>>, String> {

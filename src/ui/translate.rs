@@ -1,0 +1,539 @@
+//! The Translate view: train a translation model on the loaded pairs (in
+//! the worker) or use one uploaded from `treelink mt-train`, translate a
+//! pair of the corpus or a pasted tree, and see the derivation: the source
+//! tree with each source RM outlined, the target SMS as a tree below it
+//! ([`crate::mt::ms::derivation::target_sms_tree`]), a link from every
+//! source RM to the target RM it became, the translation next to the
+//! reference with its sentence BLEU, and the n-best list with every
+//! feature value (meta-structure paper §4, eq. 14's `h`).
+//!
+//! Labels, words and structure strings are text nodes (never markup).
+
+use yew::prelude::*;
+
+use super::export::download_text;
+use super::jobs::{next_job_id, Jobs};
+use super::protocol::{CorpusText, NamedText, Request};
+use super::state::{Action, JobKind, State, Translated, TranslationInput};
+use super::train::job_status;
+use crate::eval::bleu::sentence_bleu;
+use crate::layout::{layout_pair, layout_tree, Rect, Style, TreeLayout};
+use crate::mt::model::SystemKind;
+use crate::mt::ms::derivation::target_sms_tree;
+use crate::mt::phrase::ExtractMethod;
+use crate::tree::{NodeId, Tree};
+
+#[derive(Properties, PartialEq)]
+pub struct TranslateProps {
+    pub state: UseReducerHandle<State>,
+    pub dispatch: Callback<Action>,
+    pub jobs: Jobs,
+}
+
+/// Step colours (Okabe–Ito, without the yellow that vanishes on white).
+const COLOURS: [&str; 7] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#1b1f24"];
+
+fn colour(step: usize) -> &'static str {
+    COLOURS[step % COLOURS.len()]
+}
+
+/// Sends a translation request (and, to a worker that no longer holds it, the model first).
+fn send_translation(state: &State, dispatch: &Callback<Action>, jobs: &Jobs, input: TranslationInput) {
+    let Some(held) = &state.mt.held else { return };
+    let resent = held.worker_gen != state.worker_gen;
+    if resent {
+        jobs.send(&Request::LoadMt {
+            job: held.id,
+            model: NamedText { name: held.name.clone(), text: held.text.to_string() },
+        });
+    }
+    let id = next_job_id();
+    jobs.send(&Request::Translate {
+        job: id,
+        model: held.id,
+        source: input.source.to_bracketed(),
+        nbest: state.mt.nbest,
+    });
+    dispatch.emit(Action::TranslateSent { id, input, resent });
+}
+
+#[function_component(TranslatePanel)]
+pub fn translate_panel(props: &TranslateProps) -> Html {
+    let state = &props.state;
+    let dispatch = &props.dispatch;
+    let mt = &state.mt;
+    let busy = state.job.is_some();
+    let has_gold = state.corpus.gold_links() > 0;
+    let needs_gold = mt.extract != ExtractMethod::Word;
+
+    let on_system = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            if let Ok(system) = select.value().parse::<SystemKind>() {
+                dispatch.emit(Action::SetMtSystem(system));
+            }
+        })
+    };
+    let on_extract = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            if let Ok(extract) = select.value().parse::<ExtractMethod>() {
+                dispatch.emit(Action::SetMtExtract(extract));
+            }
+        })
+    };
+    let on_train = {
+        let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), props.jobs.clone());
+        Callback::from(move |_: MouseEvent| {
+            let id = next_job_id();
+            dispatch.emit(Action::JobStarted { id, kind: JobKind::TrainMt, now: js_sys::Date::now() });
+            jobs.send(&Request::TrainMt {
+                job: id,
+                corpus: CorpusText::of(&state.corpus),
+                system: state.mt.system,
+                extract: state.mt.extract,
+            });
+        })
+    };
+    let on_cancel = {
+        let (dispatch, jobs) = (dispatch.clone(), props.jobs.clone());
+        Callback::from(move |_: MouseEvent| {
+            jobs.restart();
+            dispatch.emit(Action::Cancelled);
+        })
+    };
+    let on_download = {
+        let held = mt.held.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(h) = &held {
+                download_text(&h.name, &h.text, "application/json");
+            }
+        })
+    };
+    let on_translate_pair = {
+        let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), props.jobs.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(pair) = state.corpus.pairs.get(state.pair) else { return };
+            let input = TranslationInput {
+                label: format!("pair {}", state.pair + 1),
+                source: pair.source.clone(),
+                reference: Some(pair.target.words().to_vec()),
+            };
+            send_translation(&state, &dispatch, &jobs, input);
+        })
+    };
+    let on_translate_pasted = {
+        let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), props.jobs.clone());
+        Callback::from(move |_: MouseEvent| match Tree::parse_one(&state.mt.input, "pasted tree") {
+            Ok(source) => {
+                let input = TranslationInput { label: "the pasted tree".into(), source, reference: None };
+                send_translation(&state, &dispatch, &jobs, input);
+            }
+            Err(e) => dispatch.emit(Action::MtInputError(e.to_string())),
+        })
+    };
+    let on_input = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: InputEvent| {
+            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+            dispatch.emit(Action::SetMtInput(area.value()));
+        })
+    };
+
+    let model = match &mt.held {
+        Some(h) => html! {
+            <p id="mt-summary"><strong>{"Translation model: "}</strong>{format!("{} — {}.", h.origin, h.summary)}</p>
+        },
+        None => html! {
+            <p id="mt-summary" class="hint">{"No translation model yet: train one here (seconds on the sample), or load a model file from `treelink mt-train` in the Data panel."}</p>
+        },
+    };
+    let note = match &mt.note {
+        Some(Ok(m)) => html! { <p id="mt-note" class="ok" role="status">{m}</p> },
+        Some(Err(m)) => html! { <p id="mt-note" class="error" role="alert">{m}</p> },
+        None => html! {},
+    };
+    let progress = state.job.as_ref().filter(|j| j.kind == JobKind::TrainMt).map(|j| job_status(j, on_cancel));
+    let option = |value: &'static str, label: &'static str, selected: bool| {
+        html! { <option value={value} {selected}>{label}</option> }
+    };
+    let can_translate = mt.held.is_some() && mt.translating.is_none();
+    html! {
+        <section class="panel translate" id="translate-panel" aria-labelledby="translate-title">
+            <h2 id="translate-title">{"Translate"}</h2>
+            <div class="translate-grid">
+                <div class="translate-model">
+                    <div class="form-row">
+                        <label for="mt-system">{"System"}</label>
+                        <select id="mt-system" onchange={on_system}>
+                            {option("ms", "meta-structure (MS)", mt.system == SystemKind::Ms)}
+                            {option("phrase", "phrase-based baseline", mt.system == SystemKind::Phrase)}
+                        </select>
+                    </div>
+                    <div class="form-row">
+                        <label for="mt-extract">{"Extraction"}</label>
+                        <select id="mt-extract" onchange={on_extract}>
+                            {option("word", "word alignment only", mt.extract == ExtractMethod::Word)}
+                            {option("dirc", "DirC: + gold sub-tree pairs", mt.extract == ExtractMethod::DirC)}
+                            {option("ewos", "EWoS: word or sub-tree", mt.extract == ExtractMethod::EWoS)}
+                        </select>
+                    </div>
+                    <p class="hint">{"As `treelink mt-train` without --dev: word alignment trained in the engine, untuned default weights (tune with the CLI's MERT for better ones)."}</p>
+                    <div class="buttons">
+                        <button id="mt-train" type="button" class="primary" onclick={on_train}
+                            disabled={busy || (needs_gold && !has_gold)}>
+                            {format!("Train on the {} pairs", state.corpus.len())}</button>
+                        <button id="mt-download" type="button" onclick={on_download} disabled={mt.held.is_none()}>{"Download the model (.json)"}</button>
+                    </div>
+                    if needs_gold && !has_gold {
+                        <p class="hint">{"DirC and EWoS need sub-tree links: load gold links."}</p>
+                    }
+                    {model}
+                    { progress.unwrap_or_default() }
+                </div>
+                <div class="translate-input">
+                    <div class="buttons">
+                        <button id="translate-pair" type="button" class="primary" onclick={on_translate_pair}
+                            disabled={!can_translate || state.corpus.is_empty()}>
+                            {format!("Translate pair {}", state.pair + 1)}</button>
+                        <span class="hint">{"the workbench's pair; its target sentence is the reference"}</span>
+                    </div>
+                    <label for="mt-input">{"Or paste a bracketed source tree:"}</label>
+                    <textarea id="mt-input" rows="3" spellcheck="false" value={mt.input.clone()} oninput={on_input}
+                        placeholder="(S (NP (ART die) (NN Katze)) (VVFIN schläft))"
+                        aria-invalid={mt.input_error.is_some().to_string()} aria-describedby="mt-input-error" />
+                    if let Some(e) = &mt.input_error {
+                        <p id="mt-input-error" class="error" role="alert">{"✗ "}{e}</p>
+                    }
+                    <div class="buttons">
+                        <button id="translate-pasted" type="button" onclick={on_translate_pasted}
+                            disabled={!can_translate || mt.input.trim().is_empty()}>{"Translate the pasted tree"}</button>
+                    </div>
+                    if mt.translating.is_some() {
+                        <p id="mt-busy" class="hint" role="status">{"Translating in the worker…"}</p>
+                    }
+                    {note}
+                </div>
+            </div>
+            if let Some(t) = &mt.result {
+                {result_view(t)}
+            }
+        </section>
+    }
+}
+
+/// The translation, the reference and the scores.
+fn sentences(t: &Translated) -> Html {
+    let hyp = t.view.words.join(" ");
+    let score =
+        if t.view.score.is_finite() { format!("{:.4}", t.view.score) } else { "−∞ (no translation)".into() };
+    html! {
+        <dl class="mt-sentences">
+            <dt>{"source"}</dt><dd id="mt-src" lang="src">{t.input.source.words().join(" ")}</dd>
+            <dt>{"translation"}</dt><dd id="mt-hyp" lang="trg">{hyp}</dd>
+            if let Some(r) = &t.input.reference {
+                <dt>{"reference"}</dt><dd id="mt-ref" lang="trg">{r.join(" ")}</dd>
+            }
+            if let Some(b) = &t.bleu {
+                <dt>{"sentence BLEU"}</dt>
+                <dd id="mt-bleu" data-bleu={format!("{:.2}", b.score)}>{b.to_string()}</dd>
+            }
+            <dt>{"model score λ·h"}</dt><dd id="mt-score">{score}</dd>
+        </dl>
+    }
+}
+
+fn result_view(t: &Translated) -> Html {
+    let ms = t.view.system == SystemKind::Ms;
+    html! {
+        <div id="translation" class="translation" data-system={t.view.system.name()}>
+            <h3>{format!("{} by the {} system ({})", capitalise(&t.input.label), t.view.system.name(), t.model)}</h3>
+            {sentences(t)}
+            {derivation_svg(t)}
+            if ms { {rm_table(t)} } else { {phrase_table(t)} }
+            {nbest_table(t)}
+        </div>
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+}
+
+/// The bounding box of the sub-trees under `roots` with their words, padded.
+fn outline(tree: &Tree, layout: &TreeLayout, roots: &[NodeId], pad: f64) -> Option<Rect> {
+    let rects: Vec<Rect> = roots
+        .iter()
+        .filter(|&&r| r < tree.len())
+        .flat_map(|&r| {
+            let nodes = tree.subtree(r).map(|n| layout.nodes[n]);
+            let words = tree.span(r).filter_map(|w| layout.words.get(w).copied());
+            nodes.chain(words)
+        })
+        .collect();
+    let left = rects.iter().map(Rect::left).fold(f64::INFINITY, f64::min) - pad;
+    let right = rects.iter().map(Rect::right).fold(f64::NEG_INFINITY, f64::max) + pad;
+    let top = rects.iter().map(Rect::top).fold(f64::INFINITY, f64::min) - pad;
+    let bottom = rects.iter().map(Rect::bottom).fold(f64::NEG_INFINITY, f64::max) + pad;
+    (left.is_finite() && top.is_finite()).then(|| Rect {
+        cx: (left + right) / 2.0,
+        cy: (top + bottom) / 2.0,
+        width: right - left,
+        height: bottom - top,
+    })
+}
+
+/// One outline per root (a union box could cover nodes outside the RM).
+fn outlines(tree: &Tree, layout: &TreeLayout, steps: &[Vec<NodeId>], side: &str) -> Html {
+    steps
+        .iter()
+        .enumerate()
+        .flat_map(|(k, roots)| {
+            roots.iter().enumerate().filter_map(move |(i, &r)| {
+                let b = outline(tree, layout, &[r], 4.0)?;
+                let c = colour(k);
+                Some(html! {
+                    <g class={format!("rm-outline {side}")} data-step={(k + 1).to_string()}>
+                        <rect x={b.left().to_string()} y={b.top().to_string()} width={b.width.to_string()} height={b.height.to_string()}
+                            rx="7" style={format!("stroke: {c}; fill: {c}")} />
+                        if i == 0 {
+                            <text class="rm-number" x={(b.left() + 3.0).to_string()} y={(b.top() + 11.0).to_string()}
+                                style={format!("fill: {c}")}>{(k + 1).to_string()}</text>
+                        }
+                    </g>
+                })
+            })
+        })
+        .collect()
+}
+
+/// A static tree (no clicks: the workbench's diagram is for that).
+fn draw_tree(tree: &Tree, layout: &TreeLayout, side: &str) -> Html {
+    let edges = crate::io::svg::tree_edges(tree, layout).into_iter().map(|(_, from, to)| {
+        let (x1, y1, x2, y2) = crate::io::svg::edge_line(&from, &to);
+        html! { <line class="edge" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
+    });
+    let nodes = (0..tree.len()).map(|n| {
+        let r = layout.nodes[n];
+        html! {
+            <g class={classes!("node", if tree.is_pos(n) { "pos" } else { "phrase" })} data-node={n.to_string()}>
+                <rect x={r.left().to_string()} y={r.top().to_string()} width={r.width.to_string()} height={r.height.to_string()} rx="4" />
+                <text x={r.cx.to_string()} y={(r.cy + 4.0).to_string()} text-anchor="middle">{tree.label(n)}</text>
+            </g>
+        }
+    });
+    let words = tree.words().iter().zip(&layout.words).map(|(w, r)| {
+        html! { <text class="word" x={r.cx.to_string()} y={(r.cy + 4.0).to_string()} text-anchor="middle">{w}</text> }
+    });
+    html! { <g class={format!("tree {side}")}>{ for edges }{ for nodes }{ for words }</g> }
+}
+
+/// Mean x of the words `range` of a layout.
+fn words_x(layout: &TreeLayout, range: std::ops::Range<usize>) -> Option<f64> {
+    let xs: Vec<f64> = range.filter_map(|w| layout.words.get(w).map(|r| r.cx)).collect();
+    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+}
+
+/// The source tree with its RMs (or phrases) outlined and, for the MS
+/// system, the target SMS mirrored below with a link per RM pair.
+fn derivation_svg(t: &Translated) -> Html {
+    let style = Style::default();
+    let source = &t.input.source;
+    let v = &t.view;
+    let pos: Vec<NodeId> = (0..source.len()).filter(|&n| source.is_pos(n)).collect();
+    let (source_roots, caption): (Vec<Vec<NodeId>>, String) = if v.system == SystemKind::Ms {
+        (
+            v.steps.iter().map(|s| s.source_roots.clone()).collect(),
+            "Source RMs outlined and numbered in target order; below, the target SMS; each link joins a source RM to the target RM it became.".into(),
+        )
+    } else {
+        (
+            v.phrases.iter().map(|p| (p.source.0..p.source.1).filter_map(|w| pos.get(w).copied()).collect()).collect(),
+            "Source phrases outlined and numbered in target order (the phrase-based system has no target structure)."
+                .into(),
+        )
+    };
+    let target = (v.system == SystemKind::Ms && !v.steps.is_empty()).then(|| target_sms_tree(&v.steps));
+    let m = style.margin;
+    let body = match &target {
+        Some(Ok(sms)) => {
+            let layout = layout_pair(source, &sms.tree, &style);
+            // A link per step, between the words of its source span and of its target words.
+            let mut offset = 0;
+            let links: Html = v
+                .steps
+                .iter()
+                .enumerate()
+                .filter_map(|(k, s)| {
+                    let n = s.target.len();
+                    let from = words_x(&layout.source, s.source.0..s.source.1);
+                    let to = words_x(&layout.target, offset..offset + n);
+                    offset += n;
+                    let (x1, x2) = (from?, to?);
+                    let y1 = layout.source.words.first()?.bottom() + 4.0;
+                    let y2 = layout.target.words.first()?.top() - 4.0;
+                    let mid = (y1 + y2) / 2.0;
+                    let c = colour(k);
+                    Some(html! {
+                        <path class="rm-link" data-step={(k + 1).to_string()} style={format!("stroke: {c}")}
+                            d={format!("M {x1} {y1} C {x1} {mid}, {x2} {mid}, {x2} {y2}")}>
+                            <title>{format!("RM pair {}: {} → {}", k + 1, s.source_rm, s.target_rm)}</title>
+                        </path>
+                    })
+                })
+                .collect();
+            (
+                layout.width,
+                layout.height,
+                html! {
+                    <>
+                        {outlines(source, &layout.source, &source_roots, "src")}
+                        {outlines(&sms.tree, &layout.target, &sms.roots, "trg")}
+                        <g class="links">{links}</g>
+                        {draw_tree(source, &layout.source, "src")}
+                        {draw_tree(&sms.tree, &layout.target, "trg")}
+                    </>
+                },
+            )
+        }
+        _ => {
+            let layout = layout_tree(source, &style, m, m, false);
+            (
+                layout.width + 2.0 * m,
+                layout.height + 2.0 * m,
+                html! {
+                    <>
+                        {outlines(source, &layout, &source_roots, "src")}
+                        {draw_tree(source, &layout, "src")}
+                    </>
+                },
+            )
+        }
+    };
+    let (w, h, drawing) = body;
+    let problem = match &target {
+        Some(Err(e)) => html! { <p class="error" role="alert">{format!("The target SMS cannot be drawn: {e}")}</p> },
+        _ => html! {},
+    };
+    html! {
+        <figure class="mt-figure">
+            <div class="diagram-scroll">
+                <svg id="mt-diagram" class="tl-diagram" width={w.to_string()} height={h.to_string()}
+                    viewBox={format!("0 0 {w} {h}")} role="img" aria-label="The derivation: source tree, its RMs and the target SMS">
+                    {drawing}
+                </svg>
+            </div>
+            <figcaption class="hint">{caption}</figcaption>
+            {problem}
+        </figure>
+    }
+}
+
+/// The source words of a half-open span.
+fn span_words(tree: &Tree, span: (usize, usize)) -> String {
+    tree.words().get(span.0..span.1.min(tree.words().len())).map_or(String::new(), |w| w.join(" "))
+}
+
+fn swatch(k: usize) -> Html {
+    html! { <span class="step-swatch" style={format!("background: {}", colour(k))} aria-hidden="true"></span> }
+}
+
+/// The RM pairs of the derivation, in target order.
+fn rm_table(t: &Translated) -> Html {
+    let source = &t.input.source;
+    let rows = t.view.steps.iter().enumerate().map(|(k, s)| {
+        let phrases = s
+            .phrases
+            .iter()
+            .map(|p| format!("{} → {}", span_words(source, p.source), p.target.join(" ")))
+            .collect::<Vec<_>>()
+            .join("; ");
+        html! {
+            <tr data-step={(k + 1).to_string()}>
+                <td>{swatch(k)}{(k + 1).to_string()}</td>
+                <td class="text words">{span_words(source, s.source)}</td>
+                <td class="text"><code>{&s.source_rm}</code></td>
+                <td class="text"><code>{&s.target_rm}</code></td>
+                <td class="text words">{s.target.join(" ")}</td>
+                <td class="text">{if s.glue { "glue (no RM pair)" } else { "RM pair" }}</td>
+                <td class="text words">{phrases}</td>
+            </tr>
+        }
+    });
+    html! {
+        <div class="table-scroll">
+            <table id="mt-derivation">
+                <caption>{format!("The derivation: {} RM {}, in target order. Target SMS: ", t.view.steps.len(), if t.view.steps.len() == 1 { "pair" } else { "pairs" })}
+                    <code id="mt-sms">{t.view.steps.iter().map(|s| s.target_rm.as_str()).collect::<Vec<_>>().join(" ")}</code></caption>
+                <thead><tr><th scope="col">{"step"}</th><th scope="col">{"source words"}</th><th scope="col">{"source RM"}</th>
+                    <th scope="col">{"target RM"}</th><th scope="col">{"target words"}</th><th scope="col">{"how"}</th><th scope="col">{"phrases inside"}</th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The phrase pairs of the derivation, in target order.
+fn phrase_table(t: &Translated) -> Html {
+    let source = &t.input.source;
+    let rows = t.view.phrases.iter().enumerate().map(|(k, p)| {
+        html! {
+            <tr data-step={(k + 1).to_string()}>
+                <td>{swatch(k)}{(k + 1).to_string()}</td>
+                <td class="text words">{span_words(source, p.source)}</td>
+                <td class="text words">{p.target.join(" ")}</td>
+                <td class="text">{if p.unknown { "copied (unknown word)" } else { "phrase pair" }}</td>
+            </tr>
+        }
+    });
+    html! {
+        <div class="table-scroll">
+            <table id="mt-derivation">
+                <caption>{format!("The derivation: {} phrase pairs, in target order.", t.view.phrases.len())}</caption>
+                <thead><tr><th scope="col">{"step"}</th><th scope="col">{"source words"}</th><th scope="col">{"target words"}</th><th scope="col">{"how"}</th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The beam's best distinct translations with their features and weights.
+fn nbest_table(t: &Translated) -> Html {
+    let v = &t.view;
+    let reference = t.input.reference.as_ref().map(|r| r.join(" "));
+    let number = |x: f64| if x.is_finite() { format!("{x:.3}") } else { "−∞".into() };
+    let head = v.feature_names.iter().map(|n| html! { <th scope="col" class="feature">{n}</th> });
+    let weights = v.weights.iter().map(|w| html! { <td>{number(*w)}</td> });
+    let rows = v.nbest.iter().enumerate().map(|(k, e)| {
+        let hyp = e.words.join(" ");
+        let bleu = reference.as_ref().map(|r| sentence_bleu(&hyp, r).score);
+        let features = e.features.iter().map(|f| html! { <td>{number(*f)}</td> });
+        html! {
+            <tr>
+                <td>{(k + 1).to_string()}</td>
+                <td class="text words">{hyp}</td>
+                <td>{number(e.score)}</td>
+                if let Some(b) = bleu { <td>{format!("{b:.2}")}</td> }
+                { for features }
+            </tr>
+        }
+    });
+    let bleu_head = reference.is_some().then(|| html! { <th scope="col">{"BLEU"}</th> });
+    html! {
+        <div class="table-scroll">
+            <table id="mt-nbest">
+                <caption>{format!("The {} best distinct translations of the beam, with their features h and the weights λ (score = λ·h).", v.nbest.len())}</caption>
+                <thead>
+                    <tr><th scope="col">{"#"}</th><th scope="col">{"translation"}</th><th scope="col">{"score"}</th>{bleu_head.clone().unwrap_or_default()}{ for head }</tr>
+                    <tr class="weights"><th scope="row" colspan="2">{"weight λ"}</th><td></td>
+                        if bleu_head.is_some() { <td></td> }
+                        { for weights }</tr>
+                </thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    }
+}

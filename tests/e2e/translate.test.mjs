@@ -1,0 +1,203 @@
+// End-to-end tests of the Translate view: models from `treelink mt-train`
+// uploaded to the page translate exactly as `treelink translate` does (words,
+// derivation, target SMS, BLEU); a model trained in the page's worker is the
+// CLI's, byte for byte; pasted trees are checked and their labels stay text.
+// Screenshot: target/e2e/translate.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { root, shots, serve, browser, download, lines } from './helpers.mjs';
+
+const cli = path.join(root, 'target/debug/treelink');
+const sample = path.join(root, 'www/sample/dev');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-mt-'));
+
+let server, context, page, baseUrl;
+const problems = [];
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(root, 'dist/index.html')), 'run `trunk build --release` first');
+  ({ proc: server, url: baseUrl } = await serve());
+  ({ context, page } = await browser(baseUrl, problems));
+  await page.goto(baseUrl);
+  await page.waitForSelector('#translate-panel');
+});
+
+after(async () => {
+  await context?.close();
+  server?.kill();
+});
+
+const text = (sel) => page.locator(sel).innerText();
+const run = (...args) => execFileSync(cli, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+
+/** `treelink translate` of one tree: the hypothesis and the derivation lines of --trace. */
+function cliTranslate(model, treeLine) {
+  const input = path.join(tmp, 'one.src');
+  fs.writeFileSync(input, treeLine + '\n');
+  const r = spawnSync(cli, ['translate', '--model', model, '--input', input, '--trace'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const steps = r.stderr.split('\n').filter((l) => /^ {2}\[\d+, \d+\) /.test(l)).map((l) => {
+    const m = /^ {2}\[(\d+), (\d+)\) (.*) -> (.*?)( \(glue\))? : (.*)$/.exec(l);
+    return { from: Number(m[1]), to: Number(m[2]), source: m[3], target: m[4], glue: Boolean(m[5]), words: m[6] };
+  });
+  const sms = /target SMS: (.*)$/m.exec(r.stderr)?.[1] ?? '';
+  return { hyp: r.stdout.replace(/\n$/, ''), steps, sms };
+}
+
+/** `treelink bleu` of one sentence: its score and precisions. */
+function cliBleu(hyp, ref) {
+  fs.writeFileSync(path.join(tmp, 'hyp.txt'), hyp + '\n');
+  fs.writeFileSync(path.join(tmp, 'ref.txt'), ref + '\n');
+  const out = run('bleu', '--ref', path.join(tmp, 'ref.txt'), '--hyp', path.join(tmp, 'hyp.txt'));
+  const m = /BLEU = ([\d.]+) ([\d.]+)\/([\d.]+)\/([\d.]+)\/([\d.]+)/.exec(out);
+  return { score: Number(m[1]), precisions: m.slice(2, 6).map(Number) };
+}
+
+async function goToPair(n) {
+  await page.fill('#pair-number', String(n));
+  await page.press('#pair-number', 'Enter');
+  await page.waitForFunction((n) => document.querySelector('#pair-number').value === String(n), n);
+}
+
+/** Clicks a translate button and waits for the translation of `label`. */
+async function translate(button, label) {
+  const before = await page.locator('#translation h3').innerText().catch(() => '');
+  await page.click(button);
+  await page.waitForFunction(([label, before]) => {
+    const h = document.querySelector('#translation h3')?.innerText ?? '';
+    return h.startsWith(label) && (h !== before || !document.querySelector('#mt-busy'));
+  }, [label, before], { timeout: 60000 });
+  await page.waitForFunction(() => !document.querySelector('#mt-busy'));
+}
+
+/** The n-best table: per row its score and feature values; and the weights row. */
+async function nbest() {
+  return page.evaluate(() => {
+    const num = (s) => (s.trim() === '−∞' ? -Infinity : Number(s));
+    const table = document.querySelector('#mt-nbest');
+    const hasBleu = [...table.querySelectorAll('thead tr:first-child th')].some((th) => th.innerText.trim() === 'BLEU');
+    const skip = hasBleu ? 4 : 3;
+    const weights = [...table.querySelectorAll('thead tr.weights td')].slice(hasBleu ? 2 : 1).map((td) => num(td.innerText));
+    const rows = [...table.querySelectorAll('tbody tr')].map((tr) => {
+      const cells = [...tr.querySelectorAll('td')].map((td) => td.innerText);
+      return { words: cells[1], score: num(cells[2]), features: cells.slice(skip).map(num) };
+    });
+    return { weights, rows };
+  });
+}
+
+test('a meta-structure model from `treelink mt-train`, uploaded, translates a pair exactly as `treelink translate`, with its RMs, target SMS, BLEU and n-best list', async () => {
+  const model = path.join(tmp, 'ms.json');
+  run('mt-train', '--train', sample, '--system', 'ms', '-o', model);
+  await page.setInputFiles('#file-mt-model', model);
+  await page.waitForFunction(() => /ms system, word extraction: \d+ phrase pairs, \d+ RM pairs/.test(document.querySelector('#status-mt-model.ok')?.innerText ?? ''), null, { timeout: 60000 });
+  assert.match(await text('#mt-summary'), /uploaded ms\.json/);
+
+  const src = lines(`${sample}.src`);
+  const trg = lines(`${sample}.trg`);
+  // A pair of 12 to 25 words whose translation shares a 4-gram with its reference but is not it.
+  let n = 0, expected, bleu;
+  for (let k = 0; k < src.length && !n; k++) {
+    const words = (src[k].match(/[^\s()]+(?=\))/g) || []).length;
+    if (words < 12 || words > 25) continue;
+    const e = cliTranslate(model, src[k]);
+    const refWords = (trg[k].match(/[^\s()]+(?=\))/g) || []).join(' ');
+    const b = cliBleu(e.hyp, refWords);
+    if (b.precisions[3] > 0 && b.score < 100) { n = k + 1; expected = e; bleu = b; }
+  }
+  assert.ok(n > 0, 'a pair with a partly right translation');
+  await goToPair(n);
+  await translate('#translate-pair', `Pair ${n}`);
+  assert.equal(await text('#mt-hyp'), expected.hyp);
+  // With every n-gram order matched, sentence BLEU equals the one-line corpus BLEU.
+  assert.equal(Number(await page.getAttribute('#mt-bleu', 'data-bleu')), bleu.score);
+
+  // The derivation table is --trace's, step by step.
+  const rows = await page.$$eval('#mt-derivation tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText)));
+  assert.equal(rows.length, expected.steps.length);
+  rows.forEach((r, k) => {
+    const s = expected.steps[k];
+    assert.deepEqual([r[2], r[3], r[4], r[5].startsWith('glue')], [s.source, s.target, s.words, s.glue]);
+  });
+  assert.equal(await text('#mt-sms'), expected.sms);
+
+  // The drawing: an outline per source RM root, one link per RM pair, the target SMS's words in order.
+  const steps = expected.steps.length;
+  const srcSteps = await page.$$eval('#mt-diagram g.rm-outline.src', (gs) => new Set(gs.map((g) => g.dataset.step)).size);
+  assert.equal(srcSteps, steps);
+  assert.equal(await page.locator('#mt-diagram path.rm-link').count(), steps);
+  const trgWords = await page.$$eval('#mt-diagram g.tree.trg text.word', (ts) => ts.map((t) => t.textContent).join(' '));
+  assert.equal(trgWords, expected.hyp);
+  // One target node per label of the target SMS, under the SMS root.
+  const smsLabels = expected.sms.split(/[\s\[\]-]+/).filter(Boolean).length;
+  assert.equal(await page.locator('#mt-diagram g.tree.trg g.node').count(), smsLabels + 1);
+
+  // The n-best list: best first, the first is the translation, score = λ·h.
+  const { weights, rows: best } = await nbest();
+  assert.ok(best.length > 1, 'several hypotheses');
+  assert.equal(best[0].words, expected.hyp);
+  assert.equal(weights.length, 14);
+  for (const r of best) {
+    const dot = r.features.reduce((s, f, i) => s + f * weights[i], 0);
+    assert.ok(Math.abs(dot - r.score) < 5e-3 * Math.max(1, Math.abs(r.score)), `${dot} vs ${r.score}`);
+  }
+  for (let k = 1; k < best.length; k++) assert.ok(best[k - 1].score >= best[k].score);
+  await page.locator('#translate-panel').screenshot({ path: path.join(shots, 'translate.png') });
+});
+
+test('a phrase-based model uploaded translates as the CLI does, with its phrase segmentation', async () => {
+  const model = path.join(tmp, 'phrase.json');
+  run('mt-train', '--train', sample, '--system', 'phrase', '-o', model);
+  await page.setInputFiles('#file-mt-model', model);
+  await page.waitForFunction(() => /phrase system/.test(document.querySelector('#status-mt-model.ok')?.innerText ?? ''), null, { timeout: 60000 });
+  const src = lines(`${sample}.src`);
+  await goToPair(5);
+  await translate('#translate-pair', 'Pair 5');
+  const expected = cliTranslate(model, src[4]);
+  assert.equal(await text('#mt-hyp'), expected.hyp);
+  assert.equal(await page.getAttribute('#translation', 'data-system'), 'phrase');
+  const targets = await page.$$eval('#mt-derivation tbody tr', (trs) => trs.map((tr) => tr.querySelectorAll('td')[2].innerText));
+  assert.equal(targets.join(' ').split(/\s+/).filter(Boolean).join(' '), expected.hyp);
+  assert.equal((await nbest()).weights.length, 9);
+});
+
+test('a model trained in the page\'s worker is the CLI\'s byte for byte; pasted trees are checked, translated and their labels stay text', async () => {
+  await page.selectOption('#mt-system', 'ms');
+  await page.selectOption('#mt-extract', 'word');
+  await page.click('#mt-train');
+  await page.waitForSelector('#job-stage', { timeout: 5000 });
+  await page.waitForFunction(() => /trained in this page on 157 pairs/.test(document.querySelector('#mt-summary')?.innerText ?? ''), null, { timeout: 120000 });
+  assert.match(await text('#mt-note'), /^Trained a translation model in [\d.]+ s\.$/);
+  const { body } = await download(page, '#mt-download');
+  const fromPage = JSON.parse(body);
+  const cliModel = path.join(tmp, 'ms-cli.json');
+  run('mt-train', '--train', sample, '--system', 'ms', '-o', cliModel);
+  const fromCli = JSON.parse(fs.readFileSync(cliModel, 'utf8'));
+  assert.equal(JSON.stringify(fromPage.model), JSON.stringify(fromCli.model), 'the same model natively and in wasm');
+  assert.equal(fromPage.training.extract, 'word');
+
+  // A broken tree: a located error next to the input, and the last translation stays.
+  const shown = await text('#mt-hyp').catch(() => null);
+  await page.fill('#mt-input', '(S (NP (ART die) (NN Katze))');
+  await page.click('#translate-pasted');
+  await page.waitForSelector('#mt-input-error');
+  assert.match(await text('#mt-input-error'), /pasted tree:1:\d+: /);
+  if (shown !== null) assert.equal(await text('#mt-hyp'), shown);
+
+  // A tree with markup in a label: translated, and the label drawn as text.
+  const tree = '(S (NP (ART die) (NN Katze)) (<b>V</b> schläft))';
+  await page.fill('#mt-input', tree);
+  await translate('#translate-pasted', 'The pasted tree');
+  const pageModel = path.join(tmp, 'ms-page.json');
+  fs.writeFileSync(pageModel, body);
+  assert.equal(await text('#mt-hyp'), cliTranslate(pageModel, tree).hyp);
+  assert.equal(await page.locator('#mt-ref').count(), 0, 'no reference for a pasted tree');
+  assert.equal(await page.locator('#mt-diagram b').count(), 0);
+  const labels = await page.$$eval('#mt-diagram g.tree.src g.node text', (ts) => ts.map((t) => t.textContent));
+  assert.ok(labels.includes('<b>V</b>'));
+  assert.deepEqual(problems, []);
+});
