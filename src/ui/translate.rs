@@ -300,7 +300,9 @@ fn outlines(tree: &Tree, layout: &TreeLayout, steps: &[Vec<NodeId>], side: &str)
                         <rect x={b.left().to_string()} y={b.top().to_string()} width={b.width.to_string()} height={b.height.to_string()}
                             rx="7" style={format!("stroke: {c}; fill: {c}")} />
                         if i == 0 {
-                            <text class="rm-number" x={(b.left() + 3.0).to_string()} y={(b.top() + 11.0).to_string()}
+                            // Outside the box (above it; below it in the mirrored target tree), clear of the nodes.
+                            <text class="rm-number" x={(b.left() + 2.0).to_string()}
+                                y={(if side == "trg" { b.bottom() + 11.0 } else { b.top() - 3.0 }).to_string()}
                                 style={format!("fill: {c}")}>{(k + 1).to_string()}</text>
                         }
                     </g>
