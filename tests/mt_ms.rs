@@ -9,7 +9,7 @@ use std::process::Command;
 
 use treelink::corpus::{Corpus, Named};
 use treelink::mt::decoder::BeamOptions;
-use treelink::mt::lm::NgramLm;
+use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::meta::{Constraints, Decomposition};
 use treelink::mt::model::{MtModel, MtSystem, TrainingInfo};
 use treelink::mt::ms::extract::{leaf_pairs, rm_pairs, sample_sms, MsIndex};
@@ -460,6 +460,56 @@ fn cli_mt_train_translate_bleu() {
     let (ok, _, err) = run(&["translate", "--model", &p("notamodel.json"), "--input", &p("train.src")]);
     assert!(!ok);
     assert!(err.starts_with(&format!("treelink: {}:1:1: expected format", p("notamodel.json"))), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `treelink lm` writes the LM the systems train (ARPA), and `mt-train --lm`
+/// puts a given one in the model: the model's LM is the file's, not the
+/// training pairs'.
+#[test]
+fn cli_lm_and_mt_train_with_a_given_lm() {
+    let dir = temp_dir("lm");
+    write_corpus(&dir, "train");
+    let p = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    // The LM of the target trees' leaves, trained and written by the engine.
+    let (ok, out, err) = run(&["lm", "--train", &p("train.trg"), "--order", "2", "-o", &p("trg.arpa")]);
+    assert!(ok, "{err}");
+    let sentences: Vec<Vec<String>> = small_corpus().pairs.iter().map(|p| p.target.words().to_vec()).collect();
+    let expected = NgramLm::train(&sentences, 2).unwrap();
+    let arpa = std::fs::read_to_string(p("trg.arpa")).unwrap();
+    assert_eq!(arpa, write_arpa(&expected));
+    let counts = expected.ngram_counts();
+    assert!(out.contains(&format!("4 sentences, order 2, {} 1-grams, {} 2-grams", counts[0], counts[1])), "{out}");
+    // Another LM (of other sentences) given to mt-train ends up in the model.
+    std::fs::write(
+        p("other.txt"),
+        "la casa es grande
+el perro ladra
+",
+    )
+    .unwrap();
+    let (ok, _, err) = run(&["lm", "--train", &p("other.txt"), "-o", &p("other.arpa")]);
+    assert!(ok, "{err}");
+    let other = read_arpa(&std::fs::read_to_string(p("other.arpa")).unwrap(), "other.arpa").unwrap();
+    for system in ["ms", "phrase"] {
+        let model = p(&format!("{system}-lm.json"));
+        let args = ["mt-train", "--train", &p("train"), "--system", system, "--lm", &p("other.arpa"), "-o", &model];
+        let (ok, _, err) = run(&args);
+        assert!(ok, "{err}");
+        let m = MtModel::from_json(&std::fs::read_to_string(&model).unwrap(), &model).unwrap();
+        let lm = match &m.system {
+            MtSystem::Ms(s) => &s.lm,
+            MtSystem::Phrase(s) => &s.lm,
+        };
+        assert_eq!(lm, &other, "{system}");
+    }
+    // A bad ARPA file: a located error, no model.
+    std::fs::write(p("bad.arpa"), "\\data\\\nngram 1=1\n\n\\1-grams:\nx y\n").unwrap();
+    let (ok, _, err) =
+        run(&["mt-train", "--train", &p("train"), "--system", "ms", "--lm", &p("bad.arpa"), "-o", &p("bad.json")]);
+    assert!(!ok);
+    assert!(err.starts_with(&format!("treelink: {}:5:1: expected", p("bad.arpa"))), "{err}");
+    assert!(!Path::new(&p("bad.json")).exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

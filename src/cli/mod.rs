@@ -109,6 +109,9 @@ enum Command {
     MtTrain(mt::MtTrainArgs),
     /// Translate source trees (one per line) with a trained system; one tokenised sentence per line.
     Translate(mt::TranslateArgs),
+    /// Train a word language model (modified Kneser-Ney, the systems' h6) and write it as ARPA
+    /// (for `mt-train --lm` and the page).
+    Lm(mt::LmArgs),
     /// Corpus BLEU of hypotheses against references (tokenised, one per line), as sacreBLEU -tok none.
     Bleu(mt::BleuArgs),
     /// Table 5 of the kernels paper / Table 3 of the meta-structure paper: systems x extraction
@@ -169,6 +172,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::MtTrain(args) => mt::mt_train(args),
         Command::Translate(args) => mt::translate(args),
         Command::Bleu(args) => mt::bleu(args),
+        Command::Lm(args) => mt::lm(args),
         Command::MtExperiment(args) => mt::mt_experiment(args),
         Command::Kernel { space, lambda, normalize, left, right } => {
             check_lambda(lambda)?;

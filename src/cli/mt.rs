@@ -14,6 +14,7 @@ use treelink::align::model::{self, search_links, Scorer, TrainOptions};
 use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
 use treelink::lexicon::{self, WordAlignment};
+use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
 use treelink::mt::phrase::{gold_subtree_links, ExtractMethod};
 use treelink::mt::train::{self as mt_train, MtTrainSettings};
@@ -47,6 +48,10 @@ pub struct MtOptions {
     /// Use only the good gold links (default: good and fuzzy) with --subtree-align gold.
     #[arg(long)]
     pub good_only: bool,
+    /// Word language model (h6) as an ARPA file, instead of the one trained on the training
+    /// pairs' target sentences (`treelink lm` writes one).
+    #[arg(long, value_name = "LM.arpa")]
+    pub lm: Option<String>,
 }
 
 /// `treelink mt-train`.
@@ -94,6 +99,21 @@ pub struct TranslateArgs {
     /// Also print, on stderr, the target SMS and the derivation of each sentence (ms system).
     #[arg(long)]
     pub trace: bool,
+}
+
+/// `treelink lm`.
+#[derive(Args, Debug)]
+pub struct LmArgs {
+    /// Training text: one tokenised sentence per line, or bracketed trees (one per line) whose
+    /// leaves are the sentences (e.g. PREFIX.trg).
+    #[arg(long, value_name = "FILE")]
+    pub train: String,
+    /// n-gram order.
+    #[arg(long, default_value_t = 3)]
+    pub order: usize,
+    /// Output ARPA file.
+    #[arg(short = 'o', long = "output", value_name = "LM.arpa")]
+    pub output: String,
 }
 
 /// `treelink bleu`.
@@ -206,8 +226,12 @@ fn usage(e: impl std::fmt::Display) -> CliError {
 }
 
 impl MtOptions {
-    fn settings(&self) -> MtTrainSettings {
-        MtTrainSettings {
+    fn settings(&self) -> Result<MtTrainSettings, CliError> {
+        let lm = match &self.lm {
+            Some(file) => Some(read_arpa(&read(file)?, file).map_err(usage)?),
+            None => None,
+        };
+        Ok(MtTrainSettings {
             tune_iterations: self.tune_iterations,
             nbest: self.nbest,
             beam: self.beam,
@@ -215,7 +239,8 @@ impl MtOptions {
             max_phrase_len: self.max_phrase_len,
             max_ms: self.max_ms,
             seed: self.seed,
-        }
+            lm,
+        })
     }
 }
 
@@ -231,7 +256,8 @@ fn train_system(
     opts: &MtOptions,
     reporter: &mut Reporter,
 ) -> Result<(MtSystem, Option<f64>), CliError> {
-    mt_train::train_system(kind, method, train, alignments, subtree, dev, &opts.settings(), &mut |p| reporter.mt(p))
+    let settings = opts.settings()?;
+    mt_train::train_system(kind, method, train, alignments, subtree, dev, &settings, &mut |p| reporter.mt(p))
         .map_err(usage)
 }
 
@@ -358,6 +384,25 @@ fn references(file: &str) -> Result<Vec<String>, CliError> {
         }
     }
     Ok(lines.into_iter().map(str::to_string).collect())
+}
+
+/// Trains a modified Kneser-Ney word LM (the systems' h6) and writes it as ARPA.
+pub fn lm(args: LmArgs) -> Result<(), CliError> {
+    let sentences: Vec<Vec<String>> =
+        references(&args.train)?.iter().map(|l| l.split_whitespace().map(str::to_string).collect()).collect();
+    let lm = NgramLm::train(&sentences, args.order).map_err(usage)?;
+    let arpa = write_arpa(&lm);
+    std::fs::write(&args.output, &arpa).map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
+    let counts: Vec<String> =
+        lm.ngram_counts().iter().enumerate().map(|(n, c)| format!("{c} {}-grams", n + 1)).collect();
+    out!(
+        "{}: {} sentences, order {}, {}; training perplexity {:.2}",
+        args.output,
+        sentences.len(),
+        lm.order(),
+        counts.join(", "),
+        lm.perplexity(&sentences)
+    )
 }
 
 pub fn bleu(args: BleuArgs) -> Result<(), CliError> {

@@ -7,6 +7,7 @@
 
 use crate::corpus::Corpus;
 use crate::lexicon::{self, bitext_of, LexiconOptions, WordAlignment};
+use crate::mt::lm::NgramLm;
 use crate::mt::model::{MtSystem, SystemKind};
 use crate::mt::ms::{MsSystem, MsSystemConfig, MsSystemError};
 use crate::mt::phrase::{ExtractMethod, PhraseSystem, PhraseSystemConfig, PhraseSystemError};
@@ -30,6 +31,9 @@ pub struct MtTrainSettings {
     pub max_ms: usize,
     /// Seed of MERT's random directions and of the structure model's SMS samples.
     pub seed: u64,
+    /// A word language model (h6) to use instead of the one trained on the
+    /// training pairs' target sentences (e.g. read from an ARPA file).
+    pub lm: Option<NgramLm>,
 }
 
 impl Default for MtTrainSettings {
@@ -42,6 +46,7 @@ impl Default for MtTrainSettings {
             max_phrase_len: 7,
             max_ms: crate::mt::ms::extract::DEFAULT_MAX_MS,
             seed: 1,
+            lm: None,
         }
     }
 }
@@ -113,6 +118,9 @@ pub fn train_system(
             }
             progress(MtProgress::Stage { stage: "extracting phrase pairs and training the models", done: 0, total: 0 });
             let mut sys = PhraseSystem::train(train, alignments, subtree, &config)?;
+            if let Some(lm) = &settings.lm {
+                sys.lm = lm.clone();
+            }
             progress(MtProgress::Note(format!("{label}: {} phrase pairs", sys.table.len())));
             let mut bleu = None;
             if let Some(d) = tune {
@@ -136,6 +144,9 @@ pub fn train_system(
             progress(MtProgress::Note(format!("{label}: extracting RM pairs and training the models")));
             progress(MtProgress::Stage { stage: "extracting RM pairs and training the models", done: 0, total: 0 });
             let mut sys = MsSystem::train(train, alignments, subtree, &config)?;
+            if let Some(lm) = &settings.lm {
+                sys.lm = lm.clone();
+            }
             progress(MtProgress::Note(format!(
                 "{label}: {} phrase pairs, {} RM pairs ({} source RMs), structure model on {} SMS",
                 sys.table.len(),

@@ -104,7 +104,7 @@ pub fn loader(props: &LoaderProps) -> Html {
                 </fieldset>
                 <fieldset>
                     <legend>{"Lexicon and models (optional)"}</legend>
-                    {rows(&[Slot::LexS2t, Slot::LexT2s, Slot::WordLinks, Slot::Model, Slot::MtModel])}
+                    {rows(&[Slot::LexS2t, Slot::LexT2s, Slot::WordLinks, Slot::Model, Slot::MtModel, Slot::Lm])}
                 </fieldset>
             </div>
             if let Some(stray) = &props.state.stray {

@@ -84,7 +84,8 @@ pub enum Request {
     /// Train a translation system on `corpus` (as `treelink mt-train --system
     /// S --extract M` without --dev: untuned default weights; DirC/EWoS with
     /// the corpus's gold links) and keep it as model `job`.
-    TrainMt { job: u32, corpus: CorpusText, system: SystemKind, extract: ExtractMethod },
+    /// With `lm`, an ARPA file, as `--lm`.
+    TrainMt { job: u32, corpus: CorpusText, system: SystemKind, extract: ExtractMethod, lm: Option<NamedText> },
     /// Read a model file from `treelink mt-train` and keep it as model `job`.
     LoadMt { job: u32, model: NamedText },
     /// Translate one bracketed source tree with the kept model `model`

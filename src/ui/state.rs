@@ -20,6 +20,7 @@ use crate::io::svg::{DrawnLink, LinkStyle};
 use crate::io::tiger::PairIds;
 use crate::kernel::DEFAULT_LAMBDA;
 use crate::lexicon::{read_moses_lex, read_word_alignments_for};
+use crate::mt::lm::read_arpa;
 use crate::mt::model::{SystemKind, MT_MODEL_FORMAT};
 use crate::mt::phrase::ExtractMethod;
 use crate::svm::{SvmParams, DEFAULT_C};
@@ -66,10 +67,11 @@ pub enum Slot {
     WordLinks,
     Model,
     MtModel,
+    Lm,
 }
 
 impl Slot {
-    pub const ALL: [Slot; 9] = [
+    pub const ALL: [Slot; 10] = [
         Slot::Source,
         Slot::Target,
         Slot::Gold,
@@ -79,6 +81,7 @@ impl Slot {
         Slot::WordLinks,
         Slot::Model,
         Slot::MtModel,
+        Slot::Lm,
     ];
 
     pub fn id(self) -> &'static str {
@@ -92,6 +95,7 @@ impl Slot {
             Slot::WordLinks => "word-align",
             Slot::Model => "model",
             Slot::MtModel => "mt-model",
+            Slot::Lm => "lm",
         }
     }
 
@@ -106,6 +110,7 @@ impl Slot {
             Slot::WordLinks => "Word alignment (i-j per line)",
             Slot::Model => "Alignment model (.json from treelink train)",
             Slot::MtModel => "Translation model (.json from treelink mt-train)",
+            Slot::Lm => "Language model for training translation (ARPA)",
         }
     }
 
@@ -116,6 +121,7 @@ impl Slot {
             Slot::Gold => Some(".gold,.txt"),
             Slot::Tiger => Some(".xml,.tiger"),
             Slot::Model | Slot::MtModel => Some(".json"),
+            Slot::Lm => Some(".arpa,.lm"),
             Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => None,
         }
     }
@@ -130,6 +136,7 @@ impl Slot {
             "gold" => Some(Slot::Gold),
             "xml" | "tiger" => Some(Slot::Tiger),
             "json" => Some(Slot::Model),
+            "arpa" | "lm" => Some(Slot::Lm),
             "e2f" | "s2t" => Some(Slot::LexS2t),
             "f2e" | "t2s" => Some(Slot::LexT2s),
             _ if lower.starts_with("aligned.") => Some(Slot::WordLinks),
@@ -574,7 +581,7 @@ pub struct State {
     pub lambda_text: String,
     pub lambda_error: Option<String>,
     /// Status of each [`Slot`], indexed as in [`Slot::ALL`].
-    pub slots: [SlotStatus; 9],
+    pub slots: [SlotStatus; 10],
     /// A message about a file that fits no slot.
     pub stray: Option<String>,
     pub form: TrainForm,
@@ -755,6 +762,11 @@ impl State {
         LexiconFiles { s2t: ok(Slot::LexS2t), t2s: ok(Slot::LexT2s), word_links: ok(Slot::WordLinks) }
     }
 
+    /// The uploaded ARPA language model, if it read without error (a copy: for a request).
+    pub fn lm_file(&self) -> Option<NamedText> {
+        self.slot(Slot::Lm).ok_file().map(Upload::named)
+    }
+
     /// The sub-tree pair the selection is compared with, as (source, target).
     pub fn comparison(&self) -> Option<(NodeId, NodeId)> {
         let (s, t) = (self.sel_source?, self.sel_target?);
@@ -899,7 +911,7 @@ impl State {
         let Some(slot) = slot else {
             self.stray = Some(format!(
                 "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, Moses lex.e2f/lex.f2e, aligned.* word alignment \
-                 or model .json file; nothing was loaded from it"
+                 ARPA language model or model .json file; nothing was loaded from it"
             ));
             return;
         };
@@ -925,7 +937,7 @@ impl State {
             Slot::LexS2t | Slot::LexT2s => self.pair_tables(),
             Slot::Model => self.load_model(),
             Slot::MtModel => self.mt.upload_seq += 1,
-            Slot::WordLinks => {}
+            Slot::WordLinks | Slot::Lm => {}
         }
     }
 
@@ -957,6 +969,13 @@ impl State {
             Slot::Model => read_model(name, text).map(|m| format!("{name}: {}", describe_model(&m))),
             // Read in the worker (a model file can be large): its answer sets the status.
             Slot::MtModel => Ok(format!("{name}: reading it in the worker…")),
+            Slot::Lm => read_arpa(text, name)
+                .map(|lm| {
+                    let counts: Vec<String> =
+                        lm.ngram_counts().iter().enumerate().map(|(n, c)| format!("{c} {}-grams", n + 1)).collect();
+                    format!("{name}: order {}, {}", lm.order(), counts.join(", "))
+                })
+                .map_err(|e| e.to_string()),
         });
     }
 

@@ -14,7 +14,7 @@ use yew::prelude::*;
 use super::export::download_text;
 use super::jobs::{next_job_id, Jobs};
 use super::protocol::{CorpusText, NamedText, Request};
-use super::state::{Action, JobKind, State, Translated, TranslationInput};
+use super::state::{Action, JobKind, Slot, State, Translated, TranslationInput};
 use super::train::job_status;
 use crate::eval::bleu::sentence_bleu;
 use crate::layout::{layout_pair, layout_tree, Rect, Style, TreeLayout};
@@ -94,6 +94,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                 corpus: CorpusText::of(&state.corpus),
                 system: state.mt.system,
                 extract: state.mt.extract,
+                lm: state.lm_file(),
             });
         })
     };
@@ -180,7 +181,11 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                             {option("ewos", "EWoS: word or sub-tree", mt.extract == ExtractMethod::EWoS)}
                         </select>
                     </div>
-                    <p class="hint">{"As `treelink mt-train` without --dev: word alignment trained in the engine, untuned default weights (tune with the CLI's MERT for better ones)."}</p>
+                    <p class="hint">{"As `treelink mt-train` without --dev: word alignment trained in the engine, untuned default weights (tune with the CLI's MERT for better ones). "}
+                        {match state.ok_name(Slot::Lm) {
+                            Some(name) => format!("Language model: the uploaded {name}."),
+                            None => "Language model: trained on the pairs' target sentences (or load an ARPA file in the Data panel).".into(),
+                        }}</p>
                     <div class="buttons">
                         <button id="mt-train" type="button" class="primary" onclick={on_train}
                             disabled={busy || (needs_gold && !has_gold)}>

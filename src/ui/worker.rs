@@ -22,6 +22,7 @@ use crate::align::model::{self, AlignmentModel, LexicalModel, Scorer, TrainOptio
 use crate::corpus::Corpus;
 use crate::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment};
 use crate::mt::decoder::PHRASE_FEATURE_NAMES;
+use crate::mt::lm::{read_arpa, NgramLm};
 use crate::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
 use crate::mt::ms::MS_FEATURE_NAMES;
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod};
@@ -129,10 +130,11 @@ fn handle(request: Request, reporter: &mut Reporter) {
             });
             reporter.post(&Response::Explained { pair, source, target, result });
         }
-        Request::TrainMt { job, corpus, system, extract } => {
+        Request::TrainMt { job, corpus, system, extract, lm } => {
             reporter.job = job;
             let result = corpus.parse().and_then(|corpus| {
-                let model = train_mt(reporter, &corpus, system, extract)?;
+                let lm = lm.map(|f| read_arpa(&f.text, &f.name).map_err(|e| e.to_string())).transpose()?;
+                let model = train_mt(reporter, &corpus, system, extract, lm)?;
                 let summary = describe_mt(&model);
                 let json = model.to_json();
                 MT.with(|m| *m.borrow_mut() = Some((job, model)));
@@ -178,6 +180,7 @@ fn train_mt(
     corpus: &Corpus,
     system: SystemKind,
     extract: ExtractMethod,
+    lm: Option<NgramLm>,
 ) -> Result<MtModel, String> {
     let started = js_sys::Date::now();
     let subtree = (extract != ExtractMethod::Word).then(|| gold_subtree_links(corpus, true));
@@ -190,7 +193,7 @@ fn train_mt(
         }
     };
     let alignments = word_alignments(&[corpus], &mut progress).swap_remove(0);
-    let settings = MtTrainSettings { tune_iterations: 0, ..MtTrainSettings::default() };
+    let settings = MtTrainSettings { tune_iterations: 0, lm, ..MtTrainSettings::default() };
     let (system_trained, _) =
         train_system(system, extract, corpus, &alignments, subtree.as_deref(), None, &settings, &mut progress)
             .map_err(|e| format!("training failed: {e}"))?;

@@ -201,3 +201,24 @@ test('a model trained in the page\'s worker is the CLI\'s byte for byte; pasted 
   assert.ok(labels.includes('<b>V</b>'));
   assert.deepEqual(problems, []);
 });
+
+test('an ARPA language model from `treelink lm`, uploaded, is the one a model trained in the page uses, as `mt-train --lm`', async () => {
+  const arpa = path.join(tmp, 'dev.arpa');
+  run('lm', '--train', `${sample}.trg`, '--order', '2', '-o', arpa);
+  await page.setInputFiles('#file-lm', arpa);
+  await page.waitForFunction(() => /dev\.arpa: order 2, \d+ 1-grams, \d+ 2-grams/.test(document.querySelector('#status-lm.ok')?.innerText ?? ''));
+  assert.match(await text('#translate-panel'), /Language model: the uploaded dev\.arpa\./);
+  await page.selectOption('#mt-system', 'phrase');
+  await page.click('#mt-train');
+  await page.waitForFunction(() => /trained in this page on 157 pairs.*phrase system/s.test(document.querySelector('#mt-summary')?.innerText ?? ''), null, { timeout: 120000 });
+  const fromPage = JSON.parse((await download(page, '#mt-download')).body);
+  const cliModel = path.join(tmp, 'phrase-lm.json');
+  run('mt-train', '--train', sample, '--system', 'phrase', '--lm', arpa, '-o', cliModel);
+  const fromCli = JSON.parse(fs.readFileSync(cliModel, 'utf8'));
+  assert.equal(JSON.stringify(fromPage.model), JSON.stringify(fromCli.model));
+  // A broken ARPA file is refused next to its input; training falls back to the pairs' own LM.
+  await page.setInputFiles('#file-lm', { name: 'bad.arpa', mimeType: 'text/plain', buffer: Buffer.from('\\data\\\nngram 1=1\n\n\\1-grams:\nx y\n') });
+  await page.waitForFunction(() => /bad\.arpa:5:1: expected/.test(document.querySelector('#status-lm.error')?.innerText ?? ''));
+  assert.match(await text('#translate-panel'), /Language model: trained on the pairs' target sentences/);
+  assert.deepEqual(problems, []);
+});
