@@ -244,23 +244,6 @@ impl MtOptions {
     }
 }
 
-/// Trains one system and tunes it on `dev` (if any); returns it with its tuned dev BLEU.
-#[allow(clippy::too_many_arguments)]
-fn train_system(
-    kind: SystemKind,
-    method: ExtractMethod,
-    train: &Corpus,
-    alignments: &[WordAlignment],
-    subtree: Option<&[Vec<(NodeId, NodeId)>]>,
-    dev: Option<&Corpus>,
-    opts: &MtOptions,
-    reporter: &mut Reporter,
-) -> Result<(MtSystem, Option<f64>), CliError> {
-    let settings = opts.settings()?;
-    mt_train::train_system(kind, method, train, alignments, subtree, dev, &settings, &mut |p| reporter.mt(p))
-        .map_err(usage)
-}
-
 pub fn mt_train(args: MtTrainArgs) -> Result<(), CliError> {
     let started = Instant::now();
     let mut reporter = Reporter::new();
@@ -288,16 +271,17 @@ pub fn mt_train(args: MtTrainArgs) -> Result<(), CliError> {
         let m = super::align::read_model(file)?;
         Some(links_from_model(&m, &train, &mut reporter)?)
     };
-    let (system, dev_bleu) = train_system(
+    let (system, dev_bleu) = mt_train::train_system(
         args.system,
         args.extract,
         &train,
         &alignments,
         subtree.as_deref(),
         dev.as_ref(),
-        &args.opts,
-        &mut reporter,
-    )?;
+        &args.opts.settings()?,
+        &mut |p| reporter.mt(p),
+    )
+    .map_err(usage)?;
     let model = MtModel {
         training: TrainingInfo {
             train: args.train.clone(),
@@ -497,13 +481,18 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
     let refs: Vec<&[String]> = test.pairs.iter().map(|p| p.target.words()).collect();
     let repeats = if args.opts.tune_iterations > 0 { args.repeats.max(1) } else { 1 };
     let mut rows = Vec::new();
+    // Trained untuned: each repeat below tunes from the same default weights.
+    let no_tune = MtTrainSettings { tune_iterations: 0, ..args.opts.settings()? };
     for &system in &args.systems {
         for &method in &args.extract {
             let label = format!("{} {}", system.name(), method);
             let t0 = Instant::now();
-            let no_tune = MtOptions { tune_iterations: 0, ..args.opts.clone() };
+            let subtree = subtree.as_deref();
             let (mut sys, _) =
-                train_system(system, method, &train, &links[0], subtree.as_deref(), None, &no_tune, &mut reporter)?;
+                mt_train::train_system(system, method, &train, &links[0], subtree, None, &no_tune, &mut |p| {
+                    reporter.mt(p)
+                })
+                .map_err(usage)?;
             let train_secs = t0.elapsed().as_secs_f64();
             let initial = weights_of(&sys);
             let mut row = Row {

@@ -52,8 +52,16 @@ fn field(state: &State, dispatch: &Callback<Action>, f: Field, label: &str, help
     }
 }
 
-/// The running job: its stage, a progress bar, counts, ETA, elapsed time and a cancel button.
-pub fn job_status(j: &Job, on_cancel: Callback<MouseEvent>) -> Html {
+/// The running job: its stage, a progress bar, counts, ETA, elapsed time and
+/// a cancel button (which stops the worker at once and starts a fresh one).
+pub fn job_status(j: &Job, jobs: &Jobs, dispatch: &Callback<Action>) -> Html {
+    let on_cancel = {
+        let (dispatch, jobs) = (dispatch.clone(), jobs.clone());
+        Callback::from(move |_: MouseEvent| {
+            jobs.restart();
+            dispatch.emit(Action::Cancelled);
+        })
+    };
     let what = match j.kind {
         JobKind::Train => "Training and aligning",
         JobKind::Align => "Aligning",
@@ -132,13 +140,6 @@ pub fn train_panel(props: &TrainProps) -> Html {
             });
         })
     };
-    let on_cancel = {
-        let (dispatch, jobs) = (dispatch.clone(), props.jobs.clone());
-        Callback::from(move |_: MouseEvent| {
-            jobs.restart();
-            dispatch.emit(Action::Cancelled);
-        })
-    };
     let on_download = {
         let model = state.model.clone();
         Callback::from(move |_: MouseEvent| {
@@ -165,7 +166,8 @@ pub fn train_panel(props: &TrainProps) -> Html {
     } + &state.ok_name(Slot::WordLinks).map_or(String::new(), |w| format!("; word links from {w}"))
         + ".";
 
-    let progress = state.job.as_ref().filter(|j| j.kind != JobKind::TrainMt).map(|j| job_status(j, on_cancel));
+    let progress =
+        state.job.as_ref().filter(|j| j.kind != JobKind::TrainMt).map(|j| job_status(j, &props.jobs, dispatch));
     let note = match &state.job_note {
         Some(Ok(m)) => html! { <p id="job-note" class="ok" role="status">{m}</p> },
         Some(Err(m)) => html! { <p id="job-note" class="error" role="alert">{m}</p> },

@@ -98,13 +98,6 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
             });
         })
     };
-    let on_cancel = {
-        let (dispatch, jobs) = (dispatch.clone(), props.jobs.clone());
-        Callback::from(move |_: MouseEvent| {
-            jobs.restart();
-            dispatch.emit(Action::Cancelled);
-        })
-    };
     let on_download = {
         let held = mt.held.clone();
         Callback::from(move |_: MouseEvent| {
@@ -156,7 +149,8 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
         Some(Err(m)) => html! { <p id="mt-note" class="error" role="alert">{m}</p> },
         None => html! {},
     };
-    let progress = state.job.as_ref().filter(|j| j.kind == JobKind::TrainMt).map(|j| job_status(j, on_cancel));
+    let progress =
+        state.job.as_ref().filter(|j| j.kind == JobKind::TrainMt).map(|j| job_status(j, &props.jobs, dispatch));
     let option = |value: &'static str, label: &'static str, selected: bool| {
         html! { <option value={value} {selected}>{label}</option> }
     };
