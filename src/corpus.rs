@@ -6,7 +6,9 @@ use crate::io::links::{parse_links, Link, LinkError};
 use crate::tree::{ParseError, Tree};
 
 /// One sentence pair with its gold links (empty when none were given).
-#[derive(Debug, Clone, PartialEq)]
+/// `Eq` lets `Rc<TreePair>`/`Rc<Corpus>` compare by pointer first (the page
+/// compares its state on every render).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TreePair {
     pub source: Tree,
     pub target: Tree,
@@ -14,7 +16,7 @@ pub struct TreePair {
 }
 
 /// Sentence pairs in file order.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Corpus {
     pub pairs: Vec<TreePair>,
 }

@@ -139,7 +139,7 @@ fn app() -> Html {
     {
         let (jobs, dispatcher) = (jobs.clone(), state.dispatcher());
         let results =
-            state.results.as_ref().filter(|r| r.corpus_gen == state.corpus_gen).map(|r| Rc::as_ptr(r) as usize);
+            state.results.as_ref().filter(|r| r.corpus_gen == state.corpus_gen).map(|r| Rc::as_ptr(&r.0) as usize);
         let key =
             (state.pair, state.sel_source, state.sel_target, results, state.mode == Mode::Inspect, state.worker_gen);
         use_effect_with(key, move |&(pair, s, t, results, inspect, _)| {

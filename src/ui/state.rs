@@ -33,22 +33,33 @@ const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, dev)";
 
 /// A shared value that props compare by identity, so a view over a large
 /// value (the per-pair table) is not rebuilt while the value stays the same.
+///
+/// Also for file texts: `Rc<str>`'s `==` compares the bytes even for one
+/// pointer (std's pointer shortcut needs a sized `T`), and the state is
+/// compared for every component's props on every render: with a 90 MB
+/// model file that froze the page for a second per action.
 #[derive(Debug)]
-pub struct Shared<T>(pub Rc<T>);
+pub struct Shared<T: ?Sized>(pub Rc<T>);
 
-impl<T> Clone for Shared<T> {
+impl<T: ?Sized> Clone for Shared<T> {
     fn clone(&self) -> Self {
         Shared(self.0.clone())
     }
 }
 
-impl<T> PartialEq for Shared<T> {
+impl<T: ?Sized> PartialEq for Shared<T> {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
-impl<T> std::ops::Deref for Shared<T> {
+impl From<String> for Shared<str> {
+    fn from(s: String) -> Self {
+        Shared(s.into())
+    }
+}
+
+impl<T: ?Sized> std::ops::Deref for Shared<T> {
     type Target = T;
     fn deref(&self) -> &T {
         &self.0
@@ -157,7 +168,7 @@ fn is_mt_model(text: &str) -> bool {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Upload {
     pub name: String,
-    pub text: Rc<str>,
+    pub text: Shared<str>,
 }
 
 impl Upload {
@@ -340,7 +351,7 @@ impl TrainForm {
 /// A model the page holds: its file text and what it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadedModel {
-    pub json: Rc<str>,
+    pub json: Shared<str>,
     pub model: Rc<AlignmentModel>,
     /// Where it came from ("trained in this page", the file name).
     pub origin: String,
@@ -464,7 +475,7 @@ pub struct MtHeld {
     pub id: u32,
     /// Its file name and text: to download, and to send again to a restarted worker.
     pub name: String,
-    pub text: Rc<str>,
+    pub text: Shared<str>,
     /// Where it came from ("trained in this page", "uploaded NAME").
     pub origin: String,
     pub summary: String,
@@ -586,7 +597,7 @@ pub struct State {
     pub stray: Option<String>,
     pub form: TrainForm,
     pub model: Option<LoadedModel>,
-    pub results: Option<Rc<Results>>,
+    pub results: Option<Shared<Results>>,
     pub job: Option<Job>,
     /// How the last job ended.
     pub job_note: Option<Result<String, String>>,
@@ -748,7 +759,7 @@ impl State {
 
     /// [`State::results`], shared.
     pub fn shared_results(&self) -> Option<Shared<Results>> {
-        self.results.clone().filter(|r| r.corpus_gen == self.corpus_gen).map(Shared)
+        self.results.clone().filter(|r| r.corpus_gen == self.corpus_gen)
     }
 
     /// The name of the slot's file, if it read without error.
@@ -1113,7 +1124,7 @@ impl State {
             // A new Rc, so views that compare results by pointer see the change.
             let mut rescored = (**r).clone();
             rescored.score(&self.corpus);
-            *r = Rc::new(rescored);
+            *r = Shared(Rc::new(rescored));
         }
         self.explained = None;
     }
@@ -1205,7 +1216,7 @@ impl State {
                     r.model_total.recall(),
                     r.model_total.f()
                 )));
-                self.results = Some(Rc::new(r));
+                self.results = Some(Shared(Rc::new(r)));
                 self.explained = None;
             }
             Response::Explained { pair, source, target, result } => {
