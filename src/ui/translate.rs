@@ -17,6 +17,7 @@ use super::protocol::{CorpusText, NamedText, Request};
 use super::state::{Action, JobKind, Slot, State, Translated, TranslationInput};
 use super::train::job_status;
 use crate::eval::bleu::sentence_bleu;
+use crate::io::svg::DIAGRAM_CSS;
 use crate::layout::{layout_pair, layout_tree, Rect, Style, TreeLayout};
 use crate::mt::model::SystemKind;
 use crate::mt::ms::derivation::target_sms_tree;
@@ -28,6 +29,27 @@ pub struct TranslateProps {
     pub state: UseReducerHandle<State>,
     pub dispatch: Callback<Action>,
     pub jobs: Jobs,
+}
+
+/// The derivation drawing's own rules, on top of [`DIAGRAM_CSS`]: in the page
+/// and in the downloaded SVG alike.
+pub const MT_DIAGRAM_CSS: &str = r#"
+.tl-diagram .rm-outline rect { fill-opacity: 0.09; stroke-width: 2; }
+.tl-diagram .rm-number { font-size: 11px; font-weight: 700; }
+.tl-diagram .rm-link { fill: none; stroke-width: 2.6; opacity: 0.85; }
+"#;
+
+/// The drawing `#mt-diagram` as a standalone SVG file: the DOM's own
+/// serialisation (so labels stay escaped text), with its namespace and styles.
+fn derivation_svg_file() -> Option<String> {
+    let svg = web_sys::window()?.document()?.get_element_by_id("mt-diagram")?.outer_html();
+    let rest = svg.strip_prefix("<svg")?;
+    let open_end = rest.find('>')?;
+    Some(format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"{}><style>{DIAGRAM_CSS}{MT_DIAGRAM_CSS}</style><rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>{}",
+        &rest[..open_end],
+        &rest[open_end + 1..]
+    ))
 }
 
 /// Step colours (Okabe–Ito, without the yellow that vanishes on white).
@@ -419,15 +441,22 @@ fn derivation_svg(t: &Translated) -> Html {
         Some(Err(e)) => html! { <p class="error" role="alert">{format!("The target SMS cannot be drawn: {e}")}</p> },
         _ => html! {},
     };
+    let on_download = Callback::from(|_: MouseEvent| {
+        if let Some(svg) = derivation_svg_file() {
+            download_text("treelink-derivation.svg", &svg, "image/svg+xml");
+        }
+    });
     html! {
         <figure class="mt-figure">
+            <style>{MT_DIAGRAM_CSS}</style>
             <div class="diagram-scroll">
                 <svg id="mt-diagram" class="tl-diagram" width={w.to_string()} height={h.to_string()}
                     viewBox={format!("0 0 {w} {h}")} role="img" aria-label="The derivation: source tree, its RMs and the target SMS">
                     {drawing}
                 </svg>
             </div>
-            <figcaption class="hint">{caption}</figcaption>
+            <figcaption class="hint">{caption}{" "}
+                <button id="mt-download-svg" type="button" onclick={on_download}>{"Download the drawing (SVG)"}</button></figcaption>
             {problem}
         </figure>
     }

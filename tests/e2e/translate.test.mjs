@@ -48,6 +48,22 @@ function cliTranslate(model, treeLine) {
   return { hyp: r.stdout.replace(/\n$/, ''), steps, sms };
 }
 
+/** Downloads the derivation drawing and parses it as XML in the page: its links and labels. */
+async function derivationSvg() {
+  const { name, body } = await download(page, '#mt-download-svg');
+  assert.equal(name, 'treelink-derivation.svg');
+  const parsed = await page.evaluate((svg) => {
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    return {
+      error: doc.querySelector('parsererror')?.textContent ?? null,
+      links: doc.querySelectorAll('path.rm-link').length,
+      labels: [...doc.querySelectorAll('g.node text')].map((t) => t.textContent),
+      styled: /rm-outline/.test(doc.querySelector('style')?.textContent ?? ''),
+    };
+  }, body);
+  return { body, ...parsed };
+}
+
 /** `treelink bleu` of one sentence: its score and precisions. */
 function cliBleu(hyp, ref) {
   fs.writeFileSync(path.join(tmp, 'hyp.txt'), hyp + '\n');
@@ -147,6 +163,11 @@ test('a meta-structure model from `treelink mt-train`, uploaded, translates a pa
   }
   for (let k = 1; k < best.length; k++) assert.ok(best[k - 1].score >= best[k].score);
   await page.locator('#translate-panel').screenshot({ path: path.join(shots, 'translate.png') });
+  // The drawing downloads as a standalone SVG file with the same links and its styles.
+  const svg = await derivationSvg();
+  assert.equal(svg.error, null);
+  assert.equal(svg.links, steps);
+  assert.ok(svg.styled);
 });
 
 test('a phrase-based model uploaded translates as the CLI does, with its phrase segmentation', async () => {
@@ -199,6 +220,9 @@ test('a model trained in the page\'s worker is the CLI\'s byte for byte; pasted 
   assert.equal(await page.locator('#mt-diagram b').count(), 0);
   const labels = await page.$$eval('#mt-diagram g.tree.src g.node text', (ts) => ts.map((t) => t.textContent));
   assert.ok(labels.includes('<b>V</b>'));
+  const svg = await derivationSvg();
+  assert.equal(svg.error, null);
+  assert.ok(svg.labels.includes('<b>V</b>') && svg.body.includes('&lt;b&gt;V&lt;/b&gt;'), 'escaped in the file');
   assert.deepEqual(problems, []);
 });
 
