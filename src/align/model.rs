@@ -44,7 +44,11 @@ pub const VERSION: u32 = 1;
 pub struct Progress {
     pub stage: Stage,
     pub done: u64,
+    /// 0 when the length is unknown (SMO).
     pub total: u64,
+    /// During SMO: the largest KKT violation and the ε it must fall below
+    /// (what stands in for a total).
+    pub kkt: Option<(f64, f64)>,
 }
 
 /// The stages of training and aligning, in order.
@@ -297,7 +301,7 @@ fn featurize(
     for (k, (pair, links)) in corpus.pairs.iter().zip(word_links).enumerate() {
         let m = pair_matrices(lexicon, pair, links);
         candidates.push(candidates_of(pair, &m, nodes, thresholds));
-        if k % 32 == 0 && progress(Progress { stage: Stage::Features, done: k as u64, total }).is_break() {
+        if k % 32 == 0 && progress(Progress { stage: Stage::Features, done: k as u64, total, kkt: None }).is_break() {
             return Err(AlignError::Cancelled);
         }
     }
@@ -335,7 +339,9 @@ pub fn train(
             for (k, (pair, links)) in d.pairs.iter().zip(dev_links).enumerate() {
                 let pred = search_links(&scorer.align_pair(pair, links).0);
                 counts = counts + Counts::of_pair(pair, &pred);
-                if progress(Progress { stage: Stage::Tuning, done: k as u64 + 1, total: d.len() as u64 }).is_break() {
+                if progress(Progress { stage: Stage::Tuning, done: k as u64 + 1, total: d.len() as u64, kkt: None })
+                    .is_break()
+                {
                     return Err(AlignError::Cancelled);
                 }
             }
@@ -449,7 +455,7 @@ fn train_at_quantile(
         })
         .collect();
     let refs: Vec<&Instance> = instances.iter().collect();
-    if progress(Progress { stage: Stage::Kernels, done: 0, total: 1 }).is_break() {
+    if progress(Progress { stage: Stage::Kernels, done: 0, total: 1, kkt: None }).is_break() {
         return Err(AlignError::Cancelled);
     }
     let kernel = CompositeKernel::new(spec, &index, &refs);
@@ -462,7 +468,7 @@ fn train_at_quantile(
     let params = SvmParams { c_pos: options.c * j, c_neg: options.c, ..options.svm.clone() };
     let eval = |i: usize, k: usize| kernel.eval(&refs, i, k);
     let model = svm::train_with_progress(&eval, &y, &params, &mut |p| {
-        progress(Progress { stage: Stage::Svm, done: p.iteration, total: 0 })
+        progress(Progress { stage: Stage::Svm, done: p.iteration, total: 0, kkt: Some((p.max_violation, params.eps)) })
     })
     .map_err(|e| match e {
         svm::SvmError::Cancelled => AlignError::Cancelled,
@@ -502,7 +508,7 @@ fn train_at_quantile(
     // 6. Platt's sigmoid on dev decision values, if asked.
     if options.platt {
         if let Some(d) = dev.filter(|d| dev_links.len() == d.len()) {
-            if progress(Progress { stage: Stage::Posterior, done: 0, total: 1 }).is_break() {
+            if progress(Progress { stage: Stage::Posterior, done: 0, total: 1, kkt: None }).is_break() {
                 return Err(AlignError::Cancelled);
             }
             let scorer = Scorer::new(&aligned, lexicon)?;

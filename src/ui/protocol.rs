@@ -123,6 +123,9 @@ pub enum Response {
         stage: String,
         done: u64,
         total: u64,
+        /// During SMO: the largest KKT violation and the ε it must fall below.
+        #[serde(default)]
+        kkt: Option<(f64, f64)>,
     },
     /// A model file (JSON), and a one-line description.
     Trained {

@@ -379,6 +379,8 @@ pub struct Job {
     pub started: f64,
     pub stage_started: f64,
     pub now: f64,
+    /// During SMO: the largest KKT violation and ε.
+    pub kkt: Option<(f64, f64)>,
 }
 
 impl Job {
@@ -1176,13 +1178,13 @@ impl State {
         let job_is = |job: &Option<Job>, id: u32| job.as_ref().is_some_and(|j| id == 0 || j.id == id);
         match response {
             Response::Ready => {}
-            Response::Progress { job, stage, done, total } => {
+            Response::Progress { job, stage, done, total, kkt } => {
                 if let Some(j) = self.job.as_mut().filter(|j| j.id == job) {
                     if j.stage != stage {
                         j.stage = stage;
                         j.stage_started = now;
                     }
-                    (j.done, j.total, j.now) = (done, total, now);
+                    (j.done, j.total, j.now, j.kkt) = (done, total, now, kkt);
                 }
             }
             Response::Trained { job, model, summary } => {
@@ -1378,6 +1380,7 @@ impl Reducible for State {
                     started: now,
                     stage_started: now,
                     now,
+                    kkt: None,
                 });
                 s.job_note = None;
             }

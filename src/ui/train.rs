@@ -77,7 +77,12 @@ pub fn job_status(j: &Job, jobs: &Jobs, dispatch: &Callback<Action>) -> Html {
     let eta = match j.eta_seconds() {
         Some(s) => format!("about {s:.0} s left in this stage"),
         None if j.total == 0 && j.kind == JobKind::TrainMt => "no ETA: this stage does not count its steps".into(),
-        None if j.total == 0 && j.done > 0 => "no ETA: SMO runs until the KKT violation falls below ε".into(),
+        None if j.total == 0 && j.done > 0 => match j.kkt {
+            Some((violation, eps)) => {
+                format!("no ETA: SMO stops when the KKT violation, now {violation:.4}, falls below ε = {eps}")
+            }
+            None => "no ETA: SMO runs until the KKT violation falls below ε".into(),
+        },
         None => "estimating…".into(),
     };
     html! {

@@ -61,12 +61,16 @@ impl Reporter {
     }
 
     fn report(&mut self, stage: &str, done: u64, total: u64) {
+        self.report_kkt(stage, done, total, None);
+    }
+
+    fn report_kkt(&mut self, stage: &str, done: u64, total: u64, kkt: Option<(f64, f64)>) {
         let now = js_sys::Date::now();
         let new_stage = stage != self.stage;
         if new_stage || now - self.last_ms >= 100.0 || (total > 0 && done >= total) {
             self.stage = stage.to_string();
             self.last_ms = now;
-            self.post(&Response::Progress { job: self.job, stage: stage.to_string(), done, total });
+            self.post(&Response::Progress { job: self.job, stage: stage.to_string(), done, total, kkt });
         }
     }
 }
@@ -309,7 +313,7 @@ fn train(
     };
     let setup = prepare(&[corpus], source, &mut |done, total| reporter.report("lexical model", done, total));
     model::train(corpus, None, &setup, options, &mut |p| {
-        reporter.report(p.stage.name(), p.done, p.total);
+        reporter.report_kkt(p.stage.name(), p.done, p.total, p.kkt);
         ControlFlow::Continue(())
     })
     .map_err(|e| format!("training failed: {e}"))
