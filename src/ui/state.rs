@@ -1398,11 +1398,17 @@ impl Reducible for State {
                         Some(Err("not read: the worker was restarted; load the file again".into()));
                 }
                 if let Some(j) = s.job.take() {
-                    s.job_note = Some(Err(format!(
+                    let note = Some(Err(format!(
                         "Cancelled after {:.1} s (during {}); the worker was stopped and restarted.",
                         j.elapsed_seconds(),
                         j.stage
                     )));
+                    // Next to the panel that started the job.
+                    if j.kind == JobKind::TrainMt {
+                        s.mt.note = note;
+                    } else {
+                        s.job_note = note;
+                    }
                 }
                 if s.explained.as_ref().is_some_and(|e| e.result.is_none()) {
                     s.explained = None;

@@ -189,6 +189,15 @@ test('a phrase-based model uploaded translates as the CLI does, with its phrase 
 test('a model trained in the page\'s worker is the CLI\'s byte for byte; pasted trees are checked, translated and their labels stay text', async () => {
   await page.selectOption('#mt-system', 'ms');
   await page.selectOption('#mt-extract', 'word');
+  // Cancelling restarts the worker; the model held before is sent again to the fresh one.
+  await page.click('#mt-train');
+  await page.click('#cancel-job');
+  await page.waitForFunction(() => /^Cancelled after [\d.]+ s/.test(document.querySelector('#mt-note.error')?.innerText ?? ''));
+  assert.match(await text('#mt-summary'), /uploaded phrase\.json/);
+  await goToPair(6);
+  await translate('#translate-pair', 'Pair 6');
+  assert.equal(await text('#mt-hyp'), cliTranslate(path.join(tmp, 'phrase.json'), lines(`${sample}.src`)[5]).hyp);
+
   await page.click('#mt-train');
   await page.waitForSelector('#job-stage', { timeout: 5000 });
   await page.waitForFunction(() => /trained in this page on 157 pairs/.test(document.querySelector('#mt-summary')?.innerText ?? ''), null, { timeout: 120000 });
