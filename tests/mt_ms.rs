@@ -513,6 +513,45 @@ el perro ladra
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// What the page draws holds for real derivations: on the built-in sample
+/// (trained on it, so RM pairs apply), every step's source roots are
+/// adjacent sub-trees tiling exactly its source span, the steps' spans tile
+/// the sentence, and the target SMS tree has the translation as its words
+/// and one MS root list per step.
+#[test]
+fn derivations_on_the_sample_draw_as_trees() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev");
+    let corpus = Corpus::read_prefix(root, false).unwrap();
+    let alignments = treelink::mt::train::word_alignments(&[&corpus], &mut |_| {}).swap_remove(0);
+    let sys = MsSystem::train(&corpus, &alignments, None, &MsSystemConfig::default()).unwrap();
+    let mut multi_ms = 0;
+    for pair in corpus.pairs.iter().take(25) {
+        let src = &pair.source;
+        let tr = sys.translate(src);
+        let mut covered = vec![0; src.words().len()];
+        for step in &tr.derivation {
+            assert!(!step.source_roots.is_empty());
+            let mut at = step.source.0;
+            for &r in &step.source_roots {
+                assert_eq!(src.span(r).start, at, "roots of {} are adjacent, left to right", step.source_rm);
+                at = src.span(r).end;
+            }
+            assert_eq!(at, step.source.1, "the roots of {} tile its span", step.source_rm);
+            for c in &mut covered[step.source.0..step.source.1] {
+                *c += 1;
+            }
+            multi_ms += usize::from(step.source_roots.len() > 1);
+        }
+        assert!(covered.iter().all(|&c| c == 1), "the steps tile the sentence once: {covered:?}");
+        let sms = treelink::mt::ms::derivation::target_sms_tree(&tr.derivation).unwrap();
+        assert_eq!(sms.tree.words(), tr.words.as_slice());
+        assert_eq!(sms.roots.len(), tr.derivation.len());
+        let shape: treelink::mt::meta::RmShape = tr.target_sms.parse().unwrap();
+        assert_eq!(shape.ms_count(), sms.roots.iter().map(Vec::len).sum::<usize>());
+    }
+    assert!(multi_ms > 0, "some RMs hold several MS");
+}
+
 // ------------------------------------------------------- real data (slow) ----
 
 #[test]
