@@ -91,6 +91,9 @@ pub enum Request {
     /// Translate one bracketed source tree with the kept model `model`
     /// (as `treelink translate`), with the `nbest` best distinct translations.
     Translate { job: u32, model: u32, source: String, nbest: usize },
+    /// Translate every source tree (bracketed) with the kept model `model`
+    /// (as `treelink translate --input`), with progress.
+    TranslateAll { job: u32, model: u32, sources: Vec<String> },
 }
 
 /// One translation with what the page shows of it.
@@ -157,6 +160,12 @@ pub enum Response {
     Translated {
         job: u32,
         result: Box<TranslationView>,
+    },
+    /// One translation per source tree of a TranslateAll request.
+    TranslatedAll {
+        job: u32,
+        hyps: Vec<Vec<String>>,
+        seconds: f64,
     },
     /// The job failed (job 0: the worker itself failed).
     Failed {

@@ -13,7 +13,7 @@ use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
 use crate::align::model::{AlignmentModel, TrainOptions, FORMAT, VERSION};
 use crate::corpus::{Corpus, Named, TreePair};
-use crate::eval::bleu::{sentence_bleu, Bleu};
+use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::eval::prf::Counts;
 use crate::io::links::{Link, LinkKind};
 use crate::io::svg::{DrawnLink, LinkStyle};
@@ -365,6 +365,8 @@ pub enum JobKind {
     Align,
     /// Training a translation model.
     TrainMt,
+    /// Translating every loaded pair.
+    TranslateAll,
 }
 
 /// A running worker job and its latest progress.
@@ -483,6 +485,8 @@ pub struct MtHeld {
     pub summary: String,
     /// The worker generation that holds it.
     pub worker_gen: u32,
+    /// Trained in the page on the trees of this generation.
+    pub trained_gen: Option<u32>,
 }
 
 /// What a translation was asked for: its source tree and, from the corpus, its reference.
@@ -504,6 +508,22 @@ pub struct Translated {
     pub model: String,
 }
 
+/// Every loaded pair translated, scored against its target sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CorpusTranslation {
+    /// The trees it belongs to.
+    pub corpus_gen: u32,
+    /// Where the model came from.
+    pub model: String,
+    pub hyps: Vec<Vec<String>>,
+    /// Corpus BLEU (sacreBLEU's defaults) and each pair's sentence BLEU.
+    pub bleu: Bleu,
+    pub sentence_bleu: Vec<f64>,
+    pub seconds: f64,
+    /// The model was trained in the page on these very pairs (BLEU is optimistic).
+    pub trained_on_these: bool,
+}
+
 /// The Translate view's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MtState {
@@ -520,6 +540,7 @@ pub struct MtState {
     /// The id of the Translate request in flight, and what it translates.
     pub translating: Option<(u32, TranslationInput)>,
     pub result: Option<Rc<Translated>>,
+    pub corpus: Option<Rc<CorpusTranslation>>,
     /// The pasted source tree as typed, and why it does not read.
     pub input: String,
     pub input_error: Option<String>,
@@ -537,6 +558,7 @@ impl Default for MtState {
             note: None,
             translating: None,
             result: None,
+            corpus: None,
             input: String::new(),
             input_error: None,
             nbest: 10,
@@ -665,12 +687,13 @@ pub enum Action {
     MtInputError(String),
     /// The uploaded translation model was sent to the worker as request `id`.
     MtLoadSent(u32),
-    /// A translation was asked for (request `id`); `resent`: the model was sent along again.
+    /// A translation was asked for (request `id`).
     TranslateSent {
         id: u32,
         input: TranslationInput,
-        resent: bool,
     },
+    /// The held translation model was sent again to a restarted worker.
+    MtResent,
 }
 
 fn sample() -> Corpus {
@@ -1239,6 +1262,7 @@ impl State {
                         origin: format!("trained in this page on {} pairs", self.corpus.len()),
                         summary,
                         worker_gen: self.worker_gen,
+                        trained_gen: Some(j.corpus_gen),
                     });
                 } else if self.mt.loading == Some(job) {
                     self.mt.loading = None;
@@ -1251,8 +1275,36 @@ impl State {
                         origin: format!("uploaded {}", u.name),
                         summary,
                         worker_gen: self.worker_gen,
+                        trained_gen: None,
                     });
                 }
+            }
+            Response::TranslatedAll { job, hyps, seconds } => {
+                let Some(j) = self.job.take_if(|j| j.id == job && j.kind == JobKind::TranslateAll) else { return };
+                if j.corpus_gen != self.corpus_gen || hyps.len() != self.corpus.len() {
+                    self.mt.note = Some(Err("The pairs changed while translating: translate them again.".into()));
+                    return;
+                }
+                let mut stats = BleuStats::default();
+                let mut sentence = Vec::with_capacity(hyps.len());
+                for (h, p) in hyps.iter().zip(&self.corpus.pairs) {
+                    let s = BleuStats::from_tokens(h, &[p.target.words()]);
+                    sentence.push(Bleu::sentence(&s).score);
+                    stats += s;
+                }
+                let bleu = Bleu::corpus(&stats);
+                self.mt.note = Some(Ok(format!("Translated {} pairs in {seconds:.1} s.", hyps.len())));
+                let model = self.mt.held.as_ref().map_or(String::new(), |h| h.origin.clone());
+                let trained_on_these = self.mt.held.as_ref().is_some_and(|h| h.trained_gen == Some(self.corpus_gen));
+                self.mt.corpus = Some(Rc::new(CorpusTranslation {
+                    corpus_gen: self.corpus_gen,
+                    trained_on_these,
+                    model,
+                    hyps,
+                    bleu,
+                    sentence_bleu: sentence,
+                    seconds,
+                }));
             }
             Response::Translated { job, result } => {
                 let Some((_, input)) = self.mt.translating.take_if(|(id, _)| *id == job) else { return };
@@ -1293,7 +1345,7 @@ impl State {
                 }
                 if job_is(&self.job, job) {
                     let kind = self.job.take().map(|j| j.kind);
-                    if kind == Some(JobKind::TrainMt) {
+                    if matches!(kind, Some(JobKind::TrainMt | JobKind::TranslateAll)) {
                         self.mt.note = Some(Err(message));
                     } else {
                         self.job_note = Some(Err(message));
@@ -1404,7 +1456,7 @@ impl Reducible for State {
                         j.stage
                     )));
                     // Next to the panel that started the job.
-                    if j.kind == JobKind::TrainMt {
+                    if matches!(j.kind, JobKind::TrainMt | JobKind::TranslateAll) {
                         s.mt.note = note;
                     } else {
                         s.job_note = note;
@@ -1443,14 +1495,14 @@ impl Reducible for State {
             }
             Action::MtInputError(e) => s.mt.input_error = Some(e),
             Action::MtLoadSent(id) => s.mt.loading = Some(id),
-            Action::TranslateSent { id, input, resent } => {
+            Action::TranslateSent { id, input } => {
                 s.mt.translating = Some((id, input));
                 s.mt.input_error = None;
-                if resent {
-                    let gen = s.worker_gen;
-                    if let Some(h) = &mut s.mt.held {
-                        h.worker_gen = gen;
-                    }
+            }
+            Action::MtResent => {
+                let gen = s.worker_gen;
+                if let Some(h) = &mut s.mt.held {
+                    h.worker_gen = gen;
                 }
             }
         }

@@ -66,6 +66,7 @@ pub fn job_status(j: &Job, jobs: &Jobs, dispatch: &Callback<Action>) -> Html {
         JobKind::Train => "Training and aligning",
         JobKind::Align => "Aligning",
         JobKind::TrainMt => "Training a translation model",
+        JobKind::TranslateAll => "Translating the pairs",
     };
     let count = if j.total > 0 {
         format!("{}/{} ({:.0}%)", j.done, j.total, percent(j.done, j.total))
@@ -76,7 +77,9 @@ pub fn job_status(j: &Job, jobs: &Jobs, dispatch: &Callback<Action>) -> Html {
     };
     let eta = match j.eta_seconds() {
         Some(s) => format!("about {s:.0} s left in this stage"),
-        None if j.total == 0 && j.kind == JobKind::TrainMt => "no ETA: this stage does not count its steps".into(),
+        None if j.total == 0 && matches!(j.kind, JobKind::TrainMt | JobKind::TranslateAll) => {
+            "no ETA: this stage does not count its steps".into()
+        }
         None if j.total == 0 && j.done > 0 => match j.kkt {
             Some((violation, eps)) => {
                 format!("no ETA: SMO stops when the KKT violation, now {violation:.4}, falls below ε = {eps}")
@@ -171,8 +174,11 @@ pub fn train_panel(props: &TrainProps) -> Html {
     } + &state.ok_name(Slot::WordLinks).map_or(String::new(), |w| format!("; word links from {w}"))
         + ".";
 
-    let progress =
-        state.job.as_ref().filter(|j| j.kind != JobKind::TrainMt).map(|j| job_status(j, &props.jobs, dispatch));
+    let progress = state
+        .job
+        .as_ref()
+        .filter(|j| matches!(j.kind, JobKind::Train | JobKind::Align))
+        .map(|j| job_status(j, &props.jobs, dispatch));
     let note = match &state.job_note {
         Some(Ok(m)) => html! { <p id="job-note" class="ok" role="status">{m}</p> },
         Some(Err(m)) => html! { <p id="job-note" class="error" role="alert">{m}</p> },

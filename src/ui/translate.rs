@@ -14,7 +14,7 @@ use yew::prelude::*;
 use super::export::download_text;
 use super::jobs::{next_job_id, Jobs};
 use super::protocol::{CorpusText, NamedText, Request};
-use super::state::{Action, JobKind, Slot, State, Translated, TranslationInput};
+use super::state::{Action, CorpusTranslation, JobKind, Slot, State, Translated, TranslationInput};
 use super::train::job_status;
 use crate::eval::bleu::sentence_bleu;
 use crate::io::svg::DIAGRAM_CSS;
@@ -59,24 +59,35 @@ fn colour(step: usize) -> &'static str {
     COLOURS[step % COLOURS.len()]
 }
 
-/// Sends a translation request (and, to a worker that no longer holds it, the model first).
-fn send_translation(state: &State, dispatch: &Callback<Action>, jobs: &Jobs, input: TranslationInput) {
-    let Some(held) = &state.mt.held else { return };
-    let resent = held.worker_gen != state.worker_gen;
-    if resent {
+/// The id of the held model, sent first to a worker that no longer holds it.
+fn held_model(state: &State, dispatch: &Callback<Action>, jobs: &Jobs) -> Option<u32> {
+    let held = state.mt.held.as_ref()?;
+    if held.worker_gen != state.worker_gen {
         jobs.send(&Request::LoadMt {
             job: held.id,
             model: NamedText { name: held.name.clone(), text: held.text.to_string() },
         });
+        dispatch.emit(Action::MtResent);
     }
+    Some(held.id)
+}
+
+/// Sends a translation request.
+fn send_translation(state: &State, dispatch: &Callback<Action>, jobs: &Jobs, input: TranslationInput) {
+    let Some(model) = held_model(state, dispatch, jobs) else { return };
     let id = next_job_id();
-    jobs.send(&Request::Translate {
-        job: id,
-        model: held.id,
-        source: input.source.to_bracketed(),
-        nbest: state.mt.nbest,
-    });
-    dispatch.emit(Action::TranslateSent { id, input, resent });
+    jobs.send(&Request::Translate { job: id, model, source: input.source.to_bracketed(), nbest: state.mt.nbest });
+    dispatch.emit(Action::TranslateSent { id, input });
+}
+
+/// The input of translating pair `k` of the corpus.
+fn pair_input(state: &State, k: usize) -> Option<TranslationInput> {
+    let pair = state.corpus.pairs.get(k)?;
+    Some(TranslationInput {
+        label: format!("pair {}", k + 1),
+        source: pair.source.clone(),
+        reference: Some(pair.target.words().to_vec()),
+    })
 }
 
 #[function_component(TranslatePanel)]
@@ -131,13 +142,19 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
     let on_translate_pair = {
         let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), props.jobs.clone());
         Callback::from(move |_: MouseEvent| {
-            let Some(pair) = state.corpus.pairs.get(state.pair) else { return };
-            let input = TranslationInput {
-                label: format!("pair {}", state.pair + 1),
-                source: pair.source.clone(),
-                reference: Some(pair.target.words().to_vec()),
-            };
-            send_translation(&state, &dispatch, &jobs, input);
+            if let Some(input) = pair_input(&state, state.pair) {
+                send_translation(&state, &dispatch, &jobs, input);
+            }
+        })
+    };
+    let on_translate_all = {
+        let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), props.jobs.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(model) = held_model(&state, &dispatch, &jobs) else { return };
+            let id = next_job_id();
+            dispatch.emit(Action::JobStarted { id, kind: JobKind::TranslateAll, now: js_sys::Date::now() });
+            let sources = state.corpus.pairs.iter().map(|p| p.source.to_bracketed()).collect();
+            jobs.send(&Request::TranslateAll { job: id, model, sources });
         })
     };
     let on_translate_pasted = {
@@ -171,8 +188,11 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
         Some(Err(m)) => html! { <p id="mt-note" class="error" role="alert">{m}</p> },
         None => html! {},
     };
-    let progress =
-        state.job.as_ref().filter(|j| j.kind == JobKind::TrainMt).map(|j| job_status(j, &props.jobs, dispatch));
+    let progress = state
+        .job
+        .as_ref()
+        .filter(|j| matches!(j.kind, JobKind::TrainMt | JobKind::TranslateAll))
+        .map(|j| job_status(j, &props.jobs, dispatch));
     let option = |value: &'static str, label: &'static str, selected: bool| {
         html! { <option value={value} {selected}>{label}</option> }
     };
@@ -221,6 +241,11 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                             {format!("Translate pair {}", state.pair + 1)}</button>
                         <span class="hint">{"the workbench's pair; its target sentence is the reference"}</span>
                     </div>
+                    <div class="buttons">
+                        <button id="translate-all" type="button" onclick={on_translate_all}
+                            disabled={!can_translate || busy || state.corpus.is_empty()}>
+                            {format!("Translate all {} pairs (corpus BLEU)", state.corpus.len())}</button>
+                    </div>
                     <label for="mt-input">{"Or paste a bracketed source tree:"}</label>
                     <textarea id="mt-input" rows="3" spellcheck="false" value={mt.input.clone()} oninput={on_input}
                         placeholder="(S (NP (ART die) (NN Katze)) (VVFIN schläft))"
@@ -238,10 +263,61 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                     {note}
                 </div>
             </div>
+            if let Some(c) = mt.corpus.as_ref().filter(|c| c.corpus_gen == state.corpus_gen) {
+                {corpus_view(c, state, dispatch, &props.jobs)}
+            }
             if let Some(t) = &mt.result {
                 {result_view(t)}
             }
         </section>
+    }
+}
+
+/// Every pair's translation with corpus and sentence BLEU; a pair's number
+/// opens its derivation.
+fn corpus_view(
+    c: &CorpusTranslation,
+    state: &UseReducerHandle<State>,
+    dispatch: &Callback<Action>,
+    jobs: &Jobs,
+) -> Html {
+    let rows = c.hyps.iter().zip(&c.sentence_bleu).enumerate().map(|(k, (hyp, bleu))| {
+        let onclick = {
+            let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), jobs.clone());
+            Callback::from(move |_: MouseEvent| {
+                dispatch.emit(Action::SelectPair(k));
+                if let Some(input) = pair_input(&state, k) {
+                    send_translation(&state, &dispatch, &jobs, input);
+                }
+            })
+        };
+        let reference = state.corpus.pairs.get(k).map_or(String::new(), |p| p.target.words().join(" "));
+        html! {
+            <tr class={classes!((k == state.pair).then_some("current"))}>
+                <td><button type="button" class="link-button" {onclick} title="Show this pair's derivation">{(k + 1).to_string()}</button></td>
+                <td>{format!("{bleu:.2}")}</td>
+                <td class="text words">{hyp.join(" ")}</td>
+                <td class="text words">{reference}</td>
+            </tr>
+        }
+    });
+    html! {
+        <div id="mt-corpus" class="mt-corpus">
+            <h3>{format!("All {} pairs ({})", c.hyps.len(), c.model)}</h3>
+            <p id="mt-corpus-bleu" data-bleu={format!("{:.2}", c.bleu.score)}><strong>{"Corpus "}</strong>{c.bleu.to_string()}</p>
+            if c.trained_on_these {
+                <p class="caution">{"The model was trained on these very pairs: BLEU on training data says little about new sentences. Upload a model trained with the CLI on another split to measure it."}</p>
+            }
+            <details>
+                <summary>{"Every pair's translation and sentence BLEU"}</summary>
+                <div class="table-scroll">
+                    <table id="mt-corpus-table">
+                        <thead><tr><th scope="col">{"pair"}</th><th scope="col">{"BLEU"}</th><th scope="col">{"translation"}</th><th scope="col">{"reference"}</th></tr></thead>
+                        <tbody>{ for rows }</tbody>
+                    </table>
+                </div>
+            </details>
+        </div>
     }
 }
 

@@ -157,6 +157,33 @@ fn handle(request: Request, reporter: &mut Reporter) {
             }
             Err(e) => reporter.post(&Response::Failed { job, message: e.to_string() }),
         },
+        Request::TranslateAll { job, model, sources } => {
+            reporter.job = job;
+            let started = js_sys::Date::now();
+            let result = MT.with(|held| {
+                let held = held.borrow();
+                let Some((_, m)) = held.as_ref().filter(|(id, _)| *id == model) else {
+                    return Err(NO_MT_MODEL.to_string());
+                };
+                let n = sources.len() as u64;
+                sources
+                    .iter()
+                    .enumerate()
+                    .map(|(k, s)| {
+                        reporter.report("translating", k as u64, n);
+                        let tree = Tree::parse_one(s, &format!("source tree {}", k + 1)).map_err(|e| e.to_string())?;
+                        Ok(m.system.translate(&tree).words)
+                    })
+                    .collect::<Result<Vec<_>, String>>()
+            });
+            match result {
+                Ok(hyps) => {
+                    let seconds = (js_sys::Date::now() - started) / 1000.0;
+                    reporter.post(&Response::TranslatedAll { job, hyps, seconds });
+                }
+                Err(message) => reporter.post(&Response::Failed { job, message }),
+            }
+        }
         Request::Translate { job, model, source, nbest } => {
             let result = MT.with(|held| {
                 let held = held.borrow();

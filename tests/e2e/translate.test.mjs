@@ -264,3 +264,26 @@ test('an ARPA language model from `treelink lm`, uploaded, is the one a model tr
   assert.match(await text('#translate-panel'), /Language model: trained on the pairs' target sentences/);
   assert.deepEqual(problems, []);
 });
+
+test('translating all loaded pairs in the worker gives `treelink translate` + `treelink bleu`\'s corpus BLEU, and each row opens its derivation', async () => {
+  const model = path.join(tmp, 'phrase.json');
+  await page.setInputFiles('#file-mt-model', model);
+  await page.waitForFunction(() => /uploaded phrase\.json/.test(document.querySelector('#mt-summary')?.innerText ?? ''), null, { timeout: 60000 });
+  await page.click('#translate-all');
+  await page.waitForSelector('#mt-corpus-bleu', { timeout: 120000 });
+  assert.match(await text('#mt-note'), /^Translated 157 pairs in [\d.]+ s\.$/);
+  const hyps = run('translate', '--model', model, '--input', `${sample}.src`);
+  fs.writeFileSync(path.join(tmp, 'all.hyp'), hyps);
+  const cliLine = run('bleu', '--ref', `${sample}.trg`, '--hyp', path.join(tmp, 'all.hyp')).trim();
+  assert.equal(await text('#mt-corpus-bleu'), `Corpus ${cliLine}`);
+  assert.equal(await page.locator('#mt-corpus .caution').count(), 0, 'an uploaded model was not trained on these pairs here');
+  await page.click('#mt-corpus summary');
+  const rows = await page.$$eval('#mt-corpus-table tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText)));
+  assert.equal(rows.length, 157);
+  assert.deepEqual(rows.map((r) => r[2]), hyps.replace(/\n$/, '').split('\n'));
+  await page.click('#mt-corpus-table tbody tr:nth-child(3) button');
+  await page.waitForFunction(() => (document.querySelector('#translation h3')?.innerText ?? '').startsWith('Pair 3'));
+  assert.equal(await page.inputValue('#pair-number'), '3');
+  assert.equal(await text('#mt-hyp'), rows[2][2]);
+  assert.deepEqual(problems, []);
+});
