@@ -32,7 +32,15 @@ fn click_download(href: &str, name: &str) {
 
 /// Offers `text` as a file called `name`.
 pub fn download_text(name: &str, text: &str, mime: &str) {
-    let blob = gloo::file::Blob::new_with_options(text, Some(mime));
+    offer(gloo::file::Blob::new_with_options(text, Some(mime)), name);
+}
+
+/// Offers a file the user gave (e.g. a model) back as `name`, without reading it.
+pub fn download_blob(name: &str, blob: &web_sys::Blob) {
+    offer(gloo::file::Blob::from(blob.clone()), name);
+}
+
+fn offer(blob: gloo::file::Blob, name: &str) {
     let url = gloo::file::ObjectUrl::from(blob);
     click_download(&url, name);
     RECENT.with(|r| {

@@ -36,7 +36,7 @@ pub fn next_job_id() -> u32 {
 struct Inner {
     worker: Option<Worker>,
     ready: bool,
-    queue: Vec<String>,
+    queue: Vec<JsValue>,
     on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
     on_error: Option<Closure<dyn FnMut(ErrorEvent)>>,
 }
@@ -84,7 +84,7 @@ impl Jobs {
                         let queue = std::mem::take(&mut inner.queue);
                         if let Some(w) = &inner.worker {
                             for message in queue {
-                                let _ = w.post_message(&JsValue::from_str(&message));
+                                let _ = w.post_message(&message);
                             }
                         }
                     }
@@ -127,12 +127,23 @@ impl Jobs {
     /// Sends a request (queued until the worker is ready).
     pub fn send(&self, request: &Request) {
         let Ok(text) = serde_json::to_string(request) else { return };
+        self.post(JsValue::from_str(&text));
+    }
+
+    /// Sends a request with a file the worker reads itself (`[request, file]`):
+    /// a large file never passes through the page's thread as text.
+    pub fn send_with_file(&self, request: &Request, file: &web_sys::File) {
+        let Ok(text) = serde_json::to_string(request) else { return };
+        self.post(js_sys::Array::of2(&JsValue::from_str(&text), file).into());
+    }
+
+    fn post(&self, message: JsValue) {
         let mut inner = self.inner.borrow_mut();
         match (&inner.worker, inner.ready) {
             (Some(w), true) => {
-                let _ = w.post_message(&JsValue::from_str(&text));
+                let _ = w.post_message(&message);
             }
-            _ => inner.queue.push(text),
+            _ => inner.queue.push(message),
         }
     }
 

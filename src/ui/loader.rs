@@ -5,7 +5,7 @@
 use web_sys::{DragEvent, FileList, HtmlInputElement};
 use yew::prelude::*;
 
-use super::state::{Action, Slot, SlotStatus, State, Upload};
+use super::state::{is_mt_model, Action, Slot, SlotStatus, State, Upload};
 use crate::corpus::Corpus;
 use crate::io::tiger::PairIds;
 
@@ -15,16 +15,34 @@ pub struct LoaderProps {
     pub dispatch: Callback<Action>,
 }
 
+/// Bytes of a `.json` file read to tell a translation model from an alignment model.
+const SNIFF_BYTES: u64 = 4096;
+
 /// Reads every file of a list as text and dispatches one action per file,
-/// for `slot` (a picker's) or, dropped, for the slot its name says.
+/// for `slot` (a picker's) or, dropped, for the slot its name says. A
+/// translation model goes to the worker unread (it can be 90 MB): picked
+/// for its slot, or a `.json` file whose head says `treelink-mt`.
 fn read_files(files: Option<FileList>, slot: Option<Slot>, dispatch: Callback<Action>) {
     let Some(files) = files else { return };
-    let files: Vec<gloo::file::File> =
-        (0..files.length()).filter_map(|i| files.get(i)).map(gloo::file::File::from).collect();
-    for file in files {
+    let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+    for raw in files {
         let dispatch = dispatch.clone();
         yew::platform::spawn_local(async move {
+            let file = gloo::file::File::from(raw.clone());
             let name = file.name();
+            let json = matches!(slot.or_else(|| Slot::of_file(&name)), Some(Slot::Model));
+            let is_mt = match slot {
+                Some(Slot::MtModel) => true,
+                _ if json => {
+                    let head = file.slice(0, SNIFF_BYTES.min(file.size()));
+                    gloo::file::futures::read_as_text(&head).await.is_ok_and(|h| is_mt_model(&h))
+                }
+                _ => false,
+            };
+            if is_mt {
+                dispatch.emit(Action::MtFilePicked { name, file: raw });
+                return;
+            }
             match gloo::file::futures::read_as_text(&file).await {
                 Ok(text) => dispatch.emit(Action::FileRead { name, text, slot }),
                 Err(e) => dispatch.emit(Action::FileFailed { name, error: e.to_string() }),

@@ -26,7 +26,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 pub use state::{Action, State};
-use state::{Mode, Results, Slot};
+use state::{Mode, Results};
 
 use crate::corpus::TreePair;
 use crate::io::svg::{DrawnLink, DIAGRAM_CSS};
@@ -152,15 +152,12 @@ fn app() -> Html {
     // An uploaded translation model is read in the worker (it can be large).
     {
         let (jobs, dispatcher) = (jobs.clone(), state.dispatcher());
-        let upload = state.slot(Slot::MtModel).files.last().cloned();
+        let upload = state.mt.upload.clone();
         use_effect_with(state.mt.upload_seq, move |&seq| {
             if let (true, Some(u)) = (seq > 0, upload) {
                 let job = jobs::next_job_id();
                 dispatcher.dispatch(Action::MtLoadSent(job));
-                jobs.send(&protocol::Request::LoadMt {
-                    job,
-                    model: protocol::NamedText { name: u.name, text: u.text.to_string() },
-                });
+                translate::send_model(&jobs, job, &u.name, &u.source);
             }
         });
     }

@@ -88,6 +88,8 @@ pub enum Request {
     TrainMt { job: u32, corpus: CorpusText, system: SystemKind, extract: ExtractMethod, lm: Option<NamedText> },
     /// Read a model file from `treelink mt-train` and keep it as model `job`.
     LoadMt { job: u32, model: NamedText },
+    /// The same, for the file `name` posted along with the request (read in the worker).
+    LoadMtFile { job: u32, name: String },
     /// Translate one bracketed source tree with the kept model `model`
     /// (as `treelink translate`), with the `nbest` best distinct translations.
     Translate { job: u32, model: u32, source: String, nbest: usize },

@@ -159,7 +159,7 @@ impl Slot {
 
 /// Whether a `.json` file is a translation model (its header names the
 /// format; both model files write `format` first).
-fn is_mt_model(text: &str) -> bool {
+pub fn is_mt_model(text: &str) -> bool {
     let head: String = text.chars().take(200).collect();
     head.contains(&format!("\"{MT_MODEL_FORMAT}\""))
 }
@@ -472,14 +472,30 @@ impl Results {
     }
 }
 
+/// Where a translation model file's text is: in the page (trained here, or
+/// read as text), or in a file the worker reads itself (an upload: a large
+/// model never passes through the page's thread).
+#[derive(Debug, Clone, PartialEq)]
+pub enum MtSource {
+    Text(Shared<str>),
+    File(web_sys::File),
+}
+
+/// An uploaded translation model file on its way to the worker.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MtUpload {
+    pub name: String,
+    pub source: MtSource,
+}
+
 /// The translation model the worker holds (or held, before a restart).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MtHeld {
     /// Its id in the worker.
     pub id: u32,
-    /// Its file name and text: to download, and to send again to a restarted worker.
+    /// Its file name and where its text is: to download, and to send again to a restarted worker.
     pub name: String,
-    pub text: Shared<str>,
+    pub source: MtSource,
     /// Where it came from ("trained in this page", "uploaded NAME").
     pub origin: String,
     pub summary: String,
@@ -535,6 +551,8 @@ pub struct MtState {
     pub loading: Option<u32>,
     /// Counts uploaded translation model files (each is sent to the worker once).
     pub upload_seq: u32,
+    /// The last uploaded translation model file.
+    pub upload: Option<MtUpload>,
     /// How the last training or translation ended.
     pub note: Option<Result<String, String>>,
     /// The id of the Translate request in flight, and what it translates.
@@ -555,6 +573,7 @@ impl Default for MtState {
             extract: ExtractMethod::Word,
             loading: None,
             upload_seq: 0,
+            upload: None,
             note: None,
             translating: None,
             result: None,
@@ -694,6 +713,11 @@ pub enum Action {
     },
     /// The held translation model was sent again to a restarted worker.
     MtResent,
+    /// A translation model file, handed to the worker unread.
+    MtFilePicked {
+        name: String,
+        file: web_sys::File,
+    },
 }
 
 fn sample() -> Corpus {
@@ -972,7 +996,10 @@ impl State {
             Slot::Gold => self.attach_gold(),
             Slot::LexS2t | Slot::LexT2s => self.pair_tables(),
             Slot::Model => self.load_model(),
-            Slot::MtModel => self.mt.upload_seq += 1,
+            Slot::MtModel => {
+                self.mt.upload = Some(MtUpload { name, source: MtSource::Text(self.slot(slot).files[0].text.clone()) });
+                self.mt.upload_seq += 1;
+            }
             Slot::WordLinks | Slot::Lm => {}
         }
     }
@@ -1258,7 +1285,7 @@ impl State {
                     self.mt.held = Some(MtHeld {
                         id: model,
                         name: "treelink-mt-model.json".into(),
-                        text: json.unwrap_or_default().into(),
+                        source: MtSource::Text(json.unwrap_or_default().into()),
                         origin: format!("trained in this page on {} pairs", self.corpus.len()),
                         summary,
                         worker_gen: self.worker_gen,
@@ -1266,12 +1293,12 @@ impl State {
                     });
                 } else if self.mt.loading == Some(job) {
                     self.mt.loading = None;
-                    let Some(u) = self.slot(Slot::MtModel).files.last().cloned() else { return };
+                    let Some(u) = self.mt.upload.clone() else { return };
                     self.slot_mut(Slot::MtModel).message = Some(Ok(format!("{}: {summary}", u.name)));
                     self.mt.held = Some(MtHeld {
                         id: model,
                         name: u.name.clone(),
-                        text: u.text.clone(),
+                        source: u.source,
                         origin: format!("uploaded {}", u.name),
                         summary,
                         worker_gen: self.worker_gen,
@@ -1498,6 +1525,14 @@ impl Reducible for State {
             Action::TranslateSent { id, input } => {
                 s.mt.translating = Some((id, input));
                 s.mt.input_error = None;
+            }
+            Action::MtFilePicked { name, file } => {
+                s.stray = None;
+                let status = s.slot_mut(Slot::MtModel);
+                status.files.clear();
+                status.message = Some(Ok(format!("{name}: reading it in the worker…")));
+                s.mt.upload = Some(MtUpload { name, source: MtSource::File(file) });
+                s.mt.upload_seq += 1;
             }
             Action::MtResent => {
                 let gen = s.worker_gen;

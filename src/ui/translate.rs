@@ -11,10 +11,10 @@
 
 use yew::prelude::*;
 
-use super::export::download_text;
+use super::export::{download_blob, download_text};
 use super::jobs::{next_job_id, Jobs};
 use super::protocol::{CorpusText, NamedText, Request};
-use super::state::{Action, CorpusTranslation, JobKind, Slot, State, Translated, TranslationInput};
+use super::state::{Action, CorpusTranslation, JobKind, MtSource, Slot, State, Translated, TranslationInput};
 use super::train::job_status;
 use crate::eval::bleu::sentence_bleu;
 use crate::io::svg::DIAGRAM_CSS;
@@ -59,14 +59,22 @@ fn colour(step: usize) -> &'static str {
     COLOURS[step % COLOURS.len()]
 }
 
+/// Sends a translation model file to the worker, to keep as model `job`: a
+/// file as a file (the worker reads it), a text as text.
+pub fn send_model(jobs: &Jobs, job: u32, name: &str, source: &MtSource) {
+    match source {
+        MtSource::File(file) => jobs.send_with_file(&Request::LoadMtFile { job, name: name.to_string() }, file),
+        MtSource::Text(text) => {
+            jobs.send(&Request::LoadMt { job, model: NamedText { name: name.to_string(), text: text.to_string() } })
+        }
+    }
+}
+
 /// The id of the held model, sent first to a worker that no longer holds it.
 fn held_model(state: &State, dispatch: &Callback<Action>, jobs: &Jobs) -> Option<u32> {
     let held = state.mt.held.as_ref()?;
     if held.worker_gen != state.worker_gen {
-        jobs.send(&Request::LoadMt {
-            job: held.id,
-            model: NamedText { name: held.name.clone(), text: held.text.to_string() },
-        });
+        send_model(jobs, held.id, &held.name, &held.source);
         dispatch.emit(Action::MtResent);
     }
     Some(held.id)
@@ -133,10 +141,10 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
     };
     let on_download = {
         let held = mt.held.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Some(h) = &held {
-                download_text(&h.name, &h.text, "application/json");
-            }
+        Callback::from(move |_: MouseEvent| match held.as_ref().map(|h| (&h.name, &h.source)) {
+            Some((name, MtSource::Text(text))) => download_text(name, text, "application/json"),
+            Some((name, MtSource::File(file))) => download_blob(name, file),
+            None => {}
         })
     };
     let on_translate_pair = {

@@ -81,9 +81,15 @@ pub fn run() {
     let reply_scope = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let mut reporter = Reporter { scope: reply_scope.clone(), job: 0, stage: String::new(), last_ms: 0.0 };
-        let Some(text) = event.data().as_string() else { return };
+        // A request, or `[request, file]` for a file the worker reads itself.
+        let data = event.data();
+        let (text, file) = match data.dyn_ref::<js_sys::Array>() {
+            Some(parts) => (parts.get(0).as_string(), parts.get(1).dyn_into::<web_sys::File>().ok()),
+            None => (data.as_string(), None),
+        };
+        let Some(text) = text else { return };
         match serde_json::from_str::<Request>(&text) {
-            Ok(request) => handle(request, &mut reporter),
+            Ok(request) => handle(request, file, &mut reporter),
             Err(e) => reporter.post(&Response::Failed { job: 0, message: format!("unreadable request: {e}") }),
         }
     });
@@ -92,7 +98,28 @@ pub fn run() {
     Reporter { scope, job: 0, stage: String::new(), last_ms: 0.0 }.post(&Response::Ready);
 }
 
-fn handle(request: Request, reporter: &mut Reporter) {
+/// Reads a posted file as text (a worker may read synchronously).
+fn read_file(file: Option<web_sys::File>, name: &str) -> Result<String, String> {
+    let file = file.ok_or_else(|| format!("{name}: the file did not reach the worker"))?;
+    web_sys::FileReaderSync::new()
+        .and_then(|r| r.read_as_text(&file))
+        .map_err(|e| format!("{name}: cannot read the file: {e:?}"))
+}
+
+/// Reads a translation model and keeps it as model `job`.
+fn load_mt(job: u32, name: &str, text: Result<String, String>, reporter: &mut Reporter) {
+    let result = text.and_then(|text| MtModel::from_json(&text, name).map_err(|e| e.to_string()));
+    match result {
+        Ok(m) => {
+            let summary = describe_mt(&m);
+            MT.with(|held| *held.borrow_mut() = Some((job, m)));
+            reporter.post(&Response::MtReady { job, model: job, summary, json: None });
+        }
+        Err(message) => reporter.post(&Response::Failed { job, message }),
+    }
+}
+
+fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter) {
     match request {
         Request::Train { job, corpus, options, lexicon } => {
             reporter.job = job;
@@ -149,14 +176,8 @@ fn handle(request: Request, reporter: &mut Reporter) {
                 reporter.post(&Response::Failed { job, message });
             }
         }
-        Request::LoadMt { job, model } => match MtModel::from_json(&model.text, &model.name) {
-            Ok(m) => {
-                let summary = describe_mt(&m);
-                MT.with(|held| *held.borrow_mut() = Some((job, m)));
-                reporter.post(&Response::MtReady { job, model: job, summary, json: None });
-            }
-            Err(e) => reporter.post(&Response::Failed { job, message: e.to_string() }),
-        },
+        Request::LoadMt { job, model } => load_mt(job, &model.name, Ok(model.text), reporter),
+        Request::LoadMtFile { job, name } => load_mt(job, &name, read_file(file, &name), reporter),
         Request::TranslateAll { job, model, sources } => {
             reporter.job = job;
             let started = js_sys::Date::now();

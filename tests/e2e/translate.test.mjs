@@ -182,8 +182,17 @@ test('a meta-structure model from `treelink mt-train`, uploaded, translates a pa
 test('a phrase-based model uploaded translates as the CLI does, with its phrase segmentation', async () => {
   const model = path.join(tmp, 'phrase.json');
   run('mt-train', '--train', sample, '--system', 'phrase', '-o', model);
-  await page.setInputFiles('#file-mt-model', model);
+  // A broken translation model: a located error next to its input, and the model in hand stays.
+  const held = await text('#mt-summary');
+  await page.setInputFiles('#file-mt-model', { name: 'broken-mt.json', mimeType: 'application/json', buffer: Buffer.from('{"format": "treelink-mt", "version": 1,\n  oops }\n') });
+  await page.waitForFunction(() => /broken-mt\.json:2:\d+: expected a treelink translation model/.test(document.querySelector('#status-mt-model.error')?.innerText ?? ''));
+  assert.equal(await text('#mt-summary'), held);
+  // Given to the alignment model's picker, the file's header sends it to the translation slot.
+  await page.setInputFiles('#file-model', model);
   await page.waitForFunction(() => /phrase system/.test(document.querySelector('#status-mt-model.ok')?.innerText ?? ''), null, { timeout: 60000 });
+  assert.equal(await page.locator('#status-model.error').count(), 0);
+  // Downloading an uploaded model gives the file back as it was.
+  assert.equal((await download(page, '#mt-download')).body, fs.readFileSync(model, 'utf8'));
   const src = lines(`${sample}.src`);
   await goToPair(5);
   await translate('#translate-pair', 'Pair 5');
