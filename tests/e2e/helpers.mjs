@@ -1,7 +1,7 @@
 // Shared by the end-to-end tests: serving dist/ from a sub-path with a plain
 // static server, launching Debian's headless Chromium, reading downloads, and
 // a small reader of bracketed trees (pre-order ids and sub-tree ranges).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,4 +82,32 @@ export function tree(text) {
   for (const n of nodes) if (n.parent !== null) nodes[n.parent].children += 1;
   // `below(a, d)`: d is a proper descendant of a.
   return { nodes, below: (a, d) => a < d && d < nodes[a].end, phrase: (n) => nodes[n].word === undefined };
+}
+
+/** The native CLI the pages are checked against (built by `cargo build --bin treelink`). */
+export const cli = path.join(root, 'target/debug/treelink');
+/** The built-in sample's prefix. */
+export const sample = path.join(root, 'www/sample/dev');
+
+/** Runs the CLI; its stdout. */
+export const run = (...args) => execFileSync(cli, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+
+/**
+ * Serves dist/, opens the page in a fresh Chromium and waits for `ready`;
+ * `close()` ends both. `problems` collects page errors and foreign requests.
+ */
+export async function openPage(problems, ready) {
+  if (!fs.existsSync(path.join(root, 'dist/index.html'))) throw new Error('run `trunk build --release` first');
+  const { proc, url } = await serve();
+  const { context, page } = await browser(url, problems);
+  await page.goto(url);
+  await page.waitForSelector(ready);
+  return { page, url, close: async () => { await context.close(); proc.kill(); } };
+}
+
+/** Selects pair `n` (1-based) with the pair number field. */
+export async function goToPair(page, n) {
+  await page.fill('#pair-number', String(n));
+  await page.press('#pair-number', 'Enter');
+  await page.waitForFunction((n) => document.querySelector('#pair-number').value === String(n), n);
 }

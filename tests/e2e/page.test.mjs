@@ -5,43 +5,29 @@
 // views go to target/e2e/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, shots, serve, browser, download, lines, tree } from './helpers.mjs';
+import { root, shots, download, lines, tree, cli, sample, run, openPage, goToPair as goTo } from './helpers.mjs';
 
 const data = path.resolve(root, '../shared/data');
-const cli = path.join(root, 'target/debug/treelink');
-const sample = path.join(root, 'www/sample/dev');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-'));
 // Small enough to train in a few seconds on 2 cores, in the page and natively.
 const MAX_EXAMPLES = '800';
 
-let server, context, page, baseUrl;
+let page, close;
 const problems = [];
 
 before(async () => {
-  assert.ok(fs.existsSync(path.join(root, 'dist/index.html')), 'run `trunk build --release` first');
-  ({ proc: server, url: baseUrl } = await serve());
-  ({ context, page } = await browser(baseUrl, problems));
-  await page.goto(baseUrl);
-  await page.waitForSelector('#pair-diagram');
+  ({ page, close } = await openPage(problems, '#pair-diagram'));
 });
 
 after(async () => {
-  await context?.close();
-  server?.kill();
+  await close?.();
 });
 
 const text = (sel) => page.locator(sel).innerText();
-const run = (...args) => execFileSync(cli, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-
-async function goToPair(n) {
-  await page.fill('#pair-number', String(n));
-  await page.press('#pair-number', 'Enter');
-  await page.waitForFunction((n) => document.querySelector('#pair-number').value === String(n), n);
-}
+const goToPair = (n) => goTo(page, n);
 
 async function setField(id, value) {
   await page.fill(`#${id}`, value);

@@ -5,34 +5,27 @@
 // Screenshot: target/e2e/translate.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, shots, serve, browser, download, lines } from './helpers.mjs';
+import { shots, download, lines, cli, sample, run, openPage, goToPair as goTo } from './helpers.mjs';
 
-const cli = path.join(root, 'target/debug/treelink');
-const sample = path.join(root, 'www/sample/dev');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-mt-'));
 
-let server, context, page, baseUrl;
+let page, close;
 const problems = [];
 
 before(async () => {
-  assert.ok(fs.existsSync(path.join(root, 'dist/index.html')), 'run `trunk build --release` first');
-  ({ proc: server, url: baseUrl } = await serve());
-  ({ context, page } = await browser(baseUrl, problems));
-  await page.goto(baseUrl);
-  await page.waitForSelector('#translate-panel');
+  ({ page, close } = await openPage(problems, '#translate-panel'));
 });
 
 after(async () => {
-  await context?.close();
-  server?.kill();
+  await close?.();
 });
 
 const text = (sel) => page.locator(sel).innerText();
-const run = (...args) => execFileSync(cli, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+const goToPair = (n) => goTo(page, n);
 
 /** `treelink translate --trace` of trees: per tree, the hypothesis, the derivation steps and the target SMS. */
 function cliTranslateAll(model, treeLines) {
@@ -78,12 +71,6 @@ function cliBleu(hyp, ref) {
   const out = run('bleu', '--ref', path.join(tmp, 'ref.txt'), '--hyp', path.join(tmp, 'hyp.txt'));
   const m = /BLEU = ([\d.]+) ([\d.]+)\/([\d.]+)\/([\d.]+)\/([\d.]+)/.exec(out);
   return { score: Number(m[1]), precisions: m.slice(2, 6).map(Number) };
-}
-
-async function goToPair(n) {
-  await page.fill('#pair-number', String(n));
-  await page.press('#pair-number', 'Enter');
-  await page.waitForFunction((n) => document.querySelector('#pair-number').value === String(n), n);
 }
 
 /** Clicks a translate button and waits for the translation of `label`. */
