@@ -20,7 +20,7 @@ use crate::eval::bleu::sentence_bleu;
 use crate::io::svg::DIAGRAM_CSS;
 use crate::layout::{layout_pair, layout_tree, Rect, Style, TreeLayout};
 use crate::mt::model::SystemKind;
-use crate::mt::ms::derivation::target_sms_tree;
+use crate::mt::ms::derivation::{target_phrase_tree, target_sms_tree};
 use crate::mt::phrase::ExtractMethod;
 use crate::tree::{NodeId, Tree};
 
@@ -451,32 +451,49 @@ fn derivation_svg(t: &Translated) -> Html {
     let source = &t.input.source;
     let v = &t.view;
     let pos: Vec<NodeId> = (0..source.len()).filter(|&n| source.is_pos(n)).collect();
-    let (source_roots, caption): (Vec<Vec<NodeId>>, String) = if v.system == SystemKind::Ms {
+    // Per step: its source span, the source nodes to outline, its number of target words, a title.
+    type Step = ((usize, usize), Vec<NodeId>, usize, String);
+    let (steps, target, caption): (Vec<Step>, _, &str) = if v.system == SystemKind::Ms {
         (
-            v.steps.iter().map(|s| s.source_roots.clone()).collect(),
-            "Source RMs outlined and numbered in target order; below, the target SMS; each link joins a source RM to the target RM it became.".into(),
+            v.steps
+                .iter()
+                .enumerate()
+                .map(|(k, s)| {
+                    let title = format!("RM pair {}: {} → {}", k + 1, s.source_rm, s.target_rm);
+                    (s.source, s.source_roots.clone(), s.target.len(), title)
+                })
+                .collect(),
+            (!v.steps.is_empty()).then(|| target_sms_tree(&v.steps).map_err(|e| e.to_string())),
+            "Source RMs outlined and numbered in target order; below, the target SMS; each link joins a source RM to the target RM it became.",
         )
     } else {
         (
-            v.phrases.iter().map(|p| (p.source.0..p.source.1).filter_map(|w| pos.get(w).copied()).collect()).collect(),
-            "Source phrases outlined and numbered in target order (the phrase-based system has no target structure)."
-                .into(),
+            v.phrases
+                .iter()
+                .enumerate()
+                .map(|(k, p)| {
+                    let roots = (p.source.0..p.source.1).filter_map(|w| pos.get(w).copied()).collect();
+                    let title =
+                        format!("phrase pair {}: {} → {}", k + 1, span_words(source, p.source), p.target.join(" "));
+                    (p.source, roots, p.target.len(), title)
+                })
+                .collect(),
+            target_phrase_tree(&v.phrases).map(Ok),
+            "Source phrases outlined and numbered in target order; below, the translation, each word under its phrase's number (the phrase-based system has no target structure); each link joins a source phrase to its translation.",
         )
     };
-    let target = (v.system == SystemKind::Ms && !v.steps.is_empty()).then(|| target_sms_tree(&v.steps));
+    let source_roots: Vec<Vec<NodeId>> = steps.iter().map(|s| s.1.clone()).collect();
     let m = style.margin;
     let body = match &target {
         Some(Ok(sms)) => {
             let layout = layout_pair(source, &sms.tree, &style);
             // A link per step, between the words of its source span and of its target words.
             let mut offset = 0;
-            let links: Html = v
-                .steps
+            let links: Html = steps
                 .iter()
                 .enumerate()
-                .filter_map(|(k, s)| {
-                    let n = s.target.len();
-                    let from = words_x(&layout.source, s.source.0..s.source.1);
+                .filter_map(|(k, (span, _, n, title))| {
+                    let from = words_x(&layout.source, span.0..span.1);
                     let to = words_x(&layout.target, offset..offset + n);
                     offset += n;
                     let (x1, x2) = (from?, to?);
@@ -487,7 +504,7 @@ fn derivation_svg(t: &Translated) -> Html {
                     Some(html! {
                         <path class="rm-link" data-step={(k + 1).to_string()} style={format!("stroke: {c}")}
                             d={format!("M {x1} {y1} C {x1} {mid}, {x2} {mid}, {x2} {y2}")}>
-                            <title>{format!("RM pair {}: {} → {}", k + 1, s.source_rm, s.target_rm)}</title>
+                            <title>{title}</title>
                         </path>
                     })
                 })
@@ -535,7 +552,7 @@ fn derivation_svg(t: &Translated) -> Html {
             <style>{MT_DIAGRAM_CSS}</style>
             <div class="diagram-scroll">
                 <svg id="mt-diagram" class="tl-diagram" width={w.to_string()} height={h.to_string()}
-                    viewBox={format!("0 0 {w} {h}")} role="img" aria-label="The derivation: source tree, its RMs and the target SMS">
+                    viewBox={format!("0 0 {w} {h}")} role="img" aria-label="The derivation: the source tree, its RMs or phrases, and the translation below">
                     {drawing}
                 </svg>
             </div>

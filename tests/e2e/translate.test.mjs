@@ -188,6 +188,13 @@ test('a phrase-based model uploaded translates as the CLI does, with its phrase 
   assert.equal(await page.getAttribute('#translation', 'data-system'), 'phrase');
   const targets = await page.$$eval('#mt-derivation tbody tr', (trs) => trs.map((tr) => tr.querySelectorAll('td')[2].innerText));
   assert.equal(targets.join(' ').split(/\s+/).filter(Boolean).join(' '), expected.hyp);
+  // Drawn: the translation below the tree, each word under its phrase's number, a link per phrase.
+  assert.equal(await page.locator('#mt-diagram path.rm-link').count(), targets.length);
+  const trgWords = await page.$$eval('#mt-diagram g.tree.trg text.word', (ts) => ts.map((t) => t.textContent).join(' '));
+  assert.equal(trgWords, expected.hyp);
+  const numbers = await page.$$eval('#mt-diagram g.tree.trg g.node.pos text', (ts) => ts.map((t) => Number(t.textContent)));
+  assert.deepEqual(numbers, targets.flatMap((t, k) => t.split(/\s+/).filter(Boolean).map(() => k + 1)));
+  await page.locator('#mt-diagram').screenshot({ path: path.join(shots, 'translate-phrase.png') });
   assert.equal((await nbest()).weights.length, 9);
 });
 

@@ -7,14 +7,18 @@
 //! pre-terminal standing for one word ([`crate::mt::meta::structure`]), so
 //! the RM's words hang under its pre-terminals in order. The RMs of a
 //! derivation, in target order, are the children of one root labelled
-//! [`SMS_ROOT`].
+//! [`SMS_ROOT`]. The phrase-based system's translation is drawn alike
+//! ([`target_phrase_tree`]), with its phrase numbers for structure.
 
+use crate::mt::decoder::PhraseStep;
 use crate::mt::meta::RmShape;
 use crate::mt::ms::MsStep;
 use crate::tree::{NodeId, Tree, TreeBuilder};
 
 /// The label of the root that holds a target SMS.
 pub const SMS_ROOT: &str = "SMS";
+/// The label of the root that holds a phrase-based translation.
+pub const PHRASES_ROOT: &str = "phrases";
 
 /// The target side of a derivation as a tree.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,6 +110,43 @@ pub fn target_sms_tree(steps: &[MsStep]) -> Result<TargetSms, TargetSmsError> {
     }
     let tree = b.finish().ok_or(TargetSmsError::Empty)?;
     Ok(TargetSms { tree, roots })
+}
+
+/// The phrase-based system's translation drawn the same way: it has no
+/// target structure, so each target word hangs under a node labelled with
+/// the number of its phrase (in target order), under one root labelled
+/// [`PHRASES_ROOT`]; `roots` holds each phrase's word nodes. `None` when
+/// there are no target words.
+///
+/// # Examples
+/// ```
+/// use treelink::mt::decoder::PhraseStep;
+/// use treelink::mt::ms::derivation::target_phrase_tree;
+/// let step = |target: &[&str]| PhraseStep { source: (0, 1), target: target.iter().map(|w| w.to_string()).collect(), unknown: false };
+/// let t = target_phrase_tree(&[step(&["el", "perro"]), step(&["ladra"])]).unwrap();
+/// assert_eq!(t.tree.to_bracketed(), "(phrases (1 el) (1 perro) (2 ladra))");
+/// assert_eq!(t.roots, [vec![1, 2], vec![3]]);
+/// ```
+pub fn target_phrase_tree(phrases: &[PhraseStep]) -> Option<TargetSms> {
+    let mut b = TreeBuilder::new();
+    b.open_phrase(PHRASES_ROOT);
+    let mut next_id = 1;
+    let roots = phrases
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            p.target
+                .iter()
+                .map(|w| {
+                    b.pos((k + 1).to_string(), w.as_str());
+                    next_id += 1;
+                    next_id - 1
+                })
+                .collect()
+        })
+        .collect();
+    (next_id > 1).then_some(())?;
+    Some(TargetSms { tree: b.finish()?, roots })
 }
 
 #[cfg(test)]
