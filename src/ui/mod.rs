@@ -266,6 +266,14 @@ fn app() -> Html {
             <header>
                 <h1>{"treelink"}</h1>
                 <p class="tagline">{"Train, align, inspect and teach sub-tree alignment with bilingual tree kernels, and translate with meta-structures — in your browser, offline."}</p>
+                <nav class="sections" aria-label="Sections">
+                    <a href="#loader">{"Data"}</a>
+                    <a href="#train-panel">{"Train and align"}</a>
+                    <a href="#workbench">{"The pair"}</a>
+                    <a href="#translate-panel">{"Translate"}</a>
+                    <a href="#results-panel">{"Results"}</a>
+                    <a href="#export-panel">{"Export"}</a>
+                </nav>
             </header>
             <main>
                 <loader::Loader state={state.clone()} dispatch={dispatch.clone()} />

@@ -101,6 +101,10 @@ async function nbest() {
 }
 
 test('a meta-structure model from `treelink mt-train`, uploaded, translates a pair exactly as `treelink translate`, with its RMs, target SMS, BLEU and n-best list', async () => {
+  // The header's section links reach the view.
+  await page.click('nav.sections a[href="#translate-panel"]');
+  await page.waitForFunction(() => location.hash === '#translate-panel');
+  assert.ok(await page.locator('#translate-panel h2').isVisible());
   const model = path.join(tmp, 'ms.json');
   run('mt-train', '--train', sample, '--system', 'ms', '-o', model);
   await page.setInputFiles('#file-mt-model', model);
