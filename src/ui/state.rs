@@ -997,8 +997,10 @@ impl State {
             Slot::LexS2t | Slot::LexT2s => self.pair_tables(),
             Slot::Model => self.load_model(),
             Slot::MtModel => {
-                self.mt.upload = Some(MtUpload { name, source: MtSource::Text(self.slot(slot).files[0].text.clone()) });
-                self.mt.upload_seq += 1;
+                if let Some(u) = self.slot(slot).files.last().cloned() {
+                    self.mt.upload = Some(MtUpload { name: u.name, source: MtSource::Text(u.text) });
+                    self.mt.upload_seq += 1;
+                }
             }
             Slot::WordLinks | Slot::Lm => {}
         }
