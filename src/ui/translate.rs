@@ -204,7 +204,9 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
     let option = |value: &'static str, label: &'static str, selected: bool| {
         html! { <option value={value} {selected}>{label}</option> }
     };
-    let can_translate = mt.held.is_some() && mt.translating.is_none();
+    // Not while a new model trains: the worker would answer with the new one.
+    let training_mt = state.job.as_ref().is_some_and(|j| j.kind == JobKind::TrainMt);
+    let can_translate = mt.held.is_some() && mt.translating.is_none() && !training_mt;
     html! {
         <section class="panel translate" id="translate-panel" aria-labelledby="translate-title">
             <h2 id="translate-title">{"Translate"}</h2>
