@@ -864,8 +864,8 @@ impl Default for PhraseSystemConfig {
 /// Why a system could not be trained, loaded or tuned.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PhraseSystemError {
-    #[error("expected {expected} {what} (one per sentence pair), found {found}")]
-    Count { what: &'static str, expected: usize, found: usize },
+    #[error(transparent)]
+    Count(#[from] CountError),
     #[error(transparent)]
     Lm(#[from] LmError),
     #[error("{file}:{line}:{column}: expected a phrase-based model (JSON): {message}")]
@@ -897,6 +897,67 @@ pub fn gold_subtree_links(corpus: &Corpus, include_fuzzy: bool) -> Vec<Vec<(Node
         .collect()
 }
 
+/// A list that must hold one entry per sentence pair does not.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected {expected} {what} (one per sentence pair), found {found}")]
+pub struct CountError {
+    pub what: &'static str,
+    pub expected: usize,
+    pub found: usize,
+}
+
+impl CountError {
+    /// `Ok` when `found == expected`.
+    pub fn check(what: &'static str, expected: usize, found: usize) -> Result<(), CountError> {
+        if found == expected {
+            Ok(())
+        } else {
+            Err(CountError { what, expected, found })
+        }
+    }
+}
+
+/// What both systems (phrase-based and MS) check first: one word alignment
+/// and, if given, one list of sub-tree links per sentence pair.
+pub(crate) fn check_training_lists(
+    pairs: usize,
+    alignments: usize,
+    subtree_links: Option<&[Vec<(NodeId, NodeId)>]>,
+) -> Result<(), CountError> {
+    CountError::check("word alignments", pairs, alignments)?;
+    subtree_links.map_or(Ok(()), |l| CountError::check("lists of sub-tree links", pairs, l.len()))
+}
+
+/// The span pairs of pair `k`'s sub-tree links, each side at most `max`
+/// words; none for word-only extraction or without links.
+pub(crate) fn subtree_span_pairs(
+    corpus: &Corpus,
+    subtree_links: Option<&[Vec<(NodeId, NodeId)>]>,
+    method: ExtractMethod,
+    k: usize,
+    max: usize,
+) -> Vec<SpanPair> {
+    match (subtree_links.and_then(|l| l.get(k)), corpus.pairs.get(k)) {
+        (Some(links), Some(p)) if method != ExtractMethod::Word => subtree_pairs(&p.source, &p.target, links, max),
+        _ => Vec::new(),
+    }
+}
+
+/// The corpus's pairs as a phrase table is trained on them.
+pub(crate) fn aligned_pairs<'a, A: Deref<Target = [(usize, usize)]>>(
+    corpus: &'a Corpus,
+    alignments: &'a [A],
+    subtree: &'a [Vec<SpanPair>],
+) -> Vec<AlignedPair<'a>> {
+    corpus
+        .pairs
+        .iter()
+        .zip(alignments)
+        .zip(subtree)
+        .map(|((p, a), s)| AlignedPair { source: p.source.words(), target: p.target.words(), alignment: a, subtree: s })
+        .collect()
+}
+
 impl PhraseSystem {
     /// Trains on the words of a parallel treebank: the phrase table from the
     /// word alignments (one per pair, `(source i, target j)`) and, for DirC /
@@ -908,46 +969,11 @@ impl PhraseSystem {
         subtree_links: Option<&[Vec<(NodeId, NodeId)>]>,
         config: &PhraseSystemConfig,
     ) -> Result<PhraseSystem, PhraseSystemError> {
-        if alignments.len() != corpus.len() {
-            return Err(PhraseSystemError::Count {
-                what: "word alignments",
-                expected: corpus.len(),
-                found: alignments.len(),
-            });
-        }
-        if let Some(links) = subtree_links {
-            if links.len() != corpus.len() {
-                return Err(PhraseSystemError::Count {
-                    what: "lists of sub-tree links",
-                    expected: corpus.len(),
-                    found: links.len(),
-                });
-            }
-        }
-        let max = config.table.extract.max_phrase_len;
-        let subtree: Vec<Vec<SpanPair>> = corpus
-            .pairs
-            .iter()
-            .enumerate()
-            .map(|(k, p)| match subtree_links {
-                Some(links) if config.table.extract.method != ExtractMethod::Word => {
-                    subtree_pairs(&p.source, &p.target, &links[k], max)
-                }
-                _ => Vec::new(),
-            })
-            .collect();
-        let pairs: Vec<AlignedPair<'_>> = corpus
-            .pairs
-            .iter()
-            .zip(alignments)
-            .zip(&subtree)
-            .map(|((p, a), s)| AlignedPair {
-                source: p.source.words(),
-                target: p.target.words(),
-                alignment: a,
-                subtree: s,
-            })
-            .collect();
+        check_training_lists(corpus.len(), alignments.len(), subtree_links)?;
+        let (method, max) = (config.table.extract.method, config.table.extract.max_phrase_len);
+        let subtree: Vec<Vec<SpanPair>> =
+            (0..corpus.len()).map(|k| subtree_span_pairs(corpus, subtree_links, method, k, max)).collect();
+        let pairs = aligned_pairs(corpus, alignments, &subtree);
         let table = PhraseTable::train(&pairs, &config.table);
         let targets: Vec<&[String]> = corpus.pairs.iter().map(|p| p.target.words()).collect();
         let lm = NgramLm::train(&targets, config.lm_order)?;
@@ -976,13 +1002,7 @@ impl PhraseSystem {
         references: &[Vec<String>],
         options: &MertOptions,
     ) -> Result<MertReport, PhraseSystemError> {
-        if sources.len() != references.len() {
-            return Err(PhraseSystemError::Count {
-                what: "references",
-                expected: sources.len(),
-                found: references.len(),
-            });
-        }
+        CountError::check("references", sources.len(), references.len())?;
         let mut opts = options.clone();
         if !opts.fixed.contains(&F_UNKNOWN) {
             opts.fixed.push(F_UNKNOWN);

@@ -181,7 +181,10 @@ use crate::corpus::Corpus;
 use crate::mt::decoder::default_phrase_weights;
 use crate::mt::lm::{LmError, NgramLm, DEFAULT_ORDER};
 use crate::mt::meta::{Constraints, Decomposition};
-use crate::mt::phrase::{subtree_pairs, AlignedPair, ExtractMethod, FnvMap, PhraseTable, PhraseTableOptions, SpanPair};
+use crate::mt::phrase::{
+    aligned_pairs, check_training_lists, subtree_span_pairs, CountError, FnvMap, PhraseTable, PhraseTableOptions,
+    SpanPair,
+};
 use crate::mt::tune::{mert, MertOptions, MertReport, SplitMix64};
 use crate::tree::{NodeId, Tree};
 
@@ -269,8 +272,8 @@ impl Default for MsSystemConfig {
 /// Why a system could not be trained, loaded or tuned.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum MsSystemError {
-    #[error("expected {expected} {what} (one per sentence pair), found {found}")]
-    Count { what: &'static str, expected: usize, found: usize },
+    #[error(transparent)]
+    Count(#[from] CountError),
     #[error(transparent)]
     Lm(#[from] LmError),
     #[error("{file}: expected {expected} finite feature weights, found {found}")]
@@ -317,47 +320,14 @@ impl MsSystem {
         subtree_links: Option<&[Vec<(NodeId, NodeId)>]>,
         config: &MsSystemConfig,
     ) -> Result<MsSystem, MsSystemError> {
-        if alignments.len() != corpus.len() {
-            return Err(MsSystemError::Count {
-                what: "word alignments",
-                expected: corpus.len(),
-                found: alignments.len(),
-            });
-        }
-        if let Some(links) = subtree_links {
-            if links.len() != corpus.len() {
-                return Err(MsSystemError::Count {
-                    what: "lists of sub-tree links",
-                    expected: corpus.len(),
-                    found: links.len(),
-                });
-            }
-        }
+        check_training_lists(corpus.len(), alignments.len(), subtree_links)?;
         let method = config.table.extract.method;
         let max_phrase = config.table.extract.max_phrase_len;
         let max_words = config.limits.max_words;
-        let subtree_of = |k: usize, max: usize| -> Vec<SpanPair> {
-            match subtree_links {
-                Some(links) if method != ExtractMethod::Word => {
-                    subtree_pairs(&corpus.pairs[k].source, &corpus.pairs[k].target, &links[k], max)
-                }
-                _ => Vec::new(),
-            }
-        };
+        let subtree_of = |k: usize, max: usize| subtree_span_pairs(corpus, subtree_links, method, k, max);
         // Phrase table (h3/h4), as the baseline's.
         let phrase_subtree: Vec<Vec<SpanPair>> = (0..corpus.len()).map(|k| subtree_of(k, max_phrase)).collect();
-        let pairs: Vec<AlignedPair<'_>> = corpus
-            .pairs
-            .iter()
-            .zip(alignments)
-            .zip(&phrase_subtree)
-            .map(|((p, a), s)| AlignedPair {
-                source: p.source.words(),
-                target: p.target.words(),
-                alignment: a,
-                subtree: s,
-            })
-            .collect();
+        let pairs = aligned_pairs(corpus, alignments, &phrase_subtree);
         let table = PhraseTable::train(&pairs, &config.table);
         // RM pairs (§3.2).
         let mut counts: FnvMap<(String, String), f64> = FnvMap::default();
@@ -437,9 +407,7 @@ impl MsSystem {
         options: &MertOptions,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<MertReport, MsSystemError> {
-        if sources.len() != references.len() {
-            return Err(MsSystemError::Count { what: "references", expected: sources.len(), found: references.len() });
-        }
+        CountError::check("references", sources.len(), references.len())?;
         let mut opts = options.clone();
         if !opts.fixed.contains(&F_UNKNOWN) {
             opts.fixed.push(F_UNKNOWN);
