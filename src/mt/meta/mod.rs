@@ -281,18 +281,16 @@ impl fmt::Debug for MetaStructure<'_> {
     }
 }
 
-/// An SMS (Definition 2): MS that cover the sentence once, left to right.
-/// Made by a [`Decomposition`], so its MS satisfy its constraints.
+/// MS of one tree whose spans are adjacent, left to right: what an SMS and
+/// an RM both are (an SMS covers the whole sentence). Reached through
+/// [`MetaStructureSequence`] and [`Recombination`], which deref to it.
 #[derive(Clone)]
-pub struct MetaStructureSequence<'t> {
+pub struct MsRun<'t> {
     tree: &'t Tree,
     roots: Vec<NodeId>,
 }
 
-/// The paper's name for a [`MetaStructureSequence`].
-pub type Sms<'t> = MetaStructureSequence<'t>;
-
-impl<'t> MetaStructureSequence<'t> {
+impl<'t> MsRun<'t> {
     pub fn tree(&self) -> &'t Tree {
         self.tree
     }
@@ -307,14 +305,9 @@ impl<'t> MetaStructureSequence<'t> {
         self.roots.len()
     }
 
-    /// Never true: an SMS covers at least one word.
+    /// Never true: it holds at least one MS.
     pub fn is_empty(&self) -> bool {
         self.roots.is_empty()
-    }
-
-    /// Its `i`-th MS.
-    pub fn get(&self, i: usize) -> Option<MetaStructure<'t>> {
-        self.roots.get(i).map(|&root| MetaStructure { tree: self.tree, root })
     }
 
     /// Its MS, left to right.
@@ -322,11 +315,66 @@ impl<'t> MetaStructureSequence<'t> {
         self.roots.iter().map(|&root| MetaStructure { tree: self.tree, root })
     }
 
+    /// The word positions it covers (its MS's spans are adjacent).
+    pub fn span(&self) -> Range<usize> {
+        match (self.roots.first(), self.roots.last()) {
+            (Some(&a), Some(&b)) => self.tree.span(a).start..self.tree.span(b).end,
+            _ => 0..0,
+        }
+    }
+
+    /// The words in its scope (`L(RM)` of eqs. 11-12 for an RM).
+    pub fn words(&self) -> &'t [String] {
+        &self.tree.words()[self.span()]
+    }
+
+    /// Its tree-independent shape, as the model files store it.
+    pub fn shape(&self) -> RmShape {
+        RmShape::of_tree(self.tree, &self.roots)
+    }
+}
+
+impl PartialEq for MsRun<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.tree, other.tree) && self.roots == other.roots
+    }
+}
+
+impl Eq for MsRun<'_> {}
+
+impl fmt::Display for MsRun<'_> {
+    /// The structure string, e.g. `AP[AP[BMP[m-q]-a]-usde] wj`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        structure::write_structure(f, structure::tree_preorder(self.tree, &self.roots))
+    }
+}
+
+/// An SMS (Definition 2): MS that cover the sentence once, left to right.
+/// Made by a [`Decomposition`], so its MS satisfy its constraints.
+#[derive(Clone, PartialEq, Eq)]
+pub struct MetaStructureSequence<'t>(MsRun<'t>);
+
+/// The paper's name for a [`MetaStructureSequence`].
+pub type Sms<'t> = MetaStructureSequence<'t>;
+
+impl<'t> std::ops::Deref for MetaStructureSequence<'t> {
+    type Target = MsRun<'t>;
+    fn deref(&self) -> &MsRun<'t> {
+        &self.0
+    }
+}
+
+impl<'t> MetaStructureSequence<'t> {
+    /// Its `i`-th MS.
+    pub fn get(&self, i: usize) -> Option<MetaStructure<'t>> {
+        self.roots.get(i).map(|&root| MetaStructure { tree: self.tree, root })
+    }
+
     /// The RM made of its MS `range` (Definition 2: a contiguous
     /// sub-sequence); `None` if `range` is empty or out of bounds.
     pub fn rm(&self, range: Range<usize>) -> Option<Recombination<'t>> {
         let roots = self.roots.get(range).filter(|r| !r.is_empty())?;
-        Some(Recombination { tree: self.tree, roots: roots.to_vec() })
+        Some(Recombination(MsRun { tree: self.tree, roots: roots.to_vec() }))
     }
 
     /// Every RM of this SMS with at most `max_ms` MS, by start then length
@@ -338,25 +386,12 @@ impl<'t> MetaStructureSequence<'t> {
             .filter_map(|r| self.rm(r))
             .collect()
     }
-
-    /// Its tree-independent shape (the whole SMS as one RM).
-    pub fn shape(&self) -> RmShape {
-        RmShape::of_tree(self.tree, &self.roots)
-    }
 }
-
-impl PartialEq for MetaStructureSequence<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.tree, other.tree) && self.roots == other.roots
-    }
-}
-
-impl Eq for MetaStructureSequence<'_> {}
 
 impl fmt::Display for MetaStructureSequence<'_> {
     /// The structure string, e.g. `NP[DT-NN] VBZ RB`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        structure::write_structure(f, structure::tree_preorder(self.tree, &self.roots))
+        self.0.fmt(f)
     }
 }
 
@@ -368,14 +403,18 @@ impl fmt::Debug for MetaStructureSequence<'_> {
 
 /// An RM, "recombination of MS" (Definition 2): a contiguous, non-empty
 /// sub-sequence of an SMS. The unit the model transforms (eqs. 5, 9-10, 13).
-#[derive(Clone)]
-pub struct Recombination<'t> {
-    tree: &'t Tree,
-    roots: Vec<NodeId>,
-}
+#[derive(Clone, PartialEq, Eq)]
+pub struct Recombination<'t>(MsRun<'t>);
 
 /// The paper's name for a [`Recombination`].
 pub type Rm<'t> = Recombination<'t>;
+
+impl<'t> std::ops::Deref for Recombination<'t> {
+    type Target = MsRun<'t>;
+    fn deref(&self) -> &MsRun<'t> {
+        &self.0
+    }
+}
 
 /// What the decoder needs of an RM (§4): the words in its scope, `L(RM)`
 /// (eqs. 11-12), where they are, and their pre-terminals (the "leaf nodes",
@@ -394,43 +433,6 @@ pub struct Scope<'t> {
 }
 
 impl<'t> Recombination<'t> {
-    pub fn tree(&self) -> &'t Tree {
-        self.tree
-    }
-
-    /// The roots of its MS, left to right.
-    pub fn roots(&self) -> &[NodeId] {
-        &self.roots
-    }
-
-    /// Number of MS (at least 1).
-    pub fn len(&self) -> usize {
-        self.roots.len()
-    }
-
-    /// Never true: an RM holds at least one MS.
-    pub fn is_empty(&self) -> bool {
-        self.roots.is_empty()
-    }
-
-    /// Its MS, left to right.
-    pub fn iter(&self) -> impl Iterator<Item = MetaStructure<'t>> + '_ {
-        self.roots.iter().map(|&root| MetaStructure { tree: self.tree, root })
-    }
-
-    /// The word positions it covers (its MS's spans are adjacent).
-    pub fn span(&self) -> Range<usize> {
-        match (self.roots.first(), self.roots.last()) {
-            (Some(&a), Some(&b)) => self.tree.span(a).start..self.tree.span(b).end,
-            _ => 0..0,
-        }
-    }
-
-    /// `L(RM)` (eqs. 11-12): the words in its scope.
-    pub fn words(&self) -> &'t [String] {
-        &self.tree.words()[self.span()]
-    }
-
     /// Its scope, for the decoder (§4).
     pub fn scope(&self) -> Scope<'t> {
         Scope {
@@ -440,25 +442,12 @@ impl<'t> Recombination<'t> {
             ms_spans: self.iter().map(|m| m.span()).collect(),
         }
     }
-
-    /// Its tree-independent shape, as the model files store it.
-    pub fn shape(&self) -> RmShape {
-        RmShape::of_tree(self.tree, &self.roots)
-    }
 }
-
-impl PartialEq for Recombination<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.tree, other.tree) && self.roots == other.roots
-    }
-}
-
-impl Eq for Recombination<'_> {}
 
 impl fmt::Display for Recombination<'_> {
     /// The structure string, e.g. `AP[AP[BMP[m-q]-a]-usde] wj`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        structure::write_structure(f, structure::tree_preorder(self.tree, &self.roots))
+        self.0.fmt(f)
     }
 }
 
@@ -515,7 +504,7 @@ impl<'t> Decomposition<'t> {
                 deleted_from[n] = if admissible[p] { Some(p) } else { deleted_from[p] };
             }
         }
-        let initial = MetaStructureSequence { tree, roots: highest(0, tree.len()) };
+        let initial = MetaStructureSequence(MsRun { tree, roots: highest(0, tree.len()) });
         Decomposition { tree, constraints, admissible, replacement, deleted_from, initial }
     }
 
@@ -571,15 +560,14 @@ impl<'t> Decomposition<'t> {
         roots.extend_from_slice(&sms.roots[..i]);
         roots.extend_from_slice(below);
         roots.extend_from_slice(&sms.roots[i + 1..]);
-        Some(MetaStructureSequence { tree: self.tree, roots })
+        Some(MetaStructureSequence(MsRun { tree: self.tree, roots }))
     }
 
     /// The SMS made of the MS rooted at `roots`, if they satisfy the
     /// constraints and cover the sentence once, left to right.
     pub fn sms_from_roots(&self, roots: &[NodeId]) -> Option<Sms<'t>> {
         let rm = self.recombination(roots)?;
-        (rm.span() == (0..self.tree.words().len()))
-            .then_some(MetaStructureSequence { tree: self.tree, roots: rm.roots })
+        (rm.span() == (0..self.tree.words().len())).then_some(MetaStructureSequence(rm.0))
     }
 
     /// The RM made of the MS rooted at `roots`, if they satisfy the
@@ -590,7 +578,7 @@ impl<'t> Decomposition<'t> {
         let ok = !roots.is_empty()
             && roots.iter().all(|&n| self.is_ms(n))
             && roots.windows(2).all(|w| self.tree.span(w[0]).end == self.tree.span(w[1]).start);
-        ok.then(|| Recombination { tree: self.tree, roots: roots.to_vec() })
+        ok.then(|| Recombination(MsRun { tree: self.tree, roots: roots.to_vec() }))
     }
 
     /// How many SMS the tree has: `∏ C(m)` over the initial SMS, where
@@ -651,7 +639,7 @@ impl<'t> Decomposition<'t> {
                         stack.push(longer);
                     }
                 }
-                out.push(Recombination { tree: self.tree, roots });
+                out.push(Recombination(MsRun { tree: self.tree, roots }));
             }
         }
         out
@@ -695,7 +683,7 @@ impl<'t> Iterator for SmsIter<'_, 't> {
             child_undeletable.push(n);
             self.queue.push_back((child, child_undeletable));
         }
-        Some(MetaStructureSequence { tree: self.d.tree, roots })
+        Some(MetaStructureSequence(MsRun { tree: self.d.tree, roots }))
     }
 }
 
