@@ -323,16 +323,30 @@ pub fn train(
     progress: &mut ProgressFn<'_>,
 ) -> Result<AlignmentModel, AlignError> {
     let lexicon = &lexical.lexicon;
+    let train_links: &[WordAlignment] = lexical.links.first().map_or(&[], Vec::as_slice);
     let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
+    if train_links.len() != train_corpus.len() {
+        return Err(AlignError::WordAlignmentCount { expected: train_corpus.len(), found: train_links.len() });
+    }
     let dev = dev.filter(|d| dev_links.len() == d.len() && !d.is_empty());
     let quantiles = match dev {
         Some(_) if !options.tune_prune_quantiles.is_empty() => options.tune_prune_quantiles.clone(),
         _ => vec![options.prune_quantile],
     };
+    // Features of every candidate, unpruned, and the positives the pruning
+    // bounds come from (dev's, else train's): the same for every quantile.
+    let all = featurize(train_corpus, lexicon, train_links, options.candidates, &Thresholds::default(), progress)?;
+    let tuning_positives = match dev {
+        Some(d) => {
+            let f = featurize(d, lexicon, dev_links, options.candidates, &Thresholds::default(), progress)?;
+            positive_features(d, &f)
+        }
+        None => positive_features(train_corpus, &all),
+    };
     let mut best: Option<AlignmentModel> = None;
     for q in quantiles {
         let opts = TrainOptions { prune_quantile: q, ..options.clone() };
-        let mut model = train_at_quantile(train_corpus, dev, lexical, &opts, progress)?;
+        let mut model = train_at_quantile(train_corpus, dev, &all, &tuning_positives, lexical, &opts, progress)?;
         if let Some(d) = dev {
             let scorer = Scorer::new(&model, lexicon)?;
             let mut counts = Counts::default();
@@ -354,48 +368,36 @@ pub fn train(
     best.ok_or(AlignError::NoPositives)
 }
 
+/// The plain features of the gold-linked candidates of `corpus`.
+fn positive_features(corpus: &Corpus, f: &Featurized) -> Vec<PlainFeatures> {
+    corpus
+        .pairs
+        .iter()
+        .zip(&f.candidates)
+        .flat_map(|(pair, cands)| {
+            let gold = gold_set(pair);
+            cands.iter().filter(move |c| gold.contains(&(c.source, c.target))).map(|c| c.features).collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// One model at `options.prune_quantile`, from the training candidates'
+/// features (`all`) and the positives the pruning bounds come from.
 fn train_at_quantile(
     train_corpus: &Corpus,
     dev: Option<&Corpus>,
+    all: &Featurized,
+    tuning_positives: &[PlainFeatures],
     lexical: &LexicalSetup,
     options: &TrainOptions,
     progress: &mut ProgressFn<'_>,
 ) -> Result<AlignmentModel, AlignError> {
     let lexicon = &lexical.lexicon;
-    let train_links: &[WordAlignment] = lexical.links.first().map_or(&[], Vec::as_slice);
     let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
-    if train_links.len() != train_corpus.len() {
-        return Err(AlignError::WordAlignmentCount { expected: train_corpus.len(), found: train_links.len() });
-    }
-    // 1. Features of every candidate, unpruned.
-    let all = featurize(train_corpus, lexicon, train_links, options.candidates, &Thresholds::default(), progress)?;
-    // 2. Pruning thresholds from the positives of dev (else train).
-    let positives_of = |corpus: &Corpus, f: &Featurized| -> Vec<PlainFeatures> {
-        corpus
-            .pairs
-            .iter()
-            .zip(&f.candidates)
-            .flat_map(|(pair, cands)| {
-                let gold = gold_set(pair);
-                cands
-                    .iter()
-                    .filter(move |c| gold.contains(&(c.source, c.target)))
-                    .map(|c| c.features)
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    };
-    let tuning_positives = match dev {
-        Some(d) if dev_links.len() == d.len() => {
-            let f = featurize(d, lexicon, dev_links, options.candidates, &Thresholds::default(), progress)?;
-            positives_of(d, &f)
-        }
-        _ => positives_of(train_corpus, &all),
-    };
     // Negative instances are pruned at the quantile (paper §6.3), and
     // aligning prunes the same way: a classifier that never saw the pruned
     // region must not be asked about it (trying otherwise cost 3 F on nl-en).
-    let thresholds = Thresholds::from_positive_quantile(&tuning_positives, options.prune_quantile);
+    let thresholds = Thresholds::from_positive_quantile(tuning_positives, options.prune_quantile);
 
     // 3. Examples: all positives, negatives that survive pruning (sampled).
     let mut positives = Vec::new();
