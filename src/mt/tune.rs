@@ -275,24 +275,22 @@ pub fn line_search(pool: &NBestPool, point: &[f64], direction: &[f64], tolerance
 
 /// `a + b` (wrapping: the sweep only ever removes what it added, so nothing wraps in practice).
 fn add(a: BleuStats, b: BleuStats) -> BleuStats {
-    let mut out = a;
-    out.sys_len = a.sys_len.wrapping_add(b.sys_len);
-    out.ref_len = a.ref_len.wrapping_add(b.ref_len);
-    for n in 0..out.counts.len() {
-        out.counts[n] = a.counts[n].wrapping_add(b.counts[n]);
-        out.totals[n] = a.totals[n].wrapping_add(b.totals[n]);
-    }
-    out
+    combine(a, b, u64::wrapping_add)
 }
 
 /// `a - b` (wrapping).
 fn sub(a: BleuStats, b: BleuStats) -> BleuStats {
+    combine(a, b, u64::wrapping_sub)
+}
+
+/// `op` on every count of `a` and `b`.
+fn combine(a: BleuStats, b: BleuStats, op: fn(u64, u64) -> u64) -> BleuStats {
     let mut out = a;
-    out.sys_len = a.sys_len.wrapping_sub(b.sys_len);
-    out.ref_len = a.ref_len.wrapping_sub(b.ref_len);
+    out.sys_len = op(a.sys_len, b.sys_len);
+    out.ref_len = op(a.ref_len, b.ref_len);
     for n in 0..out.counts.len() {
-        out.counts[n] = a.counts[n].wrapping_sub(b.counts[n]);
-        out.totals[n] = a.totals[n].wrapping_sub(b.totals[n]);
+        out.counts[n] = op(a.counts[n], b.counts[n]);
+        out.totals[n] = op(a.totals[n], b.totals[n]);
     }
     out
 }
