@@ -528,6 +528,22 @@ fn train_at_quantile(
     Ok(aligned)
 }
 
+impl AlignmentModel {
+    /// A one-line description: kernel, support vectors, examples, candidates, pairs.
+    pub fn describe(&self) -> String {
+        let s = &self.summary;
+        format!(
+            "kernel {}, {} support vectors from {} examples ({} positive) of {} candidates in {} pairs",
+            self.spec,
+            self.support_vectors.len(),
+            s.examples,
+            s.positives_sampled,
+            s.candidates,
+            s.pairs
+        )
+    }
+}
+
 /// A model ready to score candidates: its support vectors indexed once.
 pub struct Scorer<'m> {
     model: &'m AlignmentModel,

@@ -331,17 +331,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     let (_, model) = best.ok_or_else(|| CliError::Usage("no kernel to train".into()))?;
     let json = serde_json::to_string(&model).map_err(|e| CliError::Usage(e.to_string()))?;
     std::fs::write(&args.output, json).map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
-    let s = &model.summary;
-    reporter.note(&format!(
-        "wrote {}: kernel {}, {} support vectors from {} examples ({} positive) of {} candidates in {} pairs",
-        args.output,
-        model.spec,
-        model.support_vectors.len(),
-        s.examples,
-        s.positives_sampled,
-        s.candidates,
-        s.pairs
-    ));
+    reporter.note(&format!("wrote {}: {}", args.output, model.describe()));
     Ok(())
 }
 

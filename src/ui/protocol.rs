@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
-use crate::align::model::{AlignmentModel, TrainOptions};
+use crate::align::model::TrainOptions;
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::io::links::write_links;
 use crate::mt::decoder::{NBestEntry, PhraseStep};
@@ -174,18 +174,4 @@ pub enum Response {
         job: u32,
         message: String,
     },
-}
-
-/// A one-line description of a model.
-pub fn describe_model(model: &AlignmentModel) -> String {
-    let s = &model.summary;
-    format!(
-        "kernel {}, {} support vectors from {} examples ({} positive) of {} candidates in {} pairs",
-        model.spec,
-        model.support_vectors.len(),
-        s.examples,
-        s.positives_sampled,
-        s.candidates,
-        s.pairs
-    )
 }

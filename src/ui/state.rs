@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::protocol::{describe_model, CorpusText, LexiconFiles, NamedText, Response, TranslationView};
+use super::protocol::{CorpusText, LexiconFiles, NamedText, Response, TranslationView};
 use crate::align::composite::KernelSpec;
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
@@ -1031,7 +1031,7 @@ impl State {
             Slot::WordLinks => read_word_alignments_for(text, name, &lengths)
                 .map(|a| format!("{name}: {} lines, {} word links", a.len(), a.iter().map(|l| l.len()).sum::<usize>()))
                 .map_err(|e| e.to_string()),
-            Slot::Model => read_model(name, text).map(|m| format!("{name}: {}", describe_model(&m))),
+            Slot::Model => read_model(name, text).map(|m| format!("{name}: {}", m.describe())),
             // Read in the worker (a model file can be large): its answer sets the status.
             Slot::MtModel => Ok(format!("{name}: reading it in the worker…")),
             Slot::Lm => read_arpa(text, name)
@@ -1065,7 +1065,7 @@ impl State {
     fn load_model(&mut self) {
         let Some(u) = self.slot(Slot::Model).ok_file().cloned() else { return };
         if let Ok(model) = read_model(&u.name, &u.text) {
-            let summary = describe_model(&model);
+            let summary = model.describe();
             self.model = Some(LoadedModel {
                 json: u.text.clone(),
                 model: Rc::new(model),

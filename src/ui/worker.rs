@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::protocol::{describe_model, LexiconFiles, NamedText, Request, Response, TranslationView};
+use super::protocol::{LexiconFiles, NamedText, Request, Response, TranslationView};
 use crate::align::explain::{align_corpus, baseline_links, explain};
 use crate::align::greedy::Search;
 use crate::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexiconSource};
@@ -126,7 +126,7 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
             let result = corpus.parse().and_then(|corpus| {
                 let model = train(reporter, &corpus, &options, &lexicon)?;
                 let text = serde_json::to_string(&model).map_err(|e| e.to_string())?;
-                reporter.post(&Response::Trained { job, model: text, summary: describe_model(&model) });
+                reporter.post(&Response::Trained { job, model: text, summary: model.describe() });
                 align(reporter, corpus, model, &lexicon)
             });
             if let Err(message) = result {
