@@ -84,28 +84,24 @@ fn body(e: &Explanation, src: &Tree, trg: &Tree, dispatch: &Callback<Action>) ->
         }
         _ => html! {},
     };
+    // A button that shows the search at `step`.
+    let show_step = |step: usize| {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::SetMode(Mode::Steps));
+            dispatch.emit(Action::SetStep(step));
+        })
+    };
     let search = match e.role {
         SearchRole::Taken { step, link } => {
-            let go = {
-                let dispatch = dispatch.clone();
-                Callback::from(move |_: MouseEvent| {
-                    dispatch.emit(Action::SetMode(Mode::Steps));
-                    dispatch.emit(Action::SetStep(step));
-                })
-            };
+            let go = show_step(step);
             html! {
                 <p id="explain-search">{format!("Greedy search: offered at step {} of {}, and taken as link {} of the pair. ", step + 1, e.steps, link + 1)}
                     <button type="button" onclick={go}>{"Show this step"}</button></p>
             }
         }
         SearchRole::Blocked { step, by, criterion } => {
-            let go = {
-                let dispatch = dispatch.clone();
-                Callback::from(move |_: MouseEvent| {
-                    dispatch.emit(Action::SetMode(Mode::Steps));
-                    dispatch.emit(Action::SetStep(step));
-                })
-            };
+            let go = show_step(step);
             html! {
                 <p id="explain-search">
                     {format!("Greedy search: offered at step {} of {}, but blocked by the earlier link {} ↔ {}, under criterion {criterion}. ",
