@@ -42,16 +42,8 @@ enum Command {
     /// i-th tree of RIGHT at full f64 precision (shortest form that reads
     /// back to the same double). Both files must hold the same number of trees.
     Kernel {
-        /// Sub-structure space: sst (subset trees), rdsst (root-directed),
-        /// rgsst (root-generated: Δ of the roots), root (1 if root labels match).
-        #[arg(long, value_name = "SPACE")]
-        space: Space,
-        /// Decay factor λ of the Δ recursion.
-        #[arg(long, value_name = "L", default_value_t = kernel::DEFAULT_LAMBDA)]
-        lambda: f64,
-        /// Print K(x,y)/sqrt(K(x,x)·K(y,y)) (0 when that is 0).
-        #[arg(long)]
-        normalize: bool,
+        #[command(flatten)]
+        k: KernelArgs,
         /// Trees file.
         left: String,
         /// Trees file, as many trees as LEFT.
@@ -66,15 +58,8 @@ enum Command {
         /// ibtk (sum) or dbtk (product).
         #[arg(long, value_name = "KIND")]
         kind: BtkKind,
-        /// Sub-structure space: sst, rdsst, rgsst or root.
-        #[arg(long, value_name = "SPACE")]
-        space: Space,
-        /// Decay factor λ of the Δ recursion.
-        #[arg(long, value_name = "L", default_value_t = kernel::DEFAULT_LAMBDA)]
-        lambda: f64,
-        /// Normalise the BTK as a whole.
-        #[arg(long)]
-        normalize: bool,
+        #[command(flatten)]
+        k: KernelArgs,
         /// Source trees of the first pairs.
         src1: String,
         /// Target trees of the first pairs.
@@ -117,6 +102,21 @@ enum Command {
     /// Table 5 of the kernels paper / Table 3 of the meta-structure paper: systems x extraction
     /// methods, test BLEU with its n-gram precisions, and timings.
     MtExperiment(mt::MtExperimentArgs),
+}
+
+/// The kernel settings of `kernel` and `btk`.
+#[derive(clap::Args, Debug)]
+pub struct KernelArgs {
+    /// Sub-structure space: sst (subset trees), rdsst (root-directed),
+    /// rgsst (root-generated: Δ of the roots), root (1 if root labels match).
+    #[arg(long, value_name = "SPACE")]
+    space: Space,
+    /// Decay factor λ of the Δ recursion.
+    #[arg(long, value_name = "L", default_value_t = kernel::DEFAULT_LAMBDA)]
+    lambda: f64,
+    /// Normalise: K(x,y)/sqrt(K(x,x)·K(y,y)) (0 when that is 0); a BTK as a whole.
+    #[arg(long)]
+    normalize: bool,
 }
 
 /// A command's failure: printed as one sentence on stderr.
@@ -174,7 +174,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Bleu(args) => mt::bleu(args),
         Command::Lm(args) => mt::lm(args),
         Command::MtExperiment(args) => mt::mt_experiment(args),
-        Command::Kernel { space, lambda, normalize, left, right } => {
+        Command::Kernel { k: KernelArgs { space, lambda, normalize }, left, right } => {
             check_lambda(lambda)?;
             let files = read_tree_files(&[&left, &right])?;
             let (l, r) = (&files[0], &files[1]);
@@ -187,7 +187,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 }
             }))
         }
-        Command::Btk { kind, space, lambda, normalize, src1, trg1, src2, trg2 } => {
+        Command::Btk { kind, k: KernelArgs { space, lambda, normalize }, src1, trg1, src2, trg2 } => {
             check_lambda(lambda)?;
             let f = read_tree_files(&[&src1, &trg1, &src2, &trg2])?;
             print_lines((0..f[0].len()).map(|i| {
