@@ -169,6 +169,11 @@ pub enum Response {
         hyps: Vec<Vec<String>>,
         seconds: f64,
     },
+    /// The worker does not hold the translation model job `job` asked for
+    /// (it was restarted): the page sends the model again next time.
+    MtMissing {
+        job: u32,
+    },
     /// The job failed (job 0: the worker itself failed).
     Failed {
         job: u32,

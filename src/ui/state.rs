@@ -1347,6 +1347,19 @@ impl State {
                 let model = self.mt.held.as_ref().map_or(String::new(), |h| h.origin.clone());
                 self.mt.result = Some(Rc::new(Translated { input, view: *result, bleu, model }));
             }
+            Response::MtMissing { job } => {
+                if let Some(h) = &mut self.mt.held {
+                    h.worker_gen = u32::MAX;
+                }
+                let ours = self.mt.translating.take_if(|(id, _)| *id == job).is_some()
+                    || self.job.take_if(|j| j.id == job && j.kind == JobKind::TranslateAll).is_some();
+                if ours {
+                    self.mt.note = Some(Err(
+                        "The worker had been restarted and no longer held the translation model: translate again (the model is sent along)."
+                            .into(),
+                    ));
+                }
+            }
             Response::Failed { job, message } => {
                 if job == 0 {
                     // The worker itself failed (and may have been restarted): what it
@@ -1361,12 +1374,7 @@ impl State {
                         self.slot_mut(Slot::MtModel).message = Some(Err(message.clone()));
                     }
                 } else if self.mt.translating.take_if(|(id, _)| *id == job).is_some() {
-                    if message == super::worker::NO_MT_MODEL {
-                        if let Some(h) = &mut self.mt.held {
-                            h.worker_gen = u32::MAX;
-                        }
-                    }
-                    self.mt.note = Some(Err(format!("{message}; translate again to send it the model")));
+                    self.mt.note = Some(Err(message));
                     return;
                 } else if self.mt.loading.take_if(|id| *id == job).is_some() {
                     self.slot_mut(Slot::MtModel).message = Some(Err(message));

@@ -184,7 +184,7 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
             let result = MT.with(|held| {
                 let held = held.borrow();
                 let Some((_, m)) = held.as_ref().filter(|(id, _)| *id == model) else {
-                    return Err(NO_MT_MODEL.to_string());
+                    return Ok(None);
                 };
                 let n = sources.len() as u64;
                 sources
@@ -196,34 +196,30 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
                         Ok(m.system.translate(&tree).words)
                     })
                     .collect::<Result<Vec<_>, String>>()
+                    .map(Some)
             });
             match result {
-                Ok(hyps) => {
+                Ok(Some(hyps)) => {
                     let seconds = (js_sys::Date::now() - started) / 1000.0;
                     reporter.post(&Response::TranslatedAll { job, hyps, seconds });
                 }
+                Ok(None) => reporter.post(&Response::MtMissing { job }),
                 Err(message) => reporter.post(&Response::Failed { job, message }),
             }
         }
         Request::Translate { job, model, source, nbest } => {
-            let result = MT.with(|held| {
-                let held = held.borrow();
-                match held.as_ref() {
-                    Some((id, m)) if *id == model => translate(m, &source, nbest),
-                    _ => Err(NO_MT_MODEL.to_string()),
-                }
+            let result = MT.with(|held| match held.borrow().as_ref() {
+                Some((id, m)) if *id == model => Some(translate(m, &source, nbest)),
+                _ => None,
             });
             match result {
-                Ok(view) => reporter.post(&Response::Translated { job, result: Box::new(view) }),
-                Err(message) => reporter.post(&Response::Failed { job, message }),
+                Some(Ok(view)) => reporter.post(&Response::Translated { job, result: Box::new(view) }),
+                Some(Err(message)) => reporter.post(&Response::Failed { job, message }),
+                None => reporter.post(&Response::MtMissing { job }),
             }
         }
     }
 }
-
-/// The worker's answer when it does not hold the model asked for (it was
-/// restarted); the page then sends the model again.
-pub const NO_MT_MODEL: &str = "the worker no longer holds the translation model (it was restarted)";
 
 /// `treelink mt-train --train CORPUS --system S --extract M` with no dev set
 /// (untuned default weights); DirC / EWoS use the corpus's gold sub-tree links.
