@@ -463,6 +463,84 @@ fn cli_mt_train_translate_bleu() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Lines `range` of the built-in sample's `.src`, `.trg` and `.gold` files as `dir/name.*`.
+fn sample_split(dir: &Path, name: &str, range: std::ops::Range<usize>) -> String {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev");
+    for ext in ["src", "trg", "gold"] {
+        let text = std::fs::read_to_string(format!("{sample}.{ext}")).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        std::fs::write(dir.join(format!("{name}.{ext}")), lines[range.clone()].join("\n") + "\n").unwrap();
+    }
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+/// A model file without its `"seconds":` value (the wall-clock time of training).
+fn without_seconds(json: &str) -> String {
+    let key = "\"seconds\":";
+    let Some(at) = json.find(key) else { return json.to_string() };
+    let rest = &json[at + key.len()..];
+    let end = rest.find([',', '}']).unwrap_or(rest.len());
+    format!("{}{}", &json[..at + key.len()], &rest[end..])
+}
+
+/// No test data in any model (issue 10): `mt-experiment` with the same
+/// train and dev sets and other test references (and then other test
+/// sources too) trains and tunes byte-identical models (word alignment,
+/// phrase and RM tables, LMs, MERT), and only the test scores change.
+/// (DirC / EWoS add sub-tree links of the training pairs, gold or aligned
+/// with a model trained on train and dev, to the same word alignment.)
+#[test]
+fn mt_experiment_models_do_not_depend_on_the_test_set() {
+    let dir = temp_dir("no-test-in-models");
+    let train = sample_split(&dir, "train", 0..60);
+    let dev = sample_split(&dir, "dev", 60..75);
+    let test = sample_split(&dir, "test", 75..95);
+    // Same sources, other references; then other sources too.
+    let other_refs = dir.join("test-refs").to_string_lossy().into_owned();
+    std::fs::copy(format!("{test}.src"), format!("{other_refs}.src")).unwrap();
+    sample_split(&dir, "other", 100..120);
+    std::fs::copy(dir.join("other.trg"), format!("{other_refs}.trg")).unwrap();
+    let other_all = dir.join("other").to_string_lossy().into_owned();
+    let experiment = |test: &str, out: &str| {
+        let out = dir.join(out).to_string_lossy().into_owned();
+        let (ok, stdout, err) = run(&[
+            "mt-experiment",
+            "--train",
+            &train,
+            "--dev",
+            &dev,
+            "--test",
+            test,
+            "--extract",
+            "word",
+            "--tune-iterations",
+            "1",
+            "--nbest",
+            "10",
+            "--output-dir",
+            &out,
+        ]);
+        assert!(ok, "{err}");
+        (out, stdout)
+    };
+    let (a, table_a) = experiment(&test, "a");
+    let (b, table_b) = experiment(&other_refs, "b");
+    let (c, _) = experiment(&other_all, "c");
+    assert_ne!(table_a, table_b, "the test references are read and scored");
+    for name in ["phrase-word-1", "ms-word-1"] {
+        let model = |d: &str| std::fs::read_to_string(format!("{d}/{name}.json")).unwrap();
+        let (ma, mb, mc) = (model(&a), model(&b), model(&c));
+        assert!(ma.contains("\"rm_table\"") == name.starts_with("ms"), "{name}");
+        assert!(without_seconds(&ma) == without_seconds(&mb), "{name}: the test references changed the model");
+        assert!(without_seconds(&ma) == without_seconds(&mc), "{name}: the test set changed the model");
+        // Same model, same sources: the same translations.
+        let hyps = |d: &str| std::fs::read_to_string(format!("{d}/{name}.hyp")).unwrap();
+        assert_eq!(hyps(&a), hyps(&b), "{name}");
+        assert_eq!(hyps(&a).lines().count(), 20);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `treelink lm` writes the LM the systems train (ARPA), and `mt-train --lm`
 /// puts a given one in the model: the model's LM is the file's, not the
 /// training pairs'.

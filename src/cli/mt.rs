@@ -156,6 +156,10 @@ pub struct MtExperimentArgs {
     /// weights and report the mean test BLEU with its range: MERT on a small dev set is noisy.
     #[arg(long, default_value_t = 1)]
     pub repeats: usize,
+    /// Also write every tuned model (`SYSTEM-METHOD-RUN.json`) and its test translations
+    /// (`SYSTEM-METHOD-RUN.hyp`) into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<String>,
     #[command(flatten)]
     pub opts: MtOptions,
 }
@@ -454,10 +458,15 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
     let train = Corpus::read_prefix(&args.train, true)?;
     let dev = Corpus::read_prefix(&args.dev, args.subtree_align == "trained")?;
     let test = Corpus::read_prefix(&args.test, false)?;
+    if let Some(dir) = &args.output_dir {
+        std::fs::create_dir_all(dir).map_err(|source| CliError::WriteFile { file: dir.clone(), source })?;
+    }
     let started = Instant::now();
-    let links = word_alignments(&[&train, &dev, &test], &mut reporter);
+    // No test sentence in any model: the word alignment (like the tables, the LMs and MERT)
+    // sees the training and dev pairs only; the test pairs are only translated and scored.
+    let links = word_alignments(&[&train, &dev], &mut reporter);
     let align_secs = started.elapsed().as_secs_f64();
-    reporter.note(&format!("word alignment of {} pairs: {align_secs:.1} s", train.len() + dev.len() + test.len()));
+    reporter.note(&format!("word alignment of {} pairs (train and dev): {align_secs:.1} s", train.len() + dev.len()));
     let needs_subtree = args.extract.iter().any(|&m| m != ExtractMethod::Word);
     let started = Instant::now();
     let subtree = if !needs_subtree {
@@ -518,14 +527,38 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
                     row.dev_bleus.push(tune_system(&mut sys, &dev, &mert, &mut reporter)?);
                 }
                 row.tune_secs += t0.elapsed().as_secs_f64();
+                let run_name = format!("{}-{}-{}", system.name(), method.name(), r + 1);
+                if let Some(dir) = &args.output_dir {
+                    let model = MtModel {
+                        training: TrainingInfo {
+                            train: args.train.clone(),
+                            dev: Some(args.dev.clone()),
+                            extract: Some(method),
+                            subtree_align: (method != ExtractMethod::Word).then(|| args.subtree_align.clone()),
+                            pairs: train.len(),
+                            dev_bleu: row.dev_bleus.last().copied(),
+                            seconds: train_secs + t0.elapsed().as_secs_f64(),
+                        },
+                        system: sys.clone(),
+                    };
+                    let file = format!("{dir}/{run_name}.json");
+                    std::fs::write(&file, model.to_json()).map_err(|source| CliError::WriteFile { file, source })?;
+                }
                 let t0 = Instant::now();
                 let mut stats = BleuStats::default();
+                let mut hyps = String::new();
                 for (k, (p, r)) in test.pairs.iter().zip(&refs).enumerate() {
                     let hyp = sys.translate(&p.source).words;
                     stats += BleuStats::from_tokens(&hyp, &[r]);
+                    hyps.push_str(&hyp.join(" "));
+                    hyps.push('\n');
                     reporter.report(&format!("{label}: translating test"), k as u64 + 1, test.len() as u64);
                 }
                 row.test_secs += t0.elapsed().as_secs_f64();
+                if let Some(dir) = &args.output_dir {
+                    let file = format!("{dir}/{run_name}.hyp");
+                    std::fs::write(&file, hyps).map_err(|source| CliError::WriteFile { file, source })?;
+                }
                 let bleu = Bleu::corpus(&stats);
                 reporter.note(&format!("{label}: test {bleu}; weights {:?}", weights_of(&sys)));
                 row.bleus.push(bleu);
