@@ -7,12 +7,14 @@
 pub mod align;
 pub mod corpus;
 pub mod eval;
+pub mod hash;
 pub mod io;
 pub mod kernel;
 pub mod layout;
 pub mod lexicon;
 pub mod math;
 pub mod mt;
+pub mod rng;
 pub mod svm;
 pub mod tree;
 

@@ -18,7 +18,7 @@ use treelink::mt::ms::{
     F_DISTORTION, F_GLUE, F_PHRASES, F_RMS, F_RM_E_GIVEN_F, F_UNKNOWN, F_WORDS, NUM_MS_FEATURES,
 };
 use treelink::mt::phrase::{ExtractMethod, PhraseEntry, PhraseTable, SpanPair};
-use treelink::mt::tune::SplitMix64;
+use treelink::rng::SplitMix64;
 use treelink::tree::Tree;
 
 fn t(s: &str) -> Tree {

@@ -32,6 +32,7 @@ use crate::eval::prf::Counts;
 use crate::io::links::Link;
 use crate::kernel::{BtkKind, Space};
 use crate::lexicon::{Lexicon, LexiconOptions, SentencePair, WordAlignment};
+use crate::rng::SplitMix64;
 use crate::svm::{self, Posterior, SvmParams};
 use crate::tree::{NodeId, Tree};
 
@@ -254,34 +255,6 @@ fn gold_set(pair: &TreePair) -> HashSet<(NodeId, NodeId)> {
         .collect()
 }
 
-/// A small deterministic generator (SplitMix64) for the negative sample;
-/// the same sequence on every target.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
-/// Keeps a seeded random `k` of `items` (partial Fisher–Yates), in their
-/// original order.
-fn sample<T: Ord>(items: &mut Vec<T>, k: usize, rng: &mut SplitMix) {
-    if items.len() <= k {
-        return;
-    }
-    for i in 0..k {
-        let j = i + (rng.next() % (items.len() - i) as u64) as usize;
-        items.swap(i, j);
-    }
-    items.truncate(k);
-    items.sort_unstable();
-}
-
 /// Features of the candidates of a corpus.
 struct Featurized {
     /// Per pair: its candidates.
@@ -426,14 +399,14 @@ fn train_at_quantile(
     if negatives.is_empty() {
         return Err(AlignError::NoNegatives);
     }
-    let mut rng = SplitMix(options.seed);
+    let mut rng = SplitMix64::new(options.seed);
     let cap = (options.max_negative_ratio * positives.len() as f64).ceil() as usize;
-    sample(&mut negatives, cap, &mut rng);
+    rng.sample(&mut negatives, cap);
     let total = positives.len() + negatives.len();
     if total > options.max_examples {
         let keep_pos = (options.max_examples as f64 * positives.len() as f64 / total as f64).round().max(1.0) as usize;
-        sample(&mut positives, keep_pos, &mut rng);
-        sample(&mut negatives, options.max_examples.saturating_sub(keep_pos).max(1), &mut rng);
+        rng.sample(&mut positives, keep_pos);
+        rng.sample(&mut negatives, options.max_examples.saturating_sub(keep_pos).max(1));
     }
     let examples: Vec<((usize, usize), f64)> =
         positives.iter().map(|&e| (e, 1.0)).chain(negatives.iter().map(|&e| (e, -1.0))).collect();

@@ -77,13 +77,14 @@
 //! unknown word.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasherDefault, Hash};
+use std::collections::BinaryHeap;
+use std::hash::Hash;
 
 use serde::{Deserialize, Serialize};
 
+use crate::hash::{FnvMap, FnvSet};
 use crate::mt::lm::{LmState, NgramLm, WordId};
-use crate::mt::phrase::{Fnv, PhraseTable};
+use crate::mt::phrase::PhraseTable;
 
 // ------------------------------------------------------------ generic ----
 
@@ -322,7 +323,7 @@ struct Hyp<S> {
     slot: u32,
 }
 
-type RecombinationIndex<S> = HashMap<(Coverage, S), u32, BuildHasherDefault<Fnv>>;
+type RecombinationIndex<S> = FnvMap<(Coverage, S), u32>;
 
 struct Stack<S> {
     members: Vec<u32>,
@@ -334,7 +335,7 @@ struct Stack<S> {
 
 impl<S> Stack<S> {
     fn new() -> Self {
-        Stack { members: Vec::new(), index: HashMap::default(), best: f64::NEG_INFINITY, floor: f64::NEG_INFINITY }
+        Stack { members: Vec::new(), index: FnvMap::default(), best: f64::NEG_INFINITY, floor: f64::NEG_INFINITY }
     }
 }
 
@@ -444,7 +445,7 @@ impl<M: SearchSpace> Search<M> {
             }
         }
         if last {
-            stack.index = HashMap::default();
+            stack.index = FnvMap::default();
         } else {
             let hyps = &self.hyps;
             stack.index.retain(|_, h| hyps[*h as usize].slot != NONE);
@@ -550,7 +551,7 @@ pub fn beam_search<M: SearchSpace>(model: &M, weights: &[f64], options: &BeamOpt
             }
         }
         // Expanded stacks are no longer needed for recombination.
-        search.stacks[k].index = HashMap::default();
+        search.stacks[k].index = FnvMap::default();
     }
     search.prune(n, true);
     let finals = search.stacks[n].members.clone();
@@ -693,7 +694,7 @@ impl Default for PhraseDecodeOptions {
 /// Keeps the first (best) entry of each word sequence of a best-first
 /// n-best list, at most `k` entries (as Moses' distinct n-best lists for MERT).
 pub fn distinct_nbest(entries: Vec<NBestEntry>, k: usize) -> Vec<NBestEntry> {
-    let mut seen: std::collections::HashSet<Vec<String>, BuildHasherDefault<Fnv>> = Default::default();
+    let mut seen: FnvSet<Vec<String>> = FnvSet::default();
     let mut out = Vec::new();
     for e in entries {
         if out.len() >= k {

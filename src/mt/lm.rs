@@ -77,12 +77,11 @@
 //! assert_eq!(back.log_prob(&["a"], "b"), lm.log_prob(&["a"], "b"));
 //! ```
 
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
+use crate::hash::FnvMap;
 use crate::math::{exp, ln};
 
 /// The order used unless told otherwise (the paper's 3-gram model).
@@ -168,33 +167,6 @@ pub fn kn_discounts(t: [u64; 4]) -> Discounts {
     }
 }
 
-/// A deterministic, fast hasher for the trie keys and the vocabulary (no
-/// per-process random seed, so behaviour is the same everywhere).
-#[derive(Default, Clone, Copy)]
-struct FastHasher(u64);
-
-impl Hasher for FastHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0 ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-    fn finish(&self) -> u64 {
-        // murmur3's fmix64: spreads every input bit over the high and low bits.
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
-    }
-}
-
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
-
 fn key(parent: u32, word: u32) -> u64 {
     (u64::from(parent) << 32) | u64::from(word)
 }
@@ -248,9 +220,9 @@ type Entry = (Vec<u32>, f64, f64);
 pub struct NgramLm {
     order: usize,
     vocab: Vec<String>,
-    ids: FastMap<String, u32>,
+    ids: FnvMap<String, u32>,
     nodes: Vec<Node>,
-    children: FastMap<u64, u32>,
+    children: FnvMap<u64, u32>,
 }
 
 impl fmt::Debug for NgramLm {
@@ -293,9 +265,9 @@ impl NgramLm {
         let mut lm = NgramLm {
             order,
             vocab: Vec::new(),
-            ids: FastMap::default(),
+            ids: FnvMap::default(),
             nodes: vec![Node::root()],
-            children: FastMap::default(),
+            children: FnvMap::default(),
         };
         for w in [UNK, BOS, EOS] {
             lm.intern(w);
@@ -1016,13 +988,6 @@ mod tests {
         assert_eq!(kn_discounts([4, 2, 1, 0]).d[2], 3.0);
         // D2 = 2 - 3·(1/5)·10/2 = -1: out of range.
         assert!(kn_discounts([1, 2, 10, 1]).fallback);
-    }
-
-    #[test]
-    fn hasher_separates_parents() {
-        use std::hash::BuildHasher;
-        let b = BuildHasherDefault::<FastHasher>::default();
-        assert_ne!(b.hash_one(key(1, 5)) & 0xffff, b.hash_one(key(2, 5)) & 0xffff);
     }
 
     #[test]

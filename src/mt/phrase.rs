@@ -101,15 +101,14 @@
 //! );
 //! ```
 
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::{Deref, Range};
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
 use crate::corpus::Corpus;
+use crate::hash::FnvMap;
 use crate::io::links::LinkKind;
 use crate::mt::decoder::{
     decode_phrase, default_phrase_weights, PhraseDecodeOptions, Translation, F_UNKNOWN, NUM_PHRASE_FEATURES,
@@ -132,32 +131,6 @@ pub const INV_LEX: usize = 1;
 pub const DIR_PHRASE: usize = 2;
 /// Index of lex(ē|f̄).
 pub const DIR_LEX: usize = 3;
-
-// ------------------------------------------------------------ hashing ----
-
-/// FNV-1a: a deterministic hasher with no per-process seed (lookups only;
-/// nothing iterates a map into a result).
-#[derive(Default, Clone, Copy)]
-pub(crate) struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn write(&mut self, bytes: &[u8]) {
-        if self.0 == 0 {
-            self.0 = 0xcbf2_9ce4_8422_2325;
-        }
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    fn finish(&self) -> u64 {
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^ (h >> 33)
-    }
-}
-
-pub(crate) type FnvMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
 
 // --------------------------------------------------------- extraction ----
 

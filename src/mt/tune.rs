@@ -40,6 +40,7 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::bleu::{Bleu, BleuStats};
+use crate::rng::SplitMix64;
 
 /// MERT settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -295,29 +296,6 @@ fn combine(a: BleuStats, b: BleuStats, op: fn(u64, u64) -> u64) -> BleuStats {
     out
 }
 
-/// SplitMix64 (Steele, Lea & Flood 2014): small, fast, the same everywhere.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [-1, 1).
-    pub fn symmetric(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
-}
-
 fn normalized(mut w: Vec<f64>, tunable: &[bool]) -> Vec<f64> {
     let norm: f64 = w.iter().zip(tunable).filter(|(_, &t)| t).map(|(x, _)| x.abs()).sum();
     if norm > 0.0 && norm.is_finite() {
@@ -476,16 +454,5 @@ mod tests {
         // Equal lines: the earlier candidate.
         let mut lines = vec![(4, 1.0, 1.0), (2, 1.0, 1.0)];
         assert_eq!(envelope(&mut lines), [(f64::NEG_INFINITY, 2)]);
-    }
-
-    #[test]
-    fn rng_is_fixed() {
-        let mut a = SplitMix64::new(7);
-        let mut b = SplitMix64::new(7);
-        for _ in 0..10 {
-            let x = a.symmetric();
-            assert!((-1.0..1.0).contains(&x));
-            assert_eq!(x.to_bits(), b.symmetric().to_bits());
-        }
     }
 }

@@ -9,9 +9,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::hash::FnvMap;
 use crate::mt::meta::{Decomposition, RmShape};
-use crate::mt::phrase::{combine, consistent_pairs, ExtractMethod, FnvMap, SpanPair};
-use crate::mt::tune::SplitMix64;
+use crate::mt::phrase::{combine, consistent_pairs, ExtractMethod, SpanPair};
+use crate::rng::SplitMix64;
 use crate::tree::{NodeId, Tree};
 
 /// Limits on the RMs that are extracted and decoded with.

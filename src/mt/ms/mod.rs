@@ -178,14 +178,15 @@ pub use decode::{decode_ms, MsDecodeOptions, MsModel, MsOption, MsSearch, MsStat
 pub use extract::{RmEntry, RmLimits, RmTable, TagLexicon};
 
 use crate::corpus::Corpus;
+use crate::hash::FnvMap;
 use crate::mt::decoder::default_phrase_weights;
 use crate::mt::lm::{LmError, NgramLm, DEFAULT_ORDER};
 use crate::mt::meta::{Constraints, Decomposition};
 use crate::mt::phrase::{
-    aligned_pairs, check_training_lists, subtree_span_pairs, CountError, FnvMap, PhraseTable, PhraseTableOptions,
-    SpanPair,
+    aligned_pairs, check_training_lists, subtree_span_pairs, CountError, PhraseTable, PhraseTableOptions, SpanPair,
 };
-use crate::mt::tune::{mert, MertOptions, MertReport, SplitMix64};
+use crate::mt::tune::{mert, MertOptions, MertReport};
+use crate::rng::SplitMix64;
 use crate::tree::{NodeId, Tree};
 
 /// ln P(RM_e | RM_f), h1 (eq. 9).
