@@ -54,19 +54,24 @@
 //! ```
 
 mod alignment;
+mod directional;
 mod format;
+mod ibm1;
+mod ibm2;
 mod table;
 mod train;
 
 pub use alignment::{alignment_quality, symmetrize, AlignmentQuality, Symmetrization, WordAlignment};
+pub use directional::Direction;
 pub use format::{
     read_bitext, read_moses_lex, read_word_alignments, read_word_alignments_for, write_moses_lex,
     write_word_alignments, LexError,
 };
+pub use ibm1::train_ibm1;
+pub use ibm2::{MAX_TENSION, MIN_TENSION};
 pub use table::{normalize_word, LexTable, Lexicon, PairProbs, Vocab, WordId, NULL, NULL_ID};
 pub use train::{
-    align_with, lexicon_from_alignments, train, train_ibm1, train_lexicon, Direction, LexiconOptions, Progress, Stage,
-    TableEstimate, Training, MAX_TENSION, MIN_TENSION,
+    align_with, lexicon_from_alignments, train, train_lexicon, LexiconOptions, Progress, Stage, TableEstimate, Training,
 };
 
 use crate::corpus::Corpus;
