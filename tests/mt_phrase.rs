@@ -7,15 +7,16 @@ use std::f64::consts::LN_10;
 
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::bleu::BleuStats;
-use treelink::mt::decoder::{
-    beam_search, decode_phrase, BeamOptions, PhraseDecodeOptions, PhraseSearch, F_DIR_PHRASE, F_DISTORTION, F_LM,
-    F_PHRASES, F_UNKNOWN, F_WORDS, NUM_PHRASE_FEATURES,
-};
+use treelink::mt::decoder::{beam_search, BeamOptions};
 use treelink::mt::lm::{read_arpa, NgramLm};
 use treelink::mt::phrase::{
     combine, consistent_pairs, extract, read_phrase_table, subtree_pairs, write_phrase_table, AlignedPair,
     ExtractMethod, ExtractOptions, PhraseEntry, PhraseSystem, PhraseSystemConfig, PhraseSystemError, PhraseTable,
     PhraseTableOptions, SpanPair, LEX_FLOOR,
+};
+use treelink::mt::phrase::{
+    decode_phrase, PhraseDecodeOptions, PhraseSearch, F_DIR_PHRASE, F_DISTORTION, F_LM, F_PHRASES, F_UNKNOWN, F_WORDS,
+    NUM_PHRASE_FEATURES,
 };
 use treelink::mt::tune::{line_search, mert, optimize, Candidate, MertOptions, NBestPool};
 use treelink::tree::Tree;

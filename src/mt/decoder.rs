@@ -1,6 +1,7 @@
 //! Log-linear beam-search decoding (Koehn et al. 2003; Koehn 2004, Pharaoh;
-//! the meta-structure paper's §4), generic over the translation model, and
-//! its phrase-based instantiation.
+//! the meta-structure paper's §4), generic over the translation model: the
+//! phrase-based model ([`crate::mt::phrase::decode`]) and the meta-structure
+//! model ([`crate::mt::ms`]) are its instantiations.
 //!
 //! # The model
 //!
@@ -39,43 +40,6 @@
 //! Everything is deterministic: no randomness, maps only for lookups, sorting
 //! with total orders and creation-order ties.
 //!
-//! # The phrase-based model
-//!
-//! [`PhraseSearch`] (Pharaoh / Moses with default settings) has
-//! [`NUM_PHRASE_FEATURES`] = 9 features, all in the natural-log domain:
-//!
-//! | index | feature | value per phrase |
-//! |---|---|---|
-//! | [`F_INV_PHRASE`] | ln φ(f̄\|ē) | from the table |
-//! | [`F_INV_LEX`] | ln lex(f̄\|ē) | from the table |
-//! | [`F_DIR_PHRASE`] | ln φ(ē\|f̄) | from the table |
-//! | [`F_DIR_LEX`] | ln lex(ē\|f̄) | from the table |
-//! | [`F_LM`] | ln P(e) | LM (log10 from [`NgramLm`] × ln 10), `</s>` added on completion |
-//! | [`F_DISTORTION`] | −\|start − previous end\| | linear distortion |
-//! | [`F_WORDS`] | number of target words | word penalty (weight of either sign) |
-//! | [`F_PHRASES`] | 1 | phrase penalty |
-//! | [`F_UNKNOWN`] | 1 per unknown word | source words with no one-word translation are copied |
-//!
-//! Distortion follows Moses: the jump of a phrase starting at `start` after
-//! a phrase ending before `prev_end` is `|start − prev_end|` (the first
-//! phrase jumps from 0; no jump is charged at the end of the sentence). With
-//! a distortion limit `L` (default 6) a phrase is allowed only if the jump is
-//! at most `L` and, when it leaves uncovered words before it, its end is at
-//! most `L` words after the first uncovered word (so that it stays possible
-//! to go back). An unknown word's option has the table features 0 (ln 1).
-//!
-//! The future estimate of an option is its weighted table features, word and
-//! phrase penalties and the LM score of its words without context
-//! ([`NgramLm::null_state`]); distortion is not estimated.
-//!
-//! Recombination state: the LM state ([`LmState`], the minimal context) and
-//! the end of the last source phrase.
-//!
-//! Default weights ([`default_phrase_weights`]) are Moses' untuned defaults:
-//! 0.2 for each table feature, 0.5 LM, 0.3 distortion, 1 per target word
-//! (Moses' word penalty -1 on the value -|e|), 0.2 phrase penalty and -100 per
-//! unknown word.
-
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::hash::Hash;
@@ -83,8 +47,6 @@ use std::hash::Hash;
 use serde::{Deserialize, Serialize};
 
 use crate::hash::{FnvMap, FnvSet};
-use crate::mt::lm::{LmState, NgramLm, WordId};
-use crate::mt::phrase::PhraseTable;
 
 // ------------------------------------------------------------ generic ----
 
@@ -351,7 +313,8 @@ struct Search<M: SearchSpace> {
     recombine: bool,
 }
 
-fn dot(w: &[f64], x: &[f64]) -> f64 {
+/// `λ · h`.
+pub(crate) fn dot(w: &[f64], x: &[f64]) -> f64 {
     w.iter().zip(x).fold(0.0, |s, (a, b)| s + a * b)
 }
 
@@ -634,63 +597,6 @@ fn nbest_paths<M: SearchSpace>(search: &Search<M>, finals: &[u32], k: usize) -> 
     out
 }
 
-// ------------------------------------------------------- phrase-based ----
-
-/// ln φ(f̄|ē).
-pub const F_INV_PHRASE: usize = 0;
-/// ln lex(f̄|ē).
-pub const F_INV_LEX: usize = 1;
-/// ln φ(ē|f̄).
-pub const F_DIR_PHRASE: usize = 2;
-/// ln lex(ē|f̄).
-pub const F_DIR_LEX: usize = 3;
-/// ln P(e) of the n-gram LM.
-pub const F_LM: usize = 4;
-/// −Σ |jump|.
-pub const F_DISTORTION: usize = 5;
-/// Number of target words.
-pub const F_WORDS: usize = 6;
-/// Number of phrases.
-pub const F_PHRASES: usize = 7;
-/// Number of unknown (copied) source words.
-pub const F_UNKNOWN: usize = 8;
-/// Number of features of the phrase-based model.
-pub const NUM_PHRASE_FEATURES: usize = 9;
-/// Short names of the features, by index.
-pub const PHRASE_FEATURE_NAMES: [&str; NUM_PHRASE_FEATURES] =
-    ["tm_inv_phrase", "tm_inv_lex", "tm_dir_phrase", "tm_dir_lex", "lm", "distortion", "words", "phrases", "unknown"];
-
-/// Moses' untuned default weights (module documentation).
-pub fn default_phrase_weights() -> Vec<f64> {
-    vec![0.2, 0.2, 0.2, 0.2, 0.5, 0.3, 1.0, 0.2, -100.0]
-}
-
-/// Settings of the phrase-based decoder.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct PhraseDecodeOptions {
-    pub beam: BeamOptions,
-    /// Longest jump (`None`: unlimited). Default 6.
-    pub distortion_limit: Option<usize>,
-    /// Translations per source span tried, best first in table order (`None`: all). Default 20.
-    pub ttable_limit: Option<usize>,
-    /// n-best lists of distinct translations ([`distinct_nbest`]: up to
-    /// `10 · nbest` derivations, the best of each word sequence). Default
-    /// false; [`crate::mt::phrase::PhraseSystem::tune`] turns it on.
-    pub distinct_nbest: bool,
-}
-
-impl Default for PhraseDecodeOptions {
-    fn default() -> Self {
-        PhraseDecodeOptions {
-            beam: BeamOptions::default(),
-            distortion_limit: Some(6),
-            ttable_limit: Some(20),
-            distinct_nbest: false,
-        }
-    }
-}
-
 /// Keeps the first (best) entry of each word sequence of a best-first
 /// n-best list, at most `k` entries (as Moses' distinct n-best lists for MERT).
 pub fn distinct_nbest(entries: Vec<NBestEntry>, k: usize) -> Vec<NBestEntry> {
@@ -707,277 +613,12 @@ pub fn distinct_nbest(entries: Vec<NBestEntry>, k: usize) -> Vec<NBestEntry> {
     out
 }
 
-/// A translation option of one sentence.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PhraseOption {
-    pub start: usize,
-    pub end: usize,
-    pub target: Vec<String>,
-    /// A copied unknown word.
-    pub unknown: bool,
-    /// ln of the four table scores, in the order of the features.
-    pub ln_scores: [f64; 4],
-    ids: Vec<WordId>,
-    /// ln of the LM probability of the words without context.
-    lm_estimate: f64,
-}
-
-/// The recombination state of the phrase-based model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct PhraseState {
-    pub lm: LmState,
-    /// End (exclusive) of the last source phrase.
-    pub last_end: usize,
-}
-
-/// The phrase-based model of one source sentence.
-pub struct PhraseSearch<'a> {
-    lm: &'a NgramLm,
-    n: usize,
-    options: Vec<PhraseOption>,
-    distortion_limit: Option<usize>,
-}
-
-fn lm_ln(log10: f64) -> f64 {
-    log10 * std::f64::consts::LN_10
-}
-
-impl<'a> PhraseSearch<'a> {
-    /// Collects the options of `source`: the table's translations of every
-    /// span up to the longest source phrase (at most `ttable_limit` each),
-    /// and a copy of every word without a one-word translation (or when
-    /// `ttable_limit` is 0), so that every sentence can be translated.
-    pub fn new(
-        table: &PhraseTable,
-        lm: &'a NgramLm,
-        source: &[String],
-        options: &PhraseDecodeOptions,
-    ) -> PhraseSearch<'a> {
-        let n = source.len();
-        let mut opts = Vec::new();
-        let max = table.max_source_len();
-        for s in 0..n {
-            for e in s + 1..=n.min(s + max.max(1)) {
-                let entries = table.lookup(&source[s..e]);
-                let take = options.ttable_limit.unwrap_or(usize::MAX).min(entries.len());
-                for entry in &entries[..take] {
-                    opts.push(PhraseOption {
-                        start: s,
-                        end: e,
-                        target: entry.target.clone(),
-                        unknown: false,
-                        ln_scores: entry.scores.map(libm::log),
-                        ids: Vec::new(),
-                        lm_estimate: 0.0,
-                    });
-                }
-                if e == s + 1 && take == 0 {
-                    opts.push(PhraseOption {
-                        start: s,
-                        end: e,
-                        target: vec![source[s].clone()],
-                        unknown: true,
-                        ln_scores: [0.0; 4],
-                        ids: Vec::new(),
-                        lm_estimate: 0.0,
-                    });
-                }
-            }
-        }
-        for o in &mut opts {
-            o.ids = o.target.iter().map(|w| lm.word_id(w)).collect();
-            let mut state = lm.null_state();
-            let mut total = 0.0;
-            for &id in &o.ids {
-                let (lp, next) = lm.score_word(state, id);
-                total += lp;
-                state = next;
-            }
-            o.lm_estimate = lm_ln(total);
-        }
-        PhraseSearch { lm, n, options: opts, distortion_limit: options.distortion_limit }
-    }
-
-    /// The options, numbered as the search numbers them.
-    pub fn options(&self) -> &[PhraseOption] {
-        &self.options
-    }
-
-    fn static_features(o: &PhraseOption, delta: &mut [f64]) {
-        delta[..4].copy_from_slice(&o.ln_scores);
-        delta[F_WORDS] = o.target.len() as f64;
-        delta[F_PHRASES] = 1.0;
-        delta[F_UNKNOWN] = if o.unknown { 1.0 } else { 0.0 };
-    }
-}
-
-impl SearchSpace for PhraseSearch<'_> {
-    type State = PhraseState;
-
-    fn source_len(&self) -> usize {
-        self.n
-    }
-
-    fn num_features(&self) -> usize {
-        NUM_PHRASE_FEATURES
-    }
-
-    fn num_options(&self) -> usize {
-        self.options.len()
-    }
-
-    fn option_span(&self, option: usize) -> (usize, usize) {
-        let o = &self.options[option];
-        (o.start, o.end)
-    }
-
-    fn option_estimate(&self, option: usize, weights: &[f64]) -> f64 {
-        let o = &self.options[option];
-        let mut f = [0.0; NUM_PHRASE_FEATURES];
-        Self::static_features(o, &mut f);
-        f[F_LM] = o.lm_estimate;
-        dot(weights, &f)
-    }
-
-    fn initial_state(&self) -> PhraseState {
-        PhraseState { lm: self.lm.begin_state(), last_end: 0 }
-    }
-
-    fn span_allowed(&self, state: &PhraseState, coverage: &Coverage, start: usize, end: usize) -> bool {
-        let Some(limit) = self.distortion_limit else { return true };
-        if start.abs_diff(state.last_end) > limit {
-            return false;
-        }
-        match coverage.first_free() {
-            Some(gap) if gap < start => end - gap <= limit,
-            _ => true,
-        }
-    }
-
-    fn extend(
-        &self,
-        state: &PhraseState,
-        _coverage: &Coverage,
-        option: usize,
-        delta: &mut [f64],
-    ) -> Option<PhraseState> {
-        let o = &self.options[option];
-        Self::static_features(o, delta);
-        delta[F_DISTORTION] = -(o.start.abs_diff(state.last_end) as f64);
-        let mut lm_state = state.lm;
-        let mut total = 0.0;
-        for &id in &o.ids {
-            let (lp, next) = self.lm.score_word(lm_state, id);
-            total += lp;
-            lm_state = next;
-        }
-        delta[F_LM] = lm_ln(total);
-        Some(PhraseState { lm: lm_state, last_end: o.end })
-    }
-
-    fn finish(&self, state: &PhraseState, delta: &mut [f64]) {
-        delta[F_LM] += lm_ln(self.lm.score_end(state.lm));
-    }
-}
-
-/// One step of a phrase-based derivation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PhraseStep {
-    /// Half-open source span.
-    pub source: (usize, usize),
-    pub target: Vec<String>,
-    /// A copied unknown word.
-    pub unknown: bool,
-}
-
 /// One entry of an n-best list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NBestEntry {
     pub words: Vec<String>,
     pub features: Vec<f64>,
     pub score: f64,
-}
-
-/// The result of translating one sentence.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Translation {
-    /// The best translation.
-    pub words: Vec<String>,
-    /// Its model score λ · h.
-    pub score: f64,
-    /// Its feature vector h (indices `F_*`).
-    pub features: Vec<f64>,
-    /// Its phrase pairs in target order.
-    pub derivation: Vec<PhraseStep>,
-    /// The n-best list, best first (its first entry is the translation above).
-    pub nbest: Vec<NBestEntry>,
-    pub stats: SearchStats,
-}
-
-/// Translates `source` with the phrase-based model (module documentation).
-/// If the distortion limit leaves no complete translation, the sentence is
-/// decoded again without it. Never fails: a sentence that cannot be
-/// translated at all (non-finite weights) gives an empty translation with
-/// score −∞.
-pub fn decode_phrase(
-    table: &PhraseTable,
-    lm: &NgramLm,
-    source: &[String],
-    weights: &[f64],
-    options: &PhraseDecodeOptions,
-) -> Translation {
-    let mut model = PhraseSearch::new(table, lm, source, options);
-    let mut beam = options.beam.clone();
-    if options.distinct_nbest && beam.nbest > 1 {
-        beam.nbest = beam.nbest.saturating_mul(10);
-    }
-    let mut result = beam_search(&model, weights, &beam);
-    if result.nbest.is_empty() && options.distortion_limit.is_some() {
-        model.distortion_limit = None;
-        let again = beam_search(&model, weights, &beam);
-        let stats = SearchStats {
-            created: result.stats.created + again.stats.created,
-            pruned: result.stats.pruned + again.stats.pruned,
-            recombined: result.stats.recombined + again.stats.recombined,
-            expanded: result.stats.expanded + again.stats.expanded,
-        };
-        result = SearchResult { nbest: again.nbest, stats };
-    }
-    let words_of =
-        |d: &Derivation| d.options.iter().flat_map(|&o| model.options[o].target.iter().cloned()).collect::<Vec<_>>();
-    let mut nbest: Vec<NBestEntry> = result
-        .nbest
-        .iter()
-        .map(|d| NBestEntry { words: words_of(d), features: d.features.clone(), score: d.score })
-        .collect();
-    if options.distinct_nbest {
-        nbest = distinct_nbest(nbest, options.beam.nbest.max(1));
-    }
-    match result.nbest.first() {
-        Some(best) => Translation {
-            words: words_of(best),
-            score: best.score,
-            features: best.features.clone(),
-            derivation: best
-                .options
-                .iter()
-                .map(|&o| {
-                    let opt = &model.options[o];
-                    PhraseStep { source: (opt.start, opt.end), target: opt.target.clone(), unknown: opt.unknown }
-                })
-                .collect(),
-            nbest,
-            stats: result.stats,
-        },
-        None => Translation {
-            words: Vec::new(),
-            score: f64::NEG_INFINITY,
-            features: vec![0.0; NUM_PHRASE_FEATURES],
-            derivation: Vec::new(),
-            nbest,
-            stats: result.stats,
-        },
-    }
 }
 
 #[cfg(test)]

@@ -23,8 +23,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::mt::decoder::NUM_PHRASE_FEATURES;
 use crate::mt::ms::{MsSystem, MsTranslation};
+use crate::mt::phrase::NUM_PHRASE_FEATURES;
 use crate::mt::phrase::{ExtractMethod, PhraseSystem};
 use crate::tree::Tree;
 

@@ -11,10 +11,11 @@ use crate::align::greedy::Search;
 use crate::align::model::TrainOptions;
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::io::links::write_links;
-use crate::mt::decoder::{NBestEntry, PhraseStep};
+use crate::mt::decoder::NBestEntry;
 use crate::mt::model::SystemKind;
 use crate::mt::ms::MsStep;
 use crate::mt::phrase::ExtractMethod;
+use crate::mt::phrase::PhraseStep;
 use crate::tree::{NodeId, Tree};
 
 /// A file as the user gave it: its name (for errors) and its text.

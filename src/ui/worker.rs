@@ -21,10 +21,10 @@ use crate::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepar
 use crate::align::model::{self, AlignmentModel, LexicalModel, Scorer, TrainOptions};
 use crate::corpus::Corpus;
 use crate::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment};
-use crate::mt::decoder::PHRASE_FEATURE_NAMES;
 use crate::mt::lm::{read_arpa, NgramLm};
 use crate::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
 use crate::mt::ms::MS_FEATURE_NAMES;
+use crate::mt::phrase::PHRASE_FEATURE_NAMES;
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod};
 use crate::mt::train::{train_system, word_alignments, MtProgress, MtTrainSettings};
 use crate::tree::Tree;

@@ -6,12 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use super::extract::{MsIndex, RmLimits, RmTable, TagLexicon};
 use super::*;
-use crate::mt::decoder::{
-    beam_search, distinct_nbest, BeamOptions, Coverage, NBestEntry, PhraseStep, SearchSpace, SearchStats,
-};
+use crate::mt::decoder::{beam_search, distinct_nbest, BeamOptions, Coverage, NBestEntry, SearchSpace, SearchStats};
 use crate::mt::lm::{LmState, NgramLm, WordId};
 use crate::mt::meta::{Constraints, Decomposition};
-use crate::mt::phrase::PhraseTable;
+use crate::mt::phrase::{PhraseStep, PhraseTable};
 use crate::tree::Tree;
 
 /// Settings of the meta-structure decoder.

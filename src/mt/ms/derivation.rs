@@ -10,9 +10,9 @@
 //! [`SMS_ROOT`]. The phrase-based system's translation is drawn alike
 //! ([`target_phrase_tree`]), with its phrase numbers for structure.
 
-use crate::mt::decoder::PhraseStep;
 use crate::mt::meta::RmShape;
 use crate::mt::ms::MsStep;
+use crate::mt::phrase::PhraseStep;
 use crate::tree::{NodeId, Tree, TreeBuilder};
 
 /// The label of the root that holds a target SMS.
@@ -120,7 +120,7 @@ pub fn target_sms_tree(steps: &[MsStep]) -> Result<TargetSms, TargetSmsError> {
 ///
 /// # Examples
 /// ```
-/// use treelink::mt::decoder::PhraseStep;
+/// use treelink::mt::phrase::PhraseStep;
 /// use treelink::mt::ms::derivation::target_phrase_tree;
 /// let step = |target: &[&str]| PhraseStep { source: (0, 1), target: target.iter().map(|w| w.to_string()).collect(), unknown: false };
 /// let t = target_phrase_tree(&[step(&["el", "perro"]), step(&["ladra"])]).unwrap();

@@ -171,7 +171,7 @@ use std::ops::Deref;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::mt::decoder::{
+pub use crate::mt::phrase::{
     F_DIR_LEX, F_DIR_PHRASE, F_DISTORTION, F_INV_LEX, F_INV_PHRASE, F_LM, F_PHRASES, F_UNKNOWN, F_WORDS,
 };
 pub use decode::{decode_ms, MsDecodeOptions, MsModel, MsOption, MsSearch, MsState, MsStep, MsTranslation};
@@ -179,11 +179,11 @@ pub use extract::{RmEntry, RmLimits, RmTable, TagLexicon};
 
 use crate::corpus::Corpus;
 use crate::hash::FnvMap;
-use crate::mt::decoder::default_phrase_weights;
 use crate::mt::lm::{LmError, NgramLm, DEFAULT_ORDER};
 use crate::mt::meta::{Constraints, Decomposition};
 use crate::mt::phrase::{
-    aligned_pairs, check_training_lists, subtree_span_pairs, CountError, PhraseTable, PhraseTableOptions, SpanPair,
+    aligned_pairs, check_training_lists, default_phrase_weights, subtree_span_pairs, CountError, PhraseTable,
+    PhraseTableOptions, SpanPair,
 };
 use crate::mt::tune::{mert, MertOptions, MertReport};
 use crate::rng::SplitMix64;
