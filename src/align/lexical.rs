@@ -9,7 +9,8 @@
 //!   bitext. The sentences are kept so that aligning new input can re-train on
 //!   them plus the input's, as GIZA++ would be run.
 
-use super::model::LexicalModel;
+use serde::{Deserialize, Serialize};
+
 use crate::corpus::Corpus;
 use crate::lexicon::{
     self, align_with, bitext_of, Lexicon, LexiconOptions, SentencePair, TableEstimate, WordAlignment,
@@ -33,6 +34,18 @@ pub enum LexiconSource {
     Given { lexicon: Lexicon, links: Option<Vec<WordAlignment>> },
     /// Trained in the engine on the corpora's sentences plus `extra`.
     Train { extra: Vec<SentencePair>, options: LexiconOptions },
+}
+
+/// The lexical model of an alignment model.
+// One per model, so the variants' size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LexicalModel {
+    /// Tables read from files.
+    Tables(Lexicon),
+    /// Trained in the engine on these sentences with these settings.
+    InEngine { options: LexiconOptions, bitext: Vec<SentencePair> },
 }
 
 /// The lexicon, how to rebuild it (for the model file) and the word links of

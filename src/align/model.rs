@@ -26,12 +26,12 @@ use super::candidates::{candidate_pairs, CandidateNodes, Thresholds};
 use super::composite::{polynomial_feature_map, CompositeKernel, Instance, KernelSpec, StructureIndex, SubTreeKey};
 use super::features::{LexicalMatrices, PlainFeatures, N_PLAIN};
 use super::greedy::{greedy_align, Scored, Search};
-use super::lexical::LexicalSetup;
+use super::lexical::{LexicalModel, LexicalSetup};
 use crate::corpus::{Corpus, TreePair};
 use crate::eval::prf::Counts;
 use crate::io::links::Link;
 use crate::kernel::{BtkKind, Space};
-use crate::lexicon::{Lexicon, LexiconOptions, SentencePair, WordAlignment};
+use crate::lexicon::{Lexicon, WordAlignment};
 use crate::rng::SplitMix64;
 use crate::svm::{self, Posterior, SvmParams};
 use crate::tree::{NodeId, Tree};
@@ -187,18 +187,6 @@ pub struct AlignmentModel {
     pub posterior: Posterior,
     pub lexicon: LexicalModel,
     pub summary: TrainingSummary,
-}
-
-/// The lexical model of an alignment model.
-// One per model, so the variants' size difference costs nothing.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum LexicalModel {
-    /// Tables read from files.
-    Tables(Lexicon),
-    /// Trained in the engine on these sentences with these settings.
-    InEngine { options: LexiconOptions, bitext: Vec<SentencePair> },
 }
 
 /// A kept candidate's decision value `D = Σ parts − ρ`; `parts` follow the
