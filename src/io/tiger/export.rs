@@ -1,0 +1,217 @@
+//! Exporting a corpus to TigerXML + STA XML that the importer reads back
+//! to the same corpus.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use super::convert::from_token;
+use super::import::{basename, PairIds, SentenceIds};
+use crate::corpus::Corpus;
+use crate::io::links::LinkKind;
+use crate::tree::Tree;
+
+/// Why a corpus could not be exported (the ids do not fit the trees).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    #[error("expected ids for {expected} sentence pairs, found {found}")]
+    PairCount { expected: usize, found: usize },
+    #[error("sentence {sentence}: expected {expected} node ids (one per node), found {found}")]
+    NodeCount { sentence: String, expected: usize, found: usize },
+    #[error("id '{id}' is used twice in one treebank; expected unique ids")]
+    DuplicateId { id: String },
+    #[error("pair {pair}: link {link} names a node outside the trees")]
+    LinkOutOfRange { pair: usize, link: String },
+    #[error("expected two different treebank ids, found '{id}' twice")]
+    SameTreebank { id: String },
+}
+
+/// How an exported treebank is named in the STA file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreebankName {
+    /// The `treebank_id` used by the alignment's nodes.
+    pub id: String,
+    pub language: String,
+    /// The TigerXML file name (what the importer matches the files by).
+    pub filename: String,
+}
+
+impl TreebankName {
+    pub fn new(id: &str, language: &str, filename: &str) -> Self {
+        TreebankName { id: id.into(), language: language.into(), filename: filename.into() }
+    }
+}
+
+/// The three files of an export.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TigerExport {
+    pub source_tiger: String,
+    pub target_tiger: String,
+    pub sta: String,
+}
+
+pub(super) fn esc(s: &str) -> Cow<'_, str> {
+    quick_xml::escape::escape(s)
+}
+
+/// Writes trees as a TigerXML corpus with id `corpus_id`. Each tree comes with
+/// its ids (sentence id and one id per pre-order node, e.g. from
+/// [`TigerImport::ids`] or [`PairIds::synthesize`]). Terminals are written in
+/// word order, nonterminals in pre-order with edges labelled `--`; `-LRB-` /
+/// `-RRB-` become `(` / `)` again. Reading the result with [`parse_tiger`]
+/// and [`TigerSentence::to_tree`] gives the same trees (they are continuous).
+pub fn write_tiger<'a>(
+    corpus_id: &str,
+    sentences: impl IntoIterator<Item = (&'a Tree, &'a SentenceIds)>,
+) -> Result<String, ExportError> {
+    let mut out = String::new();
+    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n");
+    out.push_str(&format!("<corpus id=\"{}\">\n", esc(corpus_id)));
+    out.push_str(
+        "<head>\n<annotation>\n<feature name=\"word\" domain=\"T\"/>\n<feature name=\"pos\" domain=\"T\"/>\n\
+         <feature name=\"cat\" domain=\"NT\"/>\n<edgelabel>\n<value name=\"--\"/>\n</edgelabel>\n</annotation>\n</head>\n<body>\n",
+    );
+    let mut used: HashSet<&str> = HashSet::new();
+    for (tree, ids) in sentences {
+        if ids.nodes.len() != tree.len() {
+            return Err(ExportError::NodeCount {
+                sentence: ids.sentence.clone(),
+                expected: tree.len(),
+                found: ids.nodes.len(),
+            });
+        }
+        for id in std::iter::once(&ids.sentence).chain(&ids.nodes) {
+            if !used.insert(id) {
+                return Err(ExportError::DuplicateId { id: id.clone() });
+            }
+        }
+        out.push_str(&format!(
+            "<s id=\"{}\">\n<graph root=\"{}\">\n<terminals>\n",
+            esc(&ids.sentence),
+            esc(&ids.nodes[0])
+        ));
+        for n in (0..tree.len()).filter(|&n| tree.is_pos(n)) {
+            let word = tree.word_of(n).unwrap_or_default();
+            out.push_str(&format!(
+                " <t id=\"{}\" word=\"{}\" pos=\"{}\"/>\n",
+                esc(&ids.nodes[n]),
+                esc(&from_token(word)),
+                esc(&from_token(tree.label(n)))
+            ));
+        }
+        out.push_str("</terminals>\n<nonterminals>\n");
+        for n in (0..tree.len()).filter(|&n| tree.is_phrase(n)) {
+            out.push_str(&format!(" <nt id=\"{}\" cat=\"{}\">\n", esc(&ids.nodes[n]), esc(&from_token(tree.label(n)))));
+            for &c in tree.children(n) {
+                out.push_str(&format!("  <edge label=\"--\" idref=\"{}\"/>\n", esc(&ids.nodes[c])));
+            }
+            out.push_str(" </nt>\n");
+        }
+        out.push_str("</nonterminals>\n</graph>\n</s>\n");
+    }
+    out.push_str("</body>\n</corpus>\n");
+    Ok(out)
+}
+
+/// Writes the links of `corpus` as a Stockholm TreeAligner file: per pair a
+/// `<sen-align>` of `{sentence}_VROOT` nodes, then an `<align type="good|fuzzy">`
+/// per gold link with its nodes' Tiger ids from `ids`. [`import_pair`] reads
+/// it back (with the TigerXML of [`write_tiger`]) to the same pairs and links
+/// in the same order.
+pub fn write_sta(
+    corpus: &Corpus,
+    ids: &[PairIds],
+    source: &TreebankName,
+    target: &TreebankName,
+) -> Result<String, ExportError> {
+    check_ids(corpus, ids)?;
+    if source.id == target.id {
+        return Err(ExportError::SameTreebank { id: source.id.clone() });
+    }
+    let mut out = String::new();
+    out.push_str(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<treealign subversion=\"3\" version=\"2\">\n<head>\n<treebanks>\n",
+    );
+    for t in [source, target] {
+        out.push_str(&format!(
+            "<treebank id=\"{}\" language=\"{}\" filename=\"{}\"/>\n",
+            esc(&t.id),
+            esc(&t.language),
+            esc(&t.filename)
+        ));
+    }
+    out.push_str(
+        "</treebanks>\n<alignment-features>\n<alignment-feature color=\"#33e533\" name=\"good\">Exact alignment</alignment-feature>\n\
+         <alignment-feature color=\"#e53333\" name=\"fuzzy\">Fuzzy alignment</alignment-feature>\n</alignment-features>\n</head>\n<alignments>\n",
+    );
+    let (sid, tid) = (esc(&source.id), esc(&target.id));
+    for (k, (pair, pid)) in corpus.pairs.iter().zip(ids).enumerate() {
+        out.push_str(&format!(
+            "<sen-align>\n<node treebank_id=\"{sid}\" node_id=\"{}_VROOT\"/>\n<node treebank_id=\"{tid}\" node_id=\"{}_VROOT\"/>\n</sen-align>\n",
+            esc(&pid.source.sentence),
+            esc(&pid.target.sentence)
+        ));
+        for link in &pair.gold {
+            let (Some(s), Some(t)) = (pid.source.nodes.get(link.source), pid.target.nodes.get(link.target)) else {
+                return Err(ExportError::LinkOutOfRange { pair: k + 1, link: link.to_string() });
+            };
+            let kind = if link.kind == LinkKind::Good { "good" } else { "fuzzy" };
+            out.push_str(&format!(
+                "<align type=\"{kind}\">\n<node treebank_id=\"{sid}\" node_id=\"{}\"/>\n<node treebank_id=\"{tid}\" node_id=\"{}\"/>\n</align>\n",
+                esc(s),
+                esc(t)
+            ));
+        }
+    }
+    out.push_str("</alignments>\n</treealign>\n");
+    Ok(out)
+}
+
+pub(super) fn check_ids(corpus: &Corpus, ids: &[PairIds]) -> Result<(), ExportError> {
+    if ids.len() != corpus.len() {
+        return Err(ExportError::PairCount { expected: corpus.len(), found: ids.len() });
+    }
+    for (pair, pid) in corpus.pairs.iter().zip(ids) {
+        for (tree, s) in [(&pair.source, &pid.source), (&pair.target, &pid.target)] {
+            if s.nodes.len() != tree.len() {
+                return Err(ExportError::NodeCount {
+                    sentence: s.sentence.clone(),
+                    expected: tree.len(),
+                    found: s.nodes.len(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Exports a corpus as a TigerXML pair plus an STA file, with `ids` (e.g.
+/// [`TigerImport::ids`]) or, if `None`, ids from [`PairIds::synthesize`].
+/// `import_pair` on the three texts, named by `source.filename` /
+/// `target.filename`, gives back `corpus` (with `phrase_only: false`, or
+/// `true` if the corpus has phrase links only).
+pub fn export_pair(
+    corpus: &Corpus,
+    ids: Option<&[PairIds]>,
+    source: &TreebankName,
+    target: &TreebankName,
+) -> Result<TigerExport, ExportError> {
+    let synthesized;
+    let ids = match ids {
+        Some(ids) => ids,
+        None => {
+            synthesized = PairIds::synthesize(corpus);
+            &synthesized
+        }
+    };
+    check_ids(corpus, ids)?;
+    let corpus_id = |t: &TreebankName| {
+        let base = basename(&t.filename);
+        base.rsplit_once('.').map_or(base, |(stem, _)| stem).to_string()
+    };
+    let source_tiger =
+        write_tiger(&corpus_id(source), corpus.pairs.iter().zip(ids).map(|(p, i)| (&p.source, &i.source)))?;
+    let target_tiger =
+        write_tiger(&corpus_id(target), corpus.pairs.iter().zip(ids).map(|(p, i)| (&p.target, &i.target)))?;
+    let sta = write_sta(corpus, ids, source, target)?;
+    Ok(TigerExport { source_tiger, target_tiger, sta })
+}

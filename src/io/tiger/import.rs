@@ -1,0 +1,569 @@
+//! Importing a TigerXML treebank pair with its STA alignment into a
+//! [`Corpus`](crate::corpus::Corpus), with a report of what changed or was dropped.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+
+use super::convert::Change;
+use super::read::{parse_tiger, TigerCorpus};
+use super::sta::{parse_sta, StaAlign, StaAlignment, StaKind, StaNode, StaTreebank};
+use super::xml::{Loc, TigerError, TigerErrorKind};
+use crate::corpus::{Corpus, Named, TreePair};
+use crate::io::links::{Link, LinkKind};
+use crate::tree::Tree;
+
+/// Options of [`import_pair`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// Keep only links between two phrase nodes (Tiger nonterminals), as the
+    /// bracketed gold files do. With `false`, links touching POS nodes
+    /// (Tiger terminals, mostly word alignments) are kept too. Default: `true`.
+    pub phrase_only: bool,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions { phrase_only: true }
+    }
+}
+
+/// The Tiger ids of one converted sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentenceIds {
+    /// The sentence id (`s@id`).
+    pub sentence: String,
+    /// The Tiger id of every node, indexed by pre-order [`NodeId`].
+    pub nodes: Vec<String>,
+}
+
+/// The Tiger ids of one sentence pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairIds {
+    pub source: SentenceIds,
+    pub target: SentenceIds,
+}
+
+impl PairIds {
+    /// Ids for a corpus that has none (e.g. read from bracketed files): pair
+    /// `k` (1-based) gets sentence id `s{k}` on both sides, its words the ids
+    /// `s{k}_1`, `s{k}_2`, … in word order, and its phrase nodes `s{k}_500`,
+    /// `s{k}_501`, … in pre-order (numbered from the number of words + 1 if
+    /// that is above 500), as in the SQUOIA files.
+    pub fn synthesize(corpus: &Corpus) -> Vec<PairIds> {
+        corpus
+            .pairs
+            .iter()
+            .enumerate()
+            .map(|(k, p)| PairIds {
+                source: synthesize_ids(&p.source, k + 1),
+                target: synthesize_ids(&p.target, k + 1),
+            })
+            .collect()
+    }
+}
+
+pub(super) fn synthesize_ids(tree: &Tree, k: usize) -> SentenceIds {
+    let sentence = format!("s{k}");
+    let (mut word, mut phrase) = (0, tree.words().len().max(499));
+    let nodes = (0..tree.len())
+        .map(|n| {
+            if tree.is_pos(n) {
+                word += 1;
+                format!("{sentence}_{word}")
+            } else {
+                phrase += 1;
+                format!("{sentence}_{phrase}")
+            }
+        })
+        .collect();
+    SentenceIds { sentence, nodes }
+}
+
+/// Which side of the pair a node is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Source,
+    Target,
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Source => "source",
+            Side::Target => "target",
+        })
+    }
+}
+
+/// Why an STA node link is not in the corpus.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DropReason {
+    /// A linked node's yield changed when its constituent was made continuous.
+    YieldChanged { sides: Vec<Side> },
+    /// The two sentences are not an imported 1:1 pair.
+    NotInPair,
+    /// A linked node is not in the converted tree (unreachable or empty).
+    NodeNotInTree { side: Side },
+    /// The link names the virtual root `…_VROOT`, which is not a node.
+    VirtualRoot,
+}
+
+impl fmt::Display for DropReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DropReason::YieldChanged { sides } => {
+                let s: Vec<String> = sides.iter().map(Side::to_string).collect();
+                write!(f, "the yield of the {} node changed", s.join(" and "))
+            }
+            DropReason::NotInPair => f.write_str("its sentences are not a 1:1 sentence pair"),
+            DropReason::NodeNotInTree { side } => write!(f, "the {side} node is not in the converted tree"),
+            DropReason::VirtualRoot => f.write_str("it names a virtual root, which is not a node"),
+        }
+    }
+}
+
+/// An STA node link left out of the corpus, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DroppedLink {
+    pub source_node: String,
+    pub target_node: String,
+    pub kind: LinkKind,
+    pub reason: DropReason,
+    /// Where the `<align>` is in the STA file.
+    pub loc: Loc,
+}
+
+impl fmt::Display for DroppedLink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = if self.kind == LinkKind::Good { "good" } else { "fuzzy" };
+        write!(f, "dropped {kind} link {} – {}: {}", self.source_node, self.target_node, self.reason)
+    }
+}
+
+/// A sentence link that is not 1:1, so neither sentence was imported through it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedSentenceLink {
+    pub source: String,
+    pub target: String,
+    /// How many target sentences the source sentence is linked to.
+    pub source_links: usize,
+    /// How many source sentences the target sentence is linked to.
+    pub target_links: usize,
+}
+
+impl fmt::Display for SkippedSentenceLink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "sentences {} – {} not imported: {} is linked to {} target sentence(s) and {} to {} source sentence(s) (only 1:1 pairs are imported)",
+            self.source, self.target, self.source, self.source_links, self.target, self.target_links
+        )
+    }
+}
+
+/// Everything [`import_pair`] changed or left out, with counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ImportReport {
+    /// The STA file's name, for locating dropped links.
+    pub sta_file: String,
+    pub source_sentences: usize,
+    pub target_sentences: usize,
+    pub pairs: usize,
+    /// Sentence links that were not 1:1.
+    pub skipped_sentence_links: Vec<SkippedSentenceLink>,
+    /// Sentences of the treebanks that no alignment mentions.
+    pub unaligned_source: usize,
+    pub unaligned_target: usize,
+    /// What converting the paired sentences changed.
+    pub changes: Vec<Change>,
+    /// Paired sentences with at least one change, and nodes whose yield changed.
+    pub changed_sentences: usize,
+    pub changed_nodes: usize,
+    /// `<align>` elements in the STA file.
+    pub sta_links: usize,
+    /// Links in the corpus.
+    pub kept_links: usize,
+    /// Links touching a POS node, left out because of `phrase_only`.
+    pub skipped_pos_links: usize,
+    /// Links left out for another reason.
+    pub dropped_links: Vec<DroppedLink>,
+    /// Link types other than good / fuzzy, imported as fuzzy, with counts.
+    pub retyped: BTreeMap<String, usize>,
+    /// Other remarks (e.g. how the treebanks were matched to the files).
+    pub notes: Vec<String>,
+}
+
+impl ImportReport {
+    /// Number of dropped links with a yield-changed reason.
+    pub fn dropped_for_yield(&self) -> usize {
+        self.dropped_links.iter().filter(|d| matches!(d.reason, DropReason::YieldChanged { .. })).count()
+    }
+
+    /// Dropped links per reason: (yield changed, not in a pair, node not in the tree, virtual root).
+    pub fn dropped_by_reason(&self) -> [usize; 4] {
+        let mut n = [0; 4];
+        for d in &self.dropped_links {
+            n[match d.reason {
+                DropReason::YieldChanged { .. } => 0,
+                DropReason::NotInPair => 1,
+                DropReason::NodeNotInTree { .. } => 2,
+                DropReason::VirtualRoot => 3,
+            }] += 1;
+        }
+        n
+    }
+
+    /// A few lines of counts.
+    pub fn summary(&self) -> Vec<String> {
+        let [yields, not_paired, not_in_tree, virtual_root] = self.dropped_by_reason();
+        let mut out = vec![
+            format!(
+                "{} sentence pairs imported ({} source, {} target sentences; {} sentence links not 1:1; {} source and {} target sentences unaligned)",
+                self.pairs,
+                self.source_sentences,
+                self.target_sentences,
+                self.skipped_sentence_links.len(),
+                self.unaligned_source,
+                self.unaligned_target
+            ),
+            format!(
+                "{} changes in {} paired sentences; {} nodes changed their yield",
+                self.changes.len(),
+                self.changed_sentences,
+                self.changed_nodes
+            ),
+            format!(
+                "{} of {} links kept; {} POS links left out (phrase links only); {} dropped: {yields} because a yield changed, \
+                 {not_paired} outside the 1:1 pairs, {not_in_tree} naming a node not in the tree, {virtual_root} naming a virtual root",
+                self.kept_links,
+                self.sta_links,
+                self.skipped_pos_links,
+                self.dropped_links.len(),
+            ),
+        ];
+        for (t, n) in &self.retyped {
+            out.push(format!("{n} links of type '{t}' imported as fuzzy"));
+        }
+        out.extend(self.notes.iter().cloned());
+        out
+    }
+
+    /// The summary, then every change, skipped sentence link and dropped link.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = self.summary();
+        out.extend(self.changes.iter().map(Change::to_string));
+        out.extend(self.skipped_sentence_links.iter().map(SkippedSentenceLink::to_string));
+        out.extend(self.dropped_links.iter().map(|d| format!("{}:{}: {d}", self.sta_file, d.loc)));
+        out
+    }
+}
+
+impl fmt::Display for ImportReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for line in self.lines() {
+            writeln!(f, "{line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The result of [`import_pair`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct TigerImport {
+    pub corpus: Corpus,
+    /// The Tiger ids of each pair (sentence ids and node ids per pre-order node).
+    pub ids: Vec<PairIds>,
+    pub report: ImportReport,
+}
+
+pub(super) fn basename(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// A node of an alignment resolved against a treebank.
+pub(super) enum Resolved {
+    /// A real node: sentence index and node id.
+    Node(usize),
+    /// `…_VROOT` or a sentence id: the sentence as a whole.
+    Sentence(usize),
+}
+
+pub(super) fn resolve(corpus: &TigerCorpus, node: &str) -> Option<Resolved> {
+    if let Some(k) = corpus.sentence_of_node(node) {
+        return Some(Resolved::Node(k));
+    }
+    let sentence = node.strip_suffix("_VROOT").unwrap_or(node);
+    corpus.sentence_position(sentence).map(Resolved::Sentence)
+}
+
+/// Imports a TigerXML treebank pair with its STA alignment: `source` and
+/// `target` are the TigerXML files, `sta` the alignment; the names are used
+/// to match the STA `<treebank filename>`s (by base name; if they do not
+/// match, by which treebank's node ids are in which file) and in errors.
+///
+/// Sentence pairs: every `<sen-align>` and every `<align>` links a source
+/// sentence to a target sentence; the pairs are the links whose source and
+/// target sentences are linked to nothing else (1:1), in the order of their
+/// first link in the STA file — this reproduces the `.ids` files of the
+/// bracketed data. Each paired sentence is converted with
+/// [`TigerSentence::to_tree`]; each `<align>` between the two sentences of a
+/// pair becomes a gold link in STA file order (duplicates kept), unless it
+/// touches a POS node and `options.phrase_only`, or touches a node whose
+/// yield changed or that is not in the tree (dropped and reported).
+///
+/// Errors: anything [`parse_tiger`] or [`parse_sta`] refuses, an alignment
+/// node that is in neither treebank, an alignment element without exactly
+/// one node of each treebank, and the conversion errors of paired sentences.
+pub fn import_pair(
+    source: Named<'_>,
+    target: Named<'_>,
+    sta: Named<'_>,
+    options: ImportOptions,
+) -> Result<TigerImport, TigerError> {
+    let src = parse_tiger(source.text, source.name)?;
+    let trg = parse_tiger(target.text, target.name)?;
+    let alignment = parse_sta(sta.text, sta.name)?;
+    import_parsed(source.name, &src, target.name, &trg, sta.name, &alignment, options)
+}
+
+/// [`import_pair`] on already parsed files (`*_file` name them in errors).
+pub fn import_parsed(
+    source_file: &str,
+    src: &TigerCorpus,
+    target_file: &str,
+    trg: &TigerCorpus,
+    sta_file: &str,
+    sta: &StaAlignment,
+    options: ImportOptions,
+) -> Result<TigerImport, TigerError> {
+    let mut report = ImportReport {
+        sta_file: sta_file.to_string(),
+        source_sentences: src.len(),
+        target_sentences: trg.len(),
+        ..Default::default()
+    };
+    let (src_tb, trg_tb) = match_treebanks(source_file, src, target_file, trg, sta_file, sta, &mut report)?;
+
+    // Resolve every alignment to (source, target) nodes.
+    struct Resolved2<'s> {
+        align: &'s StaAlign,
+        src_node: &'s str,
+        trg_node: &'s str,
+        src_sentence: usize,
+        trg_sentence: usize,
+        virtual_node: bool,
+    }
+    let mut resolved = Vec::with_capacity(sta.alignments.len());
+    for a in &sta.alignments {
+        let element = if a.kind == StaKind::Sentence { "sen-align" } else { "align" };
+        let pick = |tb: &str| -> Result<&StaNode, TigerError> {
+            let mut nodes = a.nodes.iter().filter(|n| n.treebank == tb);
+            match (nodes.next(), nodes.next()) {
+                (Some(n), None) => Ok(n),
+                _ => Err(TigerError::at(
+                    sta_file,
+                    a.loc,
+                    TigerErrorKind::NodesPerTreebank {
+                        element,
+                        treebank: tb.to_string(),
+                        found: a.nodes.iter().filter(|n| n.treebank == tb).count(),
+                    },
+                )),
+            }
+        };
+        let (sn, tn) = (pick(src_tb)?, pick(trg_tb)?);
+        let unknown = |n: &StaNode, file: &str| {
+            TigerError::at(
+                sta_file,
+                n.loc,
+                TigerErrorKind::UnknownNode { element, node: n.node.clone(), file: basename(file).to_string() },
+            )
+        };
+        let rs = resolve(src, &sn.node).ok_or_else(|| unknown(sn, source_file))?;
+        let rt = resolve(trg, &tn.node).ok_or_else(|| unknown(tn, target_file))?;
+        let virtual_node =
+            a.kind != StaKind::Sentence && (matches!(rs, Resolved::Sentence(_)) || matches!(rt, Resolved::Sentence(_)));
+        let sentence = |r: Resolved| match r {
+            Resolved::Node(k) | Resolved::Sentence(k) => k,
+        };
+        resolved.push(Resolved2 {
+            align: a,
+            src_node: &sn.node,
+            trg_node: &tn.node,
+            src_sentence: sentence(rs),
+            trg_sentence: sentence(rt),
+            virtual_node,
+        });
+    }
+
+    // Sentence links and 1:1 pairs, in order of first appearance.
+    let mut edges: Vec<(usize, usize)> = Vec::new();
+    let mut seen: HashSet<(usize, usize)> = HashSet::new();
+    let mut src_links = vec![0usize; src.len()];
+    let mut trg_links = vec![0usize; trg.len()];
+    for r in &resolved {
+        let e = (r.src_sentence, r.trg_sentence);
+        if seen.insert(e) {
+            edges.push(e);
+            src_links[e.0] += 1;
+            trg_links[e.1] += 1;
+        }
+    }
+    report.unaligned_source = src_links.iter().filter(|&&n| n == 0).count();
+    report.unaligned_target = trg_links.iter().filter(|&&n| n == 0).count();
+    let mut pair_of_source: Vec<Option<usize>> = vec![None; src.len()];
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for &(a, b) in &edges {
+        if src_links[a] == 1 && trg_links[b] == 1 {
+            pair_of_source[a] = Some(pairs.len());
+            pairs.push((a, b));
+        } else {
+            report.skipped_sentence_links.push(SkippedSentenceLink {
+                source: src.sentences[a].id.clone(),
+                target: trg.sentences[b].id.clone(),
+                source_links: src_links[a],
+                target_links: trg_links[b],
+            });
+        }
+    }
+
+    // Convert the paired sentences.
+    let mut converted = Vec::with_capacity(pairs.len());
+    for &(a, b) in &pairs {
+        let cs = src.sentences[a].to_tree(source_file)?;
+        let ct = trg.sentences[b].to_tree(target_file)?;
+        for c in [&cs, &ct] {
+            if !c.changes.is_empty() {
+                report.changed_sentences += 1;
+            }
+            report.changed_nodes += c.yield_changed.len();
+            report.changes.extend(c.changes.iter().cloned());
+        }
+        converted.push((cs, ct));
+    }
+
+    // Links.
+    let mut gold: Vec<Vec<Link>> = vec![Vec::new(); pairs.len()];
+    for r in &resolved {
+        let kind = match &r.align.kind {
+            StaKind::Sentence => continue,
+            StaKind::Good => LinkKind::Good,
+            StaKind::Fuzzy => LinkKind::Fuzzy,
+            StaKind::Other(t) => {
+                *report.retyped.entry(t.clone()).or_insert(0) += 1;
+                LinkKind::Fuzzy
+            }
+        };
+        report.sta_links += 1;
+        let drop = |reason| DroppedLink {
+            source_node: r.src_node.to_string(),
+            target_node: r.trg_node.to_string(),
+            kind,
+            reason,
+            loc: r.align.loc,
+        };
+        let pair = pair_of_source[r.src_sentence].filter(|&p| pairs[p].1 == r.trg_sentence);
+        let Some(p) = pair else {
+            report.dropped_links.push(drop(DropReason::NotInPair));
+            continue;
+        };
+        if r.virtual_node {
+            report.dropped_links.push(drop(DropReason::VirtualRoot));
+            continue;
+        }
+        let (cs, ct) = &converted[p];
+        let (Some(i), Some(j)) = (cs.node(r.src_node), ct.node(r.trg_node)) else {
+            let side = if cs.node(r.src_node).is_none() { Side::Source } else { Side::Target };
+            report.dropped_links.push(drop(DropReason::NodeNotInTree { side }));
+            continue;
+        };
+        if options.phrase_only && (cs.tree.is_pos(i) || ct.tree.is_pos(j)) {
+            report.skipped_pos_links += 1;
+            continue;
+        }
+        let mut sides = Vec::new();
+        if cs.changed(i) {
+            sides.push(Side::Source);
+        }
+        if ct.changed(j) {
+            sides.push(Side::Target);
+        }
+        if !sides.is_empty() {
+            report.dropped_links.push(drop(DropReason::YieldChanged { sides }));
+            continue;
+        }
+        gold[p].push(Link { source: i, target: j, kind });
+        report.kept_links += 1;
+    }
+
+    report.pairs = pairs.len();
+    let mut corpus = Corpus::default();
+    let mut ids = Vec::with_capacity(pairs.len());
+    for (((a, b), (cs, ct)), gold) in pairs.iter().zip(converted).zip(gold) {
+        ids.push(PairIds {
+            source: SentenceIds { sentence: src.sentences[*a].id.clone(), nodes: cs.node_ids },
+            target: SentenceIds { sentence: trg.sentences[*b].id.clone(), nodes: ct.node_ids },
+        });
+        corpus.pairs.push(TreePair { source: cs.tree, target: ct.tree, gold });
+    }
+    Ok(TigerImport { corpus, ids, report })
+}
+
+/// Which STA treebank id is the source and which the target.
+pub(super) fn match_treebanks<'s>(
+    source_file: &str,
+    src: &TigerCorpus,
+    target_file: &str,
+    trg: &TigerCorpus,
+    sta_file: &str,
+    sta: &'s StaAlignment,
+    report: &mut ImportReport,
+) -> Result<(&'s str, &'s str), TigerError> {
+    if sta.treebanks.len() != 2 {
+        return Err(TigerError::at(sta_file, sta.loc, TigerErrorKind::TreebankCount { found: sta.treebanks.len() }));
+    }
+    let (t0, t1) = (&sta.treebanks[0], &sta.treebanks[1]);
+    let named = |t: &StaTreebank, file: &str| t.filename.as_deref().is_some_and(|f| basename(f) == basename(file));
+    if named(t0, source_file) && named(t1, target_file) && !named(t0, target_file) {
+        return Ok((&t0.id, &t1.id));
+    }
+    if named(t1, source_file) && named(t0, target_file) && !named(t1, target_file) {
+        return Ok((&t1.id, &t0.id));
+    }
+    // Fall back on the node ids: count the nodes each order resolves.
+    let score = |s: &str, t: &str| {
+        sta.alignments
+            .iter()
+            .flat_map(|a| &a.nodes)
+            .filter(|n| {
+                (n.treebank == s && resolve(src, &n.node).is_some())
+                    || (n.treebank == t && resolve(trg, &n.node).is_some())
+            })
+            .count()
+    };
+    let (forward, backward) = (score(&t0.id, &t1.id), score(&t1.id, &t0.id));
+    let chosen = if forward >= backward && forward > 0 {
+        (t0.id.as_str(), t1.id.as_str())
+    } else if backward > forward {
+        (t1.id.as_str(), t0.id.as_str())
+    } else {
+        let describe = |t: &StaTreebank| format!("{} = {}", t.id, t.filename.as_deref().unwrap_or("?"));
+        return Err(TigerError::at(
+            sta_file,
+            sta.loc,
+            TigerErrorKind::TreebanksDoNotMatch {
+                treebanks: format!("{}, {}", describe(t0), describe(t1)),
+                source_file: basename(source_file).to_string(),
+                target_file: basename(target_file).to_string(),
+            },
+        ));
+    };
+    report.notes.push(format!(
+        "the alignment's treebank file names do not name {} and {}: matched treebank '{}' to the source and '{}' to the target by their node ids",
+        basename(source_file),
+        basename(target_file),
+        chosen.0,
+        chosen.1
+    ));
+    Ok(chosen)
+}

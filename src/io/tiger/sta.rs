@@ -1,0 +1,141 @@
+//! Reading Stockholm TreeAligner (STA) alignment files.
+
+use std::collections::HashMap;
+
+use super::xml::{dup, name_of, Element, Loc, Step, TigerError, TigerErrorKind, XmlStream};
+
+/// `<treebank id language filename/>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaTreebank {
+    pub id: String,
+    pub language: Option<String>,
+    pub filename: Option<String>,
+    pub loc: Loc,
+}
+
+/// What an alignment element says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StaKind {
+    /// `<sen-align>`: the sentences are translations of each other.
+    Sentence,
+    /// `<align type="good">`.
+    Good,
+    /// `<align type="fuzzy">`.
+    Fuzzy,
+    /// `<align>` of another type (e.g. `weak`); imported as fuzzy.
+    Other(String),
+}
+
+/// `<node treebank_id node_id/>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaNode {
+    pub treebank: String,
+    pub node: String,
+    pub loc: Loc,
+}
+
+/// One `<sen-align>` or `<align>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaAlign {
+    pub kind: StaKind,
+    pub nodes: Vec<StaNode>,
+    pub loc: Loc,
+}
+
+/// An STA alignment file: its treebanks and its alignments in file order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StaAlignment {
+    pub treebanks: Vec<StaTreebank>,
+    pub alignments: Vec<StaAlign>,
+    /// Where `<treebanks>` (or else the document) starts.
+    pub loc: Loc,
+}
+
+/// Reads a Stockholm TreeAligner alignment file: `<treebanks><treebank id
+/// language filename/>`, `<sen-align>` sentence links (node ids such as
+/// `s2939_VROOT`), `<align type="good|fuzzy">` node links, each with
+/// `<node treebank_id node_id/>` children. `<to-empty>` and the rest of
+/// `<head>` are ignored. Nodes must name a declared treebank. Cost: O(input length).
+pub fn parse_sta(text: &str, file: &str) -> Result<StaAlignment, TigerError> {
+    let mut xml = XmlStream::new(text, file);
+    let mut sta = StaAlignment { loc: Loc { line: 1, column: 1 }, ..Default::default() };
+    let mut current: Option<StaAlign> = None;
+    let mut treebank_locs: HashMap<String, Loc> = HashMap::new();
+    let mut seen_document = false;
+    loop {
+        match xml.next()? {
+            Step::End => break,
+            Step::Open(start, loc) => {
+                let el = Element::new(&start, loc, file)?;
+                let name = start.local_name();
+                if !seen_document {
+                    seen_document = true;
+                    sta.loc = loc;
+                    if name.as_ref() != b"treealign" {
+                        return Err(el.error(TigerErrorKind::WrongDocument {
+                            expected: "a Stockholm TreeAligner <treealign>",
+                            found: name_of(&start),
+                        }));
+                    }
+                    continue;
+                }
+                match name.as_ref() {
+                    b"treebanks" => sta.loc = loc,
+                    b"treebank" => {
+                        let id = el.required("treebank", "id")?;
+                        if let Some(&first) = treebank_locs.get(&id) {
+                            return Err(el.error(dup(&id, first)));
+                        }
+                        treebank_locs.insert(id.clone(), loc);
+                        sta.treebanks.push(StaTreebank {
+                            id,
+                            language: el.attr("language")?,
+                            filename: el.attr("filename")?,
+                            loc,
+                        });
+                    }
+                    b"sen-align" => current = Some(StaAlign { kind: StaKind::Sentence, nodes: Vec::new(), loc }),
+                    b"align" => {
+                        let kind = match el.required("align", "type")?.as_str() {
+                            "good" => StaKind::Good,
+                            "fuzzy" => StaKind::Fuzzy,
+                            other => StaKind::Other(other.to_string()),
+                        };
+                        current = Some(StaAlign { kind, nodes: Vec::new(), loc });
+                    }
+                    b"node" => {
+                        let Some(a) = current.as_mut() else {
+                            return Err(el.error(TigerErrorKind::Misplaced { element: "node", parent: "align" }));
+                        };
+                        let treebank = el.required("node", "treebank_id")?;
+                        let node = el.required("node", "node_id")?;
+                        if !treebank_locs.contains_key(&treebank) {
+                            return Err(el.error(TigerErrorKind::UnknownTreebank { treebank }));
+                        }
+                        a.nodes.push(StaNode { treebank, node, loc });
+                    }
+                    _ => {}
+                }
+            }
+            Step::Close(name) => {
+                if matches!(name.as_slice(), b"sen-align" | b"align") {
+                    if let Some(a) = current.take() {
+                        sta.alignments.push(a);
+                    }
+                }
+            }
+        }
+    }
+    if !seen_document {
+        let loc = xml.lines.at(text.len() as u64);
+        return Err(TigerError::at(
+            file,
+            loc,
+            TigerErrorKind::WrongDocument {
+                expected: "a Stockholm TreeAligner <treealign>",
+                found: "no element".into(),
+            },
+        ));
+    }
+    Ok(sta)
+}
