@@ -4,6 +4,7 @@
 use treelink::eval::bleu::{
     corpus_bleu, corpus_bleu_multi, corpus_bleu_tokens, sentence_bleu, sentence_bleu_multi, Bleu, BleuStats, Smoothing,
 };
+use treelink::eval::significance::{paired_bootstrap, RunScores};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * b.abs().max(1.0)
@@ -167,6 +168,55 @@ fn agrees_with_sacrebleu() {
             assert!(close(b.precisions[n], case["precisions"][n].as_f64().unwrap()), "case {i}");
         }
         assert!(close(b.bp, case["bp"].as_f64().unwrap()), "case {i}");
+    }
+}
+
+/// The paired bootstrap test against sacreBLEU's `--paired-bs` (tests/data/bleu/README.md):
+/// two real systems' dev translations, 30 seeds each side. The two generators
+/// differ, so the draws differ; the observed scores are equal and the means
+/// over the seeds of μ, the CI half-width and the p-value agree within
+/// three standard errors of their difference.
+#[test]
+fn paired_bootstrap_agrees_with_sacrebleu() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/bleu/paired");
+    let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).unwrap();
+    let refs: Vec<String> = read("ref.txt").lines().map(str::to_string).collect();
+    let system = |f: &str| {
+        let stats = read(f).lines().zip(&refs).map(|(h, r)| BleuStats::from_text(h, &[r])).collect();
+        RunScores::single(stats)
+    };
+    let systems = [system("phrase.hyp"), system("ms.hyp")];
+    let data: serde_json::Value = serde_json::from_str(&read("sacrebleu_paired_bs.json")).unwrap();
+    let runs = data["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 30);
+    // [μ base, ci base, μ ms, ci ms, p ms] per seed.
+    let mut ours: Vec<[f64; 5]> = Vec::new();
+    let mut theirs: Vec<[f64; 5]> = Vec::new();
+    for run in runs {
+        let seed = run["seed"].as_u64().unwrap();
+        let t = paired_bootstrap(&systems, 1000, seed).unwrap();
+        let s = &run["systems"];
+        for k in 0..2 {
+            assert!(close(t[k].score, s[k]["score"].as_f64().unwrap()), "{} {}", t[k].score, s[k]["score"]);
+        }
+        assert!(t[0].p_value.is_none() && s[0]["p_value"].is_null());
+        ours.push([t[0].mean, t[0].ci, t[1].mean, t[1].ci, t[1].p_value.unwrap()]);
+        let f = |k: usize, key: &str| s[k][key].as_f64().unwrap();
+        theirs.push([f(0, "mean"), f(0, "ci"), f(1, "mean"), f(1, "ci"), f(1, "p_value")]);
+    }
+    let mean_var = |v: &[[f64; 5]], i: usize| {
+        let n = v.len() as f64;
+        let m = v.iter().map(|x| x[i]).sum::<f64>() / n;
+        (m, v.iter().map(|x| (x[i] - m).powi(2)).sum::<f64>() / (n - 1.0))
+    };
+    for (i, what) in
+        ["μ of the baseline", "CI of the baseline", "μ of the system", "CI of the system", "p"].iter().enumerate()
+    {
+        let ((a, va), (b, vb)) = (mean_var(&ours, i), mean_var(&theirs, i));
+        let se = ((va + vb) / ours.len() as f64).sqrt();
+        assert!((a - b).abs() <= 3.0 * se, "{what}: ours {a:.4}, sacreBLEU {b:.4}, standard error {se:.4}");
+        // And not trivially: the quantity varies with the seed on both sides.
+        assert!(va > 0.0 && vb > 0.0, "{what}");
     }
 }
 

@@ -440,6 +440,23 @@ fn cli_mt_train_translate_bleu() {
     assert_eq!(out2, out);
     let (ok, out, _) = run(&["bleu", "--ref", &p("ref"), "--hyp", &p("hyp")]);
     assert!(ok && out.starts_with("BLEU = "), "{out}");
+    // Several systems: each one's BLEU line, then the paired bootstrap table against the first.
+    let (ok, cmp, err) = run(&["bleu", "--ref", &p("ref"), "--hyp", &p("hyp"), "--hyp", &p("ref"), "--samples", "50"]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = cmp.lines().collect();
+    assert_eq!(lines.len(), 6, "{cmp}");
+    assert_eq!(lines[0], format!("{}  {}", p("hyp"), out.trim()));
+    assert!(lines[1].starts_with(&format!("{}  BLEU = 100.00 ", p("ref"))), "{cmp}");
+    assert!(lines[2].starts_with("paired bootstrap resampling (Koehn 2004): 50 resamples of 4 sentences, seed 12345"));
+    let cells = |l: &str| l.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(cells(lines[3]), ["system", "BLEU", "μ", "±", "95%", "CI", "p"]);
+    let (base, other) = (cells(lines[4]), cells(lines[5]));
+    assert_eq!(base[0], p("hyp"));
+    assert_eq!(base.last().unwrap(), "-");
+    assert_eq!(other[1], "100.00");
+    // p = (c + 1) / 51 for a count c of resamples.
+    let pv: f64 = other.last().unwrap().trim_end_matches('*').parse().unwrap();
+    assert!((1..=51).any(|c| (f64::from(c) / 51.0 - pv).abs() < 5e-5), "{cmp}");
 
     // Located errors and non-zero exits.
     std::fs::write(p("bad.src"), "(S (NN Haus)\n").unwrap();
@@ -527,6 +544,12 @@ fn mt_experiment_models_do_not_depend_on_the_test_set() {
     let (b, table_b) = experiment(&other_refs, "b");
     let (c, _) = experiment(&other_all, "c");
     assert_ne!(table_a, table_b, "the test references are read and scored");
+    // The table: mean, sd over runs, p against the first row; and the tuned weights.
+    assert!(table_a.contains("p: paired bootstrap against the first row"), "{table_a}");
+    let row = |name: &str| table_a.lines().find(|l| l.starts_with(name)).unwrap().split_whitespace().count();
+    assert_eq!(row("phrase  word"), 16, "{table_a}");
+    assert_eq!(row("ms      word"), 16, "{table_a}");
+    assert!(table_a.contains("ms word: tm_inv_phrase "), "{table_a}");
     for name in ["phrase-word-1", "ms-word-1"] {
         let model = |d: &str| std::fs::read_to_string(format!("{d}/{name}.json")).unwrap();
         let (ma, mb, mc) = (model(&a), model(&b), model(&c));

@@ -13,9 +13,12 @@ use treelink::align::lexical::{alignment_lexicon_options, lexicon_for_input, pre
 use treelink::align::model::{self, search_links, Scorer, TrainOptions};
 use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
+use treelink::eval::significance::{self, Bootstrap, RunScores};
 use treelink::lexicon::{self, WordAlignment};
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
+use treelink::mt::ms::MS_FEATURE_NAMES;
+use treelink::mt::phrase::PHRASE_FEATURE_NAMES;
 use treelink::mt::phrase::{gold_subtree_links, ExtractMethod};
 use treelink::mt::train::{self as mt_train, MtTrainSettings};
 use treelink::mt::tune::MertOptions;
@@ -122,9 +125,17 @@ pub struct BleuArgs {
     /// References, one tokenised sentence per line.
     #[arg(long = "ref", value_name = "REF")]
     pub reference: String,
-    /// Hypotheses, one tokenised sentence per line.
-    #[arg(long, value_name = "HYP")]
-    pub hyp: String,
+    /// Hypotheses, one tokenised sentence per line. Given several times, the systems are
+    /// compared: each one's BLEU with a 95% confidence interval and, against the first, the
+    /// p-value of paired bootstrap resampling (as sacreBLEU's --paired-bs).
+    #[arg(long, value_name = "HYP", required = true)]
+    pub hyp: Vec<String>,
+    /// Bootstrap resamples when comparing systems.
+    #[arg(long, default_value_t = significance::DEFAULT_SAMPLES)]
+    pub samples: usize,
+    /// Seed of the resampling.
+    #[arg(long, default_value_t = significance::DEFAULT_SEED)]
+    pub seed: u64,
 }
 
 /// `treelink mt-experiment`.
@@ -393,21 +404,53 @@ pub fn lm(args: LmArgs) -> Result<(), CliError> {
     )
 }
 
-pub fn bleu(args: BleuArgs) -> Result<(), CliError> {
-    let refs = references(&args.reference)?;
-    let hyps = lines(&args.hyp)?;
+/// The hypotheses of `file`, as many lines as `refs` has (located error otherwise).
+fn hypotheses(file: &str, reference: &str, refs: &[String]) -> Result<Vec<String>, CliError> {
+    let hyps = lines(file)?;
     if refs.len() != hyps.len() {
         return Err(CliError::Usage(format!(
             "{}:{}:1: expected {} lines (as many as {}), found {}",
-            args.hyp,
+            file,
             hyps.len().min(refs.len()) + 1,
             refs.len(),
-            args.reference,
+            reference,
             hyps.len()
         )));
     }
-    let b = corpus_bleu(&hyps, &refs).map_err(usage)?;
-    out!("{b}")
+    Ok(hyps)
+}
+
+pub fn bleu(args: BleuArgs) -> Result<(), CliError> {
+    let refs = references(&args.reference)?;
+    if let [hyp] = args.hyp.as_slice() {
+        let b = corpus_bleu(&hypotheses(hyp, &args.reference, &refs)?, &refs).map_err(usage)?;
+        return out!("{b}");
+    }
+    let mut systems = Vec::with_capacity(args.hyp.len());
+    for file in &args.hyp {
+        let hyps = hypotheses(file, &args.reference, &refs)?;
+        let stats = hyps.iter().zip(&refs).map(|(h, r)| BleuStats::from_text(h, &[r])).collect();
+        systems.push(RunScores::single(stats));
+    }
+    let tested = significance::paired_bootstrap(&systems, args.samples.max(1), args.seed).map_err(usage)?;
+    let name_width = args.hyp.iter().map(|f| f.chars().count()).max().unwrap_or(0).max(6);
+    for (file, s) in args.hyp.iter().zip(&systems) {
+        let b = s.bleus().swap_remove(0);
+        out!("{file:<name_width$}  {b}")?;
+    }
+    out!(
+        "paired bootstrap resampling (Koehn 2004): {} resamples of {} sentences, seed {}; p against {}",
+        args.samples.max(1),
+        refs.len(),
+        args.seed,
+        args.hyp[0]
+    )?;
+    out!("{:<name_width$}  {:>6}  {:>16}  {:>7}", "system", "BLEU", "μ ± 95% CI", "p")?;
+    for (file, t) in args.hyp.iter().zip(&tested) {
+        let p = t.p_value.map_or("-".to_string(), |p| format!("{p:.4}{}", if p < 0.05 { "*" } else { " " }));
+        out!("{file:<name_width$}  {:>6.2}  {:>16}  {:>7}", t.score, format!("{:.2} ± {:.2}", t.mean, t.ci), p)?;
+    }
+    Ok(())
 }
 
 /// One row of the experiment table: one system and method, one test BLEU per tuning repeat.
@@ -415,6 +458,10 @@ struct Row {
     system: SystemKind,
     method: ExtractMethod,
     bleus: Vec<Bleu>,
+    /// Per run, the test sentences' BLEU statistics (for the significance test).
+    sentences: Vec<Vec<BleuStats>>,
+    /// Per run, the tuned weights.
+    weights: Vec<Vec<f64>>,
     dev_bleus: Vec<f64>,
     train_secs: f64,
     tune_secs: f64,
@@ -508,6 +555,8 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
                 system,
                 method,
                 bleus: Vec::new(),
+                sentences: Vec::new(),
+                weights: Vec::new(),
                 dev_bleus: Vec::new(),
                 train_secs,
                 tune_secs: 0.0,
@@ -545,11 +594,11 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
                     std::fs::write(&file, model.to_json()).map_err(|source| CliError::WriteFile { file, source })?;
                 }
                 let t0 = Instant::now();
-                let mut stats = BleuStats::default();
+                let mut sentences = Vec::with_capacity(test.len());
                 let mut hyps = String::new();
                 for (k, (p, r)) in test.pairs.iter().zip(&refs).enumerate() {
                     let hyp = sys.translate(&p.source).words;
-                    stats += BleuStats::from_tokens(&hyp, &[r]);
+                    sentences.push(BleuStats::from_tokens(&hyp, &[r]));
                     hyps.push_str(&hyp.join(" "));
                     hyps.push('\n');
                     reporter.report(&format!("{label}: translating test"), k as u64 + 1, test.len() as u64);
@@ -559,9 +608,11 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
                     let file = format!("{dir}/{run_name}.hyp");
                     std::fs::write(&file, hyps).map_err(|source| CliError::WriteFile { file, source })?;
                 }
-                let bleu = Bleu::corpus(&stats);
+                let bleu = Bleu::corpus(&sentences.iter().copied().sum());
                 reporter.note(&format!("{label}: test {bleu}; weights {:?}", weights_of(&sys)));
                 row.bleus.push(bleu);
+                row.sentences.push(sentences);
+                row.weights.push(weights_of(&sys));
             }
             reporter.note(&format!(
                 "{label}: train {:.1} s, tune {:.1} s, test {:.1} s",
@@ -570,6 +621,9 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
             rows.push(row);
         }
     }
+    let systems: Vec<RunScores> = rows.iter().map(|r| RunScores { runs: r.sentences.clone() }).collect();
+    let bootstrap =
+        Bootstrap::new(&systems, significance::DEFAULT_SAMPLES, significance::DEFAULT_SEED).map_err(usage)?;
     out!(
         "word alignment {align_secs:.1} s; sub-tree alignment ({}) {subtree_secs:.1} s; test: {} sentences; {} tuning repeat(s) (MERT seeds {}..)",
         if needs_subtree { args.subtree_align.as_str() } else { "none" },
@@ -578,11 +632,18 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
         args.opts.seed
     )?;
     out!(
-        "{:<7} {:<6} {:>6} {:>13}  {:>6} {:>6} {:>6} {:>6}  {:>5}  {:>7}  {:>8} {:>8} {:>8} {:>7}",
+        "BLEU: mean over the runs; sd: their standard deviation; p: paired bootstrap against the first row ({} resamples, seed {}; a row's score on a resample is the mean over its runs, Clark et al. 2011; * p < 0.05)",
+        significance::DEFAULT_SAMPLES,
+        significance::DEFAULT_SEED
+    )?;
+    out!(
+        "{:<7} {:<6} {:>6} {:>5} {:>13} {:>7}  {:>6} {:>6} {:>6} {:>6}  {:>5}  {:>7}  {:>8} {:>8} {:>8} {:>7}",
         "System",
         "Model",
         "BLEU",
+        "sd",
         "min-max",
+        "p",
         "p1",
         "p2",
         "p3",
@@ -594,9 +655,15 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
         "test s",
         "sent/s"
     )?;
-    for r in &rows {
-        let k = r.bleus.len().max(1) as f64;
-        let mean = |f: &dyn Fn(&Bleu) -> f64| r.bleus.iter().map(f).sum::<f64>() / k;
+    let p_text = |k: usize, base: usize| -> String {
+        match bootstrap.p_value(k, base) {
+            Some(p) if k != base => format!("{p:.3}{}", if p < 0.05 { "*" } else { " " }),
+            _ => "-".to_string(),
+        }
+    };
+    for (k, r) in rows.iter().enumerate() {
+        let n = r.bleus.len().max(1) as f64;
+        let mean = |f: &dyn Fn(&Bleu) -> f64| r.bleus.iter().map(f).sum::<f64>() / n;
         let min = r.bleus.iter().map(|b| b.score).fold(f64::INFINITY, f64::min);
         let max = r.bleus.iter().map(|b| b.score).fold(f64::NEG_INFINITY, f64::max);
         let p: Vec<f64> = (0..4).map(|n| mean(&|b: &Bleu| b.precisions[n])).collect();
@@ -606,11 +673,13 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
             format!("{:.2}", r.dev_bleus.iter().sum::<f64>() / r.dev_bleus.len() as f64)
         };
         out!(
-            "{:<7} {:<6} {:>6.2} {:>13}  {:>6.1} {:>6.1} {:>6.1} {:>6.1}  {:>5.3}  {:>7}  {:>8.1} {:>8.1} {:>8.1} {:>7.1}",
+            "{:<7} {:<6} {:>6.2} {:>5.2} {:>13} {:>7}  {:>6.1} {:>6.1} {:>6.1} {:>6.1}  {:>5.3}  {:>7}  {:>8.1} {:>8.1} {:>8.1} {:>7.1}",
             r.system.name(),
             r.method.name(),
             mean(&|b: &Bleu| b.score),
+            systems[k].sd(),
             format!("{min:.2}-{max:.2}"),
+            p_text(k, 0),
             p[0],
             p[1],
             p[2],
@@ -622,6 +691,32 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
             r.test_secs,
             (test.len() * r.bleus.len()) as f64 / r.test_secs.max(1e-9)
         )?;
+    }
+    if rows.len() > 2 {
+        out!("paired bootstrap p-values, row against column (as above; symmetric):")?;
+        let name = |r: &Row| format!("{} {}", r.system.name(), r.method.name());
+        let head: Vec<String> = rows[..rows.len() - 1].iter().map(|r| format!("{:>12}", name(r))).collect();
+        out!("{:<12} {}", "", head.join(" "))?;
+        for (k, r) in rows.iter().enumerate().skip(1) {
+            let cells: Vec<String> = (0..k).map(|j| format!("{:>12}", p_text(k, j))).collect();
+            out!("{:<12} {}", name(r), cells.join(" "))?;
+        }
+    }
+    out!("tuned weights, mean over the runs (MERT normalises the tunable ones to L1 norm 1):")?;
+    for r in &rows {
+        let names: &[&str] = match r.system {
+            SystemKind::Phrase => &PHRASE_FEATURE_NAMES,
+            SystemKind::Ms => &MS_FEATURE_NAMES,
+        };
+        let n = r.weights.len().max(1) as f64;
+        let w: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                format!("{f} {:.3}", r.weights.iter().map(|w| w.get(i).copied().unwrap_or(0.0)).sum::<f64>() / n)
+            })
+            .collect();
+        out!("{} {}: {}", r.system.name(), r.method.name(), w.join(", "))?;
     }
     Ok(())
 }
