@@ -176,52 +176,202 @@ fn escape_label(label: &str) -> String {
     s
 }
 
+/// The phrase pairs applicable inside one sentence, by start word: every
+/// table entry of every sub-span (at most `ttable_limit` per span), and a
+/// copy of each word without a one-word translation.
+struct SentencePhrases {
+    phrases: Vec<Phrase>,
+    by_start: Vec<Vec<u32>>,
+}
+
+impl SentencePhrases {
+    fn collect(model: &MsModel<'_>, words: &[String], ttable_limit: usize, w: &[f64], max_words: usize) -> Self {
+        let n = words.len();
+        let mut out = SentencePhrases { phrases: Vec::new(), by_start: vec![Vec::new(); n] };
+        let max_src = model.table.max_source_len().clamp(1, max_words);
+        for s in 0..n {
+            for e in s + 1..=n.min(s + max_src) {
+                let entries = model.table.lookup(&words[s..e]);
+                let take = ttable_limit.min(entries.len());
+                for entry in &entries[..take] {
+                    out.add(model, w, s, e, entry.target.clone(), false, entry.scores.map(libm::log));
+                }
+                if e == s + 1 && take == 0 {
+                    out.add(model, w, s, e, vec![words[s].clone()], true, [0.0; 4]);
+                }
+            }
+        }
+        out
+    }
+
+    /// A phrase with its estimate: weighted table scores, word, phrase and
+    /// unknown-word counts, and the LM score of its words without context.
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        model: &MsModel<'_>,
+        w: &[f64],
+        start: usize,
+        end: usize,
+        target: Vec<String>,
+        unknown: bool,
+        ln_scores: [f64; 4],
+    ) {
+        let ids: Vec<WordId> = target.iter().map(|t| model.lm.word_id(t)).collect();
+        let (lm_estimate, _) = lm_score(model.lm, model.lm.null_state(), &ids);
+        let mut f = [0.0; NUM_MS_FEATURES];
+        f[..4].copy_from_slice(&ln_scores);
+        f[F_WORDS] = target.len() as f64;
+        f[F_PHRASES] = 1.0;
+        f[F_UNKNOWN] = if unknown { 1.0 } else { 0.0 };
+        f[F_LM] = lm_estimate;
+        let estimate = dot(w, &f);
+        self.by_start[start].push(self.phrases.len() as u32);
+        self.phrases.push(Phrase { start, end, target, unknown, ln_scores, estimate, lm_estimate });
+    }
+
+    /// The target words of a segmentation.
+    fn words_of<'p>(&'p self, inner: &'p Inner) -> impl Iterator<Item = &'p String> + 'p {
+        inner.phrases.iter().flat_map(|&k| self.phrases[k as usize].target.iter())
+    }
+}
+
+/// Re-ranks each list of scope translations with the LM over the whole
+/// scope instead of phrase by phrase.
+fn rerank_with_scope_lm(inner: &mut [Vec<Vec<Inner>>], phrases: &SentencePhrases, lm: &NgramLm, w_lm: f64) {
+    for list in inner.iter_mut().flatten() {
+        for x in list.iter_mut() {
+            let ids: Vec<WordId> = phrases.words_of(x).map(|t| lm.word_id(t)).collect();
+            let per_phrase: f64 = x.phrases.iter().map(|&k| phrases.phrases[k as usize].lm_estimate).sum();
+            let whole = lm_score(lm, lm.null_state(), &ids).0;
+            x.score += w_lm * (whole - per_phrase);
+        }
+        list.sort_by(|a, b| b.score.total_cmp(&a.score));
+    }
+}
+
+/// The RM pair of an option: the source RM with its MS roots, the target RM
+/// with its MS (the structure LM's words) and `(P(e|f), P(f|e))`.
+struct RmChoice<'r> {
+    source_rm: &'r str,
+    source_roots: &'r [NodeId],
+    target_rm: String,
+    target_ms: &'r [String],
+    p: (f64, f64),
+    /// No RM pair of the table: the target structure is the words' tags.
+    glue: bool,
+}
+
+/// Makes the options that start at one source word.
+struct OptionBuilder<'m, 'a> {
+    model: &'m MsModel<'a>,
+    w: &'m [f64],
+    phrases: &'m SentencePhrases,
+    start: usize,
+}
+
+impl OptionBuilder<'_, '_> {
+    /// The option over `start..end` translating the scope by `inner` under `rm`.
+    fn option(&self, end: usize, inner: &Inner, rm: RmChoice<'_>) -> MsOption {
+        let (model, phrases) = (self.model, &self.phrases.phrases);
+        let target: Vec<String> = self.phrases.words_of(inner).cloned().collect();
+        let mut f = [0.0; NUM_MS_FEATURES];
+        for &k in &inner.phrases {
+            let ph = &phrases[k as usize];
+            for (x, y) in f[..4].iter_mut().zip(ph.ln_scores) {
+                *x += y;
+            }
+            f[F_UNKNOWN] += if ph.unknown { 1.0 } else { 0.0 };
+        }
+        f[F_WORDS] = target.len() as f64;
+        f[F_PHRASES] = inner.phrases.len() as f64;
+        f[F_DISTORTION] = -inner.distortion;
+        f[F_RM_E_GIVEN_F] = libm::log(rm.p.0);
+        f[F_RM_F_GIVEN_E] = libm::log(rm.p.1);
+        f[F_RMS] = 1.0;
+        f[F_GLUE] = if rm.glue { 1.0 } else { 0.0 };
+        let word_ids: Vec<WordId> = target.iter().map(|t| model.lm.word_id(t)).collect();
+        let ms_ids: Vec<WordId> = rm.target_ms.iter().map(|m| model.structure_lm.word_id(m)).collect();
+        let mut est = f;
+        est[F_LM] = lm_score(model.lm, model.lm.null_state(), &word_ids).0;
+        est[F_STRUCTURE] = lm_score(model.structure_lm, model.structure_lm.null_state(), &ms_ids).0;
+        let phrases_out = inner
+            .phrases
+            .iter()
+            .map(|&k| {
+                let ph = &phrases[k as usize];
+                PhraseStep { source: (ph.start, ph.end), target: ph.target.clone(), unknown: ph.unknown }
+            })
+            .collect();
+        MsOption {
+            start: self.start,
+            end,
+            source_rm: rm.source_rm.to_string(),
+            source_roots: rm.source_roots.to_vec(),
+            target_rm: rm.target_rm,
+            target,
+            phrases: phrases_out,
+            glue: rm.glue,
+            static_features: f,
+            word_ids,
+            ms_ids,
+            estimate: dot(self.w, &est),
+        }
+    }
+
+    /// The glue option over `start..end` under the source RM `source_rm`:
+    /// a flat target structure of the words' tags, `P = unseen_rm_prob`
+    /// both ways (§3.2's fixed value).
+    fn glue(&self, end: usize, inner: &Inner, source_rm: &str, source_roots: &[NodeId]) -> MsOption {
+        let tags: Vec<String> = self.phrases.words_of(inner).map(|t| escape_label(self.model.tags.tag(t))).collect();
+        let p = self.model.unseen_rm_prob;
+        let rm =
+            RmChoice { source_rm, source_roots, target_rm: tags.join(" "), target_ms: &tags, p: (p, p), glue: true };
+        self.option(end, inner, rm)
+    }
+}
+
+/// The best of a span's options: best estimate first, at most
+/// `per_translation` per target word sequence (spurious ambiguity: many RM
+/// pairs give the same words), at most `span_limit`.
+fn keep_best(v: &mut Vec<MsOption>, options: &MsDecodeOptions) {
+    v.sort_by(|a, b| b.estimate.total_cmp(&a.estimate));
+    if options.per_translation > 0 {
+        let mut seen: Vec<(&[String], usize)> = Vec::new();
+        let keep: Vec<bool> = v
+            .iter()
+            .map(|o| match seen.iter_mut().find(|(t, _)| *t == o.target.as_slice()) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n <= options.per_translation
+                }
+                None => {
+                    seen.push((o.target.as_slice(), 1));
+                    true
+                }
+            })
+            .collect();
+        let mut k = 0;
+        v.retain(|_| {
+            k += 1;
+            keep[k - 1]
+        });
+    }
+    v.truncate(options.span_limit.max(1));
+}
+
 impl<'a> MsSearch<'a> {
     /// Collects the options of `source` under `model` and `weights`
-    /// (module documentation of [`crate::mt::ms`]).
+    /// (module documentation of [`crate::mt::ms`]): for each start word, the
+    /// source RMs found in the RM table, each with its best target RMs and
+    /// the best translations of its scope of the target RM's length; glue
+    /// options where no RM pair applies; the best few of each span kept.
     pub fn new(model: &MsModel<'a>, source: &Tree, weights: &[f64], options: &MsDecodeOptions) -> MsSearch<'a> {
         let words = source.words();
         let n = words.len();
         let w: Vec<f64> = (0..NUM_MS_FEATURES).map(|i| weights.get(i).copied().unwrap_or(0.0)).collect();
         let max_words = model.limits.max_words.max(1);
-        // Phrase pairs of every sub-span (and a copy of each word without a one-word translation).
-        let mut phrases: Vec<Phrase> = Vec::new();
-        let mut by_start: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let max_src = model.table.max_source_len().clamp(1, max_words);
-        for s in 0..n {
-            for e in s + 1..=n.min(s + max_src) {
-                let entries = model.table.lookup(&words[s..e]);
-                let take = options.ttable_limit.min(entries.len());
-                let mut add = |target: Vec<String>, unknown: bool, ln_scores: [f64; 4]| {
-                    let ids: Vec<WordId> = target.iter().map(|t| model.lm.word_id(t)).collect();
-                    let (lm_est, _) = lm_score(model.lm, model.lm.null_state(), &ids);
-                    let mut f = [0.0; NUM_MS_FEATURES];
-                    f[..4].copy_from_slice(&ln_scores);
-                    f[F_WORDS] = target.len() as f64;
-                    f[F_PHRASES] = 1.0;
-                    f[F_UNKNOWN] = if unknown { 1.0 } else { 0.0 };
-                    f[F_LM] = lm_est;
-                    let estimate = dot(&w, &f);
-                    by_start[s].push(phrases.len() as u32);
-                    phrases.push(Phrase {
-                        start: s,
-                        end: e,
-                        target,
-                        unknown,
-                        ln_scores,
-                        estimate,
-                        lm_estimate: lm_est,
-                    });
-                };
-                for entry in &entries[..take] {
-                    add(entry.target.clone(), false, entry.scores.map(libm::log));
-                }
-                if e == s + 1 && take == 0 {
-                    add(vec![words[s].clone()], true, [0.0; 4]);
-                }
-            }
-        }
-        // Source RMs found in the RM table, by start word.
+        let phrases = SentencePhrases::collect(model, words, options.ttable_limit, &w, max_words);
         let d = Decomposition::new(source, model.constraints);
         let index = MsIndex::new(&d, max_words);
         let pos_nodes: Vec<usize> = (0..source.len()).filter(|&p| source.is_pos(p)).collect();
@@ -229,6 +379,7 @@ impl<'a> MsSearch<'a> {
         let dp_k = inner_keep.max(3);
         let mut opts: Vec<MsOption> = Vec::new();
         for s in 0..n {
+            // Source RMs starting at s found in the RM table: (end, structure string, MS roots).
             let rms = index.rms_from(s, model.limits.max_ms.max(1), max_words);
             let found: Vec<(usize, String, &[NodeId])> = rms
                 .iter()
@@ -239,116 +390,39 @@ impl<'a> MsSearch<'a> {
                 })
                 .collect();
             let max_end = found.iter().map(|f| f.0).max().unwrap_or(s + 1).max(s + 1);
-            // Monotone segmentations of s..e for every e, k-best per (end, length).
-            let mut inner = inner_translations(&phrases, &by_start, s, max_end, dp_k, w[F_DISTORTION]);
-            // Re-rank each list with the LM over the whole scope instead of phrase by phrase.
-            for list in inner.iter_mut().flatten() {
-                for x in list.iter_mut() {
-                    let ids: Vec<WordId> = x
-                        .phrases
-                        .iter()
-                        .flat_map(|&k| phrases[k as usize].target.iter())
-                        .map(|t| model.lm.word_id(t))
-                        .collect();
-                    let per_phrase: f64 = x.phrases.iter().map(|&k| phrases[k as usize].lm_estimate).sum();
-                    let whole = lm_score(model.lm, model.lm.null_state(), &ids).0;
-                    x.score += w[F_LM] * (whole - per_phrase);
-                }
-                list.sort_by(|a, b| b.score.total_cmp(&a.score));
-            }
+            // Translations of s..e for every e, k-best per (end, length).
+            let mut inner = inner_translations(&phrases.phrases, &phrases.by_start, s, max_end, dp_k, w[F_DISTORTION]);
+            rerank_with_scope_lm(&mut inner, &phrases, model.lm, w[F_LM]);
+            let builder = OptionBuilder { model, w: &w, phrases: &phrases, start: s };
             let mut span_opts: Vec<Vec<MsOption>> = vec![Vec::new(); max_end - s];
-            let make = |e: usize,
-                        inn: &Inner,
-                        source_rm: &str,
-                        source_roots: &[NodeId],
-                        target_rm: String,
-                        ms: &[String],
-                        p: (f64, f64),
-                        glue: bool| {
-                let target: Vec<String> =
-                    inn.phrases.iter().flat_map(|&k| phrases[k as usize].target.iter().cloned()).collect();
-                let mut f = [0.0; NUM_MS_FEATURES];
-                for &k in &inn.phrases {
-                    let ph = &phrases[k as usize];
-                    for (x, y) in f[..4].iter_mut().zip(ph.ln_scores) {
-                        *x += y;
-                    }
-                    f[F_UNKNOWN] += if ph.unknown { 1.0 } else { 0.0 };
-                }
-                f[F_WORDS] = target.len() as f64;
-                f[F_PHRASES] = inn.phrases.len() as f64;
-                f[F_DISTORTION] = -inn.distortion;
-                f[F_RM_E_GIVEN_F] = libm::log(p.0);
-                f[F_RM_F_GIVEN_E] = libm::log(p.1);
-                f[F_RMS] = 1.0;
-                f[F_GLUE] = if glue { 1.0 } else { 0.0 };
-                let word_ids: Vec<WordId> = target.iter().map(|t| model.lm.word_id(t)).collect();
-                let ms_ids: Vec<WordId> = ms.iter().map(|m| model.structure_lm.word_id(m)).collect();
-                let mut est = f;
-                est[F_LM] = lm_score(model.lm, model.lm.null_state(), &word_ids).0;
-                est[F_STRUCTURE] = lm_score(model.structure_lm, model.structure_lm.null_state(), &ms_ids).0;
-                let phrases_out = inn
-                    .phrases
-                    .iter()
-                    .map(|&k| {
-                        let ph = &phrases[k as usize];
-                        PhraseStep { source: (ph.start, ph.end), target: ph.target.clone(), unknown: ph.unknown }
-                    })
-                    .collect();
-                MsOption {
-                    start: s,
-                    end: e,
-                    source_rm: source_rm.to_string(),
-                    source_roots: source_roots.to_vec(),
-                    target_rm,
-                    target,
-                    phrases: phrases_out,
-                    glue,
-                    static_features: f,
-                    word_ids,
-                    ms_ids,
-                    estimate: dot(&w, &est),
-                }
-            };
             for (e, rm, roots) in &found {
                 let (entries, targets) = model.rm_table.lookup(rm);
                 let take = options.rm_limit.min(entries.len());
                 for (entry, t) in entries[..take].iter().zip(targets) {
                     let Some(cands) = inner.get(e - s - 1).and_then(|by_len| by_len.get(t.words)) else { continue };
                     for inn in cands.iter().take(inner_keep) {
-                        span_opts[e - s - 1].push(make(
-                            *e,
-                            inn,
-                            rm,
-                            roots,
-                            entry.target.clone(),
-                            &t.ms,
-                            (entry.p_e_given_f, entry.p_f_given_e),
-                            false,
-                        ));
+                        let choice = RmChoice {
+                            source_rm: rm,
+                            source_roots: roots,
+                            target_rm: entry.target.clone(),
+                            target_ms: &t.ms,
+                            p: (entry.p_e_given_f, entry.p_f_given_e),
+                            glue: false,
+                        };
+                        span_opts[e - s - 1].push(builder.option(*e, inn, choice));
                     }
                 }
             }
             // Glue: a word that no RM pair can translate gets its best
             // translations with a flat target structure of word tags; with
-            // `unseen_targets`, so does every source RM's scope (the RM pair
-            // is unseen, §3.2's fixed value).
-            let glue_rm_of = |inn: &Inner| -> Vec<String> {
-                inn.phrases
-                    .iter()
-                    .flat_map(|&k| phrases[k as usize].target.iter())
-                    .map(|t| escape_label(model.tags.tag(t)))
-                    .collect()
-            };
-            let p = model.unseen_rm_prob;
+            // `unseen_targets`, so does every source RM's scope.
             if span_opts[0].is_empty() {
                 let mut all: Vec<&Inner> = inner.first().map_or(Vec::new(), |v| v.iter().flatten().collect());
                 all.sort_by(|a, b| b.score.total_cmp(&a.score));
                 let src_rm = pos_nodes.get(s).map_or(String::new(), |&p| index.ms_string(p).to_string());
                 let roots: Vec<NodeId> = pos_nodes.get(s).copied().into_iter().collect();
                 for inn in all.into_iter().take(inner_keep) {
-                    let tags = glue_rm_of(inn);
-                    span_opts[0].push(make(s + 1, inn, &src_rm, &roots, tags.join(" "), &tags, (p, p), true));
+                    span_opts[0].push(builder.glue(s + 1, inn, &src_rm, &roots));
                 }
             }
             if options.unseen_targets {
@@ -362,36 +436,12 @@ impl<'a> MsSearch<'a> {
                         inner.get(e - s - 1).map_or(Vec::new(), |v| v.iter().flatten().collect());
                     all.sort_by(|a, b| b.score.total_cmp(&a.score));
                     for inn in all.into_iter().take(inner_keep) {
-                        let tags = glue_rm_of(inn);
-                        span_opts[e - s - 1].push(make(*e, inn, rm, roots, tags.join(" "), &tags, (p, p), true));
+                        span_opts[e - s - 1].push(builder.glue(*e, inn, rm, roots));
                     }
                 }
             }
             for mut v in span_opts {
-                v.sort_by(|a, b| b.estimate.total_cmp(&a.estimate));
-                if options.per_translation > 0 {
-                    // Spurious ambiguity: many RM pairs give the same words; keep the best few.
-                    let mut seen: Vec<(&[String], usize)> = Vec::new();
-                    let keep: Vec<bool> = v
-                        .iter()
-                        .map(|o| match seen.iter_mut().find(|(t, _)| *t == o.target.as_slice()) {
-                            Some((_, n)) => {
-                                *n += 1;
-                                *n <= options.per_translation
-                            }
-                            None => {
-                                seen.push((o.target.as_slice(), 1));
-                                true
-                            }
-                        })
-                        .collect();
-                    let mut k = 0;
-                    v.retain(|_| {
-                        k += 1;
-                        keep[k - 1]
-                    });
-                }
-                v.truncate(options.span_limit.max(1));
+                keep_best(&mut v, options);
                 opts.extend(v);
             }
         }
