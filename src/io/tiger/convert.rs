@@ -180,262 +180,379 @@ impl TigerSentence {
 }
 
 pub(super) fn convert(s: &TigerSentence, file: &str) -> Result<ConvertedSentence, TigerError> {
-    let nt = s.terminals.len();
-    let total = nt + s.nonterminals.len();
-    // Node k: terminals 0..nt, nonterminals nt..total, a virtual root at total.
-    let mut ids: Vec<&str> = s.terminals.iter().map(|t| t.id.as_str()).collect();
-    ids.extend(s.nonterminals.iter().map(|n| n.id.as_str()));
-    let mut labels: Vec<&str> = s.terminals.iter().map(|t| t.pos.as_str()).collect();
-    labels.extend(s.nonterminals.iter().map(|n| n.cat.as_str()));
-    let locs: Vec<Loc> = s.terminals.iter().map(|t| t.loc).chain(s.nonterminals.iter().map(|n| n.loc)).collect();
-    let err = |loc: Loc, kind: TigerErrorKind| TigerError::at(file, loc, kind);
-
-    let mut index: HashMap<&str, usize> = HashMap::with_capacity(total);
-    for (k, &id) in ids.iter().enumerate() {
-        if let Some(&first) = index.get(id) {
-            return Err(err(locs[k], dup(id, locs[first])));
-        }
-        index.insert(id, k);
-    }
-    let mut virtual_id = format!("{}_VROOT", s.id);
-    while index.contains_key(virtual_id.as_str()) {
-        virtual_id.push('_');
-    }
-    ids.push(&virtual_id);
-    labels.push("VROOT");
-
-    let mut parent: Vec<Option<usize>> = vec![None; total + 1];
-    let mut kids: Vec<Vec<usize>> = vec![Vec::new(); total + 1];
-    for (j, n) in s.nonterminals.iter().enumerate() {
-        let me = nt + j;
-        for e in &n.edges {
-            let Some(&c) = index.get(e.idref.as_str()) else {
-                return Err(err(
-                    e.loc,
-                    TigerErrorKind::DanglingIdref {
-                        node: n.id.clone(),
-                        idref: e.idref.clone(),
-                        sentence: s.id.clone(),
-                    },
-                ));
-            };
-            if let Some(p) = parent[c] {
-                return Err(err(
-                    e.loc,
-                    TigerErrorKind::TwoParents { node: e.idref.clone(), first: ids[p].into(), second: n.id.clone() },
-                ));
-            }
-            parent[c] = Some(me);
-            kids[me].push(c);
-        }
-    }
-
-    // Cycles: walk up from every nonterminal; 1 = on the current path, 2 = leads to a top node.
-    let mut state = vec![0u8; total];
-    for start in nt..total {
-        let mut path = Vec::new();
-        let mut cur = start;
-        loop {
-            match state[cur] {
-                0 => {
-                    state[cur] = 1;
-                    path.push(cur);
-                    match parent[cur] {
-                        Some(p) => cur = p,
-                        None => break,
-                    }
-                }
-                1 => {
-                    // `cur` is on the path: the cycle is cur -> ... -> cur.
-                    let from = path.iter().position(|&x| x == cur).unwrap_or(0);
-                    // Upwards (child, parent, ...) back to `cur`, then reversed: each contains the next.
-                    let mut names: Vec<&str> = path[from..].iter().map(|&x| ids[x]).collect();
-                    names.push(ids[cur]);
-                    names.reverse();
-                    return Err(err(locs[cur], TigerErrorKind::Cycle { path: names.join(" → ") }));
-                }
-                _ => break,
-            }
-        }
-        for x in path {
-            state[x] = 2;
-        }
-    }
-
+    let mut g = Graph::new(s, file)?;
+    g.check_acyclic()?;
     let mut changes = Vec::new();
-    let name =
-        |k: usize, ids: &[&str], labels: &[&str]| NodeName { id: ids[k].to_string(), label: labels[k].to_string() };
-
-    // The root.
-    // A graph root `…_VROOT` that is not a node names the virtual root of
-    // the TreeAligner: treat it as no root given.
-    let given_root = s.root.as_ref().filter(|r| index.contains_key(r.as_str()) || !r.ends_with("_VROOT"));
-    let root = match given_root {
-        Some(r) => {
-            let Some(&k) = index.get(r.as_str()) else {
-                return Err(err(s.graph_loc, TigerErrorKind::DanglingRoot { root: r.clone(), sentence: s.id.clone() }));
-            };
-            if let Some(p) = parent[k] {
-                return Err(err(s.graph_loc, TigerErrorKind::RootHasParent { root: r.clone(), parent: ids[p].into() }));
-            }
-            k
-        }
-        None => {
-            let tops: Vec<usize> = (nt..total).filter(|&k| parent[k].is_none()).collect();
-            match tops.len() {
-                1 => tops[0],
-                0 if nt == 1 => 0,
-                0 if nt == 0 => return Err(err(s.loc, TigerErrorKind::NoWords { sentence: s.id.clone() })),
-                _ => {
-                    for &t in &tops {
-                        parent[t] = Some(total);
-                        kids[total].push(t);
-                    }
-                    changes.push(Change::VirtualRoot {
-                        sentence: s.id.clone(),
-                        root: virtual_id.clone(),
-                        children: tops.iter().map(|&t| name(t, &ids, &labels)).collect(),
-                    });
-                    total
-                }
-            }
-        }
-    };
-
-    // Reachability and post-order, iteratively.
-    let mut reach = vec![false; total + 1];
-    let mut post = Vec::new();
-    let mut stack = vec![(root, false)];
-    while let Some((n, expanded)) = stack.pop() {
-        if expanded {
-            post.push(n);
-            continue;
-        }
-        if reach[n] {
-            continue;
-        }
-        reach[n] = true;
-        stack.push((n, true));
-        stack.extend(kids[n].iter().rev().map(|&c| (c, false)));
-    }
-
-    // Word span of each node: leftmost, rightmost, number of words.
-    let mut lo = vec![usize::MAX; total + 1];
-    let mut hi = vec![0usize; total + 1];
-    let mut count = vec![0usize; total + 1];
-    for k in 0..nt {
-        (lo[k], hi[k], count[k]) = (k, k, 1);
-    }
-    let mut changed = vec![false; total + 1];
-    for &n in &post {
-        if n < nt || n == root {
-            continue;
-        }
-        let mut ch: Vec<usize> = kids[n].iter().copied().filter(|&c| count[c] > 0).collect();
-        if ch.is_empty() {
-            kids[n].clear();
-            changes.push(Change::DroppedEmpty { sentence: s.id.clone(), node: name(n, &ids, &labels) });
-            continue;
-        }
-        ch.sort_by_key(|&c| lo[c]);
-        // Runs of children whose words follow each other; keep the longest (leftmost on a tie).
-        let (mut best, mut run_start) = ((0, 0), 0);
-        for k in 1..=ch.len() {
-            if k == ch.len() || lo[ch[k]] != hi[ch[k - 1]] + 1 {
-                if k - run_start > best.1 - best.0 {
-                    best = (run_start, k);
-                }
-                run_start = k;
-            }
-        }
-        if best.1 - best.0 < ch.len() {
-            let p = parent[n].unwrap_or(root);
-            let raised: Vec<usize> = ch[..best.0].iter().chain(&ch[best.1..]).copied().collect();
-            for &c in &raised {
-                parent[c] = Some(p);
-                kids[p].push(c);
-            }
-            changes.push(Change::Raised {
-                sentence: s.id.clone(),
-                node: name(n, &ids, &labels),
-                raised: raised.iter().map(|&c| name(c, &ids, &labels)).collect(),
-                to: name(p, &ids, &labels),
-            });
-            changed[n] = true;
-            ch = ch[best.0..best.1].to_vec();
-        }
-        lo[n] = ch.first().map_or(usize::MAX, |&c| lo[c]);
-        hi[n] = ch.last().map_or(0, |&c| hi[c]);
-        count[n] = ch.iter().map(|&c| count[c]).sum();
-        kids[n] = ch;
-    }
-
-    let unreachable_nts: Vec<usize> = (nt..total).filter(|&k| !reach[k]).collect();
-    if !unreachable_nts.is_empty() {
-        changes.push(Change::DroppedUnreachable {
-            sentence: s.id.clone(),
-            nodes: unreachable_nts.iter().map(|&k| name(k, &ids, &labels)).collect(),
-        });
-    }
-    if root < nt {
-        let others: Vec<usize> = (0..nt).filter(|&k| k != root).collect();
-        if !others.is_empty() {
-            changes.push(Change::DroppedTerminals {
-                sentence: s.id.clone(),
-                root: name(root, &ids, &labels),
-                terminals: others.iter().map(|&k| name(k, &ids, &labels)).collect(),
-            });
-        }
-    } else {
-        let stray: Vec<usize> = (0..nt).filter(|&k| !reach[k]).collect();
-        if !stray.is_empty() {
-            changes.push(Change::Reattached {
-                sentence: s.id.clone(),
-                terminals: stray.iter().map(|&k| name(k, &ids, &labels)).collect(),
-                root: name(root, &ids, &labels),
-            });
-        }
-        let mut ch: Vec<usize> = kids[root].iter().copied().filter(|&c| count[c] > 0).chain(stray).collect();
-        if ch.is_empty() {
-            return Err(err(s.loc, TigerErrorKind::NoWords { sentence: s.id.clone() }));
-        }
-        ch.sort_by_key(|&c| lo[c]);
-        kids[root] = ch;
-    }
-
-    // Build the tree in pre-order.
-    enum Walk {
-        Open(usize),
-        Close,
-    }
-    let mut b = TreeBuilder::new();
-    let mut node_ids = Vec::new();
-    let mut pre = vec![usize::MAX; total + 1];
-    let mut walk = vec![Walk::Open(root)];
-    while let Some(step) = walk.pop() {
-        match step {
-            Walk::Open(n) if n < nt => {
-                let t = &s.terminals[n];
-                pre[n] = b.pos(to_token(&t.pos), to_token(&t.word));
-                node_ids.push(ids[n].to_string());
-            }
-            Walk::Open(n) => {
-                pre[n] = b.open_phrase(to_token(labels[n]));
-                node_ids.push(ids[n].to_string());
-                walk.push(Walk::Close);
-                walk.extend(kids[n].iter().rev().map(|&c| Walk::Open(c)));
-            }
-            Walk::Close => {
-                b.close();
-            }
-        }
-    }
-    let tree = b.finish().ok_or_else(|| err(s.loc, TigerErrorKind::NoWords { sentence: s.id.clone() }))?;
+    let root = g.root(&mut changes)?;
+    let (reach, post) = g.post_order(root);
+    let yields = g.make_contiguous(root, &post, &mut changes);
+    g.attach_unreachable(root, &reach, &yields, &mut changes)?;
+    let (tree, node_ids, pre) = g.build(root)?;
     let mut yield_changed: Vec<NodeId> =
-        (0..=total).filter(|&k| changed[k] && pre[k] != usize::MAX).map(|k| pre[k]).collect();
+        (0..=g.total).filter(|&k| yields.changed[k] && pre[k] != usize::MAX).map(|k| pre[k]).collect();
     yield_changed.sort_unstable();
     let index = node_ids.iter().enumerate().map(|(k, id)| (id.clone(), k)).collect();
     Ok(ConvertedSentence { tree, node_ids, yield_changed, changes, index })
+}
+
+/// A sentence's graph during conversion. Node `k` is terminal `k` for
+/// `k < nt`, nonterminal `k − nt` up to `total`, and the virtual root at
+/// `total` (used only when the sentence has several top nodes).
+struct Graph<'s> {
+    s: &'s TigerSentence,
+    file: &'s str,
+    nt: usize,
+    total: usize,
+    /// Node index by Tiger id (the virtual root excluded).
+    index: HashMap<&'s str, usize>,
+    virtual_id: String,
+    parent: Vec<Option<usize>>,
+    kids: Vec<Vec<usize>>,
+}
+
+/// The word span of each node after step 2: leftmost and rightmost word,
+/// number of words, and whether its yield changed.
+struct Yields {
+    lo: Vec<usize>,
+    hi: Vec<usize>,
+    count: Vec<usize>,
+    changed: Vec<bool>,
+}
+
+impl<'s> Graph<'s> {
+    /// The nodes and the edges between them; refuses duplicate ids, edges
+    /// to unknown nodes and nodes with two parents.
+    fn new(s: &'s TigerSentence, file: &'s str) -> Result<Self, TigerError> {
+        let nt = s.terminals.len();
+        let total = nt + s.nonterminals.len();
+        let mut g = Graph {
+            s,
+            file,
+            nt,
+            total,
+            index: HashMap::with_capacity(total),
+            virtual_id: String::new(),
+            parent: vec![None; total + 1],
+            kids: vec![Vec::new(); total + 1],
+        };
+        for k in 0..total {
+            let id = g.tiger_id(k);
+            if let Some(&first) = g.index.get(id) {
+                return Err(g.err(g.loc(k), dup(id, g.loc(first))));
+            }
+            g.index.insert(id, k);
+        }
+        let mut virtual_id = format!("{}_VROOT", s.id);
+        while g.index.contains_key(virtual_id.as_str()) {
+            virtual_id.push('_');
+        }
+        g.virtual_id = virtual_id;
+        for (j, n) in s.nonterminals.iter().enumerate() {
+            let me = nt + j;
+            for e in &n.edges {
+                let Some(&c) = g.index.get(e.idref.as_str()) else {
+                    return Err(g.err(
+                        e.loc,
+                        TigerErrorKind::DanglingIdref {
+                            node: n.id.clone(),
+                            idref: e.idref.clone(),
+                            sentence: s.id.clone(),
+                        },
+                    ));
+                };
+                if let Some(p) = g.parent[c] {
+                    return Err(g.err(
+                        e.loc,
+                        TigerErrorKind::TwoParents {
+                            node: e.idref.clone(),
+                            first: g.id(p).into(),
+                            second: n.id.clone(),
+                        },
+                    ));
+                }
+                g.parent[c] = Some(me);
+                g.kids[me].push(c);
+            }
+        }
+        Ok(g)
+    }
+
+    /// The Tiger id of a real node (not the virtual root), borrowed from the sentence.
+    fn tiger_id(&self, k: usize) -> &'s str {
+        let s = self.s;
+        if k < self.nt {
+            &s.terminals[k].id
+        } else {
+            &s.nonterminals[k - self.nt].id
+        }
+    }
+
+    fn id(&self, k: usize) -> &str {
+        if k == self.total {
+            &self.virtual_id
+        } else {
+            self.tiger_id(k)
+        }
+    }
+
+    fn label(&self, k: usize) -> &str {
+        if k < self.nt {
+            &self.s.terminals[k].pos
+        } else if k < self.total {
+            &self.s.nonterminals[k - self.nt].cat
+        } else {
+            "VROOT"
+        }
+    }
+
+    fn loc(&self, k: usize) -> Loc {
+        if k < self.nt {
+            self.s.terminals[k].loc
+        } else {
+            self.s.nonterminals[k - self.nt].loc
+        }
+    }
+
+    fn name(&self, k: usize) -> NodeName {
+        NodeName { id: self.id(k).to_string(), label: self.label(k).to_string() }
+    }
+
+    fn names(&self, nodes: &[usize]) -> Vec<NodeName> {
+        nodes.iter().map(|&k| self.name(k)).collect()
+    }
+
+    fn err(&self, loc: Loc, kind: TigerErrorKind) -> TigerError {
+        TigerError::at(self.file, loc, kind)
+    }
+
+    /// Refuses a cycle of edges: walks up from every nonterminal, marking
+    /// nodes on the current path (1) and nodes known to lead to a top (2).
+    fn check_acyclic(&self) -> Result<(), TigerError> {
+        let mut state = vec![0u8; self.total];
+        for start in self.nt..self.total {
+            let mut path = Vec::new();
+            let mut cur = start;
+            loop {
+                match state[cur] {
+                    0 => {
+                        state[cur] = 1;
+                        path.push(cur);
+                        match self.parent[cur] {
+                            Some(p) => cur = p,
+                            None => break,
+                        }
+                    }
+                    1 => {
+                        // `cur` is on the path: the cycle is cur -> ... -> cur.
+                        let from = path.iter().position(|&x| x == cur).unwrap_or(0);
+                        // Upwards (child, parent, ...) back to `cur`, then reversed: each contains the next.
+                        let mut names: Vec<&str> = path[from..].iter().map(|&x| self.id(x)).collect();
+                        names.push(self.id(cur));
+                        names.reverse();
+                        return Err(self.err(self.loc(cur), TigerErrorKind::Cycle { path: names.join(" → ") }));
+                    }
+                    _ => break,
+                }
+            }
+            for x in path {
+                state[x] = 2;
+            }
+        }
+        Ok(())
+    }
+
+    /// Step 1's root: `graph@root` (a `…_VROOT` that is not a node names the
+    /// TreeAligner's virtual root: treated as no root given), else the only
+    /// parentless nonterminal, else a virtual root over all of them.
+    fn root(&mut self, changes: &mut Vec<Change>) -> Result<usize, TigerError> {
+        let s = self.s;
+        let given_root = s.root.as_ref().filter(|r| self.index.contains_key(r.as_str()) || !r.ends_with("_VROOT"));
+        if let Some(r) = given_root {
+            let Some(&k) = self.index.get(r.as_str()) else {
+                return Err(
+                    self.err(s.graph_loc, TigerErrorKind::DanglingRoot { root: r.clone(), sentence: s.id.clone() })
+                );
+            };
+            if let Some(p) = self.parent[k] {
+                return Err(
+                    self.err(s.graph_loc, TigerErrorKind::RootHasParent { root: r.clone(), parent: self.id(p).into() })
+                );
+            }
+            return Ok(k);
+        }
+        let tops: Vec<usize> = (self.nt..self.total).filter(|&k| self.parent[k].is_none()).collect();
+        match tops.len() {
+            1 => Ok(tops[0]),
+            0 if self.nt == 1 => Ok(0),
+            0 if self.nt == 0 => Err(self.err(s.loc, TigerErrorKind::NoWords { sentence: s.id.clone() })),
+            _ => {
+                let total = self.total;
+                for &t in &tops {
+                    self.parent[t] = Some(total);
+                    self.kids[total].push(t);
+                }
+                changes.push(Change::VirtualRoot {
+                    sentence: s.id.clone(),
+                    root: self.virtual_id.clone(),
+                    children: self.names(&tops),
+                });
+                Ok(total)
+            }
+        }
+    }
+
+    /// The nodes reachable from `root`, and their post-order (iteratively).
+    fn post_order(&self, root: usize) -> (Vec<bool>, Vec<usize>) {
+        let mut reach = vec![false; self.total + 1];
+        let mut post = Vec::new();
+        let mut stack = vec![(root, false)];
+        while let Some((n, expanded)) = stack.pop() {
+            if expanded {
+                post.push(n);
+                continue;
+            }
+            if reach[n] {
+                continue;
+            }
+            reach[n] = true;
+            stack.push((n, true));
+            stack.extend(self.kids[n].iter().rev().map(|&c| (c, false)));
+        }
+        (reach, post)
+    }
+
+    /// Step 2: bottom-up, each non-root nonterminal keeps the longest run of
+    /// children whose words follow each other (the leftmost on a tie) and
+    /// raises the others to its parent; nonterminals without words are dropped.
+    fn make_contiguous(&mut self, root: usize, post: &[usize], changes: &mut Vec<Change>) -> Yields {
+        let (nt, size) = (self.nt, self.total + 1);
+        let mut y =
+            Yields { lo: vec![usize::MAX; size], hi: vec![0; size], count: vec![0; size], changed: vec![false; size] };
+        for k in 0..nt {
+            (y.lo[k], y.hi[k], y.count[k]) = (k, k, 1);
+        }
+        for &n in post {
+            if n < nt || n == root {
+                continue;
+            }
+            let mut ch: Vec<usize> = self.kids[n].iter().copied().filter(|&c| y.count[c] > 0).collect();
+            if ch.is_empty() {
+                self.kids[n].clear();
+                changes.push(Change::DroppedEmpty { sentence: self.s.id.clone(), node: self.name(n) });
+                continue;
+            }
+            ch.sort_by_key(|&c| y.lo[c]);
+            // Runs of children whose words follow each other; keep the longest (leftmost on a tie).
+            let (mut best, mut run_start) = ((0, 0), 0);
+            for k in 1..=ch.len() {
+                if k == ch.len() || y.lo[ch[k]] != y.hi[ch[k - 1]] + 1 {
+                    if k - run_start > best.1 - best.0 {
+                        best = (run_start, k);
+                    }
+                    run_start = k;
+                }
+            }
+            if best.1 - best.0 < ch.len() {
+                let p = self.parent[n].unwrap_or(root);
+                let raised: Vec<usize> = ch[..best.0].iter().chain(&ch[best.1..]).copied().collect();
+                for &c in &raised {
+                    self.parent[c] = Some(p);
+                    self.kids[p].push(c);
+                }
+                changes.push(Change::Raised {
+                    sentence: self.s.id.clone(),
+                    node: self.name(n),
+                    raised: self.names(&raised),
+                    to: self.name(p),
+                });
+                y.changed[n] = true;
+                ch = ch[best.0..best.1].to_vec();
+            }
+            y.lo[n] = ch.first().map_or(usize::MAX, |&c| y.lo[c]);
+            y.hi[n] = ch.last().map_or(0, |&c| y.hi[c]);
+            y.count[n] = ch.iter().map(|&c| y.count[c]).sum();
+            self.kids[n] = ch;
+        }
+        y
+    }
+
+    /// Step 3: unreachable nonterminals are dropped, unreachable terminals
+    /// attached to the root (a terminal root drops the other terminals), and
+    /// the root's children ordered by their leftmost word.
+    fn attach_unreachable(
+        &mut self,
+        root: usize,
+        reach: &[bool],
+        y: &Yields,
+        changes: &mut Vec<Change>,
+    ) -> Result<(), TigerError> {
+        let (nt, sentence) = (self.nt, &self.s.id);
+        let unreachable_nts: Vec<usize> = (nt..self.total).filter(|&k| !reach[k]).collect();
+        if !unreachable_nts.is_empty() {
+            changes
+                .push(Change::DroppedUnreachable { sentence: sentence.clone(), nodes: self.names(&unreachable_nts) });
+        }
+        if root < nt {
+            let others: Vec<usize> = (0..nt).filter(|&k| k != root).collect();
+            if !others.is_empty() {
+                changes.push(Change::DroppedTerminals {
+                    sentence: sentence.clone(),
+                    root: self.name(root),
+                    terminals: self.names(&others),
+                });
+            }
+            return Ok(());
+        }
+        let stray: Vec<usize> = (0..nt).filter(|&k| !reach[k]).collect();
+        if !stray.is_empty() {
+            changes.push(Change::Reattached {
+                sentence: sentence.clone(),
+                terminals: self.names(&stray),
+                root: self.name(root),
+            });
+        }
+        let mut ch: Vec<usize> = self.kids[root].iter().copied().filter(|&c| y.count[c] > 0).chain(stray).collect();
+        if ch.is_empty() {
+            return Err(self.err(self.s.loc, TigerErrorKind::NoWords { sentence: sentence.clone() }));
+        }
+        ch.sort_by_key(|&c| y.lo[c]);
+        self.kids[root] = ch;
+        Ok(())
+    }
+
+    /// Step 4: the tree in pre-order, the Tiger id of each of its nodes, and
+    /// the pre-order id of each graph node (`usize::MAX` when not in the tree).
+    fn build(&self, root: usize) -> Result<(Tree, Vec<String>, Vec<usize>), TigerError> {
+        enum Walk {
+            Open(usize),
+            Close,
+        }
+        let mut b = TreeBuilder::new();
+        let mut node_ids = Vec::new();
+        let mut pre = vec![usize::MAX; self.total + 1];
+        let mut walk = vec![Walk::Open(root)];
+        while let Some(step) = walk.pop() {
+            match step {
+                Walk::Open(n) if n < self.nt => {
+                    let t = &self.s.terminals[n];
+                    pre[n] = b.pos(to_token(&t.pos), to_token(&t.word));
+                    node_ids.push(self.id(n).to_string());
+                }
+                Walk::Open(n) => {
+                    pre[n] = b.open_phrase(to_token(self.label(n)));
+                    node_ids.push(self.id(n).to_string());
+                    walk.push(Walk::Close);
+                    walk.extend(self.kids[n].iter().rev().map(|&c| Walk::Open(c)));
+                }
+                Walk::Close => {
+                    b.close();
+                }
+            }
+        }
+        let tree =
+            b.finish().ok_or_else(|| self.err(self.s.loc, TigerErrorKind::NoWords { sentence: self.s.id.clone() }))?;
+        Ok((tree, node_ids, pre))
+    }
 }
 
 #[cfg(test)]
