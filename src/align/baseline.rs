@@ -1,5 +1,6 @@
 //! The baseline of paper §6.2: Tinsley, Zhechev, Hearne & Way (2007),
-//! "Robust language pair-independent sub-tree alignment".
+//! "Robust language pair-independent sub-tree alignment" (Zhechev's
+//! Sub-Tree Aligner).
 //!
 //! Every (source node, target node) pair is a hypothesis scored from lexical
 //! translation probabilities over the inside spans (`s_l`, `t_l`) and the
@@ -11,10 +12,35 @@
 //! - score function 1 (`s1`): `α(x|y) = ∏_i Σ_j P(x_i|y_j)`;
 //! - score function 2 (`s2`): `α(x|y) = ∏_i (1/|y|) Σ_j P(x_i|y_j)`.
 //!
-//! An empty `x` gives 1 (empty product); a non-empty `x` with an empty `y`
-//! gives 0. Hypotheses scoring 0 are pruned. The search then repeatedly takes
-//! the best hypothesis and blocks those that contradict it under the three
-//! well-formedness criteria ([`super::greedy`]), with optional heuristics:
+//! # Readings of the original tool
+//! The formula alone collapses on the tables most users have (Moses `lex`
+//! files: relative frequencies of word links, NULL included): one word
+//! with no linked translation in `y` zeroes the product, so most
+//! hypotheses — the whole-sentence pair first — are pruned (recall 0 on the
+//! nl-en sample with its own Moses tables). The original aligner avoids this
+//! in three ways, which [`NullWord::Both`] and [`UnaryChains::Merged`] (the
+//! defaults) follow:
+//! - **NULL on both sides.** `y` is extended with the empty word, so
+//!   `Σ_j` includes `P(x_i|NULL)`: a word that its lexicon often leaves
+//!   unaligned explains itself. `x` is extended with NULL as well, whose
+//!   factor is `Σ_j P(NULL|y_j)` (1 when that sum is 0: NULL generates
+//!   NULL). With `s2` both sums are divided by `|y| + 1`.
+//! - **Unknown words are skipped.** A word of `x` that the table never
+//!   generates contributes no factor (tokenisations of the lexicon's corpus
+//!   and of the trees differ); a word of `y` it never conditions on adds 0.
+//!   A product is 0 only when a known word has no translation in `y` and
+//!   never went unaligned; such hypotheses are pruned.
+//! - **Unary chains are one node.** A node with a single child covers the
+//!   same words, so every hypothesis through a chain of such nodes scores
+//!   the same; skip2 then skips them all as ties and blocks their nodes.
+//!   Chains are merged into one candidate; a link between two chains links
+//!   their phrase nodes pairwise from the top (and their POS nodes, if both
+//!   end in one), or, when one chain has no phrase node, the chains' tops.
+//!
+//! An empty `x` and empty `y` give 1. Hypotheses scoring 0 are pruned. The
+//! search then repeatedly takes the best hypothesis and blocks those that
+//! contradict it under the three well-formedness criteria ([`super::greedy`]),
+//! with optional heuristics:
 //! - `skip1`: skip hypotheses tied with another at the same score; take the
 //!   best one that has no tie;
 //! - `skip2`: as skip1, and the taken one's nodes must not belong to any
@@ -26,15 +52,43 @@
 //! taken, so the search always ends with every hypothesis linked or blocked.
 //! Scores are compared in log space, so long sentences do not underflow
 //! ([`crate::math::ln`], so natively and in wasm the same bits).
+//!
+//! Cost: O(n_s·n_t·(|s|+|t|)²) per tree pair for the scores (every node pair,
+//! every word pair of its spans), then O(h·L) for h hypotheses and L links.
+//!
+//! # Examples
+//! A Moses-style table where `Haus` was once left unaligned: its word has
+//! no translation in the target sentence, yet the sentence pair is a
+//! hypothesis, because `P(haus|NULL)` explains it.
+//! ```
+//! use treelink::align::baseline::{baseline_links, BaselineOptions};
+//! use treelink::corpus::TreePair;
+//! use treelink::lexicon::{LexTable, Lexicon};
+//! use treelink::tree::Tree;
+//! let source = Tree::parse_one("(S (NP (ART das) (NN Haus)) (VVFIN steht))", "s").unwrap();
+//! let target = Tree::parse_one("(S (NP (DT the) (NN building)) (VBZ stands))", "t").unwrap();
+//! // p(t|s) and p(s|t) as Moses counts them: das-the, steht-stands, Haus unaligned once.
+//! let s2t = LexTable::from_entries([("the", "das", 1.0), ("stands", "steht", 1.0), ("NULL", "haus", 1.0)], true);
+//! let t2s = LexTable::from_entries(
+//!     [("das", "the", 1.0), ("steht", "stands", 1.0), ("haus", "NULL", 1.0), ("NULL", "building", 1.0)],
+//!     true,
+//! );
+//! let pair = TreePair { source, target, gold: Vec::new() };
+//! let links = baseline_links(&Lexicon::new(s2t, t2s), &pair, &BaselineOptions::default());
+//! let pairs: Vec<(usize, usize)> = links.iter().map(|l| (l.source, l.target)).collect();
+//! assert_eq!(pairs, [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]);
+//! ```
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::features::LexicalMatrices;
 use super::greedy::first_conflict;
+use crate::corpus::TreePair;
+use crate::io::links::Link;
 use crate::kernel::UnknownName;
+use crate::lexicon::{Lexicon, NULL};
 use crate::tree::{NodeId, Tree};
 
 /// Tinsley et al.'s two score functions.
@@ -103,27 +157,184 @@ impl fmt::Display for Heuristics {
     }
 }
 
-/// `ln α(x|y)` for positions `xs`, `ys`, with `p(x, y) = P(x|y)`.
-fn ln_alpha(xs: &[usize], ys: &[usize], p: impl Fn(usize, usize) -> f64, function: ScoreFunction) -> f64 {
+/// How the empty word enters `α(x|y)` (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum NullWord {
+    /// The formula as printed: no NULL, unknown words count as probability 0.
+    Off,
+    /// `y` is extended with NULL (`Σ_j` includes `P(x_i|NULL)`); unknown words skipped.
+    Generating,
+    /// As `Generating`, and `x` is extended with NULL too (the original tool).
+    #[default]
+    Both,
+}
+
+/// Whether unary chains are one candidate (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum UnaryChains {
+    /// Every node is a candidate of its own.
+    Separate,
+    /// A chain of single-child nodes is one candidate (the original tool).
+    #[default]
+    Merged,
+}
+
+/// The baseline's settings. The defaults are the paper's best
+/// (`skip2_s1_span1`) with the original tool's readings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BaselineOptions {
+    pub score: ScoreFunction,
+    pub heuristics: Heuristics,
+    pub null: NullWord,
+    pub unary: UnaryChains,
+}
+
+impl Default for BaselineOptions {
+    fn default() -> Self {
+        BaselineOptions {
+            score: ScoreFunction::S1,
+            heuristics: Heuristics { skip1: false, skip2: true, span1: true },
+            null: NullWord::Both,
+            unary: UnaryChains::Merged,
+        }
+    }
+}
+
+/// The lexical probabilities of one sentence pair that the scores read,
+/// NULL included, by word position (`i` source, `j` target).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairLexicon {
+    n_src: usize,
+    n_trg: usize,
+    /// `P(s_i|t_j)` and `P(t_j|s_i)` at `i * n_trg + j`.
+    s_given_t: Vec<f64>,
+    t_given_s: Vec<f64>,
+    /// `P(s_i|NULL)`, `P(NULL|s_i)`, and whether `s_i` is a word the table `P(s|t)` generates.
+    s_given_null: Vec<f64>,
+    null_given_s: Vec<f64>,
+    s_known: Vec<bool>,
+    /// The same for the target words.
+    t_given_null: Vec<f64>,
+    null_given_t: Vec<f64>,
+    t_known: Vec<bool>,
+}
+
+impl PairLexicon {
+    /// Looks up every probability of the pair `source`/`target` once.
+    pub fn new<S: AsRef<str>, T: AsRef<str>>(lexicon: &Lexicon, source: &[S], target: &[T]) -> Self {
+        let probs = lexicon.pair_probs(source, target);
+        let (n_src, n_trg) = (source.len(), target.len());
+        let mut m = PairLexicon {
+            n_src,
+            n_trg,
+            s_given_t: Vec::with_capacity(n_src * n_trg),
+            t_given_s: Vec::with_capacity(n_src * n_trg),
+            s_given_null: (0..n_src).map(|i| probs.p_s_given_null(i)).collect(),
+            null_given_s: source.iter().map(|w| lexicon.s2t.prob(NULL, w.as_ref())).collect(),
+            s_known: source.iter().map(|w| lexicon.t2s.x_id(w.as_ref()).is_some()).collect(),
+            t_given_null: (0..n_trg).map(|j| probs.p_t_given_null(j)).collect(),
+            null_given_t: target.iter().map(|w| lexicon.t2s.prob(NULL, w.as_ref())).collect(),
+            t_known: target.iter().map(|w| lexicon.s2t.x_id(w.as_ref()).is_some()).collect(),
+        };
+        for i in 0..n_src {
+            for j in 0..n_trg {
+                m.s_given_t.push(probs.p_s_given_t(i, j));
+                m.t_given_s.push(probs.p_t_given_s(i, j));
+            }
+        }
+        m
+    }
+
+    /// From lookups by position, with no NULL entries and every word known
+    /// (for worked examples).
+    pub fn from_fn(
+        n_src: usize,
+        n_trg: usize,
+        p_t_given_s: impl Fn(usize, usize) -> f64,
+        p_s_given_t: impl Fn(usize, usize) -> f64,
+    ) -> Self {
+        let cells = (0..n_src).flat_map(|i| (0..n_trg).map(move |j| (i, j)));
+        PairLexicon {
+            n_src,
+            n_trg,
+            s_given_t: cells.clone().map(|(i, j)| p_s_given_t(i, j)).collect(),
+            t_given_s: cells.map(|(i, j)| p_t_given_s(i, j)).collect(),
+            s_given_null: vec![0.0; n_src],
+            null_given_s: vec![0.0; n_src],
+            s_known: vec![true; n_src],
+            t_given_null: vec![0.0; n_trg],
+            null_given_t: vec![0.0; n_trg],
+            t_known: vec![true; n_trg],
+        }
+    }
+}
+
+/// One direction of the scores: `P(x|y)` with `x` on one side and `y` on the other.
+struct Direction<'a> {
+    p: &'a dyn Fn(usize, usize) -> f64,
+    x_given_null: &'a [f64],
+    null_given_y: &'a [f64],
+    x_known: &'a [bool],
+}
+
+/// `ln α(x|y)` for positions `xs`, `ys` (see the module doc); `-inf` for 0.
+fn ln_alpha(xs: &[usize], ys: &[usize], d: &Direction<'_>, function: ScoreFunction, null: NullWord) -> f64 {
+    if null == NullWord::Off {
+        let norm = match function {
+            ScoreFunction::S1 => 1.0,
+            ScoreFunction::S2 => ys.len() as f64,
+        };
+        return xs.iter().map(|&x| crate::math::ln(ys.iter().map(|&y| (d.p)(x, y)).sum::<f64>() / norm)).sum();
+    }
+    if xs.is_empty() && ys.is_empty() {
+        return 0.0;
+    }
+    // |y| + 1: the words of y and NULL.
     let norm = match function {
         ScoreFunction::S1 => 1.0,
-        ScoreFunction::S2 => ys.len() as f64,
+        ScoreFunction::S2 => (ys.len() + 1) as f64,
     };
-    xs.iter().map(|&x| crate::math::ln(ys.iter().map(|&y| p(x, y)).sum::<f64>() / norm)).sum::<f64>()
+    let mut ln = 0.0;
+    for &x in xs.iter().filter(|&&x| d.x_known.get(x).copied().unwrap_or(false)) {
+        let sum = ys.iter().map(|&y| (d.p)(x, y)).sum::<f64>() + d.x_given_null.get(x).copied().unwrap_or(0.0);
+        if sum <= 0.0 {
+            return f64::NEG_INFINITY;
+        }
+        ln += crate::math::ln(sum / norm);
+    }
+    if null == NullWord::Both {
+        let sum: f64 = ys.iter().map(|&y| d.null_given_y.get(y).copied().unwrap_or(0.0)).sum();
+        // NULL generates NULL when no word of y was ever left unaligned.
+        ln += crate::math::ln(if sum > 0.0 { sum } else { 1.0 } / norm);
+    }
+    ln
 }
 
 /// `ln γ(s, t)`; `-inf` for a zero score.
-pub fn ln_score(src: &Tree, s: NodeId, trg: &Tree, t: NodeId, m: &LexicalMatrices, function: ScoreFunction) -> f64 {
+pub fn ln_score(
+    src: &Tree,
+    s: NodeId,
+    trg: &Tree,
+    t: NodeId,
+    m: &PairLexicon,
+    function: ScoreFunction,
+    null: NullWord,
+) -> f64 {
     let split =
         |span: std::ops::Range<usize>, n: usize| -> (Vec<usize>, Vec<usize>) { (0..n).partition(|i| span.contains(i)) };
-    let (s_in, s_out) = split(src.span(s), m.n_src());
-    let (t_in, t_out) = split(trg.span(t), m.n_trg());
-    let p_s_t = |i: usize, j: usize| m.p_s_given_t(i, j);
-    let p_t_s = |j: usize, i: usize| m.p_t_given_s(i, j);
-    let score = ln_alpha(&s_in, &t_in, p_s_t, function)
-        + ln_alpha(&t_in, &s_in, p_t_s, function)
-        + ln_alpha(&s_out, &t_out, p_s_t, function)
-        + ln_alpha(&t_out, &s_out, p_t_s, function);
+    let (s_in, s_out) = split(src.span(s), m.n_src);
+    let (t_in, t_out) = split(trg.span(t), m.n_trg);
+    let n_trg = m.n_trg;
+    let p_s_t = |i: usize, j: usize| m.s_given_t.get(i * n_trg + j).copied().unwrap_or(0.0);
+    let p_t_s = |j: usize, i: usize| m.t_given_s.get(i * n_trg + j).copied().unwrap_or(0.0);
+    let s_given_t =
+        Direction { p: &p_s_t, x_given_null: &m.s_given_null, null_given_y: &m.null_given_t, x_known: &m.s_known };
+    let t_given_s =
+        Direction { p: &p_t_s, x_given_null: &m.t_given_null, null_given_y: &m.null_given_s, x_known: &m.t_known };
+    let score = ln_alpha(&s_in, &t_in, &s_given_t, function, null)
+        + ln_alpha(&t_in, &s_in, &t_given_s, function, null)
+        + ln_alpha(&s_out, &t_out, &s_given_t, function, null)
+        + ln_alpha(&t_out, &s_out, &t_given_s, function, null);
     if score.is_nan() {
         f64::NEG_INFINITY
     } else {
@@ -131,7 +342,41 @@ pub fn ln_score(src: &Tree, s: NodeId, trg: &Tree, t: NodeId, m: &LexicalMatrice
     }
 }
 
-/// A scored hypothesis.
+/// The unary chains of a tree: maximal runs of nodes each the only child
+/// of the one before, top first. Every node is in exactly one chain; with
+/// [`UnaryChains::Separate`] every chain is one node.
+fn chains(tree: &Tree, unary: UnaryChains) -> Vec<Vec<NodeId>> {
+    let mut out = Vec::new();
+    for n in 0..tree.len() {
+        let starts = match (unary, tree.parent(n)) {
+            (UnaryChains::Separate, _) | (_, None) => true,
+            (UnaryChains::Merged, Some(p)) => tree.children(p).len() != 1,
+        };
+        if starts {
+            let mut chain = vec![n];
+            while let (UnaryChains::Merged, [only]) = (unary, tree.children(*chain.last().unwrap_or(&n))) {
+                chain.push(*only);
+            }
+            out.push(chain);
+        }
+    }
+    out
+}
+
+/// The links a link between two chains stands for (see the module doc).
+fn chain_links(src: &Tree, a: &[NodeId], trg: &Tree, b: &[NodeId]) -> Vec<(NodeId, NodeId)> {
+    let phrases = |tree: &Tree, c: &[NodeId]| c.iter().copied().filter(|&n| tree.is_phrase(n)).collect::<Vec<_>>();
+    let (pa, pb) = (phrases(src, a), phrases(trg, b));
+    let mut links: Vec<(NodeId, NodeId)> = pa.iter().copied().zip(pb.iter().copied()).collect();
+    match (a.last(), b.last()) {
+        (Some(&x), Some(&y)) if !links.is_empty() && src.is_pos(x) && trg.is_pos(y) => links.push((x, y)),
+        (Some(_), Some(_)) if links.is_empty() => links.push((a[0], b[0])),
+        _ => {}
+    }
+    links
+}
+
+/// A scored hypothesis between two chains (by index), compared by their top nodes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Hypothesis {
     s: NodeId,
@@ -140,16 +385,14 @@ struct Hypothesis {
 }
 
 /// Aligns one tree pair with the baseline: returns the links in the order taken.
-pub fn tinsley_align(
-    src: &Tree,
-    trg: &Tree,
-    m: &LexicalMatrices,
-    function: ScoreFunction,
-    heuristics: Heuristics,
-) -> Vec<(NodeId, NodeId)> {
-    let mut pool: Vec<Hypothesis> = (0..src.len())
-        .flat_map(|s| (0..trg.len()).map(move |t| (s, t)))
-        .map(|(s, t)| Hypothesis { s, t, ln_score: ln_score(src, s, trg, t, m, function) })
+pub fn tinsley_align(src: &Tree, trg: &Tree, m: &PairLexicon, options: &BaselineOptions) -> Vec<(NodeId, NodeId)> {
+    let (src_chains, trg_chains) = (chains(src, options.unary), chains(trg, options.unary));
+    // Chains by their top node.
+    let chain_at = |cs: &[Vec<NodeId>], top: NodeId| cs.iter().find(|c| c[0] == top).cloned().unwrap_or_default();
+    let mut pool: Vec<Hypothesis> = src_chains
+        .iter()
+        .flat_map(|a| trg_chains.iter().map(move |b| (a[0], b[0])))
+        .map(|(s, t)| Hypothesis { s, t, ln_score: ln_score(src, s, trg, t, m, options.score, options.null) })
         .filter(|h| h.ln_score > f64::NEG_INFINITY)
         .collect();
     pool.sort_by(|a, b| b.ln_score.total_cmp(&a.ln_score).then(a.s.cmp(&b.s)).then(a.t.cmp(&b.t)));
@@ -157,16 +400,26 @@ pub fn tinsley_align(
     let mut links = Vec::new();
     while !pool.is_empty() {
         // span1: consider single-word hypotheses only once nothing else is left.
-        let phase: Vec<usize> = if heuristics.span1 && pool.iter().any(|h| !single_word(h)) {
+        let phase: Vec<usize> = if options.heuristics.span1 && pool.iter().any(|h| !single_word(h)) {
             (0..pool.len()).filter(|&k| !single_word(&pool[k])).collect()
         } else {
             (0..pool.len()).collect()
         };
-        let chosen = choose(&pool, &phase, heuristics);
-        let h = pool[chosen];
-        links.push((h.s, h.t));
+        let h = pool[choose(&pool, &phase, options.heuristics)];
+        links.extend(chain_links(src, &chain_at(&src_chains, h.s), trg, &chain_at(&trg_chains, h.t)));
+        // Chains nest as their tops do, so conflicts are checked on the tops.
         pool.retain(|o| first_conflict(src, trg, (o.s, o.t), &[(h.s, h.t)]).is_none());
     }
+    links
+}
+
+/// The baseline's links of one tree pair under `lexicon`, sorted (what the
+/// `baseline` command writes).
+pub fn baseline_links(lexicon: &Lexicon, pair: &TreePair, options: &BaselineOptions) -> Vec<Link> {
+    let m = PairLexicon::new(lexicon, pair.source.words(), pair.target.words());
+    let mut links: Vec<Link> =
+        tinsley_align(&pair.source, &pair.target, &m, options).into_iter().map(|(s, t)| Link::good(s, t)).collect();
+    links.sort();
     links
 }
 
@@ -201,6 +454,11 @@ fn choose(pool: &[Hypothesis], candidates: &[usize], heuristics: Heuristics) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lexicon::LexTable;
+
+    fn opts(null: NullWord, unary: UnaryChains, heuristics: &str) -> BaselineOptions {
+        BaselineOptions { null, unary, heuristics: heuristics.parse().unwrap(), ..BaselineOptions::default() }
+    }
 
     #[test]
     fn score_functions_by_hand() {
@@ -210,19 +468,92 @@ mod tests {
         // P(t_j|s_i) = pts[i][j]; P(s_i|t_j) = pst[i][j].
         let pts = [[0.8, 0.1], [0.2, 0.6]];
         let pst = [[0.7, 0.3], [0.1, 0.5]];
-        let m = LexicalMatrices::from_fn(2, 2, |i, j| pts[i][j], |i, j| pst[i][j], &[]);
+        let m = PairLexicon::from_fn(2, 2, |i, j| pts[i][j], |i, j| pst[i][j]);
+        let (s1, s2, off) = (ScoreFunction::S1, ScoreFunction::S2, NullWord::Off);
         // (X, Y): α(a|c) α(c|a) α(b|d) α(d|b) = 0.7 · 0.8 · 0.5 · 0.6
-        let g = ln_score(&s, 1, &t, 1, &m, ScoreFunction::S1).exp();
+        let g = ln_score(&s, 1, &t, 1, &m, s1, off).exp();
         assert!((g - 0.7 * 0.8 * 0.5 * 0.6).abs() < 1e-12);
         // (S, S): outside empty on both sides (factor 1); inside:
         // α(ab|cd) = (0.7+0.3)(0.1+0.5), α(cd|ab) = (0.8+0.2)(0.1+0.6).
-        let g = ln_score(&s, 0, &t, 0, &m, ScoreFunction::S1).exp();
+        let g = ln_score(&s, 0, &t, 0, &m, s1, off).exp();
         assert!((g - 1.0 * 0.6 * 1.0 * 0.7).abs() < 1e-12);
         // s2 divides each sum by |y| = 2.
-        let g2 = ln_score(&s, 0, &t, 0, &m, ScoreFunction::S2).exp();
+        let g2 = ln_score(&s, 0, &t, 0, &m, s2, off).exp();
         assert!((g2 - 0.5 * 0.3 * 0.5 * 0.35).abs() < 1e-12);
         // (S, Y): the source outside is empty but the target's is not: 0.
-        assert_eq!(ln_score(&s, 0, &t, 1, &m, ScoreFunction::S1), f64::NEG_INFINITY);
+        assert_eq!(ln_score(&s, 0, &t, 1, &m, s1, off), f64::NEG_INFINITY);
+        // With NULL (no NULL entries here): the same products, except that
+        // an empty y leaves each x word only NULL to explain it (0 again),
+        // and with s2 every sum is divided by |y| + 1.
+        let g = ln_score(&s, 1, &t, 1, &m, s1, NullWord::Both).exp();
+        assert!((g - 0.7 * 0.8 * 0.5 * 0.6).abs() < 1e-12);
+        assert_eq!(ln_score(&s, 0, &t, 1, &m, s1, NullWord::Both), f64::NEG_INFINITY);
+        // s2 with NULL: inside sums /3 (two words and NULL), the NULL factor 1/3 per direction.
+        let g2 = ln_score(&s, 0, &t, 0, &m, s2, NullWord::Both).exp();
+        let third = 1.0 / 3.0;
+        let expected = (1.0 * third) * (0.6 * third) * third * (1.0 * third) * (0.7 * third) * third;
+        assert!((g2 - expected).abs() < 1e-15, "{g2} {expected}");
+    }
+
+    #[test]
+    fn null_entries_and_unknown_words_by_hand() {
+        // Source "a b", target "c"; a-c linked, b left unaligned once.
+        let s = Tree::parse_one("(S (X a) (Z b))", "s").unwrap();
+        let t = Tree::parse_one("(S (Y c))", "t").unwrap();
+        let s2t = LexTable::from_entries([("c", "a", 0.9), ("NULL", "a", 0.1), ("NULL", "b", 1.0)], true);
+        let t2s = LexTable::from_entries([("a", "c", 0.8), ("b", "NULL", 0.5), ("NULL", "c", 0.2)], true);
+        let lexicon = Lexicon::new(s2t, t2s);
+        let m = PairLexicon::new(&lexicon, &["a", "b"], &["c"]);
+        let both = |sn, tn| ln_score(&s, sn, &t, tn, &m, ScoreFunction::S1, NullWord::Both).exp();
+        // (S, S): α(ab|c) = (P(a|c) + P(a|NULL)) (P(b|c) + P(b|NULL)) · Σ_y P(NULL|y)
+        //        = (0.8 + 0) (0 + 0.5) · P(NULL|c) 0.2;
+        // α(c|ab) = (P(c|a) + P(c|b) + P(c|NULL)) · (P(NULL|a) + P(NULL|b)) = 0.9 · 1.1;
+        // outsides empty: 1.
+        assert!((both(0, 0) - 0.8 * 0.5 * 0.2 * 0.9 * 1.1).abs() < 1e-12);
+        // (Z = b, S): inside α(b|c) = 0.5 · 0.2, α(c|b) = (0 + 0) → 0: pruned.
+        assert_eq!(both(2, 0), 0.0);
+        // Without NULL, b has no translation in c: the sentence pair is pruned too.
+        assert_eq!(ln_score(&s, 0, &t, 0, &m, ScoreFunction::S1, NullWord::Off), f64::NEG_INFINITY);
+        // Generating: no NULL factor on the x side.
+        let gen = ln_score(&s, 0, &t, 0, &m, ScoreFunction::S1, NullWord::Generating).exp();
+        assert!((gen - 0.8 * 0.5 * 0.9).abs() < 1e-12);
+        // An unknown word contributes no factor; an unknown y word adds 0.
+        let m = PairLexicon::new(&lexicon, &["a", "b", "zzz"], &["c"]);
+        let s3 = Tree::parse_one("(S (X a) (Z b) (W zzz))", "s").unwrap();
+        let g = ln_score(&s3, 0, &t, 0, &m, ScoreFunction::S1, NullWord::Both).exp();
+        assert!((g - 0.8 * 0.5 * 0.2 * 0.9 * 1.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn unary_chains_are_one_candidate_linked_from_the_top() {
+        // Source: S0 (NP1 (NN2 a)) (VP3 (V4 b) (NP5 (NN6 c))); NP1-NN2 and NP5-NN6 are chains.
+        let s = Tree::parse_one("(S (NP (NN a)) (VP (V b) (NP (NN c))))", "s").unwrap();
+        assert_eq!(chains(&s, UnaryChains::Merged), [vec![0], vec![1, 2], vec![3], vec![4], vec![5, 6]]);
+        assert_eq!(chains(&s, UnaryChains::Separate).len(), s.len());
+        // Target: TOP0 (S1 (NP2 (NN3 x)) (VP4 (V5 y) (NN6 z))).
+        let t = Tree::parse_one("(TOP (S (NP (NN x)) (VP (V y) (NN z))))", "t").unwrap();
+        assert_eq!(chains(&t, UnaryChains::Merged)[0], [0, 1]);
+        // Two phrase chains: phrases zipped from the top.
+        assert_eq!(chain_links(&s, &[0], &t, &[0, 1]), [(0, 0)]);
+        // Phrase over POS with phrase over POS: both levels.
+        assert_eq!(chain_links(&s, &[1, 2], &t, &[2, 3]), [(1, 2), (2, 3)]);
+        // A chain without a phrase node: the tops.
+        assert_eq!(chain_links(&s, &[5, 6], &t, &[6]), [(5, 6)]);
+        // The diagonal lexicon links every word to its counterpart: merged,
+        // the NP-over-NN chains are linked at both levels and S to the TOP chain.
+        let diag = |i: usize, j: usize| if i == j { 0.9 } else { 0.05 };
+        let m = PairLexicon::from_fn(3, 3, diag, diag);
+        let merged = tinsley_align(&s, &t, &m, &opts(NullWord::Both, UnaryChains::Merged, "skip2,span1"));
+        assert!(crate::align::greedy::check_links(&s, &t, &merged).is_ok());
+        let mut sorted = merged.clone();
+        sorted.sort();
+        assert_eq!(sorted, [(0, 0), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6)]);
+        // Separately, S ties with TOP and with S1 (same span, same score), so
+        // skip2 skips the root pairs and takes VP-VP first; merged, the
+        // root pair has no tie and comes first.
+        let separate = tinsley_align(&s, &t, &m, &opts(NullWord::Both, UnaryChains::Separate, "skip2,span1"));
+        assert!(crate::align::greedy::check_links(&s, &t, &separate).is_ok());
+        assert_eq!((merged[0], separate[0]), ((0, 0), (3, 4)));
     }
 
     #[test]
@@ -230,13 +561,16 @@ mod tests {
         let s = Tree::parse_one("(S (NP (DT the) (NN dog)) (VP (VBZ barks)))", "s").unwrap();
         let t = Tree::parse_one("(S (NP (ART der) (NN Hund)) (VP (VVFIN bellt)))", "t").unwrap();
         let diag = |i: usize, j: usize| if i == j { 0.9 } else { 0.05 };
-        let m = LexicalMatrices::from_fn(3, 3, diag, diag, &[]);
-        for h in ["", "skip1", "skip2", "span1", "skip2,span1", "skip1,skip2,span1"] {
-            let h: Heuristics = h.parse().unwrap();
-            let links = tinsley_align(&s, &t, &m, ScoreFunction::S1, h);
-            assert!(crate::align::greedy::check_links(&s, &t, &links).is_ok());
-            for l in [(0, 0), (1, 1), (4, 4)] {
-                assert!(links.contains(&l), "{h}: {links:?}");
+        let m = PairLexicon::from_fn(3, 3, diag, diag);
+        for null in [NullWord::Off, NullWord::Generating, NullWord::Both] {
+            for unary in [UnaryChains::Separate, UnaryChains::Merged] {
+                for h in ["", "skip1", "skip2", "span1", "skip2,span1", "skip1,skip2,span1"] {
+                    let links = tinsley_align(&s, &t, &m, &opts(null, unary, h));
+                    assert!(crate::align::greedy::check_links(&s, &t, &links).is_ok());
+                    for l in [(0, 0), (1, 1), (4, 4)] {
+                        assert!(links.contains(&l), "{h}: {links:?}");
+                    }
+                }
             }
         }
         assert!("skip3".parse::<Heuristics>().is_err());

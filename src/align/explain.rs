@@ -30,7 +30,6 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use super::baseline::{tinsley_align, Heuristics, ScoreFunction};
 use super::candidates::{CandidateNodes, Thresholds};
 use super::features::{PlainFeatures, N_PLAIN};
 use super::greedy::{Criterion, Outcome, Search};
@@ -221,23 +220,6 @@ pub fn predicted_links(search: &Search) -> Vec<Link> {
     links
 }
 
-/// The baseline's settings as the `baseline` command's defaults: score
-/// function s1 with the skip2 and span1 heuristics (the paper's best).
-pub const BASELINE_SCORE: ScoreFunction = ScoreFunction::S1;
-pub const BASELINE_HEURISTICS: Heuristics = Heuristics { skip1: false, skip2: true, span1: true };
-
-/// The Tinsley et al. (2007) baseline's links of one pair, sorted, under
-/// `lexicon` (no word links, as the `baseline` command).
-pub fn baseline_links(lexicon: &Lexicon, pair: &TreePair) -> Vec<Link> {
-    let m = pair_matrices(lexicon, pair, &WordAlignment::default());
-    let mut links: Vec<Link> = tinsley_align(&pair.source, &pair.target, &m, BASELINE_SCORE, BASELINE_HEURISTICS)
-        .into_iter()
-        .map(|(s, t)| Link::good(s, t))
-        .collect();
-    links.sort();
-    links
-}
-
 /// One point of the precision/recall curve: the counts of the links whose
 /// posterior is at least `threshold`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -352,6 +334,7 @@ mod tests {
     use std::ops::ControlFlow;
 
     use super::*;
+    use crate::align::baseline::{baseline_links, BaselineOptions};
     use crate::align::greedy::{greedy_align, Scored};
     use crate::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexiconSource};
     use crate::align::model::{train, TrainOptions};
@@ -440,7 +423,8 @@ mod tests {
         assert!(explain(&f.model, &scorer, &f.lexicon, pair, &f.links[0], &searches[0], 999, 0).is_none());
 
         // CSV: the corpus row carries the same counts.
-        let baseline: Vec<Vec<Link>> = f.corpus.pairs.iter().map(|p| baseline_links(&f.lexicon, p)).collect();
+        let options = BaselineOptions::default();
+        let baseline: Vec<Vec<Link>> = f.corpus.pairs.iter().map(|p| baseline_links(&f.lexicon, p, &options)).collect();
         let csv = results_csv(&f.corpus, &predicted, &baseline);
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), f.corpus.len() + 2);

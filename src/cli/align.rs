@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::progress::Reporter;
 use super::CliError;
-use treelink::align::baseline::{tinsley_align, Heuristics, ScoreFunction};
+use treelink::align::baseline::{baseline_links, BaselineOptions, Heuristics, NullWord, ScoreFunction, UnaryChains};
 use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
 use treelink::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexicalSetup, LexiconSource};
@@ -162,8 +162,32 @@ pub struct BaselineArgs {
     /// Heuristics, comma-separated: skip1, skip2, span1 (empty for none).
     #[arg(long, default_value = "skip2,span1")]
     pub heuristics: Heuristics,
+    /// The empty word in the scores: both (sides, as the original aligner), generating (y side only),
+    /// or off (the formula as printed).
+    #[arg(long, default_value = "both", value_parser = parse_null)]
+    pub null: NullWord,
+    /// Unary chains: merged into one candidate (as the original aligner) or separate.
+    #[arg(long, default_value = "merged", value_parser = parse_unary)]
+    pub unary: UnaryChains,
     #[command(flatten)]
     pub lex: LexArgs,
+}
+
+fn parse_null(s: &str) -> Result<NullWord, String> {
+    match s {
+        "both" => Ok(NullWord::Both),
+        "generating" => Ok(NullWord::Generating),
+        "off" => Ok(NullWord::Off),
+        _ => Err(format!("expected both, generating or off, found '{s}'")),
+    }
+}
+
+fn parse_unary(s: &str) -> Result<UnaryChains, String> {
+    match s {
+        "merged" => Ok(UnaryChains::Merged),
+        "separate" => Ok(UnaryChains::Separate),
+        _ => Err(format!("expected merged or separate, found '{s}'")),
+    }
 }
 
 /// `treelink eval`.
@@ -273,20 +297,8 @@ fn align_all(
     Ok(out)
 }
 
-fn baseline_all(input: &Corpus, lexicon: &Lexicon, score: ScoreFunction, h: Heuristics) -> Vec<Vec<Link>> {
-    input
-        .pairs
-        .iter()
-        .map(|pair| {
-            let m = model::pair_matrices(lexicon, pair, &WordAlignment::default());
-            let mut links: Vec<Link> = tinsley_align(&pair.source, &pair.target, &m, score, h)
-                .into_iter()
-                .map(|(s, t)| Link::good(s, t))
-                .collect();
-            links.sort();
-            links
-        })
-        .collect()
+fn baseline_all(input: &Corpus, lexicon: &Lexicon, options: &BaselineOptions) -> Vec<Vec<Link>> {
+    input.pairs.iter().map(|pair| baseline_links(lexicon, pair, options)).collect()
 }
 
 fn print_links(pairs: &[Vec<Link>]) -> Result<(), CliError> {
@@ -361,7 +373,9 @@ pub fn baseline(args: BaselineArgs) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let input = corpus(&args.input, false)?;
     let setup = setup(&[&input], lexicon_source(&args.lex, None)?, &mut reporter);
-    print_links(&baseline_all(&input, &setup.lexicon, args.score, args.heuristics))
+    let options =
+        BaselineOptions { score: args.score, heuristics: args.heuristics, null: args.null, unary: args.unary };
+    print_links(&baseline_all(&input, &setup.lexicon, &options))
 }
 
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
@@ -452,7 +466,7 @@ fn run_split(
     run(title, &spec(&combo), &mut rows, reporter)?;
     // Baseline: Tinsley et al. with the paper's best heuristics.
     let started = Instant::now();
-    let pred = baseline_all(test, &setup_all.lexicon, ScoreFunction::S1, "skip2,span1".parse().expect("valid"));
+    let pred = baseline_all(test, &setup_all.lexicon, &BaselineOptions::default());
     let align_secs = started.elapsed().as_secs_f64();
     let counts = Counts::of_corpus(test.pairs.iter().zip(pred.iter().map(|l| l.as_slice())));
     rows.push(Row {

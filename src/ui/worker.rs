@@ -15,7 +15,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::protocol::{LexiconFiles, NamedText, Request, Response, TranslationView};
-use crate::align::explain::{align_corpus, baseline_links, explain};
+use crate::align::baseline::{baseline_links, BaselineOptions};
+use crate::align::explain::{align_corpus, explain};
 use crate::align::greedy::Search;
 use crate::align::lexical::LexicalModel;
 use crate::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexiconSource};
@@ -395,7 +396,10 @@ fn align(reporter: &mut Reporter, corpus: Corpus, model: AlignmentModel, files: 
         .enumerate()
         .map(|(k, pair)| {
             reporter.report("baseline (Tinsley et al.)", k as u64 + 1, n);
-            baseline_links(&baseline_lexicon, pair).into_iter().map(|l| (l.source, l.target)).collect()
+            baseline_links(&baseline_lexicon, pair, &BaselineOptions::default())
+                .into_iter()
+                .map(|l| (l.source, l.target))
+                .collect()
         })
         .collect();
     let model_note = match &model.lexicon {
