@@ -2,7 +2,10 @@
 //! links, read from the bracketed files `PREFIX.src`, `PREFIX.trg`,
 //! `PREFIX.gold` and checked against each other.
 
-use crate::io::links::{parse_links, Link, LinkError};
+use crate::io::links::{parse_links_located, Link, LinkError};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::io::text::read_text_file;
+use crate::io::text::{end_position, line_count_position, ReadError};
 use crate::tree::{ParseError, Tree};
 
 /// One sentence pair with its gold links (empty when none were given).
@@ -21,16 +24,26 @@ pub struct Corpus {
     pub pairs: Vec<TreePair>,
 }
 
-/// Why a corpus could not be assembled; each variant names the file.
+/// Why a corpus could not be assembled; each variant names the file, and
+/// each but `Read` the line and column.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CorpusError {
     #[error(transparent)]
     Tree(#[from] ParseError),
     #[error(transparent)]
     Links(#[from] LinkError),
-    #[error("{file}: expected {expected} {what} (one per {per}), found {found}")]
-    CountMismatch { file: String, expected: usize, found: usize, what: &'static str, per: &'static str },
-    #[error("{file}:{line}:{column}: link {link} names {side} node {node}, but the {side} tree of pair {line} has only {nodes} nodes")]
+    #[error("{file}:{line}:{column}: expected {expected} {what} (one per {per}), found {found}")]
+    CountMismatch {
+        file: String,
+        /// Where the first extra item starts, or the end of the file when items are missing.
+        line: usize,
+        column: usize,
+        expected: usize,
+        found: usize,
+        what: &'static str,
+        per: &'static str,
+    },
+    #[error("{file}:{line}:{column}: link {link} names {side} node {node}, but the {side} tree of pair {line} has only {nodes} nodes (numbered 0 to {last})", last = nodes.saturating_sub(1))]
     LinkOutOfRange {
         file: String,
         line: usize,
@@ -40,8 +53,8 @@ pub enum CorpusError {
         node: usize,
         nodes: usize,
     },
-    #[error("{file}: cannot read: {message}")]
-    Io { file: String, message: String },
+    #[error(transparent)]
+    Read(#[from] ReadError),
 }
 
 /// A named text input (file name for errors, and contents).
@@ -55,10 +68,13 @@ impl Corpus {
     /// Builds a corpus from the texts of the source, target and gold files.
     pub fn from_texts(source: Named<'_>, target: Named<'_>, gold: Option<Named<'_>>) -> Result<Corpus, CorpusError> {
         let sources = Tree::parse_all(source.text, source.name)?;
-        let targets = Tree::parse_all(target.text, target.name)?;
+        let (targets, starts) = Tree::parse_all_with_starts(target.text, target.name)?;
         if sources.len() != targets.len() {
+            let (line, column) = starts.get(sources.len()).copied().unwrap_or_else(|| end_position(target.text));
             return Err(CorpusError::CountMismatch {
                 file: target.name.to_string(),
+                line,
+                column,
                 expected: sources.len(),
                 found: targets.len(),
                 what: "trees",
@@ -67,20 +83,7 @@ impl Corpus {
         }
         let gold_lines = match gold {
             None => vec![Vec::new(); sources.len()],
-            Some(g) => {
-                let lines = parse_links(g.text, g.name)?;
-                if lines.len() != sources.len() {
-                    return Err(CorpusError::CountMismatch {
-                        file: g.name.to_string(),
-                        expected: sources.len(),
-                        found: lines.len(),
-                        what: "lines of links",
-                        per: "tree pair",
-                    });
-                }
-                check_links(&sources, &targets, &lines, g)?;
-                lines
-            }
+            Some(g) => links_for(&sources, &targets, g)?,
         };
         let pairs = sources
             .into_iter()
@@ -96,9 +99,7 @@ impl Corpus {
     pub fn read_prefix(prefix: &str, with_gold: bool) -> Result<Corpus, CorpusError> {
         let read = |ext: &str| {
             let file = format!("{prefix}.{ext}");
-            std::fs::read_to_string(&file)
-                .map(|text| (file.clone(), text))
-                .map_err(|e| CorpusError::Io { file, message: e.to_string() })
+            read_text_file(&file).map(|text| (file, text))
         };
         let (sn, st) = read("src")?;
         let (tn, tt) = read("trg")?;
@@ -108,6 +109,13 @@ impl Corpus {
             Named { name: &tn, text: &tt },
             gold.as_ref().map(|(name, text)| Named { name, text }),
         )
+    }
+
+    /// Reads a links file for this corpus's pairs (predicted links, say): one
+    /// line per pair, every link naming nodes its trees have.
+    pub fn read_links(&self, links: Named<'_>) -> Result<Vec<Vec<Link>>, CorpusError> {
+        let (sources, targets): (Vec<&Tree>, Vec<&Tree>) = self.pairs.iter().map(|p| (&p.source, &p.target)).unzip();
+        links_for(&sources, &targets, links)
     }
 
     pub fn len(&self) -> usize {
@@ -124,11 +132,29 @@ impl Corpus {
     }
 }
 
-fn check_links(sources: &[Tree], targets: &[Tree], lines: &[Vec<Link>], gold: Named<'_>) -> Result<(), CorpusError> {
-    for (l, (links, text_line)) in lines.iter().zip(gold.text.lines()).enumerate() {
-        let columns = crate::io::text::tokens_with_columns(text_line).into_iter().map(|(c, _)| c);
-        for (link, column) in links.iter().zip(columns) {
-            let (s, t) = (&sources[l], &targets[l]);
+/// The links of a links file, one line per tree pair, each checked against its trees.
+fn links_for<T: std::borrow::Borrow<Tree>>(
+    sources: &[T],
+    targets: &[T],
+    file: Named<'_>,
+) -> Result<Vec<Vec<Link>>, CorpusError> {
+    let lines = parse_links_located(file.text, file.name)?;
+    if lines.len() != sources.len() {
+        let (line, column) = line_count_position(file.text, sources.len(), lines.len());
+        return Err(CorpusError::CountMismatch {
+            file: file.name.to_string(),
+            line,
+            column,
+            expected: sources.len(),
+            found: lines.len(),
+            what: "lines of links",
+            per: "tree pair",
+        });
+    }
+    let mut out = Vec::with_capacity(lines.len());
+    for (l, ((links, s), t)) in lines.into_iter().zip(sources).zip(targets).enumerate() {
+        let (s, t) = (s.borrow(), t.borrow());
+        for &(link, column) in &links {
             let bad = if link.source >= s.len() {
                 Some(("source", link.source, s.len()))
             } else if link.target >= t.len() {
@@ -138,7 +164,7 @@ fn check_links(sources: &[Tree], targets: &[Tree], lines: &[Vec<Link>], gold: Na
             };
             if let Some((side, node, nodes)) = bad {
                 return Err(CorpusError::LinkOutOfRange {
-                    file: gold.name.to_string(),
+                    file: file.name.to_string(),
                     line: l + 1,
                     column,
                     link: link.to_string(),
@@ -148,8 +174,9 @@ fn check_links(sources: &[Tree], targets: &[Tree], lines: &[Vec<Link>], gold: Na
                 });
             }
         }
+        out.push(links.into_iter().map(|(link, _)| link).collect());
     }
-    Ok(())
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -171,13 +198,13 @@ mod tests {
         assert_eq!(c.len(), 2);
         assert_eq!(c.gold_links(), 2);
         let e = Corpus::from_texts(n("a.src", "(X x)\n"), n("a.trg", "(Y y)\n(Z z)"), None).unwrap_err();
-        assert_eq!(e.to_string(), "a.trg: expected 1 trees (one per source tree), found 2");
+        assert_eq!(e.to_string(), "a.trg:2:1: expected 1 trees (one per source tree), found 2");
         let e =
             Corpus::from_texts(n("a.src", "(S (A a) (B b))"), n("a.trg", "(S (A a))"), Some(n("a.gold", "0-0 2-3")))
                 .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "a.gold:1:5: link 2-3 names target node 3, but the target tree of pair 1 has only 2 nodes"
+            "a.gold:1:5: link 2-3 names target node 3, but the target tree of pair 1 has only 2 nodes (numbered 0 to 1)"
         );
     }
 }

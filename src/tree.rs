@@ -32,6 +32,9 @@ use std::ops::Range;
 /// Index of a labelled node: its position in pre-order, the root being 0.
 pub type NodeId = usize;
 
+/// Trees read from a text, with the 1-based line and column of each one's opening bracket.
+pub type TreesWithStarts = (Vec<Tree>, Vec<(usize, usize)>);
+
 /// One labelled node of a [`Tree`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Node {
@@ -328,6 +331,12 @@ impl Tree {
 
     /// Reads every tree in `text`; `file` names the input in errors.
     pub fn parse_all(text: &str, file: &str) -> Result<Vec<Tree>, ParseError> {
+        Ok(BracketReader::new(text, file).read_all()?.0)
+    }
+
+    /// Like [`Tree::parse_all`], with the line and column of each tree's
+    /// opening bracket (for errors about a tree as a whole, e.g. one too many).
+    pub fn parse_all_with_starts(text: &str, file: &str) -> Result<TreesWithStarts, ParseError> {
         BracketReader::new(text, file).read_all()
     }
 
@@ -513,12 +522,13 @@ impl<'a> BracketReader<'a> {
         self.peeked.as_ref().map_or(&None, |t| t)
     }
 
-    fn read_all(mut self) -> Result<Vec<Tree>, ParseError> {
-        let mut trees = Vec::new();
-        while self.peek().is_some() {
+    fn read_all(mut self) -> Result<TreesWithStarts, ParseError> {
+        let (mut trees, mut starts) = (Vec::new(), Vec::new());
+        while let Some(start) = self.peek() {
+            starts.push((start.line, start.column));
             trees.push(self.read_tree()?);
         }
-        Ok(trees)
+        Ok((trees, starts))
     }
 
     /// Reads one tree, with or without an unlabelled outer bracket.

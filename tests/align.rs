@@ -148,7 +148,7 @@ fn a_model_learns_links_beats_the_baseline_and_survives_its_file() {
     }
     // The model file round-trips and aligns identically.
     let json = serde_json::to_string(&model).unwrap();
-    let back: AlignmentModel = serde_json::from_str(&json).unwrap();
+    let back = AlignmentModel::from_json(&json, "model.json").unwrap();
     assert_eq!(back, model);
     assert_eq!(align(&back, &s.lexicon, &s.test, &s.test_links), pred);
     // Training is deterministic.
@@ -162,6 +162,12 @@ fn a_model_from_another_program_is_refused_with_a_reason() {
     model.format = "something-else".into();
     let err = Scorer::new(&model, &s.lexicon).err().unwrap();
     assert!(err.to_string().contains("not a treelink alignment model"), "{err}");
+    let err = AlignmentModel::from_json(&serde_json::to_string(&model).unwrap(), "m.json").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "m.json:1:1: expected a treelink alignment model (\"format\": \"treelink-alignment-model\", \"version\": 1), \
+         found \"format\": \"something-else\", \"version\": 1"
+    );
     let spec: KernelSpec = "lex".parse().unwrap();
     assert_eq!(spec.to_string(), "lex");
 }

@@ -149,3 +149,183 @@ fn train_align_baseline_and_eval_work_together() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("junk.json:1:"), "{}", stderr(&o));
 }
+
+/// The one line the binary printed on stderr, after a failing exit (never a panic).
+fn failure(o: &Output) -> String {
+    assert_eq!(o.status.code(), Some(1), "stdout: {}\nstderr: {}", stdout(o), stderr(o));
+    assert!(!stderr(o).contains("panicked"), "{}", stderr(o));
+    let e = stderr(o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    e.trim().to_string()
+}
+
+#[test]
+fn predicted_links_are_checked_against_the_trees() {
+    let dir = scratch("pred-links");
+    let input = sample_prefix(&dir, "in", 0..3);
+    let corpus = treelink::corpus::Corpus::read_prefix(&input, true).unwrap();
+    let nodes = corpus.pairs[1].source.len();
+    let eval = |pred: &str| treelink(&["eval", "--input", &input, "--pred", &write(&dir, "pred", pred)]);
+    // A link to a source node the tree lacks (it used to panic in tree.rs).
+    let e = failure(&eval(&format!("0-0\n0-0 {nodes}-1\n\n")));
+    let pred = dir.join("pred").to_string_lossy().into_owned();
+    assert_eq!(
+        e,
+        format!(
+            "treelink: {pred}:2:5: link {nodes}-1 names source node {nodes}, but the source tree of pair 2 has only \
+             {nodes} nodes (numbered 0 to {})",
+            nodes - 1
+        )
+    );
+    let e = failure(&eval("0-0\n\n0-999?\n"));
+    assert!(e.starts_with(&format!("treelink: {pred}:3:1: link 0-999? names target node 999")), "{e}");
+    // Too few and too many lines: at the end of the file, at the first extra line.
+    let e = failure(&eval("0-0\n"));
+    assert_eq!(e, format!("treelink: {pred}:2:1: expected 3 lines of links (one per tree pair), found 1"));
+    let e = failure(&eval("\n\n\n0-0\n"));
+    assert_eq!(e, format!("treelink: {pred}:4:1: expected 3 lines of links (one per tree pair), found 4"));
+    // The gold file is checked the same way.
+    let gold = format!("{input}.gold");
+    std::fs::write(&gold, "0-0\n0-0\n0-0 1-4000\n").unwrap();
+    let e = failure(&eval("\n\n\n"));
+    assert!(e.starts_with(&format!("treelink: {gold}:3:5: link 1-4000 names target node 4000")), "{e}");
+}
+
+#[test]
+fn word_links_are_checked_against_the_sentences() {
+    let dir = scratch("word-links");
+    let input = sample_prefix(&dir, "in", 0..20);
+    let model = dir.join("m.json").to_string_lossy().into_owned();
+    let o = treelink(&["train", "--train", &input, "--kernel", "lex", "--max-examples", "200", "-o", &model]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let corpus = treelink::corpus::Corpus::read_prefix(&input, false).unwrap();
+    let words = corpus.pairs[0].target.words().len();
+    let links = write(&dir, "aligned", &format!("0-0 1-{words}\n{}", "0-0\n".repeat(19)));
+    let e = failure(&treelink(&["align", "--model", &model, "--input", &input, "--word-align", &links]));
+    assert_eq!(
+        e,
+        format!(
+            "treelink: {links}:1:5: link 1-{words} names target word {words}, but the target sentence of pair 1 has \
+             only {words} words"
+        )
+    );
+    let e = failure(&treelink(&[
+        "align",
+        "--model",
+        &model,
+        "--input",
+        &input,
+        "--word-align",
+        &write(&dir, "a1", "0-0\n"),
+    ]));
+    assert!(e.ends_with("a1:2:1: expected 20 lines of word links (one per sentence pair), found 1"), "{e}");
+}
+
+#[test]
+fn a_damaged_alignment_model_names_the_file_the_place_and_the_json_path() {
+    let dir = scratch("damaged-model");
+    let input = sample_prefix(&dir, "in", 0..20);
+    let model = dir.join("m.json").to_string_lossy().into_owned();
+    let o =
+        treelink(&["train", "--train", &input, "--kernel", "plain+ibtk-rgsst", "--max-examples", "200", "-o", &model]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    let damaged = |name: &str, change: &dyn Fn(&mut serde_json::Value)| {
+        let mut j = json.clone();
+        change(&mut j);
+        write(&dir, name, &serde_json::to_string_pretty(&j).unwrap())
+    };
+    let align = |m: &str| treelink(&["align", "--model", m, "--input", &input]);
+    // A support vector's tree with its last bracket cut off.
+    let cut = damaged("cut.json", &|j| {
+        let s = j["support_vectors"][3]["source"].as_str().unwrap().to_string();
+        j["support_vectors"][3]["source"] = s[..s.len() - 1].into();
+    });
+    let e = failure(&align(&cut));
+    let (file_line, rest) = e.split_once(": expected a treelink alignment model (JSON): ").unwrap();
+    assert!(file_line.starts_with(&format!("treelink: {cut}:")), "{e}");
+    let line: usize = file_line.rsplit(':').nth(1).unwrap().parse().unwrap();
+    let text = std::fs::read_to_string(&cut).unwrap();
+    assert!(text.lines().nth(line - 1).unwrap().contains("\"source\""), "line {line} is the damaged value: {e}");
+    assert!(rest.starts_with("at support_vectors[3].source: expected one bracketed tree; at 1:"), "{e}");
+    assert!(rest.contains("found end of input"), "{e}");
+    // Weights that do not fit the kernel, a λ of 0, an unknown field type.
+    let thetas = damaged("thetas.json", &|j| j["spec"]["thetas"] = serde_json::json!([1.0]));
+    let e = failure(&align(&thetas));
+    assert!(
+        e.contains(": at spec: expected 2 non-negative weights θ (thetas), one per component of plain+ibtk-rgsst"),
+        "{e}"
+    );
+    let lambda = damaged("lambda.json", &|j| j["spec"]["lambda"] = serde_json::json!(0.0));
+    assert!(failure(&align(&lambda)).contains("at spec: expected a decay λ (lambda) greater than 0, found 0"));
+    let rho = damaged("rho.json", &|j| j["rho"] = serde_json::json!("high"));
+    assert!(failure(&align(&rho)).contains("at rho: invalid type: string \"high\", expected f64"));
+    // A translation model given where an alignment model is expected.
+    let mt = write(&dir, "mt.json", "{\"format\": \"treelink-mt\", \"version\": 1, \"system\": \"phrase\"}");
+    assert_eq!(
+        failure(&align(&mt)),
+        format!(
+            "treelink: {mt}:1:1: expected a treelink alignment model (\"format\": \"treelink-alignment-model\", \
+             \"version\": 1), found \"format\": \"treelink-mt\", \"version\": 1 (a translation model: give it to \
+             `treelink translate`)"
+        )
+    );
+}
+
+/// The smallest phrase-based translation model: no phrases, a unigram LM.
+fn tiny_mt_model(weights: &str) -> String {
+    format!(
+        r#"{{"format": "treelink-mt", "version": 1, "system": "phrase",
+  "model": {{"config": {{}}, "weights": {weights}, "table": [],
+    "lm": {{"order": 1, "vocab": ["<unk>", "<s>", "</s>"], "ngrams": [[[[0], -1.0, 0.0], [[1], -99.0, 0.0], [[2], -1.0, 0.0]]]}}}}}}"#
+    )
+}
+
+#[test]
+fn a_damaged_translation_model_names_the_file_the_place_and_the_json_path() {
+    let dir = scratch("damaged-mt");
+    let input = write(&dir, "in.src", "(S (NN Haus))\n");
+    let good = write(&dir, "good.json", &tiny_mt_model("[0, 0, 0, 0, 0, 0, 0, 0, -1]"));
+    let o = treelink(&["translate", "--model", &good, "--input", &input]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "Haus\n");
+    let short = write(&dir, "short.json", &tiny_mt_model("[0, 0, 0]"));
+    let e = failure(&treelink(&["translate", "--model", &short, "--input", &input]));
+    assert_eq!(
+        e,
+        format!(
+            "treelink: {short}:2:46: expected a treelink translation model (JSON): at model.weights: expected 9 \
+             finite feature weights, found 3 ([0.0, 0.0, 0.0])"
+        )
+    );
+    let lm =
+        write(&dir, "lm.json", &tiny_mt_model("[0, 0, 0, 0, 0, 0, 0, 0, -1]").replace("[[1], -99.0", "[[7], -99.0"));
+    let e = failure(&treelink(&["translate", "--model", &lm, "--input", &input]));
+    assert!(e.starts_with(&format!("treelink: {lm}:3:")), "{e}");
+    assert!(e.contains("at model.lm: invalid language model: bad 1-gram [7]"), "{e}");
+}
+
+#[test]
+fn text_that_is_not_utf8_is_located_at_its_first_bad_byte() {
+    let dir = scratch("utf8");
+    let good = write(&dir, "good.trees", "(S (NN Straße))\n(S (NN Haus))\n");
+    let latin1 = dir.join("latin1.trees");
+    std::fs::write(&latin1, b"(S (NN Haus))\n(S (NN Stra\xdfe))\n").unwrap();
+    let latin1 = latin1.to_string_lossy().into_owned();
+    let e = failure(&treelink(&["kernel", "--space", "sst", &good, &latin1]));
+    assert_eq!(
+        e,
+        format!(
+            "treelink: {latin1}:2:12: expected UTF-8 text, found the byte 0xDF, which is not UTF-8 there (Latin-1 or \
+             Windows-1252 text? convert it, e.g. iconv -f LATIN1 -t UTF-8)"
+        )
+    );
+    // The corpus reader and the model readers say the same.
+    let prefix = dir.join("c").to_string_lossy().into_owned();
+    std::fs::copy(&good, format!("{prefix}.src")).unwrap();
+    std::fs::copy(&latin1, format!("{prefix}.trg")).unwrap();
+    let e = failure(&treelink(&["baseline", "--input", &prefix]));
+    assert!(e.starts_with(&format!("treelink: {prefix}.trg:2:12: expected UTF-8 text")), "{e}");
+    let e = failure(&treelink(&["translate", "--model", &latin1, "--input", &good]));
+    assert!(e.starts_with(&format!("treelink: {latin1}:2:12: expected UTF-8 text")), "{e}");
+}

@@ -29,6 +29,7 @@ use super::greedy::{greedy_align, Scored, Search};
 use super::lexical::{LexicalModel, LexicalSetup};
 use crate::corpus::{Corpus, TreePair};
 use crate::eval::prf::Counts;
+use crate::io::json::{from_json, JsonError};
 use crate::io::links::Link;
 use crate::kernel::{BtkKind, Space};
 use crate::lexicon::{Lexicon, WordAlignment};
@@ -91,10 +92,44 @@ pub enum AlignError {
     WordAlignmentCount { expected: usize, found: usize },
     #[error("SVM: {0}")]
     Svm(#[from] svm::SvmError),
-    #[error("the model file is not a treelink alignment model: {0}")]
+    #[error("{0}")]
     BadModel(String),
+    #[error(transparent)]
+    ModelFile(#[from] ModelFileError),
     #[error("cancelled")]
     Cancelled,
+}
+
+/// Why an alignment model file could not be read. Each names the file, line
+/// and column, and a bad value's JSON path.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModelFileError {
+    #[error(transparent)]
+    Json(#[from] JsonError),
+    #[error("{file}:1:1: expected a treelink alignment model (\"format\": \"{FORMAT}\", \"version\": {VERSION}), found {found}")]
+    Header { file: String, found: String },
+}
+
+/// The kernel of a model file, checked so that scoring cannot fail: at
+/// least one component, one weight θ per component (finite, non-negative,
+/// not all 0), and a finite λ > 0.
+fn checked_spec<'de, D: serde::Deserializer<'de>>(d: D) -> Result<KernelSpec, D::Error> {
+    use serde::de::Error;
+    let spec = KernelSpec::deserialize(d)?;
+    if spec.components() == 0 {
+        return Err(D::Error::custom("expected a kernel with at least one component (plain or a BTK)"));
+    }
+    if spec.clone().with_thetas(&spec.thetas).is_none() {
+        return Err(D::Error::custom(format!(
+            "expected {} non-negative weights θ (thetas), one per component of {spec}, not all 0; found {:?}",
+            spec.components(),
+            spec.thetas
+        )));
+    }
+    if !(spec.lambda.is_finite() && spec.lambda > 0.0) {
+        return Err(D::Error::custom(format!("expected a decay λ (lambda) greater than 0, found {}", spec.lambda)));
+    }
+    Ok(spec)
 }
 
 /// Training settings; the defaults follow the paper (C = 2.4, λ = 0.4).
@@ -150,7 +185,9 @@ impl Default for TrainOptions {
 /// plain features and its coefficient `α y`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SupportVector {
+    #[serde(deserialize_with = "crate::io::json::bracketed_tree")]
     pub source: String,
+    #[serde(deserialize_with = "crate::io::json::bracketed_tree")]
     pub target: String,
     pub plain: [f64; N_PLAIN],
     pub coef: f64,
@@ -179,6 +216,7 @@ pub struct TrainingSummary {
 pub struct AlignmentModel {
     pub format: String,
     pub version: u32,
+    #[serde(deserialize_with = "checked_spec")]
     pub spec: KernelSpec,
     pub candidates: CandidateNodes,
     pub thresholds: Thresholds,
@@ -490,6 +528,33 @@ fn train_at_quantile(
 }
 
 impl AlignmentModel {
+    /// Reads a model file (as `treelink train` writes it); `file` names it
+    /// in errors. Everything [`Scorer::new`] relies on is checked here, with
+    /// the place in the file: the format and version, the kernel and its
+    /// weights, and each support vector's sub-trees.
+    pub fn from_json(text: &str, file: &str) -> Result<AlignmentModel, ModelFileError> {
+        #[derive(Deserialize)]
+        #[serde(expecting = "a JSON object with \"format\" and \"version\"")]
+        struct Header {
+            format: Option<serde_json::Value>,
+            version: Option<serde_json::Value>,
+        }
+        const WHAT: &str = "a treelink alignment model";
+        let header: Header = from_json(text, file, WHAT)?;
+        if header.format.as_ref().and_then(|f| f.as_str()) != Some(FORMAT)
+            || header.version.as_ref().and_then(|v| v.as_u64()) != Some(u64::from(VERSION))
+        {
+            let show = |v: Option<serde_json::Value>| v.map_or("none".to_string(), |v| v.to_string());
+            let mut found =
+                format!("\"format\": {}, \"version\": {}", show(header.format.clone()), show(header.version));
+            if header.format.as_ref().and_then(|f| f.as_str()) == Some(crate::mt::model::MT_MODEL_FORMAT) {
+                found.push_str(" (a translation model: give it to `treelink translate`)");
+            }
+            return Err(ModelFileError::Header { file: file.to_string(), found });
+        }
+        Ok(from_json(text, file, WHAT)?)
+    }
+
     /// A one-line description: kernel, support vectors, examples, candidates, pairs.
     pub fn describe(&self) -> String {
         let s = &self.summary;
@@ -523,18 +588,26 @@ impl<'m> Scorer<'m> {
     pub fn new(model: &'m AlignmentModel, lexicon: &'m Lexicon) -> Result<Self, AlignError> {
         if model.format != FORMAT || model.version != VERSION {
             return Err(AlignError::BadModel(format!(
-                "format '{}' version {}, expected '{FORMAT}' version {VERSION}",
+                "not a treelink alignment model: format '{}' version {}, expected '{FORMAT}' version {VERSION}",
                 model.format, model.version
+            )));
+        }
+        if model.spec.thetas.len() != model.spec.components() {
+            return Err(AlignError::BadModel(format!(
+                "the alignment model has {} weights θ for the {} components of {}",
+                model.spec.thetas.len(),
+                model.spec.components(),
+                model.spec
             )));
         }
         let mut index = StructureIndex::new(model.spec.lambda);
         let mut svs = Vec::with_capacity(model.support_vectors.len());
         for (k, sv) in model.support_vectors.iter().enumerate() {
-            let parse = |text: &str| Tree::parse_one(text, &format!("support vector {k}"));
-            let (s, t) = match (parse(&sv.source), parse(&sv.target)) {
-                (Ok(s), Ok(t)) => (s, t),
-                (Err(e), _) | (_, Err(e)) => return Err(AlignError::BadModel(e.to_string())),
+            let parse = |text: &str, side: &str| {
+                Tree::parse_one(text, &format!("support_vectors[{k}].{side}"))
+                    .map_err(|e| AlignError::BadModel(format!("a sub-tree of the alignment model does not read: {e}")))
             };
+            let (s, t) = (parse(&sv.source, "source")?, parse(&sv.target, "target")?);
             let (is, it) = (index.index_tree(&s), index.index_tree(&t));
             svs.push(Instance {
                 source: index.subtree_key(&s, &is, 0),

@@ -13,9 +13,9 @@ use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
 use treelink::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexicalSetup, LexiconSource};
 use treelink::align::model::{self, search_links, AlignmentModel, Scorer, TrainOptions};
-use treelink::corpus::Corpus;
+use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
-use treelink::io::links::{format_link_line, parse_links, Link};
+use treelink::io::links::{format_link_line, Link};
 use treelink::lexicon::{self, read_moses_lex, Lexicon, WordAlignment};
 
 /// Lexical tables and word links shared by the commands.
@@ -227,7 +227,7 @@ pub struct ExperimentArgs {
 }
 
 fn read(file: &str) -> Result<String, CliError> {
-    std::fs::read_to_string(file).map_err(|source| CliError::Read { file: file.to_string(), source })
+    Ok(treelink::io::text::read_text_file(file)?)
 }
 
 fn corpus(prefix: &str, gold: bool) -> Result<Corpus, CliError> {
@@ -349,13 +349,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
 
 /// Reads a model file.
 pub fn read_model(file: &str) -> Result<AlignmentModel, CliError> {
-    let text = read(file)?;
-    serde_json::from_str(&text).map_err(|e| CliError::Model {
-        file: file.to_string(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })
+    Ok(AlignmentModel::from_json(&read(file)?, file)?)
 }
 
 pub fn align(args: AlignArgs) -> Result<(), CliError> {
@@ -381,15 +375,7 @@ pub fn baseline(args: BaselineArgs) -> Result<(), CliError> {
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
     let input = corpus(&args.input, true)?;
     let text = read(&args.pred)?;
-    let pred = parse_links(&text, &args.pred)?;
-    if pred.len() != input.len() {
-        return Err(CliError::Count {
-            file: args.pred,
-            expected: input.len(),
-            other: format!("{}.src", args.input),
-            found: pred.len(),
-        });
-    }
+    let pred = input.read_links(Named { name: &args.pred, text: &text })?;
     let c = Counts::of_corpus(input.pairs.iter().zip(pred.iter().map(|l| l.as_slice())));
     out!("P = {:.2}", c.precision())?;
     out!("R = {:.2}", c.recall())?;

@@ -19,6 +19,7 @@ mod bench;
 mod mt;
 mod progress;
 
+use treelink::io::text::{end_position, read_text_file};
 use treelink::kernel::{self, BtkKind, Space, SubTree, SubTreePair};
 use treelink::tree::Tree;
 
@@ -122,12 +123,12 @@ pub struct KernelArgs {
 /// A command's failure: printed as one sentence on stderr.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
-    #[error("{file}: cannot read: {source}")]
-    Read { file: String, source: std::io::Error },
+    #[error(transparent)]
+    Read(#[from] treelink::io::text::ReadError),
     #[error(transparent)]
     Tree(#[from] treelink::tree::ParseError),
-    #[error("{file}: expected {expected} trees (as many as {other}), found {found}")]
-    Count { file: String, expected: usize, other: String, found: usize },
+    #[error("{file}:{line}:{column}: expected {expected} {what} (as many as {other}), found {found}")]
+    Count { file: String, line: usize, column: usize, expected: usize, what: &'static str, other: String, found: usize },
     #[error("--lambda must be a number greater than 0, found {0}")]
     Lambda(f64),
     #[error("cannot write the output: {0}")]
@@ -142,8 +143,10 @@ pub enum CliError {
     Lexicon(#[from] treelink::lexicon::LexError),
     #[error(transparent)]
     Align(#[from] treelink::align::model::AlignError),
-    #[error("{file}:{line}:{column}: expected a treelink model file (JSON): {message}")]
-    Model { file: String, line: usize, column: usize, message: String },
+    #[error(transparent)]
+    AlignModel(#[from] treelink::align::model::ModelFileError),
+    #[error(transparent)]
+    MtModel(#[from] treelink::mt::model::MtModelError),
     #[error("{0}")]
     Usage(String),
 }
@@ -215,12 +218,16 @@ fn check_lambda(lambda: f64) -> Result<(), CliError> {
 fn read_tree_files(files: &[&str]) -> Result<Vec<Vec<Tree>>, CliError> {
     let mut out: Vec<Vec<Tree>> = Vec::with_capacity(files.len());
     for &file in files {
-        let text = std::fs::read_to_string(file).map_err(|source| CliError::Read { file: file.to_string(), source })?;
-        let trees = Tree::parse_all(&text, file)?;
+        let text = read_text_file(file)?;
+        let (trees, starts) = Tree::parse_all_with_starts(&text, file)?;
         if let Some(first) = out.first() {
             if first.len() != trees.len() {
+                let (line, column) = starts.get(first.len()).copied().unwrap_or_else(|| end_position(&text));
                 return Err(CliError::Count {
                     file: file.to_string(),
+                    line,
+                    column,
+                    what: "trees",
                     expected: first.len(),
                     other: files[0].to_string(),
                     found: trees.len(),

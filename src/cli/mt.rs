@@ -176,7 +176,7 @@ pub struct MtExperimentArgs {
 }
 
 fn read(file: &str) -> Result<String, CliError> {
-    std::fs::read_to_string(file).map_err(|source| CliError::Read { file: file.to_string(), source })
+    Ok(treelink::io::text::read_text_file(file)?)
 }
 
 fn words_of(c: &Corpus) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
@@ -325,7 +325,7 @@ pub fn mt_train(args: MtTrainArgs) -> Result<(), CliError> {
 
 /// Reads a translation model file.
 pub fn read_mt_model(file: &str) -> Result<MtModel, CliError> {
-    MtModel::from_json(&read(file)?, file).map_err(|e| CliError::Usage(e.to_string()))
+    Ok(MtModel::from_json(&read(file)?, file)?)
 }
 
 pub fn translate(args: TranslateArgs) -> Result<(), CliError> {

@@ -74,20 +74,29 @@ fn parse_link(token: &str) -> Option<Link> {
 
 /// Reads a links file: one `Vec<Link>` per line.
 pub fn parse_links(text: &str, file: &str) -> Result<Vec<Vec<Link>>, LinkError> {
+    Ok(parse_links_located(text, file)?
+        .into_iter()
+        .map(|line| line.into_iter().map(|(link, _)| link).collect())
+        .collect())
+}
+
+/// Like [`parse_links`], with the 1-based column of each link (its line is
+/// its index plus one), for errors that check links against trees.
+pub fn parse_links_located(text: &str, file: &str) -> Result<Vec<Vec<(Link, usize)>>, LinkError> {
     text.lines()
         .enumerate()
         .map(|(l, line)| {
-            let mut links = Vec::new();
-            for (column, token) in crate::io::text::tokens_with_columns(line) {
-                let link = parse_link(token).ok_or_else(|| LinkError {
-                    file: file.to_string(),
-                    line: l + 1,
-                    column,
-                    found: token.to_string(),
-                })?;
-                links.push(link);
-            }
-            Ok(links)
+            crate::io::text::tokens_with_columns(line)
+                .into_iter()
+                .map(|(column, token)| {
+                    parse_link(token).map(|link| (link, column)).ok_or_else(|| LinkError {
+                        file: file.to_string(),
+                        line: l + 1,
+                        column,
+                        found: token.to_string(),
+                    })
+                })
+                .collect()
         })
         .collect()
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use super::alignment::WordAlignment;
 use super::table::{format_prob, LexTable, NULL};
 use super::SentencePair;
-use crate::io::text::tokens_with_columns;
+use crate::io::text::{line_count_position, tokens_with_columns};
 
 /// A located error in a lexical table, word alignment or bitext file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -28,10 +28,11 @@ pub enum LexError {
         index: usize,
         len: usize,
     },
-    #[error("{file}: expected {expected} {what}, found {found}")]
-    CountMismatch { file: String, expected: usize, found: usize, what: &'static str },
-    #[error("{file}: expected {expected} lines (as many as {other}), found {found}")]
-    LineCountMismatch { file: String, expected: usize, found: usize, other: String },
+    /// At the first extra line, or the end of the file when lines are missing.
+    #[error("{file}:{line}:{column}: expected {expected} {what}, found {found}")]
+    CountMismatch { file: String, line: usize, column: usize, expected: usize, found: usize, what: &'static str },
+    #[error("{file}:{line}:{column}: expected {expected} lines (as many as {other}), found {found}")]
+    LineCountMismatch { file: String, line: usize, column: usize, expected: usize, found: usize, other: String },
 }
 
 const LEX_WORD_Y: &str = "a second word y (lines are 'x y p(x|y)')";
@@ -173,8 +174,11 @@ pub fn read_word_alignments_for(
 ) -> Result<Vec<WordAlignment>, LexError> {
     let located = read_located(text, file)?;
     if located.len() != lengths.len() {
+        let (line, column) = line_count_position(text, lengths.len(), located.len());
         return Err(LexError::CountMismatch {
             file: file.to_string(),
+            line,
+            column,
             expected: lengths.len(),
             found: located.len(),
             what: "lines of word links (one per sentence pair)",
@@ -230,8 +234,11 @@ pub fn read_bitext(
     };
     let (source, target) = (split(source_text), split(target_text));
     if source.len() != target.len() {
+        let (line, column) = line_count_position(target_text, source.len(), target.len());
         return Err(LexError::LineCountMismatch {
             file: target_file.to_string(),
+            line,
+            column,
             expected: source.len(),
             found: target.len(),
             other: source_file.to_string(),
@@ -306,7 +313,7 @@ mod tests {
         assert_eq!(read_word_alignments_for("0-2 1-0\n0-0\n", "a", &lengths).unwrap().len(), 2);
         assert_eq!(
             read_word_alignments_for("0-0\n", "a", &lengths).unwrap_err().to_string(),
-            "a: expected 2 lines of word links (one per sentence pair), found 1"
+            "a:2:1: expected 2 lines of word links (one per sentence pair), found 1"
         );
         assert_eq!(
             read_word_alignments_for("0-0 2-0\n0-0\n", "a", &lengths).unwrap_err().to_string(),
@@ -326,7 +333,7 @@ mod tests {
         assert!(b[1].0.is_empty());
         assert_eq!(
             read_bitext("a\nb\n", "train.de", "x\n", "train.en").unwrap_err().to_string(),
-            "train.en: expected 2 lines (as many as train.de), found 1"
+            "train.en:2:1: expected 2 lines (as many as train.de), found 1"
         );
     }
 }

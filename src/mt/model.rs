@@ -23,8 +23,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::io::json::{from_json, JsonError};
 use crate::mt::ms::{MsSystem, MsTranslation};
-use crate::mt::phrase::NUM_PHRASE_FEATURES;
 use crate::mt::phrase::{ExtractMethod, PhraseSystem};
 use crate::tree::Tree;
 
@@ -123,14 +123,12 @@ pub struct MtModel {
 /// Why a model file could not be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum MtModelError {
-    #[error("{file}:{line}:{column}: expected a treelink translation model (JSON): {message}")]
-    Json { file: String, line: usize, column: usize, message: String },
+    #[error(transparent)]
+    Json(#[from] JsonError),
     #[error("{file}:1:1: expected format \"{MT_MODEL_FORMAT}\" version {MT_MODEL_VERSION}, found format {format:?} version {version}")]
     Header { file: String, format: String, version: u32 },
-    #[error("{file}: {message}")]
-    Invalid { file: String, message: String },
-    #[error(transparent)]
-    Ms(#[from] crate::mt::ms::MsSystemError),
+    #[error("{file}:1:1: expected \"system\": \"phrase\" or \"ms\"")]
+    NoSystem { file: String },
 }
 
 #[derive(Serialize)]
@@ -158,9 +156,8 @@ struct FileIn<T> {
     model: T,
 }
 
-fn json_error(file: &str, e: serde_json::Error) -> MtModelError {
-    MtModelError::Json { file: file.to_string(), line: e.line(), column: e.column(), message: e.to_string() }
-}
+/// What the file should be, for errors.
+const WHAT: &str = "a treelink translation model";
 
 impl MtModel {
     /// The model file's text.
@@ -186,7 +183,7 @@ impl MtModel {
 
     /// Reads a model file; `file` names it in errors.
     pub fn from_json(text: &str, file: &str) -> Result<MtModel, MtModelError> {
-        let header: Header = serde_json::from_str(text).map_err(|e| json_error(file, e))?;
+        let header: Header = from_json(text, file, WHAT)?;
         if header.format != MT_MODEL_FORMAT || header.version != MT_MODEL_VERSION {
             return Err(MtModelError::Header {
                 file: file.to_string(),
@@ -194,20 +191,16 @@ impl MtModel {
                 version: header.version,
             });
         }
-        let invalid = |message: String| MtModelError::Invalid { file: file.to_string(), message };
+        // The weights and probabilities JSON cannot constrain are checked
+        // while reading (`deserialize_with`), so their errors are located.
         match header.system {
-            None => Err(invalid("expected \"system\": \"phrase\" or \"ms\"".into())),
+            None => Err(MtModelError::NoSystem { file: file.to_string() }),
             Some(SystemKind::Phrase) => {
-                let f: FileIn<PhraseSystem> = serde_json::from_str(text).map_err(|e| json_error(file, e))?;
-                let w = &f.model.weights;
-                if w.len() != NUM_PHRASE_FEATURES || !w.iter().all(|x| x.is_finite()) {
-                    return Err(invalid(format!("expected {NUM_PHRASE_FEATURES} finite feature weights, found {w:?}")));
-                }
+                let f: FileIn<PhraseSystem> = from_json(text, file, WHAT)?;
                 Ok(MtModel { training: f.training, system: MtSystem::Phrase(Box::new(f.model)) })
             }
             Some(SystemKind::Ms) => {
-                let f: FileIn<MsSystem> = serde_json::from_str(text).map_err(|e| json_error(file, e))?;
-                f.model.validate(file)?;
+                let f: FileIn<MsSystem> = from_json(text, file, WHAT)?;
                 Ok(MtModel { training: f.training, system: MtSystem::Ms(Box::new(f.model)) })
             }
         }

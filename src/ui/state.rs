@@ -11,7 +11,7 @@ use super::protocol::{CorpusText, LexiconFiles, NamedText, Response, Translation
 use crate::align::composite::KernelSpec;
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
-use crate::align::model::{AlignmentModel, TrainOptions, FORMAT, VERSION};
+use crate::align::model::{AlignmentModel, TrainOptions};
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::eval::prf::Counts;
@@ -733,24 +733,9 @@ fn node_count(trees: &[Tree]) -> usize {
     trees.iter().map(Tree::len).sum()
 }
 
-/// `name:line:column: message` for a JSON error (serde_json's message without its own position).
-fn json_error(name: &str, e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    let suffix = format!(" at line {} column {}", e.line(), e.column());
-    let message = text.strip_suffix(&suffix).unwrap_or(&text);
-    format!("{name}:{}:{}: {message}", e.line(), e.column())
-}
-
-/// Reads a model file, checking that it is one.
+/// Reads a model file, checking that it is one (the engine's checks, located).
 pub fn read_model(name: &str, text: &str) -> Result<AlignmentModel, String> {
-    let model: AlignmentModel = serde_json::from_str(text).map_err(|e| json_error(name, &e))?;
-    if model.format != FORMAT || model.version != VERSION {
-        return Err(format!(
-            "{name}:1:1: expected a treelink alignment model (format '{FORMAT}' version {VERSION}), found format '{}' version {}",
-            model.format, model.version
-        ));
-    }
-    Ok(model)
+    AlignmentModel::from_json(text, name).map_err(|e| e.to_string())
 }
 
 impl State {

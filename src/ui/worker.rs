@@ -138,7 +138,7 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
         Request::Align { job, corpus, model, lexicon } => {
             reporter.job = job;
             let result = corpus.parse().and_then(|corpus| {
-                let model: AlignmentModel = serde_json::from_str(&model).map_err(|e| e.to_string())?;
+                let model = AlignmentModel::from_json(&model, "the alignment model").map_err(|e| e.to_string())?;
                 align(reporter, corpus, model, &lexicon)
             });
             if let Err(message) = result {

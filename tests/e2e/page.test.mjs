@@ -362,9 +362,9 @@ test('bad uploads show precise errors next to the input and keep everything else
   // A model file that is not JSON, and one that is not a model.
   await page.setInputFiles('#file-model', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{\n  "format": "treelink-alignment-model",\n  "version": 1,\n  oops\n}\n') });
   await page.waitForSelector('#status-model.error');
-  assert.match(await text('#status-model'), /broken\.json:4:3: key must be a string/);
+  assert.match(await text('#status-model'), /broken\.json:4:3: expected a treelink alignment model \(JSON\): key must be a string/);
   await page.setInputFiles('#file-model', { name: 'other.json', mimeType: 'application/json', buffer: Buffer.from('{"a": 1}') });
-  await page.waitForFunction(() => /other\.json:1:\d+: missing field/.test(document.querySelector('#status-model').innerText));
+  await page.waitForFunction(() => /other\.json:1:1: expected a treelink alignment model \(\"format\": \"treelink-alignment-model\", \"version\": 1\), found \"format\": none/.test(document.querySelector('#status-model').innerText));
   assert.equal(await text('#model-summary'), modelBefore, 'the model in hand is kept');
   // A Moses table with a bad probability, and word links that do not fit the sentences.
   await page.setInputFiles('#file-lex-s2t', { name: 'lex.e2f', mimeType: 'text/plain', buffer: Buffer.from('haus das 0.5\nthe der 1.5\n') });
@@ -372,7 +372,7 @@ test('bad uploads show precise errors next to the input and keep everything else
   assert.match(await text('#status-lex-s2t'), /lex\.e2f:2:9: expected a probability p\(x\|y\) between 0 and 1 .*found '1\.5'/);
   await page.setInputFiles('#file-word-align', { name: 'aligned.grow-diag', mimeType: 'text/plain', buffer: Buffer.from('0-0 1-1\n') });
   await page.waitForSelector('#status-word-align.error');
-  assert.match(await text('#status-word-align'), /aligned\.grow-diag: expected 157 lines of word links \(one per sentence pair\), found 1/);
+  assert.match(await text('#status-word-align'), /aligned\.grow-diag:2:1: expected 157 lines of word links \(one per sentence pair\), found 1/);
   assert.equal(await text('#corpus-summary'), summaryBefore);
   assert.ok(await page.locator('#results-table').isVisible(), 'the results are kept');
   // Bracketed trees and gold links (by picker).

@@ -249,6 +249,7 @@ pub struct MsSystemConfig {
     /// Seed of those draws.
     pub seed: u64,
     /// `P` of an unseen RM pair, each way (default 1e-4).
+    #[serde(deserialize_with = "crate::io::json::positive_probability")]
     pub unseen_rm_prob: f64,
     pub decode: MsDecodeOptions,
 }
@@ -277,10 +278,6 @@ pub enum MsSystemError {
     Count(#[from] CountError),
     #[error(transparent)]
     Lm(#[from] LmError),
-    #[error("{file}: expected {expected} finite feature weights, found {found}")]
-    Weights { file: String, expected: usize, found: String },
-    #[error("{file}: expected an unseen-RM probability in (0, 1], found {found}")]
-    Unseen { file: String, found: f64 },
 }
 
 /// Sizes of what training extracted.
@@ -301,6 +298,7 @@ pub struct MsTrainingSummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MsSystem {
     pub config: MsSystemConfig,
+    #[serde(deserialize_with = "crate::io::json::weights::<_, NUM_MS_FEATURES>")]
     pub weights: Vec<f64>,
     pub table: PhraseTable,
     pub rm_table: RmTable,
@@ -428,21 +426,5 @@ impl MsSystem {
         });
         self.weights = report.weights.clone();
         Ok(report)
-    }
-
-    /// Checks what JSON cannot: weights and the unseen-RM probability.
-    pub fn validate(&self, file: &str) -> Result<(), MsSystemError> {
-        if self.weights.len() != NUM_MS_FEATURES || !self.weights.iter().all(|w| w.is_finite()) {
-            return Err(MsSystemError::Weights {
-                file: file.to_string(),
-                expected: NUM_MS_FEATURES,
-                found: format!("{:?}", self.weights),
-            });
-        }
-        let p = self.config.unseen_rm_prob;
-        if !(p > 0.0 && p <= 1.0) {
-            return Err(MsSystemError::Unseen { file: file.to_string(), found: p });
-        }
-        Ok(())
     }
 }

@@ -44,10 +44,8 @@ pub enum PhraseSystemError {
     Count(#[from] CountError),
     #[error(transparent)]
     Lm(#[from] LmError),
-    #[error("{file}:{line}:{column}: expected a phrase-based model (JSON): {message}")]
-    Json { file: String, line: usize, column: usize, message: String },
-    #[error("{file}: expected {expected} finite feature weights, found {found}")]
-    Weights { file: String, expected: usize, found: String },
+    #[error(transparent)]
+    Json(#[from] crate::io::json::JsonError),
 }
 
 /// The phrase-based system: phrase table, target language model, feature
@@ -56,6 +54,7 @@ pub enum PhraseSystemError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PhraseSystem {
     pub config: PhraseSystemConfig,
+    #[serde(deserialize_with = "crate::io::json::weights::<_, NUM_PHRASE_FEATURES>")]
     pub weights: Vec<f64>,
     pub table: PhraseTable,
     pub lm: NgramLm,
@@ -204,19 +203,8 @@ impl PhraseSystem {
 
     /// Reads a model file written by [`PhraseSystem::to_json`]; `file` names it in errors.
     pub fn from_json(text: &str, file: &str) -> Result<PhraseSystem, PhraseSystemError> {
-        let sys: PhraseSystem = serde_json::from_str(text).map_err(|e| PhraseSystemError::Json {
-            file: file.to_string(),
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
-        })?;
-        if sys.weights.len() != NUM_PHRASE_FEATURES || !sys.weights.iter().all(|w| w.is_finite()) {
-            return Err(PhraseSystemError::Weights {
-                file: file.to_string(),
-                expected: NUM_PHRASE_FEATURES,
-                found: format!("{:?}", sys.weights),
-            });
-        }
+        // The weights are checked while reading (their count and finiteness).
+        let sys: PhraseSystem = crate::io::json::from_json(text, file, "a phrase-based model")?;
         Ok(sys)
     }
 }
