@@ -45,7 +45,13 @@ pub fn from_json<T: DeserializeOwned>(text: &str, file: &str, what: &'static str
         let text = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
         let message = text.strip_suffix(&suffix).unwrap_or(&text).to_string();
-        let path = if path == "." { String::new() } else { path };
+        // serde_path_to_error writes `.` for the top and `?` for a place a
+        // syntax error left unknown: keep only the known part.
+        let mut path = path.as_str();
+        while let Some(known) = path.strip_suffix('?') {
+            path = known.strip_suffix('.').unwrap_or(known);
+        }
+        let path = if path == "." { String::new() } else { path.to_string() };
         JsonError { file: file.to_string(), line, column, path, what, message }
     };
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
@@ -121,6 +127,10 @@ mod tests {
         assert!(e.message.starts_with("invalid type: integer `3`, expected a string"), "{}", e.message);
         let e = from_json::<File>("{\"svs\": []} x", "m", "x").unwrap_err();
         assert_eq!((e.path.as_str(), e.line, e.column), ("", 1, 13));
+        let e = from_json::<File>("{\n  \"svs\": [],\n  oops\n}", "m", "x").unwrap_err();
+        assert_eq!(e.to_string(), "m:3:3: expected x (JSON): key must be a string");
+        let e = from_json::<File>("{\"svs\": [{\"source\": \"(A a)\", oops}]}", "m", "x").unwrap_err();
+        assert_eq!(e.path, "svs[0]");
         let e = from_json::<File>("", "m", "x").unwrap_err();
         assert_eq!((e.line, e.column), (1, 1));
     }
