@@ -71,7 +71,7 @@ pub struct EncodingError {
 /// use treelink::io::text::decode_utf8;
 /// assert_eq!(decode_utf8(b"(NN Stra\xc3\x9fe)", "a.src").unwrap(), "(NN Straße)");
 /// let e = decode_utf8(b"(S\n  (NN Stra\xdfe))", "a.src").unwrap_err();
-/// assert_eq!((e.line, e.column), (2, 10));
+/// assert_eq!((e.line, e.column), (2, 11));
 /// ```
 pub fn decode_utf8<'a>(bytes: &'a [u8], file: &str) -> Result<&'a str, EncodingError> {
     let bad = match std::str::from_utf8(bytes) {
