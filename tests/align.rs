@@ -98,7 +98,8 @@ fn reference_decision(
     t: usize,
     plain: &[f64; 10],
 ) -> f64 {
-    use treelink::align::composite::{Instance, StructureIndex};
+    use treelink::align::composite::Instance;
+    use treelink::kernel::index::StructureIndex;
     use treelink::tree::Tree;
     let mut index = StructureIndex::new(model.spec.lambda);
     let svs: Vec<Instance> = model

@@ -49,7 +49,7 @@ fn kernel_prints_one_full_precision_number_per_tree_pair() {
         let values: Vec<f64> = stdout(&o).lines().map(|l| l.parse().unwrap()).collect();
         assert_eq!(values.len(), 2);
         for (i, v) in values.iter().enumerate() {
-            let expected = tree_kernel(space, 0.3, SubTree::whole(&ta[i]), SubTree::whole(&tb[i]));
+            let expected = tree_kernel(space, 0.3, SubTree::whole(&ta[i]), SubTree::whole(&tb[i])).unwrap();
             assert_eq!(v.to_bits(), expected.to_bits(), "{space} line {i}");
         }
     }
@@ -73,7 +73,7 @@ fn btk_normalises_the_bilingual_kernel_as_a_whole() {
     for (i, line) in stdout(&o).lines().enumerate() {
         let x = SubTreePair::whole(&ta[i], &tb[i]);
         let y = SubTreePair::whole(&tb[i], &ta[i]);
-        let expected = btk_normalized(BtkKind::Ibtk, Space::Sst, 0.4, x, y);
+        let expected = btk_normalized(BtkKind::Ibtk, Space::Sst, 0.4, x, y).unwrap();
         assert_eq!(line.parse::<f64>().unwrap().to_bits(), expected.to_bits());
     }
 }
@@ -90,6 +90,18 @@ fn errors_are_located_sentences_on_stderr_with_a_failing_exit() {
         stderr(&o).trim(),
         format!("treelink: {bad}:3:1: expected ')' to close '(VP' opened at 2:3, found end of input")
     );
+    // A 20,000-deep unary chain: refused at once, naming the numbers and the option.
+    let chain = write(&dir, "chain.trees", &format!("{}(B b){}\n", "(A ".repeat(20_000), ")".repeat(20_000)));
+    let o = treelink(&["kernel", "--space", "sst", &chain, &chain]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim(),
+        "treelink: tree 1 of each file: the tree kernel of these trees (20001 and 20001 nodes) would visit 399960003 \
+         node pairs with equal productions, more than the limit of 1000000: raise the limit (--max-node-pairs) to \
+         compute it"
+    );
+    let o = treelink(&["kernel", "--space", "rgsst", "--normalize", &chain, &chain]);
+    assert_eq!(stdout(&o), "1\n", "RgSST needs no node-pair enumeration");
     let short = write(&dir, "short.trees", "(X x)\n");
     let o = treelink(&["kernel", "--space", "sst", &good, &short]);
     assert_eq!(o.status.code(), Some(1));

@@ -23,7 +23,7 @@ use std::ops::ControlFlow;
 use serde::{Deserialize, Serialize};
 
 use super::candidates::{candidate_pairs, CandidateNodes, Thresholds};
-use super::composite::{polynomial_feature_map, CompositeKernel, Instance, KernelSpec, StructureIndex, SubTreeKey};
+use super::composite::{polynomial_feature_map, CompositeKernel, Instance, KernelSpec};
 use super::features::{LexicalMatrices, PlainFeatures, N_PLAIN};
 use super::greedy::{greedy_align, Scored, Search};
 use super::lexical::{LexicalModel, LexicalSetup};
@@ -31,7 +31,8 @@ use crate::corpus::{Corpus, TreePair};
 use crate::eval::prf::Counts;
 use crate::io::json::{from_json, JsonError};
 use crate::io::links::Link;
-use crate::kernel::{BtkKind, Space};
+use crate::kernel::index::{StructureIndex, SubTreeKey};
+use crate::kernel::{BtkKind, Space, TooManyNodePairs, DEFAULT_MAX_NODE_PAIRS};
 use crate::lexicon::{Lexicon, WordAlignment};
 use crate::rng::SplitMix64;
 use crate::svm::{self, Posterior, SvmParams};
@@ -96,6 +97,8 @@ pub enum AlignError {
     BadModel(String),
     #[error(transparent)]
     ModelFile(#[from] ModelFileError),
+    #[error("pair {}, {side} node {node}: {error}", pair + 1)]
+    Kernel { pair: usize, side: &'static str, node: NodeId, error: TooManyNodePairs },
     #[error("cancelled")]
     Cancelled,
 }
@@ -455,6 +458,16 @@ fn train_at_quantile(
             }
         })
         .collect();
+    // SST sums are bounded: every key checked once bounds every evaluation
+    // between them (SubTreeKey::self_node_pairs).
+    if spec.btks.iter().any(|&(_, space)| matches!(space, Space::Sst | Space::RdSst)) {
+        for (x, &((p, k), _)) in instances.iter().zip(&examples) {
+            let c = &all.candidates[p][k];
+            for (key, side, node) in [(&x.source, "source", c.source), (&x.target, "target", c.target)] {
+                key.check(DEFAULT_MAX_NODE_PAIRS).map_err(|error| AlignError::Kernel { pair: p, side, node, error })?;
+            }
+        }
+    }
     let refs: Vec<&Instance> = instances.iter().collect();
     if progress(Progress { stage: Stage::Kernels, done: 0, total: 1, kkt: None }).is_break() {
         return Err(AlignError::Cancelled);

@@ -7,12 +7,12 @@ use std::time::Instant;
 use clap::Args;
 
 use super::CliError;
-use treelink::align::composite::{Instance, StructureIndex};
 use treelink::align::lexical::{alignment_lexicon_options, prepare, LexiconSource};
 use treelink::align::model::{self, search_links, Scorer, TrainOptions};
 use treelink::corpus::Corpus;
 use treelink::eval::prf::Counts;
-use treelink::kernel::{btk, BtkKind, Space, SubTree, SubTreePair};
+use treelink::kernel::speed;
+use treelink::tree::Tree;
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -39,55 +39,21 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     let test = Corpus::read_prefix(&args.test, true)?;
     out!("train: {} pairs ({}), test: {} pairs ({})", train.len(), args.train, test.len(), args.test)?;
 
-    // Kernel evaluations: sub-tree pairs of consecutive test pairs.
-    let pairs: Vec<(SubTreePair<'_>, SubTreePair<'_>)> = test
-        .pairs
-        .windows(2)
-        .flat_map(|w| {
-            let (a, b) = (&w[0], &w[1]);
-            (0..a.source.len().min(b.source.len()).min(a.target.len()).min(b.target.len())).step_by(2).map(move |n| {
-                (
-                    SubTreePair::new(SubTree::new(&a.source, n), SubTree::new(&a.target, n)),
-                    SubTreePair::new(SubTree::new(&b.source, n), SubTree::new(&b.target, n)),
-                )
-            })
-        })
-        .collect();
-    let mut index = StructureIndex::new(0.4);
-    let keyed: Vec<(Instance, Instance)> = {
-        let mut cache = std::collections::HashMap::new();
-        let mut key = |idx: &mut StructureIndex, st: SubTree<'_>| {
-            let ptr = st.tree as *const _ as usize;
-            let indexed = cache.entry(ptr).or_insert_with(|| idx.index_tree(st.tree)).clone();
-            idx.subtree_key(st.tree, &indexed, st.root)
-        };
-        pairs
-            .iter()
-            .map(|(x, y)| {
-                let mk = |idx: &mut StructureIndex,
-                          p: &SubTreePair<'_>,
-                          key: &mut dyn FnMut(&mut StructureIndex, SubTree<'_>) -> _| {
-                    Instance { source: key(idx, p.source), target: key(idx, p.target), plain: [0.0; 10] }
-                };
-                (mk(&mut index, x, &mut key), mk(&mut index, y, &mut key))
-            })
-            .collect()
-    };
-    out!("\nkernel evaluations per second ({} sub-tree pair pairs):", pairs.len())?;
-    out!("{:<8} {:>16} {:>18}", "space", "reference (dBTK)", "indexed (K_S+K_T)")?;
-    for space in Space::ALL {
-        let t = Instant::now();
-        let mut sink = 0.0;
-        for (x, y) in &pairs {
-            sink += btk(BtkKind::Dbtk, space, 0.4, *x, *y);
-        }
-        let reference = pairs.len() as f64 / secs(t);
-        let t = Instant::now();
-        for (x, y) in &keyed {
-            sink += index.tree_kernel(space, &x.source, &y.source) + index.tree_kernel(space, &x.target, &y.target);
-        }
-        let indexed = keyed.len() as f64 / secs(t);
-        out!("{:<8} {:>16.0} {:>18.0}   (checksum {sink:.3e})", space.paper_name(), reference, indexed)?;
+    // Kernel evaluations: sub-trees of consecutive test trees (source and target).
+    let trees: Vec<Tree> = test.pairs.iter().flat_map(|p| [p.source.clone(), p.target.clone()]).collect();
+    let clock = Instant::now();
+    let rows = speed::measure(&trees, 0.4, 0.5, &mut || clock.elapsed().as_secs_f64());
+    out!("\nns per tree-kernel evaluation ({} sub-tree pairs of consecutive trees, λ = 0.4):", rows[0].evaluations)?;
+    out!("{:<8} {:>10} {:>10} {:>10}  checksum", "space", "reference", "in order", "keyed")?;
+    for r in &rows {
+        out!(
+            "{:<8} {:>10.0} {:>10.0} {:>10.0}  {:.6e}",
+            r.space.paper_name(),
+            r.reference_ns,
+            r.in_order_ns,
+            r.keyed_ns,
+            r.checksum
+        )?;
     }
 
     // Training and aligning, natively.

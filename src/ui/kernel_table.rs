@@ -35,7 +35,11 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
     let Some((ys, yt)) = state.comparison() else { return html! {} };
     let x = SubTreePair::new(SubTree::new(&pair.source, s), SubTree::new(&pair.target, t));
     let y = SubTreePair::new(SubTree::new(&pair.source, ys), SubTree::new(&pair.target, yt));
-    let values = all_btk_values(state.lambda, x, y);
+    // A pathological pair is refused with the engine's limit error, shown in place of the values.
+    let (values, refused) = match all_btk_values(state.lambda, x, y) {
+        Ok(values) => (values, None),
+        Err(e) => (Vec::new(), Some(e.to_string())),
+    };
     let cell = |kind: BtkKind, space: Space, normalized: bool| {
         let v = values.iter().find(|v| v.kind == kind && v.space == space).map_or(0.0, |v| {
             if normalized {
@@ -110,6 +114,9 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
                 </thead>
                 <tbody>{ for rows }</tbody>
             </table>
+            if let Some(e) = refused {
+                <p class="error" id="kernel-error" role="alert">{e}</p>
+            }
             <button id="clear-selection" onclick={clear}>{"Clear selection"}</button>
             <h3>{"What the kernels are made of: Δ over matching productions"}</h3>
             <p class="hint">{"Δ(n, n′) counts the sub-set-tree fragments rooted at both nodes: 0 unless their productions match; λ for two POS nodes; else λ ∏ (1 + Δ(children)). K_SST sums Δ over all node pairs; K_RgSST is Δ of the two roots; K_RdSST is K_SST when the root labels match; iBTK adds the source and target kernels, dBTK multiplies them."}</p>
@@ -128,7 +135,10 @@ const DELTA_ROWS: usize = 60;
 /// every node pair with matching productions, its production and Δ.
 fn delta_table(id: &'static str, title: &'static str, tree: &Tree, a: NodeId, b: NodeId, lambda: f64) -> Html {
     let (x, y) = (SubTree::new(tree, a), SubTree::new(tree, b));
-    let table = DeltaTable::new(x, y, lambda);
+    let table = match DeltaTable::new(x, y, lambda) {
+        Ok(table) => table,
+        Err(e) => return html! { <p id={id} class="error delta">{format!("{title}: {e}")}</p> },
+    };
     let sst = table.sum_over(x, y);
     let root = table.get(a, b);
     let node = |n: NodeId| format!("{} ({n})", tree.label(n));

@@ -1,0 +1,429 @@
+//! The tree kernels' fast path: trees interned into integers, with Δ
+//! memoised per pair of sub-tree *shapes*.
+//!
+//! A [`StructureIndex`] interns labels and words ("symbols"), productions and
+//! whole sub-tree shapes to `u32` ids, once per tree. Δ(n, n') depends only
+//! on the shapes of `n` and `n'`, so it is computed once per shape pair and
+//! memoised (cost: one hash lookup per matched node pair after the first).
+//! Two ways to sum it:
+//!
+//! - [`StructureIndex::tree_kernel`] over [`SubTreeKey`]s, the SVM's path: a
+//!   sub-tree is a list of (production, shape, count) sorted by production,
+//!   and `K(S, S') = Σ count·count'·Δ(shape, shape')` merges two lists. It
+//!   is the cheapest per evaluation; its sum runs in the index's id order.
+//! - [`StructureIndex::tree_kernel_in_order`] over [`IndexedTree`]s: the same
+//!   Δ values summed over the node pairs `(n, n')` in pre-order, the order of
+//!   [`crate::kernel::DeltaTable`], so the value is bit for bit that of
+//!   [`crate::kernel::tree_kernel`] (the CLI's `kernel` and `btk` print it).
+//!
+//! Every evaluation is bounded: the number of matched node pairs (node pairs
+//! with equal productions) is known before any Δ is computed, and a kernel
+//! whose count passes the limit returns [`TooManyNodePairs`] instead of
+//! running for minutes (a 20,000-deep unary chain has 4·10⁸).
+//!
+//! The index also serves SVM-Light-TK's trees ([`crate::svm_light_tk`]),
+//! whose leaves are nodes of their own: [`StructureIndex::intern_node`] takes
+//! any production and the shapes of a node's children, with [`LEAF`] for a
+//! leaf child, and [`StructureIndex::with_sigma`] gives Moschitti's σ
+//! (1: subset trees, Collins & Duffy; 0: subtrees, Vishwanathan & Smola):
+//!
+//! `Δ(n, n') = 0` if the productions differ; `λ` if either node is a
+//! pre-terminal (all its children are leaves); else
+//! `λ ∏_j (σ + Δ(c_j(n), c_j(n')))`, a leaf child or a child pair with
+//! different productions contributing `σ`. With σ = 1 and this crate's
+//! trees (a POS node is a pre-terminal whose word is part of its
+//! production) it is the paper's Δ (§2.1).
+
+use std::cell::RefCell;
+
+use super::{Space, TooManyNodePairs};
+use crate::hash::FnvMap;
+use crate::tree::{NodeId, Tree};
+
+/// The child of [`StructureIndex::intern_node`] that is a leaf, not a node.
+pub const LEAF: u32 = u32::MAX;
+
+/// Production keys start with their kind, so the kinds never collide.
+const POS: u32 = 0;
+const PHRASE: u32 = 1;
+
+#[derive(Debug, Clone)]
+struct Shape {
+    production: u32,
+    pre_terminal: bool,
+    /// The children's shapes, [`LEAF`] for a leaf.
+    children: Box<[u32]>,
+}
+
+/// Interned symbols, productions and sub-tree shapes of every tree seen, with
+/// the Δ memo. One index serves a whole training or alignment run; a stream
+/// of kernels resets it when it grows ([`StructureIndex::size`]).
+#[derive(Debug)]
+pub struct StructureIndex {
+    lambda: f64,
+    sigma: f64,
+    symbols: FnvMap<Box<str>, u32>,
+    productions: FnvMap<Box<[u32]>, u32>,
+    shape_ids: FnvMap<Box<[u32]>, u32>,
+    shapes: Vec<Shape>,
+    /// Δ per unordered shape pair (Δ is symmetric), key `min << 32 | max`.
+    delta_memo: RefCell<FnvMap<u64, f64>>,
+    /// A reusable key buffer.
+    key: Vec<u32>,
+}
+
+/// A tree's nodes as interned ids, by node id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexedTree {
+    label: Vec<u32>,
+    production: Vec<u32>,
+    shape: Vec<u32>,
+    /// Node ids sorted by (production, id): the runs of equal productions.
+    by_production: Vec<NodeId>,
+}
+
+impl IndexedTree {
+    /// The interned shape of the sub-tree rooted at `n`.
+    pub fn shape(&self, n: NodeId) -> u32 {
+        self.shape[n]
+    }
+}
+
+/// A sub-tree as the SVM's kernels see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubTreeKey {
+    root_label: u32,
+    root_shape: u32,
+    /// (production, shape, count) over the sub-tree's nodes, sorted.
+    nodes: Vec<(u32, u32, u32)>,
+    /// Node pairs with equal productions between the sub-tree and itself.
+    self_node_pairs: u64,
+}
+
+impl SubTreeKey {
+    /// Interned label of the root.
+    pub fn root_label(&self) -> u32 {
+        self.root_label
+    }
+
+    /// Interned shape of the whole sub-tree.
+    pub fn root_shape(&self) -> u32 {
+        self.root_shape
+    }
+
+    /// The matched node pairs of `K(S, S)`. By Cauchy–Schwarz, `K(S, S')`
+    /// matches at most `sqrt(self(S) · self(S'))` pairs, so checking every
+    /// key once bounds every evaluation between them.
+    pub fn self_node_pairs(&self) -> u64 {
+        self.self_node_pairs
+    }
+
+    /// [`TooManyNodePairs`] if `K(S, S)` passes `limit`.
+    pub fn check(&self, limit: u64) -> Result<(), TooManyNodePairs> {
+        if self.self_node_pairs > limit {
+            let n = self.nodes.iter().map(|e| u64::from(e.2)).sum();
+            return Err(TooManyNodePairs { pairs: self.self_node_pairs, limit, left_nodes: n, right_nodes: n });
+        }
+        Ok(())
+    }
+}
+
+impl StructureIndex {
+    /// An index for subset-tree kernels (σ = 1) with decay `lambda`.
+    pub fn new(lambda: f64) -> Self {
+        Self::with_sigma(lambda, 1.0)
+    }
+
+    /// An index whose Δ uses `sigma` (module documentation): 1 for subset
+    /// trees, 0 for subtrees.
+    pub fn with_sigma(lambda: f64, sigma: f64) -> Self {
+        StructureIndex {
+            lambda,
+            sigma,
+            symbols: FnvMap::default(),
+            productions: FnvMap::default(),
+            shape_ids: FnvMap::default(),
+            shapes: Vec::new(),
+            delta_memo: RefCell::new(FnvMap::default()),
+            key: Vec::new(),
+        }
+    }
+
+    pub fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    /// Entries held (symbols, productions, shapes, memoised Δ): what a
+    /// long stream watches to reset the index.
+    pub fn size(&self) -> usize {
+        self.symbols.len() + self.productions.len() + self.shapes.len() + self.delta_memo.borrow().len()
+    }
+
+    /// Interned production at the root of a shape (RgSST is 0 unless equal).
+    pub fn shape_production(&self, shape: u32) -> u32 {
+        self.shapes[shape as usize].production
+    }
+
+    /// The id of a label or word.
+    pub fn symbol(&mut self, s: &str) -> u32 {
+        if let Some(&id) = self.symbols.get(s) {
+            return id;
+        }
+        let id = self.symbols.len() as u32;
+        self.symbols.insert(s.into(), id);
+        id
+    }
+
+    fn intern(map: &mut FnvMap<Box<[u32]>, u32>, key: &[u32]) -> (u32, bool) {
+        if let Some(&id) = map.get(key) {
+            return (id, false);
+        }
+        let id = map.len() as u32;
+        map.insert(key.into(), id);
+        (id, true)
+    }
+
+    /// Interns a node bottom-up: its production (any symbol sequence; equal
+    /// sequences are equal productions), whether it is a pre-terminal, and
+    /// its children's shapes ([`LEAF`] for a leaf). Returns (production, shape).
+    pub fn intern_node(&mut self, production: &[u32], pre_terminal: bool, children: &[u32]) -> (u32, u32) {
+        let (p, _) = Self::intern(&mut self.productions, production);
+        let mut key = std::mem::take(&mut self.key);
+        key.clear();
+        key.extend([p, u32::from(pre_terminal)]);
+        key.extend_from_slice(children);
+        let (shape, new) = Self::intern(&mut self.shape_ids, &key);
+        if new {
+            self.shapes.push(Shape { production: p, pre_terminal, children: children.into() });
+        }
+        self.key = key;
+        (p, shape)
+    }
+
+    /// Interns every node of `tree` (a POS node's production is its label
+    /// and word, a phrase node's its label and its children's labels).
+    pub fn index_tree(&mut self, tree: &Tree) -> IndexedTree {
+        let n = tree.len();
+        let label: Vec<u32> = (0..n).map(|k| self.symbol(tree.label(k))).collect();
+        let (mut production, mut shape) = (vec![0u32; n], vec![0u32; n]);
+        let mut key = Vec::new();
+        let mut kids = Vec::new();
+        // Bottom-up: children have larger pre-order ids.
+        for k in (0..n).rev() {
+            key.clear();
+            kids.clear();
+            match tree.word_of(k) {
+                Some(w) => key.extend([POS, label[k], self.symbol(w)]),
+                None => {
+                    key.extend([PHRASE, label[k]]);
+                    for &c in tree.children(k) {
+                        key.push(label[c]);
+                        kids.push(shape[c]);
+                    }
+                }
+            }
+            (production[k], shape[k]) = self.intern_node(&key, tree.is_pos(k), &kids);
+        }
+        let mut by_production: Vec<NodeId> = (0..n).collect();
+        by_production.sort_unstable_by_key(|&k| (production[k], k));
+        IndexedTree { label, production, shape, by_production }
+    }
+
+    /// The key of the sub-tree rooted at `n`.
+    pub fn subtree_key(&self, tree: &Tree, indexed: &IndexedTree, n: NodeId) -> SubTreeKey {
+        self.key_of(
+            indexed.label[n],
+            indexed.shape[n],
+            tree.subtree(n).map(|k| (indexed.production[k], indexed.shape[k])),
+        )
+    }
+
+    /// The key of a sub-tree from its root's label and shape and the
+    /// (production, shape) of each of its nodes (leaves excluded).
+    pub fn key_of(&self, root_label: u32, root_shape: u32, nodes: impl Iterator<Item = (u32, u32)>) -> SubTreeKey {
+        let mut nodes: Vec<(u32, u32, u32)> = nodes.map(|(p, s)| (p, s, 1)).collect();
+        nodes.sort_unstable();
+        // Merge identical (production, shape) entries into counts.
+        let mut merged: Vec<(u32, u32, u32)> = Vec::with_capacity(nodes.len());
+        for e in nodes {
+            match merged.last_mut() {
+                Some(last) if (last.0, last.1) == (e.0, e.1) => last.2 += 1,
+                _ => merged.push(e),
+            }
+        }
+        let mut self_node_pairs = 0u64;
+        for run in merged.chunk_by(|a, b| a.0 == b.0) {
+            let c: u64 = run.iter().map(|e| u64::from(e.2)).sum();
+            self_node_pairs = self_node_pairs.saturating_add(c.saturating_mul(c));
+        }
+        SubTreeKey { root_label, root_shape, nodes: merged, self_node_pairs }
+    }
+
+    /// Δ between two shapes (module documentation), memoised; iterative, so
+    /// deep trees cannot overflow the stack.
+    pub fn delta(&self, a: u32, b: u32) -> f64 {
+        let (sa, sb) = (&self.shapes[a as usize], &self.shapes[b as usize]);
+        if sa.production != sb.production {
+            return 0.0;
+        }
+        if sa.pre_terminal || sb.pre_terminal {
+            return self.lambda;
+        }
+        let key =
+            |a: u32, b: u32| if a <= b { u64::from(a) << 32 | u64::from(b) } else { u64::from(b) << 32 | u64::from(a) };
+        let mut memo = self.delta_memo.borrow_mut();
+        if let Some(&d) = memo.get(&key(a, b)) {
+            return d;
+        }
+        // Post-order over the child pairs with equal productions:
+        // (shape, shape', next child, product so far).
+        let mut stack: Vec<(u32, u32, usize, f64)> = vec![(a, b, 0, 1.0)];
+        let mut finished = 0.0;
+        while let Some(top) = stack.last_mut() {
+            let (ua, ub) = (&self.shapes[top.0 as usize], &self.shapes[top.1 as usize]);
+            if top.2 < ua.children.len() {
+                let (ca, cb) = (ua.children[top.2], ub.children[top.2]);
+                top.2 += 1;
+                if ca == LEAF
+                    || cb == LEAF
+                    || self.shapes[ca as usize].production != self.shapes[cb as usize].production
+                {
+                    top.3 *= self.sigma;
+                } else if self.shapes[ca as usize].pre_terminal || self.shapes[cb as usize].pre_terminal {
+                    top.3 *= self.sigma + self.lambda;
+                } else if let Some(&d) = memo.get(&key(ca, cb)) {
+                    top.3 *= self.sigma + d;
+                } else {
+                    stack.push((ca, cb, 0, 1.0));
+                }
+            } else {
+                let d = self.lambda * top.3;
+                memo.insert(key(top.0, top.1), d);
+                stack.pop();
+                match stack.last_mut() {
+                    Some(parent) => parent.3 *= self.sigma + d,
+                    None => finished = d,
+                }
+            }
+        }
+        finished
+    }
+
+    /// `K(S, S')` in `space` (paper §2.1, §3), summed over the keys' entries.
+    /// Unchecked: check each key once with [`SubTreeKey::check`].
+    pub fn tree_kernel(&self, space: Space, a: &SubTreeKey, b: &SubTreeKey) -> f64 {
+        match space {
+            Space::Root => f64::from(u8::from(a.root_label == b.root_label)),
+            Space::RgSst => self.delta(a.root_shape, b.root_shape),
+            Space::RdSst if a.root_label != b.root_label => 0.0,
+            Space::Sst | Space::RdSst => self.sst_sum(a, b),
+        }
+    }
+
+    /// `Σ_{n∈S} Σ_{n'∈S'} Δ(n, n')` by merging the production-sorted lists.
+    fn sst_sum(&self, a: &SubTreeKey, b: &SubTreeKey) -> f64 {
+        let (mut i, mut j, mut sum) = (0, 0, 0.0);
+        let (x, y) = (&a.nodes, &b.nodes);
+        while i < x.len() && j < y.len() {
+            match x[i].0.cmp(&y[j].0) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    let p = x[i].0;
+                    let i_end = i + x[i..].iter().take_while(|e| e.0 == p).count();
+                    let j_end = j + y[j..].iter().take_while(|e| e.0 == p).count();
+                    for &(_, sa, ca) in &x[i..i_end] {
+                        for &(_, sb, cb) in &y[j..j_end] {
+                            sum += (u64::from(ca) * u64::from(cb)) as f64 * self.delta(sa, sb);
+                        }
+                    }
+                    (i, j) = (i_end, j_end);
+                }
+            }
+        }
+        sum
+    }
+
+    /// `K(S, S')` in `space` for the sub-trees rooted at `a.2` and `b.2`,
+    /// summed over node pairs in pre-order: the value of
+    /// [`crate::kernel::tree_kernel`], bit for bit, or [`TooManyNodePairs`]
+    /// when the SST sum would visit more than `limit` node pairs.
+    pub fn tree_kernel_in_order(
+        &self,
+        space: Space,
+        a: (&Tree, &IndexedTree, NodeId),
+        b: (&Tree, &IndexedTree, NodeId),
+        limit: u64,
+    ) -> Result<f64, TooManyNodePairs> {
+        let ((ta, ia, ra), (tb, ib, rb)) = (a, b);
+        match space {
+            Space::Root => return Ok(f64::from(u8::from(ia.label[ra] == ib.label[rb]))),
+            Space::RgSst => return Ok(self.delta(ia.shape[ra], ib.shape[rb])),
+            Space::RdSst if ia.label[ra] != ib.label[rb] => return Ok(0.0),
+            Space::Sst | Space::RdSst => {}
+        }
+        let (sa, sb) = (ta.subtree(ra), tb.subtree(rb));
+        // For each node of S, its run of equal productions among S'.
+        let run = |u: NodeId| {
+            let p = ia.production[u];
+            let order = &ib.by_production;
+            let lo = order.partition_point(|&v| (ib.production[v], v) < (p, sb.start));
+            let hi = order.partition_point(|&v| (ib.production[v], v) < (p, sb.end));
+            &order[lo..hi]
+        };
+        let pairs: u64 = sa.clone().map(|u| run(u).len() as u64).sum();
+        if pairs > limit {
+            return Err(TooManyNodePairs { pairs, limit, left_nodes: sa.len() as u64, right_nodes: sb.len() as u64 });
+        }
+        // A fold from +0.0, not `sum()`, whose empty sum is -0.0 and would print "-0".
+        Ok(sa.fold(0.0, |acc, u| run(u).iter().fold(acc, |acc, &v| acc + self.delta(ia.shape[u], ib.shape[v]))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::{tree_kernel, SubTree};
+
+    #[test]
+    fn indexed_kernels_equal_the_reference_kernels_on_real_sub_trees() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev.src");
+        let trees = Tree::parse_all(&std::fs::read_to_string(path).unwrap(), "dev.src").unwrap();
+        let trees = &trees[..30];
+        let mut index = StructureIndex::new(0.4);
+        let indexed: Vec<IndexedTree> = trees.iter().map(|t| index.index_tree(t)).collect();
+        let mut checked = 0;
+        for (a, b) in (0..trees.len()).zip((1..trees.len()).chain([0])) {
+            for na in (0..trees[a].len()).step_by(3) {
+                for nb in (0..trees[b].len()).step_by(2) {
+                    let ka = index.subtree_key(&trees[a], &indexed[a], na);
+                    let kb = index.subtree_key(&trees[b], &indexed[b], nb);
+                    for space in Space::ALL {
+                        let fast = index.tree_kernel(space, &ka, &kb);
+                        let reference =
+                            tree_kernel(space, 0.4, SubTree::new(&trees[a], na), SubTree::new(&trees[b], nb)).unwrap();
+                        assert!(
+                            (fast - reference).abs() <= 1e-9 * (1.0 + reference.abs()),
+                            "{space}: {fast} vs {reference}"
+                        );
+                        checked += usize::from(reference > 0.0);
+                    }
+                }
+            }
+        }
+        assert!(checked > 500, "{checked} non-zero values checked");
+    }
+
+    #[test]
+    fn key_checks_bound_every_evaluation_between_checked_keys() {
+        let t = Tree::parse_one("(S (NP (N a) (N a)) (NP (N a) (N b)) (V c))", "t").unwrap();
+        let mut index = StructureIndex::new(0.4);
+        let it = index.index_tree(&t);
+        let key = index.subtree_key(&t, &it, 0);
+        // Productions: S (1 node), NP -> N N (2), N -> a (3), N -> b (1), V -> c (1).
+        assert_eq!(key.self_node_pairs(), 1 + 4 + 9 + 1 + 1);
+        assert!(key.check(16).is_ok());
+        let e = key.check(15).unwrap_err();
+        assert_eq!((e.pairs, e.limit, e.left_nodes), (16, 15, 8));
+    }
+}

@@ -1,0 +1,86 @@
+//! How fast each path evaluates a tree kernel, measured the same way
+//! natively (`treelink bench`) and in wasm32 (`tests/wasm_bench.rs`), so
+//! the two figures compare like for like.
+//!
+//! The evaluations are the sub-tree pairs of consecutive trees at the same
+//! node number (node n of tree i against node n of tree i+1, every n both
+//! have), in each space, by three paths:
+//! - `reference`: [`crate::kernel::tree_kernel`] ([`crate::kernel::DeltaTable`]);
+//! - `in order`: [`StructureIndex::tree_kernel_in_order`] over trees indexed
+//!   once (what `kernel`/`btk` run per pair, minus reading and indexing);
+//! - `keyed`: [`StructureIndex::tree_kernel`] over sub-tree keys (what the
+//!   SVM runs).
+//!
+//! The indexed paths are timed with their Δ memo warm (one pass first), as
+//! in training, where each shape pair recurs many times.
+
+use super::index::{IndexedTree, StructureIndex, SubTreeKey};
+use super::{tree_kernel, Space, SubTree};
+use crate::tree::Tree;
+
+/// Nanoseconds per evaluation in one space.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpeedRow {
+    pub space: Space,
+    pub evaluations: usize,
+    pub reference_ns: f64,
+    pub in_order_ns: f64,
+    pub keyed_ns: f64,
+    /// Σ of the kernel values (the three paths agree to 1e-9 relative), so
+    /// nothing is optimised away and runs can be compared.
+    pub checksum: f64,
+}
+
+/// Times each path over `trees` (consecutive pairs), repeating each until
+/// `min_seconds` have passed; `now()` is a clock in seconds.
+pub fn measure(trees: &[Tree], lambda: f64, min_seconds: f64, now: &mut dyn FnMut() -> f64) -> Vec<SpeedRow> {
+    let pairs: Vec<(usize, usize, usize)> = (0..trees.len().saturating_sub(1))
+        .flat_map(|i| (0..trees[i].len().min(trees[i + 1].len())).map(move |n| (i, i + 1, n)))
+        .collect();
+    let mut index = StructureIndex::new(lambda);
+    let indexed: Vec<IndexedTree> = trees.iter().map(|t| index.index_tree(t)).collect();
+    let keys: Vec<(SubTreeKey, SubTreeKey)> = pairs
+        .iter()
+        .map(|&(a, b, n)| (index.subtree_key(&trees[a], &indexed[a], n), index.subtree_key(&trees[b], &indexed[b], n)))
+        .collect();
+    let mut timed = |f: &mut dyn FnMut() -> f64| {
+        let (start, mut reps, mut sum) = (now(), 0usize, 0.0);
+        loop {
+            sum += f();
+            reps += 1;
+            let elapsed = now() - start;
+            if elapsed >= min_seconds {
+                return (elapsed * 1e9 / (reps * pairs.len().max(1)) as f64, sum / reps as f64);
+            }
+        }
+    };
+    Space::ALL
+        .into_iter()
+        .map(|space| {
+            let (reference_ns, checksum) = timed(&mut || {
+                pairs
+                    .iter()
+                    .map(|&(a, b, n)| {
+                        tree_kernel(space, lambda, SubTree::new(&trees[a], n), SubTree::new(&trees[b], n))
+                            .unwrap_or(f64::NAN)
+                    })
+                    .sum()
+            });
+            let mut in_order = || -> f64 {
+                pairs
+                    .iter()
+                    .map(|&(a, b, n)| {
+                        let (x, y) = ((&trees[a], &indexed[a], n), (&trees[b], &indexed[b], n));
+                        index.tree_kernel_in_order(space, x, y, u64::MAX).unwrap_or(f64::NAN)
+                    })
+                    .sum()
+            };
+            in_order();
+            let (in_order_ns, _) = timed(&mut in_order);
+            let mut keyed = || -> f64 { keys.iter().map(|(x, y)| index.tree_kernel(space, x, y)).sum() };
+            keyed();
+            let (keyed_ns, _) = timed(&mut keyed);
+            SpeedRow { space, evaluations: pairs.len(), reference_ns, in_order_ns, keyed_ns, checksum }
+        })
+        .collect()
+}
