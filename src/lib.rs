@@ -16,6 +16,7 @@ pub mod math;
 pub mod mt;
 pub mod rng;
 pub mod svm;
+pub mod svm_light_tk;
 pub mod tree;
 
 #[cfg(target_arch = "wasm32")]

@@ -341,3 +341,70 @@ fn text_that_is_not_utf8_is_located_at_its_first_bad_byte() {
     let e = failure(&treelink(&["translate", "--model", &latin1, "--input", &good]));
     assert!(e.starts_with(&format!("treelink: {latin1}:2:12: expected UTF-8 text")), "{e}");
 }
+
+#[test]
+fn svm_light_tk_learn_and_classify_take_its_option_letters_and_files() {
+    let dir = scratch("svm-light-tk");
+    let data = |f: &str| format!("{}/tests/data/{f}", env!("CARGO_MANIFEST_DIR"));
+    let (train, test) = (data("svm-light-tk-train.dat"), data("svm-light-tk-test.dat"));
+    let model = dir.join("model").to_string_lossy().into_owned();
+    let pred = dir.join("pred").to_string_lossy().into_owned();
+    let args = ["svm-light-tk", "learn", "-t", "5", "-F", "1", "-W", "S", "-C", "T", "-L", "0.4", "-N", "1"];
+    let o = treelink(&[&args[..], &["-c", "1", "-j", "1", &train, &model]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("6 examples (3 positive, 3 negative), C = 1;"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&model).unwrap();
+    assert!(text.starts_with("SVM-light Version V5.01-TK-1.5\n5 # kernel type\n"), "{text}");
+    let o = treelink(&["svm-light-tk", "classify", &test, &model, &pred]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("Accuracy on test set: "), "{}", stdout(&o));
+    let values: Vec<f64> = std::fs::read_to_string(&pred).unwrap().lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(values.len(), 4, "one decision value per example");
+    // The same model through the engine gives the same values.
+    let m = treelink::svm_light_tk::TkModel::from_text(&text, "model").unwrap();
+    let mut c = treelink::svm_light_tk::Classifier::new(&m, u64::MAX).unwrap();
+    for (line, v) in std::fs::read_to_string(&test).unwrap().lines().zip(&values) {
+        let e = treelink::svm_light_tk::parse_example(line, "t", 1).unwrap();
+        assert_eq!(c.decision(&e).unwrap().to_bits(), v.to_bits());
+    }
+    // SVM-Light-TK's own model file classifies too.
+    let o = treelink(&["svm-light-tk", "classify", "-v", "0", &test, &data("svm-light-tk-st.model"), &pred]);
+    assert!(o.status.success() && stdout(&o).is_empty(), "{}", stderr(&o));
+    // What it cannot compute is refused, naming the option; solver-only letters are noted.
+    for (bad, says) in [
+        (vec!["-F", "3"], "-F 3 is not supported by treelink svm-light-tk: only -F 0 (ST) and -F 1 (SST)"),
+        (vec!["-C", "*"], "-C * is not supported by treelink svm-light-tk: only -C T (trees) and -C + (sum)"),
+        (vec!["-t", "1"], "-t 1 is not supported by treelink svm-light-tk: only -t 5"),
+        (vec!["-e", "0.01"], "option -e 0.01 is not supported by treelink svm-light-tk"),
+        (vec!["-z", "r"], "option -z r is not supported by treelink svm-light-tk: only classification"),
+    ] {
+        let o = treelink(&[&["svm-light-tk", "learn"][..], &bad, &[&train, &model]].concat());
+        assert_eq!(o.status.code(), Some(1), "{bad:?}");
+        assert!(stderr(&o).contains(says), "{bad:?}: {}", stderr(&o));
+    }
+    let o = treelink(&["svm-light-tk", "learn", "-q", "20", "-v", "0", &train, &model]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o).trim(), "treelink: -q 20 (SVM-Light's working-set size) makes no difference here: ignored");
+    // A malformed example is located.
+    let bad = write(&dir, "bad.dat", "+1 |BT| (A b) |ET|\n-1 |BT| (A b |ET|\n");
+    let o = treelink(&["svm-light-tk", "learn", &bad, &model]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim(),
+        format!("treelink: {bad}:2:14: expected ')' to close '(A', found the end of the tree")
+    );
+}
+
+#[test]
+fn svm_light_tk_examples_writes_sub_tree_pairs_of_a_treebank() {
+    let sample = format!("{}/www/sample/dev", env!("CARGO_MANIFEST_DIR"));
+    let o = treelink(&["svm-light-tk", "examples", "--input", &sample, "--negatives", "2", "--max-examples", "50"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 50);
+    for line in out.lines() {
+        let e = treelink::svm_light_tk::parse_example(line, "x", 1).unwrap();
+        assert!(e.label == 1.0 || e.label == -1.0);
+        assert_eq!(e.trees.len(), 2);
+    }
+}

@@ -18,6 +18,7 @@ mod align;
 mod bench;
 mod mt;
 mod progress;
+mod svm_light_tk;
 
 use treelink::kernel::stream::KernelStream;
 use treelink::kernel::{self, BtkKind, Space, SubTree, SubTreePair, TooManyNodePairs};
@@ -103,6 +104,10 @@ enum Command {
     /// Table 5 of the kernels paper / Table 3 of the meta-structure paper: systems x extraction
     /// methods, test BLEU with its n-gram precisions, and timings.
     MtExperiment(mt::MtExperimentArgs),
+    /// SVM-Light-TK 1.5's svm_learn -t 5 / svm_classify on its files and option letters, and a
+    /// writer of sub-tree-pair examples in its format.
+    #[command(name = "svm-light-tk", subcommand)]
+    SvmLightTk(svm_light_tk::TkCommand),
 }
 
 /// The kernel settings of `kernel` and `btk`.
@@ -158,6 +163,12 @@ pub enum CliError {
     MtModel(#[from] treelink::mt::model::MtModelError),
     #[error("{0}")]
     Usage(String),
+    #[error(transparent)]
+    TkExample(#[from] treelink::svm_light_tk::ExampleError),
+    #[error(transparent)]
+    TkModel(#[from] treelink::svm_light_tk::ModelError),
+    #[error(transparent)]
+    Tk(#[from] treelink::svm_light_tk::TkError),
 }
 
 pub fn main() -> ExitCode {
@@ -186,6 +197,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Bleu(args) => mt::bleu(args),
         Command::Lm(args) => mt::lm(args),
         Command::MtExperiment(args) => mt::mt_experiment(args),
+        Command::SvmLightTk(command) => svm_light_tk::run(command),
         Command::Kernel { k, left, right } => {
             check_lambda(k.lambda)?;
             let mut stream = KernelStream::new(k.space, k.lambda, k.max_node_pairs);

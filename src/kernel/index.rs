@@ -111,6 +111,11 @@ impl SubTreeKey {
         self.root_shape
     }
 
+    /// (production, shape, count) over the sub-tree's nodes, sorted.
+    pub fn entries(&self) -> &[(u32, u32, u32)] {
+        &self.nodes
+    }
+
     /// The matched node pairs of `K(S, S)`. By Cauchy–Schwarz, `K(S, S')`
     /// matches at most `sqrt(self(S) · self(S'))` pairs, so checking every
     /// key once bounds every evaluation between them.
@@ -162,6 +167,16 @@ impl StructureIndex {
     /// Interned production at the root of a shape (RgSST is 0 unless equal).
     pub fn shape_production(&self, shape: u32) -> u32 {
         self.shapes[shape as usize].production
+    }
+
+    /// The children of a shape ([`LEAF`] for a leaf).
+    pub fn children(&self, shape: u32) -> &[u32] {
+        &self.shapes[shape as usize].children
+    }
+
+    /// Whether a shape is a pre-terminal's (Δ = λ against any shape of its production).
+    pub fn is_pre_terminal(&self, shape: u32) -> bool {
+        self.shapes[shape as usize].pre_terminal
     }
 
     /// The id of a label or word.

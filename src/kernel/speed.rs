@@ -4,7 +4,8 @@
 //!
 //! The evaluations are the sub-tree pairs of consecutive trees at the same
 //! node number (node n of tree i against node n of tree i+1, every n both
-//! have), in each space, by three paths:
+//! have; source trees with source trees, target with target), in each
+//! space, by three paths:
 //! - `reference`: [`crate::kernel::tree_kernel`] ([`crate::kernel::DeltaTable`]);
 //! - `in order`: [`StructureIndex::tree_kernel_in_order`] over trees indexed
 //!   once (what `kernel`/`btk` run per pair, minus reading and indexing);
@@ -31,17 +32,24 @@ pub struct SpeedRow {
     pub checksum: f64,
 }
 
-/// Times each path over `trees` (consecutive pairs), repeating each until
-/// `min_seconds` have passed; `now()` is a clock in seconds.
-pub fn measure(trees: &[Tree], lambda: f64, min_seconds: f64, now: &mut dyn FnMut() -> f64) -> Vec<SpeedRow> {
-    let pairs: Vec<(usize, usize, usize)> = (0..trees.len().saturating_sub(1))
-        .flat_map(|i| (0..trees[i].len().min(trees[i + 1].len())).map(move |n| (i, i + 1, n)))
-        .collect();
+/// Times each path over consecutive trees of each group (e.g. the source
+/// trees, then the target trees), repeating each until `min_seconds` have
+/// passed; `now()` is a clock in seconds.
+pub fn measure(groups: &[&[Tree]], lambda: f64, min_seconds: f64, now: &mut dyn FnMut() -> f64) -> Vec<SpeedRow> {
+    let trees: Vec<&Tree> = groups.iter().flat_map(|g| g.iter()).collect();
+    let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+    let mut start = 0;
+    for g in groups {
+        for i in start..(start + g.len()).saturating_sub(1) {
+            pairs.extend((0..trees[i].len().min(trees[i + 1].len())).map(|n| (i, i + 1, n)));
+        }
+        start += g.len();
+    }
     let mut index = StructureIndex::new(lambda);
-    let indexed: Vec<IndexedTree> = trees.iter().map(|t| index.index_tree(t)).collect();
+    let indexed: Vec<IndexedTree> = trees.iter().map(|&t| index.index_tree(t)).collect();
     let keys: Vec<(SubTreeKey, SubTreeKey)> = pairs
         .iter()
-        .map(|&(a, b, n)| (index.subtree_key(&trees[a], &indexed[a], n), index.subtree_key(&trees[b], &indexed[b], n)))
+        .map(|&(a, b, n)| (index.subtree_key(trees[a], &indexed[a], n), index.subtree_key(trees[b], &indexed[b], n)))
         .collect();
     let mut timed = |f: &mut dyn FnMut() -> f64| {
         let (start, mut reps, mut sum) = (now(), 0usize, 0.0);
@@ -61,7 +69,7 @@ pub fn measure(trees: &[Tree], lambda: f64, min_seconds: f64, now: &mut dyn FnMu
                 pairs
                     .iter()
                     .map(|&(a, b, n)| {
-                        tree_kernel(space, lambda, SubTree::new(&trees[a], n), SubTree::new(&trees[b], n))
+                        tree_kernel(space, lambda, SubTree::new(trees[a], n), SubTree::new(trees[b], n))
                             .unwrap_or(f64::NAN)
                     })
                     .sum()
@@ -70,7 +78,7 @@ pub fn measure(trees: &[Tree], lambda: f64, min_seconds: f64, now: &mut dyn FnMu
                 pairs
                     .iter()
                     .map(|&(a, b, n)| {
-                        let (x, y) = ((&trees[a], &indexed[a], n), (&trees[b], &indexed[b], n));
+                        let (x, y) = ((trees[a], &indexed[a], n), (trees[b], &indexed[b], n));
                         index.tree_kernel_in_order(space, x, y, u64::MAX).unwrap_or(f64::NAN)
                     })
                     .sum()

@@ -44,7 +44,7 @@ type Indexed<'t> = (SubTree<'t>, IndexedTree);
 impl KernelStream {
     /// Index entries (symbols, productions, shapes, memoised Δ) beyond which
     /// the index and the self-kernel cache start afresh: some tens of MB.
-    pub const RESET_AT: usize = 1 << 19;
+    pub const RESET_AT: usize = 1 << 16;
 
     pub fn new(space: Space, lambda: f64, max_node_pairs: u64) -> Self {
         KernelStream {

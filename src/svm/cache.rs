@@ -40,6 +40,9 @@ pub(crate) struct QCache<'a> {
     pub(crate) kernel_evals: u64,
     pub(crate) hits: u64,
     pub(crate) misses: u64,
+    /// Reusable buffers of `fill`: the entries to evaluate and their values.
+    need: Vec<usize>,
+    values: Vec<f64>,
 }
 
 impl<'a> QCache<'a> {
@@ -63,6 +66,8 @@ impl<'a> QCache<'a> {
             kernel_evals: 0,
             hits: 0,
             misses: 0,
+            need: Vec::new(),
+            values: Vec::new(),
         };
         for i in 0..n {
             let k = cache.eval(i, i)?;
@@ -86,19 +91,13 @@ impl<'a> QCache<'a> {
         Ok(if self.pos[i] == self.pos[k] { v } else { -v })
     }
 
-    /// Q_ik from row k if it is cached there, else from the kernel.
-    fn entry(&mut self, i: usize, k: usize) -> Result<(f64, bool), SvmError> {
+    /// Q_ik from the diagonal or from row k if it is cached there.
+    fn cached(&self, i: usize, k: usize) -> Option<f64> {
         if i == k {
-            return Ok((self.diag[i], false));
+            return Some(self.diag[i]);
         }
         let s = self.slot_of[k];
-        if s != NONE {
-            let v = self.rows[s][i];
-            if !v.is_nan() {
-                return Ok((v, false));
-            }
-        }
-        Ok((self.eval(i, k)?, true))
+        (s != NONE).then(|| self.rows[s][i]).filter(|v| !v.is_nan())
     }
 
     fn unlink(&mut self, s: usize) {
@@ -159,21 +158,41 @@ impl<'a> QCache<'a> {
         s
     }
 
-    /// Fills the missing entries of row `i` (in slot `s`) at `ks`.
+    /// Fills the missing entries of row `i` (in slot `s`) at `ks`: from the
+    /// diagonal or other cached rows where it can, the rest in one
+    /// [`KernelFn::eval_many`] call.
     fn fill(&mut self, s: usize, i: usize, ks: impl Iterator<Item = usize>) -> Result<(), SvmError> {
-        let mut computed = false;
+        let mut need = std::mem::take(&mut self.need);
+        need.clear();
+        let rows_at_once = self.kernel.rows_at_once();
         for k in ks {
             if self.rows[s][k].is_nan() {
-                let (v, evaluated) = self.entry(i, k)?;
-                computed |= evaluated;
-                self.rows[s][k] = v;
+                let from_cache = if rows_at_once && k != i { None } else { self.cached(i, k) };
+                match from_cache {
+                    Some(v) => self.rows[s][k] = v,
+                    None => need.push(k),
+                }
             }
         }
-        if computed {
-            self.misses += 1;
-        } else {
+        if need.is_empty() {
             self.hits += 1;
+        } else {
+            self.misses += 1;
+            let mut values = std::mem::take(&mut self.values);
+            values.clear();
+            values.resize(need.len(), 0.0);
+            self.kernel.eval_many(i, &need, &mut values);
+            self.kernel_evals += need.len() as u64;
+            for (&k, &v) in need.iter().zip(&values) {
+                if !v.is_finite() {
+                    let (a, b) = if i <= k { (i, k) } else { (k, i) };
+                    return Err(SvmError::NonFiniteKernel { i: a, j: b, value: v });
+                }
+                self.rows[s][k] = if self.pos[i] == self.pos[k] { v } else { -v };
+            }
+            self.values = values;
         }
+        self.need = need;
         Ok(())
     }
 

@@ -73,6 +73,22 @@ pub const DEFAULT_C: f64 = 2.4;
 /// semi-definite matrix.
 pub trait KernelFn {
     fn eval(&self, i: usize, j: usize) -> f64;
+
+    /// `K(i, k)` for each `k` of `ks` (never `i`) into `out`, each value
+    /// the bits of `eval(min(i, k), max(i, k))`. A kernel that computes a
+    /// row faster than entry by entry overrides it.
+    fn eval_many(&self, i: usize, ks: &[usize], out: &mut [f64]) {
+        for (o, &k) in out.iter_mut().zip(ks) {
+            *o = if i <= k { self.eval(i, k) } else { self.eval(k, i) };
+        }
+    }
+
+    /// True when [`KernelFn::eval_many`] costs about the same for any number
+    /// of entries (a whole row at once): the cache then asks it for every
+    /// missing entry instead of first copying them from other cached rows.
+    fn rows_at_once(&self) -> bool {
+        false
+    }
 }
 
 impl<F: Fn(usize, usize) -> f64> KernelFn for F {
