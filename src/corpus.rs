@@ -6,6 +6,7 @@ use crate::io::links::{parse_links_located, Link, LinkError};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::io::text::read_text_file;
 use crate::io::text::{end_position, line_count_position, ReadError};
+use crate::limits::{LimitError, Limits};
 use crate::tree::{ParseError, Tree};
 
 /// One sentence pair with its gold links (empty when none were given).
@@ -55,6 +56,8 @@ pub enum CorpusError {
     },
     #[error(transparent)]
     Read(#[from] ReadError),
+    #[error(transparent)]
+    Limit(#[from] LimitError),
 }
 
 /// A named text input (file name for errors, and contents).
@@ -67,8 +70,33 @@ pub struct Named<'a> {
 impl Corpus {
     /// Builds a corpus from the texts of the source, target and gold files.
     pub fn from_texts(source: Named<'_>, target: Named<'_>, gold: Option<Named<'_>>) -> Result<Corpus, CorpusError> {
-        let sources = Tree::parse_all(source.text, source.name)?;
+        Self::assemble(source, target, gold, None)
+    }
+
+    /// Like [`Corpus::from_texts`], for a corpus that will be aligned or
+    /// translated: every tree within `limits` (words and nodes), or an error
+    /// at the first one that is not.
+    pub fn from_texts_within(
+        source: Named<'_>,
+        target: Named<'_>,
+        gold: Option<Named<'_>>,
+        limits: &Limits,
+    ) -> Result<Corpus, CorpusError> {
+        Self::assemble(source, target, gold, Some(limits))
+    }
+
+    fn assemble(
+        source: Named<'_>,
+        target: Named<'_>,
+        gold: Option<Named<'_>>,
+        limits: Option<&Limits>,
+    ) -> Result<Corpus, CorpusError> {
+        let (sources, source_starts) = Tree::parse_all_with_starts(source.text, source.name)?;
         let (targets, starts) = Tree::parse_all_with_starts(target.text, target.name)?;
+        if let Some(limits) = limits {
+            limits.check_trees(source.name, &sources, &source_starts)?;
+            limits.check_trees(target.name, &targets, &starts)?;
+        }
         if sources.len() != targets.len() {
             let (line, column) = starts.get(sources.len()).copied().unwrap_or_else(|| end_position(target.text));
             return Err(CorpusError::CountMismatch {
@@ -97,6 +125,17 @@ impl Corpus {
     /// Reads `PREFIX.src`, `PREFIX.trg` and, if `with_gold`, `PREFIX.gold`.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read_prefix(prefix: &str, with_gold: bool) -> Result<Corpus, CorpusError> {
+        Self::read_files(prefix, with_gold, None)
+    }
+
+    /// Like [`Corpus::read_prefix`], with every tree within `limits` (see [`Corpus::from_texts_within`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn read_prefix_within(prefix: &str, with_gold: bool, limits: &Limits) -> Result<Corpus, CorpusError> {
+        Self::read_files(prefix, with_gold, Some(limits))
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn read_files(prefix: &str, with_gold: bool, limits: Option<&Limits>) -> Result<Corpus, CorpusError> {
         let read = |ext: &str| {
             let file = format!("{prefix}.{ext}");
             read_text_file(&file).map(|text| (file, text))
@@ -104,10 +143,11 @@ impl Corpus {
         let (sn, st) = read("src")?;
         let (tn, tt) = read("trg")?;
         let gold = if with_gold { Some(read("gold")?) } else { None };
-        Corpus::from_texts(
+        Corpus::assemble(
             Named { name: &sn, text: &st },
             Named { name: &tn, text: &tt },
             gold.as_ref().map(|(name, text)| Named { name, text }),
+            limits,
         )
     }
 

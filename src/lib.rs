@@ -12,6 +12,7 @@ pub mod io;
 pub mod kernel;
 pub mod layout;
 pub mod lexicon;
+pub mod limits;
 pub mod math;
 pub mod mt;
 pub mod rng;

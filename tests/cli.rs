@@ -408,3 +408,61 @@ fn svm_light_tk_examples_writes_sub_tree_pairs_of_a_treebank() {
         assert_eq!(e.trees.len(), 2);
     }
 }
+
+#[test]
+fn inputs_over_a_limit_get_an_error_naming_it_and_how_to_raise_it() {
+    let dir = scratch("limits");
+    let input = sample_prefix(&dir, "in", 0..4);
+    // A flat 1,001-word sentence as the third pair.
+    let long: String = (0..1001).map(|k| format!(" (NN w{k})")).collect();
+    let src = std::fs::read_to_string(format!("{input}.src")).unwrap();
+    let mut lines: Vec<String> = src.lines().map(str::to_string).collect();
+    lines[2] = format!("(S{long})");
+    std::fs::write(format!("{input}.src"), lines.join("\n") + "\n").unwrap();
+    let e = failure(&treelink(&["baseline", "--input", &input]));
+    assert_eq!(
+        e,
+        format!(
+            "treelink: {input}.src:3:1: this tree has 1001 words, more than the limit of 1000 (--max-words raises it)"
+        )
+    );
+    // Raised, before or after the command, it runs.
+    let o = treelink(&["baseline", "--input", &input, "--max-words", "1001"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 4);
+    assert!(treelink(&["--max-words", "2000", "baseline", "--input", &input]).status.success());
+    // Nodes: the first source tree with more than 5 is named.
+    let trees = Tree::parse_all(&std::fs::read_to_string(format!("{input}.src")).unwrap(), "s").unwrap();
+    let k = trees.iter().position(|t| t.len() > 5).unwrap();
+    let e = failure(&treelink(&["baseline", "--input", &input, "--max-words", "2000", "--max-nodes", "5"]));
+    assert_eq!(
+        e,
+        format!(
+            "treelink: {input}.src:{}:1: this tree has {} nodes, more than the limit of 5 (--max-nodes raises it)",
+            k + 1,
+            trees[k].len()
+        )
+    );
+    // Translation reads its input within the limits too.
+    let model = write(&dir, "mt.json", &tiny_mt_model("[0, 0, 0, 0, 0, 0, 0, 0, -1]"));
+    let e = failure(&treelink(&["translate", "--model", &model, "--input", &format!("{input}.src")]));
+    assert!(e.contains(".src:3:1: this tree has 1001 words"), "{e}");
+    // Training counts its candidates before computing any feature.
+    let train = sample_prefix(&dir, "train", 0..20);
+    let e = failure(&treelink(&[
+        "train",
+        "--train",
+        &train,
+        "--kernel",
+        "lex",
+        "--max-train-candidates",
+        "100",
+        "-o",
+        "x",
+    ]));
+    assert!(
+        e.starts_with("treelink: the training treebank has ")
+            && e.ends_with("candidate node pairs, more than the limit of 100 (--max-train-candidates raises it)"),
+        "{e}"
+    );
+}

@@ -30,6 +30,12 @@ impl CandidateNodes {
     }
 }
 
+/// How many node pairs [`candidate_pairs`] gives, without listing them.
+pub fn candidate_count(src: &Tree, trg: &Tree, nodes: CandidateNodes) -> usize {
+    let admitted = |tree: &Tree| (0..tree.len()).filter(|&n| nodes.admits(tree, n)).count();
+    admitted(src).saturating_mul(admitted(trg))
+}
+
 /// Every admitted (source, target) node pair, in (source, target) order.
 pub fn candidate_pairs(src: &Tree, trg: &Tree, nodes: CandidateNodes) -> Vec<(NodeId, NodeId)> {
     let s: Vec<NodeId> = (0..src.len()).filter(|&n| nodes.admits(src, n)).collect();

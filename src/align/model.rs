@@ -22,7 +22,7 @@ use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 
-use super::candidates::{candidate_pairs, CandidateNodes, Thresholds};
+use super::candidates::{candidate_count, candidate_pairs, CandidateNodes, Thresholds};
 use super::composite::{polynomial_feature_map, CompositeKernel, Instance, KernelSpec};
 use super::features::{LexicalMatrices, PlainFeatures, N_PLAIN};
 use super::greedy::{greedy_align, Scored, Search};
@@ -34,6 +34,7 @@ use crate::io::links::Link;
 use crate::kernel::index::{StructureIndex, SubTreeKey};
 use crate::kernel::{BtkKind, Space, TooManyNodePairs, DEFAULT_MAX_NODE_PAIRS};
 use crate::lexicon::{Lexicon, WordAlignment};
+use crate::limits::{Limit, Limits};
 use crate::rng::SplitMix64;
 use crate::svm::{self, Posterior, SvmParams};
 use crate::tree::{NodeId, Tree};
@@ -99,6 +100,11 @@ pub enum AlignError {
     ModelFile(#[from] ModelFileError),
     #[error("pair {}, {side} node {node}: {error}", pair + 1)]
     Kernel { pair: usize, side: &'static str, node: NodeId, error: TooManyNodePairs },
+    #[error(
+        "the training treebank has {found} candidate node pairs, more than the limit of {limit} ({} raises it)",
+        Limit::TrainCandidates.option()
+    )]
+    TrainCandidates { found: usize, limit: usize },
     #[error("cancelled")]
     Cancelled,
 }
@@ -111,6 +117,21 @@ pub enum ModelFileError {
     Json(#[from] JsonError),
     #[error("{file}:1:1: expected a treelink alignment model (\"format\": \"{FORMAT}\", \"version\": {VERSION}), found {found}")]
     Header { file: String, found: String },
+}
+
+/// The lexical model of a model file: an in-engine lexicon's settings are
+/// checked (they are run when aligning: at most 100 EM iterations per model).
+fn checked_lexicon<'de, D: serde::Deserializer<'de>>(d: D) -> Result<LexicalModel, D::Error> {
+    use serde::de::Error;
+    let lexicon = LexicalModel::deserialize(d)?;
+    if let LexicalModel::InEngine { options, .. } = &lexicon {
+        options.validate().map_err(D::Error::custom)?;
+        let most = options.ibm1_iterations.max(options.ibm2_iterations);
+        if most > 100 {
+            return Err(D::Error::custom(format!("expected at most 100 EM iterations per model, found {most}")));
+        }
+    }
+    Ok(lexicon)
 }
 
 /// The kernel of a model file, checked so that scoring cannot fail: at
@@ -163,6 +184,14 @@ pub struct TrainOptions {
     /// `1/(1+e^-D)`.
     pub platt: bool,
     pub svm: SvmParams,
+    /// At most this many candidate node pairs over the training treebank
+    /// (their features are kept: about 100 bytes each); see [`crate::limits`].
+    #[serde(default = "default_max_train_candidates")]
+    pub max_train_candidates: usize,
+}
+
+fn default_max_train_candidates() -> usize {
+    Limits::default().max_train_candidates
 }
 
 impl Default for TrainOptions {
@@ -179,6 +208,7 @@ impl Default for TrainOptions {
             seed: 1,
             platt: false,
             svm: SvmParams::default(),
+            max_train_candidates: default_max_train_candidates(),
         }
     }
 }
@@ -226,6 +256,7 @@ pub struct AlignmentModel {
     pub support_vectors: Vec<SupportVector>,
     pub rho: f64,
     pub posterior: Posterior,
+    #[serde(deserialize_with = "checked_lexicon")]
     pub lexicon: LexicalModel,
     pub summary: TrainingSummary,
 }
@@ -331,6 +362,15 @@ pub fn train(
         return Err(AlignError::WordAlignmentCount { expected: train_corpus.len(), found: train_links.len() });
     }
     let dev = dev.filter(|d| dev_links.len() == d.len() && !d.is_empty());
+    // Every candidate's features are kept (below): refuse before, not midway.
+    let found = train_corpus
+        .pairs
+        .iter()
+        .map(|p| candidate_count(&p.source, &p.target, options.candidates))
+        .fold(0usize, usize::saturating_add);
+    if found > options.max_train_candidates {
+        return Err(AlignError::TrainCandidates { found, limit: options.max_train_candidates });
+    }
     let quantiles = match dev {
         Some(_) if !options.tune_prune_quantiles.is_empty() => options.tune_prune_quantiles.clone(),
         _ => vec![options.prune_quantile],

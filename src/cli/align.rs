@@ -17,6 +17,7 @@ use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
 use treelink::io::links::{format_link_line, Link};
 use treelink::lexicon::{self, read_moses_lex, Lexicon, WordAlignment};
+use treelink::limits::Limits;
 
 /// Lexical tables and word links shared by the commands.
 #[derive(Args, Debug, Clone, Default)]
@@ -103,7 +104,7 @@ fn parse_candidates(s: &str) -> Result<CandidateNodes, String> {
 }
 
 impl SvmArgs {
-    fn options(&self, spec: &KernelSpec) -> Result<TrainOptions, CliError> {
+    fn options(&self, spec: &KernelSpec, limits: &Limits) -> Result<TrainOptions, CliError> {
         let mut spec = spec.clone();
         spec.lambda = self.lambda;
         if let Some(t) = &self.theta {
@@ -131,6 +132,7 @@ impl SvmArgs {
             max_examples: self.max_examples,
             seed: self.seed,
             platt: self.platt,
+            max_train_candidates: limits.max_train_candidates,
             ..TrainOptions::default()
         })
     }
@@ -230,8 +232,9 @@ fn read(file: &str) -> Result<String, CliError> {
     Ok(treelink::io::text::read_text_file(file)?)
 }
 
-fn corpus(prefix: &str, gold: bool) -> Result<Corpus, CliError> {
-    Ok(Corpus::read_prefix(prefix, gold)?)
+/// A treebank to align or train on: every tree within the limits.
+fn corpus(prefix: &str, gold: bool, limits: &Limits) -> Result<Corpus, CliError> {
+    Ok(Corpus::read_prefix_within(prefix, gold, limits)?)
 }
 
 fn lengths(c: &Corpus) -> Vec<(usize, usize)> {
@@ -315,10 +318,10 @@ fn print_links(pairs: &[Vec<Link>]) -> Result<(), CliError> {
 const DEFAULT_SHORTLIST: [&str; 4] =
     ["plain", "plain+ibtk-rgsst", "plain+dbtk-root+ibtk-rgsst", "plain+dbtk-root+ibtk-rdsst"];
 
-pub fn train(args: TrainArgs) -> Result<(), CliError> {
+pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
-    let train = corpus(&args.train, true)?;
-    let dev = args.dev.as_deref().map(|d| corpus(d, true)).transpose()?;
+    let train = corpus(&args.train, true, limits)?;
+    let dev = args.dev.as_deref().map(|d| corpus(d, true, limits)).transpose()?;
     let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
     let source = lexicon_source(&args.lex, links)?;
     let corpora: Vec<&Corpus> = std::iter::once(&train).chain(dev.as_ref()).collect();
@@ -330,7 +333,7 @@ pub fn train(args: TrainArgs) -> Result<(), CliError> {
     };
     let mut best: Option<(f64, AlignmentModel)> = None;
     for spec in &specs {
-        let options = args.svm.options(spec)?;
+        let options = args.svm.options(spec, limits)?;
         let model = train_one(&train, dev.as_ref(), &setup, &options, &mut reporter)?;
         let f = model.summary.dev_f.unwrap_or(0.0);
         if dev.is_some() {
@@ -352,10 +355,10 @@ pub fn read_model(file: &str) -> Result<AlignmentModel, CliError> {
     Ok(AlignmentModel::from_json(&read(file)?, file)?)
 }
 
-pub fn align(args: AlignArgs) -> Result<(), CliError> {
+pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let model = read_model(&args.model)?;
-    let input = corpus(&args.input, false)?;
+    let input = corpus(&args.input, false, limits)?;
     let given = args.word_align.as_deref().map(|f| word_links(f, &input)).transpose()?;
     let (lexicon, links) =
         lexicon_for_input(&model.lexicon, &input, given, &mut |d, t| reporter.report("lexical model", d, t));
@@ -363,9 +366,9 @@ pub fn align(args: AlignArgs) -> Result<(), CliError> {
     print_links(&pred)
 }
 
-pub fn baseline(args: BaselineArgs) -> Result<(), CliError> {
+pub fn baseline(args: BaselineArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
-    let input = corpus(&args.input, false)?;
+    let input = corpus(&args.input, false, limits)?;
     let setup = setup(&[&input], lexicon_source(&args.lex, None)?, &mut reporter);
     let options =
         BaselineOptions { score: args.score, heuristics: args.heuristics, null: args.null, unary: args.unary };
@@ -373,7 +376,7 @@ pub fn baseline(args: BaselineArgs) -> Result<(), CliError> {
 }
 
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
-    let input = corpus(&args.input, true)?;
+    let input = Corpus::read_prefix(&args.input, true)?;
     let text = read(&args.pred)?;
     let pred = input.read_links(Named { name: &args.pred, text: &text })?;
     let c = Counts::of_corpus(input.pairs.iter().zip(pred.iter().map(|l| l.as_slice())));
@@ -405,6 +408,7 @@ fn run_split(
     test: &Corpus,
     lex: &LexArgs,
     svm: &SvmArgs,
+    limits: &Limits,
     reporter: &mut Reporter,
 ) -> Result<Vec<Row>, CliError> {
     // One lexicon for all configurations, trained on all sentences (no gold), as GIZA++ in the paper.
@@ -418,7 +422,7 @@ fn run_split(
                rows: &mut Vec<Row>,
                reporter: &mut Reporter|
      -> Result<(f64, Counts), CliError> {
-        let options = svm.options(spec)?;
+        let options = svm.options(spec, limits)?;
         let started = Instant::now();
         let model = train_one(train, Some(dev), &split, &options, reporter)?;
         let train_secs = started.elapsed().as_secs_f64();
@@ -486,11 +490,11 @@ fn title_of(kind_space: &str) -> String {
     format!("{}-{}", kind_title(k), space_title(s))
 }
 
-pub fn experiment(args: ExperimentArgs) -> Result<(), CliError> {
+pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let rows: Vec<Row> = match (&args.data, &args.train, &args.dev, &args.test) {
         (Some(data), ..) => {
-            let all = corpus(data, true)?;
+            let all = corpus(data, true, limits)?;
             let k = args.folds.max(3);
             if all.len() < k {
                 return Err(CliError::Usage(format!("{data}: {} pairs cannot make {k} folds", all.len())));
@@ -518,7 +522,7 @@ pub fn experiment(args: ExperimentArgs) -> Result<(), CliError> {
                     dev.len(),
                     test.len()
                 ));
-                let rows = run_split(&train, &dev, &test, &args.lex, &args.svm, &mut reporter)?;
+                let rows = run_split(&train, &dev, &test, &args.lex, &args.svm, limits, &mut reporter)?;
                 if total.is_empty() {
                     total = rows;
                 } else {
@@ -535,8 +539,9 @@ pub fn experiment(args: ExperimentArgs) -> Result<(), CliError> {
             total
         }
         (None, Some(train), Some(dev), Some(test)) => {
-            let (train, dev, test) = (corpus(train, true)?, corpus(dev, true)?, corpus(test, true)?);
-            run_split(&train, &dev, &test, &args.lex, &args.svm, &mut reporter)?
+            let (train, dev, test) =
+                (corpus(train, true, limits)?, corpus(dev, true, limits)?, corpus(test, true, limits)?);
+            run_split(&train, &dev, &test, &args.lex, &args.svm, limits, &mut reporter)?
         }
         _ => return Err(CliError::Usage("give --train, --dev and --test, or --data".into())),
     };

@@ -22,6 +22,7 @@ mod svm_light_tk;
 
 use treelink::kernel::stream::KernelStream;
 use treelink::kernel::{self, BtkKind, Space, SubTree, SubTreePair, TooManyNodePairs};
+use treelink::limits::Limits;
 use treelink::tree::{Tree, TreeStream};
 
 /// treelink: bilingual tree kernels and sub-tree alignment for syntax-aware translation.
@@ -34,6 +35,23 @@ use treelink::tree::{Tree, TreeStream};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// Limits on one input (see `treelink::limits`): each may be given before or
+/// after the command; an input over one gets an error naming it.
+#[derive(clap::Args, Debug)]
+struct LimitArgs {
+    /// Words per sentence that is aligned or translated.
+    #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().max_words)]
+    max_words: usize,
+    /// Nodes per tree that is aligned or translated.
+    #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().max_nodes)]
+    max_nodes: usize,
+    /// Candidate node pairs of a training treebank (about 100 bytes of memory each).
+    #[arg(long, global = true, value_name = "N", default_value_t = Limits::default().max_train_candidates)]
+    max_train_candidates: usize,
 }
 
 #[derive(Subcommand, Debug)]
@@ -161,6 +179,8 @@ pub enum CliError {
     AlignModel(#[from] treelink::align::model::ModelFileError),
     #[error(transparent)]
     MtModel(#[from] treelink::mt::model::MtModelError),
+    #[error(transparent)]
+    Limit(#[from] treelink::limits::LimitError),
     #[error("{0}")]
     Usage(String),
     #[error(transparent)]
@@ -185,18 +205,20 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
+    let LimitArgs { max_words, max_nodes, max_train_candidates } = cli.limits;
+    let limits = Limits { max_words, max_nodes, max_train_candidates };
     match cli.command {
-        Command::Train(args) => align::train(args),
-        Command::Align(args) => align::align(args),
-        Command::Baseline(args) => align::baseline(args),
+        Command::Train(args) => align::train(args, &limits),
+        Command::Align(args) => align::align(args, &limits),
+        Command::Baseline(args) => align::baseline(args, &limits),
         Command::Eval(args) => align::eval(args),
-        Command::Experiment(args) => align::experiment(args),
+        Command::Experiment(args) => align::experiment(args, &limits),
         Command::Bench(args) => bench::bench(args),
-        Command::MtTrain(args) => mt::mt_train(args),
-        Command::Translate(args) => mt::translate(args),
+        Command::MtTrain(args) => mt::mt_train(args, &limits),
+        Command::Translate(args) => mt::translate(args, &limits),
         Command::Bleu(args) => mt::bleu(args),
         Command::Lm(args) => mt::lm(args),
-        Command::MtExperiment(args) => mt::mt_experiment(args),
+        Command::MtExperiment(args) => mt::mt_experiment(args, &limits),
         Command::SvmLightTk(command) => svm_light_tk::run(command),
         Command::Kernel { k, left, right } => {
             check_lambda(k.lambda)?;

@@ -15,6 +15,7 @@ use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
 use treelink::eval::significance::{self, Bootstrap, RunScores};
 use treelink::lexicon::{self, WordAlignment};
+use treelink::limits::Limits;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
 use treelink::mt::ms::MS_FEATURE_NAMES;
@@ -213,6 +214,7 @@ fn trained_subtree_links(
     dev: &Corpus,
     spec: &KernelSpec,
     seed: u64,
+    limits: &Limits,
     reporter: &mut Reporter,
 ) -> Result<Vec<Vec<(NodeId, NodeId)>>, CliError> {
     let setup = prepare(
@@ -220,7 +222,12 @@ fn trained_subtree_links(
         LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() },
         &mut |d, t| reporter.report("sub-tree aligner lexicon", d, t),
     );
-    let options = TrainOptions { spec: spec.clone(), seed, ..TrainOptions::default() };
+    let options = TrainOptions {
+        spec: spec.clone(),
+        seed,
+        max_train_candidates: limits.max_train_candidates,
+        ..TrainOptions::default()
+    };
     let m = model::train(train, Some(dev), &setup, &options, &mut |p| {
         reporter.report(p.stage.name(), p.done, p.total);
         ControlFlow::Continue(())
@@ -259,13 +266,13 @@ impl MtOptions {
     }
 }
 
-pub fn mt_train(args: MtTrainArgs) -> Result<(), CliError> {
+pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
     let started = Instant::now();
     let mut reporter = Reporter::new();
     let needs_subtree = args.extract != ExtractMethod::Word;
     let gold = needs_subtree && args.subtree_align.as_deref().is_none_or(|s| s == "gold");
-    let train = Corpus::read_prefix(&args.train, gold)?;
-    let dev = args.dev.as_deref().map(|d| Corpus::read_prefix(d, false)).transpose()?;
+    let train = Corpus::read_prefix_within(&args.train, gold, limits)?;
+    let dev = args.dev.as_deref().map(|d| Corpus::read_prefix_within(d, false, limits)).transpose()?;
     let alignments: Vec<WordAlignment> = match &args.word_align {
         Some(f) => {
             let lengths: Vec<(usize, usize)> =
@@ -328,7 +335,7 @@ pub fn read_mt_model(file: &str) -> Result<MtModel, CliError> {
     Ok(MtModel::from_json(&read(file)?, file)?)
 }
 
-pub fn translate(args: TranslateArgs) -> Result<(), CliError> {
+pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let mut model = read_mt_model(&args.model)?;
     if let Some(b) = args.beam {
@@ -337,7 +344,9 @@ pub fn translate(args: TranslateArgs) -> Result<(), CliError> {
             MtSystem::Ms(m) => m.config.decode.beam.stack_limit = b,
         }
     }
-    let trees = Tree::parse_all(&read(&args.input)?, &args.input)?;
+    let text = read(&args.input)?;
+    let (trees, starts) = Tree::parse_all_with_starts(&text, &args.input)?;
+    limits.check_trees(&args.input, &trees, &starts)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for (k, tree) in trees.iter().enumerate() {
@@ -499,12 +508,12 @@ fn weights_of(sys: &MtSystem) -> Vec<f64> {
     }
 }
 
-pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
+pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let gold = args.subtree_align == "gold";
-    let train = Corpus::read_prefix(&args.train, true)?;
-    let dev = Corpus::read_prefix(&args.dev, args.subtree_align == "trained")?;
-    let test = Corpus::read_prefix(&args.test, false)?;
+    let train = Corpus::read_prefix_within(&args.train, true, limits)?;
+    let dev = Corpus::read_prefix_within(&args.dev, args.subtree_align == "trained", limits)?;
+    let test = Corpus::read_prefix_within(&args.test, false, limits)?;
     if let Some(dir) = &args.output_dir {
         std::fs::create_dir_all(dir).map_err(|source| CliError::WriteFile { file: dir.clone(), source })?;
     }
@@ -521,7 +530,7 @@ pub fn mt_experiment(args: MtExperimentArgs) -> Result<(), CliError> {
     } else if gold {
         Some(gold_subtree_links(&train, !args.opts.good_only))
     } else if args.subtree_align == "trained" {
-        Some(trained_subtree_links(&train, &dev, &args.kernel, args.opts.seed, &mut reporter)?)
+        Some(trained_subtree_links(&train, &dev, &args.kernel, args.opts.seed, limits, &mut reporter)?)
     } else {
         let m = super::align::read_model(&args.subtree_align)?;
         Some(links_from_model(&m, &train, &mut reporter)?)

@@ -11,6 +11,7 @@ use crate::align::greedy::Search;
 use crate::align::model::TrainOptions;
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::io::links::write_links;
+use crate::limits::Limits;
 use crate::mt::decoder::NBestEntry;
 use crate::mt::model::SystemKind;
 use crate::mt::ms::MsStep;
@@ -50,11 +51,14 @@ impl CorpusText {
         }
     }
 
+    /// The corpus, with every tree within the default [`Limits`] (the
+    /// worker aligns and trains on it).
     pub fn parse(&self) -> Result<Corpus, String> {
-        Corpus::from_texts(
+        Corpus::from_texts_within(
             Named { name: "corpus.src", text: &self.source },
             Named { name: "corpus.trg", text: &self.target },
             Some(Named { name: "corpus.gold", text: &self.gold }),
+            &Limits::default(),
         )
         .map_err(|e| e.to_string())
     }
