@@ -341,6 +341,21 @@ fn featurize(
     Ok(Featurized { candidates })
 }
 
+/// Whether the candidates of a training treebank are within
+/// `options.max_train_candidates` (training keeps every candidate's
+/// features); cheap, so callers can check before building a lexicon.
+pub fn check_train_candidates(train_corpus: &Corpus, options: &TrainOptions) -> Result<(), AlignError> {
+    let found = train_corpus
+        .pairs
+        .iter()
+        .map(|p| candidate_count(&p.source, &p.target, options.candidates))
+        .fold(0usize, usize::saturating_add);
+    if found > options.max_train_candidates {
+        return Err(AlignError::TrainCandidates { found, limit: options.max_train_candidates });
+    }
+    Ok(())
+}
+
 /// Trains a model on `train` (gold links needed). `dev`, if given (with its
 /// word links), tunes the pruning thresholds — their positives set the bounds
 /// and, over `tune_prune_quantiles`, dev F picks the quantile — and fits
@@ -363,14 +378,7 @@ pub fn train(
     }
     let dev = dev.filter(|d| dev_links.len() == d.len() && !d.is_empty());
     // Every candidate's features are kept (below): refuse before, not midway.
-    let found = train_corpus
-        .pairs
-        .iter()
-        .map(|p| candidate_count(&p.source, &p.target, options.candidates))
-        .fold(0usize, usize::saturating_add);
-    if found > options.max_train_candidates {
-        return Err(AlignError::TrainCandidates { found, limit: options.max_train_candidates });
-    }
+    check_train_candidates(train_corpus, options)?;
     let quantiles = match dev {
         Some(_) if !options.tune_prune_quantiles.is_empty() => options.tune_prune_quantiles.clone(),
         _ => vec![options.prune_quantile],

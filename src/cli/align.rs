@@ -322,6 +322,7 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let train = corpus(&args.train, true, limits)?;
     let dev = args.dev.as_deref().map(|d| corpus(d, true, limits)).transpose()?;
+    model::check_train_candidates(&train, &args.svm.options(&KernelSpec::paper_best(), limits)?)?;
     let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
     let source = lexicon_source(&args.lex, links)?;
     let corpora: Vec<&Corpus> = std::iter::once(&train).chain(dev.as_ref()).collect();
@@ -411,6 +412,7 @@ fn run_split(
     limits: &Limits,
     reporter: &mut Reporter,
 ) -> Result<Vec<Row>, CliError> {
+    model::check_train_candidates(train, &svm.options(&KernelSpec::paper_best(), limits)?)?;
     // One lexicon for all configurations, trained on all sentences (no gold), as GIZA++ in the paper.
     let source = lexicon_source(lex, None)?;
     let setup_all = setup(&[train, dev, test], source, reporter);

@@ -217,17 +217,18 @@ fn trained_subtree_links(
     limits: &Limits,
     reporter: &mut Reporter,
 ) -> Result<Vec<Vec<(NodeId, NodeId)>>, CliError> {
-    let setup = prepare(
-        &[train, dev],
-        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() },
-        &mut |d, t| reporter.report("sub-tree aligner lexicon", d, t),
-    );
     let options = TrainOptions {
         spec: spec.clone(),
         seed,
         max_train_candidates: limits.max_train_candidates,
         ..TrainOptions::default()
     };
+    model::check_train_candidates(train, &options)?;
+    let setup = prepare(
+        &[train, dev],
+        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() },
+        &mut |d, t| reporter.report("sub-tree aligner lexicon", d, t),
+    );
     let m = model::train(train, Some(dev), &setup, &options, &mut |p| {
         reporter.report(p.stage.name(), p.done, p.total);
         ControlFlow::Continue(())
@@ -337,6 +338,10 @@ pub fn read_mt_model(file: &str) -> Result<MtModel, CliError> {
 
 pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
+    // The input first: it is quicker to read than a large model.
+    let text = read(&args.input)?;
+    let (trees, starts) = Tree::parse_all_with_starts(&text, &args.input)?;
+    limits.check_trees(&args.input, &trees, &starts)?;
     let mut model = read_mt_model(&args.model)?;
     if let Some(b) = args.beam {
         match &mut model.system {
@@ -344,9 +349,6 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
             MtSystem::Ms(m) => m.config.decode.beam.stack_limit = b,
         }
     }
-    let text = read(&args.input)?;
-    let (trees, starts) = Tree::parse_all_with_starts(&text, &args.input)?;
-    limits.check_trees(&args.input, &trees, &starts)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for (k, tree) in trees.iter().enumerate() {
