@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints, native unit/property/integration and
-# doc tests, the wasm engine in headless Chromium, and end-to-end tests that
-# drive the built page in headless Chromium. Installs what is missing first.
+# doc tests, each fuzz target briefly, the wasm engine in headless Chromium,
+# and end-to-end tests that drive the built page in headless Chromium.
+# Installs what is missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
@@ -16,6 +17,9 @@ cargo clippy --quiet --target wasm32-unknown-unknown --lib --bins -- -D warnings
 step "native tests"
 cargo test --all-targets
 cargo test --doc
+
+step "every fuzz target briefly (6 s each, from the seeds)"
+scripts/fuzz.sh smoke 6
 
 step "wasm engine in headless Chromium"
 scripts/native-fixtures.sh

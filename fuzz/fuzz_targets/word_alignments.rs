@@ -1,0 +1,23 @@
+//! Word alignments (`i-j` per line): read, or a located error; checked
+//! against sentence lengths, every link inside passes and one outside fails.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use treelink::lexicon::{read_word_alignments, read_word_alignments_for, write_word_alignments};
+
+fuzz_target!(|data: &[u8]| {
+    let Some(text) = treelink_fuzz::text(data) else { return };
+    let Ok(alignments) = read_word_alignments(text, "aligned") else { return };
+    let again = read_word_alignments(&write_word_alignments(&alignments), "again").expect("written links read back");
+    assert_eq!(again, alignments);
+    // The shortest sentences that hold every link of their line.
+    let lengths: Vec<(usize, usize)> = alignments
+        .iter()
+        .map(|a| a.links().iter().fold((0, 0), |(s, t), &(i, j)| (s.max(i + 1), t.max(j + 1))))
+        .collect();
+    assert!(read_word_alignments_for(text, "aligned", &lengths).is_ok());
+    if let Some(k) = lengths.iter().position(|&(s, _)| s > 0) {
+        let mut shorter = lengths.clone();
+        shorter[k].0 -= 1;
+        assert!(read_word_alignments_for(text, "aligned", &shorter).is_err());
+    }
+});
