@@ -365,6 +365,86 @@ fn model_file_round_trip_and_determinism() {
     assert!(MtModel::from_json(&m.to_json(), "m.json").unwrap_err().to_string().contains("expected 14 finite"));
 }
 
+/// The binary form reads back to the same model (its JSON byte for byte)
+/// and the same translations; pruning what the decoder cannot reach keeps
+/// every translation; a damaged file, or one of another layout version, is
+/// refused naming the file and what is wrong.
+#[test]
+fn binary_model_round_trip_pruning_and_damage() {
+    use treelink::mt::model::{MT_BINARY_MAGIC, MT_BINARY_VERSION};
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev");
+    let mut corpus = Corpus::read_prefix(root, false).unwrap();
+    corpus.pairs.truncate(60);
+    let alignments = treelink::mt::train::word_alignments(&[&corpus], &mut |_| {}).swap_remove(0);
+    let mut config = MsSystemConfig::default();
+    // Fewer RM targets tried than kept, so pruning has something to drop.
+    config.decode.rm_limit = 2;
+    let sys = MsSystem::train(&corpus, &alignments, None, &config).unwrap();
+    let model = MtModel {
+        training: TrainingInfo { train: "sample".into(), pairs: corpus.pairs.len(), ..TrainingInfo::default() },
+        system: MtSystem::Ms(Box::new(sys)),
+    };
+    let translations = |m: &MtModel| -> Vec<Vec<String>> {
+        let MtSystem::Ms(s) = &m.system else { panic!("not ms") };
+        corpus.pairs.iter().take(12).map(|p| s.translate(&p.source).words).collect()
+    };
+    let expected = translations(&model);
+    let json = model.to_json();
+    let bytes = model.to_binary();
+    assert!(bytes.starts_with(MT_BINARY_MAGIC));
+    assert_eq!(bytes[8..12], MT_BINARY_VERSION.to_le_bytes());
+    assert!(bytes.len() * 4 < json.len(), "{} bytes binary, {} JSON", bytes.len(), json.len());
+    assert_eq!(model.to_binary(), bytes, "deterministic");
+    let back = MtModel::from_bytes(&bytes, "m.tlmt").unwrap();
+    assert!(back == model);
+    assert!(back.to_json() == json, "the JSON of the model read back differs");
+    assert_eq!(translations(&back), expected);
+    // from_bytes reads JSON too, told apart by the first bytes.
+    assert_eq!(MtModel::from_bytes(json.as_bytes(), "m.json").unwrap().to_json(), json);
+
+    let mut pruned = back.clone();
+    let MtSystem::Ms(s) = &model.system else { unreachable!() };
+    let (before, sources) = (s.rm_table.len(), s.rm_table.source_rms());
+    let dropped = pruned.prune_unreachable();
+    let MtSystem::Ms(p) = &pruned.system else { unreachable!() };
+    assert!(dropped > 0);
+    assert_eq!(p.rm_table.len() + dropped, before);
+    assert_eq!(p.rm_table.source_rms(), sources, "every source RM keeps its best targets");
+    for e in s.rm_table.entries() {
+        let (entries, _) = s.rm_table.lookup(&e.source);
+        let rank = entries.iter().position(|x| x.target == e.target).unwrap();
+        assert_eq!(p.rm_table.get(&e.source, &e.target).is_some(), rank < 2, "{} -> {}", e.source, e.target);
+    }
+    assert_eq!(translations(&pruned), expected);
+
+    let err = |b: &[u8]| MtModel::from_bytes(b, "m.tlmt").unwrap_err().to_string();
+    let damaged = "m.tlmt: expected a treelink binary translation model, but ";
+    assert_eq!(err(&bytes[..10]), format!("{damaged}it ends inside its header"));
+    let e = err(&bytes[..bytes.len() / 2]);
+    assert!(e.starts_with(&format!("{damaged}its compressed data is damaged")), "{e}");
+    let mut flipped = bytes.clone();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 0x55;
+    assert!(err(&flipped).starts_with(damaged), "{}", err(&flipped));
+    let mut other = bytes.clone();
+    other[8..12].copy_from_slice(&(MT_BINARY_VERSION + 1).to_le_bytes());
+    assert_eq!(
+        err(&other),
+        format!(
+            "m.tlmt: a binary translation model of layout version {}; this build reads version {MT_BINARY_VERSION}: \
+             convert the JSON model again (treelink mt-convert MODEL.json MODEL.tlmt)",
+            MT_BINARY_VERSION + 1
+        )
+    );
+    // Valid compressed data holding something else than a model.
+    let mut junk = MT_BINARY_MAGIC.to_vec();
+    junk.extend_from_slice(&MT_BINARY_VERSION.to_le_bytes());
+    junk.extend(miniz_oxide::deflate::compress_to_vec(&[3, b'a', b'b', b'c', 9, 9], 6));
+    assert!(err(&junk).starts_with(&format!("{damaged}its header does not decode")), "{}", err(&junk));
+    // Neither form: read as JSON, with its position.
+    assert!(err(b"\x00\x01garbage").starts_with("m.tlmt:1:1: expected"), "{}", err(b"\x00\x01garbage"));
+}
+
 // ------------------------------------------------------------- the CLI ----
 
 fn bin() -> &'static str {
@@ -611,6 +691,68 @@ el perro ladra
     assert!(!ok);
     assert!(err.starts_with(&format!("treelink: {}:5:1: expected", p("bad.arpa"))), "{err}");
     assert!(!Path::new(&p("bad.json")).exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `mt-train -o MODEL.tlmt` writes the binary form, `translate` reads
+/// either form with the same output, and `mt-convert` goes both ways
+/// (back to the very JSON `mt-train` wrote). A committed binary model must
+/// still read as its committed JSON: when the model's types change, that
+/// fails until `MT_BINARY_VERSION` is raised and the pair written again.
+#[test]
+fn cli_binary_models() {
+    let dir = temp_dir("binary");
+    write_corpus(&dir, "train");
+    let p = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    for system in ["ms", "phrase"] {
+        let train = |out: &str| {
+            let (ok, _, err) = run(&["mt-train", "--train", &p("train"), "--system", system, "-o", &p(out)]);
+            assert!(ok, "{err}");
+        };
+        let (json, bin) = (format!("{system}.json"), format!("{system}.tlmt"));
+        train(&json);
+        train(&bin);
+        let bytes = std::fs::read(p(&bin)).unwrap();
+        assert!(MtModel::is_binary(&bytes));
+        let expected = MtModel::from_json(&std::fs::read_to_string(p(&json)).unwrap(), &json).unwrap();
+        let mut trained = MtModel::from_bytes(&bytes, &bin).unwrap();
+        // Two trainings differ in their time taken only.
+        trained.training.seconds = expected.training.seconds;
+        assert!(trained == expected, "{system}: the binary model differs from the JSON one");
+        let translate = |model: &str| {
+            let (ok, out, err) = run(&["translate", "--model", &p(model), "--input", &p("train.src")]);
+            assert!(ok, "{err}");
+            out
+        };
+        let out = translate(&json);
+        assert_eq!(out.lines().count(), 4);
+        assert_eq!(translate(&bin), out, "{system}");
+        let (converted, back) = (format!("{system}-converted.tlmt"), format!("{system}-back.json"));
+        let (ok, _, err) = run(&["mt-convert", &p(&json), &p(&converted)]);
+        assert!(ok && err.contains(&format!("wrote {}", p(&converted))), "{err}");
+        assert!(MtModel::is_binary(&std::fs::read(p(&converted)).unwrap()));
+        let (ok, _, err) = run(&["mt-convert", &p(&converted), &p(&back)]);
+        assert!(ok, "{err}");
+        assert!(std::fs::read(p(&back)).unwrap() == std::fs::read(p(&json)).unwrap(), "{system}: JSON changed");
+        let (ok, _, err) = run(&["mt-convert", &p(&json), &p("again.tlmt"), "--prune"]);
+        assert!(ok && err.contains("unreachable RM entries dropped"), "{err}");
+        assert_eq!(translate("again.tlmt"), out, "{system}");
+    }
+    // A damaged binary model: the file and what is wrong, exit status 1.
+    let bytes = std::fs::read(p("ms.tlmt")).unwrap();
+    std::fs::write(p("cut.tlmt"), &bytes[..bytes.len() - 9]).unwrap();
+    let (ok, _, err) = run(&["translate", "--model", &p("cut.tlmt"), "--input", &p("train.src")]);
+    assert!(!ok);
+    assert!(
+        err.starts_with(&format!("treelink: {}: expected a treelink binary translation model, but", p("cut.tlmt"))),
+        "{err}"
+    );
+
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mt-ms-small");
+    let json = std::fs::read_to_string(format!("{data}.json")).unwrap();
+    let bytes = std::fs::read(format!("{data}.tlmt")).unwrap();
+    let from_bin = MtModel::from_bytes(&bytes, "mt-ms-small.tlmt").unwrap();
+    assert_eq!(from_bin.to_json(), json.trim_end());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -12,6 +12,7 @@ use treelink::align::model::{self, search_links, Scorer, TrainOptions};
 use treelink::corpus::Corpus;
 use treelink::eval::prf::Counts;
 use treelink::kernel::speed;
+use treelink::svm_light_tk;
 use treelink::tree::Tree;
 
 #[derive(Args, Debug)]
@@ -28,6 +29,9 @@ pub struct BenchArgs {
     /// Training examples at most.
     #[arg(long, default_value_t = 6000)]
     pub max_examples: usize,
+    /// Sub-tree-pair examples of TRAIN for `svm-light-tk learn` (0: skip that part).
+    #[arg(long, default_value_t = 7000)]
+    pub tk_examples: usize,
 }
 
 fn secs(t: Instant) -> f64 {
@@ -54,6 +58,49 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
             r.in_order_ns,
             r.keyed_ns,
             r.checksum
+        )?;
+    }
+
+    // SVM-Light-TK's task on the same examples `svm-light-tk examples` writes.
+    if args.tk_examples > 0 {
+        let as_examples = |c: &Corpus, max: usize| -> Result<Vec<svm_light_tk::Example>, CliError> {
+            svm_light_tk::subtree_pair_examples(c, 3, max, 1)
+                .iter()
+                .enumerate()
+                .map(|(k, e)| svm_light_tk::parse_example(&e.to_string(), "examples", k + 1).map_err(CliError::from))
+                .collect()
+        };
+        let (learn_on, classify) = (as_examples(&train, args.tk_examples)?, as_examples(&test, usize::MAX)?);
+        let params = svm_light_tk::LearnParams {
+            kernel: svm_light_tk::KernelParams { normalization: 1, ..Default::default() },
+            c: Some(2.4),
+            ..Default::default()
+        };
+        let t = Instant::now();
+        let (model, summary) = svm_light_tk::learn(&learn_on, &params, &mut |_| ControlFlow::Continue(()))?;
+        let learn_secs = secs(t);
+        let t = Instant::now();
+        let mut classifier = svm_light_tk::Classifier::new(&model, params.max_node_pairs)?;
+        let mut confusion = svm_light_tk::Confusion::default();
+        for e in &classify {
+            let d = classifier.decision(e).map_err(|e| CliError::Usage(e.to_string()))?;
+            confusion.add(e.label, d);
+        }
+        let classify_secs = secs(t);
+        out!(
+            "\nsvm-light-tk -t 5 -F 1 -W S -N 1 -c 2.4 (iBTK-SST) on {} sub-tree-pair examples of {}, classifying {} of {}:",
+            learn_on.len(),
+            args.train,
+            classify.len(),
+            args.test
+        )?;
+        out!(
+            "  learn {learn_secs:.2} s ({} support vectors, {} SMO iterations, {} kernel evaluations); \
+             classify {classify_secs:.2} s; accuracy {:.2}%",
+            summary.stats.n_sv,
+            summary.stats.iterations,
+            summary.stats.kernel_evals,
+            confusion.accuracy()
         )?;
     }
 

@@ -114,6 +114,9 @@ enum Command {
     MtTrain(mt::MtTrainArgs),
     /// Translate source trees (one per line) with a trained system; one tokenised sentence per line.
     Translate(mt::TranslateArgs),
+    /// Convert a translation model between JSON and the compact binary form (.tlmt), optionally
+    /// dropping what its decoder can never use.
+    MtConvert(mt::MtConvertArgs),
     /// Train a word language model (modified Kneser-Ney, the systems' h6) and write it as ARPA
     /// (for `mt-train --lm` and the page).
     Lm(mt::LmArgs),
@@ -216,6 +219,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Bench(args) => bench::bench(args),
         Command::MtTrain(args) => mt::mt_train(args, &limits),
         Command::Translate(args) => mt::translate(args, &limits),
+        Command::MtConvert(args) => mt::mt_convert(args),
         Command::Bleu(args) => mt::bleu(args),
         Command::Lm(args) => mt::lm(args),
         Command::MtExperiment(args) => mt::mt_experiment(args, &limits),

@@ -83,7 +83,7 @@ pub struct MtTrainArgs {
     pub word_align: Option<String>,
     #[command(flatten)]
     pub opts: MtOptions,
-    /// Output model file (JSON).
+    /// Output model file: JSON, or the compact binary form if it ends in .tlmt.
     #[arg(short = 'o', long = "output", value_name = "MTMODEL")]
     pub output: String,
 }
@@ -317,7 +317,7 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         },
         system,
     };
-    std::fs::write(&args.output, model.to_json())
+    std::fs::write(&args.output, model_file_bytes(&model, &args.output))
         .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
     let tuned = dev_bleu.map_or(String::new(), |b| format!(", dev BLEU {b:.2} after tuning"));
     reporter.note(&format!(
@@ -331,9 +331,50 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Reads a translation model file.
+/// Reads a translation model file, JSON or binary.
 pub fn read_mt_model(file: &str) -> Result<MtModel, CliError> {
-    Ok(MtModel::from_json(&read(file)?, file)?)
+    let bytes = std::fs::read(file)
+        .map_err(|e| treelink::io::text::ReadError::Io { file: file.to_string(), message: e.to_string() })?;
+    Ok(MtModel::from_bytes(&bytes, file)?)
+}
+
+/// A model file's bytes: the binary form for a `.tlmt` file, else JSON.
+fn model_file_bytes(model: &MtModel, file: &str) -> Vec<u8> {
+    if file.ends_with(".tlmt") {
+        model.to_binary()
+    } else {
+        model.to_json().into_bytes()
+    }
+}
+
+/// `treelink mt-convert`.
+#[derive(Args, Debug)]
+pub struct MtConvertArgs {
+    /// A model of `mt-train`, JSON or binary.
+    pub input: String,
+    /// The converted model: the binary form if it ends in .tlmt, else JSON.
+    pub output: String,
+    /// Drop what the model's decoder can never use (target RMs beyond its rm_limit);
+    /// translations stay identical.
+    #[arg(long)]
+    pub prune: bool,
+}
+
+pub fn mt_convert(args: MtConvertArgs) -> Result<(), CliError> {
+    let started = Instant::now();
+    let mut model = read_mt_model(&args.input)?;
+    let read_secs = started.elapsed().as_secs_f64();
+    let dropped = if args.prune { model.prune_unreachable() } else { 0 };
+    let bytes = model_file_bytes(&model, &args.output);
+    std::fs::write(&args.output, &bytes).map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
+    let pruned = if args.prune { format!(", {dropped} unreachable RM entries dropped") } else { String::new() };
+    Reporter::new().note(&format!(
+        "wrote {} ({:.1} MB){pruned}; reading {} took {read_secs:.2} s",
+        args.output,
+        bytes.len() as f64 / 1e6,
+        args.input
+    ));
+    Ok(())
 }
 
 pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {

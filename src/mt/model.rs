@@ -20,6 +20,22 @@
 //! entries ([`crate::mt::ms`]). Reading refuses another format or version, a
 //! missing or unknown system, and malformed JSON, with
 //! `file:line:column: expected ...`.
+//!
+//! # The binary form
+//!
+//! The same model, for loading fast and keeping small (`mt-train -o
+//! MODEL.tlmt`, `mt-convert`): the bytes [`MT_BINARY_MAGIC`], the layout
+//! version [`MT_BINARY_VERSION`] (u32, little-endian), then DEFLATE
+//! (RFC 1951) of the postcard encoding of what the JSON file holds, in its
+//! order: format, version, system, training, model. Both encodings come
+//! from the same serde types, so every field a model has is in both.
+//! postcard is compact (varints, no field names) and deterministic, and
+//! both it and the compressor are plain Rust (the page reads the same
+//! bytes). postcard writes no field names, so any change to the model's
+//! types changes the layout: bump [`MT_BINARY_VERSION`] with it (a test
+//! reads a committed binary model and fails when the layout moves). The
+//! JSON file stays the interchange form; a binary file of another layout
+//! version is refused, saying to convert it again from JSON.
 
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +48,13 @@ use crate::tree::Tree;
 pub const MT_MODEL_FORMAT: &str = "treelink-mt";
 /// The `version` this build reads and writes.
 pub const MT_MODEL_VERSION: u32 = 1;
+/// The first bytes of a binary model file.
+pub const MT_BINARY_MAGIC: &[u8; 8] = b"TLMT-BIN";
+/// The layout of the binary form this build reads and writes.
+pub const MT_BINARY_VERSION: u32 = 1;
+/// A binary model is refused if it would inflate beyond this (a damaged or
+/// hostile file must not take the page's memory).
+pub const MT_BINARY_MAX_BYTES: usize = 1 << 30;
 
 /// Which system a model file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -129,6 +152,15 @@ pub enum MtModelError {
     Header { file: String, format: String, version: u32 },
     #[error("{file}:1:1: expected \"system\": \"phrase\" or \"ms\"")]
     NoSystem { file: String },
+    #[error(
+        "{file}: a binary translation model of layout version {found}; this build reads version \
+         {MT_BINARY_VERSION}: convert the JSON model again (treelink mt-convert MODEL.json MODEL.tlmt)"
+    )]
+    BinaryVersion { file: String, found: u32 },
+    #[error("{file}: expected a treelink binary translation model, but {problem}")]
+    Binary { file: String, problem: String },
+    #[error(transparent)]
+    Encoding(#[from] crate::io::text::EncodingError),
 }
 
 #[derive(Serialize)]
@@ -147,6 +179,15 @@ struct Header {
     #[serde(default)]
     version: u32,
     system: Option<SystemKind>,
+}
+
+/// The fields of [`FileOut`] before the training info, as postcard reads
+/// them back (no defaults: a binary file always has them).
+#[derive(Deserialize)]
+struct BinaryHeader {
+    format: String,
+    version: u32,
+    system: SystemKind,
 }
 
 #[derive(Deserialize)]
@@ -179,6 +220,98 @@ impl MtModel {
             }),
         };
         s.unwrap_or_default()
+    }
+
+    /// Drops what the model's own decoder can never use, so translations
+    /// stay identical: the target RMs of a source RM beyond the decoder's
+    /// `rm_limit` (it tries the best `P(e|f)` first, the table's order).
+    /// One target stays even at `rm_limit` 0: whether a source RM is in the
+    /// table at all still decides where the decoder looks for glue.
+    /// Returns the entries dropped.
+    pub fn prune_unreachable(&mut self) -> usize {
+        match &mut self.system {
+            MtSystem::Phrase(_) => 0,
+            MtSystem::Ms(m) => {
+                let before = m.rm_table.len();
+                m.rm_table.prune(m.config.decode.rm_limit.max(1));
+                before - m.rm_table.len()
+            }
+        }
+    }
+
+    /// The binary form (module documentation).
+    pub fn to_binary(&self) -> Vec<u8> {
+        fn encode<T: Serialize>(training: &TrainingInfo, system: SystemKind, model: &T) -> Vec<u8> {
+            let out = FileOut { format: MT_MODEL_FORMAT, version: MT_MODEL_VERSION, system, training, model };
+            postcard::to_allocvec(&out).unwrap_or_default()
+        }
+        let payload = match &self.system {
+            MtSystem::Phrase(p) => encode(&self.training, SystemKind::Phrase, p),
+            MtSystem::Ms(m) => encode(&self.training, SystemKind::Ms, m),
+        };
+        let mut bytes = MT_BINARY_MAGIC.to_vec();
+        bytes.extend_from_slice(&MT_BINARY_VERSION.to_le_bytes());
+        bytes.extend(miniz_oxide::deflate::compress_to_vec(&payload, 6));
+        bytes
+    }
+
+    /// Whether `bytes` begin as a binary model file.
+    pub fn is_binary(bytes: &[u8]) -> bool {
+        bytes.starts_with(MT_BINARY_MAGIC)
+    }
+
+    /// Reads a model file in either form, told apart by its first bytes.
+    pub fn from_bytes(bytes: &[u8], file: &str) -> Result<MtModel, MtModelError> {
+        if Self::is_binary(bytes) {
+            Self::from_binary(bytes, file)
+        } else {
+            Self::from_json(crate::io::text::decode_utf8(bytes, file)?, file)
+        }
+    }
+
+    /// Reads the binary form (module documentation).
+    pub fn from_binary(bytes: &[u8], file: &str) -> Result<MtModel, MtModelError> {
+        let damaged = |problem: String| MtModelError::Binary { file: file.to_string(), problem };
+        let rest =
+            bytes.strip_prefix(MT_BINARY_MAGIC).ok_or_else(|| damaged("it does not begin with TLMT-BIN".into()))?;
+        let (version, compressed) = match rest.split_first_chunk::<4>() {
+            Some((v, c)) => (u32::from_le_bytes(*v), c),
+            None => return Err(damaged("it ends inside its header".into())),
+        };
+        if version != MT_BINARY_VERSION {
+            return Err(MtModelError::BinaryVersion { file: file.to_string(), found: version });
+        }
+        let payload = miniz_oxide::inflate::decompress_to_vec_with_limit(compressed, MT_BINARY_MAX_BYTES)
+            .map_err(|e| damaged(format!("its compressed data is damaged or too large ({:?})", e.status)))?;
+        let (header, rest): (BinaryHeader, &[u8]) =
+            postcard::take_from_bytes(&payload).map_err(|e| damaged(format!("its header does not decode ({e})")))?;
+        if header.format != MT_MODEL_FORMAT || header.version != MT_MODEL_VERSION {
+            return Err(MtModelError::Header {
+                file: file.to_string(),
+                format: header.format,
+                version: header.version,
+            });
+        }
+        fn decode<'a, T: Deserialize<'a>>(rest: &'a [u8]) -> Result<(TrainingInfo, T), postcard::Error> {
+            let (training, rest): (TrainingInfo, &[u8]) = postcard::take_from_bytes(rest)?;
+            let (model, rest): (T, &[u8]) = postcard::take_from_bytes(rest)?;
+            if rest.is_empty() {
+                Ok((training, model))
+            } else {
+                Err(postcard::Error::DeserializeBadEncoding)
+            }
+        }
+        let bad = |e: postcard::Error| damaged(format!("its model does not decode ({e})"));
+        match header.system {
+            SystemKind::Phrase => {
+                let (training, model) = decode::<PhraseSystem>(rest).map_err(bad)?;
+                Ok(MtModel { training, system: MtSystem::Phrase(Box::new(model)) })
+            }
+            SystemKind::Ms => {
+                let (training, model) = decode::<MsSystem>(rest).map_err(bad)?;
+                Ok(MtModel { training, system: MtSystem::Ms(Box::new(model)) })
+            }
+        }
     }
 
     /// Reads a model file; `file` names it in errors.

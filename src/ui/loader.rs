@@ -21,7 +21,8 @@ const SNIFF_BYTES: u64 = 4096;
 /// Reads every file of a list as text and dispatches one action per file,
 /// for `slot` (a picker's) or, dropped, for the slot its name says. A
 /// translation model goes to the worker unread (it can be 90 MB): picked
-/// for its slot, or a `.json` file whose head says `treelink-mt`.
+/// for its slot, a `.tlmt` file, or a `.json` file whose head says
+/// `treelink-mt`.
 fn read_files(files: Option<FileList>, slot: Option<Slot>, dispatch: Callback<Action>) {
     let Some(files) = files else { return };
     let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
@@ -30,8 +31,9 @@ fn read_files(files: Option<FileList>, slot: Option<Slot>, dispatch: Callback<Ac
         yew::platform::spawn_local(async move {
             let file = gloo::file::File::from(raw.clone());
             let name = file.name();
-            let json = matches!(slot.or_else(|| Slot::of_file(&name)), Some(Slot::Model));
-            let is_mt = match slot {
+            let slot_of_name = slot.or_else(|| Slot::of_file(&name));
+            let json = matches!(slot_of_name, Some(Slot::Model));
+            let is_mt = match slot_of_name {
                 Some(Slot::MtModel) => true,
                 _ if json => {
                     let head = file.slice(0, SNIFF_BYTES.min(file.size()));

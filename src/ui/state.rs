@@ -120,7 +120,7 @@ impl Slot {
             Slot::LexT2s => "Lexical table p(s|t) (Moses lex.f2e)",
             Slot::WordLinks => "Word alignment (i-j per line)",
             Slot::Model => "Alignment model (.json from treelink train)",
-            Slot::MtModel => "Translation model (.json from treelink mt-train)",
+            Slot::MtModel => "Translation model (.json or binary .tlmt from treelink mt-train)",
             Slot::Lm => "Language model for training translation (ARPA)",
         }
     }
@@ -131,7 +131,8 @@ impl Slot {
             Slot::Target => Some(".trg,.src,.txt,.mrg,.penn"),
             Slot::Gold => Some(".gold,.txt"),
             Slot::Tiger => Some(".xml,.tiger"),
-            Slot::Model | Slot::MtModel => Some(".json"),
+            Slot::Model => Some(".json"),
+            Slot::MtModel => Some(".json,.tlmt"),
             Slot::Lm => Some(".arpa,.lm"),
             Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => None,
         }
@@ -147,6 +148,7 @@ impl Slot {
             "gold" => Some(Slot::Gold),
             "xml" | "tiger" => Some(Slot::Tiger),
             "json" => Some(Slot::Model),
+            "tlmt" => Some(Slot::MtModel),
             "arpa" | "lm" => Some(Slot::Lm),
             "e2f" | "s2t" => Some(Slot::LexS2t),
             "f2e" | "t2s" => Some(Slot::LexT2s),

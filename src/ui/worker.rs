@@ -100,17 +100,18 @@ pub fn run() {
     Reporter { scope, job: 0, stage: String::new(), last_ms: 0.0 }.post(&Response::Ready);
 }
 
-/// Reads a posted file as text (a worker may read synchronously).
-fn read_file(file: Option<web_sys::File>, name: &str) -> Result<String, String> {
+/// Reads a posted file's bytes (a worker may read synchronously).
+fn read_file(file: Option<web_sys::File>, name: &str) -> Result<Vec<u8>, String> {
     let file = file.ok_or_else(|| format!("{name}: the file did not reach the worker"))?;
     web_sys::FileReaderSync::new()
-        .and_then(|r| r.read_as_text(&file))
+        .and_then(|r| r.read_as_array_buffer(&file))
+        .map(|buffer| js_sys::Uint8Array::new(&buffer).to_vec())
         .map_err(|e| format!("{name}: cannot read the file: {e:?}"))
 }
 
-/// Reads a translation model and keeps it as model `job`.
-fn load_mt(job: u32, name: &str, text: Result<String, String>, reporter: &mut Reporter) {
-    let result = text.and_then(|text| MtModel::from_json(&text, name).map_err(|e| e.to_string()));
+/// Reads a translation model, JSON or binary, and keeps it as model `job`.
+fn load_mt(job: u32, name: &str, bytes: Result<Vec<u8>, String>, reporter: &mut Reporter) {
+    let result = bytes.and_then(|bytes| MtModel::from_bytes(&bytes, name).map_err(|e| e.to_string()));
     match result {
         Ok(m) => {
             let summary = describe_mt(&m);
@@ -178,7 +179,7 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
                 reporter.post(&Response::Failed { job, message });
             }
         }
-        Request::LoadMt { job, model } => load_mt(job, &model.name, Ok(model.text), reporter),
+        Request::LoadMt { job, model } => load_mt(job, &model.name, Ok(model.text.into_bytes()), reporter),
         Request::LoadMtFile { job, name } => load_mt(job, &name, read_file(file, &name), reporter),
         Request::TranslateAll { job, model, sources } => {
             reporter.job = job;

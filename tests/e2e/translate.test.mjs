@@ -294,3 +294,23 @@ test('translating all loaded pairs in the worker gives `treelink translate` + `t
   assert.equal(await text('#mt-hyp'), rows[2][2]);
   assert.deepEqual(problems, []);
 });
+
+test('a binary model (.tlmt of `treelink mt-convert`) loads in the worker and translates as its JSON model; a damaged one is refused with its name', async () => {
+  const json = path.join(tmp, 'ms.json');
+  const binary = path.join(tmp, 'ms.tlmt');
+  run('mt-convert', json, binary);
+  await page.setInputFiles('#file-mt-model', binary);
+  await page.waitForFunction(() => /ms\.tlmt: ms system, word extraction: \d+ phrase pairs, \d+ RM pairs/.test(document.querySelector('#status-mt-model.ok')?.innerText ?? ''), null, { timeout: 60000 });
+  assert.match(await text('#mt-summary'), /uploaded ms\.tlmt/);
+  const src = lines(`${sample}.src`);
+  await goToPair(7);
+  await translate('#translate-pair', 'Pair 7');
+  assert.equal(await text('#mt-hyp'), cliTranslate(json, src[6]).hyp);
+  // Damaged: cut short. The model in hand stays.
+  const held = await text('#mt-summary');
+  const bytes = fs.readFileSync(binary);
+  await page.setInputFiles('#file-mt-model', { name: 'cut.tlmt', mimeType: 'application/octet-stream', buffer: bytes.subarray(0, bytes.length >> 1) });
+  await page.waitForFunction(() => /cut\.tlmt: expected a treelink binary translation model, but its compressed data is damaged/.test(document.querySelector('#status-mt-model.error')?.innerText ?? ''));
+  assert.equal(await text('#mt-summary'), held);
+  assert.deepEqual(problems, []);
+});

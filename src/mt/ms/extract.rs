@@ -223,7 +223,11 @@ pub struct TargetRm {
 #[serde(try_from = "Vec<(String, String, f64, f64, f64)>", into = "Vec<(String, String, f64, f64, f64)>")]
 pub struct RmTable {
     entries: Vec<RmEntry>,
-    /// Parsed target RMs, one per entry.
+    /// Per entry, its parsed target RM: an index into `targets`.
+    target_of: Vec<u32>,
+    /// Each distinct target RM parsed once (a large table repeats a few
+    /// tens of thousands of targets over hundreds of thousands of entries,
+    /// and parsing them dominated loading a model).
     targets: Vec<TargetRm>,
     index: FnvMap<String, (usize, usize)>,
 }
@@ -268,11 +272,27 @@ impl RmTable {
     /// A table of these entries: checks that both RM strings parse,
     /// probabilities are in (0, 1], counts positive and pairs not repeated.
     pub fn from_entries(mut entries: Vec<RmEntry>) -> Result<RmTable, String> {
-        let mut targets = Vec::with_capacity(entries.len());
+        let mut target_of = Vec::with_capacity(entries.len());
+        let mut targets = Vec::new();
+        let mut target_ids: FnvMap<&str, u32> = FnvMap::default();
         entries.sort_by(|a, b| a.source.cmp(&b.source).then_with(|| entry_order(a, b)));
-        for e in &entries {
-            RmShape::parse(&e.source).map_err(|err| format!("source RM '{}': {err}", e.source))?;
-            let shape = RmShape::parse(&e.target).map_err(|err| format!("target RM '{}': {err}", e.target))?;
+        for (k, e) in entries.iter().enumerate() {
+            // Sorted by source: each source RM is parsed once, at its first entry.
+            if k == 0 || entries[k - 1].source != e.source {
+                RmShape::parse(&e.source).map_err(|err| format!("source RM '{}': {err}", e.source))?;
+            }
+            let id = match target_ids.get(e.target.as_str()) {
+                Some(&id) => id,
+                None => {
+                    let shape = RmShape::parse(&e.target).map_err(|err| format!("target RM '{}': {err}", e.target))?;
+                    let id = u32::try_from(targets.len()).map_err(|_| "more than 2^32 target RMs".to_string())?;
+                    targets
+                        .push(TargetRm { ms: shape.ms().map(|m| m.to_string()).collect(), words: shape.word_count() });
+                    target_ids.insert(&e.target, id);
+                    id
+                }
+            };
+            target_of.push(id);
             let ok = |p: f64| p > 0.0 && p <= 1.0;
             if !(ok(e.p_e_given_f) && ok(e.p_f_given_e) && e.count > 0.0 && e.count.is_finite()) {
                 return Err(format!(
@@ -280,8 +300,8 @@ impl RmTable {
                     e.source, e.target, e.count, e.p_e_given_f, e.p_f_given_e
                 ));
             }
-            targets.push(TargetRm { ms: shape.ms().map(|m| m.to_string()).collect(), words: shape.word_count() });
         }
+        drop(target_ids);
         let mut index = FnvMap::default();
         let mut start = 0;
         while start < entries.len() {
@@ -295,7 +315,7 @@ impl RmTable {
             index.insert(src.clone(), (start, end));
             start = end;
         }
-        Ok(RmTable { entries, targets, index })
+        Ok(RmTable { entries, target_of, targets, index })
     }
 
     /// Estimates the table from expected counts (relative frequencies both
@@ -359,11 +379,9 @@ impl RmTable {
     }
 
     /// The entries of a source RM and their parsed targets, best first.
-    pub fn lookup(&self, source: &str) -> (&[RmEntry], &[TargetRm]) {
-        match self.index.get(source) {
-            Some(&(s, e)) => (&self.entries[s..e], &self.targets[s..e]),
-            None => (&[], &[]),
-        }
+    pub fn lookup(&self, source: &str) -> (&[RmEntry], impl Iterator<Item = &TargetRm> + '_) {
+        let (s, e) = self.index.get(source).copied().unwrap_or((0, 0));
+        (&self.entries[s..e], self.target_of[s..e].iter().map(|&t| &self.targets[t as usize]))
     }
 
     /// The entry of a pair.

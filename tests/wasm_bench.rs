@@ -1,0 +1,45 @@
+//! Speed in wasm32 (headless Chromium), measured by the same engine code as
+//! `treelink bench` natively, on the same trees (the built-in sample is
+//! SQUOIA dev): ns per tree-kernel evaluation for each space and path
+//! ([`treelink::kernel::speed`]). Figures are printed, not asserted; for
+//! figures comparable with a release CLI run it with `--release`:
+//! `cargo test --release --target wasm32-unknown-unknown --test wasm_bench -- --nocapture`
+//! (docs/speed.md).
+#![cfg(target_arch = "wasm32")]
+
+use treelink::corpus::{Corpus, Named};
+use treelink::kernel::speed;
+use treelink::tree::Tree;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn wasm_kernel_speed_per_space_and_path() {
+    let corpus = Corpus::from_texts(
+        Named { name: "dev.src", text: include_str!("../www/sample/dev.src") },
+        Named { name: "dev.trg", text: include_str!("../www/sample/dev.trg") },
+        None,
+    )
+    .unwrap();
+    let sources: Vec<Tree> = corpus.pairs.iter().map(|p| p.source.clone()).collect();
+    let targets: Vec<Tree> = corpus.pairs.iter().map(|p| p.target.clone()).collect();
+    let min_seconds = if cfg!(debug_assertions) { 0.05 } else { 0.5 };
+    let rows = speed::measure(&[&sources, &targets], 0.4, min_seconds, &mut || js_sys::Date::now() / 1000.0);
+    console_log!(
+        "wasm ({}): ns per tree-kernel evaluation ({} sub-tree pairs of consecutive trees, λ = 0.4)",
+        if cfg!(debug_assertions) { "debug" } else { "release" },
+        rows[0].evaluations
+    );
+    for r in &rows {
+        console_log!(
+            "{:<8} reference {:>8.0}  in order {:>8.0}  keyed {:>8.0}  checksum {:.6e}",
+            r.space.paper_name(),
+            r.reference_ns,
+            r.in_order_ns,
+            r.keyed_ns,
+            r.checksum
+        );
+        assert!(r.checksum.is_finite() && r.reference_ns > 0.0);
+    }
+}
