@@ -74,7 +74,16 @@ fn score(corpus: &Corpus, pred: &[Vec<Link>]) -> Counts {
 #[test]
 fn the_fast_decision_function_equals_the_sum_over_support_vectors() {
     let s = split();
-    for spec in ["lex", "plain+ibtk-sst", "plain+dbtk-rdsst", "plain+dbtk-root+ibtk-rgsst", "ibtk-root+dbtk-rgsst"] {
+    let specs = [
+        "lex",
+        "plain+ibtk-sst",
+        "plain+dbtk-rdsst",
+        "plain+dbtk-root+ibtk-rgsst",
+        "ibtk-root+dbtk-rgsst",
+        "plain+ctx+dbtk-root",
+        "lex+ctx+hist+ibtk-rgsst",
+    ];
+    for spec in specs {
         let model = train(&s, spec, 800);
         let scorer = Scorer::new(&model, &s.lexicon).unwrap();
         let pair = &s.test.pairs[3];
@@ -82,40 +91,63 @@ fn the_fast_decision_function_equals_the_sum_over_support_vectors() {
         assert!(!decisions.is_empty());
         // Re-derive each decision with the reference kernel over a fresh index.
         for d in decisions.iter().take(25) {
-            let c = &d.candidate;
-            let slow = reference_decision(&model, pair, c.source, c.target, &c.features.to_vec());
+            let slow = reference_decision(&model, &s.lexicon, pair, &s.test_links[3], d);
             assert!((d.value - slow).abs() <= 1e-9 * (1.0 + slow.abs()), "{spec}: fast {} vs slow {slow}", d.value);
             assert_eq!(d.parts.len(), model.spec.component_names().len());
+            assert_eq!(d.context.is_some(), model.spec.context, "{spec}");
+            assert_eq!(d.history.is_some(), model.spec.history, "{spec}");
         }
     }
 }
 
-/// `Σ_i coef_i K(sv_i, x) − ρ` with the plain composite kernel.
+/// `Σ_i coef_i K(sv_i, x) − ρ` with the plain composite kernel; the
+/// candidate's context recomputed from its trees and the lexicon.
 fn reference_decision(
     model: &AlignmentModel,
+    lexicon: &Lexicon,
     pair: &treelink::corpus::TreePair,
-    s: usize,
-    t: usize,
-    plain: &[f64; 10],
+    links: &WordAlignment,
+    d: &model::Decision,
 ) -> f64 {
-    use treelink::align::composite::Instance;
+    use treelink::align::composite::{ContextKey, Instance};
+    use treelink::align::context::{ContextFeatures, PairFeatureTable};
     use treelink::kernel::index::StructureIndex;
     use treelink::tree::Tree;
     let mut index = StructureIndex::new(model.spec.lambda);
+    let key = |c: &ContextFeatures, index: &mut StructureIndex| ContextKey {
+        dense: c.dense.clone(),
+        labels: index.label_pair(&c.labels.0, &c.labels.1),
+        parent_labels: c.parent_labels.as_ref().map(|(a, b)| index.label_pair(a, b)),
+    };
     let svs: Vec<Instance> = model
         .support_vectors
         .iter()
         .map(|sv| {
             let (a, b) = (Tree::parse_one(&sv.source, "sv").unwrap(), Tree::parse_one(&sv.target, "sv").unwrap());
             let (ia, ib) = (index.index_tree(&a), index.index_tree(&b));
-            Instance { source: index.subtree_key(&a, &ia, 0), target: index.subtree_key(&b, &ib, 0), plain: sv.plain }
+            Instance {
+                source: index.subtree_key(&a, &ia, 0),
+                target: index.subtree_key(&b, &ib, 0),
+                plain: sv.plain,
+                context: sv.context.as_ref().map(|c| key(c, &mut index)),
+                history: sv.history.clone(),
+            }
         })
         .collect();
+    let (s, t) = (d.candidate.source, d.candidate.target);
+    let context = model.spec.context.then(|| {
+        let table = PairFeatureTable::new(&pair.source, &pair.target, &model::pair_matrices(lexicon, pair, links));
+        let c = ContextFeatures::compute(&pair.source, s, &pair.target, t, &table);
+        assert_eq!(Some(&c.dense), d.context.as_ref());
+        key(&c, &mut index)
+    });
     let (is, it) = (index.index_tree(&pair.source), index.index_tree(&pair.target));
     let x = Instance {
         source: index.subtree_key(&pair.source, &is, s),
         target: index.subtree_key(&pair.target, &it, t),
-        plain: *plain,
+        plain: d.candidate.features.to_vec(),
+        context,
+        history: d.history.clone(),
     };
     let kernel = CompositeKernel::new(&model.spec, &index, &[]);
     let sx = kernel.self_parts(&x);
@@ -126,6 +158,33 @@ fn reference_decision(
         .map(|(sv, y)| sv.coef * kernel.eval_with(&x, &sx, y, &kernel.self_parts(y)))
         .sum::<f64>()
         - model.rho
+}
+
+/// `ctx` with weight 0 is the paper's kernel exactly: the same support
+/// vectors, coefficients and ρ as without it (so naming no new component
+/// leaves the paper's model as it was).
+#[test]
+fn the_paper_specs_give_the_paper_model() {
+    let s = split();
+    let paper = train(&s, "plain+dbtk-root", 600);
+    let mut options = TrainOptions { max_examples: 600, ..TrainOptions::default() };
+    options.spec = "plain+ctx+dbtk-root".parse::<KernelSpec>().unwrap().with_thetas(&[1.0, 0.0, 1.0]).unwrap();
+    let lexical = LexicalSetup {
+        lexicon: s.lexicon.clone(),
+        model: LexicalModel::Tables(s.lexicon.clone()),
+        links: vec![s.train_links.clone()],
+    };
+    let zero = model::train(&s.train, None, &lexical, &options, &mut |_| ControlFlow::Continue(())).unwrap();
+    assert_eq!(zero.rho, paper.rho);
+    assert_eq!(zero.support_vectors.len(), paper.support_vectors.len());
+    for (a, b) in zero.support_vectors.iter().zip(&paper.support_vectors) {
+        assert_eq!((&a.source, &a.target, a.plain, a.coef), (&b.source, &b.target, b.plain, b.coef));
+        assert!(a.context.is_some() && b.context.is_none() && b.history.is_none());
+    }
+    // The paper's model file has no field of the new components.
+    let json = serde_json::to_string(&paper).unwrap();
+    assert!(!json.contains("\"context\":{") && !json.contains("first_pass"), "{}", &json[..200]);
+    assert!(paper.spec.component_names() == ["plain", "dbtk-root"] && paper.threshold == 0.0);
 }
 
 #[test]

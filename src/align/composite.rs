@@ -44,30 +44,60 @@ impl PlainSet {
     }
 }
 
-/// A composite kernel: optional plain polynomial kernel plus BTKs, with weights.
+/// A composite kernel: optional plain polynomial kernel, context and history
+/// kernels (beyond the paper), then BTKs, with weights.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KernelSpec {
     pub plain: Option<PlainSet>,
+    /// `ctx`: the context features of [`super::context`].
+    #[serde(default)]
+    pub context: bool,
+    /// `hist`: a first pass's decisions on the neighbouring pairs ([`super::history`]).
+    #[serde(default)]
+    pub history: bool,
     pub btks: Vec<(BtkKind, Space)>,
-    /// One weight per component, the plain kernel first; they sum to 1.
+    /// One weight per component, in [`component_names`](Self::component_names) order; they sum to 1.
     pub thetas: Vec<f64>,
     /// Decay λ of the tree kernels.
     pub lambda: f64,
 }
 
 impl KernelSpec {
-    /// Number of components (plain kernel and BTKs).
+    /// Number of components (plain, ctx, hist kernels and BTKs).
     pub fn components(&self) -> usize {
-        usize::from(self.plain.is_some()) + self.btks.len()
+        usize::from(self.plain.is_some()) + usize::from(self.context) + usize::from(self.history) + self.btks.len()
     }
 
-    /// A name per component, in order: `plain` (or `lex`), then `dbtk-root`, ….
+    /// A name per component, in order: `plain` (or `lex`), `ctx`, `hist`, then `dbtk-root`, ….
     pub fn component_names(&self) -> Vec<String> {
         let plain = self.plain.map(|p| match p {
             PlainSet::Lex => "lex".to_string(),
             PlainSet::LexStr => "plain".to_string(),
         });
-        plain.into_iter().chain(self.btks.iter().map(|(k, s)| format!("{k}-{s}"))).collect()
+        let ctx = self.context.then(|| "ctx".to_string());
+        let hist = self.history.then(|| "hist".to_string());
+        plain.into_iter().chain(ctx).chain(hist).chain(self.btks.iter().map(|(k, s)| format!("{k}-{s}"))).collect()
+    }
+
+    /// This spec without the `hist` component (a second pass's first pass);
+    /// the other weights keep their ratios.
+    pub fn without_history(&self) -> Self {
+        let mut spec = self.clone();
+        if self.history {
+            let at = usize::from(self.plain.is_some()) + usize::from(self.context);
+            spec.history = false;
+            let mut thetas = self.thetas.clone();
+            if at < thetas.len() {
+                thetas.remove(at);
+            }
+            let sum: f64 = thetas.iter().sum();
+            spec.thetas = if sum > 0.0 {
+                thetas.iter().map(|t| t / sum).collect()
+            } else {
+                vec![1.0 / spec.components() as f64; spec.components()]
+            };
+        }
+        spec
     }
 
     /// Sets the weights, normalised to sum to 1. `None` when the count is
@@ -94,12 +124,16 @@ impl FromStr for KernelSpec {
         let bad = |found: &str| UnknownName {
             what: "kernel component",
             found: found.to_string(),
-            expected: "lex, str (with lex), plain, or KIND-SPACE with KIND ibtk|dbtk and SPACE sst|rdsst|rgsst|root",
+            expected: "lex, str (with lex), plain, ctx, hist, or KIND-SPACE with KIND ibtk|dbtk and SPACE \
+                       sst|rdsst|rgsst|root",
         };
         let (mut lex, mut str_, mut btks) = (false, false, Vec::new());
+        let (mut context, mut history) = (false, false);
         for part in s.split('+').map(str::trim) {
             match part {
                 "lex" => lex = true,
+                "ctx" => context = true,
+                "hist" => history = true,
                 "str" => str_ = true,
                 "plain" => (lex, str_) = (true, true),
                 _ => {
@@ -122,11 +156,13 @@ impl FromStr for KernelSpec {
             (true, false) => Some(PlainSet::Lex),
             (true, true) => Some(PlainSet::LexStr),
         };
-        let n = usize::from(plain.is_some()) + btks.len();
+        let mut spec = KernelSpec { plain, context, history, btks, thetas: Vec::new(), lambda: DEFAULT_LAMBDA };
+        let n = spec.components();
         if n == 0 {
             return Err(bad(s));
         }
-        Ok(KernelSpec { plain, btks, thetas: vec![1.0 / n as f64; n], lambda: DEFAULT_LAMBDA })
+        spec.thetas = vec![1.0 / n as f64; n];
+        Ok(spec)
     }
 }
 
@@ -135,9 +171,15 @@ impl fmt::Display for KernelSpec {
         let mut parts: Vec<String> = Vec::new();
         match self.plain {
             Some(PlainSet::Lex) => parts.push("lex".into()),
-            Some(PlainSet::LexStr) if self.btks.is_empty() => parts.push("lex+str".into()),
+            Some(PlainSet::LexStr) if self.components() == 1 => parts.push("lex+str".into()),
             Some(PlainSet::LexStr) => parts.push("plain".into()),
             None => {}
+        }
+        if self.context {
+            parts.push("ctx".into());
+        }
+        if self.history {
+            parts.push("hist".into());
         }
         parts.extend(self.btks.iter().map(|(k, s)| format!("{k}-{s}")));
         f.write_str(&parts.join("+"))
@@ -173,6 +215,39 @@ pub struct Instance {
     pub source: SubTreeKey,
     pub target: SubTreeKey,
     pub plain: [f64; N_PLAIN],
+    /// Its context (for `ctx`).
+    pub context: Option<ContextKey>,
+    /// The first pass's decisions around it (for `hist`).
+    pub history: Option<Vec<f64>>,
+}
+
+/// A candidate's context as the kernel sees it: the dense features and the
+/// interned label pairs ([`StructureIndex::label_pair`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContextKey {
+    pub dense: Vec<f64>,
+    pub labels: u32,
+    pub parent_labels: Option<u32>,
+}
+
+impl ContextKey {
+    /// The label kernel of the key with itself.
+    pub fn label_self(&self) -> f64 {
+        (1.0 + f64::from(u8::from(self.parent_labels.is_some()))) / 2.0
+    }
+}
+
+/// `(I[label pairs equal] + I[parent label pairs equal]) / 2`.
+pub fn label_kernel(x: &ContextKey, y: &ContextKey) -> f64 {
+    let same = |a: bool| f64::from(u8::from(a));
+    (same(x.labels == y.labels) + same(x.parent_labels.is_some() && x.parent_labels == y.parent_labels)) / 2.0
+}
+
+/// The `ctx` kernel (see [`super::context`]): the mean of the normalised
+/// polynomial kernel on the dense features and the normalised label kernel,
+/// given each key's self parts `(poly, label)`.
+pub fn context_kernel(x: &ContextKey, sx: (f64, f64), y: &ContextKey, sy: (f64, f64)) -> f64 {
+    0.5 * (normalize(polynomial_kernel(&x.dense, &y.dense), sx.0, sy.0) + normalize(label_kernel(x, y), sx.1, sy.1))
 }
 
 /// The composite kernel over a set of instances, with their self-kernels
@@ -199,6 +274,14 @@ impl<'a> CompositeKernel<'a> {
             let v = set.select(&x.plain);
             parts.push((polynomial_kernel(v, v), 0.0));
         }
+        if self.spec.context {
+            parts.push(
+                x.context.as_ref().map_or((0.0, 0.0), |c| (polynomial_kernel(&c.dense, &c.dense), c.label_self())),
+            );
+        }
+        if self.spec.history {
+            parts.push(x.history.as_ref().map_or((0.0, 0.0), |h| (polynomial_kernel(h, h), 0.0)));
+        }
         for &(_, space) in &self.spec.btks {
             parts.push((
                 self.index.tree_kernel(space, &x.source, &x.source),
@@ -215,6 +298,14 @@ impl<'a> CompositeKernel<'a> {
         if let Some(set) = self.spec.plain {
             let k = polynomial_kernel(set.select(&x.plain), set.select(&y.plain));
             total += self.spec.thetas[c] * normalize(k, sx[c].0, sy[c].0);
+            c += 1;
+        }
+        if self.spec.context {
+            total += self.spec.thetas[c] * self.context_normalized(x, sx[c], y, sy[c]);
+            c += 1;
+        }
+        if self.spec.history {
+            total += self.spec.thetas[c] * self.history_normalized(x, sx[c], y, sy[c]);
             c += 1;
         }
         for &(kind, space) in &self.spec.btks {
@@ -236,11 +327,35 @@ impl<'a> CompositeKernel<'a> {
             out.push(self.spec.thetas[c] * normalize(k, sx[c].0, sy[c].0));
             c += 1;
         }
+        if self.spec.context {
+            out.push(self.spec.thetas[c] * self.context_normalized(x, sx[c], y, sy[c]));
+            c += 1;
+        }
+        if self.spec.history {
+            out.push(self.spec.thetas[c] * self.history_normalized(x, sx[c], y, sy[c]));
+            c += 1;
+        }
         for &(kind, space) in &self.spec.btks {
             out.push(self.spec.thetas[c] * self.btk_normalized(kind, space, x, &sx[c], y, &sy[c]));
             c += 1;
         }
         out
+    }
+
+    /// The normalised `ctx` kernel (0 when either instance has no context).
+    pub fn context_normalized(&self, x: &Instance, sx: (f64, f64), y: &Instance, sy: (f64, f64)) -> f64 {
+        match (&x.context, &y.context) {
+            (Some(a), Some(b)) => context_kernel(a, sx, b, sy),
+            _ => 0.0,
+        }
+    }
+
+    /// The normalised `hist` kernel: the polynomial kernel on the first pass's decisions.
+    pub fn history_normalized(&self, x: &Instance, sx: (f64, f64), y: &Instance, sy: (f64, f64)) -> f64 {
+        match (&x.history, &y.history) {
+            (Some(a), Some(b)) => normalize(polynomial_kernel(a, b), sx.0, sy.0),
+            _ => 0.0,
+        }
     }
 
     /// A normalised BTK given the self parts `(K(S,S), K(T,T))` of both sides.
@@ -302,7 +417,13 @@ mod tests {
         let mut index = StructureIndex::new(0.4);
         let mut inst = |s: &Tree, t: &Tree, plain: [f64; N_PLAIN]| {
             let (is, it) = (index.index_tree(s), index.index_tree(t));
-            Instance { source: index.subtree_key(s, &is, 0), target: index.subtree_key(t, &it, 0), plain }
+            Instance {
+                source: index.subtree_key(s, &is, 0),
+                target: index.subtree_key(t, &it, 0),
+                plain,
+                context: None,
+                history: None,
+            }
         };
         let mut p1 = [0.0; N_PLAIN];
         p1[0] = 1.0;

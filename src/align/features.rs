@@ -50,6 +50,10 @@ pub struct LexicalMatrices {
     p_s_given_t: Vec<f64>,
     /// `δ(u_i, v_j)` at `i * n_trg + j`.
     aligned: Vec<bool>,
+    /// `P(u_i | NULL)` and `P(v_j | NULL)` (0 unless [`with_null`](Self::with_null) set them;
+    /// the paper's features do not read them).
+    s_given_null: Vec<f64>,
+    t_given_null: Vec<f64>,
 }
 
 impl LexicalMatrices {
@@ -68,6 +72,8 @@ impl LexicalMatrices {
             p_t_given_s: Vec::with_capacity(n_src * n_trg),
             p_s_given_t: Vec::with_capacity(n_src * n_trg),
             aligned: vec![false; n_src * n_trg],
+            s_given_null: vec![0.0; n_src],
+            t_given_null: vec![0.0; n_trg],
         };
         for i in 0..n_src {
             for j in 0..n_trg {
@@ -81,6 +87,23 @@ impl LexicalMatrices {
             }
         }
         m
+    }
+
+    /// Sets `P(u_i | NULL)` and `P(v_j | NULL)` by position (missing positions 0).
+    pub fn with_null(mut self, s_given_null: impl Fn(usize) -> f64, t_given_null: impl Fn(usize) -> f64) -> Self {
+        self.s_given_null = (0..self.n_src).map(s_given_null).collect();
+        self.t_given_null = (0..self.n_trg).map(t_given_null).collect();
+        self
+    }
+
+    /// `P(u_i | NULL)`.
+    pub fn p_s_given_null(&self, i: usize) -> f64 {
+        self.s_given_null.get(i).copied().unwrap_or(0.0)
+    }
+
+    /// `P(v_j | NULL)`.
+    pub fn p_t_given_null(&self, j: usize) -> f64 {
+        self.t_given_null.get(j).copied().unwrap_or(0.0)
     }
 
     pub fn n_src(&self) -> usize {

@@ -4,10 +4,13 @@
 //! baseline, and the model file.
 
 pub mod baseline;
+pub mod calibrate;
 pub mod candidates;
 pub mod composite;
+pub mod context;
 pub mod explain;
 pub mod features;
 pub mod greedy;
+pub mod history;
 pub mod lexical;
 pub mod model;

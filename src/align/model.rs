@@ -22,15 +22,18 @@ use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 
+use super::calibrate::{best_threshold, TakenLink};
 use super::candidates::{candidate_count, candidate_pairs, CandidateNodes, Thresholds};
-use super::composite::{polynomial_feature_map, CompositeKernel, Instance, KernelSpec};
+use super::composite::{polynomial_feature_map, CompositeKernel, ContextKey, Instance, KernelSpec};
+use super::context::{ContextFeatures, PairFeatureTable};
 use super::features::{LexicalMatrices, PlainFeatures, N_PLAIN};
 use super::greedy::{greedy_align, Scored, Search};
+use super::history::FirstPassOutput;
 use super::lexical::{LexicalModel, LexicalSetup};
 use crate::corpus::{Corpus, TreePair};
 use crate::eval::prf::Counts;
 use crate::io::json::{from_json, JsonError};
-use crate::io::links::Link;
+use crate::io::links::{Link, LinkKind};
 use crate::kernel::index::{StructureIndex, SubTreeKey};
 use crate::kernel::{BtkKind, Space, TooManyNodePairs, DEFAULT_MAX_NODE_PAIRS};
 use crate::lexicon::{Lexicon, WordAlignment};
@@ -183,6 +186,16 @@ pub struct TrainOptions {
     /// Fit Platt's sigmoid on dev decision values instead of the paper's
     /// `1/(1+e^-D)`.
     pub platt: bool,
+    /// The threshold on `D` the model keeps: fixed (the paper: 0), or, with
+    /// dev data, the one that maximises dev F ([`super::calibrate`]).
+    #[serde(default)]
+    pub threshold: DecisionThreshold,
+    /// With dev data, after the pruning quantile: each C of this grid, then
+    /// each cost factor of the next, is tried and kept if dev F improves.
+    #[serde(default)]
+    pub tune_c: Vec<f64>,
+    #[serde(default)]
+    pub tune_cost_factor: Vec<f64>,
     pub svm: SvmParams,
     /// At most this many candidate node pairs over the training treebank
     /// (their features are kept: about 100 bytes each); see [`crate::limits`].
@@ -207,9 +220,28 @@ impl Default for TrainOptions {
             max_examples: 6000,
             seed: 1,
             platt: false,
+            threshold: DecisionThreshold::default(),
+            tune_c: Vec::new(),
+            tune_cost_factor: Vec::new(),
             svm: SvmParams::default(),
             max_train_candidates: default_max_train_candidates(),
         }
+    }
+}
+
+/// How the threshold on the decision value is set.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DecisionThreshold {
+    /// This value (the paper: `D > 0`).
+    Fixed(f64),
+    /// The value that maximises F on dev; 0 without dev data.
+    Calibrated,
+}
+
+impl Default for DecisionThreshold {
+    fn default() -> Self {
+        DecisionThreshold::Fixed(0.0)
     }
 }
 
@@ -223,6 +255,12 @@ pub struct SupportVector {
     #[serde(deserialize_with = "crate::io::json::bracketed_tree")]
     pub target: String,
     pub plain: [f64; N_PLAIN],
+    /// Its context (models with `ctx`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<ContextFeatures>,
+    /// Its first-pass history (models with `hist`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<f64>>,
     pub coef: f64,
 }
 
@@ -240,6 +278,14 @@ pub struct TrainingSummary {
     /// The pruning quantile used, and the dev F (percent) that chose it, if tuned.
     pub prune_quantile: f64,
     pub dev_f: Option<f64>,
+    /// The dev counts behind `dev_f` (at the model's threshold).
+    #[serde(default)]
+    pub dev: Option<Counts>,
+    /// C and the cost factor `C+/C−` the SVM was trained with.
+    #[serde(default)]
+    pub c: f64,
+    #[serde(default)]
+    pub cost_factor: f64,
     pub svm_iterations: u64,
     pub kernel_evals: u64,
 }
@@ -256,9 +302,16 @@ pub struct AlignmentModel {
     pub support_vectors: Vec<SupportVector>,
     pub rho: f64,
     pub posterior: Posterior,
+    /// The greedy search links candidates with `D` above this (the paper: 0;
+    /// calibrated on dev: [`super::calibrate`]).
+    #[serde(default)]
+    pub threshold: f64,
     #[serde(deserialize_with = "checked_lexicon")]
     pub lexicon: LexicalModel,
     pub summary: TrainingSummary,
+    /// With `hist`: the first pass whose decisions the history features read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_pass: Option<Box<AlignmentModel>>,
 }
 
 /// A kept candidate's decision value `D = Σ parts − ρ`; `parts` follow the
@@ -268,6 +321,10 @@ pub struct Decision {
     pub candidate: Candidate,
     pub parts: Vec<f64>,
     pub value: f64,
+    /// The dense context features (`ctx`, [`super::context::feature_names`]).
+    pub context: Option<Vec<f64>>,
+    /// The history features (`hist`, [`super::history::FEATURE_NAMES`]).
+    pub history: Option<Vec<f64>>,
 }
 
 /// A candidate pair of one tree pair with its features.
@@ -289,6 +346,7 @@ pub fn pair_matrices(lexicon: &Lexicon, pair: &TreePair, links: &WordAlignment) 
         |i, j| probs.p_s_given_t(i, j),
         links,
     )
+    .with_null(|i| probs.p_s_given_null(i), |j| probs.p_t_given_null(j))
 }
 
 /// Every candidate of a tree pair, with features and the pruning verdict.
@@ -313,6 +371,16 @@ fn gold_set(pair: &TreePair) -> HashSet<(NodeId, NodeId)> {
         .filter(|l| pair.source.is_phrase(l.source) && pair.target.is_phrase(l.target))
         .map(|l| (l.source, l.target))
         .collect()
+}
+
+/// What every model trained on the same pairs shares.
+struct Prepared {
+    /// The training candidates' features, unpruned.
+    all: Featurized,
+    /// The positives the pruning bounds come from (dev's, else train's).
+    tuning_positives: Vec<PlainFeatures>,
+    /// `hist`: the first pass's cross-validated outputs on the training pairs.
+    history: Option<Vec<FirstPassOutput>>,
 }
 
 /// Features of the candidates of a corpus.
@@ -379,6 +447,16 @@ pub fn train(
     let dev = dev.filter(|d| dev_links.len() == d.len() && !d.is_empty());
     // Every candidate's features are kept (below): refuse before, not midway.
     check_train_candidates(train_corpus, options)?;
+    // hist: the first pass (this spec without hist), tuned as any model,
+    // and its cross-validated outputs on the training pairs.
+    let (first_pass, history) = if options.spec.history {
+        let first_options = TrainOptions { spec: options.spec.without_history(), ..options.clone() };
+        let first = train(train_corpus, dev, lexical, &first_options, progress)?;
+        let history = cross_validated_first_pass(train_corpus, lexical, &first, &first_options, progress)?;
+        (Some(Box::new(first)), Some(history))
+    } else {
+        (None, None)
+    };
     let quantiles = match dev {
         Some(_) if !options.tune_prune_quantiles.is_empty() => options.tune_prune_quantiles.clone(),
         _ => vec![options.prune_quantile],
@@ -393,29 +471,147 @@ pub fn train(
         }
         None => positive_features(train_corpus, &all),
     };
-    let mut best: Option<AlignmentModel> = None;
-    for q in quantiles {
-        let opts = TrainOptions { prune_quantile: q, ..options.clone() };
-        let mut model = train_at_quantile(train_corpus, dev, &all, &tuning_positives, lexical, &opts, progress)?;
+    let prepared = Prepared { all, tuning_positives, history };
+    // Coordinate search on dev: the pruning quantile, then C, then the cost factor.
+    let mut best: Option<(AlignmentModel, TrainOptions)> = None;
+    let try_options = |opts: TrainOptions,
+                       best: &mut Option<(AlignmentModel, TrainOptions)>,
+                       progress: &mut ProgressFn<'_>|
+     -> Result<(), AlignError> {
+        let mut model = train_at_quantile(train_corpus, dev, &prepared, lexical, &opts, progress)?;
+        model.first_pass = first_pass.clone();
         if let Some(d) = dev {
-            let scorer = Scorer::new(&model, lexicon)?;
-            let mut counts = Counts::default();
-            for (k, (pair, links)) in d.pairs.iter().zip(dev_links).enumerate() {
-                let pred = search_links(&scorer.align_pair(pair, links).0);
-                counts = counts + Counts::of_pair(pair, &pred);
-                if progress(Progress { stage: Stage::Tuning, done: k as u64 + 1, total: d.len() as u64, kkt: None })
-                    .is_break()
-                {
-                    return Err(AlignError::Cancelled);
-                }
-            }
+            let calibrate = opts.threshold == DecisionThreshold::Calibrated;
+            let counts = evaluate_on_dev(&mut model, lexicon, d, dev_links, calibrate, progress)?;
             model.summary.dev_f = Some(counts.f());
+            model.summary.dev = Some(counts);
         }
-        if best.as_ref().is_none_or(|b| model.summary.dev_f > b.summary.dev_f) {
-            best = Some(model);
+        if best.as_ref().is_none_or(|(b, _)| model.summary.dev_f > b.summary.dev_f) {
+            *best = Some((model, opts));
+        }
+        Ok(())
+    };
+    for q in quantiles {
+        try_options(TrainOptions { prune_quantile: q, ..options.clone() }, &mut best, progress)?;
+    }
+    if dev.is_some() {
+        for &c in &options.tune_c {
+            let at = best.as_ref().map_or_else(|| options.clone(), |(_, o)| o.clone());
+            if c != at.c {
+                try_options(TrainOptions { c, ..at }, &mut best, progress)?;
+            }
+        }
+        for &j in &options.tune_cost_factor {
+            let at = best.as_ref().map_or_else(|| options.clone(), |(_, o)| o.clone());
+            if Some(j) != at.cost_factor {
+                try_options(TrainOptions { cost_factor: Some(j), ..at }, &mut best, progress)?;
+            }
         }
     }
-    best.ok_or(AlignError::NoPositives)
+    best.map(|(m, _)| m).ok_or(AlignError::NoPositives)
+}
+
+/// Number of folds of the first pass's cross-validation (`hist`).
+pub const HISTORY_FOLDS: usize = 5;
+
+/// The first pass's output on every training pair, each fold aligned by a
+/// first pass trained on the other folds with the settings `first` chose
+/// on dev (so no training pair is aligned by a model that saw its gold).
+fn cross_validated_first_pass(
+    train_corpus: &Corpus,
+    lexical: &LexicalSetup,
+    first: &AlignmentModel,
+    options: &TrainOptions,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Vec<FirstPassOutput>, AlignError> {
+    let n = train_corpus.len();
+    let train_links: &[WordAlignment] = lexical.links.first().map_or(&[], Vec::as_slice);
+    let fold_of = |i: usize| i * HISTORY_FOLDS / n.max(1);
+    let chosen = TrainOptions {
+        prune_quantile: first.summary.prune_quantile,
+        tune_prune_quantiles: Vec::new(),
+        c: first.summary.c,
+        cost_factor: Some(first.summary.cost_factor),
+        tune_c: Vec::new(),
+        tune_cost_factor: Vec::new(),
+        threshold: DecisionThreshold::Fixed(first.threshold),
+        platt: false,
+        ..options.clone()
+    };
+    let mut out: Vec<Option<FirstPassOutput>> = vec![None; n];
+    for fold in 0..HISTORY_FOLDS {
+        let (rest, held): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| fold_of(i) != fold);
+        if rest.is_empty() || held.is_empty() {
+            continue;
+        }
+        let pick = |ids: &[usize]| Corpus { pairs: ids.iter().map(|&i| train_corpus.pairs[i].clone()).collect() };
+        let links = |ids: &[usize]| ids.iter().map(|&i| train_links.get(i).cloned().unwrap_or_default()).collect();
+        let setup = LexicalSetup { links: vec![links(&rest)], ..lexical.clone() };
+        let model = train(&pick(&rest), None, &setup, &chosen, progress)?;
+        let scorer = Scorer::new(&model, &lexical.lexicon)?;
+        for &i in &held {
+            let pair = &train_corpus.pairs[i];
+            let (search, decisions) = scorer.align_pair(pair, train_links.get(i).unwrap_or(&WordAlignment::default()));
+            out[i] = Some(scorer.first_pass_output(pair, &search, &decisions));
+        }
+    }
+    Ok(out
+        .into_iter()
+        .zip(&train_corpus.pairs)
+        .map(|(o, p)| o.unwrap_or_else(|| FirstPassOutput::new(&p.source, &p.target, &[], &[])))
+        .collect())
+}
+
+/// The dev counts of `model`; with `calibrate`, first sets its threshold to
+/// the one that maximises dev F ([`super::calibrate`]).
+fn evaluate_on_dev(
+    model: &mut AlignmentModel,
+    lexicon: &Lexicon,
+    dev: &Corpus,
+    dev_links: &[WordAlignment],
+    calibrate: bool,
+    progress: &mut ProgressFn<'_>,
+) -> Result<Counts, AlignError> {
+    let scorer = Scorer::new(model, lexicon)?;
+    let threshold = if calibrate { f64::NEG_INFINITY } else { model.threshold };
+    let (mut counts, mut gold, mut taken) = (Counts::default(), Counts::default(), Vec::new());
+    for (k, (pair, links)) in dev.pairs.iter().zip(dev_links).enumerate() {
+        let (search, decisions) = scorer.search(pair, links, threshold);
+        counts = counts + Counts::of_pair(pair, &search_links(&search));
+        if calibrate {
+            gold = gold + Counts::of_pair(pair, &[]);
+            taken.extend(taken_links(k, pair, &search, &decisions));
+        }
+        if progress(Progress { stage: Stage::Tuning, done: k as u64 + 1, total: dev.len() as u64, kkt: None })
+            .is_break()
+        {
+            return Err(AlignError::Cancelled);
+        }
+    }
+    if !calibrate {
+        return Ok(counts);
+    }
+    let cut = best_threshold(gold, &taken);
+    model.threshold = cut.threshold;
+    Ok(cut.counts)
+}
+
+/// The links a search took, in order, with their decision values and gold status.
+fn taken_links(pair_index: usize, pair: &TreePair, search: &Search, decisions: &[Decision]) -> Vec<TakenLink> {
+    let value: HashMap<(NodeId, NodeId), f64> =
+        decisions.iter().map(|d| ((d.candidate.source, d.candidate.target), d.value)).collect();
+    let kind: HashMap<(NodeId, NodeId), LinkKind> = pair.gold.iter().map(|l| ((l.source, l.target), l.kind)).collect();
+    search
+        .links
+        .iter()
+        .map(|&(s, t)| TakenLink {
+            pair: pair_index,
+            value: value.get(&(s, t)).copied().unwrap_or(f64::NEG_INFINITY),
+            correct: kind.contains_key(&(s, t)),
+            good: kind.get(&(s, t)) == Some(&LinkKind::Good),
+            counted: pair.source.is_phrase(s) && pair.target.is_phrase(t),
+        })
+        .collect()
 }
 
 /// The plain features of the gold-linked candidates of `corpus`.
@@ -432,16 +628,18 @@ fn positive_features(corpus: &Corpus, f: &Featurized) -> Vec<PlainFeatures> {
 }
 
 /// One model at `options.prune_quantile`, from the training candidates'
-/// features (`all`) and the positives the pruning bounds come from.
+/// features, the positives the pruning bounds come from and (`hist`) the
+/// first pass's outputs on the training pairs.
 fn train_at_quantile(
     train_corpus: &Corpus,
     dev: Option<&Corpus>,
-    all: &Featurized,
-    tuning_positives: &[PlainFeatures],
+    prepared: &Prepared,
     lexical: &LexicalSetup,
     options: &TrainOptions,
     progress: &mut ProgressFn<'_>,
 ) -> Result<AlignmentModel, AlignError> {
+    let Prepared { all, tuning_positives, history } = prepared;
+    let history = history.as_deref();
     let lexicon = &lexical.lexicon;
     let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
     // Negative instances are pruned at the quantile (paper §6.3), and
@@ -495,14 +693,42 @@ fn train_at_quantile(
     let mut index = StructureIndex::new(spec.lambda);
     let indexed: Vec<_> =
         train_corpus.pairs.iter().map(|p| (index.index_tree(&p.source), index.index_tree(&p.target))).collect();
+    // ctx and hist of the examples, one feature table per tree pair.
+    let train_links: &[WordAlignment] = lexical.links.first().map_or(&[], Vec::as_slice);
+    let mut contexts: Vec<Option<ContextFeatures>> = vec![None; examples.len()];
+    let mut histories: Vec<Option<Vec<f64>>> = vec![None; examples.len()];
+    if spec.context || spec.history {
+        let mut by_pair: Vec<usize> = (0..examples.len()).collect();
+        by_pair.sort_by_key(|&e| examples[e].0);
+        let mut table: Option<(usize, PairFeatureTable)> = None;
+        for e in by_pair {
+            let ((p, k), _) = examples[e];
+            let (pair, c) = (&train_corpus.pairs[p], &all.candidates[p][k]);
+            if spec.context {
+                if table.as_ref().is_none_or(|(q, _)| *q != p) {
+                    let m = pair_matrices(lexicon, pair, train_links.get(p).unwrap_or(&WordAlignment::default()));
+                    table = Some((p, PairFeatureTable::new(&pair.source, &pair.target, &m)));
+                }
+                if let Some((_, t)) = &table {
+                    contexts[e] = Some(ContextFeatures::compute(&pair.source, c.source, &pair.target, c.target, t));
+                }
+            }
+            if let Some(h) = history.and_then(|h| h.get(p)) {
+                histories[e] = Some(h.features(&pair.source, c.source, &pair.target, c.target).to_vec());
+            }
+        }
+    }
     let instances: Vec<Instance> = examples
         .iter()
-        .map(|&((p, k), _)| {
+        .enumerate()
+        .map(|(e, &((p, k), _))| {
             let (pair, c) = (&train_corpus.pairs[p], &all.candidates[p][k]);
             Instance {
                 source: index.subtree_key(&pair.source, &indexed[p].0, c.source),
                 target: index.subtree_key(&pair.target, &indexed[p].1, c.target),
                 plain: c.features.to_vec(),
+                context: contexts[e].as_ref().map(|x| context_key(&mut index, x)),
+                history: histories[e].clone(),
             }
         })
         .collect();
@@ -538,6 +764,7 @@ fn train_at_quantile(
     })?;
     summary.svm_iterations = model.stats.iterations;
     summary.kernel_evals = model.stats.kernel_evals;
+    (summary.c, summary.cost_factor) = (options.c, j);
 
     let support_vectors: Vec<SupportVector> = model
         .sv_indices
@@ -550,6 +777,8 @@ fn train_at_quantile(
                 source: pair.source.subtree_bracketed(c.source),
                 target: pair.target.subtree_bracketed(c.target),
                 plain: c.features.to_vec(),
+                context: contexts[i].clone(),
+                history: histories[i].clone(),
                 coef,
             }
         })
@@ -563,8 +792,13 @@ fn train_at_quantile(
         support_vectors,
         rho: model.rho,
         posterior: Posterior::Sigmoid,
+        threshold: match options.threshold {
+            DecisionThreshold::Fixed(t) => t,
+            DecisionThreshold::Calibrated => 0.0,
+        },
         lexicon: lexical.model.clone(),
         summary,
+        first_pass: None,
     };
 
     // 6. Platt's sigmoid on dev decision values, if asked.
@@ -631,9 +865,20 @@ impl AlignmentModel {
     }
 }
 
+/// The kernel's view of a context: dense features and interned label pairs.
+fn context_key(index: &mut StructureIndex, c: &ContextFeatures) -> ContextKey {
+    ContextKey {
+        dense: c.dense.clone(),
+        labels: index.label_pair(&c.labels.0, &c.labels.1),
+        parent_labels: c.parent_labels.as_ref().map(|(a, b)| index.label_pair(a, b)),
+    }
+}
+
 /// A model ready to score candidates: its support vectors indexed once.
 pub struct Scorer<'m> {
     model: &'m AlignmentModel,
+    /// With `hist`: the first pass's scorer.
+    first: Option<Box<Scorer<'m>>>,
     lexicon: &'m Lexicon,
     decision: DecisionIndex,
     /// Support-vector trees and every aligned pair's trees share one index
@@ -670,46 +915,95 @@ impl<'m> Scorer<'m> {
             };
             let (s, t) = (parse(&sv.source, "source")?, parse(&sv.target, "target")?);
             let (is, it) = (index.index_tree(&s), index.index_tree(&t));
+            let context = match (&sv.context, model.spec.context) {
+                (Some(c), true) => Some(context_key(&mut index, c)),
+                (None, true) => return Err(AlignError::BadModel(format!("support vector {k} has no context"))),
+                (_, false) => None,
+            };
+            let history = match (&sv.history, model.spec.history) {
+                (Some(h), true) => Some(h.clone()),
+                (None, true) => return Err(AlignError::BadModel(format!("support vector {k} has no history"))),
+                (_, false) => None,
+            };
             svs.push(Instance {
                 source: index.subtree_key(&s, &is, 0),
                 target: index.subtree_key(&t, &it, 0),
                 plain: sv.plain,
+                context,
+                history,
             });
         }
+        let first = match (&model.first_pass, model.spec.history) {
+            (Some(f), true) => Some(Box::new(Scorer::new(f, lexicon)?)),
+            (None, true) => return Err(AlignError::BadModel("a model with hist has no first pass".into())),
+            (_, false) => None,
+        };
         let sv_selfs: Vec<Vec<(f64, f64)>> = {
             let kernel = CompositeKernel::new(&model.spec, &index, &[]);
             svs.iter().map(|x| kernel.self_parts(x)).collect()
         };
         let decision = DecisionIndex::new(model, &index, &svs, &sv_selfs);
-        Ok(Scorer { model, lexicon, decision, index: RefCell::new(index), svs, sv_selfs })
+        Ok(Scorer { model, first, lexicon, decision, index: RefCell::new(index), svs, sv_selfs })
     }
 
     /// Decision values `D` of the kept candidates of a pair, with each kernel
     /// component's share (for explaining a link).
     pub fn decisions(&self, pair: &TreePair, links: &WordAlignment) -> Vec<Decision> {
         let m = pair_matrices(self.lexicon, pair, links);
-        let cands = candidates_of(pair, &m, self.model.candidates, &self.model.thresholds);
-        let (is, it) = {
-            let mut index = self.index.borrow_mut();
-            (index.index_tree(&pair.source), index.index_tree(&pair.target))
-        };
-        let index = self.index.borrow();
-        let kernel = CompositeKernel::new(&self.model.spec, &index, &[]);
-        cands
+        let cands: Vec<Candidate> = candidates_of(pair, &m, self.model.candidates, &self.model.thresholds)
             .into_iter()
             .filter(|c| c.kept)
-            .map(|c| {
+            .collect();
+        let spec = &self.model.spec;
+        let table = spec.context.then(|| PairFeatureTable::new(&pair.source, &pair.target, &m));
+        let first = self.first.as_ref().map(|f| {
+            let (search, decisions) = f.align_pair(pair, links);
+            f.first_pass_output(pair, &search, &decisions)
+        });
+        let (is, it, contexts) = {
+            let mut index = self.index.borrow_mut();
+            let contexts: Vec<Option<(ContextFeatures, ContextKey)>> = cands
+                .iter()
+                .map(|c| {
+                    table.as_ref().map(|t| {
+                        let f = ContextFeatures::compute(&pair.source, c.source, &pair.target, c.target, t);
+                        let key = context_key(&mut index, &f);
+                        (f, key)
+                    })
+                })
+                .collect();
+            (index.index_tree(&pair.source), index.index_tree(&pair.target), contexts)
+        };
+        let index = self.index.borrow();
+        let kernel = CompositeKernel::new(spec, &index, &[]);
+        cands
+            .into_iter()
+            .zip(contexts)
+            .map(|(c, context)| {
+                let history =
+                    first.as_ref().map(|f| f.features(&pair.source, c.source, &pair.target, c.target).to_vec());
+                let (context, key) = context.map_or((None, None), |(f, k)| (Some(f.dense), Some(k)));
                 let x = Instance {
                     source: index.subtree_key(&pair.source, &is, c.source),
                     target: index.subtree_key(&pair.target, &it, c.target),
                     plain: c.features.to_vec(),
+                    context: key,
+                    history: history.clone(),
                 };
                 let sx = kernel.self_parts(&x);
                 let parts = self.decision_parts(&kernel, &x, &sx);
                 let value = parts.iter().sum::<f64>() - self.model.rho;
-                Decision { candidate: c, parts, value }
+                Decision { candidate: c, parts, value, context, history }
             })
             .collect()
+    }
+
+    /// What a second pass reads from this model's alignment of `pair`
+    /// (its `search` and `decisions`): see [`super::history`].
+    pub fn first_pass_output(&self, pair: &TreePair, search: &Search, decisions: &[Decision]) -> FirstPassOutput {
+        let posteriors: Vec<((NodeId, NodeId), f64)> =
+            decisions.iter().map(|d| ((d.candidate.source, d.candidate.target), self.posterior(d.value))).collect();
+        FirstPassOutput::new(&pair.source, &pair.target, &posteriors, &search.links)
     }
 
     /// Each component's share `θ_c Σ_i α_i y_i K̂_c(sv_i, x)` of the decision
@@ -723,6 +1017,18 @@ impl<'m> Scorer<'m> {
             let phi = polynomial_feature_map(set.select(&x.plain));
             let dot: f64 = w.iter().zip(&phi).map(|(a, b)| a * b).sum();
             parts.push(spec.thetas[c] * if sx[c].0 > 0.0 { dot / sx[c].0.sqrt() } else { 0.0 });
+            c += 1;
+        }
+        if spec.context {
+            parts.push(spec.thetas[c] * self.decision.context_sum(x.context.as_ref(), sx[c]));
+            c += 1;
+        }
+        if spec.history {
+            let sum = match (&x.history, &self.decision.history) {
+                (Some(h), Some(w)) if sx[c].0 > 0.0 => dot_map(w, h) / sx[c].0.sqrt(),
+                _ => 0.0,
+            };
+            parts.push(spec.thetas[c] * sum);
             c += 1;
         }
         for (&(kind, space), how) in spec.btks.iter().zip(&self.decision.btks) {
@@ -768,13 +1074,18 @@ impl<'m> Scorer<'m> {
         parts
     }
 
-    /// Aligns one pair: candidates classified aligned (`D > 0`), scored by
-    /// the posterior, then the greedy search.
+    /// Aligns one pair: candidates classified aligned (`D` above the model's
+    /// threshold, 0 in the paper), scored by the posterior, then the greedy search.
     pub fn align_pair(&self, pair: &TreePair, links: &WordAlignment) -> (Search, Vec<Decision>) {
+        self.search(pair, links, self.model.threshold)
+    }
+
+    /// The greedy search over the candidates with `D > threshold`.
+    pub fn search(&self, pair: &TreePair, links: &WordAlignment, threshold: f64) -> (Search, Vec<Decision>) {
         let decisions = self.decisions(pair, links);
         let scored: Vec<Scored> = decisions
             .iter()
-            .filter(|d| d.value > 0.0)
+            .filter(|d| d.value > threshold)
             .map(|d| Scored::new(d.candidate.source, d.candidate.target, self.model.posterior.prob(d.value)))
             .collect();
         (greedy_align(&pair.source, &pair.target, &scored), decisions)
@@ -831,7 +1142,40 @@ enum BtkDecision {
 struct DecisionIndex {
     /// `Σ_i α_i y_i φ(sv_i)/|φ(sv_i)|` for the plain polynomial kernel.
     plain: Option<Vec<f64>>,
+    /// `ctx`: the same for the dense context features, and per label pair
+    /// and parent label pair `Σ α_i y_i / sqrt(label self-kernel)`.
+    context: Option<ContextDecision>,
+    /// `hist`: the weight vector of the history features.
+    history: Option<Vec<f64>>,
     btks: Vec<BtkDecision>,
+}
+
+/// The `ctx` part of the decision function folded over the support vectors.
+struct ContextDecision {
+    dense: Vec<f64>,
+    by_labels: HashMap<u32, f64>,
+    by_parent_labels: HashMap<u32, f64>,
+}
+
+/// `φ(x)·w` with `φ` the degree-2 polynomial feature map.
+fn dot_map(w: &[f64], x: &[f64]) -> f64 {
+    w.iter().zip(&polynomial_feature_map(x)).map(|(a, b)| a * b).sum()
+}
+
+/// `Σ coef · φ(x)/sqrt(self)` over `(x, self, coef)`.
+fn fold_feature_map<'a>(items: impl Iterator<Item = (&'a [f64], f64, f64)>) -> Vec<f64> {
+    let mut w: Vec<f64> = Vec::new();
+    for (x, self_value, coef) in items {
+        let phi = polynomial_feature_map(x);
+        w.resize(w.len().max(phi.len()), 0.0);
+        if self_value > 0.0 {
+            let scale = coef / self_value.sqrt();
+            for (wk, pk) in w.iter_mut().zip(&phi) {
+                *wk += scale * pk;
+            }
+        }
+    }
+    w
 }
 
 impl DecisionIndex {
@@ -850,6 +1194,34 @@ impl DecisionIndex {
                 }
             }
             w
+        });
+        let at_context = usize::from(model.spec.plain.is_some());
+        let context = model.spec.context.then(|| {
+            let with = || {
+                svs.iter()
+                    .zip(selfs)
+                    .zip(coefs.clone())
+                    .filter_map(|((sv, s), coef)| Some((sv.context.as_ref()?, s[at_context], coef)))
+            };
+            let dense = fold_feature_map(with().map(|(c, s, coef)| (c.dense.as_slice(), s.0, coef)));
+            let (mut by_labels, mut by_parent_labels) = (HashMap::new(), HashMap::new());
+            for (c, s, coef) in with() {
+                let share = if s.1 > 0.0 { coef / s.1.sqrt() } else { 0.0 };
+                *by_labels.entry(c.labels).or_insert(0.0) += share;
+                if let Some(p) = c.parent_labels {
+                    *by_parent_labels.entry(p).or_insert(0.0) += share;
+                }
+            }
+            ContextDecision { dense, by_labels, by_parent_labels }
+        });
+        let at_history = at_context + usize::from(model.spec.context);
+        let history = model.spec.history.then(|| {
+            fold_feature_map(
+                svs.iter()
+                    .zip(selfs)
+                    .zip(coefs.clone())
+                    .filter_map(|((sv, s), coef)| Some((sv.history.as_deref()?, s[at_history].0, coef))),
+            )
         });
         let btks = model
             .spec
@@ -882,7 +1254,17 @@ impl DecisionIndex {
                 Space::Sst => BtkDecision::All,
             })
             .collect();
-        DecisionIndex { plain, btks }
+        DecisionIndex { plain, context, history, btks }
+    }
+
+    /// `Σ_i α_i y_i K̂_ctx(sv_i, x)` for a context with self parts `sx`.
+    fn context_sum(&self, x: Option<&ContextKey>, sx: (f64, f64)) -> f64 {
+        let (Some(x), Some(d)) = (x, &self.context) else { return 0.0 };
+        let poly = if sx.0 > 0.0 { dot_map(&d.dense, &x.dense) / sx.0.sqrt() } else { 0.0 };
+        let labels = d.by_labels.get(&x.labels).copied().unwrap_or(0.0)
+            + x.parent_labels.and_then(|p| d.by_parent_labels.get(&p)).copied().unwrap_or(0.0);
+        let labels = if sx.1 > 0.0 { labels / 2.0 / sx.1.sqrt() } else { 0.0 };
+        0.5 * (poly + labels)
     }
 }
 

@@ -12,7 +12,7 @@ use treelink::align::baseline::{baseline_links, BaselineOptions, Heuristics, Nul
 use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
 use treelink::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexicalSetup, LexiconSource};
-use treelink::align::model::{self, search_links, AlignmentModel, Scorer, TrainOptions};
+use treelink::align::model::{self, search_links, AlignmentModel, DecisionThreshold, Scorer, TrainOptions};
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
 use treelink::io::links::{format_link_line, Link};
@@ -93,6 +93,28 @@ pub struct SvmArgs {
     /// Fit Platt's sigmoid on --dev instead of the paper's 1/(1+e^-D).
     #[arg(long)]
     pub platt: bool,
+    /// Link only candidates whose decision value D exceeds this: a number (the paper: 0), or auto:
+    /// with --dev, the threshold that maximises F on dev; without, 0.
+    #[arg(long, default_value = "auto", value_parser = parse_threshold)]
+    pub threshold: DecisionThreshold,
+    /// C values tried on --dev after the pruning quantile (comma-separated); kept if dev F improves.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub tune_c: Vec<f64>,
+    /// Cost factors C+/C- tried on --dev after C (comma-separated); kept if dev F improves.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub tune_cost_factor: Vec<f64>,
+}
+
+fn parse_threshold(s: &str) -> Result<DecisionThreshold, String> {
+    match s {
+        "auto" => Ok(DecisionThreshold::Calibrated),
+        _ => s
+            .parse::<f64>()
+            .ok()
+            .filter(|t| t.is_finite())
+            .map(DecisionThreshold::Fixed)
+            .ok_or_else(|| format!("expected auto or a number, found '{s}'")),
+    }
 }
 
 fn parse_candidates(s: &str) -> Result<CandidateNodes, String> {
@@ -133,6 +155,9 @@ impl SvmArgs {
             seed: self.seed,
             platt: self.platt,
             max_train_candidates: limits.max_train_candidates,
+            threshold: self.threshold,
+            tune_c: self.tune_c.clone(),
+            tune_cost_factor: self.tune_cost_factor.clone(),
             ..TrainOptions::default()
         })
     }
@@ -222,6 +247,13 @@ pub struct ExperimentArgs {
     /// Number of folds with --data.
     #[arg(long, default_value_t = 5)]
     pub folds: usize,
+    /// Rows to run: paper (Tables 3/4 and the baseline), beyond (the rows beyond the paper and the
+    /// baseline), or all.
+    #[arg(long, default_value = "all", value_parser = ["paper", "beyond", "all"])]
+    pub rows: String,
+    /// With --rows beyond: the combination the rows build on (default plain+dbtk-root+ibtk-rgsst).
+    #[arg(long, value_name = "SPEC")]
+    pub kernel: Option<KernelSpec>,
     #[command(flatten)]
     pub lex: LexArgs,
     #[command(flatten)]
@@ -337,8 +369,8 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
         let options = args.svm.options(spec, limits)?;
         let model = train_one(&train, dev.as_ref(), &setup, &options, &mut reporter)?;
         let f = model.summary.dev_f.unwrap_or(0.0);
-        if dev.is_some() {
-            reporter.note(&format!("{spec}: F on dev = {f:.2} (pruning quantile {})", model.summary.prune_quantile));
+        if let Some(counts) = model.summary.dev {
+            reporter.note(&format!("{spec}: dev {counts} ({})", chosen(&model)));
         }
         if best.as_ref().is_none_or(|(bf, _)| f > *bf) {
             best = Some((f, model));
@@ -349,6 +381,15 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     std::fs::write(&args.output, json).map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
     reporter.note(&format!("wrote {}: {}", args.output, model.describe()));
     Ok(())
+}
+
+/// What training chose on dev, in words.
+fn chosen(model: &AlignmentModel) -> String {
+    let s = &model.summary;
+    format!(
+        "pruning quantile {}, C {}, cost factor {:.2}, threshold on D {:.3}",
+        s.prune_quantile, s.c, s.cost_factor, model.threshold
+    )
 }
 
 /// Reads a model file.
@@ -403,6 +444,15 @@ struct Row {
 }
 
 /// Runs every configuration of Tables 3/4 on one train/dev/test split.
+/// Which rows of the experiment to run.
+struct RowChoice {
+    /// The paper's Tables 3/4.
+    paper: bool,
+    /// The rows beyond the paper, on the paper rows' best combination (else on `kernel`).
+    beyond: bool,
+    kernel: Option<KernelSpec>,
+}
+
 fn run_split(
     train: &Corpus,
     dev: &Corpus,
@@ -410,6 +460,7 @@ fn run_split(
     lex: &LexArgs,
     svm: &SvmArgs,
     limits: &Limits,
+    rows_from: &RowChoice,
     reporter: &mut Reporter,
 ) -> Result<Vec<Row>, CliError> {
     model::check_train_candidates(train, &svm.options(&KernelSpec::paper_best(), limits)?)?;
@@ -420,42 +471,63 @@ fn run_split(
     let test_links = &setup_all.links[2];
     let mut rows = Vec::new();
     let run = |name: String,
-               spec: &KernelSpec,
+               options: &TrainOptions,
                rows: &mut Vec<Row>,
                reporter: &mut Reporter|
      -> Result<(f64, Counts), CliError> {
-        let options = svm.options(spec, limits)?;
         let started = Instant::now();
-        let model = train_one(train, Some(dev), &split, &options, reporter)?;
+        let model = train_one(train, Some(dev), &split, options, reporter)?;
         let train_secs = started.elapsed().as_secs_f64();
         let started = Instant::now();
         let pred = align_all(&model, &split.lexicon, test, test_links, reporter)?;
         let align_secs = started.elapsed().as_secs_f64();
         let on = |c: &Corpus, p: &[Vec<Link>]| Counts::of_corpus(c.pairs.iter().zip(p.iter().map(|l| l.as_slice())));
         let (dev_f, counts) = (model.summary.dev_f.unwrap_or(0.0), on(test, &pred));
-        reporter.note(&format!(
-            "{name}: dev F {dev_f:.2} (pruning quantile {}), test {counts}",
-            model.summary.prune_quantile
-        ));
+        reporter.note(&format!("{name}: dev F {dev_f:.2} ({}), test {counts}", chosen(&model)));
         rows.push(Row { name, counts, train_secs, align_secs });
         Ok((dev_f, counts))
     };
-    let spec = |s: &str| s.parse::<KernelSpec>().expect("valid built-in spec");
-    run("Lex".into(), &spec("lex"), &mut rows, reporter)?;
-    run("Lex + Online Str".into(), &spec("lex+str"), &mut rows, reporter)?;
-    let mut best = [(f64::MIN, "dbtk-root".to_string()), (f64::MIN, "ibtk-rgsst".to_string())];
-    for (k, kind) in ["dbtk", "ibtk"].iter().enumerate() {
-        for space in ["sst", "rdsst", "rgsst", "root"] {
-            let name = format!("Plain + {}-{}", kind_title(kind), space_title(space));
-            let (dev_f, _) = run(name, &spec(&format!("plain+{kind}-{space}")), &mut rows, reporter)?;
-            if dev_f > best[k].0 {
-                best[k] = (dev_f, format!("{kind}-{space}"));
+    // The paper's rows: its decision (D > 0) and its C.
+    let paper = |spec: &str| -> Result<TrainOptions, CliError> {
+        let spec = spec.parse::<KernelSpec>().expect("valid built-in spec");
+        Ok(TrainOptions {
+            threshold: DecisionThreshold::Fixed(0.0),
+            tune_c: Vec::new(),
+            tune_cost_factor: Vec::new(),
+            ..svm.options(&spec, limits)?
+        })
+    };
+    let mut combo = rows_from.kernel.clone().unwrap_or_else(KernelSpec::paper_best).to_string();
+    if rows_from.paper {
+        run("Lex".into(), &paper("lex")?, &mut rows, reporter)?;
+        run("Lex + Online Str".into(), &paper("lex+str")?, &mut rows, reporter)?;
+        let mut best = [(f64::MIN, "dbtk-root".to_string()), (f64::MIN, "ibtk-rgsst".to_string())];
+        for (k, kind) in ["dbtk", "ibtk"].iter().enumerate() {
+            for space in ["sst", "rdsst", "rgsst", "root"] {
+                let name = format!("Plain + {}-{}", kind_title(kind), space_title(space));
+                let (dev_f, _) = run(name, &paper(&format!("plain+{kind}-{space}"))?, &mut rows, reporter)?;
+                if dev_f > best[k].0 {
+                    best[k] = (dev_f, format!("{kind}-{space}"));
+                }
             }
         }
+        combo = format!("plain+{}+{}", best[0].1, best[1].1);
+        let title = format!("Plain + {} + {} (best on dev)", title_of(&best[0].1), title_of(&best[1].1));
+        run(title, &paper(&combo)?, &mut rows, reporter)?;
     }
-    let combo = format!("plain+{}+{}", best[0].1, best[1].1);
-    let title = format!("Plain + {} + {} (best on dev)", title_of(&best[0].1), title_of(&best[1].1));
-    run(title, &spec(&combo), &mut rows, reporter)?;
+    if rows_from.beyond {
+        // Beyond the paper, each row adding to the one before, on the best combination.
+        let mut options = paper(&combo)?;
+        options.threshold = DecisionThreshold::Calibrated;
+        options.tune_c = vec![1.0, 10.0];
+        run("Best combination, calibrated threshold and C on dev".into(), &options, &mut rows, reporter)?;
+        options.spec = with_components(&options.spec, true, false);
+        run("  + ctx (context features)".into(), &options, &mut rows, reporter)?;
+        options.spec = with_components(&options.spec, true, true);
+        run("  + hist (second pass)".into(), &options, &mut rows, reporter)?;
+        options.max_examples *= 2;
+        run(format!("  + twice the examples ({})", options.max_examples), &options, &mut rows, reporter)?;
+    }
     // Baseline: Tinsley et al. with the paper's best heuristics.
     let started = Instant::now();
     let pred = baseline_all(test, &setup_all.lexicon, &BaselineOptions::default());
@@ -468,6 +540,13 @@ fn run_split(
         align_secs,
     });
     Ok(rows)
+}
+
+/// `spec` with the ctx and hist components set, equal weights.
+fn with_components(spec: &KernelSpec, context: bool, history: bool) -> KernelSpec {
+    let mut spec = KernelSpec { context, history, ..spec.clone() };
+    spec.thetas = vec![1.0 / spec.components() as f64; spec.components()];
+    spec
 }
 
 fn kind_title(kind: &str) -> &'static str {
@@ -494,6 +573,7 @@ fn title_of(kind_space: &str) -> String {
 
 pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
+    let choice = RowChoice { paper: args.rows != "beyond", beyond: args.rows != "paper", kernel: args.kernel.clone() };
     let rows: Vec<Row> = match (&args.data, &args.train, &args.dev, &args.test) {
         (Some(data), ..) => {
             let all = corpus(data, true, limits)?;
@@ -524,7 +604,7 @@ pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError>
                     dev.len(),
                     test.len()
                 ));
-                let rows = run_split(&train, &dev, &test, &args.lex, &args.svm, limits, &mut reporter)?;
+                let rows = run_split(&train, &dev, &test, &args.lex, &args.svm, limits, &choice, &mut reporter)?;
                 if total.is_empty() {
                     total = rows;
                 } else {
@@ -543,7 +623,7 @@ pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError>
         (None, Some(train), Some(dev), Some(test)) => {
             let (train, dev, test) =
                 (corpus(train, true, limits)?, corpus(dev, true, limits)?, corpus(test, true, limits)?);
-            run_split(&train, &dev, &test, &args.lex, &args.svm, limits, &mut reporter)?
+            run_split(&train, &dev, &test, &args.lex, &args.svm, limits, &choice, &mut reporter)?
         }
         _ => return Err(CliError::Usage("give --train, --dev and --test, or --data".into())),
     };

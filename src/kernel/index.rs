@@ -64,6 +64,8 @@ pub struct StructureIndex {
     sigma: f64,
     symbols: FnvMap<Box<str>, u32>,
     productions: FnvMap<Box<[u32]>, u32>,
+    /// (source label, target label) pairs, for the `ctx` kernel of `align::context`.
+    label_pairs: FnvMap<Box<[u32]>, u32>,
     shape_ids: FnvMap<Box<[u32]>, u32>,
     shapes: Vec<Shape>,
     /// Δ per unordered shape pair (Δ is symmetric), key `min << 32 | max`.
@@ -147,6 +149,7 @@ impl StructureIndex {
             sigma,
             symbols: FnvMap::default(),
             productions: FnvMap::default(),
+            label_pairs: FnvMap::default(),
             shape_ids: FnvMap::default(),
             shapes: Vec::new(),
             delta_memo: RefCell::new(FnvMap::default()),
@@ -161,7 +164,7 @@ impl StructureIndex {
     /// Entries held (symbols, productions, shapes, memoised Δ): what a
     /// long stream watches to reset the index.
     pub fn size(&self) -> usize {
-        self.symbols.len() + self.productions.len() + self.shapes.len() + self.delta_memo.borrow().len()
+        self.symbols.len() + self.productions.len() + self.label_pairs.len() + self.shapes.len() + self.delta_memo.borrow().len()
     }
 
     /// Interned production at the root of a shape (RgSST is 0 unless equal).
@@ -187,6 +190,13 @@ impl StructureIndex {
         let id = self.symbols.len() as u32;
         self.symbols.insert(s.into(), id);
         id
+    }
+
+    /// The id of a pair of a source and a target label (ids of pairs only
+    /// compare with ids of pairs).
+    pub fn label_pair(&mut self, source: &str, target: &str) -> u32 {
+        let key = [self.symbol(source), self.symbol(target)];
+        Self::intern(&mut self.label_pairs, &key).0
     }
 
     fn intern(map: &mut FnvMap<Box<[u32]>, u32>, key: &[u32]) -> (u32, bool) {

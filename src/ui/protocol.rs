@@ -76,6 +76,8 @@ pub struct LexiconFiles {
     pub word_links: Option<NamedText>,
 }
 
+// One message per job, serialised at once: the variants' size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Request {
     /// Train a model on `corpus` (as `treelink train --train`), then align
