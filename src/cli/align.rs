@@ -474,7 +474,7 @@ fn run_split(
                options: &TrainOptions,
                rows: &mut Vec<Row>,
                reporter: &mut Reporter|
-     -> Result<(f64, Counts), CliError> {
+     -> Result<(f64, f64), CliError> {
         let started = Instant::now();
         let model = train_one(train, Some(dev), &split, options, reporter)?;
         let train_secs = started.elapsed().as_secs_f64();
@@ -485,7 +485,7 @@ fn run_split(
         let (dev_f, counts) = (model.summary.dev_f.unwrap_or(0.0), on(test, &pred));
         reporter.note(&format!("{name}: dev F {dev_f:.2} ({}), test {counts}", chosen(&model)));
         rows.push(Row { name, counts, train_secs, align_secs });
-        Ok((dev_f, counts))
+        Ok((dev_f, model.summary.prune_quantile))
     };
     // The paper's rows: its decision (D > 0) and its C.
     let paper = |spec: &str| -> Result<TrainOptions, CliError> {
@@ -497,6 +497,7 @@ fn run_split(
             ..svm.options(&spec, limits)?
         })
     };
+    let mut combo_quantile = None;
     let mut combo = rows_from.kernel.clone().unwrap_or_else(KernelSpec::paper_best).to_string();
     if rows_from.paper {
         run("Lex".into(), &paper("lex")?, &mut rows, reporter)?;
@@ -513,20 +514,24 @@ fn run_split(
         }
         combo = format!("plain+{}+{}", best[0].1, best[1].1);
         let title = format!("Plain + {} + {} (best on dev)", title_of(&best[0].1), title_of(&best[1].1));
-        run(title, &paper(&combo)?, &mut rows, reporter)?;
+        combo_quantile = Some(run(title, &paper(&combo)?, &mut rows, reporter)?.1);
     }
     if rows_from.beyond {
-        // Beyond the paper, each row adding to the one before, on the best combination.
+        // Beyond the paper, each row adding to the one before, on the best
+        // combination at the pruning quantile its row chose on dev.
         let mut options = paper(&combo)?;
+        let quantile = match combo_quantile {
+            Some(q) => q,
+            None => run(format!("{combo} (the paper's decision, D > 0)"), &options, &mut rows, reporter)?.1,
+        };
+        (options.prune_quantile, options.tune_prune_quantiles) = (quantile, Vec::new());
         options.threshold = DecisionThreshold::Calibrated;
-        options.tune_c = vec![1.0, 10.0];
-        run("Best combination, calibrated threshold and C on dev".into(), &options, &mut rows, reporter)?;
+        (options.tune_c, options.tune_cost_factor) = (svm.tune_c.clone(), svm.tune_cost_factor.clone());
+        run("  threshold on D calibrated on dev".into(), &options, &mut rows, reporter)?;
         options.spec = with_components(&options.spec, true, false);
         run("  + ctx (context features)".into(), &options, &mut rows, reporter)?;
         options.spec = with_components(&options.spec, true, true);
         run("  + hist (second pass)".into(), &options, &mut rows, reporter)?;
-        options.max_examples *= 2;
-        run(format!("  + twice the examples ({})", options.max_examples), &options, &mut rows, reporter)?;
     }
     // Baseline: Tinsley et al. with the paper's best heuristics.
     let started = Instant::now();
