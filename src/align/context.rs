@@ -311,6 +311,19 @@ mod tests {
         // Spans: [0,2) of 3 and [1,3) of 3: middles 1/3 and 2/3; lengths equal.
         assert!((c.dense[22] - (1.0 - 1.0 / 3.0)).abs() < 1e-12);
         assert_eq!(c.dense[23], 1.0);
+        // Dublin scores: inside, each source word of NP [0,2) is explained by
+        // NP [1,3) with 0.9 (a by e, b by f), and each target word likewise;
+        // outside, c (source 2) and d (target 0) explain nothing: the floor.
+        assert!((c.dense[24] - 0.9).abs() < 1e-12 && (c.dense[25] - 0.9).abs() < 1e-12);
+        assert!((c.dense[26] / PROB_FLOOR - 1.0).abs() < 1e-9 && (c.dense[27] / PROB_FLOOR - 1.0).abs() < 1e-9);
+        // With P(x|NULL) = 0.1 on both sides: 0.9 + 0.1 inside, 0 + 0.1 outside.
+        let m_null = LexicalMatrices::from_fn(3, 3, p, p, &[(0, 1), (1, 2)]).with_null(|_| 0.1, |_| 0.1);
+        let with_null = ContextFeatures::compute(&s, 1, &t, 2, &PairFeatureTable::new(&s, &t, &m_null));
+        for (k, want) in [(24, 1.0), (25, 1.0), (26, 0.1), (27, 0.1)] {
+            assert!((with_null.dense[k] - want).abs() < 1e-12, "{k}: {}", with_null.dense[k]);
+        }
+        // The φ features do not read NULL.
+        assert_eq!(with_null.dense[..24], c.dense[..24]);
         assert_eq!(c.labels, ("NP".to_string(), "NP".to_string()));
         assert_eq!(c.parent_labels, Some(("S".to_string(), "S".to_string())));
         // The root pair has no parent pair and no siblings.

@@ -139,8 +139,10 @@ pub struct Explanation {
     pub components: Vec<String>,
     pub thetas: Vec<f64>,
     pub rho: f64,
+    /// The model's threshold on `D` (the paper: 0): classified aligned above it.
+    pub threshold: f64,
     pub role: SearchRole,
-    /// Steps of the pair's search (candidates with `D > 0`).
+    /// Steps of the pair's search (candidates with `D` above the threshold).
     pub steps: usize,
 }
 
@@ -187,6 +189,7 @@ pub fn explain(
         components: model.spec.component_names(),
         thetas: model.spec.thetas.clone(),
         rho: model.rho,
+        threshold: model.threshold,
         role: search_role(search, s, t),
         steps: search.steps.len(),
     })

@@ -247,11 +247,14 @@ pub struct ExperimentArgs {
     /// Number of folds with --data.
     #[arg(long, default_value_t = 5)]
     pub folds: usize,
-    /// Rows to run: paper (Tables 3/4 and the baseline), beyond (the rows beyond the paper and the
-    /// baseline), or all.
-    #[arg(long, default_value = "all", value_parser = ["paper", "beyond", "all"])]
-    pub rows: String,
-    /// With --rows beyond: the combination the rows build on (default plain+dbtk-root+ibtk-rgsst).
+    /// Rows to run (comma-separated): paper (Tables 3/4), calibrated (the threshold on D chosen on
+    /// dev), ctx (+ context features), hist (+ second pass); beyond = calibrated,ctx,hist; all =
+    /// paper,beyond. The rows beyond the paper add up, on the paper rows' best combination (or
+    /// --kernel) at its pruning quantile. The baseline always runs.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "all",
+          value_parser = ["paper", "calibrated", "ctx", "hist", "beyond", "all"])]
+    pub rows: Vec<String>,
+    /// Without the paper rows: the combination the other rows build on (default plain+dbtk-root+ibtk-rgsst).
     #[arg(long, value_name = "SPEC")]
     pub kernel: Option<KernelSpec>,
     #[command(flatten)]
@@ -443,26 +446,28 @@ struct Row {
     align_secs: f64,
 }
 
-/// Runs every configuration of Tables 3/4 on one train/dev/test split.
 /// Which rows of the experiment to run.
 struct RowChoice {
     /// The paper's Tables 3/4.
     paper: bool,
     /// The rows beyond the paper, on the paper rows' best combination (else on `kernel`).
-    beyond: bool,
+    calibrated: bool,
+    context: bool,
+    history: bool,
     kernel: Option<KernelSpec>,
 }
 
+/// Runs the chosen rows (Tables 3/4 and beyond) on one train/dev/test split.
 fn run_split(
     train: &Corpus,
     dev: &Corpus,
     test: &Corpus,
-    lex: &LexArgs,
-    svm: &SvmArgs,
+    args: &ExperimentArgs,
     limits: &Limits,
     rows_from: &RowChoice,
     reporter: &mut Reporter,
 ) -> Result<Vec<Row>, CliError> {
+    let (lex, svm) = (&args.lex, &args.svm);
     model::check_train_candidates(train, &svm.options(&KernelSpec::paper_best(), limits)?)?;
     // One lexicon for all configurations, trained on all sentences (no gold), as GIZA++ in the paper.
     let source = lexicon_source(lex, None)?;
@@ -516,7 +521,7 @@ fn run_split(
         let title = format!("Plain + {} + {} (best on dev)", title_of(&best[0].1), title_of(&best[1].1));
         combo_quantile = Some(run(title, &paper(&combo)?, &mut rows, reporter)?.1);
     }
-    if rows_from.beyond {
+    if rows_from.calibrated || rows_from.context || rows_from.history {
         // Beyond the paper, each row adding to the one before, on the best
         // combination at the pruning quantile its row chose on dev.
         let mut options = paper(&combo)?;
@@ -527,11 +532,17 @@ fn run_split(
         (options.prune_quantile, options.tune_prune_quantiles) = (quantile, Vec::new());
         options.threshold = DecisionThreshold::Calibrated;
         (options.tune_c, options.tune_cost_factor) = (svm.tune_c.clone(), svm.tune_cost_factor.clone());
-        run("  threshold on D calibrated on dev".into(), &options, &mut rows, reporter)?;
+        if rows_from.calibrated {
+            run("  threshold on D calibrated on dev".into(), &options, &mut rows, reporter)?;
+        }
         options.spec = with_components(&options.spec, true, false);
-        run("  + ctx (context features)".into(), &options, &mut rows, reporter)?;
+        if rows_from.context {
+            run("  + ctx (context features)".into(), &options, &mut rows, reporter)?;
+        }
         options.spec = with_components(&options.spec, true, true);
-        run("  + hist (second pass)".into(), &options, &mut rows, reporter)?;
+        if rows_from.history {
+            run("  + hist (second pass)".into(), &options, &mut rows, reporter)?;
+        }
     }
     // Baseline: Tinsley et al. with the paper's best heuristics.
     let started = Instant::now();
@@ -578,7 +589,14 @@ fn title_of(kind_space: &str) -> String {
 
 pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
-    let choice = RowChoice { paper: args.rows != "beyond", beyond: args.rows != "paper", kernel: args.kernel.clone() };
+    let wants = |row: &str| args.rows.iter().any(|r| r == row || r == "all" || (r == "beyond" && row != "paper"));
+    let choice = RowChoice {
+        paper: wants("paper"),
+        calibrated: wants("calibrated"),
+        context: wants("ctx"),
+        history: wants("hist"),
+        kernel: args.kernel.clone(),
+    };
     let rows: Vec<Row> = match (&args.data, &args.train, &args.dev, &args.test) {
         (Some(data), ..) => {
             let all = corpus(data, true, limits)?;
@@ -609,7 +627,7 @@ pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError>
                     dev.len(),
                     test.len()
                 ));
-                let rows = run_split(&train, &dev, &test, &args.lex, &args.svm, limits, &choice, &mut reporter)?;
+                let rows = run_split(&train, &dev, &test, &args, limits, &choice, &mut reporter)?;
                 if total.is_empty() {
                     total = rows;
                 } else {
@@ -628,7 +646,7 @@ pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError>
         (None, Some(train), Some(dev), Some(test)) => {
             let (train, dev, test) =
                 (corpus(train, true, limits)?, corpus(dev, true, limits)?, corpus(test, true, limits)?);
-            run_split(&train, &dev, &test, &args.lex, &args.svm, limits, &choice, &mut reporter)?
+            run_split(&train, &dev, &test, &args, limits, &choice, &mut reporter)?
         }
         _ => return Err(CliError::Usage("give --train, --dev and --test, or --data".into())),
     };

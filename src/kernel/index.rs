@@ -164,7 +164,11 @@ impl StructureIndex {
     /// Entries held (symbols, productions, shapes, memoised Δ): what a
     /// long stream watches to reset the index.
     pub fn size(&self) -> usize {
-        self.symbols.len() + self.productions.len() + self.label_pairs.len() + self.shapes.len() + self.delta_memo.borrow().len()
+        self.symbols.len()
+            + self.productions.len()
+            + self.label_pairs.len()
+            + self.shapes.len()
+            + self.delta_memo.borrow().len()
     }
 
     /// Interned production at the root of a shape (RgSST is 0 unless equal).

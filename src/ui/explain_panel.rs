@@ -43,7 +43,7 @@ fn body(e: &Explanation, src: &Tree, trg: &Tree, dispatch: &Callback<Action>) ->
         },
         Verdict::Classified { value, posterior, .. } => html! {
             <p id="explain-verdict">
-                {format!("Classified {}: D = {} and posterior P(a+|S,T) = ", if *value > 0.0 { "aligned" } else { "not aligned" }, num(*value))}
+                {format!("Classified {}: D = {} and posterior P(a+|S,T) = ", if *value > e.threshold { "aligned" } else { "not aligned" }, num(*value))}
                 <strong id="explain-posterior" data-value={posterior.to_string()}>{format!("{posterior:.4}")}</strong>
             </p>
         },
@@ -111,7 +111,7 @@ fn body(e: &Explanation, src: &Tree, trg: &Tree, dispatch: &Callback<Action>) ->
             }
         }
         SearchRole::NotSearched => html! {
-            <p id="explain-search">{"Greedy search: never offered (only candidates classified aligned, D > 0, are)."}</p>
+            <p id="explain-search">{format!("Greedy search: never offered (only candidates classified aligned, D > {}, are).", num(e.threshold))}</p>
         },
     };
     html! {

@@ -62,7 +62,7 @@ fn curve_plot(curve: &[CurvePoint], model: &Counts, baseline: &Counts) -> Html {
     let (bx, by) = (x(baseline.recall()), y(baseline.precision()));
     let diamond = format!("M {bx} {} L {} {by} L {bx} {} L {} {by} Z", by - 7.0, bx + 7.0, by + 7.0, bx - 7.0);
     let label = format!(
-        "Precision against recall as the posterior threshold falls from {:.3} to {:.3}; the model's output (threshold D > 0) at P {:.1}, R {:.1}; the baseline at P {:.1}, R {:.1}.",
+        "Precision against recall as the posterior threshold falls from {:.3} to {:.3}; the model's output (its threshold on D) at P {:.1}, R {:.1}; the baseline at P {:.1}, R {:.1}.",
         curve.first().map_or(1.0, |p| p.threshold),
         curve.last().map_or(0.5, |p| p.threshold),
         model.precision(),
