@@ -15,6 +15,7 @@ use treelink::align::lexical::{alignment_lexicon_options, lexicon_for_input, pre
 use treelink::align::model::{self, search_links, AlignmentModel, DecisionThreshold, Scorer, TrainOptions};
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
+use treelink::eval::significance::{Bootstrap, DEFAULT_SAMPLES, DEFAULT_SEED};
 use treelink::io::links::{format_link_line, Link};
 use treelink::lexicon::{self, read_moses_lex, Lexicon, WordAlignment};
 use treelink::limits::Limits;
@@ -442,6 +443,8 @@ pub fn eval(args: EvalArgs) -> Result<(), CliError> {
 struct Row {
     name: String,
     counts: Counts,
+    /// The counts of each test pair, in order (for the paired bootstrap).
+    per_pair: Vec<Counts>,
     train_secs: f64,
     align_secs: f64,
 }
@@ -486,10 +489,10 @@ fn run_split(
         let started = Instant::now();
         let pred = align_all(&model, &split.lexicon, test, test_links, reporter)?;
         let align_secs = started.elapsed().as_secs_f64();
-        let on = |c: &Corpus, p: &[Vec<Link>]| Counts::of_corpus(c.pairs.iter().zip(p.iter().map(|l| l.as_slice())));
-        let (dev_f, counts) = (model.summary.dev_f.unwrap_or(0.0), on(test, &pred));
+        let per_pair = per_pair_counts(test, &pred);
+        let (dev_f, counts) = (model.summary.dev_f.unwrap_or(0.0), per_pair.iter().copied().sum::<Counts>());
         reporter.note(&format!("{name}: dev F {dev_f:.2} ({}), test {counts}", chosen(&model)));
-        rows.push(Row { name, counts, train_secs, align_secs });
+        rows.push(Row { name, counts, per_pair, train_secs, align_secs });
         Ok((dev_f, model.summary.prune_quantile))
     };
     // The paper's rows: its decision (D > 0) and its C.
@@ -548,14 +551,30 @@ fn run_split(
     let started = Instant::now();
     let pred = baseline_all(test, &setup_all.lexicon, &BaselineOptions::default());
     let align_secs = started.elapsed().as_secs_f64();
-    let counts = Counts::of_corpus(test.pairs.iter().zip(pred.iter().map(|l| l.as_slice())));
+    let per_pair = per_pair_counts(test, &pred);
     rows.push(Row {
         name: "Baseline (Tinsley et al. 2007, skip2_s1_span1)".into(),
-        counts,
+        counts: per_pair.iter().copied().sum(),
+        per_pair,
         train_secs: 0.0,
         align_secs,
     });
     Ok(rows)
+}
+
+fn per_pair_counts(corpus: &Corpus, pred: &[Vec<Link>]) -> Vec<Counts> {
+    corpus.pairs.iter().zip(pred).map(|(pair, links)| Counts::of_pair(pair, links)).collect()
+}
+
+/// Paired bootstrap p-value (as `mt-experiment`'s, over sentence pairs and
+/// alignment F) of each row against the row above it; `None` for the first.
+fn p_against_row_above(rows: &[Row]) -> Vec<Option<f64>> {
+    let n = rows.first().map_or(0, |r| r.per_pair.len());
+    let observed = rows.iter().map(|r| r.counts.f()).collect();
+    let bootstrap = Bootstrap::with_scores(observed, n, DEFAULT_SAMPLES, DEFAULT_SEED, |k, drawn| {
+        drawn.iter().filter_map(|&i| rows[k].per_pair.get(i).copied()).sum::<Counts>().f()
+    });
+    (0..rows.len()).map(|k| k.checked_sub(1).and_then(|above| bootstrap.p_value(k, above))).collect()
 }
 
 /// `spec` with the ctx and hist components set, equal weights.
@@ -633,6 +652,7 @@ pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError>
                 } else {
                     for (t, r) in total.iter_mut().zip(rows) {
                         t.counts = t.counts + r.counts;
+                        t.per_pair.extend(r.per_pair);
                         t.train_secs += r.train_secs;
                         t.align_secs += r.align_secs;
                         if t.name.starts_with("Plain + dBTK") && t.name.contains("best on dev") {
@@ -651,17 +671,31 @@ pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError>
         _ => return Err(CliError::Usage("give --train, --dev and --test, or --data".into())),
     };
     let width = rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(10).max(13);
-    out!("{:<width$}  {:>6}  {:>6}  {:>6}  {:>9}  {:>9}", "Feature Space", "P", "R", "F", "train (s)", "align (s)")?;
-    for r in &rows {
+    out!(
+        "{:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>9}  {:>9}",
+        "Feature Space",
+        "P",
+        "R",
+        "F",
+        "p",
+        "train (s)",
+        "align (s)"
+    )?;
+    for (r, p) in rows.iter().zip(p_against_row_above(&rows)) {
         out!(
-            "{:<width$}  {:>6.2}  {:>6.2}  {:>6.2}  {:>9.1}  {:>9.1}",
+            "{:<width$}  {:>6.2}  {:>6.2}  {:>6.2}  {:>6}  {:>9.1}  {:>9.1}",
             r.name,
             r.counts.precision(),
             r.counts.recall(),
             r.counts.f(),
+            p.map_or("".to_string(), |p| format!("{p:.3}")),
             r.train_secs,
             r.align_secs
         )?;
     }
+    out!(
+        "p: paired bootstrap against the row above ({DEFAULT_SAMPLES} resamples of the test pairs, seed {DEFAULT_SEED}; \
+         Koehn 2004, as mt-experiment)"
+    )?;
     Ok(())
 }

@@ -154,18 +154,38 @@ impl Bootstrap {
                 return Err(SignificanceError::Lengths { expected: n, found: r.len() });
             }
         }
+        let observed = systems.iter().map(RunScores::mean).collect();
+        Ok(Self::with_scores(observed, n, samples, seed, |k, idx| {
+            mean(
+                &systems[k]
+                    .runs
+                    .iter()
+                    .map(|run| Bleu::corpus(&idx.iter().map(|&i| run[i]).sum()).score)
+                    .collect::<Vec<_>>(),
+            )
+        }))
+    }
+
+    /// The same resampling for any score: `observed[k]` is system `k`'s
+    /// score on all `n` items, `score(k, drawn)` its score on the drawn
+    /// item indices (e.g. alignment F of the summed counts of the drawn pairs).
+    pub fn with_scores(
+        observed: Vec<f64>,
+        n: usize,
+        samples: usize,
+        seed: u64,
+        score: impl Fn(usize, &[usize]) -> f64,
+    ) -> Bootstrap {
         let mut rng = SplitMix64::new(seed);
-        let mut resampled: Vec<Vec<f64>> = vec![Vec::with_capacity(samples); systems.len()];
+        let mut resampled: Vec<Vec<f64>> = vec![Vec::with_capacity(samples); observed.len()];
         let mut idx = Vec::with_capacity(n);
         for _ in 0..samples {
             draw(&mut rng, n, &mut idx);
-            for (s, out) in systems.iter().zip(&mut resampled) {
-                let scores: Vec<f64> =
-                    s.runs.iter().map(|run| Bleu::corpus(&idx.iter().map(|&i| run[i]).sum()).score).collect();
-                out.push(mean(&scores));
+            for (k, out) in resampled.iter_mut().enumerate() {
+                out.push(score(k, &idx));
             }
         }
-        Ok(Bootstrap { observed: systems.iter().map(RunScores::mean).collect(), resampled })
+        Bootstrap { observed, resampled }
     }
 
     /// Number of systems.
@@ -243,6 +263,23 @@ mod tests {
         assert!(out[2].p_value.unwrap() < 0.05, "{:?}", out[2]);
         // Same seed, same numbers.
         assert_eq!(paired_bootstrap(&[base.clone(), base], 200, 3).unwrap()[1], out[1]);
+    }
+
+    /// Any score: the mean of 0/1 outcomes over the drawn items. Identical
+    /// systems give p = 1/(samples+1); a system right on every item scores 1
+    /// on every resample; the other's resampled scores centre on its 0.5.
+    #[test]
+    fn any_score_resamples_the_same_items() {
+        let half = [1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0];
+        let all = [1.0; 8];
+        let systems = [half, half, all];
+        let score = |k: usize, idx: &[usize]| idx.iter().map(|&i| systems[k][i]).sum::<f64>() / idx.len() as f64;
+        let b = Bootstrap::with_scores(vec![0.5, 0.5, 1.0], 8, 300, 7, score);
+        assert_eq!(b.p_value(1, 0), Some(1.0 / 301.0));
+        let (observed, mean, _) = b.score(2).unwrap();
+        assert_eq!((observed, mean), (1.0, 1.0));
+        let (_, mean_half, _) = b.score(0).unwrap();
+        assert!((mean_half - 0.5).abs() < 0.05, "{mean_half}");
     }
 
     #[test]
