@@ -14,8 +14,8 @@ use treelink::mt::meta::{Constraints, Decomposition};
 use treelink::mt::model::{MtModel, MtSystem, TrainingInfo};
 use treelink::mt::ms::extract::{leaf_pairs, rm_pairs, sample_sms, MsIndex};
 use treelink::mt::ms::{
-    MsDecodeOptions, MsSystem, MsSystemConfig, MsTrainingSummary, RmEntry, RmLimits, RmTable, TagLexicon, F_DIR_PHRASE,
-    F_DISTORTION, F_GLUE, F_PHRASES, F_RMS, F_RM_E_GIVEN_F, F_UNKNOWN, F_WORDS, NUM_MS_FEATURES,
+    MsDecodeOptions, MsSystem, MsSystemConfig, MsTrainingSummary, RmEntry, RmLexicon, RmLimits, RmTable, TagLexicon,
+    F_DIR_PHRASE, F_DISTORTION, F_GLUE, F_PHRASES, F_RMS, F_RM_E_GIVEN_F, F_UNKNOWN, F_WORDS, NUM_MS_FEATURES,
 };
 use treelink::mt::phrase::{ExtractMethod, PhraseEntry, PhraseTable, SpanPair};
 use treelink::rng::SplitMix64;
@@ -172,6 +172,88 @@ fn structure_model_samples_and_smoothing_by_hand() {
 
 // ---------------------------------------------------------------- decoder ----
 
+/// h1/h2 interpolated with the coarse RM pairs (reading `backoff`), by hand.
+/// Counts: f1 = NP[ART-NN] → e1 = NP[DA-NC] 1, f1 → e2 = NP[DA-AQ-NC] 1,
+/// f2 = NP[ART-ADJA-NN] → e2 0.5, f3 = PP[APPR-NN] → e3 = SP[PREP-NC] 1.
+/// Coarse: every NP pair is NP → NP (C = 2.5), PP → SP (C = 1).
+/// (f1, e1): P(E|F) · P(e1|E) = 1 · 1/2.5 = 0.4, n(f1) = 2:
+/// P(e1|f1) = (1 + 2·0.4) / (2 + 2) = 0.45 (the paper's: 0.5);
+/// P(f1|e1) = (1 + 1·(1 · 2/2.5)) / (1 + 1) = 0.9.
+/// (f1, e2): P(e2|E) = 1.5/2.5: (1 + 2·0.6) / 4 = 0.55 (paper: 0.5), so the
+/// target that is more frequent at the coarse level wins;
+/// P(f1|e2) = (1 + 2·0.8) / (1.5 + 2) = 2.6/3.5.
+/// (f2, e2): (0.5 + 0.6) / 1.5 and (0.5 + 2·0.2) / 3.5. (f3, e3): 1 and 1.
+#[test]
+fn rm_backoff_estimates_by_hand() {
+    let c = |f: &str, e: &str, n: f64| (f.to_string(), e.to_string(), n);
+    let counts = vec![
+        c("NP[ART-NN]", "NP[DA-NC]", 1.0),
+        c("NP[ART-NN]", "NP[DA-AQ-NC]", 1.0),
+        c("NP[ART-ADJA-NN]", "NP[DA-AQ-NC]", 0.5),
+        c("PP[APPR-NN]", "SP[PREP-NC]", 1.0),
+    ];
+    let t = RmTable::estimate_backoff(counts.clone(), None);
+    let p = |f: &str, e: &str| {
+        let x = t.get(f, e).unwrap();
+        (x.p_e_given_f, x.p_f_given_e)
+    };
+    let expect = [
+        ("NP[ART-NN]", "NP[DA-NC]", 0.45, 0.9),
+        ("NP[ART-NN]", "NP[DA-AQ-NC]", 0.55, 2.6 / 3.5),
+        ("NP[ART-ADJA-NN]", "NP[DA-AQ-NC]", 1.1 / 1.5, 0.9 / 3.5),
+        ("PP[APPR-NN]", "SP[PREP-NC]", 1.0, 1.0),
+    ];
+    for (f, e, ef, fe) in expect {
+        let (a, b) = p(f, e);
+        assert!(close(a, ef) && close(b, fe), "{f} -> {e}: {a} {b}, expected {ef} {fe}");
+    }
+    // The best target of f1 changes from a tie (paper) to e2.
+    assert_eq!(t.lookup("NP[ART-NN]").0[0].target, "NP[DA-AQ-NC]");
+    let paper = RmTable::estimate(counts, None);
+    assert!(close(paper.get("NP[ART-NN]", "NP[DA-NC]").unwrap().p_e_given_f, 0.5));
+}
+
+/// The RM lexical weights: IBM Model 1 over the MS root labels of RM pairs
+/// (reading `rmlex`). Each row of t is a distribution, and an RM pair's
+/// score is Π_j (t(E_j|NULL) + Σ_i t(E_j|F_i)) / (|F| + 1) from the table.
+#[test]
+fn rm_lexical_weights_from_label_tables() {
+    let c = |f: &str, e: &str, n: f64| (f.to_string(), e.to_string(), n);
+    let lex = RmLexicon::train(&[
+        c("NP[ART-NN]", "NP[DA-NC]", 2.0),
+        c("VVFIN", "VM", 1.0),
+        c("NP[ART-NN] VVFIN", "NP[DA-NC] VM", 1.0),
+        c("PP[APPR-NN]", "SP[PREP-NC]", 1.0),
+    ]);
+    for table in [&lex.e_given_f, &lex.f_given_e] {
+        for (given, row) in table {
+            assert!(close(row.values().sum::<f64>(), 1.0), "{given}: {row:?}");
+        }
+    }
+    let v = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+    let t = |f: &str, e: &str| lex.e_given_f.get(f).and_then(|r| r.get(e)).copied().unwrap_or(0.0);
+    let expected = ((t("NULL", "NP") + t("NP", "NP") + t("VVFIN", "NP")) / 3.0).ln()
+        + ((t("NULL", "VM") + t("NP", "VM") + t("VVFIN", "VM")) / 3.0).ln();
+    assert!(close(lex.ln_e_given_f(&v("NP VVFIN"), &v("NP VM")), expected));
+    // The aligned labels score higher than the crossed ones, both ways.
+    assert!(lex.ln_e_given_f(&v("NP"), &v("NP")) > lex.ln_e_given_f(&v("NP"), &v("VM")));
+    assert!(lex.ln_f_given_e(&v("VVFIN"), &v("VM")) > lex.ln_f_given_e(&v("NP"), &v("VM")));
+    assert!(lex.ln_e_given_f(&v("PP"), &v("SP")) > lex.ln_e_given_f(&v("PP"), &v("NP")));
+}
+
+/// Tag agreement (reading `tags`): ln P(t|w) = ln((c(w,t) + P(t)) / (c(w) + 1)),
+/// P(t) = (c(t) + 1) / (N + T + 1). Trees: el/DA twice, gato/NC once: N = 3,
+/// T = 2, P(DA) = 3/6, P(NC) = 2/6, an unseen tag 1/6.
+#[test]
+fn tag_agreement_by_hand() {
+    let tags = TagLexicon::train([&t("(S (DA el) (NC gato) (DA el))")]);
+    assert!(close(tags.ln_p_tag("el", "DA"), (2.5f64 / 3.0).ln()));
+    assert!(close(tags.ln_p_tag("gato", "DA"), (0.5f64 / 2.0).ln()));
+    assert!(close(tags.ln_p_tag("perro", "NC"), (1.0f64 / 3.0).ln()));
+    assert!(close(tags.ln_p_tag("el", "VM"), (1.0f64 / 6.0 / 3.0).ln()));
+    assert_eq!(TagLexicon::default().ln_p_tag("el", "DA"), 0.0);
+}
+
 fn phrase(s: &str, t: &str, dir: f64) -> PhraseEntry {
     let w = |x: &str| x.split(' ').map(String::from).collect();
     PhraseEntry { source: w(s), target: w(t), scores: [1.0, 1.0, dir, 1.0] }
@@ -222,6 +304,9 @@ fn tiny_system(weights: &[(usize, f64)]) -> MsSystem {
         structure_lm,
         tags: TagLexicon::default(),
         summary: MsTrainingSummary::default(),
+        vocabulary: Default::default(),
+        word_backoff: Default::default(),
+        rm_lexicon: Default::default(),
     }
 }
 
@@ -304,7 +389,95 @@ fn glue_for_unknown_structures() {
     assert_eq!(tr.words, ["zzz"]);
 }
 
+/// With `phrase_fallback`, a phrase pair is an option even where no RM pair
+/// covers its words: "die Katze | el gato" (φ .8) over the POS RM `ART NN`,
+/// target RM of the words' tags, the unseen-RM probability both ways and
+/// one glue step (monotone: distortion weight 1). With an empty RM table the two words are otherwise glued
+/// one by one (el, gato: two glue steps). With weights on φ(e|f) and glue
+/// (−1 per step) the phrase wins: ln .8 − 1 > 2 · (ln 1 − 1).
+#[test]
+fn phrase_fallback_makes_every_phrase_pair_an_option() {
+    let mut sys = tiny_system(&[(F_DIR_PHRASE, 1.0), (F_GLUE, -1.0), (F_DISTORTION, 1.0)]);
+    sys.rm_table = RmTable::default();
+    let src = t("(S (NP (ART die) (NN Katze)) (VVFIN schläft))");
+    let plain = sys.translate(&src);
+    assert_eq!(plain.derivation.len(), 3);
+    assert!(plain.derivation.iter().all(|s| s.glue && s.source.1 - s.source.0 == 1));
+    sys.config.decode.phrase_fallback = true;
+    let tr = sys.translate(&src);
+    let first = &tr.derivation[0];
+    assert_eq!((first.source, first.target.join(" "), first.glue), ((0, 2), "el gato".to_string(), true));
+    assert_eq!(first.source_rm, "ART NN");
+    assert_eq!(first.source_roots, [2, 3], "the POS nodes of its words");
+    assert_eq!(tr.features[F_GLUE], 2.0);
+    assert!(tr.score > plain.score);
+}
+
 // ------------------------------------------------------- file, determinism ----
+
+/// Every reading trains and decodes, and the new features of the best
+/// translation are what its derivation says: the RM lexical weights summed
+/// over its RM pairs, the tag agreement over its words and the leaves of its
+/// target SMS; the paper's reading leaves them 0. An unknown compound
+/// ("Buchhaus") is split into known parts and reported.
+#[test]
+fn readings_features_follow_the_derivation() {
+    use treelink::mt::ms::{MsReading, RmEstimate, StructureTokens, F_RM_LEX_E_GIVEN_F, F_RM_LEX_F_GIVEN_E, F_TAGS};
+    use treelink::mt::unknown::Treatment;
+    let corpus = small_corpus();
+    let src = t("(S (NP (ART das) (ADJA kleine) (NN Buchhaus)) (VAFIN ist) (ADJD gut))");
+    let full = MsReading {
+        rm_estimate: RmEstimate::Backoff,
+        structure_tokens: StructureTokens::Roots,
+        rm_lexical: true,
+        tag_agreement: true,
+    };
+    for reading in [MsReading::PAPER, full] {
+        let config = MsSystemConfig { lm_order: 2, reading, ..MsSystemConfig::default() };
+        let mut sys = MsSystem::train(&corpus, &small_alignments(), None, &config).unwrap();
+        sys.weights[F_RM_LEX_E_GIVEN_F] = 0.3;
+        sys.weights[F_TAGS] = 0.3;
+        let tr = sys.translate(&src);
+        assert_eq!(
+            tr.source_notes.iter().map(|n| (n.word, n.treatment.clone())).collect::<Vec<_>>(),
+            [(2, Treatment::Split { parts: vec!["Buch".into(), "Haus".into()] })]
+        );
+        assert!(tr.words.len() >= 6, "{:?}", tr.words);
+        // The split word keeps its place in the tree: the step over word 2 is an RM over
+        // source nodes whose MS hold its POS node NN, and it says the parts' translations.
+        let step = tr.derivation.iter().find(|s| s.source.0 <= 2 && 2 < s.source.1).unwrap();
+        assert!(step.source_rm.contains("NN"), "{}", step.source_rm);
+        assert!(step.source_roots.iter().any(|&n| src.span(n).contains(&2)));
+        let said = step.phrases.iter().find(|p| p.source == (2, 3)).unwrap();
+        assert!(said.target.contains(&"libro".to_string()) && said.target.contains(&"casa".to_string()));
+        assert!(!said.unknown);
+        if reading == MsReading::PAPER {
+            assert_eq!(tr.features[F_RM_LEX_E_GIVEN_F..=F_TAGS], [0.0; 3]);
+            assert!(sys.rm_lexicon.is_empty());
+            // The paper's reading ignores the weights of the readings' features.
+            sys.weights[F_RM_LEX_E_GIVEN_F..=F_TAGS].copy_from_slice(&[0.0; 3]);
+            assert_eq!(sys.translate(&src), tr);
+            continue;
+        }
+        let sms: treelink::mt::meta::RmShape = tr.target_sms.parse().unwrap();
+        let tags: f64 = tr.words.iter().zip(sms.leaves()).map(|(w, l)| sys.tags.ln_p_tag(w, l)).sum();
+        assert!(close(tr.features[F_TAGS], tags), "{} {tags}", tr.features[F_TAGS]);
+        let roots = |s: &str| treelink::mt::ms::extract::rm_roots(s);
+        let (mut ef, mut fe) = (0.0, 0.0);
+        for step in &tr.derivation {
+            let f: Vec<String> = step.source_roots.iter().map(|&n| src.label(n).to_string()).collect();
+            let e = if step.glue {
+                step.target.iter().map(|w| sys.tags.tag(w).to_string()).collect()
+            } else {
+                roots(&step.target_rm)
+            };
+            ef += sys.rm_lexicon.ln_e_given_f(&f, &e);
+            fe += sys.rm_lexicon.ln_f_given_e(&f, &e);
+        }
+        assert!(close(tr.features[F_RM_LEX_E_GIVEN_F], ef) && close(tr.features[F_RM_LEX_F_GIVEN_E], fe));
+        assert!(tr.features[F_TAGS] < 0.0 && ef < 0.0);
+    }
+}
 
 fn small_corpus() -> Corpus {
     let src = "(S (NP (ART das) (NN Haus)) (VAFIN ist) (ADJD klein))\n(S (NP (ART das) (NN Buch)) (VAFIN ist) (ADJD gut))\n(S (NP (ART ein) (NN Buch)) (VAFIN ist) (ADJD klein))\n(NP (ART das) (ADJA kleine) (NN Haus))\n";
@@ -341,17 +514,38 @@ fn model_file_round_trip_and_determinism() {
         system: MtSystem::Ms(Box::new(sys.clone())),
     };
     let json = model.to_json();
-    assert!(json.starts_with(r#"{"format":"treelink-mt","version":1,"system":"ms""#), "{}", &json[..80]);
+    assert!(json.starts_with(r#"{"format":"treelink-mt","version":2,"system":"ms""#), "{}", &json[..80]);
     let back = MtModel::from_json(&json, "m.json").unwrap();
     assert_eq!(back, model);
     let MtSystem::Ms(b) = &back.system else { panic!("not ms") };
     assert_eq!(b.translate(&src), tr);
 
-    let bad = json.replacen("\"version\":1", "\"version\":7", 1);
+    let bad = json.replacen("\"version\":2", "\"version\":7", 1);
     assert_eq!(
         MtModel::from_json(&bad, "m.json").unwrap_err().to_string(),
-        "m.json:1:1: expected format \"treelink-mt\" version 1, found format \"treelink-mt\" version 7"
+        "m.json:1:1: expected format \"treelink-mt\" version 1 to 2, found format \"treelink-mt\" version 7"
     );
+    // A version-1 file (no vocabulary, back-off, unknown-word settings, reading, RM
+    // lexicon or tag counts; 14 weights) reads as it was written: unknown words copied,
+    // the paper's reading, the three new weights 0, the same translation.
+    let mut v1: serde_json::Value = serde_json::from_str(&json.replacen("\"version\":2", "\"version\":1", 1)).unwrap();
+    let m = v1["model"].as_object_mut().unwrap();
+    for key in ["vocabulary", "word_backoff", "rm_lexicon"] {
+        assert!(m.remove(key).is_some(), "{key}");
+    }
+    m["weights"].as_array_mut().unwrap().truncate(14);
+    for key in ["unknown", "reading"] {
+        assert!(m["config"].as_object_mut().unwrap().remove(key).is_some(), "{key}");
+    }
+    let old = MtModel::from_json(&v1.to_string(), "v1.json").unwrap();
+    let MtSystem::Ms(o) = &old.system else { panic!("not ms") };
+    assert!(o.vocabulary.is_empty() && !sys.vocabulary.is_empty());
+    assert_eq!(o.config.unknown, treelink::mt::unknown::UnknownWordOptions::copy_only());
+    assert_eq!(o.config.reading, treelink::mt::ms::MsReading::PAPER);
+    assert_eq!(o.weights.len(), NUM_MS_FEATURES);
+    assert_eq!(o.weights[..14], sys.weights[..14]);
+    assert_eq!(o.weights[14..], [0.0; 3]);
+    assert_eq!(o.translate(&src).words, tr.words);
     let e = MtModel::from_json(
         "{\"format\": \"treelink-mt\",\n \"version\": 1, \"system\": \"ms\", \"model\": {]}",
         "m.json",
@@ -362,7 +556,10 @@ fn model_file_round_trip_and_determinism() {
     let mut weights = (**b).clone();
     weights.weights.pop();
     let m = MtModel { training: TrainingInfo::default(), system: MtSystem::Ms(Box::new(weights)) };
-    assert!(MtModel::from_json(&m.to_json(), "m.json").unwrap_err().to_string().contains("expected 14 finite"));
+    assert!(MtModel::from_json(&m.to_json(), "m.json")
+        .unwrap_err()
+        .to_string()
+        .contains("expected 17 (or, version 1, 14) finite"));
 }
 
 /// The binary form reads back to the same model (its JSON byte for byte)

@@ -14,15 +14,16 @@ use treelink::align::model::{self, search_links, Scorer, TrainOptions};
 use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
 use treelink::eval::significance::{self, Bootstrap, RunScores};
-use treelink::lexicon::{self, WordAlignment};
+use treelink::lexicon::{self, Lexicon, WordAlignment};
 use treelink::limits::Limits;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
-use treelink::mt::ms::MS_FEATURE_NAMES;
+use treelink::mt::ms::{MsReading, RmEstimate, StructureTokens, MS_FEATURE_NAMES};
 use treelink::mt::phrase::PHRASE_FEATURE_NAMES;
 use treelink::mt::phrase::{gold_subtree_links, ExtractMethod};
 use treelink::mt::train::{self as mt_train, MtTrainSettings};
 use treelink::mt::tune::MertOptions;
+use treelink::mt::unknown::{Treatment, UnknownStats, UnknownWordOptions};
 use treelink::tree::{NodeId, Tree};
 
 /// Settings shared by mt-train and mt-experiment.
@@ -56,6 +57,52 @@ pub struct MtOptions {
     /// pairs' target sentences (`treelink lm` writes one).
     #[arg(long, value_name = "LM.arpa")]
     pub lm: Option<String>,
+    /// Treatment of source words the phrase table does not know, comma-separated: pass
+    /// (numbers and punctuation passed through), lexicon (training words without a one-word
+    /// phrase pair translated by the word-alignment lexicon), case (another casing), split
+    /// (compounds into known parts); none: every unknown word copied.
+    #[arg(long, value_name = "LIST", default_value = "pass,lexicon,case,split", value_parser = parse_unknown)]
+    pub unknown_words: UnknownWordOptions,
+    /// Reading of the MS system's structure features, comma-separated: paper (the paper's:
+    /// relative frequencies, MS tokens), backoff (h1/h2 interpolated with coarse RM pairs),
+    /// roots (h5 over MS root labels), rmlex (RM lexical weights), tags (tag agreement).
+    #[arg(long, value_name = "LIST", default_value = "paper", value_parser = parse_reading)]
+    pub ms_reading: MsReading,
+    /// MS system: every phrase pair is also an option (source RM: its words' POS nodes; target
+    /// RM: the words' tags; the unseen-RM probability and the glue feature), so the phrase-based
+    /// model is inside the MS model.
+    #[arg(long)]
+    pub phrase_fallback: bool,
+}
+
+fn parse_reading(s: &str) -> Result<MsReading, String> {
+    let mut r = MsReading::PAPER;
+    for item in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+        match item {
+            "paper" => {}
+            "backoff" => r.rm_estimate = RmEstimate::Backoff,
+            "roots" => r.structure_tokens = StructureTokens::Roots,
+            "rmlex" => r.rm_lexical = true,
+            "tags" => r.tag_agreement = true,
+            _ => return Err(format!("expected paper, backoff, roots, rmlex or tags, found '{item}'")),
+        }
+    }
+    Ok(r)
+}
+
+fn parse_unknown(s: &str) -> Result<UnknownWordOptions, String> {
+    let mut o = UnknownWordOptions::copy_only();
+    for item in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+        match item {
+            "pass" => o.pass_through = true,
+            "lexicon" => o.lexicon = true,
+            "case" => o.case = true,
+            "split" => o.split = true,
+            "none" => {}
+            _ => return Err(format!("expected pass, lexicon, case, split or none, found '{item}'")),
+        }
+    }
+    Ok(o)
 }
 
 /// `treelink mt-train`.
@@ -100,7 +147,8 @@ pub struct TranslateArgs {
     /// Hypotheses per stack (default: the model's).
     #[arg(long, value_name = "N")]
     pub beam: Option<usize>,
-    /// Also print, on stderr, the target SMS and the derivation of each sentence (ms system).
+    /// Also print, on stderr, the unknown source words and what was done with them, and the
+    /// target SMS and the derivation of each sentence (ms system).
     #[arg(long)]
     pub trace: bool,
 }
@@ -185,8 +233,9 @@ fn words_of(c: &Corpus) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
 }
 
 /// Word alignments of every corpus, trained once on all their sentences (no gold).
-fn word_alignments(corpora: &[&Corpus], reporter: &mut Reporter) -> Vec<Vec<WordAlignment>> {
-    mt_train::word_alignments(corpora, &mut |p| reporter.mt(p))
+/// and the lexicon they were read from.
+fn word_alignments(corpora: &[&Corpus], reporter: &mut Reporter) -> (Vec<Vec<WordAlignment>>, Lexicon) {
+    mt_train::word_alignments_and_lexicon(corpora, &mut |p| reporter.mt(p))
 }
 
 /// Sub-tree links of `train` from an alignment model file.
@@ -263,6 +312,10 @@ impl MtOptions {
             max_ms: self.max_ms,
             seed: self.seed,
             lm,
+            unknown: self.unknown_words,
+            reading: self.ms_reading,
+            phrase_fallback: self.phrase_fallback,
+            lexicon: None,
         })
     }
 }
@@ -274,15 +327,16 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
     let gold = needs_subtree && args.subtree_align.as_deref().is_none_or(|s| s == "gold");
     let train = Corpus::read_prefix_within(&args.train, gold, limits)?;
     let dev = args.dev.as_deref().map(|d| Corpus::read_prefix_within(d, false, limits)).transpose()?;
-    let alignments: Vec<WordAlignment> = match &args.word_align {
+    let (alignments, lexicon): (Vec<WordAlignment>, Option<Lexicon>) = match &args.word_align {
         Some(f) => {
             let lengths: Vec<(usize, usize)> =
                 train.pairs.iter().map(|p| (p.source.words().len(), p.target.words().len())).collect();
-            lexicon::read_word_alignments_for(&read(f)?, f, &lengths)?
+            (lexicon::read_word_alignments_for(&read(f)?, f, &lengths)?, None)
         }
         None => {
             let corpora: Vec<&Corpus> = std::iter::once(&train).chain(dev.as_ref()).collect();
-            word_alignments(&corpora, &mut reporter).swap_remove(0)
+            let (mut links, lexicon) = word_alignments(&corpora, &mut reporter);
+            (links.swap_remove(0), Some(lexicon))
         }
     };
     let subtree = if !needs_subtree {
@@ -301,7 +355,7 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         &alignments,
         subtree.as_deref(),
         dev.as_ref(),
-        &args.opts.settings()?,
+        &MtTrainSettings { lexicon, ..args.opts.settings()? },
         &mut |p| reporter.mt(p),
     )
     .map_err(usage)?;
@@ -392,10 +446,22 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut unknown = UnknownStats::default();
     for (k, tree) in trees.iter().enumerate() {
         let t = model.system.translate(tree);
         writeln!(out, "{}", t.words.join(" ")).map_err(CliError::Write)?;
+        unknown.add_notes(tree.words().len(), &t.source_notes);
         if args.trace {
+            for n in &t.source_notes {
+                let how = match &n.treatment {
+                    Treatment::PassedThrough => "passed through".to_string(),
+                    Treatment::Lexicon => "translated by the word lexicon".to_string(),
+                    Treatment::Case { known } => format!("looked up as {known}"),
+                    Treatment::Split { parts } => format!("split into {}", parts.join(" + ")),
+                    Treatment::Copied => "unknown, copied".to_string(),
+                };
+                eprintln!("sentence {}: word {} '{}': {how}", k + 1, n.word, n.text);
+            }
             if let Some(ms) = &t.ms {
                 eprintln!("sentence {}: target SMS: {}", k + 1, ms.target_sms);
                 for s in &ms.derivation {
@@ -413,7 +479,9 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
         }
         reporter.report("translating", k as u64 + 1, trees.len() as u64);
     }
-    out.flush().map_err(CliError::Write)
+    out.flush().map_err(CliError::Write)?;
+    reporter.note(&format!("source {unknown}"));
+    Ok(())
 }
 
 /// The lines of a file, each a tokenised sentence.
@@ -514,6 +582,8 @@ struct Row {
     sentences: Vec<Vec<BleuStats>>,
     /// Per run, the tuned weights.
     weights: Vec<Vec<f64>>,
+    /// Unknown source words of dev and test.
+    unknown: [UnknownStats; 2],
     dev_bleus: Vec<f64>,
     train_secs: f64,
     tune_secs: f64,
@@ -563,7 +633,7 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
     let started = Instant::now();
     // No test sentence in any model: the word alignment (like the tables, the LMs and MERT)
     // sees the training and dev pairs only; the test pairs are only translated and scored.
-    let links = word_alignments(&[&train, &dev], &mut reporter);
+    let (links, lexicon) = word_alignments(&[&train, &dev], &mut reporter);
     let align_secs = started.elapsed().as_secs_f64();
     reporter.note(&format!("word alignment of {} pairs (train and dev): {align_secs:.1} s", train.len() + dev.len()));
     let needs_subtree = args.extract.iter().any(|&m| m != ExtractMethod::Word);
@@ -590,7 +660,7 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
     let repeats = if args.opts.tune_iterations > 0 { args.repeats.max(1) } else { 1 };
     let mut rows = Vec::new();
     // Trained untuned: each repeat below tunes from the same default weights.
-    let no_tune = MtTrainSettings { tune_iterations: 0, ..args.opts.settings()? };
+    let no_tune = MtTrainSettings { tune_iterations: 0, lexicon: Some(lexicon), ..args.opts.settings()? };
     for &system in &args.systems {
         for &method in &args.extract {
             let label = format!("{} {}", system.name(), method);
@@ -603,12 +673,21 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
                 .map_err(usage)?;
             let train_secs = t0.elapsed().as_secs_f64();
             let initial = weights_of(&sys);
+            let unknown = |c: &Corpus| {
+                let mut stats = UnknownStats::default();
+                c.pairs.iter().for_each(|p| stats.add(&sys.source_words(p.source.words())));
+                stats
+            };
+            let (dev_unknown, test_unknown) = (unknown(&dev), unknown(&test));
+            reporter.note(&format!("{label}: dev source {dev_unknown}"));
+            reporter.note(&format!("{label}: test source {test_unknown}"));
             let mut row = Row {
                 system,
                 method,
                 bleus: Vec::new(),
                 sentences: Vec::new(),
                 weights: Vec::new(),
+                unknown: [dev_unknown, test_unknown],
                 dev_bleus: Vec::new(),
                 train_secs,
                 tune_secs: 0.0,
@@ -752,6 +831,12 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
         for (k, r) in rows.iter().enumerate().skip(1) {
             let cells: Vec<String> = (0..k).map(|j| format!("{:>12}", p_text(k, j))).collect();
             out!("{:<12} {}", name(r), cells.join(" "))?;
+        }
+    }
+    out!("source words unknown to the phrase table, and what was done with them:")?;
+    for r in &rows {
+        for (set, stats) in ["dev", "test"].iter().zip(&r.unknown) {
+            out!("{} {} {set}: {stats}", r.system.name(), r.method.name())?;
         }
     }
     out!("tuned weights, mean over the runs (MERT normalises the tunable ones to L1 norm 1):")?;

@@ -8,3 +8,4 @@ pub mod ms;
 pub mod phrase;
 pub mod train;
 pub mod tune;
+pub mod unknown;

@@ -4,7 +4,7 @@
 //! ```text
 //! {
 //!   "format": "treelink-mt",      // always this string
-//!   "version": 1,                 // MT_MODEL_VERSION; other versions are refused
+//!   "version": 2,                 // MT_MODEL_VERSION; 1 still reads, others are refused
 //!   "system": "phrase" | "ms",
 //!   "training": { ... },          // how it was trained (informative)
 //!   "model": { ... }              // PhraseSystem or MsSystem, serde's field names
@@ -16,7 +16,7 @@
 //! `[source, target, [φ(f|e), lex(f|e), φ(e|f), lex(e|f)]]`) and `lm` (the
 //! n-gram model); of an MS system also `rm_table` (a list of
 //! `[source RM, target RM, count, P(e|f), P(f|e)]`, RMs as structure
-//! strings), `structure_lm`, `tags` (target word → POS), and `weights` has 14
+//! strings), `structure_lm`, `tags` (target word → POS), and `weights` has 17
 //! entries ([`crate::mt::ms`]). Reading refuses another format or version, a
 //! missing or unknown system, and malformed JSON, with
 //! `file:line:column: expected ...`.
@@ -42,16 +42,27 @@ use serde::{Deserialize, Serialize};
 use crate::io::json::{from_json, JsonError};
 use crate::mt::ms::{MsSystem, MsTranslation};
 use crate::mt::phrase::{ExtractMethod, PhraseSystem};
+use crate::mt::unknown::{SourceNote, SourceWords};
 use crate::tree::Tree;
 
 /// The `format` string of a model file.
 pub const MT_MODEL_FORMAT: &str = "treelink-mt";
-/// The `version` this build reads and writes.
-pub const MT_MODEL_VERSION: u32 = 1;
+/// The `version` this build writes. Version 2 added to both systems
+/// `vocabulary` (source word counts), `word_backoff` (the lexicon back-off)
+/// and `config.unknown` (the unknown-word treatment, [`crate::mt::unknown`]);
+/// to the MS system `config.reading` (the structure features' reading),
+/// `rm_lexicon` (RM lexical weights), tag counts in `tags` (`counts`,
+/// `tag_counts`) and three weights (17). A version-1 JSON file reads as it
+/// was written: unknown words copied, the paper's reading, the new weights 0.
+pub const MT_MODEL_VERSION: u32 = 2;
+/// The oldest JSON `version` this build reads.
+pub const MT_MODEL_OLDEST_VERSION: u32 = 1;
 /// The first bytes of a binary model file.
 pub const MT_BINARY_MAGIC: &[u8; 8] = b"TLMT-BIN";
-/// The layout of the binary form this build reads and writes.
-pub const MT_BINARY_VERSION: u32 = 1;
+/// The layout of the binary form this build reads and writes (2: the fields
+/// of model version 2; a layout-1 file is refused, to be converted again
+/// from its JSON file).
+pub const MT_BINARY_VERSION: u32 = 2;
 /// A binary model is refused if it would inflate beyond this (a damaged or
 /// hostile file must not take the page's memory).
 pub const MT_BINARY_MAX_BYTES: usize = 1 << 30;
@@ -114,6 +125,8 @@ pub struct MtOutput {
     pub words: Vec<String>,
     /// The MS system's full result.
     pub ms: Option<MsTranslation>,
+    /// The source words the phrase table did not know and what was done with them.
+    pub source_notes: Vec<SourceNote>,
 }
 
 impl MtSystem {
@@ -124,13 +137,24 @@ impl MtSystem {
         }
     }
 
+    /// A sentence's words as the system looks them up (unknown words treated, [`crate::mt::unknown`]).
+    pub fn source_words(&self, words: &[String]) -> SourceWords {
+        match self {
+            MtSystem::Phrase(p) => p.source_words(words),
+            MtSystem::Ms(m) => m.source_words(words),
+        }
+    }
+
     /// Translates a source tree (the phrase system reads only its words).
     pub fn translate(&self, source: &Tree) -> MtOutput {
         match self {
-            MtSystem::Phrase(p) => MtOutput { words: p.translate(source.words()).words, ms: None },
+            MtSystem::Phrase(p) => {
+                let t = p.translate(source.words());
+                MtOutput { words: t.words, ms: None, source_notes: t.source_notes }
+            }
             MtSystem::Ms(m) => {
                 let t = m.translate(source);
-                MtOutput { words: t.words.clone(), ms: Some(t) }
+                MtOutput { words: t.words.clone(), source_notes: t.source_notes.clone(), ms: Some(t) }
             }
         }
     }
@@ -148,7 +172,7 @@ pub struct MtModel {
 pub enum MtModelError {
     #[error(transparent)]
     Json(#[from] JsonError),
-    #[error("{file}:1:1: expected format \"{MT_MODEL_FORMAT}\" version {MT_MODEL_VERSION}, found format {format:?} version {version}")]
+    #[error("{file}:1:1: expected format \"{MT_MODEL_FORMAT}\" version {MT_MODEL_OLDEST_VERSION} to {MT_MODEL_VERSION}, found format {format:?} version {version}")]
     Header { file: String, format: String, version: u32 },
     #[error("{file}:1:1: expected \"system\": \"phrase\" or \"ms\"")]
     NoSystem { file: String },
@@ -317,7 +341,7 @@ impl MtModel {
     /// Reads a model file; `file` names it in errors.
     pub fn from_json(text: &str, file: &str) -> Result<MtModel, MtModelError> {
         let header: Header = from_json(text, file, WHAT)?;
-        if header.format != MT_MODEL_FORMAT || header.version != MT_MODEL_VERSION {
+        if header.format != MT_MODEL_FORMAT || !(MT_MODEL_OLDEST_VERSION..=MT_MODEL_VERSION).contains(&header.version) {
             return Err(MtModelError::Header {
                 file: file.to_string(),
                 format: header.format,

@@ -6,12 +6,15 @@
 //! model the CLI trains with the same settings.
 
 use crate::corpus::Corpus;
+use crate::lexicon::Lexicon;
 use crate::lexicon::{self, bitext_of, LexiconOptions, WordAlignment};
 use crate::mt::lm::NgramLm;
 use crate::mt::model::{MtSystem, SystemKind};
-use crate::mt::ms::{MsSystem, MsSystemConfig, MsSystemError};
+use crate::mt::ms::{MsReading, MsSystem, MsSystemConfig, MsSystemError};
+use crate::mt::phrase::PhraseTable;
 use crate::mt::phrase::{ExtractMethod, PhraseSystem, PhraseSystemConfig, PhraseSystemError};
 use crate::mt::tune::MertOptions;
+use crate::mt::unknown::{lexicon_backoff, SourceVocabulary, UnknownWordOptions, BACKOFF_MIN_PROB, BACKOFF_PER_WORD};
 use crate::tree::{NodeId, Tree};
 
 /// The settings of `treelink mt-train` beyond the data (its defaults are the CLI's).
@@ -34,6 +37,16 @@ pub struct MtTrainSettings {
     /// A word language model (h6) to use instead of the one trained on the
     /// training pairs' target sentences (e.g. read from an ARPA file).
     pub lm: Option<NgramLm>,
+    /// Unknown source words: pass-through, lexicon back-off, casing, compound splitting.
+    pub unknown: UnknownWordOptions,
+    /// The reading of the MS system's structure features.
+    pub reading: MsReading,
+    /// MS system: every phrase pair also an option ([`crate::mt::ms::MsDecodeOptions::phrase_fallback`]).
+    pub phrase_fallback: bool,
+    /// The word-alignment lexicon of the training pairs ([`word_alignments_and_lexicon`]):
+    /// the unknown-word back-off's translations ([`crate::mt::unknown::lexicon_backoff`]).
+    /// `None` (e.g. a word alignment given as a file): no back-off.
+    pub lexicon: Option<Lexicon>,
 }
 
 impl Default for MtTrainSettings {
@@ -47,6 +60,10 @@ impl Default for MtTrainSettings {
             max_ms: crate::mt::ms::extract::DEFAULT_MAX_MS,
             seed: 1,
             lm: None,
+            unknown: UnknownWordOptions::default(),
+            reading: MsReading::default(),
+            phrase_fallback: false,
+            lexicon: None,
         }
     }
 }
@@ -72,16 +89,37 @@ pub enum MtTrainError {
 /// Word alignments of every corpus, trained once on all their sentences
 /// (IBM1 + IBM2 both ways, grow-diag-final-and; no gold links are read).
 pub fn word_alignments(corpora: &[&Corpus], progress: &mut dyn FnMut(MtProgress<'_>)) -> Vec<Vec<WordAlignment>> {
+    word_alignments_and_lexicon(corpora, progress).0
+}
+
+/// [`word_alignments`] and the lexicon (`p(t|s)`, `p(s|t)`) they were read from.
+pub fn word_alignments_and_lexicon(
+    corpora: &[&Corpus],
+    progress: &mut dyn FnMut(MtProgress<'_>),
+) -> (Vec<Vec<WordAlignment>>, Lexicon) {
     let bitext: Vec<_> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
     let options = LexiconOptions::default();
     let total = (options.ibm1_iterations + options.ibm2_iterations) as u64 * 2;
     let mut done = 0;
-    let (_, links) = lexicon::train_lexicon(&bitext, &options, &mut |_| {
+    let (lexicon, links) = lexicon::train_lexicon(&bitext, &options, &mut |_| {
         done += 1;
         progress(MtProgress::Stage { stage: "word alignment", done: done.min(total), total });
     });
     let mut rest = links.into_iter();
-    corpora.iter().map(|c| rest.by_ref().take(c.len()).collect()).collect()
+    (corpora.iter().map(|c| rest.by_ref().take(c.len()).collect()).collect(), lexicon)
+}
+
+/// The lexicon back-off of a trained system (when a lexicon is given).
+fn backoff(
+    vocabulary: &SourceVocabulary,
+    table: &PhraseTable,
+    train: &Corpus,
+    settings: &MtTrainSettings,
+) -> PhraseTable {
+    settings.lexicon.as_ref().map_or_else(PhraseTable::default, |lex| {
+        let targets = train.pairs.iter().map(|p| p.target.words());
+        lexicon_backoff(vocabulary, table, lex, targets, BACKOFF_PER_WORD, BACKOFF_MIN_PROB)
+    })
 }
 
 /// Trains one system on `train` with one word alignment per pair and, for
@@ -110,7 +148,11 @@ pub fn train_system(
     let references = |d: &Corpus| -> Vec<Vec<String>> { d.pairs.iter().map(|p| p.target.words().to_vec()).collect() };
     match kind {
         SystemKind::Phrase => {
-            let mut config = PhraseSystemConfig { lm_order: settings.lm_order, ..PhraseSystemConfig::default() };
+            let mut config = PhraseSystemConfig {
+                lm_order: settings.lm_order,
+                unknown: settings.unknown,
+                ..PhraseSystemConfig::default()
+            };
             config.table.extract.method = method;
             config.table.extract.max_phrase_len = settings.max_phrase_len;
             if let Some(b) = settings.beam {
@@ -118,6 +160,7 @@ pub fn train_system(
             }
             progress(MtProgress::Stage { stage: "extracting phrase pairs and training the models", done: 0, total: 0 });
             let mut sys = PhraseSystem::train(train, alignments, subtree, &config)?;
+            sys.word_backoff = backoff(&sys.vocabulary, &sys.table, train, settings);
             if let Some(lm) = &settings.lm {
                 sys.lm = lm.clone();
             }
@@ -132,18 +175,25 @@ pub fn train_system(
             Ok((MtSystem::Phrase(Box::new(sys)), bleu))
         }
         SystemKind::Ms => {
-            let mut config =
-                MsSystemConfig { lm_order: settings.lm_order, seed: settings.seed, ..MsSystemConfig::default() };
+            let mut config = MsSystemConfig {
+                lm_order: settings.lm_order,
+                seed: settings.seed,
+                unknown: settings.unknown,
+                reading: settings.reading,
+                ..MsSystemConfig::default()
+            };
             config.table.extract.method = method;
             config.table.extract.max_phrase_len = settings.max_phrase_len;
             config.limits.max_words = settings.max_phrase_len;
             config.limits.max_ms = settings.max_ms.max(1);
+            config.decode.phrase_fallback = settings.phrase_fallback;
             if let Some(b) = settings.beam {
                 config.decode.beam.stack_limit = b;
             }
             progress(MtProgress::Note(format!("{label}: extracting RM pairs and training the models")));
             progress(MtProgress::Stage { stage: "extracting RM pairs and training the models", done: 0, total: 0 });
             let mut sys = MsSystem::train(train, alignments, subtree, &config)?;
+            sys.word_backoff = backoff(&sys.vocabulary, &sys.table, train, settings);
             if let Some(lm) = &settings.lm {
                 sys.lm = lm.clone();
             }

@@ -28,7 +28,7 @@ use crate::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
 use crate::mt::ms::MS_FEATURE_NAMES;
 use crate::mt::phrase::PHRASE_FEATURE_NAMES;
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod};
-use crate::mt::train::{train_system, word_alignments, MtProgress, MtTrainSettings};
+use crate::mt::train::{train_system, word_alignments_and_lexicon, MtProgress, MtTrainSettings};
 use crate::tree::Tree;
 
 /// What explaining needs from the last alignment.
@@ -243,8 +243,9 @@ fn train_mt(
             reporter.report(stage, done, total);
         }
     };
-    let alignments = word_alignments(&[corpus], &mut progress).swap_remove(0);
-    let settings = MtTrainSettings { tune_iterations: 0, lm, ..MtTrainSettings::default() };
+    let (mut alignments, lexicon) = word_alignments_and_lexicon(&[corpus], &mut progress);
+    let alignments = alignments.swap_remove(0);
+    let settings = MtTrainSettings { tune_iterations: 0, lm, lexicon: Some(lexicon), ..MtTrainSettings::default() };
     let (system_trained, _) =
         train_system(system, extract, corpus, &alignments, subtree.as_deref(), None, &settings, &mut progress)
             .map_err(|e| format!("training failed: {e}"))?;

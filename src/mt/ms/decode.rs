@@ -4,12 +4,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::extract::{MsIndex, RmLimits, RmTable, TagLexicon};
+use super::extract::{MsIndex, RmLexicon, RmLimits, RmTable, TagLexicon};
 use super::*;
 use crate::mt::decoder::{beam_search, distinct_nbest, BeamOptions, Coverage, NBestEntry, SearchSpace, SearchStats};
 use crate::mt::lm::{LmState, NgramLm, WordId};
 use crate::mt::meta::{Constraints, Decomposition};
 use crate::mt::phrase::{PhraseStep, PhraseTable};
+use crate::mt::unknown::{SourceNote, SourceVocabulary, SourceWords, UnknownWordOptions};
 use crate::tree::Tree;
 
 /// Settings of the meta-structure decoder.
@@ -45,6 +46,14 @@ pub struct MsDecodeOptions {
     /// RM table of a small corpus rarely has a target RM of the right length.
     /// Default false (on SQUOIA it made MERT less stable and did not help).
     pub unseen_targets: bool,
+    /// Also make every phrase pair of the sentence an option, as in the
+    /// phrase-based model: its source RM the POS nodes of its words (an RM
+    /// of pre-terminals, always one of the tree's), its target RM the words'
+    /// tags, `P = unseen_rm_prob` both ways (§3.2's fixed value for unseen
+    /// parameters) and the glue feature. Then the phrase-based model is
+    /// inside the MS model (§2.2 calls it a special case) and MERT weighs
+    /// the RM pairs against it. Default false.
+    pub phrase_fallback: bool,
 }
 
 impl Default for MsDecodeOptions {
@@ -59,6 +68,7 @@ impl Default for MsDecodeOptions {
             per_translation: 1,
             distinct_nbest: true,
             unseen_targets: false,
+            phrase_fallback: false,
         }
     }
 }
@@ -74,6 +84,14 @@ pub struct MsModel<'a> {
     pub limits: RmLimits,
     /// `P` of an unseen RM pair (glue), both ways.
     pub unseen_rm_prob: f64,
+    /// Source word counts and the treatment of unknown words ([`crate::mt::unknown`]).
+    pub vocabulary: &'a SourceVocabulary,
+    pub word_backoff: &'a PhraseTable,
+    pub unknown: UnknownWordOptions,
+    /// Which reading of the structure features ([`MsReading`]).
+    pub reading: MsReading,
+    /// The RM lexical weights' label tables (reading `rm_lexical`).
+    pub rm_lexicon: &'a RmLexicon,
 }
 
 /// A phrase pair applicable inside the sentence.
@@ -143,6 +161,8 @@ pub struct MsSearch<'a> {
     n: usize,
     options: Vec<MsOption>,
     distortion_limit: Option<usize>,
+    /// The unknown source words and what was done with them.
+    notes: Vec<SourceNote>,
 }
 
 fn dot(w: &[f64], x: &[f64]) -> f64 {
@@ -185,19 +205,20 @@ struct SentencePhrases {
 }
 
 impl SentencePhrases {
-    fn collect(model: &MsModel<'_>, words: &[String], ttable_limit: usize, w: &[f64], max_words: usize) -> Self {
+    fn collect(model: &MsModel<'_>, words: &SourceWords, ttable_limit: usize, w: &[f64], max_words: usize) -> Self {
         let n = words.len();
         let mut out = SentencePhrases { phrases: Vec::new(), by_start: vec![Vec::new(); n] };
         let max_src = model.table.max_source_len().clamp(1, max_words);
         for s in 0..n {
             for e in s + 1..=n.min(s + max_src) {
-                let entries = model.table.lookup(&words[s..e]);
+                let entries = words.lookup(model.table, s, e);
                 let take = ttable_limit.min(entries.len());
                 for entry in &entries[..take] {
                     out.add(model, w, s, e, entry.target.clone(), false, entry.scores.map(libm::log));
                 }
                 if e == s + 1 && take == 0 {
-                    out.add(model, w, s, e, vec![words[s].clone()], true, [0.0; 4]);
+                    let word = words.original.get(s).cloned().unwrap_or_default();
+                    out.add(model, w, s, e, vec![word], true, [0.0; 4]);
                 }
             }
         }
@@ -250,13 +271,23 @@ fn rerank_with_scope_lm(inner: &mut [Vec<Vec<Inner>>], phrases: &SentencePhrases
     }
 }
 
+/// What an option's target RM gives its features: the structure model's
+/// tokens (MS or root labels, [`StructureTokens`]), the MS root labels (RM
+/// lexical weights) and the leaves' labels (tag agreement).
+#[derive(Clone, Copy)]
+struct TargetShape<'x> {
+    tokens: &'x [String],
+    roots: &'x [String],
+    leaves: &'x [String],
+}
+
 /// The RM pair of an option: the source RM with its MS roots, the target RM
-/// with its MS (the structure LM's words) and `(P(e|f), P(f|e))`.
+/// with its shape and `(P(e|f), P(f|e))`.
 struct RmChoice<'r> {
     source_rm: &'r str,
     source_roots: &'r [NodeId],
     target_rm: String,
-    target_ms: &'r [String],
+    target: TargetShape<'r>,
     p: (f64, f64),
     /// No RM pair of the table: the target structure is the words' tags.
     glue: bool,
@@ -267,6 +298,7 @@ struct OptionBuilder<'m, 'a> {
     model: &'m MsModel<'a>,
     w: &'m [f64],
     phrases: &'m SentencePhrases,
+    source: &'m Tree,
     start: usize,
 }
 
@@ -290,8 +322,16 @@ impl OptionBuilder<'_, '_> {
         f[F_RM_F_GIVEN_E] = libm::log(rm.p.1);
         f[F_RMS] = 1.0;
         f[F_GLUE] = if rm.glue { 1.0 } else { 0.0 };
+        if model.reading.rm_lexical {
+            let labels: Vec<String> = rm.source_roots.iter().map(|&n| self.source.label(n).to_string()).collect();
+            f[F_RM_LEX_E_GIVEN_F] = model.rm_lexicon.ln_e_given_f(&labels, rm.target.roots);
+            f[F_RM_LEX_F_GIVEN_E] = model.rm_lexicon.ln_f_given_e(&labels, rm.target.roots);
+        }
+        if model.reading.tag_agreement {
+            f[F_TAGS] = target.iter().zip(rm.target.leaves).map(|(w, t)| model.tags.ln_p_tag(w, t)).sum();
+        }
         let word_ids: Vec<WordId> = target.iter().map(|t| model.lm.word_id(t)).collect();
-        let ms_ids: Vec<WordId> = rm.target_ms.iter().map(|m| model.structure_lm.word_id(m)).collect();
+        let ms_ids: Vec<WordId> = rm.target.tokens.iter().map(|m| model.structure_lm.word_id(m)).collect();
         let mut est = f;
         est[F_LM] = lm_score(model.lm, model.lm.null_state(), &word_ids).0;
         est[F_STRUCTURE] = lm_score(model.structure_lm, model.structure_lm.null_state(), &ms_ids).0;
@@ -323,10 +363,16 @@ impl OptionBuilder<'_, '_> {
     /// a flat target structure of the words' tags, `P = unseen_rm_prob`
     /// both ways (§3.2's fixed value).
     fn glue(&self, end: usize, inner: &Inner, source_rm: &str, source_roots: &[NodeId]) -> MsOption {
-        let tags: Vec<String> = self.phrases.words_of(inner).map(|t| escape_label(self.model.tags.tag(t))).collect();
+        // The words' tags as they are (the MS's labels) and escaped (the MS structure strings).
+        let raw: Vec<String> = self.phrases.words_of(inner).map(|t| self.model.tags.tag(t).to_string()).collect();
+        let tags: Vec<String> = raw.iter().map(|t| escape_label(t)).collect();
+        let tokens = match self.model.reading.structure_tokens {
+            StructureTokens::Ms => &tags,
+            StructureTokens::Roots => &raw,
+        };
         let p = self.model.unseen_rm_prob;
-        let rm =
-            RmChoice { source_rm, source_roots, target_rm: tags.join(" "), target_ms: &tags, p: (p, p), glue: true };
+        let target = TargetShape { tokens, roots: &raw, leaves: &raw };
+        let rm = RmChoice { source_rm, source_roots, target_rm: tags.join(" "), target, p: (p, p), glue: true };
         self.option(end, inner, rm)
     }
 }
@@ -367,11 +413,18 @@ impl<'a> MsSearch<'a> {
     /// the best translations of its scope of the target RM's length; glue
     /// options where no RM pair applies; the best few of each span kept.
     pub fn new(model: &MsModel<'a>, source: &Tree, weights: &[f64], options: &MsDecodeOptions) -> MsSearch<'a> {
-        let words = source.words();
+        let words = SourceWords::prepare(
+            source.words(),
+            model.table,
+            model.word_backoff,
+            model.vocabulary,
+            &model.unknown,
+            options.ttable_limit,
+        );
         let n = words.len();
         let w: Vec<f64> = (0..NUM_MS_FEATURES).map(|i| weights.get(i).copied().unwrap_or(0.0)).collect();
         let max_words = model.limits.max_words.max(1);
-        let phrases = SentencePhrases::collect(model, words, options.ttable_limit, &w, max_words);
+        let phrases = SentencePhrases::collect(model, &words, options.ttable_limit, &w, max_words);
         let d = Decomposition::new(source, model.constraints);
         let index = MsIndex::new(&d, max_words);
         let pos_nodes: Vec<usize> = (0..source.len()).filter(|&p| source.is_pos(p)).collect();
@@ -389,11 +442,16 @@ impl<'a> MsSearch<'a> {
                     (!model.rm_table.lookup(&rm).0.is_empty()).then_some((end, rm, roots.as_slice()))
                 })
                 .collect();
-            let max_end = found.iter().map(|f| f.0).max().unwrap_or(s + 1).max(s + 1);
+            let phrase_end = if options.phrase_fallback {
+                phrases.by_start[s].iter().map(|&k| phrases.phrases[k as usize].end).max().unwrap_or(s + 1)
+            } else {
+                s + 1
+            };
+            let max_end = found.iter().map(|f| f.0).max().unwrap_or(s + 1).max(phrase_end);
             // Translations of s..e for every e, k-best per (end, length).
             let mut inner = inner_translations(&phrases.phrases, &phrases.by_start, s, max_end, dp_k, w[F_DISTORTION]);
             rerank_with_scope_lm(&mut inner, &phrases, model.lm, w[F_LM]);
-            let builder = OptionBuilder { model, w: &w, phrases: &phrases, start: s };
+            let builder = OptionBuilder { model, w: &w, phrases: &phrases, source, start: s };
             let mut span_opts: Vec<Vec<MsOption>> = vec![Vec::new(); max_end - s];
             for (e, rm, roots) in &found {
                 let (entries, targets) = model.rm_table.lookup(rm);
@@ -401,11 +459,15 @@ impl<'a> MsSearch<'a> {
                 for (entry, t) in entries[..take].iter().zip(targets) {
                     let Some(cands) = inner.get(e - s - 1).and_then(|by_len| by_len.get(t.words)) else { continue };
                     for inn in cands.iter().take(inner_keep) {
+                        let tokens = match model.reading.structure_tokens {
+                            StructureTokens::Ms => &t.ms,
+                            StructureTokens::Roots => &t.roots,
+                        };
                         let choice = RmChoice {
                             source_rm: rm,
                             source_roots: roots,
                             target_rm: entry.target.clone(),
-                            target_ms: &t.ms,
+                            target: TargetShape { tokens, roots: &t.roots, leaves: &t.leaves },
                             p: (entry.p_e_given_f, entry.p_f_given_e),
                             glue: false,
                         };
@@ -440,6 +502,20 @@ impl<'a> MsSearch<'a> {
                     }
                 }
             }
+            if options.phrase_fallback {
+                // Each phrase pair as an option of its own (the words' POS nodes as the
+                // source RM); a one-word phrase only where the word has no glue option yet.
+                for &k in &phrases.by_start[s] {
+                    let ph = &phrases.phrases[k as usize];
+                    if ph.end == s + 1 && span_opts[0].iter().any(|o| o.glue) {
+                        continue;
+                    }
+                    let inn = Inner { phrases: vec![k], words: ph.target.len(), score: ph.estimate, distortion: 0.0 };
+                    let roots: Vec<NodeId> = pos_nodes.get(s..ph.end).map_or(Vec::new(), <[NodeId]>::to_vec);
+                    let src_rm = index.rm_string(&roots);
+                    span_opts[ph.end - s - 1].push(builder.glue(ph.end, &inn, &src_rm, &roots));
+                }
+            }
             for mut v in span_opts {
                 keep_best(&mut v, options);
                 opts.extend(v);
@@ -451,7 +527,13 @@ impl<'a> MsSearch<'a> {
             n,
             options: opts,
             distortion_limit: options.distortion_limit,
+            notes: words.notes,
         }
+    }
+
+    /// The source words the phrase table did not know and their treatment.
+    pub fn notes(&self) -> &[SourceNote] {
+        &self.notes
     }
 
     /// The options, numbered as the search numbers them.
@@ -636,6 +718,10 @@ pub struct MsTranslation {
     /// The n-best list, best first.
     pub nbest: Vec<NBestEntry>,
     pub stats: SearchStats,
+    /// The source words the phrase table did not know: passed through,
+    /// looked up in another casing, split or copied ([`crate::mt::unknown`]).
+    #[serde(default)]
+    pub source_notes: Vec<SourceNote>,
 }
 
 /// Translates a source tree (module documentation of [`crate::mt::ms`]).
@@ -694,6 +780,7 @@ pub fn decode_ms(model: &MsModel<'_>, source: &Tree, weights: &[f64], options: &
                 .collect(),
             nbest,
             stats: result.stats,
+            source_notes: search.notes.clone(),
         },
         None => MsTranslation {
             words: Vec::new(),
@@ -703,6 +790,7 @@ pub fn decode_ms(model: &MsModel<'_>, source: &Tree, weights: &[f64], options: &
             derivation: Vec::new(),
             nbest,
             stats: result.stats,
+            source_notes: search.notes.clone(),
         },
     }
 }

@@ -212,6 +212,10 @@ pub struct RmEntry {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TargetRm {
     pub ms: Vec<String>,
+    /// The root label of each MS (the coarse structure, [`StructureTokens::Roots`](crate::mt::ms::StructureTokens::Roots)).
+    pub roots: Vec<String>,
+    /// The pre-terminal labels, one per word.
+    pub leaves: Vec<String>,
     pub words: usize,
 }
 
@@ -286,8 +290,12 @@ impl RmTable {
                 None => {
                     let shape = RmShape::parse(&e.target).map_err(|err| format!("target RM '{}': {err}", e.target))?;
                     let id = u32::try_from(targets.len()).map_err(|_| "more than 2^32 target RMs".to_string())?;
-                    targets
-                        .push(TargetRm { ms: shape.ms().map(|m| m.to_string()).collect(), words: shape.word_count() });
+                    targets.push(TargetRm {
+                        ms: shape.ms().map(|m| m.to_string()).collect(),
+                        roots: shape.ms().map(|m| m.root_label().to_string()).collect(),
+                        leaves: shape.leaves().map(str::to_string).collect(),
+                        words: shape.word_count(),
+                    });
                     target_ids.insert(&e.target, id);
                     id
                 }
@@ -346,6 +354,61 @@ impl RmTable {
         table
     }
 
+    /// Estimates the table from expected counts as [`RmTable::estimate`], each
+    /// relative frequency interpolated with a back-off to the *coarse* RM
+    /// pair, whose MS are cut to their root labels (`NP[ART-NN] VVFIN` →
+    /// `NP VVFIN`), Witten-Bell style (module documentation of
+    /// [`crate::mt::ms`], reading [`RmEstimate::Backoff`](crate::mt::ms::RmEstimate::Backoff)):
+    /// `P(e|f) = (c(f,e) + n(f) · P(E|F) · P(e|E)) / (c(f) + n(f))` with `F`, `E`
+    /// the coarse forms, `n(f)` the number of distinct targets of `f`,
+    /// `P(E|F) = C(F,E) / C(F)` from the summed coarse counts and
+    /// `P(e|E) = c(e) / C(E)`; `P(f|e)` the same way round.
+    pub fn estimate_backoff(counts: Vec<(String, String, f64)>, top_k: Option<usize>) -> RmTable {
+        let mut coarse_of: BTreeMap<&str, String> = BTreeMap::new();
+        for (f, e, _) in &counts {
+            for s in [f, e] {
+                coarse_of.entry(s).or_insert_with(|| coarse_rm(s));
+            }
+        }
+        let (mut c_f, mut c_e): (BTreeMap<&str, f64>, BTreeMap<&str, f64>) = Default::default();
+        let (mut n_f, mut n_e): (BTreeMap<&str, f64>, BTreeMap<&str, f64>) = Default::default();
+        let mut cc: BTreeMap<(&str, &str), f64> = BTreeMap::new();
+        let (mut cc_f, mut cc_e): (BTreeMap<&str, f64>, BTreeMap<&str, f64>) = Default::default();
+        for (f, e, c) in counts.iter().filter(|x| x.2 > 0.0) {
+            *c_f.entry(f).or_insert(0.0) += c;
+            *c_e.entry(e).or_insert(0.0) += c;
+            *n_f.entry(f).or_insert(0.0) += 1.0;
+            *n_e.entry(e).or_insert(0.0) += 1.0;
+            let (cf, ce) = (coarse_of[f.as_str()].as_str(), coarse_of[e.as_str()].as_str());
+            *cc.entry((cf, ce)).or_insert(0.0) += c;
+            *cc_f.entry(cf).or_insert(0.0) += c;
+            *cc_e.entry(ce).or_insert(0.0) += c;
+        }
+        let entries: Vec<RmEntry> = counts
+            .iter()
+            .filter(|(_, _, c)| *c > 0.0)
+            .map(|(f, e, c)| {
+                let (cf, ce) = (coarse_of[f.as_str()].as_str(), coarse_of[e.as_str()].as_str());
+                let joint = cc[&(cf, ce)];
+                let back_ef = joint / cc_f[cf] * c_e[e.as_str()] / cc_e[ce];
+                let back_fe = joint / cc_e[ce] * c_f[f.as_str()] / cc_f[cf];
+                let (nf, ne) = (n_f[f.as_str()], n_e[e.as_str()]);
+                RmEntry {
+                    source: f.clone(),
+                    target: e.clone(),
+                    count: *c,
+                    p_e_given_f: ((c + nf * back_ef) / (c_f[f.as_str()] + nf)).min(1.0),
+                    p_f_given_e: ((c + ne * back_fe) / (c_e[e.as_str()] + ne)).min(1.0),
+                }
+            })
+            .collect();
+        let mut table = RmTable::from_entries(entries).unwrap_or_default();
+        if let Some(k) = top_k {
+            table.prune(k);
+        }
+        table
+    }
+
     /// Keeps the first `k` targets of each source RM.
     pub fn prune(&mut self, k: usize) {
         let mut keep = vec![false; self.entries.len()];
@@ -390,6 +453,117 @@ impl RmTable {
     }
 }
 
+/// The coarse form of an RM structure string: its MS's root labels,
+/// separated by spaces (empty if the string does not parse).
+pub fn coarse_rm(rm: &str) -> String {
+    RmShape::parse(rm)
+        .map_or(String::new(), |r| r.ms().map(|m| m.root_label().to_string()).collect::<Vec<_>>().join(" "))
+}
+
+/// The MS root labels of an RM structure string (empty if it does not parse).
+pub fn rm_roots(rm: &str) -> Vec<String> {
+    RmShape::parse(rm).map_or(Vec::new(), |r| r.ms().map(|m| m.root_label().to_string()).collect())
+}
+
+/// The label written for the empty MS of IBM Model 1 (`NULL`).
+pub const NULL_LABEL: &str = "NULL";
+/// Smallest translation probability of a label (unseen pairs).
+pub const LABEL_FLOOR: f64 = 1e-7;
+
+/// A lexical-weighting analogue for RM pairs (reading
+/// [`crate::mt::ms`]'s "RM lexical weights"): label translation tables
+/// `t(E|F)` and `t(F|E)` between the root labels of source and target MS,
+/// trained by IBM Model 1 (EM, a `NULL` label on the given side) on the RM
+/// pairs of the training corpus as label sequences weighted by their
+/// expected counts. An RM pair is then scored as Koehn et al. (2003) score
+/// a phrase pair from its word pairs, without an alignment inside the pair
+/// (IBM Model 1's sum over alignments):
+/// `lex(RM_e|RM_f) = Π_j (t(E_j|NULL) + Σ_i t(E_j|F_i)) / (|F| + 1)`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RmLexicon {
+    /// `e_given_f[F][E] = t(E|F)`.
+    pub e_given_f: BTreeMap<String, BTreeMap<String, f64>>,
+    /// `f_given_e[E][F] = t(F|E)`.
+    pub f_given_e: BTreeMap<String, BTreeMap<String, f64>>,
+}
+
+/// IBM Model 1 on weighted label-sequence pairs: `t(generated | given)`.
+fn ibm1_labels(pairs: &[(&[String], &[String], f64)], iterations: usize) -> BTreeMap<String, BTreeMap<String, f64>> {
+    let vocab: std::collections::BTreeSet<&str> = pairs.iter().flat_map(|p| p.1.iter().map(String::as_str)).collect();
+    let uniform = 1.0 / vocab.len().max(1) as f64;
+    let mut t: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+    let get = |t: &BTreeMap<String, BTreeMap<String, f64>>, f: &str, e: &str| {
+        t.get(f).and_then(|r| r.get(e)).copied().unwrap_or(uniform)
+    };
+    for _ in 0..iterations {
+        let mut counts: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+        for &(given, generated, w) in pairs {
+            for e in generated {
+                let denom: f64 = get(&t, NULL_LABEL, e) + given.iter().map(|f| get(&t, f, e)).sum::<f64>();
+                if denom <= 0.0 {
+                    continue;
+                }
+                for f in std::iter::once(NULL_LABEL).chain(given.iter().map(String::as_str)) {
+                    let c = w * get(&t, f, e) / denom;
+                    *counts.entry(f.to_string()).or_default().entry(e.clone()).or_insert(0.0) += c;
+                }
+            }
+        }
+        for row in counts.values_mut() {
+            let total: f64 = row.values().sum();
+            if total > 0.0 {
+                row.values_mut().for_each(|v| *v /= total);
+            }
+        }
+        t = counts;
+    }
+    t
+}
+
+impl RmLexicon {
+    /// Trains both tables on RM pairs with their expected counts (5 EM iterations).
+    pub fn train(counts: &[(String, String, f64)]) -> RmLexicon {
+        let mut coarse: BTreeMap<(Vec<String>, Vec<String>), f64> = BTreeMap::new();
+        let mut roots_of: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        for (f, e, c) in counts {
+            let rf = roots_of.entry(f).or_insert_with(|| rm_roots(f)).clone();
+            let re = roots_of.entry(e).or_insert_with(|| rm_roots(e)).clone();
+            if !rf.is_empty() && !re.is_empty() {
+                *coarse.entry((rf, re)).or_insert(0.0) += c;
+            }
+        }
+        let fe: Vec<(&[String], &[String], f64)> =
+            coarse.iter().map(|((f, e), c)| (f.as_slice(), e.as_slice(), *c)).collect();
+        let ef: Vec<(&[String], &[String], f64)> = fe.iter().map(|&(f, e, c)| (e, f, c)).collect();
+        RmLexicon { e_given_f: ibm1_labels(&fe, 5), f_given_e: ibm1_labels(&ef, 5) }
+    }
+
+    fn score(table: &BTreeMap<String, BTreeMap<String, f64>>, given: &[String], generated: &[String]) -> f64 {
+        let t = |f: &str, e: &str| table.get(f).and_then(|r| r.get(e)).copied().unwrap_or(0.0);
+        generated
+            .iter()
+            .map(|e| {
+                let sum = t(NULL_LABEL, e) + given.iter().map(|f| t(f, e)).sum::<f64>();
+                libm::log((sum / (given.len() + 1) as f64).max(LABEL_FLOOR))
+            })
+            .sum()
+    }
+
+    /// `ln lex(RM_e|RM_f)` from the root labels of both RMs.
+    pub fn ln_e_given_f(&self, f: &[String], e: &[String]) -> f64 {
+        Self::score(&self.e_given_f, f, e)
+    }
+
+    /// `ln lex(RM_f|RM_e)`.
+    pub fn ln_f_given_e(&self, f: &[String], e: &[String]) -> f64 {
+        Self::score(&self.f_given_e, e, f)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.e_given_f.is_empty()
+    }
+}
+
 /// Up to `samples` distinct SMS of `d`'s tree drawn at random (seeded),
 /// each as its MS structure strings left to right: the sentences the
 /// structure model is trained on. Each draw walks the initial SMS left to
@@ -424,6 +598,12 @@ pub fn sample_sms(d: &Decomposition<'_>, samples: usize, max_words: usize, rng: 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TagLexicon {
     tags: BTreeMap<String, String>,
+    /// `c(word, tag)` (empty in model files of version 1).
+    #[serde(default)]
+    counts: BTreeMap<String, BTreeMap<String, u64>>,
+    /// `c(tag)`.
+    #[serde(default)]
+    tag_counts: BTreeMap<String, u64>,
 }
 
 /// The POS given to a target word never seen in training.
@@ -440,13 +620,35 @@ impl TagLexicon {
             }
         }
         let mut tags: BTreeMap<String, (u64, String)> = BTreeMap::new();
+        let mut by_word: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
+        let mut tag_counts: BTreeMap<String, u64> = BTreeMap::new();
         for ((w, tag), c) in counts {
+            *tag_counts.entry(tag.clone()).or_insert(0) += c;
+            by_word.entry(w.clone()).or_default().insert(tag.clone(), c);
             let best = tags.entry(w).or_insert((0, String::new()));
             if c > best.0 {
                 *best = (c, tag);
             }
         }
-        TagLexicon { tags: tags.into_iter().map(|(w, (_, t))| (w, t)).collect() }
+        TagLexicon { tags: tags.into_iter().map(|(w, (_, t))| (w, t)).collect(), counts: by_word, tag_counts }
+    }
+
+    /// `ln P(tag | word)` (the tag agreement of a target word with the leaf
+    /// it fills, reading "tag agreement" of [`crate::mt::ms`]): the relative
+    /// frequency smoothed towards the tags' prior with one pseudo-count,
+    /// `(c(w, t) + P(t)) / (c(w) + 1)`, `P(t) = (c(t) + 1) / (N + T + 1)`
+    /// (add-one over the `T` tags seen and one unseen); 0 without counts (a
+    /// version-1 model file).
+    pub fn ln_p_tag(&self, word: &str, tag: &str) -> f64 {
+        if self.tag_counts.is_empty() {
+            return 0.0;
+        }
+        let n: u64 = self.tag_counts.values().sum();
+        let prior =
+            (self.tag_counts.get(tag).copied().unwrap_or(0) + 1) as f64 / (n + self.tag_counts.len() as u64 + 1) as f64;
+        let (c_wt, c_w) =
+            self.counts.get(word).map_or((0, 0), |m| (m.get(tag).copied().unwrap_or(0), m.values().sum()));
+        libm::log((c_wt as f64 + prior) / (c_w as f64 + 1.0))
     }
 
     /// The tag of a word ([`UNKNOWN_TAG`] if unseen).

@@ -87,6 +87,8 @@
 //! | [`F_STRUCTURE`] | ln P(MS \| two previous MS), `</s>` on completion | h5 (eq. 13) |
 //! | [`F_RMS`] | RMs used | RM penalty |
 //! | [`F_GLUE`] | glue steps | |
+//! | [`F_RM_LEX_E_GIVEN_F`], [`F_RM_LEX_F_GIVEN_E`] | ln lex(RM_e\|RM_f), ln lex(RM_f\|RM_e) | h1/h2's lexical weights (reading `rm_lexical`) |
+//! | [`F_TAGS`] | Σ ln P(leaf tag \| target word) | eq. 6's P(e \| RM_e) (reading `tag_agreement`) |
 //!
 //! # Decoding (§4)
 //! For a source tree, the **candidate RMs** are every RM (of at most
@@ -139,6 +141,39 @@
 //! - h3/h4 use both phrase probabilities and lexical weights (Table 4 lists
 //!   only `P_w`; Pharaoh's phrase probabilities are in its model too).
 //!
+//! ## The structure features at a small data size ([`MsReading`])
+//! The paper estimates h1, h2 (eqs. 9-10) and h5 (eq. 13) from 10k sentence
+//! pairs and says it "didn't meet with the serious data sparseness problem".
+//! On SQUOIA's 2728 pairs it does: 98.7% of the RM pairs have an expected
+//! count of at most 1, and MERT sets the weights of h1, h2, h5 to about 0.
+//! Four readings, each selectable (`treelink mt-train --ms-reading`), the
+//! paper's own being [`MsReading::PAPER`] (relative frequencies, MS tokens,
+//! no further features):
+//! - **`backoff`** ([`RmEstimate::Backoff`]): §3.2's "fixed value for the
+//!   unseen parameters" read as smoothing. `P(RM_e|RM_f)` and `P(RM_f|RM_e)`
+//!   are interpolated (Witten-Bell, with the number of distinct targets as
+//!   the back-off mass) with the probability of the *coarse* RM pair whose MS
+//!   are cut to their root labels, times the fine target's share of its
+//!   coarse class ([`RmTable::estimate_backoff`]). A rare RM pair then
+//!   scores by how often its shape (`NP PP` → `GRUP.NOM SP`) is seen.
+//! - **`roots`** ([`StructureTokens::Roots`]): the structure model h5 over
+//!   the MS's root labels instead of whole MS strings — the paper's Table 2
+//!   mixes both (`IN`, `NP-A[NPB[PRP-NN]]`); root labels are frequent enough
+//!   for its 3-grams (modified Kneser-Ney, as before).
+//! - **`rm_lexical`**: a lexical-weighting analogue for RM pairs, as Koehn et
+//!   al. (2003) score a phrase pair from its word pairs: the MS root labels
+//!   are the "words", their translation tables are trained by IBM Model 1 on
+//!   the RM pairs ([`RmLexicon`]), and `lex(RM_e|RM_f)` (and the inverse)
+//!   are two further features beside h1 and h2 (the paper's h1/h2 "model the
+//!   structure transformation"; these model it from its parts).
+//! - **`tag_agreement`**: eq. 6's `P(e | RM_i[T(e)], ...)`, which the paper
+//!   leaves to the lexical features, read as how well the target words fit
+//!   the leaves of the target RM they fill: `Σ_j ln P(t_j | w_j)` over the
+//!   target RM's pre-terminal labels `t_j` and the words `w_j`
+//!   ([`TagLexicon::ln_p_tag`]). Without it a target RM constrains only the
+//!   number of words, so h1 and h5 score a structure the words need not
+//!   have.
+//!
 //! # Caps and cost
 //! Defaults (see [`MsSystemConfig`], [`MsDecodeOptions`]): `max_ms` 5,
 //! `max_words` 7, `rm_top_k` 20, `rm_limit` 10, `inner_k` 2, `span_limit`
@@ -175,7 +210,7 @@ pub use crate::mt::phrase::{
     F_DIR_LEX, F_DIR_PHRASE, F_DISTORTION, F_INV_LEX, F_INV_PHRASE, F_LM, F_PHRASES, F_UNKNOWN, F_WORDS,
 };
 pub use decode::{decode_ms, MsDecodeOptions, MsModel, MsOption, MsSearch, MsState, MsStep, MsTranslation};
-pub use extract::{RmEntry, RmLimits, RmTable, TagLexicon};
+pub use extract::{RmEntry, RmLexicon, RmLimits, RmTable, TagLexicon};
 
 use crate::corpus::Corpus;
 use crate::hash::FnvMap;
@@ -186,6 +221,7 @@ use crate::mt::phrase::{
     PhraseTableOptions, SpanPair,
 };
 use crate::mt::tune::{mert, MertOptions, MertReport};
+use crate::mt::unknown::{SourceVocabulary, SourceWords, UnknownWordOptions};
 use crate::rng::SplitMix64;
 use crate::tree::{NodeId, Tree};
 
@@ -199,8 +235,16 @@ pub const F_STRUCTURE: usize = 11;
 pub const F_RMS: usize = 12;
 /// Number of glue steps.
 pub const F_GLUE: usize = 13;
+/// ln lex(RM_e|RM_f), the RM lexical weight (reading `rm_lexical`; 0 otherwise).
+pub const F_RM_LEX_E_GIVEN_F: usize = 14;
+/// ln lex(RM_f|RM_e).
+pub const F_RM_LEX_F_GIVEN_E: usize = 15;
+/// Σ ln P(leaf tag | target word) (reading `tag_agreement`; 0 otherwise).
+pub const F_TAGS: usize = 16;
 /// Number of features of the meta-structure model.
-pub const NUM_MS_FEATURES: usize = 14;
+pub const NUM_MS_FEATURES: usize = 17;
+/// Number of features in model files of version 1 (before the three above).
+pub const NUM_MS_FEATURES_V1: usize = 14;
 /// Short names of the features, by index.
 pub const MS_FEATURE_NAMES: [&str; NUM_MS_FEATURES] = [
     "tm_inv_phrase",
@@ -217,6 +261,9 @@ pub const MS_FEATURE_NAMES: [&str; NUM_MS_FEATURES] = [
     "structure",
     "rms",
     "glue",
+    "rm_lex_e_given_f",
+    "rm_lex_f_given_e",
+    "tags",
 ];
 
 /// Untuned default weights: the phrase-based model's (Moses' defaults), 0.2
@@ -224,8 +271,77 @@ pub const MS_FEATURE_NAMES: [&str; NUM_MS_FEATURES] = [
 /// per RM and −1 per glue step.
 pub fn default_ms_weights() -> Vec<f64> {
     let mut w = default_phrase_weights();
-    w.extend_from_slice(&[0.2, 0.2, 0.2, 0.0, -1.0]);
+    w.extend_from_slice(&[0.2, 0.2, 0.2, 0.0, -1.0, 0.1, 0.1, 0.2]);
     w
+}
+
+/// How h1/h2 (eqs. 9-10) are estimated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RmEstimate {
+    /// §3.2: relative frequencies of the expected counts.
+    Paper,
+    /// Interpolated with the coarse RM pair (root labels), Witten-Bell
+    /// ([`RmTable::estimate_backoff`]).
+    Backoff,
+}
+
+/// The tokens of the structure model h5 (eq. 13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StructureTokens {
+    /// Whole MS structure strings (Table 2).
+    Ms,
+    /// The MS's root labels (a coarse structure model).
+    Roots,
+}
+
+/// Which reading of the paper the structure features follow (module
+/// documentation, "Readings of the paper"). [`MsReading::PAPER`] is the
+/// paper's own; model files of version 1 read as it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MsReading {
+    pub rm_estimate: RmEstimate,
+    pub structure_tokens: StructureTokens,
+    /// The RM lexical weights `lex(RM_e|RM_f)`, `lex(RM_f|RM_e)` as two more
+    /// features ([`F_RM_LEX_E_GIVEN_F`], [`F_RM_LEX_F_GIVEN_E`]).
+    pub rm_lexical: bool,
+    /// The tag agreement of the target words with the target RM's leaves as
+    /// a feature ([`F_TAGS`]).
+    pub tag_agreement: bool,
+}
+
+impl MsReading {
+    /// The paper's reading: relative frequencies, MS tokens, no extra features.
+    pub const PAPER: MsReading = MsReading {
+        rm_estimate: RmEstimate::Paper,
+        structure_tokens: StructureTokens::Ms,
+        rm_lexical: false,
+        tag_agreement: false,
+    };
+
+    fn paper() -> MsReading {
+        MsReading::PAPER
+    }
+
+    /// The features this reading leaves at 0 (MERT does not search them).
+    pub fn unused_features(&self) -> Vec<usize> {
+        let mut v = Vec::new();
+        if !self.rm_lexical {
+            v.extend([F_RM_LEX_E_GIVEN_F, F_RM_LEX_F_GIVEN_E]);
+        }
+        if !self.tag_agreement {
+            v.push(F_TAGS);
+        }
+        v
+    }
+}
+
+impl Default for MsReading {
+    fn default() -> Self {
+        MsReading::PAPER
+    }
 }
 
 /// Everything that defines how an [`MsSystem`] is trained and decodes.
@@ -252,6 +368,13 @@ pub struct MsSystemConfig {
     #[serde(deserialize_with = "crate::io::json::positive_probability")]
     pub unseen_rm_prob: f64,
     pub decode: MsDecodeOptions,
+    /// Unknown source words: pass-through, lexicon, casing, compound splitting
+    /// ([`crate::mt::unknown`]; default all; in a version-1 file: copied).
+    #[serde(default = "UnknownWordOptions::copy_only")]
+    pub unknown: UnknownWordOptions,
+    /// The reading of the structure features (in a version-1 file: the paper's).
+    #[serde(default = "MsReading::paper")]
+    pub reading: MsReading,
 }
 
 impl Default for MsSystemConfig {
@@ -267,6 +390,8 @@ impl Default for MsSystemConfig {
             seed: 1,
             unseen_rm_prob: 1e-4,
             decode: MsDecodeOptions::default(),
+            unknown: UnknownWordOptions::default(),
+            reading: MsReading::default(),
         }
     }
 }
@@ -298,7 +423,9 @@ pub struct MsTrainingSummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MsSystem {
     pub config: MsSystemConfig,
-    #[serde(deserialize_with = "crate::io::json::weights::<_, NUM_MS_FEATURES>")]
+    /// [`NUM_MS_FEATURES`] weights; a version-1 file's [`NUM_MS_FEATURES_V1`]
+    /// read with the new features' weights 0 ([`ms_weights`]).
+    #[serde(deserialize_with = "ms_weights")]
     pub weights: Vec<f64>,
     pub table: PhraseTable,
     pub rm_table: RmTable,
@@ -307,6 +434,37 @@ pub struct MsSystem {
     pub tags: TagLexicon,
     #[serde(default)]
     pub summary: MsTrainingSummary,
+    /// Word counts of the training source sentences (unknown words' casing
+    /// and compound parts, [`crate::mt::unknown`]); empty in model files of
+    /// version 1, which then split no compound.
+    #[serde(default)]
+    pub vocabulary: SourceVocabulary,
+    /// One-word translations from the word-alignment lexicon for training
+    /// words without a one-word phrase pair ([`crate::mt::unknown::lexicon_backoff`];
+    /// empty when trained from a given word alignment, and in version-1 files).
+    #[serde(default)]
+    pub word_backoff: PhraseTable,
+    /// Label tables of the RM lexical weights (reading `rm_lexical`; else empty).
+    #[serde(default)]
+    pub rm_lexicon: RmLexicon,
+}
+
+/// The weights of a model file: [`NUM_MS_FEATURES`] finite numbers, or the
+/// [`NUM_MS_FEATURES_V1`] of a version-1 file (before the RM lexical weights
+/// and tag agreement), padded with 0 so that it translates as it did.
+fn ms_weights<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+    use serde::de::Error;
+    let mut w = Vec::<f64>::deserialize(d)?;
+    if w.len() == NUM_MS_FEATURES_V1 {
+        w.resize(NUM_MS_FEATURES, 0.0);
+    }
+    if w.len() != NUM_MS_FEATURES || !w.iter().all(|x| x.is_finite()) {
+        return Err(D::Error::custom(format!(
+            "expected {NUM_MS_FEATURES} (or, version 1, {NUM_MS_FEATURES_V1}) finite feature weights, found {} ({w:?})",
+            w.len()
+        )));
+    }
+    Ok(w)
 }
 
 impl MsSystem {
@@ -345,7 +503,11 @@ impl MsSystem {
         let mut counted: Vec<(String, String, f64)> = counts.into_iter().map(|((f, e), c)| (f, e, c)).collect();
         counted.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
         summary.rm_pairs = counted.len();
-        let rm_table = RmTable::estimate(counted, config.rm_top_k);
+        let rm_lexicon = if config.reading.rm_lexical { RmLexicon::train(&counted) } else { RmLexicon::default() };
+        let rm_table = match config.reading.rm_estimate {
+            RmEstimate::Paper => RmTable::estimate(counted, config.rm_top_k),
+            RmEstimate::Backoff => RmTable::estimate_backoff(counted, config.rm_top_k),
+        };
         // Structure model (h5) on sampled target SMS.
         let mut rng = SplitMix64::new(config.seed);
         let mut sentences: Vec<Vec<String>> = Vec::new();
@@ -353,12 +515,22 @@ impl MsSystem {
             let d = Decomposition::new(&p.target, config.constraints);
             sentences.extend(extract::sample_sms(&d, config.structure_samples.max(1), max_words, &mut rng));
         }
+        if config.reading.structure_tokens == StructureTokens::Roots {
+            for sentence in &mut sentences {
+                for token in sentence.iter_mut() {
+                    if let Some(root) = extract::rm_roots(token).into_iter().next() {
+                        *token = root;
+                    }
+                }
+            }
+        }
         summary.structure_sentences = sentences.len();
         let structure_lm = NgramLm::train(&sentences, config.structure_order)?;
         // Word LM (h6) and tags.
         let targets: Vec<&[String]> = corpus.pairs.iter().map(|p| p.target.words()).collect();
         let lm = NgramLm::train(&targets, config.lm_order)?;
         let tags = TagLexicon::train(corpus.pairs.iter().map(|p| &p.target));
+        let vocabulary = SourceVocabulary::train(corpus.pairs.iter().map(|p| p.source.words()));
         Ok(MsSystem {
             config: config.clone(),
             weights: default_ms_weights(),
@@ -368,6 +540,9 @@ impl MsSystem {
             structure_lm,
             tags,
             summary,
+            vocabulary,
+            word_backoff: PhraseTable::default(),
+            rm_lexicon,
         })
     }
 
@@ -382,7 +557,25 @@ impl MsSystem {
             constraints: self.config.constraints,
             limits: self.config.limits,
             unseen_rm_prob: self.config.unseen_rm_prob,
+            vocabulary: &self.vocabulary,
+            word_backoff: &self.word_backoff,
+            unknown: self.config.unknown,
+            reading: self.config.reading,
+            rm_lexicon: &self.rm_lexicon,
         }
+    }
+
+    /// The sentence as the decoder looks it up: its unknown words treated
+    /// by the system's settings ([`crate::mt::unknown`]).
+    pub fn source_words(&self, source: &[String]) -> SourceWords {
+        SourceWords::prepare(
+            source,
+            &self.table,
+            &self.word_backoff,
+            &self.vocabulary,
+            &self.config.unknown,
+            self.config.decode.ttable_limit,
+        )
     }
 
     /// Translates a source tree with the system's weights and settings.
@@ -408,8 +601,10 @@ impl MsSystem {
     ) -> Result<MertReport, MsSystemError> {
         CountError::check("references", sources.len(), references.len())?;
         let mut opts = options.clone();
-        if !opts.fixed.contains(&F_UNKNOWN) {
-            opts.fixed.push(F_UNKNOWN);
+        for f in std::iter::once(F_UNKNOWN).chain(self.config.reading.unused_features()) {
+            if !opts.fixed.contains(&f) {
+                opts.fixed.push(f);
+            }
         }
         let mut decode = self.config.decode.clone();
         decode.beam.nbest = options.nbest.max(1);

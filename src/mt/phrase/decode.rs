@@ -44,6 +44,7 @@ use crate::mt::decoder::{
     SearchStats,
 };
 use crate::mt::lm::{LmState, NgramLm, WordId};
+use crate::mt::unknown::{SourceNote, SourceWords};
 
 /// ln φ(f̄|ē).
 pub const F_INV_PHRASE: usize = 0;
@@ -146,12 +147,24 @@ impl<'a> PhraseSearch<'a> {
         source: &[String],
         options: &PhraseDecodeOptions,
     ) -> PhraseSearch<'a> {
-        let n = source.len();
+        Self::for_words(table, lm, &SourceWords::plain(source), options)
+    }
+
+    /// As [`PhraseSearch::new`], for a sentence whose unknown words were
+    /// treated ([`crate::mt::unknown`]): spans are looked up through it, and
+    /// a word it leaves unknown is copied as written.
+    pub fn for_words(
+        table: &PhraseTable,
+        lm: &'a NgramLm,
+        words: &SourceWords,
+        options: &PhraseDecodeOptions,
+    ) -> PhraseSearch<'a> {
+        let n = words.len();
         let mut opts = Vec::new();
         let max = table.max_source_len();
-        for s in 0..n {
+        for (s, word) in words.original.iter().enumerate() {
             for e in s + 1..=n.min(s + max.max(1)) {
-                let entries = table.lookup(&source[s..e]);
+                let entries = words.lookup(table, s, e);
                 let take = options.ttable_limit.unwrap_or(usize::MAX).min(entries.len());
                 for entry in &entries[..take] {
                     opts.push(PhraseOption {
@@ -168,7 +181,7 @@ impl<'a> PhraseSearch<'a> {
                     opts.push(PhraseOption {
                         start: s,
                         end: e,
-                        target: vec![source[s].clone()],
+                        target: vec![word.clone()],
                         unknown: true,
                         ln_scores: [0.0; 4],
                         ids: Vec::new(),
@@ -297,6 +310,10 @@ pub struct Translation {
     /// The n-best list, best first (its first entry is the translation above).
     pub nbest: Vec<NBestEntry>,
     pub stats: SearchStats,
+    /// The source words the phrase table did not know: passed through,
+    /// looked up in another casing, split or copied ([`crate::mt::unknown`]).
+    #[serde(default)]
+    pub source_notes: Vec<SourceNote>,
 }
 
 /// Translates `source` with the phrase-based model (module documentation).
@@ -311,7 +328,19 @@ pub fn decode_phrase(
     weights: &[f64],
     options: &PhraseDecodeOptions,
 ) -> Translation {
-    let mut model = PhraseSearch::new(table, lm, source, options);
+    decode_phrase_words(table, lm, &SourceWords::plain(source), weights, options)
+}
+
+/// [`decode_phrase`] of a sentence whose unknown words were treated
+/// ([`crate::mt::unknown`]); the result lists them.
+pub fn decode_phrase_words(
+    table: &PhraseTable,
+    lm: &NgramLm,
+    source: &SourceWords,
+    weights: &[f64],
+    options: &PhraseDecodeOptions,
+) -> Translation {
+    let mut model = PhraseSearch::for_words(table, lm, source, options);
     let mut beam = options.beam.clone();
     if options.distinct_nbest && beam.nbest > 1 {
         beam.nbest = beam.nbest.saturating_mul(10);
@@ -353,6 +382,7 @@ pub fn decode_phrase(
                 .collect(),
             nbest,
             stats: result.stats,
+            source_notes: source.notes.clone(),
         },
         None => Translation {
             words: Vec::new(),
@@ -361,6 +391,7 @@ pub fn decode_phrase(
             derivation: Vec::new(),
             nbest,
             stats: result.stats,
+            source_notes: source.notes.clone(),
         },
     }
 }

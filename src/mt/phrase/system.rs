@@ -7,7 +7,7 @@ use std::ops::Deref;
 use serde::{Deserialize, Serialize};
 
 use super::decode::{
-    decode_phrase, default_phrase_weights, PhraseDecodeOptions, Translation, F_UNKNOWN, NUM_PHRASE_FEATURES,
+    decode_phrase_words, default_phrase_weights, PhraseDecodeOptions, Translation, F_UNKNOWN, NUM_PHRASE_FEATURES,
 };
 use super::extract::{subtree_pairs, AlignedPair, ExtractMethod, SpanPair};
 use super::table::{PhraseTable, PhraseTableOptions};
@@ -15,6 +15,7 @@ use crate::corpus::Corpus;
 use crate::io::links::LinkKind;
 use crate::mt::lm::{LmError, NgramLm, DEFAULT_ORDER};
 use crate::mt::tune::{mert, MertOptions, MertReport};
+use crate::mt::unknown::{SourceVocabulary, SourceWords, UnknownWordOptions};
 use crate::tree::NodeId;
 
 /// Everything that defines how a [`PhraseSystem`] is trained and decodes.
@@ -25,6 +26,10 @@ pub struct PhraseSystemConfig {
     /// Order of the target language model (default 3, the paper's).
     pub lm_order: usize,
     pub decode: PhraseDecodeOptions,
+    /// Unknown source words: pass-through, lexicon, casing, compound splitting
+    /// ([`crate::mt::unknown`]; default all; in a version-1 file: copied).
+    #[serde(default = "UnknownWordOptions::copy_only")]
+    pub unknown: UnknownWordOptions,
 }
 
 impl Default for PhraseSystemConfig {
@@ -33,6 +38,7 @@ impl Default for PhraseSystemConfig {
             table: PhraseTableOptions::default(),
             lm_order: DEFAULT_ORDER,
             decode: PhraseDecodeOptions::default(),
+            unknown: UnknownWordOptions::default(),
         }
     }
 }
@@ -58,6 +64,16 @@ pub struct PhraseSystem {
     pub weights: Vec<f64>,
     pub table: PhraseTable,
     pub lm: NgramLm,
+    /// Word counts of the training source sentences (unknown words' casing
+    /// and compound parts, [`crate::mt::unknown`]); empty in model files of
+    /// version 1, which then split no compound.
+    #[serde(default)]
+    pub vocabulary: SourceVocabulary,
+    /// One-word translations from the word-alignment lexicon for training
+    /// words without a one-word phrase pair ([`crate::mt::unknown::lexicon_backoff`];
+    /// empty when trained from a given word alignment, and in version-1 files).
+    #[serde(default)]
+    pub word_backoff: PhraseTable,
 }
 
 /// The gold sub-tree links of each pair of a corpus as `(source node, target node)`;
@@ -152,17 +168,32 @@ impl PhraseSystem {
         let table = PhraseTable::train(&pairs, &config.table);
         let targets: Vec<&[String]> = corpus.pairs.iter().map(|p| p.target.words()).collect();
         let lm = NgramLm::train(&targets, config.lm_order)?;
-        Ok(PhraseSystem { config: config.clone(), weights: default_phrase_weights(), table, lm })
+        let vocabulary = SourceVocabulary::train(corpus.pairs.iter().map(|p| p.source.words()));
+        Ok(PhraseSystem {
+            config: config.clone(),
+            weights: default_phrase_weights(),
+            table,
+            lm,
+            vocabulary,
+            word_backoff: PhraseTable::default(),
+        })
+    }
+
+    /// The sentence as the decoder looks it up: its unknown words treated
+    /// by the system's settings ([`crate::mt::unknown`]).
+    pub fn source_words(&self, source: &[String]) -> SourceWords {
+        let limit = self.config.decode.ttable_limit.unwrap_or(usize::MAX);
+        SourceWords::prepare(source, &self.table, &self.word_backoff, &self.vocabulary, &self.config.unknown, limit)
     }
 
     /// Translates a tokenised source sentence with the system's weights and settings.
     pub fn translate(&self, source: &[String]) -> Translation {
-        decode_phrase(&self.table, &self.lm, source, &self.weights, &self.config.decode)
+        self.translate_with(source, &self.weights, &self.config.decode)
     }
 
     /// Translates with other weights or settings.
     pub fn translate_with(&self, source: &[String], weights: &[f64], options: &PhraseDecodeOptions) -> Translation {
-        decode_phrase(&self.table, &self.lm, source, weights, options)
+        decode_phrase_words(&self.table, &self.lm, &self.source_words(source), weights, options)
     }
 
     /// Tunes the weights on a development set by MERT ([`crate::mt::tune`]),
