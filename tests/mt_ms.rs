@@ -734,6 +734,21 @@ fn cli_mt_train_translate_bleu() {
     // p = (c + 1) / 51 for a count c of resamples.
     let pv: f64 = other.last().unwrap().trim_end_matches('*').parse().unwrap();
     assert!((1..=51).any(|c| (f64::from(c) / 51.0 - pv).abs() < 5e-5), "{cmp}");
+    // --runs 2: two systems of two runs each, scored by the mean over their runs.
+    let hyp_bleu: f64 = out.split_whitespace().nth(2).unwrap().parse().unwrap();
+    let four = ["--hyp", &p("hyp"), "--hyp", &p("ref"), "--hyp", &p("ref"), "--hyp", &p("ref")];
+    let (ok, cmp, err) = run(&[&["bleu", "--ref", &p("ref"), "--runs", "2", "--samples", "50"][..], &four].concat());
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = cmp.lines().collect();
+    assert_eq!(lines.len(), 8, "{cmp}");
+    assert!(lines[4].contains("mean BLEU over 2 runs per system"), "{cmp}");
+    let (a, b) = (cells(lines[6]), cells(lines[7]));
+    assert_eq!(a[..3], [p("hyp"), "(+1".to_string(), "runs)".to_string()]);
+    assert_eq!(a[3], format!("{:.2}", (hyp_bleu + 100.0) / 2.0), "{cmp}");
+    assert_eq!(b[3], "100.00");
+    let (ok, _, err) = run(&[&["bleu", "--ref", &p("ref"), "--runs", "3"][..], &four].concat());
+    assert!(!ok);
+    assert!(err.contains("--runs 3: expected a multiple of 3 --hyp files"), "{err}");
 
     // Located errors and non-zero exits.
     std::fs::write(p("bad.src"), "(S (NN Haus)\n").unwrap();

@@ -185,6 +185,11 @@ pub struct BleuArgs {
     /// Seed of the resampling.
     #[arg(long, default_value_t = significance::DEFAULT_SEED)]
     pub seed: u64,
+    /// Runs per system (e.g. MERT runs): the --hyp files are taken N at a time, each group one
+    /// system; its score is the mean BLEU over its runs, on the sample and on every resample
+    /// (Clark et al. 2011), as `mt-experiment --repeats N` compares its rows.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub runs: usize,
 }
 
 /// `treelink mt-experiment`.
@@ -220,6 +225,10 @@ pub struct MtExperimentArgs {
     /// (`SYSTEM-METHOD-RUN.hyp`) into this directory.
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<String>,
+    /// Write only the test translations (`SYSTEM-METHOD-RUN.hyp`) into this directory (for
+    /// `treelink bleu --runs N` against another experiment's rows).
+    #[arg(long, value_name = "DIR")]
+    pub hyp_dir: Option<String>,
     #[command(flatten)]
     pub opts: MtOptions,
 }
@@ -542,33 +551,49 @@ fn hypotheses(file: &str, reference: &str, refs: &[String]) -> Result<Vec<String
 
 pub fn bleu(args: BleuArgs) -> Result<(), CliError> {
     let refs = references(&args.reference)?;
+    let runs = args.runs.max(1);
     if let [hyp] = args.hyp.as_slice() {
         let b = corpus_bleu(&hypotheses(hyp, &args.reference, &refs)?, &refs).map_err(usage)?;
         return out!("{b}");
     }
-    let mut systems = Vec::with_capacity(args.hyp.len());
-    for file in &args.hyp {
-        let hyps = hypotheses(file, &args.reference, &refs)?;
-        let stats = hyps.iter().zip(&refs).map(|(h, r)| BleuStats::from_text(h, &[r])).collect();
-        systems.push(RunScores::single(stats));
+    if !args.hyp.len().is_multiple_of(runs) {
+        return Err(usage(format!(
+            "--runs {runs}: expected a multiple of {runs} --hyp files (each system's runs in a row), found {}",
+            args.hyp.len()
+        )));
     }
+    let mut systems = Vec::with_capacity(args.hyp.len() / runs);
+    for group in args.hyp.chunks(runs) {
+        let mut scores = RunScores { runs: Vec::with_capacity(runs) };
+        for file in group {
+            let hyps = hypotheses(file, &args.reference, &refs)?;
+            scores.runs.push(hyps.iter().zip(&refs).map(|(h, r)| BleuStats::from_text(h, &[r])).collect());
+        }
+        systems.push(scores);
+    }
+    let names: Vec<String> = args
+        .hyp
+        .chunks(runs)
+        .map(|g| if g.len() > 1 { format!("{} (+{} runs)", g[0], g.len() - 1) } else { g[0].clone() })
+        .collect();
     let tested = significance::paired_bootstrap(&systems, args.samples.max(1), args.seed).map_err(usage)?;
-    let name_width = args.hyp.iter().map(|f| f.chars().count()).max().unwrap_or(0).max(6);
-    for (file, s) in args.hyp.iter().zip(&systems) {
-        let b = s.bleus().swap_remove(0);
-        out!("{file:<name_width$}  {b}")?;
+    let name_width = names.iter().map(|f| f.chars().count()).max().unwrap_or(0).max(6);
+    for (file, s) in args.hyp.iter().zip(systems.iter().flat_map(RunScores::bleus)) {
+        let width = name_width.max(file.chars().count());
+        out!("{file:<width$}  {s}")?;
     }
     out!(
-        "paired bootstrap resampling (Koehn 2004): {} resamples of {} sentences, seed {}; p against {}",
+        "paired bootstrap resampling (Koehn 2004): {} resamples of {} sentences, seed {}; {}p against {}",
         args.samples.max(1),
         refs.len(),
         args.seed,
-        args.hyp[0]
+        if runs > 1 { format!("mean BLEU over {runs} runs per system (Clark et al. 2011); ") } else { String::new() },
+        names[0]
     )?;
     out!("{:<name_width$}  {:>6}  {:>16}  {:>7}", "system", "BLEU", "μ ± 95% CI", "p")?;
-    for (file, t) in args.hyp.iter().zip(&tested) {
+    for (name, t) in names.iter().zip(&tested) {
         let p = t.p_value.map_or("-".to_string(), |p| format!("{p:.4}{}", if p < 0.05 { "*" } else { " " }));
-        out!("{file:<name_width$}  {:>6.2}  {:>16}  {:>7}", t.score, format!("{:.2} ± {:.2}", t.mean, t.ci), p)?;
+        out!("{name:<name_width$}  {:>6.2}  {:>16}  {:>7}", t.score, format!("{:.2} ± {:.2}", t.mean, t.ci), p)?;
     }
     Ok(())
 }
@@ -627,7 +652,7 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
     let train = Corpus::read_prefix_within(&args.train, true, limits)?;
     let dev = Corpus::read_prefix_within(&args.dev, args.subtree_align == "trained", limits)?;
     let test = Corpus::read_prefix_within(&args.test, false, limits)?;
-    if let Some(dir) = &args.output_dir {
+    for dir in args.output_dir.iter().chain(&args.hyp_dir) {
         std::fs::create_dir_all(dir).map_err(|source| CliError::WriteFile { file: dir.clone(), source })?;
     }
     let started = Instant::now();
@@ -735,9 +760,9 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
                     reporter.report(&format!("{label}: translating test"), k as u64 + 1, test.len() as u64);
                 }
                 row.test_secs += t0.elapsed().as_secs_f64();
-                if let Some(dir) = &args.output_dir {
+                for dir in args.output_dir.iter().chain(&args.hyp_dir) {
                     let file = format!("{dir}/{run_name}.hyp");
-                    std::fs::write(&file, hyps).map_err(|source| CliError::WriteFile { file, source })?;
+                    std::fs::write(&file, &hyps).map_err(|source| CliError::WriteFile { file, source })?;
                 }
                 let bleu = Bleu::corpus(&sentences.iter().copied().sum());
                 reporter.note(&format!("{label}: test {bleu}; weights {:?}", weights_of(&sys)));
