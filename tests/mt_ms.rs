@@ -435,6 +435,8 @@ fn readings_features_follow_the_derivation() {
     for reading in [MsReading::PAPER, full] {
         let config = MsSystemConfig { lm_order: 2, reading, ..MsSystemConfig::default() };
         let mut sys = MsSystem::train(&corpus, &small_alignments(), None, &config).unwrap();
+        let unused = if reading == MsReading::PAPER { [0.0; 3] } else { [0.1, 0.1, 0.2] };
+        assert_eq!(sys.weights[F_RM_LEX_E_GIVEN_F..=F_TAGS], unused, "a feature the reading leaves 0 has weight 0");
         sys.weights[F_RM_LEX_E_GIVEN_F] = 0.3;
         sys.weights[F_TAGS] = 0.3;
         let tr = sys.translate(&src);

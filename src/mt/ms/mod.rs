@@ -268,7 +268,9 @@ pub const MS_FEATURE_NAMES: [&str; NUM_MS_FEATURES] = [
 
 /// Untuned default weights: the phrase-based model's (Moses' defaults), 0.2
 /// for each RM transformation probability and for the structure model, 0
-/// per RM and −1 per glue step.
+/// per RM and −1 per glue step, 0.1 for each RM lexical weight and 0.2 for
+/// tag agreement ([`MsSystem::train`] sets those of features its reading
+/// does not use to 0).
 pub fn default_ms_weights() -> Vec<f64> {
     let mut w = default_phrase_weights();
     w.extend_from_slice(&[0.2, 0.2, 0.2, 0.0, -1.0, 0.1, 0.1, 0.2]);
@@ -531,9 +533,14 @@ impl MsSystem {
         let lm = NgramLm::train(&targets, config.lm_order)?;
         let tags = TagLexicon::train(corpus.pairs.iter().map(|p| &p.target));
         let vocabulary = SourceVocabulary::train(corpus.pairs.iter().map(|p| p.source.words()));
+        // A feature the reading leaves at 0 gets weight 0, so that the tuned weights say so.
+        let mut weights = default_ms_weights();
+        for f in config.reading.unused_features() {
+            weights[f] = 0.0;
+        }
         Ok(MsSystem {
             config: config.clone(),
-            weights: default_ms_weights(),
+            weights,
             table,
             rm_table,
             lm,
