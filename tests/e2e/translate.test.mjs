@@ -156,7 +156,7 @@ test('a meta-structure model from `treelink mt-train`, uploaded, translates a pa
   const { weights, rows: best } = await nbest();
   assert.ok(best.length > 1, 'several hypotheses');
   assert.equal(best[0].words, expected.hyp);
-  assert.equal(weights.length, 14);
+  assert.equal(weights.length, 17);
   for (const r of best) {
     const dot = r.features.reduce((s, f, i) => s + f * weights[i], 0);
     assert.ok(Math.abs(dot - r.score) < 5e-3 * Math.max(1, Math.abs(r.score)), `${dot} vs ${r.score}`);
