@@ -548,6 +548,12 @@ fn model_file_round_trip_and_determinism() {
     assert_eq!(o.weights[..14], sys.weights[..14]);
     assert_eq!(o.weights[14..], [0.0; 3]);
     assert_eq!(o.translate(&src).words, tr.words);
+    // Another version is named as such, whatever its body holds.
+    let later = "{\"format\": \"treelink-mt\", \"version\": 3, \"system\": {\"kind\": \"ms2\"}, \"model\": []}";
+    assert_eq!(
+        MtModel::from_json(later, "m.json").unwrap_err().to_string(),
+        "m.json:1:1: expected format \"treelink-mt\" version 1 to 2, found format \"treelink-mt\" version 3"
+    );
     let e = MtModel::from_json(
         "{\"format\": \"treelink-mt\",\n \"version\": 1, \"system\": \"ms\", \"model\": {]}",
         "m.json",

@@ -202,7 +202,10 @@ struct Header {
     format: String,
     #[serde(default)]
     version: u32,
-    system: Option<SystemKind>,
+    /// Any JSON here: another version may write the system otherwise, and
+    /// its version is what to tell the user.
+    #[serde(default)]
+    system: Option<serde_json::Value>,
 }
 
 /// The fields of [`FileOut`] before the training info, as postcard reads
@@ -350,7 +353,7 @@ impl MtModel {
         }
         // The weights and probabilities JSON cannot constrain are checked
         // while reading (`deserialize_with`), so their errors are located.
-        match header.system {
+        match header.system.and_then(|v| serde_json::from_value::<SystemKind>(v).ok()) {
             None => Err(MtModelError::NoSystem { file: file.to_string() }),
             Some(SystemKind::Phrase) => {
                 let f: FileIn<PhraseSystem> = from_json(text, file, WHAT)?;
