@@ -199,6 +199,15 @@ messages = {
 for name, message in messages.items():
     put("protocol", name, json.dumps(message).encode())
 
+# SVM-Light-TK: the repository's test models, each with examples.
+tests_data = os.path.join(here, "..", "tests", "data")
+def test_file(name):
+    with open(os.path.join(tests_data, name), "rb") as f:
+        return f.read()
+for model in ["svm-light-tk-st.model", "svm-light-tk-sst.model"]:
+    for examples in ["svm-light-tk-train.dat", "svm-light-tk-test.dat"]:
+        put("svm_light_tk", f"{model}-{examples}", test_file(model) + SEP + test_file(examples))
+
 for target in sorted(os.listdir(out)):
     files = os.listdir(os.path.join(out, target))
     size = sum(os.path.getsize(os.path.join(out, target, f)) for f in files)
