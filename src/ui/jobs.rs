@@ -96,7 +96,12 @@ impl Jobs {
         let (respond, weak) = (self.respond.clone(), Rc::downgrade(&self.inner));
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
             event.prevent_default();
-            respond.emit(Response::Failed { job: 0, message: format!("the worker failed: {}", event.message()) });
+            // A panic in wasm or running out of memory ends here, as an
+            // uncaught error of the worker's event loop.
+            respond.emit(Response::Failed { job: 0, message: format!(
+                "The worker stopped ({}); a fresh one was started, and the data, models and results on this page are kept",
+                event.message()
+            ) });
             // Its state is not to be trusted any more: start a fresh one, once
             // this handler (owned by the old worker's handle) has returned.
             let (respond, weak) = (respond.clone(), weak.clone());

@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::state::{is_mt_model, Action, Slot, SlotStatus, State, Upload};
 use crate::corpus::Corpus;
+use crate::io::text::decode_utf8;
 use crate::io::tiger::PairIds;
 
 #[derive(Properties, PartialEq)]
@@ -45,10 +46,16 @@ fn read_files(files: Option<FileList>, slot: Option<Slot>, dispatch: Callback<Ac
                 dispatch.emit(Action::MtFilePicked { name, file: raw });
                 return;
             }
-            match gloo::file::futures::read_as_text(&file).await {
-                Ok(text) => dispatch.emit(Action::FileRead { name, text, slot }),
-                Err(e) => dispatch.emit(Action::FileFailed { name, error: e.to_string() }),
-            }
+            // As bytes, so text that is not UTF-8 gets the place of its first
+            // bad byte (as in the CLI) instead of being read with U+FFFD in it.
+            let action = match gloo::file::futures::read_as_bytes(&file).await {
+                Ok(bytes) => match decode_utf8(&bytes, &name) {
+                    Ok(text) => Action::FileRead { name, text: text.to_string(), slot },
+                    Err(e) => Action::FileFailed { error: e.to_string(), name, slot },
+                },
+                Err(e) => Action::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
+            };
+            dispatch.emit(action);
         });
     }
 }

@@ -159,6 +159,29 @@ impl Slot {
     }
 }
 
+/// For an incomplete Tiger set holding the alignment file: the treebanks
+/// it names that are not among the files yet ("" otherwise).
+fn tiger_waiting_for(files: &[Upload]) -> String {
+    let Some(sta) = files.iter().find(|f| f.text.contains("<treealign")) else { return String::new() };
+    if files.len() >= 3 {
+        return String::new();
+    }
+    let Ok(alignment) = crate::io::tiger::parse_sta(&sta.text, &sta.name) else { return String::new() };
+    let given = |name: &str| files.iter().any(|f| f.name == name || f.name.ends_with(&format!("/{name}")));
+    let missing: Vec<&str> = alignment
+        .treebanks
+        .iter()
+        .filter_map(|t| t.filename.as_deref())
+        .map(|f| f.rsplit(['/', '\\']).next().unwrap_or(f))
+        .filter(|f| !given(f))
+        .collect();
+    if missing.is_empty() {
+        String::new()
+    } else {
+        format!("; waiting for {} (named by {})", missing.join(" and "), sta.name)
+    }
+}
+
 /// Whether a `.json` file is a translation model (its header names the
 /// format; both model files write `format` first).
 pub fn is_mt_model(text: &str) -> bool {
@@ -662,9 +685,12 @@ pub enum Action {
         text: String,
         slot: Option<Slot>,
     },
+    /// A file that could not be read as text: the error (naming the file) goes
+    /// next to the input it was meant for (picked for `slot`, or by its name).
     FileFailed {
         name: String,
         error: String,
+        slot: Option<Slot>,
     },
     LoadSample,
     SelectPair(usize),
@@ -957,7 +983,7 @@ impl State {
         };
         let Some(slot) = slot else {
             self.stray = Some(format!(
-                "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, Moses lex.e2f/lex.f2e, aligned.* word alignment \
+                "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, Moses lex.e2f/lex.f2e, aligned.* word alignment, \
                  ARPA language model or model .json file; nothing was loaded from it"
             ));
             return;
@@ -1000,6 +1026,12 @@ impl State {
         let status = self.slot_mut(slot);
         let Some(u) = status.files.last().cloned() else { return };
         let (name, text) = (&u.name, &*u.text);
+        // No input of the page is meaningful empty (a gold file of pairs
+        // without links still has their lines).
+        if text.is_empty() && slot != Slot::Tiger {
+            status.message = Some(Err(format!("{name}:1:1: the file is empty; nothing was loaded from it")));
+            return;
+        }
         status.message = Some(match slot {
             Slot::Source | Slot::Target => Tree::parse_all(text, name)
                 .map(|t| format!("{name}: {} trees, {} nodes", t.len(), node_count(&t)))
@@ -1008,9 +1040,10 @@ impl State {
                 .map(|l| format!("{name}: {} lines, {} links", l.len(), l.iter().map(Vec::len).sum::<usize>()))
                 .map_err(|e| e.to_string()),
             Slot::Tiger => Ok(format!(
-                "{} of 3 files: {}",
+                "{} of 3 files: {}{}",
                 status.files.len(),
-                status.files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
+                status.files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", "),
+                tiger_waiting_for(&status.files)
             )),
             Slot::LexS2t | Slot::LexT2s => {
                 read_moses_lex(text, name).map(|t| format!("{name}: {} entries", t.len())).map_err(|e| e.to_string())
@@ -1367,15 +1400,31 @@ impl State {
                     self.slot_mut(Slot::MtModel).message = Some(Err(message));
                     return;
                 }
-                if job_is(&self.job, job) {
+                if job == 0 {
+                    // Whatever job was running is not coming back either; the
+                    // fresh worker holds no alignment to explain.
+                    self.worker_gen += 1;
+                    let again = match self.job.as_ref().map(|j| j.kind) {
+                        Some(JobKind::Train) => ": train again",
+                        Some(JobKind::Align) => ": align again",
+                        Some(JobKind::TrainMt) => ": train the translation model again",
+                        Some(JobKind::TranslateAll) => ": translate again",
+                        None => "",
+                    };
+                    let message = format!("{message}{again}.");
                     let kind = self.job.take().map(|j| j.kind);
                     if matches!(kind, Some(JobKind::TrainMt | JobKind::TranslateAll)) {
                         self.mt.note = Some(Err(message));
                     } else {
                         self.job_note = Some(Err(message));
                     }
-                } else if job == 0 {
-                    self.job_note = Some(Err(message));
+                } else if job_is(&self.job, job) {
+                    let kind = self.job.take().map(|j| j.kind);
+                    if matches!(kind, Some(JobKind::TrainMt | JobKind::TranslateAll)) {
+                        self.mt.note = Some(Err(message));
+                    } else {
+                        self.job_note = Some(Err(message));
+                    }
                 }
             }
         }
@@ -1389,9 +1438,14 @@ impl Reducible for State {
         let mut s = (*self).clone();
         match action {
             Action::FileRead { name, text, slot } => s.file_read(name, text, slot),
-            Action::FileFailed { name, error } => {
-                s.stray = Some(format!("{name}: cannot read the file: {error}"));
-            }
+            Action::FileFailed { name, error, slot } => match slot.or_else(|| Slot::of_file(&name)) {
+                // What was loaded from that input stays; only its status says what went wrong.
+                Some(slot) => {
+                    s.stray = None;
+                    s.slot_mut(slot).message = Some(Err(error));
+                }
+                None => s.stray = Some(error),
+            },
             Action::SelectPair(p) => s.select_pair(p),
             Action::StepPair(delta) => {
                 let p = (s.pair as isize + delta).max(0) as usize;
