@@ -105,11 +105,11 @@ test('a TigerXML set with a treebank missing, a model of the wrong kind and a tr
   await waitForError('model', /^✗ lm\.json:1:1: expected a treelink alignment model \(JSON\)/);
   const alignment = '{"format": "treelink-alignment-model", "version": 1, "kernel": {}}\n';
   await page.setInputFiles('#file-mt-model', { name: 'alignment.json', mimeType: 'application/json', buffer: Buffer.from(alignment) });
-  await waitForError('mt-model', /^✗ alignment\.json:1:1: expected format "treelink-mt" version 1, found format "treelink-alignment-model" version 1$/);
+  await waitForError('mt-model', /^✗ alignment\.json:1:1: expected format "treelink-mt" version 1 to 2, found format "treelink-alignment-model" version 1$/);
   // A translation model of a later version.
   const later = '{"format": "treelink-mt", "version": 7, "system": {}}\n';
   await drop([{ name: 'later.json', text: later }]);
-  await waitForError('mt-model', /^✗ later\.json:1:1: expected format "treelink-mt" version 1, found format "treelink-mt" version 7$/);
+  await waitForError('mt-model', /^✗ later\.json:1:1: expected format "treelink-mt" version 1 to 2, found format "treelink-mt" version 7$/);
   assert.deepEqual(await snapshot(), before);
 });
 
