@@ -2,7 +2,8 @@
 # Fuzzing every reader with cargo-fuzz (libFuzzer) on the stable toolchain.
 # See docs/reliability.md for what each target checks and the figures.
 #
-#   scripts/fuzz.sh smoke [SECONDS]   every target SECONDS (default 6) from the seeds alone: CI
+#   scripts/fuzz.sh smoke [SECONDS]   every target SECONDS (default 6) from the seeds alone, libFuzzer seed 1
+#                                     (CI: the same mutations on every run, so a failure is a regression, not luck)
 #   scripts/fuzz.sh run TARGET [ARGS] one target, libFuzzer ARGS (e.g. -runs=10000000 -max_total_time=3600)
 #   scripts/fuzz.sh seeds             (re)build the seed corpora fuzz/seeds/<target>/ from ../shared/data
 #   scripts/fuzz.sh list              the targets
@@ -60,7 +61,7 @@ case "${1:-}" in
     for target in $(targets); do
       mkdir -p "$scratch/$target"
       if ! (cd fuzz && cargo fuzz run -s none -a "$target" "$scratch/$target" "seeds/$target" -- "${LIMITS[@]}" \
-        -max_total_time="$seconds" -print_final_stats=1) >"$log" 2>&1; then
+        -seed=1 -max_total_time="$seconds" -print_final_stats=1) >"$log" 2>&1; then
         tail -40 "$log" >&2
         say "$target FAILED: the input is in fuzz/artifacts/$target/"
         exit 1
