@@ -272,10 +272,45 @@ impl PairLexicon {
 
 /// One direction of the scores: `P(x|y)` with `x` on one side and `y` on the other.
 struct Direction<'a> {
-    p: &'a dyn Fn(usize, usize) -> f64,
+    /// `P(x|y)` at `i * n_trg + j` of the source position `i` and target position `j`.
+    table: &'a [f64],
+    n_trg: usize,
+    /// Whether `x` is the source side (else `x` is the target side).
+    x_is_source: bool,
     x_given_null: &'a [f64],
     null_given_y: &'a [f64],
     x_known: &'a [bool],
+}
+
+impl Direction<'_> {
+    /// `P(x|y)`; 0 outside the pair.
+    fn p(&self, x: usize, y: usize) -> f64 {
+        let (i, j) = if self.x_is_source { (x, y) } else { (y, x) };
+        self.table.get(i * self.n_trg + j).copied().unwrap_or(0.0)
+    }
+}
+
+impl PairLexicon {
+    /// The two directions: `P(s|t)` and `P(t|s)`.
+    fn directions(&self) -> (Direction<'_>, Direction<'_>) {
+        let s_given_t = Direction {
+            table: &self.s_given_t,
+            n_trg: self.n_trg,
+            x_is_source: true,
+            x_given_null: &self.s_given_null,
+            null_given_y: &self.null_given_t,
+            x_known: &self.s_known,
+        };
+        let t_given_s = Direction {
+            table: &self.t_given_s,
+            n_trg: self.n_trg,
+            x_is_source: false,
+            x_given_null: &self.t_given_null,
+            null_given_y: &self.null_given_s,
+            x_known: &self.t_known,
+        };
+        (s_given_t, t_given_s)
+    }
 }
 
 /// `ln α(x|y)` for positions `xs`, `ys` (see the module doc); `-inf` for 0.
@@ -285,7 +320,7 @@ fn ln_alpha(xs: &[usize], ys: &[usize], d: &Direction<'_>, function: ScoreFuncti
             ScoreFunction::S1 => 1.0,
             ScoreFunction::S2 => ys.len() as f64,
         };
-        return xs.iter().map(|&x| crate::math::ln(ys.iter().map(|&y| (d.p)(x, y)).sum::<f64>() / norm)).sum();
+        return xs.iter().map(|&x| crate::math::ln(ys.iter().map(|&y| d.p(x, y)).sum::<f64>() / norm)).sum();
     }
     if xs.is_empty() && ys.is_empty() {
         return 0.0;
@@ -297,7 +332,7 @@ fn ln_alpha(xs: &[usize], ys: &[usize], d: &Direction<'_>, function: ScoreFuncti
     };
     let mut ln = 0.0;
     for &x in xs.iter().filter(|&&x| d.x_known.get(x).copied().unwrap_or(false)) {
-        let sum = ys.iter().map(|&y| (d.p)(x, y)).sum::<f64>() + d.x_given_null.get(x).copied().unwrap_or(0.0);
+        let sum = ys.iter().map(|&y| d.p(x, y)).sum::<f64>() + d.x_given_null.get(x).copied().unwrap_or(0.0);
         if sum <= 0.0 {
             return f64::NEG_INFINITY;
         }
@@ -325,13 +360,7 @@ pub fn ln_score(
         |span: std::ops::Range<usize>, n: usize| -> (Vec<usize>, Vec<usize>) { (0..n).partition(|i| span.contains(i)) };
     let (s_in, s_out) = split(src.span(s), m.n_src);
     let (t_in, t_out) = split(trg.span(t), m.n_trg);
-    let n_trg = m.n_trg;
-    let p_s_t = |i: usize, j: usize| m.s_given_t.get(i * n_trg + j).copied().unwrap_or(0.0);
-    let p_t_s = |j: usize, i: usize| m.t_given_s.get(i * n_trg + j).copied().unwrap_or(0.0);
-    let s_given_t =
-        Direction { p: &p_s_t, x_given_null: &m.s_given_null, null_given_y: &m.null_given_t, x_known: &m.s_known };
-    let t_given_s =
-        Direction { p: &p_t_s, x_given_null: &m.t_given_null, null_given_y: &m.null_given_s, x_known: &m.t_known };
+    let (s_given_t, t_given_s) = m.directions();
     let score = ln_alpha(&s_in, &t_in, &s_given_t, function, null)
         + ln_alpha(&t_in, &s_in, &t_given_s, function, null)
         + ln_alpha(&s_out, &t_out, &s_given_t, function, null)
@@ -382,7 +411,7 @@ impl NodeTerms {
                 ScoreFunction::S2 => words as f64,
             };
             t.ln.extend((0..n_x).map(|x| {
-                let sum = ys.iter().map(|&y| (d.p)(x, y)).sum::<f64>();
+                let sum = ys.iter().map(|&y| d.p(x, y)).sum::<f64>();
                 if null == NullWord::Off {
                     return crate::math::ln(sum / norm);
                 }
@@ -433,12 +462,7 @@ fn ln_scores(
     null: NullWord,
 ) -> Vec<Hypothesis> {
     let (n_src, n_trg) = (m.n_src, m.n_trg);
-    let p_s_t = |i: usize, j: usize| m.s_given_t.get(i * n_trg + j).copied().unwrap_or(0.0);
-    let p_t_s = |j: usize, i: usize| m.t_given_s.get(i * n_trg + j).copied().unwrap_or(0.0);
-    let s_given_t =
-        Direction { p: &p_s_t, x_given_null: &m.s_given_null, null_given_y: &m.null_given_t, x_known: &m.s_known };
-    let t_given_s =
-        Direction { p: &p_t_s, x_given_null: &m.t_given_null, null_given_y: &m.null_given_s, x_known: &m.t_known };
+    let (s_given_t, t_given_s) = m.directions();
     let terms = |tree: &Tree, inside: bool, n_x: usize, n_y: usize, d: &Direction<'_>| {
         NodeTerms::new(tree, inside, n_x, n_y, d, function, null)
     };
