@@ -155,7 +155,8 @@ pub fn parse_example(text: &str, file: &str, line: usize) -> Result<Example, Exa
             let at = pos + (text[pos..].len() - text[pos..].trim_start().len());
             return Err(err(at, format!("expected {BT} or a vector after the label, found '{}'", text[at..bt].trim())));
         }
-        let et = text[bt..].find(ET).map(|k| bt + k).ok_or_else(|| {
+        // After the whole `|BT|`: in `|BT|ET|` the two markers share a '|'.
+        let et = text[bt + BT.len()..].find(ET).map(|k| bt + BT.len() + k).ok_or_else(|| {
             err(text.len(), format!("expected {ET} to end the trees begun at column {}", col(text, bt)))
         })?;
         let mut t = bt + BT.len();
@@ -355,6 +356,8 @@ mod tests {
     fn errors_are_located_where_svm_light_tk_would_exit_or_ignore() {
         assert_eq!(bad("yes |BT| (A b) |ET|"), "ex:3:1: expected a label (a number such as +1 or -1), found 'yes'");
         assert_eq!(bad("+1 |BT| (A b)"), "ex:3:14: expected |ET| to end the trees begun at column 4");
+        // Markers sharing a '|' (found by fuzzing: the reader sliced past its end).
+        assert_eq!(bad("+1 |BT|ET|"), "ex:3:11: expected |ET| to end the trees begun at column 4");
         assert_eq!(bad("+1 qid:3 |BT| (A b) |ET|"), "ex:3:4: expected |BT| or a vector after the label, found 'qid:3'");
         assert_eq!(bad("+1 |BT| (A b |ET|"), "ex:3:14: expected ')' to close '(A', found the end of the tree");
         assert_eq!(bad("+1 |BT| (A b)) |ET|"), "ex:3:14: unexpected ')': no bracket is open here");
