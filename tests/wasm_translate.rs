@@ -10,8 +10,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use treelink::corpus::{Corpus, Named};
-use treelink::lexicon::{bitext_of, train_lexicon, LexiconOptions};
-use treelink::mt::ms::{MsSystem, MsSystemConfig};
+use treelink::mt::model::{MtSystem, SystemKind};
+use treelink::mt::phrase::ExtractMethod;
+use treelink::mt::train::{train_system, word_alignments_and_lexicon, MtTrainSettings};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -31,9 +32,22 @@ fn wasm_ms_translation_equals_the_native_cli() {
     )
     .unwrap();
     let started = now_ms();
-    // As `mt-train` without --dev: word alignment on the training sentences, default settings.
-    let (_, links) = train_lexicon(&bitext_of(&corpus), &LexiconOptions::default(), &mut |_| {});
-    let sys = MsSystem::train(&corpus, &links, None, &MsSystemConfig::default()).unwrap();
+    // As `mt-train` without --dev: word alignment on the training sentences, and the
+    // CLI's training with its defaults (the lexicon kept for the unknown-word back-off).
+    let (mut links, lexicon) = word_alignments_and_lexicon(&[&corpus], &mut |_| {});
+    let settings = MtTrainSettings { tune_iterations: 0, lexicon: Some(lexicon), ..MtTrainSettings::default() };
+    let (system, _) = train_system(
+        SystemKind::Ms,
+        ExtractMethod::Word,
+        &corpus,
+        &links.swap_remove(0),
+        None,
+        None,
+        &settings,
+        &mut |_| {},
+    )
+    .unwrap();
+    let MtSystem::Ms(sys) = system else { panic!("not an MS system") };
     let trained = now_ms();
     let native: Vec<&str> = NATIVE.lines().collect();
     assert_eq!(native.len(), corpus.len());
