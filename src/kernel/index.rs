@@ -351,22 +351,11 @@ impl StructureIndex {
 
     /// `Σ_{n∈S} Σ_{n'∈S'} Δ(n, n')` by merging the production-sorted lists.
     fn sst_sum(&self, a: &SubTreeKey, b: &SubTreeKey) -> f64 {
-        let (mut i, mut j, mut sum) = (0, 0, 0.0);
-        let (x, y) = (&a.nodes, &b.nodes);
-        while i < x.len() && j < y.len() {
-            match x[i].0.cmp(&y[j].0) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    let p = x[i].0;
-                    let i_end = i + x[i..].iter().take_while(|e| e.0 == p).count();
-                    let j_end = j + y[j..].iter().take_while(|e| e.0 == p).count();
-                    for &(_, sa, ca) in &x[i..i_end] {
-                        for &(_, sb, cb) in &y[j..j_end] {
-                            sum += (u64::from(ca) * u64::from(cb)) as f64 * self.delta(sa, sb);
-                        }
-                    }
-                    (i, j) = (i_end, j_end);
+        let mut sum = 0.0;
+        for (xs, ys) in equal_production_runs(&a.nodes, &b.nodes) {
+            for &(_, sa, ca) in xs {
+                for &(_, sb, cb) in ys {
+                    sum += (u64::from(ca) * u64::from(cb)) as f64 * self.delta(sa, sb);
                 }
             }
         }
@@ -407,6 +396,36 @@ impl StructureIndex {
         // A fold from +0.0, not `sum()`, whose empty sum is -0.0 and would print "-0".
         Ok(sa.fold(0.0, |acc, u| run(u).iter().fold(acc, |acc, &v| acc + self.delta(ia.shape[u], ib.shape[v]))))
     }
+}
+
+/// `(production, shape, count)` of a sub-tree's nodes ([`SubTreeKey::entries`]).
+pub(crate) type NodeEntry = (u32, u32, u32);
+
+/// The runs of one production in two production-sorted `(production, shape,
+/// count)` lists, in increasing production: the only node pairs whose Δ can
+/// be non-zero (a merge, so linear in the two lengths).
+pub(crate) fn equal_production_runs<'a>(
+    x: &'a [NodeEntry],
+    y: &'a [NodeEntry],
+) -> impl Iterator<Item = (&'a [NodeEntry], &'a [NodeEntry])> + 'a {
+    let (mut i, mut j) = (0, 0);
+    std::iter::from_fn(move || {
+        while i < x.len() && j < y.len() {
+            match x[i].0.cmp(&y[j].0) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    let p = x[i].0;
+                    let i_end = i + x[i..].iter().take_while(|e| e.0 == p).count();
+                    let j_end = j + y[j..].iter().take_while(|e| e.0 == p).count();
+                    let runs = (&x[i..i_end], &y[j..j_end]);
+                    (i, j) = (i_end, j_end);
+                    return Some(runs);
+                }
+            }
+        }
+        None
+    })
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ use std::fmt;
 
 use super::example::{Example, TkTree};
 use crate::hash::FnvMap;
-use crate::kernel::index::{StructureIndex, SubTreeKey, LEAF};
+use crate::kernel::index::{equal_production_runs, StructureIndex, SubTreeKey, LEAF};
 use crate::kernel::TooManyNodePairs;
 use crate::svm::PolyKernel;
 
@@ -236,28 +236,17 @@ impl ForestKernel {
     /// (increasing), `Σ_{x∈a_p} c_x · (Σ_{y∈b_p} c_y · Δ(x, y))`, shapes in
     /// increasing order.
     pub fn raw_tree(&self, a: &SubTreeKey, b: &SubTreeKey) -> f64 {
-        let (x, y) = (a.entries(), b.entries());
-        let (mut i, mut j, mut sum) = (0, 0, 0.0);
-        while i < x.len() && j < y.len() {
-            match x[i].0.cmp(&y[j].0) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    let p = x[i].0;
-                    let i_end = i + x[i..].iter().take_while(|e| e.0 == p).count();
-                    let j_end = j + y[j..].iter().take_while(|e| e.0 == p).count();
-                    let mut acc = 0.0;
-                    for &(_, sa, ca) in &x[i..i_end] {
-                        let mut inner = 0.0;
-                        for &(_, sb, cb) in &y[j..j_end] {
-                            inner += f64::from(cb) * self.index.delta(sa, sb);
-                        }
-                        acc += f64::from(ca) * inner;
-                    }
-                    sum += acc;
-                    (i, j) = (i_end, j_end);
+        let mut sum = 0.0;
+        for (xs, ys) in equal_production_runs(a.entries(), b.entries()) {
+            let mut acc = 0.0;
+            for &(_, sa, ca) in xs {
+                let mut inner = 0.0;
+                for &(_, sb, cb) in ys {
+                    inner += f64::from(cb) * self.index.delta(sa, sb);
                 }
+                acc += f64::from(ca) * inner;
             }
+            sum += acc;
         }
         sum
     }
