@@ -172,6 +172,20 @@ fn structure_model_samples_and_smoothing_by_hand() {
 
 // ---------------------------------------------------------------- decoder ----
 
+fn count(f: &str, e: &str, n: f64) -> (String, String, f64) {
+    (f.to_string(), e.to_string(), n)
+}
+
+/// The RM pair counts of the by-hand smoothing tests.
+fn hand_rm_counts() -> Vec<(String, String, f64)> {
+    vec![
+        count("NP[ART-NN]", "NP[DA-NC]", 1.0),
+        count("NP[ART-NN]", "NP[DA-AQ-NC]", 1.0),
+        count("NP[ART-ADJA-NN]", "NP[DA-AQ-NC]", 0.5),
+        count("PP[APPR-NN]", "SP[PREP-NC]", 1.0),
+    ]
+}
+
 /// h1/h2 interpolated with the coarse RM pairs (reading `backoff`), by hand.
 /// Counts: f1 = NP[ART-NN] → e1 = NP[DA-NC] 1, f1 → e2 = NP[DA-AQ-NC] 1,
 /// f2 = NP[ART-ADJA-NN] → e2 0.5, f3 = PP[APPR-NN] → e3 = SP[PREP-NC] 1.
@@ -185,13 +199,7 @@ fn structure_model_samples_and_smoothing_by_hand() {
 /// (f2, e2): (0.5 + 0.6) / 1.5 and (0.5 + 2·0.2) / 3.5. (f3, e3): 1 and 1.
 #[test]
 fn rm_backoff_estimates_by_hand() {
-    let c = |f: &str, e: &str, n: f64| (f.to_string(), e.to_string(), n);
-    let counts = vec![
-        c("NP[ART-NN]", "NP[DA-NC]", 1.0),
-        c("NP[ART-NN]", "NP[DA-AQ-NC]", 1.0),
-        c("NP[ART-ADJA-NN]", "NP[DA-AQ-NC]", 0.5),
-        c("PP[APPR-NN]", "SP[PREP-NC]", 1.0),
-    ];
+    let counts = hand_rm_counts();
     let t = RmTable::estimate_backoff(counts.clone(), None);
     let p = |f: &str, e: &str| {
         let x = t.get(f, e).unwrap();
@@ -211,6 +219,51 @@ fn rm_backoff_estimates_by_hand() {
     assert_eq!(t.lookup("NP[ART-NN]").0[0].target, "NP[DA-AQ-NC]");
     let paper = RmTable::estimate(counts, None);
     assert!(close(paper.get("NP[ART-NN]", "NP[DA-NC]").unwrap().p_e_given_f, 0.5));
+}
+
+/// h1/h2 discounted, modified Kneser-Ney style, the mass to the coarse RM
+/// pair (reading `discount`), by hand; the counts of `rm_backoff_estimates_by_hand`.
+/// Every ⌈count⌉ is 1, so the count-of-counts give no valid discounts and
+/// KenLM's fallback D1 = 0.5 is used: d = 0.5 for every pair.
+/// Discounted mass γ: f1 1.0 (of c = 2), f2 0.5 (of 0.5), f3 0.5 (of 1);
+/// e1 0.5 (of 1), e2 1.0 (of 1.5), e3 0.5 (of 1).
+/// Continuation: N(·,e1) = 1, N(·,e2) = 2 of the 3 NP pairs; N(f1,·) = 2 of 3.
+/// P(e1|f1) = (0.5 + 1.0 · 1 · 1/3) / 2 = 5/12, P(e2|f1) = (0.5 + 2/3) / 2 = 7/12;
+/// P(e2|f2) = (0 + 0.5 · 2/3) / 0.5 = 2/3 (the rest goes to e1, unseen with f2);
+/// P(f1|e1) = (0.5 + 0.5 · 2/3) / 1 = 5/6, P(f1|e2) = (0.5 + 1.0 · 2/3) / 1.5 = 7/9,
+/// P(f2|e2) = (0 + 1.0 · 1/3) / 1.5 = 2/9; (f3, e3): 1 and 1.
+#[test]
+fn rm_discounted_estimates_by_hand() {
+    let c = count;
+    let counts = hand_rm_counts();
+    let t = RmTable::estimate_discounted(counts, None);
+    let expect = [
+        ("NP[ART-NN]", "NP[DA-NC]", 5.0 / 12.0, 5.0 / 6.0),
+        ("NP[ART-NN]", "NP[DA-AQ-NC]", 7.0 / 12.0, 7.0 / 9.0),
+        ("NP[ART-ADJA-NN]", "NP[DA-AQ-NC]", 2.0 / 3.0, 2.0 / 9.0),
+        ("PP[APPR-NN]", "SP[PREP-NC]", 1.0, 1.0),
+    ];
+    for (f, e, ef, fe) in expect {
+        let x = t.get(f, e).unwrap();
+        assert!(
+            close(x.p_e_given_f, ef) && close(x.p_f_given_e, fe),
+            "{f} -> {e}: {} {}, expected {ef} {fe}",
+            x.p_e_given_f,
+            x.p_f_given_e
+        );
+    }
+    // Counts 1, 2, 3, 4 of one source RM: count-of-counts [1, 1, 1, 1] give
+    // Y = 1/3, D1 = 1/3, D2 = 1, D3+ = 5/3 (Chen & Goodman); γ = 14/3 of 10,
+    // shared by continuation (1/4 each, one source per target), so
+    // P = (c − D + 7/6) / 10: 11/60, 13/60, 15/60, 21/60, summing to 1.
+    let targets = ["NP[DA-NC]", "NP[DA-AQ-NC]", "NP[NC]", "NP[DA-NC-AQ]"];
+    let counts: Vec<_> = targets.iter().zip(1..).map(|(e, n)| c("NP[ART-NN]", e, n as f64)).collect();
+    let t = RmTable::estimate_discounted(counts, None);
+    for (e, want) in targets.iter().zip([11.0, 13.0, 15.0, 21.0]) {
+        let got = t.get("NP[ART-NN]", e).unwrap().p_e_given_f;
+        assert!(close(got, want / 60.0), "{e}: {got}, expected {want}/60");
+    }
+    // The paper's reading would give 0.1 to the count-1 target: discounting moves mass to it.
 }
 
 /// The RM lexical weights: IBM Model 1 over the MS root labels of RM pairs

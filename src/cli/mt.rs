@@ -65,7 +65,7 @@ pub struct MtOptions {
     pub unknown_words: UnknownWordOptions,
     /// Reading of the MS system's structure features, comma-separated: paper (the paper's:
     /// relative frequencies, MS tokens), backoff (h1/h2 interpolated with coarse RM pairs),
-    /// roots (h5 over MS root labels), rmlex (RM lexical weights), tags (tag agreement).
+    /// discount (h1/h2 discounted, modified Kneser-Ney style, the mass to coarse RM pairs), roots (h5 over MS root labels), rmlex (RM lexical weights), tags (tag agreement).
     #[arg(long, value_name = "LIST", default_value = "paper", value_parser = parse_reading)]
     pub ms_reading: MsReading,
     /// MS system: every phrase pair is also an option (source RM: its words' POS nodes; target
@@ -81,10 +81,11 @@ fn parse_reading(s: &str) -> Result<MsReading, String> {
         match item {
             "paper" => {}
             "backoff" => r.rm_estimate = RmEstimate::Backoff,
+            "discount" => r.rm_estimate = RmEstimate::Discount,
             "roots" => r.structure_tokens = StructureTokens::Roots,
             "rmlex" => r.rm_lexical = true,
             "tags" => r.tag_agreement = true,
-            _ => return Err(format!("expected paper, backoff, roots, rmlex or tags, found '{item}'")),
+            _ => return Err(format!("expected paper, backoff, discount, roots, rmlex or tags, found '{item}'")),
         }
     }
     Ok(r)

@@ -347,11 +347,7 @@ impl RmTable {
                 p_f_given_e: (c / c_e[e.as_str()]).min(1.0),
             })
             .collect();
-        let mut table = RmTable::from_entries(entries).unwrap_or_default();
-        if let Some(k) = top_k {
-            table.prune(k);
-        }
-        table
+        RmTable::pruned(entries, top_k)
     }
 
     /// Estimates the table from expected counts as [`RmTable::estimate`], each
@@ -364,44 +360,62 @@ impl RmTable {
     /// `P(E|F) = C(F,E) / C(F)` from the summed coarse counts and
     /// `P(e|E) = c(e) / C(E)`; `P(f|e)` the same way round.
     pub fn estimate_backoff(counts: Vec<(String, String, f64)>, top_k: Option<usize>) -> RmTable {
-        let mut coarse_of: BTreeMap<&str, String> = BTreeMap::new();
-        for (f, e, _) in &counts {
-            for s in [f, e] {
-                coarse_of.entry(s).or_insert_with(|| coarse_rm(s));
+        let coarse = coarse_forms(&counts);
+        let s = CoarseCounts::new(&counts, &coarse);
+        let entries = smoothed_entries(&counts, |f, e, c| {
+            let (p_ef, p_fe, cf, ce) = s.coarse_pair(f, e);
+            let back_ef = p_ef * s.c_e[e] / s.cc_e[ce];
+            let back_fe = p_fe * s.c_f[f] / s.cc_f[cf];
+            let (nf, ne) = (s.n_f[f], s.n_e[e]);
+            ((c + nf * back_ef) / (s.c_f[f] + nf), (c + ne * back_fe) / (s.c_e[e] + ne))
+        });
+        RmTable::pruned(entries, top_k)
+    }
+
+    /// Estimates the table from expected counts with modified Kneser-Ney
+    /// style absolute discounting (Chen & Goodman 1998; module documentation
+    /// of [`crate::mt::ms`], reading
+    /// [`RmEstimate::Discount`](crate::mt::ms::RmEstimate::Discount)):
+    /// `P(e|f) = (c(f,e) − d(f,e)) / c(f) + γ(f) · P(E|F) · P_kn(e|E)` with
+    /// `d(f,e) = min(c(f,e), D_k)`, `k = ⌈c(f,e)⌉` capped at 3, the three
+    /// discounts `D_1, D_2, D_3+` from the count-of-counts of `⌈c⌉` by
+    /// [`kn_discounts`](crate::mt::lm::kn_discounts) (KenLM's fallback when
+    /// they are invalid), `γ(f) = Σ_e' d(f,e') / c(f)` the discounted mass,
+    /// `P(E|F) = C(F,E) / C(F)` the coarse RM pair's relative frequency and
+    /// `P_kn(e|E) = N(·,e) / Σ_{e' ∈ E} N(·,e')` Kneser-Ney's continuation
+    /// probability (`N(·,e)`: distinct source RMs seen with `e`), so that a
+    /// target seen with many sources is the likelier for a rare one. Each
+    /// row sums to 1 over the targets seen in training; `P(f|e)` the same
+    /// way round.
+    pub fn estimate_discounted(counts: Vec<(String, String, f64)>, top_k: Option<usize>) -> RmTable {
+        let coarse = coarse_forms(&counts);
+        let s = CoarseCounts::new(&counts, &coarse);
+        let mut t = [0u64; 4];
+        for (_, _, c) in counts.iter().filter(|x| x.2 > 0.0) {
+            let k = c.ceil().min(4.0) as usize;
+            if let Some(x) = t.get_mut(k.saturating_sub(1)) {
+                *x += 1;
             }
         }
-        let (mut c_f, mut c_e): (BTreeMap<&str, f64>, BTreeMap<&str, f64>) = Default::default();
-        let (mut n_f, mut n_e): (BTreeMap<&str, f64>, BTreeMap<&str, f64>) = Default::default();
-        let mut cc: BTreeMap<(&str, &str), f64> = BTreeMap::new();
-        let (mut cc_f, mut cc_e): (BTreeMap<&str, f64>, BTreeMap<&str, f64>) = Default::default();
+        let discounts = crate::mt::lm::kn_discounts(t);
+        let discount = |c: f64| c.min(discounts.of(c.ceil().min(3.0) as u64));
+        let (mut gamma_f, mut gamma_e): (BTreeMap<&str, f64>, BTreeMap<&str, f64>) = Default::default();
         for (f, e, c) in counts.iter().filter(|x| x.2 > 0.0) {
-            *c_f.entry(f).or_insert(0.0) += c;
-            *c_e.entry(e).or_insert(0.0) += c;
-            *n_f.entry(f).or_insert(0.0) += 1.0;
-            *n_e.entry(e).or_insert(0.0) += 1.0;
-            let (cf, ce) = (coarse_of[f.as_str()].as_str(), coarse_of[e.as_str()].as_str());
-            *cc.entry((cf, ce)).or_insert(0.0) += c;
-            *cc_f.entry(cf).or_insert(0.0) += c;
-            *cc_e.entry(ce).or_insert(0.0) += c;
+            *gamma_f.entry(f).or_insert(0.0) += discount(*c);
+            *gamma_e.entry(e).or_insert(0.0) += discount(*c);
         }
-        let entries: Vec<RmEntry> = counts
-            .iter()
-            .filter(|(_, _, c)| *c > 0.0)
-            .map(|(f, e, c)| {
-                let (cf, ce) = (coarse_of[f.as_str()].as_str(), coarse_of[e.as_str()].as_str());
-                let joint = cc[&(cf, ce)];
-                let back_ef = joint / cc_f[cf] * c_e[e.as_str()] / cc_e[ce];
-                let back_fe = joint / cc_e[ce] * c_f[f.as_str()] / cc_f[cf];
-                let (nf, ne) = (n_f[f.as_str()], n_e[e.as_str()]);
-                RmEntry {
-                    source: f.clone(),
-                    target: e.clone(),
-                    count: *c,
-                    p_e_given_f: ((c + nf * back_ef) / (c_f[f.as_str()] + nf)).min(1.0),
-                    p_f_given_e: ((c + ne * back_fe) / (c_e[e.as_str()] + ne)).min(1.0),
-                }
-            })
-            .collect();
+        let entries = smoothed_entries(&counts, |f, e, c| {
+            let (p_ef, p_fe, cf, ce) = s.coarse_pair(f, e);
+            let back_ef = p_ef * s.n_e[e] / s.nc_e[ce];
+            let back_fe = p_fe * s.n_f[f] / s.nc_f[cf];
+            let kept = c - discount(c);
+            ((kept + gamma_f[f] * back_ef) / s.c_f[f], (kept + gamma_e[e] * back_fe) / s.c_e[e])
+        });
+        RmTable::pruned(entries, top_k)
+    }
+
+    /// The table of these estimated entries, the `top_k` targets of each source RM kept.
+    fn pruned(entries: Vec<RmEntry>, top_k: Option<usize>) -> RmTable {
         let mut table = RmTable::from_entries(entries).unwrap_or_default();
         if let Some(k) = top_k {
             table.prune(k);
@@ -450,6 +464,95 @@ impl RmTable {
     /// The entry of a pair.
     pub fn get(&self, source: &str, target: &str) -> Option<&RmEntry> {
         self.lookup(source).0.iter().find(|e| e.target == target)
+    }
+}
+
+/// The sums the smoothed estimates of the RM table read: fine and coarse
+/// (root labels, [`coarse_rm`]) counts both ways and the numbers of
+/// distinct partners.
+struct CoarseCounts<'a> {
+    coarse_of: &'a BTreeMap<&'a str, String>,
+    /// `c(f)`, `c(e)`: expected counts of an RM.
+    c_f: BTreeMap<&'a str, f64>,
+    c_e: BTreeMap<&'a str, f64>,
+    /// `n(f)`: distinct targets of `f`; `n(e)` = `N(·,e)`: distinct sources of `e`.
+    n_f: BTreeMap<&'a str, f64>,
+    n_e: BTreeMap<&'a str, f64>,
+    /// `C(F, E)`, `C(F)`, `C(E)`: the counts summed over coarse classes.
+    cc: BTreeMap<(&'a str, &'a str), f64>,
+    cc_f: BTreeMap<&'a str, f64>,
+    cc_e: BTreeMap<&'a str, f64>,
+    /// Distinct fine pairs whose source (target) is in the coarse class:
+    /// `Σ_{f ∈ F} n(f)`, `Σ_{e ∈ E} N(·,e)`.
+    nc_f: BTreeMap<&'a str, f64>,
+    nc_e: BTreeMap<&'a str, f64>,
+}
+
+/// The entries of the counted pairs (count > 0) with the probabilities
+/// `(P(e|f), P(f|e))` that `p(f, e, count)` gives, capped at 1.
+fn smoothed_entries(counts: &[(String, String, f64)], p: impl Fn(&str, &str, f64) -> (f64, f64)) -> Vec<RmEntry> {
+    counts
+        .iter()
+        .filter(|(_, _, c)| *c > 0.0)
+        .map(|(f, e, c)| {
+            let (p_e_given_f, p_f_given_e) = p(f, e, *c);
+            RmEntry {
+                source: f.clone(),
+                target: e.clone(),
+                count: *c,
+                p_e_given_f: p_e_given_f.min(1.0),
+                p_f_given_e: p_f_given_e.min(1.0),
+            }
+        })
+        .collect()
+}
+
+/// The coarse form ([`coarse_rm`]) of every RM of the counts.
+fn coarse_forms(counts: &[(String, String, f64)]) -> BTreeMap<&str, String> {
+    let mut coarse_of: BTreeMap<&str, String> = BTreeMap::new();
+    for (f, e, _) in counts {
+        for s in [f, e] {
+            coarse_of.entry(s).or_insert_with(|| coarse_rm(s));
+        }
+    }
+    coarse_of
+}
+
+impl<'a> CoarseCounts<'a> {
+    fn new(counts: &'a [(String, String, f64)], coarse_of: &'a BTreeMap<&'a str, String>) -> CoarseCounts<'a> {
+        let mut s = CoarseCounts {
+            coarse_of,
+            c_f: BTreeMap::new(),
+            c_e: BTreeMap::new(),
+            n_f: BTreeMap::new(),
+            n_e: BTreeMap::new(),
+            cc: BTreeMap::new(),
+            cc_f: BTreeMap::new(),
+            cc_e: BTreeMap::new(),
+            nc_f: BTreeMap::new(),
+            nc_e: BTreeMap::new(),
+        };
+        for (f, e, c) in counts.iter().filter(|x| x.2 > 0.0) {
+            let (f, e) = (f.as_str(), e.as_str());
+            *s.c_f.entry(f).or_insert(0.0) += c;
+            *s.c_e.entry(e).or_insert(0.0) += c;
+            *s.n_f.entry(f).or_insert(0.0) += 1.0;
+            *s.n_e.entry(e).or_insert(0.0) += 1.0;
+            let (cf, ce) = (coarse_of[f].as_str(), coarse_of[e].as_str());
+            *s.cc.entry((cf, ce)).or_insert(0.0) += c;
+            *s.cc_f.entry(cf).or_insert(0.0) += c;
+            *s.cc_e.entry(ce).or_insert(0.0) += c;
+            *s.nc_f.entry(cf).or_insert(0.0) += 1.0;
+            *s.nc_e.entry(ce).or_insert(0.0) += 1.0;
+        }
+        s
+    }
+
+    /// `P(E|F)`, `P(F|E)` of the coarse pair of `(f, e)` and the coarse forms `F`, `E`.
+    fn coarse_pair(&self, f: &str, e: &str) -> (f64, f64, &'a str, &'a str) {
+        let (cf, ce) = (self.coarse_of[f].as_str(), self.coarse_of[e].as_str());
+        let joint = self.cc[&(cf, ce)];
+        (joint / self.cc_f[cf], joint / self.cc_e[ce], cf, ce)
     }
 }
 

@@ -146,7 +146,7 @@
 //! pairs and says it "didn't meet with the serious data sparseness problem".
 //! On SQUOIA's 2728 pairs it does: 98.7% of the RM pairs have an expected
 //! count of at most 1, and MERT sets the weights of h1, h2, h5 to about 0.
-//! Four readings, each selectable (`treelink mt-train --ms-reading`), the
+//! Five readings, each selectable (`treelink mt-train --ms-reading`), the
 //! paper's own being [`MsReading::PAPER`] (relative frequencies, MS tokens,
 //! no further features):
 //! - **`backoff`** ([`RmEstimate::Backoff`]): §3.2's "fixed value for the
@@ -156,6 +156,19 @@
 //!   are cut to their root labels, times the fine target's share of its
 //!   coarse class ([`RmTable::estimate_backoff`]). A rare RM pair then
 //!   scores by how often its shape (`NP PP` → `GRUP.NOM SP`) is seen.
+//! - **`discount`** ([`RmEstimate::Discount`]): the same back-off with the
+//!   weight of the coarse pair set by modified Kneser-Ney style absolute
+//!   discounting instead of Witten-Bell (Chen & Goodman 1998): each expected
+//!   count loses `min(c, D_⌈c⌉)`, the three discounts estimated from the
+//!   count-of-counts of the rounded-up counts (the expected counts are
+//!   fractional; KenLM's fallback discounts when those give no valid ones),
+//!   and the lost mass goes to the coarse RM pair times Kneser-Ney's
+//!   continuation probability of the fine RM within its coarse class
+//!   ([`RmTable::estimate_discounted`]). With 98.7% of the counts at most 1,
+//!   a rare pair keeps little of its relative frequency and is scored mostly
+//!   by its shape and by how many RMs its target RM is seen with. The
+//!   structure model h5 is already Kneser-Ney smoothed; over coarse
+//!   structures it is the reading `roots`.
 //! - **`roots`** ([`StructureTokens::Roots`]): the structure model h5 over
 //!   the MS's root labels instead of whole MS strings — the paper's Table 2
 //!   mixes both (`IN`, `NP-A[NPB[PRP-NN]]`); root labels are frequent enough
@@ -286,6 +299,9 @@ pub enum RmEstimate {
     /// Interpolated with the coarse RM pair (root labels), Witten-Bell
     /// ([`RmTable::estimate_backoff`]).
     Backoff,
+    /// Modified Kneser-Ney style absolute discounting, the discounted mass
+    /// given to the coarse RM pair ([`RmTable::estimate_discounted`]).
+    Discount,
 }
 
 /// The tokens of the structure model h5 (eq. 13).
@@ -509,6 +525,7 @@ impl MsSystem {
         let rm_table = match config.reading.rm_estimate {
             RmEstimate::Paper => RmTable::estimate(counted, config.rm_top_k),
             RmEstimate::Backoff => RmTable::estimate_backoff(counted, config.rm_top_k),
+            RmEstimate::Discount => RmTable::estimate_discounted(counted, config.rm_top_k),
         };
         // Structure model (h5) on sampled target SMS.
         let mut rng = SplitMix64::new(config.seed);
