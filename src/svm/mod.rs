@@ -46,6 +46,10 @@
 //! assert!((d - 2.0).abs() < 1e-6);
 //! ```
 //!
+//! When the kernel's feature map is explicit and small, [`linear`] solves
+//! the same dual without the bias constraint by dual coordinate descent, in
+//! time linear in the examples (no kernel rows).
+//!
 //! References: Fan, Chen & Lin (2005), "Working set selection using second
 //! order information for training SVM", JMLR 6; Chang & Lin (2011), "LIBSVM:
 //! a library for support vector machines", ACM TIST 2; Platt (2000),
@@ -53,6 +57,7 @@
 //! Platt's probabilistic outputs for SVMs", Machine Learning 68.
 
 mod cache;
+pub mod linear;
 mod platt;
 mod poly;
 mod smo;
