@@ -250,6 +250,73 @@ pub fn context_kernel(x: &ContextKey, sx: (f64, f64), y: &ContextKey, sy: (f64, 
     0.5 * (normalize(polynomial_kernel(&x.dense, &y.dense), sx.0, sy.0) + normalize(label_kernel(x, y), sx.1, sy.1))
 }
 
+/// An instance in the composite kernel's explicit feature space, when every
+/// component has a finite one (`lex`/`plain`, `ctx`, `hist` and `*-root`):
+/// `K(x, y) = Σ_blocks s_x s_y (v_x·v_y + 1)² + Σ_same keys a_x a_y`, the
+/// dot product of `[s φ(v) per block, a per key]` (φ the degree-2 map of
+/// [`polynomial_feature_map`]). SST, RdSST and RgSST sum over tree
+/// fragments without bound, so they have none here.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExplicitFeatures {
+    /// `(s, v)` per polynomial part, in component order (plain, ctx, hist);
+    /// `s` folds in `√θ` and the normalisation.
+    pub poly: Vec<(f64, Vec<f64>)>,
+    /// Indicator features with their values.
+    pub indicators: Vec<(Indicator, f64)>,
+}
+
+/// An indicator feature of [`ExplicitFeatures`]: interned labels
+/// ([`StructureIndex`]) and the component (index into the spec's BTKs) it
+/// belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Indicator {
+    /// `ctx`: the candidate's label pair, and its parents' label pair.
+    Labels(u32),
+    ParentLabels(u32),
+    /// dBTK-Root: the pair of root labels.
+    RootPair {
+        btk: usize,
+        source: u32,
+        target: u32,
+    },
+    /// iBTK-Root: each side's root label.
+    SourceRoot {
+        btk: usize,
+        label: u32,
+    },
+    TargetRoot {
+        btk: usize,
+        label: u32,
+    },
+}
+
+impl ExplicitFeatures {
+    /// `K(x, y)` from the two explicit vectors.
+    pub fn dot(&self, other: &ExplicitFeatures) -> f64 {
+        let poly: f64 = self
+            .poly
+            .iter()
+            .zip(&other.poly)
+            .filter(|((_, a), (_, b))| a.len() == b.len() && !a.is_empty())
+            .map(|((sa, a), (sb, b))| sa * sb * polynomial_kernel(a, b))
+            .sum();
+        let indicators: f64 = self
+            .indicators
+            .iter()
+            .flat_map(|(k, a)| other.indicators.iter().filter(move |(l, _)| l == k).map(move |(_, b)| a * b))
+            .sum();
+        poly + indicators
+    }
+}
+
+impl KernelSpec {
+    /// Whether every component has a finite explicit feature map
+    /// ([`ExplicitFeatures`]); `None`, else the first component without one.
+    pub fn non_explicit_component(&self) -> Option<String> {
+        self.btks.iter().find(|(_, space)| *space != Space::Root).map(|(k, s)| format!("{k}-{s}"))
+    }
+}
+
 /// The composite kernel over a set of instances, with their self-kernels
 /// precomputed for normalisation.
 #[derive(Debug)]
@@ -376,6 +443,62 @@ impl<'a> CompositeKernel<'a> {
         }
     }
 
+    /// The explicit feature vector of `x` with self parts `sx`
+    /// ([`ExplicitFeatures`]), `None` when a component has none.
+    pub fn explicit(&self, x: &Instance, sx: &[(f64, f64)]) -> Option<ExplicitFeatures> {
+        if self.spec.non_explicit_component().is_some() {
+            return None;
+        }
+        // √θ / √(self value), so that each block's dot product is θ K̂.
+        let scale = |theta: f64, self_value: f64| if self_value > 0.0 { (theta / self_value).sqrt() } else { 0.0 };
+        let mut out = ExplicitFeatures { poly: Vec::new(), indicators: Vec::new() };
+        let mut c = 0;
+        if let Some(set) = self.spec.plain {
+            out.poly.push((scale(self.spec.thetas[c], sx[c].0), set.select(&x.plain).to_vec()));
+            c += 1;
+        }
+        if self.spec.context {
+            // ½ (normalised polynomial + normalised label kernel); the label
+            // kernel is (I[labels] + I[parent labels]) / 2.
+            let theta = self.spec.thetas[c] / 2.0;
+            match &x.context {
+                Some(k) => {
+                    out.poly.push((scale(theta, sx[c].0), k.dense.clone()));
+                    let a = scale(theta / 2.0, sx[c].1);
+                    out.indicators.push((Indicator::Labels(k.labels), a));
+                    if let Some(p) = k.parent_labels {
+                        out.indicators.push((Indicator::ParentLabels(p), a));
+                    }
+                }
+                None => out.poly.push((0.0, Vec::new())),
+            }
+            c += 1;
+        }
+        if self.spec.history {
+            match &x.history {
+                Some(h) => out.poly.push((scale(self.spec.thetas[c], sx[c].0), h.clone())),
+                None => out.poly.push((0.0, Vec::new())),
+            }
+            c += 1;
+        }
+        for (btk, &(kind, _)) in self.spec.btks.iter().enumerate() {
+            let (source, target) = (x.source.root_label(), x.target.root_label());
+            let theta = self.spec.thetas[c];
+            match kind {
+                BtkKind::Dbtk => {
+                    out.indicators.push((Indicator::RootPair { btk, source, target }, scale(theta, sx[c].0 * sx[c].1)))
+                }
+                BtkKind::Ibtk => {
+                    let a = scale(theta, sx[c].0 + sx[c].1);
+                    out.indicators.push((Indicator::SourceRoot { btk, label: source }, a));
+                    out.indicators.push((Indicator::TargetRoot { btk, label: target }, a));
+                }
+            }
+            c += 1;
+        }
+        Some(out)
+    }
+
     /// `K(x_i, x_j)` between instances given at construction.
     pub fn eval(&self, instances: &[&Instance], i: usize, j: usize) -> f64 {
         self.eval_with(instances[i], &self.selfs[i], instances[j], &self.selfs[j])
@@ -406,6 +529,58 @@ mod tests {
         for bad in ["", "str", "ibtk", "xbtk-sst", "ibtk-ptk", "lex+foo"] {
             assert!(bad.parse::<KernelSpec>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_explicit_map_reproduces_the_kernel() {
+        let trees = [
+            ("(S (NP (DT the) (NN dog)) (VP (VBZ barks)))", "(S (NP (DT el) (NN perro)) (VP (VBZ ladra)))"),
+            ("(NP (DT a) (NN dog))", "(NP (DT un) (NN perro))"),
+            ("(VP (VBZ sleeps))", "(S (VP (VBZ duerme)))"),
+            ("(NP (NN dogs))", "(VP (VBZ ladra))"),
+        ];
+        let mut rng = crate::rng::SplitMix64::new(3);
+        let mut index = StructureIndex::new(0.4);
+        let labels = ["NP-NP", "S-S", "VP-S"];
+        let mut instances = Vec::new();
+        for (k, (s, t)) in trees.iter().enumerate() {
+            let (s, t) = (Tree::parse_one(s, "s").unwrap(), Tree::parse_one(t, "t").unwrap());
+            let (is, it) = (index.index_tree(&s), index.index_tree(&t));
+            let mut plain = [0.0; N_PLAIN];
+            plain.iter_mut().for_each(|v| *v = rng.symmetric());
+            let (a, b) = labels[k % 3].split_once('-').unwrap();
+            let (p, q) = labels[(k + 1) % 3].split_once('-').unwrap();
+            let context = ContextKey {
+                dense: (0..5).map(|_| rng.symmetric()).collect(),
+                labels: index.label_pair(a, b),
+                parent_labels: (k != 2).then(|| index.label_pair(p, q)),
+            };
+            instances.push(Instance {
+                source: index.subtree_key(&s, &is, 0),
+                target: index.subtree_key(&t, &it, 0),
+                plain,
+                context: Some(context),
+                history: Some((0..4).map(|_| rng.symmetric()).collect()),
+            });
+        }
+        let refs: Vec<&Instance> = instances.iter().collect();
+        for spec in ["lex", "plain+dbtk-root", "plain+ctx+ibtk-root+dbtk-root", "lex+ctx+hist+dbtk-root", "ctx"] {
+            let spec: KernelSpec = spec.parse().unwrap();
+            let n = spec.components();
+            let spec = spec.with_thetas(&(1..=n).map(|w| w as f64).collect::<Vec<_>>()).unwrap();
+            let k = CompositeKernel::new(&spec, &index, &refs);
+            let maps: Vec<ExplicitFeatures> =
+                (0..refs.len()).map(|i| k.explicit(refs[i], k.selfs(i)).unwrap()).collect();
+            for i in 0..refs.len() {
+                for j in 0..refs.len() {
+                    let (want, got) = (k.eval(&refs, i, j), maps[i].dot(&maps[j]));
+                    assert!((want - got).abs() < 1e-12, "{spec} K({i}, {j}) = {want}, explicit {got}");
+                }
+            }
+        }
+        let with_tree_kernel: KernelSpec = "plain+ctx+dbtk-root+ibtk-rgsst".parse().unwrap();
+        assert_eq!(with_tree_kernel.non_explicit_component().as_deref(), Some("ibtk-rgsst"));
+        assert!(CompositeKernel::new(&with_tree_kernel, &index, &refs).explicit(refs[0], &[(1.0, 1.0); 4]).is_none());
     }
 
     #[test]

@@ -14,3 +14,4 @@ pub mod greedy;
 pub mod history;
 pub mod lexical;
 pub mod model;
+pub mod primal;

@@ -30,6 +30,7 @@ use super::features::{LexicalMatrices, PlainFeatures, N_PLAIN};
 use super::greedy::{greedy_align, Scored, Search};
 use super::history::FirstPassOutput;
 use super::lexical::{LexicalModel, LexicalSetup};
+use super::primal::{self, Solver};
 use crate::corpus::{Corpus, TreePair};
 use crate::eval::prf::Counts;
 use crate::io::json::{from_json, JsonError};
@@ -108,6 +109,8 @@ pub enum AlignError {
         Limit::TrainCandidates.option()
     )]
     TrainCandidates { found: usize, limit: usize },
+    #[error("the linear solver needs a kernel with an explicit feature map (lex, plain, ctx, hist, *-root); {spec} has {component}: train it by SMO")]
+    NotExplicit { spec: String, component: String },
     #[error("cancelled")]
     Cancelled,
 }
@@ -201,6 +204,13 @@ pub struct TrainOptions {
     /// (their features are kept: about 100 bytes each); see [`crate::limits`].
     #[serde(default = "default_max_train_candidates")]
     pub max_train_candidates: usize,
+    /// SMO, or dual coordinate descent for specs with an explicit feature map ([`super::primal`]).
+    #[serde(default)]
+    pub solver: Solver,
+    /// With dev data, after the cost factor: each negative share of this
+    /// grid (negatives per positive) is tried and kept if dev F improves.
+    #[serde(default)]
+    pub tune_negative_ratio: Vec<f64>,
 }
 
 fn default_max_train_candidates() -> usize {
@@ -225,6 +235,8 @@ impl Default for TrainOptions {
             tune_cost_factor: Vec::new(),
             svm: SvmParams::default(),
             max_train_candidates: default_max_train_candidates(),
+            solver: Solver::Smo,
+            tune_negative_ratio: Vec::new(),
         }
     }
 }
@@ -447,6 +459,9 @@ pub fn train(
     let dev = dev.filter(|d| dev_links.len() == d.len() && !d.is_empty());
     // Every candidate's features are kept (below): refuse before, not midway.
     check_train_candidates(train_corpus, options)?;
+    if let (Solver::Linear, Some(component)) = (options.solver, options.spec.non_explicit_component()) {
+        return Err(AlignError::NotExplicit { spec: options.spec.to_string(), component });
+    }
     // hist: the first pass (this spec without hist), tuned as any model,
     // and its cross-validated outputs on the training pairs.
     let (first_pass, history) = if options.spec.history {
@@ -505,6 +520,12 @@ pub fn train(
             let at = best.as_ref().map_or_else(|| options.clone(), |(_, o)| o.clone());
             if Some(j) != at.cost_factor {
                 try_options(TrainOptions { cost_factor: Some(j), ..at }, &mut best, progress)?;
+            }
+        }
+        for &r in &options.tune_negative_ratio {
+            let at = best.as_ref().map_or_else(|| options.clone(), |(_, o)| o.clone());
+            if r != at.max_negative_ratio {
+                try_options(TrainOptions { max_negative_ratio: r, ..at }, &mut best, progress)?;
             }
         }
     }
@@ -755,9 +776,17 @@ fn train_at_quantile(
     let j = options.cost_factor.unwrap_or((n_neg / n_pos).clamp(1.0, 4.0));
     let params = SvmParams { c_pos: options.c * j, c_neg: options.c, ..options.svm.clone() };
     let eval = |i: usize, k: usize| kernel.eval(&refs, i, k);
-    let model = svm::train_with_progress(&eval, &y, &params, &mut |p| {
-        progress(Progress { stage: Stage::Svm, done: p.iteration, total: 0, kkt: Some((p.max_violation, params.eps)) })
-    })
+    let eps = if options.solver == Solver::Linear { primal::DEFAULT_EPS } else { params.eps };
+    let mut report = |p: svm::SmoProgress| {
+        progress(Progress { stage: Stage::Svm, done: p.iteration, total: 0, kkt: Some((p.max_violation, eps)) })
+    };
+    let model = match options.solver {
+        Solver::Smo => svm::train_with_progress(&eval, &y, &params, &mut report),
+        Solver::Linear => primal::train(&kernel, &refs, &y, &params, options.seed, &mut report).ok_or_else(|| {
+            let component = spec.non_explicit_component().unwrap_or_default();
+            AlignError::NotExplicit { spec: spec.to_string(), component }
+        })?,
+    }
     .map_err(|e| match e {
         svm::SvmError::Cancelled => AlignError::Cancelled,
         e => AlignError::Svm(e),

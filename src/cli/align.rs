@@ -13,10 +13,12 @@ use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
 use treelink::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexicalSetup, LexiconSource};
 use treelink::align::model::{self, search_links, AlignmentModel, DecisionThreshold, Scorer, TrainOptions};
+use treelink::align::primal::Solver;
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
 use treelink::eval::significance::{Bootstrap, DEFAULT_SAMPLES, DEFAULT_SEED};
 use treelink::io::links::{format_link_line, Link};
+use treelink::kernel::Space;
 use treelink::lexicon::{self, read_moses_lex, Lexicon, WordAlignment};
 use treelink::limits::Limits;
 
@@ -82,12 +84,21 @@ pub struct SvmArgs {
     /// Default: with --dev, the best on dev of 0, 0.005 and 0.02; without, 0.005.
     #[arg(long, value_name = "Q")]
     pub prune_quantile: Option<f64>,
-    /// Negatives kept per positive at most (seeded sample).
+    /// Negatives kept per positive at most (seeded sample; inf: all).
     #[arg(long, default_value_t = 6.0)]
     pub max_negative_ratio: f64,
-    /// Training examples at most (seeded sample, positives and negatives in proportion).
-    #[arg(long, default_value_t = 6000)]
-    pub max_examples: usize,
+    /// Training examples at most (seeded sample, positives and negatives in proportion), or all.
+    /// Default: 6000 with --solver smo, all with --solver linear.
+    #[arg(long, value_name = "N", value_parser = parse_max_examples)]
+    pub max_examples: Option<usize>,
+    /// The SVM solver: smo (any kernel), or linear (dual coordinate descent on the explicit
+    /// feature map, for kernels whose BTKs are all root: lex, plain, ctx, hist, *-root).
+    #[arg(long, default_value = "smo", value_parser = parse_solver)]
+    pub solver: Solver,
+    /// Negatives per positive tried on --dev after the cost factor (comma-separated, inf: all);
+    /// kept if dev F improves.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub tune_negative_ratio: Vec<f64>,
     /// Seed of the samples.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -115,6 +126,25 @@ fn parse_threshold(s: &str) -> Result<DecisionThreshold, String> {
             .filter(|t| t.is_finite())
             .map(DecisionThreshold::Fixed)
             .ok_or_else(|| format!("expected auto or a number, found '{s}'")),
+    }
+}
+
+fn parse_max_examples(s: &str) -> Result<usize, String> {
+    match s {
+        "all" => Ok(usize::MAX),
+        _ => s
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("expected all or a count above 0, found '{s}'")),
+    }
+}
+
+fn parse_solver(s: &str) -> Result<Solver, String> {
+    match s {
+        "smo" => Ok(Solver::Smo),
+        "linear" => Ok(Solver::Linear),
+        _ => Err(format!("expected smo or linear, found '{s}'")),
     }
 }
 
@@ -152,7 +182,12 @@ impl SvmArgs {
                 None => TrainOptions::default().tune_prune_quantiles,
             },
             max_negative_ratio: self.max_negative_ratio,
-            max_examples: self.max_examples,
+            max_examples: self.max_examples.unwrap_or(match self.solver {
+                Solver::Smo => TrainOptions::default().max_examples,
+                Solver::Linear => usize::MAX,
+            }),
+            solver: self.solver,
+            tune_negative_ratio: self.tune_negative_ratio.clone(),
             seed: self.seed,
             platt: self.platt,
             max_train_candidates: limits.max_train_candidates,
@@ -249,12 +284,18 @@ pub struct ExperimentArgs {
     #[arg(long, default_value_t = 5)]
     pub folds: usize,
     /// Rows to run (comma-separated): paper (Tables 3/4), calibrated (the threshold on D chosen on
-    /// dev), ctx (+ context features), hist (+ second pass); beyond = calibrated,ctx,hist; all =
-    /// paper,beyond. The rows beyond the paper add up, on the paper rows' best combination (or
-    /// --kernel) at its pruning quantile. The baseline always runs.
+    /// dev), ctx (+ context features), data (the ctx row's kernel without its fragment BTKs, on
+    /// all the training data by --solver linear, the negative share tuned on dev), hist (+ second
+    /// pass); beyond = calibrated,ctx,hist; all = paper,beyond. The rows beyond the paper add up,
+    /// on the paper rows' best combination (or --kernel) at its pruning quantile. The baseline
+    /// always runs.
     #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "all",
-          value_parser = ["paper", "calibrated", "ctx", "hist", "beyond", "all"])]
+          value_parser = ["paper", "calibrated", "ctx", "data", "hist", "beyond", "all"])]
     pub rows: Vec<String>,
+    /// The `data` row's sizes (comma-separated): at most this many examples each (positives and
+    /// negatives in proportion), or all; one row per size.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "all", value_parser = parse_max_examples)]
+    pub data_sizes: Vec<usize>,
     /// Without the paper rows: the combination the other rows build on (default plain+dbtk-root+ibtk-rgsst).
     #[arg(long, value_name = "SPEC")]
     pub kernel: Option<KernelSpec>,
@@ -391,8 +432,14 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
 fn chosen(model: &AlignmentModel) -> String {
     let s = &model.summary;
     format!(
-        "pruning quantile {}, C {}, cost factor {:.2}, threshold on D {:.3}",
-        s.prune_quantile, s.c, s.cost_factor, model.threshold
+        "pruning quantile {}, C {}, cost factor {:.2}, threshold on D {:.3}; {} examples ({} positive), {} support vectors",
+        s.prune_quantile,
+        s.c,
+        s.cost_factor,
+        model.threshold,
+        s.examples,
+        s.positives_sampled,
+        model.support_vectors.len()
     )
 }
 
@@ -456,9 +503,15 @@ struct RowChoice {
     /// The rows beyond the paper, on the paper rows' best combination (else on `kernel`).
     calibrated: bool,
     context: bool,
+    /// The ctx row's explicit part on all the training data ([`Solver::Linear`]).
+    data: bool,
     history: bool,
     kernel: Option<KernelSpec>,
 }
+
+/// Negatives per positive tried on dev by the `data` row unless
+/// `--tune-negative-ratio` is given (inf: every negative that survives pruning).
+const DATA_NEGATIVE_RATIOS: [f64; 3] = [6.0, 12.0, f64::INFINITY];
 
 /// Runs the chosen rows (Tables 3/4 and beyond) on one train/dev/test split.
 fn run_split(
@@ -502,6 +555,7 @@ fn run_split(
             threshold: DecisionThreshold::Fixed(0.0),
             tune_c: Vec::new(),
             tune_cost_factor: Vec::new(),
+            tune_negative_ratio: Vec::new(),
             ..svm.options(&spec, limits)?
         })
     };
@@ -524,7 +578,7 @@ fn run_split(
         let title = format!("Plain + {} + {} (best on dev)", title_of(&best[0].1), title_of(&best[1].1));
         combo_quantile = Some(run(title, &paper(&combo)?, &mut rows, reporter)?.1);
     }
-    if rows_from.calibrated || rows_from.context || rows_from.history {
+    if rows_from.calibrated || rows_from.context || rows_from.data || rows_from.history {
         // Beyond the paper, each row adding to the one before, on the best
         // combination at the pruning quantile its row chose on dev.
         let mut options = paper(&combo)?;
@@ -541,6 +595,22 @@ fn run_split(
         options.spec = with_components(&options.spec, true, false);
         if rows_from.context {
             run("  + ctx (context features)".into(), &options, &mut rows, reporter)?;
+        }
+        if rows_from.data {
+            let mut data = options.clone();
+            data.spec.btks.retain(|&(_, space)| space == Space::Root);
+            data.spec = with_components(&data.spec, true, false);
+            data.solver = Solver::Linear;
+            data.tune_negative_ratio = match svm.tune_negative_ratio.is_empty() {
+                true => DATA_NEGATIVE_RATIOS.to_vec(),
+                false => svm.tune_negative_ratio.clone(),
+            };
+            for &size in &args.data_sizes {
+                data.max_examples = size;
+                let at_most = if size == usize::MAX { "all".to_string() } else { format!("<= {size}") };
+                let name = format!("  more data: {}, linear solver, {at_most} examples", data.spec);
+                run(name, &data, &mut rows, reporter)?;
+            }
         }
         options.spec = with_components(&options.spec, true, true);
         if rows_from.history {
@@ -613,6 +683,7 @@ pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError>
         paper: wants("paper"),
         calibrated: wants("calibrated"),
         context: wants("ctx"),
+        data: args.rows.iter().any(|r| r == "data"),
         history: wants("hist"),
         kernel: args.kernel.clone(),
     };
