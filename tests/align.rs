@@ -54,13 +54,7 @@ fn split() -> Split {
 }
 
 fn train(s: &Split, spec: &str, max_examples: usize) -> AlignmentModel {
-    let options = TrainOptions { spec: spec.parse().unwrap(), max_examples, ..TrainOptions::default() };
-    let lexical = LexicalSetup {
-        lexicon: s.lexicon.clone(),
-        model: LexicalModel::Tables(s.lexicon.clone()),
-        links: vec![s.train_links.clone()],
-    };
-    model::train(&s.train, None, &lexical, &options, &mut |_| ControlFlow::Continue(())).unwrap()
+    train_with(s, &TrainOptions { spec: spec.parse().unwrap(), max_examples, ..TrainOptions::default() }).unwrap()
 }
 
 fn align(model: &AlignmentModel, lexicon: &Lexicon, corpus: &Corpus, links: &[WordAlignment]) -> Vec<Vec<Link>> {
@@ -249,12 +243,7 @@ fn the_paper_specs_give_the_paper_model() {
     let paper = train(&s, "plain+dbtk-root", 600);
     let mut options = TrainOptions { max_examples: 600, ..TrainOptions::default() };
     options.spec = "plain+ctx+dbtk-root".parse::<KernelSpec>().unwrap().with_thetas(&[1.0, 0.0, 1.0]).unwrap();
-    let lexical = LexicalSetup {
-        lexicon: s.lexicon.clone(),
-        model: LexicalModel::Tables(s.lexicon.clone()),
-        links: vec![s.train_links.clone()],
-    };
-    let zero = model::train(&s.train, None, &lexical, &options, &mut |_| ControlFlow::Continue(())).unwrap();
+    let zero = train_with(&s, &options).unwrap();
     assert_eq!(zero.rho, paper.rho);
     assert_eq!(zero.support_vectors.len(), paper.support_vectors.len());
     for (a, b) in zero.support_vectors.iter().zip(&paper.support_vectors) {
