@@ -4,7 +4,8 @@
 //!
 //! - Tables given, links given: used as they are.
 //! - Tables given, no links: links from the engine's aligner under those tables.
-//! - Nothing given: IBM1 + fast_align-style IBM2 both ways, symmetrised, trained
+//! - Nothing given: IBM1 + fast_align-style IBM2 (then, if chosen, the HMM) both
+//!   ways, symmetrised, trained
 //!   on every sentence involved (never on gold links), plus an optional extra
 //!   bitext. The sentences are kept so that aligning new input can re-train on
 //!   them plus the input's, as GIZA++ would be run.
@@ -96,7 +97,7 @@ fn train_reporting(
     options: &LexiconOptions,
     progress: &mut dyn FnMut(u64, u64),
 ) -> (Lexicon, Vec<WordAlignment>) {
-    let total = (options.ibm1_iterations + options.ibm2_iterations) as u64 * 2;
+    let total = options.em_iterations() as u64;
     let mut done = 0;
     lexicon::train_lexicon(bitext, options, &mut |_| {
         done += 1;

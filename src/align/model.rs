@@ -132,7 +132,7 @@ fn checked_lexicon<'de, D: serde::Deserializer<'de>>(d: D) -> Result<LexicalMode
     let lexicon = LexicalModel::deserialize(d)?;
     if let LexicalModel::InEngine { options, .. } = &lexicon {
         options.validate().map_err(D::Error::custom)?;
-        let most = options.ibm1_iterations.max(options.ibm2_iterations);
+        let most = options.ibm1_iterations.max(options.ibm2_iterations).max(options.hmm_iterations);
         if most > 100 {
             return Err(D::Error::custom(format!("expected at most 100 EM iterations per model, found {most}")));
         }

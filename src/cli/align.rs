@@ -19,7 +19,7 @@ use treelink::eval::prf::Counts;
 use treelink::eval::significance::{Bootstrap, DEFAULT_SAMPLES, DEFAULT_SEED};
 use treelink::io::links::{format_link_line, Link};
 use treelink::kernel::Space;
-use treelink::lexicon::{self, read_moses_lex, Lexicon, WordAlignment};
+use treelink::lexicon::{self, read_moses_lex, Lexicon, WordAlignment, WordModel};
 use treelink::limits::Limits;
 
 /// Lexical tables and word links shared by the commands.
@@ -34,6 +34,11 @@ pub struct LexArgs {
     /// Extra plain bitext for the in-engine lexicon: SRC and TRG files, one tokenised sentence per line.
     #[arg(long, num_args = 2, value_names = ["SRC", "TRG"])]
     pub bitext: Option<Vec<String>>,
+    /// The in-engine lexicon's word-alignment model: fast-align (IBM1, then fast_align's IBM2) or
+    /// hmm (those, then the HMM of Vogel et al. 1996 from IBM2's table). `align` re-trains with the
+    /// model file's choice.
+    #[arg(long, value_name = "MODEL", default_value = "fast-align")]
+    pub word_model: WordModel,
 }
 
 /// `treelink train`.
@@ -334,7 +339,7 @@ fn lexicon_source(lex: &LexArgs, links: Option<Vec<WordAlignment>>) -> Result<Le
                 Some(files) => lexicon::read_bitext(&read(&files[0])?, &files[0], &read(&files[1])?, &files[1])?,
                 None => Vec::new(),
             };
-            Ok(LexiconSource::Train { extra, options: alignment_lexicon_options() })
+            Ok(LexiconSource::Train { extra, options: alignment_lexicon_options().with_word_model(lex.word_model) })
         }
     }
 }

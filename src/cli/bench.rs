@@ -12,6 +12,7 @@ use treelink::align::model::{self, search_links, Scorer, TrainOptions};
 use treelink::corpus::Corpus;
 use treelink::eval::prf::Counts;
 use treelink::kernel::speed;
+use treelink::lexicon::WordModel;
 use treelink::svm_light_tk;
 use treelink::tree::Tree;
 
@@ -112,6 +113,10 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
         &mut |_, _| {},
     );
     let lexicon_secs = secs(t);
+    let t = Instant::now();
+    let hmm_options = alignment_lexicon_options().with_word_model(WordModel::Hmm);
+    prepare(&[&train, &test], LexiconSource::Train { extra: Vec::new(), options: hmm_options }, &mut |_, _| {});
+    let hmm_secs = secs(t);
     let options = TrainOptions {
         spec: args.kernel.parse().map_err(|e: treelink::kernel::UnknownName| CliError::Usage(e.to_string()))?,
         max_examples: args.max_examples,
@@ -127,7 +132,10 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     let align_secs = secs(t);
     let counts = Counts::of_corpus(test.pairs.iter().zip(pred.iter().map(|l| l.as_slice())));
     out!("\nnative, kernel {}:", m.spec)?;
-    out!("  lexical model on {} sentence pairs: {lexicon_secs:.2} s", train.len() + test.len())?;
+    out!(
+        "  lexical model on {} sentence pairs: {lexicon_secs:.2} s (with the HMM: {hmm_secs:.2} s)",
+        train.len() + test.len()
+    )?;
     out!(
         "  training: {train_secs:.2} s ({} examples, {} support vectors, {} SMO iterations, {} kernel evaluations)",
         m.summary.examples,

@@ -93,8 +93,9 @@ enum Command {
     ///
     /// PREFIX means the files PREFIX.src, PREFIX.trg and PREFIX.gold. Without
     /// --lex-s2t/--lex-t2s the lexical model is trained in the engine (IBM1 and a
-    /// fast_align-style IBM2 both ways, grow-diag-final-and) on the train and dev
-    /// sentences (never their gold links), plus --bitext.
+    /// fast_align-style IBM2 both ways, then the HMM with --word-model hmm,
+    /// grow-diag-final-and) on the train and dev sentences (never their gold
+    /// links), plus --bitext.
     Train(align::TrainArgs),
     /// Align tree pairs with a trained model; prints one line of links per pair (gold format).
     Align(align::AlignArgs),

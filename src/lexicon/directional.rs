@@ -150,17 +150,17 @@ pub(super) fn viterbi_sentence(
 // The model
 
 pub(super) struct Directional {
-    dir: Direction,
+    pub(super) dir: Direction,
     /// `key(e, f)` of every co-occurring pair (`e` may be NULL), sorted.
     keys: Vec<u64>,
     /// Slots of given word `e`: `row_start[e]..row_start[e + 1]`.
     row_start: Vec<usize>,
     /// `t(f|e)` by slot.
-    t: Vec<f64>,
+    pub(super) t: Vec<f64>,
     /// Cells of pair `s`: `cells[cell_start[s]..cell_start[s + 1]]`, the slot
     /// of `(e_i, f_j)` at `j·(n+1) + i` (`i = 0` NULL).
-    cell_start: Vec<usize>,
-    cells: Vec<u32>,
+    pub(super) cell_start: Vec<usize>,
+    pub(super) cells: Vec<u32>,
 }
 
 impl Directional {
@@ -265,7 +265,7 @@ impl Directional {
 
     /// M-step: `t(f|e) = c(e, f) / Σ_f' c(e, f')` (rows with no count keep
     /// their values), or its variational-Bayes form with a Dirichlet prior.
-    fn m_step(&mut self, counts: &[f64], dirichlet: Option<f64>) {
+    pub(super) fn m_step(&mut self, counts: &[f64], dirichlet: Option<f64>) {
         for e in 0..self.row_start.len() - 1 {
             let row = self.row_start[e]..self.row_start[e + 1];
             let total: f64 = counts[row.clone()].iter().sum();

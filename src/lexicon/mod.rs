@@ -8,7 +8,9 @@
 //! EM (Brown et al. 1993), then fast_align's reparameterised IBM Model 2 with
 //! its diagonal prior (Dyer, Chahuneau & Smith 2013), in both directions,
 //! Viterbi alignments symmetrised with grow-diag-final-and (Koehn et al.
-//! 2003), and Moses-style tables counted from the symmetrised links. When
+//! 2003), and Moses-style tables counted from the symmetrised links;
+//! optionally ([`WordModel::Hmm`]) the HMM alignment model (Vogel, Ney &
+//! Tillmann 1996) after fast_align, from its `t`. When
 //! tables are given without word alignments, [`align_with`] aligns with them.
 //!
 //! A [`LexTable`] is a sparse `p(x|y)` over interned words with `NULL` as the
@@ -56,6 +58,7 @@
 mod alignment;
 mod directional;
 mod format;
+mod hmm;
 mod ibm1;
 mod ibm2;
 mod table;
@@ -71,7 +74,8 @@ pub use ibm1::train_ibm1;
 pub use ibm2::{MAX_TENSION, MIN_TENSION};
 pub use table::{normalize_word, LexTable, Lexicon, PairProbs, Vocab, WordId, NULL, NULL_ID};
 pub use train::{
-    align_with, lexicon_from_alignments, train, train_lexicon, LexiconOptions, Progress, Stage, TableEstimate, Training,
+    align_with, lexicon_from_alignments, train, train_lexicon, LexiconOptions, Progress, Stage, TableEstimate,
+    Training, WordModel, DEFAULT_HMM_ITERATIONS,
 };
 
 use crate::corpus::Corpus;

@@ -99,7 +99,7 @@ pub fn word_alignments_and_lexicon(
 ) -> (Vec<Vec<WordAlignment>>, Lexicon) {
     let bitext: Vec<_> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
     let options = LexiconOptions::default();
-    let total = (options.ibm1_iterations + options.ibm2_iterations) as u64 * 2;
+    let total = options.em_iterations() as u64;
     let mut done = 0;
     let (lexicon, links) = lexicon::train_lexicon(&bitext, &options, &mut |_| {
         done += 1;
