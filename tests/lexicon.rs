@@ -618,3 +618,22 @@ fn sweep_hmm() {
         );
     }
 }
+
+/// The page's budget: the in-engine lexicon on the 157 sample pairs
+/// (`www/sample/dev`, SQUOIA dev), fast_align and the HMM after it, natively
+/// (`tests/wasm_bench.rs` measures the same in wasm32).
+#[test]
+#[ignore = "a measurement, not a check: prints training times (run with --release --nocapture)"]
+fn sample_training_speed() {
+    let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), false).unwrap();
+    let bitext = bitext_of(&corpus);
+    for model in WordModel::ALL {
+        let options = treelink::align::lexical::alignment_lexicon_options().with_word_model(model);
+        let runs = 10;
+        let start = Instant::now();
+        for _ in 0..runs {
+            train(&bitext, &options, &mut |_| {});
+        }
+        println!("lexicon {model} on {} pairs: {:.3?} per training", bitext.len(), start.elapsed() / runs);
+    }
+}
