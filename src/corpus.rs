@@ -68,6 +68,12 @@ pub struct Named<'a> {
 }
 
 impl Corpus {
+    /// The number of words of each pair's source and target sentence (what
+    /// word-alignment readers check links against).
+    pub fn sentence_lengths(&self) -> Vec<(usize, usize)> {
+        self.pairs.iter().map(|p| (p.source.words().len(), p.target.words().len())).collect()
+    }
+
     /// Builds a corpus from the texts of the source, target and gold files.
     pub fn from_texts(source: Named<'_>, target: Named<'_>, gold: Option<Named<'_>>) -> Result<Corpus, CorpusError> {
         Self::assemble(source, target, gold, None)

@@ -5,6 +5,7 @@
 //! same functions and get the same numbers. See `ARCHITECTURE.md`.
 
 pub mod align;
+pub mod app;
 pub mod corpus;
 pub mod eval;
 pub mod hash;
@@ -15,6 +16,7 @@ pub mod lexicon;
 pub mod limits;
 pub mod math;
 pub mod mt;
+pub mod progress;
 pub mod rng;
 pub mod svm;
 pub mod svm_light_tk;

@@ -3,8 +3,6 @@
 //! well-formedness of every output.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::ops::ControlFlow;
-
 use proptest::prelude::*;
 use treelink::align::baseline::{baseline_links, BaselineOptions};
 use treelink::align::composite::{CompositeKernel, KernelSpec};
@@ -18,6 +16,7 @@ use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
 use treelink::io::links::Link;
 use treelink::lexicon::{Lexicon, WordAlignment};
+use treelink::progress::Quiet;
 
 fn sample() -> Corpus {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample");
@@ -47,8 +46,10 @@ fn split() -> Split {
     let setup = prepare(
         &[&train, &test],
         LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() },
-        &mut |_, _| {},
-    );
+        "lexical model",
+        &mut Quiet,
+    )
+    .unwrap();
     let mut links = setup.links.into_iter();
     Split { train, test, lexicon: setup.lexicon, train_links: links.next().unwrap(), test_links: links.next().unwrap() }
 }
@@ -161,7 +162,7 @@ fn train_with(s: &Split, options: &TrainOptions) -> Result<AlignmentModel, model
         model: LexicalModel::Tables(s.lexicon.clone()),
         links: vec![s.train_links.clone()],
     };
-    model::train(&s.train, None, &lexical, options, &mut |_| ControlFlow::Continue(()))
+    model::train(&s.train, None, &lexical, options, &mut Quiet)
 }
 
 /// The caps: `max_negative_ratio` bounds the negatives per positive, then

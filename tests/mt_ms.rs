@@ -633,7 +633,8 @@ fn binary_model_round_trip_pruning_and_damage() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev");
     let mut corpus = Corpus::read_prefix(root, false).unwrap();
     corpus.pairs.truncate(60);
-    let alignments = treelink::mt::train::word_alignments(&[&corpus], &mut |_| {}).swap_remove(0);
+    let alignments =
+        treelink::mt::train::word_alignments(&[&corpus], &mut treelink::progress::Quiet).unwrap().swap_remove(0);
     let mut config = MsSystemConfig::default();
     // Fewer RM targets tried than kept, so pruning has something to drop.
     config.decode.rm_limit = 2;
@@ -1038,7 +1039,8 @@ fn cli_binary_models() {
 fn derivations_on_the_sample_draw_as_trees() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev");
     let corpus = Corpus::read_prefix(root, false).unwrap();
-    let alignments = treelink::mt::train::word_alignments(&[&corpus], &mut |_| {}).swap_remove(0);
+    let alignments =
+        treelink::mt::train::word_alignments(&[&corpus], &mut treelink::progress::Quiet).unwrap().swap_remove(0);
     let sys = MsSystem::train(&corpus, &alignments, None, &MsSystemConfig::default()).unwrap();
     let mut multi_ms = 0;
     for pair in corpus.pairs.iter().take(25) {

@@ -5,13 +5,12 @@
 //! It also prints how long training and aligning took in the browser.
 #![cfg(target_arch = "wasm32")]
 
-use std::ops::ControlFlow;
-
 use treelink::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexiconSource};
 use treelink::align::model::{self, search_links, Scorer, TrainOptions};
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
 use treelink::io::links::{format_link_line, Link};
+use treelink::progress::Quiet;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -35,17 +34,19 @@ fn wasm_training_and_alignment_equal_the_native_cli() {
     let setup = prepare(
         &[&corpus],
         LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() },
-        &mut |_, _| {},
-    );
+        "lexical model",
+        &mut Quiet,
+    )
+    .unwrap();
     let options = TrainOptions {
         spec: "plain+dbtk-root+ibtk-rgsst".parse().unwrap(),
         max_examples: 3000,
         ..TrainOptions::default()
     };
-    let m = model::train(&corpus, None, &setup, &options, &mut |_| ControlFlow::Continue(())).unwrap();
+    let m = model::train(&corpus, None, &setup, &options, &mut Quiet).unwrap();
     let trained = now_ms();
     // As `treelink align --model M --input www/sample/dev`.
-    let (lexicon, links) = lexicon_for_input(&m.lexicon, &corpus, None, &mut |_, _| {});
+    let (lexicon, links) = lexicon_for_input(&m.lexicon, &corpus, None, "lexical model", &mut Quiet).unwrap();
     let scorer = Scorer::new(&m, &lexicon).unwrap();
     let pred: Vec<Vec<Link>> = corpus
         .pairs

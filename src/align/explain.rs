@@ -38,6 +38,7 @@ use crate::corpus::{Corpus, TreePair};
 use crate::eval::prf::Counts;
 use crate::io::links::{Link, LinkKind};
 use crate::lexicon::{Lexicon, WordAlignment};
+use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::NodeId;
 
 /// Short names of the plain features, in [`PlainFeatures::to_vec`] order.
@@ -196,24 +197,21 @@ pub fn explain(
 }
 
 /// Aligns every pair of `corpus` (with its word `links`) and keeps each
-/// pair's search log; `progress(done, total)` after each pair.
+/// pair's search log, reporting each pair done (stage "aligning").
 pub fn align_corpus(
     scorer: &Scorer<'_>,
     corpus: &Corpus,
     links: &[WordAlignment],
-    progress: &mut dyn FnMut(usize, usize),
-) -> Vec<Search> {
+    progress: &mut dyn Observer,
+) -> Result<Vec<Search>, Cancelled> {
     let empty = WordAlignment::default();
-    corpus
-        .pairs
-        .iter()
-        .enumerate()
-        .map(|(k, pair)| {
-            let (search, _) = scorer.align_pair(pair, links.get(k).unwrap_or(&empty));
-            progress(k + 1, corpus.len());
-            search
-        })
-        .collect()
+    let mut searches = Vec::with_capacity(corpus.len());
+    for (k, pair) in corpus.pairs.iter().enumerate() {
+        let (search, _) = scorer.align_pair(pair, links.get(k).unwrap_or(&empty));
+        searches.push(search);
+        report(progress, Progress::new("aligning", k as u64 + 1, corpus.len() as u64))?;
+    }
+    Ok(searches)
 }
 
 /// The links of a search as the `align` command writes them: good links, sorted.
@@ -334,13 +332,12 @@ pub fn curve_csv(points: &[CurvePoint]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::ops::ControlFlow;
-
     use super::*;
     use crate::align::baseline::{baseline_links, BaselineOptions};
     use crate::align::greedy::{greedy_align, Scored};
     use crate::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexiconSource};
     use crate::align::model::{train, TrainOptions};
+    use crate::progress::{Flow, Quiet};
     use crate::tree::Tree;
 
     /// A small model trained on the first 60 pairs of the built-in sample,
@@ -356,10 +353,10 @@ mod tests {
         let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
         let train_corpus = Corpus { pairs: corpus.pairs[..60].to_vec() };
         let source = LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() };
-        let setup = prepare(&[&train_corpus], source, &mut |_, _| {});
+        let setup = prepare(&[&train_corpus], source, "lexical model", &mut Quiet).unwrap();
         let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
-        let model = train(&train_corpus, None, &setup, &options, &mut |_| ControlFlow::Continue(())).unwrap();
-        let (lexicon, links) = lexicon_for_input(&model.lexicon, &corpus, None, &mut |_, _| {});
+        let model = train(&train_corpus, None, &setup, &options, &mut Quiet).unwrap();
+        let (lexicon, links) = lexicon_for_input(&model.lexicon, &corpus, None, "lexical model", &mut Quiet).unwrap();
         Fixture { corpus, model, lexicon, links }
     }
 
@@ -368,7 +365,11 @@ mod tests {
         let f = fixture();
         let scorer = Scorer::new(&f.model, &f.lexicon).unwrap();
         let mut calls = 0;
-        let searches = align_corpus(&scorer, &f.corpus, &f.links, &mut |_, _| calls += 1);
+        let searches = align_corpus(&scorer, &f.corpus, &f.links, &mut |_: Progress| {
+            calls += 1;
+            Flow::Continue(())
+        })
+        .unwrap();
         assert_eq!(calls, f.corpus.len());
         let predicted: Vec<Vec<Link>> = searches.iter().map(predicted_links).collect();
 

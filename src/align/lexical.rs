@@ -16,6 +16,7 @@ use crate::corpus::Corpus;
 use crate::lexicon::{
     self, align_with, bitext_of, Lexicon, LexiconOptions, SentencePair, TableEstimate, WordAlignment,
 };
+use crate::progress::{Cancelled, Observer};
 
 /// The in-engine lexicon's settings for alignment: fast_align defaults, with
 /// the tables taken from the directional models' `t(f|e)` (as the paper and
@@ -58,9 +59,14 @@ pub struct LexicalSetup {
     pub links: Vec<Vec<WordAlignment>>,
 }
 
-/// Builds the lexicon and word links for `corpora` (see the module doc).
-/// `progress` gets (done, total) over the lexicon's training stages.
-pub fn prepare(corpora: &[&Corpus], source: LexiconSource, progress: &mut dyn FnMut(u64, u64)) -> LexicalSetup {
+/// Builds the lexicon and word links for `corpora` (see the module doc),
+/// reporting the lexicon's EM iterations as `stage`.
+pub fn prepare(
+    corpora: &[&Corpus],
+    source: LexiconSource,
+    stage: &'static str,
+    progress: &mut dyn Observer,
+) -> Result<LexicalSetup, Cancelled> {
     match source {
         LexiconSource::Given { lexicon, links } => {
             let options = LexiconOptions { lowercase: lexicon.s2t.lowercase(), ..LexiconOptions::default() };
@@ -73,36 +79,22 @@ pub fn prepare(corpora: &[&Corpus], source: LexiconSource, progress: &mut dyn Fn
                     _ => align_with(&lexicon, &bitext_of(c), &options),
                 })
                 .collect();
-            LexicalSetup { model: LexicalModel::Tables(lexicon.clone()), lexicon, links }
+            Ok(LexicalSetup { model: LexicalModel::Tables(lexicon.clone()), lexicon, links })
         }
         LexiconSource::Train { extra, options } => {
             let mut bitext: Vec<SentencePair> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
             let n_corpus = bitext.len();
             bitext.extend(extra);
-            let (lexicon, mut all_links) = train_reporting(&bitext, &options, progress);
+            let (lexicon, mut all_links) = lexicon::train_observed(&bitext, &options, stage, progress)?;
             all_links.truncate(n_corpus);
             let mut links = Vec::with_capacity(corpora.len());
             let mut rest = all_links.into_iter();
             for c in corpora {
                 links.push(rest.by_ref().take(c.len()).collect());
             }
-            LexicalSetup { lexicon, model: LexicalModel::InEngine { options, bitext }, links }
+            Ok(LexicalSetup { lexicon, model: LexicalModel::InEngine { options, bitext }, links })
         }
     }
-}
-
-/// Trains the lexicon, reporting (EM iterations done, total).
-fn train_reporting(
-    bitext: &[SentencePair],
-    options: &LexiconOptions,
-    progress: &mut dyn FnMut(u64, u64),
-) -> (Lexicon, Vec<WordAlignment>) {
-    let total = options.em_iterations() as u64;
-    let mut done = 0;
-    lexicon::train_lexicon(bitext, options, &mut |_| {
-        done += 1;
-        progress(done.min(total), total);
-    })
 }
 
 /// The lexicon and word links for aligning `input` with a model: the
@@ -113,20 +105,21 @@ pub fn lexicon_for_input(
     model: &LexicalModel,
     input: &Corpus,
     given_links: Option<Vec<WordAlignment>>,
-    progress: &mut dyn FnMut(u64, u64),
-) -> (Lexicon, Vec<WordAlignment>) {
+    stage: &'static str,
+    progress: &mut dyn Observer,
+) -> Result<(Lexicon, Vec<WordAlignment>), Cancelled> {
     match model {
         LexicalModel::Tables(lexicon) => {
             let options = LexiconOptions { lowercase: lexicon.s2t.lowercase(), ..LexiconOptions::default() };
             let links = given_links.unwrap_or_else(|| align_with(lexicon, &bitext_of(input), &options));
-            (lexicon.clone(), links)
+            Ok((lexicon.clone(), links))
         }
         LexicalModel::InEngine { options, bitext } => {
             let mut all: Vec<SentencePair> = bitext_of(input);
             all.extend_from_slice(bitext);
-            let (lexicon, mut links) = train_reporting(&all, options, progress);
+            let (lexicon, mut links) = lexicon::train_observed(&all, options, stage, progress)?;
             links.truncate(input.len());
-            (lexicon, given_links.unwrap_or(links))
+            Ok((lexicon, given_links.unwrap_or(links)))
         }
     }
 }

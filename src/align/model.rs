@@ -18,7 +18,6 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +38,7 @@ use crate::kernel::index::{StructureIndex, SubTreeKey};
 use crate::kernel::{BtkKind, Space, TooManyNodePairs, DEFAULT_MAX_NODE_PAIRS};
 use crate::lexicon::{Lexicon, WordAlignment};
 use crate::limits::{Limit, Limits};
+use crate::progress::{Observer, Progress};
 use crate::rng::SplitMix64;
 use crate::svm::{self, Posterior, SvmParams};
 use crate::tree::{NodeId, Tree};
@@ -46,18 +46,6 @@ use crate::tree::{NodeId, Tree};
 /// The model file's format name and version.
 pub const FORMAT: &str = "treelink-alignment-model";
 pub const VERSION: u32 = 1;
-
-/// What a long computation reports; the callback may cancel.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Progress {
-    pub stage: Stage,
-    pub done: u64,
-    /// 0 when the length is unknown (SMO).
-    pub total: u64,
-    /// During SMO: the largest KKT violation and the ε it must fall below
-    /// (what stands in for a total).
-    pub kkt: Option<(f64, f64)>,
-}
 
 /// The stages of training and aligning, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,8 +72,6 @@ impl Stage {
         }
     }
 }
-
-pub type ProgressFn<'a> = dyn FnMut(Progress) -> ControlFlow<()> + 'a;
 
 /// Why training or aligning failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -407,14 +393,14 @@ fn featurize(
     word_links: &[WordAlignment],
     nodes: CandidateNodes,
     thresholds: &Thresholds,
-    progress: &mut ProgressFn<'_>,
+    progress: &mut dyn Observer,
 ) -> Result<Featurized, AlignError> {
     let total = corpus.len() as u64;
     let mut candidates = Vec::with_capacity(corpus.len());
     for (k, (pair, links)) in corpus.pairs.iter().zip(word_links).enumerate() {
         let m = pair_matrices(lexicon, pair, links);
         candidates.push(candidates_of(pair, &m, nodes, thresholds));
-        if k % 32 == 0 && progress(Progress { stage: Stage::Features, done: k as u64, total, kkt: None }).is_break() {
+        if k % 32 == 0 && progress.progress(Progress::new(Stage::Features.name(), k as u64, total)).is_break() {
             return Err(AlignError::Cancelled);
         }
     }
@@ -448,7 +434,7 @@ pub fn train(
     dev: Option<&Corpus>,
     lexical: &LexicalSetup,
     options: &TrainOptions,
-    progress: &mut ProgressFn<'_>,
+    progress: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignError> {
     let lexicon = &lexical.lexicon;
     let train_links: &[WordAlignment] = lexical.links.first().map_or(&[], Vec::as_slice);
@@ -491,7 +477,7 @@ pub fn train(
     let mut best: Option<(AlignmentModel, TrainOptions)> = None;
     let try_options = |opts: TrainOptions,
                        best: &mut Option<(AlignmentModel, TrainOptions)>,
-                       progress: &mut ProgressFn<'_>|
+                       progress: &mut dyn Observer|
      -> Result<(), AlignError> {
         let mut model = train_at_quantile(train_corpus, dev, &prepared, lexical, &opts, progress)?;
         model.first_pass = first_pass.clone();
@@ -543,7 +529,7 @@ fn cross_validated_first_pass(
     lexical: &LexicalSetup,
     first: &AlignmentModel,
     options: &TrainOptions,
-    progress: &mut ProgressFn<'_>,
+    progress: &mut dyn Observer,
 ) -> Result<Vec<FirstPassOutput>, AlignError> {
     let n = train_corpus.len();
     let train_links: &[WordAlignment] = lexical.links.first().map_or(&[], Vec::as_slice);
@@ -591,7 +577,7 @@ fn evaluate_on_dev(
     dev: &Corpus,
     dev_links: &[WordAlignment],
     calibrate: bool,
-    progress: &mut ProgressFn<'_>,
+    progress: &mut dyn Observer,
 ) -> Result<Counts, AlignError> {
     let scorer = Scorer::new(model, lexicon)?;
     let threshold = if calibrate { f64::NEG_INFINITY } else { model.threshold };
@@ -603,9 +589,7 @@ fn evaluate_on_dev(
             gold = gold + Counts::of_pair(pair, &[]);
             taken.extend(taken_links(k, pair, &search, &decisions));
         }
-        if progress(Progress { stage: Stage::Tuning, done: k as u64 + 1, total: dev.len() as u64, kkt: None })
-            .is_break()
-        {
+        if progress.progress(Progress::new(Stage::Tuning.name(), k as u64 + 1, dev.len() as u64)).is_break() {
             return Err(AlignError::Cancelled);
         }
     }
@@ -657,7 +641,7 @@ fn train_at_quantile(
     prepared: &Prepared,
     lexical: &LexicalSetup,
     options: &TrainOptions,
-    progress: &mut ProgressFn<'_>,
+    progress: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignError> {
     let Prepared { all, tuning_positives, history } = prepared;
     let history = history.as_deref();
@@ -764,7 +748,7 @@ fn train_at_quantile(
         }
     }
     let refs: Vec<&Instance> = instances.iter().collect();
-    if progress(Progress { stage: Stage::Kernels, done: 0, total: 1, kkt: None }).is_break() {
+    if progress.progress(Progress::new(Stage::Kernels.name(), 0, 1)).is_break() {
         return Err(AlignError::Cancelled);
     }
     let kernel = CompositeKernel::new(spec, &index, &refs);
@@ -778,7 +762,12 @@ fn train_at_quantile(
     let eval = |i: usize, k: usize| kernel.eval(&refs, i, k);
     let eps = if options.solver == Solver::Linear { primal::DEFAULT_EPS } else { params.eps };
     let mut report = |p: svm::SmoProgress| {
-        progress(Progress { stage: Stage::Svm, done: p.iteration, total: 0, kkt: Some((p.max_violation, eps)) })
+        progress.progress(Progress {
+            stage: Stage::Svm.name(),
+            done: p.iteration,
+            total: 0,
+            gap: Some((p.max_violation, eps)),
+        })
     };
     let model = match options.solver {
         Solver::Smo => svm::train_with_progress(&eval, &y, &params, &mut report),
@@ -833,7 +822,7 @@ fn train_at_quantile(
     // 6. Platt's sigmoid on dev decision values, if asked.
     if options.platt {
         if let Some(d) = dev.filter(|d| dev_links.len() == d.len()) {
-            if progress(Progress { stage: Stage::Posterior, done: 0, total: 1, kkt: None }).is_break() {
+            if progress.progress(Progress::new(Stage::Posterior.name(), 0, 1)).is_break() {
                 return Err(AlignError::Cancelled);
             }
             let scorer = Scorer::new(&aligned, lexicon)?;
@@ -877,6 +866,11 @@ impl AlignmentModel {
             return Err(ModelFileError::Header { file: file.to_string(), found });
         }
         Ok(from_json(text, file, WHAT)?)
+    }
+
+    /// The model file's text (JSON), which [`AlignmentModel::from_json`] reads back to the same model.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
     }
 
     /// A one-line description: kernel, support vectors, examples, candidates, pairs.

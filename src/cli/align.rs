@@ -1,26 +1,27 @@
 //! The sub-tree alignment commands: train, align, baseline, eval, experiment.
 
 use std::io::Write;
-use std::ops::ControlFlow;
 use std::time::Instant;
 
 use clap::Args;
 
 use super::progress::Reporter;
 use super::CliError;
-use treelink::align::baseline::{baseline_links, BaselineOptions, Heuristics, NullWord, ScoreFunction, UnaryChains};
+use treelink::align::baseline::{BaselineOptions, Heuristics, NullWord, ScoreFunction, UnaryChains};
 use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
-use treelink::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexicalSetup, LexiconSource};
+use treelink::align::lexical::{prepare, LexicalSetup, LexiconSource};
 use treelink::align::model::{self, search_links, AlignmentModel, DecisionThreshold, Scorer, TrainOptions};
 use treelink::align::primal::Solver;
+use treelink::app::alignment;
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
 use treelink::eval::significance::{Bootstrap, DEFAULT_SAMPLES, DEFAULT_SEED};
 use treelink::io::links::{format_link_line, Link};
 use treelink::kernel::Space;
-use treelink::lexicon::{self, read_moses_lex, Lexicon, WordAlignment, WordModel};
+use treelink::lexicon::{self, read_moses_lex, Lexicon, SentencePair, WordAlignment, WordModel};
 use treelink::limits::Limits;
+use treelink::progress::Quiet;
 
 /// Lexical tables and word links shared by the commands.
 #[derive(Args, Debug, Clone, Default)]
@@ -319,33 +320,31 @@ fn corpus(prefix: &str, gold: bool, limits: &Limits) -> Result<Corpus, CliError>
     Ok(Corpus::read_prefix_within(prefix, gold, limits)?)
 }
 
-fn lengths(c: &Corpus) -> Vec<(usize, usize)> {
-    c.pairs.iter().map(|p| (p.source.words().len(), p.target.words().len())).collect()
+fn word_links(file: &str, c: &Corpus) -> Result<Vec<WordAlignment>, CliError> {
+    Ok(lexicon::read_word_alignments_for(&read(file)?, file, &c.sentence_lengths())?)
 }
 
-fn word_links(file: &str, c: &Corpus) -> Result<Vec<WordAlignment>, CliError> {
-    Ok(lexicon::read_word_alignments_for(&read(file)?, file, &lengths(c))?)
+/// The Moses tables the arguments give, if both are given.
+fn tables(lex: &LexArgs) -> Result<Option<Lexicon>, CliError> {
+    match (&lex.lex_s2t, &lex.lex_t2s) {
+        (Some(s2t), Some(t2s)) => {
+            Ok(Some(Lexicon::new(read_moses_lex(&read(s2t)?, s2t)?, read_moses_lex(&read(t2s)?, t2s)?)))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The extra bitext for the in-engine lexicon (read only when no tables are given).
+fn extra_bitext(lex: &LexArgs) -> Result<Vec<SentencePair>, CliError> {
+    match (&lex.bitext, &lex.lex_s2t) {
+        (Some(files), None) => Ok(lexicon::read_bitext(&read(&files[0])?, &files[0], &read(&files[1])?, &files[1])?),
+        _ => Ok(Vec::new()),
+    }
 }
 
 /// The lexicon source the arguments ask for.
 fn lexicon_source(lex: &LexArgs, links: Option<Vec<WordAlignment>>) -> Result<LexiconSource, CliError> {
-    match (&lex.lex_s2t, &lex.lex_t2s) {
-        (Some(s2t), Some(t2s)) => {
-            let lexicon = Lexicon::new(read_moses_lex(&read(s2t)?, s2t)?, read_moses_lex(&read(t2s)?, t2s)?);
-            Ok(LexiconSource::Given { lexicon, links })
-        }
-        _ => {
-            let extra = match &lex.bitext {
-                Some(files) => lexicon::read_bitext(&read(&files[0])?, &files[0], &read(&files[1])?, &files[1])?,
-                None => Vec::new(),
-            };
-            Ok(LexiconSource::Train { extra, options: alignment_lexicon_options().with_word_model(lex.word_model) })
-        }
-    }
-}
-
-fn setup(corpora: &[&Corpus], source: LexiconSource, reporter: &mut Reporter) -> LexicalSetup {
-    prepare(corpora, source, &mut |done, total| reporter.report("lexical model", done, total))
+    Ok(alignment::lexicon_source(tables(lex)?, links, extra_bitext(lex)?, lex.word_model))
 }
 
 /// Trains one model; `setup` holds the lexicon and the links of [train, dev].
@@ -356,10 +355,7 @@ fn train_one(
     options: &TrainOptions,
     reporter: &mut Reporter,
 ) -> Result<AlignmentModel, CliError> {
-    Ok(model::train(train, dev, setup, options, &mut |p| {
-        reporter.report(p.stage.name(), p.done, p.total);
-        ControlFlow::Continue(())
-    })?)
+    Ok(model::train(train, dev, setup, options, reporter)?)
 }
 
 /// Links of every pair of `input` under `model`, given the input's word links.
@@ -382,10 +378,6 @@ fn align_all(
     Ok(out)
 }
 
-fn baseline_all(input: &Corpus, lexicon: &Lexicon, options: &BaselineOptions) -> Vec<Vec<Link>> {
-    input.pairs.iter().map(|pair| baseline_links(lexicon, pair, options)).collect()
-}
-
 fn print_links(pairs: &[Vec<Link>]) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -396,10 +388,6 @@ fn print_links(pairs: &[Vec<Link>]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The kernels `train` tries on dev when --kernel is not given.
-const DEFAULT_SHORTLIST: [&str; 4] =
-    ["plain", "plain+ibtk-rgsst", "plain+dbtk-root+ibtk-rgsst", "plain+dbtk-root+ibtk-rdsst"];
-
 pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let train = corpus(&args.train, true, limits)?;
@@ -407,48 +395,18 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     model::check_train_candidates(&train, &args.svm.options(&KernelSpec::paper_best(), limits)?)?;
     let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
     let source = lexicon_source(&args.lex, links)?;
-    let corpora: Vec<&Corpus> = std::iter::once(&train).chain(dev.as_ref()).collect();
-    let setup = setup(&corpora, source, &mut reporter);
-    let specs: Vec<KernelSpec> = match (&args.kernel, &dev) {
-        (Some(k), _) => vec![k.clone()],
-        (None, None) => vec![KernelSpec::paper_best()],
-        (None, Some(_)) => DEFAULT_SHORTLIST.iter().map(|s| s.parse().expect("valid built-in spec")).collect(),
-    };
-    let mut best: Option<(f64, AlignmentModel)> = None;
-    for spec in &specs {
-        let options = args.svm.options(spec, limits)?;
-        let model = train_one(&train, dev.as_ref(), &setup, &options, &mut reporter)?;
-        let f = model.summary.dev_f.unwrap_or(0.0);
-        if let Some(counts) = model.summary.dev {
-            reporter.note(&format!("{spec}: dev {counts} ({})", chosen(&model)));
-        }
-        if best.as_ref().is_none_or(|(bf, _)| f > *bf) {
-            best = Some((f, model));
-        }
-    }
-    let (_, model) = best.ok_or_else(|| CliError::Usage("no kernel to train".into()))?;
-    let json = serde_json::to_string(&model).map_err(|e| CliError::Usage(e.to_string()))?;
-    std::fs::write(&args.output, json).map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
+    let options = alignment::kernels_to_try(args.kernel.clone(), dev.is_some())
+        .iter()
+        .map(|spec| args.svm.options(spec, limits))
+        .collect::<Result<Vec<_>, _>>()?;
+    let model = alignment::train_model(&train, dev.as_ref(), source, &options, &mut reporter)?;
+    std::fs::write(&args.output, model.to_json())
+        .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
     reporter.note(&format!("wrote {}: {}", args.output, model.describe()));
     Ok(())
 }
 
-/// What training chose on dev, in words.
-fn chosen(model: &AlignmentModel) -> String {
-    let s = &model.summary;
-    format!(
-        "pruning quantile {}, C {}, cost factor {:.2}, threshold on D {:.3}; {} examples ({} positive), {} support vectors",
-        s.prune_quantile,
-        s.c,
-        s.cost_factor,
-        model.threshold,
-        s.examples,
-        s.positives_sampled,
-        model.support_vectors.len()
-    )
-}
-
-/// Reads a model file.
+/// Reads an alignment model file.
 pub fn read_model(file: &str) -> Result<AlignmentModel, CliError> {
     Ok(AlignmentModel::from_json(&read(file)?, file)?)
 }
@@ -458,19 +416,23 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     let model = read_model(&args.model)?;
     let input = corpus(&args.input, false, limits)?;
     let given = args.word_align.as_deref().map(|f| word_links(f, &input)).transpose()?;
-    let (lexicon, links) =
-        lexicon_for_input(&model.lexicon, &input, given, &mut |d, t| reporter.report("lexical model", d, t));
-    let pred = align_all(&model, &lexicon, &input, &links, &mut reporter)?;
-    print_links(&pred)
+    let aligned = alignment::align(&model, &input, given, &mut reporter)?;
+    print_links(&aligned.links())
 }
 
 pub fn baseline(args: BaselineArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let input = corpus(&args.input, false, limits)?;
-    let setup = setup(&[&input], lexicon_source(&args.lex, None)?, &mut reporter);
+    let lexicon = alignment::baseline_lexicon(
+        &input,
+        tables(&args.lex)?,
+        extra_bitext(&args.lex)?,
+        args.lex.word_model,
+        &mut reporter,
+    )?;
     let options =
         BaselineOptions { score: args.score, heuristics: args.heuristics, null: args.null, unary: args.unary };
-    print_links(&baseline_all(&input, &setup.lexicon, &options))
+    print_links(&alignment::baseline(&input, &lexicon, &options, &mut reporter)?)
 }
 
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
@@ -532,7 +494,7 @@ fn run_split(
     model::check_train_candidates(train, &svm.options(&KernelSpec::paper_best(), limits)?)?;
     // One lexicon for all configurations, trained on all sentences (no gold), as GIZA++ in the paper.
     let source = lexicon_source(lex, None)?;
-    let setup_all = setup(&[train, dev, test], source, reporter);
+    let setup_all = prepare(&[train, dev, test], source, "lexical model", reporter)?;
     let split = LexicalSetup { links: setup_all.links[..2].to_vec(), ..setup_all.clone() };
     let test_links = &setup_all.links[2];
     let mut rows = Vec::new();
@@ -549,7 +511,7 @@ fn run_split(
         let align_secs = started.elapsed().as_secs_f64();
         let per_pair = per_pair_counts(test, &pred);
         let (dev_f, counts) = (model.summary.dev_f.unwrap_or(0.0), per_pair.iter().copied().sum::<Counts>());
-        reporter.note(&format!("{name}: dev F {dev_f:.2} ({}), test {counts}", chosen(&model)));
+        reporter.note(&format!("{name}: dev F {dev_f:.2} ({}), test {counts}", alignment::chosen(&model)));
         rows.push(Row { name, counts, per_pair, train_secs, align_secs });
         Ok((dev_f, model.summary.prune_quantile))
     };
@@ -624,7 +586,7 @@ fn run_split(
     }
     // Baseline: Tinsley et al. with the paper's best heuristics.
     let started = Instant::now();
-    let pred = baseline_all(test, &setup_all.lexicon, &BaselineOptions::default());
+    let pred = alignment::baseline(test, &setup_all.lexicon, &BaselineOptions::default(), &mut Quiet)?;
     let align_secs = started.elapsed().as_secs_f64();
     let per_pair = per_pair_counts(test, &pred);
     rows.push(Row {

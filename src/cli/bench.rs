@@ -13,6 +13,7 @@ use treelink::corpus::Corpus;
 use treelink::eval::prf::Counts;
 use treelink::kernel::speed;
 use treelink::lexicon::WordModel;
+use treelink::progress::Quiet;
 use treelink::svm_light_tk;
 use treelink::tree::Tree;
 
@@ -110,12 +111,14 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     let setup = prepare(
         &[&train, &test],
         LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() },
-        &mut |_, _| {},
-    );
+        "lexical model",
+        &mut Quiet,
+    )?;
     let lexicon_secs = secs(t);
     let t = Instant::now();
     let hmm_options = alignment_lexicon_options().with_word_model(WordModel::Hmm);
-    prepare(&[&train, &test], LexiconSource::Train { extra: Vec::new(), options: hmm_options }, &mut |_, _| {});
+    let hmm = LexiconSource::Train { extra: Vec::new(), options: hmm_options };
+    prepare(&[&train, &test], hmm, "lexical model (HMM)", &mut Quiet)?;
     let hmm_secs = secs(t);
     let options = TrainOptions {
         spec: args.kernel.parse().map_err(|e: treelink::kernel::UnknownName| CliError::Usage(e.to_string()))?,
@@ -123,7 +126,7 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
         ..TrainOptions::default()
     };
     let t = Instant::now();
-    let m = model::train(&train, None, &setup, &options, &mut |_| ControlFlow::Continue(()))?;
+    let m = model::train(&train, None, &setup, &options, &mut Quiet)?;
     let train_secs = secs(t);
     let t = Instant::now();
     let scorer = Scorer::new(&m, &setup.lexicon)?;

@@ -185,6 +185,12 @@ pub enum CliError {
     MtModel(#[from] treelink::mt::model::MtModelError),
     #[error(transparent)]
     Limit(#[from] treelink::limits::LimitError),
+    #[error(transparent)]
+    Alignment(#[from] treelink::app::alignment::AlignmentError),
+    #[error(transparent)]
+    Translation(#[from] treelink::app::translation::TranslationError),
+    #[error("cancelled")]
+    Cancelled(#[from] treelink::progress::Cancelled),
     #[error("{0}")]
     Usage(String),
     #[error(transparent)]

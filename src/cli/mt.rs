@@ -1,7 +1,6 @@
 //! The translation commands: mt-train, translate, bleu, mt-experiment.
 
 use std::io::Write;
-use std::ops::ControlFlow;
 use std::time::Instant;
 
 use clap::Args;
@@ -9,22 +8,21 @@ use clap::Args;
 use super::progress::Reporter;
 use super::CliError;
 use treelink::align::composite::KernelSpec;
-use treelink::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexiconSource};
-use treelink::align::model::{self, search_links, Scorer, TrainOptions};
+use treelink::app::translation::{self, SubtreeAlign, SubtreeAlignArg, TranslationTraining};
 use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
 use treelink::eval::significance::{self, Bootstrap, RunScores};
-use treelink::lexicon::{self, Lexicon, WordAlignment};
+use treelink::lexicon;
 use treelink::limits::Limits;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
 use treelink::mt::ms::{MsReading, RmEstimate, StructureTokens, MS_FEATURE_NAMES};
+use treelink::mt::phrase::ExtractMethod;
 use treelink::mt::phrase::PHRASE_FEATURE_NAMES;
-use treelink::mt::phrase::{gold_subtree_links, ExtractMethod};
 use treelink::mt::train::{self as mt_train, MtTrainSettings};
 use treelink::mt::tune::MertOptions;
 use treelink::mt::unknown::{Treatment, UnknownStats, UnknownWordOptions};
-use treelink::tree::{NodeId, Tree};
+use treelink::tree::Tree;
 
 /// Settings shared by mt-train and mt-experiment.
 #[derive(Args, Debug, Clone)]
@@ -121,10 +119,10 @@ pub struct MtTrainArgs {
     /// Phrase (and RM) extraction: word, dirc or ewos.
     #[arg(long, value_name = "METHOD", default_value = "word")]
     pub extract: ExtractMethod,
-    /// Sub-tree alignment for dirc/ewos: a model file from `treelink train`, or gold (PREFIX.gold).
-    /// Default: gold.
-    #[arg(long, value_name = "MODEL|gold")]
-    pub subtree_align: Option<String>,
+    /// Sub-tree alignment for dirc/ewos: a model file from `treelink train`, gold (PREFIX.gold),
+    /// or trained (the aligner trained on --train with --dev, the paper's best kernel). Default: gold.
+    #[arg(long, value_name = "MODEL|gold|trained")]
+    pub subtree_align: Option<SubtreeAlignArg>,
     /// Word alignment of the training pairs (`i-j` per line); default: trained in the
     /// engine on the train and dev sentences.
     #[arg(long, value_name = "F")]
@@ -208,7 +206,7 @@ pub struct MtExperimentArgs {
     /// Sub-tree alignment for dirc/ewos: trained (the aligner trained on --train with --dev,
     /// kernel --kernel), gold, or a model file from `treelink train`.
     #[arg(long, value_name = "trained|gold|MODEL", default_value = "trained")]
-    pub subtree_align: String,
+    pub subtree_align: SubtreeAlignArg,
     /// Kernel of the trained sub-tree aligner.
     #[arg(long, value_name = "SPEC", default_value = "plain+dbtk-root+ibtk-rgsst")]
     pub kernel: KernelSpec,
@@ -242,67 +240,6 @@ fn words_of(c: &Corpus) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
     c.pairs.iter().map(|p| (p.source.words().to_vec(), p.target.words().to_vec())).unzip()
 }
 
-/// Word alignments of every corpus, trained once on all their sentences (no gold).
-/// and the lexicon they were read from.
-fn word_alignments(corpora: &[&Corpus], reporter: &mut Reporter) -> (Vec<Vec<WordAlignment>>, Lexicon) {
-    mt_train::word_alignments_and_lexicon(corpora, &mut |p| reporter.mt(p))
-}
-
-/// Sub-tree links of `train` from an alignment model file.
-fn links_from_model(
-    model: &model::AlignmentModel,
-    train: &Corpus,
-    reporter: &mut Reporter,
-) -> Result<Vec<Vec<(NodeId, NodeId)>>, CliError> {
-    let (lexicon, links) =
-        lexicon_for_input(&model.lexicon, train, None, &mut |d, t| reporter.report("sub-tree aligner lexicon", d, t));
-    let scorer = Scorer::new(model, &lexicon)?;
-    let mut out = Vec::with_capacity(train.len());
-    for (k, (pair, l)) in train.pairs.iter().zip(&links).enumerate() {
-        let (search, _) = scorer.align_pair(pair, l);
-        out.push(search_links(&search).into_iter().map(|l| (l.source, l.target)).collect());
-        reporter.report("sub-tree alignment of the training pairs", k as u64 + 1, train.len() as u64);
-    }
-    Ok(out)
-}
-
-/// Trains the sub-tree aligner on `train` (gold) with `dev`, as `treelink train --kernel SPEC`,
-/// and aligns the training pairs with it.
-fn trained_subtree_links(
-    train: &Corpus,
-    dev: &Corpus,
-    spec: &KernelSpec,
-    seed: u64,
-    limits: &Limits,
-    reporter: &mut Reporter,
-) -> Result<Vec<Vec<(NodeId, NodeId)>>, CliError> {
-    let options = TrainOptions {
-        spec: spec.clone(),
-        seed,
-        max_train_candidates: limits.max_train_candidates,
-        ..TrainOptions::default()
-    };
-    model::check_train_candidates(train, &options)?;
-    let setup = prepare(
-        &[train, dev],
-        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() },
-        &mut |d, t| reporter.report("sub-tree aligner lexicon", d, t),
-    );
-    let m = model::train(train, Some(dev), &setup, &options, &mut |p| {
-        reporter.report(p.stage.name(), p.done, p.total);
-        ControlFlow::Continue(())
-    })?;
-    reporter.note(&format!("sub-tree aligner {}: dev F {:.2}", m.spec, m.summary.dev_f.unwrap_or(f64::NAN)));
-    let scorer = Scorer::new(&m, &setup.lexicon)?;
-    let mut out = Vec::with_capacity(train.len());
-    for (k, (pair, l)) in train.pairs.iter().zip(&setup.links[0]).enumerate() {
-        let (search, _) = scorer.align_pair(pair, l);
-        out.push(search_links(&search).into_iter().map(|l| (l.source, l.target)).collect());
-        reporter.report("sub-tree alignment of the training pairs", k as u64 + 1, train.len() as u64);
-    }
-    Ok(out)
-}
-
 fn usage(e: impl std::fmt::Display) -> CliError {
     CliError::Usage(e.to_string())
 }
@@ -334,56 +271,33 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
     let started = Instant::now();
     let mut reporter = Reporter::new();
     let needs_subtree = args.extract != ExtractMethod::Word;
-    let gold = needs_subtree && args.subtree_align.as_deref().is_none_or(|s| s == "gold");
+    let subtree_arg = args.subtree_align.clone().unwrap_or(SubtreeAlignArg::Gold);
+    let gold = needs_subtree && subtree_arg == SubtreeAlignArg::Gold;
     let train = Corpus::read_prefix_within(&args.train, gold, limits)?;
     let dev = args.dev.as_deref().map(|d| Corpus::read_prefix_within(d, false, limits)).transpose()?;
-    let (alignments, lexicon): (Vec<WordAlignment>, Option<Lexicon>) = match &args.word_align {
-        Some(f) => {
-            let lengths: Vec<(usize, usize)> =
-                train.pairs.iter().map(|p| (p.source.words().len(), p.target.words().len())).collect();
-            (lexicon::read_word_alignments_for(&read(f)?, f, &lengths)?, None)
-        }
-        None => {
-            let corpora: Vec<&Corpus> = std::iter::once(&train).chain(dev.as_ref()).collect();
-            let (mut links, lexicon) = word_alignments(&corpora, &mut reporter);
-            (links.swap_remove(0), Some(lexicon))
-        }
+    let word_links = match &args.word_align {
+        Some(f) => Some(lexicon::read_word_alignments_for(&read(f)?, f, &train.sentence_lengths())?),
+        None => None,
     };
-    let subtree = if !needs_subtree {
-        None
-    } else if gold {
-        Some(gold_subtree_links(&train, !args.opts.good_only))
-    } else {
-        let file = args.subtree_align.as_deref().unwrap_or_default();
-        let m = super::align::read_model(file)?;
-        Some(links_from_model(&m, &train, &mut reporter)?)
-    };
-    let (system, dev_bleu) = mt_train::train_system(
-        args.system,
-        args.extract,
-        &train,
-        &alignments,
-        subtree.as_deref(),
-        dev.as_ref(),
-        &MtTrainSettings { lexicon, ..args.opts.settings()? },
-        &mut |p| reporter.mt(p),
-    )
-    .map_err(usage)?;
-    let model = MtModel {
-        training: TrainingInfo {
-            train: args.train.clone(),
-            dev: args.dev.clone(),
-            extract: Some(args.extract),
-            subtree_align: needs_subtree.then(|| args.subtree_align.clone().unwrap_or_else(|| "gold".into())),
-            pairs: train.len(),
-            dev_bleu,
-            seconds: started.elapsed().as_secs_f64(),
+    let subtree = subtree_align(&subtree_arg, needs_subtree, &args.opts, None, limits)?;
+    let mut model = translation::train_model(
+        TranslationTraining {
+            system: args.system,
+            extract: args.extract,
+            train: &train,
+            train_name: args.train.clone(),
+            dev: dev.as_ref(),
+            dev_name: args.dev.clone(),
+            word_links,
+            subtree,
+            settings: args.opts.settings()?,
         },
-        system,
-    };
+        &mut reporter,
+    )?;
+    model.training.seconds = started.elapsed().as_secs_f64();
     std::fs::write(&args.output, model_file_bytes(&model, &args.output))
         .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
-    let tuned = dev_bleu.map_or(String::new(), |b| format!(", dev BLEU {b:.2} after tuning"));
+    let tuned = model.training.dev_bleu.map_or(String::new(), |b| format!(", dev BLEU {b:.2} after tuning"));
     reporter.note(&format!(
         "wrote {}: {} system, {} extraction, {} pairs{tuned}, {:.1} s",
         args.output,
@@ -393,6 +307,28 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         started.elapsed().as_secs_f64()
     ));
     Ok(())
+}
+
+/// The sub-tree links `--subtree-align` asks for (read a model file only when extraction needs it).
+fn subtree_align(
+    arg: &SubtreeAlignArg,
+    needs_subtree: bool,
+    opts: &MtOptions,
+    kernel: Option<&KernelSpec>,
+    limits: &Limits,
+) -> Result<SubtreeAlign, CliError> {
+    Ok(match arg {
+        _ if !needs_subtree => SubtreeAlign::Gold { include_fuzzy: !opts.good_only },
+        SubtreeAlignArg::Gold => SubtreeAlign::Gold { include_fuzzy: !opts.good_only },
+        SubtreeAlignArg::Trained => SubtreeAlign::Trained {
+            kernel: kernel.cloned().unwrap_or_else(KernelSpec::paper_best),
+            seed: opts.seed,
+            max_train_candidates: limits.max_train_candidates,
+        },
+        SubtreeAlignArg::ModelFile(file) => {
+            SubtreeAlign::Model { name: file.clone(), model: Box::new(super::align::read_model(file)?) }
+        }
+    })
 }
 
 /// Reads a translation model file, JSON or binary.
@@ -626,8 +562,7 @@ fn tune_system(sys: &mut MtSystem, dev: &Corpus, mert: &MertOptions, reporter: &
         MtSystem::Ms(m) => {
             let sources: Vec<Tree> = dev.pairs.iter().map(|p| p.source.clone()).collect();
             let r: Vec<Vec<String>> = dev.pairs.iter().map(|p| p.target.words().to_vec()).collect();
-            m.tune(&sources, &r, mert, &mut |k, n| reporter.report("tuning (decoding dev)", k as u64, n as u64))
-                .map_err(usage)?
+            m.tune(&sources, &r, mert, reporter).map_err(usage)?
         }
     };
     Ok(report.bleu)
@@ -649,9 +584,8 @@ fn weights_of(sys: &MtSystem) -> Vec<f64> {
 
 pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
-    let gold = args.subtree_align == "gold";
     let train = Corpus::read_prefix_within(&args.train, true, limits)?;
-    let dev = Corpus::read_prefix_within(&args.dev, args.subtree_align == "trained", limits)?;
+    let dev = Corpus::read_prefix_within(&args.dev, args.subtree_align == SubtreeAlignArg::Trained, limits)?;
     let test = Corpus::read_prefix_within(&args.test, false, limits)?;
     for dir in args.output_dir.iter().chain(&args.hyp_dir) {
         std::fs::create_dir_all(dir).map_err(|source| CliError::WriteFile { file: dir.clone(), source })?;
@@ -659,20 +593,16 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
     let started = Instant::now();
     // No test sentence in any model: the word alignment (like the tables, the LMs and MERT)
     // sees the training and dev pairs only; the test pairs are only translated and scored.
-    let (links, lexicon) = word_alignments(&[&train, &dev], &mut reporter);
+    let (links, lexicon) = mt_train::word_alignments_and_lexicon(&[&train, &dev], &mut reporter)?;
     let align_secs = started.elapsed().as_secs_f64();
     reporter.note(&format!("word alignment of {} pairs (train and dev): {align_secs:.1} s", train.len() + dev.len()));
     let needs_subtree = args.extract.iter().any(|&m| m != ExtractMethod::Word);
     let started = Instant::now();
-    let subtree = if !needs_subtree {
-        None
-    } else if gold {
-        Some(gold_subtree_links(&train, !args.opts.good_only))
-    } else if args.subtree_align == "trained" {
-        Some(trained_subtree_links(&train, &dev, &args.kernel, args.opts.seed, limits, &mut reporter)?)
+    let subtree = if needs_subtree {
+        let align = subtree_align(&args.subtree_align, true, &args.opts, Some(&args.kernel), limits)?;
+        Some(translation::subtree_links(&align, &train, Some(&dev), &mut reporter)?)
     } else {
-        let m = super::align::read_model(&args.subtree_align)?;
-        Some(links_from_model(&m, &train, &mut reporter)?)
+        None
     };
     let subtree_secs = started.elapsed().as_secs_f64();
     if let Some(s) = &subtree {
@@ -693,10 +623,8 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
             let t0 = Instant::now();
             let subtree = subtree.as_deref();
             let (mut sys, _) =
-                mt_train::train_system(system, method, &train, &links[0], subtree, None, &no_tune, &mut |p| {
-                    reporter.mt(p)
-                })
-                .map_err(usage)?;
+                mt_train::train_system(system, method, &train, &links[0], subtree, None, &no_tune, &mut reporter)
+                    .map_err(usage)?;
             let train_secs = t0.elapsed().as_secs_f64();
             let initial = weights_of(&sys);
             let unknown = |c: &Corpus| {
@@ -740,7 +668,7 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
                             train: args.train.clone(),
                             dev: Some(args.dev.clone()),
                             extract: Some(method),
-                            subtree_align: (method != ExtractMethod::Word).then(|| args.subtree_align.clone()),
+                            subtree_align: (method != ExtractMethod::Word).then(|| args.subtree_align.to_string()),
                             pairs: train.len(),
                             dev_bleu: row.dev_bleus.last().copied(),
                             seconds: train_secs + t0.elapsed().as_secs_f64(),
@@ -783,7 +711,7 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
         Bootstrap::new(&systems, significance::DEFAULT_SAMPLES, significance::DEFAULT_SEED).map_err(usage)?;
     out!(
         "word alignment {align_secs:.1} s; sub-tree alignment ({}) {subtree_secs:.1} s; test: {} sentences; {} tuning repeat(s) (MERT seeds {}..)",
-        if needs_subtree { args.subtree_align.as_str() } else { "none" },
+        if needs_subtree { args.subtree_align.to_string() } else { "none".to_string() },
         test.len(),
         repeats,
         args.opts.seed

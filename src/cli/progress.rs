@@ -3,6 +3,8 @@
 
 use std::time::{Duration, Instant};
 
+use treelink::progress::{Flow, Observer, Progress};
+
 /// Prints throttled progress lines to stderr.
 pub struct Reporter {
     started: Instant,
@@ -46,12 +48,16 @@ impl Reporter {
     pub fn note(&mut self, message: &str) {
         eprintln!("treelink: {message}");
     }
+}
 
-    /// A translation training report: a stage's progress or a note.
-    pub fn mt(&mut self, progress: treelink::mt::train::MtProgress<'_>) {
-        match progress {
-            treelink::mt::train::MtProgress::Stage { stage, done, total } => self.report(stage, done, total),
-            treelink::mt::train::MtProgress::Note(message) => self.note(&message),
-        }
+/// The engine's long steps report here: never cancelled (Ctrl-C stops the process).
+impl Observer for Reporter {
+    fn progress(&mut self, p: Progress) -> Flow {
+        self.report(p.stage, p.done, p.total);
+        Flow::Continue(())
+    }
+
+    fn note(&mut self, message: &str) {
+        Reporter::note(self, message);
     }
 }

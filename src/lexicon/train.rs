@@ -15,6 +15,7 @@ use super::hmm::Hmm;
 use super::ibm2::{optimize_tension, Prior, MAX_TENSION, MIN_TENSION};
 use super::table::{LexTable, Lexicon, NULL_ID};
 use super::SentencePair;
+use crate::progress::{Cancelled, Flow, Observer};
 
 /// How the two [`LexTable`]s of the trained [`Lexicon`] are estimated.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -381,6 +382,29 @@ pub fn train_lexicon(
 ) -> (Lexicon, Vec<WordAlignment>) {
     let t = train(bitext, options, progress);
     (t.lexicon, t.alignments)
+}
+
+/// [`train_lexicon`] for a long-running caller: reports the EM iterations
+/// done of the total as `stage`. The EM is not interrupted (about a second
+/// on all of SQUOIA): a stop asked for during it is answered when it ends.
+pub fn train_observed(
+    bitext: &[SentencePair],
+    options: &LexiconOptions,
+    stage: &'static str,
+    observer: &mut dyn Observer,
+) -> Result<(Lexicon, Vec<WordAlignment>), Cancelled> {
+    let total = options.em_iterations() as u64;
+    let (mut done, mut flow) = (0, Flow::Continue(()));
+    let trained = train_lexicon(bitext, options, &mut |_| {
+        done += 1;
+        if flow.is_continue() {
+            flow = observer.progress(crate::progress::Progress::new(stage, done.min(total), total));
+        }
+    });
+    match flow {
+        Flow::Continue(()) => Ok(trained),
+        Flow::Break(()) => Err(Cancelled),
+    }
 }
 
 /// Moses-style lexical tables (`train-model.perl`, step 4) from word-aligned

@@ -228,6 +228,24 @@ struct FileIn<T> {
 const WHAT: &str = "a treelink translation model";
 
 impl MtModel {
+    /// A one-line description: system, extraction, table sizes, training pairs, weights.
+    pub fn describe(&self) -> String {
+        let t = &self.training;
+        let extract = t.extract.map_or(String::new(), |e| format!(", {e} extraction"));
+        let tables = match &self.system {
+            MtSystem::Phrase(p) => format!("{} phrase pairs", p.table.len()),
+            MtSystem::Ms(m) => format!(
+                "{} phrase pairs, {} RM pairs ({} source RMs)",
+                m.table.len(),
+                m.rm_table.len(),
+                m.rm_table.source_rms()
+            ),
+        };
+        let weights =
+            t.dev_bleu.map_or("untuned default weights".to_string(), |b| format!("weights tuned to dev BLEU {b:.2}"));
+        format!("{} system{extract}: {tables}; trained on {} pairs; {weights}", self.system.kind().name(), t.pairs)
+    }
+
     /// The model file's text.
     pub fn to_json(&self) -> String {
         let s = match &self.system {

@@ -15,6 +15,7 @@ use crate::mt::phrase::PhraseTable;
 use crate::mt::phrase::{ExtractMethod, PhraseSystem, PhraseSystemConfig, PhraseSystemError};
 use crate::mt::tune::MertOptions;
 use crate::mt::unknown::{lexicon_backoff, SourceVocabulary, UnknownWordOptions, BACKOFF_MIN_PROB, BACKOFF_PER_WORD};
+use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::{NodeId, Tree};
 
 /// The settings of `treelink mt-train` beyond the data (its defaults are the CLI's).
@@ -68,15 +69,6 @@ impl Default for MtTrainSettings {
     }
 }
 
-/// What training reports while it runs.
-#[derive(Debug, Clone, PartialEq)]
-pub enum MtProgress<'a> {
-    /// `done` of `total` steps of a stage (`total` 0: unknown).
-    Stage { stage: &'a str, done: u64, total: u64 },
-    /// A finished step, in a sentence.
-    Note(String),
-}
-
 /// Why a system could not be trained or tuned.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum MtTrainError {
@@ -84,29 +76,25 @@ pub enum MtTrainError {
     Phrase(#[from] PhraseSystemError),
     #[error(transparent)]
     Ms(#[from] MsSystemError),
+    #[error(transparent)]
+    Cancelled(#[from] Cancelled),
 }
 
 /// Word alignments of every corpus, trained once on all their sentences
 /// (IBM1 + IBM2 both ways, grow-diag-final-and; no gold links are read).
-pub fn word_alignments(corpora: &[&Corpus], progress: &mut dyn FnMut(MtProgress<'_>)) -> Vec<Vec<WordAlignment>> {
-    word_alignments_and_lexicon(corpora, progress).0
+pub fn word_alignments(corpora: &[&Corpus], progress: &mut dyn Observer) -> Result<Vec<Vec<WordAlignment>>, Cancelled> {
+    Ok(word_alignments_and_lexicon(corpora, progress)?.0)
 }
 
 /// [`word_alignments`] and the lexicon (`p(t|s)`, `p(s|t)`) they were read from.
 pub fn word_alignments_and_lexicon(
     corpora: &[&Corpus],
-    progress: &mut dyn FnMut(MtProgress<'_>),
-) -> (Vec<Vec<WordAlignment>>, Lexicon) {
+    progress: &mut dyn Observer,
+) -> Result<(Vec<Vec<WordAlignment>>, Lexicon), Cancelled> {
     let bitext: Vec<_> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
-    let options = LexiconOptions::default();
-    let total = options.em_iterations() as u64;
-    let mut done = 0;
-    let (lexicon, links) = lexicon::train_lexicon(&bitext, &options, &mut |_| {
-        done += 1;
-        progress(MtProgress::Stage { stage: "word alignment", done: done.min(total), total });
-    });
+    let (lexicon, links) = lexicon::train_observed(&bitext, &LexiconOptions::default(), "word alignment", progress)?;
     let mut rest = links.into_iter();
-    (corpora.iter().map(|c| rest.by_ref().take(c.len()).collect()).collect(), lexicon)
+    Ok((corpora.iter().map(|c| rest.by_ref().take(c.len()).collect()).collect(), lexicon))
 }
 
 /// The lexicon back-off of a trained system (when a lexicon is given).
@@ -135,7 +123,7 @@ pub fn train_system(
     subtree: Option<&[Vec<(NodeId, NodeId)>]>,
     dev: Option<&Corpus>,
     settings: &MtTrainSettings,
-    progress: &mut dyn FnMut(MtProgress<'_>),
+    progress: &mut dyn Observer,
 ) -> Result<(MtSystem, Option<f64>), MtTrainError> {
     let mert = MertOptions {
         iterations: settings.tune_iterations,
@@ -158,18 +146,18 @@ pub fn train_system(
             if let Some(b) = settings.beam {
                 config.decode.beam.stack_limit = b;
             }
-            progress(MtProgress::Stage { stage: "extracting phrase pairs and training the models", done: 0, total: 0 });
+            report(progress, Progress::new("extracting phrase pairs and training the models", 0, 0))?;
             let mut sys = PhraseSystem::train(train, alignments, subtree, &config)?;
             sys.word_backoff = backoff(&sys.vocabulary, &sys.table, train, settings);
             if let Some(lm) = &settings.lm {
                 sys.lm = lm.clone();
             }
-            progress(MtProgress::Note(format!("{label}: {} phrase pairs", sys.table.len())));
+            progress.note(&format!("{label}: {} phrase pairs", sys.table.len()));
             let mut bleu = None;
             if let Some(d) = tune {
                 let sources: Vec<Vec<String>> = d.pairs.iter().map(|p| p.source.words().to_vec()).collect();
-                progress(MtProgress::Note(format!("{label}: tuning on {} dev sentences", d.len())));
-                progress(MtProgress::Stage { stage: "tuning (MERT)", done: 0, total: 0 });
+                progress.note(&format!("{label}: tuning on {} dev sentences", d.len()));
+                report(progress, Progress::new("tuning (MERT)", 0, 0))?;
                 bleu = Some(sys.tune(&sources, &references(d), &mert)?.bleu);
             }
             Ok((MtSystem::Phrase(Box::new(sys)), bleu))
@@ -190,28 +178,25 @@ pub fn train_system(
             if let Some(b) = settings.beam {
                 config.decode.beam.stack_limit = b;
             }
-            progress(MtProgress::Note(format!("{label}: extracting RM pairs and training the models")));
-            progress(MtProgress::Stage { stage: "extracting RM pairs and training the models", done: 0, total: 0 });
+            progress.note(&format!("{label}: extracting RM pairs and training the models"));
+            report(progress, Progress::new("extracting RM pairs and training the models", 0, 0))?;
             let mut sys = MsSystem::train(train, alignments, subtree, &config)?;
             sys.word_backoff = backoff(&sys.vocabulary, &sys.table, train, settings);
             if let Some(lm) = &settings.lm {
                 sys.lm = lm.clone();
             }
-            progress(MtProgress::Note(format!(
+            progress.note(&format!(
                 "{label}: {} phrase pairs, {} RM pairs ({} source RMs), structure model on {} SMS",
                 sys.table.len(),
                 sys.rm_table.len(),
                 sys.rm_table.source_rms(),
                 sys.summary.structure_sentences
-            )));
+            ));
             let mut bleu = None;
             if let Some(d) = tune {
                 let sources: Vec<Tree> = d.pairs.iter().map(|p| p.source.clone()).collect();
-                progress(MtProgress::Note(format!("{label}: tuning on {} dev sentences", d.len())));
-                let report = sys.tune(&sources, &references(d), &mert, &mut |k, n| {
-                    progress(MtProgress::Stage { stage: "tuning (decoding dev)", done: k as u64, total: n as u64 })
-                })?;
-                bleu = Some(report.bleu);
+                progress.note(&format!("{label}: tuning on {} dev sentences", d.len()));
+                bleu = Some(sys.tune(&sources, &references(d), &mert, progress)?.bleu);
             }
             Ok((MtSystem::Ms(Box::new(sys)), bleu))
         }

@@ -6,17 +6,16 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::app::translation::TranslationView;
+
 use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
 use crate::align::model::TrainOptions;
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::io::links::write_links;
 use crate::limits::Limits;
-use crate::mt::decoder::NBestEntry;
 use crate::mt::model::SystemKind;
-use crate::mt::ms::MsStep;
 use crate::mt::phrase::ExtractMethod;
-use crate::mt::phrase::PhraseStep;
 use crate::tree::{NodeId, Tree};
 
 /// A file as the user gave it: its name (for errors) and its text.
@@ -103,27 +102,6 @@ pub enum Request {
     /// Translate every source tree (bracketed) with the kept model `model`
     /// (as `treelink translate --input`), with progress.
     TranslateAll { job: u32, model: u32, sources: Vec<String> },
-}
-
-/// One translation with what the page shows of it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TranslationView {
-    pub system: SystemKind,
-    pub words: Vec<String>,
-    /// λ · h of the best translation.
-    pub score: f64,
-    /// Its features h, named by `feature_names`, weighted by `weights`.
-    pub features: Vec<f64>,
-    pub feature_names: Vec<String>,
-    pub weights: Vec<f64>,
-    /// The MS system's derivation: RM pairs in target order (empty for phrase).
-    pub steps: Vec<MsStep>,
-    /// The phrase system's derivation: phrase pairs in target order (empty for ms).
-    pub phrases: Vec<PhraseStep>,
-    /// The best distinct translations, best first.
-    pub nbest: Vec<NBestEntry>,
-    /// Decoding time in the worker.
-    pub seconds: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

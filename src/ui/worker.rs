@@ -8,40 +8,27 @@
 //! lexicon and the word links (the session) to explain node pairs later.
 
 use std::cell::RefCell;
-use std::ops::ControlFlow;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::protocol::{LexiconFiles, NamedText, Request, Response, TranslationView};
-use crate::align::baseline::{baseline_links, BaselineOptions};
-use crate::align::explain::{align_corpus, explain};
-use crate::align::greedy::Search;
-use crate::align::lexical::LexicalModel;
-use crate::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexiconSource};
-use crate::align::model::{self, AlignmentModel, Scorer, TrainOptions};
+use crate::align::model::{AlignmentModel, TrainOptions};
+use crate::app::alignment::{self, Comparison};
+use crate::app::translation::{self, SubtreeAlign, TranslationTraining};
 use crate::corpus::Corpus;
-use crate::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment};
+use crate::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment, WordModel};
 use crate::mt::lm::{read_arpa, NgramLm};
-use crate::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
-use crate::mt::ms::MS_FEATURE_NAMES;
-use crate::mt::phrase::PHRASE_FEATURE_NAMES;
-use crate::mt::phrase::{gold_subtree_links, ExtractMethod};
-use crate::mt::train::{train_system, word_alignments_and_lexicon, MtProgress, MtTrainSettings};
+use crate::mt::model::{MtModel, SystemKind};
+use crate::mt::phrase::ExtractMethod;
+use crate::mt::train::MtTrainSettings;
+use crate::progress::{Flow, Observer, Progress};
 use crate::tree::Tree;
 
-/// What explaining needs from the last alignment.
-struct Session {
-    model: AlignmentModel,
-    lexicon: Lexicon,
-    corpus: Corpus,
-    links: Vec<WordAlignment>,
-    searches: Vec<Search>,
-}
-
 thread_local! {
-    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+    /// The last alignment, kept to explain node pairs.
+    static SESSION: RefCell<Option<Comparison>> = const { RefCell::new(None) };
     /// The translation model the page last trained or loaded, by its id.
     static MT: RefCell<Option<(u32, MtModel)>> = const { RefCell::new(None) };
 }
@@ -62,11 +49,7 @@ impl Reporter {
         }
     }
 
-    fn report(&mut self, stage: &str, done: u64, total: u64) {
-        self.report_kkt(stage, done, total, None);
-    }
-
-    fn report_kkt(&mut self, stage: &str, done: u64, total: u64, kkt: Option<(f64, f64)>) {
+    fn report(&mut self, stage: &str, done: u64, total: u64, kkt: Option<(f64, f64)>) {
         let now = js_sys::Date::now();
         let new_stage = stage != self.stage;
         if new_stage || now - self.last_ms >= 100.0 || (total > 0 && done >= total) {
@@ -74,6 +57,15 @@ impl Reporter {
             self.last_ms = now;
             self.post(&Response::Progress { job: self.job, stage: stage.to_string(), done, total, kkt });
         }
+    }
+}
+
+/// The engine's long steps report to the page (throttled); the page stops a
+/// job by terminating the worker, so a step is never asked to stop here.
+impl Observer for Reporter {
+    fn progress(&mut self, p: Progress) -> Flow {
+        self.report(p.stage, p.done, p.total, p.gap);
+        Flow::Continue(())
     }
 }
 
@@ -114,7 +106,7 @@ fn load_mt(job: u32, name: &str, bytes: Result<Vec<u8>, String>, reporter: &mut 
     let result = bytes.and_then(|bytes| MtModel::from_bytes(&bytes, name).map_err(|e| e.to_string()));
     match result {
         Ok(m) => {
-            let summary = describe_mt(&m);
+            let summary = m.describe();
             MT.with(|held| *held.borrow_mut() = Some((job, m)));
             reporter.post(&Response::MtReady { job, model: job, summary, json: None });
         }
@@ -147,20 +139,10 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
             }
         }
         Request::Explain { pair, source, target } => {
-            let result = SESSION.with(|session| {
-                let session = session.borrow();
-                let s = session.as_ref().ok_or_else(|| {
-                    "the worker holds no alignment (it was restarted when a job was cancelled): align again to explain links"
-                        .to_string()
-                })?;
-                let (Some(p), Some(links), Some(search)) =
-                    (s.corpus.pairs.get(pair), s.links.get(pair), s.searches.get(pair))
-                else {
-                    return Err(format!("pair {} is not in the last alignment", pair + 1));
-                };
-                let scorer = Scorer::new(&s.model, &s.lexicon).map_err(|e| e.to_string())?;
-                explain(&s.model, &scorer, &s.lexicon, p, links, search, source, target)
-                    .ok_or_else(|| format!("node pair {source}-{target} is outside the trees of pair {}", pair + 1))
+            let result = SESSION.with(|session| match session.borrow().as_ref() {
+                None => Err("the worker holds no alignment (it was restarted when a job was cancelled): align again to explain links"
+                    .to_string()),
+                Some(s) => s.explain(pair, source, target).map_err(|e| e.to_string()),
             });
             reporter.post(&Response::Explained { pair, source, target, result });
         }
@@ -169,7 +151,7 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
             let result = corpus.parse().and_then(|corpus| {
                 let lm = lm.map(|f| read_arpa(&f.text, &f.name).map_err(|e| e.to_string())).transpose()?;
                 let model = train_mt(reporter, &corpus, system, extract, lm)?;
-                let summary = describe_mt(&model);
+                let summary = model.describe();
                 let json = model.to_json();
                 MT.with(|m| *m.borrow_mut() = Some((job, model)));
                 reporter.post(&Response::MtReady { job, model: job, summary, json: Some(json) });
@@ -184,22 +166,16 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
         Request::TranslateAll { job, model, sources } => {
             reporter.job = job;
             let started = js_sys::Date::now();
+            let trees: Result<Vec<Tree>, String> = sources
+                .iter()
+                .enumerate()
+                .map(|(k, s)| Tree::parse_one(s, &format!("source tree {}", k + 1)).map_err(|e| e.to_string()))
+                .collect();
             let result = MT.with(|held| {
                 let held = held.borrow();
-                let Some((_, m)) = held.as_ref().filter(|(id, _)| *id == model) else {
-                    return Ok(None);
-                };
-                let n = sources.len() as u64;
-                sources
-                    .iter()
-                    .enumerate()
-                    .map(|(k, s)| {
-                        reporter.report("translating", k as u64, n);
-                        let tree = Tree::parse_one(s, &format!("source tree {}", k + 1)).map_err(|e| e.to_string())?;
-                        Ok(m.system.translate(&tree).words)
-                    })
-                    .collect::<Result<Vec<_>, String>>()
-                    .map(Some)
+                let Some((_, m)) = held.as_ref().filter(|(id, _)| *id == model) else { return Ok(None) };
+                let hyps = translation::translate_all(m, &trees?, reporter).map_err(|e| e.to_string())?;
+                Ok(Some(hyps))
             });
             match result {
                 Ok(Some(hyps)) => {
@@ -234,105 +210,35 @@ fn train_mt(
     lm: Option<NgramLm>,
 ) -> Result<MtModel, String> {
     let started = js_sys::Date::now();
-    let subtree = (extract != ExtractMethod::Word).then(|| gold_subtree_links(corpus, true));
-    if subtree.as_ref().is_some_and(|s| s.iter().all(Vec::is_empty)) {
-        return Err(format!("{extract} extraction needs sub-tree links: the loaded pairs have no gold links"));
-    }
-    let mut progress = |p: MtProgress<'_>| {
-        if let MtProgress::Stage { stage, done, total } = p {
-            reporter.report(stage, done, total);
-        }
+    let training = TranslationTraining {
+        system,
+        extract,
+        train: corpus,
+        train_name: "the pairs loaded in the page".into(),
+        dev: None,
+        dev_name: None,
+        word_links: None,
+        subtree: SubtreeAlign::Gold { include_fuzzy: true },
+        settings: MtTrainSettings { tune_iterations: 0, lm, ..MtTrainSettings::default() },
     };
-    let (mut alignments, lexicon) = word_alignments_and_lexicon(&[corpus], &mut progress);
-    let alignments = alignments.swap_remove(0);
-    let settings = MtTrainSettings { tune_iterations: 0, lm, lexicon: Some(lexicon), ..MtTrainSettings::default() };
-    let (system_trained, _) =
-        train_system(system, extract, corpus, &alignments, subtree.as_deref(), None, &settings, &mut progress)
-            .map_err(|e| format!("training failed: {e}"))?;
-    Ok(MtModel {
-        training: TrainingInfo {
-            train: "the pairs loaded in the page".into(),
-            dev: None,
-            extract: Some(extract),
-            subtree_align: subtree.is_some().then(|| "gold".to_string()),
-            pairs: corpus.len(),
-            dev_bleu: None,
-            seconds: (js_sys::Date::now() - started) / 1000.0,
-        },
-        system: system_trained,
-    })
-}
-
-/// A one-line description of a translation model.
-fn describe_mt(model: &MtModel) -> String {
-    let t = &model.training;
-    let extract = t.extract.map_or(String::new(), |e| format!(", {e} extraction"));
-    let tables = match &model.system {
-        MtSystem::Phrase(p) => format!("{} phrase pairs", p.table.len()),
-        MtSystem::Ms(m) => format!(
-            "{} phrase pairs, {} RM pairs ({} source RMs)",
-            m.table.len(),
-            m.rm_table.len(),
-            m.rm_table.source_rms()
-        ),
-    };
-    let weights =
-        t.dev_bleu.map_or("untuned default weights".to_string(), |b| format!("weights tuned to dev BLEU {b:.2}"));
-    format!("{} system{extract}: {tables}; trained on {} pairs; {weights}", model.system.kind().name(), t.pairs)
+    let mut model = translation::train_model(training, reporter).map_err(|e| e.to_string())?;
+    model.training.seconds = (js_sys::Date::now() - started) / 1000.0;
+    Ok(model)
 }
 
 /// `treelink translate` of one tree, with the n-best list and the derivation.
 fn translate(model: &MtModel, source: &str, nbest: usize) -> Result<TranslationView, String> {
     let tree = Tree::parse_one(source, "source tree").map_err(|e| e.to_string())?;
     let started = js_sys::Date::now();
-    let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let view = match &model.system {
-        MtSystem::Phrase(p) => {
-            let mut options = p.config.decode.clone();
-            options.beam.nbest = nbest.max(1);
-            options.distinct_nbest = true;
-            let t = p.translate_with(tree.words(), &p.weights, &options);
-            TranslationView {
-                system: SystemKind::Phrase,
-                words: t.words,
-                score: t.score,
-                features: t.features,
-                feature_names: names(&PHRASE_FEATURE_NAMES),
-                weights: p.weights.clone(),
-                steps: Vec::new(),
-                phrases: t.derivation,
-                nbest: t.nbest,
-                seconds: 0.0,
-            }
-        }
-        MtSystem::Ms(m) => {
-            let mut options = m.config.decode.clone();
-            options.beam.nbest = nbest.max(1);
-            let t = m.translate_with(&tree, &m.weights, &options);
-            TranslationView {
-                system: SystemKind::Ms,
-                words: t.words,
-                score: t.score,
-                features: t.features,
-                feature_names: names(&MS_FEATURE_NAMES),
-                weights: m.weights.clone(),
-                steps: t.derivation,
-                phrases: Vec::new(),
-                nbest: t.nbest,
-                seconds: 0.0,
-            }
-        }
-    };
+    let view = translation::translate(model, &tree, nbest);
     Ok(TranslationView { seconds: (js_sys::Date::now() - started) / 1000.0, ..view })
 }
 
 fn word_links(files: &LexiconFiles, corpus: &Corpus) -> Result<Option<Vec<WordAlignment>>, String> {
-    let lengths: Vec<(usize, usize)> =
-        corpus.pairs.iter().map(|p| (p.source.words().len(), p.target.words().len())).collect();
     files
         .word_links
         .as_ref()
-        .map(|f| read_word_alignments_for(&f.text, &f.name, &lengths).map_err(|e| e.to_string()))
+        .map(|f| read_word_alignments_for(&f.text, &f.name, &corpus.sentence_lengths()).map_err(|e| e.to_string()))
         .transpose()
 }
 
@@ -352,73 +258,23 @@ fn train(
     options: &TrainOptions,
     files: &LexiconFiles,
 ) -> Result<AlignmentModel, String> {
-    let links = word_links(files, corpus)?;
-    // As the CLI: word links are used with given tables; otherwise the
-    // in-engine lexicon is trained on the corpus's sentences.
-    let source = match tables(files)? {
-        Some(lexicon) => LexiconSource::Given { lexicon, links },
-        None => LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() },
-    };
-    let setup = prepare(&[corpus], source, &mut |done, total| reporter.report("lexical model", done, total));
-    model::train(corpus, None, &setup, options, &mut |p| {
-        reporter.report_kkt(p.stage.name(), p.done, p.total, p.kkt);
-        ControlFlow::Continue(())
-    })
-    .map_err(|e| format!("training failed: {e}"))
+    let source =
+        alignment::lexicon_source(tables(files)?, word_links(files, corpus)?, Vec::new(), WordModel::default());
+    alignment::train_model(corpus, None, source, std::slice::from_ref(options), reporter).map_err(|e| e.to_string())
 }
 
 /// `treelink align --model MODEL --input CORPUS`, then
 /// `treelink baseline --input CORPUS` (with the uploaded tables, if any).
 fn align(reporter: &mut Reporter, corpus: Corpus, model: AlignmentModel, files: &LexiconFiles) -> Result<(), String> {
     let given = word_links(files, &corpus)?;
-    let given_note = if given.is_some() { " with the uploaded word alignment" } else { "" };
-    let (lexicon, links) = lexicon_for_input(&model.lexicon, &corpus, given, &mut |done, total| {
-        reporter.report("lexical model for aligning", done, total)
-    });
-    let searches = {
-        let scorer = Scorer::new(&model, &lexicon).map_err(|e| e.to_string())?;
-        align_corpus(&scorer, &corpus, &links, &mut |done, total| {
-            reporter.report("aligning", done as u64, total as u64)
-        })
-    };
-    let (baseline_lexicon, baseline_note) = match tables(files)? {
-        Some(lexicon) => (lexicon, "the uploaded Moses tables".to_string()),
-        None => {
-            let source = LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() };
-            let setup = prepare(&[&corpus], source, &mut |done, total| {
-                reporter.report("lexical model for the baseline", done, total)
-            });
-            (setup.lexicon, format!("the engine's lexicon trained on the {} pairs", corpus.len()))
-        }
-    };
-    let n = corpus.len() as u64;
-    let baseline = corpus
-        .pairs
-        .iter()
-        .enumerate()
-        .map(|(k, pair)| {
-            reporter.report("baseline (Tinsley et al.)", k as u64 + 1, n);
-            baseline_links(&baseline_lexicon, pair, &BaselineOptions::default())
-                .into_iter()
-                .map(|l| (l.source, l.target))
-                .collect()
-        })
-        .collect();
-    let model_note = match &model.lexicon {
-        LexicalModel::Tables(_) => "the model's Moses tables".to_string(),
-        LexicalModel::InEngine { bitext, .. } => format!(
-            "the model's in-engine lexicon re-trained on its {} sentence pairs and the {} pairs aligned",
-            bitext.len(),
-            corpus.len()
-        ),
-    };
-    let lexicon_note = format!("Lexicon of the model: {model_note}{given_note}; of the baseline: {baseline_note}.");
+    let compared =
+        alignment::align_and_compare(model, corpus, tables(files)?, given, reporter).map_err(|e| e.to_string())?;
     reporter.post(&Response::Aligned {
         job: reporter.job,
-        searches: searches.clone(),
-        baseline,
-        lexicon: lexicon_note,
+        searches: compared.alignment.searches.clone(),
+        baseline: compared.baseline.clone(),
+        lexicon: compared.lexicon_note.clone(),
     });
-    SESSION.with(|s| *s.borrow_mut() = Some(Session { model, lexicon, corpus, links, searches }));
+    SESSION.with(|s| *s.borrow_mut() = Some(compared));
     Ok(())
 }

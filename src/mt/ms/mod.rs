@@ -235,6 +235,7 @@ use crate::mt::phrase::{
 };
 use crate::mt::tune::{mert, MertOptions, MertReport};
 use crate::mt::unknown::{SourceVocabulary, SourceWords, UnknownWordOptions};
+use crate::progress::{Flow, Observer, Progress};
 use crate::rng::SplitMix64;
 use crate::tree::{NodeId, Tree};
 
@@ -421,6 +422,8 @@ pub enum MsSystemError {
     Count(#[from] CountError),
     #[error(transparent)]
     Lm(#[from] LmError),
+    #[error("cancelled")]
+    Cancelled,
 }
 
 /// Sizes of what training extracted.
@@ -615,13 +618,15 @@ impl MsSystem {
     /// Tunes the weights on a development set by MERT ([`crate::mt::tune`])
     /// with n-best lists of `options.nbest`; the unknown-word weight stays
     /// fixed (as for the phrase-based system). Sets and returns the weights
-    /// with the best decoded dev BLEU. `progress` gets each decoded sentence.
+    /// with the best decoded dev BLEU. `progress` gets each decoded sentence
+    /// (stage "tuning (decoding dev)"); when it says stop, the remaining
+    /// sentences are skipped and tuning ends in [`MsSystemError::Cancelled`].
     pub fn tune(
         &mut self,
         sources: &[Tree],
         references: &[Vec<String>],
         options: &MertOptions,
-        progress: &mut dyn FnMut(usize, usize),
+        progress: &mut dyn Observer,
     ) -> Result<MertReport, MsSystemError> {
         CountError::check("references", sources.len(), references.len())?;
         let mut opts = options.clone();
@@ -633,16 +638,24 @@ impl MsSystem {
         let mut decode = self.config.decode.clone();
         decode.beam.nbest = options.nbest.max(1);
         let this = &*self;
+        let mut flow = Flow::Continue(());
         let report = mert(references, &self.weights, &opts, |w| {
             sources
                 .iter()
                 .enumerate()
                 .map(|(k, s)| {
-                    progress(k + 1, sources.len());
+                    if flow.is_break() {
+                        return Vec::new();
+                    }
+                    flow =
+                        progress.progress(Progress::new("tuning (decoding dev)", k as u64 + 1, sources.len() as u64));
                     this.translate_with(s, w, &decode).nbest.into_iter().map(|e| (e.words, e.features)).collect()
                 })
                 .collect()
         });
+        if flow.is_break() {
+            return Err(MsSystemError::Cancelled);
+        }
         self.weights = report.weights.clone();
         Ok(report)
     }

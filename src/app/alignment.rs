@@ -1,0 +1,251 @@
+//! The sub-tree alignment workflows (paper §4–6): train a model, align a
+//! corpus with it, run the Tinsley et al. (2007) baseline, explain a node
+//! pair — what `treelink train`, `align` and `baseline` do, and what the
+//! page's Train / Align buttons and its explanation panel ask the worker.
+
+use crate::align::baseline::{baseline_links, BaselineOptions};
+use crate::align::composite::KernelSpec;
+use crate::align::explain::{self, Explanation};
+use crate::align::greedy::Search;
+use crate::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexicalModel, LexiconSource};
+use crate::align::model::{self, search_links, AlignError, AlignmentModel, Scorer, TrainOptions};
+use crate::corpus::Corpus;
+use crate::io::links::Link;
+use crate::lexicon::{Lexicon, SentencePair, WordAlignment, WordModel};
+use crate::progress::{report, Cancelled, Observer, Progress};
+use crate::tree::NodeId;
+
+/// Why an alignment workflow stopped.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AlignmentError {
+    #[error("training failed: {0}")]
+    Train(AlignError),
+    #[error(transparent)]
+    Model(AlignError),
+    #[error("no kernel to train")]
+    NoKernel,
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl From<Cancelled> for AlignmentError {
+    fn from(_: Cancelled) -> Self {
+        AlignmentError::Cancelled
+    }
+}
+
+/// Where the lexicon comes from, as both the CLI and the page decide it:
+/// given Moses tables (with the corpus's word links, if given too), else
+/// the engine's lexicon trained on the corpora's sentences plus `extra`
+/// (word links are then ignored: the engine aligns its own sentences) with
+/// `word_model` (fast_align's IBM2, or the HMM after it).
+pub fn lexicon_source(
+    tables: Option<Lexicon>,
+    word_links: Option<Vec<WordAlignment>>,
+    extra: Vec<SentencePair>,
+    word_model: WordModel,
+) -> LexiconSource {
+    match tables {
+        Some(lexicon) => LexiconSource::Given { lexicon, links: word_links },
+        None => LexiconSource::Train { extra, options: alignment_lexicon_options().with_word_model(word_model) },
+    }
+}
+
+/// The kernels `treelink train` tries on dev when no kernel is given.
+pub const DEFAULT_SHORTLIST: [&str; 4] =
+    ["plain", "plain+ibtk-rgsst", "plain+dbtk-root+ibtk-rgsst", "plain+dbtk-root+ibtk-rdsst"];
+
+/// The kernels to train: the one given; else, with a dev set to choose
+/// on, [`DEFAULT_SHORTLIST`]; else the paper's best.
+pub fn kernels_to_try(kernel: Option<KernelSpec>, with_dev: bool) -> Vec<KernelSpec> {
+    match (kernel, with_dev) {
+        (Some(k), _) => vec![k],
+        (None, false) => vec![KernelSpec::paper_best()],
+        (None, true) => DEFAULT_SHORTLIST.iter().filter_map(|s| s.parse().ok()).collect(),
+    }
+}
+
+/// Trains a model on `train` for each of `options` (one per kernel) and
+/// keeps the best by F on `dev` (the first on a tie, or without dev). The
+/// lexicon and word links come from `lexicon` for `train` and `dev` at once.
+pub fn train_model(
+    train: &Corpus,
+    dev: Option<&Corpus>,
+    lexicon: LexiconSource,
+    options: &[TrainOptions],
+    observer: &mut dyn Observer,
+) -> Result<AlignmentModel, AlignmentError> {
+    // Cheap: a treebank beyond the candidate limit is refused before the lexicon is built.
+    for o in options {
+        model::check_train_candidates(train, o).map_err(AlignmentError::Train)?;
+    }
+    let corpora: Vec<&Corpus> = std::iter::once(train).chain(dev).collect();
+    let setup = prepare(&corpora, lexicon, "lexical model", observer)?;
+    let mut best: Option<(f64, AlignmentModel)> = None;
+    for o in options {
+        let model = model::train(train, dev, &setup, o, observer).map_err(|e| match e {
+            AlignError::Cancelled => AlignmentError::Cancelled,
+            e => AlignmentError::Train(e),
+        })?;
+        let f = model.summary.dev_f.unwrap_or(0.0);
+        if let Some(counts) = model.summary.dev {
+            observer.note(&format!("{}: dev {counts} ({})", model.spec, chosen(&model)));
+        }
+        if best.as_ref().is_none_or(|(bf, _)| f > *bf) {
+            best = Some((f, model));
+        }
+    }
+    best.map(|(_, m)| m).ok_or(AlignmentError::NoKernel)
+}
+
+/// What training chose on dev, in words.
+pub fn chosen(model: &AlignmentModel) -> String {
+    let s = &model.summary;
+    format!(
+        "pruning quantile {}, C {}, cost factor {:.2}, threshold on D {:.3}; {} examples ({} positive), {} support vectors",
+        s.prune_quantile,
+        s.c,
+        s.cost_factor,
+        model.threshold,
+        s.examples,
+        s.positives_sampled,
+        model.support_vectors.len()
+    )
+}
+
+/// A corpus aligned by a model: the lexicon and word links used, and the
+/// search log of every pair.
+#[derive(Debug, Clone)]
+pub struct CorpusAlignment {
+    pub lexicon: Lexicon,
+    pub word_links: Vec<WordAlignment>,
+    pub searches: Vec<Search>,
+}
+
+impl CorpusAlignment {
+    /// The links of each pair, sorted (what `treelink align` prints).
+    pub fn links(&self) -> Vec<Vec<Link>> {
+        self.searches
+            .iter()
+            .map(|s| {
+                let mut links = search_links(s);
+                links.sort();
+                links
+            })
+            .collect()
+    }
+}
+
+/// Aligns `input` with `model`: the model's lexicon for the input (its
+/// tables, or its in-engine lexicon re-trained with the input's sentences),
+/// `given_links` replacing the word links when given, then the greedy
+/// search on every pair.
+pub fn align(
+    model: &AlignmentModel,
+    input: &Corpus,
+    given_links: Option<Vec<WordAlignment>>,
+    observer: &mut dyn Observer,
+) -> Result<CorpusAlignment, AlignmentError> {
+    let (lexicon, word_links) =
+        lexicon_for_input(&model.lexicon, input, given_links, "lexical model for aligning", observer)?;
+    let scorer = Scorer::new(model, &lexicon).map_err(AlignmentError::Model)?;
+    let searches = explain::align_corpus(&scorer, input, &word_links, observer)?;
+    Ok(CorpusAlignment { lexicon, word_links, searches })
+}
+
+/// The baseline's lexicon: given tables, else the engine's lexicon trained
+/// on the input's sentences plus `extra`.
+pub fn baseline_lexicon(
+    input: &Corpus,
+    tables: Option<Lexicon>,
+    extra: Vec<SentencePair>,
+    word_model: WordModel,
+    observer: &mut dyn Observer,
+) -> Result<Lexicon, Cancelled> {
+    let source = lexicon_source(tables, None, extra, word_model);
+    Ok(prepare(&[input], source, "lexical model for the baseline", observer)?.lexicon)
+}
+
+/// The Tinsley et al. (2007) baseline's links of every pair, sorted.
+pub fn baseline(
+    input: &Corpus,
+    lexicon: &Lexicon,
+    options: &BaselineOptions,
+    observer: &mut dyn Observer,
+) -> Result<Vec<Vec<Link>>, Cancelled> {
+    let n = input.len() as u64;
+    let mut out = Vec::with_capacity(input.len());
+    for (k, pair) in input.pairs.iter().enumerate() {
+        out.push(baseline_links(lexicon, pair, options));
+        report(observer, Progress::new("baseline (Tinsley et al.)", k as u64 + 1, n))?;
+    }
+    Ok(out)
+}
+
+/// A corpus aligned by a model and by the baseline, kept to explain node
+/// pairs (the page's alignment workbench).
+pub struct Comparison {
+    pub model: AlignmentModel,
+    pub corpus: Corpus,
+    pub alignment: CorpusAlignment,
+    /// The baseline's links of each pair (its default settings, the paper's best).
+    pub baseline: Vec<Vec<(NodeId, NodeId)>>,
+    /// Where the lexicons came from, in a sentence.
+    pub lexicon_note: String,
+}
+
+/// Aligns `corpus` with `model` (as `treelink align`) and with the baseline
+/// (as `treelink baseline`), with the uploaded `tables` and `word_links` if any.
+pub fn align_and_compare(
+    model: AlignmentModel,
+    corpus: Corpus,
+    tables: Option<Lexicon>,
+    word_links: Option<Vec<WordAlignment>>,
+    observer: &mut dyn Observer,
+) -> Result<Comparison, AlignmentError> {
+    let given_note = if word_links.is_some() { " with the uploaded word alignment" } else { "" };
+    let alignment = align(&model, &corpus, word_links, observer)?;
+    let baseline_note = match &tables {
+        Some(_) => "the uploaded Moses tables".to_string(),
+        None => format!("the engine's lexicon trained on the {} pairs", corpus.len()),
+    };
+    let lexicon = baseline_lexicon(&corpus, tables, Vec::new(), WordModel::default(), observer)?;
+    let links = baseline(&corpus, &lexicon, &BaselineOptions::default(), observer)?;
+    let baseline = links.into_iter().map(|ls| ls.into_iter().map(|l| (l.source, l.target)).collect()).collect();
+    let model_note = match &model.lexicon {
+        LexicalModel::Tables(_) => "the model's Moses tables".to_string(),
+        LexicalModel::InEngine { bitext, .. } => format!(
+            "the model's in-engine lexicon re-trained on its {} sentence pairs and the {} pairs aligned",
+            bitext.len(),
+            corpus.len()
+        ),
+    };
+    let lexicon_note = format!("Lexicon of the model: {model_note}{given_note}; of the baseline: {baseline_note}.");
+    Ok(Comparison { model, corpus, alignment, baseline, lexicon_note })
+}
+
+/// Why a node pair could not be explained.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExplainError {
+    #[error("pair {} is not in the last alignment", .0 + 1)]
+    NoPair(usize),
+    #[error("node pair {}-{} is outside the trees of pair {}", .nodes.0, .nodes.1, .pair + 1)]
+    NoNodes { pair: usize, nodes: (NodeId, NodeId) },
+    #[error("{0}")]
+    Model(String),
+}
+
+impl Comparison {
+    /// Why the model did (not) link `source` and `target` in pair `pair`.
+    pub fn explain(&self, pair: usize, source: NodeId, target: NodeId) -> Result<Explanation, ExplainError> {
+        let a = &self.alignment;
+        let (Some(p), Some(links), Some(search)) =
+            (self.corpus.pairs.get(pair), a.word_links.get(pair), a.searches.get(pair))
+        else {
+            return Err(ExplainError::NoPair(pair));
+        };
+        let scorer = Scorer::new(&self.model, &a.lexicon).map_err(|e| ExplainError::Model(e.to_string()))?;
+        explain::explain(&self.model, &scorer, &a.lexicon, p, links, search, source, target)
+            .ok_or(ExplainError::NoNodes { pair, nodes: (source, target) })
+    }
+}
