@@ -83,8 +83,10 @@ impl fmt::Display for SubtreeAlign {
 /// Why a translation workflow stopped.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum TranslationError {
-    #[error("{0} extraction needs sub-tree links: the training pairs have no gold links")]
+    #[error("{0} extraction needs sub-tree links")]
     NoSubtreeLinks(ExtractMethod),
+    #[error("the training pairs have no gold sub-tree links")]
+    NoGoldLinks,
     #[error("a trained sub-tree aligner needs a dev set")]
     TrainedNeedsDev,
     #[error(transparent)]
@@ -101,18 +103,37 @@ impl From<Cancelled> for TranslationError {
     }
 }
 
+/// The sub-tree links of each training pair, and where they came from
+/// (for the model's record).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubtreeLinks {
+    pub origin: String,
+    pub links: Vec<Vec<(NodeId, NodeId)>>,
+}
+
+/// The gold sub-tree links of the training pairs (fuzzy ones too if
+/// `include_fuzzy`); refused when there are none to extract with.
+pub fn gold_links(train: &Corpus, include_fuzzy: bool) -> Result<SubtreeLinks, TranslationError> {
+    let links = gold_subtree_links(train, include_fuzzy);
+    if links.iter().all(Vec::is_empty) {
+        return Err(TranslationError::NoGoldLinks);
+    }
+    Ok(SubtreeLinks { origin: "gold".into(), links })
+}
+
 /// The sub-tree links of every training pair under `align`.
 pub fn subtree_links(
     align: &SubtreeAlign,
     train: &Corpus,
     dev: Option<&Corpus>,
     observer: &mut dyn Observer,
-) -> Result<Vec<Vec<(NodeId, NodeId)>>, TranslationError> {
-    match align {
-        SubtreeAlign::Gold { include_fuzzy } => Ok(gold_subtree_links(train, *include_fuzzy)),
+) -> Result<SubtreeLinks, TranslationError> {
+    let origin = align.to_string();
+    let links = match align {
+        SubtreeAlign::Gold { include_fuzzy } => return gold_links(train, *include_fuzzy),
         SubtreeAlign::Model { model, .. } => {
             let aligned = alignment::align(model, train, None, observer)?;
-            Ok(pairs_of(&aligned.searches))
+            pairs_of(&aligned.searches)
         }
         SubtreeAlign::Trained { kernel, seed, max_train_candidates } => {
             let dev = dev.ok_or(TranslationError::TrainedNeedsDev)?;
@@ -139,9 +160,10 @@ pub fn subtree_links(
                 let stage = "sub-tree alignment of the training pairs";
                 report(observer, Progress::new(stage, k as u64 + 1, train.len() as u64))?;
             }
-            Ok(out)
+            out
         }
-    }
+    };
+    Ok(SubtreeLinks { origin, links })
 }
 
 fn pairs_of(searches: &[crate::align::greedy::Search]) -> Vec<Vec<(NodeId, NodeId)>> {
@@ -162,8 +184,9 @@ pub struct TranslationTraining<'a> {
     /// The training pairs' word links; `None`: trained in the engine on the
     /// training and dev sentences (no gold links are read).
     pub word_links: Option<Vec<WordAlignment>>,
-    /// Where DirC / EWoS take their sub-tree links (unused by word extraction).
-    pub subtree: SubtreeAlign,
+    /// The sub-tree links DirC / EWoS extract with ([`subtree_links`],
+    /// [`gold_links`]; unused by word extraction).
+    pub subtree: Option<SubtreeLinks>,
     pub settings: MtTrainSettings,
 }
 
@@ -183,23 +206,20 @@ pub fn train_model(t: TranslationTraining<'_>, observer: &mut dyn Observer) -> R
             links.swap_remove(0)
         }
     };
-    let subtree = if needs_subtree {
-        let links = subtree_links(&t.subtree, t.train, t.dev, observer)?;
-        if matches!(t.subtree, SubtreeAlign::Gold { .. }) && links.iter().all(Vec::is_empty) {
-            return Err(TranslationError::NoSubtreeLinks(t.extract));
-        }
-        Some(links)
-    } else {
-        None
+    let subtree = match (needs_subtree, t.subtree) {
+        (false, _) => None,
+        (true, Some(s)) => Some(s),
+        (true, None) => return Err(TranslationError::NoSubtreeLinks(t.extract)),
     };
+    let links = subtree.as_ref().map(|s| s.links.as_slice());
     let (system, dev_bleu) =
-        train_system(t.system, t.extract, t.train, &word_links, subtree.as_deref(), t.dev, &settings, observer)?;
+        train_system(t.system, t.extract, t.train, &word_links, links, t.dev, &settings, observer)?;
     Ok(MtModel {
         training: TrainingInfo {
             train: t.train_name,
             dev: t.dev_name,
             extract: Some(t.extract),
-            subtree_align: needs_subtree.then(|| t.subtree.to_string()),
+            subtree_align: subtree.map(|s| s.origin),
             pairs: t.train.len(),
             dev_bleu,
             seconds: 0.0,

@@ -279,7 +279,12 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         Some(f) => Some(lexicon::read_word_alignments_for(&read(f)?, f, &train.sentence_lengths())?),
         None => None,
     };
-    let subtree = subtree_align(&subtree_arg, needs_subtree, &args.opts, None, limits)?;
+    let subtree = if needs_subtree {
+        let align = subtree_align(&subtree_arg, &args.opts, None, limits)?;
+        Some(translation::subtree_links(&align, &train, dev.as_ref(), &mut reporter)?)
+    } else {
+        None
+    };
     let mut model = translation::train_model(
         TranslationTraining {
             system: args.system,
@@ -309,16 +314,14 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The sub-tree links `--subtree-align` asks for (read a model file only when extraction needs it).
+/// The sub-tree alignment `--subtree-align` asks for.
 fn subtree_align(
     arg: &SubtreeAlignArg,
-    needs_subtree: bool,
     opts: &MtOptions,
     kernel: Option<&KernelSpec>,
     limits: &Limits,
 ) -> Result<SubtreeAlign, CliError> {
     Ok(match arg {
-        _ if !needs_subtree => SubtreeAlign::Gold { include_fuzzy: !opts.good_only },
         SubtreeAlignArg::Gold => SubtreeAlign::Gold { include_fuzzy: !opts.good_only },
         SubtreeAlignArg::Trained => SubtreeAlign::Trained {
             kernel: kernel.cloned().unwrap_or_else(KernelSpec::paper_best),
@@ -599,8 +602,8 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
     let needs_subtree = args.extract.iter().any(|&m| m != ExtractMethod::Word);
     let started = Instant::now();
     let subtree = if needs_subtree {
-        let align = subtree_align(&args.subtree_align, true, &args.opts, Some(&args.kernel), limits)?;
-        Some(translation::subtree_links(&align, &train, Some(&dev), &mut reporter)?)
+        let align = subtree_align(&args.subtree_align, &args.opts, Some(&args.kernel), limits)?;
+        Some(translation::subtree_links(&align, &train, Some(&dev), &mut reporter)?.links)
     } else {
         None
     };

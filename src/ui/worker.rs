@@ -16,7 +16,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 use super::protocol::{LexiconFiles, NamedText, Request, Response, TranslationView};
 use crate::align::model::{AlignmentModel, TrainOptions};
 use crate::app::alignment::{self, Comparison};
-use crate::app::translation::{self, SubtreeAlign, TranslationTraining};
+use crate::app::translation::{self, TranslationTraining};
 use crate::corpus::Corpus;
 use crate::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment, WordModel};
 use crate::mt::lm::{read_arpa, NgramLm};
@@ -218,7 +218,13 @@ fn train_mt(
         dev: None,
         dev_name: None,
         word_links: None,
-        subtree: SubtreeAlign::Gold { include_fuzzy: true },
+        subtree: if extract == ExtractMethod::Word {
+            None
+        } else {
+            Some(translation::gold_links(corpus, true).map_err(|_| {
+                format!("{extract} extraction needs sub-tree links: the loaded pairs have no gold links")
+            })?)
+        },
         settings: MtTrainSettings { tune_iterations: 0, lm, ..MtTrainSettings::default() },
     };
     let mut model = translation::train_model(training, reporter).map_err(|e| e.to_string())?;
