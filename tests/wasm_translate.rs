@@ -13,6 +13,7 @@ use treelink::corpus::{Corpus, Named};
 use treelink::mt::model::{MtSystem, SystemKind};
 use treelink::mt::phrase::ExtractMethod;
 use treelink::mt::train::{train_system, word_alignments_and_lexicon, MtTrainSettings};
+use treelink::progress::Quiet;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -34,7 +35,7 @@ fn wasm_ms_translation_equals_the_native_cli() {
     let started = now_ms();
     // As `mt-train` without --dev: word alignment on the training sentences, and the
     // CLI's training with its defaults (the lexicon kept for the unknown-word back-off).
-    let (mut links, lexicon) = word_alignments_and_lexicon(&[&corpus], &mut |_| {});
+    let (mut links, lexicon) = word_alignments_and_lexicon(&[&corpus], &mut Quiet).expect("never cancelled");
     let settings = MtTrainSettings { tune_iterations: 0, lexicon: Some(lexicon), ..MtTrainSettings::default() };
     let (system, _) = train_system(
         SystemKind::Ms,
@@ -44,7 +45,7 @@ fn wasm_ms_translation_equals_the_native_cli() {
         None,
         None,
         &settings,
-        &mut |_| {},
+        &mut Quiet,
     )
     .unwrap();
     let MtSystem::Ms(sys) = system else { panic!("not an MS system") };
