@@ -11,7 +11,7 @@ use treelink::corpus::{Corpus, Named};
 use treelink::mt::decoder::BeamOptions;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::meta::{Constraints, Decomposition};
-use treelink::mt::model::{MtModel, MtSystem, TrainingInfo};
+use treelink::mt::model::{MtSystem, TrainingInfo, TranslationModel};
 use treelink::mt::ms::extract::{leaf_pairs, rm_pairs, sample_sms, MsIndex};
 use treelink::mt::ms::{
     MsDecodeOptions, MsSystem, MsSystemConfig, MsTrainingSummary, RmEntry, RmLexicon, RmLimits, RmTable, TagLexicon,
@@ -564,20 +564,20 @@ fn model_file_round_trip_and_determinism() {
     let sms: treelink::mt::meta::RmShape = tr.target_sms.parse().unwrap();
     assert_eq!(sms.word_count(), tr.words.len());
 
-    let model = MtModel {
+    let model = TranslationModel {
         training: TrainingInfo { train: "s".into(), pairs: 4, ..TrainingInfo::default() },
         system: MtSystem::Ms(Box::new(sys.clone())),
     };
     let json = model.to_json();
     assert!(json.starts_with(r#"{"format":"treelink-mt","version":2,"system":"ms""#), "{}", &json[..80]);
-    let back = MtModel::from_json(&json, "m.json").unwrap();
+    let back = TranslationModel::from_json(&json, "m.json").unwrap();
     assert_eq!(back, model);
     let MtSystem::Ms(b) = &back.system else { panic!("not ms") };
     assert_eq!(b.translate(&src), tr);
 
     let bad = json.replacen("\"version\":2", "\"version\":7", 1);
     assert_eq!(
-        MtModel::from_json(&bad, "m.json").unwrap_err().to_string(),
+        TranslationModel::from_json(&bad, "m.json").unwrap_err().to_string(),
         "m.json:1:1: expected format \"treelink-mt\" version 1 to 2, found format \"treelink-mt\" version 7"
     );
     // A version-1 file (no vocabulary, back-off, unknown-word settings, reading, RM
@@ -592,7 +592,7 @@ fn model_file_round_trip_and_determinism() {
     for key in ["unknown", "reading"] {
         assert!(m["config"].as_object_mut().unwrap().remove(key).is_some(), "{key}");
     }
-    let old = MtModel::from_json(&v1.to_string(), "v1.json").unwrap();
+    let old = TranslationModel::from_json(&v1.to_string(), "v1.json").unwrap();
     let MtSystem::Ms(o) = &old.system else { panic!("not ms") };
     assert!(o.vocabulary.is_empty() && !sys.vocabulary.is_empty());
     assert_eq!(o.config.unknown, treelink::mt::unknown::UnknownWordOptions::copy_only());
@@ -604,10 +604,10 @@ fn model_file_round_trip_and_determinism() {
     // Another version is named as such, whatever its body holds.
     let later = "{\"format\": \"treelink-mt\", \"version\": 3, \"system\": {\"kind\": \"ms2\"}, \"model\": []}";
     assert_eq!(
-        MtModel::from_json(later, "m.json").unwrap_err().to_string(),
+        TranslationModel::from_json(later, "m.json").unwrap_err().to_string(),
         "m.json:1:1: expected format \"treelink-mt\" version 1 to 2, found format \"treelink-mt\" version 3"
     );
-    let e = MtModel::from_json(
+    let e = TranslationModel::from_json(
         "{\"format\": \"treelink-mt\",\n \"version\": 1, \"system\": \"ms\", \"model\": {]}",
         "m.json",
     )
@@ -616,8 +616,8 @@ fn model_file_round_trip_and_determinism() {
     assert!(e.starts_with("m.json:2:"), "{e}");
     let mut weights = (**b).clone();
     weights.weights.pop();
-    let m = MtModel { training: TrainingInfo::default(), system: MtSystem::Ms(Box::new(weights)) };
-    assert!(MtModel::from_json(&m.to_json(), "m.json")
+    let m = TranslationModel { training: TrainingInfo::default(), system: MtSystem::Ms(Box::new(weights)) };
+    assert!(TranslationModel::from_json(&m.to_json(), "m.json")
         .unwrap_err()
         .to_string()
         .contains("expected 17 (or, version 1, 14) finite"));
@@ -639,11 +639,11 @@ fn binary_model_round_trip_pruning_and_damage() {
     // Fewer RM targets tried than kept, so pruning has something to drop.
     config.decode.rm_limit = 2;
     let sys = MsSystem::train(&corpus, &alignments, None, &config).unwrap();
-    let model = MtModel {
+    let model = TranslationModel {
         training: TrainingInfo { train: "sample".into(), pairs: corpus.pairs.len(), ..TrainingInfo::default() },
         system: MtSystem::Ms(Box::new(sys)),
     };
-    let translations = |m: &MtModel| -> Vec<Vec<String>> {
+    let translations = |m: &TranslationModel| -> Vec<Vec<String>> {
         let MtSystem::Ms(s) = &m.system else { panic!("not ms") };
         corpus.pairs.iter().take(12).map(|p| s.translate(&p.source).words).collect()
     };
@@ -654,12 +654,12 @@ fn binary_model_round_trip_pruning_and_damage() {
     assert_eq!(bytes[8..12], MT_BINARY_VERSION.to_le_bytes());
     assert!(bytes.len() * 4 < json.len(), "{} bytes binary, {} JSON", bytes.len(), json.len());
     assert_eq!(model.to_binary(), bytes, "deterministic");
-    let back = MtModel::from_bytes(&bytes, "m.tlmt").unwrap();
+    let back = TranslationModel::from_bytes(&bytes, "m.tlmt").unwrap();
     assert!(back == model);
     assert!(back.to_json() == json, "the JSON of the model read back differs");
     assert_eq!(translations(&back), expected);
     // from_bytes reads JSON too, told apart by the first bytes.
-    assert_eq!(MtModel::from_bytes(json.as_bytes(), "m.json").unwrap().to_json(), json);
+    assert_eq!(TranslationModel::from_bytes(json.as_bytes(), "m.json").unwrap().to_json(), json);
 
     let mut pruned = back.clone();
     let MtSystem::Ms(s) = &model.system else { unreachable!() };
@@ -676,7 +676,7 @@ fn binary_model_round_trip_pruning_and_damage() {
     }
     assert_eq!(translations(&pruned), expected);
 
-    let err = |b: &[u8]| MtModel::from_bytes(b, "m.tlmt").unwrap_err().to_string();
+    let err = |b: &[u8]| TranslationModel::from_bytes(b, "m.tlmt").unwrap_err().to_string();
     let damaged = "m.tlmt: expected a treelink binary translation model, but ";
     assert_eq!(err(&bytes[..10]), format!("{damaged}it ends inside its header"));
     let e = err(&bytes[..bytes.len() / 2]);
@@ -951,7 +951,7 @@ el perro ladra
         let args = ["mt-train", "--train", &p("train"), "--system", system, "--lm", &p("other.arpa"), "-o", &model];
         let (ok, _, err) = run(&args);
         assert!(ok, "{err}");
-        let m = MtModel::from_json(&std::fs::read_to_string(&model).unwrap(), &model).unwrap();
+        let m = TranslationModel::from_json(&std::fs::read_to_string(&model).unwrap(), &model).unwrap();
         let lm = match &m.system {
             MtSystem::Ms(s) => &s.lm,
             MtSystem::Phrase(s) => &s.lm,
@@ -987,9 +987,9 @@ fn cli_binary_models() {
         train(&json);
         train(&bin);
         let bytes = std::fs::read(p(&bin)).unwrap();
-        assert!(MtModel::is_binary(&bytes));
-        let expected = MtModel::from_json(&std::fs::read_to_string(p(&json)).unwrap(), &json).unwrap();
-        let mut trained = MtModel::from_bytes(&bytes, &bin).unwrap();
+        assert!(TranslationModel::is_binary(&bytes));
+        let expected = TranslationModel::from_json(&std::fs::read_to_string(p(&json)).unwrap(), &json).unwrap();
+        let mut trained = TranslationModel::from_bytes(&bytes, &bin).unwrap();
         // Two trainings differ in their time taken only.
         trained.training.seconds = expected.training.seconds;
         assert!(trained == expected, "{system}: the binary model differs from the JSON one");
@@ -1004,7 +1004,7 @@ fn cli_binary_models() {
         let (converted, back) = (format!("{system}-converted.tlmt"), format!("{system}-back.json"));
         let (ok, _, err) = run(&["mt-convert", &p(&json), &p(&converted)]);
         assert!(ok && err.contains(&format!("wrote {}", p(&converted))), "{err}");
-        assert!(MtModel::is_binary(&std::fs::read(p(&converted)).unwrap()));
+        assert!(TranslationModel::is_binary(&std::fs::read(p(&converted)).unwrap()));
         let (ok, _, err) = run(&["mt-convert", &p(&converted), &p(&back)]);
         assert!(ok, "{err}");
         assert!(std::fs::read(p(&back)).unwrap() == std::fs::read(p(&json)).unwrap(), "{system}: JSON changed");
@@ -1025,7 +1025,7 @@ fn cli_binary_models() {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mt-ms-small");
     let json = std::fs::read_to_string(format!("{data}.json")).unwrap();
     let bytes = std::fs::read(format!("{data}.tlmt")).unwrap();
-    let from_bin = MtModel::from_bytes(&bytes, "mt-ms-small.tlmt").unwrap();
+    let from_bin = TranslationModel::from_bytes(&bytes, "mt-ms-small.tlmt").unwrap();
     assert_eq!(from_bin.to_json(), json.trim_end());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,14 +1,15 @@
-//! Translation model files (JSON, either system): read, or an error with the
-//! file, line, column and JSON path; a model that reads translates a short
-//! sentence without panicking.
+//! Translation model files as the CLI and the page read them
+//! (`TranslationModel::from_bytes`: the binary `.tlmt` form or JSON, either
+//! system): read, or an error that names the file (with line, column and JSON
+//! path for JSON); a model that reads translates a short sentence without
+//! panicking.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use treelink::mt::model::MtModel;
+use treelink::mt::model::TranslationModel;
 use treelink::tree::Tree;
 
 fuzz_target!(|data: &[u8]| {
-    let Some(text) = treelink_fuzz::text(data) else { return };
-    let model = match MtModel::from_json(text, "mt.json") {
+    let model = match TranslationModel::from_bytes(data, "mt.json") {
         Ok(model) => model,
         Err(e) => {
             let message = e.to_string();

@@ -14,7 +14,7 @@ use treelink::align::model::{AlignmentModel, Scorer};
 use treelink::corpus::{Corpus, Named};
 use treelink::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment};
 use treelink::mt::lm::read_arpa;
-use treelink::mt::model::MtModel;
+use treelink::mt::model::TranslationModel;
 use treelink::tree::Tree;
 use treelink::ui::protocol::{CorpusText, LexiconFiles, Request, Response};
 
@@ -62,7 +62,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         Request::LoadMt { model, .. } => {
-            if let Ok(m) = MtModel::from_json(&model.text, &model.name) {
+            if let Ok(m) = TranslationModel::from_json(&model.text, &model.name) {
                 let source = Tree::parse_one(SRC, "s").expect("fixed tree");
                 let _ = m.system.translate(&source);
             }

@@ -8,7 +8,7 @@ use std::fmt;
 use crate::align::model::{AlignmentModel, ModelFileError as AlignmentModelError};
 use crate::corpus::Named;
 use crate::io::tiger::{import_pair, parse_sta, ImportOptions, TigerError, TigerImport};
-use crate::mt::model::{MtModel, MtModelError, MT_MODEL_FORMAT};
+use crate::mt::model::{TranslationModel, TranslationModelError, MT_MODEL_FORMAT};
 
 /// What a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -137,7 +137,7 @@ fn json_format(head: &str) -> Option<&str> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ModelFile {
     Alignment(AlignmentModel),
-    Translation(MtModel),
+    Translation(TranslationModel),
 }
 
 /// Why a model file could not be read.
@@ -146,14 +146,14 @@ pub enum ModelReadError {
     #[error(transparent)]
     Alignment(#[from] AlignmentModelError),
     #[error(transparent)]
-    Translation(#[from] MtModelError),
+    Translation(#[from] TranslationModelError),
 }
 
 impl ModelFile {
     /// Reads a model file of either kind, told by its `format` field.
     pub fn read(text: &str, file: &str) -> Result<ModelFile, ModelReadError> {
         match FileKind::sniff(FileKind::AlignmentModel, text) {
-            FileKind::TranslationModel => Ok(ModelFile::Translation(MtModel::from_json(text, file)?)),
+            FileKind::TranslationModel => Ok(ModelFile::Translation(TranslationModel::from_json(text, file)?)),
             _ => Ok(ModelFile::Alignment(AlignmentModel::from_json(text, file)?)),
         }
     }

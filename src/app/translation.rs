@@ -17,7 +17,7 @@ use crate::align::model::{self as align_model, search_links, AlignError, Alignme
 use crate::corpus::Corpus;
 use crate::lexicon::WordAlignment;
 use crate::mt::decoder::NBestEntry;
-use crate::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
+use crate::mt::model::{MtSystem, SystemKind, TrainingInfo, TranslationModel};
 use crate::mt::ms::{MsStep, MS_FEATURE_NAMES};
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseStep, PHRASE_FEATURE_NAMES};
 use crate::mt::train::{train_system, word_alignments_and_lexicon, MtTrainError, MtTrainSettings};
@@ -192,7 +192,10 @@ pub struct TranslationTraining<'a> {
 
 /// Trains (and, with a dev set, tunes) a translation model. Its record's
 /// `seconds` is left 0 for the caller, who has the clock.
-pub fn train_model(t: TranslationTraining<'_>, observer: &mut dyn Observer) -> Result<MtModel, TranslationError> {
+pub fn train_model(
+    t: TranslationTraining<'_>,
+    observer: &mut dyn Observer,
+) -> Result<TranslationModel, TranslationError> {
     let needs_subtree = t.extract != ExtractMethod::Word;
     // The lexicon of an in-engine word alignment also backs off unknown
     // words (`mt::unknown`); given word links come without one.
@@ -214,7 +217,7 @@ pub fn train_model(t: TranslationTraining<'_>, observer: &mut dyn Observer) -> R
     let links = subtree.as_ref().map(|s| s.links.as_slice());
     let (system, dev_bleu) =
         train_system(t.system, t.extract, t.train, &word_links, links, t.dev, &settings, observer)?;
-    Ok(MtModel {
+    Ok(TranslationModel {
         training: TrainingInfo {
             train: t.train_name,
             dev: t.dev_name,
@@ -251,7 +254,7 @@ pub struct TranslationView {
 
 /// Translates one tree as `treelink translate` does, with the `nbest`
 /// best distinct translations, the features and the derivation.
-pub fn translate(model: &MtModel, source: &Tree, nbest: usize) -> TranslationView {
+pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> TranslationView {
     let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     match &model.system {
         MtSystem::Phrase(p) => {
@@ -294,7 +297,7 @@ pub fn translate(model: &MtModel, source: &Tree, nbest: usize) -> TranslationVie
 
 /// The best translation of every tree, reporting each (stage "translating").
 pub fn translate_all(
-    model: &MtModel,
+    model: &TranslationModel,
     sources: &[Tree],
     observer: &mut dyn Observer,
 ) -> Result<Vec<Vec<String>>, Cancelled> {

@@ -182,7 +182,7 @@ pub enum CliError {
     #[error(transparent)]
     AlignModel(#[from] treelink::align::model::ModelFileError),
     #[error(transparent)]
-    MtModel(#[from] treelink::mt::model::MtModelError),
+    TranslationModel(#[from] treelink::mt::model::TranslationModelError),
     #[error(transparent)]
     Limit(#[from] treelink::limits::LimitError),
     #[error(transparent)]

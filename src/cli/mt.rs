@@ -15,7 +15,7 @@ use treelink::eval::significance::{self, Bootstrap, RunScores};
 use treelink::lexicon;
 use treelink::limits::Limits;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
-use treelink::mt::model::{MtModel, MtSystem, SystemKind, TrainingInfo};
+use treelink::mt::model::{MtSystem, SystemKind, TrainingInfo, TranslationModel};
 use treelink::mt::ms::{MsReading, RmEstimate, StructureTokens, MS_FEATURE_NAMES};
 use treelink::mt::phrase::ExtractMethod;
 use treelink::mt::phrase::PHRASE_FEATURE_NAMES;
@@ -335,14 +335,14 @@ fn subtree_align(
 }
 
 /// Reads a translation model file, JSON or binary.
-pub fn read_mt_model(file: &str) -> Result<MtModel, CliError> {
+pub fn read_mt_model(file: &str) -> Result<TranslationModel, CliError> {
     let bytes = std::fs::read(file)
         .map_err(|e| treelink::io::text::ReadError::Io { file: file.to_string(), message: e.to_string() })?;
-    Ok(MtModel::from_bytes(&bytes, file)?)
+    Ok(TranslationModel::from_bytes(&bytes, file)?)
 }
 
 /// A model file's bytes: the binary form for a `.tlmt` file, else JSON.
-fn model_file_bytes(model: &MtModel, file: &str) -> Vec<u8> {
+fn model_file_bytes(model: &TranslationModel, file: &str) -> Vec<u8> {
     if file.ends_with(".tlmt") {
         model.to_binary()
     } else {
@@ -666,7 +666,7 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
                 row.tune_secs += t0.elapsed().as_secs_f64();
                 let run_name = format!("{}-{}-{}", system.name(), method.name(), r + 1);
                 if let Some(dir) = &args.output_dir {
-                    let model = MtModel {
+                    let model = TranslationModel {
                         training: TrainingInfo {
                             train: args.train.clone(),
                             dev: Some(args.dev.clone()),

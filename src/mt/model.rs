@@ -162,14 +162,14 @@ impl MtSystem {
 
 /// A model file's contents.
 #[derive(Debug, Clone, PartialEq)]
-pub struct MtModel {
+pub struct TranslationModel {
     pub training: TrainingInfo,
     pub system: MtSystem,
 }
 
 /// Why a model file could not be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum MtModelError {
+pub enum TranslationModelError {
     #[error(transparent)]
     Json(#[from] JsonError),
     #[error("{file}:1:1: expected format \"{MT_MODEL_FORMAT}\" version {MT_MODEL_OLDEST_VERSION} to {MT_MODEL_VERSION}, found format {format:?} version {version}")]
@@ -227,7 +227,7 @@ struct FileIn<T> {
 /// What the file should be, for errors.
 const WHAT: &str = "a treelink translation model";
 
-impl MtModel {
+impl TranslationModel {
     /// A one-line description: system, extraction, table sizes, training pairs, weights.
     pub fn describe(&self) -> String {
         let t = &self.training;
@@ -306,7 +306,7 @@ impl MtModel {
     }
 
     /// Reads a model file in either form, told apart by its first bytes.
-    pub fn from_bytes(bytes: &[u8], file: &str) -> Result<MtModel, MtModelError> {
+    pub fn from_bytes(bytes: &[u8], file: &str) -> Result<TranslationModel, TranslationModelError> {
         if Self::is_binary(bytes) {
             Self::from_binary(bytes, file)
         } else {
@@ -315,8 +315,8 @@ impl MtModel {
     }
 
     /// Reads the binary form (module documentation).
-    pub fn from_binary(bytes: &[u8], file: &str) -> Result<MtModel, MtModelError> {
-        let damaged = |problem: String| MtModelError::Binary { file: file.to_string(), problem };
+    pub fn from_binary(bytes: &[u8], file: &str) -> Result<TranslationModel, TranslationModelError> {
+        let damaged = |problem: String| TranslationModelError::Binary { file: file.to_string(), problem };
         let rest =
             bytes.strip_prefix(MT_BINARY_MAGIC).ok_or_else(|| damaged("it does not begin with TLMT-BIN".into()))?;
         let (version, compressed) = match rest.split_first_chunk::<4>() {
@@ -324,14 +324,14 @@ impl MtModel {
             None => return Err(damaged("it ends inside its header".into())),
         };
         if version != MT_BINARY_VERSION {
-            return Err(MtModelError::BinaryVersion { file: file.to_string(), found: version });
+            return Err(TranslationModelError::BinaryVersion { file: file.to_string(), found: version });
         }
         let payload = miniz_oxide::inflate::decompress_to_vec_with_limit(compressed, MT_BINARY_MAX_BYTES)
             .map_err(|e| damaged(format!("its compressed data is damaged or too large ({:?})", e.status)))?;
         let (header, rest): (BinaryHeader, &[u8]) =
             postcard::take_from_bytes(&payload).map_err(|e| damaged(format!("its header does not decode ({e})")))?;
         if header.format != MT_MODEL_FORMAT || header.version != MT_MODEL_VERSION {
-            return Err(MtModelError::Header {
+            return Err(TranslationModelError::Header {
                 file: file.to_string(),
                 format: header.format,
                 version: header.version,
@@ -350,20 +350,20 @@ impl MtModel {
         match header.system {
             SystemKind::Phrase => {
                 let (training, model) = decode::<PhraseSystem>(rest).map_err(bad)?;
-                Ok(MtModel { training, system: MtSystem::Phrase(Box::new(model)) })
+                Ok(TranslationModel { training, system: MtSystem::Phrase(Box::new(model)) })
             }
             SystemKind::Ms => {
                 let (training, model) = decode::<MsSystem>(rest).map_err(bad)?;
-                Ok(MtModel { training, system: MtSystem::Ms(Box::new(model)) })
+                Ok(TranslationModel { training, system: MtSystem::Ms(Box::new(model)) })
             }
         }
     }
 
     /// Reads a model file; `file` names it in errors.
-    pub fn from_json(text: &str, file: &str) -> Result<MtModel, MtModelError> {
+    pub fn from_json(text: &str, file: &str) -> Result<TranslationModel, TranslationModelError> {
         let header: Header = from_json(text, file, WHAT)?;
         if header.format != MT_MODEL_FORMAT || !(MT_MODEL_OLDEST_VERSION..=MT_MODEL_VERSION).contains(&header.version) {
-            return Err(MtModelError::Header {
+            return Err(TranslationModelError::Header {
                 file: file.to_string(),
                 format: header.format,
                 version: header.version,
@@ -372,14 +372,14 @@ impl MtModel {
         // The weights and probabilities JSON cannot constrain are checked
         // while reading (`deserialize_with`), so their errors are located.
         match header.system.and_then(|v| serde_json::from_value::<SystemKind>(v).ok()) {
-            None => Err(MtModelError::NoSystem { file: file.to_string() }),
+            None => Err(TranslationModelError::NoSystem { file: file.to_string() }),
             Some(SystemKind::Phrase) => {
                 let f: FileIn<PhraseSystem> = from_json(text, file, WHAT)?;
-                Ok(MtModel { training: f.training, system: MtSystem::Phrase(Box::new(f.model)) })
+                Ok(TranslationModel { training: f.training, system: MtSystem::Phrase(Box::new(f.model)) })
             }
             Some(SystemKind::Ms) => {
                 let f: FileIn<MsSystem> = from_json(text, file, WHAT)?;
-                Ok(MtModel { training: f.training, system: MtSystem::Ms(Box::new(f.model)) })
+                Ok(TranslationModel { training: f.training, system: MtSystem::Ms(Box::new(f.model)) })
             }
         }
     }

@@ -35,7 +35,7 @@ fn read_files(files: Option<FileList>, slot: Option<Slot>, dispatch: Callback<Ac
             let slot_of_name = slot.or_else(|| Slot::of_file(&name));
             let json = matches!(slot_of_name, Some(Slot::Model));
             let is_mt = match slot_of_name {
-                Some(Slot::MtModel) => true,
+                Some(Slot::TranslationModel) => true,
                 _ if json => {
                     let head = file.slice(0, SNIFF_BYTES.min(file.size()));
                     gloo::file::futures::read_as_text(&head).await.is_ok_and(|h| is_mt_model(&h))
@@ -131,7 +131,7 @@ pub fn loader(props: &LoaderProps) -> Html {
                 </fieldset>
                 <fieldset>
                     <legend>{"Lexicon and models (optional)"}</legend>
-                    {rows(&[Slot::LexS2t, Slot::LexT2s, Slot::WordLinks, Slot::Model, Slot::MtModel, Slot::Lm])}
+                    {rows(&[Slot::LexS2t, Slot::LexT2s, Slot::WordLinks, Slot::Model, Slot::TranslationModel, Slot::Lm])}
                 </fieldset>
             </div>
             if let Some(stray) = &props.state.stray {

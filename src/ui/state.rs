@@ -77,7 +77,7 @@ pub enum Slot {
     LexT2s,
     WordLinks,
     Model,
-    MtModel,
+    TranslationModel,
     Lm,
 }
 
@@ -91,7 +91,7 @@ impl Slot {
         Slot::LexT2s,
         Slot::WordLinks,
         Slot::Model,
-        Slot::MtModel,
+        Slot::TranslationModel,
         Slot::Lm,
     ];
 
@@ -105,7 +105,7 @@ impl Slot {
             Slot::LexT2s => "lex-t2s",
             Slot::WordLinks => "word-align",
             Slot::Model => "model",
-            Slot::MtModel => "mt-model",
+            Slot::TranslationModel => "mt-model",
             Slot::Lm => "lm",
         }
     }
@@ -120,7 +120,7 @@ impl Slot {
             Slot::LexT2s => "Lexical table p(s|t) (Moses lex.f2e)",
             Slot::WordLinks => "Word alignment (i-j per line)",
             Slot::Model => "Alignment model (.json from treelink train)",
-            Slot::MtModel => "Translation model (.json or binary .tlmt from treelink mt-train)",
+            Slot::TranslationModel => "Translation model (.json or binary .tlmt from treelink mt-train)",
             Slot::Lm => "Language model for training translation (ARPA)",
         }
     }
@@ -132,7 +132,7 @@ impl Slot {
             Slot::Gold => Some(".gold,.txt"),
             Slot::Tiger => Some(".xml,.tiger"),
             Slot::Model => Some(".json"),
-            Slot::MtModel => Some(".json,.tlmt"),
+            Slot::TranslationModel => Some(".json,.tlmt"),
             Slot::Lm => Some(".arpa,.lm"),
             Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => None,
         }
@@ -148,7 +148,7 @@ impl Slot {
             "gold" => Some(Slot::Gold),
             "xml" | "tiger" => Some(Slot::Tiger),
             "json" => Some(Slot::Model),
-            "tlmt" => Some(Slot::MtModel),
+            "tlmt" => Some(Slot::TranslationModel),
             "arpa" | "lm" => Some(Slot::Lm),
             "e2f" | "s2t" => Some(Slot::LexS2t),
             "f2e" | "t2s" => Some(Slot::LexT2s),
@@ -375,7 +375,7 @@ impl TrainForm {
 
 /// A model the page holds: its file text and what it is.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LoadedModel {
+pub struct LoadedAlignmentModel {
     pub json: Shared<str>,
     pub model: Rc<AlignmentModel>,
     /// Where it came from ("trained in this page", the file name).
@@ -664,7 +664,7 @@ pub struct State {
     /// A message about a file that fits no slot.
     pub stray: Option<String>,
     pub form: TrainForm,
-    pub model: Option<LoadedModel>,
+    pub model: Option<LoadedAlignmentModel>,
     pub results: Option<Shared<Results>>,
     pub job: Option<Job>,
     /// How the last job ended.
@@ -978,7 +978,7 @@ impl State {
     fn file_read(&mut self, name: String, text: String, slot: Option<Slot>) {
         // Both model files are .json: the header says which one this is.
         let slot = match slot.or_else(|| Slot::of_file(&name)) {
-            Some(Slot::Model) if is_mt_model(&text) => Some(Slot::MtModel),
+            Some(Slot::Model) if is_mt_model(&text) => Some(Slot::TranslationModel),
             other => other,
         };
         let Some(slot) = slot else {
@@ -1009,7 +1009,7 @@ impl State {
             Slot::Gold => self.attach_gold(),
             Slot::LexS2t | Slot::LexT2s => self.pair_tables(),
             Slot::Model => self.load_model(),
-            Slot::MtModel => {
+            Slot::TranslationModel => {
                 if let Some(u) = self.slot(slot).files.last().cloned() {
                     self.mt.upload = Some(MtUpload { name: u.name, source: MtSource::Text(u.text) });
                     self.mt.upload_seq += 1;
@@ -1053,7 +1053,7 @@ impl State {
                 .map_err(|e| e.to_string()),
             Slot::Model => read_model(name, text).map(|m| format!("{name}: {}", m.describe())),
             // Read in the worker (a model file can be large): its answer sets the status.
-            Slot::MtModel => Ok(format!("{name}: reading it in the worker…")),
+            Slot::TranslationModel => Ok(format!("{name}: reading it in the worker…")),
             Slot::Lm => read_arpa(text, name)
                 .map(|lm| {
                     let counts: Vec<String> =
@@ -1086,7 +1086,7 @@ impl State {
         let Some(u) = self.slot(Slot::Model).ok_file().cloned() else { return };
         if let Ok(model) = read_model(&u.name, &u.text) {
             let summary = model.describe();
-            self.model = Some(LoadedModel {
+            self.model = Some(LoadedAlignmentModel {
                 json: u.text.clone(),
                 model: Rc::new(model),
                 origin: format!("uploaded {}", u.name),
@@ -1263,7 +1263,7 @@ impl State {
                 if job_is(&self.job, job) {
                     let parsed = serde_json::from_str::<AlignmentModel>(&model);
                     if let Ok(parsed) = parsed {
-                        self.model = Some(LoadedModel {
+                        self.model = Some(LoadedAlignmentModel {
                             json: model.into(),
                             model: Rc::new(parsed),
                             origin: "trained in this page".into(),
@@ -1316,7 +1316,7 @@ impl State {
                 } else if self.mt.loading == Some(job) {
                     self.mt.loading = None;
                     let Some(u) = self.mt.upload.clone() else { return };
-                    self.slot_mut(Slot::MtModel).message = Some(Ok(format!("{}: {summary}", u.name)));
+                    self.slot_mut(Slot::TranslationModel).message = Some(Ok(format!("{}: {summary}", u.name)));
                     self.mt.held = Some(MtHeld {
                         id: model,
                         name: u.name.clone(),
@@ -1391,13 +1391,13 @@ impl State {
                         self.mt.note = Some(Err(message.clone()));
                     }
                     if self.mt.loading.take().is_some() {
-                        self.slot_mut(Slot::MtModel).message = Some(Err(message.clone()));
+                        self.slot_mut(Slot::TranslationModel).message = Some(Err(message.clone()));
                     }
                 } else if self.mt.translating.take_if(|(id, _)| *id == job).is_some() {
                     self.mt.note = Some(Err(message));
                     return;
                 } else if self.mt.loading.take_if(|id| *id == job).is_some() {
-                    self.slot_mut(Slot::MtModel).message = Some(Err(message));
+                    self.slot_mut(Slot::TranslationModel).message = Some(Err(message));
                     return;
                 }
                 if job == 0 {
@@ -1524,7 +1524,7 @@ impl Reducible for State {
                 s.worker_gen += 1;
                 s.mt.translating = None;
                 if s.mt.loading.take().is_some() {
-                    s.slot_mut(Slot::MtModel).message =
+                    s.slot_mut(Slot::TranslationModel).message =
                         Some(Err("not read: the worker was restarted; load the file again".into()));
                 }
                 if let Some(j) = s.job.take() {
@@ -1579,7 +1579,7 @@ impl Reducible for State {
             }
             Action::MtFilePicked { name, file } => {
                 s.stray = None;
-                let status = s.slot_mut(Slot::MtModel);
+                let status = s.slot_mut(Slot::TranslationModel);
                 status.files.clear();
                 status.message = Some(Ok(format!("{name}: reading it in the worker…")));
                 s.mt.upload = Some(MtUpload { name, source: MtSource::File(file) });

@@ -20,7 +20,7 @@ use crate::app::translation::{self, TranslationTraining};
 use crate::corpus::Corpus;
 use crate::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment, WordModel};
 use crate::mt::lm::{read_arpa, NgramLm};
-use crate::mt::model::{MtModel, SystemKind};
+use crate::mt::model::{SystemKind, TranslationModel};
 use crate::mt::phrase::ExtractMethod;
 use crate::mt::train::MtTrainSettings;
 use crate::progress::{Flow, Observer, Progress};
@@ -30,7 +30,7 @@ thread_local! {
     /// The last alignment, kept to explain node pairs.
     static SESSION: RefCell<Option<Comparison>> = const { RefCell::new(None) };
     /// The translation model the page last trained or loaded, by its id.
-    static MT: RefCell<Option<(u32, MtModel)>> = const { RefCell::new(None) };
+    static MT: RefCell<Option<(u32, TranslationModel)>> = const { RefCell::new(None) };
 }
 
 /// Posts responses; progress at most every 100 ms per stage (plus the
@@ -103,7 +103,7 @@ fn read_file(file: Option<web_sys::File>, name: &str) -> Result<Vec<u8>, String>
 
 /// Reads a translation model, JSON or binary, and keeps it as model `job`.
 fn load_mt(job: u32, name: &str, bytes: Result<Vec<u8>, String>, reporter: &mut Reporter) {
-    let result = bytes.and_then(|bytes| MtModel::from_bytes(&bytes, name).map_err(|e| e.to_string()));
+    let result = bytes.and_then(|bytes| TranslationModel::from_bytes(&bytes, name).map_err(|e| e.to_string()));
     match result {
         Ok(m) => {
             let summary = m.describe();
@@ -208,7 +208,7 @@ fn train_mt(
     system: SystemKind,
     extract: ExtractMethod,
     lm: Option<NgramLm>,
-) -> Result<MtModel, String> {
+) -> Result<TranslationModel, String> {
     let started = js_sys::Date::now();
     let training = TranslationTraining {
         system,
@@ -233,7 +233,7 @@ fn train_mt(
 }
 
 /// `treelink translate` of one tree, with the n-best list and the derivation.
-fn translate(model: &MtModel, source: &str, nbest: usize) -> Result<TranslationView, String> {
+fn translate(model: &TranslationModel, source: &str, nbest: usize) -> Result<TranslationView, String> {
     let tree = Tree::parse_one(source, "source tree").map_err(|e| e.to_string())?;
     let started = js_sys::Date::now();
     let view = translation::translate(model, &tree, nbest);

@@ -74,7 +74,7 @@ impl Default for MsDecodeOptions {
 }
 
 /// Everything the decoder reads from a trained system.
-pub struct MsModel<'a> {
+pub struct MsTables<'a> {
     pub table: &'a PhraseTable,
     pub rm_table: &'a RmTable,
     pub lm: &'a NgramLm,
@@ -205,7 +205,7 @@ struct SentencePhrases {
 }
 
 impl SentencePhrases {
-    fn collect(model: &MsModel<'_>, words: &SourceWords, ttable_limit: usize, w: &[f64], max_words: usize) -> Self {
+    fn collect(model: &MsTables<'_>, words: &SourceWords, ttable_limit: usize, w: &[f64], max_words: usize) -> Self {
         let n = words.len();
         let mut out = SentencePhrases { phrases: Vec::new(), by_start: vec![Vec::new(); n] };
         let max_src = model.table.max_source_len().clamp(1, max_words);
@@ -230,7 +230,7 @@ impl SentencePhrases {
     #[allow(clippy::too_many_arguments)]
     fn add(
         &mut self,
-        model: &MsModel<'_>,
+        model: &MsTables<'_>,
         w: &[f64],
         start: usize,
         end: usize,
@@ -295,7 +295,7 @@ struct RmChoice<'r> {
 
 /// Makes the options that start at one source word.
 struct OptionBuilder<'m, 'a> {
-    model: &'m MsModel<'a>,
+    model: &'m MsTables<'a>,
     w: &'m [f64],
     phrases: &'m SentencePhrases,
     source: &'m Tree,
@@ -412,7 +412,7 @@ impl<'a> MsSearch<'a> {
     /// source RMs found in the RM table, each with its best target RMs and
     /// the best translations of its scope of the target RM's length; glue
     /// options where no RM pair applies; the best few of each span kept.
-    pub fn new(model: &MsModel<'a>, source: &Tree, weights: &[f64], options: &MsDecodeOptions) -> MsSearch<'a> {
+    pub fn new(model: &MsTables<'a>, source: &Tree, weights: &[f64], options: &MsDecodeOptions) -> MsSearch<'a> {
         let words = SourceWords::prepare(
             source.words(),
             model.table,
@@ -727,7 +727,7 @@ pub struct MsTranslation {
 /// Translates a source tree (module documentation of [`crate::mt::ms`]).
 /// If the distortion limit leaves no complete translation the tree is
 /// decoded again without it; a tree with no words gives an empty translation.
-pub fn decode_ms(model: &MsModel<'_>, source: &Tree, weights: &[f64], options: &MsDecodeOptions) -> MsTranslation {
+pub fn decode_ms(model: &MsTables<'_>, source: &Tree, weights: &[f64], options: &MsDecodeOptions) -> MsTranslation {
     let mut search = MsSearch::new(model, source, weights, options);
     let mut beam = options.beam.clone();
     if options.distinct_nbest && beam.nbest > 1 {

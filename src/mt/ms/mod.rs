@@ -222,7 +222,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::mt::phrase::{
     F_DIR_LEX, F_DIR_PHRASE, F_DISTORTION, F_INV_LEX, F_INV_PHRASE, F_LM, F_PHRASES, F_UNKNOWN, F_WORDS,
 };
-pub use decode::{decode_ms, MsDecodeOptions, MsModel, MsOption, MsSearch, MsState, MsStep, MsTranslation};
+pub use decode::{decode_ms, MsDecodeOptions, MsOption, MsSearch, MsState, MsStep, MsTables, MsTranslation};
 pub use extract::{RmEntry, RmLexicon, RmLimits, RmTable, TagLexicon};
 
 use crate::corpus::Corpus;
@@ -574,8 +574,8 @@ impl MsSystem {
     }
 
     /// What the decoder reads.
-    pub fn model(&self) -> MsModel<'_> {
-        MsModel {
+    pub fn model(&self) -> MsTables<'_> {
+        MsTables {
             table: &self.table,
             rm_table: &self.rm_table,
             lm: &self.lm,
