@@ -53,7 +53,10 @@ pub enum Stage {
     Lexicon,
     Features,
     Kernels,
+    /// The SVM by SMO (any kernel).
     Svm,
+    /// The SVM by dual coordinate descent over explicit features (`--solver linear`).
+    LinearSvm,
     Posterior,
     Tuning,
     Aligning,
@@ -66,6 +69,7 @@ impl Stage {
             Stage::Features => "features",
             Stage::Kernels => "kernel self-values",
             Stage::Svm => "SVM (SMO)",
+            Stage::LinearSvm => "SVM (dual coordinate descent)",
             Stage::Posterior => "posterior",
             Stage::Tuning => "tuning pruning on dev",
             Stage::Aligning => "aligning",
@@ -753,17 +757,20 @@ fn train_at_quantile(
     }
     let kernel = CompositeKernel::new(spec, &index, &refs);
 
-    // 5. SMO.
+    // 5. The SVM: SMO, or dual coordinate descent when the features are explicit.
     let y: Vec<f64> = examples.iter().map(|&(_, label)| label).collect();
     let n_pos = positives.len() as f64;
     let n_neg = negatives.len() as f64;
     let j = options.cost_factor.unwrap_or((n_neg / n_pos).clamp(1.0, 4.0));
     let params = SvmParams { c_pos: options.c * j, c_neg: options.c, ..options.svm.clone() };
     let eval = |i: usize, k: usize| kernel.eval(&refs, i, k);
-    let eps = if options.solver == Solver::Linear { primal::DEFAULT_EPS } else { params.eps };
+    let (stage, eps) = match options.solver {
+        Solver::Smo => (Stage::Svm, params.eps),
+        Solver::Linear => (Stage::LinearSvm, primal::DEFAULT_EPS),
+    };
     let mut report = |p: svm::SmoProgress| {
         progress.progress(Progress {
-            stage: Stage::Svm.name(),
+            stage: stage.name(),
             done: p.iteration,
             total: 0,
             gap: Some((p.max_violation, eps)),
