@@ -282,8 +282,25 @@ fn parse_tree(
                 k += 2;
             }
             Some(")") => {
-                if open.pop().is_none() {
+                let Some(n) = open.pop() else {
                     return Err(err(at(k), "unexpected ')': no bracket is open here".to_string()));
+                };
+                // `(I)`: a bracket with nothing under it is a leaf as the model
+                // writes it back, so it obeys the leaves' rule too (else the
+                // written model would not read back).
+                if let (true, Some(&p)) = (tree.children[n].is_empty(), open.last()) {
+                    if tree.children[p].iter().any(|&c| !tree.children[c].is_empty())
+                        || toks.get(k + 1).is_some_and(|t| t.1 == "(")
+                    {
+                        return Err(err(
+                            at(k - 2),
+                            format!(
+                                "expected only sub-trees or only leaves under '({}', found '({})' with nothing under \
+                                 it beside a sub-tree",
+                                tree.labels[p], tree.labels[n]
+                            ),
+                        ));
+                    }
                 }
                 k += 1;
             }
@@ -366,6 +383,14 @@ mod tests {
             .starts_with("ex:3:13: expected only sub-trees or only leaves under '(NP'"));
         assert!(bad("+1 |BT| (NP (DT the) dog) |ET|").starts_with("ex:3:22: expected only sub-trees or only leaves"));
         assert_eq!(bad("+1 |BT| A |ET|"), "ex:3:9: expected '(' to start a tree, found 'A'");
+        assert_eq!(
+            bad("+1 |BT| (PP (I) (NP (NN dog))) |ET|"),
+            "ex:3:13: expected only sub-trees or only leaves under '(PP', found '(I)' with nothing under it beside a sub-tree"
+        );
+        assert!(
+            bad("+1 |BT| (PP (NP (NN dog)) (I)) |ET|").starts_with("ex:3:27: expected only sub-trees or only leaves")
+        );
+        assert_eq!(ex("+1 |BT| (PP (I) of) |ET|").trees.len(), 1);
         assert_eq!(bad("+1 |BT| (() |ET|"), "ex:3:10: expected a label after '(', found '('");
         assert_eq!(bad("+1 |ET| 2:1 1:1"), "ex:3:4: expected a feature index:value (index from 1), found '|ET|'");
         assert_eq!(bad("+1 2:1 1:1"), "ex:3:8: expected feature indices in increasing order, found 1 after 2");
