@@ -19,7 +19,11 @@
 //!   `δ_s = |BLEU_sys(s) − BLEU_base(s)|`, centred at their mean
 //!   (`δ'_s = δ_s − mean δ`, which simulates the null hypothesis of no
 //!   difference), `p = (#{s : δ'_s > d} + 1) / (samples + 1)`: two-sided,
-//!   and never 0.
+//!   and never 0. One departure: when the two systems score the same on
+//!   every resample (identical outputs), `p = 1`. The formula would give
+//!   `1 / (samples + 1)`, as sacreBLEU prints, since no centred difference
+//!   exceeds a difference of 0; that would call a system significantly
+//!   different from itself.
 //!
 //! **Several runs per system** (Clark et al. 2011, "Better hypothesis
 //! testing for statistical machine translation: controlling for optimizer
@@ -208,6 +212,9 @@ impl Bootstrap {
         let (a, b) = (self.resampled.get(k)?, self.resampled.get(baseline)?);
         let d = (self.observed[k] - self.observed[baseline]).abs();
         let deltas: Vec<f64> = a.iter().zip(b).map(|(x, y)| (x - y).abs()).collect();
+        if d == 0.0 && deltas.iter().all(|&x| x == 0.0) {
+            return Some(1.0);
+        }
         let m = mean(&deltas);
         let c = deltas.iter().filter(|&&x| x - m > d).count();
         Some((c + 1) as f64 / (deltas.len() + 1) as f64)
@@ -255,8 +262,8 @@ mod tests {
         let good = RunScores::single(refs.iter().map(|r| stats(r, r)).collect());
         let out = paired_bootstrap(&[base.clone(), base.clone(), good], 200, 3).unwrap();
         assert_eq!(out[0].p_value, None);
-        // Identical systems: every resampled difference is 0, none exceeds 0: p = 1 / 201.
-        assert_eq!(out[1].p_value, Some(1.0 / 201.0));
+        // Identical systems: every resampled difference is 0: p = 1 (sacreBLEU's formula: 1 / 201).
+        assert_eq!(out[1].p_value, Some(1.0));
         assert_eq!(out[1].score, out[0].score);
         // Perfect against poor: the centred differences almost never exceed the observed one.
         assert!((out[2].score - 100.0).abs() < 1e-9);
@@ -266,7 +273,7 @@ mod tests {
     }
 
     /// Any score: the mean of 0/1 outcomes over the drawn items. Identical
-    /// systems give p = 1/(samples+1); a system right on every item scores 1
+    /// systems give p = 1; a system right on every item scores 1
     /// on every resample; the other's resampled scores centre on its 0.5.
     #[test]
     fn any_score_resamples_the_same_items() {
@@ -275,7 +282,7 @@ mod tests {
         let systems = [half, half, all];
         let score = |k: usize, idx: &[usize]| idx.iter().map(|&i| systems[k][i]).sum::<f64>() / idx.len() as f64;
         let b = Bootstrap::with_scores(vec![0.5, 0.5, 1.0], 8, 300, 7, score);
-        assert_eq!(b.p_value(1, 0), Some(1.0 / 301.0));
+        assert_eq!(b.p_value(1, 0), Some(1.0));
         let (observed, mean, _) = b.score(2).unwrap();
         assert_eq!((observed, mean), (1.0, 1.0));
         let (_, mean_half, _) = b.score(0).unwrap();
