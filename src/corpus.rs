@@ -60,6 +60,20 @@ pub enum CorpusError {
     Limit(#[from] LimitError),
 }
 
+impl CorpusError {
+    /// The file the error is in (every variant names one).
+    pub fn file(&self) -> &str {
+        match self {
+            CorpusError::Tree(e) => &e.file,
+            CorpusError::Links(e) => &e.file,
+            CorpusError::CountMismatch { file, .. } | CorpusError::LinkOutOfRange { file, .. } => file,
+            CorpusError::Read(ReadError::Io { file, .. }) => file,
+            CorpusError::Read(ReadError::Encoding(e)) => &e.file,
+            CorpusError::Limit(e) => &e.file,
+        }
+    }
+}
+
 /// A named text input (file name for errors, and contents).
 #[derive(Debug, Clone, Copy)]
 pub struct Named<'a> {

@@ -22,15 +22,7 @@ pub mod svm;
 pub mod svm_light_tk;
 pub mod tree;
 
-#[cfg(target_arch = "wasm32")]
+/// The page: natively its state, reducer and messages (tested with the
+/// engine; the fuzz targets read the messages as the worker does); the
+/// views and the worker glue in wasm32 only.
 pub mod ui;
-
-/// Natively, of the page only the page↔worker messages: the fuzz targets
-/// read them as the worker does.
-#[cfg(not(target_arch = "wasm32"))]
-pub mod ui {
-    // `Response::Explained` is large only with 64-bit pointers; in the page
-    // (wasm32), where the messages live, the lint does not fire.
-    #[allow(clippy::large_enum_variant)]
-    pub mod protocol;
-}

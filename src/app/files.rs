@@ -31,7 +31,8 @@ pub enum FileKind {
     WordAlignment,
     /// A sub-tree alignment model from `treelink train` (`.json`).
     AlignmentModel,
-    /// A translation model from `treelink mt-train` (`.json`, format `treelink-mt`).
+    /// A translation model from `treelink mt-train` (`.json` with format
+    /// `treelink-mt`, or its binary form `.tlmt`).
     TranslationModel,
     /// A word language model in ARPA format (`.arpa`).
     ArpaLm,
@@ -52,6 +53,7 @@ impl FileKind {
             "gold" => Some(FileKind::GoldLinks),
             "xml" | "tiger" => Some(FileKind::TigerXml),
             "json" => Some(FileKind::AlignmentModel),
+            "tlmt" => Some(FileKind::TranslationModel),
             "arpa" | "lm" => Some(FileKind::ArpaLm),
             "e2f" | "s2t" => Some(FileKind::LexS2t),
             "f2e" | "t2s" => Some(FileKind::LexT2s),
@@ -63,10 +65,7 @@ impl FileKind {
 
     /// Whether [`FileKind::sniff`] needs the file's head to tell its kind.
     pub fn needs_head(self) -> bool {
-        matches!(
-            self,
-            FileKind::TigerXml | FileKind::StaAlignment | FileKind::AlignmentModel | FileKind::TranslationModel
-        )
+        matches!(self, FileKind::TigerXml | FileKind::StaAlignment | FileKind::AlignmentModel)
     }
 
     /// The kind of a file of kind `by_name` ([`FileKind::from_name`]) whose
@@ -79,7 +78,7 @@ impl FileKind {
                 Some("treealign") => FileKind::StaAlignment,
                 _ => FileKind::TigerXml,
             },
-            FileKind::AlignmentModel | FileKind::TranslationModel => match json_format(head) {
+            FileKind::AlignmentModel => match json_format(head) {
                 Some(f) if f == MT_MODEL_FORMAT => FileKind::TranslationModel,
                 _ => FileKind::AlignmentModel,
             },

@@ -137,17 +137,19 @@ impl fmt::Display for Symmetrization {
 }
 
 impl std::str::FromStr for Symmetrization {
-    type Err = String;
+    type Err = crate::kernel::UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Symmetrization::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| {
-            format!(
-                "unknown symmetrisation '{s}': expected one of {}",
-                Symmetrization::ALL.map(Symmetrization::name).join(", ")
-            )
+        Symmetrization::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| crate::kernel::UnknownName {
+            what: "symmetrisation",
+            found: s.to_string(),
+            expected: SYMMETRIZATION_NAMES,
         })
     }
 }
+
+/// The names of [`Symmetrization::ALL`], for errors.
+const SYMMETRIZATION_NAMES: &str = "intersection, union, grow-diag, grow-diag-final, grow-diag-final-and";
 
 /// Neighbours in the order of Koehn's pseudo-code: the four horizontal and
 /// vertical ones, then the four diagonal ones.
@@ -321,7 +323,12 @@ mod tests {
             assert_eq!(m.name().parse::<Symmetrization>(), Ok(m));
         }
         assert_eq!(Symmetrization::default(), Symmetrization::GrowDiagFinalAnd);
-        assert!("grow".parse::<Symmetrization>().unwrap_err().starts_with("unknown symmetrisation 'grow'"));
+        let e = "grow".parse::<Symmetrization>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown symmetrisation 'grow': expected one of intersection, union, grow-diag, grow-diag-final, grow-diag-final-and"
+        );
+        assert_eq!(SYMMETRIZATION_NAMES, Symmetrization::ALL.map(Symmetrization::name).join(", "));
     }
 
     #[test]

@@ -87,12 +87,14 @@ impl SystemKind {
 }
 
 impl std::str::FromStr for SystemKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::kernel::UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "phrase" => Ok(SystemKind::Phrase),
             "ms" => Ok(SystemKind::Ms),
-            _ => Err(format!("expected a system (ms, phrase), found '{s}'")),
+            _ => {
+                Err(crate::kernel::UnknownName { what: "translation system", found: s.into(), expected: "ms, phrase" })
+            }
         }
     }
 }

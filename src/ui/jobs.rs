@@ -15,7 +15,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 use yew::Callback;
 
-use super::protocol::{Request, Response};
+use super::protocol::{JobId, Request, Response};
 
 /// The worker script, relative to the page (so it works under any sub-path).
 const WORKER_URL: &str = "./worker_loader.js";
@@ -24,12 +24,12 @@ thread_local! {
     static NEXT_JOB: Cell<u32> = const { Cell::new(1) };
 }
 
-/// A fresh job id (never 0, which means "the worker itself").
-pub fn next_job_id() -> u32 {
+/// A fresh job id.
+pub fn next_job_id() -> JobId {
     NEXT_JOB.with(|n| {
         let id = n.get();
-        n.set(id.wrapping_add(1).max(1));
-        id
+        n.set(id.wrapping_add(1));
+        JobId(id)
     })
 }
 
@@ -90,7 +90,9 @@ impl Jobs {
                     }
                 }
                 Ok(response) => respond.emit(response),
-                Err(e) => respond.emit(Response::Failed { job: 0, message: format!("unreadable worker message: {e}") }),
+                Err(e) => {
+                    respond.emit(Response::Failed { job: None, message: format!("unreadable worker message: {e}") })
+                }
             }
         });
         let (respond, weak) = (self.respond.clone(), Rc::downgrade(&self.inner));
@@ -98,7 +100,7 @@ impl Jobs {
             event.prevent_default();
             // A panic in wasm or running out of memory ends here, as an
             // uncaught error of the worker's event loop.
-            respond.emit(Response::Failed { job: 0, message: format!(
+            respond.emit(Response::Failed { job: None, message: format!(
                 "The worker stopped ({}); a fresh one was started, and the data, models and results on this page are kept",
                 event.message()
             ) });
@@ -121,7 +123,7 @@ impl Jobs {
             }
             Err(e) => {
                 let message = format!("cannot start the worker ({WORKER_URL}): {e:?}");
-                self.respond.emit(Response::Failed { job: 0, message });
+                self.respond.emit(Response::Failed { job: None, message });
             }
         }
         inner.ready = false;

@@ -5,10 +5,9 @@
 use web_sys::{DragEvent, FileList, HtmlInputElement};
 use yew::prelude::*;
 
-use super::state::{is_mt_model, Action, Slot, SlotStatus, State, Upload};
-use crate::corpus::Corpus;
+use super::file_handles;
+use super::state::{is_mt_model, Action, Slot, SlotStatus, State};
 use crate::io::text::decode_utf8;
-use crate::io::tiger::PairIds;
 
 #[derive(Properties, PartialEq)]
 pub struct LoaderProps {
@@ -17,7 +16,7 @@ pub struct LoaderProps {
 }
 
 /// Bytes of a `.json` file read to tell a translation model from an alignment model.
-const SNIFF_BYTES: u64 = 4096;
+const SNIFF_BYTES: u64 = crate::app::files::SNIFF_BYTES as u64;
 
 /// Reads every file of a list as text and dispatches one action per file,
 /// for `slot` (a picker's) or, dropped, for the slot its name says. A
@@ -43,7 +42,7 @@ fn read_files(files: Option<FileList>, slot: Option<Slot>, dispatch: Callback<Ac
                 _ => false,
             };
             if is_mt {
-                dispatch.emit(Action::MtFilePicked { name, file: raw });
+                dispatch.emit(Action::MtFilePicked { name, file: file_handles::hold(raw) });
                 return;
             }
             // As bytes, so text that is not UTF-8 gets the place of its first
@@ -139,38 +138,4 @@ pub fn loader(props: &LoaderProps) -> Html {
             }
         </section>
     }
-}
-
-fn named(u: &Upload) -> crate::corpus::Named<'_> {
-    crate::corpus::Named { name: &u.name, text: &u.text }
-}
-
-/// Imports two TigerXML treebanks and their STA alignment (any order; the
-/// STA file's treebank list says which is the source): returns the corpus,
-/// its Tiger ids and a report of what the import changed.
-pub fn import_tiger(files: &[Upload]) -> Result<(Corpus, Vec<PairIds>, String), String> {
-    use crate::io::tiger::{import_pair, parse_sta, ImportOptions};
-    let is_sta = |f: &&Upload| f.text.contains("<treealign");
-    let sta: Vec<&Upload> = files.iter().filter(is_sta).collect();
-    let mut tigers: Vec<&Upload> = files.iter().filter(|f| !is_sta(f)).collect();
-    let [sta] = sta.as_slice() else {
-        return Err(format!(
-            "expected one Stockholm TreeAligner file (<treealign>) among the XML files, found {}",
-            sta.len()
-        ));
-    };
-    if tigers.len() != 2 {
-        return Err(format!("expected two TigerXML treebanks besides the alignment, found {}", tigers.len()));
-    }
-    let alignment = parse_sta(&sta.text, &sta.name).map_err(|e| e.to_string())?;
-    // Put the treebank the STA file lists second last; keep upload order otherwise.
-    if let Some(second) = alignment.treebanks.get(1).and_then(|t| t.filename.as_deref()) {
-        if tigers[0].name.ends_with(second) {
-            tigers.swap(0, 1);
-        }
-    }
-    let imported = import_pair(named(tigers[0]), named(tigers[1]), named(sta), ImportOptions::default())
-        .map_err(|e| e.to_string())?;
-    let report = imported.report.summary().join("; ");
-    Ok((imported.corpus, imported.ids, report))
 }

@@ -1,316 +1,46 @@
-//! The web page (wasm32 only): the alignment workbench, a thin Yew view over
-//! one [`State`], with every long computation in a Web Worker.
+//! The web page: the alignment workbench and the Translate view, a thin
+//! Yew view over one [`State`], with every long computation in a Web Worker.
 //!
-//! Everything the page computes comes from the engine's public API (the
-//! same functions as the CLI). Views render the state and send [`Action`]s;
-//! only [`State::reduce`] changes it. Training and aligning run in the
-//! worker (`src/bin/worker.rs`, [`worker`]), reached through [`jobs::Jobs`]
-//! with the messages of [`protocol`]; its answers come back as actions.
+//! The state, its reducer ([`State::apply`]) and the page ↔ worker messages
+//! ([`protocol`]) are plain Rust that builds and is tested natively; the
+//! views (`view` and the components), the worker's message pump
+//! ([`worker`]), the jobs ([`jobs::Jobs`]) and the file registry are
+//! wasm32 only. Parsing and the workflows are the application layer's
+//! ([`crate::app`]), the same as the CLI's; views render the state and send
+//! [`Action`]s, and the worker's answers come back as actions.
 
+#[cfg(target_arch = "wasm32")]
 mod diagram;
+#[cfg(target_arch = "wasm32")]
 mod explain_panel;
+#[cfg(target_arch = "wasm32")]
 mod export;
+#[cfg(target_arch = "wasm32")]
+mod file_handles;
+#[cfg(target_arch = "wasm32")]
 pub mod jobs;
+#[cfg(target_arch = "wasm32")]
 mod kernel_table;
+#[cfg(target_arch = "wasm32")]
 mod loader;
+// `Response::Explained` is large only with 64-bit pointers; in the page
+// (wasm32), where the messages live, the lint does not fire.
+#[allow(clippy::large_enum_variant)]
 pub mod protocol;
+#[cfg(target_arch = "wasm32")]
 mod results;
-mod state;
+pub mod state;
+#[cfg(target_arch = "wasm32")]
 mod teach;
+#[cfg(target_arch = "wasm32")]
 mod train;
+#[cfg(target_arch = "wasm32")]
 mod translate;
+#[cfg(target_arch = "wasm32")]
+mod view;
+#[cfg(target_arch = "wasm32")]
 pub mod worker;
 
-use std::rc::Rc;
-
-use yew::prelude::*;
-
 pub use state::{Action, State};
-use state::{Mode, Results};
-
-use crate::corpus::TreePair;
-use crate::io::svg::{DrawnLink, DIAGRAM_CSS};
-use crate::tree::{NodeId, Tree};
-
-/// Mounts the app on `<body>`.
-pub fn start() {
-    yew::Renderer::<App>::new().render();
-}
-
-/// Whether a key press belongs to a text field (so shortcuts leave it alone).
-fn typing(e: &web_sys::KeyboardEvent) -> bool {
-    use wasm_bindgen::JsCast;
-    e.target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"))
-}
-
-fn node_text(tree: &Tree, n: NodeId) -> (String, String) {
-    if n >= tree.len() {
-        return (format!("({n})"), String::new());
-    }
-    (format!("{} ({n})", tree.label(n)), tree.yield_of(n).join(" "))
-}
-
-/// The diagram's links as a table: the text alternative of the picture.
-fn link_table(
-    pair: &TreePair,
-    links: &[DrawnLink],
-    results: Option<&Results>,
-    k: usize,
-    dispatch: &Callback<Action>,
-) -> Html {
-    let rows = links.iter().rev().map(|l| {
-        let (sl, sw) = node_text(&pair.source, l.source);
-        let (tl, tw) = node_text(&pair.target, l.target);
-        let posterior = results.and_then(|r| r.posterior(k, l.source, l.target));
-        let onclick = {
-            let (dispatch, s, t) = (dispatch.clone(), l.source, l.target);
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::ClickLink(s, t)))
-        };
-        html! {
-            <tr data-status={l.style.status()}>
-                <td><button type="button" class="link-button" {onclick}>{format!("{}-{}", l.source, l.target)}</button></td>
-                <td class="text">{l.style.status()}</td>
-                <td class="text">{sl}</td><td class="text words">{sw}</td>
-                <td class="text">{tl}</td><td class="text words">{tw}</td>
-                <td>{posterior.map_or("—".to_string(), |p| format!("{p:.3}"))}</td>
-            </tr>
-        }
-    });
-    html! {
-        <details class="link-table" open={links.len() <= 12}>
-            <summary>{format!("The {} {} of the diagram as a table", links.len(), plural(links.len(), "link"))}</summary>
-            <div class="table-scroll">
-                <table id="link-table">
-                    <thead><tr><th scope="col">{"link"}</th><th scope="col">{"status"}</th><th scope="col">{"source node"}</th><th scope="col">{"source words"}</th>
-                        <th scope="col">{"target node"}</th><th scope="col">{"target words"}</th><th scope="col">{"posterior"}</th></tr></thead>
-                    <tbody>{ for rows }</tbody>
-                </table>
-            </div>
-        </details>
-    }
-}
-
-/// `word` or `words`.
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        word.to_string()
-    } else {
-        format!("{word}s")
-    }
-}
-
-/// One line of counts for the pair shown.
-fn pair_counts(state: &State) -> Html {
-    let Some(r) = state.results() else { return html! {} };
-    let (Some(c), Some(b)) = (r.model_counts.get(state.pair), r.baseline_counts.get(state.pair)) else {
-        return html! {};
-    };
-    let drawn = r.predicted.get(state.pair).map_or(0, Vec::len);
-    html! {
-        <p id="pair-counts" class="pair-counts" data-predicted={drawn.to_string()} data-correct={c.correct.to_string()}>
-            {format!(
-                "This pair: {drawn} {} predicted, {} correct, {} wrong, {} gold {} missed — P {:.1}, R {:.1}, F {:.1} (baseline F {:.1}).",
-                plural(drawn, "link"), c.correct, c.predicted - c.correct, c.gold - c.correct, plural(c.gold - c.correct, "link"),
-                c.precision(), c.recall(), c.f(), b.f()
-            )}
-        </p>
-    }
-}
-
-#[function_component(App)]
-fn app() -> Html {
-    let state = use_reducer(State::with_sample);
-    let dispatch = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |a: Action| dispatcher.dispatch(a))
-    };
-    let jobs = {
-        let dispatcher = state.dispatcher();
-        use_memo((), move |_| {
-            jobs::Jobs::start(Callback::from(move |response| {
-                dispatcher.dispatch(Action::Worker { response, now: js_sys::Date::now() })
-            }))
-        })
-    };
-
-    // Ask the worker why, whenever a node pair is selected with results in hand.
-    {
-        let (jobs, dispatcher) = (jobs.clone(), state.dispatcher());
-        let results =
-            state.results.as_ref().filter(|r| r.corpus_gen == state.corpus_gen).map(|r| Rc::as_ptr(&r.0) as usize);
-        let key =
-            (state.pair, state.sel_source, state.sel_target, results, state.mode == Mode::Inspect, state.worker_gen);
-        use_effect_with(key, move |&(pair, s, t, results, inspect, _)| {
-            if let (Some(source), Some(target), Some(_), true) = (s, t, results, inspect) {
-                dispatcher.dispatch(Action::ExplainRequested { pair, source, target });
-                jobs.send(&protocol::Request::Explain { pair, source, target });
-            }
-        });
-    }
-    // An uploaded translation model is read in the worker (it can be large).
-    {
-        let (jobs, dispatcher) = (jobs.clone(), state.dispatcher());
-        let upload = state.mt.upload.clone();
-        use_effect_with(state.mt.upload_seq, move |&seq| {
-            if let (true, Some(u)) = (seq > 0, upload) {
-                let job = jobs::next_job_id();
-                dispatcher.dispatch(Action::MtLoadSent(job));
-                translate::send_model(&jobs, job, &u.name, &u.source);
-            }
-        });
-    }
-    // While a job runs, tick so its elapsed time moves between progress reports.
-    {
-        let dispatcher = state.dispatcher();
-        use_effect_with(state.job.is_some(), move |&running| {
-            let interval = running.then(|| {
-                gloo::timers::callback::Interval::new(500, move || {
-                    dispatcher.dispatch(Action::Tick(js_sys::Date::now()))
-                })
-            });
-            move || drop(interval)
-        });
-    }
-    // Keyboard: n / p for the next / previous pair anywhere but in a text field.
-    {
-        let dispatcher = state.dispatcher();
-        use_effect_with((), move |_| {
-            let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
-                gloo::events::EventListener::new(&document, "keydown", move |e| {
-                    use wasm_bindgen::JsCast;
-                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                    if typing(e) || e.ctrl_key() || e.alt_key() || e.meta_key() {
-                        return;
-                    }
-                    match e.key().as_str() {
-                        "n" => dispatcher.dispatch(Action::StepPair(1)),
-                        "p" => dispatcher.dispatch(Action::StepPair(-1)),
-                        _ => {}
-                    }
-                })
-            });
-            move || drop(listener)
-        });
-    }
-
-    let pair_count = state.corpus.len();
-    let pair = state.current_pair();
-    let nav = {
-        let go = |delta: isize| {
-            let dispatch = dispatch.clone();
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::StepPair(delta)))
-        };
-        let on_number = {
-            let dispatch = dispatch.clone();
-            Callback::from(move |e: Event| {
-                let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-                if let Ok(n) = input.value().trim().parse::<usize>() {
-                    dispatch.emit(Action::SelectPair(n.saturating_sub(1)));
-                }
-            })
-        };
-        let on_lambda = {
-            let dispatch = dispatch.clone();
-            Callback::from(move |e: Event| {
-                let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-                dispatch.emit(Action::SetLambda(input.value()));
-            })
-        };
-        let mode_button = |mode: Mode, id: &'static str, label: &'static str| {
-            let onclick = {
-                let dispatch = dispatch.clone();
-                Callback::from(move |_: MouseEvent| dispatch.emit(Action::SetMode(mode)))
-            };
-            let on = state.mode == mode;
-            html! { <button type="button" id={id} class={classes!("mode", on.then_some("on"))} aria-pressed={on.to_string()} {onclick}>{label}</button> }
-        };
-        html! {
-            <nav class="pair-nav" aria-label="Sentence pairs">
-                <button id="prev-pair" type="button" onclick={go(-1)} disabled={state.pair == 0} title="Previous pair (p)">{"◀ Previous"}</button>
-                <label>{"Pair "}
-                    <input id="pair-number" type="number" min="1" max={pair_count.to_string()}
-                        value={(state.pair + 1).to_string()} onchange={on_number} />
-                    {format!(" of {pair_count}")}
-                </label>
-                <button id="next-pair" type="button" onclick={go(1)} disabled={state.pair + 1 >= pair_count} title="Next pair (n)">{"Next ▶"}</button>
-                <span class="modes" role="group" aria-label="What clicking does">
-                    {mode_button(Mode::Inspect, "mode-inspect", "Inspect")}
-                    {mode_button(Mode::Teach, "mode-teach", "Align by hand")}
-                    {mode_button(Mode::Steps, "mode-steps", "Step through the search")}
-                </span>
-                <label class="lambda">{"λ of the kernel view "}
-                    <input id="lambda" type="number" step="0.05" min="0.01" value={state.lambda_text.clone()} onchange={on_lambda} />
-                </label>
-                if let Some(err) = &state.lambda_error {
-                    <span class="error" role="alert">{err}</span>
-                }
-            </nav>
-        }
-    };
-    let hint = match state.mode {
-        Mode::Inspect => {
-            "Click a link, or a source node then a target node: why the model did (not) link them, and their kernels."
-        }
-        Mode::Teach => {
-            "Click a source node, then a target node, to link them; click a link (or the pair again) to remove it."
-        }
-        Mode::Steps => "The search's links so far, this step's candidate (dashed) and what blocks it.",
-    };
-    let links = Rc::new(state.drawn_links());
-
-    html! {
-        <>
-            <style id="diagram-css">{DIAGRAM_CSS}</style>
-            <header>
-                <h1>{"treelink"}</h1>
-                <p class="tagline">{"Train, align, inspect and teach sub-tree alignment with bilingual tree kernels, and translate with meta-structures — in your browser, offline."}</p>
-                <nav class="sections" aria-label="Sections">
-                    <a href="#loader">{"Data"}</a>
-                    <a href="#train-panel">{"Train and align"}</a>
-                    <a href="#workbench">{"The pair"}</a>
-                    <a href="#translate-panel">{"Translate"}</a>
-                    <a href="#results-panel">{"Results"}</a>
-                    <a href="#export-panel">{"Export"}</a>
-                </nav>
-            </header>
-            <main>
-                <loader::Loader state={state.clone()} dispatch={dispatch.clone()} />
-                <train::TrainPanel state={state.clone()} dispatch={dispatch.clone()} jobs={(*jobs).clone()} />
-                <section class="panel workbench" id="workbench" aria-label="The selected pair">
-                    {nav}
-                    if let Some(pair) = pair {
-                        <p class="sentence" lang="src"><span class="side">{"source: "}</span>{pair.source.words().join(" ")}</p>
-                        <p class="sentence" lang="trg"><span class="side">{"target: "}</span>{pair.target.words().join(" ")}</p>
-                        {pair_counts(&state)}
-                        <diagram::Diagram pair={pair.clone()} links={links.clone()} selected_source={state.sel_source}
-                            selected_target={state.sel_target} pending={state.teach.pending} dispatch={dispatch.clone()} hint={hint} />
-                        {link_table(&pair, &links, state.results(), state.pair, &dispatch)}
-                        if state.mode == Mode::Inspect {
-                            <div class="inspect-grid">
-                                <explain_panel::ExplainPanel state={state.clone()} dispatch={dispatch.clone()} />
-                                <kernel_table::KernelTable state={state.clone()} dispatch={dispatch.clone()} />
-                            </div>
-                        } else {
-                            <teach::TeachPanel state={state.clone()} dispatch={dispatch.clone()} />
-                        }
-                    } else {
-                        <p>{"No pairs loaded."}</p>
-                    }
-                </section>
-                <translate::TranslatePanel state={state.clone()} dispatch={dispatch.clone()} jobs={(*jobs).clone()} />
-                <results::ResultsPanel results={state.shared_results()} corpus={state::Shared(state.corpus.clone())}
-                    sort={state.sort} pair={state.pair} dispatch={dispatch.clone()} />
-                <export::ExportPanel state={state.clone()} dispatch={dispatch.clone()} />
-            </main>
-            <footer>
-                <p>{"Keys: n / p next / previous pair; in the diagram, PageDown / PageUp too, + / − zoom, f fit to width, Tab to a node and Enter to click it."}</p>
-                <p>{"Built-in sample: the dev split (LAI sub-corpus, German–Spanish, 157 pairs) of the SQUOIA parallel treebank with gold sub-tree alignments, by the SQUOIA project (University of Zurich), used under the "}
-                    <a href="sample/LICENSE">{"Apache License 2.0"}</a>{"."}</p>
-                <p>{"Kernels and alignment: Sun, Zhang & Tan, “Exploring Syntactic Structural Features for Sub-Tree Alignment using Bilingual Tree Kernels”, ACL 2010. Baseline: Tinsley, Zhechev, Hearne & Way, 2007."}</p>
-                <p>{"Translation: the meta-structure transformation model (MS, SMS, RM) and its beam-search decoder, after the meta-structure SMT paper; phrase-based baseline after Koehn et al. (Pharaoh/Moses)."}</p>
-            </footer>
-        </>
-    }
-}
+#[cfg(target_arch = "wasm32")]
+pub use view::start;

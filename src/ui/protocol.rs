@@ -75,33 +75,46 @@ pub struct LexiconFiles {
     pub word_links: Option<NamedText>,
 }
 
+/// A request's id, given by the page ([`Request`]); the answers carry it, so
+/// answers to a request the page gave up on are dropped. A translation
+/// model in the worker is named by the id of the job that trained or loaded it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct JobId(pub u32);
+
+impl std::fmt::Display for JobId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
 // One message per job, serialised at once: the variants' size difference costs nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Request {
     /// Train a model on `corpus` (as `treelink train --train`), then align
     /// `corpus` with it (as `treelink align`) and run the baseline.
-    Train { job: u32, corpus: CorpusText, options: TrainOptions, lexicon: LexiconFiles },
+    Train { job: JobId, corpus: CorpusText, options: TrainOptions, lexicon: LexiconFiles },
     /// Align `corpus` with the model file `model` (as `treelink align`) and
     /// run the baseline (as `treelink baseline`).
-    Align { job: u32, corpus: CorpusText, model: String, lexicon: LexiconFiles },
+    Align { job: JobId, corpus: CorpusText, model: String, lexicon: LexiconFiles },
     /// Explain a node pair of the last alignment.
     Explain { pair: usize, source: NodeId, target: NodeId },
     /// Train a translation system on `corpus` (as `treelink mt-train --system
     /// S --extract M` without --dev: untuned default weights; DirC/EWoS with
     /// the corpus's gold links) and keep it as model `job`.
     /// With `lm`, an ARPA file, as `--lm`.
-    TrainMt { job: u32, corpus: CorpusText, system: SystemKind, extract: ExtractMethod, lm: Option<NamedText> },
+    TrainMt { job: JobId, corpus: CorpusText, system: SystemKind, extract: ExtractMethod, lm: Option<NamedText> },
     /// Read a model file from `treelink mt-train` and keep it as model `job`.
-    LoadMt { job: u32, model: NamedText },
+    LoadMt { job: JobId, model: NamedText },
     /// The same, for the file `name` posted along with the request (read in the worker).
-    LoadMtFile { job: u32, name: String },
+    LoadMtFile { job: JobId, name: String },
     /// Translate one bracketed source tree with the kept model `model`
     /// (as `treelink translate`), with the `nbest` best distinct translations.
-    Translate { job: u32, model: u32, source: String, nbest: usize },
+    Translate { job: JobId, model: JobId, source: String, nbest: usize },
     /// Translate every source tree (bracketed) with the kept model `model`
     /// (as `treelink translate --input`), with progress.
-    TranslateAll { job: u32, model: u32, sources: Vec<String> },
+    TranslateAll { job: JobId, model: JobId, sources: Vec<String> },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -109,7 +122,7 @@ pub enum Response {
     /// The worker has started and takes requests.
     Ready,
     Progress {
-        job: u32,
+        job: JobId,
         stage: String,
         done: u64,
         total: u64,
@@ -119,14 +132,14 @@ pub enum Response {
     },
     /// A model file (JSON), and a one-line description.
     Trained {
-        job: u32,
+        job: JobId,
         model: String,
         summary: String,
     },
     /// One search per pair, the baseline's links per pair, and where the
     /// lexicons came from.
     Aligned {
-        job: u32,
+        job: JobId,
         searches: Vec<Search>,
         baseline: Vec<Vec<(NodeId, NodeId)>>,
         lexicon: String,
@@ -139,29 +152,30 @@ pub enum Response {
     },
     /// The worker holds translation model `model` (trained: with its file `json`).
     MtReady {
-        job: u32,
-        model: u32,
+        job: JobId,
+        model: JobId,
         summary: String,
         json: Option<String>,
     },
     Translated {
-        job: u32,
+        job: JobId,
         result: Box<TranslationView>,
     },
     /// One translation per source tree of a TranslateAll request.
     TranslatedAll {
-        job: u32,
+        job: JobId,
         hyps: Vec<Vec<String>>,
         seconds: f64,
     },
     /// The worker does not hold the translation model job `job` asked for
     /// (it was restarted): the page sends the model again next time.
     MtMissing {
-        job: u32,
+        job: JobId,
     },
-    /// The job failed (job 0: the worker itself failed).
+    /// Job `job` failed; `None`: the worker itself failed (an unreadable
+    /// message, a crash), so no answer to any request is coming.
     Failed {
-        job: u32,
+        job: Option<JobId>,
         message: String,
     },
 }

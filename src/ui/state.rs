@@ -5,13 +5,12 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use yew::prelude::*;
-
-use super::protocol::{CorpusText, LexiconFiles, NamedText, Response, TranslationView};
+use super::protocol::{CorpusText, JobId, LexiconFiles, NamedText, Response, TranslationView};
 use crate::align::composite::KernelSpec;
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
 use crate::align::model::{AlignmentModel, TrainOptions};
+use crate::app::files::{self, FileKind};
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::eval::prf::Counts;
@@ -21,7 +20,7 @@ use crate::io::tiger::PairIds;
 use crate::kernel::DEFAULT_LAMBDA;
 use crate::lexicon::{read_moses_lex, read_word_alignments_for};
 use crate::mt::lm::read_arpa;
-use crate::mt::model::{SystemKind, MT_MODEL_FORMAT};
+use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
 use crate::svm::{SvmParams, DEFAULT_C};
 use crate::tree::{NodeId, Tree};
@@ -138,23 +137,25 @@ impl Slot {
         }
     }
 
-    /// Which slot a dropped file goes to, by its name.
+    /// Which slot a dropped file goes to, by its name ([`FileKind::from_name`];
+    /// a `.json` file is an alignment model until its head says otherwise).
     pub fn of_file(name: &str) -> Option<Slot> {
-        let lower = name.to_ascii_lowercase();
-        let ext = lower.rsplit('.').next().unwrap_or("");
-        match ext {
-            "src" => Some(Slot::Source),
-            "trg" => Some(Slot::Target),
-            "gold" => Some(Slot::Gold),
-            "xml" | "tiger" => Some(Slot::Tiger),
-            "json" => Some(Slot::Model),
-            "tlmt" => Some(Slot::TranslationModel),
-            "arpa" | "lm" => Some(Slot::Lm),
-            "e2f" | "s2t" => Some(Slot::LexS2t),
-            "f2e" | "t2s" => Some(Slot::LexT2s),
-            _ if lower.starts_with("aligned.") => Some(Slot::WordLinks),
-            "align" | "wa" | "gdfa" | "intersect" | "grow-diag" => Some(Slot::WordLinks),
-            _ => None,
+        FileKind::from_name(name).map(Slot::of_kind)
+    }
+
+    /// The slot of a file of kind `kind`.
+    pub fn of_kind(kind: FileKind) -> Slot {
+        match kind {
+            FileKind::SourceTrees => Slot::Source,
+            FileKind::TargetTrees => Slot::Target,
+            FileKind::GoldLinks => Slot::Gold,
+            FileKind::TigerXml | FileKind::StaAlignment => Slot::Tiger,
+            FileKind::LexS2t => Slot::LexS2t,
+            FileKind::LexT2s => Slot::LexT2s,
+            FileKind::WordAlignment => Slot::WordLinks,
+            FileKind::AlignmentModel => Slot::Model,
+            FileKind::TranslationModel => Slot::TranslationModel,
+            FileKind::ArpaLm => Slot::Lm,
         }
     }
 }
@@ -182,11 +183,10 @@ fn tiger_waiting_for(files: &[Upload]) -> String {
     }
 }
 
-/// Whether a `.json` file is a translation model (its header names the
-/// format; both model files write `format` first).
-pub fn is_mt_model(text: &str) -> bool {
-    let head: String = text.chars().take(200).collect();
-    head.contains(&format!("\"{MT_MODEL_FORMAT}\""))
+/// Whether a `.json` file is a translation model, by its `format` header
+/// (both model files write it first): a typed sniff, not a substring search.
+pub fn is_mt_model(head: &str) -> bool {
+    FileKind::sniff(FileKind::AlignmentModel, head) == FileKind::TranslationModel
 }
 
 /// A file the user gave, kept so a later file can complete it.
@@ -397,7 +397,7 @@ pub enum JobKind {
 /// A running worker job and its latest progress.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
-    pub id: u32,
+    pub id: JobId,
     pub kind: JobKind,
     pub corpus_gen: u32,
     pub stage: String,
@@ -503,8 +503,14 @@ impl Results {
 #[derive(Debug, Clone, PartialEq)]
 pub enum MtSource {
     Text(Shared<str>),
-    File(web_sys::File),
+    File(FileHandle),
 }
+
+/// A file the page holds unread (a translation model, possibly large),
+/// named by an opaque id: the state stays plain data, testable natively,
+/// and the page's file registry (`ui::files`, wasm32) gives the file back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FileHandle(pub(crate) u32);
 
 /// An uploaded translation model file on its way to the worker.
 #[derive(Debug, Clone, PartialEq)]
@@ -517,15 +523,16 @@ pub struct MtUpload {
 #[derive(Debug, Clone, PartialEq)]
 pub struct MtHeld {
     /// Its id in the worker.
-    pub id: u32,
+    pub id: JobId,
     /// Its file name and where its text is: to download, and to send again to a restarted worker.
     pub name: String,
     pub source: MtSource,
     /// Where it came from ("trained in this page", "uploaded NAME").
     pub origin: String,
     pub summary: String,
-    /// The worker generation that holds it.
-    pub worker_gen: u32,
+    /// The worker generation that holds it; `None` once a worker failed
+    /// (it is sent again with the next request).
+    pub worker_gen: Option<u32>,
     /// Trained in the page on the trees of this generation.
     pub trained_gen: Option<u32>,
 }
@@ -573,7 +580,7 @@ pub struct MtState {
     pub system: SystemKind,
     pub extract: ExtractMethod,
     /// The id of the LoadMt request of an uploaded file, while the worker reads it.
-    pub loading: Option<u32>,
+    pub loading: Option<JobId>,
     /// Counts uploaded translation model files (each is sent to the worker once).
     pub upload_seq: u32,
     /// The last uploaded translation model file.
@@ -581,7 +588,7 @@ pub struct MtState {
     /// How the last training or translation ended.
     pub note: Option<Result<String, String>>,
     /// The id of the Translate request in flight, and what it translates.
-    pub translating: Option<(u32, TranslationInput)>,
+    pub translating: Option<(JobId, TranslationInput)>,
     pub result: Option<Rc<Translated>>,
     pub corpus: Option<Rc<CorpusTranslation>>,
     /// The pasted source tree as typed, and why it does not read.
@@ -705,7 +712,7 @@ pub enum Action {
     SetLambda(String),
     SetField(Field, String),
     JobStarted {
-        id: u32,
+        id: JobId,
         kind: JobKind,
         now: f64,
     },
@@ -733,10 +740,10 @@ pub enum Action {
     /// The pasted tree did not read.
     MtInputError(String),
     /// The uploaded translation model was sent to the worker as request `id`.
-    MtLoadSent(u32),
+    MtLoadSent(JobId),
     /// A translation was asked for (request `id`).
     TranslateSent {
-        id: u32,
+        id: JobId,
         input: TranslationInput,
     },
     /// The held translation model was sent again to a restarted worker.
@@ -744,7 +751,7 @@ pub enum Action {
     /// A translation model file, handed to the worker unread.
     MtFilePicked {
         name: String,
-        file: web_sys::File,
+        file: FileHandle,
     },
 }
 
@@ -1021,8 +1028,7 @@ impl State {
 
     /// Checks a file on its own so its status shows at once.
     fn validate(&mut self, slot: Slot) {
-        let lengths: Vec<(usize, usize)> =
-            self.corpus.pairs.iter().map(|p| (p.source.words().len(), p.target.words().len())).collect();
+        let lengths = self.corpus.sentence_lengths();
         let status = self.slot_mut(slot);
         let Some(u) = status.files.last().cloned() else { return };
         let (name, text) = (&u.name, &*u.text);
@@ -1127,13 +1133,14 @@ impl State {
             if files.len() < 3 {
                 return;
             }
-            match super::loader::import_tiger(&files) {
-                Ok((corpus, ids, report)) => {
-                    self.slot_mut(Slot::Tiger).message = Some(Ok(report));
-                    self.replace_corpus(corpus, "Uploaded TigerXML pair".into());
-                    self.tiger_ids = Some(Rc::new(ids));
+            let named: Vec<Named<'_>> = files.iter().map(|u| Named { name: &u.name, text: &u.text }).collect();
+            match files::import_tiger(&named) {
+                Ok(imported) => {
+                    self.slot_mut(Slot::Tiger).message = Some(Ok(imported.report.summary().join("; ")));
+                    self.replace_corpus(imported.corpus, "Uploaded TigerXML pair".into());
+                    self.tiger_ids = Some(Rc::new(imported.ids));
                 }
-                Err(e) => self.slot_mut(Slot::Tiger).message = Some(Err(e)),
+                Err(e) => self.slot_mut(Slot::Tiger).message = Some(Err(e.to_string())),
             }
             return;
         }
@@ -1156,17 +1163,16 @@ impl State {
                 self.replace_corpus(corpus, name);
             }
             Err(e) => {
-                let msg = e.to_string();
-                // The error names its file: show it there.
+                // Shown next to the file the error is in.
                 let at = [
                     (Slot::Gold, gold.map(|g| g.name)),
                     (Slot::Target, Some(trg.name)),
                     (Slot::Source, Some(src.name)),
                 ]
                 .into_iter()
-                .find(|(_, n)| n.as_ref().is_some_and(|n| msg.starts_with(n.as_str())))
+                .find(|(_, n)| n.as_deref() == Some(e.file()))
                 .map_or(changed, |(s, _)| s);
-                self.slot_mut(at).message = Some(Err(msg));
+                self.slot_mut(at).message = Some(Err(e.to_string()));
             }
         }
     }
@@ -1247,7 +1253,7 @@ impl State {
     }
 
     fn worker(&mut self, response: Response, now: f64) {
-        let job_is = |job: &Option<Job>, id: u32| job.as_ref().is_some_and(|j| id == 0 || j.id == id);
+        let job_is = |job: &Option<Job>, id: JobId| job.as_ref().is_some_and(|j| j.id == id);
         match response {
             Response::Ready => {}
             Response::Progress { job, stage, done, total, kkt } => {
@@ -1310,7 +1316,7 @@ impl State {
                         source: MtSource::Text(json.unwrap_or_default().into()),
                         origin: format!("trained in this page on {} pairs", self.corpus.len()),
                         summary,
-                        worker_gen: self.worker_gen,
+                        worker_gen: Some(self.worker_gen),
                         trained_gen: Some(j.corpus_gen),
                     });
                 } else if self.mt.loading == Some(job) {
@@ -1323,7 +1329,7 @@ impl State {
                         source: u.source,
                         origin: format!("uploaded {}", u.name),
                         summary,
-                        worker_gen: self.worker_gen,
+                        worker_gen: Some(self.worker_gen),
                         trained_gen: None,
                     });
                 }
@@ -1369,7 +1375,7 @@ impl State {
             }
             Response::MtMissing { job } => {
                 if let Some(h) = &mut self.mt.held {
-                    h.worker_gen = u32::MAX;
+                    h.worker_gen = None;
                 }
                 let ours = self.mt.translating.take_if(|(id, _)| *id == job).is_some()
                     || self.job.take_if(|j| j.id == job && j.kind == JobKind::TranslateAll).is_some();
@@ -1380,50 +1386,43 @@ impl State {
                     ));
                 }
             }
-            Response::Failed { job, message } => {
-                if job == 0 {
-                    // The worker itself failed (and may have been restarted): what it
-                    // was asked is not coming, and the model is sent again next time.
-                    if let Some(h) = &mut self.mt.held {
-                        h.worker_gen = u32::MAX;
-                    }
-                    if self.mt.translating.take().is_some() {
-                        self.mt.note = Some(Err(message.clone()));
-                    }
-                    if self.mt.loading.take().is_some() {
-                        self.slot_mut(Slot::TranslationModel).message = Some(Err(message.clone()));
-                    }
-                } else if self.mt.translating.take_if(|(id, _)| *id == job).is_some() {
+            Response::Failed { job: None, message } => {
+                // The worker itself failed (and may have been restarted): what it
+                // was asked is not coming, and the model is sent again next time.
+                if let Some(h) = &mut self.mt.held {
+                    h.worker_gen = None;
+                }
+                if self.mt.translating.take().is_some() {
+                    self.mt.note = Some(Err(message.clone()));
+                }
+                if self.mt.loading.take().is_some() {
+                    self.slot_mut(Slot::TranslationModel).message = Some(Err(message.clone()));
+                }
+                // Whatever job was running is not coming back either; the
+                // fresh worker holds no alignment to explain.
+                self.worker_gen += 1;
+                let again = match self.job.as_ref().map(|j| j.kind) {
+                    Some(JobKind::Train) => ": train again",
+                    Some(JobKind::Align) => ": align again",
+                    Some(JobKind::TrainMt) => ": train the translation model again",
+                    Some(JobKind::TranslateAll) => ": translate again",
+                    None => "",
+                };
+                let message = format!("{message}{again}.");
+                match self.job.take().map(|j| j.kind) {
+                    Some(JobKind::TrainMt | JobKind::TranslateAll) => self.mt.note = Some(Err(message)),
+                    _ => self.job_note = Some(Err(message)),
+                }
+            }
+            Response::Failed { job: Some(job), message } => {
+                if self.mt.translating.take_if(|(id, _)| *id == job).is_some() {
                     self.mt.note = Some(Err(message));
-                    return;
                 } else if self.mt.loading.take_if(|id| *id == job).is_some() {
                     self.slot_mut(Slot::TranslationModel).message = Some(Err(message));
-                    return;
-                }
-                if job == 0 {
-                    // Whatever job was running is not coming back either; the
-                    // fresh worker holds no alignment to explain.
-                    self.worker_gen += 1;
-                    let again = match self.job.as_ref().map(|j| j.kind) {
-                        Some(JobKind::Train) => ": train again",
-                        Some(JobKind::Align) => ": align again",
-                        Some(JobKind::TrainMt) => ": train the translation model again",
-                        Some(JobKind::TranslateAll) => ": translate again",
-                        None => "",
-                    };
-                    let message = format!("{message}{again}.");
-                    let kind = self.job.take().map(|j| j.kind);
-                    if matches!(kind, Some(JobKind::TrainMt | JobKind::TranslateAll)) {
-                        self.mt.note = Some(Err(message));
-                    } else {
-                        self.job_note = Some(Err(message));
-                    }
                 } else if job_is(&self.job, job) {
-                    let kind = self.job.take().map(|j| j.kind);
-                    if matches!(kind, Some(JobKind::TrainMt | JobKind::TranslateAll)) {
-                        self.mt.note = Some(Err(message));
-                    } else {
-                        self.job_note = Some(Err(message));
+                    match self.job.take().map(|j| j.kind) {
+                        Some(JobKind::TrainMt | JobKind::TranslateAll) => self.mt.note = Some(Err(message)),
+                        _ => self.job_note = Some(Err(message)),
                     }
                 }
             }
@@ -1431,11 +1430,21 @@ impl State {
     }
 }
 
-impl Reducible for State {
+#[cfg(target_arch = "wasm32")]
+impl yew::Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
+        s.apply(action);
+        Rc::new(s)
+    }
+}
+
+impl State {
+    /// The reducer: the one place the state changes.
+    pub fn apply(&mut self, action: Action) {
+        let s = self;
         match action {
             Action::FileRead { name, text, slot } => s.file_read(name, text, slot),
             Action::FileFailed { name, error, slot } => match slot.or_else(|| Slot::of_file(&name)) {
@@ -1588,10 +1597,150 @@ impl Reducible for State {
             Action::MtResent => {
                 let gen = s.worker_gen;
                 if let Some(h) = &mut s.mt.held {
-                    h.worker_gen = gen;
+                    h.worker_gen = Some(gen);
                 }
             }
         }
-        Rc::new(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress(job: u32, stage: &str, done: u64, total: u64) -> Action {
+        Action::Worker {
+            response: Response::Progress { job: JobId(job), stage: stage.into(), done, total, kkt: None },
+            now: 5.0,
+        }
+    }
+
+    #[test]
+    fn pairs_are_selected_within_the_corpus() {
+        let mut s = State::with_sample();
+        let n = s.corpus.len();
+        assert!(n > 2, "the sample has {n} pairs");
+        s.apply(Action::StepPair(-1));
+        assert_eq!(s.pair, 0);
+        s.apply(Action::ClickSource(1));
+        assert_eq!(s.sel_source, Some(1));
+        s.apply(Action::SelectPair(n + 7));
+        assert_eq!(s.pair, n - 1);
+        assert_eq!(s.sel_source, None, "a new pair clears the selection");
+        s.apply(Action::StepPair(1));
+        assert_eq!(s.pair, n - 1);
+    }
+
+    #[test]
+    fn lambda_is_checked_and_kept_when_wrong() {
+        let mut s = State::with_sample();
+        s.apply(Action::SetLambda("0.25".into()));
+        assert_eq!((s.lambda, s.lambda_error.is_none()), (0.25, true));
+        s.apply(Action::SetLambda("-1".into()));
+        assert_eq!(s.lambda, 0.25);
+        assert_eq!(s.lambda_text, "-1");
+        assert!(s.lambda_error.as_deref().is_some_and(|e| e.contains("'-1'")), "{:?}", s.lambda_error);
+    }
+
+    #[test]
+    fn dropped_files_are_routed_by_kind_and_checked() {
+        let mut s = State::with_sample();
+        s.apply(Action::FileRead { name: "x.src".into(), text: "(S (A a))\n".into(), slot: None });
+        assert_eq!(s.slot(Slot::Source).message, Some(Ok("x.src: 1 trees, 3 nodes".into())));
+        s.apply(Action::FileRead { name: "x.trg".into(), text: "(S (B b)\n".into(), slot: None });
+        let message = s.slot(Slot::Target).message.clone();
+        assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.trg:1:")), "{message:?}");
+        assert!(s.corpus.len() > 1, "a broken file keeps the corpus");
+        s.apply(Action::FileRead { name: "x.trg".into(), text: "(S (B b))\n".into(), slot: None });
+        assert_eq!(s.corpus.len(), 1);
+        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
+        // A link outside the trees: the error is shown by the file it is in (its typed origin).
+        s.apply(Action::FileRead { name: "x.gold".into(), text: "0-99\n".into(), slot: None });
+        let message = s.slot(Slot::Gold).message.clone();
+        assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.gold:1:1: link 0-99")), "{message:?}");
+        assert!(matches!(s.slot(Slot::Source).message, Some(Ok(_))));
+        s.apply(Action::FileRead { name: "notes.txt".into(), text: String::new(), slot: None });
+        assert!(s.stray.as_deref().is_some_and(|m| m.starts_with("notes.txt: expected")));
+        // A .json file is told by its format header, not its name.
+        let mt = "{\"format\":\"treelink-mt\",\"version\":1}";
+        s.apply(Action::FileRead { name: "m.json".into(), text: mt.into(), slot: None });
+        assert!(s.mt.upload.as_ref().is_some_and(|u| u.name == "m.json"));
+        assert_eq!(s.slot(Slot::Model).files.len(), 0);
+        assert_eq!(Slot::of_file("lex.e2f"), Some(Slot::LexS2t));
+        assert_eq!(Slot::of_file("model.tlmt"), Some(Slot::TranslationModel));
+        assert_eq!(Slot::of_file("aligned.grow-diag-final-and"), Some(Slot::WordLinks));
+    }
+
+    #[test]
+    fn tiger_files_wait_for_three_then_import_through_the_application_layer() {
+        let mut s = State::with_sample();
+        // Too few files: nothing changes yet.
+        s.apply(Action::FileRead { name: "a.xml".into(), text: "<corpus/>".into(), slot: None });
+        assert_eq!(s.slot(Slot::Tiger).files.len(), 1);
+        assert!(s.tiger_ids.is_none());
+        s.apply(Action::FileRead { name: "b.xml".into(), text: "<corpus/>".into(), slot: None });
+        s.apply(Action::FileRead { name: "c.xml".into(), text: "<corpus/>".into(), slot: None });
+        let message = s.slot(Slot::Tiger).message.clone();
+        assert_eq!(
+            message,
+            Some(Err("expected one Stockholm TreeAligner file (<treealign>) among the XML files, found 0".into()))
+        );
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
+    fn a_tiger_pair_dropped_with_its_alignment_first_replaces_the_corpus() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lingua-align-nl-en-125/raw/");
+        let mut s = State::with_sample();
+        for name in ["nl-en_125.xml", "ep-00-12-15.125.nl.tiger", "ep-00-12-15.125.en.tiger"] {
+            let text = std::fs::read_to_string(format!("{dir}{name}")).unwrap_or_else(|e| panic!("{name}: {e}"));
+            s.apply(Action::FileRead { name: name.into(), text, slot: Some(Slot::Tiger) });
+        }
+        assert!(matches!(s.slot(Slot::Tiger).message, Some(Ok(_))), "{:?}", s.slot(Slot::Tiger).message);
+        assert_eq!(s.corpus.len(), 125);
+        assert_eq!(s.corpus_name, "Uploaded TigerXML pair");
+        assert_eq!(s.tiger_ids.as_ref().map(|ids| ids.len()), Some(125));
+    }
+
+    #[test]
+    fn progress_of_another_job_is_ignored_and_cancelling_restarts_the_worker() {
+        let mut s = State::with_sample();
+        s.apply(Action::JobStarted { id: JobId(3), kind: JobKind::Align, now: 1.0 });
+        s.apply(progress(2, "aligning", 4, 10));
+        assert_eq!(s.job.as_ref().map(|j| (j.done, j.total)), Some((0, 0)));
+        s.apply(progress(3, "aligning", 4, 10));
+        let j = s.job.as_ref().map(|j| (j.id, j.stage.clone(), j.done, j.total));
+        assert_eq!(j, Some((JobId(3), "aligning".to_string(), 4, 10)));
+        let gen = s.worker_gen;
+        s.apply(Action::Cancelled);
+        assert!(s.job.is_none());
+        assert_eq!(s.worker_gen, gen + 1);
+        assert!(matches!(&s.job_note, Some(Err(n)) if n.starts_with("Cancelled after") && n.contains("aligning")));
+        // A late answer of the cancelled job changes nothing.
+        s.apply(progress(3, "aligning", 5, 10));
+        assert!(s.job.is_none());
+    }
+
+    #[test]
+    fn a_failed_job_ends_with_its_message() {
+        let mut s = State::with_sample();
+        s.apply(Action::JobStarted { id: JobId(4), kind: JobKind::Train, now: 0.0 });
+        s.apply(Action::Worker {
+            response: Response::Failed { job: Some(JobId(9)), message: "other".into() },
+            now: 1.0,
+        });
+        assert!(s.job.is_some(), "another job's failure is not this one's");
+        s.apply(Action::Worker {
+            response: Response::Failed { job: Some(JobId(4)), message: "no gold links".into() },
+            now: 1.0,
+        });
+        assert!(s.job.is_none());
+        assert!(matches!(&s.job_note, Some(Err(n)) if n.contains("no gold links")), "{:?}", s.job_note);
+        // The worker itself failed: whatever runs ends with its message.
+        s.apply(Action::JobStarted { id: JobId(5), kind: JobKind::Align, now: 0.0 });
+        let message = "the worker failed: out of memory".to_string();
+        s.apply(Action::Worker { response: Response::Failed { job: None, message }, now: 1.0 });
+        assert!(s.job.is_none());
+        assert!(matches!(&s.job_note, Some(Err(n)) if n.contains("out of memory")), "{:?}", s.job_note);
     }
 }

@@ -12,8 +12,9 @@
 use yew::prelude::*;
 
 use super::export::{download_blob, download_text};
+use super::file_handles;
 use super::jobs::{next_job_id, Jobs};
-use super::protocol::{CorpusText, NamedText, Request};
+use super::protocol::{CorpusText, JobId, NamedText, Request};
 use super::state::{Action, CorpusTranslation, JobKind, MtSource, Slot, State, Translated, TranslationInput};
 use super::train::job_status;
 use crate::eval::bleu::sentence_bleu;
@@ -61,9 +62,13 @@ fn colour(step: usize) -> &'static str {
 
 /// Sends a translation model file to the worker, to keep as model `job`: a
 /// file as a file (the worker reads it), a text as text.
-pub fn send_model(jobs: &Jobs, job: u32, name: &str, source: &MtSource) {
+pub fn send_model(jobs: &Jobs, job: JobId, name: &str, source: &MtSource) {
     match source {
-        MtSource::File(file) => jobs.send_with_file(&Request::LoadMtFile { job, name: name.to_string() }, file),
+        MtSource::File(handle) => {
+            if let Some(file) = file_handles::get(*handle) {
+                jobs.send_with_file(&Request::LoadMtFile { job, name: name.to_string() }, &file)
+            }
+        }
         MtSource::Text(text) => {
             jobs.send(&Request::LoadMt { job, model: NamedText { name: name.to_string(), text: text.to_string() } })
         }
@@ -71,9 +76,9 @@ pub fn send_model(jobs: &Jobs, job: u32, name: &str, source: &MtSource) {
 }
 
 /// The id of the held model, sent first to a worker that no longer holds it.
-fn held_model(state: &State, dispatch: &Callback<Action>, jobs: &Jobs) -> Option<u32> {
+fn held_model(state: &State, dispatch: &Callback<Action>, jobs: &Jobs) -> Option<JobId> {
     let held = state.mt.held.as_ref()?;
-    if held.worker_gen != state.worker_gen {
+    if held.worker_gen != Some(state.worker_gen) {
         send_model(jobs, held.id, &held.name, &held.source);
         dispatch.emit(Action::MtResent);
     }
@@ -143,7 +148,11 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
         let held = mt.held.clone();
         Callback::from(move |_: MouseEvent| match held.as_ref().map(|h| (&h.name, &h.source)) {
             Some((name, MtSource::Text(text))) => download_text(name, text, "application/json"),
-            Some((name, MtSource::File(file))) => download_blob(name, file),
+            Some((name, MtSource::File(handle))) => {
+                if let Some(file) = file_handles::get(*handle) {
+                    download_blob(name, &file)
+                }
+            }
             None => {}
         })
     };

@@ -13,14 +13,14 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::protocol::{LexiconFiles, NamedText, Request, Response, TranslationView};
+use super::protocol::{JobId, LexiconFiles, NamedText, Request, Response, TranslationView};
 use crate::align::model::{AlignmentModel, TrainOptions};
 use crate::app::alignment::{self, Comparison};
 use crate::app::translation::{self, TranslationTraining};
 use crate::corpus::Corpus;
 use crate::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment, WordModel};
 use crate::mt::lm::{read_arpa, NgramLm};
-use crate::mt::model::{SystemKind, TranslationModel};
+use crate::mt::model::{TranslationModel, SystemKind};
 use crate::mt::phrase::ExtractMethod;
 use crate::mt::train::MtTrainSettings;
 use crate::progress::{Flow, Observer, Progress};
@@ -30,14 +30,15 @@ thread_local! {
     /// The last alignment, kept to explain node pairs.
     static SESSION: RefCell<Option<Comparison>> = const { RefCell::new(None) };
     /// The translation model the page last trained or loaded, by its id.
-    static MT: RefCell<Option<(u32, TranslationModel)>> = const { RefCell::new(None) };
+    static MT: RefCell<Option<(JobId, TranslationModel)>> = const { RefCell::new(None) };
 }
 
 /// Posts responses; progress at most every 100 ms per stage (plus the
 /// first and the last report of each stage), so the page is not flooded.
 struct Reporter {
     scope: DedicatedWorkerGlobalScope,
-    job: u32,
+    /// The job being run (progress is posted for it).
+    job: Option<JobId>,
     stage: String,
     last_ms: f64,
 }
@@ -55,7 +56,9 @@ impl Reporter {
         if new_stage || now - self.last_ms >= 100.0 || (total > 0 && done >= total) {
             self.stage = stage.to_string();
             self.last_ms = now;
-            self.post(&Response::Progress { job: self.job, stage: stage.to_string(), done, total, kkt });
+            if let Some(job) = self.job {
+                self.post(&Response::Progress { job, stage: stage.to_string(), done, total, kkt });
+            }
         }
     }
 }
@@ -74,7 +77,7 @@ pub fn run() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply_scope = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-        let mut reporter = Reporter { scope: reply_scope.clone(), job: 0, stage: String::new(), last_ms: 0.0 };
+        let mut reporter = Reporter { scope: reply_scope.clone(), job: None, stage: String::new(), last_ms: 0.0 };
         // A request, or `[request, file]` for a file the worker reads itself.
         let data = event.data();
         let (text, file) = match data.dyn_ref::<js_sys::Array>() {
@@ -84,12 +87,12 @@ pub fn run() {
         let Some(text) = text else { return };
         match serde_json::from_str::<Request>(&text) {
             Ok(request) => handle(request, file, &mut reporter),
-            Err(e) => reporter.post(&Response::Failed { job: 0, message: format!("unreadable request: {e}") }),
+            Err(e) => reporter.post(&Response::Failed { job: None, message: format!("unreadable request: {e}") }),
         }
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
-    Reporter { scope, job: 0, stage: String::new(), last_ms: 0.0 }.post(&Response::Ready);
+    Reporter { scope, job: None, stage: String::new(), last_ms: 0.0 }.post(&Response::Ready);
 }
 
 /// Reads a posted file's bytes (a worker may read synchronously).
@@ -102,7 +105,7 @@ fn read_file(file: Option<web_sys::File>, name: &str) -> Result<Vec<u8>, String>
 }
 
 /// Reads a translation model, JSON or binary, and keeps it as model `job`.
-fn load_mt(job: u32, name: &str, bytes: Result<Vec<u8>, String>, reporter: &mut Reporter) {
+fn load_mt(job: JobId, name: &str, bytes: Result<Vec<u8>, String>, reporter: &mut Reporter) {
     let result = bytes.and_then(|bytes| TranslationModel::from_bytes(&bytes, name).map_err(|e| e.to_string()));
     match result {
         Ok(m) => {
@@ -110,32 +113,32 @@ fn load_mt(job: u32, name: &str, bytes: Result<Vec<u8>, String>, reporter: &mut 
             MT.with(|held| *held.borrow_mut() = Some((job, m)));
             reporter.post(&Response::MtReady { job, model: job, summary, json: None });
         }
-        Err(message) => reporter.post(&Response::Failed { job, message }),
+        Err(message) => reporter.post(&Response::Failed { job: Some(job), message }),
     }
 }
 
 fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter) {
     match request {
         Request::Train { job, corpus, options, lexicon } => {
-            reporter.job = job;
+            reporter.job = Some(job);
             let result = corpus.parse().and_then(|corpus| {
                 let model = train(reporter, &corpus, &options, &lexicon)?;
                 let text = serde_json::to_string(&model).map_err(|e| e.to_string())?;
                 reporter.post(&Response::Trained { job, model: text, summary: model.describe() });
-                align(reporter, corpus, model, &lexicon)
+                align(job, reporter, corpus, model, &lexicon)
             });
             if let Err(message) = result {
-                reporter.post(&Response::Failed { job, message });
+                reporter.post(&Response::Failed { job: Some(job), message });
             }
         }
         Request::Align { job, corpus, model, lexicon } => {
-            reporter.job = job;
+            reporter.job = Some(job);
             let result = corpus.parse().and_then(|corpus| {
                 let model = AlignmentModel::from_json(&model, "the alignment model").map_err(|e| e.to_string())?;
-                align(reporter, corpus, model, &lexicon)
+                align(job, reporter, corpus, model, &lexicon)
             });
             if let Err(message) = result {
-                reporter.post(&Response::Failed { job, message });
+                reporter.post(&Response::Failed { job: Some(job), message });
             }
         }
         Request::Explain { pair, source, target } => {
@@ -147,7 +150,7 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
             reporter.post(&Response::Explained { pair, source, target, result });
         }
         Request::TrainMt { job, corpus, system, extract, lm } => {
-            reporter.job = job;
+            reporter.job = Some(job);
             let result = corpus.parse().and_then(|corpus| {
                 let lm = lm.map(|f| read_arpa(&f.text, &f.name).map_err(|e| e.to_string())).transpose()?;
                 let model = train_mt(reporter, &corpus, system, extract, lm)?;
@@ -158,13 +161,13 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
                 Ok(())
             });
             if let Err(message) = result {
-                reporter.post(&Response::Failed { job, message });
+                reporter.post(&Response::Failed { job: Some(job), message });
             }
         }
         Request::LoadMt { job, model } => load_mt(job, &model.name, Ok(model.text.into_bytes()), reporter),
         Request::LoadMtFile { job, name } => load_mt(job, &name, read_file(file, &name), reporter),
         Request::TranslateAll { job, model, sources } => {
-            reporter.job = job;
+            reporter.job = Some(job);
             let started = js_sys::Date::now();
             let trees: Result<Vec<Tree>, String> = sources
                 .iter()
@@ -183,7 +186,7 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
                     reporter.post(&Response::TranslatedAll { job, hyps, seconds });
                 }
                 Ok(None) => reporter.post(&Response::MtMissing { job }),
-                Err(message) => reporter.post(&Response::Failed { job, message }),
+                Err(message) => reporter.post(&Response::Failed { job: Some(job), message }),
             }
         }
         Request::Translate { job, model, source, nbest } => {
@@ -193,7 +196,7 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
             });
             match result {
                 Some(Ok(view)) => reporter.post(&Response::Translated { job, result: Box::new(view) }),
-                Some(Err(message)) => reporter.post(&Response::Failed { job, message }),
+                Some(Err(message)) => reporter.post(&Response::Failed { job: Some(job), message }),
                 None => reporter.post(&Response::MtMissing { job }),
             }
         }
@@ -271,12 +274,18 @@ fn train(
 
 /// `treelink align --model MODEL --input CORPUS`, then
 /// `treelink baseline --input CORPUS` (with the uploaded tables, if any).
-fn align(reporter: &mut Reporter, corpus: Corpus, model: AlignmentModel, files: &LexiconFiles) -> Result<(), String> {
+fn align(
+    job: JobId,
+    reporter: &mut Reporter,
+    corpus: Corpus,
+    model: AlignmentModel,
+    files: &LexiconFiles,
+) -> Result<(), String> {
     let given = word_links(files, &corpus)?;
     let compared =
         alignment::align_and_compare(model, corpus, tables(files)?, given, reporter).map_err(|e| e.to_string())?;
     reporter.post(&Response::Aligned {
-        job: reporter.job,
+        job,
         searches: compared.alignment.searches.clone(),
         baseline: compared.baseline.clone(),
         lexicon: compared.lexicon_note.clone(),
