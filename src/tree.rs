@@ -184,6 +184,12 @@ impl TreeBuilder {
         self.open.last().map(|&n| self.nodes[n].label.as_str())
     }
 
+    /// Finishes the tree as [`TreeBuilder::finish`], remembering whether its
+    /// text wrapped it in an unlabelled bracket (written back the same way).
+    pub fn finish_wrapped(self, outer_bracket: bool) -> Option<Tree> {
+        self.finish().map(|tree| Tree { outer_bracket, ..tree })
+    }
+
     /// Finishes the tree, closing whatever is still open. `None` if it has no node.
     pub fn finish(mut self) -> Option<Tree> {
         while self.close().is_some() {}
@@ -220,6 +226,11 @@ impl Tree {
 
     pub fn label(&self, n: NodeId) -> &str {
         &self.nodes[n].label
+    }
+
+    /// Whether the tree's text wrapped it in an unlabelled bracket `( (S ...) )`.
+    pub fn outer_bracket(&self) -> bool {
+        self.outer_bracket
     }
 
     pub fn words(&self) -> &[String] {

@@ -11,11 +11,12 @@ use treelink::align::baseline::{baseline_links, BaselineOptions};
 use treelink::align::explain::explain;
 use treelink::align::lexical::LexicalModel;
 use treelink::align::model::{AlignmentModel, Scorer};
-use treelink::corpus::{Corpus, Named};
+use treelink::corpus::{Corpus, Named, TreePair};
 use treelink::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment};
 use treelink::mt::lm::read_arpa;
 use treelink::mt::model::TranslationModel;
 use treelink::tree::Tree;
+use treelink::ui::load;
 use treelink::ui::protocol::{CorpusText, LexiconFiles, Request, Response};
 
 const SRC: &str = "(S (NP (ART der) (NN Hund)) (VP (VVFIN bellt) (ADV laut)))";
@@ -68,6 +69,17 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         Request::LoadMtFile { .. } => {}
+        Request::Load { request, .. } => {
+            // The file worker: every part of a corpus it builds decodes to the corpus.
+            let checked = load::check(&request);
+            let pairs: Vec<TreePair> = checked
+                .parts()
+                .into_iter()
+                .flatten()
+                .map(|p| p.decode().expect("a part the file worker sends decodes").0)
+                .collect();
+            assert_eq!(Some(&pairs), checked.corpus.as_ref().map(|(c, _)| &c.pairs).or(Some(&Vec::new())));
+        }
         Request::Translate { source, .. } => {
             let _ = Tree::parse_one(&source, "source tree");
         }

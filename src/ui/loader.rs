@@ -72,6 +72,7 @@ fn slot_row(slot: Slot, status: &SlotStatus, dispatch: &Callback<Action>) -> Htm
         })
     };
     let message = match &status.message {
+        None if status.checking => html! { <span class="status" id={status_id.clone()}>{"checking…"}</span> },
         None => html! { <span class="status" id={status_id.clone()}>{"—"}</span> },
         Some(Ok(m)) => html! { <span class="status ok" id={status_id.clone()}>{"✓ "}{m}</span> },
         Some(Err(m)) => html! { <span class="status error" role="alert" id={status_id.clone()}>{"✗ "}{m}</span> },

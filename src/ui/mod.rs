@@ -21,6 +21,7 @@ mod file_handles;
 pub mod jobs;
 #[cfg(target_arch = "wasm32")]
 mod kernel_table;
+pub mod load;
 #[cfg(target_arch = "wasm32")]
 mod loader;
 // `Response::Explained` is large only with 64-bit pointers; in the page

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::app::translation::TranslationView;
 
+use super::load::{LoadAnswer, LoadRequest, WirePair};
 use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
 use crate::align::model::TrainOptions;
@@ -112,6 +113,10 @@ pub enum Request {
     /// Translate one bracketed source tree with the kept model `model`
     /// (as `treelink translate`), with the `nbest` best distinct translations.
     Translate { job: JobId, model: JobId, source: String, nbest: usize },
+    /// Check uploaded files and build the corpus they make (the file
+    /// worker: `ui::load::check`); answered by the corpus in
+    /// [`Response::CorpusPart`]s, then [`Response::Loaded`].
+    Load { job: JobId, request: LoadRequest },
     /// Translate every source tree (bracketed) with the kept model `model`
     /// (as `treelink translate --input`), with progress.
     TranslateAll { job: JobId, model: JobId, sources: Vec<String> },
@@ -166,6 +171,16 @@ pub enum Response {
         job: JobId,
         hyps: Vec<Vec<String>>,
         seconds: f64,
+    },
+    /// Pairs of the corpus that load `job` built, in order.
+    CorpusPart {
+        job: JobId,
+        pairs: Vec<WirePair>,
+    },
+    /// What load `job` found (after its corpus parts).
+    Loaded {
+        job: JobId,
+        answer: LoadAnswer,
     },
     /// The worker does not hold the translation model job `job` asked for
     /// (it was restarted): the page sends the model again next time.

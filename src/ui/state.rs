@@ -5,12 +5,14 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+pub use super::load::Slot;
+use super::load::{CorpusOrigin, FileText, LoadAnswer, LoadRequest};
 use super::protocol::{CorpusText, JobId, LexiconFiles, NamedText, Response, TranslationView};
 use crate::align::composite::KernelSpec;
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
-use crate::align::model::{AlignmentModel, TrainOptions};
-use crate::app::files::{self, FileKind};
+use crate::align::model::TrainOptions;
+use crate::app::files::FileKind;
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::eval::prf::Counts;
@@ -18,8 +20,6 @@ use crate::io::links::{Link, LinkKind};
 use crate::io::svg::{DrawnLink, LinkStyle};
 use crate::io::tiger::PairIds;
 use crate::kernel::DEFAULT_LAMBDA;
-use crate::lexicon::{read_moses_lex, read_word_alignments_for};
-use crate::mt::lm::read_arpa;
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
 use crate::svm::{SvmParams, DEFAULT_C};
@@ -65,124 +65,6 @@ impl<T: ?Sized> std::ops::Deref for Shared<T> {
     }
 }
 
-/// The kinds of file the loader accepts, each with its own picker and status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Slot {
-    Source,
-    Target,
-    Gold,
-    Tiger,
-    LexS2t,
-    LexT2s,
-    WordLinks,
-    Model,
-    TranslationModel,
-    Lm,
-}
-
-impl Slot {
-    pub const ALL: [Slot; 10] = [
-        Slot::Source,
-        Slot::Target,
-        Slot::Gold,
-        Slot::Tiger,
-        Slot::LexS2t,
-        Slot::LexT2s,
-        Slot::WordLinks,
-        Slot::Model,
-        Slot::TranslationModel,
-        Slot::Lm,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Slot::Source => "src",
-            Slot::Target => "trg",
-            Slot::Gold => "gold",
-            Slot::Tiger => "tiger",
-            Slot::LexS2t => "lex-s2t",
-            Slot::LexT2s => "lex-t2s",
-            Slot::WordLinks => "word-align",
-            Slot::Model => "model",
-            Slot::TranslationModel => "mt-model",
-            Slot::Lm => "lm",
-        }
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Slot::Source => "Source trees (.src)",
-            Slot::Target => "Target trees (.trg)",
-            Slot::Gold => "Gold links (.gold)",
-            Slot::Tiger => "TigerXML pair + STA alignment (.xml, 3 files)",
-            Slot::LexS2t => "Lexical table p(t|s) (Moses lex.e2f)",
-            Slot::LexT2s => "Lexical table p(s|t) (Moses lex.f2e)",
-            Slot::WordLinks => "Word alignment (i-j per line)",
-            Slot::Model => "Alignment model (.json from treelink train)",
-            Slot::TranslationModel => "Translation model (.json or binary .tlmt from treelink mt-train)",
-            Slot::Lm => "Language model for training translation (ARPA)",
-        }
-    }
-
-    pub fn accept(self) -> Option<&'static str> {
-        match self {
-            Slot::Source => Some(".src,.trg,.txt,.mrg,.penn"),
-            Slot::Target => Some(".trg,.src,.txt,.mrg,.penn"),
-            Slot::Gold => Some(".gold,.txt"),
-            Slot::Tiger => Some(".xml,.tiger"),
-            Slot::Model => Some(".json"),
-            Slot::TranslationModel => Some(".json,.tlmt"),
-            Slot::Lm => Some(".arpa,.lm"),
-            Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => None,
-        }
-    }
-
-    /// Which slot a dropped file goes to, by its name ([`FileKind::from_name`];
-    /// a `.json` file is an alignment model until its head says otherwise).
-    pub fn of_file(name: &str) -> Option<Slot> {
-        FileKind::from_name(name).map(Slot::of_kind)
-    }
-
-    /// The slot of a file of kind `kind`.
-    pub fn of_kind(kind: FileKind) -> Slot {
-        match kind {
-            FileKind::SourceTrees => Slot::Source,
-            FileKind::TargetTrees => Slot::Target,
-            FileKind::GoldLinks => Slot::Gold,
-            FileKind::TigerXml | FileKind::StaAlignment => Slot::Tiger,
-            FileKind::LexS2t => Slot::LexS2t,
-            FileKind::LexT2s => Slot::LexT2s,
-            FileKind::WordAlignment => Slot::WordLinks,
-            FileKind::AlignmentModel => Slot::Model,
-            FileKind::TranslationModel => Slot::TranslationModel,
-            FileKind::ArpaLm => Slot::Lm,
-        }
-    }
-}
-
-/// For an incomplete Tiger set holding the alignment file: the treebanks
-/// it names that are not among the files yet ("" otherwise).
-fn tiger_waiting_for(files: &[Upload]) -> String {
-    let Some(sta) = files.iter().find(|f| f.text.contains("<treealign")) else { return String::new() };
-    if files.len() >= 3 {
-        return String::new();
-    }
-    let Ok(alignment) = crate::io::tiger::parse_sta(&sta.text, &sta.name) else { return String::new() };
-    let given = |name: &str| files.iter().any(|f| f.name == name || f.name.ends_with(&format!("/{name}")));
-    let missing: Vec<&str> = alignment
-        .treebanks
-        .iter()
-        .filter_map(|t| t.filename.as_deref())
-        .map(|f| f.rsplit(['/', '\\']).next().unwrap_or(f))
-        .filter(|f| !given(f))
-        .collect();
-    if missing.is_empty() {
-        String::new()
-    } else {
-        format!("; waiting for {} (named by {})", missing.join(" and "), sta.name)
-    }
-}
-
 /// Whether a `.json` file is a translation model, by its `format` header
 /// (both model files write it first): a typed sniff, not a substring search.
 pub fn is_mt_model(head: &str) -> bool {
@@ -207,6 +89,8 @@ impl Upload {
 pub struct SlotStatus {
     pub files: Vec<Upload>,
     pub message: Option<Result<String, String>>,
+    /// The file worker is checking its files.
+    pub checking: bool,
 }
 
 impl SlotStatus {
@@ -377,7 +261,6 @@ impl TrainForm {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadedAlignmentModel {
     pub json: Shared<str>,
-    pub model: Rc<AlignmentModel>,
     /// Where it came from ("trained in this page", the file name).
     pub origin: String,
     pub summary: String,
@@ -685,6 +568,15 @@ pub struct State {
     pub mt: MtState,
 }
 
+/// What the reducer asks the page to do, carried out by the one hook in
+/// the view that talks to the workers (`ui::view`): the state stays plain
+/// data and the reducer's tests see what it asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Ask the file worker to check files and build the corpus they make.
+    Load(LoadRequest),
+}
+
 pub enum Action {
     /// A file's text; `slot` when it was picked for one, else routed by name.
     FileRead {
@@ -699,6 +591,13 @@ pub enum Action {
         error: String,
         slot: Option<Slot>,
     },
+    /// The file worker's answer, with the corpus it built (received in parts).
+    Loaded {
+        answer: LoadAnswer,
+        corpus: Option<(Corpus, Option<Vec<PairIds>>)>,
+    },
+    /// The file worker failed (or its answer did not decode): what it was checking stays unread.
+    LoadFailed(String),
     LoadSample,
     SelectPair(usize),
     /// Previous (-1) or next (+1) pair.
@@ -762,15 +661,6 @@ fn sample() -> Corpus {
         Some(Named { name: "sample/dev.gold", text: SAMPLE_GOLD }),
     )
     .unwrap_or_default()
-}
-
-fn node_count(trees: &[Tree]) -> usize {
-    trees.iter().map(Tree::len).sum()
-}
-
-/// Reads a model file, checking that it is one (the engine's checks, located).
-pub fn read_model(name: &str, text: &str) -> Result<AlignmentModel, String> {
-    AlignmentModel::from_json(text, name).map_err(|e| e.to_string())
 }
 
 impl State {
@@ -982,7 +872,9 @@ impl State {
         }
     }
 
-    fn file_read(&mut self, name: String, text: String, slot: Option<Slot>) {
+    /// Keeps a file's text in its slot and asks the file worker to check
+    /// it (and to build the corpus, when the slot's files make one).
+    fn file_read(&mut self, name: String, text: String, slot: Option<Slot>) -> Option<LoadRequest> {
         // Both model files are .json: the header says which one this is.
         let slot = match slot.or_else(|| Slot::of_file(&name)) {
             Some(Slot::Model) if is_mt_model(&text) => Some(Slot::TranslationModel),
@@ -993,9 +885,10 @@ impl State {
                 "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, Moses lex.e2f/lex.f2e, aligned.* word alignment, \
                  ARPA language model or model .json file; nothing was loaded from it"
             ));
-            return;
+            return None;
         };
         self.stray = None;
+        let text_is_empty = text.is_empty();
         let upload = Upload { name: name.clone(), text: text.into() };
         let status = self.slot_mut(slot);
         match slot {
@@ -1010,64 +903,77 @@ impl State {
             }
             _ => status.files = vec![upload],
         }
-        self.validate(slot);
-        match slot {
-            Slot::Source | Slot::Target | Slot::Tiger => self.assemble(slot),
-            Slot::Gold => self.attach_gold(),
-            Slot::LexS2t | Slot::LexT2s => self.pair_tables(),
-            Slot::Model => self.load_model(),
-            Slot::TranslationModel => {
-                if let Some(u) = self.slot(slot).files.last().cloned() {
-                    self.mt.upload = Some(MtUpload { name: u.name, source: MtSource::Text(u.text) });
-                    self.mt.upload_seq += 1;
-                }
+        if slot == Slot::TranslationModel {
+            if text_is_empty {
+                status.message = Some(Err(format!("{name}:1:1: the file is empty; nothing was loaded from it")));
+                return None;
             }
-            Slot::WordLinks | Slot::Lm => {}
+            // Read by the job worker, which keeps the model.
+            status.message = Some(Ok(format!("{name}: reading it in the worker…")));
+            if let Some(u) = status.files.last().cloned() {
+                self.mt.upload = Some(MtUpload { name: u.name, source: MtSource::Text(u.text) });
+                self.mt.upload_seq += 1;
+            }
+            return None;
         }
+        status.message = None;
+        status.checking = true;
+        Some(self.load_request(slot))
     }
 
-    /// Checks a file on its own so its status shows at once.
-    fn validate(&mut self, slot: Slot) {
-        let lengths = self.corpus.sentence_lengths();
-        let status = self.slot_mut(slot);
-        let Some(u) = status.files.last().cloned() else { return };
-        let (name, text) = (&u.name, &*u.text);
-        // No input of the page is meaningful empty (a gold file of pairs
-        // without links still has their lines).
-        if text.is_empty() && slot != Slot::Tiger {
-            status.message = Some(Err(format!("{name}:1:1: the file is empty; nothing was loaded from it")));
-            return;
-        }
-        status.message = Some(match slot {
-            Slot::Source | Slot::Target => Tree::parse_all(text, name)
-                .map(|t| format!("{name}: {} trees, {} nodes", t.len(), node_count(&t)))
-                .map_err(|e| e.to_string()),
-            Slot::Gold => crate::io::links::parse_links(text, name)
-                .map(|l| format!("{name}: {} lines, {} links", l.len(), l.iter().map(Vec::len).sum::<usize>()))
-                .map_err(|e| e.to_string()),
-            Slot::Tiger => Ok(format!(
-                "{} of 3 files: {}{}",
-                status.files.len(),
-                status.files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", "),
-                tiger_waiting_for(&status.files)
-            )),
-            Slot::LexS2t | Slot::LexT2s => {
-                read_moses_lex(text, name).map(|t| format!("{name}: {} entries", t.len())).map_err(|e| e.to_string())
-            }
-            Slot::WordLinks => read_word_alignments_for(text, name, &lengths)
-                .map(|a| format!("{name}: {} lines, {} word links", a.len(), a.iter().map(|l| l.len()).sum::<usize>()))
-                .map_err(|e| e.to_string()),
-            Slot::Model => read_model(name, text).map(|m| format!("{name}: {}", m.describe())),
-            // Read in the worker (a model file can be large): its answer sets the status.
-            Slot::TranslationModel => Ok(format!("{name}: reading it in the worker…")),
-            Slot::Lm => read_arpa(text, name)
-                .map(|lm| {
-                    let counts: Vec<String> =
-                        lm.ngram_counts().iter().enumerate().map(|(n, c)| format!("{c} {}-grams", n + 1)).collect();
-                    format!("{name}: order {}, {}", lm.order(), counts.join(", "))
-                })
-                .map_err(|e| e.to_string()),
+    /// What the file worker needs to check slot `changed`: its files and
+    /// those checked with them.
+    fn load_request(&self, changed: Slot) -> LoadRequest {
+        let slots: &[Slot] = match changed {
+            Slot::Source | Slot::Target | Slot::Gold => &[Slot::Source, Slot::Target, Slot::Gold, Slot::WordLinks],
+            Slot::Tiger => &[Slot::Tiger, Slot::WordLinks],
+            _ => std::slice::from_ref(&changed),
+        };
+        let files = slots
+            .iter()
+            .filter(|&&s| !self.slot(s).files.is_empty())
+            .map(|&s| {
+                let files =
+                    self.slot(s).files.iter().map(|u| FileText { name: u.name.clone(), text: u.text.to_string() });
+                (s, files.collect())
+            })
+            .collect();
+        // Gold links without uploaded trees go with the trees loaded now.
+        let uploaded_trees = [Slot::Source, Slot::Target].iter().all(|&s| self.slot(s).ok_file().is_some());
+        let current = (changed == Slot::Gold && !uploaded_trees).then(|| {
+            let text = CorpusText::of(&self.corpus);
+            (text.source, text.target)
         });
+        LoadRequest { changed, files, current, lengths: self.corpus.sentence_lengths() }
+    }
+
+    /// The file worker's answer: each checked slot's status, the model
+    /// file's description, and the corpus the files make (its pairs
+    /// received in parts, with their Tiger ids).
+    fn loaded(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
+        for (slot, status) in answer.statuses {
+            let s = self.slot_mut(slot);
+            s.message = Some(status);
+            s.checking = false;
+        }
+        self.pair_tables();
+        if let (Some(summary), Some(u)) = (answer.model, self.slot(Slot::Model).ok_file().cloned()) {
+            self.model = Some(LoadedAlignmentModel { json: u.text.clone(), origin: format!("uploaded {}", u.name), summary });
+        }
+        let (Some((origin, _)), Some((corpus, ids))) = (answer.corpus, corpus) else { return };
+        match origin {
+            CorpusOrigin::Trees { source, target } => {
+                self.replace_corpus(corpus, format!("Uploaded {source} / {target}"))
+            }
+            CorpusOrigin::Tiger => {
+                self.replace_corpus(corpus, "Uploaded TigerXML pair".into());
+                self.tiger_ids = ids.map(Rc::new);
+            }
+            CorpusOrigin::GoldFor(gold) => {
+                let base = self.corpus_name.split(" + gold links from ").next().unwrap_or_default().to_string();
+                self.replace_gold(corpus, format!("{base} + gold links from {gold}"));
+            }
+        }
     }
 
     /// Notes on a lone table that the other one is needed too.
@@ -1088,95 +994,6 @@ impl State {
         }
     }
 
-    fn load_model(&mut self) {
-        let Some(u) = self.slot(Slot::Model).ok_file().cloned() else { return };
-        if let Ok(model) = read_model(&u.name, &u.text) {
-            let summary = model.describe();
-            self.model = Some(LoadedAlignmentModel {
-                json: u.text.clone(),
-                model: Rc::new(model),
-                origin: format!("uploaded {}", u.name),
-                summary,
-            });
-        }
-    }
-
-    /// Replaces the gold links of the current trees with the uploaded ones
-    /// (or, when source and target files were uploaded, rebuilds from all three).
-    fn attach_gold(&mut self) {
-        let uploaded_trees = [Slot::Source, Slot::Target].iter().all(|&s| self.slot(s).ok_file().is_some());
-        if uploaded_trees {
-            self.assemble(Slot::Gold);
-            return;
-        }
-        let Some(gold) = self.slot(Slot::Gold).ok_file().cloned() else { return };
-        let text = CorpusText::of(&self.corpus);
-        let result = Corpus::from_texts(
-            Named { name: "current.src", text: &text.source },
-            Named { name: "current.trg", text: &text.target },
-            Some(Named { name: &gold.name, text: &gold.text }),
-        );
-        match result {
-            Ok(corpus) => {
-                let base = self.corpus_name.split(" + gold links from ").next().unwrap_or_default().to_string();
-                self.replace_gold(corpus, format!("{base} + gold links from {}", gold.name));
-            }
-            Err(e) => self.slot_mut(Slot::Gold).message = Some(Err(e.to_string())),
-        }
-    }
-
-    /// Replaces the corpus when the uploads make a whole one; otherwise
-    /// reports why next to the file at fault and keeps the corpus.
-    fn assemble(&mut self, changed: Slot) {
-        if changed == Slot::Tiger {
-            let files = self.slot(Slot::Tiger).files.clone();
-            if files.len() < 3 {
-                return;
-            }
-            let named: Vec<Named<'_>> = files.iter().map(|u| Named { name: &u.name, text: &u.text }).collect();
-            match files::import_tiger(&named) {
-                Ok(imported) => {
-                    self.slot_mut(Slot::Tiger).message = Some(Ok(imported.report.summary().join("; ")));
-                    self.replace_corpus(imported.corpus, "Uploaded TigerXML pair".into());
-                    self.tiger_ids = Some(Rc::new(imported.ids));
-                }
-                Err(e) => self.slot_mut(Slot::Tiger).message = Some(Err(e.to_string())),
-            }
-            return;
-        }
-        // The gold file may have been refused against the previous trees: judge it on its own again.
-        self.validate(Slot::Gold);
-        let get = |s: Slot| self.slot(s).files.last().cloned();
-        let (Some(src), Some(trg)) = (get(Slot::Source), get(Slot::Target)) else { return };
-        if [Slot::Source, Slot::Target, Slot::Gold].iter().any(|&s| matches!(self.slot(s).message, Some(Err(_)))) {
-            return;
-        }
-        let gold = get(Slot::Gold);
-        let result = Corpus::from_texts(
-            Named { name: &src.name, text: &src.text },
-            Named { name: &trg.name, text: &trg.text },
-            gold.as_ref().map(|g| Named { name: &g.name, text: &g.text }),
-        );
-        match result {
-            Ok(corpus) => {
-                let name = format!("Uploaded {} / {}", src.name, trg.name);
-                self.replace_corpus(corpus, name);
-            }
-            Err(e) => {
-                // Shown next to the file the error is in.
-                let at = [
-                    (Slot::Gold, gold.map(|g| g.name)),
-                    (Slot::Target, Some(trg.name)),
-                    (Slot::Source, Some(src.name)),
-                ]
-                .into_iter()
-                .find(|(_, n)| n.as_deref() == Some(e.file()))
-                .map_or(changed, |(s, _)| s);
-                self.slot_mut(at).message = Some(Err(e.to_string()));
-            }
-        }
-    }
-
     fn replace_corpus(&mut self, corpus: Corpus, name: String) {
         let same_trees = corpus.len() == self.corpus.len()
             && corpus.pairs.iter().zip(&self.corpus.pairs).all(|(a, b)| a.source == b.source && a.target == b.target);
@@ -1191,8 +1008,6 @@ impl State {
         self.pair = 0;
         self.teach = Teach::default();
         self.clear_selection();
-        // Word links are checked against the sentences: check them again.
-        self.validate(Slot::WordLinks);
     }
 
     /// The same trees with other gold links: results are scored again.
@@ -1255,7 +1070,8 @@ impl State {
     fn worker(&mut self, response: Response, now: f64) {
         let job_is = |job: &Option<Job>, id: JobId| job.as_ref().is_some_and(|j| j.id == id);
         match response {
-            Response::Ready => {}
+            // The file worker's answers arrive as `Action::Loaded`.
+            Response::Ready | Response::CorpusPart { .. } | Response::Loaded { .. } => {}
             Response::Progress { job, stage, done, total, kkt } => {
                 if let Some(j) = self.job.as_mut().filter(|j| j.id == job) {
                     if j.stage != stage {
@@ -1267,15 +1083,8 @@ impl State {
             }
             Response::Trained { job, model, summary } => {
                 if job_is(&self.job, job) {
-                    let parsed = serde_json::from_str::<AlignmentModel>(&model);
-                    if let Ok(parsed) = parsed {
-                        self.model = Some(LoadedAlignmentModel {
-                            json: model.into(),
-                            model: Rc::new(parsed),
-                            origin: "trained in this page".into(),
-                            summary,
-                        });
-                    }
+                    self.model =
+                        Some(LoadedAlignmentModel { json: model.into(), origin: "trained in this page".into(), summary });
                 }
             }
             Response::Aligned { job, searches, baseline, lexicon } => {
@@ -1430,23 +1239,24 @@ impl State {
     }
 }
 
-#[cfg(target_arch = "wasm32")]
-impl yew::Reducible for State {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut s = (*self).clone();
-        s.apply(action);
-        Rc::new(s)
-    }
-}
-
 impl State {
-    /// The reducer: the one place the state changes.
-    pub fn apply(&mut self, action: Action) {
+    /// The reducer: the one place the state changes; returns what the page
+    /// is to do about it.
+    pub fn apply(&mut self, action: Action) -> Vec<Effect> {
         let s = self;
         match action {
-            Action::FileRead { name, text, slot } => s.file_read(name, text, slot),
+            Action::FileRead { name, text, slot } => {
+                return s.file_read(name, text, slot).map(Effect::Load).into_iter().collect()
+            }
+            Action::Loaded { answer, corpus } => s.loaded(answer, corpus),
+            Action::LoadFailed(message) => {
+                for slot in Slot::ALL {
+                    let status = s.slot_mut(slot);
+                    if std::mem::take(&mut status.checking) {
+                        status.message = Some(Err(format!("not read: {message}")));
+                    }
+                }
+            }
             Action::FileFailed { name, error, slot } => match slot.or_else(|| Slot::of_file(&name)) {
                 // What was loaded from that input stays; only its status says what went wrong.
                 Some(slot) => {
@@ -1601,12 +1411,36 @@ impl State {
                 }
             }
         }
+        Vec::new()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::load;
+
+    /// Applies `action` and carries out its effects as the page's hook and
+    /// the file worker do (the corpus decoded from its parts).
+    fn run(s: &mut State, action: Action) -> Vec<Effect> {
+        let effects = s.apply(action);
+        for effect in &effects {
+            let Effect::Load(request) = effect;
+            let checked = load::check(request);
+            let parts = checked.parts();
+            let decoded: Result<Vec<_>, _> = parts.into_iter().flatten().map(load::WirePair::decode).collect();
+            let corpus = checked.answer.corpus.as_ref().map(|_| {
+                let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = decoded.unwrap().into_iter().unzip();
+                (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
+            });
+            s.apply(Action::Loaded { answer: checked.answer, corpus });
+        }
+        effects
+    }
+
+    fn read(s: &mut State, name: &str, text: &str, slot: Option<Slot>) -> Vec<Effect> {
+        run(s, Action::FileRead { name: name.into(), text: text.into(), slot })
+    }
 
     fn progress(job: u32, stage: &str, done: u64, total: u64) -> Action {
         Action::Worker {
@@ -1643,43 +1477,78 @@ mod tests {
     }
 
     #[test]
-    fn dropped_files_are_routed_by_kind_and_checked() {
+    fn dropped_files_are_checked_by_the_file_worker_and_routed_by_kind() {
         let mut s = State::with_sample();
-        s.apply(Action::FileRead { name: "x.src".into(), text: "(S (A a))\n".into(), slot: None });
+        // The reducer only keeps the text and asks for a check: nothing is parsed on the page.
+        let effects = s.apply(Action::FileRead { name: "x.src".into(), text: "(S (A a))\n".into(), slot: None });
+        let [Effect::Load(request)] = effects.as_slice() else { panic!("{effects:?}") };
+        assert_eq!(request.changed, Slot::Source);
+        assert_eq!(
+            request.files,
+            vec![(Slot::Source, vec![FileText { name: "x.src".into(), text: "(S (A a))\n".into() }])]
+        );
+        assert!(s.slot(Slot::Source).checking && s.slot(Slot::Source).message.is_none());
+        let mut s = State::with_sample();
+        read(&mut s, "x.src", "(S (A a))\n", None);
         assert_eq!(s.slot(Slot::Source).message, Some(Ok("x.src: 1 trees, 2 nodes".into())));
-        s.apply(Action::FileRead { name: "x.trg".into(), text: "(S (B b)\n".into(), slot: None });
+        assert!(!s.slot(Slot::Source).checking);
+        read(&mut s, "x.trg", "(S (B b)\n", None);
         let message = s.slot(Slot::Target).message.clone();
         assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.trg:2:1: expected ')'")), "{message:?}");
         assert!(s.corpus.len() > 1, "a broken file keeps the corpus");
-        s.apply(Action::FileRead { name: "x.trg".into(), text: "(S (B b))\n".into(), slot: None });
+        let gen = s.corpus_gen;
+        read(&mut s, "x.trg", "(S (B b))\n", None);
         assert_eq!(s.corpus.len(), 1);
+        assert_eq!(s.corpus_gen, gen + 1);
         assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
         // A link outside the trees: the error is shown by the file it is in (its typed origin).
-        s.apply(Action::FileRead { name: "x.gold".into(), text: "0-99\n".into(), slot: None });
+        read(&mut s, "x.gold", "0-99\n", None);
         let message = s.slot(Slot::Gold).message.clone();
         assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.gold:1:1: link 0-99")), "{message:?}");
         assert!(matches!(s.slot(Slot::Source).message, Some(Ok(_))));
-        s.apply(Action::FileRead { name: "notes.txt".into(), text: String::new(), slot: None });
+        read(&mut s, "x.gold", "0-0\n", None);
+        assert_eq!((s.corpus.gold_links(), s.corpus_gen), (1, gen + 1), "the same trees with gold links");
+        assert!(read(&mut s, "notes.txt", "", None).is_empty());
         assert!(s.stray.as_deref().is_some_and(|m| m.starts_with("notes.txt: expected")));
-        // A .json file is told by its format header, not its name.
+        // A .json file is told by its format header, not its name, and goes to the job worker unread.
         let mt = "{\"format\":\"treelink-mt\",\"version\":1}";
-        s.apply(Action::FileRead { name: "m.json".into(), text: mt.into(), slot: None });
+        assert!(read(&mut s, "m.json", mt, None).is_empty());
         assert!(s.mt.upload.as_ref().is_some_and(|u| u.name == "m.json"));
         assert_eq!(s.slot(Slot::Model).files.len(), 0);
         assert_eq!(Slot::of_file("lex.e2f"), Some(Slot::LexS2t));
         assert_eq!(Slot::of_file("model.tlmt"), Some(Slot::TranslationModel));
         assert_eq!(Slot::of_file("aligned.grow-diag-final-and"), Some(Slot::WordLinks));
+        // A lone lexical table waits for its partner.
+        read(&mut s, "lex.e2f", "a b 0.5\n", None);
+        assert_eq!(s.slot(Slot::LexS2t).message, Some(Ok("lex.e2f: 1 entries (waiting for the p(s|t) table)".into())));
+        // The file worker failing leaves what it was checking unread, and the corpus as it was.
+        s.apply(Action::FileRead { name: "y.src".into(), text: "(S (A a))\n".into(), slot: None });
+        s.apply(Action::LoadFailed("the file worker stopped".into()));
+        assert_eq!(s.slot(Slot::Source).message, Some(Err("not read: the file worker stopped".into())));
+        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
+    }
+
+    #[test]
+    fn gold_links_alone_go_with_the_sample_trees() {
+        let mut s = State::with_sample();
+        let n = s.corpus.len();
+        let gold = "0-0\n".repeat(n);
+        let effects = read(&mut s, "only.gold", &gold, None);
+        let [Effect::Load(request)] = effects.as_slice() else { panic!("{effects:?}") };
+        assert!(request.current.is_some(), "the trees loaded now are sent along");
+        assert_eq!((s.corpus.len(), s.corpus.gold_links(), s.corpus_gen), (n, n, 0));
+        assert!(s.corpus_name.ends_with(" + gold links from only.gold"), "{}", s.corpus_name);
     }
 
     #[test]
     fn tiger_files_wait_for_three_then_import_through_the_application_layer() {
         let mut s = State::with_sample();
         // Too few files: nothing changes yet.
-        s.apply(Action::FileRead { name: "a.xml".into(), text: "<corpus/>".into(), slot: None });
+        read(&mut s, "a.xml", "<corpus/>", None);
         assert_eq!(s.slot(Slot::Tiger).files.len(), 1);
         assert!(s.tiger_ids.is_none());
-        s.apply(Action::FileRead { name: "b.xml".into(), text: "<corpus/>".into(), slot: None });
-        s.apply(Action::FileRead { name: "c.xml".into(), text: "<corpus/>".into(), slot: None });
+        read(&mut s, "b.xml", "<corpus/>", None);
+        read(&mut s, "c.xml", "<corpus/>", None);
         let message = s.slot(Slot::Tiger).message.clone();
         assert_eq!(
             message,
@@ -1694,7 +1563,7 @@ mod tests {
         let mut s = State::with_sample();
         for name in ["nl-en_125.xml", "ep-00-12-15.125.nl.tiger", "ep-00-12-15.125.en.tiger"] {
             let text = std::fs::read_to_string(format!("{dir}{name}")).unwrap_or_else(|e| panic!("{name}: {e}"));
-            s.apply(Action::FileRead { name: name.into(), text, slot: Some(Slot::Tiger) });
+            read(&mut s, name, &text, Some(Slot::Tiger));
         }
         assert!(matches!(s.slot(Slot::Tiger).message, Some(Ok(_))), "{:?}", s.slot(Slot::Tiger).message);
         assert_eq!(s.corpus.len(), 125);

@@ -1,18 +1,115 @@
 //! The page's root component: the layout of the workbench and the
 //! keyboard shortcuts, over the one [`State`].
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::{Action, Mode, Results, State};
+use super::state::{Action, Effect, Mode, Results, State};
 use super::{
     diagram, explain_panel, export, jobs, kernel_table, loader, protocol, results, state, teach, train, translate,
 };
 
-use crate::corpus::TreePair;
+use crate::corpus::{Corpus, TreePair};
 use crate::io::svg::{DrawnLink, DIAGRAM_CSS};
+use crate::io::tiger::PairIds;
 use crate::tree::{NodeId, Tree};
+
+thread_local! {
+    /// The effects of the actions reduced since the last render, carried
+    /// out by the one hook in [`App`] ([`use_effects`]).
+    static OUTBOX: RefCell<Vec<Effect>> = const { RefCell::new(Vec::new()) };
+}
+
+impl yew::Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut s = (*self).clone();
+        let effects = s.apply(action);
+        OUTBOX.with(|o| o.borrow_mut().extend(effects));
+        Rc::new(s)
+    }
+}
+
+/// The page's two workers: one for jobs (training, aligning, translating;
+/// restarted to cancel), one that reads the user's files, so a file is
+/// checked while a job runs.
+#[derive(Clone, PartialEq)]
+struct Workers {
+    jobs: jobs::Jobs,
+    files: jobs::Jobs,
+}
+
+/// The pairs received of a load's corpus, or why one did not decode.
+struct Received {
+    job: Option<protocol::JobId>,
+    pairs: Result<Vec<(TreePair, Option<PairIds>)>, String>,
+}
+
+impl Default for Received {
+    fn default() -> Self {
+        Received { job: None, pairs: Ok(Vec::new()) }
+    }
+}
+
+/// The file worker's answers: a corpus arrives in parts (each decoded as
+/// it comes, a short task) and is handed to the reducer whole, with the answer.
+fn file_worker_answers(dispatcher: UseReducerDispatcher<State>) -> Callback<protocol::Response> {
+    use protocol::Response;
+    let parts: Rc<RefCell<Received>> = Rc::default();
+    Callback::from(move |response| match response {
+        Response::CorpusPart { job, pairs } => {
+            let mut parts = parts.borrow_mut();
+            if parts.job != Some(job) {
+                *parts = Received { job: Some(job), ..Received::default() };
+            }
+            let decoded: Result<Vec<_>, String> = pairs.into_iter().map(|p| p.decode()).collect();
+            match (&mut parts.pairs, decoded) {
+                (Ok(received), Ok(decoded)) => received.extend(decoded),
+                (Ok(_), Err(e)) => parts.pairs = Err(e),
+                (Err(_), _) => {}
+            }
+        }
+        Response::Loaded { job, answer } => {
+            let received = std::mem::take(&mut *parts.borrow_mut());
+            let received = if received.job == Some(job) { received.pairs } else { Ok(Vec::new()) };
+            match received {
+                Ok(received) if answer.corpus.as_ref().is_none_or(|(_, n)| *n == received.len()) => {
+                    let corpus = answer.corpus.is_some().then(|| {
+                        let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = received.into_iter().unzip();
+                        (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
+                    });
+                    dispatcher.dispatch(Action::Loaded { answer, corpus });
+                }
+                Ok(received) => dispatcher.dispatch(Action::LoadFailed(format!(
+                    "the file worker sent {} of {} pairs",
+                    received.len(),
+                    answer.corpus.map_or(0, |(_, n)| n)
+                ))),
+                Err(e) => dispatcher.dispatch(Action::LoadFailed(format!("the file worker sent a broken pair: {e}"))),
+            }
+        }
+        Response::Failed { message, .. } => dispatcher.dispatch(Action::LoadFailed(message)),
+        _ => {}
+    })
+}
+
+/// The one hook that carries out the reducer's effects, after each render.
+#[hook]
+fn use_effects(workers: Rc<Workers>) {
+    use_effect(move || {
+        let effects = OUTBOX.with(|o| std::mem::take(&mut *o.borrow_mut()));
+        for effect in effects {
+            match effect {
+                Effect::Load(request) => {
+                    workers.files.send(&protocol::Request::Load { job: jobs::next_job_id(), request })
+                }
+            }
+        }
+    });
+}
 
 /// Mounts the app on `<body>`.
 pub fn start() {
@@ -108,14 +205,18 @@ fn app() -> Html {
         let dispatcher = state.dispatcher();
         Callback::from(move |a: Action| dispatcher.dispatch(a))
     };
-    let jobs = {
+    let workers = {
         let dispatcher = state.dispatcher();
         use_memo((), move |_| {
-            jobs::Jobs::start(Callback::from(move |response| {
+            let files = jobs::Jobs::start(file_worker_answers(dispatcher.clone()));
+            let jobs = jobs::Jobs::start(Callback::from(move |response| {
                 dispatcher.dispatch(Action::Worker { response, now: js_sys::Date::now() })
-            }))
+            }));
+            Workers { jobs, files }
         })
     };
+    use_effects(workers.clone());
+    let jobs = Rc::new(workers.jobs.clone());
 
     // Ask the worker why, whenever a node pair is selected with results in hand.
     {

@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
+use super::load;
 use super::protocol::{JobId, LexiconFiles, NamedText, Request, Response, TranslationView};
 use crate::align::model::{AlignmentModel, TrainOptions};
 use crate::app::alignment::{self, Comparison};
@@ -163,6 +164,14 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
             if let Err(message) = result {
                 reporter.post(&Response::Failed { job: Some(job), message });
             }
+        }
+        Request::Load { job, request } => {
+            // The file worker: the corpus goes in parts, each a short task on the page.
+            let checked = load::check(&request);
+            for pairs in checked.parts() {
+                reporter.post(&Response::CorpusPart { job, pairs });
+            }
+            reporter.post(&Response::Loaded { job, answer: checked.answer });
         }
         Request::LoadMt { job, model } => load_mt(job, &model.name, Ok(model.text.into_bytes()), reporter),
         Request::LoadMtFile { job, name } => load_mt(job, &name, read_file(file, &name), reporter),

@@ -28,7 +28,7 @@ impl Default for ImportOptions {
 }
 
 /// The Tiger ids of one converted sentence.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SentenceIds {
     /// The sentence id (`s@id`).
     pub sentence: String,
@@ -37,7 +37,7 @@ pub struct SentenceIds {
 }
 
 /// The Tiger ids of one sentence pair.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PairIds {
     pub source: SentenceIds,
     pub target: SentenceIds,

@@ -1,0 +1,571 @@
+//! Reading the user's files for the page, off the page's thread: the page
+//! keeps each upload's text in its slot and asks the file worker to check
+//! them ([`LoadRequest`]); the worker runs [`check`] (the engine's readers,
+//! through [`crate::app::files`]) and answers with each slot's status, and,
+//! when the uploads make a corpus, the corpus itself in parts of
+//! [`PART_PAIRS`] pairs ([`WirePair`], each part its own short task on the
+//! page). A file that does not read never replaces what was loaded: its
+//! status says where and why, and no corpus comes back.
+//!
+//! Plain Rust, built and tested natively; the worker's side is
+//! `ui::worker`, the page's `ui::view`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::align::model::AlignmentModel;
+use crate::app::files::{self, FileKind};
+use crate::corpus::{Corpus, CorpusError, Named, TreePair};
+use crate::io::links::{Link, LinkKind};
+use crate::io::tiger::{parse_sta, PairIds};
+use crate::lexicon::{read_moses_lex, read_word_alignments_for};
+use crate::mt::lm::read_arpa;
+use crate::tree::{Tree, TreeBuilder};
+
+/// Pairs per part of a corpus sent to the page: a part decodes in a few
+/// milliseconds, so no task of the page's thread grows with the corpus.
+pub const PART_PAIRS: usize = 200;
+
+/// The kinds of file the loader accepts, each with its own picker and status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Slot {
+    Source,
+    Target,
+    Gold,
+    Tiger,
+    LexS2t,
+    LexT2s,
+    WordLinks,
+    Model,
+    TranslationModel,
+    Lm,
+}
+
+impl Slot {
+    pub const ALL: [Slot; 10] = [
+        Slot::Source,
+        Slot::Target,
+        Slot::Gold,
+        Slot::Tiger,
+        Slot::LexS2t,
+        Slot::LexT2s,
+        Slot::WordLinks,
+        Slot::Model,
+        Slot::TranslationModel,
+        Slot::Lm,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Slot::Source => "src",
+            Slot::Target => "trg",
+            Slot::Gold => "gold",
+            Slot::Tiger => "tiger",
+            Slot::LexS2t => "lex-s2t",
+            Slot::LexT2s => "lex-t2s",
+            Slot::WordLinks => "word-align",
+            Slot::Model => "model",
+            Slot::TranslationModel => "mt-model",
+            Slot::Lm => "lm",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Slot::Source => "Source trees (.src)",
+            Slot::Target => "Target trees (.trg)",
+            Slot::Gold => "Gold links (.gold)",
+            Slot::Tiger => "TigerXML pair + STA alignment (.xml, 3 files)",
+            Slot::LexS2t => "Lexical table p(t|s) (Moses lex.e2f)",
+            Slot::LexT2s => "Lexical table p(s|t) (Moses lex.f2e)",
+            Slot::WordLinks => "Word alignment (i-j per line)",
+            Slot::Model => "Alignment model (.json from treelink train)",
+            Slot::TranslationModel => "Translation model (.json or binary .tlmt from treelink mt-train)",
+            Slot::Lm => "Language model for training translation (ARPA)",
+        }
+    }
+
+    pub fn accept(self) -> Option<&'static str> {
+        match self {
+            Slot::Source => Some(".src,.trg,.txt,.mrg,.penn"),
+            Slot::Target => Some(".trg,.src,.txt,.mrg,.penn"),
+            Slot::Gold => Some(".gold,.txt"),
+            Slot::Tiger => Some(".xml,.tiger"),
+            Slot::Model => Some(".json"),
+            Slot::TranslationModel => Some(".json,.tlmt"),
+            Slot::Lm => Some(".arpa,.lm"),
+            Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => None,
+        }
+    }
+
+    /// Which slot a dropped file goes to, by its name ([`FileKind::from_name`];
+    /// a `.json` file is an alignment model until its head says otherwise).
+    pub fn of_file(name: &str) -> Option<Slot> {
+        FileKind::from_name(name).map(Slot::of_kind)
+    }
+
+    /// The slot of a file of kind `kind`.
+    pub fn of_kind(kind: FileKind) -> Slot {
+        match kind {
+            FileKind::SourceTrees => Slot::Source,
+            FileKind::TargetTrees => Slot::Target,
+            FileKind::GoldLinks => Slot::Gold,
+            FileKind::TigerXml | FileKind::StaAlignment => Slot::Tiger,
+            FileKind::LexS2t => Slot::LexS2t,
+            FileKind::LexT2s => Slot::LexT2s,
+            FileKind::WordAlignment => Slot::WordLinks,
+            FileKind::AlignmentModel => Slot::Model,
+            FileKind::TranslationModel => Slot::TranslationModel,
+            FileKind::ArpaLm => Slot::Lm,
+        }
+    }
+}
+
+/// A file's name (for errors) and text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileText {
+    pub name: String,
+    pub text: String,
+}
+
+/// What the file worker is asked to check: the slot that changed and the
+/// files of every slot its check needs (the trees with their gold links and
+/// word links; the three Tiger files; one file otherwise).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoadRequest {
+    pub changed: Slot,
+    pub files: Vec<(Slot, Vec<FileText>)>,
+    /// The trees loaded now, bracketed (source, target): gold links given
+    /// without uploaded trees are read against them.
+    pub current: Option<(String, String)>,
+    /// The sentence lengths of the pairs loaded now (word links are checked against them).
+    pub lengths: Vec<(usize, usize)>,
+}
+
+/// Where a corpus built from the uploads came from (the page names it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum CorpusOrigin {
+    /// Uploaded source and target files (with their gold links, if any).
+    Trees { source: String, target: String },
+    /// An imported TigerXML pair (each part carries the pairs' Tiger ids).
+    Tiger,
+    /// The trees loaded before, with the gold links of this file.
+    GoldFor(String),
+}
+
+/// The file worker's answer: the status of every slot it checked, what a
+/// model file is, and whether a corpus came out (its pairs come in parts
+/// before this answer).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoadAnswer {
+    pub statuses: Vec<(Slot, Result<String, String>)>,
+    /// The corpus the uploads make, and how many pairs its parts hold.
+    pub corpus: Option<(CorpusOrigin, usize)>,
+    /// The alignment model file's description, if it reads.
+    pub model: Option<String>,
+}
+
+/// One tree as it crosses from the worker: its nodes in pre-order, each
+/// with its label and either its word (a POS node) or its number of
+/// children. Rebuilt with [`TreeBuilder`], so the page's trees keep every
+/// invariant of the engine's (and a wrong message is refused, not trusted).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireTree {
+    pub nodes: Vec<(String, Option<String>, u32)>,
+    #[serde(default)]
+    pub outer: bool,
+}
+
+impl From<&Tree> for WireTree {
+    fn from(tree: &Tree) -> Self {
+        let nodes = (0..tree.len())
+            .map(|n| {
+                let word = tree.word_of(n).filter(|_| tree.is_pos(n)).map(str::to_string);
+                (tree.label(n).to_string(), word, tree.children(n).len() as u32)
+            })
+            .collect();
+        WireTree { nodes, outer: tree.outer_bracket() }
+    }
+}
+
+impl TryFrom<WireTree> for Tree {
+    type Error = String;
+
+    fn try_from(wire: WireTree) -> Result<Tree, String> {
+        let mut builder = TreeBuilder::new();
+        // Children still to come of each open phrase node.
+        let mut left: Vec<u32> = Vec::new();
+        let count = wire.nodes.len();
+        for (k, (label, word, children)) in wire.nodes.into_iter().enumerate() {
+            if k > 0 && left.is_empty() {
+                return Err(format!("a tree with more than one root (node {k})"));
+            }
+            match word {
+                Some(word) => {
+                    builder.pos(label, word);
+                }
+                None => {
+                    builder.open_phrase(label);
+                    if children > 0 {
+                        left.push(children);
+                        continue;
+                    }
+                    builder.close();
+                }
+            }
+            // A node is complete: its parent has one child fewer to wait for.
+            while let Some(n) = left.last_mut() {
+                *n -= 1;
+                if *n > 0 {
+                    break;
+                }
+                left.pop();
+                builder.close();
+            }
+        }
+        if !left.is_empty() {
+            return Err(format!("a tree of {count} nodes whose last phrase lacks children"));
+        }
+        builder.finish_wrapped(wire.outer).ok_or_else(|| "an empty tree".to_string())
+    }
+}
+
+/// One pair as it crosses from the worker: its trees, its gold links
+/// `(source, target, fuzzy)` and, imported from TigerXML, its Tiger ids.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WirePair {
+    pub source: WireTree,
+    pub target: WireTree,
+    pub gold: Vec<(usize, usize, bool)>,
+    pub ids: Option<PairIds>,
+}
+
+impl WirePair {
+    pub fn new(pair: &TreePair, ids: Option<&PairIds>) -> Self {
+        WirePair {
+            source: (&pair.source).into(),
+            target: (&pair.target).into(),
+            gold: pair.gold.iter().map(|l| (l.source, l.target, l.kind == LinkKind::Fuzzy)).collect(),
+            ids: ids.cloned(),
+        }
+    }
+
+    /// The pair, its links checked against its trees, and its Tiger ids.
+    pub fn decode(self) -> Result<(TreePair, Option<PairIds>), String> {
+        let source = Tree::try_from(self.source)?;
+        let target = Tree::try_from(self.target)?;
+        let mut gold = Vec::with_capacity(self.gold.len());
+        for (s, t, fuzzy) in self.gold {
+            if s >= source.len() || t >= target.len() {
+                return Err(format!("link {s}-{t} outside trees of {} and {} nodes", source.len(), target.len()));
+            }
+            gold.push(Link { source: s, target: t, kind: if fuzzy { LinkKind::Fuzzy } else { LinkKind::Good } });
+        }
+        Ok((TreePair { source, target, gold }, self.ids))
+    }
+}
+
+/// What [`check`] found: the answer for the page, and the corpus with its
+/// Tiger ids (sent to the page in parts).
+#[derive(Debug)]
+pub struct Checked {
+    pub answer: LoadAnswer,
+    pub corpus: Option<(Corpus, Option<Vec<PairIds>>)>,
+}
+
+impl Checked {
+    /// The corpus in parts of [`PART_PAIRS`] pairs, as the page receives it.
+    pub fn parts(&self) -> Vec<Vec<WirePair>> {
+        let Some((corpus, ids)) = &self.corpus else { return Vec::new() };
+        let id = |k: usize| ids.as_ref().and_then(|ids| ids.get(k));
+        let pairs: Vec<WirePair> = corpus.pairs.iter().enumerate().map(|(k, p)| WirePair::new(p, id(k))).collect();
+        pairs.chunks(PART_PAIRS).map(<[WirePair]>::to_vec).collect()
+    }
+}
+
+fn node_count(trees: &[Tree]) -> usize {
+    trees.iter().map(Tree::len).sum()
+}
+
+/// For an incomplete Tiger set holding the alignment file: the treebanks
+/// it names that are not among the files yet ("" otherwise).
+fn tiger_waiting_for(files: &[FileText]) -> String {
+    let is_sta = |f: &&FileText| FileKind::sniff(FileKind::TigerXml, &f.text) == FileKind::StaAlignment;
+    let Some(sta) = files.iter().find(is_sta) else { return String::new() };
+    if files.len() >= 3 {
+        return String::new();
+    }
+    let Ok(alignment) = parse_sta(&sta.text, &sta.name) else { return String::new() };
+    let given = |name: &str| files.iter().any(|f| f.name == name || f.name.ends_with(&format!("/{name}")));
+    let missing: Vec<&str> = alignment
+        .treebanks
+        .iter()
+        .filter_map(|t| t.filename.as_deref())
+        .map(|f| f.rsplit(['/', '\\']).next().unwrap_or(f))
+        .filter(|f| !given(f))
+        .collect();
+    if missing.is_empty() {
+        String::new()
+    } else {
+        format!("; waiting for {} (named by {})", missing.join(" and "), sta.name)
+    }
+}
+
+/// Checks one slot's file on its own, so its status shows at once.
+fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<Result<String, String>> {
+    let f = files.last()?;
+    let (name, text) = (&f.name, f.text.as_str());
+    // No input of the page is meaningful empty (a gold file of pairs
+    // without links still has their lines).
+    if text.is_empty() && slot != Slot::Tiger {
+        return Some(Err(format!("{name}:1:1: the file is empty; nothing was loaded from it")));
+    }
+    Some(match slot {
+        Slot::Source | Slot::Target => Tree::parse_all(text, name)
+            .map(|t| format!("{name}: {} trees, {} nodes", t.len(), node_count(&t)))
+            .map_err(|e| e.to_string()),
+        Slot::Gold => crate::io::links::parse_links(text, name)
+            .map(|l| format!("{name}: {} lines, {} links", l.len(), l.iter().map(Vec::len).sum::<usize>()))
+            .map_err(|e| e.to_string()),
+        Slot::Tiger => Ok(format!(
+            "{} of 3 files: {}{}",
+            files.len(),
+            files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", "),
+            tiger_waiting_for(files)
+        )),
+        Slot::LexS2t | Slot::LexT2s => {
+            read_moses_lex(text, name).map(|t| format!("{name}: {} entries", t.len())).map_err(|e| e.to_string())
+        }
+        Slot::WordLinks => read_word_alignments_for(text, name, lengths)
+            .map(|a| format!("{name}: {} lines, {} word links", a.len(), a.iter().map(|l| l.len()).sum::<usize>()))
+            .map_err(|e| e.to_string()),
+        Slot::Model => AlignmentModel::from_json(text, name)
+            .map(|m| format!("{name}: {}", m.describe()))
+            .map_err(|e| e.to_string()),
+        // Read by the job worker, which keeps it (see `Request::LoadMt`).
+        Slot::TranslationModel => Ok(format!("{name}: reading it in the worker…")),
+        Slot::Lm => read_arpa(text, name)
+            .map(|lm| {
+                let counts: Vec<String> =
+                    lm.ngram_counts().iter().enumerate().map(|(n, c)| format!("{c} {}-grams", n + 1)).collect();
+                format!("{name}: order {}, {}", lm.order(), counts.join(", "))
+            })
+            .map_err(|e| e.to_string()),
+    })
+}
+
+/// Checks the files of a request and builds the corpus they make, as the
+/// page did on its own thread before: each file on its own, then the trees
+/// with their gold links (an error shown next to the file it is in), a
+/// TigerXML pair once its three files are there, gold links against the
+/// trees loaded now, and word links against the pairs they will belong to.
+pub fn check(request: &LoadRequest) -> Checked {
+    let files = |slot: Slot| request.files.iter().find(|(s, _)| *s == slot).map_or(&[][..], |(_, f)| f.as_slice());
+    let mut statuses: Vec<(Slot, Result<String, String>)> = Vec::new();
+    let set = |statuses: &mut Vec<(Slot, Result<String, String>)>, slot: Slot, status: Result<String, String>| {
+        statuses.retain(|(s, _)| *s != slot);
+        statuses.push((slot, status));
+    };
+    for (slot, f) in &request.files {
+        if *slot == Slot::Model && !f.last().is_some_and(|f| f.text.is_empty()) {
+            continue; // read below
+        }
+        if let Some(s) = status(*slot, f, &request.lengths) {
+            set(&mut statuses, *slot, s);
+        }
+    }
+    let ok = |statuses: &[(Slot, Result<String, String>)], slot: Slot| {
+        statuses.iter().any(|(s, r)| *s == slot && r.is_ok()) && !files(slot).is_empty()
+    };
+    let failed = |statuses: &[(Slot, Result<String, String>)], slot: Slot| {
+        statuses.iter().any(|(s, r)| *s == slot && r.is_err())
+    };
+    let mut corpus: Option<(Corpus, Option<Vec<PairIds>>, CorpusOrigin)> = None;
+    let mut model = None;
+    match request.changed {
+        Slot::Tiger => {
+            let tiger = files(Slot::Tiger);
+            if tiger.len() >= 3 {
+                let named: Vec<Named<'_>> = tiger.iter().map(|f| Named { name: &f.name, text: &f.text }).collect();
+                match files::import_tiger(&named) {
+                    Ok(imported) => {
+                        set(&mut statuses, Slot::Tiger, Ok(imported.report.summary().join("; ")));
+                        corpus = Some((imported.corpus, Some(imported.ids), CorpusOrigin::Tiger));
+                    }
+                    Err(e) => set(&mut statuses, Slot::Tiger, Err(e.to_string())),
+                }
+            }
+        }
+        Slot::Source | Slot::Target | Slot::Gold => {
+            let uploaded_trees = ok(&statuses, Slot::Source) && ok(&statuses, Slot::Target);
+            let (src, trg, gold) = (files(Slot::Source).last(), files(Slot::Target).last(), files(Slot::Gold).last());
+            if request.changed == Slot::Gold && !uploaded_trees {
+                // Gold links for the trees loaded now.
+                if let (Some(gold), Some((source, target)), false) =
+                    (gold, &request.current, failed(&statuses, Slot::Gold))
+                {
+                    let result = Corpus::from_texts(
+                        Named { name: "current.src", text: source },
+                        Named { name: "current.trg", text: target },
+                        Some(Named { name: &gold.name, text: &gold.text }),
+                    );
+                    match result {
+                        Ok(c) => corpus = Some((c, None, CorpusOrigin::GoldFor(gold.name.clone()))),
+                        Err(e) => set(&mut statuses, Slot::Gold, Err(e.to_string())),
+                    }
+                }
+            } else if let (Some(src), Some(trg)) = (src, trg) {
+                let refused = [Slot::Source, Slot::Target, Slot::Gold].iter().any(|&s| failed(&statuses, s));
+                if !refused {
+                    let result = Corpus::from_texts(
+                        Named { name: &src.name, text: &src.text },
+                        Named { name: &trg.name, text: &trg.text },
+                        gold.map(|g| Named { name: &g.name, text: &g.text }),
+                    );
+                    match result {
+                        Ok(c) => {
+                            let origin = CorpusOrigin::Trees { source: src.name.clone(), target: trg.name.clone() };
+                            corpus = Some((c, None, origin));
+                        }
+                        Err(e) => {
+                            // Shown next to the file the error is in.
+                            let at = error_slot(&e, src, trg, gold).unwrap_or(request.changed);
+                            set(&mut statuses, at, Err(e.to_string()));
+                        }
+                    }
+                }
+            }
+        }
+        Slot::Model => {
+            // Read once: its status and its description both come from it.
+            if let Some(f) = files(Slot::Model).last().filter(|f| !f.text.is_empty()) {
+                match AlignmentModel::from_json(&f.text, &f.name) {
+                    Ok(m) => {
+                        set(&mut statuses, Slot::Model, Ok(format!("{}: {}", f.name, m.describe())));
+                        model = Some(m.describe());
+                    }
+                    Err(e) => set(&mut statuses, Slot::Model, Err(e.to_string())),
+                }
+            }
+        }
+        Slot::LexS2t | Slot::LexT2s | Slot::WordLinks | Slot::TranslationModel | Slot::Lm => {}
+    }
+    // Word links are checked against the sentences of the pairs they will belong to.
+    if let (Some((c, _, _)), Some(_)) = (&corpus, files(Slot::WordLinks).last()) {
+        if let Some(s) = status(Slot::WordLinks, files(Slot::WordLinks), &c.sentence_lengths()) {
+            set(&mut statuses, Slot::WordLinks, s);
+        }
+    }
+    let pairs = corpus.as_ref().map_or(0, |(c, _, _)| c.len());
+    let answer = LoadAnswer { statuses, corpus: corpus.as_ref().map(|(_, _, o)| (o.clone(), pairs)), model };
+    Checked { answer, corpus: corpus.map(|(c, ids, _)| (c, ids)) }
+}
+
+/// The slot of the file a corpus error is in.
+fn error_slot(e: &CorpusError, src: &FileText, trg: &FileText, gold: Option<&FileText>) -> Option<Slot> {
+    [(Slot::Gold, gold), (Slot::Target, Some(trg)), (Slot::Source, Some(src))]
+        .into_iter()
+        .find(|(_, f)| f.is_some_and(|f| f.name == e.file()))
+        .map(|(s, _)| s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str, text: &str) -> FileText {
+        FileText { name: name.into(), text: text.into() }
+    }
+
+    #[test]
+    fn trees_cross_as_wire_trees_and_come_back_equal() {
+        let text = "( (S (NP (ART der) (NN Hund)) (VP (VVFIN bellt) (ADV laut))) )\n(X (Y y))\n(S (A a) (B (C c)))\n";
+        for tree in Tree::parse_all(text, "t").unwrap() {
+            let wire = WireTree::from(&tree);
+            let back = Tree::try_from(wire.clone()).unwrap();
+            assert_eq!(back, tree);
+            assert_eq!(back.to_bracketed(), tree.to_bracketed());
+        }
+        // A wrong message is refused, not trusted.
+        let two_roots = WireTree {
+            nodes: vec![("A".into(), Some("a".into()), 0), ("B".into(), Some("b".into()), 0)],
+            outer: false,
+        };
+        assert!(Tree::try_from(two_roots).is_err());
+        let short = WireTree { nodes: vec![("S".into(), None, 2), ("A".into(), Some("a".into()), 0)], outer: false };
+        assert!(Tree::try_from(short).is_err());
+        assert!(Tree::try_from(WireTree { nodes: vec![], outer: false }).is_err());
+        let pair = WirePair {
+            source: WireTree::from(&Tree::parse_one("(A a)", "s").unwrap()),
+            target: WireTree::from(&Tree::parse_one("(B b)", "t").unwrap()),
+            gold: vec![(0, 3, false)],
+            ids: None,
+        };
+        assert!(pair.decode().is_err(), "a link outside the trees");
+    }
+
+    #[test]
+    fn trees_and_gold_links_make_a_corpus_sent_in_parts() {
+        let src: String = (0..450).map(|k| format!("(S (A a{k}) (B b))\n")).collect();
+        let trg: String = (0..450).map(|k| format!("(S (C c{k}))\n")).collect();
+        let gold: String = (0..450).map(|_| "0-0 1-1?\n").collect();
+        let request = LoadRequest {
+            changed: Slot::Gold,
+            files: vec![
+                (Slot::Source, vec![file("x.src", &src)]),
+                (Slot::Target, vec![file("x.trg", &trg)]),
+                (Slot::Gold, vec![file("x.gold", &gold)]),
+            ],
+            current: None,
+            lengths: vec![],
+        };
+        let checked = check(&request);
+        let origin = CorpusOrigin::Trees { source: "x.src".into(), target: "x.trg".into() };
+        assert_eq!(checked.answer.corpus, Some((origin, 450)));
+        assert!(checked.answer.statuses.contains(&(Slot::Source, Ok("x.src: 450 trees, 1350 nodes".into()))));
+        let parts = checked.parts();
+        assert_eq!(parts.iter().map(Vec::len).collect::<Vec<_>>(), vec![200, 200, 50]);
+        let pairs: Vec<TreePair> = parts.into_iter().flatten().map(|p| p.decode().unwrap().0).collect();
+        assert_eq!(Some(&pairs), checked.corpus.as_ref().map(|(c, _)| &c.pairs));
+        assert_eq!(pairs[3].gold[1].kind, LinkKind::Fuzzy);
+    }
+
+    #[test]
+    fn an_error_is_shown_next_to_its_file_and_makes_no_corpus() {
+        let request = LoadRequest {
+            changed: Slot::Gold,
+            files: vec![
+                (Slot::Source, vec![file("x.src", "(S (A a))\n")]),
+                (Slot::Target, vec![file("x.trg", "(S (B b))\n")]),
+                (Slot::Gold, vec![file("x.gold", "0-99\n")]),
+            ],
+            current: None,
+            lengths: vec![],
+        };
+        let checked = check(&request);
+        assert!(checked.corpus.is_none());
+        let gold = checked.answer.statuses.iter().find(|(s, _)| *s == Slot::Gold).map(|(_, r)| r.clone());
+        assert!(matches!(&gold, Some(Err(e)) if e.starts_with("x.gold:1:1: link 0-99")), "{gold:?}");
+        // Gold links alone go with the trees loaded now.
+        let request = LoadRequest {
+            changed: Slot::Gold,
+            files: vec![(Slot::Gold, vec![file("y.gold", "0-0\n")])],
+            current: Some(("(S (A a))\n".into(), "(T (B b))\n".into())),
+            lengths: vec![(1, 1)],
+        };
+        let checked = check(&request);
+        assert_eq!(checked.answer.corpus, Some((CorpusOrigin::GoldFor("y.gold".into()), 1)));
+        // Word links against the pairs loaded now.
+        let request = LoadRequest {
+            changed: Slot::WordLinks,
+            files: vec![(Slot::WordLinks, vec![file("aligned.gdfa", "0-0 0-5\n")])],
+            current: None,
+            lengths: vec![(1, 1)],
+        };
+        let checked = check(&request);
+        assert!(
+            matches!(&checked.answer.statuses[..], [(Slot::WordLinks, Err(e))] if e.starts_with("aligned.gdfa:1:")),
+            "{:?}",
+            checked.answer.statuses
+        );
+    }
+}
