@@ -5,13 +5,15 @@
 
 use yew::prelude::*;
 
-use super::state::{Action, Mode, State};
+use super::view::Settled;
+
+use super::state::{Action, Mode};
 use crate::align::explain::{Explanation, SearchRole, Verdict, FEATURE_NAMES};
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
 pub struct ExplainProps {
-    pub state: UseReducerHandle<State>,
+    pub state: Settled,
     pub dispatch: Callback<Action>,
 }
 

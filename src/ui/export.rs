@@ -10,7 +10,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement};
 use yew::prelude::*;
 
-use super::state::{Action, State};
+use super::view::Settled;
+
+use super::state::Action;
 use crate::align::explain::{curve_csv, results_csv};
 use crate::corpus::Corpus;
 use crate::io::links::{write_links, Link};
@@ -99,7 +101,7 @@ fn with_links(corpus: &Corpus, links: &[Vec<Link>]) -> Corpus {
 
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
-    pub state: UseReducerHandle<State>,
+    pub state: Settled,
     pub dispatch: Callback<Action>,
 }
 

@@ -12,7 +12,7 @@ use std::rc::{Rc, Weak};
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions};
 use yew::Callback;
 
 use super::protocol::{JobId, Request, Response};
@@ -46,6 +46,8 @@ struct Inner {
 pub struct Jobs {
     inner: Rc<RefCell<Inner>>,
     respond: Callback<Response>,
+    /// The worker's name (`self.name` inside it): the page runs two.
+    name: &'static str,
 }
 
 impl PartialEq for Jobs {
@@ -55,8 +57,8 @@ impl PartialEq for Jobs {
 }
 
 impl Jobs {
-    /// Starts the worker; `respond` gets every response but `Ready`.
-    pub fn start(respond: Callback<Response>) -> Jobs {
+    /// Starts the worker named `name`; `respond` gets every response but `Ready`.
+    pub fn start(name: &'static str, respond: Callback<Response>) -> Jobs {
         let jobs = Jobs {
             inner: Rc::new(RefCell::new(Inner {
                 worker: None,
@@ -66,6 +68,7 @@ impl Jobs {
                 on_error: None,
             })),
             respond,
+            name,
         };
         jobs.spawn();
         jobs
@@ -95,7 +98,7 @@ impl Jobs {
                 }
             }
         });
-        let (respond, weak) = (self.respond.clone(), Rc::downgrade(&self.inner));
+        let (respond, weak, name) = (self.respond.clone(), Rc::downgrade(&self.inner), self.name);
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
             event.prevent_default();
             // A panic in wasm or running out of memory ends here, as an
@@ -109,13 +112,15 @@ impl Jobs {
             let (respond, weak) = (respond.clone(), weak.clone());
             gloo::timers::callback::Timeout::new(0, move || {
                 if let Some(inner) = weak.upgrade() {
-                    Jobs { inner, respond }.restart();
+                    Jobs { inner, respond, name }.restart();
                 }
             })
             .forget();
         });
         let mut inner = self.inner.borrow_mut();
-        match Worker::new(WORKER_URL) {
+        let options = WorkerOptions::new();
+        options.set_name(self.name);
+        match Worker::new_with_options(WORKER_URL, &options) {
             Ok(worker) => {
                 worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                 worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));

@@ -3,13 +3,15 @@
 
 use yew::prelude::*;
 
-use super::state::{Action, Compare, State};
+use super::view::Settled;
+
+use super::state::{Action, Compare};
 use crate::kernel::{all_btk_values, BtkKind, DeltaTable, Space, SubTree, SubTreePair};
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
 pub struct KernelTableProps {
-    pub state: UseReducerHandle<State>,
+    pub state: Settled,
     pub dispatch: Callback<Action>,
 }
 

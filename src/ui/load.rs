@@ -23,7 +23,7 @@ use crate::tree::{Tree, TreeBuilder};
 
 /// Pairs per part of a corpus sent to the page: a part decodes in a few
 /// milliseconds, so no task of the page's thread grows with the corpus.
-pub const PART_PAIRS: usize = 200;
+pub const PART_PAIRS: usize = 50;
 
 /// The kinds of file the loader accepts, each with its own picker and status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -523,7 +523,10 @@ mod tests {
         assert_eq!(checked.answer.corpus, Some((origin, 450)));
         assert!(checked.answer.statuses.contains(&(Slot::Source, Ok("x.src: 450 trees, 1350 nodes".into()))));
         let parts = checked.parts();
-        assert_eq!(parts.iter().map(Vec::len).collect::<Vec<_>>(), vec![200, 200, 50]);
+        let sizes: Vec<usize> = parts.iter().map(Vec::len).collect();
+        assert_eq!(sizes.len(), 450_usize.div_ceil(PART_PAIRS));
+        assert!(sizes.iter().all(|&n| n == PART_PAIRS) || sizes[..sizes.len() - 1].iter().all(|&n| n == PART_PAIRS));
+        assert_eq!(sizes.iter().sum::<usize>(), 450);
         let pairs: Vec<TreePair> = parts.into_iter().flatten().map(|p| p.decode().unwrap().0).collect();
         assert_eq!(Some(&pairs), checked.corpus.as_ref().map(|(c, _)| &c.pairs));
         assert_eq!(pairs[3].gold[1].kind, LinkKind::Fuzzy);

@@ -5,13 +5,15 @@
 use web_sys::{DragEvent, FileList, HtmlInputElement};
 use yew::prelude::*;
 
+use super::view::Settled;
+
 use super::file_handles;
-use super::state::{is_mt_model, Action, Slot, SlotStatus, State};
+use super::state::{is_mt_model, Action, Slot, SlotStatus};
 use crate::io::text::decode_utf8;
 
 #[derive(Properties, PartialEq)]
 pub struct LoaderProps {
-    pub state: UseReducerHandle<State>,
+    pub state: Settled,
     pub dispatch: Callback<Action>,
 }
 

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 pub use super::load::Slot;
 use super::load::{CorpusOrigin, FileText, LoadAnswer, LoadRequest};
-use super::protocol::{CorpusText, JobId, LexiconFiles, NamedText, Response, TranslationView};
+use super::protocol::{CorpusText, JobId, LexiconFiles, NamedText, Request, Response, TranslationView};
 use crate::align::composite::KernelSpec;
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
@@ -464,8 +464,6 @@ pub struct MtState {
     pub extract: ExtractMethod,
     /// The id of the LoadMt request of an uploaded file, while the worker reads it.
     pub loading: Option<JobId>,
-    /// Counts uploaded translation model files (each is sent to the worker once).
-    pub upload_seq: u32,
     /// The last uploaded translation model file.
     pub upload: Option<MtUpload>,
     /// How the last training or translation ended.
@@ -487,7 +485,6 @@ impl Default for MtState {
             system: SystemKind::Ms,
             extract: ExtractMethod::Word,
             loading: None,
-            upload_seq: 0,
             upload: None,
             note: None,
             translating: None,
@@ -566,6 +563,8 @@ pub struct State {
     pub teach: Teach,
     pub sort: (SortKey, bool),
     pub mt: MtState,
+    /// The last request id given.
+    pub next_job: u32,
 }
 
 /// What the reducer asks the page to do, carried out by the one hook in
@@ -575,6 +574,27 @@ pub struct State {
 pub enum Effect {
     /// Ask the file worker to check files and build the corpus they make.
     Load(LoadRequest),
+    /// Post a request to the job worker.
+    Post(Request),
+    /// Post a request with a file the job worker reads itself (a large
+    /// translation model never passes through the page's thread).
+    PostFile(Request, FileHandle),
+    /// Stop the job worker at once and start a fresh one (cancelling: a
+    /// worker busy in a synchronous loop cannot read a "stop" message).
+    RestartJobWorker,
+    /// Offer a file for download.
+    Download { name: String, body: DownloadBody },
+}
+
+/// What a download holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DownloadBody {
+    Text {
+        text: Shared<str>,
+        mime: &'static str,
+    },
+    /// A file the user gave, handed back as it is.
+    File(FileHandle),
 }
 
 pub enum Action {
@@ -610,24 +630,23 @@ pub enum Action {
     SetCompare(Compare),
     SetLambda(String),
     SetField(Field, String),
-    JobStarted {
-        id: JobId,
-        kind: JobKind,
+    /// Train on the loaded pairs, then align them (the training form's options).
+    Train {
         now: f64,
     },
+    /// Align the loaded pairs with the model in hand.
+    Align {
+        now: f64,
+    },
+    DownloadModel,
     Worker {
         response: Response,
         now: f64,
     },
-    /// The job was cancelled (the worker was restarted).
-    Cancelled,
+    /// Cancel the running job: the job worker is restarted.
+    Cancel,
     /// The clock, while a job runs (its elapsed time moves between reports).
     Tick(f64),
-    ExplainRequested {
-        pair: usize,
-        source: NodeId,
-        target: NodeId,
-    },
     SetMode(Mode),
     TeachClear,
     RevealGold(bool),
@@ -636,17 +655,19 @@ pub enum Action {
     SetMtSystem(SystemKind),
     SetMtExtract(ExtractMethod),
     SetMtInput(String),
-    /// The pasted tree did not read.
-    MtInputError(String),
-    /// The uploaded translation model was sent to the worker as request `id`.
-    MtLoadSent(JobId),
-    /// A translation was asked for (request `id`).
-    TranslateSent {
-        id: JobId,
-        input: TranslationInput,
+    /// Train a translation model on the loaded pairs.
+    TrainMt {
+        now: f64,
     },
-    /// The held translation model was sent again to a restarted worker.
-    MtResent,
+    /// Translate pair `k` of the corpus.
+    TranslatePair(usize),
+    /// Translate the pasted tree.
+    TranslatePasted,
+    /// Translate every loaded pair.
+    TranslateAll {
+        now: f64,
+    },
+    DownloadMt,
     /// A translation model file, handed to the worker unread.
     MtFilePicked {
         name: String,
@@ -663,7 +684,78 @@ fn sample() -> Corpus {
     .unwrap_or_default()
 }
 
+/// The effect that sends a translation model file to the job worker, to
+/// keep as model `job`: a file as a file (the worker reads it), a text as text.
+fn send_model(job: JobId, name: &str, source: &MtSource) -> Effect {
+    match source {
+        MtSource::File(handle) => Effect::PostFile(Request::LoadMtFile { job, name: name.to_string() }, *handle),
+        MtSource::Text(text) => {
+            Effect::Post(Request::LoadMt { job, model: NamedText { name: name.to_string(), text: text.to_string() } })
+        }
+    }
+}
+
 impl State {
+    /// Whether `other` differs from this state at most in the running job's
+    /// progress (its stage, counts and clock): what a progress report or a
+    /// clock tick changes, and only the progress bar shows. Every field is
+    /// named, so a new one cannot be forgotten here.
+    pub fn same_but_progress(&self, other: &State) -> bool {
+        let State {
+            corpus,
+            corpus_name,
+            corpus_gen,
+            tiger_ids,
+            pair,
+            sel_source,
+            sel_target,
+            compare,
+            lambda,
+            lambda_text,
+            lambda_error,
+            slots,
+            stray,
+            form,
+            model,
+            results,
+            job,
+            job_note,
+            explained,
+            worker_gen,
+            mode,
+            teach,
+            sort,
+            mt,
+            next_job,
+        } = self;
+        let which = |j: &Option<Job>| j.as_ref().map(|j| (j.id, j.kind, j.corpus_gen, j.started.to_bits()));
+        which(job) == which(&other.job)
+            && Rc::ptr_eq(corpus, &other.corpus)
+            && *corpus_name == other.corpus_name
+            && *corpus_gen == other.corpus_gen
+            && *tiger_ids == other.tiger_ids
+            && *pair == other.pair
+            && *sel_source == other.sel_source
+            && *sel_target == other.sel_target
+            && *compare == other.compare
+            && lambda.to_bits() == other.lambda.to_bits()
+            && *lambda_text == other.lambda_text
+            && *lambda_error == other.lambda_error
+            && *slots == other.slots
+            && *stray == other.stray
+            && *form == other.form
+            && *model == other.model
+            && *results == other.results
+            && *job_note == other.job_note
+            && *explained == other.explained
+            && *worker_gen == other.worker_gen
+            && *mode == other.mode
+            && *teach == other.teach
+            && *sort == other.sort
+            && *mt == other.mt
+            && *next_job == other.next_job
+    }
+
     pub fn with_sample() -> Self {
         State {
             corpus: Rc::new(sample()),
@@ -690,6 +782,7 @@ impl State {
             teach: Teach::default(),
             sort: (SortKey::Pair, true),
             mt: MtState::default(),
+            next_job: 0,
         }
     }
 
@@ -874,7 +967,7 @@ impl State {
 
     /// Keeps a file's text in its slot and asks the file worker to check
     /// it (and to build the corpus, when the slot's files make one).
-    fn file_read(&mut self, name: String, text: String, slot: Option<Slot>) -> Option<LoadRequest> {
+    fn file_read(&mut self, name: String, text: String, slot: Option<Slot>) -> Option<Effect> {
         // Both model files are .json: the header says which one this is.
         let slot = match slot.or_else(|| Slot::of_file(&name)) {
             Some(Slot::Model) if is_mt_model(&text) => Some(Slot::TranslationModel),
@@ -910,15 +1003,84 @@ impl State {
             }
             // Read by the job worker, which keeps the model.
             status.message = Some(Ok(format!("{name}: reading it in the worker…")));
-            if let Some(u) = status.files.last().cloned() {
-                self.mt.upload = Some(MtUpload { name: u.name, source: MtSource::Text(u.text) });
-                self.mt.upload_seq += 1;
-            }
-            return None;
+            let upload =
+                status.files.last().cloned().map(|u| MtUpload { name: u.name, source: MtSource::Text(u.text) });
+            return upload.map(|u| self.upload_mt(u));
         }
         status.message = None;
         status.checking = true;
-        Some(self.load_request(slot))
+        Some(Effect::Load(self.load_request(slot)))
+    }
+
+    /// A fresh request id.
+    fn job_id(&mut self) -> JobId {
+        self.next_job += 1;
+        JobId(self.next_job)
+    }
+
+    /// Hands an uploaded translation model to the job worker, which reads and keeps it.
+    fn upload_mt(&mut self, upload: MtUpload) -> Effect {
+        let id = self.job_id();
+        self.mt.loading = Some(id);
+        let effect = send_model(id, &upload.name, &upload.source);
+        self.mt.upload = Some(upload);
+        effect
+    }
+
+    fn start_job(&mut self, id: JobId, kind: JobKind, now: f64) {
+        self.job = Some(Job {
+            id,
+            kind,
+            corpus_gen: self.corpus_gen,
+            stage: "starting the worker".into(),
+            done: 0,
+            total: 0,
+            started: now,
+            stage_started: now,
+            now,
+            kkt: None,
+        });
+        self.job_note = None;
+    }
+
+    /// The id of the held translation model, and the effect that sends it
+    /// first to a worker that no longer holds it.
+    fn held_model(&mut self, effects: &mut Vec<Effect>) -> Option<JobId> {
+        let gen = self.worker_gen;
+        let held = self.mt.held.as_mut()?;
+        if held.worker_gen != Some(gen) {
+            effects.push(send_model(held.id, &held.name, &held.source));
+            held.worker_gen = Some(gen);
+        }
+        Some(held.id)
+    }
+
+    /// Asks the job worker to translate `input`.
+    fn translate(&mut self, input: TranslationInput, effects: &mut Vec<Effect>) {
+        let Some(model) = self.held_model(effects) else { return };
+        let id = self.job_id();
+        let source = input.source.to_bracketed();
+        effects.push(Effect::Post(Request::Translate { job: id, model, source, nbest: self.mt.nbest }));
+        self.mt.translating = Some((id, input));
+        self.mt.input_error = None;
+    }
+
+    /// The input of translating pair `k` of the corpus.
+    fn pair_input(&self, k: usize) -> Option<TranslationInput> {
+        let pair = self.corpus.pairs.get(k)?;
+        Some(TranslationInput {
+            label: format!("pair {}", k + 1),
+            source: pair.source.clone(),
+            reference: Some(pair.target.words().to_vec()),
+        })
+    }
+
+    /// The node pair to explain, with what its explanation depends on (the
+    /// results and the worker holding their alignment), in Inspect mode.
+    fn explain_key(&self) -> Option<(usize, NodeId, NodeId, usize, u32)> {
+        let results = self.shared_results()?;
+        (self.mode == Mode::Inspect).then_some(())?;
+        Some((self.pair, self.sel_source?, self.sel_target?, Rc::as_ptr(&results.0) as usize, self.worker_gen))
     }
 
     /// What the file worker needs to check slot `changed`: its files and
@@ -1243,11 +1405,22 @@ impl State {
     /// The reducer: the one place the state changes; returns what the page
     /// is to do about it.
     pub fn apply(&mut self, action: Action) -> Vec<Effect> {
+        let explaining = self.explain_key();
+        let mut effects = self.reduce(action);
+        // Ask the worker why, whenever a node pair is selected with results in hand.
+        if let Some(key @ (pair, source, target, _, _)) = self.explain_key().filter(|k| Some(*k) != explaining) {
+            let _ = key;
+            self.explained = Some(Explained { pair, source, target, result: None });
+            effects.push(Effect::Post(Request::Explain { pair, source, target }));
+        }
+        effects
+    }
+
+    fn reduce(&mut self, action: Action) -> Vec<Effect> {
         let s = self;
+        let mut effects = Vec::new();
         match action {
-            Action::FileRead { name, text, slot } => {
-                return s.file_read(name, text, slot).map(Effect::Load).into_iter().collect()
-            }
+            Action::FileRead { name, text, slot } => effects.extend(s.file_read(name, text, slot)),
             Action::Loaded { answer, corpus } => s.loaded(answer, corpus),
             Action::LoadFailed(message) => {
                 for slot in Slot::ALL {
@@ -1318,20 +1491,73 @@ impl State {
                 s.form.values.insert(field, value);
                 s.form.errors = s.form.options().err().unwrap_or_default();
             }
-            Action::JobStarted { id, kind, now } => {
-                s.job = Some(Job {
-                    id,
-                    kind,
-                    corpus_gen: s.corpus_gen,
-                    stage: "starting the worker".into(),
-                    done: 0,
-                    total: 0,
-                    started: now,
-                    stage_started: now,
-                    now,
-                    kkt: None,
-                });
-                s.job_note = None;
+            Action::Train { now } => {
+                let has_gold = s.corpus.gold_links() > 0;
+                if let (None, Ok(options), true) = (&s.job, s.form.options(), has_gold) {
+                    let id = s.job_id();
+                    s.start_job(id, JobKind::Train, now);
+                    let corpus = CorpusText::of(&s.corpus);
+                    effects.push(Effect::Post(Request::Train { job: id, corpus, options, lexicon: s.lexicon_files() }));
+                }
+            }
+            Action::Align { now } => {
+                if let (None, Some(model)) = (&s.job, s.model.as_ref().map(|m| m.json.to_string())) {
+                    let id = s.job_id();
+                    s.start_job(id, JobKind::Align, now);
+                    let corpus = CorpusText::of(&s.corpus);
+                    effects.push(Effect::Post(Request::Align { job: id, corpus, model, lexicon: s.lexicon_files() }));
+                }
+            }
+            Action::DownloadModel => {
+                if let Some(m) = &s.model {
+                    let body = DownloadBody::Text { text: m.json.clone(), mime: "application/json" };
+                    effects.push(Effect::Download { name: "treelink-model.json".into(), body });
+                }
+            }
+            Action::TrainMt { now } => {
+                let needs_gold = s.mt.extract != ExtractMethod::Word;
+                if s.job.is_none() && (!needs_gold || s.corpus.gold_links() > 0) {
+                    let id = s.job_id();
+                    s.start_job(id, JobKind::TrainMt, now);
+                    effects.push(Effect::Post(Request::TrainMt {
+                        job: id,
+                        corpus: CorpusText::of(&s.corpus),
+                        system: s.mt.system,
+                        extract: s.mt.extract,
+                        lm: s.lm_file(),
+                    }));
+                }
+            }
+            Action::TranslatePair(k) => {
+                if let Some(input) = s.pair_input(k) {
+                    s.translate(input, &mut effects);
+                }
+            }
+            Action::TranslatePasted => match Tree::parse_one(&s.mt.input, "pasted tree") {
+                Ok(source) => {
+                    let input = TranslationInput { label: "the pasted tree".into(), source, reference: None };
+                    s.translate(input, &mut effects);
+                }
+                Err(e) => s.mt.input_error = Some(e.to_string()),
+            },
+            Action::TranslateAll { now } => {
+                if s.job.is_none() {
+                    if let Some(model) = s.held_model(&mut effects) {
+                        let id = s.job_id();
+                        s.start_job(id, JobKind::TranslateAll, now);
+                        let sources = s.corpus.pairs.iter().map(|p| p.source.to_bracketed()).collect();
+                        effects.push(Effect::Post(Request::TranslateAll { job: id, model, sources }));
+                    }
+                }
+            }
+            Action::DownloadMt => {
+                if let Some(h) = &s.mt.held {
+                    let body = match &h.source {
+                        MtSource::Text(text) => DownloadBody::Text { text: text.clone(), mime: "application/json" },
+                        MtSource::File(handle) => DownloadBody::File(*handle),
+                    };
+                    effects.push(Effect::Download { name: h.name.clone(), body });
+                }
             }
             Action::Worker { response, now } => s.worker(response, now),
             Action::Tick(now) => {
@@ -1339,7 +1565,8 @@ impl State {
                     j.now = now;
                 }
             }
-            Action::Cancelled => {
+            Action::Cancel => {
+                effects.push(Effect::RestartJobWorker);
                 s.worker_gen += 1;
                 s.mt.translating = None;
                 if s.mt.loading.take().is_some() {
@@ -1362,9 +1589,6 @@ impl State {
                 if s.explained.as_ref().is_some_and(|e| e.result.is_none()) {
                     s.explained = None;
                 }
-            }
-            Action::ExplainRequested { pair, source, target } => {
-                s.explained = Some(Explained { pair, source, target, result: None });
             }
             Action::SetMode(mode) => {
                 if mode != s.mode {
@@ -1390,28 +1614,15 @@ impl State {
                 s.mt.input = text;
                 s.mt.input_error = None;
             }
-            Action::MtInputError(e) => s.mt.input_error = Some(e),
-            Action::MtLoadSent(id) => s.mt.loading = Some(id),
-            Action::TranslateSent { id, input } => {
-                s.mt.translating = Some((id, input));
-                s.mt.input_error = None;
-            }
             Action::MtFilePicked { name, file } => {
                 s.stray = None;
                 let status = s.slot_mut(Slot::TranslationModel);
                 status.files.clear();
                 status.message = Some(Ok(format!("{name}: reading it in the worker…")));
-                s.mt.upload = Some(MtUpload { name, source: MtSource::File(file) });
-                s.mt.upload_seq += 1;
-            }
-            Action::MtResent => {
-                let gen = s.worker_gen;
-                if let Some(h) = &mut s.mt.held {
-                    h.worker_gen = Some(gen);
-                }
+                effects.push(s.upload_mt(MtUpload { name, source: MtSource::File(file) }));
             }
         }
-        Vec::new()
+        effects
     }
 }
 
@@ -1425,7 +1636,7 @@ mod tests {
     fn run(s: &mut State, action: Action) -> Vec<Effect> {
         let effects = s.apply(action);
         for effect in &effects {
-            let Effect::Load(request) = effect;
+            let Effect::Load(request) = effect else { continue };
             let checked = load::check(request);
             let parts = checked.parts();
             let decoded: Result<Vec<_>, _> = parts.into_iter().flatten().map(load::WirePair::decode).collect();
@@ -1512,7 +1723,11 @@ mod tests {
         assert!(s.stray.as_deref().is_some_and(|m| m.starts_with("notes.txt: expected")));
         // A .json file is told by its format header, not its name, and goes to the job worker unread.
         let mt = "{\"format\":\"treelink-mt\",\"version\":1}";
-        assert!(read(&mut s, "m.json", mt, None).is_empty());
+        let effects = read(&mut s, "m.json", mt, None);
+        assert!(
+            matches!(&effects[..], [Effect::Post(Request::LoadMt { model, .. })] if model.name == "m.json"),
+            "{effects:?}"
+        );
         assert!(s.mt.upload.as_ref().is_some_and(|u| u.name == "m.json"));
         assert_eq!(s.slot(Slot::Model).files.len(), 0);
         assert_eq!(Slot::of_file("lex.e2f"), Some(Slot::LexS2t));
@@ -1571,42 +1786,141 @@ mod tests {
         assert_eq!(s.tiger_ids.as_ref().map(|ids| ids.len()), Some(125));
     }
 
+    /// The job a `Train` or `Align` action started, from the request it posted.
+    fn started(effects: &[Effect]) -> JobId {
+        match effects {
+            [Effect::Post(Request::Train { job, .. } | Request::Align { job, .. })] => *job,
+            _ => panic!("expected one job request, found {effects:?}"),
+        }
+    }
+
     #[test]
-    fn progress_of_another_job_is_ignored_and_cancelling_restarts_the_worker() {
+    fn training_posts_one_request_and_cancelling_restarts_the_worker() {
         let mut s = State::with_sample();
-        s.apply(Action::JobStarted { id: JobId(3), kind: JobKind::Align, now: 1.0 });
-        s.apply(progress(2, "aligning", 4, 10));
-        assert_eq!(s.job.as_ref().map(|j| (j.done, j.total)), Some((0, 0)));
-        s.apply(progress(3, "aligning", 4, 10));
+        let effects = s.apply(Action::Train { now: 1.0 });
+        let [Effect::Post(Request::Train { job, corpus, options, lexicon })] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!(*corpus, CorpusText::of(&s.corpus));
+        assert_eq!(Ok(options.clone()), s.form.options());
+        assert_eq!(*lexicon, LexiconFiles::default());
+        let id = *job;
+        assert!(s.apply(Action::Train { now: 2.0 }).is_empty(), "one job at a time");
+        assert!(s.apply(Action::Align { now: 2.0 }).is_empty());
+        s.apply(progress(id.0 + 1, "aligning", 4, 10));
+        assert_eq!(s.job.as_ref().map(|j| (j.done, j.total)), Some((0, 0)), "another job's progress");
+        s.apply(progress(id.0, "aligning", 4, 10));
         let j = s.job.as_ref().map(|j| (j.id, j.stage.clone(), j.done, j.total));
-        assert_eq!(j, Some((JobId(3), "aligning".to_string(), 4, 10)));
+        assert_eq!(j, Some((id, "aligning".to_string(), 4, 10)));
         let gen = s.worker_gen;
-        s.apply(Action::Cancelled);
+        assert_eq!(s.apply(Action::Cancel), vec![Effect::RestartJobWorker]);
         assert!(s.job.is_none());
         assert_eq!(s.worker_gen, gen + 1);
         assert!(matches!(&s.job_note, Some(Err(n)) if n.starts_with("Cancelled after") && n.contains("aligning")));
         // A late answer of the cancelled job changes nothing.
-        s.apply(progress(3, "aligning", 5, 10));
+        s.apply(progress(id.0, "aligning", 5, 10));
         assert!(s.job.is_none());
+        // No model yet: nothing to align with, nor to download.
+        assert!(s.apply(Action::Align { now: 3.0 }).is_empty());
+        assert!(s.apply(Action::DownloadModel).is_empty());
+    }
+
+    #[test]
+    fn a_trained_model_downloads_aligns_and_explains_the_selected_pair() {
+        let mut s = State::with_sample();
+        let id = started(&s.apply(Action::Train { now: 0.0 }));
+        let model = "{\"format\":\"treelink-alignment-model\"}".to_string();
+        let trained = Response::Trained { job: id, model: model.clone(), summary: "a model".into() };
+        s.apply(Action::Worker { response: trained, now: 1.0 });
+        let download = s.apply(Action::DownloadModel);
+        let [Effect::Download { name, body: DownloadBody::Text { text, mime } }] = &download[..] else {
+            panic!("{download:?}")
+        };
+        assert_eq!((name.as_str(), &**text, *mime), ("treelink-model.json", model.as_str(), "application/json"));
+        let n = s.corpus.len();
+        let searches = vec![Search::default(); n];
+        let aligned = Response::Aligned { job: id, searches, baseline: vec![Vec::new(); n], lexicon: "trained".into() };
+        assert!(s.apply(Action::Worker { response: aligned, now: 2.0 }).is_empty());
+        assert!(s.results().is_some());
+        // Selecting a node pair with results in hand asks the worker why, once.
+        assert!(s.apply(Action::ClickSource(1)).is_empty());
+        let explain = s.apply(Action::ClickTarget(2));
+        assert_eq!(explain, vec![Effect::Post(Request::Explain { pair: 0, source: 1, target: 2 })]);
+        assert!(s
+            .explained
+            .as_ref()
+            .is_some_and(|e| (e.pair, e.source, e.target, e.result.is_none()) == (0, 1, 2, true)));
+        assert!(s.apply(Action::SetLambda("0.3".into())).is_empty());
+        // Aligning again posts the model the page holds.
+        let effects = s.apply(Action::Align { now: 3.0 });
+        assert!(matches!(&effects[..], [Effect::Post(Request::Align { model: m, .. })] if *m == model), "{effects:?}");
+    }
+
+    #[test]
+    fn an_uploaded_translation_model_goes_to_the_worker_as_a_file_and_is_sent_again_after_a_restart() {
+        let mut s = State::with_sample();
+        let effects = s.apply(Action::MtFilePicked { name: "big.tlmt".into(), file: FileHandle(7) });
+        let [Effect::PostFile(Request::LoadMtFile { job, name }, FileHandle(7))] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!((s.mt.loading, name.as_str()), (Some(*job), "big.tlmt"));
+        let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: None };
+        s.apply(Action::Worker { response: ready, now: 1.0 });
+        let model = *job;
+        let effects = s.apply(Action::TranslatePair(0));
+        let [Effect::Post(Request::Translate { model: m, nbest: 10, .. })] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!(*m, model);
+        // A restarted worker holds no model: it is sent again, first.
+        s.apply(Action::Cancel);
+        let effects = s.apply(Action::TranslatePair(1));
+        assert!(
+            matches!(&effects[..], [Effect::PostFile(Request::LoadMtFile { job, .. }, FileHandle(7)), Effect::Post(Request::Translate { model: m, .. })] if *job == model && *m == model),
+            "{effects:?}"
+        );
+        assert!(
+            matches!(&s.apply(Action::DownloadMt)[..], [Effect::Download { body: DownloadBody::File(FileHandle(7)), name }] if name == "big.tlmt")
+        );
+        // A pasted tree that does not read is shown, not sent.
+        s.apply(Action::SetMtInput("(S (A a)".into()));
+        assert!(s.apply(Action::TranslatePasted).is_empty());
+        assert!(s.mt.input_error.as_deref().is_some_and(|e| e.starts_with("pasted tree:")), "{:?}", s.mt.input_error);
+    }
+
+    #[test]
+    fn a_progress_report_or_a_tick_changes_only_the_progress() {
+        let mut s = State::with_sample();
+        let id = started(&s.apply(Action::Train { now: 0.0 }));
+        let before = s.clone();
+        s.apply(progress(id.0, "training the SVM", 3, 0));
+        s.apply(Action::Tick(900.0));
+        assert_ne!(s, before);
+        assert!(s.same_but_progress(&before), "the panels do not re-render for progress");
+        s.apply(Action::SetField(Field::Seed, "7".into()));
+        assert!(!s.same_but_progress(&before));
+        let before = s.clone();
+        s.apply(Action::Cancel);
+        assert!(!s.same_but_progress(&before), "a job's end shows everywhere");
     }
 
     #[test]
     fn a_failed_job_ends_with_its_message() {
         let mut s = State::with_sample();
-        s.apply(Action::JobStarted { id: JobId(4), kind: JobKind::Train, now: 0.0 });
+        let id = started(&s.apply(Action::Train { now: 0.0 }));
         s.apply(Action::Worker {
-            response: Response::Failed { job: Some(JobId(9)), message: "other".into() },
+            response: Response::Failed { job: Some(JobId(id.0 + 5)), message: "other".into() },
             now: 1.0,
         });
         assert!(s.job.is_some(), "another job's failure is not this one's");
         s.apply(Action::Worker {
-            response: Response::Failed { job: Some(JobId(4)), message: "no gold links".into() },
+            response: Response::Failed { job: Some(id), message: "no gold links".into() },
             now: 1.0,
         });
         assert!(s.job.is_none());
         assert!(matches!(&s.job_note, Some(Err(n)) if n.contains("no gold links")), "{:?}", s.job_note);
         // The worker itself failed: whatever runs ends with its message.
-        s.apply(Action::JobStarted { id: JobId(5), kind: JobKind::Align, now: 0.0 });
+        s.apply(Action::Train { now: 0.0 });
         let message = "the worker failed: out of memory".to_string();
         s.apply(Action::Worker { response: Response::Failed { job: None, message }, now: 1.0 });
         assert!(s.job.is_none());

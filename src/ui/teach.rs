@@ -8,7 +8,9 @@
 
 use yew::prelude::*;
 
-use super::state::{Action, Mode, State};
+use super::view::Settled;
+
+use super::state::{Action, Mode};
 use crate::align::greedy::Outcome;
 use crate::corpus::TreePair;
 use crate::eval::prf::Counts;
@@ -17,7 +19,7 @@ use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
 pub struct TeachProps {
-    pub state: UseReducerHandle<State>,
+    pub state: Settled,
     pub dispatch: Callback<Action>,
 }
 

@@ -4,16 +4,14 @@
 
 use yew::prelude::*;
 
-use super::export::download_text;
-use super::jobs::{next_job_id, Jobs};
-use super::protocol::{CorpusText, Request};
+use super::view::{Running, Settled};
+
 use super::state::{Action, Field, Job, JobKind, Slot, State};
 
 #[derive(Properties, PartialEq)]
 pub struct TrainProps {
-    pub state: UseReducerHandle<State>,
+    pub state: Settled,
     pub dispatch: Callback<Action>,
-    pub jobs: Jobs,
 }
 
 /// Kernel combinations offered in the form (any other spec can be typed).
@@ -54,13 +52,10 @@ fn field(state: &State, dispatch: &Callback<Action>, f: Field, label: &str, help
 
 /// The running job: its stage, a progress bar, counts, ETA, elapsed time and
 /// a cancel button (which stops the worker at once and starts a fresh one).
-pub fn job_status(j: &Job, jobs: &Jobs, dispatch: &Callback<Action>) -> Html {
+pub fn job_status(j: &Job, dispatch: &Callback<Action>) -> Html {
     let on_cancel = {
-        let (dispatch, jobs) = (dispatch.clone(), jobs.clone());
-        Callback::from(move |_: MouseEvent| {
-            jobs.restart();
-            dispatch.emit(Action::Cancelled);
-        })
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Cancel))
     };
     let what = match j.kind {
         JobKind::Train => "Training and aligning",
@@ -104,6 +99,25 @@ pub fn job_status(j: &Job, jobs: &Jobs, dispatch: &Callback<Action>) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct JobStatusProps {
+    /// The kinds of job this panel started (it shows only their progress).
+    pub kinds: &'static [JobKind],
+    pub dispatch: Callback<Action>,
+}
+
+/// The progress of the running job, if it is of one of `kinds`: it reads
+/// the job from the page's [`Running`] context, so a progress report
+/// re-renders this bar and not the panel around it.
+#[function_component(JobStatus)]
+pub fn job_status_bar(props: &JobStatusProps) -> Html {
+    let running = use_context::<Running>().and_then(|r| r.0);
+    match running.filter(|j| props.kinds.contains(&j.kind)) {
+        Some(j) => job_status(&j, &props.dispatch),
+        None => html! {},
+    }
+}
+
 fn percent(done: u64, total: u64) -> f64 {
     if total == 0 {
         0.0
@@ -121,40 +135,16 @@ pub fn train_panel(props: &TrainProps) -> Html {
     let has_gold = state.corpus.gold_links() > 0;
 
     let on_train = {
-        let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), props.jobs.clone());
-        Callback::from(move |_: MouseEvent| {
-            let Ok(options) = state.form.options() else { return };
-            let id = next_job_id();
-            dispatch.emit(Action::JobStarted { id, kind: JobKind::Train, now: js_sys::Date::now() });
-            jobs.send(&Request::Train {
-                job: id,
-                corpus: CorpusText::of(&state.corpus),
-                options,
-                lexicon: state.lexicon_files(),
-            });
-        })
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Train { now: js_sys::Date::now() }))
     };
     let on_align = {
-        let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), props.jobs.clone());
-        Callback::from(move |_: MouseEvent| {
-            let Some(model) = &state.model else { return };
-            let id = next_job_id();
-            dispatch.emit(Action::JobStarted { id, kind: JobKind::Align, now: js_sys::Date::now() });
-            jobs.send(&Request::Align {
-                job: id,
-                corpus: CorpusText::of(&state.corpus),
-                model: model.json.to_string(),
-                lexicon: state.lexicon_files(),
-            });
-        })
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Align { now: js_sys::Date::now() }))
     };
     let on_download = {
-        let model = state.model.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Some(m) = &model {
-                download_text("treelink-model.json", &m.json, "application/json");
-            }
-        })
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::DownloadModel))
     };
 
     let spec_note = match (state.form.spec(), &options) {
@@ -174,11 +164,6 @@ pub fn train_panel(props: &TrainProps) -> Html {
     } + &state.ok_name(Slot::WordLinks).map_or(String::new(), |w| format!("; word links from {w}"))
         + ".";
 
-    let progress = state
-        .job
-        .as_ref()
-        .filter(|j| matches!(j.kind, JobKind::Train | JobKind::Align))
-        .map(|j| job_status(j, &props.jobs, dispatch));
     let note = match &state.job_note {
         Some(Ok(m)) => html! { <p id="job-note" class="ok" role="status">{m}</p> },
         Some(Err(m)) => html! { <p id="job-note" class="error" role="alert">{m}</p> },
@@ -219,7 +204,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
                         <p class="hint">{"The loaded pairs have no gold links to learn from: load gold links to train."}</p>
                     }
                     {model}
-                    { progress.unwrap_or_default() }
+                    <JobStatus kinds={&[JobKind::Train, JobKind::Align][..]} dispatch={dispatch.clone()} />
                     {note}
                 </div>
             </div>

@@ -11,12 +11,11 @@
 
 use yew::prelude::*;
 
-use super::export::{download_blob, download_text};
-use super::file_handles;
-use super::jobs::{next_job_id, Jobs};
-use super::protocol::{CorpusText, JobId, NamedText, Request};
-use super::state::{Action, CorpusTranslation, JobKind, MtSource, Slot, State, Translated, TranslationInput};
-use super::train::job_status;
+use super::view::Settled;
+
+use super::export::download_text;
+use super::state::{Action, CorpusTranslation, JobKind, Slot, State, Translated};
+use super::train::JobStatus;
 use crate::eval::bleu::sentence_bleu;
 use crate::io::svg::DIAGRAM_CSS;
 use crate::layout::{layout_pair, layout_tree, Rect, Style, TreeLayout};
@@ -27,9 +26,8 @@ use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
 pub struct TranslateProps {
-    pub state: UseReducerHandle<State>,
+    pub state: Settled,
     pub dispatch: Callback<Action>,
-    pub jobs: Jobs,
 }
 
 /// The derivation drawing's own rules, on top of [`DIAGRAM_CSS`]: in the page
@@ -60,49 +58,6 @@ fn colour(step: usize) -> &'static str {
     COLOURS[step % COLOURS.len()]
 }
 
-/// Sends a translation model file to the worker, to keep as model `job`: a
-/// file as a file (the worker reads it), a text as text.
-pub fn send_model(jobs: &Jobs, job: JobId, name: &str, source: &MtSource) {
-    match source {
-        MtSource::File(handle) => {
-            if let Some(file) = file_handles::get(*handle) {
-                jobs.send_with_file(&Request::LoadMtFile { job, name: name.to_string() }, &file)
-            }
-        }
-        MtSource::Text(text) => {
-            jobs.send(&Request::LoadMt { job, model: NamedText { name: name.to_string(), text: text.to_string() } })
-        }
-    }
-}
-
-/// The id of the held model, sent first to a worker that no longer holds it.
-fn held_model(state: &State, dispatch: &Callback<Action>, jobs: &Jobs) -> Option<JobId> {
-    let held = state.mt.held.as_ref()?;
-    if held.worker_gen != Some(state.worker_gen) {
-        send_model(jobs, held.id, &held.name, &held.source);
-        dispatch.emit(Action::MtResent);
-    }
-    Some(held.id)
-}
-
-/// Sends a translation request.
-fn send_translation(state: &State, dispatch: &Callback<Action>, jobs: &Jobs, input: TranslationInput) {
-    let Some(model) = held_model(state, dispatch, jobs) else { return };
-    let id = next_job_id();
-    jobs.send(&Request::Translate { job: id, model, source: input.source.to_bracketed(), nbest: state.mt.nbest });
-    dispatch.emit(Action::TranslateSent { id, input });
-}
-
-/// The input of translating pair `k` of the corpus.
-fn pair_input(state: &State, k: usize) -> Option<TranslationInput> {
-    let pair = state.corpus.pairs.get(k)?;
-    Some(TranslationInput {
-        label: format!("pair {}", k + 1),
-        source: pair.source.clone(),
-        reference: Some(pair.target.words().to_vec()),
-    })
-}
-
 #[function_component(TranslatePanel)]
 pub fn translate_panel(props: &TranslateProps) -> Html {
     let state = &props.state;
@@ -131,58 +86,24 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
         })
     };
     let on_train = {
-        let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), props.jobs.clone());
-        Callback::from(move |_: MouseEvent| {
-            let id = next_job_id();
-            dispatch.emit(Action::JobStarted { id, kind: JobKind::TrainMt, now: js_sys::Date::now() });
-            jobs.send(&Request::TrainMt {
-                job: id,
-                corpus: CorpusText::of(&state.corpus),
-                system: state.mt.system,
-                extract: state.mt.extract,
-                lm: state.lm_file(),
-            });
-        })
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TrainMt { now: js_sys::Date::now() }))
     };
     let on_download = {
-        let held = mt.held.clone();
-        Callback::from(move |_: MouseEvent| match held.as_ref().map(|h| (&h.name, &h.source)) {
-            Some((name, MtSource::Text(text))) => download_text(name, text, "application/json"),
-            Some((name, MtSource::File(handle))) => {
-                if let Some(file) = file_handles::get(*handle) {
-                    download_blob(name, &file)
-                }
-            }
-            None => {}
-        })
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::DownloadMt))
     };
     let on_translate_pair = {
-        let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), props.jobs.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Some(input) = pair_input(&state, state.pair) {
-                send_translation(&state, &dispatch, &jobs, input);
-            }
-        })
+        let (dispatch, k) = (dispatch.clone(), state.pair);
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TranslatePair(k)))
     };
     let on_translate_all = {
-        let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), props.jobs.clone());
-        Callback::from(move |_: MouseEvent| {
-            let Some(model) = held_model(&state, &dispatch, &jobs) else { return };
-            let id = next_job_id();
-            dispatch.emit(Action::JobStarted { id, kind: JobKind::TranslateAll, now: js_sys::Date::now() });
-            let sources = state.corpus.pairs.iter().map(|p| p.source.to_bracketed()).collect();
-            jobs.send(&Request::TranslateAll { job: id, model, sources });
-        })
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TranslateAll { now: js_sys::Date::now() }))
     };
     let on_translate_pasted = {
-        let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), props.jobs.clone());
-        Callback::from(move |_: MouseEvent| match Tree::parse_one(&state.mt.input, "pasted tree") {
-            Ok(source) => {
-                let input = TranslationInput { label: "the pasted tree".into(), source, reference: None };
-                send_translation(&state, &dispatch, &jobs, input);
-            }
-            Err(e) => dispatch.emit(Action::MtInputError(e.to_string())),
-        })
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TranslatePasted))
     };
     let on_input = {
         let dispatch = dispatch.clone();
@@ -205,11 +126,6 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
         Some(Err(m)) => html! { <p id="mt-note" class="error" role="alert">{m}</p> },
         None => html! {},
     };
-    let progress = state
-        .job
-        .as_ref()
-        .filter(|j| matches!(j.kind, JobKind::TrainMt | JobKind::TranslateAll))
-        .map(|j| job_status(j, &props.jobs, dispatch));
     let option = |value: &'static str, label: &'static str, selected: bool| {
         html! { <option value={value} {selected}>{label}</option> }
     };
@@ -251,7 +167,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                         <p class="hint">{"DirC and EWoS need sub-tree links: load gold links."}</p>
                     }
                     {model}
-                    { progress.unwrap_or_default() }
+                    <JobStatus kinds={&[JobKind::TrainMt, JobKind::TranslateAll][..]} dispatch={dispatch.clone()} />
                 </div>
                 <div class="translate-input">
                     <div class="buttons">
@@ -283,7 +199,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                 </div>
             </div>
             if let Some(c) = mt.corpus.as_ref().filter(|c| c.corpus_gen == state.corpus_gen) {
-                {corpus_view(c, state, dispatch, &props.jobs)}
+                {corpus_view(c, state, dispatch)}
             }
             if let Some(t) = &mt.result {
                 {result_view(t)}
@@ -294,20 +210,13 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
 
 /// Every pair's translation with corpus and sentence BLEU; a pair's number
 /// opens its derivation.
-fn corpus_view(
-    c: &CorpusTranslation,
-    state: &UseReducerHandle<State>,
-    dispatch: &Callback<Action>,
-    jobs: &Jobs,
-) -> Html {
+fn corpus_view(c: &CorpusTranslation, state: &State, dispatch: &Callback<Action>) -> Html {
     let rows = c.hyps.iter().zip(&c.sentence_bleu).enumerate().map(|(k, (hyp, bleu))| {
         let onclick = {
-            let (state, dispatch, jobs) = (state.clone(), dispatch.clone(), jobs.clone());
+            let dispatch = dispatch.clone();
             Callback::from(move |_: MouseEvent| {
                 dispatch.emit(Action::SelectPair(k));
-                if let Some(input) = pair_input(&state, k) {
-                    send_translation(&state, &dispatch, &jobs, input);
-                }
+                dispatch.emit(Action::TranslatePair(k));
             })
         };
         let reference = state.corpus.pairs.get(k).map_or(String::new(), |p| p.target.words().join(" "));

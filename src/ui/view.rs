@@ -6,9 +6,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::{Action, Effect, Mode, Results, State};
+use super::state::{Action, DownloadBody, Effect, Mode, Results, State};
 use super::{
-    diagram, explain_panel, export, jobs, kernel_table, loader, protocol, results, state, teach, train, translate,
+    diagram, explain_panel, export, file_handles, jobs, kernel_table, loader, protocol, results, state, teach, train,
+    translate,
 };
 
 use crate::corpus::{Corpus, TreePair};
@@ -32,6 +33,29 @@ impl yew::Reducible for State {
         Rc::new(s)
     }
 }
+
+/// The state as the panels see it: equal while only the running job's
+/// progress moves ([`State::same_but_progress`]), so a progress report
+/// re-renders the progress bar (which reads [`Running`]) and not the panels.
+#[derive(Clone)]
+pub struct Settled(pub UseReducerHandle<State>);
+
+impl PartialEq for Settled {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.same_but_progress(&other.0)
+    }
+}
+
+impl std::ops::Deref for Settled {
+    type Target = State;
+    fn deref(&self) -> &State {
+        &self.0
+    }
+}
+
+/// The running job, as a context: the one thing a progress report changes.
+#[derive(Clone, PartialEq)]
+pub struct Running(pub Option<state::Job>);
 
 /// The page's two workers: one for jobs (training, aligning, translating;
 /// restarted to cancel), one that reads the user's files, so a file is
@@ -105,6 +129,21 @@ fn use_effects(workers: Rc<Workers>) {
             match effect {
                 Effect::Load(request) => {
                     workers.files.send(&protocol::Request::Load { job: jobs::next_job_id(), request })
+                }
+                Effect::Post(request) => workers.jobs.send(&request),
+                Effect::PostFile(request, handle) => {
+                    if let Some(file) = file_handles::get(handle) {
+                        workers.jobs.send_with_file(&request, &file)
+                    }
+                }
+                Effect::RestartJobWorker => workers.jobs.restart(),
+                Effect::Download { name, body: DownloadBody::Text { text, mime } } => {
+                    export::download_text(&name, &text, mime)
+                }
+                Effect::Download { name, body: DownloadBody::File(handle) } => {
+                    if let Some(file) = file_handles::get(handle) {
+                        export::download_blob(&name, &file)
+                    }
                 }
             }
         }
@@ -208,42 +247,18 @@ fn app() -> Html {
     let workers = {
         let dispatcher = state.dispatcher();
         use_memo((), move |_| {
-            let files = jobs::Jobs::start(file_worker_answers(dispatcher.clone()));
-            let jobs = jobs::Jobs::start(Callback::from(move |response| {
-                dispatcher.dispatch(Action::Worker { response, now: js_sys::Date::now() })
-            }));
+            let files = jobs::Jobs::start("files", file_worker_answers(dispatcher.clone()));
+            let jobs = jobs::Jobs::start(
+                "jobs",
+                Callback::from(move |response| {
+                    dispatcher.dispatch(Action::Worker { response, now: js_sys::Date::now() })
+                }),
+            );
             Workers { jobs, files }
         })
     };
-    use_effects(workers.clone());
-    let jobs = Rc::new(workers.jobs.clone());
+    use_effects(workers);
 
-    // Ask the worker why, whenever a node pair is selected with results in hand.
-    {
-        let (jobs, dispatcher) = (jobs.clone(), state.dispatcher());
-        let results =
-            state.results.as_ref().filter(|r| r.corpus_gen == state.corpus_gen).map(|r| Rc::as_ptr(&r.0) as usize);
-        let key =
-            (state.pair, state.sel_source, state.sel_target, results, state.mode == Mode::Inspect, state.worker_gen);
-        use_effect_with(key, move |&(pair, s, t, results, inspect, _)| {
-            if let (Some(source), Some(target), Some(_), true) = (s, t, results, inspect) {
-                dispatcher.dispatch(Action::ExplainRequested { pair, source, target });
-                jobs.send(&protocol::Request::Explain { pair, source, target });
-            }
-        });
-    }
-    // An uploaded translation model is read in the worker (it can be large).
-    {
-        let (jobs, dispatcher) = (jobs.clone(), state.dispatcher());
-        let upload = state.mt.upload.clone();
-        use_effect_with(state.mt.upload_seq, move |&seq| {
-            if let (true, Some(u)) = (seq > 0, upload) {
-                let job = jobs::next_job_id();
-                dispatcher.dispatch(Action::MtLoadSent(job));
-                translate::send_model(&jobs, job, &u.name, &u.source);
-            }
-        });
-    }
     // While a job runs, tick so its elapsed time moves between progress reports.
     {
         let dispatcher = state.dispatcher();
@@ -358,9 +373,10 @@ fn app() -> Html {
                     <a href="#export-panel">{"Export"}</a>
                 </nav>
             </header>
+            <ContextProvider<Running> context={Running(state.job.clone())}>
             <main>
-                <loader::Loader state={state.clone()} dispatch={dispatch.clone()} />
-                <train::TrainPanel state={state.clone()} dispatch={dispatch.clone()} jobs={(*jobs).clone()} />
+                <loader::Loader state={Settled(state.clone())} dispatch={dispatch.clone()} />
+                <train::TrainPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
                 <section class="panel workbench" id="workbench" aria-label="The selected pair">
                     {nav}
                     if let Some(pair) = pair {
@@ -372,21 +388,22 @@ fn app() -> Html {
                         {link_table(&pair, &links, state.results(), state.pair, &dispatch)}
                         if state.mode == Mode::Inspect {
                             <div class="inspect-grid">
-                                <explain_panel::ExplainPanel state={state.clone()} dispatch={dispatch.clone()} />
-                                <kernel_table::KernelTable state={state.clone()} dispatch={dispatch.clone()} />
+                                <explain_panel::ExplainPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
+                                <kernel_table::KernelTable state={Settled(state.clone())} dispatch={dispatch.clone()} />
                             </div>
                         } else {
-                            <teach::TeachPanel state={state.clone()} dispatch={dispatch.clone()} />
+                            <teach::TeachPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
                         }
                     } else {
                         <p>{"No pairs loaded."}</p>
                     }
                 </section>
-                <translate::TranslatePanel state={state.clone()} dispatch={dispatch.clone()} jobs={(*jobs).clone()} />
+                <translate::TranslatePanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
                 <results::ResultsPanel results={state.shared_results()} corpus={state::Shared(state.corpus.clone())}
                     sort={state.sort} pair={state.pair} dispatch={dispatch.clone()} />
-                <export::ExportPanel state={state.clone()} dispatch={dispatch.clone()} />
+                <export::ExportPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
             </main>
+            </ContextProvider<Running>>
             <footer>
                 <p>{"Keys: n / p next / previous pair; in the diagram, PageDown / PageUp too, + / − zoom, f fit to width, Tab to a node and Enter to click it."}</p>
                 <p>{"Built-in sample: the dev split (LAI sub-corpus, German–Spanish, 157 pairs) of the SQUOIA parallel treebank with gold sub-tree alignments, by the SQUOIA project (University of Zurich), used under the "}

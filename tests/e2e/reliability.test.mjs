@@ -55,6 +55,14 @@ async function snapshot() {
   return { corpus: await text('#corpus-summary'), model: await text('#model-summary'), pair: await page.inputValue('#pair-number') };
 }
 
+/** The page's job worker (its other worker, "files", reads uploads). */
+async function jobWorker() {
+  for (const w of page.workers()) {
+    if (await w.evaluate(() => self.name).catch(() => null) === 'jobs') return w;
+  }
+  throw new Error(`no job worker among ${page.workers().length}`);
+}
+
 async function waitForError(slot, pattern) {
   await page.waitForFunction(([slot, source, flags]) => {
     const el = document.querySelector(`#status-${slot}`);
@@ -119,7 +127,7 @@ test('when the worker dies, the page says so, a fresh worker takes the next job,
   // A panic in wasm, or running out of memory, ends in an uncaught error of
   // the worker's event loop; here is one, while the worker is idle.
   const crash = () => { throw new Error('RuntimeError: unreachable executed'); };
-  const first = page.workers().at(-1);
+  const first = await jobWorker();
   await first.evaluate((crash) => setTimeout(new Function(`(${crash})()`), 0), crash.toString());
   await page.waitForSelector('#job-note.error');
   assert.match(await text('#job-note'), /^.*The worker stopped \(.*unreachable executed\); a fresh one was started, and the data, models and results on this page are kept\.$/);
@@ -130,7 +138,7 @@ test('when the worker dies, the page says so, a fresh worker takes the next job,
   await page.waitForSelector('#job-note.ok', { timeout: 120000 });
   assert.equal(await text('#results-table'), results, 'the same results from the fresh worker');
   // Now it dies during a job (it fails on the request itself): the job ends with the news.
-  const second = page.workers().at(-1);
+  const second = await jobWorker();
   assert.notEqual(second, first);
   await second.evaluate((crash) => { self.onmessage = new Function(`(${crash})()`); }, crash.toString());
   await page.click('#align');
