@@ -105,6 +105,21 @@ export async function openPage(problems, ready) {
   return { page, url, close: async () => { await context.close(); proc.kill(); } };
 }
 
+/**
+ * Collects the duration of every long task (over 50 ms) of the page's
+ * thread in `window.longTasks`, from now on; `longTasks(page)` reads them.
+ */
+export async function observeLongTasks(page) {
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); })
+      .observe({ type: 'longtask', buffered: false });
+  });
+}
+
+/** The long tasks observed since `observeLongTasks` or the last `window.longTasks = []`. */
+export const longTasks = (page) => page.evaluate(() => window.longTasks);
+
 /** Selects pair `n` (1-based) with the pair number field. */
 export async function goToPair(page, n) {
   await page.fill('#pair-number', String(n));

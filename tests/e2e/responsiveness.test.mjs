@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { root, lines, openPage } from './helpers.mjs';
+import { root, lines, longTasks, observeLongTasks, openPage } from './helpers.mjs';
 
 const prefix = path.resolve(root, '../shared/data/squoia-de-es/bracketed/train');
 
@@ -15,11 +15,7 @@ const problems = [];
 
 before(async () => {
   ({ page, close } = await openPage(problems, '#pair-diagram'));
-  await page.evaluate(() => {
-    window.longTasks = [];
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); })
-      .observe({ type: 'longtask', buffered: false });
-  });
+  await observeLongTasks(page);
 });
 
 after(async () => {
@@ -45,7 +41,7 @@ test('loading SQUOIA train (2,728 pairs) leaves the page responsive: long main-t
   // Long tasks are reported after they end: let the last one arrive.
   await page.waitForTimeout(300);
   const seconds = (Date.now() - t0) / 1000;
-  const tasks = await page.evaluate(() => window.longTasks);
+  const tasks = await longTasks(page);
   const longest = Math.max(0, ...tasks);
   const total = tasks.reduce((a, b) => a + b, 0);
   console.log(`SQUOIA train (${pairs} pairs): loaded and drawn in ${seconds.toFixed(1)} s; main-thread tasks over 50 ms: ${tasks.length}, longest ${longest.toFixed(0)} ms, together ${total.toFixed(0)} ms [${tasks.map((t) => t.toFixed(0)).join(', ')}]`);
