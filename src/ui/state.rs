@@ -1120,7 +1120,8 @@ impl State {
         }
         self.pair_tables();
         if let (Some(summary), Some(u)) = (answer.model, self.slot(Slot::Model).ok_file().cloned()) {
-            self.model = Some(LoadedAlignmentModel { json: u.text.clone(), origin: format!("uploaded {}", u.name), summary });
+            self.model =
+                Some(LoadedAlignmentModel { json: u.text.clone(), origin: format!("uploaded {}", u.name), summary });
         }
         let (Some((origin, _)), Some((corpus, ids))) = (answer.corpus, corpus) else { return };
         match origin {
@@ -1245,8 +1246,11 @@ impl State {
             }
             Response::Trained { job, model, summary } => {
                 if job_is(&self.job, job) {
-                    self.model =
-                        Some(LoadedAlignmentModel { json: model.into(), origin: "trained in this page".into(), summary });
+                    self.model = Some(LoadedAlignmentModel {
+                        json: model.into(),
+                        origin: "trained in this page".into(),
+                        summary,
+                    });
                 }
             }
             Response::Aligned { job, searches, baseline, lexicon } => {

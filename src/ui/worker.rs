@@ -21,7 +21,7 @@ use crate::app::translation::{self, TranslationTraining};
 use crate::corpus::Corpus;
 use crate::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment, WordModel};
 use crate::mt::lm::{read_arpa, NgramLm};
-use crate::mt::model::{TranslationModel, SystemKind};
+use crate::mt::model::{SystemKind, TranslationModel};
 use crate::mt::phrase::ExtractMethod;
 use crate::mt::train::MtTrainSettings;
 use crate::progress::{Flow, Observer, Progress};
