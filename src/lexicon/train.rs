@@ -214,14 +214,13 @@ impl fmt::Display for WordModel {
 }
 
 impl std::str::FromStr for WordModel {
-    type Err = String;
+    type Err = crate::kernel::UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        WordModel::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| {
-            format!(
-                "unknown word-alignment model '{s}': expected one of {}",
-                WordModel::ALL.map(WordModel::name).join(", ")
-            )
+        WordModel::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| crate::kernel::UnknownName {
+            what: "word-alignment model",
+            found: s.to_string(),
+            expected: "fast-align, hmm",
         })
     }
 }
@@ -502,6 +501,15 @@ pub fn align_with(lexicon: &Lexicon, bitext: &[SentencePair], options: &LexiconO
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn word_model_names_read_back_and_an_unknown_one_lists_them() {
+        for m in WordModel::ALL {
+            assert_eq!(m.name().parse::<WordModel>(), Ok(m));
+        }
+        let e = "ibm4".parse::<WordModel>().unwrap_err().to_string();
+        assert_eq!(e, "unknown word-alignment model 'ibm4': expected one of fast-align, hmm");
+    }
     use crate::lexicon::NULL;
 
     fn bitext(pairs: &[(&str, &str)]) -> Vec<SentencePair> {
