@@ -8,7 +8,7 @@ use crate::align::composite::KernelSpec;
 use crate::align::explain::{self, Explanation};
 use crate::align::greedy::Search;
 use crate::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexicalModel, LexiconSource};
-use crate::align::model::{self, search_links, AlignError, AlignmentModel, Scorer, TrainOptions};
+use crate::align::model::{self, AlignError, AlignmentModel, Scorer, TrainOptions};
 use crate::corpus::Corpus;
 use crate::io::links::Link;
 use crate::lexicon::{Lexicon, SentencePair, WordAlignment, WordModel};
@@ -125,14 +125,7 @@ pub struct CorpusAlignment {
 impl CorpusAlignment {
     /// The links of each pair, sorted (what `treelink align` prints).
     pub fn links(&self) -> Vec<Vec<Link>> {
-        self.searches
-            .iter()
-            .map(|s| {
-                let mut links = search_links(s);
-                links.sort();
-                links
-            })
-            .collect()
+        self.searches.iter().map(explain::predicted_links).collect()
     }
 }
 

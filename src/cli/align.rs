@@ -10,8 +10,9 @@ use super::CliError;
 use treelink::align::baseline::{BaselineOptions, Heuristics, NullWord, ScoreFunction, UnaryChains};
 use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
+use treelink::align::explain;
 use treelink::align::lexical::{prepare, LexicalSetup, LexiconSource};
-use treelink::align::model::{self, search_links, AlignmentModel, DecisionThreshold, Scorer, TrainOptions};
+use treelink::align::model::{self, AlignmentModel, DecisionThreshold, Scorer, TrainOptions};
 use treelink::align::primal::Solver;
 use treelink::app::alignment;
 use treelink::corpus::{Corpus, Named};
@@ -347,17 +348,6 @@ fn lexicon_source(lex: &LexArgs, links: Option<Vec<WordAlignment>>) -> Result<Le
     Ok(alignment::lexicon_source(tables(lex)?, links, extra_bitext(lex)?, lex.word_model))
 }
 
-/// Trains one model; `setup` holds the lexicon and the links of [train, dev].
-fn train_one(
-    train: &Corpus,
-    dev: Option<&Corpus>,
-    setup: &LexicalSetup,
-    options: &TrainOptions,
-    reporter: &mut Reporter,
-) -> Result<AlignmentModel, CliError> {
-    Ok(model::train(train, dev, setup, options, reporter)?)
-}
-
 /// Links of every pair of `input` under `model`, given the input's word links.
 fn align_all(
     model: &AlignmentModel,
@@ -367,15 +357,8 @@ fn align_all(
     reporter: &mut Reporter,
 ) -> Result<Vec<Vec<Link>>, CliError> {
     let scorer = Scorer::new(model, lexicon)?;
-    let mut out = Vec::with_capacity(input.len());
-    for (k, (pair, l)) in input.pairs.iter().zip(links).enumerate() {
-        let (search, _) = scorer.align_pair(pair, l);
-        let mut links = search_links(&search);
-        links.sort();
-        out.push(links);
-        reporter.report("aligning", k as u64 + 1, input.len() as u64);
-    }
-    Ok(out)
+    let searches = explain::align_corpus(&scorer, input, links, reporter)?;
+    Ok(searches.iter().map(explain::predicted_links).collect())
 }
 
 fn print_links(pairs: &[Vec<Link>]) -> Result<(), CliError> {
@@ -504,7 +487,7 @@ fn run_split(
                reporter: &mut Reporter|
      -> Result<(f64, f64), CliError> {
         let started = Instant::now();
-        let model = train_one(train, Some(dev), &split, options, reporter)?;
+        let model = model::train(train, Some(dev), &split, options, reporter)?;
         let train_secs = started.elapsed().as_secs_f64();
         let started = Instant::now();
         let pred = align_all(&model, &split.lexicon, test, test_links, reporter)?;
