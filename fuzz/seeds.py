@@ -122,6 +122,20 @@ for system in ["phrase", "ms"]:
     with open(mt, "rb") as f:
         put("mt_model", system, f.read())
 
+# Exercises and answers (exercise file, 0xFF, answers file), made and
+# answered by the binary.
+for k, pairs in enumerate(["1", "2,3", "5,1,4"]):
+    ex = os.path.join(tmp, f"ex{k}.json")
+    run("exercise", "new", "--corpus", few, "--pairs", pairs, "--title", f"Exercise {k}", "--instructions", "Link the phrases.", "-o", ex)
+    gold = lines(few + ".gold")
+    links = os.path.join(tmp, f"ex{k}.links")
+    with open(links, "wb") as f:
+        f.write(b"\n".join(gold[int(n) - 1] for n in pairs.split(",")) + b"\n")
+    answers = os.path.join(tmp, f"ex{k}.answers.json")
+    run("exercise", "answer", ex, links, "--student", f"Student {k}", "-o", answers)
+    with open(ex, "rb") as f, open(answers, "rb") as g:
+        put("exercise", f"ex{k}", f.read() + SEP + g.read())
+
 # TigerXML + STA: the sentences of the first aligned sentence pairs, with
 # their aligns, without the treebanks' long <head>.
 def sentences(xml):

@@ -8,6 +8,7 @@ pub mod align;
 pub mod app;
 pub mod corpus;
 pub mod eval;
+pub mod exercise;
 pub mod hash;
 pub mod io;
 pub mod kernel;

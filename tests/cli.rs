@@ -466,3 +466,75 @@ fn inputs_over_a_limit_get_an_error_naming_it_and_how_to_raise_it() {
         "{e}"
     );
 }
+
+/// `exercise new` → `answer` → `check`: each student's P/R/F equals what
+/// `treelink eval` gives for the same links on the exercise's pairs, and
+/// damaged answers are refused with their place.
+#[test]
+fn exercise_round_trip_scores_as_eval_does() {
+    let dir = scratch("exercise");
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev");
+    let ex = dir.join("ex.json").to_string_lossy().into_owned();
+    let o = treelink(&["exercise", "new", "--corpus", sample, "--pairs", "3,1,5", "--title", "Week 3", "-o", &ex]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The exercise's pairs as a treebank of their own, for `eval`.
+    let lines = |ext: &str| std::fs::read_to_string(format!("{sample}.{ext}")).unwrap();
+    let pick = |text: String| {
+        [3, 1, 5].iter().map(|&n| text.lines().nth(n - 1).unwrap().to_string() + "\n").collect::<String>()
+    };
+    let prefix = dir.join("picked").to_string_lossy().into_owned();
+    for ext in ["src", "trg", "gold"] {
+        write(&dir, &format!("picked.{ext}"), &pick(lines(ext)));
+    }
+    let gold = pick(lines("gold"));
+    // Ana keeps the first half of each key line and adds 1-1 (wrong or right);
+    // Ben answers nothing on the last pair.
+    let ana: String = gold
+        .lines()
+        .map(|l| {
+            let links: Vec<&str> = l.split_whitespace().collect();
+            let mut kept: Vec<String> =
+                links[..links.len() / 2].iter().map(|s| s.trim_end_matches('?').to_string()).collect();
+            kept.push("1-1".into());
+            kept.join(" ") + "\n"
+        })
+        .collect();
+    let ben: String = gold
+        .lines()
+        .enumerate()
+        .map(|(k, l)| if k == 2 { "\n".to_string() } else { l.replace('?', "") + "\n" })
+        .collect();
+    let mut scores = Vec::new();
+    for (name, links) in [("Ana", &ana), ("Ben", &ben)] {
+        let file = write(&dir, &format!("{name}.links"), links);
+        let answers = dir.join(format!("{name}.json")).to_string_lossy().into_owned();
+        let o = treelink(&["exercise", "answer", &ex, &file, "--student", name, "-o", &answers]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = treelink(&["eval", "--input", &prefix, "--pred", &file]);
+        let prf: Vec<String> = stdout(&o).lines().take(3).map(|l| l.rsplit(' ').next().unwrap().to_string()).collect();
+        scores.push((name, answers, prf));
+    }
+    let answers: Vec<&str> = scores.iter().map(|s| s.1.as_str()).collect();
+    let o = treelink(&[&["exercise", "check", &ex][..], &answers].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = stdout(&o);
+    for (name, file, prf) in &scores {
+        let row = table.lines().find(|l| l.starts_with(&format!("{name}\t"))).unwrap();
+        let cells: Vec<&str> = row.split('\t').collect();
+        assert_eq!(cells[1], file);
+        assert_eq!(&cells[2..5], &prf[..], "{name}: check and eval differ\n{table}");
+    }
+    assert!(scores[0].2 != scores[1].2, "the two students differ: {scores:?}");
+    // Answers with a node the tree lacks, and answers to another exercise.
+    let bad = std::fs::read_to_string(&scores[0].1).unwrap().replacen("\"links\": \"", "\"links\": \"0-999 ", 1);
+    let bad = write(&dir, "bad.json", &bad);
+    let o = treelink(&["exercise", "check", &ex, &bad]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("bad.json:") && stderr(&o).contains("names target node 999"), "{}", stderr(&o));
+    let other = dir.join("other.json").to_string_lossy().into_owned();
+    assert!(treelink(&["exercise", "new", "--corpus", sample, "--pairs", "2", "-o", &other]).status.success());
+    let o = treelink(&["exercise", "check", &other, &scores[0].1]);
+    assert!(stderr(&o).contains("expected answers to the exercise"), "{}", stderr(&o));
+    let o = treelink(&["exercise", "new", "--corpus", sample, "--pairs", "158", "-o", &other]);
+    assert_eq!(stderr(&o).trim(), "treelink: pair 158 does not exist: the treebank has pairs 1 to 157");
+}

@@ -16,6 +16,7 @@ macro_rules! out {
 
 mod align;
 mod bench;
+mod exercise;
 mod mt;
 mod progress;
 mod svm_light_tk;
@@ -130,6 +131,10 @@ enum Command {
     /// writer of sub-tree-pair examples in its format.
     #[command(name = "svm-light-tk", subcommand)]
     SvmLightTk(svm_light_tk::TkCommand),
+    /// Classroom exercises: make one from gold-aligned pairs, write a student's answers, check a
+    /// class's answers against the key (the page makes and reads the same files).
+    #[command(subcommand)]
+    Exercise(exercise::ExerciseCommand),
 }
 
 /// The kernel settings of `kernel` and `btk`.
@@ -199,6 +204,8 @@ pub enum CliError {
     TkModel(#[from] treelink::svm_light_tk::ModelError),
     #[error(transparent)]
     Tk(#[from] treelink::svm_light_tk::TkError),
+    #[error(transparent)]
+    Exercise(Box<treelink::exercise::ExerciseError>),
 }
 
 pub fn main() -> ExitCode {
@@ -231,6 +238,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Lm(args) => mt::lm(args),
         Command::MtExperiment(args) => mt::mt_experiment(args, &limits),
         Command::SvmLightTk(command) => svm_light_tk::run(command),
+        Command::Exercise(command) => exercise::run(command),
         Command::Kernel { k, left, right } => {
             check_lambda(k.lambda)?;
             let mut stream = KernelStream::new(k.space, k.lambda, k.max_node_pairs);
