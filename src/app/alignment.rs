@@ -24,6 +24,8 @@ pub enum AlignmentError {
     Model(AlignError),
     #[error("no kernel to train")]
     NoKernel,
+    #[error("{0} pairs are too few to hold out {HELD_OUT_PERCENT}% as dev and train on the rest")]
+    TooFewToHoldOut(usize),
     #[error("cancelled")]
     Cancelled,
 }
@@ -96,6 +98,52 @@ pub fn train_model(
         }
     }
     best.map(|(_, m)| m).ok_or(AlignmentError::NoKernel)
+}
+
+/// The share of the loaded pairs the page holds out as dev when asked to
+/// calibrate (it has no dev file): the last 20%, as `treelink train --dev`
+/// would use them.
+pub const HELD_OUT_PERCENT: usize = 20;
+
+/// Splits `corpus` into its first pairs (train) and its last
+/// [`HELD_OUT_PERCENT`]% (dev, at least one pair); `None` when either
+/// side would be empty.
+pub fn hold_out(corpus: &Corpus) -> Option<(Corpus, Corpus)> {
+    let dev = held_out_pairs(corpus.len())?;
+    let (train, dev) = corpus.pairs.split_at(corpus.len() - dev);
+    Some((Corpus { pairs: train.to_vec() }, Corpus { pairs: dev.to_vec() }))
+}
+
+/// How many of `n` pairs [`hold_out`] holds out, if it can.
+pub fn held_out_pairs(n: usize) -> Option<usize> {
+    let dev = (n * HELD_OUT_PERCENT / 100).max(1);
+    (dev < n).then_some(dev)
+}
+
+/// What the page's Train button does with the pairs it holds: `treelink
+/// train --train PAIRS` or, with `held_out`, `treelink train --train FIRST
+/// --dev LAST` on the split of [`hold_out`] (word links given for all pairs
+/// are cut to the training pairs', as `--word-align` gives them).
+pub fn train_on_pairs(
+    corpus: &Corpus,
+    held_out: bool,
+    tables: Option<Lexicon>,
+    word_links: Option<Vec<WordAlignment>>,
+    word_model: WordModel,
+    options: &[TrainOptions],
+    observer: &mut dyn Observer,
+) -> Result<AlignmentModel, AlignmentError> {
+    if !held_out {
+        let source = lexicon_source(tables, word_links, Vec::new(), word_model);
+        return train_model(corpus, None, source, options, observer);
+    }
+    let (train, dev) = hold_out(corpus).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
+    let word_links = word_links.map(|mut links| {
+        links.truncate(train.len());
+        links
+    });
+    let source = lexicon_source(tables, word_links, Vec::new(), word_model);
+    train_model(&train, Some(&dev), source, options, observer)
 }
 
 /// What training chose on dev, in words.
@@ -240,5 +288,29 @@ impl Comparison {
         let scorer = Scorer::new(&self.model, &a.lexicon).map_err(|e| ExplainError::Model(e.to_string()))?;
         explain::explain(&self.model, &scorer, &a.lexicon, p, links, search, source, target)
             .ok_or(ExplainError::NoNodes { pair, nodes: (source, target) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Named;
+
+    fn pairs(n: usize) -> Corpus {
+        let trees: String = (0..n).map(|k| format!("(S (N w{k}))\n")).collect();
+        Corpus::from_texts(Named { name: "a.src", text: &trees }, Named { name: "a.trg", text: &trees }, None).unwrap()
+    }
+
+    #[test]
+    fn the_held_out_dev_is_the_last_fifth_and_never_empties_a_side() {
+        let corpus = pairs(157);
+        let (train, dev) = hold_out(&corpus).unwrap();
+        assert_eq!((train.len(), dev.len()), (126, 31));
+        assert_eq!(train.pairs[..], corpus.pairs[..126]);
+        assert_eq!(dev.pairs[..], corpus.pairs[126..]);
+        let (train, dev) = hold_out(&pairs(4)).unwrap();
+        assert_eq!((train.len(), dev.len()), (3, 1));
+        assert!(hold_out(&pairs(1)).is_none());
+        assert!(hold_out(&pairs(0)).is_none());
     }
 }

@@ -14,6 +14,7 @@ use crate::align::greedy::Search;
 use crate::align::model::TrainOptions;
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::io::links::write_links;
+use crate::lexicon::WordModel;
 use crate::limits::Limits;
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
@@ -93,9 +94,21 @@ impl std::fmt::Display for JobId {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Request {
-    /// Train a model on `corpus` (as `treelink train --train`), then align
-    /// `corpus` with it (as `treelink align`) and run the baseline.
-    Train { job: JobId, corpus: CorpusText, options: TrainOptions, lexicon: LexiconFiles },
+    /// Train a model on `corpus` (as `treelink train --train`; with
+    /// `held_out`, on its first pairs with the last 20% as `--dev`:
+    /// `app::alignment::train_on_pairs`), the in-engine lexicon by
+    /// `word_model` (`--word-model`), then align `corpus` with it (as
+    /// `treelink align`) and run the baseline.
+    Train {
+        job: JobId,
+        corpus: CorpusText,
+        options: TrainOptions,
+        lexicon: LexiconFiles,
+        #[serde(default)]
+        word_model: WordModel,
+        #[serde(default)]
+        held_out: bool,
+    },
     /// Align `corpus` with the model file `model` (as `treelink align`) and
     /// run the baseline (as `treelink baseline`).
     Align { job: JobId, corpus: CorpusText, model: String, lexicon: LexiconFiles },

@@ -11,7 +11,7 @@ use super::protocol::{CorpusText, JobId, LexiconFiles, NamedText, Request, Respo
 use crate::align::composite::KernelSpec;
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
-use crate::align::model::TrainOptions;
+use crate::align::model::{DecisionThreshold, TrainOptions};
 use crate::app::files::FileKind;
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
@@ -20,6 +20,7 @@ use crate::io::links::{Link, LinkKind};
 use crate::io::svg::{DrawnLink, LinkStyle};
 use crate::io::tiger::PairIds;
 use crate::kernel::DEFAULT_LAMBDA;
+use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
 use crate::svm::{SvmParams, DEFAULT_C};
@@ -149,11 +150,16 @@ impl Field {
     }
 }
 
-/// The training form's texts, as typed, and the error of each bad field.
+/// The training form's texts, as typed, and the error of each bad field;
+/// the in-engine lexicon's word model (`--word-model`); and whether the
+/// last 20% of the pairs are held out as dev to calibrate the threshold on
+/// D (`--dev`, `app::alignment::hold_out`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrainForm {
     pub values: BTreeMap<Field, String>,
     pub errors: BTreeMap<Field, String>,
+    pub word_model: WordModel,
+    pub held_out: bool,
 }
 
 impl Default for TrainForm {
@@ -168,7 +174,12 @@ impl Default for TrainForm {
             (Field::MaxExamples, d.max_examples.to_string()),
             (Field::Seed, d.seed.to_string()),
         ];
-        TrainForm { values: values.into_iter().collect(), errors: BTreeMap::new() }
+        TrainForm {
+            values: values.into_iter().collect(),
+            errors: BTreeMap::new(),
+            word_model: WordModel::default(),
+            held_out: false,
+        }
     }
 }
 
@@ -249,6 +260,12 @@ impl TrainForm {
                     seed,
                     // Progress more often than the CLI's default (it changes nothing else).
                     svm: SvmParams { progress_every: 100, ..SvmParams::default() },
+                    // `--threshold auto`: with the held-out dev, the one that maximises its F.
+                    threshold: if self.held_out {
+                        DecisionThreshold::Calibrated
+                    } else {
+                        DecisionThreshold::Fixed(0.0)
+                    },
                     ..TrainOptions::default()
                 })
             }
@@ -630,6 +647,10 @@ pub enum Action {
     SetCompare(Compare),
     SetLambda(String),
     SetField(Field, String),
+    /// The in-engine lexicon's word model for training.
+    SetWordModel(WordModel),
+    /// Hold out the last 20% of the pairs as dev (calibrated threshold), or train on all.
+    SetHeldOut(bool),
     /// Train on the loaded pairs, then align them (the training form's options).
     Train {
         now: f64,
@@ -1495,13 +1516,22 @@ impl State {
                 s.form.values.insert(field, value);
                 s.form.errors = s.form.options().err().unwrap_or_default();
             }
+            Action::SetWordModel(model) => s.form.word_model = model,
+            Action::SetHeldOut(on) => s.form.held_out = on,
             Action::Train { now } => {
                 let has_gold = s.corpus.gold_links() > 0;
                 if let (None, Ok(options), true) = (&s.job, s.form.options(), has_gold) {
                     let id = s.job_id();
                     s.start_job(id, JobKind::Train, now);
                     let corpus = CorpusText::of(&s.corpus);
-                    effects.push(Effect::Post(Request::Train { job: id, corpus, options, lexicon: s.lexicon_files() }));
+                    effects.push(Effect::Post(Request::Train {
+                        job: id,
+                        corpus,
+                        options,
+                        lexicon: s.lexicon_files(),
+                        word_model: s.form.word_model,
+                        held_out: s.form.held_out,
+                    }));
                 }
             }
             Action::Align { now } => {
@@ -1802,12 +1832,15 @@ mod tests {
     fn training_posts_one_request_and_cancelling_restarts_the_worker() {
         let mut s = State::with_sample();
         let effects = s.apply(Action::Train { now: 1.0 });
-        let [Effect::Post(Request::Train { job, corpus, options, lexicon })] = effects.as_slice() else {
+        let [Effect::Post(Request::Train { job, corpus, options, lexicon, word_model, held_out })] = effects.as_slice()
+        else {
             panic!("{effects:?}")
         };
         assert_eq!(*corpus, CorpusText::of(&s.corpus));
         assert_eq!(Ok(options.clone()), s.form.options());
+        assert_eq!(options.threshold, DecisionThreshold::Fixed(0.0), "the paper's D > 0 without held-out pairs");
         assert_eq!(*lexicon, LexiconFiles::default());
+        assert_eq!((*word_model, *held_out), (WordModel::FastAlign, false));
         let id = *job;
         assert!(s.apply(Action::Train { now: 2.0 }).is_empty(), "one job at a time");
         assert!(s.apply(Action::Align { now: 2.0 }).is_empty());
@@ -1827,6 +1860,19 @@ mod tests {
         // No model yet: nothing to align with, nor to download.
         assert!(s.apply(Action::Align { now: 3.0 }).is_empty());
         assert!(s.apply(Action::DownloadModel).is_empty());
+    }
+
+    #[test]
+    fn the_word_model_and_the_held_out_dev_reach_the_training_request() {
+        let mut s = State::with_sample();
+        s.apply(Action::SetWordModel(WordModel::Hmm));
+        s.apply(Action::SetHeldOut(true));
+        let effects = s.apply(Action::Train { now: 1.0 });
+        let [Effect::Post(Request::Train { options, word_model, held_out, .. })] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!((*word_model, *held_out), (WordModel::Hmm, true));
+        assert_eq!(options.threshold, DecisionThreshold::Calibrated, "as `train --dev` (--threshold auto)");
     }
 
     #[test]

@@ -120,12 +120,19 @@ fn load_mt(job: JobId, name: &str, bytes: Result<Vec<u8>, String>, reporter: &mu
 
 fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter) {
     match request {
-        Request::Train { job, corpus, options, lexicon } => {
+        Request::Train { job, corpus, options, lexicon, word_model, held_out } => {
             reporter.job = Some(job);
             let result = corpus.parse().and_then(|corpus| {
-                let model = train(reporter, &corpus, &options, &lexicon)?;
+                let model = train(reporter, &corpus, &options, &lexicon, word_model, held_out)?;
                 let text = serde_json::to_string(&model).map_err(|e| e.to_string())?;
-                reporter.post(&Response::Trained { job, model: text, summary: model.describe() });
+                let summary = match model.summary.dev {
+                    // What `treelink train --dev` prints of its choice.
+                    Some(dev) => {
+                        format!("{}; on the held-out pairs: {dev}; {}", model.describe(), alignment::chosen(&model))
+                    }
+                    None => model.describe(),
+                };
+                reporter.post(&Response::Trained { job, model: text, summary });
                 align(job, reporter, corpus, model, &lexicon)
             });
             if let Err(message) = result {
@@ -269,16 +276,19 @@ fn tables(files: &LexiconFiles) -> Result<Option<Lexicon>, String> {
     }
 }
 
-/// `treelink train --train CORPUS` with the page's options (no dev set).
+/// `treelink train --train CORPUS --word-model M` with the page's options
+/// (with `held_out`: the last 20% of the pairs as `--dev`).
 fn train(
     reporter: &mut Reporter,
     corpus: &Corpus,
     options: &TrainOptions,
     files: &LexiconFiles,
+    word_model: WordModel,
+    held_out: bool,
 ) -> Result<AlignmentModel, String> {
-    let source =
-        alignment::lexicon_source(tables(files)?, word_links(files, corpus)?, Vec::new(), WordModel::default());
-    alignment::train_model(corpus, None, source, std::slice::from_ref(options), reporter).map_err(|e| e.to_string())
+    let (tables, links) = (tables(files)?, word_links(files, corpus)?);
+    alignment::train_on_pairs(corpus, held_out, tables, links, word_model, std::slice::from_ref(options), reporter)
+        .map_err(|e| e.to_string())
 }
 
 /// `treelink align --model MODEL --input CORPUS`, then

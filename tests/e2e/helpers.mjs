@@ -126,3 +126,9 @@ export async function goToPair(page, n) {
   await page.press('#pair-number', 'Enter');
   await page.waitForFunction((n) => document.querySelector('#pair-number').value === String(n), n);
 }
+
+/** Types `value` into the input `#id` and waits until the page shows it. */
+export async function fillField(page, id, value) {
+  await page.fill(`#${id}`, value);
+  await page.waitForFunction(([id, value]) => document.getElementById(id).value === value, [id, value]);
+}

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, shots, download, lines, tree, cli, sample, run, openPage, goToPair as goTo } from './helpers.mjs';
+import { root, shots, download, lines, tree, cli, sample, run, openPage, goToPair as goTo, fillField } from './helpers.mjs';
 
 const data = path.resolve(root, '../shared/data');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-'));
@@ -29,10 +29,7 @@ after(async () => {
 const text = (sel) => page.locator(sel).innerText();
 const goToPair = (n) => goTo(page, n);
 
-async function setField(id, value) {
-  await page.fill(`#${id}`, value);
-  await page.waitForFunction(([id, value]) => document.getElementById(id).value === value, [id, value]);
-}
+const setField = (id, value) => fillField(page, id, value);
 
 /** Trains in the page with the paper's settings but few examples, and waits for the alignment. */
 async function trainSmall() {

@@ -1,0 +1,115 @@
+// End-to-end tests of the training options beyond the paper (issue 9):
+// Lingua-Align's context features (`ctx` in the kernel spec), the HMM word
+// model of the in-engine lexicon, and the threshold on D calibrated on
+// held-out pairs. The page's model file and links must be the CLI's, byte
+// for byte, on the same pairs with the same options: the page holds out the
+// last 20% of the loaded pairs, so the CLI gets them as its --dev file.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { shots, download, lines, sample, run, openPage, goToPair, fillField } from './helpers.mjs';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-opts-'));
+const KERNEL = 'plain+ctx+dbtk-root+ibtk-rgsst';
+const MAX_EXAMPLES = '800';
+
+let page, close;
+const problems = [];
+
+before(async () => {
+  ({ page, close } = await openPage(problems, '#pair-diagram'));
+});
+
+after(async () => {
+  await close?.();
+});
+
+const text = (sel) => page.locator(sel).innerText();
+
+const setField = (id, value) => fillField(page, id, value);
+
+/** Writes the first `n` lines of the sample's files to PREFIX.src/.trg/.gold, or (`rest`) the others. */
+function split(prefix, n, rest) {
+  for (const ext of ['src', 'trg', 'gold']) {
+    const all = lines(`${sample}.${ext}`);
+    const part = rest ? all.slice(n) : all.slice(0, n);
+    fs.writeFileSync(`${prefix}.${ext}`, part.join('\n') + '\n');
+  }
+}
+
+test('ctx + HMM + a threshold calibrated on the held-out pairs: the page trains the CLI\'s model and draws its links', async () => {
+  const pairs = lines(`${sample}.src`).length;
+  const dev = Math.floor(pairs * 0.2);
+  // The kernel list offers the context kernel, with what it is.
+  const presets = await page.$$eval('#kernel-presets option', (os) => os.map((o) => [o.value, o.label]));
+  assert.ok(presets.some(([v, l]) => v === KERNEL && /Lingua-Align/.test(l)), JSON.stringify(presets));
+  await setField('train-kernel', KERNEL);
+  assert.match(await text('#spec-note'), /Components: plain, ctx, dbtk-root, ibtk-rgsst; θ = 0\.250, 0\.250, 0\.250, 0\.250\./);
+  await setField('train-max-examples', MAX_EXAMPLES);
+  await page.selectOption('#train-word-model', 'hmm');
+  assert.match(await text('#train-panel'), /IBM1 \+ IBM2 \+ HMM both ways/);
+  assert.match(await text('#train-word-model-help'), /Vogel et al\. 1996/);
+  await page.check('#train-held-out');
+  assert.match(await text('#train-held-out-help'), new RegExp(`pairs 1–${pairs - dev} and holds out the last ${dev} \\(20%\\) as --dev`));
+  // Every stage the page shows while the worker trains (the same progress as without the options).
+  await page.evaluate(() => {
+    window.seen = [];
+    new MutationObserver(() => {
+      const stage = document.querySelector('#job-stage');
+      if (stage) window.seen.push(stage.innerText.replace(/^.*: /, ''));
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.click('#train');
+  await page.waitForSelector('#cancel-job');
+  await page.waitForSelector('#job-note.ok', { timeout: 300000 });
+  assert.match(await text('#job-note'), new RegExp(`^Trained and aligned ${pairs} pairs`));
+  const stages = new Set(await page.evaluate(() => window.seen));
+  for (const s of ['lexical model', 'features', 'SVM (SMO)', 'tuning pruning on dev', 'aligning']) {
+    assert.ok(stages.has(s), `stage ${s} shown (saw ${[...stages].join(', ')})`);
+  }
+  // What was chosen on the held-out pairs, as `train --dev` prints it.
+  assert.match(await text('#model-summary'), /kernel plain\+ctx\+dbtk-root\+ibtk-rgsst, .*on the held-out pairs: P = [\d.]+ +R = [\d.]+ +F = [\d.]+.*threshold on D -?[\d.]+/);
+
+  // The CLI on the same split with the same options: the same model file.
+  const model = await download(page, '#download-model');
+  split(path.join(tmp, 'train'), pairs - dev, false);
+  split(path.join(tmp, 'dev'), pairs - dev, true);
+  const cliModel = path.join(tmp, 'cli.json');
+  run('train', '--train', path.join(tmp, 'train'), '--dev', path.join(tmp, 'dev'), '--kernel', KERNEL,
+    '--word-model', 'hmm', '--max-examples', MAX_EXAMPLES, '-o', cliModel);
+  assert.equal(model.body, fs.readFileSync(cliModel, 'utf8'), 'page and CLI train the same model');
+  // The model keeps the HMM for `align` (which re-trains its lexicon), and a threshold chosen on dev.
+  assert.match(model.body, /"hmm_iterations":\s*5\b/);
+
+  // Its links on every pair are `treelink align`'s; the scores `treelink eval`'s.
+  const aligned = run('align', '--model', cliModel, '--input', sample);
+  fs.writeFileSync(path.join(tmp, 'cli.pred'), aligned);
+  const predicted = aligned.split('\n').slice(0, -1);
+  assert.equal(predicted.length, pairs);
+  for (const n of [1, 4, 20, pairs - dev + 1, pairs]) {
+    await goToPair(page, n);
+    const drawn = await page.locator('#pair-diagram path.link').evaluateAll((ps) => ps.map((p) => [p.dataset.link, p.dataset.status]));
+    const predictedDrawn = drawn.filter(([, s]) => s === 'correct' || s === 'wrong').map(([l]) => l).sort();
+    assert.deepEqual(predictedDrawn, predicted[n - 1].split(' ').filter(Boolean).sort(), `pair ${n}: the predicted links`);
+  }
+  const scores = Object.fromEntries(run('eval', '--input', sample, '--pred', path.join(tmp, 'cli.pred')).split('\n')
+    .filter((l) => /^[PRF] = /.test(l)).map((l) => l.split(' = ')));
+  for (const k of ['P', 'R', 'F']) assert.equal(await text(`#results-model-${k.toLowerCase()}`), scores[k], `model ${k}`);
+
+  // The explanation lists the context features' share of D, and the calibrated threshold.
+  await goToPair(page, 4);
+  const link = predicted[3].split(' ').filter(Boolean)[0];
+  await page.evaluate(() => { document.querySelector('details.link-table').open = true; });
+  await page.click(`#link-table button:text-is("${link}")`);
+  await page.waitForSelector('#explain-parts');
+  const components = await page.locator('#explain-parts tbody th, #explain-parts tbody td:first-child').allInnerTexts();
+  assert.ok(components.some((c) => /ctx/.test(c)), `ctx listed (${components.join(', ')})`);
+  assert.match(await text('#explain-verdict'), /^Classified aligned: D = /);
+  await page.locator('#train-panel').screenshot({ path: path.join(shots, 'train-options.png') });
+});
+
+test('nothing went wrong in the page', () => {
+  assert.deepEqual(problems, []);
+});
