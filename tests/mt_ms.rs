@@ -497,6 +497,10 @@ fn readings_features_follow_the_derivation() {
             tr.source_notes.iter().map(|n| (n.word, n.treatment.clone())).collect::<Vec<_>>(),
             [(2, Treatment::Split { parts: vec!["Buch".into(), "Haus".into()] })]
         );
+        // The words translating the split compound point to its note.
+        let marks = tr.provenance();
+        assert_eq!(marks.len(), tr.words.len());
+        assert!(marks.contains(&Some(0)), "{:?} {marks:?}", tr.words);
         assert!(tr.words.len() >= 6, "{:?}", tr.words);
         // The split word keeps its place in the tree: the step over word 2 is an RM over
         // source nodes whose MS hold its POS node NN, and it says the parts' translations.
@@ -763,6 +767,26 @@ fn cli_mt_train_translate_bleu() {
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 4, "{out}");
         assert!(lines.iter().all(|l| !l.is_empty() && !l.starts_with('(')));
+        // --nbest 3: per sentence up to 3 `K ||| words ||| h ||| score` lines, best first, the
+        // first the translation above; the features as many as the system has.
+        let (ok, nbest, err) = run(&["translate", "--model", &model, "--input", &p("train.src"), "--nbest", "3"]);
+        assert!(ok, "{err}");
+        let n_features =
+            if system == "ms" { NUM_MS_FEATURES } else { treelink::mt::phrase::PHRASE_FEATURE_NAMES.len() };
+        let mut firsts = Vec::new();
+        let mut last: Option<(usize, f64)> = None;
+        for line in nbest.lines() {
+            let cells: Vec<&str> = line.split(" ||| ").collect();
+            assert_eq!(cells.len(), 4, "{line}");
+            let (k, score): (usize, f64) = (cells[0].parse().unwrap(), cells[3].parse().unwrap());
+            assert_eq!(cells[2].split(' ').count(), n_features, "{line}");
+            match last {
+                Some((j, s)) if j == k => assert!(s >= score, "best first: {nbest}"),
+                _ => firsts.push(cells[1].to_string()),
+            }
+            last = Some((k, score));
+        }
+        assert_eq!(firsts, lines, "the first of each list is the translation");
         std::fs::write(p("hyp"), &out).unwrap();
     }
     // bleu: references as sentences, or as the target trees (their leaves).

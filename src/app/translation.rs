@@ -21,6 +21,7 @@ use crate::mt::model::{MtSystem, SystemKind, TrainingInfo, TranslationModel};
 use crate::mt::ms::{MsStep, MS_FEATURE_NAMES};
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseStep, PHRASE_FEATURE_NAMES};
 use crate::mt::train::{train_system, word_alignments_and_lexicon, MtTrainError, MtTrainSettings};
+use crate::mt::unknown::SourceNote;
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::{NodeId, Tree};
 
@@ -248,6 +249,13 @@ pub struct TranslationView {
     pub phrases: Vec<PhraseStep>,
     /// The best distinct translations, best first.
     pub nbest: Vec<NBestEntry>,
+    /// The source words the phrase table did not know and what was done with them.
+    #[serde(default)]
+    pub source_notes: Vec<SourceNote>,
+    /// Per word of `words`, the index in `source_notes` of the treated
+    /// source word it comes from (`mt::unknown::target_provenance`).
+    #[serde(default)]
+    pub provenance: Vec<Option<usize>>,
     /// Decoding time (filled in by the caller, who has the clock).
     pub seconds: f64,
 }
@@ -262,6 +270,7 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
             options.beam.nbest = nbest.max(1);
             options.distinct_nbest = true;
             let t = p.translate_with(source.words(), &p.weights, &options);
+            let provenance = t.provenance();
             TranslationView {
                 system: SystemKind::Phrase,
                 words: t.words,
@@ -272,6 +281,8 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
                 steps: Vec::new(),
                 phrases: t.derivation,
                 nbest: t.nbest,
+                source_notes: t.source_notes,
+                provenance,
                 seconds: 0.0,
             }
         }
@@ -279,6 +290,7 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
             let mut options = m.config.decode.clone();
             options.beam.nbest = nbest.max(1);
             let t = m.translate_with(source, &m.weights, &options);
+            let provenance = t.provenance();
             TranslationView {
                 system: SystemKind::Ms,
                 words: t.words,
@@ -289,6 +301,8 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
                 steps: t.derivation,
                 phrases: Vec::new(),
                 nbest: t.nbest,
+                source_notes: t.source_notes,
+                provenance,
                 seconds: 0.0,
             }
         }

@@ -21,7 +21,7 @@ use treelink::mt::phrase::ExtractMethod;
 use treelink::mt::phrase::PHRASE_FEATURE_NAMES;
 use treelink::mt::train::{self as mt_train, MtTrainSettings};
 use treelink::mt::tune::MertOptions;
-use treelink::mt::unknown::{Treatment, UnknownStats, UnknownWordOptions};
+use treelink::mt::unknown::{SourceNote, UnknownStats, UnknownWordOptions};
 use treelink::tree::Tree;
 
 /// Settings shared by mt-train and mt-experiment.
@@ -146,10 +146,16 @@ pub struct TranslateArgs {
     /// Hypotheses per stack (default: the model's).
     #[arg(long, value_name = "N")]
     pub beam: Option<usize>,
-    /// Also print, on stderr, the unknown source words and what was done with them, and the
-    /// target SMS and the derivation of each sentence (ms system).
+    /// Also print, on stderr, the unknown source words, what was done with them and the words of
+    /// the translation they became, and the target SMS and the derivation of each sentence (ms
+    /// system; not with --nbest).
     #[arg(long)]
     pub trace: bool,
+    /// Print the N best distinct translations of each sentence instead of the best (the page's
+    /// n-best table), in Moses's n-best format: `K ||| words ||| h1 h2 … ||| score`, K the
+    /// sentence's number from 0, the features h in the model's order.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
+    pub nbest: Option<usize>,
 }
 
 /// `treelink lm`.
@@ -397,20 +403,25 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut unknown = UnknownStats::default();
     for (k, tree) in trees.iter().enumerate() {
+        if let Some(n) = args.nbest {
+            let v = translation::translate(&model, tree, n);
+            for e in &v.nbest {
+                let features: Vec<String> = e.features.iter().map(f64::to_string).collect();
+                writeln!(out, "{k} ||| {} ||| {} ||| {}", e.words.join(" "), features.join(" "), e.score)
+                    .map_err(CliError::Write)?;
+            }
+            unknown.add_notes(tree.words().len(), &v.source_notes);
+            if args.trace {
+                trace_notes(k, &v.source_notes, &v.words, &v.provenance);
+            }
+            reporter.report("translating", k as u64 + 1, trees.len() as u64);
+            continue;
+        }
         let t = model.system.translate(tree);
         writeln!(out, "{}", t.words.join(" ")).map_err(CliError::Write)?;
         unknown.add_notes(tree.words().len(), &t.source_notes);
         if args.trace {
-            for n in &t.source_notes {
-                let how = match &n.treatment {
-                    Treatment::PassedThrough => "passed through".to_string(),
-                    Treatment::Lexicon => "translated by the word lexicon".to_string(),
-                    Treatment::Case { known } => format!("looked up as {known}"),
-                    Treatment::Split { parts } => format!("split into {}", parts.join(" + ")),
-                    Treatment::Copied => "unknown, copied".to_string(),
-                };
-                eprintln!("sentence {}: word {} '{}': {how}", k + 1, n.word, n.text);
-            }
+            trace_notes(k, &t.source_notes, &t.words, &t.provenance);
             if let Some(ms) = &t.ms {
                 eprintln!("sentence {}: target SMS: {}", k + 1, ms.target_sms);
                 for s in &ms.derivation {
@@ -431,6 +442,17 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     out.flush().map_err(CliError::Write)?;
     reporter.note(&format!("source {unknown}"));
     Ok(())
+}
+
+/// `--trace`'s lines of the unknown words of sentence `k`: what was done
+/// with each, and the words of the translation that came from it.
+fn trace_notes(k: usize, notes: &[SourceNote], words: &[String], provenance: &[Option<usize>]) {
+    for (i, n) in notes.iter().enumerate() {
+        let became: Vec<&str> =
+            words.iter().zip(provenance).filter(|(_, p)| **p == Some(i)).map(|(w, _)| w.as_str()).collect();
+        let became = if became.is_empty() { String::new() } else { format!("; translated as {}", became.join(" ")) };
+        eprintln!("sentence {}: word {} '{}': {}{became}", k + 1, n.word, n.text, n.treatment.describe());
+    }
 }
 
 /// The lines of a file, each a tokenised sentence.

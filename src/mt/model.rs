@@ -129,6 +129,8 @@ pub struct MtOutput {
     pub ms: Option<MsTranslation>,
     /// The source words the phrase table did not know and what was done with them.
     pub source_notes: Vec<SourceNote>,
+    /// Per word of `words`, the index in `source_notes` of the treated word it comes from.
+    pub provenance: Vec<Option<usize>>,
 }
 
 impl MtSystem {
@@ -152,11 +154,13 @@ impl MtSystem {
         match self {
             MtSystem::Phrase(p) => {
                 let t = p.translate(source.words());
-                MtOutput { words: t.words, ms: None, source_notes: t.source_notes }
+                let provenance = t.provenance();
+                MtOutput { words: t.words, ms: None, source_notes: t.source_notes, provenance }
             }
             MtSystem::Ms(m) => {
                 let t = m.translate(source);
-                MtOutput { words: t.words.clone(), source_notes: t.source_notes.clone(), ms: Some(t) }
+                let provenance = t.provenance();
+                MtOutput { words: t.words.clone(), source_notes: t.source_notes.clone(), provenance, ms: Some(t) }
             }
         }
     }

@@ -167,6 +167,48 @@ pub struct SourceNote {
     pub treatment: Treatment,
 }
 
+impl Treatment {
+    /// A short name: the page's class (`unk-NAME`) and legend.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Treatment::PassedThrough => "passed-through",
+            Treatment::Lexicon => "lexicon",
+            Treatment::Case { .. } => "case",
+            Treatment::Split { .. } => "split",
+            Treatment::Copied => "copied",
+        }
+    }
+
+    /// What was done with the word, in words (`translate --trace`, the page's title text).
+    pub fn describe(&self) -> String {
+        match self {
+            Treatment::PassedThrough => "passed through".to_string(),
+            Treatment::Lexicon => "translated by the word lexicon".to_string(),
+            Treatment::Case { known } => format!("looked up as {known}"),
+            Treatment::Split { parts } => format!("split into {}", parts.join(" + ")),
+            Treatment::Copied => "unknown, copied".to_string(),
+        }
+    }
+}
+
+/// The treated source word behind each target word: given a derivation's
+/// phrase pairs in target order, each as its half-open source span and its
+/// number of target words, per target word the index in `notes` of the
+/// first treated source word its phrase pair translates (`None`: no treated
+/// word). Computed once here, so `translate --trace` and the page mark the
+/// same words.
+pub fn target_provenance(
+    phrases: impl IntoIterator<Item = ((usize, usize), usize)>,
+    notes: &[SourceNote],
+) -> Vec<Option<usize>> {
+    let mut out = Vec::new();
+    for ((start, end), n) in phrases {
+        let note = notes.iter().position(|note| (start..end).contains(&note.word));
+        out.extend(std::iter::repeat_n(note, n));
+    }
+    out
+}
+
 /// A source sentence as the decoders look it up: the words (in the form
 /// looked up), the translations synthesised for split compounds, and the
 /// notes.
@@ -761,5 +803,16 @@ mod tests {
         assert!(casings("").is_empty());
         assert!(is_pass_through("1.000") && is_pass_through("--") && is_pass_through("G8"));
         assert!(!is_pass_through("Haus") && !is_pass_through("über"));
+    }
+
+    #[test]
+    fn each_target_word_points_to_the_treated_word_its_phrase_translates() {
+        let note = |word: usize, treatment: Treatment| SourceNote { word, text: format!("w{word}"), treatment };
+        let notes =
+            [note(1, Treatment::PassedThrough), note(3, Treatment::Split { parts: vec!["a".into(), "b".into()] })];
+        // Target order: source [2, 4) as 3 words, [0, 1) as 1 word, [1, 2) as 1, and an empty phrase [4, 5).
+        let marks = target_provenance([((2, 4), 3), ((0, 1), 1), ((1, 2), 1), ((4, 5), 0)], &notes);
+        assert_eq!(marks, [Some(1), Some(1), Some(1), None, Some(0)]);
+        assert!(target_provenance([((0, 2), 2)], &[]).iter().all(Option::is_none));
     }
 }

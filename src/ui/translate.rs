@@ -22,6 +22,7 @@ use crate::layout::{layout_pair, layout_tree, Rect, Style, TreeLayout};
 use crate::mt::model::SystemKind;
 use crate::mt::ms::derivation::{target_phrase_tree, target_sms_tree};
 use crate::mt::phrase::ExtractMethod;
+use crate::mt::unknown::SourceNote;
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
@@ -249,15 +250,87 @@ fn corpus_view(c: &CorpusTranslation, state: &State, dispatch: &Callback<Action>
     }
 }
 
+/// What each kind of treated unknown word means (the legend).
+fn treatment_meaning(name: &str) -> &'static str {
+    match name {
+        "passed-through" => "a number or punctuation, copied",
+        "lexicon" => "a training word without a phrase pair, translated by the word lexicon",
+        "case" => "looked up in another casing",
+        "split" => "a compound split into known parts, each translated (Koehn & Knight 2003)",
+        _ => "unknown, copied as it is",
+    }
+}
+
+/// Words separated by spaces, those with a note marked: a `mark` with the
+/// class `unk unk-KIND` and a title saying what was done (text, never markup).
+fn marked_words<'a>(words: &[String], note_of: impl Fn(usize) -> Option<(usize, &'a SourceNote)>) -> Html {
+    let items = words.iter().enumerate().map(|(i, w)| {
+        let sep = if i > 0 { " " } else { "" };
+        match note_of(i) {
+            Some((k, n)) => {
+                let title = format!("{} (source word {}): {}", n.text, n.word + 1, n.treatment.describe());
+                html! {
+                    <>{sep}<mark class={classes!("unk", format!("unk-{}", n.treatment.name()))} data-note={k.to_string()} {title}>{w.clone()}</mark></>
+                }
+            }
+            None => html! { <>{sep}{w.clone()}</> },
+        }
+    });
+    html! { <>{ for items }</> }
+}
+
+/// The source words the phrase table did not know: each with what was done
+/// and the words of the translation it became, and a legend of the marks.
+fn unknown_words(t: &Translated) -> Html {
+    let v = &t.view;
+    if v.source_notes.is_empty() {
+        return html! {};
+    }
+    let mut kinds: Vec<&'static str> = v.source_notes.iter().map(|n| n.treatment.name()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let legend = kinds.iter().map(|k| {
+        html! { <li><mark class={classes!("unk", format!("unk-{k}"))}>{k.replace('-', " ")}</mark>{format!(": {}", treatment_meaning(k))}</li> }
+    });
+    let rows = v.source_notes.iter().enumerate().map(|(k, n)| {
+        let became: Vec<&str> =
+            v.words.iter().zip(&v.provenance).filter(|(_, p)| **p == Some(k)).map(|(w, _)| w.as_str()).collect();
+        let became = if became.is_empty() { "—".to_string() } else { became.join(" ") };
+        html! {
+            <tr data-kind={n.treatment.name()}>
+                <td class="text">{n.text.clone()}</td>
+                <td>{(n.word + 1).to_string()}</td>
+                <td class="text">{n.treatment.describe()}</td>
+                <td class="text">{became}</td>
+            </tr>
+        }
+    });
+    html! {
+        <div id="mt-unknown" class="mt-unknown">
+            <ul id="mt-unknown-legend" class="legend" aria-label="Marks of unknown words">{ for legend }</ul>
+            <table id="mt-unknown-words">
+                <caption>{"Source words the phrase table does not know, and what was done with them (as `treelink translate --trace` prints)"}</caption>
+                <thead><tr><th scope="col">{"word"}</th><th scope="col">{"position"}</th><th scope="col">{"treatment"}</th><th scope="col">{"in the translation"}</th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    }
+}
+
 /// The translation, the reference and the scores.
 fn sentences(t: &Translated) -> Html {
-    let hyp = t.view.words.join(" ");
-    let score =
-        if t.view.score.is_finite() { format!("{:.4}", t.view.score) } else { "−∞ (no translation)".into() };
+    let v = &t.view;
+    let score = if v.score.is_finite() { format!("{:.4}", v.score) } else { "−∞ (no translation)".into() };
+    let source = t.input.source.words();
+    let source_note = |i: usize| v.source_notes.iter().enumerate().find(|(_, n)| n.word == i);
+    let target_note = |i: usize| {
+        let k = v.provenance.get(i).copied().flatten()?;
+        v.source_notes.get(k).map(|n| (k, n))
+    };
     html! {
         <dl class="mt-sentences">
-            <dt>{"source"}</dt><dd id="mt-src" lang="src">{t.input.source.words().join(" ")}</dd>
-            <dt>{"translation"}</dt><dd id="mt-hyp" lang="trg">{hyp}</dd>
+            <dt>{"source"}</dt><dd id="mt-src" lang="src">{marked_words(source, source_note)}</dd>
+            <dt>{"translation"}</dt><dd id="mt-hyp" lang="trg">{marked_words(&v.words, target_note)}</dd>
             if let Some(r) = &t.input.reference {
                 <dt>{"reference"}</dt><dd id="mt-ref" lang="trg">{r.join(" ")}</dd>
             }
@@ -276,6 +349,7 @@ fn result_view(t: &Translated) -> Html {
         <div id="translation" class="translation" data-system={t.view.system.name()}>
             <h3>{format!("{} by the {} system ({})", capitalise(&t.input.label), t.view.system.name(), t.model)}</h3>
             {sentences(t)}
+            {unknown_words(t)}
             {derivation_svg(t)}
             if ms { {rm_table(t)} } else { {phrase_table(t)} }
             {nbest_table(t)}
@@ -561,12 +635,13 @@ fn nbest_table(t: &Translated) -> Html {
     let rows = v.nbest.iter().enumerate().map(|(k, e)| {
         let hyp = e.words.join(" ");
         let bleu = reference.as_ref().map(|r| sentence_bleu(&hyp, r).score);
-        let features = e.features.iter().map(|f| html! { <td>{number(*f)}</td> });
+        // The full values (`data-value`, as `translate --nbest` prints them) behind the rounded ones.
+        let features = e.features.iter().map(|f| html! { <td data-value={f.to_string()}>{number(*f)}</td> });
         html! {
             <tr>
                 <td>{(k + 1).to_string()}</td>
                 <td class="text words">{hyp}</td>
-                <td>{number(e.score)}</td>
+                <td data-value={e.score.to_string()}>{number(e.score)}</td>
                 if let Some(b) = bleu { <td>{format!("{b:.2}")}</td> }
                 { for features }
             </tr>

@@ -1,15 +1,16 @@
 // End-to-end tests of the Translate view: models from `treelink mt-train`
 // uploaded to the page translate exactly as `treelink translate` does (words,
 // derivation, target SMS, BLEU); a model trained in the page's worker is the
-// CLI's, byte for byte; pasted trees are checked and their labels stay text.
-// Screenshot: target/e2e/translate.png.
+// CLI's, byte for byte; pasted trees are checked and their labels stay text;
+// unknown words are marked as `translate --trace` reports them and the n-best
+// table is `translate --nbest`'s. Screenshot: target/e2e/translate.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { shots, download, lines, cli, sample, run, openPage, goToPair as goTo } from './helpers.mjs';
+import { root, shots, download, lines, cli, sample, run, openPage, goToPair as goTo } from './helpers.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-mt-'));
 
@@ -292,6 +293,88 @@ test('translating all loaded pairs in the worker gives `treelink translate` + `t
   await page.waitForFunction(() => (document.querySelector('#translation h3')?.innerText ?? '').startsWith('Pair 3'));
   assert.equal(await page.inputValue('#pair-number'), '3');
   assert.equal(await text('#mt-hyp'), rows[2][2]);
+  assert.deepEqual(problems, []);
+});
+
+/** `treelink translate --nbest N` of one tree: per line the words, the features and the score, as printed. */
+function cliNbest(model, treeLine, n) {
+  const input = path.join(tmp, 'nbest.src');
+  fs.writeFileSync(input, treeLine + '\n');
+  return run('translate', '--model', model, '--input', input, '--nbest', String(n)).split('\n').filter(Boolean).map((l) => {
+    const [k, words, features, score] = l.split(' ||| ');
+    assert.equal(k, '0');
+    return { words, features: features.split(' '), score };
+  });
+}
+
+/** `treelink translate --trace`'s unknown-word lines of one tree: word position, text, treatment and the words it became. */
+function cliNotes(model, treeLine) {
+  const input = path.join(tmp, 'notes.src');
+  fs.writeFileSync(input, treeLine + '\n');
+  const r = spawnSync(cli, ['translate', '--model', model, '--input', input, '--trace'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stderr.split('\n').map((l) => /^sentence 1: word (\d+) '(.*)': (.*?)(?:; translated as (.*))?$/.exec(l)).filter(Boolean)
+    .map((m) => ({ word: Number(m[1]), text: m[2], how: m[3], became: m[4] ?? '' }));
+}
+
+test('unknown words of a dev pair (a model trained on SQUOIA train) are marked in the translation as `translate --trace` lists them, and the n-best table is `translate --nbest`\'s', async () => {
+  // A phrase model and an MS model trained on the first 600 pairs of SQUOIA train; the pairs loaded are SQUOIA dev.
+  const squoia = path.resolve(root, '../shared/data/squoia-de-es/bracketed');
+  const train = path.join(tmp, 'train600');
+  for (const ext of ['src', 'trg', 'gold']) fs.writeFileSync(`${train}.${ext}`, lines(path.join(squoia, `train.${ext}`)).slice(0, 600).join('\n') + '\n');
+  const model = path.join(tmp, 'train600-phrase.json');
+  run('mt-train', '--train', train, '--system', 'phrase', '-o', model);
+  await page.setInputFiles('#file-mt-model', model);
+  await page.waitForFunction(() => /uploaded train600-phrase\.json/.test(document.querySelector('#mt-summary')?.innerText ?? ''), null, { timeout: 60000 });
+  // The first dev pair with a split compound and a word passed through, as the CLI reports them.
+  const src = lines(`${sample}.src`);
+  let n = 0, notes;
+  for (let k = 0; k < src.length && !n; k++) {
+    const found = cliNotes(model, src[k]);
+    if (found.some((x) => x.how.startsWith('split into')) && found.some((x) => x.how === 'passed through')) { n = k + 1; notes = found; }
+  }
+  assert.ok(n > 0, 'a dev pair with a split compound and a number or punctuation unknown to train');
+  await goToPair(n);
+  await translate('#translate-pair', `Pair ${n}`);
+  const expected = cliTranslate(model, src[n - 1]);
+  assert.equal(await text('#mt-hyp'), expected.hyp);
+  // Each treated word: marked in the source with what was done, and the words it became marked in the translation.
+  const rows = await page.$$eval('#mt-unknown-words tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText)));
+  assert.deepEqual(rows, notes.map((x) => [x.text, String(x.word + 1), x.how, x.became || '—']));
+  const srcMarks = await page.$$eval('#mt-src mark.unk', (ms) => ms.map((m) => [m.textContent, m.className, m.title]));
+  assert.equal(srcMarks.length, notes.length);
+  srcMarks.forEach(([word, cls, title], k) => {
+    assert.equal(word, notes[k].text);
+    assert.match(cls, notes[k].how.startsWith('split') ? /\bunk-split\b/ : notes[k].how === 'passed through' ? /\bunk-passed-through\b/ : /\bunk-/);
+    assert.ok(title.endsWith(`: ${notes[k].how}`), title);
+  });
+  const hypMarks = await page.$$eval('#mt-hyp mark.unk', (ms) => ms.map((m) => [Number(m.dataset.note), m.textContent]));
+  notes.forEach((x, k) => assert.equal(hypMarks.filter(([i]) => i === k).map(([, w]) => w).join(' '), x.became, `note ${k}`));
+  assert.ok(hypMarks.length > 0, 'words of the translation marked');
+  const legend = await text('#mt-unknown-legend');
+  assert.match(legend, /split: a compound split into known parts/);
+  assert.match(legend, /passed through: a number or punctuation, copied/);
+  // The n-best table (the page asks for 10) is `translate --nbest 10`'s, hypothesis by hypothesis, to the last digit.
+  const table = async () => page.$$eval('#mt-nbest tbody tr', (trs) => trs.map((tr) => {
+    const tds = [...tr.querySelectorAll('td')];
+    return { words: tds[1].innerText, score: tds[2].dataset.value, features: tds.filter((td, i) => i > 2 && td.dataset.value !== undefined).map((td) => td.dataset.value) };
+  }));
+  const pageBest = await table();
+  assert.ok(pageBest.length > 1);
+  assert.deepEqual(pageBest, cliNbest(model, src[n - 1], 10));
+  await page.locator('#translation').screenshot({ path: path.join(shots, 'translate-unknown.png') });
+  // The same for an MS model on the same data.
+  const ms = path.join(tmp, 'train600-ms.json');
+  run('mt-train', '--train', train, '--system', 'ms', '-o', ms);
+  await page.setInputFiles('#file-mt-model', ms);
+  await page.waitForFunction(() => /uploaded train600-ms\.json/.test(document.querySelector('#mt-summary')?.innerText ?? ''), null, { timeout: 60000 });
+  await translate('#translate-pair', `Pair ${n}`);
+  assert.equal(await text('#mt-hyp'), cliTranslate(ms, src[n - 1]).hyp);
+  const msNotes = cliNotes(ms, src[n - 1]);
+  const msRows = await page.$$eval('#mt-unknown-words tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText)));
+  assert.deepEqual(msRows, msNotes.map((x) => [x.text, String(x.word + 1), x.how, x.became || '—']));
+  const msBest = await table();
+  assert.deepEqual(msBest, cliNbest(ms, src[n - 1], 10));
   assert.deepEqual(problems, []);
 });
 

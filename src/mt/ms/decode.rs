@@ -724,6 +724,16 @@ pub struct MsTranslation {
     pub source_notes: Vec<SourceNote>,
 }
 
+impl MsTranslation {
+    /// Per word of the translation, the index in `source_notes` of the
+    /// treated source word it comes from: through the phrase pairs inside
+    /// each RM pair's scope ([`crate::mt::unknown::target_provenance`]).
+    pub fn provenance(&self) -> Vec<Option<usize>> {
+        let phrases = self.derivation.iter().flat_map(|s| &s.phrases).map(|p| (p.source, p.target.len()));
+        crate::mt::unknown::target_provenance(phrases, &self.source_notes)
+    }
+}
+
 /// Translates a source tree (module documentation of [`crate::mt::ms`]).
 /// If the distortion limit leaves no complete translation the tree is
 /// decoded again without it; a tree with no words gives an empty translation.

@@ -316,6 +316,15 @@ pub struct Translation {
     pub source_notes: Vec<SourceNote>,
 }
 
+impl Translation {
+    /// Per word of the translation, the index in `source_notes` of the
+    /// treated source word it comes from ([`crate::mt::unknown::target_provenance`]).
+    pub fn provenance(&self) -> Vec<Option<usize>> {
+        let phrases = self.derivation.iter().map(|p| (p.source, p.target.len()));
+        crate::mt::unknown::target_provenance(phrases, &self.source_notes)
+    }
+}
+
 /// Translates `source` with the phrase-based model (module documentation).
 /// If the distortion limit leaves no complete translation, the sentence is
 /// decoded again without it. Never fails: a sentence that cannot be
