@@ -180,7 +180,7 @@ fn held_out_choice(state: &State, dispatch: &Callback<Action>) -> Html {
     let n = state.corpus.len();
     let split = match held_out_pairs(n) {
         Some(dev) => format!(
-            "trains on pairs 1–{} and holds out the last {} ({HELD_OUT_PERCENT}%) as --dev: the threshold on D that maximises their F (D > 0 in the paper, §6) and the pruning quantile are chosen on them",
+            "trains on pairs 1–{} and holds out the last {} ({HELD_OUT_PERCENT}%) as --dev: the threshold on D (paper §6: 0) and the pruning that maximise their F",
             n - dev,
             dev
         ),

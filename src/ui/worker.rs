@@ -126,10 +126,13 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
                 let model = train(reporter, &corpus, &options, &lexicon, word_model, held_out)?;
                 let text = serde_json::to_string(&model).map_err(|e| e.to_string())?;
                 let summary = match model.summary.dev {
-                    // What `treelink train --dev` prints of its choice.
-                    Some(dev) => {
-                        format!("{}; on the held-out pairs: {dev}; {}", model.describe(), alignment::chosen(&model))
-                    }
+                    // What `treelink train --dev` chose, on the held-out pairs.
+                    Some(dev) => format!(
+                        "{}; on the held-out pairs: {dev}, with the pruning quantile {} and the threshold on D {:.3} chosen on them",
+                        model.describe(),
+                        model.summary.prune_quantile,
+                        model.threshold
+                    ),
                     None => model.describe(),
                 };
                 reporter.post(&Response::Trained { job, model: text, summary });

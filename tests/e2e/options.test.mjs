@@ -70,7 +70,7 @@ test('ctx + HMM + a threshold calibrated on the held-out pairs: the page trains 
     assert.ok(stages.has(s), `stage ${s} shown (saw ${[...stages].join(', ')})`);
   }
   // What was chosen on the held-out pairs, as `train --dev` prints it.
-  assert.match(await text('#model-summary'), /kernel plain\+ctx\+dbtk-root\+ibtk-rgsst, .*on the held-out pairs: P = [\d.]+ +R = [\d.]+ +F = [\d.]+.*threshold on D -?[\d.]+/);
+  assert.match(await text('#model-summary'), /kernel plain\+ctx\+dbtk-root\+ibtk-rgsst, .*on the held-out pairs: P = [\d.]+ +R = [\d.]+ +F = [\d.]+.*, with the pruning quantile [\d.]+ and the threshold on D -?\d+\.\d{3} chosen on them\.$/);
 
   // The CLI on the same split with the same options: the same model file.
   const model = await download(page, '#download-model');
