@@ -7,6 +7,7 @@ use std::fmt;
 
 use crate::align::model::{AlignmentModel, ModelFileError as AlignmentModelError};
 use crate::corpus::Named;
+use crate::exercise;
 use crate::io::tiger::{import_pair, parse_sta, ImportOptions, TigerError, TigerImport};
 use crate::mt::model::{TranslationModel, TranslationModelError, MT_MODEL_FORMAT};
 
@@ -36,6 +37,11 @@ pub enum FileKind {
     TranslationModel,
     /// A word language model in ARPA format (`.arpa`).
     ArpaLm,
+    /// A classroom exercise (`.json` with format `treelink-exercise`).
+    Exercise,
+    /// A student's answers to an exercise (`.json` with format
+    /// `treelink-exercise-answers`).
+    ExerciseAnswers,
 }
 
 /// How much of a `.xml` or `.json` file [`FileKind::sniff`] needs.
@@ -80,6 +86,8 @@ impl FileKind {
             },
             FileKind::AlignmentModel => match json_format(head) {
                 Some(f) if f == MT_MODEL_FORMAT => FileKind::TranslationModel,
+                Some(f) if f == exercise::FORMAT => FileKind::Exercise,
+                Some(f) if f == exercise::ANSWERS_FORMAT => FileKind::ExerciseAnswers,
                 _ => FileKind::AlignmentModel,
             },
             other => other,
@@ -101,6 +109,8 @@ impl fmt::Display for FileKind {
             FileKind::AlignmentModel => "an alignment model",
             FileKind::TranslationModel => "a translation model",
             FileKind::ArpaLm => "an ARPA language model",
+            FileKind::Exercise => "an exercise",
+            FileKind::ExerciseAnswers => "an exercise's answers",
         })
     }
 }
@@ -211,6 +221,8 @@ mod tests {
         assert_eq!(FileKind::sniff(json, "{ \"format\" : \"treelink-alignment-model\" }"), FileKind::AlignmentModel);
         // A translation model named elsewhere in the text is not one.
         assert_eq!(FileKind::sniff(json, "{\"spec\":\"treelink-mt\"}"), FileKind::AlignmentModel);
+        assert_eq!(FileKind::sniff(json, "{\n  \"format\": \"treelink-exercise\",\n"), FileKind::Exercise);
+        assert_eq!(FileKind::sniff(json, "{\"format\": \"treelink-exercise-answers\""), FileKind::ExerciseAnswers);
     }
 
     #[test]

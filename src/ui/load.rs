@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::align::model::AlignmentModel;
 use crate::app::files::{self, FileKind};
 use crate::corpus::{Corpus, CorpusError, Named, TreePair};
+use crate::exercise::{Answers, ClassTable, Exercise};
 use crate::io::links::{Link, LinkKind};
 use crate::io::tiger::{parse_sta, PairIds};
 use crate::lexicon::{read_moses_lex, read_word_alignments_for};
@@ -38,10 +39,14 @@ pub enum Slot {
     Model,
     TranslationModel,
     Lm,
+    /// A classroom exercise: its pairs become the loaded corpus.
+    Exercise,
+    /// Students' answers to the open exercise (many files).
+    Answers,
 }
 
 impl Slot {
-    pub const ALL: [Slot; 10] = [
+    pub const ALL: [Slot; 12] = [
         Slot::Source,
         Slot::Target,
         Slot::Gold,
@@ -52,6 +57,8 @@ impl Slot {
         Slot::Model,
         Slot::TranslationModel,
         Slot::Lm,
+        Slot::Exercise,
+        Slot::Answers,
     ];
 
     pub fn id(self) -> &'static str {
@@ -66,6 +73,8 @@ impl Slot {
             Slot::Model => "model",
             Slot::TranslationModel => "mt-model",
             Slot::Lm => "lm",
+            Slot::Exercise => "exercise",
+            Slot::Answers => "answers",
         }
     }
 
@@ -81,6 +90,8 @@ impl Slot {
             Slot::Model => "Alignment model (.json from treelink train)",
             Slot::TranslationModel => "Translation model (.json or binary .tlmt from treelink mt-train)",
             Slot::Lm => "Language model for training translation (ARPA)",
+            Slot::Exercise => "Open an exercise (.json from an instructor)",
+            Slot::Answers => "Students' answers to this exercise (.json, many files)",
         }
     }
 
@@ -93,6 +104,7 @@ impl Slot {
             Slot::Model => Some(".json"),
             Slot::TranslationModel => Some(".json,.tlmt"),
             Slot::Lm => Some(".arpa,.lm"),
+            Slot::Exercise | Slot::Answers => Some(".json"),
             Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => None,
         }
     }
@@ -116,7 +128,14 @@ impl Slot {
             FileKind::AlignmentModel => Slot::Model,
             FileKind::TranslationModel => Slot::TranslationModel,
             FileKind::ArpaLm => Slot::Lm,
+            FileKind::Exercise => Slot::Exercise,
+            FileKind::ExerciseAnswers => Slot::Answers,
         }
+    }
+
+    /// Whether the input takes several files at once (a TigerXML set, a class's answers).
+    pub fn takes_many(self) -> bool {
+        matches!(self, Slot::Tiger | Slot::Answers)
     }
 }
 
@@ -150,6 +169,8 @@ pub enum CorpusOrigin {
     Tiger,
     /// The trees loaded before, with the gold links of this file.
     GoldFor(String),
+    /// The pairs of an exercise file (their key hidden unless it says to show it).
+    Exercise(String),
 }
 
 /// The file worker's answer: the status of every slot it checked, what a
@@ -162,6 +183,12 @@ pub struct LoadAnswer {
     pub corpus: Option<(CorpusOrigin, usize)>,
     /// The alignment model file's description, if it reads.
     pub model: Option<String>,
+    /// The exercise that was opened (its pairs are the corpus).
+    #[serde(default)]
+    pub exercise: Option<(String, Exercise)>,
+    /// The class table of the answers files, checked against the open exercise.
+    #[serde(default)]
+    pub class: Option<ClassTable>,
 }
 
 /// One tree as it crosses from the worker: its nodes in pre-order, each
@@ -343,6 +370,8 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
             .map_err(|e| e.to_string()),
         // Read by the job worker, which keeps it (see `Request::LoadMt`).
         Slot::TranslationModel => Ok(format!("{name}: reading it in the worker…")),
+        // Read in `check`, where the exercise is at hand.
+        Slot::Exercise | Slot::Answers => Ok(format!("{name}: reading it…")),
         Slot::Lm => read_arpa(text, name)
             .map(|lm| {
                 let counts: Vec<String> =
@@ -366,7 +395,8 @@ pub fn check(request: &LoadRequest) -> Checked {
         statuses.push((slot, status));
     };
     for (slot, f) in &request.files {
-        if *slot == Slot::Model && !f.last().is_some_and(|f| f.text.is_empty()) {
+        if matches!(slot, Slot::Model | Slot::Exercise | Slot::Answers) && !f.last().is_some_and(|f| f.text.is_empty())
+        {
             continue; // read below
         }
         if let Some(s) = status(*slot, f, &request.lengths) {
@@ -381,6 +411,7 @@ pub fn check(request: &LoadRequest) -> Checked {
     };
     let mut corpus: Option<(Corpus, Option<Vec<PairIds>>, CorpusOrigin)> = None;
     let mut model = None;
+    let (mut exercise, mut class) = (None, None);
     match request.changed {
         Slot::Tiger => {
             let tiger = files(Slot::Tiger);
@@ -447,6 +478,65 @@ pub fn check(request: &LoadRequest) -> Checked {
                 }
             }
         }
+        Slot::Exercise => {
+            if let Some(f) = files(Slot::Exercise).last().filter(|f| !f.text.is_empty()) {
+                match Exercise::from_json(&f.text, &f.name) {
+                    Ok(e) => {
+                        let keys: usize = e.pairs.iter().map(|p| p.pair.gold.len()).sum();
+                        let shown = if e.show_gold { "shown" } else { "hidden" };
+                        let status = format!(
+                            "{}: '{}', {} pairs, key of {keys} links ({shown})",
+                            f.name,
+                            e.title,
+                            e.pairs.len()
+                        );
+                        set(&mut statuses, Slot::Exercise, Ok(status));
+                        let mut c = e.corpus();
+                        if !e.show_gold {
+                            // The key stays with the exercise, out of what the page draws and scores.
+                            c.pairs.iter_mut().for_each(|p| p.gold.clear());
+                        }
+                        corpus = Some((c, None, CorpusOrigin::Exercise(f.name.clone())));
+                        exercise = Some((f.name.clone(), e));
+                    }
+                    Err(e) => set(&mut statuses, Slot::Exercise, Err(e.to_string())),
+                }
+            }
+        }
+        Slot::Answers => {
+            let open = files(Slot::Exercise).last().map(|f| (f, Exercise::from_json(&f.text, &f.name)));
+            match open {
+                Some((f, Ok(e))) => {
+                    let mut read = Vec::new();
+                    let mut errors = Vec::new();
+                    for a in files(Slot::Answers) {
+                        match Answers::from_json(&a.text, &a.name, &e, &f.name) {
+                            Ok(answers) => read.push((a.name.clone(), answers)),
+                            Err(err) => errors.push(err.to_string()),
+                        }
+                    }
+                    let status = if errors.is_empty() {
+                        Ok(format!("{} answers files checked against {}", read.len(), f.name))
+                    } else {
+                        Err(format!(
+                            "{} of {} files not counted: {}",
+                            errors.len(),
+                            errors.len() + read.len(),
+                            errors.join("; ")
+                        ))
+                    };
+                    set(&mut statuses, Slot::Answers, status);
+                    if !read.is_empty() {
+                        class = Some(ClassTable::new(&e, &read));
+                    }
+                }
+                _ => set(
+                    &mut statuses,
+                    Slot::Answers,
+                    Err("open the exercise (with its key) first, then its answers files".into()),
+                ),
+            }
+        }
         Slot::LexS2t | Slot::LexT2s | Slot::WordLinks | Slot::TranslationModel | Slot::Lm => {}
     }
     // Word links are checked against the sentences of the pairs they will belong to.
@@ -456,7 +546,8 @@ pub fn check(request: &LoadRequest) -> Checked {
         }
     }
     let pairs = corpus.as_ref().map_or(0, |(c, _, _)| c.len());
-    let answer = LoadAnswer { statuses, corpus: corpus.as_ref().map(|(_, _, o)| (o.clone(), pairs)), model };
+    let answer =
+        LoadAnswer { statuses, corpus: corpus.as_ref().map(|(_, _, o)| (o.clone(), pairs)), model, exercise, class };
     Checked { answer, corpus: corpus.map(|(c, ids, _)| (c, ids)) }
 }
 

@@ -61,7 +61,7 @@ fn read_files(files: Option<FileList>, slot: Option<Slot>, dispatch: Callback<Ac
     }
 }
 
-fn slot_row(slot: Slot, status: &SlotStatus, dispatch: &Callback<Action>) -> Html {
+pub(super) fn slot_row(slot: Slot, status: &SlotStatus, dispatch: &Callback<Action>) -> Html {
     let id = format!("file-{}", slot.id());
     let status_id = format!("status-{}", slot.id());
     let on_change = {
@@ -82,7 +82,7 @@ fn slot_row(slot: Slot, status: &SlotStatus, dispatch: &Callback<Action>) -> Htm
     html! {
         <div class="load-row">
             <label for={id.clone()}>{slot.title()}</label>
-            <input type="file" id={id} accept={slot.accept()} multiple={slot == Slot::Tiger}
+            <input type="file" id={id} accept={slot.accept()} multiple={slot.takes_many()}
                 aria-describedby={status_id} onchange={on_change} />
             {message}
         </div>

@@ -9,8 +9,11 @@
 //! ([`crate::app`]), the same as the CLI's; views render the state and send
 //! [`Action`]s, and the worker's answers come back as actions.
 
+pub mod classroom;
 #[cfg(target_arch = "wasm32")]
 mod diagram;
+#[cfg(target_arch = "wasm32")]
+mod exercise_panel;
 #[cfg(target_arch = "wasm32")]
 mod explain_panel;
 #[cfg(target_arch = "wasm32")]

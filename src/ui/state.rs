@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use super::classroom::{Classroom, ExerciseAction};
 pub use super::load::Slot;
 use super::load::{CorpusOrigin, FileText, LoadAnswer, LoadRequest};
 use super::protocol::{CorpusText, JobId, LexiconFiles, NamedText, Request, Response, TranslationView};
@@ -12,10 +13,11 @@ use crate::align::composite::KernelSpec;
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
 use crate::align::model::{DecisionThreshold, TrainOptions};
-use crate::app::files::FileKind;
+use crate::app::files::{FileKind, SNIFF_BYTES};
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::eval::prf::Counts;
+use crate::exercise::Mark;
 use crate::io::links::{Link, LinkKind};
 use crate::io::svg::{DrawnLink, LinkStyle};
 use crate::io::tiger::PairIds;
@@ -564,7 +566,7 @@ pub struct State {
     pub lambda_text: String,
     pub lambda_error: Option<String>,
     /// Status of each [`Slot`], indexed as in [`Slot::ALL`].
-    pub slots: [SlotStatus; 10],
+    pub slots: [SlotStatus; 12],
     /// A message about a file that fits no slot.
     pub stray: Option<String>,
     pub form: TrainForm,
@@ -580,6 +582,8 @@ pub struct State {
     pub teach: Teach,
     pub sort: (SortKey, bool),
     pub mt: MtState,
+    /// Exercises: the instructor's form, the open exercise, the class table.
+    pub classroom: Classroom,
     /// The last request id given.
     pub next_job: u32,
 }
@@ -694,6 +698,8 @@ pub enum Action {
         name: String,
         file: FileHandle,
     },
+    /// The exercise panel.
+    Exercise(ExerciseAction),
 }
 
 fn sample() -> Corpus {
@@ -747,6 +753,7 @@ impl State {
             teach,
             sort,
             mt,
+            classroom,
             next_job,
         } = self;
         let which = |j: &Option<Job>| j.as_ref().map(|j| (j.id, j.kind, j.corpus_gen, j.started.to_bits()));
@@ -774,6 +781,7 @@ impl State {
             && *teach == other.teach
             && *sort == other.sort
             && *mt == other.mt
+            && *classroom == other.classroom
             && *next_job == other.next_job
     }
 
@@ -803,6 +811,7 @@ impl State {
             teach: Teach::default(),
             sort: (SortKey::Pair, true),
             mt: MtState::default(),
+            classroom: Classroom::default(),
             next_job: 0,
         }
     }
@@ -932,6 +941,26 @@ impl State {
                 found.sort_by_key(|l| l.style != LinkStyle::Wrong);
                 missed.chain(found).collect()
             }
+            Mode::Teach if self.classroom.checks.as_ref().is_some_and(|c| c.get(self.pair).is_some()) => {
+                // After *Check*: each link marked against the exercise's key.
+                let checks = self.classroom.checks.as_ref().map_or(&[][..], |c| &c[..]);
+                let marks = checks.get(self.pair).map_or(&[][..], |c| &c.marks[..]);
+                let mut links: Vec<DrawnLink> = marks
+                    .iter()
+                    .map(|&(s, t, mark)| {
+                        let (style, what) = match mark {
+                            Mark::Correct => (LinkStyle::Correct, "correct: your link"),
+                            Mark::Wrong => (LinkStyle::Wrong, "wrong: your link"),
+                            Mark::Missed => (LinkStyle::Missed, "missed: the key's link"),
+                            Mark::Unscored => (LinkStyle::Student, "not scored (a POS node): your link"),
+                        };
+                        DrawnLink { source: s, target: t, style, title: format!("{what} {}", names(s, t)) }
+                    })
+                    .collect();
+                // Wrong under correct, as in the inspector.
+                links.sort_by_key(|l| l.style != LinkStyle::Wrong);
+                links
+            }
             Mode::Teach => {
                 let gold: Vec<DrawnLink> = if self.teach.reveal_gold { gold_links().collect() } else { Vec::new() };
                 let student = self.student_links().iter().map(|&(s, t)| DrawnLink {
@@ -991,13 +1020,16 @@ impl State {
     fn file_read(&mut self, name: String, text: String, slot: Option<Slot>) -> Option<Effect> {
         // Both model files are .json: the header says which one this is.
         let slot = match slot.or_else(|| Slot::of_file(&name)) {
-            Some(Slot::Model) if is_mt_model(&text) => Some(Slot::TranslationModel),
+            Some(Slot::Model) => {
+                let head = text.get(..SNIFF_BYTES).unwrap_or(&text);
+                Some(Slot::of_kind(FileKind::sniff(FileKind::AlignmentModel, head)))
+            }
             other => other,
         };
         let Some(slot) = slot else {
             self.stray = Some(format!(
                 "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, Moses lex.e2f/lex.f2e, aligned.* word alignment, \
-                 ARPA language model or model .json file; nothing was loaded from it"
+                 ARPA language model, model or exercise .json file; nothing was loaded from it"
             ));
             return None;
         };
@@ -1012,6 +1044,11 @@ impl State {
                 if status.files.len() >= 3 {
                     status.files.clear();
                 }
+                status.files.retain(|u| u.name != name);
+                status.files.push(upload);
+            }
+            // A class's answers files gather; a file of the same name replaces its earlier copy.
+            Slot::Answers => {
                 status.files.retain(|u| u.name != name);
                 status.files.push(upload);
             }
@@ -1110,6 +1147,8 @@ impl State {
         let slots: &[Slot] = match changed {
             Slot::Source | Slot::Target | Slot::Gold => &[Slot::Source, Slot::Target, Slot::Gold, Slot::WordLinks],
             Slot::Tiger => &[Slot::Tiger, Slot::WordLinks],
+            // Answers are checked against the open exercise's file.
+            Slot::Answers => &[Slot::Exercise, Slot::Answers],
             _ => std::slice::from_ref(&changed),
         };
         let files = slots
@@ -1144,8 +1183,20 @@ impl State {
             self.model =
                 Some(LoadedAlignmentModel { json: u.text.clone(), origin: format!("uploaded {}", u.name), summary });
         }
+        if let Some(class) = answer.class {
+            self.classroom.class = Some(Rc::new(class));
+        }
         let (Some((origin, _)), Some((corpus, ids))) = (answer.corpus, corpus) else { return };
         match origin {
+            CorpusOrigin::Exercise(file) => {
+                let Some((_, exercise)) = answer.exercise else { return };
+                self.replace_corpus(corpus, format!("Exercise '{}' ({file})", exercise.title));
+                // Aligning by hand, with the key shown only if the instructor chose so.
+                self.teach = Teach { reveal_gold: exercise.show_gold, ..Teach::default() };
+                self.mode = Mode::Teach;
+                self.clear_selection();
+                self.classroom.opened(file, exercise);
+            }
             CorpusOrigin::Trees { source, target } => {
                 self.replace_corpus(corpus, format!("Uploaded {source} / {target}"))
             }
@@ -1188,6 +1239,9 @@ impl State {
         self.corpus = Rc::new(corpus);
         self.corpus_name = name;
         self.corpus_gen += 1;
+        // Other pairs: an open exercise's links and checks no longer apply.
+        self.classroom.open = None;
+        self.classroom.checks = None;
         self.tiger_ids = None;
         self.pair = 0;
         self.teach = Teach::default();
@@ -1236,6 +1290,7 @@ impl State {
         let name = |tree: &Tree, n: NodeId| format!("{} ({n})", tree.label(n));
         let links = self.teach.links.entry(self.pair).or_default();
         let this = format!("{} ↔ {}", name(&pair.source, s), name(&pair.target, t));
+        self.classroom.links_changed();
         if let Some(k) = links.iter().position(|&l| l == (s, t)) {
             links.remove(k);
             self.teach.message = Some(Ok(format!("Removed your link {this}.")));
@@ -1594,6 +1649,7 @@ impl State {
                 }
             }
             Action::Worker { response, now } => s.worker(response, now),
+            Action::Exercise(a) => effects.extend(s.classroom.apply(a, &s.corpus, &s.teach.links)),
             Action::Tick(now) => {
                 if let Some(j) = &mut s.job {
                     j.now = now;
@@ -1632,6 +1688,7 @@ impl State {
                 }
             }
             Action::TeachClear => {
+                s.classroom.links_changed();
                 s.teach.links.remove(&s.pair);
                 s.teach.pending = None;
                 s.teach.message = Some(Ok("Cleared your links of this pair.".into()));
@@ -1692,6 +1749,89 @@ mod tests {
             response: Response::Progress { job: JobId(job), stage: stage.into(), done, total, kkt: None },
             now: 5.0,
         }
+    }
+
+    /// The classroom round trip in the page's state: the instructor exports
+    /// an exercise; opened (dropped), it becomes the corpus with its key
+    /// hidden, in teaching mode; *Check* marks the drawn links; the answers
+    /// file it exports, dropped with another student's, makes the class table.
+    #[test]
+    fn an_exercise_goes_from_instructor_to_student_to_class_table() {
+        use crate::exercise::{Answers, Exercise};
+        let mut s = State::with_sample();
+        let sample = s.corpus.clone();
+        s.apply(Action::Exercise(ExerciseAction::SetPairs("3, 1".into())));
+        let exported = s.apply(Action::Exercise(ExerciseAction::Export));
+        let [Effect::Download { name, body: DownloadBody::Text { text, .. } }] = &exported[..] else {
+            panic!("{exported:?}")
+        };
+        let text = text.to_string();
+        // Dropped (no slot): the head says it is an exercise, not a model.
+        read(&mut s, name, &text, None);
+        assert_eq!(
+            s.slot(Slot::Exercise).message.as_ref().map(|m| m.is_ok()),
+            Some(true),
+            "{:?}",
+            s.slot(Slot::Exercise)
+        );
+        assert_eq!(s.mode, Mode::Teach);
+        assert_eq!(s.corpus.len(), 2);
+        assert_eq!(s.corpus.pairs[0].source, sample.pairs[2].source);
+        assert_eq!(s.corpus.gold_links(), 0, "the key is hidden");
+        assert!(!s.teach.reveal_gold);
+        let exercise = Exercise::from_json(&text, name).unwrap();
+        assert_eq!(s.classroom.open.as_ref().map(|o| &*o.exercise), Some(&exercise));
+        // The student links the key's first link and a wrong one, then checks.
+        let key = exercise.pairs[0].pair.gold[0];
+        let wrong = (0..s.corpus.pairs[0].target.len())
+            .find(|&t| {
+                s.corpus.pairs[0].target.is_phrase(t)
+                    && !exercise.pairs[0].pair.gold.iter().any(|l| (l.source, l.target) == (0, t))
+                    && t != key.target
+            })
+            .unwrap();
+        s.apply(Action::ClickSource(key.source));
+        s.apply(Action::ClickTarget(key.target));
+        assert_eq!(s.student_links(), vec![(key.source, key.target)]);
+        s.apply(Action::Exercise(ExerciseAction::Check));
+        let styles = |s: &State| s.drawn_links().iter().map(|l| l.style).collect::<Vec<_>>();
+        let gold = exercise.pairs[0].pair.gold.len();
+        let marked = styles(&s);
+        assert_eq!(marked.iter().filter(|&&st| st == LinkStyle::Correct).count(), 1);
+        assert_eq!(marked.iter().filter(|&&st| st == LinkStyle::Missed).count(), gold - 1);
+        // A new link makes the check stale.
+        s.apply(Action::ClickSource(0));
+        s.apply(Action::ClickTarget(wrong));
+        assert!(s.classroom.checks.is_none());
+        assert!(styles(&s).iter().all(|&st| st == LinkStyle::Student));
+        s.apply(Action::Exercise(ExerciseAction::SetStudent("Ana".into())));
+        let exported = s.apply(Action::Exercise(ExerciseAction::ExportAnswers));
+        let [Effect::Download { name: ana_name, body: DownloadBody::Text { text: ana, .. } }] = &exported[..] else {
+            panic!("{exported:?}")
+        };
+        let ana = ana.to_string();
+        // Another student answered nothing.
+        let ben = Answers::new(&exercise, "Ben", &[]).to_json();
+        read(&mut s, ana_name, &ana, None);
+        read(&mut s, "ben.answers.json", &ben, Some(Slot::Answers));
+        assert_eq!(s.slot(Slot::Answers).message, Some(Ok(format!("2 answers files checked against {name}"))));
+        let class = s.classroom.class.clone().unwrap();
+        assert_eq!(class.students.iter().map(|r| r.student.as_str()).collect::<Vec<_>>(), ["Ana", "Ben"]);
+        assert_eq!(class.students[0].counts.correct, 1);
+        assert_eq!(class.students[1].counts.predicted, 0);
+        // A damaged answers file is named, and the others still count.
+        read(
+            &mut s,
+            "bad.answers.json",
+            "{\"format\": \"treelink-exercise-answers\", \"version\": 1",
+            Some(Slot::Answers),
+        );
+        let status = s.slot(Slot::Answers).message.clone().unwrap().unwrap_err();
+        assert!(status.starts_with("1 of 3 files not counted: bad.answers.json:"), "{status}");
+        assert_eq!(s.classroom.class.as_ref().unwrap().students.len(), 2);
+        // The sample again: the exercise closes.
+        s.apply(Action::LoadSample);
+        assert!(s.classroom.open.is_none());
     }
 
     #[test]

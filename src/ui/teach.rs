@@ -49,6 +49,8 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
     let dispatch = &props.dispatch;
     let student: Vec<Link> = state.student_links().iter().map(|&(s, t)| Link::good(s, t)).collect();
     let against_gold = Counts::of_pair(pair, &student);
+    // An exercise whose key is hidden: no gold to show or score against (its Check does that).
+    let key_hidden = state.classroom.open.as_ref().is_some_and(|o| !o.exercise.show_gold);
     let against_model = state.results().and_then(|r| r.predicted.get(state.pair)).map(|model| {
         let as_gold = TreePair { gold: model.clone(), ..pair.clone() };
         Counts::of_pair(&as_gold, &student)
@@ -88,14 +90,18 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
                     <h3>{format!("Your links ({})", student.len())}</h3>
                     <ul id="student-links" class="student-links">{ for links }</ul>
                     <button id="teach-clear" type="button" onclick={clear}>{"Clear my links"}</button>
-                    <label class="check"><input id="teach-reveal" type="checkbox" checked={state.teach.reveal_gold} onchange={reveal} />{" show the gold links"}</label>
+                    if !key_hidden {
+                        <label class="check"><input id="teach-reveal" type="checkbox" checked={state.teach.reveal_gold} onchange={reveal} />{" show the gold links"}</label>
+                    }
                 </div>
                 <table id="teach-score" class="scores">
                     <caption>{"Your links scored (phrase links only, as the evaluation)"}</caption>
                     <thead><tr><th scope="col">{"against"}</th><th scope="col">{"agree"}</th><th scope="col">{"yours"}</th><th scope="col">{"theirs"}</th>
                         <th scope="col">{"P"}</th><th scope="col">{"R"}</th><th scope="col">{"F"}</th></tr></thead>
                     <tbody>
-                        {score_row("teach-vs-gold", "gold", Some(against_gold))}
+                        if !key_hidden {
+                            {score_row("teach-vs-gold", "gold", Some(against_gold))}
+                        }
                         {score_row("teach-vs-model", "the model", against_model)}
                     </tbody>
                 </table>

@@ -8,8 +8,8 @@ use yew::prelude::*;
 
 use super::state::{Action, DownloadBody, Effect, Mode, Results, State};
 use super::{
-    diagram, explain_panel, export, file_handles, jobs, kernel_table, loader, protocol, results, state, teach, train,
-    translate,
+    diagram, exercise_panel, explain_panel, export, file_handles, jobs, kernel_table, loader, protocol, results, state,
+    teach, train, translate,
 };
 
 use crate::corpus::{Corpus, TreePair};
@@ -271,6 +271,11 @@ fn app() -> Html {
             move || drop(interval)
         });
     }
+    // An exercise named by the address (`?exercise=FILE.json`).
+    {
+        let dispatch = dispatch.clone();
+        use_effect_with((), move |_| exercise_panel::open_from_address(dispatch));
+    }
     // Keyboard: n / p for the next / previous pair anywhere but in a text field.
     {
         let dispatcher = state.dispatcher();
@@ -368,6 +373,7 @@ fn app() -> Html {
                     <a href="#loader">{"Data"}</a>
                     <a href="#train-panel">{"Train and align"}</a>
                     <a href="#workbench">{"The pair"}</a>
+                    <a href="#exercise-panel">{"Exercises"}</a>
                     <a href="#translate-panel">{"Translate"}</a>
                     <a href="#results-panel">{"Results"}</a>
                     <a href="#export-panel">{"Export"}</a>
@@ -398,6 +404,7 @@ fn app() -> Html {
                         <p>{"No pairs loaded."}</p>
                     }
                 </section>
+                <exercise_panel::ExercisePanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
                 <translate::TranslatePanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
                 <results::ResultsPanel results={state.shared_results()} corpus={state::Shared(state.corpus.clone())}
                     sort={state.sort} pair={state.pair} dispatch={dispatch.clone()} />

@@ -1,0 +1,279 @@
+//! The page's exercises: the instructor's form that exports an exercise from
+//! the loaded pairs, the exercise a student has open (its key kept here, out
+//! of the drawn corpus when it is hidden), the student's *Check* and answers
+//! file, and the class table of many answers files.
+//!
+//! Plain data and a reducer, built and tested natively. The exercise and
+//! answers files are read by the file worker (`ui::load`, slots
+//! [`Slot::Exercise`](super::load::Slot) and `Answers`); marks, scores and
+//! the class table are the engine's ([`crate::exercise`]), the same
+//! functions `treelink exercise` runs.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::corpus::Corpus;
+use crate::exercise::{check_pair, Answers, ClassTable, Exercise, PairCheck};
+use crate::tree::NodeId;
+
+use super::state::{DownloadBody, Effect, Shared};
+
+/// The instructor's form, as typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExerciseForm {
+    /// Pair numbers, e.g. `3, 1, 5` or `2-6` (ranges allowed).
+    pub pairs: String,
+    pub title: String,
+    pub instructions: String,
+    pub show_gold: bool,
+}
+
+impl Default for ExerciseForm {
+    fn default() -> Self {
+        ExerciseForm {
+            pairs: String::new(),
+            title: "Sub-tree alignment exercise".into(),
+            instructions: "Link each source sub-tree to the target sub-tree that translates it.".into(),
+            show_gold: false,
+        }
+    }
+}
+
+/// An exercise opened in the page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenExercise {
+    /// The file it came from.
+    pub file: String,
+    pub exercise: Rc<Exercise>,
+}
+
+/// Everything about exercises the page holds.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Classroom {
+    pub form: ExerciseForm,
+    /// Why the form cannot make an exercise (shown next to it).
+    pub form_error: Option<String>,
+    pub open: Option<OpenExercise>,
+    pub student: String,
+    /// After *Check*: each exercise pair's marks and counts, in its order.
+    pub checks: Option<Rc<Vec<PairCheck>>>,
+    /// The class table of the answers files dropped for the open exercise.
+    pub class: Option<Rc<ClassTable>>,
+}
+
+/// What the exercise panel asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExerciseAction {
+    SetPairs(String),
+    SetTitle(String),
+    SetInstructions(String),
+    SetShowGold(bool),
+    /// Export an exercise of the form's pairs of the loaded corpus.
+    Export,
+    SetStudent(String),
+    /// Mark the student's links of every pair against the key.
+    Check,
+    /// Download the student's answers file.
+    ExportAnswers,
+    /// Leave the exercise (the pairs stay loaded).
+    Close,
+}
+
+/// Pair numbers from `text`: numbers and ranges `a-b`, separated by commas
+/// or spaces, in the order written.
+pub fn parse_pair_numbers(text: &str) -> Result<Vec<usize>, String> {
+    let mut numbers = Vec::new();
+    for part in text.split([',', ' ', ';']).map(str::trim).filter(|p| !p.is_empty()) {
+        let number = |s: &str| {
+            s.trim().parse::<usize>().map_err(|_| format!("expected pair numbers such as 3, 7, 10-12, found '{part}'"))
+        };
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (number(a)?, number(b)?);
+                if a > b || b - a >= 10_000 {
+                    return Err(format!("expected a range from a smaller to a larger pair number, found '{part}'"));
+                }
+                numbers.extend(a..=b);
+            }
+            None => numbers.push(number(part)?),
+        }
+    }
+    Ok(numbers)
+}
+
+/// The file name of a download: the text's letters and digits, dashes for the rest.
+fn file_stem(text: &str) -> String {
+    let stem: String = text.chars().map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    let stem = stem.split('-').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("-");
+    if stem.is_empty() {
+        "exercise".into()
+    } else {
+        stem.chars().take(60).collect()
+    }
+}
+
+impl Classroom {
+    /// Applies `action`; `corpus` is the loaded pairs and `links` the
+    /// student's hand links per pair (the teaching mode's).
+    pub fn apply(
+        &mut self,
+        action: ExerciseAction,
+        corpus: &Corpus,
+        links: &BTreeMap<usize, Vec<(NodeId, NodeId)>>,
+    ) -> Vec<Effect> {
+        match action {
+            ExerciseAction::SetPairs(p) => {
+                self.form.pairs = p;
+                self.form_error = None;
+            }
+            ExerciseAction::SetTitle(t) => self.form.title = t,
+            ExerciseAction::SetInstructions(t) => self.form.instructions = t,
+            ExerciseAction::SetShowGold(b) => self.form.show_gold = b,
+            ExerciseAction::Export => {
+                let made = parse_pair_numbers(&self.form.pairs).and_then(|numbers| {
+                    let f = &self.form;
+                    Exercise::new(corpus, &numbers, &f.title, &f.instructions, f.show_gold).map_err(|e| e.to_string())
+                });
+                match made {
+                    Ok(exercise) => {
+                        self.form_error = None;
+                        let name = format!("{}.exercise.json", file_stem(&exercise.title));
+                        let body =
+                            DownloadBody::Text { text: Shared(exercise.to_json().into()), mime: "application/json" };
+                        return vec![Effect::Download { name, body }];
+                    }
+                    Err(e) => self.form_error = Some(e),
+                }
+            }
+            ExerciseAction::SetStudent(s) => self.student = s,
+            ExerciseAction::Check => {
+                if let Some(open) = &self.open {
+                    let checks = open
+                        .exercise
+                        .pairs
+                        .iter()
+                        .enumerate()
+                        .map(|(k, p)| check_pair(&p.pair, links.get(&k).map_or(&[][..], |l| l)))
+                        .collect();
+                    self.checks = Some(Rc::new(checks));
+                }
+            }
+            ExerciseAction::ExportAnswers => {
+                if let Some(open) = &self.open {
+                    let per_pair: Vec<Vec<(usize, usize)>> =
+                        (0..open.exercise.pairs.len()).map(|k| links.get(&k).cloned().unwrap_or_default()).collect();
+                    let student = if self.student.trim().is_empty() { "student" } else { self.student.trim() };
+                    let answers = Answers::new(&open.exercise, student, &per_pair);
+                    let name = format!("{}.{}.answers.json", file_stem(&open.exercise.title), file_stem(student));
+                    let body = DownloadBody::Text { text: Shared(answers.to_json().into()), mime: "application/json" };
+                    return vec![Effect::Download { name, body }];
+                }
+            }
+            ExerciseAction::Close => {
+                self.open = None;
+                self.checks = None;
+                self.class = None;
+            }
+        }
+        Vec::new()
+    }
+
+    /// An exercise was opened: what was checked or tabled for another one goes.
+    pub fn opened(&mut self, file: String, exercise: Exercise) {
+        self.open = Some(OpenExercise { file, exercise: Rc::new(exercise) });
+        self.checks = None;
+        self.class = None;
+    }
+
+    /// The student changed a link: an earlier check no longer says what is drawn.
+    pub fn links_changed(&mut self) {
+        self.checks = None;
+    }
+
+    /// The exercise's pair number (in the instructor's treebank) of loaded pair `k`.
+    pub fn number_of(&self, k: usize) -> Option<usize> {
+        self.open.as_ref()?.exercise.pairs.get(k).map(|p| p.number)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Named;
+    use crate::exercise::Mark;
+
+    fn sample() -> Corpus {
+        Corpus::from_texts(
+            Named { name: "dev.src", text: include_str!("../../www/sample/dev.src") },
+            Named { name: "dev.trg", text: include_str!("../../www/sample/dev.trg") },
+            Some(Named { name: "dev.gold", text: include_str!("../../www/sample/dev.gold") }),
+        )
+        .unwrap()
+    }
+
+    fn downloaded(effects: &[Effect]) -> (String, String) {
+        match effects {
+            [Effect::Download { name, body: DownloadBody::Text { text, .. } }] => (name.clone(), text.to_string()),
+            other => panic!("expected one download, found {other:?}"),
+        }
+    }
+
+    #[test]
+    fn pair_numbers_read_lists_and_ranges() {
+        assert_eq!(parse_pair_numbers("3, 1 5-7;2").unwrap(), vec![3, 1, 5, 6, 7, 2]);
+        assert_eq!(parse_pair_numbers("").unwrap(), Vec::<usize>::new());
+        assert!(parse_pair_numbers("3, x").unwrap_err().contains("found 'x'"));
+        assert!(parse_pair_numbers("7-5").unwrap_err().contains("'7-5'"));
+    }
+
+    #[test]
+    fn the_instructor_exports_what_the_engine_makes() {
+        let corpus = sample();
+        let mut c = Classroom::default();
+        let none = BTreeMap::new();
+        c.apply(ExerciseAction::SetPairs("2, 200".into()), &corpus, &none);
+        assert!(c.apply(ExerciseAction::Export, &corpus, &none).is_empty());
+        assert_eq!(c.form_error.as_deref(), Some("pair 200 does not exist: the treebank has pairs 1 to 157"));
+        c.apply(ExerciseAction::SetPairs("4, 2".into()), &corpus, &none);
+        c.apply(ExerciseAction::SetTitle("Woche 3: NPs".into()), &corpus, &none);
+        c.apply(ExerciseAction::SetShowGold(true), &corpus, &none);
+        let (name, text) = downloaded(&c.apply(ExerciseAction::Export, &corpus, &none));
+        assert_eq!(name, "woche-3-nps.exercise.json");
+        assert!(c.form_error.is_none());
+        let f = &c.form;
+        let expected = Exercise::new(&corpus, &[4, 2], &f.title, &f.instructions, true).unwrap();
+        assert_eq!(text, expected.to_json());
+    }
+
+    #[test]
+    fn a_student_checks_and_exports_answers() {
+        let corpus = sample();
+        let exercise = Exercise::new(&corpus, &[3, 1], "Week 3", "", false).unwrap();
+        let mut c = Classroom::default();
+        c.opened("week3.json".into(), exercise.clone());
+        assert_eq!((c.number_of(0), c.number_of(1), c.number_of(2)), (Some(3), Some(1), None));
+        // Pair 3's first key link, and a wrong one; nothing on pair 1.
+        let key = exercise.pairs[0].pair.gold[0];
+        let mut links = BTreeMap::new();
+        links.insert(0, vec![(key.source, key.target), (0, 1)]);
+        c.apply(ExerciseAction::Check, &exercise.corpus(), &links);
+        let checks = c.checks.clone().unwrap();
+        assert_eq!(checks.len(), 2);
+        assert_eq!(checks[0].marks[0], (key.source, key.target, Mark::Correct));
+        assert_eq!(checks[0], check_pair(&exercise.pairs[0].pair, &links[&0]));
+        assert_eq!(checks[1].counts.correct, 0);
+        assert_eq!(checks[1].counts.gold, exercise.pairs[1].pair.gold.len());
+        c.links_changed();
+        assert!(c.checks.is_none());
+        c.apply(ExerciseAction::SetStudent("Ana María".into()), &exercise.corpus(), &links);
+        let (name, text) = downloaded(&c.apply(ExerciseAction::ExportAnswers, &exercise.corpus(), &links));
+        assert_eq!(name, "week-3.ana-maría.answers.json");
+        let answers = Answers::from_json(&text, &name, &exercise, "week3.json").unwrap();
+        assert_eq!(answers.student, "Ana María");
+        assert_eq!(answers.pairs[0].links.len(), 2);
+        assert!(answers.pairs[1].links.is_empty());
+        c.apply(ExerciseAction::Close, &exercise.corpus(), &links);
+        assert!(c.open.is_none() && c.checks.is_none());
+        assert!(c.apply(ExerciseAction::ExportAnswers, &exercise.corpus(), &links).is_empty());
+    }
+}

@@ -1,0 +1,235 @@
+//! The exercise panel: an instructor makes an exercise from the loaded
+//! pairs and exports it; a student opens one, aligns by hand in the
+//! teaching mode, presses *Check* and exports the answers; the instructor
+//! drops the answers files and reads the class table. Everything it shows
+//! comes from [`super::classroom::Classroom`]; labels and words are text.
+
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+use super::classroom::ExerciseAction;
+use super::loader::slot_row;
+use super::state::{Action, Slot};
+use super::view::Settled;
+use crate::eval::prf::Counts;
+use crate::exercise::{ClassTable, Mark, PairCheck};
+
+#[derive(Properties, PartialEq)]
+pub struct ExerciseProps {
+    pub state: Settled,
+    pub dispatch: Callback<Action>,
+}
+
+fn prf_cells(c: &Counts) -> Html {
+    html! {
+        <>
+            <td>{c.correct}</td><td>{c.predicted}</td><td>{c.gold}</td>
+            <td class="p">{format!("{:.2}", c.precision())}</td>
+            <td class="r">{format!("{:.2}", c.recall())}</td>
+            <td class="f">{format!("{:.2}", c.f())}</td>
+        </>
+    }
+}
+
+fn prf_head(first: &str) -> Html {
+    html! {
+        <thead><tr><th scope="col">{first.to_string()}</th><th scope="col">{"correct"}</th><th scope="col">{"drawn"}</th>
+            <th scope="col">{"key"}</th><th scope="col">{"P"}</th><th scope="col">{"R"}</th><th scope="col">{"F"}</th></tr></thead>
+    }
+}
+
+fn text_input(id: &str, value: &str, dispatch: &Callback<Action>, make: fn(String) -> ExerciseAction) -> Html {
+    let dispatch = dispatch.clone();
+    let oninput = Callback::from(move |e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        dispatch.emit(Action::Exercise(make(input.value())))
+    });
+    html! { <input type="text" id={id.to_string()} value={value.to_string()} {oninput} /> }
+}
+
+fn button(id: &str, label: &str, dispatch: &Callback<Action>, action: ExerciseAction) -> Html {
+    let dispatch = dispatch.clone();
+    let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Exercise(action.clone())));
+    html! { <button type="button" id={id.to_string()} {onclick}>{label.to_string()}</button> }
+}
+
+/// The instructor's form: pairs, title, instructions, whether gold is shown.
+fn make_form(props: &ExerciseProps) -> Html {
+    let c = &props.state.classroom;
+    let dispatch = &props.dispatch;
+    let on_instructions = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: InputEvent| {
+            let area: HtmlTextAreaElement = e.target_unchecked_into();
+            dispatch.emit(Action::Exercise(ExerciseAction::SetInstructions(area.value())))
+        })
+    };
+    let on_show = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            dispatch.emit(Action::Exercise(ExerciseAction::SetShowGold(input.checked())))
+        })
+    };
+    html! {
+        <fieldset class="exercise-make">
+            <legend>{"Make an exercise (instructor)"}</legend>
+            <p class="hint">{format!("From the loaded pairs ({}); their gold links become the key. Find pair numbers in the Results table.", props.state.corpus.len())}</p>
+            <div class="field"><label for="exercise-pairs">{"Pairs (e.g. 3, 7, 10-12)"}</label>
+                {text_input("exercise-pairs", &c.form.pairs, dispatch, ExerciseAction::SetPairs)}</div>
+            <div class="field"><label for="exercise-title">{"Title"}</label>
+                {text_input("exercise-title", &c.form.title, dispatch, ExerciseAction::SetTitle)}</div>
+            <div class="field"><label for="exercise-instructions">{"Instructions"}</label>
+                <textarea id="exercise-instructions" rows="3" value={c.form.instructions.clone()} oninput={on_instructions} /></div>
+            <label class="check"><input id="exercise-show-gold" type="checkbox" checked={c.form.show_gold} onchange={on_show} />
+                {" show the key's links to the students while they align"}</label>
+            <p>{button("exercise-export", "Export the exercise", dispatch, ExerciseAction::Export)}</p>
+            if let Some(e) = &c.form_error {
+                <p id="exercise-form-error" class="status error" role="alert">{"✗ "}{e.clone()}</p>
+            }
+        </fieldset>
+    }
+}
+
+fn mark_name(m: Mark) -> &'static str {
+    match m {
+        Mark::Correct => "✓ correct",
+        Mark::Wrong => "✗ wrong",
+        Mark::Missed => "○ missed",
+        Mark::Unscored => "· not scored (a POS node)",
+    }
+}
+
+/// The student's side of an open exercise.
+fn do_exercise(props: &ExerciseProps) -> Html {
+    let state = &props.state;
+    let c = &state.classroom;
+    let dispatch = &props.dispatch;
+    let Some(open) = &c.open else { return html! {} };
+    let e = &open.exercise;
+    let number = c.number_of(state.pair).map_or(String::new(), |n| format!(" — pair {n} of the instructor's treebank"));
+    let check_view = c.checks.as_ref().map(|checks| {
+        let total: Counts = checks.iter().map(|k| k.counts).sum();
+        let here: Option<&PairCheck> = checks.get(state.pair);
+        let pair = state.corpus.pairs.get(state.pair);
+        let marks = here.into_iter().flat_map(|k| k.marks.iter()).map(|&(s, t, m)| {
+            let label = |tree: &crate::tree::Tree, n: usize| if n < tree.len() { tree.label(n).to_string() } else { "?".into() };
+            let what = pair.map_or(String::new(), |p| format!("{} ({s}) ↔ {} ({t})", label(&p.source, s), label(&p.target, t)));
+            html! { <li class={classes!("mark", format!("mark-{}", m.name()))}>{mark_name(m)}{": "}{what}</li> }
+        });
+        html! {
+            <div id="exercise-check" class="exercise-check" role="status">
+                <h4>{format!("Pair {} checked", state.pair + 1)}</h4>
+                <ul id="exercise-marks">{ for marks }</ul>
+                <table class="scores" id="exercise-scores">
+                    <caption>{"Against the key (phrase links, as the evaluation)"}</caption>
+                    {prf_head("pair")}
+                    <tbody>
+                        { for checks.iter().enumerate().map(|(k, ch)| html! { <tr><th scope="row">{k + 1}</th>{prf_cells(&ch.counts)}</tr> }) }
+                        <tr id="exercise-total"><th scope="row">{"all"}</th>{prf_cells(&total)}</tr>
+                    </tbody>
+                </table>
+            </div>
+        }
+    });
+    html! {
+        <fieldset class="exercise-do">
+            <legend>{format!("Exercise: {}", e.title)}</legend>
+            if !e.instructions.is_empty() {
+                <p id="exercise-instructions-text" class="instructions">{e.instructions.clone()}</p>
+            }
+            <p class="hint">{format!("{} pairs from {}; this is pair {} of {}{number}. Align by hand in the pair's teaching mode; {}",
+                e.pairs.len(), open.file, state.pair + 1, e.pairs.len(),
+                if e.show_gold { "the key's links are shown." } else { "the key is hidden until you check." })}</p>
+            <div class="field"><label for="exercise-student">{"Your name"}</label>
+                {text_input("exercise-student", &c.student, dispatch, ExerciseAction::SetStudent)}</div>
+            <p>
+                {button("exercise-check-button", "Check", dispatch, ExerciseAction::Check)}{" "}
+                {button("exercise-answers", "Export my answers", dispatch, ExerciseAction::ExportAnswers)}{" "}
+                {button("exercise-close", "Leave the exercise", dispatch, ExerciseAction::Close)}
+            </p>
+            {check_view.unwrap_or_default()}
+            {slot_row(Slot::Answers, state.slot(Slot::Answers), dispatch)}
+            if let Some(class) = &c.class {
+                {class_table(class)}
+            }
+        </fieldset>
+    }
+}
+
+/// The class table: students, pairs, and the links most students got wrong.
+fn class_table(t: &ClassTable) -> Html {
+    html! {
+        <div id="class-table" class="class-table">
+            <table class="scores" id="class-students">
+                <caption>{format!("Class: {} students", t.students.len())}</caption>
+                {prf_head("student")}
+                <tbody>
+                    { for t.students.iter().map(|s| html! { <tr><th scope="row" title={s.file.clone()}>{s.student.clone()}</th>{prf_cells(&s.counts)}</tr> }) }
+                    <tr><th scope="row">{"all"}</th>{prf_cells(&t.total)}</tr>
+                </tbody>
+            </table>
+            <table class="scores" id="class-pairs">
+                <caption>{"Per pair (its number in the instructor's treebank)"}</caption>
+                {prf_head("pair")}
+                <tbody>{ for t.pairs.iter().map(|p| html! { <tr><th scope="row">{p.number}</th>{prf_cells(&p.counts)}</tr> }) }</tbody>
+            </table>
+            <table class="scores" id="class-hardest">
+                <caption>{"The links most students got wrong or missed"}</caption>
+                <thead><tr><th scope="col">{"pair"}</th><th scope="col">{"link"}</th><th scope="col">{"labels"}</th><th scope="col">{"how"}</th><th scope="col">{"students"}</th></tr></thead>
+                <tbody>{ for t.hardest.iter().map(|h| html! {
+                    <tr><td>{h.number}</td><td>{format!("{}-{}", h.source, h.target)}</td><td class="text">{h.labels.clone()}</td>
+                        <td>{h.mark.name()}</td><td>{h.students}</td></tr>
+                }) }</tbody>
+            </table>
+        </div>
+    }
+}
+
+#[function_component(ExercisePanel)]
+pub fn exercise_panel(props: &ExerciseProps) -> Html {
+    let state = &props.state;
+    html! {
+        <section class="panel exercise" id="exercise-panel" aria-labelledby="exercise-heading">
+            <h2 id="exercise-heading">{"Exercises"}</h2>
+            <p class="hint">{"An instructor picks pairs and exports one exercise file; students open it here (or drop it on the Data panel, or open the page with ?exercise=FILE.json for a file beside it on the same site), align by hand, check, and export their answers; the instructor opens the exercise and drops all the answers files for the class table. The same files work with treelink exercise check on the command line. The key is inside the exercise file: hidden here, but readable by anyone who opens the file."}</p>
+            {slot_row(Slot::Exercise, state.slot(Slot::Exercise), &props.dispatch)}
+            {do_exercise(props)}
+            {make_form(props)}
+        </section>
+    }
+}
+
+/// The exercise named by the page's address (`?exercise=FILE.json`, a
+/// path on the same site), fetched and handed to the reducer as a file
+/// read for the exercise input; a failure shows next to that input.
+pub fn open_from_address(dispatch: Callback<Action>) {
+    let Some(window) = web_sys::window() else { return };
+    let search = window.location().search().unwrap_or_default();
+    let Some(value) = search.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix("exercise=")) else {
+        return;
+    };
+    let url = js_sys::decode_uri_component(value).ok().and_then(|v| v.as_string()).unwrap_or_else(|| value.to_string());
+    yew::platform::spawn_local(async move {
+        let slot = Some(Slot::Exercise);
+        let failed = |error: String| Action::FileFailed { name: url.clone(), error, slot };
+        let action = match fetch_text(&window, &url).await {
+            Ok(text) => Action::FileRead { name: url.clone(), text, slot },
+            Err(e) => failed(format!("{url}: cannot open the exercise: {e}")),
+        };
+        dispatch.emit(action);
+    });
+}
+
+async fn fetch_text(window: &web_sys::Window, url: &str) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let shown = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
+    let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(shown)?;
+    let response: web_sys::Response = response.dyn_into().map_err(shown)?;
+    if !response.ok() {
+        return Err(format!("the site answered HTTP {} {}", response.status(), response.status_text()));
+    }
+    let text = JsFuture::from(response.text().map_err(shown)?).await.map_err(shown)?;
+    text.as_string().ok_or_else(|| "the answer is not text".to_string())
+}

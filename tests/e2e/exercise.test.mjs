@@ -1,0 +1,113 @@
+// An exercise's round trip in the page, as a class would make it: the
+// instructor exports an exercise of three sample pairs; a student opens it
+// (the file input), aligns by hand, checks (each link marked against the
+// hidden key) and exports the answers; a second student opens it by the
+// page's address (?exercise=FILE.json on the same site); the instructor
+// drops both answers files and reads the class table, whose P/R/F equal
+// `treelink exercise check` on the same files.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { root, shots, download, lines, tree, sample, run, openPage } from './helpers.mjs';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-exercise-'));
+let page, url, close;
+const problems = [];
+
+before(async () => {
+  ({ page, url, close } = await openPage(problems, '#pair-diagram'));
+});
+
+after(async () => {
+  await close?.();
+  for (const f of ['e2e-week.exercise.json']) fs.rmSync(path.join(root, 'dist', f), { force: true });
+});
+
+const text = (sel) => page.locator(sel).innerText();
+const link = async (s, t) => { await page.click(`#src-node-${s}`); await page.click(`#trg-node-${t}`); };
+
+test('instructor → student → class table, with the same scores as treelink exercise check', async () => {
+  // The instructor: a bad pair number is refused next to the form.
+  await page.fill('#exercise-pairs', '3, 999');
+  await page.click('#exercise-export');
+  assert.match(await text('#exercise-form-error'), /pair 999 does not exist: the treebank has pairs 1 to 157/);
+  await page.fill('#exercise-pairs', '3, 1, 5');
+  await page.fill('#exercise-title', 'E2E week');
+  await page.fill('#exercise-instructions', 'Link the noun phrases. <b>not bold</b>');
+  const exercise = await download(page, '#exercise-export');
+  assert.equal(exercise.name, 'e2e-week.exercise.json');
+  const exFile = path.join(tmp, exercise.name);
+  fs.writeFileSync(exFile, exercise.body);
+  // The page's file equals the CLI's for the same pairs, title and text.
+  const cliEx = path.join(tmp, 'cli.exercise.json');
+  run('exercise', 'new', '--corpus', sample, '--pairs', '3,1,5', '--title', 'E2E week',
+    '--instructions', 'Link the noun phrases. <b>not bold</b>', '-o', cliEx);
+  assert.equal(exercise.body, fs.readFileSync(cliEx, 'utf8'));
+
+  // A student opens it: three pairs, teaching mode, the key hidden.
+  await page.setInputFiles('#file-exercise', exFile);
+  await page.waitForFunction(() => /3 pairs, key of \d+ links \(hidden\)/.test(document.querySelector('#status-exercise')?.innerText ?? ''));
+  assert.match(await text('#corpus-summary'), /Exercise 'E2E week'.*: 3 pairs, \d+ nodes, 0 gold links/);
+  assert.equal(await page.getAttribute('#mode-teach', 'aria-pressed'), 'true');
+  assert.equal(await text('#exercise-instructions-text'), 'Link the noun phrases. <b>not bold</b>');
+  assert.equal(await page.locator('#exercise-instructions-text b').count(), 0, 'instructions are text');
+  assert.equal(await page.locator('#teach-reveal').count(), 0, 'no way to show the hidden key');
+  const src = tree(lines(`${sample}.src`)[2]);
+  const trg = tree(lines(`${sample}.trg`)[2]);
+  const gold = lines(`${sample}.gold`)[2].split(' ').map((l) => l.replace('?', '').split('-').map(Number));
+  const [a, b] = gold.find(([s, t]) => s > 0 && t > 0 && src.phrase(s) && trg.phrase(t));
+  // A phrase pair that is no key link, and that the criteria allow after (0,0) and (a,b).
+  await link(0, 0);
+  await link(a, b);
+  await page.fill('#exercise-student', 'Ana');
+  await page.click('#exercise-check-button');
+  await page.waitForSelector('#exercise-marks');
+  const marks = await page.locator('#exercise-marks li').allInnerTexts();
+  const keyPhrase = gold.filter(([s, t]) => src.phrase(s) && trg.phrase(t)).length;
+  assert.equal(marks.filter((m) => m.startsWith('✓ correct')).length, 2, marks.join('\n'));
+  assert.equal(marks.filter((m) => m.startsWith('○ missed')).length, keyPhrase - 2);
+  // Marked on the diagram too: correct and missed links.
+  assert.equal(await page.locator('#pair-diagram path.link[data-status=correct]').count(), 2);
+  assert.equal(await page.locator('#pair-diagram path.link[data-status=missed]').count(), keyPhrase - 2);
+  await page.locator('#workbench').screenshot({ path: path.join(shots, 'exercise-check.png') });
+  const ana = await download(page, '#exercise-answers');
+  assert.equal(ana.name, 'e2e-week.ana.answers.json');
+  const anaFile = path.join(tmp, ana.name);
+  fs.writeFileSync(anaFile, ana.body);
+
+  // A second student opens it by the address, from a file on the same site.
+  fs.copyFileSync(exFile, path.join(root, 'dist', 'e2e-week.exercise.json'));
+  await page.goto(`${url}?exercise=e2e-week.exercise.json`);
+  await page.waitForFunction(() => /3 pairs, key of/.test(document.querySelector('#status-exercise')?.innerText ?? ''));
+  await link(0, 0);
+  await page.fill('#exercise-student', 'Ben');
+  const ben = await download(page, '#exercise-answers');
+  const benFile = path.join(tmp, ben.name);
+  fs.writeFileSync(benFile, ben.body);
+  // A missing file by address: the error sits next to the exercise input.
+  await page.goto(`${url}?exercise=no-such.json`);
+  await page.waitForFunction(() => /no-such\.json: cannot open the exercise: the site answered HTTP 404/.test(document.querySelector('#status-exercise')?.innerText ?? ''));
+  // The browser logs that 404 itself; it is the one expected.
+  const logged = problems.findIndex((p) => /status of 404/.test(p));
+  assert.ok(logged >= 0, problems.join('\n'));
+  problems.splice(logged, 1);
+
+  // The instructor: the exercise, then both answers files, make the class table.
+  await page.setInputFiles('#file-exercise', exFile);
+  await page.waitForSelector('#file-answers');
+  await page.setInputFiles('#file-answers', [anaFile, benFile]);
+  await page.waitForSelector('#class-students');
+  const rows = await page.locator('#class-students tbody tr').allInnerTexts();
+  const table = run('exercise', 'check', exFile, anaFile, benFile);
+  for (const student of ['Ana', 'Ben']) {
+    const cliRow = table.split('\n').find((l) => l.startsWith(`${student}\t`)).split('\t');
+    const pageRow = rows.find((r) => r.startsWith(student)).split('\t').map((c) => c.trim());
+    // correct, drawn, key, P, R, F
+    assert.deepEqual(pageRow.slice(1), [cliRow[5], cliRow[6], cliRow[7], cliRow[2], cliRow[3], cliRow[4]], `${student}: ${pageRow} vs ${cliRow}`);
+  }
+  assert.ok(await page.locator('#class-hardest tbody tr').count() > 0);
+  await page.locator('#exercise-panel').screenshot({ path: path.join(shots, 'exercise-class.png') });
+  assert.deepEqual(problems, []);
+});
