@@ -16,8 +16,6 @@ use crate::corpus::Corpus;
 use crate::exercise::{check_pair, Answers, ClassTable, Exercise, PairCheck};
 use crate::tree::NodeId;
 
-use super::state::{DownloadBody, Effect, Shared};
-
 /// The instructor's form, as typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExerciseForm {
@@ -59,6 +57,13 @@ pub struct Classroom {
     pub checks: Option<Rc<Vec<PairCheck>>>,
     /// The class table of the answers files dropped for the open exercise.
     pub class: Option<Rc<ClassTable>>,
+}
+
+/// A JSON file to offer for download (the reducer turns it into its effect).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Download {
+    pub name: String,
+    pub json: String,
 }
 
 /// What the exercise panel asks for.
@@ -120,7 +125,7 @@ impl Classroom {
         action: ExerciseAction,
         corpus: &Corpus,
         links: &BTreeMap<usize, Vec<(NodeId, NodeId)>>,
-    ) -> Vec<Effect> {
+    ) -> Option<Download> {
         match action {
             ExerciseAction::SetPairs(p) => {
                 self.form.pairs = p;
@@ -138,9 +143,7 @@ impl Classroom {
                     Ok(exercise) => {
                         self.form_error = None;
                         let name = format!("{}.exercise.json", file_stem(&exercise.title));
-                        let body =
-                            DownloadBody::Text { text: Shared(exercise.to_json().into()), mime: "application/json" };
-                        return vec![Effect::Download { name, body }];
+                        return Some(Download { name, json: exercise.to_json() });
                     }
                     Err(e) => self.form_error = Some(e),
                 }
@@ -165,8 +168,7 @@ impl Classroom {
                     let student = if self.student.trim().is_empty() { "student" } else { self.student.trim() };
                     let answers = Answers::new(&open.exercise, student, &per_pair);
                     let name = format!("{}.{}.answers.json", file_stem(&open.exercise.title), file_stem(student));
-                    let body = DownloadBody::Text { text: Shared(answers.to_json().into()), mime: "application/json" };
-                    return vec![Effect::Download { name, body }];
+                    return Some(Download { name, json: answers.to_json() });
                 }
             }
             ExerciseAction::Close => {
@@ -175,7 +177,7 @@ impl Classroom {
                 self.class = None;
             }
         }
-        Vec::new()
+        None
     }
 
     /// An exercise was opened: what was checked or tabled for another one goes.
@@ -211,11 +213,9 @@ mod tests {
         .unwrap()
     }
 
-    fn downloaded(effects: &[Effect]) -> (String, String) {
-        match effects {
-            [Effect::Download { name, body: DownloadBody::Text { text, .. } }] => (name.clone(), text.to_string()),
-            other => panic!("expected one download, found {other:?}"),
-        }
+    fn downloaded(d: Option<Download>) -> (String, String) {
+        let d = d.expect("a download");
+        (d.name, d.json)
     }
 
     #[test]
@@ -232,12 +232,12 @@ mod tests {
         let mut c = Classroom::default();
         let none = BTreeMap::new();
         c.apply(ExerciseAction::SetPairs("2, 200".into()), &corpus, &none);
-        assert!(c.apply(ExerciseAction::Export, &corpus, &none).is_empty());
+        assert!(c.apply(ExerciseAction::Export, &corpus, &none).is_none());
         assert_eq!(c.form_error.as_deref(), Some("pair 200 does not exist: the treebank has pairs 1 to 157"));
         c.apply(ExerciseAction::SetPairs("4, 2".into()), &corpus, &none);
         c.apply(ExerciseAction::SetTitle("Woche 3: NPs".into()), &corpus, &none);
         c.apply(ExerciseAction::SetShowGold(true), &corpus, &none);
-        let (name, text) = downloaded(&c.apply(ExerciseAction::Export, &corpus, &none));
+        let (name, text) = downloaded(c.apply(ExerciseAction::Export, &corpus, &none));
         assert_eq!(name, "woche-3-nps.exercise.json");
         assert!(c.form_error.is_none());
         let f = &c.form;
@@ -266,7 +266,7 @@ mod tests {
         c.links_changed();
         assert!(c.checks.is_none());
         c.apply(ExerciseAction::SetStudent("Ana María".into()), &exercise.corpus(), &links);
-        let (name, text) = downloaded(&c.apply(ExerciseAction::ExportAnswers, &exercise.corpus(), &links));
+        let (name, text) = downloaded(c.apply(ExerciseAction::ExportAnswers, &exercise.corpus(), &links));
         assert_eq!(name, "week-3.ana-maría.answers.json");
         let answers = Answers::from_json(&text, &name, &exercise, "week3.json").unwrap();
         assert_eq!(answers.student, "Ana María");
@@ -274,6 +274,6 @@ mod tests {
         assert!(answers.pairs[1].links.is_empty());
         c.apply(ExerciseAction::Close, &exercise.corpus(), &links);
         assert!(c.open.is_none() && c.checks.is_none());
-        assert!(c.apply(ExerciseAction::ExportAnswers, &exercise.corpus(), &links).is_empty());
+        assert!(c.apply(ExerciseAction::ExportAnswers, &exercise.corpus(), &links).is_none());
     }
 }

@@ -1649,7 +1649,12 @@ impl State {
                 }
             }
             Action::Worker { response, now } => s.worker(response, now),
-            Action::Exercise(a) => effects.extend(s.classroom.apply(a, &s.corpus, &s.teach.links)),
+            Action::Exercise(a) => {
+                if let Some(d) = s.classroom.apply(a, &s.corpus, &s.teach.links) {
+                    let body = DownloadBody::Text { text: d.json.into(), mime: "application/json" };
+                    effects.push(Effect::Download { name: d.name, body });
+                }
+            }
             Action::Tick(now) => {
                 if let Some(j) = &mut s.job {
                     j.now = now;
