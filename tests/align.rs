@@ -327,3 +327,44 @@ proptest! {
         prop_assert_eq!(search.steps.len(), scored.len());
     }
 }
+
+/// A held-out input never reaches the lexicon: aligning it with
+/// `InputSentences::HeldOut` gives the same lexicon whatever the input
+/// (changing the test sentences changes no probability), its word links are
+/// the trained lexicon's Viterbi links (`held_out_links`), and a word the
+/// lexicon never saw stays unaligned. By default (`Train`) the input's
+/// sentences do join the training.
+#[test]
+fn a_held_out_input_stays_out_of_the_lexicon() {
+    use treelink::align::lexical::{held_out_links, lexicon_for_input, InputSentences};
+    let all = sample();
+    let train = Corpus { pairs: all.pairs[..60].to_vec() };
+    let test = Corpus { pairs: all.pairs[60..80].to_vec() };
+    let source = LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() };
+    let setup = prepare(&[&train], source, "lexical model", &mut Quiet).unwrap();
+    let held = |input: &Corpus| {
+        lexicon_for_input(&setup.model, input, None, InputSentences::HeldOut, "lexical model", &mut Quiet).unwrap()
+    };
+    let (lexicon, links) = held(&test);
+    assert_eq!(links, held_out_links(&setup, &test));
+    // Another input (other sentences): the same probabilities for the training words.
+    let other = Corpus { pairs: all.pairs[100..120].to_vec() };
+    let (lexicon_other, _) = held(&other);
+    let (s, t) = (train.pairs[0].source.words()[0].to_lowercase(), train.pairs[0].target.words()[0].to_lowercase());
+    assert!(lexicon.s2t.prob(&t, &s) > 0.0);
+    assert_eq!(lexicon.s2t.prob(&t, &s).to_bits(), lexicon_other.s2t.prob(&t, &s).to_bits());
+    assert_eq!(lexicon.s2t.prob(&t, &s).to_bits(), setup.lexicon.s2t.prob(&t, &s).to_bits());
+    // An unseen word on both sides is never linked when held out, and is when trained on.
+    let odd = Corpus::from_texts(
+        Named { name: "odd.src", text: "(S (NN Quargelbrot) (NN Quargelbrot))\n" },
+        Named { name: "odd.trg", text: "(S (NC zorblat) (NC zorblat))\n" },
+        None,
+    )
+    .unwrap();
+    let (_, held_links) = held(&odd);
+    assert_eq!(held_links[0].len(), 0, "unknown words are not aligned when held out");
+    let (trained, trained_links) =
+        lexicon_for_input(&setup.model, &odd, None, InputSentences::Train, "lexical model", &mut Quiet).unwrap();
+    assert!(trained_links[0].len() > 0);
+    assert!(trained.s2t.prob("zorblat", "quargelbrot") > 0.0);
+}

@@ -46,7 +46,8 @@ fn wasm_training_and_alignment_equal_the_native_cli() {
     let m = model::train(&corpus, None, &setup, &options, &mut Quiet).unwrap();
     let trained = now_ms();
     // As `treelink align --model M --input www/sample/dev`.
-    let (lexicon, links) = lexicon_for_input(&m.lexicon, &corpus, None, "lexical model", &mut Quiet).unwrap();
+    let (lexicon, links) =
+        lexicon_for_input(&m.lexicon, &corpus, None, Default::default(), "lexical model", &mut Quiet).unwrap();
     let scorer = Scorer::new(&m, &lexicon).unwrap();
     let pred: Vec<Vec<Link>> = corpus
         .pairs

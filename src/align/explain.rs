@@ -356,7 +356,8 @@ mod tests {
         let setup = prepare(&[&train_corpus], source, "lexical model", &mut Quiet).unwrap();
         let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
         let model = train(&train_corpus, None, &setup, &options, &mut Quiet).unwrap();
-        let (lexicon, links) = lexicon_for_input(&model.lexicon, &corpus, None, "lexical model", &mut Quiet).unwrap();
+        let (lexicon, links) =
+            lexicon_for_input(&model.lexicon, &corpus, None, Default::default(), "lexical model", &mut Quiet).unwrap();
         Fixture { corpus, model, lexicon, links }
     }
 

@@ -97,22 +97,58 @@ pub fn prepare(
     }
 }
 
+/// Whether the sentences being aligned join the in-engine lexicon's training.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InputSentences {
+    /// Re-train on the model's sentences plus the input's, as GIZA++ is run
+    /// on a whole corpus (no gold links): no input word is unknown.
+    #[default]
+    Train,
+    /// Held out: the lexicon as trained on the model's sentences, the
+    /// input's word links by its Viterbi alignment ([`align_with`]); words it
+    /// never saw stay unaligned. For scoring on a test split, which must not
+    /// reach any model.
+    HeldOut,
+}
+
+/// The word links of `corpus` from a prepared lexicon, without training on
+/// its sentences (a held-out split).
+pub fn held_out_links(setup: &LexicalSetup, corpus: &Corpus) -> Vec<WordAlignment> {
+    align_with(&setup.lexicon, &bitext_of(corpus), &model_options(&setup.model))
+}
+
+/// The options the lexicon of `model` aligns with.
+fn model_options(model: &LexicalModel) -> LexiconOptions {
+    match model {
+        LexicalModel::Tables(lexicon) => {
+            LexiconOptions { lowercase: lexicon.s2t.lowercase(), ..LexiconOptions::default() }
+        }
+        LexicalModel::InEngine { options, .. } => options.clone(),
+    }
+}
+
 /// The lexicon and word links for aligning `input` with a model: the
 /// model's tables (links given, else from the engine's aligner), or its
-/// in-engine lexicon re-trained on its sentences plus the input's, so no
-/// input word is unknown (given links then replace the trained ones).
+/// in-engine lexicon re-trained on its sentences, plus the input's unless
+/// they are [`InputSentences::HeldOut`] (given links then replace the
+/// trained ones).
 pub fn lexicon_for_input(
     model: &LexicalModel,
     input: &Corpus,
     given_links: Option<Vec<WordAlignment>>,
+    sentences: InputSentences,
     stage: &'static str,
     progress: &mut dyn Observer,
 ) -> Result<(Lexicon, Vec<WordAlignment>), Cancelled> {
     match model {
         LexicalModel::Tables(lexicon) => {
-            let options = LexiconOptions { lowercase: lexicon.s2t.lowercase(), ..LexiconOptions::default() };
-            let links = given_links.unwrap_or_else(|| align_with(lexicon, &bitext_of(input), &options));
+            let links = given_links.unwrap_or_else(|| align_with(lexicon, &bitext_of(input), &model_options(model)));
             Ok((lexicon.clone(), links))
+        }
+        LexicalModel::InEngine { options, bitext } if sentences == InputSentences::HeldOut => {
+            let (lexicon, _) = lexicon::train_observed(bitext, options, stage, progress)?;
+            let links = given_links.unwrap_or_else(|| align_with(&lexicon, &bitext_of(input), options));
+            Ok((lexicon, links))
         }
         LexicalModel::InEngine { options, bitext } => {
             let mut all: Vec<SentencePair> = bitext_of(input);

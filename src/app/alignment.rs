@@ -7,7 +7,9 @@ use crate::align::baseline::{baseline_links, BaselineOptions};
 use crate::align::composite::KernelSpec;
 use crate::align::explain::{self, Explanation};
 use crate::align::greedy::Search;
-use crate::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexicalModel, LexiconSource};
+use crate::align::lexical::{
+    alignment_lexicon_options, lexicon_for_input, prepare, InputSentences, LexicalModel, LexiconSource,
+};
 use crate::align::model::{self, AlignError, AlignmentModel, Scorer, TrainOptions};
 use crate::corpus::Corpus;
 use crate::io::links::Link;
@@ -187,8 +189,21 @@ pub fn align(
     given_links: Option<Vec<WordAlignment>>,
     observer: &mut dyn Observer,
 ) -> Result<CorpusAlignment, AlignmentError> {
+    align_input(model, input, given_links, InputSentences::Train, observer)
+}
+
+/// [`align`], saying whether the input's sentences join the in-engine
+/// lexicon's training ([`InputSentences::HeldOut`]: a test split, scored
+/// without reaching any model).
+pub fn align_input(
+    model: &AlignmentModel,
+    input: &Corpus,
+    given_links: Option<Vec<WordAlignment>>,
+    sentences: InputSentences,
+    observer: &mut dyn Observer,
+) -> Result<CorpusAlignment, AlignmentError> {
     let (lexicon, word_links) =
-        lexicon_for_input(&model.lexicon, input, given_links, "lexical model for aligning", observer)?;
+        lexicon_for_input(&model.lexicon, input, given_links, sentences, "lexical model for aligning", observer)?;
     let scorer = Scorer::new(model, &lexicon).map_err(AlignmentError::Model)?;
     let searches = explain::align_corpus(&scorer, input, &word_links, observer)?;
     Ok(CorpusAlignment { lexicon, word_links, searches })

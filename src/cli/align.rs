@@ -11,7 +11,7 @@ use treelink::align::baseline::{BaselineOptions, Heuristics, NullWord, ScoreFunc
 use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
 use treelink::align::explain;
-use treelink::align::lexical::{prepare, LexicalSetup, LexiconSource};
+use treelink::align::lexical::{held_out_links, prepare, InputSentences, LexicalSetup, LexiconSource};
 use treelink::align::model::{self, AlignmentModel, DecisionThreshold, Scorer, TrainOptions};
 use treelink::align::primal::Solver;
 use treelink::app::alignment;
@@ -218,6 +218,11 @@ pub struct AlignArgs {
     /// Word alignment of the input pairs (default: the engine's aligner).
     #[arg(long, value_name = "F")]
     pub word_align: Option<String>,
+    /// The input is a held-out test set: its sentences do not join the in-engine lexicon's
+    /// training (by default they do, as GIZA++ is run on a whole corpus); its word links come
+    /// from the lexicon as trained. For scores that no test sentence has shaped.
+    #[arg(long)]
+    pub held_out: bool,
 }
 
 /// `treelink baseline`.
@@ -306,6 +311,11 @@ pub struct ExperimentArgs {
     /// Without the paper rows: the combination the other rows build on (default plain+dbtk-root+ibtk-rgsst).
     #[arg(long, value_name = "SPEC")]
     pub kernel: Option<KernelSpec>,
+    /// Train the in-engine lexicon on the test sentences too (never their gold links), as the paper
+    /// runs GIZA++ on its whole corpus. By default the test sentences stay out of every model:
+    /// the lexicon is trained on train and dev, and the test pairs' word links come from it.
+    #[arg(long)]
+    pub transductive_lexicon: bool,
     #[command(flatten)]
     pub lex: LexArgs,
     #[command(flatten)]
@@ -399,7 +409,8 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     let model = read_model(&args.model)?;
     let input = corpus(&args.input, false, limits)?;
     let given = args.word_align.as_deref().map(|f| word_links(f, &input)).transpose()?;
-    let aligned = alignment::align(&model, &input, given, &mut reporter)?;
+    let sentences = if args.held_out { InputSentences::HeldOut } else { InputSentences::Train };
+    let aligned = alignment::align_input(&model, &input, given, sentences, &mut reporter)?;
     print_links(&aligned.links())
 }
 
@@ -475,11 +486,21 @@ fn run_split(
 ) -> Result<Vec<Row>, CliError> {
     let (lex, svm) = (&args.lex, &args.svm);
     model::check_train_candidates(train, &svm.options(&KernelSpec::paper_best(), limits)?)?;
-    // One lexicon for all configurations, trained on all sentences (no gold), as GIZA++ in the paper.
+    // One lexicon for all configurations, never trained on a gold link: on
+    // train and dev, the test pairs' word links from it (or, as GIZA++ in the
+    // paper, on the test sentences too).
     let source = lexicon_source(lex, None)?;
-    let setup_all = prepare(&[train, dev, test], source, "lexical model", reporter)?;
-    let split = LexicalSetup { links: setup_all.links[..2].to_vec(), ..setup_all.clone() };
-    let test_links = &setup_all.links[2];
+    let (split, test_links) = if args.transductive_lexicon {
+        let all = prepare(&[train, dev, test], source, "lexical model", reporter)?;
+        let test_links = all.links[2].clone();
+        (LexicalSetup { links: all.links[..2].to_vec(), ..all }, test_links)
+    } else {
+        let split = prepare(&[train, dev], source, "lexical model", reporter)?;
+        let test_links = held_out_links(&split, test);
+        (split, test_links)
+    };
+    let test_links = &test_links;
+    let setup_all = &split;
     let mut rows = Vec::new();
     let run = |name: String,
                options: &TrainOptions,
