@@ -362,9 +362,9 @@ fn a_held_out_input_stays_out_of_the_lexicon() {
     )
     .unwrap();
     let (_, held_links) = held(&odd);
-    assert_eq!(held_links[0].len(), 0, "unknown words are not aligned when held out");
+    assert!(held_links[0].is_empty(), "unknown words are not aligned when held out");
     let (trained, trained_links) =
         lexicon_for_input(&setup.model, &odd, None, InputSentences::Train, "lexical model", &mut Quiet).unwrap();
-    assert!(trained_links[0].len() > 0);
+    assert!(!trained_links[0].is_empty());
     assert!(trained.s2t.prob("zorblat", "quargelbrot") > 0.0);
 }
