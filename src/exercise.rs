@@ -30,6 +30,7 @@ use crate::eval::prf::Counts;
 use crate::hash::Fnv;
 use crate::io::json::{from_json, JsonError};
 use crate::io::links::{format_link_line, parse_links_located, Link};
+use crate::io::text::end_position;
 use crate::tree::Tree;
 
 /// The exercise file's format name.
@@ -280,14 +281,7 @@ fn position_of_number(text: &str, number: usize) -> (usize, usize) {
     let compact = format!("\"number\":{number}");
     let mut found = text.match_indices(&needle).chain(text.match_indices(&compact)).map(|(i, _)| i).collect::<Vec<_>>();
     found.sort_unstable();
-    match found.get(1) {
-        Some(&i) => {
-            let before = &text[..i];
-            let line_start = before.rfind('\n').map_or(0, |k| k + 1);
-            (before.matches('\n').count() + 1, before[line_start..].chars().count() + 1)
-        }
-        None => (1, 1),
-    }
+    found.get(1).map_or((1, 1), |&i| end_position(&text[..i]))
 }
 
 /// One pair's answer: the links the student drew.
@@ -420,14 +414,7 @@ impl Answers {
 
 /// Where `"key":` first occurs in `text` (1-based line and column).
 fn position_of_key(text: &str, key: &str) -> (usize, usize) {
-    match text.find(&format!("\"{key}\"")) {
-        Some(i) => {
-            let before = &text[..i];
-            let line_start = before.rfind('\n').map_or(0, |k| k + 1);
-            (before.matches('\n').count() + 1, before[line_start..].chars().count() + 1)
-        }
-        None => (1, 1),
-    }
+    text.find(&format!("\"{key}\"")).map_or((1, 1), |i| end_position(&text[..i]))
 }
 
 /// How a link fares against the key.

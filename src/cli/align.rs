@@ -500,7 +500,6 @@ fn run_split(
         (split, test_links)
     };
     let test_links = &test_links;
-    let setup_all = &split;
     let mut rows = Vec::new();
     let run = |name: String,
                options: &TrainOptions,
@@ -590,7 +589,7 @@ fn run_split(
     }
     // Baseline: Tinsley et al. with the paper's best heuristics.
     let started = Instant::now();
-    let pred = alignment::baseline(test, &setup_all.lexicon, &BaselineOptions::default(), &mut Quiet)?;
+    let pred = alignment::baseline(test, &split.lexicon, &BaselineOptions::default(), &mut Quiet)?;
     let align_secs = started.elapsed().as_secs_f64();
     let per_pair = per_pair_counts(test, &pred);
     rows.push(Row {

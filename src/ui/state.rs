@@ -902,6 +902,7 @@ impl State {
                 }
             })
         };
+        let checked = self.classroom.checks.as_ref().and_then(|c| c.get(self.pair));
         match self.mode {
             Mode::Inspect => {
                 let Some(r) = self.results() else { return gold_links().collect() };
@@ -941,12 +942,11 @@ impl State {
                 found.sort_by_key(|l| l.style != LinkStyle::Wrong);
                 missed.chain(found).collect()
             }
-            Mode::Teach if self.classroom.checks.as_ref().is_some_and(|c| c.get(self.pair).is_some()) => {
+            Mode::Teach if checked.is_some() => {
                 // After *Check*: each link marked against the exercise's key.
-                let checks = self.classroom.checks.as_ref().map_or(&[][..], |c| &c[..]);
-                let marks = checks.get(self.pair).map_or(&[][..], |c| &c.marks[..]);
-                let mut links: Vec<DrawnLink> = marks
-                    .iter()
+                let mut links: Vec<DrawnLink> = checked
+                    .into_iter()
+                    .flat_map(|c| &c.marks)
                     .map(|&(s, t, mark)| {
                         let (style, what) = match mark {
                             Mark::Correct => (LinkStyle::Correct, "correct: your link"),
