@@ -8,6 +8,11 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh --tests
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 step() { echo; echo "=== $* ===" >&2; }
+# One build per run: incremental caches would only double the disk used (a
+# CI machine once ran out of it in this script).
+export CARGO_INCREMENTAL=0
+disk() { df -h . | awk 'NR == 2 { print "disk: " $4 " free" }' >&2; }
+disk
 
 step "format and lints"
 cargo fmt --all -- --check
@@ -21,6 +26,7 @@ cargo test --doc
 step "every fuzz target briefly (6 s each, from the seeds)"
 scripts/fuzz.sh smoke 6
 
+disk
 step "wasm engine in headless Chromium"
 scripts/native-fixtures.sh
 cargo test --target wasm32-unknown-unknown --test wasm_kernels --test wasm_align --test wasm_translate -- --nocapture
@@ -31,3 +37,4 @@ trunk build --release
 step "end-to-end tests in headless Chromium"
 cargo build --quiet --bin treelink
 node --test --test-reporter=spec tests/e2e/
+disk
