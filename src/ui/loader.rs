@@ -77,7 +77,13 @@ pub(super) fn slot_row(slot: Slot, status: &SlotStatus, dispatch: &Callback<Acti
         None if status.checking => html! { <span class="status" id={status_id.clone()}>{"checking…"}</span> },
         None => html! { <span class="status" id={status_id.clone()}>{"—"}</span> },
         Some(Ok(m)) => html! { <span class="status ok" id={status_id.clone()}>{"✓ "}{m}</span> },
-        Some(Err(m)) => html! { <span class="status error" role="alert" id={status_id.clone()}>{"✗ "}{m}</span> },
+        Some(Err(m)) => html! {
+            <span class="status error" role="alert" id={status_id.clone()}>{"✗ "}{m}
+                if let Some(kept) = status.still_in_use() {
+                    <span class="kept">{" — "}{kept}</span>
+                }
+            </span>
+        },
     };
     html! {
         <div class="load-row">

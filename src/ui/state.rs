@@ -87,21 +87,40 @@ impl Upload {
     }
 }
 
-/// What a slot shows: its files and either a summary or an error.
+/// What a slot shows: the files last given and either a summary or an
+/// error, and the files in use (the last ones that read): a file that does
+/// not read never replaces them.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SlotStatus {
+    /// The files last given (being checked, or checked).
     pub files: Vec<Upload>,
     pub message: Option<Result<String, String>>,
     /// The file worker is checking its files.
     pub checking: bool,
+    /// The files in use: the last ones that read without error.
+    pub kept: Vec<Upload>,
+    /// What the files in use were found to hold.
+    pub kept_summary: Option<String>,
 }
 
 impl SlotStatus {
+    /// The file in use (the last that read without error).
     fn ok_file(&self) -> Option<&Upload> {
-        match self.message {
-            Some(Ok(_)) => self.files.last(),
+        self.kept.last()
+    }
+
+    /// After an error: what is still in use, shown next to the error.
+    pub fn still_in_use(&self) -> Option<String> {
+        match (&self.message, &self.kept_summary) {
+            (Some(Err(_)), Some(summary)) => Some(format!("still in use: {summary}")),
             _ => None,
         }
+    }
+
+    /// The checked files read: they are the ones in use now.
+    fn keep(&mut self, summary: &str) {
+        self.kept = self.files.clone();
+        self.kept_summary = Some(summary.to_string());
     }
 }
 
@@ -1151,12 +1170,17 @@ impl State {
             Slot::Answers => &[Slot::Exercise, Slot::Answers],
             _ => std::slice::from_ref(&changed),
         };
+        // The new files of the changed slot (and of those still being
+        // checked: files dropped together), with the files in use of the others.
         let files = slots
             .iter()
-            .filter(|&&s| !self.slot(s).files.is_empty())
             .map(|&s| {
-                let files =
-                    self.slot(s).files.iter().map(|u| FileText { name: u.name.clone(), text: u.text.to_string() });
+                let status = self.slot(s);
+                (s, if s == changed || status.checking { &status.files } else { &status.kept })
+            })
+            .filter(|(_, files)| !files.is_empty())
+            .map(|(s, files)| {
+                let files = files.iter().map(|u| FileText { name: u.name.clone(), text: u.text.to_string() });
                 (s, files.collect())
             })
             .collect();
@@ -1173,10 +1197,36 @@ impl State {
     /// file's description, and the corpus the files make (its pairs
     /// received in parts, with their Tiger ids).
     fn loaded(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
+        let tiger_imported = matches!(answer.corpus, Some((CorpusOrigin::Tiger, _)));
+        let new_corpus = answer.corpus.is_some();
         for (slot, status) in answer.statuses {
             let s = self.slot_mut(slot);
-            s.message = Some(status);
-            s.checking = false;
+            if std::mem::take(&mut s.checking) {
+                // Its new files were checked: in use if they read (a Tiger
+                // set once it imported, not while it waits for its third file).
+                if let (Ok(summary), true) = (&status, slot != Slot::Tiger || tiger_imported) {
+                    s.keep(summary);
+                }
+                s.message = Some(status);
+                continue;
+            }
+            // Checked again with the files in use: the last upload's error stays shown.
+            match status {
+                Ok(summary) => {
+                    if !matches!(s.message, Some(Err(_))) {
+                        s.message = Some(Ok(summary.clone()));
+                    }
+                    s.kept_summary = Some(summary);
+                }
+                Err(e) => {
+                    // Word links that do not fit the new pairs are no longer in use.
+                    if slot == Slot::WordLinks && new_corpus {
+                        s.kept.clear();
+                        s.kept_summary = None;
+                    }
+                    s.message = Some(Err(e));
+                }
+            }
         }
         self.pair_tables();
         if let (Some(summary), Some(u)) = (answer.model, self.slot(Slot::Model).ok_file().cloned()) {
@@ -1373,7 +1423,10 @@ impl State {
                 } else if self.mt.loading == Some(job) {
                     self.mt.loading = None;
                     let Some(u) = self.mt.upload.clone() else { return };
-                    self.slot_mut(Slot::TranslationModel).message = Some(Ok(format!("{}: {summary}", u.name)));
+                    let status = self.slot_mut(Slot::TranslationModel);
+                    let message = format!("{}: {summary}", u.name);
+                    status.keep(&message);
+                    status.message = Some(Ok(message));
                     self.mt.held = Some(MtHeld {
                         id: model,
                         name: u.name.clone(),
@@ -1922,6 +1975,86 @@ mod tests {
         assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
     }
 
+    /// An alignment model file trained on the sample (the plain kernel, few examples: quick).
+    fn small_alignment_model() -> String {
+        use crate::app::alignment::{lexicon_source, train_model};
+        let options = TrainOptions { spec: "plain".parse().unwrap(), max_examples: 40, ..TrainOptions::default() };
+        let source = lexicon_source(None, None, Vec::new(), Default::default());
+        let model = train_model(&sample(), None, source, &[options], &mut crate::progress::Quiet).unwrap();
+        model.to_json()
+    }
+
+    /// What is in use from `slot`, as the requests and the views read it.
+    fn in_use(s: &State, slot: Slot) -> String {
+        let corpus = format!("{} {:?}", s.corpus_name, s.corpus.pairs.iter().map(|p| p.gold.len()).collect::<Vec<_>>());
+        match slot {
+            Slot::Source | Slot::Target | Slot::Gold | Slot::Tiger => corpus,
+            Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => format!("{:?}", s.lexicon_files()),
+            Slot::Lm => format!("{:?}", s.lm_file()),
+            Slot::Model => format!("{:?}", s.model),
+            Slot::TranslationModel => format!("{:?}", s.mt.held.as_ref().map(|h| (&h.name, &h.summary))),
+        }
+    }
+
+    /// Item 7 of issue 14: for every input, a good file, then a bad one
+    /// for the same input: what was loaded stays in use and the error is
+    /// shown next to that input, with what is still in use.
+    #[test]
+    fn a_file_that_does_not_read_never_replaces_the_one_in_use_in_any_slot() {
+        let lm = crate::mt::lm::write_arpa(&crate::mt::lm::NgramLm::train_text("a b c\nb c a\n", 2).unwrap());
+        let model = small_alignment_model();
+        let good_and_bad: [(Slot, &str, &str, &str); 8] = [
+            (Slot::Source, "y.src", "(S (A a) (B b))\n", "(S (A a)\n"),
+            (Slot::Target, "y.trg", "(T (C c))\n", "(T (C c)\n"),
+            (Slot::Gold, "y.gold", "0-0 1-1\n", "0-99\n"),
+            (Slot::LexS2t, "lex.e2f", "c a 0.5\n", "c a 0.5 0.2\n"),
+            (Slot::LexT2s, "lex.f2e", "a c 0.5\n", "a c two\n"),
+            (Slot::WordLinks, "aligned.gdfa", "0-0\n", "0-0 7-7\n"),
+            (Slot::Lm, "lm.arpa", &lm, "\\data\\\nngram 1=x\n"),
+            (Slot::Model, "m.json", &model, "{\"format\": \"treelink-alignment-model\""),
+        ];
+        let mut s = State::with_sample();
+        for &(slot, name, good, bad) in &good_and_bad {
+            read(&mut s, name, good, Some(slot));
+            assert!(matches!(s.slot(slot).message, Some(Ok(_))), "{slot:?}: {:?}", s.slot(slot).message);
+            let before = in_use(&s, slot);
+            let corpus = s.corpus.clone();
+            read(&mut s, &format!("bad-{name}"), bad, Some(slot));
+            let status = s.slot(slot);
+            assert!(
+                matches!(&status.message, Some(Err(e)) if e.starts_with(&format!("bad-{name}:"))),
+                "{slot:?}: the error is shown next to its input, naming its file: {:?}",
+                status.message
+            );
+            assert_eq!(in_use(&s, slot), before, "{slot:?}: the good file stays in use");
+            assert!(Rc::ptr_eq(&corpus, &s.corpus), "{slot:?}: the pairs loaded stay");
+            let still = status.still_in_use().unwrap_or_default();
+            assert!(still.starts_with(&format!("still in use: {name}")), "{slot:?}: {still}");
+            // An empty file is refused alike.
+            read(&mut s, name, "", Some(slot));
+            assert_eq!(in_use(&s, slot), before, "{slot:?}: an empty file");
+        }
+        // The refused source was not used with the next good file: the pairs come from the good ones.
+        assert_eq!(s.corpus_name, "Uploaded y.src / y.trg");
+        read(&mut s, "z.gold", "0-0\n", Some(Slot::Gold));
+        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (1, 1), "{}", s.corpus_summary());
+        assert!(s.lexicon_files().s2t.is_some_and(|f| f.name == "lex.e2f"));
+        // The translation model is read by the job worker: one that fails to read leaves the held one.
+        let effects = read(&mut s, "mt.json", "{\"format\":\"treelink-mt\",\"version\":1}", None);
+        let [Effect::Post(Request::LoadMt { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
+        let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: None };
+        s.apply(Action::Worker { response: ready, now: 1.0 });
+        let before = in_use(&s, Slot::TranslationModel);
+        let effects = s.apply(Action::MtFilePicked { name: "bad.tlmt".into(), file: FileHandle(3) });
+        let [Effect::PostFile(Request::LoadMtFile { job, .. }, _)] = effects.as_slice() else { panic!("{effects:?}") };
+        let failed = Response::Failed { job: Some(*job), message: "bad.tlmt: not a translation model".into() };
+        s.apply(Action::Worker { response: failed, now: 2.0 });
+        assert_eq!(in_use(&s, Slot::TranslationModel), before);
+        let status = s.slot(Slot::TranslationModel);
+        assert!(matches!(&status.message, Some(Err(e)) if e.starts_with("bad.tlmt:")), "{:?}", status.message);
+        assert_eq!(status.still_in_use().as_deref(), Some("still in use: mt.json: MS"));
+    }
+
     #[test]
     fn gold_links_alone_go_with_the_sample_trees() {
         let mut s = State::with_sample();
@@ -1963,6 +2096,15 @@ mod tests {
         assert_eq!(s.corpus.len(), 125);
         assert_eq!(s.corpus_name, "Uploaded TigerXML pair");
         assert_eq!(s.tiger_ids.as_ref().map(|ids| ids.len()), Some(125));
+        // A set that does not import leaves the imported pair in use.
+        let (corpus, ids) = (s.corpus.clone(), s.tiger_ids.clone());
+        for name in ["a.xml", "b.xml", "c.xml"] {
+            read(&mut s, name, "<corpus>", Some(Slot::Tiger));
+        }
+        assert!(Rc::ptr_eq(&corpus, &s.corpus) && ids == s.tiger_ids);
+        let status = s.slot(Slot::Tiger);
+        assert!(matches!(status.message, Some(Err(_))), "{:?}", status.message);
+        assert!(status.still_in_use().is_some_and(|m| m.starts_with("still in use: ")), "{:?}", status.still_in_use());
     }
 
     /// The job a `Train` or `Align` action started, from the request it posted.
