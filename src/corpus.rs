@@ -81,7 +81,72 @@ pub struct Named<'a> {
     pub text: &'a str,
 }
 
+impl TreePair {
+    /// The pair read the other way: target as source, source as target,
+    /// each link reversed.
+    pub fn swapped(&self) -> TreePair {
+        TreePair {
+            source: self.target.clone(),
+            target: self.source.clone(),
+            gold: self.gold.iter().map(|l| Link { source: l.target, target: l.source, kind: l.kind }).collect(),
+        }
+    }
+}
+
+/// Where a search found a pair ([`Corpus::find`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Found {
+    /// The query is the pair's number.
+    Number,
+    /// A word of its source (`true`) or target sentence contains the query.
+    Word { source: bool, word: String },
+    /// A node of its source (`true`) or target tree has the query as label.
+    Label { source: bool, label: String, count: usize },
+}
+
 impl Corpus {
+    /// The pairs a query finds, in order, at most `limit`: a number finds
+    /// that pair (counting from 1); otherwise a pair whose source or target
+    /// has the query as a node label (its case ignored), or a word that
+    /// contains it (its case ignored). One entry per pair: its first find.
+    pub fn find(&self, query: &str, limit: usize) -> Vec<(usize, Found)> {
+        let query = query.trim();
+        if query.is_empty() {
+            return Vec::new();
+        }
+        if let Ok(n) = query.trim_start_matches('#').parse::<usize>() {
+            return (1..=self.len()).contains(&n).then(|| (n - 1, Found::Number)).into_iter().collect();
+        }
+        let lower = query.to_lowercase();
+        let label = |tree: &Tree, source: bool| {
+            let count = (0..tree.len()).filter(|&n| tree.label(n).to_lowercase() == lower).count();
+            let first = (0..tree.len()).find(|&n| tree.label(n).to_lowercase() == lower);
+            first.map(|n| Found::Label { source, label: tree.label(n).to_string(), count })
+        };
+        let word = |tree: &Tree, source: bool| {
+            let w = tree.words().iter().find(|w| w.to_lowercase().contains(&lower))?;
+            Some(Found::Word { source, word: w.clone() })
+        };
+        self.pairs
+            .iter()
+            .enumerate()
+            .filter_map(|(k, p)| {
+                let found = label(&p.source, true)
+                    .or_else(|| label(&p.target, false))
+                    .or_else(|| word(&p.source, true))
+                    .or_else(|| word(&p.target, false));
+                found.map(|f| (k, f))
+            })
+            .take(limit)
+            .collect()
+    }
+
+    /// Every pair read the other way ([`TreePair::swapped`]): a treebank
+    /// imported in the opposite direction to the one wanted.
+    pub fn swapped(&self) -> Corpus {
+        Corpus { pairs: self.pairs.iter().map(TreePair::swapped).collect() }
+    }
+
     /// The number of words of each pair's source and target sentence (what
     /// word-alignment readers check links against).
     pub fn sentence_lengths(&self) -> Vec<(usize, usize)> {
@@ -245,6 +310,47 @@ mod tests {
 
     fn n<'a>(name: &'a str, text: &'a str) -> Named<'a> {
         Named { name, text }
+    }
+
+    #[test]
+    fn pairs_are_found_by_number_label_or_word() {
+        let c = Corpus::from_texts(
+            n("x.src", "(S (NP (ART der) (NN Hund)) (VP bellt))\n(X (NN Hunde))\n(S (ADV hier))\n"),
+            n("x.trg", "(S (NP (DT el) (NN perro)) (VP ladra))\n(Y (NNS perros))\n(S (ADV aquí))\n"),
+            None,
+        )
+        .unwrap();
+        assert_eq!(c.find("2", 10), [(1, Found::Number)]);
+        assert_eq!(c.find("#3", 10), [(2, Found::Number)]);
+        assert!(c.find("4", 10).is_empty() && c.find("0", 10).is_empty() && c.find("  ", 10).is_empty());
+        let label = |source, label: &str, count| Found::Label { source, label: label.into(), count };
+        assert_eq!(c.find("np", 10), [(0, label(true, "NP", 1))]);
+        assert_eq!(c.find("NNS", 10), [(1, label(false, "NNS", 1))]);
+        let word = |source, word: &str| Found::Word { source, word: word.into() };
+        // A label first, else a word containing the query.
+        assert_eq!(c.find("S", 10), [(0, label(true, "S", 1)), (1, word(false, "perros")), (2, label(true, "S", 1))]);
+        assert_eq!(c.find("hund", 10), [(0, word(true, "Hund")), (1, word(true, "Hunde"))]);
+        assert_eq!(c.find("hund", 1).len(), 1, "at most the limit");
+        assert_eq!(c.find("perros", 10), [(1, word(false, "perros"))]);
+        assert!(c.find("<b>", 10).is_empty());
+    }
+
+    #[test]
+    fn a_swapped_corpus_reads_the_other_way_and_swapping_twice_is_the_identity() {
+        let c = Corpus::from_texts(
+            n("x.src", "(S (A a) (B b))\n(X (Y y))\n"),
+            n("x.trg", "(T (C c))\n(Z (W w) (V v))\n"),
+            Some(n("x.gold", "0-0 2-1?\n1-2\n")),
+        )
+        .unwrap();
+        let s = c.swapped();
+        assert_eq!(s.pairs[0].source.to_bracketed(), "(T (C c))");
+        assert_eq!(s.pairs[1].target.to_bracketed(), "(X (Y y))");
+        assert_eq!(
+            crate::io::links::write_links(&s.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>()),
+            "0-0 1-2?\n2-1\n"
+        );
+        assert_eq!(s.swapped(), c);
     }
 
     #[test]

@@ -116,9 +116,40 @@ pub fn write_links(pairs: &[Vec<Link>]) -> String {
     out
 }
 
+/// A links file (sub-tree links `i-j`/`i-j?`, or word links `i-j`) with
+/// every link reversed (`j-i`), for pairs whose sides are swapped; every
+/// other token and every line stays as it is.
+pub fn swap_links_text(text: &str) -> String {
+    let swap = |token: &str| -> Option<String> {
+        let (link, fuzzy) = token.strip_suffix('?').map_or((token, ""), |l| (l, "?"));
+        let (i, j) = link.split_once('-')?;
+        let digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
+        (digits(i) && digits(j)).then(|| format!("{j}-{i}{fuzzy}"))
+    };
+    let mut out = String::with_capacity(text.len());
+    for piece in text.split_inclusive(|c: char| c.is_whitespace()) {
+        let token = piece.trim_end_matches(|c: char| c.is_whitespace());
+        match swap(token) {
+            Some(swapped) => {
+                out.push_str(&swapped);
+                out.push_str(&piece[token.len()..]);
+            }
+            None => out.push_str(piece),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn swapping_a_links_text_reverses_each_link_and_keeps_the_rest() {
+        let text = "0-1 2-3?\n\n10-0  x-1 4-\n7-8";
+        assert_eq!(swap_links_text(text), "1-0 3-2?\n\n0-10  x-1 4-\n8-7");
+        assert_eq!(swap_links_text(&swap_links_text(text)), text);
+    }
 
     #[test]
     fn errors_point_at_the_bad_token() {

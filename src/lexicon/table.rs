@@ -105,6 +105,41 @@ pub struct LexTable {
     probs: Vec<f64>,
 }
 
+/// How much of a corpus's words a lexical table covers ([`LexTable::coverage`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Coverage {
+    pub types: usize,
+    pub types_covered: usize,
+    pub tokens: usize,
+    pub tokens_covered: usize,
+}
+
+impl Coverage {
+    /// Below this share of types or tokens, a table is reported as covering few of the corpus's words.
+    pub const LOW: f64 = 0.5;
+
+    pub fn type_share(&self) -> f64 {
+        share(self.types_covered, self.types)
+    }
+
+    pub fn token_share(&self) -> f64 {
+        share(self.tokens_covered, self.tokens)
+    }
+
+    /// Whether types or tokens are covered below [`Coverage::LOW`].
+    pub fn is_low(&self) -> bool {
+        self.types > 0 && (self.type_share() < Self::LOW || self.token_share() < Self::LOW)
+    }
+}
+
+fn share(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
 impl Default for LexTable {
     fn default() -> Self {
         LexTable::empty(true)
@@ -182,6 +217,29 @@ impl LexTable {
     /// The id of a raw word (normalised first) as a conditioning word `y`.
     pub fn y_id(&self, word: &str) -> Option<WordId> {
         self.y.id(&self.normalize(word))
+    }
+
+    /// How many of `words` (a corpus's words on the conditioning side,
+    /// each occurrence once) the table has a row for: types and tokens.
+    pub fn coverage<'a>(&self, words: impl IntoIterator<Item = &'a str>) -> Coverage {
+        let mut seen: std::collections::BTreeMap<Cow<'a, str>, bool> = std::collections::BTreeMap::new();
+        let mut c = Coverage::default();
+        for w in words {
+            let w = self.normalize(w);
+            let known = match seen.get(&w) {
+                Some(&known) => known,
+                None => {
+                    let known = self.y.id(&w).is_some();
+                    c.types += 1;
+                    c.types_covered += usize::from(known);
+                    seen.insert(w, known);
+                    known
+                }
+            };
+            c.tokens += 1;
+            c.tokens_covered += usize::from(known);
+        }
+        c
     }
 
     /// `p(x|given)`; 0 when the pair (or either word) is not in the table.
@@ -416,6 +474,20 @@ impl PairProbs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn coverage_counts_types_and_tokens_of_the_conditioning_side() {
+        // p(x|y): rows for "das" and "haus" (lowercased).
+        let t = LexTable::from_entries([("the", "das", 0.7), ("house", "Haus", 1.0)], true);
+        let c = t.coverage("Das Haus ist das Haus von Maria".split(' '));
+        assert_eq!(c, Coverage { types: 5, types_covered: 2, tokens: 7, tokens_covered: 4 });
+        assert_eq!((c.type_share(), c.token_share()), (0.4, 4.0 / 7.0));
+        assert!(c.is_low(), "2 of 5 types");
+        assert!(!t.coverage(["das", "haus", "Haus"]).is_low());
+        // The predicted side is not what is covered.
+        assert_eq!(t.coverage(["the", "house"]).types_covered, 0);
+        assert!(!t.coverage(std::iter::empty()).is_low(), "nothing to cover");
+    }
 
     #[test]
     fn tables_are_canonical() {

@@ -18,7 +18,7 @@ use crate::corpus::{Corpus, CorpusError, Named, TreePair};
 use crate::exercise::{Answers, ClassTable, Exercise};
 use crate::io::links::{Link, LinkKind};
 use crate::io::tiger::{parse_sta, PairIds};
-use crate::lexicon::{read_moses_lex, read_word_alignments_for};
+use crate::lexicon::{read_moses_lex, read_word_alignments_for, Coverage};
 use crate::mt::lm::read_arpa;
 use crate::tree::{Tree, TreeBuilder};
 
@@ -158,6 +158,11 @@ pub struct LoadRequest {
     pub current: Option<(String, String)>,
     /// The sentence lengths of the pairs loaded now (word links are checked against them).
     pub lengths: Vec<(usize, usize)>,
+    /// For a lexical table: the words of the pairs loaded now on its
+    /// conditioning side (source for p(t|s), target for p(s|t)), every
+    /// occurrence, to report how many the table covers.
+    #[serde(default)]
+    pub words: Vec<String>,
 }
 
 /// Where a corpus built from the uploads came from (the page names it).
@@ -189,6 +194,9 @@ pub struct LoadAnswer {
     /// The class table of the answers files, checked against the open exercise.
     #[serde(default)]
     pub class: Option<ClassTable>,
+    /// Files that read but deserve a warning (a lexical table covering few of the corpus's words).
+    #[serde(default)]
+    pub warnings: Vec<(Slot, String)>,
 }
 
 /// One tree as it crosses from the worker: its nodes in pre-order, each
@@ -360,7 +368,7 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
             tiger_waiting_for(files)
         )),
         Slot::LexS2t | Slot::LexT2s => {
-            read_moses_lex(text, name).map(|t| format!("{name}: {} entries", t.len())).map_err(|e| e.to_string())
+            return Some(lex_status(slot, f, &[]).0);
         }
         Slot::WordLinks => read_word_alignments_for(text, name, lengths)
             .map(|a| format!("{name}: {} lines, {} word links", a.len(), a.iter().map(|l| l.len()).sum::<usize>()))
@@ -382,6 +390,38 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
     })
 }
 
+/// A lexical table's status and, when it covers few of `words` (the
+/// corpus's words on its conditioning side), a warning.
+fn lex_status(slot: Slot, f: &FileText, words: &[String]) -> (Result<String, String>, Option<String>) {
+    let table = match read_moses_lex(&f.text, &f.name) {
+        Ok(t) => t,
+        Err(e) => return (Err(e.to_string()), None),
+    };
+    let mut summary = format!("{}: {} entries", f.name, table.len());
+    if words.is_empty() {
+        return (Ok(summary), None);
+    }
+    let side = if slot == Slot::LexS2t { "source" } else { "target" };
+    let c = table.coverage(words.iter().map(String::as_str));
+    summary.push_str(&format!(
+        "; covers {} of {} {side} word types ({:.0}%) and {} of {} tokens ({:.0}%)",
+        c.types_covered,
+        c.types,
+        100.0 * c.type_share(),
+        c.tokens_covered,
+        c.tokens,
+        100.0 * c.token_share()
+    ));
+    let warning = c.is_low().then(|| {
+        format!(
+            "{} covers less than {:.0}% of the loaded pairs' {side} words: the others get no lexical probability (is it the table of these languages, in this direction?)",
+            f.name,
+            100.0 * Coverage::LOW
+        )
+    });
+    (Ok(summary), warning)
+}
+
 /// Checks the files of a request and builds the corpus they make, as the
 /// page did on its own thread before: each file on its own, then the trees
 /// with their gold links (an error shown next to the file it is in), a
@@ -395,8 +435,9 @@ pub fn check(request: &LoadRequest) -> Checked {
         statuses.push((slot, status));
     };
     for (slot, f) in &request.files {
-        if matches!(slot, Slot::Model | Slot::Exercise | Slot::Answers) && !f.last().is_some_and(|f| f.text.is_empty())
-        {
+        let read_below = matches!(slot, Slot::Model | Slot::Exercise | Slot::Answers)
+            || (*slot == request.changed && matches!(slot, Slot::LexS2t | Slot::LexT2s));
+        if read_below && !f.last().is_some_and(|f| f.text.is_empty()) {
             continue; // read below
         }
         if let Some(s) = status(*slot, f, &request.lengths) {
@@ -412,7 +453,15 @@ pub fn check(request: &LoadRequest) -> Checked {
     let mut corpus: Option<(Corpus, Option<Vec<PairIds>>, CorpusOrigin)> = None;
     let mut model = None;
     let (mut exercise, mut class) = (None, None);
+    let mut warnings = Vec::new();
     match request.changed {
+        Slot::LexS2t | Slot::LexT2s => {
+            if let Some(f) = files(request.changed).last().filter(|f| !f.text.is_empty()) {
+                let (status, warning) = lex_status(request.changed, f, &request.words);
+                set(&mut statuses, request.changed, status);
+                warnings.extend(warning.map(|w| (request.changed, w)));
+            }
+        }
         Slot::Tiger => {
             let tiger = files(Slot::Tiger);
             if tiger.len() >= 3 {
@@ -537,7 +586,7 @@ pub fn check(request: &LoadRequest) -> Checked {
                 ),
             }
         }
-        Slot::LexS2t | Slot::LexT2s | Slot::WordLinks | Slot::TranslationModel | Slot::Lm => {}
+        Slot::WordLinks | Slot::TranslationModel | Slot::Lm => {}
     }
     // Word links are checked against the sentences of the pairs they will belong to.
     if let (Some((c, _, _)), Some(_)) = (&corpus, files(Slot::WordLinks).last()) {
@@ -546,8 +595,14 @@ pub fn check(request: &LoadRequest) -> Checked {
         }
     }
     let pairs = corpus.as_ref().map_or(0, |(c, _, _)| c.len());
-    let answer =
-        LoadAnswer { statuses, corpus: corpus.as_ref().map(|(_, _, o)| (o.clone(), pairs)), model, exercise, class };
+    let answer = LoadAnswer {
+        statuses,
+        corpus: corpus.as_ref().map(|(_, _, o)| (o.clone(), pairs)),
+        model,
+        exercise,
+        class,
+        warnings,
+    };
     Checked { answer, corpus: corpus.map(|(c, ids, _)| (c, ids)) }
 }
 
@@ -608,6 +663,7 @@ mod tests {
             ],
             current: None,
             lengths: vec![],
+            words: vec![],
         };
         let checked = check(&request);
         let origin = CorpusOrigin::Trees { source: "x.src".into(), target: "x.trg".into() };
@@ -634,6 +690,7 @@ mod tests {
             ],
             current: None,
             lengths: vec![],
+            words: vec![],
         };
         let checked = check(&request);
         assert!(checked.corpus.is_none());
@@ -645,6 +702,7 @@ mod tests {
             files: vec![(Slot::Gold, vec![file("y.gold", "0-0\n")])],
             current: Some(("(S (A a))\n".into(), "(T (B b))\n".into())),
             lengths: vec![(1, 1)],
+            words: vec![],
         };
         let checked = check(&request);
         assert_eq!(checked.answer.corpus, Some((CorpusOrigin::GoldFor("y.gold".into()), 1)));
@@ -654,6 +712,7 @@ mod tests {
             files: vec![(Slot::WordLinks, vec![file("aligned.gdfa", "0-0 0-5\n")])],
             current: None,
             lengths: vec![(1, 1)],
+            words: vec![],
         };
         let checked = check(&request);
         assert!(

@@ -91,6 +91,9 @@ pub(super) fn slot_row(slot: Slot, status: &SlotStatus, dispatch: &Callback<Acti
             <input type="file" id={id} accept={slot.accept()} multiple={slot.takes_many()}
                 aria-describedby={status_id} onchange={on_change} />
             {message}
+            if let Some(w) = &status.warning {
+                <span class="status warning" id={format!("warning-{}", slot.id())}>{"⚠ "}{w}</span>
+            }
         </div>
     }
 }
@@ -122,6 +125,10 @@ pub fn loader(props: &LoaderProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::LoadSample))
     };
+    let on_swap = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::SwapSides))
+    };
     let rows = |slots: &[Slot]| {
         slots.iter().map(|&slot| slot_row(slot, props.state.slot(slot), &props.dispatch)).collect::<Html>()
     };
@@ -131,7 +138,10 @@ pub fn loader(props: &LoaderProps) -> Html {
             <h2 id="loader-title">{"Data"}</h2>
             <p class="hint">{"Pick files or drop any of them here; each input says what it read, or where it stopped and why. A bad file never replaces what was loaded. "}
                 <button id="load-sample" onclick={on_sample}>{"Reload the built-in sample"}</button></p>
-            <p id="corpus-summary" class="summary" aria-live="polite">{props.state.corpus_summary()}</p>
+            <p id="corpus-summary" class="summary" aria-live="polite">{props.state.corpus_summary()}
+                {" "}<button id="swap-sides" onclick={on_swap}
+                    title="Read the loaded pairs the other way: target as source, with their links, lexical tables and word links">
+                    {"Swap source and target"}</button></p>
             <div class="load-groups">
                 <fieldset>
                     <legend>{"Treebank"}</legend>

@@ -21,6 +21,8 @@ mod export;
 #[cfg(target_arch = "wasm32")]
 mod file_handles;
 #[cfg(target_arch = "wasm32")]
+mod find;
+#[cfg(target_arch = "wasm32")]
 pub mod jobs;
 #[cfg(target_arch = "wasm32")]
 mod kernel_table;
@@ -29,6 +31,8 @@ pub mod load;
 mod loader;
 // `Response::Explained` is large only with 64-bit pointers; in the page
 // (wasm32), where the messages live, the lint does not fire.
+#[cfg(target_arch = "wasm32")]
+mod persist;
 #[allow(clippy::large_enum_variant)]
 pub mod protocol;
 #[cfg(target_arch = "wasm32")]

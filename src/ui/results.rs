@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use super::state::{Action, Results, Shared, SortKey};
+use super::state::{Action, Results, Shared, SortKey, ON_TRAINING_DATA};
 use crate::align::explain::CurvePoint;
 use crate::corpus::Corpus;
 use crate::eval::prf::Counts;
@@ -245,7 +245,7 @@ pub fn results_panel(props: &ResultsProps) -> Html {
             <h2 id="results-title">{"Results"}</h2>
             <p class="hint" id="results-note">{format!("Model: {}. {}", r.model, r.lexicon)}</p>
             if r.trained_on_these {
-                <p class="hint caution">{"The model was trained on these same pairs, so its scores here are optimistic. To score unseen pairs, train with `treelink train` on other data (e.g. the SQUOIA train split) and load that model here, or train on one treebank and load another."}</p>
+                {training_data_warning("results-caution")}
             }
             <div class="results-grid">
                 <div>
@@ -266,4 +266,9 @@ pub fn results_panel(props: &ResultsProps) -> Html {
                 dispatch={props.dispatch.clone()} />
         </section>
     }
+}
+
+/// The one warning on scores of training data ([`ON_TRAINING_DATA`]), the same in every view.
+pub fn training_data_warning(id: &'static str) -> Html {
+    html! { <p class="caution training-data" role="note" {id}>{"⚠ "}{ON_TRAINING_DATA}</p> }
 }

@@ -14,11 +14,11 @@ use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
 use crate::align::model::{DecisionThreshold, TrainOptions};
 use crate::app::files::{FileKind, SNIFF_BYTES};
-use crate::corpus::{Corpus, Named, TreePair};
+use crate::corpus::{Corpus, Found, Named, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::eval::prf::Counts;
 use crate::exercise::Mark;
-use crate::io::links::{Link, LinkKind};
+use crate::io::links::{swap_links_text, Link, LinkKind};
 use crate::io::svg::{DrawnLink, LinkStyle};
 use crate::io::tiger::PairIds;
 use crate::kernel::DEFAULT_LAMBDA;
@@ -101,6 +101,8 @@ pub struct SlotStatus {
     pub kept: Vec<Upload>,
     /// What the files in use were found to hold.
     pub kept_summary: Option<String>,
+    /// A file that read but deserves a warning (a lexical table covering few words).
+    pub warning: Option<String>,
 }
 
 impl SlotStatus {
@@ -142,6 +144,42 @@ pub enum Mode {
     Teach,
     /// Teaching: step through the model's greedy search.
     Steps,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 3] = [Mode::Inspect, Mode::Teach, Mode::Steps];
+
+    /// Its name in the page's address (`#pair=12&mode=teach`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Inspect => "inspect",
+            Mode::Teach => "teach",
+            Mode::Steps => "steps",
+        }
+    }
+}
+
+/// Where the page's address points: a pair (0-based) and a mode, each if given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Location {
+    pub pair: Option<usize>,
+    pub mode: Option<Mode>,
+}
+
+impl Location {
+    /// Reads an address's fragment, `#pair=12&mode=teach` (pair numbers
+    /// from 1, as the page shows them); what it does not know is ignored.
+    pub fn parse(hash: &str) -> Location {
+        let mut location = Location::default();
+        for field in hash.trim_start_matches('#').split('&') {
+            match field.split_once('=') {
+                Some(("pair", n)) => location.pair = n.parse::<usize>().ok().and_then(|n| n.checked_sub(1)),
+                Some(("mode", m)) => location.mode = Mode::ALL.into_iter().find(|mode| mode.name() == m),
+                _ => {}
+            }
+        }
+        location
+    }
 }
 
 /// The fields of the training form.
@@ -467,6 +505,11 @@ pub struct TranslationInput {
     pub reference: Option<Vec<String>>,
 }
 
+/// What every score on training data says, wherever it is shown (P/R/F of
+/// an alignment, corpus and sentence BLEU of a translation).
+pub const ON_TRAINING_DATA: &str = "Scored on pairs the model was trained on: optimistic, it says little about unseen \
+     pairs. To measure, hold out part of the pairs when training, or load a model trained on other data.";
+
 /// A translation the worker made, with its input and sentence BLEU.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Translated {
@@ -475,6 +518,8 @@ pub struct Translated {
     pub bleu: Option<Bleu>,
     /// Where the model came from.
     pub model: String,
+    /// The input is a pair the model was trained on (its BLEU is optimistic).
+    pub trained_on_these: bool,
 }
 
 /// Every loaded pair translated, scored against its target sentence.
@@ -544,15 +589,58 @@ pub struct Explained {
     pub result: Option<Result<Explanation, String>>,
 }
 
+/// One change to the hand links of a pair: its links before and after.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkEdit {
+    pub pair: usize,
+    pub before: Vec<(NodeId, NodeId)>,
+    pub after: Vec<(NodeId, NodeId)>,
+}
+
+/// The hand links' undo and redo stacks (most recent last).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LinkHistory {
+    pub undo: Vec<LinkEdit>,
+    pub redo: Vec<LinkEdit>,
+}
+
+impl LinkHistory {
+    /// Edits kept for undo; older ones are forgotten.
+    pub const LIMIT: usize = 500;
+
+    /// A new edit: it can be undone, and what was undone can no longer be redone.
+    fn record(&mut self, edit: LinkEdit) {
+        self.undo.push(edit);
+        if self.undo.len() > Self::LIMIT {
+            self.undo.remove(0);
+        }
+        self.redo.clear();
+    }
+}
+
 /// Teaching mode: the student's links per pair and the last verdict.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Teach {
+    /// Undo and redo of changes to `links`.
+    pub history: LinkHistory,
     pub links: BTreeMap<usize, Vec<(NodeId, NodeId)>>,
     pub pending: Option<NodeId>,
     pub message: Option<Result<String, String>>,
     pub reveal_gold: bool,
     /// The step of the model's search shown in [`Mode::Steps`].
     pub step: usize,
+}
+
+/// Finding a pair: the query as typed and the pairs it finds ([`Corpus::find`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FindPair {
+    pub query: String,
+    pub found: Vec<(usize, Found)>,
+}
+
+impl FindPair {
+    /// Pairs listed at most.
+    pub const LIMIT: usize = 50;
 }
 
 /// Columns of the per-pair table.
@@ -577,6 +665,10 @@ pub struct State {
     pub corpus_gen: u32,
     /// Tiger ids of the pairs, when they came from TigerXML.
     pub tiger_ids: Option<Rc<Vec<PairIds>>>,
+    /// The loaded pairs are read target → source (swapped by the user).
+    pub sides_swapped: bool,
+    /// A pair the address asked for beyond the pairs loaded (opened when pairs that have it arrive).
+    pub wanted_pair: Option<usize>,
     pub pair: usize,
     pub sel_source: Option<NodeId>,
     pub sel_target: Option<NodeId>,
@@ -603,6 +695,7 @@ pub struct State {
     pub mt: MtState,
     /// Exercises: the instructor's form, the open exercise, the class table.
     pub classroom: Classroom,
+    pub find: FindPair,
     /// The last request id given.
     pub next_job: u32,
 }
@@ -624,6 +717,9 @@ pub enum Effect {
     RestartJobWorker,
     /// Offer a file for download.
     Download { name: String, body: DownloadBody },
+    /// A new entry in the browser's history with this address fragment
+    /// (the pair or mode changed), so back/forward and shared links work.
+    SetLocation(String),
 }
 
 /// What a download holds.
@@ -659,6 +755,9 @@ pub enum Action {
     /// The file worker failed (or its answer did not decode): what it was checking stays unread.
     LoadFailed(String),
     LoadSample,
+    /// Read the loaded pairs the other way (target as source), with every
+    /// per-side file: trees, links, lexical tables, word links.
+    SwapSides,
     SelectPair(usize),
     /// Previous (-1) or next (+1) pair.
     StepPair(isize),
@@ -693,6 +792,13 @@ pub enum Action {
     Tick(f64),
     SetMode(Mode),
     TeachClear,
+    /// Find pairs by a number, a label or a word.
+    Find(String),
+    /// The page's address changed (on load, back/forward, a shared link): its fragment.
+    OpenLocation(String),
+    /// Undo the last change to the hand links (Ctrl+Z), or redo the last undone (Ctrl+Shift+Z).
+    Undo,
+    Redo,
     RevealGold(bool),
     SetStep(usize),
     SortBy(SortKey),
@@ -752,6 +858,8 @@ impl State {
             corpus_name,
             corpus_gen,
             tiger_ids,
+            sides_swapped,
+            wanted_pair,
             pair,
             sel_source,
             sel_target,
@@ -773,6 +881,7 @@ impl State {
             sort,
             mt,
             classroom,
+            find,
             next_job,
         } = self;
         let which = |j: &Option<Job>| j.as_ref().map(|j| (j.id, j.kind, j.corpus_gen, j.started.to_bits()));
@@ -781,6 +890,8 @@ impl State {
             && *corpus_name == other.corpus_name
             && *corpus_gen == other.corpus_gen
             && *tiger_ids == other.tiger_ids
+            && *sides_swapped == other.sides_swapped
+            && *wanted_pair == other.wanted_pair
             && *pair == other.pair
             && *sel_source == other.sel_source
             && *sel_target == other.sel_target
@@ -801,6 +912,7 @@ impl State {
             && *sort == other.sort
             && *mt == other.mt
             && *classroom == other.classroom
+            && *find == other.find
             && *next_job == other.next_job
     }
 
@@ -810,6 +922,8 @@ impl State {
             corpus_name: SAMPLE_NAME.into(),
             corpus_gen: 0,
             tiger_ids: None,
+            sides_swapped: false,
+            wanted_pair: None,
             pair: 0,
             sel_source: None,
             sel_target: None,
@@ -831,8 +945,14 @@ impl State {
             sort: (SortKey::Pair, true),
             mt: MtState::default(),
             classroom: Classroom::default(),
+            find: FindPair::default(),
             next_job: 0,
         }
+    }
+
+    /// The page's address fragment for the pair and mode shown.
+    pub fn location(&self) -> String {
+        format!("#pair={}&mode={}", self.pair + 1, self.mode.name())
     }
 
     pub fn current_pair(&self) -> Option<Rc<TreePair>> {
@@ -842,7 +962,8 @@ impl State {
     pub fn corpus_summary(&self) -> String {
         let c = &self.corpus;
         let nodes: usize = c.pairs.iter().map(|p| p.source.len() + p.target.len()).sum();
-        format!("{}: {} pairs, {} nodes, {} gold links", self.corpus_name, c.len(), nodes, c.gold_links())
+        let swapped = if self.sides_swapped { " (sides swapped)" } else { "" };
+        format!("{}: {} pairs, {} nodes, {} gold links{swapped}", self.corpus_name, c.len(), nodes, c.gold_links())
     }
 
     pub fn slot(&self, slot: Slot) -> &SlotStatus {
@@ -1190,7 +1311,16 @@ impl State {
             let text = CorpusText::of(&self.corpus);
             (text.source, text.target)
         });
-        LoadRequest { changed, files, current, lengths: self.corpus.sentence_lengths() }
+        // A lexical table's coverage is counted over the words it is conditioned on.
+        let side = |words: fn(&TreePair) -> &[String]| -> Vec<String> {
+            self.corpus.pairs.iter().flat_map(|p| words(p).iter().cloned()).collect()
+        };
+        let words = match changed {
+            Slot::LexS2t => side(|p| p.source.words()),
+            Slot::LexT2s => side(|p| p.target.words()),
+            _ => Vec::new(),
+        };
+        LoadRequest { changed, files, current, lengths: self.corpus.sentence_lengths(), words }
     }
 
     /// The file worker's answer: each checked slot's status, the model
@@ -1202,6 +1332,10 @@ impl State {
         for (slot, status) in answer.statuses {
             let s = self.slot_mut(slot);
             if std::mem::take(&mut s.checking) {
+                // The warning goes with the files in use.
+                if status.is_ok() {
+                    s.warning = answer.warnings.iter().find(|(w, _)| *w == slot).map(|(_, w)| w.clone());
+                }
                 // Its new files were checked: in use if they read (a Tiger
                 // set once it imported, not while it waits for its third file).
                 if let (Ok(summary), true) = (&status, slot != Slot::Tiger || tiger_imported) {
@@ -1240,6 +1374,7 @@ impl State {
         match origin {
             CorpusOrigin::Exercise(file) => {
                 let Some((_, exercise)) = answer.exercise else { return };
+                self.sides_swapped = false;
                 self.replace_corpus(corpus, format!("Exercise '{}' ({file})", exercise.title));
                 // Aligning by hand, with the key shown only if the instructor chose so.
                 self.teach = Teach { reveal_gold: exercise.show_gold, ..Teach::default() };
@@ -1247,10 +1382,13 @@ impl State {
                 self.clear_selection();
                 self.classroom.opened(file, exercise);
             }
+            // Pairs read from files: their names say the direction again.
             CorpusOrigin::Trees { source, target } => {
+                self.sides_swapped = false;
                 self.replace_corpus(corpus, format!("Uploaded {source} / {target}"))
             }
             CorpusOrigin::Tiger => {
+                self.sides_swapped = false;
                 self.replace_corpus(corpus, "Uploaded TigerXML pair".into());
                 self.tiger_ids = ids.map(Rc::new);
             }
@@ -1293,9 +1431,15 @@ impl State {
         self.classroom.open = None;
         self.classroom.checks = None;
         self.tiger_ids = None;
+        self.sides_swapped = false;
         self.pair = 0;
         self.teach = Teach::default();
         self.clear_selection();
+        self.find.found = self.corpus.find(&self.find.query, FindPair::LIMIT);
+        if let Some(p) = self.wanted_pair.filter(|&p| p < self.corpus.len()) {
+            self.pair = p;
+            self.wanted_pair = None;
+        }
     }
 
     /// The same trees with other gold links: results are scored again.
@@ -1310,6 +1454,66 @@ impl State {
             *r = Shared(Rc::new(rescored));
         }
         self.explained = None;
+    }
+
+    /// Undoes (or redoes) the last edit of the hand links, on its pair (shown, in teaching mode).
+    fn undo_redo(&mut self, undo: bool) {
+        let history = &mut self.teach.history;
+        let (from, to) =
+            if undo { (&mut history.undo, &mut history.redo) } else { (&mut history.redo, &mut history.undo) };
+        let Some(edit) = from.pop() else {
+            self.teach.message = Some(Err(format!("Nothing to {}.", if undo { "undo" } else { "redo" })));
+            return;
+        };
+        let links = if undo { &edit.before } else { &edit.after };
+        if links.is_empty() {
+            self.teach.links.remove(&edit.pair);
+        } else {
+            self.teach.links.insert(edit.pair, links.clone());
+        }
+        let (pair, n) = (edit.pair, links.len());
+        to.push(edit);
+        self.select_pair(pair);
+        if self.mode != Mode::Teach {
+            self.mode = Mode::Teach;
+            self.clear_selection();
+        }
+        self.teach.pending = None;
+        let verb = if undo { "Undone" } else { "Redone" };
+        self.teach.message = Some(Ok(format!("{verb}: pair {} has {n} links of yours.", pair + 1)));
+    }
+
+    /// [`Action::SwapSides`]: the pairs ([`Corpus::swapped`]) and every
+    /// file kept per side change sides, so later loads and requests agree
+    /// with them: trees and lexical tables trade slots, gold and word links
+    /// are reversed ([`swap_links_text`]); hand links are reversed; results
+    /// of the other direction no longer apply.
+    fn swap_sides(&mut self) {
+        self.corpus = Rc::new(self.corpus.swapped());
+        self.corpus_gen += 1;
+        self.sides_swapped = !self.sides_swapped;
+        self.tiger_ids = self.tiger_ids.as_ref().map(|ids| {
+            let swap = |p: &PairIds| PairIds { source: p.target.clone(), target: p.source.clone() };
+            Rc::new(ids.iter().map(swap).collect())
+        });
+        self.slots.swap(Slot::Source as usize, Slot::Target as usize);
+        self.slots.swap(Slot::LexS2t as usize, Slot::LexT2s as usize);
+        for slot in [Slot::Gold, Slot::WordLinks] {
+            let status = self.slot_mut(slot);
+            for u in status.files.iter_mut().chain(status.kept.iter_mut()) {
+                u.text = swap_links_text(&u.text).into();
+            }
+        }
+        let history = &mut self.teach.history;
+        let edits = history.undo.iter_mut().chain(history.redo.iter_mut());
+        let lists = self.teach.links.values_mut().chain(edits.flat_map(|e| [&mut e.before, &mut e.after]));
+        for links in lists {
+            for l in links.iter_mut() {
+                *l = (l.1, l.0);
+            }
+        }
+        self.clear_selection();
+        self.teach.message = None;
     }
 
     fn clear_selection(&mut self) {
@@ -1475,7 +1679,10 @@ impl State {
                     result.seconds
                 )));
                 let model = self.mt.held.as_ref().map_or(String::new(), |h| h.origin.clone());
-                self.mt.result = Some(Rc::new(Translated { input, view: *result, bleu, model }));
+                // A pair of the loaded corpus (it has a reference) that the model was trained on.
+                let trained_on_these = input.reference.is_some()
+                    && self.mt.held.as_ref().is_some_and(|h| h.trained_gen == Some(self.corpus_gen));
+                self.mt.result = Some(Rc::new(Translated { input, view: *result, bleu, model, trained_on_these }));
             }
             Response::MtMissing { job } => {
                 if let Some(h) = &mut self.mt.held {
@@ -1539,7 +1746,24 @@ impl State {
     /// is to do about it.
     pub fn apply(&mut self, action: Action) -> Vec<Effect> {
         let explaining = self.explain_key();
+        // Hand-link changes are recorded for undo (undo and redo themselves are not).
+        let edits_links = matches!(
+            (&action, self.mode),
+            (Action::ClickTarget(_) | Action::ClickLink(..), Mode::Teach) | (Action::TeachClear, _)
+        );
+        let before = edits_links.then(|| (self.pair, self.student_links().to_vec()));
+        let from_address = matches!(action, Action::OpenLocation(_));
+        let location = (self.pair, self.mode);
         let mut effects = self.reduce(action);
+        if !from_address && (self.pair, self.mode) != location {
+            effects.push(Effect::SetLocation(self.location()));
+        }
+        if let Some((pair, before)) = before {
+            let after = self.teach.links.get(&pair).cloned().unwrap_or_default();
+            if after != before {
+                self.teach.history.record(LinkEdit { pair, before, after });
+            }
+        }
         // Ask the worker why, whenever a node pair is selected with results in hand.
         if let Some(key @ (pair, source, target, _, _)) = self.explain_key().filter(|k| Some(*k) != explaining) {
             let _ = key;
@@ -1751,12 +1975,35 @@ impl State {
                 s.teach.pending = None;
                 s.teach.message = Some(Ok("Cleared your links of this pair.".into()));
             }
+            Action::Find(query) => {
+                s.find.found = s.corpus.find(&query, FindPair::LIMIT);
+                s.find.query = query;
+            }
+            Action::OpenLocation(hash) => {
+                let location = Location::parse(&hash);
+                if let Some(mode) = location.mode.filter(|&m| m != s.mode) {
+                    s.mode = mode;
+                    s.clear_selection();
+                    s.teach.message = None;
+                }
+                match location.pair {
+                    Some(p) if p >= s.corpus.len() => s.wanted_pair = Some(p),
+                    Some(p) => {
+                        s.wanted_pair = None;
+                        s.select_pair(p);
+                    }
+                    None => {}
+                }
+            }
+            Action::Undo => s.undo_redo(true),
+            Action::Redo => s.undo_redo(false),
             Action::RevealGold(on) => s.teach.reveal_gold = on,
             Action::SetStep(k) => s.teach.step = k,
             Action::SortBy(key) => {
                 s.sort = if s.sort.0 == key { (key, !s.sort.1) } else { (key, true) };
             }
             Action::LoadSample => s.replace_corpus(sample(), SAMPLE_NAME.into()),
+            Action::SwapSides => s.swap_sides(),
             Action::SetMtSystem(system) => s.mt.system = system,
             Action::SetMtExtract(extract) => s.mt.extract = extract,
             Action::SetMtInput(text) => {
@@ -1967,7 +2214,7 @@ mod tests {
         assert_eq!(Slot::of_file("aligned.grow-diag-final-and"), Some(Slot::WordLinks));
         // A lone lexical table waits for its partner.
         read(&mut s, "lex.e2f", "a b 0.5\n", None);
-        assert_eq!(s.slot(Slot::LexS2t).message, Some(Ok("lex.e2f: 1 entries (waiting for the p(s|t) table)".into())));
+        assert_eq!(s.slot(Slot::LexS2t).message, Some(Ok("lex.e2f: 1 entries; covers 0 of 1 source word types (0%) and 0 of 1 tokens (0%) (waiting for the p(s|t) table)".into())));
         // The file worker failing leaves what it was checking unread, and the corpus as it was.
         s.apply(Action::FileRead { name: "y.src".into(), text: "(S (A a))\n".into(), slot: None });
         s.apply(Action::LoadFailed("the file worker stopped".into()));
@@ -2053,6 +2300,200 @@ mod tests {
         let status = s.slot(Slot::TranslationModel);
         assert!(matches!(&status.message, Some(Err(e)) if e.starts_with("bad.tlmt:")), "{:?}", status.message);
         assert_eq!(status.still_in_use().as_deref(), Some("still in use: mt.json: MS"));
+    }
+
+    #[test]
+    fn a_lexical_table_reports_its_coverage_of_the_loaded_words_and_warns_when_low() {
+        let mut s = State::with_sample();
+        read(&mut s, "x.src", "(S (A a) (B b) (A a))\n", None);
+        read(&mut s, "x.trg", "(T (C c) (D d))\n", None);
+        // p(t|s) is conditioned on source words: "a" (2 of 3 tokens) of {a, b}.
+        read(&mut s, "lex.e2f", "c a 0.5\n", None);
+        let status = s.slot(Slot::LexS2t);
+        let message = status.message.clone();
+        assert!(
+            matches!(&message, Some(Ok(m)) if m.starts_with("lex.e2f: 1 entries; covers 1 of 2 source word types (50%) and 2 of 3 tokens (67%)")),
+            "{message:?}"
+        );
+        assert!(status.warning.is_none(), "50% is not below 50%");
+        // p(s|t) on target words: neither "c" nor "d".
+        read(&mut s, "lex.f2e", "x y 0.5\n", None);
+        let status = s.slot(Slot::LexT2s);
+        assert!(
+            matches!(&status.message, Some(Ok(m)) if m.contains("covers 0 of 2 target word types (0%)")),
+            "{:?}",
+            status.message
+        );
+        assert!(
+            status.warning.as_deref().is_some_and(|w| w.starts_with("lex.f2e covers less than 50%")),
+            "{:?}",
+            status.warning
+        );
+    }
+
+    #[test]
+    fn bleu_of_a_pair_the_model_was_trained_on_carries_the_training_data_warning() {
+        let mut s = State::with_sample();
+        let effects = s.apply(Action::TrainMt { now: 0.0 });
+        let [Effect::Post(Request::TrainMt { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
+        let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: Some("{}".into()) };
+        s.apply(Action::Worker { response: ready, now: 1.0 });
+        let view = TranslationView {
+            system: SystemKind::Ms,
+            words: vec!["x".into()],
+            score: -1.0,
+            features: vec![],
+            feature_names: vec![],
+            weights: vec![],
+            steps: vec![],
+            phrases: vec![],
+            nbest: vec![],
+            seconds: 0.1,
+        };
+        let translate = |s: &mut State, action: Action| {
+            let effects = s.apply(action);
+            let Some(Effect::Post(Request::Translate { job, .. })) = effects.last() else { panic!("{effects:?}") };
+            let response = Response::Translated { job: *job, result: Box::new(view.clone()) };
+            s.apply(Action::Worker { response, now: 2.0 });
+            s.mt.result.as_ref().map(|r| (r.bleu.is_some(), r.trained_on_these))
+        };
+        assert_eq!(translate(&mut s, Action::TranslatePair(2)), Some((true, true)));
+        s.apply(Action::SetMtInput("(S (A a))".into()));
+        assert_eq!(translate(&mut s, Action::TranslatePasted), Some((false, false)), "no reference, no score");
+        // Other pairs loaded: the model was not trained on them.
+        read(&mut s, "x.src", "(S (A a))\n", None);
+        read(&mut s, "x.trg", "(S (B b))\n", None);
+        assert_eq!(translate(&mut s, Action::TranslatePair(0)), Some((true, false)));
+    }
+
+    #[test]
+    fn swapping_sides_swaps_every_per_side_file_and_twice_is_the_identity() {
+        let mut s = State::with_sample();
+        read(&mut s, "x.src", "(S (A a) (B b))\n", None);
+        read(&mut s, "x.trg", "(T (C c))\n", None);
+        read(&mut s, "x.gold", "0-0 2-1?\n", None);
+        read(&mut s, "lex.e2f", "c a 0.5\n", None);
+        read(&mut s, "aligned.gdfa", "1-0\n", None);
+        s.apply(Action::SetMode(Mode::Teach));
+        s.apply(Action::ClickSource(0));
+        s.apply(Action::ClickTarget(0));
+        let before = s.clone();
+        s.apply(Action::SwapSides);
+        assert_eq!(s.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
+        assert_eq!(s.corpus.pairs[0].gold[1].source, 1);
+        assert_eq!(s.ok_name(Slot::Source), Some("x.trg"));
+        assert_eq!(s.lexicon_files().t2s.map(|f| f.name), Some("lex.e2f".to_string()));
+        assert_eq!(s.lexicon_files().word_links.map(|f| f.text), Some("0-1\n".to_string()));
+        assert_eq!(s.slot(Slot::Gold).kept[0].text.to_string(), "0-0 1-2?\n");
+        assert_eq!(s.student_links(), [(0, 0)]);
+        assert_ne!(s.corpus_gen, before.corpus_gen, "results of the other direction no longer apply");
+        assert!(s.corpus_summary().ends_with("(sides swapped)"), "{}", s.corpus_summary());
+        s.apply(Action::SwapSides);
+        assert_eq!(
+            (&s.corpus, &s.corpus_name, &s.teach.links),
+            (&before.corpus, &before.corpus_name, &before.teach.links)
+        );
+        // (Texts compare by pointer in the state: compare what they hold.)
+        assert_eq!(format!("{:?}", s.slots), format!("{:?}", before.slots));
+        assert_eq!((&s.tiger_ids, s.sides_swapped), (&before.tiger_ids, false));
+        // Files given after a swap are checked with the swapped ones: gold links for the swapped trees.
+        s.apply(Action::SwapSides);
+        read(&mut s, "y.gold", "0-1\n", None);
+        assert!(matches!(s.slot(Slot::Gold).message, Some(Ok(_))), "{:?}", s.slot(Slot::Gold).message);
+        assert_eq!(s.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
+        assert_eq!(
+            s.corpus_summary(),
+            "Uploaded x.trg / x.src: 1 pairs, 5 nodes, 1 gold links",
+            "the files' names say the direction now"
+        );
+    }
+
+    #[test]
+    fn hand_links_are_undone_and_redone_on_their_pair() {
+        let mut s = State::with_sample();
+        s.apply(Action::SetMode(Mode::Teach));
+        let link = |s: &mut State, a: NodeId, b: NodeId| {
+            s.apply(Action::ClickSource(a));
+            s.apply(Action::ClickTarget(b));
+        };
+        link(&mut s, 0, 0);
+        link(&mut s, 1, 1);
+        s.apply(Action::SelectPair(3));
+        link(&mut s, 0, 0);
+        s.apply(Action::ClickLink(0, 0)); // removed again
+        assert_eq!((s.teach.history.undo.len(), s.student_links()), (4, &[][..]));
+        s.apply(Action::SelectPair(5));
+        s.apply(Action::Undo); // the removal, on pair 4
+        assert_eq!((s.pair, s.student_links()), (3, &[(0, 0)][..]));
+        s.apply(Action::Undo);
+        s.apply(Action::Undo); // pair 1's second link
+        assert_eq!((s.pair, s.student_links()), (0, &[(0, 0)][..]));
+        assert!(!s.teach.links.contains_key(&3));
+        s.apply(Action::Redo);
+        assert_eq!(s.student_links(), [(0, 0), (1, 1)]);
+        // A new edit forgets what was undone.
+        s.apply(Action::TeachClear);
+        assert!(s.teach.history.redo.is_empty());
+        s.apply(Action::Redo);
+        assert!(matches!(&s.teach.message, Some(Err(m)) if m == "Nothing to redo."));
+        s.apply(Action::Undo);
+        assert_eq!(s.student_links(), [(0, 0), (1, 1)]);
+        // Undo to the start, then redo all: the same links.
+        let all = s.teach.links.clone();
+        let n = s.teach.history.undo.len();
+        for _ in 0..n {
+            s.apply(Action::Undo);
+        }
+        assert!(s.teach.links.is_empty());
+        for _ in 0..n {
+            s.apply(Action::Redo);
+        }
+        assert_eq!(s.teach.links, all);
+        // Refused links and clicks outside teaching are not edits.
+        let n = s.teach.history.undo.len();
+        s.apply(Action::SetMode(Mode::Inspect));
+        s.apply(Action::ClickLink(0, 0));
+        assert_eq!(s.teach.history.undo.len(), n);
+    }
+
+    #[test]
+    fn the_address_names_the_pair_and_mode_and_opens_them() {
+        let mut s = State::with_sample();
+        assert_eq!(s.apply(Action::SelectPair(11)), vec![Effect::SetLocation("#pair=12&mode=inspect".into())]);
+        assert_eq!(s.apply(Action::SetMode(Mode::Teach)), vec![Effect::SetLocation("#pair=12&mode=teach".into())]);
+        assert!(s.apply(Action::SelectPair(11)).is_empty(), "no change, no new history entry");
+        // Opening an address (back/forward, a shared link) adds no entry of its own.
+        assert!(s.apply(Action::OpenLocation("#pair=3&mode=steps".into())).is_empty());
+        assert_eq!((s.pair, s.mode), (2, Mode::Steps));
+        s.apply(Action::OpenLocation("#mode=inspect&junk=1&pair=x".into()));
+        assert_eq!((s.pair, s.mode), (2, Mode::Inspect));
+        s.apply(Action::OpenLocation("#pair=0".into()));
+        assert_eq!(s.pair, 2, "pairs count from 1");
+        assert_eq!(Location::parse("pair=5&mode=teach"), Location { pair: Some(4), mode: Some(Mode::Teach) });
+        // A pair beyond those loaded opens when pairs that have it arrive.
+        let n = s.corpus.len();
+        s.apply(Action::OpenLocation(format!("#pair={}", n + 2)));
+        assert_eq!((s.pair, s.wanted_pair), (2, Some(n + 1)));
+        let many: String = (0..n + 5).map(|k| format!("(S (A a{k}))\n")).collect();
+        read(&mut s, "m.src", &many, None);
+        read(&mut s, "m.trg", &many, None);
+        assert_eq!((s.pair, s.wanted_pair), (n + 1, None));
+    }
+
+    #[test]
+    fn a_pair_is_found_and_opened() {
+        let mut s = State::with_sample();
+        s.apply(Action::Find("Lateinamerika".into()));
+        let found = s.find.found.clone();
+        assert_eq!(found.first(), Some(&(0, Found::Word { source: true, word: "Lateinamerika-Institut".into() })));
+        s.apply(Action::Find("7".into()));
+        assert_eq!(s.find.found, [(6, Found::Number)]);
+        s.apply(Action::SelectPair(6));
+        assert_eq!(s.pair, 6);
+        // New pairs: the same query searches them.
+        read(&mut s, "x.src", "(S (A a))\n", None);
+        read(&mut s, "x.trg", "(S (B b))\n", None);
+        assert!(s.find.found.is_empty());
     }
 
     #[test]

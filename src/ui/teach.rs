@@ -59,6 +59,14 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::TeachClear))
     };
+    let undo = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Undo))
+    };
+    let redo = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Redo))
+    };
     let reveal = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
@@ -90,6 +98,10 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
                     <h3>{format!("Your links ({})", student.len())}</h3>
                     <ul id="student-links" class="student-links">{ for links }</ul>
                     <button id="teach-clear" type="button" onclick={clear}>{"Clear my links"}</button>
+                    <button id="teach-undo" type="button" onclick={undo} disabled={state.teach.history.undo.is_empty()}
+                        title="Undo your last change to the links (Ctrl+Z)">{"Undo"}</button>
+                    <button id="teach-redo" type="button" onclick={redo} disabled={state.teach.history.redo.is_empty()}
+                        title="Redo what you undid (Ctrl+Shift+Z)">{"Redo"}</button>
                     if !key_hidden {
                         <label class="check"><input id="teach-reveal" type="checkbox" checked={state.teach.reveal_gold} onchange={reveal} />{" show the gold links"}</label>
                     }

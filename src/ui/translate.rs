@@ -14,6 +14,7 @@ use yew::prelude::*;
 use super::view::Settled;
 
 use super::export::download_text;
+use super::results::training_data_warning;
 use super::state::{Action, CorpusTranslation, JobKind, Slot, State, Translated};
 use super::train::JobStatus;
 use crate::eval::bleu::sentence_bleu;
@@ -235,7 +236,7 @@ fn corpus_view(c: &CorpusTranslation, state: &State, dispatch: &Callback<Action>
             <h3>{format!("All {} pairs ({})", c.hyps.len(), c.model)}</h3>
             <p id="mt-corpus-bleu" data-bleu={format!("{:.2}", c.bleu.score)}><strong>{"Corpus "}</strong>{c.bleu.to_string()}</p>
             if c.trained_on_these {
-                <p class="caution">{"The model was trained on these very pairs: BLEU on training data says little about new sentences. Upload a model trained with the CLI on another split to measure it."}</p>
+                {training_data_warning("mt-corpus-caution")}
             }
             <details>
                 <summary>{"Every pair's translation and sentence BLEU"}</summary>
@@ -336,7 +337,11 @@ fn sentences(t: &Translated) -> Html {
             }
             if let Some(b) = &t.bleu {
                 <dt>{"sentence BLEU"}</dt>
-                <dd id="mt-bleu" data-bleu={format!("{:.2}", b.score)}>{b.to_string()}</dd>
+                <dd id="mt-bleu" data-bleu={format!("{:.2}", b.score)}>{b.to_string()}
+                    if t.trained_on_these {
+                        {training_data_warning("mt-bleu-caution")}
+                    }
+                </dd>
             }
             <dt>{"model score λ·h"}</dt><dd id="mt-score">{score}</dd>
         </dl>

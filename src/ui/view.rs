@@ -8,8 +8,8 @@ use yew::prelude::*;
 
 use super::state::{Action, DownloadBody, Effect, Mode, Results, State};
 use super::{
-    diagram, exercise_panel, explain_panel, export, file_handles, jobs, kernel_table, loader, protocol, results, state,
-    teach, train, translate,
+    diagram, exercise_panel, explain_panel, export, file_handles, find, jobs, kernel_table, loader, persist, protocol,
+    results, state, teach, train, translate,
 };
 
 use crate::corpus::{Corpus, TreePair};
@@ -145,6 +145,7 @@ fn use_effects(workers: Rc<Workers>) {
                         export::download_blob(&name, &file)
                     }
                 }
+                Effect::SetLocation(hash) => persist::set_location(&hash),
             }
         }
     });
@@ -258,6 +259,8 @@ fn app() -> Html {
         })
     };
     use_effects(workers);
+    persist::use_location(state.dispatcher());
+    persist::use_undo_keys(state.dispatcher());
 
     // While a job runs, tick so its elapsed time moves between progress reports.
     {
@@ -385,6 +388,7 @@ fn app() -> Html {
                 <train::TrainPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
                 <section class="panel workbench" id="workbench" aria-label="The selected pair">
                     {nav}
+                    <find::FindPairView find={state.find.clone()} dispatch={dispatch.clone()} />
                     if let Some(pair) = pair {
                         <p class="sentence" lang="src"><span class="side">{"source: "}</span>{pair.source.words().join(" ")}</p>
                         <p class="sentence" lang="trg"><span class="side">{"target: "}</span>{pair.target.words().join(" ")}</p>
@@ -412,7 +416,7 @@ fn app() -> Html {
             </main>
             </ContextProvider<Running>>
             <footer>
-                <p>{"Keys: n / p next / previous pair; in the diagram, PageDown / PageUp too, + / − zoom, f fit to width, Tab to a node and Enter to click it."}</p>
+                <p>{"Keys: n / p next / previous pair; Ctrl+Z / Ctrl+Shift+Z undo / redo your hand links; in the diagram, PageDown / PageUp too, + / − zoom, f fit to width, Tab to a node and Enter to click it."}</p>
                 <p>{"Built-in sample: the dev split (LAI sub-corpus, German–Spanish, 157 pairs) of the SQUOIA parallel treebank with gold sub-tree alignments, by the SQUOIA project (University of Zurich), used under the "}
                     <a href="sample/LICENSE">{"Apache License 2.0"}</a>{"."}</p>
                 <p>{"Kernels and alignment: Sun, Zhang & Tan, “Exploring Syntactic Structural Features for Sub-Tree Alignment using Bilingual Tree Kernels”, ACL 2010. Baseline: Tinsley, Zhechev, Hearne & Way, 2007."}</p>

@@ -51,3 +51,75 @@ test('a malformed lex.e2f after a good one leaves the good table in use, and say
   assert.match(note, /the model's Moses tables/);
   assert.match(note, /of the baseline: the uploaded Moses tables/);
 });
+
+const pairNumber = () => page.inputValue('#pair-number');
+const pressed = (id) => page.getAttribute(id, 'aria-pressed');
+
+test('the address names the pair and mode: a shared link opens them, and back/forward walk them', async () => {
+  const base = page.url().split('#')[0];
+  await page.goto(`${base}#pair=12&mode=teach`);
+  await page.waitForFunction(() => document.querySelector('#pair-number')?.value === '12');
+  assert.equal(await pressed('#mode-teach'), 'true');
+  await page.click('#next-pair');
+  await page.waitForFunction(() => location.hash === '#pair=13&mode=teach');
+  await page.click('#mode-inspect');
+  await page.waitForFunction(() => location.hash === '#pair=13&mode=inspect');
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#mode-teach')?.getAttribute('aria-pressed') === 'true');
+  assert.equal(await pairNumber(), '13');
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#pair-number')?.value === '12');
+  await page.goForward();
+  await page.waitForFunction(() => document.querySelector('#pair-number')?.value === '13');
+  assert.equal(await pressed('#mode-teach'), 'true');
+});
+
+test('hand links are undone and redone by the buttons and by Ctrl+Z / Ctrl+Shift+Z', async () => {
+  await page.click('#mode-teach');
+  await page.click('#teach-clear');
+  const count = () => page.locator('#student-links li').count();
+  await page.click('#src-node-0');
+  await page.click('#trg-node-0');
+  assert.equal(await count(), 1);
+  await page.click('#teach-undo');
+  assert.equal(await count(), 0);
+  await page.click('#teach-redo');
+  assert.equal(await count(), 1);
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('Control+z');
+  await page.waitForFunction(() => document.querySelectorAll('#student-links li').length === 0);
+  await page.keyboard.press('Control+Shift+Z');
+  await page.waitForFunction(() => document.querySelectorAll('#student-links li').length === 1);
+  // Undo goes back to the pair the change was made on.
+  await page.click('#next-pair');
+  await page.click('#teach-undo');
+  await page.waitForFunction(() => document.querySelector('#pair-number')?.value === '13');
+  assert.equal(await count(), 0);
+});
+
+test('a pair is found by a word, a label or its number, and the result opens it', async () => {
+  await page.fill('#find-pair', 'Lateinamerika');
+  await page.waitForSelector('#find-results li');
+  assert.match(await page.locator('#find-results li').first().innerText(), /^Pair 1 — source word “Lateinamerika-Institut”/);
+  await page.fill('#find-pair', '42');
+  await page.waitForFunction(() => /^Pair 42 — its number/.test(document.querySelector('#find-results li')?.innerText ?? ''));
+  await page.click('#find-results li button');
+  await page.waitForFunction(() => document.querySelector('#pair-number')?.value === '42');
+  await page.fill('#find-pair', 'CNP');
+  await page.waitForFunction(() => /label CNP/.test(document.querySelector('#find-results li')?.innerText ?? ''));
+  await page.fill('#find-pair', '<b>x</b>');
+  await page.waitForFunction(() => document.querySelector('#find-summary')?.innerText === 'No pair found.');
+});
+
+test('swap source and target reads the pairs the other way, and back', async () => {
+  const source = () => page.locator('.sentence[lang="src"]').innerText();
+  await page.fill('#pair-number', '1');
+  await page.press('#pair-number', 'Enter');
+  const before = await source();
+  await page.click('#swap-sides');
+  await page.waitForFunction(() => /\(sides swapped\)/.test(document.querySelector('#corpus-summary').innerText));
+  assert.notEqual(await source(), before);
+  assert.match(await source(), /Instituto|años|aniversarios|editorial/i);
+  await page.click('#swap-sides');
+  assert.equal(await source(), before);
+});

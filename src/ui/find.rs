@@ -1,0 +1,63 @@
+//! Finding a pair by its number, a node label or a word: the search is the
+//! engine's ([`crate::corpus::Corpus::find`], through the reducer); this
+//! view only renders the query and the pairs found, each opening its pair.
+
+use yew::prelude::*;
+
+use super::state::{Action, FindPair};
+use crate::corpus::Found;
+
+#[derive(Properties, PartialEq)]
+pub struct FindProps {
+    pub find: FindPair,
+    pub dispatch: Callback<Action>,
+}
+
+/// What a search found in a pair, as text (labels and words are never markup).
+fn describe(found: &Found) -> String {
+    let side = |source: bool| if source { "source" } else { "target" };
+    match found {
+        Found::Number => "its number".into(),
+        Found::Word { source, word } => format!("{} word “{word}”", side(*source)),
+        Found::Label { source, label, count } => format!("{count} × {} label {label}", side(*source)),
+    }
+}
+
+#[function_component(FindPairView)]
+pub fn find_pair(props: &FindProps) -> Html {
+    let on_input = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            dispatch.emit(Action::Find(input.value()));
+        })
+    };
+    let f = &props.find;
+    let items = f.found.iter().map(|(k, found)| {
+        let onclick = {
+            let (dispatch, k) = (props.dispatch.clone(), *k);
+            Callback::from(move |_: MouseEvent| dispatch.emit(Action::SelectPair(k)))
+        };
+        html! {
+            <li><button type="button" class="link-button" {onclick}>{format!("Pair {}", k + 1)}</button>
+                {" — "}{describe(found)}</li>
+        }
+    });
+    let summary = match (f.query.trim().is_empty(), f.found.len()) {
+        (true, _) => String::new(),
+        (false, 0) => "No pair found.".into(),
+        (false, n) if n >= FindPair::LIMIT => format!("The first {n} pairs found:"),
+        (false, n) => format!("{n} pairs found:"),
+    };
+    html! {
+        <div class="find-pair" role="search">
+            <label for="find-pair">{"Find a pair "}</label>
+            <input id="find-pair" type="search" placeholder="number, label (NP) or word" value={f.query.clone()}
+                oninput={on_input} aria-describedby="find-summary" />
+            <span id="find-summary" class="hint" aria-live="polite">{summary}</span>
+            if !f.found.is_empty() {
+                <ul id="find-results" class="find-results">{ for items }</ul>
+            }
+        </div>
+    }
+}
