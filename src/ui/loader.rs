@@ -125,6 +125,10 @@ pub fn loader(props: &LoaderProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::LoadSample))
     };
+    let on_fresh = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::StartFresh))
+    };
     let on_swap = {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::SwapSides))
@@ -137,8 +141,12 @@ pub fn loader(props: &LoaderProps) -> Html {
             ondrop={on_drop} ondragover={on_drag_over} ondragleave={on_drag_leave}>
             <h2 id="loader-title">{"Data"}</h2>
             <p class="hint">{"Pick files or drop any of them here; each input says what it read, or where it stopped and why. A bad file never replaces what was loaded. "}
-                <button id="load-sample" onclick={on_sample}>{"Reload the built-in sample"}</button></p>
-            <p id="corpus-summary" class="summary" aria-live="polite">{props.state.corpus_summary()}
+                <button id="load-sample" onclick={on_sample}>{"Reload the built-in sample"}</button>
+                {" "}<button id="start-fresh" onclick={on_fresh}
+                    title="Forget the files, models, hand links and settings this page kept from your last visit">
+                    {"Start fresh"}</button></p>
+            <p class="hint">{"Your files, models, hand links, the pair, the mode and the settings are kept in this browser for your next visit."}</p>
+            <p class="summary"><span id="corpus-summary" aria-live="polite">{props.state.corpus_summary()}</span>
                 {" "}<button id="swap-sides" onclick={on_swap}
                     title="Read the loaded pairs the other way: target as source, with their links, lexical tables and word links">
                     {"Swap source and target"}</button></p>

@@ -1,6 +1,7 @@
-//! What the page keeps beyond the reducer: the address (`#pair=12&mode=teach`,
-//! one history entry per change, so back/forward and shared links work)
-//! and the undo/redo keys. The state decides what the address says
+//! What the page keeps beyond the reducer: the session in IndexedDB
+//! (restored on start, "start fresh" forgets it), the address
+//! (`#pair=12&mode=teach`, one history entry per change, so back/forward
+//! and shared links work) and the undo/redo keys. The state decides what the address says
 //! ([`super::state::State::location`], `Effect::SetLocation`) and reads
 //! it back (`Action::OpenLocation`); this module only talks to the browser.
 
@@ -18,15 +19,11 @@ fn current_hash() -> String {
     web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
 }
 
-/// Opens the address's pair and mode on start, and again on back/forward
-/// (or an address edited by hand).
+/// Opens the address's pair and mode on back/forward (or an address
+/// edited by hand; on start, [`use_kept_session`] opens it after the kept session).
 #[hook]
 pub fn use_location(dispatcher: UseReducerDispatcher<State>) {
     use_effect_with((), move |_| {
-        let hash = current_hash();
-        if !hash.is_empty() {
-            dispatcher.dispatch(Action::OpenLocation(hash));
-        }
         let listener = web_sys::window().map(|window| {
             gloo::events::EventListener::new(&window, "popstate", move |_| {
                 dispatcher.dispatch(Action::OpenLocation(current_hash()))
@@ -42,7 +39,8 @@ pub fn use_location(dispatcher: UseReducerDispatcher<State>) {
 pub fn use_undo_keys(dispatcher: UseReducerDispatcher<State>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
-            gloo::events::EventListener::new(&document, "keydown", move |e| {
+            let options = gloo::events::EventListenerOptions::enable_prevent_default();
+            gloo::events::EventListener::new_with_options(&document, "keydown", options, move |e| {
                 use wasm_bindgen::JsCast;
                 let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
                 let in_field = e
@@ -64,3 +62,174 @@ pub fn use_undo_keys(dispatcher: UseReducerDispatcher<State>) {
         move || drop(listener)
     });
 }
+
+/// The page's work kept for the next visit, in IndexedDB (database
+/// `treelink`, store `kept`): the session as JSON ([`State::session`]) and
+/// an uploaded translation model as the file itself. Written a second
+/// after the state last changed; read once on start and restored through
+/// the reducer ([`Action::Restore`]), so its files take the normal load path.
+mod kept {
+    use js_sys::Promise;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    use web_sys::{IdbDatabase, IdbRequest, IdbTransactionMode};
+
+    const DB: &str = "treelink";
+    const STORE: &str = "kept";
+    pub const SESSION: &str = "session";
+    pub const MT_FILE: &str = "translation-model-file";
+
+    /// The request's result, once it succeeds.
+    async fn done(request: &IdbRequest) -> Result<JsValue, JsValue> {
+        let promise = Promise::new(&mut |resolve, reject| {
+            let req = request.clone();
+            let ok = Closure::once_into_js(move |_: web_sys::Event| {
+                let _ = resolve.call1(&JsValue::NULL, &req.result().unwrap_or(JsValue::UNDEFINED));
+            });
+            let failed = Closure::once_into_js(move |_: web_sys::Event| {
+                let _ = reject.call1(&JsValue::NULL, &JsValue::from_str("IndexedDB request failed"));
+            });
+            request.set_onsuccess(Some(ok.unchecked_ref()));
+            request.set_onerror(Some(failed.unchecked_ref()));
+        });
+        JsFuture::from(promise).await
+    }
+
+    async fn open() -> Result<IdbDatabase, JsValue> {
+        let factory = web_sys::window()
+            .ok_or_else(|| JsValue::from_str("no window"))?
+            .indexed_db()?
+            .ok_or_else(|| JsValue::from_str("no IndexedDB"))?;
+        let request = factory.open_with_u32(DB, 1)?;
+        let upgrade = Closure::once_into_js({
+            let request = request.clone();
+            move |_: web_sys::Event| {
+                if let Ok(db) = request.result().and_then(|r| r.dyn_into::<IdbDatabase>()) {
+                    let _ = db.create_object_store(STORE);
+                }
+            }
+        });
+        request.set_onupgradeneeded(Some(upgrade.unchecked_ref()));
+        done(&request).await?.dyn_into::<IdbDatabase>()
+    }
+
+    pub async fn get(key: &str) -> Result<JsValue, JsValue> {
+        let db = open().await?;
+        let store = db.transaction_with_str(STORE)?.object_store(STORE)?;
+        done(&store.get(&JsValue::from_str(key))?).await
+    }
+
+    pub async fn put(key: &str, value: &JsValue) -> Result<(), JsValue> {
+        let db = open().await?;
+        let store = db.transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)?.object_store(STORE)?;
+        done(&store.put_with_key(value, &JsValue::from_str(key))?).await.map(drop)
+    }
+
+    pub async fn delete(key: &str) -> Result<(), JsValue> {
+        let db = open().await?;
+        let store = db.transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)?.object_store(STORE)?;
+        done(&store.delete(&JsValue::from_str(key))?).await.map(drop)
+    }
+
+    pub async fn clear() -> Result<(), JsValue> {
+        let db = open().await?;
+        let store = db.transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)?.object_store(STORE)?;
+        done(&store.clear()?).await.map(drop)
+    }
+}
+
+/// Forgets the kept session ("start fresh").
+pub fn forget() {
+    SAVING.with(|s| s.borrow_mut().forgotten = true);
+    yew::platform::spawn_local(async {
+        let _ = kept::clear().await;
+        SAVING.with(|s| *s.borrow_mut() = Saving::default());
+    });
+}
+
+use std::cell::RefCell;
+
+/// What was written last, so an unchanged session is not written again.
+#[derive(Default)]
+struct Saving {
+    json: String,
+    mt_file: Option<super::state::FileHandle>,
+    /// Cleared and not yet written again.
+    forgotten: bool,
+}
+
+thread_local! {
+    static SAVING: RefCell<Saving> = RefCell::new(Saving::default());
+}
+
+fn mt_file(state: &State) -> Option<super::state::FileHandle> {
+    match state.mt.held.as_ref().map(|h| &h.source) {
+        Some(super::state::MtSource::File(handle)) => Some(*handle),
+        _ => None,
+    }
+}
+
+/// Restores the kept session on start (then opens the address), and keeps
+/// the session a second after each change.
+#[hook]
+pub fn use_kept_session(state: &UseReducerHandle<State>) {
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            yew::platform::spawn_local(async move {
+                let json = kept::get(kept::SESSION).await.ok().and_then(|v| v.as_string());
+                let session = json.as_deref().and_then(|j| serde_json::from_str::<super::state::Session>(j).ok());
+                if let Some(session) = session {
+                    let file = kept::get(kept::MT_FILE).await.ok().and_then(|v| v.dyn_into::<web_sys::File>().ok());
+                    let wanted = session.translation_model.as_ref().is_some_and(|(_, text)| text.is_none());
+                    let mt_file = file.filter(|_| wanted).map(super::file_handles::hold);
+                    SAVING.with(|s| s.borrow_mut().json = json.unwrap_or_default());
+                    dispatcher.dispatch(Action::Restore { session: Box::new(session), mt_file });
+                }
+                let hash = current_hash();
+                if !hash.is_empty() {
+                    dispatcher.dispatch(Action::OpenLocation(hash));
+                }
+                // An exercise named by the address (`?exercise=FILE.json`) after
+                // the kept session, so its files reach the file worker last and win.
+                super::exercise_panel::open_from_address(Callback::from(move |a| dispatcher.dispatch(a)));
+            });
+            || ()
+        });
+    }
+    let state = (**state).clone();
+    use_effect(move || {
+        // Not while files load or a session is restored: the session is complete only after.
+        let settled = state.restoring.is_none() && Slot::ALL.iter().all(|&s| !state.slot(s).checking);
+        let timer = settled.then(|| {
+            gloo::timers::callback::Timeout::new(1000, move || {
+                let json = serde_json::to_string(&state.session()).unwrap_or_default();
+                let file = mt_file(&state);
+                let (same, same_file) = SAVING.with(|s| {
+                    let s = s.borrow();
+                    (s.json == json && !s.forgotten, s.mt_file == file && !s.forgotten)
+                });
+                if same && same_file {
+                    return;
+                }
+                SAVING.with(|s| *s.borrow_mut() = Saving { json: json.clone(), mt_file: file, forgotten: false });
+                yew::platform::spawn_local(async move {
+                    if !same {
+                        let _ = kept::put(kept::SESSION, &JsValue::from_str(&json)).await;
+                    }
+                    if !same_file {
+                        let _ = match file.and_then(super::file_handles::get) {
+                            Some(f) => kept::put(kept::MT_FILE, &f).await,
+                            None => kept::delete(kept::MT_FILE).await,
+                        };
+                    }
+                });
+            })
+        });
+        move || drop(timer)
+    });
+}
+
+use super::state::Slot;
+use wasm_bindgen::{JsCast, JsValue};

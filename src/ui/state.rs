@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use serde::{Deserialize, Serialize};
+
 use super::classroom::{Classroom, ExerciseAction};
 pub use super::load::Slot;
 use super::load::{CorpusOrigin, FileText, LoadAnswer, LoadRequest};
@@ -136,7 +138,7 @@ pub enum Compare {
 }
 
 /// What clicking nodes does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Mode {
     /// Select a node pair: explanation and kernel view.
     Inspect,
@@ -183,7 +185,7 @@ impl Location {
 }
 
 /// The fields of the training form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Field {
     Kernel,
     Lambda,
@@ -341,6 +343,9 @@ pub struct LoadedAlignmentModel {
     pub origin: String,
     pub summary: String,
 }
+
+/// The origin of an alignment model trained in the page.
+const TRAINED_HERE: &str = "trained in this page";
 
 /// The kind of a worker job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -643,6 +648,54 @@ impl FindPair {
     pub const LIMIT: usize = 50;
 }
 
+/// What survives a reload ([`State::session`], kept by the page in
+/// IndexedDB): the files in use as they were given (replayed through the
+/// normal load path, so nothing is read differently), a model trained in
+/// the page, the hand links, the pair, the mode and the settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    pub version: u32,
+    /// The files in use, as given (before any swap), in the order to load them.
+    pub files: Vec<SavedFile>,
+    /// Read the pairs the other way once loaded.
+    pub sides_swapped: bool,
+    /// An alignment model trained in the page: (summary, file text).
+    pub alignment_model: Option<(String, String)>,
+    /// The translation model held: its file name and, unless the page holds
+    /// it as a file (kept apart, as a file), its text.
+    pub translation_model: Option<(String, Option<String>)>,
+    pub pair: usize,
+    pub mode: Mode,
+    pub links: Vec<(usize, Vec<(NodeId, NodeId)>)>,
+    pub reveal_gold: bool,
+    pub form: Vec<(Field, String)>,
+    pub lambda: String,
+    pub mt_system: SystemKind,
+    pub mt_extract: ExtractMethod,
+}
+
+/// A file in use, as the user gave it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedFile {
+    pub slot: Slot,
+    pub name: String,
+    pub text: String,
+}
+
+impl Session {
+    /// The layout of [`Session`]; a session of another version is not restored.
+    pub const VERSION: u32 = 1;
+}
+
+/// What a restored session still applies once its files are loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Restoring {
+    pub sides_swapped: bool,
+    pub pair: usize,
+    pub mode: Mode,
+    pub links: BTreeMap<usize, Vec<(NodeId, NodeId)>>,
+}
+
 /// Columns of the per-pair table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SortKey {
@@ -696,6 +749,8 @@ pub struct State {
     /// Exercises: the instructor's form, the open exercise, the class table.
     pub classroom: Classroom,
     pub find: FindPair,
+    /// A session being restored, until its files are loaded.
+    pub restoring: Option<Restoring>,
     /// The last request id given.
     pub next_job: u32,
 }
@@ -717,6 +772,8 @@ pub enum Effect {
     RestartJobWorker,
     /// Offer a file for download.
     Download { name: String, body: DownloadBody },
+    /// Forget the session kept for the next visit.
+    ForgetSession,
     /// A new entry in the browser's history with this address fragment
     /// (the pair or mode changed), so back/forward and shared links work.
     SetLocation(String),
@@ -794,6 +851,13 @@ pub enum Action {
     TeachClear,
     /// Find pairs by a number, a label or a word.
     Find(String),
+    /// The session kept from the last visit, with the translation model file kept apart.
+    Restore {
+        session: Box<Session>,
+        mt_file: Option<FileHandle>,
+    },
+    /// Start fresh: the built-in sample and the default settings (the page forgets the kept session).
+    StartFresh,
     /// The page's address changed (on load, back/forward, a shared link): its fragment.
     OpenLocation(String),
     /// Undo the last change to the hand links (Ctrl+Z), or redo the last undone (Ctrl+Shift+Z).
@@ -882,6 +946,7 @@ impl State {
             mt,
             classroom,
             find,
+            restoring,
             next_job,
         } = self;
         let which = |j: &Option<Job>| j.as_ref().map(|j| (j.id, j.kind, j.corpus_gen, j.started.to_bits()));
@@ -913,6 +978,7 @@ impl State {
             && *mt == other.mt
             && *classroom == other.classroom
             && *find == other.find
+            && *restoring == other.restoring
             && *next_job == other.next_job
     }
 
@@ -946,6 +1012,7 @@ impl State {
             mt: MtState::default(),
             classroom: Classroom::default(),
             find: FindPair::default(),
+            restoring: None,
             next_job: 0,
         }
     }
@@ -1327,6 +1394,120 @@ impl State {
     /// file's description, and the corpus the files make (its pairs
     /// received in parts, with their Tiger ids).
     fn loaded(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
+        self.load_answer(answer, corpus);
+        if Slot::ALL.iter().all(|&s| !self.slot(s).checking) {
+            self.finish_restore();
+        }
+    }
+
+    /// What a session keeps for the next visit (see [`Session`]).
+    pub fn session(&self) -> Session {
+        // The files as given: a swap is done again after they load.
+        let mut given = self.clone();
+        if given.sides_swapped {
+            given.swap_sides();
+        }
+        let order = [
+            Slot::Source,
+            Slot::Target,
+            Slot::Gold,
+            Slot::Tiger,
+            Slot::WordLinks,
+            Slot::LexS2t,
+            Slot::LexT2s,
+            Slot::Model,
+            Slot::Lm,
+        ];
+        let files = order
+            .iter()
+            .flat_map(|&slot| {
+                let kept = &given.slot(slot).kept;
+                kept.iter().map(move |u| SavedFile { slot, name: u.name.clone(), text: u.text.to_string() })
+            })
+            .collect();
+        let trained = self.model.as_ref().filter(|m| m.origin == TRAINED_HERE);
+        Session {
+            version: Session::VERSION,
+            files,
+            sides_swapped: self.sides_swapped,
+            alignment_model: trained.map(|m| (m.summary.clone(), m.json.to_string())),
+            translation_model: self.mt.held.as_ref().map(|h| {
+                let text = match &h.source {
+                    MtSource::Text(t) => Some(t.to_string()),
+                    MtSource::File(_) => None,
+                };
+                (h.name.clone(), text)
+            }),
+            pair: self.pair,
+            mode: self.mode,
+            links: self.teach.links.iter().map(|(k, l)| (*k, l.clone())).collect(),
+            reveal_gold: self.teach.reveal_gold,
+            form: self.form.values.iter().map(|(f, v)| (*f, v.clone())).collect(),
+            lambda: self.lambda_text.clone(),
+            mt_system: self.mt.system,
+            mt_extract: self.mt.extract,
+        }
+    }
+
+    /// [`Action::Restore`]: the settings at once, the files through the
+    /// normal load path; the swap, hand links, pair and mode once they are loaded.
+    fn restore(&mut self, session: Session, mt_file: Option<FileHandle>) -> Vec<Effect> {
+        if session.version != Session::VERSION {
+            return Vec::new();
+        }
+        let mut effects = Vec::new();
+        for (field, value) in session.form {
+            self.form.values.insert(field, value);
+        }
+        self.form.errors = self.form.options().err().unwrap_or_default();
+        self.reduce(Action::SetLambda(session.lambda));
+        (self.mt.system, self.mt.extract) = (session.mt_system, session.mt_extract);
+        self.teach.reveal_gold = session.reveal_gold;
+        if let Some((summary, json)) = session.alignment_model {
+            self.model = Some(LoadedAlignmentModel { json: json.into(), origin: TRAINED_HERE.into(), summary });
+        }
+        match (session.translation_model, mt_file) {
+            (Some((name, _)), Some(file)) => {
+                effects.extend(self.reduce(Action::MtFilePicked { name, file }));
+            }
+            (Some((name, Some(text))), None) => {
+                effects.push(self.upload_mt(MtUpload { name, source: MtSource::Text(text.into()) }));
+            }
+            _ => {}
+        }
+        self.restoring = Some(Restoring {
+            sides_swapped: session.sides_swapped,
+            pair: session.pair,
+            mode: session.mode,
+            links: session.links.into_iter().collect(),
+        });
+        for f in session.files {
+            effects.extend(self.file_read(f.name, f.text, Some(f.slot)));
+        }
+        if Slot::ALL.iter().all(|&s| !self.slot(s).checking) {
+            self.finish_restore();
+        }
+        effects
+    }
+
+    /// The rest of a restored session, once its files are loaded.
+    fn finish_restore(&mut self) {
+        let Some(r) = self.restoring.take() else { return };
+        if r.sides_swapped {
+            self.swap_sides();
+        }
+        self.teach.links = r.links;
+        self.mode = r.mode;
+        self.clear_selection();
+        if r.pair < self.corpus.len() {
+            self.select_pair(r.pair);
+        } else {
+            self.wanted_pair = Some(r.pair);
+        }
+    }
+
+    /// The file worker's answer, applied.
+    fn load_answer(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
         let tiger_imported = matches!(answer.corpus, Some((CorpusOrigin::Tiger, _)));
         let new_corpus = answer.corpus.is_some();
         for (slot, status) in answer.statuses {
@@ -1576,11 +1757,8 @@ impl State {
             }
             Response::Trained { job, model, summary } => {
                 if job_is(&self.job, job) {
-                    self.model = Some(LoadedAlignmentModel {
-                        json: model.into(),
-                        origin: "trained in this page".into(),
-                        summary,
-                    });
+                    self.model =
+                        Some(LoadedAlignmentModel { json: model.into(), origin: TRAINED_HERE.into(), summary });
                 }
             }
             Response::Aligned { job, searches, baseline, lexicon } => {
@@ -1786,6 +1964,7 @@ impl State {
                         status.message = Some(Err(format!("not read: {message}")));
                     }
                 }
+                s.finish_restore();
             }
             Action::FileFailed { name, error, slot } => match slot.or_else(|| Slot::of_file(&name)) {
                 // What was loaded from that input stays; only its status says what went wrong.
@@ -1975,12 +2154,25 @@ impl State {
                 s.teach.pending = None;
                 s.teach.message = Some(Ok("Cleared your links of this pair.".into()));
             }
+            Action::Restore { session, mt_file } => effects.extend(s.restore(*session, mt_file)),
+            Action::StartFresh => {
+                let worker_gen = s.worker_gen + 1;
+                let next_job = s.next_job;
+                *s = State::with_sample();
+                (s.worker_gen, s.next_job) = (worker_gen, next_job);
+                effects.extend([Effect::ForgetSession, Effect::RestartJobWorker, Effect::SetLocation(s.location())]);
+            }
             Action::Find(query) => {
                 s.find.found = s.corpus.find(&query, FindPair::LIMIT);
                 s.find.query = query;
             }
             Action::OpenLocation(hash) => {
                 let location = Location::parse(&hash);
+                // The address wins over the session being restored.
+                if let Some(r) = &mut s.restoring {
+                    r.pair = location.pair.unwrap_or(r.pair);
+                    r.mode = location.mode.unwrap_or(r.mode);
+                }
                 if let Some(mode) = location.mode.filter(|&m| m != s.mode) {
                     s.mode = mode;
                     s.clear_selection();
@@ -2494,6 +2686,60 @@ mod tests {
         read(&mut s, "x.src", "(S (A a))\n", None);
         read(&mut s, "x.trg", "(S (B b))\n", None);
         assert!(s.find.found.is_empty());
+    }
+
+    #[test]
+    fn a_session_survives_a_reload_through_the_normal_load_path() {
+        let mut s = State::with_sample();
+        read(&mut s, "x.src", "(S (A a) (B b))\n(S (A c))\n", None);
+        read(&mut s, "x.trg", "(T (C c))\n(T (D d) (E e))\n", None);
+        read(&mut s, "x.gold", "0-0\n0-0\n", None);
+        read(&mut s, "lex.e2f", "c a 0.5\n", None);
+        read(&mut s, "lex.e2f", "broken", None); // refused: the good one is kept
+        let id = started(&s.apply(Action::Train { now: 0.0 }));
+        let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
+        s.apply(Action::Worker { response: trained, now: 1.0 });
+        s.apply(Action::Cancel);
+        s.apply(Action::SetField(Field::Seed, "9".into()));
+        s.apply(Action::SetLambda("0.3".into()));
+        s.apply(Action::SwapSides);
+        s.apply(Action::SetMode(Mode::Teach));
+        s.apply(Action::SelectPair(1));
+        s.apply(Action::ClickSource(0));
+        s.apply(Action::ClickTarget(0));
+        let session = s.session();
+        let json = serde_json::to_string(&session).unwrap();
+        let session: Session = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            session.files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+            ["x.src", "x.trg", "x.gold", "lex.e2f"]
+        );
+        assert_eq!(session.files[3].slot, Slot::LexS2t, "kept as given, before the swap");
+        let mut r = State::with_sample();
+        run(&mut r, Action::Restore { session: Box::new(session), mt_file: None });
+        assert!(r.restoring.is_none());
+        assert_eq!((&r.corpus, &r.corpus_name, r.sides_swapped), (&s.corpus, &s.corpus_name, true));
+        assert_eq!((r.pair, r.mode, &r.teach.links), (1, Mode::Teach, &s.teach.links));
+        assert_eq!(r.student_links(), [(0, 0)]);
+        assert_eq!((&r.form, &r.lambda_text, r.lambda), (&s.form, &s.lambda_text, 0.3));
+        assert_eq!(format!("{:?}", r.model), format!("{:?}", s.model));
+        assert_eq!(format!("{:?}", r.lexicon_files()), format!("{:?}", s.lexicon_files()));
+        // The address wins over the session's pair and mode.
+        let mut r = State::with_sample();
+        let effects = r.apply(Action::Restore { session: Box::new(s.session()), mt_file: None });
+        r.apply(Action::OpenLocation("#pair=1&mode=inspect".into()));
+        for e in effects {
+            if let Effect::Load(request) = e {
+                let checked = load::check(&request);
+                let corpus = checked.corpus;
+                r.apply(Action::Loaded { answer: checked.answer, corpus });
+            }
+        }
+        assert_eq!((r.pair, r.mode), (0, Mode::Inspect));
+        // Start fresh: the sample and the defaults, and the kept session forgotten.
+        let effects = r.apply(Action::StartFresh);
+        assert!(effects.contains(&Effect::ForgetSession), "{effects:?}");
+        assert_eq!((r.corpus_name.as_str(), r.teach.links.len(), r.model.is_none()), (SAMPLE_NAME, 0, true));
     }
 
     #[test]

@@ -146,6 +146,7 @@ fn use_effects(workers: Rc<Workers>) {
                     }
                 }
                 Effect::SetLocation(hash) => persist::set_location(&hash),
+                Effect::ForgetSession => persist::forget(),
             }
         }
     });
@@ -259,6 +260,7 @@ fn app() -> Html {
         })
     };
     use_effects(workers);
+    persist::use_kept_session(&state);
     persist::use_location(state.dispatcher());
     persist::use_undo_keys(state.dispatcher());
 
@@ -273,11 +275,6 @@ fn app() -> Html {
             });
             move || drop(interval)
         });
-    }
-    // An exercise named by the address (`?exercise=FILE.json`).
-    {
-        let dispatch = dispatch.clone();
-        use_effect_with((), move |_| exercise_panel::open_from_address(dispatch));
     }
     // Keyboard: n / p for the next / previous pair anywhere but in a text field.
     {

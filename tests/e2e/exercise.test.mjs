@@ -79,14 +79,22 @@ test('instructor → student → class table, with the same scores as treelink e
 
   // A second student opens it by the address, from a file on the same site.
   fs.copyFileSync(exFile, path.join(root, 'dist', 'e2e-week.exercise.json'));
+  // Another student's browser: nothing kept from Ana's visit.
+  const fresh = async () => {
+    await page.click('#start-fresh');
+    await page.waitForFunction(() => /^Built-in sample/.test(document.querySelector('#corpus-summary').innerText));
+  };
+  await fresh();
   await page.goto(`${url}?exercise=e2e-week.exercise.json`);
   await page.waitForFunction(() => /3 pairs, key of/.test(document.querySelector('#status-exercise')?.innerText ?? ''));
   await link(0, 0);
+  await page.waitForFunction(() => /^Exercise 'E2E week'/.test(document.querySelector('#corpus-summary')?.innerText ?? ''));
   await page.fill('#exercise-student', 'Ben');
   const ben = await download(page, '#exercise-answers');
   const benFile = path.join(tmp, ben.name);
   fs.writeFileSync(benFile, ben.body);
   // A missing file by address: the error sits next to the exercise input.
+  await fresh();
   await page.goto(`${url}?exercise=no-such.json`);
   await page.waitForFunction(() => /no-such\.json: cannot open the exercise: the site answered HTTP 404/.test(document.querySelector('#status-exercise')?.innerText ?? ''));
   // The browser logs that 404 itself; it is the one expected.

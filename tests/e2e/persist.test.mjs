@@ -91,9 +91,11 @@ test('hand links are undone and redone by the buttons and by Ctrl+Z / Ctrl+Shift
   await page.keyboard.press('Control+Shift+Z');
   await page.waitForFunction(() => document.querySelectorAll('#student-links li').length === 1);
   // Undo goes back to the pair the change was made on.
+  const here = await pairNumber();
   await page.click('#next-pair');
+  await page.waitForFunction((here) => document.querySelector('#pair-number')?.value !== here, here);
   await page.click('#teach-undo');
-  await page.waitForFunction(() => document.querySelector('#pair-number')?.value === '13');
+  await page.waitForFunction((here) => document.querySelector('#pair-number')?.value === here, here);
   assert.equal(await count(), 0);
 });
 
@@ -122,4 +124,36 @@ test('swap source and target reads the pairs the other way, and back', async () 
   assert.match(await source(), /Instituto|años|aniversarios|editorial/i);
   await page.click('#swap-sides');
   assert.equal(await source(), before);
+});
+
+test('a reload keeps the files, the pair, the mode and the hand links; start fresh forgets them', async () => {
+  await pick('src', [{ name: 'r.src', text: '(S (A a) (B b))\n(S (A c))\n(S (D d))\n' }]);
+  await pick('trg', [{ name: 'r.trg', text: '(T (C c))\n(T (D d) (E e))\n(T (F f))\n' }]);
+  await page.waitForFunction(() => /^Uploaded r\.src \/ r\.trg: 3 pairs/.test(document.querySelector('#corpus-summary').innerText));
+  await pick('lex-s2t', [{ name: 'lex.e2f', text: 'c a 0.5\n' }]);
+  await waitForStatus('lex-s2t', 'ok', /lex\.e2f: 1 entries/);
+  await page.fill('#train-seed', '17');
+  await page.dispatchEvent('#train-seed', 'change');
+  await page.fill('#pair-number', '2');
+  await page.press('#pair-number', 'Enter');
+  await page.click('#mode-teach');
+  await page.click('#src-node-0');
+  await page.click('#trg-node-0');
+  assert.equal(await page.locator('#student-links li').count(), 1);
+  await page.waitForTimeout(1500); // the session is kept a second after the last change
+  await page.reload();
+  await page.waitForFunction(() => /^Uploaded r\.src \/ r\.trg: 3 pairs/.test(document.querySelector('#corpus-summary')?.innerText ?? ''));
+  await page.waitForFunction(() => document.querySelector('#pair-number')?.value === '2');
+  assert.equal(await pressed('#mode-teach'), 'true');
+  assert.equal(await page.locator('#student-links li').count(), 1);
+  assert.equal(await page.inputValue('#train-seed'), '17');
+  await waitForStatus('lex-s2t', 'ok', /lex\.e2f: 1 entries/);
+  await page.click('#start-fresh');
+  await page.waitForFunction(() => /^Built-in sample/.test(document.querySelector('#corpus-summary').innerText));
+  await page.waitForTimeout(500);
+  await page.reload();
+  await page.waitForSelector('#pair-diagram');
+  await page.waitForTimeout(1000);
+  assert.match(await page.locator('#corpus-summary').innerText(), /^Built-in sample/);
+  assert.equal(await page.inputValue('#train-seed'), '1');
 });

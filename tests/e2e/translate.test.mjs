@@ -266,10 +266,11 @@ test('an ARPA language model from `treelink lm`, uploaded, is the one a model tr
   run('mt-train', '--train', sample, '--system', 'phrase', '--lm', arpa, '-o', cliModel);
   const fromCli = JSON.parse(fs.readFileSync(cliModel, 'utf8'));
   assert.equal(JSON.stringify(fromPage.model), JSON.stringify(fromCli.model));
-  // A broken ARPA file is refused next to its input; training falls back to the pairs' own LM.
+  // A broken ARPA file is refused next to its input; the good one stays in use (issue 14, item 7).
   await page.setInputFiles('#file-lm', { name: 'bad.arpa', mimeType: 'text/plain', buffer: Buffer.from('\\data\\\nngram 1=1\n\n\\1-grams:\nx y\n') });
   await page.waitForFunction(() => /bad\.arpa:5:1: expected/.test(document.querySelector('#status-lm.error')?.innerText ?? ''));
-  assert.match(await text('#translate-panel'), /Language model: trained on the pairs' target sentences/);
+  assert.match(await text('#status-lm'), /still in use: dev\.arpa: order 2/);
+  assert.match(await text('#translate-panel'), /Language model: the uploaded dev\.arpa\./);
   assert.deepEqual(problems, []);
 });
 
