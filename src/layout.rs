@@ -13,7 +13,9 @@
 //! The target tree is drawn mirrored below the source tree (words on top,
 //! root at the bottom) so that the two sentences face each other.
 
-use crate::tree::{NodeId, Tree};
+use std::collections::BTreeSet;
+
+use crate::tree::{NodeId, Tree, TreeBuilder};
 
 /// Sizes in SVG user units (px at zoom 1).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -26,7 +28,8 @@ pub struct Style {
     pub box_padding: f64,
     /// Vertical distance between rows.
     pub row_gap: f64,
-    /// Minimum horizontal space between neighbouring boxes or words.
+    /// Minimum horizontal space between neighbouring boxes or words (room
+    /// for the page's fold control left of a phrase box).
     pub min_gap: f64,
     /// Vertical space between the two trees' word rows.
     pub middle_gap: f64,
@@ -41,7 +44,7 @@ impl Default for Style {
             box_height: 22.0,
             box_padding: 5.0,
             row_gap: 44.0,
-            min_gap: 8.0,
+            min_gap: 12.0,
             middle_gap: 70.0,
             margin: 16.0,
         }
@@ -194,6 +197,167 @@ pub fn layout_pair(source: &Tree, target: &Tree, style: &Style) -> PairLayout {
     PairLayout { source: src, target: trg, width, height }
 }
 
+/// A tree as drawn, with some sub-trees folded: each folded phrase node
+/// stands in for its sub-tree, drawn as its label over its yield (one
+/// text, shortened), and node ids map both ways to the original tree's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FoldedTree {
+    /// The tree drawn (folded nodes have the yield as their one word).
+    pub tree: Tree,
+    /// The original id of each drawn node.
+    pub original: Vec<NodeId>,
+    /// The drawn node of each original node: itself, or the folded node that hides it.
+    pub drawn: Vec<NodeId>,
+    /// Whether a drawn node is a folded sub-tree.
+    pub folded: Vec<bool>,
+}
+
+/// Longest text a folded yield is drawn with (characters), so a folded
+/// clause does not widen the drawing back to its words' width.
+pub const FOLDED_YIELD_CHARS: usize = 24;
+
+/// A folded node's yield as drawn: the words, cut to [`FOLDED_YIELD_CHARS`] with "…".
+pub fn folded_yield(words: &[String]) -> String {
+    let all = words.join(" ");
+    if all.chars().count() <= FOLDED_YIELD_CHARS {
+        all
+    } else {
+        let mut cut: String = all.chars().take(FOLDED_YIELD_CHARS - 1).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+/// `tree` with the phrase nodes in `folded` drawn as leaves (an id out of
+/// range, a POS node, or a node inside another folded one is ignored).
+pub fn fold_tree(tree: &Tree, folded: &BTreeSet<NodeId>) -> FoldedTree {
+    let mut b = TreeBuilder::new();
+    let mut original = Vec::new();
+    let mut is_folded = Vec::new();
+    let mut drawn = vec![0; tree.len()];
+    // The original ids of the open drawn phrases, innermost last.
+    let mut open: Vec<NodeId> = Vec::new();
+    let mut n = 0;
+    while n < tree.len() {
+        while open.last().is_some_and(|&o| tree.subtree_end(o) <= n) {
+            open.pop();
+            b.close();
+        }
+        let id = original.len();
+        original.push(n);
+        if tree.is_pos(n) {
+            b.pos(tree.label(n), tree.yield_of(n).first().cloned().unwrap_or_default());
+            is_folded.push(false);
+            drawn[n] = id;
+            n += 1;
+        } else if folded.contains(&n) {
+            b.pos(tree.label(n), folded_yield(tree.yield_of(n)));
+            is_folded.push(true);
+            for d in tree.subtree(n) {
+                drawn[d] = id;
+            }
+            n = tree.subtree_end(n);
+        } else {
+            b.open_phrase(tree.label(n));
+            is_folded.push(false);
+            open.push(n);
+            drawn[n] = id;
+            n += 1;
+        }
+    }
+    // Built from a non-empty tree, so it has a node; an empty one stays empty.
+    let drawn_tree = b.finish().unwrap_or_else(|| tree.clone());
+    FoldedTree { tree: drawn_tree, original, drawn, folded: is_folded }
+}
+
+/// A pair as drawn: both trees (folded as asked) and their layout, whose
+/// node indices are the drawn trees' ([`FoldedTree::drawn`] maps to them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Drawing {
+    pub source: FoldedTree,
+    pub target: FoldedTree,
+    pub layout: PairLayout,
+}
+
+impl Drawing {
+    pub fn new(
+        source: &Tree,
+        target: &Tree,
+        fold_source: &BTreeSet<NodeId>,
+        fold_target: &BTreeSet<NodeId>,
+        style: &Style,
+    ) -> Drawing {
+        let (source, target) = (fold_tree(source, fold_source), fold_tree(target, fold_target));
+        let layout = layout_pair(&source.tree, &target.tree, style);
+        Drawing { source, target, layout }
+    }
+
+    /// The drawn nodes a link between original nodes `s` and `t` runs
+    /// between (a folded node stands in for what it hides); `None` if an id
+    /// is outside the trees.
+    pub fn link_ends(&self, s: NodeId, t: NodeId) -> Option<(NodeId, NodeId)> {
+        Some((*self.source.drawn.get(s)?, *self.target.drawn.get(t)?))
+    }
+
+    /// The box around original node `n`'s sub-tree (its node, the nodes
+    /// and words below it) as drawn, on the source or target side.
+    pub fn subtree_box(&self, target_side: bool, n: NodeId) -> Option<Rect> {
+        let (f, l) =
+            if target_side { (&self.target, &self.layout.target) } else { (&self.source, &self.layout.source) };
+        let d = *f.drawn.get(n)?;
+        let nodes = f.tree.subtree(d).map(|k| l.nodes[k]);
+        let words = f.tree.span(d).map(|w| l.words[w]);
+        union(nodes.chain(words))
+    }
+}
+
+/// The smallest box holding all `rects`; `None` for none.
+pub fn union(rects: impl IntoIterator<Item = Rect>) -> Option<Rect> {
+    let mut it = rects.into_iter();
+    let first = it.next()?;
+    let (mut l, mut t, mut r, mut b) = (first.left(), first.top(), first.right(), first.bottom());
+    for x in it {
+        (l, t, r, b) = (l.min(x.left()), t.min(x.top()), r.max(x.right()), b.max(x.bottom()));
+    }
+    Some(Rect { cx: (l + r) / 2.0, cy: (t + b) / 2.0, width: r - l, height: b - t })
+}
+
+/// Font size of labels and words at zoom 1 (px), as `io::svg::DIAGRAM_CSS` sets it.
+pub const FONT_PX: f64 = 13.0;
+/// The smallest size text is ever drawn at on the page (px): below it the
+/// diagram pans instead of shrinking.
+pub const MIN_TEXT_PX: f64 = 10.0;
+/// The zoom range of the page's diagram: from readable text to 4×.
+pub const ZOOM_MIN: f64 = MIN_TEXT_PX / FONT_PX;
+pub const ZOOM_MAX: f64 = 4.0;
+
+/// `zoom` within [`ZOOM_MIN`]..=[`ZOOM_MAX`] (a non-finite zoom is 1).
+pub fn clamp_zoom(zoom: f64) -> f64 {
+    if zoom.is_finite() {
+        zoom.clamp(ZOOM_MIN, ZOOM_MAX)
+    } else {
+        1.0
+    }
+}
+
+/// The zoom that shows a `width` × `height` drawing whole in a box of
+/// `box_width` × `box_height`, never above 1 (a small pair is not blown up)
+/// nor below readable text (a long pair is panned instead).
+pub fn fit_zoom(width: f64, height: f64, box_width: f64, box_height: f64) -> f64 {
+    let fit = (box_width / width).min(box_height / height);
+    clamp_zoom(fit.min(1.0))
+}
+
+/// Zoom to `region` (drawing units) in a `box_width` × `box_height` box:
+/// the zoom (readable, at most 2×) and the scroll offsets that centre it.
+pub fn zoom_to(region: &Rect, box_width: f64, box_height: f64) -> (f64, f64, f64) {
+    let pad = 24.0;
+    let z = clamp_zoom(((box_width - pad) / region.width).min((box_height - pad) / region.height).min(2.0));
+    let left = (region.cx * z - box_width / 2.0).max(0.0);
+    let top = (region.cy * z - box_height / 2.0).max(0.0);
+    (z, left, top)
+}
+
 fn shift(mut t: TreeLayout, dx: f64) -> TreeLayout {
     for r in t.nodes.iter_mut().chain(t.words.iter_mut()) {
         r.cx += dx;
@@ -215,6 +379,73 @@ mod tests {
         assert!((l.nodes[1].cx - (l.nodes[2].cx + l.nodes[3].cx) / 2.0).abs() < 1e-9);
         let m = layout_tree(&t, &Style::default(), 0.0, 0.0, true);
         assert!(m.nodes[0].cy > m.nodes[1].cy && m.words[0].cy < m.nodes[2].cy, "mirrored: root at the bottom");
+    }
+
+    #[test]
+    fn folding_a_subtree_draws_its_label_over_its_yield_and_maps_ids_both_ways() {
+        let t =
+            Tree::parse_one("(S (NP (DT the) (NN dog)) (VP (VBZ barks) (ADVP (RB very) (RB loudly))))", "t").unwrap();
+        // Ids: S0 NP1 DT2 NN3 VP4 VBZ5 ADVP6 RB7 RB8.
+        let none = fold_tree(&t, &BTreeSet::new());
+        assert_eq!(none.tree.to_bracketed(), t.to_bracketed());
+        assert_eq!(none.original, (0..9).collect::<Vec<_>>());
+        let f = fold_tree(&t, &BTreeSet::from([1, 6, 7, 42]));
+        assert_eq!(f.tree.to_bracketed(), "(S (NP the dog) (VP (VBZ barks) (ADVP very loudly)))");
+        assert_eq!(f.original, vec![0, 1, 4, 5, 6]);
+        assert_eq!(f.drawn, vec![0, 1, 1, 1, 2, 3, 4, 4, 4]);
+        assert_eq!(f.folded, vec![false, true, false, false, true]);
+        // Folding the root leaves one box; a POS node does not fold.
+        let root = fold_tree(&t, &BTreeSet::from([0]));
+        assert_eq!(root.tree.len(), 1);
+        assert_eq!(root.tree.words(), ["the dog barks very loud…"], "25 characters, cut to 24");
+        assert_eq!(fold_tree(&t, &BTreeSet::from([2])).tree.len(), 9);
+        // A long yield is cut, so the folded box stays narrow.
+        let long: Vec<String> = (0..30).map(|i| format!("w{i}")).collect();
+        let y = folded_yield(&long);
+        assert_eq!(y.chars().count(), FOLDED_YIELD_CHARS);
+        assert!(y.starts_with("w0 w1 w2") && y.ends_with('…'));
+    }
+
+    #[test]
+    fn a_drawing_links_hidden_nodes_to_their_folded_ancestor_and_is_narrower() {
+        let s =
+            Tree::parse_one("(S (NP (DT the) (NN dog)) (VP (VBZ barks) (ADVP (RB very) (RB loudly))))", "s").unwrap();
+        let t =
+            Tree::parse_one("(S (NP (DT el) (NN perro)) (VP (VBZ ladra) (ADVP (RB muy) (RB fuerte))))", "t").unwrap();
+        let st = Style::default();
+        let open = Drawing::new(&s, &t, &BTreeSet::new(), &BTreeSet::new(), &st);
+        let folded = Drawing::new(&s, &t, &BTreeSet::from([4]), &BTreeSet::new(), &st);
+        assert_eq!(open.link_ends(7, 7), Some((7, 7)));
+        assert_eq!(folded.link_ends(7, 7), Some((4, 7)), "RB (7) is hidden in the folded VP (4)");
+        assert_eq!(folded.link_ends(9, 0), None);
+        assert!(folded.layout.source.width < open.layout.source.width);
+        // The box of a sub-tree holds its node and its words.
+        let b = open.subtree_box(false, 1).unwrap();
+        let (np, the, dog) = (open.layout.source.nodes[1], open.layout.source.words[0], open.layout.source.words[1]);
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        assert!(close(b.top(), np.top()) && close(b.bottom(), the.bottom()));
+        assert!(close(b.left(), the.left().min(np.left())) && close(b.right(), dog.right().max(np.right())));
+        assert!(open.subtree_box(true, 99).is_none());
+    }
+
+    #[test]
+    fn zoom_never_makes_text_unreadable() {
+        // A 3600 px wide pair in a 1300 px box: fitting would give 4.7 px text; it stays at 10 px.
+        let z = fit_zoom(3596.0, 982.0, 1300.0, 600.0);
+        assert_eq!(z, ZOOM_MIN);
+        assert!((FONT_PX * z - MIN_TEXT_PX).abs() < 1e-9);
+        // A small pair is shown at 1, a slightly large one shrunk to fit.
+        assert_eq!(fit_zoom(500.0, 400.0, 1300.0, 600.0), 1.0);
+        assert!((fit_zoom(1000.0, 700.0, 900.0, 630.0) - 0.9).abs() < 1e-12);
+        assert_eq!(clamp_zoom(f64::NAN), 1.0);
+        assert_eq!(clamp_zoom(100.0), ZOOM_MAX);
+        // Zooming to a region centres it.
+        let r = Rect { cx: 2000.0, cy: 500.0, width: 200.0, height: 100.0 };
+        let (z, left, top) = zoom_to(&r, 800.0, 600.0);
+        assert_eq!(z, 2.0);
+        assert_eq!((left, top), (2000.0 * 2.0 - 400.0, 500.0 * 2.0 - 300.0));
+        let wide = Rect { cx: 300.0, cy: 100.0, width: 5000.0, height: 100.0 };
+        assert_eq!(zoom_to(&wide, 800.0, 600.0), (ZOOM_MIN, 0.0, 0.0), "never scrolled before the start");
     }
 
     #[test]

@@ -12,12 +12,13 @@
 //! line pattern (solid, dashed, dotted), so the kinds stay distinguishable
 //! with colour-vision deficiencies and in greyscale print.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use quick_xml::escape::escape;
 
 use crate::corpus::TreePair;
-use crate::layout::{layout_pair, PairLayout, Rect, Style, TreeLayout};
+use crate::layout::{Drawing, FoldedTree, PairLayout, Rect, Style, TreeLayout};
 use crate::tree::{NodeId, Tree};
 
 /// The diagram's stylesheet, for an `<svg class="tl-diagram">`: embedded in
@@ -46,6 +47,10 @@ pub const DIAGRAM_CSS: &str = r#"
 .tl-diagram .link.current { stroke: #1b1f24; stroke-width: 4; stroke-dasharray: 6 3; opacity: 1; }
 .tl-diagram .link.blocker { stroke: #d55e00; stroke-width: 4; opacity: 1; }
 .tl-diagram .link.selected { stroke-width: 5; }
+.tl-diagram .link.refused { stroke: #b3261e; stroke-width: 3.2; stroke-dasharray: 3 4; opacity: 1; }
+.tl-diagram .node.folded rect { fill: #eef1f4; stroke-dasharray: 4 2; }
+.tl-diagram .word.folded { font-style: italic; fill: #57606a; }
+.tl-diagram .word, .tl-diagram .node text { paint-order: stroke; stroke: #ffffff; stroke-width: 4px; stroke-linejoin: round; }
 .tl-diagram .legend-text { font-family: system-ui, sans-serif; font-size: 12px; fill: #57606a; }
 "#;
 
@@ -70,6 +75,8 @@ pub enum LinkStyle {
     Current,
     /// The earlier link that blocks the current candidate.
     Blocker,
+    /// A student's link refused by a well-formedness criterion.
+    Refused,
 }
 
 impl LinkStyle {
@@ -85,6 +92,7 @@ impl LinkStyle {
             LinkStyle::Taken => "link taken",
             LinkStyle::Current => "link current",
             LinkStyle::Blocker => "link blocker",
+            LinkStyle::Refused => "link refused",
         }
     }
 
@@ -100,6 +108,7 @@ impl LinkStyle {
             LinkStyle::Taken => "taken",
             LinkStyle::Current => "current",
             LinkStyle::Blocker => "blocker",
+            LinkStyle::Refused => "refused",
         }
     }
 
@@ -115,6 +124,7 @@ impl LinkStyle {
             LinkStyle::Taken => "taken by the search so far (solid)",
             LinkStyle::Current => "candidate of this step (dashed)",
             LinkStyle::Blocker => "the earlier link that blocks it (solid)",
+            LinkStyle::Refused => "your link refused by a criterion (red, dotted)",
         }
     }
 }
@@ -158,19 +168,24 @@ pub fn edge_line(from: &Rect, to: &Rect) -> (f64, f64, f64, f64) {
     (from.cx, y1, to.cx, y2)
 }
 
-fn draw_tree(out: &mut String, tree: &Tree, layout: &TreeLayout, side: &str) {
+fn draw_tree(out: &mut String, f: &FoldedTree, layout: &TreeLayout, side: &str) {
+    let tree = &f.tree;
     let _ = write!(out, "<g class=\"tree {side}\">");
     for (_, from, to) in tree_edges(tree, layout) {
         let (x1, y1, x2, y2) = edge_line(&from, &to);
         let _ = write!(out, "<line class=\"edge\" x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\"/>");
     }
     for (n, r) in layout.nodes.iter().enumerate() {
-        let kind = if tree.is_pos(n) { "pos" } else { "phrase" };
+        let kind = match (f.folded[n], tree.is_pos(n)) {
+            (true, _) => "phrase folded",
+            (false, true) => "pos",
+            (false, false) => "phrase",
+        };
         let _ = write!(
             out,
             "<g class=\"node {kind}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\"/>\
              <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\
-             <text class=\"node-id\" x=\"{}\" y=\"{}\">{n}</text></g>",
+             <text class=\"node-id\" x=\"{}\" y=\"{}\">{}</text></g>",
             r.left(),
             r.top(),
             r.width,
@@ -179,13 +194,16 @@ fn draw_tree(out: &mut String, tree: &Tree, layout: &TreeLayout, side: &str) {
             r.cy + 4.0,
             escape(tree.label(n)),
             r.right() + 1.0,
-            r.top() + 2.0
+            r.top() + 2.0,
+            f.original[n]
         );
     }
-    for (w, r) in tree.words().iter().zip(&layout.words) {
+    for (i, (w, r)) in tree.words().iter().zip(&layout.words).enumerate() {
+        let folded = word_is_folded(f, i);
         let _ = write!(
             out,
-            "<text class=\"word\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            "<text class=\"word{}\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            if folded { " folded" } else { "" },
             r.cx,
             r.cy + 4.0,
             escape(w.as_str())
@@ -194,13 +212,26 @@ fn draw_tree(out: &mut String, tree: &Tree, layout: &TreeLayout, side: &str) {
     out.push_str("</g>");
 }
 
+/// Whether drawn word `i` is a folded sub-tree's yield (the word of a folded node).
+pub fn word_is_folded(f: &FoldedTree, i: usize) -> bool {
+    // Pre-order: the POS-like node of word i is the drawn leaf whose span starts at i.
+    (0..f.tree.len()).any(|n| f.folded[n] && f.tree.span(n).start == i)
+}
+
 /// Height of one legend row under the drawing.
 const LEGEND_ROW: f64 = 20.0;
 
 /// A standalone SVG document of `pair` with `links` (drawn in order, so
 /// later ones are on top), a `title`, and a legend of the link kinds used.
 pub fn pair_svg(pair: &TreePair, links: &[DrawnLink], title: &str) -> String {
-    let layout = layout_pair(&pair.source, &pair.target, &Style::default());
+    let none = BTreeSet::new();
+    drawing_svg(&Drawing::new(&pair.source, &pair.target, &none, &none, &Style::default()), links, title)
+}
+
+/// [`pair_svg`] of a pair as drawn with folded sub-trees: a link to a hidden
+/// node runs to the folded node that hides it, as on the page.
+pub fn drawing_svg(drawing: &Drawing, links: &[DrawnLink], title: &str) -> String {
+    let layout = &drawing.layout;
     let mut kinds: Vec<LinkStyle> = links.iter().map(|l| l.style).collect();
     kinds.sort();
     kinds.dedup();
@@ -216,7 +247,7 @@ pub fn pair_svg(pair: &TreePair, links: &[DrawnLink], title: &str) -> String {
         DIAGRAM_CSS
     );
     for l in links {
-        if let Some(d) = link_path(&layout, l.source, l.target) {
+        if let Some(d) = drawing.link_ends(l.source, l.target).and_then(|(s, t)| link_path(layout, s, t)) {
             let _ = write!(
                 out,
                 "<path class=\"{}\" data-link=\"{}-{}\" d=\"{d}\"><title>{}</title></path>",
@@ -228,9 +259,9 @@ pub fn pair_svg(pair: &TreePair, links: &[DrawnLink], title: &str) -> String {
         }
     }
     out.push_str("</g>\n");
-    draw_tree(&mut out, &pair.source, &layout.source, "src");
+    draw_tree(&mut out, &drawing.source, &layout.source, "src");
     out.push('\n');
-    draw_tree(&mut out, &pair.target, &layout.target, "trg");
+    draw_tree(&mut out, &drawing.target, &layout.target, "trg");
     out.push('\n');
     for (k, kind) in kinds.iter().enumerate() {
         let y = h + 4.0 + LEGEND_ROW * (k as f64 + 0.5);
@@ -251,6 +282,7 @@ pub fn pair_svg(pair: &TreePair, links: &[DrawnLink], title: &str) -> String {
 mod tests {
     use super::*;
     use crate::io::links::Link;
+    use crate::layout::layout_pair;
 
     fn pair(src: &str) -> TreePair {
         TreePair {
@@ -292,5 +324,39 @@ mod tests {
         assert!(link_path(&layout, 5, 0).is_none());
         // Edges: one per child plus one per POS node to its word.
         assert_eq!(tree_edges(&p.source, &layout.source).len(), 3 + 2);
+    }
+
+    #[test]
+    fn a_folded_pair_exports_its_folded_boxes_with_original_ids_and_links_to_them() {
+        let p = pair("(S (A a) (NP (NN b) (NN <c>)))");
+        // Source ids: S0 A1 NP2 NN3 NN4; fold NP (2): NN 3 and 4 are hidden.
+        let links = [
+            DrawnLink { source: 4, target: 1, style: LinkStyle::Gold, title: "4-1".into() },
+            DrawnLink { source: 1, target: 2, style: LinkStyle::Refused, title: "refused".into() },
+        ];
+        let folded = Drawing::new(&p.source, &p.target, &BTreeSet::from([2]), &BTreeSet::new(), &Style::default());
+        let svg = drawing_svg(&folded, &links, "folded");
+        assert_eq!(svg.matches("class=\"node ").count(), 3 + 4, "S, A, folded NP; and the target's four");
+        assert_eq!(svg.matches("class=\"node phrase folded\"").count(), 1);
+        assert!(svg.contains("<text class=\"word folded\""));
+        assert!(svg.contains(">b &lt;c&gt;</text>"), "the folded yield, escaped");
+        // Node-id texts are the original ids: 0, 1, 2 (no 3 or 4 on the source side).
+        let ids: Vec<&str> = svg
+            .match_indices("class=\"node-id\"")
+            .map(|(i, _)| &svg[i..])
+            .map(|t| {
+                let start = t.find('>').unwrap() + 1;
+                &t[start..start + t[start..].find('<').unwrap()]
+            })
+            .collect();
+        assert_eq!(ids, ["0", "1", "2", "0", "1", "2", "3"]);
+        // The link from hidden NN (4) starts at the folded NP's box.
+        let np = folded.layout.source.nodes[2];
+        assert!(svg.contains(&format!("data-link=\"4-1\" d=\"M {} {} C", np.cx, np.bottom())));
+        assert!(svg.contains("class=\"link refused\" data-link=\"1-2\""));
+        let opens = svg.matches('<').count() - svg.matches("</").count() - svg.matches("/>").count() - 1;
+        assert_eq!(opens, svg.matches("</").count(), "balanced tags");
+        // Unfolded, the same links are drawn to the nodes themselves.
+        assert_eq!(pair_svg(&p, &links, "open").matches("class=\"node ").count(), 5 + 4);
     }
 }

@@ -63,9 +63,12 @@ pub struct EncodingError {
     pub found: String,
 }
 
-/// `bytes` as text, or where and why it is not UTF-8. A UTF-16 file (byte
-/// order mark `FF FE` or `FE FF`) is named as such; any other bad byte is
-/// shown in hex with the usual cause (Latin-1 or Windows-1252 text).
+/// `bytes` as text, or where and why it is not UTF-8 text. A UTF-16 file
+/// (byte order mark `FF FE` or `FE FF`) is named as such; a control byte
+/// (NUL and the other C0 controls but tab, line feed, form feed and carriage
+/// return; DEL) marks a binary file; any other bad byte is shown in hex
+/// with the usual cause (Latin-1 or Windows-1252 text). No byte of a bad
+/// file reaches the message.
 ///
 /// ```
 /// use treelink::io::text::decode_utf8;
@@ -75,7 +78,12 @@ pub struct EncodingError {
 /// ```
 pub fn decode_utf8<'a>(bytes: &'a [u8], file: &str) -> Result<&'a str, EncodingError> {
     let bad = match std::str::from_utf8(bytes) {
-        Ok(text) => return Ok(text),
+        Ok(text) => match text.bytes().position(is_binary_control) {
+            None => return Ok(text),
+            // Valid UTF-8 with control bytes: a binary file; its bytes would
+            // reach the error messages (and the page) as garbage.
+            Some(bad) => bad,
+        },
         Err(e) => e.valid_up_to(),
     };
     // The prefix is valid, so lines and characters can be counted on it.
@@ -85,6 +93,9 @@ pub fn decode_utf8<'a>(bytes: &'a [u8], file: &str) -> Result<&'a str, EncodingE
     let column = before[line_start..].chars().count() + 1;
     let found = if bad == 0 && (bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF])) {
         "a UTF-16 byte order mark: convert the file to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)".to_string()
+    } else if bytes.get(bad).copied().is_some_and(is_binary_control) {
+        let byte = bytes.get(bad).copied().unwrap_or_default();
+        format!("the control byte 0x{byte:02X} (a binary file?)")
     } else {
         let byte = bytes.get(bad).copied().unwrap_or_default();
         format!(
@@ -92,6 +103,12 @@ pub fn decode_utf8<'a>(bytes: &'a [u8], file: &str) -> Result<&'a str, EncodingE
         )
     };
     Err(EncodingError { file: file.to_string(), line, column, found })
+}
+
+/// A byte no text file holds: a C0 control other than tab, line feed, form
+/// feed and carriage return, or DEL.
+fn is_binary_control(b: u8) -> bool {
+    (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r')) || b == 0x7f
 }
 
 /// Why a file could not be read as text.
@@ -131,5 +148,15 @@ mod tests {
         let e = decode_utf8(&[0xFF, 0xFE, b'(', 0], "u16").unwrap_err();
         assert_eq!((e.line, e.column), (1, 1));
         assert!(e.found.contains("UTF-16"));
+    }
+
+    #[test]
+    fn control_bytes_in_valid_utf8_are_a_binary_file_located_at_the_first() {
+        let e = decode_utf8(b"(S (NN a))\n(S \x01\x02\x1b[31m (NN b))", "b.src").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 4));
+        assert_eq!(e.to_string(), "b.src:2:4: expected UTF-8 text, found the control byte 0x01 (a binary file?)");
+        assert!(decode_utf8(b"a\x00", "z").unwrap_err().to_string().contains("0x00"));
+        // Tab, CR LF and form feed are text.
+        assert_eq!(decode_utf8(b"(S\t(NN a))\r\n\x0c", "t").unwrap(), "(S\t(NN a))\r\n\x0c");
     }
 }

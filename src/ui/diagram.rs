@@ -1,19 +1,24 @@
 //! The tree-pair diagram: both trees and the links the state says to draw
 //! (gold; predicted vs gold; the student's; a search step), in SVG, with a
-//! legend, zoom, pan and fit-to-width. Geometry comes from
-//! [`crate::layout`] and the link curves and stylesheet from
-//! [`crate::io::svg`], as in the exported file. Labels and words are text
-//! nodes (never markup), so `<script>` in a label shows as text.
+//! legend, zoom (never below readable text: a long pair pans), fit, zoom to
+//! the selection, and folding a sub-tree to its label and yield. Geometry
+//! comes from [`crate::layout`] ([`Drawing`]: the folded trees and their
+//! layout) and the link curves and stylesheet from [`crate::io::svg`], as
+//! in the exported file; links are drawn beneath the boxes and the words,
+//! which carry a white halo. Labels and words are text nodes (never
+//! markup), so `<script>` in a label shows as text.
 
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use web_sys::Element;
 use yew::prelude::*;
 
+use super::folds::Side;
 use super::state::Action;
 use crate::corpus::TreePair;
 use crate::io::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
-use crate::layout::{layout_pair, Style, TreeLayout};
+use crate::layout::{clamp_zoom, fit_zoom, union, zoom_to, Drawing, FoldedTree, Style, TreeLayout};
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
@@ -27,78 +32,110 @@ pub struct DiagramProps {
     pub dispatch: Callback<Action>,
     /// What clicking does, in a sentence.
     pub hint: AttrValue,
-}
-
-/// Which tree a node belongs to.
-#[derive(Clone, Copy, PartialEq)]
-enum Side {
-    Source,
-    Target,
-}
-
-impl Side {
-    fn name(self) -> &'static str {
-        match self {
-            Side::Source => "src",
-            Side::Target => "trg",
-        }
-    }
+    /// The pair's folded nodes (source, target), original ids.
+    pub folds: Rc<(BTreeSet<NodeId>, BTreeSet<NodeId>)>,
 }
 
 struct TreeView<'a> {
+    /// The original tree (labels, spans, the selection's sub-tree).
     tree: &'a Tree,
+    /// The tree as drawn, folded.
+    drawn: &'a FoldedTree,
     layout: &'a TreeLayout,
     side: Side,
     selected: Option<NodeId>,
     pending: Option<NodeId>,
+    /// Per drawn node: a link ends at it.
     linked: Vec<bool>,
 }
 
+fn click(side: Side, n: NodeId) -> Action {
+    match side {
+        Side::Source => Action::ClickSource(n),
+        Side::Target => Action::ClickTarget(n),
+    }
+}
+
+/// The small −/+ control left of a phrase node's box: folds its sub-tree to
+/// its label and yield, or unfolds it.
+fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64, dispatch: &Callback<Action>) -> Html {
+    let toggle = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.stop_propagation();
+            dispatch.emit(Action::ToggleFold(side, n))
+        })
+    };
+    let onkeydown = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" || e.key() == " " {
+                e.prevent_default();
+                e.stop_propagation();
+                dispatch.emit(Action::ToggleFold(side, n));
+            }
+        })
+    };
+    let what = format!("{} {label} ({n})", if folded { "Unfold" } else { "Fold" });
+    html! {
+        <g class={classes!("fold", folded.then_some("is-folded"))} id={format!("{}-fold-{n}", side.name())} role="button" tabindex="0"
+            aria-label={what.clone()} aria-expanded={(!folded).to_string()} onclick={toggle} {onkeydown}>
+            <title>{what}</title>
+            <rect x={(x - 5.0).to_string()} y={(y - 5.0).to_string()} width="10" height="10" rx="2" />
+            <text x={x.to_string()} y={(y + 3.5).to_string()} text-anchor="middle">{if folded { "+" } else { "−" }}</text>
+        </g>
+    }
+}
+
 fn draw_tree(v: &TreeView<'_>, dispatch: &Callback<Action>) -> Html {
-    let tree = v.tree;
-    let in_selection = |n: NodeId| v.selected.is_some_and(|s| tree.subtree(s).contains(&n));
+    let (tree, drawn) = (v.tree, &v.drawn.tree);
+    let in_selection = |orig: NodeId| v.selected.is_some_and(|s| s < tree.len() && tree.subtree(s).contains(&orig));
     // Edges first so boxes are drawn over them.
-    let edges = tree_edges(tree, v.layout).into_iter().map(|(n, from, to)| {
+    let edges = tree_edges(drawn, v.layout).into_iter().map(|(d, from, to)| {
         let (x1, y1, x2, y2) = edge_line(&from, &to);
-        let class = if in_selection(n) { "edge in-selection" } else { "edge" };
+        let class = if in_selection(v.drawn.original[d]) { "edge in-selection" } else { "edge" };
         html! { <line class={class} x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
     });
-    let nodes = (0..tree.len()).map(|n| {
-        let r = v.layout.nodes[n];
+    let nodes = (0..drawn.len()).map(|d| {
+        let n = v.drawn.original[d];
+        let folded = v.drawn.folded[d];
+        let r = v.layout.nodes[d];
         let side = v.side;
         let onclick = {
             let dispatch = dispatch.clone();
-            Callback::from(move |_: MouseEvent| {
-                dispatch.emit(match side {
-                    Side::Source => Action::ClickSource(n),
-                    Side::Target => Action::ClickTarget(n),
-                })
-            })
+            Callback::from(move |_: MouseEvent| dispatch.emit(click(side, n)))
         };
         let onkeydown = {
             let dispatch = dispatch.clone();
             Callback::from(move |e: KeyboardEvent| {
                 if e.key() == "Enter" || e.key() == " " {
                     e.prevent_default();
-                    dispatch.emit(match side {
-                        Side::Source => Action::ClickSource(n),
-                        Side::Target => Action::ClickTarget(n),
-                    });
+                    dispatch.emit(click(side, n));
                 }
             })
         };
         let class = classes!(
             "node",
             if tree.is_pos(n) { "pos" } else { "phrase" },
+            folded.then_some("folded"),
             in_selection(n).then_some("in-selection"),
             (v.selected == Some(n)).then_some("selected"),
             (v.pending == Some(n)).then_some("pending"),
-            v.linked[n].then_some("linked"),
+            v.linked[d].then_some("linked"),
         );
         let span = tree.span(n);
-        let title = format!("{} node {n}: {} — words {}–{}", side.name(), tree.label(n), span.start + 1, span.end);
+        let title = format!(
+            "{} node {n}: {} — words {}–{}{}",
+            side.name(),
+            tree.label(n),
+            span.start + 1,
+            span.end,
+            if folded { format!(" (folded: {})", tree.yield_of(n).join(" ")) } else { String::new() }
+        );
         let pressed = v.selected == Some(n) || v.pending == Some(n);
+        let control = tree.is_phrase(n).then(|| fold_control(side, n, tree.label(n), folded, r.left() - 6.0, r.cy, dispatch));
         html! {
+            <>
             <g class={class} id={format!("{}-node-{n}", side.name())} data-node={n.to_string()} tabindex="0" role="button"
                 aria-label={title.clone()} aria-pressed={pressed.to_string()} {onclick} {onkeydown}>
                 <title>{title}</title>
@@ -106,10 +143,23 @@ fn draw_tree(v: &TreeView<'_>, dispatch: &Callback<Action>) -> Html {
                 <text x={r.cx.to_string()} y={(r.cy + 4.0).to_string()} text-anchor="middle">{tree.label(n)}</text>
                 <text class="node-id" x={(r.right() + 1.0).to_string()} y={(r.top() + 2.0).to_string()}>{n.to_string()}</text>
             </g>
+            {for control}
+            </>
         }
     });
-    let words = tree.words().iter().zip(&v.layout.words).enumerate().map(|(i, (w, r))| {
-        let class = classes!("word", v.selected.is_some_and(|s| tree.span(s).contains(&i)).then_some("in-selection"));
+    // Each drawn word's original node (its POS node, or the folded node whose yield it is).
+    let word_node: Vec<NodeId> = {
+        let mut w = vec![0; drawn.words().len()];
+        for d in (0..drawn.len()).filter(|&d| drawn.is_pos(d)) {
+            if let Some(slot) = w.get_mut(drawn.span(d).start) {
+                *slot = v.drawn.original[d];
+            }
+        }
+        w
+    };
+    let words = drawn.words().iter().zip(&v.layout.words).zip(word_node).map(|((w, r), n)| {
+        let folded = tree.is_phrase(n);
+        let class = classes!("word", folded.then_some("folded"), in_selection(n).then_some("in-selection"));
         html! { <text class={class} x={r.cx.to_string()} y={(r.cy + 4.0).to_string()} text-anchor="middle">{w}</text> }
     });
     html! { <g class={format!("tree {}", v.side.name())}>{ for edges }{ for nodes }{ for words }</g> }
@@ -127,34 +177,57 @@ fn swatch(style: LinkStyle) -> Html {
     }
 }
 
-const ZOOM_MIN: f64 = 0.2;
-const ZOOM_MAX: f64 = 4.0;
+/// The scroll box's inner size (px).
+fn box_size(scroller: &NodeRef) -> Option<(f64, f64)> {
+    scroller.cast::<Element>().map(|el| (el.client_width() as f64, el.client_height() as f64))
+}
 
 #[function_component(Diagram)]
 pub fn diagram(props: &DiagramProps) -> Html {
     let pair = &props.pair;
-    let layout = use_memo(pair.clone(), |pair| layout_pair(&pair.source, &pair.target, &Style::default()));
+    let drawing = use_memo((pair.clone(), props.folds.clone()), |(pair, folds)| {
+        Drawing::new(&pair.source, &pair.target, &folds.0, &folds.1, &Style::default())
+    });
     let zoom = use_state(|| 1.0f64);
     let hover = use_state(|| None::<String>);
     let scroller = use_node_ref();
+    // Where to scroll once the zoomed drawing is rendered (left, top).
+    let scroll_to = use_mut_ref(|| None::<(f64, f64)>);
     {
-        // A new pair: what was hovered is gone.
-        let hover = hover.clone();
-        use_effect_with(pair.clone(), move |_| hover.set(None));
+        // A new pair: what was hovered is gone, and the pair is fitted to the box
+        // (shrunk at most to readable text; a long pair pans instead).
+        let (hover, zoom, scroller, scroll_to) = (hover.clone(), zoom.clone(), scroller.clone(), scroll_to.clone());
+        let (w, h) = (drawing.layout.width, drawing.layout.height);
+        use_effect_with(pair.clone(), move |_| {
+            hover.set(None);
+            if let Some((bw, bh)) = box_size(&scroller) {
+                zoom.set(fit_zoom(w, h, bw - 4.0, bh - 4.0));
+            }
+            *scroll_to.borrow_mut() = Some((0.0, 0.0));
+        });
+    }
+    {
+        let (scroller, scroll_to) = (scroller.clone(), scroll_to.clone());
+        use_effect(move || {
+            if let (Some((left, top)), Some(el)) = (scroll_to.borrow_mut().take(), scroller.cast::<Element>()) {
+                el.set_scroll_left(left.round() as i32);
+                el.set_scroll_top(top.round() as i32);
+            }
+        });
     }
     // Panning: where the drag started (pointer x, y, scroll left, top).
     let drag = use_mut_ref(|| None::<(i32, i32, i32, i32)>);
 
-    let mut src_linked = vec![false; pair.source.len()];
-    let mut trg_linked = vec![false; pair.target.len()];
+    let mut src_linked = vec![false; drawing.source.tree.len()];
+    let mut trg_linked = vec![false; drawing.target.tree.len()];
     for l in props.links.iter() {
-        if l.source < src_linked.len() && l.target < trg_linked.len() {
-            src_linked[l.source] = true;
-            trg_linked[l.target] = true;
+        if let Some((s, t)) = drawing.link_ends(l.source, l.target) {
+            src_linked[s] = true;
+            trg_linked[t] = true;
         }
     }
     let links = props.links.iter().filter_map(|l| {
-        let d = link_path(&layout, l.source, l.target)?;
+        let d = drawing.link_ends(l.source, l.target).and_then(|(s, t)| link_path(&drawing.layout, s, t))?;
         let selected = props.selected_source == Some(l.source) && props.selected_target == Some(l.target);
         let class = classes!(l.style.class().split(' ').collect::<Vec<_>>(), selected.then_some("selected"));
         let (s, t) = (l.source, l.target);
@@ -184,7 +257,8 @@ pub fn diagram(props: &DiagramProps) -> Html {
     });
     let source = TreeView {
         tree: &pair.source,
-        layout: &layout.source,
+        drawn: &drawing.source,
+        layout: &drawing.layout.source,
         side: Side::Source,
         selected: props.selected_source,
         pending: props.pending,
@@ -192,24 +266,40 @@ pub fn diagram(props: &DiagramProps) -> Html {
     };
     let target = TreeView {
         tree: &pair.target,
-        layout: &layout.target,
+        drawn: &drawing.target,
+        layout: &drawing.layout.target,
         side: Side::Target,
         selected: props.selected_target,
         pending: None,
         linked: trg_linked,
     };
-    let (w, h) = (layout.width, layout.height);
+    let (w, h) = (drawing.layout.width, drawing.layout.height);
     let z = *zoom;
 
     let set_zoom = {
         let zoom = zoom.clone();
-        move |f: f64| zoom.set(f.clamp(ZOOM_MIN, ZOOM_MAX))
+        move |f: f64| zoom.set(clamp_zoom(f))
     };
     let fit = {
         let (scroller, set_zoom) = (scroller.clone(), set_zoom.clone());
         move || {
-            if let Some(el) = scroller.cast::<Element>() {
-                set_zoom((el.client_width() as f64 - 4.0) / w);
+            if let Some((bw, bh)) = box_size(&scroller) {
+                set_zoom(fit_zoom(w, h, bw - 4.0, bh - 4.0));
+            }
+        }
+    };
+    let selection = {
+        let (s, t) = (props.selected_source, props.selected_target);
+        let boxes = [s.and_then(|s| drawing.subtree_box(false, s)), t.and_then(|t| drawing.subtree_box(true, t))];
+        union(boxes.into_iter().flatten())
+    };
+    let to_selection = {
+        let (scroller, zoom, scroll_to) = (scroller.clone(), zoom.clone(), scroll_to.clone());
+        move || {
+            if let (Some(region), Some((bw, bh))) = (selection, box_size(&scroller)) {
+                let (z, left, top) = zoom_to(&region, bw, bh);
+                zoom.set(z);
+                *scroll_to.borrow_mut() = Some((left, top));
             }
         }
     };
@@ -231,6 +321,14 @@ pub fn diagram(props: &DiagramProps) -> Html {
     let zoom_fit = {
         let fit = fit.clone();
         Callback::from(move |_| fit())
+    };
+    let zoom_selection = {
+        let to_selection = to_selection.clone();
+        Callback::from(move |_: MouseEvent| to_selection())
+    };
+    let unfold_all = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::UnfoldAll))
     };
     let onkeydown = {
         let (dispatch, set_zoom, fit) = (props.dispatch.clone(), set_zoom.clone(), fit.clone());
@@ -260,6 +358,10 @@ pub fn diagram(props: &DiagramProps) -> Html {
                     fit();
                     true
                 }
+                "s" => {
+                    to_selection();
+                    true
+                }
                 _ => false,
             };
             if handled {
@@ -270,8 +372,10 @@ pub fn diagram(props: &DiagramProps) -> Html {
     let onmousedown = {
         let (drag, scroller) = (drag.clone(), scroller.clone());
         Callback::from(move |e: MouseEvent| {
-            let on_item =
-                e.target_dyn_into::<Element>().and_then(|t| t.closest(".node, .link-hit").ok().flatten()).is_some();
+            let on_item = e
+                .target_dyn_into::<Element>()
+                .and_then(|t| t.closest(".node, .link-hit, .fold").ok().flatten())
+                .is_some();
             if let (false, Some(el)) = (on_item, scroller.cast::<web_sys::HtmlElement>()) {
                 *drag.borrow_mut() = Some((e.client_x(), e.client_y(), el.scroll_left(), el.scroll_top()));
                 // No text selection while dragging; keys go to the diagram.
@@ -302,24 +406,30 @@ pub fn diagram(props: &DiagramProps) -> Html {
     let mut styles: Vec<LinkStyle> = props.links.iter().map(|l| l.style).collect();
     styles.sort();
     styles.dedup();
+    let any_folded = !props.folds.0.is_empty() || !props.folds.1.is_empty();
     let described = format!(
         "Source tree above, target tree below, {} links between them; the table of links below the diagram lists them.",
         props.links.len()
     );
     html! {
         <figure class="diagram">
-            <div class="diagram-tools" role="toolbar" aria-label="Zoom">
+            <div class="diagram-tools" role="toolbar" aria-label="Zoom and folding">
                 {button("zoom-out", "−", "Zoom out (-)", zoom_out)}
-                <span id="zoom-level" class="zoom-level">{format!("{:.0}%", z * 100.0)}</span>
+                <span id="zoom-level" class="zoom-level" title="Zoom level">{format!("{:.0}%", z * 100.0)}</span>
                 {button("zoom-in", "+", "Zoom in (+)", zoom_in)}
-                {button("zoom-reset", "100%", "Actual size (0)", zoom_reset)}
-                {button("zoom-fit", "Fit width", "Fit to width (f)", zoom_fit)}
+                {button("zoom-reset", "Actual size", "Actual size (0)", zoom_reset)}
+                {button("zoom-fit", "Fit", "Fit the pair in the box, never below readable text (f)", zoom_fit)}
+                <button id="zoom-selection" type="button" title="Zoom to the selected sub-trees (s)" disabled={selection.is_none()}
+                    onclick={zoom_selection}>{"Zoom to selection"}</button>
+                if any_folded {
+                    <button id="unfold-all" type="button" onclick={unfold_all}>{"Unfold all"}</button>
+                }
                 <span class="hint">{&props.hint}</span>
             </div>
             <div class="diagram-scroll" ref={scroller} tabindex="0" {onkeydown} {onmousedown} {onmousemove} {onmouseup}
-                aria-label="Tree-pair diagram: drag to pan; PageUp/PageDown change the pair; + and − zoom; f fits the width">
+                aria-label="Tree-pair diagram: drag to pan; PageUp/PageDown change the pair; + and − zoom; f fits; s zooms to the selection">
                 <svg id="pair-diagram" class="tl-diagram" xmlns="http://www.w3.org/2000/svg"
-                    width={(w * z).to_string()} height={(h * z).to_string()}
+                    width={(w * z).to_string()} height={(h * z).to_string()} data-zoom={z.to_string()}
                     viewBox={format!("0 0 {w} {h}")} role="img" aria-label={described}>
                     <g class="links">{ for links }</g>
                     {draw_tree(&source, &props.dispatch)}

@@ -1,6 +1,6 @@
 //! Downloads: links in the gold format and as Stockholm TreeAligner XML
 //! (with the two TigerXML treebanks it refers to), the diagram as a
-//! standalone SVG and as PNG, and the results as CSV. Every file is made
+//! standalone SVG and as PNG (folded as on the page), and the results as CSV. Every file is made
 //! in the page (no request leaves it) by the engine's writers.
 
 use std::cell::RefCell;
@@ -16,8 +16,9 @@ use super::state::Action;
 use crate::align::explain::{curve_csv, results_csv};
 use crate::corpus::Corpus;
 use crate::io::links::{write_links, Link};
-use crate::io::svg::pair_svg;
+use crate::io::svg::drawing_svg;
 use crate::io::tiger::{export_pair, TreebankName};
+use crate::layout::{Drawing, Style};
 
 thread_local! {
     /// Object URLs of recent downloads, kept alive until the browser has read them.
@@ -158,8 +159,16 @@ pub fn export_panel(props: &ExportProps) -> Html {
     let pair_number = state.pair + 1;
     let diagram_svg = {
         let (pair, links) = (state.current_pair(), state.drawn_links());
+        let (fold_source, fold_target) = state.folds.of(state.corpus_gen, state.pair);
+        let (fold_source, fold_target) = (fold_source.clone(), fold_target.clone());
         let title = format!("{} — pair {pair_number}", state.corpus_name);
-        move || pair.as_ref().map(|p| pair_svg(p, &links, &title))
+        // As the page draws it: folded sub-trees stay folded.
+        move || {
+            pair.as_ref().map(|p| {
+                let drawing = Drawing::new(&p.source, &p.target, &fold_source, &fold_target, &Style::default());
+                drawing_svg(&drawing, &links, &title)
+            })
+        }
     };
     let svg_file = {
         let make = diagram_svg.clone();

@@ -26,13 +26,39 @@ fn show(v: f64) -> String {
     }
 }
 
+/// The decay factor of the kernel view (not the training form's).
+fn lambda_field(state: &Settled, dispatch: &Callback<Action>) -> Html {
+    let on_lambda = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            dispatch.emit(Action::SetLambda(input.value()));
+        })
+    };
+    html! {
+        <p class="lambda">
+            <label>{"λ of the kernel view (decay, §2.1) "}
+                <input id="lambda" type="number" step="0.05" min="0.01" value={state.lambda_text.clone()} onchange={on_lambda} />
+            </label>
+            if let Some(err) = &state.lambda_error {
+                {" "}<span class="error" role="alert">{err}</span>
+            }
+        </p>
+    }
+}
+
 #[function_component(KernelTable)]
 pub fn kernel_table(props: &KernelTableProps) -> Html {
     let state = &props.state;
     let Some(pair) = state.corpus.pairs.get(state.pair) else { return html! {} };
     let (Some(s), Some(t)) = (state.sel_source, state.sel_target) else {
         let next = if state.sel_source.is_none() { "a source node" } else { "a target node" };
-        return html! { <section class="panel kernels" id="kernel-panel"><p class="hint">{format!("Select {next} to see the kernel values.")}</p></section> };
+        return html! {
+            <section class="panel kernels" id="kernel-panel">
+                <p class="hint">{format!("Select {next} to see the kernel values.")}</p>
+                {lambda_field(state, &props.dispatch)}
+            </section>
+        };
     };
     let Some((ys, yt)) = state.comparison() else { return html! {} };
     let x = SubTreePair::new(SubTree::new(&pair.source, s), SubTree::new(&pair.target, t));
@@ -95,17 +121,21 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
     html! {
         <section class="panel kernels" id="kernel-panel" aria-label="Kernel values">
             <h2>{"Bilingual tree kernels"}</h2>
+            {lambda_field(state, &props.dispatch)}
             <dl class="selection">
                 <dt>{"Selected pair x"}</dt>
                 <dd><code id="x-source">{pair.source.subtree_bracketed(s)}</code><br/><code id="x-target">{pair.target.subtree_bracketed(t)}</code></dd>
                 <dt><label for="compare">{"Compared with y"}</label></dt>
                 <dd>
                     <select id="compare" onchange={on_compare}>
-                        <option value="auto" selected={selected_value == "auto"}>{"the gold link of the selected nodes (else itself)"}</option>
+                        <option value="auto" selected={selected_value == "auto"}>{"the nearest gold link (at the selected nodes, else above them)"}</option>
                         <option value="itself" selected={selected_value == "itself"}>{"itself"}</option>
                         { for options }
                     </select><br/>
                     <code id="y-source">{pair.source.subtree_bracketed(ys)}</code><br/><code id="y-target">{pair.target.subtree_bracketed(yt)}</code>
+                    if (ys, yt) == (s, t) {
+                        <p class="hint" id="compare-note">{"y is x itself: every normalised value is 1 by definition. Choose a gold link above to compare x with it."}</p>
+                    }
                 </dd>
             </dl>
             <table id="kernel-table">

@@ -85,11 +85,18 @@ pub(super) fn slot_row(slot: Slot, status: &SlotStatus, dispatch: &Callback<Acti
             </span>
         },
     };
+    // The input itself is hidden behind a button-like label: the browser's
+    // "No file chosen" would stand next to a file that is loaded (the input
+    // is emptied after each read); the status says what is loaded.
+    let chosen = !status.files.is_empty();
     html! {
         <div class="load-row">
             <label for={id.clone()}>{slot.title()}</label>
-            <input type="file" id={id} accept={slot.accept()} multiple={slot.takes_many()}
-                aria-describedby={status_id} onchange={on_change} />
+            <span class="file-pick">
+                <input type="file" class="file-input" id={id.clone()} accept={slot.accept()} multiple={slot.takes_many()}
+                    aria-describedby={status_id} onchange={on_change} />
+                <label for={id} class="file-button" aria-hidden="true">{if chosen { "Replace…" } else { "Choose…" }}</label>
+            </span>
             {message}
             if let Some(w) = &status.warning {
                 <span class="status warning" id={format!("warning-{}", slot.id())}>{"⚠ "}{w}</span>

@@ -22,6 +22,7 @@ mod export;
 mod file_handles;
 #[cfg(target_arch = "wasm32")]
 mod find;
+pub mod folds;
 #[cfg(target_arch = "wasm32")]
 pub mod jobs;
 #[cfg(target_arch = "wasm32")]

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::classroom::{Classroom, ExerciseAction};
+use super::folds::{Folds, Side};
 pub use super::load::Slot;
 use super::load::{CorpusOrigin, FileText, LoadAnswer, LoadRequest};
 use super::protocol::{CorpusText, JobId, LexiconFiles, NamedText, Request, Response, TranslationView};
@@ -634,6 +635,9 @@ pub struct Teach {
     pub reveal_gold: bool,
     /// The step of the model's search shown in [`Mode::Steps`].
     pub step: usize,
+    /// The link last refused, drawn on the diagram with the criterion it
+    /// breaks, until the student's next click.
+    pub refused: Option<(NodeId, NodeId, String)>,
 }
 
 /// Finding a pair: the query as typed and the pairs it finds ([`Corpus::find`]).
@@ -744,6 +748,8 @@ pub struct State {
     pub worker_gen: u32,
     pub mode: Mode,
     pub teach: Teach,
+    /// The sub-trees the diagram draws folded.
+    pub folds: Folds,
     pub sort: (SortKey, bool),
     pub mt: MtState,
     /// Exercises: the instructor's form, the open exercise, the class table.
@@ -823,6 +829,10 @@ pub enum Action {
     /// Clicking a drawn link: select its two nodes (or, teaching, remove it).
     ClickLink(NodeId, NodeId),
     ClearSelection,
+    /// Fold a phrase node of the diagram to its label and yield, or unfold it.
+    ToggleFold(Side, NodeId),
+    /// Unfold every node of the current pair.
+    UnfoldAll,
     SetCompare(Compare),
     SetLambda(String),
     SetField(Field, String),
@@ -900,6 +910,28 @@ fn sample() -> Corpus {
     .unwrap_or_default()
 }
 
+/// The gold link a selected node pair `(s, t)` is best compared with: one
+/// at `s`, else at `t`, else at the nearest ancestor of `s` (then of `t`),
+/// else the first: a wrong link is compared with a gold one, not with itself.
+/// `None` only when the pair has no gold link.
+fn nearest_gold(pair: &TreePair, s: NodeId, t: NodeId) -> Option<&Link> {
+    let gold = &pair.gold;
+    let at_source = |n: NodeId| gold.iter().find(|l| l.source == n);
+    let at_target = |n: NodeId| gold.iter().find(|l| l.target == n);
+    let up = |tree: &Tree, n: NodeId| -> Vec<NodeId> {
+        if n < tree.len() {
+            tree.ancestors(n).collect()
+        } else {
+            Vec::new()
+        }
+    };
+    at_source(s)
+        .or_else(|| at_target(t))
+        .or_else(|| up(&pair.source, s).into_iter().find_map(at_source))
+        .or_else(|| up(&pair.target, t).into_iter().find_map(at_target))
+        .or_else(|| gold.first())
+}
+
 /// The effect that sends a translation model file to the job worker, to
 /// keep as model `job`: a file as a file (the worker reads it), a text as text.
 fn send_model(job: JobId, name: &str, source: &MtSource) -> Effect {
@@ -942,6 +974,7 @@ impl State {
             worker_gen,
             mode,
             teach,
+            folds,
             sort,
             mt,
             classroom,
@@ -974,6 +1007,7 @@ impl State {
             && *worker_gen == other.worker_gen
             && *mode == other.mode
             && *teach == other.teach
+            && *folds == other.folds
             && *sort == other.sort
             && *mt == other.mt
             && *classroom == other.classroom
@@ -1008,6 +1042,7 @@ impl State {
             worker_gen: 0,
             mode: Mode::Inspect,
             teach: Teach::default(),
+            folds: Folds::default(),
             sort: (SortKey::Pair, true),
             mt: MtState::default(),
             classroom: Classroom::default(),
@@ -1070,15 +1105,11 @@ impl State {
     /// The sub-tree pair the selection is compared with, as (source, target).
     pub fn comparison(&self) -> Option<(NodeId, NodeId)> {
         let (s, t) = (self.sel_source?, self.sel_target?);
-        let gold = &self.corpus.pairs.get(self.pair)?.gold;
+        let pair = self.corpus.pairs.get(self.pair)?;
         Some(match self.compare {
             Compare::Itself => (s, t),
             Compare::Gold(l) => (l.source, l.target),
-            Compare::Auto => gold
-                .iter()
-                .find(|l| l.source == s)
-                .or_else(|| gold.iter().find(|l| l.target == t))
-                .map_or((s, t), |l| (l.source, l.target)),
+            Compare::Auto => nearest_gold(pair, s, t).map_or((s, t), |l| (l.source, l.target)),
         })
     }
 
@@ -1176,7 +1207,13 @@ impl State {
                     style: LinkStyle::Student,
                     title: format!("your link {} (click it to remove it)", names(s, t)),
                 });
-                gold.into_iter().chain(student).collect()
+                let refused = self.teach.refused.iter().map(|(s, t, why)| DrawnLink {
+                    source: *s,
+                    target: *t,
+                    style: LinkStyle::Refused,
+                    title: why.clone(),
+                });
+                gold.into_iter().chain(student).chain(refused).collect()
             }
             Mode::Steps => {
                 let Some(search) = self.results().and_then(|r| r.searches.get(self.pair)) else { return Vec::new() };
@@ -1236,7 +1273,7 @@ impl State {
         let Some(slot) = slot else {
             self.stray = Some(format!(
                 "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, Moses lex.e2f/lex.f2e, aligned.* word alignment, \
-                 ARPA language model, model or exercise .json file; nothing was loaded from it"
+                 ARPA language model, or model or exercise .json file; nothing was loaded from it"
             ));
             return None;
         };
@@ -1730,6 +1767,8 @@ impl State {
             links.remove(k);
             self.teach.message = Some(Ok(format!("Removed your link {this}.")));
         } else if let Some((by, criterion)) = first_conflict(&pair.source, &pair.target, (s, t), links) {
+            self.teach.refused =
+                Some((s, t, format!("refused {this}: it breaks criterion {criterion} (your link {}-{})", by.0, by.1)));
             self.teach.message = Some(Err(format!(
                 "Refused {this}: it breaks criterion {criterion}, because of your link {} ↔ {}.",
                 name(&pair.source, by.0),
@@ -1954,6 +1993,19 @@ impl State {
     fn reduce(&mut self, action: Action) -> Vec<Effect> {
         let s = self;
         let mut effects = Vec::new();
+        // A refused link is drawn until the student's next click, or another pair or mode.
+        if matches!(
+            action,
+            Action::ClickSource(_)
+                | Action::ClickTarget(_)
+                | Action::ClickLink(..)
+                | Action::SetMode(_)
+                | Action::SelectPair(_)
+                | Action::StepPair(_)
+                | Action::TeachClear
+        ) {
+            s.teach.refused = None;
+        }
         match action {
             Action::FileRead { name, text, slot } => effects.extend(s.file_read(name, text, slot)),
             Action::Loaded { answer, corpus } => s.loaded(answer, corpus),
@@ -2012,6 +2064,13 @@ impl State {
                 }
             },
             Action::ClearSelection => s.clear_selection(),
+            Action::ToggleFold(side, n) => {
+                if let Some(pair) = s.corpus.pairs.get(s.pair) {
+                    let tree = if side == Side::Source { &pair.source } else { &pair.target };
+                    s.folds.toggle(s.corpus_gen, s.pair, side, tree, n);
+                }
+            }
+            Action::UnfoldAll => s.folds.unfold_all(s.pair),
             Action::SetCompare(c) => s.compare = c,
             Action::SetLambda(text) => {
                 match text.trim().parse::<f64>() {
@@ -2086,6 +2145,8 @@ impl State {
                 Err(e) => s.mt.input_error = Some(e.to_string()),
             },
             Action::TranslateAll { now } => {
+                // The pasted tree's error belongs to it, not beside the corpus's result.
+                s.mt.input_error = None;
                 if s.job.is_none() {
                     if let Some(model) = s.held_model(&mut effects) {
                         let id = s.job_id();
@@ -2345,6 +2406,74 @@ mod tests {
         assert_eq!(s.sel_source, None, "a new pair clears the selection");
         s.apply(Action::StepPair(1));
         assert_eq!(s.pair, n - 1);
+    }
+
+    #[test]
+    fn a_refused_link_is_drawn_with_its_criterion_until_the_next_click() {
+        let mut s = State::with_sample();
+        s.apply(Action::SetMode(Mode::Teach));
+        // Pair 1: source NP0 (NP1 (CARD2 NN3) NE4); link the roots, then NP (1) to the target root.
+        s.apply(Action::ClickSource(0));
+        s.apply(Action::ClickTarget(0));
+        assert_eq!(s.student_links(), [(0, 0)]);
+        s.apply(Action::ClickSource(1));
+        s.apply(Action::ClickTarget(0));
+        assert_eq!(s.student_links(), [(0, 0)], "refused: the target root is linked already");
+        let drawn = s.drawn_links();
+        let refused: Vec<&DrawnLink> = drawn.iter().filter(|l| l.style == LinkStyle::Refused).collect();
+        assert_eq!(refused.len(), 1);
+        assert_eq!((refused[0].source, refused[0].target), (1, 0));
+        assert!(
+            refused[0].title.contains("criterion (i)") && refused[0].title.contains("your link 0-0"),
+            "{}",
+            refused[0].title
+        );
+        // The next click clears it; the student's link stays drawn.
+        s.apply(Action::ClickSource(4));
+        assert!(s.drawn_links().iter().all(|l| l.style != LinkStyle::Refused));
+        assert_eq!(s.drawn_links().iter().filter(|l| l.style == LinkStyle::Student).count(), 1);
+    }
+
+    #[test]
+    fn folding_is_per_pair_and_side_and_unfolds() {
+        let mut s = State::with_sample();
+        let gen = s.corpus_gen;
+        s.apply(Action::ToggleFold(Side::Source, 1));
+        s.apply(Action::ToggleFold(Side::Target, 0));
+        assert_eq!(s.folds.of(gen, 0).0.iter().copied().collect::<Vec<_>>(), [1]);
+        assert_eq!(s.folds.of(gen, 0).1.iter().copied().collect::<Vec<_>>(), [0]);
+        // A POS node or a node outside the tree does not fold.
+        let before = s.folds.clone();
+        s.apply(Action::ToggleFold(Side::Source, 2));
+        s.apply(Action::ToggleFold(Side::Source, 9999));
+        assert_eq!(s.folds, before);
+        // Another pair has its own folds; coming back finds these.
+        s.apply(Action::StepPair(1));
+        assert!(s.folds.of(gen, 1).0.is_empty());
+        s.apply(Action::StepPair(-1));
+        s.apply(Action::ToggleFold(Side::Source, 1));
+        assert!(s.folds.of(gen, 0).0.is_empty(), "toggled again: unfolded");
+        assert_eq!(s.folds.of(gen, 0).1.len(), 1);
+        s.apply(Action::UnfoldAll);
+        assert!(s.folds.of(gen, 0).1.is_empty());
+        // Folds belong to one corpus: another generation has none.
+        s.apply(Action::ToggleFold(Side::Source, 0));
+        assert!(s.folds.of(gen + 1, 0).0.is_empty());
+    }
+
+    #[test]
+    fn a_wrong_link_is_compared_with_the_nearest_gold_link_not_itself() {
+        let mut s = State::with_sample();
+        // Pair 1's one gold link is 0-0. CARD (2) ↔ a target POS: no gold link at either node.
+        s.apply(Action::ClickSource(2));
+        s.apply(Action::ClickTarget(3));
+        assert_eq!(s.comparison(), Some((0, 0)), "the gold link of the nearest linked ancestor");
+        s.apply(Action::SetCompare(Compare::Itself));
+        assert_eq!(s.comparison(), Some((2, 3)));
+        // A pair without gold links compares with itself (nothing else to compare with).
+        let mut p = s.corpus.pairs[0].clone();
+        p.gold.clear();
+        assert!(nearest_gold(&p, 2, 3).is_none());
     }
 
     #[test]

@@ -239,6 +239,34 @@ fn pair_counts(state: &State) -> Html {
     }
 }
 
+/// The first screen's guide: three steps, and what every setting means
+/// (with the kernels paper's section), shown in the inspector until a node
+/// is selected.
+fn start_here(pairs: usize) -> Html {
+    let setting = |name: &'static str, what: &'static str| html! { <><dt>{name}</dt><dd>{what}</dd></> };
+    html! {
+        <section class="panel start-here" id="start-here" aria-labelledby="start-title">
+            <h2 id="start-title">{"Start here"}</h2>
+            <ol class="start-steps">
+                <li><strong>{"Look at a pair. "}</strong>{"The diagram shows it with its gold links: the source tree above, the target tree below. Click a link, or a source node and then a target node, to see their bilingual tree kernels here; n / p change the pair."}</li>
+                <li><strong>{"Train. "}</strong><a href="#train-panel">{"Train and align"}</a>{format!(" on the {pairs} loaded pairs (seconds, in the background): the diagram then marks each link correct, wrong or missed.")}</li>
+                <li><strong>{"Align or teach. "}</strong>{"Inspect why the model made a link; "}<em>{"Align by hand"}</em>{" (the criteria say why a link is refused); or "}<em>{"Step through the search"}</em>{", with the buttons above the diagram."}</li>
+            </ol>
+            <details id="settings-help">
+                <summary>{"What the settings mean"}</summary>
+                <dl class="settings-help">
+                    {setting("Kernel spec", "The composite kernel as components joined by +: plain (the plain features φ1–φ7, §4, in a degree-2 polynomial kernel) and BTKs named ibtk-… or dbtk-… with a sub-structure space: sst (every subset tree), rdsst (root-directed), rgsst (root-generated), root (the root alone) — §2 and §3; the sum is §5's K = θ0 K̂p + Σ θi K̂BTK.")}
+                    {setting("θ (weights)", "One weight per component of the spec, summing to 1 (§5); empty gives equal weights.")}
+                    {setting("λ (decay)", "The decay factor in Δ (§2.1): each fragment counts λ per node, so large shared fragments do not swamp the kernel. The paper uses 0.4 (§6.3). The λ beside the pair's buttons sets it for the kernel view only.")}
+                    {setting("C (SVM cost)", "The SVM's penalty for misclassified training pairs (§5, §6.3: C = 2.4): larger fits the training links more closely.")}
+                    {setting("iBTK, dBTK", "Independent (§2.1: source kernel + target kernel) and dependent (§2.2: their product) bilingual tree kernels.")}
+                    {setting("Posterior, threshold", "P(a+|S,T) = 1/(1+e^−D), from the SVM's decision value D (§5); the greedy search takes candidates with D above the threshold by decreasing posterior, under three well-formedness criteria.")}
+                </dl>
+            </details>
+        </section>
+    }
+}
+
 #[function_component(App)]
 fn app() -> Html {
     let state = use_reducer(State::with_sample);
@@ -298,6 +326,25 @@ fn app() -> Html {
         });
     }
 
+    // The feedback of a click (why this link, the teaching verdict, the
+    // search step) is brought into view: in the inspector's own scroll, and
+    // on a phone, where it is below the diagram, in the page.
+    {
+        let feedback = match state.mode {
+            Mode::Inspect => (state.sel_source.is_some() && state.sel_target.is_some()).then_some("explain-panel"),
+            Mode::Teach => state.teach.message.is_some().then_some("teach-message"),
+            Mode::Steps => Some("step-text"),
+        };
+        let key = (feedback, state.sel_source, state.sel_target, state.teach.message.clone(), state.teach.step);
+        use_effect_with(key, move |(feedback, ..)| {
+            let el = feedback.and_then(|id| web_sys::window()?.document()?.get_element_by_id(id));
+            if let Some(el) = el {
+                let options = web_sys::ScrollIntoViewOptions::new();
+                options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                el.scroll_into_view_with_scroll_into_view_options(&options);
+            }
+        });
+    }
     let pair_count = state.corpus.len();
     let pair = state.current_pair();
     let nav = {
@@ -312,13 +359,6 @@ fn app() -> Html {
                 if let Ok(n) = input.value().trim().parse::<usize>() {
                     dispatch.emit(Action::SelectPair(n.saturating_sub(1)));
                 }
-            })
-        };
-        let on_lambda = {
-            let dispatch = dispatch.clone();
-            Callback::from(move |e: Event| {
-                let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-                dispatch.emit(Action::SetLambda(input.value()));
             })
         };
         let mode_button = |mode: Mode, id: &'static str, label: &'static str| {
@@ -343,36 +383,30 @@ fn app() -> Html {
                     {mode_button(Mode::Teach, "mode-teach", "Align by hand")}
                     {mode_button(Mode::Steps, "mode-steps", "Step through the search")}
                 </span>
-                <label class="lambda">{"λ of the kernel view "}
-                    <input id="lambda" type="number" step="0.05" min="0.01" value={state.lambda_text.clone()} onchange={on_lambda} />
-                </label>
-                if let Some(err) = &state.lambda_error {
-                    <span class="error" role="alert">{err}</span>
-                }
             </nav>
         }
     };
     let hint = match state.mode {
-        Mode::Inspect => {
-            "Click a link, or a source node then a target node: why the model did (not) link them, and their kernels."
-        }
-        Mode::Teach => {
-            "Click a source node, then a target node, to link them; click a link (or the pair again) to remove it."
-        }
+        Mode::Inspect => "Click a link, or a source then a target node. − / + fold a phrase.",
+        Mode::Teach => "Click a source node, then a target node, to link them; click your link to remove it.",
         Mode::Steps => "The search's links so far, this step's candidate (dashed) and what blocks it.",
     };
     let links = Rc::new(state.drawn_links());
+    let folds = {
+        let (src, trg) = state.folds.of(state.corpus_gen, state.pair);
+        Rc::new((src.clone(), trg.clone()))
+    };
 
     html! {
         <>
             <style id="diagram-css">{DIAGRAM_CSS}</style>
             <header>
                 <h1>{"treelink"}</h1>
-                <p class="tagline">{"Train, align, inspect and teach sub-tree alignment with bilingual tree kernels, and translate with meta-structures — in your browser, offline."}</p>
+                <p class="tagline">{"Sub-tree alignment with bilingual tree kernels, and meta-structure translation — in your browser, offline."}</p>
                 <nav class="sections" aria-label="Sections">
+                    <a href="#workbench">{"The pair"}</a>
                     <a href="#loader">{"Data"}</a>
                     <a href="#train-panel">{"Train and align"}</a>
-                    <a href="#workbench">{"The pair"}</a>
                     <a href="#exercise-panel">{"Exercises"}</a>
                     <a href="#translate-panel">{"Translate"}</a>
                     <a href="#results-panel">{"Results"}</a>
@@ -381,30 +415,38 @@ fn app() -> Html {
             </header>
             <ContextProvider<Running> context={Running(state.job.clone())}>
             <main>
-                <loader::Loader state={Settled(state.clone())} dispatch={dispatch.clone()} />
-                <train::TrainPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
                 <section class="panel workbench" id="workbench" aria-label="The selected pair">
-                    {nav}
-                    <find::FindPairView find={state.find.clone()} dispatch={dispatch.clone()} />
-                    if let Some(pair) = pair {
-                        <p class="sentence" lang="src"><span class="side">{"source: "}</span>{pair.source.words().join(" ")}</p>
-                        <p class="sentence" lang="trg"><span class="side">{"target: "}</span>{pair.target.words().join(" ")}</p>
-                        {pair_counts(&state)}
-                        <diagram::Diagram pair={pair.clone()} links={links.clone()} selected_source={state.sel_source}
-                            selected_target={state.sel_target} pending={state.teach.pending} dispatch={dispatch.clone()} hint={hint} />
-                        {link_table(&pair, &links, state.results(), state.pair, &dispatch)}
+                    <div class="pair-column">
+                        {nav}
+                        <find::FindPairView find={state.find.clone()} dispatch={dispatch.clone()} />
+                        if let Some(pair) = &pair {
+                            <p class="sentence" lang="src"><span class="side">{"source: "}</span>{pair.source.words().join(" ")}</p>
+                            <p class="sentence" lang="trg"><span class="side">{"target: "}</span>{pair.target.words().join(" ")}</p>
+                            {pair_counts(&state)}
+                            <diagram::Diagram pair={pair.clone()} links={links.clone()} selected_source={state.sel_source}
+                                selected_target={state.sel_target} pending={state.teach.pending} dispatch={dispatch.clone()} hint={hint}
+                                folds={folds} />
+                        } else {
+                            <p>{"No pairs loaded."}</p>
+                        }
+                    </div>
+                    <aside class="inspector" id="inspector" aria-label="Inspector">
                         if state.mode == Mode::Inspect {
-                            <div class="inspect-grid">
-                                <explain_panel::ExplainPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
-                                <kernel_table::KernelTable state={Settled(state.clone())} dispatch={dispatch.clone()} />
-                            </div>
+                            if state.sel_source.is_none() && state.sel_target.is_none() {
+                                {start_here(pair_count)}
+                            }
+                            <explain_panel::ExplainPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
+                            <kernel_table::KernelTable state={Settled(state.clone())} dispatch={dispatch.clone()} />
                         } else {
                             <teach::TeachPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
                         }
-                    } else {
-                        <p>{"No pairs loaded."}</p>
+                    </aside>
+                    if let Some(pair) = &pair {
+                        <div class="below-pair">{link_table(pair, &links, state.results(), state.pair, &dispatch)}</div>
                     }
                 </section>
+                <loader::Loader state={Settled(state.clone())} dispatch={dispatch.clone()} />
+                <train::TrainPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
                 <exercise_panel::ExercisePanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
                 <translate::TranslatePanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
                 <results::ResultsPanel results={state.shared_results()} corpus={state::Shared(state.corpus.clone())}
@@ -413,7 +455,7 @@ fn app() -> Html {
             </main>
             </ContextProvider<Running>>
             <footer>
-                <p>{"Keys: n / p next / previous pair; Ctrl+Z / Ctrl+Shift+Z undo / redo your hand links; in the diagram, PageDown / PageUp too, + / − zoom, f fit to width, Tab to a node and Enter to click it."}</p>
+                <p>{"Keys: n / p next / previous pair; Ctrl+Z / Ctrl+Shift+Z undo / redo your hand links; in the diagram, PageDown / PageUp too, + / − zoom, 0 actual size, f fit, s zoom to the selection, Tab to a node and Enter to click it."}</p>
                 <p>{"Built-in sample: the dev split (LAI sub-corpus, German–Spanish, 157 pairs) of the SQUOIA parallel treebank with gold sub-tree alignments, by the SQUOIA project (University of Zurich), used under the "}
                     <a href="sample/LICENSE">{"Apache License 2.0"}</a>{"."}</p>
                 <p>{"Kernels and alignment: Sun, Zhang & Tan, “Exploring Syntactic Structural Features for Sub-Tree Alignment using Bilingual Tree Kernels”, ACL 2010. Baseline: Tinsley, Zhechev, Hearne & Way, 2007."}</p>

@@ -1,0 +1,65 @@
+//! Which sub-trees the diagram draws folded (a node's label over its
+//! yield, for long pairs), per pair and per side. Plain data under the
+//! state ([`super::State::folds`]), changed only by the reducer.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::tree::{NodeId, Tree};
+
+/// A side of the pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Side {
+    Source,
+    Target,
+}
+
+impl Side {
+    /// The short name the page's ids use (`src-node-3`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Source => "src",
+            Side::Target => "trg",
+        }
+    }
+}
+
+/// The folded nodes of each pair, for the trees of one corpus: a new
+/// corpus (another `corpus_gen`) has none.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Folds {
+    gen: u32,
+    by_pair: BTreeMap<usize, [BTreeSet<NodeId>; 2]>,
+}
+
+static NONE: [BTreeSet<NodeId>; 2] = [BTreeSet::new(), BTreeSet::new()];
+
+impl Folds {
+    /// The folded nodes of pair `pair` of corpus `gen`: (source, target).
+    pub fn of(&self, gen: u32, pair: usize) -> (&BTreeSet<NodeId>, &BTreeSet<NodeId>) {
+        let sets = if self.gen == gen { self.by_pair.get(&pair).unwrap_or(&NONE) } else { &NONE };
+        (&sets[0], &sets[1])
+    }
+
+    /// Folds phrase node `n` of `tree` (on `side` of pair `pair`), or
+    /// unfolds it if folded. A POS node or an id outside the tree changes
+    /// nothing; folds inside a folded node are kept for when it unfolds.
+    /// Whether anything changed.
+    pub fn toggle(&mut self, gen: u32, pair: usize, side: Side, tree: &Tree, n: NodeId) -> bool {
+        if n >= tree.len() || tree.is_pos(n) {
+            return false;
+        }
+        if self.gen != gen {
+            *self = Folds { gen, by_pair: BTreeMap::new() };
+        }
+        let set = &mut self.by_pair.entry(pair).or_default()[side as usize];
+        if !set.remove(&n) {
+            set.insert(n);
+        }
+        true
+    }
+
+    /// Unfolds every node of pair `pair`.
+    pub fn unfold_all(&mut self, pair: usize) {
+        self.by_pair.remove(&pair);
+    }
+}
