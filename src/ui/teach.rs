@@ -92,20 +92,9 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
     html! {
         <>
             <p class="hint">{"Link the sub-trees that translate each other. Each link must keep the trees' structure: (i) a node is linked at most once; (ii) what is below a linked node links below its partner; (iii) what is above links above. A link that breaks one is refused, with the reason."}</p>
-            {message}
-            <div class="teach-grid">
-                <div>
-                    <h3>{format!("Your links ({})", student.len())}</h3>
-                    <ul id="student-links" class="student-links">{ for links }</ul>
-                    <button id="teach-clear" type="button" onclick={clear}>{"Clear my links"}</button>
-                    <button id="teach-undo" type="button" onclick={undo} disabled={state.teach.history.undo.is_empty()}
-                        title="Undo your last change to the links (Ctrl+Z)">{"Undo"}</button>
-                    <button id="teach-redo" type="button" onclick={redo} disabled={state.teach.history.redo.is_empty()}
-                        title="Redo what you undid (Ctrl+Shift+Z)">{"Redo"}</button>
-                    if !key_hidden {
-                        <label class="check"><input id="teach-reveal" type="checkbox" checked={state.teach.reveal_gold} onchange={reveal} />{" show the gold links"}</label>
-                    }
-                </div>
+            // The verdict and the score together: what is brought into view after a click.
+            <div id="teach-feedback">
+                {message}
                 <table id="teach-score" class="scores">
                     <caption>{"Your links scored (phrase links only, as the evaluation)"}</caption>
                     <thead><tr><th scope="col">{"against"}</th><th scope="col">{"agree"}</th><th scope="col">{"yours"}</th><th scope="col">{"theirs"}</th>
@@ -117,6 +106,18 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
                         {score_row("teach-vs-model", "the model", against_model)}
                     </tbody>
                 </table>
+            </div>
+            <div>
+                <h3>{format!("Your links ({})", student.len())}</h3>
+                <ul id="student-links" class="student-links">{ for links }</ul>
+                <button id="teach-clear" type="button" onclick={clear}>{"Clear my links"}</button>
+                <button id="teach-undo" type="button" onclick={undo} disabled={state.teach.history.undo.is_empty()}
+                    title="Undo your last change to the links (Ctrl+Z)">{"Undo"}</button>
+                <button id="teach-redo" type="button" onclick={redo} disabled={state.teach.history.redo.is_empty()}
+                    title="Redo what you undid (Ctrl+Shift+Z)">{"Redo"}</button>
+                if !key_hidden {
+                    <label class="check"><input id="teach-reveal" type="checkbox" checked={state.teach.reveal_gold} onchange={reveal} />{" show the gold links"}</label>
+                }
             </div>
         </>
     }

@@ -332,7 +332,7 @@ fn app() -> Html {
     {
         let feedback = match state.mode {
             Mode::Inspect => (state.sel_source.is_some() && state.sel_target.is_some()).then_some("explain-panel"),
-            Mode::Teach => state.teach.message.is_some().then_some("teach-message"),
+            Mode::Teach => state.teach.message.is_some().then_some("teach-feedback"),
             Mode::Steps => Some("step-text"),
         };
         let key = (feedback, state.sel_source, state.sel_target, state.teach.message.clone(), state.teach.step);
