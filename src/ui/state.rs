@@ -2361,7 +2361,8 @@ mod tests {
         s.apply(Action::ClickSource(0));
         s.apply(Action::ClickTarget(wrong));
         assert!(s.classroom.checks.is_none());
-        assert!(styles(&s).iter().all(|&st| st == LinkStyle::Student));
+        // (A refused attempt is drawn too, where it was tried.)
+        assert!(styles(&s).iter().all(|&st| st == LinkStyle::Student || st == LinkStyle::Refused));
         s.apply(Action::Exercise(ExerciseAction::SetStudent("Ana".into())));
         let exported = s.apply(Action::Exercise(ExerciseAction::ExportAnswers));
         let [Effect::Download { name: ana_name, body: DownloadBody::Text { text: ana, .. } }] = &exported[..] else {
