@@ -2562,6 +2562,11 @@ mod tests {
             Slot::Lm => format!("{:?}", s.lm_file()),
             Slot::Model => format!("{:?}", s.model),
             Slot::TranslationModel => format!("{:?}", s.mt.held.as_ref().map(|h| (&h.name, &h.summary))),
+            Slot::Exercise | Slot::Answers => format!(
+                "{:?} {:?}",
+                s.classroom.open.as_ref().map(|o| &o.file),
+                s.classroom.class.as_ref().map(|c| c.students.len())
+            ),
         }
     }
 
@@ -2671,6 +2676,8 @@ mod tests {
             phrases: vec![],
             nbest: vec![],
             seconds: 0.1,
+            source_notes: vec![],
+            provenance: vec![],
         };
         let translate = |s: &mut State, action: Action| {
             let effects = s.apply(action);
