@@ -46,6 +46,9 @@ pub enum Slot {
 }
 
 impl Slot {
+    /// The slots checked together: trees, their gold links and word links.
+    pub const TREES_GROUP: [Slot; 4] = [Slot::Source, Slot::Target, Slot::Gold, Slot::WordLinks];
+
     pub const ALL: [Slot; 12] = [
         Slot::Source,
         Slot::Target,
@@ -163,6 +166,12 @@ pub struct LoadRequest {
     /// occurrence, to report how many the table covers.
     #[serde(default)]
     pub words: Vec<String>,
+    /// Files of the trees' group that were refused with the others (gold
+    /// links given before their trees, say), tried again with the changed
+    /// slot's; `files` holds those slots' files in use, used if the retried
+    /// ones are refused again.
+    #[serde(default)]
+    pub retry: Vec<(Slot, Vec<FileText>)>,
 }
 
 /// Where a corpus built from the uploads came from (the page names it).
@@ -428,6 +437,32 @@ fn lex_status(slot: Slot, f: &FileText, words: &[String]) -> (Result<String, Str
 /// TigerXML pair once its three files are there, gold links against the
 /// trees loaded now, and word links against the pairs they will belong to.
 pub fn check(request: &LoadRequest) -> Checked {
+    if request.retry.is_empty() {
+        return check_files(request);
+    }
+    // First with the refused files again; if one is refused again, with the
+    // files in use, the retried ones keeping their error.
+    let mut with_retried = LoadRequest { retry: Vec::new(), ..request.clone() };
+    for (slot, retried) in &request.retry {
+        with_retried.files.retain(|(s, _)| s != slot);
+        with_retried.files.push((*slot, retried.clone()));
+    }
+    let first = check_files(&with_retried);
+    let refused: Vec<(Slot, Result<String, String>)> = (first.answer.statuses.iter())
+        .filter(|(s, r)| r.is_err() && request.retry.iter().any(|(t, _)| t == s))
+        .cloned()
+        .collect();
+    if refused.is_empty() {
+        return first;
+    }
+    let mut second = check_files(&LoadRequest { retry: Vec::new(), ..request.clone() });
+    let statuses = &mut second.answer.statuses;
+    statuses.retain(|(s, _)| !refused.iter().any(|(t, _)| t == s));
+    statuses.extend(refused);
+    second
+}
+
+fn check_files(request: &LoadRequest) -> Checked {
     let files = |slot: Slot| request.files.iter().find(|(s, _)| *s == slot).map_or(&[][..], |(_, f)| f.as_slice());
     let mut statuses: Vec<(Slot, Result<String, String>)> = Vec::new();
     let set = |statuses: &mut Vec<(Slot, Result<String, String>)>, slot: Slot, status: Result<String, String>| {
@@ -664,6 +699,7 @@ mod tests {
             current: None,
             lengths: vec![],
             words: vec![],
+            retry: vec![],
         };
         let checked = check(&request);
         let origin = CorpusOrigin::Trees { source: "x.src".into(), target: "x.trg".into() };
@@ -691,6 +727,7 @@ mod tests {
             current: None,
             lengths: vec![],
             words: vec![],
+            retry: vec![],
         };
         let checked = check(&request);
         assert!(checked.corpus.is_none());
@@ -703,6 +740,7 @@ mod tests {
             current: Some(("(S (A a))\n".into(), "(T (B b))\n".into())),
             lengths: vec![(1, 1)],
             words: vec![],
+            retry: vec![],
         };
         let checked = check(&request);
         assert_eq!(checked.answer.corpus, Some((CorpusOrigin::GoldFor("y.gold".into()), 1)));
@@ -713,6 +751,7 @@ mod tests {
             current: None,
             lengths: vec![(1, 1)],
             words: vec![],
+            retry: vec![],
         };
         let checked = check(&request);
         assert!(

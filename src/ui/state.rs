@@ -1311,6 +1311,15 @@ impl State {
         }
         status.message = None;
         status.checking = true;
+        // Files of the trees' group that were refused (gold links given
+        // before their trees, say) are checked again with this one: the
+        // refusal may have been for want of it.
+        for other in Slot::TREES_GROUP {
+            let s = self.slot_mut(other);
+            if other != slot && matches!(s.message, Some(Err(_))) && s.files != s.kept {
+                s.checking = true;
+            }
+        }
         Some(Effect::Load(self.load_request(slot)))
     }
 
@@ -1389,7 +1398,7 @@ impl State {
     /// those checked with them.
     fn load_request(&self, changed: Slot) -> LoadRequest {
         let slots: &[Slot] = match changed {
-            Slot::Source | Slot::Target | Slot::Gold => &[Slot::Source, Slot::Target, Slot::Gold, Slot::WordLinks],
+            Slot::Source | Slot::Target | Slot::Gold => &Slot::TREES_GROUP,
             Slot::Tiger => &[Slot::Tiger, Slot::WordLinks],
             // Answers are checked against the open exercise's file.
             Slot::Answers => &[Slot::Exercise, Slot::Answers],
@@ -1397,17 +1406,23 @@ impl State {
         };
         // The new files of the changed slot (and of those still being
         // checked: files dropped together), with the files in use of the others.
+        // Refused files of the group checked again with it (see `file_read`).
+        let retrying = |s: Slot| {
+            let status = self.slot(s);
+            s != changed && status.checking && matches!(status.message, Some(Err(_)))
+        };
+        let texts = |files: &[Upload]| -> Vec<FileText> {
+            files.iter().map(|u| FileText { name: u.name.clone(), text: u.text.to_string() }).collect()
+        };
+        let retry = slots.iter().filter(|&&s| retrying(s)).map(|&s| (s, texts(&self.slot(s).files))).collect();
         let files = slots
             .iter()
             .map(|&s| {
                 let status = self.slot(s);
-                (s, if s == changed || status.checking { &status.files } else { &status.kept })
+                (s, if s == changed || (status.checking && !retrying(s)) { &status.files } else { &status.kept })
             })
             .filter(|(_, files)| !files.is_empty())
-            .map(|(s, files)| {
-                let files = files.iter().map(|u| FileText { name: u.name.clone(), text: u.text.to_string() });
-                (s, files.collect())
-            })
+            .map(|(s, files)| (s, texts(files)))
             .collect();
         // Gold links without uploaded trees go with the trees loaded now.
         let uploaded_trees = [Slot::Source, Slot::Target].iter().all(|&s| self.slot(s).ok_file().is_some());
@@ -1424,7 +1439,7 @@ impl State {
             Slot::LexT2s => side(|p| p.target.words()),
             _ => Vec::new(),
         };
-        LoadRequest { changed, files, current, lengths: self.corpus.sentence_lengths(), words }
+        LoadRequest { changed, files, current, lengths: self.corpus.sentence_lengths(), words, retry }
     }
 
     /// The file worker's answer: each checked slot's status, the model
@@ -2627,6 +2642,33 @@ mod tests {
         let status = s.slot(Slot::TranslationModel);
         assert!(matches!(&status.message, Some(Err(e)) if e.starts_with("bad.tlmt:")), "{:?}", status.message);
         assert_eq!(status.still_in_use().as_deref(), Some("still in use: mt.json: MS"));
+    }
+
+    /// Files of the trees' group may come in any order: gold links given
+    /// before their target trees are refused against the pairs loaded then,
+    /// and taken once the trees come. A refused file that is refused again
+    /// does not hold back the others: they go with the file in use.
+    #[test]
+    fn gold_links_before_their_trees_are_taken_when_the_trees_come() {
+        let mut s = State::with_sample();
+        read(&mut s, "x.src", "(S (A a) (B b))\n(S (A a))\n", Some(Slot::Source));
+        read(&mut s, "x.gold", "0-0 1-1\n0-0\n", Some(Slot::Gold));
+        assert!(matches!(s.slot(Slot::Gold).message, Some(Err(_))), "{:?}", s.slot(Slot::Gold).message);
+        read(&mut s, "x.trg", "(T (C c) (D d))\n(T (C c))\n", Some(Slot::Target));
+        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
+        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
+        assert!(matches!(s.slot(Slot::Gold).message, Some(Ok(_))), "{:?}", s.slot(Slot::Gold).message);
+        assert_eq!(s.ok_name(Slot::Gold), Some("x.gold"));
+        // Gold links that do not fit these trees stay refused; new trees
+        // of the same shape still load, with the gold links in use.
+        read(&mut s, "bad.gold", "0-99\n0-0\n", Some(Slot::Gold));
+        assert!(matches!(&s.slot(Slot::Gold).message, Some(Err(e)) if e.starts_with("bad.gold:1:")));
+        read(&mut s, "y.src", "(S (A x) (B y))\n(S (A z))\n", Some(Slot::Source));
+        assert_eq!(s.corpus_name, "Uploaded y.src / x.trg");
+        assert_eq!(s.corpus.gold_links(), 3);
+        assert_eq!(s.corpus.pairs[0].source.words(), ["x", "y"]);
+        assert!(matches!(&s.slot(Slot::Gold).message, Some(Err(e)) if e.starts_with("bad.gold:1:")));
+        assert_eq!(s.ok_name(Slot::Gold), Some("x.gold"));
     }
 
     #[test]
