@@ -172,6 +172,11 @@ pub struct LoadRequest {
     /// ones are refused again.
     #[serde(default)]
     pub retry: Vec<(Slot, Vec<FileText>)>,
+    /// The slots whose last given files are in the request (the others
+    /// send their files in use), each with the count of files given to it
+    /// (`SlotStatus::given`); the answer carries it back.
+    #[serde(default)]
+    pub given: Vec<(Slot, u32)>,
 }
 
 /// Where a corpus built from the uploads came from (the page names it).
@@ -206,6 +211,9 @@ pub struct LoadAnswer {
     /// Files that read but deserve a warning (a lexical table covering few of the corpus's words).
     #[serde(default)]
     pub warnings: Vec<(Slot, String)>,
+    /// [`LoadRequest::given`], back.
+    #[serde(default)]
+    pub given: Vec<(Slot, u32)>,
 }
 
 /// One tree as it crosses from the worker: its nodes in pre-order, each
@@ -437,6 +445,12 @@ fn lex_status(slot: Slot, f: &FileText, words: &[String]) -> (Result<String, Str
 /// TigerXML pair once its three files are there, gold links against the
 /// trees loaded now, and word links against the pairs they will belong to.
 pub fn check(request: &LoadRequest) -> Checked {
+    let mut checked = check_retrying(request);
+    checked.answer.given = request.given.clone();
+    checked
+}
+
+fn check_retrying(request: &LoadRequest) -> Checked {
     if request.retry.is_empty() {
         return check_files(request);
     }
@@ -637,6 +651,7 @@ fn check_files(request: &LoadRequest) -> Checked {
         exercise,
         class,
         warnings,
+        given: Vec::new(),
     };
     Checked { answer, corpus: corpus.map(|(c, ids, _)| (c, ids)) }
 }
@@ -700,6 +715,7 @@ mod tests {
             lengths: vec![],
             words: vec![],
             retry: vec![],
+            given: vec![],
         };
         let checked = check(&request);
         let origin = CorpusOrigin::Trees { source: "x.src".into(), target: "x.trg".into() };
@@ -728,6 +744,7 @@ mod tests {
             lengths: vec![],
             words: vec![],
             retry: vec![],
+            given: vec![],
         };
         let checked = check(&request);
         assert!(checked.corpus.is_none());
@@ -741,6 +758,7 @@ mod tests {
             lengths: vec![(1, 1)],
             words: vec![],
             retry: vec![],
+            given: vec![],
         };
         let checked = check(&request);
         assert_eq!(checked.answer.corpus, Some((CorpusOrigin::GoldFor("y.gold".into()), 1)));
@@ -752,6 +770,7 @@ mod tests {
             lengths: vec![(1, 1)],
             words: vec![],
             retry: vec![],
+            given: vec![],
         };
         let checked = check(&request);
         assert!(

@@ -106,6 +106,9 @@ pub struct SlotStatus {
     pub kept_summary: Option<String>,
     /// A file that read but deserves a warning (a lexical table covering few words).
     pub warning: Option<String>,
+    /// Counts the files given, so that an answer about files given before
+    /// the last ones (several checks in flight) is not taken for theirs.
+    pub given: u32,
 }
 
 impl SlotStatus {
@@ -1281,6 +1284,7 @@ impl State {
         let text_is_empty = text.is_empty();
         let upload = Upload { name: name.clone(), text: text.into() };
         let status = self.slot_mut(slot);
+        status.given = status.given.wrapping_add(1);
         match slot {
             // Tiger input takes three files; same-named files replace each
             // other, and a file after a complete set of three starts a new set.
@@ -1439,7 +1443,12 @@ impl State {
             Slot::LexT2s => side(|p| p.target.words()),
             _ => Vec::new(),
         };
-        LoadRequest { changed, files, current, lengths: self.corpus.sentence_lengths(), words, retry }
+        // Which slots' last given files go (the others' files in use).
+        let given = (slots.iter())
+            .filter(|&&s| s == changed || self.slot(s).checking)
+            .map(|&s| (s, self.slot(s).given))
+            .collect();
+        LoadRequest { changed, files, current, lengths: self.corpus.sentence_lengths(), words, retry, given }
     }
 
     /// The file worker's answer: each checked slot's status, the model
@@ -1564,7 +1573,12 @@ impl State {
         let new_corpus = answer.corpus.is_some();
         for (slot, status) in answer.statuses {
             let s = self.slot_mut(slot);
-            if std::mem::take(&mut s.checking) {
+            let about_given = answer.given.iter().find(|(g, _)| *g == slot).map(|&(_, n)| n);
+            if about_given.is_some_and(|n| n != s.given) {
+                continue; // files given since are being checked
+            }
+            if about_given.is_some() {
+                s.checking = false;
                 // The warning goes with the files in use.
                 if status.is_ok() {
                     s.warning = answer.warnings.iter().find(|(w, _)| *w == slot).map(|(_, w)| w.clone());
@@ -2669,6 +2683,53 @@ mod tests {
         assert_eq!(s.corpus.pairs[0].source.words(), ["x", "y"]);
         assert!(matches!(&s.slot(Slot::Gold).message, Some(Err(e)) if e.starts_with("bad.gold:1:")));
         assert_eq!(s.ok_name(Slot::Gold), Some("x.gold"));
+    }
+
+    /// Files picked one after another are checked while earlier checks are
+    /// still in flight; an answer about files given before the last ones
+    /// is not taken for theirs, after refused files of the same group.
+    #[test]
+    fn files_picked_while_others_are_checked_make_one_corpus_with_their_gold_links() {
+        let mut s = State::with_sample();
+        read(&mut s, "empty.trg", "", Some(Slot::Target));
+        read(&mut s, "million.gold", "0-0\n0-0\n", Some(Slot::Gold));
+        assert!(matches!(s.slot(Slot::Gold).message, Some(Err(_))));
+        let files = [
+            (Slot::Source, "big.src", "(S (A a) (B b))\n(S (A a))\n"),
+            (Slot::Target, "big.trg", "(T (C c) (D d))\n(T (C c))\n"),
+            (Slot::Gold, "big.gold", "0-0 1-1\n0-0\n"),
+        ];
+        // The target is read before the source's answer comes, the gold
+        // links after it and before the target's.
+        let answer = |s: &mut State, effects: Vec<Effect>| {
+            let [Effect::Load(request)] = &effects[..] else { panic!("{effects:?}") };
+            let checked = load::check(request);
+            let parts = checked.parts().into_iter().flatten();
+            let corpus = (checked.answer.corpus.as_ref())
+                .map(|_| (Corpus { pairs: parts.map(|p| p.decode().unwrap().0).collect() }, None));
+            s.apply(Action::Loaded { answer: checked.answer, corpus });
+        };
+        let pick = |s: &mut State, (slot, name, text): (Slot, &str, &str)| {
+            s.apply(Action::FileRead { name: name.into(), text: text.into(), slot: Some(slot) })
+        };
+        let source = pick(&mut s, files[0]);
+        let target = pick(&mut s, files[1]);
+        answer(&mut s, source);
+        // What the source's check said of the target given before is not
+        // shown for the one being checked.
+        let target_status = s.slot(Slot::Target);
+        assert!(target_status.checking && target_status.message.is_none(), "{target_status:?}");
+        let gold = pick(&mut s, files[2]);
+        answer(&mut s, target);
+        answer(&mut s, gold);
+        assert_eq!(s.corpus_name, "Uploaded big.src / big.trg");
+        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
+        for (slot, name, _) in files {
+            let status = s.slot(slot);
+            assert!(!status.checking);
+            assert!(matches!(&status.message, Some(Ok(m)) if m.starts_with(name)), "{slot:?}: {:?}", status.message);
+            assert_eq!(s.ok_name(slot), Some(name));
+        }
     }
 
     #[test]
