@@ -17,6 +17,9 @@ use crate::io::links::write_links;
 use crate::lexicon::WordModel;
 use crate::limits::Limits;
 use crate::mt::model::SystemKind;
+
+/// Pairs in one [`Response::AlignedPart`] (about 300 kB of JSON for SQUOIA).
+pub const ALIGNED_PART_PAIRS: usize = 200;
 use crate::mt::phrase::ExtractMethod;
 use crate::tree::{NodeId, Tree};
 
@@ -184,6 +187,15 @@ pub enum Response {
         job: JobId,
         hyps: Vec<Vec<String>>,
         seconds: f64,
+    },
+    /// The searches and baseline links of some pairs of align job `job`, in
+    /// order ([`ALIGNED_PART_PAIRS`] a part), before its [`Response::Aligned`],
+    /// which carries none: a classroom corpus's searches are megabytes, and
+    /// each part is read in its own short task on the page's thread.
+    AlignedPart {
+        job: JobId,
+        searches: Vec<Search>,
+        baseline: Vec<Vec<(NodeId, NodeId)>>,
     },
     /// Pairs of the corpus that load `job` built, in order.
     CorpusPart {

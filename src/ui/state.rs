@@ -1813,6 +1813,8 @@ impl State {
         let job_is = |job: &Option<Job>, id: JobId| job.as_ref().is_some_and(|j| j.id == id);
         match response {
             // The file worker's answers arrive as `Action::Loaded`.
+            // Put together by the page's hook (`view::job_worker_answers`).
+            Response::AlignedPart { .. } => {}
             Response::Ready | Response::CorpusPart { .. } | Response::Loaded { .. } => {}
             Response::Progress { job, stage, done, total, kkt } => {
                 if let Some(j) = self.job.as_mut().filter(|j| j.id == job) {

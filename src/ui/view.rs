@@ -12,6 +12,7 @@ use super::{
     results, state, teach, train, translate,
 };
 
+use crate::align::greedy::Search;
 use crate::corpus::{Corpus, TreePair};
 use crate::io::svg::{DrawnLink, DIAGRAM_CSS};
 use crate::io::tiger::PairIds;
@@ -267,6 +268,36 @@ fn start_here(pairs: usize) -> Html {
     }
 }
 
+/// The job worker's answers, to the reducer; an alignment's searches
+/// arrive in parts (each read as it comes, a short task) and go to the
+/// reducer whole, with [`protocol::Response::Aligned`].
+fn job_worker_answers(dispatcher: UseReducerDispatcher<State>) -> Callback<protocol::Response> {
+    use protocol::Response;
+    type Parts = (Option<protocol::JobId>, Vec<Search>, Vec<Vec<(NodeId, NodeId)>>);
+    let parts: Rc<RefCell<Parts>> = Rc::default();
+    Callback::from(move |response| {
+        let response = match response {
+            Response::AlignedPart { job, searches, baseline } => {
+                let mut parts = parts.borrow_mut();
+                if parts.0 != Some(job) {
+                    *parts = (Some(job), Vec::new(), Vec::new());
+                }
+                parts.1.extend(searches);
+                parts.2.extend(baseline);
+                return;
+            }
+            Response::Aligned { job, lexicon, .. } => {
+                let (from, searches, baseline) = std::mem::take(&mut *parts.borrow_mut());
+                // Parts of another job are none of this one's (the reducer refuses a count that does not fit).
+                let (searches, baseline) = if from == Some(job) { (searches, baseline) } else { Default::default() };
+                Response::Aligned { job, searches, baseline, lexicon }
+            }
+            other => other,
+        };
+        dispatcher.dispatch(Action::Worker { response, now: js_sys::Date::now() })
+    })
+}
+
 #[function_component(App)]
 fn app() -> Html {
     let state = use_reducer(State::with_sample);
@@ -278,12 +309,7 @@ fn app() -> Html {
         let dispatcher = state.dispatcher();
         use_memo((), move |_| {
             let files = jobs::Jobs::start("files", file_worker_answers(dispatcher.clone()));
-            let jobs = jobs::Jobs::start(
-                "jobs",
-                Callback::from(move |response| {
-                    dispatcher.dispatch(Action::Worker { response, now: js_sys::Date::now() })
-                }),
-            );
+            let jobs = jobs::Jobs::start("jobs", job_worker_answers(dispatcher));
             Workers { jobs, files }
         })
     };

@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::load;
-use super::protocol::{JobId, LexiconFiles, NamedText, Request, Response, TranslationView};
+use super::protocol::{JobId, LexiconFiles, NamedText, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
 use crate::align::model::{AlignmentModel, TrainOptions};
 use crate::app::alignment::{self, Comparison};
 use crate::app::translation::{self, TranslationTraining};
@@ -306,12 +306,13 @@ fn align(
     let given = word_links(files, &corpus)?;
     let compared =
         alignment::align_and_compare(model, corpus, tables(files)?, given, reporter).map_err(|e| e.to_string())?;
-    reporter.post(&Response::Aligned {
-        job,
-        searches: compared.alignment.searches.clone(),
-        baseline: compared.baseline.clone(),
-        lexicon: compared.lexicon_note.clone(),
-    });
+    let parts =
+        (compared.alignment.searches.chunks(ALIGNED_PART_PAIRS)).zip(compared.baseline.chunks(ALIGNED_PART_PAIRS));
+    for (searches, baseline) in parts {
+        reporter.post(&Response::AlignedPart { job, searches: searches.to_vec(), baseline: baseline.to_vec() });
+    }
+    let lexicon = compared.lexicon_note.clone();
+    reporter.post(&Response::Aligned { job, searches: Vec::new(), baseline: Vec::new(), lexicon });
     SESSION.with(|s| *s.borrow_mut() = Some(compared));
     Ok(())
 }
