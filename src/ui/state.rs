@@ -2316,17 +2316,23 @@ mod tests {
     fn run(s: &mut State, action: Action) -> Vec<Effect> {
         let effects = s.apply(action);
         for effect in &effects {
-            let Effect::Load(request) = effect else { continue };
-            let checked = load::check(request);
-            let parts = checked.parts();
-            let decoded: Result<Vec<_>, _> = parts.into_iter().flatten().map(load::WirePair::decode).collect();
-            let corpus = checked.answer.corpus.as_ref().map(|_| {
-                let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = decoded.unwrap().into_iter().unzip();
-                (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
-            });
-            s.apply(Action::Loaded { answer: checked.answer, corpus });
+            if let Effect::Load(request) = effect {
+                answer_load(s, request);
+            }
         }
         effects
+    }
+
+    /// The file worker's answer to `request`, as the page's hook hands it to the reducer.
+    fn answer_load(s: &mut State, request: &load::LoadRequest) {
+        let checked = load::check(request);
+        let parts = checked.parts();
+        let decoded: Result<Vec<_>, _> = parts.into_iter().flatten().map(load::WirePair::decode).collect();
+        let corpus = checked.answer.corpus.as_ref().map(|_| {
+            let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = decoded.unwrap().into_iter().unzip();
+            (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
+        });
+        s.apply(Action::Loaded { answer: checked.answer, corpus });
     }
 
     fn read(s: &mut State, name: &str, text: &str, slot: Option<Slot>) -> Vec<Effect> {
@@ -2705,11 +2711,7 @@ mod tests {
         // links after it and before the target's.
         let answer = |s: &mut State, effects: Vec<Effect>| {
             let [Effect::Load(request)] = &effects[..] else { panic!("{effects:?}") };
-            let checked = load::check(request);
-            let parts = checked.parts().into_iter().flatten();
-            let corpus = (checked.answer.corpus.as_ref())
-                .map(|_| (Corpus { pairs: parts.map(|p| p.decode().unwrap().0).collect() }, None));
-            s.apply(Action::Loaded { answer: checked.answer, corpus });
+            answer_load(s, request);
         };
         let pick = |s: &mut State, (slot, name, text): (Slot, &str, &str)| {
             s.apply(Action::FileRead { name: name.into(), text: text.into(), slot: Some(slot) })
