@@ -1,7 +1,9 @@
 //! The page's side of the Web Worker: starts `worker_loader.js` (built by
 //! trunk from `src/bin/worker.rs`), queues requests until the worker says it
 //! is ready, hands every response to a callback, and cancels a job by
-//! terminating the worker and starting a fresh one.
+//! terminating the worker and starting a fresh one. A worker that dies is
+//! stopped and reported ([`Response::Stopped`]); a fresh one starts when
+//! the page asks ([`Jobs::restart`]) or with the next request.
 //!
 //! Why not gloo-worker's bridge: dropping a bridge only *posts* a "destroy"
 //! message, which a worker busy in a synchronous training loop reads after
@@ -103,17 +105,17 @@ impl Jobs {
             event.prevent_default();
             // A panic in wasm or running out of memory ends here, as an
             // uncaught error of the worker's event loop.
-            respond.emit(Response::Failed { job: None, message: format!(
-                "The worker stopped ({}); a fresh one was started, and the data, models and results on this page are kept",
-                event.message()
-            ) });
-            // Its state is not to be trusted any more: start a fresh one, once
-            // this handler (owned by the old worker's handle) has returned.
+            // Its state is not to be trusted any more: it is stopped (once
+            // this handler, owned by the old worker's handle, has returned);
+            // a fresh one starts when the user asks or with the next request.
             let (respond, weak) = (respond.clone(), weak.clone());
+            let message =
+                format!("The worker stopped ({}); the data, models and results on this page are kept", event.message());
             gloo::timers::callback::Timeout::new(0, move || {
                 if let Some(inner) = weak.upgrade() {
-                    Jobs { inner, respond, name }.restart();
+                    Jobs { inner, respond: respond.clone(), name }.stop();
                 }
+                respond.emit(Response::Stopped { message });
             })
             .forget();
         });
@@ -150,6 +152,10 @@ impl Jobs {
     }
 
     fn post(&self, message: JsValue) {
+        // A worker that died is started again by the next request.
+        if self.inner.borrow().worker.is_none() {
+            self.spawn();
+        }
         let mut inner = self.inner.borrow_mut();
         match (&inner.worker, inner.ready) {
             (Some(w), true) => {
@@ -161,15 +167,20 @@ impl Jobs {
 
     /// Stops whatever the worker is doing and starts a fresh one.
     pub fn restart(&self) {
-        {
-            let mut inner = self.inner.borrow_mut();
-            if let Some(w) = inner.worker.take() {
-                w.set_onmessage(None);
-                w.set_onerror(None);
-                w.terminate();
-            }
-            inner.queue.clear();
-        }
+        self.stop();
         self.spawn();
+    }
+
+    /// Stops the worker (what it was asked is dropped); none runs until
+    /// [`Jobs::restart`] or the next request.
+    fn stop(&self) {
+        let mut inner = self.inner.borrow_mut();
+        if let Some(w) = inner.worker.take() {
+            w.set_onmessage(None);
+            w.set_onerror(None);
+            w.terminate();
+        }
+        inner.queue.clear();
+        inner.ready = false;
     }
 }

@@ -218,4 +218,10 @@ pub enum Response {
         job: Option<JobId>,
         message: String,
     },
+    /// The worker died (a panic in wasm, out of memory): the page's side of
+    /// it says so ([`super::jobs`]); a fresh worker starts when the user
+    /// asks or with the next request.
+    Stopped {
+        message: String,
+    },
 }

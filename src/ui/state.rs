@@ -749,6 +749,8 @@ pub struct State {
     pub explained: Option<Explained>,
     /// Counts worker restarts (a restarted worker has forgotten the alignment's details).
     pub worker_gen: u32,
+    /// The job worker died and none runs yet: the page offers to start one.
+    pub worker_stopped: bool,
     pub mode: Mode,
     pub teach: Teach,
     /// The sub-trees the diagram draws folded.
@@ -858,6 +860,8 @@ pub enum Action {
     },
     /// Cancel the running job: the job worker is restarted.
     Cancel,
+    /// Start a fresh job worker after the last one died.
+    RestartWorker,
     /// The clock, while a job runs (its elapsed time moves between reports).
     Tick(f64),
     SetMode(Mode),
@@ -975,6 +979,7 @@ impl State {
             job_note,
             explained,
             worker_gen,
+            worker_stopped,
             mode,
             teach,
             folds,
@@ -1008,6 +1013,7 @@ impl State {
             && *job_note == other.job_note
             && *explained == other.explained
             && *worker_gen == other.worker_gen
+            && *worker_stopped == other.worker_stopped
             && *mode == other.mode
             && *teach == other.teach
             && *folds == other.folds
@@ -1043,6 +1049,7 @@ impl State {
             job_note: None,
             explained: None,
             worker_gen: 0,
+            worker_stopped: false,
             mode: Mode::Inspect,
             teach: Teach::default(),
             folds: Folds::default(),
@@ -1945,6 +1952,10 @@ impl State {
                     ));
                 }
             }
+            Response::Stopped { message } => {
+                self.worker_stopped = true;
+                self.worker(Response::Failed { job: None, message }, now);
+            }
             Response::Failed { job: None, message } => {
                 // The worker itself failed (and may have been restarted): what it
                 // was asked is not coming, and the model is sent again next time.
@@ -2017,6 +2028,10 @@ impl State {
             let _ = key;
             self.explained = Some(Explained { pair, source, target, result: None });
             effects.push(Effect::Post(Request::Explain { pair, source, target }));
+        }
+        // A request to the job worker starts a fresh one if it had died.
+        if effects.iter().any(|e| matches!(e, Effect::Post(_) | Effect::PostFile(..) | Effect::RestartJobWorker)) {
+            self.worker_stopped = false;
         }
         effects
     }
@@ -2206,6 +2221,12 @@ impl State {
             Action::Tick(now) => {
                 if let Some(j) = &mut s.job {
                     j.now = now;
+                }
+            }
+            Action::RestartWorker => {
+                if std::mem::take(&mut s.worker_stopped) {
+                    effects.push(Effect::RestartJobWorker);
+                    s.job_note = Some(Ok("A fresh worker was started.".into()));
                 }
             }
             Action::Cancel => {
@@ -3044,6 +3065,36 @@ mod tests {
             [Effect::Post(Request::Train { job, .. } | Request::Align { job, .. })] => *job,
             _ => panic!("expected one job request, found {effects:?}"),
         }
+    }
+
+    /// Issue 12: a worker that dies during a job ends the job with the
+    /// news; the page offers a fresh worker (or the next job starts one)
+    /// and keeps the data and results.
+    #[test]
+    fn a_worker_that_died_is_offered_again_and_the_data_stays() {
+        let mut s = State::with_sample();
+        let effects = s.apply(Action::Train { now: 1.0 });
+        let [Effect::Post(Request::Train { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
+        let (corpus, gen) = (s.corpus.clone(), s.worker_gen);
+        s.apply(progress(job.0, "SVM (SMO)", 4, 10));
+        let stopped = Response::Stopped { message: "The worker stopped (out of memory)".into() };
+        s.apply(Action::Worker { response: stopped, now: 2.0 });
+        assert!(s.job.is_none() && s.worker_stopped);
+        assert_eq!(s.worker_gen, gen + 1, "the fresh worker holds no alignment");
+        assert!(
+            matches!(&s.job_note, Some(Err(n)) if n == "The worker stopped (out of memory): train again."),
+            "{:?}",
+            s.job_note
+        );
+        assert!(Rc::ptr_eq(&corpus, &s.corpus));
+        assert_eq!(s.apply(Action::RestartWorker), vec![Effect::RestartJobWorker]);
+        assert!(!s.worker_stopped && matches!(&s.job_note, Some(Ok(_))));
+        assert!(s.apply(Action::RestartWorker).is_empty(), "one is running");
+        // Died again: the next job starts a fresh one without the button.
+        s.apply(Action::Worker { response: Response::Stopped { message: "x".into() }, now: 3.0 });
+        assert!(s.worker_stopped);
+        assert!(matches!(s.apply(Action::Train { now: 4.0 }).as_slice(), [Effect::Post(Request::Train { .. })]));
+        assert!(!s.worker_stopped);
     }
 
     #[test]

@@ -62,6 +62,19 @@ fn field(state: &State, dispatch: &Callback<Action>, f: Field, label: &str, help
 
 /// The running job: its stage, a progress bar, counts, ETA, elapsed time and
 /// a cancel button (which stops the worker at once and starts a fresh one).
+/// After the job worker died: a button that starts a fresh one (any job
+/// started also does).
+pub fn restart_worker(state: &State, dispatch: &Callback<Action>, id: &'static str) -> Html {
+    if !state.worker_stopped {
+        return html! {};
+    }
+    let onclick = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::RestartWorker))
+    };
+    html! { <>{" "}<button type="button" {id} {onclick}>{"Restart the worker"}</button></> }
+}
+
 pub fn job_status(j: &Job, dispatch: &Callback<Action>) -> Html {
     let on_cancel = {
         let dispatch = dispatch.clone();
@@ -239,7 +252,9 @@ pub fn train_panel(props: &TrainProps) -> Html {
 
     let note = match &state.job_note {
         Some(Ok(m)) => html! { <p id="job-note" class="ok" role="status">{m}</p> },
-        Some(Err(m)) => html! { <p id="job-note" class="error" role="alert">{m}</p> },
+        Some(Err(m)) => {
+            html! { <p id="job-note" class="error" role="alert">{m}{restart_worker(state, dispatch, "restart-worker")}</p> }
+        }
         None => html! {},
     };
     let model = match &state.model {

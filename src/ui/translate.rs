@@ -125,7 +125,9 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
     };
     let note = match &mt.note {
         Some(Ok(m)) => html! { <p id="mt-note" class="ok" role="status">{m}</p> },
-        Some(Err(m)) => html! { <p id="mt-note" class="error" role="alert">{m}</p> },
+        Some(Err(m)) => {
+            html! { <p id="mt-note" class="error" role="alert">{m}{super::train::restart_worker(state, dispatch, "restart-worker-mt")}</p> }
+        }
         None => html! {},
     };
     let option = |value: &'static str, label: &'static str, selected: bool| {

@@ -116,7 +116,9 @@ fn file_worker_answers(dispatcher: UseReducerDispatcher<State>) -> Callback<prot
                 Err(e) => dispatcher.dispatch(Action::LoadFailed(format!("the file worker sent a broken pair: {e}"))),
             }
         }
-        Response::Failed { message, .. } => dispatcher.dispatch(Action::LoadFailed(message)),
+        Response::Failed { message, .. } | Response::Stopped { message } => {
+            dispatcher.dispatch(Action::LoadFailed(message))
+        }
         _ => {}
     })
 }

@@ -117,7 +117,7 @@ test('a TigerXML set with a treebank missing, a model of the wrong kind and a tr
   assert.deepEqual(await snapshot(), before);
 });
 
-test('when the worker dies, the page says so, a fresh worker takes the next job, and the data and results stay', async () => {
+test('when the worker dies, the page says so and offers a fresh one, the next job starts one too, and the data and results stay', async () => {
   const before = await snapshot();
   const results = await text('#results-table');
   // A panic in wasm, or running out of memory, ends in an uncaught error of
@@ -126,9 +126,14 @@ test('when the worker dies, the page says so, a fresh worker takes the next job,
   const first = await jobWorker();
   await first.evaluate((crash) => setTimeout(new Function(`(${crash})()`), 0), crash.toString());
   await page.waitForSelector('#job-note.error');
-  assert.match(await text('#job-note'), /^.*The worker stopped \(.*unreachable executed\); a fresh one was started, and the data, models and results on this page are kept\.$/);
+  assert.match(await text('#job-note'), /^.*The worker stopped \(.*unreachable executed\); the data, models and results on this page are kept\.\s*Restart the worker$/);
   assert.deepEqual(await snapshot(), before);
   assert.equal(await text('#results-table'), results);
+  // The page offers a fresh worker; it starts when asked.
+  await page.click('#restart-worker');
+  await page.waitForSelector('#job-note.ok');
+  assert.equal(await text('#job-note'), 'A fresh worker was started.');
+  assert.equal(await page.locator('#restart-worker').count(), 0);
   // The fresh one aligns again with the model the page holds: the same results.
   await page.click('#align');
   await page.waitForSelector('#job-note.ok', { timeout: 120000 });
@@ -138,8 +143,9 @@ test('when the worker dies, the page says so, a fresh worker takes the next job,
   assert.notEqual(second, first);
   await second.evaluate((crash) => { self.onmessage = new Function(`(${crash})()`); }, crash.toString());
   await page.click('#align');
-  await page.waitForFunction(() => /The worker stopped .*: align again\.$/.test(document.querySelector('#job-note.error')?.innerText ?? ''), null, { timeout: 60000 });
+  await page.waitForFunction(() => /The worker stopped .*: align again\.\s*Restart the worker$/.test(document.querySelector('#job-note.error')?.innerText ?? ''), null, { timeout: 60000 });
   assert.ok(await page.locator('#train').isEnabled(), 'no job is left running');
+  // Without the button: the next job starts a fresh worker by itself.
   assert.deepEqual(await snapshot(), before);
   assert.equal(await text('#results-table'), results);
   await page.click('#align');
