@@ -2685,6 +2685,33 @@ mod tests {
         let status = s.slot(Slot::TranslationModel);
         assert!(matches!(&status.message, Some(Err(e)) if e.starts_with("bad.tlmt:")), "{:?}", status.message);
         assert_eq!(status.still_in_use().as_deref(), Some("still in use: mt.json: MS"));
+        // The classroom's inputs: an exercise (its pairs become the corpus)
+        // and students' answers to it.
+        use crate::exercise::{Answers, Exercise};
+        let exercise = Exercise::new(&sample(), &[1, 3], "Two pairs", "", false).unwrap();
+        let answers = Answers::new(&exercise, "Ana", &[]).to_json();
+        let exercise = exercise.to_json();
+        let classroom: [(Slot, &str, &str, &str); 2] = [
+            (Slot::Exercise, "ex.json", &exercise, "{\"format\": \"treelink-exercise\", \"version\": 1, \"pairs\": 3}"),
+            (Slot::Answers, "ana.answers.json", &answers, "{\"format\": \"treelink-answers\""),
+        ];
+        for &(slot, name, good, bad) in &classroom {
+            read(&mut s, name, good, Some(slot));
+            assert!(matches!(s.slot(slot).message, Some(Ok(_))), "{slot:?}: {:?}", s.slot(slot).message);
+            let (before, corpus) = (in_use(&s, slot), s.corpus.clone());
+            read(&mut s, &format!("bad-{name}"), bad, Some(slot));
+            let status = s.slot(slot);
+            assert!(
+                // Answers gather: the class table counts the files that read.
+                matches!(&status.message, Some(Err(e)) if e.starts_with(&format!("bad-{name}:"))
+                    || e.starts_with(&format!("1 of 2 files not counted: bad-{name}:1:"))),
+                "{slot:?}: {:?}",
+                status.message
+            );
+            assert_eq!(in_use(&s, slot), before, "{slot:?}: the good file stays in use");
+            assert!(Rc::ptr_eq(&corpus, &s.corpus), "{slot:?}: the pairs loaded stay");
+        }
+        assert_eq!((s.corpus.len(), s.classroom.class.as_ref().map(|c| c.students.len())), (2, Some(1)));
     }
 
     /// Files of the trees' group may come in any order: gold links given
