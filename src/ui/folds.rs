@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::corpus::Corpus;
 use crate::tree::{NodeId, Tree};
 
 /// A side of the pair.
@@ -31,6 +32,9 @@ pub struct Folds {
     by_pair: BTreeMap<usize, [BTreeSet<NodeId>; 2]>,
 }
 
+/// A pair's folds as a session keeps them: (pair, source nodes, target nodes).
+pub type SavedFolds = (usize, Vec<NodeId>, Vec<NodeId>);
+
 static NONE: [BTreeSet<NodeId>; 2] = [BTreeSet::new(), BTreeSet::new()];
 
 impl Folds {
@@ -56,6 +60,34 @@ impl Folds {
             set.insert(n);
         }
         true
+    }
+
+    /// Every fold of corpus `gen`, for a saved session: (pair, source
+    /// nodes, target nodes).
+    pub fn saved(&self, gen: u32) -> Vec<SavedFolds> {
+        if self.gen != gen {
+            return Vec::new();
+        }
+        let nodes = |set: &BTreeSet<NodeId>| set.iter().copied().collect();
+        (self.by_pair.iter())
+            .filter(|(_, [s, t])| !s.is_empty() || !t.is_empty())
+            .map(|(&pair, [s, t])| (pair, nodes(s), nodes(t)))
+            .collect()
+    }
+
+    /// The folds of a saved session, on the pairs of corpus `gen`: a fold
+    /// of a pair or node the corpus does not have is dropped.
+    pub fn restored(gen: u32, saved: &[SavedFolds], corpus: &Corpus) -> Folds {
+        let mut folds = Folds { gen, by_pair: BTreeMap::new() };
+        for (pair, source, target) in saved {
+            let Some(p) = corpus.pairs.get(*pair) else { continue };
+            for (side, tree, nodes) in [(Side::Source, &p.source, source), (Side::Target, &p.target, target)] {
+                for &n in nodes.iter().collect::<BTreeSet<_>>() {
+                    folds.toggle(gen, *pair, side, tree, n);
+                }
+            }
+        }
+        folds
     }
 
     /// Unfolds every node of pair `pair`.

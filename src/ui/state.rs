@@ -8,7 +8,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::classroom::{Classroom, ExerciseAction};
-use super::folds::{Folds, Side};
+use super::folds::{Folds, SavedFolds, Side};
 pub use super::load::Slot;
 use super::load::{CorpusOrigin, FileText, LoadAnswer, LoadRequest};
 use super::protocol::{CorpusText, JobId, LexiconFiles, NamedText, Request, Response, TranslationView};
@@ -679,6 +679,9 @@ pub struct Session {
     pub lambda: String,
     pub mt_system: SystemKind,
     pub mt_extract: ExtractMethod,
+    /// The folded sub-trees, on the pairs as shown (after any swap).
+    #[serde(default)]
+    pub folds: Vec<SavedFolds>,
 }
 
 /// A file in use, as the user gave it.
@@ -701,6 +704,7 @@ pub struct Restoring {
     pub pair: usize,
     pub mode: Mode,
     pub links: BTreeMap<usize, Vec<(NodeId, NodeId)>>,
+    pub folds: Vec<SavedFolds>,
 }
 
 /// Columns of the per-pair table.
@@ -1514,6 +1518,7 @@ impl State {
             lambda: self.lambda_text.clone(),
             mt_system: self.mt.system,
             mt_extract: self.mt.extract,
+            folds: self.folds.saved(self.corpus_gen),
         }
     }
 
@@ -1548,6 +1553,7 @@ impl State {
             pair: session.pair,
             mode: session.mode,
             links: session.links.into_iter().collect(),
+            folds: session.folds,
         });
         for f in session.files {
             effects.extend(self.file_read(f.name, f.text, Some(f.slot)));
@@ -1565,6 +1571,7 @@ impl State {
             self.swap_sides();
         }
         self.teach.links = r.links;
+        self.folds = Folds::restored(self.corpus_gen, &r.folds, &self.corpus);
         self.mode = r.mode;
         self.clear_selection();
         if r.pair < self.corpus.len() {
@@ -2999,6 +3006,8 @@ mod tests {
         s.apply(Action::SelectPair(1));
         s.apply(Action::ClickSource(0));
         s.apply(Action::ClickTarget(0));
+        s.apply(Action::ToggleFold(Side::Target, 0));
+        assert_eq!(s.folds.saved(s.corpus_gen), [(1, vec![], vec![0])]);
         let session = s.session();
         let json = serde_json::to_string(&session).unwrap();
         let session: Session = serde_json::from_str(&json).unwrap();
@@ -3013,6 +3022,7 @@ mod tests {
         assert_eq!((&r.corpus, &r.corpus_name, r.sides_swapped), (&s.corpus, &s.corpus_name, true));
         assert_eq!((r.pair, r.mode, &r.teach.links), (1, Mode::Teach, &s.teach.links));
         assert_eq!(r.student_links(), [(0, 0)]);
+        assert_eq!(r.folds.saved(r.corpus_gen), s.folds.saved(s.corpus_gen), "the folds, on the swapped pairs");
         assert_eq!((&r.form, &r.lambda_text, r.lambda), (&s.form, &s.lambda_text, 0.3));
         assert_eq!(format!("{:?}", r.model), format!("{:?}", s.model));
         assert_eq!(format!("{:?}", r.lexicon_files()), format!("{:?}", s.lexicon_files()));
