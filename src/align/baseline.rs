@@ -28,6 +28,9 @@
 //! - **Unknown words are skipped.** A word of `x` that the table never
 //!   generates contributes no factor (tokenisations of the lexicon's corpus
 //!   and of the trees differ); a word of `y` it never conditions on adds 0.
+//!   So is a word with no translation in the whole other sentence and no
+//!   `P(x|NULL)`: it would zero every hypothesis alike (a held-out sentence's
+//!   word that never met the other side's words in training).
 //!   A product is 0 only when a known word has no translation in `y` and
 //!   never went unaligned; such hypotheses are pruned.
 //! - **Unary chains are one node.** A node with a single child covers the
@@ -242,6 +245,19 @@ impl PairLexicon {
                 m.s_given_t.push(probs.p_s_given_t(i, j));
                 m.t_given_s.push(probs.p_t_given_s(i, j));
             }
+        }
+        // A word with no translation anywhere in the other sentence, and never
+        // left unaligned, would zero every hypothesis (inside or outside, it
+        // meets the same nothing): it tells them nothing apart, so it is
+        // skipped as an unknown word is. Seen on held-out sentences, whose
+        // known words may never have met the other side's words in training.
+        for i in 0..n_src {
+            let row = &m.s_given_t[i * n_trg..(i + 1) * n_trg];
+            m.s_known[i] &= row.iter().sum::<f64>() + m.s_given_null[i] > 0.0;
+        }
+        for j in 0..n_trg {
+            let column = (0..n_src).map(|i| m.t_given_s[i * n_trg + j]).sum::<f64>();
+            m.t_known[j] &= column + m.t_given_null[j] > 0.0;
         }
         m
     }
@@ -678,6 +694,27 @@ mod tests {
         let third = 1.0 / 3.0;
         let expected = (1.0 * third) * (0.6 * third) * third * (1.0 * third) * (0.7 * third) * third;
         assert!((g2 - expected).abs() < 1e-15, "{g2} {expected}");
+    }
+
+    #[test]
+    fn a_word_with_no_translation_in_the_other_sentence_is_skipped_not_fatal() {
+        // "b" is known (it translates "d" elsewhere) but has no translation
+        // in this target sentence and was never unaligned: every hypothesis
+        // would have a zero factor, so b tells them nothing and is skipped.
+        let s = Tree::parse_one("(S (X a) (Z b))", "s").unwrap();
+        let t = Tree::parse_one("(S (Y c))", "t").unwrap();
+        let s2t = LexTable::from_entries([("c", "a", 0.9), ("d", "b", 1.0)], true);
+        let t2s = LexTable::from_entries([("a", "c", 0.8), ("b", "d", 1.0)], true);
+        let lexicon = Lexicon::new(s2t, t2s);
+        let m = PairLexicon::new(&lexicon, &["a", "b"], &["c"]);
+        assert_eq!((m.s_known.as_slice(), m.t_known.as_slice()), (&[true, false][..], &[true][..]));
+        let score = |sn, tn| ln_score(&s, sn, &t, tn, &m, ScoreFunction::S1, NullWord::Both).exp();
+        // (S, S): α(ab|c) = P(a|c) (b skipped) · NULL factor 1; α(c|ab) = P(c|a) + P(c|b) = 0.9 · 1.
+        assert!((score(0, 0) - 0.8 * 0.9).abs() < 1e-12);
+        // (X, Y) as (S, S) here, and the pair gets its links.
+        assert!((score(1, 1) - 0.8 * 0.9).abs() < 1e-12);
+        let pair = TreePair { source: s, target: t, gold: Vec::new() };
+        assert!(!baseline_links(&lexicon, &pair, &BaselineOptions::default()).is_empty());
     }
 
     #[test]
