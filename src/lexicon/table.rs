@@ -377,11 +377,48 @@ pub struct Lexicon {
     pub s2t: LexTable,
     /// `p(s|t)`: `x` = source word, `y` = target word.
     pub t2s: LexTable,
+    /// Beyond the paper: probabilities for word pairs with a word the tables
+    /// never saw ([`Backoff`]); without it such pairs get 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backoff: Option<Box<Backoff>>,
+}
+
+/// What a [`Lexicon`] gives a word pair when one of its words is unknown to
+/// the tables (a word of a held-out sentence that training never saw): the
+/// probability of their *stems* — the first [`stem_chars`](Self::stem_chars)
+/// characters of the lowercased words, so `Klimawandels` is looked up as
+/// `klima` — from tables trained the same way on the stemmed sentences, or,
+/// for two identical words (names, numbers; after lowercasing) one of which
+/// a table lacks, [`identical`](Self::identical), whichever is larger. Pairs of
+/// known words keep the tables' value, so on the training sentences
+/// themselves nothing changes.
+///
+/// Stemming by truncation is the crudest morphology there is, and the one
+/// that needs no resource: words of the same stem share their translations
+/// (Koehn & Knight 2003 back off from unknown German words to their parts
+/// in the same spirit).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Backoff {
+    /// Characters kept of each lowercased word.
+    pub stem_chars: usize,
+    /// The tables over stems (their words are stems).
+    pub stems: Lexicon,
+    /// The probability of an identical pair of unknown words, both ways.
+    pub identical: f64,
+}
+
+/// The stem of `word` for [`Backoff`]: its first `chars` characters,
+/// lowercased ([`NULL`] stays `NULL`).
+pub fn stem(word: &str, chars: usize) -> String {
+    if word == NULL {
+        return NULL.to_string();
+    }
+    normalize_word(word, true).chars().take(chars).collect()
 }
 
 impl Lexicon {
     pub fn new(s2t: LexTable, t2s: LexTable) -> Lexicon {
-        Lexicon { s2t, t2s }
+        Lexicon { s2t, t2s, backoff: None }
     }
 
     /// `P(v|u)`: probability of target word `t` given source word `s`.
@@ -416,7 +453,51 @@ impl Lexicon {
                 p.s_given_t.push(self.t2s.prob_opt(s_as_x[i], t_as_y[j]));
             }
         }
+        if let Some(b) = &self.backoff {
+            let known = |ids: &[Option<WordId>]| ids.iter().map(Option::is_some).collect::<Vec<_>>();
+            let (s_in_s2t, t_in_s2t, s_in_t2s, t_in_t2s) =
+                (known(&s_as_y), known(&t_as_x), known(&s_as_x), known(&t_as_y));
+            if s_in_s2t.iter().chain(&t_in_s2t).chain(&s_in_t2s).chain(&t_in_t2s).any(|k| !k) {
+                b.fill(&mut p, source, target, [&s_in_s2t, &t_in_s2t, &s_in_t2s, &t_in_t2s]);
+            }
+        }
         p
+    }
+}
+
+impl Backoff {
+    /// Replaces the entries of `p` that involve a word some table lacks
+    /// (`known`: source in `s2t`, target in `s2t`, source in `t2s`, target
+    /// in `t2s`) by the stems' probability or [`identical`](Self::identical).
+    fn fill<S: AsRef<str>, T: AsRef<str>>(&self, p: &mut PairProbs, source: &[S], target: &[T], known: [&[bool]; 4]) {
+        let [s_in_s2t, t_in_s2t, s_in_t2s, t_in_t2s] = known;
+        let src: Vec<String> = source.iter().map(|w| stem(w.as_ref(), self.stem_chars)).collect();
+        let trg: Vec<String> = target.iter().map(|w| stem(w.as_ref(), self.stem_chars)).collect();
+        let stems = self.stems.pair_probs(&src, &trg);
+        let same =
+            |i: usize, j: usize| normalize_word(source[i].as_ref(), true) == normalize_word(target[j].as_ref(), true);
+        for i in 0..p.n_src {
+            for j in 0..p.n_trg {
+                let k = i * p.n_trg + j;
+                let id = if same(i, j) { self.identical } else { 0.0 };
+                if !(s_in_s2t[i] && t_in_s2t[j]) {
+                    p.t_given_s[k] = stems.p_t_given_s(i, j).max(id);
+                }
+                if !(s_in_t2s[i] && t_in_t2s[j]) {
+                    p.s_given_t[k] = stems.p_s_given_t(i, j).max(id);
+                }
+            }
+        }
+        for (j, known) in t_in_s2t.iter().enumerate() {
+            if !known {
+                p.t_given_null[j] = stems.p_t_given_null(j);
+            }
+        }
+        for (i, known) in s_in_t2s.iter().enumerate() {
+            if !known {
+                p.s_given_null[i] = stems.p_s_given_null(i);
+            }
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use super::alignment::{symmetrize, Symmetrization, WordAlignment};
 use super::directional::{intern, key, oriented, perplexity, viterbi_sentence, Direction, Directional, Interned};
 use super::hmm::Hmm;
 use super::ibm2::{optimize_tension, Prior, MAX_TENSION, MIN_TENSION};
-use super::table::{LexTable, Lexicon, NULL_ID};
+use super::table::{stem, Backoff, LexTable, Lexicon, NULL_ID};
 use super::SentencePair;
 use crate::progress::{Cancelled, Flow, Observer};
 
@@ -77,6 +77,25 @@ pub struct LexiconOptions {
     /// Sentence pairs with a side longer than this are left out of training
     /// and get no links (the cost of a pair is its length product). Default 1000.
     pub max_sentence_length: usize,
+    /// Beyond the paper: also train tables over word stems, for words the
+    /// tables never saw ([`super::Backoff`]). Default `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backoff: Option<BackoffOptions>,
+}
+
+/// The settings of [`super::Backoff`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BackoffOptions {
+    /// Characters kept of each lowercased word.
+    pub stem_chars: usize,
+    /// The probability of an identical pair of words one of which a table lacks.
+    pub identical: f64,
+}
+
+impl Default for BackoffOptions {
+    fn default() -> Self {
+        BackoffOptions { stem_chars: 5, identical: 0.5 }
+    }
 }
 
 impl Default for LexiconOptions {
@@ -94,6 +113,7 @@ impl Default for LexiconOptions {
             symmetrization: Symmetrization::GrowDiagFinalAnd,
             table: TableEstimate::FromAlignment,
             max_sentence_length: 1000,
+            backoff: None,
         }
     }
 }
@@ -127,6 +147,14 @@ impl LexiconOptions {
         if self.max_sentence_length == 0 {
             return Err("max_sentence_length must be at least 1".to_string());
         }
+        if let Some(b) = self.backoff {
+            if b.stem_chars == 0 || !(0.0..=1.0).contains(&b.identical) {
+                return Err(format!(
+                    "the back-off needs stems of at least 1 character and a probability between 0 and 1, not {} and {}",
+                    b.stem_chars, b.identical
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -152,6 +180,12 @@ impl LexiconOptions {
             o.dirichlet_prior = None;
         }
         o.max_sentence_length = o.max_sentence_length.max(1);
+        if let Some(b) = &mut o.backoff {
+            b.stem_chars = b.stem_chars.max(1);
+            if !(0.0..=1.0).contains(&b.identical) {
+                b.identical = BackoffOptions::default().identical;
+            }
+        }
         o
     }
 
@@ -175,9 +209,15 @@ impl LexiconOptions {
         LexiconOptions { hmm_iterations, ..self }
     }
 
-    /// EM iterations over both directions (the number of [`Progress`] reports).
+    /// EM iterations over both directions (the number of [`Progress`]
+    /// reports), twice with the stems' tables.
     pub fn em_iterations(&self) -> usize {
-        2 * (self.ibm1_iterations + self.ibm2_iterations + self.hmm_iterations)
+        let words = 2 * (self.ibm1_iterations + self.ibm2_iterations + self.hmm_iterations);
+        if self.backoff.is_some() {
+            2 * words
+        } else {
+            words
+        }
     }
 }
 
@@ -364,12 +404,21 @@ pub fn train(bitext: &[SentencePair], options: &LexiconOptions, progress: &mut d
         .zip(s2t_viterbi.iter().zip(&t2s_viterbi))
         .map(|((s, t), (a, b))| symmetrize(a, b, s.len(), t.len(), o.symmetrization))
         .collect();
-    let lexicon = match o.table {
+    let mut lexicon = match o.table {
         TableEstimate::FromAlignment => lexicon_from_interned(&data, &alignments),
         TableEstimate::Model { min_prob } => {
             Lexicon::new(models[0].table(&data, min_prob), models[1].table(&data, min_prob))
         }
     };
+    if let Some(b) = o.backoff {
+        // The same training on the stemmed sentences; its progress continues the count.
+        let stem_all = |words: &[String]| words.iter().map(|w| stem(w, b.stem_chars)).collect::<Vec<_>>();
+        let stemmed: Vec<SentencePair> = bitext.iter().map(|(s, t)| (stem_all(s), stem_all(t))).collect();
+        let plain = LexiconOptions { backoff: None, ..o.clone() };
+        let half = plain.em_iterations();
+        let stems = train(&stemmed, &plain, &mut |p| progress(Progress { step: half + p.step, steps, ..p })).lexicon;
+        lexicon.backoff = Some(Box::new(Backoff { stem_chars: b.stem_chars, stems, identical: b.identical }));
+    }
     Training { lexicon, alignments, s2t_viterbi, t2s_viterbi, tension: tensions }
 }
 
@@ -553,6 +602,67 @@ mod tests {
         assert!(align_with(&empty.lexicon, &text, &o).iter().all(WordAlignment::is_empty));
         let zero = LexiconOptions { ibm1_iterations: 0, ibm2_iterations: 0, ..Default::default() };
         assert_eq!(train(&text, &zero, &mut |_| panic!("no iterations")).alignments.len(), 5);
+    }
+
+    #[test]
+    fn the_stem_backoff_gives_unknown_words_their_stems_probabilities() {
+        let text = bitext(&[
+            ("das Haus", "the house"),
+            ("das Buch", "the book"),
+            ("ein Haus", "a house"),
+            ("ein Buch", "a book"),
+            ("Merkel spricht", "Merkel speaks"),
+        ]);
+        let plain = LexiconOptions { table: TableEstimate::Model { min_prob: 0.0 }, ..Default::default() };
+        let o = LexiconOptions { backoff: Some(BackoffOptions { stem_chars: 4, identical: 0.5 }), ..plain.clone() };
+        let mut steps = Vec::new();
+        let t = train(&text, &o, &mut |p| steps.push((p.step, p.steps)));
+        // The stems' training continues the count: twice the iterations.
+        assert_eq!(steps.len(), 40);
+        assert_eq!((steps[20], steps[39]), ((21, 40), (40, 40)));
+        let without = train(&text, &plain, &mut |_| {});
+        // The word tables and links are those of training without the back-off.
+        assert_eq!(
+            (&t.lexicon.s2t, &t.lexicon.t2s, &t.alignments),
+            (&without.lexicon.s2t, &without.lexicon.t2s, &without.alignments)
+        );
+        let b = t.lexicon.backoff.as_deref().unwrap();
+        assert_eq!(
+            b.stems.s2t,
+            train(
+                &bitext(&[
+                    ("das haus", "the hous"),
+                    ("das buch", "the book"),
+                    ("ein haus", "a hous"),
+                    ("ein buch", "a book"),
+                    ("merk spri", "merk spea"),
+                ]),
+                &plain,
+                &mut |_| {}
+            )
+            .lexicon
+            .s2t
+        );
+        // Held out: "Hauses" and "houses" are unknown words, looked up as "haus" and "hous";
+        // known pairs keep the tables' values; unknown identical words get 0.5.
+        let p = t.lexicon.pair_probs(&["das", "Hauses", "Scholz"], &["the", "houses", "Scholz"]);
+        let q = without.lexicon.pair_probs(&["das", "Hauses", "Scholz"], &["the", "houses", "Scholz"]);
+        assert_eq!(p.p_t_given_s(0, 0), q.p_t_given_s(0, 0));
+        assert_eq!(q.p_t_given_s(1, 1), 0.0);
+        assert_eq!(p.p_t_given_s(1, 1), b.stems.s2t.prob("hous", "haus"));
+        assert_eq!(p.p_s_given_t(1, 1), b.stems.t2s.prob("haus", "hous"));
+        assert!(p.p_t_given_s(1, 1) > 0.5, "{}", p.p_t_given_s(1, 1));
+        assert_eq!(p.p_t_given_s(0, 1), b.stems.s2t.prob("hous", "das"), "a known word, an unknown one");
+        assert_eq!((p.p_t_given_s(2, 2), p.p_s_given_t(2, 2)), (0.5, 0.5));
+        assert_eq!(p.p_t_given_null(1), b.stems.s2t.prob("hous", NULL));
+        // The back-off travels with the lexicon in a model file.
+        let json = serde_json::to_string(&t.lexicon).unwrap();
+        assert_eq!(serde_json::from_str::<Lexicon>(&json).unwrap(), t.lexicon);
+        assert!(!serde_json::to_string(&without.lexicon).unwrap().contains("backoff"));
+        assert!(!serde_json::to_string(&plain).unwrap().contains("backoff"));
+        let bad = LexiconOptions { backoff: Some(BackoffOptions { stem_chars: 0, identical: 2.0 }), ..plain };
+        assert!(bad.validate().unwrap_err().contains("at least 1 character"));
+        assert_eq!(bad.sanitized().backoff, Some(BackoffOptions { stem_chars: 1, identical: 0.5 }));
     }
 
     #[test]
