@@ -9,13 +9,13 @@ use treelink::align::composite::{CompositeKernel, KernelSpec};
 use treelink::align::greedy::{check_links, greedy_align, Scored};
 use treelink::align::lexical::alignment_lexicon_options;
 use treelink::align::lexical::LexicalModel;
-use treelink::align::lexical::{prepare, LexicalSetup, LexiconSource};
+use treelink::align::lexical::{lexicon_for_input, prepare, InputSentences, LexicalSetup, LexiconSource};
 use treelink::align::model::{self, search_links, AlignmentModel, Scorer, TrainOptions};
 use treelink::align::primal::Solver;
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
 use treelink::io::links::Link;
-use treelink::lexicon::{Lexicon, WordAlignment};
+use treelink::lexicon::{align_with, bitext_of, Lexicon, WordAlignment};
 use treelink::progress::Quiet;
 
 fn sample() -> Corpus {
@@ -45,7 +45,7 @@ fn split() -> Split {
     let test = Corpus { pairs: all.pairs[110..].to_vec() };
     let setup = prepare(
         &[&train, &test],
-        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() },
+        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false },
         "lexical model",
         &mut Quiet,
     )
@@ -133,7 +133,7 @@ fn reference_decision(
     let (s, t) = (d.candidate.source, d.candidate.target);
     let context = model.spec.context.then(|| {
         let table = PairFeatureTable::new(&pair.source, &pair.target, &model::pair_matrices(lexicon, pair, links));
-        let c = ContextFeatures::compute(&pair.source, s, &pair.target, t, &table);
+        let c = ContextFeatures::compute(&pair.source, s, &pair.target, t, &table, false);
         assert_eq!(Some(&c.dense), d.context.as_ref());
         key(&c, &mut index)
     });
@@ -161,6 +161,7 @@ fn train_with(s: &Split, options: &TrainOptions) -> Result<AlignmentModel, model
         lexicon: s.lexicon.clone(),
         model: LexicalModel::Tables(s.lexicon.clone()),
         links: vec![s.train_links.clone()],
+        folds: None,
     };
     model::train(&s.train, None, &lexical, options, &mut Quiet)
 }
@@ -257,6 +258,67 @@ fn the_paper_specs_give_the_paper_model() {
     assert!(paper.spec.component_names() == ["plain", "dbtk-root"] && paper.threshold == 0.0);
 }
 
+/// A model for held-out input: the training pairs are featurised through
+/// lexicons that never saw them, dev's links come from the lexicon as a
+/// test set's would, and the model file says so, so `align` keeps its
+/// input out of the lexicon too.
+#[test]
+fn a_model_for_held_out_input_never_sees_a_sentence_through_a_lexicon_trained_on_it() {
+    let all = sample();
+    let (train, dev) = (Corpus { pairs: all.pairs[..100].to_vec() }, Corpus { pairs: all.pairs[100..].to_vec() });
+    let source = LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: true }
+        .with_stem_backoff(Some(4));
+    let setup = prepare(&[&train, &dev], source, "lexical model", &mut Quiet).unwrap();
+    let folds = setup.folds.as_ref().unwrap();
+    let options = alignment_lexicon_options().with_word_model(Default::default());
+    let options = treelink::lexicon::LexiconOptions {
+        backoff: Some(treelink::lexicon::BackoffOptions { stem_chars: 4, identical: 0.5 }),
+        ..options
+    };
+    let (main, _) = treelink::lexicon::train_lexicon(&bitext_of(&train), &options, &mut |_| {});
+    assert_eq!(setup.lexicon, main, "the lexicon is trained on the training sentences alone");
+    assert_eq!(setup.links[1], align_with(&main, &bitext_of(&dev), &options), "dev is held out");
+    assert_eq!(folds.lexicons.len(), 5);
+    let mut unseen = 0;
+    for (p, pair) in train.pairs.iter().enumerate() {
+        let fold = folds.of_pair[p];
+        assert_eq!(fold, p * 5 / train.len());
+        let lexicon = setup.train_lexicon(p);
+        assert!(std::ptr::eq(lexicon, &folds.lexicons[fold]));
+        // Its word links are its fold lexicon's Viterbi links.
+        let own = bitext_of(&Corpus { pairs: vec![pair.clone()] });
+        assert_eq!(setup.links[0][p], align_with(lexicon, &own, &options)[0]);
+        // A word no other fold has is unknown to the pair's lexicon, known to the main one.
+        for w in pair.source.words() {
+            let elsewhere = train.pairs.iter().enumerate().any(|(q, o)| {
+                folds.of_pair[q] != fold && o.source.words().iter().any(|x| x.to_lowercase() == w.to_lowercase())
+            });
+            if !elsewhere {
+                unseen += 1;
+                assert!(lexicon.s2t.y_id(w).is_none(), "{w}");
+                assert!(main.s2t.y_id(w).is_some(), "{w}");
+            }
+        }
+    }
+    assert!(unseen > 100, "{unseen}");
+    let model = model::train(
+        &train,
+        Some(&dev),
+        &setup,
+        &TrainOptions { max_examples: 600, ..TrainOptions::default() },
+        &mut Quiet,
+    )
+    .unwrap();
+    assert!(model.lexicon.held_out());
+    let json = serde_json::to_string(&model).unwrap();
+    assert!(json.contains("\"held_out\":true") && json.contains("\"backoff\""));
+    assert_eq!(AlignmentModel::from_json(&json, "m.json").unwrap(), model);
+    // Aligning keeps the input out of the lexicon, even when not asked to.
+    let (lexicon, links) =
+        lexicon_for_input(&model.lexicon, &dev, None, InputSentences::Train, "x", &mut Quiet).unwrap();
+    assert_eq!((lexicon, links), (main, setup.links[1].clone()));
+}
+
 #[test]
 fn a_model_learns_links_beats_the_baseline_and_survives_its_file() {
     let s = split();
@@ -340,7 +402,7 @@ fn a_held_out_input_stays_out_of_the_lexicon() {
     let all = sample();
     let train = Corpus { pairs: all.pairs[..60].to_vec() };
     let test = Corpus { pairs: all.pairs[60..80].to_vec() };
-    let source = LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options() };
+    let source = LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false };
     let setup = prepare(&[&train], source, "lexical model", &mut Quiet).unwrap();
     let held = |input: &Corpus| {
         lexicon_for_input(&setup.model, input, None, InputSentences::HeldOut, "lexical model", &mut Quiet).unwrap()

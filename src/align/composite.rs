@@ -52,6 +52,11 @@ pub struct KernelSpec {
     /// `ctx`: the context features of [`super::context`].
     #[serde(default)]
     pub context: bool,
+    /// `unk` (with `ctx`): the context features also hold the share of words
+    /// unknown to the lexicon inside and outside the spans
+    /// ([`super::context::N_UNKNOWN`]); not a component of its own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unknown: bool,
     /// `hist`: a first pass's decisions on the neighbouring pairs ([`super::history`]).
     #[serde(default)]
     pub history: bool,
@@ -124,15 +129,16 @@ impl FromStr for KernelSpec {
         let bad = |found: &str| UnknownName {
             what: "kernel component",
             found: found.to_string(),
-            expected: "lex, str (with lex), plain, ctx, hist, or KIND-SPACE with KIND ibtk|dbtk and SPACE \
-                       sst|rdsst|rgsst|root",
+            expected: "lex, str (with lex), plain, ctx, unk (with ctx), hist, or KIND-SPACE with KIND ibtk|dbtk and \
+                       SPACE sst|rdsst|rgsst|root",
         };
         let (mut lex, mut str_, mut btks) = (false, false, Vec::new());
-        let (mut context, mut history) = (false, false);
+        let (mut context, mut unknown, mut history) = (false, false, false);
         for part in s.split('+').map(str::trim) {
             match part {
                 "lex" => lex = true,
                 "ctx" => context = true,
+                "unk" => unknown = true,
                 "hist" => history = true,
                 "str" => str_ = true,
                 "plain" => (lex, str_) = (true, true),
@@ -151,12 +157,16 @@ impl FromStr for KernelSpec {
         if str_ && !lex {
             return Err(bad("str without lex"));
         }
+        if unknown && !context {
+            return Err(bad("unk without ctx"));
+        }
         let plain = match (lex, str_) {
             (false, _) => None,
             (true, false) => Some(PlainSet::Lex),
             (true, true) => Some(PlainSet::LexStr),
         };
-        let mut spec = KernelSpec { plain, context, history, btks, thetas: Vec::new(), lambda: DEFAULT_LAMBDA };
+        let mut spec =
+            KernelSpec { plain, context, unknown, history, btks, thetas: Vec::new(), lambda: DEFAULT_LAMBDA };
         let n = spec.components();
         if n == 0 {
             return Err(bad(s));
@@ -177,6 +187,9 @@ impl fmt::Display for KernelSpec {
         }
         if self.context {
             parts.push("ctx".into());
+        }
+        if self.context && self.unknown {
+            parts.push("unk".into());
         }
         if self.history {
             parts.push("hist".into());
@@ -526,9 +539,14 @@ mod tests {
         assert_eq!(k.thetas, [1.0 / 3.0; 3]);
         assert_eq!(k.clone().with_thetas(&[2.0, 1.0, 1.0]).unwrap().thetas, [0.5, 0.25, 0.25]);
         assert!(k.with_thetas(&[1.0]).is_none());
-        for bad in ["", "str", "ibtk", "xbtk-sst", "ibtk-ptk", "lex+foo"] {
+        for bad in ["", "str", "ibtk", "xbtk-sst", "ibtk-ptk", "lex+foo", "plain+unk"] {
             assert!(bad.parse::<KernelSpec>().is_err(), "{bad}");
         }
+        // unk widens ctx; it is not a component of its own, and the paper's specs do not name it.
+        let u: KernelSpec = "plain+unk+ctx+dbtk-root".parse().unwrap();
+        assert_eq!((u.to_string(), u.components(), u.unknown), ("plain+ctx+unk+dbtk-root".to_string(), 3, true));
+        assert!(!serde_json::to_string(&KernelSpec::paper_best()).unwrap().contains("unknown"));
+        assert!(serde_json::to_string(&u).unwrap().contains("\"unknown\":true"));
     }
 
     #[test]

@@ -20,7 +20,13 @@
 //!   empty `x`). They condition the other way round from φ1–φ4: the product
 //!   runs over the words being explained;
 //! - the **label pair** `(label(s), label(t))` and the parents' label pair
-//!   (`catpos`, `parent_catpos`), as symbols.
+//!   (`catpos`, `parent_catpos`), as symbols;
+//! - with `unk` (beyond Lingua-Align): the share of words the lexicon does
+//!   not know inside and outside each span. A pair of held-out sentences
+//!   with many unknown words has weak lexical features whether or not its
+//!   nodes translate each other; these say how much of the evidence is
+//!   missing, so the kernel can weigh the rest (the model learns it from
+//!   training pairs featurised as held-out ones, [`super::lexical::prepare_held_out`]).
 //!
 //! The kernel of the component ([`ContextFeatures::kernel`]) is the mean of
 //! the normalised degree-2 polynomial kernel on the dense features (as the
@@ -42,7 +48,7 @@
 //! let diag = |i: usize, j: usize| if i == j { 0.5 } else { 0.1 };
 //! let m = LexicalMatrices::from_fn(3, 3, diag, diag, &[(0, 0), (1, 1), (2, 2)]);
 //! let table = PairFeatureTable::new(&s, &t, &m);
-//! let c = ContextFeatures::compute(&s, 1, &t, 1, &table);
+//! let c = ContextFeatures::compute(&s, 1, &t, 1, &table, false);
 //! assert_eq!(c.dense.len(), N_CONTEXT);
 //! assert_eq!(c.dense[7], 1.0); // the parent pair (S, S) exists
 //! assert_eq!(c.dense[0], table.phi(0, 0)[0]); // its φ1
@@ -65,21 +71,32 @@ const N_DUBLIN: usize = 4;
 /// four Dublin scores.
 pub const N_CONTEXT: usize = 3 * N_PHI + 3 + N_DUBLIN;
 
-/// Short names of the dense context features, in order.
-pub fn feature_names() -> Vec<String> {
+/// Number of features `unk` adds to them: the share of words the lexicon
+/// does not know inside the source span, outside it, inside the target span
+/// and outside it.
+pub const N_UNKNOWN: usize = 4;
+
+/// Short names of the dense context features, in order (with `unk`'s when `unknown`).
+pub fn feature_names(unknown: bool) -> Vec<String> {
     let phi = |prefix: &'static str| (1..=N_PHI).map(move |k| format!("{prefix} φ{k}"));
+    let unk = ["unknown inside s", "unknown outside s", "unknown inside t", "unknown outside t"];
     phi("parent")
         .chain(["parent pair exists".to_string()])
         .chain(phi("children max"))
         .chain(phi("siblings max"))
         .chain(["treespansim".to_string(), "nrleafsratio".to_string()])
         .chain(["Dublin inside s|t", "Dublin inside t|s", "Dublin outside s|t", "Dublin outside t|s"].map(String::from))
+        .chain(unk.into_iter().filter(|_| unknown).map(String::from))
         .collect()
 }
 
 /// φ1..φ7 of every node pair of one tree pair.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PairFeatureTable {
+    /// Per source node: the share of unknown source words inside and outside its span.
+    unknown_src: Vec<[f64; 2]>,
+    /// The same per target node.
+    unknown_trg: Vec<[f64; 2]>,
     n_trg_nodes: usize,
     phi: Vec<[f64; N_PHI]>,
     dublin: Vec<[f64; N_DUBLIN]>,
@@ -192,7 +209,13 @@ impl PairFeatureTable {
                 ]);
             }
         }
-        PairFeatureTable { n_trg_nodes: trg.len(), phi, dublin }
+        PairFeatureTable {
+            unknown_src: unknown_shares(src, ns, |i| m.unknown_src(i)),
+            unknown_trg: unknown_shares(trg, nt, |j| m.unknown_trg(j)),
+            n_trg_nodes: trg.len(),
+            phi,
+            dublin,
+        }
     }
 
     /// The Dublin scores of the pair (see the module doc).
@@ -204,6 +227,26 @@ impl PairFeatureTable {
     pub fn phi(&self, s: NodeId, t: NodeId) -> [f64; N_PHI] {
         self.phi.get(s * self.n_trg_nodes + t).copied().unwrap_or([0.0; N_PHI])
     }
+}
+
+/// Per node of `tree`: the share of its `n` words with `unknown` inside the
+/// node's span and outside it (0 for no words).
+fn unknown_shares(tree: &Tree, n: usize, unknown: impl Fn(usize) -> bool) -> Vec<[f64; 2]> {
+    let prefix: Vec<usize> = std::iter::once(0)
+        .chain((0..n).scan(0, |count, k| {
+            *count += usize::from(unknown(k));
+            Some(*count)
+        }))
+        .collect();
+    let share = |count: usize, words: usize| if words == 0 { 0.0 } else { count as f64 / words as f64 };
+    (0..tree.len())
+        .map(|node| {
+            let span = tree.span(node);
+            let span = span.start.min(n)..span.end.min(n);
+            let inside = prefix[span.end] - prefix[span.start];
+            [share(inside, span.len()), share(prefix[n] - inside, n - span.len())]
+        })
+        .collect()
 }
 
 /// The context of one candidate pair (see the module doc).
@@ -228,8 +271,9 @@ fn max_phi(table: &PairFeatureTable, pairs: impl Iterator<Item = (NodeId, NodeId
 }
 
 impl ContextFeatures {
-    /// The context of the candidate (source node `s`, target node `t`).
-    pub fn compute(src: &Tree, s: NodeId, trg: &Tree, t: NodeId, table: &PairFeatureTable) -> Self {
+    /// The context of the candidate (source node `s`, target node `t`);
+    /// with `unknown` (`unk`), the unknown words' shares too.
+    pub fn compute(src: &Tree, s: NodeId, trg: &Tree, t: NodeId, table: &PairFeatureTable, unknown: bool) -> Self {
         let mut dense = Vec::with_capacity(N_CONTEXT);
         let parents = src.parent(s).zip(trg.parent(t));
         dense.extend(parents.map_or([0.0; N_PHI], |(ps, pt)| table.phi(ps, pt)));
@@ -253,6 +297,10 @@ impl ContextFeatures {
         let (ls, lt) = (span_s.len() as f64, span_t.len() as f64);
         dense.push(if ls > 0.0 && lt > 0.0 { (ls / lt).min(lt / ls) } else { 0.0 });
         dense.extend(table.dublin(s, t));
+        if unknown {
+            dense.extend(table.unknown_src.get(s).copied().unwrap_or_default());
+            dense.extend(table.unknown_trg.get(t).copied().unwrap_or_default());
+        }
         ContextFeatures {
             dense,
             labels: (src.label(s).to_string(), trg.label(t).to_string()),
@@ -292,6 +340,24 @@ mod tests {
     }
 
     #[test]
+    fn unknown_words_shares_by_hand() {
+        // S0 (NP1 (A2 a) (B3 b)) (C4 c)  and  S0 (D1 d) (E2 e): b and e unknown.
+        let s = Tree::parse_one("(S (NP (A a) (B b)) (C c))", "s").unwrap();
+        let t = Tree::parse_one("(S (D d) (E e))", "t").unwrap();
+        let m = LexicalMatrices::from_fn(3, 2, |_, _| 0.5, |_, _| 0.5, &[])
+            .with_unknown(vec![false, true, false], vec![false, true]);
+        let table = PairFeatureTable::new(&s, &t, &m);
+        let with = ContextFeatures::compute(&s, 1, &t, 2, &table, true);
+        let without = ContextFeatures::compute(&s, 1, &t, 2, &table, false);
+        assert_eq!(without.dense.len(), N_CONTEXT);
+        assert_eq!(with.dense[..N_CONTEXT], without.dense[..]);
+        // NP spans a b (1 of 2 unknown), outside c (0 of 1); E spans e (1 of 1), outside d (0 of 1).
+        assert_eq!(with.dense[N_CONTEXT..], [0.5, 0.0, 1.0, 0.0]);
+        let root = ContextFeatures::compute(&s, 0, &t, 0, &table, true);
+        assert_eq!(root.dense[N_CONTEXT..], [1.0 / 3.0, 0.0, 0.5, 0.0], "nothing outside the roots");
+    }
+
+    #[test]
     fn neighbours_by_hand() {
         // S0 (NP1 (A2 a) (B3 b)) (C4 c)  and  S0 (D1 d) (NP2 (E3 e) (F4 f)).
         let s = Tree::parse_one("(S (NP (A a) (B b)) (C c))", "s").unwrap();
@@ -300,7 +366,7 @@ mod tests {
         let p = |i: usize, j: usize| if (i, j) == (0, 1) || (i, j) == (1, 2) { 0.9 } else { 0.0 };
         let m = LexicalMatrices::from_fn(3, 3, p, p, &[(0, 1), (1, 2)]);
         let table = PairFeatureTable::new(&s, &t, &m);
-        let c = ContextFeatures::compute(&s, 1, &t, 2, &table);
+        let c = ContextFeatures::compute(&s, 1, &t, 2, &table, false);
         // Parent pair (S, S): φ5 = (0.9 + 0.9) / sqrt(3·3).
         assert_eq!(c.dense[7], 1.0);
         assert!((c.dense[4] - 1.8 / 3.0).abs() < 1e-12);
@@ -318,7 +384,7 @@ mod tests {
         assert!((c.dense[26] / PROB_FLOOR - 1.0).abs() < 1e-9 && (c.dense[27] / PROB_FLOOR - 1.0).abs() < 1e-9);
         // With P(x|NULL) = 0.1 on both sides: 0.9 + 0.1 inside, 0 + 0.1 outside.
         let m_null = LexicalMatrices::from_fn(3, 3, p, p, &[(0, 1), (1, 2)]).with_null(|_| 0.1, |_| 0.1);
-        let with_null = ContextFeatures::compute(&s, 1, &t, 2, &PairFeatureTable::new(&s, &t, &m_null));
+        let with_null = ContextFeatures::compute(&s, 1, &t, 2, &PairFeatureTable::new(&s, &t, &m_null), false);
         for (k, want) in [(24, 1.0), (25, 1.0), (26, 0.1), (27, 0.1)] {
             assert!((with_null.dense[k] - want).abs() < 1e-12, "{k}: {}", with_null.dense[k]);
         }
@@ -327,9 +393,10 @@ mod tests {
         assert_eq!(c.labels, ("NP".to_string(), "NP".to_string()));
         assert_eq!(c.parent_labels, Some(("S".to_string(), "S".to_string())));
         // The root pair has no parent pair and no siblings.
-        let r = ContextFeatures::compute(&s, 0, &t, 0, &table);
+        let r = ContextFeatures::compute(&s, 0, &t, 0, &table, false);
         assert_eq!((r.dense[7], r.parent_labels), (0.0, None));
         assert!(r.dense[15..22].iter().all(|&v| v == 0.0));
-        assert_eq!(feature_names().len(), N_CONTEXT);
+        assert_eq!(feature_names(false).len(), N_CONTEXT);
+        assert_eq!(feature_names(true).len(), N_CONTEXT + N_UNKNOWN);
     }
 }

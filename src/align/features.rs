@@ -54,6 +54,9 @@ pub struct LexicalMatrices {
     /// the paper's features do not read them).
     s_given_null: Vec<f64>,
     t_given_null: Vec<f64>,
+    /// Whether each source / target word is unknown to the lexicon's tables.
+    unknown_src: Vec<bool>,
+    unknown_trg: Vec<bool>,
 }
 
 impl LexicalMatrices {
@@ -74,6 +77,8 @@ impl LexicalMatrices {
             aligned: vec![false; n_src * n_trg],
             s_given_null: vec![0.0; n_src],
             t_given_null: vec![0.0; n_trg],
+            unknown_src: vec![false; n_src],
+            unknown_trg: vec![false; n_trg],
         };
         for i in 0..n_src {
             for j in 0..n_trg {
@@ -94,6 +99,21 @@ impl LexicalMatrices {
         self.s_given_null = (0..self.n_src).map(s_given_null).collect();
         self.t_given_null = (0..self.n_trg).map(t_given_null).collect();
         self
+    }
+
+    /// Marks the words the lexicon does not know.
+    pub fn with_unknown(mut self, src: Vec<bool>, trg: Vec<bool>) -> Self {
+        self.unknown_src = src;
+        self.unknown_trg = trg;
+        self
+    }
+
+    pub fn unknown_src(&self, i: usize) -> bool {
+        self.unknown_src.get(i).copied().unwrap_or(false)
+    }
+
+    pub fn unknown_trg(&self, j: usize) -> bool {
+        self.unknown_trg.get(j).copied().unwrap_or(false)
     }
 
     /// `P(u_i | NULL)`.

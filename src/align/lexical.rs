@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::corpus::Corpus;
 use crate::lexicon::{
-    self, align_with, bitext_of, Lexicon, LexiconOptions, SentencePair, TableEstimate, WordAlignment,
+    self, align_with, bitext_of, BackoffOptions, Lexicon, LexiconOptions, SentencePair, TableEstimate, WordAlignment,
 };
 use crate::progress::{Cancelled, Observer};
 
@@ -34,8 +34,28 @@ pub fn alignment_lexicon_options() -> LexiconOptions {
 pub enum LexiconSource {
     /// Moses tables (and, optionally, word links for the first corpus).
     Given { lexicon: Lexicon, links: Option<Vec<WordAlignment>> },
-    /// Trained in the engine on the corpora's sentences plus `extra`.
-    Train { extra: Vec<SentencePair>, options: LexiconOptions },
+    /// Trained in the engine on the corpora's sentences plus `extra`; with
+    /// `held_out`, for a model of held-out input (see [`prepare`]).
+    Train { extra: Vec<SentencePair>, options: LexiconOptions, held_out: bool },
+}
+
+impl LexiconSource {
+    /// This source for a model that will align held-out input (no effect on given tables).
+    pub fn for_held_out_input(mut self, on: bool) -> Self {
+        if let LexiconSource::Train { held_out, .. } = &mut self {
+            *held_out = on;
+        }
+        self
+    }
+
+    /// This source with the in-engine lexicon's stem back-off (`None`: off;
+    /// no effect on given tables).
+    pub fn with_stem_backoff(mut self, stem_chars: Option<usize>) -> Self {
+        if let LexiconSource::Train { options, .. } = &mut self {
+            options.backoff = stem_chars.map(|stem_chars| BackoffOptions { stem_chars, ..BackoffOptions::default() });
+        }
+        self
+    }
 }
 
 /// The lexical model of an alignment model.
@@ -46,8 +66,22 @@ pub enum LexiconSource {
 pub enum LexicalModel {
     /// Tables read from files.
     Tables(Lexicon),
-    /// Trained in the engine on these sentences with these settings.
-    InEngine { options: LexiconOptions, bitext: Vec<SentencePair> },
+    /// Trained in the engine on these sentences with these settings; with
+    /// `held_out`, the model was trained for input whose sentences stay out
+    /// of the lexicon, and aligns so ([`InputSentences::HeldOut`]).
+    InEngine {
+        options: LexiconOptions,
+        bitext: Vec<SentencePair>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        held_out: bool,
+    },
+}
+
+impl LexicalModel {
+    /// Whether the model was trained for held-out input.
+    pub fn held_out(&self) -> bool {
+        matches!(self, LexicalModel::InEngine { held_out: true, .. })
+    }
 }
 
 /// The lexicon, how to rebuild it (for the model file) and the word links of
@@ -57,10 +91,57 @@ pub struct LexicalSetup {
     pub lexicon: Lexicon,
     pub model: LexicalModel,
     pub links: Vec<Vec<WordAlignment>>,
+    /// For a model of held-out input ([`prepare`]): the lexicons
+    /// the first corpus's pairs are featurised with, each trained without
+    /// that pair's fold.
+    pub folds: Option<HeldOutFolds>,
 }
+
+/// Jackknifed lexicons of a training corpus: pair `p` is seen through
+/// `lexicons[of_pair[p]]`, a lexicon trained on the other folds' sentences.
+#[derive(Debug, Clone)]
+pub struct HeldOutFolds {
+    pub lexicons: Vec<Lexicon>,
+    pub of_pair: Vec<usize>,
+}
+
+impl LexicalSetup {
+    /// The lexicon pair `p` of the first corpus (the training pairs) is
+    /// featurised with: its fold's, or the one lexicon.
+    pub fn train_lexicon(&self, p: usize) -> &Lexicon {
+        self.folds.as_ref().and_then(|f| f.of_pair.get(p).and_then(|&k| f.lexicons.get(k))).unwrap_or(&self.lexicon)
+    }
+
+    /// This setup for the training pairs `ids` (in that order) alone.
+    pub fn train_subset(&self, ids: &[usize]) -> LexicalSetup {
+        let train_links = self.links.first().map_or(&[][..], Vec::as_slice);
+        LexicalSetup {
+            lexicon: self.lexicon.clone(),
+            model: self.model.clone(),
+            links: vec![ids.iter().map(|&i| train_links.get(i).cloned().unwrap_or_default()).collect()],
+            folds: self.folds.as_ref().map(|f| HeldOutFolds {
+                lexicons: f.lexicons.clone(),
+                of_pair: ids.iter().map(|&i| f.of_pair.get(i).copied().unwrap_or(usize::MAX)).collect(),
+            }),
+        }
+    }
+}
+
+/// Folds of the jackknifed training lexicons ([`prepare`]).
+pub const HELD_OUT_FOLDS: usize = 5;
 
 /// Builds the lexicon and word links for `corpora` (see the module doc),
 /// reporting the lexicon's EM iterations as `stage`.
+///
+/// For a model of held-out input (`held_out`, beyond the paper): the
+/// sentences it will align stay out of its lexicon, so their features are
+/// sparser than those of sentences the lexicon was trained on, and the model
+/// should learn from features like the ones it will see. The lexicon is
+/// trained on the first corpus's sentences (the training pairs, plus the
+/// extra bitext) only; the other corpora's word links come from it as a test
+/// set's would ([`held_out_links`]); and each training pair is featurised
+/// through a lexicon trained without its fold (jackknife, [`HELD_OUT_FOLDS`]
+/// contiguous folds), its word links by that lexicon's Viterbi alignment.
 pub fn prepare(
     corpora: &[&Corpus],
     source: LexiconSource,
@@ -79,9 +160,12 @@ pub fn prepare(
                     _ => align_with(&lexicon, &bitext_of(c), &options),
                 })
                 .collect();
-            Ok(LexicalSetup { model: LexicalModel::Tables(lexicon.clone()), lexicon, links })
+            Ok(LexicalSetup { model: LexicalModel::Tables(lexicon.clone()), lexicon, links, folds: None })
         }
-        LexiconSource::Train { extra, options } => {
+        LexiconSource::Train { extra, options, held_out: true } => {
+            Ok(prepare_held_out(corpora, extra, options, stage, progress)?)
+        }
+        LexiconSource::Train { extra, options, held_out: false } => {
             let mut bitext: Vec<SentencePair> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
             let n_corpus = bitext.len();
             bitext.extend(extra);
@@ -92,9 +176,46 @@ pub fn prepare(
             for c in corpora {
                 links.push(rest.by_ref().take(c.len()).collect());
             }
-            Ok(LexicalSetup { lexicon, model: LexicalModel::InEngine { options, bitext }, links })
+            let model = LexicalModel::InEngine { options, bitext, held_out: false };
+            Ok(LexicalSetup { lexicon, model, links, folds: None })
         }
     }
+}
+
+/// [`prepare`] for a model of held-out input.
+fn prepare_held_out(
+    corpora: &[&Corpus],
+    extra: Vec<SentencePair>,
+    options: LexiconOptions,
+    stage: &'static str,
+    progress: &mut dyn Observer,
+) -> Result<LexicalSetup, Cancelled> {
+    let train_bitext = corpora.first().map(|c| bitext_of(c)).unwrap_or_default();
+    let with_extra = |pairs: Vec<SentencePair>| pairs.into_iter().chain(extra.iter().cloned()).collect::<Vec<_>>();
+    let bitext = with_extra(train_bitext.clone());
+    let (lexicon, _) = lexicon::train_observed(&bitext, &options, stage, progress)?;
+    let n = train_bitext.len();
+    let fold_of = |i: usize| i * HELD_OUT_FOLDS / n.max(1);
+    let mut lexicons = Vec::with_capacity(HELD_OUT_FOLDS);
+    let mut train_links = vec![WordAlignment::default(); n];
+    for fold in 0..HELD_OUT_FOLDS {
+        let (held, rest): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| fold_of(i) == fold);
+        let rest_bitext = with_extra(rest.iter().map(|&i| train_bitext[i].clone()).collect());
+        let (fold_lexicon, _) = lexicon::train_observed(&rest_bitext, &options, stage, progress)?;
+        let held_bitext: Vec<SentencePair> = held.iter().map(|&i| train_bitext[i].clone()).collect();
+        for (&i, links) in held.iter().zip(align_with(&fold_lexicon, &held_bitext, &options)) {
+            train_links[i] = links;
+        }
+        lexicons.push(fold_lexicon);
+    }
+    let mut links = vec![train_links];
+    links.extend(corpora.iter().skip(1).map(|c| align_with(&lexicon, &bitext_of(c), &options)));
+    Ok(LexicalSetup {
+        lexicon,
+        model: LexicalModel::InEngine { options, bitext, held_out: true },
+        links,
+        folds: Some(HeldOutFolds { lexicons, of_pair: (0..n).map(fold_of).collect() }),
+    })
 }
 
 /// Whether the sentences being aligned join the in-engine lexicon's training.
@@ -130,8 +251,8 @@ fn model_options(model: &LexicalModel) -> LexiconOptions {
 /// The lexicon and word links for aligning `input` with a model: the
 /// model's tables (links given, else from the engine's aligner), or its
 /// in-engine lexicon re-trained on its sentences, plus the input's unless
-/// they are [`InputSentences::HeldOut`] (given links then replace the
-/// trained ones).
+/// they are [`InputSentences::HeldOut`] or the model was trained for
+/// held-out input (given links then replace the trained ones).
 pub fn lexicon_for_input(
     model: &LexicalModel,
     input: &Corpus,
@@ -145,12 +266,12 @@ pub fn lexicon_for_input(
             let links = given_links.unwrap_or_else(|| align_with(lexicon, &bitext_of(input), &model_options(model)));
             Ok((lexicon.clone(), links))
         }
-        LexicalModel::InEngine { options, bitext } if sentences == InputSentences::HeldOut => {
+        LexicalModel::InEngine { options, bitext, held_out } if *held_out || sentences == InputSentences::HeldOut => {
             let (lexicon, _) = lexicon::train_observed(bitext, options, stage, progress)?;
             let links = given_links.unwrap_or_else(|| align_with(&lexicon, &bitext_of(input), options));
             Ok((lexicon, links))
         }
-        LexicalModel::InEngine { options, bitext } => {
+        LexicalModel::InEngine { options, bitext, .. } => {
             let mut all: Vec<SentencePair> = bitext_of(input);
             all.extend_from_slice(bitext);
             let (lexicon, mut links) = lexicon::train_observed(&all, options, stage, progress)?;

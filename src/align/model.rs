@@ -349,6 +349,10 @@ pub fn pair_matrices(lexicon: &Lexicon, pair: &TreePair, links: &WordAlignment) 
         links,
     )
     .with_null(|i| probs.p_s_given_null(i), |j| probs.p_t_given_null(j))
+    .with_unknown(
+        pair.source.words().iter().map(|w| lexicon.s2t.y_id(w).is_none() && lexicon.t2s.x_id(w).is_none()).collect(),
+        pair.target.words().iter().map(|w| lexicon.s2t.x_id(w).is_none() && lexicon.t2s.y_id(w).is_none()).collect(),
+    )
 }
 
 /// Every candidate of a tree pair, with features and the pruning verdict.
@@ -391,9 +395,9 @@ struct Featurized {
     candidates: Vec<Vec<Candidate>>,
 }
 
-fn featurize(
+fn featurize<'a>(
     corpus: &Corpus,
-    lexicon: &Lexicon,
+    lexicon: impl Fn(usize) -> &'a Lexicon,
     word_links: &[WordAlignment],
     nodes: CandidateNodes,
     thresholds: &Thresholds,
@@ -402,7 +406,7 @@ fn featurize(
     let total = corpus.len() as u64;
     let mut candidates = Vec::with_capacity(corpus.len());
     for (k, (pair, links)) in corpus.pairs.iter().zip(word_links).enumerate() {
-        let m = pair_matrices(lexicon, pair, links);
+        let m = pair_matrices(lexicon(k), pair, links);
         candidates.push(candidates_of(pair, &m, nodes, thresholds));
         if k % 32 == 0 && progress.progress(Progress::new(Stage::Features.name(), k as u64, total)).is_break() {
             return Err(AlignError::Cancelled);
@@ -468,10 +472,17 @@ pub fn train(
     };
     // Features of every candidate, unpruned, and the positives the pruning
     // bounds come from (dev's, else train's): the same for every quantile.
-    let all = featurize(train_corpus, lexicon, train_links, options.candidates, &Thresholds::default(), progress)?;
+    let all = featurize(
+        train_corpus,
+        |p| lexical.train_lexicon(p),
+        train_links,
+        options.candidates,
+        &Thresholds::default(),
+        progress,
+    )?;
     let tuning_positives = match dev {
         Some(d) => {
-            let f = featurize(d, lexicon, dev_links, options.candidates, &Thresholds::default(), progress)?;
+            let f = featurize(d, |_| lexicon, dev_links, options.candidates, &Thresholds::default(), progress)?;
             positive_features(d, &f)
         }
         None => positive_features(train_corpus, &all),
@@ -556,11 +567,19 @@ fn cross_validated_first_pass(
             continue;
         }
         let pick = |ids: &[usize]| Corpus { pairs: ids.iter().map(|&i| train_corpus.pairs[i].clone()).collect() };
-        let links = |ids: &[usize]| ids.iter().map(|&i| train_links.get(i).cloned().unwrap_or_default()).collect();
-        let setup = LexicalSetup { links: vec![links(&rest)], ..lexical.clone() };
-        let model = train(&pick(&rest), None, &setup, &chosen, progress)?;
-        let scorer = Scorer::new(&model, &lexical.lexicon)?;
+        let model = train(&pick(&rest), None, &lexical.train_subset(&rest), &chosen, progress)?;
+        // Held-out lexicons: each held pair is seen through its own fold's.
+        let mut scorers: Vec<(*const Lexicon, Scorer)> = Vec::new();
         for &i in &held {
+            let lexicon = lexical.train_lexicon(i);
+            let at = match scorers.iter().position(|(l, _)| std::ptr::eq(*l, lexicon)) {
+                Some(at) => at,
+                None => {
+                    scorers.push((lexicon, Scorer::new(&model, lexicon)?));
+                    scorers.len() - 1
+                }
+            };
+            let scorer = &scorers[at].1;
             let pair = &train_corpus.pairs[i];
             let (search, decisions) = scorer.align_pair(pair, train_links.get(i).unwrap_or(&WordAlignment::default()));
             out[i] = Some(scorer.first_pass_output(pair, &search, &decisions));
@@ -715,11 +734,13 @@ fn train_at_quantile(
             let (pair, c) = (&train_corpus.pairs[p], &all.candidates[p][k]);
             if spec.context {
                 if table.as_ref().is_none_or(|(q, _)| *q != p) {
-                    let m = pair_matrices(lexicon, pair, train_links.get(p).unwrap_or(&WordAlignment::default()));
+                    let links = train_links.get(p).cloned().unwrap_or_default();
+                    let m = pair_matrices(lexical.train_lexicon(p), pair, &links);
                     table = Some((p, PairFeatureTable::new(&pair.source, &pair.target, &m)));
                 }
                 if let Some((_, t)) = &table {
-                    contexts[e] = Some(ContextFeatures::compute(&pair.source, c.source, &pair.target, c.target, t));
+                    contexts[e] =
+                        Some(ContextFeatures::compute(&pair.source, c.source, &pair.target, c.target, t, spec.unknown));
                 }
             }
             if let Some(h) = history.and_then(|h| h.get(p)) {
@@ -996,7 +1017,8 @@ impl<'m> Scorer<'m> {
                 .iter()
                 .map(|c| {
                     table.as_ref().map(|t| {
-                        let f = ContextFeatures::compute(&pair.source, c.source, &pair.target, c.target, t);
+                        let f =
+                            ContextFeatures::compute(&pair.source, c.source, &pair.target, c.target, t, spec.unknown);
                         let key = context_key(&mut index, &f);
                         (f, key)
                     })

@@ -51,7 +51,11 @@ pub fn lexicon_source(
 ) -> LexiconSource {
     match tables {
         Some(lexicon) => LexiconSource::Given { lexicon, links: word_links },
-        None => LexiconSource::Train { extra, options: alignment_lexicon_options().with_word_model(word_model) },
+        None => LexiconSource::Train {
+            extra,
+            options: alignment_lexicon_options().with_word_model(word_model),
+            held_out: false,
+        },
     }
 }
 

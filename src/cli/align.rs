@@ -41,6 +41,12 @@ pub struct LexArgs {
     /// model file's choice.
     #[arg(long, value_name = "MODEL", default_value = "fast-align")]
     pub word_model: WordModel,
+    /// Beyond the paper: a word the in-engine lexicon never saw (in held-out sentences) is looked
+    /// up by its stem, its first N characters lowercased, in tables trained on the stemmed
+    /// sentences; two identical words (names, numbers) get 0.5. Off by default; `align` re-trains
+    /// with the model file's choice.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub stem_backoff: Option<u16>,
 }
 
 /// `treelink train`.
@@ -64,6 +70,13 @@ pub struct TrainArgs {
     pub lex: LexArgs,
     #[command(flatten)]
     pub svm: SvmArgs,
+    /// Train for held-out input (beyond the paper): the model will align sentences its in-engine
+    /// lexicon never saw (`align` then keeps the input out of the lexicon, as `align --held-out`).
+    /// The lexicon is trained on --train's sentences only, --dev's word links come from it as a
+    /// test set's would, and each training pair is featurised by a lexicon trained without its
+    /// fold (5 folds), so training sees features as sparse as the input's.
+    #[arg(long)]
+    pub held_out: bool,
     /// Output model file (JSON).
     #[arg(short = 'o', long = "output", value_name = "MODEL")]
     pub output: String,
@@ -220,7 +233,8 @@ pub struct AlignArgs {
     pub word_align: Option<String>,
     /// The input is a held-out test set: its sentences do not join the in-engine lexicon's
     /// training (by default they do, as GIZA++ is run on a whole corpus); its word links come
-    /// from the lexicon as trained. For scores that no test sentence has shaped.
+    /// from the lexicon as trained. For scores that no test sentence has shaped. Always so for a
+    /// model of `train --held-out`.
     #[arg(long)]
     pub held_out: bool,
 }
@@ -296,13 +310,14 @@ pub struct ExperimentArgs {
     #[arg(long, default_value_t = 5)]
     pub folds: usize,
     /// Rows to run (comma-separated): paper (Tables 3/4), calibrated (the threshold on D chosen on
-    /// dev), ctx (+ context features), data (the ctx row's kernel without its fragment BTKs, on
-    /// all the training data by --solver linear, the negative share tuned on dev), hist (+ second
-    /// pass); beyond = calibrated,ctx,hist; all = paper,beyond. The rows beyond the paper add up,
+    /// dev), ctx (+ context features), unk (+ the shares of words unknown to the lexicon, for
+    /// held-out sentences), data (the ctx row's kernel without its fragment BTKs, on all the
+    /// training data by --solver linear, the negative share tuned on dev), hist (+ second pass);
+    /// beyond = calibrated,ctx,hist; all = paper,beyond. The rows beyond the paper add up,
     /// on the paper rows' best combination (or --kernel) at its pruning quantile. The baseline
     /// always runs.
     #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "all",
-          value_parser = ["paper", "calibrated", "ctx", "data", "hist", "beyond", "all"])]
+          value_parser = ["paper", "calibrated", "ctx", "unk", "data", "hist", "beyond", "all"])]
     pub rows: Vec<String>,
     /// The `data` row's sizes (comma-separated): at most this many examples each (positives and
     /// negatives in proportion), or all; one row per size.
@@ -311,9 +326,11 @@ pub struct ExperimentArgs {
     /// Without the paper rows: the combination the other rows build on (default plain+dbtk-root+ibtk-rgsst).
     #[arg(long, value_name = "SPEC")]
     pub kernel: Option<KernelSpec>,
-    /// Train the in-engine lexicon on the test sentences too (never their gold links), as the paper
-    /// runs GIZA++ on its whole corpus. By default the test sentences stay out of every model:
-    /// the lexicon is trained on train and dev, and the test pairs' word links come from it.
+    /// Train the in-engine lexicon on the dev and test sentences too (never their gold links), as
+    /// the paper runs GIZA++ on its whole corpus. By default the test sentences stay out of every
+    /// model: the lexicon is trained on train only, dev and test are held out alike (their word
+    /// links from it), and each training pair is featurised by a lexicon trained without it (as
+    /// `train --held-out`).
     #[arg(long)]
     pub transductive_lexicon: bool,
     #[command(flatten)]
@@ -355,7 +372,8 @@ fn extra_bitext(lex: &LexArgs) -> Result<Vec<SentencePair>, CliError> {
 
 /// The lexicon source the arguments ask for.
 fn lexicon_source(lex: &LexArgs, links: Option<Vec<WordAlignment>>) -> Result<LexiconSource, CliError> {
-    Ok(alignment::lexicon_source(tables(lex)?, links, extra_bitext(lex)?, lex.word_model))
+    Ok(alignment::lexicon_source(tables(lex)?, links, extra_bitext(lex)?, lex.word_model)
+        .with_stem_backoff(lex.stem_backoff.map(usize::from)))
 }
 
 /// Links of every pair of `input` under `model`, given the input's word links.
@@ -387,7 +405,7 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let dev = args.dev.as_deref().map(|d| corpus(d, true, limits)).transpose()?;
     model::check_train_candidates(&train, &args.svm.options(&KernelSpec::paper_best(), limits)?)?;
     let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
-    let source = lexicon_source(&args.lex, links)?;
+    let source = lexicon_source(&args.lex, links)?.for_held_out_input(args.held_out);
     let options = alignment::kernels_to_try(args.kernel.clone(), dev.is_some())
         .iter()
         .map(|spec| args.svm.options(spec, limits))
@@ -464,6 +482,8 @@ struct RowChoice {
     /// The rows beyond the paper, on the paper rows' best combination (else on `kernel`).
     calibrated: bool,
     context: bool,
+    /// + `unk` on the ctx row's kernel.
+    unknown: bool,
     /// The ctx row's explicit part on all the training data ([`Solver::Linear`]).
     data: bool,
     history: bool,
@@ -487,15 +507,16 @@ fn run_split(
     let (lex, svm) = (&args.lex, &args.svm);
     model::check_train_candidates(train, &svm.options(&KernelSpec::paper_best(), limits)?)?;
     // One lexicon for all configurations, never trained on a gold link: on
-    // train and dev, the test pairs' word links from it (or, as GIZA++ in the
-    // paper, on the test sentences too).
+    // train, the dev and test pairs' word links from it (or, as GIZA++ in the
+    // paper, on every sentence).
     let source = lexicon_source(lex, None)?;
     let (split, test_links) = if args.transductive_lexicon {
         let all = prepare(&[train, dev, test], source, "lexical model", reporter)?;
         let test_links = all.links[2].clone();
         (LexicalSetup { links: all.links[..2].to_vec(), ..all }, test_links)
     } else {
-        let split = prepare(&[train, dev], source, "lexical model", reporter)?;
+        // Test is held out; so is dev, which chooses for it (see align::lexical::prepare).
+        let split = prepare(&[train, dev], source.for_held_out_input(true), "lexical model", reporter)?;
         let test_links = held_out_links(&split, test);
         (split, test_links)
     };
@@ -548,7 +569,7 @@ fn run_split(
         let title = format!("Plain + {} + {} (best on dev)", title_of(&best[0].1), title_of(&best[1].1));
         combo_quantile = Some(run(title, &paper(&combo)?, &mut rows, reporter)?.1);
     }
-    if rows_from.calibrated || rows_from.context || rows_from.data || rows_from.history {
+    if rows_from.calibrated || rows_from.context || rows_from.unknown || rows_from.data || rows_from.history {
         // Beyond the paper, each row adding to the one before, on the best
         // combination at the pruning quantile its row chose on dev.
         let mut options = paper(&combo)?;
@@ -565,6 +586,10 @@ fn run_split(
         options.spec = with_components(&options.spec, true, false);
         if rows_from.context {
             run("  + ctx (context features)".into(), &options, &mut rows, reporter)?;
+        }
+        if rows_from.unknown {
+            options.spec.unknown = true;
+            run("  + unk (unknown words' shares)".into(), &options, &mut rows, reporter)?;
         }
         if rows_from.data {
             let mut data = options.clone();
@@ -653,6 +678,7 @@ pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError>
         paper: wants("paper"),
         calibrated: wants("calibrated"),
         context: wants("ctx"),
+        unknown: args.rows.iter().any(|r| r == "unk"),
         data: args.rows.iter().any(|r| r == "data"),
         history: wants("hist"),
         kernel: args.kernel.clone(),
