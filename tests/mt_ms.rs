@@ -1131,3 +1131,33 @@ fn squoia_ms_end_to_end() {
     println!("dev (untuned): {bleu}; {:.1} sentences/s; {rms} RMs, {glue} glue", dev.len() as f64 / secs);
     assert!(bleu.score > 8.0, "{bleu}");
 }
+
+/// `--word-model hmm` (mt-train, mt-experiment): the tables are extracted
+/// from the HMM's symmetrised links, exactly the lexicon training's with that
+/// model, which differ from fast_align's on real sentences; a name it does
+/// not know is refused with the list.
+#[test]
+fn the_hmm_word_model_gives_the_tables_its_links() {
+    use treelink::lexicon::{bitext_of, train_lexicon, LexiconOptions, WordModel};
+    use treelink::mt::train::word_alignments_with;
+    use treelink::progress::Quiet;
+    let sample = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), false).unwrap();
+    let corpus = Corpus { pairs: sample.pairs[..60].to_vec() };
+    let (hmm, lexicon) = word_alignments_with(&[&corpus], WordModel::Hmm, &mut Quiet).unwrap();
+    let options = LexiconOptions::default().with_word_model(WordModel::Hmm);
+    let (expected_lexicon, expected) = train_lexicon(&bitext_of(&corpus), &options, &mut |_| {});
+    assert_eq!((&hmm[0], &lexicon), (&expected, &expected_lexicon));
+    let (fast, _) = word_alignments_with(&[&corpus], WordModel::FastAlign, &mut Quiet).unwrap();
+    let differ = hmm[0].iter().zip(&fast[0]).filter(|(a, b)| a != b).count();
+    assert!(differ > 10, "{differ} of 60 pairs");
+    let dir = temp_dir("word-model");
+    write_corpus(&dir, "train");
+    let p = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    let (ok, _, err) =
+        run(&["mt-train", "--train", &p("train"), "--system", "phrase", "--word-model", "ibm4", "-o", &p("m.json")]);
+    assert!(!ok && err.contains("fast-align, hmm"), "{err}");
+    let (ok, _, err) =
+        run(&["mt-train", "--train", &p("train"), "--system", "phrase", "--word-model", "hmm", "-o", &p("m.json")]);
+    assert!(ok, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

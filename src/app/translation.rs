@@ -20,7 +20,7 @@ use crate::mt::decoder::NBestEntry;
 use crate::mt::model::{MtSystem, SystemKind, TrainingInfo, TranslationModel};
 use crate::mt::ms::{MsStep, MS_FEATURE_NAMES};
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseStep, PHRASE_FEATURE_NAMES};
-use crate::mt::train::{train_system, word_alignments_and_lexicon, MtTrainError, MtTrainSettings};
+use crate::mt::train::{train_system, word_alignments_with, MtTrainError, MtTrainSettings};
 use crate::mt::unknown::SourceNote;
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::{NodeId, Tree};
@@ -206,7 +206,7 @@ pub fn train_model(
         Some(links) => links,
         None => {
             let corpora: Vec<&Corpus> = std::iter::once(t.train).chain(t.dev).collect();
-            let (mut links, lexicon) = word_alignments_and_lexicon(&corpora, observer)?;
+            let (mut links, lexicon) = word_alignments_with(&corpora, settings.word_model, observer)?;
             settings.lexicon = Some(lexicon);
             links.swap_remove(0)
         }

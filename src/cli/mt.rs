@@ -12,7 +12,7 @@ use treelink::app::translation::{self, SubtreeAlign, SubtreeAlignArg, Translatio
 use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
 use treelink::eval::significance::{self, Bootstrap, RunScores};
-use treelink::lexicon;
+use treelink::lexicon::{self, WordModel};
 use treelink::limits::Limits;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::model::{MtSystem, SystemKind, TrainingInfo, TranslationModel};
@@ -71,6 +71,10 @@ pub struct MtOptions {
     /// model is inside the MS model.
     #[arg(long)]
     pub phrase_fallback: bool,
+    /// The word alignment the tables are extracted from: fast-align (IBM1, then fast_align's IBM2,
+    /// both ways, grow-diag-final-and) or hmm (those, then the HMM of Vogel et al. 1996).
+    #[arg(long, value_name = "MODEL", default_value = "fast-align")]
+    pub word_model: WordModel,
 }
 
 fn parse_reading(s: &str) -> Result<MsReading, String> {
@@ -268,6 +272,7 @@ impl MtOptions {
             unknown: self.unknown_words,
             reading: self.ms_reading,
             phrase_fallback: self.phrase_fallback,
+            word_model: self.word_model,
             lexicon: None,
         })
     }
@@ -618,7 +623,7 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
     let started = Instant::now();
     // No test sentence in any model: the word alignment (like the tables, the LMs and MERT)
     // sees the training and dev pairs only; the test pairs are only translated and scored.
-    let (links, lexicon) = mt_train::word_alignments_and_lexicon(&[&train, &dev], &mut reporter)?;
+    let (links, lexicon) = mt_train::word_alignments_with(&[&train, &dev], args.opts.word_model, &mut reporter)?;
     let align_secs = started.elapsed().as_secs_f64();
     reporter.note(&format!("word alignment of {} pairs (train and dev): {align_secs:.1} s", train.len() + dev.len()));
     let needs_subtree = args.extract.iter().any(|&m| m != ExtractMethod::Word);

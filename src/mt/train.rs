@@ -7,7 +7,7 @@
 
 use crate::corpus::Corpus;
 use crate::lexicon::Lexicon;
-use crate::lexicon::{self, bitext_of, LexiconOptions, WordAlignment};
+use crate::lexicon::{self, bitext_of, LexiconOptions, WordAlignment, WordModel};
 use crate::mt::lm::NgramLm;
 use crate::mt::model::{MtSystem, SystemKind};
 use crate::mt::ms::{MsReading, MsSystem, MsSystemConfig, MsSystemError};
@@ -44,6 +44,9 @@ pub struct MtTrainSettings {
     pub reading: MsReading,
     /// MS system: every phrase pair also an option ([`crate::mt::ms::MsDecodeOptions::phrase_fallback`]).
     pub phrase_fallback: bool,
+    /// The word-alignment model ([`word_alignments_with`]): fast_align (the
+    /// default) or the HMM after it.
+    pub word_model: WordModel,
     /// The word-alignment lexicon of the training pairs ([`word_alignments_and_lexicon`]):
     /// the unknown-word back-off's translations ([`crate::mt::unknown::lexicon_backoff`]).
     /// `None` (e.g. a word alignment given as a file): no back-off.
@@ -64,6 +67,7 @@ impl Default for MtTrainSettings {
             unknown: UnknownWordOptions::default(),
             reading: MsReading::default(),
             phrase_fallback: false,
+            word_model: WordModel::FastAlign,
             lexicon: None,
         }
     }
@@ -91,8 +95,19 @@ pub fn word_alignments_and_lexicon(
     corpora: &[&Corpus],
     progress: &mut dyn Observer,
 ) -> Result<(Vec<Vec<WordAlignment>>, Lexicon), Cancelled> {
+    word_alignments_with(corpora, WordModel::FastAlign, progress)
+}
+
+/// [`word_alignments_and_lexicon`] by `word_model` (the HMM's Viterbi links
+/// replace fast_align's, as `train --word-model hmm` does for sub-tree alignment).
+pub fn word_alignments_with(
+    corpora: &[&Corpus],
+    word_model: WordModel,
+    progress: &mut dyn Observer,
+) -> Result<(Vec<Vec<WordAlignment>>, Lexicon), Cancelled> {
     let bitext: Vec<_> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
-    let (lexicon, links) = lexicon::train_observed(&bitext, &LexiconOptions::default(), "word alignment", progress)?;
+    let options = LexiconOptions::default().with_word_model(word_model);
+    let (lexicon, links) = lexicon::train_observed(&bitext, &options, "word alignment", progress)?;
     let mut rest = links.into_iter();
     Ok((corpora.iter().map(|c| rest.by_ref().take(c.len()).collect()).collect(), lexicon))
 }
