@@ -39,3 +39,31 @@ fn an_svm_light_tk_model_with_an_empty_bracket_beside_a_sub_tree_is_refused_wher
     let again = treelink::svm_light_tk::TkModel::from_text(&model.to_text(), "again").unwrap();
     assert_eq!(again.to_text(), model.to_text());
 }
+
+/// `alignment_model`, 2026-11-24 (crash-4d44c28d…): a support vector's plain
+/// feature of 2.2e215 read, and the polynomial kernel of it overflowed to
+/// infinity, so a decision value was NaN. Feature values and coefficients
+/// far beyond what training gives are now refused with their JSON path.
+#[test]
+fn a_model_with_a_feature_value_that_overflows_the_kernel_is_refused_where_it_is() {
+    use treelink::align::model::AlignmentModel;
+    let data = format!("{}/www/sample/dev", env!("CARGO_MANIFEST_DIR"));
+    let corpus = treelink::corpus::Corpus::read_prefix(&data, true).unwrap();
+    let corpus = treelink::corpus::Corpus { pairs: corpus.pairs[..12].to_vec() };
+    let source = treelink::app::alignment::lexicon_source(None, None, Vec::new(), Default::default());
+    let options = treelink::align::model::TrainOptions { max_examples: 200, ..Default::default() };
+    let model =
+        treelink::app::alignment::train_model(&corpus, None, source, &[options], &mut treelink::progress::Quiet)
+            .unwrap();
+    let json = serde_json::to_string_pretty(&model).unwrap();
+    assert_eq!(AlignmentModel::from_json(&json, "m.json").unwrap(), model);
+    let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    value["support_vectors"][1]["plain"][5] = serde_json::json!(2.2e215);
+    let e = AlignmentModel::from_json(&serde_json::to_string(&value).unwrap(), "m.json").unwrap_err().to_string();
+    assert!(e.starts_with("m.json:1:"), "{e}");
+    assert!(e.contains("support_vectors[1].plain: expected feature values between -1e6 and 1e6, found 2.2e215"), "{e}");
+    let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    value["rho"] = serde_json::json!(-1e300);
+    let e = AlignmentModel::from_json(&serde_json::to_string(&value).unwrap(), "m.json").unwrap_err().to_string();
+    assert!(e.contains("rho: expected a coefficient between -1e100 and 1e100, found -1e300"), "{e}");
+}

@@ -152,6 +152,61 @@ fn checked_spec<'de, D: serde::Deserializer<'de>>(d: D) -> Result<KernelSpec, D:
     Ok(spec)
 }
 
+/// The largest magnitude a feature value of a model file may have: far above
+/// any feature a treebank gives (sums of probabilities over a sentence's
+/// words, shares, posteriors), far below where the kernels' products
+/// overflow to infinity and a decision value becomes NaN.
+pub const MAX_FEATURE: f64 = 1e6;
+
+/// The largest magnitude of a support vector's coefficient `α y` and of ρ.
+pub const MAX_COEFFICIENT: f64 = 1e100;
+
+fn check_features<E: serde::de::Error>(values: &[f64]) -> Result<(), E> {
+    match values.iter().find(|v| !(v.abs() <= MAX_FEATURE)) {
+        Some(v) => {
+            Err(E::custom(format!("expected feature values between -{MAX_FEATURE:e} and {MAX_FEATURE:e}, found {v:e}")))
+        }
+        None => Ok(()),
+    }
+}
+
+/// A support vector's plain features, each within [`MAX_FEATURE`].
+fn checked_plain<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[f64; N_PLAIN], D::Error> {
+    let plain = <[f64; N_PLAIN]>::deserialize(d)?;
+    check_features(&plain)?;
+    Ok(plain)
+}
+
+/// A support vector's context, its dense features within [`MAX_FEATURE`].
+fn checked_context<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<ContextFeatures>, D::Error> {
+    let context = Option::<ContextFeatures>::deserialize(d)?;
+    if let Some(c) = &context {
+        check_features(&c.dense)?;
+    }
+    Ok(context)
+}
+
+/// A support vector's history features, within [`MAX_FEATURE`].
+fn checked_history<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<f64>>, D::Error> {
+    let history = Option::<Vec<f64>>::deserialize(d)?;
+    if let Some(h) = &history {
+        check_features(h)?;
+    }
+    Ok(history)
+}
+
+/// A coefficient `α y` or ρ within [`MAX_COEFFICIENT`].
+fn checked_coefficient<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    use serde::de::Error;
+    let c = f64::deserialize(d)?;
+    if !(c.abs() <= MAX_COEFFICIENT) {
+        return Err(D::Error::custom(format!(
+            "expected a coefficient between -{MAX_COEFFICIENT:e} and {MAX_COEFFICIENT:e}, found {c:e}"
+        )));
+    }
+    Ok(c)
+}
+
 /// Training settings; the defaults follow the paper (C = 2.4, λ = 0.4).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrainOptions {
@@ -256,13 +311,15 @@ pub struct SupportVector {
     pub source: String,
     #[serde(deserialize_with = "crate::io::json::bracketed_tree")]
     pub target: String,
+    #[serde(deserialize_with = "checked_plain")]
     pub plain: [f64; N_PLAIN],
     /// Its context (models with `ctx`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "checked_context")]
     pub context: Option<ContextFeatures>,
     /// Its first-pass history (models with `hist`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "checked_history")]
     pub history: Option<Vec<f64>>,
+    #[serde(deserialize_with = "checked_coefficient")]
     pub coef: f64,
 }
 
@@ -302,6 +359,7 @@ pub struct AlignmentModel {
     pub candidates: CandidateNodes,
     pub thresholds: Thresholds,
     pub support_vectors: Vec<SupportVector>,
+    #[serde(deserialize_with = "checked_coefficient")]
     pub rho: f64,
     pub posterior: Posterior,
     /// The greedy search links candidates with `D` above this (the paper: 0;
