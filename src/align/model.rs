@@ -162,7 +162,7 @@ pub const MAX_FEATURE: f64 = 1e6;
 pub const MAX_COEFFICIENT: f64 = 1e100;
 
 fn check_features<E: serde::de::Error>(values: &[f64]) -> Result<(), E> {
-    match values.iter().find(|v| !(v.abs() <= MAX_FEATURE)) {
+    match values.iter().find(|v| !v.is_finite() || v.abs() > MAX_FEATURE) {
         Some(v) => {
             Err(E::custom(format!("expected feature values between -{MAX_FEATURE:e} and {MAX_FEATURE:e}, found {v:e}")))
         }
@@ -199,7 +199,7 @@ fn checked_history<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<
 fn checked_coefficient<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     use serde::de::Error;
     let c = f64::deserialize(d)?;
-    if !(c.abs() <= MAX_COEFFICIENT) {
+    if !c.is_finite() || c.abs() > MAX_COEFFICIENT {
         return Err(D::Error::custom(format!(
             "expected a coefficient between -{MAX_COEFFICIENT:e} and {MAX_COEFFICIENT:e}, found {c:e}"
         )));
