@@ -9,8 +9,8 @@ use yew::prelude::*;
 
 use super::classroom::ExerciseAction;
 use super::loader::slot_row;
+use super::props::Settled;
 use super::state::{Action, Slot};
-use super::view::Settled;
 use crate::eval::prf::Counts;
 use crate::exercise::{ClassTable, Mark, PairCheck};
 
@@ -198,38 +198,4 @@ pub fn exercise_panel(props: &ExerciseProps) -> Html {
             {make_form(props)}
         </section>
     }
-}
-
-/// The exercise named by the page's address (`?exercise=FILE.json`, a
-/// path on the same site), fetched and handed to the reducer as a file
-/// read for the exercise input; a failure shows next to that input.
-pub fn open_from_address(dispatch: Callback<Action>) {
-    let Some(window) = web_sys::window() else { return };
-    let search = window.location().search().unwrap_or_default();
-    let Some(value) = search.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix("exercise=")) else {
-        return;
-    };
-    let url = js_sys::decode_uri_component(value).ok().and_then(|v| v.as_string()).unwrap_or_else(|| value.to_string());
-    yew::platform::spawn_local(async move {
-        let slot = Some(Slot::Exercise);
-        let failed = |error: String| Action::FileFailed { name: url.clone(), error, slot };
-        let action = match fetch_text(&window, &url).await {
-            Ok(text) => Action::FileRead { name: url.clone(), text, slot },
-            Err(e) => failed(format!("{url}: cannot open the exercise: {e}")),
-        };
-        dispatch.emit(action);
-    });
-}
-
-async fn fetch_text(window: &web_sys::Window, url: &str) -> Result<String, String> {
-    use wasm_bindgen::JsCast;
-    use wasm_bindgen_futures::JsFuture;
-    let shown = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
-    let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(shown)?;
-    let response: web_sys::Response = response.dyn_into().map_err(shown)?;
-    if !response.ok() {
-        return Err(format!("the site answered HTTP {} {}", response.status(), response.status_text()));
-    }
-    let text = JsFuture::from(response.text().map_err(shown)?).await.map_err(shown)?;
-    text.as_string().ok_or_else(|| "the answer is not text".to_string())
 }

@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use super::view::Settled;
+use super::props::Settled;
 
 use super::state::{Action, Mode};
 use crate::align::explain::{Explanation, SearchRole, Verdict, FEATURE_NAMES};

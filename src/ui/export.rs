@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement};
 use yew::prelude::*;
 
-use super::view::Settled;
+use super::props::Settled;
 
 use super::state::Action;
 use crate::align::explain::{curve_csv, results_csv};

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::view::Settled;
+use super::props::Settled;
 
 use super::state::{Action, Compare};
 use crate::kernel::{all_btk_values, BtkKind, DeltaTable, Space, SubTree, SubTreePair};

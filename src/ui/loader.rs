@@ -5,7 +5,7 @@
 use web_sys::{DragEvent, FileList, HtmlInputElement};
 use yew::prelude::*;
 
-use super::view::Settled;
+use super::props::Settled;
 
 use super::file_handles;
 use super::state::{is_mt_model, Action, Slot, SlotStatus};

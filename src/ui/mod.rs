@@ -34,6 +34,8 @@ mod loader;
 // (wasm32), where the messages live, the lint does not fire.
 #[cfg(target_arch = "wasm32")]
 mod persist;
+#[cfg(target_arch = "wasm32")]
+mod props;
 #[allow(clippy::large_enum_variant)]
 pub mod protocol;
 #[cfg(target_arch = "wasm32")]

@@ -193,7 +193,7 @@ pub fn use_kept_session(state: &UseReducerHandle<State>) {
                 }
                 // An exercise named by the address (`?exercise=FILE.json`) after
                 // the kept session, so its files reach the file worker last and win.
-                super::exercise_panel::open_from_address(Callback::from(move |a| dispatcher.dispatch(a)));
+                open_exercise_from_address(Callback::from(move |a| dispatcher.dispatch(a)));
             });
             || ()
         });
@@ -233,3 +233,36 @@ pub fn use_kept_session(state: &UseReducerHandle<State>) {
 
 use super::state::Slot;
 use wasm_bindgen::{JsCast, JsValue};
+
+/// The exercise named by the page's address (`?exercise=FILE.json`, a
+/// path on the same site), fetched and handed to the reducer as a file
+/// read for the exercise input; a failure shows next to that input.
+fn open_exercise_from_address(dispatch: Callback<Action>) {
+    let Some(window) = web_sys::window() else { return };
+    let search = window.location().search().unwrap_or_default();
+    let Some(value) = search.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix("exercise=")) else {
+        return;
+    };
+    let url = js_sys::decode_uri_component(value).ok().and_then(|v| v.as_string()).unwrap_or_else(|| value.to_string());
+    yew::platform::spawn_local(async move {
+        let slot = Some(Slot::Exercise);
+        let failed = |error: String| Action::FileFailed { name: url.clone(), error, slot };
+        let action = match fetch_text(&window, &url).await {
+            Ok(text) => Action::FileRead { name: url.clone(), text, slot },
+            Err(e) => failed(format!("{url}: cannot open the exercise: {e}")),
+        };
+        dispatch.emit(action);
+    });
+}
+
+async fn fetch_text(window: &web_sys::Window, url: &str) -> Result<String, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let shown = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
+    let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(shown)?;
+    let response: web_sys::Response = response.dyn_into().map_err(shown)?;
+    if !response.ok() {
+        return Err(format!("the site answered HTTP {} {}", response.status(), response.status_text()));
+    }
+    let text = JsFuture::from(response.text().map_err(shown)?).await.map_err(shown)?;
+    text.as_string().ok_or_else(|| "the answer is not text".to_string())
+}

@@ -8,7 +8,7 @@
 
 use yew::prelude::*;
 
-use super::view::Settled;
+use super::props::Settled;
 
 use super::state::{Action, Mode};
 use crate::align::greedy::Outcome;

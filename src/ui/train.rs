@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use super::view::{Running, Settled};
+use super::props::{Running, Settled};
 
 use super::state::{Action, Field, Job, JobKind, Slot, State};
 use crate::app::alignment::{held_out_pairs, HELD_OUT_PERCENT};

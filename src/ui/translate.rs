@@ -11,7 +11,7 @@
 
 use yew::prelude::*;
 
-use super::view::Settled;
+use super::props::Settled;
 
 use super::export::download_text;
 use super::results::training_data_warning;

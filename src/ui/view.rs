@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::props::{Running, Settled};
 use super::state::{Action, DownloadBody, Effect, Mode, Results, State};
 use super::{
     diagram, exercise_panel, explain_panel, export, file_handles, find, jobs, kernel_table, loader, persist, protocol,
@@ -34,29 +35,6 @@ impl yew::Reducible for State {
         Rc::new(s)
     }
 }
-
-/// The state as the panels see it: equal while only the running job's
-/// progress moves ([`State::same_but_progress`]), so a progress report
-/// re-renders the progress bar (which reads [`Running`]) and not the panels.
-#[derive(Clone)]
-pub struct Settled(pub UseReducerHandle<State>);
-
-impl PartialEq for Settled {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.same_but_progress(&other.0)
-    }
-}
-
-impl std::ops::Deref for Settled {
-    type Target = State;
-    fn deref(&self) -> &State {
-        &self.0
-    }
-}
-
-/// The running job, as a context: the one thing a progress report changes.
-#[derive(Clone, PartialEq)]
-pub struct Running(pub Option<state::Job>);
 
 /// The page's two workers: one for jobs (training, aligning, translating;
 /// restarted to cancel), one that reads the user's files, so a file is
