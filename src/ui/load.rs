@@ -12,7 +12,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::align::model::AlignmentModel;
 use crate::app::files::{self, FileKind};
 use crate::corpus::{Corpus, CorpusError, Named, TreePair};
 use crate::exercise::{Answers, ClassTable, Exercise};
@@ -390,7 +389,7 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
         Slot::WordLinks => read_word_alignments_for(text, name, lengths)
             .map(|a| format!("{name}: {} lines, {} word links", a.len(), a.iter().map(|l| l.len()).sum::<usize>()))
             .map_err(|e| e.to_string()),
-        Slot::Model => AlignmentModel::from_json(text, name)
+        Slot::Model => files::read_alignment_model(text, name)
             .map(|m| format!("{name}: {}", m.describe()))
             .map_err(|e| e.to_string()),
         // Read by the job worker, which keeps it (see `Request::LoadMt`).
@@ -567,7 +566,7 @@ fn check_files(request: &LoadRequest) -> Checked {
         Slot::Model => {
             // Read once: its status and its description both come from it.
             if let Some(f) = files(Slot::Model).last().filter(|f| !f.text.is_empty()) {
-                match AlignmentModel::from_json(&f.text, &f.name) {
+                match files::read_alignment_model(&f.text, &f.name) {
                     Ok(m) => {
                         set(&mut statuses, Slot::Model, Ok(format!("{}: {}", f.name, m.describe())));
                         model = Some(m.describe());

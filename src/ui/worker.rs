@@ -14,12 +14,13 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::load;
-use super::protocol::{JobId, LexiconFiles, NamedText, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
+use super::protocol::{JobId, LexiconFiles, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
 use crate::align::model::{AlignmentModel, TrainOptions};
 use crate::app::alignment::{self, Comparison};
+use crate::app::files;
 use crate::app::translation::{self, TranslationTraining};
 use crate::corpus::Corpus;
-use crate::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment, WordModel};
+use crate::lexicon::{Lexicon, WordAlignment, WordModel};
 use crate::mt::lm::{read_arpa, NgramLm};
 use crate::mt::model::{SystemKind, TranslationModel};
 use crate::mt::phrase::ExtractMethod;
@@ -145,7 +146,7 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
         Request::Align { job, corpus, model, lexicon } => {
             reporter.job = Some(job);
             let result = corpus.parse().and_then(|corpus| {
-                let model = AlignmentModel::from_json(&model, "the alignment model").map_err(|e| e.to_string())?;
+                let model = files::read_alignment_model(&model, "the alignment model").map_err(|e| e.to_string())?;
                 align(job, reporter, corpus, model, &lexicon)
             });
             if let Err(message) = result {
@@ -262,21 +263,16 @@ fn translate(model: &TranslationModel, source: &str, nbest: usize) -> Result<Tra
     Ok(TranslationView { seconds: (js_sys::Date::now() - started) / 1000.0, ..view })
 }
 
+/// The uploaded word links of the corpus's pairs, if given.
 fn word_links(files: &LexiconFiles, corpus: &Corpus) -> Result<Option<Vec<WordAlignment>>, String> {
-    files
-        .word_links
-        .as_ref()
-        .map(|f| read_word_alignments_for(&f.text, &f.name, &corpus.sentence_lengths()).map_err(|e| e.to_string()))
-        .transpose()
+    files.word_links.as_ref().map(|f| alignment::word_links(f.named(), corpus).map_err(|e| e.to_string())).transpose()
 }
 
 /// The uploaded Moses tables as a lexicon, if both were given.
 fn tables(files: &LexiconFiles) -> Result<Option<Lexicon>, String> {
-    let read = |f: &NamedText| read_moses_lex(&f.text, &f.name).map_err(|e| e.to_string());
-    match (&files.s2t, &files.t2s) {
-        (Some(s2t), Some(t2s)) => Ok(Some(Lexicon::new(read(s2t)?, read(t2s)?))),
-        _ => Ok(None),
-    }
+    alignment::both_tables(files.s2t.as_ref(), files.t2s.as_ref())
+        .map(|(s2t, t2s)| alignment::moses_lexicon(s2t.named(), t2s.named()).map_err(|e| e.to_string()))
+        .transpose()
 }
 
 /// `treelink train --train CORPUS --word-model M` with the page's options
