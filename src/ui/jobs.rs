@@ -9,7 +9,7 @@
 //! message, which a worker busy in a synchronous training loop reads after
 //! the loop ends; `Worker.terminate()` stops it at once.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use wasm_bindgen::prelude::*;
@@ -17,23 +17,10 @@ use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions};
 use yew::Callback;
 
-use super::protocol::{JobId, Request, Response};
+use super::protocol::{Request, Response};
 
 /// The worker script, relative to the page (so it works under any sub-path).
 const WORKER_URL: &str = "./worker_loader.js";
-
-thread_local! {
-    static NEXT_JOB: Cell<u32> = const { Cell::new(1) };
-}
-
-/// A fresh job id.
-pub fn next_job_id() -> JobId {
-    NEXT_JOB.with(|n| {
-        let id = n.get();
-        n.set(id.wrapping_add(1));
-        JobId(id)
-    })
-}
 
 struct Inner {
     worker: Option<Worker>,

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::app::translation::TranslationView;
 
+pub use super::ids::JobId;
 use super::load::{LoadAnswer, LoadRequest, WirePair};
 use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
@@ -78,19 +79,6 @@ pub struct LexiconFiles {
     pub t2s: Option<NamedText>,
     /// `i-j` word links, one line per pair (the CLI's `--word-align`).
     pub word_links: Option<NamedText>,
-}
-
-/// A request's id, given by the page ([`Request`]); the answers carry it, so
-/// answers to a request the page gave up on are dropped. A translation
-/// model in the worker is named by the id of the job that trained or loaded it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct JobId(pub u32);
-
-impl std::fmt::Display for JobId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)
-    }
 }
 
 // One message per job, serialised at once: the variants' size difference costs nothing.

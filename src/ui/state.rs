@@ -9,10 +9,12 @@ use serde::{Deserialize, Serialize};
 
 use super::classroom::{Classroom, ExerciseAction};
 use super::folds::{Folds, SavedFolds, Side};
+use super::ids::{CorpusGen, JobId, WorkerGen};
 pub use super::load::Slot;
 use super::load::{CorpusOrigin, FileText, LoadAnswer, LoadRequest};
-use super::protocol::{CorpusText, JobId, LexiconFiles, NamedText, Request, Response, TranslationView};
+use super::protocol::{CorpusText, LexiconFiles, NamedText, Request, Response, TranslationView};
 use crate::align::composite::KernelSpec;
+use crate::align::explain::{curve_csv, results_csv};
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
 use crate::align::model::{DecisionThreshold, TrainOptions};
@@ -21,10 +23,12 @@ use crate::corpus::{Corpus, Found, Named, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::eval::prf::Counts;
 use crate::exercise::Mark;
+use crate::io::links::write_links;
 use crate::io::links::{swap_links_text, Link, LinkKind};
-use crate::io::svg::{DrawnLink, LinkStyle};
-use crate::io::tiger::PairIds;
+use crate::io::svg::{drawing_svg, DrawnLink, LinkStyle, DERIVATION_CSS};
+use crate::io::tiger::{export_pair, PairIds, TreebankName};
 use crate::kernel::DEFAULT_LAMBDA;
+use crate::layout::{Drawing, Style};
 use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
@@ -367,7 +371,7 @@ pub enum JobKind {
 pub struct Job {
     pub id: JobId,
     pub kind: JobKind,
-    pub corpus_gen: u32,
+    pub corpus_gen: CorpusGen,
     pub stage: String,
     pub done: u64,
     pub total: u64,
@@ -398,7 +402,7 @@ impl Job {
 /// scored against the corpus's gold links.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Results {
-    pub corpus_gen: u32,
+    pub corpus_gen: CorpusGen,
     pub model: String,
     /// The model was trained in the page on these same pairs.
     pub trained_on_these: bool,
@@ -416,7 +420,7 @@ pub struct Results {
 impl Results {
     fn new(
         corpus: &Corpus,
-        corpus_gen: u32,
+        corpus_gen: CorpusGen,
         model: String,
         lexicon: String,
         searches: Vec<Search>,
@@ -500,9 +504,9 @@ pub struct MtHeld {
     pub summary: String,
     /// The worker generation that holds it; `None` once a worker failed
     /// (it is sent again with the next request).
-    pub worker_gen: Option<u32>,
+    pub worker_gen: Option<WorkerGen>,
     /// Trained in the page on the trees of this generation.
-    pub trained_gen: Option<u32>,
+    pub trained_gen: Option<CorpusGen>,
 }
 
 /// What a translation was asked for: its source tree and, from the corpus, its reference.
@@ -535,7 +539,7 @@ pub struct Translated {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CorpusTranslation {
     /// The trees it belongs to.
-    pub corpus_gen: u32,
+    pub corpus_gen: CorpusGen,
     /// Where the model came from.
     pub model: String,
     pub hyps: Vec<Vec<String>>,
@@ -726,7 +730,7 @@ pub struct State {
     pub corpus: Rc<Corpus>,
     pub corpus_name: String,
     /// Changes whenever the trees change (not when only gold links do).
-    pub corpus_gen: u32,
+    pub corpus_gen: CorpusGen,
     /// Tiger ids of the pairs, when they came from TigerXML.
     pub tiger_ids: Option<Rc<Vec<PairIds>>>,
     /// The loaded pairs are read target → source (swapped by the user).
@@ -752,7 +756,7 @@ pub struct State {
     pub job_note: Option<Result<String, String>>,
     pub explained: Option<Explained>,
     /// Counts worker restarts (a restarted worker has forgotten the alignment's details).
-    pub worker_gen: u32,
+    pub worker_gen: WorkerGen,
     /// The job worker died and none runs yet: the page offers to start one.
     pub worker_stopped: bool,
     pub mode: Mode,
@@ -766,8 +770,10 @@ pub struct State {
     pub find: FindPair,
     /// A session being restored, until its files are loaded.
     pub restoring: Option<Restoring>,
-    /// The last request id given.
-    pub next_job: u32,
+    /// The last request id given (the page's one counter of requests).
+    pub last_job: JobId,
+    /// Why the last export could not be made (shown in the Export panel).
+    pub export_error: Option<String>,
 }
 
 /// What the reducer asks the page to do, carried out by the one hook in
@@ -775,8 +781,9 @@ pub struct State {
 /// data and the reducer's tests see what it asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
-    /// Ask the file worker to check files and build the corpus they make.
-    Load(LoadRequest),
+    /// Ask the file worker to check files and build the corpus they make
+    /// (its answer carries the request's id).
+    Load(JobId, LoadRequest),
     /// Post a request to the job worker.
     Post(Request),
     /// Post a request with a file the job worker reads itself (a large
@@ -787,6 +794,14 @@ pub enum Effect {
     RestartJobWorker,
     /// Offer a file for download.
     Download { name: String, body: DownloadBody },
+    /// Read a file the user gave (picked or dropped) as text, then hand it
+    /// back as [`Action::FileRead`] (or [`Action::FileFailed`]); with
+    /// `sniff_mt`, a `.json` file whose head says it is a translation model
+    /// goes to the job worker unread instead ([`Action::MtFilePicked`]).
+    ReadFile { file: FileHandle, name: String, slot: Option<Slot>, sniff_mt: bool },
+    /// Fetch the exercise file the page's address names (`?exercise=FILE.json`,
+    /// on the same site), then hand it back as a file read for [`Slot::Exercise`].
+    FetchExercise(String),
     /// Forget the session kept for the next visit.
     ForgetSession,
     /// A new entry in the browser's history with this address fragment
@@ -803,6 +818,43 @@ pub enum DownloadBody {
     },
     /// A file the user gave, handed back as it is.
     File(FileHandle),
+    /// A standalone SVG document offered as PNG: drawn at `scale` on a
+    /// canvas (the page's job: it needs the DOM).
+    Png {
+        svg: Shared<str>,
+        width: f64,
+        height: f64,
+        scale: f64,
+    },
+    /// The view's SVG drawing with this element id (the derivation), as the
+    /// browser serialises it (labels stay escaped text), with the diagram's
+    /// stylesheet ([`crate::io::svg::DIAGRAM_CSS`]) and `css`.
+    Element {
+        id: &'static str,
+        css: &'static str,
+    },
+}
+
+/// The files of the Export panel (and the Translate view's drawing), each
+/// made from the state by the engine's writers when asked ([`Action::Export`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFile {
+    /// The predicted links, in the gold format.
+    PredictedLinks,
+    /// The hand links, in the gold format.
+    StudentLinks,
+    /// The predicted links as Stockholm TreeAligner XML, and the two TigerXML files it refers to.
+    Sta,
+    SourceTiger,
+    TargetTiger,
+    /// The diagram of the pair shown (folded as drawn), as SVG or PNG.
+    DiagramSvg,
+    DiagramPng,
+    /// Per-pair P/R/F and the P/R curve, as CSV.
+    ResultsCsv,
+    CurveCsv,
+    /// The Translate view's derivation drawing, as SVG.
+    DerivationSvg,
 }
 
 pub enum Action {
@@ -910,6 +962,17 @@ pub enum Action {
     },
     /// The exercise panel.
     Exercise(ExerciseAction),
+    /// Files picked for `slot` (or dropped: routed by name), held unread by
+    /// the page: each is read as text ([`Effect::ReadFile`]), or a
+    /// translation model goes to the job worker unread.
+    FilesGiven {
+        files: Vec<(String, FileHandle)>,
+        slot: Option<Slot>,
+    },
+    /// The page's address query on start (`?exercise=FILE.json` opens that exercise).
+    OpenQuery(String),
+    /// Offer one of the export files.
+    Export(ExportFile),
 }
 
 fn sample() -> Corpus {
@@ -941,6 +1004,40 @@ fn nearest_gold(pair: &TreePair, s: NodeId, t: NodeId) -> Option<&Link> {
         .or_else(|| up(&pair.source, s).into_iter().find_map(at_source))
         .or_else(|| up(&pair.target, t).into_iter().find_map(at_target))
         .or_else(|| gold.first())
+}
+
+/// The size a standalone SVG declares (`width="…" height="…"` of its root).
+fn svg_size(svg: &str) -> (f64, f64) {
+    let attr = |name: &str| {
+        let key = format!(" {name}=\"");
+        let start = svg.find(&key)? + key.len();
+        svg[start..].split('"').next()?.parse::<f64>().ok()
+    };
+    (attr("width").unwrap_or(800.0), attr("height").unwrap_or(600.0))
+}
+
+/// The exercise file a page address's query names (`?exercise=FILE.json`),
+/// percent-decoded (as `decodeURIComponent`; kept as written if that fails).
+pub fn exercise_address(query: &str) -> Option<String> {
+    let value = query.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix("exercise="))?;
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut k = 0;
+    while k < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[k], bytes.get(k + 1).copied().and_then(hex), bytes.get(k + 2).copied().and_then(hex)) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push((hi * 16 + lo) as u8);
+                k += 3;
+            }
+            (b'%', ..) => return Some(value.to_string()),
+            (b, ..) => {
+                out.push(b);
+                k += 1;
+            }
+        }
+    }
+    Some(String::from_utf8(out).unwrap_or_else(|_| value.to_string()))
 }
 
 /// The effect that sends a translation model file to the job worker, to
@@ -992,7 +1089,8 @@ impl State {
             classroom,
             find,
             restoring,
-            next_job,
+            last_job,
+            export_error,
         } = self;
         let which = |j: &Option<Job>| j.as_ref().map(|j| (j.id, j.kind, j.corpus_gen, j.started.to_bits()));
         which(job) == which(&other.job)
@@ -1026,14 +1124,15 @@ impl State {
             && *classroom == other.classroom
             && *find == other.find
             && *restoring == other.restoring
-            && *next_job == other.next_job
+            && *last_job == other.last_job
+            && *export_error == other.export_error
     }
 
     pub fn with_sample() -> Self {
         State {
             corpus: Rc::new(sample()),
             corpus_name: SAMPLE_NAME.into(),
-            corpus_gen: 0,
+            corpus_gen: CorpusGen::default(),
             tiger_ids: None,
             sides_swapped: false,
             wanted_pair: None,
@@ -1052,7 +1151,7 @@ impl State {
             job: None,
             job_note: None,
             explained: None,
-            worker_gen: 0,
+            worker_gen: WorkerGen::default(),
             worker_stopped: false,
             mode: Mode::Inspect,
             teach: Teach::default(),
@@ -1062,7 +1161,8 @@ impl State {
             classroom: Classroom::default(),
             find: FindPair::default(),
             restoring: None,
-            next_job: 0,
+            last_job: JobId(0),
+            export_error: None,
         }
     }
 
@@ -1335,13 +1435,14 @@ impl State {
                 s.checking = true;
             }
         }
-        Some(Effect::Load(self.load_request(slot)))
+        let id = self.job_id();
+        Some(Effect::Load(id, self.load_request(slot)))
     }
 
     /// A fresh request id.
     fn job_id(&mut self) -> JobId {
-        self.next_job += 1;
-        JobId(self.next_job)
+        self.last_job = self.last_job.next();
+        self.last_job
     }
 
     /// Hands an uploaded translation model to the job worker, which reads and keeps it.
@@ -1403,7 +1504,7 @@ impl State {
 
     /// The node pair to explain, with what its explanation depends on (the
     /// results and the worker holding their alignment), in Inspect mode.
-    fn explain_key(&self) -> Option<(usize, NodeId, NodeId, usize, u32)> {
+    fn explain_key(&self) -> Option<(usize, NodeId, NodeId, usize, WorkerGen)> {
         let results = self.shared_results()?;
         (self.mode == Mode::Inspect).then_some(())?;
         Some((self.pair, self.sel_source?, self.sel_target?, Rc::as_ptr(&results.0) as usize, self.worker_gen))
@@ -1687,7 +1788,7 @@ impl State {
         }
         self.corpus = Rc::new(corpus);
         self.corpus_name = name;
-        self.corpus_gen += 1;
+        self.corpus_gen = self.corpus_gen.next();
         // Other pairs: an open exercise's links and checks no longer apply.
         self.classroom.open = None;
         self.classroom.checks = None;
@@ -1751,7 +1852,7 @@ impl State {
     /// of the other direction no longer apply.
     fn swap_sides(&mut self) {
         self.corpus = Rc::new(self.corpus.swapped());
-        self.corpus_gen += 1;
+        self.corpus_gen = self.corpus_gen.next();
         self.sides_swapped = !self.sides_swapped;
         self.tiger_ids = self.tiger_ids.as_ref().map(|ids| {
             let swap = |p: &PairIds| PairIds { source: p.target.clone(), target: p.source.clone() };
@@ -1821,6 +1922,85 @@ impl State {
             links.push((s, t));
             self.teach.message = Some(Ok(format!("Linked {this}.")));
         }
+    }
+
+    /// [`Action::Export`]: the file, made by the engine's writers, as a
+    /// download; an export that cannot be made says why in `export_error`.
+    fn export(&mut self, file: ExportFile) -> Option<Effect> {
+        let text = |name: &str, text: String, mime: &'static str| Effect::Download {
+            name: name.to_string(),
+            body: DownloadBody::Text { text: text.into(), mime },
+        };
+        let pair_number = self.pair + 1;
+        let effect = match file {
+            ExportFile::PredictedLinks => {
+                text("treelink-predicted.gold", write_links(&self.results()?.predicted), "text/plain")
+            }
+            ExportFile::StudentLinks => {
+                let links: Vec<Vec<Link>> = (0..self.corpus.len())
+                    .map(|k| {
+                        self.teach
+                            .links
+                            .get(&k)
+                            .map_or(Vec::new(), |l| l.iter().map(|&(s, t)| Link::good(s, t)).collect())
+                    })
+                    .collect();
+                text("treelink-student.gold", write_links(&links), "text/plain")
+            }
+            ExportFile::Sta | ExportFile::SourceTiger | ExportFile::TargetTiger => {
+                let r = self.results()?;
+                let mut c = (*self.corpus).clone();
+                for (k, pair) in c.pairs.iter_mut().enumerate() {
+                    pair.gold = r.predicted.get(k).cloned().unwrap_or_default();
+                }
+                let source = TreebankName::new("source", "src", "treelink-source.xml");
+                let target = TreebankName::new("target", "trg", "treelink-target.xml");
+                match export_pair(&c, self.tiger_ids.as_deref().map(Vec::as_slice), &source, &target) {
+                    Ok(x) => {
+                        self.export_error = None;
+                        let (name, xml) = match file {
+                            ExportFile::Sta => ("treelink-alignment.xml", x.sta),
+                            ExportFile::SourceTiger => ("treelink-source.xml", x.source_tiger),
+                            _ => ("treelink-target.xml", x.target_tiger),
+                        };
+                        text(name, xml, "application/xml")
+                    }
+                    Err(e) => {
+                        self.export_error = Some(format!("cannot export: {e}"));
+                        return None;
+                    }
+                }
+            }
+            ExportFile::DiagramSvg => {
+                text(&format!("treelink-pair-{pair_number}.svg"), self.diagram_svg()?, "image/svg+xml")
+            }
+            ExportFile::DiagramPng => {
+                let svg = self.diagram_svg()?;
+                let (width, height) = svg_size(&svg);
+                let body = DownloadBody::Png { svg: svg.into(), width, height, scale: 2.0 };
+                Effect::Download { name: format!("treelink-pair-{pair_number}.png"), body }
+            }
+            ExportFile::ResultsCsv => {
+                let r = self.results()?;
+                text("treelink-results.csv", results_csv(&self.corpus, &r.predicted, &r.baseline), "text/csv")
+            }
+            ExportFile::CurveCsv => text("treelink-pr-curve.csv", curve_csv(&self.results()?.curve), "text/csv"),
+            ExportFile::DerivationSvg => {
+                self.mt.result.as_ref()?;
+                let body = DownloadBody::Element { id: "mt-diagram", css: DERIVATION_CSS };
+                Effect::Download { name: "treelink-derivation.svg".into(), body }
+            }
+        };
+        Some(effect)
+    }
+
+    /// The pair shown as a standalone SVG document, folded as the page draws it.
+    pub fn diagram_svg(&self) -> Option<String> {
+        let pair = self.corpus.pairs.get(self.pair)?;
+        let (fold_source, fold_target) = self.folds.of(self.corpus_gen, self.pair);
+        let drawing = Drawing::new(&pair.source, &pair.target, fold_source, fold_target, &Style::default());
+        let title = format!("{} — pair {}", self.corpus_name, self.pair + 1);
+        Some(drawing_svg(&drawing, &self.drawn_links(), &title))
     }
 
     fn worker(&mut self, response: Response, now: f64) {
@@ -1977,7 +2157,7 @@ impl State {
                 }
                 // Whatever job was running is not coming back either; the
                 // fresh worker holds no alignment to explain.
-                self.worker_gen += 1;
+                self.worker_gen = self.worker_gen.next();
                 let again = match self.job.as_ref().map(|j| j.kind) {
                     Some(JobKind::Train) => ": train again",
                     Some(JobKind::Align) => ": align again",
@@ -2238,7 +2418,7 @@ impl State {
             }
             Action::Cancel => {
                 effects.push(Effect::RestartJobWorker);
-                s.worker_gen += 1;
+                s.worker_gen = s.worker_gen.next();
                 s.mt.translating = None;
                 if s.mt.loading.take().is_some() {
                     s.slot_mut(Slot::TranslationModel).message =
@@ -2276,10 +2456,10 @@ impl State {
             }
             Action::Restore { session, mt_file } => effects.extend(s.restore(*session, mt_file)),
             Action::StartFresh => {
-                let worker_gen = s.worker_gen + 1;
-                let next_job = s.next_job;
+                let worker_gen = s.worker_gen.next();
+                let last_job = s.last_job;
                 *s = State::with_sample();
-                (s.worker_gen, s.next_job) = (worker_gen, next_job);
+                (s.worker_gen, s.last_job) = (worker_gen, last_job);
                 effects.extend([Effect::ForgetSession, Effect::RestartJobWorker, Effect::SetLocation(s.location())]);
             }
             Action::Find(query) => {
@@ -2322,6 +2502,19 @@ impl State {
                 s.mt.input = text;
                 s.mt.input_error = None;
             }
+            Action::FilesGiven { files, slot } => {
+                for (name, file) in files {
+                    let routed = slot.or_else(|| Slot::of_file(&name));
+                    if routed == Some(Slot::TranslationModel) {
+                        effects.extend(s.reduce(Action::MtFilePicked { name, file }));
+                    } else {
+                        let sniff_mt = routed == Some(Slot::Model);
+                        effects.push(Effect::ReadFile { file, name, slot, sniff_mt });
+                    }
+                }
+            }
+            Action::OpenQuery(query) => effects.extend(exercise_address(&query).map(Effect::FetchExercise)),
+            Action::Export(file) => effects.extend(s.export(file)),
             Action::MtFilePicked { name, file } => {
                 s.stray = None;
                 let status = s.slot_mut(Slot::TranslationModel);
@@ -2344,7 +2537,7 @@ mod tests {
     fn run(s: &mut State, action: Action) -> Vec<Effect> {
         let effects = s.apply(action);
         for effect in &effects {
-            if let Effect::Load(request) = effect {
+            if let Effect::Load(_, request) = effect {
                 answer_load(s, request);
             }
         }
@@ -2524,7 +2717,7 @@ mod tests {
         assert!(s.folds.of(gen, 0).1.is_empty());
         // Folds belong to one corpus: another generation has none.
         s.apply(Action::ToggleFold(Side::Source, 0));
-        assert!(s.folds.of(gen + 1, 0).0.is_empty());
+        assert!(s.folds.of(gen.next(), 0).0.is_empty());
     }
 
     #[test]
@@ -2558,7 +2751,7 @@ mod tests {
         let mut s = State::with_sample();
         // The reducer only keeps the text and asks for a check: nothing is parsed on the page.
         let effects = s.apply(Action::FileRead { name: "x.src".into(), text: "(S (A a))\n".into(), slot: None });
-        let [Effect::Load(request)] = effects.as_slice() else { panic!("{effects:?}") };
+        let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
         assert_eq!(request.changed, Slot::Source);
         assert_eq!(
             request.files,
@@ -2576,7 +2769,7 @@ mod tests {
         let gen = s.corpus_gen;
         read(&mut s, "x.trg", "(S (B b))\n", None);
         assert_eq!(s.corpus.len(), 1);
-        assert_eq!(s.corpus_gen, gen + 1);
+        assert_eq!(s.corpus_gen, gen.next());
         assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
         // A link outside the trees: the error is shown by the file it is in (its typed origin).
         read(&mut s, "x.gold", "0-99\n", None);
@@ -2584,7 +2777,7 @@ mod tests {
         assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.gold:1:1: link 0-99")), "{message:?}");
         assert!(matches!(s.slot(Slot::Source).message, Some(Ok(_))));
         read(&mut s, "x.gold", "0-0\n", None);
-        assert_eq!((s.corpus.gold_links(), s.corpus_gen), (1, gen + 1), "the same trees with gold links");
+        assert_eq!((s.corpus.gold_links(), s.corpus_gen), (1, gen.next()), "the same trees with gold links");
         assert!(read(&mut s, "notes.txt", "", None).is_empty());
         assert!(s.stray.as_deref().is_some_and(|m| m.starts_with("notes.txt: expected")));
         // A .json file is told by its format header, not its name, and goes to the job worker unread.
@@ -2765,7 +2958,7 @@ mod tests {
         // The target is read before the source's answer comes, the gold
         // links after it and before the target's.
         let answer = |s: &mut State, effects: Vec<Effect>| {
-            let [Effect::Load(request)] = &effects[..] else { panic!("{effects:?}") };
+            let [Effect::Load(_, request)] = &effects[..] else { panic!("{effects:?}") };
             answer_load(s, request);
         };
         let pick = |s: &mut State, (slot, name, text): (Slot, &str, &str)| {
@@ -3031,7 +3224,7 @@ mod tests {
         let effects = r.apply(Action::Restore { session: Box::new(s.session()), mt_file: None });
         r.apply(Action::OpenLocation("#pair=1&mode=inspect".into()));
         for e in effects {
-            if let Effect::Load(request) = e {
+            if let Effect::Load(_, request) = e {
                 let checked = load::check(&request);
                 let corpus = checked.corpus;
                 r.apply(Action::Loaded { answer: checked.answer, corpus });
@@ -3050,9 +3243,9 @@ mod tests {
         let n = s.corpus.len();
         let gold = "0-0\n".repeat(n);
         let effects = read(&mut s, "only.gold", &gold, None);
-        let [Effect::Load(request)] = effects.as_slice() else { panic!("{effects:?}") };
+        let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
         assert!(request.current.is_some(), "the trees loaded now are sent along");
-        assert_eq!((s.corpus.len(), s.corpus.gold_links(), s.corpus_gen), (n, n, 0));
+        assert_eq!((s.corpus.len(), s.corpus.gold_links(), s.corpus_gen), (n, n, CorpusGen(0)));
         assert!(s.corpus_name.ends_with(" + gold links from only.gold"), "{}", s.corpus_name);
     }
 
@@ -3117,7 +3310,7 @@ mod tests {
         let stopped = Response::Stopped { message: "The worker stopped (out of memory)".into() };
         s.apply(Action::Worker { response: stopped, now: 2.0 });
         assert!(s.job.is_none() && s.worker_stopped);
-        assert_eq!(s.worker_gen, gen + 1, "the fresh worker holds no alignment");
+        assert_eq!(s.worker_gen, gen.next(), "the fresh worker holds no alignment");
         assert!(
             matches!(&s.job_note, Some(Err(n)) if n == "The worker stopped (out of memory): train again."),
             "{:?}",
@@ -3158,7 +3351,7 @@ mod tests {
         let gen = s.worker_gen;
         assert_eq!(s.apply(Action::Cancel), vec![Effect::RestartJobWorker]);
         assert!(s.job.is_none());
-        assert_eq!(s.worker_gen, gen + 1);
+        assert_eq!(s.worker_gen, gen.next());
         assert!(matches!(&s.job_note, Some(Err(n)) if n.starts_with("Cancelled after") && n.contains("aligning")));
         // A late answer of the cancelled job changes nothing.
         s.apply(progress(id.0, "aligning", 5, 10));
@@ -3281,5 +3474,111 @@ mod tests {
         s.apply(Action::Worker { response: Response::Failed { job: None, message }, now: 1.0 });
         assert!(s.job.is_none());
         assert!(matches!(&s.job_note, Some(Err(n)) if n.contains("out of memory")), "{:?}", s.job_note);
+    }
+
+    #[test]
+    fn exports_are_made_by_the_reducer_and_offered_as_downloads() {
+        let mut s = State::with_sample();
+        // Nothing aligned: only the diagram can be exported.
+        assert!(s.apply(Action::Export(ExportFile::PredictedLinks)).is_empty());
+        assert!(s.apply(Action::Export(ExportFile::Sta)).is_empty());
+        let svg = s.apply(Action::Export(ExportFile::DiagramSvg));
+        let [Effect::Download { name, body: DownloadBody::Text { text, mime: "image/svg+xml" } }] = &svg[..] else {
+            panic!("{svg:?}")
+        };
+        assert_eq!(name, "treelink-pair-1.svg");
+        assert_eq!(Some(text.to_string()), s.diagram_svg());
+        let png = s.apply(Action::Export(ExportFile::DiagramPng));
+        let [Effect::Download { name, body: DownloadBody::Png { svg, width, height, scale } }] = &png[..] else {
+            panic!("{png:?}")
+        };
+        assert_eq!((name.as_str(), &**svg, *scale), ("treelink-pair-1.png", &**text, 2.0));
+        assert!(text.contains(&format!("width=\"{width}\" height=\"{height}\"")), "{width} {height}");
+        // Aligned: the predicted links, the STA trio and the CSVs, as the engine writes them.
+        let id = started(&s.apply(Action::Train { now: 0.0 }));
+        let n = s.corpus.len();
+        let aligned = Response::Aligned {
+            job: id,
+            searches: vec![Search::default(); n],
+            baseline: vec![Vec::new(); n],
+            lexicon: "trained".into(),
+        };
+        s.apply(Action::Worker { response: aligned, now: 1.0 });
+        let gold = s.apply(Action::Export(ExportFile::PredictedLinks));
+        let expected = write_links(&s.results().unwrap().predicted);
+        assert!(
+            matches!(&gold[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-predicted.gold" && **text == *expected)
+        );
+        for (file, name) in [
+            (ExportFile::Sta, "treelink-alignment.xml"),
+            (ExportFile::SourceTiger, "treelink-source.xml"),
+            (ExportFile::TargetTiger, "treelink-target.xml"),
+            (ExportFile::ResultsCsv, "treelink-results.csv"),
+            (ExportFile::CurveCsv, "treelink-pr-curve.csv"),
+        ] {
+            let effects = s.apply(Action::Export(file));
+            assert!(matches!(&effects[..], [Effect::Download { name: n, .. }] if n == name), "{file:?}: {effects:?}");
+        }
+        assert_eq!(s.export_error, None);
+        // Hand links, and the derivation only once there is a translation.
+        assert!(s.apply(Action::Export(ExportFile::DerivationSvg)).is_empty());
+        s.apply(Action::SetMode(Mode::Teach));
+        s.apply(Action::ClickSource(0));
+        s.apply(Action::ClickTarget(0));
+        let student = s.apply(Action::Export(ExportFile::StudentLinks));
+        assert!(
+            matches!(&student[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-student.gold" && text.starts_with("0-0\n")),
+            "{student:?}"
+        );
+    }
+
+    #[test]
+    fn files_given_are_read_by_an_effect_and_a_translation_model_goes_unread() {
+        let mut s = State::with_sample();
+        let files = vec![
+            ("a.src".to_string(), FileHandle(1)),
+            ("m.json".to_string(), FileHandle(2)),
+            ("big.tlmt".to_string(), FileHandle(3)),
+            ("x.txt".to_string(), FileHandle(4)),
+        ];
+        let effects = s.apply(Action::FilesGiven { files, slot: None });
+        let read = |file: u32, name: &str, sniff_mt: bool| Effect::ReadFile {
+            file: FileHandle(file),
+            name: name.into(),
+            slot: None,
+            sniff_mt,
+        };
+        assert_eq!(effects.len(), 4, "{effects:?}");
+        assert_eq!(effects[0], read(1, "a.src", false));
+        assert_eq!(effects[1], read(2, "m.json", true), "a .json file's head says which model it is");
+        assert!(
+            matches!(&effects[2], Effect::PostFile(Request::LoadMtFile { name, .. }, FileHandle(3)) if name == "big.tlmt")
+        );
+        assert_eq!(effects[3], read(4, "x.txt", false), "routed once read (a stray, then)");
+        // Picked for a slot: read for it, whatever the name.
+        let effects =
+            s.apply(Action::FilesGiven { files: vec![("a.txt".into(), FileHandle(5))], slot: Some(Slot::Gold) });
+        assert_eq!(
+            effects,
+            vec![Effect::ReadFile {
+                file: FileHandle(5),
+                name: "a.txt".into(),
+                slot: Some(Slot::Gold),
+                sniff_mt: false
+            }]
+        );
+    }
+
+    #[test]
+    fn the_address_query_opens_the_exercise_it_names() {
+        let mut s = State::with_sample();
+        assert!(s.apply(Action::OpenQuery(String::new())).is_empty());
+        assert!(s.apply(Action::OpenQuery("?lang=de".into())).is_empty());
+        assert_eq!(
+            s.apply(Action::OpenQuery("?a=1&exercise=week%201%2Fe.json".into())),
+            vec![Effect::FetchExercise("week 1/e.json".into())]
+        );
+        assert_eq!(exercise_address("?exercise=bad%zz.json"), Some("bad%zz.json".into()), "kept as written");
+        assert_eq!(exercise_address("?exercise=%C3%A9.json"), Some("é.json".into()));
     }
 }
