@@ -143,10 +143,12 @@ pub struct Workers {
 }
 
 impl Workers {
-    /// Starts both workers; their answers go to `dispatch`.
+    /// Starts the file worker, and the job worker with the first job;
+    /// their answers go to `dispatch`.
     pub fn start(dispatch: Callback<Action>) -> Workers {
-        let files = jobs::Jobs::start("files", file_worker_answers(dispatch.clone()));
-        let jobs = jobs::Jobs::start("jobs", job_worker_answers(dispatch));
+        let files = jobs::Jobs::start("files", jobs::FILE_WORKER, file_worker_answers(dispatch.clone()));
+        // Started by the first job: the page checks files without the training code.
+        let jobs = jobs::Jobs::on_demand("jobs", jobs::JOB_WORKER, job_worker_answers(dispatch));
         Workers { jobs, files }
     }
 }

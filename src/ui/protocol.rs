@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::app::translation::TranslationView;
 
 pub use super::ids::JobId;
-use super::load::{LoadAnswer, LoadRequest, WirePair};
+use super::load::{LoadAnswer, LoadRequest, WirePair, WireTree};
 use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
 use crate::align::model::TrainOptions;
@@ -115,8 +115,17 @@ pub enum Request {
     /// The same, for the file `name` posted along with the request (read in the worker).
     LoadMtFile { job: JobId, name: String },
     /// Translate one bracketed source tree with the kept model `model`
-    /// (as `treelink translate`), with the `nbest` best distinct translations.
-    Translate { job: JobId, model: JobId, source: String, nbest: usize },
+    /// (as `treelink translate`), with the `nbest` best distinct translations;
+    /// `pasted`: a tree the user typed, read here (its errors name the
+    /// "pasted tree") and sent back with the translation.
+    Translate {
+        job: JobId,
+        model: JobId,
+        source: String,
+        nbest: usize,
+        #[serde(default)]
+        pasted: bool,
+    },
     /// Check uploaded files and build the corpus they make (the file
     /// worker: `ui::load::check`); answered by the corpus in
     /// [`Response::CorpusPart`]s, then [`Response::Loaded`].
@@ -169,6 +178,9 @@ pub enum Response {
     Translated {
         job: JobId,
         result: Box<TranslationView>,
+        /// A pasted source tree, as the worker read it.
+        #[serde(default)]
+        source: Option<WireTree>,
     },
     /// One translation per source tree of a TranslateAll request.
     TranslatedAll {

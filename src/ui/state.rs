@@ -11,7 +11,7 @@ use super::classroom::{Classroom, ExerciseAction};
 use super::folds::{Folds, SavedFolds, Side};
 use super::ids::{CorpusGen, JobId, WorkerGen};
 pub use super::load::Slot;
-use super::load::{CorpusOrigin, FileText, LoadAnswer, LoadRequest};
+use super::load::{self, CorpusOrigin, FileText, LoadAnswer, LoadRequest};
 use super::protocol::{CorpusText, LexiconFiles, NamedText, Request, Response, TranslationView};
 use crate::align::composite::KernelSpec;
 use crate::align::explain::{curve_csv, results_csv};
@@ -19,7 +19,7 @@ use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
 use crate::align::model::{DecisionThreshold, TrainOptions};
 use crate::app::files::{FileKind, SNIFF_BYTES};
-use crate::corpus::{Corpus, Found, Named, TreePair};
+use crate::corpus::{Corpus, Found, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::eval::prf::Counts;
 use crate::exercise::Mark;
@@ -35,9 +35,6 @@ use crate::mt::phrase::ExtractMethod;
 use crate::svm::{SvmParams, DEFAULT_C};
 use crate::tree::{NodeId, Tree};
 
-const SAMPLE_SRC: &str = include_str!("../../www/sample/dev.src");
-const SAMPLE_TRG: &str = include_str!("../../www/sample/dev.trg");
-const SAMPLE_GOLD: &str = include_str!("../../www/sample/dev.gold");
 const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, dev)";
 
 /// A shared value that props compare by identity, so a view over a large
@@ -564,8 +561,9 @@ pub struct MtState {
     pub upload: Option<MtUpload>,
     /// How the last training or translation ended.
     pub note: Option<Result<String, String>>,
-    /// The id of the Translate request in flight, and what it translates.
-    pub translating: Option<(JobId, TranslationInput)>,
+    /// The id of the Translate request in flight, and what it translates
+    /// (`None`: the pasted tree, which the worker reads).
+    pub translating: Option<(JobId, Option<TranslationInput>)>,
     pub result: Option<Rc<Translated>>,
     pub corpus: Option<Rc<CorpusTranslation>>,
     /// The pasted source tree as typed, and why it does not read.
@@ -774,6 +772,8 @@ pub struct State {
     pub last_job: JobId,
     /// Why the last export could not be made (shown in the Export panel).
     pub export_error: Option<String>,
+    /// The built-in sample is being read by the file worker (this request).
+    pub sample_loading: Option<JobId>,
 }
 
 /// What the reducer asks the page to do, carried out by the one hook in
@@ -975,15 +975,6 @@ pub enum Action {
     Export(ExportFile),
 }
 
-fn sample() -> Corpus {
-    Corpus::from_texts(
-        Named { name: "sample/dev.src", text: SAMPLE_SRC },
-        Named { name: "sample/dev.trg", text: SAMPLE_TRG },
-        Some(Named { name: "sample/dev.gold", text: SAMPLE_GOLD }),
-    )
-    .unwrap_or_default()
-}
-
 /// The gold link a selected node pair `(s, t)` is best compared with: one
 /// at `s`, else at `t`, else at the nearest ancestor of `s` (then of `t`),
 /// else the first: a wrong link is compared with a gold one, not with itself.
@@ -1051,6 +1042,12 @@ fn send_model(job: JobId, name: &str, source: &MtSource) -> Effect {
     }
 }
 
+impl Default for State {
+    fn default() -> Self {
+        State::new()
+    }
+}
+
 impl State {
     /// Whether `other` differs from this state at most in the running job's
     /// progress (its stage, counts and clock): what a progress report or a
@@ -1091,6 +1088,7 @@ impl State {
             restoring,
             last_job,
             export_error,
+            sample_loading,
         } = self;
         let which = |j: &Option<Job>| j.as_ref().map(|j| (j.id, j.kind, j.corpus_gen, j.started.to_bits()));
         which(job) == which(&other.job)
@@ -1126,11 +1124,15 @@ impl State {
             && *restoring == other.restoring
             && *last_job == other.last_job
             && *export_error == other.export_error
+            && *sample_loading == other.sample_loading
     }
 
-    pub fn with_sample() -> Self {
+    /// The state the page starts in: no pairs yet, and the built-in sample
+    /// to be read by the file worker ([`Action::LoadSample`], which the page
+    /// sends first): the page parses nothing on its own thread.
+    pub fn new() -> Self {
         State {
-            corpus: Rc::new(sample()),
+            corpus: Rc::default(),
             corpus_name: SAMPLE_NAME.into(),
             corpus_gen: CorpusGen::default(),
             tiger_ids: None,
@@ -1163,7 +1165,19 @@ impl State {
             restoring: None,
             last_job: JobId(0),
             export_error: None,
+            sample_loading: None,
         }
+    }
+
+    /// The state once the built-in sample is read (what the page holds once
+    /// the file worker answered [`Action::LoadSample`]; the sample read here).
+    pub fn with_sample() -> Self {
+        State { corpus: Rc::new(load::sample()), ..State::new() }
+    }
+
+    /// Files (or the sample) are being read: a restored session waits for them.
+    fn reading(&self) -> bool {
+        self.sample_loading.is_some() || Slot::ALL.iter().any(|&s| self.slot(s).checking)
     }
 
     /// The page's address fragment for the pair and mode shown.
@@ -1482,12 +1496,16 @@ impl State {
         Some(held.id)
     }
 
-    /// Asks the job worker to translate `input`.
-    fn translate(&mut self, input: TranslationInput, effects: &mut Vec<Effect>) {
+    /// Asks the job worker to translate `input`, or (`None`) the pasted
+    /// tree, which the worker reads (its errors come back as the input's).
+    fn translate(&mut self, input: Option<TranslationInput>, effects: &mut Vec<Effect>) {
         let Some(model) = self.held_model(effects) else { return };
         let id = self.job_id();
-        let source = input.source.to_bracketed();
-        effects.push(Effect::Post(Request::Translate { job: id, model, source, nbest: self.mt.nbest }));
+        let (source, pasted) = match &input {
+            Some(input) => (input.source.to_bracketed(), false),
+            None => (self.mt.input.clone(), true),
+        };
+        effects.push(Effect::Post(Request::Translate { job: id, model, source, nbest: self.mt.nbest, pasted }));
         self.mt.translating = Some((id, input));
         self.mt.input_error = None;
     }
@@ -1560,7 +1578,16 @@ impl State {
             .filter(|&&s| s == changed || self.slot(s).checking)
             .map(|&s| (s, self.slot(s).given))
             .collect();
-        LoadRequest { changed, files, current, lengths: self.corpus.sentence_lengths(), words, retry, given }
+        LoadRequest {
+            changed,
+            files,
+            current,
+            lengths: self.corpus.sentence_lengths(),
+            words,
+            retry,
+            given,
+            sample: false,
+        }
     }
 
     /// The file worker's answer: each checked slot's status, the model
@@ -1568,7 +1595,7 @@ impl State {
     /// received in parts, with their Tiger ids).
     fn loaded(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
         self.load_answer(answer, corpus);
-        if Slot::ALL.iter().all(|&s| !self.slot(s).checking) {
+        if !self.reading() {
             self.finish_restore();
         }
     }
@@ -1659,7 +1686,7 @@ impl State {
         for f in session.files {
             effects.extend(self.file_read(f.name, f.text, Some(f.slot)));
         }
-        if Slot::ALL.iter().all(|&s| !self.slot(s).checking) {
+        if !self.reading() {
             self.finish_restore();
         }
         effects
@@ -1753,6 +1780,11 @@ impl State {
                 self.sides_swapped = false;
                 self.replace_corpus(corpus, "Uploaded TigerXML pair".into());
                 self.tiger_ids = ids.map(Rc::new);
+            }
+            CorpusOrigin::Sample => {
+                self.sample_loading = None;
+                self.sides_swapped = false;
+                self.replace_corpus(corpus, SAMPLE_NAME.into());
             }
             CorpusOrigin::GoldFor(gold) => {
                 let base = self.corpus_name.split(" + gold links from ").next().unwrap_or_default().to_string();
@@ -2111,8 +2143,23 @@ impl State {
                     seconds,
                 }));
             }
-            Response::Translated { job, result } => {
+            Response::Translated { job, result, source } => {
                 let Some((_, input)) = self.mt.translating.take_if(|(id, _)| *id == job) else { return };
+                // The pasted tree, as the worker read it.
+                let input = match (input, source.map(Tree::try_from)) {
+                    (Some(input), _) => input,
+                    (None, Some(Ok(source))) => {
+                        TranslationInput { label: "the pasted tree".into(), source, reference: None }
+                    }
+                    (None, Some(Err(e))) => {
+                        self.mt.note = Some(Err(format!("the worker sent a broken tree: {e}")));
+                        return;
+                    }
+                    (None, None) => {
+                        self.mt.note = Some(Err("the worker sent no tree for the pasted one".into()));
+                        return;
+                    }
+                };
                 let bleu = input.reference.as_ref().map(|r| sentence_bleu(&result.words.join(" "), &r.join(" ")));
                 self.mt.note = Some(Ok(format!(
                     "Translated {} ({} words) in {:.2} s.",
@@ -2172,8 +2219,12 @@ impl State {
                 }
             }
             Response::Failed { job: Some(job), message } => {
-                if self.mt.translating.take_if(|(id, _)| *id == job).is_some() {
-                    self.mt.note = Some(Err(message));
+                if let Some((_, input)) = self.mt.translating.take_if(|(id, _)| *id == job) {
+                    // A pasted tree that does not read: shown with it.
+                    match input {
+                        Some(_) => self.mt.note = Some(Err(message)),
+                        None => self.mt.input_error = Some(message),
+                    }
                 } else if self.mt.loading.take_if(|id| *id == job).is_some() {
                     self.slot_mut(Slot::TranslationModel).message = Some(Err(message));
                 } else if job_is(&self.job, job) {
@@ -2243,6 +2294,7 @@ impl State {
             Action::FileRead { name, text, slot } => effects.extend(s.file_read(name, text, slot)),
             Action::Loaded { answer, corpus } => s.loaded(answer, corpus),
             Action::LoadFailed(message) => {
+                s.sample_loading = None;
                 for slot in Slot::ALL {
                     let status = s.slot_mut(slot);
                     if std::mem::take(&mut status.checking) {
@@ -2367,16 +2419,10 @@ impl State {
             }
             Action::TranslatePair(k) => {
                 if let Some(input) = s.pair_input(k) {
-                    s.translate(input, &mut effects);
+                    s.translate(Some(input), &mut effects);
                 }
             }
-            Action::TranslatePasted => match Tree::parse_one(&s.mt.input, "pasted tree") {
-                Ok(source) => {
-                    let input = TranslationInput { label: "the pasted tree".into(), source, reference: None };
-                    s.translate(input, &mut effects);
-                }
-                Err(e) => s.mt.input_error = Some(e.to_string()),
-            },
+            Action::TranslatePasted => s.translate(None, &mut effects),
             Action::TranslateAll { now } => {
                 // The pasted tree's error belongs to it, not beside the corpus's result.
                 s.mt.input_error = None;
@@ -2458,9 +2504,10 @@ impl State {
             Action::StartFresh => {
                 let worker_gen = s.worker_gen.next();
                 let last_job = s.last_job;
-                *s = State::with_sample();
+                *s = State::new();
                 (s.worker_gen, s.last_job) = (worker_gen, last_job);
                 effects.extend([Effect::ForgetSession, Effect::RestartJobWorker, Effect::SetLocation(s.location())]);
+                effects.extend(s.reduce(Action::LoadSample));
             }
             Action::Find(query) => {
                 s.find.found = s.corpus.find(&query, FindPair::LIMIT);
@@ -2494,7 +2541,11 @@ impl State {
             Action::SortBy(key) => {
                 s.sort = if s.sort.0 == key { (key, !s.sort.1) } else { (key, true) };
             }
-            Action::LoadSample => s.replace_corpus(sample(), SAMPLE_NAME.into()),
+            Action::LoadSample => {
+                let id = s.job_id();
+                s.sample_loading = Some(id);
+                effects.push(Effect::Load(id, LoadRequest::sample()));
+            }
             Action::SwapSides => s.swap_sides(),
             Action::SetMtSystem(system) => s.mt.system = system,
             Action::SetMtExtract(extract) => s.mt.extract = extract,
@@ -2647,7 +2698,7 @@ mod tests {
         assert!(status.starts_with("1 of 3 files not counted: bad.answers.json:"), "{status}");
         assert_eq!(s.classroom.class.as_ref().unwrap().students.len(), 2);
         // The sample again: the exercise closes.
-        s.apply(Action::LoadSample);
+        run(&mut s, Action::LoadSample);
         assert!(s.classroom.open.is_none());
     }
 
@@ -2807,7 +2858,7 @@ mod tests {
         use crate::app::alignment::{lexicon_source, train_model};
         let options = TrainOptions { spec: "plain".parse().unwrap(), max_examples: 40, ..TrainOptions::default() };
         let source = lexicon_source(None, None, Vec::new(), Default::default());
-        let model = train_model(&sample(), None, source, &[options], &mut crate::progress::Quiet).unwrap();
+        let model = train_model(&load::sample(), None, source, &[options], &mut crate::progress::Quiet).unwrap();
         model.to_json()
     }
 
@@ -2888,7 +2939,7 @@ mod tests {
         // The classroom's inputs: an exercise (its pairs become the corpus)
         // and students' answers to it.
         use crate::exercise::{Answers, Exercise};
-        let exercise = Exercise::new(&sample(), &[1, 3], "Two pairs", "", false).unwrap();
+        let exercise = Exercise::new(&load::sample(), &[1, 3], "Two pairs", "", false).unwrap();
         let answers = Answers::new(&exercise, "Ana", &[]).to_json();
         let exercise = exercise.to_json();
         let classroom: [(Slot, &str, &str, &str); 2] = [
@@ -3036,8 +3087,12 @@ mod tests {
         };
         let translate = |s: &mut State, action: Action| {
             let effects = s.apply(action);
-            let Some(Effect::Post(Request::Translate { job, .. })) = effects.last() else { panic!("{effects:?}") };
-            let response = Response::Translated { job: *job, result: Box::new(view.clone()) };
+            let Some(Effect::Post(Request::Translate { job, source, pasted, .. })) = effects.last() else {
+                panic!("{effects:?}")
+            };
+            // As the worker answers: a pasted tree comes back read.
+            let source = pasted.then(|| load::WireTree::from(&Tree::parse_one(source, "pasted tree").unwrap()));
+            let response = Response::Translated { job: *job, result: Box::new(view.clone()), source };
             s.apply(Action::Worker { response, now: 2.0 });
             s.mt.result.as_ref().map(|r| (r.bleu.is_some(), r.trained_on_these))
         };
@@ -3431,10 +3486,43 @@ mod tests {
         assert!(
             matches!(&s.apply(Action::DownloadMt)[..], [Effect::Download { body: DownloadBody::File(FileHandle(7)), name }] if name == "big.tlmt")
         );
-        // A pasted tree that does not read is shown, not sent.
+        // A pasted tree goes to the worker as typed, which reads it there
+        // (the page parses nothing): one that does not read is shown with it.
         s.apply(Action::SetMtInput("(S (A a)".into()));
-        assert!(s.apply(Action::TranslatePasted).is_empty());
+        let effects = s.apply(Action::TranslatePasted);
+        let [Effect::Post(Request::Translate { job, source, pasted: true, .. })] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!(source, "(S (A a)");
+        let message = Tree::parse_one(source, "pasted tree").unwrap_err().to_string(); // the worker's answer
+        s.apply(Action::Worker { response: Response::Failed { job: Some(*job), message }, now: 2.0 });
         assert!(s.mt.input_error.as_deref().is_some_and(|e| e.starts_with("pasted tree:")), "{:?}", s.mt.input_error);
+        assert!(s.mt.note.as_ref().is_none_or(|n| n.is_ok()), "{:?}", s.mt.note);
+        // One that reads comes back with the tree the worker read, drawn with its translation.
+        s.apply(Action::SetMtInput("(S (A a))".into()));
+        let effects = s.apply(Action::TranslatePasted);
+        let [Effect::Post(Request::Translate { job, source, .. })] = effects.as_slice() else { panic!("{effects:?}") };
+        let tree = Tree::parse_one(source, "pasted tree").unwrap();
+        let view = TranslationView {
+            system: SystemKind::Ms,
+            words: vec!["a".into()],
+            score: 0.0,
+            features: vec![],
+            feature_names: vec![],
+            weights: vec![],
+            steps: vec![],
+            phrases: vec![],
+            nbest: vec![],
+            source_notes: vec![],
+            provenance: vec![],
+            seconds: 0.1,
+        };
+        let translated =
+            Response::Translated { job: *job, result: Box::new(view), source: Some(load::WireTree::from(&tree)) };
+        s.apply(Action::Worker { response: translated, now: 3.0 });
+        let result = s.mt.result.as_ref().expect("a translation");
+        assert_eq!((result.input.label.as_str(), &result.input.source), ("the pasted tree", &tree));
+        assert_eq!(s.mt.input_error, None);
     }
 
     #[test]
@@ -3580,5 +3668,28 @@ mod tests {
         );
         assert_eq!(exercise_address("?exercise=bad%zz.json"), Some("bad%zz.json".into()), "kept as written");
         assert_eq!(exercise_address("?exercise=%C3%A9.json"), Some("é.json".into()));
+    }
+
+    #[test]
+    fn the_page_starts_with_the_file_worker_reading_the_sample_and_a_session_waits_for_it() {
+        let mut s = State::new();
+        assert!(s.corpus.is_empty());
+        let effects = s.apply(Action::LoadSample);
+        let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
+        assert!(request.sample && request.files.is_empty());
+        // Hand links on the sample, kept from the last visit, restored before the sample arrives.
+        let mut kept = State::with_sample();
+        kept.apply(Action::SetMode(Mode::Teach));
+        kept.apply(Action::SelectPair(2));
+        kept.apply(Action::ClickSource(0));
+        kept.apply(Action::ClickTarget(0));
+        let session = kept.session();
+        assert!(session.files.is_empty());
+        s.apply(Action::Restore { session: Box::new(session), mt_file: None });
+        assert!(s.restoring.is_some(), "the session waits for the sample");
+        answer_load(&mut s, request);
+        assert_eq!((s.corpus.as_ref(), s.corpus_name.as_str()), (kept.corpus.as_ref(), SAMPLE_NAME));
+        assert_eq!((s.pair, s.mode, s.student_links()), (2, Mode::Teach, &[(0, 0)][..]));
+        assert!(s.restoring.is_none() && s.sample_loading.is_none());
     }
 }

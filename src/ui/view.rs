@@ -177,11 +177,13 @@ fn app() -> Html {
     // lifetime (a callback made anew would differ from the last one, and
     // every panel given it would render again).
     let page = use_memo((), |_| {
-        let store = Store::new(State::with_sample());
+        let store = Store::new(State::new());
         let dispatch = store.dispatcher();
         let workers = Workers::start(dispatch.clone());
         let run = dispatch.clone();
         store.run_effects_with(move |effect| carry_out(effect, &workers, &run));
+        // The built-in sample is read by the file worker, as any file.
+        store.dispatch(Action::LoadSample);
         (store, dispatch)
     });
     let (store, dispatch): (Rc<Store>, Callback<Action>) = (*page).clone();
