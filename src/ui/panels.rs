@@ -196,7 +196,7 @@ impl State {
                 word_links: self.ok_name(Slot::WordLinks).map(str::to_string),
                 note: self.job_note.clone(),
                 worker_stopped: self.worker_stopped,
-                model: self.model.as_ref().map(|m| (m.origin.clone(), m.summary.clone())),
+                model: self.model.as_ref().map(|m| (m.origin.to_string(), m.summary.clone())),
             },
             translate: TranslateView {
                 held: self.mt.held.as_ref().map(|h| (h.origin.clone(), h.summary.clone())),

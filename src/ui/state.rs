@@ -344,13 +344,28 @@ impl TrainForm {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadedAlignmentModel {
     pub json: Shared<str>,
-    /// Where it came from ("trained in this page", the file name).
-    pub origin: String,
+    /// Where it came from.
+    pub origin: ModelOrigin,
     pub summary: String,
 }
 
-/// The origin of an alignment model trained in the page.
-const TRAINED_HERE: &str = "trained in this page";
+/// Where an alignment model the page holds came from (only one trained
+/// here is kept in the session: an uploaded one is kept as its file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelOrigin {
+    TrainedHere,
+    /// An uploaded file, by its name.
+    Uploaded(String),
+}
+
+impl std::fmt::Display for ModelOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelOrigin::TrainedHere => f.write_str("trained in this page"),
+            ModelOrigin::Uploaded(name) => write!(f, "uploaded {name}"),
+        }
+    }
+}
 
 /// The kind of a worker job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1625,7 +1640,7 @@ impl State {
                 kept.iter().map(move |u| SavedFile { slot, name: u.name.clone(), text: u.text.to_string() })
             })
             .collect();
-        let trained = self.model.as_ref().filter(|m| m.origin == TRAINED_HERE);
+        let trained = self.model.as_ref().filter(|m| m.origin == ModelOrigin::TrainedHere);
         Session {
             version: Session::VERSION,
             files,
@@ -1665,7 +1680,7 @@ impl State {
         (self.mt.system, self.mt.extract) = (session.mt_system, session.mt_extract);
         self.teach.reveal_gold = session.reveal_gold;
         if let Some((summary, json)) = session.alignment_model {
-            self.model = Some(LoadedAlignmentModel { json: json.into(), origin: TRAINED_HERE.into(), summary });
+            self.model = Some(LoadedAlignmentModel { json: json.into(), origin: ModelOrigin::TrainedHere, summary });
         }
         match (session.translation_model, mt_file) {
             (Some((name, _)), Some(file)) => {
@@ -1753,8 +1768,11 @@ impl State {
         }
         self.pair_tables();
         if let (Some(summary), Some(u)) = (answer.model, self.slot(Slot::Model).ok_file().cloned()) {
-            self.model =
-                Some(LoadedAlignmentModel { json: u.text.clone(), origin: format!("uploaded {}", u.name), summary });
+            self.model = Some(LoadedAlignmentModel {
+                json: u.text.clone(),
+                origin: ModelOrigin::Uploaded(u.name.clone()),
+                summary,
+            });
         }
         if let Some(class) = answer.class {
             self.classroom.class = Some(Rc::new(class));
@@ -2054,7 +2072,7 @@ impl State {
             Response::Trained { job, model, summary } => {
                 if job_is(&self.job, job) {
                     self.model =
-                        Some(LoadedAlignmentModel { json: model.into(), origin: TRAINED_HERE.into(), summary });
+                        Some(LoadedAlignmentModel { json: model.into(), origin: ModelOrigin::TrainedHere, summary });
                 }
             }
             Response::Aligned { job, searches, baseline, lexicon } => {
@@ -3436,6 +3454,12 @@ mod tests {
         let model = "{\"format\":\"treelink-alignment-model\"}".to_string();
         let trained = Response::Trained { job: id, model: model.clone(), summary: "a model".into() };
         s.apply(Action::Worker { response: trained, now: 1.0 });
+        assert_eq!(s.model.as_ref().map(|m| m.origin.to_string()).as_deref(), Some("trained in this page"));
+        assert_eq!(
+            s.session().alignment_model,
+            Some(("a model".to_string(), model.clone())),
+            "kept for the next visit"
+        );
         let download = s.apply(Action::DownloadModel);
         let [Effect::Download { name, body: DownloadBody::Text { text, mime } }] = &download[..] else {
             panic!("{download:?}")
