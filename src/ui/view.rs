@@ -1,5 +1,8 @@
-//! The page's root component: the layout of the workbench and the
-//! keyboard shortcuts, over the one [`State`].
+//! The page's root component: it makes the store ([`Store`]: the one
+//! [`State`], its workers and the runner of effects) once, renders the
+//! state as [`Settled`] (not on a progress report or a clock tick) and
+//! hands each panel its slice ([`State::panels`]); the layout of the
+//! workbench and the keyboard shortcuts.
 
 use std::rc::Rc;
 
