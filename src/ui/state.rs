@@ -1204,7 +1204,12 @@ impl State {
         self.corpus.pairs.get(self.pair).cloned().map(Rc::new)
     }
 
+    /// The corpus loaded, in a line; while the built-in sample is read, that
+    /// (not the counts of the pairs it will replace).
     pub fn corpus_summary(&self) -> String {
+        if self.sample_loading.is_some() {
+            return format!("{SAMPLE_NAME}: reading it…");
+        }
         let c = &self.corpus;
         let nodes: usize = c.pairs.iter().map(|p| p.source.len() + p.target.len()).sum();
         let swapped = if self.sides_swapped { " (sides swapped)" } else { "" };
@@ -3701,6 +3706,7 @@ mod tests {
         let effects = s.apply(Action::LoadSample);
         let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
         assert!(request.sample && request.files.is_empty());
+        assert_eq!(s.corpus_summary(), format!("{SAMPLE_NAME}: reading it…"), "not the counts of the pairs shown");
         // Hand links on the sample, kept from the last visit, restored before the sample arrives.
         let mut kept = State::with_sample();
         kept.apply(Action::SetMode(Mode::Teach));
@@ -3715,5 +3721,6 @@ mod tests {
         assert_eq!((s.corpus.as_ref(), s.corpus_name.as_str()), (kept.corpus.as_ref(), SAMPLE_NAME));
         assert_eq!((s.pair, s.mode, s.student_links()), (2, Mode::Teach, &[(0, 0)][..]));
         assert!(s.restoring.is_none() && s.sample_loading.is_none());
+        assert!(s.corpus_summary().ends_with(": 157 pairs, 10920 nodes, 1218 gold links"), "{}", s.corpus_summary());
     }
 }
