@@ -42,9 +42,75 @@ fn modules() -> BTreeMap<String, String> {
     out
 }
 
-/// The modules `module` names (`crate::a::b`, `super::c`), each as the
-/// longest known module path; a module's own sub-modules and ancestors are
-/// not dependencies.
+/// The paths a use tree names, read from `rest` (the text after a prefix
+/// such as `super::`): `a::b::{c, d::{e, f as g}}` names `a::b::c`,
+/// `a::b::d::e` and `a::b::d::f`; a plain path (`a::f(x)`) names itself.
+fn use_paths(rest: &str) -> Vec<Vec<String>> {
+    fn ident(s: &[u8], at: &mut usize) -> String {
+        let start = *at;
+        while *at < s.len() && (s[*at].is_ascii_alphanumeric() || s[*at] == b'_') {
+            *at += 1;
+        }
+        String::from_utf8_lossy(&s[start..*at]).into_owned()
+    }
+    fn space(s: &[u8], at: &mut usize) {
+        while *at < s.len() && s[*at].is_ascii_whitespace() {
+            *at += 1;
+        }
+    }
+    // One use tree from `at`, under `prefix`.
+    fn tree(s: &[u8], at: &mut usize, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+        let mut path = prefix;
+        loop {
+            if s.get(*at) == Some(&b'{') {
+                *at += 1;
+                loop {
+                    space(s, at);
+                    match s.get(*at) {
+                        None => return,
+                        Some(b'}') => {
+                            *at += 1;
+                            return;
+                        }
+                        _ => {}
+                    }
+                    let before = *at;
+                    tree(s, at, path.clone(), out);
+                    // Past a rename (`x as y`) to the next item or the group's end.
+                    while *at < s.len() && s[*at] != b',' && s[*at] != b'}' {
+                        *at += 1;
+                    }
+                    if s.get(*at) == Some(&b',') {
+                        *at += 1;
+                    }
+                    if *at == before {
+                        return;
+                    }
+                }
+            }
+            let name = ident(s, at);
+            if name.is_empty() {
+                break;
+            }
+            path.push(name);
+            if s[*at..].starts_with(b"::") {
+                *at += 2;
+            } else {
+                break;
+            }
+        }
+        if !path.is_empty() {
+            out.push(path);
+        }
+    }
+    let mut out = Vec::new();
+    tree(rest.as_bytes(), &mut 0, Vec::new(), &mut out);
+    out
+}
+
+/// The modules `module` names (`crate::a::b`, `super::c`, and each path of
+/// a group, `super::{c, d::e}`), each as the longest known module path; a
+/// module's own sub-modules and ancestors are not dependencies.
 fn uses(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
     let parent: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
     let parent = &parent[..parent.len().saturating_sub(1)];
@@ -56,21 +122,17 @@ fn uses(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> 
             if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
                 continue;
             }
-            let rest = &code[at + prefix.len()..];
-            let path: Vec<&str> = rest
-                .split("::")
-                .map(|s| s.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or(""))
-                .take_while(|s| !s.is_empty())
-                .collect();
-            let full: Vec<&str> = base.iter().copied().chain(path).collect();
-            let target = (1..=full.len()).rev().map(|k| full[..k].join("::")).find(|m| known.contains(m));
-            if let Some(t) = target {
-                let related = t == module
-                    || module.starts_with(&format!("{t}::"))
-                    || t.starts_with(&format!("{module}::"))
-                    || module.is_empty();
-                if !related {
-                    out.insert(t);
+            for path in use_paths(&code[at + prefix.len()..]) {
+                let full: Vec<&str> = base.iter().copied().chain(path.iter().map(String::as_str)).collect();
+                let target = (1..=full.len()).rev().map(|k| full[..k].join("::")).find(|m| known.contains(m));
+                if let Some(t) = target {
+                    let related = t == module
+                        || module.starts_with(&format!("{t}::"))
+                        || t.starts_with(&format!("{module}::"))
+                        || module.is_empty();
+                    if !related {
+                        out.insert(t);
+                    }
                 }
             }
         }
@@ -79,9 +141,46 @@ fn uses(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> 
 }
 
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
-    let modules = modules();
+    graph_of(&modules())
+}
+
+fn graph_of(modules: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> {
     let known: BTreeSet<String> = modules.keys().cloned().collect();
     modules.iter().map(|(m, code)| (m.clone(), uses(m, code, &known))).collect()
+}
+
+/// A module that depends on itself through others, as the modules of the
+/// cycle from it, if any (a depth-first search for a back edge, iteratively).
+fn first_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    let mut state: BTreeMap<&str, u8> = BTreeMap::new(); // 1 on the path, 2 done
+    for start in g.keys() {
+        if state.contains_key(start.as_str()) {
+            continue;
+        }
+        let mut path: Vec<(&str, Vec<&str>)> = vec![(start, g[start].iter().map(String::as_str).collect())];
+        state.insert(start, 1);
+        while let Some((node, next)) = path.last_mut() {
+            match next.pop() {
+                Some(n) => match state.get(n) {
+                    Some(1) => {
+                        let names = path.iter().map(|(m, _)| *m).skip_while(|m| *m != n);
+                        return Some(names.map(str::to_string).collect());
+                    }
+                    Some(_) => {}
+                    None => {
+                        state.insert(n, 1);
+                        let deps = g.get(n).map(|d| d.iter().map(String::as_str).collect()).unwrap_or_default();
+                        path.push((n, deps));
+                    }
+                },
+                None => {
+                    state.insert(node, 2);
+                    path.pop();
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The top-level layer a module belongs to.
@@ -116,34 +215,8 @@ fn layers_use_only_the_layers_below() {
 fn no_module_depends_on_itself_through_others() {
     let g = graph();
     assert!(g.len() > 40, "found only {} modules", g.len());
-    // Depth-first search for a back edge, iteratively.
-    let mut state: BTreeMap<&str, u8> = BTreeMap::new(); // 1 on the path, 2 done
-    for start in g.keys() {
-        if state.contains_key(start.as_str()) {
-            continue;
-        }
-        let mut path: Vec<(&str, Vec<&str>)> = vec![(start, g[start].iter().map(String::as_str).collect())];
-        state.insert(start, 1);
-        while let Some((node, next)) = path.last_mut() {
-            match next.pop() {
-                Some(n) => match state.get(n) {
-                    Some(1) => {
-                        let names: Vec<&str> = path.iter().map(|(m, _)| *m).skip_while(|m| *m != n).collect();
-                        panic!("a module cycle: {} -> {n}", names.join(" -> "));
-                    }
-                    Some(_) => {}
-                    None => {
-                        state.insert(n, 1);
-                        let deps = g.get(n).map(|d| d.iter().map(String::as_str).collect()).unwrap_or_default();
-                        path.push((n, deps));
-                    }
-                },
-                None => {
-                    state.insert(node, 2);
-                    path.pop();
-                }
-            }
-        }
+    if let Some(cycle) = first_cycle(&g) {
+        panic!("a module cycle: {} -> {}", cycle.join(" -> "), cycle[0]);
     }
 }
 
@@ -174,6 +247,19 @@ fn the_checks_see_a_dependency_and_a_cycle() {
     let deps = uses("a::b", "use super::c::X;\nlet y = crate::d::f();\n", &known);
     assert_eq!(deps, ["a::c".to_string(), "d".to_string()].into_iter().collect());
     assert!(uses("a::b", "use my_crate::d;", &known).is_empty());
+    // A group names each of its paths, nested groups and renames too.
+    let deps = uses("a::b", "use super::{c::X, Y};\n", &known);
+    assert_eq!(deps, ["a::c".to_string()].into_iter().collect());
+    let deps = uses("a::b", "use crate::{a::{c as C, self}, d::{self, Z}};\n", &known);
+    assert_eq!(deps, ["a::c".to_string(), "d".to_string()].into_iter().collect());
+    let deps = uses("d", "use crate::a::{\n    b::{B1, B2},\n    c,\n};\n", &known);
+    assert_eq!(deps, ["a::b".to_string(), "a::c".to_string()].into_iter().collect());
+    // A cycle through a group is a cycle.
+    let modules: BTreeMap<String, String> = [("a::b", "use super::{c, x};"), ("a::c", "use crate::a::b::Y;")]
+        .into_iter()
+        .map(|(m, c)| (m.to_string(), c.to_string()))
+        .collect();
+    assert_eq!(first_cycle(&graph_of(&modules)), Some(vec!["a::b".to_string(), "a::c".to_string()]));
     let g = graph();
     assert!(g["app::alignment"].contains("align::model"), "{:?}", g["app::alignment"]);
     assert!(g["cli::align"].contains("app::alignment"), "{:?}", g["cli::align"]);

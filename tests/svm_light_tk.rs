@@ -8,8 +8,6 @@
 //! that read back to themselves.
 #![cfg(not(target_arch = "wasm32"))] // reads files
 
-use std::ops::ControlFlow;
-
 use treelink::corpus::Corpus;
 use treelink::svm::KernelFn;
 use treelink::svm_light_tk::kernel::RowKernel;
@@ -153,7 +151,7 @@ fn learning_then_classifying_folds_the_decision_function_exactly_enough() {
     let (train, test) = examples.split_at(300);
     for tree_kernel in [TreeKernel::SubsetTree, TreeKernel::Subtree] {
         let p = LearnParams { kernel: params(tree_kernel, 1), c: Some(2.4), ..LearnParams::default() };
-        let (model, summary) = learn(train, &p, &mut |_| ControlFlow::Continue(())).unwrap();
+        let (model, summary) = learn(train, &p, &mut treelink::progress::Quiet).unwrap();
         assert!(summary.stats.converged && !model.support_vectors.is_empty());
         assert_eq!((summary.positives + summary.negatives, model.training_examples), (300, 300));
         // The folded decision against Σ α_i y_i K(sv_i, x) − b, one kernel per support vector.

@@ -4,13 +4,17 @@
 // and makes no request of its own beyond those files.
 //
 // - On install it caches index.html, every file index.html refers to (the
-//   hashed app .js/.wasm/.css), the worker's three files and the sample's licence.
+//   hashed app .js/.wasm/.css), each worker's three files and the sample's licence.
 // - Hashed files never change: cache first.
 // - Everything else (index.html, the worker, sw.js itself): network first, so
 //   a new deployment is picked up, falling back to the cache when offline.
 const CACHE = 'treelink-v1';
 const SCOPE = new URL('./', self.location).href;
-const WORKER_FILES = ['./worker_loader.js', './worker.js', './worker_bg.wasm', './sample/LICENSE'];
+const WORKER_FILES = [
+  './worker_loader.js', './worker.js', './worker_bg.wasm',
+  './file_worker_loader.js', './file_worker.js', './file_worker_bg.wasm',
+  './sample/LICENSE',
+];
 const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
 
 async function precache() {

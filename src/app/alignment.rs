@@ -11,9 +11,11 @@ use crate::align::lexical::{
     alignment_lexicon_options, lexicon_for_input, prepare, InputSentences, LexicalModel, LexiconSource,
 };
 use crate::align::model::{self, AlignError, AlignmentModel, Scorer, TrainOptions};
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, Named};
 use crate::io::links::Link;
-use crate::lexicon::{Lexicon, SentencePair, WordAlignment, WordModel};
+use crate::lexicon::{
+    read_moses_lex, read_word_alignments_for, LexError, Lexicon, SentencePair, WordAlignment, WordModel,
+};
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::NodeId;
 
@@ -36,6 +38,24 @@ impl From<Cancelled> for AlignmentError {
     fn from(_: Cancelled) -> Self {
         AlignmentError::Cancelled
     }
+}
+
+/// The Moses tables to use, p(t|s) and p(s|t) (the CLI's `--lex-s2t` and
+/// `--lex-t2s`, the page's two tables): both, or none (one alone is not
+/// used: the lexicon then comes from the engine).
+pub fn both_tables<T>(s2t: Option<T>, t2s: Option<T>) -> Option<(T, T)> {
+    s2t.zip(t2s)
+}
+
+/// The two Moses tables read as a lexicon.
+pub fn moses_lexicon(s2t: Named<'_>, t2s: Named<'_>) -> Result<Lexicon, LexError> {
+    Ok(Lexicon::new(read_moses_lex(s2t.text, s2t.name)?, read_moses_lex(t2s.text, t2s.name)?))
+}
+
+/// The word links of `corpus`'s pairs (the CLI's `--word-align`, the page's
+/// word alignment input): one line per pair, each link inside its sentences.
+pub fn word_links(file: Named<'_>, corpus: &Corpus) -> Result<Vec<WordAlignment>, LexError> {
+    read_word_alignments_for(file.text, file.name, &corpus.sentence_lengths())
 }
 
 /// Where the lexicon comes from, as both the CLI and the page decide it:

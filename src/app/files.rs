@@ -163,9 +163,17 @@ impl ModelFile {
     pub fn read(text: &str, file: &str) -> Result<ModelFile, ModelReadError> {
         match FileKind::sniff(FileKind::AlignmentModel, text) {
             FileKind::TranslationModel => Ok(ModelFile::Translation(TranslationModel::from_json(text, file)?)),
-            _ => Ok(ModelFile::Alignment(AlignmentModel::from_json(text, file)?)),
+            _ => Ok(ModelFile::Alignment(read_alignment_model(text, file)?)),
         }
     }
+}
+
+/// Reads an alignment model file (`treelink train`'s): the one reader
+/// behind the CLI's `--model`, the page's model input (its status, in the
+/// file worker) and the job worker's *Align with the model*, so all three
+/// check the same things.
+pub fn read_alignment_model(text: &str, file: &str) -> Result<AlignmentModel, AlignmentModelError> {
+    AlignmentModel::from_json(text, file)
 }
 
 /// Why three files did not import as a TigerXML pair.

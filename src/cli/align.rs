@@ -20,7 +20,7 @@ use treelink::eval::prf::Counts;
 use treelink::eval::significance::{Bootstrap, DEFAULT_SAMPLES, DEFAULT_SEED};
 use treelink::io::links::{format_link_line, Link};
 use treelink::kernel::Space;
-use treelink::lexicon::{self, read_moses_lex, Lexicon, SentencePair, WordAlignment, WordModel};
+use treelink::lexicon::{self, Lexicon, SentencePair, WordAlignment, WordModel};
 use treelink::limits::Limits;
 use treelink::progress::Quiet;
 
@@ -349,17 +349,16 @@ fn corpus(prefix: &str, gold: bool, limits: &Limits) -> Result<Corpus, CliError>
 }
 
 fn word_links(file: &str, c: &Corpus) -> Result<Vec<WordAlignment>, CliError> {
-    Ok(lexicon::read_word_alignments_for(&read(file)?, file, &c.sentence_lengths())?)
+    Ok(alignment::word_links(Named { name: file, text: &read(file)? }, c)?)
 }
 
 /// The Moses tables the arguments give, if both are given.
 fn tables(lex: &LexArgs) -> Result<Option<Lexicon>, CliError> {
-    match (&lex.lex_s2t, &lex.lex_t2s) {
-        (Some(s2t), Some(t2s)) => {
-            Ok(Some(Lexicon::new(read_moses_lex(&read(s2t)?, s2t)?, read_moses_lex(&read(t2s)?, t2s)?)))
-        }
-        _ => Ok(None),
-    }
+    let Some((s2t, t2s)) = alignment::both_tables(lex.lex_s2t.as_deref(), lex.lex_t2s.as_deref()) else {
+        return Ok(None);
+    };
+    let (s2t_text, t2s_text) = (read(s2t)?, read(t2s)?);
+    Ok(Some(alignment::moses_lexicon(Named { name: s2t, text: &s2t_text }, Named { name: t2s, text: &t2s_text })?))
 }
 
 /// The extra bitext for the in-engine lexicon (read only when no tables are given).
@@ -419,7 +418,7 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
 
 /// Reads an alignment model file.
 pub fn read_model(file: &str) -> Result<AlignmentModel, CliError> {
-    Ok(AlignmentModel::from_json(&read(file)?, file)?)
+    Ok(treelink::app::files::read_alignment_model(&read(file)?, file)?)
 }
 
 pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {

@@ -1,7 +1,6 @@
 //! `treelink bench`: speed figures of the engine on real data, printed.
 //! Timing targets belong here, not in tests.
 
-use std::ops::ControlFlow;
 use std::time::Instant;
 
 use clap::Args;
@@ -79,7 +78,7 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
             ..Default::default()
         };
         let t = Instant::now();
-        let (model, summary) = svm_light_tk::learn(&learn_on, &params, &mut |_| ControlFlow::Continue(()))?;
+        let (model, summary) = svm_light_tk::learn(&learn_on, &params, &mut treelink::progress::Quiet)?;
         let learn_secs = secs(t);
         let t = Instant::now();
         let mut classifier = svm_light_tk::Classifier::new(&model, params.max_node_pairs)?;

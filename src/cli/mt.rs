@@ -587,7 +587,7 @@ fn tune_system(sys: &mut MtSystem, dev: &Corpus, mert: &MertOptions, reporter: &
     let report = match sys {
         MtSystem::Phrase(p) => {
             let (src, r) = words_of(dev);
-            p.tune(&src, &r, mert).map_err(usage)?
+            p.tune_with_progress(&src, &r, mert, reporter).map_err(usage)?
         }
         MtSystem::Ms(m) => {
             let sources: Vec<Tree> = dev.pairs.iter().map(|p| p.source.clone()).collect();

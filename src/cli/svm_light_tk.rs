@@ -13,6 +13,7 @@ use super::progress::Reporter;
 use super::CliError;
 use treelink::corpus::Corpus;
 use treelink::kernel::DEFAULT_MAX_NODE_PAIRS;
+use treelink::progress::Progress;
 use treelink::svm::PolyKernel;
 use treelink::svm_light_tk::{
     self, parse_example, Classifier, Combination, Confusion, Example, KernelParams, LearnParams, Pairing, TkModel,
@@ -373,9 +374,10 @@ fn learn(args: LearnArgs) -> Result<(), CliError> {
         max_node_pairs: args.max_node_pairs,
     };
     let verbose = args.verbosity >= 2;
-    let (model, summary) = svm_light_tk::learn(&examples, &params, &mut |p| {
+    let (model, summary) = svm_light_tk::learn(&examples, &params, &mut |p: Progress| {
         if verbose {
-            reporter.report(&format!("SMO (violation {:.2e})", p.max_violation), p.iteration, 0);
+            let violation = p.gap.map_or(0.0, |(v, _)| v);
+            reporter.report(&format!("SMO (violation {violation:.2e})"), p.done, 0);
         }
         ControlFlow::Continue(())
     })?;

@@ -21,6 +21,14 @@ use crate::corpus::TreePair;
 use crate::layout::{Drawing, FoldedTree, PairLayout, Rect, Style, TreeLayout};
 use crate::tree::{NodeId, Tree};
 
+/// The translation derivation's own rules (the page's Translate view), on top
+/// of [`DIAGRAM_CSS`]: in the page and in the downloaded SVG alike.
+pub const DERIVATION_CSS: &str = r#"
+.tl-diagram .rm-outline rect { fill-opacity: 0.09; stroke-width: 2; }
+.tl-diagram .rm-number { font-size: 11px; font-weight: 700; }
+.tl-diagram .rm-link { fill: none; stroke-width: 2.6; opacity: 0.85; }
+"#;
+
 /// The diagram's stylesheet, for an `<svg class="tl-diagram">`: embedded in
 /// exported files and in the page's live diagram alike.
 pub const DIAGRAM_CSS: &str = r#"

@@ -172,8 +172,7 @@ pub fn train_system(
             if let Some(d) = tune {
                 let sources: Vec<Vec<String>> = d.pairs.iter().map(|p| p.source.words().to_vec()).collect();
                 progress.note(&format!("{label}: tuning on {} dev sentences", d.len()));
-                report(progress, Progress::new("tuning (MERT)", 0, 0))?;
-                bleu = Some(sys.tune(&sources, &references(d), &mert)?.bleu);
+                bleu = Some(sys.tune_with_progress(&sources, &references(d), &mert, progress)?.bleu);
             }
             Ok((MtSystem::Phrase(Box::new(sys)), bleu))
         }

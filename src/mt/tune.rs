@@ -40,6 +40,7 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::bleu::{Bleu, BleuStats};
+use crate::progress::{report, Cancelled, Observer, Progress, Quiet};
 use crate::rng::SplitMix64;
 
 /// MERT settings.
@@ -384,7 +385,27 @@ pub struct MertReport {
 /// in order, its n-best list as (words, feature vector), best first;
 /// `references` holds one tokenised reference per sentence. See the module
 /// documentation.
-pub fn mert<F>(references: &[Vec<String>], initial: &[f64], options: &MertOptions, mut decode: F) -> MertReport
+pub fn mert<F>(references: &[Vec<String>], initial: &[f64], options: &MertOptions, decode: F) -> MertReport
+where
+    F: FnMut(&[f64]) -> Vec<Vec<(Vec<String>, Vec<f64>)>>,
+{
+    match mert_with_progress(references, initial, options, &mut Quiet, decode) {
+        Ok(report) => report,
+        Err(Cancelled) => unreachable!("a quiet observer never stops a step"),
+    }
+}
+
+/// [`mert`], reporting each iteration to `progress` (stage "tuning (MERT)",
+/// iteration `k` of at most `options.iterations + 1`) before it decodes;
+/// when `progress` says stop, MERT ends there with [`Cancelled`]. The
+/// reports change nothing of the result.
+pub fn mert_with_progress<F>(
+    references: &[Vec<String>],
+    initial: &[f64],
+    options: &MertOptions,
+    progress: &mut dyn Observer,
+    mut decode: F,
+) -> Result<MertReport, Cancelled>
 where
     F: FnMut(&[f64]) -> Vec<Vec<(Vec<String>, Vec<f64>)>>,
 {
@@ -394,6 +415,7 @@ where
     let mut iterations = Vec::new();
     let dim = initial.len();
     for it in 0..=options.iterations {
+        report(progress, Progress::new(MERT_STAGE, it as u64, options.iterations as u64 + 1))?;
         let lists = decode(&w);
         let mut one_best = BleuStats::default();
         let mut new = 0;
@@ -434,8 +456,11 @@ where
         iterations.push(record);
         w = nw;
     }
-    MertReport { weights: best.1, bleu: best.0, iterations }
+    Ok(MertReport { weights: best.1, bleu: best.0, iterations })
 }
+
+/// The stage MERT reports its iterations under.
+pub const MERT_STAGE: &str = "tuning (MERT)";
 
 #[cfg(test)]
 mod tests {
@@ -454,5 +479,40 @@ mod tests {
         // Equal lines: the earlier candidate.
         let mut lines = vec![(4, 1.0, 1.0), (2, 1.0, 1.0)];
         assert_eq!(envelope(&mut lines), [(f64::NEG_INFINITY, 2)]);
+    }
+
+    #[test]
+    fn mert_reports_each_iteration_changes_nothing_and_stops_when_told() {
+        let refs = vec![vec!["a".to_string(), "b".to_string()], vec!["c".to_string()]];
+        // Two candidates per sentence; the worse one first under the initial weights.
+        let decode = |w: &[f64]| {
+            let list = |good: Vec<String>, bad: Vec<String>| {
+                let mut l = vec![(good, vec![1.0, 0.0]), (bad, vec![0.0, 1.0])];
+                if w[1] > w[0] {
+                    l.reverse();
+                }
+                l
+            };
+            vec![list(vec!["a".into(), "b".into()], vec!["x".into()]), list(vec!["c".into()], vec!["y".into()])]
+        };
+        let options = MertOptions { iterations: 3, ..MertOptions::default() };
+        let quiet = mert(&refs, &[0.0, 1.0], &options, decode);
+        let mut seen = Vec::new();
+        let mut observer = |p: Progress| {
+            seen.push((p.stage, p.done, p.total));
+            crate::progress::Flow::Continue(())
+        };
+        let observed = mert_with_progress(&refs, &[0.0, 1.0], &options, &mut observer, decode);
+        assert_eq!(observed.as_ref(), Ok(&quiet));
+        assert_eq!(seen.len(), quiet.iterations.len());
+        assert_eq!(seen[0], (MERT_STAGE, 0, 4));
+        let mut stop_at_second = |p: Progress| {
+            if p.done >= 1 {
+                crate::progress::Flow::Break(())
+            } else {
+                crate::progress::Flow::Continue(())
+            }
+        };
+        assert_eq!(mert_with_progress(&refs, &[0.0, 1.0], &options, &mut stop_at_second, decode), Err(Cancelled));
     }
 }

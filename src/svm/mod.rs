@@ -66,6 +66,8 @@ use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 
+use crate::progress::Progress;
+
 pub use platt::{fit_platt, Posterior};
 pub use poly::{dot, normalise, PolyKernel};
 
@@ -193,6 +195,15 @@ pub struct SmoProgress {
     /// Examples not shrunk.
     pub active_size: usize,
     pub kernel_evals: u64,
+}
+
+impl SmoProgress {
+    /// The report as the engine's one progress contract has it: iterations
+    /// done of an unknown total, and the distance from convergence (the
+    /// largest KKT violation) with the tolerance `eps` it must fall below.
+    pub fn progress(&self, stage: &'static str, eps: f64) -> Progress {
+        Progress { stage, done: self.iteration, total: 0, gap: Some((self.max_violation, eps)) }
+    }
 }
 
 /// What training cost and reached.

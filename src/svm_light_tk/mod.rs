@@ -26,13 +26,12 @@ pub mod example;
 pub mod kernel;
 pub mod model;
 
-use std::ops::ControlFlow;
-
 pub use example::{parse_example, Example, ExampleError, TkTree};
 pub use kernel::{Combination, DocError, ForestKernel, KernelParams, Pairing, TreeKernel, VectorKernel};
 pub use model::{ModelError, TkModel};
 
 use crate::kernel::DEFAULT_MAX_NODE_PAIRS;
+use crate::progress::Observer;
 use crate::svm::{self, SmoProgress, SvmError, SvmParams, SvmStats};
 
 /// `svm_learn`'s settings that treelink supports.
@@ -85,12 +84,16 @@ pub struct LearnSummary {
     pub stats: SvmStats,
 }
 
+/// The stage [`learn`] reports SMO's iterations under.
+pub const LEARN_STAGE: &str = "SMO";
+
 /// Learns a model from examples (labels above 0 positive, below 0 negative),
-/// as `svm_learn -t 5` does. `progress` is called as SMO goes and may cancel.
+/// as `svm_learn -t 5` does. `progress` gets SMO's iterations (stage
+/// [`LEARN_STAGE`], with the KKT violation and ε as its gap) and may cancel.
 pub fn learn(
     examples: &[Example],
     params: &LearnParams,
-    progress: &mut dyn FnMut(SmoProgress) -> ControlFlow<()>,
+    progress: &mut dyn Observer,
 ) -> Result<(TkModel, LearnSummary), TkError> {
     if examples.is_empty() {
         return Err(TkError::NoExamples);
@@ -119,7 +122,10 @@ pub fn learn(
     let svm_params =
         SvmParams { cache_mb: params.cache_mb, ..SvmParams::with_c(c).with_cost_factor(params.cost_factor) };
     let rows = kernel::RowKernel::new(&kernel, &docs);
-    let m = svm::train_with_progress(&rows, &y, &svm_params, progress)?;
+    let eps = svm_params.eps;
+    let m = svm::train_with_progress(&rows, &y, &svm_params, &mut |p: SmoProgress| {
+        progress.progress(p.progress(LEARN_STAGE, eps))
+    })?;
     let highest_feature = examples.iter().flat_map(|e| e.vectors.iter().flatten()).map(|&(i, _)| i).max().unwrap_or(0);
     let model = TkModel {
         kernel: params.kernel.clone(),

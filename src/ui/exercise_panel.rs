@@ -9,14 +9,14 @@ use yew::prelude::*;
 
 use super::classroom::ExerciseAction;
 use super::loader::slot_row;
+use super::panels::ExerciseView;
 use super::state::{Action, Slot};
-use super::view::Settled;
 use crate::eval::prf::Counts;
 use crate::exercise::{ClassTable, Mark, PairCheck};
 
 #[derive(Properties, PartialEq)]
 pub struct ExerciseProps {
-    pub state: Settled,
+    pub view: ExerciseView,
     pub dispatch: Callback<Action>,
 }
 
@@ -55,7 +55,7 @@ fn button(id: &str, label: &str, dispatch: &Callback<Action>, action: ExerciseAc
 
 /// The instructor's form: pairs, title, instructions, whether gold is shown.
 fn make_form(props: &ExerciseProps) -> Html {
-    let c = &props.state.classroom;
+    let c = &props.view;
     let dispatch = &props.dispatch;
     let on_instructions = {
         let dispatch = dispatch.clone();
@@ -74,7 +74,7 @@ fn make_form(props: &ExerciseProps) -> Html {
     html! {
         <fieldset class="exercise-make">
             <legend>{"Make an exercise (instructor)"}</legend>
-            <p class="hint">{format!("From the loaded pairs ({}); their gold links become the key. Find pair numbers in the Results table.", props.state.corpus.len())}</p>
+            <p class="hint">{format!("From the loaded pairs ({}); their gold links become the key. Find pair numbers in the Results table.", props.view.corpus.len())}</p>
             <div class="field"><label for="exercise-pairs">{"Pairs (e.g. 3, 7, 10-12)"}</label>
                 {text_input("exercise-pairs", &c.form.pairs, dispatch, ExerciseAction::SetPairs)}</div>
             <div class="field"><label for="exercise-title">{"Title"}</label>
@@ -102,12 +102,11 @@ fn mark_name(m: Mark) -> &'static str {
 
 /// The student's side of an open exercise.
 fn do_exercise(props: &ExerciseProps) -> Html {
-    let state = &props.state;
-    let c = &state.classroom;
+    let state = &props.view;
+    let c = state;
     let dispatch = &props.dispatch;
-    let Some(open) = &c.open else { return html! {} };
-    let e = &open.exercise;
-    let number = c.number_of(state.pair).map_or(String::new(), |n| format!(" — pair {n} of the instructor's treebank"));
+    let Some((file, e)) = &c.open else { return html! {} };
+    let number = c.number.map_or(String::new(), |n| format!(" — pair {n} of the instructor's treebank"));
     let check_view = c.checks.as_ref().map(|checks| {
         let total: Counts = checks.iter().map(|k| k.counts).sum();
         let here: Option<&PairCheck> = checks.get(state.pair);
@@ -139,7 +138,7 @@ fn do_exercise(props: &ExerciseProps) -> Html {
                 <p id="exercise-instructions-text" class="instructions">{e.instructions.clone()}</p>
             }
             <p class="hint">{format!("{} pairs from {}; this is pair {} of {}{number}. Align by hand in the pair's teaching mode; {}",
-                e.pairs.len(), open.file, state.pair + 1, e.pairs.len(),
+                e.pairs.len(), file, state.pair + 1, e.pairs.len(),
                 if e.show_gold { "the key's links are shown." } else { "the key is hidden until you check." })}</p>
             <div class="field"><label for="exercise-student">{"Your name"}</label>
                 {text_input("exercise-student", &c.student, dispatch, ExerciseAction::SetStudent)}</div>
@@ -149,7 +148,7 @@ fn do_exercise(props: &ExerciseProps) -> Html {
                 {button("exercise-close", "Leave the exercise", dispatch, ExerciseAction::Close)}
             </p>
             {check_view.unwrap_or_default()}
-            {slot_row(Slot::Answers, state.slot(Slot::Answers), dispatch)}
+            {slot_row(Slot::Answers, &state.answers_slot, dispatch)}
             if let Some(class) = &c.class {
                 {class_table(class)}
             }
@@ -188,48 +187,14 @@ fn class_table(t: &ClassTable) -> Html {
 
 #[function_component(ExercisePanel)]
 pub fn exercise_panel(props: &ExerciseProps) -> Html {
-    let state = &props.state;
+    let view = &props.view;
     html! {
         <section class="panel exercise" id="exercise-panel" aria-labelledby="exercise-heading">
             <h2 id="exercise-heading">{"Exercises"}</h2>
             <p class="hint">{"An instructor picks pairs and exports one exercise file; students open it here (or drop it on the Data panel, or open the page with ?exercise=FILE.json for a file beside it on the same site), align by hand, check, and export their answers; the instructor opens the exercise and drops all the answers files for the class table. The same files work with treelink exercise check on the command line. The key is inside the exercise file: hidden here, but readable by anyone who opens the file."}</p>
-            {slot_row(Slot::Exercise, state.slot(Slot::Exercise), &props.dispatch)}
+            {slot_row(Slot::Exercise, &view.exercise_slot, &props.dispatch)}
             {do_exercise(props)}
             {make_form(props)}
         </section>
     }
-}
-
-/// The exercise named by the page's address (`?exercise=FILE.json`, a
-/// path on the same site), fetched and handed to the reducer as a file
-/// read for the exercise input; a failure shows next to that input.
-pub fn open_from_address(dispatch: Callback<Action>) {
-    let Some(window) = web_sys::window() else { return };
-    let search = window.location().search().unwrap_or_default();
-    let Some(value) = search.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix("exercise=")) else {
-        return;
-    };
-    let url = js_sys::decode_uri_component(value).ok().and_then(|v| v.as_string()).unwrap_or_else(|| value.to_string());
-    yew::platform::spawn_local(async move {
-        let slot = Some(Slot::Exercise);
-        let failed = |error: String| Action::FileFailed { name: url.clone(), error, slot };
-        let action = match fetch_text(&window, &url).await {
-            Ok(text) => Action::FileRead { name: url.clone(), text, slot },
-            Err(e) => failed(format!("{url}: cannot open the exercise: {e}")),
-        };
-        dispatch.emit(action);
-    });
-}
-
-async fn fetch_text(window: &web_sys::Window, url: &str) -> Result<String, String> {
-    use wasm_bindgen::JsCast;
-    use wasm_bindgen_futures::JsFuture;
-    let shown = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
-    let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(shown)?;
-    let response: web_sys::Response = response.dyn_into().map_err(shown)?;
-    if !response.ok() {
-        return Err(format!("the site answered HTTP {} {}", response.status(), response.status_text()));
-    }
-    let text = JsFuture::from(response.text().map_err(shown)?).await.map_err(shown)?;
-    text.as_string().ok_or_else(|| "the answer is not text".to_string())
 }

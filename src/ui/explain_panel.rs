@@ -5,15 +5,14 @@
 
 use yew::prelude::*;
 
-use super::view::Settled;
-
+use super::panels::ExplainView;
 use super::state::{Action, Mode};
 use crate::align::explain::{Explanation, SearchRole, Verdict, FEATURE_NAMES};
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
 pub struct ExplainProps {
-    pub state: Settled,
+    pub view: ExplainView,
     pub dispatch: Callback<Action>,
 }
 
@@ -140,9 +139,10 @@ fn body(e: &Explanation, src: &Tree, trg: &Tree, dispatch: &Callback<Action>) ->
 
 #[function_component(ExplainPanel)]
 pub fn explain_panel(props: &ExplainProps) -> Html {
-    let state = &props.state;
-    let Some(pair) = state.corpus.pairs.get(state.pair) else { return html! {} };
-    let (Some(s), Some(t)) = (state.sel_source, state.sel_target) else {
+    let view = &props.view;
+    let k = view.selection.pair;
+    let Some(pair) = view.selection.tree_pair() else { return html! {} };
+    let (Some(s), Some(t)) = (view.selection.source, view.selection.target) else {
         return html! {
             <section class="panel explain" id="explain-panel" aria-labelledby="explain-title">
                 <h2 id="explain-title">{"Why this link?"}</h2>
@@ -151,11 +151,10 @@ pub fn explain_panel(props: &ExplainProps) -> Html {
         };
     };
     let gold = pair.gold.iter().find(|l| (l.source, l.target) == (s, t));
-    let predicted = state
-        .results()
-        .and_then(|r| r.predicted.get(state.pair))
-        .is_some_and(|p| p.iter().any(|l| (l.source, l.target) == (s, t)));
-    let status = match (gold, state.results().is_some(), predicted) {
+    let results = view.results.as_deref();
+    let predicted =
+        results.and_then(|r| r.predicted.get(k)).is_some_and(|p| p.iter().any(|l| (l.source, l.target) == (s, t)));
+    let status = match (gold, results.is_some(), predicted) {
         (Some(g), true, true) => format!("a correct prediction (gold link {g})"),
         (Some(g), true, false) => format!("a missed gold link ({g})"),
         (None, true, true) => "a wrong prediction (not a gold link)".to_string(),
@@ -163,11 +162,11 @@ pub fn explain_panel(props: &ExplainProps) -> Html {
         (Some(g), false, _) => format!("a gold link ({g})"),
         (None, false, _) => "not a gold link".to_string(),
     };
-    let content = match &state.explained {
-        _ if state.results().is_none() => html! {
+    let content = match &view.explained {
+        _ if results.is_none() => html! {
             <p class="hint">{"Train a model or load one and align, to see the model's reasons; the kernel view below works without a model."}</p>
         },
-        Some(e) if (e.pair, e.source, e.target) == (state.pair, s, t) => match &e.result {
+        Some(e) if (e.pair, e.source, e.target) == (k, s, t) => match &e.result {
             None => html! { <p class="hint" id="explain-waiting">{"Asking the worker…"}</p> },
             Some(Err(m)) => html! { <p class="error" role="alert">{m}</p> },
             Some(Ok(e)) => body(e, &pair.source, &pair.target, &props.dispatch),

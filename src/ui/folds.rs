@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::ids::CorpusGen;
 use crate::corpus::Corpus;
 use crate::tree::{NodeId, Tree};
 
@@ -28,7 +29,7 @@ impl Side {
 /// corpus (another `corpus_gen`) has none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Folds {
-    gen: u32,
+    gen: CorpusGen,
     by_pair: BTreeMap<usize, [BTreeSet<NodeId>; 2]>,
 }
 
@@ -39,7 +40,7 @@ static NONE: [BTreeSet<NodeId>; 2] = [BTreeSet::new(), BTreeSet::new()];
 
 impl Folds {
     /// The folded nodes of pair `pair` of corpus `gen`: (source, target).
-    pub fn of(&self, gen: u32, pair: usize) -> (&BTreeSet<NodeId>, &BTreeSet<NodeId>) {
+    pub fn of(&self, gen: CorpusGen, pair: usize) -> (&BTreeSet<NodeId>, &BTreeSet<NodeId>) {
         let sets = if self.gen == gen { self.by_pair.get(&pair).unwrap_or(&NONE) } else { &NONE };
         (&sets[0], &sets[1])
     }
@@ -48,7 +49,7 @@ impl Folds {
     /// unfolds it if folded. A POS node or an id outside the tree changes
     /// nothing; folds inside a folded node are kept for when it unfolds.
     /// Whether anything changed.
-    pub fn toggle(&mut self, gen: u32, pair: usize, side: Side, tree: &Tree, n: NodeId) -> bool {
+    pub fn toggle(&mut self, gen: CorpusGen, pair: usize, side: Side, tree: &Tree, n: NodeId) -> bool {
         if n >= tree.len() || tree.is_pos(n) {
             return false;
         }
@@ -64,7 +65,7 @@ impl Folds {
 
     /// Every fold of corpus `gen`, for a saved session: (pair, source
     /// nodes, target nodes).
-    pub fn saved(&self, gen: u32) -> Vec<SavedFolds> {
+    pub fn saved(&self, gen: CorpusGen) -> Vec<SavedFolds> {
         if self.gen != gen {
             return Vec::new();
         }
@@ -77,7 +78,7 @@ impl Folds {
 
     /// The folds of a saved session, on the pairs of corpus `gen`: a fold
     /// of a pair or node the corpus does not have is dropped.
-    pub fn restored(gen: u32, saved: &[SavedFolds], corpus: &Corpus) -> Folds {
+    pub fn restored(gen: CorpusGen, saved: &[SavedFolds], corpus: &Corpus) -> Folds {
         let mut folds = Folds { gen, by_pair: BTreeMap::new() };
         for (pair, source, target) in saved {
             let Some(p) = corpus.pairs.get(*pair) else { continue };

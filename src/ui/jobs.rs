@@ -1,5 +1,6 @@
-//! The page's side of the Web Worker: starts `worker_loader.js` (built by
-//! trunk from `src/bin/worker.rs`), queues requests until the worker says it
+//! The page's side of a Web Worker: starts its loader (`worker_loader.js`
+//! for the job worker, built by trunk from `src/bin/worker.rs`;
+//! `file_worker_loader.js` for the file worker), queues requests until the worker says it
 //! is ready, hands every response to a callback, and cancels a job by
 //! terminating the worker and starting a fresh one. A worker that dies is
 //! stopped and reported ([`Response::Stopped`]); a fresh one starts when
@@ -9,7 +10,7 @@
 //! message, which a worker busy in a synchronous training loop reads after
 //! the loop ends; `Worker.terminate()` stops it at once.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use wasm_bindgen::prelude::*;
@@ -17,23 +18,13 @@ use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions};
 use yew::Callback;
 
-use super::protocol::{JobId, Request, Response};
+use super::protocol::{Request, Response};
 
-/// The worker script, relative to the page (so it works under any sub-path).
-const WORKER_URL: &str = "./worker_loader.js";
-
-thread_local! {
-    static NEXT_JOB: Cell<u32> = const { Cell::new(1) };
-}
-
-/// A fresh job id.
-pub fn next_job_id() -> JobId {
-    NEXT_JOB.with(|n| {
-        let id = n.get();
-        n.set(id.wrapping_add(1));
-        JobId(id)
-    })
-}
+/// The job worker's script (`src/bin/worker.rs`: training, aligning,
+/// translating), relative to the page (so it works under any sub-path).
+pub const JOB_WORKER: &str = "./worker_loader.js";
+/// The file worker's script (`src/bin/file_worker.rs`: checking files only, a smaller binary).
+pub const FILE_WORKER: &str = "./file_worker_loader.js";
 
 struct Inner {
     worker: Option<Worker>,
@@ -50,6 +41,8 @@ pub struct Jobs {
     respond: Callback<Response>,
     /// The worker's name (`self.name` inside it): the page runs two.
     name: &'static str,
+    /// Its script ([`JOB_WORKER`], [`FILE_WORKER`]).
+    script: &'static str,
 }
 
 impl PartialEq for Jobs {
@@ -60,8 +53,16 @@ impl PartialEq for Jobs {
 
 impl Jobs {
     /// Starts the worker named `name`; `respond` gets every response but `Ready`.
-    pub fn start(name: &'static str, respond: Callback<Response>) -> Jobs {
-        let jobs = Jobs {
+    pub fn start(name: &'static str, script: &'static str, respond: Callback<Response>) -> Jobs {
+        let jobs = Jobs::on_demand(name, script, respond);
+        jobs.spawn();
+        jobs
+    }
+
+    /// The worker named `name`, started by the first request (so the page
+    /// does not fetch and compile its code until it is needed).
+    pub fn on_demand(name: &'static str, script: &'static str, respond: Callback<Response>) -> Jobs {
+        Jobs {
             inner: Rc::new(RefCell::new(Inner {
                 worker: None,
                 ready: false,
@@ -71,9 +72,8 @@ impl Jobs {
             })),
             respond,
             name,
-        };
-        jobs.spawn();
-        jobs
+            script,
+        }
     }
 
     fn spawn(&self) {
@@ -100,7 +100,7 @@ impl Jobs {
                 }
             }
         });
-        let (respond, weak, name) = (self.respond.clone(), Rc::downgrade(&self.inner), self.name);
+        let (respond, weak, name, script) = (self.respond.clone(), Rc::downgrade(&self.inner), self.name, self.script);
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
             event.prevent_default();
             // A panic in wasm or running out of memory ends here, as an
@@ -113,7 +113,7 @@ impl Jobs {
                 format!("The worker stopped ({}); the data, models and results on this page are kept", event.message());
             gloo::timers::callback::Timeout::new(0, move || {
                 if let Some(inner) = weak.upgrade() {
-                    Jobs { inner, respond: respond.clone(), name }.stop();
+                    Jobs { inner, respond: respond.clone(), name, script }.stop();
                 }
                 respond.emit(Response::Stopped { message });
             })
@@ -122,14 +122,14 @@ impl Jobs {
         let mut inner = self.inner.borrow_mut();
         let options = WorkerOptions::new();
         options.set_name(self.name);
-        match Worker::new_with_options(WORKER_URL, &options) {
+        match Worker::new_with_options(self.script, &options) {
             Ok(worker) => {
                 worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                 worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
                 inner.worker = Some(worker);
             }
             Err(e) => {
-                let message = format!("cannot start the worker ({WORKER_URL}): {e:?}");
+                let message = format!("cannot start the worker ({}): {e:?}", self.script);
                 self.respond.emit(Response::Failed { job: None, message });
             }
         }

@@ -3,15 +3,14 @@
 
 use yew::prelude::*;
 
-use super::view::Settled;
-
+use super::panels::KernelView;
 use super::state::{Action, Compare};
 use crate::kernel::{all_btk_values, BtkKind, DeltaTable, Space, SubTree, SubTreePair};
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
 pub struct KernelTableProps {
-    pub state: Settled,
+    pub view: KernelView,
     pub dispatch: Callback<Action>,
 }
 
@@ -27,7 +26,7 @@ fn show(v: f64) -> String {
 }
 
 /// The decay factor of the kernel view (not the training form's).
-fn lambda_field(state: &Settled, dispatch: &Callback<Action>) -> Html {
+fn lambda_field(state: &KernelView, dispatch: &Callback<Action>) -> Html {
     let on_lambda = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
@@ -49,10 +48,10 @@ fn lambda_field(state: &Settled, dispatch: &Callback<Action>) -> Html {
 
 #[function_component(KernelTable)]
 pub fn kernel_table(props: &KernelTableProps) -> Html {
-    let state = &props.state;
-    let Some(pair) = state.corpus.pairs.get(state.pair) else { return html! {} };
-    let (Some(s), Some(t)) = (state.sel_source, state.sel_target) else {
-        let next = if state.sel_source.is_none() { "a source node" } else { "a target node" };
+    let state = &props.view;
+    let Some(pair) = state.selection.tree_pair() else { return html! {} };
+    let (Some(s), Some(t)) = (state.selection.source, state.selection.target) else {
+        let next = if state.selection.source.is_none() { "a source node" } else { "a target node" };
         return html! {
             <section class="panel kernels" id="kernel-panel">
                 <p class="hint">{format!("Select {next} to see the kernel values.")}</p>
@@ -60,7 +59,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
             </section>
         };
     };
-    let Some((ys, yt)) = state.comparison() else { return html! {} };
+    let Some((ys, yt)) = state.comparison else { return html! {} };
     let x = SubTreePair::new(SubTree::new(&pair.source, s), SubTree::new(&pair.target, t));
     let y = SubTreePair::new(SubTree::new(&pair.source, ys), SubTree::new(&pair.target, yt));
     // A pathological pair is refused with the engine's limit error, shown in place of the values.

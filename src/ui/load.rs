@@ -12,7 +12,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::align::model::AlignmentModel;
 use crate::app::files::{self, FileKind};
 use crate::corpus::{Corpus, CorpusError, Named, TreePair};
 use crate::exercise::{Answers, ClassTable, Exercise};
@@ -21,6 +20,22 @@ use crate::io::tiger::{parse_sta, PairIds};
 use crate::lexicon::{read_moses_lex, read_word_alignments_for, Coverage};
 use crate::mt::lm::read_arpa;
 use crate::tree::{Tree, TreeBuilder};
+
+/// The built-in sample (SQUOIA German–Spanish, dev; `www/sample/`),
+/// embedded in the workers that read it ([`sample`]), not in the page.
+const SAMPLE_SRC: &str = include_str!("../../www/sample/dev.src");
+const SAMPLE_TRG: &str = include_str!("../../www/sample/dev.trg");
+const SAMPLE_GOLD: &str = include_str!("../../www/sample/dev.gold");
+
+/// The built-in sample's pairs, read.
+pub fn sample() -> Corpus {
+    Corpus::from_texts(
+        Named { name: "sample/dev.src", text: SAMPLE_SRC },
+        Named { name: "sample/dev.trg", text: SAMPLE_TRG },
+        Some(Named { name: "sample/dev.gold", text: SAMPLE_GOLD }),
+    )
+    .unwrap_or_default()
+}
 
 /// Pairs per part of a corpus sent to the page: a part decodes in a few
 /// milliseconds, so no task of the page's thread grows with the corpus.
@@ -177,6 +192,25 @@ pub struct LoadRequest {
     /// (`SlotStatus::given`); the answer carries it back.
     #[serde(default)]
     pub given: Vec<(Slot, u32)>,
+    /// Read the built-in sample (no file is given).
+    #[serde(default)]
+    pub sample: bool,
+}
+
+impl LoadRequest {
+    /// The request to read the built-in sample.
+    pub fn sample() -> LoadRequest {
+        LoadRequest {
+            changed: Slot::Source,
+            files: Vec::new(),
+            current: None,
+            lengths: Vec::new(),
+            words: Vec::new(),
+            retry: Vec::new(),
+            given: Vec::new(),
+            sample: true,
+        }
+    }
 }
 
 /// Where a corpus built from the uploads came from (the page names it).
@@ -190,6 +224,8 @@ pub enum CorpusOrigin {
     GoldFor(String),
     /// The pairs of an exercise file (their key hidden unless it says to show it).
     Exercise(String),
+    /// The built-in sample.
+    Sample,
 }
 
 /// The file worker's answer: the status of every slot it checked, what a
@@ -390,7 +426,7 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
         Slot::WordLinks => read_word_alignments_for(text, name, lengths)
             .map(|a| format!("{name}: {} lines, {} word links", a.len(), a.iter().map(|l| l.len()).sum::<usize>()))
             .map_err(|e| e.to_string()),
-        Slot::Model => AlignmentModel::from_json(text, name)
+        Slot::Model => files::read_alignment_model(text, name)
             .map(|m| format!("{name}: {}", m.describe()))
             .map_err(|e| e.to_string()),
         // Read by the job worker, which keeps it (see `Request::LoadMt`).
@@ -445,6 +481,19 @@ fn lex_status(slot: Slot, f: &FileText, words: &[String]) -> (Result<String, Str
 /// TigerXML pair once its three files are there, gold links against the
 /// trees loaded now, and word links against the pairs they will belong to.
 pub fn check(request: &LoadRequest) -> Checked {
+    if request.sample {
+        let corpus = sample();
+        let answer = LoadAnswer {
+            statuses: Vec::new(),
+            corpus: Some((CorpusOrigin::Sample, corpus.len())),
+            model: None,
+            exercise: None,
+            class: None,
+            warnings: Vec::new(),
+            given: Vec::new(),
+        };
+        return Checked { answer, corpus: Some((corpus, None)) };
+    }
     let mut checked = check_retrying(request);
     checked.answer.given = request.given.clone();
     checked
@@ -567,7 +616,7 @@ fn check_files(request: &LoadRequest) -> Checked {
         Slot::Model => {
             // Read once: its status and its description both come from it.
             if let Some(f) = files(Slot::Model).last().filter(|f| !f.text.is_empty()) {
-                match AlignmentModel::from_json(&f.text, &f.name) {
+                match files::read_alignment_model(&f.text, &f.name) {
                     Ok(m) => {
                         set(&mut statuses, Slot::Model, Ok(format!("{}: {}", f.name, m.describe())));
                         model = Some(m.describe());
@@ -716,6 +765,7 @@ mod tests {
             words: vec![],
             retry: vec![],
             given: vec![],
+            sample: false,
         };
         let checked = check(&request);
         let origin = CorpusOrigin::Trees { source: "x.src".into(), target: "x.trg".into() };
@@ -745,6 +795,7 @@ mod tests {
             words: vec![],
             retry: vec![],
             given: vec![],
+            sample: false,
         };
         let checked = check(&request);
         assert!(checked.corpus.is_none());
@@ -759,6 +810,7 @@ mod tests {
             words: vec![],
             retry: vec![],
             given: vec![],
+            sample: false,
         };
         let checked = check(&request);
         assert_eq!(checked.answer.corpus, Some((CorpusOrigin::GoldFor("y.gold".into()), 1)));
@@ -771,6 +823,7 @@ mod tests {
             words: vec![],
             retry: vec![],
             given: vec![],
+            sample: false,
         };
         let checked = check(&request);
         assert!(

@@ -1,64 +1,28 @@
-//! The loader: file pickers and a drop zone. Files are read as text and
-//! handed to the reducer, which routes them by extension; each input shows
-//! its own status, and a bad file never replaces what was loaded.
+//! The loader: file pickers and a drop zone. Files are handed to the
+//! reducer unread, which routes them by name and has them read (an
+//! effect); each input shows its own status, and a bad file never replaces
+//! what was loaded.
 
 use web_sys::{DragEvent, FileList, HtmlInputElement};
 use yew::prelude::*;
 
-use super::view::Settled;
-
 use super::file_handles;
-use super::state::{is_mt_model, Action, Slot, SlotStatus};
-use crate::io::text::decode_utf8;
+use super::panels::LoaderView;
+use super::state::{Action, Slot, SlotStatus};
 
 #[derive(Properties, PartialEq)]
 pub struct LoaderProps {
-    pub state: Settled,
+    pub view: LoaderView,
     pub dispatch: Callback<Action>,
 }
 
-/// Bytes of a `.json` file read to tell a translation model from an alignment model.
-const SNIFF_BYTES: u64 = crate::app::files::SNIFF_BYTES as u64;
-
-/// Reads every file of a list as text and dispatches one action per file,
-/// for `slot` (a picker's) or, dropped, for the slot its name says. A
-/// translation model goes to the worker unread (it can be 90 MB): picked
-/// for its slot, a `.tlmt` file, or a `.json` file whose head says
-/// `treelink-mt`.
-fn read_files(files: Option<FileList>, slot: Option<Slot>, dispatch: Callback<Action>) {
+/// Hands the files of a list to the reducer, held unread, for `slot` (a
+/// picker's) or, dropped, for the slot its name says: it has each read as
+/// text, or a translation model sent to the worker unread (an effect).
+fn give_files(files: Option<FileList>, slot: Option<Slot>, dispatch: &Callback<Action>) {
     let Some(files) = files else { return };
-    let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
-    for raw in files {
-        let dispatch = dispatch.clone();
-        yew::platform::spawn_local(async move {
-            let file = gloo::file::File::from(raw.clone());
-            let name = file.name();
-            let slot_of_name = slot.or_else(|| Slot::of_file(&name));
-            let json = matches!(slot_of_name, Some(Slot::Model));
-            let is_mt = match slot_of_name {
-                Some(Slot::TranslationModel) => true,
-                _ if json => {
-                    let head = file.slice(0, SNIFF_BYTES.min(file.size()));
-                    gloo::file::futures::read_as_text(&head).await.is_ok_and(|h| is_mt_model(&h))
-                }
-                _ => false,
-            };
-            if is_mt {
-                dispatch.emit(Action::MtFilePicked { name, file: file_handles::hold(raw) });
-                return;
-            }
-            // As bytes, so text that is not UTF-8 gets the place of its first
-            // bad byte (as in the CLI) instead of being read with U+FFFD in it.
-            let action = match gloo::file::futures::read_as_bytes(&file).await {
-                Ok(bytes) => match decode_utf8(&bytes, &name) {
-                    Ok(text) => Action::FileRead { name, text: text.to_string(), slot },
-                    Err(e) => Action::FileFailed { error: e.to_string(), name, slot },
-                },
-                Err(e) => Action::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
-            };
-            dispatch.emit(action);
-        });
-    }
+    let files = (0..files.length()).filter_map(|i| files.get(i)).map(|f| (f.name(), file_handles::hold(f))).collect();
+    dispatch.emit(Action::FilesGiven { files, slot });
 }
 
 pub(super) fn slot_row(slot: Slot, status: &SlotStatus, dispatch: &Callback<Action>) -> Html {
@@ -68,7 +32,7 @@ pub(super) fn slot_row(slot: Slot, status: &SlotStatus, dispatch: &Callback<Acti
         let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            read_files(input.files(), Some(slot), dispatch.clone());
+            give_files(input.files(), Some(slot), &dispatch);
             // Let the same file be chosen again after it is fixed.
             input.set_value("");
         })
@@ -114,7 +78,7 @@ pub fn loader(props: &LoaderProps) -> Html {
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             dragging.set(false);
-            read_files(e.data_transfer().and_then(|dt| dt.files()), None, dispatch.clone());
+            give_files(e.data_transfer().and_then(|dt| dt.files()), None, &dispatch);
         })
     };
     let on_drag_over = {
@@ -141,7 +105,7 @@ pub fn loader(props: &LoaderProps) -> Html {
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::SwapSides))
     };
     let rows = |slots: &[Slot]| {
-        slots.iter().map(|&slot| slot_row(slot, props.state.slot(slot), &props.dispatch)).collect::<Html>()
+        slots.iter().map(|&slot| slot_row(slot, props.view.slot(slot), &props.dispatch)).collect::<Html>()
     };
     html! {
         <section id="loader" class={classes!("panel", "loader", (*dragging).then_some("dragging"))} aria-labelledby="loader-title"
@@ -153,7 +117,7 @@ pub fn loader(props: &LoaderProps) -> Html {
                     title="Forget the files, models, hand links and settings this page kept from your last visit">
                     {"Start fresh"}</button></p>
             <p class="hint">{"Your files, models, hand links, the pair, the mode and the settings are kept in this browser for your next visit."}</p>
-            <p class="summary"><span id="corpus-summary" aria-live="polite">{props.state.corpus_summary()}</span>
+            <p class="summary"><span id="corpus-summary" aria-live="polite">{props.view.summary.clone()}</span>
                 {" "}<button id="swap-sides" onclick={on_swap}
                     title="Read the loaded pairs the other way: target as source, with their links, lexical tables and word links">
                     {"Swap source and target"}</button></p>
@@ -167,7 +131,7 @@ pub fn loader(props: &LoaderProps) -> Html {
                     {rows(&[Slot::LexS2t, Slot::LexT2s, Slot::WordLinks, Slot::Model, Slot::TranslationModel, Slot::Lm])}
                 </fieldset>
             </div>
-            if let Some(stray) = &props.state.stray {
+            if let Some(stray) = &props.view.stray {
                 <p class="status error" role="alert" id="status-stray">{"✗ "}{stray}</p>
             }
         </section>

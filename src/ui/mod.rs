@@ -1,17 +1,22 @@
 //! The web page: the alignment workbench and the Translate view, a thin
 //! Yew view over one [`State`], with every long computation in a Web Worker.
 //!
-//! The state, its reducer ([`State::apply`]) and the page ↔ worker messages
+//! The state, its reducer ([`State::apply`]), what each panel draws of it
+//! ([`panels`]), the typed ids ([`ids`]) and the page ↔ worker messages
 //! ([`protocol`]) are plain Rust that builds and is tested natively; the
-//! views (`view` and the components), the worker's message pump
-//! ([`worker`]), the jobs ([`jobs::Jobs`]) and the file registry are
-//! wasm32 only. Parsing and the workflows are the application layer's
-//! ([`crate::app`]), the same as the CLI's; views render the state and send
-//! [`Action`]s, and the worker's answers come back as actions.
+//! store that holds the state (`store`), the one runner of the reducer's
+//! effects (`effects`), the views (`view` and the components), the
+//! worker's message pump ([`worker`]), the jobs ([`jobs::Jobs`]) and the
+//! file registry are wasm32 only. Parsing and the workflows are the
+//! application layer's ([`crate::app`]), the same as the CLI's; views
+//! render their slice of the state and send [`Action`]s, and the workers'
+//! answers come back as actions.
 
 pub mod classroom;
 #[cfg(target_arch = "wasm32")]
 mod diagram;
+#[cfg(target_arch = "wasm32")]
+mod effects;
 #[cfg(target_arch = "wasm32")]
 mod exercise_panel;
 #[cfg(target_arch = "wasm32")]
@@ -23,6 +28,7 @@ mod file_handles;
 #[cfg(target_arch = "wasm32")]
 mod find;
 pub mod folds;
+pub mod ids;
 #[cfg(target_arch = "wasm32")]
 pub mod jobs;
 #[cfg(target_arch = "wasm32")]
@@ -30,6 +36,7 @@ mod kernel_table;
 pub mod load;
 #[cfg(target_arch = "wasm32")]
 mod loader;
+pub mod panels;
 // `Response::Explained` is large only with 64-bit pointers; in the page
 // (wasm32), where the messages live, the lint does not fire.
 #[cfg(target_arch = "wasm32")]
@@ -39,6 +46,8 @@ pub mod protocol;
 #[cfg(target_arch = "wasm32")]
 mod results;
 pub mod state;
+#[cfg(target_arch = "wasm32")]
+mod store;
 #[cfg(target_arch = "wasm32")]
 mod teach;
 #[cfg(target_arch = "wasm32")]

@@ -5,6 +5,8 @@
 //! ([`super::state::State::location`], `Effect::SetLocation`) and reads
 //! it back (`Action::OpenLocation`); this module only talks to the browser.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::state::{Action, State};
@@ -22,11 +24,11 @@ fn current_hash() -> String {
 /// Opens the address's pair and mode on back/forward (or an address
 /// edited by hand; on start, [`use_kept_session`] opens it after the kept session).
 #[hook]
-pub fn use_location(dispatcher: UseReducerDispatcher<State>) {
+pub fn use_location(dispatch: Callback<Action>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().map(|window| {
             gloo::events::EventListener::new(&window, "popstate", move |_| {
-                dispatcher.dispatch(Action::OpenLocation(current_hash()))
+                dispatch.emit(Action::OpenLocation(current_hash()))
             })
         });
         move || drop(listener)
@@ -36,7 +38,7 @@ pub fn use_location(dispatcher: UseReducerDispatcher<State>) {
 /// Ctrl+Z undoes the last change to the hand links, Ctrl+Shift+Z (or
 /// Ctrl+Y) redoes it, anywhere but in a text field.
 #[hook]
-pub fn use_undo_keys(dispatcher: UseReducerDispatcher<State>) {
+pub fn use_undo_keys(dispatch: Callback<Action>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
             let options = gloo::events::EventListenerOptions::enable_prevent_default();
@@ -56,7 +58,7 @@ pub fn use_undo_keys(dispatcher: UseReducerDispatcher<State>) {
                     _ => return,
                 };
                 e.prevent_default();
-                dispatcher.dispatch(action);
+                dispatch.emit(action);
             })
         });
         move || drop(listener)
@@ -173,9 +175,9 @@ fn mt_file(state: &State) -> Option<super::state::FileHandle> {
 /// Restores the kept session on start (then opens the address), and keeps
 /// the session a second after each change.
 #[hook]
-pub fn use_kept_session(state: &UseReducerHandle<State>) {
+pub fn use_kept_session(state: &Rc<State>, dispatch: &Callback<Action>) {
     {
-        let dispatcher = state.dispatcher();
+        let dispatch = dispatch.clone();
         use_effect_with((), move |_| {
             yew::platform::spawn_local(async move {
                 let json = kept::get(kept::SESSION).await.ok().and_then(|v| v.as_string());
@@ -185,20 +187,21 @@ pub fn use_kept_session(state: &UseReducerHandle<State>) {
                     let wanted = session.translation_model.as_ref().is_some_and(|(_, text)| text.is_none());
                     let mt_file = file.filter(|_| wanted).map(super::file_handles::hold);
                     SAVING.with(|s| s.borrow_mut().json = json.unwrap_or_default());
-                    dispatcher.dispatch(Action::Restore { session: Box::new(session), mt_file });
+                    dispatch.emit(Action::Restore { session: Box::new(session), mt_file });
                 }
                 let hash = current_hash();
                 if !hash.is_empty() {
-                    dispatcher.dispatch(Action::OpenLocation(hash));
+                    dispatch.emit(Action::OpenLocation(hash));
                 }
                 // An exercise named by the address (`?exercise=FILE.json`) after
                 // the kept session, so its files reach the file worker last and win.
-                super::exercise_panel::open_from_address(Callback::from(move |a| dispatcher.dispatch(a)));
+                let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+                dispatch.emit(Action::OpenQuery(query));
             });
             || ()
         });
     }
-    let state = (**state).clone();
+    let state = state.clone();
     use_effect(move || {
         // Not while files load or a session is restored: the session is complete only after.
         let settled = state.restoring.is_none() && Slot::ALL.iter().all(|&s| !state.slot(s).checking);

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::app::translation::TranslationView;
 
-use super::load::{LoadAnswer, LoadRequest, WirePair};
+pub use super::ids::JobId;
+use super::load::{LoadAnswer, LoadRequest, WirePair, WireTree};
 use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
 use crate::align::model::TrainOptions;
@@ -80,19 +81,6 @@ pub struct LexiconFiles {
     pub word_links: Option<NamedText>,
 }
 
-/// A request's id, given by the page ([`Request`]); the answers carry it, so
-/// answers to a request the page gave up on are dropped. A translation
-/// model in the worker is named by the id of the job that trained or loaded it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct JobId(pub u32);
-
-impl std::fmt::Display for JobId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
 // One message per job, serialised at once: the variants' size difference costs nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -127,8 +115,17 @@ pub enum Request {
     /// The same, for the file `name` posted along with the request (read in the worker).
     LoadMtFile { job: JobId, name: String },
     /// Translate one bracketed source tree with the kept model `model`
-    /// (as `treelink translate`), with the `nbest` best distinct translations.
-    Translate { job: JobId, model: JobId, source: String, nbest: usize },
+    /// (as `treelink translate`), with the `nbest` best distinct translations;
+    /// `pasted`: a tree the user typed, read here (its errors name the
+    /// "pasted tree") and sent back with the translation.
+    Translate {
+        job: JobId,
+        model: JobId,
+        source: String,
+        nbest: usize,
+        #[serde(default)]
+        pasted: bool,
+    },
     /// Check uploaded files and build the corpus they make (the file
     /// worker: `ui::load::check`); answered by the corpus in
     /// [`Response::CorpusPart`]s, then [`Response::Loaded`].
@@ -181,6 +178,9 @@ pub enum Response {
     Translated {
         job: JobId,
         result: Box<TranslationView>,
+        /// A pasted source tree, as the worker read it.
+        #[serde(default)]
+        source: Option<WireTree>,
     },
     /// One translation per source tree of a TranslateAll request.
     TranslatedAll {

@@ -9,31 +9,32 @@ use serde::{Deserialize, Serialize};
 
 use super::classroom::{Classroom, ExerciseAction};
 use super::folds::{Folds, SavedFolds, Side};
+use super::ids::{CorpusGen, JobId, WorkerGen};
 pub use super::load::Slot;
-use super::load::{CorpusOrigin, FileText, LoadAnswer, LoadRequest};
-use super::protocol::{CorpusText, JobId, LexiconFiles, NamedText, Request, Response, TranslationView};
+use super::load::{self, CorpusOrigin, FileText, LoadAnswer, LoadRequest};
+use super::protocol::{CorpusText, LexiconFiles, NamedText, Request, Response, TranslationView};
 use crate::align::composite::KernelSpec;
+use crate::align::explain::{curve_csv, results_csv};
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
 use crate::align::model::{DecisionThreshold, TrainOptions};
 use crate::app::files::{FileKind, SNIFF_BYTES};
-use crate::corpus::{Corpus, Found, Named, TreePair};
+use crate::corpus::{Corpus, Found, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::eval::prf::Counts;
 use crate::exercise::Mark;
+use crate::io::links::write_links;
 use crate::io::links::{swap_links_text, Link, LinkKind};
-use crate::io::svg::{DrawnLink, LinkStyle};
-use crate::io::tiger::PairIds;
+use crate::io::svg::{drawing_svg, DrawnLink, LinkStyle, DERIVATION_CSS};
+use crate::io::tiger::{export_pair, PairIds, TreebankName};
 use crate::kernel::DEFAULT_LAMBDA;
+use crate::layout::{Drawing, Style};
 use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
 use crate::svm::{SvmParams, DEFAULT_C};
 use crate::tree::{NodeId, Tree};
 
-const SAMPLE_SRC: &str = include_str!("../../www/sample/dev.src");
-const SAMPLE_TRG: &str = include_str!("../../www/sample/dev.trg");
-const SAMPLE_GOLD: &str = include_str!("../../www/sample/dev.gold");
 const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, dev)";
 
 /// A shared value that props compare by identity, so a view over a large
@@ -343,13 +344,28 @@ impl TrainForm {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadedAlignmentModel {
     pub json: Shared<str>,
-    /// Where it came from ("trained in this page", the file name).
-    pub origin: String,
+    /// Where it came from.
+    pub origin: ModelOrigin,
     pub summary: String,
 }
 
-/// The origin of an alignment model trained in the page.
-const TRAINED_HERE: &str = "trained in this page";
+/// Where an alignment model the page holds came from (only one trained
+/// here is kept in the session: an uploaded one is kept as its file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelOrigin {
+    TrainedHere,
+    /// An uploaded file, by its name.
+    Uploaded(String),
+}
+
+impl std::fmt::Display for ModelOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelOrigin::TrainedHere => f.write_str("trained in this page"),
+            ModelOrigin::Uploaded(name) => write!(f, "uploaded {name}"),
+        }
+    }
+}
 
 /// The kind of a worker job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -367,7 +383,7 @@ pub enum JobKind {
 pub struct Job {
     pub id: JobId,
     pub kind: JobKind,
-    pub corpus_gen: u32,
+    pub corpus_gen: CorpusGen,
     pub stage: String,
     pub done: u64,
     pub total: u64,
@@ -398,7 +414,7 @@ impl Job {
 /// scored against the corpus's gold links.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Results {
-    pub corpus_gen: u32,
+    pub corpus_gen: CorpusGen,
     pub model: String,
     /// The model was trained in the page on these same pairs.
     pub trained_on_these: bool,
@@ -416,7 +432,7 @@ pub struct Results {
 impl Results {
     fn new(
         corpus: &Corpus,
-        corpus_gen: u32,
+        corpus_gen: CorpusGen,
         model: String,
         lexicon: String,
         searches: Vec<Search>,
@@ -500,9 +516,9 @@ pub struct MtHeld {
     pub summary: String,
     /// The worker generation that holds it; `None` once a worker failed
     /// (it is sent again with the next request).
-    pub worker_gen: Option<u32>,
+    pub worker_gen: Option<WorkerGen>,
     /// Trained in the page on the trees of this generation.
-    pub trained_gen: Option<u32>,
+    pub trained_gen: Option<CorpusGen>,
 }
 
 /// What a translation was asked for: its source tree and, from the corpus, its reference.
@@ -535,7 +551,7 @@ pub struct Translated {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CorpusTranslation {
     /// The trees it belongs to.
-    pub corpus_gen: u32,
+    pub corpus_gen: CorpusGen,
     /// Where the model came from.
     pub model: String,
     pub hyps: Vec<Vec<String>>,
@@ -560,8 +576,9 @@ pub struct MtState {
     pub upload: Option<MtUpload>,
     /// How the last training or translation ended.
     pub note: Option<Result<String, String>>,
-    /// The id of the Translate request in flight, and what it translates.
-    pub translating: Option<(JobId, TranslationInput)>,
+    /// The id of the Translate request in flight, and what it translates
+    /// (`None`: the pasted tree, which the worker reads).
+    pub translating: Option<(JobId, Option<TranslationInput>)>,
     pub result: Option<Rc<Translated>>,
     pub corpus: Option<Rc<CorpusTranslation>>,
     /// The pasted source tree as typed, and why it does not read.
@@ -726,7 +743,7 @@ pub struct State {
     pub corpus: Rc<Corpus>,
     pub corpus_name: String,
     /// Changes whenever the trees change (not when only gold links do).
-    pub corpus_gen: u32,
+    pub corpus_gen: CorpusGen,
     /// Tiger ids of the pairs, when they came from TigerXML.
     pub tiger_ids: Option<Rc<Vec<PairIds>>>,
     /// The loaded pairs are read target → source (swapped by the user).
@@ -752,7 +769,7 @@ pub struct State {
     pub job_note: Option<Result<String, String>>,
     pub explained: Option<Explained>,
     /// Counts worker restarts (a restarted worker has forgotten the alignment's details).
-    pub worker_gen: u32,
+    pub worker_gen: WorkerGen,
     /// The job worker died and none runs yet: the page offers to start one.
     pub worker_stopped: bool,
     pub mode: Mode,
@@ -766,8 +783,12 @@ pub struct State {
     pub find: FindPair,
     /// A session being restored, until its files are loaded.
     pub restoring: Option<Restoring>,
-    /// The last request id given.
-    pub next_job: u32,
+    /// The last request id given (the page's one counter of requests).
+    pub last_job: JobId,
+    /// Why the last export could not be made (shown in the Export panel).
+    pub export_error: Option<String>,
+    /// The built-in sample is being read by the file worker (this request).
+    pub sample_loading: Option<JobId>,
 }
 
 /// What the reducer asks the page to do, carried out by the one hook in
@@ -775,8 +796,9 @@ pub struct State {
 /// data and the reducer's tests see what it asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
-    /// Ask the file worker to check files and build the corpus they make.
-    Load(LoadRequest),
+    /// Ask the file worker to check files and build the corpus they make
+    /// (its answer carries the request's id).
+    Load(JobId, LoadRequest),
     /// Post a request to the job worker.
     Post(Request),
     /// Post a request with a file the job worker reads itself (a large
@@ -787,6 +809,14 @@ pub enum Effect {
     RestartJobWorker,
     /// Offer a file for download.
     Download { name: String, body: DownloadBody },
+    /// Read a file the user gave (picked or dropped) as text, then hand it
+    /// back as [`Action::FileRead`] (or [`Action::FileFailed`]); with
+    /// `sniff_mt`, a `.json` file whose head says it is a translation model
+    /// goes to the job worker unread instead ([`Action::MtFilePicked`]).
+    ReadFile { file: FileHandle, name: String, slot: Option<Slot>, sniff_mt: bool },
+    /// Fetch the exercise file the page's address names (`?exercise=FILE.json`,
+    /// on the same site), then hand it back as a file read for [`Slot::Exercise`].
+    FetchExercise(String),
     /// Forget the session kept for the next visit.
     ForgetSession,
     /// A new entry in the browser's history with this address fragment
@@ -803,6 +833,43 @@ pub enum DownloadBody {
     },
     /// A file the user gave, handed back as it is.
     File(FileHandle),
+    /// A standalone SVG document offered as PNG: drawn at `scale` on a
+    /// canvas (the page's job: it needs the DOM).
+    Png {
+        svg: Shared<str>,
+        width: f64,
+        height: f64,
+        scale: f64,
+    },
+    /// The view's SVG drawing with this element id (the derivation), as the
+    /// browser serialises it (labels stay escaped text), with the diagram's
+    /// stylesheet ([`crate::io::svg::DIAGRAM_CSS`]) and `css`.
+    Element {
+        id: &'static str,
+        css: &'static str,
+    },
+}
+
+/// The files of the Export panel (and the Translate view's drawing), each
+/// made from the state by the engine's writers when asked ([`Action::Export`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFile {
+    /// The predicted links, in the gold format.
+    PredictedLinks,
+    /// The hand links, in the gold format.
+    StudentLinks,
+    /// The predicted links as Stockholm TreeAligner XML, and the two TigerXML files it refers to.
+    Sta,
+    SourceTiger,
+    TargetTiger,
+    /// The diagram of the pair shown (folded as drawn), as SVG or PNG.
+    DiagramSvg,
+    DiagramPng,
+    /// Per-pair P/R/F and the P/R curve, as CSV.
+    ResultsCsv,
+    CurveCsv,
+    /// The Translate view's derivation drawing, as SVG.
+    DerivationSvg,
 }
 
 pub enum Action {
@@ -910,15 +977,17 @@ pub enum Action {
     },
     /// The exercise panel.
     Exercise(ExerciseAction),
-}
-
-fn sample() -> Corpus {
-    Corpus::from_texts(
-        Named { name: "sample/dev.src", text: SAMPLE_SRC },
-        Named { name: "sample/dev.trg", text: SAMPLE_TRG },
-        Some(Named { name: "sample/dev.gold", text: SAMPLE_GOLD }),
-    )
-    .unwrap_or_default()
+    /// Files picked for `slot` (or dropped: routed by name), held unread by
+    /// the page: each is read as text ([`Effect::ReadFile`]), or a
+    /// translation model goes to the job worker unread.
+    FilesGiven {
+        files: Vec<(String, FileHandle)>,
+        slot: Option<Slot>,
+    },
+    /// The page's address query on start (`?exercise=FILE.json` opens that exercise).
+    OpenQuery(String),
+    /// Offer one of the export files.
+    Export(ExportFile),
 }
 
 /// The gold link a selected node pair `(s, t)` is best compared with: one
@@ -943,6 +1012,40 @@ fn nearest_gold(pair: &TreePair, s: NodeId, t: NodeId) -> Option<&Link> {
         .or_else(|| gold.first())
 }
 
+/// The size a standalone SVG declares (`width="…" height="…"` of its root).
+fn svg_size(svg: &str) -> (f64, f64) {
+    let attr = |name: &str| {
+        let key = format!(" {name}=\"");
+        let start = svg.find(&key)? + key.len();
+        svg[start..].split('"').next()?.parse::<f64>().ok()
+    };
+    (attr("width").unwrap_or(800.0), attr("height").unwrap_or(600.0))
+}
+
+/// The exercise file a page address's query names (`?exercise=FILE.json`),
+/// percent-decoded (as `decodeURIComponent`; kept as written if that fails).
+pub fn exercise_address(query: &str) -> Option<String> {
+    let value = query.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix("exercise="))?;
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut k = 0;
+    while k < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[k], bytes.get(k + 1).copied().and_then(hex), bytes.get(k + 2).copied().and_then(hex)) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push((hi * 16 + lo) as u8);
+                k += 3;
+            }
+            (b'%', ..) => return Some(value.to_string()),
+            (b, ..) => {
+                out.push(b);
+                k += 1;
+            }
+        }
+    }
+    Some(String::from_utf8(out).unwrap_or_else(|_| value.to_string()))
+}
+
 /// The effect that sends a translation model file to the job worker, to
 /// keep as model `job`: a file as a file (the worker reads it), a text as text.
 fn send_model(job: JobId, name: &str, source: &MtSource) -> Effect {
@@ -951,6 +1054,12 @@ fn send_model(job: JobId, name: &str, source: &MtSource) -> Effect {
         MtSource::Text(text) => {
             Effect::Post(Request::LoadMt { job, model: NamedText { name: name.to_string(), text: text.to_string() } })
         }
+    }
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State::new()
     }
 }
 
@@ -992,7 +1101,9 @@ impl State {
             classroom,
             find,
             restoring,
-            next_job,
+            last_job,
+            export_error,
+            sample_loading,
         } = self;
         let which = |j: &Option<Job>| j.as_ref().map(|j| (j.id, j.kind, j.corpus_gen, j.started.to_bits()));
         which(job) == which(&other.job)
@@ -1026,14 +1137,19 @@ impl State {
             && *classroom == other.classroom
             && *find == other.find
             && *restoring == other.restoring
-            && *next_job == other.next_job
+            && *last_job == other.last_job
+            && *export_error == other.export_error
+            && *sample_loading == other.sample_loading
     }
 
-    pub fn with_sample() -> Self {
+    /// The state the page starts in: no pairs yet, and the built-in sample
+    /// to be read by the file worker ([`Action::LoadSample`], which the page
+    /// sends first): the page parses nothing on its own thread.
+    pub fn new() -> Self {
         State {
-            corpus: Rc::new(sample()),
+            corpus: Rc::default(),
             corpus_name: SAMPLE_NAME.into(),
-            corpus_gen: 0,
+            corpus_gen: CorpusGen::default(),
             tiger_ids: None,
             sides_swapped: false,
             wanted_pair: None,
@@ -1052,7 +1168,7 @@ impl State {
             job: None,
             job_note: None,
             explained: None,
-            worker_gen: 0,
+            worker_gen: WorkerGen::default(),
             worker_stopped: false,
             mode: Mode::Inspect,
             teach: Teach::default(),
@@ -1062,8 +1178,21 @@ impl State {
             classroom: Classroom::default(),
             find: FindPair::default(),
             restoring: None,
-            next_job: 0,
+            last_job: JobId(0),
+            export_error: None,
+            sample_loading: None,
         }
+    }
+
+    /// The state once the built-in sample is read (what the page holds once
+    /// the file worker answered [`Action::LoadSample`]; the sample read here).
+    pub fn with_sample() -> Self {
+        State { corpus: Rc::new(load::sample()), ..State::new() }
+    }
+
+    /// Files (or the sample) are being read: a restored session waits for them.
+    fn reading(&self) -> bool {
+        self.sample_loading.is_some() || Slot::ALL.iter().any(|&s| self.slot(s).checking)
     }
 
     /// The page's address fragment for the pair and mode shown.
@@ -1075,7 +1204,12 @@ impl State {
         self.corpus.pairs.get(self.pair).cloned().map(Rc::new)
     }
 
+    /// The corpus loaded, in a line; while the built-in sample is read, that
+    /// (not the counts of the pairs it will replace).
     pub fn corpus_summary(&self) -> String {
+        if self.sample_loading.is_some() {
+            return format!("{SAMPLE_NAME}: reading it…");
+        }
         let c = &self.corpus;
         let nodes: usize = c.pairs.iter().map(|p| p.source.len() + p.target.len()).sum();
         let swapped = if self.sides_swapped { " (sides swapped)" } else { "" };
@@ -1335,13 +1469,14 @@ impl State {
                 s.checking = true;
             }
         }
-        Some(Effect::Load(self.load_request(slot)))
+        let id = self.job_id();
+        Some(Effect::Load(id, self.load_request(slot)))
     }
 
     /// A fresh request id.
     fn job_id(&mut self) -> JobId {
-        self.next_job += 1;
-        JobId(self.next_job)
+        self.last_job = self.last_job.next();
+        self.last_job
     }
 
     /// Hands an uploaded translation model to the job worker, which reads and keeps it.
@@ -1381,12 +1516,16 @@ impl State {
         Some(held.id)
     }
 
-    /// Asks the job worker to translate `input`.
-    fn translate(&mut self, input: TranslationInput, effects: &mut Vec<Effect>) {
+    /// Asks the job worker to translate `input`, or (`None`) the pasted
+    /// tree, which the worker reads (its errors come back as the input's).
+    fn translate(&mut self, input: Option<TranslationInput>, effects: &mut Vec<Effect>) {
         let Some(model) = self.held_model(effects) else { return };
         let id = self.job_id();
-        let source = input.source.to_bracketed();
-        effects.push(Effect::Post(Request::Translate { job: id, model, source, nbest: self.mt.nbest }));
+        let (source, pasted) = match &input {
+            Some(input) => (input.source.to_bracketed(), false),
+            None => (self.mt.input.clone(), true),
+        };
+        effects.push(Effect::Post(Request::Translate { job: id, model, source, nbest: self.mt.nbest, pasted }));
         self.mt.translating = Some((id, input));
         self.mt.input_error = None;
     }
@@ -1403,7 +1542,7 @@ impl State {
 
     /// The node pair to explain, with what its explanation depends on (the
     /// results and the worker holding their alignment), in Inspect mode.
-    fn explain_key(&self) -> Option<(usize, NodeId, NodeId, usize, u32)> {
+    fn explain_key(&self) -> Option<(usize, NodeId, NodeId, usize, WorkerGen)> {
         let results = self.shared_results()?;
         (self.mode == Mode::Inspect).then_some(())?;
         Some((self.pair, self.sel_source?, self.sel_target?, Rc::as_ptr(&results.0) as usize, self.worker_gen))
@@ -1459,7 +1598,16 @@ impl State {
             .filter(|&&s| s == changed || self.slot(s).checking)
             .map(|&s| (s, self.slot(s).given))
             .collect();
-        LoadRequest { changed, files, current, lengths: self.corpus.sentence_lengths(), words, retry, given }
+        LoadRequest {
+            changed,
+            files,
+            current,
+            lengths: self.corpus.sentence_lengths(),
+            words,
+            retry,
+            given,
+            sample: false,
+        }
     }
 
     /// The file worker's answer: each checked slot's status, the model
@@ -1467,7 +1615,7 @@ impl State {
     /// received in parts, with their Tiger ids).
     fn loaded(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
         self.load_answer(answer, corpus);
-        if Slot::ALL.iter().all(|&s| !self.slot(s).checking) {
+        if !self.reading() {
             self.finish_restore();
         }
     }
@@ -1497,7 +1645,7 @@ impl State {
                 kept.iter().map(move |u| SavedFile { slot, name: u.name.clone(), text: u.text.to_string() })
             })
             .collect();
-        let trained = self.model.as_ref().filter(|m| m.origin == TRAINED_HERE);
+        let trained = self.model.as_ref().filter(|m| m.origin == ModelOrigin::TrainedHere);
         Session {
             version: Session::VERSION,
             files,
@@ -1537,7 +1685,7 @@ impl State {
         (self.mt.system, self.mt.extract) = (session.mt_system, session.mt_extract);
         self.teach.reveal_gold = session.reveal_gold;
         if let Some((summary, json)) = session.alignment_model {
-            self.model = Some(LoadedAlignmentModel { json: json.into(), origin: TRAINED_HERE.into(), summary });
+            self.model = Some(LoadedAlignmentModel { json: json.into(), origin: ModelOrigin::TrainedHere, summary });
         }
         match (session.translation_model, mt_file) {
             (Some((name, _)), Some(file)) => {
@@ -1558,7 +1706,7 @@ impl State {
         for f in session.files {
             effects.extend(self.file_read(f.name, f.text, Some(f.slot)));
         }
-        if Slot::ALL.iter().all(|&s| !self.slot(s).checking) {
+        if !self.reading() {
             self.finish_restore();
         }
         effects
@@ -1625,8 +1773,11 @@ impl State {
         }
         self.pair_tables();
         if let (Some(summary), Some(u)) = (answer.model, self.slot(Slot::Model).ok_file().cloned()) {
-            self.model =
-                Some(LoadedAlignmentModel { json: u.text.clone(), origin: format!("uploaded {}", u.name), summary });
+            self.model = Some(LoadedAlignmentModel {
+                json: u.text.clone(),
+                origin: ModelOrigin::Uploaded(u.name.clone()),
+                summary,
+            });
         }
         if let Some(class) = answer.class {
             self.classroom.class = Some(Rc::new(class));
@@ -1652,6 +1803,11 @@ impl State {
                 self.sides_swapped = false;
                 self.replace_corpus(corpus, "Uploaded TigerXML pair".into());
                 self.tiger_ids = ids.map(Rc::new);
+            }
+            CorpusOrigin::Sample => {
+                self.sample_loading = None;
+                self.sides_swapped = false;
+                self.replace_corpus(corpus, SAMPLE_NAME.into());
             }
             CorpusOrigin::GoldFor(gold) => {
                 let base = self.corpus_name.split(" + gold links from ").next().unwrap_or_default().to_string();
@@ -1687,7 +1843,7 @@ impl State {
         }
         self.corpus = Rc::new(corpus);
         self.corpus_name = name;
-        self.corpus_gen += 1;
+        self.corpus_gen = self.corpus_gen.next();
         // Other pairs: an open exercise's links and checks no longer apply.
         self.classroom.open = None;
         self.classroom.checks = None;
@@ -1751,7 +1907,7 @@ impl State {
     /// of the other direction no longer apply.
     fn swap_sides(&mut self) {
         self.corpus = Rc::new(self.corpus.swapped());
-        self.corpus_gen += 1;
+        self.corpus_gen = self.corpus_gen.next();
         self.sides_swapped = !self.sides_swapped;
         self.tiger_ids = self.tiger_ids.as_ref().map(|ids| {
             let swap = |p: &PairIds| PairIds { source: p.target.clone(), target: p.source.clone() };
@@ -1823,6 +1979,85 @@ impl State {
         }
     }
 
+    /// [`Action::Export`]: the file, made by the engine's writers, as a
+    /// download; an export that cannot be made says why in `export_error`.
+    fn export(&mut self, file: ExportFile) -> Option<Effect> {
+        let text = |name: &str, text: String, mime: &'static str| Effect::Download {
+            name: name.to_string(),
+            body: DownloadBody::Text { text: text.into(), mime },
+        };
+        let pair_number = self.pair + 1;
+        let effect = match file {
+            ExportFile::PredictedLinks => {
+                text("treelink-predicted.gold", write_links(&self.results()?.predicted), "text/plain")
+            }
+            ExportFile::StudentLinks => {
+                let links: Vec<Vec<Link>> = (0..self.corpus.len())
+                    .map(|k| {
+                        self.teach
+                            .links
+                            .get(&k)
+                            .map_or(Vec::new(), |l| l.iter().map(|&(s, t)| Link::good(s, t)).collect())
+                    })
+                    .collect();
+                text("treelink-student.gold", write_links(&links), "text/plain")
+            }
+            ExportFile::Sta | ExportFile::SourceTiger | ExportFile::TargetTiger => {
+                let r = self.results()?;
+                let mut c = (*self.corpus).clone();
+                for (k, pair) in c.pairs.iter_mut().enumerate() {
+                    pair.gold = r.predicted.get(k).cloned().unwrap_or_default();
+                }
+                let source = TreebankName::new("source", "src", "treelink-source.xml");
+                let target = TreebankName::new("target", "trg", "treelink-target.xml");
+                match export_pair(&c, self.tiger_ids.as_deref().map(Vec::as_slice), &source, &target) {
+                    Ok(x) => {
+                        self.export_error = None;
+                        let (name, xml) = match file {
+                            ExportFile::Sta => ("treelink-alignment.xml", x.sta),
+                            ExportFile::SourceTiger => ("treelink-source.xml", x.source_tiger),
+                            _ => ("treelink-target.xml", x.target_tiger),
+                        };
+                        text(name, xml, "application/xml")
+                    }
+                    Err(e) => {
+                        self.export_error = Some(format!("cannot export: {e}"));
+                        return None;
+                    }
+                }
+            }
+            ExportFile::DiagramSvg => {
+                text(&format!("treelink-pair-{pair_number}.svg"), self.diagram_svg()?, "image/svg+xml")
+            }
+            ExportFile::DiagramPng => {
+                let svg = self.diagram_svg()?;
+                let (width, height) = svg_size(&svg);
+                let body = DownloadBody::Png { svg: svg.into(), width, height, scale: 2.0 };
+                Effect::Download { name: format!("treelink-pair-{pair_number}.png"), body }
+            }
+            ExportFile::ResultsCsv => {
+                let r = self.results()?;
+                text("treelink-results.csv", results_csv(&self.corpus, &r.predicted, &r.baseline), "text/csv")
+            }
+            ExportFile::CurveCsv => text("treelink-pr-curve.csv", curve_csv(&self.results()?.curve), "text/csv"),
+            ExportFile::DerivationSvg => {
+                self.mt.result.as_ref()?;
+                let body = DownloadBody::Element { id: "mt-diagram", css: DERIVATION_CSS };
+                Effect::Download { name: "treelink-derivation.svg".into(), body }
+            }
+        };
+        Some(effect)
+    }
+
+    /// The pair shown as a standalone SVG document, folded as the page draws it.
+    pub fn diagram_svg(&self) -> Option<String> {
+        let pair = self.corpus.pairs.get(self.pair)?;
+        let (fold_source, fold_target) = self.folds.of(self.corpus_gen, self.pair);
+        let drawing = Drawing::new(&pair.source, &pair.target, fold_source, fold_target, &Style::default());
+        let title = format!("{} — pair {}", self.corpus_name, self.pair + 1);
+        Some(drawing_svg(&drawing, &self.drawn_links(), &title))
+    }
+
     fn worker(&mut self, response: Response, now: f64) {
         let job_is = |job: &Option<Job>, id: JobId| job.as_ref().is_some_and(|j| j.id == id);
         match response {
@@ -1842,7 +2077,7 @@ impl State {
             Response::Trained { job, model, summary } => {
                 if job_is(&self.job, job) {
                     self.model =
-                        Some(LoadedAlignmentModel { json: model.into(), origin: TRAINED_HERE.into(), summary });
+                        Some(LoadedAlignmentModel { json: model.into(), origin: ModelOrigin::TrainedHere, summary });
                 }
             }
             Response::Aligned { job, searches, baseline, lexicon } => {
@@ -1931,8 +2166,23 @@ impl State {
                     seconds,
                 }));
             }
-            Response::Translated { job, result } => {
+            Response::Translated { job, result, source } => {
                 let Some((_, input)) = self.mt.translating.take_if(|(id, _)| *id == job) else { return };
+                // The pasted tree, as the worker read it.
+                let input = match (input, source.map(Tree::try_from)) {
+                    (Some(input), _) => input,
+                    (None, Some(Ok(source))) => {
+                        TranslationInput { label: "the pasted tree".into(), source, reference: None }
+                    }
+                    (None, Some(Err(e))) => {
+                        self.mt.note = Some(Err(format!("the worker sent a broken tree: {e}")));
+                        return;
+                    }
+                    (None, None) => {
+                        self.mt.note = Some(Err("the worker sent no tree for the pasted one".into()));
+                        return;
+                    }
+                };
                 let bleu = input.reference.as_ref().map(|r| sentence_bleu(&result.words.join(" "), &r.join(" ")));
                 self.mt.note = Some(Ok(format!(
                     "Translated {} ({} words) in {:.2} s.",
@@ -1977,7 +2227,7 @@ impl State {
                 }
                 // Whatever job was running is not coming back either; the
                 // fresh worker holds no alignment to explain.
-                self.worker_gen += 1;
+                self.worker_gen = self.worker_gen.next();
                 let again = match self.job.as_ref().map(|j| j.kind) {
                     Some(JobKind::Train) => ": train again",
                     Some(JobKind::Align) => ": align again",
@@ -1992,8 +2242,12 @@ impl State {
                 }
             }
             Response::Failed { job: Some(job), message } => {
-                if self.mt.translating.take_if(|(id, _)| *id == job).is_some() {
-                    self.mt.note = Some(Err(message));
+                if let Some((_, input)) = self.mt.translating.take_if(|(id, _)| *id == job) {
+                    // A pasted tree that does not read: shown with it.
+                    match input {
+                        Some(_) => self.mt.note = Some(Err(message)),
+                        None => self.mt.input_error = Some(message),
+                    }
                 } else if self.mt.loading.take_if(|id| *id == job).is_some() {
                     self.slot_mut(Slot::TranslationModel).message = Some(Err(message));
                 } else if job_is(&self.job, job) {
@@ -2063,6 +2317,7 @@ impl State {
             Action::FileRead { name, text, slot } => effects.extend(s.file_read(name, text, slot)),
             Action::Loaded { answer, corpus } => s.loaded(answer, corpus),
             Action::LoadFailed(message) => {
+                s.sample_loading = None;
                 for slot in Slot::ALL {
                     let status = s.slot_mut(slot);
                     if std::mem::take(&mut status.checking) {
@@ -2187,16 +2442,10 @@ impl State {
             }
             Action::TranslatePair(k) => {
                 if let Some(input) = s.pair_input(k) {
-                    s.translate(input, &mut effects);
+                    s.translate(Some(input), &mut effects);
                 }
             }
-            Action::TranslatePasted => match Tree::parse_one(&s.mt.input, "pasted tree") {
-                Ok(source) => {
-                    let input = TranslationInput { label: "the pasted tree".into(), source, reference: None };
-                    s.translate(input, &mut effects);
-                }
-                Err(e) => s.mt.input_error = Some(e.to_string()),
-            },
+            Action::TranslatePasted => s.translate(None, &mut effects),
             Action::TranslateAll { now } => {
                 // The pasted tree's error belongs to it, not beside the corpus's result.
                 s.mt.input_error = None;
@@ -2238,7 +2487,7 @@ impl State {
             }
             Action::Cancel => {
                 effects.push(Effect::RestartJobWorker);
-                s.worker_gen += 1;
+                s.worker_gen = s.worker_gen.next();
                 s.mt.translating = None;
                 if s.mt.loading.take().is_some() {
                     s.slot_mut(Slot::TranslationModel).message =
@@ -2276,11 +2525,12 @@ impl State {
             }
             Action::Restore { session, mt_file } => effects.extend(s.restore(*session, mt_file)),
             Action::StartFresh => {
-                let worker_gen = s.worker_gen + 1;
-                let next_job = s.next_job;
-                *s = State::with_sample();
-                (s.worker_gen, s.next_job) = (worker_gen, next_job);
+                let worker_gen = s.worker_gen.next();
+                let last_job = s.last_job;
+                *s = State::new();
+                (s.worker_gen, s.last_job) = (worker_gen, last_job);
                 effects.extend([Effect::ForgetSession, Effect::RestartJobWorker, Effect::SetLocation(s.location())]);
+                effects.extend(s.reduce(Action::LoadSample));
             }
             Action::Find(query) => {
                 s.find.found = s.corpus.find(&query, FindPair::LIMIT);
@@ -2314,7 +2564,11 @@ impl State {
             Action::SortBy(key) => {
                 s.sort = if s.sort.0 == key { (key, !s.sort.1) } else { (key, true) };
             }
-            Action::LoadSample => s.replace_corpus(sample(), SAMPLE_NAME.into()),
+            Action::LoadSample => {
+                let id = s.job_id();
+                s.sample_loading = Some(id);
+                effects.push(Effect::Load(id, LoadRequest::sample()));
+            }
             Action::SwapSides => s.swap_sides(),
             Action::SetMtSystem(system) => s.mt.system = system,
             Action::SetMtExtract(extract) => s.mt.extract = extract,
@@ -2322,6 +2576,19 @@ impl State {
                 s.mt.input = text;
                 s.mt.input_error = None;
             }
+            Action::FilesGiven { files, slot } => {
+                for (name, file) in files {
+                    let routed = slot.or_else(|| Slot::of_file(&name));
+                    if routed == Some(Slot::TranslationModel) {
+                        effects.extend(s.reduce(Action::MtFilePicked { name, file }));
+                    } else {
+                        let sniff_mt = routed == Some(Slot::Model);
+                        effects.push(Effect::ReadFile { file, name, slot, sniff_mt });
+                    }
+                }
+            }
+            Action::OpenQuery(query) => effects.extend(exercise_address(&query).map(Effect::FetchExercise)),
+            Action::Export(file) => effects.extend(s.export(file)),
             Action::MtFilePicked { name, file } => {
                 s.stray = None;
                 let status = s.slot_mut(Slot::TranslationModel);
@@ -2344,7 +2611,7 @@ mod tests {
     fn run(s: &mut State, action: Action) -> Vec<Effect> {
         let effects = s.apply(action);
         for effect in &effects {
-            if let Effect::Load(request) = effect {
+            if let Effect::Load(_, request) = effect {
                 answer_load(s, request);
             }
         }
@@ -2454,7 +2721,7 @@ mod tests {
         assert!(status.starts_with("1 of 3 files not counted: bad.answers.json:"), "{status}");
         assert_eq!(s.classroom.class.as_ref().unwrap().students.len(), 2);
         // The sample again: the exercise closes.
-        s.apply(Action::LoadSample);
+        run(&mut s, Action::LoadSample);
         assert!(s.classroom.open.is_none());
     }
 
@@ -2524,7 +2791,7 @@ mod tests {
         assert!(s.folds.of(gen, 0).1.is_empty());
         // Folds belong to one corpus: another generation has none.
         s.apply(Action::ToggleFold(Side::Source, 0));
-        assert!(s.folds.of(gen + 1, 0).0.is_empty());
+        assert!(s.folds.of(gen.next(), 0).0.is_empty());
     }
 
     #[test]
@@ -2558,7 +2825,7 @@ mod tests {
         let mut s = State::with_sample();
         // The reducer only keeps the text and asks for a check: nothing is parsed on the page.
         let effects = s.apply(Action::FileRead { name: "x.src".into(), text: "(S (A a))\n".into(), slot: None });
-        let [Effect::Load(request)] = effects.as_slice() else { panic!("{effects:?}") };
+        let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
         assert_eq!(request.changed, Slot::Source);
         assert_eq!(
             request.files,
@@ -2576,7 +2843,7 @@ mod tests {
         let gen = s.corpus_gen;
         read(&mut s, "x.trg", "(S (B b))\n", None);
         assert_eq!(s.corpus.len(), 1);
-        assert_eq!(s.corpus_gen, gen + 1);
+        assert_eq!(s.corpus_gen, gen.next());
         assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
         // A link outside the trees: the error is shown by the file it is in (its typed origin).
         read(&mut s, "x.gold", "0-99\n", None);
@@ -2584,7 +2851,7 @@ mod tests {
         assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.gold:1:1: link 0-99")), "{message:?}");
         assert!(matches!(s.slot(Slot::Source).message, Some(Ok(_))));
         read(&mut s, "x.gold", "0-0\n", None);
-        assert_eq!((s.corpus.gold_links(), s.corpus_gen), (1, gen + 1), "the same trees with gold links");
+        assert_eq!((s.corpus.gold_links(), s.corpus_gen), (1, gen.next()), "the same trees with gold links");
         assert!(read(&mut s, "notes.txt", "", None).is_empty());
         assert!(s.stray.as_deref().is_some_and(|m| m.starts_with("notes.txt: expected")));
         // A .json file is told by its format header, not its name, and goes to the job worker unread.
@@ -2614,7 +2881,7 @@ mod tests {
         use crate::app::alignment::{lexicon_source, train_model};
         let options = TrainOptions { spec: "plain".parse().unwrap(), max_examples: 40, ..TrainOptions::default() };
         let source = lexicon_source(None, None, Vec::new(), Default::default());
-        let model = train_model(&sample(), None, source, &[options], &mut crate::progress::Quiet).unwrap();
+        let model = train_model(&load::sample(), None, source, &[options], &mut crate::progress::Quiet).unwrap();
         model.to_json()
     }
 
@@ -2695,7 +2962,7 @@ mod tests {
         // The classroom's inputs: an exercise (its pairs become the corpus)
         // and students' answers to it.
         use crate::exercise::{Answers, Exercise};
-        let exercise = Exercise::new(&sample(), &[1, 3], "Two pairs", "", false).unwrap();
+        let exercise = Exercise::new(&load::sample(), &[1, 3], "Two pairs", "", false).unwrap();
         let answers = Answers::new(&exercise, "Ana", &[]).to_json();
         let exercise = exercise.to_json();
         let classroom: [(Slot, &str, &str, &str); 2] = [
@@ -2765,7 +3032,7 @@ mod tests {
         // The target is read before the source's answer comes, the gold
         // links after it and before the target's.
         let answer = |s: &mut State, effects: Vec<Effect>| {
-            let [Effect::Load(request)] = &effects[..] else { panic!("{effects:?}") };
+            let [Effect::Load(_, request)] = &effects[..] else { panic!("{effects:?}") };
             answer_load(s, request);
         };
         let pick = |s: &mut State, (slot, name, text): (Slot, &str, &str)| {
@@ -2843,8 +3110,12 @@ mod tests {
         };
         let translate = |s: &mut State, action: Action| {
             let effects = s.apply(action);
-            let Some(Effect::Post(Request::Translate { job, .. })) = effects.last() else { panic!("{effects:?}") };
-            let response = Response::Translated { job: *job, result: Box::new(view.clone()) };
+            let Some(Effect::Post(Request::Translate { job, source, pasted, .. })) = effects.last() else {
+                panic!("{effects:?}")
+            };
+            // As the worker answers: a pasted tree comes back read.
+            let source = pasted.then(|| load::WireTree::from(&Tree::parse_one(source, "pasted tree").unwrap()));
+            let response = Response::Translated { job: *job, result: Box::new(view.clone()), source };
             s.apply(Action::Worker { response, now: 2.0 });
             s.mt.result.as_ref().map(|r| (r.bleu.is_some(), r.trained_on_these))
         };
@@ -3031,7 +3302,7 @@ mod tests {
         let effects = r.apply(Action::Restore { session: Box::new(s.session()), mt_file: None });
         r.apply(Action::OpenLocation("#pair=1&mode=inspect".into()));
         for e in effects {
-            if let Effect::Load(request) = e {
+            if let Effect::Load(_, request) = e {
                 let checked = load::check(&request);
                 let corpus = checked.corpus;
                 r.apply(Action::Loaded { answer: checked.answer, corpus });
@@ -3050,9 +3321,9 @@ mod tests {
         let n = s.corpus.len();
         let gold = "0-0\n".repeat(n);
         let effects = read(&mut s, "only.gold", &gold, None);
-        let [Effect::Load(request)] = effects.as_slice() else { panic!("{effects:?}") };
+        let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
         assert!(request.current.is_some(), "the trees loaded now are sent along");
-        assert_eq!((s.corpus.len(), s.corpus.gold_links(), s.corpus_gen), (n, n, 0));
+        assert_eq!((s.corpus.len(), s.corpus.gold_links(), s.corpus_gen), (n, n, CorpusGen(0)));
         assert!(s.corpus_name.ends_with(" + gold links from only.gold"), "{}", s.corpus_name);
     }
 
@@ -3117,7 +3388,7 @@ mod tests {
         let stopped = Response::Stopped { message: "The worker stopped (out of memory)".into() };
         s.apply(Action::Worker { response: stopped, now: 2.0 });
         assert!(s.job.is_none() && s.worker_stopped);
-        assert_eq!(s.worker_gen, gen + 1, "the fresh worker holds no alignment");
+        assert_eq!(s.worker_gen, gen.next(), "the fresh worker holds no alignment");
         assert!(
             matches!(&s.job_note, Some(Err(n)) if n == "The worker stopped (out of memory): train again."),
             "{:?}",
@@ -3158,7 +3429,7 @@ mod tests {
         let gen = s.worker_gen;
         assert_eq!(s.apply(Action::Cancel), vec![Effect::RestartJobWorker]);
         assert!(s.job.is_none());
-        assert_eq!(s.worker_gen, gen + 1);
+        assert_eq!(s.worker_gen, gen.next());
         assert!(matches!(&s.job_note, Some(Err(n)) if n.starts_with("Cancelled after") && n.contains("aligning")));
         // A late answer of the cancelled job changes nothing.
         s.apply(progress(id.0, "aligning", 5, 10));
@@ -3188,6 +3459,12 @@ mod tests {
         let model = "{\"format\":\"treelink-alignment-model\"}".to_string();
         let trained = Response::Trained { job: id, model: model.clone(), summary: "a model".into() };
         s.apply(Action::Worker { response: trained, now: 1.0 });
+        assert_eq!(s.model.as_ref().map(|m| m.origin.to_string()).as_deref(), Some("trained in this page"));
+        assert_eq!(
+            s.session().alignment_model,
+            Some(("a model".to_string(), model.clone())),
+            "kept for the next visit"
+        );
         let download = s.apply(Action::DownloadModel);
         let [Effect::Download { name, body: DownloadBody::Text { text, mime } }] = &download[..] else {
             panic!("{download:?}")
@@ -3238,10 +3515,43 @@ mod tests {
         assert!(
             matches!(&s.apply(Action::DownloadMt)[..], [Effect::Download { body: DownloadBody::File(FileHandle(7)), name }] if name == "big.tlmt")
         );
-        // A pasted tree that does not read is shown, not sent.
+        // A pasted tree goes to the worker as typed, which reads it there
+        // (the page parses nothing): one that does not read is shown with it.
         s.apply(Action::SetMtInput("(S (A a)".into()));
-        assert!(s.apply(Action::TranslatePasted).is_empty());
+        let effects = s.apply(Action::TranslatePasted);
+        let [Effect::Post(Request::Translate { job, source, pasted: true, .. })] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!(source, "(S (A a)");
+        let message = Tree::parse_one(source, "pasted tree").unwrap_err().to_string(); // the worker's answer
+        s.apply(Action::Worker { response: Response::Failed { job: Some(*job), message }, now: 2.0 });
         assert!(s.mt.input_error.as_deref().is_some_and(|e| e.starts_with("pasted tree:")), "{:?}", s.mt.input_error);
+        assert!(s.mt.note.as_ref().is_none_or(|n| n.is_ok()), "{:?}", s.mt.note);
+        // One that reads comes back with the tree the worker read, drawn with its translation.
+        s.apply(Action::SetMtInput("(S (A a))".into()));
+        let effects = s.apply(Action::TranslatePasted);
+        let [Effect::Post(Request::Translate { job, source, .. })] = effects.as_slice() else { panic!("{effects:?}") };
+        let tree = Tree::parse_one(source, "pasted tree").unwrap();
+        let view = TranslationView {
+            system: SystemKind::Ms,
+            words: vec!["a".into()],
+            score: 0.0,
+            features: vec![],
+            feature_names: vec![],
+            weights: vec![],
+            steps: vec![],
+            phrases: vec![],
+            nbest: vec![],
+            source_notes: vec![],
+            provenance: vec![],
+            seconds: 0.1,
+        };
+        let translated =
+            Response::Translated { job: *job, result: Box::new(view), source: Some(load::WireTree::from(&tree)) };
+        s.apply(Action::Worker { response: translated, now: 3.0 });
+        let result = s.mt.result.as_ref().expect("a translation");
+        assert_eq!((result.input.label.as_str(), &result.input.source), ("the pasted tree", &tree));
+        assert_eq!(s.mt.input_error, None);
     }
 
     #[test]
@@ -3281,5 +3591,136 @@ mod tests {
         s.apply(Action::Worker { response: Response::Failed { job: None, message }, now: 1.0 });
         assert!(s.job.is_none());
         assert!(matches!(&s.job_note, Some(Err(n)) if n.contains("out of memory")), "{:?}", s.job_note);
+    }
+
+    #[test]
+    fn exports_are_made_by_the_reducer_and_offered_as_downloads() {
+        let mut s = State::with_sample();
+        // Nothing aligned: only the diagram can be exported.
+        assert!(s.apply(Action::Export(ExportFile::PredictedLinks)).is_empty());
+        assert!(s.apply(Action::Export(ExportFile::Sta)).is_empty());
+        let svg = s.apply(Action::Export(ExportFile::DiagramSvg));
+        let [Effect::Download { name, body: DownloadBody::Text { text, mime: "image/svg+xml" } }] = &svg[..] else {
+            panic!("{svg:?}")
+        };
+        assert_eq!(name, "treelink-pair-1.svg");
+        assert_eq!(Some(text.to_string()), s.diagram_svg());
+        let png = s.apply(Action::Export(ExportFile::DiagramPng));
+        let [Effect::Download { name, body: DownloadBody::Png { svg, width, height, scale } }] = &png[..] else {
+            panic!("{png:?}")
+        };
+        assert_eq!((name.as_str(), &**svg, *scale), ("treelink-pair-1.png", &**text, 2.0));
+        assert!(text.contains(&format!("width=\"{width}\" height=\"{height}\"")), "{width} {height}");
+        // Aligned: the predicted links, the STA trio and the CSVs, as the engine writes them.
+        let id = started(&s.apply(Action::Train { now: 0.0 }));
+        let n = s.corpus.len();
+        let aligned = Response::Aligned {
+            job: id,
+            searches: vec![Search::default(); n],
+            baseline: vec![Vec::new(); n],
+            lexicon: "trained".into(),
+        };
+        s.apply(Action::Worker { response: aligned, now: 1.0 });
+        let gold = s.apply(Action::Export(ExportFile::PredictedLinks));
+        let expected = write_links(&s.results().unwrap().predicted);
+        assert!(
+            matches!(&gold[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-predicted.gold" && **text == *expected)
+        );
+        for (file, name) in [
+            (ExportFile::Sta, "treelink-alignment.xml"),
+            (ExportFile::SourceTiger, "treelink-source.xml"),
+            (ExportFile::TargetTiger, "treelink-target.xml"),
+            (ExportFile::ResultsCsv, "treelink-results.csv"),
+            (ExportFile::CurveCsv, "treelink-pr-curve.csv"),
+        ] {
+            let effects = s.apply(Action::Export(file));
+            assert!(matches!(&effects[..], [Effect::Download { name: n, .. }] if n == name), "{file:?}: {effects:?}");
+        }
+        assert_eq!(s.export_error, None);
+        // Hand links, and the derivation only once there is a translation.
+        assert!(s.apply(Action::Export(ExportFile::DerivationSvg)).is_empty());
+        s.apply(Action::SetMode(Mode::Teach));
+        s.apply(Action::ClickSource(0));
+        s.apply(Action::ClickTarget(0));
+        let student = s.apply(Action::Export(ExportFile::StudentLinks));
+        assert!(
+            matches!(&student[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-student.gold" && text.starts_with("0-0\n")),
+            "{student:?}"
+        );
+    }
+
+    #[test]
+    fn files_given_are_read_by_an_effect_and_a_translation_model_goes_unread() {
+        let mut s = State::with_sample();
+        let files = vec![
+            ("a.src".to_string(), FileHandle(1)),
+            ("m.json".to_string(), FileHandle(2)),
+            ("big.tlmt".to_string(), FileHandle(3)),
+            ("x.txt".to_string(), FileHandle(4)),
+        ];
+        let effects = s.apply(Action::FilesGiven { files, slot: None });
+        let read = |file: u32, name: &str, sniff_mt: bool| Effect::ReadFile {
+            file: FileHandle(file),
+            name: name.into(),
+            slot: None,
+            sniff_mt,
+        };
+        assert_eq!(effects.len(), 4, "{effects:?}");
+        assert_eq!(effects[0], read(1, "a.src", false));
+        assert_eq!(effects[1], read(2, "m.json", true), "a .json file's head says which model it is");
+        assert!(
+            matches!(&effects[2], Effect::PostFile(Request::LoadMtFile { name, .. }, FileHandle(3)) if name == "big.tlmt")
+        );
+        assert_eq!(effects[3], read(4, "x.txt", false), "routed once read (a stray, then)");
+        // Picked for a slot: read for it, whatever the name.
+        let effects =
+            s.apply(Action::FilesGiven { files: vec![("a.txt".into(), FileHandle(5))], slot: Some(Slot::Gold) });
+        assert_eq!(
+            effects,
+            vec![Effect::ReadFile {
+                file: FileHandle(5),
+                name: "a.txt".into(),
+                slot: Some(Slot::Gold),
+                sniff_mt: false
+            }]
+        );
+    }
+
+    #[test]
+    fn the_address_query_opens_the_exercise_it_names() {
+        let mut s = State::with_sample();
+        assert!(s.apply(Action::OpenQuery(String::new())).is_empty());
+        assert!(s.apply(Action::OpenQuery("?lang=de".into())).is_empty());
+        assert_eq!(
+            s.apply(Action::OpenQuery("?a=1&exercise=week%201%2Fe.json".into())),
+            vec![Effect::FetchExercise("week 1/e.json".into())]
+        );
+        assert_eq!(exercise_address("?exercise=bad%zz.json"), Some("bad%zz.json".into()), "kept as written");
+        assert_eq!(exercise_address("?exercise=%C3%A9.json"), Some("é.json".into()));
+    }
+
+    #[test]
+    fn the_page_starts_with_the_file_worker_reading_the_sample_and_a_session_waits_for_it() {
+        let mut s = State::new();
+        assert!(s.corpus.is_empty());
+        let effects = s.apply(Action::LoadSample);
+        let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
+        assert!(request.sample && request.files.is_empty());
+        assert_eq!(s.corpus_summary(), format!("{SAMPLE_NAME}: reading it…"), "not the counts of the pairs shown");
+        // Hand links on the sample, kept from the last visit, restored before the sample arrives.
+        let mut kept = State::with_sample();
+        kept.apply(Action::SetMode(Mode::Teach));
+        kept.apply(Action::SelectPair(2));
+        kept.apply(Action::ClickSource(0));
+        kept.apply(Action::ClickTarget(0));
+        let session = kept.session();
+        assert!(session.files.is_empty());
+        s.apply(Action::Restore { session: Box::new(session), mt_file: None });
+        assert!(s.restoring.is_some(), "the session waits for the sample");
+        answer_load(&mut s, request);
+        assert_eq!((s.corpus.as_ref(), s.corpus_name.as_str()), (kept.corpus.as_ref(), SAMPLE_NAME));
+        assert_eq!((s.pair, s.mode, s.student_links()), (2, Mode::Teach, &[(0, 0)][..]));
+        assert!(s.restoring.is_none() && s.sample_loading.is_none());
+        assert!(s.corpus_summary().ends_with(": 157 pairs, 10920 nodes, 1218 gold links"), "{}", s.corpus_summary());
     }
 }

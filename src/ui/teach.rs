@@ -8,8 +8,7 @@
 
 use yew::prelude::*;
 
-use super::view::Settled;
-
+use super::panels::TeachView;
 use super::state::{Action, Mode};
 use crate::align::greedy::Outcome;
 use crate::corpus::TreePair;
@@ -19,7 +18,7 @@ use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
 pub struct TeachProps {
-    pub state: Settled,
+    pub view: TeachView,
     pub dispatch: Callback<Action>,
 }
 
@@ -45,13 +44,13 @@ fn score_row(id: &str, name: &str, c: Option<Counts>) -> Html {
 }
 
 fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
-    let state = &props.state;
+    let state = &props.view;
     let dispatch = &props.dispatch;
-    let student: Vec<Link> = state.student_links().iter().map(|&(s, t)| Link::good(s, t)).collect();
+    let student: Vec<Link> = state.links.iter().map(|&(s, t)| Link::good(s, t)).collect();
     let against_gold = Counts::of_pair(pair, &student);
     // An exercise whose key is hidden: no gold to show or score against (its Check does that).
-    let key_hidden = state.classroom.open.as_ref().is_some_and(|o| !o.exercise.show_gold);
-    let against_model = state.results().and_then(|r| r.predicted.get(state.pair)).map(|model| {
+    let key_hidden = state.key_hidden;
+    let against_model = state.results.as_ref().and_then(|r| r.predicted.get(state.pair)).map(|model| {
         let as_gold = TreePair { gold: model.clone(), ..pair.clone() };
         Counts::of_pair(&as_gold, &student)
     });
@@ -74,10 +73,10 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
             dispatch.emit(Action::RevealGold(input.checked()))
         })
     };
-    let message = match &state.teach.message {
+    let message = match &state.message {
         Some(Ok(m)) => html! { <p id="teach-message" class="ok" role="status">{m}</p> },
         Some(Err(m)) => html! { <p id="teach-message" class="error refused" role="alert">{m}</p> },
-        None => match state.teach.pending {
+        None => match state.pending {
             Some(s) => {
                 html! { <p id="teach-message" role="status">{format!("Source node {} chosen: now click a target node.", node(&pair.source, s))}</p> }
             }
@@ -86,7 +85,7 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
             }
         },
     };
-    let links = state.student_links().iter().map(|&(s, t)| {
+    let links = state.links.iter().map(|&(s, t)| {
         html! { <li>{format!("{s}-{t}: {} ↔ {}", node(&pair.source, s), node(&pair.target, t))}</li> }
     });
     html! {
@@ -111,12 +110,12 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
                 <h3>{format!("Your links ({})", student.len())}</h3>
                 <ul id="student-links" class="student-links">{ for links }</ul>
                 <button id="teach-clear" type="button" onclick={clear}>{"Clear my links"}</button>
-                <button id="teach-undo" type="button" onclick={undo} disabled={state.teach.history.undo.is_empty()}
+                <button id="teach-undo" type="button" onclick={undo} disabled={!state.can_undo}
                     title="Undo your last change to the links (Ctrl+Z)">{"Undo"}</button>
-                <button id="teach-redo" type="button" onclick={redo} disabled={state.teach.history.redo.is_empty()}
+                <button id="teach-redo" type="button" onclick={redo} disabled={!state.can_redo}
                     title="Redo what you undid (Ctrl+Shift+Z)">{"Redo"}</button>
                 if !key_hidden {
-                    <label class="check"><input id="teach-reveal" type="checkbox" checked={state.teach.reveal_gold} onchange={reveal} />{" show the gold links"}</label>
+                    <label class="check"><input id="teach-reveal" type="checkbox" checked={state.reveal_gold} onchange={reveal} />{" show the gold links"}</label>
                 }
             </div>
         </>
@@ -124,16 +123,16 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
 }
 
 fn steps(props: &TeachProps, pair: &TreePair) -> Html {
-    let state = &props.state;
+    let state = &props.view;
     let dispatch = &props.dispatch;
-    let Some(search) = state.results().and_then(|r| r.searches.get(state.pair)) else {
+    let Some(search) = state.results.as_ref().and_then(|r| r.searches.get(state.pair)) else {
         return html! { <p class="hint">{"Train a model or load one and align: then its greedy search can be stepped through here."}</p> };
     };
     if search.steps.is_empty() {
         return html! { <p id="step-text">{"The model classified no candidate of this pair as aligned: the search has no step."}</p> };
     }
     let n = search.steps.len();
-    let k = state.teach.step.min(n - 1);
+    let k = state.step.min(n - 1);
     let go = |to: usize| {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::SetStep(to)))
@@ -203,7 +202,7 @@ fn criterion_short(c: crate::align::greedy::Criterion) -> &'static str {
 
 #[function_component(TeachPanel)]
 pub fn teach_panel(props: &TeachProps) -> Html {
-    let state = &props.state;
+    let state = &props.view;
     let Some(pair) = state.corpus.pairs.get(state.pair) else { return html! {} };
     let (title, content) = match state.mode {
         Mode::Teach => ("Align by hand", by_hand(props, pair)),

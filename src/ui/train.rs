@@ -4,15 +4,15 @@
 
 use yew::prelude::*;
 
-use super::view::{Running, Settled};
-
-use super::state::{Action, Field, Job, JobKind, Slot, State};
+use super::panels::TrainView;
+use super::state::{Action, Field, Job, JobKind};
+use super::store::use_running;
 use crate::app::alignment::{held_out_pairs, HELD_OUT_PERCENT};
 use crate::lexicon::WordModel;
 
 #[derive(Properties, PartialEq)]
 pub struct TrainProps {
-    pub state: Settled,
+    pub view: TrainView,
     pub dispatch: Callback<Action>,
 }
 
@@ -36,7 +36,14 @@ const PRESETS: [(&str, &str); 11] = [
     ),
 ];
 
-fn field(state: &State, dispatch: &Callback<Action>, f: Field, label: &str, help: &str, list: Option<&str>) -> Html {
+fn field(
+    state: &TrainView,
+    dispatch: &Callback<Action>,
+    f: Field,
+    label: &str,
+    help: &str,
+    list: Option<&str>,
+) -> Html {
     let oninput = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: InputEvent| {
@@ -64,8 +71,8 @@ fn field(state: &State, dispatch: &Callback<Action>, f: Field, label: &str, help
 /// a cancel button (which stops the worker at once and starts a fresh one).
 /// After the job worker died: a button that starts a fresh one (any job
 /// started also does).
-pub fn restart_worker(state: &State, dispatch: &Callback<Action>, id: &'static str) -> Html {
-    if !state.worker_stopped {
+pub fn restart_worker(worker_stopped: bool, dispatch: &Callback<Action>, id: &'static str) -> Html {
+    if !worker_stopped {
         return html! {};
     }
     let onclick = {
@@ -130,11 +137,11 @@ pub struct JobStatusProps {
 }
 
 /// The progress of the running job, if it is of one of `kinds`: it reads
-/// the job from the page's [`Running`] context, so a progress report
-/// re-renders this bar and not the panel around it.
+/// the job from the page's store ([`use_running`]), so a progress report
+/// re-renders this bar and nothing else.
 #[function_component(JobStatus)]
 pub fn job_status_bar(props: &JobStatusProps) -> Html {
-    let running = use_context::<Running>().and_then(|r| r.0);
+    let running = use_running();
     match running.filter(|j| props.kinds.contains(&j.kind)) {
         Some(j) => job_status(&j, &props.dispatch),
         None => html! {},
@@ -150,7 +157,7 @@ fn percent(done: u64, total: u64) -> f64 {
 }
 
 /// The in-engine lexicon's word-alignment model (`treelink train --word-model`).
-fn word_model_choice(state: &State, dispatch: &Callback<Action>) -> Html {
+fn word_model_choice(state: &TrainView, dispatch: &Callback<Action>) -> Html {
     let onchange = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
@@ -159,7 +166,7 @@ fn word_model_choice(state: &State, dispatch: &Callback<Action>) -> Html {
             dispatch.emit(Action::SetWordModel(model));
         })
     };
-    let tables = state.ok_name(Slot::LexS2t).is_some() && state.ok_name(Slot::LexT2s).is_some();
+    let tables = state.tables.is_some();
     let help = if tables {
         "not used: the uploaded Moses tables are the lexicon"
     } else {
@@ -182,7 +189,7 @@ fn word_model_choice(state: &State, dispatch: &Callback<Action>) -> Html {
 
 /// Whether the last pairs are held out as dev to calibrate the threshold
 /// on D (`treelink train --dev` on them).
-fn held_out_choice(state: &State, dispatch: &Callback<Action>) -> Html {
+fn held_out_choice(state: &TrainView, dispatch: &Callback<Action>) -> Html {
     let onchange = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
@@ -190,7 +197,7 @@ fn held_out_choice(state: &State, dispatch: &Callback<Action>) -> Html {
             dispatch.emit(Action::SetHeldOut(input.checked()));
         })
     };
-    let n = state.corpus.len();
+    let n = state.pairs;
     let split = match held_out_pairs(n) {
         Some(dev) => format!(
             "trains on pairs 1–{} and holds out the last {} ({HELD_OUT_PERCENT}%) as --dev: the threshold on D (paper §6: 0) and the pruning that maximise their F",
@@ -210,11 +217,11 @@ fn held_out_choice(state: &State, dispatch: &Callback<Action>) -> Html {
 
 #[function_component(TrainPanel)]
 pub fn train_panel(props: &TrainProps) -> Html {
-    let state = &props.state;
+    let state = &props.view;
     let dispatch = &props.dispatch;
-    let busy = state.job.is_some();
+    let busy = state.busy;
     let options = state.form.options();
-    let has_gold = state.corpus.gold_links() > 0;
+    let has_gold = state.gold_links > 0;
 
     let on_train = {
         let dispatch = dispatch.clone();
@@ -238,8 +245,8 @@ pub fn train_panel(props: &TrainProps) -> Html {
         (Some(spec), Err(_)) => format!("Components: {}.", spec.component_names().join(", ")),
         (None, Err(_)) => String::new(),
     };
-    let lexicon_note = match (state.ok_name(Slot::LexS2t), state.ok_name(Slot::LexT2s)) {
-        (Some(a), Some(b)) => format!("Lexicon: the uploaded Moses tables {a} and {b}"),
+    let lexicon_note = match &state.tables {
+        Some((a, b)) => format!("Lexicon: the uploaded Moses tables {a} and {b}"),
         _ => format!(
             "Lexicon: trained in the engine on the pairs' sentences ({} both ways, grow-diag-final-and)",
             match state.form.word_model {
@@ -247,19 +254,19 @@ pub fn train_panel(props: &TrainProps) -> Html {
                 WordModel::Hmm => "IBM1 + IBM2 + HMM",
             }
         ),
-    } + &state.ok_name(Slot::WordLinks).map_or(String::new(), |w| format!("; word links from {w}"))
+    } + &state.word_links.as_ref().map_or(String::new(), |w| format!("; word links from {w}"))
         + ".";
 
-    let note = match &state.job_note {
+    let note = match &state.note {
         Some(Ok(m)) => html! { <p id="job-note" class="ok" role="status">{m}</p> },
         Some(Err(m)) => {
-            html! { <p id="job-note" class="error" role="alert">{m}{restart_worker(state, dispatch, "restart-worker")}</p> }
+            html! { <p id="job-note" class="error" role="alert">{m}{restart_worker(state.worker_stopped, dispatch, "restart-worker")}</p> }
         }
         None => html! {},
     };
     let model = match &state.model {
-        Some(m) => html! {
-            <p id="model-summary"><strong>{"Model: "}</strong>{format!("{} — {}.", m.origin, m.summary)}</p>
+        Some((origin, summary)) => html! {
+            <p id="model-summary"><strong>{"Model: "}</strong>{format!("{origin} — {summary}.")}</p>
         },
         None => {
             html! { <p id="model-summary" class="hint">{"No model yet: train one here, or load a model file from `treelink train` in the Data panel."}</p> }
@@ -286,7 +293,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
                     <div class="buttons">
                         <button id="train" type="button" class="primary" onclick={on_train} disabled={busy || options.is_err() || !has_gold}
                             title="Train on the loaded pairs (less the held-out ones), then align them all">
-                            {format!("Train on the {} pairs and align", state.corpus.len())}</button>
+                            {format!("Train on the {} pairs and align", state.pairs)}</button>
                         <button id="align" type="button" onclick={on_align} disabled={busy || state.model.is_none()}>{"Align with the model"}</button>
                         <button id="download-model" type="button" onclick={on_download} disabled={state.model.is_none()}>{"Download the model (.json)"}</button>
                     </div>

@@ -11,14 +11,12 @@
 
 use yew::prelude::*;
 
-use super::view::Settled;
-
-use super::export::download_text;
+use super::panels::TranslateView;
 use super::results::training_data_warning;
-use super::state::{Action, CorpusTranslation, JobKind, Slot, State, Translated};
+use super::state::{Action, CorpusTranslation, ExportFile, JobKind, Translated};
 use super::train::JobStatus;
 use crate::eval::bleu::sentence_bleu;
-use crate::io::svg::DIAGRAM_CSS;
+use crate::io::svg::DERIVATION_CSS;
 use crate::layout::{layout_pair, layout_tree, Rect, Style, TreeLayout};
 use crate::mt::model::SystemKind;
 use crate::mt::ms::derivation::{target_phrase_tree, target_sms_tree};
@@ -28,29 +26,8 @@ use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
 pub struct TranslateProps {
-    pub state: Settled,
+    pub view: TranslateView,
     pub dispatch: Callback<Action>,
-}
-
-/// The derivation drawing's own rules, on top of [`DIAGRAM_CSS`]: in the page
-/// and in the downloaded SVG alike.
-pub const MT_DIAGRAM_CSS: &str = r#"
-.tl-diagram .rm-outline rect { fill-opacity: 0.09; stroke-width: 2; }
-.tl-diagram .rm-number { font-size: 11px; font-weight: 700; }
-.tl-diagram .rm-link { fill: none; stroke-width: 2.6; opacity: 0.85; }
-"#;
-
-/// The drawing `#mt-diagram` as a standalone SVG file: the DOM's own
-/// serialisation (so labels stay escaped text), with its namespace and styles.
-fn derivation_svg_file() -> Option<String> {
-    let svg = web_sys::window()?.document()?.get_element_by_id("mt-diagram")?.outer_html();
-    let rest = svg.strip_prefix("<svg")?;
-    let open_end = rest.find('>')?;
-    Some(format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"{}><style>{DIAGRAM_CSS}{MT_DIAGRAM_CSS}</style><rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>{}",
-        &rest[..open_end],
-        &rest[open_end + 1..]
-    ))
 }
 
 /// Step colours (Okabe–Ito, without the yellow that vanishes on white).
@@ -62,10 +39,10 @@ fn colour(step: usize) -> &'static str {
 
 #[function_component(TranslatePanel)]
 pub fn translate_panel(props: &TranslateProps) -> Html {
-    let state = &props.state;
+    let state = &props.view;
     let dispatch = &props.dispatch;
-    let mt = &state.mt;
-    let busy = state.job.is_some();
+    let mt = state;
+    let busy = state.busy;
     let has_gold = state.corpus.gold_links() > 0;
     let needs_gold = mt.extract != ExtractMethod::Word;
 
@@ -116,8 +93,8 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
     };
 
     let model = match &mt.held {
-        Some(h) => html! {
-            <p id="mt-summary"><strong>{"Translation model: "}</strong>{format!("{} — {}.", h.origin, h.summary)}</p>
+        Some((origin, summary)) => html! {
+            <p id="mt-summary"><strong>{"Translation model: "}</strong>{format!("{origin} — {summary}.")}</p>
         },
         None => html! {
             <p id="mt-summary" class="hint">{"No translation model yet: train one here (seconds on the sample), or load a model file from `treelink mt-train` in the Data panel."}</p>
@@ -126,7 +103,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
     let note = match &mt.note {
         Some(Ok(m)) => html! { <p id="mt-note" class="ok" role="status">{m}</p> },
         Some(Err(m)) => {
-            html! { <p id="mt-note" class="error" role="alert">{m}{super::train::restart_worker(state, dispatch, "restart-worker-mt")}</p> }
+            html! { <p id="mt-note" class="error" role="alert">{m}{super::train::restart_worker(state.worker_stopped, dispatch, "restart-worker-mt")}</p> }
         }
         None => html! {},
     };
@@ -134,8 +111,8 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
         html! { <option value={value} {selected}>{label}</option> }
     };
     // Not while a new model trains: the worker would answer with the new one.
-    let training_mt = state.job.as_ref().is_some_and(|j| j.kind == JobKind::TrainMt);
-    let can_translate = mt.held.is_some() && mt.translating.is_none() && !training_mt;
+    let training_mt = state.training_mt;
+    let can_translate = mt.held.is_some() && !mt.translating && !training_mt;
     html! {
         <section class="panel translate" id="translate-panel" aria-labelledby="translate-title">
             <h2 id="translate-title">{"Translate"}</h2>
@@ -157,7 +134,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                         </select>
                     </div>
                     <p class="hint">{"As `treelink mt-train` without --dev: word alignment trained in the engine, untuned default weights (tune with the CLI's MERT for better ones). "}
-                        {match state.ok_name(Slot::Lm) {
+                        {match &state.lm {
                             Some(name) => format!("Language model: the uploaded {name}."),
                             None => "Language model: trained on the pairs' target sentences (or load an ARPA file in the Data panel).".into(),
                         }}</p>
@@ -196,17 +173,17 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                         <button id="translate-pasted" type="button" onclick={on_translate_pasted}
                             disabled={!can_translate || mt.input.trim().is_empty()}>{"Translate the pasted tree"}</button>
                     </div>
-                    if mt.translating.is_some() {
+                    if mt.translating {
                         <p id="mt-busy" class="hint" role="status">{"Translating in the worker…"}</p>
                     }
                     {note}
                 </div>
             </div>
-            if let Some(c) = mt.corpus.as_ref().filter(|c| c.corpus_gen == state.corpus_gen) {
+            if let Some(c) = &mt.all {
                 {corpus_view(c, state, dispatch)}
             }
             if let Some(t) = &mt.result {
-                {result_view(t)}
+                {result_view(t, dispatch)}
             }
         </section>
     }
@@ -214,7 +191,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
 
 /// Every pair's translation with corpus and sentence BLEU; a pair's number
 /// opens its derivation.
-fn corpus_view(c: &CorpusTranslation, state: &State, dispatch: &Callback<Action>) -> Html {
+fn corpus_view(c: &CorpusTranslation, state: &TranslateView, dispatch: &Callback<Action>) -> Html {
     let rows = c.hyps.iter().zip(&c.sentence_bleu).enumerate().map(|(k, (hyp, bleu))| {
         let onclick = {
             let dispatch = dispatch.clone();
@@ -350,14 +327,14 @@ fn sentences(t: &Translated) -> Html {
     }
 }
 
-fn result_view(t: &Translated) -> Html {
+fn result_view(t: &Translated, dispatch: &Callback<Action>) -> Html {
     let ms = t.view.system == SystemKind::Ms;
     html! {
         <div id="translation" class="translation" data-system={t.view.system.name()}>
             <h3>{format!("{} by the {} system ({})", capitalise(&t.input.label), t.view.system.name(), t.model)}</h3>
             {sentences(t)}
             {unknown_words(t)}
-            {derivation_svg(t)}
+            {derivation_svg(t, dispatch)}
             if ms { {rm_table(t)} } else { {phrase_table(t)} }
             {nbest_table(t)}
         </div>
@@ -447,7 +424,7 @@ fn words_x(layout: &TreeLayout, range: std::ops::Range<usize>) -> Option<f64> {
 
 /// The source tree with its RMs (or phrases) outlined and, for the MS
 /// system, the target SMS mirrored below with a link per RM pair.
-fn derivation_svg(t: &Translated) -> Html {
+fn derivation_svg(t: &Translated, dispatch: &Callback<Action>) -> Html {
     let style = Style::default();
     let source = &t.input.source;
     let v = &t.view;
@@ -543,14 +520,13 @@ fn derivation_svg(t: &Translated) -> Html {
         Some(Err(e)) => html! { <p class="error" role="alert">{format!("The target SMS cannot be drawn: {e}")}</p> },
         _ => html! {},
     };
-    let on_download = Callback::from(|_: MouseEvent| {
-        if let Some(svg) = derivation_svg_file() {
-            download_text("treelink-derivation.svg", &svg, "image/svg+xml");
-        }
-    });
+    let on_download = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Export(ExportFile::DerivationSvg)))
+    };
     html! {
         <figure class="mt-figure">
-            <style>{MT_DIAGRAM_CSS}</style>
+            <style>{DERIVATION_CSS}</style>
             <div class="diagram-scroll">
                 <svg id="mt-diagram" class="tl-diagram" width={w.to_string()} height={h.to_string()}
                     viewBox={format!("0 0 {w} {h}")} role="img" aria-label="The derivation: the source tree, its RMs or phrases, and the translation below">

@@ -1,158 +1,54 @@
-//! The page's root component: the layout of the workbench and the
-//! keyboard shortcuts, over the one [`State`].
+//! The page's root component: it makes the store ([`Store`]: the one
+//! [`State`], its workers and the runner of effects) once, renders the
+//! state as [`Settled`] (not on a progress report or a clock tick) and
+//! hands each panel its slice ([`State::panels`]); the layout of the
+//! workbench and the keyboard shortcuts.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::{Action, DownloadBody, Effect, Mode, Results, State};
+use super::effects::{carry_out, Workers};
+use super::state::{Action, Mode, Results, State};
+use super::store::{use_slice, Settled, Store, StoreHandle};
 use super::{
-    diagram, exercise_panel, explain_panel, export, file_handles, find, jobs, kernel_table, loader, persist, protocol,
-    results, state, teach, train, translate,
+    diagram, exercise_panel, explain_panel, export, find, kernel_table, loader, persist, results, state, teach, train,
+    translate,
 };
 
-use crate::align::greedy::Search;
-use crate::corpus::{Corpus, TreePair};
+use crate::corpus::TreePair;
 use crate::io::svg::{DrawnLink, DIAGRAM_CSS};
-use crate::io::tiger::PairIds;
 use crate::tree::{NodeId, Tree};
 
-thread_local! {
-    /// The effects of the actions reduced since the last render, carried
-    /// out by the one hook in [`App`] ([`use_effects`]).
-    static OUTBOX: RefCell<Vec<Effect>> = const { RefCell::new(Vec::new()) };
+/// What the diagram's links depend on ([`State::drawn_links`]): they are
+/// made again when it changes, and only then.
+#[derive(PartialEq)]
+struct DrawnKey {
+    corpus: state::Shared<crate::corpus::Corpus>,
+    pair: usize,
+    mode: Mode,
+    results: Option<state::Shared<Results>>,
+    checks: Option<state::Shared<Vec<crate::exercise::PairCheck>>>,
+    links: Vec<(NodeId, NodeId)>,
+    reveal_gold: bool,
+    refused: Option<(NodeId, NodeId, String)>,
+    step: usize,
 }
 
-impl yew::Reducible for State {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut s = (*self).clone();
-        let effects = s.apply(action);
-        OUTBOX.with(|o| o.borrow_mut().extend(effects));
-        Rc::new(s)
-    }
-}
-
-/// The state as the panels see it: equal while only the running job's
-/// progress moves ([`State::same_but_progress`]), so a progress report
-/// re-renders the progress bar (which reads [`Running`]) and not the panels.
-#[derive(Clone)]
-pub struct Settled(pub UseReducerHandle<State>);
-
-impl PartialEq for Settled {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.same_but_progress(&other.0)
-    }
-}
-
-impl std::ops::Deref for Settled {
-    type Target = State;
-    fn deref(&self) -> &State {
-        &self.0
-    }
-}
-
-/// The running job, as a context: the one thing a progress report changes.
-#[derive(Clone, PartialEq)]
-pub struct Running(pub Option<state::Job>);
-
-/// The page's two workers: one for jobs (training, aligning, translating;
-/// restarted to cancel), one that reads the user's files, so a file is
-/// checked while a job runs.
-#[derive(Clone, PartialEq)]
-struct Workers {
-    jobs: jobs::Jobs,
-    files: jobs::Jobs,
-}
-
-/// The pairs received of a load's corpus, or why one did not decode.
-struct Received {
-    job: Option<protocol::JobId>,
-    pairs: Result<Vec<(TreePair, Option<PairIds>)>, String>,
-}
-
-impl Default for Received {
-    fn default() -> Self {
-        Received { job: None, pairs: Ok(Vec::new()) }
-    }
-}
-
-/// The file worker's answers: a corpus arrives in parts (each decoded as
-/// it comes, a short task) and is handed to the reducer whole, with the answer.
-fn file_worker_answers(dispatcher: UseReducerDispatcher<State>) -> Callback<protocol::Response> {
-    use protocol::Response;
-    let parts: Rc<RefCell<Received>> = Rc::default();
-    Callback::from(move |response| match response {
-        Response::CorpusPart { job, pairs } => {
-            let mut parts = parts.borrow_mut();
-            if parts.job != Some(job) {
-                *parts = Received { job: Some(job), ..Received::default() };
-            }
-            let decoded: Result<Vec<_>, String> = pairs.into_iter().map(|p| p.decode()).collect();
-            match (&mut parts.pairs, decoded) {
-                (Ok(received), Ok(decoded)) => received.extend(decoded),
-                (Ok(_), Err(e)) => parts.pairs = Err(e),
-                (Err(_), _) => {}
-            }
+impl DrawnKey {
+    fn of(s: &State) -> DrawnKey {
+        DrawnKey {
+            corpus: state::Shared(s.corpus.clone()),
+            pair: s.pair,
+            mode: s.mode,
+            results: s.shared_results(),
+            checks: s.classroom.checks.clone().map(state::Shared),
+            links: s.student_links().to_vec(),
+            reveal_gold: s.teach.reveal_gold,
+            refused: s.teach.refused.clone(),
+            step: s.teach.step,
         }
-        Response::Loaded { job, answer } => {
-            let received = std::mem::take(&mut *parts.borrow_mut());
-            let received = if received.job == Some(job) { received.pairs } else { Ok(Vec::new()) };
-            match received {
-                Ok(received) if answer.corpus.as_ref().is_none_or(|(_, n)| *n == received.len()) => {
-                    let corpus = answer.corpus.is_some().then(|| {
-                        let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = received.into_iter().unzip();
-                        (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
-                    });
-                    dispatcher.dispatch(Action::Loaded { answer, corpus });
-                }
-                Ok(received) => dispatcher.dispatch(Action::LoadFailed(format!(
-                    "the file worker sent {} of {} pairs",
-                    received.len(),
-                    answer.corpus.map_or(0, |(_, n)| n)
-                ))),
-                Err(e) => dispatcher.dispatch(Action::LoadFailed(format!("the file worker sent a broken pair: {e}"))),
-            }
-        }
-        Response::Failed { message, .. } | Response::Stopped { message } => {
-            dispatcher.dispatch(Action::LoadFailed(message))
-        }
-        _ => {}
-    })
-}
-
-/// The one hook that carries out the reducer's effects, after each render.
-#[hook]
-fn use_effects(workers: Rc<Workers>) {
-    use_effect(move || {
-        let effects = OUTBOX.with(|o| std::mem::take(&mut *o.borrow_mut()));
-        for effect in effects {
-            match effect {
-                Effect::Load(request) => {
-                    workers.files.send(&protocol::Request::Load { job: jobs::next_job_id(), request })
-                }
-                Effect::Post(request) => workers.jobs.send(&request),
-                Effect::PostFile(request, handle) => {
-                    if let Some(file) = file_handles::get(handle) {
-                        workers.jobs.send_with_file(&request, &file)
-                    }
-                }
-                Effect::RestartJobWorker => workers.jobs.restart(),
-                Effect::Download { name, body: DownloadBody::Text { text, mime } } => {
-                    export::download_text(&name, &text, mime)
-                }
-                Effect::Download { name, body: DownloadBody::File(handle) } => {
-                    if let Some(file) = file_handles::get(handle) {
-                        export::download_blob(&name, &file)
-                    }
-                }
-                Effect::SetLocation(hash) => persist::set_location(&hash),
-                Effect::ForgetSession => persist::forget(),
-            }
-        }
-    });
+    }
 }
 
 /// Mounts the app on `<body>`.
@@ -175,14 +71,22 @@ fn node_text(tree: &Tree, n: NodeId) -> (String, String) {
     (format!("{} ({n})", tree.label(n)), tree.yield_of(n).join(" "))
 }
 
-/// The diagram's links as a table: the text alternative of the picture.
-fn link_table(
-    pair: &TreePair,
-    links: &[DrawnLink],
-    results: Option<&Results>,
+#[derive(Properties, PartialEq)]
+struct LinkTableProps {
+    pair: Rc<TreePair>,
+    links: Rc<Vec<DrawnLink>>,
+    /// The posteriors of the results, if any.
+    results: Option<state::Shared<Results>>,
+    /// The pair's index in the corpus.
     k: usize,
-    dispatch: &Callback<Action>,
-) -> Html {
+    dispatch: Callback<Action>,
+}
+
+/// The diagram's links as a table: the text alternative of the picture.
+#[function_component(LinkTable)]
+fn link_table(props: &LinkTableProps) -> Html {
+    let LinkTableProps { pair, links, results, k, dispatch } = props;
+    let (results, k) = (results.as_deref(), *k);
     let rows = links.iter().rev().map(|l| {
         let (sl, sw) = node_text(&pair.source, l.source);
         let (tl, tw) = node_text(&pair.target, l.target);
@@ -270,71 +174,42 @@ fn start_here(pairs: usize) -> Html {
     }
 }
 
-/// The job worker's answers, to the reducer; an alignment's searches
-/// arrive in parts (each read as it comes, a short task) and go to the
-/// reducer whole, with [`protocol::Response::Aligned`].
-fn job_worker_answers(dispatcher: UseReducerDispatcher<State>) -> Callback<protocol::Response> {
-    use protocol::Response;
-    type Parts = (Option<protocol::JobId>, Vec<Search>, Vec<Vec<(NodeId, NodeId)>>);
-    let parts: Rc<RefCell<Parts>> = Rc::default();
-    Callback::from(move |response| {
-        let response = match response {
-            Response::AlignedPart { job, searches, baseline } => {
-                let mut parts = parts.borrow_mut();
-                if parts.0 != Some(job) {
-                    *parts = (Some(job), Vec::new(), Vec::new());
-                }
-                parts.1.extend(searches);
-                parts.2.extend(baseline);
-                return;
-            }
-            Response::Aligned { job, lexicon, .. } => {
-                let (from, searches, baseline) = std::mem::take(&mut *parts.borrow_mut());
-                // Parts of another job are none of this one's (the reducer refuses a count that does not fit).
-                let (searches, baseline) = if from == Some(job) { (searches, baseline) } else { Default::default() };
-                Response::Aligned { job, searches, baseline, lexicon }
-            }
-            other => other,
-        };
-        dispatcher.dispatch(Action::Worker { response, now: js_sys::Date::now() })
-    })
-}
-
 #[function_component(App)]
 fn app() -> Html {
-    let state = use_reducer(State::with_sample);
-    let dispatch = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |a: Action| dispatcher.dispatch(a))
-    };
-    let workers = {
-        let dispatcher = state.dispatcher();
-        use_memo((), move |_| {
-            let files = jobs::Jobs::start("files", file_worker_answers(dispatcher.clone()));
-            let jobs = jobs::Jobs::start("jobs", job_worker_answers(dispatcher));
-            Workers { jobs, files }
-        })
-    };
-    use_effects(workers);
-    persist::use_kept_session(&state);
-    persist::use_location(state.dispatcher());
-    persist::use_undo_keys(state.dispatcher());
+    // The store, its workers and one dispatch callback for the page's
+    // lifetime (a callback made anew would differ from the last one, and
+    // every panel given it would render again).
+    let page = use_memo((), |_| {
+        let store = Store::new(State::new());
+        let dispatch = store.dispatcher();
+        let workers = Workers::start(dispatch.clone());
+        let run = dispatch.clone();
+        store.run_effects_with(move |effect| carry_out(effect, &workers, &run));
+        // The built-in sample is read by the file worker, as any file.
+        store.dispatch(Action::LoadSample);
+        (store, dispatch)
+    });
+    let (store, dispatch): (Rc<Store>, Callback<Action>) = (*page).clone();
+    // Not on a progress report or a clock tick: those render the progress bars alone.
+    let settled = use_slice(&store, |s| Settled(s.clone()));
+    let state: Rc<State> = settled.0.clone();
+    persist::use_kept_session(&state, &dispatch);
+    persist::use_location(dispatch.clone());
+    persist::use_undo_keys(dispatch.clone());
 
     // While a job runs, tick so its elapsed time moves between progress reports.
     {
-        let dispatcher = state.dispatcher();
+        let dispatch = dispatch.clone();
         use_effect_with(state.job.is_some(), move |&running| {
             let interval = running.then(|| {
-                gloo::timers::callback::Interval::new(500, move || {
-                    dispatcher.dispatch(Action::Tick(js_sys::Date::now()))
-                })
+                gloo::timers::callback::Interval::new(500, move || dispatch.emit(Action::Tick(js_sys::Date::now())))
             });
             move || drop(interval)
         });
     }
     // Keyboard: n / p for the next / previous pair anywhere but in a text field.
     {
-        let dispatcher = state.dispatcher();
+        let dispatch = dispatch.clone();
         use_effect_with((), move |_| {
             let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
                 gloo::events::EventListener::new(&document, "keydown", move |e| {
@@ -344,8 +219,8 @@ fn app() -> Html {
                         return;
                     }
                     match e.key().as_str() {
-                        "n" => dispatcher.dispatch(Action::StepPair(1)),
-                        "p" => dispatcher.dispatch(Action::StepPair(-1)),
+                        "n" => dispatch.emit(Action::StepPair(1)),
+                        "p" => dispatch.emit(Action::StepPair(-1)),
                         _ => {}
                     }
                 })
@@ -374,7 +249,17 @@ fn app() -> Html {
         });
     }
     let pair_count = state.corpus.len();
-    let pair = state.current_pair();
+    // Drawn again only when what they depend on changes (not on every action).
+    let pair: Option<Rc<TreePair>> = {
+        let state = state.clone();
+        let key = (state::Shared(state.corpus.clone()), state.pair);
+        (*use_memo(key, move |_| state.current_pair())).clone()
+    };
+    let links: Rc<Vec<DrawnLink>> = {
+        let state = state.clone();
+        (*use_memo(DrawnKey::of(&state), move |_| Rc::new(state.drawn_links()))).clone()
+    };
+    let panels = state.panels();
     let nav = {
         let go = |delta: isize| {
             let dispatch = dispatch.clone();
@@ -419,7 +304,6 @@ fn app() -> Html {
         Mode::Teach => "Click a source node, then a target node, to link them; click your link to remove it.",
         Mode::Steps => "The search's links so far, this step's candidate (dashed) and what blocks it.",
     };
-    let links = Rc::new(state.drawn_links());
     let folds = {
         let (src, trg) = state.folds.of(state.corpus_gen, state.pair);
         Rc::new((src.clone(), trg.clone()))
@@ -441,7 +325,7 @@ fn app() -> Html {
                     <a href="#export-panel">{"Export"}</a>
                 </nav>
             </header>
-            <ContextProvider<Running> context={Running(state.job.clone())}>
+            <ContextProvider<StoreHandle> context={StoreHandle(store.clone())}>
             <main>
                 <section class="panel workbench" id="workbench" aria-label="The selected pair">
                     <div class="pair-column">
@@ -463,25 +347,26 @@ fn app() -> Html {
                             if state.sel_source.is_none() && state.sel_target.is_none() {
                                 {start_here(pair_count)}
                             }
-                            <explain_panel::ExplainPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
-                            <kernel_table::KernelTable state={Settled(state.clone())} dispatch={dispatch.clone()} />
+                            <explain_panel::ExplainPanel view={panels.explain} dispatch={dispatch.clone()} />
+                            <kernel_table::KernelTable view={panels.kernels} dispatch={dispatch.clone()} />
                         } else {
-                            <teach::TeachPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
+                            <teach::TeachPanel view={panels.teach} dispatch={dispatch.clone()} />
                         }
                     </aside>
                     if let Some(pair) = &pair {
-                        <div class="below-pair">{link_table(pair, &links, state.results(), state.pair, &dispatch)}</div>
+                        <div class="below-pair"><LinkTable pair={pair.clone()} links={links.clone()} results={state.shared_results()}
+                            k={state.pair} dispatch={dispatch.clone()} /></div>
                     }
                 </section>
-                <loader::Loader state={Settled(state.clone())} dispatch={dispatch.clone()} />
-                <train::TrainPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
-                <exercise_panel::ExercisePanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
-                <translate::TranslatePanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
+                <loader::Loader view={panels.loader} dispatch={dispatch.clone()} />
+                <train::TrainPanel view={panels.train} dispatch={dispatch.clone()} />
+                <exercise_panel::ExercisePanel view={panels.exercise} dispatch={dispatch.clone()} />
+                <translate::TranslatePanel view={panels.translate} dispatch={dispatch.clone()} />
                 <results::ResultsPanel results={state.shared_results()} corpus={state::Shared(state.corpus.clone())}
                     sort={state.sort} pair={state.pair} dispatch={dispatch.clone()} />
-                <export::ExportPanel state={Settled(state.clone())} dispatch={dispatch.clone()} />
+                <export::ExportPanel view={panels.export} dispatch={dispatch.clone()} />
             </main>
-            </ContextProvider<Running>>
+            </ContextProvider<StoreHandle>>
             <footer>
                 <p>{"Keys: n / p next / previous pair; Ctrl+Z / Ctrl+Shift+Z undo / redo your hand links; in the diagram, PageDown / PageUp too, + / − zoom, 0 actual size, f fit, s zoom to the selection, Tab to a node and Enter to click it."}</p>
                 <p>{"Built-in sample: the dev split (LAI sub-corpus, German–Spanish, 157 pairs) of the SQUOIA parallel treebank with gold sub-tree alignments, by the SQUOIA project (University of Zurich), used under the "}

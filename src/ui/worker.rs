@@ -1,4 +1,4 @@
-//! The Web Worker's side (runs in `src/bin/worker.rs`): trains and aligns
+//! The Web Workers' side: the job worker (`src/bin/worker.rs`, [`run`]) trains and aligns
 //! with the engine, exactly as the CLI's `train`, `align` and `baseline`
 //! commands string the same functions together, and streams progress.
 //!
@@ -14,12 +14,13 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::load;
-use super::protocol::{JobId, LexiconFiles, NamedText, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
+use super::protocol::{JobId, LexiconFiles, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
 use crate::align::model::{AlignmentModel, TrainOptions};
 use crate::app::alignment::{self, Comparison};
+use crate::app::files;
 use crate::app::translation::{self, TranslationTraining};
 use crate::corpus::Corpus;
-use crate::lexicon::{read_moses_lex, read_word_alignments_for, Lexicon, WordAlignment, WordModel};
+use crate::lexicon::{Lexicon, WordAlignment, WordModel};
 use crate::mt::lm::{read_arpa, NgramLm};
 use crate::mt::model::{SystemKind, TranslationModel};
 use crate::mt::phrase::ExtractMethod;
@@ -73,8 +74,24 @@ impl Observer for Reporter {
     }
 }
 
-/// Starts the worker: answers every message posted to it.
+/// Starts the job worker (`src/bin/worker.rs`): answers every request.
 pub fn run() {
+    serve(handle);
+}
+
+/// Starts the file worker (`src/bin/file_worker.rs`): checks the user's
+/// files ([`Request::Load`]) and answers nothing else. A binary of its
+/// own, so the page's second worker does not load the training and
+/// translation code.
+pub fn run_files() {
+    serve(|request, _, reporter| match request {
+        Request::Load { job, request } => check_files(job, &request, reporter),
+        _ => reporter.post(&Response::Failed { job: None, message: "the file worker only checks files".into() }),
+    });
+}
+
+/// Answers every message posted to the worker with `handle`.
+fn serve(handle: fn(Request, Option<web_sys::File>, &mut Reporter)) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply_scope = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
@@ -118,6 +135,16 @@ fn load_mt(job: JobId, name: &str, bytes: Result<Vec<u8>, String>, reporter: &mu
     }
 }
 
+/// Checks the user's files and answers with the corpus they make in parts,
+/// each a short task on the page, then what was found.
+fn check_files(job: JobId, request: &load::LoadRequest, reporter: &mut Reporter) {
+    let checked = load::check(request);
+    for pairs in checked.parts() {
+        reporter.post(&Response::CorpusPart { job, pairs });
+    }
+    reporter.post(&Response::Loaded { job, answer: checked.answer });
+}
+
 fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter) {
     match request {
         Request::Train { job, corpus, options, lexicon, word_model, held_out } => {
@@ -145,7 +172,7 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
         Request::Align { job, corpus, model, lexicon } => {
             reporter.job = Some(job);
             let result = corpus.parse().and_then(|corpus| {
-                let model = AlignmentModel::from_json(&model, "the alignment model").map_err(|e| e.to_string())?;
+                let model = files::read_alignment_model(&model, "the alignment model").map_err(|e| e.to_string())?;
                 align(job, reporter, corpus, model, &lexicon)
             });
             if let Err(message) = result {
@@ -175,13 +202,9 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
                 reporter.post(&Response::Failed { job: Some(job), message });
             }
         }
-        Request::Load { job, request } => {
-            // The file worker: the corpus goes in parts, each a short task on the page.
-            let checked = load::check(&request);
-            for pairs in checked.parts() {
-                reporter.post(&Response::CorpusPart { job, pairs });
-            }
-            reporter.post(&Response::Loaded { job, answer: checked.answer });
+        // The file worker's (a binary of its own: `run_files`).
+        Request::Load { job, .. } => {
+            reporter.post(&Response::Failed { job: Some(job), message: "the job worker does not check files".into() })
         }
         Request::LoadMt { job, model } => load_mt(job, &model.name, Ok(model.text.into_bytes()), reporter),
         Request::LoadMtFile { job, name } => load_mt(job, &name, read_file(file, &name), reporter),
@@ -208,13 +231,17 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
                 Err(message) => reporter.post(&Response::Failed { job: Some(job), message }),
             }
         }
-        Request::Translate { job, model, source, nbest } => {
+        Request::Translate { job, model, source, nbest, pasted } => {
+            let name = if pasted { "pasted tree" } else { "source tree" };
             let result = MT.with(|held| match held.borrow().as_ref() {
-                Some((id, m)) if *id == model => Some(translate(m, &source, nbest)),
+                Some((id, m)) if *id == model => Some(translate(m, &source, name, nbest)),
                 _ => None,
             });
             match result {
-                Some(Ok(view)) => reporter.post(&Response::Translated { job, result: Box::new(view) }),
+                Some(Ok((view, tree))) => {
+                    let source = pasted.then(|| load::WireTree::from(&tree));
+                    reporter.post(&Response::Translated { job, result: Box::new(view), source })
+                }
                 Some(Err(message)) => reporter.post(&Response::Failed { job: Some(job), message }),
                 None => reporter.post(&Response::MtMissing { job }),
             }
@@ -255,28 +282,29 @@ fn train_mt(
 }
 
 /// `treelink translate` of one tree, with the n-best list and the derivation.
-fn translate(model: &TranslationModel, source: &str, nbest: usize) -> Result<TranslationView, String> {
-    let tree = Tree::parse_one(source, "source tree").map_err(|e| e.to_string())?;
+/// The bracketed tree `source` (named `name` in its errors) read and translated.
+fn translate(
+    model: &TranslationModel,
+    source: &str,
+    name: &str,
+    nbest: usize,
+) -> Result<(TranslationView, Tree), String> {
+    let tree = Tree::parse_one(source, name).map_err(|e| e.to_string())?;
     let started = js_sys::Date::now();
     let view = translation::translate(model, &tree, nbest);
-    Ok(TranslationView { seconds: (js_sys::Date::now() - started) / 1000.0, ..view })
+    Ok((TranslationView { seconds: (js_sys::Date::now() - started) / 1000.0, ..view }, tree))
 }
 
+/// The uploaded word links of the corpus's pairs, if given.
 fn word_links(files: &LexiconFiles, corpus: &Corpus) -> Result<Option<Vec<WordAlignment>>, String> {
-    files
-        .word_links
-        .as_ref()
-        .map(|f| read_word_alignments_for(&f.text, &f.name, &corpus.sentence_lengths()).map_err(|e| e.to_string()))
-        .transpose()
+    files.word_links.as_ref().map(|f| alignment::word_links(f.named(), corpus).map_err(|e| e.to_string())).transpose()
 }
 
 /// The uploaded Moses tables as a lexicon, if both were given.
 fn tables(files: &LexiconFiles) -> Result<Option<Lexicon>, String> {
-    let read = |f: &NamedText| read_moses_lex(&f.text, &f.name).map_err(|e| e.to_string());
-    match (&files.s2t, &files.t2s) {
-        (Some(s2t), Some(t2s)) => Ok(Some(Lexicon::new(read(s2t)?, read(t2s)?))),
-        _ => Ok(None),
-    }
+    alignment::both_tables(files.s2t.as_ref(), files.t2s.as_ref())
+        .map(|(s2t, t2s)| alignment::moses_lexicon(s2t.named(), t2s.named()).map_err(|e| e.to_string()))
+        .transpose()
 }
 
 /// `treelink train --train CORPUS --word-model M` with the page's options

@@ -14,8 +14,9 @@ use super::table::{PhraseTable, PhraseTableOptions};
 use crate::corpus::Corpus;
 use crate::io::links::LinkKind;
 use crate::mt::lm::{LmError, NgramLm, DEFAULT_ORDER};
-use crate::mt::tune::{mert, MertOptions, MertReport};
+use crate::mt::tune::{mert_with_progress, MertOptions, MertReport};
 use crate::mt::unknown::{SourceVocabulary, SourceWords, UnknownWordOptions};
+use crate::progress::{Cancelled, Observer, Quiet};
 use crate::tree::NodeId;
 
 /// Everything that defines how a [`PhraseSystem`] is trained and decodes.
@@ -52,6 +53,8 @@ pub enum PhraseSystemError {
     Lm(#[from] LmError),
     #[error(transparent)]
     Json(#[from] crate::io::json::JsonError),
+    #[error("cancelled")]
+    Cancelled,
 }
 
 /// The phrase-based system: phrase table, target language model, feature
@@ -208,6 +211,19 @@ impl PhraseSystem {
         references: &[Vec<String>],
         options: &MertOptions,
     ) -> Result<MertReport, PhraseSystemError> {
+        self.tune_with_progress(sources, references, options, &mut Quiet)
+    }
+
+    /// [`PhraseSystem::tune`], reporting each MERT iteration to `progress`
+    /// ([`mert_with_progress`]); when it says stop, tuning ends in
+    /// [`PhraseSystemError::Cancelled`] and the weights stay as they were.
+    pub fn tune_with_progress(
+        &mut self,
+        sources: &[Vec<String>],
+        references: &[Vec<String>],
+        options: &MertOptions,
+        progress: &mut dyn Observer,
+    ) -> Result<MertReport, PhraseSystemError> {
         CountError::check("references", sources.len(), references.len())?;
         let mut opts = options.clone();
         if !opts.fixed.contains(&F_UNKNOWN) {
@@ -217,12 +233,13 @@ impl PhraseSystem {
         decode.beam.nbest = options.nbest.max(1);
         decode.distinct_nbest = true;
         let this = &*self;
-        let report = mert(references, &self.weights, &opts, |w| {
+        let report = mert_with_progress(references, &self.weights, &opts, progress, |w| {
             sources
                 .iter()
                 .map(|s| this.translate_with(s, w, &decode).nbest.into_iter().map(|e| (e.words, e.features)).collect())
                 .collect()
-        });
+        })
+        .map_err(|Cancelled| PhraseSystemError::Cancelled)?;
         self.weights = report.weights.clone();
         Ok(report)
     }

@@ -1,0 +1,299 @@
+//! What the reducer's effects do in the browser, carried out in one place
+//! ([`carry_out`], the runner the root gives the store): post to the two
+//! workers (and put together their answers that come in parts), read a
+//! file the user gave, fetch the exercise the address names, offer a
+//! download (PNG through a canvas, the derivation as the browser
+//! serialises it), change the address, forget the kept session. Nothing
+//! here decides anything: the reducer did.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement};
+use yew::Callback;
+
+use super::state::{is_mt_model, Action, DownloadBody, Effect, FileHandle, Slot};
+use super::{file_handles, jobs, persist, protocol};
+use crate::align::greedy::Search;
+use crate::app::files::SNIFF_BYTES;
+use crate::corpus::{Corpus, TreePair};
+use crate::io::svg::DIAGRAM_CSS;
+use crate::io::text::decode_utf8;
+use crate::io::tiger::PairIds;
+use crate::tree::NodeId;
+
+/// Carries out one effect of the reducer.
+pub fn carry_out(effect: Effect, workers: &Workers, dispatch: &Callback<Action>) {
+    match effect {
+        Effect::Load(job, request) => workers.files.send(&protocol::Request::Load { job, request }),
+        Effect::Post(request) => workers.jobs.send(&request),
+        Effect::PostFile(request, handle) => {
+            if let Some(file) = file_handles::get(handle) {
+                workers.jobs.send_with_file(&request, &file)
+            }
+        }
+        Effect::RestartJobWorker => workers.jobs.restart(),
+        Effect::Download { name, body } => download(name, body),
+        Effect::ReadFile { file, name, slot, sniff_mt } => read_file(file, name, slot, sniff_mt, dispatch.clone()),
+        Effect::FetchExercise(url) => fetch_exercise(url, dispatch.clone()),
+        Effect::SetLocation(hash) => persist::set_location(&hash),
+        Effect::ForgetSession => persist::forget(),
+    }
+}
+
+fn download(name: String, body: DownloadBody) {
+    match body {
+        DownloadBody::Text { text, mime } => download_text(&name, &text, mime),
+        DownloadBody::File(handle) => {
+            if let Some(file) = file_handles::get(handle) {
+                download_blob(&name, &file)
+            }
+        }
+        DownloadBody::Png { svg, width, height, scale } => download_png(name, &svg, width, height, scale),
+        DownloadBody::Element { id, css } => {
+            if let Some(svg) = element_svg(id, css) {
+                download_text(&name, &svg, "image/svg+xml");
+            }
+        }
+    }
+}
+
+/// The SVG element `id` as a standalone SVG file: the DOM's own
+/// serialisation (so labels stay escaped text), with its namespace, the
+/// diagram's stylesheet and `css`.
+fn element_svg(id: &str, css: &str) -> Option<String> {
+    let svg = web_sys::window()?.document()?.get_element_by_id(id)?.outer_html();
+    let rest = svg.strip_prefix("<svg")?;
+    let open_end = rest.find('>')?;
+    Some(format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"{}><style>{DIAGRAM_CSS}{css}</style><rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>{}",
+        &rest[..open_end],
+        &rest[open_end + 1..]
+    ))
+}
+
+/// Reads a file the user gave as text and hands it to the reducer, for
+/// `slot` (a picker's) or, dropped, for the slot its name says; with
+/// `sniff_mt`, a `.json` file whose head says `treelink-mt` goes to the
+/// job worker unread instead (it can be 90 MB).
+fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: bool, dispatch: Callback<Action>) {
+    let Some(raw) = file_handles::get(handle) else { return };
+    yew::platform::spawn_local(async move {
+        let file = gloo::file::File::from(raw);
+        if sniff_mt {
+            let head = file.slice(0, (SNIFF_BYTES as u64).min(file.size()));
+            if gloo::file::futures::read_as_text(&head).await.is_ok_and(|h| is_mt_model(&h)) {
+                dispatch.emit(Action::MtFilePicked { name, file: handle });
+                return;
+            }
+        }
+        // Read: the page keeps its text, not the file.
+        file_handles::release(handle);
+        // As bytes, so text that is not UTF-8 gets the place of its first
+        // bad byte (as in the CLI) instead of being read with U+FFFD in it.
+        let action = match gloo::file::futures::read_as_bytes(&file).await {
+            Ok(bytes) => match decode_utf8(&bytes, &name) {
+                Ok(text) => Action::FileRead { name, text: text.to_string(), slot },
+                Err(e) => Action::FileFailed { error: e.to_string(), name, slot },
+            },
+            Err(e) => Action::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
+        };
+        dispatch.emit(action);
+    });
+}
+
+/// Fetches the exercise the page's address names (a path on the same
+/// site) and hands it to the reducer as a file read for the exercise
+/// input; a failure shows next to that input.
+fn fetch_exercise(url: String, dispatch: Callback<Action>) {
+    let Some(window) = web_sys::window() else { return };
+    yew::platform::spawn_local(async move {
+        let slot = Some(Slot::Exercise);
+        let action = match fetch_text(&window, &url).await {
+            Ok(text) => Action::FileRead { name: url.clone(), text, slot },
+            Err(e) => {
+                Action::FileFailed { name: url.clone(), error: format!("{url}: cannot open the exercise: {e}"), slot }
+            }
+        };
+        dispatch.emit(action);
+    });
+}
+
+async fn fetch_text(window: &web_sys::Window, url: &str) -> Result<String, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let shown = |e: JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
+    let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(shown)?;
+    let response: web_sys::Response = response.dyn_into().map_err(shown)?;
+    if !response.ok() {
+        return Err(format!("the site answered HTTP {} {}", response.status(), response.status_text()));
+    }
+    let text = JsFuture::from(response.text().map_err(shown)?).await.map_err(shown)?;
+    text.as_string().ok_or_else(|| "the answer is not text".to_string())
+}
+
+/// The page's two workers: one for jobs (training, aligning, translating;
+/// restarted to cancel), one that reads the user's files, so a file is
+/// checked while a job runs.
+#[derive(Clone, PartialEq)]
+pub struct Workers {
+    jobs: jobs::Jobs,
+    files: jobs::Jobs,
+}
+
+impl Workers {
+    /// Starts the file worker, and the job worker with the first job;
+    /// their answers go to `dispatch`.
+    pub fn start(dispatch: Callback<Action>) -> Workers {
+        let files = jobs::Jobs::start("files", jobs::FILE_WORKER, file_worker_answers(dispatch.clone()));
+        // Started by the first job: the page checks files without the training code.
+        let jobs = jobs::Jobs::on_demand("jobs", jobs::JOB_WORKER, job_worker_answers(dispatch));
+        Workers { jobs, files }
+    }
+}
+
+/// The pairs received of a load's corpus, or why one did not decode.
+struct Received {
+    job: Option<protocol::JobId>,
+    pairs: Result<Vec<(TreePair, Option<PairIds>)>, String>,
+}
+
+impl Default for Received {
+    fn default() -> Self {
+        Received { job: None, pairs: Ok(Vec::new()) }
+    }
+}
+
+/// The file worker's answers: a corpus arrives in parts (each decoded as
+/// it comes, a short task) and is handed to the reducer whole, with the answer.
+fn file_worker_answers(dispatch: Callback<Action>) -> Callback<protocol::Response> {
+    use protocol::Response;
+    let parts: Rc<RefCell<Received>> = Rc::default();
+    Callback::from(move |response| match response {
+        Response::CorpusPart { job, pairs } => {
+            let mut parts = parts.borrow_mut();
+            if parts.job != Some(job) {
+                *parts = Received { job: Some(job), ..Received::default() };
+            }
+            let decoded: Result<Vec<_>, String> = pairs.into_iter().map(|p| p.decode()).collect();
+            match (&mut parts.pairs, decoded) {
+                (Ok(received), Ok(decoded)) => received.extend(decoded),
+                (Ok(_), Err(e)) => parts.pairs = Err(e),
+                (Err(_), _) => {}
+            }
+        }
+        Response::Loaded { job, answer } => {
+            let received = std::mem::take(&mut *parts.borrow_mut());
+            let received = if received.job == Some(job) { received.pairs } else { Ok(Vec::new()) };
+            match received {
+                Ok(received) if answer.corpus.as_ref().is_none_or(|(_, n)| *n == received.len()) => {
+                    let corpus = answer.corpus.is_some().then(|| {
+                        let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = received.into_iter().unzip();
+                        (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
+                    });
+                    dispatch.emit(Action::Loaded { answer, corpus });
+                }
+                Ok(received) => dispatch.emit(Action::LoadFailed(format!(
+                    "the file worker sent {} of {} pairs",
+                    received.len(),
+                    answer.corpus.map_or(0, |(_, n)| n)
+                ))),
+                Err(e) => dispatch.emit(Action::LoadFailed(format!("the file worker sent a broken pair: {e}"))),
+            }
+        }
+        Response::Failed { message, .. } | Response::Stopped { message } => dispatch.emit(Action::LoadFailed(message)),
+        _ => {}
+    })
+}
+
+/// The job worker's answers, to the reducer; an alignment's searches
+/// arrive in parts (each read as it comes, a short task) and go to the
+/// reducer whole, with [`protocol::Response::Aligned`].
+fn job_worker_answers(dispatch: Callback<Action>) -> Callback<protocol::Response> {
+    use protocol::Response;
+    type Parts = (Option<protocol::JobId>, Vec<Search>, Vec<Vec<(NodeId, NodeId)>>);
+    let parts: Rc<RefCell<Parts>> = Rc::default();
+    Callback::from(move |response| {
+        let response = match response {
+            Response::AlignedPart { job, searches, baseline } => {
+                let mut parts = parts.borrow_mut();
+                if parts.0 != Some(job) {
+                    *parts = (Some(job), Vec::new(), Vec::new());
+                }
+                parts.1.extend(searches);
+                parts.2.extend(baseline);
+                return;
+            }
+            Response::Aligned { job, lexicon, .. } => {
+                let (from, searches, baseline) = std::mem::take(&mut *parts.borrow_mut());
+                // Parts of another job are none of this one's (the reducer refuses a count that does not fit).
+                let (searches, baseline) = if from == Some(job) { (searches, baseline) } else { Default::default() };
+                Response::Aligned { job, searches, baseline, lexicon }
+            }
+            other => other,
+        };
+        dispatch.emit(Action::Worker { response, now: js_sys::Date::now() })
+    })
+}
+
+thread_local! {
+    /// Object URLs of recent downloads, kept alive until the browser has read them.
+    static RECENT: RefCell<Vec<gloo::file::ObjectUrl>> = const { RefCell::new(Vec::new()) };
+}
+
+fn click_download(href: &str, name: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Ok(a) = document.create_element("a").map(|e| e.unchecked_into::<HtmlAnchorElement>()) else { return };
+    a.set_href(href);
+    a.set_download(name);
+    a.click();
+}
+
+/// Offers `text` as a file called `name`.
+fn download_text(name: &str, text: &str, mime: &str) {
+    offer(gloo::file::Blob::new_with_options(text, Some(mime)), name);
+}
+
+/// Offers a file the user gave (e.g. a model) back as `name`, without reading it.
+fn download_blob(name: &str, blob: &web_sys::Blob) {
+    offer(gloo::file::Blob::from(blob.clone()), name);
+}
+
+fn offer(blob: gloo::file::Blob, name: &str) {
+    let url = gloo::file::ObjectUrl::from(blob);
+    click_download(&url, name);
+    RECENT.with(|r| {
+        let mut r = r.borrow_mut();
+        r.push(url);
+        let excess = r.len().saturating_sub(8);
+        r.drain(..excess);
+    });
+}
+
+/// Renders a standalone SVG document to PNG at `scale` and offers it as `name`.
+fn download_png(name: String, svg: &str, width: f64, height: f64, scale: f64) {
+    let Ok(img) = HtmlImageElement::new() else { return };
+    let src = format!("data:image/svg+xml;charset=utf-8,{}", js_sys::encode_uri_component(svg));
+    let loaded = img.clone();
+    let on_load = Closure::once_into_js(move || {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+        let Ok(canvas) = document.create_element("canvas").map(|e| e.unchecked_into::<HtmlCanvasElement>()) else {
+            return;
+        };
+        canvas.set_width((width * scale).ceil() as u32);
+        canvas.set_height((height * scale).ceil() as u32);
+        let Some(ctx) =
+            canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
+        let _ = ctx.scale(scale, scale);
+        let _ = ctx.draw_image_with_html_image_element(&loaded, 0.0, 0.0);
+        if let Ok(url) = canvas.to_data_url_with_type("image/png") {
+            click_download(&url, &name);
+        }
+    });
+    img.set_onload(Some(on_load.unchecked_ref()));
+    img.set_src(&src);
+}

@@ -1,0 +1,330 @@
+//! What each panel of the page draws: the part of the [`State`] it
+//! receives as props ([`State::panels`]), cut by the root on each render.
+//! Large values are shared ([`Shared`]: compared by pointer), so comparing
+//! a panel's slice with the last one, which decides whether the panel
+//! renders again, costs a few comparisons; a progress report or a clock
+//! tick leaves every slice equal (tested below). Plain Rust, built and
+//! tested natively.
+
+use std::rc::Rc;
+
+use super::classroom::ExerciseForm;
+use super::state::{
+    Compare, CorpusTranslation, Explained, Mode, Results, Shared, Slot, SlotStatus, State, TrainForm, Translated,
+};
+use crate::app::alignment::both_tables;
+use crate::corpus::{Corpus, TreePair};
+use crate::exercise::{ClassTable, Exercise, PairCheck};
+use crate::mt::model::SystemKind;
+use crate::mt::phrase::ExtractMethod;
+use crate::tree::NodeId;
+
+/// The Data panel: every input's status, the corpus loaded, a stray file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoaderView {
+    pub slots: [SlotStatus; 12],
+    /// The corpus loaded, in a line ([`State::corpus_summary`]).
+    pub summary: String,
+    pub stray: Option<String>,
+}
+
+impl LoaderView {
+    pub fn slot(&self, slot: Slot) -> &SlotStatus {
+        &self.slots[slot as usize]
+    }
+}
+
+/// The training form, its buttons and the alignment model in hand.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainView {
+    pub form: TrainForm,
+    /// A job runs (the buttons that start one are off).
+    pub busy: bool,
+    pub pairs: usize,
+    pub gold_links: usize,
+    /// The Moses tables in use (p(t|s), p(s|t)), both or none.
+    pub tables: Option<(String, String)>,
+    pub word_links: Option<String>,
+    /// How the last alignment job ended.
+    pub note: Option<Result<String, String>>,
+    pub worker_stopped: bool,
+    /// The alignment model in hand: where it came from, and what it is.
+    pub model: Option<(String, String)>,
+}
+
+/// The Translate view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TranslateView {
+    /// The translation model held: where it came from, and what it is.
+    pub held: Option<(String, String)>,
+    pub system: SystemKind,
+    pub extract: ExtractMethod,
+    pub note: Option<Result<String, String>>,
+    /// A translation is asked for and not answered yet.
+    pub translating: bool,
+    pub result: Option<Shared<Translated>>,
+    /// Every loaded pair translated (of the pairs loaded now).
+    pub all: Option<Shared<CorpusTranslation>>,
+    pub input: String,
+    pub input_error: Option<String>,
+    pub busy: bool,
+    /// A translation model is being trained (the worker would answer with it).
+    pub training_mt: bool,
+    pub corpus: Shared<Corpus>,
+    pub pair: usize,
+    /// The ARPA language model in use.
+    pub lm: Option<String>,
+    pub worker_stopped: bool,
+}
+
+/// The Export panel: which files can be made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportView {
+    /// Results of the pairs loaded (predicted links, CSVs, STA).
+    pub aligned: bool,
+    /// Hand links on some pair.
+    pub has_student: bool,
+    pub error: Option<String>,
+}
+
+/// The selected node pair of the pair shown, in the corpus loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Selection {
+    pub corpus: Shared<Corpus>,
+    pub pair: usize,
+    pub source: Option<NodeId>,
+    pub target: Option<NodeId>,
+}
+
+impl Selection {
+    pub fn tree_pair(&self) -> Option<&TreePair> {
+        self.corpus.pairs.get(self.pair)
+    }
+}
+
+/// "Why this link?".
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExplainView {
+    pub selection: Selection,
+    pub results: Option<Shared<Results>>,
+    pub explained: Option<Explained>,
+}
+
+/// The kernel table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KernelView {
+    pub selection: Selection,
+    /// The node pair compared with ([`State::comparison`]).
+    pub comparison: Option<(NodeId, NodeId)>,
+    pub compare: Compare,
+    pub lambda: f64,
+    pub lambda_text: String,
+    pub lambda_error: Option<String>,
+}
+
+/// Aligning by hand, or stepping through the search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TeachView {
+    pub mode: Mode,
+    pub corpus: Shared<Corpus>,
+    pub pair: usize,
+    /// The hand links of the pair shown.
+    pub links: Vec<(NodeId, NodeId)>,
+    pub pending: Option<NodeId>,
+    pub message: Option<Result<String, String>>,
+    pub can_undo: bool,
+    pub can_redo: bool,
+    pub reveal_gold: bool,
+    /// An exercise whose key is hidden is open: no gold to show or score against.
+    pub key_hidden: bool,
+    pub step: usize,
+    pub results: Option<Shared<Results>>,
+}
+
+/// The exercise panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExerciseView {
+    pub form: ExerciseForm,
+    pub form_error: Option<String>,
+    /// The open exercise and its file.
+    pub open: Option<(String, Shared<Exercise>)>,
+    pub student: String,
+    pub checks: Option<Shared<Vec<PairCheck>>>,
+    pub class: Option<Shared<ClassTable>>,
+    pub corpus: Shared<Corpus>,
+    pub pair: usize,
+    /// The pair's number in the instructor's treebank.
+    pub number: Option<usize>,
+    pub exercise_slot: SlotStatus,
+    pub answers_slot: SlotStatus,
+}
+
+/// Every panel's slice of one state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Panels {
+    pub loader: LoaderView,
+    pub train: TrainView,
+    pub translate: TranslateView,
+    pub export: ExportView,
+    pub explain: ExplainView,
+    pub kernels: KernelView,
+    pub teach: TeachView,
+    pub exercise: ExerciseView,
+}
+
+fn shared<T>(rc: &Rc<T>) -> Shared<T> {
+    Shared(rc.clone())
+}
+
+impl State {
+    /// What each panel draws of this state.
+    pub fn panels(&self) -> Panels {
+        let corpus = shared(&self.corpus);
+        let results = self.shared_results();
+        let selection =
+            Selection { corpus: corpus.clone(), pair: self.pair, source: self.sel_source, target: self.sel_target };
+        let c = &self.classroom;
+        Panels {
+            loader: LoaderView { slots: self.slots.clone(), summary: self.corpus_summary(), stray: self.stray.clone() },
+            train: TrainView {
+                form: self.form.clone(),
+                busy: self.job.is_some(),
+                pairs: self.corpus.len(),
+                gold_links: self.corpus.gold_links(),
+                tables: both_tables(self.ok_name(Slot::LexS2t), self.ok_name(Slot::LexT2s))
+                    .map(|(a, b)| (a.to_string(), b.to_string())),
+                word_links: self.ok_name(Slot::WordLinks).map(str::to_string),
+                note: self.job_note.clone(),
+                worker_stopped: self.worker_stopped,
+                model: self.model.as_ref().map(|m| (m.origin.to_string(), m.summary.clone())),
+            },
+            translate: TranslateView {
+                held: self.mt.held.as_ref().map(|h| (h.origin.clone(), h.summary.clone())),
+                system: self.mt.system,
+                extract: self.mt.extract,
+                note: self.mt.note.clone(),
+                translating: self.mt.translating.is_some(),
+                result: self.mt.result.as_ref().map(shared),
+                all: self.mt.corpus.as_ref().filter(|c| c.corpus_gen == self.corpus_gen).map(shared),
+                input: self.mt.input.clone(),
+                input_error: self.mt.input_error.clone(),
+                busy: self.job.is_some(),
+                training_mt: self.job.as_ref().is_some_and(|j| j.kind == super::state::JobKind::TrainMt),
+                corpus: corpus.clone(),
+                pair: self.pair,
+                lm: self.ok_name(Slot::Lm).map(str::to_string),
+                worker_stopped: self.worker_stopped,
+            },
+            export: ExportView {
+                aligned: results.is_some(),
+                has_student: self.teach.links.values().any(|l| !l.is_empty()),
+                error: self.export_error.clone(),
+            },
+            explain: ExplainView {
+                selection: selection.clone(),
+                results: results.clone(),
+                explained: self.explained.clone(),
+            },
+            kernels: KernelView {
+                selection,
+                comparison: self.comparison(),
+                compare: self.compare,
+                lambda: self.lambda,
+                lambda_text: self.lambda_text.clone(),
+                lambda_error: self.lambda_error.clone(),
+            },
+            teach: TeachView {
+                mode: self.mode,
+                corpus: corpus.clone(),
+                pair: self.pair,
+                links: self.student_links().to_vec(),
+                pending: self.teach.pending,
+                message: self.teach.message.clone(),
+                can_undo: !self.teach.history.undo.is_empty(),
+                can_redo: !self.teach.history.redo.is_empty(),
+                reveal_gold: self.teach.reveal_gold,
+                key_hidden: c.open.as_ref().is_some_and(|o| !o.exercise.show_gold),
+                step: self.teach.step,
+                results,
+            },
+            exercise: ExerciseView {
+                form: c.form.clone(),
+                form_error: c.form_error.clone(),
+                open: c.open.as_ref().map(|o| (o.file.clone(), shared(&o.exercise))),
+                student: c.student.clone(),
+                checks: c.checks.as_ref().map(shared),
+                class: c.class.as_ref().map(shared),
+                corpus,
+                pair: self.pair,
+                number: c.number_of(self.pair),
+                exercise_slot: self.slot(Slot::Exercise).clone(),
+                answers_slot: self.slot(Slot::Answers).clone(),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::protocol::{JobId, Request, Response};
+    use super::super::state::{Action, Effect, Field};
+    use super::*;
+
+    fn progress(job: JobId, done: u64) -> Action {
+        let response = Response::Progress { job, stage: "training the SVM".into(), done, total: 10, kkt: None };
+        Action::Worker { response, now: 5.0 }
+    }
+
+    #[test]
+    fn a_progress_report_or_a_tick_leaves_every_panel_as_it_was() {
+        let mut s = State::with_sample();
+        let effects = s.apply(Action::Train { now: 0.0 });
+        let [Effect::Post(Request::Train { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
+        let before = s.panels();
+        s.apply(progress(*job, 3));
+        s.apply(Action::Tick(900.0));
+        s.apply(progress(*job, 4));
+        assert_eq!(s.panels(), before);
+        // A change of the form is the training panel's alone.
+        s.apply(Action::SetField(Field::Seed, "7".into()));
+        let after = s.panels();
+        assert_ne!(after.train, before.train);
+        assert_eq!(
+            (
+                &after.loader,
+                &after.translate,
+                &after.export,
+                &after.explain,
+                &after.kernels,
+                &after.teach,
+                &after.exercise
+            ),
+            (
+                &before.loader,
+                &before.translate,
+                &before.export,
+                &before.explain,
+                &before.kernels,
+                &before.teach,
+                &before.exercise
+            )
+        );
+        // The job's end shows in the panels that start jobs.
+        s.apply(Action::Cancel);
+        let ended = s.panels();
+        assert!(!ended.train.busy && !ended.translate.busy);
+        assert_eq!(ended.loader, before.loader);
+    }
+
+    #[test]
+    fn a_slice_shares_the_corpus_and_results_instead_of_copying_them() {
+        let s = State::with_sample();
+        let panels = s.panels();
+        assert!(Rc::ptr_eq(&panels.teach.corpus.0, &s.corpus));
+        assert!(Rc::ptr_eq(&panels.explain.selection.corpus.0, &s.corpus));
+        // Another corpus with the same pairs is another slice (compared by pointer).
+        let mut other = s.clone();
+        other.corpus = Rc::new((*s.corpus).clone());
+        assert_ne!(other.panels().teach, panels.teach);
+    }
+}
