@@ -31,7 +31,8 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::candidates::{CandidateNodes, Thresholds};
-use super::features::{PlainFeatures, N_PLAIN};
+pub use super::features::FEATURE_NAMES;
+use super::features::{PlainFeature, PlainFeatures, N_PLAIN};
 use super::greedy::{Criterion, Outcome, Search};
 use super::model::{pair_matrices, search_links, AlignmentModel, Scorer};
 use crate::corpus::{Corpus, TreePair};
@@ -41,25 +42,10 @@ use crate::lexicon::{Lexicon, WordAlignment};
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::NodeId;
 
-/// Short names of the plain features, in [`PlainFeatures::to_vec`] order.
-pub const FEATURE_NAMES: [&str; N_PLAIN] = [
-    "φ1 inside P(s|t)",
-    "φ2 inside P(t|s)",
-    "φ3 source outside P(s|t)",
-    "φ4 target outside P(t|s)",
-    "φ5 word links inside both",
-    "φ6 word links out of S into T",
-    "φ7 word links from S out of T",
-    "span difference",
-    "descendant difference",
-    "depth difference",
-];
-
 /// One pruning bound applied to one feature.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PruneCheck {
-    /// Index into [`FEATURE_NAMES`].
-    pub feature: usize,
+    pub feature: PlainFeature,
     pub value: f64,
     pub bound: f64,
     /// `value ≥ bound` (φ1, φ2) rather than `value ≤ bound`.
@@ -79,17 +65,16 @@ impl PruneCheck {
 /// Every bound of `thresholds` on `features`, in the order of
 /// [`Thresholds::keeps`]; a candidate is kept when all pass.
 pub fn prune_checks(thresholds: &Thresholds, features: &PlainFeatures) -> Vec<PruneCheck> {
-    let f = features.to_vec();
-    let lower = |feature: usize, bound: f64| PruneCheck { feature, value: f[feature], bound, lower_bound: true };
-    let upper = |feature: usize, bound: f64| PruneCheck { feature, value: f[feature], bound, lower_bound: false };
+    use PlainFeature::*;
+    let check = |feature, bound, lower_bound| PruneCheck { feature, value: features.get(feature), bound, lower_bound };
     vec![
-        lower(0, thresholds.min_inside[0]),
-        lower(1, thresholds.min_inside[1]),
-        upper(2, thresholds.max_outside[0]),
-        upper(3, thresholds.max_outside[1]),
-        upper(7, thresholds.max_structural[0]),
-        upper(8, thresholds.max_structural[1]),
-        upper(9, thresholds.max_structural[2]),
+        check(Phi1, thresholds.min_inside[0], true),
+        check(Phi2, thresholds.min_inside[1], true),
+        check(Phi3, thresholds.max_outside[0], false),
+        check(Phi4, thresholds.max_outside[1], false),
+        check(SpanDifference, thresholds.max_structural[0], false),
+        check(DescendantDifference, thresholds.max_structural[1], false),
+        check(DepthDifference, thresholds.max_structural[2], false),
     ]
 }
 
@@ -481,7 +466,8 @@ mod tests {
     fn prune_checks_mirror_keeps() {
         let t = Thresholds { min_inside: [0.1, 0.2], max_outside: [0.5, 0.6], max_structural: [0.3, 0.3, 0.3] };
         let f = PlainFeatures { lexical: [0.15, 0.1, 0.4, 0.7, 0.0, 0.0, 0.0], structural: [0.1, 0.3, 0.31] };
-        let failed: Vec<usize> = prune_checks(&t, &f).iter().filter(|c| !c.passes()).map(|c| c.feature).collect();
+        let failed: Vec<usize> =
+            prune_checks(&t, &f).iter().filter(|c| !c.passes()).map(|c| c.feature.index()).collect();
         assert_eq!(failed, [1, 3, 9]);
         assert!(!t.keeps(&f));
         let ok = PlainFeatures { lexical: [0.1, 0.2, 0.5, 0.6, 0.0, 0.0, 0.0], structural: [0.3; 3] };

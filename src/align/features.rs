@@ -159,6 +159,68 @@ pub struct PlainFeatures {
     pub structural: [f64; 3],
 }
 
+/// One plain feature, by name: φ1..φ7 (§4.1) and the three structural
+/// differences (§4.2), in [`PlainFeatures::to_vec`] order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PlainFeature {
+    Phi1,
+    Phi2,
+    Phi3,
+    Phi4,
+    Phi5,
+    Phi6,
+    Phi7,
+    SpanDifference,
+    DescendantDifference,
+    DepthDifference,
+}
+
+impl PlainFeature {
+    pub const ALL: [PlainFeature; N_PLAIN] = [
+        PlainFeature::Phi1,
+        PlainFeature::Phi2,
+        PlainFeature::Phi3,
+        PlainFeature::Phi4,
+        PlainFeature::Phi5,
+        PlainFeature::Phi6,
+        PlainFeature::Phi7,
+        PlainFeature::SpanDifference,
+        PlainFeature::DescendantDifference,
+        PlainFeature::DepthDifference,
+    ];
+
+    /// Its place in [`PlainFeatures::to_vec`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Its short name, as the explanation panel shows it.
+    pub fn name(self) -> &'static str {
+        FEATURE_NAMES[self.index()]
+    }
+}
+
+/// Short names of the plain features, in [`PlainFeatures::to_vec`] order.
+pub const FEATURE_NAMES: [&str; N_PLAIN] = [
+    "φ1 inside P(s|t)",
+    "φ2 inside P(t|s)",
+    "φ3 source outside P(s|t)",
+    "φ4 target outside P(t|s)",
+    "φ5 word links inside both",
+    "φ6 word links out of S into T",
+    "φ7 word links from S out of T",
+    "span difference",
+    "descendant difference",
+    "depth difference",
+];
+
+impl PlainFeatures {
+    /// The value of `feature`.
+    pub fn get(&self, feature: PlainFeature) -> f64 {
+        self.to_vec()[feature.index()]
+    }
+}
+
 /// Positions of a half-open span and of its complement in `0..n`.
 fn inside_outside(span: std::ops::Range<usize>, n: usize) -> (Vec<usize>, Vec<usize>) {
     let inside: Vec<usize> = span.clone().collect();

@@ -74,8 +74,8 @@ pub use ibm1::train_ibm1;
 pub use ibm2::{MAX_TENSION, MIN_TENSION};
 pub use table::{normalize_word, stem, Backoff, Coverage, LexTable, Lexicon, PairProbs, Vocab, WordId, NULL, NULL_ID};
 pub use train::{
-    align_with, lexicon_from_alignments, train, train_lexicon, train_observed, BackoffOptions, LexiconOptions,
-    Progress, Stage, TableEstimate, Training, WordModel, DEFAULT_HMM_ITERATIONS,
+    align_with, lexicon_from_alignments, train, train_lexicon, train_observed, train_until, BackoffOptions,
+    LexiconOptions, Progress, Stage, TableEstimate, Training, WordModel, DEFAULT_HMM_ITERATIONS,
 };
 
 use crate::corpus::Corpus;

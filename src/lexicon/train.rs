@@ -331,6 +331,21 @@ pub struct Training {
 /// called after each EM iteration. Cost per iteration: O(Σ (n+1)·m) per
 /// direction; memory: one `u32` per cell.
 pub fn train(bitext: &[SentencePair], options: &LexiconOptions, progress: &mut dyn FnMut(Progress)) -> Training {
+    let mut go_on = |p| {
+        progress(p);
+        Flow::Continue(())
+    };
+    // Only the callback can stop the training, and this one never does.
+    train_until(bitext, options, &mut go_on).unwrap_or_else(|Cancelled| unreachable!("never asked to stop"))
+}
+
+/// [`train`], asking `progress` after every EM iteration whether to go on:
+/// `Err(Cancelled)` as soon as it answers stop.
+pub fn train_until(
+    bitext: &[SentencePair],
+    options: &LexiconOptions,
+    progress: &mut dyn FnMut(Progress) -> Flow,
+) -> Result<Training, Cancelled> {
     let o = options.sanitized();
     let data = intern(bitext, o.lowercase, o.max_sentence_length);
     let steps = o.em_iterations();
@@ -343,7 +358,7 @@ pub fn train(bitext: &[SentencePair], options: &LexiconOptions, progress: &mut d
         for iteration in 1..=o.ibm1_iterations {
             let (ll, tokens, _) = model.em_iteration(&data, Prior::Uniform, o.dirichlet_prior, false);
             step += 1;
-            progress(Progress {
+            if progress(Progress {
                 stage: Stage::Ibm1,
                 direction: dir,
                 iteration,
@@ -352,7 +367,11 @@ pub fn train(bitext: &[SentencePair], options: &LexiconOptions, progress: &mut d
                 steps,
                 perplexity: perplexity(ll, tokens),
                 tension: tensions[d],
-            });
+            })
+            .is_break()
+            {
+                return Err(Cancelled);
+            }
         }
         for iteration in 1..=o.ibm2_iterations {
             let prior = Prior::Diagonal { p0: o.p0, tension: tensions[d] };
@@ -361,7 +380,7 @@ pub fn train(bitext: &[SentencePair], options: &LexiconOptions, progress: &mut d
                 tensions[d] = optimize_tension(&stats, tensions[d]);
             }
             step += 1;
-            progress(Progress {
+            if progress(Progress {
                 stage: Stage::FastAlign,
                 direction: dir,
                 iteration,
@@ -370,14 +389,18 @@ pub fn train(bitext: &[SentencePair], options: &LexiconOptions, progress: &mut d
                 steps,
                 perplexity: perplexity(ll, tokens),
                 tension: tensions[d],
-            });
+            })
+            .is_break()
+            {
+                return Err(Cancelled);
+            }
         }
         if o.hmm_iterations > 0 {
             let mut hmm = Hmm::new(&data, &model, o.hmm_p0);
             for iteration in 1..=o.hmm_iterations {
                 let (ll, tokens) = hmm.em_iteration(&mut model, &data, o.dirichlet_prior);
                 step += 1;
-                progress(Progress {
+                if progress(Progress {
                     stage: Stage::Hmm,
                     direction: dir,
                     iteration,
@@ -386,7 +409,11 @@ pub fn train(bitext: &[SentencePair], options: &LexiconOptions, progress: &mut d
                     steps,
                     perplexity: perplexity(ll, tokens),
                     tension: tensions[d],
-                });
+                })
+                .is_break()
+                {
+                    return Err(Cancelled);
+                }
             }
             viterbi.push(hmm.viterbi(&model, &data));
         } else {
@@ -416,10 +443,11 @@ pub fn train(bitext: &[SentencePair], options: &LexiconOptions, progress: &mut d
         let stemmed: Vec<SentencePair> = bitext.iter().map(|(s, t)| (stem_all(s), stem_all(t))).collect();
         let plain = LexiconOptions { backoff: None, ..o.clone() };
         let half = plain.em_iterations();
-        let stems = train(&stemmed, &plain, &mut |p| progress(Progress { step: half + p.step, steps, ..p })).lexicon;
+        let stems =
+            train_until(&stemmed, &plain, &mut |p| progress(Progress { step: half + p.step, steps, ..p }))?.lexicon;
         lexicon.backoff = Some(Box::new(Backoff { stem_chars: b.stem_chars, stems, identical: b.identical }));
     }
-    Training { lexicon, alignments, s2t_viterbi, t2s_viterbi, tension: tensions }
+    Ok(Training { lexicon, alignments, s2t_viterbi, t2s_viterbi, tension: tensions })
 }
 
 /// [`train`], keeping the lexicon and the symmetrised alignments.
@@ -433,8 +461,8 @@ pub fn train_lexicon(
 }
 
 /// [`train_lexicon`] for a long-running caller: reports the EM iterations
-/// done of the total as `stage`. The EM is not interrupted (about a second
-/// on all of SQUOIA): a stop asked for during it is answered when it ends.
+/// done of the total as `stage`, and stops after the iteration during which
+/// the observer said stop.
 pub fn train_observed(
     bitext: &[SentencePair],
     options: &LexiconOptions,
@@ -442,17 +470,12 @@ pub fn train_observed(
     observer: &mut dyn Observer,
 ) -> Result<(Lexicon, Vec<WordAlignment>), Cancelled> {
     let total = options.em_iterations() as u64;
-    let (mut done, mut flow) = (0, Flow::Continue(()));
-    let trained = train_lexicon(bitext, options, &mut |_| {
+    let mut done = 0;
+    let trained = train_until(bitext, options, &mut |_| {
         done += 1;
-        if flow.is_continue() {
-            flow = observer.progress(crate::progress::Progress::new(stage, done.min(total), total));
-        }
-    });
-    match flow {
-        Flow::Continue(()) => Ok(trained),
-        Flow::Break(()) => Err(Cancelled),
-    }
+        observer.progress(crate::progress::Progress::new(stage, done.min(total), total))
+    })?;
+    Ok((trained.lexicon, trained.alignments))
 }
 
 /// Moses-style lexical tables (`train-model.perl`, step 4) from word-aligned
@@ -663,6 +686,28 @@ mod tests {
         let bad = LexiconOptions { backoff: Some(BackoffOptions { stem_chars: 0, identical: 2.0 }), ..plain };
         assert!(bad.validate().unwrap_err().contains("at least 1 character"));
         assert_eq!(bad.sanitized().backoff, Some(BackoffOptions { stem_chars: 1, identical: 0.5 }));
+    }
+
+    #[test]
+    fn training_stops_after_the_iteration_the_observer_stops_it_in() {
+        let text = bitext(&[("das Haus", "the house"), ("das Buch", "the book")]);
+        let o = LexiconOptions { backoff: Some(BackoffOptions::default()), ..Default::default() };
+        for stop_at in [1, 3, 21] {
+            let mut seen = 0;
+            let stopped = train_observed(&text, &o, "lexical model", &mut |p: crate::progress::Progress| {
+                seen += 1;
+                assert_eq!((p.done, p.total), (seen, 40));
+                if p.done == stop_at {
+                    Flow::Break(())
+                } else {
+                    Flow::Continue(())
+                }
+            });
+            assert_eq!((stopped, seen), (Err(Cancelled), stop_at), "stopped at {stop_at}");
+        }
+        let whole = train_observed(&text, &o, "lexical model", &mut crate::progress::Quiet).unwrap();
+        let t = train(&text, &o, &mut |_| {});
+        assert_eq!(whole, (t.lexicon, t.alignments));
     }
 
     #[test]

@@ -53,7 +53,7 @@ fn body(e: &Explanation, src: &Tree, trg: &Tree, dispatch: &Callback<Action>) ->
         let pass = c.passes();
         html! {
             <tr class={classes!((!pass).then_some("fails"))}>
-                <th scope="row">{FEATURE_NAMES[c.feature]}</th>
+                <th scope="row">{c.feature.name()}</th>
                 <td>{num(c.value)}</td>
                 <td>{format!("{} {}", if c.lower_bound { "≥" } else { "≤" }, num(c.bound))}</td>
                 <td>{if pass { "✓" } else { "✗" }}</td>
