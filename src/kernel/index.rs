@@ -37,7 +37,7 @@
 use std::cell::RefCell;
 
 use super::{Space, TooManyNodePairs};
-use crate::hash::FnvMap;
+use crate::hash::WordMap;
 use crate::tree::{NodeId, Tree};
 
 /// The child of [`StructureIndex::intern_node`] that is a leaf, not a node.
@@ -62,16 +62,91 @@ struct Shape {
 pub struct StructureIndex {
     lambda: f64,
     sigma: f64,
-    symbols: FnvMap<Box<str>, u32>,
-    productions: FnvMap<Box<[u32]>, u32>,
+    symbols: WordMap<Box<str>, u32>,
+    productions: WordMap<Box<[u32]>, u32>,
     /// (source label, target label) pairs, for the `ctx` kernel of `align::context`.
-    label_pairs: FnvMap<Box<[u32]>, u32>,
-    shape_ids: FnvMap<Box<[u32]>, u32>,
+    label_pairs: WordMap<Box<[u32]>, u32>,
+    shape_ids: WordMap<Box<[u32]>, u32>,
     shapes: Vec<Shape>,
-    /// Δ per unordered shape pair (Δ is symmetric), key `min << 32 | max`.
-    delta_memo: RefCell<FnvMap<u64, f64>>,
+    /// Δ per unordered shape pair (Δ is symmetric).
+    delta_memo: RefCell<DeltaMemo>,
     /// A reusable key buffer.
     key: Vec<u32>,
+}
+
+/// Δ per unordered pair of shapes, key `min << 32 | max`: open addressing
+/// with linear probing in a power-of-two table at most half full, slot by
+/// Fibonacci hashing (one 64-bit multiply). A general-purpose hash map costs
+/// several times more per lookup, the more so in wasm32 (4-byte probe groups,
+/// no SIMD), and the lookup is the inner loop of every kernel.
+#[derive(Debug, Clone, Default)]
+struct DeltaMemo {
+    /// `(key, Δ)`, [`DeltaMemo::EMPTY`] keys free.
+    slots: Vec<(u64, f64)>,
+    len: usize,
+}
+
+impl DeltaMemo {
+    /// No key: shape ids are below [`LEAF`], so `min << 32 | max` never is all ones.
+    const EMPTY: u64 = u64::MAX;
+
+    fn key(a: u32, b: u32) -> u64 {
+        if a <= b {
+            u64::from(a) << 32 | u64::from(b)
+        } else {
+            u64::from(b) << 32 | u64::from(a)
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The first slot to probe for `key` (the table is not empty).
+    fn home(&self, key: u64) -> usize {
+        let bits = self.slots.len().trailing_zeros();
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
+    }
+
+    fn get(&self, key: u64) -> Option<f64> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let (k, v) = self.slots[i];
+            if k == key {
+                return Some(v);
+            }
+            if k == Self::EMPTY {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Stores Δ of a key not yet present.
+    fn insert(&mut self, key: u64, value: f64) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            let size = (2 * self.slots.len()).max(64);
+            let old = std::mem::replace(&mut self.slots, vec![(Self::EMPTY, 0.0); size]);
+            for (k, v) in old.into_iter().filter(|e| e.0 != Self::EMPTY) {
+                self.place(k, v);
+            }
+        }
+        self.place(key, value);
+        self.len += 1;
+    }
+
+    fn place(&mut self, key: u64, value: f64) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        while self.slots[i].0 != Self::EMPTY {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = (key, value);
+    }
 }
 
 /// A tree's nodes as interned ids, by node id.
@@ -88,6 +163,21 @@ impl IndexedTree {
     /// The interned shape of the sub-tree rooted at `n`.
     pub fn shape(&self, n: NodeId) -> u32 {
         self.shape[n]
+    }
+
+    /// The nodes of `range` (a sub-tree) sorted by (production, id): the
+    /// tree's own order filtered when the sub-tree is much of the tree,
+    /// else its nodes sorted (a small sub-tree of a long sentence).
+    fn production_sorted(&self, range: std::ops::Range<NodeId>) -> std::borrow::Cow<'_, [NodeId]> {
+        if range.len() == self.by_production.len() {
+            std::borrow::Cow::Borrowed(&self.by_production)
+        } else if 4 * range.len() >= self.by_production.len() {
+            self.by_production.iter().copied().filter(|n| range.contains(n)).collect()
+        } else {
+            let mut nodes: Vec<NodeId> = range.collect();
+            nodes.sort_unstable_by_key(|&k| (self.production[k], k));
+            std::borrow::Cow::Owned(nodes)
+        }
     }
 }
 
@@ -147,12 +237,12 @@ impl StructureIndex {
         StructureIndex {
             lambda,
             sigma,
-            symbols: FnvMap::default(),
-            productions: FnvMap::default(),
-            label_pairs: FnvMap::default(),
-            shape_ids: FnvMap::default(),
+            symbols: WordMap::default(),
+            productions: WordMap::default(),
+            label_pairs: WordMap::default(),
+            shape_ids: WordMap::default(),
             shapes: Vec::new(),
-            delta_memo: RefCell::new(FnvMap::default()),
+            delta_memo: RefCell::new(DeltaMemo::default()),
             key: Vec::new(),
         }
     }
@@ -203,7 +293,7 @@ impl StructureIndex {
         Self::intern(&mut self.label_pairs, &key).0
     }
 
-    fn intern(map: &mut FnvMap<Box<[u32]>, u32>, key: &[u32]) -> (u32, bool) {
+    fn intern(map: &mut WordMap<Box<[u32]>, u32>, key: &[u32]) -> (u32, bool) {
         if let Some(&id) = map.get(key) {
             return (id, false);
         }
@@ -298,10 +388,9 @@ impl StructureIndex {
         if sa.pre_terminal || sb.pre_terminal {
             return self.lambda;
         }
-        let key =
-            |a: u32, b: u32| if a <= b { u64::from(a) << 32 | u64::from(b) } else { u64::from(b) << 32 | u64::from(a) };
+        let key = DeltaMemo::key;
         let mut memo = self.delta_memo.borrow_mut();
-        if let Some(&d) = memo.get(&key(a, b)) {
+        if let Some(d) = memo.get(key(a, b)) {
             return d;
         }
         // Post-order over the child pairs with equal productions:
@@ -320,7 +409,7 @@ impl StructureIndex {
                     top.3 *= self.sigma;
                 } else if self.shapes[ca as usize].pre_terminal || self.shapes[cb as usize].pre_terminal {
                     top.3 *= self.sigma + self.lambda;
-                } else if let Some(&d) = memo.get(&key(ca, cb)) {
+                } else if let Some(d) = memo.get(key(ca, cb)) {
                     top.3 *= self.sigma + d;
                 } else {
                     stack.push((ca, cb, 0, 1.0));
@@ -381,20 +470,45 @@ impl StructureIndex {
             Space::Sst | Space::RdSst => {}
         }
         let (sa, sb) = (ta.subtree(ra), tb.subtree(rb));
-        // For each node of S, its run of equal productions among S'.
-        let run = |u: NodeId| {
+        // For each node u of S, its run of equal productions among the nodes
+        // of S' in `order` (in increasing id): one merge of the two trees'
+        // production-sorted lists.
+        let (mut order, mut runs) = (Vec::new(), vec![(0u32, 0u32); sa.len()]);
+        let (in_a, in_b) = (ia.production_sorted(sa.clone()), ib.production_sorted(sb.clone()));
+        let mut in_b = in_b.iter().copied().peekable();
+        let mut pairs = 0u64;
+        let mut last: Option<(u32, (u32, u32))> = None;
+        for &u in in_a.iter() {
             let p = ia.production[u];
-            let order = &ib.by_production;
-            let lo = order.partition_point(|&v| (ib.production[v], v) < (p, sb.start));
-            let hi = order.partition_point(|&v| (ib.production[v], v) < (p, sb.end));
-            &order[lo..hi]
-        };
-        let pairs: u64 = sa.clone().map(|u| run(u).len() as u64).sum();
+            let run = match last {
+                Some((q, run)) if q == p => run,
+                _ => {
+                    while in_b.next_if(|&v| ib.production[v] < p).is_some() {}
+                    let lo = order.len() as u32;
+                    while let Some(v) = in_b.next_if(|&v| ib.production[v] == p) {
+                        order.push(v);
+                    }
+                    (lo, order.len() as u32)
+                }
+            };
+            last = Some((p, run));
+            runs[u - sa.start] = run;
+            pairs += u64::from(run.1 - run.0);
+        }
         if pairs > limit {
             return Err(TooManyNodePairs { pairs, limit, left_nodes: sa.len() as u64, right_nodes: sb.len() as u64 });
         }
-        // A fold from +0.0, not `sum()`, whose empty sum is -0.0 and would print "-0".
-        Ok(sa.fold(0.0, |acc, u| run(u).iter().fold(acc, |acc, &v| acc + self.delta(ia.shape[u], ib.shape[v]))))
+        // In pre-order of u, then of v: the order of the reference's sum, so
+        // the same bits. A fold from +0.0, not `sum()`, whose empty sum is
+        // -0.0 and would print "-0".
+        let mut sum = 0.0;
+        for (u, &(lo, hi)) in sa.zip(&runs) {
+            let su = ia.shape[u];
+            for &v in &order[lo as usize..hi as usize] {
+                sum += self.delta(su, ib.shape[v]);
+            }
+        }
+        Ok(sum)
     }
 }
 
