@@ -388,8 +388,20 @@ impl StructureIndex {
         if sa.pre_terminal || sb.pre_terminal {
             return self.lambda;
         }
+        self.delta_in(&mut self.delta_memo.borrow_mut(), a, b)
+    }
+
+    /// [`StructureIndex::delta`] with the memo borrowed once by the caller
+    /// (a kernel sum looks up many pairs).
+    fn delta_in(&self, memo: &mut DeltaMemo, a: u32, b: u32) -> f64 {
+        let (sa, sb) = (&self.shapes[a as usize], &self.shapes[b as usize]);
+        if sa.production != sb.production {
+            return 0.0;
+        }
+        if sa.pre_terminal || sb.pre_terminal {
+            return self.lambda;
+        }
         let key = DeltaMemo::key;
-        let mut memo = self.delta_memo.borrow_mut();
         if let Some(d) = memo.get(key(a, b)) {
             return d;
         }
@@ -440,11 +452,15 @@ impl StructureIndex {
 
     /// `Σ_{n∈S} Σ_{n'∈S'} Δ(n, n')` by merging the production-sorted lists.
     fn sst_sum(&self, a: &SubTreeKey, b: &SubTreeKey) -> f64 {
+        let memo = &mut self.delta_memo.borrow_mut();
         let mut sum = 0.0;
         for (xs, ys) in equal_production_runs(&a.nodes, &b.nodes) {
             for &(_, sa, ca) in xs {
                 for &(_, sb, cb) in ys {
-                    sum += (u64::from(ca) * u64::from(cb)) as f64 * self.delta(sa, sb);
+                    // Both counts are exact in f64, so their product is the
+                    // exact product rounded once, as `(ca * cb) as f64` (whose
+                    // unsigned 64-bit conversion costs more, in wasm32 too).
+                    sum += f64::from(ca) * f64::from(cb) * self.delta_in(memo, sa, sb);
                 }
             }
         }
@@ -501,11 +517,12 @@ impl StructureIndex {
         // In pre-order of u, then of v: the order of the reference's sum, so
         // the same bits. A fold from +0.0, not `sum()`, whose empty sum is
         // -0.0 and would print "-0".
+        let memo = &mut self.delta_memo.borrow_mut();
         let mut sum = 0.0;
         for (u, &(lo, hi)) in sa.zip(&runs) {
             let su = ia.shape[u];
             for &v in &order[lo as usize..hi as usize] {
-                sum += self.delta(su, ib.shape[v]);
+                sum += self.delta_in(memo, su, ib.shape[v]);
             }
         }
         Ok(sum)
