@@ -37,7 +37,7 @@
 use std::cell::RefCell;
 
 use super::{Space, TooManyNodePairs};
-use crate::hash::WordMap;
+use crate::hash::{U64Map, WordMap};
 use crate::tree::{NodeId, Tree};
 
 /// The child of [`StructureIndex::intern_node`] that is a leaf, not a node.
@@ -74,78 +74,16 @@ pub struct StructureIndex {
     key: Vec<u32>,
 }
 
-/// Δ per unordered pair of shapes, key `min << 32 | max`: open addressing
-/// with linear probing in a power-of-two table at most half full, slot by
-/// Fibonacci hashing (one 64-bit multiply). A general-purpose hash map costs
-/// several times more per lookup, the more so in wasm32 (4-byte probe groups,
-/// no SIMD), and the lookup is the inner loop of every kernel.
-#[derive(Debug, Clone, Default)]
-struct DeltaMemo {
-    /// `(key, Δ)`, [`DeltaMemo::EMPTY`] keys free.
-    slots: Vec<(u64, f64)>,
-    len: usize,
-}
+/// Δ per unordered pair of shapes, key `min << 32 | max` (never `u64::MAX`:
+/// shape ids are below [`LEAF`]).
+type DeltaMemo = U64Map<f64>;
 
-impl DeltaMemo {
-    /// No key: shape ids are below [`LEAF`], so `min << 32 | max` never is all ones.
-    const EMPTY: u64 = u64::MAX;
-
-    fn key(a: u32, b: u32) -> u64 {
-        if a <= b {
-            u64::from(a) << 32 | u64::from(b)
-        } else {
-            u64::from(b) << 32 | u64::from(a)
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The first slot to probe for `key` (the table is not empty).
-    fn home(&self, key: u64) -> usize {
-        let bits = self.slots.len().trailing_zeros();
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
-    }
-
-    fn get(&self, key: u64) -> Option<f64> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
-        loop {
-            let (k, v) = self.slots[i];
-            if k == key {
-                return Some(v);
-            }
-            if k == Self::EMPTY {
-                return None;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Stores Δ of a key not yet present.
-    fn insert(&mut self, key: u64, value: f64) {
-        if 2 * (self.len + 1) > self.slots.len() {
-            let size = (2 * self.slots.len()).max(64);
-            let old = std::mem::replace(&mut self.slots, vec![(Self::EMPTY, 0.0); size]);
-            for (k, v) in old.into_iter().filter(|e| e.0 != Self::EMPTY) {
-                self.place(k, v);
-            }
-        }
-        self.place(key, value);
-        self.len += 1;
-    }
-
-    fn place(&mut self, key: u64, value: f64) {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
-        while self.slots[i].0 != Self::EMPTY {
-            i = (i + 1) & mask;
-        }
-        self.slots[i] = (key, value);
+/// The key of a shape pair in the [`DeltaMemo`] (Δ is symmetric).
+fn memo_key(a: u32, b: u32) -> u64 {
+    if a <= b {
+        u64::from(a) << 32 | u64::from(b)
+    } else {
+        u64::from(b) << 32 | u64::from(a)
     }
 }
 
@@ -401,7 +339,7 @@ impl StructureIndex {
         if sa.pre_terminal || sb.pre_terminal {
             return self.lambda;
         }
-        let key = DeltaMemo::key;
+        let key = memo_key;
         if let Some(d) = memo.get(key(a, b)) {
             return d;
         }
