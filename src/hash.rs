@@ -98,92 +98,6 @@ pub type FnvSet<K> = HashSet<K, BuildHasherDefault<Fnv>>;
 /// A `HashMap` hashed by [`Words`].
 pub type WordMap<K, V> = HashMap<K, V, BuildHasherDefault<Words>>;
 
-/// A map from `u64` keys (packed id pairs) to small values: open addressing
-/// with linear probing in a power-of-two table at most half full, the slot
-/// by Fibonacci hashing (one 64-bit multiply). A general-purpose hash map
-/// costs several times more per lookup, the more so in wasm32 (4-byte probe
-/// groups, no SIMD); the kernels' Δ memo and the language models' tries
-/// look up in their inner loops. The key `u64::MAX` is never held (it
-/// marks a free slot): [`U64Map::insert`] ignores it.
-#[derive(Debug, Clone)]
-pub struct U64Map<V> {
-    /// `(key, value)`, [`U64Map::FREE`] keys free.
-    slots: Vec<(u64, V)>,
-    len: usize,
-}
-
-impl<V> Default for U64Map<V> {
-    fn default() -> Self {
-        U64Map { slots: Vec::new(), len: 0 }
-    }
-}
-
-impl<V: Copy + Default> U64Map<V> {
-    const FREE: u64 = u64::MAX;
-
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The slot holding `key`, or the free slot where it would go (the table is not empty).
-    fn probe(&self, key: u64) -> Result<usize, usize> {
-        let mask = self.slots.len() - 1;
-        let mut i = (key.wrapping_mul(WORD_PRIME) >> (64 - self.slots.len().trailing_zeros())) as usize;
-        loop {
-            match self.slots[i].0 {
-                k if k == key => return Ok(i),
-                Self::FREE => return Err(i),
-                _ => i = (i + 1) & mask,
-            }
-        }
-    }
-
-    pub fn get(&self, key: u64) -> Option<V> {
-        if self.slots.is_empty() || key == Self::FREE {
-            return None;
-        }
-        self.probe(key).ok().map(|i| self.slots[i].1)
-    }
-
-    /// The value of `key`, inserting `value` if it has none; with whether it was inserted.
-    pub fn get_or_insert(&mut self, key: u64, value: V) -> (V, bool) {
-        if key == Self::FREE {
-            return (value, false);
-        }
-        if 2 * (self.len + 1) > self.slots.len() {
-            let size = (2 * self.slots.len()).max(64);
-            let old = std::mem::replace(&mut self.slots, vec![(Self::FREE, V::default()); size]);
-            for (k, v) in old.into_iter().filter(|e| e.0 != Self::FREE) {
-                if let Err(i) = self.probe(k) {
-                    self.slots[i] = (k, v);
-                }
-            }
-        }
-        match self.probe(key) {
-            Ok(i) => (self.slots[i].1, false),
-            Err(i) => {
-                self.slots[i] = (key, value);
-                self.len += 1;
-                (value, true)
-            }
-        }
-    }
-
-    /// Sets the value of `key` (ignored for `u64::MAX`).
-    pub fn insert(&mut self, key: u64, value: V) {
-        let (_, new) = self.get_or_insert(key, value);
-        if !new {
-            if let Ok(i) = self.probe(key) {
-                self.slots[i].1 = value;
-            }
-        }
-    }
-}
-
 /// Distinct keys stored end to end in one buffer, each with a dense id (in
 /// order of insertion) and found through an open-addressing index of ids:
 /// a table of a million short keys costs a few buffers, not a million
@@ -315,24 +229,6 @@ impl StrSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn u64_maps_find_what_was_put() {
-        let mut m = U64Map::<u32>::default();
-        assert_eq!(m.get(7), None);
-        for k in 0..10_000u64 {
-            assert_eq!(m.get_or_insert((k << 32) | ((k * 7919) % 1000), k as u32), (k as u32, true));
-        }
-        for k in 0..10_000u64 {
-            assert_eq!(m.get((k << 32) | ((k * 7919) % 1000)), Some(k as u32));
-            assert_eq!(m.get_or_insert((k << 32) | ((k * 7919) % 1000), 0), (k as u32, false));
-        }
-        m.insert(5, 1);
-        m.insert(5, 2);
-        assert_eq!((m.get(5), m.get(6), m.len()), (Some(2), None, 10_001));
-        m.insert(u64::MAX, 3);
-        assert_eq!((m.get(u64::MAX), m.len()), (None, 10_001));
-    }
 
     #[test]
     fn slice_sets_give_dense_ids_and_find_every_key_again() {

@@ -81,7 +81,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::hash::{FnvMap, U64Map};
+use crate::hash::FnvMap;
 use crate::math::{exp, ln};
 
 /// The order used unless told otherwise (the paper's 3-gram model).
@@ -222,7 +222,7 @@ pub struct NgramLm {
     vocab: Vec<String>,
     ids: FnvMap<String, u32>,
     nodes: Vec<Node>,
-    children: U64Map<u32>,
+    children: FnvMap<u64, u32>,
 }
 
 impl fmt::Debug for NgramLm {
@@ -267,7 +267,7 @@ impl NgramLm {
             vocab: Vec::new(),
             ids: FnvMap::default(),
             nodes: vec![Node::root()],
-            children: U64Map::default(),
+            children: FnvMap::default(),
         };
         for w in [UNK, BOS, EOS] {
             lm.intern(w);
@@ -286,13 +286,13 @@ impl NgramLm {
     }
 
     fn child(&self, parent: u32, word: u32) -> Option<u32> {
-        self.children.get(key(parent, word))
+        self.children.get(&key(parent, word)).copied()
     }
 
     /// The child node, created (blank, probabilities to be set) if absent.
     fn child_or_insert(&mut self, parent: u32, word: u32) -> (u32, bool) {
         let next = self.nodes.len() as u32;
-        let (id, _) = self.children.get_or_insert(key(parent, word), next);
+        let id = *self.children.entry(key(parent, word)).or_insert(next);
         if id != next {
             return (id, false);
         }
