@@ -53,17 +53,28 @@ pub struct Node {
 }
 
 /// A parse tree: an arena of labelled nodes in pre-order plus the words.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Tree {
     nodes: Vec<Node>,
     words: Vec<String>,
     /// Whether the input wrapped the tree in an unlabelled bracket `( (S ...) )`,
     /// kept so that writing reproduces the input.
     outer_bracket: bool,
-    /// All node ids sorted by production (then id): computed once per tree so a
-    /// kernel can merge two trees' equal productions (the fast tree kernel).
-    production_order: Vec<NodeId>,
+    /// All node ids sorted by production (then id): computed once per tree,
+    /// when a kernel first merges two trees' equal productions (the fast
+    /// tree kernel); trees that never meet that kernel never sort.
+    production_order: std::sync::OnceLock<Box<[NodeId]>>,
 }
+
+/// Trees are equal when their nodes, words and outer bracket are (the
+/// production order follows from the nodes, computed or not).
+impl PartialEq for Tree {
+    fn eq(&self, other: &Tree) -> bool {
+        self.nodes == other.nodes && self.words == other.words && self.outer_bracket == other.outer_bracket
+    }
+}
+
+impl Eq for Tree {}
 
 /// The production at a node, as the tree kernels compare it (paper §2.1):
 /// a POS node's production includes its word (POS -> word, as in Collins &
@@ -196,12 +207,7 @@ impl TreeBuilder {
         if self.nodes.is_empty() {
             return None;
         }
-        let mut tree =
-            Tree { nodes: self.nodes, words: self.words, outer_bracket: false, production_order: Vec::new() };
-        let mut order: Vec<NodeId> = (0..tree.len()).collect();
-        order.sort_by(|&a, &b| tree.cmp_production(a, &tree, b).then(a.cmp(&b)));
-        tree.production_order = order;
-        Some(tree)
+        Some(Tree { nodes: self.nodes, words: self.words, outer_bracket: false, production_order: Default::default() })
     }
 }
 
@@ -321,7 +327,11 @@ impl Tree {
 
     /// Node ids sorted by production, equal productions adjacent (ties by id).
     pub fn production_order(&self) -> &[NodeId] {
-        &self.production_order
+        self.production_order.get_or_init(|| {
+            let mut order: Vec<NodeId> = (0..self.len()).collect();
+            order.sort_by(|&a, &b| self.cmp_production(a, self, b).then(a.cmp(&b)));
+            order.into()
+        })
     }
 
     /// Total order on productions across trees, without allocating: POS
@@ -470,49 +480,68 @@ impl<'a> BracketReader<'a> {
         ParseError { file: self.file.to_string(), line, column, kind }
     }
 
+    /// The non-ASCII whitespace character at byte `i` (e.g. U+00A0), if any, and its length.
+    fn unicode_space_at(&self, i: usize) -> Option<(char, usize)> {
+        self.text.get(i..)?.chars().next().filter(|c| c.is_whitespace()).map(|c| (c, c.len_utf8()))
+    }
+
     fn lex(&mut self) -> Option<Located<'a>> {
-        let rest = &self.text[self.pos..];
-        let mut chars = rest.char_indices().peekable();
-        // Skip whitespace, tracking lines and columns.
-        while let Some(&(_, c)) = chars.peek() {
-            if !c.is_whitespace() {
-                break;
-            }
-            chars.next();
-            if c == '\n' {
-                self.line += 1;
-                self.column = 1;
-            } else {
-                self.column += 1;
+        let bytes = self.text.as_bytes();
+        // Skip whitespace, tracking lines and columns (in characters); ASCII
+        // bytes directly, others as characters.
+        loop {
+            match bytes.get(self.pos) {
+                Some(b'\n') => {
+                    self.pos += 1;
+                    self.line += 1;
+                    self.column = 1;
+                }
+                Some(b' ' | b'\t' | b'\r' | 0x0b | 0x0c) => {
+                    self.pos += 1;
+                    self.column += 1;
+                }
+                Some(&b) if b >= 0x80 => match self.unicode_space_at(self.pos) {
+                    Some((_, len)) => {
+                        self.pos += len;
+                        self.column += 1;
+                    }
+                    None => break,
+                },
+                Some(_) => break,
+                None => return None,
             }
         }
-        let (start, c) = chars.next()?;
+        let start = self.pos;
         let (line, column) = (self.line, self.column);
-        let token = match c {
-            '(' => {
-                self.pos += start + 1;
+        let token = match bytes[start] {
+            b'(' => {
+                self.pos += 1;
                 self.column += 1;
                 Token::Open
             }
-            ')' => {
-                self.pos += start + 1;
+            b')' => {
+                self.pos += 1;
                 self.column += 1;
                 Token::Close
             }
             _ => {
-                let mut end = start + c.len_utf8();
-                let mut n = 1;
-                for (i, c) in chars {
-                    if c.is_whitespace() || c == '(' || c == ')' {
-                        break;
+                // To the next whitespace or bracket; a character is a column.
+                let mut end = start;
+                let mut n = 0;
+                while let Some(&b) = bytes.get(end) {
+                    match b {
+                        b'(' | b')' | b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => break,
+                        0..0x80 => end += 1,
+                        _ => match self.unicode_space_at(end) {
+                            Some(_) => break,
+                            None => end += self.text[end..].chars().next().map_or(1, char::len_utf8),
+                        },
                     }
-                    end = i + c.len_utf8();
                     n += 1;
                 }
-                let atom = &rest[start..end];
-                self.pos += end;
+                self.pos = end;
                 self.column += n;
-                Token::Atom(atom)
+                Token::Atom(&self.text[start..end])
             }
         };
         Some(Located { token, line, column })
@@ -757,10 +786,11 @@ impl<R: std::io::BufRead> TreeStream<R> {
             })?;
             self.ended_with_newline = text.ends_with('\n');
             self.last_line_chars = text.trim_end_matches('\n').chars().count();
-            for c in text.chars() {
-                match c {
-                    '(' => depth += 1,
-                    ')' => depth -= 1,
+            // Brackets are ASCII, and no byte of a multi-byte character is.
+            for &b in text.as_bytes() {
+                match b {
+                    b'(' => depth += 1,
+                    b')' => depth -= 1,
                     _ => {}
                 }
             }
@@ -923,5 +953,16 @@ mod tests {
     fn columns_count_characters_not_bytes() {
         let e = err("(S (NN Straße) (NN Brücke) ü)");
         assert_eq!((e.line, e.column), (1, 28));
+    }
+
+    #[test]
+    fn any_unicode_whitespace_separates_tokens_and_counts_one_column() {
+        // U+00A0 (no-break space) and U+2003 (em space) as the ASCII space;
+        // the vertical tab and form feed too.
+        let a = t("(S\u{a0}(NN\u{2003}Straße)\x0b(V\x0cgeht))");
+        assert_eq!(a.to_string(), "(S (NN Straße) (V geht))");
+        let e = err("(S\u{a0}(NN\u{2003}Brücke)\u{2003}ü)");
+        assert_eq!((e.line, e.column), (1, 16));
+        assert_eq!(e.kind, ParseErrorKind::WordAmongSubtrees { label: "S".into(), word: "ü".into() });
     }
 }

@@ -465,6 +465,36 @@ fn inputs_over_a_limit_get_an_error_naming_it_and_how_to_raise_it() {
             && e.ends_with("candidate node pairs, more than the limit of 100 (--max-train-candidates raises it)"),
         "{e}"
     );
+    // An SST kernel in training refuses a 1,500-deep unary chain (2.25 million
+    // matched node pairs) with its pair and node, and names no option: the
+    // limit is fixed there (`--max-node-pairs` is the kernel commands').
+    let chain = sample_prefix(&dir, "chain", 0..20);
+    for (ext, line) in [
+        ("src", format!("{}(B b){}", "(A ".repeat(1500), ")".repeat(1500))),
+        ("trg", "(X (Y y) (Z z))".to_string()),
+        ("gold", "0-0".to_string()),
+    ] {
+        let file = format!("{chain}.{ext}");
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(&file, format!("{text}{line}\n")).unwrap();
+    }
+    let e = failure(&treelink(&[
+        "train",
+        "--train",
+        &chain,
+        "--kernel",
+        "plain+ibtk-sst",
+        "--prune-quantile",
+        "0",
+        "-o",
+        &dir.join("chain.json").to_string_lossy(),
+    ]));
+    assert!(
+        e.starts_with("treelink: training failed: pair 21, source node ")
+            && e.contains("node pairs with equal productions, more than the limit of 1000000 (fixed in training: ")
+            && !e.contains("--max-node-pairs"),
+        "{e}"
+    );
 }
 
 /// `exercise new` → `answer` → `check`: each student's P/R/F equals what

@@ -92,7 +92,7 @@ pub enum AlignError {
     BadModel(String),
     #[error(transparent)]
     ModelFile(#[from] ModelFileError),
-    #[error("pair {}, {side} node {node}: {error}", pair + 1)]
+    #[error("pair {}, {side} node {node}: {error} (fixed in training: leave the pair out, or use a kernel without sst/rdsst BTKs)", pair + 1)]
     Kernel { pair: usize, side: &'static str, node: NodeId, error: TooManyNodePairs },
     #[error(
         "the training treebank has {found} candidate node pairs, more than the limit of {limit} ({} raises it)",

@@ -166,7 +166,7 @@ pub enum CliError {
     Tree(#[from] treelink::tree::ParseError),
     #[error(transparent)]
     Stream(#[from] treelink::tree::StreamError),
-    #[error("tree {index} of each file: {error}")]
+    #[error("tree {index} of each file: {error}: raise the limit (--max-node-pairs) to compute it")]
     Kernel { index: usize, error: TooManyNodePairs },
     #[error("{file}:{line}:{column}: expected {expected} {what} (as many as {other}), found {found}")]
     Count { file: String, line: usize, column: usize, expected: usize, what: &'static str, other: String, found: usize },

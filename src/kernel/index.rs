@@ -37,7 +37,7 @@
 use std::cell::RefCell;
 
 use super::{Space, TooManyNodePairs};
-use crate::hash::FnvMap;
+use crate::hash::{FnvMap, WordMap};
 use crate::tree::{NodeId, Tree};
 
 /// The child of [`StructureIndex::intern_node`] that is a leaf, not a node.
@@ -62,16 +62,30 @@ struct Shape {
 pub struct StructureIndex {
     lambda: f64,
     sigma: f64,
-    symbols: FnvMap<Box<str>, u32>,
-    productions: FnvMap<Box<[u32]>, u32>,
+    symbols: WordMap<Box<str>, u32>,
+    productions: WordMap<Box<[u32]>, u32>,
     /// (source label, target label) pairs, for the `ctx` kernel of `align::context`.
-    label_pairs: FnvMap<Box<[u32]>, u32>,
-    shape_ids: FnvMap<Box<[u32]>, u32>,
+    label_pairs: WordMap<Box<[u32]>, u32>,
+    shape_ids: WordMap<Box<[u32]>, u32>,
     shapes: Vec<Shape>,
-    /// Δ per unordered shape pair (Δ is symmetric), key `min << 32 | max`.
-    delta_memo: RefCell<FnvMap<u64, f64>>,
+    /// Δ per unordered shape pair (Δ is symmetric).
+    delta_memo: RefCell<DeltaMemo>,
     /// A reusable key buffer.
     key: Vec<u32>,
+}
+
+/// Δ per unordered pair of shapes, key `min << 32 | max`. (An
+/// open-addressing table of its own was tried: no faster natively or in
+/// wasm32 once measured robustly, and twice the bytes per entry.)
+type DeltaMemo = FnvMap<u64, f64>;
+
+/// The key of a shape pair in the [`DeltaMemo`] (Δ is symmetric).
+fn memo_key(a: u32, b: u32) -> u64 {
+    if a <= b {
+        u64::from(a) << 32 | u64::from(b)
+    } else {
+        u64::from(b) << 32 | u64::from(a)
+    }
 }
 
 /// A tree's nodes as interned ids, by node id.
@@ -88,6 +102,21 @@ impl IndexedTree {
     /// The interned shape of the sub-tree rooted at `n`.
     pub fn shape(&self, n: NodeId) -> u32 {
         self.shape[n]
+    }
+
+    /// The nodes of `range` (a sub-tree) sorted by (production, id): the
+    /// tree's own order filtered when the sub-tree is much of the tree,
+    /// else its nodes sorted (a small sub-tree of a long sentence).
+    fn production_sorted(&self, range: std::ops::Range<NodeId>) -> std::borrow::Cow<'_, [NodeId]> {
+        if range.len() == self.by_production.len() {
+            std::borrow::Cow::Borrowed(&self.by_production)
+        } else if 4 * range.len() >= self.by_production.len() {
+            self.by_production.iter().copied().filter(|n| range.contains(n)).collect()
+        } else {
+            let mut nodes: Vec<NodeId> = range.collect();
+            nodes.sort_unstable_by_key(|&k| (self.production[k], k));
+            std::borrow::Cow::Owned(nodes)
+        }
     }
 }
 
@@ -147,12 +176,12 @@ impl StructureIndex {
         StructureIndex {
             lambda,
             sigma,
-            symbols: FnvMap::default(),
-            productions: FnvMap::default(),
-            label_pairs: FnvMap::default(),
-            shape_ids: FnvMap::default(),
+            symbols: WordMap::default(),
+            productions: WordMap::default(),
+            label_pairs: WordMap::default(),
+            shape_ids: WordMap::default(),
             shapes: Vec::new(),
-            delta_memo: RefCell::new(FnvMap::default()),
+            delta_memo: RefCell::new(DeltaMemo::default()),
             key: Vec::new(),
         }
     }
@@ -203,7 +232,7 @@ impl StructureIndex {
         Self::intern(&mut self.label_pairs, &key).0
     }
 
-    fn intern(map: &mut FnvMap<Box<[u32]>, u32>, key: &[u32]) -> (u32, bool) {
+    fn intern(map: &mut WordMap<Box<[u32]>, u32>, key: &[u32]) -> (u32, bool) {
         if let Some(&id) = map.get(key) {
             return (id, false);
         }
@@ -298,9 +327,20 @@ impl StructureIndex {
         if sa.pre_terminal || sb.pre_terminal {
             return self.lambda;
         }
-        let key =
-            |a: u32, b: u32| if a <= b { u64::from(a) << 32 | u64::from(b) } else { u64::from(b) << 32 | u64::from(a) };
-        let mut memo = self.delta_memo.borrow_mut();
+        self.delta_in(&mut self.delta_memo.borrow_mut(), a, b)
+    }
+
+    /// [`StructureIndex::delta`] with the memo borrowed once by the caller
+    /// (a kernel sum looks up many pairs).
+    fn delta_in(&self, memo: &mut DeltaMemo, a: u32, b: u32) -> f64 {
+        let (sa, sb) = (&self.shapes[a as usize], &self.shapes[b as usize]);
+        if sa.production != sb.production {
+            return 0.0;
+        }
+        if sa.pre_terminal || sb.pre_terminal {
+            return self.lambda;
+        }
+        let key = memo_key;
         if let Some(&d) = memo.get(&key(a, b)) {
             return d;
         }
@@ -351,11 +391,15 @@ impl StructureIndex {
 
     /// `Σ_{n∈S} Σ_{n'∈S'} Δ(n, n')` by merging the production-sorted lists.
     fn sst_sum(&self, a: &SubTreeKey, b: &SubTreeKey) -> f64 {
+        let memo = &mut self.delta_memo.borrow_mut();
         let mut sum = 0.0;
         for (xs, ys) in equal_production_runs(&a.nodes, &b.nodes) {
             for &(_, sa, ca) in xs {
                 for &(_, sb, cb) in ys {
-                    sum += (u64::from(ca) * u64::from(cb)) as f64 * self.delta(sa, sb);
+                    // Both counts are exact in f64, so their product is the
+                    // exact product rounded once, as `(ca * cb) as f64` (whose
+                    // unsigned 64-bit conversion costs more, in wasm32 too).
+                    sum += f64::from(ca) * f64::from(cb) * self.delta_in(memo, sa, sb);
                 }
             }
         }
@@ -381,20 +425,46 @@ impl StructureIndex {
             Space::Sst | Space::RdSst => {}
         }
         let (sa, sb) = (ta.subtree(ra), tb.subtree(rb));
-        // For each node of S, its run of equal productions among S'.
-        let run = |u: NodeId| {
+        // For each node u of S, its run of equal productions among the nodes
+        // of S' in `order` (in increasing id): one merge of the two trees'
+        // production-sorted lists.
+        let (mut order, mut runs) = (Vec::new(), vec![(0u32, 0u32); sa.len()]);
+        let (in_a, in_b) = (ia.production_sorted(sa.clone()), ib.production_sorted(sb.clone()));
+        let mut in_b = in_b.iter().copied().peekable();
+        let mut pairs = 0u64;
+        let mut last: Option<(u32, (u32, u32))> = None;
+        for &u in in_a.iter() {
             let p = ia.production[u];
-            let order = &ib.by_production;
-            let lo = order.partition_point(|&v| (ib.production[v], v) < (p, sb.start));
-            let hi = order.partition_point(|&v| (ib.production[v], v) < (p, sb.end));
-            &order[lo..hi]
-        };
-        let pairs: u64 = sa.clone().map(|u| run(u).len() as u64).sum();
+            let run = match last {
+                Some((q, run)) if q == p => run,
+                _ => {
+                    while in_b.next_if(|&v| ib.production[v] < p).is_some() {}
+                    let lo = order.len() as u32;
+                    while let Some(v) = in_b.next_if(|&v| ib.production[v] == p) {
+                        order.push(v);
+                    }
+                    (lo, order.len() as u32)
+                }
+            };
+            last = Some((p, run));
+            runs[u - sa.start] = run;
+            pairs += u64::from(run.1 - run.0);
+        }
         if pairs > limit {
             return Err(TooManyNodePairs { pairs, limit, left_nodes: sa.len() as u64, right_nodes: sb.len() as u64 });
         }
-        // A fold from +0.0, not `sum()`, whose empty sum is -0.0 and would print "-0".
-        Ok(sa.fold(0.0, |acc, u| run(u).iter().fold(acc, |acc, &v| acc + self.delta(ia.shape[u], ib.shape[v]))))
+        // In pre-order of u, then of v: the order of the reference's sum, so
+        // the same bits. A fold from +0.0, not `sum()`, whose empty sum is
+        // -0.0 and would print "-0".
+        let memo = &mut self.delta_memo.borrow_mut();
+        let mut sum = 0.0;
+        for (u, &(lo, hi)) in sa.zip(&runs) {
+            let su = ia.shape[u];
+            for &v in &order[lo as usize..hi as usize] {
+                sum += self.delta_in(memo, su, ib.shape[v]);
+            }
+        }
+        Ok(sum)
     }
 }
 

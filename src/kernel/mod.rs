@@ -51,11 +51,13 @@ pub const DEFAULT_LAMBDA: f64 = 0.4;
 pub const DEFAULT_MAX_NODE_PAIRS: u64 = 1_000_000;
 
 /// A kernel refused before it started: it would visit more matched node
-/// pairs than the limit.
+/// pairs than the limit. The message names no option: what raises the
+/// limit depends on who set it (`kernel`, `btk` and `svm-light-tk` add
+/// their `--max-node-pairs`; training has a fixed limit; the page none).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "the tree kernel of these trees ({left_nodes} and {right_nodes} nodes) would visit {pairs} node pairs with \
-     equal productions, more than the limit of {limit}: raise the limit (--max-node-pairs) to compute it"
+     equal productions, more than the limit of {limit}"
 )]
 pub struct TooManyNodePairs {
     /// Matched node pairs the kernel needs.

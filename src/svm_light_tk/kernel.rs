@@ -164,7 +164,7 @@ pub struct ForestKernel {
 
 /// Why an example cannot enter the kernel.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("tree {} of the example: {error}", tree + 1)]
+#[error("tree {} of the example: {error}: raise the limit (--max-node-pairs) to compute it", tree + 1)]
 pub struct DocError {
     pub tree: usize,
     pub error: TooManyNodePairs,

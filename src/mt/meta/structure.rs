@@ -199,7 +199,21 @@ fn node_height(nodes: &[ShapeNode]) -> usize {
 impl RmShape {
     /// Reads a structure string (see the module documentation for the notation).
     pub fn parse(s: &str) -> Result<Self, StructureError> {
-        Reader::new(s).read()
+        Reader::new(s, true).read()
+    }
+
+    /// Whether `s` reads as a structure string ([`RmShape::parse`]'s
+    /// error if not), without building the shape: no allocation for a
+    /// string that reads (a model's RM table checks every RM this way).
+    pub fn check(s: &str) -> Result<(), StructureError> {
+        if canonical_ascii(s.as_bytes()) {
+            return Ok(());
+        }
+        match Reader::new(s, false).read() {
+            Ok(_) => Ok(()),
+            // The error again with its labels, which only a built shape has.
+            Err(_) => RmShape::parse(s).map(|_| ()),
+        }
     }
 
     /// The shape of the sub-trees rooted at `roots`, left to right (each an MS,
@@ -330,29 +344,79 @@ impl<'de> Deserialize<'de> for RmShape {
     }
 }
 
+/// Whether `s` is a structure string in the canonical form this crate
+/// writes, in printable ASCII without escapes: MS separated by one space,
+/// children by `-` with no spaces, every bracket closed. The reader accepts
+/// every such string (and more): checking a model's RMs byte by byte first
+/// leaves the reader only the others.
+fn canonical_ascii(s: &[u8]) -> bool {
+    let label_byte =
+        |b: u8, inside: bool| (0x21..0x7f).contains(&b) && !matches!(b, b'[' | b']' | b'\\') && !(inside && b == b'-');
+    let (mut depth, mut i) = (0usize, 0usize);
+    loop {
+        // A label.
+        let start = i;
+        while i < s.len() && label_byte(s[i], depth > 0) {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+        if s.get(i) == Some(&b'[') {
+            depth += 1;
+            i += 1;
+            continue;
+        }
+        // After a label or a ']': more ']', then '-' (a child) or ' ' (an MS) before the next label.
+        loop {
+            match s.get(i) {
+                None => return depth == 0,
+                Some(b']') if depth > 0 => depth -= 1,
+                Some(b'-') if depth > 0 => break,
+                Some(b' ') if depth == 0 => break,
+                Some(_) => return false,
+            }
+            i += 1;
+        }
+        i += 1;
+    }
+}
+
 /// Character reader with 1-based columns.
 struct Reader<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
     /// Column of the next character.
     column: usize,
+    /// Whether to build the shape (else only check the string: no node is
+    /// kept, and errors name no label).
+    build: bool,
     nodes: Vec<ShapeNode>,
+    /// Nodes read (kept in `nodes` when building).
+    count: usize,
     /// Open brackets, innermost last: (node index, column of its '[').
     open: Vec<(usize, usize)>,
 }
 
 impl<'a> Reader<'a> {
-    fn new(s: &'a str) -> Self {
-        Reader { chars: s.chars().peekable(), column: 1, nodes: Vec::new(), open: Vec::new() }
+    fn new(s: &'a str, build: bool) -> Self {
+        Reader { chars: s.chars().peekable(), column: 1, build, nodes: Vec::new(), count: 0, open: Vec::new() }
+    }
+
+    /// The label of node `n` (empty when only checking).
+    fn label_of(&self, n: usize) -> String {
+        self.nodes.get(n).map(|n| n.label.clone()).unwrap_or_default()
     }
 
     fn err(&self, column: usize, kind: StructureErrorKind) -> StructureError {
         StructureError { column, kind }
     }
 
+    #[inline]
     fn peek(&mut self) -> Option<char> {
         self.chars.peek().copied()
     }
 
+    #[inline]
     fn bump(&mut self) -> Option<char> {
         let c = self.chars.next();
         if c.is_some() {
@@ -362,6 +426,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Skips whitespace; returns whether there was any.
+    #[inline]
     fn skip_space(&mut self) -> bool {
         let mut any = false;
         while self.peek().is_some_and(char::is_whitespace) {
@@ -371,6 +436,7 @@ impl<'a> Reader<'a> {
         any
     }
 
+    #[inline]
     fn is_label_char(c: char, inside: bool) -> bool {
         !(c.is_whitespace() || c == '[' || c == ']' || (inside && c == '-'))
     }
@@ -381,28 +447,36 @@ impl<'a> Reader<'a> {
         let inside = !self.open.is_empty();
         let start = self.column;
         let mut label = String::new();
+        let mut any = false;
         while let Some(c) = self.peek() {
             if !Self::is_label_char(c, inside) {
                 break;
             }
             self.bump();
-            if c == '\\' {
+            any = true;
+            let c = if c == '\\' {
                 match self.bump() {
-                    Some(e) => label.push(e),
+                    Some(e) => e,
                     None => return Err(self.err(self.column, StructureErrorKind::DanglingEscape)),
                 }
             } else {
+                c
+            };
+            if self.build {
                 label.push(c);
             }
         }
-        if label.is_empty() {
+        if !any {
             let found = describe(self.peek());
             return Err(self.err(start, StructureErrorKind::ExpectedLabel { found }));
         }
-        if let Some(&(parent, _)) = self.open.last() {
-            self.nodes[parent].arity += 1;
+        if self.build {
+            if let Some(&(parent, _)) = self.open.last() {
+                self.nodes[parent].arity += 1;
+            }
+            self.nodes.push(ShapeNode { label, arity: 0 });
         }
-        self.nodes.push(ShapeNode { label, arity: 0 });
+        self.count += 1;
         Ok(())
     }
 
@@ -423,7 +497,7 @@ impl<'a> Reader<'a> {
                 return Err(self.err(self.column, k));
             }
             self.label()?;
-            let just_read = self.nodes.len() - 1;
+            let just_read = self.count - 1;
             self.skip_space();
             if self.peek() == Some('[') {
                 let column = self.column;
@@ -431,7 +505,7 @@ impl<'a> Reader<'a> {
                 self.open.push((just_read, column));
                 self.skip_space();
                 if self.peek() == Some(']') {
-                    let label = self.nodes[just_read].label.clone();
+                    let label = self.label_of(just_read);
                     return Err(self.err(self.column, StructureErrorKind::NoChildren { label }));
                 }
                 if self.peek().is_none() {
@@ -448,8 +522,9 @@ impl<'a> Reader<'a> {
                     Some(_) => continue,
                 }
             }
-            // Inside brackets after a child: '-' for the next child or ']'s.
-            let mut after = self.nodes[just_read].label.clone();
+            // Inside brackets after a child: '-' for the next child or ']'s
+            // (`after`: the node just read or closed, for an error).
+            let mut after = just_read;
             loop {
                 match self.peek() {
                     Some('-') => {
@@ -467,7 +542,7 @@ impl<'a> Reader<'a> {
                     Some(']') => {
                         self.bump();
                         let (closed, _) = self.open.pop().unwrap_or((0, 0));
-                        after = self.nodes[closed].label.clone();
+                        after = closed;
                         let spaced = self.skip_space();
                         if self.open.is_empty() {
                             match self.peek() {
@@ -488,9 +563,8 @@ impl<'a> Reader<'a> {
                     None => return Err(self.unclosed()),
                     c => {
                         let found = describe(c);
-                        return Err(
-                            self.err(self.column, StructureErrorKind::ExpectedSeparator { label: after, found })
-                        );
+                        let label = self.label_of(after);
+                        return Err(self.err(self.column, StructureErrorKind::ExpectedSeparator { label, found }));
                     }
                 }
             }
@@ -500,7 +574,71 @@ impl<'a> Reader<'a> {
 
     fn unclosed(&self) -> StructureError {
         let (node, column) = self.open.last().copied().unwrap_or((0, 0));
-        let label = self.nodes.get(node).map(|n| n.label.clone()).unwrap_or_default();
+        let label = self.label_of(node);
         self.err(self.column, StructureErrorKind::Unclosed { label, column })
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+
+    #[test]
+    fn check_accepts_exactly_what_parse_reads() {
+        let strings = [
+            "NP[ART-NN] VVFIN",
+            "AP[AP[BMP[m-q]-a]-usde] wj",
+            "$-LRB- NP-A[NPB[PRP-NN]]",
+            "S[NP\\-A[NN]-VP[VV]]",
+            "NPB [DT-JJ-NN-PUNC.]",
+            "VP[vg - BNP[pron - n]]",
+            " A",
+            "A ",
+            "A  B",
+            "Ä[Ö-Ü]",
+            "",
+            " ",
+            "[A]",
+            "A[]",
+            "A[B",
+            "A[B]]",
+            "A[B][C]",
+            "A[B]C",
+            "A]",
+            "A[B--C]",
+            "A[-B]",
+            "A[B-]",
+            "A\\",
+            "A[B-[C]]",
+            "A[B C]",
+            "NP-A[NPB[PRP-NN]",
+            "A\u{1}B",
+            "A\tB",
+        ];
+        for s in strings {
+            let (fast, full) = (RmShape::check(s), RmShape::parse(s).map(|_| ()));
+            assert_eq!(fast, full, "{s:?}");
+            if canonical_ascii(s.as_bytes()) {
+                assert!(full.is_ok(), "{s:?}");
+            }
+        }
+        // Every prefix and single-byte change of a canonical string.
+        let base = "AP[AP[BMP[m-q]-a]-usde] wj NP-A[X]";
+        for n in 0..=base.len() {
+            let s = &base[..n];
+            assert_eq!(RmShape::check(s), RmShape::parse(s).map(|_| ()), "{s:?}");
+        }
+        for k in 0..base.len() {
+            for c in [b' ', b'[', b']', b'-', b'\\', b'x'] {
+                let mut b = base.as_bytes().to_vec();
+                b[k] = c;
+                let s = String::from_utf8(b).unwrap();
+                let (fast, full) = (RmShape::check(&s), RmShape::parse(&s).map(|_| ()));
+                assert_eq!(fast, full, "{s:?}");
+                if canonical_ascii(s.as_bytes()) {
+                    assert!(full.is_ok(), "{s:?}");
+                }
+            }
+        }
     }
 }

@@ -9,7 +9,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::hash::FnvMap;
+use std::sync::OnceLock;
+
+use crate::hash::StrSet;
+use crate::io::json::Text;
 use crate::mt::meta::{Decomposition, RmShape};
 use crate::mt::phrase::{combine, consistent_pairs, ExtractMethod, SpanPair};
 use crate::rng::SplitMix64;
@@ -223,107 +226,211 @@ pub struct TargetRm {
 /// RM (in string order), each group best first by `P(e|f)` (ties: higher
 /// `P(f|e)`, then target string). Serialised as a list of
 /// `[source, target, count, P(e|f), P(f|e)]`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(try_from = "Vec<(String, String, f64, f64, f64)>", into = "Vec<(String, String, f64, f64, f64)>")]
+///
+/// Held flat, as [`PhraseTable`](crate::mt::phrase::PhraseTable) is: each
+/// source and target RM string once ([`StrSet`]; a source's id is its
+/// group's number) and per entry its target's id and numbers. A group's
+/// [`RmEntry`]s are made at its first lookup, and a target RM is parsed
+/// into a [`TargetRm`] at its first lookup; reading a model only checks
+/// each RM string once (SQUOIA's MS model: 613,108 entries over 88,976
+/// source and 64,401 target RMs).
+#[derive(Debug, Clone, Default)]
 pub struct RmTable {
-    entries: Vec<RmEntry>,
-    /// Per entry, its parsed target RM: an index into `targets`.
-    target_of: Vec<u32>,
-    /// Each distinct target RM parsed once (a large table repeats a few
-    /// tens of thousands of targets over hundreds of thousands of entries,
-    /// and parsing them dominated loading a model).
-    targets: Vec<TargetRm>,
-    index: FnvMap<String, (usize, usize)>,
+    sources: StrSet,
+    /// The first entry of each group.
+    group_starts: Vec<usize>,
+    targets: StrSet,
+    /// Per entry: target id, count, `P(e|f)`, `P(f|e)`.
+    rows: Vec<(u32, f64, f64, f64)>,
+    /// Each group's entries as [`RmEntry`]s, made at its first lookup.
+    made: Vec<OnceLock<Box<[RmEntry]>>>,
+    /// Each target RM parsed, at its first lookup.
+    parsed: Vec<OnceLock<TargetRm>>,
 }
 
 impl PartialEq for RmTable {
     fn eq(&self, other: &Self) -> bool {
-        self.entries == other.entries
+        self.len() == other.len() && self.raw_rows().eq(other.raw_rows())
     }
 }
 
-impl From<RmTable> for Vec<(String, String, f64, f64, f64)> {
-    fn from(t: RmTable) -> Self {
-        t.entries.into_iter().map(|e| (e.source, e.target, e.count, e.p_e_given_f, e.p_f_given_e)).collect()
+impl Serialize for RmTable {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // The length first (postcard needs it; the rows' iterator cannot say).
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.len()))?;
+        for row in self.raw_rows() {
+            seq.serialize_element(&row)?;
+        }
+        seq.end()
     }
 }
 
-impl TryFrom<Vec<(String, String, f64, f64, f64)>> for RmTable {
-    type Error = String;
-    fn try_from(v: Vec<(String, String, f64, f64, f64)>) -> Result<Self, String> {
-        RmTable::from_entries(
-            v.into_iter()
-                .map(|(source, target, count, p_e_given_f, p_f_given_e)| RmEntry {
-                    source,
-                    target,
-                    count,
-                    p_e_given_f,
-                    p_f_given_e,
-                })
-                .collect(),
-        )
+impl<'de> Deserialize<'de> for RmTable {
+    /// Entry by entry into the flat table, its strings borrowed from the
+    /// input when they can be.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> serde::de::Visitor<'de> for Entries {
+            type Value = RmTable;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<RmTable, A::Error> {
+                use serde::de::Error;
+                let mut raw = RawRmTable::default();
+                while let Some((f, e, count, p_ef, p_fe)) =
+                    seq.next_element::<(Text<'de>, Text<'de>, f64, f64, f64)>()?
+                {
+                    raw.push(&f.0, &e.0, count, p_ef, p_fe);
+                }
+                raw.finish().map_err(A::Error::custom)
+            }
+        }
+        deserializer.deserialize_seq(Entries)
     }
 }
 
-fn entry_order(a: &RmEntry, b: &RmEntry) -> std::cmp::Ordering {
-    b.p_e_given_f
-        .total_cmp(&a.p_e_given_f)
-        .then(b.p_f_given_e.total_cmp(&a.p_f_given_e))
-        .then_with(|| a.target.cmp(&b.target))
+/// A table's entries as read, before they are checked, ordered and grouped:
+/// RM strings already each stored once.
+#[derive(Default)]
+struct RawRmTable {
+    sources: StrSet,
+    targets: StrSet,
+    /// Per entry: source id, target id, count, `P(e|f)`, `P(f|e)`.
+    rows: Vec<(u32, u32, f64, f64, f64)>,
+}
+
+impl RawRmTable {
+    fn push(&mut self, source: &str, target: &str, count: f64, p_e_given_f: f64, p_f_given_e: f64) {
+        // A table lists a source's entries together: the last source again
+        // needs no lookup.
+        let f = match self.rows.last() {
+            Some(&(last, ..)) if self.sources.bytes(last) == source.as_bytes() => last,
+            _ => self.sources.insert(source).0,
+        };
+        let e = self.targets.insert(target).0;
+        self.rows.push((f, e, count, p_e_given_f, p_f_given_e));
+    }
+
+    /// The table: entries sorted (unless they come sorted, as every table
+    /// this crate writes does) and grouped; checks that both RM strings
+    /// parse, probabilities are in (0, 1], counts positive and pairs not
+    /// repeated (the first fault in the table's order).
+    fn finish(self) -> Result<RmTable, String> {
+        let RawRmTable { sources, targets, rows } = self;
+        // Byte order is `str` order.
+        let cmp = |&i: &usize, &j: &usize| {
+            let (a, b) = (&rows[i], &rows[j]);
+            let by_source =
+                if a.0 == b.0 { std::cmp::Ordering::Equal } else { sources.bytes(a.0).cmp(sources.bytes(b.0)) };
+            by_source.then_with(|| {
+                b.3.total_cmp(&a.3).then(b.4.total_cmp(&a.4)).then_with(|| targets.bytes(a.1).cmp(targets.bytes(b.1)))
+            })
+        };
+        let mut order: Vec<usize> = (0..rows.len()).collect();
+        if !order.windows(2).all(|w| cmp(&w[0], &w[1]).is_le()) {
+            order.sort_by(cmp);
+        }
+        let mut checked = vec![false; targets.len()];
+        let mut table = RmTable::default();
+        let mut last = None;
+        for &i in &order {
+            let (f, e, count, p_ef, p_fe) = rows[i];
+            if last != Some(f) {
+                let source = sources.get(f);
+                RmShape::check(source).map_err(|err| format!("source RM '{source}': {err}"))?;
+                table.sources.insert(source);
+                table.group_starts.push(table.rows.len());
+                last = Some(f);
+            }
+            if !checked[e as usize] {
+                let target = targets.get(e);
+                RmShape::check(target).map_err(|err| format!("target RM '{target}': {err}"))?;
+                checked[e as usize] = true;
+            }
+            let ok = |p: f64| p > 0.0 && p <= 1.0;
+            if !(ok(p_ef) && ok(p_fe) && count > 0.0 && count.is_finite()) {
+                return Err(format!(
+                    "RM pair '{}' → '{}': expected probabilities in (0, 1] and a positive count, found {count} {p_ef} {p_fe}",
+                    sources.get(f),
+                    targets.get(e)
+                ));
+            }
+            table.rows.push((e, count, p_ef, p_fe));
+        }
+        table.targets = targets;
+        for g in 0..table.group_starts.len() {
+            let mut ids: Vec<u32> = table.rows[table.entry_range(g)].iter().map(|r| r.0).collect();
+            ids.sort_unstable();
+            if ids.windows(2).any(|w| w[0] == w[1]) {
+                let mut t: Vec<&str> = ids.iter().map(|&e| table.targets.get(e)).collect();
+                t.sort_unstable();
+                let twice = t.windows(2).find(|w| w[0] == w[1]).map_or("", |w| w[0]);
+                return Err(format!("the RM pair '{}' → '{twice}' is listed twice", table.sources.get(g as u32)));
+            }
+        }
+        table.made = (0..table.group_starts.len()).map(|_| OnceLock::new()).collect();
+        table.parsed = (0..table.targets.len()).map(|_| OnceLock::new()).collect();
+        Ok(table)
+    }
 }
 
 impl RmTable {
     /// A table of these entries: checks that both RM strings parse,
     /// probabilities are in (0, 1], counts positive and pairs not repeated.
-    pub fn from_entries(mut entries: Vec<RmEntry>) -> Result<RmTable, String> {
-        let mut target_of = Vec::with_capacity(entries.len());
-        let mut targets = Vec::new();
-        let mut target_ids: FnvMap<&str, u32> = FnvMap::default();
-        entries.sort_by(|a, b| a.source.cmp(&b.source).then_with(|| entry_order(a, b)));
-        for (k, e) in entries.iter().enumerate() {
-            // Sorted by source: each source RM is parsed once, at its first entry.
-            if k == 0 || entries[k - 1].source != e.source {
-                RmShape::parse(&e.source).map_err(|err| format!("source RM '{}': {err}", e.source))?;
-            }
-            let id = match target_ids.get(e.target.as_str()) {
-                Some(&id) => id,
-                None => {
-                    let shape = RmShape::parse(&e.target).map_err(|err| format!("target RM '{}': {err}", e.target))?;
-                    let id = u32::try_from(targets.len()).map_err(|_| "more than 2^32 target RMs".to_string())?;
-                    targets.push(TargetRm {
-                        ms: shape.ms().map(|m| m.to_string()).collect(),
-                        roots: shape.ms().map(|m| m.root_label().to_string()).collect(),
-                        leaves: shape.leaves().map(str::to_string).collect(),
-                        words: shape.word_count(),
-                    });
-                    target_ids.insert(&e.target, id);
-                    id
-                }
-            };
-            target_of.push(id);
-            let ok = |p: f64| p > 0.0 && p <= 1.0;
-            if !(ok(e.p_e_given_f) && ok(e.p_f_given_e) && e.count > 0.0 && e.count.is_finite()) {
-                return Err(format!(
-                    "RM pair '{}' → '{}': expected probabilities in (0, 1] and a positive count, found {} {} {}",
-                    e.source, e.target, e.count, e.p_e_given_f, e.p_f_given_e
-                ));
-            }
+    pub fn from_entries(entries: Vec<RmEntry>) -> Result<RmTable, String> {
+        let mut raw = RawRmTable::default();
+        for e in &entries {
+            raw.push(&e.source, &e.target, e.count, e.p_e_given_f, e.p_f_given_e);
         }
-        drop(target_ids);
-        let mut index = FnvMap::default();
-        let mut start = 0;
-        while start < entries.len() {
-            let src = &entries[start].source;
-            let end = start + entries[start..].iter().take_while(|e| &e.source == src).count();
-            let mut t: Vec<&str> = entries[start..end].iter().map(|e| e.target.as_str()).collect();
-            t.sort_unstable();
-            if let Some(w) = t.windows(2).find(|w| w[0] == w[1]) {
-                return Err(format!("the RM pair '{src}' → '{}' is listed twice", w[0]));
+        raw.finish()
+    }
+
+    /// The entries of group `g` (a source RM), as indices.
+    fn entry_range(&self, g: usize) -> std::ops::Range<usize> {
+        let end = self.group_starts.get(g + 1).copied().unwrap_or(self.rows.len());
+        self.group_starts[g]..end
+    }
+
+    /// Every entry as (source, target, count, `P(e|f)`, `P(f|e)`), in order.
+    fn raw_rows(&self) -> impl Iterator<Item = (&str, &str, f64, f64, f64)> + '_ {
+        (0..self.group_starts.len()).flat_map(move |g| {
+            let source = self.sources.get(g as u32);
+            self.rows[self.entry_range(g)].iter().map(move |&(e, c, p, q)| (source, self.targets.get(e), c, p, q))
+        })
+    }
+
+    /// The entries of group `g` as [`RmEntry`]s, made at the first call.
+    fn group_entries(&self, g: usize) -> &[RmEntry] {
+        self.made[g].get_or_init(|| {
+            let source = self.sources.get(g as u32);
+            self.rows[self.entry_range(g)]
+                .iter()
+                .map(|&(e, count, p_e_given_f, p_f_given_e)| RmEntry {
+                    source: source.to_string(),
+                    target: self.targets.get(e).to_string(),
+                    count,
+                    p_e_given_f,
+                    p_f_given_e,
+                })
+                .collect()
+        })
+    }
+
+    /// Target RM `e` parsed, at the first call (its string was checked when
+    /// the table was made).
+    fn target_rm(&self, e: u32) -> &TargetRm {
+        self.parsed[e as usize].get_or_init(|| {
+            let shape = RmShape::parse(self.targets.get(e));
+            let shape = shape.as_ref();
+            TargetRm {
+                ms: shape.map_or(Vec::new(), |s| s.ms().map(|m| m.to_string()).collect()),
+                roots: shape.map_or(Vec::new(), |s| s.ms().map(|m| m.root_label().to_string()).collect()),
+                leaves: shape.map_or(Vec::new(), |s| s.leaves().map(str::to_string).collect()),
+                words: shape.map_or(0, |s| s.word_count()),
             }
-            index.insert(src.clone(), (start, end));
-            start = end;
-        }
-        Ok(RmTable { entries, target_of, targets, index })
+        })
     }
 
     /// Estimates the table from expected counts (relative frequencies both
@@ -425,40 +532,41 @@ impl RmTable {
 
     /// Keeps the first `k` targets of each source RM.
     pub fn prune(&mut self, k: usize) {
-        let mut keep = vec![false; self.entries.len()];
-        for &(s, e) in self.index.values() {
-            keep[s..e.min(s + k)].iter_mut().for_each(|x| *x = true);
+        let mut raw = RawRmTable::default();
+        for g in 0..self.group_starts.len() {
+            let source = self.sources.get(g as u32);
+            for &(e, count, p, q) in self.rows[self.entry_range(g)].iter().take(k) {
+                raw.push(source, self.targets.get(e), count, p, q);
+            }
         }
-        let mut i = 0;
-        self.entries.retain(|_| {
-            i += 1;
-            keep[i - 1]
-        });
-        let entries = std::mem::take(&mut self.entries);
-        *self = RmTable::from_entries(entries).unwrap_or_default();
+        // The kept entries of a valid table are valid, and come in order.
+        *self = raw.finish().unwrap_or_default();
     }
 
-    pub fn entries(&self) -> &[RmEntry] {
-        &self.entries
+    /// All entries, grouped by source RM (each group made if it was not yet).
+    pub fn entries(&self) -> impl Iterator<Item = &RmEntry> + '_ {
+        (0..self.group_starts.len()).flat_map(move |g| self.group_entries(g))
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.rows.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.rows.is_empty()
     }
 
     /// Number of distinct source RMs.
     pub fn source_rms(&self) -> usize {
-        self.index.len()
+        self.group_starts.len()
     }
 
     /// The entries of a source RM and their parsed targets, best first.
     pub fn lookup(&self, source: &str) -> (&[RmEntry], impl Iterator<Item = &TargetRm> + '_) {
-        let (s, e) = self.index.get(source).copied().unwrap_or((0, 0));
-        (&self.entries[s..e], self.target_of[s..e].iter().map(|&t| &self.targets[t as usize]))
+        let g = self.sources.id(source).map(|g| g as usize);
+        let entries = g.map_or(&[][..], |g| self.group_entries(g));
+        let range = g.map_or(0..0, |g| self.entry_range(g));
+        (entries, self.rows[range].iter().map(|r| self.target_rm(r.0)))
     }
 
     /// The entry of a pair.
@@ -765,5 +873,49 @@ impl TagLexicon {
 
     pub fn is_empty(&self) -> bool {
         self.tags.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_rm_table_read_in_any_order_is_the_sorted_table_and_parses_targets_when_looked_up() {
+        let json =
+            r#"[["NP[ART-NN]","GRUP.NOM[DA-NC]",1,0.25,1],["VVFIN","VM",2,1,1],["NP[ART-NN]","SN[DA-NC]",3,0.75,1]]"#;
+        let table: RmTable = serde_json::from_str(json).unwrap();
+        let rows: Vec<(String, String)> = table.entries().map(|e| (e.source.clone(), e.target.clone())).collect();
+        let expected = [("NP[ART-NN]", "SN[DA-NC]"), ("NP[ART-NN]", "GRUP.NOM[DA-NC]"), ("VVFIN", "VM")];
+        assert_eq!(rows, expected.map(|(f, e)| (f.to_string(), e.to_string())));
+        let (entries, targets) = table.lookup("NP[ART-NN]");
+        let targets: Vec<&TargetRm> = targets.collect();
+        assert_eq!((entries.len(), targets.len()), (2, 2));
+        assert_eq!(
+            (targets[0].ms.as_slice(), targets[0].leaves.as_slice(), targets[0].words),
+            (&["SN[DA-NC]".to_string()][..], &["DA".to_string(), "NC".to_string()][..], 2)
+        );
+        assert_eq!(table.get("VVFIN", "VM").map(|e| e.count), Some(2.0));
+        assert!(table.lookup("NP").0.is_empty() && table.lookup("NP").1.next().is_none());
+        let back: RmTable = postcard::from_bytes(&postcard::to_allocvec(&table).unwrap()).unwrap();
+        assert!(back == table);
+        assert_eq!(
+            serde_json::to_string(&back).unwrap(),
+            serde_json::to_string(&RmTable::from_entries(table.entries().cloned().collect()).unwrap()).unwrap()
+        );
+    }
+
+    #[test]
+    fn bad_rm_tables_are_refused() {
+        let err = |json: &str| serde_json::from_str::<RmTable>(json).unwrap_err().to_string();
+        assert!(
+            err(r#"[["NP[ART","VM",1,1,1]]"#).starts_with("source RM 'NP[ART': column 7: expected ']' to close 'NP['")
+        );
+        assert!(err(r#"[["NP","VM[]",1,1,1]]"#).starts_with("target RM 'VM[]': "));
+        assert!(
+            err(r#"[["NP","VM",1,1,1],["NP","VM",1,0.5,1]]"#).starts_with("the RM pair 'NP' → 'VM' is listed twice")
+        );
+        assert!(err(r#"[["NP","VM",0,1,1]]"#)
+            .starts_with("RM pair 'NP' → 'VM': expected probabilities in (0, 1] and a positive count, found 0 1 1"));
     }
 }

@@ -45,10 +45,13 @@
 //! errors are located: `file:line:column: expected ..., found ...`.
 //!
 
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 use super::extract::{extract, AlignedPair, ExtractOptions, SpanPair};
-use crate::hash::FnvMap;
+use crate::hash::{FnvMap, SliceSet, StrSet};
+use crate::io::json::Text;
 
 /// Translations kept per source phrase unless told otherwise (Moses' `ttable-limit`).
 pub const DEFAULT_TOP_K: usize = 20;
@@ -107,104 +110,299 @@ pub enum PhraseTableError {
 /// lexicographic order of their words), each group best first by the
 /// pruning order (module documentation). Serialised as a list of
 /// `[source, target, scores]` with the words of a phrase joined by spaces.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(try_from = "Vec<(String, String, [f64; 4])>", into = "Vec<(String, String, [f64; 4])>")]
+///
+/// Held flat: every word once ([`StrSet`]), each source phrase once as its
+/// words' ids (a phrase's id is its group's number), the entries' target
+/// words end to end and their scores. A group's entries become
+/// [`PhraseEntry`]s (owned words, what the decoders read) at its first
+/// lookup. Reading a model thus fills a few buffers instead of allocating
+/// every word of every entry (SQUOIA's MS model: 193,548 entries, about a
+/// million words), and a translation makes only the groups it looks up.
+#[derive(Debug, Clone, Default)]
 pub struct PhraseTable {
-    entries: Vec<PhraseEntry>,
-    index: FnvMap<Vec<String>, (usize, usize)>,
+    words: StrSet,
+    sources: SliceSet<u32>,
+    /// The first entry of each group.
+    group_starts: Vec<usize>,
+    /// Per entry, one past its target's last word in `target_words`.
+    target_ends: Vec<usize>,
+    target_words: Vec<u32>,
+    scores: Vec<[f64; 4]>,
     max_source_len: usize,
+    /// Each group's entries as [`PhraseEntry`]s, made at its first lookup.
+    made: Vec<OnceLock<Box<[PhraseEntry]>>>,
 }
 
 impl PartialEq for PhraseTable {
     fn eq(&self, other: &PhraseTable) -> bool {
-        self.entries == other.entries
+        self.len() == other.len() && self.rows().eq(other.rows())
     }
 }
 
-impl From<PhraseTable> for Vec<(String, String, [f64; 4])> {
-    fn from(t: PhraseTable) -> Self {
-        t.entries.into_iter().map(|e| (e.source.join(" "), e.target.join(" "), e.scores)).collect()
+impl Serialize for PhraseTable {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // The length first (postcard needs it; the rows' iterator cannot say).
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.len()))?;
+        for (s, t, scores) in self.rows() {
+            seq.serialize_element(&(s.join(" "), t.join(" "), scores))?;
+        }
+        seq.end()
     }
 }
 
-impl TryFrom<Vec<(String, String, [f64; 4])>> for PhraseTable {
-    type Error = PhraseTableError;
-    fn try_from(v: Vec<(String, String, [f64; 4])>) -> Result<Self, PhraseTableError> {
-        let words = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
-        PhraseTable::from_entries(
-            v.into_iter().map(|(s, t, scores)| PhraseEntry { source: words(&s), target: words(&t), scores }).collect(),
-        )
+impl<'de> Deserialize<'de> for PhraseTable {
+    /// Entry by entry into the flat table (module documentation of
+    /// [`PhraseTable`]), its strings borrowed from the input when they can be.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> serde::de::Visitor<'de> for Entries {
+            type Value = PhraseTable;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<PhraseTable, A::Error> {
+                use serde::de::Error;
+                let mut raw = RawTable::default();
+                while let Some((s, t, scores)) = seq.next_element::<(Text<'de>, Text<'de>, [f64; 4])>()? {
+                    raw.push(Some(&s.0), s.0.split_whitespace(), t.0.split_whitespace(), scores)
+                        .map_err(A::Error::custom)?;
+                }
+                raw.finish().map_err(A::Error::custom)
+            }
+        }
+        deserializer.deserialize_seq(Entries)
     }
 }
 
 /// Whether a word can be stored in a table (and written in its text form).
 fn storable_word(w: &str) -> bool {
-    !w.is_empty() && !w.contains(char::is_whitespace) && w != "|||"
+    let space = if w.is_ascii() {
+        w.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0b)
+    } else {
+        w.contains(char::is_whitespace)
+    };
+    !w.is_empty() && !space && w != "|||"
 }
 
 fn valid_score(p: f64) -> bool {
     p > 0.0 && p <= 1.0
 }
 
-/// The order of the entries of one source phrase: best pruning score first.
-fn entry_order(a: &PhraseEntry, b: &PhraseEntry) -> std::cmp::Ordering {
-    b.prune_score()
-        .total_cmp(&a.prune_score())
-        .then(b.scores[INV_PHRASE].total_cmp(&a.scores[INV_PHRASE]))
-        .then_with(|| a.target.cmp(&b.target))
+/// The pruning score φ(ē|f̄) · lex(ē|f̄) of an entry's scores.
+fn prune_score(scores: &[f64; 4]) -> f64 {
+    scores[DIR_PHRASE] * scores[DIR_LEX]
+}
+
+/// The order of the entries of one source phrase (best pruning score
+/// first, then higher φ(f̄|ē)), before comparing their targets.
+fn score_order(a: &[f64; 4], b: &[f64; 4]) -> std::cmp::Ordering {
+    prune_score(b).total_cmp(&prune_score(a)).then(b[INV_PHRASE].total_cmp(&a[INV_PHRASE]))
+}
+
+/// A table's entries as read, before they are ordered and grouped: words
+/// and source phrases already each stored once.
+#[derive(Default)]
+struct RawTable {
+    words: StrSet,
+    sources: SliceSet<u32>,
+    /// Per entry: its source's id, one past its target's last word in
+    /// `target_words`, its scores.
+    entries: Vec<(u32, usize, [f64; 4])>,
+    target_words: Vec<u32>,
+    /// The text and id of the last source phrase read.
+    last_source: Option<(String, u32)>,
+}
+
+/// The words of a phrase joined by spaces (for messages).
+fn joined<'w>(phrase: impl Iterator<Item = &'w str>) -> String {
+    phrase.collect::<Vec<_>>().join(" ")
+}
+
+impl RawTable {
+    /// Adds the words of one side of an entry to `target_words` (from
+    /// `start`); refuses an empty phrase and a word that is empty or
+    /// contains whitespace or is `|||` (`split`: the words are the pieces
+    /// of a text split at whitespace, so only `|||` needs checking).
+    fn push_words<'w>(
+        &mut self,
+        side: &str,
+        phrase: impl Iterator<Item = &'w str>,
+        split: bool,
+    ) -> Result<(), PhraseTableError> {
+        let start = self.target_words.len();
+        for w in phrase {
+            if if split { w == "|||" } else { !storable_word(w) } {
+                self.target_words.truncate(start);
+                return Err(PhraseTableError::Invalid(format!(
+                    "the {side} word '{w}' is empty, contains whitespace or is '|||'"
+                )));
+            }
+            let (id, _) = self.words.insert(w);
+            self.target_words.push(id);
+        }
+        if self.target_words.len() == start {
+            return Err(PhraseTableError::Invalid(format!("an entry has an empty {side} phrase")));
+        }
+        Ok(())
+    }
+
+    /// Adds an entry; refuses an empty phrase, a word that is empty or
+    /// contains whitespace or is `|||`, and scores outside (0, 1].
+    /// `source_text`, when given, is the source phrase's text and the
+    /// phrases are texts split at whitespace: an entry with the same source
+    /// text as the last one (tables list a phrase's entries together)
+    /// reuses its source without reading its words again.
+    fn push<'w>(
+        &mut self,
+        source_text: Option<&str>,
+        source: impl Iterator<Item = &'w str> + Clone,
+        target: impl Iterator<Item = &'w str> + Clone,
+        scores: [f64; 4],
+    ) -> Result<(), PhraseTableError> {
+        let reuse = match (source_text, &self.last_source) {
+            (Some(text), Some((last, id))) if text == last.as_str() => Some(*id),
+            _ => None,
+        };
+        let id = match reuse {
+            Some(id) => id,
+            None => {
+                let start = self.target_words.len();
+                self.push_words("source", source.clone(), source_text.is_some())?;
+                let (id, _) = self.sources.insert(&self.target_words[start..]);
+                self.target_words.truncate(start);
+                if let Some(text) = source_text {
+                    let last = self.last_source.get_or_insert_with(Default::default);
+                    last.0.clear();
+                    last.0.push_str(text);
+                    last.1 = id;
+                }
+                id
+            }
+        };
+        self.push_words("target", target.clone(), source_text.is_some())?;
+        if !scores.iter().all(|&p| valid_score(p)) {
+            return Err(PhraseTableError::Invalid(format!(
+                "the scores of '{} ||| {}' must be in (0, 1], found {:?}",
+                joined(source),
+                joined(target),
+                scores
+            )));
+        }
+        self.entries.push((id, self.target_words.len(), scores));
+        Ok(())
+    }
+
+    /// The table: entries sorted (unless they come sorted, as every table
+    /// this crate writes does) and grouped; refuses a (source, target) pair
+    /// listed twice.
+    fn finish(self) -> Result<PhraseTable, PhraseTableError> {
+        let RawTable { words, sources, entries, target_words, .. } = self;
+        let target = |i: usize| {
+            let start = if i == 0 { 0 } else { entries[i - 1].1 };
+            &target_words[start..entries[i].1]
+        };
+        let cmp_phrases = |a: &[u32], b: &[u32]| {
+            if a == b {
+                std::cmp::Ordering::Equal
+            } else {
+                // Byte order is `str` order.
+                a.iter().map(|&w| words.bytes(w)).cmp(b.iter().map(|&w| words.bytes(w)))
+            }
+        };
+        let cmp = |&i: &usize, &j: &usize| {
+            let ((si, _, a), (sj, _, b)) = (&entries[i], &entries[j]);
+            let by_source =
+                if si == sj { std::cmp::Ordering::Equal } else { cmp_phrases(sources.get(*si), sources.get(*sj)) };
+            by_source.then_with(|| score_order(a, b)).then_with(|| cmp_phrases(target(i), target(j)))
+        };
+        let mut order: Vec<usize> = (0..entries.len()).collect();
+        if !order.windows(2).all(|w| cmp(&w[0], &w[1]).is_le()) {
+            order.sort_by(cmp);
+        }
+        let mut table = PhraseTable::default();
+        let mut last = None;
+        for &i in &order {
+            let (source, _, scores) = entries[i];
+            if last != Some(source) {
+                let phrase = sources.get(source);
+                table.sources.insert(phrase);
+                table.group_starts.push(table.scores.len());
+                table.max_source_len = table.max_source_len.max(phrase.len());
+                last = Some(source);
+            }
+            table.target_words.extend_from_slice(target(i));
+            table.target_ends.push(table.target_words.len());
+            table.scores.push(scores);
+        }
+        table.words = words;
+        table.made = (0..table.group_starts.len()).map(|_| OnceLock::new()).collect();
+        // A pair listed twice: the first repeated target of the first such
+        // source phrase, in the order of the targets' words.
+        for g in 0..table.group_starts.len() {
+            let mut targets: Vec<&[u32]> = table.entry_range(g).map(|i| table.target_ids(i)).collect();
+            targets.sort_unstable();
+            if targets.windows(2).any(|w| w[0] == w[1]) {
+                let mut targets: Vec<Vec<&str>> = targets.iter().map(|t| table.phrase(t).collect()).collect();
+                targets.sort();
+                let twice = targets.windows(2).find(|w| w[0] == w[1]).map_or(String::new(), |w| w[0].join(" "));
+                let source = table.phrase(table.sources.get(g as u32)).collect::<Vec<_>>().join(" ");
+                return Err(PhraseTableError::Invalid(format!("the pair '{source} ||| {twice}' is listed twice")));
+            }
+        }
+        Ok(table)
+    }
 }
 
 impl PhraseTable {
     /// A table of these entries (sorted and indexed here). Refuses empty
     /// phrases, words that are empty or contain whitespace or are `|||`,
     /// scores outside (0, 1] and repeated (source, target) pairs.
-    pub fn from_entries(mut entries: Vec<PhraseEntry>) -> Result<PhraseTable, PhraseTableError> {
-        let bad = |m: String| Err(PhraseTableError::Invalid(m));
+    pub fn from_entries(entries: Vec<PhraseEntry>) -> Result<PhraseTable, PhraseTableError> {
+        let mut raw = RawTable::default();
         for e in &entries {
-            for (side, p) in [("source", &e.source), ("target", &e.target)] {
-                if p.is_empty() {
-                    return bad(format!("an entry has an empty {side} phrase"));
-                }
-                if let Some(w) = p.iter().find(|w| !storable_word(w)) {
-                    return bad(format!("the {side} word '{w}' is empty, contains whitespace or is '|||'"));
-                }
-            }
-            if !e.scores.iter().all(|&p| valid_score(p)) {
-                return bad(format!(
-                    "the scores of '{} ||| {}' must be in (0, 1], found {:?}",
-                    e.source.join(" "),
-                    e.target.join(" "),
-                    e.scores
-                ));
-            }
+            raw.push(None, e.source.iter().map(String::as_str), e.target.iter().map(String::as_str), e.scores)?;
         }
-        entries.sort_by(|a, b| a.source.cmp(&b.source).then_with(|| entry_order(a, b)));
-        let mut table = PhraseTable { entries, index: FnvMap::default(), max_source_len: 0 };
-        table.reindex()?;
-        Ok(table)
+        raw.finish()
     }
 
-    fn reindex(&mut self) -> Result<(), PhraseTableError> {
-        self.index.clear();
-        self.max_source_len = 0;
-        let mut start = 0;
-        while start < self.entries.len() {
-            let src = &self.entries[start].source;
-            let end = start + self.entries[start..].iter().take_while(|e| &e.source == src).count();
-            let mut targets: Vec<&Vec<String>> = self.entries[start..end].iter().map(|e| &e.target).collect();
-            targets.sort();
-            if let Some(w) = targets.windows(2).find(|w| w[0] == w[1]) {
-                return Err(PhraseTableError::Invalid(format!(
-                    "the pair '{} ||| {}' is listed twice",
-                    src.join(" "),
-                    w[0].join(" ")
-                )));
-            }
-            self.max_source_len = self.max_source_len.max(src.len());
-            self.index.insert(src.clone(), (start, end));
-            start = end;
-        }
-        Ok(())
+    /// The entries of group `g` (a source phrase), as indices.
+    fn entry_range(&self, g: usize) -> std::ops::Range<usize> {
+        let end = self.group_starts.get(g + 1).copied().unwrap_or(self.scores.len());
+        self.group_starts[g]..end
+    }
+
+    /// The word ids of entry `i`'s target phrase.
+    fn target_ids(&self, i: usize) -> &[u32] {
+        let start = if i == 0 { 0 } else { self.target_ends[i - 1] };
+        &self.target_words[start..self.target_ends[i]]
+    }
+
+    fn phrase<'a>(&'a self, ids: &'a [u32]) -> impl Iterator<Item = &'a str> + Clone + 'a {
+        ids.iter().map(|&w| self.words.get(w))
+    }
+
+    /// Every entry as (source words, target words, scores), in order.
+    fn rows(&self) -> impl Iterator<Item = (Vec<&str>, Vec<&str>, [f64; 4])> + '_ {
+        (0..self.group_starts.len()).flat_map(move |g| {
+            let source: Vec<&str> = self.phrase(self.sources.get(g as u32)).collect();
+            self.entry_range(g)
+                .map(move |i| (source.clone(), self.phrase(self.target_ids(i)).collect(), self.scores[i]))
+        })
+    }
+
+    /// The entries of group `g` as [`PhraseEntry`]s, made at the first call.
+    fn group_entries(&self, g: usize) -> &[PhraseEntry] {
+        self.made[g].get_or_init(|| {
+            let source: Vec<String> = self.phrase(self.sources.get(g as u32)).map(String::from).collect();
+            self.entry_range(g)
+                .map(|i| PhraseEntry {
+                    source: source.clone(),
+                    target: self.phrase(self.target_ids(i)).map(String::from).collect(),
+                    scores: self.scores[i],
+                })
+                .collect()
+        })
     }
 
     /// Extracts phrase pairs from word-aligned sentence pairs and estimates
@@ -282,35 +480,41 @@ impl PhraseTable {
 
     /// Keeps the first `k` translations of each source phrase (they are in pruning order).
     pub fn prune(&mut self, k: usize) {
-        let mut kept = Vec::with_capacity(self.entries.len());
-        let mut start = 0;
-        let entries = std::mem::take(&mut self.entries);
-        while start < entries.len() {
-            let end = start + entries[start..].iter().take_while(|e| e.source == entries[start].source).count();
-            kept.extend(entries[start..end.min(start + k)].iter().cloned());
-            start = end;
+        let mut kept = PhraseTable { words: std::mem::take(&mut self.words), ..PhraseTable::default() };
+        for g in 0..self.group_starts.len() {
+            let range = self.entry_range(g);
+            if range.is_empty() || k == 0 {
+                continue;
+            }
+            kept.sources.insert(self.sources.get(g as u32));
+            kept.group_starts.push(kept.scores.len());
+            for i in range.start..range.end.min(range.start + k) {
+                kept.target_words.extend_from_slice(self.target_ids(i));
+                kept.target_ends.push(kept.target_words.len());
+                kept.scores.push(self.scores[i]);
+            }
         }
-        self.entries = kept;
-        // Pruning keeps the order and cannot create repeats.
-        let _ = self.reindex();
+        kept.max_source_len = (0..kept.group_starts.len()).map(|g| kept.sources.get(g as u32).len()).max().unwrap_or(0);
+        kept.made = (0..kept.group_starts.len()).map(|_| OnceLock::new()).collect();
+        *self = kept;
     }
 
-    /// All entries, grouped by source phrase.
-    pub fn entries(&self) -> &[PhraseEntry] {
-        &self.entries
+    /// All entries, grouped by source phrase (each group made if it was not yet).
+    pub fn entries(&self) -> impl Iterator<Item = &PhraseEntry> + '_ {
+        (0..self.group_starts.len()).flat_map(move |g| self.group_entries(g))
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.scores.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.scores.is_empty()
     }
 
     /// Number of distinct source phrases.
     pub fn source_phrases(&self) -> usize {
-        self.index.len()
+        self.group_starts.len()
     }
 
     /// The longest source phrase, in words.
@@ -318,10 +522,29 @@ impl PhraseTable {
         self.max_source_len
     }
 
-    /// The translations of a source phrase, best first (empty if unknown). No allocation.
+    /// The translations of a source phrase, best first (empty if unknown).
+    /// No allocation once the phrase's entries are made (its first lookup).
     pub fn lookup(&self, source: &[String]) -> &[PhraseEntry] {
-        match self.index.get(source) {
-            Some(&(s, e)) => &self.entries[s..e],
+        let n = source.len();
+        if n == 0 || n > self.max_source_len {
+            return &[];
+        }
+        let mut buffer = [0u32; 16];
+        let mut long = Vec::new();
+        let ids = if n <= buffer.len() {
+            &mut buffer[..n]
+        } else {
+            long.resize(n, 0);
+            &mut long[..]
+        };
+        for (id, w) in ids.iter_mut().zip(source) {
+            match self.words.id(w) {
+                Some(x) => *id = x,
+                None => return &[],
+            }
+        }
+        match self.sources.id(ids) {
+            Some(g) => self.group_entries(g as usize),
             None => &[],
         }
     }
@@ -444,9 +667,9 @@ impl LexWeights {
 pub fn write_phrase_table(table: &PhraseTable) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    for e in &table.entries {
-        let _ = write!(out, "{} ||| {} |||", e.source.join(" "), e.target.join(" "));
-        for p in e.scores {
+    for (source, target, scores) in table.rows() {
+        let _ = write!(out, "{} ||| {} |||", source.join(" "), target.join(" "));
+        for p in scores {
             let _ = write!(out, " {p}");
         }
         out.push('\n');
@@ -523,4 +746,63 @@ pub fn read_phrase_table(text: &str, file: &str) -> Result<PhraseTable, PhraseTa
         entries.push(PhraseEntry { source, target, scores });
     }
     PhraseTable::from_entries(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(s: &str, t: &str, p: f64) -> PhraseEntry {
+        let words = |x: &str| x.split(' ').map(String::from).collect();
+        PhraseEntry { source: words(s), target: words(t), scores: [1.0, 1.0, p, 1.0] }
+    }
+
+    #[test]
+    fn a_table_read_in_any_order_is_the_sorted_table_and_writes_back_sorted() {
+        let sorted = PhraseTable::from_entries(vec![
+            entry("das Haus", "la casa", 0.5),
+            entry("das Haus", "casa", 0.25),
+            entry("Haus", "casa", 1.0),
+            entry("Haus", "hogar", 1.0),
+        ])
+        .unwrap();
+        let rows = |t: &PhraseTable| t.entries().map(|e| (e.source.join(" "), e.target.join(" "))).collect::<Vec<_>>();
+        let expected = [("Haus", "casa"), ("Haus", "hogar"), ("das Haus", "la casa"), ("das Haus", "casa")];
+        assert_eq!(rows(&sorted), expected.map(|(s, t)| (s.to_string(), t.to_string())));
+        let scrambled = r#"[["das  Haus","casa",[1,1,0.25,1]],["Haus","hogar",[1,1,1,1]],["Haus","casa",[1,1,1,1]],["das Haus","la casa",[1,1,0.5,1]]]"#;
+        let read: PhraseTable = serde_json::from_str(scrambled).unwrap();
+        assert!(read == sorted);
+        assert_eq!(serde_json::to_string(&read).unwrap(), serde_json::to_string(&sorted).unwrap());
+        let back: PhraseTable = postcard::from_bytes(&postcard::to_allocvec(&read).unwrap()).unwrap();
+        assert!(back == sorted);
+        let haus = ["das".to_string(), "Haus".to_string()];
+        assert_eq!(read.lookup(&haus)[1].target, ["casa"]);
+        assert!(read.lookup(&haus[1..]).len() == 2 && read.lookup(&["Casa".to_string()]).is_empty());
+        assert_eq!((read.len(), read.source_phrases(), read.max_source_len()), (4, 2, 2));
+        let mut pruned = read.clone();
+        pruned.prune(1);
+        assert_eq!(rows(&pruned), [("Haus", "casa"), ("das Haus", "la casa")].map(|(s, t)| (s.into(), t.into())));
+    }
+
+    #[test]
+    fn bad_tables_are_refused_with_the_entry() {
+        let err = |json: &str| serde_json::from_str::<PhraseTable>(json).unwrap_err().to_string();
+        assert!(err(r#"[["a","x",[1,1,1,1]],["b","y",[1,1,1,1]],["a","x",[1,1,0.5,1]]]"#)
+            .starts_with("invalid phrase table: the pair 'a ||| x' is listed twice"));
+        assert!(err(r#"[["a ||| b","x",[1,1,1,1]]]"#).starts_with("invalid phrase table: the source word '|||'"));
+        assert!(
+            err(r#"[["a"," ",[1,1,1,1]]]"#).starts_with("invalid phrase table: an entry has an empty target phrase")
+        );
+        assert!(err(r#"[["a","x",[1,1,2,1]]]"#).starts_with(
+            "invalid phrase table: the scores of 'a ||| x' must be in (0, 1], found [1.0, 1.0, 2.0, 1.0]"
+        ));
+        let e = PhraseTable::from_entries(vec![
+            entry("a", "x", 1.0),
+            PhraseEntry { source: vec!["b c".into()], ..entry("b", "y", 1.0) },
+        ]);
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "invalid phrase table: the source word 'b c' is empty, contains whitespace or is '|||'"
+        );
+    }
 }
