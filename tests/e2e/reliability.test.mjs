@@ -204,6 +204,30 @@ test('labels, words and file names with markup in them are text in the diagram, 
   await page.locator('#workbench').screenshot({ path: path.join(shots, 'markup-labels.png') });
 });
 
+test('a tree pair whose kernel would need too many matched node pairs is refused in training with the numbers, next to the Train button', async () => {
+  // The sample's first 20 pairs and a 1,500-deep unary chain linked at its
+  // root: an SST kernel of it would visit 2.25 million node pairs, more than
+  // the limit of 1,000,000 (issue 11, item 4; the CLI's test is in tests/cli.rs).
+  const sample = (ext) => lines(path.join(root, `www/sample/dev.${ext}`)).slice(0, 20);
+  const chain = { src: `${'(A '.repeat(1500)}(B b)${')'.repeat(1500)}`, trg: '(X (Y y) (Z z))', gold: '0-0' };
+  await drop(['src', 'trg', 'gold'].map((ext) => ({ name: `chain.${ext}`, text: [...sample(ext), chain[ext]].join('\n') + '\n' })));
+  await page.waitForFunction(() => /: 21 pairs, \d+ nodes/.test(document.querySelector('#corpus-summary').innerText), null, { timeout: 60000 });
+  const model = await text('#model-summary');
+  await page.fill('#train-kernel', 'plain+ibtk-sst');
+  // No sampling: every positive, the chain's root link among them, is an example.
+  await page.fill('#train-max-examples', '100000');
+  await page.click('#train');
+  await page.waitForSelector('#job-note.error', { timeout: 120000 });
+  const note = await text('#job-note');
+  assert.match(note, /pair 21, source node \d+: .*node pairs with equal productions, more than the limit of 1000000 \(fixed in training: leave the pair out, or use a kernel without sst\/rdsst BTKs\)/);
+  assert.doesNotMatch(note, /--max-node-pairs/, 'the page has no such option to name');
+  assert.equal(await text('#model-summary'), model, 'the model loaded before stays');
+  // The note sits with the Train button, in its panel.
+  assert.equal(await page.locator('#train-panel #job-note').count(), 1);
+  await page.fill('#train-kernel', 'plain+dbtk-root+ibtk-rgsst');
+  await page.fill('#train-max-examples', '200');
+});
+
 test('10,000 pairs (SQUOIA repeated) load and draw with the page staying responsive', async () => {
   const prefix = path.join(data, 'squoia-de-es/bracketed/train');
   const [src, trg, gold] = ['src', 'trg', 'gold'].map((e) => lines(`${prefix}.${e}`));
@@ -232,10 +256,12 @@ test('10,000 pairs (SQUOIA repeated) load and draw with the page staying respons
   const tasks = await longTasks(page);
   const longest = Math.max(0, ...tasks);
   console.log(`10,000 pairs: loaded and drawn in ${seconds.toFixed(1)} s; main-thread tasks over 50 ms: ${tasks.length}, longest ${longest.toFixed(0)} ms`);
-  // The issue asks for no task over 200 ms. The page parses and checks
-  // uploaded trees on its own thread, which takes 0.3-2 s for these files
-  // (docs/reliability.md): the bound here only catches the page getting worse.
-  assert.ok(longest <= 10000, `the longest main-thread task took ${longest.toFixed(0)} ms`);
+  // The issue asks for no task over 200 ms, which the page meets on a quiet
+  // machine (docs/reliability.md: 101-235 ms on a shared one). The file
+  // worker parses and checks the files; parsing on the page's thread, as
+  // before, took 0.3-2 s for these files: the bound catches that coming back
+  // without failing on a busy CI machine.
+  assert.ok(longest <= 1000, `the longest main-thread task took ${longest.toFixed(0)} ms`);
   assert.match(await page.locator('#corpus-summary').innerText(), new RegExp(loaded));
 });
 
