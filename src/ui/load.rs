@@ -18,6 +18,7 @@ use crate::exercise::{Answers, ClassTable, Exercise};
 use crate::io::links::{Link, LinkKind};
 use crate::io::tiger::{parse_sta, PairIds};
 use crate::lexicon::{read_moses_lex, read_word_alignments_for, Coverage};
+use crate::limits::Limits;
 use crate::mt::lm::read_arpa;
 use crate::tree::{Tree, TreeBuilder};
 
@@ -581,10 +582,11 @@ fn check_files(request: &LoadRequest) -> Checked {
                 if let (Some(gold), Some((source, target)), false) =
                     (gold, &request.current, failed(&statuses, Slot::Gold))
                 {
-                    let result = Corpus::from_texts(
+                    let result = Corpus::from_texts_within(
                         Named { name: "current.src", text: source },
                         Named { name: "current.trg", text: target },
                         Some(Named { name: &gold.name, text: &gold.text }),
+                        &Limits::default(),
                     );
                     match result {
                         Ok(c) => corpus = Some((c, None, CorpusOrigin::GoldFor(gold.name.clone()))),
@@ -594,10 +596,13 @@ fn check_files(request: &LoadRequest) -> Checked {
             } else if let (Some(src), Some(trg)) = (src, trg) {
                 let refused = [Slot::Source, Slot::Target, Slot::Gold].iter().any(|&s| failed(&statuses, s));
                 if !refused {
-                    let result = Corpus::from_texts(
+                    // The page aligns, trains and draws what it loads: trees over
+                    // the default limits are refused here, next to their file.
+                    let result = Corpus::from_texts_within(
                         Named { name: &src.name, text: &src.text },
                         Named { name: &trg.name, text: &trg.text },
                         gold.map(|g| Named { name: &g.name, text: &g.text }),
+                        &Limits::default(),
                     );
                     match result {
                         Ok(c) => {
@@ -779,6 +784,30 @@ mod tests {
         let pairs: Vec<TreePair> = parts.into_iter().flatten().map(|p| p.decode().unwrap().0).collect();
         assert_eq!(Some(&pairs), checked.corpus.as_ref().map(|(c, _)| &c.pairs));
         assert_eq!(pairs[3].gold[1].kind, LinkKind::Fuzzy);
+    }
+
+    #[test]
+    fn a_tree_over_the_default_limits_is_refused_next_to_its_file() {
+        let big = format!("(S {})\n", (0..1_001).map(|k| format!("(A a{k})")).collect::<String>());
+        let request = LoadRequest {
+            changed: Slot::Target,
+            files: vec![
+                (Slot::Source, vec![file("x.src", &format!("(S (A a))\n{big}"))]),
+                (Slot::Target, vec![file("x.trg", "(S (B b))\n(S (B b))\n")]),
+            ],
+            current: None,
+            lengths: vec![],
+            words: vec![],
+            retry: vec![],
+            given: vec![],
+            sample: false,
+        };
+        let checked = check(&request);
+        assert_eq!(checked.answer.corpus, None);
+        assert!(checked.answer.statuses.contains(&(
+            Slot::Source,
+            Err("x.src:2:1: this tree has 1001 words, more than the limit of 1000 (--max-words raises it)".into())
+        )));
     }
 
     #[test]

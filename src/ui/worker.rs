@@ -21,6 +21,7 @@ use crate::app::files;
 use crate::app::translation::{self, TranslationTraining};
 use crate::corpus::Corpus;
 use crate::lexicon::{Lexicon, WordAlignment, WordModel};
+use crate::limits::Limits;
 use crate::mt::lm::{read_arpa, NgramLm};
 use crate::mt::model::{SystemKind, TranslationModel};
 use crate::mt::phrase::ExtractMethod;
@@ -214,7 +215,10 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
             let trees: Result<Vec<Tree>, String> = sources
                 .iter()
                 .enumerate()
-                .map(|(k, s)| Tree::parse_one(s, &format!("source tree {}", k + 1)).map_err(|e| e.to_string()))
+                .map(|(k, s)| {
+                    let name = format!("source tree {}", k + 1);
+                    within_limits(Tree::parse_one(s, &name).map_err(|e| e.to_string())?, &name)
+                })
                 .collect();
             let result = MT.with(|held| {
                 let held = held.borrow();
@@ -289,10 +293,17 @@ fn translate(
     name: &str,
     nbest: usize,
 ) -> Result<(TranslationView, Tree), String> {
-    let tree = Tree::parse_one(source, name).map_err(|e| e.to_string())?;
+    let tree = within_limits(Tree::parse_one(source, name).map_err(|e| e.to_string())?, name)?;
     let started = js_sys::Date::now();
     let view = translation::translate(model, &tree, nbest);
     Ok((TranslationView { seconds: (js_sys::Date::now() - started) / 1000.0, ..view }, tree))
+}
+
+/// `tree` if it is within the default limits, as `treelink translate`
+/// checks its input (the decoder's span tables grow with the words).
+fn within_limits(tree: Tree, name: &str) -> Result<Tree, String> {
+    Limits::default().check_trees(name, std::slice::from_ref(&tree), &[(1, 1)]).map_err(|e| e.to_string())?;
+    Ok(tree)
 }
 
 /// The uploaded word links of the corpus's pairs, if given.
