@@ -726,6 +726,20 @@ mod tests {
         FileText { name: name.into(), text: text.into() }
     }
 
+    /// A request for `files`, `changed` the slot just given, nothing loaded before.
+    fn request(changed: Slot, files: Vec<(Slot, Vec<FileText>)>) -> LoadRequest {
+        LoadRequest {
+            changed,
+            files,
+            current: None,
+            lengths: vec![],
+            words: vec![],
+            retry: vec![],
+            given: vec![],
+            sample: false,
+        }
+    }
+
     #[test]
     fn trees_cross_as_wire_trees_and_come_back_equal() {
         let text = "( (S (NP (ART der) (NN Hund)) (VP (VVFIN bellt) (ADV laut))) )\n(X (Y y))\n(S (A a) (B (C c)))\n";
@@ -758,20 +772,14 @@ mod tests {
         let src: String = (0..450).map(|k| format!("(S (A a{k}) (B b))\n")).collect();
         let trg: String = (0..450).map(|k| format!("(S (C c{k}))\n")).collect();
         let gold: String = (0..450).map(|_| "0-0 1-1?\n").collect();
-        let request = LoadRequest {
-            changed: Slot::Gold,
-            files: vec![
+        let request = request(
+            Slot::Gold,
+            vec![
                 (Slot::Source, vec![file("x.src", &src)]),
                 (Slot::Target, vec![file("x.trg", &trg)]),
                 (Slot::Gold, vec![file("x.gold", &gold)]),
             ],
-            current: None,
-            lengths: vec![],
-            words: vec![],
-            retry: vec![],
-            given: vec![],
-            sample: false,
-        };
+        );
         let checked = check(&request);
         let origin = CorpusOrigin::Trees { source: "x.src".into(), target: "x.trg".into() };
         assert_eq!(checked.answer.corpus, Some((origin, 450)));
@@ -789,19 +797,13 @@ mod tests {
     #[test]
     fn a_tree_over_the_default_limits_is_refused_next_to_its_file() {
         let big = format!("(S {})\n", (0..1_001).map(|k| format!("(A a{k})")).collect::<String>());
-        let request = LoadRequest {
-            changed: Slot::Target,
-            files: vec![
+        let request = request(
+            Slot::Target,
+            vec![
                 (Slot::Source, vec![file("x.src", &format!("(S (A a))\n{big}"))]),
                 (Slot::Target, vec![file("x.trg", "(S (B b))\n(S (B b))\n")]),
             ],
-            current: None,
-            lengths: vec![],
-            words: vec![],
-            retry: vec![],
-            given: vec![],
-            sample: false,
-        };
+        );
         let checked = check(&request);
         assert_eq!(checked.answer.corpus, None);
         assert!(checked.answer.statuses.contains(&(
@@ -812,20 +814,14 @@ mod tests {
 
     #[test]
     fn an_error_is_shown_next_to_its_file_and_makes_no_corpus() {
-        let request = LoadRequest {
-            changed: Slot::Gold,
-            files: vec![
+        let request = request(
+            Slot::Gold,
+            vec![
                 (Slot::Source, vec![file("x.src", "(S (A a))\n")]),
                 (Slot::Target, vec![file("x.trg", "(S (B b))\n")]),
                 (Slot::Gold, vec![file("x.gold", "0-99\n")]),
             ],
-            current: None,
-            lengths: vec![],
-            words: vec![],
-            retry: vec![],
-            given: vec![],
-            sample: false,
-        };
+        );
         let checked = check(&request);
         assert!(checked.corpus.is_none());
         let gold = checked.answer.statuses.iter().find(|(s, _)| *s == Slot::Gold).map(|(_, r)| r.clone());
