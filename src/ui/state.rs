@@ -699,6 +699,9 @@ pub struct Session {
     /// The folded sub-trees, on the pairs as shown (after any swap).
     #[serde(default)]
     pub folds: Vec<SavedFolds>,
+    /// The student's name for the open exercise's answers.
+    #[serde(default)]
+    pub student: String,
 }
 
 /// A file in use, as the user gave it.
@@ -1637,9 +1640,14 @@ impl State {
             Slot::LexT2s,
             Slot::Model,
             Slot::Lm,
+            // An open exercise after the trees: its pairs are the ones shown (and hand links are on them).
+            Slot::Exercise,
+            Slot::Answers,
         ];
+        let exercise_open = self.classroom.open.is_some();
         let files = order
             .iter()
+            .filter(|&&slot| exercise_open || !matches!(slot, Slot::Exercise | Slot::Answers))
             .flat_map(|&slot| {
                 let kept = &given.slot(slot).kept;
                 kept.iter().map(move |u| SavedFile { slot, name: u.name.clone(), text: u.text.to_string() })
@@ -1667,6 +1675,7 @@ impl State {
             mt_system: self.mt.system,
             mt_extract: self.mt.extract,
             folds: self.folds.saved(self.corpus_gen),
+            student: self.classroom.student.clone(),
         }
     }
 
@@ -1682,6 +1691,7 @@ impl State {
         }
         self.form.errors = self.form.options().err().unwrap_or_default();
         self.reduce(Action::SetLambda(session.lambda));
+        self.classroom.student = session.student;
         (self.mt.system, self.mt.extract) = (session.mt_system, session.mt_extract);
         self.teach.reveal_gold = session.reveal_gold;
         if let Some((summary, json)) = session.alignment_model {
@@ -2720,9 +2730,20 @@ mod tests {
         let status = s.slot(Slot::Answers).message.clone().unwrap().unwrap_err();
         assert!(status.starts_with("1 of 3 files not counted: bad.answers.json:"), "{status}");
         assert_eq!(s.classroom.class.as_ref().unwrap().students.len(), 2);
+        // Kept for the next visit: the open exercise, the answers files and the student's name.
+        let session = s.session();
+        let slots: Vec<Slot> = session.files.iter().map(|f| f.slot).collect();
+        assert_eq!(slots, [Slot::Exercise, Slot::Answers, Slot::Answers]);
+        let mut r = State::with_sample();
+        run(&mut r, Action::Restore { session: Box::new(session), mt_file: None });
+        assert_eq!(r.classroom.open.as_ref().map(|o| &*o.exercise), Some(&exercise));
+        assert_eq!((r.corpus.as_ref(), r.classroom.student.as_str()), (s.corpus.as_ref(), "Ana"));
+        assert_eq!((r.mode, &r.teach.links), (Mode::Teach, &s.teach.links));
+        assert_eq!(r.classroom.class.as_ref().map(|c| c.students.len()), Some(2));
         // The sample again: the exercise closes.
         run(&mut s, Action::LoadSample);
         assert!(s.classroom.open.is_none());
+        assert!(s.session().files.is_empty(), "a closed exercise is not kept");
     }
 
     #[test]
