@@ -217,7 +217,7 @@ pub struct CurvePoint {
 /// Precision/recall over the posterior threshold, from the highest
 /// threshold down to the model's output; one point per distinct posterior of
 /// a taken link. Counts follow [`Counts::of_pair`] (phrase links only).
-pub fn pr_curve(corpus: &Corpus, searches: &[Search]) -> Vec<CurvePoint> {
+pub fn pr_curve(pairs: &[TreePair], searches: &[Search]) -> Vec<CurvePoint> {
     struct Taken {
         score: f64,
         counted: bool,
@@ -226,7 +226,7 @@ pub fn pr_curve(corpus: &Corpus, searches: &[Search]) -> Vec<CurvePoint> {
     }
     let mut taken = Vec::new();
     let mut base = Counts::default();
-    for (pair, search) in corpus.pairs.iter().zip(searches) {
+    for (pair, search) in pairs.iter().zip(searches) {
         base = base + Counts::of_pair(pair, &[]);
         let phrase = |s: NodeId, t: NodeId| pair.source.is_phrase(s) && pair.target.is_phrase(t);
         let gold: BTreeSet<(NodeId, NodeId, bool)> =
@@ -264,25 +264,26 @@ fn percent_row(out: &mut String, c: &Counts) {
 }
 
 /// Per-pair and corpus P/R/F of the model's and the baseline's links, as
-/// CSV (percentages with two decimals, as the `eval` command prints them).
-/// A missing line of links counts as no links.
-pub fn results_csv(corpus: &Corpus, model: &[Vec<Link>], baseline: &[Vec<Link>]) -> String {
+/// CSV (percentages with two decimals, as the `eval` command prints them),
+/// the pairs numbered from `first + 1` (the page's held-out test: the pairs
+/// from the `first` on). A missing line of links counts as no links.
+pub fn results_csv(pairs: &[TreePair], first: usize, model: &[Vec<Link>], baseline: &[Vec<Link>]) -> String {
     let mut out = String::from(
         "pair,source_words,target_words,gold,model_predicted,model_correct,model_P,model_R,model_F,\
          baseline_predicted,baseline_correct,baseline_P,baseline_R,baseline_F\n",
     );
     let (mut total_model, mut total_baseline) = (Counts::default(), Counts::default());
-    for (k, pair) in corpus.pairs.iter().enumerate() {
+    for (k, pair) in pairs.iter().enumerate() {
         let m = Counts::of_pair(pair, model.get(k).map_or(&[], Vec::as_slice));
         let b = Counts::of_pair(pair, baseline.get(k).map_or(&[], Vec::as_slice));
         total_model = total_model + m;
         total_baseline = total_baseline + b;
-        let _ = write!(out, "{},{},{},{}", k + 1, pair.source.words().len(), pair.target.words().len(), m.gold);
+        let _ = write!(out, "{},{},{},{}", first + k + 1, pair.source.words().len(), pair.target.words().len(), m.gold);
         percent_row(&mut out, &m);
         percent_row(&mut out, &b);
         out.push('\n');
     }
-    let words = |f: fn(&TreePair) -> usize| corpus.pairs.iter().map(f).sum::<usize>();
+    let words = |f: fn(&TreePair) -> usize| pairs.iter().map(f).sum::<usize>();
     let _ = write!(
         out,
         "corpus,{},{},{}",
@@ -361,7 +362,7 @@ mod tests {
 
         // The curve: predictions grow as the threshold falls, and the last
         // point is the model's output as `eval` counts it.
-        let curve = pr_curve(&f.corpus, &searches);
+        let curve = pr_curve(&f.corpus.pairs, &searches);
         let output = Counts::of_corpus(f.corpus.pairs.iter().zip(predicted.iter().map(Vec::as_slice)));
         assert!(output.predicted > 100 && output.correct > 50, "{output}");
         assert_eq!(curve.last().unwrap().counts, output);
@@ -415,7 +416,7 @@ mod tests {
         // CSV: the corpus row carries the same counts.
         let options = BaselineOptions::default();
         let baseline: Vec<Vec<Link>> = f.corpus.pairs.iter().map(|p| baseline_links(&f.lexicon, p, &options)).collect();
-        let csv = results_csv(&f.corpus, &predicted, &baseline);
+        let csv = results_csv(&f.corpus.pairs, 0, &predicted, &baseline);
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), f.corpus.len() + 2);
         let b = Counts::of_corpus(f.corpus.pairs.iter().zip(baseline.iter().map(Vec::as_slice)));
@@ -454,7 +455,7 @@ mod tests {
             &[Scored::new(0, 0, 0.9), Scored::new(1, 1, 0.8), Scored::new(4, 4, 0.6), Scored::new(2, 2, 0.6)],
         );
         let corpus = Corpus { pairs: vec![pair] };
-        let curve = pr_curve(&corpus, &[search]);
+        let curve = pr_curve(&corpus.pairs, &[search]);
         let summary: Vec<(f64, usize, usize, usize)> =
             curve.iter().map(|p| (p.threshold, p.counts.predicted, p.counts.correct, p.counts.correct_good)).collect();
         // 2-2 is a POS link: taken but not counted, as in `eval`.

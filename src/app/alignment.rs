@@ -18,6 +18,7 @@ use crate::lexicon::{
 };
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::NodeId;
+use serde::{Deserialize, Serialize};
 
 /// Why an alignment workflow stopped.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -28,7 +29,7 @@ pub enum AlignmentError {
     Model(AlignError),
     #[error("no kernel to train")]
     NoKernel,
-    #[error("{0} pairs are too few to hold out {HELD_OUT_PERCENT}% as dev and train on the rest")]
+    #[error("{0} pairs are too few to hold out {HELD_OUT_PERCENT}% (as dev or as the test) and train on the rest")]
     TooFewToHoldOut(usize),
     #[error("cancelled")]
     Cancelled,
@@ -126,50 +127,173 @@ pub fn train_model(
     best.map(|(_, m)| m).ok_or(AlignmentError::NoKernel)
 }
 
-/// The share of the loaded pairs the page holds out as dev when asked to
-/// calibrate (it has no dev file): the last 20%, as `treelink train --dev`
-/// would use them.
+/// The share of the loaded pairs the page holds out (it has no dev or
+/// test file): the last 20%, as dev (to calibrate) or as a test, as
+/// `treelink train --dev` / `treelink align` would be given them.
 pub const HELD_OUT_PERCENT: usize = 20;
 
-/// Splits `corpus` into its first pairs (train) and its last
-/// [`HELD_OUT_PERCENT`]% (dev, at least one pair); `None` when either
-/// side would be empty.
-pub fn hold_out(corpus: &Corpus) -> Option<(Corpus, Corpus)> {
-    let dev = held_out_pairs(corpus.len())?;
-    let (train, dev) = corpus.pairs.split_at(corpus.len() - dev);
-    Some((Corpus { pairs: train.to_vec() }, Corpus { pairs: dev.to_vec() }))
-}
-
-/// How many of `n` pairs [`hold_out`] holds out, if it can.
+/// How many of `n` pairs are the last [`HELD_OUT_PERCENT`]% (at least
+/// one), if that leaves at least one before them.
 pub fn held_out_pairs(n: usize) -> Option<usize> {
     let dev = (n * HELD_OUT_PERCENT / 100).max(1);
     (dev < n).then_some(dev)
 }
 
-/// What the page's Train button does with the pairs it holds: `treelink
-/// train --train PAIRS` or, with `held_out`, `treelink train --train FIRST
-/// --dev LAST` on the split of [`hold_out`] (word links given for all pairs
-/// are cut to the training pairs', as `--word-align` gives them).
+/// How the page trains on the pairs it holds (its Train panel's choices
+/// beyond the training options): the in-engine lexicon's word model
+/// (`--word-model`) and stem back-off (`--stem-backoff N`), whether the
+/// last [`HELD_OUT_PERCENT`]% of the training pairs are dev (*Calibrate*:
+/// `--dev`), and whether the last [`HELD_OUT_PERCENT`]% of the pairs are
+/// held out as a test no model sees (`--held-out`, then `align` on them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct PairsTraining {
+    pub word_model: WordModel,
+    pub stem_backoff: Option<usize>,
+    pub calibrate: bool,
+    pub test: bool,
+}
+
+/// The stem back-off the page offers (`--stem-backoff 4`): the length chosen
+/// on SQUOIA dev (`docs/alignment-results.md`, "Training for held-out input").
+pub const PAGE_STEM_CHARS: usize = 4;
+
+/// Which of the loaded pairs train, which are dev (they choose the
+/// threshold and pruning) and which are the held-out test, in that order:
+/// pairs `0..train`, `train..train + dev`, then the last `test`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairSplit {
+    pub train: usize,
+    pub dev: usize,
+    pub test: usize,
+}
+
+impl PairSplit {
+    /// The split of `n` pairs: with `test`, the last [`HELD_OUT_PERCENT`]%
+    /// held out as the test; with `calibrate`, the last
+    /// [`HELD_OUT_PERCENT`]% of the rest as dev; `None` when a part would
+    /// be empty.
+    pub fn of(n: usize, calibrate: bool, test: bool) -> Option<PairSplit> {
+        let test = if test { held_out_pairs(n)? } else { 0 };
+        let rest = n - test;
+        let dev = if calibrate { held_out_pairs(rest)? } else { 0 };
+        (rest > dev).then_some(PairSplit { train: rest - dev, dev, test })
+    }
+
+    pub fn pairs(&self) -> usize {
+        self.train + self.dev + self.test
+    }
+
+    /// The pairs a model trained on this split has seen (its training pairs and dev).
+    pub fn seen(&self) -> std::ops::Range<usize> {
+        0..self.train + self.dev
+    }
+
+    pub fn dev_pairs(&self) -> std::ops::Range<usize> {
+        self.train..self.train + self.dev
+    }
+
+    pub fn test_pairs(&self) -> std::ops::Range<usize> {
+        self.train + self.dev..self.pairs()
+    }
+
+    /// The split in words, pairs numbered from 1: "trained on pairs 1–101,
+    /// pairs 102–126 as dev, pairs 127–157 held out as the test".
+    pub fn describe(&self) -> String {
+        let span = |r: std::ops::Range<usize>| format!("{}–{}", r.start + 1, r.end);
+        let mut out = format!("trained on pairs {}", span(0..self.train));
+        if self.dev > 0 {
+            out += &format!(", pairs {} as dev", span(self.dev_pairs()));
+        }
+        if self.test > 0 {
+            out += &format!(", pairs {} held out as the test", span(self.test_pairs()));
+        }
+        out
+    }
+}
+
+fn pairs_of(corpus: &Corpus, range: std::ops::Range<usize>) -> Corpus {
+    Corpus { pairs: corpus.pairs.get(range).map_or_else(Vec::new, <[_]>::to_vec) }
+}
+
+/// What the page's Train button does with the pairs it holds, on the
+/// split of [`PairSplit::of`]: `treelink train --train FIRST [--dev
+/// MIDDLE] [--held-out] [--stem-backoff N] --word-model M` (word links
+/// given for all pairs are cut to the training pairs', as `--word-align`
+/// gives them); without a split, `treelink train --train PAIRS`.
 pub fn train_on_pairs(
     corpus: &Corpus,
-    held_out: bool,
+    how: &PairsTraining,
     tables: Option<Lexicon>,
     word_links: Option<Vec<WordAlignment>>,
-    word_model: WordModel,
     options: &[TrainOptions],
     observer: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignmentError> {
-    if !held_out {
-        let source = lexicon_source(tables, word_links, Vec::new(), word_model);
-        return train_model(corpus, None, source, options, observer);
-    }
-    let (train, dev) = hold_out(corpus).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
+    let split =
+        PairSplit::of(corpus.len(), how.calibrate, how.test).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
     let word_links = word_links.map(|mut links| {
-        links.truncate(train.len());
+        links.truncate(split.train);
         links
     });
-    let source = lexicon_source(tables, word_links, Vec::new(), word_model);
-    train_model(&train, Some(&dev), source, options, observer)
+    let source = lexicon_source(tables, word_links, Vec::new(), how.word_model)
+        .with_stem_backoff(how.stem_backoff)
+        .for_held_out_input(how.test);
+    if split.train == corpus.len() {
+        return train_model(corpus, None, source, options, observer);
+    }
+    let train = pairs_of(corpus, 0..split.train);
+    let dev = (split.dev > 0).then(|| pairs_of(corpus, split.dev_pairs()));
+    train_model(&train, dev.as_ref(), source, options, observer)
+}
+
+/// A trained model in a line, with what it chose on the dev pairs of
+/// `split` (as `treelink train --dev` prints it).
+pub fn trained_summary(model: &AlignmentModel, split: &PairSplit) -> String {
+    match model.summary.dev {
+        Some(dev) => format!(
+            "{}; on the dev pairs {}–{}: {dev}, with the pruning quantile {} and the threshold on D {:.3} chosen on them",
+            model.describe(),
+            split.train + 1,
+            split.train + split.dev,
+            model.summary.prune_quantile,
+            model.threshold
+        ),
+        None => model.describe(),
+    }
+}
+
+/// The held-out test of a model that [`train_on_pairs`] trained with
+/// `test` on `corpus`: the test pairs of `split` aligned as `treelink
+/// align --model M --input LAST` (a model of `train --held-out` keeps them
+/// out of its in-engine lexicon; the uploaded word links of those pairs
+/// replace the lexicon's, as `--word-align`), and the baseline on them with
+/// the lexicon the model aligned them with (trained on the training pairs
+/// only, as `treelink experiment` scores its test split).
+pub fn align_held_out(
+    model: AlignmentModel,
+    corpus: &Corpus,
+    split: &PairSplit,
+    word_links: Option<Vec<WordAlignment>>,
+    observer: &mut dyn Observer,
+) -> Result<Comparison, AlignmentError> {
+    let first = split.test_pairs().start;
+    let test = pairs_of(corpus, split.test_pairs());
+    let given = word_links.map(|links| links.into_iter().skip(first).collect::<Vec<_>>());
+    let given_note = if given.is_some() { " with the uploaded word alignment" } else { "" };
+    let alignment = align_input(&model, &test, given, InputSentences::HeldOut, observer)?;
+    let links = baseline(&test, &alignment.lexicon, &BaselineOptions::default(), observer)?;
+    let baseline = links.into_iter().map(|ls| ls.into_iter().map(|l| (l.source, l.target)).collect()).collect();
+    let lexicon = match &model.lexicon {
+        LexicalModel::Tables(_) => "the model's Moses tables".to_string(),
+        LexicalModel::InEngine { bitext, options, .. } => format!(
+            "the model's in-engine lexicon, trained on the sentences of its {} training pairs only{} (the held-out pairs' words it never saw stay unknown)",
+            bitext.len(),
+            if options.backoff.is_some() { ", with the stem back-off" } else { "" }
+        ),
+    };
+    let lexicon_note = format!(
+        "Lexicon of the model: {lexicon}{given_note}; of the baseline: the same lexicon, as `treelink experiment` scores a test split."
+    );
+    Ok(Comparison { model, corpus: test, first, alignment, baseline, lexicon_note })
 }
 
 /// What training chose on dev, in words.
@@ -266,7 +390,11 @@ pub fn baseline(
 /// pairs (the page's alignment workbench).
 pub struct Comparison {
     pub model: AlignmentModel,
+    /// The pairs aligned: the pairs loaded from the `first` on.
     pub corpus: Corpus,
+    /// The index among the pairs loaded of `corpus`'s first pair (0, or
+    /// the first held-out pair); [`Comparison::explain`] takes those indices.
+    pub first: usize,
     pub alignment: CorpusAlignment,
     /// The baseline's links of each pair (its default settings, the paper's best).
     pub baseline: Vec<Vec<(NodeId, NodeId)>>,
@@ -301,7 +429,7 @@ pub fn align_and_compare(
         ),
     };
     let lexicon_note = format!("Lexicon of the model: {model_note}{given_note}; of the baseline: {baseline_note}.");
-    Ok(Comparison { model, corpus, alignment, baseline, lexicon_note })
+    Ok(Comparison { model, corpus, first: 0, alignment, baseline, lexicon_note })
 }
 
 /// Why a node pair could not be explained.
@@ -316,11 +444,12 @@ pub enum ExplainError {
 }
 
 impl Comparison {
-    /// Why the model did (not) link `source` and `target` in pair `pair`.
+    /// Why the model did (not) link `source` and `target` in pair `pair`
+    /// (of the pairs loaded: [`Comparison::first`] is the first aligned).
     pub fn explain(&self, pair: usize, source: NodeId, target: NodeId) -> Result<Explanation, ExplainError> {
         let a = &self.alignment;
-        let (Some(p), Some(links), Some(search)) =
-            (self.corpus.pairs.get(pair), a.word_links.get(pair), a.searches.get(pair))
+        let k = pair.checked_sub(self.first).ok_or(ExplainError::NoPair(pair))?;
+        let (Some(p), Some(links), Some(search)) = (self.corpus.pairs.get(k), a.word_links.get(k), a.searches.get(k))
         else {
             return Err(ExplainError::NoPair(pair));
         };
@@ -333,23 +462,82 @@ impl Comparison {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::Named;
 
-    fn pairs(n: usize) -> Corpus {
-        let trees: String = (0..n).map(|k| format!("(S (N w{k}))\n")).collect();
-        Corpus::from_texts(Named { name: "a.src", text: &trees }, Named { name: "a.trg", text: &trees }, None).unwrap()
+    #[test]
+    fn the_split_holds_out_the_last_fifth_and_never_empties_a_part() {
+        let split = |n, calibrate, test| PairSplit::of(n, calibrate, test).map(|s| (s.train, s.dev, s.test));
+        // 10 pairs: the last 2 are the test, then the last 1 of the other 8 is dev.
+        assert_eq!(split(10, true, true), Some((7, 1, 2)));
+        assert_eq!(split(10, true, false), Some((8, 2, 0)));
+        assert_eq!(split(10, false, true), Some((8, 0, 2)));
+        assert_eq!(split(10, false, false), Some((10, 0, 0)));
+        // The built-in sample: 157 = 101 + 25 + 31.
+        let s = PairSplit::of(157, true, true).unwrap();
+        assert_eq!((s.train, s.dev, s.test, s.pairs()), (101, 25, 31, 157));
+        assert_eq!((s.seen(), s.dev_pairs(), s.test_pairs()), (0..126, 101..126, 126..157));
+        assert_eq!(s.describe(), "trained on pairs 1–101, pairs 102–126 as dev, pairs 127–157 held out as the test");
+        assert_eq!(split(157, false, true), Some((126, 0, 31)));
+        assert_eq!(split(157, true, false), Some((126, 31, 0)));
+        // Fewer than 5 pairs: still one pair held out.
+        assert_eq!(split(4, true, false), Some((3, 1, 0)));
+        assert_eq!(split(3, true, true), Some((1, 1, 1)));
+        // Too few: a part would be empty.
+        assert_eq!(split(2, true, true), None);
+        assert_eq!(split(1, false, true), None);
+        assert_eq!(split(1, true, false), None);
+        assert_eq!(split(0, false, false), None);
+        assert_eq!(split(1, false, false), Some((1, 0, 0)));
+    }
+
+    /// The first 40 pairs of the built-in sample (SQUOIA dev).
+    fn sample_pairs() -> Corpus {
+        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
+        Corpus { pairs: corpus.pairs[..40].to_vec() }
+    }
+
+    /// The page's held-out test, as the CLI would run it: trained on the
+    /// pairs before the test (dev the last of them), the in-engine lexicon
+    /// on the training pairs' sentences alone, and only the test aligned.
+    #[test]
+    fn a_held_out_test_trains_on_the_first_pairs_and_aligns_only_the_last_fifth() {
+        let corpus = sample_pairs();
+        let how = PairsTraining {
+            word_model: WordModel::FastAlign,
+            stem_backoff: Some(PAGE_STEM_CHARS),
+            calibrate: true,
+            test: true,
+        };
+        let split = PairSplit::of(corpus.len(), how.calibrate, how.test).unwrap();
+        assert_eq!((split.train, split.dev, split.test), (26, 6, 8));
+        let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
+        let model = train_on_pairs(&corpus, &how, None, None, &[options], &mut crate::progress::Quiet).unwrap();
+        assert!(model.summary.dev.is_some(), "calibrated on the dev pairs");
+        let LexicalModel::InEngine { bitext, options, held_out } = &model.lexicon else {
+            panic!("{:?}", model.lexicon)
+        };
+        assert_eq!(bitext.len(), split.train, "the lexicon saw the training pairs' sentences only");
+        assert!(*held_out, "as `train --held-out`");
+        assert_eq!(options.backoff.map(|b| b.stem_chars), Some(PAGE_STEM_CHARS));
+        assert!(trained_summary(&model, &split).contains("on the dev pairs 27–32: "));
+
+        let compared = align_held_out(model, &corpus, &split, None, &mut crate::progress::Quiet).unwrap();
+        assert_eq!(compared.first, 32);
+        assert_eq!(compared.corpus.pairs[..], corpus.pairs[32..]);
+        assert_eq!((compared.alignment.searches.len(), compared.baseline.len()), (8, 8));
+        assert!(compared
+            .lexicon_note
+            .contains("trained on the sentences of its 26 training pairs only, with the stem back-off"));
+        // Pairs are named as loaded: a training pair has no explanation, a held-out one does.
+        assert_eq!(compared.explain(31, 0, 0).unwrap_err(), ExplainError::NoPair(31));
+        assert!(compared.explain(32, 0, 0).is_ok());
+        assert_eq!(compared.explain(40, 0, 0).unwrap_err(), ExplainError::NoPair(40));
     }
 
     #[test]
-    fn the_held_out_dev_is_the_last_fifth_and_never_empties_a_side() {
-        let corpus = pairs(157);
-        let (train, dev) = hold_out(&corpus).unwrap();
-        assert_eq!((train.len(), dev.len()), (126, 31));
-        assert_eq!(train.pairs[..], corpus.pairs[..126]);
-        assert_eq!(dev.pairs[..], corpus.pairs[126..]);
-        let (train, dev) = hold_out(&pairs(4)).unwrap();
-        assert_eq!((train.len(), dev.len()), (3, 1));
-        assert!(hold_out(&pairs(1)).is_none());
-        assert!(hold_out(&pairs(0)).is_none());
+    fn too_few_pairs_to_hold_out_a_test_is_an_error_before_any_training() {
+        let corpus = Corpus { pairs: sample_pairs().pairs[..2].to_vec() };
+        let how = PairsTraining { calibrate: true, test: true, ..PairsTraining::default() };
+        let result = train_on_pairs(&corpus, &how, None, None, &[TrainOptions::default()], &mut crate::progress::Quiet);
+        assert_eq!(result.unwrap_err(), AlignmentError::TooFewToHoldOut(2));
     }
 }

@@ -225,11 +225,11 @@ fn job_worker_answers(dispatch: Callback<Action>) -> Callback<protocol::Response
                 parts.2.extend(baseline);
                 return;
             }
-            Response::Aligned { job, lexicon, .. } => {
+            Response::Aligned { job, lexicon, first, .. } => {
                 let (from, searches, baseline) = std::mem::take(&mut *parts.borrow_mut());
                 // Parts of another job are none of this one's (the reducer refuses a count that does not fit).
                 let (searches, baseline) = if from == Some(job) { (searches, baseline) } else { Default::default() };
-                Response::Aligned { job, searches, baseline, lexicon }
+                Response::Aligned { job, searches, baseline, lexicon, first }
             }
             other => other,
         };

@@ -47,6 +47,8 @@ pub struct TrainView {
     pub word_links: Option<String>,
     /// How the last alignment job ended.
     pub note: Option<Result<String, String>>,
+    /// The note gives scores of pairs the model was trained on.
+    pub note_on_training_data: bool,
     pub worker_stopped: bool,
     /// The alignment model in hand: where it came from, and what it is.
     pub model: Option<(String, String)>,
@@ -195,6 +197,7 @@ impl State {
                     .map(|(a, b)| (a.to_string(), b.to_string())),
                 word_links: self.ok_name(Slot::WordLinks).map(str::to_string),
                 note: self.job_note.clone(),
+                note_on_training_data: self.job_note_on_training_data,
                 worker_stopped: self.worker_stopped,
                 model: self.model.as_ref().map(|m| (m.origin.to_string(), m.summary.clone())),
             },

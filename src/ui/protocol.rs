@@ -13,9 +13,9 @@ use super::load::{LoadAnswer, LoadRequest, WirePair, WireTree};
 use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
 use crate::align::model::TrainOptions;
+pub use crate::app::alignment::PairsTraining;
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::io::links::write_links;
-use crate::lexicon::WordModel;
 use crate::limits::Limits;
 use crate::mt::model::SystemKind;
 
@@ -85,20 +85,19 @@ pub struct LexiconFiles {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Request {
-    /// Train a model on `corpus` (as `treelink train --train`; with
-    /// `held_out`, on its first pairs with the last 20% as `--dev`:
-    /// `app::alignment::train_on_pairs`), the in-engine lexicon by
-    /// `word_model` (`--word-model`), then align `corpus` with it (as
-    /// `treelink align`) and run the baseline.
+    /// Train a model on `corpus` as `how` says (`treelink train --train`;
+    /// with *Calibrate*, the last 20% of the training pairs as `--dev`; with
+    /// the test held out, on all but the last 20% with `--held-out`:
+    /// `app::alignment::train_on_pairs`), then align `corpus` with it (as
+    /// `treelink align`) and run the baseline, or, with the test held out,
+    /// align the held-out pairs alone (`app::alignment::align_held_out`).
     Train {
         job: JobId,
         corpus: CorpusText,
         options: TrainOptions,
         lexicon: LexiconFiles,
         #[serde(default)]
-        word_model: WordModel,
-        #[serde(default)]
-        held_out: bool,
+        how: PairsTraining,
     },
     /// Align `corpus` with the model file `model` (as `treelink align`) and
     /// run the baseline (as `treelink baseline`).
@@ -155,12 +154,15 @@ pub enum Response {
         summary: String,
     },
     /// One search per pair, the baseline's links per pair, and where the
-    /// lexicons came from.
+    /// lexicons came from; the pairs aligned are the pairs sent from the
+    /// `first` on (0, or the first held-out pair).
     Aligned {
         job: JobId,
         searches: Vec<Search>,
         baseline: Vec<Vec<(NodeId, NodeId)>>,
         lexicon: String,
+        #[serde(default)]
+        first: usize,
     },
     Explained {
         pair: usize,

@@ -142,7 +142,8 @@ struct PairTableProps {
 fn pair_table(props: &PairTableProps) -> Html {
     let (r, corpus, dispatch) = (&*props.results, &*props.corpus, &props.dispatch);
     let (key, ascending) = props.sort;
-    let mut order: Vec<usize> = (0..r.model_counts.len().min(corpus.len())).collect();
+    // The pairs aligned (all, or the held-out test's).
+    let mut order: Vec<usize> = r.pairs().filter(|&k| k < r.model_counts.len().min(corpus.len())).collect();
     order.sort_by(|&a, &b| {
         let (va, vb) = (sort_value(r, corpus, key, a), sort_value(r, corpus, key, b));
         let o = va.total_cmp(&vb).then(a.cmp(&b));
@@ -244,13 +245,19 @@ pub fn results_panel(props: &ResultsProps) -> Html {
         <section class="panel results" id="results-panel" aria-labelledby="results-title">
             <h2 id="results-title">{"Results"}</h2>
             <p class="hint" id="results-note">{format!("Model: {}. {}", r.model, r.lexicon)}</p>
+            if let Some(note) = &r.held_out {
+                <p class="held-out-note" id="held-out-note" role="note">{note}</p>
+            }
             if r.trained_on_these {
                 {training_data_warning("results-caution")}
             }
             <div class="results-grid">
                 <div>
                     <table id="results-table" class="scores">
-                        <caption>{format!("All {} pairs: links between phrase nodes, scored against the gold links (%)", props.corpus.len())}</caption>
+                        <caption>{match r.held_out {
+                            Some(_) => format!("The {} held-out pairs {}–{}: links between phrase nodes, scored against the gold links (%)", r.pairs().len(), r.first + 1, r.pairs().end),
+                            None => format!("All {} pairs: links between phrase nodes, scored against the gold links (%)", props.corpus.len()),
+                        }}</caption>
                         <thead><tr><th scope="col">{"aligner"}</th><th scope="col">{"P"}</th><th scope="col">{"R"}</th><th scope="col">{"F"}</th>
                             <th scope="col">{"R (good)"}</th><th scope="col">{"correct"}</th><th scope="col">{"predicted"}</th><th scope="col">{"gold"}</th></tr></thead>
                         <tbody>

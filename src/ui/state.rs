@@ -18,6 +18,7 @@ use crate::align::explain::{curve_csv, results_csv};
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
 use crate::align::model::{DecisionThreshold, TrainOptions};
+use crate::app::alignment::{PairSplit, PairsTraining, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
 use crate::app::files::{FileKind, SNIFF_BYTES};
 use crate::corpus::{Corpus, Found, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
@@ -217,15 +218,19 @@ impl Field {
 }
 
 /// The training form's texts, as typed, and the error of each bad field;
-/// the in-engine lexicon's word model (`--word-model`); and whether the
-/// last 20% of the pairs are held out as dev to calibrate the threshold on
-/// D (`--dev`, `app::alignment::hold_out`).
+/// the in-engine lexicon's word model (`--word-model`) and stem back-off
+/// (`--stem-backoff 4`); whether the last 20% of the training pairs are
+/// dev to calibrate the threshold on D (`--dev`); and whether the last
+/// 20% of the pairs are held out as a test (`--held-out`, then `align` on
+/// them): [`PairsTraining`], split by `app::alignment::PairSplit`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrainForm {
     pub values: BTreeMap<Field, String>,
     pub errors: BTreeMap<Field, String>,
     pub word_model: WordModel,
-    pub held_out: bool,
+    pub calibrate: bool,
+    pub test: bool,
+    pub stem_backoff: bool,
 }
 
 impl Default for TrainForm {
@@ -244,12 +249,24 @@ impl Default for TrainForm {
             values: values.into_iter().collect(),
             errors: BTreeMap::new(),
             word_model: WordModel::default(),
-            held_out: false,
+            calibrate: false,
+            test: false,
+            stem_backoff: false,
         }
     }
 }
 
 impl TrainForm {
+    /// The choices beyond the options, as the worker takes them.
+    pub fn pairs_training(&self) -> PairsTraining {
+        PairsTraining {
+            word_model: self.word_model,
+            stem_backoff: self.stem_backoff.then_some(PAGE_STEM_CHARS),
+            calibrate: self.calibrate,
+            test: self.test,
+        }
+    }
+
     pub fn value(&self, f: Field) -> &str {
         self.values.get(&f).map_or("", String::as_str)
     }
@@ -327,7 +344,7 @@ impl TrainForm {
                     // Progress more often than the CLI's default (it changes nothing else).
                     svm: SvmParams { progress_every: 100, ..SvmParams::default() },
                     // `--threshold auto`: with the held-out dev, the one that maximises its F.
-                    threshold: if self.held_out {
+                    threshold: if self.calibrate {
                         DecisionThreshold::Calibrated
                     } else {
                         DecisionThreshold::Fixed(0.0)
@@ -347,6 +364,18 @@ pub struct LoadedAlignmentModel {
     /// Where it came from.
     pub origin: ModelOrigin,
     pub summary: String,
+    /// Trained in the page: on which pairs.
+    pub trained_on: Option<TrainedOn>,
+}
+
+/// The pairs a model trained in the page has seen (as [`MtHeld`] records
+/// its trees): the first `seen` pairs (training pairs and dev) of the
+/// corpus of generation `gen`. Scores of those pairs carry
+/// [`ON_TRAINING_DATA`]; the held-out pairs after them do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrainedOn {
+    pub gen: CorpusGen,
+    pub seen: usize,
 }
 
 /// Where an alignment model the page holds came from (only one trained
@@ -383,6 +412,8 @@ pub enum JobKind {
 pub struct Job {
     pub id: JobId,
     pub kind: JobKind,
+    /// A training job's split of the pairs (training pairs, dev, held-out test).
+    pub split: Option<PairSplit>,
     pub corpus_gen: CorpusGen,
     pub stage: String,
     pub done: u64,
@@ -416,8 +447,16 @@ impl Job {
 pub struct Results {
     pub corpus_gen: CorpusGen,
     pub model: String,
-    /// The model was trained in the page on these same pairs.
+    /// The model was trained in the page on some of the pairs scored.
     pub trained_on_these: bool,
+    /// The model was trained in the page on the pairs before this one (0: none of these).
+    pub seen: usize,
+    /// The pairs before this one were not aligned (the training pairs of a
+    /// held-out test); every vector below still has one entry per pair
+    /// loaded (empty for those), and the scores count the pairs from here.
+    pub first: usize,
+    /// For a held-out test: which pairs were held out and what trained the model, in words.
+    pub held_out: Option<String>,
     pub lexicon: String,
     pub searches: Vec<Search>,
     pub predicted: Vec<Vec<Link>>,
@@ -430,20 +469,28 @@ pub struct Results {
 }
 
 impl Results {
+    /// The results of pairs `first..` of `corpus` (their searches and the baseline's links).
     fn new(
         corpus: &Corpus,
         corpus_gen: CorpusGen,
         model: String,
         lexicon: String,
+        first: usize,
         searches: Vec<Search>,
         baseline: Vec<Vec<(NodeId, NodeId)>>,
     ) -> Results {
+        let searches: Vec<Search> = std::iter::repeat_with(Search::default).take(first).chain(searches).collect();
         let predicted = searches.iter().map(predicted_links).collect();
-        let baseline = baseline.into_iter().map(|l| l.into_iter().map(|(s, t)| Link::good(s, t)).collect()).collect();
+        let baseline = std::iter::repeat_n(Vec::new(), first)
+            .chain(baseline.into_iter().map(|l| l.into_iter().map(|(s, t)| Link::good(s, t)).collect()))
+            .collect();
         let mut r = Results {
             corpus_gen,
             model,
             trained_on_these: false,
+            seen: 0,
+            first,
+            held_out: None,
             lexicon,
             searches,
             predicted,
@@ -458,16 +505,29 @@ impl Results {
         r
     }
 
-    /// (Re)computes every count against the corpus's gold links.
+    /// (Re)computes every count against the corpus's gold links (the
+    /// totals and the curve over the pairs aligned).
     fn score(&mut self, corpus: &Corpus) {
         let per_pair = |links: &[Vec<Link>]| -> Vec<Counts> {
             corpus.pairs.iter().enumerate().map(|(k, p)| Counts::of_pair(p, links.get(k).map_or(&[], |l| l))).collect()
         };
         self.model_counts = per_pair(&self.predicted);
         self.baseline_counts = per_pair(&self.baseline);
-        self.model_total = self.model_counts.iter().fold(Counts::default(), |a, &b| a + b);
-        self.baseline_total = self.baseline_counts.iter().fold(Counts::default(), |a, &b| a + b);
-        self.curve = pr_curve(corpus, &self.searches);
+        let total = |counts: &[Counts]| counts.iter().skip(self.first).fold(Counts::default(), |a, &b| a + b);
+        self.model_total = total(&self.model_counts);
+        self.baseline_total = total(&self.baseline_counts);
+        let first = self.first.min(corpus.len()).min(self.searches.len());
+        self.curve = pr_curve(&corpus.pairs[first..], &self.searches[first..]);
+    }
+
+    /// Whether pair `k` was aligned (not a training pair of a held-out test).
+    pub fn aligned(&self, k: usize) -> bool {
+        k >= self.first && k < self.searches.len()
+    }
+
+    /// The pairs aligned, as a range of pair indices.
+    pub fn pairs(&self) -> std::ops::Range<usize> {
+        self.first..self.searches.len()
     }
 
     /// The posterior the search gave `(s, t)` of pair `k`, if it was searched.
@@ -699,6 +759,22 @@ pub struct Session {
     /// The folded sub-trees, on the pairs as shown (after any swap).
     #[serde(default)]
     pub folds: Vec<SavedFolds>,
+    /// The training form's choices beyond its fields.
+    #[serde(default)]
+    pub word_model: WordModel,
+    #[serde(default)]
+    pub stem_backoff: bool,
+    #[serde(default)]
+    pub calibrate: bool,
+    #[serde(default)]
+    pub test: bool,
+    /// The alignment model trained in the page saw the first this many of
+    /// the pairs the files make (as shown), if it was trained on them.
+    #[serde(default)]
+    pub alignment_model_seen: Option<usize>,
+    /// The student's name for the open exercise's answers.
+    #[serde(default)]
+    pub student: String,
 }
 
 /// A file in use, as the user gave it.
@@ -717,6 +793,8 @@ impl Session {
 /// What a restored session still applies once its files are loaded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Restoring {
+    /// The restored alignment model was trained on the first this many pairs.
+    pub model_seen: Option<usize>,
     pub sides_swapped: bool,
     pub pair: usize,
     pub mode: Mode,
@@ -767,6 +845,8 @@ pub struct State {
     pub job: Option<Job>,
     /// How the last job ended.
     pub job_note: Option<Result<String, String>>,
+    /// The job note gives scores of pairs the model was trained on (it carries [`ON_TRAINING_DATA`]).
+    pub job_note_on_training_data: bool,
     pub explained: Option<Explained>,
     /// Counts worker restarts (a restarted worker has forgotten the alignment's details).
     pub worker_gen: WorkerGen,
@@ -914,8 +994,12 @@ pub enum Action {
     SetField(Field, String),
     /// The in-engine lexicon's word model for training.
     SetWordModel(WordModel),
-    /// Hold out the last 20% of the pairs as dev (calibrated threshold), or train on all.
-    SetHeldOut(bool),
+    /// Hold out the last 20% of the training pairs as dev (calibrated threshold), or not.
+    SetCalibrate(bool),
+    /// Hold out the last 20% of the pairs as a test (train on the rest, score them), or not.
+    SetHoldOutTest(bool),
+    /// The in-engine lexicon's stem back-off (`--stem-backoff 4`), on or off.
+    SetStemBackoff(bool),
     /// Train on the loaded pairs, then align them (the training form's options).
     Train {
         now: f64,
@@ -1090,6 +1174,7 @@ impl State {
             results,
             job,
             job_note,
+            job_note_on_training_data,
             explained,
             worker_gen,
             worker_stopped,
@@ -1126,6 +1211,7 @@ impl State {
             && *model == other.model
             && *results == other.results
             && *job_note == other.job_note
+            && *job_note_on_training_data == other.job_note_on_training_data
             && *explained == other.explained
             && *worker_gen == other.worker_gen
             && *worker_stopped == other.worker_stopped
@@ -1167,6 +1253,7 @@ impl State {
             results: None,
             job: None,
             job_note: None,
+            job_note_on_training_data: false,
             explained: None,
             worker_gen: WorkerGen::default(),
             worker_stopped: false,
@@ -1291,7 +1378,7 @@ impl State {
         let checked = self.classroom.checks.as_ref().and_then(|c| c.get(self.pair));
         match self.mode {
             Mode::Inspect => {
-                let Some(r) = self.results() else { return gold_links().collect() };
+                let Some(r) = self.results().filter(|r| r.aligned(self.pair)) else { return gold_links().collect() };
                 let predicted = r.predicted.get(self.pair).map_or(&[][..], |l| l);
                 let is_gold = |s, t| pair.gold.iter().any(|g| (g.source, g.target) == (s, t));
                 let is_predicted = |s, t| predicted.iter().any(|p| (p.source, p.target) == (s, t));
@@ -1492,6 +1579,7 @@ impl State {
         self.job = Some(Job {
             id,
             kind,
+            split: None,
             corpus_gen: self.corpus_gen,
             stage: "starting the worker".into(),
             done: 0,
@@ -1502,6 +1590,7 @@ impl State {
             kkt: None,
         });
         self.job_note = None;
+        self.job_note_on_training_data = false;
     }
 
     /// The id of the held translation model, and the effect that sends it
@@ -1544,7 +1633,7 @@ impl State {
     /// results and the worker holding their alignment), in Inspect mode.
     fn explain_key(&self) -> Option<(usize, NodeId, NodeId, usize, WorkerGen)> {
         let results = self.shared_results()?;
-        (self.mode == Mode::Inspect).then_some(())?;
+        (self.mode == Mode::Inspect && results.aligned(self.pair)).then_some(())?;
         Some((self.pair, self.sel_source?, self.sel_target?, Rc::as_ptr(&results.0) as usize, self.worker_gen))
     }
 
@@ -1637,9 +1726,14 @@ impl State {
             Slot::LexT2s,
             Slot::Model,
             Slot::Lm,
+            // An open exercise after the trees: its pairs are the ones shown (and hand links are on them).
+            Slot::Exercise,
+            Slot::Answers,
         ];
+        let exercise_open = self.classroom.open.is_some();
         let files = order
             .iter()
+            .filter(|&&slot| exercise_open || !matches!(slot, Slot::Exercise | Slot::Answers))
             .flat_map(|&slot| {
                 let kept = &given.slot(slot).kept;
                 kept.iter().map(move |u| SavedFile { slot, name: u.name.clone(), text: u.text.to_string() })
@@ -1667,6 +1761,15 @@ impl State {
             mt_system: self.mt.system,
             mt_extract: self.mt.extract,
             folds: self.folds.saved(self.corpus_gen),
+            word_model: self.form.word_model,
+            stem_backoff: self.form.stem_backoff,
+            calibrate: self.form.calibrate,
+            test: self.form.test,
+            alignment_model_seen: trained
+                .and_then(|m| m.trained_on)
+                .filter(|t| t.gen == self.corpus_gen)
+                .map(|t| t.seen),
+            student: self.classroom.student.clone(),
         }
     }
 
@@ -1680,12 +1783,20 @@ impl State {
         for (field, value) in session.form {
             self.form.values.insert(field, value);
         }
+        (self.form.word_model, self.form.stem_backoff) = (session.word_model, session.stem_backoff);
+        (self.form.calibrate, self.form.test) = (session.calibrate, session.test);
         self.form.errors = self.form.options().err().unwrap_or_default();
         self.reduce(Action::SetLambda(session.lambda));
+        self.classroom.student = session.student;
         (self.mt.system, self.mt.extract) = (session.mt_system, session.mt_extract);
         self.teach.reveal_gold = session.reveal_gold;
         if let Some((summary, json)) = session.alignment_model {
-            self.model = Some(LoadedAlignmentModel { json: json.into(), origin: ModelOrigin::TrainedHere, summary });
+            self.model = Some(LoadedAlignmentModel {
+                json: json.into(),
+                origin: ModelOrigin::TrainedHere,
+                summary,
+                trained_on: None,
+            });
         }
         match (session.translation_model, mt_file) {
             (Some((name, _)), Some(file)) => {
@@ -1697,6 +1808,7 @@ impl State {
             _ => {}
         }
         self.restoring = Some(Restoring {
+            model_seen: session.alignment_model_seen,
             sides_swapped: session.sides_swapped,
             pair: session.pair,
             mode: session.mode,
@@ -1717,6 +1829,12 @@ impl State {
         let Some(r) = self.restoring.take() else { return };
         if r.sides_swapped {
             self.swap_sides();
+        }
+        // The model saw these pairs again (a new generation of the same trees).
+        if let (Some(m), Some(seen)) = (&mut self.model, r.model_seen) {
+            if m.origin == ModelOrigin::TrainedHere {
+                m.trained_on = Some(TrainedOn { gen: self.corpus_gen, seen });
+            }
         }
         self.teach.links = r.links;
         self.folds = Folds::restored(self.corpus_gen, &r.folds, &self.corpus);
@@ -1777,6 +1895,7 @@ impl State {
                 json: u.text.clone(),
                 origin: ModelOrigin::Uploaded(u.name.clone()),
                 summary,
+                trained_on: None,
             });
         }
         if let Some(class) = answer.class {
@@ -1989,7 +2108,9 @@ impl State {
         let pair_number = self.pair + 1;
         let effect = match file {
             ExportFile::PredictedLinks => {
-                text("treelink-predicted.gold", write_links(&self.results()?.predicted), "text/plain")
+                // The pairs aligned (all, or the held-out test's): what `treelink align` prints for them.
+                let r = self.results()?;
+                text("treelink-predicted.gold", write_links(&r.predicted[r.pairs()]), "text/plain")
             }
             ExportFile::StudentLinks => {
                 let links: Vec<Vec<Link>> = (0..self.corpus.len())
@@ -2037,7 +2158,10 @@ impl State {
             }
             ExportFile::ResultsCsv => {
                 let r = self.results()?;
-                text("treelink-results.csv", results_csv(&self.corpus, &r.predicted, &r.baseline), "text/csv")
+                let (pairs, model, baseline) = (&self.corpus.pairs, &r.predicted, &r.baseline);
+                let range = r.pairs();
+                let csv = results_csv(&pairs[range.clone()], range.start, &model[range.clone()], &baseline[range]);
+                text("treelink-results.csv", csv, "text/csv")
             }
             ExportFile::CurveCsv => text("treelink-pr-curve.csv", curve_csv(&self.results()?.curve), "text/csv"),
             ExportFile::DerivationSvg => {
@@ -2075,29 +2199,61 @@ impl State {
                 }
             }
             Response::Trained { job, model, summary } => {
-                if job_is(&self.job, job) {
-                    self.model =
-                        Some(LoadedAlignmentModel { json: model.into(), origin: ModelOrigin::TrainedHere, summary });
+                if let Some(j) = self.job.as_ref().filter(|j| j.id == job) {
+                    let seen = j.split.map_or(self.corpus.len(), |split| split.seen().end);
+                    self.model = Some(LoadedAlignmentModel {
+                        json: model.into(),
+                        origin: ModelOrigin::TrainedHere,
+                        summary,
+                        trained_on: Some(TrainedOn { gen: j.corpus_gen, seen }),
+                    });
                 }
             }
-            Response::Aligned { job, searches, baseline, lexicon } => {
+            Response::Aligned { job, searches, baseline, lexicon, first } => {
                 let Some(j) = self.job.take_if(|j| j.id == job) else { return };
                 let elapsed = (now - j.started) / 1000.0;
-                if j.corpus_gen != self.corpus_gen || searches.len() != self.corpus.len() {
+                if j.corpus_gen != self.corpus_gen || first + searches.len() != self.corpus.len() {
                     self.job_note = Some(Err("The data changed while aligning: align again.".into()));
+                    self.job_note_on_training_data = false;
                     return;
                 }
                 let model = self.model.as_ref().map_or(String::new(), |m| format!("{} ({})", m.summary, m.origin));
-                let mut r = Results::new(&self.corpus, self.corpus_gen, model, lexicon, searches, baseline);
-                r.trained_on_these = j.kind == JobKind::Train;
-                let verb = if j.kind == JobKind::Train { "Trained and aligned" } else { "Aligned" };
-                self.job_note = Some(Ok(format!(
-                    "{verb} {} pairs in {elapsed:.1} s: P {:.2}, R {:.2}, F {:.2}.",
-                    self.corpus.len(),
+                let mut r = Results::new(&self.corpus, self.corpus_gen, model, lexicon, first, searches, baseline);
+                // Scores of pairs the model saw in training carry the warning, wherever they are shown.
+                let seen = self.model.as_ref().and_then(|m| m.trained_on).filter(|t| t.gen == self.corpus_gen);
+                r.seen = seen.map_or(0, |t| t.seen);
+                r.trained_on_these = first < r.seen;
+                let test = j.split.filter(|split| split.test > 0 && split.test_pairs().start == first);
+                r.held_out = test.map(|split| {
+                    format!(
+                        "Held out: pairs {}–{}, the last {HELD_OUT_PERCENT}% of the {} pairs loaded; the model was {} (as `treelink train --held-out`), and no model saw the held-out pairs: neither the SVM, nor the dev choices, nor the in-engine lexicon, which aligns them without training on their sentences (`treelink align` with a model of `train --held-out`).",
+                        first + 1,
+                        self.corpus.len(),
+                        self.corpus.len(),
+                        split.describe()
+                    )
+                });
+                let scores = format!(
+                    "P {:.2}, R {:.2}, F {:.2}.",
                     r.model_total.precision(),
                     r.model_total.recall(),
                     r.model_total.f()
-                )));
+                );
+                let note = match (j.kind, test) {
+                    (JobKind::Train, Some(split)) => format!(
+                        "Trained on pairs 1–{} and aligned the {} held-out pairs {}–{} in {elapsed:.1} s: {scores}",
+                        split.train + split.dev,
+                        split.test,
+                        first + 1,
+                        self.corpus.len()
+                    ),
+                    (JobKind::Train, None) => {
+                        format!("Trained and aligned {} pairs in {elapsed:.1} s: {scores}", self.corpus.len())
+                    }
+                    _ => format!("Aligned {} pairs in {elapsed:.1} s: {scores}", self.corpus.len() - first),
+                };
+                self.job_note = Some(Ok(note));
+                self.job_note_on_training_data = r.trained_on_these;
                 self.results = Some(Shared(Rc::new(r)));
                 self.explained = None;
             }
@@ -2238,7 +2394,10 @@ impl State {
                 let message = format!("{message}{again}.");
                 match self.job.take().map(|j| j.kind) {
                     Some(JobKind::TrainMt | JobKind::TranslateAll) => self.mt.note = Some(Err(message)),
-                    _ => self.job_note = Some(Err(message)),
+                    _ => {
+                        self.job_note = Some(Err(message));
+                        self.job_note_on_training_data = false;
+                    }
                 }
             }
             Response::Failed { job: Some(job), message } => {
@@ -2253,7 +2412,10 @@ impl State {
                 } else if job_is(&self.job, job) {
                     match self.job.take().map(|j| j.kind) {
                         Some(JobKind::TrainMt | JobKind::TranslateAll) => self.mt.note = Some(Err(message)),
-                        _ => self.job_note = Some(Err(message)),
+                        _ => {
+                            self.job_note = Some(Err(message));
+                            self.job_note_on_training_data = false;
+                        }
                     }
                 }
             }
@@ -2395,20 +2557,26 @@ impl State {
                 s.form.errors = s.form.options().err().unwrap_or_default();
             }
             Action::SetWordModel(model) => s.form.word_model = model,
-            Action::SetHeldOut(on) => s.form.held_out = on,
+            Action::SetCalibrate(on) => s.form.calibrate = on,
+            Action::SetHoldOutTest(on) => s.form.test = on,
+            Action::SetStemBackoff(on) => s.form.stem_backoff = on,
             Action::Train { now } => {
                 let has_gold = s.corpus.gold_links() > 0;
-                if let (None, Ok(options), true) = (&s.job, s.form.options(), has_gold) {
+                let how = s.form.pairs_training();
+                let split = PairSplit::of(s.corpus.len(), how.calibrate, how.test);
+                if let (None, Ok(options), true, Some(split)) = (&s.job, s.form.options(), has_gold, split) {
                     let id = s.job_id();
                     s.start_job(id, JobKind::Train, now);
+                    if let Some(j) = &mut s.job {
+                        j.split = Some(split);
+                    }
                     let corpus = CorpusText::of(&s.corpus);
                     effects.push(Effect::Post(Request::Train {
                         job: id,
                         corpus,
                         options,
                         lexicon: s.lexicon_files(),
-                        word_model: s.form.word_model,
-                        held_out: s.form.held_out,
+                        how,
                     }));
                 }
             }
@@ -2483,6 +2651,7 @@ impl State {
                 if std::mem::take(&mut s.worker_stopped) {
                     effects.push(Effect::RestartJobWorker);
                     s.job_note = Some(Ok("A fresh worker was started.".into()));
+                    s.job_note_on_training_data = false;
                 }
             }
             Action::Cancel => {
@@ -2504,6 +2673,7 @@ impl State {
                         s.mt.note = note;
                     } else {
                         s.job_note = note;
+                        s.job_note_on_training_data = false;
                     }
                 }
                 if s.explained.as_ref().is_some_and(|e| e.result.is_none()) {
@@ -2720,9 +2890,20 @@ mod tests {
         let status = s.slot(Slot::Answers).message.clone().unwrap().unwrap_err();
         assert!(status.starts_with("1 of 3 files not counted: bad.answers.json:"), "{status}");
         assert_eq!(s.classroom.class.as_ref().unwrap().students.len(), 2);
+        // Kept for the next visit: the open exercise, the answers files and the student's name.
+        let session = s.session();
+        let slots: Vec<Slot> = session.files.iter().map(|f| f.slot).collect();
+        assert_eq!(slots, [Slot::Exercise, Slot::Answers, Slot::Answers]);
+        let mut r = State::with_sample();
+        run(&mut r, Action::Restore { session: Box::new(session), mt_file: None });
+        assert_eq!(r.classroom.open.as_ref().map(|o| &*o.exercise), Some(&exercise));
+        assert_eq!((r.corpus.as_ref(), r.classroom.student.as_str()), (s.corpus.as_ref(), "Ana"));
+        assert_eq!((r.mode, &r.teach.links), (Mode::Teach, &s.teach.links));
+        assert_eq!(r.classroom.class.as_ref().map(|c| c.students.len()), Some(2));
         // The sample again: the exercise closes.
         run(&mut s, Action::LoadSample);
         assert!(s.classroom.open.is_none());
+        assert!(s.session().files.is_empty(), "a closed exercise is not kept");
     }
 
     #[test]
@@ -3295,7 +3476,10 @@ mod tests {
         assert_eq!(r.student_links(), [(0, 0)]);
         assert_eq!(r.folds.saved(r.corpus_gen), s.folds.saved(s.corpus_gen), "the folds, on the swapped pairs");
         assert_eq!((&r.form, &r.lambda_text, r.lambda), (&s.form, &s.lambda_text, 0.3));
-        assert_eq!(format!("{:?}", r.model), format!("{:?}", s.model));
+        // The model was trained before the swap: the pairs as shown are not the ones it saw.
+        assert_eq!(s.model.as_ref().and_then(|m| m.trained_on).map(|t| t.gen == s.corpus_gen), Some(false));
+        let unmarked = s.model.clone().map(|m| LoadedAlignmentModel { trained_on: None, ..m });
+        assert_eq!(format!("{:?}", r.model), format!("{unmarked:?}"));
         assert_eq!(format!("{:?}", r.lexicon_files()), format!("{:?}", s.lexicon_files()));
         // The address wins over the session's pair and mode.
         let mut r = State::with_sample();
@@ -3409,15 +3593,17 @@ mod tests {
     fn training_posts_one_request_and_cancelling_restarts_the_worker() {
         let mut s = State::with_sample();
         let effects = s.apply(Action::Train { now: 1.0 });
-        let [Effect::Post(Request::Train { job, corpus, options, lexicon, word_model, held_out })] = effects.as_slice()
-        else {
+        let [Effect::Post(Request::Train { job, corpus, options, lexicon, how })] = effects.as_slice() else {
             panic!("{effects:?}")
         };
         assert_eq!(*corpus, CorpusText::of(&s.corpus));
         assert_eq!(Ok(options.clone()), s.form.options());
         assert_eq!(options.threshold, DecisionThreshold::Fixed(0.0), "the paper's D > 0 without held-out pairs");
         assert_eq!(*lexicon, LexiconFiles::default());
-        assert_eq!((*word_model, *held_out), (WordModel::FastAlign, false));
+        let paper =
+            PairsTraining { word_model: WordModel::FastAlign, stem_backoff: None, calibrate: false, test: false };
+        assert_eq!(*how, paper, "trained on all the pairs, as `treelink train --train`");
+        assert_eq!(s.job.as_ref().and_then(|j| j.split), PairSplit::of(s.corpus.len(), false, false));
         let id = *job;
         assert!(s.apply(Action::Train { now: 2.0 }).is_empty(), "one job at a time");
         assert!(s.apply(Action::Align { now: 2.0 }).is_empty());
@@ -3439,17 +3625,166 @@ mod tests {
         assert!(s.apply(Action::DownloadModel).is_empty());
     }
 
-    #[test]
-    fn the_word_model_and_the_held_out_dev_reach_the_training_request() {
-        let mut s = State::with_sample();
-        s.apply(Action::SetWordModel(WordModel::Hmm));
-        s.apply(Action::SetHeldOut(true));
+    /// Posts a training request, returns what it asks and the job's split, and cancels it.
+    fn train_request(s: &mut State) -> (PairsTraining, DecisionThreshold, Option<(usize, usize, usize)>) {
         let effects = s.apply(Action::Train { now: 1.0 });
-        let [Effect::Post(Request::Train { options, word_model, held_out, .. })] = effects.as_slice() else {
-            panic!("{effects:?}")
+        let [Effect::Post(Request::Train { how, options, .. })] = effects.as_slice() else { panic!("{effects:?}") };
+        let asked = (*how, options.threshold, s.job.as_ref().and_then(|j| j.split).map(|p| (p.train, p.dev, p.test)));
+        s.apply(Action::Cancel);
+        asked
+    }
+
+    #[test]
+    fn the_word_model_and_the_checkboxes_reach_the_training_request() {
+        let mut s = State::with_sample();
+        assert_eq!(s.corpus.len(), 157);
+        let fixed = DecisionThreshold::Fixed(0.0);
+        let how =
+            |word_model, stem_backoff, calibrate, test| PairsTraining { word_model, stem_backoff, calibrate, test };
+        assert_eq!(train_request(&mut s), (how(WordModel::FastAlign, None, false, false), fixed, Some((157, 0, 0))));
+        s.apply(Action::SetWordModel(WordModel::Hmm));
+        s.apply(Action::SetCalibrate(true));
+        assert_eq!(
+            train_request(&mut s),
+            (how(WordModel::Hmm, None, true, false), DecisionThreshold::Calibrated, Some((126, 31, 0))),
+            "as `train --dev` (--threshold auto) on the last 20%"
+        );
+        s.apply(Action::SetHoldOutTest(true));
+        assert_eq!(
+            train_request(&mut s),
+            (how(WordModel::Hmm, None, true, true), DecisionThreshold::Calibrated, Some((101, 25, 31)))
+        );
+        s.apply(Action::SetStemBackoff(true));
+        s.apply(Action::SetCalibrate(false));
+        assert_eq!(
+            train_request(&mut s),
+            (how(WordModel::Hmm, Some(PAGE_STEM_CHARS), false, true), fixed, Some((126, 0, 31)))
+        );
+        s.apply(Action::SetStemBackoff(false));
+        s.apply(Action::SetHoldOutTest(false));
+        assert_eq!(train_request(&mut s), (how(WordModel::Hmm, None, false, false), fixed, Some((157, 0, 0))));
+        // Too few pairs to hold out a test and dev: nothing is posted.
+        read(&mut s, "x.src", "(S (A a))\n(S (A c))\n", None);
+        read(&mut s, "x.trg", "(T (C c))\n(T (D d))\n", None);
+        read(&mut s, "x.gold", "0-0\n0-0\n", None);
+        assert_eq!(s.corpus.len(), 2);
+        s.apply(Action::SetCalibrate(true));
+        s.apply(Action::SetHoldOutTest(true));
+        assert!(s.apply(Action::Train { now: 2.0 }).is_empty());
+        assert!(s.job.is_none());
+        s.apply(Action::SetCalibrate(false));
+        assert_eq!(train_request(&mut s).2, Some((1, 0, 1)));
+    }
+
+    /// Issue 14, item 7: a held-out test aligns and scores the last 20%
+    /// alone, without the training-data warning; the pairs before it are
+    /// marked as the model's training pairs (not aligned, not explained),
+    /// and their scores carry the warning once the model aligns them.
+    #[test]
+    fn a_held_out_test_scores_the_held_out_pairs_and_marks_the_training_pairs() {
+        let mut s = State::with_sample();
+        s.apply(Action::SetHoldOutTest(true));
+        let id = started(&s.apply(Action::Train { now: 0.0 }));
+        let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
+        s.apply(Action::Worker { response: trained, now: 1.0 });
+        let trained_on = s.model.as_ref().and_then(|m| m.trained_on);
+        assert_eq!(trained_on, Some(TrainedOn { gen: s.corpus_gen, seen: 126 }));
+        // Kept for the next visit, with the choices.
+        let mut r = State::with_sample();
+        r.apply(Action::Restore { session: Box::new(s.session()), mt_file: None });
+        assert_eq!(r.model.as_ref().and_then(|m| m.trained_on), Some(TrainedOn { gen: r.corpus_gen, seen: 126 }));
+        assert!(r.form.test && !r.form.calibrate && r.form.pairs_training() == s.form.pairs_training());
+        let (n, first) = (s.corpus.len(), 126);
+        // An answer that does not cover the held-out pairs is refused.
+        let short = Response::Aligned {
+            job: id,
+            searches: vec![Search::default(); n],
+            baseline: vec![Vec::new(); n],
+            lexicon: "held out".into(),
+            first,
         };
-        assert_eq!((*word_model, *held_out), (WordModel::Hmm, true));
-        assert_eq!(options.threshold, DecisionThreshold::Calibrated, "as `train --dev` (--threshold auto)");
+        s.apply(Action::Worker { response: short, now: 2.0 });
+        assert!(s.results().is_none() && matches!(&s.job_note, Some(Err(_))), "{:?}", s.job_note);
+
+        let id = started(&s.apply(Action::Train { now: 3000.0 }));
+        let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
+        s.apply(Action::Worker { response: trained, now: 4000.0 });
+        // The worker's searches of the held-out pairs: each takes its gold links.
+        let searches: Vec<Search> = s.corpus.pairs[first..]
+            .iter()
+            .map(|p| Search { links: p.gold.iter().map(|l| (l.source, l.target)).collect(), steps: Vec::new() })
+            .collect();
+        let baseline = vec![Vec::new(); n - first];
+        let aligned = Response::Aligned { job: id, searches, baseline, lexicon: "held out".into(), first };
+        s.apply(Action::Worker { response: aligned, now: 5000.0 });
+        let r = s.results().expect("results");
+        assert_eq!((r.first, r.seen, r.trained_on_these, r.pairs()), (126, 126, false, 126..157));
+        assert!(!r.aligned(0) && !r.aligned(125) && r.aligned(126) && r.aligned(156) && !r.aligned(157));
+        let held_out = r.held_out.as_deref().unwrap_or_default();
+        assert!(held_out.starts_with("Held out: pairs 127–157, the last 20% of the 157 pairs loaded"), "{held_out}");
+        assert!(held_out.contains("trained on pairs 1–126, pairs 127–157 held out as the test"), "{held_out}");
+        // The scores count the held-out pairs alone.
+        let as_gold = |p: &TreePair| p.gold.iter().map(|l| Link::good(l.source, l.target)).collect::<Vec<_>>();
+        let held: Counts =
+            s.corpus.pairs[first..].iter().fold(Counts::default(), |c, p| c + Counts::of_pair(p, &as_gold(p)));
+        assert!(held.correct > 100, "{held}");
+        assert_eq!(r.model_total, held);
+        assert_eq!(r.model_counts[0], Counts::of_pair(&s.corpus.pairs[0], &[]), "a training pair: no links");
+        let note = s.job_note.clone().unwrap().unwrap();
+        let scores = format!("P {:.2}, R {:.2}, F {:.2}.", held.precision(), held.recall(), held.f());
+        assert_eq!(
+            note,
+            format!("Trained on pairs 1–126 and aligned the 31 held-out pairs 127–157 in 2.0 s: {scores}")
+        );
+        assert!(!s.job_note_on_training_data && !s.panels().train.note_on_training_data, "no training-data warning");
+        // The exports hold the pairs aligned: 31 lines of links, the CSV numbered from 127.
+        let r = s.results().unwrap().clone();
+        let exported = |s: &mut State, file| match s.apply(Action::Export(file)).as_slice() {
+            [Effect::Download { body: DownloadBody::Text { text, .. }, .. }] => text.to_string(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(exported(&mut s, ExportFile::PredictedLinks), write_links(&r.predicted[126..]));
+        let csv = exported(&mut s, ExportFile::ResultsCsv);
+        assert_eq!(csv.lines().nth(1).and_then(|l| l.split(',').next()), Some("127"));
+        assert_eq!(csv.lines().count(), 1 + 31 + 1);
+        // A training pair is not explained; a held-out pair is.
+        s.apply(Action::SelectPair(3));
+        s.apply(Action::ClickSource(1));
+        assert!(s.apply(Action::ClickTarget(2)).is_empty());
+        s.apply(Action::SelectPair(130));
+        s.apply(Action::ClickSource(1));
+        assert_eq!(
+            s.apply(Action::ClickTarget(2)),
+            vec![Effect::Post(Request::Explain { pair: 130, source: 1, target: 2 })]
+        );
+
+        // The same model aligning all the pairs: their scores include the
+        // training pairs', and carry the warning.
+        let id = started(&s.apply(Action::Align { now: 6.0 }));
+        let aligned = Response::Aligned {
+            job: id,
+            searches: vec![Search::default(); n],
+            baseline: vec![Vec::new(); n],
+            lexicon: "all".into(),
+            first: 0,
+        };
+        s.apply(Action::Worker { response: aligned, now: 7.0 });
+        let r = s.results().unwrap();
+        assert_eq!((r.first, r.seen, r.trained_on_these, r.held_out.is_none()), (0, 126, true, true));
+        assert!(s.job_note_on_training_data && s.panels().train.note_on_training_data);
+        // An uploaded model trained no pair here: no warning.
+        s.model.as_mut().unwrap().trained_on = None;
+        let id = started(&s.apply(Action::Align { now: 8.0 }));
+        let aligned = Response::Aligned {
+            job: id,
+            searches: vec![Search::default(); n],
+            baseline: vec![Vec::new(); n],
+            lexicon: "all".into(),
+            first: 0,
+        };
+        s.apply(Action::Worker { response: aligned, now: 9.0 });
+        assert_eq!(s.results().map(|r| (r.seen, r.trained_on_these)), Some((0, false)));
+        assert!(!s.job_note_on_training_data);
     }
 
     #[test]
@@ -3472,7 +3807,8 @@ mod tests {
         assert_eq!((name.as_str(), &**text, *mime), ("treelink-model.json", model.as_str(), "application/json"));
         let n = s.corpus.len();
         let searches = vec![Search::default(); n];
-        let aligned = Response::Aligned { job: id, searches, baseline: vec![Vec::new(); n], lexicon: "trained".into() };
+        let aligned =
+            Response::Aligned { job: id, searches, baseline: vec![Vec::new(); n], lexicon: "trained".into(), first: 0 };
         assert!(s.apply(Action::Worker { response: aligned, now: 2.0 }).is_empty());
         assert!(s.results().is_some());
         // Selecting a node pair with results in hand asks the worker why, once.
@@ -3619,6 +3955,7 @@ mod tests {
             searches: vec![Search::default(); n],
             baseline: vec![Vec::new(); n],
             lexicon: "trained".into(),
+            first: 0,
         };
         s.apply(Action::Worker { response: aligned, now: 1.0 });
         let gold = s.apply(Action::Export(ExportFile::PredictedLinks));

@@ -50,10 +50,13 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
     let against_gold = Counts::of_pair(pair, &student);
     // An exercise whose key is hidden: no gold to show or score against (its Check does that).
     let key_hidden = state.key_hidden;
-    let against_model = state.results.as_ref().and_then(|r| r.predicted.get(state.pair)).map(|model| {
-        let as_gold = TreePair { gold: model.clone(), ..pair.clone() };
-        Counts::of_pair(&as_gold, &student)
-    });
+    let against_model =
+        state.results.as_ref().filter(|r| r.aligned(state.pair)).and_then(|r| r.predicted.get(state.pair)).map(
+            |model| {
+                let as_gold = TreePair { gold: model.clone(), ..pair.clone() };
+                Counts::of_pair(&as_gold, &student)
+            },
+        );
     let clear = {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::TeachClear))
@@ -125,6 +128,10 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
 fn steps(props: &TeachProps, pair: &TreePair) -> Html {
     let state = &props.view;
     let dispatch = &props.dispatch;
+    if let Some(r) = state.results.as_ref().filter(|r| !r.aligned(state.pair)) {
+        let (a, b) = (r.pairs().start + 1, r.pairs().end);
+        return html! { <p class="hint" id="step-text">{format!("This pair trained the model of the held-out test: only the held-out pairs {a}–{b} were aligned, so their searches can be stepped through.")}</p> };
+    }
     let Some(search) = state.results.as_ref().and_then(|r| r.searches.get(state.pair)) else {
         return html! { <p class="hint">{"Train a model or load one and align: then its greedy search can be stepped through here."}</p> };
     };

@@ -5,9 +5,10 @@
 use yew::prelude::*;
 
 use super::panels::TrainView;
+use super::results::training_data_warning;
 use super::state::{Action, Field, Job, JobKind};
 use super::store::use_running;
-use crate::app::alignment::{held_out_pairs, HELD_OUT_PERCENT};
+use crate::app::alignment::{PairSplit, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
 use crate::lexicon::WordModel;
 
 #[derive(Properties, PartialEq)]
@@ -19,7 +20,7 @@ pub struct TrainProps {
 /// Kernel combinations offered in the form, each with what it is (any
 /// other spec can be typed): the paper's Tables 3/4, then the components
 /// beyond it (issue 9, `docs/alignment-results.md`).
-const PRESETS: [(&str, &str); 11] = [
+const PRESETS: [(&str, &str); 12] = [
     ("plain+dbtk-root+ibtk-rgsst", "the paper's best (§6, Table 3)"),
     ("plain+dbtk-root+ibtk-rdsst", "paper, Table 3"),
     ("plain+ibtk-rgsst", "paper, Table 3"),
@@ -30,6 +31,10 @@ const PRESETS: [(&str, &str); 11] = [
     ("plain+dbtk-sst", "paper, Table 3"),
     ("plain+ctx+dbtk-root+ibtk-rgsst", "+ context features (Lingua-Align, Tiedemann & Kotzé 2009)"),
     ("plain+ctx+dbtk-root", "+ context, all-root: explicit features"),
+    (
+        "plain+ctx+unk+dbtk-root+ibtk-rgsst",
+        "+ context and the shares of words unknown to the lexicon (unk), for held-out pairs",
+    ),
     (
         "plain+ctx+hist+dbtk-root+ibtk-rgsst",
         "+ context and a second pass over the first's links (Lingua-Align's history)",
@@ -170,7 +175,7 @@ fn word_model_choice(state: &TrainView, dispatch: &Callback<Action>) -> Html {
     let help = if tables {
         "not used: the uploaded Moses tables are the lexicon"
     } else {
-        "--word-model: fast_align's IBM2 (Dyer et al. 2013), or the HMM after it (Vogel et al. 1996), as GIZA++ before IBM4"
+        "--word-model: the paper trains GIZA++ (§6.3); here fast_align's IBM2 (Dyer et al. 2013), or the HMM after it (Vogel et al. 1996), as GIZA++ before IBM4 (docs/alignment-results.md, \"The HMM lexicon\")"
     };
     let option = |m: WordModel, label: &str| {
         html! { <option value={m.name()} selected={state.form.word_model == m}>{label.to_string()}</option> }
@@ -187,31 +192,74 @@ fn word_model_choice(state: &TrainView, dispatch: &Callback<Action>) -> Html {
     }
 }
 
-/// Whether the last pairs are held out as dev to calibrate the threshold
-/// on D (`treelink train --dev` on them).
-fn held_out_choice(state: &TrainView, dispatch: &Callback<Action>) -> Html {
+/// A checkbox of the form with its help (`id`, `id-help`).
+fn checkbox(
+    id: &'static str,
+    label: &str,
+    checked: bool,
+    disabled: bool,
+    help: Html,
+    on: impl Fn(bool) -> Action + 'static,
+    dispatch: &Callback<Action>,
+) -> Html {
     let onchange = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            dispatch.emit(Action::SetHeldOut(input.checked()));
+            dispatch.emit(on(input.checked()));
         })
     };
-    let n = state.pairs;
-    let split = match held_out_pairs(n) {
-        Some(dev) => format!(
-            "trains on pairs 1–{} and holds out the last {} ({HELD_OUT_PERCENT}%) as --dev: the threshold on D (paper §6: 0) and the pruning that maximise their F",
-            n - dev,
-            dev
-        ),
-        None => format!("needs at least 2 pairs: the last {HELD_OUT_PERCENT}% are held out as --dev"),
-    };
+    let help_id = format!("{id}-help");
     html! {
         <div class="form-row">
-            <label for="train-held-out">{"Calibrate"}</label>
-            <input id="train-held-out" type="checkbox" checked={state.form.held_out} {onchange} aria-describedby="train-held-out-help" />
-            <span id="train-held-out-help" class="hint">{split}</span>
+            <label for={id}>{label.to_string()}</label>
+            <input {id} type="checkbox" {checked} {disabled} {onchange} aria-describedby={help_id.clone()} />
+            <span id={help_id} class="hint">{help}</span>
         </div>
+    }
+}
+
+/// Pairs `a`–`b` (numbered from 1) of a range of indices.
+fn span(r: std::ops::Range<usize>) -> String {
+    format!("{}–{}", r.start + 1, r.end)
+}
+
+/// Whether the last pairs are held out as dev to calibrate the threshold
+/// on D (`treelink train --dev` on them), and whether the last pairs of all
+/// are held out as a test (`train --held-out`, then `align` on them).
+fn split_choices(state: &TrainView, dispatch: &Callback<Action>) -> Html {
+    let n = state.pairs;
+    let form = &state.form;
+    let split = PairSplit::of(n, form.calibrate, form.test);
+    let calibrate = match split.filter(|s| s.dev > 0) {
+        Some(s) => format!(
+            "holds out pairs {} (the last {HELD_OUT_PERCENT}% of the training pairs) as --dev: the threshold on D (the paper links above D = 0, the posterior 0.5, §5–6) and the pruning quantile (§6.3) that maximise their F are chosen on them; beyond the paper (docs/alignment-results.md, \"Beyond the paper\")",
+            span(s.dev_pairs())
+        ),
+        _ if form.calibrate => format!("too few pairs: the last {HELD_OUT_PERCENT}% of the training pairs are held out as --dev"),
+        _ => format!("off: D > 0 links, as the paper (§5–6); on: the last {HELD_OUT_PERCENT}% of the training pairs choose the threshold on D and the pruning (--dev)"),
+    };
+    let test = match split.filter(|s| s.test > 0) {
+        Some(s) => format!(
+            "holds out pairs {} (the last {HELD_OUT_PERCENT}%) as a test: trains on pairs 1–{} as `treelink train --held-out` (their sentences stay out of the in-engine lexicon), then aligns the held-out pairs alone (`treelink align`) and scores them, with the baseline on the same lexicon: scores no model has seen (docs/alignment-results.md, \"Training for held-out input\")",
+            span(s.test_pairs()),
+            s.train + s.dev
+        ),
+        _ if form.test => format!("too few pairs to hold out the last {HELD_OUT_PERCENT}% as a test"),
+        _ => format!("off: the model is scored on the pairs it was trained on (optimistic); on: the last {HELD_OUT_PERCENT}% of the pairs are held out as a test no model sees (`train --held-out`, docs/alignment-results.md, \"Training for held-out input\")"),
+    };
+    let tables = state.tables.is_some();
+    let stem = if tables {
+        "not used: the uploaded Moses tables are the lexicon".to_string()
+    } else {
+        format!("--stem-backoff {PAGE_STEM_CHARS} (beyond the paper): a word the in-engine lexicon never saw (in held-out pairs) is looked up by its stem, its first {PAGE_STEM_CHARS} characters lowercased; identical words get 0.5. {PAGE_STEM_CHARS} was chosen on SQUOIA dev (docs/alignment-results.md, \"Training for held-out input\")")
+    };
+    html! {
+        <>
+            {checkbox("train-calibrate", "Calibrate", form.calibrate, false, html! {{calibrate}}, Action::SetCalibrate, dispatch)}
+            {checkbox("train-test", "Hold out a test", form.test, false, html! {{test}}, Action::SetHoldOutTest, dispatch)}
+            {checkbox("train-stem-backoff", "Stem back-off", form.stem_backoff, tables, html! {{stem}}, Action::SetStemBackoff, dispatch)}
+        </>
     }
 }
 
@@ -257,7 +305,24 @@ pub fn train_panel(props: &TrainProps) -> Html {
     } + &state.word_links.as_ref().map_or(String::new(), |w| format!("; word links from {w}"))
         + ".";
 
+    let split = PairSplit::of(state.pairs, state.form.calibrate, state.form.test);
+    let (train_label, train_title) = match split.filter(|s| s.test > 0) {
+        Some(s) => (
+            format!("Train on pairs 1–{} and align the {} held out", s.train + s.dev, s.test),
+            "Train on the pairs before the held-out test (as train --held-out), then align the held-out pairs alone",
+        ),
+        None => (
+            format!("Train on the {} pairs and align", state.pairs),
+            "Train on the loaded pairs (less the dev pairs, with Calibrate), then align them all",
+        ),
+    };
     let note = match &state.note {
+        Some(Ok(m)) if state.note_on_training_data => html! {
+            <>
+                <p id="job-note" class="ok" role="status">{m}</p>
+                {training_data_warning("job-caution")}
+            </>
+        },
         Some(Ok(m)) => html! { <p id="job-note" class="ok" role="status">{m}</p> },
         Some(Err(m)) => {
             html! { <p id="job-note" class="error" role="alert">{m}{restart_worker(state.worker_stopped, dispatch, "restart-worker")}</p> }
@@ -283,17 +348,16 @@ pub fn train_panel(props: &TrainProps) -> Html {
                     {field(state, dispatch, Field::Thetas, "θ (weights)", "comma-separated, one per component; empty: equal", None)}
                     {field(state, dispatch, Field::Lambda, "λ (decay)", "paper: 0.4", None)}
                     {field(state, dispatch, Field::C, "C (SVM cost)", "paper: 2.4", None)}
-                    {field(state, dispatch, Field::MaxExamples, "Max. examples", "SMO's cost grows with their square; CLI default 6000", None)}
-                    {field(state, dispatch, Field::Seed, "Seed", "of the example sample", None)}
+                    {field(state, dispatch, Field::MaxExamples, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs, positives and negatives in proportion (a seeded sample; SMO's cost grows with their square); CLI default 6000 (docs/alignment-results.md, \"More data\")", None)}
+                    {field(state, dispatch, Field::Seed, "Seed", "of that sample (--seed): another seed, other examples, another model", None)}
                     {word_model_choice(state, dispatch)}
-                    {held_out_choice(state, dispatch)}
+                    {split_choices(state, dispatch)}
                 </form>
                 <div class="train-side">
                     <p class="hint">{lexicon_note}</p>
                     <div class="buttons">
-                        <button id="train" type="button" class="primary" onclick={on_train} disabled={busy || options.is_err() || !has_gold}
-                            title="Train on the loaded pairs (less the held-out ones), then align them all">
-                            {format!("Train on the {} pairs and align", state.pairs)}</button>
+                        <button id="train" type="button" class="primary" onclick={on_train} disabled={busy || options.is_err() || !has_gold || split.is_none()}
+                            title={train_title}>{train_label}</button>
                         <button id="align" type="button" onclick={on_align} disabled={busy || state.model.is_none()}>{"Align with the model"}</button>
                         <button id="download-model" type="button" onclick={on_download} disabled={state.model.is_none()}>{"Download the model (.json)"}</button>
                     </div>

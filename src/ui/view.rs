@@ -9,6 +9,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::effects::{carry_out, Workers};
+use super::results::training_data_warning;
 use super::state::{Action, Mode, Results, State};
 use super::store::{use_slice, Settled, Store, StoreHandle};
 use super::{
@@ -131,18 +132,32 @@ fn plural(n: usize, word: &str) -> String {
 /// One line of counts for the pair shown.
 fn pair_counts(state: &State) -> Html {
     let Some(r) = state.results() else { return html! {} };
+    if !r.aligned(state.pair) {
+        let held_out = r.pairs();
+        return html! {
+            <p id="pair-counts" class="pair-counts hint">
+                {format!("This pair trained the model of the held-out test (its gold links are drawn): the held-out pairs {}–{} were aligned and scored.", held_out.start + 1, held_out.end)}
+            </p>
+        };
+    }
     let (Some(c), Some(b)) = (r.model_counts.get(state.pair), r.baseline_counts.get(state.pair)) else {
         return html! {};
     };
     let drawn = r.predicted.get(state.pair).map_or(0, Vec::len);
+    let held_out = if r.held_out.is_some() { ", a held-out pair" } else { "" };
     html! {
-        <p id="pair-counts" class="pair-counts" data-predicted={drawn.to_string()} data-correct={c.correct.to_string()}>
-            {format!(
-                "This pair: {drawn} {} predicted, {} correct, {} wrong, {} gold {} missed — P {:.1}, R {:.1}, F {:.1} (baseline F {:.1}).",
-                plural(drawn, "link"), c.correct, c.predicted - c.correct, c.gold - c.correct, plural(c.gold - c.correct, "link"),
-                c.precision(), c.recall(), c.f(), b.f()
-            )}
-        </p>
+        <>
+            <p id="pair-counts" class="pair-counts" data-predicted={drawn.to_string()} data-correct={c.correct.to_string()}>
+                {format!(
+                    "This pair{held_out}: {drawn} {} predicted, {} correct, {} wrong, {} gold {} missed — P {:.1}, R {:.1}, F {:.1} (baseline F {:.1}).",
+                    plural(drawn, "link"), c.correct, c.predicted - c.correct, c.gold - c.correct, plural(c.gold - c.correct, "link"),
+                    c.precision(), c.recall(), c.f(), b.f()
+                )}
+            </p>
+            if state.pair < r.seen {
+                {training_data_warning("pair-caution")}
+            }
+        </>
     }
 }
 

@@ -14,13 +14,13 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::load;
-use super::protocol::{JobId, LexiconFiles, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
+use super::protocol::{JobId, LexiconFiles, PairsTraining, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
 use crate::align::model::{AlignmentModel, TrainOptions};
-use crate::app::alignment::{self, Comparison};
+use crate::app::alignment::{self, AlignmentError, Comparison, PairSplit};
 use crate::app::files;
 use crate::app::translation::{self, TranslationTraining};
 use crate::corpus::Corpus;
-use crate::lexicon::{Lexicon, WordAlignment, WordModel};
+use crate::lexicon::{Lexicon, WordAlignment};
 use crate::limits::Limits;
 use crate::mt::lm::{read_arpa, NgramLm};
 use crate::mt::model::{SystemKind, TranslationModel};
@@ -148,23 +148,20 @@ fn check_files(job: JobId, request: &load::LoadRequest, reporter: &mut Reporter)
 
 fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter) {
     match request {
-        Request::Train { job, corpus, options, lexicon, word_model, held_out } => {
+        Request::Train { job, corpus, options, lexicon, how } => {
             reporter.job = Some(job);
             let result = corpus.parse().and_then(|corpus| {
-                let model = train(reporter, &corpus, &options, &lexicon, word_model, held_out)?;
+                let split = PairSplit::of(corpus.len(), how.calibrate, how.test)
+                    .ok_or_else(|| AlignmentError::TooFewToHoldOut(corpus.len()).to_string())?;
+                let model = train(reporter, &corpus, &options, &lexicon, &how)?;
                 let text = serde_json::to_string(&model).map_err(|e| e.to_string())?;
-                let summary = match model.summary.dev {
-                    // What `treelink train --dev` chose, on the held-out pairs.
-                    Some(dev) => format!(
-                        "{}; on the held-out pairs: {dev}, with the pruning quantile {} and the threshold on D {:.3} chosen on them",
-                        model.describe(),
-                        model.summary.prune_quantile,
-                        model.threshold
-                    ),
-                    None => model.describe(),
-                };
+                let summary = alignment::trained_summary(&model, &split);
                 reporter.post(&Response::Trained { job, model: text, summary });
-                align(job, reporter, corpus, model, &lexicon)
+                if how.test {
+                    align_held_out(job, reporter, corpus, model, &split, &lexicon)
+                } else {
+                    align(job, reporter, corpus, model, &lexicon)
+                }
             });
             if let Err(message) = result {
                 reporter.post(&Response::Failed { job: Some(job), message });
@@ -319,18 +316,34 @@ fn tables(files: &LexiconFiles) -> Result<Option<Lexicon>, String> {
 }
 
 /// `treelink train --train CORPUS --word-model M` with the page's options
-/// (with `held_out`: the last 20% of the pairs as `--dev`).
+/// and choices (`how`: dev, the held-out test, the stem back-off).
 fn train(
     reporter: &mut Reporter,
     corpus: &Corpus,
     options: &TrainOptions,
     files: &LexiconFiles,
-    word_model: WordModel,
-    held_out: bool,
+    how: &PairsTraining,
 ) -> Result<AlignmentModel, String> {
     let (tables, links) = (tables(files)?, word_links(files, corpus)?);
-    alignment::train_on_pairs(corpus, held_out, tables, links, word_model, std::slice::from_ref(options), reporter)
+    alignment::train_on_pairs(corpus, how, tables, links, std::slice::from_ref(options), reporter)
         .map_err(|e| e.to_string())
+}
+
+/// The held-out test: `treelink align --model MODEL --input LAST` (a
+/// model of `train --held-out`), and the baseline on those pairs with the
+/// same lexicon.
+fn align_held_out(
+    job: JobId,
+    reporter: &mut Reporter,
+    corpus: Corpus,
+    model: AlignmentModel,
+    split: &PairSplit,
+    files: &LexiconFiles,
+) -> Result<(), String> {
+    let given = word_links(files, &corpus)?;
+    let compared = alignment::align_held_out(model, &corpus, split, given, reporter).map_err(|e| e.to_string())?;
+    post_aligned(job, reporter, compared);
+    Ok(())
 }
 
 /// `treelink align --model MODEL --input CORPUS`, then
@@ -345,13 +358,18 @@ fn align(
     let given = word_links(files, &corpus)?;
     let compared =
         alignment::align_and_compare(model, corpus, tables(files)?, given, reporter).map_err(|e| e.to_string())?;
+    post_aligned(job, reporter, compared);
+    Ok(())
+}
+
+/// Sends an alignment to the page in parts, and keeps it to explain node pairs.
+fn post_aligned(job: JobId, reporter: &mut Reporter, compared: Comparison) {
     let parts =
         (compared.alignment.searches.chunks(ALIGNED_PART_PAIRS)).zip(compared.baseline.chunks(ALIGNED_PART_PAIRS));
     for (searches, baseline) in parts {
         reporter.post(&Response::AlignedPart { job, searches: searches.to_vec(), baseline: baseline.to_vec() });
     }
-    let lexicon = compared.lexicon_note.clone();
-    reporter.post(&Response::Aligned { job, searches: Vec::new(), baseline: Vec::new(), lexicon });
+    let (lexicon, first) = (compared.lexicon_note.clone(), compared.first);
+    reporter.post(&Response::Aligned { job, searches: Vec::new(), baseline: Vec::new(), lexicon, first });
     SESSION.with(|s| *s.borrow_mut() = Some(compared));
-    Ok(())
 }

@@ -4,6 +4,8 @@
 // held-out pairs. The page's model file and links must be the CLI's, byte
 // for byte, on the same pairs with the same options: the page holds out the
 // last 20% of the loaded pairs, so the CLI gets them as its --dev file.
+// Then a held-out test (issue 14): the last 20% aligned and scored alone,
+// without the training-data warning that scores of training pairs carry.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -51,8 +53,8 @@ test('ctx + HMM + a threshold calibrated on the held-out pairs: the page trains 
   await page.selectOption('#train-word-model', 'hmm');
   assert.match(await text('#train-panel'), /IBM1 \+ IBM2 \+ HMM both ways/);
   assert.match(await text('#train-word-model-help'), /Vogel et al\. 1996/);
-  await page.check('#train-held-out');
-  assert.match(await text('#train-held-out-help'), new RegExp(`pairs 1–${pairs - dev} and holds out the last ${dev} \\(20%\\) as --dev`));
+  await page.check('#train-calibrate');
+  assert.match(await text('#train-calibrate-help'), new RegExp(`^holds out pairs ${pairs - dev + 1}–${pairs} \\(the last 20% of the training pairs\\) as --dev`));
   // Every stage the page shows while the worker trains (the same progress as without the options).
   await page.evaluate(() => {
     window.seen = [];
@@ -69,8 +71,8 @@ test('ctx + HMM + a threshold calibrated on the held-out pairs: the page trains 
   for (const s of ['lexical model', 'features', 'SVM (SMO)', 'tuning pruning on dev', 'aligning']) {
     assert.ok(stages.has(s), `stage ${s} shown (saw ${[...stages].join(', ')})`);
   }
-  // What was chosen on the held-out pairs, as `train --dev` prints it.
-  assert.match(await text('#model-summary'), /kernel plain\+ctx\+dbtk-root\+ibtk-rgsst, .*on the held-out pairs: P = [\d.]+ +R = [\d.]+ +F = [\d.]+.*, with the pruning quantile [\d.]+ and the threshold on D -?\d+\.\d{3} chosen on them\.$/);
+  // What was chosen on the dev pairs, as `train --dev` prints it.
+  assert.match(await text('#model-summary'), /kernel plain\+ctx\+dbtk-root\+ibtk-rgsst, .*on the dev pairs 127–157: P = [\d.]+ +R = [\d.]+ +F = [\d.]+.*, with the pruning quantile [\d.]+ and the threshold on D -?\d+\.\d{3} chosen on them\.$/);
 
   // The CLI on the same split with the same options: the same model file.
   const model = await download(page, '#download-model');
@@ -108,6 +110,39 @@ test('ctx + HMM + a threshold calibrated on the held-out pairs: the page trains 
   assert.ok(components.some((c) => /ctx/.test(c)), `ctx listed (${components.join(', ')})`);
   assert.match(await text('#explain-verdict'), /^Classified aligned: D = /);
   await page.locator('#train-panel').screenshot({ path: path.join(shots, 'train-options.png') });
+});
+
+/** Waits until the text of `sel` matches `re`. */
+const until = (sel, re) => page.waitForFunction(([sel, src]) => new RegExp(src).test(document.querySelector(sel)?.innerText ?? ''),
+  [sel, re.source], { timeout: 300000 });
+const warnings = () => page.locator('#job-caution, #results-caution, #pair-caution').count();
+
+test('a held-out test: the last 20% aligned and scored alone, without the training-data warning', async () => {
+  const pairs = lines(`${sample}.src`).length;
+  const first = pairs - Math.floor(pairs * 0.2) + 1;
+  await setField('train-max-examples', '300');
+  await page.uncheck('#train-calibrate');
+  await page.check('#train-test');
+  assert.match(await text('#train-test-help'), new RegExp(`^holds out pairs ${first}–${pairs} \\(the last 20%\\) as a test`));
+  assert.equal(await text('#train'), `Train on pairs 1–${first - 1} and align the ${pairs - first + 1} held out`);
+  await page.click('#train');
+  await until('#job-note.ok', /^Trained on pairs/);
+  assert.match(await text('#job-note'), new RegExp(`^Trained on pairs 1–${first - 1} and aligned the ${pairs - first + 1} held-out pairs ${first}–${pairs} in `));
+  assert.match(await text('#held-out-note'), new RegExp(`^Held out: pairs ${first}–${pairs}`));
+  await goToPair(page, first + 2);
+  await until('#pair-counts', /^This pair, a held-out pair: \d+ links? predicted/);
+  assert.equal(await warnings(), 0, 'no training-data warning on held-out scores');
+  await goToPair(page, 3);
+  await until('#pair-counts', /trained the model of the held-out test/);
+  // The same model aligning every pair: the training pairs' scores carry the warning, the held-out pairs' do not.
+  await page.click('#align');
+  await until('#job-note.ok', new RegExp(`^Aligned ${pairs} pairs`));
+  await until('#pair-counts', /^This pair: \d+ links? predicted/);
+  assert.match(await text('#pair-caution'), /^⚠ Scored on pairs the model was trained on/);
+  assert.equal(await page.locator('#job-caution').count(), 1);
+  await goToPair(page, first + 2);
+  await until('#pair-counts', /^This pair: \d+ links? predicted/);
+  assert.equal(await page.locator('#pair-caution').count(), 0, 'a held-out pair: its scores are not training data');
 });
 
 test('nothing went wrong in the page', () => {
