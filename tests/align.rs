@@ -430,3 +430,60 @@ fn a_held_out_input_stays_out_of_the_lexicon() {
     assert!(!trained_links[0].is_empty());
     assert!(trained.s2t.prob("zorblat", "quargelbrot") > 0.0);
 }
+
+/// A model file whose support vectors lack what its kernel needs (a
+/// context with `ctx`, a history and a first pass with `hist`), or hold the
+/// wrong number of those features, is refused when read, at the support
+/// vector's place and JSON path: a model that reads can score.
+#[test]
+fn a_model_file_whose_support_vectors_miss_what_the_kernel_needs_is_refused_where_they_are() {
+    let s = split();
+    let model = train(&s, "plain+ctx+hist+dbtk-root", 300);
+    let json = serde_json::to_string_pretty(&model).unwrap();
+    assert_eq!(AlignmentModel::from_json(&json, "m.json").unwrap(), model);
+    let refused = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        edit(&mut value);
+        let text = serde_json::to_string_pretty(&value).unwrap();
+        let e = AlignmentModel::from_json(&text, "m.json").unwrap_err().to_string();
+        // Located: a line and column inside the file.
+        let (line, column) = {
+            let mut parts = e.strip_prefix("m.json:").unwrap_or_else(|| panic!("{e}")).splitn(3, ':');
+            (parts.next().unwrap().parse::<usize>().unwrap(), parts.next().unwrap().parse::<usize>().unwrap())
+        };
+        assert!(line > 1 && line <= text.lines().count() && column >= 1, "{e}");
+        e
+    };
+    let e = refused(&|v| {
+        v["support_vectors"][2].as_object_mut().unwrap().remove("context");
+    });
+    assert!(e.contains("at support_vectors[2]: expected a \"context\": the kernel has ctx"), "{e}");
+    let e = refused(&|v| {
+        v["support_vectors"][1]["context"]["dense"].as_array_mut().unwrap().pop();
+    });
+    let n = treelink::align::context::N_CONTEXT;
+    assert!(
+        e.contains(&format!(
+            "at support_vectors[1]: expected {n} dense context features (the kernel has ctx), found {}",
+            n - 1
+        )),
+        "{e}"
+    );
+    let e = refused(&|v| {
+        v["support_vectors"][0]["history"] = serde_json::json!([0.5]);
+    });
+    assert!(e.contains("at support_vectors[0]: expected 6 history features (the kernel has hist), found 1"), "{e}");
+    let e = refused(&|v| {
+        v.as_object_mut().unwrap().remove("first_pass");
+    });
+    assert!(e.contains("expected \"first_pass\": the kernel has hist"), "{e}");
+    let e = refused(&|v| {
+        v["first_pass"]["version"] = serde_json::json!(9);
+    });
+    assert!(e.contains("at first_pass: expected a model of format \"treelink-alignment-model\" version 1, found \"treelink-alignment-model\" version 9"), "{e}");
+    // The first pass is checked the same way.
+    let e = refused(&|v| {
+        v["first_pass"]["support_vectors"][0].as_object_mut().unwrap().remove("context");
+    });
+    assert!(e.contains("at first_pass.support_vectors[0]: expected a \"context\""), "{e}");
+}

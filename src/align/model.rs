@@ -24,10 +24,10 @@ use serde::{Deserialize, Serialize};
 use super::calibrate::{best_threshold, TakenLink};
 use super::candidates::{candidate_count, candidate_pairs, CandidateNodes, Thresholds};
 use super::composite::{polynomial_feature_map, CompositeKernel, ContextKey, Instance, KernelSpec};
-use super::context::{ContextFeatures, PairFeatureTable};
+use super::context::{ContextFeatures, PairFeatureTable, N_CONTEXT, N_UNKNOWN};
 use super::features::{LexicalMatrices, PlainFeatures, N_PLAIN};
 use super::greedy::{greedy_align, Scored, Search};
-use super::history::FirstPassOutput;
+use super::history::{FirstPassOutput, N_HISTORY};
 use super::lexical::{LexicalModel, LexicalSetup};
 use super::primal::{self, Solver};
 use crate::corpus::{Corpus, TreePair};
@@ -951,7 +951,11 @@ impl AlignmentModel {
             }
             return Err(ModelFileError::Header { file: file.to_string(), found });
         }
-        Ok(from_json(text, file, WHAT)?)
+        let model: AlignmentModel = from_json(text, file, WHAT)?;
+        // What the kernel needs of each support vector is known only once
+        // the kernel is read: a second reading checks it, located.
+        crate::io::json::read_seed(text, file, WHAT, KernelNeeds(&model))?;
+        Ok(model)
     }
 
     /// The model file's text (JSON), which [`AlignmentModel::from_json`] reads back to the same model.
@@ -971,6 +975,140 @@ impl AlignmentModel {
             s.candidates,
             s.pairs
         )
+    }
+}
+
+/// The second reading of an alignment model file ([`AlignmentModel::from_json`]):
+/// each support vector has what the kernel read in the first needs (with
+/// `ctx` a context of the kernel's number of dense features, with `hist` a
+/// history of [`N_HISTORY`]), and with `hist` there is a first pass, itself
+/// a model of this format and version checked the same way. So a model
+/// that reads can score, and a bad one is refused at its place.
+struct KernelNeeds<'m>(&'m AlignmentModel);
+
+impl<'de> serde::de::DeserializeSeed<'de> for KernelNeeds<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        use serde::de::Error;
+        // The top model's header is read before (AlignmentModel::from_json);
+        // a first pass's is checked here, at its place.
+        let model = self.0;
+        if model.format != FORMAT || model.version != VERSION {
+            return Err(D::Error::custom(format!(
+                "expected a model of format \"{FORMAT}\" version {VERSION}, found \"{}\" version {}",
+                model.format, model.version
+            )));
+        }
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KernelNeeds<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an alignment model (a JSON object)")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        use serde::de::{Error, IgnoredAny};
+        let model = self.0;
+        let mut first_pass = false;
+        while let Some(key) = map.next_key::<String>()? {
+            match (key.as_str(), &model.first_pass) {
+                ("support_vectors", _) => map.next_value_seed(SupportVectorsNeed(&model.spec))?,
+                ("first_pass", Some(first)) => {
+                    first_pass = true;
+                    map.next_value_seed(KernelNeeds(first))?
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if model.spec.history && !first_pass {
+            return Err(A::Error::custom(
+                "expected \"first_pass\": the kernel has hist, whose features are a first pass's decisions",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The support vectors of [`KernelNeeds`].
+struct SupportVectorsNeed<'s>(&'s KernelSpec);
+
+impl<'de> serde::de::DeserializeSeed<'de> for SupportVectorsNeed<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for SupportVectorsNeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a list of support vectors")
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(SupportVectorNeeds(self.0))?.is_some() {}
+        Ok(())
+    }
+}
+
+/// One support vector of [`KernelNeeds`].
+struct SupportVectorNeeds<'s>(&'s KernelSpec);
+
+impl<'de> serde::de::DeserializeSeed<'de> for SupportVectorNeeds<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for SupportVectorNeeds<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a support vector (a JSON object)")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        use serde::de::{Error, IgnoredAny};
+        let spec = self.0;
+        let dense = N_CONTEXT + if spec.unknown { N_UNKNOWN } else { 0 };
+        let (mut context, mut history) = (false, false);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "context" if spec.context => {
+                    let c: Option<ContextFeatures> = map.next_value()?;
+                    let found = c.map(|c| c.dense.len());
+                    if found.is_some_and(|n| n != dense) {
+                        return Err(A::Error::custom(format!(
+                            "expected {dense} dense context features (the kernel has ctx{}), found {}",
+                            if spec.unknown { " and unk" } else { "" },
+                            found.unwrap_or(0)
+                        )));
+                    }
+                    context = found.is_some();
+                }
+                "history" if spec.history => {
+                    let h: Option<Vec<f64>> = map.next_value()?;
+                    if let Some(n) = h.as_ref().map(Vec::len).filter(|&n| n != N_HISTORY) {
+                        return Err(A::Error::custom(format!(
+                            "expected {N_HISTORY} history features (the kernel has hist), found {n}"
+                        )));
+                    }
+                    history = h.is_some();
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if spec.context && !context {
+            return Err(A::Error::custom("expected a \"context\": the kernel has ctx"));
+        }
+        if spec.history && !history {
+            return Err(A::Error::custom("expected a \"history\": the kernel has hist"));
+        }
+        Ok(())
     }
 }
 

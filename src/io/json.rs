@@ -8,7 +8,7 @@
 //! `deserialize_with` functions such as [`bracketed_tree`], so their errors
 //! carry the same position and path.
 
-use serde::de::{DeserializeOwned, Error as _};
+use serde::de::{DeserializeOwned, DeserializeSeed, Error as _};
 use serde::{Deserialize, Deserializer};
 
 use crate::tree::Tree;
@@ -67,6 +67,18 @@ impl<'de> Deserialize<'de> for Text<'de> {
 
 /// Reads `text` as a `T`; errors name `file`, line, column and JSON path.
 pub fn from_json<T: DeserializeOwned>(text: &str, file: &str, what: &'static str) -> Result<T, JsonError> {
+    read_seed(text, file, what, std::marker::PhantomData::<T>)
+}
+
+/// Reads `text` through `seed`, a reading that needs what an earlier
+/// reading of the same text found (a model's support vectors checked
+/// against its kernel); errors located as [`from_json`]'s.
+pub fn read_seed<'de, S: DeserializeSeed<'de>>(
+    text: &'de str,
+    file: &str,
+    what: &'static str,
+    seed: S,
+) -> Result<S::Value, JsonError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let located = |path: String, e: serde_json::Error| {
         let (line, column) = (e.line().max(1), e.column().max(1));
@@ -82,10 +94,10 @@ pub fn from_json<T: DeserializeOwned>(text: &str, file: &str, what: &'static str
         let path = if path == "." { String::new() } else { path.to_string() };
         JsonError { file: file.to_string(), line, column, path, what, message }
     };
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        located(path, e.into_inner())
-    })?;
+    let mut track = serde_path_to_error::Track::new();
+    let value = seed
+        .deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track))
+        .map_err(|e| located(track.path().to_string(), e))?;
     // Only whitespace may follow the value.
     de.end().map_err(|e| located(String::new(), e))?;
     Ok(value)
