@@ -59,7 +59,7 @@ impl Limit {
         }
     }
 
-    fn what(self) -> &'static str {
+    pub fn what(self) -> &'static str {
         match self {
             Limit::Words => "words",
             Limit::Nodes => "nodes",
@@ -88,19 +88,24 @@ pub struct LimitError {
 }
 
 impl Limits {
+    /// The limit `tree` goes over, with its size and the limit: words
+    /// first, then nodes.
+    pub fn tree_over(&self, tree: &Tree) -> Option<(Limit, usize, usize)> {
+        if tree.words().len() > self.max_words {
+            Some((Limit::Words, tree.words().len(), self.max_words))
+        } else if tree.len() > self.max_nodes {
+            Some((Limit::Nodes, tree.len(), self.max_nodes))
+        } else {
+            None
+        }
+    }
+
     /// Checks the size of each tree of a file, given where each starts
     /// ([`Tree::parse_all_with_starts`]): at most `max_words` words and
     /// `max_nodes` nodes.
     pub fn check_trees(&self, file: &str, trees: &[Tree], starts: &[(usize, usize)]) -> Result<(), LimitError> {
         for (tree, &(line, column)) in trees.iter().zip(starts) {
-            let over = if tree.words().len() > self.max_words {
-                Some((Limit::Words, tree.words().len(), self.max_words))
-            } else if tree.len() > self.max_nodes {
-                Some((Limit::Nodes, tree.len(), self.max_nodes))
-            } else {
-                None
-            };
-            if let Some((limit_kind, found, limit)) = over {
+            if let Some((limit_kind, found, limit)) = self.tree_over(tree) {
                 return Err(LimitError {
                     file: file.to_string(),
                     line,

@@ -565,12 +565,22 @@ fn check_files(request: &LoadRequest) -> Checked {
             let tiger = files(Slot::Tiger);
             if tiger.len() >= 3 {
                 let named: Vec<Named<'_>> = tiger.iter().map(|f| Named { name: &f.name, text: &f.text }).collect();
-                match files::import_tiger(&named) {
+                let imported = files::import_tiger(&named).map_err(|e| e.to_string()).and_then(|imported| {
+                    let sentence = |k: usize, side: Side| {
+                        let ids = imported.ids.get(k).map(|i| if side == Side::Source { &i.source } else { &i.target });
+                        format!("pair {}, {} sentence {}", k + 1, side.name(), ids.map_or("?", |i| i.sentence.as_str()))
+                    };
+                    match over_limits(&imported.corpus, sentence) {
+                        Some(over) => Err(over),
+                        None => Ok(imported),
+                    }
+                });
+                match imported {
                     Ok(imported) => {
                         set(&mut statuses, Slot::Tiger, Ok(imported.report.summary().join("; ")));
                         corpus = Some((imported.corpus, Some(imported.ids), CorpusOrigin::Tiger));
                     }
-                    Err(e) => set(&mut statuses, Slot::Tiger, Err(e.to_string())),
+                    Err(e) => set(&mut statuses, Slot::Tiger, Err(e)),
                 }
             }
         }
@@ -632,7 +642,11 @@ fn check_files(request: &LoadRequest) -> Checked {
         }
         Slot::Exercise => {
             if let Some(f) = files(Slot::Exercise).last().filter(|f| !f.text.is_empty()) {
-                match Exercise::from_json(&f.text, &f.name) {
+                let read = Exercise::from_json(&f.text, &f.name).map_err(|e| e.to_string()).and_then(|e| {
+                    let place = |k: usize, side: Side| format!("{}: pairs[{k}].{}", f.name, side.name());
+                    over_limits(&e.corpus(), place).map_or(Ok(e), Err)
+                });
+                match read {
                     Ok(e) => {
                         let keys: usize = e.pairs.iter().map(|p| p.pair.gold.len()).sum();
                         let shown = if e.show_gold { "shown" } else { "hidden" };
@@ -651,7 +665,7 @@ fn check_files(request: &LoadRequest) -> Checked {
                         corpus = Some((c, None, CorpusOrigin::Exercise(f.name.clone())));
                         exercise = Some((f.name.clone(), e));
                     }
-                    Err(e) => set(&mut statuses, Slot::Exercise, Err(e.to_string())),
+                    Err(e) => set(&mut statuses, Slot::Exercise, Err(e)),
                 }
             }
         }
@@ -708,6 +722,36 @@ fn check_files(request: &LoadRequest) -> Checked {
         given: Vec::new(),
     };
     Checked { answer, corpus: corpus.map(|(c, ids, _)| (c, ids)) }
+}
+
+/// A side of a tree pair, to name a tree in a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Source,
+    Target,
+}
+
+impl Side {
+    fn name(self) -> &'static str {
+        match self {
+            Side::Source => "source",
+            Side::Target => "target",
+        }
+    }
+}
+
+/// The first tree of `corpus` over the default [`Limits`], named by
+/// `place(pair, side)`, as a message: corpora that come whole from one
+/// file (TigerXML, an exercise) are checked after reading, as bracketed
+/// trees are while they are read.
+fn over_limits(corpus: &Corpus, place: impl Fn(usize, Side) -> String) -> Option<String> {
+    let limits = Limits::default();
+    corpus.pairs.iter().enumerate().find_map(|(k, p)| {
+        [(Side::Source, &p.source), (Side::Target, &p.target)].into_iter().find_map(|(side, tree)| {
+            let (limit, found, most) = limits.tree_over(tree)?;
+            Some(format!("{}: this tree has {found} {}, more than the limit of {most}", place(k, side), limit.what()))
+        })
+    })
 }
 
 /// The slot of the file a corpus error is in.
@@ -810,6 +854,47 @@ mod tests {
             Slot::Source,
             Err("x.src:2:1: this tree has 1001 words, more than the limit of 1000 (--max-words raises it)".into())
         )));
+    }
+
+    #[test]
+    fn an_exercise_with_a_tree_over_the_default_limits_is_refused_at_the_tree() {
+        let wide = format!("(S {})", (0..1_001).map(|k| format!("(A a{k})")).collect::<String>());
+        let corpus = Corpus::from_texts(
+            Named { name: "x.src", text: &format!("(S (A a))\n{wide}\n") },
+            Named { name: "x.trg", text: "(T (B b))\n(T (B b))\n" },
+            Some(Named { name: "x.gold", text: "0-0\n0-0\n" }),
+        )
+        .unwrap();
+        let exercise = Exercise::new(&corpus, &[1, 2], "Wide", "Link.", false).unwrap();
+        let checked =
+            check(&request(Slot::Exercise, vec![(Slot::Exercise, vec![file("ex.json", &exercise.to_json())])]));
+        assert_eq!(checked.answer.corpus, None);
+        let status = checked.answer.statuses.iter().find(|(s, _)| *s == Slot::Exercise).map(|(_, m)| m.clone());
+        assert_eq!(
+            status,
+            Some(Err("ex.json: pairs[1].source: this tree has 1001 words, more than the limit of 1000".into()))
+        );
+        // Within the limits, the same exercise opens.
+        let small = Exercise::new(&corpus, &[1], "Small", "Link.", false).unwrap();
+        let checked = check(&request(Slot::Exercise, vec![(Slot::Exercise, vec![file("ex.json", &small.to_json())])]));
+        assert!(checked.answer.corpus.is_some());
+    }
+
+    #[test]
+    fn the_first_tree_over_the_limits_is_named_by_its_place() {
+        let nodes = format!("(S {})", (0..800).map(|_| "(A (C (D (E (B b)))))").collect::<String>());
+        let corpus = Corpus::from_texts(
+            Named { name: "x.src", text: "(S (A a))\n(S (A a))\n" },
+            Named { name: "x.trg", text: &format!("(T (B b))\n{nodes}\n") },
+            None,
+        )
+        .unwrap();
+        let place = |k: usize, side: Side| format!("pair {}, {}", k + 1, side.name());
+        assert_eq!(
+            over_limits(&corpus, place),
+            Some("pair 2, target: this tree has 4001 nodes, more than the limit of 4000".into())
+        );
+        assert_eq!(over_limits(&Corpus { pairs: corpus.pairs[..1].to_vec() }, place), None);
     }
 
     #[test]
