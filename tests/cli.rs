@@ -385,6 +385,26 @@ fn svm_light_tk_learn_and_classify_take_its_option_letters_and_files() {
     let o = treelink(&["svm-light-tk", "learn", "-q", "20", "-v", "0", &train, &model]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stderr(&o).trim(), "treelink: -q 20 (SVM-Light's working-set size) makes no difference here: ignored");
+    // A model file short of a support vector is refused where the list ends;
+    // a support vector that reads but cannot be used, at its line.
+    let sst = std::fs::read_to_string(data("svm-light-tk-sst.model")).unwrap();
+    let lines = sst.lines().count();
+    let short = write(&dir, "short.model", &(sst.lines().take(lines - 1).collect::<Vec<_>>().join("\n") + "\n"));
+    let e = failure(&treelink(&["svm-light-tk", "classify", &test, &short, &pred]));
+    assert_eq!(
+        e,
+        format!("treelink: {short}:{lines}:1: expected 6 support vectors (the header's count minus 1), found 5")
+    );
+    let e = failure(&treelink(&[
+        "svm-light-tk",
+        "classify",
+        "--max-node-pairs",
+        "1",
+        &test,
+        &data("svm-light-tk-sst.model"),
+        &pred,
+    ]));
+    assert!(e.starts_with(&format!("treelink: {}:22:1: support vector 1: ", data("svm-light-tk-sst.model"))), "{e}");
     // A malformed example is located.
     let bad = write(&dir, "bad.dat", "+1 |BT| (A b) |ET|\n-1 |BT| (A b |ET|\n");
     let o = treelink(&["svm-light-tk", "learn", &bad, &model]);

@@ -204,6 +204,8 @@ pub enum CliError {
     TkModel(#[from] treelink::svm_light_tk::ModelError),
     #[error(transparent)]
     Tk(#[from] treelink::svm_light_tk::TkError),
+    #[error("{file}:{line}:1: support vector {index}: {error}")]
+    TkSupportVector { file: String, line: usize, index: usize, error: treelink::svm_light_tk::DocError },
     #[error(transparent)]
     Exercise(Box<treelink::exercise::ExerciseError>),
 }

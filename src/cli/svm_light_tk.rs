@@ -16,8 +16,8 @@ use treelink::kernel::DEFAULT_MAX_NODE_PAIRS;
 use treelink::progress::Progress;
 use treelink::svm::PolyKernel;
 use treelink::svm_light_tk::{
-    self, parse_example, Classifier, Combination, Confusion, Example, KernelParams, LearnParams, Pairing, TkModel,
-    TreeKernel, VectorKernel,
+    self, parse_example, Classifier, Combination, Confusion, Example, KernelParams, LearnParams, Pairing, TkError,
+    TkModel, TreeKernel, VectorKernel,
 };
 
 #[derive(Subcommand, Debug)]
@@ -412,7 +412,15 @@ fn classify(args: ClassifyArgs) -> Result<(), CliError> {
     }
     let text = treelink::io::text::read_text_file(&args.model)?;
     let model = TkModel::from_text(&text, &args.model)?;
-    let mut classifier = Classifier::new(&model, args.max_node_pairs)?;
+    let mut classifier = Classifier::new(&model, args.max_node_pairs).map_err(|e| match e {
+        TkError::SupportVector { index, error } => CliError::TkSupportVector {
+            file: args.model.clone(),
+            line: TkModel::support_vector_line(&text, index).unwrap_or(1),
+            index,
+            error,
+        },
+        e => e.into(),
+    })?;
     let out = std::fs::File::create(&args.predictions)
         .map_err(|source| CliError::WriteFile { file: args.predictions.clone(), source })?;
     let mut out = BufWriter::new(out);

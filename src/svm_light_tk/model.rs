@@ -45,13 +45,25 @@ pub enum ModelError {
     Header { file: String, line: usize, expected: String, found: String },
     #[error("{file}:{line}:1: {what} is not supported by treelink svm-light-tk (it computes {supported})")]
     Unsupported { file: String, line: usize, what: String, supported: &'static str },
-    #[error("{file}: expected {expected} support vectors (the header's count minus 1), found {found}")]
-    Count { file: String, expected: usize, found: usize },
+    #[error("{file}:{line}:1: expected {expected} support vectors (the header's count minus 1), found {found}")]
+    Count { file: String, line: usize, expected: usize, found: usize },
     #[error(transparent)]
     Example(#[from] ExampleError),
 }
 
+/// Lines of a model file's header (the version line and 20 values), before
+/// the support vectors.
+const HEADER_LINES: usize = 21;
+
 impl TkModel {
+    /// The line (1-based) of support vector `index` (1-based) in the model
+    /// file `text` this model was read from: where a support vector that
+    /// reads but cannot be used is shown.
+    pub fn support_vector_line(text: &str, index: usize) -> Option<usize> {
+        let k = index.checked_sub(1)?;
+        text.lines().enumerate().skip(HEADER_LINES).filter(|(_, l)| !l.trim().is_empty()).nth(k).map(|(n, _)| n + 1)
+    }
+
     /// The model file's text.
     pub fn to_text(&self) -> String {
         use std::fmt::Write;
@@ -156,15 +168,21 @@ impl TkModel {
         }
         let (_, b) = h.number("the threshold b")?;
         let mut support_vectors = Vec::new();
+        let expected = svs as usize - 1;
+        // Where a wrong count shows: the first support vector too many, else the end.
+        let mut extra = None;
         for (k, line) in h.lines {
             if !line.trim().is_empty() {
                 let e = parse_example(line, file, k + 1)?;
+                if support_vectors.len() == expected {
+                    extra.get_or_insert(k + 1);
+                }
                 support_vectors.push((e.label, e));
             }
         }
-        let expected = svs as usize - 1;
         if support_vectors.len() != expected {
-            return Err(ModelError::Count { file: file.into(), expected, found: support_vectors.len() });
+            let line = extra.unwrap_or(h.total + 1);
+            return Err(ModelError::Count { file: file.into(), line, expected, found: support_vectors.len() });
         }
         Ok(TkModel {
             kernel: KernelParams {
