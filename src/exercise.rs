@@ -133,7 +133,17 @@ pub struct Exercise {
     pub instructions: String,
     /// Whether the page shows the key's links while the student aligns.
     pub show_gold: bool,
+    #[serde(deserialize_with = "some_pairs")]
     pub pairs: Vec<ExercisePair>,
+}
+
+/// An exercise's pairs: at least one, as [`Exercise::new`] makes them.
+fn some_pairs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<ExercisePair>, D::Error> {
+    let pairs = Vec::<ExercisePair>::deserialize(d)?;
+    if pairs.is_empty() {
+        return Err(serde::de::Error::custom("expected at least one pair, found none"));
+    }
+    Ok(pairs)
 }
 
 /// Why an exercise or answers file cannot be used.
@@ -693,6 +703,11 @@ mod tests {
         assert!(matches!(Exercise::from_json(&bad, "e.json"), Err(ExerciseError::Format { .. })));
         let e = Exercise::from_json("{\"format\": 3}", "e.json").unwrap_err().to_string();
         assert!(e.starts_with("e.json:1:"), "{e}");
+        // No pairs: refused as `Exercise::new` refuses it, at the list.
+        let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        value["pairs"] = serde_json::json!([]);
+        let e = Exercise::from_json(&serde_json::to_string_pretty(&value).unwrap(), "e.json").unwrap_err().to_string();
+        assert!(e.starts_with("e.json:") && e.contains("at pairs: expected at least one pair, found none"), "{e}");
     }
 
     #[test]

@@ -9,8 +9,9 @@ use treelink::eval::prf::Counts;
 fuzz_target!(|data: &[u8]| {
     let Some([src, trg, gold]) = treelink_fuzz::texts::<3>(data) else { return };
     let named = |name, text| Named { name, text };
-    let Ok(corpus) = Corpus::from_texts(named("f.src", src), named("f.trg", trg), Some(named("f.gold", gold))) else {
-        return;
+    let corpus = match Corpus::from_texts(named("f.src", src), named("f.trg", trg), Some(named("f.gold", gold))) {
+        Ok(c) => c,
+        Err(e) => return treelink_fuzz::assert_located(&e, &["f.src", "f.trg", "f.gold"]),
     };
     let pred = corpus.read_links(named("f.pred", gold)).expect("links that passed as gold pass as predictions");
     let counts = Counts::of_corpus(corpus.pairs.iter().zip(pred.iter().map(Vec::as_slice)));

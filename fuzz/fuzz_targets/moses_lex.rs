@@ -6,8 +6,11 @@ use treelink::lexicon::{read_moses_lex, write_moses_lex};
 
 fuzz_target!(|data: &[u8]| {
     let Some(text) = treelink_fuzz::text(data) else { return };
-    if let Ok(table) = read_moses_lex(text, "lex.e2f") {
-        let again = read_moses_lex(&write_moses_lex(&table), "again").expect("a written table reads back");
-        assert_eq!(again, table);
+    match read_moses_lex(text, "lex.e2f") {
+        Ok(table) => {
+            let again = read_moses_lex(&write_moses_lex(&table), "again").expect("a written table reads back");
+            assert_eq!(again, table);
+        }
+        Err(e) => treelink_fuzz::assert_located(&e, &["lex.e2f"]),
     }
 });

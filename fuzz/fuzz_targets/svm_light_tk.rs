@@ -10,9 +10,17 @@ use treelink::svm_light_tk::{parse_example, Classifier, TkModel};
 
 fuzz_target!(|data: &[u8]| {
     let Some([model, examples]) = treelink_fuzz::texts::<2>(data) else { return };
-    let parsed: Vec<_> =
-        examples.lines().enumerate().filter_map(|(k, line)| parse_example(line, "examples", k + 1).ok()).collect();
-    let Ok(model) = TkModel::from_text(model, "model") else { return };
+    let parsed: Vec<_> = examples
+        .lines()
+        .enumerate()
+        .filter_map(|(k, line)| {
+            parse_example(line, "examples", k + 1).map_err(|e| treelink_fuzz::assert_located(&e, &["examples"])).ok()
+        })
+        .collect();
+    let model = match TkModel::from_text(model, "model") {
+        Ok(m) => m,
+        Err(e) => return treelink_fuzz::assert_located(&e, &["model"]),
+    };
     // A written model reads back to itself (tests/fuzz_regressions.rs has the case that did not).
     let again = TkModel::from_text(&model.to_text(), "again").expect("a written model reads back");
     assert_eq!(again.to_text(), model.to_text());

@@ -9,15 +9,21 @@ use treelink::io::tiger::{export_pair, import_pair, parse_tiger, ImportOptions, 
 
 fuzz_target!(|data: &[u8]| {
     let Some([src, trg, sta]) = treelink_fuzz::texts::<3>(data) else { return };
-    if let Ok(corpus) = parse_tiger(src, "de.xml") {
-        for s in &corpus.sentences {
-            let _ = s.to_tree("de.xml");
+    match parse_tiger(src, "de.xml") {
+        Ok(corpus) => {
+            for s in &corpus.sentences {
+                if let Err(e) = s.to_tree("de.xml") {
+                    treelink_fuzz::assert_located(&e, &["de.xml"]);
+                }
+            }
         }
+        Err(e) => treelink_fuzz::assert_located(&e, &["de.xml"]),
     }
     let named = |name, text| Named { name, text };
     let options = ImportOptions::default();
-    let Ok(imported) = import_pair(named("de.xml", src), named("en.xml", trg), named("de-en.sta", sta), options) else {
-        return;
+    let imported = match import_pair(named("de.xml", src), named("en.xml", trg), named("de-en.sta", sta), options) {
+        Ok(i) => i,
+        Err(e) => return treelink_fuzz::assert_located(&e, &["de.xml", "en.xml", "de-en.sta"]),
     };
     let (de, en) = (TreebankName::new("de", "de", "de.xml"), TreebankName::new("en", "en", "en.xml"));
     let export = export_pair(&imported.corpus, Some(&imported.ids), &de, &en).expect("an imported corpus exports");

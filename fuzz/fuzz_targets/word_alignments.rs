@@ -6,7 +6,10 @@ use treelink::lexicon::{read_word_alignments, read_word_alignments_for, write_wo
 
 fuzz_target!(|data: &[u8]| {
     let Some(text) = treelink_fuzz::text(data) else { return };
-    let Ok(alignments) = read_word_alignments(text, "aligned") else { return };
+    let alignments = match read_word_alignments(text, "aligned") {
+        Ok(a) => a,
+        Err(e) => return treelink_fuzz::assert_located(&e, &["aligned"]),
+    };
     let again = read_word_alignments(&write_word_alignments(&alignments), "again").expect("written links read back");
     assert_eq!(again, alignments);
     // The shortest sentences that hold every link of their line (none can
@@ -22,6 +25,7 @@ fuzz_target!(|data: &[u8]| {
     if let Some(k) = lengths.iter().position(|&(s, _)| s > 0) {
         let mut shorter = lengths.clone();
         shorter[k].0 -= 1;
-        assert!(read_word_alignments_for(text, "aligned", &shorter).is_err());
+        let e = read_word_alignments_for(text, "aligned", &shorter).expect_err("a link beyond a sentence is refused");
+        treelink_fuzz::assert_located(&e, &["aligned"]);
     }
 });

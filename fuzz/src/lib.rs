@@ -24,3 +24,16 @@ pub fn texts<const N: usize>(data: &[u8]) -> Option<[&str; N]> {
     }
     Some(out)
 }
+
+/// Asserts the reader's promise for an error: its message starts with one of
+/// `files`, then `:LINE:COLUMN:` with both at least 1 (docs/reliability.md).
+pub fn assert_located(error: &dyn std::fmt::Display, files: &[&str]) {
+    let e = error.to_string();
+    let located = |rest: &str| {
+        let mut parts = rest.splitn(3, ':');
+        let number = |p: Option<&str>| p.and_then(|s| s.parse::<usize>().ok()).filter(|&n| n >= 1);
+        number(parts.next()).is_some() && number(parts.next()).is_some() && parts.next().is_some()
+    };
+    let ok = files.iter().any(|f| e.strip_prefix(f).and_then(|r| r.strip_prefix(':')).is_some_and(located));
+    assert!(ok, "an error that names no place in {files:?}: {e}");
+}
