@@ -121,6 +121,11 @@ for system in ["phrase", "ms"]:
     run("mt-train", "--train", tiny, "--system", system, "--tune-iterations", "0", "--lm-order", "2", "-o", mt)
     with open(mt, "rb") as f:
         put("mt_model", system, f.read())
+    # The binary form too (`mt-convert`): the reader the page uses for .tlmt files.
+    tlmt = os.path.join(tmp, f"{system}.tlmt")
+    run("mt-convert", mt, tlmt)
+    with open(tlmt, "rb") as f:
+        put("mt_model", f"{system}-tlmt", f.read())
 
 # Exercises and answers (exercise file, 0xFF, answers file), made and
 # answered by the binary.
