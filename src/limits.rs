@@ -87,6 +87,23 @@ pub struct LimitError {
     pub limit: usize,
 }
 
+impl LimitError {
+    /// The message as the page shows it: the page has no options to raise a
+    /// limit, so it names none.
+    pub fn in_page(&self) -> String {
+        format!(
+            "{}:{}:{}: {} has {} {}, more than the page's limit of {}",
+            self.file,
+            self.line,
+            self.column,
+            self.subject,
+            self.found,
+            self.limit_kind.what(),
+            self.limit
+        )
+    }
+}
+
 impl Limits {
     /// The limit `tree` goes over, with its size and the limit: words
     /// first, then nodes.

@@ -600,7 +600,7 @@ fn check_files(request: &LoadRequest) -> Checked {
                     );
                     match result {
                         Ok(c) => corpus = Some((c, None, CorpusOrigin::GoldFor(gold.name.clone()))),
-                        Err(e) => set(&mut statuses, Slot::Gold, Err(e.to_string())),
+                        Err(e) => set(&mut statuses, Slot::Gold, Err(page_message(&e))),
                     }
                 }
             } else if let (Some(src), Some(trg)) = (src, trg) {
@@ -622,7 +622,7 @@ fn check_files(request: &LoadRequest) -> Checked {
                         Err(e) => {
                             // Shown next to the file the error is in.
                             let at = error_slot(&e, src, trg, gold).unwrap_or(request.changed);
-                            set(&mut statuses, at, Err(e.to_string()));
+                            set(&mut statuses, at, Err(page_message(&e)));
                         }
                     }
                 }
@@ -749,9 +749,21 @@ fn over_limits(corpus: &Corpus, place: impl Fn(usize, Side) -> String) -> Option
     corpus.pairs.iter().enumerate().find_map(|(k, p)| {
         [(Side::Source, &p.source), (Side::Target, &p.target)].into_iter().find_map(|(side, tree)| {
             let (limit, found, most) = limits.tree_over(tree)?;
-            Some(format!("{}: this tree has {found} {}, more than the limit of {most}", place(k, side), limit.what()))
+            Some(format!(
+                "{}: this tree has {found} {}, more than the page's limit of {most}",
+                place(k, side),
+                limit.what()
+            ))
         })
     })
+}
+
+/// A corpus error as the page shows it ([`LimitError::in_page`] for a limit).
+fn page_message(e: &CorpusError) -> String {
+    match e {
+        CorpusError::Limit(limit) => limit.in_page(),
+        e => e.to_string(),
+    }
 }
 
 /// The slot of the file a corpus error is in.
@@ -852,7 +864,7 @@ mod tests {
         assert_eq!(checked.answer.corpus, None);
         assert!(checked.answer.statuses.contains(&(
             Slot::Source,
-            Err("x.src:2:1: this tree has 1001 words, more than the limit of 1000 (--max-words raises it)".into())
+            Err("x.src:2:1: this tree has 1001 words, more than the page's limit of 1000".into())
         )));
     }
 
@@ -872,7 +884,7 @@ mod tests {
         let status = checked.answer.statuses.iter().find(|(s, _)| *s == Slot::Exercise).map(|(_, m)| m.clone());
         assert_eq!(
             status,
-            Some(Err("ex.json: pairs[1].source: this tree has 1001 words, more than the limit of 1000".into()))
+            Some(Err("ex.json: pairs[1].source: this tree has 1001 words, more than the page's limit of 1000".into()))
         );
         // Within the limits, the same exercise opens.
         let small = Exercise::new(&corpus, &[1], "Small", "Link.", false).unwrap();
@@ -892,7 +904,7 @@ mod tests {
         let place = |k: usize, side: Side| format!("pair {}, {}", k + 1, side.name());
         assert_eq!(
             over_limits(&corpus, place),
-            Some("pair 2, target: this tree has 4001 nodes, more than the limit of 4000".into())
+            Some("pair 2, target: this tree has 4001 nodes, more than the page's limit of 4000".into())
         );
         assert_eq!(over_limits(&Corpus { pairs: corpus.pairs[..1].to_vec() }, place), None);
     }

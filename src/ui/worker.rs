@@ -299,7 +299,7 @@ fn translate(
 /// `tree` if it is within the default limits, as `treelink translate`
 /// checks its input (the decoder's span tables grow with the words).
 fn within_limits(tree: Tree, name: &str) -> Result<Tree, String> {
-    Limits::default().check_trees(name, std::slice::from_ref(&tree), &[(1, 1)]).map_err(|e| e.to_string())?;
+    Limits::default().check_trees(name, std::slice::from_ref(&tree), &[(1, 1)]).map_err(|e| e.in_page())?;
     Ok(tree)
 }
 
