@@ -92,6 +92,14 @@ test('a binary, an empty and a million-line file each get a located error next t
   await page.locator('#loader').screenshot({ path: path.join(shots, 'dropped-bad-files.png') });
 });
 
+test('a tree over the page\'s limits is refused next to its file, naming the limit, and nothing is lost', async () => {
+  const before = await snapshot();
+  const wide = `(S ${Array.from({ length: 1001 }, (_, k) => `(A a${k})`).join(' ')})`;
+  await drop([{ name: 'wide.src', text: `(S (A a))\n${wide}\n` }, { name: 'wide.trg', text: '(T (B b))\n(T (B b))\n' }]);
+  await waitForError('src', /^✗ wide\.src:2:1: this tree has 1001 words, more than the page's limit of 1000\b/);
+  assert.deepEqual(await snapshot(), before);
+});
+
 test('a TigerXML set with a treebank missing, a model of the wrong kind and a translation model of another version are refused with the reason', async () => {
   const before = await snapshot();
   const raw = path.join(data, 'squoia-de-es/raw');
