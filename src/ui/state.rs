@@ -2166,7 +2166,8 @@ impl State {
                 let r = self.results()?;
                 let (pairs, model, baseline) = (&self.corpus.pairs, &r.predicted, &r.baseline);
                 let range = r.pairs();
-                let csv = results_csv(&pairs[range.clone()], range.start, &model[range.clone()], &baseline[range]);
+                let csv =
+                    results_csv(&pairs[range.clone()], range.start, &model[range.clone()], &baseline[range], r.seen);
                 text("treelink-results.csv", csv, "text/csv")
             }
             ExportFile::CurveCsv => text("treelink-pr-curve.csv", curve_csv(&self.results()?.curve), "text/csv"),
@@ -3804,6 +3805,7 @@ mod tests {
         let csv = exported(&mut s, ExportFile::ResultsCsv);
         assert_eq!(csv.lines().nth(1).and_then(|l| l.split(',').next()), Some("127"));
         assert_eq!(csv.lines().count(), 1 + 31 + 1);
+        assert!(csv.lines().skip(1).all(|l| l.ends_with(",no")), "held out: no training pairs scored");
         // A training pair is not explained; a held-out pair is.
         s.apply(Action::SelectPair(3));
         s.apply(Action::ClickSource(1));
@@ -3829,6 +3831,13 @@ mod tests {
         let r = s.results().unwrap();
         assert_eq!((r.first, r.seen, r.trained_on_these, r.held_out.is_none()), (0, 126, true, true));
         assert!(s.job_note_on_training_data && s.panels().train.note_on_training_data);
+        // The CSV marks the training pairs' rows, and the corpus row, as the page warns.
+        let csv = exported(&mut s, ExportFile::ResultsCsv);
+        let rows: Vec<&str> = csv.lines().collect();
+        assert!(rows[0].ends_with(",model_on_training_data"));
+        assert!(rows[1].starts_with("1,") && rows[1].ends_with(",yes") && rows[126].ends_with(",yes"));
+        assert!(rows[127].starts_with("127,") && rows[127].ends_with(",no") && rows[157].ends_with(",no"));
+        assert!(rows[158].starts_with("corpus,") && rows[158].ends_with(",yes"));
         // An uploaded model trained no pair here: no warning.
         s.model.as_mut().unwrap().trained_on = None;
         let id = started(&s.apply(Action::Align { now: 8.0 }));
