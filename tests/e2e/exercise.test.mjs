@@ -1,7 +1,9 @@
 // An exercise's round trip in the page, as a class would make it: the
-// instructor exports an exercise of three sample pairs; a student opens it
-// (the file input), aligns by hand, checks (each link marked against the
-// hidden key) and exports the answers; a second student opens it by the
+// instructor picks three sample pairs (by number, and by adding what the
+// find box finds) and exports the exercise; a student opens it (the file
+// input), aligns by hand with one deliberately wrong link, checks (each
+// link marked against the hidden key; the marks in view at 1366×768 and at
+// 390×844) and exports the answers; a second student opens it by the
 // page's address (?exercise=FILE.json on the same site); the instructor
 // drops both answers files and reads the class table, whose P/R/F equal
 // `treelink exercise check` on the same files.
