@@ -267,11 +267,24 @@ fn percent_row(out: &mut String, c: &Counts) {
 /// CSV (percentages with two decimals, as the `eval` command prints them),
 /// the pairs numbered from `first + 1` (the page's held-out test: the pairs
 /// from the `first` on). A missing line of links counts as no links.
-pub fn results_csv(pairs: &[TreePair], first: usize, model: &[Vec<Link>], baseline: &[Vec<Link>]) -> String {
+///
+/// The last column, `model_on_training_data`, is `yes` for a pair the model
+/// was trained on (its number at most `trained_on`: the model saw the first
+/// `trained_on` pairs, 0 for none) and `no` otherwise; the corpus row says
+/// `yes` when any pair scored is one. A score on training pairs is
+/// optimistic, as the page warns next to it.
+pub fn results_csv(
+    pairs: &[TreePair],
+    first: usize,
+    model: &[Vec<Link>],
+    baseline: &[Vec<Link>],
+    trained_on: usize,
+) -> String {
     let mut out = String::from(
         "pair,source_words,target_words,gold,model_predicted,model_correct,model_P,model_R,model_F,\
-         baseline_predicted,baseline_correct,baseline_P,baseline_R,baseline_F\n",
+         baseline_predicted,baseline_correct,baseline_P,baseline_R,baseline_F,model_on_training_data\n",
     );
+    let yes_no = |seen: bool| if seen { ",yes" } else { ",no" };
     let (mut total_model, mut total_baseline) = (Counts::default(), Counts::default());
     for (k, pair) in pairs.iter().enumerate() {
         let m = Counts::of_pair(pair, model.get(k).map_or(&[], Vec::as_slice));
@@ -281,6 +294,7 @@ pub fn results_csv(pairs: &[TreePair], first: usize, model: &[Vec<Link>], baseli
         let _ = write!(out, "{},{},{},{}", first + k + 1, pair.source.words().len(), pair.target.words().len(), m.gold);
         percent_row(&mut out, &m);
         percent_row(&mut out, &b);
+        out.push_str(yes_no(first + k < trained_on));
         out.push('\n');
     }
     let words = |f: fn(&TreePair) -> usize| pairs.iter().map(f).sum::<usize>();
@@ -293,6 +307,7 @@ pub fn results_csv(pairs: &[TreePair], first: usize, model: &[Vec<Link>], baseli
     );
     percent_row(&mut out, &total_model);
     percent_row(&mut out, &total_baseline);
+    out.push_str(yes_no(!pairs.is_empty() && first < trained_on));
     out.push('\n');
     out
 }
@@ -416,14 +431,14 @@ mod tests {
         // CSV: the corpus row carries the same counts.
         let options = BaselineOptions::default();
         let baseline: Vec<Vec<Link>> = f.corpus.pairs.iter().map(|p| baseline_links(&f.lexicon, p, &options)).collect();
-        let csv = results_csv(&f.corpus.pairs, 0, &predicted, &baseline);
+        let csv = results_csv(&f.corpus.pairs, 0, &predicted, &baseline, 0);
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), f.corpus.len() + 2);
         let b = Counts::of_corpus(f.corpus.pairs.iter().zip(baseline.iter().map(Vec::as_slice)));
         let corpus_row = lines.last().unwrap();
         assert!(corpus_row.starts_with("corpus,"));
         assert!(corpus_row.ends_with(&format!(
-            ",{},{},{},{:.2},{:.2},{:.2},{},{},{:.2},{:.2},{:.2}",
+            ",{},{},{},{:.2},{:.2},{:.2},{},{},{:.2},{:.2},{:.2},no",
             output.gold,
             output.predicted,
             output.correct,
@@ -436,6 +451,17 @@ mod tests {
             b.recall(),
             b.f()
         )));
+        assert!(lines[1..].iter().all(|l| l.ends_with(",no")), "no pair was trained on");
+        // A model trained on the first two pairs: those rows and the corpus row say so.
+        let csv = results_csv(&f.corpus.pairs, 0, &predicted, &baseline, 2);
+        let last: Vec<&str> = csv.lines().map(|l| l.rsplit(',').next().unwrap()).collect();
+        assert_eq!(last[0], "model_on_training_data");
+        assert_eq!(&last[1..3], ["yes", "yes"]);
+        assert!(last[3..last.len() - 1].iter().all(|&v| v == "no"));
+        assert_eq!(last.last(), Some(&"yes"));
+        // Scored from pair 3 on (a held-out test): no row is a training pair.
+        let csv = results_csv(&f.corpus.pairs[2..], 2, &predicted[2..], &baseline[2..], 2);
+        assert!(csv.lines().skip(1).all(|l| l.ends_with(",no")), "{csv}");
         assert_eq!(curve_csv(&curve).lines().count(), curve.len() + 1);
     }
 

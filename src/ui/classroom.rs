@@ -9,7 +9,7 @@
 //! the class table are the engine's ([`crate::exercise`]), the same
 //! functions `treelink exercise` runs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use crate::corpus::Corpus;
@@ -180,6 +180,22 @@ impl Classroom {
         None
     }
 
+    /// Appends pair `numbers` (1-based, e.g. a search's pairs) to the
+    /// form's pairs, each once: those the form already lists are skipped,
+    /// and what was typed stays as typed. How many were added.
+    pub fn add_pairs(&mut self, numbers: impl IntoIterator<Item = usize>) -> usize {
+        let mut listed: BTreeSet<usize> =
+            parse_pair_numbers(&self.form.pairs).unwrap_or_default().into_iter().collect();
+        let new: Vec<String> = numbers.into_iter().filter(|&n| listed.insert(n)).map(|n| n.to_string()).collect();
+        if !new.is_empty() {
+            let typed = self.form.pairs.trim_end_matches([',', ' ', ';']);
+            let sep = if typed.is_empty() { "" } else { ", " };
+            self.form.pairs = format!("{typed}{sep}{}", new.join(", "));
+            self.form_error = None;
+        }
+        new.len()
+    }
+
     /// An exercise was opened: what was checked or tabled for another one goes.
     pub fn opened(&mut self, file: String, exercise: Exercise) {
         self.open = Some(OpenExercise { file, exercise: Rc::new(exercise) });
@@ -224,6 +240,21 @@ mod tests {
         assert_eq!(parse_pair_numbers("").unwrap(), Vec::<usize>::new());
         assert!(parse_pair_numbers("3, x").unwrap_err().contains("found 'x'"));
         assert!(parse_pair_numbers("7-5").unwrap_err().contains("'7-5'"));
+    }
+
+    #[test]
+    fn found_pairs_are_added_to_the_form_once() {
+        let mut c = Classroom::default();
+        assert_eq!(c.add_pairs([7, 3, 7]), 2);
+        assert_eq!(c.form.pairs, "7, 3");
+        c.form.pairs = "1, 2-4, ".into();
+        c.form_error = Some("old".into());
+        assert_eq!(c.add_pairs([3, 5, 1, 6]), 2);
+        assert_eq!(c.form.pairs, "1, 2-4, 5, 6");
+        assert!(c.form_error.is_none());
+        assert_eq!(c.add_pairs([5]), 0);
+        assert_eq!(c.form.pairs, "1, 2-4, 5, 6");
+        assert_eq!(parse_pair_numbers(&c.form.pairs).unwrap(), vec![1, 2, 3, 4, 5, 6]);
     }
 
     #[test]

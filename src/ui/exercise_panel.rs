@@ -74,7 +74,7 @@ fn make_form(props: &ExerciseProps) -> Html {
     html! {
         <fieldset class="exercise-make">
             <legend>{"Make an exercise (instructor)"}</legend>
-            <p class="hint">{format!("From the loaded pairs ({}); their gold links become the key. Find pair numbers in the Results table.", props.view.corpus.len())}</p>
+            <p class="hint">{format!("From the loaded pairs ({}); their gold links become the key. Type pair numbers, or search with “Find a pair” above the diagram and add what it finds.", props.view.corpus.len())}</p>
             <div class="field"><label for="exercise-pairs">{"Pairs (e.g. 3, 7, 10-12)"}</label>
                 {text_input("exercise-pairs", &c.form.pairs, dispatch, ExerciseAction::SetPairs)}</div>
             <div class="field"><label for="exercise-title">{"Title"}</label>
@@ -188,6 +188,16 @@ fn class_table(t: &ClassTable) -> Html {
 #[function_component(ExercisePanel)]
 pub fn exercise_panel(props: &ExerciseProps) -> Html {
     let view = &props.view;
+    // After *Check*, its marks are brought into view (on a phone they are
+    // far below the diagram), as a click's feedback is.
+    use_effect_with((view.checks.clone(), view.pair), |(checked, _)| {
+        let el = checked.as_ref().and_then(|_| web_sys::window()?.document()?.get_element_by_id("exercise-check"));
+        if let Some(el) = el {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            el.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
     html! {
         <section class="panel exercise" id="exercise-panel" aria-labelledby="exercise-heading">
             <h2 id="exercise-heading">{"Exercises"}</h2>

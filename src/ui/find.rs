@@ -1,6 +1,7 @@
 //! Finding a pair by its number, a node label or a word: the search is the
 //! engine's ([`crate::corpus::Corpus::find`], through the reducer); this
-//! view only renders the query and the pairs found, each opening its pair.
+//! view only renders the query and the pairs found, each opening its pair
+//! or going into the exercise form's pairs (one, or all found at once).
 
 use yew::prelude::*;
 
@@ -38,11 +39,21 @@ pub fn find_pair(props: &FindProps) -> Html {
             let (dispatch, k) = (props.dispatch.clone(), *k);
             Callback::from(move |_: MouseEvent| dispatch.emit(Action::SelectPair(k)))
         };
+        let add = {
+            let (dispatch, k) = (props.dispatch.clone(), *k);
+            Callback::from(move |_: MouseEvent| dispatch.emit(Action::AddFoundToExercise(Some(k))))
+        };
         html! {
             <li><button type="button" class="link-button" {onclick}>{format!("Pair {}", k + 1)}</button>
-                {" — "}{describe(found)}</li>
+                {" — "}{describe(found)}{" "}
+                <button type="button" class="find-add" onclick={add}
+                    title={format!("Add pair {} to the exercise's pairs", k + 1)}>{"+ exercise"}</button></li>
         }
     });
+    let add_all = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::AddFoundToExercise(None)))
+    };
     let summary = match (f.query.trim().is_empty(), f.found.len()) {
         (true, _) => String::new(),
         (false, 0) => "No pair found.".into(),
@@ -56,7 +67,12 @@ pub fn find_pair(props: &FindProps) -> Html {
                 oninput={on_input} aria-describedby="find-summary" />
             <span id="find-summary" class="hint" aria-live="polite">{summary}</span>
             if !f.found.is_empty() {
+                <button type="button" id="find-add-exercise" onclick={add_all}>
+                    {format!("Add {} to the exercise", if f.found.len() == 1 { "this pair".to_string() } else { format!("these {} pairs", f.found.len()) })}</button>
                 <ul id="find-results" class="find-results">{ for items }</ul>
+            }
+            if let Some(note) = &f.added {
+                <p id="find-added" class="status ok" role="status">{note.clone()}</p>
             }
         </div>
     }

@@ -725,6 +725,8 @@ pub struct Teach {
 pub struct FindPair {
     pub query: String,
     pub found: Vec<(usize, Found)>,
+    /// What the last *add to the exercise* did, until the next search.
+    pub added: Option<String>,
 }
 
 impl FindPair {
@@ -1023,6 +1025,9 @@ pub enum Action {
     TeachClear,
     /// Find pairs by a number, a label or a word.
     Find(String),
+    /// Add the pairs found (all, or the found pair with this index) to the
+    /// exercise form's pairs ([`Classroom::add_pairs`]).
+    AddFoundToExercise(Option<usize>),
     /// The session kept from the last visit, with the translation model file kept apart.
     Restore {
         session: Box<Session>,
@@ -1972,6 +1977,7 @@ impl State {
         self.teach = Teach::default();
         self.clear_selection();
         self.find.found = self.corpus.find(&self.find.query, FindPair::LIMIT);
+        self.find.added = None;
         if let Some(p) = self.wanted_pair.filter(|&p| p < self.corpus.len()) {
             self.pair = p;
             self.wanted_pair = None;
@@ -2160,7 +2166,8 @@ impl State {
                 let r = self.results()?;
                 let (pairs, model, baseline) = (&self.corpus.pairs, &r.predicted, &r.baseline);
                 let range = r.pairs();
-                let csv = results_csv(&pairs[range.clone()], range.start, &model[range.clone()], &baseline[range]);
+                let csv =
+                    results_csv(&pairs[range.clone()], range.start, &model[range.clone()], &baseline[range], r.seen);
                 text("treelink-results.csv", csv, "text/csv")
             }
             ExportFile::CurveCsv => text("treelink-pr-curve.csv", curve_csv(&self.results()?.curve), "text/csv"),
@@ -2705,6 +2712,19 @@ impl State {
             Action::Find(query) => {
                 s.find.found = s.corpus.find(&query, FindPair::LIMIT);
                 s.find.query = query;
+                s.find.added = None;
+            }
+            Action::AddFoundToExercise(which) => {
+                let numbers: Vec<usize> =
+                    s.find.found.iter().map(|(k, _)| k + 1).filter(|&n| which.is_none_or(|k| k + 1 == n)).collect();
+                let added = s.classroom.add_pairs(numbers.iter().copied());
+                let skipped = numbers.len() - added;
+                let also = if skipped > 0 { format!(" ({skipped} listed already)") } else { String::new() };
+                s.find.added = Some(format!(
+                    "{added} pair{} added to the exercise's pairs{also}: {}",
+                    if added == 1 { "" } else { "s" },
+                    s.classroom.form.pairs
+                ));
             }
             Action::OpenLocation(hash) => {
                 let location = Location::parse(&hash);
@@ -3439,6 +3459,44 @@ mod tests {
         assert!(s.find.found.is_empty());
     }
 
+    /// An instructor searches and adds what was found to the exercise: all
+    /// the pairs found, or one; the exported exercise holds those pairs.
+    #[test]
+    fn found_pairs_go_into_the_exercise() {
+        use crate::exercise::Exercise;
+        let mut s = State::with_sample();
+        s.apply(Action::Exercise(ExerciseAction::SetPairs("2".into())));
+        s.apply(Action::Find("Lateinamerika".into()));
+        let numbers: Vec<usize> = s.find.found.iter().map(|(k, _)| k + 1).collect();
+        assert!(!numbers.is_empty());
+        assert!(s.apply(Action::AddFoundToExercise(None)).is_empty());
+        let listed = |s: &State| crate::ui::classroom::parse_pair_numbers(&s.classroom.form.pairs).unwrap();
+        let expected: Vec<usize> = std::iter::once(2).chain(numbers.iter().copied().filter(|&n| n != 2)).collect();
+        assert_eq!(listed(&s), expected);
+        assert!(s.find.added.as_deref().unwrap().starts_with(&format!("{} pair", numbers.len())), "{:?}", s.find.added);
+        // Again: nothing new.
+        s.apply(Action::AddFoundToExercise(None));
+        assert_eq!(listed(&s), expected);
+        assert!(s.find.added.as_deref().unwrap().starts_with("0 pairs added"), "{:?}", s.find.added);
+        // One pair found by its number, added alone.
+        s.apply(Action::Find("7".into()));
+        assert!(s.find.added.is_none());
+        s.apply(Action::AddFoundToExercise(Some(6)));
+        assert_eq!(listed(&s).last(), Some(&7));
+        assert_eq!(
+            s.find.added.as_deref(),
+            Some(format!("1 pair added to the exercise's pairs: {}", s.classroom.form.pairs).as_str())
+        );
+        // Exported: the engine's exercise of exactly those pairs.
+        let exported = s.apply(Action::Exercise(ExerciseAction::Export));
+        let [Effect::Download { body: DownloadBody::Text { text, .. }, .. }] = &exported[..] else {
+            panic!("{exported:?}")
+        };
+        let f = &s.classroom.form;
+        let made = Exercise::new(&s.corpus, &listed(&s), &f.title, &f.instructions, f.show_gold).unwrap();
+        assert_eq!(text.to_string(), made.to_json());
+    }
+
     #[test]
     fn a_session_survives_a_reload_through_the_normal_load_path() {
         let mut s = State::with_sample();
@@ -3747,6 +3805,7 @@ mod tests {
         let csv = exported(&mut s, ExportFile::ResultsCsv);
         assert_eq!(csv.lines().nth(1).and_then(|l| l.split(',').next()), Some("127"));
         assert_eq!(csv.lines().count(), 1 + 31 + 1);
+        assert!(csv.lines().skip(1).all(|l| l.ends_with(",no")), "held out: no training pairs scored");
         // A training pair is not explained; a held-out pair is.
         s.apply(Action::SelectPair(3));
         s.apply(Action::ClickSource(1));
@@ -3772,6 +3831,13 @@ mod tests {
         let r = s.results().unwrap();
         assert_eq!((r.first, r.seen, r.trained_on_these, r.held_out.is_none()), (0, 126, true, true));
         assert!(s.job_note_on_training_data && s.panels().train.note_on_training_data);
+        // The CSV marks the training pairs' rows, and the corpus row, as the page warns.
+        let csv = exported(&mut s, ExportFile::ResultsCsv);
+        let rows: Vec<&str> = csv.lines().collect();
+        assert!(rows[0].ends_with(",model_on_training_data"));
+        assert!(rows[1].starts_with("1,") && rows[1].ends_with(",yes") && rows[126].ends_with(",yes"));
+        assert!(rows[127].starts_with("127,") && rows[127].ends_with(",no") && rows[157].ends_with(",no"));
+        assert!(rows[158].starts_with("corpus,") && rows[158].ends_with(",yes"));
         // An uploaded model trained no pair here: no warning.
         s.model.as_mut().unwrap().trained_on = None;
         let id = started(&s.apply(Action::Align { now: 8.0 }));

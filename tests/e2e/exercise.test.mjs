@@ -1,7 +1,9 @@
 // An exercise's round trip in the page, as a class would make it: the
-// instructor exports an exercise of three sample pairs; a student opens it
-// (the file input), aligns by hand, checks (each link marked against the
-// hidden key) and exports the answers; a second student opens it by the
+// instructor picks three sample pairs (by number, and by adding what the
+// find box finds) and exports the exercise; a student opens it (the file
+// input), aligns by hand with one deliberately wrong link, checks (each
+// link marked against the hidden key; the marks in view at 1366×768 and at
+// 390×844) and exports the answers; a second student opens it by the
 // page's address (?exercise=FILE.json on the same site); the instructor
 // drops both answers files and reads the class table, whose P/R/F equal
 // `treelink exercise check` on the same files.
@@ -33,7 +35,20 @@ test('instructor → student → class table, with the same scores as treelink e
   await page.fill('#exercise-pairs', '3, 999');
   await page.click('#exercise-export');
   assert.match(await text('#exercise-form-error'), /pair 999 does not exist: the treebank has pairs 1 to 157/);
-  await page.fill('#exercise-pairs', '3, 1, 5');
+  // Pairs by number and by search: pair 1 with its own button in the find
+  // box's results, then every pair with the word “zurück” (3 and 5; 3 is
+  // listed already), all at once.
+  await page.fill('#exercise-pairs', '3');
+  await page.fill('#find-pair', '1');
+  await page.click('#find-results li:has-text("Pair 1") button.find-add');
+  await page.waitForFunction(() => document.querySelector('#exercise-pairs').value === '3, 1');
+  await page.fill('#find-pair', 'zurück');
+  await page.waitForFunction(() => /^2 pairs found/.test(document.querySelector('#find-summary').innerText));
+  assert.equal(await text('#find-add-exercise'), 'Add these 2 pairs to the exercise');
+  await page.click('#find-add-exercise');
+  await page.waitForFunction(() => document.querySelector('#exercise-pairs').value === '3, 1, 5');
+  assert.equal(await text('#find-added'), "1 pair added to the exercise's pairs (1 listed already): 3, 1, 5");
+  await page.fill('#find-pair', '');
   await page.fill('#exercise-title', 'E2E week');
   await page.fill('#exercise-instructions', 'Link the noun phrases. <b>not bold</b>');
   const exercise = await download(page, '#exercise-export');
@@ -61,17 +76,45 @@ test('instructor → student → class table, with the same scores as treelink e
   // A phrase pair that is no key link, and that the criteria allow after (0,0) and (a,b).
   await link(0, 0);
   await link(a, b);
+  // A deliberately wrong link: a phrase pair that is no key link, placed
+  // as the criteria allow after (0,0) and (a,b) (below both or beside both).
+  const key = new Set(gold.map(([s, t]) => `${s}-${t}`));
+  const where = (t, n, m) => (t.below(m, n) ? 'below' : t.below(n, m) ? 'above' : 'apart');
+  let wrong;
+  for (let s = 1; s < src.nodes.length && !wrong; s++) {
+    for (let t = 1; t < trg.nodes.length && !wrong; t++) {
+      if (s !== a && t !== b && src.phrase(s) && trg.phrase(t) && !key.has(`${s}-${t}`) && where(src, s, a) === where(trg, t, b)) wrong = [s, t];
+    }
+  }
+  await link(...wrong);
+  assert.equal(await page.locator('#student-links li').count(), 3, 'the wrong link is drawn, not refused');
   await page.fill('#exercise-student', 'Ana');
-  await page.click('#exercise-check-button');
-  await page.waitForSelector('#exercise-marks');
-  const marks = await page.locator('#exercise-marks li').allInnerTexts();
   const keyPhrase = gold.filter(([s, t]) => src.phrase(s) && trg.phrase(t)).length;
-  assert.equal(marks.filter((m) => m.startsWith('✓ correct')).length, 2, marks.join('\n'));
-  assert.equal(marks.filter((m) => m.startsWith('○ missed')).length, keyPhrase - 2);
-  // Marked on the diagram too: correct and missed links.
-  assert.equal(await page.locator('#pair-diagram path.link[data-status=correct]').count(), 2);
-  assert.equal(await page.locator('#pair-diagram path.link[data-status=missed]').count(), keyPhrase - 2);
-  await page.locator('#workbench').screenshot({ path: path.join(shots, 'exercise-check.png') });
+  // At a laptop's and a phone's size: Check's marks come into view, the wrong link marked wrong.
+  for (const size of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.click('#exercise-check-button');
+    await page.waitForSelector('#exercise-marks');
+    await page.waitForTimeout(300); // the scroll into view
+    const inView = await page.evaluate(() => ['#exercise-check h4', '#exercise-marks .mark-wrong'].map((sel) => {
+      const r = document.querySelector(sel).getBoundingClientRect();
+      return r.height > 0 && r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
+    }));
+    assert.deepEqual(inView, [true, true], `Check's feedback is in the viewport at ${size.width}×${size.height}`);
+    const marks = await page.locator('#exercise-marks li').allInnerTexts();
+    assert.equal(marks.filter((m) => m.startsWith('✓ correct')).length, 2, marks.join('\n'));
+    assert.equal(marks.filter((m) => m.startsWith('○ missed')).length, keyPhrase - 2);
+    const wrongMarks = marks.filter((m) => m.startsWith('✗ wrong'));
+    assert.equal(wrongMarks.length, 1, marks.join('\n'));
+    assert.match(wrongMarks[0], new RegExp(`\\(${wrong[0]}\\) ↔ .* \\(${wrong[1]}\\)$`));
+    // Marked on the diagram too: correct, wrong and missed links.
+    assert.equal(await page.locator('#pair-diagram path.link[data-status=correct]').count(), 2);
+    assert.equal(await page.locator('#pair-diagram path.link[data-status=wrong]').count(), 1);
+    assert.equal(await page.locator('#pair-diagram path.link[data-status=missed]').count(), keyPhrase - 2);
+    if (size.width > 1000) await page.locator('#workbench').screenshot({ path: path.join(shots, 'exercise-check.png') });
+  }
+  await page.setViewportSize({ width: 1500, height: 1000 });
   const ana = await download(page, '#exercise-answers');
   assert.equal(ana.name, 'e2e-week.ana.answers.json');
   const anaFile = path.join(tmp, ana.name);

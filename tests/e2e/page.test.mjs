@@ -315,6 +315,22 @@ test('exporting links (gold format, STA XML), the diagram (SVG, PNG) and results
   assert.equal(svg.name, 'treelink-pair-4.svg');
   assert.match(svg.body, /^<\?xml[^>]*>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   assert.equal((svg.body.match(/data-link=/g) || []).length, drawnLinks);
+  // Links are drawn beneath the words, and the words carry a white halo
+  // over them: in the page and in the SVG file.
+  const drawing = await page.evaluate(() => {
+    const d = document.querySelector('#pair-diagram');
+    const links = d.querySelectorAll('path.link');
+    const firstWord = d.querySelector('text.word');
+    const s = getComputedStyle(firstWord);
+    return {
+      beneath: Boolean(links[links.length - 1].compareDocumentPosition(firstWord) & Node.DOCUMENT_POSITION_FOLLOWING),
+      halo: [s.paintOrder, s.stroke, s.strokeWidth],
+    };
+  });
+  assert.ok(drawnLinks > 0 && drawing.beneath, 'the page draws every link before (beneath) the words');
+  assert.deepEqual(drawing.halo, ['stroke', 'rgb(255, 255, 255)', '4px']);
+  assert.ok(svg.body.lastIndexOf(' data-link=') < svg.body.indexOf('<text class="word'), 'the SVG draws the links beneath the words');
+  assert.match(svg.body, /\.tl-diagram \.word, \.tl-diagram \.node text \{ paint-order: stroke; stroke: #ffffff; stroke-width: 4px;/);
   const png = await download(page, '#export-png', true);
   assert.equal(png.name, 'treelink-pair-4.png');
   assert.deepEqual([...png.body.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
@@ -328,6 +344,9 @@ test('exporting links (gold format, STA XML), the diagram (SVG, PNG) and results
   const corpus = rows.at(-1).split(',');
   assert.equal(corpus[0], 'corpus');
   assert.deepEqual(corpus.slice(6, 9), [await text('#results-model-p'), await text('#results-model-r'), await text('#results-model-f')]);
+  // The last column carries the page's training-data warning on the scores.
+  assert.equal(rows[0].split(',').at(-1), 'model_on_training_data');
+  assert.equal(corpus.at(-1), (await page.locator('#results-caution').count()) > 0 ? 'yes' : 'no');
   const curve = await download(page, '#export-curve');
   assert.match(curve.body, /^threshold,predicted,correct,P,R,F\n0\.9/);
   // Re-import the predicted links as gold: the model now scores 100.

@@ -1,7 +1,9 @@
 // Inputs that can be trusted and work that persists (issue 14, items 7, 3
-// and 5): a bad upload never replaces a good one; the page's work survives
-// a reload; the URL names the pair and mode; undo and redo of hand links;
-// finding a pair.
+// and 5): a bad upload never replaces a good one, and a lexical table that
+// covers few words is flagged; the page's work (files, a model trained in
+// the page, links, pair, mode, settings) survives a reload at a laptop's
+// 1366×768 and a phone's 390×844; the URL names the pair and mode; undo and
+// redo of hand links; finding a pair.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage } from './helpers.mjs';
@@ -40,6 +42,11 @@ test('a malformed lex.e2f after a good one leaves the good table in use, and say
   await pick('lex-t2s', [{ name: 'lex.f2e', text: f2e }]);
   await waitForStatus('lex-s2t', 'ok', /lex\.e2f: 3 entries/);
   await waitForStatus('lex-t2s', 'ok', /lex\.f2e: 3 entries/);
+  // Three entries cover few of the sample's words: each table says so, with a warning.
+  assert.match(await status('lex-s2t'), /covers \d+ of \d+ source word types \(\d+%\)/);
+  for (const [slot, name] of [['lex-s2t', 'lex.e2f'], ['lex-t2s', 'lex.f2e']]) {
+    assert.match(await page.locator(`#warning-${slot}`).innerText(), new RegExp(`^⚠ ${name.replace('.', '\\.')} covers less than 50%`));
+  }
   await pick('lex-s2t', [{ name: 'lex.e2f', text: 'años Jahre 0.8\naniversarios Jahrestage\n' }]);
   await waitForStatus('lex-s2t', 'error', /lex\.e2f:2:/);
   assert.match(await status('lex-s2t'), /still in use: lex\.e2f: 3 entries/);
@@ -126,7 +133,13 @@ test('swap source and target reads the pairs the other way, and back', async () 
   assert.equal(await source(), before);
 });
 
-test('a reload keeps the files, the pair, the mode and the hand links; start fresh forgets them', async () => {
+test('a reload, at a laptop\'s and at a phone\'s size, keeps the files, the model, the pair, the mode and the hand links; start fresh forgets them', async () => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  // A small model trained on the sample, kept with the rest.
+  await page.fill('#train-max-examples', '200');
+  await page.click('#train');
+  await page.waitForFunction(() => /^Model: trained in this page — .* from 200 examples/.test(document.querySelector('#model-summary')?.innerText ?? ''), null, { timeout: 180000 });
+  const model = await page.locator('#model-summary').innerText();
   await pick('src', [{ name: 'r.src', text: '(S (A a) (B b))\n(S (A c))\n(S (D d))\n' }]);
   await pick('trg', [{ name: 'r.trg', text: '(T (C c))\n(T (D d) (E e))\n(T (F f))\n' }]);
   await page.waitForFunction(() => /^Uploaded r\.src \/ r\.trg: 3 pairs/.test(document.querySelector('#corpus-summary').innerText));
@@ -141,13 +154,17 @@ test('a reload keeps the files, the pair, the mode and the hand links; start fre
   await page.click('#trg-node-0');
   assert.equal(await page.locator('#student-links li').count(), 1);
   await page.waitForTimeout(1500); // the session is kept a second after the last change
-  await page.reload();
-  await page.waitForFunction(() => /^Uploaded r\.src \/ r\.trg: 3 pairs/.test(document.querySelector('#corpus-summary')?.innerText ?? ''));
-  await page.waitForFunction(() => document.querySelector('#pair-number')?.value === '2');
-  assert.equal(await pressed('#mode-teach'), 'true');
-  assert.equal(await page.locator('#student-links li').count(), 1);
-  assert.equal(await page.inputValue('#train-seed'), '17');
-  await waitForStatus('lex-s2t', 'ok', /lex\.e2f: 1 entries/);
+  for (const size of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(size);
+    await page.reload();
+    await page.waitForFunction(() => /^Uploaded r\.src \/ r\.trg: 3 pairs/.test(document.querySelector('#corpus-summary')?.innerText ?? ''));
+    await page.waitForFunction(() => document.querySelector('#pair-number')?.value === '2');
+    assert.equal(await pressed('#mode-teach'), 'true');
+    assert.equal(await page.locator('#student-links li').count(), 1);
+    assert.equal(await page.inputValue('#train-seed'), '17');
+    await waitForStatus('lex-s2t', 'ok', /lex\.e2f: 1 entries/);
+    await page.waitForFunction((model) => document.querySelector('#model-summary')?.innerText === model, model);
+  }
   await page.click('#start-fresh');
   await page.waitForFunction(() => /^Built-in sample/.test(document.querySelector('#corpus-summary').innerText));
   await page.waitForTimeout(500);
@@ -156,4 +173,6 @@ test('a reload keeps the files, the pair, the mode and the hand links; start fre
   await page.waitForTimeout(1000);
   assert.match(await page.locator('#corpus-summary').innerText(), /^Built-in sample/);
   assert.equal(await page.inputValue('#train-seed'), '1');
+  assert.match(await page.locator('#model-summary').innerText(), /^No model yet/);
+  await page.setViewportSize({ width: 1500, height: 1000 });
 });
