@@ -3819,15 +3819,19 @@ mod tests {
 
         // The same model aligning all the pairs: their scores include the
         // training pairs', and carry the warning.
-        let id = started(&s.apply(Action::Align { now: 6.0 }));
-        let aligned = Response::Aligned {
-            job: id,
-            searches: vec![Search::default(); n],
-            baseline: vec![Vec::new(); n],
-            lexicon: "all".into(),
-            first: 0,
+        // Align with the model held, every pair answered.
+        let align_all = |s: &mut State, now: f64| {
+            let id = started(&s.apply(Action::Align { now }));
+            let aligned = Response::Aligned {
+                job: id,
+                searches: vec![Search::default(); n],
+                baseline: vec![Vec::new(); n],
+                lexicon: "all".into(),
+                first: 0,
+            };
+            s.apply(Action::Worker { response: aligned, now: now + 1.0 });
         };
-        s.apply(Action::Worker { response: aligned, now: 7.0 });
+        align_all(&mut s, 6.0);
         let r = s.results().unwrap();
         assert_eq!((r.first, r.seen, r.trained_on_these, r.held_out.is_none()), (0, 126, true, true));
         assert!(s.job_note_on_training_data && s.panels().train.note_on_training_data);
@@ -3840,15 +3844,7 @@ mod tests {
         assert!(rows[158].starts_with("corpus,") && rows[158].ends_with(",yes"));
         // An uploaded model trained no pair here: no warning.
         s.model.as_mut().unwrap().trained_on = None;
-        let id = started(&s.apply(Action::Align { now: 8.0 }));
-        let aligned = Response::Aligned {
-            job: id,
-            searches: vec![Search::default(); n],
-            baseline: vec![Vec::new(); n],
-            lexicon: "all".into(),
-            first: 0,
-        };
-        s.apply(Action::Worker { response: aligned, now: 9.0 });
+        align_all(&mut s, 8.0);
         assert_eq!(s.results().map(|r| (r.seen, r.trained_on_these)), Some((0, false)));
         assert!(!s.job_note_on_training_data);
     }
