@@ -46,9 +46,14 @@ async function drop(files) {
   await page.dispatchEvent('#loader', 'drop', { dataTransfer: dt });
 }
 
-/** What must not change when a bad file is dropped. */
+/** What must not change when a bad file is dropped: the corpus, both models and the pair shown. */
 async function snapshot() {
-  return { corpus: await text('#corpus-summary'), model: await text('#model-summary'), pair: await page.inputValue('#pair-number') };
+  return {
+    corpus: await text('#corpus-summary'),
+    model: await text('#model-summary'),
+    mt: await text('#mt-summary'),
+    pair: await page.inputValue('#pair-number'),
+  };
 }
 
 /** The page's job worker (its other worker, "files", reads uploads). */
@@ -71,9 +76,14 @@ test('a binary, an empty and a million-line file each get a located error next t
   await page.fill('#train-max-examples', '200');
   await page.click('#train');
   await page.waitForSelector('#job-note.ok', { timeout: 120000 });
+  // And a translation model (it must stay through every refusal below, including a translation
+  // model of another version and a model of the wrong kind in its picker).
+  await page.setInputFiles('#file-mt-model', path.join(root, 'tests/data/mt-ms-small.json'));
+  await page.waitForFunction(() => /^✓ mt-ms-small\.json: ms system/.test(document.querySelector('#status-mt-model.ok')?.innerText ?? ''), null, { timeout: 60000 });
   await page.fill('#pair-number', '7');
   await page.press('#pair-number', 'Enter');
   const before = await snapshot();
+  assert.match(before.mt, /^Translation model: .*ms system/, 'the translation model is held');
   // Binary: bytes that are not UTF-8, with brackets in them.
   const binary = Array.from({ length: 600 }, (_, i) => (i * 37 + 11) % 256);
   binary[0] = 0x28; // '('
@@ -117,12 +127,14 @@ test('a TigerXML set with a treebank missing, a model of the wrong kind and a tr
   await waitForError('model', /^✗ lm\.json:1:1: expected a treelink alignment model \(JSON\)/);
   const alignment = '{"format": "treelink-alignment-model", "version": 1, "kernel": {}}\n';
   await page.setInputFiles('#file-mt-model', { name: 'alignment.json', mimeType: 'application/json', buffer: Buffer.from(alignment) });
-  await waitForError('mt-model', /^✗ alignment\.json:1:1: expected format "treelink-mt" version 1 to 2, found format "treelink-alignment-model" version 1$/);
+  // The translation model loaded before is named as still in use.
+  await waitForError('mt-model', /^✗ alignment\.json:1:1: expected format "treelink-mt" version 1 to 2, found format "treelink-alignment-model" version 1 — still in use: mt-ms-small\.json: ms system\b/);
+  assert.deepEqual(await snapshot(), before, 'both models stay after a model of the wrong kind');
   // A translation model of a later version.
   const later = '{"format": "treelink-mt", "version": 7, "system": {}}\n';
   await drop([{ name: 'later.json', text: later }]);
-  await waitForError('mt-model', /^✗ later\.json:1:1: expected format "treelink-mt" version 1 to 2, found format "treelink-mt" version 7$/);
-  assert.deepEqual(await snapshot(), before);
+  await waitForError('mt-model', /^✗ later\.json:1:1: expected format "treelink-mt" version 1 to 2, found format "treelink-mt" version 7 — still in use: mt-ms-small\.json: ms system\b/);
+  assert.deepEqual(await snapshot(), before, 'the translation model stays after one of another version');
 });
 
 test('when the worker dies, the page says so and offers a fresh one, the next job starts one too, and the data and results stay', async () => {
