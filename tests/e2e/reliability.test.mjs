@@ -347,7 +347,7 @@ test('10,000 pairs (SQUOIA repeated) load and draw with the page staying respons
   assert.match(await page.locator('#corpus-summary').innerText(), new RegExp(loaded));
 });
 
-test('an exercise with markup in its title, instructions, student name, labels and words shows them as text, in its files and the class table', async () => {
+test('an exercise with markup in its title, instructions, student name, file names, labels and words shows them as text, in its files and the class table', async () => {
   await dropMarkup();
   const title = `${nasty} "&`;
   const instructions = `Link ${nasty}, "quoted" & more`;
@@ -358,12 +358,13 @@ test('an exercise with markup in its title, instructions, student name, labels a
   assert.match(exercise.name, /^[\w.-]+\.exercise\.json$/, 'a file name without markup');
   const json = JSON.parse(exercise.body);
   assert.deepEqual([json.title, json.instructions], [title, instructions], 'the title and instructions round-trip');
-  const exFile = path.join(tmp, 'markup.exercise.json');
+  // Saved under a name that is markup too.
+  const exFile = path.join(tmp, `${nasty}.exercise.json`);
   fs.writeFileSync(exFile, exercise.body);
   // A student opens it: the title, instructions and labels are text.
   await page.setInputFiles('#file-exercise', exFile);
   await page.waitForFunction(() => /1 pairs, key of \d+ links \(hidden\)/.test(document.querySelector('#status-exercise.ok')?.innerText ?? ''));
-  assert.ok((await text('#status-exercise')).includes(`'${title}'`), await text('#status-exercise'));
+  assert.ok((await text('#status-exercise')).startsWith(`✓ ${nasty}.exercise.json: '${title}'`), await text('#status-exercise'));
   assert.ok((await text('#corpus-summary')).startsWith(`Exercise '${title}'`), await text('#corpus-summary'));
   assert.equal(await text('fieldset.exercise-do legend'), `Exercise: ${title}`);
   assert.equal(await text('#exercise-instructions-text'), instructions);
@@ -380,12 +381,13 @@ test('an exercise with markup in its title, instructions, student name, labels a
   const answers = await download(page, '#exercise-answers');
   assert.match(answers.name, /^[\w.-]+\.answers\.json$/);
   assert.equal(JSON.parse(answers.body).student, nasty, 'the student name round-trips');
-  const ansFile = path.join(tmp, 'markup.answers.json');
+  const ansFile = path.join(tmp, `${nasty}.answers.json`);
   fs.writeFileSync(ansFile, answers.body);
   // The instructor's class table: the student's name and the missed link's labels are text.
   await page.setInputFiles('#file-answers', ansFile);
   await page.waitForSelector('#class-students');
   assert.equal(await text('#class-students tbody tr:first-child th'), nasty);
+  assert.equal(await page.getAttribute('#class-students tbody tr:first-child th', 'title'), `${nasty}.answers.json`);
   const hardest = await page.locator('#class-hardest tbody td.text').allInnerTexts();
   assert.ok(hardest.some((h) => h.includes('"&')), hardest.join('\n'));
   assert.equal(await page.evaluate(() => document.querySelectorAll('img').length), 0, 'no element from any title, text, name or label');
