@@ -2,7 +2,9 @@
 // binary and huge files each get a located error next to their input and
 // leave everything loaded before in place; a worker that dies is reported
 // and replaced, with the data and results kept; 10,000 pairs load without a
-// long main-thread task; labels, words and file names stay text everywhere.
+// long main-thread task; labels, words, file names and an exercise's title,
+// instructions and student stay text everywhere, and the downloads (SVG,
+// STA, TigerXML, CSV, exercise and answers) stay well-formed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -46,9 +48,14 @@ async function drop(files) {
   await page.dispatchEvent('#loader', 'drop', { dataTransfer: dt });
 }
 
-/** What must not change when a bad file is dropped. */
+/** What must not change when a bad file is dropped: the corpus, both models and the pair shown. */
 async function snapshot() {
-  return { corpus: await text('#corpus-summary'), model: await text('#model-summary'), pair: await page.inputValue('#pair-number') };
+  return {
+    corpus: await text('#corpus-summary'),
+    model: await text('#model-summary'),
+    mt: await text('#mt-summary'),
+    pair: await page.inputValue('#pair-number'),
+  };
 }
 
 /** The page's job worker (its other worker, "files", reads uploads). */
@@ -71,9 +78,14 @@ test('a binary, an empty and a million-line file each get a located error next t
   await page.fill('#train-max-examples', '200');
   await page.click('#train');
   await page.waitForSelector('#job-note.ok', { timeout: 120000 });
+  // And a translation model (it must stay through every refusal below, including a translation
+  // model of another version and a model of the wrong kind in its picker).
+  await page.setInputFiles('#file-mt-model', path.join(root, 'tests/data/mt-ms-small.json'));
+  await page.waitForFunction(() => /^✓ mt-ms-small\.json: ms system/.test(document.querySelector('#status-mt-model.ok')?.innerText ?? ''), null, { timeout: 60000 });
   await page.fill('#pair-number', '7');
   await page.press('#pair-number', 'Enter');
   const before = await snapshot();
+  assert.match(before.mt, /^Translation model: .*ms system/, 'the translation model is held');
   // Binary: bytes that are not UTF-8, with brackets in them.
   const binary = Array.from({ length: 600 }, (_, i) => (i * 37 + 11) % 256);
   binary[0] = 0x28; // '('
@@ -117,12 +129,14 @@ test('a TigerXML set with a treebank missing, a model of the wrong kind and a tr
   await waitForError('model', /^✗ lm\.json:1:1: expected a treelink alignment model \(JSON\)/);
   const alignment = '{"format": "treelink-alignment-model", "version": 1, "kernel": {}}\n';
   await page.setInputFiles('#file-mt-model', { name: 'alignment.json', mimeType: 'application/json', buffer: Buffer.from(alignment) });
-  await waitForError('mt-model', /^✗ alignment\.json:1:1: expected format "treelink-mt" version 1 to 2, found format "treelink-alignment-model" version 1$/);
+  // The translation model loaded before is named as still in use.
+  await waitForError('mt-model', /^✗ alignment\.json:1:1: expected format "treelink-mt" version 1 to 2, found format "treelink-alignment-model" version 1 — still in use: mt-ms-small\.json: ms system\b/);
+  assert.deepEqual(await snapshot(), before, 'both models stay after a model of the wrong kind');
   // A translation model of a later version.
   const later = '{"format": "treelink-mt", "version": 7, "system": {}}\n';
   await drop([{ name: 'later.json', text: later }]);
-  await waitForError('mt-model', /^✗ later\.json:1:1: expected format "treelink-mt" version 1 to 2, found format "treelink-mt" version 7$/);
-  assert.deepEqual(await snapshot(), before);
+  await waitForError('mt-model', /^✗ later\.json:1:1: expected format "treelink-mt" version 1 to 2, found format "treelink-mt" version 7 — still in use: mt-ms-small\.json: ms system\b/);
+  assert.deepEqual(await snapshot(), before, 'the translation model stays after one of another version');
 });
 
 test('when the worker dies, the page says so and offers a fresh one, the next job starts one too, and the data and results stay', async () => {
@@ -160,12 +174,12 @@ test('when the worker dies, the page says so and offers a fresh one, the next jo
   await page.waitForSelector('#job-note.ok', { timeout: 120000 });
 });
 
-test('labels, words and file names with markup in them are text in the diagram, tables, errors and the SVG download', async () => {
-  const nasty = '<img src=x onerror=alert(1)>';
-  // A bracketed label has no spaces or brackets: the Tiger import writes them as _ and -LRB- / -RRB-.
-  const label = '<img_src=x_onerror=alert-LRB-1-RRB->';
-  // TigerXML carries any label; bracketed files carry " and &.
-  const tiger = (lang, words) => `<?xml version="1.0" encoding="UTF-8"?>
+// Markup in labels, words and file names (the markup tests below).
+const nasty = '<img src=x onerror=alert(1)>';
+// A bracketed label has no spaces or brackets: the Tiger import writes them as _ and -LRB- / -RRB-.
+const label = '<img_src=x_onerror=alert-LRB-1-RRB->';
+// TigerXML carries any label; bracketed files carry " and &.
+const tiger = (lang, words) => `<?xml version="1.0" encoding="UTF-8"?>
 <corpus id="${lang}"><body>
 <s id="s1"><graph root="s1_500">
 <terminals>${words.map((w, i) => `<t id="s1_${i + 1}" word="${w}" pos="${i ? 'NN' : '&lt;img src=x onerror=alert(1)&gt;'}"/>`).join('')}</terminals>
@@ -173,7 +187,7 @@ test('labels, words and file names with markup in them are text in the diagram, 
 </graph></s>
 </body></corpus>
 `;
-  const sta = `<?xml version="1.0" encoding="UTF-8"?>
+const sta = `<?xml version="1.0" encoding="UTF-8"?>
 <treealign><head><treebanks>
 <treebank id="de" language="de_DE" filename="a.xml"/><treebank id="en" language="en_US" filename="b.xml"/>
 </treebanks></head><alignments>
@@ -181,12 +195,30 @@ test('labels, words and file names with markup in them are text in the diagram, 
 <align type="good"><node treebank_id="de" node_id="s1_1"/><node treebank_id="en" node_id="s1_1"/></align>
 </alignments></treealign>
 `;
+/** The TigerXML set with markup in its labels and words: one pair. */
+async function dropMarkup() {
   await drop([
     { name: 'a.xml', text: tiger('de', ['&lt;img src=x onerror=alert(1)&gt;', '&amp;&quot;']) },
     { name: 'b.xml', text: tiger('en', ['&quot;', 'b&amp;']) },
     { name: 'ab.sta.xml', text: sta },
   ]);
   await page.waitForFunction(() => /: 1 pairs, 6 nodes, 1 gold links$/.test(document.querySelector('#corpus-summary').innerText), null, { timeout: 30000 });
+}
+
+/**
+ * Parses `body` as XML with the page's DOMParser (no dependency): its parser
+ * error, or null, and every element as its name, its parent's name and its attributes.
+ */
+const parseXml = (body) => page.evaluate((body) => {
+  const doc = new DOMParser().parseFromString(body, 'application/xml');
+  const elements = [...doc.getElementsByTagName('*')].map((e) => ({
+    tag: e.tagName, parent: e.parentElement?.tagName ?? null, ...Object.fromEntries([...e.attributes].map((a) => [a.name, a.value])),
+  }));
+  return { error: doc.querySelector('parsererror')?.textContent ?? null, elements };
+}, body);
+
+test('labels, words and file names with markup in them are text in the diagram, tables, errors and the SVG download', async () => {
+  await dropMarkup();
   const labels = await page.locator('#pair-diagram text').allTextContents();
   assert.ok(labels.includes(label), `the label is shown as text: ${labels}`);
   assert.ok(labels.includes('"&'), `${labels}`);
@@ -210,6 +242,48 @@ test('labels, words and file names with markup in them are text in the diagram, 
   assert.ok(parsed.texts.includes(label) && parsed.texts.includes('"&') && parsed.texts.includes('&"'), `${parsed.texts}`);
   assert.ok(!/<img/.test(svg.body));
   await page.locator('#workbench').screenshot({ path: path.join(shots, 'markup-labels.png') });
+});
+
+test('the STA, TigerXML and CSV downloads of a corpus with markup in its labels and words are well-formed and hold the labels as text', async () => {
+  // The markup pair is loaded (the test before); align it with the model the page holds.
+  assert.match(await text('#corpus-summary'), /: 1 pairs, 6 nodes, 1 gold links$/);
+  await page.click('#align');
+  await page.waitForSelector('#job-note.ok', { timeout: 120000 });
+  const docs = {};
+  for (const [key, id] of [['sta', '#export-sta'], ['source', '#export-tiger-src'], ['target', '#export-tiger-trg']]) {
+    const file = await download(page, id);
+    docs[key] = await parseXml(file.body);
+    assert.equal(docs[key].error, null, `${file.name} is well-formed XML`);
+    assert.ok(!/<img/.test(file.body), `${file.name}: no markup outside attribute values`);
+  }
+  // TigerXML: each label and word comes back as the attribute's text, as the
+  // corpus holds it (the export writes -LRB- and -RRB- back as brackets).
+  const exported = '<img_src=x_onerror=alert(1)>';
+  for (const [key, words, cat] of [['source', [exported, '&"'], '"&'], ['target', ['"', 'b&'], '"&']]) {
+    const terminals = docs[key].elements.filter((e) => e.tag === 't');
+    assert.deepEqual(terminals.map((t) => t.pos), [exported, 'NN'], key);
+    assert.deepEqual(terminals.map((t) => t.word), words, key);
+    assert.deepEqual(docs[key].elements.filter((e) => e.tag === 'nt').map((n) => n.cat), [cat], key);
+  }
+  // STA: every aligned node names a node of the treebank it names, and each
+  // sentence alignment a sentence of it (as SENTENCE_VROOT).
+  const ids = (key, tags) => new Set(docs[key].elements.filter((e) => tags.includes(e.tag)).map((e) => e.id));
+  const banks = Object.fromEntries(docs.sta.elements.filter((e) => e.tag === 'treebank').map((b) => [b.id, b.filename]));
+  const nodes = docs.sta.elements.filter((e) => e.tag === 'node');
+  assert.ok(nodes.filter((n) => n.parent === 'align').length >= 2, JSON.stringify(nodes));
+  for (const n of nodes) {
+    const key = banks[n.treebank_id] === 'treelink-source.xml' ? 'source' : 'target';
+    const id = n.parent === 'sen-align' ? n.node_id.replace(/_VROOT$/, '') : n.node_id;
+    assert.ok(ids(key, n.parent === 'sen-align' ? ['s'] : ['t', 'nt']).has(id), `${n.parent}: ${n.treebank_id}:${n.node_id}`);
+  }
+  // CSV: one field per column in every row. It has counts and scores, no
+  // words: a " or , in a word cannot reach it.
+  const { body } = await download(page, '#export-csv');
+  const rows = body.trimEnd().split('\n').map((r) => r.split(','));
+  assert.equal(rows.length, 3, body);
+  assert.ok(rows.every((r) => r.length === rows[0].length), body);
+  assert.deepEqual(rows.slice(1).map((r) => r.slice(0, 3)), [['1', '2', '2'], ['corpus', '2', '2']]);
+  assert.ok(!/["<&]/.test(body), body);
 });
 
 test('a tree pair whose kernel would need too many matched node pairs is refused in training with the numbers, next to the Train button', async () => {
@@ -271,6 +345,53 @@ test('10,000 pairs (SQUOIA repeated) load and draw with the page staying respons
   // without failing on a busy CI machine.
   assert.ok(longest <= 1000, `the longest main-thread task took ${longest.toFixed(0)} ms`);
   assert.match(await page.locator('#corpus-summary').innerText(), new RegExp(loaded));
+});
+
+test('an exercise with markup in its title, instructions, student name, file names, labels and words shows them as text, in its files and the class table', async () => {
+  await dropMarkup();
+  const title = `${nasty} "&`;
+  const instructions = `Link ${nasty}, "quoted" & more`;
+  await page.fill('#exercise-pairs', '1');
+  await page.fill('#exercise-title', title);
+  await page.fill('#exercise-instructions', instructions);
+  const exercise = await download(page, '#exercise-export');
+  assert.match(exercise.name, /^[\w.-]+\.exercise\.json$/, 'a file name without markup');
+  const json = JSON.parse(exercise.body);
+  assert.deepEqual([json.title, json.instructions], [title, instructions], 'the title and instructions round-trip');
+  // Saved under a name that is markup too.
+  const exFile = path.join(tmp, `${nasty}.exercise.json`);
+  fs.writeFileSync(exFile, exercise.body);
+  // A student opens it: the title, instructions and labels are text.
+  await page.setInputFiles('#file-exercise', exFile);
+  await page.waitForFunction(() => /1 pairs, key of \d+ links \(hidden\)/.test(document.querySelector('#status-exercise.ok')?.innerText ?? ''));
+  assert.ok((await text('#status-exercise')).startsWith(`✓ ${nasty}.exercise.json: '${title}'`), await text('#status-exercise'));
+  assert.ok((await text('#corpus-summary')).startsWith(`Exercise '${title}'`), await text('#corpus-summary'));
+  assert.equal(await text('fieldset.exercise-do legend'), `Exercise: ${title}`);
+  assert.equal(await text('#exercise-instructions-text'), instructions);
+  // A link between the POS nodes whose label is markup: said, marked and scored as text.
+  await page.click('#src-node-1');
+  await page.click('#trg-node-1');
+  await page.waitForFunction((l) => document.querySelector('#teach-message.ok')?.innerText === `Linked ${l} (1) ↔ ${l} (1).`, label);
+  await page.fill('#exercise-student', nasty);
+  await page.click('#exercise-check-button');
+  await page.waitForSelector('#exercise-marks');
+  const marks = await page.locator('#exercise-marks li').allInnerTexts();
+  assert.ok(marks.includes(`· not scored (a POS node): ${label} (1) ↔ ${label} (1)`), marks.join('\n'));
+  assert.ok(marks.includes('○ missed: "& (0) ↔ "& (0)'), marks.join('\n'));
+  const answers = await download(page, '#exercise-answers');
+  assert.match(answers.name, /^[\w.-]+\.answers\.json$/);
+  assert.equal(JSON.parse(answers.body).student, nasty, 'the student name round-trips');
+  const ansFile = path.join(tmp, `${nasty}.answers.json`);
+  fs.writeFileSync(ansFile, answers.body);
+  // The instructor's class table: the student's name and the missed link's labels are text.
+  await page.setInputFiles('#file-answers', ansFile);
+  await page.waitForSelector('#class-students');
+  assert.equal(await text('#class-students tbody tr:first-child th'), nasty);
+  assert.equal(await page.getAttribute('#class-students tbody tr:first-child th', 'title'), `${nasty}.answers.json`);
+  const hardest = await page.locator('#class-hardest tbody td.text').allInnerTexts();
+  assert.ok(hardest.some((h) => h.includes('"&')), hardest.join('\n'));
+  assert.equal(await page.evaluate(() => document.querySelectorAll('img').length), 0, 'no element from any title, text, name or label');
+  await page.locator('#exercise-panel').screenshot({ path: path.join(shots, 'markup-exercise.png') });
 });
 
 test('nothing went wrong in the page', () => {
