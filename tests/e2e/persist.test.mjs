@@ -157,13 +157,14 @@ test('a reload, at a laptop\'s and at a phone\'s size, keeps the files, the mode
   for (const size of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
     await page.setViewportSize(size);
     await page.reload();
-    await page.waitForFunction(() => /^Uploaded r\.src \/ r\.trg: 3 pairs/.test(document.querySelector('#corpus-summary')?.innerText ?? ''));
-    await page.waitForFunction(() => document.querySelector('#pair-number')?.value === '2');
+    // A restore reads the kept files again in the file worker: generous on a busy machine.
+    await page.waitForFunction(() => /^Uploaded r\.src \/ r\.trg: 3 pairs/.test(document.querySelector('#corpus-summary')?.innerText ?? ''), null, { timeout: 120000 });
+    await page.waitForFunction(() => document.querySelector('#pair-number')?.value === '2', null, { timeout: 120000 });
     assert.equal(await pressed('#mode-teach'), 'true');
     assert.equal(await page.locator('#student-links li').count(), 1);
     assert.equal(await page.inputValue('#train-seed'), '17');
     await waitForStatus('lex-s2t', 'ok', /lex\.e2f: 1 entries/);
-    await page.waitForFunction((model) => document.querySelector('#model-summary')?.innerText === model, model);
+    await page.waitForFunction((model) => document.querySelector('#model-summary')?.innerText === model, model, { timeout: 120000 });
   }
   await page.click('#start-fresh');
   await page.waitForFunction(() => /^Built-in sample/.test(document.querySelector('#corpus-summary').innerText));
