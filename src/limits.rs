@@ -59,7 +59,13 @@ impl Limit {
         }
     }
 
-    pub fn what(self) -> &'static str {
+    /// "1001 words, more than the page's limit of 1000": what is over a
+    /// limit, in the page's words ([`LimitError::in_page`]).
+    pub fn over_in_page(self, found: usize, limit: usize) -> String {
+        format!("{found} {}, more than the page's limit of {limit}", self.what())
+    }
+
+    fn what(self) -> &'static str {
         match self {
             Limit::Words => "words",
             Limit::Nodes => "nodes",
@@ -91,16 +97,8 @@ impl LimitError {
     /// The message as the page shows it: the page has no options to raise a
     /// limit, so it names none.
     pub fn in_page(&self) -> String {
-        format!(
-            "{}:{}:{}: {} has {} {}, more than the page's limit of {}",
-            self.file,
-            self.line,
-            self.column,
-            self.subject,
-            self.found,
-            self.limit_kind.what(),
-            self.limit
-        )
+        let over = Limit::over_in_page(self.limit_kind, self.found, self.limit);
+        format!("{}:{}:{}: {} has {over}", self.file, self.line, self.column, self.subject)
     }
 }
 

@@ -16,7 +16,7 @@ use crate::app::files::{self, FileKind};
 use crate::corpus::{Corpus, CorpusError, Named, TreePair};
 use crate::exercise::{Answers, ClassTable, Exercise};
 use crate::io::links::{Link, LinkKind};
-use crate::io::tiger::{parse_sta, PairIds};
+use crate::io::tiger::{parse_sta, PairIds, Side};
 use crate::lexicon::{read_moses_lex, read_word_alignments_for, Coverage};
 use crate::limits::Limits;
 use crate::mt::lm::read_arpa;
@@ -568,9 +568,9 @@ fn check_files(request: &LoadRequest) -> Checked {
                 let imported = files::import_tiger(&named).map_err(|e| e.to_string()).and_then(|imported| {
                     let sentence = |k: usize, side: Side| {
                         let ids = imported.ids.get(k).map(|i| if side == Side::Source { &i.source } else { &i.target });
-                        format!("pair {}, {} sentence {}", k + 1, side.name(), ids.map_or("?", |i| i.sentence.as_str()))
+                        format!("pair {}, {side} sentence {}", k + 1, ids.map_or("?", |i| i.sentence.as_str()))
                     };
-                    match over_limits(&imported.corpus, sentence) {
+                    match over_limits(&imported.corpus.pairs, sentence) {
                         Some(over) => Err(over),
                         None => Ok(imported),
                     }
@@ -643,8 +643,8 @@ fn check_files(request: &LoadRequest) -> Checked {
         Slot::Exercise => {
             if let Some(f) = files(Slot::Exercise).last().filter(|f| !f.text.is_empty()) {
                 let read = Exercise::from_json(&f.text, &f.name).map_err(|e| e.to_string()).and_then(|e| {
-                    let place = |k: usize, side: Side| format!("{}: pairs[{k}].{}", f.name, side.name());
-                    over_limits(&e.corpus(), place).map_or(Ok(e), Err)
+                    let place = |k: usize, side: Side| format!("{}: pairs[{k}].{side}", f.name);
+                    over_limits(e.pairs.iter().map(|p| &p.pair), place).map_or(Ok(e), Err)
                 });
                 match read {
                     Ok(e) => {
@@ -724,36 +724,19 @@ fn check_files(request: &LoadRequest) -> Checked {
     Checked { answer, corpus: corpus.map(|(c, ids, _)| (c, ids)) }
 }
 
-/// A side of a tree pair, to name a tree in a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Side {
-    Source,
-    Target,
-}
-
-impl Side {
-    fn name(self) -> &'static str {
-        match self {
-            Side::Source => "source",
-            Side::Target => "target",
-        }
-    }
-}
-
-/// The first tree of `corpus` over the default [`Limits`], named by
+/// The first tree of `pairs` over the default [`Limits`], named by
 /// `place(pair, side)`, as a message: corpora that come whole from one
 /// file (TigerXML, an exercise) are checked after reading, as bracketed
 /// trees are while they are read.
-fn over_limits(corpus: &Corpus, place: impl Fn(usize, Side) -> String) -> Option<String> {
+fn over_limits<'a>(
+    pairs: impl IntoIterator<Item = &'a TreePair>,
+    place: impl Fn(usize, Side) -> String,
+) -> Option<String> {
     let limits = Limits::default();
-    corpus.pairs.iter().enumerate().find_map(|(k, p)| {
+    pairs.into_iter().enumerate().find_map(|(k, p)| {
         [(Side::Source, &p.source), (Side::Target, &p.target)].into_iter().find_map(|(side, tree)| {
             let (limit, found, most) = limits.tree_over(tree)?;
-            Some(format!(
-                "{}: this tree has {found} {}, more than the page's limit of {most}",
-                place(k, side),
-                limit.what()
-            ))
+            Some(format!("{}: this tree has {}", place(k, side), limit.over_in_page(found, most)))
         })
     })
 }
@@ -901,12 +884,12 @@ mod tests {
             None,
         )
         .unwrap();
-        let place = |k: usize, side: Side| format!("pair {}, {}", k + 1, side.name());
+        let place = |k: usize, side: Side| format!("pair {}, {side}", k + 1);
         assert_eq!(
-            over_limits(&corpus, place),
+            over_limits(&corpus.pairs, place),
             Some("pair 2, target: this tree has 4001 nodes, more than the page's limit of 4000".into())
         );
-        assert_eq!(over_limits(&Corpus { pairs: corpus.pairs[..1].to_vec() }, place), None);
+        assert_eq!(over_limits(&corpus.pairs[..1], place), None);
     }
 
     #[test]
