@@ -358,20 +358,19 @@ pub fn train_until(
         for iteration in 1..=o.ibm1_iterations {
             let (ll, tokens, _) = model.em_iteration(&data, Prior::Uniform, o.dirichlet_prior, false);
             step += 1;
-            if progress(Progress {
-                stage: Stage::Ibm1,
-                direction: dir,
-                iteration,
-                iterations: o.ibm1_iterations,
-                step,
-                steps,
-                perplexity: perplexity(ll, tokens),
-                tension: tensions[d],
-            })
-            .is_break()
-            {
-                return Err(Cancelled);
-            }
+            ask(
+                progress,
+                Progress {
+                    stage: Stage::Ibm1,
+                    direction: dir,
+                    iteration,
+                    iterations: o.ibm1_iterations,
+                    step,
+                    steps,
+                    perplexity: perplexity(ll, tokens),
+                    tension: tensions[d],
+                },
+            )?;
         }
         for iteration in 1..=o.ibm2_iterations {
             let prior = Prior::Diagonal { p0: o.p0, tension: tensions[d] };
@@ -380,40 +379,38 @@ pub fn train_until(
                 tensions[d] = optimize_tension(&stats, tensions[d]);
             }
             step += 1;
-            if progress(Progress {
-                stage: Stage::FastAlign,
-                direction: dir,
-                iteration,
-                iterations: o.ibm2_iterations,
-                step,
-                steps,
-                perplexity: perplexity(ll, tokens),
-                tension: tensions[d],
-            })
-            .is_break()
-            {
-                return Err(Cancelled);
-            }
+            ask(
+                progress,
+                Progress {
+                    stage: Stage::FastAlign,
+                    direction: dir,
+                    iteration,
+                    iterations: o.ibm2_iterations,
+                    step,
+                    steps,
+                    perplexity: perplexity(ll, tokens),
+                    tension: tensions[d],
+                },
+            )?;
         }
         if o.hmm_iterations > 0 {
             let mut hmm = Hmm::new(&data, &model, o.hmm_p0);
             for iteration in 1..=o.hmm_iterations {
                 let (ll, tokens) = hmm.em_iteration(&mut model, &data, o.dirichlet_prior);
                 step += 1;
-                if progress(Progress {
-                    stage: Stage::Hmm,
-                    direction: dir,
-                    iteration,
-                    iterations: o.hmm_iterations,
-                    step,
-                    steps,
-                    perplexity: perplexity(ll, tokens),
-                    tension: tensions[d],
-                })
-                .is_break()
-                {
-                    return Err(Cancelled);
-                }
+                ask(
+                    progress,
+                    Progress {
+                        stage: Stage::Hmm,
+                        direction: dir,
+                        iteration,
+                        iterations: o.hmm_iterations,
+                        step,
+                        steps,
+                        perplexity: perplexity(ll, tokens),
+                        tension: tensions[d],
+                    },
+                )?;
             }
             viterbi.push(hmm.viterbi(&model, &data));
         } else {
@@ -448,6 +445,14 @@ pub fn train_until(
         lexicon.backoff = Some(Box::new(Backoff { stem_chars: b.stem_chars, stems, identical: b.identical }));
     }
     Ok(Training { lexicon, alignments, s2t_viterbi, t2s_viterbi, tension: tensions })
+}
+
+/// Gives `progress` an EM iteration's report: `Err(Cancelled)` when it says stop.
+fn ask(progress: &mut dyn FnMut(Progress) -> Flow, report: Progress) -> Result<(), Cancelled> {
+    match progress(report) {
+        Flow::Continue(()) => Ok(()),
+        Flow::Break(()) => Err(Cancelled),
+    }
 }
 
 /// [`train`], keeping the lexicon and the symmetrised alignments.
