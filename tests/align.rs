@@ -472,7 +472,7 @@ fn a_model_file_whose_support_vectors_miss_what_the_kernel_needs_is_refused_wher
     let e = refused(&|v| {
         v["support_vectors"][0]["history"] = serde_json::json!([0.5]);
     });
-    assert!(e.contains("at support_vectors[0]: expected 6 history features (the kernel has hist), found 1"), "{e}");
+    assert!(e.contains("at support_vectors[0].history: expected 6 history features, found 1"), "{e}");
     let e = refused(&|v| {
         v.as_object_mut().unwrap().remove("first_pass");
     });

@@ -186,10 +186,14 @@ fn checked_context<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Cont
     Ok(context)
 }
 
-/// A support vector's history features, within [`MAX_FEATURE`].
+/// A support vector's history features: [`N_HISTORY`] of them, each within [`MAX_FEATURE`].
 fn checked_history<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<f64>>, D::Error> {
+    use serde::de::Error;
     let history = Option::<Vec<f64>>::deserialize(d)?;
     if let Some(h) = &history {
+        if h.len() != N_HISTORY {
+            return Err(D::Error::custom(format!("expected {N_HISTORY} history features, found {}", h.len())));
+        }
         check_features(h)?;
     }
     Ok(history)
@@ -981,7 +985,7 @@ impl AlignmentModel {
 /// The second reading of an alignment model file ([`AlignmentModel::from_json`]):
 /// each support vector has what the kernel read in the first needs (with
 /// `ctx` a context of the kernel's number of dense features, with `hist` a
-/// history of [`N_HISTORY`]), and with `hist` there is a first pass, itself
+/// history), and with `hist` there is a first pass, itself
 /// a model of this format and version checked the same way. So a model
 /// that reads can score, and a bad one is refused at its place.
 struct KernelNeeds<'m>(&'m AlignmentModel);
@@ -1088,15 +1092,8 @@ impl<'de> serde::de::Visitor<'de> for SupportVectorNeeds<'_> {
                     }
                     context = found.is_some();
                 }
-                "history" if spec.history => {
-                    let h: Option<Vec<f64>> = map.next_value()?;
-                    if let Some(n) = h.as_ref().map(Vec::len).filter(|&n| n != N_HISTORY) {
-                        return Err(A::Error::custom(format!(
-                            "expected {N_HISTORY} history features (the kernel has hist), found {n}"
-                        )));
-                    }
-                    history = h.is_some();
-                }
+                // Its length and values were checked in the first reading.
+                "history" if spec.history => history = map.next_value::<Option<IgnoredAny>>()?.is_some(),
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
