@@ -176,19 +176,6 @@ pub enum PlainFeature {
 }
 
 impl PlainFeature {
-    pub const ALL: [PlainFeature; N_PLAIN] = [
-        PlainFeature::Phi1,
-        PlainFeature::Phi2,
-        PlainFeature::Phi3,
-        PlainFeature::Phi4,
-        PlainFeature::Phi5,
-        PlainFeature::Phi6,
-        PlainFeature::Phi7,
-        PlainFeature::SpanDifference,
-        PlainFeature::DescendantDifference,
-        PlainFeature::DepthDifference,
-    ];
-
     /// Its place in [`PlainFeatures::to_vec`].
     pub fn index(self) -> usize {
         self as usize
@@ -217,7 +204,10 @@ pub const FEATURE_NAMES: [&str; N_PLAIN] = [
 impl PlainFeatures {
     /// The value of `feature`.
     pub fn get(&self, feature: PlainFeature) -> f64 {
-        self.to_vec()[feature.index()]
+        match feature.index() {
+            i @ 0..7 => self.lexical[i],
+            i => self.structural[i - 7],
+        }
     }
 }
 
