@@ -41,29 +41,8 @@ fn at(path: &str) -> String {
 /// it can be (the binary form, and JSON strings without escapes): a reader
 /// that keeps only parts of its strings, or keeps them its own way
 /// ([`crate::mt::phrase::PhraseTable`]), allocates nothing for them.
-pub struct Text<'de>(pub std::borrow::Cow<'de, str>);
-
-impl<'de> Deserialize<'de> for Text<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Text<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Text<'de>, E> {
-                Ok(Text(std::borrow::Cow::Borrowed(v)))
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Text<'de>, E> {
-                Ok(Text(std::borrow::Cow::Owned(v.to_string())))
-            }
-            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Text<'de>, E> {
-                Ok(Text(std::borrow::Cow::Owned(v)))
-            }
-        }
-        deserializer.deserialize_str(V)
-    }
-}
+#[derive(Deserialize)]
+pub struct Text<'a>(#[serde(borrow)] pub std::borrow::Cow<'a, str>);
 
 /// Reads `text` as a `T`; errors name `file`, line, column and JSON path.
 pub fn from_json<T: DeserializeOwned>(text: &str, file: &str, what: &'static str) -> Result<T, JsonError> {

@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use crate::hash::StrSet;
 use crate::io::json::Text;
 use crate::mt::meta::{Decomposition, RmShape};
+use crate::mt::phrase::table::valid_score;
 use crate::mt::phrase::{combine, consistent_pairs, ExtractMethod, SpanPair};
 use crate::rng::SplitMix64;
 use crate::tree::{NodeId, Tree};
@@ -349,8 +350,7 @@ impl RawRmTable {
                 RmShape::check(target).map_err(|err| format!("target RM '{target}': {err}"))?;
                 checked[e as usize] = true;
             }
-            let ok = |p: f64| p > 0.0 && p <= 1.0;
-            if !(ok(p_ef) && ok(p_fe) && count > 0.0 && count.is_finite()) {
+            if !(valid_score(p_ef) && valid_score(p_fe) && count > 0.0 && count.is_finite()) {
                 return Err(format!(
                     "RM pair '{}' → '{}': expected probabilities in (0, 1] and a positive count, found {count} {p_ef} {p_fe}",
                     sources.get(f),

@@ -75,13 +75,6 @@ pub struct PhraseEntry {
     pub scores: [f64; 4],
 }
 
-impl PhraseEntry {
-    /// The pruning score φ(ē|f̄) · lex(ē|f̄).
-    pub fn prune_score(&self) -> f64 {
-        self.scores[DIR_PHRASE] * self.scores[DIR_LEX]
-    }
-}
-
 /// Phrase-table settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -185,7 +178,8 @@ fn storable_word(w: &str) -> bool {
     !w.is_empty() && !space && w != "|||"
 }
 
-fn valid_score(p: f64) -> bool {
+/// A probability a model file may hold: in (0, 1].
+pub(crate) fn valid_score(p: f64) -> bool {
     p > 0.0 && p <= 1.0
 }
 
