@@ -199,16 +199,20 @@ impl PairSplit {
     /// The split in words, pairs numbered from 1: "trained on pairs 1–101,
     /// pairs 102–126 as dev, pairs 127–157 held out as the test".
     pub fn describe(&self) -> String {
-        let span = |r: std::ops::Range<usize>| format!("{}–{}", r.start + 1, r.end);
-        let mut out = format!("trained on pairs {}", span(0..self.train));
+        let mut out = format!("trained on pairs {}", pair_span(0..self.train));
         if self.dev > 0 {
-            out += &format!(", pairs {} as dev", span(self.dev_pairs()));
+            out += &format!(", pairs {} as dev", pair_span(self.dev_pairs()));
         }
         if self.test > 0 {
-            out += &format!(", pairs {} held out as the test", span(self.test_pairs()));
+            out += &format!(", pairs {} held out as the test", pair_span(self.test_pairs()));
         }
         out
     }
+}
+
+/// Pairs `range` (indices) as the page and the CLI number them, from 1: "102–126".
+pub fn pair_span(range: std::ops::Range<usize>) -> String {
+    format!("{}–{}", range.start + 1, range.end)
 }
 
 fn pairs_of(corpus: &Corpus, range: std::ops::Range<usize>) -> Corpus {
@@ -250,10 +254,9 @@ pub fn train_on_pairs(
 pub fn trained_summary(model: &AlignmentModel, split: &PairSplit) -> String {
     match model.summary.dev {
         Some(dev) => format!(
-            "{}; on the dev pairs {}–{}: {dev}, with the pruning quantile {} and the threshold on D {:.3} chosen on them",
+            "{}; on the dev pairs {}: {dev}, with the pruning quantile {} and the threshold on D {:.3} chosen on them",
             model.describe(),
-            split.train + 1,
-            split.train + split.dev,
+            pair_span(split.dev_pairs()),
             model.summary.prune_quantile,
             model.threshold
         ),

@@ -183,9 +183,10 @@ impl Classroom {
     /// Appends pair `numbers` (1-based, e.g. a search's pairs) to the
     /// form's pairs, each once: those the form already lists are skipped,
     /// and what was typed stays as typed. How many were added.
-    pub fn add_pairs(&mut self, numbers: impl IntoIterator<Item = usize>) -> usize {
-        let mut listed: BTreeSet<usize> =
-            parse_pair_numbers(&self.form.pairs).unwrap_or_default().into_iter().collect();
+    pub fn add_pairs(&mut self, numbers: impl IntoIterator<Item = usize>) -> Result<usize, String> {
+        // What was typed does not read: it stays as typed, with why, and nothing is added to it.
+        let listed = parse_pair_numbers(&self.form.pairs).inspect_err(|e| self.form_error = Some(e.clone()))?;
+        let mut listed: BTreeSet<usize> = listed.into_iter().collect();
         let new: Vec<String> = numbers.into_iter().filter(|&n| listed.insert(n)).map(|n| n.to_string()).collect();
         if !new.is_empty() {
             let typed = self.form.pairs.trim_end_matches([',', ' ', ';']);
@@ -193,7 +194,7 @@ impl Classroom {
             self.form.pairs = format!("{typed}{sep}{}", new.join(", "));
             self.form_error = None;
         }
-        new.len()
+        Ok(new.len())
     }
 
     /// An exercise was opened: what was checked or tabled for another one goes.
@@ -245,16 +246,22 @@ mod tests {
     #[test]
     fn found_pairs_are_added_to_the_form_once() {
         let mut c = Classroom::default();
-        assert_eq!(c.add_pairs([7, 3, 7]), 2);
+        assert_eq!(c.add_pairs([7, 3, 7]), Ok(2));
         assert_eq!(c.form.pairs, "7, 3");
         c.form.pairs = "1, 2-4, ".into();
         c.form_error = Some("old".into());
-        assert_eq!(c.add_pairs([3, 5, 1, 6]), 2);
+        assert_eq!(c.add_pairs([3, 5, 1, 6]), Ok(2));
         assert_eq!(c.form.pairs, "1, 2-4, 5, 6");
         assert!(c.form_error.is_none());
-        assert_eq!(c.add_pairs([5]), 0);
+        assert_eq!(c.add_pairs([5]), Ok(0));
         assert_eq!(c.form.pairs, "1, 2-4, 5, 6");
         assert_eq!(parse_pair_numbers(&c.form.pairs).unwrap(), vec![1, 2, 3, 4, 5, 6]);
+        // A typo stays, with its error, and nothing is appended to it.
+        c.form.pairs = "1, x".into();
+        let e = "expected pair numbers such as 3, 7, 10-12, found 'x'".to_string();
+        assert_eq!(c.add_pairs([9]), Err(e.clone()));
+        assert_eq!(c.form.pairs, "1, x");
+        assert_eq!(c.form_error, Some(e));
     }
 
     #[test]

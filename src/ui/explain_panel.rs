@@ -152,7 +152,7 @@ pub fn explain_panel(props: &ExplainProps) -> Html {
     };
     let gold = pair.gold.iter().find(|l| (l.source, l.target) == (s, t));
     // A training pair of a held-out test was not aligned: as without results.
-    let held_back = view.results.as_deref().filter(|r| !r.aligned(k)).map(|r| r.pairs());
+    let held_back = view.results.as_deref().filter(|r| !r.aligned(k)).map(|r| r.not_aligned_note());
     let results = view.results.as_deref().filter(|r| r.aligned(k));
     let predicted =
         results.and_then(|r| r.predicted.get(k)).is_some_and(|p| p.iter().any(|l| (l.source, l.target) == (s, t)));
@@ -165,9 +165,9 @@ pub fn explain_panel(props: &ExplainProps) -> Html {
         (None, false, _) => "not a gold link".to_string(),
     };
     let content = match &view.explained {
-        _ if held_back.is_some() => html! {
-            <p class="hint">{format!("This pair trained the model of the held-out test: only the held-out pairs {}–{} were aligned.", held_back.as_ref().map_or(0, |r| r.start + 1), held_back.as_ref().map_or(0, |r| r.end))}</p>
-        },
+        _ if held_back.is_some() => {
+            html! { <p class="hint">{format!("{}.", held_back.as_deref().unwrap_or_default())}</p> }
+        }
         _ if results.is_none() => html! {
             <p class="hint">{"Train a model or load one and align, to see the model's reasons; the kernel view below works without a model."}</p>
         },

@@ -248,7 +248,7 @@ pub fn results_panel(props: &ResultsProps) -> Html {
             if let Some(note) = &r.held_out {
                 <p class="held-out-note" id="held-out-note" role="note">{note}</p>
             }
-            if r.trained_on_these {
+            if r.trained_on_these() {
                 {training_data_warning("results-caution")}
             }
             <div class="results-grid">

@@ -18,7 +18,7 @@ use crate::align::explain::{curve_csv, results_csv};
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
 use crate::align::model::{DecisionThreshold, TrainOptions};
-use crate::app::alignment::{PairSplit, PairsTraining, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
+use crate::app::alignment::{pair_span, PairSplit, PairsTraining, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
 use crate::app::files::{FileKind, SNIFF_BYTES};
 use crate::corpus::{Corpus, Found, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
@@ -447,8 +447,6 @@ impl Job {
 pub struct Results {
     pub corpus_gen: CorpusGen,
     pub model: String,
-    /// The model was trained in the page on some of the pairs scored.
-    pub trained_on_these: bool,
     /// The model was trained in the page on the pairs before this one (0: none of these).
     pub seen: usize,
     /// The pairs before this one were not aligned (the training pairs of a
@@ -469,6 +467,20 @@ pub struct Results {
 }
 
 impl Results {
+    /// The model was trained in the page on some of the pairs scored.
+    pub fn trained_on_these(&self) -> bool {
+        self.first < self.seen
+    }
+
+    /// What the page says of a pair these results did not align (a training
+    /// pair of a held-out test), before what follows for the view.
+    pub fn not_aligned_note(&self) -> String {
+        format!(
+            "This pair trained the model of the held-out test: only the held-out pairs {} were aligned",
+            pair_span(self.pairs())
+        )
+    }
+
     /// The results of pairs `first..` of `corpus` (their searches and the baseline's links).
     fn new(
         corpus: &Corpus,
@@ -487,7 +499,6 @@ impl Results {
         let mut r = Results {
             corpus_gen,
             model,
-            trained_on_these: false,
             seen: 0,
             first,
             held_out: None,
@@ -2219,7 +2230,7 @@ impl State {
             Response::Aligned { job, searches, baseline, lexicon, first } => {
                 let Some(j) = self.job.take_if(|j| j.id == job) else { return };
                 let elapsed = (now - j.started) / 1000.0;
-                if j.corpus_gen != self.corpus_gen || first + searches.len() != self.corpus.len() {
+                if j.corpus_gen != self.corpus_gen || first.checked_add(searches.len()) != Some(self.corpus.len()) {
                     self.job_note = Some(Err("The data changed while aligning: align again.".into()));
                     self.job_note_on_training_data = false;
                     return;
@@ -2229,13 +2240,11 @@ impl State {
                 // Scores of pairs the model saw in training carry the warning, wherever they are shown.
                 let seen = self.model.as_ref().and_then(|m| m.trained_on).filter(|t| t.gen == self.corpus_gen);
                 r.seen = seen.map_or(0, |t| t.seen);
-                r.trained_on_these = first < r.seen;
                 let test = j.split.filter(|split| split.test > 0 && split.test_pairs().start == first);
                 r.held_out = test.map(|split| {
                     format!(
-                        "Held out: pairs {}–{}, the last {HELD_OUT_PERCENT}% of the {} pairs loaded; the model was {} (as `treelink train --held-out`), and no model saw the held-out pairs: neither the SVM, nor the dev choices, nor the in-engine lexicon, which aligns them without training on their sentences (`treelink align` with a model of `train --held-out`).",
-                        first + 1,
-                        self.corpus.len(),
+                        "Held out: pairs {}, the last {HELD_OUT_PERCENT}% of the {} pairs loaded; the model was {} (as `treelink train --held-out`), and no model saw the held-out pairs: neither the SVM, nor the dev choices, nor the in-engine lexicon, which aligns them without training on their sentences (`treelink align` with a model of `train --held-out`).",
+                        pair_span(first..self.corpus.len()),
                         self.corpus.len(),
                         split.describe()
                     )
@@ -2248,11 +2257,10 @@ impl State {
                 );
                 let note = match (j.kind, test) {
                     (JobKind::Train, Some(split)) => format!(
-                        "Trained on pairs 1–{} and aligned the {} held-out pairs {}–{} in {elapsed:.1} s: {scores}",
-                        split.train + split.dev,
+                        "Trained on pairs {} and aligned the {} held-out pairs {} in {elapsed:.1} s: {scores}",
+                        pair_span(split.seen()),
                         split.test,
-                        first + 1,
-                        self.corpus.len()
+                        pair_span(first..self.corpus.len())
                     ),
                     (JobKind::Train, None) => {
                         format!("Trained and aligned {} pairs in {elapsed:.1} s: {scores}", self.corpus.len())
@@ -2260,7 +2268,7 @@ impl State {
                     _ => format!("Aligned {} pairs in {elapsed:.1} s: {scores}", self.corpus.len() - first),
                 };
                 self.job_note = Some(Ok(note));
-                self.job_note_on_training_data = r.trained_on_these;
+                self.job_note_on_training_data = r.trained_on_these();
                 self.results = Some(Shared(Rc::new(r)));
                 self.explained = None;
             }
@@ -2717,14 +2725,18 @@ impl State {
             Action::AddFoundToExercise(which) => {
                 let numbers: Vec<usize> =
                     s.find.found.iter().map(|(k, _)| k + 1).filter(|&n| which.is_none_or(|k| k + 1 == n)).collect();
-                let added = s.classroom.add_pairs(numbers.iter().copied());
-                let skipped = numbers.len() - added;
-                let also = if skipped > 0 { format!(" ({skipped} listed already)") } else { String::new() };
-                s.find.added = Some(format!(
-                    "{added} pair{} added to the exercise's pairs{also}: {}",
-                    if added == 1 { "" } else { "s" },
-                    s.classroom.form.pairs
-                ));
+                s.find.added = Some(match s.classroom.add_pairs(numbers.iter().copied()) {
+                    Ok(added) => {
+                        let skipped = numbers.len() - added;
+                        let also = if skipped > 0 { format!(" ({skipped} listed already)") } else { String::new() };
+                        format!(
+                            "{added} pair{} added to the exercise's pairs{also}: {}",
+                            if added == 1 { "" } else { "s" },
+                            s.classroom.form.pairs
+                        )
+                    }
+                    Err(e) => format!("Nothing added: the exercise's pairs do not read ({e})."),
+                });
             }
             Action::OpenLocation(hash) => {
                 let location = Location::parse(&hash);
@@ -3776,7 +3788,7 @@ mod tests {
         let aligned = Response::Aligned { job: id, searches, baseline, lexicon: "held out".into(), first };
         s.apply(Action::Worker { response: aligned, now: 5000.0 });
         let r = s.results().expect("results");
-        assert_eq!((r.first, r.seen, r.trained_on_these, r.pairs()), (126, 126, false, 126..157));
+        assert_eq!((r.first, r.seen, r.trained_on_these(), r.pairs()), (126, 126, false, 126..157));
         assert!(!r.aligned(0) && !r.aligned(125) && r.aligned(126) && r.aligned(156) && !r.aligned(157));
         let held_out = r.held_out.as_deref().unwrap_or_default();
         assert!(held_out.starts_with("Held out: pairs 127–157, the last 20% of the 157 pairs loaded"), "{held_out}");
@@ -3833,7 +3845,7 @@ mod tests {
         };
         align_all(&mut s, 6.0);
         let r = s.results().unwrap();
-        assert_eq!((r.first, r.seen, r.trained_on_these, r.held_out.is_none()), (0, 126, true, true));
+        assert_eq!((r.first, r.seen, r.trained_on_these(), r.held_out.is_none()), (0, 126, true, true));
         assert!(s.job_note_on_training_data && s.panels().train.note_on_training_data);
         // The CSV marks the training pairs' rows, and the corpus row, as the page warns.
         let csv = exported(&mut s, ExportFile::ResultsCsv);
@@ -3845,7 +3857,7 @@ mod tests {
         // An uploaded model trained no pair here: no warning.
         s.model.as_mut().unwrap().trained_on = None;
         align_all(&mut s, 8.0);
-        assert_eq!(s.results().map(|r| (r.seen, r.trained_on_these)), Some((0, false)));
+        assert_eq!(s.results().map(|r| (r.seen, r.trained_on_these())), Some((0, false)));
         assert!(!s.job_note_on_training_data);
     }
 

@@ -129,8 +129,7 @@ fn steps(props: &TeachProps, pair: &TreePair) -> Html {
     let state = &props.view;
     let dispatch = &props.dispatch;
     if let Some(r) = state.results.as_ref().filter(|r| !r.aligned(state.pair)) {
-        let (a, b) = (r.pairs().start + 1, r.pairs().end);
-        return html! { <p class="hint" id="step-text">{format!("This pair trained the model of the held-out test: only the held-out pairs {a}–{b} were aligned, so their searches can be stepped through.")}</p> };
+        return html! { <p class="hint" id="step-text">{format!("{}, so their searches can be stepped through.", r.not_aligned_note())}</p> };
     }
     let Some(search) = state.results.as_ref().and_then(|r| r.searches.get(state.pair)) else {
         return html! { <p class="hint">{"Train a model or load one and align: then its greedy search can be stepped through here."}</p> };

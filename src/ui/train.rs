@@ -8,7 +8,7 @@ use super::panels::TrainView;
 use super::results::training_data_warning;
 use super::state::{Action, Field, Job, JobKind};
 use super::store::use_running;
-use crate::app::alignment::{PairSplit, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
+use crate::app::alignment::{pair_span, PairSplit, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
 use crate::lexicon::WordModel;
 
 #[derive(Properties, PartialEq)]
@@ -219,11 +219,6 @@ fn checkbox(
     }
 }
 
-/// Pairs `a`–`b` (numbered from 1) of a range of indices.
-fn span(r: std::ops::Range<usize>) -> String {
-    format!("{}–{}", r.start + 1, r.end)
-}
-
 /// Whether the last pairs are held out as dev to calibrate the threshold
 /// on D (`treelink train --dev` on them), and whether the last pairs of all
 /// are held out as a test (`train --held-out`, then `align` on them).
@@ -234,7 +229,7 @@ fn split_choices(state: &TrainView, dispatch: &Callback<Action>) -> Html {
     let calibrate = match split.filter(|s| s.dev > 0) {
         Some(s) => format!(
             "holds out pairs {} (the last {HELD_OUT_PERCENT}% of the training pairs) as --dev: the threshold on D (the paper links above D = 0, the posterior 0.5, §5–6) and the pruning quantile (§6.3) that maximise their F are chosen on them; beyond the paper (docs/alignment-results.md, \"Beyond the paper\")",
-            span(s.dev_pairs())
+            pair_span(s.dev_pairs())
         ),
         _ if form.calibrate => format!("too few pairs: the last {HELD_OUT_PERCENT}% of the training pairs are held out as --dev"),
         _ => format!("off: D > 0 links, as the paper (§5–6); on: the last {HELD_OUT_PERCENT}% of the training pairs choose the threshold on D and the pruning (--dev)"),
@@ -242,7 +237,7 @@ fn split_choices(state: &TrainView, dispatch: &Callback<Action>) -> Html {
     let test = match split.filter(|s| s.test > 0) {
         Some(s) => format!(
             "holds out pairs {} (the last {HELD_OUT_PERCENT}%) as a test: trains on pairs 1–{} as `treelink train --held-out` (their sentences stay out of the in-engine lexicon), then aligns the held-out pairs alone (`treelink align`) and scores them, with the baseline on the same lexicon: scores no model has seen (docs/alignment-results.md, \"Training for held-out input\")",
-            span(s.test_pairs()),
+            pair_span(s.test_pairs()),
             s.train + s.dev
         ),
         _ if form.test => format!("too few pairs to hold out the last {HELD_OUT_PERCENT}% as a test"),

@@ -133,10 +133,9 @@ fn plural(n: usize, word: &str) -> String {
 fn pair_counts(state: &State) -> Html {
     let Some(r) = state.results() else { return html! {} };
     if !r.aligned(state.pair) {
-        let held_out = r.pairs();
         return html! {
             <p id="pair-counts" class="pair-counts hint">
-                {format!("This pair trained the model of the held-out test (its gold links are drawn): the held-out pairs {}–{} were aligned and scored.", held_out.start + 1, held_out.end)}
+                {format!("{} and scored; its gold links are drawn.", r.not_aligned_note())}
             </p>
         };
     }
