@@ -134,7 +134,7 @@ pub const HELD_OUT_PERCENT: usize = 20;
 
 /// How many of `n` pairs are the last [`HELD_OUT_PERCENT`]% (at least
 /// one), if that leaves at least one before them.
-pub fn held_out_pairs(n: usize) -> Option<usize> {
+fn held_out_pairs(n: usize) -> Option<usize> {
     let dev = (n * HELD_OUT_PERCENT / 100).max(1);
     (dev < n).then_some(dev)
 }

@@ -222,10 +222,8 @@ fn checkbox(
 /// Whether the last pairs are held out as dev to calibrate the threshold
 /// on D (`treelink train --dev` on them), and whether the last pairs of all
 /// are held out as a test (`train --held-out`, then `align` on them).
-fn split_choices(state: &TrainView, dispatch: &Callback<Action>) -> Html {
-    let n = state.pairs;
+fn split_choices(state: &TrainView, split: Option<PairSplit>, dispatch: &Callback<Action>) -> Html {
     let form = &state.form;
-    let split = PairSplit::of(n, form.calibrate, form.test);
     let calibrate = match split.filter(|s| s.dev > 0) {
         Some(s) => format!(
             "holds out pairs {} (the last {HELD_OUT_PERCENT}% of the training pairs) as --dev: the threshold on D (the paper links above D = 0, the posterior 0.5, §5–6) and the pruning quantile (§6.3) that maximise their F are chosen on them; beyond the paper (docs/alignment-results.md, \"Beyond the paper\")",
@@ -346,7 +344,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
                     {field(state, dispatch, Field::MaxExamples, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs, positives and negatives in proportion (a seeded sample; SMO's cost grows with their square); CLI default 6000 (docs/alignment-results.md, \"More data\")", None)}
                     {field(state, dispatch, Field::Seed, "Seed", "of that sample (--seed): another seed, other examples, another model", None)}
                     {word_model_choice(state, dispatch)}
-                    {split_choices(state, dispatch)}
+                    {split_choices(state, split, dispatch)}
                 </form>
                 <div class="train-side">
                     <p class="hint">{lexicon_note}</p>
