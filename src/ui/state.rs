@@ -2141,14 +2141,16 @@ impl State {
                 text("treelink-student.gold", write_links(&links), "text/plain")
             }
             ExportFile::Sta | ExportFile::SourceTiger | ExportFile::TargetTiger => {
+                // The pairs aligned (not the training pairs of a held-out test), with the model's links.
                 let r = self.results()?;
-                let mut c = (*self.corpus).clone();
-                for (k, pair) in c.pairs.iter_mut().enumerate() {
-                    pair.gold = r.predicted.get(k).cloned().unwrap_or_default();
-                }
+                let aligned = r.pairs();
+                let pairs = self.corpus.pairs.get(aligned.clone())?.iter().zip(&r.predicted[aligned.clone()]);
+                let c =
+                    Corpus { pairs: pairs.map(|(p, links)| TreePair { gold: links.clone(), ..p.clone() }).collect() };
+                let ids = self.tiger_ids.as_deref().and_then(|ids| ids.get(aligned));
                 let source = TreebankName::new("source", "src", "treelink-source.xml");
                 let target = TreebankName::new("target", "trg", "treelink-target.xml");
-                match export_pair(&c, self.tiger_ids.as_deref().map(Vec::as_slice), &source, &target) {
+                match export_pair(&c, ids, &source, &target) {
                     Ok(x) => {
                         self.export_error = None;
                         let (name, xml) = match file {
@@ -3814,6 +3816,11 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(exported(&mut s, ExportFile::PredictedLinks), write_links(&r.predicted[126..]));
+        assert_eq!(
+            exported(&mut s, ExportFile::SourceTiger).matches("<s ").count(),
+            31,
+            "the TigerXML holds the 31 pairs aligned"
+        );
         let csv = exported(&mut s, ExportFile::ResultsCsv);
         assert_eq!(csv.lines().nth(1).and_then(|l| l.split(',').next()), Some("127"));
         assert_eq!(csv.lines().count(), 1 + 31 + 1);
