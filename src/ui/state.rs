@@ -1467,7 +1467,11 @@ impl State {
                 gold.into_iter().chain(student).chain(refused).collect()
             }
             Mode::Steps => {
-                let Some(search) = self.results().and_then(|r| r.searches.get(self.pair)) else { return Vec::new() };
+                let Some(search) =
+                    self.results().filter(|r| r.aligned(self.pair)).and_then(|r| r.searches.get(self.pair))
+                else {
+                    return Vec::new();
+                };
                 let k = self.teach.step.min(search.steps.len().saturating_sub(1));
                 let mut links: Vec<DrawnLink> = search.steps[..k]
                     .iter()
