@@ -469,6 +469,13 @@ fn describe(t: &Option<Located<'_>>) -> String {
     }
 }
 
+/// An ASCII whitespace byte, as the bracket reader separates tokens (and
+/// `char::is_whitespace` agrees): space, tab, newline, carriage return,
+/// vertical tab, form feed.
+pub(crate) fn is_space_byte(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
 impl<'a> BracketReader<'a> {
     fn new(text: &'a str, file: &'a str) -> Self {
         // A byte-order mark is not part of the first label.
@@ -480,9 +487,9 @@ impl<'a> BracketReader<'a> {
         ParseError { file: self.file.to_string(), line, column, kind }
     }
 
-    /// The non-ASCII whitespace character at byte `i` (e.g. U+00A0), if any, and its length.
-    fn unicode_space_at(&self, i: usize) -> Option<(char, usize)> {
-        self.text.get(i..)?.chars().next().filter(|c| c.is_whitespace()).map(|c| (c, c.len_utf8()))
+    /// The character starting at byte `i`.
+    fn char_at(&self, i: usize) -> Option<char> {
+        self.text.get(i..)?.chars().next()
     }
 
     fn lex(&mut self) -> Option<Located<'a>> {
@@ -496,13 +503,14 @@ impl<'a> BracketReader<'a> {
                     self.line += 1;
                     self.column = 1;
                 }
-                Some(b' ' | b'\t' | b'\r' | 0x0b | 0x0c) => {
+                Some(&b) if is_space_byte(b) => {
                     self.pos += 1;
                     self.column += 1;
                 }
-                Some(&b) if b >= 0x80 => match self.unicode_space_at(self.pos) {
-                    Some((_, len)) => {
-                        self.pos += len;
+                // Non-ASCII whitespace (e.g. U+00A0) is a separator too.
+                Some(&b) if b >= 0x80 => match self.char_at(self.pos).filter(|c| c.is_whitespace()) {
+                    Some(c) => {
+                        self.pos += c.len_utf8();
                         self.column += 1;
                     }
                     None => break,
@@ -530,11 +538,12 @@ impl<'a> BracketReader<'a> {
                 let mut n = 0;
                 while let Some(&b) = bytes.get(end) {
                     match b {
-                        b'(' | b')' | b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => break,
+                        b'(' | b')' => break,
+                        _ if is_space_byte(b) => break,
                         0..0x80 => end += 1,
-                        _ => match self.unicode_space_at(end) {
-                            Some(_) => break,
-                            None => end += self.text[end..].chars().next().map_or(1, char::len_utf8),
+                        _ => match self.char_at(end) {
+                            Some(c) if c.is_whitespace() => break,
+                            c => end += c.map_or(1, char::len_utf8),
                         },
                     }
                     n += 1;

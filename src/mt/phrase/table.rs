@@ -170,11 +170,7 @@ impl<'de> Deserialize<'de> for PhraseTable {
 
 /// Whether a word can be stored in a table (and written in its text form).
 fn storable_word(w: &str) -> bool {
-    let space = if w.is_ascii() {
-        w.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0b)
-    } else {
-        w.contains(char::is_whitespace)
-    };
+    let space = if w.is_ascii() { w.bytes().any(crate::tree::is_space_byte) } else { w.contains(char::is_whitespace) };
     !w.is_empty() && !space && w != "|||"
 }
 
