@@ -530,17 +530,24 @@ impl RmTable {
         table
     }
 
-    /// Keeps the first `k` targets of each source RM.
+    /// Keeps the first `k` targets of each source RM: the rows are cut in
+    /// place (the kept entries of a valid table are valid and in order, so
+    /// nothing is checked or interned again).
     pub fn prune(&mut self, k: usize) {
-        let mut raw = RawRmTable::default();
-        for g in 0..self.group_starts.len() {
-            let source = self.sources.get(g as u32);
-            for &(e, count, p, q) in self.rows[self.entry_range(g)].iter().take(k) {
-                raw.push(source, self.targets.get(e), count, p, q);
-            }
+        if k == 0 {
+            *self = RmTable::default();
+            return;
         }
-        // The kept entries of a valid table are valid, and come in order.
-        *self = raw.finish().unwrap_or_default();
+        let mut rows = Vec::with_capacity(self.rows.len());
+        let mut starts = Vec::with_capacity(self.group_starts.len());
+        for g in 0..self.group_starts.len() {
+            starts.push(rows.len());
+            let range = self.entry_range(g);
+            rows.extend_from_slice(&self.rows[range.start..range.end.min(range.start + k)]);
+        }
+        self.made = (0..starts.len()).map(|_| OnceLock::new()).collect();
+        self.rows = rows;
+        self.group_starts = starts;
     }
 
     /// All entries, grouped by source RM (each group made if it was not yet).
@@ -903,6 +910,17 @@ mod tests {
             serde_json::to_string(&back).unwrap(),
             serde_json::to_string(&RmTable::from_entries(table.entries().cloned().collect()).unwrap()).unwrap()
         );
+        // Pruned to the best target of each source RM: the table made of those entries alone.
+        let mut pruned = table.clone();
+        pruned.prune(1);
+        let best: Vec<RmEntry> = ["NP[ART-NN]", "VVFIN"].iter().map(|f| table.lookup(f).0[0].clone()).collect();
+        assert!(pruned == RmTable::from_entries(best).unwrap());
+        assert_eq!(
+            pruned.lookup("NP[ART-NN]").1.map(|t| t.ms.clone()).collect::<Vec<_>>(),
+            [vec!["SN[DA-NC]".to_string()]]
+        );
+        pruned.prune(0);
+        assert_eq!(pruned.len(), 0);
     }
 
     #[test]
