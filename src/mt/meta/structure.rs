@@ -199,21 +199,18 @@ fn node_height(nodes: &[ShapeNode]) -> usize {
 impl RmShape {
     /// Reads a structure string (see the module documentation for the notation).
     pub fn parse(s: &str) -> Result<Self, StructureError> {
-        Reader::new(s, true).read()
+        Reader::new(s).read()
     }
 
     /// Whether `s` reads as a structure string ([`RmShape::parse`]'s
-    /// error if not), without building the shape: no allocation for a
-    /// string that reads (a model's RM table checks every RM this way).
+    /// error if not), without building the shape for the canonical ASCII
+    /// form (a model's RM table checks every RM this way).
     pub fn check(s: &str) -> Result<(), StructureError> {
+        // Nearly every RM string is in the canonical ASCII form; the rest are read.
         if canonical_ascii(s.as_bytes()) {
             return Ok(());
         }
-        match Reader::new(s, false).read() {
-            Ok(_) => Ok(()),
-            // The error again with its labels, which only a built shape has.
-            Err(_) => RmShape::parse(s).map(|_| ()),
-        }
+        RmShape::parse(s).map(drop)
     }
 
     /// The shape of the sub-trees rooted at `roots`, left to right (each an MS,
@@ -387,22 +384,17 @@ struct Reader<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
     /// Column of the next character.
     column: usize,
-    /// Whether to build the shape (else only check the string: no node is
-    /// kept, and errors name no label).
-    build: bool,
     nodes: Vec<ShapeNode>,
-    /// Nodes read (kept in `nodes` when building).
-    count: usize,
     /// Open brackets, innermost last: (node index, column of its '[').
     open: Vec<(usize, usize)>,
 }
 
 impl<'a> Reader<'a> {
-    fn new(s: &'a str, build: bool) -> Self {
-        Reader { chars: s.chars().peekable(), column: 1, build, nodes: Vec::new(), count: 0, open: Vec::new() }
+    fn new(s: &'a str) -> Self {
+        Reader { chars: s.chars().peekable(), column: 1, nodes: Vec::new(), open: Vec::new() }
     }
 
-    /// The label of node `n` (empty when only checking).
+    /// The label of node `n`.
     fn label_of(&self, n: usize) -> String {
         self.nodes.get(n).map(|n| n.label.clone()).unwrap_or_default()
     }
@@ -462,21 +454,16 @@ impl<'a> Reader<'a> {
             } else {
                 c
             };
-            if self.build {
-                label.push(c);
-            }
+            label.push(c);
         }
         if !any {
             let found = describe(self.peek());
             return Err(self.err(start, StructureErrorKind::ExpectedLabel { found }));
         }
-        if self.build {
-            if let Some(&(parent, _)) = self.open.last() {
-                self.nodes[parent].arity += 1;
-            }
-            self.nodes.push(ShapeNode { label, arity: 0 });
+        if let Some(&(parent, _)) = self.open.last() {
+            self.nodes[parent].arity += 1;
         }
-        self.count += 1;
+        self.nodes.push(ShapeNode { label, arity: 0 });
         Ok(())
     }
 
@@ -497,7 +484,7 @@ impl<'a> Reader<'a> {
                 return Err(self.err(self.column, k));
             }
             self.label()?;
-            let just_read = self.count - 1;
+            let just_read = self.nodes.len() - 1;
             self.skip_space();
             if self.peek() == Some('[') {
                 let column = self.column;
