@@ -47,7 +47,7 @@ pub struct MtTrainSettings {
     /// The word-alignment model ([`word_alignments_with`]): fast_align (the
     /// default) or the HMM after it.
     pub word_model: WordModel,
-    /// The word-alignment lexicon of the training pairs ([`word_alignments_and_lexicon`]):
+    /// The word-alignment lexicon of the training pairs ([`word_alignments_with`]):
     /// the unknown-word back-off's translations ([`crate::mt::unknown::lexicon_backoff`]).
     /// `None` (e.g. a word alignment given as a file): no back-off.
     pub lexicon: Option<Lexicon>,
