@@ -2853,6 +2853,18 @@ mod tests {
     /// an exercise; opened (dropped), it becomes the corpus with its key
     /// hidden, in teaching mode; *Check* marks the drawn links; the answers
     /// file it exports, dropped with another student's, makes the class table.
+    /// The worker's answer aligning pairs `first..n` with empty searches.
+    fn empty_alignment(job: JobId, n: usize, lexicon: &str, first: usize) -> Response {
+        let aligned = n.saturating_sub(first);
+        Response::Aligned {
+            job,
+            searches: vec![Search::default(); aligned],
+            baseline: vec![Vec::new(); aligned],
+            lexicon: lexicon.into(),
+            first,
+        }
+    }
+
     #[test]
     fn an_exercise_goes_from_instructor_to_student_to_class_table() {
         use crate::exercise::{Answers, Exercise};
@@ -3771,7 +3783,7 @@ mod tests {
         assert_eq!(r.model.as_ref().and_then(|m| m.trained_on), Some(TrainedOn { gen: r.corpus_gen, seen: 126 }));
         assert!(r.form.test && !r.form.calibrate && r.form.pairs_training() == s.form.pairs_training());
         let (n, first) = (s.corpus.len(), 126);
-        // An answer that does not cover the held-out pairs is refused.
+        // An answer whose pairs do not end with the corpus's (all n after the first 126) is refused.
         let short = Response::Aligned {
             job: id,
             searches: vec![Search::default(); n],
@@ -3845,13 +3857,7 @@ mod tests {
         // Align with the model held, every pair answered.
         let align_all = |s: &mut State, now: f64| {
             let id = started(&s.apply(Action::Align { now }));
-            let aligned = Response::Aligned {
-                job: id,
-                searches: vec![Search::default(); n],
-                baseline: vec![Vec::new(); n],
-                lexicon: "all".into(),
-                first: 0,
-            };
+            let aligned = empty_alignment(id, n, "all", 0);
             s.apply(Action::Worker { response: aligned, now: now + 1.0 });
         };
         align_all(&mut s, 6.0);
@@ -4035,13 +4041,7 @@ mod tests {
         // Aligned: the predicted links, the STA trio and the CSVs, as the engine writes them.
         let id = started(&s.apply(Action::Train { now: 0.0 }));
         let n = s.corpus.len();
-        let aligned = Response::Aligned {
-            job: id,
-            searches: vec![Search::default(); n],
-            baseline: vec![Vec::new(); n],
-            lexicon: "trained".into(),
-            first: 0,
-        };
+        let aligned = empty_alignment(id, n, "trained", 0);
         s.apply(Action::Worker { response: aligned, now: 1.0 });
         let gold = s.apply(Action::Export(ExportFile::PredictedLinks));
         let expected = write_links(&s.results().unwrap().predicted);
