@@ -26,7 +26,9 @@ pub struct Style {
     pub box_height: f64,
     /// Horizontal padding inside a box, each side.
     pub box_padding: f64,
-    /// Vertical distance between rows.
+    /// Vertical distance between rows: 8 px of edge between boxes, so that
+    /// SQUOIA's deep trees (an 18-word pair has 14 rows) fit a laptop's
+    /// diagram box at readable text.
     pub row_gap: f64,
     /// Minimum horizontal space between neighbouring boxes or words (room
     /// for the page's fold control left of a phrase box).
@@ -43,9 +45,9 @@ impl Default for Style {
             char_width: 7.8,
             box_height: 22.0,
             box_padding: 5.0,
-            row_gap: 44.0,
+            row_gap: 30.0,
             min_gap: 12.0,
-            middle_gap: 70.0,
+            middle_gap: 48.0,
             margin: 16.0,
         }
     }

@@ -34,6 +34,10 @@ pub struct DiagramProps {
     pub hint: AttrValue,
     /// The pair's folded nodes (source, target), original ids.
     pub folds: Rc<(BTreeSet<NodeId>, BTreeSet<NodeId>)>,
+    /// Drawn at the end of the zoom row (the page's find box), so the
+    /// controls above the diagram take one row.
+    #[prop_or_default]
+    pub children: Html,
 }
 
 struct TreeView<'a> {
@@ -413,7 +417,8 @@ pub fn diagram(props: &DiagramProps) -> Html {
     );
     html! {
         <figure class="diagram">
-            <div class="diagram-tools" role="toolbar" aria-label="Zoom and folding">
+            <div class="diagram-tools">
+              <div class="zoom-tools" role="toolbar" aria-label="Zoom and folding">
                 {button("zoom-out", "−", "Zoom out (-)", zoom_out)}
                 <span id="zoom-level" class="zoom-level" title="Zoom level">{format!("{:.0}%", z * 100.0)}</span>
                 {button("zoom-in", "+", "Zoom in (+)", zoom_in)}
@@ -424,7 +429,8 @@ pub fn diagram(props: &DiagramProps) -> Html {
                 if any_folded {
                     <button id="unfold-all" type="button" onclick={unfold_all}>{"Unfold all"}</button>
                 }
-                <span class="hint">{&props.hint}</span>
+              </div>
+              {props.children.clone()}
             </div>
             <div class="diagram-scroll" ref={scroller} tabindex="0" {onkeydown} {onmousedown} {onmousemove} {onmouseup}
                 aria-label="Tree-pair diagram: drag to pan; PageUp/PageDown change the pair; + and − zoom; f fits; s zooms to the selection">
@@ -436,8 +442,9 @@ pub fn diagram(props: &DiagramProps) -> Html {
                     {draw_tree(&target, &props.dispatch)}
                 </svg>
             </div>
-            <p id="hover-info" class="hover-info" aria-live="polite">
-                {(*hover).clone().unwrap_or_else(|| "Hover over a link to see its posterior and status.".into())}
+            // What clicking does, until a link is hovered: then its posterior and status.
+            <p id="hover-info" class={classes!("hover-info", hover.is_some().then_some("hovered"))} aria-live="polite">
+                {(*hover).clone().unwrap_or_else(|| props.hint.to_string())}
             </p>
             <figcaption id="legend">
                 { for styles.into_iter().map(swatch) }

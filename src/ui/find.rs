@@ -3,6 +3,7 @@
 //! view only renders the query and the pairs found, each opening its pair
 //! or going into the exercise form's pairs (one, or all found at once).
 
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::state::{Action, FindPair};
@@ -26,18 +27,51 @@ fn describe(found: &Found) -> String {
 
 #[function_component(FindPairView)]
 pub fn find_pair(props: &FindProps) -> Html {
+    // Whether the results float over the diagram: opened by typing or
+    // focusing the box, closed by opening a pair, Escape or leaving the box.
+    let open = use_state(|| false);
+    let root = use_node_ref();
     let on_input = {
-        let dispatch = props.dispatch.clone();
+        let (dispatch, open) = (props.dispatch.clone(), open.clone());
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            open.set(true);
             dispatch.emit(Action::Find(input.value()));
+        })
+    };
+    let on_focus = {
+        let open = open.clone();
+        Callback::from(move |_: FocusEvent| open.set(true))
+    };
+    let on_focus_out = {
+        let (open, root) = (open.clone(), root.clone());
+        Callback::from(move |e: FocusEvent| {
+            let to: Option<web_sys::Node> = e.related_target().and_then(|t| t.dyn_into().ok());
+            let inside = match (root.cast::<web_sys::Node>(), to) {
+                (Some(root), Some(to)) => root.contains(Some(&to)),
+                _ => false,
+            };
+            if !inside {
+                open.set(false);
+            }
+        })
+    };
+    let on_key = {
+        let open = open.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                open.set(false);
+            }
         })
     };
     let f = &props.find;
     let items = f.found.iter().map(|(k, found)| {
         let onclick = {
-            let (dispatch, k) = (props.dispatch.clone(), *k);
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::SelectPair(k)))
+            let (dispatch, k, open) = (props.dispatch.clone(), *k, open.clone());
+            Callback::from(move |_: MouseEvent| {
+                open.set(false);
+                dispatch.emit(Action::SelectPair(k));
+            })
         };
         let add = {
             let (dispatch, k) = (props.dispatch.clone(), *k);
@@ -60,19 +94,25 @@ pub fn find_pair(props: &FindProps) -> Html {
         (false, n) if n >= FindPair::LIMIT => format!("The first {n} pairs found:"),
         (false, n) => format!("{n} pairs found:"),
     };
+    let shown = *open && (!summary.is_empty() || f.added.is_some());
     html! {
-        <div class="find-pair" role="search">
-            <label for="find-pair">{"Find a pair "}</label>
+        <div class="find-pair" role="search" ref={root} onfocusout={on_focus_out} onkeydown={on_key}>
+            <label for="find-pair">{"Find a pair"}</label>
             <input id="find-pair" type="search" placeholder="number, label (NP) or word" value={f.query.clone()}
-                oninput={on_input} aria-describedby="find-summary" />
-            <span id="find-summary" class="hint" aria-live="polite">{summary}</span>
-            if !f.found.is_empty() {
-                <button type="button" id="find-add-exercise" onclick={add_all}>
-                    {format!("Add {} to the exercise", if f.found.len() == 1 { "this pair".to_string() } else { format!("these {} pairs", f.found.len()) })}</button>
-                <ul id="find-results" class="find-results">{ for items }</ul>
-            }
-            if let Some(note) = &f.added {
-                <p id="find-added" class="status ok" role="status">{note.clone()}</p>
+                oninput={on_input} onfocus={on_focus} aria-describedby="find-summary" aria-expanded={shown.to_string()}
+                aria-controls="find-popup" />
+            if shown {
+                <div id="find-popup" class="find-popup" tabindex="-1">
+                    <p id="find-summary" class="hint" aria-live="polite">{summary}</p>
+                    if !f.found.is_empty() {
+                        <button type="button" id="find-add-exercise" onclick={add_all}>
+                            {format!("Add {} to the exercise", if f.found.len() == 1 { "this pair".to_string() } else { format!("these {} pairs", f.found.len()) })}</button>
+                        <ul id="find-results" class="find-results">{ for items }</ul>
+                    }
+                    if let Some(note) = &f.added {
+                        <p id="find-added" class="status ok" role="status">{note.clone()}</p>
+                    }
+                </div>
             }
         </div>
     }

@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use super::state::{Action, Results, Shared, SortKey, ON_TRAINING_DATA};
+use super::state::{Action, Results, Shared, SortKey, ON_TRAINING_DATA, TRAINING_DATA_ADVICE};
 use crate::align::explain::CurvePoint;
 use crate::corpus::Corpus;
 use crate::eval::prf::Counts;
@@ -277,5 +277,11 @@ pub fn results_panel(props: &ResultsProps) -> Html {
 
 /// The one warning on scores of training data ([`ON_TRAINING_DATA`]), the same in every view.
 pub fn training_data_warning(id: &'static str) -> Html {
-    html! { <p class="caution training-data" role="note" {id}>{"⚠ "}{ON_TRAINING_DATA}</p> }
+    html! { <p class="caution training-data" role="note" {id}>{"⚠ "}{ON_TRAINING_DATA}{" "}{TRAINING_DATA_ADVICE}</p> }
+}
+
+/// The same warning beside a line of scores (the pair's summary, which
+/// leaves its height to the diagram): what to do is its title.
+pub fn training_data_warning_inline(id: &'static str) -> Html {
+    html! { <span class="caution training-data" role="note" {id} title={TRAINING_DATA_ADVICE}>{"⚠ "}{ON_TRAINING_DATA}</span> }
 }

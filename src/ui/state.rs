@@ -603,8 +603,12 @@ pub struct TranslationInput {
 
 /// What every score on training data says, wherever it is shown (P/R/F of
 /// an alignment, corpus and sentence BLEU of a translation).
-pub const ON_TRAINING_DATA: &str = "Scored on pairs the model was trained on: optimistic, it says little about unseen \
-     pairs. To measure, hold out part of the pairs when training, or load a model trained on other data.";
+pub const ON_TRAINING_DATA: &str =
+    "Scored on pairs the model was trained on: optimistic, it says little about unseen pairs.";
+/// What to do about it, after [`ON_TRAINING_DATA`] (in the pair's one-line
+/// summary, its title).
+pub const TRAINING_DATA_ADVICE: &str =
+    "To measure, hold out part of the pairs when training, or load a model trained on other data.";
 
 /// A translation the worker made, with its input and sentence BLEU.
 #[derive(Debug, Clone, PartialEq)]

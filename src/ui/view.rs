@@ -9,7 +9,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::effects::{carry_out, Workers};
-use super::results::training_data_warning;
+use super::results::training_data_warning_inline;
 use super::state::{Action, Mode, Results, State};
 use super::store::{use_slice, Settled, Store, StoreHandle};
 use super::{
@@ -129,7 +129,15 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// One line of counts for the pair shown.
+/// A sentence of the pair on one line; the whole of a long one is its
+/// title (its words are in the diagram too).
+fn sentence(words: &[String], lang: &'static str, side: &'static str) -> Html {
+    let text = words.join(" ");
+    html! { <p class="sentence" {lang} title={text.clone()}><span class="side">{side}</span>{text}</p> }
+}
+
+/// One line of counts for the pair shown, with the warning on training
+/// data beside it (not below: the diagram keeps the height).
 fn pair_counts(state: &State) -> Html {
     let Some(r) = state.results() else { return html! {} };
     if !r.aligned(state.pair) {
@@ -145,18 +153,18 @@ fn pair_counts(state: &State) -> Html {
     let drawn = r.predicted.get(state.pair).map_or(0, Vec::len);
     let held_out = if r.held_out.is_some() { ", a held-out pair" } else { "" };
     html! {
-        <>
-            <p id="pair-counts" class="pair-counts" data-predicted={drawn.to_string()} data-correct={c.correct.to_string()}>
+        <p class="pair-summary">
+            <span id="pair-counts" class="pair-counts" data-predicted={drawn.to_string()} data-correct={c.correct.to_string()}>
                 {format!(
-                    "This pair{held_out}: {drawn} {} predicted, {} correct, {} wrong, {} gold {} missed — P {:.1}, R {:.1}, F {:.1} (baseline F {:.1}).",
-                    plural(drawn, "link"), c.correct, c.predicted - c.correct, c.gold - c.correct, plural(c.gold - c.correct, "link"),
+                    "This pair{held_out}: {drawn} {} predicted, {} correct, {} wrong, {} missed — P {:.1}, R {:.1}, F {:.1} (baseline F {:.1}).",
+                    plural(drawn, "link"), c.correct, c.predicted - c.correct, c.gold - c.correct,
                     c.precision(), c.recall(), c.f(), b.f()
                 )}
-            </p>
+            </span>
             if state.pair < r.seen {
-                {training_data_warning("pair-caution")}
+                {training_data_warning_inline("pair-caution")}
             }
-        </>
+        </p>
     }
 }
 
@@ -314,7 +322,9 @@ fn app() -> Html {
         }
     };
     let hint = match state.mode {
-        Mode::Inspect => "Click a link, or a source then a target node. − / + fold a phrase.",
+        Mode::Inspect => {
+            "Click a link, or a source then a target node; hover over a link for its posterior; − / + fold a phrase."
+        }
         Mode::Teach => "Click a source node, then a target node, to link them; click your link to remove it.",
         Mode::Steps => "The search's links so far, this step's candidate (dashed) and what blocks it.",
     };
@@ -344,15 +354,17 @@ fn app() -> Html {
                 <section class="panel workbench" id="workbench" aria-label="The selected pair">
                     <div class="pair-column">
                         {nav}
-                        <find::FindPairView find={state.find.clone()} dispatch={dispatch.clone()} />
                         if let Some(pair) = &pair {
-                            <p class="sentence" lang="src"><span class="side">{"source: "}</span>{pair.source.words().join(" ")}</p>
-                            <p class="sentence" lang="trg"><span class="side">{"target: "}</span>{pair.target.words().join(" ")}</p>
+                            {sentence(pair.source.words(), "src", "source: ")}
+                            {sentence(pair.target.words(), "trg", "target: ")}
                             {pair_counts(&state)}
                             <diagram::Diagram pair={pair.clone()} links={links.clone()} selected_source={state.sel_source}
                                 selected_target={state.sel_target} pending={state.teach.pending} dispatch={dispatch.clone()} hint={hint}
-                                folds={folds} />
+                                folds={folds}>
+                                <find::FindPairView find={state.find.clone()} dispatch={dispatch.clone()} />
+                            </diagram::Diagram>
                         } else {
+                            <find::FindPairView find={state.find.clone()} dispatch={dispatch.clone()} />
                             <p>{"No pairs loaded."}</p>
                         }
                     </div>

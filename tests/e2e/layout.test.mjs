@@ -63,6 +63,17 @@ const minWordPx = () => page.evaluate(() => {
   return Math.min(...[...svg.querySelectorAll('text.word')].map((t) => parseFloat(getComputedStyle(t).fontSize) * k));
 });
 
+/** Both trees of the pair shown fit the diagram box's height, with every word readable. */
+async function assertTreesFit(what) {
+  const box = await page.evaluate(() => {
+    const el = document.querySelector('.diagram-scroll');
+    return { client: el.clientHeight, scroll: el.scrollHeight };
+  });
+  assert.ok(box.scroll <= box.client, `${what}: both trees fit the box's height (${JSON.stringify(box)})`);
+  assert.ok(await minWordPx() >= MIN_TEXT_PX - PX, `${what}: words readable`);
+  await assertInView('.diagram-scroll', `${what}: the diagram box`);
+}
+
 const link = async (s, t) => { await page.click(`#src-node-${s}`); await page.click(`#trg-node-${t}`); };
 
 test('the first screen: pair 1 drawn with its gold links next to "start here" and the settings\' help, without scrolling', async () => {
@@ -84,6 +95,10 @@ test('the first screen: pair 1 drawn with its gold links next to "start here" an
   assert.equal(await page.evaluate(() => window.scrollY), 0);
   await page.click('#settings-help summary');
   await page.screenshot({ path: path.join(shots, 'layout-first-screen-1366.png') });
+  // The 18-word pair 3: both trees' height fits the box at readable text (it pans sideways).
+  await goToPair(3);
+  await assertTreesFit('pair 3, before training');
+  await goToPair(1);
 });
 
 test('at both sizes the feedback of each click is in the viewport, and a refused link is drawn where it was tried', async () => {
@@ -220,6 +235,8 @@ test('after training, the search stepper\'s step and the model\'s reasons are in
   for (const size of [LAPTOP, PHONE]) {
     await viewport(size);
     await goToPair(3);
+    // With the pair's scores and the warning on training data above it, pair 3 still fits.
+    if (size === LAPTOP) await assertTreesFit('pair 3, trained');
     await page.click('#mode-steps');
     if (await page.isEnabled('#step-first')) await page.click('#step-first');
     await page.click('#step-next');
