@@ -5,14 +5,15 @@
 // link marked against the hidden key; the marks in view at 1366×768 and at
 // 390×844) and exports the answers; a second student opens it by the
 // page's address (?exercise=FILE.json on the same site); the instructor
-// drops both answers files and reads the class table, whose P/R/F equal
-// `treelink exercise check` on the same files.
+// drops both answers files and reads the class table, whose rows (per
+// student, per pair, the links most got wrong) equal `treelink exercise
+// check` on the same files. An exercise with its key shown draws the key.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, shots, download, lines, tree, sample, run, openPage } from './helpers.mjs';
+import { root, shots, download, lines, tree, sample, run, openPage, goToPair } from './helpers.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-exercise-'));
 let page, url, close;
@@ -158,7 +159,46 @@ test('instructor → student → class table, with the same scores as treelink e
     // correct, drawn, key, P, R, F
     assert.deepEqual(pageRow.slice(1), [cliRow[5], cliRow[6], cliRow[7], cliRow[2], cliRow[3], cliRow[4]], `${student}: ${pageRow} vs ${cliRow}`);
   }
-  assert.ok(await page.locator('#class-hardest tbody tr').count() > 0);
+  // The per-pair rows and the links most students got wrong: the CLI's, row for row.
+  const section = (title) => {
+    const all = table.split('\n');
+    const start = all.findIndex((l) => l.startsWith(`# ${title}`)) + 2; // the title, then the header
+    const end = all.findIndex((l, i) => i >= start && l.startsWith('#'));
+    return all.slice(start, end < 0 ? all.length : end).filter(Boolean).map((l) => l.split('\t'));
+  };
+  const cells = (sel) => page.locator(`${sel} tbody tr`).evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText.trim())));
+  const cliPairs = section('pairs');
+  assert.deepEqual(cliPairs.map((r) => r[0]), ['3', '1', '5']);
+  assert.deepEqual(await cells('#class-pairs'), cliPairs.map((r) => [r[0], r[4], r[5], r[6], r[1], r[2], r[3]]));
+  const cliHardest = section('links most students');
+  assert.ok(cliHardest.length > 0, table);
+  assert.deepEqual(await cells('#class-hardest'), cliHardest);
   await page.locator('#exercise-panel').screenshot({ path: path.join(shots, 'exercise-class.png') });
+  assert.deepEqual(problems, []);
+});
+
+test('an exercise with the key shown: the same file as the CLI\'s, and the key drawn as gold links', async () => {
+  await page.click('#start-fresh');
+  await page.waitForFunction(() => /^Built-in sample/.test(document.querySelector('#corpus-summary').innerText));
+  await page.fill('#exercise-pairs', '2, 4');
+  await page.fill('#exercise-title', 'Shown key');
+  await page.check('#exercise-show-gold');
+  const exercise = await download(page, '#exercise-export');
+  const cliEx = path.join(tmp, 'shown.exercise.json');
+  const instructions = await page.inputValue('#exercise-instructions');
+  run('exercise', 'new', '--corpus', sample, '--pairs', '2,4', '--title', 'Shown key', '--instructions', instructions, '--show-gold', '-o', cliEx);
+  assert.equal(exercise.body, fs.readFileSync(cliEx, 'utf8'));
+  const exFile = path.join(tmp, exercise.name);
+  fs.writeFileSync(exFile, exercise.body);
+  await page.setInputFiles('#file-exercise', exFile);
+  await page.waitForFunction(() => /2 pairs, key of \d+ links \(shown\)/.test(document.querySelector('#status-exercise')?.innerText ?? ''));
+  assert.match(await text('#exercise-panel'), /the key's links are shown/);
+  // The exercise's pairs are the sample's pairs 2 and 4: their gold links are drawn.
+  for (const [k, n] of [[1, 2], [2, 4]]) {
+    await goToPair(page, k);
+    const gold = lines(`${sample}.gold`)[n - 1].split(' ').filter(Boolean);
+    assert.equal(await page.locator('#pair-diagram path.link.gold').count(), gold.length, `exercise pair ${k}`);
+  }
+  await page.click('#exercise-close');
   assert.deepEqual(problems, []);
 });

@@ -1,12 +1,15 @@
 // Offline static hosting: the release build served from a sub-path works
 // again after the server is gone, from the service worker's cache (www/sw.js),
-// worker and all, and no request ever leaves the origin.
+// worker and all, and no request ever leaves the origin: it trains, and a
+// class runs an exercise (open, check, export answers, the class table).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { shots, serve, browser } from './helpers.mjs';
+import { shots, serve, browser, download, run, sample } from './helpers.mjs';
 
-test('after the first visit the page loads and trains offline, under its sub-path', async () => {
+test('after the first visit the page loads, trains and runs an exercise offline, under its sub-path', async () => {
   const problems = [];
   const { proc, url } = await serve();
   const { context, page } = await browser(url, problems);
@@ -34,6 +37,27 @@ test('after the first visit the page loads and trains offline, under its sub-pat
     await page.waitForSelector('#job-note.ok', { timeout: 120000 });
     assert.match(await page.locator('#job-note').innerText(), /^Trained and aligned 157 pairs/);
     await page.screenshot({ path: path.join(shots, 'offline.png') });
+    // A class offline: a student opens an exercise, checks a link and exports
+    // the answers; the instructor drops them and reads the class table.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-offline-'));
+    const exFile = path.join(tmp, 'offline.exercise.json');
+    run('exercise', 'new', '--corpus', sample, '--pairs', '1,3', '--title', 'Offline', '-o', exFile);
+    await page.setInputFiles('#file-exercise', exFile);
+    await page.waitForFunction(() => /2 pairs, key of \d+ links \(hidden\)/.test(document.querySelector('#status-exercise')?.innerText ?? ''));
+    await page.click('#src-node-0');
+    await page.click('#trg-node-0');
+    await page.fill('#exercise-student', 'Offline student');
+    await page.click('#exercise-check-button');
+    await page.waitForSelector('#exercise-marks .mark-correct');
+    const answers = await download(page, '#exercise-answers');
+    const answersFile = path.join(tmp, answers.name);
+    fs.writeFileSync(answersFile, answers.body);
+    await page.setInputFiles('#file-answers', answersFile);
+    await page.waitForSelector('#class-students');
+    const row = (await page.locator('#class-students tbody tr').first().innerText()).split('\t').map((c) => c.trim());
+    const cli = run('exercise', 'check', exFile, answersFile).split('\n').find((l) => l.startsWith('Offline student\t')).split('\t');
+    assert.deepEqual(row, ['Offline student', cli[5], cli[6], cli[7], cli[2], cli[3], cli[4]]);
+    assert.equal(cli[5], '1', 'the root link is correct');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
