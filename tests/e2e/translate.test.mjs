@@ -214,11 +214,15 @@ test('a model trained in the page\'s worker is the CLI\'s byte for byte; pasted 
   await goToPair(6);
   await translate('#translate-pair', 'Pair 6');
   assert.equal(await text('#mt-hyp'), cliTranslate(path.join(tmp, 'phrase.json'), lines(`${sample}.src`)[5]).hyp);
+  assert.equal(await page.locator('#mt-bleu-caution').count(), 0, 'an uploaded model was not trained on these pairs here');
 
   await page.click('#mt-train');
   await page.waitForSelector('#job-stage', { timeout: 5000 });
   await page.waitForFunction(() => /trained in this page on 157 pairs/.test(document.querySelector('#mt-summary')?.innerText ?? ''), null, { timeout: 120000 });
   assert.match(await text('#mt-note'), /^Trained a translation model in [\d.]+ s\.$/);
+  // Pair 6 is one of the 157 it was trained on: its sentence BLEU carries the warning on training data.
+  await translate('#translate-pair', 'Pair 6');
+  assert.match(await text('#mt-bleu-caution'), /^⚠ Scored on pairs the model was trained on: optimistic/);
   const { body } = await download(page, '#mt-download');
   const fromPage = JSON.parse(body);
   const cliModel = path.join(tmp, 'ms-cli.json');
