@@ -492,6 +492,28 @@ test('a TigerXML pair with its STA alignment imports to the same corpus as the b
   assert.equal(await text('#x-source'), first);
 });
 
+test('the nl-en TigerXML set imports English→Dutch (its treebanks\' order); swap makes it the bracketed Dutch→English corpus', async () => {
+  const raw = path.join(data, 'lingua-align-nl-en-125/raw');
+  const bracketed = path.join(data, 'lingua-align-nl-en-125/bracketed/all');
+  await page.setInputFiles('#file-tiger', ['nl-en_125.xml', 'ep-00-12-15.125.en.tiger', 'ep-00-12-15.125.nl.tiger'].map((f) => path.join(raw, f)));
+  await page.waitForFunction(() => /125 pairs, \d+ nodes, \d+ gold links/.test(document.querySelector('#corpus-summary').innerText), null, { timeout: 30000 });
+  await goToPair(1);
+  const words = (line) => tree(line).nodes.filter((n) => n.word !== undefined).map((n) => n.word).join(' ');
+  const [nl, en] = [words(lines(`${bracketed}.src`)[0]), words(lines(`${bracketed}.trg`)[0])];
+  const sentence = (side) => page.locator(`.sentence[lang="${side}"]`).getAttribute('title');
+  assert.deepEqual([await sentence('src'), await sentence('trg')], [en, nl], 'imported English→Dutch');
+  const gold = lines(`${bracketed}.gold`).reduce((n, l) => n + l.split(' ').filter(Boolean).length, 0);
+  await page.click('#swap-sides');
+  await page.waitForFunction(() => /\(sides swapped\)/.test(document.querySelector('#corpus-summary').innerText));
+  assert.deepEqual([await sentence('src'), await sentence('trg')], [nl, en], 'swapped: Dutch→English');
+  assert.match(await text('#corpus-summary'), new RegExp(`125 pairs, \\d+ nodes, ${gold} gold links`));
+  // The gold links of pair 1, drawn, are the bracketed file's.
+  const drawn = await page.$$eval('#pair-diagram path.link.gold', (ps) => ps.map((p) => p.dataset.link).sort());
+  assert.deepEqual(drawn, lines(`${bracketed}.gold`)[0].split(' ').filter(Boolean).map((l) => l.replace('?', '')).sort());
+  await page.click('#swap-sides');
+  assert.deepEqual([await sentence('src'), await sentence('trg')], [en, nl], 'and back');
+});
+
 test('keyboard: pairs by n / p, nodes by Tab and Enter, and the focus is visible', async () => {
   await page.click('#load-sample');
   await page.waitForFunction(() => /1218 gold links/.test(document.querySelector('#corpus-summary').innerText));
