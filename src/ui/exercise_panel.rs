@@ -8,6 +8,7 @@ use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use super::classroom::ExerciseAction;
+use super::into_view::{self, Place};
 use super::loader::slot_row;
 use super::panels::ExerciseView;
 use super::state::{Action, Slot};
@@ -191,11 +192,8 @@ pub fn exercise_panel(props: &ExerciseProps) -> Html {
     // After *Check*, its marks are brought into view (on a phone they are
     // far below the diagram), as a click's feedback is.
     use_effect_with((view.checks.clone(), view.pair), |(checked, _)| {
-        let el = checked.as_ref().and_then(|_| web_sys::window()?.document()?.get_element_by_id("exercise-check"));
-        if let Some(el) = el {
-            let options = web_sys::ScrollIntoViewOptions::new();
-            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-            el.scroll_into_view_with_scroll_into_view_options(&options);
+        if checked.is_some() {
+            into_view::bring_selected("#exercise-check", Place::Nearest);
         }
     });
     html! {

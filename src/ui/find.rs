@@ -6,6 +6,7 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::into_view::{self, Place};
 use super::state::{Action, FindPair};
 use crate::corpus::Found;
 
@@ -71,6 +72,9 @@ pub fn find_pair(props: &FindProps) -> Html {
             Callback::from(move |_: MouseEvent| {
                 open.set(false);
                 dispatch.emit(Action::SelectPair(k));
+                // The pair opened is the feedback: on a phone, where the page
+                // scrolls, its number and diagram come to the top of the screen.
+                into_view::bring_selected(".pair-column", Place::TopOnOneColumn);
             })
         };
         let add = {

@@ -30,6 +30,8 @@ mod find;
 pub mod folds;
 pub mod ids;
 #[cfg(target_arch = "wasm32")]
+mod into_view;
+#[cfg(target_arch = "wasm32")]
 pub mod jobs;
 #[cfg(target_arch = "wasm32")]
 mod kernel_table;

@@ -9,6 +9,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::effects::{carry_out, Workers};
+use super::into_view::{self, Place};
 use super::results::training_data_warning_inline;
 use super::state::{Action, Mode, Results, State};
 use super::store::{use_slice, Settled, Store, StoreHandle};
@@ -261,12 +262,12 @@ fn app() -> Html {
             Mode::Steps => Some("step-text"),
         };
         let key = (feedback, state.sel_source, state.sel_target, state.teach.message.clone(), state.teach.step);
+        // A node pair's explanation is read with its kernel table below it:
+        // on a phone it comes to the top of the screen.
+        let place = if state.mode == Mode::Inspect { Place::TopOnOneColumn } else { Place::Nearest };
         use_effect_with(key, move |(feedback, ..)| {
-            let el = feedback.and_then(|id| web_sys::window()?.document()?.get_element_by_id(id));
-            if let Some(el) = el {
-                let options = web_sys::ScrollIntoViewOptions::new();
-                options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                el.scroll_into_view_with_scroll_into_view_options(&options);
+            if let Some(el) = feedback.and_then(|id| web_sys::window()?.document()?.get_element_by_id(id)) {
+                into_view::bring(&el, place);
             }
         });
     }

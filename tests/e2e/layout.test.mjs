@@ -137,6 +137,45 @@ test('at both sizes the feedback of each click is in the viewport, and a refused
   }
 });
 
+test('at both sizes a node pair\'s kernel table, undo and redo\'s verdict and a found pair are in the viewport after their clicks', async () => {
+  for (const size of [LAPTOP, PHONE]) {
+    await viewport(size);
+    await goToPair(3);
+    // A source node, then a target node: their kernel values.
+    await page.click('#src-node-2');
+    await page.click('#trg-node-1');
+    await page.waitForSelector('#kernel-table');
+    await assertInView('#x-source', `${size.width}: the node pair's sub-trees`, { sideways: false });
+    await assertInView('#kernel-table thead', `${size.width}: the kernel table`, { sideways: false });
+    await assertInView('#kernel-table tbody tr:first-child', `${size.width}: the kernel table's first row`, { sideways: false });
+    if (size === LAPTOP) assert.equal(await page.evaluate(() => window.scrollY), 0, 'the page did not scroll');
+    await page.click('#clear-selection');
+    // Teaching: a link, undone by the button and redone by Ctrl+Shift+Z.
+    await page.click('#mode-teach');
+    await link(0, 0);
+    await page.click('#teach-undo');
+    assert.match(await text('#teach-message'), /^Undone: pair 3 has 0 links of yours/);
+    await assertInView('#teach-message', `${size.width}: undo's verdict`);
+    assert.equal(await page.locator('#pair-diagram path.link.student').count(), 0);
+    await page.keyboard.press('Control+Shift+Z');
+    await page.waitForFunction(() => /^Redone: pair 3 has 1 links/.test(document.querySelector('#teach-message')?.innerText ?? ''));
+    await assertInView('#teach-message', `${size.width}: redo's verdict`);
+    await page.click('#teach-clear');
+    await page.click('#mode-inspect');
+    // Find a pair by its number: the result opens it, the diagram in view.
+    await page.fill('#find-pair', '42');
+    await page.click('#find-results li button.link-button');
+    await page.waitForFunction(() => document.querySelector('#pair-number').value === '42');
+    assert.equal(await page.locator('#find-results').count(), 0, 'the results close once a pair is opened');
+    await assertInView('#pair-number', `${size.width}: the opened pair's number`);
+    const box = await placed('.diagram-scroll');
+    assert.ok(box.top >= -1 && box.top < box.height * 0.5, `${size.width}: the diagram's box starts in the upper half of the viewport (${JSON.stringify(box)})`);
+    if (size === LAPTOP) await assertInView('.diagram-scroll', 'the diagram box');
+    await page.fill('#find-pair', '');
+  }
+  await goToPair(1);
+});
+
 test('at 390 px the page never scrolls sideways, whatever the mode', async () => {
   await viewport(PHONE);
   for (const mode of ['#mode-inspect', '#mode-teach', '#mode-steps', '#mode-inspect']) {
