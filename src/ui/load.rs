@@ -410,7 +410,9 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
     }
     Some(match slot {
         Slot::Source | Slot::Target => Tree::parse_all(text, name)
-            .map(|t| format!("{name}: {} trees, {} nodes", t.len(), node_count(&t)))
+            .map(|t| {
+                format!("{name}: {} {}, {} nodes", t.len(), if t.len() == 1 { "tree" } else { "trees" }, node_count(&t))
+            })
             .map_err(|e| e.to_string()),
         Slot::Gold => crate::io::links::parse_links(text, name)
             .map(|l| format!("{name}: {} lines, {} links", l.len(), l.iter().map(Vec::len).sum::<usize>()))

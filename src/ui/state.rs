@@ -111,6 +111,9 @@ pub struct SlotStatus {
     /// Counts the files given, so that an answer about files given before
     /// the last ones (several checks in flight) is not taken for theirs.
     pub given: u32,
+    /// Trees that read but made no pairs (their other side is missing or
+    /// was refused): kept for their pair, not in use.
+    pub waiting: bool,
 }
 
 impl SlotStatus {
@@ -122,6 +125,7 @@ impl SlotStatus {
     /// After an error: what is still in use, shown next to the error.
     pub fn still_in_use(&self) -> Option<String> {
         match (&self.message, &self.kept_summary) {
+            (Some(Err(_)), Some(summary)) if self.waiting => Some(format!("kept for its pair, not in use: {summary}")),
             (Some(Err(_)), Some(summary)) => Some(format!("still in use: {summary}")),
             _ => None,
         }
@@ -1871,10 +1875,46 @@ impl State {
         }
     }
 
+    /// Source or target trees that read but made no pairs are kept for
+    /// their pair, and say so: the pairs shown are still the ones before.
+    /// New pairs from the trees put every kept tree file in use.
+    /// `answered`: the slots of the answer, and whether about files just given.
+    fn mark_waiting_trees(&mut self, answered: &[(Slot, bool)], new_corpus: bool) {
+        for (slot, other) in [(Slot::Source, Slot::Target), (Slot::Target, Slot::Source)] {
+            let Some(&(_, given)) = answered.iter().find(|(s, _)| *s == slot) else { continue };
+            if new_corpus {
+                self.slot_mut(slot).waiting = false;
+                continue;
+            }
+            let kept_now = given && matches!(self.slot(slot).message, Some(Ok(_)));
+            if !(kept_now || self.slot(slot).waiting) {
+                continue;
+            }
+            let side = if other == Slot::Source { "source" } else { "target" };
+            let why = if matches!(self.slot(other).message, Some(Err(_))) {
+                format!("its {side} trees were refused")
+            } else if matches!(self.slot(Slot::Gold).message, Some(Err(_))) && !self.slot(other).kept.is_empty() {
+                "the gold links given with it were refused".to_string()
+            } else if self.slot(other).kept.is_empty() {
+                format!("no {side} trees yet")
+            } else {
+                continue;
+            };
+            let s = self.slot_mut(slot);
+            s.waiting = true;
+            if let (Some(Ok(_)), Some(summary)) = (&s.message, &s.kept_summary) {
+                s.message = Some(Ok(format!("{summary}; not in use: {why} (the pairs shown stay)")));
+            }
+        }
+    }
+
     /// The file worker's answer, applied.
     fn load_answer(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
         let tiger_imported = matches!(answer.corpus, Some((CorpusOrigin::Tiger, _)));
         let new_corpus = answer.corpus.is_some();
+        let answered: Vec<(Slot, bool)> = (answer.statuses.iter())
+            .map(|(slot, _)| (*slot, answer.given.iter().any(|(g, n)| g == slot && *n == self.slot(*slot).given)))
+            .collect();
         for (slot, status) in answer.statuses {
             let s = self.slot_mut(slot);
             let about_given = answer.given.iter().find(|(g, _)| *g == slot).map(|&(_, n)| n);
@@ -1913,6 +1953,7 @@ impl State {
                 }
             }
         }
+        self.mark_waiting_trees(&answered, new_corpus);
         self.pair_tables();
         if let (Some(summary), Some(u)) = (answer.model, self.slot(Slot::Model).ok_file().cloned()) {
             self.model = Some(LoadedAlignmentModel {
@@ -3069,7 +3110,11 @@ mod tests {
         assert!(s.slot(Slot::Source).checking && s.slot(Slot::Source).message.is_none());
         let mut s = State::with_sample();
         read(&mut s, "x.src", "(S (A a))\n", None);
-        assert_eq!(s.slot(Slot::Source).message, Some(Ok("x.src: 1 trees, 2 nodes".into())));
+        // Alone, the source is kept for its target, not in use.
+        assert_eq!(
+            s.slot(Slot::Source).message,
+            Some(Ok("x.src: 1 tree, 2 nodes; not in use: no target trees yet (the pairs shown stay)".into()))
+        );
         assert!(!s.slot(Slot::Source).checking);
         read(&mut s, "x.trg", "(S (B b)\n", None);
         let message = s.slot(Slot::Target).message.clone();
@@ -3170,7 +3215,9 @@ mod tests {
             assert_eq!(in_use(&s, slot), before, "{slot:?}: the good file stays in use");
             assert!(Rc::ptr_eq(&corpus, &s.corpus), "{slot:?}: the pairs loaded stay");
             let still = status.still_in_use().unwrap_or_default();
-            assert!(still.starts_with(&format!("still in use: {name}")), "{slot:?}: {still}");
+            // A source alone makes no pairs: it is kept for its target, not in use.
+            let kept = if slot == Slot::Source { "kept for its pair, not in use" } else { "still in use" };
+            assert!(still.starts_with(&format!("{kept}: {name}")), "{slot:?}: {still}");
             // An empty file is refused alike.
             read(&mut s, name, "", Some(slot));
             assert_eq!(in_use(&s, slot), before, "{slot:?}: an empty file");
@@ -3248,6 +3295,53 @@ mod tests {
         assert_eq!(s.corpus.pairs[0].source.words(), ["x", "y"]);
         assert!(matches!(&s.slot(Slot::Gold).message, Some(Err(e)) if e.starts_with("bad.gold:1:")));
         assert_eq!(s.ok_name(Slot::Gold), Some("x.gold"));
+    }
+
+    /// Trees that read alone but make no pairs (the other side missing or
+    /// refused) are kept for their pair and say they are not in use; the
+    /// pairs they then make put them in use, and an error after that says
+    /// which files are still in use.
+    #[test]
+    fn trees_that_make_no_pairs_say_they_are_not_in_use() {
+        let mut s = State::with_sample();
+        let corpus = s.corpus.clone();
+        let message = |s: &State, slot: Slot| match &s.slot(slot).message {
+            Some(Ok(m) | Err(m)) => m.clone(),
+            None => String::new(),
+        };
+        read(&mut s, "x.trg", "(T (C c))\n(T (C c))\n", Some(Slot::Target));
+        assert_eq!(
+            message(&s, Slot::Target),
+            "x.trg: 2 trees, 4 nodes; not in use: no source trees yet (the pairs shown stay)"
+        );
+        // A source over the page's limit: refused, and the target waits for one that reads.
+        let wide = format!("(S (A a))\n(S {})\n", "(A a) ".repeat(1001));
+        read(&mut s, "wide.src", &wide, Some(Slot::Source));
+        assert!(
+            message(&s, Slot::Source).starts_with("wide.src:2:1: this tree has 1001 words"),
+            "{}",
+            message(&s, Slot::Source)
+        );
+        assert_eq!(
+            message(&s, Slot::Target),
+            "x.trg: 2 trees, 4 nodes; not in use: its source trees were refused (the pairs shown stay)"
+        );
+        assert!(Rc::ptr_eq(&corpus, &s.corpus), "the pairs shown stay");
+        // A bad target now: the one kept is named as kept, not as in use.
+        read(&mut s, "bad.trg", "(T (C c)\n", Some(Slot::Target));
+        assert_eq!(
+            s.slot(Slot::Target).still_in_use().as_deref(),
+            Some("kept for its pair, not in use: x.trg: 2 trees, 4 nodes")
+        );
+        // A source that reads: the pairs are made with the target kept, both in use.
+        read(&mut s, "x.src", "(S (A a))\n(S (B b))\n", Some(Slot::Source));
+        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
+        assert_eq!(message(&s, Slot::Source), "x.src: 2 trees, 4 nodes");
+        assert!(!s.slot(Slot::Source).waiting && !s.slot(Slot::Target).waiting);
+        read(&mut s, "bad.src", "(S (A a)\n", Some(Slot::Source));
+        assert_eq!(s.slot(Slot::Source).still_in_use().as_deref(), Some("still in use: x.src: 2 trees, 4 nodes"));
+        // The target's last upload was refused; what it keeps is in use now.
+        assert_eq!(s.slot(Slot::Target).still_in_use().as_deref(), Some("still in use: x.trg: 2 trees, 4 nodes"));
     }
 
     /// Files picked one after another are checked while earlier checks are
