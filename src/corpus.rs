@@ -27,13 +27,23 @@ pub struct Corpus {
 
 /// Why a corpus could not be assembled; each variant names the file, and
 /// each but `Read` the line and column.
+/// `what` (a plural, its noun first: "trees", "lines of links") for a
+/// count of `n`: its first word singular for one.
+fn counted(n: usize, what: &str) -> String {
+    match what.split_once(' ') {
+        _ if n != 1 => what.to_string(),
+        Some((noun, rest)) => format!("{} {rest}", noun.strip_suffix('s').unwrap_or(noun)),
+        None => what.strip_suffix('s').unwrap_or(what).to_string(),
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CorpusError {
     #[error(transparent)]
     Tree(#[from] ParseError),
     #[error(transparent)]
     Links(#[from] LinkError),
-    #[error("{file}:{line}:{column}: expected {expected} {what} (one per {per}), found {found}")]
+    #[error("{file}:{line}:{column}: expected {expected} {} (one per {per}), found {found}", counted(*.expected, .what))]
     CountMismatch {
         file: String,
         /// Where the first extra item starts, or the end of the file when items are missing.
@@ -354,6 +364,14 @@ mod tests {
     }
 
     #[test]
+    fn a_count_of_one_names_one_thing() {
+        assert_eq!(counted(1, "trees"), "tree");
+        assert_eq!(counted(1, "lines of links"), "line of links");
+        assert_eq!(counted(2, "lines of links"), "lines of links");
+        assert_eq!(counted(0, "trees"), "trees");
+    }
+
+    #[test]
     fn assembles_and_checks() {
         let c = Corpus::from_texts(
             n("a.src", "(S (A a) (B b))\n(X x)\n"),
@@ -364,7 +382,7 @@ mod tests {
         assert_eq!(c.len(), 2);
         assert_eq!(c.gold_links(), 2);
         let e = Corpus::from_texts(n("a.src", "(X x)\n"), n("a.trg", "(Y y)\n(Z z)"), None).unwrap_err();
-        assert_eq!(e.to_string(), "a.trg:2:1: expected 1 trees (one per source tree), found 2");
+        assert_eq!(e.to_string(), "a.trg:2:1: expected 1 tree (one per source tree), found 2");
         let e =
             Corpus::from_texts(n("a.src", "(S (A a) (B b))"), n("a.trg", "(S (A a))"), Some(n("a.gold", "0-0 2-3")))
                 .unwrap_err();
