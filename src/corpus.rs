@@ -27,23 +27,13 @@ pub struct Corpus {
 
 /// Why a corpus could not be assembled; each variant names the file, and
 /// each but `Read` the line and column.
-/// `what` (a plural, its noun first: "trees", "lines of links") for a
-/// count of `n`: its first word singular for one.
-fn counted(n: usize, what: &str) -> String {
-    match what.split_once(' ') {
-        _ if n != 1 => what.to_string(),
-        Some((noun, rest)) => format!("{} {rest}", noun.strip_suffix('s').unwrap_or(noun)),
-        None => what.strip_suffix('s').unwrap_or(what).to_string(),
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CorpusError {
     #[error(transparent)]
     Tree(#[from] ParseError),
     #[error(transparent)]
     Links(#[from] LinkError),
-    #[error("{file}:{line}:{column}: expected {expected} {} (one per {per}), found {found}", counted(*.expected, .what))]
+    #[error("{file}:{line}:{column}: expected {expected} {} (one per {per}), found {found}", crate::io::text::counted(*.expected, .what))]
     CountMismatch {
         file: String,
         /// Where the first extra item starts, or the end of the file when items are missing.
@@ -361,14 +351,6 @@ mod tests {
             "0-0 1-2?\n2-1\n"
         );
         assert_eq!(s.swapped(), c);
-    }
-
-    #[test]
-    fn a_count_of_one_names_one_thing() {
-        assert_eq!(counted(1, "trees"), "tree");
-        assert_eq!(counted(1, "lines of links"), "line of links");
-        assert_eq!(counted(2, "lines of links"), "lines of links");
-        assert_eq!(counted(0, "trees"), "trees");
     }
 
     #[test]

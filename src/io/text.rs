@@ -1,4 +1,21 @@
-//! Small helpers shared by the line-oriented readers.
+//! Small helpers shared by the line-oriented readers (and the counts in
+//! their messages).
+
+/// `what`, a plural with its noun first ("trees", "lines of links"), for a
+/// count of `n`: its first word singular for one.
+///
+/// ```
+/// use treelink::io::text::counted;
+/// assert_eq!(counted(1, "lines of links"), "line of links");
+/// assert_eq!(counted(2, "trees"), "trees");
+/// ```
+pub fn counted(n: usize, what: &str) -> String {
+    match what.split_once(' ') {
+        _ if n != 1 => what.to_string(),
+        Some((noun, rest)) => format!("{} {rest}", noun.strip_suffix('s').unwrap_or(noun)),
+        None => what.strip_suffix('s').unwrap_or(what).to_string(),
+    }
+}
 
 /// Whitespace-separated tokens of a line with their 1-based columns, counted
 /// in characters (so errors point where an editor shows the token).
@@ -132,6 +149,14 @@ pub fn read_text_file(file: &str) -> Result<String, ReadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_of_one_names_one_thing() {
+        assert_eq!(counted(1, "trees"), "tree");
+        assert_eq!(counted(1, "lines of links"), "line of links");
+        assert_eq!(counted(2, "lines of links"), "lines of links");
+        assert_eq!(counted(0, "trees"), "trees");
+    }
 
     #[test]
     fn bad_bytes_are_located_in_characters() {

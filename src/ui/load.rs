@@ -16,6 +16,7 @@ use crate::app::files::{self, FileKind};
 use crate::corpus::{Corpus, CorpusError, Named, TreePair};
 use crate::exercise::{Answers, ClassTable, Exercise};
 use crate::io::links::{Link, LinkKind};
+use crate::io::text::counted;
 use crate::io::tiger::{parse_sta, PairIds, Side};
 use crate::lexicon::{read_moses_lex, read_word_alignments_for, Coverage};
 use crate::limits::Limits;
@@ -410,9 +411,7 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
     }
     Some(match slot {
         Slot::Source | Slot::Target => Tree::parse_all(text, name)
-            .map(|t| {
-                format!("{name}: {} {}, {} nodes", t.len(), if t.len() == 1 { "tree" } else { "trees" }, node_count(&t))
-            })
+            .map(|t| format!("{name}: {} {}, {} nodes", t.len(), counted(t.len(), "trees"), node_count(&t)))
             .map_err(|e| e.to_string()),
         Slot::Gold => crate::io::links::parse_links(text, name)
             .map(|l| format!("{name}: {} lines, {} links", l.len(), l.iter().map(Vec::len).sum::<usize>()))

@@ -27,6 +27,7 @@ use crate::exercise::Mark;
 use crate::io::links::write_links;
 use crate::io::links::{swap_links_text, Link, LinkKind};
 use crate::io::svg::{drawing_svg, DrawnLink, LinkStyle, DERIVATION_CSS};
+use crate::io::text::counted;
 use crate::io::tiger::{export_pair, PairIds, TreebankName};
 use crate::kernel::DEFAULT_LAMBDA;
 use crate::layout::{Drawing, Style};
@@ -1877,12 +1878,13 @@ impl State {
 
     /// Source or target trees that read but made no pairs are kept for
     /// their pair, and say so: the pairs shown are still the ones before.
-    /// New pairs from the trees put every kept tree file in use.
-    /// `answered`: the slots of the answer, and whether about files just given.
-    fn mark_waiting_trees(&mut self, answered: &[(Slot, bool)], new_corpus: bool) {
+    /// Pairs made from the trees (`from_trees`; not gold links for the trees
+    /// shown) put both kept tree files in use.
+    /// `answered`: the slots the answer was taken for, and whether about files just given.
+    fn mark_waiting_trees(&mut self, answered: &[(Slot, bool)], from_trees: bool) {
         for (slot, other) in [(Slot::Source, Slot::Target), (Slot::Target, Slot::Source)] {
             let Some(&(_, given)) = answered.iter().find(|(s, _)| *s == slot) else { continue };
-            if new_corpus {
+            if from_trees {
                 self.slot_mut(slot).waiting = false;
                 continue;
             }
@@ -1912,15 +1914,15 @@ impl State {
     fn load_answer(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
         let tiger_imported = matches!(answer.corpus, Some((CorpusOrigin::Tiger, _)));
         let new_corpus = answer.corpus.is_some();
-        let answered: Vec<(Slot, bool)> = (answer.statuses.iter())
-            .map(|(slot, _)| (*slot, answer.given.iter().any(|(g, n)| g == slot && *n == self.slot(*slot).given)))
-            .collect();
+        // The slots answered, and whether about files just given.
+        let mut answered: Vec<(Slot, bool)> = Vec::new();
         for (slot, status) in answer.statuses {
             let s = self.slot_mut(slot);
             let about_given = answer.given.iter().find(|(g, _)| *g == slot).map(|&(_, n)| n);
             if about_given.is_some_and(|n| n != s.given) {
                 continue; // files given since are being checked
             }
+            answered.push((slot, about_given.is_some()));
             if about_given.is_some() {
                 s.checking = false;
                 // The warning goes with the files in use.
@@ -1953,7 +1955,8 @@ impl State {
                 }
             }
         }
-        self.mark_waiting_trees(&answered, new_corpus);
+        let from_trees = matches!(answer.corpus, Some((CorpusOrigin::Trees { .. }, _)));
+        self.mark_waiting_trees(&answered, from_trees);
         self.pair_tables();
         if let (Some(summary), Some(u)) = (answer.model, self.slot(Slot::Model).ok_file().cloned()) {
             self.model = Some(LoadedAlignmentModel {
@@ -2781,8 +2784,8 @@ impl State {
                         let skipped = numbers.len() - added;
                         let also = if skipped > 0 { format!(" ({skipped} listed already)") } else { String::new() };
                         format!(
-                            "{added} pair{} added to the exercise's pairs{also}: {}",
-                            if added == 1 { "" } else { "s" },
+                            "{added} {} added to the exercise's pairs{also}: {}",
+                            counted(added, "pairs"),
                             s.classroom.form.pairs
                         )
                     }
@@ -2894,10 +2897,6 @@ mod tests {
         }
     }
 
-    /// The classroom round trip in the page's state: the instructor exports
-    /// an exercise; opened (dropped), it becomes the corpus with its key
-    /// hidden, in teaching mode; *Check* marks the drawn links; the answers
-    /// file it exports, dropped with another student's, makes the class table.
     /// The worker's answer aligning pairs `first..n` with empty searches.
     fn empty_alignment(job: JobId, n: usize, lexicon: &str, first: usize) -> Response {
         let aligned = n.saturating_sub(first);
@@ -2910,6 +2909,10 @@ mod tests {
         }
     }
 
+    /// The classroom round trip in the page's state: the instructor exports
+    /// an exercise; opened (dropped), it becomes the corpus with its key
+    /// hidden, in teaching mode; *Check* marks the drawn links; the answers
+    /// file it exports, dropped with another student's, makes the class table.
     #[test]
     fn an_exercise_goes_from_instructor_to_student_to_class_table() {
         use crate::exercise::{Answers, Exercise};
@@ -3314,6 +3317,7 @@ mod tests {
             message(&s, Slot::Target),
             "x.trg: 2 trees, 4 nodes; not in use: no source trees yet (the pairs shown stay)"
         );
+
         // A source over the page's limit: refused, and the target waits for one that reads.
         let wide = format!("(S (A a))\n(S {})\n", "(A a) ".repeat(1001));
         read(&mut s, "wide.src", &wide, Some(Slot::Source));
@@ -3342,6 +3346,13 @@ mod tests {
         assert_eq!(s.slot(Slot::Source).still_in_use().as_deref(), Some("still in use: x.src: 2 trees, 4 nodes"));
         // The target's last upload was refused; what it keeps is in use now.
         assert_eq!(s.slot(Slot::Target).still_in_use().as_deref(), Some("still in use: x.trg: 2 trees, 4 nodes"));
+        // Gold links for the pairs shown make new pairs, but not from a waiting target.
+        let mut s = State::with_sample();
+        read(&mut s, "x.trg", "(T (C c))\n", Some(Slot::Target));
+        let gold = write_links(&s.corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>());
+        read(&mut s, "again.gold", &gold, Some(Slot::Gold));
+        assert_eq!(s.corpus_name, "Built-in sample (SQUOIA German–Spanish, dev) + gold links from again.gold");
+        assert!(s.slot(Slot::Target).waiting, "{:?}", s.slot(Slot::Target).message);
     }
 
     /// Files picked one after another are checked while earlier checks are

@@ -20,6 +20,7 @@ use super::{
 
 use crate::corpus::TreePair;
 use crate::io::svg::{DrawnLink, DIAGRAM_CSS};
+use crate::io::text::counted;
 use crate::tree::{NodeId, Tree};
 
 /// What the diagram's links depend on ([`State::drawn_links`]): they are
@@ -109,7 +110,7 @@ fn link_table(props: &LinkTableProps) -> Html {
     });
     html! {
         <details class="link-table" open={links.len() <= 12}>
-            <summary>{format!("The {} {} of the diagram as a table", links.len(), plural(links.len(), "link"))}</summary>
+            <summary>{format!("The {} {} of the diagram as a table", links.len(), counted(links.len(), "links"))}</summary>
             <div class="table-scroll">
                 <table id="link-table">
                     <thead><tr><th scope="col">{"link"}</th><th scope="col">{"status"}</th><th scope="col">{"source node"}</th><th scope="col">{"source words"}</th>
@@ -118,15 +119,6 @@ fn link_table(props: &LinkTableProps) -> Html {
                 </table>
             </div>
         </details>
-    }
-}
-
-/// `word` or `words`.
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        word.to_string()
-    } else {
-        format!("{word}s")
     }
 }
 
@@ -158,7 +150,7 @@ fn pair_counts(state: &State) -> Html {
             <span id="pair-counts" class="pair-counts" data-predicted={drawn.to_string()} data-correct={c.correct.to_string()}>
                 {format!(
                     "This pair{held_out}: {drawn} {} predicted, {} correct, {} wrong, {} missed — P {:.1}, R {:.1}, F {:.1} (baseline F {:.1}).",
-                    plural(drawn, "link"), c.correct, c.predicted - c.correct, c.gold - c.correct,
+                    counted(drawn, "links"), c.correct, c.predicted - c.correct, c.gold - c.correct,
                     c.precision(), c.recall(), c.f(), b.f()
                 )}
             </span>
