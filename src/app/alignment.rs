@@ -31,6 +31,8 @@ pub enum AlignmentError {
     NoKernel,
     #[error("{0} pairs are too few to hold out {HELD_OUT_PERCENT}% (as dev or as the test) and train on the rest")]
     TooFewToHoldOut(usize),
+    #[error("--theta needs {components} non-negative weights, not all 0, for {spec}; found {found:?}")]
+    Thetas { spec: String, components: usize, found: Vec<f64> },
     #[error("cancelled")]
     Cancelled,
 }
@@ -78,6 +80,26 @@ pub fn lexicon_source(
             held_out: false,
         },
     }
+}
+
+/// `options` with kernel `spec` instead: the decay λ of `options`' kernel,
+/// and the weights θ of its components given (`--theta`, normalised to sum
+/// 1), else `spec`'s own.
+pub fn for_kernel(
+    options: &TrainOptions,
+    spec: &KernelSpec,
+    thetas: Option<&[f64]>,
+) -> Result<TrainOptions, AlignmentError> {
+    let mut spec = KernelSpec { lambda: options.spec.lambda, ..spec.clone() };
+    if let Some(t) = thetas {
+        let components = spec.components();
+        spec = spec.clone().with_thetas(t).ok_or_else(|| AlignmentError::Thetas {
+            spec: spec.to_string(),
+            components,
+            found: t.to_vec(),
+        })?;
+    }
+    Ok(TrainOptions { spec, ..options.clone() })
 }
 
 /// The kernels `treelink train` tries on dev when no kernel is given.
@@ -355,9 +377,21 @@ pub fn align_input(
 ) -> Result<CorpusAlignment, AlignmentError> {
     let (lexicon, word_links) =
         lexicon_for_input(&model.lexicon, input, given_links, sentences, "lexical model for aligning", observer)?;
-    let scorer = Scorer::new(model, &lexicon).map_err(AlignmentError::Model)?;
-    let searches = explain::align_corpus(&scorer, input, &word_links, observer)?;
+    let searches = search_all(model, &lexicon, input, &word_links, observer)?;
     Ok(CorpusAlignment { lexicon, word_links, searches })
+}
+
+/// The greedy search of every pair of `input` under `model`, with the
+/// lexicon and word links it aligns with.
+pub fn search_all(
+    model: &AlignmentModel,
+    lexicon: &Lexicon,
+    input: &Corpus,
+    word_links: &[WordAlignment],
+    observer: &mut dyn Observer,
+) -> Result<Vec<Search>, AlignmentError> {
+    let scorer = Scorer::new(model, lexicon).map_err(AlignmentError::Model)?;
+    Ok(explain::align_corpus(&scorer, input, word_links, observer)?)
 }
 
 /// The baseline's lexicon: given tables, else the engine's lexicon trained
@@ -534,6 +568,24 @@ mod tests {
         assert_eq!(compared.explain(31, 0, 0).unwrap_err(), ExplainError::NoPair(31));
         assert!(compared.explain(32, 0, 0).is_ok());
         assert_eq!(compared.explain(40, 0, 0).unwrap_err(), ExplainError::NoPair(40));
+    }
+
+    #[test]
+    fn a_kernel_for_the_options_keeps_their_lambda_and_takes_the_weights_given() {
+        let options = TrainOptions {
+            spec: KernelSpec { lambda: 0.2, ..KernelSpec::paper_best() },
+            c: 3.0,
+            ..TrainOptions::default()
+        };
+        let spec: KernelSpec = "plain+ibtk-sst".parse().unwrap();
+        let o = for_kernel(&options, &spec, Some(&[1.0, 3.0])).unwrap();
+        assert_eq!(
+            (o.spec.to_string(), o.spec.lambda, o.spec.thetas.as_slice(), o.c),
+            ("plain+ibtk-sst".into(), 0.2, &[0.25, 0.75][..], 3.0)
+        );
+        assert_eq!(for_kernel(&options, &spec, None).unwrap().spec.thetas, [0.5, 0.5]);
+        let e = for_kernel(&options, &"lex".parse().unwrap(), Some(&[1.0, 2.0])).unwrap_err();
+        assert_eq!(e.to_string(), "--theta needs 1 non-negative weights, not all 0, for lex; found [1.0, 2.0]");
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! | train an alignment model | [`alignment::train_model`] | `train` | Train |
 //! | align a corpus, the baseline, explain a pair | [`alignment::align`], [`alignment::baseline`], [`alignment::align_and_compare`] | `align`, `baseline` | Align, the explanation |
 //! | train a translation system | [`translation::train_model`], [`translation::train_on_pairs`] | `mt-train` | Translate: Train |
+//! | the alignment experiment (Tables 3/4) | [`alignment_experiment::run_split`], [`alignment_experiment::cross_validate`] | `experiment` | — |
 //! | read source trees within the limits | [`translation::read_sources`], [`translation::read_source`] | `translate` | Translate |
 //! | translate a tree or a corpus | [`translation::translate`], [`translation::translate_each`], [`translation::translate_all`] | `translate` | Translate |
 //! | the translation experiment (MERT runs, BLEU) | [`translation_experiment::run`] | `mt-experiment` | — |
@@ -21,6 +22,7 @@
 //! its steps is given a [`Clock`]).
 
 pub mod alignment;
+pub mod alignment_experiment;
 pub mod files;
 pub mod translation;
 pub mod translation_experiment;

@@ -196,6 +196,8 @@ pub enum CliError {
     Translation(#[from] treelink::app::translation::TranslationError),
     #[error(transparent)]
     Source(#[from] treelink::app::translation::SourceError),
+    #[error(transparent)]
+    Experiment(#[from] treelink::app::alignment_experiment::ExperimentError),
     #[error("cancelled")]
     Cancelled(#[from] treelink::progress::Cancelled),
     #[error("{0}")]
