@@ -321,6 +321,33 @@ pub fn align_held_out(
     Ok(Comparison { model, corpus: test, first, alignment, baseline, lexicon_note })
 }
 
+/// What the page's Train button does with the pairs it holds: trains on
+/// them ([`train_on_pairs`]), hands the model and its summary
+/// ([`trained_summary`]) to `trained` as soon as it is trained, then
+/// aligns with it: the held-out test alone ([`align_held_out`]) when
+/// `how.test`, else every pair, compared with the baseline
+/// ([`align_and_compare`], with the uploaded `tables`).
+pub fn train_then_align(
+    corpus: Corpus,
+    how: &PairsTraining,
+    tables: Option<Lexicon>,
+    word_links: Option<Vec<WordAlignment>>,
+    options: &TrainOptions,
+    observer: &mut dyn Observer,
+    trained: impl FnOnce(&AlignmentModel, String),
+) -> Result<Comparison, AlignmentError> {
+    let split =
+        PairSplit::of(corpus.len(), how.calibrate, how.test).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
+    let baseline_tables = if how.test { None } else { tables.clone() };
+    let model = train_on_pairs(&corpus, how, tables, word_links.clone(), std::slice::from_ref(options), observer)?;
+    trained(&model, trained_summary(&model, &split));
+    if how.test {
+        align_held_out(model, &corpus, &split, word_links, observer)
+    } else {
+        align_and_compare(model, corpus, baseline_tables, word_links, observer)
+    }
+}
+
 /// What training chose on dev, in words.
 pub fn chosen(model: &AlignmentModel) -> String {
     let s = &model.summary;
@@ -568,6 +595,37 @@ mod tests {
         assert_eq!(compared.explain(31, 0, 0).unwrap_err(), ExplainError::NoPair(31));
         assert!(compared.explain(32, 0, 0).is_ok());
         assert_eq!(compared.explain(40, 0, 0).unwrap_err(), ExplainError::NoPair(40));
+    }
+
+    /// The page's Train button: the model handed over once, as soon as it
+    /// is trained, then the alignment made with that very model.
+    #[test]
+    fn train_then_align_hands_over_the_model_then_aligns_with_it() {
+        let corpus = sample_pairs();
+        let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
+        for test in [true, false] {
+            let how = PairsTraining { test, ..PairsTraining::default() };
+            let mut handed = Vec::new();
+            let compared =
+                train_then_align(corpus.clone(), &how, None, None, &options, &mut crate::progress::Quiet, |m, s| {
+                    handed.push((m.clone(), s))
+                })
+                .unwrap();
+            let [(model, summary)] = handed.as_slice() else { panic!("handed {} times", handed.len()) };
+            assert_eq!((model, summary), (&compared.model, &model.describe()), "no dev: the model in a line");
+            let (first, aligned) = if test { (32, 8) } else { (0, 40) };
+            assert_eq!(
+                (compared.first, compared.corpus.len(), compared.alignment.searches.len()),
+                (first, aligned, aligned)
+            );
+            assert_eq!(compared.lexicon_note.contains("held-out"), test, "{}", compared.lexicon_note);
+        }
+        // One pair cannot be both trained on and held out: refused before training.
+        let one = Corpus { pairs: corpus.pairs[..1].to_vec() };
+        let how = PairsTraining { test: true, ..PairsTraining::default() };
+        let mut handed = 0;
+        let result = train_then_align(one, &how, None, None, &options, &mut crate::progress::Quiet, |_, _| handed += 1);
+        assert_eq!((result.err(), handed), (Some(AlignmentError::TooFewToHoldOut(1)), 0));
     }
 
     #[test]

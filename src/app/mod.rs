@@ -12,6 +12,7 @@
 //! | train an alignment model | [`alignment::train_model`] | `train` | Train |
 //! | align a corpus, the baseline, explain a pair | [`alignment::align`], [`alignment::baseline`], [`alignment::align_and_compare`] | `align`, `baseline` | Align, the explanation |
 //! | train a translation system | [`translation::train_model`], [`translation::train_on_pairs`] | `mt-train` | Translate: Train |
+//! | train then align the pairs held (the page's split) | [`alignment::train_then_align`] | `train` then `align`, `baseline` | Train |
 //! | the alignment experiment (Tables 3/4) | [`alignment_experiment::run_split`], [`alignment_experiment::cross_validate`] | `experiment` | — |
 //! | read source trees within the limits | [`translation::read_sources`], [`translation::read_source`] | `translate` | Translate |
 //! | translate a tree or a corpus | [`translation::translate`], [`translation::translate_each`], [`translation::translate_all`] | `translate` | Translate |
