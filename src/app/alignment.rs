@@ -31,6 +31,8 @@ pub enum AlignmentError {
     NoKernel,
     #[error("{0} pairs are too few to hold out {HELD_OUT_PERCENT}% (as dev or as the test) and train on the rest")]
     TooFewToHoldOut(usize),
+    #[error("--theta needs {components} non-negative weights, not all 0, for {spec}; found {found:?}")]
+    Thetas { spec: String, components: usize, found: Vec<f64> },
     #[error("cancelled")]
     Cancelled,
 }
@@ -78,6 +80,26 @@ pub fn lexicon_source(
             held_out: false,
         },
     }
+}
+
+/// `options` with kernel `spec` instead: the decay λ of `options`' kernel,
+/// and the weights θ of its components given (`--theta`, normalised to sum
+/// 1), else `spec`'s own.
+pub fn for_kernel(
+    options: &TrainOptions,
+    spec: &KernelSpec,
+    thetas: Option<&[f64]>,
+) -> Result<TrainOptions, AlignmentError> {
+    let mut spec = KernelSpec { lambda: options.spec.lambda, ..spec.clone() };
+    if let Some(t) = thetas {
+        let components = spec.components();
+        spec = spec.clone().with_thetas(t).ok_or_else(|| AlignmentError::Thetas {
+            spec: spec.to_string(),
+            components,
+            found: t.to_vec(),
+        })?;
+    }
+    Ok(TrainOptions { spec, ..options.clone() })
 }
 
 /// The kernels `treelink train` tries on dev when no kernel is given.
@@ -299,6 +321,33 @@ pub fn align_held_out(
     Ok(Comparison { model, corpus: test, first, alignment, baseline, lexicon_note })
 }
 
+/// What the page's Train button does with the pairs it holds: trains on
+/// them ([`train_on_pairs`]), hands the model and its summary
+/// ([`trained_summary`]) to `trained` as soon as it is trained, then
+/// aligns with it: the held-out test alone ([`align_held_out`]) when
+/// `how.test`, else every pair, compared with the baseline
+/// ([`align_and_compare`], with the uploaded `tables`).
+pub fn train_then_align(
+    corpus: Corpus,
+    how: &PairsTraining,
+    tables: Option<Lexicon>,
+    word_links: Option<Vec<WordAlignment>>,
+    options: &TrainOptions,
+    observer: &mut dyn Observer,
+    trained: impl FnOnce(&AlignmentModel, String),
+) -> Result<Comparison, AlignmentError> {
+    let split =
+        PairSplit::of(corpus.len(), how.calibrate, how.test).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
+    let baseline_tables = if how.test { None } else { tables.clone() };
+    let model = train_on_pairs(&corpus, how, tables, word_links.clone(), std::slice::from_ref(options), observer)?;
+    trained(&model, trained_summary(&model, &split));
+    if how.test {
+        align_held_out(model, &corpus, &split, word_links, observer)
+    } else {
+        align_and_compare(model, corpus, baseline_tables, word_links, observer)
+    }
+}
+
 /// What training chose on dev, in words.
 pub fn chosen(model: &AlignmentModel) -> String {
     let s = &model.summary;
@@ -355,9 +404,21 @@ pub fn align_input(
 ) -> Result<CorpusAlignment, AlignmentError> {
     let (lexicon, word_links) =
         lexicon_for_input(&model.lexicon, input, given_links, sentences, "lexical model for aligning", observer)?;
-    let scorer = Scorer::new(model, &lexicon).map_err(AlignmentError::Model)?;
-    let searches = explain::align_corpus(&scorer, input, &word_links, observer)?;
+    let searches = search_all(model, &lexicon, input, &word_links, observer)?;
     Ok(CorpusAlignment { lexicon, word_links, searches })
+}
+
+/// The greedy search of every pair of `input` under `model`, with the
+/// lexicon and word links it aligns with.
+pub fn search_all(
+    model: &AlignmentModel,
+    lexicon: &Lexicon,
+    input: &Corpus,
+    word_links: &[WordAlignment],
+    observer: &mut dyn Observer,
+) -> Result<Vec<Search>, AlignmentError> {
+    let scorer = Scorer::new(model, lexicon).map_err(AlignmentError::Model)?;
+    Ok(explain::align_corpus(&scorer, input, word_links, observer)?)
 }
 
 /// The baseline's lexicon: given tables, else the engine's lexicon trained
@@ -534,6 +595,55 @@ mod tests {
         assert_eq!(compared.explain(31, 0, 0).unwrap_err(), ExplainError::NoPair(31));
         assert!(compared.explain(32, 0, 0).is_ok());
         assert_eq!(compared.explain(40, 0, 0).unwrap_err(), ExplainError::NoPair(40));
+    }
+
+    /// The page's Train button: the model handed over once, as soon as it
+    /// is trained, then the alignment made with that very model.
+    #[test]
+    fn train_then_align_hands_over_the_model_then_aligns_with_it() {
+        let corpus = sample_pairs();
+        let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
+        for test in [true, false] {
+            let how = PairsTraining { test, ..PairsTraining::default() };
+            let mut handed = Vec::new();
+            let compared =
+                train_then_align(corpus.clone(), &how, None, None, &options, &mut crate::progress::Quiet, |m, s| {
+                    handed.push((m.clone(), s))
+                })
+                .unwrap();
+            let [(model, summary)] = handed.as_slice() else { panic!("handed {} times", handed.len()) };
+            assert_eq!((model, summary), (&compared.model, &model.describe()), "no dev: the model in a line");
+            let (first, aligned) = if test { (32, 8) } else { (0, 40) };
+            assert_eq!(
+                (compared.first, compared.corpus.len(), compared.alignment.searches.len()),
+                (first, aligned, aligned)
+            );
+            assert_eq!(compared.lexicon_note.contains("held-out"), test, "{}", compared.lexicon_note);
+        }
+        // One pair cannot be both trained on and held out: refused before training.
+        let one = Corpus { pairs: corpus.pairs[..1].to_vec() };
+        let how = PairsTraining { test: true, ..PairsTraining::default() };
+        let mut handed = 0;
+        let result = train_then_align(one, &how, None, None, &options, &mut crate::progress::Quiet, |_, _| handed += 1);
+        assert_eq!((result.err(), handed), (Some(AlignmentError::TooFewToHoldOut(1)), 0));
+    }
+
+    #[test]
+    fn a_kernel_for_the_options_keeps_their_lambda_and_takes_the_weights_given() {
+        let options = TrainOptions {
+            spec: KernelSpec { lambda: 0.2, ..KernelSpec::paper_best() },
+            c: 3.0,
+            ..TrainOptions::default()
+        };
+        let spec: KernelSpec = "plain+ibtk-sst".parse().unwrap();
+        let o = for_kernel(&options, &spec, Some(&[1.0, 3.0])).unwrap();
+        assert_eq!(
+            (o.spec.to_string(), o.spec.lambda, o.spec.thetas.as_slice(), o.c),
+            ("plain+ibtk-sst".into(), 0.2, &[0.25, 0.75][..], 3.0)
+        );
+        assert_eq!(for_kernel(&options, &spec, None).unwrap().spec.thetas, [0.5, 0.5]);
+        let e = for_kernel(&options, &"lex".parse().unwrap(), Some(&[1.0, 2.0])).unwrap_err();
+        assert_eq!(e.to_string(), "--theta needs 1 non-negative weights, not all 0, for lex; found [1.0, 2.0]");
     }
 
     #[test]

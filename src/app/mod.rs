@@ -11,12 +11,32 @@
 //! | tell a file's kind, read a model file, import a TigerXML pair | [`files`] | every command | the loader |
 //! | train an alignment model | [`alignment::train_model`] | `train` | Train |
 //! | align a corpus, the baseline, explain a pair | [`alignment::align`], [`alignment::baseline`], [`alignment::align_and_compare`] | `align`, `baseline` | Align, the explanation |
-//! | train a translation system | [`translation::train_model`] | `mt-train` | Translate: Train |
-//! | translate a tree or a corpus | [`translation::translate`], [`translation::translate_all`] | `translate` | Translate |
+//! | train a translation system | [`translation::train_model`], [`translation::train_on_pairs`] | `mt-train` | Translate: Train |
+//! | train then align the pairs held (the page's split) | [`alignment::train_then_align`] | `train` then `align`, `baseline` | Train |
+//! | the alignment experiment (Tables 3/4) | [`alignment_experiment::run_split`], [`alignment_experiment::cross_validate`] | `experiment` | — |
+//! | read source trees within the limits | [`translation::read_sources`], [`translation::read_source`] | `translate` | Translate |
+//! | translate a tree or a corpus | [`translation::translate`], [`translation::translate_each`], [`translation::translate_all`] | `translate` | Translate |
+//! | the translation experiment (MERT runs, BLEU) | [`translation_experiment::run`] | `mt-experiment` | — |
 //!
 //! Nothing here knows about a terminal, a file system or a browser: inputs
-//! arrive parsed, and time is measured by the caller.
+//! arrive parsed, and time is measured by the caller (a workflow that times
+//! its steps is given a [`Clock`]).
 
 pub mod alignment;
+pub mod alignment_experiment;
 pub mod files;
 pub mod translation;
+pub mod translation_experiment;
+
+/// The caller's clock, in seconds from any fixed origin (a terminal's
+/// `Instant`, a page's `Date.now()`): the experiments time their steps
+/// through it and read no clock themselves. Closures are clocks.
+pub trait Clock {
+    fn seconds(&self) -> f64;
+}
+
+impl<F: Fn() -> f64> Clock for F {
+    fn seconds(&self) -> f64 {
+        self()
+    }
+}

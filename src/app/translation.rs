@@ -16,14 +16,16 @@ use crate::align::lexical::{alignment_lexicon_options, prepare, LexiconSource};
 use crate::align::model::{self as align_model, search_links, AlignError, AlignmentModel, Scorer, TrainOptions};
 use crate::corpus::Corpus;
 use crate::lexicon::WordAlignment;
+use crate::limits::{LimitError, Limits};
 use crate::mt::decoder::NBestEntry;
-use crate::mt::model::{MtSystem, SystemKind, TrainingInfo, TranslationModel};
-use crate::mt::ms::{MsStep, MS_FEATURE_NAMES};
-use crate::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseStep, PHRASE_FEATURE_NAMES};
+use crate::mt::lm::NgramLm;
+use crate::mt::model::{MtOutput, MtSystem, SystemKind, TrainingInfo, TranslationModel};
+use crate::mt::ms::MsStep;
+use crate::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseStep};
 use crate::mt::train::{train_system, word_alignments_with, MtTrainError, MtTrainSettings};
-use crate::mt::unknown::SourceNote;
+use crate::mt::unknown::{SourceNote, UnknownStats};
 use crate::progress::{report, Cancelled, Observer, Progress};
-use crate::tree::{NodeId, Tree};
+use crate::tree::{NodeId, ParseError, Tree};
 
 /// Where the sub-tree links of DirC / EWoS extraction come from, as the
 /// CLI's `--subtree-align` names it: `gold`, `trained` or a model file.
@@ -88,6 +90,8 @@ pub enum TranslationError {
     NoSubtreeLinks(ExtractMethod),
     #[error("the training pairs have no gold sub-tree links")]
     NoGoldLinks,
+    #[error("{0} extraction needs sub-tree links: the loaded pairs have no gold links")]
+    PairsWithoutGold(ExtractMethod),
     #[error("a trained sub-tree aligner needs a dev set")]
     TrainedNeedsDev,
     #[error(transparent)]
@@ -233,6 +237,36 @@ pub fn train_model(
     })
 }
 
+/// What the page's Translate view trains on the pairs it holds: `treelink
+/// mt-train --train PAIRS --system S --extract M [--lm LM]` with no dev
+/// set (untuned default weights), DirC / EWoS extracting with the pairs'
+/// gold links, good and fuzzy. Its record's `seconds` are left 0 for the
+/// caller, who has the clock.
+pub fn train_on_pairs(
+    corpus: &Corpus,
+    system: SystemKind,
+    extract: ExtractMethod,
+    lm: Option<NgramLm>,
+    observer: &mut dyn Observer,
+) -> Result<TranslationModel, TranslationError> {
+    let subtree = match extract {
+        ExtractMethod::Word => None,
+        _ => Some(gold_links(corpus, true).map_err(|_| TranslationError::PairsWithoutGold(extract))?),
+    };
+    let training = TranslationTraining {
+        system,
+        extract,
+        train: corpus,
+        train_name: "the pairs loaded in the page".into(),
+        dev: None,
+        dev_name: None,
+        word_links: None,
+        subtree,
+        settings: MtTrainSettings { tune_iterations: 0, lm, ..MtTrainSettings::default() },
+    };
+    train_model(training, observer)
+}
+
 /// One translation with what the page shows of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TranslationView {
@@ -277,7 +311,7 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
                 words: t.words,
                 score: t.score,
                 features: t.features,
-                feature_names: names(&PHRASE_FEATURE_NAMES),
+                feature_names: names(SystemKind::Phrase.feature_names()),
                 weights: p.weights.clone(),
                 steps: Vec::new(),
                 phrases: t.derivation,
@@ -297,7 +331,7 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
                 words: t.words,
                 score: t.score,
                 features: t.features,
-                feature_names: names(&MS_FEATURE_NAMES),
+                feature_names: names(SystemKind::Ms.feature_names()),
                 weights: m.weights.clone(),
                 steps: t.derivation,
                 phrases: Vec::new(),
@@ -310,17 +344,201 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
     }
 }
 
-/// The best translation of every tree, reporting each (stage "translating").
+/// Why source trees to translate were refused: a tree that does not read,
+/// or one over the limits (the decoder's span tables grow with the words).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SourceError {
+    #[error(transparent)]
+    Tree(#[from] ParseError),
+    #[error(transparent)]
+    Limit(#[from] LimitError),
+}
+
+impl SourceError {
+    /// The message as the page shows it ([`LimitError::in_page`] for a limit).
+    pub fn in_page(&self) -> String {
+        match self {
+            SourceError::Tree(e) => e.to_string(),
+            SourceError::Limit(e) => e.in_page(),
+        }
+    }
+}
+
+/// The source trees of `text` (bracketed, `file` naming it in errors),
+/// every one within `limits`: `treelink translate --input FILE`.
+pub fn read_sources(text: &str, file: &str, limits: &Limits) -> Result<Vec<Tree>, SourceError> {
+    let (trees, starts) = Tree::parse_all_with_starts(text, file)?;
+    limits.check_trees(file, &trees, &starts)?;
+    Ok(trees)
+}
+
+/// The one source tree of `text` (`name` naming it in errors), within
+/// `limits`: a tree the page translates, one of its pairs' or pasted.
+pub fn read_source(text: &str, name: &str, limits: &Limits) -> Result<Tree, SourceError> {
+    let tree = Tree::parse_one(text, name)?;
+    limits.check_trees(name, std::slice::from_ref(&tree), &[(1, 1)])?;
+    Ok(tree)
+}
+
+/// One source tree translated by [`translate_each`].
+// One at a time, handed on at once, so the variants' size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Translated {
+    /// The best translation (with the MS system's target SMS and derivation).
+    Best(MtOutput),
+    /// The n best distinct translations, with the best's features and derivation.
+    NBest(TranslationView),
+}
+
+impl Translated {
+    /// The words of the best translation.
+    pub fn words(&self) -> &[String] {
+        match self {
+            Translated::Best(t) => &t.words,
+            Translated::NBest(v) => &v.words,
+        }
+    }
+
+    /// The source words the phrase table did not know and what was done with them.
+    pub fn source_notes(&self) -> &[SourceNote] {
+        match self {
+            Translated::Best(t) => &t.source_notes,
+            Translated::NBest(v) => &v.source_notes,
+        }
+    }
+
+    /// Per word of [`Translated::words`], the treated source word it comes from.
+    pub fn provenance(&self) -> &[Option<usize>] {
+        match self {
+            Translated::Best(t) => &t.provenance,
+            Translated::NBest(v) => &v.provenance,
+        }
+    }
+}
+
+/// Translates every tree in order, the best translation of each or, with
+/// `nbest`, the n best ([`translate`]), and hands each to `each` as it is
+/// made (so `treelink translate` writes a long input out as it goes);
+/// reports each tree (stage "translating") before decoding it. Returns
+/// the statistics of the source words the phrase table did not know.
+pub fn translate_each<E: From<Cancelled>>(
+    model: &TranslationModel,
+    sources: &[Tree],
+    nbest: Option<usize>,
+    observer: &mut dyn Observer,
+    mut each: impl FnMut(usize, Translated) -> Result<(), E>,
+) -> Result<UnknownStats, E> {
+    let n = sources.len() as u64;
+    let mut unknown = UnknownStats::default();
+    for (k, tree) in sources.iter().enumerate() {
+        report(observer, Progress::new("translating", k as u64, n))?;
+        let translated = match nbest {
+            Some(nbest) => Translated::NBest(translate(model, tree, nbest)),
+            None => Translated::Best(model.system.translate(tree)),
+        };
+        unknown.add_notes(tree.words().len(), translated.source_notes());
+        each(k, translated)?;
+    }
+    Ok(unknown)
+}
+
+/// The best translation of every tree ([`translate_each`]): the page's
+/// *Translate all*, and each run of `treelink mt-experiment` on its test set.
 pub fn translate_all(
     model: &TranslationModel,
     sources: &[Tree],
     observer: &mut dyn Observer,
 ) -> Result<Vec<Vec<String>>, Cancelled> {
-    let n = sources.len() as u64;
     let mut out = Vec::with_capacity(sources.len());
-    for (k, tree) in sources.iter().enumerate() {
-        report(observer, Progress::new("translating", k as u64, n))?;
-        out.push(model.system.translate(tree).words);
-    }
+    translate_each(model, sources, None, observer, |_, t: Translated| {
+        if let Translated::Best(t) = t {
+            out.push(t.words);
+        }
+        Ok::<_, Cancelled>(())
+    })?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::{Flow, Quiet};
+
+    /// Pairs `range` of the built-in sample (SQUOIA dev).
+    fn sample(range: std::ops::Range<usize>) -> Corpus {
+        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
+        Corpus { pairs: corpus.pairs[range].to_vec() }
+    }
+
+    #[test]
+    fn sources_are_read_within_the_limits_and_the_first_over_is_named_by_its_place() {
+        let text = "(S (A a) (B b))\n  (S (A a) (B b) (C c))\n";
+        let limits = Limits { max_words: 2, ..Limits::default() };
+        let e = read_sources(text, "in.src", &limits).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "in.src:2:3: this tree has 3 words, more than the limit of 2 (--max-words raises it)"
+        );
+        assert_eq!(e.in_page(), "in.src:2:3: this tree has 3 words, more than the page's limit of 2");
+        assert_eq!(read_sources(text, "in.src", &Limits::default()).unwrap().len(), 2);
+        let e = read_sources("(S (A a)\n", "in.src", &limits).unwrap_err();
+        assert!(matches!(e, SourceError::Tree(_)) && e.in_page() == e.to_string(), "{e}");
+        // The page's trees come one at a time.
+        let e = read_source("(S (A a) (B b) (C c))", "source tree 3", &limits).unwrap_err();
+        assert_eq!(e.in_page(), "source tree 3:1:1: this tree has 3 words, more than the page's limit of 2");
+        let e = read_source(text, "pasted tree", &Limits::default()).unwrap_err();
+        assert_eq!(e.to_string(), "pasted tree:1:1: expected one tree, found 2 trees");
+        assert_eq!(read_source("(S (A a) (B b))", "pasted tree", &limits).unwrap().words(), ["a", "b"]);
+    }
+
+    #[test]
+    fn a_corpus_is_translated_tree_by_tree_and_a_stop_ends_it_between_trees() {
+        let model = train_on_pairs(&sample(0..40), SystemKind::Phrase, ExtractMethod::Word, None, &mut Quiet).unwrap();
+        assert_eq!((model.training.pairs, model.training.dev_bleu), (40, None));
+        let sources: Vec<Tree> = sample(40..46).pairs.into_iter().map(|p| p.source).collect();
+        let mut best = Vec::new();
+        let unknown = translate_each(&model, &sources, None, &mut Quiet, |k, t| {
+            assert_eq!(k, best.len());
+            best.push(t);
+            Ok::<_, Cancelled>(())
+        })
+        .unwrap();
+        let words: Vec<Vec<String>> = best.iter().map(|t| t.words().to_vec()).collect();
+        assert_eq!(translate_all(&model, &sources, &mut Quiet).unwrap(), words);
+        // The unknown words counted after decoding are those the table lookup treats.
+        let mut looked_up = UnknownStats::default();
+        sources.iter().for_each(|s| looked_up.add(&model.system.source_words(s.words())));
+        assert_eq!(unknown, looked_up);
+        assert!(unknown
+            .to_string()
+            .starts_with(&format!("{} tokens", sources.iter().map(|s| s.words().len()).sum::<usize>())));
+
+        // The n best: at most n, distinct, best first, the first the view's words.
+        translate_each(&model, &sources, Some(3), &mut Quiet, |_, t| {
+            let Translated::NBest(v) = &t else { panic!("{t:?}") };
+            assert!((1..=3).contains(&v.nbest.len()));
+            assert_eq!(v.nbest[0].words, v.words);
+            assert!(v.nbest.windows(2).all(|w| w[0].score >= w[1].score && w[0].words != w[1].words));
+            Ok::<_, Cancelled>(())
+        })
+        .unwrap();
+
+        // A stop asked for before the second tree: one translation handed on.
+        let mut handed = 0;
+        let mut stop_at_second = |p: Progress| if p.done == 1 { Flow::Break(()) } else { Flow::Continue(()) };
+        let stopped = translate_each(&model, &sources, None, &mut stop_at_second, |_, _| {
+            handed += 1;
+            Ok::<_, Cancelled>(())
+        });
+        assert_eq!((stopped, handed), (Err(Cancelled), 1));
+    }
+
+    #[test]
+    fn the_pages_dirc_training_needs_the_pairs_gold_links() {
+        let mut pairs = sample(0..5);
+        pairs.pairs.iter_mut().for_each(|p| p.gold.clear());
+        let e = train_on_pairs(&pairs, SystemKind::Ms, ExtractMethod::DirC, None, &mut Quiet).unwrap_err();
+        assert_eq!(e.to_string(), "dirc extraction needs sub-tree links: the loaded pairs have no gold links");
+    }
 }

@@ -10,19 +10,17 @@ use super::CliError;
 use treelink::align::baseline::{BaselineOptions, Heuristics, NullWord, ScoreFunction, UnaryChains};
 use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
-use treelink::align::explain;
-use treelink::align::lexical::{held_out_links, prepare, InputSentences, LexicalSetup, LexiconSource};
-use treelink::align::model::{self, AlignmentModel, DecisionThreshold, Scorer, TrainOptions};
+use treelink::align::lexical::{InputSentences, LexiconSource};
+use treelink::align::model::{self, AlignmentModel, DecisionThreshold, TrainOptions};
 use treelink::align::primal::Solver;
 use treelink::app::alignment;
+use treelink::app::alignment_experiment::{self, RowChoice, Settings};
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
-use treelink::eval::significance::{Bootstrap, DEFAULT_SAMPLES, DEFAULT_SEED};
+use treelink::eval::significance::{DEFAULT_SAMPLES, DEFAULT_SEED};
 use treelink::io::links::{format_link_line, Link};
-use treelink::kernel::Space;
 use treelink::lexicon::{self, Lexicon, SentencePair, WordAlignment, WordModel};
 use treelink::limits::Limits;
-use treelink::progress::Quiet;
 
 /// Lexical tables and word links shared by the commands.
 #[derive(Args, Debug, Clone, Default)]
@@ -177,22 +175,10 @@ fn parse_candidates(s: &str) -> Result<CandidateNodes, String> {
 }
 
 impl SvmArgs {
+    /// The training options for kernel `spec`, its λ and θ the arguments'.
     fn options(&self, spec: &KernelSpec, limits: &Limits) -> Result<TrainOptions, CliError> {
-        let mut spec = spec.clone();
-        spec.lambda = self.lambda;
-        if let Some(t) = &self.theta {
-            spec = spec.clone().with_thetas(t).ok_or_else(|| {
-                CliError::Usage(format!(
-                    "--theta needs {} non-negative weights, not all 0, for {spec}; found {t:?}",
-                    spec.components()
-                ))
-            })?;
-        }
-        if !(self.lambda > 0.0 && self.c > 0.0) {
-            return Err(CliError::Usage("--lambda and --c must be greater than 0".into()));
-        }
-        Ok(TrainOptions {
-            spec,
+        let options = TrainOptions {
+            spec: KernelSpec { lambda: self.lambda, ..spec.clone() },
             c: self.c,
             cost_factor: self.cost_factor,
             candidates: self.candidates,
@@ -215,7 +201,12 @@ impl SvmArgs {
             tune_c: self.tune_c.clone(),
             tune_cost_factor: self.tune_cost_factor.clone(),
             ..TrainOptions::default()
-        })
+        };
+        let options = alignment::for_kernel(&options, spec, self.theta.as_deref())?;
+        if !(self.lambda > 0.0 && self.c > 0.0) {
+            return Err(CliError::Usage("--lambda and --c must be greater than 0".into()));
+        }
+        Ok(options)
     }
 }
 
@@ -375,19 +366,6 @@ fn lexicon_source(lex: &LexArgs, links: Option<Vec<WordAlignment>>) -> Result<Le
         .with_stem_backoff(lex.stem_backoff.map(usize::from)))
 }
 
-/// Links of every pair of `input` under `model`, given the input's word links.
-fn align_all(
-    model: &AlignmentModel,
-    lexicon: &Lexicon,
-    input: &Corpus,
-    links: &[WordAlignment],
-    reporter: &mut Reporter,
-) -> Result<Vec<Vec<Link>>, CliError> {
-    let scorer = Scorer::new(model, lexicon)?;
-    let searches = explain::align_corpus(&scorer, input, links, reporter)?;
-    Ok(searches.iter().map(explain::predicted_links).collect())
-}
-
 fn print_links(pairs: &[Vec<Link>]) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -464,275 +442,42 @@ pub fn eval(args: EvalArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// One row of the experiment table.
-struct Row {
-    name: String,
-    counts: Counts,
-    /// The counts of each test pair, in order (for the paired bootstrap).
-    per_pair: Vec<Counts>,
-    train_secs: f64,
-    align_secs: f64,
-}
-
-/// Which rows of the experiment to run.
-struct RowChoice {
-    /// The paper's Tables 3/4.
-    paper: bool,
-    /// The rows beyond the paper, on the paper rows' best combination (else on `kernel`).
-    calibrated: bool,
-    context: bool,
-    /// + `unk` on the ctx row's kernel.
-    unknown: bool,
-    /// The ctx row's explicit part on all the training data ([`Solver::Linear`]).
-    data: bool,
-    history: bool,
-    kernel: Option<KernelSpec>,
-}
-
-/// Negatives per positive tried on dev by the `data` row unless
-/// `--tune-negative-ratio` is given (inf: every negative that survives pruning).
-const DATA_NEGATIVE_RATIOS: [f64; 3] = [6.0, 12.0, f64::INFINITY];
-
-/// Runs the chosen rows (Tables 3/4 and beyond) on one train/dev/test split.
-fn run_split(
-    train: &Corpus,
-    dev: &Corpus,
-    test: &Corpus,
-    args: &ExperimentArgs,
-    limits: &Limits,
-    rows_from: &RowChoice,
-    reporter: &mut Reporter,
-) -> Result<Vec<Row>, CliError> {
-    let (lex, svm) = (&args.lex, &args.svm);
-    model::check_train_candidates(train, &svm.options(&KernelSpec::paper_best(), limits)?)?;
-    // One lexicon for all configurations, never trained on a gold link: on
-    // train, the dev and test pairs' word links from it (or, as GIZA++ in the
-    // paper, on every sentence).
-    let source = lexicon_source(lex, None)?;
-    let (split, test_links) = if args.transductive_lexicon {
-        let all = prepare(&[train, dev, test], source, "lexical model", reporter)?;
-        let test_links = all.links[2].clone();
-        (LexicalSetup { links: all.links[..2].to_vec(), ..all }, test_links)
-    } else {
-        // Test is held out; so is dev, which chooses for it (see align::lexical::prepare).
-        let split = prepare(&[train, dev], source.for_held_out_input(true), "lexical model", reporter)?;
-        let test_links = held_out_links(&split, test);
-        (split, test_links)
-    };
-    let test_links = &test_links;
-    let mut rows = Vec::new();
-    let run = |name: String,
-               options: &TrainOptions,
-               rows: &mut Vec<Row>,
-               reporter: &mut Reporter|
-     -> Result<(f64, f64), CliError> {
-        let started = Instant::now();
-        let model = model::train(train, Some(dev), &split, options, reporter)?;
-        let train_secs = started.elapsed().as_secs_f64();
-        let started = Instant::now();
-        let pred = align_all(&model, &split.lexicon, test, test_links, reporter)?;
-        let align_secs = started.elapsed().as_secs_f64();
-        let per_pair = per_pair_counts(test, &pred);
-        let (dev_f, counts) = (model.summary.dev_f.unwrap_or(0.0), per_pair.iter().copied().sum::<Counts>());
-        reporter.note(&format!("{name}: dev F {dev_f:.2} ({}), test {counts}", alignment::chosen(&model)));
-        rows.push(Row { name, counts, per_pair, train_secs, align_secs });
-        Ok((dev_f, model.summary.prune_quantile))
-    };
-    // The paper's rows: its decision (D > 0) and its C.
-    let paper = |spec: &str| -> Result<TrainOptions, CliError> {
-        let spec = spec.parse::<KernelSpec>().expect("valid built-in spec");
-        Ok(TrainOptions {
-            threshold: DecisionThreshold::Fixed(0.0),
-            tune_c: Vec::new(),
-            tune_cost_factor: Vec::new(),
-            tune_negative_ratio: Vec::new(),
-            ..svm.options(&spec, limits)?
-        })
-    };
-    let mut combo_quantile = None;
-    let mut combo = rows_from.kernel.clone().unwrap_or_else(KernelSpec::paper_best).to_string();
-    if rows_from.paper {
-        run("Lex".into(), &paper("lex")?, &mut rows, reporter)?;
-        run("Lex + Online Str".into(), &paper("lex+str")?, &mut rows, reporter)?;
-        let mut best = [(f64::MIN, "dbtk-root".to_string()), (f64::MIN, "ibtk-rgsst".to_string())];
-        for (k, kind) in ["dbtk", "ibtk"].iter().enumerate() {
-            for space in ["sst", "rdsst", "rgsst", "root"] {
-                let name = format!("Plain + {}-{}", kind_title(kind), space_title(space));
-                let (dev_f, _) = run(name, &paper(&format!("plain+{kind}-{space}"))?, &mut rows, reporter)?;
-                if dev_f > best[k].0 {
-                    best[k] = (dev_f, format!("{kind}-{space}"));
-                }
-            }
-        }
-        combo = format!("plain+{}+{}", best[0].1, best[1].1);
-        let title = format!("Plain + {} + {} (best on dev)", title_of(&best[0].1), title_of(&best[1].1));
-        combo_quantile = Some(run(title, &paper(&combo)?, &mut rows, reporter)?.1);
-    }
-    if rows_from.calibrated || rows_from.context || rows_from.unknown || rows_from.data || rows_from.history {
-        // Beyond the paper, each row adding to the one before, on the best
-        // combination at the pruning quantile its row chose on dev.
-        let mut options = paper(&combo)?;
-        let quantile = match combo_quantile {
-            Some(q) => q,
-            None => run(format!("{combo} (the paper's decision, D > 0)"), &options, &mut rows, reporter)?.1,
-        };
-        (options.prune_quantile, options.tune_prune_quantiles) = (quantile, Vec::new());
-        options.threshold = DecisionThreshold::Calibrated;
-        (options.tune_c, options.tune_cost_factor) = (svm.tune_c.clone(), svm.tune_cost_factor.clone());
-        if rows_from.calibrated {
-            run("  threshold on D calibrated on dev".into(), &options, &mut rows, reporter)?;
-        }
-        options.spec = with_components(&options.spec, true, false);
-        if rows_from.context {
-            run("  + ctx (context features)".into(), &options, &mut rows, reporter)?;
-        }
-        if rows_from.unknown {
-            options.spec.unknown = true;
-            run("  + unk (unknown words' shares)".into(), &options, &mut rows, reporter)?;
-        }
-        if rows_from.data {
-            let mut data = options.clone();
-            data.spec.btks.retain(|&(_, space)| space == Space::Root);
-            data.spec = with_components(&data.spec, true, false);
-            data.solver = Solver::Linear;
-            data.tune_negative_ratio = match svm.tune_negative_ratio.is_empty() {
-                true => DATA_NEGATIVE_RATIOS.to_vec(),
-                false => svm.tune_negative_ratio.clone(),
-            };
-            for &size in &args.data_sizes {
-                data.max_examples = size;
-                let at_most = if size == usize::MAX { "all".to_string() } else { format!("<= {size}") };
-                let name = format!("  more data: {}, linear solver, {at_most} examples", data.spec);
-                run(name, &data, &mut rows, reporter)?;
-            }
-        }
-        options.spec = with_components(&options.spec, true, true);
-        if rows_from.history {
-            run("  + hist (second pass)".into(), &options, &mut rows, reporter)?;
-        }
-    }
-    // Baseline: Tinsley et al. with the paper's best heuristics.
-    let started = Instant::now();
-    let pred = alignment::baseline(test, &split.lexicon, &BaselineOptions::default(), &mut Quiet)?;
-    let align_secs = started.elapsed().as_secs_f64();
-    let per_pair = per_pair_counts(test, &pred);
-    rows.push(Row {
-        name: "Baseline (Tinsley et al. 2007, skip2_s1_span1)".into(),
-        counts: per_pair.iter().copied().sum(),
-        per_pair,
-        train_secs: 0.0,
-        align_secs,
-    });
-    Ok(rows)
-}
-
-fn per_pair_counts(corpus: &Corpus, pred: &[Vec<Link>]) -> Vec<Counts> {
-    corpus.pairs.iter().zip(pred).map(|(pair, links)| Counts::of_pair(pair, links)).collect()
-}
-
-/// Paired bootstrap p-value (as `mt-experiment`'s, over sentence pairs and
-/// alignment F) of each row against the row above it; `None` for the first.
-fn p_against_row_above(rows: &[Row]) -> Vec<Option<f64>> {
-    let n = rows.first().map_or(0, |r| r.per_pair.len());
-    let observed = rows.iter().map(|r| r.counts.f()).collect();
-    let bootstrap = Bootstrap::with_scores(observed, n, DEFAULT_SAMPLES, DEFAULT_SEED, |k, drawn| {
-        drawn.iter().filter_map(|&i| rows[k].per_pair.get(i).copied()).sum::<Counts>().f()
-    });
-    (0..rows.len()).map(|k| k.checked_sub(1).and_then(|above| bootstrap.p_value(k, above))).collect()
-}
-
-/// `spec` with the ctx and hist components set, equal weights.
-fn with_components(spec: &KernelSpec, context: bool, history: bool) -> KernelSpec {
-    let mut spec = KernelSpec { context, history, ..spec.clone() };
-    spec.thetas = vec![1.0 / spec.components() as f64; spec.components()];
-    spec
-}
-
-fn kind_title(kind: &str) -> &'static str {
-    if kind == "dbtk" {
-        "dBTK"
-    } else {
-        "iBTK"
-    }
-}
-
-fn space_title(space: &str) -> &'static str {
-    match space {
-        "sst" => "SST",
-        "rdsst" => "RdSST",
-        "rgsst" => "RgSST",
-        _ => "Root",
-    }
-}
-
-fn title_of(kind_space: &str) -> String {
-    let (k, s) = kind_space.split_once('-').unwrap_or((kind_space, ""));
-    format!("{}-{}", kind_title(k), space_title(s))
+/// The experiment's settings: the rows the arguments choose, how each trains.
+fn experiment_settings(args: &ExperimentArgs, limits: &Limits) -> Result<Settings, CliError> {
+    let wants = |row: &str| args.rows.iter().any(|r| r == row || r == "all" || (r == "beyond" && row != "paper"));
+    Ok(Settings {
+        rows: RowChoice {
+            paper: wants("paper"),
+            calibrated: wants("calibrated"),
+            context: wants("ctx"),
+            unknown: args.rows.iter().any(|r| r == "unk"),
+            data: args.rows.iter().any(|r| r == "data"),
+            history: wants("hist"),
+            kernel: args.kernel.clone(),
+        },
+        train: args.svm.options(&KernelSpec::paper_best(), limits)?,
+        thetas: args.svm.theta.clone(),
+        data_sizes: args.data_sizes.clone(),
+        lexicon: lexicon_source(&args.lex, None)?,
+        transductive_lexicon: args.transductive_lexicon,
+    })
 }
 
 pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
-    let wants = |row: &str| args.rows.iter().any(|r| r == row || r == "all" || (r == "beyond" && row != "paper"));
-    let choice = RowChoice {
-        paper: wants("paper"),
-        calibrated: wants("calibrated"),
-        context: wants("ctx"),
-        unknown: args.rows.iter().any(|r| r == "unk"),
-        data: args.rows.iter().any(|r| r == "data"),
-        history: wants("hist"),
-        kernel: args.kernel.clone(),
-    };
-    let rows: Vec<Row> = match (&args.data, &args.train, &args.dev, &args.test) {
+    let started = Instant::now();
+    let clock = || started.elapsed().as_secs_f64();
+    let rows = match (&args.data, &args.train, &args.dev, &args.test) {
         (Some(data), ..) => {
             let all = corpus(data, true, limits)?;
-            let k = args.folds.max(3);
-            if all.len() < k {
-                return Err(CliError::Usage(format!("{data}: {} pairs cannot make {k} folds", all.len())));
-            }
-            let fold_of = |i: usize| i * k / all.len();
-            let mut total: Vec<Row> = Vec::new();
-            for f in 0..k {
-                let pick = |keep: &dyn Fn(usize) -> bool| Corpus {
-                    pairs: all
-                        .pairs
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| keep(fold_of(*i)))
-                        .map(|(_, p)| p.clone())
-                        .collect(),
-                };
-                let dev_fold = (f + 1) % k;
-                let test = pick(&|g| g == f);
-                let dev = pick(&|g| g == dev_fold);
-                let train = pick(&|g| g != f && g != dev_fold);
-                reporter.note(&format!(
-                    "fold {}/{k}: train {}, dev {}, test {} pairs",
-                    f + 1,
-                    train.len(),
-                    dev.len(),
-                    test.len()
-                ));
-                let rows = run_split(&train, &dev, &test, &args, limits, &choice, &mut reporter)?;
-                if total.is_empty() {
-                    total = rows;
-                } else {
-                    for (t, r) in total.iter_mut().zip(rows) {
-                        t.counts = t.counts + r.counts;
-                        t.per_pair.extend(r.per_pair);
-                        t.train_secs += r.train_secs;
-                        t.align_secs += r.align_secs;
-                        if t.name.starts_with("Plain + dBTK") && t.name.contains("best on dev") {
-                            t.name = "Plain + best dBTK + best iBTK (on dev, per fold)".into();
-                        }
-                    }
-                }
-            }
-            total
+            let settings = experiment_settings(&args, limits)?;
+            alignment_experiment::cross_validate(&all, data, args.folds, &settings, &clock, &mut reporter)?
         }
         (None, Some(train), Some(dev), Some(test)) => {
             let (train, dev, test) =
                 (corpus(train, true, limits)?, corpus(dev, true, limits)?, corpus(test, true, limits)?);
-            run_split(&train, &dev, &test, &args, limits, &choice, &mut reporter)?
+            let settings = experiment_settings(&args, limits)?;
+            alignment_experiment::run_split(&train, &dev, &test, &settings, &clock, &mut reporter)?
         }
         _ => return Err(CliError::Usage("give --train, --dev and --test, or --data".into())),
     };
@@ -747,7 +492,7 @@ pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError>
         "train (s)",
         "align (s)"
     )?;
-    for (r, p) in rows.iter().zip(p_against_row_above(&rows)) {
+    for (r, p) in rows.iter().zip(alignment_experiment::p_against_row_above(&rows)) {
         out!(
             "{:<width$}  {:>6.2}  {:>6.2}  {:>6.2}  {:>6}  {:>9.1}  {:>9.1}",
             r.name,

@@ -194,6 +194,10 @@ pub enum CliError {
     Alignment(#[from] treelink::app::alignment::AlignmentError),
     #[error(transparent)]
     Translation(#[from] treelink::app::translation::TranslationError),
+    #[error(transparent)]
+    Source(#[from] treelink::app::translation::SourceError),
+    #[error(transparent)]
+    Experiment(#[from] treelink::app::alignment_experiment::ExperimentError),
     #[error("cancelled")]
     Cancelled(#[from] treelink::progress::Cancelled),
     #[error("{0}")]

@@ -8,20 +8,19 @@ use clap::Args;
 use super::progress::Reporter;
 use super::CliError;
 use treelink::align::composite::KernelSpec;
-use treelink::app::translation::{self, SubtreeAlign, SubtreeAlignArg, TranslationTraining};
+use treelink::app::translation::{self, SubtreeAlign, SubtreeAlignArg, Translated, TranslationTraining};
+use treelink::app::translation_experiment;
 use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
-use treelink::eval::significance::{self, Bootstrap, RunScores};
+use treelink::eval::significance::{self, RunScores};
 use treelink::lexicon::{self, WordModel};
 use treelink::limits::Limits;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
-use treelink::mt::model::{MtSystem, SystemKind, TrainingInfo, TranslationModel};
-use treelink::mt::ms::{MsReading, RmEstimate, StructureTokens, MS_FEATURE_NAMES};
+use treelink::mt::model::{MtOutput, SystemKind, TranslationModel};
+use treelink::mt::ms::{MsReading, MsTranslation, RmEstimate, StructureTokens};
 use treelink::mt::phrase::ExtractMethod;
-use treelink::mt::phrase::PHRASE_FEATURE_NAMES;
-use treelink::mt::train::{self as mt_train, MtTrainSettings};
-use treelink::mt::tune::MertOptions;
-use treelink::mt::unknown::{SourceNote, UnknownStats, UnknownWordOptions};
+use treelink::mt::train::MtTrainSettings;
+use treelink::mt::unknown::{SourceNote, UnknownWordOptions};
 use treelink::tree::Tree;
 
 /// Settings shared by mt-train and mt-experiment.
@@ -246,10 +245,6 @@ fn read(file: &str) -> Result<String, CliError> {
     Ok(treelink::io::text::read_text_file(file)?)
 }
 
-fn words_of(c: &Corpus) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
-    c.pairs.iter().map(|p| (p.source.words().to_vec(), p.target.words().to_vec())).unzip()
-}
-
 fn usage(e: impl std::fmt::Display) -> CliError {
     CliError::Usage(e.to_string())
 }
@@ -394,59 +389,51 @@ pub fn mt_convert(args: MtConvertArgs) -> Result<(), CliError> {
 pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     // The input first: it is quicker to read than a large model.
-    let text = read(&args.input)?;
-    let (trees, starts) = Tree::parse_all_with_starts(&text, &args.input)?;
-    limits.check_trees(&args.input, &trees, &starts)?;
+    let trees = translation::read_sources(&read(&args.input)?, &args.input, limits)?;
     let mut model = read_mt_model(&args.model)?;
     if let Some(b) = args.beam {
-        match &mut model.system {
-            MtSystem::Phrase(p) => p.config.decode.beam.stack_limit = b,
-            MtSystem::Ms(m) => m.config.decode.beam.stack_limit = b,
-        }
+        model.system.set_beam(b);
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut unknown = UnknownStats::default();
-    for (k, tree) in trees.iter().enumerate() {
-        if let Some(n) = args.nbest {
-            let v = translation::translate(&model, tree, n);
-            for e in &v.nbest {
-                let features: Vec<String> = e.features.iter().map(f64::to_string).collect();
-                writeln!(out, "{k} ||| {} ||| {} ||| {}", e.words.join(" "), features.join(" "), e.score)
-                    .map_err(CliError::Write)?;
-            }
-            unknown.add_notes(tree.words().len(), &v.source_notes);
-            if args.trace {
-                trace_notes(k, &v.source_notes, &v.words, &v.provenance);
-            }
-            reporter.report("translating", k as u64 + 1, trees.len() as u64);
-            continue;
-        }
-        let t = model.system.translate(tree);
-        writeln!(out, "{}", t.words.join(" ")).map_err(CliError::Write)?;
-        unknown.add_notes(tree.words().len(), &t.source_notes);
-        if args.trace {
-            trace_notes(k, &t.source_notes, &t.words, &t.provenance);
-            if let Some(ms) = &t.ms {
-                eprintln!("sentence {}: target SMS: {}", k + 1, ms.target_sms);
-                for s in &ms.derivation {
-                    eprintln!(
-                        "  [{}, {}) {} -> {}{} : {}",
-                        s.source.0,
-                        s.source.1,
-                        s.source_rm,
-                        s.target_rm,
-                        if s.glue { " (glue)" } else { "" },
-                        s.target.join(" ")
-                    );
+    let unknown = translation::translate_each(&model, &trees, args.nbest, &mut reporter, |k, t| {
+        match &t {
+            Translated::NBest(v) => {
+                for e in &v.nbest {
+                    let features: Vec<String> = e.features.iter().map(f64::to_string).collect();
+                    writeln!(out, "{k} ||| {} ||| {} ||| {}", e.words.join(" "), features.join(" "), e.score)
+                        .map_err(CliError::Write)?;
                 }
             }
+            Translated::Best(b) => writeln!(out, "{}", b.words.join(" ")).map_err(CliError::Write)?,
         }
-        reporter.report("translating", k as u64 + 1, trees.len() as u64);
-    }
+        if args.trace {
+            trace_notes(k, t.source_notes(), t.words(), t.provenance());
+            if let Translated::Best(MtOutput { ms: Some(ms), .. }) = &t {
+                trace_derivation(k, ms);
+            }
+        }
+        Ok::<_, CliError>(())
+    })?;
     out.flush().map_err(CliError::Write)?;
     reporter.note(&format!("source {unknown}"));
     Ok(())
+}
+
+/// `--trace`'s lines of the MS system's target SMS and derivation of sentence `k`.
+fn trace_derivation(k: usize, ms: &MsTranslation) {
+    eprintln!("sentence {}: target SMS: {}", k + 1, ms.target_sms);
+    for s in &ms.derivation {
+        eprintln!(
+            "  [{}, {}) {} -> {}{} : {}",
+            s.source.0,
+            s.source.1,
+            s.source_rm,
+            s.target_rm,
+            if s.glue { " (glue)" } else { "" },
+            s.target.join(" ")
+        );
+    }
 }
 
 /// `--trace`'s lines of the unknown words of sentence `k`: what was done
@@ -565,53 +552,6 @@ pub fn bleu(args: BleuArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// One row of the experiment table: one system and method, one test BLEU per tuning repeat.
-struct Row {
-    system: SystemKind,
-    method: ExtractMethod,
-    bleus: Vec<Bleu>,
-    /// Per run, the test sentences' BLEU statistics (for the significance test).
-    sentences: Vec<Vec<BleuStats>>,
-    /// Per run, the tuned weights.
-    weights: Vec<Vec<f64>>,
-    /// Unknown source words of dev and test.
-    unknown: [UnknownStats; 2],
-    dev_bleus: Vec<f64>,
-    train_secs: f64,
-    tune_secs: f64,
-    test_secs: f64,
-}
-
-/// Tunes `sys` on `dev` with `mert`; returns its decoded dev BLEU.
-fn tune_system(sys: &mut MtSystem, dev: &Corpus, mert: &MertOptions, reporter: &mut Reporter) -> Result<f64, CliError> {
-    let report = match sys {
-        MtSystem::Phrase(p) => {
-            let (src, r) = words_of(dev);
-            p.tune_with_progress(&src, &r, mert, reporter).map_err(usage)?
-        }
-        MtSystem::Ms(m) => {
-            let sources: Vec<Tree> = dev.pairs.iter().map(|p| p.source.clone()).collect();
-            let r: Vec<Vec<String>> = dev.pairs.iter().map(|p| p.target.words().to_vec()).collect();
-            m.tune(&sources, &r, mert, reporter).map_err(usage)?
-        }
-    };
-    Ok(report.bleu)
-}
-
-fn set_weights(sys: &mut MtSystem, w: &[f64]) {
-    match sys {
-        MtSystem::Phrase(p) => p.weights = w.to_vec(),
-        MtSystem::Ms(m) => m.weights = w.to_vec(),
-    }
-}
-
-fn weights_of(sys: &MtSystem) -> Vec<f64> {
-    match sys {
-        MtSystem::Phrase(p) => p.weights.clone(),
-        MtSystem::Ms(m) => m.weights.clone(),
-    }
-}
-
 pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let train = Corpus::read_prefix_within(&args.train, true, limits)?;
@@ -620,130 +560,50 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
     for dir in args.output_dir.iter().chain(&args.hyp_dir) {
         std::fs::create_dir_all(dir).map_err(|source| CliError::WriteFile { file: dir.clone(), source })?;
     }
-    let started = Instant::now();
-    // No test sentence in any model: the word alignment (like the tables, the LMs and MERT)
-    // sees the training and dev pairs only; the test pairs are only translated and scored.
-    let (links, lexicon) = mt_train::word_alignments_with(&[&train, &dev], args.opts.word_model, &mut reporter)?;
-    let align_secs = started.elapsed().as_secs_f64();
-    reporter.note(&format!("word alignment of {} pairs (train and dev): {align_secs:.1} s", train.len() + dev.len()));
-    let needs_subtree = args.extract.iter().any(|&m| m != ExtractMethod::Word);
-    let started = Instant::now();
-    let subtree = if needs_subtree {
-        let align = subtree_align(&args.subtree_align, &args.opts, Some(&args.kernel), limits)?;
-        Some(translation::subtree_links(&align, &train, Some(&dev), &mut reporter)?.links)
+    let subtree = if translation_experiment::needs_subtree_links(&args.extract) {
+        Some(subtree_align(&args.subtree_align, &args.opts, Some(&args.kernel), limits)?)
     } else {
         None
     };
-    let subtree_secs = started.elapsed().as_secs_f64();
-    if let Some(s) = &subtree {
-        reporter.note(&format!(
-            "sub-tree alignment ({}): {} links on the training pairs, {subtree_secs:.1} s",
-            args.subtree_align,
-            s.iter().map(Vec::len).sum::<usize>()
-        ));
-    }
-    let refs: Vec<&[String]> = test.pairs.iter().map(|p| p.target.words()).collect();
-    let repeats = if args.opts.tune_iterations > 0 { args.repeats.max(1) } else { 1 };
-    let mut rows = Vec::new();
-    // Trained untuned: each repeat below tunes from the same default weights.
-    let no_tune = MtTrainSettings { tune_iterations: 0, lexicon: Some(lexicon), ..args.opts.settings()? };
-    for &system in &args.systems {
-        for &method in &args.extract {
-            let label = format!("{} {}", system.name(), method);
-            let t0 = Instant::now();
-            let subtree = subtree.as_deref();
-            let (mut sys, _) =
-                mt_train::train_system(system, method, &train, &links[0], subtree, None, &no_tune, &mut reporter)
-                    .map_err(usage)?;
-            let train_secs = t0.elapsed().as_secs_f64();
-            let initial = weights_of(&sys);
-            let unknown = |c: &Corpus| {
-                let mut stats = UnknownStats::default();
-                c.pairs.iter().for_each(|p| stats.add(&sys.source_words(p.source.words())));
-                stats
-            };
-            let (dev_unknown, test_unknown) = (unknown(&dev), unknown(&test));
-            reporter.note(&format!("{label}: dev source {dev_unknown}"));
-            reporter.note(&format!("{label}: test source {test_unknown}"));
-            let mut row = Row {
-                system,
-                method,
-                bleus: Vec::new(),
-                sentences: Vec::new(),
-                weights: Vec::new(),
-                unknown: [dev_unknown, test_unknown],
-                dev_bleus: Vec::new(),
-                train_secs,
-                tune_secs: 0.0,
-                test_secs: 0.0,
-            };
-            for r in 0..repeats {
-                let t0 = Instant::now();
-                set_weights(&mut sys, &initial);
-                if args.opts.tune_iterations > 0 {
-                    let mert = MertOptions {
-                        iterations: args.opts.tune_iterations,
-                        nbest: args.opts.nbest,
-                        seed: args.opts.seed.wrapping_add(r as u64),
-                        ..MertOptions::default()
-                    };
-                    reporter.note(&format!("{label}: tuning on {} dev sentences (MERT seed {})", dev.len(), mert.seed));
-                    row.dev_bleus.push(tune_system(&mut sys, &dev, &mert, &mut reporter)?);
-                }
-                row.tune_secs += t0.elapsed().as_secs_f64();
-                let run_name = format!("{}-{}-{}", system.name(), method.name(), r + 1);
-                if let Some(dir) = &args.output_dir {
-                    let model = TranslationModel {
-                        training: TrainingInfo {
-                            train: args.train.clone(),
-                            dev: Some(args.dev.clone()),
-                            extract: Some(method),
-                            subtree_align: (method != ExtractMethod::Word).then(|| args.subtree_align.to_string()),
-                            pairs: train.len(),
-                            dev_bleu: row.dev_bleus.last().copied(),
-                            seconds: train_secs + t0.elapsed().as_secs_f64(),
-                        },
-                        system: sys.clone(),
-                    };
-                    let file = format!("{dir}/{run_name}.json");
-                    std::fs::write(&file, model.to_json()).map_err(|source| CliError::WriteFile { file, source })?;
-                }
-                let t0 = Instant::now();
-                let mut sentences = Vec::with_capacity(test.len());
-                let mut hyps = String::new();
-                for (k, (p, r)) in test.pairs.iter().zip(&refs).enumerate() {
-                    let hyp = sys.translate(&p.source).words;
-                    sentences.push(BleuStats::from_tokens(&hyp, &[r]));
-                    hyps.push_str(&hyp.join(" "));
-                    hyps.push('\n');
-                    reporter.report(&format!("{label}: translating test"), k as u64 + 1, test.len() as u64);
-                }
-                row.test_secs += t0.elapsed().as_secs_f64();
-                for dir in args.output_dir.iter().chain(&args.hyp_dir) {
-                    let file = format!("{dir}/{run_name}.hyp");
-                    std::fs::write(&file, &hyps).map_err(|source| CliError::WriteFile { file, source })?;
-                }
-                let bleu = Bleu::corpus(&sentences.iter().copied().sum());
-                reporter.note(&format!("{label}: test {bleu}; weights {:?}", weights_of(&sys)));
-                row.bleus.push(bleu);
-                row.sentences.push(sentences);
-                row.weights.push(weights_of(&sys));
+    let experiment = translation_experiment::Experiment {
+        train: &train,
+        train_name: args.train.clone(),
+        dev: &dev,
+        dev_name: args.dev.clone(),
+        test: &test,
+        subtree,
+        systems: args.systems.clone(),
+        methods: args.extract.clone(),
+        repeats: args.repeats,
+        settings: args.opts.settings()?,
+    };
+    let clock = Instant::now();
+    let outcome = translation_experiment::run(
+        &experiment,
+        &|| clock.elapsed().as_secs_f64(),
+        &mut reporter,
+        |run| -> Result<(), CliError> {
+            if let Some(dir) = &args.output_dir {
+                let file = format!("{dir}/{}.json", run.name);
+                std::fs::write(&file, run.model.to_json()).map_err(|source| CliError::WriteFile { file, source })?;
             }
-            reporter.note(&format!(
-                "{label}: train {:.1} s, tune {:.1} s, test {:.1} s",
-                row.train_secs, row.tune_secs, row.test_secs
-            ));
-            rows.push(row);
-        }
-    }
-    let systems: Vec<RunScores> = rows.iter().map(|r| RunScores { runs: r.sentences.clone() }).collect();
-    let bootstrap =
-        Bootstrap::new(&systems, significance::DEFAULT_SAMPLES, significance::DEFAULT_SEED).map_err(usage)?;
+            let hyps: String = run.hyps.iter().map(|h| h.join(" ") + "\n").collect();
+            for dir in args.output_dir.iter().chain(&args.hyp_dir) {
+                let file = format!("{dir}/{}.hyp", run.name);
+                std::fs::write(&file, &hyps).map_err(|source| CliError::WriteFile { file, source })?;
+            }
+            Ok(())
+        },
+    )?;
+    let rows = &outcome.rows;
+    let bootstrap = outcome.significance().map_err(usage)?;
     out!(
-        "word alignment {align_secs:.1} s; sub-tree alignment ({}) {subtree_secs:.1} s; test: {} sentences; {} tuning repeat(s) (MERT seeds {}..)",
-        if needs_subtree { args.subtree_align.to_string() } else { "none".to_string() },
+        "word alignment {:.1} s; sub-tree alignment ({}) {:.1} s; test: {} sentences; {} tuning repeat(s) (MERT seeds {}..)",
+        outcome.align_secs,
+        outcome.subtree.as_deref().unwrap_or("none"),
+        outcome.subtree_secs,
         test.len(),
-        repeats,
+        outcome.repeats,
         args.opts.seed
     )?;
     out!(
@@ -792,7 +652,7 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
             r.system.name(),
             r.method.name(),
             mean(&|b: &Bleu| b.score),
-            systems[k].sd(),
+            r.scores().sd(),
             format!("{min:.2}-{max:.2}"),
             p_text(k, 0),
             p[0],
@@ -809,7 +669,7 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
     }
     if rows.len() > 2 {
         out!("paired bootstrap p-values, row against column (as above; symmetric):")?;
-        let name = |r: &Row| format!("{} {}", r.system.name(), r.method.name());
+        let name = |r: &translation_experiment::Row| format!("{} {}", r.system.name(), r.method.name());
         let head: Vec<String> = rows[..rows.len() - 1].iter().map(|r| format!("{:>12}", name(r))).collect();
         out!("{:<12} {}", "", head.join(" "))?;
         for (k, r) in rows.iter().enumerate().skip(1) {
@@ -818,25 +678,14 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
         }
     }
     out!("source words unknown to the phrase table, and what was done with them:")?;
-    for r in &rows {
+    for r in rows {
         for (set, stats) in ["dev", "test"].iter().zip(&r.unknown) {
             out!("{} {} {set}: {stats}", r.system.name(), r.method.name())?;
         }
     }
     out!("tuned weights, mean over the runs (MERT normalises the tunable ones to L1 norm 1):")?;
-    for r in &rows {
-        let names: &[&str] = match r.system {
-            SystemKind::Phrase => &PHRASE_FEATURE_NAMES,
-            SystemKind::Ms => &MS_FEATURE_NAMES,
-        };
-        let n = r.weights.len().max(1) as f64;
-        let w: Vec<String> = names
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                format!("{f} {:.3}", r.weights.iter().map(|w| w.get(i).copied().unwrap_or(0.0)).sum::<f64>() / n)
-            })
-            .collect();
+    for r in rows {
+        let w: Vec<String> = r.mean_weights().iter().map(|(f, w)| format!("{f} {w:.3}")).collect();
         out!("{} {}: {}", r.system.name(), r.method.name(), w.join(", "))?;
     }
     Ok(())

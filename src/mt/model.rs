@@ -40,8 +40,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::io::json::{from_json, JsonError};
-use crate::mt::ms::{MsSystem, MsTranslation};
-use crate::mt::phrase::{ExtractMethod, PhraseSystem};
+use crate::mt::ms::{MsSystem, MsTranslation, MS_FEATURE_NAMES};
+use crate::mt::phrase::{ExtractMethod, PhraseSystem, PHRASE_FEATURE_NAMES};
 use crate::mt::unknown::{SourceNote, SourceWords};
 use crate::tree::Tree;
 
@@ -82,6 +82,14 @@ impl SystemKind {
         match self {
             SystemKind::Phrase => "phrase",
             SystemKind::Ms => "ms",
+        }
+    }
+
+    /// The names of the system's features h, in the order of its weights.
+    pub fn feature_names(self) -> &'static [&'static str] {
+        match self {
+            SystemKind::Phrase => &PHRASE_FEATURE_NAMES,
+            SystemKind::Ms => &MS_FEATURE_NAMES,
         }
     }
 }
@@ -138,6 +146,30 @@ impl MtSystem {
         match self {
             MtSystem::Phrase(_) => SystemKind::Phrase,
             MtSystem::Ms(_) => SystemKind::Ms,
+        }
+    }
+
+    /// The weights λ of the log-linear model, named by [`SystemKind::feature_names`].
+    pub fn weights(&self) -> &[f64] {
+        match self {
+            MtSystem::Phrase(p) => &p.weights,
+            MtSystem::Ms(m) => &m.weights,
+        }
+    }
+
+    /// Replaces the weights λ (as MERT's runs start again from the same ones).
+    pub fn set_weights(&mut self, weights: &[f64]) {
+        match self {
+            MtSystem::Phrase(p) => p.weights = weights.to_vec(),
+            MtSystem::Ms(m) => m.weights = weights.to_vec(),
+        }
+    }
+
+    /// Sets the decoder's hypotheses per stack (`translate --beam`).
+    pub fn set_beam(&mut self, stack_limit: usize) {
+        match self {
+            MtSystem::Phrase(p) => p.config.decode.beam.stack_limit = stack_limit,
+            MtSystem::Ms(m) => m.config.decode.beam.stack_limit = stack_limit,
         }
     }
 

@@ -13,7 +13,7 @@ use crate::mt::model::{MtSystem, SystemKind};
 use crate::mt::ms::{MsReading, MsSystem, MsSystemConfig, MsSystemError};
 use crate::mt::phrase::PhraseTable;
 use crate::mt::phrase::{ExtractMethod, PhraseSystem, PhraseSystemConfig, PhraseSystemError};
-use crate::mt::tune::MertOptions;
+use crate::mt::tune::{MertOptions, MertReport};
 use crate::mt::unknown::{lexicon_backoff, SourceVocabulary, UnknownWordOptions, BACKOFF_MIN_PROB, BACKOFF_PER_WORD};
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::{NodeId, Tree};
@@ -146,10 +146,9 @@ pub fn train_system(
         seed: settings.seed,
         ..MertOptions::default()
     };
-    let tune = dev.filter(|d| settings.tune_iterations > 0 && !d.is_empty());
+    let tune_on = dev.filter(|d| settings.tune_iterations > 0 && !d.is_empty());
     let label = format!("{} {}", kind.name(), method);
-    let references = |d: &Corpus| -> Vec<Vec<String>> { d.pairs.iter().map(|p| p.target.words().to_vec()).collect() };
-    match kind {
+    let mut system = match kind {
         SystemKind::Phrase => {
             let mut config = PhraseSystemConfig {
                 lm_order: settings.lm_order,
@@ -168,13 +167,7 @@ pub fn train_system(
                 sys.lm = lm.clone();
             }
             progress.note(&format!("{label}: {} phrase pairs", sys.table.len()));
-            let mut bleu = None;
-            if let Some(d) = tune {
-                let sources: Vec<Vec<String>> = d.pairs.iter().map(|p| p.source.words().to_vec()).collect();
-                progress.note(&format!("{label}: tuning on {} dev sentences", d.len()));
-                bleu = Some(sys.tune_with_progress(&sources, &references(d), &mert, progress)?.bleu);
-            }
-            Ok((MtSystem::Phrase(Box::new(sys)), bleu))
+            MtSystem::Phrase(Box::new(sys))
         }
         SystemKind::Ms => {
             let mut config = MsSystemConfig {
@@ -206,13 +199,37 @@ pub fn train_system(
                 sys.rm_table.source_rms(),
                 sys.summary.structure_sentences
             ));
-            let mut bleu = None;
-            if let Some(d) = tune {
-                let sources: Vec<Tree> = d.pairs.iter().map(|p| p.source.clone()).collect();
-                progress.note(&format!("{label}: tuning on {} dev sentences", d.len()));
-                bleu = Some(sys.tune(&sources, &references(d), &mert, progress)?.bleu);
-            }
-            Ok((MtSystem::Ms(Box::new(sys)), bleu))
+            MtSystem::Ms(Box::new(sys))
         }
+    };
+    let mut bleu = None;
+    if let Some(d) = tune_on {
+        progress.note(&format!("{label}: tuning on {} dev sentences", d.len()));
+        bleu = Some(tune(&mut system, d, &mert, progress)?.bleu);
     }
+    Ok((system, bleu))
+}
+
+/// Tunes `system`'s weights on `dev` by MERT against the dev target
+/// sentences (the phrase-based system decodes the source words, the MS
+/// system the source trees), as `mt-train --dev` and each run of
+/// `mt-experiment` do. Sets the weights with the best decoded dev BLEU and
+/// returns MERT's report.
+pub fn tune(
+    system: &mut MtSystem,
+    dev: &Corpus,
+    mert: &MertOptions,
+    progress: &mut dyn Observer,
+) -> Result<MertReport, MtTrainError> {
+    let references: Vec<Vec<String>> = dev.pairs.iter().map(|p| p.target.words().to_vec()).collect();
+    Ok(match system {
+        MtSystem::Phrase(p) => {
+            let sources: Vec<Vec<String>> = dev.pairs.iter().map(|p| p.source.words().to_vec()).collect();
+            p.tune_with_progress(&sources, &references, mert, progress)?
+        }
+        MtSystem::Ms(m) => {
+            let sources: Vec<Tree> = dev.pairs.iter().map(|p| p.source.clone()).collect();
+            m.tune(&sources, &references, mert, progress)?
+        }
+    })
 }

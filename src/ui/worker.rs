@@ -1,6 +1,7 @@
-//! The Web Workers' side: the job worker (`src/bin/worker.rs`, [`run`]) trains and aligns
-//! with the engine, exactly as the CLI's `train`, `align` and `baseline`
-//! commands string the same functions together, and streams progress.
+//! The Web Workers' side: the job worker (`src/bin/worker.rs`, [`run`]) reads
+//! each request, calls the `app` workflow the CLI's command calls (train then
+//! align, align, translate, train a translation system), and posts its
+//! progress and its answer.
 //!
 //! The worker runs one request at a time, synchronously; the page cancels a
 //! job by terminating the worker and starting a new one (a busy worker
@@ -14,18 +15,16 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::load;
-use super::protocol::{JobId, LexiconFiles, PairsTraining, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
-use crate::align::model::{AlignmentModel, TrainOptions};
-use crate::app::alignment::{self, AlignmentError, Comparison, PairSplit};
+use super::protocol::{JobId, LexiconFiles, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
+use crate::align::model::AlignmentModel;
+use crate::app::alignment::{self, Comparison};
 use crate::app::files;
-use crate::app::translation::{self, TranslationTraining};
+use crate::app::translation;
 use crate::corpus::Corpus;
 use crate::lexicon::{Lexicon, WordAlignment};
 use crate::limits::Limits;
-use crate::mt::lm::{read_arpa, NgramLm};
-use crate::mt::model::{SystemKind, TranslationModel};
-use crate::mt::phrase::ExtractMethod;
-use crate::mt::train::MtTrainSettings;
+use crate::mt::lm::read_arpa;
+use crate::mt::model::TranslationModel;
 use crate::progress::{Flow, Observer, Progress};
 use crate::tree::Tree;
 
@@ -46,11 +45,16 @@ struct Reporter {
     last_ms: f64,
 }
 
+/// Posts `response` to the page.
+fn post(scope: &DedicatedWorkerGlobalScope, response: &Response) {
+    if let Ok(text) = serde_json::to_string(response) {
+        let _ = scope.post_message(&JsValue::from_str(&text));
+    }
+}
+
 impl Reporter {
     fn post(&self, response: &Response) {
-        if let Ok(text) = serde_json::to_string(response) {
-            let _ = self.scope.post_message(&JsValue::from_str(&text));
-        }
+        post(&self.scope, response);
     }
 
     fn report(&mut self, stage: &str, done: u64, total: u64, kkt: Option<(f64, f64)>) {
@@ -151,17 +155,15 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
         Request::Train { job, corpus, options, lexicon, how } => {
             reporter.job = Some(job);
             let result = corpus.parse().and_then(|corpus| {
-                let split = PairSplit::of(corpus.len(), how.calibrate, how.test)
-                    .ok_or_else(|| AlignmentError::TooFewToHoldOut(corpus.len()).to_string())?;
-                let model = train(reporter, &corpus, &options, &lexicon, &how)?;
-                let text = serde_json::to_string(&model).map_err(|e| e.to_string())?;
-                let summary = alignment::trained_summary(&model, &split);
-                reporter.post(&Response::Trained { job, model: text, summary });
-                if how.test {
-                    align_held_out(job, reporter, corpus, model, &split, &lexicon)
-                } else {
-                    align(job, reporter, corpus, model, &lexicon)
-                }
+                let (tables, links) = (tables(&lexicon)?, word_links(&lexicon, &corpus)?);
+                let scope = reporter.scope.clone();
+                let compared =
+                    alignment::train_then_align(corpus, &how, tables, links, &options, reporter, |model, summary| {
+                        post(&scope, &Response::Trained { job, model: model.to_json(), summary })
+                    })
+                    .map_err(|e| e.to_string())?;
+                post_aligned(job, reporter, compared);
+                Ok(())
             });
             if let Err(message) = result {
                 reporter.post(&Response::Failed { job: Some(job), message });
@@ -189,7 +191,10 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
             reporter.job = Some(job);
             let result = corpus.parse().and_then(|corpus| {
                 let lm = lm.map(|f| read_arpa(&f.text, &f.name).map_err(|e| e.to_string())).transpose()?;
-                let model = train_mt(reporter, &corpus, system, extract, lm)?;
+                let started = js_sys::Date::now();
+                let mut model =
+                    translation::train_on_pairs(&corpus, system, extract, lm, reporter).map_err(|e| e.to_string())?;
+                model.training.seconds = (js_sys::Date::now() - started) / 1000.0;
                 let summary = model.describe();
                 let json = model.to_json();
                 MT.with(|m| *m.borrow_mut() = Some((job, model)));
@@ -209,14 +214,8 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
         Request::TranslateAll { job, model, sources } => {
             reporter.job = Some(job);
             let started = js_sys::Date::now();
-            let trees: Result<Vec<Tree>, String> = sources
-                .iter()
-                .enumerate()
-                .map(|(k, s)| {
-                    let name = format!("source tree {}", k + 1);
-                    within_limits(Tree::parse_one(s, &name).map_err(|e| e.to_string())?, &name)
-                })
-                .collect();
+            let trees: Result<Vec<Tree>, String> =
+                sources.iter().enumerate().map(|(k, s)| read_source(s, &format!("source tree {}", k + 1))).collect();
             let result = MT.with(|held| {
                 let held = held.borrow();
                 let Some((_, m)) = held.as_ref().filter(|(id, _)| *id == model) else { return Ok(None) };
@@ -250,38 +249,6 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
     }
 }
 
-/// `treelink mt-train --train CORPUS --system S --extract M` with no dev set
-/// (untuned default weights); DirC / EWoS use the corpus's gold sub-tree links.
-fn train_mt(
-    reporter: &mut Reporter,
-    corpus: &Corpus,
-    system: SystemKind,
-    extract: ExtractMethod,
-    lm: Option<NgramLm>,
-) -> Result<TranslationModel, String> {
-    let started = js_sys::Date::now();
-    let training = TranslationTraining {
-        system,
-        extract,
-        train: corpus,
-        train_name: "the pairs loaded in the page".into(),
-        dev: None,
-        dev_name: None,
-        word_links: None,
-        subtree: if extract == ExtractMethod::Word {
-            None
-        } else {
-            Some(translation::gold_links(corpus, true).map_err(|_| {
-                format!("{extract} extraction needs sub-tree links: the loaded pairs have no gold links")
-            })?)
-        },
-        settings: MtTrainSettings { tune_iterations: 0, lm, ..MtTrainSettings::default() },
-    };
-    let mut model = translation::train_model(training, reporter).map_err(|e| e.to_string())?;
-    model.training.seconds = (js_sys::Date::now() - started) / 1000.0;
-    Ok(model)
-}
-
 /// `treelink translate` of one tree, with the n-best list and the derivation.
 /// The bracketed tree `source` (named `name` in its errors) read and translated.
 fn translate(
@@ -290,17 +257,16 @@ fn translate(
     name: &str,
     nbest: usize,
 ) -> Result<(TranslationView, Tree), String> {
-    let tree = within_limits(Tree::parse_one(source, name).map_err(|e| e.to_string())?, name)?;
+    let tree = read_source(source, name)?;
     let started = js_sys::Date::now();
     let view = translation::translate(model, &tree, nbest);
     Ok((TranslationView { seconds: (js_sys::Date::now() - started) / 1000.0, ..view }, tree))
 }
 
-/// `tree` if it is within the default limits, as `treelink translate`
-/// checks its input (the decoder's span tables grow with the words).
-fn within_limits(tree: Tree, name: &str) -> Result<Tree, String> {
-    Limits::default().check_trees(name, std::slice::from_ref(&tree), &[(1, 1)]).map_err(|e| e.in_page())?;
-    Ok(tree)
+/// The one tree of `text` within the default limits, as `treelink
+/// translate` reads its input, in the page's words.
+fn read_source(text: &str, name: &str) -> Result<Tree, String> {
+    translation::read_source(text, name, &Limits::default()).map_err(|e| e.in_page())
 }
 
 /// The uploaded word links of the corpus's pairs, if given.
@@ -313,37 +279,6 @@ fn tables(files: &LexiconFiles) -> Result<Option<Lexicon>, String> {
     alignment::both_tables(files.s2t.as_ref(), files.t2s.as_ref())
         .map(|(s2t, t2s)| alignment::moses_lexicon(s2t.named(), t2s.named()).map_err(|e| e.to_string()))
         .transpose()
-}
-
-/// `treelink train --train CORPUS --word-model M` with the page's options
-/// and choices (`how`: dev, the held-out test, the stem back-off).
-fn train(
-    reporter: &mut Reporter,
-    corpus: &Corpus,
-    options: &TrainOptions,
-    files: &LexiconFiles,
-    how: &PairsTraining,
-) -> Result<AlignmentModel, String> {
-    let (tables, links) = (tables(files)?, word_links(files, corpus)?);
-    alignment::train_on_pairs(corpus, how, tables, links, std::slice::from_ref(options), reporter)
-        .map_err(|e| e.to_string())
-}
-
-/// The held-out test: `treelink align --model MODEL --input LAST` (a
-/// model of `train --held-out`), and the baseline on those pairs with the
-/// same lexicon.
-fn align_held_out(
-    job: JobId,
-    reporter: &mut Reporter,
-    corpus: Corpus,
-    model: AlignmentModel,
-    split: &PairSplit,
-    files: &LexiconFiles,
-) -> Result<(), String> {
-    let given = word_links(files, &corpus)?;
-    let compared = alignment::align_held_out(model, &corpus, split, given, reporter).map_err(|e| e.to_string())?;
-    post_aligned(job, reporter, compared);
-    Ok(())
 }
 
 /// `treelink align --model MODEL --input CORPUS`, then
