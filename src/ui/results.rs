@@ -255,7 +255,7 @@ pub fn results_panel(props: &ResultsProps) -> Html {
                 <div>
                     <table id="results-table" class="scores">
                         <caption>{match r.held_out {
-                            Some(_) => format!("The {} held-out pairs {}–{}: links between phrase nodes, scored against the gold links (%)", r.pairs().len(), r.first + 1, r.pairs().end),
+                            Some(_) => format!("The {} held-out pairs {}–{}: links between phrase nodes, scored against the gold links (%)", r.pairs().len(), r.first_aligned + 1, r.pairs().end),
                             None => format!("All {} pairs: links between phrase nodes, scored against the gold links (%)", props.corpus.len()),
                         }}</caption>
                         <thead><tr><th scope="col">{"aligner"}</th><th scope="col">{"P"}</th><th scope="col">{"R"}</th><th scope="col">{"F"}</th>

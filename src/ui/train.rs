@@ -110,7 +110,7 @@ pub fn job_status(j: &Job, dispatch: &Callback<Action>) -> Html {
         None if j.total == 0 && matches!(j.kind, JobKind::TrainMt | JobKind::TranslateAll) => {
             "no ETA: this stage does not count its steps".into()
         }
-        None if j.total == 0 && j.done > 0 => match j.kkt {
+        None if j.total == 0 && j.done > 0 => match j.gap {
             Some((violation, eps)) => {
                 format!("no ETA: SMO stops when the KKT violation, now {violation:.4}, falls below ε = {eps}")
             }

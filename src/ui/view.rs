@@ -154,7 +154,7 @@ fn pair_counts(state: &State) -> Html {
                     c.precision(), c.recall(), c.f(), b.f()
                 )}
             </span>
-            if state.pair < r.seen {
+            if state.pair < r.first_unseen {
                 {training_data_warning_inline("pair-caution")}
             }
         </p>

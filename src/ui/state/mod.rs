@@ -374,13 +374,13 @@ pub struct LoadedAlignmentModel {
 }
 
 /// The pairs a model trained in the page has seen (as [`MtHeld`] records
-/// its trees): the first `seen` pairs (training pairs and dev) of the
-/// corpus of generation `gen`. Scores of those pairs carry
+/// its trees): the pairs (training pairs and dev) before `first_unseen` of
+/// the corpus of generation `gen`. Scores of those pairs carry
 /// [`ON_TRAINING_DATA`]; the held-out pairs after them do not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TrainedOn {
     pub gen: CorpusGen,
-    pub seen: usize,
+    pub first_unseen: usize,
 }
 
 /// Where an alignment model the page holds came from (only one trained
@@ -426,8 +426,9 @@ pub struct Job {
     pub started: f64,
     pub stage_started: f64,
     pub now: f64,
-    /// During SMO: the largest KKT violation and ε.
-    pub kkt: Option<(f64, f64)>,
+    /// During SMO: its distance from convergence (the largest KKT
+    /// violation) and the ε it must fall below ([`crate::progress::Progress::gap`]).
+    pub gap: Option<(f64, f64)>,
 }
 
 impl Job {
@@ -452,12 +453,12 @@ impl Job {
 pub struct Results {
     pub corpus_gen: CorpusGen,
     pub model: String,
-    /// The model was trained in the page on the pairs before this one (0: none of these).
-    pub seen: usize,
-    /// The pairs before this one were not aligned (the training pairs of a
-    /// held-out test); every vector below still has one entry per pair
-    /// loaded (empty for those), and the scores count the pairs from here.
-    pub first: usize,
+    /// The pairs before it trained the model, in the page (0: none of these).
+    pub first_unseen: usize,
+    /// The pairs before it trained the model of a held-out test and were
+    /// not aligned; every vector below still has one entry per pair loaded
+    /// (empty for those), and the scores count the pairs from here.
+    pub first_aligned: usize,
     /// For a held-out test: which pairs were held out and what trained the model, in words.
     pub held_out: Option<String>,
     pub lexicon: String,
@@ -474,7 +475,7 @@ pub struct Results {
 impl Results {
     /// The model was trained in the page on some of the pairs scored.
     pub fn trained_on_these(&self) -> bool {
-        self.first < self.seen
+        self.first_aligned < self.first_unseen
     }
 
     /// What the page says of a pair these results did not align (a training
@@ -486,26 +487,27 @@ impl Results {
         )
     }
 
-    /// The results of pairs `first..` of `corpus` (their searches and the baseline's links).
+    /// The results of pairs `first_aligned..` of `corpus` (their searches and the baseline's links).
     fn new(
         corpus: &Corpus,
         corpus_gen: CorpusGen,
         model: String,
         lexicon: String,
-        first: usize,
+        first_aligned: usize,
         searches: Vec<Search>,
         baseline: Vec<Vec<(NodeId, NodeId)>>,
     ) -> Results {
-        let searches: Vec<Search> = std::iter::repeat_with(Search::default).take(first).chain(searches).collect();
+        let searches: Vec<Search> =
+            std::iter::repeat_with(Search::default).take(first_aligned).chain(searches).collect();
         let predicted = searches.iter().map(predicted_links).collect();
-        let baseline = std::iter::repeat_n(Vec::new(), first)
+        let baseline = std::iter::repeat_n(Vec::new(), first_aligned)
             .chain(baseline.into_iter().map(|l| l.into_iter().map(|(s, t)| Link::good(s, t)).collect()))
             .collect();
         let mut r = Results {
             corpus_gen,
             model,
-            seen: 0,
-            first,
+            first_unseen: 0,
+            first_aligned,
             held_out: None,
             lexicon,
             searches,
@@ -529,21 +531,21 @@ impl Results {
         };
         self.model_counts = per_pair(&self.predicted);
         self.baseline_counts = per_pair(&self.baseline);
-        let total = |counts: &[Counts]| counts.iter().skip(self.first).fold(Counts::default(), |a, &b| a + b);
+        let total = |counts: &[Counts]| counts.iter().skip(self.first_aligned).fold(Counts::default(), |a, &b| a + b);
         self.model_total = total(&self.model_counts);
         self.baseline_total = total(&self.baseline_counts);
-        let first = self.first.min(corpus.len()).min(self.searches.len());
+        let first = self.first_aligned.min(corpus.len()).min(self.searches.len());
         self.curve = pr_curve(&corpus.pairs[first..], &self.searches[first..]);
     }
 
     /// Whether pair `k` was aligned (not a training pair of a held-out test).
     pub fn aligned(&self, k: usize) -> bool {
-        k >= self.first && k < self.searches.len()
+        k >= self.first_aligned && k < self.searches.len()
     }
 
     /// The pairs aligned, as a range of pair indices.
     pub fn pairs(&self) -> std::ops::Range<usize> {
-        self.first..self.searches.len()
+        self.first_aligned..self.searches.len()
     }
 
     /// The posterior the search gave `(s, t)` of pair `k`, if it was searched.
@@ -568,7 +570,7 @@ pub enum MtSource {
 
 /// A file the page holds unread (a translation model, possibly large),
 /// named by an opaque id: the state stays plain data, testable natively,
-/// and the page's file registry (`ui::files`, wasm32) gives the file back.
+/// and the page's file registry (`ui::file_handles`, wasm32) gives the file back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FileHandle(pub(crate) u32);
 
@@ -815,8 +817,8 @@ impl Session {
 /// What a restored session still applies once its files are loaded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Restoring {
-    /// The restored alignment model was trained on the first this many pairs.
-    pub model_seen: Option<usize>,
+    /// The restored alignment model was trained on the pairs before this one.
+    pub model_first_unseen: Option<usize>,
     pub sides_swapped: bool,
     pub pair: usize,
     pub mode: Mode,
@@ -893,9 +895,9 @@ pub struct State {
     pub sample_loading: Option<JobId>,
 }
 
-/// What the reducer asks the page to do, carried out by the one hook in
-/// the view that talks to the workers (`ui::view`): the state stays plain
-/// data and the reducer's tests see what it asked for.
+/// What the reducer asks the page to do, carried out in one place
+/// (`ui::effects::carry_out`): the state stays plain data and the
+/// reducer's tests see what it asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     /// Ask the file worker to check files and build the corpus they make
@@ -1616,7 +1618,7 @@ impl State {
             started: now,
             stage_started: now,
             now,
-            kkt: None,
+            gap: None,
         });
         self.job_note = None;
         self.job_note_on_training_data = false;
@@ -1797,7 +1799,7 @@ impl State {
             alignment_model_seen: trained
                 .and_then(|m| m.trained_on)
                 .filter(|t| t.gen == self.corpus_gen)
-                .map(|t| t.seen),
+                .map(|t| t.first_unseen),
             student: self.classroom.student.clone(),
         }
     }
@@ -1837,7 +1839,7 @@ impl State {
             _ => {}
         }
         self.restoring = Some(Restoring {
-            model_seen: session.alignment_model_seen,
+            model_first_unseen: session.alignment_model_seen,
             sides_swapped: session.sides_swapped,
             pair: session.pair,
             mode: session.mode,
@@ -1860,9 +1862,9 @@ impl State {
             self.swap_sides();
         }
         // The model saw these pairs again (a new generation of the same trees).
-        if let (Some(m), Some(seen)) = (&mut self.model, r.model_seen) {
+        if let (Some(m), Some(first_unseen)) = (&mut self.model, r.model_first_unseen) {
             if m.origin == ModelOrigin::TrainedHere {
-                m.trained_on = Some(TrainedOn { gen: self.corpus_gen, seen });
+                m.trained_on = Some(TrainedOn { gen: self.corpus_gen, first_unseen });
             }
         }
         self.teach.links = r.links;
@@ -2231,8 +2233,13 @@ impl State {
                 let r = self.results()?;
                 let (pairs, model, baseline) = (&self.corpus.pairs, &r.predicted, &r.baseline);
                 let range = r.pairs();
-                let csv =
-                    results_csv(&pairs[range.clone()], range.start, &model[range.clone()], &baseline[range], r.seen);
+                let csv = results_csv(
+                    &pairs[range.clone()],
+                    range.start,
+                    &model[range.clone()],
+                    &baseline[range],
+                    r.first_unseen,
+                );
                 text("treelink-results.csv", csv, "text/csv")
             }
             ExportFile::CurveCsv => text("treelink-pr-curve.csv", curve_csv(&self.results()?.curve), "text/csv"),
@@ -2258,7 +2265,7 @@ impl State {
         let job_is = |job: &Option<Job>, id: JobId| job.as_ref().is_some_and(|j| j.id == id);
         match response {
             // The file worker's answers arrive as `Action::Loaded`.
-            // Put together by the page's hook (`view::job_worker_answers`).
+            // Put together by `effects::job_worker_answers`.
             Response::AlignedPart { .. } => {}
             Response::Ready | Response::CorpusPart { .. } | Response::Loaded { .. } => {}
             Response::Progress { job, stage, done, total, kkt } => {
@@ -2267,17 +2274,17 @@ impl State {
                         j.stage = stage;
                         j.stage_started = now;
                     }
-                    (j.done, j.total, j.now, j.kkt) = (done, total, now, kkt);
+                    (j.done, j.total, j.now, j.gap) = (done, total, now, kkt);
                 }
             }
             Response::Trained { job, model, summary } => {
                 if let Some(j) = self.job.as_ref().filter(|j| j.id == job) {
-                    let seen = j.split.map_or(self.corpus.len(), |split| split.seen().end);
+                    let first_unseen = j.split.map_or(self.corpus.len(), |split| split.seen().end);
                     self.model = Some(LoadedAlignmentModel {
                         json: model.into(),
                         origin: ModelOrigin::TrainedHere,
                         summary,
-                        trained_on: Some(TrainedOn { gen: j.corpus_gen, seen }),
+                        trained_on: Some(TrainedOn { gen: j.corpus_gen, first_unseen }),
                     });
                 }
             }
@@ -2292,8 +2299,8 @@ impl State {
                 let model = self.model.as_ref().map_or(String::new(), |m| format!("{} ({})", m.summary, m.origin));
                 let mut r = Results::new(&self.corpus, self.corpus_gen, model, lexicon, first, searches, baseline);
                 // Scores of pairs the model saw in training carry the warning, wherever they are shown.
-                let seen = self.model.as_ref().and_then(|m| m.trained_on).filter(|t| t.gen == self.corpus_gen);
-                r.seen = seen.map_or(0, |t| t.seen);
+                let trained_on = self.model.as_ref().and_then(|m| m.trained_on).filter(|t| t.gen == self.corpus_gen);
+                r.first_unseen = trained_on.map_or(0, |t| t.first_unseen);
                 let test = j.split.filter(|split| split.test > 0 && split.test_pairs().start == first);
                 r.held_out = test.map(|split| {
                     format!(
@@ -2862,7 +2869,7 @@ mod tests {
     use super::*;
     use crate::ui::load;
 
-    /// Applies `action` and carries out its effects as the page's hook and
+    /// Applies `action` and carries out its effects as `ui::effects` and
     /// the file worker do (the corpus decoded from its parts).
     fn run(s: &mut State, action: Action) -> Vec<Effect> {
         let effects = s.apply(action);
@@ -2874,7 +2881,7 @@ mod tests {
         effects
     }
 
-    /// The file worker's answer to `request`, as the page's hook hands it to the reducer.
+    /// The file worker's answer to `request`, as `effects::file_worker_answers` hands it to the reducer.
     fn answer_load(s: &mut State, request: &load::LoadRequest) {
         let checked = load::check(request);
         let parts = checked.parts();
@@ -3885,11 +3892,14 @@ mod tests {
         let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
         s.apply(Action::Worker { response: trained, now: 1.0 });
         let trained_on = s.model.as_ref().and_then(|m| m.trained_on);
-        assert_eq!(trained_on, Some(TrainedOn { gen: s.corpus_gen, seen: 126 }));
+        assert_eq!(trained_on, Some(TrainedOn { gen: s.corpus_gen, first_unseen: 126 }));
         // Kept for the next visit, with the choices.
         let mut r = State::with_sample();
         r.apply(Action::Restore { session: Box::new(s.session()), mt_file: None });
-        assert_eq!(r.model.as_ref().and_then(|m| m.trained_on), Some(TrainedOn { gen: r.corpus_gen, seen: 126 }));
+        assert_eq!(
+            r.model.as_ref().and_then(|m| m.trained_on),
+            Some(TrainedOn { gen: r.corpus_gen, first_unseen: 126 })
+        );
         assert!(r.form.test && !r.form.calibrate && r.form.pairs_training() == s.form.pairs_training());
         let (n, first) = (s.corpus.len(), 126);
         // An answer whose pairs do not end with the corpus's (all n after the first 126) is refused.
@@ -3915,7 +3925,7 @@ mod tests {
         let aligned = Response::Aligned { job: id, searches, baseline, lexicon: "held out".into(), first };
         s.apply(Action::Worker { response: aligned, now: 5000.0 });
         let r = s.results().expect("results");
-        assert_eq!((r.first, r.seen, r.trained_on_these(), r.pairs()), (126, 126, false, 126..157));
+        assert_eq!((r.first_aligned, r.first_unseen, r.trained_on_these(), r.pairs()), (126, 126, false, 126..157));
         assert!(!r.aligned(0) && !r.aligned(125) && r.aligned(126) && r.aligned(156) && !r.aligned(157));
         let held_out = r.held_out.as_deref().unwrap_or_default();
         assert!(held_out.starts_with("Held out: pairs 127–157, the last 20% of the 157 pairs loaded"), "{held_out}");
@@ -3971,7 +3981,7 @@ mod tests {
         };
         align_all(&mut s, 6.0);
         let r = s.results().unwrap();
-        assert_eq!((r.first, r.seen, r.trained_on_these(), r.held_out.is_none()), (0, 126, true, true));
+        assert_eq!((r.first_aligned, r.first_unseen, r.trained_on_these(), r.held_out.is_none()), (0, 126, true, true));
         assert!(s.job_note_on_training_data && s.panels().train.note_on_training_data);
         // The CSV marks the training pairs' rows, and the corpus row, as the page warns.
         let csv = exported(&mut s, ExportFile::ResultsCsv);
@@ -3983,7 +3993,7 @@ mod tests {
         // An uploaded model trained no pair here: no warning.
         s.model.as_mut().unwrap().trained_on = None;
         align_all(&mut s, 8.0);
-        assert_eq!(s.results().map(|r| (r.seen, r.trained_on_these())), Some((0, false)));
+        assert_eq!(s.results().map(|r| (r.first_unseen, r.trained_on_these())), Some((0, false)));
         assert!(!s.job_note_on_training_data);
     }
 
