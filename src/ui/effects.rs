@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement};
 use yew::Callback;
 
-use super::state::{is_mt_model, Action, DownloadBody, Effect, FileHandle, Slot};
+use super::state::{is_mt_model, Action, DownloadBody, Effect, FileHandle, LoadAction, Slot};
 use super::{file_handles, jobs, persist, protocol};
 use crate::align::greedy::Search;
 use crate::app::files::SNIFF_BYTES;
@@ -85,7 +85,7 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
         if sniff_mt {
             let head = file.slice(0, (SNIFF_BYTES as u64).min(file.size()));
             if gloo::file::futures::read_as_text(&head).await.is_ok_and(|h| is_mt_model(&h)) {
-                dispatch.emit(Action::MtFilePicked { name, file: handle });
+                dispatch.emit(Action::Load(LoadAction::MtFilePicked { name, file: handle }));
                 return;
             }
         }
@@ -95,10 +95,12 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
         // bad byte (as in the CLI) instead of being read with U+FFFD in it.
         let action = match gloo::file::futures::read_as_bytes(&file).await {
             Ok(bytes) => match decode_utf8(&bytes, &name) {
-                Ok(text) => Action::FileRead { name, text: text.to_string(), slot },
-                Err(e) => Action::FileFailed { error: e.to_string(), name, slot },
+                Ok(text) => Action::Load(LoadAction::FileRead { name, text: text.to_string(), slot }),
+                Err(e) => Action::Load(LoadAction::FileFailed { error: e.to_string(), name, slot }),
             },
-            Err(e) => Action::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
+            Err(e) => {
+                Action::Load(LoadAction::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot })
+            }
         };
         dispatch.emit(action);
     });
@@ -112,10 +114,12 @@ fn fetch_exercise(url: String, dispatch: Callback<Action>) {
     yew::platform::spawn_local(async move {
         let slot = Some(Slot::Exercise);
         let action = match fetch_text(&window, &url).await {
-            Ok(text) => Action::FileRead { name: url.clone(), text, slot },
-            Err(e) => {
-                Action::FileFailed { name: url.clone(), error: format!("{url}: cannot open the exercise: {e}"), slot }
-            }
+            Ok(text) => Action::Load(LoadAction::FileRead { name: url.clone(), text, slot }),
+            Err(e) => Action::Load(LoadAction::FileFailed {
+                name: url.clone(),
+                error: format!("{url}: cannot open the exercise: {e}"),
+                slot,
+            }),
         };
         dispatch.emit(action);
     });
@@ -192,17 +196,20 @@ fn file_worker_answers(dispatch: Callback<Action>) -> Callback<protocol::Respons
                         let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = received.into_iter().unzip();
                         (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
                     });
-                    dispatch.emit(Action::Loaded { answer, corpus });
+                    dispatch.emit(Action::Load(LoadAction::Loaded { answer: Box::new(answer), corpus }));
                 }
-                Ok(received) => dispatch.emit(Action::LoadFailed(format!(
+                Ok(received) => dispatch.emit(Action::Load(LoadAction::LoadFailed(format!(
                     "the file worker sent {} of {} pairs",
                     received.len(),
                     answer.corpus.map_or(0, |(_, n)| n)
-                ))),
-                Err(e) => dispatch.emit(Action::LoadFailed(format!("the file worker sent a broken pair: {e}"))),
+                )))),
+                Err(e) => dispatch
+                    .emit(Action::Load(LoadAction::LoadFailed(format!("the file worker sent a broken pair: {e}")))),
             }
         }
-        Response::Failed { message, .. } | Response::Stopped { message } => dispatch.emit(Action::LoadFailed(message)),
+        Response::Failed { message, .. } | Response::Stopped { message } => {
+            dispatch.emit(Action::Load(LoadAction::LoadFailed(message)))
+        }
         _ => {}
     })
 }

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::file_handles;
 use super::panels::LoaderView;
-use super::state::{Action, Slot, SlotStatus};
+use super::state::{Action, LoadAction, Slot, SlotStatus};
 
 #[derive(Properties, PartialEq)]
 pub struct LoaderProps {
@@ -22,7 +22,7 @@ pub struct LoaderProps {
 fn give_files(files: Option<FileList>, slot: Option<Slot>, dispatch: &Callback<Action>) {
     let Some(files) = files else { return };
     let files = (0..files.length()).filter_map(|i| files.get(i)).map(|f| (f.name(), file_handles::hold(f))).collect();
-    dispatch.emit(Action::FilesGiven { files, slot });
+    dispatch.emit(Action::Load(LoadAction::FilesGiven { files, slot }));
 }
 
 pub(super) fn slot_row(slot: Slot, status: &SlotStatus, dispatch: &Callback<Action>) -> Html {
@@ -94,7 +94,7 @@ pub fn loader(props: &LoaderProps) -> Html {
     };
     let on_sample = {
         let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::LoadSample))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Load(LoadAction::LoadSample)))
     };
     let on_fresh = {
         let dispatch = props.dispatch.clone();
@@ -102,7 +102,7 @@ pub fn loader(props: &LoaderProps) -> Html {
     };
     let on_swap = {
         let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::SwapSides))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Load(LoadAction::SwapSides)))
     };
     let rows = |slots: &[Slot]| {
         slots.iter().map(|&slot| slot_row(slot, props.view.slot(slot), &props.dispatch)).collect::<Html>()

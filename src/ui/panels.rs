@@ -187,15 +187,19 @@ impl State {
             Selection { corpus: corpus.clone(), pair: self.pair, source: self.sel_source, target: self.sel_target };
         let c = &self.classroom;
         Panels {
-            loader: LoaderView { slots: self.slots.clone(), summary: self.corpus_summary(), stray: self.stray.clone() },
+            loader: LoaderView {
+                slots: self.slots.statuses.clone(),
+                summary: self.corpus_summary(),
+                stray: self.slots.stray.clone(),
+            },
             train: TrainView {
                 form: self.form.clone(),
                 busy: self.job.is_some(),
                 pairs: self.corpus.len(),
                 gold_links: self.corpus.gold_links(),
-                tables: both_tables(self.ok_name(Slot::LexS2t), self.ok_name(Slot::LexT2s))
+                tables: both_tables(self.slots.ok_name(Slot::LexS2t), self.slots.ok_name(Slot::LexT2s))
                     .map(|(a, b)| (a.to_string(), b.to_string())),
-                word_links: self.ok_name(Slot::WordLinks).map(str::to_string),
+                word_links: self.slots.ok_name(Slot::WordLinks).map(str::to_string),
                 note: self.job_note.clone(),
                 note_on_training_data: self.job_note_on_training_data,
                 worker_stopped: self.worker_stopped,
@@ -215,7 +219,7 @@ impl State {
                 training_mt: self.job.as_ref().is_some_and(|j| j.kind == super::state::JobKind::TrainMt),
                 corpus: corpus.clone(),
                 pair: self.pair,
-                lm: self.ok_name(Slot::Lm).map(str::to_string),
+                lm: self.slots.ok_name(Slot::Lm).map(str::to_string),
                 worker_stopped: self.worker_stopped,
             },
             export: ExportView {
@@ -260,8 +264,8 @@ impl State {
                 corpus,
                 pair: self.pair,
                 number: c.number_of(self.pair),
-                exercise_slot: self.slot(Slot::Exercise).clone(),
-                answers_slot: self.slot(Slot::Answers).clone(),
+                exercise_slot: self.slots.slot(Slot::Exercise).clone(),
+                answers_slot: self.slots.slot(Slot::Answers).clone(),
             },
         }
     }

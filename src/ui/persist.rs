@@ -204,7 +204,7 @@ pub fn use_kept_session(state: &Rc<State>, dispatch: &Callback<Action>) {
     let state = state.clone();
     use_effect(move || {
         // Not while files load or a session is restored: the session is complete only after.
-        let settled = state.restoring.is_none() && Slot::ALL.iter().all(|&s| !state.slot(s).checking);
+        let settled = state.restoring.is_none() && Slot::ALL.iter().all(|&s| !state.slots.slot(s).checking);
         let timer = settled.then(|| {
             gloo::timers::callback::Timeout::new(1000, move || {
                 let json = serde_json::to_string(&state.session()).unwrap_or_default();

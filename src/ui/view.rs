@@ -11,7 +11,7 @@ use yew::prelude::*;
 use super::effects::{carry_out, Workers};
 use super::into_view::{self, Place};
 use super::results::training_data_warning_inline;
-use super::state::{Action, Mode, Results, State};
+use super::state::{Action, LoadAction, Mode, Results, State};
 use super::store::{use_slice, Settled, Store, StoreHandle};
 use super::{
     diagram, exercise_panel, explain_panel, export, find, kernel_table, loader, persist, results, state, teach, train,
@@ -201,7 +201,7 @@ fn app() -> Html {
         let run = dispatch.clone();
         store.run_effects_with(move |effect| carry_out(effect, &workers, &run));
         // The built-in sample is read by the file worker, as any file.
-        store.dispatch(Action::LoadSample);
+        store.dispatch(Action::Load(LoadAction::LoadSample));
         (store, dispatch)
     });
     let (store, dispatch): (Rc<Store>, Callback<Action>) = (*page).clone();

@@ -10,22 +10,24 @@ use serde::{Deserialize, Serialize};
 use super::classroom::{Classroom, ExerciseAction};
 use super::folds::{Folds, SavedFolds, Side};
 use super::ids::{CorpusGen, JobId, WorkerGen};
-pub use super::load::Slot;
-use super::load::{self, CorpusOrigin, FileText, LoadAnswer, LoadRequest};
-use super::protocol::{CorpusText, LexiconFiles, NamedText, Request, Response, TranslationView};
+mod corpus;
+mod slots;
+#[cfg(test)]
+mod testing;
+use super::load::{self, LoadRequest};
+use super::protocol::{CorpusText, NamedText, Request, Response, TranslationView};
 use crate::align::composite::KernelSpec;
 use crate::align::explain::{curve_csv, results_csv};
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
 use crate::align::model::{DecisionThreshold, TrainOptions};
 use crate::app::alignment::{pair_span, PairSplit, PairsTraining, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
-use crate::app::files::{FileKind, SNIFF_BYTES};
 use crate::corpus::{Corpus, Found, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::eval::prf::Counts;
 use crate::exercise::Mark;
 use crate::io::links::write_links;
-use crate::io::links::{swap_links_text, Link, LinkKind};
+use crate::io::links::{Link, LinkKind};
 use crate::io::svg::{drawing_svg, DrawnLink, LinkStyle, DERIVATION_CSS};
 use crate::io::text::counted;
 use crate::io::tiger::{export_pair, PairIds, TreebankName};
@@ -36,8 +38,8 @@ use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
 use crate::svm::{SvmParams, DEFAULT_C};
 use crate::tree::{NodeId, Tree};
-
-const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, dev)";
+use corpus::SAMPLE_NAME;
+pub use slots::{is_mt_model, LoadAction, Slot, SlotStatus, Slots, Upload};
 
 /// A shared value that props compare by identity, so a view over a large
 /// value (the per-pair table) is not rebuilt while the value stays the same.
@@ -71,71 +73,6 @@ impl<T: ?Sized> std::ops::Deref for Shared<T> {
     type Target = T;
     fn deref(&self) -> &T {
         &self.0
-    }
-}
-
-/// Whether a `.json` file is a translation model, by its `format` header
-/// (both model files write it first): a typed sniff, not a substring search.
-pub fn is_mt_model(head: &str) -> bool {
-    FileKind::sniff(FileKind::AlignmentModel, head) == FileKind::TranslationModel
-}
-
-/// A file the user gave, kept so a later file can complete it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Upload {
-    pub name: String,
-    pub text: Shared<str>,
-}
-
-impl Upload {
-    fn named(&self) -> NamedText {
-        NamedText { name: self.name.clone(), text: self.text.to_string() }
-    }
-}
-
-/// What a slot shows: the files last given and either a summary or an
-/// error, and the files in use (the last ones that read): a file that does
-/// not read never replaces them.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct SlotStatus {
-    /// The files last given (being checked, or checked).
-    pub files: Vec<Upload>,
-    pub message: Option<Result<String, String>>,
-    /// The file worker is checking its files.
-    pub checking: bool,
-    /// The files in use: the last ones that read without error.
-    pub kept: Vec<Upload>,
-    /// What the files in use were found to hold.
-    pub kept_summary: Option<String>,
-    /// A file that read but deserves a warning (a lexical table covering few words).
-    pub warning: Option<String>,
-    /// Counts the files given, so that an answer about files given before
-    /// the last ones (several checks in flight) is not taken for theirs.
-    pub given: u32,
-    /// Trees that read but made no pairs (their other side is missing or
-    /// was refused): kept for their pair, not in use.
-    pub waiting: bool,
-}
-
-impl SlotStatus {
-    /// The file in use (the last that read without error).
-    fn ok_file(&self) -> Option<&Upload> {
-        self.kept.last()
-    }
-
-    /// After an error: what is still in use, shown next to the error.
-    pub fn still_in_use(&self) -> Option<String> {
-        match (&self.message, &self.kept_summary) {
-            (Some(Err(_)), Some(summary)) if self.waiting => Some(format!("kept for its pair, not in use: {summary}")),
-            (Some(Err(_)), Some(summary)) => Some(format!("still in use: {summary}")),
-            _ => None,
-        }
-    }
-
-    /// The checked files read: they are the ones in use now.
-    fn keep(&mut self, summary: &str) {
-        self.kept = self.files.clone();
-        self.kept_summary = Some(summary.to_string());
     }
 }
 
@@ -859,10 +796,8 @@ pub struct State {
     pub lambda: f64,
     pub lambda_text: String,
     pub lambda_error: Option<String>,
-    /// Status of each [`Slot`], indexed as in [`Slot::ALL`].
-    pub slots: [SlotStatus; 12],
-    /// A message about a file that fits no slot.
-    pub stray: Option<String>,
+    /// The file inputs: what each holds and said.
+    pub slots: Slots,
     pub form: TrainForm,
     pub model: Option<LoadedAlignmentModel>,
     pub results: Option<Shared<Results>>,
@@ -891,8 +826,6 @@ pub struct State {
     pub last_job: JobId,
     /// Why the last export could not be made (shown in the Export panel).
     pub export_error: Option<String>,
-    /// The built-in sample is being read by the file worker (this request).
-    pub sample_loading: Option<JobId>,
 }
 
 /// What the reducer asks the page to do, carried out in one place
@@ -914,9 +847,9 @@ pub enum Effect {
     /// Offer a file for download.
     Download { name: String, body: DownloadBody },
     /// Read a file the user gave (picked or dropped) as text, then hand it
-    /// back as [`Action::FileRead`] (or [`Action::FileFailed`]); with
+    /// back as [`Action::Load(LoadAction::FileRead)`] (or [`Action::Load(LoadAction::FileFailed)`]); with
     /// `sniff_mt`, a `.json` file whose head says it is a translation model
-    /// goes to the job worker unread instead ([`Action::MtFilePicked`]).
+    /// goes to the job worker unread instead ([`Action::Load(LoadAction::MtFilePicked)`]).
     ReadFile { file: FileHandle, name: String, slot: Option<Slot>, sniff_mt: bool },
     /// Fetch the exercise file the page's address names (`?exercise=FILE.json`,
     /// on the same site), then hand it back as a file read for [`Slot::Exercise`].
@@ -976,31 +909,14 @@ pub enum ExportFile {
     DerivationSvg,
 }
 
+/// What the views ask and the workers answer: each kind of action is a
+/// sub-state's, and [`State::apply`] hands it there.
+// `Response::Explained` is large only with 64-bit pointers (as in
+// `protocol`); in the page (wasm32), where actions live, the lint does not fire.
+#[cfg_attr(not(target_arch = "wasm32"), allow(clippy::large_enum_variant))]
 pub enum Action {
-    /// A file's text; `slot` when it was picked for one, else routed by name.
-    FileRead {
-        name: String,
-        text: String,
-        slot: Option<Slot>,
-    },
-    /// A file that could not be read as text: the error (naming the file) goes
-    /// next to the input it was meant for (picked for `slot`, or by its name).
-    FileFailed {
-        name: String,
-        error: String,
-        slot: Option<Slot>,
-    },
-    /// The file worker's answer, with the corpus it built (received in parts).
-    Loaded {
-        answer: LoadAnswer,
-        corpus: Option<(Corpus, Option<Vec<PairIds>>)>,
-    },
-    /// The file worker failed (or its answer did not decode): what it was checking stays unread.
-    LoadFailed(String),
-    LoadSample,
-    /// Read the loaded pairs the other way (target as source), with every
-    /// per-side file: trees, links, lexical tables, word links.
-    SwapSides,
+    /// The files: given, read, checked.
+    Load(LoadAction),
     SelectPair(usize),
     /// Previous (-1) or next (+1) pair.
     StepPair(isize),
@@ -1081,20 +997,8 @@ pub enum Action {
         now: f64,
     },
     DownloadMt,
-    /// A translation model file, handed to the worker unread.
-    MtFilePicked {
-        name: String,
-        file: FileHandle,
-    },
     /// The exercise panel.
     Exercise(ExerciseAction),
-    /// Files picked for `slot` (or dropped: routed by name), held unread by
-    /// the page: each is read as text ([`Effect::ReadFile`]), or a
-    /// translation model goes to the job worker unread.
-    FilesGiven {
-        files: Vec<(String, FileHandle)>,
-        slot: Option<Slot>,
-    },
     /// The page's address query on start (`?exercise=FILE.json` opens that exercise).
     OpenQuery(String),
     /// Offer one of the export files.
@@ -1195,7 +1099,6 @@ impl State {
             lambda_text,
             lambda_error,
             slots,
-            stray,
             form,
             model,
             results,
@@ -1215,7 +1118,6 @@ impl State {
             restoring,
             last_job,
             export_error,
-            sample_loading,
         } = self;
         let which = |j: &Option<Job>| j.as_ref().map(|j| (j.id, j.kind, j.corpus_gen, j.started.to_bits()));
         which(job) == which(&other.job)
@@ -1233,7 +1135,6 @@ impl State {
             && *lambda_text == other.lambda_text
             && *lambda_error == other.lambda_error
             && *slots == other.slots
-            && *stray == other.stray
             && *form == other.form
             && *model == other.model
             && *results == other.results
@@ -1252,11 +1153,10 @@ impl State {
             && *restoring == other.restoring
             && *last_job == other.last_job
             && *export_error == other.export_error
-            && *sample_loading == other.sample_loading
     }
 
     /// The state the page starts in: no pairs yet, and the built-in sample
-    /// to be read by the file worker ([`Action::LoadSample`], which the page
+    /// to be read by the file worker ([`Action::Load(LoadAction::LoadSample)`], which the page
     /// sends first): the page parses nothing on its own thread.
     pub fn new() -> Self {
         State {
@@ -1273,8 +1173,7 @@ impl State {
             lambda: DEFAULT_LAMBDA,
             lambda_text: DEFAULT_LAMBDA.to_string(),
             lambda_error: None,
-            slots: Default::default(),
-            stray: None,
+            slots: Slots::default(),
             form: TrainForm::default(),
             model: None,
             results: None,
@@ -1294,48 +1193,18 @@ impl State {
             restoring: None,
             last_job: JobId(0),
             export_error: None,
-            sample_loading: None,
         }
     }
 
     /// The state once the built-in sample is read (what the page holds once
-    /// the file worker answered [`Action::LoadSample`]; the sample read here).
+    /// the file worker answered [`Action::Load(LoadAction::LoadSample)`]; the sample read here).
     pub fn with_sample() -> Self {
         State { corpus: Rc::new(load::sample()), ..State::new() }
-    }
-
-    /// Files (or the sample) are being read: a restored session waits for them.
-    fn reading(&self) -> bool {
-        self.sample_loading.is_some() || Slot::ALL.iter().any(|&s| self.slot(s).checking)
     }
 
     /// The page's address fragment for the pair and mode shown.
     pub fn location(&self) -> String {
         format!("#pair={}&mode={}", self.pair + 1, self.mode.name())
-    }
-
-    pub fn current_pair(&self) -> Option<Rc<TreePair>> {
-        self.corpus.pairs.get(self.pair).cloned().map(Rc::new)
-    }
-
-    /// The corpus loaded, in a line; while the built-in sample is read, that
-    /// (not the counts of the pairs it will replace).
-    pub fn corpus_summary(&self) -> String {
-        if self.sample_loading.is_some() {
-            return format!("{SAMPLE_NAME}: reading it…");
-        }
-        let c = &self.corpus;
-        let nodes: usize = c.pairs.iter().map(|p| p.source.len() + p.target.len()).sum();
-        let swapped = if self.sides_swapped { " (sides swapped)" } else { "" };
-        format!("{}: {} pairs, {} nodes, {} gold links{swapped}", self.corpus_name, c.len(), nodes, c.gold_links())
-    }
-
-    pub fn slot(&self, slot: Slot) -> &SlotStatus {
-        &self.slots[slot as usize]
-    }
-
-    fn slot_mut(&mut self, slot: Slot) -> &mut SlotStatus {
-        &mut self.slots[slot as usize]
     }
 
     /// The results, if they belong to the trees now loaded.
@@ -1346,22 +1215,6 @@ impl State {
     /// [`State::results`], shared.
     pub fn shared_results(&self) -> Option<Shared<Results>> {
         self.results.clone().filter(|r| r.corpus_gen == self.corpus_gen)
-    }
-
-    /// The name of the slot's file, if it read without error.
-    pub fn ok_name(&self, slot: Slot) -> Option<&str> {
-        self.slot(slot).ok_file().map(|u| u.name.as_str())
-    }
-
-    /// The uploaded lexical files that read without error (copies: for a request).
-    pub fn lexicon_files(&self) -> LexiconFiles {
-        let ok = |s: Slot| self.slot(s).ok_file().map(Upload::named);
-        LexiconFiles { s2t: ok(Slot::LexS2t), t2s: ok(Slot::LexT2s), word_links: ok(Slot::WordLinks) }
-    }
-
-    /// The uploaded ARPA language model, if it read without error (a copy: for a request).
-    pub fn lm_file(&self) -> Option<NamedText> {
-        self.slot(Slot::Lm).ok_file().map(Upload::named)
     }
 
     /// The sub-tree pair the selection is compared with, as (source, target).
@@ -1525,72 +1378,6 @@ impl State {
         }
     }
 
-    /// Keeps a file's text in its slot and asks the file worker to check
-    /// it (and to build the corpus, when the slot's files make one).
-    fn file_read(&mut self, name: String, text: String, slot: Option<Slot>) -> Option<Effect> {
-        // Both model files are .json: the header says which one this is.
-        let slot = match slot.or_else(|| Slot::of_file(&name)) {
-            Some(Slot::Model) => {
-                let head = text.get(..SNIFF_BYTES).unwrap_or(&text);
-                Some(Slot::of_kind(FileKind::sniff(FileKind::AlignmentModel, head)))
-            }
-            other => other,
-        };
-        let Some(slot) = slot else {
-            self.stray = Some(format!(
-                "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, Moses lex.e2f/lex.f2e, aligned.* word alignment, \
-                 ARPA language model, or model or exercise .json file; nothing was loaded from it"
-            ));
-            return None;
-        };
-        self.stray = None;
-        let text_is_empty = text.is_empty();
-        let upload = Upload { name: name.clone(), text: text.into() };
-        let status = self.slot_mut(slot);
-        status.given = status.given.wrapping_add(1);
-        match slot {
-            // Tiger input takes three files; same-named files replace each
-            // other, and a file after a complete set of three starts a new set.
-            Slot::Tiger => {
-                if status.files.len() >= 3 {
-                    status.files.clear();
-                }
-                status.files.retain(|u| u.name != name);
-                status.files.push(upload);
-            }
-            // A class's answers files gather; a file of the same name replaces its earlier copy.
-            Slot::Answers => {
-                status.files.retain(|u| u.name != name);
-                status.files.push(upload);
-            }
-            _ => status.files = vec![upload],
-        }
-        if slot == Slot::TranslationModel {
-            if text_is_empty {
-                status.message = Some(Err(format!("{name}:1:1: the file is empty; nothing was loaded from it")));
-                return None;
-            }
-            // Read by the job worker, which keeps the model.
-            status.message = Some(Ok(format!("{name}: reading it in the worker…")));
-            let upload =
-                status.files.last().cloned().map(|u| MtUpload { name: u.name, source: MtSource::Text(u.text) });
-            return upload.map(|u| self.upload_mt(u));
-        }
-        status.message = None;
-        status.checking = true;
-        // Files of the trees' group that were refused (gold links given
-        // before their trees, say) are checked again with this one: the
-        // refusal may have been for want of it.
-        for other in Slot::TREES_GROUP {
-            let s = self.slot_mut(other);
-            if other != slot && matches!(s.message, Some(Err(_))) && s.files != s.kept {
-                s.checking = true;
-            }
-        }
-        let id = self.job_id();
-        Some(Effect::Load(id, self.load_request(slot)))
-    }
-
     /// A fresh request id.
     fn job_id(&mut self) -> JobId {
         self.last_job = self.last_job.next();
@@ -1668,78 +1455,6 @@ impl State {
         Some((self.pair, self.sel_source?, self.sel_target?, Rc::as_ptr(&results.0) as usize, self.worker_gen))
     }
 
-    /// What the file worker needs to check slot `changed`: its files and
-    /// those checked with them.
-    fn load_request(&self, changed: Slot) -> LoadRequest {
-        let slots: &[Slot] = match changed {
-            Slot::Source | Slot::Target | Slot::Gold => &Slot::TREES_GROUP,
-            Slot::Tiger => &[Slot::Tiger, Slot::WordLinks],
-            // Answers are checked against the open exercise's file.
-            Slot::Answers => &[Slot::Exercise, Slot::Answers],
-            _ => std::slice::from_ref(&changed),
-        };
-        // The new files of the changed slot (and of those still being
-        // checked: files dropped together), with the files in use of the others.
-        // Refused files of the group checked again with it (see `file_read`).
-        let retrying = |s: Slot| {
-            let status = self.slot(s);
-            s != changed && status.checking && matches!(status.message, Some(Err(_)))
-        };
-        let texts = |files: &[Upload]| -> Vec<FileText> {
-            files.iter().map(|u| FileText { name: u.name.clone(), text: u.text.to_string() }).collect()
-        };
-        let retry = slots.iter().filter(|&&s| retrying(s)).map(|&s| (s, texts(&self.slot(s).files))).collect();
-        let files = slots
-            .iter()
-            .map(|&s| {
-                let status = self.slot(s);
-                (s, if s == changed || (status.checking && !retrying(s)) { &status.files } else { &status.kept })
-            })
-            .filter(|(_, files)| !files.is_empty())
-            .map(|(s, files)| (s, texts(files)))
-            .collect();
-        // Gold links without uploaded trees go with the trees loaded now.
-        let uploaded_trees = [Slot::Source, Slot::Target].iter().all(|&s| self.slot(s).ok_file().is_some());
-        let current = (changed == Slot::Gold && !uploaded_trees).then(|| {
-            let text = CorpusText::of(&self.corpus);
-            (text.source, text.target)
-        });
-        // A lexical table's coverage is counted over the words it is conditioned on.
-        let side = |words: fn(&TreePair) -> &[String]| -> Vec<String> {
-            self.corpus.pairs.iter().flat_map(|p| words(p).iter().cloned()).collect()
-        };
-        let words = match changed {
-            Slot::LexS2t => side(|p| p.source.words()),
-            Slot::LexT2s => side(|p| p.target.words()),
-            _ => Vec::new(),
-        };
-        // Which slots' last given files go (the others' files in use).
-        let given = (slots.iter())
-            .filter(|&&s| s == changed || self.slot(s).checking)
-            .map(|&s| (s, self.slot(s).given))
-            .collect();
-        LoadRequest {
-            changed,
-            files,
-            current,
-            lengths: self.corpus.sentence_lengths(),
-            words,
-            retry,
-            given,
-            sample: false,
-        }
-    }
-
-    /// The file worker's answer: each checked slot's status, the model
-    /// file's description, and the corpus the files make (its pairs
-    /// received in parts, with their Tiger ids).
-    fn loaded(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
-        self.load_answer(answer, corpus);
-        if !self.reading() {
-            self.finish_restore();
-        }
-    }
-
     /// What a session keeps for the next visit (see [`Session`]).
     pub fn session(&self) -> Session {
         // The files as given: a swap is done again after they load.
@@ -1766,7 +1481,7 @@ impl State {
             .iter()
             .filter(|&&slot| exercise_open || !matches!(slot, Slot::Exercise | Slot::Answers))
             .flat_map(|&slot| {
-                let kept = &given.slot(slot).kept;
+                let kept = &given.slots.slot(slot).kept;
                 kept.iter().map(move |u| SavedFile { slot, name: u.name.clone(), text: u.text.to_string() })
             })
             .collect();
@@ -1831,7 +1546,7 @@ impl State {
         }
         match (session.translation_model, mt_file) {
             (Some((name, _)), Some(file)) => {
-                effects.extend(self.reduce(Action::MtFilePicked { name, file }));
+                effects.extend(self.load(LoadAction::MtFilePicked { name, file }));
             }
             (Some((name, Some(text))), None) => {
                 effects.push(self.upload_mt(MtUpload { name, source: MtSource::Text(text.into()) }));
@@ -1847,9 +1562,9 @@ impl State {
             folds: session.folds,
         });
         for f in session.files {
-            effects.extend(self.file_read(f.name, f.text, Some(f.slot)));
+            effects.extend(self.load(LoadAction::FileRead { name: f.name, text: f.text, slot: Some(f.slot) }));
         }
-        if !self.reading() {
+        if !self.slots.reading() {
             self.finish_restore();
         }
         effects
@@ -1878,191 +1593,6 @@ impl State {
         }
     }
 
-    /// Source or target trees that read but made no pairs are kept for
-    /// their pair, and say so: the pairs shown are still the ones before.
-    /// Pairs made from the trees (`from_trees`; not gold links for the trees
-    /// shown) put both kept tree files in use.
-    /// `answered`: the slots the answer was taken for, and whether about files just given.
-    fn mark_waiting_trees(&mut self, answered: &[(Slot, bool)], from_trees: bool) {
-        for (slot, other) in [(Slot::Source, Slot::Target), (Slot::Target, Slot::Source)] {
-            let Some(&(_, given)) = answered.iter().find(|(s, _)| *s == slot) else { continue };
-            if from_trees {
-                self.slot_mut(slot).waiting = false;
-                continue;
-            }
-            let kept_now = given && matches!(self.slot(slot).message, Some(Ok(_)));
-            if !(kept_now || self.slot(slot).waiting) {
-                continue;
-            }
-            let side = if other == Slot::Source { "source" } else { "target" };
-            let why = if matches!(self.slot(other).message, Some(Err(_))) {
-                format!("its {side} trees were refused")
-            } else if matches!(self.slot(Slot::Gold).message, Some(Err(_))) && !self.slot(other).kept.is_empty() {
-                "the gold links given with it were refused".to_string()
-            } else if self.slot(other).kept.is_empty() {
-                format!("no {side} trees yet")
-            } else {
-                continue;
-            };
-            let s = self.slot_mut(slot);
-            s.waiting = true;
-            if let (Some(Ok(_)), Some(summary)) = (&s.message, &s.kept_summary) {
-                s.message = Some(Ok(format!("{summary}; not in use: {why} (the pairs shown stay)")));
-            }
-        }
-    }
-
-    /// The file worker's answer, applied.
-    fn load_answer(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
-        let tiger_imported = matches!(answer.corpus, Some((CorpusOrigin::Tiger, _)));
-        let new_corpus = answer.corpus.is_some();
-        // The slots answered, and whether about files just given.
-        let mut answered: Vec<(Slot, bool)> = Vec::new();
-        for (slot, status) in answer.statuses {
-            let s = self.slot_mut(slot);
-            let about_given = answer.given.iter().find(|(g, _)| *g == slot).map(|&(_, n)| n);
-            if about_given.is_some_and(|n| n != s.given) {
-                continue; // files given since are being checked
-            }
-            answered.push((slot, about_given.is_some()));
-            if about_given.is_some() {
-                s.checking = false;
-                // The warning goes with the files in use.
-                if status.is_ok() {
-                    s.warning = answer.warnings.iter().find(|(w, _)| *w == slot).map(|(_, w)| w.clone());
-                }
-                // Its new files were checked: in use if they read (a Tiger
-                // set once it imported, not while it waits for its third file).
-                if let (Ok(summary), true) = (&status, slot != Slot::Tiger || tiger_imported) {
-                    s.keep(summary);
-                }
-                s.message = Some(status);
-                continue;
-            }
-            // Checked again with the files in use: the last upload's error stays shown.
-            match status {
-                Ok(summary) => {
-                    if !matches!(s.message, Some(Err(_))) {
-                        s.message = Some(Ok(summary.clone()));
-                    }
-                    s.kept_summary = Some(summary);
-                }
-                Err(e) => {
-                    // Word links that do not fit the new pairs are no longer in use.
-                    if slot == Slot::WordLinks && new_corpus {
-                        s.kept.clear();
-                        s.kept_summary = None;
-                    }
-                    s.message = Some(Err(e));
-                }
-            }
-        }
-        let from_trees = matches!(answer.corpus, Some((CorpusOrigin::Trees { .. }, _)));
-        self.mark_waiting_trees(&answered, from_trees);
-        self.pair_tables();
-        if let (Some(summary), Some(u)) = (answer.model, self.slot(Slot::Model).ok_file().cloned()) {
-            self.model = Some(LoadedAlignmentModel {
-                json: u.text.clone(),
-                origin: ModelOrigin::Uploaded(u.name.clone()),
-                summary,
-                trained_on: None,
-            });
-        }
-        if let Some(class) = answer.class {
-            self.classroom.class = Some(Rc::new(class));
-        }
-        let (Some((origin, _)), Some((corpus, ids))) = (answer.corpus, corpus) else { return };
-        match origin {
-            CorpusOrigin::Exercise(file) => {
-                let Some((_, exercise)) = answer.exercise else { return };
-                self.sides_swapped = false;
-                self.replace_corpus(corpus, format!("Exercise '{}' ({file})", exercise.title));
-                // Aligning by hand, with the key shown only if the instructor chose so.
-                self.teach = Teach { reveal_gold: exercise.show_gold, ..Teach::default() };
-                self.mode = Mode::Teach;
-                self.clear_selection();
-                self.classroom.opened(file, exercise);
-            }
-            // Pairs read from files: their names say the direction again.
-            CorpusOrigin::Trees { source, target } => {
-                self.sides_swapped = false;
-                self.replace_corpus(corpus, format!("Uploaded {source} / {target}"))
-            }
-            CorpusOrigin::Tiger => {
-                self.sides_swapped = false;
-                self.replace_corpus(corpus, "Uploaded TigerXML pair".into());
-                self.tiger_ids = ids.map(Rc::new);
-            }
-            CorpusOrigin::Sample => {
-                self.sample_loading = None;
-                self.sides_swapped = false;
-                self.replace_corpus(corpus, SAMPLE_NAME.into());
-            }
-            CorpusOrigin::GoldFor(gold) => {
-                let base = self.corpus_name.split(" + gold links from ").next().unwrap_or_default().to_string();
-                self.replace_gold(corpus, format!("{base} + gold links from {gold}"));
-            }
-        }
-    }
-
-    /// Notes on a lone table that the other one is needed too.
-    fn pair_tables(&mut self) {
-        for (slot, other) in [(Slot::LexS2t, "p(s|t)"), (Slot::LexT2s, "p(t|s)")] {
-            let partner = if slot == Slot::LexS2t { Slot::LexT2s } else { Slot::LexS2t };
-            let has_partner = self.slot(partner).ok_file().is_some();
-            if let Some(Ok(m)) = &mut self.slot_mut(slot).message {
-                let waiting = format!(" (waiting for the {other} table)");
-                if has_partner {
-                    if let Some(stripped) = m.strip_suffix(&waiting) {
-                        *m = stripped.to_string();
-                    }
-                } else if !m.ends_with(&waiting) {
-                    m.push_str(&waiting);
-                }
-            }
-        }
-    }
-
-    fn replace_corpus(&mut self, corpus: Corpus, name: String) {
-        let same_trees = corpus.len() == self.corpus.len()
-            && corpus.pairs.iter().zip(&self.corpus.pairs).all(|(a, b)| a.source == b.source && a.target == b.target);
-        if same_trees {
-            self.replace_gold(corpus, name);
-            return;
-        }
-        self.corpus = Rc::new(corpus);
-        self.corpus_name = name;
-        self.corpus_gen = self.corpus_gen.next();
-        // Other pairs: an open exercise's links and checks no longer apply.
-        self.classroom.open = None;
-        self.classroom.checks = None;
-        self.tiger_ids = None;
-        self.sides_swapped = false;
-        self.pair = 0;
-        self.teach = Teach::default();
-        self.clear_selection();
-        self.find.found = self.corpus.find(&self.find.query, FindPair::LIMIT);
-        self.find.added = None;
-        if let Some(p) = self.wanted_pair.filter(|&p| p < self.corpus.len()) {
-            self.pair = p;
-            self.wanted_pair = None;
-        }
-    }
-
-    /// The same trees with other gold links: results are scored again.
-    fn replace_gold(&mut self, corpus: Corpus, name: String) {
-        self.corpus = Rc::new(corpus);
-        self.corpus_name = name;
-        let gen = self.corpus_gen;
-        if let Some(r) = self.results.as_mut().filter(|r| r.corpus_gen == gen) {
-            // A new Rc, so views that compare results by pointer see the change.
-            let mut rescored = (**r).clone();
-            rescored.score(&self.corpus);
-            *r = Shared(Rc::new(rescored));
-        }
-        self.explained = None;
-    }
-
     /// Undoes (or redoes) the last edit of the hand links, on its pair (shown, in teaching mode).
     fn undo_redo(&mut self, undo: bool) {
         let history = &mut self.teach.history;
@@ -2088,39 +1618,6 @@ impl State {
         self.teach.pending = None;
         let verb = if undo { "Undone" } else { "Redone" };
         self.teach.message = Some(Ok(format!("{verb}: pair {} has {n} links of yours.", pair + 1)));
-    }
-
-    /// [`Action::SwapSides`]: the pairs ([`Corpus::swapped`]) and every
-    /// file kept per side change sides, so later loads and requests agree
-    /// with them: trees and lexical tables trade slots, gold and word links
-    /// are reversed ([`swap_links_text`]); hand links are reversed; results
-    /// of the other direction no longer apply.
-    fn swap_sides(&mut self) {
-        self.corpus = Rc::new(self.corpus.swapped());
-        self.corpus_gen = self.corpus_gen.next();
-        self.sides_swapped = !self.sides_swapped;
-        self.tiger_ids = self.tiger_ids.as_ref().map(|ids| {
-            let swap = |p: &PairIds| PairIds { source: p.target.clone(), target: p.source.clone() };
-            Rc::new(ids.iter().map(swap).collect())
-        });
-        self.slots.swap(Slot::Source as usize, Slot::Target as usize);
-        self.slots.swap(Slot::LexS2t as usize, Slot::LexT2s as usize);
-        for slot in [Slot::Gold, Slot::WordLinks] {
-            let status = self.slot_mut(slot);
-            for u in status.files.iter_mut().chain(status.kept.iter_mut()) {
-                u.text = swap_links_text(&u.text).into();
-            }
-        }
-        let history = &mut self.teach.history;
-        let edits = history.undo.iter_mut().chain(history.redo.iter_mut());
-        let lists = self.teach.links.values_mut().chain(edits.flat_map(|e| [&mut e.before, &mut e.after]));
-        for links in lists {
-            for l in links.iter_mut() {
-                *l = (l.1, l.0);
-            }
-        }
-        self.clear_selection();
-        self.teach.message = None;
     }
 
     fn clear_selection(&mut self) {
@@ -2264,7 +1761,7 @@ impl State {
     fn worker(&mut self, response: Response, now: f64) {
         let job_is = |job: &Option<Job>, id: JobId| job.as_ref().is_some_and(|j| j.id == id);
         match response {
-            // The file worker's answers arrive as `Action::Loaded`.
+            // The file worker's answers arrive as `Action::Load(LoadAction::Loaded)`.
             // Put together by `effects::job_worker_answers`.
             Response::AlignedPart { .. } => {}
             Response::Ready | Response::CorpusPart { .. } | Response::Loaded { .. } => {}
@@ -2356,7 +1853,7 @@ impl State {
                 } else if self.mt.loading == Some(job) {
                     self.mt.loading = None;
                     let Some(u) = self.mt.upload.clone() else { return };
-                    let status = self.slot_mut(Slot::TranslationModel);
+                    let status = self.slots.slot_mut(Slot::TranslationModel);
                     let message = format!("{}: {summary}", u.name);
                     status.keep(&message);
                     status.message = Some(Ok(message));
@@ -2455,7 +1952,7 @@ impl State {
                     self.mt.note = Some(Err(message.clone()));
                 }
                 if self.mt.loading.take().is_some() {
-                    self.slot_mut(Slot::TranslationModel).message = Some(Err(message.clone()));
+                    self.slots.slot_mut(Slot::TranslationModel).message = Some(Err(message.clone()));
                 }
                 // Whatever job was running is not coming back either; the
                 // fresh worker holds no alignment to explain.
@@ -2484,7 +1981,7 @@ impl State {
                         None => self.mt.input_error = Some(message),
                     }
                 } else if self.mt.loading.take_if(|id| *id == job).is_some() {
-                    self.slot_mut(Slot::TranslationModel).message = Some(Err(message));
+                    self.slots.slot_mut(Slot::TranslationModel).message = Some(Err(message));
                 } else if job_is(&self.job, job) {
                     match self.job.take().map(|j| j.kind) {
                         Some(JobKind::TrainMt | JobKind::TranslateAll) => self.mt.note = Some(Err(message)),
@@ -2552,26 +2049,7 @@ impl State {
             s.teach.refused = None;
         }
         match action {
-            Action::FileRead { name, text, slot } => effects.extend(s.file_read(name, text, slot)),
-            Action::Loaded { answer, corpus } => s.loaded(answer, corpus),
-            Action::LoadFailed(message) => {
-                s.sample_loading = None;
-                for slot in Slot::ALL {
-                    let status = s.slot_mut(slot);
-                    if std::mem::take(&mut status.checking) {
-                        status.message = Some(Err(format!("not read: {message}")));
-                    }
-                }
-                s.finish_restore();
-            }
-            Action::FileFailed { name, error, slot } => match slot.or_else(|| Slot::of_file(&name)) {
-                // What was loaded from that input stays; only its status says what went wrong.
-                Some(slot) => {
-                    s.stray = None;
-                    s.slot_mut(slot).message = Some(Err(error));
-                }
-                None => s.stray = Some(error),
-            },
+            Action::Load(a) => effects.extend(s.load(a)),
             Action::SelectPair(p) => s.select_pair(p),
             Action::StepPair(delta) => {
                 let p = (s.pair as isize + delta).max(0) as usize;
@@ -2651,7 +2129,7 @@ impl State {
                         job: id,
                         corpus,
                         options,
-                        lexicon: s.lexicon_files(),
+                        lexicon: s.slots.lexicon_files(),
                         how,
                     }));
                 }
@@ -2661,7 +2139,12 @@ impl State {
                     let id = s.job_id();
                     s.start_job(id, JobKind::Align, now);
                     let corpus = CorpusText::of(&s.corpus);
-                    effects.push(Effect::Post(Request::Align { job: id, corpus, model, lexicon: s.lexicon_files() }));
+                    effects.push(Effect::Post(Request::Align {
+                        job: id,
+                        corpus,
+                        model,
+                        lexicon: s.slots.lexicon_files(),
+                    }));
                 }
             }
             Action::DownloadModel => {
@@ -2680,7 +2163,7 @@ impl State {
                         corpus: CorpusText::of(&s.corpus),
                         system: s.mt.system,
                         extract: s.mt.extract,
-                        lm: s.lm_file(),
+                        lm: s.slots.lm_file(),
                     }));
                 }
             }
@@ -2735,7 +2218,7 @@ impl State {
                 s.worker_gen = s.worker_gen.next();
                 s.mt.translating = None;
                 if s.mt.loading.take().is_some() {
-                    s.slot_mut(Slot::TranslationModel).message =
+                    s.slots.slot_mut(Slot::TranslationModel).message =
                         Some(Err("not read: the worker was restarted; load the file again".into()));
                 }
                 if let Some(j) = s.job.take() {
@@ -2776,7 +2259,7 @@ impl State {
                 *s = State::new();
                 (s.worker_gen, s.last_job) = (worker_gen, last_job);
                 effects.extend([Effect::ForgetSession, Effect::RestartJobWorker, Effect::SetLocation(s.location())]);
-                effects.extend(s.reduce(Action::LoadSample));
+                effects.extend(s.load(LoadAction::LoadSample));
             }
             Action::Find(query) => {
                 s.find.found = s.corpus.find(&query, FindPair::LIMIT);
@@ -2827,38 +2310,14 @@ impl State {
             Action::SortBy(key) => {
                 s.sort = if s.sort.0 == key { (key, !s.sort.1) } else { (key, true) };
             }
-            Action::LoadSample => {
-                let id = s.job_id();
-                s.sample_loading = Some(id);
-                effects.push(Effect::Load(id, LoadRequest::sample()));
-            }
-            Action::SwapSides => s.swap_sides(),
             Action::SetMtSystem(system) => s.mt.system = system,
             Action::SetMtExtract(extract) => s.mt.extract = extract,
             Action::SetMtInput(text) => {
                 s.mt.input = text;
                 s.mt.input_error = None;
             }
-            Action::FilesGiven { files, slot } => {
-                for (name, file) in files {
-                    let routed = slot.or_else(|| Slot::of_file(&name));
-                    if routed == Some(Slot::TranslationModel) {
-                        effects.extend(s.reduce(Action::MtFilePicked { name, file }));
-                    } else {
-                        let sniff_mt = routed == Some(Slot::Model);
-                        effects.push(Effect::ReadFile { file, name, slot, sniff_mt });
-                    }
-                }
-            }
             Action::OpenQuery(query) => effects.extend(exercise_address(&query).map(Effect::FetchExercise)),
             Action::Export(file) => effects.extend(s.export(file)),
-            Action::MtFilePicked { name, file } => {
-                s.stray = None;
-                let status = s.slot_mut(Slot::TranslationModel);
-                status.files.clear();
-                status.message = Some(Ok(format!("{name}: reading it in the worker…")));
-                effects.push(s.upload_mt(MtUpload { name, source: MtSource::File(file) }));
-            }
         }
         effects
     }
@@ -2866,55 +2325,10 @@ impl State {
 
 #[cfg(test)]
 mod tests {
+    use super::testing::*;
     use super::*;
     use crate::ui::load;
-
-    /// Applies `action` and carries out its effects as `ui::effects` and
-    /// the file worker do (the corpus decoded from its parts).
-    fn run(s: &mut State, action: Action) -> Vec<Effect> {
-        let effects = s.apply(action);
-        for effect in &effects {
-            if let Effect::Load(_, request) = effect {
-                answer_load(s, request);
-            }
-        }
-        effects
-    }
-
-    /// The file worker's answer to `request`, as `effects::file_worker_answers` hands it to the reducer.
-    fn answer_load(s: &mut State, request: &load::LoadRequest) {
-        let checked = load::check(request);
-        let parts = checked.parts();
-        let decoded: Result<Vec<_>, _> = parts.into_iter().flatten().map(load::WirePair::decode).collect();
-        let corpus = checked.answer.corpus.as_ref().map(|_| {
-            let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = decoded.unwrap().into_iter().unzip();
-            (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
-        });
-        s.apply(Action::Loaded { answer: checked.answer, corpus });
-    }
-
-    fn read(s: &mut State, name: &str, text: &str, slot: Option<Slot>) -> Vec<Effect> {
-        run(s, Action::FileRead { name: name.into(), text: text.into(), slot })
-    }
-
-    fn progress(job: u32, stage: &str, done: u64, total: u64) -> Action {
-        Action::Worker {
-            response: Response::Progress { job: JobId(job), stage: stage.into(), done, total, kkt: None },
-            now: 5.0,
-        }
-    }
-
-    /// The worker's answer aligning pairs `first..n` with empty searches.
-    fn empty_alignment(job: JobId, n: usize, lexicon: &str, first: usize) -> Response {
-        let aligned = n.saturating_sub(first);
-        Response::Aligned {
-            job,
-            searches: vec![Search::default(); aligned],
-            baseline: vec![Vec::new(); aligned],
-            lexicon: lexicon.into(),
-            first,
-        }
-    }
+    use crate::ui::protocol::LexiconFiles;
 
     /// The classroom round trip in the page's state: the instructor exports
     /// an exercise; opened (dropped), it becomes the corpus with its key
@@ -2934,10 +2348,10 @@ mod tests {
         // Dropped (no slot): the head says it is an exercise, not a model.
         read(&mut s, name, &text, None);
         assert_eq!(
-            s.slot(Slot::Exercise).message.as_ref().map(|m| m.is_ok()),
+            s.slots.slot(Slot::Exercise).message.as_ref().map(|m| m.is_ok()),
             Some(true),
             "{:?}",
-            s.slot(Slot::Exercise)
+            s.slots.slot(Slot::Exercise)
         );
         assert_eq!(s.mode, Mode::Teach);
         assert_eq!(s.corpus.len(), 2);
@@ -2980,7 +2394,7 @@ mod tests {
         let ben = Answers::new(&exercise, "Ben", &[]).to_json();
         read(&mut s, ana_name, &ana, None);
         read(&mut s, "ben.answers.json", &ben, Some(Slot::Answers));
-        assert_eq!(s.slot(Slot::Answers).message, Some(Ok(format!("2 answers files checked against {name}"))));
+        assert_eq!(s.slots.slot(Slot::Answers).message, Some(Ok(format!("2 answers files checked against {name}"))));
         let class = s.classroom.class.clone().unwrap();
         assert_eq!(class.students.iter().map(|r| r.student.as_str()).collect::<Vec<_>>(), ["Ana", "Ben"]);
         assert_eq!(class.students[0].counts.correct, 1);
@@ -2992,7 +2406,7 @@ mod tests {
             "{\"format\": \"treelink-exercise-answers\", \"version\": 1",
             Some(Slot::Answers),
         );
-        let status = s.slot(Slot::Answers).message.clone().unwrap().unwrap_err();
+        let status = s.slots.slot(Slot::Answers).message.clone().unwrap().unwrap_err();
         assert!(status.starts_with("1 of 3 files not counted: bad.answers.json:"), "{status}");
         assert_eq!(s.classroom.class.as_ref().unwrap().students.len(), 2);
         // Kept for the next visit: the open exercise, the answers files and the student's name.
@@ -3006,7 +2420,7 @@ mod tests {
         assert_eq!((r.mode, &r.teach.links), (Mode::Teach, &s.teach.links));
         assert_eq!(r.classroom.class.as_ref().map(|c| c.students.len()), Some(2));
         // The sample again: the exercise closes.
-        run(&mut s, Action::LoadSample);
+        run(&mut s, Action::Load(LoadAction::LoadSample));
         assert!(s.classroom.open.is_none());
         assert!(s.session().files.is_empty(), "a closed exercise is not kept");
     }
@@ -3107,334 +2521,6 @@ mod tests {
     }
 
     #[test]
-    fn dropped_files_are_checked_by_the_file_worker_and_routed_by_kind() {
-        let mut s = State::with_sample();
-        // The reducer only keeps the text and asks for a check: nothing is parsed on the page.
-        let effects = s.apply(Action::FileRead { name: "x.src".into(), text: "(S (A a))\n".into(), slot: None });
-        let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
-        assert_eq!(request.changed, Slot::Source);
-        assert_eq!(
-            request.files,
-            vec![(Slot::Source, vec![FileText { name: "x.src".into(), text: "(S (A a))\n".into() }])]
-        );
-        assert!(s.slot(Slot::Source).checking && s.slot(Slot::Source).message.is_none());
-        let mut s = State::with_sample();
-        read(&mut s, "x.src", "(S (A a))\n", None);
-        // Alone, the source is kept for its target, not in use.
-        assert_eq!(
-            s.slot(Slot::Source).message,
-            Some(Ok("x.src: 1 tree, 2 nodes; not in use: no target trees yet (the pairs shown stay)".into()))
-        );
-        assert!(!s.slot(Slot::Source).checking);
-        read(&mut s, "x.trg", "(S (B b)\n", None);
-        let message = s.slot(Slot::Target).message.clone();
-        assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.trg:2:1: expected ')'")), "{message:?}");
-        assert!(s.corpus.len() > 1, "a broken file keeps the corpus");
-        let gen = s.corpus_gen;
-        read(&mut s, "x.trg", "(S (B b))\n", None);
-        assert_eq!(s.corpus.len(), 1);
-        assert_eq!(s.corpus_gen, gen.next());
-        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
-        // A link outside the trees: the error is shown by the file it is in (its typed origin).
-        read(&mut s, "x.gold", "0-99\n", None);
-        let message = s.slot(Slot::Gold).message.clone();
-        assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.gold:1:1: link 0-99")), "{message:?}");
-        assert!(matches!(s.slot(Slot::Source).message, Some(Ok(_))));
-        read(&mut s, "x.gold", "0-0\n", None);
-        assert_eq!((s.corpus.gold_links(), s.corpus_gen), (1, gen.next()), "the same trees with gold links");
-        assert!(read(&mut s, "notes.txt", "", None).is_empty());
-        assert!(s.stray.as_deref().is_some_and(|m| m.starts_with("notes.txt: expected")));
-        // A .json file is told by its format header, not its name, and goes to the job worker unread.
-        let mt = "{\"format\":\"treelink-mt\",\"version\":1}";
-        let effects = read(&mut s, "m.json", mt, None);
-        assert!(
-            matches!(&effects[..], [Effect::Post(Request::LoadMt { model, .. })] if model.name == "m.json"),
-            "{effects:?}"
-        );
-        assert!(s.mt.upload.as_ref().is_some_and(|u| u.name == "m.json"));
-        assert_eq!(s.slot(Slot::Model).files.len(), 0);
-        assert_eq!(Slot::of_file("lex.e2f"), Some(Slot::LexS2t));
-        assert_eq!(Slot::of_file("model.tlmt"), Some(Slot::TranslationModel));
-        assert_eq!(Slot::of_file("aligned.grow-diag-final-and"), Some(Slot::WordLinks));
-        // A lone lexical table waits for its partner.
-        read(&mut s, "lex.e2f", "a b 0.5\n", None);
-        assert_eq!(s.slot(Slot::LexS2t).message, Some(Ok("lex.e2f: 1 entries; covers 0 of 1 source word types (0%) and 0 of 1 tokens (0%) (waiting for the p(s|t) table)".into())));
-        // The file worker failing leaves what it was checking unread, and the corpus as it was.
-        s.apply(Action::FileRead { name: "y.src".into(), text: "(S (A a))\n".into(), slot: None });
-        s.apply(Action::LoadFailed("the file worker stopped".into()));
-        assert_eq!(s.slot(Slot::Source).message, Some(Err("not read: the file worker stopped".into())));
-        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
-    }
-
-    /// An alignment model file trained on the sample (the plain kernel, few examples: quick).
-    fn small_alignment_model() -> String {
-        use crate::app::alignment::{lexicon_source, train_model};
-        let options = TrainOptions { spec: "plain".parse().unwrap(), max_examples: 40, ..TrainOptions::default() };
-        let source = lexicon_source(None, None, Vec::new(), Default::default());
-        let model = train_model(&load::sample(), None, source, &[options], &mut crate::progress::Quiet).unwrap();
-        model.to_json()
-    }
-
-    /// What is in use from `slot`, as the requests and the views read it.
-    fn in_use(s: &State, slot: Slot) -> String {
-        let corpus = format!("{} {:?}", s.corpus_name, s.corpus.pairs.iter().map(|p| p.gold.len()).collect::<Vec<_>>());
-        match slot {
-            Slot::Source | Slot::Target | Slot::Gold | Slot::Tiger => corpus,
-            Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => format!("{:?}", s.lexicon_files()),
-            Slot::Lm => format!("{:?}", s.lm_file()),
-            Slot::Model => format!("{:?}", s.model),
-            Slot::TranslationModel => format!("{:?}", s.mt.held.as_ref().map(|h| (&h.name, &h.summary))),
-            Slot::Exercise | Slot::Answers => format!(
-                "{:?} {:?}",
-                s.classroom.open.as_ref().map(|o| &o.file),
-                s.classroom.class.as_ref().map(|c| c.students.len())
-            ),
-        }
-    }
-
-    /// Item 7 of issue 14: for every input, a good file, then a bad one
-    /// for the same input: what was loaded stays in use and the error is
-    /// shown next to that input, with what is still in use.
-    #[test]
-    fn a_file_that_does_not_read_never_replaces_the_one_in_use_in_any_slot() {
-        let lm = crate::mt::lm::write_arpa(&crate::mt::lm::NgramLm::train_text("a b c\nb c a\n", 2).unwrap());
-        let model = small_alignment_model();
-        let good_and_bad: [(Slot, &str, &str, &str); 8] = [
-            (Slot::Source, "y.src", "(S (A a) (B b))\n", "(S (A a)\n"),
-            (Slot::Target, "y.trg", "(T (C c))\n", "(T (C c)\n"),
-            (Slot::Gold, "y.gold", "0-0 1-1\n", "0-99\n"),
-            (Slot::LexS2t, "lex.e2f", "c a 0.5\n", "c a 0.5 0.2\n"),
-            (Slot::LexT2s, "lex.f2e", "a c 0.5\n", "a c two\n"),
-            (Slot::WordLinks, "aligned.gdfa", "0-0\n", "0-0 7-7\n"),
-            (Slot::Lm, "lm.arpa", &lm, "\\data\\\nngram 1=x\n"),
-            (Slot::Model, "m.json", &model, "{\"format\": \"treelink-alignment-model\""),
-        ];
-        let mut s = State::with_sample();
-        for &(slot, name, good, bad) in &good_and_bad {
-            read(&mut s, name, good, Some(slot));
-            assert!(matches!(s.slot(slot).message, Some(Ok(_))), "{slot:?}: {:?}", s.slot(slot).message);
-            let before = in_use(&s, slot);
-            let corpus = s.corpus.clone();
-            read(&mut s, &format!("bad-{name}"), bad, Some(slot));
-            let status = s.slot(slot);
-            assert!(
-                matches!(&status.message, Some(Err(e)) if e.starts_with(&format!("bad-{name}:"))),
-                "{slot:?}: the error is shown next to its input, naming its file: {:?}",
-                status.message
-            );
-            assert_eq!(in_use(&s, slot), before, "{slot:?}: the good file stays in use");
-            assert!(Rc::ptr_eq(&corpus, &s.corpus), "{slot:?}: the pairs loaded stay");
-            let still = status.still_in_use().unwrap_or_default();
-            // A source alone makes no pairs: it is kept for its target, not in use.
-            let kept = if slot == Slot::Source { "kept for its pair, not in use" } else { "still in use" };
-            assert!(still.starts_with(&format!("{kept}: {name}")), "{slot:?}: {still}");
-            // An empty file is refused alike.
-            read(&mut s, name, "", Some(slot));
-            assert_eq!(in_use(&s, slot), before, "{slot:?}: an empty file");
-        }
-        // The refused source was not used with the next good file: the pairs come from the good ones.
-        assert_eq!(s.corpus_name, "Uploaded y.src / y.trg");
-        read(&mut s, "z.gold", "0-0\n", Some(Slot::Gold));
-        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (1, 1), "{}", s.corpus_summary());
-        assert!(s.lexicon_files().s2t.is_some_and(|f| f.name == "lex.e2f"));
-        // The translation model is read by the job worker: one that fails to read leaves the held one.
-        let effects = read(&mut s, "mt.json", "{\"format\":\"treelink-mt\",\"version\":1}", None);
-        let [Effect::Post(Request::LoadMt { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
-        let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: None };
-        s.apply(Action::Worker { response: ready, now: 1.0 });
-        let before = in_use(&s, Slot::TranslationModel);
-        let effects = s.apply(Action::MtFilePicked { name: "bad.tlmt".into(), file: FileHandle(3) });
-        let [Effect::PostFile(Request::LoadMtFile { job, .. }, _)] = effects.as_slice() else { panic!("{effects:?}") };
-        let failed = Response::Failed { job: Some(*job), message: "bad.tlmt: not a translation model".into() };
-        s.apply(Action::Worker { response: failed, now: 2.0 });
-        assert_eq!(in_use(&s, Slot::TranslationModel), before);
-        let status = s.slot(Slot::TranslationModel);
-        assert!(matches!(&status.message, Some(Err(e)) if e.starts_with("bad.tlmt:")), "{:?}", status.message);
-        assert_eq!(status.still_in_use().as_deref(), Some("still in use: mt.json: MS"));
-        // The classroom's inputs: an exercise (its pairs become the corpus)
-        // and students' answers to it.
-        use crate::exercise::{Answers, Exercise};
-        let exercise = Exercise::new(&load::sample(), &[1, 3], "Two pairs", "", false).unwrap();
-        let answers = Answers::new(&exercise, "Ana", &[]).to_json();
-        let exercise = exercise.to_json();
-        let classroom: [(Slot, &str, &str, &str); 2] = [
-            (Slot::Exercise, "ex.json", &exercise, "{\"format\": \"treelink-exercise\", \"version\": 1, \"pairs\": 3}"),
-            (Slot::Answers, "ana.answers.json", &answers, "{\"format\": \"treelink-answers\""),
-        ];
-        for &(slot, name, good, bad) in &classroom {
-            read(&mut s, name, good, Some(slot));
-            assert!(matches!(s.slot(slot).message, Some(Ok(_))), "{slot:?}: {:?}", s.slot(slot).message);
-            let (before, corpus) = (in_use(&s, slot), s.corpus.clone());
-            read(&mut s, &format!("bad-{name}"), bad, Some(slot));
-            let status = s.slot(slot);
-            assert!(
-                // Answers gather: the class table counts the files that read.
-                matches!(&status.message, Some(Err(e)) if e.starts_with(&format!("bad-{name}:"))
-                    || e.starts_with(&format!("1 of 2 files not counted: bad-{name}:1:"))),
-                "{slot:?}: {:?}",
-                status.message
-            );
-            assert_eq!(in_use(&s, slot), before, "{slot:?}: the good file stays in use");
-            assert!(Rc::ptr_eq(&corpus, &s.corpus), "{slot:?}: the pairs loaded stay");
-        }
-        assert_eq!((s.corpus.len(), s.classroom.class.as_ref().map(|c| c.students.len())), (2, Some(1)));
-    }
-
-    /// Files of the trees' group may come in any order: gold links given
-    /// before their target trees are refused against the pairs loaded then,
-    /// and taken once the trees come. A refused file that is refused again
-    /// does not hold back the others: they go with the file in use.
-    #[test]
-    fn gold_links_before_their_trees_are_taken_when_the_trees_come() {
-        let mut s = State::with_sample();
-        read(&mut s, "x.src", "(S (A a) (B b))\n(S (A a))\n", Some(Slot::Source));
-        read(&mut s, "x.gold", "0-0 1-1\n0-0\n", Some(Slot::Gold));
-        assert!(matches!(s.slot(Slot::Gold).message, Some(Err(_))), "{:?}", s.slot(Slot::Gold).message);
-        read(&mut s, "x.trg", "(T (C c) (D d))\n(T (C c))\n", Some(Slot::Target));
-        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
-        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
-        assert!(matches!(s.slot(Slot::Gold).message, Some(Ok(_))), "{:?}", s.slot(Slot::Gold).message);
-        assert_eq!(s.ok_name(Slot::Gold), Some("x.gold"));
-        // Gold links that do not fit these trees stay refused; new trees
-        // of the same shape still load, with the gold links in use.
-        read(&mut s, "bad.gold", "0-99\n0-0\n", Some(Slot::Gold));
-        assert!(matches!(&s.slot(Slot::Gold).message, Some(Err(e)) if e.starts_with("bad.gold:1:")));
-        read(&mut s, "y.src", "(S (A x) (B y))\n(S (A z))\n", Some(Slot::Source));
-        assert_eq!(s.corpus_name, "Uploaded y.src / x.trg");
-        assert_eq!(s.corpus.gold_links(), 3);
-        assert_eq!(s.corpus.pairs[0].source.words(), ["x", "y"]);
-        assert!(matches!(&s.slot(Slot::Gold).message, Some(Err(e)) if e.starts_with("bad.gold:1:")));
-        assert_eq!(s.ok_name(Slot::Gold), Some("x.gold"));
-    }
-
-    /// Trees that read alone but make no pairs (the other side missing or
-    /// refused) are kept for their pair and say they are not in use; the
-    /// pairs they then make put them in use, and an error after that says
-    /// which files are still in use.
-    #[test]
-    fn trees_that_make_no_pairs_say_they_are_not_in_use() {
-        let mut s = State::with_sample();
-        let corpus = s.corpus.clone();
-        let message = |s: &State, slot: Slot| match &s.slot(slot).message {
-            Some(Ok(m) | Err(m)) => m.clone(),
-            None => String::new(),
-        };
-        read(&mut s, "x.trg", "(T (C c))\n(T (C c))\n", Some(Slot::Target));
-        assert_eq!(
-            message(&s, Slot::Target),
-            "x.trg: 2 trees, 4 nodes; not in use: no source trees yet (the pairs shown stay)"
-        );
-
-        // A source over the page's limit: refused, and the target waits for one that reads.
-        let wide = format!("(S (A a))\n(S {})\n", "(A a) ".repeat(1001));
-        read(&mut s, "wide.src", &wide, Some(Slot::Source));
-        assert!(
-            message(&s, Slot::Source).starts_with("wide.src:2:1: this tree has 1001 words"),
-            "{}",
-            message(&s, Slot::Source)
-        );
-        assert_eq!(
-            message(&s, Slot::Target),
-            "x.trg: 2 trees, 4 nodes; not in use: its source trees were refused (the pairs shown stay)"
-        );
-        assert!(Rc::ptr_eq(&corpus, &s.corpus), "the pairs shown stay");
-        // A bad target now: the one kept is named as kept, not as in use.
-        read(&mut s, "bad.trg", "(T (C c)\n", Some(Slot::Target));
-        assert_eq!(
-            s.slot(Slot::Target).still_in_use().as_deref(),
-            Some("kept for its pair, not in use: x.trg: 2 trees, 4 nodes")
-        );
-        // A source that reads: the pairs are made with the target kept, both in use.
-        read(&mut s, "x.src", "(S (A a))\n(S (B b))\n", Some(Slot::Source));
-        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
-        assert_eq!(message(&s, Slot::Source), "x.src: 2 trees, 4 nodes");
-        assert!(!s.slot(Slot::Source).waiting && !s.slot(Slot::Target).waiting);
-        read(&mut s, "bad.src", "(S (A a)\n", Some(Slot::Source));
-        assert_eq!(s.slot(Slot::Source).still_in_use().as_deref(), Some("still in use: x.src: 2 trees, 4 nodes"));
-        // The target's last upload was refused; what it keeps is in use now.
-        assert_eq!(s.slot(Slot::Target).still_in_use().as_deref(), Some("still in use: x.trg: 2 trees, 4 nodes"));
-        // Gold links for the pairs shown make new pairs, but not from a waiting target.
-        let mut s = State::with_sample();
-        read(&mut s, "x.trg", "(T (C c))\n", Some(Slot::Target));
-        let gold = write_links(&s.corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>());
-        read(&mut s, "again.gold", &gold, Some(Slot::Gold));
-        assert_eq!(s.corpus_name, "Built-in sample (SQUOIA German–Spanish, dev) + gold links from again.gold");
-        assert!(s.slot(Slot::Target).waiting, "{:?}", s.slot(Slot::Target).message);
-    }
-
-    /// Files picked one after another are checked while earlier checks are
-    /// still in flight; an answer about files given before the last ones
-    /// is not taken for theirs, after refused files of the same group.
-    #[test]
-    fn files_picked_while_others_are_checked_make_one_corpus_with_their_gold_links() {
-        let mut s = State::with_sample();
-        read(&mut s, "empty.trg", "", Some(Slot::Target));
-        read(&mut s, "million.gold", "0-0\n0-0\n", Some(Slot::Gold));
-        assert!(matches!(s.slot(Slot::Gold).message, Some(Err(_))));
-        let files = [
-            (Slot::Source, "big.src", "(S (A a) (B b))\n(S (A a))\n"),
-            (Slot::Target, "big.trg", "(T (C c) (D d))\n(T (C c))\n"),
-            (Slot::Gold, "big.gold", "0-0 1-1\n0-0\n"),
-        ];
-        // The target is read before the source's answer comes, the gold
-        // links after it and before the target's.
-        let answer = |s: &mut State, effects: Vec<Effect>| {
-            let [Effect::Load(_, request)] = &effects[..] else { panic!("{effects:?}") };
-            answer_load(s, request);
-        };
-        let pick = |s: &mut State, (slot, name, text): (Slot, &str, &str)| {
-            s.apply(Action::FileRead { name: name.into(), text: text.into(), slot: Some(slot) })
-        };
-        let source = pick(&mut s, files[0]);
-        let target = pick(&mut s, files[1]);
-        answer(&mut s, source);
-        // What the source's check said of the target given before is not
-        // shown for the one being checked.
-        let target_status = s.slot(Slot::Target);
-        assert!(target_status.checking && target_status.message.is_none(), "{target_status:?}");
-        let gold = pick(&mut s, files[2]);
-        answer(&mut s, target);
-        answer(&mut s, gold);
-        assert_eq!(s.corpus_name, "Uploaded big.src / big.trg");
-        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
-        for (slot, name, _) in files {
-            let status = s.slot(slot);
-            assert!(!status.checking);
-            assert!(matches!(&status.message, Some(Ok(m)) if m.starts_with(name)), "{slot:?}: {:?}", status.message);
-            assert_eq!(s.ok_name(slot), Some(name));
-        }
-    }
-
-    #[test]
-    fn a_lexical_table_reports_its_coverage_of_the_loaded_words_and_warns_when_low() {
-        let mut s = State::with_sample();
-        read(&mut s, "x.src", "(S (A a) (B b) (A a))\n", None);
-        read(&mut s, "x.trg", "(T (C c) (D d))\n", None);
-        // p(t|s) is conditioned on source words: "a" (2 of 3 tokens) of {a, b}.
-        read(&mut s, "lex.e2f", "c a 0.5\n", None);
-        let status = s.slot(Slot::LexS2t);
-        let message = status.message.clone();
-        assert!(
-            matches!(&message, Some(Ok(m)) if m.starts_with("lex.e2f: 1 entries; covers 1 of 2 source word types (50%) and 2 of 3 tokens (67%)")),
-            "{message:?}"
-        );
-        assert!(status.warning.is_none(), "50% is not below 50%");
-        // p(s|t) on target words: neither "c" nor "d".
-        read(&mut s, "lex.f2e", "x y 0.5\n", None);
-        let status = s.slot(Slot::LexT2s);
-        assert!(
-            matches!(&status.message, Some(Ok(m)) if m.contains("covers 0 of 2 target word types (0%)")),
-            "{:?}",
-            status.message
-        );
-        assert!(
-            status.warning.as_deref().is_some_and(|w| w.starts_with("lex.f2e covers less than 50%")),
-            "{:?}",
-            status.warning
-        );
-    }
-
-    #[test]
     fn bleu_of_a_pair_the_model_was_trained_on_carries_the_training_data_warning() {
         let mut s = State::with_sample();
         let effects = s.apply(Action::TrainMt { now: 0.0 });
@@ -3473,48 +2559,6 @@ mod tests {
         read(&mut s, "x.src", "(S (A a))\n", None);
         read(&mut s, "x.trg", "(S (B b))\n", None);
         assert_eq!(translate(&mut s, Action::TranslatePair(0)), Some((true, false)));
-    }
-
-    #[test]
-    fn swapping_sides_swaps_every_per_side_file_and_twice_is_the_identity() {
-        let mut s = State::with_sample();
-        read(&mut s, "x.src", "(S (A a) (B b))\n", None);
-        read(&mut s, "x.trg", "(T (C c))\n", None);
-        read(&mut s, "x.gold", "0-0 2-1?\n", None);
-        read(&mut s, "lex.e2f", "c a 0.5\n", None);
-        read(&mut s, "aligned.gdfa", "1-0\n", None);
-        s.apply(Action::SetMode(Mode::Teach));
-        s.apply(Action::ClickSource(0));
-        s.apply(Action::ClickTarget(0));
-        let before = s.clone();
-        s.apply(Action::SwapSides);
-        assert_eq!(s.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
-        assert_eq!(s.corpus.pairs[0].gold[1].source, 1);
-        assert_eq!(s.ok_name(Slot::Source), Some("x.trg"));
-        assert_eq!(s.lexicon_files().t2s.map(|f| f.name), Some("lex.e2f".to_string()));
-        assert_eq!(s.lexicon_files().word_links.map(|f| f.text), Some("0-1\n".to_string()));
-        assert_eq!(s.slot(Slot::Gold).kept[0].text.to_string(), "0-0 1-2?\n");
-        assert_eq!(s.student_links(), [(0, 0)]);
-        assert_ne!(s.corpus_gen, before.corpus_gen, "results of the other direction no longer apply");
-        assert!(s.corpus_summary().ends_with("(sides swapped)"), "{}", s.corpus_summary());
-        s.apply(Action::SwapSides);
-        assert_eq!(
-            (&s.corpus, &s.corpus_name, &s.teach.links),
-            (&before.corpus, &before.corpus_name, &before.teach.links)
-        );
-        // (Texts compare by pointer in the state: compare what they hold.)
-        assert_eq!(format!("{:?}", s.slots), format!("{:?}", before.slots));
-        assert_eq!((&s.tiger_ids, s.sides_swapped), (&before.tiger_ids, false));
-        // Files given after a swap are checked with the swapped ones: gold links for the swapped trees.
-        s.apply(Action::SwapSides);
-        read(&mut s, "y.gold", "0-1\n", None);
-        assert!(matches!(s.slot(Slot::Gold).message, Some(Ok(_))), "{:?}", s.slot(Slot::Gold).message);
-        assert_eq!(s.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
-        assert_eq!(
-            s.corpus_summary(),
-            "Uploaded x.trg / x.src: 1 pairs, 5 nodes, 1 gold links",
-            "the files' names say the direction now"
-        );
     }
 
     #[test]
@@ -3657,7 +2701,7 @@ mod tests {
         s.apply(Action::Cancel);
         s.apply(Action::SetField(Field::Seed, "9".into()));
         s.apply(Action::SetLambda("0.3".into()));
-        s.apply(Action::SwapSides);
+        s.apply(Action::Load(LoadAction::SwapSides));
         s.apply(Action::SetMode(Mode::Teach));
         s.apply(Action::SelectPair(1));
         s.apply(Action::ClickSource(0));
@@ -3684,7 +2728,7 @@ mod tests {
         assert_eq!(s.model.as_ref().and_then(|m| m.trained_on).map(|t| t.gen == s.corpus_gen), Some(false));
         let unmarked = s.model.clone().map(|m| LoadedAlignmentModel { trained_on: None, ..m });
         assert_eq!(format!("{:?}", r.model), format!("{unmarked:?}"));
-        assert_eq!(format!("{:?}", r.lexicon_files()), format!("{:?}", s.lexicon_files()));
+        assert_eq!(format!("{:?}", r.slots.lexicon_files()), format!("{:?}", s.slots.lexicon_files()));
         // The address wins over the session's pair and mode.
         let mut r = State::with_sample();
         let effects = r.apply(Action::Restore { session: Box::new(s.session()), mt_file: None });
@@ -3693,7 +2737,7 @@ mod tests {
             if let Effect::Load(_, request) = e {
                 let checked = load::check(&request);
                 let corpus = checked.corpus;
-                r.apply(Action::Loaded { answer: checked.answer, corpus });
+                r.apply(Action::Load(LoadAction::Loaded { answer: Box::new(checked.answer), corpus }));
             }
         }
         assert_eq!((r.pair, r.mode), (0, Mode::Inspect));
@@ -3701,66 +2745,6 @@ mod tests {
         let effects = r.apply(Action::StartFresh);
         assert!(effects.contains(&Effect::ForgetSession), "{effects:?}");
         assert_eq!((r.corpus_name.as_str(), r.teach.links.len(), r.model.is_none()), (SAMPLE_NAME, 0, true));
-    }
-
-    #[test]
-    fn gold_links_alone_go_with_the_sample_trees() {
-        let mut s = State::with_sample();
-        let n = s.corpus.len();
-        let gold = "0-0\n".repeat(n);
-        let effects = read(&mut s, "only.gold", &gold, None);
-        let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
-        assert!(request.current.is_some(), "the trees loaded now are sent along");
-        assert_eq!((s.corpus.len(), s.corpus.gold_links(), s.corpus_gen), (n, n, CorpusGen(0)));
-        assert!(s.corpus_name.ends_with(" + gold links from only.gold"), "{}", s.corpus_name);
-    }
-
-    #[test]
-    fn tiger_files_wait_for_three_then_import_through_the_application_layer() {
-        let mut s = State::with_sample();
-        // Too few files: nothing changes yet.
-        read(&mut s, "a.xml", "<corpus/>", None);
-        assert_eq!(s.slot(Slot::Tiger).files.len(), 1);
-        assert!(s.tiger_ids.is_none());
-        read(&mut s, "b.xml", "<corpus/>", None);
-        read(&mut s, "c.xml", "<corpus/>", None);
-        let message = s.slot(Slot::Tiger).message.clone();
-        assert_eq!(
-            message,
-            Some(Err("expected one Stockholm TreeAligner file (<treealign>) among the XML files, found 0".into()))
-        );
-    }
-
-    #[test]
-    #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
-    fn a_tiger_pair_dropped_with_its_alignment_first_replaces_the_corpus() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lingua-align-nl-en-125/raw/");
-        let mut s = State::with_sample();
-        for name in ["nl-en_125.xml", "ep-00-12-15.125.nl.tiger", "ep-00-12-15.125.en.tiger"] {
-            let text = std::fs::read_to_string(format!("{dir}{name}")).unwrap_or_else(|e| panic!("{name}: {e}"));
-            read(&mut s, name, &text, Some(Slot::Tiger));
-        }
-        assert!(matches!(s.slot(Slot::Tiger).message, Some(Ok(_))), "{:?}", s.slot(Slot::Tiger).message);
-        assert_eq!(s.corpus.len(), 125);
-        assert_eq!(s.corpus_name, "Uploaded TigerXML pair");
-        assert_eq!(s.tiger_ids.as_ref().map(|ids| ids.len()), Some(125));
-        // A set that does not import leaves the imported pair in use.
-        let (corpus, ids) = (s.corpus.clone(), s.tiger_ids.clone());
-        for name in ["a.xml", "b.xml", "c.xml"] {
-            read(&mut s, name, "<corpus>", Some(Slot::Tiger));
-        }
-        assert!(Rc::ptr_eq(&corpus, &s.corpus) && ids == s.tiger_ids);
-        let status = s.slot(Slot::Tiger);
-        assert!(matches!(status.message, Some(Err(_))), "{:?}", status.message);
-        assert!(status.still_in_use().is_some_and(|m| m.starts_with("still in use: ")), "{:?}", status.still_in_use());
-    }
-
-    /// The job a `Train` or `Align` action started, from the request it posted.
-    fn started(effects: &[Effect]) -> JobId {
-        match effects {
-            [Effect::Post(Request::Train { job, .. } | Request::Align { job, .. })] => *job,
-            _ => panic!("expected one job request, found {effects:?}"),
-        }
     }
 
     /// Issue 12: a worker that dies during a job ends the job with the
@@ -4038,7 +3022,7 @@ mod tests {
     #[test]
     fn an_uploaded_translation_model_goes_to_the_worker_as_a_file_and_is_sent_again_after_a_restart() {
         let mut s = State::with_sample();
-        let effects = s.apply(Action::MtFilePicked { name: "big.tlmt".into(), file: FileHandle(7) });
+        let effects = s.apply(Action::Load(LoadAction::MtFilePicked { name: "big.tlmt".into(), file: FileHandle(7) }));
         let [Effect::PostFile(Request::LoadMtFile { job, name }, FileHandle(7))] = effects.as_slice() else {
             panic!("{effects:?}")
         };
@@ -4191,43 +3175,6 @@ mod tests {
     }
 
     #[test]
-    fn files_given_are_read_by_an_effect_and_a_translation_model_goes_unread() {
-        let mut s = State::with_sample();
-        let files = vec![
-            ("a.src".to_string(), FileHandle(1)),
-            ("m.json".to_string(), FileHandle(2)),
-            ("big.tlmt".to_string(), FileHandle(3)),
-            ("x.txt".to_string(), FileHandle(4)),
-        ];
-        let effects = s.apply(Action::FilesGiven { files, slot: None });
-        let read = |file: u32, name: &str, sniff_mt: bool| Effect::ReadFile {
-            file: FileHandle(file),
-            name: name.into(),
-            slot: None,
-            sniff_mt,
-        };
-        assert_eq!(effects.len(), 4, "{effects:?}");
-        assert_eq!(effects[0], read(1, "a.src", false));
-        assert_eq!(effects[1], read(2, "m.json", true), "a .json file's head says which model it is");
-        assert!(
-            matches!(&effects[2], Effect::PostFile(Request::LoadMtFile { name, .. }, FileHandle(3)) if name == "big.tlmt")
-        );
-        assert_eq!(effects[3], read(4, "x.txt", false), "routed once read (a stray, then)");
-        // Picked for a slot: read for it, whatever the name.
-        let effects =
-            s.apply(Action::FilesGiven { files: vec![("a.txt".into(), FileHandle(5))], slot: Some(Slot::Gold) });
-        assert_eq!(
-            effects,
-            vec![Effect::ReadFile {
-                file: FileHandle(5),
-                name: "a.txt".into(),
-                slot: Some(Slot::Gold),
-                sniff_mt: false
-            }]
-        );
-    }
-
-    #[test]
     fn the_address_query_opens_the_exercise_it_names() {
         let mut s = State::with_sample();
         assert!(s.apply(Action::OpenQuery(String::new())).is_empty());
@@ -4244,7 +3191,7 @@ mod tests {
     fn the_page_starts_with_the_file_worker_reading_the_sample_and_a_session_waits_for_it() {
         let mut s = State::new();
         assert!(s.corpus.is_empty());
-        let effects = s.apply(Action::LoadSample);
+        let effects = s.apply(Action::Load(LoadAction::LoadSample));
         let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
         assert!(request.sample && request.files.is_empty());
         assert_eq!(s.corpus_summary(), format!("{SAMPLE_NAME}: reading it…"), "not the counts of the pairs shown");
@@ -4261,7 +3208,7 @@ mod tests {
         answer_load(&mut s, request);
         assert_eq!((s.corpus.as_ref(), s.corpus_name.as_str()), (kept.corpus.as_ref(), SAMPLE_NAME));
         assert_eq!((s.pair, s.mode, s.student_links()), (2, Mode::Teach, &[(0, 0)][..]));
-        assert!(s.restoring.is_none() && s.sample_loading.is_none());
+        assert!(s.restoring.is_none() && s.slots.sample_loading.is_none());
         assert!(s.corpus_summary().ends_with(": 157 pairs, 10920 nodes, 1218 gold links"), "{}", s.corpus_summary());
     }
 }
