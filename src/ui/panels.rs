@@ -274,7 +274,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::super::protocol::{JobId, Request, Response};
-    use super::super::state::{Action, Effect, Field};
+    use super::super::state::{Action, Effect, Field, FormAction, TrainAction};
     use super::*;
 
     fn progress(job: JobId, done: u64) -> Action {
@@ -285,7 +285,7 @@ mod tests {
     #[test]
     fn a_progress_report_or_a_tick_leaves_every_panel_as_it_was() {
         let mut s = State::with_sample();
-        let effects = s.apply(Action::Train { now: 0.0 });
+        let effects = s.apply(Action::Train(TrainAction::Train { now: 0.0 }));
         let [Effect::Post(Request::Train { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
         let before = s.panels();
         s.apply(progress(*job, 3));
@@ -293,7 +293,7 @@ mod tests {
         s.apply(progress(*job, 4));
         assert_eq!(s.panels(), before);
         // A change of the form is the training panel's alone.
-        s.apply(Action::SetField(Field::Seed, "7".into()));
+        s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::Seed, "7".into()))));
         let after = s.panels();
         assert_ne!(after.train, before.train);
         assert_eq!(

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::panels::TrainView;
 use super::results::training_data_warning;
-use super::state::{Action, Field, Job, JobKind};
+use super::state::{Action, Field, FormAction, Job, JobKind, TrainAction};
 use super::store::use_running;
 use crate::app::alignment::{pair_span, PairSplit, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
 use crate::lexicon::WordModel;
@@ -53,7 +53,7 @@ fn field(
         let dispatch = dispatch.clone();
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            dispatch.emit(Action::SetField(f, input.value()));
+            dispatch.emit(Action::Train(TrainAction::Form(FormAction::SetField(f, input.value()))));
         })
     };
     let error = state.form.errors.get(&f);
@@ -168,7 +168,7 @@ fn word_model_choice(state: &TrainView, dispatch: &Callback<Action>) -> Html {
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             let model = if select.value() == WordModel::Hmm.name() { WordModel::Hmm } else { WordModel::FastAlign };
-            dispatch.emit(Action::SetWordModel(model));
+            dispatch.emit(Action::Train(TrainAction::Form(FormAction::SetWordModel(model))));
         })
     };
     let tables = state.tables.is_some();
@@ -249,9 +249,9 @@ fn split_choices(state: &TrainView, split: Option<PairSplit>, dispatch: &Callbac
     };
     html! {
         <>
-            {checkbox("train-calibrate", "Calibrate", form.calibrate, false, html! {{calibrate}}, Action::SetCalibrate, dispatch)}
-            {checkbox("train-test", "Hold out a test", form.test, false, html! {{test}}, Action::SetHoldOutTest, dispatch)}
-            {checkbox("train-stem-backoff", "Stem back-off", form.stem_backoff, tables, html! {{stem}}, Action::SetStemBackoff, dispatch)}
+            {checkbox("train-calibrate", "Calibrate", form.calibrate, false, html! {{calibrate}}, |on| Action::Train(TrainAction::Form(FormAction::SetCalibrate(on))), dispatch)}
+            {checkbox("train-test", "Hold out a test", form.test, false, html! {{test}}, |on| Action::Train(TrainAction::Form(FormAction::SetHoldOutTest(on))), dispatch)}
+            {checkbox("train-stem-backoff", "Stem back-off", form.stem_backoff, tables, html! {{stem}}, |on| Action::Train(TrainAction::Form(FormAction::SetStemBackoff(on))), dispatch)}
         </>
     }
 }
@@ -266,15 +266,19 @@ pub fn train_panel(props: &TrainProps) -> Html {
 
     let on_train = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Train { now: js_sys::Date::now() }))
+        Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::Train(TrainAction::Train { now: js_sys::Date::now() }))
+        })
     };
     let on_align = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Align { now: js_sys::Date::now() }))
+        Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::Train(TrainAction::Align { now: js_sys::Date::now() }))
+        })
     };
     let on_download = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::DownloadModel))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Train(TrainAction::DownloadModel)))
     };
 
     let spec_note = match (state.form.spec(), &options) {

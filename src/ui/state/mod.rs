@@ -14,14 +14,13 @@ mod corpus;
 mod slots;
 #[cfg(test)]
 mod testing;
+mod training;
 use super::load::{self, LoadRequest};
 use super::protocol::{CorpusText, NamedText, Request, Response, TranslationView};
-use crate::align::composite::KernelSpec;
 use crate::align::explain::{curve_csv, results_csv};
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{first_conflict, Outcome, Search};
-use crate::align::model::{DecisionThreshold, TrainOptions};
-use crate::app::alignment::{pair_span, PairSplit, PairsTraining, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
+use crate::app::alignment::{pair_span, PairSplit, HELD_OUT_PERCENT};
 use crate::corpus::{Corpus, Found, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::eval::prf::Counts;
@@ -36,10 +35,10 @@ use crate::layout::{Drawing, Style};
 use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
-use crate::svm::{SvmParams, DEFAULT_C};
 use crate::tree::{NodeId, Tree};
 use corpus::SAMPLE_NAME;
 pub use slots::{is_mt_model, LoadAction, Slot, SlotStatus, Slots, Upload};
+pub use training::{Field, FormAction, TrainAction, TrainForm};
 
 /// A shared value that props compare by identity, so a view over a large
 /// value (the per-pair table) is not rebuilt while the value stays the same.
@@ -129,173 +128,6 @@ impl Location {
             }
         }
         location
-    }
-}
-
-/// The fields of the training form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Field {
-    Kernel,
-    Lambda,
-    C,
-    Thetas,
-    MaxExamples,
-    Seed,
-}
-
-impl Field {
-    pub const ALL: [Field; 6] =
-        [Field::Kernel, Field::Lambda, Field::C, Field::Thetas, Field::MaxExamples, Field::Seed];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Field::Kernel => "train-kernel",
-            Field::Lambda => "train-lambda",
-            Field::C => "train-c",
-            Field::Thetas => "train-thetas",
-            Field::MaxExamples => "train-max-examples",
-            Field::Seed => "train-seed",
-        }
-    }
-}
-
-/// The training form's texts, as typed, and the error of each bad field;
-/// the in-engine lexicon's word model (`--word-model`) and stem back-off
-/// (`--stem-backoff 4`); whether the last 20% of the training pairs are
-/// dev to calibrate the threshold on D (`--dev`); and whether the last
-/// 20% of the pairs are held out as a test (`--held-out`, then `align` on
-/// them): [`PairsTraining`], split by `app::alignment::PairSplit`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TrainForm {
-    pub values: BTreeMap<Field, String>,
-    pub errors: BTreeMap<Field, String>,
-    pub word_model: WordModel,
-    pub calibrate: bool,
-    pub test: bool,
-    pub stem_backoff: bool,
-}
-
-impl Default for TrainForm {
-    /// The paper's settings: the best kernel, λ = 0.4, C = 2.4, equal θ.
-    fn default() -> Self {
-        let d = TrainOptions::default();
-        let values = [
-            (Field::Kernel, KernelSpec::paper_best().to_string()),
-            (Field::Lambda, DEFAULT_LAMBDA.to_string()),
-            (Field::C, DEFAULT_C.to_string()),
-            (Field::Thetas, String::new()),
-            (Field::MaxExamples, d.max_examples.to_string()),
-            (Field::Seed, d.seed.to_string()),
-        ];
-        TrainForm {
-            values: values.into_iter().collect(),
-            errors: BTreeMap::new(),
-            word_model: WordModel::default(),
-            calibrate: false,
-            test: false,
-            stem_backoff: false,
-        }
-    }
-}
-
-impl TrainForm {
-    /// The choices beyond the options, as the worker takes them.
-    pub fn pairs_training(&self) -> PairsTraining {
-        PairsTraining {
-            word_model: self.word_model,
-            stem_backoff: self.stem_backoff.then_some(PAGE_STEM_CHARS),
-            calibrate: self.calibrate,
-            test: self.test,
-        }
-    }
-
-    pub fn value(&self, f: Field) -> &str {
-        self.values.get(&f).map_or("", String::as_str)
-    }
-
-    /// The kernel spec as typed (with its default equal θ), if it parses.
-    pub fn spec(&self) -> Option<KernelSpec> {
-        self.value(Field::Kernel).trim().parse().ok()
-    }
-
-    /// The options the form describes, or the error of each bad field.
-    pub fn options(&self) -> Result<TrainOptions, BTreeMap<Field, String>> {
-        let mut errors = BTreeMap::new();
-        let number = |f: Field, errors: &mut BTreeMap<Field, String>, what: &str| {
-            let text = self.value(f).trim();
-            match text.parse::<f64>() {
-                Ok(v) if v.is_finite() && v > 0.0 => Some(v),
-                _ => {
-                    errors.insert(f, format!("expected {what} greater than 0, found '{text}'"));
-                    None
-                }
-            }
-        };
-        let lambda = number(Field::Lambda, &mut errors, "a decay λ");
-        let c = number(Field::C, &mut errors, "a cost C");
-        let max_examples = match self.value(Field::MaxExamples).trim().parse::<usize>() {
-            Ok(n) if n >= 2 => Some(n),
-            _ => {
-                let found = self.value(Field::MaxExamples).trim().to_string();
-                errors.insert(Field::MaxExamples, format!("expected a whole number of at least 2, found '{found}'"));
-                None
-            }
-        };
-        let seed = match self.value(Field::Seed).trim().parse::<u64>() {
-            Ok(n) => Some(n),
-            Err(_) => {
-                let found = self.value(Field::Seed).trim().to_string();
-                errors.insert(Field::Seed, format!("expected a whole number, found '{found}'"));
-                None
-            }
-        };
-        let spec = match self.value(Field::Kernel).trim().parse::<KernelSpec>() {
-            Ok(spec) => Some(spec),
-            Err(e) => {
-                errors.insert(Field::Kernel, e.to_string());
-                None
-            }
-        };
-        let spec = spec.and_then(|spec| {
-            let text = self.value(Field::Thetas).trim();
-            if text.is_empty() {
-                return Some(spec);
-            }
-            let parsed: Result<Vec<f64>, _> = text.split(',').map(|t| t.trim().parse::<f64>()).collect();
-            let names = spec.component_names().join(", ");
-            let n = spec.components();
-            match parsed.ok().and_then(|t| spec.with_thetas(&t)) {
-                Some(spec) => Some(spec),
-                None => {
-                    errors.insert(
-                        Field::Thetas,
-                        format!("expected {n} comma-separated weights ≥ 0, not all 0, one per component ({names}); found '{text}'"),
-                    );
-                    None
-                }
-            }
-        });
-        match (spec, lambda, c, max_examples, seed) {
-            (Some(mut spec), Some(lambda), Some(c), Some(max_examples), Some(seed)) if errors.is_empty() => {
-                spec.lambda = lambda;
-                Ok(TrainOptions {
-                    spec,
-                    c,
-                    max_examples,
-                    seed,
-                    // Progress more often than the CLI's default (it changes nothing else).
-                    svm: SvmParams { progress_every: 100, ..SvmParams::default() },
-                    // `--threshold auto`: with the held-out dev, the one that maximises its F.
-                    threshold: if self.calibrate {
-                        DecisionThreshold::Calibrated
-                    } else {
-                        DecisionThreshold::Fixed(0.0)
-                    },
-                    ..TrainOptions::default()
-                })
-            }
-            _ => Err(errors),
-        }
     }
 }
 
@@ -917,6 +749,8 @@ pub enum ExportFile {
 pub enum Action {
     /// The files: given, read, checked.
     Load(LoadAction),
+    /// The training form and the alignment jobs it starts.
+    Train(TrainAction),
     SelectPair(usize),
     /// Previous (-1) or next (+1) pair.
     StepPair(isize),
@@ -931,24 +765,6 @@ pub enum Action {
     UnfoldAll,
     SetCompare(Compare),
     SetLambda(String),
-    SetField(Field, String),
-    /// The in-engine lexicon's word model for training.
-    SetWordModel(WordModel),
-    /// Hold out the last 20% of the training pairs as dev (calibrated threshold), or not.
-    SetCalibrate(bool),
-    /// Hold out the last 20% of the pairs as a test (train on the rest, score them), or not.
-    SetHoldOutTest(bool),
-    /// The in-engine lexicon's stem back-off (`--stem-backoff 4`), on or off.
-    SetStemBackoff(bool),
-    /// Train on the loaded pairs, then align them (the training form's options).
-    Train {
-        now: f64,
-    },
-    /// Align the loaded pairs with the model in hand.
-    Align {
-        now: f64,
-    },
-    DownloadModel,
     Worker {
         response: Response,
         now: f64,
@@ -2050,6 +1866,7 @@ impl State {
         }
         match action {
             Action::Load(a) => effects.extend(s.load(a)),
+            Action::Train(a) => effects.extend(s.train(a)),
             Action::SelectPair(p) => s.select_pair(p),
             Action::StepPair(delta) => {
                 let p = (s.pair as isize + delta).max(0) as usize;
@@ -2105,53 +1922,6 @@ impl State {
                     _ => s.lambda_error = Some(format!("λ must be a number greater than 0, found '{text}'")),
                 }
                 s.lambda_text = text;
-            }
-            Action::SetField(field, value) => {
-                s.form.values.insert(field, value);
-                s.form.errors = s.form.options().err().unwrap_or_default();
-            }
-            Action::SetWordModel(model) => s.form.word_model = model,
-            Action::SetCalibrate(on) => s.form.calibrate = on,
-            Action::SetHoldOutTest(on) => s.form.test = on,
-            Action::SetStemBackoff(on) => s.form.stem_backoff = on,
-            Action::Train { now } => {
-                let has_gold = s.corpus.gold_links() > 0;
-                let how = s.form.pairs_training();
-                let split = PairSplit::of(s.corpus.len(), how.calibrate, how.test);
-                if let (None, Ok(options), true, Some(split)) = (&s.job, s.form.options(), has_gold, split) {
-                    let id = s.job_id();
-                    s.start_job(id, JobKind::Train, now);
-                    if let Some(j) = &mut s.job {
-                        j.split = Some(split);
-                    }
-                    let corpus = CorpusText::of(&s.corpus);
-                    effects.push(Effect::Post(Request::Train {
-                        job: id,
-                        corpus,
-                        options,
-                        lexicon: s.slots.lexicon_files(),
-                        how,
-                    }));
-                }
-            }
-            Action::Align { now } => {
-                if let (None, Some(model)) = (&s.job, s.model.as_ref().map(|m| m.json.to_string())) {
-                    let id = s.job_id();
-                    s.start_job(id, JobKind::Align, now);
-                    let corpus = CorpusText::of(&s.corpus);
-                    effects.push(Effect::Post(Request::Align {
-                        job: id,
-                        corpus,
-                        model,
-                        lexicon: s.slots.lexicon_files(),
-                    }));
-                }
-            }
-            Action::DownloadModel => {
-                if let Some(m) = &s.model {
-                    let body = DownloadBody::Text { text: m.json.clone(), mime: "application/json" };
-                    effects.push(Effect::Download { name: "treelink-model.json".into(), body });
-                }
             }
             Action::TrainMt { now } => {
                 let needs_gold = s.mt.extract != ExtractMethod::Word;
@@ -2327,6 +2097,8 @@ impl State {
 mod tests {
     use super::testing::*;
     use super::*;
+    use crate::align::model::DecisionThreshold;
+    use crate::app::alignment::PairsTraining;
     use crate::ui::load;
     use crate::ui::protocol::LexiconFiles;
 
@@ -2695,11 +2467,11 @@ mod tests {
         read(&mut s, "x.gold", "0-0\n0-0\n", None);
         read(&mut s, "lex.e2f", "c a 0.5\n", None);
         read(&mut s, "lex.e2f", "broken", None); // refused: the good one is kept
-        let id = started(&s.apply(Action::Train { now: 0.0 }));
+        let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
         let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
         s.apply(Action::Worker { response: trained, now: 1.0 });
         s.apply(Action::Cancel);
-        s.apply(Action::SetField(Field::Seed, "9".into()));
+        s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::Seed, "9".into()))));
         s.apply(Action::SetLambda("0.3".into()));
         s.apply(Action::Load(LoadAction::SwapSides));
         s.apply(Action::SetMode(Mode::Teach));
@@ -2753,7 +2525,7 @@ mod tests {
     #[test]
     fn a_worker_that_died_is_offered_again_and_the_data_stays() {
         let mut s = State::with_sample();
-        let effects = s.apply(Action::Train { now: 1.0 });
+        let effects = s.apply(Action::Train(TrainAction::Train { now: 1.0 }));
         let [Effect::Post(Request::Train { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
         let (corpus, gen) = (s.corpus.clone(), s.worker_gen);
         s.apply(progress(job.0, "SVM (SMO)", 4, 10));
@@ -2773,14 +2545,17 @@ mod tests {
         // Died again: the next job starts a fresh one without the button.
         s.apply(Action::Worker { response: Response::Stopped { message: "x".into() }, now: 3.0 });
         assert!(s.worker_stopped);
-        assert!(matches!(s.apply(Action::Train { now: 4.0 }).as_slice(), [Effect::Post(Request::Train { .. })]));
+        assert!(matches!(
+            s.apply(Action::Train(TrainAction::Train { now: 4.0 })).as_slice(),
+            [Effect::Post(Request::Train { .. })]
+        ));
         assert!(!s.worker_stopped);
     }
 
     #[test]
     fn training_posts_one_request_and_cancelling_restarts_the_worker() {
         let mut s = State::with_sample();
-        let effects = s.apply(Action::Train { now: 1.0 });
+        let effects = s.apply(Action::Train(TrainAction::Train { now: 1.0 }));
         let [Effect::Post(Request::Train { job, corpus, options, lexicon, how })] = effects.as_slice() else {
             panic!("{effects:?}")
         };
@@ -2793,8 +2568,8 @@ mod tests {
         assert_eq!(*how, paper, "trained on all the pairs, as `treelink train --train`");
         assert_eq!(s.job.as_ref().and_then(|j| j.split), PairSplit::of(s.corpus.len(), false, false));
         let id = *job;
-        assert!(s.apply(Action::Train { now: 2.0 }).is_empty(), "one job at a time");
-        assert!(s.apply(Action::Align { now: 2.0 }).is_empty());
+        assert!(s.apply(Action::Train(TrainAction::Train { now: 2.0 })).is_empty(), "one job at a time");
+        assert!(s.apply(Action::Train(TrainAction::Align { now: 2.0 })).is_empty());
         s.apply(progress(id.0 + 1, "aligning", 4, 10));
         assert_eq!(s.job.as_ref().map(|j| (j.done, j.total)), Some((0, 0)), "another job's progress");
         s.apply(progress(id.0, "aligning", 4, 10));
@@ -2809,59 +2584,8 @@ mod tests {
         s.apply(progress(id.0, "aligning", 5, 10));
         assert!(s.job.is_none());
         // No model yet: nothing to align with, nor to download.
-        assert!(s.apply(Action::Align { now: 3.0 }).is_empty());
-        assert!(s.apply(Action::DownloadModel).is_empty());
-    }
-
-    /// Posts a training request, returns what it asks and the job's split, and cancels it.
-    fn train_request(s: &mut State) -> (PairsTraining, DecisionThreshold, Option<(usize, usize, usize)>) {
-        let effects = s.apply(Action::Train { now: 1.0 });
-        let [Effect::Post(Request::Train { how, options, .. })] = effects.as_slice() else { panic!("{effects:?}") };
-        let asked = (*how, options.threshold, s.job.as_ref().and_then(|j| j.split).map(|p| (p.train, p.dev, p.test)));
-        s.apply(Action::Cancel);
-        asked
-    }
-
-    #[test]
-    fn the_word_model_and_the_checkboxes_reach_the_training_request() {
-        let mut s = State::with_sample();
-        assert_eq!(s.corpus.len(), 157);
-        let fixed = DecisionThreshold::Fixed(0.0);
-        let how =
-            |word_model, stem_backoff, calibrate, test| PairsTraining { word_model, stem_backoff, calibrate, test };
-        assert_eq!(train_request(&mut s), (how(WordModel::FastAlign, None, false, false), fixed, Some((157, 0, 0))));
-        s.apply(Action::SetWordModel(WordModel::Hmm));
-        s.apply(Action::SetCalibrate(true));
-        assert_eq!(
-            train_request(&mut s),
-            (how(WordModel::Hmm, None, true, false), DecisionThreshold::Calibrated, Some((126, 31, 0))),
-            "as `train --dev` (--threshold auto) on the last 20%"
-        );
-        s.apply(Action::SetHoldOutTest(true));
-        assert_eq!(
-            train_request(&mut s),
-            (how(WordModel::Hmm, None, true, true), DecisionThreshold::Calibrated, Some((101, 25, 31)))
-        );
-        s.apply(Action::SetStemBackoff(true));
-        s.apply(Action::SetCalibrate(false));
-        assert_eq!(
-            train_request(&mut s),
-            (how(WordModel::Hmm, Some(PAGE_STEM_CHARS), false, true), fixed, Some((126, 0, 31)))
-        );
-        s.apply(Action::SetStemBackoff(false));
-        s.apply(Action::SetHoldOutTest(false));
-        assert_eq!(train_request(&mut s), (how(WordModel::Hmm, None, false, false), fixed, Some((157, 0, 0))));
-        // Too few pairs to hold out a test and dev: nothing is posted.
-        read(&mut s, "x.src", "(S (A a))\n(S (A c))\n", None);
-        read(&mut s, "x.trg", "(T (C c))\n(T (D d))\n", None);
-        read(&mut s, "x.gold", "0-0\n0-0\n", None);
-        assert_eq!(s.corpus.len(), 2);
-        s.apply(Action::SetCalibrate(true));
-        s.apply(Action::SetHoldOutTest(true));
-        assert!(s.apply(Action::Train { now: 2.0 }).is_empty());
-        assert!(s.job.is_none());
-        s.apply(Action::SetCalibrate(false));
-        assert_eq!(train_request(&mut s).2, Some((1, 0, 1)));
+        assert!(s.apply(Action::Train(TrainAction::Align { now: 3.0 })).is_empty());
+        assert!(s.apply(Action::Train(TrainAction::DownloadModel)).is_empty());
     }
 
     /// Issue 14, item 7: a held-out test aligns and scores the last 20%
@@ -2871,8 +2595,8 @@ mod tests {
     #[test]
     fn a_held_out_test_scores_the_held_out_pairs_and_marks_the_training_pairs() {
         let mut s = State::with_sample();
-        s.apply(Action::SetHoldOutTest(true));
-        let id = started(&s.apply(Action::Train { now: 0.0 }));
+        s.apply(Action::Train(TrainAction::Form(FormAction::SetHoldOutTest(true))));
+        let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
         let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
         s.apply(Action::Worker { response: trained, now: 1.0 });
         let trained_on = s.model.as_ref().and_then(|m| m.trained_on);
@@ -2897,7 +2621,7 @@ mod tests {
         s.apply(Action::Worker { response: short, now: 2.0 });
         assert!(s.results().is_none() && matches!(&s.job_note, Some(Err(_))), "{:?}", s.job_note);
 
-        let id = started(&s.apply(Action::Train { now: 3000.0 }));
+        let id = started(&s.apply(Action::Train(TrainAction::Train { now: 3000.0 })));
         let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
         s.apply(Action::Worker { response: trained, now: 4000.0 });
         // The worker's searches of the held-out pairs: each takes its gold links.
@@ -2959,7 +2683,7 @@ mod tests {
         // training pairs', and carry the warning.
         // Align with the model held, every pair answered.
         let align_all = |s: &mut State, now: f64| {
-            let id = started(&s.apply(Action::Align { now }));
+            let id = started(&s.apply(Action::Train(TrainAction::Align { now })));
             let aligned = empty_alignment(id, n, "all", 0);
             s.apply(Action::Worker { response: aligned, now: now + 1.0 });
         };
@@ -2984,7 +2708,7 @@ mod tests {
     #[test]
     fn a_trained_model_downloads_aligns_and_explains_the_selected_pair() {
         let mut s = State::with_sample();
-        let id = started(&s.apply(Action::Train { now: 0.0 }));
+        let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
         let model = "{\"format\":\"treelink-alignment-model\"}".to_string();
         let trained = Response::Trained { job: id, model: model.clone(), summary: "a model".into() };
         s.apply(Action::Worker { response: trained, now: 1.0 });
@@ -2994,7 +2718,7 @@ mod tests {
             Some(("a model".to_string(), model.clone())),
             "kept for the next visit"
         );
-        let download = s.apply(Action::DownloadModel);
+        let download = s.apply(Action::Train(TrainAction::DownloadModel));
         let [Effect::Download { name, body: DownloadBody::Text { text, mime } }] = &download[..] else {
             panic!("{download:?}")
         };
@@ -3015,7 +2739,7 @@ mod tests {
             .is_some_and(|e| (e.pair, e.source, e.target, e.result.is_none()) == (0, 1, 2, true)));
         assert!(s.apply(Action::SetLambda("0.3".into())).is_empty());
         // Aligning again posts the model the page holds.
-        let effects = s.apply(Action::Align { now: 3.0 });
+        let effects = s.apply(Action::Train(TrainAction::Align { now: 3.0 }));
         assert!(matches!(&effects[..], [Effect::Post(Request::Align { model: m, .. })] if *m == model), "{effects:?}");
     }
 
@@ -3087,13 +2811,13 @@ mod tests {
     #[test]
     fn a_progress_report_or_a_tick_changes_only_the_progress() {
         let mut s = State::with_sample();
-        let id = started(&s.apply(Action::Train { now: 0.0 }));
+        let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
         let before = s.clone();
         s.apply(progress(id.0, "training the SVM", 3, 0));
         s.apply(Action::Tick(900.0));
         assert_ne!(s, before);
         assert!(s.same_but_progress(&before), "the panels do not re-render for progress");
-        s.apply(Action::SetField(Field::Seed, "7".into()));
+        s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::Seed, "7".into()))));
         assert!(!s.same_but_progress(&before));
         let before = s.clone();
         s.apply(Action::Cancel);
@@ -3103,7 +2827,7 @@ mod tests {
     #[test]
     fn a_failed_job_ends_with_its_message() {
         let mut s = State::with_sample();
-        let id = started(&s.apply(Action::Train { now: 0.0 }));
+        let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
         s.apply(Action::Worker {
             response: Response::Failed { job: Some(JobId(id.0 + 5)), message: "other".into() },
             now: 1.0,
@@ -3116,7 +2840,7 @@ mod tests {
         assert!(s.job.is_none());
         assert!(matches!(&s.job_note, Some(Err(n)) if n.contains("no gold links")), "{:?}", s.job_note);
         // The worker itself failed: whatever runs ends with its message.
-        s.apply(Action::Train { now: 0.0 });
+        s.apply(Action::Train(TrainAction::Train { now: 0.0 }));
         let message = "the worker failed: out of memory".to_string();
         s.apply(Action::Worker { response: Response::Failed { job: None, message }, now: 1.0 });
         assert!(s.job.is_none());
@@ -3142,7 +2866,7 @@ mod tests {
         assert_eq!((name.as_str(), &**svg, *scale), ("treelink-pair-1.png", &**text, 2.0));
         assert!(text.contains(&format!("width=\"{width}\" height=\"{height}\"")), "{width} {height}");
         // Aligned: the predicted links, the STA trio and the CSVs, as the engine writes them.
-        let id = started(&s.apply(Action::Train { now: 0.0 }));
+        let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
         let n = s.corpus.len();
         let aligned = empty_alignment(id, n, "trained", 0);
         s.apply(Action::Worker { response: aligned, now: 1.0 });

@@ -446,6 +446,7 @@ mod tests {
     use super::super::testing::*;
     use super::super::*;
     use super::*;
+    use crate::align::model::TrainOptions;
     use crate::ui::load;
 
     #[test]
