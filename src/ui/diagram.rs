@@ -15,7 +15,7 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use super::folds::Side;
-use super::state::Action;
+use super::state::{Action, FoldAction, SelectAction};
 use crate::corpus::TreePair;
 use crate::io::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
 use crate::layout::{clamp_zoom, fit_zoom, union, zoom_to, Drawing, FoldedTree, Style, TreeLayout};
@@ -55,8 +55,8 @@ struct TreeView<'a> {
 
 fn click(side: Side, n: NodeId) -> Action {
     match side {
-        Side::Source => Action::ClickSource(n),
-        Side::Target => Action::ClickTarget(n),
+        Side::Source => Action::Select(SelectAction::ClickSource(n)),
+        Side::Target => Action::Select(SelectAction::ClickTarget(n)),
     }
 }
 
@@ -67,7 +67,7 @@ fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64
         let dispatch = dispatch.clone();
         Callback::from(move |e: MouseEvent| {
             e.stop_propagation();
-            dispatch.emit(Action::ToggleFold(side, n))
+            dispatch.emit(Action::Fold(FoldAction::Toggle(side, n)))
         })
     };
     let onkeydown = {
@@ -76,7 +76,7 @@ fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64
             if e.key() == "Enter" || e.key() == " " {
                 e.prevent_default();
                 e.stop_propagation();
-                dispatch.emit(Action::ToggleFold(side, n));
+                dispatch.emit(Action::Fold(FoldAction::Toggle(side, n)));
             }
         })
     };
@@ -237,7 +237,7 @@ pub fn diagram(props: &DiagramProps) -> Html {
         let (s, t) = (l.source, l.target);
         let onclick = {
             let dispatch = props.dispatch.clone();
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::ClickLink(s, t)))
+            Callback::from(move |_: MouseEvent| dispatch.emit(Action::Select(SelectAction::ClickLink(s, t))))
         };
         let onmouseenter = {
             let (hover, title) = (hover.clone(), l.title.clone());
@@ -332,18 +332,18 @@ pub fn diagram(props: &DiagramProps) -> Html {
     };
     let unfold_all = {
         let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::UnfoldAll))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Fold(FoldAction::UnfoldAll)))
     };
     let onkeydown = {
         let (dispatch, set_zoom, fit) = (props.dispatch.clone(), set_zoom.clone(), fit.clone());
         Callback::from(move |e: KeyboardEvent| {
             let handled = match e.key().as_str() {
                 "PageDown" => {
-                    dispatch.emit(Action::StepPair(1));
+                    dispatch.emit(Action::Select(SelectAction::StepPair(1)));
                     true
                 }
                 "PageUp" => {
-                    dispatch.emit(Action::StepPair(-1));
+                    dispatch.emit(Action::Select(SelectAction::StepPair(-1)));
                     true
                 }
                 "+" | "=" => {

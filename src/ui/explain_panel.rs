@@ -6,7 +6,7 @@
 use yew::prelude::*;
 
 use super::panels::ExplainView;
-use super::state::{Action, Mode};
+use super::state::{Action, Mode, SelectAction};
 use crate::align::explain::{Explanation, SearchRole, Verdict, FEATURE_NAMES};
 use crate::tree::{NodeId, Tree};
 
@@ -89,7 +89,7 @@ fn body(e: &Explanation, src: &Tree, trg: &Tree, dispatch: &Callback<Action>) ->
     let show_step = |step: usize| {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| {
-            dispatch.emit(Action::SetMode(Mode::Steps));
+            dispatch.emit(Action::Select(SelectAction::SetMode(Mode::Steps)));
             dispatch.emit(Action::SetStep(step));
         })
     };

@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::into_view::{self, Place};
-use super::state::{Action, FindPair};
+use super::state::{Action, FindPair, SelectAction};
 use crate::corpus::Found;
 
 #[derive(Properties, PartialEq)]
@@ -71,7 +71,7 @@ pub fn find_pair(props: &FindProps) -> Html {
             let (dispatch, k, open) = (props.dispatch.clone(), *k, open.clone());
             Callback::from(move |_: MouseEvent| {
                 open.set(false);
-                dispatch.emit(Action::SelectPair(k));
+                dispatch.emit(Action::Select(SelectAction::SelectPair(k)));
                 // The pair opened is the feedback: on a phone, where the page
                 // scrolls, its number and diagram come to the top of the screen.
                 into_view::bring_selected(".pair-column", Place::TopOnOneColumn);

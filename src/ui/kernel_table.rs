@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::panels::KernelView;
-use super::state::{Action, Compare};
+use super::state::{Action, Compare, SelectAction};
 use crate::kernel::{all_btk_values, BtkKind, DeltaTable, Space, SubTree, SubTreePair};
 use crate::tree::{NodeId, Tree};
 
@@ -37,9 +37,9 @@ fn lambda_field(state: &KernelView, dispatch: &Callback<Action>) -> Html {
     html! {
         <p class="lambda">
             <label>{"λ of the kernel view (decay, §2.1) "}
-                <input id="lambda" type="number" step="0.05" min="0.01" value={state.lambda_text.clone()} onchange={on_lambda} />
+                <input id="lambda" type="number" step="0.05" min="0.01" value={state.lambda.text.clone()} onchange={on_lambda} />
             </label>
-            if let Some(err) = &state.lambda_error {
+            if let Some(err) = &state.lambda.error {
                 {" "}<span class="error" role="alert">{err}</span>
             }
         </p>
@@ -63,7 +63,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
     let x = SubTreePair::new(SubTree::new(&pair.source, s), SubTree::new(&pair.target, t));
     let y = SubTreePair::new(SubTree::new(&pair.source, ys), SubTree::new(&pair.target, yt));
     // A pathological pair is refused with the engine's limit error, shown in place of the values.
-    let (values, refused) = match all_btk_values(state.lambda, x, y) {
+    let (values, refused) = match all_btk_values(state.lambda.value, x, y) {
         Ok(values) => (values, None),
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
@@ -97,7 +97,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
                 "itself" => Compare::Itself,
                 v => v.parse::<usize>().ok().and_then(|i| gold.get(i)).map_or(Compare::Auto, |l| Compare::Gold(*l)),
             };
-            dispatch.emit(Action::SetCompare(c));
+            dispatch.emit(Action::Select(SelectAction::SetCompare(c)));
         })
     };
     let selected_value = match state.compare {
@@ -115,7 +115,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
     });
     let clear = {
         let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::ClearSelection))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Select(SelectAction::Clear)))
     };
     html! {
         <section class="panel kernels" id="kernel-panel" aria-label="Kernel values">
@@ -138,7 +138,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
                 </dd>
             </dl>
             <table id="kernel-table">
-                <caption>{format!("K(x, y) with λ = {}; normalised: K(x,y)/√(K(x,x)·K(y,y))", state.lambda)}</caption>
+                <caption>{format!("K(x, y) with λ = {}; normalised: K(x,y)/√(K(x,x)·K(y,y))", state.lambda.value)}</caption>
                 <thead>
                     <tr><th scope="col">{"space"}</th><th scope="col">{"iBTK"}</th><th scope="col">{"iBTK normalised"}</th>
                         <th scope="col">{"dBTK"}</th><th scope="col">{"dBTK normalised"}</th></tr>
@@ -152,8 +152,8 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
             <h3>{"What the kernels are made of: Δ over matching productions"}</h3>
             <p class="hint">{"Δ(n, n′) counts the sub-set-tree fragments rooted at both nodes: 0 unless their productions match; λ for two POS nodes; else λ ∏ (1 + Δ(children)). K_SST sums Δ over all node pairs; K_RgSST is Δ of the two roots; K_RdSST is K_SST when the root labels match; iBTK adds the source and target kernels, dBTK multiplies them."}</p>
             <div class="delta-tables">
-                {delta_table("delta-src", "Source sub-trees", &pair.source, s, ys, state.lambda)}
-                {delta_table("delta-trg", "Target sub-trees", &pair.target, t, yt, state.lambda)}
+                {delta_table("delta-src", "Source sub-trees", &pair.source, s, ys, state.lambda.value)}
+                {delta_table("delta-trg", "Target sub-trees", &pair.target, t, yt, state.lambda.value)}
             </div>
         </section>
     }

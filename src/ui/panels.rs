@@ -10,7 +10,8 @@ use std::rc::Rc;
 
 use super::classroom::ExerciseForm;
 use super::state::{
-    Compare, CorpusTranslation, Explained, Mode, Results, Shared, Slot, SlotStatus, State, TrainForm, Translated,
+    Compare, CorpusTranslation, Explained, Lambda, Mode, Results, Shared, Slot, SlotStatus, State, TrainForm,
+    Translated,
 };
 use crate::app::alignment::both_tables;
 use crate::corpus::{Corpus, TreePair};
@@ -91,14 +92,14 @@ pub struct ExportView {
 
 /// The selected node pair of the pair shown, in the corpus loaded.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Selection {
+pub struct SelectionView {
     pub corpus: Shared<Corpus>,
     pub pair: usize,
     pub source: Option<NodeId>,
     pub target: Option<NodeId>,
 }
 
-impl Selection {
+impl SelectionView {
     pub fn tree_pair(&self) -> Option<&TreePair> {
         self.corpus.pairs.get(self.pair)
     }
@@ -107,7 +108,7 @@ impl Selection {
 /// "Why this link?".
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExplainView {
-    pub selection: Selection,
+    pub selection: SelectionView,
     pub results: Option<Shared<Results>>,
     pub explained: Option<Explained>,
 }
@@ -115,13 +116,11 @@ pub struct ExplainView {
 /// The kernel table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KernelView {
-    pub selection: Selection,
+    pub selection: SelectionView,
     /// The node pair compared with ([`State::comparison`]).
     pub comparison: Option<(NodeId, NodeId)>,
     pub compare: Compare,
-    pub lambda: f64,
-    pub lambda_text: String,
-    pub lambda_error: Option<String>,
+    pub lambda: Lambda,
 }
 
 /// Aligning by hand, or stepping through the search.
@@ -183,8 +182,12 @@ impl State {
     pub fn panels(&self) -> Panels {
         let corpus = shared(&self.corpus);
         let results = self.shared_results();
-        let selection =
-            Selection { corpus: corpus.clone(), pair: self.pair, source: self.sel_source, target: self.sel_target };
+        let selection = SelectionView {
+            corpus: corpus.clone(),
+            pair: self.selection.pair,
+            source: self.selection.source,
+            target: self.selection.target,
+        };
         let c = &self.classroom;
         Panels {
             loader: LoaderView {
@@ -218,7 +221,7 @@ impl State {
                 busy: self.job.is_some(),
                 training_mt: self.job.as_ref().is_some_and(|j| j.kind == super::state::JobKind::TrainMt),
                 corpus: corpus.clone(),
-                pair: self.pair,
+                pair: self.selection.pair,
                 lm: self.slots.ok_name(Slot::Lm).map(str::to_string),
                 worker_stopped: self.worker_stopped,
             },
@@ -235,15 +238,13 @@ impl State {
             kernels: KernelView {
                 selection,
                 comparison: self.comparison(),
-                compare: self.compare,
-                lambda: self.lambda,
-                lambda_text: self.lambda_text.clone(),
-                lambda_error: self.lambda_error.clone(),
+                compare: self.selection.compare,
+                lambda: self.lambda.clone(),
             },
             teach: TeachView {
-                mode: self.mode,
+                mode: self.selection.mode,
                 corpus: corpus.clone(),
-                pair: self.pair,
+                pair: self.selection.pair,
                 links: self.student_links().to_vec(),
                 pending: self.teach.pending,
                 message: self.teach.message.clone(),
@@ -262,8 +263,8 @@ impl State {
                 checks: c.checks.as_ref().map(shared),
                 class: c.class.as_ref().map(shared),
                 corpus,
-                pair: self.pair,
-                number: c.number_of(self.pair),
+                pair: self.selection.pair,
+                number: c.number_of(self.selection.pair),
                 exercise_slot: self.slots.slot(Slot::Exercise).clone(),
                 answers_slot: self.slots.slot(Slot::Answers).clone(),
             },

@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use super::state::{Action, Results, Shared, SortKey, ON_TRAINING_DATA, TRAINING_DATA_ADVICE};
+use super::state::{Action, Results, SelectAction, Shared, SortKey, ON_TRAINING_DATA, TRAINING_DATA_ADVICE};
 use crate::align::explain::CurvePoint;
 use crate::corpus::Corpus;
 use crate::eval::prf::Counts;
@@ -189,7 +189,7 @@ fn pair_table(props: &PairTableProps) -> Html {
         let onclick = {
             let dispatch = dispatch.clone();
             Callback::from(move |_: MouseEvent| {
-                dispatch.emit(Action::SelectPair(k));
+                dispatch.emit(Action::Select(SelectAction::SelectPair(k)));
                 if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("workbench")) {
                     el.scroll_into_view();
                 }

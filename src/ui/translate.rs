@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use super::panels::TranslateView;
 use super::results::training_data_warning;
-use super::state::{Action, CorpusTranslation, ExportFile, JobKind, Translated};
+use super::state::{Action, CorpusTranslation, ExportFile, JobKind, SelectAction, Translated};
 use super::train::JobStatus;
 use crate::eval::bleu::sentence_bleu;
 use crate::io::svg::DERIVATION_CSS;
@@ -196,7 +196,7 @@ fn corpus_view(c: &CorpusTranslation, state: &TranslateView, dispatch: &Callback
         let onclick = {
             let dispatch = dispatch.clone();
             Callback::from(move |_: MouseEvent| {
-                dispatch.emit(Action::SelectPair(k));
+                dispatch.emit(Action::Select(SelectAction::SelectPair(k)));
                 dispatch.emit(Action::TranslatePair(k));
             })
         };

@@ -11,7 +11,7 @@ use yew::prelude::*;
 use super::effects::{carry_out, Workers};
 use super::into_view::{self, Place};
 use super::results::training_data_warning_inline;
-use super::state::{Action, LoadAction, Mode, Results, State};
+use super::state::{Action, LoadAction, Mode, Results, SelectAction, State};
 use super::store::{use_slice, Settled, Store, StoreHandle};
 use super::{
     diagram, exercise_panel, explain_panel, export, find, kernel_table, loader, persist, results, state, teach, train,
@@ -42,8 +42,8 @@ impl DrawnKey {
     fn of(s: &State) -> DrawnKey {
         DrawnKey {
             corpus: state::Shared(s.corpus.clone()),
-            pair: s.pair,
-            mode: s.mode,
+            pair: s.selection.pair,
+            mode: s.selection.mode,
             results: s.shared_results(),
             checks: s.classroom.checks.clone().map(state::Shared),
             links: s.student_links().to_vec(),
@@ -96,7 +96,7 @@ fn link_table(props: &LinkTableProps) -> Html {
         let posterior = results.and_then(|r| r.posterior(k, l.source, l.target));
         let onclick = {
             let (dispatch, s, t) = (dispatch.clone(), l.source, l.target);
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::ClickLink(s, t)))
+            Callback::from(move |_: MouseEvent| dispatch.emit(Action::Select(SelectAction::ClickLink(s, t))))
         };
         html! {
             <tr data-status={l.style.status()}>
@@ -133,17 +133,18 @@ fn sentence(words: &[String], lang: &'static str, side: &'static str) -> Html {
 /// data beside it (not below: the diagram keeps the height).
 fn pair_counts(state: &State) -> Html {
     let Some(r) = state.results() else { return html! {} };
-    if !r.aligned(state.pair) {
+    if !r.aligned(state.selection.pair) {
         return html! {
             <p id="pair-counts" class="pair-counts hint">
                 {format!("{} and scored; its gold links are drawn.", r.not_aligned_note())}
             </p>
         };
     }
-    let (Some(c), Some(b)) = (r.model_counts.get(state.pair), r.baseline_counts.get(state.pair)) else {
+    let (Some(c), Some(b)) = (r.model_counts.get(state.selection.pair), r.baseline_counts.get(state.selection.pair))
+    else {
         return html! {};
     };
-    let drawn = r.predicted.get(state.pair).map_or(0, Vec::len);
+    let drawn = r.predicted.get(state.selection.pair).map_or(0, Vec::len);
     let held_out = if r.held_out.is_some() { ", a held-out pair" } else { "" };
     html! {
         <p class="pair-summary">
@@ -154,7 +155,7 @@ fn pair_counts(state: &State) -> Html {
                     c.precision(), c.recall(), c.f(), b.f()
                 )}
             </span>
-            if state.pair < r.first_unseen {
+            if state.selection.pair < r.first_unseen {
                 {training_data_warning_inline("pair-caution")}
             }
         </p>
@@ -234,8 +235,8 @@ fn app() -> Html {
                         return;
                     }
                     match e.key().as_str() {
-                        "n" => dispatch.emit(Action::StepPair(1)),
-                        "p" => dispatch.emit(Action::StepPair(-1)),
+                        "n" => dispatch.emit(Action::Select(SelectAction::StepPair(1))),
+                        "p" => dispatch.emit(Action::Select(SelectAction::StepPair(-1))),
                         _ => {}
                     }
                 })
@@ -248,15 +249,18 @@ fn app() -> Html {
     // search step) is brought into view: in the inspector's own scroll, and
     // on a phone, where it is below the diagram, in the page.
     {
-        let feedback = match state.mode {
-            Mode::Inspect => (state.sel_source.is_some() && state.sel_target.is_some()).then_some("explain-panel"),
+        let feedback = match state.selection.mode {
+            Mode::Inspect => {
+                (state.selection.source.is_some() && state.selection.target.is_some()).then_some("explain-panel")
+            }
             Mode::Teach => state.teach.message.is_some().then_some("teach-feedback"),
             Mode::Steps => Some("step-text"),
         };
-        let key = (feedback, state.sel_source, state.sel_target, state.teach.message.clone(), state.teach.step);
+        let key =
+            (feedback, state.selection.source, state.selection.target, state.teach.message.clone(), state.teach.step);
         // A node pair's explanation is read with its kernel table below it:
         // on a phone it comes to the top of the screen.
-        let place = if state.mode == Mode::Inspect { Place::TopOnOneColumn } else { Place::Nearest };
+        let place = if state.selection.mode == Mode::Inspect { Place::TopOnOneColumn } else { Place::Nearest };
         use_effect_with(key, move |(feedback, ..)| {
             if let Some(el) = feedback.and_then(|id| web_sys::window()?.document()?.get_element_by_id(id)) {
                 into_view::bring(&el, place);
@@ -267,7 +271,7 @@ fn app() -> Html {
     // Drawn again only when what they depend on changes (not on every action).
     let pair: Option<Rc<TreePair>> = {
         let state = state.clone();
-        let key = (state::Shared(state.corpus.clone()), state.pair);
+        let key = (state::Shared(state.corpus.clone()), state.selection.pair);
         (*use_memo(key, move |_| state.current_pair())).clone()
     };
     let links: Rc<Vec<DrawnLink>> = {
@@ -278,34 +282,34 @@ fn app() -> Html {
     let nav = {
         let go = |delta: isize| {
             let dispatch = dispatch.clone();
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::StepPair(delta)))
+            Callback::from(move |_: MouseEvent| dispatch.emit(Action::Select(SelectAction::StepPair(delta))))
         };
         let on_number = {
             let dispatch = dispatch.clone();
             Callback::from(move |e: Event| {
                 let input: web_sys::HtmlInputElement = e.target_unchecked_into();
                 if let Ok(n) = input.value().trim().parse::<usize>() {
-                    dispatch.emit(Action::SelectPair(n.saturating_sub(1)));
+                    dispatch.emit(Action::Select(SelectAction::SelectPair(n.saturating_sub(1))));
                 }
             })
         };
         let mode_button = |mode: Mode, id: &'static str, label: &'static str| {
             let onclick = {
                 let dispatch = dispatch.clone();
-                Callback::from(move |_: MouseEvent| dispatch.emit(Action::SetMode(mode)))
+                Callback::from(move |_: MouseEvent| dispatch.emit(Action::Select(SelectAction::SetMode(mode))))
             };
-            let on = state.mode == mode;
+            let on = state.selection.mode == mode;
             html! { <button type="button" id={id} class={classes!("mode", on.then_some("on"))} aria-pressed={on.to_string()} {onclick}>{label}</button> }
         };
         html! {
             <nav class="pair-nav" aria-label="Sentence pairs">
-                <button id="prev-pair" type="button" onclick={go(-1)} disabled={state.pair == 0} title="Previous pair (p)">{"◀ Previous"}</button>
+                <button id="prev-pair" type="button" onclick={go(-1)} disabled={state.selection.pair == 0} title="Previous pair (p)">{"◀ Previous"}</button>
                 <label>{"Pair "}
                     <input id="pair-number" type="number" min="1" max={pair_count.to_string()}
-                        value={(state.pair + 1).to_string()} onchange={on_number} />
+                        value={(state.selection.pair + 1).to_string()} onchange={on_number} />
                     {format!(" of {pair_count}")}
                 </label>
-                <button id="next-pair" type="button" onclick={go(1)} disabled={state.pair + 1 >= pair_count} title="Next pair (n)">{"Next ▶"}</button>
+                <button id="next-pair" type="button" onclick={go(1)} disabled={state.selection.pair + 1 >= pair_count} title="Next pair (n)">{"Next ▶"}</button>
                 <span class="modes" role="group" aria-label="What clicking does">
                     {mode_button(Mode::Inspect, "mode-inspect", "Inspect")}
                     {mode_button(Mode::Teach, "mode-teach", "Align by hand")}
@@ -314,7 +318,7 @@ fn app() -> Html {
             </nav>
         }
     };
-    let hint = match state.mode {
+    let hint = match state.selection.mode {
         Mode::Inspect => {
             "Click a link, or a source then a target node; hover over a link for its posterior; − / + fold a phrase."
         }
@@ -322,7 +326,7 @@ fn app() -> Html {
         Mode::Steps => "The search's links so far, this step's candidate (dashed) and what blocks it.",
     };
     let folds = {
-        let (src, trg) = state.folds.of(state.corpus_gen, state.pair);
+        let (src, trg) = state.folds.of(state.corpus_gen, state.selection.pair);
         Rc::new((src.clone(), trg.clone()))
     };
 
@@ -351,8 +355,8 @@ fn app() -> Html {
                             {sentence(pair.source.words(), "src", "source: ")}
                             {sentence(pair.target.words(), "trg", "target: ")}
                             {pair_counts(&state)}
-                            <diagram::Diagram pair={pair.clone()} links={links.clone()} selected_source={state.sel_source}
-                                selected_target={state.sel_target} pending={state.teach.pending} dispatch={dispatch.clone()} hint={hint}
+                            <diagram::Diagram pair={pair.clone()} links={links.clone()} selected_source={state.selection.source}
+                                selected_target={state.selection.target} pending={state.teach.pending} dispatch={dispatch.clone()} hint={hint}
                                 folds={folds}>
                                 <find::FindPairView find={state.find.clone()} dispatch={dispatch.clone()} />
                             </diagram::Diagram>
@@ -362,8 +366,8 @@ fn app() -> Html {
                         }
                     </div>
                     <aside class="inspector" id="inspector" aria-label="Inspector">
-                        if state.mode == Mode::Inspect {
-                            if state.sel_source.is_none() && state.sel_target.is_none() {
+                        if state.selection.mode == Mode::Inspect {
+                            if state.selection.source.is_none() && state.selection.target.is_none() {
                                 {start_here(pair_count)}
                             }
                             <explain_panel::ExplainPanel view={panels.explain} dispatch={dispatch.clone()} />
@@ -374,7 +378,7 @@ fn app() -> Html {
                     </aside>
                     if let Some(pair) = &pair {
                         <div class="below-pair"><LinkTable pair={pair.clone()} links={links.clone()} results={state.shared_results()}
-                            k={state.pair} dispatch={dispatch.clone()} /></div>
+                            k={state.selection.pair} dispatch={dispatch.clone()} /></div>
                     }
                 </section>
                 <loader::Loader view={panels.loader} dispatch={dispatch.clone()} />
@@ -382,7 +386,7 @@ fn app() -> Html {
                 <exercise_panel::ExercisePanel view={panels.exercise} dispatch={dispatch.clone()} />
                 <translate::TranslatePanel view={panels.translate} dispatch={dispatch.clone()} />
                 <results::ResultsPanel results={state.shared_results()} corpus={state::Shared(state.corpus.clone())}
-                    sort={state.sort} pair={state.pair} dispatch={dispatch.clone()} />
+                    sort={state.sort} pair={state.selection.pair} dispatch={dispatch.clone()} />
                 <export::ExportPanel view={panels.export} dispatch={dispatch.clone()} />
             </main>
             </ContextProvider<StoreHandle>>

@@ -15,7 +15,7 @@ pub(super) const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, 
 impl State {
     /// The pair shown.
     pub fn current_pair(&self) -> Option<Rc<TreePair>> {
-        self.corpus.pairs.get(self.pair).cloned().map(Rc::new)
+        self.corpus.pairs.get(self.selection.pair).cloned().map(Rc::new)
     }
 
     /// The corpus loaded, in a line; while the built-in sample is read, that
@@ -101,7 +101,7 @@ impl State {
                         self.replace_corpus(corpus, format!("Exercise '{}' ({file})", exercise.title));
                         // Aligning by hand, with the key shown only if the instructor chose so.
                         self.teach = super::Teach { reveal_gold: exercise.show_gold, ..super::Teach::default() };
-                        self.mode = super::Mode::Teach;
+                        self.selection.mode = super::Mode::Teach;
                         self.clear_selection();
                         self.classroom.opened(file, exercise);
                     }
@@ -149,14 +149,14 @@ impl State {
         self.classroom.checks = None;
         self.tiger_ids = None;
         self.sides_swapped = false;
-        self.pair = 0;
+        self.selection.pair = 0;
         self.teach = super::Teach::default();
         self.clear_selection();
         self.find.found = self.corpus.find(&self.find.query, super::FindPair::LIMIT);
         self.find.added = None;
-        if let Some(p) = self.wanted_pair.filter(|&p| p < self.corpus.len()) {
-            self.pair = p;
-            self.wanted_pair = None;
+        if let Some(p) = self.selection.wanted_pair.filter(|&p| p < self.corpus.len()) {
+            self.selection.pair = p;
+            self.selection.wanted_pair = None;
         }
     }
 
@@ -214,9 +214,9 @@ mod tests {
         read(&mut s, "x.gold", "0-0 2-1?\n", None);
         read(&mut s, "lex.e2f", "c a 0.5\n", None);
         read(&mut s, "aligned.gdfa", "1-0\n", None);
-        s.apply(Action::SetMode(Mode::Teach));
-        s.apply(Action::ClickSource(0));
-        s.apply(Action::ClickTarget(0));
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        s.apply(Action::Select(SelectAction::ClickSource(0)));
+        s.apply(Action::Select(SelectAction::ClickTarget(0)));
         let before = s.clone();
         s.apply(Action::Load(LoadAction::SwapSides));
         assert_eq!(s.corpus.pairs[0].source.to_bracketed(), "(T (C c))");

@@ -8,13 +8,16 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::classroom::{Classroom, ExerciseAction};
-use super::folds::{Folds, SavedFolds, Side};
+use super::folds::{Folds, SavedFolds};
 use super::ids::{CorpusGen, JobId, WorkerGen};
 mod corpus;
+mod lambda;
+mod selection;
 mod slots;
 #[cfg(test)]
 mod testing;
 mod training;
+pub use super::folds::FoldAction;
 use super::load::{self, LoadRequest};
 use super::protocol::{CorpusText, NamedText, Request, Response, TranslationView};
 use crate::align::explain::{curve_csv, results_csv};
@@ -30,13 +33,14 @@ use crate::io::links::{Link, LinkKind};
 use crate::io::svg::{drawing_svg, DrawnLink, LinkStyle, DERIVATION_CSS};
 use crate::io::text::counted;
 use crate::io::tiger::{export_pair, PairIds, TreebankName};
-use crate::kernel::DEFAULT_LAMBDA;
 use crate::layout::{Drawing, Style};
 use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
 use crate::tree::{NodeId, Tree};
 use corpus::SAMPLE_NAME;
+pub use lambda::Lambda;
+pub use selection::{Compare, Mode, SelectAction, Selection};
 pub use slots::{is_mt_model, LoadAction, Slot, SlotStatus, Slots, Upload};
 pub use training::{Field, FormAction, TrainAction, TrainForm};
 
@@ -72,39 +76,6 @@ impl<T: ?Sized> std::ops::Deref for Shared<T> {
     type Target = T;
     fn deref(&self) -> &T {
         &self.0
-    }
-}
-
-/// Which sub-tree pair the selected one is compared with in the kernel view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compare {
-    /// The gold link of the selected source (else target) node, else itself.
-    Auto,
-    Itself,
-    Gold(Link),
-}
-
-/// What clicking nodes does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Mode {
-    /// Select a node pair: explanation and kernel view.
-    Inspect,
-    /// Teaching: the student links nodes by hand.
-    Teach,
-    /// Teaching: step through the model's greedy search.
-    Steps,
-}
-
-impl Mode {
-    pub const ALL: [Mode; 3] = [Mode::Inspect, Mode::Teach, Mode::Steps];
-
-    /// Its name in the page's address (`#pair=12&mode=teach`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Inspect => "inspect",
-            Mode::Teach => "teach",
-            Mode::Steps => "steps",
-        }
     }
 }
 
@@ -619,15 +590,10 @@ pub struct State {
     pub tiger_ids: Option<Rc<Vec<PairIds>>>,
     /// The loaded pairs are read target → source (swapped by the user).
     pub sides_swapped: bool,
-    /// A pair the address asked for beyond the pairs loaded (opened when pairs that have it arrive).
-    pub wanted_pair: Option<usize>,
-    pub pair: usize,
-    pub sel_source: Option<NodeId>,
-    pub sel_target: Option<NodeId>,
-    pub compare: Compare,
-    pub lambda: f64,
-    pub lambda_text: String,
-    pub lambda_error: Option<String>,
+    /// The pair shown, the mode and the selected node pair.
+    pub selection: Selection,
+    /// The kernel view's λ.
+    pub lambda: Lambda,
     /// The file inputs: what each holds and said.
     pub slots: Slots,
     pub form: TrainForm,
@@ -643,7 +609,6 @@ pub struct State {
     pub worker_gen: WorkerGen,
     /// The job worker died and none runs yet: the page offers to start one.
     pub worker_stopped: bool,
-    pub mode: Mode,
     pub teach: Teach,
     /// The sub-trees the diagram draws folded.
     pub folds: Folds,
@@ -751,19 +716,11 @@ pub enum Action {
     Load(LoadAction),
     /// The training form and the alignment jobs it starts.
     Train(TrainAction),
-    SelectPair(usize),
-    /// Previous (-1) or next (+1) pair.
-    StepPair(isize),
-    ClickSource(NodeId),
-    ClickTarget(NodeId),
-    /// Clicking a drawn link: select its two nodes (or, teaching, remove it).
-    ClickLink(NodeId, NodeId),
-    ClearSelection,
-    /// Fold a phrase node of the diagram to its label and yield, or unfold it.
-    ToggleFold(Side, NodeId),
-    /// Unfold every node of the current pair.
-    UnfoldAll,
-    SetCompare(Compare),
+    /// The workbench: the pair, the mode, the selected node pair.
+    Select(SelectAction),
+    /// The diagram's folded sub-trees.
+    Fold(FoldAction),
+    /// The kernel view's λ, as typed.
     SetLambda(String),
     Worker {
         response: Response,
@@ -775,7 +732,6 @@ pub enum Action {
     RestartWorker,
     /// The clock, while a job runs (its elapsed time moves between reports).
     Tick(f64),
-    SetMode(Mode),
     TeachClear,
     /// Find pairs by a number, a label or a word.
     Find(String),
@@ -819,28 +775,6 @@ pub enum Action {
     OpenQuery(String),
     /// Offer one of the export files.
     Export(ExportFile),
-}
-
-/// The gold link a selected node pair `(s, t)` is best compared with: one
-/// at `s`, else at `t`, else at the nearest ancestor of `s` (then of `t`),
-/// else the first: a wrong link is compared with a gold one, not with itself.
-/// `None` only when the pair has no gold link.
-fn nearest_gold(pair: &TreePair, s: NodeId, t: NodeId) -> Option<&Link> {
-    let gold = &pair.gold;
-    let at_source = |n: NodeId| gold.iter().find(|l| l.source == n);
-    let at_target = |n: NodeId| gold.iter().find(|l| l.target == n);
-    let up = |tree: &Tree, n: NodeId| -> Vec<NodeId> {
-        if n < tree.len() {
-            tree.ancestors(n).collect()
-        } else {
-            Vec::new()
-        }
-    };
-    at_source(s)
-        .or_else(|| at_target(t))
-        .or_else(|| up(&pair.source, s).into_iter().find_map(at_source))
-        .or_else(|| up(&pair.target, t).into_iter().find_map(at_target))
-        .or_else(|| gold.first())
 }
 
 /// The size a standalone SVG declares (`width="…" height="…"` of its root).
@@ -906,14 +840,8 @@ impl State {
             corpus_gen,
             tiger_ids,
             sides_swapped,
-            wanted_pair,
-            pair,
-            sel_source,
-            sel_target,
-            compare,
+            selection,
             lambda,
-            lambda_text,
-            lambda_error,
             slots,
             form,
             model,
@@ -924,7 +852,6 @@ impl State {
             explained,
             worker_gen,
             worker_stopped,
-            mode,
             teach,
             folds,
             sort,
@@ -942,14 +869,8 @@ impl State {
             && *corpus_gen == other.corpus_gen
             && *tiger_ids == other.tiger_ids
             && *sides_swapped == other.sides_swapped
-            && *wanted_pair == other.wanted_pair
-            && *pair == other.pair
-            && *sel_source == other.sel_source
-            && *sel_target == other.sel_target
-            && *compare == other.compare
-            && lambda.to_bits() == other.lambda.to_bits()
-            && *lambda_text == other.lambda_text
-            && *lambda_error == other.lambda_error
+            && *selection == other.selection
+            && *lambda == other.lambda
             && *slots == other.slots
             && *form == other.form
             && *model == other.model
@@ -959,7 +880,6 @@ impl State {
             && *explained == other.explained
             && *worker_gen == other.worker_gen
             && *worker_stopped == other.worker_stopped
-            && *mode == other.mode
             && *teach == other.teach
             && *folds == other.folds
             && *sort == other.sort
@@ -981,14 +901,8 @@ impl State {
             corpus_gen: CorpusGen::default(),
             tiger_ids: None,
             sides_swapped: false,
-            wanted_pair: None,
-            pair: 0,
-            sel_source: None,
-            sel_target: None,
-            compare: Compare::Auto,
-            lambda: DEFAULT_LAMBDA,
-            lambda_text: DEFAULT_LAMBDA.to_string(),
-            lambda_error: None,
+            selection: Selection::default(),
+            lambda: Lambda::default(),
             slots: Slots::default(),
             form: TrainForm::default(),
             model: None,
@@ -999,7 +913,6 @@ impl State {
             explained: None,
             worker_gen: WorkerGen::default(),
             worker_stopped: false,
-            mode: Mode::Inspect,
             teach: Teach::default(),
             folds: Folds::default(),
             sort: (SortKey::Pair, true),
@@ -1020,7 +933,7 @@ impl State {
 
     /// The page's address fragment for the pair and mode shown.
     pub fn location(&self) -> String {
-        format!("#pair={}&mode={}", self.pair + 1, self.mode.name())
+        format!("#pair={}&mode={}", self.selection.pair + 1, self.selection.mode.name())
     }
 
     /// The results, if they belong to the trees now loaded.
@@ -1033,25 +946,14 @@ impl State {
         self.results.clone().filter(|r| r.corpus_gen == self.corpus_gen)
     }
 
-    /// The sub-tree pair the selection is compared with, as (source, target).
-    pub fn comparison(&self) -> Option<(NodeId, NodeId)> {
-        let (s, t) = (self.sel_source?, self.sel_target?);
-        let pair = self.corpus.pairs.get(self.pair)?;
-        Some(match self.compare {
-            Compare::Itself => (s, t),
-            Compare::Gold(l) => (l.source, l.target),
-            Compare::Auto => nearest_gold(pair, s, t).map_or((s, t), |l| (l.source, l.target)),
-        })
-    }
-
     /// The student's links of the current pair.
     pub fn student_links(&self) -> &[(NodeId, NodeId)] {
-        self.teach.links.get(&self.pair).map_or(&[], Vec::as_slice)
+        self.teach.links.get(&self.selection.pair).map_or(&[], Vec::as_slice)
     }
 
     /// The links the diagram draws for the current pair, bottom to top.
     pub fn drawn_links(&self) -> Vec<DrawnLink> {
-        let Some(pair) = self.corpus.pairs.get(self.pair) else { return Vec::new() };
+        let Some(pair) = self.corpus.pairs.get(self.selection.pair) else { return Vec::new() };
         let names = |s: NodeId, t: NodeId| {
             let label = |tree: &Tree, n: NodeId| if n < tree.len() { tree.label(n).to_string() } else { "?".into() };
             format!("{s}-{t}: {} ↔ {}", label(&pair.source, s), label(&pair.target, t))
@@ -1071,11 +973,13 @@ impl State {
                 }
             })
         };
-        let checked = self.classroom.checks.as_ref().and_then(|c| c.get(self.pair));
-        match self.mode {
+        let checked = self.classroom.checks.as_ref().and_then(|c| c.get(self.selection.pair));
+        match self.selection.mode {
             Mode::Inspect => {
-                let Some(r) = self.results().filter(|r| r.aligned(self.pair)) else { return gold_links().collect() };
-                let predicted = r.predicted.get(self.pair).map_or(&[][..], |l| l);
+                let Some(r) = self.results().filter(|r| r.aligned(self.selection.pair)) else {
+                    return gold_links().collect();
+                };
+                let predicted = r.predicted.get(self.selection.pair).map_or(&[][..], |l| l);
                 let is_gold = |s, t| pair.gold.iter().any(|g| (g.source, g.target) == (s, t));
                 let is_predicted = |s, t| predicted.iter().any(|p| (p.source, p.target) == (s, t));
                 let missed = pair.gold.iter().filter(|g| !is_predicted(g.source, g.target)).map(|g| DrawnLink {
@@ -1086,7 +990,7 @@ impl State {
                         "missed {}gold link {} (not predicted{})",
                         if g.kind == LinkKind::Fuzzy { "fuzzy " } else { "" },
                         names(g.source, g.target),
-                        r.posterior(self.pair, g.source, g.target)
+                        r.posterior(self.selection.pair, g.source, g.target)
                             .map_or(String::new(), |p| format!("; posterior {p:.3}, blocked in the search"))
                     ),
                 });
@@ -1094,7 +998,7 @@ impl State {
                     .iter()
                     .map(|p| {
                         let correct = is_gold(p.source, p.target);
-                        let posterior = r.posterior(self.pair, p.source, p.target).unwrap_or(f64::NAN);
+                        let posterior = r.posterior(self.selection.pair, p.source, p.target).unwrap_or(f64::NAN);
                         DrawnLink {
                             source: p.source,
                             target: p.target,
@@ -1147,8 +1051,10 @@ impl State {
                 gold.into_iter().chain(student).chain(refused).collect()
             }
             Mode::Steps => {
-                let Some(search) =
-                    self.results().filter(|r| r.aligned(self.pair)).and_then(|r| r.searches.get(self.pair))
+                let Some(search) = self
+                    .results()
+                    .filter(|r| r.aligned(self.selection.pair))
+                    .and_then(|r| r.searches.get(self.selection.pair))
                 else {
                     return Vec::new();
                 };
@@ -1267,8 +1173,14 @@ impl State {
     /// results and the worker holding their alignment), in Inspect mode.
     fn explain_key(&self) -> Option<(usize, NodeId, NodeId, usize, WorkerGen)> {
         let results = self.shared_results()?;
-        (self.mode == Mode::Inspect && results.aligned(self.pair)).then_some(())?;
-        Some((self.pair, self.sel_source?, self.sel_target?, Rc::as_ptr(&results.0) as usize, self.worker_gen))
+        (self.selection.mode == Mode::Inspect && results.aligned(self.selection.pair)).then_some(())?;
+        Some((
+            self.selection.pair,
+            self.selection.source?,
+            self.selection.target?,
+            Rc::as_ptr(&results.0) as usize,
+            self.worker_gen,
+        ))
     }
 
     /// What a session keeps for the next visit (see [`Session`]).
@@ -1314,12 +1226,12 @@ impl State {
                 };
                 (h.name.clone(), text)
             }),
-            pair: self.pair,
-            mode: self.mode,
+            pair: self.selection.pair,
+            mode: self.selection.mode,
             links: self.teach.links.iter().map(|(k, l)| (*k, l.clone())).collect(),
             reveal_gold: self.teach.reveal_gold,
             form: self.form.values.iter().map(|(f, v)| (*f, v.clone())).collect(),
-            lambda: self.lambda_text.clone(),
+            lambda: self.lambda.text.clone(),
             mt_system: self.mt.system,
             mt_extract: self.mt.extract,
             folds: self.folds.saved(self.corpus_gen),
@@ -1348,7 +1260,7 @@ impl State {
         (self.form.word_model, self.form.stem_backoff) = (session.word_model, session.stem_backoff);
         (self.form.calibrate, self.form.test) = (session.calibrate, session.test);
         self.form.errors = self.form.options().err().unwrap_or_default();
-        self.reduce(Action::SetLambda(session.lambda));
+        self.lambda.set(session.lambda);
         self.classroom.student = session.student;
         (self.mt.system, self.mt.extract) = (session.mt_system, session.mt_extract);
         self.teach.reveal_gold = session.reveal_gold;
@@ -1400,12 +1312,12 @@ impl State {
         }
         self.teach.links = r.links;
         self.folds = Folds::restored(self.corpus_gen, &r.folds, &self.corpus);
-        self.mode = r.mode;
+        self.selection.mode = r.mode;
         self.clear_selection();
         if r.pair < self.corpus.len() {
             self.select_pair(r.pair);
         } else {
-            self.wanted_pair = Some(r.pair);
+            self.selection.wanted_pair = Some(r.pair);
         }
     }
 
@@ -1427,8 +1339,8 @@ impl State {
         let (pair, n) = (edit.pair, links.len());
         to.push(edit);
         self.select_pair(pair);
-        if self.mode != Mode::Teach {
-            self.mode = Mode::Teach;
+        if self.selection.mode != Mode::Teach {
+            self.selection.mode = Mode::Teach;
             self.clear_selection();
         }
         self.teach.pending = None;
@@ -1436,33 +1348,31 @@ impl State {
         self.teach.message = Some(Ok(format!("{verb}: pair {} has {n} links of yours.", pair + 1)));
     }
 
-    fn clear_selection(&mut self) {
-        self.sel_source = None;
-        self.sel_target = None;
-        self.compare = Compare::Auto;
-        self.explained = None;
-        self.teach.pending = None;
+    /// Teaching: the student clicked source node `n` (again: not chosen).
+    fn teach_source(&mut self, n: NodeId) {
+        self.teach.pending = if self.teach.pending == Some(n) { None } else { Some(n) };
+        self.teach.message = None;
     }
 
-    fn select_pair(&mut self, p: usize) {
-        let p = p.min(self.corpus.len().saturating_sub(1));
-        if p != self.pair {
-            self.pair = p;
-            self.clear_selection();
-            self.teach.message = None;
-            self.teach.step = 0;
+    /// Teaching: the student clicked their link `a`-`b`, which removes it.
+    fn teach_remove(&mut self, a: NodeId, b: NodeId) {
+        if let Some(links) = self.teach.links.get_mut(&self.selection.pair) {
+            if let Some(k) = links.iter().position(|&l| l == (a, b)) {
+                links.remove(k);
+                self.teach.message = Some(Ok(format!("Removed your link {a}-{b}.")));
+            }
         }
     }
 
     /// Teaching: the student clicked target node `t` after a source node.
     fn teach_target(&mut self, t: NodeId) {
-        let Some(pair) = self.corpus.pairs.get(self.pair).cloned() else { return };
+        let Some(pair) = self.corpus.pairs.get(self.selection.pair).cloned() else { return };
         let Some(s) = self.teach.pending.take() else {
             self.teach.message = Some(Err("Click a source node first, then a target node.".into()));
             return;
         };
         let name = |tree: &Tree, n: NodeId| format!("{} ({n})", tree.label(n));
-        let links = self.teach.links.entry(self.pair).or_default();
+        let links = self.teach.links.entry(self.selection.pair).or_default();
         let this = format!("{} ↔ {}", name(&pair.source, s), name(&pair.target, t));
         self.classroom.links_changed();
         if let Some(k) = links.iter().position(|&l| l == (s, t)) {
@@ -1489,7 +1399,7 @@ impl State {
             name: name.to_string(),
             body: DownloadBody::Text { text: text.into(), mime },
         };
-        let pair_number = self.pair + 1;
+        let pair_number = self.selection.pair + 1;
         let effect = match file {
             ExportFile::PredictedLinks => {
                 // The pairs aligned (all, or the held-out test's): what `treelink align` prints for them.
@@ -1567,10 +1477,10 @@ impl State {
 
     /// The pair shown as a standalone SVG document, folded as the page draws it.
     pub fn diagram_svg(&self) -> Option<String> {
-        let pair = self.corpus.pairs.get(self.pair)?;
-        let (fold_source, fold_target) = self.folds.of(self.corpus_gen, self.pair);
+        let pair = self.corpus.pairs.get(self.selection.pair)?;
+        let (fold_source, fold_target) = self.folds.of(self.corpus_gen, self.selection.pair);
         let drawing = Drawing::new(&pair.source, &pair.target, fold_source, fold_target, &Style::default());
-        let title = format!("{} — pair {}", self.corpus_name, self.pair + 1);
+        let title = format!("{} — pair {}", self.corpus_name, self.selection.pair + 1);
         Some(drawing_svg(&drawing, &self.drawn_links(), &title))
     }
 
@@ -1819,14 +1729,15 @@ impl State {
         let explaining = self.explain_key();
         // Hand-link changes are recorded for undo (undo and redo themselves are not).
         let edits_links = matches!(
-            (&action, self.mode),
-            (Action::ClickTarget(_) | Action::ClickLink(..), Mode::Teach) | (Action::TeachClear, _)
+            (&action, self.selection.mode),
+            (Action::Select(SelectAction::ClickTarget(_) | SelectAction::ClickLink(..)), Mode::Teach)
+                | (Action::TeachClear, _)
         );
-        let before = edits_links.then(|| (self.pair, self.student_links().to_vec()));
+        let before = edits_links.then(|| (self.selection.pair, self.student_links().to_vec()));
         let from_address = matches!(action, Action::OpenLocation(_));
-        let location = (self.pair, self.mode);
+        let location = (self.selection.pair, self.selection.mode);
         let mut effects = self.reduce(action);
-        if !from_address && (self.pair, self.mode) != location {
+        if !from_address && (self.selection.pair, self.selection.mode) != location {
             effects.push(Effect::SetLocation(self.location()));
         }
         if let Some((pair, before)) = before {
@@ -1854,75 +1765,26 @@ impl State {
         // A refused link is drawn until the student's next click, or another pair or mode.
         if matches!(
             action,
-            Action::ClickSource(_)
-                | Action::ClickTarget(_)
-                | Action::ClickLink(..)
-                | Action::SetMode(_)
-                | Action::SelectPair(_)
-                | Action::StepPair(_)
-                | Action::TeachClear
+            Action::Select(
+                SelectAction::ClickSource(_)
+                    | SelectAction::ClickTarget(_)
+                    | SelectAction::ClickLink(..)
+                    | SelectAction::SetMode(_)
+                    | SelectAction::SelectPair(_)
+                    | SelectAction::StepPair(_)
+            ) | Action::TeachClear
         ) {
             s.teach.refused = None;
         }
         match action {
             Action::Load(a) => effects.extend(s.load(a)),
             Action::Train(a) => effects.extend(s.train(a)),
-            Action::SelectPair(p) => s.select_pair(p),
-            Action::StepPair(delta) => {
-                let p = (s.pair as isize + delta).max(0) as usize;
-                s.select_pair(p);
+            Action::Select(a) => s.select(a),
+            Action::Fold(a) => {
+                let k = s.selection.pair;
+                s.folds.apply(a, s.corpus_gen, k, s.corpus.pairs.get(k));
             }
-            Action::ClickSource(n) => match s.mode {
-                Mode::Teach => {
-                    s.teach.pending = if s.teach.pending == Some(n) { None } else { Some(n) };
-                    s.teach.message = None;
-                }
-                _ => {
-                    s.sel_source = if s.sel_source == Some(n) { None } else { Some(n) };
-                    s.compare = Compare::Auto;
-                }
-            },
-            Action::ClickTarget(n) => match s.mode {
-                Mode::Teach => s.teach_target(n),
-                _ => {
-                    s.sel_target = if s.sel_target == Some(n) { None } else { Some(n) };
-                    s.compare = Compare::Auto;
-                }
-            },
-            Action::ClickLink(a, b) => match s.mode {
-                Mode::Teach => {
-                    if let Some(links) = s.teach.links.get_mut(&s.pair) {
-                        if let Some(k) = links.iter().position(|&l| l == (a, b)) {
-                            links.remove(k);
-                            s.teach.message = Some(Ok(format!("Removed your link {a}-{b}.")));
-                        }
-                    }
-                }
-                _ => {
-                    s.sel_source = Some(a);
-                    s.sel_target = Some(b);
-                    s.compare = Compare::Auto;
-                }
-            },
-            Action::ClearSelection => s.clear_selection(),
-            Action::ToggleFold(side, n) => {
-                if let Some(pair) = s.corpus.pairs.get(s.pair) {
-                    let tree = if side == Side::Source { &pair.source } else { &pair.target };
-                    s.folds.toggle(s.corpus_gen, s.pair, side, tree, n);
-                }
-            }
-            Action::UnfoldAll => s.folds.unfold_all(s.pair),
-            Action::SetCompare(c) => s.compare = c,
-            Action::SetLambda(text) => {
-                match text.trim().parse::<f64>() {
-                    Ok(l) if l.is_finite() && l > 0.0 => {
-                        s.lambda = l;
-                        s.lambda_error = None;
-                    }
-                    _ => s.lambda_error = Some(format!("λ must be a number greater than 0, found '{text}'")),
-                }
-                s.lambda_text = text;
-            }
+            Action::SetLambda(text) => s.lambda.set(text),
             Action::TrainMt { now } => {
                 let needs_gold = s.mt.extract != ExtractMethod::Word;
                 if s.job.is_none() && (!needs_gold || s.corpus.gold_links() > 0) {
@@ -2009,16 +1871,9 @@ impl State {
                     s.explained = None;
                 }
             }
-            Action::SetMode(mode) => {
-                if mode != s.mode {
-                    s.mode = mode;
-                    s.clear_selection();
-                    s.teach.message = None;
-                }
-            }
             Action::TeachClear => {
                 s.classroom.links_changed();
-                s.teach.links.remove(&s.pair);
+                s.teach.links.remove(&s.selection.pair);
                 s.teach.pending = None;
                 s.teach.message = Some(Ok("Cleared your links of this pair.".into()));
             }
@@ -2059,15 +1914,15 @@ impl State {
                     r.pair = location.pair.unwrap_or(r.pair);
                     r.mode = location.mode.unwrap_or(r.mode);
                 }
-                if let Some(mode) = location.mode.filter(|&m| m != s.mode) {
-                    s.mode = mode;
+                if let Some(mode) = location.mode.filter(|&m| m != s.selection.mode) {
+                    s.selection.mode = mode;
                     s.clear_selection();
                     s.teach.message = None;
                 }
                 match location.pair {
-                    Some(p) if p >= s.corpus.len() => s.wanted_pair = Some(p),
+                    Some(p) if p >= s.corpus.len() => s.selection.wanted_pair = Some(p),
                     Some(p) => {
-                        s.wanted_pair = None;
+                        s.selection.wanted_pair = None;
                         s.select_pair(p);
                     }
                     None => {}
@@ -2099,6 +1954,7 @@ mod tests {
     use super::*;
     use crate::align::model::DecisionThreshold;
     use crate::app::alignment::PairsTraining;
+    use crate::ui::folds::Side;
     use crate::ui::load;
     use crate::ui::protocol::LexiconFiles;
 
@@ -2125,7 +1981,7 @@ mod tests {
             "{:?}",
             s.slots.slot(Slot::Exercise)
         );
-        assert_eq!(s.mode, Mode::Teach);
+        assert_eq!(s.selection.mode, Mode::Teach);
         assert_eq!(s.corpus.len(), 2);
         assert_eq!(s.corpus.pairs[0].source, sample.pairs[2].source);
         assert_eq!(s.corpus.gold_links(), 0, "the key is hidden");
@@ -2141,8 +1997,8 @@ mod tests {
                     && t != key.target
             })
             .unwrap();
-        s.apply(Action::ClickSource(key.source));
-        s.apply(Action::ClickTarget(key.target));
+        s.apply(Action::Select(SelectAction::ClickSource(key.source)));
+        s.apply(Action::Select(SelectAction::ClickTarget(key.target)));
         assert_eq!(s.student_links(), vec![(key.source, key.target)]);
         s.apply(Action::Exercise(ExerciseAction::Check));
         let styles = |s: &State| s.drawn_links().iter().map(|l| l.style).collect::<Vec<_>>();
@@ -2151,8 +2007,8 @@ mod tests {
         assert_eq!(marked.iter().filter(|&&st| st == LinkStyle::Correct).count(), 1);
         assert_eq!(marked.iter().filter(|&&st| st == LinkStyle::Missed).count(), gold - 1);
         // A new link makes the check stale.
-        s.apply(Action::ClickSource(0));
-        s.apply(Action::ClickTarget(wrong));
+        s.apply(Action::Select(SelectAction::ClickSource(0)));
+        s.apply(Action::Select(SelectAction::ClickTarget(wrong)));
         assert!(s.classroom.checks.is_none());
         // (A refused attempt is drawn too, where it was tried.)
         assert!(styles(&s).iter().all(|&st| st == LinkStyle::Student || st == LinkStyle::Refused));
@@ -2189,7 +2045,7 @@ mod tests {
         run(&mut r, Action::Restore { session: Box::new(session), mt_file: None });
         assert_eq!(r.classroom.open.as_ref().map(|o| &*o.exercise), Some(&exercise));
         assert_eq!((r.corpus.as_ref(), r.classroom.student.as_str()), (s.corpus.as_ref(), "Ana"));
-        assert_eq!((r.mode, &r.teach.links), (Mode::Teach, &s.teach.links));
+        assert_eq!((r.selection.mode, &r.teach.links), (Mode::Teach, &s.teach.links));
         assert_eq!(r.classroom.class.as_ref().map(|c| c.students.len()), Some(2));
         // The sample again: the exercise closes.
         run(&mut s, Action::Load(LoadAction::LoadSample));
@@ -2198,31 +2054,15 @@ mod tests {
     }
 
     #[test]
-    fn pairs_are_selected_within_the_corpus() {
-        let mut s = State::with_sample();
-        let n = s.corpus.len();
-        assert!(n > 2, "the sample has {n} pairs");
-        s.apply(Action::StepPair(-1));
-        assert_eq!(s.pair, 0);
-        s.apply(Action::ClickSource(1));
-        assert_eq!(s.sel_source, Some(1));
-        s.apply(Action::SelectPair(n + 7));
-        assert_eq!(s.pair, n - 1);
-        assert_eq!(s.sel_source, None, "a new pair clears the selection");
-        s.apply(Action::StepPair(1));
-        assert_eq!(s.pair, n - 1);
-    }
-
-    #[test]
     fn a_refused_link_is_drawn_with_its_criterion_until_the_next_click() {
         let mut s = State::with_sample();
-        s.apply(Action::SetMode(Mode::Teach));
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
         // Pair 1: source NP0 (NP1 (CARD2 NN3) NE4); link the roots, then NP (1) to the target root.
-        s.apply(Action::ClickSource(0));
-        s.apply(Action::ClickTarget(0));
+        s.apply(Action::Select(SelectAction::ClickSource(0)));
+        s.apply(Action::Select(SelectAction::ClickTarget(0)));
         assert_eq!(s.student_links(), [(0, 0)]);
-        s.apply(Action::ClickSource(1));
-        s.apply(Action::ClickTarget(0));
+        s.apply(Action::Select(SelectAction::ClickSource(1)));
+        s.apply(Action::Select(SelectAction::ClickTarget(0)));
         assert_eq!(s.student_links(), [(0, 0)], "refused: the target root is linked already");
         let drawn = s.drawn_links();
         let refused: Vec<&DrawnLink> = drawn.iter().filter(|l| l.style == LinkStyle::Refused).collect();
@@ -2234,62 +2074,9 @@ mod tests {
             refused[0].title
         );
         // The next click clears it; the student's link stays drawn.
-        s.apply(Action::ClickSource(4));
+        s.apply(Action::Select(SelectAction::ClickSource(4)));
         assert!(s.drawn_links().iter().all(|l| l.style != LinkStyle::Refused));
         assert_eq!(s.drawn_links().iter().filter(|l| l.style == LinkStyle::Student).count(), 1);
-    }
-
-    #[test]
-    fn folding_is_per_pair_and_side_and_unfolds() {
-        let mut s = State::with_sample();
-        let gen = s.corpus_gen;
-        s.apply(Action::ToggleFold(Side::Source, 1));
-        s.apply(Action::ToggleFold(Side::Target, 0));
-        assert_eq!(s.folds.of(gen, 0).0.iter().copied().collect::<Vec<_>>(), [1]);
-        assert_eq!(s.folds.of(gen, 0).1.iter().copied().collect::<Vec<_>>(), [0]);
-        // A POS node or a node outside the tree does not fold.
-        let before = s.folds.clone();
-        s.apply(Action::ToggleFold(Side::Source, 2));
-        s.apply(Action::ToggleFold(Side::Source, 9999));
-        assert_eq!(s.folds, before);
-        // Another pair has its own folds; coming back finds these.
-        s.apply(Action::StepPair(1));
-        assert!(s.folds.of(gen, 1).0.is_empty());
-        s.apply(Action::StepPair(-1));
-        s.apply(Action::ToggleFold(Side::Source, 1));
-        assert!(s.folds.of(gen, 0).0.is_empty(), "toggled again: unfolded");
-        assert_eq!(s.folds.of(gen, 0).1.len(), 1);
-        s.apply(Action::UnfoldAll);
-        assert!(s.folds.of(gen, 0).1.is_empty());
-        // Folds belong to one corpus: another generation has none.
-        s.apply(Action::ToggleFold(Side::Source, 0));
-        assert!(s.folds.of(gen.next(), 0).0.is_empty());
-    }
-
-    #[test]
-    fn a_wrong_link_is_compared_with_the_nearest_gold_link_not_itself() {
-        let mut s = State::with_sample();
-        // Pair 1's one gold link is 0-0. CARD (2) ↔ a target POS: no gold link at either node.
-        s.apply(Action::ClickSource(2));
-        s.apply(Action::ClickTarget(3));
-        assert_eq!(s.comparison(), Some((0, 0)), "the gold link of the nearest linked ancestor");
-        s.apply(Action::SetCompare(Compare::Itself));
-        assert_eq!(s.comparison(), Some((2, 3)));
-        // A pair without gold links compares with itself (nothing else to compare with).
-        let mut p = s.corpus.pairs[0].clone();
-        p.gold.clear();
-        assert!(nearest_gold(&p, 2, 3).is_none());
-    }
-
-    #[test]
-    fn lambda_is_checked_and_kept_when_wrong() {
-        let mut s = State::with_sample();
-        s.apply(Action::SetLambda("0.25".into()));
-        assert_eq!((s.lambda, s.lambda_error.is_none()), (0.25, true));
-        s.apply(Action::SetLambda("-1".into()));
-        assert_eq!(s.lambda, 0.25);
-        assert_eq!(s.lambda_text, "-1");
-        assert!(s.lambda_error.as_deref().is_some_and(|e| e.contains("'-1'")), "{:?}", s.lambda_error);
     }
 
     #[test]
@@ -2336,23 +2123,23 @@ mod tests {
     #[test]
     fn hand_links_are_undone_and_redone_on_their_pair() {
         let mut s = State::with_sample();
-        s.apply(Action::SetMode(Mode::Teach));
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
         let link = |s: &mut State, a: NodeId, b: NodeId| {
-            s.apply(Action::ClickSource(a));
-            s.apply(Action::ClickTarget(b));
+            s.apply(Action::Select(SelectAction::ClickSource(a)));
+            s.apply(Action::Select(SelectAction::ClickTarget(b)));
         };
         link(&mut s, 0, 0);
         link(&mut s, 1, 1);
-        s.apply(Action::SelectPair(3));
+        s.apply(Action::Select(SelectAction::SelectPair(3)));
         link(&mut s, 0, 0);
-        s.apply(Action::ClickLink(0, 0)); // removed again
+        s.apply(Action::Select(SelectAction::ClickLink(0, 0))); // removed again
         assert_eq!((s.teach.history.undo.len(), s.student_links()), (4, &[][..]));
-        s.apply(Action::SelectPair(5));
+        s.apply(Action::Select(SelectAction::SelectPair(5)));
         s.apply(Action::Undo); // the removal, on pair 4
-        assert_eq!((s.pair, s.student_links()), (3, &[(0, 0)][..]));
+        assert_eq!((s.selection.pair, s.student_links()), (3, &[(0, 0)][..]));
         s.apply(Action::Undo);
         s.apply(Action::Undo); // pair 1's second link
-        assert_eq!((s.pair, s.student_links()), (0, &[(0, 0)][..]));
+        assert_eq!((s.selection.pair, s.student_links()), (0, &[(0, 0)][..]));
         assert!(!s.teach.links.contains_key(&3));
         s.apply(Action::Redo);
         assert_eq!(s.student_links(), [(0, 0), (1, 1)]);
@@ -2376,33 +2163,39 @@ mod tests {
         assert_eq!(s.teach.links, all);
         // Refused links and clicks outside teaching are not edits.
         let n = s.teach.history.undo.len();
-        s.apply(Action::SetMode(Mode::Inspect));
-        s.apply(Action::ClickLink(0, 0));
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Inspect)));
+        s.apply(Action::Select(SelectAction::ClickLink(0, 0)));
         assert_eq!(s.teach.history.undo.len(), n);
     }
 
     #[test]
     fn the_address_names_the_pair_and_mode_and_opens_them() {
         let mut s = State::with_sample();
-        assert_eq!(s.apply(Action::SelectPair(11)), vec![Effect::SetLocation("#pair=12&mode=inspect".into())]);
-        assert_eq!(s.apply(Action::SetMode(Mode::Teach)), vec![Effect::SetLocation("#pair=12&mode=teach".into())]);
-        assert!(s.apply(Action::SelectPair(11)).is_empty(), "no change, no new history entry");
+        assert_eq!(
+            s.apply(Action::Select(SelectAction::SelectPair(11))),
+            vec![Effect::SetLocation("#pair=12&mode=inspect".into())]
+        );
+        assert_eq!(
+            s.apply(Action::Select(SelectAction::SetMode(Mode::Teach))),
+            vec![Effect::SetLocation("#pair=12&mode=teach".into())]
+        );
+        assert!(s.apply(Action::Select(SelectAction::SelectPair(11))).is_empty(), "no change, no new history entry");
         // Opening an address (back/forward, a shared link) adds no entry of its own.
         assert!(s.apply(Action::OpenLocation("#pair=3&mode=steps".into())).is_empty());
-        assert_eq!((s.pair, s.mode), (2, Mode::Steps));
+        assert_eq!((s.selection.pair, s.selection.mode), (2, Mode::Steps));
         s.apply(Action::OpenLocation("#mode=inspect&junk=1&pair=x".into()));
-        assert_eq!((s.pair, s.mode), (2, Mode::Inspect));
+        assert_eq!((s.selection.pair, s.selection.mode), (2, Mode::Inspect));
         s.apply(Action::OpenLocation("#pair=0".into()));
-        assert_eq!(s.pair, 2, "pairs count from 1");
+        assert_eq!(s.selection.pair, 2, "pairs count from 1");
         assert_eq!(Location::parse("pair=5&mode=teach"), Location { pair: Some(4), mode: Some(Mode::Teach) });
         // A pair beyond those loaded opens when pairs that have it arrive.
         let n = s.corpus.len();
         s.apply(Action::OpenLocation(format!("#pair={}", n + 2)));
-        assert_eq!((s.pair, s.wanted_pair), (2, Some(n + 1)));
+        assert_eq!((s.selection.pair, s.selection.wanted_pair), (2, Some(n + 1)));
         let many: String = (0..n + 5).map(|k| format!("(S (A a{k}))\n")).collect();
         read(&mut s, "m.src", &many, None);
         read(&mut s, "m.trg", &many, None);
-        assert_eq!((s.pair, s.wanted_pair), (n + 1, None));
+        assert_eq!((s.selection.pair, s.selection.wanted_pair), (n + 1, None));
     }
 
     #[test]
@@ -2413,8 +2206,8 @@ mod tests {
         assert_eq!(found.first(), Some(&(0, Found::Word { source: true, word: "Lateinamerika-Institut".into() })));
         s.apply(Action::Find("7".into()));
         assert_eq!(s.find.found, [(6, Found::Number)]);
-        s.apply(Action::SelectPair(6));
-        assert_eq!(s.pair, 6);
+        s.apply(Action::Select(SelectAction::SelectPair(6)));
+        assert_eq!(s.selection.pair, 6);
         // New pairs: the same query searches them.
         read(&mut s, "x.src", "(S (A a))\n", None);
         read(&mut s, "x.trg", "(S (B b))\n", None);
@@ -2474,11 +2267,11 @@ mod tests {
         s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::Seed, "9".into()))));
         s.apply(Action::SetLambda("0.3".into()));
         s.apply(Action::Load(LoadAction::SwapSides));
-        s.apply(Action::SetMode(Mode::Teach));
-        s.apply(Action::SelectPair(1));
-        s.apply(Action::ClickSource(0));
-        s.apply(Action::ClickTarget(0));
-        s.apply(Action::ToggleFold(Side::Target, 0));
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        s.apply(Action::Select(SelectAction::SelectPair(1)));
+        s.apply(Action::Select(SelectAction::ClickSource(0)));
+        s.apply(Action::Select(SelectAction::ClickTarget(0)));
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Target, 0)));
         assert_eq!(s.folds.saved(s.corpus_gen), [(1, vec![], vec![0])]);
         let session = s.session();
         let json = serde_json::to_string(&session).unwrap();
@@ -2492,10 +2285,10 @@ mod tests {
         run(&mut r, Action::Restore { session: Box::new(session), mt_file: None });
         assert!(r.restoring.is_none());
         assert_eq!((&r.corpus, &r.corpus_name, r.sides_swapped), (&s.corpus, &s.corpus_name, true));
-        assert_eq!((r.pair, r.mode, &r.teach.links), (1, Mode::Teach, &s.teach.links));
+        assert_eq!((r.selection.pair, r.selection.mode, &r.teach.links), (1, Mode::Teach, &s.teach.links));
         assert_eq!(r.student_links(), [(0, 0)]);
         assert_eq!(r.folds.saved(r.corpus_gen), s.folds.saved(s.corpus_gen), "the folds, on the swapped pairs");
-        assert_eq!((&r.form, &r.lambda_text, r.lambda), (&s.form, &s.lambda_text, 0.3));
+        assert_eq!((&r.form, &r.lambda.text, r.lambda.value), (&s.form, &s.lambda.text, 0.3));
         // The model was trained before the swap: the pairs as shown are not the ones it saw.
         assert_eq!(s.model.as_ref().and_then(|m| m.trained_on).map(|t| t.gen == s.corpus_gen), Some(false));
         let unmarked = s.model.clone().map(|m| LoadedAlignmentModel { trained_on: None, ..m });
@@ -2512,7 +2305,7 @@ mod tests {
                 r.apply(Action::Load(LoadAction::Loaded { answer: Box::new(checked.answer), corpus }));
             }
         }
-        assert_eq!((r.pair, r.mode), (0, Mode::Inspect));
+        assert_eq!((r.selection.pair, r.selection.mode), (0, Mode::Inspect));
         // Start fresh: the sample and the defaults, and the kept session forgotten.
         let effects = r.apply(Action::StartFresh);
         assert!(effects.contains(&Effect::ForgetSession), "{effects:?}");
@@ -2669,13 +2462,13 @@ mod tests {
         assert_eq!(csv.lines().count(), 1 + 31 + 1);
         assert!(csv.lines().skip(1).all(|l| l.ends_with(",no")), "held out: no training pairs scored");
         // A training pair is not explained; a held-out pair is.
-        s.apply(Action::SelectPair(3));
-        s.apply(Action::ClickSource(1));
-        assert!(s.apply(Action::ClickTarget(2)).is_empty());
-        s.apply(Action::SelectPair(130));
-        s.apply(Action::ClickSource(1));
+        s.apply(Action::Select(SelectAction::SelectPair(3)));
+        s.apply(Action::Select(SelectAction::ClickSource(1)));
+        assert!(s.apply(Action::Select(SelectAction::ClickTarget(2))).is_empty());
+        s.apply(Action::Select(SelectAction::SelectPair(130)));
+        s.apply(Action::Select(SelectAction::ClickSource(1)));
         assert_eq!(
-            s.apply(Action::ClickTarget(2)),
+            s.apply(Action::Select(SelectAction::ClickTarget(2))),
             vec![Effect::Post(Request::Explain { pair: 130, source: 1, target: 2 })]
         );
 
@@ -2730,8 +2523,8 @@ mod tests {
         assert!(s.apply(Action::Worker { response: aligned, now: 2.0 }).is_empty());
         assert!(s.results().is_some());
         // Selecting a node pair with results in hand asks the worker why, once.
-        assert!(s.apply(Action::ClickSource(1)).is_empty());
-        let explain = s.apply(Action::ClickTarget(2));
+        assert!(s.apply(Action::Select(SelectAction::ClickSource(1))).is_empty());
+        let explain = s.apply(Action::Select(SelectAction::ClickTarget(2)));
         assert_eq!(explain, vec![Effect::Post(Request::Explain { pair: 0, source: 1, target: 2 })]);
         assert!(s
             .explained
@@ -2888,9 +2681,9 @@ mod tests {
         assert_eq!(s.export_error, None);
         // Hand links, and the derivation only once there is a translation.
         assert!(s.apply(Action::Export(ExportFile::DerivationSvg)).is_empty());
-        s.apply(Action::SetMode(Mode::Teach));
-        s.apply(Action::ClickSource(0));
-        s.apply(Action::ClickTarget(0));
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        s.apply(Action::Select(SelectAction::ClickSource(0)));
+        s.apply(Action::Select(SelectAction::ClickTarget(0)));
         let student = s.apply(Action::Export(ExportFile::StudentLinks));
         assert!(
             matches!(&student[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-student.gold" && text.starts_with("0-0\n")),
@@ -2921,17 +2714,17 @@ mod tests {
         assert_eq!(s.corpus_summary(), format!("{SAMPLE_NAME}: reading it…"), "not the counts of the pairs shown");
         // Hand links on the sample, kept from the last visit, restored before the sample arrives.
         let mut kept = State::with_sample();
-        kept.apply(Action::SetMode(Mode::Teach));
-        kept.apply(Action::SelectPair(2));
-        kept.apply(Action::ClickSource(0));
-        kept.apply(Action::ClickTarget(0));
+        kept.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        kept.apply(Action::Select(SelectAction::SelectPair(2)));
+        kept.apply(Action::Select(SelectAction::ClickSource(0)));
+        kept.apply(Action::Select(SelectAction::ClickTarget(0)));
         let session = kept.session();
         assert!(session.files.is_empty());
         s.apply(Action::Restore { session: Box::new(session), mt_file: None });
         assert!(s.restoring.is_some(), "the session waits for the sample");
         answer_load(&mut s, request);
         assert_eq!((s.corpus.as_ref(), s.corpus_name.as_str()), (kept.corpus.as_ref(), SAMPLE_NAME));
-        assert_eq!((s.pair, s.mode, s.student_links()), (2, Mode::Teach, &[(0, 0)][..]));
+        assert_eq!((s.selection.pair, s.selection.mode, s.student_links()), (2, Mode::Teach, &[(0, 0)][..]));
         assert!(s.restoring.is_none() && s.slots.sample_loading.is_none());
         assert!(s.corpus_summary().ends_with(": 157 pairs, 10920 nodes, 1218 gold links"), "{}", s.corpus_summary());
     }
