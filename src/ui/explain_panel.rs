@@ -6,7 +6,7 @@
 use yew::prelude::*;
 
 use super::panels::ExplainView;
-use super::state::{Action, Mode, SelectAction};
+use super::state::{Action, Mode, SelectAction, TeachAction};
 use crate::align::explain::{Explanation, SearchRole, Verdict, FEATURE_NAMES};
 use crate::tree::{NodeId, Tree};
 
@@ -90,7 +90,7 @@ fn body(e: &Explanation, src: &Tree, trg: &Tree, dispatch: &Callback<Action>) ->
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| {
             dispatch.emit(Action::Select(SelectAction::SetMode(Mode::Steps)));
-            dispatch.emit(Action::SetStep(step));
+            dispatch.emit(Action::Teach(TeachAction::SetStep(step)));
         })
     };
     let search = match e.role {

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::{Action, State};
+use super::state::{Action, State, TeachAction};
 
 /// Adds a history entry with the fragment `hash` (the page does not reload).
 pub fn set_location(hash: &str) {
@@ -53,8 +53,8 @@ pub fn use_undo_keys(dispatch: Callback<Action>) {
                     return;
                 }
                 let action = match (e.key().to_lowercase().as_str(), e.shift_key()) {
-                    ("z", false) => Action::Undo,
-                    ("z", true) | ("y", false) => Action::Redo,
+                    ("z", false) => Action::Teach(TeachAction::Undo),
+                    ("z", true) | ("y", false) => Action::Teach(TeachAction::Redo),
                     _ => return,
                 };
                 e.prevent_default();

@@ -9,7 +9,7 @@
 use yew::prelude::*;
 
 use super::panels::TeachView;
-use super::state::{Action, Mode};
+use super::state::{Action, Mode, TeachAction};
 use crate::align::greedy::Outcome;
 use crate::corpus::TreePair;
 use crate::eval::prf::Counts;
@@ -59,21 +59,21 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
         );
     let clear = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TeachClear))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Teach(TeachAction::Clear)))
     };
     let undo = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Undo))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Teach(TeachAction::Undo)))
     };
     let redo = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Redo))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Teach(TeachAction::Redo)))
     };
     let reveal = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            dispatch.emit(Action::RevealGold(input.checked()))
+            dispatch.emit(Action::Teach(TeachAction::RevealGold(input.checked())))
         })
     };
     let message = match &state.message {
@@ -141,7 +141,7 @@ fn steps(props: &TeachProps, pair: &TreePair) -> Html {
     let k = state.step.min(n - 1);
     let go = |to: usize| {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::SetStep(to)))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Teach(TeachAction::SetStep(to))))
     };
     let step = &search.steps[k];
     let (s, t) = (step.candidate.source, step.candidate.target);

@@ -14,6 +14,7 @@ mod corpus;
 mod lambda;
 mod selection;
 mod slots;
+mod teaching;
 #[cfg(test)]
 mod testing;
 mod training;
@@ -22,7 +23,7 @@ use super::load::{self, LoadRequest};
 use super::protocol::{CorpusText, NamedText, Request, Response, TranslationView};
 use crate::align::explain::{curve_csv, results_csv};
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
-use crate::align::greedy::{first_conflict, Outcome, Search};
+use crate::align::greedy::{Outcome, Search};
 use crate::app::alignment::{pair_span, PairSplit, HELD_OUT_PERCENT};
 use crate::corpus::{Corpus, Found, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
@@ -42,6 +43,7 @@ use corpus::SAMPLE_NAME;
 pub use lambda::Lambda;
 pub use selection::{Compare, Mode, SelectAction, Selection};
 pub use slots::{is_mt_model, LoadAction, Slot, SlotStatus, Slots, Upload};
+pub use teaching::{LinkEdit, LinkHistory, Teach, TeachAction};
 pub use training::{Field, FormAction, TrainAction, TrainForm};
 
 /// A shared value that props compare by identity, so a view over a large
@@ -437,51 +439,6 @@ pub struct Explained {
     pub result: Option<Result<Explanation, String>>,
 }
 
-/// One change to the hand links of a pair: its links before and after.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LinkEdit {
-    pub pair: usize,
-    pub before: Vec<(NodeId, NodeId)>,
-    pub after: Vec<(NodeId, NodeId)>,
-}
-
-/// The hand links' undo and redo stacks (most recent last).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct LinkHistory {
-    pub undo: Vec<LinkEdit>,
-    pub redo: Vec<LinkEdit>,
-}
-
-impl LinkHistory {
-    /// Edits kept for undo; older ones are forgotten.
-    pub const LIMIT: usize = 500;
-
-    /// A new edit: it can be undone, and what was undone can no longer be redone.
-    fn record(&mut self, edit: LinkEdit) {
-        self.undo.push(edit);
-        if self.undo.len() > Self::LIMIT {
-            self.undo.remove(0);
-        }
-        self.redo.clear();
-    }
-}
-
-/// Teaching mode: the student's links per pair and the last verdict.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Teach {
-    /// Undo and redo of changes to `links`.
-    pub history: LinkHistory,
-    pub links: BTreeMap<usize, Vec<(NodeId, NodeId)>>,
-    pub pending: Option<NodeId>,
-    pub message: Option<Result<String, String>>,
-    pub reveal_gold: bool,
-    /// The step of the model's search shown in [`Mode::Steps`].
-    pub step: usize,
-    /// The link last refused, drawn on the diagram with the criterion it
-    /// breaks, until the student's next click.
-    pub refused: Option<(NodeId, NodeId, String)>,
-}
-
 /// Finding a pair: the query as typed and the pairs it finds ([`Corpus::find`]).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FindPair {
@@ -722,6 +679,8 @@ pub enum Action {
     Fold(FoldAction),
     /// The kernel view's λ, as typed.
     SetLambda(String),
+    /// Teaching: the hand links, their undo, the search's steps.
+    Teach(TeachAction),
     Worker {
         response: Response,
         now: f64,
@@ -732,7 +691,6 @@ pub enum Action {
     RestartWorker,
     /// The clock, while a job runs (its elapsed time moves between reports).
     Tick(f64),
-    TeachClear,
     /// Find pairs by a number, a label or a word.
     Find(String),
     /// Add the pairs found (all, or the found pair with this index) to the
@@ -747,11 +705,6 @@ pub enum Action {
     StartFresh,
     /// The page's address changed (on load, back/forward, a shared link): its fragment.
     OpenLocation(String),
-    /// Undo the last change to the hand links (Ctrl+Z), or redo the last undone (Ctrl+Shift+Z).
-    Undo,
-    Redo,
-    RevealGold(bool),
-    SetStep(usize),
     SortBy(SortKey),
     SetMtSystem(SystemKind),
     SetMtExtract(ExtractMethod),
@@ -944,11 +897,6 @@ impl State {
     /// [`State::results`], shared.
     pub fn shared_results(&self) -> Option<Shared<Results>> {
         self.results.clone().filter(|r| r.corpus_gen == self.corpus_gen)
-    }
-
-    /// The student's links of the current pair.
-    pub fn student_links(&self) -> &[(NodeId, NodeId)] {
-        self.teach.links.get(&self.selection.pair).map_or(&[], Vec::as_slice)
     }
 
     /// The links the diagram draws for the current pair, bottom to top.
@@ -1321,77 +1269,6 @@ impl State {
         }
     }
 
-    /// Undoes (or redoes) the last edit of the hand links, on its pair (shown, in teaching mode).
-    fn undo_redo(&mut self, undo: bool) {
-        let history = &mut self.teach.history;
-        let (from, to) =
-            if undo { (&mut history.undo, &mut history.redo) } else { (&mut history.redo, &mut history.undo) };
-        let Some(edit) = from.pop() else {
-            self.teach.message = Some(Err(format!("Nothing to {}.", if undo { "undo" } else { "redo" })));
-            return;
-        };
-        let links = if undo { &edit.before } else { &edit.after };
-        if links.is_empty() {
-            self.teach.links.remove(&edit.pair);
-        } else {
-            self.teach.links.insert(edit.pair, links.clone());
-        }
-        let (pair, n) = (edit.pair, links.len());
-        to.push(edit);
-        self.select_pair(pair);
-        if self.selection.mode != Mode::Teach {
-            self.selection.mode = Mode::Teach;
-            self.clear_selection();
-        }
-        self.teach.pending = None;
-        let verb = if undo { "Undone" } else { "Redone" };
-        self.teach.message = Some(Ok(format!("{verb}: pair {} has {n} links of yours.", pair + 1)));
-    }
-
-    /// Teaching: the student clicked source node `n` (again: not chosen).
-    fn teach_source(&mut self, n: NodeId) {
-        self.teach.pending = if self.teach.pending == Some(n) { None } else { Some(n) };
-        self.teach.message = None;
-    }
-
-    /// Teaching: the student clicked their link `a`-`b`, which removes it.
-    fn teach_remove(&mut self, a: NodeId, b: NodeId) {
-        if let Some(links) = self.teach.links.get_mut(&self.selection.pair) {
-            if let Some(k) = links.iter().position(|&l| l == (a, b)) {
-                links.remove(k);
-                self.teach.message = Some(Ok(format!("Removed your link {a}-{b}.")));
-            }
-        }
-    }
-
-    /// Teaching: the student clicked target node `t` after a source node.
-    fn teach_target(&mut self, t: NodeId) {
-        let Some(pair) = self.corpus.pairs.get(self.selection.pair).cloned() else { return };
-        let Some(s) = self.teach.pending.take() else {
-            self.teach.message = Some(Err("Click a source node first, then a target node.".into()));
-            return;
-        };
-        let name = |tree: &Tree, n: NodeId| format!("{} ({n})", tree.label(n));
-        let links = self.teach.links.entry(self.selection.pair).or_default();
-        let this = format!("{} ↔ {}", name(&pair.source, s), name(&pair.target, t));
-        self.classroom.links_changed();
-        if let Some(k) = links.iter().position(|&l| l == (s, t)) {
-            links.remove(k);
-            self.teach.message = Some(Ok(format!("Removed your link {this}.")));
-        } else if let Some((by, criterion)) = first_conflict(&pair.source, &pair.target, (s, t), links) {
-            self.teach.refused =
-                Some((s, t, format!("refused {this}: it breaks criterion {criterion} (your link {}-{})", by.0, by.1)));
-            self.teach.message = Some(Err(format!(
-                "Refused {this}: it breaks criterion {criterion}, because of your link {} ↔ {}.",
-                name(&pair.source, by.0),
-                name(&pair.target, by.1)
-            )));
-        } else {
-            links.push((s, t));
-            self.teach.message = Some(Ok(format!("Linked {this}.")));
-        }
-    }
-
     /// [`Action::Export`]: the file, made by the engine's writers, as a
     /// download; an export that cannot be made says why in `export_error`.
     fn export(&mut self, file: ExportFile) -> Option<Effect> {
@@ -1731,7 +1608,7 @@ impl State {
         let edits_links = matches!(
             (&action, self.selection.mode),
             (Action::Select(SelectAction::ClickTarget(_) | SelectAction::ClickLink(..)), Mode::Teach)
-                | (Action::TeachClear, _)
+                | (Action::Teach(TeachAction::Clear), _)
         );
         let before = edits_links.then(|| (self.selection.pair, self.student_links().to_vec()));
         let from_address = matches!(action, Action::OpenLocation(_));
@@ -1741,10 +1618,7 @@ impl State {
             effects.push(Effect::SetLocation(self.location()));
         }
         if let Some((pair, before)) = before {
-            let after = self.teach.links.get(&pair).cloned().unwrap_or_default();
-            if after != before {
-                self.teach.history.record(LinkEdit { pair, before, after });
-            }
+            self.teach.record(pair, before);
         }
         // Ask the worker why, whenever a node pair is selected with results in hand.
         if let Some(key @ (pair, source, target, _, _)) = self.explain_key().filter(|k| Some(*k) != explaining) {
@@ -1772,7 +1646,7 @@ impl State {
                     | SelectAction::SetMode(_)
                     | SelectAction::SelectPair(_)
                     | SelectAction::StepPair(_)
-            ) | Action::TeachClear
+            ) | Action::Teach(TeachAction::Clear)
         ) {
             s.teach.refused = None;
         }
@@ -1785,6 +1659,7 @@ impl State {
                 s.folds.apply(a, s.corpus_gen, k, s.corpus.pairs.get(k));
             }
             Action::SetLambda(text) => s.lambda.set(text),
+            Action::Teach(a) => s.teaching(a),
             Action::TrainMt { now } => {
                 let needs_gold = s.mt.extract != ExtractMethod::Word;
                 if s.job.is_none() && (!needs_gold || s.corpus.gold_links() > 0) {
@@ -1871,12 +1746,6 @@ impl State {
                     s.explained = None;
                 }
             }
-            Action::TeachClear => {
-                s.classroom.links_changed();
-                s.teach.links.remove(&s.selection.pair);
-                s.teach.pending = None;
-                s.teach.message = Some(Ok("Cleared your links of this pair.".into()));
-            }
             Action::Restore { session, mt_file } => effects.extend(s.restore(*session, mt_file)),
             Action::StartFresh => {
                 let worker_gen = s.worker_gen.next();
@@ -1928,10 +1797,6 @@ impl State {
                     None => {}
                 }
             }
-            Action::Undo => s.undo_redo(true),
-            Action::Redo => s.undo_redo(false),
-            Action::RevealGold(on) => s.teach.reveal_gold = on,
-            Action::SetStep(k) => s.teach.step = k,
             Action::SortBy(key) => {
                 s.sort = if s.sort.0 == key { (key, !s.sort.1) } else { (key, true) };
             }
@@ -2054,32 +1919,6 @@ mod tests {
     }
 
     #[test]
-    fn a_refused_link_is_drawn_with_its_criterion_until_the_next_click() {
-        let mut s = State::with_sample();
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-        // Pair 1: source NP0 (NP1 (CARD2 NN3) NE4); link the roots, then NP (1) to the target root.
-        s.apply(Action::Select(SelectAction::ClickSource(0)));
-        s.apply(Action::Select(SelectAction::ClickTarget(0)));
-        assert_eq!(s.student_links(), [(0, 0)]);
-        s.apply(Action::Select(SelectAction::ClickSource(1)));
-        s.apply(Action::Select(SelectAction::ClickTarget(0)));
-        assert_eq!(s.student_links(), [(0, 0)], "refused: the target root is linked already");
-        let drawn = s.drawn_links();
-        let refused: Vec<&DrawnLink> = drawn.iter().filter(|l| l.style == LinkStyle::Refused).collect();
-        assert_eq!(refused.len(), 1);
-        assert_eq!((refused[0].source, refused[0].target), (1, 0));
-        assert!(
-            refused[0].title.contains("criterion (i)") && refused[0].title.contains("your link 0-0"),
-            "{}",
-            refused[0].title
-        );
-        // The next click clears it; the student's link stays drawn.
-        s.apply(Action::Select(SelectAction::ClickSource(4)));
-        assert!(s.drawn_links().iter().all(|l| l.style != LinkStyle::Refused));
-        assert_eq!(s.drawn_links().iter().filter(|l| l.style == LinkStyle::Student).count(), 1);
-    }
-
-    #[test]
     fn bleu_of_a_pair_the_model_was_trained_on_carries_the_training_data_warning() {
         let mut s = State::with_sample();
         let effects = s.apply(Action::TrainMt { now: 0.0 });
@@ -2118,54 +1957,6 @@ mod tests {
         read(&mut s, "x.src", "(S (A a))\n", None);
         read(&mut s, "x.trg", "(S (B b))\n", None);
         assert_eq!(translate(&mut s, Action::TranslatePair(0)), Some((true, false)));
-    }
-
-    #[test]
-    fn hand_links_are_undone_and_redone_on_their_pair() {
-        let mut s = State::with_sample();
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-        let link = |s: &mut State, a: NodeId, b: NodeId| {
-            s.apply(Action::Select(SelectAction::ClickSource(a)));
-            s.apply(Action::Select(SelectAction::ClickTarget(b)));
-        };
-        link(&mut s, 0, 0);
-        link(&mut s, 1, 1);
-        s.apply(Action::Select(SelectAction::SelectPair(3)));
-        link(&mut s, 0, 0);
-        s.apply(Action::Select(SelectAction::ClickLink(0, 0))); // removed again
-        assert_eq!((s.teach.history.undo.len(), s.student_links()), (4, &[][..]));
-        s.apply(Action::Select(SelectAction::SelectPair(5)));
-        s.apply(Action::Undo); // the removal, on pair 4
-        assert_eq!((s.selection.pair, s.student_links()), (3, &[(0, 0)][..]));
-        s.apply(Action::Undo);
-        s.apply(Action::Undo); // pair 1's second link
-        assert_eq!((s.selection.pair, s.student_links()), (0, &[(0, 0)][..]));
-        assert!(!s.teach.links.contains_key(&3));
-        s.apply(Action::Redo);
-        assert_eq!(s.student_links(), [(0, 0), (1, 1)]);
-        // A new edit forgets what was undone.
-        s.apply(Action::TeachClear);
-        assert!(s.teach.history.redo.is_empty());
-        s.apply(Action::Redo);
-        assert!(matches!(&s.teach.message, Some(Err(m)) if m == "Nothing to redo."));
-        s.apply(Action::Undo);
-        assert_eq!(s.student_links(), [(0, 0), (1, 1)]);
-        // Undo to the start, then redo all: the same links.
-        let all = s.teach.links.clone();
-        let n = s.teach.history.undo.len();
-        for _ in 0..n {
-            s.apply(Action::Undo);
-        }
-        assert!(s.teach.links.is_empty());
-        for _ in 0..n {
-            s.apply(Action::Redo);
-        }
-        assert_eq!(s.teach.links, all);
-        // Refused links and clicks outside teaching are not edits.
-        let n = s.teach.history.undo.len();
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Inspect)));
-        s.apply(Action::Select(SelectAction::ClickLink(0, 0)));
-        assert_eq!(s.teach.history.undo.len(), n);
     }
 
     #[test]
