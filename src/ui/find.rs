@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::into_view::{self, Place};
-use super::state::{Action, FindPair, SelectAction};
+use super::state::{Action, FindAction, FindPair, SelectAction};
 use crate::corpus::Found;
 
 #[derive(Properties, PartialEq)]
@@ -37,7 +37,7 @@ pub fn find_pair(props: &FindProps) -> Html {
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             open.set(true);
-            dispatch.emit(Action::Find(input.value()));
+            dispatch.emit(Action::Find(FindAction::Query(input.value())));
         })
     };
     let on_focus = {
@@ -79,7 +79,7 @@ pub fn find_pair(props: &FindProps) -> Html {
         };
         let add = {
             let (dispatch, k) = (props.dispatch.clone(), *k);
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::AddFoundToExercise(Some(k))))
+            Callback::from(move |_: MouseEvent| dispatch.emit(Action::Find(FindAction::AddToExercise(Some(k)))))
         };
         html! {
             <li><button type="button" class="link-button" {onclick}>{format!("Pair {}", k + 1)}</button>
@@ -90,7 +90,7 @@ pub fn find_pair(props: &FindProps) -> Html {
     });
     let add_all = {
         let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::AddFoundToExercise(None)))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Find(FindAction::AddToExercise(None))))
     };
     let summary = match (f.query.trim().is_empty(), f.found.len()) {
         (true, _) => String::new(),

@@ -152,8 +152,7 @@ impl State {
         self.selection.pair = 0;
         self.teach = super::Teach::default();
         self.clear_selection();
-        self.find.found = self.corpus.find(&self.find.query, super::FindPair::LIMIT);
-        self.find.added = None;
+        self.find.search_again(&self.corpus);
         if let Some(p) = self.selection.wanted_pair.filter(|&p| p < self.corpus.len()) {
             self.selection.pair = p;
             self.selection.wanted_pair = None;

@@ -11,6 +11,7 @@ use super::classroom::{Classroom, ExerciseAction};
 use super::folds::{Folds, SavedFolds};
 use super::ids::{CorpusGen, JobId, WorkerGen};
 mod corpus;
+mod find;
 mod lambda;
 mod selection;
 mod slots;
@@ -25,14 +26,13 @@ use crate::align::explain::{curve_csv, results_csv};
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::{Outcome, Search};
 use crate::app::alignment::{pair_span, PairSplit, HELD_OUT_PERCENT};
-use crate::corpus::{Corpus, Found, TreePair};
+use crate::corpus::{Corpus, TreePair};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::eval::prf::Counts;
 use crate::exercise::Mark;
 use crate::io::links::write_links;
 use crate::io::links::{Link, LinkKind};
 use crate::io::svg::{drawing_svg, DrawnLink, LinkStyle, DERIVATION_CSS};
-use crate::io::text::counted;
 use crate::io::tiger::{export_pair, PairIds, TreebankName};
 use crate::layout::{Drawing, Style};
 use crate::lexicon::WordModel;
@@ -40,6 +40,7 @@ use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
 use crate::tree::{NodeId, Tree};
 use corpus::SAMPLE_NAME;
+pub use find::{FindAction, FindPair};
 pub use lambda::Lambda;
 pub use selection::{Compare, Mode, SelectAction, Selection};
 pub use slots::{is_mt_model, LoadAction, Slot, SlotStatus, Slots, Upload};
@@ -439,20 +440,6 @@ pub struct Explained {
     pub result: Option<Result<Explanation, String>>,
 }
 
-/// Finding a pair: the query as typed and the pairs it finds ([`Corpus::find`]).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct FindPair {
-    pub query: String,
-    pub found: Vec<(usize, Found)>,
-    /// What the last *add to the exercise* did, until the next search.
-    pub added: Option<String>,
-}
-
-impl FindPair {
-    /// Pairs listed at most.
-    pub const LIMIT: usize = 50;
-}
-
 /// What survives a reload ([`State::session`], kept by the page in
 /// IndexedDB): the files in use as they were given (replayed through the
 /// normal load path, so nothing is read differently), a model trained in
@@ -681,6 +668,8 @@ pub enum Action {
     SetLambda(String),
     /// Teaching: the hand links, their undo, the search's steps.
     Teach(TeachAction),
+    /// The find box.
+    Find(FindAction),
     Worker {
         response: Response,
         now: f64,
@@ -691,11 +680,6 @@ pub enum Action {
     RestartWorker,
     /// The clock, while a job runs (its elapsed time moves between reports).
     Tick(f64),
-    /// Find pairs by a number, a label or a word.
-    Find(String),
-    /// Add the pairs found (all, or the found pair with this index) to the
-    /// exercise form's pairs ([`Classroom::add_pairs`]).
-    AddFoundToExercise(Option<usize>),
     /// The session kept from the last visit, with the translation model file kept apart.
     Restore {
         session: Box<Session>,
@@ -1660,6 +1644,7 @@ impl State {
             }
             Action::SetLambda(text) => s.lambda.set(text),
             Action::Teach(a) => s.teaching(a),
+            Action::Find(a) => s.find.apply(a, &s.corpus, &mut s.classroom),
             Action::TrainMt { now } => {
                 let needs_gold = s.mt.extract != ExtractMethod::Word;
                 if s.job.is_none() && (!needs_gold || s.corpus.gold_links() > 0) {
@@ -1754,27 +1739,6 @@ impl State {
                 (s.worker_gen, s.last_job) = (worker_gen, last_job);
                 effects.extend([Effect::ForgetSession, Effect::RestartJobWorker, Effect::SetLocation(s.location())]);
                 effects.extend(s.load(LoadAction::LoadSample));
-            }
-            Action::Find(query) => {
-                s.find.found = s.corpus.find(&query, FindPair::LIMIT);
-                s.find.query = query;
-                s.find.added = None;
-            }
-            Action::AddFoundToExercise(which) => {
-                let numbers: Vec<usize> =
-                    s.find.found.iter().map(|(k, _)| k + 1).filter(|&n| which.is_none_or(|k| k + 1 == n)).collect();
-                s.find.added = Some(match s.classroom.add_pairs(numbers.iter().copied()) {
-                    Ok(added) => {
-                        let skipped = numbers.len() - added;
-                        let also = if skipped > 0 { format!(" ({skipped} listed already)") } else { String::new() };
-                        format!(
-                            "{added} {} added to the exercise's pairs{also}: {}",
-                            counted(added, "pairs"),
-                            s.classroom.form.pairs
-                        )
-                    }
-                    Err(e) => format!("Nothing added: the exercise's pairs do not read ({e})."),
-                });
             }
             Action::OpenLocation(hash) => {
                 let location = Location::parse(&hash);
@@ -1987,60 +1951,6 @@ mod tests {
         read(&mut s, "m.src", &many, None);
         read(&mut s, "m.trg", &many, None);
         assert_eq!((s.selection.pair, s.selection.wanted_pair), (n + 1, None));
-    }
-
-    #[test]
-    fn a_pair_is_found_and_opened() {
-        let mut s = State::with_sample();
-        s.apply(Action::Find("Lateinamerika".into()));
-        let found = s.find.found.clone();
-        assert_eq!(found.first(), Some(&(0, Found::Word { source: true, word: "Lateinamerika-Institut".into() })));
-        s.apply(Action::Find("7".into()));
-        assert_eq!(s.find.found, [(6, Found::Number)]);
-        s.apply(Action::Select(SelectAction::SelectPair(6)));
-        assert_eq!(s.selection.pair, 6);
-        // New pairs: the same query searches them.
-        read(&mut s, "x.src", "(S (A a))\n", None);
-        read(&mut s, "x.trg", "(S (B b))\n", None);
-        assert!(s.find.found.is_empty());
-    }
-
-    /// An instructor searches and adds what was found to the exercise: all
-    /// the pairs found, or one; the exported exercise holds those pairs.
-    #[test]
-    fn found_pairs_go_into_the_exercise() {
-        use crate::exercise::Exercise;
-        let mut s = State::with_sample();
-        s.apply(Action::Exercise(ExerciseAction::SetPairs("2".into())));
-        s.apply(Action::Find("Lateinamerika".into()));
-        let numbers: Vec<usize> = s.find.found.iter().map(|(k, _)| k + 1).collect();
-        assert!(!numbers.is_empty());
-        assert!(s.apply(Action::AddFoundToExercise(None)).is_empty());
-        let listed = |s: &State| crate::ui::classroom::parse_pair_numbers(&s.classroom.form.pairs).unwrap();
-        let expected: Vec<usize> = std::iter::once(2).chain(numbers.iter().copied().filter(|&n| n != 2)).collect();
-        assert_eq!(listed(&s), expected);
-        assert!(s.find.added.as_deref().unwrap().starts_with(&format!("{} pair", numbers.len())), "{:?}", s.find.added);
-        // Again: nothing new.
-        s.apply(Action::AddFoundToExercise(None));
-        assert_eq!(listed(&s), expected);
-        assert!(s.find.added.as_deref().unwrap().starts_with("0 pairs added"), "{:?}", s.find.added);
-        // One pair found by its number, added alone.
-        s.apply(Action::Find("7".into()));
-        assert!(s.find.added.is_none());
-        s.apply(Action::AddFoundToExercise(Some(6)));
-        assert_eq!(listed(&s).last(), Some(&7));
-        assert_eq!(
-            s.find.added.as_deref(),
-            Some(format!("1 pair added to the exercise's pairs: {}", s.classroom.form.pairs).as_str())
-        );
-        // Exported: the engine's exercise of exactly those pairs.
-        let exported = s.apply(Action::Exercise(ExerciseAction::Export));
-        let [Effect::Download { body: DownloadBody::Text { text, .. }, .. }] = &exported[..] else {
-            panic!("{exported:?}")
-        };
-        let f = &s.classroom.form;
-        let made = Exercise::new(&s.corpus, &listed(&s), &f.title, &f.instructions, f.show_gold).unwrap();
-        assert_eq!(text.to_string(), made.to_json());
     }
 
     #[test]
