@@ -197,16 +197,16 @@ impl State {
             },
             train: TrainView {
                 form: self.form.clone(),
-                busy: self.job.is_some(),
+                busy: self.jobs.running.is_some(),
                 pairs: self.corpus.len(),
                 gold_links: self.corpus.gold_links(),
                 tables: both_tables(self.slots.ok_name(Slot::LexS2t), self.slots.ok_name(Slot::LexT2s))
                     .map(|(a, b)| (a.to_string(), b.to_string())),
                 word_links: self.slots.ok_name(Slot::WordLinks).map(str::to_string),
-                note: self.job_note.clone(),
-                note_on_training_data: self.job_note_on_training_data,
-                worker_stopped: self.worker_stopped,
-                model: self.model.as_ref().map(|m| (m.origin.to_string(), m.summary.clone())),
+                note: self.alignment.note.clone(),
+                note_on_training_data: self.alignment.note_on_training_data,
+                worker_stopped: self.jobs.worker_stopped,
+                model: self.alignment.model.as_ref().map(|m| (m.origin.to_string(), m.summary.clone())),
             },
             translate: TranslateView {
                 held: self.mt.held.as_ref().map(|h| (h.origin.clone(), h.summary.clone())),
@@ -218,12 +218,12 @@ impl State {
                 all: self.mt.corpus.as_ref().filter(|c| c.corpus_gen == self.corpus_gen).map(shared),
                 input: self.mt.input.clone(),
                 input_error: self.mt.input_error.clone(),
-                busy: self.job.is_some(),
-                training_mt: self.job.as_ref().is_some_and(|j| j.kind == super::state::JobKind::TrainMt),
+                busy: self.jobs.running.is_some(),
+                training_mt: self.jobs.running.as_ref().is_some_and(|j| j.kind == super::state::JobKind::TrainMt),
                 corpus: corpus.clone(),
                 pair: self.selection.pair,
                 lm: self.slots.ok_name(Slot::Lm).map(str::to_string),
-                worker_stopped: self.worker_stopped,
+                worker_stopped: self.jobs.worker_stopped,
             },
             export: ExportView {
                 aligned: results.is_some(),
@@ -233,7 +233,7 @@ impl State {
             explain: ExplainView {
                 selection: selection.clone(),
                 results: results.clone(),
-                explained: self.explained.clone(),
+                explained: self.alignment.explained.clone(),
             },
             kernels: KernelView {
                 selection,
@@ -275,7 +275,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::super::protocol::{JobId, Request, Response};
-    use super::super::state::{Action, Effect, Field, FormAction, TrainAction};
+    use super::super::state::{Action, Effect, Field, FormAction, JobAction, TrainAction};
     use super::*;
 
     fn progress(job: JobId, done: u64) -> Action {
@@ -318,7 +318,7 @@ mod tests {
             )
         );
         // The job's end shows in the panels that start jobs.
-        s.apply(Action::Cancel);
+        s.apply(Action::Job(JobAction::Cancel));
         let ended = s.panels();
         assert!(!ended.train.busy && !ended.translate.busy);
         assert_eq!(ended.loader, before.loader);

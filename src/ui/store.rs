@@ -149,6 +149,6 @@ pub fn use_slice<T: PartialEq + 'static>(store: &Rc<Store>, select: fn(&Rc<State
 #[hook]
 pub fn use_running() -> Option<Job> {
     let store = use_context::<StoreHandle>().expect("the root provides the store");
-    let job = use_slice(&store.0, |s| s.job.clone());
+    let job = use_slice(&store.0, |s| s.jobs.running.clone());
     (*job).clone()
 }

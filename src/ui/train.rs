@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::panels::TrainView;
 use super::results::training_data_warning;
-use super::state::{Action, Field, FormAction, Job, JobKind, TrainAction};
+use super::state::{Action, Field, FormAction, Job, JobAction, JobKind, TrainAction};
 use super::store::use_running;
 use crate::app::alignment::{pair_span, PairSplit, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
 use crate::lexicon::WordModel;
@@ -82,7 +82,7 @@ pub fn restart_worker(worker_stopped: bool, dispatch: &Callback<Action>, id: &'s
     }
     let onclick = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::RestartWorker))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Job(JobAction::RestartWorker)))
     };
     html! { <>{" "}<button type="button" {id} {onclick}>{"Restart the worker"}</button></> }
 }
@@ -90,7 +90,7 @@ pub fn restart_worker(worker_stopped: bool, dispatch: &Callback<Action>, id: &'s
 pub fn job_status(j: &Job, dispatch: &Callback<Action>) -> Html {
     let on_cancel = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Cancel))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Job(JobAction::Cancel)))
     };
     let what = match j.kind {
         JobKind::Train => "Training and aligning",

@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use super::panels::TranslateView;
 use super::results::training_data_warning;
-use super::state::{Action, CorpusTranslation, ExportFile, JobKind, SelectAction, Translated};
+use super::state::{Action, CorpusTranslation, ExportFile, JobKind, SelectAction, TranslateAction, Translated};
 use super::train::JobStatus;
 use crate::eval::bleu::sentence_bleu;
 use crate::io::svg::DERIVATION_CSS;
@@ -51,7 +51,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             if let Ok(system) = select.value().parse::<SystemKind>() {
-                dispatch.emit(Action::SetMtSystem(system));
+                dispatch.emit(Action::Translate(TranslateAction::SetSystem(system)));
             }
         })
     };
@@ -60,35 +60,39 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             if let Ok(extract) = select.value().parse::<ExtractMethod>() {
-                dispatch.emit(Action::SetMtExtract(extract));
+                dispatch.emit(Action::Translate(TranslateAction::SetExtract(extract)));
             }
         })
     };
     let on_train = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TrainMt { now: js_sys::Date::now() }))
+        Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::Translate(TranslateAction::Train { now: js_sys::Date::now() }))
+        })
     };
     let on_download = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::DownloadMt))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Translate(TranslateAction::Download)))
     };
     let on_translate_pair = {
         let (dispatch, k) = (dispatch.clone(), state.pair);
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TranslatePair(k)))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Translate(TranslateAction::TranslatePair(k))))
     };
     let on_translate_all = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TranslateAll { now: js_sys::Date::now() }))
+        Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::Translate(TranslateAction::TranslateAll { now: js_sys::Date::now() }))
+        })
     };
     let on_translate_pasted = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TranslatePasted))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Translate(TranslateAction::TranslatePasted)))
     };
     let on_input = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: InputEvent| {
             let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-            dispatch.emit(Action::SetMtInput(area.value()));
+            dispatch.emit(Action::Translate(TranslateAction::SetInput(area.value())));
         })
     };
 
@@ -197,7 +201,7 @@ fn corpus_view(c: &CorpusTranslation, state: &TranslateView, dispatch: &Callback
             let dispatch = dispatch.clone();
             Callback::from(move |_: MouseEvent| {
                 dispatch.emit(Action::Select(SelectAction::SelectPair(k)));
-                dispatch.emit(Action::TranslatePair(k));
+                dispatch.emit(Action::Translate(TranslateAction::TranslatePair(k)));
             })
         };
         let reference = state.corpus.pairs.get(k).map_or(String::new(), |p| p.target.words().join(" "));

@@ -216,7 +216,7 @@ fn app() -> Html {
     // While a job runs, tick so its elapsed time moves between progress reports.
     {
         let dispatch = dispatch.clone();
-        use_effect_with(state.job.is_some(), move |&running| {
+        use_effect_with(state.jobs.running.is_some(), move |&running| {
             let interval = running.then(|| {
                 gloo::timers::callback::Interval::new(500, move || dispatch.emit(Action::Tick(js_sys::Date::now())))
             });
@@ -386,7 +386,7 @@ fn app() -> Html {
                 <exercise_panel::ExercisePanel view={panels.exercise} dispatch={dispatch.clone()} />
                 <translate::TranslatePanel view={panels.translate} dispatch={dispatch.clone()} />
                 <results::ResultsPanel results={state.shared_results()} corpus={state::Shared(state.corpus.clone())}
-                    sort={state.sort} pair={state.selection.pair} dispatch={dispatch.clone()} />
+                    sort={state.alignment.sort} pair={state.selection.pair} dispatch={dispatch.clone()} />
                 <export::ExportPanel view={panels.export} dispatch={dispatch.clone()} />
             </main>
             </ContextProvider<StoreHandle>>

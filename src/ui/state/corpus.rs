@@ -83,7 +83,7 @@ impl State {
     fn loaded(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
         self.slots.answered(&answer);
         if let (Some(summary), Some(u)) = (answer.model, self.slots.slot(Slot::Model).ok_file().cloned()) {
-            self.model = Some(super::LoadedAlignmentModel {
+            self.alignment.model = Some(super::LoadedAlignmentModel {
                 json: u.text.clone(),
                 origin: super::ModelOrigin::Uploaded(u.name.clone()),
                 summary,
@@ -163,14 +163,7 @@ impl State {
     fn replace_gold(&mut self, corpus: Corpus, name: String) {
         self.corpus = Rc::new(corpus);
         self.corpus_name = name;
-        let gen = self.corpus_gen;
-        if let Some(r) = self.results.as_mut().filter(|r| r.corpus_gen == gen) {
-            // A new Rc, so views that compare results by pointer see the change.
-            let mut rescored = (**r).clone();
-            rescored.score(&self.corpus);
-            *r = super::Shared(Rc::new(rescored));
-        }
-        self.explained = None;
+        self.alignment.rescore(&self.corpus, self.corpus_gen);
     }
 
     /// [`LoadAction::SwapSides`]: the pairs ([`Corpus::swapped`]) and every

@@ -204,7 +204,7 @@ impl State {
         if selected == Selected::Nodes {
             return;
         }
-        self.explained = None;
+        self.alignment.explained = None;
         self.teach.pending = None;
         if selected != Selected::Cleared {
             self.teach.message = None;

@@ -529,7 +529,7 @@ mod tests {
             Slot::Source | Slot::Target | Slot::Gold | Slot::Tiger => corpus,
             Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => format!("{:?}", s.slots.lexicon_files()),
             Slot::Lm => format!("{:?}", s.slots.lm_file()),
-            Slot::Model => format!("{:?}", s.model),
+            Slot::Model => format!("{:?}", s.alignment.model),
             Slot::TranslationModel => format!("{:?}", s.mt.held.as_ref().map(|h| (&h.name, &h.summary))),
             Slot::Exercise | Slot::Answers => format!(
                 "{:?} {:?}",

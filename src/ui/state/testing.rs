@@ -2,6 +2,7 @@
 //! effects and the file worker carry them out, and the workers' answers.
 
 use super::*;
+use crate::align::greedy::Search;
 use crate::ui::load;
 
 /// Applies `action` and carries out its effects as `ui::effects` and

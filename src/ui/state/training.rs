@@ -238,10 +238,12 @@ impl State {
                 let has_gold = self.corpus.gold_links() > 0;
                 let how = self.form.pairs_training();
                 let split = PairSplit::of(self.corpus.len(), how.calibrate, how.test);
-                if let (None, Ok(options), true, Some(split)) = (&self.job, self.form.options(), has_gold, split) {
+                if let (None, Ok(options), true, Some(split)) =
+                    (&self.jobs.running, self.form.options(), has_gold, split)
+                {
                     let id = self.job_id();
                     self.start_job(id, JobKind::Train, now);
-                    if let Some(j) = &mut self.job {
+                    if let Some(j) = &mut self.jobs.running {
                         j.split = Some(split);
                     }
                     let corpus = CorpusText::of(&self.corpus);
@@ -250,7 +252,9 @@ impl State {
                 }
             }
             TrainAction::Align { now } => {
-                if let (None, Some(model)) = (&self.job, self.model.as_ref().map(|m| m.json.to_string())) {
+                if let (None, Some(model)) =
+                    (&self.jobs.running, self.alignment.model.as_ref().map(|m| m.json.to_string()))
+                {
                     let id = self.job_id();
                     self.start_job(id, JobKind::Align, now);
                     let corpus = CorpusText::of(&self.corpus);
@@ -259,7 +263,7 @@ impl State {
                 }
             }
             TrainAction::DownloadModel => {
-                if let Some(m) = &self.model {
+                if let Some(m) = &self.alignment.model {
                     let body = DownloadBody::Text { text: m.json.clone(), mime: "application/json" };
                     effects.push(Effect::Download { name: "treelink-model.json".into(), body });
                 }
@@ -311,8 +315,9 @@ mod tests {
     fn train_request(s: &mut State) -> (PairsTraining, DecisionThreshold, Option<(usize, usize, usize)>) {
         let effects = s.apply(Action::Train(TrainAction::Train { now: 1.0 }));
         let [Effect::Post(Request::Train { how, options, .. })] = effects.as_slice() else { panic!("{effects:?}") };
-        let asked = (*how, options.threshold, s.job.as_ref().and_then(|j| j.split).map(|p| (p.train, p.dev, p.test)));
-        s.apply(Action::Cancel);
+        let asked =
+            (*how, options.threshold, s.jobs.running.as_ref().and_then(|j| j.split).map(|p| (p.train, p.dev, p.test)));
+        s.apply(Action::Job(JobAction::Cancel));
         asked
     }
 
@@ -353,7 +358,7 @@ mod tests {
         edit(&mut s, FormAction::SetCalibrate(true));
         edit(&mut s, FormAction::SetHoldOutTest(true));
         assert!(s.apply(Action::Train(TrainAction::Train { now: 2.0 })).is_empty());
-        assert!(s.job.is_none());
+        assert!(s.jobs.running.is_none());
         edit(&mut s, FormAction::SetCalibrate(false));
         assert_eq!(train_request(&mut s).2, Some((1, 0, 1)));
     }
