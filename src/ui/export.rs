@@ -1,7 +1,7 @@
 //! The Export panel: links in the gold format and as Stockholm TreeAligner
 //! XML (with the two TigerXML treebanks it refers to), the diagram as a
 //! standalone SVG and as PNG (folded as on the page), and the results as
-//! CSV. Each button asks the reducer for its file ([`Action::Export`]),
+//! CSV. Each button asks the reducer for its file ([`ExportFile`]),
 //! which makes it with the engine's writers and offers it as a download
 //! (an effect): no request leaves the page.
 

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::file_handles;
 use super::panels::LoaderView;
-use super::state::{Action, LoadAction, Slot, SlotStatus};
+use super::state::{Action, LoadAction, SessionAction, Slot, SlotStatus};
 
 #[derive(Properties, PartialEq)]
 pub struct LoaderProps {
@@ -98,7 +98,7 @@ pub fn loader(props: &LoaderProps) -> Html {
     };
     let on_fresh = {
         let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::StartFresh))
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Session(SessionAction::StartFresh)))
     };
     let on_swap = {
         let dispatch = props.dispatch.clone();

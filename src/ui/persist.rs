@@ -3,13 +3,13 @@
 //! (`#pair=12&mode=teach`, one history entry per change, so back/forward
 //! and shared links work) and the undo/redo keys. The state decides what the address says
 //! ([`super::state::State::location`], `Effect::SetLocation`) and reads
-//! it back (`Action::OpenLocation`); this module only talks to the browser.
+//! it back (`SessionAction::OpenLocation`); this module only talks to the browser.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::{Action, State, TeachAction};
+use super::state::{Action, SessionAction, State, TeachAction};
 
 /// Adds a history entry with the fragment `hash` (the page does not reload).
 pub fn set_location(hash: &str) {
@@ -28,7 +28,7 @@ pub fn use_location(dispatch: Callback<Action>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().map(|window| {
             gloo::events::EventListener::new(&window, "popstate", move |_| {
-                dispatch.emit(Action::OpenLocation(current_hash()))
+                dispatch.emit(Action::Session(SessionAction::OpenLocation(current_hash())))
             })
         });
         move || drop(listener)
@@ -69,7 +69,7 @@ pub fn use_undo_keys(dispatch: Callback<Action>) {
 /// `treelink`, store `kept`): the session as JSON ([`State::session`]) and
 /// an uploaded translation model as the file itself. Written a second
 /// after the state last changed; read once on start and restored through
-/// the reducer ([`Action::Restore`]), so its files take the normal load path.
+/// the reducer (`SessionAction::Restore`), so its files take the normal load path.
 mod kept {
     use js_sys::Promise;
     use wasm_bindgen::prelude::*;
@@ -187,16 +187,16 @@ pub fn use_kept_session(state: &Rc<State>, dispatch: &Callback<Action>) {
                     let wanted = session.translation_model.as_ref().is_some_and(|(_, text)| text.is_none());
                     let mt_file = file.filter(|_| wanted).map(super::file_handles::hold);
                     SAVING.with(|s| s.borrow_mut().json = json.unwrap_or_default());
-                    dispatch.emit(Action::Restore { session: Box::new(session), mt_file });
+                    dispatch.emit(Action::Session(SessionAction::Restore { session: Box::new(session), mt_file }));
                 }
                 let hash = current_hash();
                 if !hash.is_empty() {
-                    dispatch.emit(Action::OpenLocation(hash));
+                    dispatch.emit(Action::Session(SessionAction::OpenLocation(hash)));
                 }
                 // An exercise named by the address (`?exercise=FILE.json`) after
                 // the kept session, so its files reach the file worker last and win.
                 let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-                dispatch.emit(Action::OpenQuery(query));
+                dispatch.emit(Action::Session(SessionAction::OpenQuery(query)));
             });
             || ()
         });

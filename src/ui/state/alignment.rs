@@ -341,6 +341,7 @@ mod tests {
     use super::super::testing::*;
     use super::super::*;
     use super::*;
+    use crate::corpus::TreePair;
     use crate::io::links::write_links;
     use crate::ui::protocol::{Request, Response};
 
@@ -359,7 +360,7 @@ mod tests {
         assert_eq!(trained_on, Some(TrainedOn { gen: s.corpus_gen, first_unseen: 126 }));
         // Kept for the next visit, with the choices.
         let mut r = State::with_sample();
-        r.apply(Action::Restore { session: Box::new(s.session()), mt_file: None });
+        r.apply(Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
         assert_eq!(
             r.alignment.model.as_ref().and_then(|m| m.trained_on),
             Some(TrainedOn { gen: r.corpus_gen, first_unseen: 126 })

@@ -447,6 +447,7 @@ mod tests {
     use super::super::*;
     use super::*;
     use crate::align::model::TrainOptions;
+    use crate::io::links::write_links;
     use crate::ui::load;
 
     #[test]

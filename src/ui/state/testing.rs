@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::align::greedy::Search;
+use crate::corpus::TreePair;
 use crate::ui::load;
 
 /// Applies `action` and carries out its effects as `ui::effects` and
