@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement};
 use yew::Callback;
 
-use super::state::{is_mt_model, Action, DownloadBody, Effect, FileHandle, LoadAction, Slot};
+use super::state::{is_mt_model, Action, DownloadBody, Effect, FileHandle, LoadAction, ProgressAction, Slot};
 use super::{file_handles, jobs, persist, protocol};
 use crate::align::greedy::Search;
 use crate::app::files::SNIFF_BYTES;
@@ -148,11 +148,11 @@ pub struct Workers {
 
 impl Workers {
     /// Starts the file worker, and the job worker with the first job;
-    /// their answers go to `dispatch`.
-    pub fn start(dispatch: Callback<Action>) -> Workers {
+    /// their answers go to `dispatch`, progress reports to `report`.
+    pub fn start(dispatch: Callback<Action>, report: Callback<ProgressAction>) -> Workers {
         let files = jobs::Jobs::start("files", jobs::FILE_WORKER, file_worker_answers(dispatch.clone()));
         // Started by the first job: the page checks files without the training code.
-        let jobs = jobs::Jobs::on_demand("jobs", jobs::JOB_WORKER, job_worker_answers(dispatch));
+        let jobs = jobs::Jobs::on_demand("jobs", jobs::JOB_WORKER, job_worker_answers(dispatch, report));
         Workers { jobs, files }
     }
 }
@@ -214,15 +214,20 @@ fn file_worker_answers(dispatch: Callback<Action>) -> Callback<protocol::Respons
     })
 }
 
-/// The job worker's answers, to the reducer; an alignment's searches
-/// arrive in parts (each read as it comes, a short task) and go to the
-/// reducer whole, with [`protocol::Response::Aligned`].
-fn job_worker_answers(dispatch: Callback<Action>) -> Callback<protocol::Response> {
+/// The job worker's answers, to the reducer, and its progress reports to
+/// the progress bars alone (`report`); an alignment's searches arrive in
+/// parts (each read as it comes, a short task) and go to the reducer
+/// whole, with [`protocol::Response::Aligned`].
+fn job_worker_answers(dispatch: Callback<Action>, report: Callback<ProgressAction>) -> Callback<protocol::Response> {
     use protocol::Response;
     type Parts = (Option<protocol::JobId>, Vec<Search>, Vec<Vec<(NodeId, NodeId)>>);
     let parts: Rc<RefCell<Parts>> = Rc::default();
     Callback::from(move |response| {
         let response = match response {
+            Response::Progress { job, stage, done, total, kkt } => {
+                let now = js_sys::Date::now();
+                return report.emit(ProgressAction::Report { job, stage, done, total, gap: kkt, now });
+            }
             Response::AlignedPart { job, searches, baseline } => {
                 let mut parts = parts.borrow_mut();
                 if parts.0 != Some(job) {

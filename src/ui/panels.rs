@@ -275,7 +275,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::super::protocol::{JobId, Request, Response};
-    use super::super::state::{Action, Effect, Field, FormAction, JobAction, TrainAction};
+    use super::super::state::{Action, Effect, Field, FormAction, JobAction, Progress, ProgressAction, TrainAction};
     use super::*;
 
     fn progress(job: JobId, done: u64) -> Action {
@@ -289,8 +289,10 @@ mod tests {
         let effects = s.apply(Action::Train(TrainAction::Train { now: 0.0 }));
         let [Effect::Post(Request::Train { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
         let before = s.panels();
+        // The reports reach the reducer as answers of the worker; the tick
+        // goes to the progress bars' state alone, as the page's store sends it.
         s.apply(progress(*job, 3));
-        s.apply(Action::Tick(900.0));
+        Progress::default().apply(ProgressAction::Tick(900.0), s.jobs.running.as_ref());
         s.apply(progress(*job, 4));
         assert_eq!(s.panels(), before);
         // A change of the form is the training panel's alone.
@@ -318,7 +320,7 @@ mod tests {
             )
         );
         // The job's end shows in the panels that start jobs.
-        s.apply(Action::Job(JobAction::Cancel));
+        s.apply(Action::Job(JobAction::Cancel(None)));
         let ended = s.panels();
         assert!(!ended.train.busy && !ended.translate.busy);
         assert_eq!(ended.loader, before.loader);

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::panels::TrainView;
 use super::results::training_data_warning;
-use super::state::{Action, Field, FormAction, Job, JobAction, JobKind, TrainAction};
+use super::state::{Action, Field, FormAction, Job, JobAction, JobKind, JobProgress, TrainAction};
 use super::store::use_running;
 use crate::app::alignment::{pair_span, PairSplit, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
 use crate::lexicon::WordModel;
@@ -87,10 +87,10 @@ pub fn restart_worker(worker_stopped: bool, dispatch: &Callback<Action>, id: &'s
     html! { <>{" "}<button type="button" {id} {onclick}>{"Restart the worker"}</button></> }
 }
 
-pub fn job_status(j: &Job, dispatch: &Callback<Action>) -> Html {
+pub fn job_status(j: &Job, p: &JobProgress, dispatch: &Callback<Action>) -> Html {
     let on_cancel = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Job(JobAction::Cancel)))
+        let (dispatch, shown) = (dispatch.clone(), p.clone());
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Job(JobAction::Cancel(Some(shown.clone())))))
     };
     let what = match j.kind {
         JobKind::Train => "Training and aligning",
@@ -98,19 +98,19 @@ pub fn job_status(j: &Job, dispatch: &Callback<Action>) -> Html {
         JobKind::TrainMt => "Training a translation model",
         JobKind::TranslateAll => "Translating the pairs",
     };
-    let count = if j.total > 0 {
-        format!("{}/{} ({:.0}%)", j.done, j.total, percent(j.done, j.total))
-    } else if j.done > 0 {
-        format!("iteration {}", j.done)
+    let count = if p.total > 0 {
+        format!("{}/{} ({:.0}%)", p.done, p.total, percent(p.done, p.total))
+    } else if p.done > 0 {
+        format!("iteration {}", p.done)
     } else {
         String::new()
     };
-    let eta = match j.eta_seconds() {
+    let eta = match p.eta_seconds() {
         Some(s) => format!("about {s:.0} s left in this stage"),
-        None if j.total == 0 && matches!(j.kind, JobKind::TrainMt | JobKind::TranslateAll) => {
+        None if p.total == 0 && matches!(j.kind, JobKind::TrainMt | JobKind::TranslateAll) => {
             "no ETA: this stage does not count its steps".into()
         }
-        None if j.total == 0 && j.done > 0 => match j.gap {
+        None if p.total == 0 && p.done > 0 => match p.gap {
             Some((violation, eps)) => {
                 format!("no ETA: SMO stops when the KKT violation, now {violation:.4}, falls below ε = {eps}")
             }
@@ -120,15 +120,15 @@ pub fn job_status(j: &Job, dispatch: &Callback<Action>) -> Html {
     };
     html! {
         <div id="job" class="job" role="status" aria-live="polite">
-            if j.total > 0 {
-                <progress id="job-progress" max={j.total.to_string()} value={j.done.to_string()} aria-label="Progress of this stage"></progress>
+            if p.total > 0 {
+                <progress id="job-progress" max={p.total.to_string()} value={p.done.to_string()} aria-label="Progress of this stage"></progress>
             } else {
                 <progress id="job-progress" aria-label="Progress of this stage"></progress>
             }
-            <span id="job-stage"><strong>{format!("{what}: ")}</strong>{&j.stage}</span>
+            <span id="job-stage"><strong>{format!("{what}: ")}</strong>{&p.stage}</span>
             <span id="job-count">{count}</span>
             <span id="job-eta">{eta}</span>
-            <span id="job-elapsed">{format!("{:.1} s elapsed", j.elapsed_seconds())}</span>
+            <span id="job-elapsed">{format!("{:.1} s elapsed", p.elapsed_seconds())}</span>
             <button id="cancel-job" type="button" class="danger" onclick={on_cancel}>{"Cancel"}</button>
         </div>
     }
@@ -142,13 +142,14 @@ pub struct JobStatusProps {
 }
 
 /// The progress of the running job, if it is of one of `kinds`: it reads
-/// the job from the page's store ([`use_running`]), so a progress report
-/// re-renders this bar and nothing else.
+/// the job and its progress (kept apart from the state) from the page's
+/// store ([`use_running`]), so a progress report re-renders this bar and
+/// nothing else.
 #[function_component(JobStatus)]
 pub fn job_status_bar(props: &JobStatusProps) -> Html {
     let running = use_running();
-    match running.filter(|j| props.kinds.contains(&j.kind)) {
-        Some(j) => job_status(&j, &props.dispatch),
+    match running.filter(|(j, _)| props.kinds.contains(&j.kind)) {
+        Some((j, p)) => job_status(&j, &p, &props.dispatch),
         None => html! {},
     }
 }

@@ -1,8 +1,9 @@
 //! The page's root component: it makes the store ([`Store`]: the one
-//! [`State`], its workers and the runner of effects) once, renders the
-//! state as [`Settled`] (not on a progress report or a clock tick) and
-//! hands each panel its slice ([`State::panels`]); the layout of the
-//! workbench and the keyboard shortcuts.
+//! [`State`], the running job's progress apart from it, the workers and
+//! the runner of effects) once, renders each new state (a progress report
+//! or a clock tick is none: the progress bars render them) and hands each
+//! panel its slice ([`State::panels`]); the layout of the workbench and
+//! the keyboard shortcuts.
 
 use std::rc::Rc;
 
@@ -11,10 +12,10 @@ use yew::prelude::*;
 use super::effects::{carry_out, Workers};
 use super::into_view::{self, Place};
 use super::results::training_data_warning_inline;
-use super::state::{Action, LoadAction, Mode, Results, SelectAction, State};
-use super::store::{use_slice, Settled, Store, StoreHandle};
+use super::state::{Action, LoadAction, Mode, ProgressAction, Results, SelectAction, Shared, State};
+use super::store::{use_slice, Store, StoreHandle};
 use super::{
-    diagram, exercise_panel, explain_panel, export, find, kernel_table, loader, persist, results, state, teach, train,
+    diagram, exercise_panel, explain_panel, export, find, kernel_table, loader, persist, results, teach, train,
     translate,
 };
 
@@ -27,11 +28,11 @@ use crate::tree::{NodeId, Tree};
 /// made again when it changes, and only then.
 #[derive(PartialEq)]
 struct DrawnKey {
-    corpus: state::Shared<crate::corpus::Corpus>,
+    corpus: Shared<crate::corpus::Corpus>,
     pair: usize,
     mode: Mode,
-    results: Option<state::Shared<Results>>,
-    checks: Option<state::Shared<Vec<crate::exercise::PairCheck>>>,
+    results: Option<Shared<Results>>,
+    checks: Option<Shared<Vec<crate::exercise::PairCheck>>>,
     links: Vec<(NodeId, NodeId)>,
     reveal_gold: bool,
     refused: Option<(NodeId, NodeId, String)>,
@@ -41,11 +42,11 @@ struct DrawnKey {
 impl DrawnKey {
     fn of(s: &State) -> DrawnKey {
         DrawnKey {
-            corpus: state::Shared(s.corpus.clone()),
+            corpus: Shared(s.corpus.clone()),
             pair: s.selection.pair,
             mode: s.selection.mode,
             results: s.shared_results(),
-            checks: s.classroom.checks.clone().map(state::Shared),
+            checks: s.classroom.checks.clone().map(Shared),
             links: s.student_links().to_vec(),
             reveal_gold: s.teach.reveal_gold,
             refused: s.teach.refused.clone(),
@@ -79,7 +80,7 @@ struct LinkTableProps {
     pair: Rc<TreePair>,
     links: Rc<Vec<DrawnLink>>,
     /// The posteriors of the results, if any.
-    results: Option<state::Shared<Results>>,
+    results: Option<Shared<Results>>,
     /// The pair's index in the corpus.
     k: usize,
     dispatch: Callback<Action>,
@@ -198,27 +199,28 @@ fn app() -> Html {
     let page = use_memo((), |_| {
         let store = Store::new(State::new());
         let dispatch = store.dispatcher();
-        let workers = Workers::start(dispatch.clone());
+        let report = store.reporter();
+        let workers = Workers::start(dispatch.clone(), report.clone());
         let run = dispatch.clone();
         store.run_effects_with(move |effect| carry_out(effect, &workers, &run));
         // The built-in sample is read by the file worker, as any file.
         store.dispatch(Action::Load(LoadAction::LoadSample));
-        (store, dispatch)
+        (store, dispatch, report)
     });
-    let (store, dispatch): (Rc<Store>, Callback<Action>) = (*page).clone();
-    // Not on a progress report or a clock tick: those render the progress bars alone.
-    let settled = use_slice(&store, |s| Settled(s.clone()));
-    let state: Rc<State> = settled.0.clone();
+    let (store, dispatch, report): (Rc<Store>, Callback<Action>, Callback<ProgressAction>) = (*page).clone();
+    // Each new state (a progress report or a clock tick is none: it renders the progress bars alone).
+    let state: Rc<State> = use_slice(&store, |s| Shared(s.clone())).0.clone();
     persist::use_kept_session(&state, &dispatch);
     persist::use_location(dispatch.clone());
     persist::use_undo_keys(dispatch.clone());
 
     // While a job runs, tick so its elapsed time moves between progress reports.
     {
-        let dispatch = dispatch.clone();
+        let report = report.clone();
         use_effect_with(state.jobs.running.is_some(), move |&running| {
             let interval = running.then(|| {
-                gloo::timers::callback::Interval::new(500, move || dispatch.emit(Action::Tick(js_sys::Date::now())))
+                let tick = move || report.emit(ProgressAction::Tick(js_sys::Date::now()));
+                gloo::timers::callback::Interval::new(500, tick)
             });
             move || drop(interval)
         });
@@ -271,7 +273,7 @@ fn app() -> Html {
     // Drawn again only when what they depend on changes (not on every action).
     let pair: Option<Rc<TreePair>> = {
         let state = state.clone();
-        let key = (state::Shared(state.corpus.clone()), state.selection.pair);
+        let key = (Shared(state.corpus.clone()), state.selection.pair);
         (*use_memo(key, move |_| state.current_pair())).clone()
     };
     let links: Rc<Vec<DrawnLink>> = {
@@ -385,7 +387,7 @@ fn app() -> Html {
                 <train::TrainPanel view={panels.train} dispatch={dispatch.clone()} />
                 <exercise_panel::ExercisePanel view={panels.exercise} dispatch={dispatch.clone()} />
                 <translate::TranslatePanel view={panels.translate} dispatch={dispatch.clone()} />
-                <results::ResultsPanel results={state.shared_results()} corpus={state::Shared(state.corpus.clone())}
+                <results::ResultsPanel results={state.shared_results()} corpus={Shared(state.corpus.clone())}
                     sort={state.alignment.sort} pair={state.selection.pair} dispatch={dispatch.clone()} />
                 <export::ExportPanel view={panels.export} dispatch={dispatch.clone()} />
             </main>

@@ -2,6 +2,11 @@
 //! translation model, translating every pair), one at a time, and the
 //! worker that runs them: its generation (a restarted worker has forgotten
 //! what the last one held) and whether it died.
+//!
+//! How far the running job is ([`JobProgress`]) is not part of the state:
+//! the worker's reports and the clock's ticks change only [`Progress`],
+//! which the page's store holds apart and only the progress bars read
+//! (`ui::store`), so a report renders the bars and nothing else.
 
 use super::{Effect, State};
 use crate::app::alignment::PairSplit;
@@ -18,7 +23,7 @@ pub enum JobKind {
     TranslateAll,
 }
 
-/// A running worker job and its latest progress.
+/// A running worker job (its progress is [`JobProgress`], kept apart).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
     pub id: JobId,
@@ -26,6 +31,13 @@ pub struct Job {
     /// A training job's split of the pairs (training pairs, dev, held-out test).
     pub split: Option<PairSplit>,
     pub corpus_gen: CorpusGen,
+    pub started: f64,
+}
+
+/// How far a job is: its stage, the units done, and the clock.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobProgress {
+    pub job: JobId,
     pub stage: String,
     pub done: u64,
     pub total: u64,
@@ -37,7 +49,21 @@ pub struct Job {
     pub gap: Option<(f64, f64)>,
 }
 
-impl Job {
+impl JobProgress {
+    /// A job that has reported nothing yet.
+    pub fn starting(job: &Job) -> JobProgress {
+        JobProgress {
+            job: job.id,
+            stage: "starting the worker".into(),
+            done: 0,
+            total: 0,
+            started: job.started,
+            stage_started: job.started,
+            now: job.started,
+            gap: None,
+        }
+    }
+
     /// Seconds left in the current stage, from its rate so far; `None`
     /// while nothing is done or when the stage's length is unknown (SMO).
     pub fn eta_seconds(&self) -> Option<f64> {
@@ -50,6 +76,50 @@ impl Job {
 
     pub fn elapsed_seconds(&self) -> f64 {
         (self.now - self.started) / 1000.0
+    }
+}
+
+/// What moves a progress bar: the job worker's report, or the clock.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProgressAction {
+    /// `Response::Progress`, received at `now`.
+    Report { job: JobId, stage: String, done: u64, total: u64, gap: Option<(f64, f64)>, now: f64 },
+    /// The clock, while a job runs (its elapsed time moves between reports).
+    Tick(f64),
+}
+
+/// The progress bars' state, apart from [`State`](super::State): the last
+/// progress of the running job.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Progress {
+    last: Option<JobProgress>,
+}
+
+impl Progress {
+    /// The progress bars' reducer, for the job `running` (a report of
+    /// another job, or a tick with none running, changes nothing).
+    pub fn apply(&mut self, action: ProgressAction, running: Option<&Job>) {
+        let Some(job) = running else { return };
+        let mut p = self.of(job);
+        match action {
+            ProgressAction::Report { job: id, stage, done, total, gap, now } => {
+                if id != job.id {
+                    return;
+                }
+                if p.stage != stage {
+                    p.stage = stage;
+                    p.stage_started = now;
+                }
+                (p.done, p.total, p.now, p.gap) = (done, total, now, gap);
+            }
+            ProgressAction::Tick(now) => p.now = now,
+        }
+        self.last = Some(p);
+    }
+
+    /// How far `job` is, as its bar shows it.
+    pub fn of(&self, job: &Job) -> JobProgress {
+        self.last.clone().filter(|p| p.job == job.id).unwrap_or_else(|| JobProgress::starting(job))
     }
 }
 
@@ -72,30 +142,18 @@ pub struct Jobs {
 }
 
 /// What the progress bars' buttons ask.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum JobAction {
-    /// Cancel the running job: the job worker is restarted.
-    Cancel,
+    /// Cancel the running job, with the progress its bar shows (the note
+    /// says how far it got): the job worker is restarted.
+    Cancel(Option<JobProgress>),
     /// Start a fresh job worker after the last one died.
     RestartWorker,
 }
 
 impl Jobs {
-    /// Job `id` of `kind` starts, on the pairs of `corpus_gen`.
     pub(super) fn start(&mut self, id: JobId, kind: JobKind, corpus_gen: CorpusGen, now: f64) {
-        self.running = Some(Job {
-            id,
-            kind,
-            split: None,
-            corpus_gen,
-            stage: "starting the worker".into(),
-            done: 0,
-            total: 0,
-            started: now,
-            stage_started: now,
-            now,
-            gap: None,
-        });
+        self.running = Some(Job { id, kind, split: None, corpus_gen, started: now });
     }
 
     /// The running job, if it is job `id`.
@@ -106,32 +164,6 @@ impl Jobs {
     /// The running job ends, if it is job `id` (of one of `kinds`, if given).
     pub(super) fn end(&mut self, id: JobId, kinds: Option<&[JobKind]>) -> Option<Job> {
         self.running.take_if(|j| j.id == id && kinds.is_none_or(|k| k.contains(&j.kind)))
-    }
-
-    /// A progress report of job `id` (a report of another job changes nothing).
-    pub(super) fn progress(
-        &mut self,
-        id: JobId,
-        stage: String,
-        done: u64,
-        total: u64,
-        gap: Option<(f64, f64)>,
-        now: f64,
-    ) {
-        if let Some(j) = self.running.as_mut().filter(|j| j.id == id) {
-            if j.stage != stage {
-                j.stage = stage;
-                j.stage_started = now;
-            }
-            (j.done, j.total, j.now, j.gap) = (done, total, now, gap);
-        }
-    }
-
-    /// The clock, while a job runs (its elapsed time moves between reports).
-    pub(super) fn tick(&mut self, now: f64) {
-        if let Some(j) = &mut self.running {
-            j.now = now;
-        }
     }
 }
 
@@ -165,14 +197,15 @@ impl State {
     /// asked, and what it held, are gone.
     pub(super) fn job_action(&mut self, action: JobAction) -> Vec<Effect> {
         match action {
-            JobAction::Cancel => {
+            JobAction::Cancel(shown) => {
                 self.jobs.worker_gen = self.jobs.worker_gen.next();
                 self.mt.worker_restarted(self.slots.slot_mut(super::Slot::TranslationModel));
                 if let Some(j) = self.jobs.running.take() {
+                    let p = shown.filter(|p| p.job == j.id).unwrap_or_else(|| JobProgress::starting(&j));
                     let note = format!(
                         "Cancelled after {:.1} s (during {}); the worker was stopped and restarted.",
-                        j.elapsed_seconds(),
-                        j.stage
+                        p.elapsed_seconds(),
+                        p.stage
                     );
                     self.job_ended(Some(j.kind), Err(note));
                 }
@@ -283,13 +316,14 @@ mod tests {
         let id = *job;
         assert!(s.apply(Action::Train(TrainAction::Train { now: 2.0 })).is_empty(), "one job at a time");
         assert!(s.apply(Action::Train(TrainAction::Align { now: 2.0 })).is_empty());
-        s.apply(progress(id.0 + 1, "aligning", 4, 10));
-        assert_eq!(s.jobs.running.as_ref().map(|j| (j.done, j.total)), Some((0, 0)), "another job's progress");
-        s.apply(progress(id.0, "aligning", 4, 10));
-        let j = s.jobs.running.as_ref().map(|j| (j.id, j.stage.clone(), j.done, j.total));
+        let mut p = Progress::default();
+        report(&s, &mut p, id.0 + 1, "aligning", 4, 10);
+        assert_eq!(shown(&s, &p).map(|j| (j.done, j.total)), Some((0, 0)), "another job's progress");
+        report(&s, &mut p, id.0, "aligning", 4, 10);
+        let j = shown(&s, &p).map(|j| (j.job, j.stage.clone(), j.done, j.total));
         assert_eq!(j, Some((id, "aligning".to_string(), 4, 10)));
         let gen = s.jobs.worker_gen;
-        assert_eq!(s.apply(Action::Job(JobAction::Cancel)), vec![Effect::RestartJobWorker]);
+        assert_eq!(s.apply(Action::Job(JobAction::Cancel(shown(&s, &p)))), vec![Effect::RestartJobWorker]);
         assert!(s.jobs.running.is_none());
         assert_eq!(s.jobs.worker_gen, gen.next());
         assert!(
@@ -297,26 +331,32 @@ mod tests {
         );
         // A late answer of the cancelled job changes nothing.
         s.apply(progress(id.0, "aligning", 5, 10));
+        report(&s, &mut p, id.0, "aligning", 5, 10);
         assert!(s.jobs.running.is_none());
         // No model yet: nothing to align with, nor to download.
         assert!(s.apply(Action::Train(TrainAction::Align { now: 3.0 })).is_empty());
         assert!(s.apply(Action::Train(TrainAction::DownloadModel)).is_empty());
     }
 
+    /// A report or a tick changes the progress bars' state and not the
+    /// page's: nothing but the bars renders again (`ui::store`).
     #[test]
     fn a_progress_report_or_a_tick_changes_only_the_progress() {
         let mut s = State::with_sample();
+        let mut p = Progress::default();
         let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
-        let before = s.clone();
+        let before = (s.clone(), p.clone());
         s.apply(progress(id.0, "training the SVM", 3, 0));
-        s.apply(Action::Tick(900.0));
-        assert_ne!(s, before);
-        assert!(s.same_but_progress(&before), "the panels do not re-render for progress");
+        report(&s, &mut p, id.0, "training the SVM", 3, 0);
+        p.apply(ProgressAction::Tick(900.0), s.jobs.running.as_ref());
+        assert_ne!(p, before.1);
+        assert_eq!(s, before.0, "the panels do not re-render for progress");
+        assert_eq!(shown(&s, &p).map(|j| (j.elapsed_seconds(), j.stage)), Some((0.9, "training the SVM".into())));
         s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::Seed, "7".into()))));
-        assert!(!s.same_but_progress(&before));
+        assert_ne!(s, before.0);
         let before = s.clone();
-        s.apply(Action::Job(JobAction::Cancel));
-        assert!(!s.same_but_progress(&before), "a job's end shows everywhere");
+        s.apply(Action::Job(JobAction::Cancel(shown(&s, &p))));
+        assert_ne!(s, before, "a job's end shows everywhere");
     }
 
     #[test]
@@ -340,5 +380,33 @@ mod tests {
         s.apply(Action::Worker { response: Response::Failed { job: None, message }, now: 1.0 });
         assert!(s.jobs.running.is_none());
         assert!(matches!(&s.alignment.note, Some(Err(n)) if n.contains("out of memory")), "{:?}", s.alignment.note);
+    }
+
+    /// The progress bars' reducer alone: a new stage starts its own clock
+    /// (the ETA is the stage's rate so far), the elapsed time counts from
+    /// the job's start, and another job's report changes nothing.
+    #[test]
+    fn the_eta_is_the_stage_s_rate_and_another_job_s_report_changes_nothing() {
+        let job = Job { id: JobId(3), kind: JobKind::Train, split: None, corpus_gen: CorpusGen(0), started: 1000.0 };
+        let report = |job: u32, stage: &str, done: u64, now: f64| ProgressAction::Report {
+            job: JobId(job),
+            stage: stage.into(),
+            done,
+            total: 10,
+            gap: None,
+            now,
+        };
+        let mut p = Progress::default();
+        assert_eq!(p.of(&job), JobProgress::starting(&job));
+        p.apply(report(3, "lexical model", 5, 3000.0), Some(&job));
+        p.apply(report(3, "lexical model", 5, 5000.0), Some(&job));
+        assert_eq!(p.of(&job).eta_seconds(), Some(2.0), "5 of 10 done in the stage's 2 s");
+        p.apply(report(3, "SVM", 2, 6000.0), Some(&job));
+        p.apply(ProgressAction::Tick(8000.0), Some(&job));
+        let shown = p.of(&job);
+        assert_eq!((shown.eta_seconds(), shown.elapsed_seconds()), (Some(8.0), 7.0));
+        p.apply(report(4, "aligning", 9, 9000.0), Some(&job));
+        p.apply(ProgressAction::Tick(9500.0), None);
+        assert_eq!(p.of(&job), shown);
     }
 }

@@ -52,7 +52,7 @@ pub use alignment::{
 use corpus::SAMPLE_NAME;
 pub use export::ExportFile;
 pub use find::{FindAction, FindPair};
-pub use jobs::{Job, JobAction, JobKind, Jobs};
+pub use jobs::{Job, JobAction, JobKind, JobProgress, Jobs, Progress, ProgressAction};
 pub use lambda::Lambda;
 pub use selection::{Compare, Mode, SelectAction, Selection};
 pub use session::{exercise_address, Location, Restoring, SavedFile, Session, SessionAction};
@@ -223,8 +223,6 @@ pub enum Action {
     Worker { response: Response, now: f64 },
     /// The running job's buttons: cancel it, or start a fresh worker.
     Job(JobAction),
-    /// The clock, while a job runs (its elapsed time moves between reports).
-    Tick(f64),
     /// The per-pair table's order: by this column (again: the other way).
     SortBy(SortKey),
     /// The Translate view.
@@ -244,56 +242,6 @@ impl Default for State {
 }
 
 impl State {
-    /// Whether `other` differs from this state at most in the running job's
-    /// progress (its stage, counts and clock): what a progress report or a
-    /// clock tick changes, and only the progress bar shows. Every field is
-    /// named, so a new one cannot be forgotten here.
-    pub fn same_but_progress(&self, other: &State) -> bool {
-        let State {
-            corpus,
-            corpus_name,
-            corpus_gen,
-            tiger_ids,
-            sides_swapped,
-            selection,
-            lambda,
-            slots,
-            form,
-            jobs,
-            alignment,
-            teach,
-            folds,
-            mt,
-            classroom,
-            find,
-            restoring,
-            last_job,
-            export_error,
-        } = self;
-        let which = |j: &Option<Job>| j.as_ref().map(|j| (j.id, j.kind, j.corpus_gen, j.started.to_bits()));
-        which(&jobs.running) == which(&other.jobs.running)
-            && jobs.worker_gen == other.jobs.worker_gen
-            && jobs.worker_stopped == other.jobs.worker_stopped
-            && Rc::ptr_eq(corpus, &other.corpus)
-            && *corpus_name == other.corpus_name
-            && *corpus_gen == other.corpus_gen
-            && *tiger_ids == other.tiger_ids
-            && *sides_swapped == other.sides_swapped
-            && *selection == other.selection
-            && *lambda == other.lambda
-            && *slots == other.slots
-            && *form == other.form
-            && *alignment == other.alignment
-            && *teach == other.teach
-            && *folds == other.folds
-            && *mt == other.mt
-            && *classroom == other.classroom
-            && *find == other.find
-            && *restoring == other.restoring
-            && *last_job == other.last_job
-            && *export_error == other.export_error
-    }
-
     /// The state the page starts in: no pairs yet, and the built-in sample
     /// to be read by the file worker ([`LoadAction::LoadSample`], which the page
     /// sends first): the page parses nothing on its own thread.
@@ -347,9 +295,8 @@ impl State {
             // The file worker's answers arrive as `LoadAction::Loaded`, an
             // alignment's parts put together by `effects::job_worker_answers`.
             Response::Ready | Response::CorpusPart { .. } | Response::Loaded { .. } | Response::AlignedPart { .. } => {}
-            Response::Progress { job, stage, done, total, kkt } => {
-                self.jobs.progress(job, stage, done, total, kkt, now)
-            }
+            // The progress bars' ([`Progress`], held apart by the page's store).
+            Response::Progress { .. } => {}
             Response::Trained { job, model, summary } => {
                 if let Some(j) = self.jobs.get(job) {
                     self.alignment.trained(j, model, summary, self.corpus.len());
@@ -441,7 +388,6 @@ impl State {
             Action::Find(a) => s.find.apply(a, &s.corpus, &mut s.classroom),
             Action::Worker { response, now } => s.answer(response, now),
             Action::Job(a) => effects.extend(s.job_action(a)),
-            Action::Tick(now) => s.jobs.tick(now),
             Action::SortBy(key) => s.alignment.sort_by(key),
             Action::Translate(a) => effects.extend(s.translation(a)),
             Action::Exercise(a) => {

@@ -381,7 +381,7 @@ mod tests {
         let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
         let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
         s.apply(Action::Worker { response: trained, now: 1.0 });
-        s.apply(Action::Job(JobAction::Cancel));
+        s.apply(Action::Job(JobAction::Cancel(None)));
         s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::Seed, "9".into()))));
         s.apply(Action::SetLambda("0.3".into()));
         s.apply(Action::Load(LoadAction::SwapSides));

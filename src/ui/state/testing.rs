@@ -34,11 +34,24 @@ pub(super) fn read(s: &mut State, name: &str, text: &str, slot: Option<Slot>) ->
     run(s, Action::Load(LoadAction::FileRead { name: name.into(), text: text.into(), slot }))
 }
 
+/// The job worker's progress report as an action: the state takes no
+/// notice (the page's store hands it to the progress bars', [`report`]).
 pub(super) fn progress(job: u32, stage: &str, done: u64, total: u64) -> Action {
     Action::Worker {
         response: Response::Progress { job: JobId(job), stage: stage.into(), done, total, kkt: None },
         now: 5.0,
     }
+}
+
+/// The same report to the progress bars' state `p`, as the page's store hands it.
+pub(super) fn report(s: &State, p: &mut Progress, job: u32, stage: &str, done: u64, total: u64) {
+    let report = ProgressAction::Report { job: JobId(job), stage: stage.into(), done, total, gap: None, now: 5.0 };
+    p.apply(report, s.jobs.running.as_ref());
+}
+
+/// What the running job's progress bar shows.
+pub(super) fn shown(s: &State, p: &Progress) -> Option<JobProgress> {
+    s.jobs.running.as_ref().map(|j| p.of(j))
 }
 
 /// The worker's answer aligning pairs `first..n` with empty searches.

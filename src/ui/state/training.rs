@@ -317,7 +317,7 @@ mod tests {
         let [Effect::Post(Request::Train { how, options, .. })] = effects.as_slice() else { panic!("{effects:?}") };
         let asked =
             (*how, options.threshold, s.jobs.running.as_ref().and_then(|j| j.split).map(|p| (p.train, p.dev, p.test)));
-        s.apply(Action::Job(JobAction::Cancel));
+        s.apply(Action::Job(JobAction::Cancel(None)));
         asked
     }
 

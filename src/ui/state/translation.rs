@@ -524,7 +524,7 @@ mod tests {
         };
         assert_eq!(*m, model);
         // A restarted worker holds no model: it is sent again, first.
-        s.apply(Action::Job(JobAction::Cancel));
+        s.apply(Action::Job(JobAction::Cancel(None)));
         let effects = s.apply(Action::Translate(TranslateAction::TranslatePair(1)));
         assert!(
             matches!(&effects[..], [Effect::PostFile(Request::LoadMtFile { job, .. }, FileHandle(7)), Effect::Post(Request::Translate { model: m, .. })] if *job == model && *m == model),
