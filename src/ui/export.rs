@@ -8,20 +8,20 @@
 use yew::prelude::*;
 
 use super::panels::ExportView;
-use super::state::{Action, ExportFile};
+use super::state::ExportFile;
 
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
     pub view: ExportView,
-    pub dispatch: Callback<Action>,
+    pub export: Callback<ExportFile>,
 }
 
 #[function_component(ExportPanel)]
 pub fn export_panel(props: &ExportProps) -> Html {
     let view = &props.view;
     let button = |id: &'static str, label: &str, enabled: bool, file: ExportFile| {
-        let dispatch = props.dispatch.clone();
-        let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Export(file)));
+        let export = props.export.clone();
+        let onclick = Callback::from(move |_: MouseEvent| export.emit(file));
         html! { <button id={id} type="button" {onclick} disabled={!enabled}>{label.to_string()}</button> }
     };
     let aligned = view.aligned;

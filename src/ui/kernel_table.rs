@@ -4,14 +4,17 @@
 use yew::prelude::*;
 
 use super::panels::KernelView;
-use super::state::{Action, Compare, SelectAction};
+use super::state::{Compare, SelectAction};
 use crate::kernel::{all_btk_values, BtkKind, DeltaTable, Space, SubTree, SubTreePair};
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
 pub struct KernelTableProps {
     pub view: KernelView,
-    pub dispatch: Callback<Action>,
+    /// What the selection is compared with; clearing it.
+    pub select: Callback<SelectAction>,
+    /// λ as typed.
+    pub lambda: Callback<String>,
 }
 
 /// Short display of a value; the exact one is in `data-value`.
@@ -26,12 +29,12 @@ fn show(v: f64) -> String {
 }
 
 /// The decay factor of the kernel view (not the training form's).
-fn lambda_field(state: &KernelView, dispatch: &Callback<Action>) -> Html {
+fn lambda_field(state: &KernelView, lambda: &Callback<String>) -> Html {
     let on_lambda = {
-        let dispatch = dispatch.clone();
+        let lambda = lambda.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            dispatch.emit(Action::SetLambda(input.value()));
+            lambda.emit(input.value());
         })
     };
     html! {
@@ -55,7 +58,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
         return html! {
             <section class="panel kernels" id="kernel-panel">
                 <p class="hint">{format!("Select {next} to see the kernel values.")}</p>
-                {lambda_field(state, &props.dispatch)}
+                {lambda_field(state, &props.lambda)}
             </section>
         };
     };
@@ -88,16 +91,16 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
         }
     });
     let on_compare = {
-        let dispatch = props.dispatch.clone();
+        let select = props.select.clone();
         let gold = pair.gold.clone();
         Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            let c = match select.value().as_str() {
+            let choice: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let c = match choice.value().as_str() {
                 "auto" => Compare::Auto,
                 "itself" => Compare::Itself,
                 v => v.parse::<usize>().ok().and_then(|i| gold.get(i)).map_or(Compare::Auto, |l| Compare::Gold(*l)),
             };
-            dispatch.emit(Action::Select(SelectAction::SetCompare(c)));
+            select.emit(SelectAction::SetCompare(c));
         })
     };
     let selected_value = match state.compare {
@@ -114,13 +117,13 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
         }
     });
     let clear = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Select(SelectAction::Clear)))
+        let select = props.select.clone();
+        Callback::from(move |_: MouseEvent| select.emit(SelectAction::Clear))
     };
     html! {
         <section class="panel kernels" id="kernel-panel" aria-label="Kernel values">
             <h2>{"Bilingual tree kernels"}</h2>
-            {lambda_field(state, &props.dispatch)}
+            {lambda_field(state, &props.lambda)}
             <dl class="selection">
                 <dt>{"Selected pair x"}</dt>
                 <dd><code id="x-source">{pair.source.subtree_bracketed(s)}</code><br/><code id="x-target">{pair.target.subtree_bracketed(t)}</code></dd>

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::{Action, SessionAction, State, TeachAction};
+use super::state::{SessionAction, State, TeachAction};
 
 /// Adds a history entry with the fragment `hash` (the page does not reload).
 pub fn set_location(hash: &str) {
@@ -24,11 +24,11 @@ fn current_hash() -> String {
 /// Opens the address's pair and mode on back/forward (or an address
 /// edited by hand; on start, [`use_kept_session`] opens it after the kept session).
 #[hook]
-pub fn use_location(dispatch: Callback<Action>) {
+pub fn use_location(session: Callback<SessionAction>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().map(|window| {
             gloo::events::EventListener::new(&window, "popstate", move |_| {
-                dispatch.emit(Action::Session(SessionAction::OpenLocation(current_hash())))
+                session.emit(SessionAction::OpenLocation(current_hash()))
             })
         });
         move || drop(listener)
@@ -38,7 +38,7 @@ pub fn use_location(dispatch: Callback<Action>) {
 /// Ctrl+Z undoes the last change to the hand links, Ctrl+Shift+Z (or
 /// Ctrl+Y) redoes it, anywhere but in a text field.
 #[hook]
-pub fn use_undo_keys(dispatch: Callback<Action>) {
+pub fn use_undo_keys(teach: Callback<TeachAction>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
             let options = gloo::events::EventListenerOptions::enable_prevent_default();
@@ -53,12 +53,12 @@ pub fn use_undo_keys(dispatch: Callback<Action>) {
                     return;
                 }
                 let action = match (e.key().to_lowercase().as_str(), e.shift_key()) {
-                    ("z", false) => Action::Teach(TeachAction::Undo),
-                    ("z", true) | ("y", false) => Action::Teach(TeachAction::Redo),
+                    ("z", false) => TeachAction::Undo,
+                    ("z", true) | ("y", false) => TeachAction::Redo,
                     _ => return,
                 };
                 e.prevent_default();
-                dispatch.emit(action);
+                teach.emit(action);
             })
         });
         move || drop(listener)
@@ -175,9 +175,9 @@ fn mt_file(state: &State) -> Option<super::state::FileHandle> {
 /// Restores the kept session on start (then opens the address), and keeps
 /// the session a second after each change.
 #[hook]
-pub fn use_kept_session(state: &Rc<State>, dispatch: &Callback<Action>) {
+pub fn use_kept_session(state: &Rc<State>, session: &Callback<SessionAction>) {
     {
-        let dispatch = dispatch.clone();
+        let dispatch = session.clone();
         use_effect_with((), move |_| {
             yew::platform::spawn_local(async move {
                 let json = kept::get(kept::SESSION).await.ok().and_then(|v| v.as_string());
@@ -187,16 +187,16 @@ pub fn use_kept_session(state: &Rc<State>, dispatch: &Callback<Action>) {
                     let wanted = session.translation_model.as_ref().is_some_and(|(_, text)| text.is_none());
                     let mt_file = file.filter(|_| wanted).map(super::file_handles::hold);
                     SAVING.with(|s| s.borrow_mut().json = json.unwrap_or_default());
-                    dispatch.emit(Action::Session(SessionAction::Restore { session: Box::new(session), mt_file }));
+                    dispatch.emit(SessionAction::Restore { session: Box::new(session), mt_file });
                 }
                 let hash = current_hash();
                 if !hash.is_empty() {
-                    dispatch.emit(Action::Session(SessionAction::OpenLocation(hash)));
+                    dispatch.emit(SessionAction::OpenLocation(hash));
                 }
                 // An exercise named by the address (`?exercise=FILE.json`) after
                 // the kept session, so its files reach the file worker last and win.
                 let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-                dispatch.emit(Action::Session(SessionAction::OpenQuery(query)));
+                dispatch.emit(SessionAction::OpenQuery(query));
             });
             || ()
         });

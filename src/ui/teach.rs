@@ -9,7 +9,7 @@
 use yew::prelude::*;
 
 use super::panels::TeachView;
-use super::state::{Action, Mode, TeachAction};
+use super::state::{Mode, TeachAction};
 use crate::align::greedy::Outcome;
 use crate::corpus::TreePair;
 use crate::eval::prf::Counts;
@@ -19,7 +19,7 @@ use crate::tree::{NodeId, Tree};
 #[derive(Properties, PartialEq)]
 pub struct TeachProps {
     pub view: TeachView,
-    pub dispatch: Callback<Action>,
+    pub teach: Callback<TeachAction>,
 }
 
 fn node(tree: &Tree, n: NodeId) -> String {
@@ -45,7 +45,7 @@ fn score_row(id: &str, name: &str, c: Option<Counts>) -> Html {
 
 fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
     let state = &props.view;
-    let dispatch = &props.dispatch;
+    let teach = &props.teach;
     let student: Vec<Link> = state.links.iter().map(|&(s, t)| Link::good(s, t)).collect();
     let against_gold = Counts::of_pair(pair, &student);
     // An exercise whose key is hidden: no gold to show or score against (its Check does that).
@@ -58,22 +58,22 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
             },
         );
     let clear = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Teach(TeachAction::Clear)))
+        let teach = teach.clone();
+        Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Clear))
     };
     let undo = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Teach(TeachAction::Undo)))
+        let teach = teach.clone();
+        Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Undo))
     };
     let redo = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Teach(TeachAction::Redo)))
+        let teach = teach.clone();
+        Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Redo))
     };
     let reveal = {
-        let dispatch = dispatch.clone();
+        let teach = teach.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            dispatch.emit(Action::Teach(TeachAction::RevealGold(input.checked())))
+            teach.emit(TeachAction::RevealGold(input.checked()))
         })
     };
     let message = match &state.message {
@@ -127,7 +127,7 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
 
 fn steps(props: &TeachProps, pair: &TreePair) -> Html {
     let state = &props.view;
-    let dispatch = &props.dispatch;
+    let teach = &props.teach;
     if let Some(r) = state.results.as_ref().filter(|r| !r.aligned(state.pair)) {
         return html! { <p class="hint" id="step-text">{format!("{}, so their searches can be stepped through.", r.not_aligned_note())}</p> };
     }
@@ -140,8 +140,8 @@ fn steps(props: &TeachProps, pair: &TreePair) -> Html {
     let n = search.steps.len();
     let k = state.step.min(n - 1);
     let go = |to: usize| {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Teach(TeachAction::SetStep(to))))
+        let teach = teach.clone();
+        Callback::from(move |_: MouseEvent| teach.emit(TeachAction::SetStep(to)))
     };
     let step = &search.steps[k];
     let (s, t) = (step.candidate.source, step.candidate.target);

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::panels::TrainView;
 use super::results::training_data_warning;
-use super::state::{Action, Field, FormAction, Job, JobAction, JobKind, JobProgress, TrainAction};
+use super::state::{Field, FormAction, Job, JobAction, JobKind, JobProgress, TrainAction};
 use super::store::use_running;
 use crate::app::alignment::{pair_span, PairSplit, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
 use crate::lexicon::WordModel;
@@ -14,7 +14,9 @@ use crate::lexicon::WordModel;
 #[derive(Properties, PartialEq)]
 pub struct TrainProps {
     pub view: TrainView,
-    pub dispatch: Callback<Action>,
+    pub train: Callback<TrainAction>,
+    /// The progress bar's *Cancel* and *Restart the worker*.
+    pub job: Callback<JobAction>,
 }
 
 /// Kernel combinations offered in the form, each with what it is (any
@@ -43,17 +45,17 @@ const PRESETS: [(&str, &str); 12] = [
 
 fn field(
     state: &TrainView,
-    dispatch: &Callback<Action>,
+    train: &Callback<TrainAction>,
     f: Field,
     label: &str,
     help: &str,
     list: Option<&str>,
 ) -> Html {
     let oninput = {
-        let dispatch = dispatch.clone();
+        let train = train.clone();
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            dispatch.emit(Action::Train(TrainAction::Form(FormAction::SetField(f, input.value()))));
+            train.emit(TrainAction::Form(FormAction::SetField(f, input.value())));
         })
     };
     let error = state.form.errors.get(&f);
@@ -76,21 +78,21 @@ fn field(
 /// a cancel button (which stops the worker at once and starts a fresh one).
 /// After the job worker died: a button that starts a fresh one (any job
 /// started also does).
-pub fn restart_worker(worker_stopped: bool, dispatch: &Callback<Action>, id: &'static str) -> Html {
+pub fn restart_worker(worker_stopped: bool, job: &Callback<JobAction>, id: &'static str) -> Html {
     if !worker_stopped {
         return html! {};
     }
     let onclick = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Job(JobAction::RestartWorker)))
+        let job = job.clone();
+        Callback::from(move |_: MouseEvent| job.emit(JobAction::RestartWorker))
     };
     html! { <>{" "}<button type="button" {id} {onclick}>{"Restart the worker"}</button></> }
 }
 
-pub fn job_status(j: &Job, p: &JobProgress, dispatch: &Callback<Action>) -> Html {
+pub fn job_status(j: &Job, p: &JobProgress, job: &Callback<JobAction>) -> Html {
     let on_cancel = {
-        let (dispatch, shown) = (dispatch.clone(), p.clone());
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Job(JobAction::Cancel(Some(shown.clone())))))
+        let (job, shown) = (job.clone(), p.clone());
+        Callback::from(move |_: MouseEvent| job.emit(JobAction::Cancel(Some(shown.clone()))))
     };
     let what = match j.kind {
         JobKind::Train => "Training and aligning",
@@ -138,7 +140,7 @@ pub fn job_status(j: &Job, p: &JobProgress, dispatch: &Callback<Action>) -> Html
 pub struct JobStatusProps {
     /// The kinds of job this panel started (it shows only their progress).
     pub kinds: &'static [JobKind],
-    pub dispatch: Callback<Action>,
+    pub job: Callback<JobAction>,
 }
 
 /// The progress of the running job, if it is of one of `kinds`: it reads
@@ -149,7 +151,7 @@ pub struct JobStatusProps {
 pub fn job_status_bar(props: &JobStatusProps) -> Html {
     let running = use_running();
     match running.filter(|(j, _)| props.kinds.contains(&j.kind)) {
-        Some((j, p)) => job_status(&j, &p, &props.dispatch),
+        Some((j, p)) => job_status(&j, &p, &props.job),
         None => html! {},
     }
 }
@@ -163,13 +165,13 @@ fn percent(done: u64, total: u64) -> f64 {
 }
 
 /// The in-engine lexicon's word-alignment model (`treelink train --word-model`).
-fn word_model_choice(state: &TrainView, dispatch: &Callback<Action>) -> Html {
+fn word_model_choice(state: &TrainView, train: &Callback<TrainAction>) -> Html {
     let onchange = {
-        let dispatch = dispatch.clone();
+        let train = train.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             let model = if select.value() == WordModel::Hmm.name() { WordModel::Hmm } else { WordModel::FastAlign };
-            dispatch.emit(Action::Train(TrainAction::Form(FormAction::SetWordModel(model))));
+            train.emit(TrainAction::Form(FormAction::SetWordModel(model)));
         })
     };
     let tables = state.tables.is_some();
@@ -200,14 +202,14 @@ fn checkbox(
     checked: bool,
     disabled: bool,
     help: Html,
-    on: impl Fn(bool) -> Action + 'static,
-    dispatch: &Callback<Action>,
+    on: impl Fn(bool) -> FormAction + 'static,
+    train: &Callback<TrainAction>,
 ) -> Html {
     let onchange = {
-        let dispatch = dispatch.clone();
+        let train = train.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            dispatch.emit(on(input.checked()));
+            train.emit(TrainAction::Form(on(input.checked())));
         })
     };
     let help_id = format!("{id}-help");
@@ -223,7 +225,7 @@ fn checkbox(
 /// Whether the last pairs are held out as dev to calibrate the threshold
 /// on D (`treelink train --dev` on them), and whether the last pairs of all
 /// are held out as a test (`train --held-out`, then `align` on them).
-fn split_choices(state: &TrainView, split: Option<PairSplit>, dispatch: &Callback<Action>) -> Html {
+fn split_choices(state: &TrainView, split: Option<PairSplit>, train: &Callback<TrainAction>) -> Html {
     let form = &state.form;
     let calibrate = match split.filter(|s| s.dev > 0) {
         Some(s) => format!(
@@ -250,9 +252,9 @@ fn split_choices(state: &TrainView, split: Option<PairSplit>, dispatch: &Callbac
     };
     html! {
         <>
-            {checkbox("train-calibrate", "Calibrate", form.calibrate, false, html! {{calibrate}}, |on| Action::Train(TrainAction::Form(FormAction::SetCalibrate(on))), dispatch)}
-            {checkbox("train-test", "Hold out a test", form.test, false, html! {{test}}, |on| Action::Train(TrainAction::Form(FormAction::SetHoldOutTest(on))), dispatch)}
-            {checkbox("train-stem-backoff", "Stem back-off", form.stem_backoff, tables, html! {{stem}}, |on| Action::Train(TrainAction::Form(FormAction::SetStemBackoff(on))), dispatch)}
+            {checkbox("train-calibrate", "Calibrate", form.calibrate, false, html! {{calibrate}}, FormAction::SetCalibrate, train)}
+            {checkbox("train-test", "Hold out a test", form.test, false, html! {{test}}, FormAction::SetHoldOutTest, train)}
+            {checkbox("train-stem-backoff", "Stem back-off", form.stem_backoff, tables, html! {{stem}}, FormAction::SetStemBackoff, train)}
         </>
     }
 }
@@ -260,26 +262,22 @@ fn split_choices(state: &TrainView, split: Option<PairSplit>, dispatch: &Callbac
 #[function_component(TrainPanel)]
 pub fn train_panel(props: &TrainProps) -> Html {
     let state = &props.view;
-    let dispatch = &props.dispatch;
+    let train = &props.train;
     let busy = state.busy;
     let options = state.form.options();
     let has_gold = state.gold_links > 0;
 
     let on_train = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| {
-            dispatch.emit(Action::Train(TrainAction::Train { now: js_sys::Date::now() }))
-        })
+        let train = train.clone();
+        Callback::from(move |_: MouseEvent| train.emit(TrainAction::Train { now: js_sys::Date::now() }))
     };
     let on_align = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| {
-            dispatch.emit(Action::Train(TrainAction::Align { now: js_sys::Date::now() }))
-        })
+        let train = train.clone();
+        Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() }))
     };
     let on_download = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Train(TrainAction::DownloadModel)))
+        let train = train.clone();
+        Callback::from(move |_: MouseEvent| train.emit(TrainAction::DownloadModel))
     };
 
     let spec_note = match (state.form.spec(), &options) {
@@ -323,7 +321,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
         },
         Some(Ok(m)) => html! { <p id="job-note" class="ok" role="status">{m}</p> },
         Some(Err(m)) => {
-            html! { <p id="job-note" class="error" role="alert">{m}{restart_worker(state.worker_stopped, dispatch, "restart-worker")}</p> }
+            html! { <p id="job-note" class="error" role="alert">{m}{restart_worker(state.worker_stopped, &props.job, "restart-worker")}</p> }
         }
         None => html! {},
     };
@@ -340,16 +338,16 @@ pub fn train_panel(props: &TrainProps) -> Html {
             <h2 id="train-title">{"Train and align"}</h2>
             <div class="train-grid">
                 <form class="train-form" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                    {field(state, dispatch, Field::Kernel, "Kernel", "plain features (§4) + BTKs (§3) + ctx (Lingua-Align's context), e.g. plain+ctx+dbtk-root+ibtk-rgsst", Some("kernel-presets"))}
+                    {field(state, train, Field::Kernel, "Kernel", "plain features (§4) + BTKs (§3) + ctx (Lingua-Align's context), e.g. plain+ctx+dbtk-root+ibtk-rgsst", Some("kernel-presets"))}
                     <datalist id="kernel-presets">{ for PRESETS.iter().map(|(p, what)| html! { <option value={*p} label={*what} /> }) }</datalist>
                     <p class="hint spec-note" id="spec-note">{spec_note}</p>
-                    {field(state, dispatch, Field::Thetas, "θ (weights)", "comma-separated, one per component; empty: equal", None)}
-                    {field(state, dispatch, Field::Lambda, "λ (decay)", "paper: 0.4", None)}
-                    {field(state, dispatch, Field::C, "C (SVM cost)", "paper: 2.4", None)}
-                    {field(state, dispatch, Field::MaxExamples, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs, positives and negatives in proportion (a seeded sample; SMO's cost grows with their square); CLI default 6000 (docs/alignment-results.md, \"More data\")", None)}
-                    {field(state, dispatch, Field::Seed, "Seed", "of that sample (--seed): another seed, other examples, another model", None)}
-                    {word_model_choice(state, dispatch)}
-                    {split_choices(state, split, dispatch)}
+                    {field(state, train, Field::Thetas, "θ (weights)", "comma-separated, one per component; empty: equal", None)}
+                    {field(state, train, Field::Lambda, "λ (decay)", "paper: 0.4", None)}
+                    {field(state, train, Field::C, "C (SVM cost)", "paper: 2.4", None)}
+                    {field(state, train, Field::MaxExamples, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs, positives and negatives in proportion (a seeded sample; SMO's cost grows with their square); CLI default 6000 (docs/alignment-results.md, \"More data\")", None)}
+                    {field(state, train, Field::Seed, "Seed", "of that sample (--seed): another seed, other examples, another model", None)}
+                    {word_model_choice(state, train)}
+                    {split_choices(state, split, train)}
                 </form>
                 <div class="train-side">
                     <p class="hint">{lexicon_note}</p>
@@ -363,7 +361,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
                         <p class="hint">{"The loaded pairs have no gold links to learn from: load gold links to train."}</p>
                     }
                     {model}
-                    <JobStatus kinds={&[JobKind::Train, JobKind::Align][..]} dispatch={dispatch.clone()} />
+                    <JobStatus kinds={&[JobKind::Train, JobKind::Align][..]} job={props.job.clone()} />
                     {note}
                 </div>
             </div>

@@ -9,10 +9,14 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::classroom::ExerciseAction;
 use super::effects::{carry_out, Workers};
 use super::into_view::{self, Place};
 use super::results::training_data_warning_inline;
-use super::state::{Action, LoadAction, Mode, ProgressAction, Results, SelectAction, Shared, State};
+use super::state::{
+    Action, ExportFile, FindAction, FoldAction, JobAction, LoadAction, Mode, ProgressAction, Results, SelectAction,
+    SessionAction, Shared, SortKey, State, TeachAction, TrainAction, TranslateAction,
+};
 use super::store::{use_slice, Store, StoreHandle};
 use super::{
     diagram, exercise_panel, explain_panel, export, find, kernel_table, loader, persist, results, teach, train,
@@ -83,21 +87,21 @@ struct LinkTableProps {
     results: Option<Shared<Results>>,
     /// The pair's index in the corpus.
     k: usize,
-    dispatch: Callback<Action>,
+    select: Callback<SelectAction>,
 }
 
 /// The diagram's links as a table: the text alternative of the picture.
 #[function_component(LinkTable)]
 fn link_table(props: &LinkTableProps) -> Html {
-    let LinkTableProps { pair, links, results, k, dispatch } = props;
+    let LinkTableProps { pair, links, results, k, select } = props;
     let (results, k) = (results.as_deref(), *k);
     let rows = links.iter().rev().map(|l| {
         let (sl, sw) = node_text(&pair.source, l.source);
         let (tl, tw) = node_text(&pair.target, l.target);
         let posterior = results.and_then(|r| r.posterior(k, l.source, l.target));
         let onclick = {
-            let (dispatch, s, t) = (dispatch.clone(), l.source, l.target);
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::Select(SelectAction::ClickLink(s, t))))
+            let (select, s, t) = (select.clone(), l.source, l.target);
+            Callback::from(move |_: MouseEvent| select.emit(SelectAction::ClickLink(s, t)))
         };
         html! {
             <tr data-status={l.style.status()}>
@@ -191,28 +195,68 @@ fn start_here(pairs: usize) -> Html {
     }
 }
 
+/// The page's callbacks, one per kind of action: each panel is given
+/// those it sends, made once for the page's lifetime (a callback made anew
+/// would differ from the last one, and every panel given it would render
+/// again).
+#[derive(Clone)]
+struct Callbacks {
+    load: Callback<LoadAction>,
+    select: Callback<SelectAction>,
+    fold: Callback<FoldAction>,
+    lambda: Callback<String>,
+    train: Callback<TrainAction>,
+    job: Callback<JobAction>,
+    teach: Callback<TeachAction>,
+    find: Callback<FindAction>,
+    order: Callback<SortKey>,
+    translate: Callback<TranslateAction>,
+    exercise: Callback<ExerciseAction>,
+    session: Callback<SessionAction>,
+    export: Callback<ExportFile>,
+}
+
+impl Callbacks {
+    fn new(dispatch: &Callback<Action>) -> Callbacks {
+        Callbacks {
+            load: dispatch.reform(Action::Load),
+            select: dispatch.reform(Action::Select),
+            fold: dispatch.reform(Action::Fold),
+            lambda: dispatch.reform(Action::SetLambda),
+            train: dispatch.reform(Action::Train),
+            job: dispatch.reform(Action::Job),
+            teach: dispatch.reform(Action::Teach),
+            find: dispatch.reform(Action::Find),
+            order: dispatch.reform(Action::SortBy),
+            translate: dispatch.reform(Action::Translate),
+            exercise: dispatch.reform(Action::Exercise),
+            session: dispatch.reform(Action::Session),
+            export: dispatch.reform(Action::Export),
+        }
+    }
+}
+
 #[function_component(App)]
 fn app() -> Html {
-    // The store, its workers and one dispatch callback for the page's
-    // lifetime (a callback made anew would differ from the last one, and
-    // every panel given it would render again).
+    // The store, its workers and the page's callbacks, once.
     let page = use_memo((), |_| {
         let store = Store::new(State::new());
         let dispatch = store.dispatcher();
         let report = store.reporter();
-        let workers = Workers::start(dispatch.clone(), report.clone());
-        let run = dispatch.clone();
-        store.run_effects_with(move |effect| carry_out(effect, &workers, &run));
+        let cb = Callbacks::new(&dispatch);
+        let workers = Workers::start(cb.load.clone(), dispatch, report.clone());
+        let load = cb.load.clone();
+        store.run_effects_with(move |effect| carry_out(effect, &workers, &load));
         // The built-in sample is read by the file worker, as any file.
         store.dispatch(Action::Load(LoadAction::LoadSample));
-        (store, dispatch, report)
+        (store, report, cb)
     });
-    let (store, dispatch, report): (Rc<Store>, Callback<Action>, Callback<ProgressAction>) = (*page).clone();
+    let (store, report, cb): (Rc<Store>, Callback<ProgressAction>, Callbacks) = (*page).clone();
     // Each new state (a progress report or a clock tick is none: it renders the progress bars alone).
     let state: Rc<State> = use_slice(&store, |s| Shared(s.clone())).0.clone();
-    persist::use_kept_session(&state, &dispatch);
-    persist::use_location(dispatch.clone());
-    persist::use_undo_keys(dispatch.clone());
+    persist::use_kept_session(&state, &cb.session);
+    persist::use_location(cb.session.clone());
+    persist::use_undo_keys(cb.teach.clone());
 
     // While a job runs, tick so its elapsed time moves between progress reports.
     {
@@ -227,7 +271,7 @@ fn app() -> Html {
     }
     // Keyboard: n / p for the next / previous pair anywhere but in a text field.
     {
-        let dispatch = dispatch.clone();
+        let select = cb.select.clone();
         use_effect_with((), move |_| {
             let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
                 gloo::events::EventListener::new(&document, "keydown", move |e| {
@@ -237,8 +281,8 @@ fn app() -> Html {
                         return;
                     }
                     match e.key().as_str() {
-                        "n" => dispatch.emit(Action::Select(SelectAction::StepPair(1))),
-                        "p" => dispatch.emit(Action::Select(SelectAction::StepPair(-1))),
+                        "n" => select.emit(SelectAction::StepPair(1)),
+                        "p" => select.emit(SelectAction::StepPair(-1)),
                         _ => {}
                     }
                 })
@@ -283,22 +327,22 @@ fn app() -> Html {
     let panels = state.panels();
     let nav = {
         let go = |delta: isize| {
-            let dispatch = dispatch.clone();
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::Select(SelectAction::StepPair(delta))))
+            let select = cb.select.clone();
+            Callback::from(move |_: MouseEvent| select.emit(SelectAction::StepPair(delta)))
         };
         let on_number = {
-            let dispatch = dispatch.clone();
+            let select = cb.select.clone();
             Callback::from(move |e: Event| {
                 let input: web_sys::HtmlInputElement = e.target_unchecked_into();
                 if let Ok(n) = input.value().trim().parse::<usize>() {
-                    dispatch.emit(Action::Select(SelectAction::SelectPair(n.saturating_sub(1))));
+                    select.emit(SelectAction::SelectPair(n.saturating_sub(1)));
                 }
             })
         };
         let mode_button = |mode: Mode, id: &'static str, label: &'static str| {
             let onclick = {
-                let dispatch = dispatch.clone();
-                Callback::from(move |_: MouseEvent| dispatch.emit(Action::Select(SelectAction::SetMode(mode))))
+                let select = cb.select.clone();
+                Callback::from(move |_: MouseEvent| select.emit(SelectAction::SetMode(mode)))
             };
             let on = state.selection.mode == mode;
             html! { <button type="button" id={id} class={classes!("mode", on.then_some("on"))} aria-pressed={on.to_string()} {onclick}>{label}</button> }
@@ -358,12 +402,12 @@ fn app() -> Html {
                             {sentence(pair.target.words(), "trg", "target: ")}
                             {pair_counts(&state)}
                             <diagram::Diagram pair={pair.clone()} links={links.clone()} selected_source={state.selection.source}
-                                selected_target={state.selection.target} pending={state.teach.pending} dispatch={dispatch.clone()} hint={hint}
+                                selected_target={state.selection.target} pending={state.teach.pending} select={cb.select.clone()} fold={cb.fold.clone()} hint={hint}
                                 folds={folds}>
-                                <find::FindPairView find={state.find.clone()} dispatch={dispatch.clone()} />
+                                <find::FindPairView view={state.find.clone()} find={cb.find.clone()} select={cb.select.clone()} />
                             </diagram::Diagram>
                         } else {
-                            <find::FindPairView find={state.find.clone()} dispatch={dispatch.clone()} />
+                            <find::FindPairView view={state.find.clone()} find={cb.find.clone()} select={cb.select.clone()} />
                             <p>{"No pairs loaded."}</p>
                         }
                     </div>
@@ -372,24 +416,25 @@ fn app() -> Html {
                             if state.selection.source.is_none() && state.selection.target.is_none() {
                                 {start_here(pair_count)}
                             }
-                            <explain_panel::ExplainPanel view={panels.explain} dispatch={dispatch.clone()} />
-                            <kernel_table::KernelTable view={panels.kernels} dispatch={dispatch.clone()} />
+                            <explain_panel::ExplainPanel view={panels.explain} select={cb.select.clone()} teach={cb.teach.clone()} />
+                            <kernel_table::KernelTable view={panels.kernels} select={cb.select.clone()} lambda={cb.lambda.clone()} />
                         } else {
-                            <teach::TeachPanel view={panels.teach} dispatch={dispatch.clone()} />
+                            <teach::TeachPanel view={panels.teach} teach={cb.teach.clone()} />
                         }
                     </aside>
                     if let Some(pair) = &pair {
                         <div class="below-pair"><LinkTable pair={pair.clone()} links={links.clone()} results={state.shared_results()}
-                            k={state.selection.pair} dispatch={dispatch.clone()} /></div>
+                            k={state.selection.pair} select={cb.select.clone()} /></div>
                     }
                 </section>
-                <loader::Loader view={panels.loader} dispatch={dispatch.clone()} />
-                <train::TrainPanel view={panels.train} dispatch={dispatch.clone()} />
-                <exercise_panel::ExercisePanel view={panels.exercise} dispatch={dispatch.clone()} />
-                <translate::TranslatePanel view={panels.translate} dispatch={dispatch.clone()} />
+                <loader::Loader view={panels.loader} load={cb.load.clone()} session={cb.session.clone()} />
+                <train::TrainPanel view={panels.train} train={cb.train.clone()} job={cb.job.clone()} />
+                <exercise_panel::ExercisePanel view={panels.exercise} exercise={cb.exercise.clone()} load={cb.load.clone()} />
+                <translate::TranslatePanel view={panels.translate} translate={cb.translate.clone()} job={cb.job.clone()}
+                    select={cb.select.clone()} export={cb.export.clone()} />
                 <results::ResultsPanel results={state.shared_results()} corpus={Shared(state.corpus.clone())}
-                    sort={state.alignment.sort} pair={state.selection.pair} dispatch={dispatch.clone()} />
-                <export::ExportPanel view={panels.export} dispatch={dispatch.clone()} />
+                    sort={state.alignment.sort} pair={state.selection.pair} order={cb.order.clone()} select={cb.select.clone()} />
+                <export::ExportPanel view={panels.export} export={cb.export.clone()} />
             </main>
             </ContextProvider<StoreHandle>>
             <footer>
