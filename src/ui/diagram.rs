@@ -16,6 +16,7 @@ use yew::prelude::*;
 
 use super::folds::Side;
 use super::state::{FoldAction, SelectAction};
+use super::store::Dispatch;
 use crate::corpus::TreePair;
 use crate::io::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
 use crate::layout::{clamp_zoom, fit_zoom, union, zoom_to, Drawing, FoldedTree, Style, TreeLayout};
@@ -30,9 +31,9 @@ pub struct DiagramProps {
     /// Teaching: the source node waiting for its target.
     pub pending: Option<NodeId>,
     /// Clicks on nodes and links, and the pair keys.
-    pub select: Callback<SelectAction>,
+    pub select: Dispatch<SelectAction>,
     /// The fold controls.
-    pub fold: Callback<FoldAction>,
+    pub fold: Dispatch<FoldAction>,
     /// What clicking does, in a sentence.
     pub hint: AttrValue,
     /// The pair's folded nodes (source, target), original ids.
@@ -65,16 +66,14 @@ fn click(side: Side, n: NodeId) -> SelectAction {
 
 /// The small −/+ control left of a phrase node's box: folds its sub-tree to
 /// its label and yield, or unfolds it.
-fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64, fold: &Callback<FoldAction>) -> Html {
+fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64, fold: Dispatch<FoldAction>) -> Html {
     let toggle = {
-        let fold = fold.clone();
         Callback::from(move |e: MouseEvent| {
             e.stop_propagation();
             fold.emit(FoldAction::Toggle(side, n))
         })
     };
     let onkeydown = {
-        let fold = fold.clone();
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Enter" || e.key() == " " {
                 e.prevent_default();
@@ -94,7 +93,7 @@ fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64
     }
 }
 
-fn draw_tree(v: &TreeView<'_>, select: &Callback<SelectAction>, fold: &Callback<FoldAction>) -> Html {
+fn draw_tree(v: &TreeView<'_>, select: Dispatch<SelectAction>, fold: Dispatch<FoldAction>) -> Html {
     let (tree, drawn) = (v.tree, &v.drawn.tree);
     let in_selection = |orig: NodeId| v.selected.is_some_and(|s| s < tree.len() && tree.subtree(s).contains(&orig));
     // Edges first so boxes are drawn over them.
@@ -109,11 +108,9 @@ fn draw_tree(v: &TreeView<'_>, select: &Callback<SelectAction>, fold: &Callback<
         let r = v.layout.nodes[d];
         let side = v.side;
         let onclick = {
-            let select = select.clone();
             Callback::from(move |_: MouseEvent| select.emit(click(side, n)))
         };
         let onkeydown = {
-            let select = select.clone();
             Callback::from(move |e: KeyboardEvent| {
                 if e.key() == "Enter" || e.key() == " " {
                     e.prevent_default();
@@ -239,7 +236,7 @@ pub fn diagram(props: &DiagramProps) -> Html {
         let class = classes!(l.style.class().split(' ').collect::<Vec<_>>(), selected.then_some("selected"));
         let (s, t) = (l.source, l.target);
         let onclick = {
-            let select = props.select.clone();
+            let select = props.select;
             Callback::from(move |_: MouseEvent| select.emit(SelectAction::ClickLink(s, t)))
         };
         let onmouseenter = {
@@ -334,11 +331,11 @@ pub fn diagram(props: &DiagramProps) -> Html {
         Callback::from(move |_: MouseEvent| to_selection())
     };
     let unfold_all = {
-        let fold = props.fold.clone();
+        let fold = props.fold;
         Callback::from(move |_: MouseEvent| fold.emit(FoldAction::UnfoldAll))
     };
     let onkeydown = {
-        let (select, set_zoom, fit) = (props.select.clone(), set_zoom.clone(), fit.clone());
+        let (select, set_zoom, fit) = (props.select, set_zoom.clone(), fit.clone());
         Callback::from(move |e: KeyboardEvent| {
             let handled = match e.key().as_str() {
                 "PageDown" => {
@@ -441,8 +438,8 @@ pub fn diagram(props: &DiagramProps) -> Html {
                     width={(w * z).to_string()} height={(h * z).to_string()} data-zoom={z.to_string()}
                     viewBox={format!("0 0 {w} {h}")} role="img" aria-label={described}>
                     <g class="links">{ for links }</g>
-                    {draw_tree(&source, &props.select, &props.fold)}
-                    {draw_tree(&target, &props.select, &props.fold)}
+                    {draw_tree(&source, props.select, props.fold)}
+                    {draw_tree(&target, props.select, props.fold)}
                 </svg>
             </div>
             // What clicking does, until a link is hovered: then its posterior and status.

@@ -15,6 +15,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement, Ht
 use yew::Callback;
 
 use super::state::{is_mt_model, Action, DownloadBody, Effect, FileHandle, LoadAction, ProgressAction, Slot};
+use super::store::Dispatch;
 use super::{file_handles, jobs, persist, protocol};
 use crate::align::greedy::Search;
 use crate::app::files::SNIFF_BYTES;
@@ -25,7 +26,7 @@ use crate::io::tiger::PairIds;
 use crate::tree::NodeId;
 
 /// Carries out one effect of the reducer.
-pub fn carry_out(effect: Effect, workers: &Workers, load: &Callback<LoadAction>) {
+pub fn carry_out(effect: Effect, workers: &Workers, load: Dispatch<LoadAction>) {
     match effect {
         Effect::Load(job, request) => workers.files.send(&protocol::Request::Load { job, request }),
         Effect::Post(request) => workers.jobs.send(&request),
@@ -36,8 +37,8 @@ pub fn carry_out(effect: Effect, workers: &Workers, load: &Callback<LoadAction>)
         }
         Effect::RestartJobWorker => workers.jobs.restart(),
         Effect::Download { name, body } => download(name, body),
-        Effect::ReadFile { file, name, slot, sniff_mt } => read_file(file, name, slot, sniff_mt, load.clone()),
-        Effect::FetchExercise(url) => fetch_exercise(url, load.clone()),
+        Effect::ReadFile { file, name, slot, sniff_mt } => read_file(file, name, slot, sniff_mt, load),
+        Effect::FetchExercise(url) => fetch_exercise(url, load),
         Effect::SetLocation(hash) => persist::set_location(&hash),
         Effect::ForgetSession => persist::forget(),
     }
@@ -78,7 +79,7 @@ fn element_svg(id: &str, css: &str) -> Option<String> {
 /// `slot` (a picker's) or, dropped, for the slot its name says; with
 /// `sniff_mt`, a `.json` file whose head says `treelink-mt` goes to the
 /// job worker unread instead (it can be 90 MB).
-fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: bool, load: Callback<LoadAction>) {
+fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: bool, load: Dispatch<LoadAction>) {
     let Some(raw) = file_handles::get(handle) else { return };
     yew::platform::spawn_local(async move {
         let file = gloo::file::File::from(raw);
@@ -107,7 +108,7 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
 /// Fetches the exercise the page's address names (a path on the same
 /// site) and hands it to the reducer as a file read for the exercise
 /// input; a failure shows next to that input.
-fn fetch_exercise(url: String, load: Callback<LoadAction>) {
+fn fetch_exercise(url: String, load: Dispatch<LoadAction>) {
     let Some(window) = web_sys::window() else { return };
     yew::platform::spawn_local(async move {
         let slot = Some(Slot::Exercise);
@@ -148,7 +149,7 @@ impl Workers {
     /// Starts the file worker, and the job worker with the first job;
     /// the file worker's answers go to `load`, the job worker's to
     /// `dispatch` and its progress reports to `report`.
-    pub fn start(load: Callback<LoadAction>, dispatch: Callback<Action>, report: Callback<ProgressAction>) -> Workers {
+    pub fn start(load: Dispatch<LoadAction>, dispatch: Callback<Action>, report: Callback<ProgressAction>) -> Workers {
         let files = jobs::Jobs::start("files", jobs::FILE_WORKER, file_worker_answers(load));
         // Started by the first job: the page checks files without the training code.
         let jobs = jobs::Jobs::on_demand("jobs", jobs::JOB_WORKER, job_worker_answers(dispatch, report));
@@ -170,7 +171,7 @@ impl Default for Received {
 
 /// The file worker's answers: a corpus arrives in parts (each decoded as
 /// it comes, a short task) and is handed to the reducer whole, with the answer.
-fn file_worker_answers(load: Callback<LoadAction>) -> Callback<protocol::Response> {
+fn file_worker_answers(load: Dispatch<LoadAction>) -> Callback<protocol::Response> {
     use protocol::Response;
     let parts: Rc<RefCell<Received>> = Rc::default();
     Callback::from(move |response| match response {

@@ -12,15 +12,16 @@ use super::into_view::{self, Place};
 use super::loader::slot_row;
 use super::panels::ExerciseView;
 use super::state::{LoadAction, Slot};
+use super::store::Dispatch;
 use crate::eval::prf::Counts;
 use crate::exercise::{ClassTable, Mark, PairCheck};
 
 #[derive(Properties, PartialEq)]
 pub struct ExerciseProps {
     pub view: ExerciseView,
-    pub exercise: Callback<ExerciseAction>,
+    pub exercise: Dispatch<ExerciseAction>,
     /// The exercise and answers files' inputs.
-    pub load: Callback<LoadAction>,
+    pub load: Dispatch<LoadAction>,
 }
 
 fn prf_cells(c: &Counts) -> Html {
@@ -41,8 +42,7 @@ fn prf_head(first: &str) -> Html {
     }
 }
 
-fn text_input(id: &str, value: &str, exercise: &Callback<ExerciseAction>, make: fn(String) -> ExerciseAction) -> Html {
-    let exercise = exercise.clone();
+fn text_input(id: &str, value: &str, exercise: Dispatch<ExerciseAction>, make: fn(String) -> ExerciseAction) -> Html {
     let oninput = Callback::from(move |e: InputEvent| {
         let input: HtmlInputElement = e.target_unchecked_into();
         exercise.emit(make(input.value()))
@@ -50,8 +50,7 @@ fn text_input(id: &str, value: &str, exercise: &Callback<ExerciseAction>, make: 
     html! { <input type="text" id={id.to_string()} value={value.to_string()} {oninput} /> }
 }
 
-fn button(id: &str, label: &str, exercise: &Callback<ExerciseAction>, action: ExerciseAction) -> Html {
-    let exercise = exercise.clone();
+fn button(id: &str, label: &str, exercise: Dispatch<ExerciseAction>, action: ExerciseAction) -> Html {
     let onclick = Callback::from(move |_: MouseEvent| exercise.emit(action.clone()));
     html! { <button type="button" id={id.to_string()} {onclick}>{label.to_string()}</button> }
 }
@@ -59,16 +58,14 @@ fn button(id: &str, label: &str, exercise: &Callback<ExerciseAction>, action: Ex
 /// The instructor's form: pairs, title, instructions, whether gold is shown.
 fn make_form(props: &ExerciseProps) -> Html {
     let c = &props.view;
-    let exercise = &props.exercise;
+    let exercise = props.exercise;
     let on_instructions = {
-        let exercise = exercise.clone();
         Callback::from(move |e: InputEvent| {
             let area: HtmlTextAreaElement = e.target_unchecked_into();
             exercise.emit(ExerciseAction::SetInstructions(area.value()))
         })
     };
     let on_show = {
-        let exercise = exercise.clone();
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
             exercise.emit(ExerciseAction::SetShowGold(input.checked()))
@@ -107,7 +104,7 @@ fn mark_name(m: Mark) -> &'static str {
 fn do_exercise(props: &ExerciseProps) -> Html {
     let state = &props.view;
     let c = state;
-    let exercise = &props.exercise;
+    let exercise = props.exercise;
     let Some((file, e)) = &c.open else { return html! {} };
     let number = c.number.map_or(String::new(), |n| format!(" — pair {n} of the instructor's treebank"));
     let check_view = c.checks.as_ref().map(|checks| {
@@ -151,7 +148,7 @@ fn do_exercise(props: &ExerciseProps) -> Html {
                 {button("exercise-close", "Leave the exercise", exercise, ExerciseAction::Close)}
             </p>
             {check_view.unwrap_or_default()}
-            {slot_row(Slot::Answers, &state.answers_slot, &props.load)}
+            {slot_row(Slot::Answers, &state.answers_slot, props.load)}
             if let Some(class) = &c.class {
                 {class_table(class)}
             }
@@ -202,7 +199,7 @@ pub fn exercise_panel(props: &ExerciseProps) -> Html {
         <section class="panel exercise" id="exercise-panel" aria-labelledby="exercise-heading">
             <h2 id="exercise-heading">{"Exercises"}</h2>
             <p class="hint">{"An instructor picks pairs and exports one exercise file; students open it here (or drop it on the Data panel, or open the page with ?exercise=FILE.json for a file beside it on the same site), align by hand, check, and export their answers; the instructor opens the exercise and drops all the answers files for the class table. The same files work with treelink exercise check on the command line. The key is inside the exercise file: hidden here, but readable by anyone who opens the file."}</p>
-            {slot_row(Slot::Exercise, &view.exercise_slot, &props.load)}
+            {slot_row(Slot::Exercise, &view.exercise_slot, props.load)}
             {do_exercise(props)}
             {make_form(props)}
         </section>

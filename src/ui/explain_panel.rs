@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::panels::ExplainView;
 use super::state::{Mode, SelectAction, TeachAction};
+use super::store::Dispatch;
 use crate::align::explain::{Explanation, SearchRole, Verdict, FEATURE_NAMES};
 use crate::tree::{NodeId, Tree};
 
@@ -14,8 +15,8 @@ use crate::tree::{NodeId, Tree};
 pub struct ExplainProps {
     pub view: ExplainView,
     /// A link's search step opens in *Step through the search*.
-    pub select: Callback<SelectAction>,
-    pub teach: Callback<TeachAction>,
+    pub select: Dispatch<SelectAction>,
+    pub teach: Dispatch<TeachAction>,
 }
 
 pub fn num(v: f64) -> String {
@@ -36,13 +37,7 @@ fn node(tree: &Tree, n: NodeId) -> String {
     }
 }
 
-fn body(
-    e: &Explanation,
-    src: &Tree,
-    trg: &Tree,
-    select: &Callback<SelectAction>,
-    teach: &Callback<TeachAction>,
-) -> Html {
+fn body(e: &Explanation, src: &Tree, trg: &Tree, select: Dispatch<SelectAction>, teach: Dispatch<TeachAction>) -> Html {
     let candidate = match &e.verdict {
         Verdict::NotCandidate => html! {
             <p id="explain-verdict">{"Not a candidate: the model links phrase nodes only, so it never considered this pair."}</p>
@@ -95,7 +90,6 @@ fn body(
     };
     // A button that shows the search at `step`.
     let show_step = |step: usize| {
-        let (select, teach) = (select.clone(), teach.clone());
         Callback::from(move |_: MouseEvent| {
             select.emit(SelectAction::SetMode(Mode::Steps));
             teach.emit(TeachAction::SetStep(step));
@@ -182,7 +176,7 @@ pub fn explain_panel(props: &ExplainProps) -> Html {
         Some(e) if (e.pair, e.source, e.target) == (k, s, t) => match &e.result {
             None => html! { <p class="hint" id="explain-waiting">{"Asking the worker…"}</p> },
             Some(Err(m)) => html! { <p class="error" role="alert">{m}</p> },
-            Some(Ok(e)) => body(e, &pair.source, &pair.target, &props.select, &props.teach),
+            Some(Ok(e)) => body(e, &pair.source, &pair.target, props.select, props.teach),
         },
         _ => html! { <p class="hint">{"…"}</p> },
     };

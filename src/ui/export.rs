@@ -9,18 +9,19 @@ use yew::prelude::*;
 
 use super::panels::ExportView;
 use super::state::ExportFile;
+use super::store::Dispatch;
 
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
     pub view: ExportView,
-    pub export: Callback<ExportFile>,
+    pub export: Dispatch<ExportFile>,
 }
 
 #[function_component(ExportPanel)]
 pub fn export_panel(props: &ExportProps) -> Html {
     let view = &props.view;
     let button = |id: &'static str, label: &str, enabled: bool, file: ExportFile| {
-        let export = props.export.clone();
+        let export = props.export;
         let onclick = Callback::from(move |_: MouseEvent| export.emit(file));
         html! { <button id={id} type="button" {onclick} disabled={!enabled}>{label.to_string()}</button> }
     };

@@ -8,14 +8,15 @@ use yew::prelude::*;
 
 use super::into_view::{self, Place};
 use super::state::{FindAction, FindPair, SelectAction};
+use super::store::Dispatch;
 use crate::corpus::Found;
 
 #[derive(Properties, PartialEq)]
 pub struct FindProps {
     pub view: FindPair,
-    pub find: Callback<FindAction>,
+    pub find: Dispatch<FindAction>,
     /// Opening a pair found.
-    pub select: Callback<SelectAction>,
+    pub select: Dispatch<SelectAction>,
 }
 
 /// What a search found in a pair, as text (labels and words are never markup).
@@ -35,7 +36,7 @@ pub fn find_pair(props: &FindProps) -> Html {
     let open = use_state(|| false);
     let root = use_node_ref();
     let on_input = {
-        let (find, open) = (props.find.clone(), open.clone());
+        let (find, open) = (props.find, open.clone());
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             open.set(true);
@@ -70,7 +71,7 @@ pub fn find_pair(props: &FindProps) -> Html {
     let f = &props.view;
     let items = f.found.iter().map(|(k, found)| {
         let onclick = {
-            let (select, k, open) = (props.select.clone(), *k, open.clone());
+            let (select, k, open) = (props.select, *k, open.clone());
             Callback::from(move |_: MouseEvent| {
                 open.set(false);
                 select.emit(SelectAction::SelectPair(k));
@@ -80,7 +81,7 @@ pub fn find_pair(props: &FindProps) -> Html {
             })
         };
         let add = {
-            let (find, k) = (props.find.clone(), *k);
+            let (find, k) = (props.find, *k);
             Callback::from(move |_: MouseEvent| find.emit(FindAction::AddToExercise(Some(k))))
         };
         html! {
@@ -91,7 +92,7 @@ pub fn find_pair(props: &FindProps) -> Html {
         }
     });
     let add_all = {
-        let find = props.find.clone();
+        let find = props.find;
         Callback::from(move |_: MouseEvent| find.emit(FindAction::AddToExercise(None)))
     };
     let summary = match (f.query.trim().is_empty(), f.found.len()) {

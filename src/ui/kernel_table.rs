@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use super::panels::KernelView;
 use super::state::{Compare, SelectAction};
+use super::store::Dispatch;
 use crate::kernel::{all_btk_values, BtkKind, DeltaTable, Space, SubTree, SubTreePair};
 use crate::tree::{NodeId, Tree};
 
@@ -12,9 +13,9 @@ use crate::tree::{NodeId, Tree};
 pub struct KernelTableProps {
     pub view: KernelView,
     /// What the selection is compared with; clearing it.
-    pub select: Callback<SelectAction>,
+    pub select: Dispatch<SelectAction>,
     /// λ as typed.
-    pub lambda: Callback<String>,
+    pub lambda: Dispatch<String>,
 }
 
 /// Short display of a value; the exact one is in `data-value`.
@@ -29,9 +30,8 @@ fn show(v: f64) -> String {
 }
 
 /// The decay factor of the kernel view (not the training form's).
-fn lambda_field(state: &KernelView, lambda: &Callback<String>) -> Html {
+fn lambda_field(state: &KernelView, lambda: Dispatch<String>) -> Html {
     let on_lambda = {
-        let lambda = lambda.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             lambda.emit(input.value());
@@ -58,7 +58,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
         return html! {
             <section class="panel kernels" id="kernel-panel">
                 <p class="hint">{format!("Select {next} to see the kernel values.")}</p>
-                {lambda_field(state, &props.lambda)}
+                {lambda_field(state, props.lambda)}
             </section>
         };
     };
@@ -91,7 +91,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
         }
     });
     let on_compare = {
-        let select = props.select.clone();
+        let select = props.select;
         let gold = pair.gold.clone();
         Callback::from(move |e: Event| {
             let choice: web_sys::HtmlSelectElement = e.target_unchecked_into();
@@ -117,13 +117,13 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
         }
     });
     let clear = {
-        let select = props.select.clone();
+        let select = props.select;
         Callback::from(move |_: MouseEvent| select.emit(SelectAction::Clear))
     };
     html! {
         <section class="panel kernels" id="kernel-panel" aria-label="Kernel values">
             <h2>{"Bilingual tree kernels"}</h2>
-            {lambda_field(state, &props.lambda)}
+            {lambda_field(state, props.lambda)}
             <dl class="selection">
                 <dt>{"Selected pair x"}</dt>
                 <dd><code id="x-source">{pair.source.subtree_bracketed(s)}</code><br/><code id="x-target">{pair.target.subtree_bracketed(t)}</code></dd>

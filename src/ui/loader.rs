@@ -9,32 +9,32 @@ use yew::prelude::*;
 use super::file_handles;
 use super::panels::LoaderView;
 use super::state::{LoadAction, SessionAction, Slot, SlotStatus};
+use super::store::Dispatch;
 
 #[derive(Properties, PartialEq)]
 pub struct LoaderProps {
     pub view: LoaderView,
-    pub load: Callback<LoadAction>,
+    pub load: Dispatch<LoadAction>,
     /// *Start fresh*.
-    pub session: Callback<SessionAction>,
+    pub session: Dispatch<SessionAction>,
 }
 
 /// Hands the files of a list to the reducer, held unread, for `slot` (a
 /// picker's) or, dropped, for the slot its name says: it has each read as
 /// text, or a translation model sent to the worker unread (an effect).
-fn give_files(files: Option<FileList>, slot: Option<Slot>, load: &Callback<LoadAction>) {
+fn give_files(files: Option<FileList>, slot: Option<Slot>, load: Dispatch<LoadAction>) {
     let Some(files) = files else { return };
     let files = (0..files.length()).filter_map(|i| files.get(i)).map(|f| (f.name(), file_handles::hold(f))).collect();
     load.emit(LoadAction::FilesGiven { files, slot });
 }
 
-pub(super) fn slot_row(slot: Slot, status: &SlotStatus, load: &Callback<LoadAction>) -> Html {
+pub(super) fn slot_row(slot: Slot, status: &SlotStatus, load: Dispatch<LoadAction>) -> Html {
     let id = format!("file-{}", slot.id());
     let status_id = format!("status-{}", slot.id());
     let on_change = {
-        let load = load.clone();
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            give_files(input.files(), Some(slot), &load);
+            give_files(input.files(), Some(slot), load);
             // Let the same file be chosen again after it is fixed.
             input.set_value("");
         })
@@ -75,12 +75,12 @@ pub(super) fn slot_row(slot: Slot, status: &SlotStatus, load: &Callback<LoadActi
 pub fn loader(props: &LoaderProps) -> Html {
     let dragging = use_state(|| false);
     let on_drop = {
-        let load = props.load.clone();
+        let load = props.load;
         let dragging = dragging.clone();
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             dragging.set(false);
-            give_files(e.data_transfer().and_then(|dt| dt.files()), None, &load);
+            give_files(e.data_transfer().and_then(|dt| dt.files()), None, load);
         })
     };
     let on_drag_over = {
@@ -95,19 +95,19 @@ pub fn loader(props: &LoaderProps) -> Html {
         Callback::from(move |_: DragEvent| dragging.set(false))
     };
     let on_sample = {
-        let load = props.load.clone();
+        let load = props.load;
         Callback::from(move |_: MouseEvent| load.emit(LoadAction::LoadSample))
     };
     let on_fresh = {
-        let session = props.session.clone();
+        let session = props.session;
         Callback::from(move |_: MouseEvent| session.emit(SessionAction::StartFresh))
     };
     let on_swap = {
-        let load = props.load.clone();
+        let load = props.load;
         Callback::from(move |_: MouseEvent| load.emit(LoadAction::SwapSides))
     };
     let rows =
-        |slots: &[Slot]| slots.iter().map(|&slot| slot_row(slot, props.view.slot(slot), &props.load)).collect::<Html>();
+        |slots: &[Slot]| slots.iter().map(|&slot| slot_row(slot, props.view.slot(slot), props.load)).collect::<Html>();
     html! {
         <section id="loader" class={classes!("panel", "loader", (*dragging).then_some("dragging"))} aria-labelledby="loader-title"
             ondrop={on_drop} ondragover={on_drag_over} ondragleave={on_drag_leave}>

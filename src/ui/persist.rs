@@ -10,6 +10,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::state::{SessionAction, State, TeachAction};
+use super::store::Dispatch;
 
 /// Adds a history entry with the fragment `hash` (the page does not reload).
 pub fn set_location(hash: &str) {
@@ -24,7 +25,7 @@ fn current_hash() -> String {
 /// Opens the address's pair and mode on back/forward (or an address
 /// edited by hand; on start, [`use_kept_session`] opens it after the kept session).
 #[hook]
-pub fn use_location(session: Callback<SessionAction>) {
+pub fn use_location(session: Dispatch<SessionAction>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().map(|window| {
             gloo::events::EventListener::new(&window, "popstate", move |_| {
@@ -38,7 +39,7 @@ pub fn use_location(session: Callback<SessionAction>) {
 /// Ctrl+Z undoes the last change to the hand links, Ctrl+Shift+Z (or
 /// Ctrl+Y) redoes it, anywhere but in a text field.
 #[hook]
-pub fn use_undo_keys(teach: Callback<TeachAction>) {
+pub fn use_undo_keys(teach: Dispatch<TeachAction>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
             let options = gloo::events::EventListenerOptions::enable_prevent_default();
@@ -175,9 +176,8 @@ fn mt_file(state: &State) -> Option<super::state::FileHandle> {
 /// Restores the kept session on start (then opens the address), and keeps
 /// the session a second after each change.
 #[hook]
-pub fn use_kept_session(state: &Rc<State>, session: &Callback<SessionAction>) {
+pub fn use_kept_session(state: &Rc<State>, restore: Dispatch<SessionAction>) {
     {
-        let dispatch = session.clone();
         use_effect_with((), move |_| {
             yew::platform::spawn_local(async move {
                 let json = kept::get(kept::SESSION).await.ok().and_then(|v| v.as_string());
@@ -187,16 +187,16 @@ pub fn use_kept_session(state: &Rc<State>, session: &Callback<SessionAction>) {
                     let wanted = session.translation_model.as_ref().is_some_and(|(_, text)| text.is_none());
                     let mt_file = file.filter(|_| wanted).map(super::file_handles::hold);
                     SAVING.with(|s| s.borrow_mut().json = json.unwrap_or_default());
-                    dispatch.emit(SessionAction::Restore { session: Box::new(session), mt_file });
+                    restore.emit(SessionAction::Restore { session: Box::new(session), mt_file });
                 }
                 let hash = current_hash();
                 if !hash.is_empty() {
-                    dispatch.emit(SessionAction::OpenLocation(hash));
+                    restore.emit(SessionAction::OpenLocation(hash));
                 }
                 // An exercise named by the address (`?exercise=FILE.json`) after
                 // the kept session, so its files reach the file worker last and win.
                 let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-                dispatch.emit(SessionAction::OpenQuery(query));
+                restore.emit(SessionAction::OpenQuery(query));
             });
             || ()
         });

@@ -6,6 +6,7 @@
 use yew::prelude::*;
 
 use super::state::{Results, SelectAction, Shared, SortKey, ON_TRAINING_DATA, TRAINING_DATA_ADVICE};
+use super::store::Dispatch;
 use crate::align::explain::CurvePoint;
 use crate::corpus::Corpus;
 use crate::eval::prf::Counts;
@@ -18,9 +19,9 @@ pub struct ResultsProps {
     pub sort: (SortKey, bool),
     pub pair: usize,
     /// The table's column to sort by (again: the other way).
-    pub order: Callback<SortKey>,
+    pub order: Dispatch<SortKey>,
     /// Opening a pair of the table.
-    pub select: Callback<SelectAction>,
+    pub select: Dispatch<SelectAction>,
 }
 
 fn corpus_row(id: &str, name: &str, c: &Counts) -> Html {
@@ -136,8 +137,8 @@ struct PairTableProps {
     corpus: Shared<Corpus>,
     sort: (SortKey, bool),
     pair: usize,
-    order: Callback<SortKey>,
-    select: Callback<SelectAction>,
+    order: Dispatch<SortKey>,
+    select: Dispatch<SelectAction>,
 }
 
 /// The per-pair table: a component of its own, so that it is rebuilt only
@@ -159,7 +160,7 @@ fn pair_table(props: &PairTableProps) -> Html {
     });
     let header = |k: SortKey, label: &str, id: &str| {
         let onclick = {
-            let sort = props.order.clone();
+            let sort = props.order;
             Callback::from(move |_: MouseEvent| sort.emit(k))
         };
         let sort = if key == k {
@@ -191,7 +192,7 @@ fn pair_table(props: &PairTableProps) -> Html {
     let rows = order[..shown].iter().map(|&k| {
         let (m, b) = (&r.model_counts[k], &r.baseline_counts[k]);
         let onclick = {
-            let select = props.select.clone();
+            let select = props.select;
             Callback::from(move |_: MouseEvent| {
                 select.emit(SelectAction::SelectPair(k));
                 if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("workbench")) {
@@ -274,7 +275,7 @@ pub fn results_panel(props: &ResultsProps) -> Html {
                 {curve_plot(&r.curve, &r.model_total, &r.baseline_total)}
             </div>
             <PairTable results={shared.clone()} corpus={props.corpus.clone()} sort={props.sort} pair={props.pair}
-                order={props.order.clone()} select={props.select.clone()} />
+                order={props.order} select={props.select} />
         </section>
     }
 }

@@ -133,6 +133,45 @@ impl Store {
     }
 }
 
+/// A callback for one kind of action (`A`: [`SelectAction`], [`TrainAction`],
+/// …), what a component is given to send those and no others: it wraps
+/// each as the page's [`Action`] and dispatches it to the store. Two words,
+/// copied: Yew's `Callback<A>` made by `reform` would do, at the cost of a
+/// closure, its vtable and reference counting per kind in the page's wasm.
+///
+/// [`SelectAction`]: super::state::SelectAction
+/// [`TrainAction`]: super::state::TrainAction
+pub struct Dispatch<A> {
+    store: &'static Store,
+    wrap: fn(A) -> Action,
+}
+
+impl<A> Dispatch<A> {
+    /// `A`s wrapped by `wrap` (an [`Action`] variant) and dispatched to `store`.
+    pub fn new(store: &'static Store, wrap: fn(A) -> Action) -> Self {
+        Dispatch { store, wrap }
+    }
+
+    pub fn emit(&self, action: A) {
+        self.store.dispatch((self.wrap)(action))
+    }
+}
+
+impl<A> Clone for Dispatch<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A> Copy for Dispatch<A> {}
+
+/// Equal while it sends to the same store the same way.
+impl<A> PartialEq for Dispatch<A> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.store, other.store) && std::ptr::fn_addr_eq(self.wrap, other.wrap)
+    }
+}
+
 /// The store, as a context (equal while it is the same store).
 #[derive(Clone)]
 pub struct StoreHandle(pub Rc<Store>);

@@ -7,16 +7,16 @@ use yew::prelude::*;
 use super::panels::TrainView;
 use super::results::training_data_warning;
 use super::state::{Field, FormAction, Job, JobAction, JobKind, JobProgress, TrainAction};
-use super::store::use_running;
+use super::store::{use_running, Dispatch};
 use crate::app::alignment::{pair_span, PairSplit, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
 use crate::lexicon::WordModel;
 
 #[derive(Properties, PartialEq)]
 pub struct TrainProps {
     pub view: TrainView,
-    pub train: Callback<TrainAction>,
+    pub train: Dispatch<TrainAction>,
     /// The progress bar's *Cancel* and *Restart the worker*.
-    pub job: Callback<JobAction>,
+    pub job: Dispatch<JobAction>,
 }
 
 /// Kernel combinations offered in the form, each with what it is (any
@@ -45,14 +45,13 @@ const PRESETS: [(&str, &str); 12] = [
 
 fn field(
     state: &TrainView,
-    train: &Callback<TrainAction>,
+    train: Dispatch<TrainAction>,
     f: Field,
     label: &str,
     help: &str,
     list: Option<&str>,
 ) -> Html {
     let oninput = {
-        let train = train.clone();
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             train.emit(TrainAction::Form(FormAction::SetField(f, input.value())));
@@ -78,20 +77,17 @@ fn field(
 /// a cancel button (which stops the worker at once and starts a fresh one).
 /// After the job worker died: a button that starts a fresh one (any job
 /// started also does).
-pub fn restart_worker(worker_stopped: bool, job: &Callback<JobAction>, id: &'static str) -> Html {
+pub fn restart_worker(worker_stopped: bool, job: Dispatch<JobAction>, id: &'static str) -> Html {
     if !worker_stopped {
         return html! {};
     }
-    let onclick = {
-        let job = job.clone();
-        Callback::from(move |_: MouseEvent| job.emit(JobAction::RestartWorker))
-    };
+    let onclick = { Callback::from(move |_: MouseEvent| job.emit(JobAction::RestartWorker)) };
     html! { <>{" "}<button type="button" {id} {onclick}>{"Restart the worker"}</button></> }
 }
 
-pub fn job_status(j: &Job, p: &JobProgress, job: &Callback<JobAction>) -> Html {
+pub fn job_status(j: &Job, p: &JobProgress, job: Dispatch<JobAction>) -> Html {
     let on_cancel = {
-        let (job, shown) = (job.clone(), p.clone());
+        let shown = p.clone();
         Callback::from(move |_: MouseEvent| job.emit(JobAction::Cancel(Some(shown.clone()))))
     };
     let what = match j.kind {
@@ -140,7 +136,7 @@ pub fn job_status(j: &Job, p: &JobProgress, job: &Callback<JobAction>) -> Html {
 pub struct JobStatusProps {
     /// The kinds of job this panel started (it shows only their progress).
     pub kinds: &'static [JobKind],
-    pub job: Callback<JobAction>,
+    pub job: Dispatch<JobAction>,
 }
 
 /// The progress of the running job, if it is of one of `kinds`: it reads
@@ -151,7 +147,7 @@ pub struct JobStatusProps {
 pub fn job_status_bar(props: &JobStatusProps) -> Html {
     let running = use_running();
     match running.filter(|(j, _)| props.kinds.contains(&j.kind)) {
-        Some((j, p)) => job_status(&j, &p, &props.job),
+        Some((j, p)) => job_status(&j, &p, props.job),
         None => html! {},
     }
 }
@@ -165,9 +161,8 @@ fn percent(done: u64, total: u64) -> f64 {
 }
 
 /// The in-engine lexicon's word-alignment model (`treelink train --word-model`).
-fn word_model_choice(state: &TrainView, train: &Callback<TrainAction>) -> Html {
+fn word_model_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
     let onchange = {
-        let train = train.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             let model = if select.value() == WordModel::Hmm.name() { WordModel::Hmm } else { WordModel::FastAlign };
@@ -203,10 +198,9 @@ fn checkbox(
     disabled: bool,
     help: Html,
     on: impl Fn(bool) -> FormAction + 'static,
-    train: &Callback<TrainAction>,
+    train: Dispatch<TrainAction>,
 ) -> Html {
     let onchange = {
-        let train = train.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             train.emit(TrainAction::Form(on(input.checked())));
@@ -225,7 +219,7 @@ fn checkbox(
 /// Whether the last pairs are held out as dev to calibrate the threshold
 /// on D (`treelink train --dev` on them), and whether the last pairs of all
 /// are held out as a test (`train --held-out`, then `align` on them).
-fn split_choices(state: &TrainView, split: Option<PairSplit>, train: &Callback<TrainAction>) -> Html {
+fn split_choices(state: &TrainView, split: Option<PairSplit>, train: Dispatch<TrainAction>) -> Html {
     let form = &state.form;
     let calibrate = match split.filter(|s| s.dev > 0) {
         Some(s) => format!(
@@ -262,23 +256,14 @@ fn split_choices(state: &TrainView, split: Option<PairSplit>, train: &Callback<T
 #[function_component(TrainPanel)]
 pub fn train_panel(props: &TrainProps) -> Html {
     let state = &props.view;
-    let train = &props.train;
+    let train = props.train;
     let busy = state.busy;
     let options = state.form.options();
     let has_gold = state.gold_links > 0;
 
-    let on_train = {
-        let train = train.clone();
-        Callback::from(move |_: MouseEvent| train.emit(TrainAction::Train { now: js_sys::Date::now() }))
-    };
-    let on_align = {
-        let train = train.clone();
-        Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() }))
-    };
-    let on_download = {
-        let train = train.clone();
-        Callback::from(move |_: MouseEvent| train.emit(TrainAction::DownloadModel))
-    };
+    let on_train = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Train { now: js_sys::Date::now() })) };
+    let on_align = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() })) };
+    let on_download = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::DownloadModel)) };
 
     let spec_note = match (state.form.spec(), &options) {
         (_, Ok(o)) => format!(
@@ -321,7 +306,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
         },
         Some(Ok(m)) => html! { <p id="job-note" class="ok" role="status">{m}</p> },
         Some(Err(m)) => {
-            html! { <p id="job-note" class="error" role="alert">{m}{restart_worker(state.worker_stopped, &props.job, "restart-worker")}</p> }
+            html! { <p id="job-note" class="error" role="alert">{m}{restart_worker(state.worker_stopped, props.job, "restart-worker")}</p> }
         }
         None => html! {},
     };
@@ -361,7 +346,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
                         <p class="hint">{"The loaded pairs have no gold links to learn from: load gold links to train."}</p>
                     }
                     {model}
-                    <JobStatus kinds={&[JobKind::Train, JobKind::Align][..]} job={props.job.clone()} />
+                    <JobStatus kinds={&[JobKind::Train, JobKind::Align][..]} job={props.job} />
                     {note}
                 </div>
             </div>

@@ -14,6 +14,7 @@ use yew::prelude::*;
 use super::panels::TranslateView;
 use super::results::training_data_warning;
 use super::state::{CorpusTranslation, ExportFile, JobAction, JobKind, SelectAction, TranslateAction, Translated};
+use super::store::Dispatch;
 use super::train::JobStatus;
 use crate::eval::bleu::sentence_bleu;
 use crate::io::svg::DERIVATION_CSS;
@@ -27,13 +28,13 @@ use crate::tree::{NodeId, Tree};
 #[derive(Properties, PartialEq)]
 pub struct TranslateProps {
     pub view: TranslateView,
-    pub translate: Callback<TranslateAction>,
+    pub translate: Dispatch<TranslateAction>,
     /// The progress bar's *Cancel* and *Restart the worker*.
-    pub job: Callback<JobAction>,
+    pub job: Dispatch<JobAction>,
     /// A translated pair's number opens the pair.
-    pub select: Callback<SelectAction>,
+    pub select: Dispatch<SelectAction>,
     /// The derivation's download.
-    pub export: Callback<ExportFile>,
+    pub export: Dispatch<ExportFile>,
 }
 
 /// Step colours (Okabe–Ito, without the yellow that vanishes on white).
@@ -46,14 +47,13 @@ fn colour(step: usize) -> &'static str {
 #[function_component(TranslatePanel)]
 pub fn translate_panel(props: &TranslateProps) -> Html {
     let state = &props.view;
-    let translate = &props.translate;
+    let translate = props.translate;
     let mt = state;
     let busy = state.busy;
     let has_gold = state.corpus.gold_links() > 0;
     let needs_gold = mt.extract != ExtractMethod::Word;
 
     let on_system = {
-        let translate = translate.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             if let Ok(system) = select.value().parse::<SystemKind>() {
@@ -62,7 +62,6 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
         })
     };
     let on_extract = {
-        let translate = translate.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             if let Ok(extract) = select.value().parse::<ExtractMethod>() {
@@ -70,28 +69,18 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
             }
         })
     };
-    let on_train = {
-        let translate = translate.clone();
-        Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::Train { now: js_sys::Date::now() }))
-    };
-    let on_download = {
-        let translate = translate.clone();
-        Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::Download))
-    };
+    let on_train =
+        { Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::Train { now: js_sys::Date::now() })) };
+    let on_download = { Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::Download)) };
     let on_translate_pair = {
-        let (translate, k) = (translate.clone(), state.pair);
+        let k = state.pair;
         Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::TranslatePair(k)))
     };
     let on_translate_all = {
-        let translate = translate.clone();
         Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::TranslateAll { now: js_sys::Date::now() }))
     };
-    let on_translate_pasted = {
-        let translate = translate.clone();
-        Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::TranslatePasted))
-    };
+    let on_translate_pasted = { Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::TranslatePasted)) };
     let on_input = {
-        let translate = translate.clone();
         Callback::from(move |e: InputEvent| {
             let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
             translate.emit(TranslateAction::SetInput(area.value()));
@@ -109,7 +98,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
     let note = match &mt.note {
         Some(Ok(m)) => html! { <p id="mt-note" class="ok" role="status">{m}</p> },
         Some(Err(m)) => {
-            html! { <p id="mt-note" class="error" role="alert">{m}{super::train::restart_worker(state.worker_stopped, &props.job, "restart-worker-mt")}</p> }
+            html! { <p id="mt-note" class="error" role="alert">{m}{super::train::restart_worker(state.worker_stopped, props.job, "restart-worker-mt")}</p> }
         }
         None => html! {},
     };
@@ -154,7 +143,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                         <p class="hint">{"DirC and EWoS need sub-tree links: load gold links."}</p>
                     }
                     {model}
-                    <JobStatus kinds={&[JobKind::TrainMt, JobKind::TranslateAll][..]} job={props.job.clone()} />
+                    <JobStatus kinds={&[JobKind::TrainMt, JobKind::TranslateAll][..]} job={props.job} />
                 </div>
                 <div class="translate-input">
                     <div class="buttons">
@@ -189,7 +178,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                 {corpus_view(c, props)}
             }
             if let Some(t) = &mt.result {
-                {result_view(t, &props.export)}
+                {result_view(t, props.export)}
             }
         </section>
     }
@@ -201,7 +190,7 @@ fn corpus_view(c: &CorpusTranslation, props: &TranslateProps) -> Html {
     let state = &props.view;
     let rows = c.hyps.iter().zip(&c.sentence_bleu).enumerate().map(|(k, (hyp, bleu))| {
         let onclick = {
-            let (select, translate) = (props.select.clone(), props.translate.clone());
+            let (select, translate) = (props.select, props.translate);
             Callback::from(move |_: MouseEvent| {
                 select.emit(SelectAction::SelectPair(k));
                 translate.emit(TranslateAction::TranslatePair(k));
@@ -334,7 +323,7 @@ fn sentences(t: &Translated) -> Html {
     }
 }
 
-fn result_view(t: &Translated, export: &Callback<ExportFile>) -> Html {
+fn result_view(t: &Translated, export: Dispatch<ExportFile>) -> Html {
     let ms = t.view.system == SystemKind::Ms;
     html! {
         <div id="translation" class="translation" data-system={t.view.system.name()}>
@@ -431,7 +420,7 @@ fn words_x(layout: &TreeLayout, range: std::ops::Range<usize>) -> Option<f64> {
 
 /// The source tree with its RMs (or phrases) outlined and, for the MS
 /// system, the target SMS mirrored below with a link per RM pair.
-fn derivation_svg(t: &Translated, export: &Callback<ExportFile>) -> Html {
+fn derivation_svg(t: &Translated, export: Dispatch<ExportFile>) -> Html {
     let style = Style::default();
     let source = &t.input.source;
     let v = &t.view;
@@ -527,10 +516,7 @@ fn derivation_svg(t: &Translated, export: &Callback<ExportFile>) -> Html {
         Some(Err(e)) => html! { <p class="error" role="alert">{format!("The target SMS cannot be drawn: {e}")}</p> },
         _ => html! {},
     };
-    let on_download = {
-        let export = export.clone();
-        Callback::from(move |_: MouseEvent| export.emit(ExportFile::DerivationSvg))
-    };
+    let on_download = { Callback::from(move |_: MouseEvent| export.emit(ExportFile::DerivationSvg)) };
     html! {
         <figure class="mt-figure">
             <style>{DERIVATION_CSS}</style>

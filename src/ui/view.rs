@@ -17,7 +17,7 @@ use super::state::{
     Action, ExportFile, FindAction, FoldAction, JobAction, LoadAction, Mode, ProgressAction, Results, SelectAction,
     SessionAction, Shared, SortKey, State, TeachAction, TrainAction, TranslateAction,
 };
-use super::store::{use_slice, Store, StoreHandle};
+use super::store::{use_slice, Dispatch, Store, StoreHandle};
 use super::{
     diagram, exercise_panel, explain_panel, export, find, kernel_table, loader, persist, results, teach, train,
     translate,
@@ -87,7 +87,7 @@ struct LinkTableProps {
     results: Option<Shared<Results>>,
     /// The pair's index in the corpus.
     k: usize,
-    select: Callback<SelectAction>,
+    select: Dispatch<SelectAction>,
 }
 
 /// The diagram's links as a table: the text alternative of the picture.
@@ -100,7 +100,7 @@ fn link_table(props: &LinkTableProps) -> Html {
         let (tl, tw) = node_text(&pair.target, l.target);
         let posterior = results.and_then(|r| r.posterior(k, l.source, l.target));
         let onclick = {
-            let (select, s, t) = (select.clone(), l.source, l.target);
+            let (select, s, t) = (*select, l.source, l.target);
             Callback::from(move |_: MouseEvent| select.emit(SelectAction::ClickLink(s, t)))
         };
         html! {
@@ -195,43 +195,40 @@ fn start_here(pairs: usize) -> Html {
     }
 }
 
-/// The page's callbacks, one per kind of action: each panel is given
-/// those it sends, made once for the page's lifetime (a callback made anew
-/// would differ from the last one, and every panel given it would render
-/// again).
-#[derive(Clone)]
+/// The page's callbacks, one per kind of action ([`Dispatch`]), made once:
+/// each panel is given those it sends, and no others.
 struct Callbacks {
-    load: Callback<LoadAction>,
-    select: Callback<SelectAction>,
-    fold: Callback<FoldAction>,
-    lambda: Callback<String>,
-    train: Callback<TrainAction>,
-    job: Callback<JobAction>,
-    teach: Callback<TeachAction>,
-    find: Callback<FindAction>,
-    order: Callback<SortKey>,
-    translate: Callback<TranslateAction>,
-    exercise: Callback<ExerciseAction>,
-    session: Callback<SessionAction>,
-    export: Callback<ExportFile>,
+    load: Dispatch<LoadAction>,
+    select: Dispatch<SelectAction>,
+    fold: Dispatch<FoldAction>,
+    lambda: Dispatch<String>,
+    train: Dispatch<TrainAction>,
+    job: Dispatch<JobAction>,
+    teach: Dispatch<TeachAction>,
+    find: Dispatch<FindAction>,
+    order: Dispatch<SortKey>,
+    translate: Dispatch<TranslateAction>,
+    exercise: Dispatch<ExerciseAction>,
+    session: Dispatch<SessionAction>,
+    export: Dispatch<ExportFile>,
 }
 
 impl Callbacks {
-    fn new(dispatch: &Callback<Action>) -> Callbacks {
+    fn new(store: &'static Store) -> Callbacks {
         Callbacks {
-            load: dispatch.reform(Action::Load),
-            select: dispatch.reform(Action::Select),
-            fold: dispatch.reform(Action::Fold),
-            lambda: dispatch.reform(Action::SetLambda),
-            train: dispatch.reform(Action::Train),
-            job: dispatch.reform(Action::Job),
-            teach: dispatch.reform(Action::Teach),
-            find: dispatch.reform(Action::Find),
-            order: dispatch.reform(Action::SortBy),
-            translate: dispatch.reform(Action::Translate),
-            exercise: dispatch.reform(Action::Exercise),
-            session: dispatch.reform(Action::Session),
-            export: dispatch.reform(Action::Export),
+            load: Dispatch::new(store, Action::Load),
+            select: Dispatch::new(store, Action::Select),
+            fold: Dispatch::new(store, Action::Fold),
+            lambda: Dispatch::new(store, Action::SetLambda),
+            train: Dispatch::new(store, Action::Train),
+            job: Dispatch::new(store, Action::Job),
+            teach: Dispatch::new(store, Action::Teach),
+            find: Dispatch::new(store, Action::Find),
+            order: Dispatch::new(store, Action::SortBy),
+            translate: Dispatch::new(store, Action::Translate),
+            exercise: Dispatch::new(store, Action::Exercise),
+            session: Dispatch::new(store, Action::Session),
+            export: Dispatch::new(store, Action::Export),
         }
     }
 }
@@ -243,20 +240,21 @@ fn app() -> Html {
         let store = Store::new(State::new());
         let dispatch = store.dispatcher();
         let report = store.reporter();
-        let cb = Callbacks::new(&dispatch);
-        let workers = Workers::start(cb.load.clone(), dispatch, report.clone());
-        let load = cb.load.clone();
-        store.run_effects_with(move |effect| carry_out(effect, &workers, &load));
+        // The store lives as long as the page: its callbacks hold it by reference.
+        let cb = Callbacks::new(Box::leak(Box::new(store.clone())));
+        let workers = Workers::start(cb.load, dispatch, report.clone());
+        let load = cb.load;
+        store.run_effects_with(move |effect| carry_out(effect, &workers, load));
         // The built-in sample is read by the file worker, as any file.
         store.dispatch(Action::Load(LoadAction::LoadSample));
         (store, report, cb)
     });
-    let (store, report, cb): (Rc<Store>, Callback<ProgressAction>, Callbacks) = (*page).clone();
+    let (store, report, cb) = (&page.0, &page.1, &page.2);
     // Each new state (a progress report or a clock tick is none: it renders the progress bars alone).
-    let state: Rc<State> = use_slice(&store, |s| Shared(s.clone())).0.clone();
-    persist::use_kept_session(&state, &cb.session);
-    persist::use_location(cb.session.clone());
-    persist::use_undo_keys(cb.teach.clone());
+    let state: Rc<State> = use_slice(store, |s| Shared(s.clone())).0.clone();
+    persist::use_kept_session(&state, cb.session);
+    persist::use_location(cb.session);
+    persist::use_undo_keys(cb.teach);
 
     // While a job runs, tick so its elapsed time moves between progress reports.
     {
@@ -271,7 +269,7 @@ fn app() -> Html {
     }
     // Keyboard: n / p for the next / previous pair anywhere but in a text field.
     {
-        let select = cb.select.clone();
+        let select = cb.select;
         use_effect_with((), move |_| {
             let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
                 gloo::events::EventListener::new(&document, "keydown", move |e| {
@@ -327,11 +325,11 @@ fn app() -> Html {
     let panels = state.panels();
     let nav = {
         let go = |delta: isize| {
-            let select = cb.select.clone();
+            let select = cb.select;
             Callback::from(move |_: MouseEvent| select.emit(SelectAction::StepPair(delta)))
         };
         let on_number = {
-            let select = cb.select.clone();
+            let select = cb.select;
             Callback::from(move |e: Event| {
                 let input: web_sys::HtmlInputElement = e.target_unchecked_into();
                 if let Ok(n) = input.value().trim().parse::<usize>() {
@@ -341,7 +339,7 @@ fn app() -> Html {
         };
         let mode_button = |mode: Mode, id: &'static str, label: &'static str| {
             let onclick = {
-                let select = cb.select.clone();
+                let select = cb.select;
                 Callback::from(move |_: MouseEvent| select.emit(SelectAction::SetMode(mode)))
             };
             let on = state.selection.mode == mode;
@@ -402,12 +400,12 @@ fn app() -> Html {
                             {sentence(pair.target.words(), "trg", "target: ")}
                             {pair_counts(&state)}
                             <diagram::Diagram pair={pair.clone()} links={links.clone()} selected_source={state.selection.source}
-                                selected_target={state.selection.target} pending={state.teach.pending} select={cb.select.clone()} fold={cb.fold.clone()} hint={hint}
+                                selected_target={state.selection.target} pending={state.teach.pending} select={cb.select} fold={cb.fold} hint={hint}
                                 folds={folds}>
-                                <find::FindPairView view={state.find.clone()} find={cb.find.clone()} select={cb.select.clone()} />
+                                <find::FindPairView view={state.find.clone()} find={cb.find} select={cb.select} />
                             </diagram::Diagram>
                         } else {
-                            <find::FindPairView view={state.find.clone()} find={cb.find.clone()} select={cb.select.clone()} />
+                            <find::FindPairView view={state.find.clone()} find={cb.find} select={cb.select} />
                             <p>{"No pairs loaded."}</p>
                         }
                     </div>
@@ -416,25 +414,25 @@ fn app() -> Html {
                             if state.selection.source.is_none() && state.selection.target.is_none() {
                                 {start_here(pair_count)}
                             }
-                            <explain_panel::ExplainPanel view={panels.explain} select={cb.select.clone()} teach={cb.teach.clone()} />
-                            <kernel_table::KernelTable view={panels.kernels} select={cb.select.clone()} lambda={cb.lambda.clone()} />
+                            <explain_panel::ExplainPanel view={panels.explain} select={cb.select} teach={cb.teach} />
+                            <kernel_table::KernelTable view={panels.kernels} select={cb.select} lambda={cb.lambda} />
                         } else {
-                            <teach::TeachPanel view={panels.teach} teach={cb.teach.clone()} />
+                            <teach::TeachPanel view={panels.teach} teach={cb.teach} />
                         }
                     </aside>
                     if let Some(pair) = &pair {
                         <div class="below-pair"><LinkTable pair={pair.clone()} links={links.clone()} results={state.shared_results()}
-                            k={state.selection.pair} select={cb.select.clone()} /></div>
+                            k={state.selection.pair} select={cb.select} /></div>
                     }
                 </section>
-                <loader::Loader view={panels.loader} load={cb.load.clone()} session={cb.session.clone()} />
-                <train::TrainPanel view={panels.train} train={cb.train.clone()} job={cb.job.clone()} />
-                <exercise_panel::ExercisePanel view={panels.exercise} exercise={cb.exercise.clone()} load={cb.load.clone()} />
-                <translate::TranslatePanel view={panels.translate} translate={cb.translate.clone()} job={cb.job.clone()}
-                    select={cb.select.clone()} export={cb.export.clone()} />
+                <loader::Loader view={panels.loader} load={cb.load} session={cb.session} />
+                <train::TrainPanel view={panels.train} train={cb.train} job={cb.job} />
+                <exercise_panel::ExercisePanel view={panels.exercise} exercise={cb.exercise} load={cb.load} />
+                <translate::TranslatePanel view={panels.translate} translate={cb.translate} job={cb.job}
+                    select={cb.select} export={cb.export} />
                 <results::ResultsPanel results={state.shared_results()} corpus={Shared(state.corpus.clone())}
-                    sort={state.alignment.sort} pair={state.selection.pair} order={cb.order.clone()} select={cb.select.clone()} />
-                <export::ExportPanel view={panels.export} export={cb.export.clone()} />
+                    sort={state.alignment.sort} pair={state.selection.pair} order={cb.order} select={cb.select} />
+                <export::ExportPanel view={panels.export} export={cb.export} />
             </main>
             </ContextProvider<StoreHandle>>
             <footer>
