@@ -1,11 +1,11 @@
 //! The pairs loaded, the root's part of the state: what a [`LoadAction`]
-//! does to the page (its files' part is [`Slots`](super::Slots)'s), a new corpus and what
-//! it resets, and reading the pairs the other way.
+//! does to the page (its files' part is [`Slots`](super::Slots)'s), a new
+//! corpus and what it resets, and reading the pairs the other way.
 
 use std::rc::Rc;
 
 use super::slots::{LoadAction, Routed, Slot};
-use super::{Effect, State};
+use super::{Effect, LoadedAlignmentModel, Mode, ModelOrigin, MtSource, MtUpload, State, Teach};
 use crate::corpus::{Corpus, TreePair};
 use crate::io::tiger::PairIds;
 use crate::ui::load::{CorpusOrigin, LoadAnswer, LoadRequest};
@@ -53,14 +53,14 @@ impl State {
                     effects.push(Effect::Load(id, self.slots.load_request(slot, &self.corpus)));
                 }
                 Some(Routed::TranslationModel { name, text }) => {
-                    effects.push(self.upload_mt(super::MtUpload { name, source: super::MtSource::Text(text) }))
+                    effects.push(self.upload_mt(MtUpload { name, source: MtSource::Text(text) }))
                 }
                 None => {}
             },
             LoadAction::FileFailed { name, error, slot } => self.slots.file_failed(&name, error, slot),
             LoadAction::MtFilePicked { name, file } => {
                 self.slots.mt_file_picked(&name);
-                effects.push(self.upload_mt(super::MtUpload { name, source: super::MtSource::File(file) }));
+                effects.push(self.upload_mt(MtUpload { name, source: MtSource::File(file) }));
             }
             LoadAction::Loaded { answer, corpus } => self.loaded(*answer, corpus),
             LoadAction::LoadFailed(message) => {
@@ -83,9 +83,9 @@ impl State {
     fn loaded(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
         self.slots.answered(&answer);
         if let (Some(summary), Some(u)) = (answer.model, self.slots.slot(Slot::Model).ok_file().cloned()) {
-            self.alignment.model = Some(super::LoadedAlignmentModel {
+            self.alignment.model = Some(LoadedAlignmentModel {
                 json: u.text.clone(),
-                origin: super::ModelOrigin::Uploaded(u.name.clone()),
+                origin: ModelOrigin::Uploaded(u.name.clone()),
                 summary,
                 trained_on: None,
             });
@@ -100,8 +100,8 @@ impl State {
                         self.sides_swapped = false;
                         self.replace_corpus(corpus, format!("Exercise '{}' ({file})", exercise.title));
                         // Aligning by hand, with the key shown only if the instructor chose so.
-                        self.teach = super::Teach { reveal_gold: exercise.show_gold, ..super::Teach::default() };
-                        self.selection.mode = super::Mode::Teach;
+                        self.teach = Teach { reveal_gold: exercise.show_gold, ..Teach::default() };
+                        self.selection.mode = Mode::Teach;
                         self.clear_selection();
                         self.classroom.opened(file, exercise);
                     }
@@ -150,7 +150,7 @@ impl State {
         self.tiger_ids = None;
         self.sides_swapped = false;
         self.selection.pair = 0;
-        self.teach = super::Teach::default();
+        self.teach = Teach::default();
         self.clear_selection();
         self.find.search_again(&self.corpus);
         if let Some(p) = self.selection.wanted_pair.filter(|&p| p < self.corpus.len()) {

@@ -8,7 +8,7 @@
 //! which the page's store holds apart and only the progress bars read
 //! (`ui::store`), so a report renders the bars and nothing else.
 
-use super::{Effect, State};
+use super::{Effect, Slot, State};
 use crate::app::alignment::PairSplit;
 use crate::ui::ids::{CorpusGen, JobId, WorkerGen};
 
@@ -199,7 +199,7 @@ impl State {
         match action {
             JobAction::Cancel(shown) => {
                 self.jobs.worker_gen = self.jobs.worker_gen.next();
-                self.mt.worker_restarted(self.slots.slot_mut(super::Slot::TranslationModel));
+                self.mt.worker_restarted(self.slots.slot_mut(Slot::TranslationModel));
                 if let Some(j) = self.jobs.running.take() {
                     let p = shown.filter(|p| p.job == j.id).unwrap_or_else(|| JobProgress::starting(&j));
                     let note = format!(
@@ -230,7 +230,7 @@ impl State {
     /// the fresh worker holds nothing (no alignment to explain; the
     /// translation model is sent again with the next request).
     pub(super) fn worker_failed(&mut self, message: String) {
-        self.mt.worker_failed(&message, self.slots.slot_mut(super::Slot::TranslationModel));
+        self.mt.worker_failed(&message, self.slots.slot_mut(Slot::TranslationModel));
         self.jobs.worker_gen = self.jobs.worker_gen.next();
         let kind = self.jobs.running.take().map(|j| j.kind);
         let again = match kind {
@@ -246,7 +246,7 @@ impl State {
     /// Request `job` failed with `message`: a translation's, an uploaded
     /// model's, or the running job's.
     pub(super) fn request_failed(&mut self, job: JobId, message: String) {
-        let Some(message) = self.mt.failed(job, message, self.slots.slot_mut(super::Slot::TranslationModel)) else {
+        let Some(message) = self.mt.failed(job, message, self.slots.slot_mut(Slot::TranslationModel)) else {
             return;
         };
         if let Some(j) = self.jobs.end(job, None) {

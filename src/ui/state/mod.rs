@@ -8,14 +8,14 @@
 //! engine from this state.
 //!
 //! The sub-states, one module each (with its tests): the file inputs
-//! ([`slots`], and the pairs they make, [`corpus`]); the workbench's
-//! selection ([`selection`]), the kernel view's λ ([`lambda`]) and the
-//! folds (`ui::folds`); the training form ([`training`]); the jobs and the
-//! job worker ([`jobs`]); the alignment model and its results
-//! ([`alignment`]); teaching and its undo ([`teaching`]); the find box
-//! ([`find`]); translation ([`translation`]); exercises (`ui::classroom`);
-//! the kept session and the address ([`session`]); the exports
-//! ([`export`]) and the links the diagram draws ([`drawn`]).
+//! (`slots`, and the pairs they make, `corpus`); the workbench's
+//! selection (`selection`), the kernel view's λ (`lambda`) and the
+//! folds (`ui::folds`); the training form (`training`); the jobs and the
+//! job worker (`jobs`); the alignment model and its results
+//! (`alignment`); teaching and its undo (`teaching`); the find box
+//! (`find`); translation (`translation`); exercises (`ui::classroom`);
+//! the kept session and the address (`session`); the exports
+//! (`export`) and the links the diagram draws (`drawn`).
 
 use std::rc::Rc;
 
