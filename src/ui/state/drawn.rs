@@ -160,3 +160,46 @@ impl State {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::super::*;
+    use super::*;
+    use crate::align::greedy::Search;
+    use crate::ui::protocol::Response;
+
+    /// Inspecting results: the model's links marked against gold — wrong
+    /// ones drawn first, under the correct ones — and the gold links it
+    /// missed; pair 1 of the sample has one gold link, 0-0.
+    #[test]
+    fn the_model_s_links_are_drawn_correct_wrong_or_missed() {
+        let mut s = State::with_sample();
+        assert_eq!(s.corpus.pairs[0].gold.iter().map(|l| (l.source, l.target)).collect::<Vec<_>>(), [(0, 0)]);
+        let align = |s: &mut State, links: Vec<(NodeId, NodeId)>| {
+            let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
+            let Response::Aligned { job, mut searches, baseline, lexicon, first } =
+                empty_alignment(id, s.corpus.len(), "given", 0)
+            else {
+                unreachable!()
+            };
+            searches[0] = Search { links, steps: Vec::new() };
+            s.apply(Action::Worker {
+                response: Response::Aligned { job, searches, baseline, lexicon, first },
+                now: 1.0,
+            });
+            s.drawn_links().into_iter().map(|l| (l.source, l.target, l.style)).collect::<Vec<_>>()
+        };
+        assert_eq!(s.drawn_links().iter().map(|l| l.style).collect::<Vec<_>>(), [LinkStyle::Gold], "no results yet");
+        s.alignment.model = Some(LoadedAlignmentModel {
+            json: String::new().into(),
+            origin: ModelOrigin::Uploaded("m.json".into()),
+            summary: "a model".into(),
+            trained_on: None,
+        });
+        assert_eq!(align(&mut s, vec![(1, 1)]), [(0, 0, LinkStyle::Missed), (1, 1, LinkStyle::Wrong)]);
+        assert_eq!(align(&mut s, vec![(0, 0), (1, 1)]), [(1, 1, LinkStyle::Wrong), (0, 0, LinkStyle::Correct)]);
+        let drawn = s.drawn_links();
+        assert!(drawn[1].title.starts_with("correct predicted link 0-0: "), "{}", drawn[1].title);
+    }
+}
