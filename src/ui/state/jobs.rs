@@ -182,7 +182,8 @@ impl State {
         self.alignment.note_on_training_data = false;
     }
 
-    /// How a job of `kind` ended, next to the panel that started it.
+    /// How a job of `kind` ended, next to the panel that started it (with
+    /// none running, how the worker did: the Train panel's).
     pub(super) fn job_ended(&mut self, kind: Option<JobKind>, note: Result<String, String>) {
         if kind.is_some_and(JobKind::translates) {
             self.mt.note = Some(note);

@@ -76,8 +76,9 @@ pub struct Session {
     pub calibrate: bool,
     #[serde(default)]
     pub test: bool,
-    /// The alignment model trained in the page saw the first this many of
-    /// the pairs the files make (as shown), if it was trained on them.
+    /// The alignment model trained in the page saw the pairs (as shown)
+    /// before this one, if it was trained on the pairs the files make: its
+    /// `TrainedOn::first_unseen` (named as kept sessions name it).
     #[serde(default)]
     pub alignment_model_seen: Option<usize>,
     /// The student's name for the open exercise's answers.
