@@ -240,6 +240,15 @@ fn the_engine_and_the_application_layer_name_no_web_crate_terminal_or_file_syste
     assert!(wrong.is_empty(), "{wrong:?}");
 }
 
+/// `crate::math` is the one door to `libm` (the same bits natively and in
+/// wasm32): a direct call elsewhere would be a second contract.
+#[test]
+fn transcendentals_go_through_crate_math() {
+    let wrong: Vec<String> =
+        modules().into_iter().filter(|(m, code)| m != "math" && code.contains("libm::")).map(|(m, _)| m).collect();
+    assert!(wrong.is_empty(), "libm called outside crate::math: {wrong:?}");
+}
+
 #[test]
 fn the_checks_see_a_dependency_and_a_cycle() {
     // The scanner itself: a use, a super path, a doc link that is not one.

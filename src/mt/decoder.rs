@@ -47,6 +47,7 @@ use std::hash::Hash;
 use serde::{Deserialize, Serialize};
 
 use crate::hash::{FnvMap, FnvSet};
+use crate::math::ln;
 
 // ------------------------------------------------------------ generic ----
 
@@ -195,7 +196,7 @@ impl BeamOptions {
         } else if t >= 1.0 {
             0.0
         } else {
-            -libm::log(t)
+            -ln(t)
         }
     }
 }

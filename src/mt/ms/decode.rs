@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::extract::{MsIndex, RmLexicon, RmLimits, RmTable, TagLexicon};
 use super::*;
+use crate::math::ln;
 use crate::mt::decoder::{beam_search, distinct_nbest, BeamOptions, Coverage, NBestEntry, SearchSpace, SearchStats};
 use crate::mt::lm::{LmState, NgramLm, WordId};
 use crate::mt::meta::{Constraints, Decomposition};
@@ -214,7 +215,7 @@ impl SentencePhrases {
                 let entries = words.lookup(model.table, s, e);
                 let take = ttable_limit.min(entries.len());
                 for entry in &entries[..take] {
-                    out.add(model, w, s, e, entry.target.clone(), false, entry.scores.map(libm::log));
+                    out.add(model, w, s, e, entry.target.clone(), false, entry.scores.map(ln));
                 }
                 if e == s + 1 && take == 0 {
                     let word = words.original.get(s).cloned().unwrap_or_default();
@@ -318,8 +319,8 @@ impl OptionBuilder<'_, '_> {
         f[F_WORDS] = target.len() as f64;
         f[F_PHRASES] = inner.phrases.len() as f64;
         f[F_DISTORTION] = -inner.distortion;
-        f[F_RM_E_GIVEN_F] = libm::log(rm.p.0);
-        f[F_RM_F_GIVEN_E] = libm::log(rm.p.1);
+        f[F_RM_E_GIVEN_F] = ln(rm.p.0);
+        f[F_RM_F_GIVEN_E] = ln(rm.p.1);
         f[F_RMS] = 1.0;
         f[F_GLUE] = if rm.glue { 1.0 } else { 0.0 };
         if model.reading.rm_lexical {

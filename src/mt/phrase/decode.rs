@@ -39,6 +39,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::table::PhraseTable;
+use crate::math::ln;
 use crate::mt::decoder::{
     beam_search, distinct_nbest, dot, BeamOptions, Coverage, Derivation, NBestEntry, SearchResult, SearchSpace,
     SearchStats,
@@ -172,7 +173,7 @@ impl<'a> PhraseSearch<'a> {
                         end: e,
                         target: entry.target.clone(),
                         unknown: false,
-                        ln_scores: entry.scores.map(libm::log),
+                        ln_scores: entry.scores.map(ln),
                         ids: Vec::new(),
                         lm_estimate: 0.0,
                     });
