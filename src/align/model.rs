@@ -38,6 +38,7 @@ use crate::kernel::index::{StructureIndex, SubTreeKey};
 use crate::kernel::{BtkKind, Space, TooManyNodePairs, DEFAULT_MAX_NODE_PAIRS};
 use crate::lexicon::{Lexicon, WordAlignment};
 use crate::limits::{Limit, Limits};
+use crate::math::dot;
 use crate::progress::{Observer, Progress};
 use crate::rng::SplitMix64;
 use crate::svm::{self, Posterior, SvmParams};
@@ -1260,8 +1261,8 @@ impl<'m> Scorer<'m> {
         let mut c = 0;
         if let (Some(set), Some(w)) = (spec.plain, &self.decision.plain) {
             let phi = polynomial_feature_map(set.select(&x.plain));
-            let dot: f64 = w.iter().zip(&phi).map(|(a, b)| a * b).sum();
-            parts.push(spec.thetas[c] * if sx[c].0 > 0.0 { dot / sx[c].0.sqrt() } else { 0.0 });
+            let wx = dot(w, &phi);
+            parts.push(spec.thetas[c] * if sx[c].0 > 0.0 { wx / sx[c].0.sqrt() } else { 0.0 });
             c += 1;
         }
         if spec.context {
@@ -1404,7 +1405,7 @@ struct ContextDecision {
 
 /// `φ(x)·w` with `φ` the degree-2 polynomial feature map.
 fn dot_map(w: &[f64], x: &[f64]) -> f64 {
-    w.iter().zip(&polynomial_feature_map(x)).map(|(a, b)| a * b).sum()
+    dot(w, &polynomial_feature_map(x))
 }
 
 /// `Σ coef · φ(x)/sqrt(self)` over `(x, self, coef)`.

@@ -47,7 +47,7 @@ use std::hash::Hash;
 use serde::{Deserialize, Serialize};
 
 use crate::hash::{FnvMap, FnvSet};
-use crate::math::ln;
+use crate::math::{dot, ln};
 
 // ------------------------------------------------------------ generic ----
 
@@ -312,11 +312,6 @@ struct Search<M: SearchSpace> {
     limit: usize,
     width: f64,
     recombine: bool,
-}
-
-/// `λ · h`.
-pub(crate) fn dot(w: &[f64], x: &[f64]) -> f64 {
-    w.iter().zip(x).fold(0.0, |s, (a, b)| s + a * b)
 }
 
 impl<M: SearchSpace> Search<M> {

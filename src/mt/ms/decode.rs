@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::extract::{MsIndex, RmLexicon, RmLimits, RmTable, TagLexicon};
 use super::*;
-use crate::math::ln;
+use crate::math::{dot, ln};
 use crate::mt::decoder::{beam_search, distinct_nbest, BeamOptions, Coverage, NBestEntry, SearchSpace, SearchStats};
 use crate::mt::lm::{LmState, NgramLm, WordId};
 use crate::mt::meta::{Constraints, Decomposition};
@@ -164,10 +164,6 @@ pub struct MsSearch<'a> {
     distortion_limit: Option<usize>,
     /// The unknown source words and what was done with them.
     notes: Vec<SourceNote>,
-}
-
-fn dot(w: &[f64], x: &[f64]) -> f64 {
-    w.iter().zip(x).fold(0.0, |s, (a, b)| s + a * b)
 }
 
 fn lm_ln(log10: f64) -> f64 {

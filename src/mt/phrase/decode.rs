@@ -39,10 +39,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::table::PhraseTable;
-use crate::math::ln;
+use crate::math::{dot, ln};
 use crate::mt::decoder::{
-    beam_search, distinct_nbest, dot, BeamOptions, Coverage, Derivation, NBestEntry, SearchResult, SearchSpace,
-    SearchStats,
+    beam_search, distinct_nbest, BeamOptions, Coverage, Derivation, NBestEntry, SearchResult, SearchSpace, SearchStats,
 };
 use crate::mt::lm::{LmState, NgramLm, WordId};
 use crate::mt::unknown::{SourceNote, SourceWords};
