@@ -7,8 +7,11 @@ use serde::{Deserialize, Serialize};
 use super::extract::{MsIndex, RmLexicon, RmLimits, RmTable, TagLexicon};
 use super::*;
 use crate::math::{dot, ln};
-use crate::mt::decoder::{beam_search, distinct_nbest, BeamOptions, Coverage, NBestEntry, SearchSpace, SearchStats};
+use crate::mt::decoder::{
+    beam_search, distinct_nbest, within_distortion_limit, BeamOptions, Coverage, NBestEntry, SearchSpace, SearchStats,
+};
 use crate::mt::lm::{LmState, NgramLm, WordId};
+use crate::mt::meta::structure::escape_label;
 use crate::mt::meta::{Constraints, Decomposition};
 use crate::mt::phrase::{PhraseStep, PhraseTable};
 use crate::mt::unknown::{SourceNote, SourceVocabulary, SourceWords, UnknownWordOptions};
@@ -166,33 +169,6 @@ pub struct MsSearch<'a> {
     notes: Vec<SourceNote>,
 }
 
-fn lm_ln(log10: f64) -> f64 {
-    log10 * std::f64::consts::LN_10
-}
-
-/// ln P of `ids` after `state` and the state after them.
-fn lm_score(lm: &NgramLm, mut state: LmState, ids: &[WordId]) -> (f64, LmState) {
-    let mut total = 0.0;
-    for &id in ids {
-        let (lp, next) = lm.score_word(state, id);
-        total += lp;
-        state = next;
-    }
-    (lm_ln(total), state)
-}
-
-/// Escapes a label for the top level of a structure string.
-fn escape_label(label: &str) -> String {
-    let mut s = String::with_capacity(label.len());
-    for c in label.chars() {
-        if c.is_whitespace() || c == '[' || c == ']' || c == '\\' {
-            s.push('\\');
-        }
-        s.push(c);
-    }
-    s
-}
-
 /// The phrase pairs applicable inside one sentence, by start word: every
 /// table entry of every sub-span (at most `ttable_limit` per span), and a
 /// copy of each word without a one-word translation.
@@ -236,7 +212,7 @@ impl SentencePhrases {
         ln_scores: [f64; 4],
     ) {
         let ids: Vec<WordId> = target.iter().map(|t| model.lm.word_id(t)).collect();
-        let (lm_estimate, _) = lm_score(model.lm, model.lm.null_state(), &ids);
+        let (lm_estimate, _) = model.lm.ln_score_words(model.lm.null_state(), &ids);
         let mut f = [0.0; NUM_MS_FEATURES];
         f[..4].copy_from_slice(&ln_scores);
         f[F_WORDS] = target.len() as f64;
@@ -261,7 +237,7 @@ fn rerank_with_scope_lm(inner: &mut [Vec<Vec<Inner>>], phrases: &SentencePhrases
         for x in list.iter_mut() {
             let ids: Vec<WordId> = phrases.words_of(x).map(|t| lm.word_id(t)).collect();
             let per_phrase: f64 = x.phrases.iter().map(|&k| phrases.phrases[k as usize].lm_estimate).sum();
-            let whole = lm_score(lm, lm.null_state(), &ids).0;
+            let whole = lm.ln_score_words(lm.null_state(), &ids).0;
             x.score += w_lm * (whole - per_phrase);
         }
         list.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -330,8 +306,8 @@ impl OptionBuilder<'_, '_> {
         let word_ids: Vec<WordId> = target.iter().map(|t| model.lm.word_id(t)).collect();
         let ms_ids: Vec<WordId> = rm.target.tokens.iter().map(|m| model.structure_lm.word_id(m)).collect();
         let mut est = f;
-        est[F_LM] = lm_score(model.lm, model.lm.null_state(), &word_ids).0;
-        est[F_STRUCTURE] = lm_score(model.structure_lm, model.structure_lm.null_state(), &ms_ids).0;
+        est[F_LM] = model.lm.ln_score_words(model.lm.null_state(), &word_ids).0;
+        est[F_STRUCTURE] = model.structure_lm.ln_score_words(model.structure_lm.null_state(), &ms_ids).0;
         let phrases_out = inner
             .phrases
             .iter()
@@ -653,30 +629,23 @@ impl SearchSpace for MsSearch<'_> {
     }
 
     fn span_allowed(&self, state: &MsState, coverage: &Coverage, start: usize, end: usize) -> bool {
-        let Some(limit) = self.distortion_limit else { return true };
-        if start.abs_diff(state.last_end) > limit {
-            return false;
-        }
-        match coverage.first_free() {
-            Some(gap) if gap < start => end - gap <= limit,
-            _ => true,
-        }
+        within_distortion_limit(self.distortion_limit, state.last_end, coverage, start, end)
     }
 
     fn extend(&self, state: &MsState, _coverage: &Coverage, option: usize, delta: &mut [f64]) -> Option<MsState> {
         let o = &self.options[option];
         delta.copy_from_slice(&o.static_features);
         delta[F_DISTORTION] -= o.start.abs_diff(state.last_end) as f64;
-        let (lm, lm_state) = lm_score(self.lm, state.lm, &o.word_ids);
+        let (lm, lm_state) = self.lm.ln_score_words(state.lm, &o.word_ids);
         delta[F_LM] = lm;
-        let (st, st_state) = lm_score(self.structure_lm, state.structure, &o.ms_ids);
+        let (st, st_state) = self.structure_lm.ln_score_words(state.structure, &o.ms_ids);
         delta[F_STRUCTURE] = st;
         Some(MsState { lm: lm_state, structure: st_state, last_end: o.end })
     }
 
     fn finish(&self, state: &MsState, delta: &mut [f64]) {
-        delta[F_LM] += lm_ln(self.lm.score_end(state.lm));
-        delta[F_STRUCTURE] += lm_ln(self.structure_lm.score_end(state.structure));
+        delta[F_LM] += self.lm.ln_score_end(state.lm);
+        delta[F_STRUCTURE] += self.structure_lm.ln_score_end(state.structure);
     }
 }
 

@@ -41,7 +41,8 @@ use serde::{Deserialize, Serialize};
 use super::table::PhraseTable;
 use crate::math::{dot, ln};
 use crate::mt::decoder::{
-    beam_search, distinct_nbest, BeamOptions, Coverage, Derivation, NBestEntry, SearchResult, SearchSpace, SearchStats,
+    beam_search, distinct_nbest, within_distortion_limit, BeamOptions, Coverage, Derivation, NBestEntry, SearchResult,
+    SearchSpace, SearchStats,
 };
 use crate::mt::lm::{LmState, NgramLm, WordId};
 use crate::mt::unknown::{SourceNote, SourceWords};
@@ -132,10 +133,6 @@ pub struct PhraseSearch<'a> {
     distortion_limit: Option<usize>,
 }
 
-fn lm_ln(log10: f64) -> f64 {
-    log10 * std::f64::consts::LN_10
-}
-
 impl<'a> PhraseSearch<'a> {
     /// Collects the options of `source`: the table's translations of every
     /// span up to the longest source phrase (at most `ttable_limit` each),
@@ -192,14 +189,7 @@ impl<'a> PhraseSearch<'a> {
         }
         for o in &mut opts {
             o.ids = o.target.iter().map(|w| lm.word_id(w)).collect();
-            let mut state = lm.null_state();
-            let mut total = 0.0;
-            for &id in &o.ids {
-                let (lp, next) = lm.score_word(state, id);
-                total += lp;
-                state = next;
-            }
-            o.lm_estimate = lm_ln(total);
+            o.lm_estimate = lm.ln_score_words(lm.null_state(), &o.ids).0;
         }
         PhraseSearch { lm, n, options: opts, distortion_limit: options.distortion_limit }
     }
@@ -250,14 +240,7 @@ impl SearchSpace for PhraseSearch<'_> {
     }
 
     fn span_allowed(&self, state: &PhraseState, coverage: &Coverage, start: usize, end: usize) -> bool {
-        let Some(limit) = self.distortion_limit else { return true };
-        if start.abs_diff(state.last_end) > limit {
-            return false;
-        }
-        match coverage.first_free() {
-            Some(gap) if gap < start => end - gap <= limit,
-            _ => true,
-        }
+        within_distortion_limit(self.distortion_limit, state.last_end, coverage, start, end)
     }
 
     fn extend(
@@ -270,19 +253,13 @@ impl SearchSpace for PhraseSearch<'_> {
         let o = &self.options[option];
         Self::static_features(o, delta);
         delta[F_DISTORTION] = -(o.start.abs_diff(state.last_end) as f64);
-        let mut lm_state = state.lm;
-        let mut total = 0.0;
-        for &id in &o.ids {
-            let (lp, next) = self.lm.score_word(lm_state, id);
-            total += lp;
-            lm_state = next;
-        }
-        delta[F_LM] = lm_ln(total);
+        let (lm, lm_state) = self.lm.ln_score_words(state.lm, &o.ids);
+        delta[F_LM] = lm;
         Some(PhraseState { lm: lm_state, last_end: o.end })
     }
 
     fn finish(&self, state: &PhraseState, delta: &mut [f64]) {
-        delta[F_LM] += lm_ln(self.lm.score_end(state.lm));
+        delta[F_LM] += self.lm.ln_score_end(state.lm);
     }
 }
 
