@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use super::convert::from_token;
 use super::import::{basename, PairIds, SentenceIds};
 use crate::corpus::Corpus;
-use crate::io::links::LinkKind;
+use crate::io::links::{LinkKind, LinkOutOfRange, LinkUnits};
 use crate::tree::Tree;
 
 /// Why a corpus could not be exported (the ids do not fit the trees).
@@ -19,8 +19,8 @@ pub enum ExportError {
     NodeCount { sentence: String, expected: usize, found: usize },
     #[error("id '{id}' is used twice in one treebank; expected unique ids")]
     DuplicateId { id: String },
-    #[error("pair {pair}: link {link} names a node outside the trees")]
-    LinkOutOfRange { pair: usize, link: String },
+    #[error(transparent)]
+    LinkOutOfRange(#[from] LinkOutOfRange),
     #[error("expected two different treebank ids, found '{id}' twice")]
     SameTreebank { id: String },
 }
@@ -151,9 +151,10 @@ pub fn write_sta(
             esc(&pid.target.sentence)
         ));
         for link in &pair.gold {
-            let (Some(s), Some(t)) = (pid.source.nodes.get(link.source), pid.target.nodes.get(link.target)) else {
-                return Err(ExportError::LinkOutOfRange { pair: k + 1, link: link.to_string() });
-            };
+            let counts = (pair.source.len(), pair.target.len());
+            LinkOutOfRange::check(k + 1, link, (link.source, link.target), counts, LinkUnits::Nodes)?;
+            // One id per node (check_ids): a link within the trees has both.
+            let (s, t) = (&pid.source.nodes[link.source], &pid.target.nodes[link.target]);
             let kind = if link.kind == LinkKind::Good { "good" } else { "fuzzy" };
             out.push_str(&format!(
                 "<align type=\"{kind}\">\n<node treebank_id=\"{sid}\" node_id=\"{}\"/>\n<node treebank_id=\"{tid}\" node_id=\"{}\"/>\n</align>\n",
