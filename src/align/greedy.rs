@@ -23,6 +23,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::io::links::Link;
 use crate::tree::{NodeId, Tree};
 
 /// Which well-formedness criterion a link would break.
@@ -151,6 +152,30 @@ pub fn greedy_align(src: &Tree, trg: &Tree, candidates: &[Scored]) -> Search {
         search.steps.push(Step { candidate, outcome });
     }
     search
+}
+
+/// The search of §5's second phase over a pair's classified candidates
+/// `(source, target, D)`: those with `D > threshold` (the paper: 0) are
+/// scored by their posterior alignment probability `posterior(D)` and
+/// searched greedily ([`greedy_align`]).
+pub fn search_decided(
+    src: &Tree,
+    trg: &Tree,
+    decided: impl IntoIterator<Item = (NodeId, NodeId, f64)>,
+    threshold: f64,
+    posterior: impl Fn(f64) -> f64,
+) -> Search {
+    let scored: Vec<Scored> = decided
+        .into_iter()
+        .filter(|&(_, _, value)| value > threshold)
+        .map(|(s, t, value)| Scored::new(s, t, posterior(value)))
+        .collect();
+    greedy_align(src, trg, &scored)
+}
+
+/// The links of a search as good links, in search order.
+pub fn search_links(search: &Search) -> Vec<Link> {
+    search.links.iter().map(|&(s, t)| Link::good(s, t)).collect()
 }
 
 #[cfg(test)]

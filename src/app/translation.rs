@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use super::alignment::{self, AlignmentError};
 use crate::align::composite::KernelSpec;
+use crate::align::greedy::search_links;
 use crate::align::lexical::{alignment_lexicon_options, prepare, LexiconSource};
-use crate::align::model::{self as align_model, search_links, AlignError, AlignmentModel, Scorer, TrainOptions};
+use crate::align::model::{self as align_model, AlignError, AlignmentModel, Scorer, TrainOptions};
 use crate::corpus::Corpus;
 use crate::lexicon::WordAlignment;
 use crate::mt::decoder::NBestEntry;
