@@ -192,6 +192,12 @@ pub fn check_train_candidates(train_corpus: &Corpus, options: &TrainOptions) -> 
 ///
 /// `lexical` holds the lexicon, how to rebuild it, and the word links of
 /// `train` then (if given) `dev`, as [`crate::align::lexical::prepare`] makes them.
+///
+/// In three steps: what cannot train is refused before any work (word links
+/// that do not fit, too many candidates, a kernel the linear solver cannot
+/// take); what every model tried shares is prepared once (`prepare`: with
+/// `hist` the first pass, then every candidate's features); then one model
+/// per setting tried on dev, the best kept (`search_settings`).
 pub fn train(
     train_corpus: &Corpus,
     dev: Option<&Corpus>,
@@ -199,7 +205,6 @@ pub fn train(
     options: &TrainOptions,
     progress: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignError> {
-    let lexicon = &lexical.lexicon;
     let train_links: &[WordAlignment] = lexical.links.first().map_or(&[], Vec::as_slice);
     let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
     if train_links.len() != train_corpus.len() {
@@ -211,8 +216,23 @@ pub fn train(
     if let (Solver::Linear, Some(component)) = (options.solver, options.spec.non_explicit_component()) {
         return Err(AlignError::NotExplicit { spec: options.spec.to_string(), component });
     }
-    // hist: the first pass (this spec without hist), tuned as any model,
-    // and its cross-validated outputs on the training pairs.
+    let (first_pass, prepared) = prepare(train_corpus, dev, lexical, options, progress)?;
+    search_settings(train_corpus, dev, &prepared, first_pass, lexical, options, progress)
+}
+
+/// What every model tried shares: with `hist`, the first pass (this spec
+/// without hist, tuned as any model) and its cross-validated outputs on the
+/// training pairs; the training candidates' features, unpruned; and the
+/// positives the pruning bounds come from (dev's, else train's).
+fn prepare(
+    train_corpus: &Corpus,
+    dev: Option<&Corpus>,
+    lexical: &LexicalSetup,
+    options: &TrainOptions,
+    progress: &mut dyn Observer,
+) -> Result<(Option<Box<AlignmentModel>>, Prepared), AlignError> {
+    let train_links: &[WordAlignment] = lexical.links.first().map_or(&[], Vec::as_slice);
+    let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
     let (first_pass, history) = if options.spec.history {
         let first_options = TrainOptions { spec: options.spec.without_history(), ..options.clone() };
         let first = train(train_corpus, dev, lexical, &first_options, progress)?;
@@ -221,12 +241,6 @@ pub fn train(
     } else {
         (None, None)
     };
-    let quantiles = match dev {
-        Some(_) if !options.tune_prune_quantiles.is_empty() => options.tune_prune_quantiles.clone(),
-        _ => vec![options.prune_quantile],
-    };
-    // Features of every candidate, unpruned, and the positives the pruning
-    // bounds come from (dev's, else train's): the same for every quantile.
     let all = featurize(
         train_corpus,
         |p| lexical.train_lexicon(p),
@@ -237,23 +251,44 @@ pub fn train(
     )?;
     let tuning_positives = match dev {
         Some(d) => {
-            let f = featurize(d, |_| lexicon, dev_links, options.candidates, &Thresholds::default(), progress)?;
+            let f =
+                featurize(d, |_| &lexical.lexicon, dev_links, options.candidates, &Thresholds::default(), progress)?;
             positive_features(d, &f)
         }
         None => positive_features(train_corpus, &all),
     };
-    let prepared = Prepared { all, tuning_positives, history };
-    // Coordinate search on dev: the pruning quantile, then C, then the cost factor.
+    Ok((first_pass, Prepared { all, tuning_positives, history }))
+}
+
+/// A coordinate search on dev: each pruning quantile of
+/// `tune_prune_quantiles` (without dev, `prune_quantile` alone), then from
+/// the best so far each C of `tune_c`, each cost factor of
+/// `tune_cost_factor` and each negative share of `tune_negative_ratio`;
+/// the model with the best dev F is kept (the first of equals).
+fn search_settings(
+    train_corpus: &Corpus,
+    dev: Option<&Corpus>,
+    prepared: &Prepared,
+    first_pass: Option<Box<AlignmentModel>>,
+    lexical: &LexicalSetup,
+    options: &TrainOptions,
+    progress: &mut dyn Observer,
+) -> Result<AlignmentModel, AlignError> {
+    let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
+    let quantiles = match dev {
+        Some(_) if !options.tune_prune_quantiles.is_empty() => options.tune_prune_quantiles.clone(),
+        _ => vec![options.prune_quantile],
+    };
     let mut best: Option<(AlignmentModel, TrainOptions)> = None;
     let try_options = |opts: TrainOptions,
                        best: &mut Option<(AlignmentModel, TrainOptions)>,
                        progress: &mut dyn Observer|
      -> Result<(), AlignError> {
-        let mut model = train_at_quantile(train_corpus, dev, &prepared, lexical, &opts, progress)?;
+        let mut model = train_at_quantile(train_corpus, dev, prepared, lexical, &opts, progress)?;
         model.first_pass = first_pass.clone();
         if let Some(d) = dev {
             let calibrate = opts.threshold == DecisionThreshold::Calibrated;
-            let counts = evaluate_on_dev(&mut model, lexicon, d, dev_links, calibrate, progress)?;
+            let counts = evaluate_on_dev(&mut model, &lexical.lexicon, d, dev_links, calibrate, progress)?;
             model.summary.dev_f = Some(counts.f());
             model.summary.dev = Some(counts);
         }
@@ -412,7 +447,15 @@ fn positive_features(corpus: &Corpus, f: &Featurized) -> Vec<PlainFeatures> {
 
 /// One model at `options.prune_quantile`, from the training candidates'
 /// features, the positives the pruning bounds come from and (`hist`) the
-/// first pass's outputs on the training pairs.
+/// first pass's outputs on the training pairs, in six steps:
+/// 1. the pruning bounds: all but `prune_quantile` of the positives on each
+///    pruning feature ([`Thresholds::from_positive_quantile`]);
+/// 2. the examples ([`sample_examples`]): every positive, the negatives that
+///    survive pruning, sampled to the caps;
+/// 3. their context and history features (`ctx`, `hist`; [`example_extras`]);
+/// 4. their kernel instances over one structure index ([`kernel_instances`]);
+/// 5. the SVM over them ([`solve`]), whose support vectors and ρ make the model;
+/// 6. with `platt`, Platt's sigmoid fitted on dev decision values ([`fit_platt`]).
 fn train_at_quantile(
     train_corpus: &Corpus,
     dev: Option<&Corpus>,
@@ -422,18 +465,89 @@ fn train_at_quantile(
     progress: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignError> {
     let Prepared { all, tuning_positives, history } = prepared;
-    let history = history.as_deref();
-    let lexicon = &lexical.lexicon;
-    let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
     // Negative instances are pruned at the quantile (paper §6.3), and
     // aligning prunes the same way: a classifier that never saw the pruned
     // region must not be asked about it (trying otherwise cost 3 F on nl-en).
     let thresholds = Thresholds::from_positive_quantile(tuning_positives, options.prune_quantile);
+    let mut summary = TrainingSummary { pairs: train_corpus.len(), ..Default::default() };
+    let examples = sample_examples(train_corpus, all, &thresholds, options, &mut summary)?;
+    let spec = &options.spec;
+    let extras = example_extras(train_corpus, all, lexical, history.as_deref(), spec, &examples.chosen);
+    let (index, instances) = kernel_instances(train_corpus, all, spec, &examples.chosen, &extras)?;
+    let refs: Vec<&Instance> = instances.iter().collect();
+    if progress.progress(Progress::new(Stage::Kernels.name(), 0, 1)).is_break() {
+        return Err(AlignError::Cancelled);
+    }
+    let kernel = CompositeKernel::new(spec, &index, &refs);
+    let (model, cost_factor) = solve(&kernel, &refs, &examples, options, progress)?;
+    summary.svm_iterations = model.stats.iterations;
+    summary.kernel_evals = model.stats.kernel_evals;
+    (summary.c, summary.cost_factor) = (options.c, cost_factor);
 
-    // 3. Examples: all positives, negatives that survive pruning (sampled).
+    let support_vectors: Vec<SupportVector> = model
+        .sv_indices
+        .iter()
+        .zip(&model.sv_coef)
+        .map(|(&i, &coef)| {
+            let ((p, k), _) = examples.chosen[i];
+            let (pair, c) = (&train_corpus.pairs[p], &all.candidates[p][k]);
+            SupportVector {
+                source: pair.source.subtree_bracketed(c.source),
+                target: pair.target.subtree_bracketed(c.target),
+                plain: c.features.to_vec(),
+                context: extras.contexts[i].clone(),
+                history: extras.histories[i].clone(),
+                coef,
+            }
+        })
+        .collect();
+    let mut aligned = AlignmentModel {
+        format: FORMAT.into(),
+        version: VERSION,
+        spec: spec.clone(),
+        candidates: options.candidates,
+        thresholds,
+        support_vectors,
+        rho: model.rho,
+        posterior: Posterior::Sigmoid,
+        threshold: match options.threshold {
+            DecisionThreshold::Fixed(t) => t,
+            DecisionThreshold::Calibrated => 0.0,
+        },
+        lexicon: lexical.model.clone(),
+        summary,
+        first_pass: None,
+    };
+    let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
+    if options.platt {
+        if let Some(d) = dev.filter(|d| dev_links.len() == d.len()) {
+            aligned.posterior = fit_platt(&aligned, &lexical.lexicon, d, dev_links, progress)?;
+        }
+    }
+    Ok(aligned)
+}
+
+/// The training examples: candidates as `(pair, candidate)` indices with
+/// their labels (+1 gold-linked, −1 not), positives first.
+struct Examples {
+    chosen: Vec<((usize, usize), f64)>,
+    positives: usize,
+    negatives: usize,
+}
+
+/// Every positive candidate, and the negatives that survive pruning by
+/// `thresholds`, sampled (seeded) to at most `max_negative_ratio` negatives
+/// per positive, then both in proportion to at most `max_examples`; the
+/// counts go into `summary`.
+fn sample_examples(
+    train_corpus: &Corpus,
+    all: &Featurized,
+    thresholds: &Thresholds,
+    options: &TrainOptions,
+    summary: &mut TrainingSummary,
+) -> Result<Examples, AlignError> {
     let mut positives = Vec::new();
     let mut negatives = Vec::new();
-    let mut summary = TrainingSummary { pairs: train_corpus.len(), ..Default::default() };
     for (p, (pair, cands)) in train_corpus.pairs.iter().zip(&all.candidates).enumerate() {
         let gold = gold_set(pair);
         summary.candidates += cands.len();
@@ -466,17 +580,32 @@ fn train_at_quantile(
         rng.sample(&mut positives, keep_pos);
         rng.sample(&mut negatives, options.max_examples.saturating_sub(keep_pos).max(1));
     }
-    let examples: Vec<((usize, usize), f64)> =
+    let chosen: Vec<((usize, usize), f64)> =
         positives.iter().map(|&e| (e, 1.0)).chain(negatives.iter().map(|&e| (e, -1.0))).collect();
-    summary.examples = examples.len();
+    summary.examples = chosen.len();
     summary.positives_sampled = positives.len();
+    Ok(Examples { chosen, positives: positives.len(), negatives: negatives.len() })
+}
 
-    // 4. Kernel instances over one structure index.
-    let spec = &options.spec;
-    let mut index = StructureIndex::new(spec.lambda);
-    let indexed: Vec<_> =
-        train_corpus.pairs.iter().map(|p| (index.index_tree(&p.source), index.index_tree(&p.target))).collect();
-    // ctx and hist of the examples, one feature table per tree pair.
+/// The features of the examples beyond the plain ones, one per example.
+struct ExampleExtras {
+    /// `ctx`: the context features.
+    contexts: Vec<Option<ContextFeatures>>,
+    /// `hist`: the first pass's history features.
+    histories: Vec<Option<Vec<f64>>>,
+}
+
+/// The context (`ctx`) and history (`hist`) features of the examples, pair
+/// by pair: one context feature table per tree pair, from the lexicon that
+/// pair is featurised with.
+fn example_extras(
+    train_corpus: &Corpus,
+    all: &Featurized,
+    lexical: &LexicalSetup,
+    history: Option<&[FirstPassOutput]>,
+    spec: &KernelSpec,
+    examples: &[((usize, usize), f64)],
+) -> ExampleExtras {
     let train_links: &[WordAlignment] = lexical.links.first().map_or(&[], Vec::as_slice);
     let mut contexts: Vec<Option<ContextFeatures>> = vec![None; examples.len()];
     let mut histories: Vec<Option<Vec<f64>>> = vec![None; examples.len()];
@@ -503,6 +632,24 @@ fn train_at_quantile(
             }
         }
     }
+    ExampleExtras { contexts, histories }
+}
+
+/// The examples as kernel instances over one structure index (every
+/// training tree indexed, then each example's sub-tree keys and context);
+/// with SST or RdSST BTKs, each key checked once against the limit on
+/// matched node pairs, which then bounds every evaluation between them
+/// ([`crate::kernel::index::SubTreeKey::self_node_pairs`]).
+fn kernel_instances(
+    train_corpus: &Corpus,
+    all: &Featurized,
+    spec: &KernelSpec,
+    examples: &[((usize, usize), f64)],
+    extras: &ExampleExtras,
+) -> Result<(StructureIndex, Vec<Instance>), AlignError> {
+    let mut index = StructureIndex::new(spec.lambda);
+    let indexed: Vec<_> =
+        train_corpus.pairs.iter().map(|p| (index.index_tree(&p.source), index.index_tree(&p.target))).collect();
     let instances: Vec<Instance> = examples
         .iter()
         .enumerate()
@@ -512,34 +659,40 @@ fn train_at_quantile(
                 source: index.subtree_key(&pair.source, &indexed[p].0, c.source),
                 target: index.subtree_key(&pair.target, &indexed[p].1, c.target),
                 plain: c.features.to_vec(),
-                context: contexts[e].as_ref().map(|x| context_key(&mut index, x)),
-                history: histories[e].clone(),
+                context: extras.contexts[e].as_ref().map(|x| context_key(&mut index, x)),
+                history: extras.histories[e].clone(),
             }
         })
         .collect();
-    // SST sums are bounded: every key checked once bounds every evaluation
-    // between them (SubTreeKey::self_node_pairs).
     if spec.btks.iter().any(|&(_, space)| matches!(space, Space::Sst | Space::RdSst)) {
-        for (x, &((p, k), _)) in instances.iter().zip(&examples) {
+        for (x, &((p, k), _)) in instances.iter().zip(examples) {
             let c = &all.candidates[p][k];
             for (key, side, node) in [(&x.source, "source", c.source), (&x.target, "target", c.target)] {
                 key.check(DEFAULT_MAX_NODE_PAIRS).map_err(|error| AlignError::Kernel { pair: p, side, node, error })?;
             }
         }
     }
-    let refs: Vec<&Instance> = instances.iter().collect();
-    if progress.progress(Progress::new(Stage::Kernels.name(), 0, 1)).is_break() {
-        return Err(AlignError::Cancelled);
-    }
-    let kernel = CompositeKernel::new(spec, &index, &refs);
+    Ok((index, instances))
+}
 
-    // 5. The SVM: SMO, or dual coordinate descent when the features are explicit.
-    let y: Vec<f64> = examples.iter().map(|&(_, label)| label).collect();
-    let n_pos = positives.len() as f64;
-    let n_neg = negatives.len() as f64;
+/// The SVM over the examples' instances: SMO, or dual coordinate descent
+/// when the kernel's features are explicit (`--solver linear`), with
+/// `C+ = C · j` and `C− = C`, `j` the cost factor (given, or the ratio of
+/// negatives to positives clamped to 1..4); returns the SVM and `j`.
+fn solve(
+    kernel: &CompositeKernel<'_>,
+    refs: &[&Instance],
+    examples: &Examples,
+    options: &TrainOptions,
+    progress: &mut dyn Observer,
+) -> Result<(svm::SvmModel, f64), AlignError> {
+    let spec = &options.spec;
+    let y: Vec<f64> = examples.chosen.iter().map(|&(_, label)| label).collect();
+    let n_pos = examples.positives as f64;
+    let n_neg = examples.negatives as f64;
     let j = options.cost_factor.unwrap_or((n_neg / n_pos).clamp(1.0, 4.0));
     let params = SvmParams { c_pos: options.c * j, c_neg: options.c, ..options.svm.clone() };
-    let eval = |i: usize, k: usize| kernel.eval(&refs, i, k);
+    let eval = |i: usize, k: usize| kernel.eval(refs, i, k);
     let (stage, eps) = match options.solver {
         Solver::Smo => (Stage::Svm, params.eps),
         Solver::Linear => (Stage::LinearSvm, primal::DEFAULT_EPS),
@@ -554,7 +707,7 @@ fn train_at_quantile(
     };
     let model = match options.solver {
         Solver::Smo => svm::train_with_progress(&eval, &y, &params, &mut report),
-        Solver::Linear => primal::train(&kernel, &refs, &y, &params, options.seed, &mut report).ok_or_else(|| {
+        Solver::Linear => primal::train(kernel, refs, &y, &params, options.seed, &mut report).ok_or_else(|| {
             let component = spec.non_explicit_component().unwrap_or_default();
             AlignError::NotExplicit { spec: spec.to_string(), component }
         })?,
@@ -563,62 +716,29 @@ fn train_at_quantile(
         svm::SvmError::Cancelled => AlignError::Cancelled,
         e => AlignError::Svm(e),
     })?;
-    summary.svm_iterations = model.stats.iterations;
-    summary.kernel_evals = model.stats.kernel_evals;
-    (summary.c, summary.cost_factor) = (options.c, j);
+    Ok((model, j))
+}
 
-    let support_vectors: Vec<SupportVector> = model
-        .sv_indices
-        .iter()
-        .zip(&model.sv_coef)
-        .map(|(&i, &coef)| {
-            let ((p, k), _) = examples[i];
-            let (pair, c) = (&train_corpus.pairs[p], &all.candidates[p][k]);
-            SupportVector {
-                source: pair.source.subtree_bracketed(c.source),
-                target: pair.target.subtree_bracketed(c.target),
-                plain: c.features.to_vec(),
-                context: contexts[i].clone(),
-                history: histories[i].clone(),
-                coef,
-            }
-        })
-        .collect();
-    let mut aligned = AlignmentModel {
-        format: FORMAT.into(),
-        version: VERSION,
-        spec: spec.clone(),
-        candidates: options.candidates,
-        thresholds,
-        support_vectors,
-        rho: model.rho,
-        posterior: Posterior::Sigmoid,
-        threshold: match options.threshold {
-            DecisionThreshold::Fixed(t) => t,
-            DecisionThreshold::Calibrated => 0.0,
-        },
-        lexicon: lexical.model.clone(),
-        summary,
-        first_pass: None,
-    };
-
-    // 6. Platt's sigmoid on dev decision values, if asked.
-    if options.platt {
-        if let Some(d) = dev.filter(|d| dev_links.len() == d.len()) {
-            if progress.progress(Progress::new(Stage::Posterior.name(), 0, 1)).is_break() {
-                return Err(AlignError::Cancelled);
-            }
-            let scorer = Scorer::new(&aligned, lexicon)?;
-            let (mut dv, mut dy) = (Vec::new(), Vec::new());
-            for (pair, links) in d.pairs.iter().zip(dev_links) {
-                let gold = gold_set(pair);
-                for d in scorer.decisions(pair, links) {
-                    dv.push(d.value);
-                    dy.push(if gold.contains(&(d.candidate.source, d.candidate.target)) { 1.0 } else { -1.0 });
-                }
-            }
-            aligned.posterior = svm::fit_platt(&dv, &dy)?;
+/// Platt's sigmoid fitted on the decision values of the dev candidates
+/// (with their gold labels) under `model`.
+fn fit_platt(
+    model: &AlignmentModel,
+    lexicon: &Lexicon,
+    dev: &Corpus,
+    dev_links: &[WordAlignment],
+    progress: &mut dyn Observer,
+) -> Result<Posterior, AlignError> {
+    if progress.progress(Progress::new(Stage::Posterior.name(), 0, 1)).is_break() {
+        return Err(AlignError::Cancelled);
+    }
+    let scorer = Scorer::new(model, lexicon)?;
+    let (mut dv, mut dy) = (Vec::new(), Vec::new());
+    for (pair, links) in dev.pairs.iter().zip(dev_links) {
+        let gold = gold_set(pair);
+        for d in scorer.decisions(pair, links) {
+            dv.push(d.value);
+            dy.push(if gold.contains(&(d.candidate.source, d.candidate.target)) { 1.0 } else { -1.0 });
         }
     }
-    Ok(aligned)
+    Ok(svm::fit_platt(&dv, &dy)?)
 }
