@@ -208,6 +208,19 @@ mod tests {
     }
 
     #[test]
+    fn only_candidates_above_the_threshold_are_searched_by_their_posterior() {
+        let (s, t) = trees();
+        // D: (4,4) 0.5, (1,1) 2.0, (6,6) exactly at the threshold, (6,1) 1.0 (its target taken by (1,1)).
+        let decided = [(4, 4, 0.5), (1, 1, 2.0), (6, 6, 0.0), (6, 1, 1.0)];
+        let search = search_decided(&s, &t, decided, 0.0, |d| d / 10.0);
+        assert_eq!(search.links, [(1, 1), (4, 4)]);
+        assert_eq!(search.steps.len(), 3);
+        assert_eq!(search.steps[0].candidate, Scored::new(1, 1, 0.2));
+        assert_eq!(search.steps[1].outcome, Outcome::Blocked { by: (1, 1), criterion: Criterion::LinkedOnce });
+        assert_eq!(search_links(&search), [Link::good(1, 1), Link::good(4, 4)]);
+    }
+
+    #[test]
     fn search_log_says_who_blocked_whom() {
         let (s, t) = trees();
         let c = [Scored::new(4, 4, 0.9), Scored::new(6, 1, 0.8), Scored::new(6, 6, 0.7), Scored::new(1, 1, 0.7)];
