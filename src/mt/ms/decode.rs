@@ -379,12 +379,161 @@ fn keep_best(v: &mut Vec<MsOption>, options: &MsDecodeOptions) {
     v.truncate(options.span_limit.max(1));
 }
 
+/// What the options of each start word are made from: the sentence's
+/// phrase pairs and MS index, the weights and the decoder's settings.
+struct StartOptions<'m, 'a> {
+    model: &'m MsTables<'a>,
+    options: &'m MsDecodeOptions,
+    source: &'m Tree,
+    w: &'m [f64],
+    phrases: &'m SentencePhrases,
+    index: &'m MsIndex<'m>,
+    /// The POS nodes in word order (the `i`-th over word `i`).
+    pos_nodes: Vec<NodeId>,
+    max_words: usize,
+}
+
+impl StartOptions<'_, '_> {
+    /// The options of every span `s..e` that starts at word `s`, one list
+    /// per `e` from `s + 1`: the translations of each span's scope (k-best
+    /// per target length, reranked with the LM inside the scope), then
+    /// options of the RM pairs of the table ([`Self::rm_options`]), of glue
+    /// ([`Self::glue_options`]) and, with `phrase_fallback`, of single phrase
+    /// pairs ([`Self::phrase_options`]), in that order.
+    fn spans_from(&self, s: usize) -> Vec<Vec<MsOption>> {
+        let (model, options, phrases) = (self.model, self.options, self.phrases);
+        let found = self.found_rms(s);
+        let phrase_end = if options.phrase_fallback {
+            phrases.by_start[s].iter().map(|&k| phrases.phrases[k as usize].end).max().unwrap_or(s + 1)
+        } else {
+            s + 1
+        };
+        let max_end = found.iter().map(|f| f.0).max().unwrap_or(s + 1).max(phrase_end);
+        // Translations of s..e for every e, k-best per (end, length).
+        let dp_k = options.inner_k.max(1).max(3);
+        let mut inner = inner_translations(&phrases.phrases, &phrases.by_start, s, max_end, dp_k, self.w[F_DISTORTION]);
+        rerank_with_scope_lm(&mut inner, phrases, model.lm, self.w[F_LM]);
+        let builder = OptionBuilder { model, w: self.w, phrases, source: self.source, start: s };
+        let mut span_opts: Vec<Vec<MsOption>> = vec![Vec::new(); max_end - s];
+        self.rm_options(&builder, &found, &inner, &mut span_opts);
+        self.glue_options(&builder, &found, &inner, &mut span_opts);
+        if options.phrase_fallback {
+            self.phrase_options(&builder, &mut span_opts);
+        }
+        span_opts
+    }
+
+    /// The source RMs starting at word `s` that the RM table has: their
+    /// end, structure string and MS roots.
+    fn found_rms(&self, s: usize) -> Vec<(usize, String, Vec<NodeId>)> {
+        let rms = self.index.rms_from(s, self.model.limits.max_ms.max(1), self.max_words);
+        rms.into_iter()
+            .filter_map(|roots| {
+                let end = roots.last().map(|&m| self.source.span(m).end)?;
+                let rm = self.index.rm_string(&roots);
+                (!self.model.rm_table.lookup(&rm).0.is_empty()).then_some((end, rm, roots))
+            })
+            .collect()
+    }
+
+    /// For each found source RM, its best `rm_limit` target RMs, each with
+    /// the best `inner_k` translations of the scope of the target RM's length.
+    fn rm_options(
+        &self,
+        builder: &OptionBuilder<'_, '_>,
+        found: &[(usize, String, Vec<NodeId>)],
+        inner: &[Vec<Vec<Inner>>],
+        span_opts: &mut [Vec<MsOption>],
+    ) {
+        let (model, s) = (self.model, builder.start);
+        for (e, rm, roots) in found {
+            let (entries, targets) = model.rm_table.lookup(rm);
+            let take = self.options.rm_limit.min(entries.len());
+            for (entry, t) in entries[..take].iter().zip(targets) {
+                let Some(cands) = inner.get(e - s - 1).and_then(|by_len| by_len.get(t.words)) else { continue };
+                for inn in cands.iter().take(self.options.inner_k.max(1)) {
+                    let tokens = match model.reading.structure_tokens {
+                        StructureTokens::Ms => &t.ms,
+                        StructureTokens::Roots => &t.roots,
+                    };
+                    let choice = RmChoice {
+                        source_rm: rm,
+                        source_roots: roots,
+                        target_rm: entry.target.clone(),
+                        target: TargetShape { tokens, roots: &t.roots, leaves: &t.leaves },
+                        p: (entry.p_e_given_f, entry.p_f_given_e),
+                        glue: false,
+                    };
+                    span_opts[e - s - 1].push(builder.option(*e, inn, choice));
+                }
+            }
+        }
+    }
+
+    /// Glue: a word that no RM pair can translate gets its best
+    /// translations with a flat target structure of word tags; with
+    /// `unseen_targets`, so does every found source RM's scope.
+    fn glue_options(
+        &self,
+        builder: &OptionBuilder<'_, '_>,
+        found: &[(usize, String, Vec<NodeId>)],
+        inner: &[Vec<Vec<Inner>>],
+        span_opts: &mut [Vec<MsOption>],
+    ) {
+        let (s, inner_keep) = (builder.start, self.options.inner_k.max(1));
+        if span_opts[0].is_empty() {
+            let mut all: Vec<&Inner> = inner.first().map_or(Vec::new(), |v| v.iter().flatten().collect());
+            all.sort_by(|a, b| b.score.total_cmp(&a.score));
+            let src_rm = self.pos_nodes.get(s).map_or(String::new(), |&p| self.index.ms_string(p).to_string());
+            let roots: Vec<NodeId> = self.pos_nodes.get(s).copied().into_iter().collect();
+            for inn in all.into_iter().take(inner_keep) {
+                span_opts[0].push(builder.glue(s + 1, inn, &src_rm, &roots));
+            }
+        }
+        if self.options.unseen_targets {
+            let mut done: Vec<usize> = Vec::new();
+            for (e, rm, roots) in found {
+                if done.contains(e) {
+                    continue;
+                }
+                done.push(*e);
+                let mut all: Vec<&Inner> = inner.get(e - s - 1).map_or(Vec::new(), |v| v.iter().flatten().collect());
+                all.sort_by(|a, b| b.score.total_cmp(&a.score));
+                for inn in all.into_iter().take(inner_keep) {
+                    span_opts[e - s - 1].push(builder.glue(*e, inn, rm, roots));
+                }
+            }
+        }
+    }
+
+    /// Each phrase pair starting at the builder's word as an option of its
+    /// own (the words' POS nodes as the source RM); a one-word phrase only
+    /// where the word has no glue option yet.
+    fn phrase_options(&self, builder: &OptionBuilder<'_, '_>, span_opts: &mut [Vec<MsOption>]) {
+        let (phrases, s) = (self.phrases, builder.start);
+        for &k in &phrases.by_start[s] {
+            let ph = &phrases.phrases[k as usize];
+            if ph.end == s + 1 && span_opts[0].iter().any(|o| o.glue) {
+                continue;
+            }
+            let inn = Inner { phrases: vec![k], words: ph.target.len(), score: ph.estimate, distortion: 0.0 };
+            let roots: Vec<NodeId> = self.pos_nodes.get(s..ph.end).map_or(Vec::new(), <[NodeId]>::to_vec);
+            let src_rm = self.index.rm_string(&roots);
+            span_opts[ph.end - s - 1].push(builder.glue(ph.end, &inn, &src_rm, &roots));
+        }
+    }
+}
+
 impl<'a> MsSearch<'a> {
     /// Collects the options of `source` under `model` and `weights`
-    /// (module documentation of [`crate::mt::ms`]): for each start word, the
-    /// source RMs found in the RM table, each with its best target RMs and
-    /// the best translations of its scope of the target RM's length; glue
-    /// options where no RM pair applies; the best few of each span kept.
+    /// (module documentation of [`crate::mt::ms`]): the sentence's words
+    /// looked up, unknown ones treated ([`SourceWords`]), and its phrase
+    /// pairs collected; its decomposition into MS, indexed by start word;
+    /// then for each start word the options of every span that starts there
+    /// (`StartOptions::spans_from`: source RMs found in the RM table, each
+    /// with its best target RMs and the best translations of its scope of the
+    /// target RM's length; glue options where no RM pair applies), the best
+    /// few of each span kept.
     pub fn new(model: &MsTables<'a>, source: &Tree, weights: &[f64], options: &MsDecodeOptions) -> MsSearch<'a> {
         let words = SourceWords::prepare(
             source.words(),
@@ -401,95 +550,11 @@ impl<'a> MsSearch<'a> {
         let d = Decomposition::new(source, model.constraints);
         let index = MsIndex::new(&d, max_words);
         let pos_nodes: Vec<usize> = (0..source.len()).filter(|&p| source.is_pos(p)).collect();
-        let inner_keep = options.inner_k.max(1);
-        let dp_k = inner_keep.max(3);
+        let starts =
+            StartOptions { model, options, source, w: &w, phrases: &phrases, index: &index, pos_nodes, max_words };
         let mut opts: Vec<MsOption> = Vec::new();
         for s in 0..n {
-            // Source RMs starting at s found in the RM table: (end, structure string, MS roots).
-            let rms = index.rms_from(s, model.limits.max_ms.max(1), max_words);
-            let found: Vec<(usize, String, &[NodeId])> = rms
-                .iter()
-                .filter_map(|roots| {
-                    let end = roots.last().map(|&m| source.span(m).end)?;
-                    let rm = index.rm_string(roots);
-                    (!model.rm_table.lookup(&rm).0.is_empty()).then_some((end, rm, roots.as_slice()))
-                })
-                .collect();
-            let phrase_end = if options.phrase_fallback {
-                phrases.by_start[s].iter().map(|&k| phrases.phrases[k as usize].end).max().unwrap_or(s + 1)
-            } else {
-                s + 1
-            };
-            let max_end = found.iter().map(|f| f.0).max().unwrap_or(s + 1).max(phrase_end);
-            // Translations of s..e for every e, k-best per (end, length).
-            let mut inner = inner_translations(&phrases.phrases, &phrases.by_start, s, max_end, dp_k, w[F_DISTORTION]);
-            rerank_with_scope_lm(&mut inner, &phrases, model.lm, w[F_LM]);
-            let builder = OptionBuilder { model, w: &w, phrases: &phrases, source, start: s };
-            let mut span_opts: Vec<Vec<MsOption>> = vec![Vec::new(); max_end - s];
-            for (e, rm, roots) in &found {
-                let (entries, targets) = model.rm_table.lookup(rm);
-                let take = options.rm_limit.min(entries.len());
-                for (entry, t) in entries[..take].iter().zip(targets) {
-                    let Some(cands) = inner.get(e - s - 1).and_then(|by_len| by_len.get(t.words)) else { continue };
-                    for inn in cands.iter().take(inner_keep) {
-                        let tokens = match model.reading.structure_tokens {
-                            StructureTokens::Ms => &t.ms,
-                            StructureTokens::Roots => &t.roots,
-                        };
-                        let choice = RmChoice {
-                            source_rm: rm,
-                            source_roots: roots,
-                            target_rm: entry.target.clone(),
-                            target: TargetShape { tokens, roots: &t.roots, leaves: &t.leaves },
-                            p: (entry.p_e_given_f, entry.p_f_given_e),
-                            glue: false,
-                        };
-                        span_opts[e - s - 1].push(builder.option(*e, inn, choice));
-                    }
-                }
-            }
-            // Glue: a word that no RM pair can translate gets its best
-            // translations with a flat target structure of word tags; with
-            // `unseen_targets`, so does every source RM's scope.
-            if span_opts[0].is_empty() {
-                let mut all: Vec<&Inner> = inner.first().map_or(Vec::new(), |v| v.iter().flatten().collect());
-                all.sort_by(|a, b| b.score.total_cmp(&a.score));
-                let src_rm = pos_nodes.get(s).map_or(String::new(), |&p| index.ms_string(p).to_string());
-                let roots: Vec<NodeId> = pos_nodes.get(s).copied().into_iter().collect();
-                for inn in all.into_iter().take(inner_keep) {
-                    span_opts[0].push(builder.glue(s + 1, inn, &src_rm, &roots));
-                }
-            }
-            if options.unseen_targets {
-                let mut done: Vec<usize> = Vec::new();
-                for (e, rm, roots) in &found {
-                    if done.contains(e) {
-                        continue;
-                    }
-                    done.push(*e);
-                    let mut all: Vec<&Inner> =
-                        inner.get(e - s - 1).map_or(Vec::new(), |v| v.iter().flatten().collect());
-                    all.sort_by(|a, b| b.score.total_cmp(&a.score));
-                    for inn in all.into_iter().take(inner_keep) {
-                        span_opts[e - s - 1].push(builder.glue(*e, inn, rm, roots));
-                    }
-                }
-            }
-            if options.phrase_fallback {
-                // Each phrase pair as an option of its own (the words' POS nodes as the
-                // source RM); a one-word phrase only where the word has no glue option yet.
-                for &k in &phrases.by_start[s] {
-                    let ph = &phrases.phrases[k as usize];
-                    if ph.end == s + 1 && span_opts[0].iter().any(|o| o.glue) {
-                        continue;
-                    }
-                    let inn = Inner { phrases: vec![k], words: ph.target.len(), score: ph.estimate, distortion: 0.0 };
-                    let roots: Vec<NodeId> = pos_nodes.get(s..ph.end).map_or(Vec::new(), <[NodeId]>::to_vec);
-                    let src_rm = index.rm_string(&roots);
-                    span_opts[ph.end - s - 1].push(builder.glue(ph.end, &inn, &src_rm, &roots));
-                }
-            }
-            for mut v in span_opts {
+            for mut v in starts.spans_from(s) {
                 keep_best(&mut v, options);
                 opts.extend(v);
             }
