@@ -6,3 +6,4 @@ pub mod links;
 pub mod svg;
 pub mod text;
 pub mod tiger;
+pub mod tree_stream;
