@@ -53,7 +53,7 @@
 //!
 //! # Example
 //! ```
-//! use treelink::io::tiger::parse_tiger;
+//! use treelink::tiger::parse_tiger;
 //! let xml = r#"<corpus id="c"><body><s id="s1"><graph root="s1_500">
 //!   <terminals><t id="s1_1" word="den" pos="ART"/><t id="s1_2" word="Mann" pos="NN"/>
 //!   <t id="s1_3" word="sah" pos="VVFIN"/></terminals>
@@ -74,9 +74,12 @@ mod read;
 mod sta;
 mod xml;
 
-pub use convert::*;
-pub use export::*;
-pub use import::*;
-pub use read::*;
-pub use sta::*;
-pub use xml::*;
+pub use convert::{Change, ConvertedSentence, NodeName};
+pub use export::{export_pair, write_sta, write_tiger, ExportError, TigerExport, TreebankName};
+pub use import::{
+    import_pair, import_parsed, DropReason, DroppedLink, ImportOptions, ImportReport, PairIds, SentenceIds, Side,
+    SkippedSentenceLink, TigerImport,
+};
+pub use read::{parse_tiger, Edge, Nonterminal, Terminal, TigerCorpus, TigerSentence};
+pub use sta::{parse_sta, StaAlign, StaAlignment, StaKind, StaNode, StaTreebank};
+pub use xml::{Loc, TigerError, TigerErrorKind};
