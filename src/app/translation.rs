@@ -20,9 +20,9 @@ use crate::lexicon::WordAlignment;
 use crate::mt::decoder::NBestEntry;
 use crate::mt::model::{MtSystem, SystemKind, TrainingInfo, TranslationModel};
 use crate::mt::ms::{MsStep, MS_FEATURE_NAMES};
+use crate::mt::phrase::unknown::SourceNote;
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseStep, PHRASE_FEATURE_NAMES};
 use crate::mt::train::{train_system, word_alignments_with, MtTrainError, MtTrainSettings};
-use crate::mt::unknown::SourceNote;
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::{NodeId, Tree};
 
@@ -201,7 +201,7 @@ pub fn train_model(
 ) -> Result<TranslationModel, TranslationError> {
     let needs_subtree = t.extract != ExtractMethod::Word;
     // The lexicon of an in-engine word alignment also backs off unknown
-    // words (`mt::unknown`); given word links come without one.
+    // words (`mt::phrase::unknown`); given word links come without one.
     let mut settings = t.settings;
     let word_links = match t.word_links {
         Some(links) => links,
@@ -255,7 +255,7 @@ pub struct TranslationView {
     #[serde(default)]
     pub source_notes: Vec<SourceNote>,
     /// Per word of `words`, the index in `source_notes` of the treated
-    /// source word it comes from (`mt::unknown::target_provenance`).
+    /// source word it comes from (`mt::phrase::unknown::target_provenance`).
     #[serde(default)]
     pub provenance: Vec<Option<usize>>,
     /// Decoding time (filled in by the caller, who has the clock).

@@ -17,11 +17,11 @@ use treelink::limits::Limits;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::model::{MtSystem, SystemKind, TrainingInfo, TranslationModel};
 use treelink::mt::ms::{MsReading, RmEstimate, StructureTokens, MS_FEATURE_NAMES};
+use treelink::mt::phrase::unknown::{SourceNote, UnknownStats, UnknownWordOptions};
 use treelink::mt::phrase::ExtractMethod;
 use treelink::mt::phrase::PHRASE_FEATURE_NAMES;
 use treelink::mt::train::{self as mt_train, MtTrainSettings};
 use treelink::mt::tune::MertOptions;
-use treelink::mt::unknown::{SourceNote, UnknownStats, UnknownWordOptions};
 use treelink::tree::Tree;
 
 /// Settings shared by mt-train and mt-experiment.

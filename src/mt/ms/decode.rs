@@ -13,8 +13,8 @@ use crate::mt::decoder::{
 use crate::mt::lm::{LmState, NgramLm, WordId};
 use crate::mt::meta::structure::escape_label;
 use crate::mt::meta::{Constraints, Decomposition};
+use crate::mt::phrase::unknown::{SourceNote, SourceVocabulary, SourceWords, UnknownWordOptions};
 use crate::mt::phrase::{PhraseStep, PhraseTable};
-use crate::mt::unknown::{SourceNote, SourceVocabulary, SourceWords, UnknownWordOptions};
 use crate::tree::Tree;
 
 /// Settings of the meta-structure decoder.
@@ -88,7 +88,7 @@ pub struct MsTables<'a> {
     pub limits: RmLimits,
     /// `P` of an unseen RM pair (glue), both ways.
     pub unseen_rm_prob: f64,
-    /// Source word counts and the treatment of unknown words ([`crate::mt::unknown`]).
+    /// Source word counts and the treatment of unknown words ([`crate::mt::phrase::unknown`]).
     pub vocabulary: &'a SourceVocabulary,
     pub word_backoff: &'a PhraseTable,
     pub unknown: UnknownWordOptions,
@@ -750,7 +750,7 @@ pub struct MsTranslation {
     pub nbest: Vec<NBestEntry>,
     pub stats: SearchStats,
     /// The source words the phrase table did not know: passed through,
-    /// looked up in another casing, split or copied ([`crate::mt::unknown`]).
+    /// looked up in another casing, split or copied ([`crate::mt::phrase::unknown`]).
     #[serde(default)]
     pub source_notes: Vec<SourceNote>,
 }
@@ -758,10 +758,10 @@ pub struct MsTranslation {
 impl MsTranslation {
     /// Per word of the translation, the index in `source_notes` of the
     /// treated source word it comes from: through the phrase pairs inside
-    /// each RM pair's scope ([`crate::mt::unknown::target_provenance`]).
+    /// each RM pair's scope ([`crate::mt::phrase::unknown::target_provenance`]).
     pub fn provenance(&self) -> Vec<Option<usize>> {
         let phrases = self.derivation.iter().flat_map(|s| &s.phrases).map(|p| (p.source, p.target.len()));
-        crate::mt::unknown::target_provenance(phrases, &self.source_notes)
+        crate::mt::phrase::unknown::target_provenance(phrases, &self.source_notes)
     }
 }
 

@@ -229,12 +229,12 @@ use crate::corpus::Corpus;
 use crate::hash::FnvMap;
 use crate::mt::lm::{LmError, NgramLm, DEFAULT_ORDER};
 use crate::mt::meta::{Constraints, Decomposition};
+use crate::mt::phrase::unknown::{SourceVocabulary, SourceWords, UnknownWordOptions};
 use crate::mt::phrase::{
     aligned_pairs, check_training_lists, default_phrase_weights, subtree_span_pairs, CountError, PhraseTable,
     PhraseTableOptions, SpanPair,
 };
 use crate::mt::tune::{mert, MertOptions, MertReport};
-use crate::mt::unknown::{SourceVocabulary, SourceWords, UnknownWordOptions};
 use crate::progress::{Flow, Observer, Progress};
 use crate::rng::SplitMix64;
 use crate::tree::{NodeId, Tree};
@@ -388,7 +388,7 @@ pub struct MsSystemConfig {
     pub unseen_rm_prob: f64,
     pub decode: MsDecodeOptions,
     /// Unknown source words: pass-through, lexicon, casing, compound splitting
-    /// ([`crate::mt::unknown`]; default all; in a version-1 file: copied).
+    /// ([`crate::mt::phrase::unknown`]; default all; in a version-1 file: copied).
     #[serde(default = "UnknownWordOptions::copy_only")]
     pub unknown: UnknownWordOptions,
     /// The reading of the structure features (in a version-1 file: the paper's).
@@ -456,12 +456,12 @@ pub struct MsSystem {
     #[serde(default)]
     pub summary: MsTrainingSummary,
     /// Word counts of the training source sentences (unknown words' casing
-    /// and compound parts, [`crate::mt::unknown`]); empty in model files of
+    /// and compound parts, [`crate::mt::phrase::unknown`]); empty in model files of
     /// version 1, which then split no compound.
     #[serde(default)]
     pub vocabulary: SourceVocabulary,
     /// One-word translations from the word-alignment lexicon for training
-    /// words without a one-word phrase pair ([`crate::mt::unknown::lexicon_backoff`];
+    /// words without a one-word phrase pair ([`crate::mt::phrase::unknown::lexicon_backoff`];
     /// empty when trained from a given word alignment, and in version-1 files).
     #[serde(default)]
     pub word_backoff: PhraseTable,
@@ -593,7 +593,7 @@ impl MsSystem {
     }
 
     /// The sentence as the decoder looks it up: its unknown words treated
-    /// by the system's settings ([`crate::mt::unknown`]).
+    /// by the system's settings ([`crate::mt::phrase::unknown`]).
     pub fn source_words(&self, source: &[String]) -> SourceWords {
         SourceWords::prepare(
             source,

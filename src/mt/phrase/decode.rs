@@ -39,13 +39,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::table::PhraseTable;
+use super::unknown::{SourceNote, SourceWords};
 use crate::math::{dot, ln};
 use crate::mt::decoder::{
     beam_search, distinct_nbest, within_distortion_limit, BeamOptions, Coverage, Derivation, NBestEntry, SearchResult,
     SearchSpace, SearchStats,
 };
 use crate::mt::lm::{LmState, NgramLm, WordId};
-use crate::mt::unknown::{SourceNote, SourceWords};
 
 /// ln φ(f̄|ē).
 pub const F_INV_PHRASE: usize = 0;
@@ -148,7 +148,7 @@ impl<'a> PhraseSearch<'a> {
     }
 
     /// As [`PhraseSearch::new`], for a sentence whose unknown words were
-    /// treated ([`crate::mt::unknown`]): spans are looked up through it, and
+    /// treated ([`super::unknown`]): spans are looked up through it, and
     /// a word it leaves unknown is copied as written.
     pub fn for_words(
         table: &PhraseTable,
@@ -288,17 +288,17 @@ pub struct Translation {
     pub nbest: Vec<NBestEntry>,
     pub stats: SearchStats,
     /// The source words the phrase table did not know: passed through,
-    /// looked up in another casing, split or copied ([`crate::mt::unknown`]).
+    /// looked up in another casing, split or copied ([`super::unknown`]).
     #[serde(default)]
     pub source_notes: Vec<SourceNote>,
 }
 
 impl Translation {
     /// Per word of the translation, the index in `source_notes` of the
-    /// treated source word it comes from ([`crate::mt::unknown::target_provenance`]).
+    /// treated source word it comes from ([`super::unknown::target_provenance`]).
     pub fn provenance(&self) -> Vec<Option<usize>> {
         let phrases = self.derivation.iter().map(|p| (p.source, p.target.len()));
-        crate::mt::unknown::target_provenance(phrases, &self.source_notes)
+        super::unknown::target_provenance(phrases, &self.source_notes)
     }
 }
 
@@ -318,7 +318,7 @@ pub fn decode_phrase(
 }
 
 /// [`decode_phrase`] of a sentence whose unknown words were treated
-/// ([`crate::mt::unknown`]); the result lists them.
+/// ([`super::unknown`]); the result lists them.
 pub fn decode_phrase_words(
     table: &PhraseTable,
     lm: &NgramLm,

@@ -33,6 +33,7 @@ pub mod decode;
 pub mod extract;
 pub mod system;
 pub mod table;
+pub mod unknown;
 
 pub use decode::*;
 pub use extract::*;

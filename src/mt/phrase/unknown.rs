@@ -48,8 +48,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::table::{PhraseEntry, PhraseTable, DIR_LEX, DIR_PHRASE};
 use crate::lexicon::{Lexicon, NULL};
-use crate::mt::phrase::{PhraseEntry, PhraseTable, DIR_LEX, DIR_PHRASE};
 
 /// German linking elements (Fugenelemente) allowed between two parts of a compound.
 pub const LINKING_ELEMENTS: [&str; 4] = ["s", "es", "n", "en"];
