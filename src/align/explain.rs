@@ -65,7 +65,7 @@ impl PruneCheck {
 /// Every bound of `thresholds` on `features`, in the order of
 /// [`Thresholds::keeps`]; a candidate is kept when all pass.
 pub fn prune_checks(thresholds: &Thresholds, features: &PlainFeatures) -> Vec<PruneCheck> {
-    use PlainFeature::*;
+    use PlainFeature::{DepthDifference, DescendantDifference, Phi1, Phi2, Phi3, Phi4, SpanDifference};
     let check = |feature, bound, lower_bound| PruneCheck { feature, value: features.get(feature), bound, lower_bound };
     vec![
         check(Phi1, thresholds.min_inside[0], true),

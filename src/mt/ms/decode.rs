@@ -5,7 +5,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::extract::{MsIndex, RmLexicon, RmLimits, RmTable, TagLexicon};
-use super::*;
+use super::{
+    MsReading, StructureTokens, F_DISTORTION, F_GLUE, F_LM, F_PHRASES, F_RMS, F_RM_E_GIVEN_F, F_RM_F_GIVEN_E,
+    F_RM_LEX_E_GIVEN_F, F_RM_LEX_F_GIVEN_E, F_STRUCTURE, F_TAGS, F_UNKNOWN, F_WORDS, NUM_MS_FEATURES,
+};
 use crate::math::{dot, ln};
 use crate::mt::decoder::{
     beam_search, distinct_nbest, within_distortion_limit, BeamOptions, Coverage, NBestEntry, SearchSpace, SearchStats,
@@ -15,7 +18,7 @@ use crate::mt::meta::structure::escape_label;
 use crate::mt::meta::{Constraints, Decomposition};
 use crate::mt::phrase::unknown::{SourceNote, SourceVocabulary, SourceWords, UnknownWordOptions};
 use crate::mt::phrase::{PhraseStep, PhraseTable};
-use crate::tree::Tree;
+use crate::tree::{NodeId, Tree};
 
 /// Settings of the meta-structure decoder.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

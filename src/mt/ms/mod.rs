@@ -229,11 +229,9 @@ use crate::corpus::Corpus;
 use crate::hash::FnvMap;
 use crate::mt::lm::{LmError, NgramLm, DEFAULT_ORDER};
 use crate::mt::meta::{Constraints, Decomposition};
+use crate::mt::phrase::system::{aligned_pairs, check_training_lists, subtree_span_pairs};
 use crate::mt::phrase::unknown::{SourceVocabulary, SourceWords, UnknownWordOptions};
-use crate::mt::phrase::{
-    aligned_pairs, check_training_lists, default_phrase_weights, subtree_span_pairs, CountError, PhraseTable,
-    PhraseTableOptions, SpanPair,
-};
+use crate::mt::phrase::{default_phrase_weights, CountError, PhraseTable, PhraseTableOptions, SpanPair};
 use crate::mt::tune::{mert, MertOptions, MertReport};
 use crate::progress::{Flow, Observer, Progress};
 use crate::rng::SplitMix64;
