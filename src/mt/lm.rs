@@ -31,7 +31,7 @@
 //!
 //! where N_k(h•) counts the words x with a(hx) = k (k >= 3 for N3+), and
 //! the unigrams interpolate with the uniform distribution over the
-//! vocabulary without `<s>` (so `<unk>` gets γ(ε) / |V \ {<s>}|). The model
+//! vocabulary without `<s>` (so `<unk>` gets `γ(ε) / |V \ {<s>}|`). The model
 //! stores log10 p(w | h) for every seen n-gram and the backoff weight
 //! log10 γ(h) for every context; an unseen n-gram gets
 //! γ(h) p(w | h'), which is the interpolated value, so the stored model is

@@ -1,5 +1,5 @@
 //! TigerXML treebanks with Stockholm TreeAligner (STA) alignments: import a
-//! treebank pair with its alignment into a [`Corpus`], and export a corpus
+//! treebank pair with its alignment into a [`Corpus`](crate::corpus::Corpus), and export a corpus
 //! back to TigerXML + STA XML that the importer reads to the same corpus.
 //!
 //! # What it provides
@@ -7,7 +7,7 @@
 //!   `<graph root>`, `<terminals><t id word pos/>`, `<nonterminals><nt id
 //!   cat><edge idref/>`), keeping sentence and node ids. Secondary edges
 //!   (`<secedge>`) and everything in `<head>` are ignored.
-//! - [`TigerSentence::to_tree`]: one sentence as a [`Tree`], made the way the
+//! - [`TigerSentence::to_tree`]: one sentence as a [`Tree`](crate::tree::Tree), made the way the
 //!   bracketed files of `../shared/data` were made (see that README): POS
 //!   nodes from terminals, phrase nodes from nonterminals, children ordered
 //!   by their leftmost word; discontinuous constituents made continuous by
@@ -17,7 +17,7 @@
 //!   the nodes whose yield changed and a [`Change`] list saying what changed.
 //! - [`parse_sta`]: an STA alignment file (`<treebanks>`, `<sen-align>`,
 //!   `<align type="good|fuzzy">`; `<to-empty>` is ignored).
-//! - [`import_pair`]: a [`Corpus`] of the 1:1 sentence pairs of a treebank
+//! - [`import_pair`]: a [`Corpus`](crate::corpus::Corpus) of the 1:1 sentence pairs of a treebank
 //!   pair, gold links in pre-order ids, the Tiger ids per pair and an
 //!   [`ImportReport`] of everything changed or dropped, with counts.
 //! - [`write_tiger`], [`write_sta`], [`export_pair`]: the export, with the

@@ -62,10 +62,10 @@ pub(super) struct DecisionIndex {
     /// `hist`: the weight vector of the history features.
     history: Option<Vec<f64>>,
     btks: Vec<BtkDecision>,
-    /// The support vectors as kernel instances, and their self-kernel parts
-    /// per component (the BTKs' normalisation).
-    svs: Vec<Instance>,
-    sv_selfs: Vec<Vec<(f64, f64)>>,
+    /// The support vectors as kernel instances.
+    instances: Vec<Instance>,
+    /// Their self-kernel parts per component (the BTKs' normalisation).
+    self_parts: Vec<Vec<(f64, f64)>>,
 }
 
 /// The `ctx` part of the decision function folded over the support vectors.
@@ -97,15 +97,15 @@ fn fold_feature_map<'a>(items: impl Iterator<Item = (&'a [f64], f64, f64)>) -> V
 }
 
 impl DecisionIndex {
-    /// The decision function of `model`, whose support vectors are `svs`
-    /// (indexed in `index`) with self-kernel parts `sv_selfs`.
+    /// The decision function of `model`, whose support vectors are
+    /// `instances` (indexed in `index`) with self-kernel parts `self_parts`.
     pub(super) fn new(
         model: &AlignmentModel,
         index: &StructureIndex,
-        svs: Vec<Instance>,
-        sv_selfs: Vec<Vec<(f64, f64)>>,
+        instances: Vec<Instance>,
+        self_parts: Vec<Vec<(f64, f64)>>,
     ) -> Self {
-        let selfs = &sv_selfs;
+        let (svs, selfs) = (&instances, &self_parts);
         let coefs = model.support_vectors.iter().map(|sv| sv.coef);
         let plain = model.spec.plain.map(|set| {
             let mut w: Vec<f64> = Vec::new();
@@ -180,7 +180,7 @@ impl DecisionIndex {
                 Space::Sst => BtkDecision::All,
             })
             .collect();
-        DecisionIndex { plain, context, history, btks, svs, sv_selfs }
+        DecisionIndex { plain, context, history, btks, instances, self_parts }
     }
 
     /// Each component's share `θ_c Σ_i α_i y_i K̂_c(sv_i, x)` of the decision
@@ -237,17 +237,17 @@ impl DecisionIndex {
                     let (a, b) = (source.get(&ks).unwrap_or(&empty), target.get(&kt).unwrap_or(&empty));
                     let visit = |i: usize| {
                         model.support_vectors[i].coef
-                            * kernel.btk_normalized(kind, space, x, &sx[c], &self.svs[i], &self.sv_selfs[i][c])
+                            * kernel.btk_normalized(kind, space, x, &sx[c], &self.instances[i], &self.self_parts[i][c])
                     };
                     match kind {
                         BtkKind::Ibtk => merge_union(a, b).map(visit).sum(),
                         BtkKind::Dbtk => a.iter().copied().filter(|i| b.binary_search(i).is_ok()).map(visit).sum(),
                     }
                 }
-                BtkDecision::All => (0..self.svs.len())
+                BtkDecision::All => (0..self.instances.len())
                     .map(|i| {
                         model.support_vectors[i].coef
-                            * kernel.btk_normalized(kind, space, x, &sx[c], &self.svs[i], &self.sv_selfs[i][c])
+                            * kernel.btk_normalized(kind, space, x, &sx[c], &self.instances[i], &self.self_parts[i][c])
                     })
                     .sum(),
             };

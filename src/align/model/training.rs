@@ -137,7 +137,7 @@ fn gold_set(pair: &TreePair) -> HashSet<(NodeId, NodeId)> {
 /// What every model trained on the same pairs shares.
 struct Prepared {
     /// The training candidates' features, unpruned.
-    all: Featurized,
+    train_candidates: Featurized,
     /// The positives the pruning bounds come from (dev's, else train's).
     tuning_positives: Vec<PlainFeatures>,
     /// `hist`: the first pass's cross-validated outputs on the training pairs.
@@ -241,7 +241,7 @@ fn prepare(
     } else {
         (None, None)
     };
-    let all = featurize(
+    let train_candidates = featurize(
         train_corpus,
         |p| lexical.train_lexicon(p),
         train_links,
@@ -255,9 +255,9 @@ fn prepare(
                 featurize(d, |_| &lexical.lexicon, dev_links, options.candidates, &Thresholds::default(), progress)?;
             positive_features(d, &f)
         }
-        None => positive_features(train_corpus, &all),
+        None => positive_features(train_corpus, &train_candidates),
     };
-    Ok((first_pass, Prepared { all, tuning_positives, history }))
+    Ok((first_pass, Prepared { train_candidates, tuning_positives, history }))
 }
 
 /// A coordinate search on dev: each pruning quantile of
@@ -464,16 +464,16 @@ fn train_at_quantile(
     options: &TrainOptions,
     progress: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignError> {
-    let Prepared { all, tuning_positives, history } = prepared;
+    let Prepared { train_candidates, tuning_positives, history } = prepared;
     // Negative instances are pruned at the quantile (paper §6.3), and
     // aligning prunes the same way: a classifier that never saw the pruned
     // region must not be asked about it (trying otherwise cost 3 F on nl-en).
     let thresholds = Thresholds::from_positive_quantile(tuning_positives, options.prune_quantile);
     let mut summary = TrainingSummary { pairs: train_corpus.len(), ..Default::default() };
-    let examples = sample_examples(train_corpus, all, &thresholds, options, &mut summary)?;
+    let examples = sample_examples(train_corpus, train_candidates, &thresholds, options, &mut summary)?;
     let spec = &options.spec;
-    let extras = example_extras(train_corpus, all, lexical, history.as_deref(), spec, &examples.chosen);
-    let (index, instances) = kernel_instances(train_corpus, all, spec, &examples.chosen, &extras)?;
+    let extras = example_extras(train_corpus, train_candidates, lexical, history.as_deref(), spec, &examples.chosen);
+    let (index, instances) = kernel_instances(train_corpus, train_candidates, spec, &examples.chosen, &extras)?;
     let refs: Vec<&Instance> = instances.iter().collect();
     if progress.progress(Progress::new(Stage::Kernels.name(), 0, 1)).is_break() {
         return Err(AlignError::Cancelled);
@@ -490,7 +490,7 @@ fn train_at_quantile(
         .zip(&model.sv_coef)
         .map(|(&i, &coef)| {
             let ((p, k), _) = examples.chosen[i];
-            let (pair, c) = (&train_corpus.pairs[p], &all.candidates[p][k]);
+            let (pair, c) = (&train_corpus.pairs[p], &train_candidates.candidates[p][k]);
             SupportVector {
                 source: pair.source.subtree_bracketed(c.source),
                 target: pair.target.subtree_bracketed(c.target),
@@ -541,14 +541,14 @@ struct Examples {
 /// counts go into `summary`.
 fn sample_examples(
     train_corpus: &Corpus,
-    all: &Featurized,
+    train_candidates: &Featurized,
     thresholds: &Thresholds,
     options: &TrainOptions,
     summary: &mut TrainingSummary,
 ) -> Result<Examples, AlignError> {
     let mut positives = Vec::new();
     let mut negatives = Vec::new();
-    for (p, (pair, cands)) in train_corpus.pairs.iter().zip(&all.candidates).enumerate() {
+    for (p, (pair, cands)) in train_corpus.pairs.iter().zip(&train_candidates.candidates).enumerate() {
         let gold = gold_set(pair);
         summary.candidates += cands.len();
         for (k, c) in cands.iter().enumerate() {
@@ -600,7 +600,7 @@ struct ExampleExtras {
 /// pair is featurised with.
 fn example_extras(
     train_corpus: &Corpus,
-    all: &Featurized,
+    train_candidates: &Featurized,
     lexical: &LexicalSetup,
     history: Option<&[FirstPassOutput]>,
     spec: &KernelSpec,
@@ -615,7 +615,7 @@ fn example_extras(
         let mut table: Option<(usize, PairFeatureTable)> = None;
         for e in by_pair {
             let ((p, k), _) = examples[e];
-            let (pair, c) = (&train_corpus.pairs[p], &all.candidates[p][k]);
+            let (pair, c) = (&train_corpus.pairs[p], &train_candidates.candidates[p][k]);
             if spec.context {
                 if table.as_ref().is_none_or(|(q, _)| *q != p) {
                     let links = train_links.get(p).cloned().unwrap_or_default();
@@ -642,7 +642,7 @@ fn example_extras(
 /// ([`crate::kernel::index::SubTreeKey::self_node_pairs`]).
 fn kernel_instances(
     train_corpus: &Corpus,
-    all: &Featurized,
+    train_candidates: &Featurized,
     spec: &KernelSpec,
     examples: &[((usize, usize), f64)],
     extras: &ExampleExtras,
@@ -654,7 +654,7 @@ fn kernel_instances(
         .iter()
         .enumerate()
         .map(|(e, &((p, k), _))| {
-            let (pair, c) = (&train_corpus.pairs[p], &all.candidates[p][k]);
+            let (pair, c) = (&train_corpus.pairs[p], &train_candidates.candidates[p][k]);
             Instance {
                 source: index.subtree_key(&pair.source, &indexed[p].0, c.source),
                 target: index.subtree_key(&pair.target, &indexed[p].1, c.target),
@@ -666,7 +666,7 @@ fn kernel_instances(
         .collect();
     if spec.btks.iter().any(|&(_, space)| matches!(space, Space::Sst | Space::RdSst)) {
         for (x, &((p, k), _)) in instances.iter().zip(examples) {
-            let c = &all.candidates[p][k];
+            let c = &train_candidates.candidates[p][k];
             for (key, side, node) in [(&x.source, "source", c.source), (&x.target, "target", c.target)] {
                 key.check(DEFAULT_MAX_NODE_PAIRS).map_err(|error| AlignError::Kernel { pair: p, side, node, error })?;
             }

@@ -116,14 +116,17 @@ struct Phrase {
     lm_estimate: f64,
 }
 
-/// A monotone phrase segmentation of a span: phrase ids and its DP score.
+/// A translation of an RM's scope (the `inner` translations of the options),
+/// phrase by phrase: a monotone phrase segmentation of the span (or one
+/// with a swap), its phrase ids and its DP score.
 #[derive(Debug, Clone)]
-struct Inner {
+struct ScopeTranslation {
     /// Phrase ids in target order.
     phrases: Vec<u32>,
+    /// Target words.
     words: usize,
     score: f64,
-    /// Inner jumps (a swap's; 0 when monotone).
+    /// ScopeTranslation jumps (a swap's; 0 when monotone).
     distortion: f64,
 }
 
@@ -228,14 +231,14 @@ impl SentencePhrases {
     }
 
     /// The target words of a segmentation.
-    fn words_of<'p>(&'p self, inner: &'p Inner) -> impl Iterator<Item = &'p String> + 'p {
+    fn words_of<'p>(&'p self, inner: &'p ScopeTranslation) -> impl Iterator<Item = &'p String> + 'p {
         inner.phrases.iter().flat_map(|&k| self.phrases[k as usize].target.iter())
     }
 }
 
 /// Re-ranks each list of scope translations with the LM over the whole
 /// scope instead of phrase by phrase.
-fn rerank_with_scope_lm(inner: &mut [Vec<Vec<Inner>>], phrases: &SentencePhrases, lm: &NgramLm, w_lm: f64) {
+fn rerank_with_scope_lm(inner: &mut [Vec<Vec<ScopeTranslation>>], phrases: &SentencePhrases, lm: &NgramLm, w_lm: f64) {
     for list in inner.iter_mut().flatten() {
         for x in list.iter_mut() {
             let ids: Vec<WordId> = phrases.words_of(x).map(|t| lm.word_id(t)).collect();
@@ -280,7 +283,7 @@ struct OptionBuilder<'m, 'a> {
 
 impl OptionBuilder<'_, '_> {
     /// The option over `start..end` translating the scope by `inner` under `rm`.
-    fn option(&self, end: usize, inner: &Inner, rm: RmChoice<'_>) -> MsOption {
+    fn option(&self, end: usize, inner: &ScopeTranslation, rm: RmChoice<'_>) -> MsOption {
         let (model, phrases) = (self.model, &self.phrases.phrases);
         let target: Vec<String> = self.phrases.words_of(inner).cloned().collect();
         let mut f = [0.0; NUM_MS_FEATURES];
@@ -338,7 +341,7 @@ impl OptionBuilder<'_, '_> {
     /// The glue option over `start..end` under the source RM `source_rm`:
     /// a flat target structure of the words' tags, `P = unseen_rm_prob`
     /// both ways (§3.2's fixed value).
-    fn glue(&self, end: usize, inner: &Inner, source_rm: &str, source_roots: &[NodeId]) -> MsOption {
+    fn glue(&self, end: usize, inner: &ScopeTranslation, source_rm: &str, source_roots: &[NodeId]) -> MsOption {
         // The words' tags as they are (the MS's labels) and escaped (the MS structure strings).
         let raw: Vec<String> = self.phrases.words_of(inner).map(|t| self.model.tags.tag(t).to_string()).collect();
         let tags: Vec<String> = raw.iter().map(|t| escape_label(t)).collect();
@@ -445,7 +448,7 @@ impl StartOptions<'_, '_> {
         &self,
         builder: &OptionBuilder<'_, '_>,
         found: &[(usize, String, Vec<NodeId>)],
-        inner: &[Vec<Vec<Inner>>],
+        inner: &[Vec<Vec<ScopeTranslation>>],
         span_opts: &mut [Vec<MsOption>],
     ) {
         let (model, s) = (self.model, builder.start);
@@ -480,12 +483,12 @@ impl StartOptions<'_, '_> {
         &self,
         builder: &OptionBuilder<'_, '_>,
         found: &[(usize, String, Vec<NodeId>)],
-        inner: &[Vec<Vec<Inner>>],
+        inner: &[Vec<Vec<ScopeTranslation>>],
         span_opts: &mut [Vec<MsOption>],
     ) {
         let (s, inner_keep) = (builder.start, self.options.inner_k.max(1));
         if span_opts[0].is_empty() {
-            let mut all: Vec<&Inner> = inner.first().map_or(Vec::new(), |v| v.iter().flatten().collect());
+            let mut all: Vec<&ScopeTranslation> = inner.first().map_or(Vec::new(), |v| v.iter().flatten().collect());
             all.sort_by(|a, b| b.score.total_cmp(&a.score));
             let src_rm = self.pos_nodes.get(s).map_or(String::new(), |&p| self.index.ms_string(p).to_string());
             let roots: Vec<NodeId> = self.pos_nodes.get(s).copied().into_iter().collect();
@@ -500,7 +503,8 @@ impl StartOptions<'_, '_> {
                     continue;
                 }
                 done.push(*e);
-                let mut all: Vec<&Inner> = inner.get(e - s - 1).map_or(Vec::new(), |v| v.iter().flatten().collect());
+                let mut all: Vec<&ScopeTranslation> =
+                    inner.get(e - s - 1).map_or(Vec::new(), |v| v.iter().flatten().collect());
                 all.sort_by(|a, b| b.score.total_cmp(&a.score));
                 for inn in all.into_iter().take(inner_keep) {
                     span_opts[e - s - 1].push(builder.glue(*e, inn, rm, roots));
@@ -519,7 +523,8 @@ impl StartOptions<'_, '_> {
             if ph.end == s + 1 && span_opts[0].iter().any(|o| o.glue) {
                 continue;
             }
-            let inn = Inner { phrases: vec![k], words: ph.target.len(), score: ph.estimate, distortion: 0.0 };
+            let inn =
+                ScopeTranslation { phrases: vec![k], words: ph.target.len(), score: ph.estimate, distortion: 0.0 };
             let roots: Vec<NodeId> = self.pos_nodes.get(s..ph.end).map_or(Vec::new(), <[NodeId]>::to_vec);
             let src_rm = self.index.rm_string(&roots);
             span_opts[ph.end - s - 1].push(builder.glue(ph.end, &inn, &src_rm, &roots));
@@ -597,10 +602,10 @@ fn inner_translations(
     max_end: usize,
     k: usize,
     w_distortion: f64,
-) -> Vec<Vec<Vec<Inner>>> {
+) -> Vec<Vec<Vec<ScopeTranslation>>> {
     let mono_from = |a: usize| monotone(phrases, by_start, a, max_end, k);
-    let monos: Vec<Vec<Vec<Vec<Inner>>>> = (s..max_end).map(mono_from).collect();
-    let mut out: Vec<Vec<Vec<Inner>>> = monos[0].clone();
+    let monos: Vec<Vec<Vec<Vec<ScopeTranslation>>>> = (s..max_end).map(mono_from).collect();
+    let mut out: Vec<Vec<Vec<ScopeTranslation>>> = monos[0].clone();
     for e in s + 2..=max_end {
         for m in s + 1..e {
             let (left, right) = (&monos[0][m - s - 1], &monos[m - s][e - m - 1]);
@@ -615,7 +620,7 @@ fn inner_translations(
                     }
                     let mut ps = r.phrases.clone();
                     ps.extend_from_slice(&l.phrases);
-                    insert_k(&mut cell[len], Inner { phrases: ps, words: len, score, distortion: dist }, k);
+                    insert_k(&mut cell[len], ScopeTranslation { phrases: ps, words: len, score, distortion: dist }, k);
                 }
             }
         }
@@ -624,7 +629,7 @@ fn inner_translations(
 }
 
 /// Inserts into a list kept best first and at most `k` long.
-fn insert_k(slot: &mut Vec<Inner>, x: Inner, k: usize) {
+fn insert_k(slot: &mut Vec<ScopeTranslation>, x: ScopeTranslation, k: usize) {
     if slot.len() >= k && slot.last().is_some_and(|y| y.score >= x.score) {
         return;
     }
@@ -635,11 +640,17 @@ fn insert_k(slot: &mut Vec<Inner>, x: Inner, k: usize) {
 
 /// The k best monotone phrase segmentations of `s..e` for every `e` up to
 /// `max_end`, per target length (see [`inner_translations`]).
-fn monotone(phrases: &[Phrase], by_start: &[Vec<u32>], s: usize, max_end: usize, k: usize) -> Vec<Vec<Vec<Inner>>> {
+fn monotone(
+    phrases: &[Phrase],
+    by_start: &[Vec<u32>],
+    s: usize,
+    max_end: usize,
+    k: usize,
+) -> Vec<Vec<Vec<ScopeTranslation>>> {
     // cells[j - s][len]: k best segmentations of s..j with len target words.
     let width = max_end - s + 1;
-    let mut cells: Vec<Vec<Vec<Inner>>> = vec![Vec::new(); width];
-    cells[0] = vec![vec![Inner { phrases: Vec::new(), words: 0, score: 0.0, distortion: 0.0 }]];
+    let mut cells: Vec<Vec<Vec<ScopeTranslation>>> = vec![Vec::new(); width];
+    cells[0] = vec![vec![ScopeTranslation { phrases: Vec::new(), words: 0, score: 0.0, distortion: 0.0 }]];
     for j in s..max_end {
         let from = std::mem::take(&mut cells[j - s]);
         for &p in by_start.get(j).map_or(&[][..], Vec::as_slice) {
@@ -655,12 +666,12 @@ fn monotone(phrases: &[Phrase], by_start: &[Vec<u32>], s: usize, max_end: usize,
                     cell.resize(len + 1, Vec::new());
                 }
                 let score = h.score + ph.estimate;
-                if cell[len].len() >= k && cell[len].last().is_some_and(|x: &Inner| x.score >= score) {
+                if cell[len].len() >= k && cell[len].last().is_some_and(|x: &ScopeTranslation| x.score >= score) {
                     continue;
                 }
                 let mut ps = h.phrases.clone();
                 ps.push(p);
-                insert_k(&mut cell[len], Inner { phrases: ps, words: len, score, distortion: 0.0 }, k);
+                insert_k(&mut cell[len], ScopeTranslation { phrases: ps, words: len, score, distortion: 0.0 }, k);
             }
         }
         cells[j - s] = from;

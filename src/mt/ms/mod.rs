@@ -56,7 +56,7 @@
 //!    [`crate::mt::meta`]); each tree contributes up to `structure_samples`
 //!    distinct SMS drawn at random ([`extract::sample_sms`], seeded), MS of
 //!    more than `max_words` words always split, since no RM holds them.
-//!    **Smoothing** for unseen events (the paper "set[s] some fixed value"):
+//!    **Smoothing** for unseen events (the paper "set\[s\] some fixed value"):
 //!    interpolated modified Kneser-Ney over these token sentences
 //!    ([`NgramLm`]), with KenLM's fallback discounts when the count-of-counts
 //!    cannot give valid ones; an unseen MS gets the `<unk>` mass.
@@ -68,7 +68,7 @@
 //!
 //! # The log-linear model (eqs. 7-8)
 //! Features, all sums over the RMs of a derivation, natural logs
-//! ([`NUM_MS_FEATURES`] = 14). Indices 0-8 are the phrase-based model's
+//! ([`NUM_MS_FEATURES`] = 17). Indices 0-8 are the phrase-based model's
 //! ([`crate::mt::decoder`]), so that the phrase-based model is, as §2.2
 //! says, the special case with the RM features' weights at zero and every
 //! RM a single phrase:
@@ -443,7 +443,7 @@ pub struct MsTrainingSummary {
 pub struct MsSystem {
     pub config: MsSystemConfig,
     /// [`NUM_MS_FEATURES`] weights; a version-1 file's [`NUM_MS_FEATURES_V1`]
-    /// read with the new features' weights 0 ([`ms_weights`]).
+    /// read with the new features' weights 0 (`ms_weights`).
     #[serde(deserialize_with = "ms_weights")]
     pub weights: Vec<f64>,
     pub table: PhraseTable,
