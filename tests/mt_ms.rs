@@ -1161,3 +1161,85 @@ fn the_hmm_word_model_gives_the_tables_its_links() {
     assert!(ok, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The phrase pairs `--trace` lists for sentence 1 (`[s, e) source -> target`,
+/// `(copied)` last for a copy), in the order printed.
+fn traced_phrases(trace: &str) -> Vec<((usize, usize), String, String, bool)> {
+    trace
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let (span, rest) = l.strip_prefix('[')?.split_once(") ")?;
+            let (s, e) = span.split_once(", ")?;
+            let (source, target) = rest.split_once(" -> ")?;
+            // An RM pair's line holds " : " and structure strings; a phrase pair's does not.
+            if target.contains(" : ") {
+                return None;
+            }
+            let (target, copied) = match target.strip_suffix(" (copied)") {
+                Some(t) => (t, true),
+                None => (target, false),
+            };
+            Some(((s.parse().ok()?, e.parse().ok()?), source.to_string(), target.to_string(), copied))
+        })
+        .collect()
+}
+
+/// Issue 27.4: a source word is "unknown" only if no rule of the derivation
+/// covers it with a translation. With a model trained on the built-in
+/// sample, pair 3's *immer* has no one-word phrase pair but is translated
+/// inside a longer one (its translation is the reference): `--trace` says
+/// so and names the phrase pair (and, for MS, the RM pair), and lists the
+/// phrase pairs that cover every source word once, their targets making the
+/// translation. A word no rule knows is unknown and copied, and the trace says that.
+#[test]
+fn the_trace_says_which_rule_translated_each_word_and_unknown_only_when_copied() {
+    let dir = temp_dir("trace");
+    let p = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev");
+    let pair3 = std::fs::read_to_string(format!("{sample}.src")).unwrap().lines().nth(2).unwrap().to_string();
+    std::fs::write(p("pair3.src"), format!("{pair3}\n")).unwrap();
+    std::fs::write(p("unk.src"), "(S (NP (NN Xyzzyquatsch)) (VAFIN sind) (ADV immer) ($. .))\n").unwrap();
+    for system in ["ms", "phrase"] {
+        let model = p(&format!("{system}.json"));
+        let (ok, _, err) = run(&["mt-train", "--train", sample, "--system", system, "-o", &model]);
+        assert!(ok, "{err}");
+        let (ok, hyp, trace) = run(&["translate", "--model", &model, "--input", &p("pair3.src"), "--trace"]);
+        assert!(ok, "{trace}");
+        let words: Vec<&str> = pair3.split([' ', ')']).filter(|w| !w.is_empty() && !w.starts_with('(')).collect();
+        assert_eq!(words[4], "immer");
+        // Every source word is covered by exactly one phrase pair, and the targets are the translation.
+        let phrases = traced_phrases(&trace);
+        let mut covered = vec![0; words.len()];
+        for ((s, e), source, _, _) in &phrases {
+            assert_eq!(source, &words[*s..*e].join(" "), "{system}: {trace}");
+            covered[*s..*e].iter_mut().for_each(|c| *c += 1);
+        }
+        assert!(covered.iter().all(|&c| c == 1), "{system}: {covered:?}\n{trace}");
+        let targets: Vec<&str> = phrases.iter().map(|(.., t, _)| t.as_str()).collect();
+        assert_eq!(targets.join(" "), hyp.trim(), "{system}");
+        // immer: not unknown; the phrase pair over it is named, and it is one the derivation lists, not a copy.
+        let line = trace.lines().find(|l| l.starts_with("sentence 1: word 4 'immer': ")).expect("immer has a note");
+        assert!(!line.contains("unknown"), "{system}: {line}");
+        let over = phrases.iter().find(|((s, e), ..)| (*s..*e).contains(&4)).unwrap();
+        assert!(!over.3 && over.0 .1 - over.0 .0 > 1, "{system}: {over:?}");
+        let named = format!("no one-word translation, translated inside the phrase pair '{}' → '{}'", over.1, over.2);
+        assert!(line.contains(&named), "{system}: {line}\nexpected {named}");
+        assert_eq!(line.contains(" in RM pair "), system == "ms", "{line}");
+        assert!(!trace.contains("(copied)"), "{system}: nothing is copied in pair 3\n{trace}");
+        assert!(trace.contains("; copied in the translations 0.0%"), "{trace}");
+        // A word nobody knows: unknown, copied, and its rule is the copy.
+        let (ok, hyp, trace) = run(&["translate", "--model", &model, "--input", &p("unk.src"), "--trace"]);
+        assert!(ok, "{trace}");
+        assert!(hyp.starts_with("Xyzzyquatsch "), "{hyp}");
+        assert!(
+            trace.contains("sentence 1: word 0 'Xyzzyquatsch': unknown, copied; translated as Xyzzyquatsch\n"),
+            "{trace}"
+        );
+        let phrases = traced_phrases(&trace);
+        assert!(phrases.contains(&((0, 1), "Xyzzyquatsch".into(), "Xyzzyquatsch".into(), true)), "{phrases:?}");
+        assert!(phrases.iter().filter(|p| p.3).count() == 1, "{phrases:?}");
+        assert!(trace.contains("; copied in the translations 25.0%"), "{trace}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

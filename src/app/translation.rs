@@ -22,7 +22,7 @@ use crate::mt::decoder::NBestEntry;
 use crate::mt::lm::NgramLm;
 use crate::mt::model::{MtOutput, MtSystem, SystemKind, TrainingInfo, TranslationModel};
 use crate::mt::ms::MsStep;
-use crate::mt::phrase::unknown::{SourceNote, UnknownStats};
+use crate::mt::phrase::unknown::{SourceNote, UnknownStats, WordRule};
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseStep};
 use crate::mt::train::{train_system, word_alignments_with, MtTrainError, MtTrainSettings};
 use crate::progress::{report, Cancelled, Observer, Progress};
@@ -292,6 +292,10 @@ pub struct TranslationView {
     /// source word it comes from (`mt::phrase::unknown::target_provenance`).
     #[serde(default)]
     pub provenance: Vec<Option<usize>>,
+    /// Per source word, the rule of the derivation that translated it
+    /// (`mt::phrase::unknown::word_rules`): what the page's marks say.
+    #[serde(default)]
+    pub rules: Vec<Option<WordRule>>,
     /// Decoding time (filled in by the caller, who has the clock).
     pub seconds: f64,
 }
@@ -306,7 +310,7 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
             options.beam.nbest = nbest.max(1);
             options.distinct_nbest = true;
             let t = p.translate_with(source.words(), &p.weights, &options);
-            let provenance = t.provenance();
+            let (provenance, rules) = (t.provenance(), t.word_rules(source.words()));
             TranslationView {
                 system: SystemKind::Phrase,
                 words: t.words,
@@ -319,6 +323,7 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
                 nbest: t.nbest,
                 source_notes: t.source_notes,
                 provenance,
+                rules,
                 seconds: 0.0,
             }
         }
@@ -326,7 +331,7 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
             let mut options = m.config.decode.clone();
             options.beam.nbest = nbest.max(1);
             let t = m.translate_with(source, &m.weights, &options);
-            let provenance = t.provenance();
+            let (provenance, rules) = (t.provenance(), t.word_rules(source.words()));
             TranslationView {
                 system: SystemKind::Ms,
                 words: t.words,
@@ -339,6 +344,7 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
                 nbest: t.nbest,
                 source_notes: t.source_notes,
                 provenance,
+                rules,
                 seconds: 0.0,
             }
         }
@@ -414,6 +420,14 @@ impl Translated {
         match self {
             Translated::Best(t) => &t.provenance,
             Translated::NBest(v) => &v.provenance,
+        }
+    }
+
+    /// Per source word, the rule of the derivation that translated it.
+    pub fn rules(&self) -> &[Option<WordRule>] {
+        match self {
+            Translated::Best(t) => &t.rules,
+            Translated::NBest(v) => &v.rules,
         }
     }
 }

@@ -18,7 +18,7 @@ use treelink::limits::Limits;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::model::{MtOutput, SystemKind, TranslationModel};
 use treelink::mt::ms::{MsReading, MsTranslation, RmEstimate, StructureTokens};
-use treelink::mt::phrase::unknown::{SourceNote, UnknownWordOptions};
+use treelink::mt::phrase::unknown::{SourceNote, UnknownWordOptions, WordRule};
 use treelink::mt::phrase::ExtractMethod;
 use treelink::mt::train::MtTrainSettings;
 use treelink::tree::Tree;
@@ -396,7 +396,10 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    // Source words the translations copy: no rule of the derivation translated them.
+    let mut copied = 0;
     let unknown = translation::translate_each(&model, &trees, args.nbest, &mut reporter, |k, t| {
+        copied += t.rules().iter().flatten().filter(|r| r.copied).count();
         match &t {
             Translated::NBest(v) => {
                 for e in &v.nbest {
@@ -408,20 +411,25 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
             Translated::Best(b) => writeln!(out, "{}", b.words.join(" ")).map_err(CliError::Write)?,
         }
         if args.trace {
-            trace_notes(k, t.source_notes(), t.words(), t.provenance());
-            if let Translated::Best(MtOutput { ms: Some(ms), .. }) = &t {
-                trace_derivation(k, ms);
+            trace_notes(k, t.source_notes(), t.words(), t.provenance(), t.rules());
+            match &t {
+                Translated::Best(MtOutput { ms: Some(ms), .. }) => trace_derivation(k, ms, trees[k].words()),
+                Translated::Best(MtOutput { ms: None, rules, .. }) => trace_phrases(k, rules),
+                Translated::NBest(_) => {}
             }
         }
         Ok::<_, CliError>(())
     })?;
     out.flush().map_err(CliError::Write)?;
-    reporter.note(&format!("source {unknown}"));
+    let share = 100.0 * copied as f64 / unknown.tokens.max(1) as f64;
+    reporter.note(&format!("source {unknown}; copied in the translations {share:.1}%"));
     Ok(())
 }
 
-/// `--trace`'s lines of the MS system's target SMS and derivation of sentence `k`.
-fn trace_derivation(k: usize, ms: &MsTranslation) {
+/// `--trace`'s lines of the MS system's target SMS and derivation of
+/// sentence `k`: each RM pair, and under it the phrase pairs inside its
+/// scope (which rule translated each source word).
+fn trace_derivation(k: usize, ms: &MsTranslation, source: &[String]) {
     eprintln!("sentence {}: target SMS: {}", k + 1, ms.target_sms);
     for s in &ms.derivation {
         eprintln!(
@@ -433,17 +441,48 @@ fn trace_derivation(k: usize, ms: &MsTranslation) {
             if s.glue { " (glue)" } else { "" },
             s.target.join(" ")
         );
+        for p in &s.phrases {
+            trace_phrase("      ", p.source, source.get(p.source.0..p.source.1).unwrap_or(&[]), &p.target, p.unknown);
+        }
     }
 }
 
-/// `--trace`'s lines of the unknown words of sentence `k`: what was done
-/// with each, and the words of the translation that came from it.
-fn trace_notes(k: usize, notes: &[SourceNote], words: &[String], provenance: &[Option<usize>]) {
+/// `--trace`'s lines of the phrase-based system's derivation of sentence
+/// `k`: its phrase pairs in target order (which rule translated each
+/// source word).
+fn trace_phrases(k: usize, rules: &[Option<WordRule>]) {
+    eprintln!("sentence {}: phrase pairs:", k + 1);
+    let mut steps: Vec<&WordRule> = rules.iter().flatten().collect();
+    steps.sort_by_key(|r| r.step);
+    steps.dedup_by_key(|r| r.step);
+    for r in steps {
+        trace_phrase("  ", r.span, &r.source, &r.target, r.copied);
+    }
+}
+
+/// One phrase pair of a derivation: `[s, e) source -> target`, `(copied)` for a copy.
+fn trace_phrase(indent: &str, span: (usize, usize), source: &[String], target: &[String], copied: bool) {
+    let copied = if copied { " (copied)" } else { "" };
+    eprintln!("{indent}[{}, {}) {} -> {}{copied}", span.0, span.1, source.join(" "), target.join(" "));
+}
+
+/// `--trace`'s lines of the treated source words of sentence `k`: what
+/// happened to each under the rule that covers it (a word is unknown only
+/// if that rule copies it), and the words of the translation that came
+/// from it.
+fn trace_notes(
+    k: usize,
+    notes: &[SourceNote],
+    words: &[String],
+    provenance: &[Option<usize>],
+    rules: &[Option<WordRule>],
+) {
     for (i, n) in notes.iter().enumerate() {
         let became: Vec<&str> =
             words.iter().zip(provenance).filter(|(_, p)| **p == Some(i)).map(|(w, _)| w.as_str()).collect();
         let became = if became.is_empty() { String::new() } else { format!("; translated as {}", became.join(" ")) };
-        eprintln!("sentence {}: word {} '{}': {}{became}", k + 1, n.word, n.text, n.treatment.describe());
+        let rule = rules.get(n.word).and_then(Option::as_ref);
+        eprintln!("sentence {}: word {} '{}': {}{became}", k + 1, n.word, n.text, n.describe(rule));
     }
 }
 
