@@ -237,6 +237,16 @@ pub struct MtExperimentArgs {
     /// `treelink bleu --runs N` against another experiment's rows).
     #[arg(long, value_name = "DIR")]
     pub hyp_dir: Option<String>,
+    /// A learning curve instead of the table: each system trained on these fractions of
+    /// --train (nested samples of one seeded shuffle, seed --seed), with the first --extract
+    /// method, tuned --repeats times on the same dev and scored on the same test; prints per size
+    /// the test BLEU mean ± sd, MS − phrase with its paired-bootstrap p, the RM table's singleton
+    /// share and the mean MERT weights of h1/h2/h5, then each system's fit BLEU = a + b·ln(pairs).
+    #[arg(long, value_delimiter = ',', value_name = "F,F,...")]
+    pub train_fractions: Vec<f64>,
+    /// With --train-fractions: write the curve (each run, each size's mean, the fits) as SVG here.
+    #[arg(long, value_name = "FILE.svg")]
+    pub curve_svg: Option<String>,
     #[command(flatten)]
     pub opts: MtOptions,
 }
@@ -593,6 +603,9 @@ pub fn bleu(args: BleuArgs) -> Result<(), CliError> {
 
 pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
+    if !args.train_fractions.is_empty() {
+        return learning_curve(args, limits);
+    }
     let train = Corpus::read_prefix_within(&args.train, true, limits)?;
     let dev = Corpus::read_prefix_within(&args.dev, args.subtree_align == SubtreeAlignArg::Trained, limits)?;
     let test = Corpus::read_prefix_within(&args.test, false, limits)?;
@@ -728,4 +741,216 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
         out!("{} {}: {}", r.system.name(), r.method.name(), w.join(", "))?;
     }
     Ok(())
+}
+
+/// One size of `mt-experiment --train-fractions`: its pairs and, per
+/// system in the order run, the runs' test BLEU, the mean h1/h2/h5 weights
+/// and the RM singleton share (MS only).
+struct CurveSize {
+    fraction: f64,
+    pairs: usize,
+    rows: Vec<CurveRow>,
+    /// MS − phrase (mean over runs) and its paired-bootstrap p, when both ran.
+    difference: Option<(f64, f64)>,
+}
+
+/// One system at one size of the learning curve.
+struct CurveRow {
+    system: SystemKind,
+    /// Each run's test BLEU.
+    bleus: Vec<f64>,
+    /// The mean tuned weights of h1, h2 and h5 (MS only).
+    weights: Vec<(&'static str, f64)>,
+    /// The RM table's share of pairs with expected count at most 1 (MS only).
+    singletons: Option<f64>,
+}
+
+/// `mt-experiment --train-fractions` (issue 27.2): the learning curve.
+fn learning_curve(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliError> {
+    let mut reporter = Reporter::new();
+    let full = Corpus::read_prefix_within(&args.train, true, limits)?;
+    let dev = Corpus::read_prefix_within(&args.dev, args.subtree_align == SubtreeAlignArg::Trained, limits)?;
+    let test = Corpus::read_prefix_within(&args.test, false, limits)?;
+    let samples =
+        translation_experiment::nested_samples(&full, &args.train_fractions, args.opts.seed).map_err(usage)?;
+    let methods: Vec<ExtractMethod> = args.extract.iter().copied().take(1).collect();
+    let subtree = if translation_experiment::needs_subtree_links(&methods) {
+        Some(subtree_align(&args.subtree_align, &args.opts, Some(&args.kernel), limits)?)
+    } else {
+        None
+    };
+    let clock = Instant::now();
+    let mut sizes: Vec<CurveSize> = Vec::new();
+    out!(
+        "learning curve: {} of {} training pairs (nested samples, seed {}), {} extraction; dev {} sentences; test {} sentences; {} MERT run(s) per system (seeds {}..)",
+        args.train_fractions.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(", "),
+        full.len(),
+        args.opts.seed,
+        methods.first().map_or("word".to_string(), |m| m.to_string()),
+        dev.len(),
+        test.len(),
+        args.repeats.max(1),
+        args.opts.seed
+    )?;
+    out!(
+        "{:>6} {:>6} {:<7} {:>6} {:>5}  {:>17}  {:>8} {:>8} {:>8} {:>7}",
+        "frac",
+        "pairs",
+        "system",
+        "BLEU",
+        "sd",
+        "MS-phrase (p)",
+        "h1",
+        "h2",
+        "h5",
+        "RM<=1"
+    )?;
+    for (fraction, train) in args.train_fractions.iter().zip(&samples) {
+        let experiment = translation_experiment::Experiment {
+            train,
+            train_name: format!("{} ({fraction} sample)", args.train),
+            dev: &dev,
+            dev_name: args.dev.clone(),
+            test: &test,
+            subtree: subtree.clone(),
+            systems: args.systems.clone(),
+            methods: methods.clone(),
+            repeats: args.repeats,
+            settings: args.opts.settings()?,
+        };
+        let mut singletons: Vec<(SystemKind, f64)> = Vec::new();
+        let outcome = translation_experiment::run(
+            &experiment,
+            &|| clock.elapsed().as_secs_f64(),
+            &mut reporter,
+            |run| -> Result<(), CliError> {
+                if let Some(share) = translation_experiment::rm_singleton_share(run.model) {
+                    singletons.push((run.model.system.kind(), share));
+                }
+                if let Some(dir) = &args.hyp_dir {
+                    std::fs::create_dir_all(dir).map_err(|source| CliError::WriteFile { file: dir.clone(), source })?;
+                    let file = format!("{dir}/{fraction}-{}.hyp", run.name);
+                    let hyps: String = run.hyps.iter().map(|h| h.join(" ") + "\n").collect();
+                    std::fs::write(&file, hyps).map_err(|source| CliError::WriteFile { file, source })?;
+                }
+                Ok(())
+            },
+        )?;
+        let bootstrap = outcome.significance().map_err(usage)?;
+        let rows = &outcome.rows;
+        let mean = |r: &translation_experiment::Row| {
+            r.bleus.iter().map(|b| b.score).sum::<f64>() / r.bleus.len().max(1) as f64
+        };
+        let phrase = rows.iter().position(|r| r.system == SystemKind::Phrase);
+        let ms = rows.iter().position(|r| r.system == SystemKind::Ms);
+        let difference = match (phrase, ms) {
+            (Some(p), Some(m)) => Some((mean(&rows[m]) - mean(&rows[p]), bootstrap.p_value(m, p).unwrap_or(1.0))),
+            _ => None,
+        };
+        let size = CurveSize {
+            fraction: *fraction,
+            pairs: train.len(),
+            rows: rows
+                .iter()
+                .map(|r| {
+                    let w: Vec<(&'static str, f64)> = r
+                        .mean_weights()
+                        .into_iter()
+                        .filter(|(n, _)| ["rm_e_given_f", "rm_f_given_e", "structure"].contains(n))
+                        .collect();
+                    let share = singletons.iter().find(|(k, _)| *k == r.system).map(|(_, s)| *s);
+                    CurveRow {
+                        system: r.system,
+                        bleus: r.bleus.iter().map(|b| b.score).collect(),
+                        weights: w,
+                        singletons: share,
+                    }
+                })
+                .collect(),
+            difference,
+        };
+        for CurveRow { system, bleus, weights: w, singletons: share } in &size.rows {
+            let sd = sample_sd(bleus);
+            let diff = match (system, size.difference) {
+                (SystemKind::Ms, Some((d, p))) => format!("{d:+.2} ({p:.3}{})", if p < 0.05 { "*" } else { "" }),
+                _ => "-".to_string(),
+            };
+            let wt =
+                |name: &str| w.iter().find(|(n, _)| *n == name).map_or("-".to_string(), |(_, v)| format!("{v:.4}"));
+            out!(
+                "{:>6} {:>6} {:<7} {:>6.2} {:>5.2}  {:>17}  {:>8} {:>8} {:>8} {:>7}",
+                size.fraction,
+                size.pairs,
+                system.name(),
+                bleus.iter().sum::<f64>() / bleus.len().max(1) as f64,
+                sd,
+                diff,
+                wt("rm_e_given_f"),
+                wt("rm_f_given_e"),
+                wt("structure"),
+                share.map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s))
+            )?;
+        }
+        sizes.push(size);
+    }
+    out!("log-linear fit per system, BLEU = a + b ln(pairs), each run one point (± standard error):")?;
+    let colours = ["#0072b2", "#d55e00"];
+    let mut curves = Vec::new();
+    let mut fits = Vec::new();
+    for (k, system) in args.systems.iter().enumerate() {
+        let points: Vec<(f64, Vec<f64>)> = sizes
+            .iter()
+            .filter_map(|s| s.rows.iter().find(|r| r.system == *system).map(|r| (s.pairs as f64, r.bleus.clone())))
+            .collect();
+        let flat: Vec<(f64, f64)> = points.iter().flat_map(|(p, bs)| bs.iter().map(move |b| (*p, *b))).collect();
+        let fit = translation_experiment::LogLinearFit::fit(&flat);
+        match &fit {
+            Some(f) => out!(
+                "{:<7} a = {:.2} ± {:.2}, b = {:.3} ± {:.3} BLEU per e-fold of data ({:.3} ± {:.3} per doubling), {} points",
+                system.name(),
+                f.intercept,
+                f.intercept_se,
+                f.slope,
+                f.slope_se,
+                f.slope * std::f64::consts::LN_2,
+                f.slope_se * std::f64::consts::LN_2,
+                f.points
+            )?,
+            None => out!("{:<7} too few points to fit", system.name())?,
+        }
+        fits.push((*system, fit));
+        curves.push(translation_experiment::Curve {
+            name: system.name(),
+            colour: colours[k % colours.len()],
+            sizes: points,
+            fit,
+        });
+    }
+    let fit_of = |s: SystemKind| fits.iter().find(|(k, _)| *k == s).and_then(|(_, f)| *f);
+    if let (Some(p), Some(m)) = (fit_of(SystemKind::Phrase), fit_of(SystemKind::Ms)) {
+        let (db, se) = (m.slope - p.slope, (m.slope_se * m.slope_se + p.slope_se * p.slope_se).sqrt());
+        let verdict = match p.overtaken_by(&m) {
+            Some(n) => format!("the lines cross at about {n:.0} training pairs"),
+            None => "the MS line does not rise faster: on these fits MS does not overtake phrase".to_string(),
+        };
+        out!(
+            "MS slope − phrase slope = {db:.3} ± {se:.3} ({:.1} standard errors); {verdict}",
+            if se > 0.0 { db / se } else { 0.0 }
+        )?;
+    }
+    if let Some(file) = &args.curve_svg {
+        std::fs::write(file, translation_experiment::learning_curve_svg(&curves))
+            .map_err(|source| CliError::WriteFile { file: file.clone(), source })?;
+        reporter.note(&format!("wrote {file}"));
+    }
+    Ok(())
+}
+
+/// Sample standard deviation (0 for fewer than two values), as [`RunScores::sd`].
+fn sample_sd(x: &[f64]) -> f64 {
+    if x.len() < 2 {
+        return 0.0;
+    }
+    let m = x.iter().sum::<f64>() / x.len() as f64;
+    (x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (x.len() - 1) as f64).sqrt()
 }
