@@ -1243,3 +1243,73 @@ fn the_trace_says_which_rule_translated_each_word_and_unknown_only_when_copied()
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 27.1: `mt-train --choose` trains and tunes each configuration on
+/// dev, prints each with its dev BLEU and keeps the best (the model file's
+/// dev BLEU is the kept row's); a spent budget tries the paper's only;
+/// `--preset paper` gives the paper's reading whatever `--ms-reading` says.
+#[test]
+fn mt_train_chooses_on_dev_within_its_budget_and_the_preset_is_the_papers() {
+    let dir = temp_dir("choose");
+    write_corpus(&dir, "train");
+    let p = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    let (train, model) = (p("train"), p("chosen.json"));
+    let common = ["mt-train", "--train", &train, "--dev", &train, "--system", "ms", "--tune-iterations", "1"];
+    let (ok, out, err) = run(&[&common[..], &["--nbest", "5", "--choose", "-o", &model]].concat());
+    assert!(ok, "{err}");
+    let rows: Vec<(&str, f64, bool)> = out
+        .lines()
+        .filter_map(|l| {
+            let (choice, rest) = l.trim().split_once(": dev BLEU ")?;
+            let bleu: f64 = rest.split(',').next()?.parse().ok()?;
+            Some((choice, bleu, rest.ends_with("<- kept")))
+        })
+        .collect();
+    let names: Vec<&str> = rows.iter().map(|r| r.0).collect();
+    assert_eq!(
+        names,
+        [
+            "reading paper, word model fast-align, word extraction",
+            "reading discount, word model fast-align, word extraction",
+            "reading paper, word model hmm, word extraction",
+            "reading discount, word model hmm, word extraction"
+        ],
+        "{out}"
+    );
+    let kept: Vec<_> = rows.iter().filter(|r| r.2).collect();
+    assert_eq!(kept.len(), 1, "{out}");
+    let best = rows.iter().map(|r| r.1).fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(kept[0].1, best);
+    let m = TranslationModel::from_json(&std::fs::read_to_string(&model).unwrap(), "m.json").unwrap();
+    assert_eq!(m.training.dev_bleu.map(|b| format!("{b:.2}")), Some(format!("{best:.2}")));
+    // No budget: the paper's configuration, the others untried.
+    let (ok, out, err) =
+        run(&[&common[..], &["--nbest", "5", "--choose", "--budget-minutes", "0", "-o", &model]].concat());
+    assert!(ok, "{err}");
+    assert_eq!(out.lines().filter(|l| l.ends_with(": not tried (budget spent)")).count(), 3, "{out}");
+    assert!(out.contains("  reading paper, word model fast-align, word extraction: dev BLEU "), "{out}");
+    // --choose needs --dev; the preset overrides the reading.
+    let (ok, _, err) = run(&["mt-train", "--train", &train, "--system", "ms", "--choose", "-o", &model]);
+    assert!(!ok && err.contains("--dev"), "{err}");
+    let (ok, _, err) = run(&[
+        "mt-train",
+        "--train",
+        &train,
+        "--system",
+        "ms",
+        "--ms-reading",
+        "discount",
+        "--preset",
+        "paper",
+        "-o",
+        &model,
+    ]);
+    assert!(ok, "{err}");
+    let MtSystem::Ms(ms) =
+        TranslationModel::from_json(&std::fs::read_to_string(&model).unwrap(), "m.json").unwrap().system
+    else {
+        panic!("an MS model")
+    };
+    assert_eq!(ms.config.reading, treelink::mt::ms::MsReading::PAPER);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,7 +8,7 @@ use clap::Args;
 use super::progress::Reporter;
 use super::CliError;
 use treelink::align::composite::KernelSpec;
-use treelink::app::translation::{self, SubtreeAlign, SubtreeAlignArg, Translated, TranslationTraining};
+use treelink::app::translation::{self, DevChoice, SubtreeAlign, SubtreeAlignArg, Translated, TranslationTraining};
 use treelink::app::translation_experiment;
 use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
@@ -130,6 +130,20 @@ pub struct MtTrainArgs {
     /// engine on the train and dev sentences.
     #[arg(long, value_name = "F")]
     pub word_align: Option<String>,
+    /// Choose on --dev (issue 27.1): train and tune each configuration — for ms the readings
+    /// paper and discount, each with the word models fast-align and hmm (phrase: the word
+    /// models), word extraction and also --extract's method if it is not word — print each with
+    /// its dev BLEU, and keep the best. Overrides --ms-reading and --word-model.
+    #[arg(long, requires = "dev", conflicts_with = "preset")]
+    pub choose: bool,
+    /// With --choose: start no further configuration after this many minutes of CPU time
+    /// (the one running finishes; the paper's configuration is always tried first).
+    #[arg(long, value_name = "MIN", default_value_t = 60.0)]
+    pub budget_minutes: f64,
+    /// paper: the meta-structure paper's configuration (its reading, the IBM-model word
+    /// alignment, word extraction, no phrase fallback), whatever the other flags say.
+    #[arg(long, value_name = "NAME", value_parser = ["paper"])]
+    pub preset: Option<String>,
     #[command(flatten)]
     pub opts: MtOptions,
     /// Output model file: JSON, or the compact binary form if it ends in .tlmt.
@@ -301,20 +315,40 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
     } else {
         None
     };
-    let mut model = translation::train_model(
-        TranslationTraining {
-            system: args.system,
-            extract: args.extract,
-            train: &train,
-            train_name: args.train.clone(),
-            dev: dev.as_ref(),
-            dev_name: args.dev.clone(),
-            word_links,
-            subtree,
-            settings: args.opts.settings()?,
-        },
-        &mut reporter,
-    )?;
+    let mut settings = args.opts.settings()?;
+    let mut extract = args.extract;
+    if args.preset.is_some() {
+        let paper = DevChoice::PAPER;
+        (settings.reading, settings.word_model, settings.phrase_fallback, extract) =
+            (paper.reading, paper.word_model, false, paper.extract);
+    }
+    let training = TranslationTraining {
+        system: args.system,
+        extract,
+        train: &train,
+        train_name: args.train.clone(),
+        dev: dev.as_ref(),
+        dev_name: args.dev.clone(),
+        word_links,
+        subtree,
+        settings,
+    };
+    let mut model = if args.choose {
+        let choices = DevChoice::candidates(args.system, &[args.extract]);
+        let clock = || started.elapsed().as_secs_f64();
+        let chosen = translation::choose_on_dev(training, &choices, 60.0 * args.budget_minutes, &clock, &mut reporter)?;
+        out!("configurations tried on dev (budget {} min), dev BLEU after tuning:", args.budget_minutes)?;
+        for (k, t) in chosen.tried.iter().enumerate() {
+            let kept = if k == chosen.kept { "  <- kept" } else { "" };
+            out!("  {}: dev BLEU {:.2}, {:.1} s{kept}", t.choice, t.dev_bleu, t.seconds)?;
+        }
+        for c in &chosen.untried {
+            out!("  {c}: not tried (budget spent)")?;
+        }
+        chosen.model
+    } else {
+        translation::train_model(training, &mut reporter)?
+    };
     model.training.seconds = started.elapsed().as_secs_f64();
     std::fs::write(&args.output, model_file_bytes(&model, &args.output))
         .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
@@ -323,7 +357,7 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         "wrote {}: {} system, {} extraction, {} pairs{tuned}, {:.1} s",
         args.output,
         args.system.name(),
-        args.extract,
+        model.training.extract.map_or(args.extract, |m| m),
         train.len(),
         started.elapsed().as_secs_f64()
     ));
