@@ -67,8 +67,7 @@ impl CorpusError {
             CorpusError::Tree(e) => &e.file,
             CorpusError::Links(e) => &e.file,
             CorpusError::CountMismatch { file, .. } | CorpusError::LinkOutOfRange { file, .. } => file,
-            CorpusError::Read(ReadError::Io { file, .. }) => file,
-            CorpusError::Read(ReadError::Encoding(e)) => &e.file,
+            CorpusError::Read(e) => e.file(),
             CorpusError::Limit(e) => &e.file,
         }
     }

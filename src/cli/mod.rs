@@ -279,9 +279,7 @@ fn print_streamed(
 ) -> Result<(), CliError> {
     let mut streams = Vec::with_capacity(files.len());
     for &file in files {
-        let f = std::fs::File::open(file)
-            .map_err(|e| treelink::io::text::ReadError::Io { file: file.to_string(), message: e.to_string() })?;
-        streams.push(TreeStream::new(std::io::BufReader::with_capacity(1 << 16, f), file));
+        streams.push(TreeStream::new(treelink::io::text::open_text(file)?, file));
     }
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());

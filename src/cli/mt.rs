@@ -344,6 +344,8 @@ fn subtree_align(
 pub fn read_mt_model(file: &str) -> Result<TranslationModel, CliError> {
     let bytes = std::fs::read(file)
         .map_err(|e| treelink::io::text::ReadError::Io { file: file.to_string(), message: e.to_string() })?;
+    // A gzipped model file (`model.json.gz`) is inflated first, as every file is.
+    let bytes = if treelink::io::text::is_gzip(&bytes) { treelink::io::text::gunzip(&bytes, file)? } else { bytes };
     Ok(TranslationModel::from_bytes(&bytes, file)?)
 }
 
