@@ -13,7 +13,7 @@ use treelink::app::translation_experiment;
 use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
 use treelink::eval::significance::{self, RunScores};
-use treelink::lexicon::{self, WordModel};
+use treelink::lexicon::WordModel;
 use treelink::limits::Limits;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::model::{MtOutput, SystemKind, TranslationModel};
@@ -126,10 +126,11 @@ pub struct MtTrainArgs {
     /// or trained (the aligner trained on --train with --dev, the paper's best kernel). Default: gold.
     #[arg(long, value_name = "MODEL|gold|trained")]
     pub subtree_align: Option<SubtreeAlignArg>,
-    /// Word alignment of the training pairs (`i-j` per line); default: trained in the
-    /// engine on the train and dev sentences.
-    #[arg(long, value_name = "F")]
-    pub word_align: Option<String>,
+    /// Word alignment of the training pairs (`i-j` per line, or GIZA++'s two A3.final files,
+    /// symmetrised with grow-diag-final-and); default: trained in the engine on the train and
+    /// dev sentences.
+    #[arg(long, value_name = "F", num_args = 1..=2)]
+    pub word_align: Option<Vec<String>>,
     #[command(flatten)]
     pub opts: MtOptions,
     /// Output model file: JSON, or the compact binary form if it ends in .tlmt.
@@ -282,7 +283,7 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
     let train = Corpus::read_prefix_within(&args.train, gold, limits)?;
     let dev = args.dev.as_deref().map(|d| Corpus::read_prefix_within(d, false, limits)).transpose()?;
     let word_links = match &args.word_align {
-        Some(f) => Some(lexicon::read_word_alignments_for(&read(f)?, f, &train.sentence_lengths())?),
+        Some(files) => Some(super::align::word_links(files, &train)?),
         None => None,
     };
     let subtree = if needs_subtree {

@@ -12,13 +12,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::app::files::{self, FileKind};
+use crate::app::files::{self, FileKind, TableSide};
 use crate::corpus::{Corpus, CorpusError, Named, TreePair};
 use crate::exercise::{Answers, ClassTable, Exercise};
 use crate::io::links::{Link, LinkKind};
 use crate::io::text::counted;
 use crate::io::tiger::{parse_sta, PairIds, Side};
-use crate::lexicon::{read_moses_lex, read_word_alignments_for, Coverage};
+use crate::lexicon::read_word_alignments_for;
 use crate::limits::Limits;
 use crate::mt::lm::read_arpa;
 use crate::tree::{Tree, TreeBuilder};
@@ -183,6 +183,10 @@ pub struct LoadRequest {
     /// occurrence, to report how many the table covers.
     #[serde(default)]
     pub words: Vec<String>,
+    /// For a lexical table: the words of the other side, every occurrence
+    /// (a table that covers them better looks given the wrong way round).
+    #[serde(default)]
+    pub other_words: Vec<String>,
     /// Files of the trees' group that were refused with the others (gold
     /// links given before their trees, say), tried again with the changed
     /// slot's; `files` holds those slots' files in use, used if the retried
@@ -208,6 +212,7 @@ impl LoadRequest {
             current: None,
             lengths: Vec::new(),
             words: Vec::new(),
+            other_words: Vec::new(),
             retry: Vec::new(),
             given: Vec::new(),
             sample: true,
@@ -423,7 +428,7 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
             tiger_waiting_for(files)
         )),
         Slot::LexS2t | Slot::LexT2s => {
-            return Some(lex_status(slot, f, &[]).0);
+            return Some(lex_status(slot, f, &[], &[]).0);
         }
         Slot::WordLinks => read_word_alignments_for(text, name, lengths)
             .map(|a| format!("{name}: {} lines, {} word links", a.len(), a.iter().map(|l| l.len()).sum::<usize>()))
@@ -446,35 +451,30 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
 }
 
 /// A lexical table's status and, when it covers few of `words` (the
-/// corpus's words on its conditioning side), a warning.
-fn lex_status(slot: Slot, f: &FileText, words: &[String]) -> (Result<String, String>, Option<String>) {
-    let table = match read_moses_lex(&f.text, &f.name) {
+/// corpus's words on its conditioning side) or covers `other_words` (the
+/// other side's) better, a warning: [`files::check_table`], as the CLI
+/// checks its tables.
+fn lex_status(
+    slot: Slot,
+    f: &FileText,
+    words: &[String],
+    other_words: &[String],
+) -> (Result<String, String>, Option<String>) {
+    let side = if slot == Slot::LexS2t { TableSide::S2t } else { TableSide::T2s };
+    let table = match files::read_lex_table(Named { name: &f.name, text: &f.text }, None, side) {
         Ok(t) => t,
         Err(e) => return (Err(e.to_string()), None),
     };
-    let mut summary = format!("{}: {} entries", f.name, table.len());
     if words.is_empty() {
-        return (Ok(summary), None);
+        return (Ok(format!("{}: {} entries", f.name, table.len())), None);
     }
-    let side = if slot == Slot::LexS2t { "source" } else { "target" };
-    let c = table.coverage(words.iter().map(String::as_str));
-    summary.push_str(&format!(
-        "; covers {} of {} {side} word types ({:.0}%) and {} of {} tokens ({:.0}%)",
-        c.types_covered,
-        c.types,
-        100.0 * c.type_share(),
-        c.tokens_covered,
-        c.tokens,
-        100.0 * c.token_share()
-    ));
-    let warning = c.is_low().then(|| {
-        format!(
-            "{} covers less than {:.0}% of the loaded pairs' {side} words: the others get no lexical probability (is it the table of these languages, in this direction?)",
-            f.name,
-            100.0 * Coverage::LOW
-        )
-    });
-    (Ok(summary), warning)
+    let mine = words.iter().map(String::as_str);
+    let other = other_words.iter().map(String::as_str);
+    let check = match side {
+        TableSide::S2t => files::check_table(&table, &f.name, side, mine, other),
+        TableSide::T2s => files::check_table(&table, &f.name, side, other, mine),
+    };
+    (Ok(check.summary), check.warning)
 }
 
 /// Checks the files of a request and builds the corpus they make, as the
@@ -557,7 +557,7 @@ fn check_files(request: &LoadRequest) -> Checked {
     match request.changed {
         Slot::LexS2t | Slot::LexT2s => {
             if let Some(f) = files(request.changed).last().filter(|f| !f.text.is_empty()) {
-                let (status, warning) = lex_status(request.changed, f, &request.words);
+                let (status, warning) = lex_status(request.changed, f, &request.words, &request.other_words);
                 set(&mut statuses, request.changed, status);
                 warnings.extend(warning.map(|w| (request.changed, w)));
             }
@@ -774,6 +774,7 @@ mod tests {
             current: None,
             lengths: vec![],
             words: vec![],
+            other_words: vec![],
             retry: vec![],
             given: vec![],
             sample: false,
@@ -914,6 +915,7 @@ mod tests {
             current: Some(("(S (A a))\n".into(), "(T (B b))\n".into())),
             lengths: vec![(1, 1)],
             words: vec![],
+            other_words: vec![],
             retry: vec![],
             given: vec![],
             sample: false,
@@ -927,6 +929,7 @@ mod tests {
             current: None,
             lengths: vec![(1, 1)],
             words: vec![],
+            other_words: vec![],
             retry: vec![],
             given: vec![],
             sample: false,

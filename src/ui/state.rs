@@ -1706,10 +1706,10 @@ impl State {
         let side = |words: fn(&TreePair) -> &[String]| -> Vec<String> {
             self.corpus.pairs.iter().flat_map(|p| words(p).iter().cloned()).collect()
         };
-        let words = match changed {
-            Slot::LexS2t => side(|p| p.source.words()),
-            Slot::LexT2s => side(|p| p.target.words()),
-            _ => Vec::new(),
+        let (words, other_words) = match changed {
+            Slot::LexS2t => (side(|p| p.source.words()), side(|p| p.target.words())),
+            Slot::LexT2s => (side(|p| p.target.words()), side(|p| p.source.words())),
+            _ => (Vec::new(), Vec::new()),
         };
         // Which slots' last given files go (the others' files in use).
         let given = (slots.iter())
@@ -1722,6 +1722,7 @@ impl State {
             current,
             lengths: self.corpus.sentence_lengths(),
             words,
+            other_words,
             retry,
             given,
             sample: false,
