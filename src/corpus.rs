@@ -175,8 +175,9 @@ impl Corpus {
         gold: Option<Named<'_>>,
         limits: Option<&Limits>,
     ) -> Result<Corpus, CorpusError> {
-        let (sources, source_starts) = Tree::parse_all_with_starts(source.text, source.name)?;
-        let (targets, starts) = Tree::parse_all_with_starts(target.text, target.name)?;
+        // Tree k is pair k: a blank line or a second tree on a line is refused where it is.
+        let (sources, source_starts) = Tree::parse_numbered(source.text, source.name)?;
+        let (targets, starts) = Tree::parse_numbered(target.text, target.name)?;
         if let Some(limits) = limits {
             limits.check_trees(source.name, &sources, &source_starts)?;
             limits.check_trees(target.name, &targets, &starts)?;
@@ -350,6 +351,28 @@ mod tests {
             "0-0 1-2?\n2-1\n"
         );
         assert_eq!(s.swapped(), c);
+    }
+
+    #[test]
+    fn a_blank_line_in_either_file_is_refused_where_it_is_never_shifting_the_pairs() {
+        let src = "(S (A a))\n(S (B b))\n\n(S (C c))\n";
+        let trg = "(T (X x))\n(T (Y y))\n\n(T (Z z))\n";
+        let e = Corpus::from_texts(n("p.src", src), n("p.trg", "(T (X x))\n(T (Y y))\n(T (Z z))\n"), None).unwrap_err();
+        assert!(e.to_string().starts_with("p.src:3:1: expected a tree on every line, found a blank line"), "{e}");
+        // Both files with the blank line: still refused, not 3 pairs for 4 lines.
+        let e = Corpus::from_texts(n("p.src", src), n("p.trg", trg), None).unwrap_err();
+        assert_eq!(
+            (e.file(), e.to_string().split(": ").nth(1)),
+            ("p.src", Some("expected a tree on every line, found a blank line"))
+        );
+        // A blank line at the end shifts nothing.
+        assert_eq!(
+            Corpus::from_texts(n("p.src", "(S (A a))\n\n\n"), n("p.trg", "(T (X x))\n"), None).unwrap().len(),
+            1
+        );
+        // Trees spread over lines (a .mrg layout) may be separated by blank lines.
+        let mrg = "(S\n  (A a))\n\n(S\n  (B b))\n";
+        assert_eq!(Corpus::from_texts(n("p.mrg", mrg), n("p.trg", "(T (X x))\n(T (Y y))\n"), None).unwrap().len(), 2);
     }
 
     #[test]

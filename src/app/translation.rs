@@ -367,7 +367,8 @@ impl SourceError {
 /// The source trees of `text` (bracketed, `file` naming it in errors),
 /// every one within `limits`: `treelink translate --input FILE`.
 pub fn read_sources(text: &str, file: &str, limits: &Limits) -> Result<Vec<Tree>, SourceError> {
-    let (trees, starts) = Tree::parse_all_with_starts(text, file)?;
+    // Tree k is output line k: a blank line is refused where it is.
+    let (trees, starts) = Tree::parse_numbered(text, file)?;
     limits.check_trees(file, &trees, &starts)?;
     Ok(trees)
 }
