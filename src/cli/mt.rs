@@ -133,6 +133,10 @@ pub struct MtTrainArgs {
     pub word_align: Option<Vec<String>>,
     #[command(flatten)]
     pub opts: MtOptions,
+    /// Also write every extracted phrase pair (--extract word, dirc or ewos; unpruned) as a Moses
+    /// phrase table: `src ||| trg ||| φ(f|e) lex(f|e) φ(e|f) lex(e|f) ||| alignment ||| counts`.
+    #[arg(long, value_name = "F")]
+    pub export_phrase_table: Option<String>,
     /// Output model file: JSON, or the compact binary form if it ends in .tlmt.
     #[arg(short = 'o', long = "output", value_name = "MTMODEL")]
     pub output: String,
@@ -292,20 +296,26 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
     } else {
         None
     };
-    let mut model = translation::train_model(
-        TranslationTraining {
-            system: args.system,
-            extract: args.extract,
-            train: &train,
-            train_name: args.train.clone(),
-            dev: dev.as_ref(),
-            dev_name: args.dev.clone(),
-            word_links,
-            subtree,
-            settings: args.opts.settings()?,
-        },
-        &mut reporter,
-    )?;
+    let training = TranslationTraining {
+        system: args.system,
+        extract: args.extract,
+        train: &train,
+        train_name: args.train.clone(),
+        dev: dev.as_ref(),
+        dev_name: args.dev.clone(),
+        word_links,
+        subtree,
+        settings: args.opts.settings()?,
+    };
+    let mut model = match &args.export_phrase_table {
+        None => translation::train_model(training, &mut reporter)?,
+        Some(file) => {
+            let (model, table) = translation::train_model_and_phrase_table(training, &mut reporter)?;
+            std::fs::write(file, &table).map_err(|source| CliError::WriteFile { file: file.clone(), source })?;
+            reporter.note(&format!("wrote {file}: {} phrase pairs as a Moses phrase table", table.lines().count()));
+            model
+        }
+    };
     model.training.seconds = started.elapsed().as_secs_f64();
     std::fs::write(&args.output, model_file_bytes(&model, &args.output))
         .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;

@@ -247,6 +247,30 @@ pub fn decode_text<'a>(bytes: &'a [u8], file: &str) -> Result<Cow<'a, str>, Read
     Ok(decode_plain(bytes, file)?)
 }
 
+/// `bytes` as text in the encoding named `label` (any WHATWG label:
+/// `latin1`, `windows-1252`, `utf-8`, ...), for a file that cannot say its
+/// own (a Dublin file in Latin-1, say): gzip inflated first, the first
+/// malformed byte located. An unknown label is refused in words.
+pub fn decode_text_as<'a>(bytes: &'a [u8], file: &str, label: &str) -> Result<Cow<'a, str>, ReadError> {
+    let encoding = encoding_rs::Encoding::for_label(label.trim().as_bytes())
+        .filter(|e| e.is_ascii_compatible() && *e != encoding_rs::REPLACEMENT)
+        .ok_or_else(|| ReadError::Io {
+            file: file.to_string(),
+            message: format!("expected the name of an encoding (utf-8, latin1, windows-1252, ...), found '{label}'"),
+        })?;
+    let decode = |bytes| {
+        if encoding == encoding_rs::UTF_8 {
+            decode_utf8(bytes, file).map(|t| t.to_string())
+        } else {
+            decode_legacy(bytes, file, encoding).map(Cow::into_owned)
+        }
+    };
+    if is_gzip(bytes) {
+        return Ok(Cow::Owned(decode(&gunzip(bytes, file)?)?));
+    }
+    Ok(Cow::Owned(decode(bytes)?))
+}
+
 /// [`decode_text`] without the gzip step.
 fn decode_plain<'a>(bytes: &'a [u8], file: &str) -> Result<Cow<'a, str>, EncodingError> {
     let Some((label, offset)) = declared_encoding(bytes) else {

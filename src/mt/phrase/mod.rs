@@ -31,10 +31,12 @@
 
 pub mod decode;
 pub mod extract;
+pub mod moses;
 pub mod system;
 pub mod table;
 
 pub use decode::*;
 pub use extract::*;
+pub use moses::*;
 pub use system::*;
 pub use table::*;
