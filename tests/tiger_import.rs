@@ -1,12 +1,12 @@
 //! The TigerXML + Stockholm TreeAligner importer and exporter
-//! (`treelink::io::tiger`) against the real data in `../shared/data`: the
+//! (`treelink::tiger`) against the real data in `../shared/data`: the
 //! importer must reproduce the bracketed files that were derived from the raw
 //! files, and the export must read back to the same corpus.
 #![cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
 
 use treelink::corpus::{Corpus, Named};
 use treelink::io::links::{parse_links, Link, LinkKind};
-use treelink::io::tiger::{
+use treelink::tiger::{
     export_pair, import_pair, parse_sta, parse_tiger, Change, DropReason, ImportOptions, PairIds, TigerErrorKind,
     TigerImport, TreebankName,
 };
@@ -274,7 +274,7 @@ const TOY_STA: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 </treealign>
 "#;
 
-fn toy(de: &str, en: &str, sta: &str, phrase_only: bool) -> Result<TigerImport, treelink::io::tiger::TigerError> {
+fn toy(de: &str, en: &str, sta: &str, phrase_only: bool) -> Result<TigerImport, treelink::tiger::TigerError> {
     import_pair(
         Named { name: "toy_de.xml", text: de },
         Named { name: "toy_en.xml", text: en },
@@ -309,7 +309,7 @@ fn discontinuous_constituent_is_raised_and_reported() {
     assert_eq!(imp.corpus.pairs[0].gold, [Link::good(0, 0), Link::good(2, 4)]);
     let r = &imp.report;
     assert_eq!((r.sta_links, r.kept_links, r.skipped_pos_links, r.dropped_links.len()), (4, 2, 1, 1));
-    assert_eq!(r.dropped_links[0].reason, DropReason::YieldChanged { sides: vec![treelink::io::tiger::Side::Source] });
+    assert_eq!(r.dropped_links[0].reason, DropReason::YieldChanged { sides: vec![treelink::tiger::Side::Source] });
     assert_eq!(r.dropped_links[0].kind, LinkKind::Fuzzy);
     assert!(
         r.to_string()
@@ -329,7 +329,7 @@ fn treebanks_are_matched_by_node_ids_when_file_names_differ() {
     assert_eq!(imp.report.notes.len(), 1, "{:?}", imp.report.notes);
 }
 
-fn err_of(de: &str, en: &str, sta: &str) -> treelink::io::tiger::TigerError {
+fn err_of(de: &str, en: &str, sta: &str) -> treelink::tiger::TigerError {
     match toy(de, en, sta, true) {
         Ok(_) => panic!("expected an error"),
         Err(e) => e,

@@ -12,7 +12,7 @@ use std::fmt;
 use crate::align::model::{AlignmentModel, ModelFileError as AlignmentModelError};
 use crate::corpus::{Corpus, Named};
 use crate::exercise;
-use crate::io::tiger::{import_pair, parse_sta, ImportOptions, TigerError, TigerImport};
+use crate::tiger::{import_pair, parse_sta, ImportOptions, TigerError, TigerImport};
 use crate::lexicon::{
     giza_ttable_fits, is_giza_a3, is_numeric_table, read_giza_a3, read_giza_ttable, read_moses_lex,
     read_word_alignments_for, symmetrize, Coverage, GizaPair, GizaVocab, LexError, LexTable, Symmetrization,

@@ -4,6 +4,4 @@
 pub mod dublin;
 pub mod json;
 pub mod links;
-pub mod svg;
 pub mod text;
-pub mod tiger;

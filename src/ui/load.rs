@@ -17,7 +17,7 @@ use crate::corpus::{Corpus, CorpusError, Named, TreePair};
 use crate::exercise::{Answers, ClassTable, Exercise};
 use crate::io::links::{Link, LinkKind};
 use crate::io::text::counted;
-use crate::io::tiger::{parse_sta, PairIds, Side};
+use crate::tiger::{parse_sta, PairIds, Side};
 use crate::lexicon::read_word_alignments_for;
 use crate::limits::Limits;
 use crate::mt::lm::read_arpa;

@@ -26,9 +26,9 @@ use crate::eval::prf::Counts;
 use crate::exercise::Mark;
 use crate::io::links::write_links;
 use crate::io::links::{swap_links_text, Link, LinkKind};
-use crate::io::svg::{drawing_svg, DrawnLink, LinkStyle, DERIVATION_CSS};
+use crate::svg::{drawing_svg, DrawnLink, LinkStyle, DERIVATION_CSS};
 use crate::io::text::counted;
-use crate::io::tiger::{export_pair, PairIds, TreebankName};
+use crate::tiger::{export_pair, PairIds, TreebankName};
 use crate::kernel::DEFAULT_LAMBDA;
 use crate::layout::{Drawing, Style};
 use crate::lexicon::WordModel;
@@ -945,7 +945,7 @@ pub enum DownloadBody {
     },
     /// The view's SVG drawing with this element id (the derivation), as the
     /// browser serialises it (labels stay escaped text), with the diagram's
-    /// stylesheet ([`crate::io::svg::DIAGRAM_CSS`]) and `css`.
+    /// stylesheet ([`crate::svg::DIAGRAM_CSS`]) and `css`.
     Element {
         id: &'static str,
         css: &'static str,

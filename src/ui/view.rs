@@ -19,7 +19,7 @@ use super::{
 };
 
 use crate::corpus::TreePair;
-use crate::io::svg::{DrawnLink, DIAGRAM_CSS};
+use crate::svg::{DrawnLink, DIAGRAM_CSS};
 use crate::io::text::counted;
 use crate::tree::{NodeId, Tree};
 

@@ -53,7 +53,7 @@
 //!
 //! # Example
 //! ```
-//! use treelink::io::tiger::parse_tiger;
+//! use treelink::tiger::parse_tiger;
 //! let xml = r#"<corpus id="c"><body><s id="s1"><graph root="s1_500">
 //!   <terminals><t id="s1_1" word="den" pos="ART"/><t id="s1_2" word="Mann" pos="NN"/>
 //!   <t id="s1_3" word="sah" pos="VVFIN"/></terminals>
