@@ -12,13 +12,13 @@ use std::fmt;
 use crate::align::model::{AlignmentModel, ModelFileError as AlignmentModelError};
 use crate::corpus::{Corpus, Named};
 use crate::exercise;
-use crate::tiger::{import_pair, parse_sta, ImportOptions, TigerError, TigerImport};
 use crate::lexicon::{
     giza_ttable_fits, is_giza_a3, is_numeric_table, read_giza_a3, read_giza_ttable, read_moses_lex,
     read_word_alignments_for, symmetrize, Coverage, GizaPair, GizaVocab, LexError, LexTable, Symmetrization,
     WordAlignment,
 };
 use crate::mt::model::{TranslationModel, TranslationModelError, MT_MODEL_FORMAT};
+use crate::tiger::{import_parsed, match_files, parse_sta, parse_tiger, ImportOptions, TigerError, TigerImport};
 
 /// What a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -197,23 +197,38 @@ pub enum TigerFilesError {
 }
 
 /// Imports two TigerXML treebanks and their STA alignment given in any
-/// order: the alignment is the file whose root element is `<treealign>`;
-/// the treebank it lists second is the target (upload order otherwise).
-pub fn import_tiger(files: &[Named<'_>]) -> Result<TigerImport, TigerFilesError> {
+/// order (the page's drop, whose order the browser decides): the alignment
+/// is the file whose root element is `<treealign>`; which file is which
+/// treebank comes from the alignment's declarations ([`match_files`]: the
+/// files' names, else the node ids each holds), and the treebank the
+/// alignment declares first is the source. So the same three files give
+/// the same direction whatever their order, and files the declarations do
+/// not tell apart are refused in words.
+pub fn import_tiger(files: &[Named<'_>], options: ImportOptions) -> Result<TigerImport, TigerFilesError> {
     let is_sta = |f: &&Named<'_>| FileKind::sniff(FileKind::TigerXml, f.text) == FileKind::StaAlignment;
     let sta: Vec<&Named<'_>> = files.iter().filter(is_sta).collect();
-    let mut tigers: Vec<&Named<'_>> = files.iter().filter(|f| !is_sta(f)).collect();
+    let tigers: Vec<&Named<'_>> = files.iter().filter(|f| !is_sta(f)).collect();
     let [sta] = sta.as_slice() else { return Err(TigerFilesError::StaCount(sta.len())) };
-    if tigers.len() != 2 {
-        return Err(TigerFilesError::TreebankCount(tigers.len()));
-    }
+    let [a, b] = tigers.as_slice() else { return Err(TigerFilesError::TreebankCount(tigers.len())) };
     let alignment = parse_sta(sta.text, sta.name)?;
-    if let Some(second) = alignment.treebanks.get(1).and_then(|t| t.filename.as_deref()) {
-        if tigers[0].name.ends_with(second) {
-            tigers.swap(0, 1);
-        }
-    }
-    Ok(import_pair(*tigers[0], *tigers[1], **sta, ImportOptions::default())?)
+    let (ta, tb) = (parse_tiger(a.text, a.name)?, parse_tiger(b.text, b.name)?);
+    let matched = match_files(sta.name, &alignment, (a.name, &ta), (b.name, &tb))?;
+    let ((source, src), (target, trg)) =
+        if matched.first_is_treebank_0 { ((a, &ta), (b, &tb)) } else { ((b, &tb), (a, &ta)) };
+    let mut imported = import_parsed(source.name, src, target.name, trg, sta.name, &alignment, options)?;
+    let declared = |t: &crate::tiger::StaTreebank| match &t.language {
+        Some(l) => format!("'{}' ({l})", t.id),
+        None => format!("'{}'", t.id),
+    };
+    imported.report.notes.push(format!(
+        "source: treebank {} = {}, declared first by {}; target: treebank {} = {}",
+        declared(&imported.treebanks[0]),
+        source.name,
+        sta.name,
+        declared(&imported.treebanks[1]),
+        target.name
+    ));
+    Ok(imported)
 }
 
 /// Which way round a lexical table is meant.

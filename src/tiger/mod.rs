@@ -69,6 +69,7 @@
 
 mod convert;
 mod export;
+mod ids;
 mod import;
 mod read;
 mod sta;
@@ -76,6 +77,7 @@ mod xml;
 
 pub use convert::*;
 pub use export::*;
+pub use ids::*;
 pub use import::*;
 pub use read::*;
 pub use sta::*;

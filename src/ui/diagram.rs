@@ -17,8 +17,8 @@ use yew::prelude::*;
 use super::folds::Side;
 use super::state::Action;
 use crate::corpus::TreePair;
-use crate::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
 use crate::layout::{clamp_zoom, fit_zoom, union, zoom_to, Drawing, FoldedTree, Style, TreeLayout};
+use crate::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]

@@ -19,8 +19,8 @@ use super::{file_handles, jobs, persist, protocol};
 use crate::align::greedy::Search;
 use crate::app::files::SNIFF_BYTES;
 use crate::corpus::{Corpus, TreePair};
-use crate::svg::DIAGRAM_CSS;
 use crate::io::text::decode_text;
+use crate::svg::DIAGRAM_CSS;
 use crate::tiger::PairIds;
 use crate::tree::NodeId;
 

@@ -17,10 +17,10 @@ use crate::corpus::{Corpus, CorpusError, Named, TreePair};
 use crate::exercise::{Answers, ClassTable, Exercise};
 use crate::io::links::{Link, LinkKind};
 use crate::io::text::counted;
-use crate::tiger::{parse_sta, PairIds, Side};
 use crate::lexicon::read_word_alignments_for;
 use crate::limits::Limits;
 use crate::mt::lm::read_arpa;
+use crate::tiger::{parse_sta, ImportOptions, PairIds, Side};
 use crate::tree::{Tree, TreeBuilder};
 
 /// The built-in sample (SQUOIA German–Spanish, dev; `www/sample/`),
@@ -566,16 +566,19 @@ fn check_files(request: &LoadRequest) -> Checked {
             let tiger = files(Slot::Tiger);
             if tiger.len() >= 3 {
                 let named: Vec<Named<'_>> = tiger.iter().map(|f| Named { name: &f.name, text: &f.text }).collect();
-                let imported = files::import_tiger(&named).map_err(|e| e.to_string()).and_then(|imported| {
-                    let sentence = |k: usize, side: Side| {
-                        let ids = imported.ids.get(k).map(|i| if side == Side::Source { &i.source } else { &i.target });
-                        format!("pair {}, {side} sentence {}", k + 1, ids.map_or("?", |i| i.sentence.as_str()))
-                    };
-                    match over_limits(&imported.corpus.pairs, sentence) {
-                        Some(over) => Err(over),
-                        None => Ok(imported),
-                    }
-                });
+                let imported = files::import_tiger(&named, ImportOptions::BRACKETED_DATA)
+                    .map_err(|e| e.to_string())
+                    .and_then(|imported| {
+                        let sentence = |k: usize, side: Side| {
+                            let ids =
+                                imported.ids.get(k).map(|i| if side == Side::Source { &i.source } else { &i.target });
+                            format!("pair {}, {side} sentence {}", k + 1, ids.map_or("?", |i| i.sentence.as_str()))
+                        };
+                        match over_limits(&imported.corpus.pairs, sentence) {
+                            Some(over) => Err(over),
+                            None => Ok(imported),
+                        }
+                    });
                 match imported {
                     Ok(imported) => {
                         set(&mut statuses, Slot::Tiger, Ok(imported.report.summary().join("; ")));

@@ -26,15 +26,15 @@ use crate::eval::prf::Counts;
 use crate::exercise::Mark;
 use crate::io::links::write_links;
 use crate::io::links::{swap_links_text, Link, LinkKind};
-use crate::svg::{drawing_svg, DrawnLink, LinkStyle, DERIVATION_CSS};
 use crate::io::text::counted;
-use crate::tiger::{export_pair, PairIds, TreebankName};
 use crate::kernel::DEFAULT_LAMBDA;
 use crate::layout::{Drawing, Style};
 use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
+use crate::svg::{drawing_svg, DrawnLink, LinkStyle, DERIVATION_CSS};
 use crate::svm::{SvmParams, DEFAULT_C};
+use crate::tiger::{export_pair, PairIds, TreebankName};
 use crate::tree::{NodeId, Tree};
 
 const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, dev)";
