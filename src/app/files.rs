@@ -7,10 +7,11 @@
 //! check of the CLI and the page), and read word links of either format
 //! (`i-j` lines, or GIZA++ `A3.final` files symmetrised).
 
+use std::collections::HashSet;
 use std::fmt;
 
 use crate::align::model::{AlignmentModel, ModelFileError as AlignmentModelError};
-use crate::corpus::{Corpus, Named};
+use crate::corpus::{Corpus, Direction, Named, WordFit};
 use crate::exercise;
 use crate::lexicon::{
     giza_ttable_fits, is_giza_a3, is_numeric_table, read_giza_a3, read_giza_ttable, read_moses_lex,
@@ -183,6 +184,64 @@ impl ModelFile {
 /// check the same things.
 pub fn read_alignment_model(text: &str, file: &str) -> Result<AlignmentModel, AlignmentModelError> {
     AlignmentModel::from_json(text, file)
+}
+
+/// How `input`'s words fit the words `model` was trained on ([`Direction`]):
+/// the sentences of its in-engine lexicon, or its tables' words. `align`
+/// and the page warn when input looks reversed or foreign to the model
+/// ([`Direction::warning`]).
+pub fn alignment_model_fit(model: &AlignmentModel, input: &Corpus) -> Direction {
+    use crate::align::lexical::LexicalModel;
+    let sides =
+        |source: bool| input.pairs.iter().flat_map(move |p| if source { p.source.words() } else { p.target.words() });
+    let fit = match &model.lexicon {
+        LexicalModel::Tables(l) => {
+            let (s, t) = (&l.s2t, &l.t2s);
+            // p(t|s) is conditioned on source words and predicts target words.
+            let source = |w: &str| s.y_id(w).is_some() || t.x_id(w).is_some();
+            let target = |w: &str| s.x_id(w).is_some() || t.y_id(w).is_some();
+            let from_source = WordFit::of(sides(true).map(String::as_str), source, target);
+            from_source.and(WordFit::of(sides(false).map(String::as_str), target, source))
+        }
+        LexicalModel::InEngine { bitext, .. } => {
+            let vocabulary = |source: bool| -> HashSet<String> {
+                bitext.iter().flat_map(|(s, t)| if source { s } else { t }).map(|w| w.to_lowercase()).collect()
+            };
+            let (source, target) = (vocabulary(true), vocabulary(false));
+            let from_source =
+                WordFit::of(sides(true).map(String::as_str), |w| source.contains(w), |w| target.contains(w));
+            from_source.and(WordFit::of(
+                sides(false).map(String::as_str),
+                |w| target.contains(w),
+                |w| source.contains(w),
+            ))
+        }
+    };
+    fit.direction()
+}
+
+/// How source trees' words fit a translation model's source vocabulary
+/// (the words of its training sources) and its target words (its language
+/// model's): `translate` and the page warn when they look like target
+/// sentences or another language ([`Direction::warning`]).
+pub fn translation_model_fit(model: &TranslationModel, sources: &[crate::tree::Tree]) -> Direction {
+    use crate::mt::model::MtSystem;
+    let (vocabulary, lm) = match &model.system {
+        MtSystem::Phrase(s) => (&s.vocabulary, &s.lm),
+        MtSystem::Ms(s) => (&s.vocabulary, &s.lm),
+    };
+    let known_source = |w: &str| vocabulary.count(w) > 0 || vocabulary.count(&capitalised(w)) > 0;
+    let known_target = |w: &str| {
+        lm.word_id(w) != crate::mt::lm::WordId::UNK || lm.word_id(&capitalised(w)) != crate::mt::lm::WordId::UNK
+    };
+    WordFit::of(sources.iter().flat_map(|t| t.words()).map(String::as_str), known_source, known_target).direction()
+}
+
+/// `w` with its first letter upper-case (a vocabulary that kept case holds
+/// a sentence's first word so).
+fn capitalised(w: &str) -> String {
+    let mut c = w.chars();
+    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
 /// Why three files did not import as a TigerXML pair.

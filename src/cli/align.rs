@@ -446,6 +446,9 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let model = read_model(&args.model)?;
     let input = corpus(&args.input, false, limits)?;
+    if let Some(w) = files::alignment_model_fit(&model, &input).warning(&args.input, &args.model) {
+        reporter.note(&format!("warning: {w}"));
+    }
     let given = args.word_align.as_deref().map(|f| word_links(f, &input)).transpose()?;
     let sentences = if args.held_out { InputSentences::HeldOut } else { InputSentences::Train };
     let aligned = alignment::align_input(&model, &input, given, sentences, &mut reporter)?;

@@ -404,6 +404,9 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     // The input first: it is quicker to read than a large model.
     let trees = translation::read_sources(&read(&args.input)?, &args.input, limits)?;
     let mut model = read_mt_model(&args.model)?;
+    if let Some(w) = treelink::app::files::translation_model_fit(&model, &trees).warning(&args.input, &args.model) {
+        reporter.note(&format!("warning: {w}"));
+    }
     if let Some(b) = args.beam {
         model.system.set_beam(b);
     }
