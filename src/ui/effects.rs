@@ -14,7 +14,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement};
 use yew::Callback;
 
-use super::state::{is_mt_model, Action, DownloadBody, Effect, FileHandle, Slot};
+use super::state::{is_mt_model, Action, DownloadBody, Effect, FileHandle, LoadAction, ProgressAction, Slot};
+use super::store::Dispatch;
 use super::{file_handles, jobs, persist, protocol};
 use crate::align::greedy::Search;
 use crate::app::files::SNIFF_BYTES;
@@ -25,7 +26,7 @@ use crate::tiger::PairIds;
 use crate::tree::NodeId;
 
 /// Carries out one effect of the reducer.
-pub fn carry_out(effect: Effect, workers: &Workers, dispatch: &Callback<Action>) {
+pub fn carry_out(effect: Effect, workers: &Workers, load: Dispatch<LoadAction>) {
     match effect {
         Effect::Load(job, request) => workers.files.send(&protocol::Request::Load { job, request }),
         Effect::Post(request) => workers.jobs.send(&request),
@@ -36,8 +37,8 @@ pub fn carry_out(effect: Effect, workers: &Workers, dispatch: &Callback<Action>)
         }
         Effect::RestartJobWorker => workers.jobs.restart(),
         Effect::Download { name, body } => download(name, body),
-        Effect::ReadFile { file, name, slot, sniff_mt } => read_file(file, name, slot, sniff_mt, dispatch.clone()),
-        Effect::FetchExercise(url) => fetch_exercise(url, dispatch.clone()),
+        Effect::ReadFile { file, name, slot, sniff_mt } => read_file(file, name, slot, sniff_mt, load),
+        Effect::FetchExercise(url) => fetch_exercise(url, load),
         Effect::SetLocation(hash) => persist::set_location(&hash),
         Effect::ForgetSession => persist::forget(),
     }
@@ -78,14 +79,14 @@ fn element_svg(id: &str, css: &str) -> Option<String> {
 /// `slot` (a picker's) or, dropped, for the slot its name says; with
 /// `sniff_mt`, a `.json` file whose head says `treelink-mt` goes to the
 /// job worker unread instead (it can be 90 MB).
-fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: bool, dispatch: Callback<Action>) {
+fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: bool, load: Dispatch<LoadAction>) {
     let Some(raw) = file_handles::get(handle) else { return };
     yew::platform::spawn_local(async move {
         let file = gloo::file::File::from(raw);
         if sniff_mt {
             let head = file.slice(0, (SNIFF_BYTES as u64).min(file.size()));
             if gloo::file::futures::read_as_text(&head).await.is_ok_and(|h| is_mt_model(&h)) {
-                dispatch.emit(Action::MtFilePicked { name, file: handle });
+                load.emit(LoadAction::MtFilePicked { name, file: handle });
                 return;
             }
         }
@@ -97,29 +98,31 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
         // with U+FFFD in it.
         let action = match gloo::file::futures::read_as_bytes(&file).await {
             Ok(bytes) => match decode_text(&bytes, &name) {
-                Ok(text) => Action::FileRead { name, text: text.to_string(), slot },
-                Err(e) => Action::FileFailed { error: e.to_string(), name, slot },
+                Ok(text) => LoadAction::FileRead { name, text: text.to_string(), slot },
+                Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
             },
-            Err(e) => Action::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
+            Err(e) => LoadAction::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
         };
-        dispatch.emit(action);
+        load.emit(action);
     });
 }
 
 /// Fetches the exercise the page's address names (a path on the same
 /// site) and hands it to the reducer as a file read for the exercise
 /// input; a failure shows next to that input.
-fn fetch_exercise(url: String, dispatch: Callback<Action>) {
+fn fetch_exercise(url: String, load: Dispatch<LoadAction>) {
     let Some(window) = web_sys::window() else { return };
     yew::platform::spawn_local(async move {
         let slot = Some(Slot::Exercise);
         let action = match fetch_text(&window, &url).await {
-            Ok(text) => Action::FileRead { name: url.clone(), text, slot },
-            Err(e) => {
-                Action::FileFailed { name: url.clone(), error: format!("{url}: cannot open the exercise: {e}"), slot }
-            }
+            Ok(text) => LoadAction::FileRead { name: url.clone(), text, slot },
+            Err(e) => LoadAction::FileFailed {
+                name: url.clone(),
+                error: format!("{url}: cannot open the exercise: {e}"),
+                slot,
+            },
         };
-        dispatch.emit(action);
+        load.emit(action);
     });
 }
 
@@ -146,11 +149,12 @@ pub struct Workers {
 
 impl Workers {
     /// Starts the file worker, and the job worker with the first job;
-    /// their answers go to `dispatch`.
-    pub fn start(dispatch: Callback<Action>) -> Workers {
-        let files = jobs::Jobs::start("files", jobs::FILE_WORKER, file_worker_answers(dispatch.clone()));
+    /// the file worker's answers go to `load`, the job worker's to
+    /// `dispatch` and its progress reports to `report`.
+    pub fn start(load: Dispatch<LoadAction>, dispatch: Callback<Action>, report: Callback<ProgressAction>) -> Workers {
+        let files = jobs::Jobs::start("files", jobs::FILE_WORKER, file_worker_answers(load));
         // Started by the first job: the page checks files without the training code.
-        let jobs = jobs::Jobs::on_demand("jobs", jobs::JOB_WORKER, job_worker_answers(dispatch));
+        let jobs = jobs::Jobs::on_demand("jobs", jobs::JOB_WORKER, job_worker_answers(dispatch, report));
         Workers { jobs, files }
     }
 }
@@ -169,7 +173,7 @@ impl Default for Received {
 
 /// The file worker's answers: a corpus arrives in parts (each decoded as
 /// it comes, a short task) and is handed to the reducer whole, with the answer.
-fn file_worker_answers(dispatch: Callback<Action>) -> Callback<protocol::Response> {
+fn file_worker_answers(load: Dispatch<LoadAction>) -> Callback<protocol::Response> {
     use protocol::Response;
     let parts: Rc<RefCell<Received>> = Rc::default();
     Callback::from(move |response| match response {
@@ -194,30 +198,35 @@ fn file_worker_answers(dispatch: Callback<Action>) -> Callback<protocol::Respons
                         let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = received.into_iter().unzip();
                         (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
                     });
-                    dispatch.emit(Action::Loaded { answer, corpus });
+                    load.emit(LoadAction::Loaded { answer: Box::new(answer), corpus });
                 }
-                Ok(received) => dispatch.emit(Action::LoadFailed(format!(
+                Ok(received) => load.emit(LoadAction::LoadFailed(format!(
                     "the file worker sent {} of {} pairs",
                     received.len(),
                     answer.corpus.map_or(0, |(_, n)| n)
                 ))),
-                Err(e) => dispatch.emit(Action::LoadFailed(format!("the file worker sent a broken pair: {e}"))),
+                Err(e) => load.emit(LoadAction::LoadFailed(format!("the file worker sent a broken pair: {e}"))),
             }
         }
-        Response::Failed { message, .. } | Response::Stopped { message } => dispatch.emit(Action::LoadFailed(message)),
+        Response::Failed { message, .. } | Response::Stopped { message } => load.emit(LoadAction::LoadFailed(message)),
         _ => {}
     })
 }
 
-/// The job worker's answers, to the reducer; an alignment's searches
-/// arrive in parts (each read as it comes, a short task) and go to the
-/// reducer whole, with [`protocol::Response::Aligned`].
-fn job_worker_answers(dispatch: Callback<Action>) -> Callback<protocol::Response> {
+/// The job worker's answers, to the reducer, and its progress reports to
+/// the progress bars alone (`report`); an alignment's searches arrive in
+/// parts (each read as it comes, a short task) and go to the reducer
+/// whole, with [`protocol::Response::Aligned`].
+fn job_worker_answers(dispatch: Callback<Action>, report: Callback<ProgressAction>) -> Callback<protocol::Response> {
     use protocol::Response;
     type Parts = (Option<protocol::JobId>, Vec<Search>, Vec<Vec<(NodeId, NodeId)>>);
     let parts: Rc<RefCell<Parts>> = Rc::default();
     Callback::from(move |response| {
         let response = match response {
+            Response::Progress { job, stage, done, total, kkt } => {
+                let now = js_sys::Date::now();
+                return report.emit(ProgressAction::Report { job, stage, done, total, gap: kkt, now });
+            }
             Response::AlignedPart { job, searches, baseline } => {
                 let mut parts = parts.borrow_mut();
                 if parts.0 != Some(job) {
