@@ -255,6 +255,107 @@ pub enum TigerFilesError {
     Tiger(#[from] TigerError),
 }
 
+/// What the files given to the TigerXML input make ([`tiger_sets`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TigerSets {
+    /// One set: the alignment file and its two treebanks (indices into the files).
+    One { alignment: usize, treebanks: [usize; 2] },
+    /// Not a set yet: what is missing, in words.
+    Waiting(String),
+    /// Files that make no one set (two sets, a file no alignment names, an
+    /// alignment that does not read), in words.
+    Refused(String),
+}
+
+/// Groups the files given to the TigerXML input into sets — an alignment
+/// (`<treealign>`) and the two treebanks its declarations name — by their
+/// names, whatever their order: one alignment with two treebanks is a set
+/// whatever the treebanks' names (their contents decide which is which,
+/// [`import_tiger`]); with more files, each treebank goes with the
+/// alignment that names it. Several sets, or files left over, are refused
+/// with what was found; an alignment that does not read is refused with
+/// its located error. The answer depends on the files, never on their order.
+pub fn tiger_sets(files: &[Named<'_>]) -> TigerSets {
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by(|&a, &b| files[a].name.cmp(files[b].name).then(a.cmp(&b)));
+    let is_sta = |k: &usize| FileKind::sniff(FileKind::TigerXml, files[*k].text) == FileKind::StaAlignment;
+    let (stas, tigers): (Vec<usize>, Vec<usize>) = order.into_iter().partition(is_sta);
+    let names = |ks: &[usize]| ks.iter().map(|&k| files[k].name).collect::<Vec<_>>().join(", ");
+    let mut declared = Vec::with_capacity(stas.len());
+    for &a in &stas {
+        match parse_sta(files[a].text, files[a].name) {
+            Ok(sta) => declared.push((a, sta)),
+            Err(e) => return TigerSets::Refused(e.to_string()),
+        }
+    }
+    let base = |name: &str| name.rsplit(['/', '\\']).next().unwrap_or(name).to_string();
+    match (declared.as_slice(), tigers.as_slice()) {
+        ([], []) => TigerSets::Waiting("no files yet".into()),
+        ([], _) if tigers.len() <= 2 => TigerSets::Waiting(format!(
+            "{} TigerXML file{} ({}): waiting for the alignment (a Stockholm TreeAligner <treealign> file)",
+            tigers.len(),
+            if tigers.len() == 1 { "" } else { "s" },
+            names(&tigers)
+        )),
+        ([], _) => TigerSets::Refused(TigerFilesError::StaCount(0).to_string()),
+        ([(a, _)], [x, y]) => TigerSets::One { alignment: *a, treebanks: [*x, *y] },
+        ([(a, sta)], _) if tigers.len() < 2 => {
+            let given: Vec<String> = tigers.iter().map(|&t| base(files[t].name)).collect();
+            let missing: Vec<String> = sta
+                .treebanks
+                .iter()
+                .filter_map(|t| t.filename.as_deref().map(base))
+                .filter(|f| !given.contains(f))
+                .collect();
+            let waiting = if missing.is_empty() { "its two treebanks".to_string() } else { missing.join(" and ") };
+            TigerSets::Waiting(format!(
+                "{} of 3 files: waiting for {waiting} (named by {})",
+                tigers.len() + 1,
+                files[*a].name
+            ))
+        }
+        _ => {
+            // Each treebank with the alignment that names it.
+            let mut sets: Vec<(usize, Vec<usize>)> = declared.iter().map(|(a, _)| (*a, Vec::new())).collect();
+            let mut stray = Vec::new();
+            for &t in &tigers {
+                let owner = declared.iter().position(|(_, sta)| {
+                    sta.treebanks
+                        .iter()
+                        .any(|tb| tb.filename.as_deref().is_some_and(|f| base(f) == base(files[t].name)))
+                });
+                match owner {
+                    Some(k) => sets[k].1.push(t),
+                    None => stray.push(t),
+                }
+            }
+            let describe = |(a, ts): &(usize, Vec<usize>)| {
+                format!("{} with {}", files[*a].name, if ts.is_empty() { "no treebank".to_string() } else { names(ts) })
+            };
+            let found = sets.iter().map(describe).collect::<Vec<_>>().join("; ");
+            if !stray.is_empty() {
+                return TigerSets::Refused(format!(
+                    "{} named by no alignment (found {found}): expected each treebank named by its alignment's <treebank filename>",
+                    names(&stray)
+                ));
+            }
+            match sets.as_slice() {
+                [(a, ts)] if ts.len() == 2 => TigerSets::One { alignment: *a, treebanks: [ts[0], ts[1]] },
+                [(_, ts)] => TigerSets::Refused(format!(
+                    "{} treebanks for one alignment ({found}): expected the two it names",
+                    ts.len()
+                )),
+                _ => TigerSets::Refused(format!(
+                    "{} files make {} TigerXML sets ({found}): drop one set at a time (treelink import tiger makes one \
+                     corpus of each)",
+                    files.len(),
+                    sets.len()
+                )),
+            }
+        }
+    }
+}
+
 /// Imports two TigerXML treebanks and their STA alignment given in any
 /// order (the page's drop, whose order the browser decides): the alignment
 /// is the file whose root element is `<treealign>`; which file is which

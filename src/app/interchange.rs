@@ -21,8 +21,8 @@ use crate::corpus::{Corpus, Named, TreePair};
 use crate::io::dublin::{read_dublin, write_dublin, DublinError};
 use crate::io::links::{write_links, Link, LinkKind};
 use crate::tiger::{
-    convert_as_imported, export_pair, parse_tiger, write_sta_links, write_tiger_verbatim, CorpusOrigin, ExportError,
-    IdsError, IdsFile, PairIds, StaExport, TigerCorpus, TigerError, TigerImport, TigerSentence, TreebankName,
+    convert_as_imported, export_pair, parse_tiger, write_sta_links, write_tiger_verbatim, ExportError, IdsError,
+    IdsFile, ImportOrigin, PairIds, StaExport, TigerCorpus, TigerError, TigerImport, TigerSentence, TreebankName,
     TreebankOrigin,
 };
 
@@ -51,7 +51,7 @@ pub struct MadeFile {
 
 /// The corpus's bracketed files: `.src`, `.trg`, `.gold` and, for pairs
 /// with ids (an import), `.ids` ([`IdsFile`]).
-pub fn bracketed_files(corpus: &Corpus, ids: Option<&[PairIds]>, origin: Option<&CorpusOrigin>) -> Vec<MadeFile> {
+pub fn bracketed_files(corpus: &Corpus, ids: Option<&[PairIds]>, origin: Option<&ImportOrigin>) -> Vec<MadeFile> {
     let lines = |f: fn(&TreePair) -> String| corpus.pairs.iter().map(|p| f(p) + "\n").collect::<String>();
     let mut out = vec![
         MadeFile { name: "src".into(), text: lines(|p| p.source.to_bracketed()) },
@@ -68,16 +68,22 @@ pub fn bracketed_files(corpus: &Corpus, ids: Option<&[PairIds]>, origin: Option<
     out
 }
 
-/// The files of an import ([`bracketed_files`] with its ids), the
-/// treebanks and alignment named by the paths given (`source`, `target`,
-/// `alignment`: what the export finds them by).
-pub fn import_files(imported: &TigerImport, source: &str, target: &str, alignment: &str) -> Vec<MadeFile> {
-    let origin = CorpusOrigin {
+/// Where an import came from: the treebanks as the alignment declared
+/// them, found by the paths given (`source`, `target`, `alignment`: what an
+/// export finds them by; the names they were imported by if `None`).
+pub fn import_origin(imported: &TigerImport, paths: Option<[&str; 3]>) -> ImportOrigin {
+    let [source, target, alignment] = paths.unwrap_or([&imported.files[0], &imported.files[1], &imported.files[2]]);
+    ImportOrigin {
         source: TreebankOrigin::of(&imported.treebanks[0], source),
         target: TreebankOrigin::of(&imported.treebanks[1], target),
         alignment: Some(alignment.to_string()),
-    };
-    bracketed_files(&imported.corpus, Some(&imported.ids), Some(&origin))
+    }
+}
+
+/// The files of an import ([`bracketed_files`] with its ids and
+/// [`import_origin`]).
+pub fn import_files(imported: &TigerImport, paths: Option<[&str; 3]>) -> Vec<MadeFile> {
+    bracketed_files(&imported.corpus, Some(&imported.ids), Some(&import_origin(imported, paths)))
 }
 
 /// The original TigerXML files of an imported corpus.
@@ -120,16 +126,16 @@ fn export_ids(
     let Some((file, ids_name)) = ids else {
         return Ok(ExportIds {
             ids: PairIds::synthesize(corpus),
-            source: TreebankName::new("source", "", "source.xml"),
-            target: TreebankName::new("target", "", "target.xml"),
+            source: TreebankName::new("source", "", "treelink-source.xml"),
+            target: TreebankName::new("target", "", "treelink-target.xml"),
         });
     };
     let mut file = file.clone();
     let (source, target) = match &file.origin {
-        Some(o) => (name_of(&o.source, "source.xml"), name_of(&o.target, "target.xml")),
+        Some(o) => (name_of(&o.source, "treelink-source.xml"), name_of(&o.target, "treelink-target.xml")),
         None => {
             let named = |o: Option<Originals<'_>>, side: fn(Originals<'_>) -> Named<'_>, id: &str| {
-                TreebankName::new(id, "", o.map_or(&format!("{id}.xml"), |o| base(side(o).name)))
+                TreebankName::new(id, "", o.map_or(&format!("treelink-{id}.xml"), |o| base(side(o).name)))
             };
             (named(originals, |o| o.source, "source"), named(originals, |o| o.target, "target"))
         }
@@ -206,7 +212,8 @@ pub struct TigerFiles {
 /// converts to; the files are named as the alignment declares them, the
 /// alignment `alignment_name`. Without originals, the trees are written as
 /// TigerXML of their own ([`export_pair`]: ids from the `.ids` file or made
-/// up), continuous, with word, POS and category only.
+/// up; `treelink-source.xml`, `treelink-target.xml`), continuous, with
+/// word, POS and category only.
 pub fn export_tiger(
     corpus: &Corpus,
     links: &[Vec<Link>],

@@ -91,7 +91,8 @@ pub enum ExportCommand {
     /// sentence is written as the original has it (every feature, edge label, secondary edge and
     /// discontinuous constituent) with the original <head>, each tree checked to be the one
     /// imported; the files are named as the alignment declares them. Without, the trees are
-    /// written as TigerXML of their own (word, POS, category) as source.xml and target.xml.
+    /// written as TigerXML of their own (word, POS, category) as treelink-source.xml and
+    /// treelink-target.xml.
     Tiger(ExportTigerArgs),
     /// The pairs and their links in the Dublin aligner's format (links lose their types).
     Dublin(ExportDublinArgs),
@@ -200,12 +201,8 @@ fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
         Named { name: &args.alignment, text: &a },
         options,
     )?;
-    let files = interchange::import_files(
-        &imported,
-        &lasting_path(&args.source),
-        &lasting_path(&args.target),
-        &lasting_path(&args.alignment),
-    );
+    let paths = [lasting_path(&args.source), lasting_path(&args.target), lasting_path(&args.alignment)];
+    let files = interchange::import_files(&imported, Some([&paths[0], &paths[1], &paths[2]]));
     write_prefix(&args.output, &files)?;
     for line in imported.report.lines() {
         out!("{line}")?;

@@ -70,7 +70,7 @@ impl TreebankOrigin {
 
 /// Where an imported corpus came from: its two treebanks and its alignment.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct CorpusOrigin {
+pub struct ImportOrigin {
     pub source: TreebankOrigin,
     pub target: TreebankOrigin,
     /// The alignment file the import read.
@@ -81,7 +81,7 @@ pub struct CorpusOrigin {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IdsFile {
     /// The treebanks (version 2; `None` in a version 1 file).
-    pub origin: Option<CorpusOrigin>,
+    pub origin: Option<ImportOrigin>,
     /// Per pair the sentence ids, and (version 2) every node's id; a
     /// version 1 file leaves the node lists empty.
     pub pairs: Vec<PairIds>,
@@ -190,7 +190,7 @@ impl IdsFile {
         let mut origin = None;
         if v2 {
             lines.next();
-            let mut o = CorpusOrigin::default();
+            let mut o = ImportOrigin::default();
             for (want, fields) in [("source", 5), ("target", 5), ("alignment", 2)] {
                 let Some((l, line)) = lines.next() else {
                     return Err(err(text.lines().count() + 1, 1, format!("the '# {want}' line of the header")));
@@ -357,7 +357,7 @@ mod tests {
     #[test]
     fn version_2_reads_back_whatever_the_ids_hold() {
         let file = IdsFile {
-            origin: Some(CorpusOrigin {
+            origin: Some(ImportOrigin {
                 source: TreebankOrigin {
                     id: "nl".into(),
                     language: Some("nl_NL".into()),

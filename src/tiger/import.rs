@@ -342,6 +342,8 @@ pub struct TigerImport {
     /// The alignment's declarations of the source and the target treebank
     /// (what an export names them by, so it opens with the originals).
     pub treebanks: [StaTreebank; 2],
+    /// The names the source, target and alignment files were given by.
+    pub files: [String; 3],
 }
 
 pub(super) fn basename(path: &str) -> &str {
@@ -435,7 +437,8 @@ pub fn import_parsed(
         });
         corpus.pairs.push(TreePair { source: cs.tree, target: ct.tree, gold });
     }
-    Ok(TigerImport { corpus, ids, report, treebanks })
+    let files = [source_file.to_string(), target_file.to_string(), sta_file.to_string()];
+    Ok(TigerImport { corpus, ids, report, treebanks, files })
 }
 
 /// The three parsed files of an import and their names.
