@@ -223,9 +223,9 @@ fn job_worker_answers(dispatch: Callback<Action>, report: Callback<ProgressActio
     let parts: Rc<RefCell<Parts>> = Rc::default();
     Callback::from(move |response| {
         let response = match response {
-            Response::Progress { job, stage, done, total, kkt } => {
+            Response::Progress { job, stage, done, total, gap } => {
                 let now = js_sys::Date::now();
-                return report.emit(ProgressAction::Report { job, stage, done, total, gap: kkt, now });
+                return report.emit(ProgressAction::Report { job, stage, done, total, gap, now });
             }
             Response::AlignedPart { job, searches, baseline } => {
                 let mut parts = parts.borrow_mut();

@@ -292,7 +292,7 @@ mod tests {
     use super::*;
 
     fn progress(job: JobId, done: u64) -> Action {
-        let response = Response::Progress { job, stage: "training the SVM".into(), done, total: 10, kkt: None };
+        let response = Response::Progress { job, stage: "training the SVM".into(), done, total: 10, gap: None };
         Action::Worker { response, now: 5.0 }
     }
 

@@ -57,14 +57,14 @@ impl Reporter {
         post(&self.scope, response);
     }
 
-    fn report(&mut self, stage: &str, done: u64, total: u64, kkt: Option<(f64, f64)>) {
+    fn report(&mut self, stage: &str, done: u64, total: u64, gap: Option<(f64, f64)>) {
         let now = js_sys::Date::now();
         let new_stage = stage != self.stage;
         if new_stage || now - self.last_ms >= 100.0 || (total > 0 && done >= total) {
             self.stage = stage.to_string();
             self.last_ms = now;
             if let Some(job) = self.job {
-                self.post(&Response::Progress { job, stage: stage.to_string(), done, total, kkt });
+                self.post(&Response::Progress { job, stage: stage.to_string(), done, total, gap });
             }
         }
     }

@@ -38,7 +38,7 @@ pub(super) fn read(s: &mut State, name: &str, text: &str, slot: Option<Slot>) ->
 /// notice (the page's store hands it to the progress bars', [`report`]).
 pub(super) fn progress(job: u32, stage: &str, done: u64, total: u64) -> Action {
     Action::Worker {
-        response: Response::Progress { job: JobId(job), stage: stage.into(), done, total, kkt: None },
+        response: Response::Progress { job: JobId(job), stage: stage.into(), done, total, gap: None },
         now: 5.0,
     }
 }
