@@ -491,7 +491,12 @@ pub fn align_and_compare(
             corpus.len()
         ),
     };
-    let lexicon_note = format!("Lexicon of the model: {model_note}{given_note}; of the baseline: {baseline_note}.");
+    // Input the model's words say is reversed or foreign is said first (as `treelink align` warns).
+    let fit = crate::app::files::alignment_model_fit(&model, &corpus).warning("the pairs loaded", "this model");
+    let lexicon_note = format!(
+        "{}Lexicon of the model: {model_note}{given_note}; of the baseline: {baseline_note}.",
+        fit.map_or(String::new(), |w| format!("Warning: {w}. "))
+    );
     Ok(Comparison { model, corpus, first: 0, alignment, baseline, lexicon_note })
 }
 

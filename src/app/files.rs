@@ -62,6 +62,12 @@ impl FileKind {
     /// as an alignment model until [`FileKind::sniff`] reads their heads).
     pub fn from_name(name: &str) -> Option<FileKind> {
         let lower = name.to_ascii_lowercase();
+        // A gzipped file is what its name says without `.gz` (it is inflated when read).
+        let lower = lower.strip_suffix(".gz").unwrap_or(&lower);
+        let base = lower.rsplit(['/', '\\']).next().unwrap_or(lower);
+        if base.ends_with(".a3.final") {
+            return Some(FileKind::WordAlignment);
+        }
         let ext = lower.rsplit('.').next().unwrap_or("");
         match ext {
             "src" => Some(FileKind::SourceTrees),
@@ -688,6 +694,9 @@ mod tests {
         assert_eq!(FileKind::from_name("dev.SRC"), Some(FileKind::SourceTrees));
         assert_eq!(FileKind::from_name("aligned.grow-diag-final-and"), Some(FileKind::WordAlignment));
         assert_eq!(FileKind::from_name("notes.txt"), None);
+        assert_eq!(FileKind::from_name("lex.0-0.e2f.gz"), Some(FileKind::LexS2t));
+        assert_eq!(FileKind::from_name("src-trg.A3.final.gz"), Some(FileKind::WordAlignment));
+        assert_eq!(FileKind::from_name("LAI_SQUOIA_DE.xml.gz"), Some(FileKind::TigerXml));
         let xml = FileKind::from_name("a.xml").unwrap();
         assert!(xml.needs_head());
         let sta = "<?xml version=\"1.0\"?>\n<!-- aligned by hand -->\n<treealign subversion=\"3\">";

@@ -295,15 +295,17 @@ pub fn export_tiger(
 }
 
 /// A Dublin file as a corpus: its first tree of each pair the source
-/// (`reverse`: the second), its links good links.
-pub fn dublin_corpus(file: Named<'_>, reverse: bool) -> Result<Corpus, InterchangeError> {
+/// (`reverse`: the second), its links good links; with what the reading
+/// left out, located.
+pub fn dublin_corpus(file: Named<'_>, reverse: bool) -> Result<(Corpus, Vec<String>), InterchangeError> {
     let pairs = read_dublin(file.text, file.name)?;
+    let notes = pairs.iter().flat_map(|p| p.notes.iter().cloned()).collect();
     let pairs = pairs.into_iter().map(|p| {
         let gold = p.links.iter().map(|&(s, t)| if reverse { Link::good(t, s) } else { Link::good(s, t) }).collect();
         let (source, target) = if reverse { (p.target, p.source) } else { (p.source, p.target) };
         TreePair { source, target, gold }
     });
-    Ok(Corpus { pairs: pairs.collect() })
+    Ok((Corpus { pairs: pairs.collect() }, notes))
 }
 
 /// `corpus` with `links` (one list per pair) in the Dublin format, and how

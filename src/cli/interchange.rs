@@ -220,7 +220,10 @@ fn import_dublin(args: ImportDublinArgs) -> Result<(), CliError> {
     let bytes =
         std::fs::read(&args.input).map_err(|e| ReadError::Io { file: args.input.clone(), message: e.to_string() })?;
     let text = decode_text_as(&bytes, &args.input, &args.encoding)?;
-    let corpus = interchange::dublin_corpus(Named { name: &args.input, text: &text }, args.reverse)?;
+    let (corpus, notes) = interchange::dublin_corpus(Named { name: &args.input, text: &text }, args.reverse)?;
+    for note in &notes {
+        eprintln!("treelink: {note}");
+    }
     write_prefix(&args.output, &interchange::bracketed_files(&corpus, None, None))?;
     eprintln!(
         "treelink: wrote {0}.src, {0}.trg, {0}.gold: {1} pairs, {2} links",

@@ -13,13 +13,16 @@
 //! over phrase and POS nodes, as treelink numbers nodes from 0), then the
 //! links as pairs of numbers `source target`. The format has no link types:
 //! links read as good, and a fuzzy link is written as any other
-//! ([`write_dublin`] counts them so the caller can say so).
+//! ([`write_dublin`] counts them so the caller can say so). A bracket that
+//! is a word is written as the bracket itself (`(-LRB--3 ()`): read as
+//! `-LRB-` / `-RRB-`, as the bracketed files write it, and written back so.
 //!
 //! Reading renumbers nodes by their numbers (so a file numbered in another
 //! order still reads right) and refuses, located: a tree that does not
-//! read, a label without its number, a number used twice in a tree, an odd
-//! count of link numbers, and a link naming a number its tree does not
-//! have. Cost: O(input length). No recursion.
+//! read, a label without its number, a number used twice in a tree, and a
+//! link naming a number its tree does not have. A last number without its
+//! partner (the shared nl-en file has two such lines) is left out and
+//! listed in the pair's notes. Cost: O(input length). No recursion.
 //!
 //! ```
 //! use treelink::io::dublin::{read_dublin, write_dublin};
@@ -44,6 +47,9 @@ pub struct DublinPair {
     pub links: Vec<(NodeId, NodeId)>,
     /// The line of the pair's source tree.
     pub line: usize,
+    /// What was left out, located: a last link number without its partner
+    /// (files the aligner wrote so exist).
+    pub notes: Vec<String>,
 }
 
 /// A located error in a Dublin file.
@@ -67,9 +73,47 @@ fn open_columns(line: &str) -> Vec<usize> {
     line.chars().enumerate().filter(|&(_, c)| c == '(').map(|(k, _)| k + 1).collect()
 }
 
+/// Stand-ins for a bracket written as a word (`(-LRB--3 ()`, as the Dublin
+/// aligner writes them): one character each, so columns stay right.
+const OPEN_WORD: char = '\u{E000}';
+const CLOSE_WORD: char = '\u{E001}';
+
+/// `line` with each bracket that is a POS node's word (`(X-3 ()`, `(X-3 ))`)
+/// replaced by its stand-in.
+fn bracket_words(line: &str) -> std::borrow::Cow<'_, str> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out: Option<Vec<char>> = None;
+    let mut k = 0;
+    while k < chars.len() {
+        // `(LABEL` then one space, a bracket, and the ')' closing the POS node.
+        if chars[k] == '(' {
+            let mut j = k + 1;
+            while j < chars.len() && !chars[j].is_whitespace() && chars[j] != '(' && chars[j] != ')' {
+                j += 1;
+            }
+            if j > k + 1
+                && chars.get(j) == Some(&' ')
+                && matches!(chars.get(j + 1), Some('(' | ')'))
+                && chars.get(j + 2) == Some(&')')
+            {
+                let o = out.get_or_insert_with(|| chars.clone());
+                o[j + 1] = if chars[j + 1] == '(' { OPEN_WORD } else { CLOSE_WORD };
+                k = j + 3;
+                continue;
+            }
+        }
+        k += 1;
+    }
+    match out {
+        Some(o) => std::borrow::Cow::Owned(o.into_iter().collect()),
+        None => std::borrow::Cow::Borrowed(line),
+    }
+}
+
 /// A tree read from one line with its numbered labels, and each node's
 /// number (by pre-order id).
 fn read_numbered(line: &str, file: &str, line_no: usize) -> Result<(Tree, Vec<u64>), DublinError> {
+    let line = &*bracket_words(line);
     let tree = Tree::parse_one(line, file).map_err(|mut e| {
         e.line += line_no - 1;
         DublinError::Tree(e)
@@ -102,6 +146,12 @@ fn read_numbered(line: &str, file: &str, line_no: usize) -> Result<(Tree, Vec<u6
         numbers.push(number);
         match tree.word_of(n).filter(|_| tree.is_pos(n)) {
             Some(word) => {
+                // A bracket as a word is written -LRB- / -RRB- in trees (as in the bracketed files).
+                let word = match word.chars().next() {
+                    Some(OPEN_WORD) if word.len() == OPEN_WORD.len_utf8() => "-LRB-",
+                    Some(CLOSE_WORD) if word.len() == CLOSE_WORD.len_utf8() => "-RRB-",
+                    _ => word,
+                };
                 builder.pos(plain, word);
             }
             None => {
@@ -164,17 +214,16 @@ pub fn read_dublin(text: &str, file: &str) -> Result<Vec<DublinPair>, DublinErro
             v
         };
         let (source_index, target_index) = (index(&source_numbers), index(&target_numbers));
-        let tokens = crate::io::text::tokens_with_columns(links_line);
+        let mut tokens = crate::io::text::tokens_with_columns(links_line);
+        let mut notes = Vec::new();
         if tokens.len() % 2 == 1 {
-            return Err(DublinError::at(
-                file,
-                line_no + 2,
-                links_line.chars().count() + 1,
-                format!(
-                    "expected a target node number after source node {}, found the end of the line",
-                    tokens[tokens.len() - 1].1
-                ),
+            // Read all but the dangling number, and say so (refusing would lose the file).
+            let (column, last) = tokens[tokens.len() - 1];
+            notes.push(format!(
+                "{file}:{}:{column}: source node {last} has no target node number after it (the line ends): left out",
+                line_no + 2
             ));
+            tokens.pop();
         }
         let mut links = Vec::with_capacity(tokens.len() / 2);
         for (i, &(column, token)) in tokens.iter().enumerate() {
@@ -200,7 +249,7 @@ pub fn read_dublin(text: &str, file: &str) -> Result<Vec<DublinPair>, DublinErro
                 last.1 = node;
             }
         }
-        pairs.push(DublinPair { source, target, links, line: line_no });
+        pairs.push(DublinPair { source, target, links, line: line_no, notes });
         k += 3;
     }
     Ok(pairs)
@@ -258,7 +307,12 @@ fn write_numbered(tree: &Tree, out: &mut String) {
                 match tree.word_of(n).filter(|_| tree.is_pos(n)) {
                     Some(w) => {
                         out.push(' ');
-                        out.push_str(w);
+                        // The aligner writes a bracket word as the bracket itself.
+                        out.push_str(match w {
+                            "-LRB-" => "(",
+                            "-RRB-" => ")",
+                            w => w,
+                        });
                         out.push(')');
                     }
                     None => {
@@ -299,9 +353,11 @@ mod tests {
             err("(S-1 (A-1 a))\n(T-1 (B-2 b))\n1 1\n"),
             "e.dublin:1:7: node number 1 is used twice in this tree; expected each node its own"
         );
+        let odd = read_dublin("(S-1 (A-2 a))\n(T-1 (B-2 b))\n1 1 2\n", "e.dublin").unwrap();
+        assert_eq!(odd[0].links, [(0, 0)]);
         assert_eq!(
-            err("(S-1 (A-2 a))\n(T-1 (B-2 b))\n1 1 2\n"),
-            "e.dublin:3:6: expected a target node number after source node 2, found the end of the line"
+            odd[0].notes,
+            ["e.dublin:3:5: source node 2 has no target node number after it (the line ends): left out"]
         );
         assert_eq!(
             err("(S-1 (A-2 a))\n(T-1 (B-2 b))\n1 3\n"),
@@ -312,6 +368,15 @@ mod tests {
             err("(S-1 (A-2 a))\n(T-1 (B-2 b))\n").contains("expected the links line of the pair that starts on line 1")
         );
         assert!(err("\n\n(S-1 (A-2 a))\n").contains("expected the target tree of the pair that starts on line 3"));
+    }
+
+    #[test]
+    fn a_bracket_written_as_a_word_reads_as_in_the_bracketed_files() {
+        let text = "(S-1 (-LRB--2 () (NN-3 x) (-RRB--4 )))\n(T-1 (Y-2 y))\n2 2\n";
+        let pairs = read_dublin(text, "b.dublin").unwrap();
+        assert_eq!(pairs[0].source.to_string(), "(S (-LRB- -LRB-) (NN x) (-RRB- -RRB-))");
+        let (written, _) = write_dublin([(&pairs[0].source, &pairs[0].target, vec![(1, 1, false)])]);
+        assert_eq!(written, format!("{text}\n"));
     }
 
     #[test]
