@@ -347,7 +347,10 @@ fn tiger_of(prefix: &str, sentences: &[Sentence]) -> String {
 
 /// An alignment of sentence pairs k – k with the given node links
 /// (indices into each sentence's nodes: words first, then nonterminals).
-fn sta_of(pairs: &[(Sentence, Sentence, Vec<(usize, usize, bool)>)]) -> String {
+/// A generated pair: its two sentences and its links (source node, target node, fuzzy).
+type GeneratedPair = (Sentence, Sentence, Vec<(usize, usize, bool)>);
+
+fn sta_of(pairs: &[GeneratedPair]) -> String {
     let mut out = String::from("<?xml version=\"1.0\"?>\n<treealign><head><treebanks>\n<treebank id=\"a\" filename=\"a.xml\"/><treebank id=\"b\" filename=\"b.xml\"/>\n</treebanks></head><alignments>\n");
     let node = |prefix: &str, k: usize, s: &Sentence, n: usize| {
         let n = n % (s.words + s.nts.len());
