@@ -208,6 +208,24 @@ fn export_then_import_gives_back_the_corpus() {
     assert_eq!(back.ids, PairIds::synthesize(&dev));
 }
 
+#[test]
+fn a_link_outside_the_trees_is_refused_by_the_export_as_readers_refuse_it() {
+    // The corpus is built by hand (a reader would have refused the link).
+    let pair = |s: &str, t: &str| treelink::corpus::TreePair {
+        source: treelink::tree::Tree::parse_one(s, "s").unwrap(),
+        target: treelink::tree::Tree::parse_one(t, "t").unwrap(),
+        gold: vec![Link::good(0, 0)],
+    };
+    let mut corpus = Corpus { pairs: vec![pair("(S (NN a))", "(S (NN b))"), pair("(S (NN c))", "(S (NP (NN d)))")] };
+    corpus.pairs[1].gold.push(Link::good(1, 3));
+    let (de, en) = (TreebankName::new("de", "de", "de.xml"), TreebankName::new("en", "en", "en.xml"));
+    let e = export_pair(&corpus, None, &de, &en).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "link 1-3 names target node 3, but the target tree of pair 2 has only 3 nodes (numbered 0 to 2)"
+    );
+}
+
 /// A German-like sentence with a discontinuous VP ("Den Mann hat sie gesehen ."):
 /// VP = {Den Mann, gesehen} around "hat sie"; "." hangs under no node.
 const DISCONTINUOUS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>

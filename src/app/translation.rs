@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use super::alignment::{self, AlignmentError};
 use crate::align::composite::KernelSpec;
+use crate::align::greedy::search_links;
 use crate::align::lexical::{alignment_lexicon_options, prepare, LexiconSource};
-use crate::align::model::{self as align_model, search_links, AlignError, AlignmentModel, Scorer, TrainOptions};
+use crate::align::model::{self as align_model, AlignError, AlignmentModel, Scorer, TrainOptions};
 use crate::corpus::Corpus;
 use crate::lexicon::WordAlignment;
 use crate::limits::{LimitError, Limits};
@@ -21,9 +22,9 @@ use crate::mt::decoder::NBestEntry;
 use crate::mt::lm::NgramLm;
 use crate::mt::model::{MtOutput, MtSystem, SystemKind, TrainingInfo, TranslationModel};
 use crate::mt::ms::MsStep;
+use crate::mt::phrase::unknown::{SourceNote, UnknownStats};
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseStep};
 use crate::mt::train::{train_system, word_alignments_with, MtTrainError, MtTrainSettings};
-use crate::mt::unknown::{SourceNote, UnknownStats};
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::{NodeId, ParseError, Tree};
 
@@ -223,7 +224,7 @@ fn train(
 ) -> Result<(TranslationModel, Option<String>), TranslationError> {
     let needs_subtree = t.extract != ExtractMethod::Word;
     // The lexicon of an in-engine word alignment also backs off unknown
-    // words (`mt::unknown`); given word links come without one.
+    // words (`mt::phrase::unknown`); given word links come without one.
     let mut settings = t.settings;
     let word_links = match t.word_links {
         Some(links) => links,
@@ -241,9 +242,8 @@ fn train(
     };
     let links = subtree.as_ref().map(|s| s.links.as_slice());
     let moses = export.then(|| {
-        use crate::mt::phrase::{
-            aligned_pairs, moses_entries, subtree_span_pairs, write_moses_phrase_table, ExtractOptions,
-        };
+        use crate::mt::phrase::system::{aligned_pairs, subtree_span_pairs};
+        use crate::mt::phrase::{moses_entries, write_moses_phrase_table, ExtractOptions};
         let options = ExtractOptions { method: t.extract, max_phrase_len: settings.max_phrase_len };
         let spans: Vec<_> = (0..t.train.len())
             .map(|k| subtree_span_pairs(t.train, links, t.extract, k, options.max_phrase_len))
@@ -318,7 +318,7 @@ pub struct TranslationView {
     #[serde(default)]
     pub source_notes: Vec<SourceNote>,
     /// Per word of `words`, the index in `source_notes` of the treated
-    /// source word it comes from (`mt::unknown::target_provenance`).
+    /// source word it comes from (`mt::phrase::unknown::target_provenance`).
     #[serde(default)]
     pub provenance: Vec<Option<usize>>,
     /// Decoding time (filled in by the caller, who has the clock).

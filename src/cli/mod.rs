@@ -22,10 +22,11 @@ mod mt;
 mod progress;
 mod svm_light_tk;
 
+use treelink::io::tree_stream::TreeStream;
 use treelink::kernel::stream::KernelStream;
 use treelink::kernel::{self, BtkKind, Space, SubTree, SubTreePair, TooManyNodePairs};
 use treelink::limits::Limits;
-use treelink::tree::{Tree, TreeStream};
+use treelink::tree::Tree;
 
 /// treelink: bilingual tree kernels and sub-tree alignment for syntax-aware translation.
 ///
@@ -174,7 +175,7 @@ pub enum CliError {
     #[error(transparent)]
     Tree(#[from] treelink::tree::ParseError),
     #[error(transparent)]
-    Stream(#[from] treelink::tree::StreamError),
+    Stream(#[from] treelink::io::tree_stream::StreamError),
     #[error("tree {index} of each file: {error}: raise the limit (--max-node-pairs) to compute it")]
     Kernel { index: usize, error: TooManyNodePairs },
     #[error("{file}:{line}:{column}: expected {expected} {what} (as many as {other}), found {found}")]
@@ -296,7 +297,8 @@ fn print_streamed(
 ) -> Result<(), CliError> {
     let mut streams = Vec::with_capacity(files.len());
     for &file in files {
-        streams.push(TreeStream::new(treelink::io::text::open_text(file)?, file));
+        // Output line k is tree k of each file: a blank line is refused where it is.
+        streams.push(TreeStream::numbered(treelink::io::text::open_text(file)?, file));
     }
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());

@@ -18,9 +18,9 @@ use treelink::limits::Limits;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::model::{MtOutput, SystemKind, TranslationModel};
 use treelink::mt::ms::{MsReading, MsTranslation, RmEstimate, StructureTokens};
+use treelink::mt::phrase::unknown::{SourceNote, UnknownWordOptions};
 use treelink::mt::phrase::ExtractMethod;
 use treelink::mt::train::MtTrainSettings;
-use treelink::mt::unknown::{SourceNote, UnknownWordOptions};
 use treelink::tree::Tree;
 
 /// Settings shared by mt-train and mt-experiment.

@@ -5,3 +5,4 @@ pub mod dublin;
 pub mod json;
 pub mod links;
 pub mod text;
+pub mod tree_stream;

@@ -20,8 +20,8 @@ use crate::eval::bleu::sentence_bleu;
 use crate::layout::{layout_pair, layout_tree, Rect, Style, TreeLayout};
 use crate::mt::model::SystemKind;
 use crate::mt::ms::derivation::{target_phrase_tree, target_sms_tree};
+use crate::mt::phrase::unknown::SourceNote;
 use crate::mt::phrase::ExtractMethod;
-use crate::mt::unknown::SourceNote;
 use crate::svg::DERIVATION_CSS;
 use crate::tree::{NodeId, Tree};
 
