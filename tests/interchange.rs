@@ -145,6 +145,15 @@ fn nl_en_tigerxml_export_keeps_the_original_sentences_and_imports_back_to_the_sa
     .unwrap();
     assert_eq!(back.corpus, imported.corpus);
     assert_eq!(back.ids, imported.ids);
+    // Two treebanks declared with one file name cannot be written as two files (found by fuzzing).
+    let mut same = ids.clone();
+    if let Some(o) = same.origin.as_mut() {
+        o.target.filename = o.source.filename.clone();
+    }
+    let e =
+        export_tiger(&imported.corpus, &gold(&imported.corpus), Some((&same, "x.ids")), Some(set.originals()), "a.xml")
+            .unwrap_err();
+    assert_eq!(e.to_string(), "both treebanks are declared with the file name 'ep-00-12-15.125.nl.tiger': expected two names to write them by");
     // A tree that is not the imported one is refused (the export writes sentences, not trees).
     let mut changed = imported.corpus.clone();
     changed.pairs[3] = changed.pairs[4].clone();

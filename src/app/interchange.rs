@@ -39,6 +39,8 @@ pub enum InterchangeError {
     Dublin(#[from] DublinError),
     #[error("{ids}: it names the sentences only (an older .ids file): expected the original TigerXML files, to find each node's id")]
     NeedOriginals { ids: String },
+    #[error("both treebanks are declared with the file name '{name}': expected two names to write them by")]
+    SameFileName { name: String },
 }
 
 /// A file an import or export makes: its name (an extension for the
@@ -222,6 +224,9 @@ pub fn export_tiger(
     alignment_name: &str,
 ) -> Result<TigerFiles, InterchangeError> {
     let e = export_ids(corpus, ids, originals)?;
+    if base(&e.source.filename) == base(&e.target.filename) {
+        return Err(InterchangeError::SameFileName { name: base(&e.source.filename).to_string() });
+    }
     let Some(o) = originals else {
         let mut with_links = corpus.clone();
         for (p, l) in with_links.pairs.iter_mut().zip(links) {
