@@ -16,13 +16,13 @@ use crate::align::greedy::search_links;
 use crate::align::lexical::{alignment_lexicon_options, prepare, LexiconSource};
 use crate::align::model::{self as align_model, AlignError, AlignmentModel, Scorer, TrainOptions};
 use crate::corpus::Corpus;
-use crate::lexicon::WordAlignment;
+use crate::lexicon::{WordAlignment, WordModel};
 use crate::limits::{LimitError, Limits};
 use crate::mt::decoder::NBestEntry;
 use crate::mt::lm::NgramLm;
 use crate::mt::model::{MtOutput, MtSystem, SystemKind, TrainingInfo, TranslationModel};
-use crate::mt::ms::MsStep;
-use crate::mt::phrase::unknown::{SourceNote, UnknownStats};
+use crate::mt::ms::{MsReading, MsStep, RmEstimate};
+use crate::mt::phrase::unknown::{SourceNote, UnknownStats, WordRule};
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseStep};
 use crate::mt::train::{train_system, word_alignments_with, MtTrainError, MtTrainSettings};
 use crate::progress::{report, Cancelled, Observer, Progress};
@@ -95,6 +95,10 @@ pub enum TranslationError {
     PairsWithoutGold(ExtractMethod),
     #[error("a trained sub-tree aligner needs a dev set")]
     TrainedNeedsDev,
+    #[error("choosing the configuration on dev needs a dev set (--dev)")]
+    ChooseWithoutDev,
+    #[error("no configuration to choose from")]
+    NothingToChoose,
     #[error(transparent)]
     Alignment(#[from] AlignmentError),
     #[error(transparent)]
@@ -267,6 +271,144 @@ fn train(
     Ok((model, moses))
 }
 
+/// One configuration the dev set chooses among (issue 27.1): the MS
+/// system's structure reading, the word model of the alignment the tables
+/// are extracted from, and the extraction method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DevChoice {
+    pub reading: MsReading,
+    pub word_model: WordModel,
+    pub extract: ExtractMethod,
+}
+
+impl fmt::Display for DevChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let reading = match self.reading.rm_estimate {
+            RmEstimate::Paper => "paper",
+            RmEstimate::Backoff => "backoff",
+            RmEstimate::Discount => "discount",
+        };
+        write!(f, "reading {reading}, word model {}, {} extraction", self.word_model.name(), self.extract)
+    }
+}
+
+impl DevChoice {
+    /// The meta-structure paper's own configuration (`mt-train --preset
+    /// paper`): its reading (§3.2 relative frequencies, MS tokens), the
+    /// IBM-model word alignment, phrases and RMs extracted from it.
+    pub const PAPER: DevChoice =
+        DevChoice { reading: MsReading::PAPER, word_model: WordModel::FastAlign, extract: ExtractMethod::Word };
+
+    /// What `mt-train --choose` tries, in order, the paper's first: for the
+    /// MS system the readings paper and discount (docs/translation-results.md:
+    /// the two that move dev), each with both word models; for the
+    /// phrase-based system the word models. Each also with every method of
+    /// `extra_extract` (DirC / EWoS when sub-tree links are at hand).
+    pub fn candidates(system: SystemKind, extra_extract: &[ExtractMethod]) -> Vec<DevChoice> {
+        let readings: &[MsReading] = match system {
+            SystemKind::Ms => &[MsReading::PAPER, MsReading { rm_estimate: RmEstimate::Discount, ..MsReading::PAPER }],
+            SystemKind::Phrase => &[MsReading::PAPER],
+        };
+        let extracts: Vec<ExtractMethod> = std::iter::once(ExtractMethod::Word)
+            .chain(extra_extract.iter().copied().filter(|&m| m != ExtractMethod::Word))
+            .collect();
+        let mut out = Vec::new();
+        for &extract in &extracts {
+            for word_model in WordModel::ALL {
+                for &reading in readings {
+                    out.push(DevChoice { reading, word_model, extract });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One configuration tried on dev: its tuned dev BLEU and its time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DevTried {
+    pub choice: DevChoice,
+    pub dev_bleu: f64,
+    pub seconds: f64,
+}
+
+/// What [`choose_on_dev`] found: the model with the best dev BLEU, every
+/// configuration tried, and those the budget left untried.
+#[derive(Debug, Clone)]
+pub struct DevChosen {
+    pub model: TranslationModel,
+    pub kept: usize,
+    pub tried: Vec<DevTried>,
+    pub untried: Vec<DevChoice>,
+}
+
+/// Trains and tunes `t` under each of `choices` in order and keeps the one
+/// with the highest tuned dev BLEU (issue 27.1; test is never read). A
+/// configuration is started only while `clock` is under `budget_secs`
+/// (the first always is), so the budget is exceeded by at most one
+/// configuration's time. `t.word_links` is ignored: each word model aligns
+/// train and dev itself (once per model). Needs a dev set.
+pub fn choose_on_dev(
+    t: TranslationTraining<'_>,
+    choices: &[DevChoice],
+    budget_secs: f64,
+    clock: &dyn super::Clock,
+    observer: &mut dyn Observer,
+) -> Result<DevChosen, TranslationError> {
+    let dev = t.dev.ok_or(TranslationError::ChooseWithoutDev)?;
+    let started = clock.seconds();
+    let mut alignments: Vec<(WordModel, Vec<WordAlignment>, crate::lexicon::Lexicon)> = Vec::new();
+    let mut best: Option<(f64, TranslationModel, usize)> = None;
+    let mut tried = Vec::new();
+    let mut untried = Vec::new();
+    for (k, &choice) in choices.iter().enumerate() {
+        if k > 0 && clock.seconds() - started >= budget_secs {
+            untried.extend_from_slice(&choices[k..]);
+            break;
+        }
+        let at = clock.seconds();
+        let aligned = match alignments.iter().position(|(m, ..)| *m == choice.word_model) {
+            Some(i) => i,
+            None => {
+                let (mut links, lexicon) = word_alignments_with(&[t.train, dev], choice.word_model, observer)?;
+                alignments.push((choice.word_model, links.swap_remove(0), lexicon));
+                alignments.len() - 1
+            }
+        };
+        let (_, links, lexicon) = &alignments[aligned];
+        let settings = MtTrainSettings {
+            reading: choice.reading,
+            word_model: choice.word_model,
+            lexicon: Some(lexicon.clone()),
+            ..t.settings.clone()
+        };
+        observer.note(&format!("trying {choice}"));
+        let model = train_model(
+            TranslationTraining {
+                system: t.system,
+                extract: choice.extract,
+                train: t.train,
+                train_name: t.train_name.clone(),
+                dev: Some(dev),
+                dev_name: t.dev_name.clone(),
+                word_links: Some(links.clone()),
+                subtree: t.subtree.clone(),
+                settings,
+            },
+            observer,
+        )?;
+        let dev_bleu = model.training.dev_bleu.unwrap_or(0.0);
+        let seconds = clock.seconds() - at;
+        observer.note(&format!("tried {choice}: dev BLEU {dev_bleu:.2}, {seconds:.1} s"));
+        tried.push(DevTried { choice, dev_bleu, seconds });
+        if best.as_ref().is_none_or(|(b, ..)| dev_bleu > *b) {
+            best = Some((dev_bleu, model, k));
+        }
+    }
+    let (_, model, kept) = best.ok_or(TranslationError::NothingToChoose)?;
+    Ok(DevChosen { model, kept, tried, untried })
+}
+
 /// What the page's Translate view trains on the pairs it holds: `treelink
 /// mt-train --train PAIRS --system S --extract M [--lm LM]` with no dev
 /// set (untuned default weights), DirC / EWoS extracting with the pairs'
@@ -321,6 +463,10 @@ pub struct TranslationView {
     /// source word it comes from (`mt::phrase::unknown::target_provenance`).
     #[serde(default)]
     pub provenance: Vec<Option<usize>>,
+    /// Per source word, the rule of the derivation that translated it
+    /// (`mt::phrase::unknown::word_rules`): what the page's marks say.
+    #[serde(default)]
+    pub rules: Vec<Option<WordRule>>,
     /// Decoding time (filled in by the caller, who has the clock).
     pub seconds: f64,
 }
@@ -335,7 +481,7 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
             options.beam.nbest = nbest.max(1);
             options.distinct_nbest = true;
             let t = p.translate_with(source.words(), &p.weights, &options);
-            let provenance = t.provenance();
+            let (provenance, rules) = (t.provenance(), t.word_rules(source.words()));
             TranslationView {
                 system: SystemKind::Phrase,
                 words: t.words,
@@ -348,6 +494,7 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
                 nbest: t.nbest,
                 source_notes: t.source_notes,
                 provenance,
+                rules,
                 seconds: 0.0,
             }
         }
@@ -355,7 +502,7 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
             let mut options = m.config.decode.clone();
             options.beam.nbest = nbest.max(1);
             let t = m.translate_with(source, &m.weights, &options);
-            let provenance = t.provenance();
+            let (provenance, rules) = (t.provenance(), t.word_rules(source.words()));
             TranslationView {
                 system: SystemKind::Ms,
                 words: t.words,
@@ -368,6 +515,7 @@ pub fn translate(model: &TranslationModel, source: &Tree, nbest: usize) -> Trans
                 nbest: t.nbest,
                 source_notes: t.source_notes,
                 provenance,
+                rules,
                 seconds: 0.0,
             }
         }
@@ -444,6 +592,14 @@ impl Translated {
         match self {
             Translated::Best(t) => &t.provenance,
             Translated::NBest(v) => &v.provenance,
+        }
+    }
+
+    /// Per source word, the rule of the derivation that translated it.
+    pub fn rules(&self) -> &[Option<WordRule>] {
+        match self {
+            Translated::Best(t) => &t.rules,
+            Translated::NBest(v) => &v.rules,
         }
     }
 }
@@ -571,5 +727,64 @@ mod tests {
         pairs.pairs.iter_mut().for_each(|p| p.gold.clear());
         let e = train_on_pairs(&pairs, SystemKind::Ms, ExtractMethod::DirC, None, &mut Quiet).unwrap_err();
         assert_eq!(e.to_string(), "dirc extraction needs sub-tree links: the loaded pairs have no gold links");
+    }
+
+    /// Issue 27.1: every configuration within the budget is trained and tuned
+    /// on dev, the one with the highest dev BLEU kept; each dev BLEU is that
+    /// of training the configuration alone; a spent budget stops after the
+    /// paper's configuration, the others listed untried.
+    #[test]
+    fn the_dev_set_chooses_the_configuration_within_the_budget() {
+        let (train, dev) = (sample(0..90), sample(90..115));
+        let settings = MtTrainSettings { tune_iterations: 1, nbest: 10, ..MtTrainSettings::default() };
+        let training = || TranslationTraining {
+            system: SystemKind::Ms,
+            extract: ExtractMethod::Word,
+            train: &train,
+            train_name: "train".into(),
+            dev: Some(&dev),
+            dev_name: Some("dev".into()),
+            word_links: None,
+            subtree: None,
+            settings: settings.clone(),
+        };
+        let choices = DevChoice::candidates(SystemKind::Ms, &[]);
+        assert_eq!(choices.len(), 4);
+        assert_eq!(choices[0], DevChoice::PAPER);
+        assert_eq!(DevChoice::candidates(SystemKind::Phrase, &[ExtractMethod::EWoS]).len(), 4);
+        let chosen = choose_on_dev(training(), &choices, f64::INFINITY, &|| 0.0, &mut Quiet).unwrap();
+        assert!(chosen.untried.is_empty());
+        let tried: Vec<DevChoice> = chosen.tried.iter().map(|t| t.choice).collect();
+        assert_eq!(tried, choices);
+        let best = chosen.tried.iter().map(|t| t.dev_bleu).fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(chosen.tried[chosen.kept].dev_bleu, best);
+        assert_eq!(chosen.model.training.dev_bleu, Some(best));
+        let MtSystem::Ms(m) = &chosen.model.system else { panic!("an MS model") };
+        assert_eq!(m.config.reading, choices[chosen.kept].reading);
+        // The last configuration's dev BLEU is that of training it alone.
+        let last = choices[3];
+        let alone = train_model(
+            TranslationTraining {
+                settings: MtTrainSettings { reading: last.reading, word_model: last.word_model, ..settings.clone() },
+                ..training()
+            },
+            &mut Quiet,
+        )
+        .unwrap();
+        assert_eq!(alone.training.dev_bleu, Some(chosen.tried[3].dev_bleu));
+        // A spent budget: the paper's configuration only.
+        let clock = std::cell::Cell::new(0.0);
+        let tick = || {
+            clock.set(clock.get() + 10.0);
+            clock.get()
+        };
+        let spent = choose_on_dev(training(), &choices, 5.0, &tick, &mut Quiet).unwrap();
+        assert_eq!((spent.tried.len(), spent.kept, spent.untried.as_slice()), (1, 0, &choices[1..]));
+        assert_eq!(spent.tried[0].dev_bleu, chosen.tried[0].dev_bleu);
+        let no_dev = TranslationTraining { dev: None, ..training() };
+        assert!(matches!(
+            choose_on_dev(no_dev, &choices, 1.0, &|| 0.0, &mut Quiet),
+            Err(TranslationError::ChooseWithoutDev)
+        ));
     }
 }

@@ -266,6 +266,209 @@ impl RowData<'_> {
     }
 }
 
+/// Nested samples of `corpus` for a learning curve (issue 27.2): one
+/// seeded shuffle of its pairs, and for each fraction the first
+/// `⌈fraction · n⌉` of it, kept in corpus order, so every smaller sample is
+/// inside every larger one. Fractions must lie in (0, 1].
+pub fn nested_samples(corpus: &Corpus, fractions: &[f64], seed: u64) -> Result<Vec<Corpus>, String> {
+    let n = corpus.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut rng = crate::rng::SplitMix64::new(seed);
+    for i in (1..n).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    fractions
+        .iter()
+        .map(|&f| {
+            if !(f > 0.0 && f <= 1.0) {
+                return Err(format!("a training fraction must lie in (0, 1], found {f}"));
+            }
+            let k = ((f * n as f64).ceil() as usize).clamp(1, n.max(1));
+            let mut kept = order[..k.min(n)].to_vec();
+            kept.sort_unstable();
+            Ok(Corpus { pairs: kept.into_iter().map(|i| corpus.pairs[i].clone()).collect() })
+        })
+        .collect()
+}
+
+/// The share of the MS model's RM pairs whose expected count is at most 1
+/// (docs/translation-results.md's "98.7% singletons"); `None` for the
+/// phrase-based system or an empty table.
+pub fn rm_singleton_share(model: &TranslationModel) -> Option<f64> {
+    match &model.system {
+        crate::mt::model::MtSystem::Ms(m) if !m.rm_table.is_empty() => {
+            let ones = m.rm_table.entries().filter(|e| e.count <= 1.0).count();
+            Some(ones as f64 / m.rm_table.len() as f64)
+        }
+        _ => None,
+    }
+}
+
+/// An ordinary least-squares fit `BLEU = a + b · ln(pairs)` with the
+/// standard errors of `a` and `b` (each MERT run one point).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LogLinearFit {
+    pub intercept: f64,
+    pub slope: f64,
+    pub intercept_se: f64,
+    pub slope_se: f64,
+    /// Points fitted.
+    pub points: usize,
+}
+
+impl LogLinearFit {
+    /// Fits `(pairs, bleu)` points; `None` with fewer than three points or
+    /// fewer than two sizes (no residual degree of freedom, or no slope).
+    pub fn fit(points: &[(f64, f64)]) -> Option<LogLinearFit> {
+        let n = points.len();
+        let xs: Vec<f64> = points.iter().map(|&(p, _)| crate::math::ln(p)).collect();
+        let ys: Vec<f64> = points.iter().map(|&(_, b)| b).collect();
+        if n < 3 {
+            return None;
+        }
+        let (mx, my) = (xs.iter().sum::<f64>() / n as f64, ys.iter().sum::<f64>() / n as f64);
+        let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
+        if sxx <= 0.0 {
+            return None;
+        }
+        let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+        let slope = sxy / sxx;
+        let intercept = my - slope * mx;
+        let rss: f64 = xs.iter().zip(&ys).map(|(x, y)| (y - intercept - slope * x).powi(2)).sum();
+        let s2 = rss / (n - 2) as f64;
+        Some(LogLinearFit {
+            intercept,
+            slope,
+            intercept_se: (s2 * (1.0 / n as f64 + mx * mx / sxx)).sqrt(),
+            slope_se: (s2 / sxx).sqrt(),
+            points: n,
+        })
+    }
+
+    /// The fitted BLEU at `pairs` training pairs.
+    pub fn at(&self, pairs: f64) -> f64 {
+        self.intercept + self.slope * crate::math::ln(pairs)
+    }
+
+    /// Where `other` (rising faster) meets this fit: the training size at
+    /// which the two lines cross, `None` if they are parallel or `other`
+    /// does not rise faster.
+    pub fn overtaken_by(&self, other: &LogLinearFit) -> Option<f64> {
+        let db = other.slope - self.slope;
+        (db > 0.0).then(|| crate::math::exp((self.intercept - other.intercept) / db))
+    }
+}
+
+/// One system's curve for [`learning_curve_svg`]: its name, colour and
+/// per size `(pairs, runs' BLEU)`, with its fit.
+pub struct Curve<'a> {
+    pub name: &'a str,
+    pub colour: &'a str,
+    pub sizes: Vec<(f64, Vec<f64>)>,
+    pub fit: Option<LogLinearFit>,
+}
+
+/// The learning curve as a standalone SVG: test BLEU against training
+/// pairs on a log axis, each run a dot, each size's mean a circle, and each
+/// system's log-linear fit a line.
+pub fn learning_curve_svg(curves: &[Curve<'_>]) -> String {
+    use std::fmt::Write;
+    let (w, h, left, right, top, bottom) = (560.0, 360.0, 56.0, 140.0, 20.0, 44.0);
+    let all = curves.iter().flat_map(|c| &c.sizes);
+    let xs: Vec<f64> = all.clone().map(|(p, _)| crate::math::ln(*p)).collect();
+    let ys: Vec<f64> = all.flat_map(|(_, b)| b.iter().copied()).collect();
+    if xs.is_empty() || ys.is_empty() {
+        return String::from("<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n");
+    }
+    let (x0, x1) =
+        (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+    let (x0, x1) = if x1 > x0 { (x0 - 0.1, x1 + 0.1) } else { (x0 - 1.0, x1 + 1.0) };
+    let y0 = (ys.iter().copied().fold(f64::INFINITY, f64::min) - 0.5).floor();
+    let y1 = (ys.iter().copied().fold(f64::NEG_INFINITY, f64::max) + 0.5).ceil();
+    let sx = |x: f64| left + (x - x0) / (x1 - x0) * (w - left - right);
+    let sy = |y: f64| h - bottom - (y - y0) / (y1 - y0) * (h - top - bottom);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">"
+    );
+    let _ = writeln!(s, "<rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>");
+    let (bx, by) = (h - bottom, left);
+    let _ = writeln!(s, "<line x1=\"{left}\" y1=\"{bx}\" x2=\"{}\" y2=\"{bx}\" stroke=\"black\"/>", w - right);
+    let _ = writeln!(s, "<line x1=\"{by}\" y1=\"{top}\" x2=\"{by}\" y2=\"{bx}\" stroke=\"black\"/>");
+    let mut sizes: Vec<f64> = curves.iter().flat_map(|c| c.sizes.iter().map(|(p, _)| *p)).collect();
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup();
+    for p in &sizes {
+        let x = sx(crate::math::ln(*p));
+        let _ = writeln!(s, "<line x1=\"{x:.1}\" y1=\"{bx}\" x2=\"{x:.1}\" y2=\"{}\" stroke=\"black\"/>", bx + 4.0);
+        let _ = writeln!(s, "<text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\">{p}</text>", bx + 17.0);
+    }
+    let mut y = y0;
+    while y <= y1 + 1e-9 {
+        let v = sy(y);
+        let _ = writeln!(s, "<line x1=\"{}\" y1=\"{v:.1}\" x2=\"{by}\" y2=\"{v:.1}\" stroke=\"black\"/>", by - 4.0);
+        let _ = writeln!(s, "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{y}</text>", by - 7.0, v + 4.0);
+        y += 1.0;
+    }
+    let _ = writeln!(
+        s,
+        "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">training pairs (log scale)</text>",
+        (left + w - right) / 2.0,
+        h - 6.0
+    );
+    let _ = writeln!(
+        s,
+        "<text transform=\"translate(14 {:.1}) rotate(-90)\" text-anchor=\"middle\">test BLEU</text>",
+        (top + h - bottom) / 2.0
+    );
+    for (k, c) in curves.iter().enumerate() {
+        for (p, bleus) in &c.sizes {
+            let x = sx(crate::math::ln(*p));
+            for b in bleus {
+                let _ = writeln!(s, "<circle cx=\"{x:.1}\" cy=\"{:.1}\" r=\"2\" fill=\"{}\"/>", sy(*b), c.colour);
+            }
+            if !bleus.is_empty() {
+                let m = bleus.iter().sum::<f64>() / bleus.len() as f64;
+                let _ = writeln!(
+                    s,
+                    "<circle cx=\"{x:.1}\" cy=\"{:.1}\" r=\"5\" fill=\"none\" stroke=\"{}\"/>",
+                    sy(m),
+                    c.colour
+                );
+            }
+        }
+        if let (Some(f), Some(lo), Some(hi)) = (c.fit, sizes.first(), sizes.last()) {
+            let _ = writeln!(
+                s,
+                "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{}\" stroke-dasharray=\"5 3\"/>",
+                sx(crate::math::ln(*lo)),
+                sy(f.at(*lo)),
+                sx(crate::math::ln(*hi)),
+                sy(f.at(*hi)),
+                c.colour
+            );
+        }
+        let ly = top + 14.0 + 18.0 * k as f64;
+        let _ = writeln!(
+            s,
+            "<circle cx=\"{}\" cy=\"{:.1}\" r=\"5\" fill=\"none\" stroke=\"{}\"/>",
+            w - right + 16.0,
+            ly - 4.0,
+            c.colour
+        );
+        let _ = writeln!(s, "<text x=\"{}\" y=\"{ly:.1}\">{}</text>", w - right + 26.0, escape_text(c.name));
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// `text` safe inside an SVG text node.
+fn escape_text(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -359,5 +562,63 @@ mod tests {
             needs_subtree_links(&[ExtractMethod::Word, ExtractMethod::EWoS])
                 && !needs_subtree_links(&[ExtractMethod::Word])
         );
+    }
+
+    /// Issue 27.2: the samples are nested, of the sizes asked, drawn from the
+    /// corpus, the same for the same seed; a bad fraction is an error.
+    #[test]
+    fn learning_curve_samples_are_nested_and_sized() {
+        // Each pair told apart by its position: the sample repeats a sentence.
+        let mut corpus = sample(0..40);
+        for (i, p) in corpus.pairs.iter_mut().enumerate() {
+            p.source = Tree::parse_one(&format!("(S (CARD {i}))"), "test").unwrap();
+        }
+        let key = |c: &Corpus| c.pairs.iter().map(|p| p.source.words().join(" ")).collect::<Vec<_>>();
+        let all = key(&corpus);
+        let samples = nested_samples(&corpus, &[0.125, 0.25, 0.5, 1.0], 7).unwrap();
+        let sizes: Vec<usize> = samples.iter().map(Corpus::len).collect();
+        assert_eq!(sizes, [5, 10, 20, 40]);
+        for w in samples.windows(2) {
+            let (small, large) = (key(&w[0]), key(&w[1]));
+            assert!(small.iter().all(|s| large.contains(s)), "{small:?} not in {large:?}");
+        }
+        // In corpus order, and the whole corpus at fraction 1.
+        let pos = |s: &String| all.iter().position(|a| a == s).unwrap();
+        assert!(key(&samples[1]).windows(2).all(|w| pos(&w[0]) < pos(&w[1])));
+        assert_eq!(key(&samples[3]), all);
+        assert_eq!(key(&nested_samples(&corpus, &[0.25], 7).unwrap()[0]), key(&samples[1]));
+        assert_ne!(key(&nested_samples(&corpus, &[0.25], 8).unwrap()[0]), key(&samples[1]));
+        assert!(nested_samples(&corpus, &[0.0], 7).is_err() && nested_samples(&corpus, &[1.5], 7).is_err());
+    }
+
+    /// The fit recovers a line in ln(pairs) exactly (no residual, so no
+    /// error), its standard errors match the textbook formula on a noisy
+    /// example worked by hand, and two lines cross where they meet.
+    #[test]
+    fn the_log_linear_fit_and_where_one_curve_overtakes_another() {
+        let line = |a: f64, b: f64| [100.0, 200.0, 400.0, 800.0].map(|p: f64| (p, a + b * crate::math::ln(p))).to_vec();
+        let f = LogLinearFit::fit(&line(2.0, 1.5)).unwrap();
+        assert!((f.intercept - 2.0).abs() < 1e-9 && (f.slope - 1.5).abs() < 1e-9, "{f:?}");
+        assert!(f.slope_se < 1e-9 && f.intercept_se < 1e-9);
+        // x = ln p at p = 1, e, e²: x = 0, 1, 2; y = 0, 2, 1: slope 0.5,
+        // intercept 0.5, residuals -0.5, 1, -0.5, RSS 1.5, s² = 1.5, Sxx = 2.
+        let e = crate::math::exp(1.0);
+        let g = LogLinearFit::fit(&[(1.0, 0.0), (e, 2.0), (e * e, 1.0)]).unwrap();
+        assert!((g.slope - 0.5).abs() < 1e-9 && (g.intercept - 0.5).abs() < 1e-9, "{g:?}");
+        assert!((g.slope_se - (1.5f64 / 2.0).sqrt()).abs() < 1e-9);
+        assert!((g.intercept_se - (1.5f64 * (1.0 / 3.0 + 1.0 / 2.0)).sqrt()).abs() < 1e-9);
+        // 3 + 1 ln p meets 1 + 1.5 ln p at ln p = 4.
+        let (low, steep) = (LogLinearFit::fit(&line(3.0, 1.0)).unwrap(), LogLinearFit::fit(&line(1.0, 1.5)).unwrap());
+        let at = low.overtaken_by(&steep).unwrap();
+        assert!((crate::math::ln(at) - 4.0).abs() < 1e-9 && (low.at(at) - steep.at(at)).abs() < 1e-9);
+        assert_eq!(steep.overtaken_by(&low), None);
+        assert_eq!(LogLinearFit::fit(&[(100.0, 1.0), (100.0, 2.0), (100.0, 3.0)]), None);
+        let svg = learning_curve_svg(&[Curve {
+            name: "a<b",
+            colour: "red",
+            sizes: vec![(100.0, vec![1.0, 2.0])],
+            fit: Some(f),
+        }]);
+        assert!(svg.starts_with("<svg") && svg.contains("a&lt;b") && svg.matches("<circle").count() == 4, "{svg}");
     }
 }

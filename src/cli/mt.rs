@@ -8,7 +8,7 @@ use clap::Args;
 use super::progress::Reporter;
 use super::CliError;
 use treelink::align::composite::KernelSpec;
-use treelink::app::translation::{self, SubtreeAlign, SubtreeAlignArg, Translated, TranslationTraining};
+use treelink::app::translation::{self, DevChoice, SubtreeAlign, SubtreeAlignArg, Translated, TranslationTraining};
 use treelink::app::translation_experiment;
 use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
@@ -18,7 +18,7 @@ use treelink::limits::Limits;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::model::{MtOutput, SystemKind, TranslationModel};
 use treelink::mt::ms::{MsReading, MsTranslation, RmEstimate, StructureTokens};
-use treelink::mt::phrase::unknown::{SourceNote, UnknownWordOptions};
+use treelink::mt::phrase::unknown::{SourceNote, UnknownWordOptions, WordRule};
 use treelink::mt::phrase::ExtractMethod;
 use treelink::mt::train::MtTrainSettings;
 use treelink::tree::Tree;
@@ -131,6 +131,20 @@ pub struct MtTrainArgs {
     /// dev sentences.
     #[arg(long, value_name = "F", num_args = 1..=2)]
     pub word_align: Option<Vec<String>>,
+    /// Choose on --dev (issue 27.1): train and tune each configuration — for ms the readings
+    /// paper and discount, each with the word models fast-align and hmm (phrase: the word
+    /// models), word extraction and also --extract's method if it is not word — print each with
+    /// its dev BLEU, and keep the best. Overrides --ms-reading and --word-model.
+    #[arg(long, requires = "dev", conflicts_with_all = ["preset", "export_phrase_table"])]
+    pub choose: bool,
+    /// With --choose: start no further configuration after this many minutes of CPU time
+    /// (the one running finishes; the paper's configuration is always tried first).
+    #[arg(long, value_name = "MIN", default_value_t = 60.0)]
+    pub budget_minutes: f64,
+    /// paper: the meta-structure paper's configuration (its reading, the IBM-model word
+    /// alignment, word extraction, no phrase fallback), whatever the other flags say.
+    #[arg(long, value_name = "NAME", value_parser = ["paper"])]
+    pub preset: Option<String>,
     #[command(flatten)]
     pub opts: MtOptions,
     /// Also write every extracted phrase pair (--extract word, dirc or ewos; unpruned) as a Moses
@@ -242,6 +256,16 @@ pub struct MtExperimentArgs {
     /// `treelink bleu --runs N` against another experiment's rows).
     #[arg(long, value_name = "DIR")]
     pub hyp_dir: Option<String>,
+    /// A learning curve instead of the table: each system trained on these fractions of
+    /// --train (nested samples of one seeded shuffle, seed --seed), with the first --extract
+    /// method, tuned --repeats times on the same dev and scored on the same test; prints per size
+    /// the test BLEU mean ± sd, MS − phrase with its paired-bootstrap p, the RM table's singleton
+    /// share and the mean MERT weights of h1/h2/h5, then each system's fit BLEU = a + b·ln(pairs).
+    #[arg(long, value_delimiter = ',', value_name = "F,F,...")]
+    pub train_fractions: Vec<f64>,
+    /// With --train-fractions: write the curve (each run, each size's mean, the fits) as SVG here.
+    #[arg(long, value_name = "FILE.svg")]
+    pub curve_svg: Option<String>,
     #[command(flatten)]
     pub opts: MtOptions,
 }
@@ -296,24 +320,46 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
     } else {
         None
     };
+    let mut settings = args.opts.settings()?;
+    let mut extract = args.extract;
+    if args.preset.is_some() {
+        let paper = DevChoice::PAPER;
+        (settings.reading, settings.word_model, settings.phrase_fallback, extract) =
+            (paper.reading, paper.word_model, false, paper.extract);
+    }
     let training = TranslationTraining {
         system: args.system,
-        extract: args.extract,
+        extract,
         train: &train,
         train_name: args.train.clone(),
         dev: dev.as_ref(),
         dev_name: args.dev.clone(),
         word_links,
         subtree,
-        settings: args.opts.settings()?,
+        settings,
     };
-    let mut model = match &args.export_phrase_table {
-        None => translation::train_model(training, &mut reporter)?,
-        Some(file) => {
-            let (model, table) = translation::train_model_and_phrase_table(training, &mut reporter)?;
-            std::fs::write(file, &table).map_err(|source| CliError::WriteFile { file: file.clone(), source })?;
-            reporter.note(&format!("wrote {file}: {} phrase pairs as a Moses phrase table", table.lines().count()));
-            model
+    let mut model = if args.choose {
+        let choices = DevChoice::candidates(args.system, &[args.extract]);
+        let clock = || started.elapsed().as_secs_f64();
+        let chosen = translation::choose_on_dev(training, &choices, 60.0 * args.budget_minutes, &clock, &mut reporter)?;
+        out!("configurations tried on dev (budget {} min), dev BLEU after tuning:", args.budget_minutes)?;
+        for (k, t) in chosen.tried.iter().enumerate() {
+            let kept = if k == chosen.kept { "  <- kept" } else { "" };
+            out!("  {}: dev BLEU {:.2}, {:.1} s{kept}", t.choice, t.dev_bleu, t.seconds)?;
+        }
+        for c in &chosen.untried {
+            out!("  {c}: not tried (budget spent)")?;
+        }
+        chosen.model
+    } else {
+        match &args.export_phrase_table {
+            None => translation::train_model(training, &mut reporter)?,
+            Some(file) => {
+                let (model, table) = translation::train_model_and_phrase_table(training, &mut reporter)?;
+                std::fs::write(file, &table).map_err(|source| CliError::WriteFile { file: file.clone(), source })?;
+                reporter.note(&format!("wrote {file}: {} phrase pairs as a Moses phrase table", table.lines().count()));
+                model
+            }
         }
     };
     model.training.seconds = started.elapsed().as_secs_f64();
@@ -324,7 +370,7 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         "wrote {}: {} system, {} extraction, {} pairs{tuned}, {:.1} s",
         args.output,
         args.system.name(),
-        args.extract,
+        model.training.extract.map_or(args.extract, |m| m),
         train.len(),
         started.elapsed().as_secs_f64()
     ));
@@ -412,7 +458,10 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    // Source words the translations copy: no rule of the derivation translated them.
+    let mut copied = 0;
     let unknown = translation::translate_each(&model, &trees, args.nbest, &mut reporter, |k, t| {
+        copied += t.rules().iter().flatten().filter(|r| r.copied).count();
         match &t {
             Translated::NBest(v) => {
                 for e in &v.nbest {
@@ -424,20 +473,25 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
             Translated::Best(b) => writeln!(out, "{}", b.words.join(" ")).map_err(CliError::Write)?,
         }
         if args.trace {
-            trace_notes(k, t.source_notes(), t.words(), t.provenance());
-            if let Translated::Best(MtOutput { ms: Some(ms), .. }) = &t {
-                trace_derivation(k, ms);
+            trace_notes(k, t.source_notes(), t.words(), t.provenance(), t.rules());
+            match &t {
+                Translated::Best(MtOutput { ms: Some(ms), .. }) => trace_derivation(k, ms, trees[k].words()),
+                Translated::Best(MtOutput { ms: None, rules, .. }) => trace_phrases(k, rules),
+                Translated::NBest(_) => {}
             }
         }
         Ok::<_, CliError>(())
     })?;
     out.flush().map_err(CliError::Write)?;
-    reporter.note(&format!("source {unknown}"));
+    let share = 100.0 * copied as f64 / unknown.tokens.max(1) as f64;
+    reporter.note(&format!("source {unknown}; copied in the translations {share:.1}%"));
     Ok(())
 }
 
-/// `--trace`'s lines of the MS system's target SMS and derivation of sentence `k`.
-fn trace_derivation(k: usize, ms: &MsTranslation) {
+/// `--trace`'s lines of the MS system's target SMS and derivation of
+/// sentence `k`: each RM pair, and under it the phrase pairs inside its
+/// scope (which rule translated each source word).
+fn trace_derivation(k: usize, ms: &MsTranslation, source: &[String]) {
     eprintln!("sentence {}: target SMS: {}", k + 1, ms.target_sms);
     for s in &ms.derivation {
         eprintln!(
@@ -449,17 +503,48 @@ fn trace_derivation(k: usize, ms: &MsTranslation) {
             if s.glue { " (glue)" } else { "" },
             s.target.join(" ")
         );
+        for p in &s.phrases {
+            trace_phrase("      ", p.source, source.get(p.source.0..p.source.1).unwrap_or(&[]), &p.target, p.unknown);
+        }
     }
 }
 
-/// `--trace`'s lines of the unknown words of sentence `k`: what was done
-/// with each, and the words of the translation that came from it.
-fn trace_notes(k: usize, notes: &[SourceNote], words: &[String], provenance: &[Option<usize>]) {
+/// `--trace`'s lines of the phrase-based system's derivation of sentence
+/// `k`: its phrase pairs in target order (which rule translated each
+/// source word).
+fn trace_phrases(k: usize, rules: &[Option<WordRule>]) {
+    eprintln!("sentence {}: phrase pairs:", k + 1);
+    let mut steps: Vec<&WordRule> = rules.iter().flatten().collect();
+    steps.sort_by_key(|r| r.step);
+    steps.dedup_by_key(|r| r.step);
+    for r in steps {
+        trace_phrase("  ", r.span, &r.source, &r.target, r.copied);
+    }
+}
+
+/// One phrase pair of a derivation: `[s, e) source -> target`, `(copied)` for a copy.
+fn trace_phrase(indent: &str, span: (usize, usize), source: &[String], target: &[String], copied: bool) {
+    let copied = if copied { " (copied)" } else { "" };
+    eprintln!("{indent}[{}, {}) {} -> {}{copied}", span.0, span.1, source.join(" "), target.join(" "));
+}
+
+/// `--trace`'s lines of the treated source words of sentence `k`: what
+/// happened to each under the rule that covers it (a word is unknown only
+/// if that rule copies it), and the words of the translation that came
+/// from it.
+fn trace_notes(
+    k: usize,
+    notes: &[SourceNote],
+    words: &[String],
+    provenance: &[Option<usize>],
+    rules: &[Option<WordRule>],
+) {
     for (i, n) in notes.iter().enumerate() {
         let became: Vec<&str> =
             words.iter().zip(provenance).filter(|(_, p)| **p == Some(i)).map(|(w, _)| w.as_str()).collect();
         let became = if became.is_empty() { String::new() } else { format!("; translated as {}", became.join(" ")) };
-        eprintln!("sentence {}: word {} '{}': {}{became}", k + 1, n.word, n.text, n.treatment.describe());
+        let rule = rules.get(n.word).and_then(Option::as_ref);
+        eprintln!("sentence {}: word {} '{}': {}{became}", k + 1, n.word, n.text, n.describe(rule));
     }
 }
 
@@ -570,6 +655,9 @@ pub fn bleu(args: BleuArgs) -> Result<(), CliError> {
 
 pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
+    if !args.train_fractions.is_empty() {
+        return learning_curve(args, limits);
+    }
     let train = Corpus::read_prefix_within(&args.train, true, limits)?;
     let dev = Corpus::read_prefix_within(&args.dev, args.subtree_align == SubtreeAlignArg::Trained, limits)?;
     let test = Corpus::read_prefix_within(&args.test, false, limits)?;
@@ -705,4 +793,216 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
         out!("{} {}: {}", r.system.name(), r.method.name(), w.join(", "))?;
     }
     Ok(())
+}
+
+/// One size of `mt-experiment --train-fractions`: its pairs and, per
+/// system in the order run, the runs' test BLEU, the mean h1/h2/h5 weights
+/// and the RM singleton share (MS only).
+struct CurveSize {
+    fraction: f64,
+    pairs: usize,
+    rows: Vec<CurveRow>,
+    /// MS − phrase (mean over runs) and its paired-bootstrap p, when both ran.
+    difference: Option<(f64, f64)>,
+}
+
+/// One system at one size of the learning curve.
+struct CurveRow {
+    system: SystemKind,
+    /// Each run's test BLEU.
+    bleus: Vec<f64>,
+    /// The mean tuned weights of h1, h2 and h5 (MS only).
+    weights: Vec<(&'static str, f64)>,
+    /// The RM table's share of pairs with expected count at most 1 (MS only).
+    singletons: Option<f64>,
+}
+
+/// `mt-experiment --train-fractions` (issue 27.2): the learning curve.
+fn learning_curve(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliError> {
+    let mut reporter = Reporter::new();
+    let full = Corpus::read_prefix_within(&args.train, true, limits)?;
+    let dev = Corpus::read_prefix_within(&args.dev, args.subtree_align == SubtreeAlignArg::Trained, limits)?;
+    let test = Corpus::read_prefix_within(&args.test, false, limits)?;
+    let samples =
+        translation_experiment::nested_samples(&full, &args.train_fractions, args.opts.seed).map_err(usage)?;
+    let methods: Vec<ExtractMethod> = args.extract.iter().copied().take(1).collect();
+    let subtree = if translation_experiment::needs_subtree_links(&methods) {
+        Some(subtree_align(&args.subtree_align, &args.opts, Some(&args.kernel), limits)?)
+    } else {
+        None
+    };
+    let clock = Instant::now();
+    let mut sizes: Vec<CurveSize> = Vec::new();
+    out!(
+        "learning curve: {} of {} training pairs (nested samples, seed {}), {} extraction; dev {} sentences; test {} sentences; {} MERT run(s) per system (seeds {}..)",
+        args.train_fractions.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(", "),
+        full.len(),
+        args.opts.seed,
+        methods.first().map_or("word".to_string(), |m| m.to_string()),
+        dev.len(),
+        test.len(),
+        args.repeats.max(1),
+        args.opts.seed
+    )?;
+    out!(
+        "{:>6} {:>6} {:<7} {:>6} {:>5}  {:>17}  {:>8} {:>8} {:>8} {:>7}",
+        "frac",
+        "pairs",
+        "system",
+        "BLEU",
+        "sd",
+        "MS-phrase (p)",
+        "h1",
+        "h2",
+        "h5",
+        "RM<=1"
+    )?;
+    for (fraction, train) in args.train_fractions.iter().zip(&samples) {
+        let experiment = translation_experiment::Experiment {
+            train,
+            train_name: format!("{} ({fraction} sample)", args.train),
+            dev: &dev,
+            dev_name: args.dev.clone(),
+            test: &test,
+            subtree: subtree.clone(),
+            systems: args.systems.clone(),
+            methods: methods.clone(),
+            repeats: args.repeats,
+            settings: args.opts.settings()?,
+        };
+        let mut singletons: Vec<(SystemKind, f64)> = Vec::new();
+        let outcome = translation_experiment::run(
+            &experiment,
+            &|| clock.elapsed().as_secs_f64(),
+            &mut reporter,
+            |run| -> Result<(), CliError> {
+                if let Some(share) = translation_experiment::rm_singleton_share(run.model) {
+                    singletons.push((run.model.system.kind(), share));
+                }
+                if let Some(dir) = &args.hyp_dir {
+                    std::fs::create_dir_all(dir).map_err(|source| CliError::WriteFile { file: dir.clone(), source })?;
+                    let file = format!("{dir}/{fraction}-{}.hyp", run.name);
+                    let hyps: String = run.hyps.iter().map(|h| h.join(" ") + "\n").collect();
+                    std::fs::write(&file, hyps).map_err(|source| CliError::WriteFile { file, source })?;
+                }
+                Ok(())
+            },
+        )?;
+        let bootstrap = outcome.significance().map_err(usage)?;
+        let rows = &outcome.rows;
+        let mean = |r: &translation_experiment::Row| {
+            r.bleus.iter().map(|b| b.score).sum::<f64>() / r.bleus.len().max(1) as f64
+        };
+        let phrase = rows.iter().position(|r| r.system == SystemKind::Phrase);
+        let ms = rows.iter().position(|r| r.system == SystemKind::Ms);
+        let difference = match (phrase, ms) {
+            (Some(p), Some(m)) => Some((mean(&rows[m]) - mean(&rows[p]), bootstrap.p_value(m, p).unwrap_or(1.0))),
+            _ => None,
+        };
+        let size = CurveSize {
+            fraction: *fraction,
+            pairs: train.len(),
+            rows: rows
+                .iter()
+                .map(|r| {
+                    let w: Vec<(&'static str, f64)> = r
+                        .mean_weights()
+                        .into_iter()
+                        .filter(|(n, _)| ["rm_e_given_f", "rm_f_given_e", "structure"].contains(n))
+                        .collect();
+                    let share = singletons.iter().find(|(k, _)| *k == r.system).map(|(_, s)| *s);
+                    CurveRow {
+                        system: r.system,
+                        bleus: r.bleus.iter().map(|b| b.score).collect(),
+                        weights: w,
+                        singletons: share,
+                    }
+                })
+                .collect(),
+            difference,
+        };
+        for CurveRow { system, bleus, weights: w, singletons: share } in &size.rows {
+            let sd = sample_sd(bleus);
+            let diff = match (system, size.difference) {
+                (SystemKind::Ms, Some((d, p))) => format!("{d:+.2} ({p:.3}{})", if p < 0.05 { "*" } else { "" }),
+                _ => "-".to_string(),
+            };
+            let wt =
+                |name: &str| w.iter().find(|(n, _)| *n == name).map_or("-".to_string(), |(_, v)| format!("{v:.4}"));
+            out!(
+                "{:>6} {:>6} {:<7} {:>6.2} {:>5.2}  {:>17}  {:>8} {:>8} {:>8} {:>7}",
+                size.fraction,
+                size.pairs,
+                system.name(),
+                bleus.iter().sum::<f64>() / bleus.len().max(1) as f64,
+                sd,
+                diff,
+                wt("rm_e_given_f"),
+                wt("rm_f_given_e"),
+                wt("structure"),
+                share.map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s))
+            )?;
+        }
+        sizes.push(size);
+    }
+    out!("log-linear fit per system, BLEU = a + b ln(pairs), each run one point (± standard error):")?;
+    let colours = ["#0072b2", "#d55e00"];
+    let mut curves = Vec::new();
+    let mut fits = Vec::new();
+    for (k, system) in args.systems.iter().enumerate() {
+        let points: Vec<(f64, Vec<f64>)> = sizes
+            .iter()
+            .filter_map(|s| s.rows.iter().find(|r| r.system == *system).map(|r| (s.pairs as f64, r.bleus.clone())))
+            .collect();
+        let flat: Vec<(f64, f64)> = points.iter().flat_map(|(p, bs)| bs.iter().map(move |b| (*p, *b))).collect();
+        let fit = translation_experiment::LogLinearFit::fit(&flat);
+        match &fit {
+            Some(f) => out!(
+                "{:<7} a = {:.2} ± {:.2}, b = {:.3} ± {:.3} BLEU per e-fold of data ({:.3} ± {:.3} per doubling), {} points",
+                system.name(),
+                f.intercept,
+                f.intercept_se,
+                f.slope,
+                f.slope_se,
+                f.slope * std::f64::consts::LN_2,
+                f.slope_se * std::f64::consts::LN_2,
+                f.points
+            )?,
+            None => out!("{:<7} too few points to fit", system.name())?,
+        }
+        fits.push((*system, fit));
+        curves.push(translation_experiment::Curve {
+            name: system.name(),
+            colour: colours[k % colours.len()],
+            sizes: points,
+            fit,
+        });
+    }
+    let fit_of = |s: SystemKind| fits.iter().find(|(k, _)| *k == s).and_then(|(_, f)| *f);
+    if let (Some(p), Some(m)) = (fit_of(SystemKind::Phrase), fit_of(SystemKind::Ms)) {
+        let (db, se) = (m.slope - p.slope, (m.slope_se * m.slope_se + p.slope_se * p.slope_se).sqrt());
+        let verdict = match p.overtaken_by(&m) {
+            Some(n) => format!("the lines cross at about {n:.0} training pairs"),
+            None => "the MS line does not rise faster: on these fits MS does not overtake phrase".to_string(),
+        };
+        out!(
+            "MS slope − phrase slope = {db:.3} ± {se:.3} ({:.1} standard errors); {verdict}",
+            if se > 0.0 { db / se } else { 0.0 }
+        )?;
+    }
+    if let Some(file) = &args.curve_svg {
+        std::fs::write(file, translation_experiment::learning_curve_svg(&curves))
+            .map_err(|source| CliError::WriteFile { file: file.clone(), source })?;
+        reporter.note(&format!("wrote {file}"));
+    }
+    Ok(())
+}
+
+/// Sample standard deviation (0 for fewer than two values), as [`RunScores::sd`].
+fn sample_sd(x: &[f64]) -> f64 {
+    if x.len() < 2 {
+        return 0.0;
+    }
+    let m = x.iter().sum::<f64>() / x.len() as f64;
+    (x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (x.len() - 1) as f64).sqrt()
 }

@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::io::json::{from_json, JsonError};
 use crate::mt::ms::{MsSystem, MsTranslation, MS_FEATURE_NAMES};
-use crate::mt::phrase::unknown::{SourceNote, SourceWords};
+use crate::mt::phrase::unknown::{SourceNote, SourceWords, WordRule};
 use crate::mt::phrase::{ExtractMethod, PhraseSystem, PHRASE_FEATURE_NAMES};
 use crate::tree::Tree;
 
@@ -139,6 +139,8 @@ pub struct MtOutput {
     pub source_notes: Vec<SourceNote>,
     /// Per word of `words`, the index in `source_notes` of the treated word it comes from.
     pub provenance: Vec<Option<usize>>,
+    /// Per source word, the rule of the derivation that translated it.
+    pub rules: Vec<Option<WordRule>>,
 }
 
 impl MtSystem {
@@ -186,13 +188,19 @@ impl MtSystem {
         match self {
             MtSystem::Phrase(p) => {
                 let t = p.translate(source.words());
-                let provenance = t.provenance();
-                MtOutput { words: t.words, ms: None, source_notes: t.source_notes, provenance }
+                let (provenance, rules) = (t.provenance(), t.word_rules(source.words()));
+                MtOutput { words: t.words, ms: None, source_notes: t.source_notes, provenance, rules }
             }
             MtSystem::Ms(m) => {
                 let t = m.translate(source);
-                let provenance = t.provenance();
-                MtOutput { words: t.words.clone(), source_notes: t.source_notes.clone(), provenance, ms: Some(t) }
+                let (provenance, rules) = (t.provenance(), t.word_rules(source.words()));
+                MtOutput {
+                    words: t.words.clone(),
+                    source_notes: t.source_notes.clone(),
+                    provenance,
+                    rules,
+                    ms: Some(t),
+                }
             }
         }
     }

@@ -20,7 +20,7 @@ use crate::eval::bleu::sentence_bleu;
 use crate::layout::{layout_pair, layout_tree, Rect, Style, TreeLayout};
 use crate::mt::model::SystemKind;
 use crate::mt::ms::derivation::{target_phrase_tree, target_sms_tree};
-use crate::mt::phrase::unknown::SourceNote;
+use crate::mt::phrase::unknown::{SourceNote, WordRule};
 use crate::mt::phrase::ExtractMethod;
 use crate::svg::DERIVATION_CSS;
 use crate::tree::{NodeId, Tree};
@@ -233,36 +233,56 @@ fn treatment_meaning(name: &str) -> &'static str {
         "lexicon" => "a training word without a phrase pair, translated by the word lexicon",
         "case" => "looked up in another casing",
         "split" => "a compound split into known parts, each translated (Koehn & Knight 2003)",
+        "in-phrase" => "no translation of its own, but translated inside a longer phrase pair",
         _ => "unknown, copied as it is",
     }
 }
 
-/// Words separated by spaces, those with a note marked: a `mark` with the
-/// class `unk unk-KIND` and a title saying what was done (text, never markup).
-fn marked_words<'a>(words: &[String], note_of: impl Fn(usize) -> Option<(usize, &'a SourceNote)>) -> Html {
+/// A treated word's mark: its note's index, the class of what happened to
+/// it (`unk-KIND`) and what was done, in words.
+struct Mark {
+    note: usize,
+    kind: &'static str,
+    title: String,
+}
+
+/// Words separated by spaces, those with a mark in a `mark` element of
+/// the class `unk unk-KIND` titled with what was done, the others titled
+/// with the rule that translated them when `rule_of` knows one (text,
+/// never markup).
+fn marked_words(
+    words: &[String],
+    mark_of: impl Fn(usize) -> Option<Mark>,
+    rule_of: impl Fn(usize) -> Option<String>,
+) -> Html {
     let items = words.iter().enumerate().map(|(i, w)| {
         let sep = if i > 0 { " " } else { "" };
-        match note_of(i) {
-            Some((k, n)) => {
-                let title = format!("{} (source word {}): {}", n.text, n.word + 1, n.treatment.describe());
-                html! {
-                    <>{sep}<mark class={classes!("unk", format!("unk-{}", n.treatment.name()))} data-note={k.to_string()} {title}>{w.clone()}</mark></>
-                }
-            }
-            None => html! { <>{sep}{w.clone()}</> },
+        match (mark_of(i), rule_of(i)) {
+            (Some(m), _) => html! {
+                <>{sep}<mark class={classes!("unk", format!("unk-{}", m.kind))} data-note={m.note.to_string()} title={m.title}>{w.clone()}</mark></>
+            },
+            (None, Some(title)) => html! { <>{sep}<span class="rule" {title}>{w.clone()}</span></> },
+            (None, None) => html! { <>{sep}{w.clone()}</> },
         }
     });
     html! { <>{ for items }</> }
 }
 
-/// The source words the phrase table did not know: each with what was done
-/// and the words of the translation it became, and a legend of the marks.
+/// The rule of the derivation over source word `i`, if any.
+fn rule_at(v: &crate::app::translation::TranslationView, i: usize) -> Option<&WordRule> {
+    v.rules.get(i).and_then(Option::as_ref)
+}
+
+/// The source words the phrase table did not know: each with what happened
+/// to it under the rule that covers it (a word is unknown only if that
+/// rule copies it) and the words of the translation it became, and a
+/// legend of the marks.
 fn unknown_words(t: &Translated) -> Html {
     let v = &t.view;
     if v.source_notes.is_empty() {
         return html! {};
     }
-    let mut kinds: Vec<&'static str> = v.source_notes.iter().map(|n| n.treatment.name()).collect();
+    let mut kinds: Vec<&'static str> = v.source_notes.iter().map(|n| n.outcome(rule_at(v, n.word)).name()).collect();
     kinds.sort_unstable();
     kinds.dedup();
     let legend = kinds.iter().map(|k| {
@@ -272,11 +292,12 @@ fn unknown_words(t: &Translated) -> Html {
         let became: Vec<&str> =
             v.words.iter().zip(&v.provenance).filter(|(_, p)| **p == Some(k)).map(|(w, _)| w.as_str()).collect();
         let became = if became.is_empty() { "—".to_string() } else { became.join(" ") };
+        let rule = rule_at(v, n.word);
         html! {
-            <tr data-kind={n.treatment.name()}>
+            <tr data-kind={n.outcome(rule).name()}>
                 <td class="text">{n.text.clone()}</td>
                 <td>{(n.word + 1).to_string()}</td>
-                <td class="text">{n.treatment.describe()}</td>
+                <td class="text">{n.describe(rule)}</td>
                 <td class="text">{became}</td>
             </tr>
         }
@@ -285,7 +306,7 @@ fn unknown_words(t: &Translated) -> Html {
         <div id="mt-unknown" class="mt-unknown">
             <ul id="mt-unknown-legend" class="legend" aria-label="Marks of unknown words">{ for legend }</ul>
             <table id="mt-unknown-words">
-                <caption>{"Source words the phrase table does not know, and what was done with them (as `treelink translate --trace` prints)"}</caption>
+                <caption>{"Source words without a one-word translation in the phrase table, and what happened to them (as `treelink translate --trace` prints)"}</caption>
                 <thead><tr><th scope="col">{"word"}</th><th scope="col">{"position"}</th><th scope="col">{"treatment"}</th><th scope="col">{"in the translation"}</th></tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
@@ -298,15 +319,23 @@ fn sentences(t: &Translated) -> Html {
     let v = &t.view;
     let score = if v.score.is_finite() { format!("{:.4}", v.score) } else { "−∞ (no translation)".into() };
     let source = t.input.source.words();
-    let source_note = |i: usize| v.source_notes.iter().enumerate().find(|(_, n)| n.word == i);
-    let target_note = |i: usize| {
+    let mark = |k: usize, n: &SourceNote| {
+        let rule = rule_at(v, n.word);
+        let title = format!("{} (source word {}): {}", n.text, n.word + 1, n.describe(rule));
+        Mark { note: k, kind: n.outcome(rule).name(), title }
+    };
+    let source_mark = |i: usize| v.source_notes.iter().enumerate().find(|(_, n)| n.word == i).map(|(k, n)| mark(k, n));
+    let target_mark = |i: usize| {
         let k = v.provenance.get(i).copied().flatten()?;
-        v.source_notes.get(k).map(|n| (k, n))
+        v.source_notes.get(k).map(|n| mark(k, n))
+    };
+    let source_rule = |i: usize| {
+        rule_at(v, i).map(|r| if r.copied { r.describe() } else { format!("translated by the {}", r.describe()) })
     };
     html! {
         <dl class="mt-sentences">
-            <dt>{"source"}</dt><dd id="mt-src" lang="src">{marked_words(source, source_note)}</dd>
-            <dt>{"translation"}</dt><dd id="mt-hyp" lang="trg">{marked_words(&v.words, target_note)}</dd>
+            <dt>{"source"}</dt><dd id="mt-src" lang="src">{marked_words(source, source_mark, source_rule)}</dd>
+            <dt>{"translation"}</dt><dd id="mt-hyp" lang="trg">{marked_words(&v.words, target_mark, |_| None)}</dd>
             if let Some(r) = &t.input.reference {
                 <dt>{"reference"}</dt><dd id="mt-ref" lang="trg">{r.join(" ")}</dd>
             }

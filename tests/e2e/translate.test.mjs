@@ -169,6 +169,25 @@ test('a meta-structure model from `treelink mt-train`, uploaded, translates a pa
   assert.equal(svg.error, null);
   assert.equal(svg.links, steps);
   assert.ok(svg.styled);
+
+  // Issue 27.4, pair 3: 'immer' has no one-word phrase pair but a longer pair translates it: its mark says so,
+  // as `translate --trace` does, naming that pair and its RM pair; every other source word is titled with its rule.
+  await goToPair(3);
+  await translate('#translate-pair', 'Pair 3');
+  assert.equal(await text('#mt-hyp'), cliTranslate(model, src[2]).hyp);
+  const notes3 = cliNotes(model, src[2]);
+  const immer = notes3.find((x) => x.text === 'immer');
+  assert.ok(immer && /^no one-word translation, translated inside the phrase pair '.* immer .*' → '.*' in RM pair \d+ /.test(immer.how), JSON.stringify(notes3));
+  const marks3 = await page.$$eval('#mt-src mark.unk', (ms) => ms.map((m) => [m.textContent, m.className, m.title]));
+  const immerMark = marks3.find(([w]) => w === 'immer');
+  assert.ok(immerMark, JSON.stringify(marks3));
+  assert.match(immerMark[1], /\bunk-in-phrase\b/);
+  assert.ok(!/unk-copied/.test(immerMark[1]));
+  assert.equal(immerMark[2], `immer (source word ${immer.word + 1}): ${immer.how}`);
+  const ruled = await page.$$eval('#mt-src span.rule', (ss) => ss.map((s) => s.title));
+  assert.equal(ruled.length + marks3.length, words(src[2]));
+  for (const t of ruled) assert.match(t, /^translated by the phrase pair '.+' → '.*' in RM pair \d+ \(/);
+  assert.match(await text('#mt-unknown-legend'), /in phrase: no translation of its own, but translated inside a longer phrase pair/);
 });
 
 test('a phrase-based model uploaded translates as the CLI does, with its phrase segmentation', async () => {

@@ -16,7 +16,7 @@ use crate::mt::decoder::{
 use crate::mt::lm::{LmState, NgramLm, WordId};
 use crate::mt::meta::structure::escape_label;
 use crate::mt::meta::{Constraints, Decomposition};
-use crate::mt::phrase::unknown::{SourceNote, SourceVocabulary, SourceWords, UnknownWordOptions};
+use crate::mt::phrase::unknown::{SourceNote, SourceVocabulary, SourceWords, UnknownWordOptions, WordRule};
 use crate::mt::phrase::{PhraseStep, PhraseTable};
 use crate::tree::{NodeId, Tree};
 
@@ -776,6 +776,17 @@ impl MsTranslation {
     pub fn provenance(&self) -> Vec<Option<usize>> {
         let phrases = self.derivation.iter().flat_map(|s| &s.phrases).map(|p| (p.source, p.target.len()));
         crate::mt::phrase::unknown::target_provenance(phrases, &self.source_notes)
+    }
+
+    /// Per word of `source` (the sentence translated), the phrase pair
+    /// inside an RM pair's scope that translated it, with that RM pair
+    /// ([`crate::mt::phrase::unknown::word_rules`]).
+    pub fn word_rules(&self, source: &[String]) -> Vec<Option<WordRule>> {
+        let phrases = self.derivation.iter().enumerate().flat_map(|(k, s)| {
+            let rm = Some((s.source_rm.as_str(), s.target_rm.as_str()));
+            s.phrases.iter().map(move |p| (k, p.source, &p.target[..], p.unknown, rm))
+        });
+        crate::mt::phrase::unknown::word_rules(phrases, source)
     }
 }
 

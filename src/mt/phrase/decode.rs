@@ -39,7 +39,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::table::PhraseTable;
-use super::unknown::{SourceNote, SourceWords};
+use super::unknown::{SourceNote, SourceWords, WordRule};
 use crate::math::{dot, ln};
 use crate::mt::decoder::{
     beam_search, distinct_nbest, within_distortion_limit, BeamOptions, Coverage, Derivation, NBestEntry, SearchResult,
@@ -299,6 +299,13 @@ impl Translation {
     pub fn provenance(&self) -> Vec<Option<usize>> {
         let phrases = self.derivation.iter().map(|p| (p.source, p.target.len()));
         super::unknown::target_provenance(phrases, &self.source_notes)
+    }
+
+    /// Per word of `source` (the sentence translated), the phrase pair that
+    /// translated it ([`super::unknown::word_rules`]).
+    pub fn word_rules(&self, source: &[String]) -> Vec<Option<WordRule>> {
+        let phrases = self.derivation.iter().enumerate().map(|(k, p)| (k, p.source, &p.target[..], p.unknown, None));
+        super::unknown::word_rules(phrases, source)
     }
 }
 

@@ -191,6 +191,126 @@ impl Treatment {
     }
 }
 
+/// The rule of a derivation that translated one source word: the phrase
+/// pair over it (for the MS system, the phrase pair inside an RM pair's
+/// scope, and that RM pair). A word is unknown only if this rule copies it:
+/// a word with no one-word translation may still be translated inside a
+/// longer phrase pair ([`SourceNote::outcome`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WordRule {
+    /// The step of the derivation that covers the word (a phrase pair of the
+    /// phrase-based system, an RM pair of the MS system), counted from 0 in
+    /// target order.
+    pub step: usize,
+    /// The phrase pair's half-open source span and its source words.
+    pub span: (usize, usize),
+    pub source: Vec<String>,
+    /// Its target words.
+    pub target: Vec<String>,
+    /// The MS system's RM pair (source RM, target RM); `None` for the phrase-based system.
+    #[serde(default)]
+    pub rm: Option<(String, String)>,
+    /// The rule copies the word as written: no rule translated it.
+    pub copied: bool,
+}
+
+impl WordRule {
+    /// The rule in words: `phrase pair 'sind immer' → 'son siempre'`, for the
+    /// MS system followed by `in RM pair 2 (A B -> C D)` (`translate --trace`,
+    /// the page's titles).
+    pub fn describe(&self) -> String {
+        let pair = if self.copied {
+            format!("copied as '{}'", self.target.join(" "))
+        } else {
+            format!("phrase pair '{}' → '{}'", self.source.join(" "), self.target.join(" "))
+        };
+        match &self.rm {
+            Some((f, e)) => format!("{pair} in RM pair {} ({f} -> {e})", self.step + 1),
+            None => pair,
+        }
+    }
+}
+
+/// The rule behind each source word of a sentence of `words` words: given
+/// a derivation's phrase pairs in target order, each as (its step, its
+/// source span, its target words, whether it copies, its RM pair), per
+/// source word the phrase pair whose span holds it (`None`: no phrase pair
+/// does, as in an empty translation).
+pub fn word_rules<'a>(
+    phrases: impl IntoIterator<Item = (usize, (usize, usize), &'a [String], bool, Option<(&'a str, &'a str)>)>,
+    source: &[String],
+) -> Vec<Option<WordRule>> {
+    let mut out = vec![None; source.len()];
+    for (step, (start, end), target, copied, rm) in phrases {
+        let Some(words) = source.get(start..end) else { continue };
+        let rule = WordRule {
+            step,
+            span: (start, end),
+            source: words.to_vec(),
+            target: target.to_vec(),
+            rm: rm.map(|(f, e)| (f.to_string(), e.to_string())),
+            copied,
+        };
+        out[start..end].iter_mut().for_each(|r| *r = Some(rule.clone()));
+    }
+    out
+}
+
+/// What happened to a treated source word in the translation: the
+/// treatment's own translation, a copy, or a longer phrase pair over it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome<'a> {
+    /// As the treatment says: copied (unknown, or passed through), or
+    /// translated by the one-word translation it gave (lexicon, casing,
+    /// split), or looked up in another casing inside a longer phrase pair.
+    AsTreated(&'a Treatment),
+    /// A phrase pair of several source words translated it (the word has
+    /// no one-word translation of its own, or the decoder preferred the
+    /// longer pair): not unknown.
+    InPhrase(&'a WordRule),
+}
+
+impl Outcome<'_> {
+    /// A short name: the page's class (`unk-NAME`) and legend.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Outcome::AsTreated(t) => t.name(),
+            Outcome::InPhrase(_) => "in-phrase",
+        }
+    }
+}
+
+impl SourceNote {
+    /// What happened to the word under the derivation's `rule` over it
+    /// ([`word_rules`]): a word "unknown, copied" (or passed through, or
+    /// given a lexicon translation) that a phrase pair of several words
+    /// translated is [`Outcome::InPhrase`]; a word looked up in another
+    /// casing stays that (the longer pair was looked up in that casing too).
+    pub fn outcome<'a>(&'a self, rule: Option<&'a WordRule>) -> Outcome<'a> {
+        match rule {
+            Some(r) if !r.copied && r.span.1 - r.span.0 > 1 && !matches!(self.treatment, Treatment::Case { .. }) => {
+                Outcome::InPhrase(r)
+            }
+            _ => Outcome::AsTreated(&self.treatment),
+        }
+    }
+
+    /// [`SourceNote::outcome`] in words: the treatment's description, or
+    /// `no one-word translation, translated inside the phrase pair …`
+    /// (`translate --trace`, the page's table and titles).
+    pub fn describe(&self, rule: Option<&WordRule>) -> String {
+        match self.outcome(rule) {
+            Outcome::AsTreated(t) => t.describe(),
+            Outcome::InPhrase(r) => match self.treatment {
+                Treatment::Copied | Treatment::PassedThrough => {
+                    format!("no one-word translation, translated inside the {}", r.describe())
+                }
+                _ => format!("translated inside the {}", r.describe()),
+            },
+        }
+    }
+}
+
 /// The treated source word behind each target word: given a derivation's
 /// phrase pairs in target order, each as its half-open source span and its
 /// number of target words, per target word the index in `notes` of the
@@ -571,7 +691,9 @@ pub struct UnknownStats {
     pub lexicon: usize,
     pub case: usize,
     pub split: usize,
-    /// Still unknown after the treatments (copied).
+    /// Still without a one-word translation after the treatments: copied,
+    /// unless the derivation translates them inside a longer phrase pair
+    /// ([`SourceNote::outcome`]).
     pub copied: usize,
 }
 
@@ -605,7 +727,7 @@ impl std::fmt::Display for UnknownStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} tokens, unknown to the phrase table {:.1}%: passed through {:.1}%, lexicon {:.1}%, other casing {:.1}%, split {:.1}%, still unknown (copied) {:.1}%",
+            "{} tokens, unknown to the phrase table {:.1}%: passed through {:.1}%, lexicon {:.1}%, other casing {:.1}%, split {:.1}%, still without a one-word translation {:.1}%",
             self.tokens,
             self.pct(self.unknown),
             self.pct(self.passed_through),
@@ -814,5 +936,52 @@ mod tests {
         let marks = target_provenance([((2, 4), 3), ((0, 1), 1), ((1, 2), 1), ((4, 5), 0)], &notes);
         assert_eq!(marks, [Some(1), Some(1), Some(1), None, Some(0)]);
         assert!(target_provenance([((0, 2), 2)], &[]).iter().all(Option::is_none));
+    }
+
+    /// Issue 27.4 by hand: "immer" has no one-word translation (its note says
+    /// copied) but the phrase pair "sind immer" translates it, so it is not
+    /// unknown; "Xyz" is copied by its own rule and is; a word looked up in
+    /// another casing stays that inside a longer pair; a lexicon word inside
+    /// a longer pair was translated by that pair.
+    #[test]
+    fn a_word_is_unknown_only_if_the_rule_over_it_copies_it() {
+        let source = words("Xyz sind immer Die Katze");
+        let (a, b, c) = (words("Xyz"), words("son siempre"), words("el gato"));
+        let rules = word_rules(
+            [
+                (0, (0, 1), &a[..], true, None),
+                (1, (1, 3), &b[..], false, Some(("VAFIN ADV", "VS RG"))),
+                (2, (3, 5), &c[..], false, None),
+            ],
+            &source,
+        );
+        assert_eq!(rules.len(), 5);
+        let immer = rules[2].as_ref().unwrap();
+        assert_eq!(
+            (immer.step, immer.span, immer.source.join(" "), immer.copied),
+            (1, (1, 3), "sind immer".into(), false)
+        );
+        assert_eq!(rules[1], rules[2]);
+        assert_eq!(immer.describe(), "phrase pair 'sind immer' → 'son siempre' in RM pair 2 (VAFIN ADV -> VS RG)");
+        assert_eq!(rules[0].as_ref().unwrap().describe(), "copied as 'Xyz'");
+        let note = |word: usize, treatment: Treatment| SourceNote { word, text: source[word].clone(), treatment };
+        let (xyz, imm) = (note(0, Treatment::Copied), note(2, Treatment::Copied));
+        assert_eq!(xyz.outcome(rules[0].as_ref()), Outcome::AsTreated(&Treatment::Copied));
+        assert_eq!(xyz.describe(rules[0].as_ref()), "unknown, copied");
+        assert_eq!(imm.outcome(rules[2].as_ref()).name(), "in-phrase");
+        assert_eq!(
+            imm.describe(rules[2].as_ref()),
+            "no one-word translation, translated inside the phrase pair 'sind immer' → 'son siempre' in RM pair 2 (VAFIN ADV -> VS RG)"
+        );
+        let die = note(3, Treatment::Case { known: "die".into() });
+        assert_eq!(die.describe(rules[3].as_ref()), "looked up as die");
+        let katze = note(4, Treatment::Lexicon);
+        assert_eq!(katze.describe(rules[4].as_ref()), "translated inside the phrase pair 'Die Katze' → 'el gato'");
+        // Without a rule (an empty translation), as treated.
+        assert_eq!(imm.describe(None), "unknown, copied");
+        // A one-word rule is the treatment's own translation.
+        let one = word_rules([(0, (2, 3), &b[..1], false, None)], &source);
+        assert_eq!(note(2, Treatment::Lexicon).describe(one[2].as_ref()), "translated by the word lexicon");
+        assert!(one[0].is_none());
     }
 }

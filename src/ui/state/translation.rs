@@ -482,6 +482,7 @@ mod tests {
             seconds: 0.1,
             source_notes: vec![],
             provenance: vec![],
+            rules: vec![],
         };
         let translate = |s: &mut State, action: Action| {
             let effects = s.apply(action);
@@ -562,6 +563,7 @@ mod tests {
             nbest: vec![],
             source_notes: vec![],
             provenance: vec![],
+            rules: vec![],
             seconds: 0.1,
         };
         let translated =
