@@ -1119,14 +1119,19 @@ fn context_key(index: &mut StructureIndex, c: &ContextFeatures) -> ContextKey {
 }
 
 /// A model ready to score candidates: its support vectors indexed once.
+/// A clone is a scorer of its own (its own index), for another thread.
+#[derive(Clone)]
 pub struct Scorer<'m> {
     model: &'m AlignmentModel,
     /// With `hist`: the first pass's scorer.
     first: Option<Box<Scorer<'m>>>,
     lexicon: &'m Lexicon,
     decision: DecisionIndex,
-    /// Support-vector trees and every aligned pair's trees share one index
-    /// (interned ids must be comparable), which grows as pairs are aligned.
+    /// Support-vector trees and the aligned pair's trees share one index
+    /// (interned ids must be comparable); each pair's entries are rolled
+    /// back before the next pair ([`StructureIndex::checkpoint`]), so a
+    /// pair's values do not depend on the pairs aligned before it and the
+    /// index does not grow with the input.
     index: RefCell<StructureIndex>,
     svs: Vec<Instance>,
     sv_selfs: Vec<Vec<(f64, f64)>>,
@@ -1187,6 +1192,7 @@ impl<'m> Scorer<'m> {
             svs.iter().map(|x| kernel.self_parts(x)).collect()
         };
         let decision = DecisionIndex::new(model, &index, &svs, &sv_selfs);
+        index.checkpoint();
         Ok(Scorer { model, first, lexicon, decision, index: RefCell::new(index), svs, sv_selfs })
     }
 
@@ -1206,6 +1212,7 @@ impl<'m> Scorer<'m> {
         });
         let (is, it, contexts) = {
             let mut index = self.index.borrow_mut();
+            index.rollback();
             let contexts: Vec<Option<(ContextFeatures, ContextKey)>> = cands
                 .iter()
                 .map(|c| {
@@ -1371,6 +1378,7 @@ fn merge_union<'a>(a: &'a [usize], b: &'a [usize]) -> impl Iterator<Item = usize
 }
 
 /// How one BTK component's part of the decision value is computed.
+#[derive(Clone)]
 enum BtkDecision {
     /// Root: the normalised kernel is `I_s·I_t` (dBTK) or `(I_s + I_t)/2`
     /// (iBTK), so the support vectors' coefficients are summed per root label.
@@ -1384,6 +1392,7 @@ enum BtkDecision {
 }
 
 /// The decision function prepared per component (see [`Scorer::decision_parts`]).
+#[derive(Clone)]
 struct DecisionIndex {
     /// `Σ_i α_i y_i φ(sv_i)/|φ(sv_i)|` for the plain polynomial kernel.
     plain: Option<Vec<f64>>,
@@ -1396,6 +1405,7 @@ struct DecisionIndex {
 }
 
 /// The `ctx` part of the decision function folded over the support vectors.
+#[derive(Clone)]
 struct ContextDecision {
     dense: Vec<f64>,
     by_labels: HashMap<u32, f64>,

@@ -3,22 +3,26 @@
 //! pair — what `treelink train`, `align` and `baseline` do, and what the
 //! page's Train / Align buttons and its explanation panel ask the worker.
 
-use crate::align::baseline::{baseline_links, BaselineOptions};
+use crate::align::baseline::BaselineOptions;
 use crate::align::composite::KernelSpec;
 use crate::align::explain::{self, Explanation};
 use crate::align::greedy::Search;
 use crate::align::lexical::{
-    alignment_lexicon_options, lexicon_for_input, prepare, InputSentences, LexicalModel, LexiconSource,
+    alignment_lexicon_options, input_lexicon, prepare, InputLexicon, InputSentences, LexicalModel, LexiconSource,
 };
 use crate::align::model::{self, AlignError, AlignmentModel, Scorer, TrainOptions};
 use crate::corpus::{Corpus, Named};
 use crate::io::links::Link;
 use crate::lexicon::{
-    read_moses_lex, read_word_alignments_for, LexError, Lexicon, SentencePair, WordAlignment, WordModel,
+    bitext_of, read_moses_lex, read_word_alignments_for, write_moses_lex, LexError, Lexicon, SentencePair,
+    WordAlignment, WordModel,
 };
-use crate::progress::{report, Cancelled, Observer, Progress};
+use crate::parallel::Threads;
+use crate::progress::{Cancelled, Observer};
 use crate::tree::NodeId;
 use serde::{Deserialize, Serialize};
+
+use super::stream;
 
 /// Why an alignment workflow stopped.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -394,7 +398,8 @@ pub fn align(
 
 /// [`align`], saying whether the input's sentences join the in-engine
 /// lexicon's training ([`InputSentences::HeldOut`]: a test split, scored
-/// without reaching any model).
+/// without reaching any model). Each pair is aligned as a stream aligns it
+/// ([`stream::PairAligner`]).
 pub fn align_input(
     model: &AlignmentModel,
     input: &Corpus,
@@ -402,10 +407,12 @@ pub fn align_input(
     sentences: InputSentences,
     observer: &mut dyn Observer,
 ) -> Result<CorpusAlignment, AlignmentError> {
-    let (lexicon, word_links) =
-        lexicon_for_input(&model.lexicon, input, given_links, sentences, "lexical model for aligning", observer)?;
-    let searches = search_all(model, &lexicon, input, &word_links, observer)?;
-    Ok(CorpusAlignment { lexicon, word_links, searches })
+    let bitext = if InputLexicon::needs_sentences(&model.lexicon, sentences) { bitext_of(input) } else { Vec::new() };
+    let input_lexicon = input_lexicon(&model.lexicon, &bitext, sentences, "lexical model for aligning", observer)?;
+    let aligner = stream::PairAligner::new(model, &input_lexicon)?;
+    let aligned = stream::align_pairs(&aligner, &input.pairs, given_links.as_deref(), Threads::ONE, observer)?;
+    let (word_links, searches) = aligned.into_iter().map(|a| (a.word_links, a.search)).unzip();
+    Ok(CorpusAlignment { lexicon: input_lexicon.lexicon, word_links, searches })
 }
 
 /// The greedy search of every pair of `input` under `model`, with the
@@ -430,8 +437,49 @@ pub fn baseline_lexicon(
     word_model: WordModel,
     observer: &mut dyn Observer,
 ) -> Result<Lexicon, Cancelled> {
-    let source = lexicon_source(tables, None, extra, word_model);
-    Ok(prepare(&[input], source, "lexical model for the baseline", observer)?.lexicon)
+    match tables {
+        Some(tables) => Ok(tables),
+        None => baseline_lexicon_of(bitext_of(input), extra, word_model, observer),
+    }
+}
+
+/// The baseline's in-engine lexicon, trained on the input's `sentences`
+/// plus `extra` (`treelink baseline` without tables, which reads the
+/// input's sentences first and then streams its trees).
+pub fn baseline_lexicon_of(
+    sentences: Vec<SentencePair>,
+    extra: Vec<SentencePair>,
+    word_model: WordModel,
+    observer: &mut dyn Observer,
+) -> Result<Lexicon, Cancelled> {
+    trained_lexicon(sentences, extra, word_model, "lexical model for the baseline", observer)
+}
+
+/// The in-engine lexicon (as alignment trains it: [`alignment_lexicon_options`]
+/// with `word_model`) on `sentences` plus `extra`.
+fn trained_lexicon(
+    mut sentences: Vec<SentencePair>,
+    extra: Vec<SentencePair>,
+    word_model: WordModel,
+    stage: &'static str,
+    observer: &mut dyn Observer,
+) -> Result<Lexicon, Cancelled> {
+    sentences.extend(extra);
+    let options = alignment_lexicon_options().with_word_model(word_model);
+    Ok(crate::lexicon::train_observed(&sentences, &options, stage, observer)?.0)
+}
+
+/// `treelink lexicon`: the in-engine lexicon trained on `sentences` (with
+/// `word_model`), as Moses `lex` tables to write, p(t|s) then p(s|t) —
+/// what `--lex-s2t` and `--lex-t2s` read, so `train`, `align` and
+/// `baseline` can take it and aligning a large corpus streams.
+pub fn lexicon_tables(
+    sentences: Vec<SentencePair>,
+    word_model: WordModel,
+    observer: &mut dyn Observer,
+) -> Result<(String, String), Cancelled> {
+    let lexicon = trained_lexicon(sentences, Vec::new(), word_model, "lexical model", observer)?;
+    Ok((write_moses_lex(&lexicon.s2t), write_moses_lex(&lexicon.t2s)))
 }
 
 /// The Tinsley et al. (2007) baseline's links of every pair, sorted.
@@ -441,12 +489,12 @@ pub fn baseline(
     options: &BaselineOptions,
     observer: &mut dyn Observer,
 ) -> Result<Vec<Vec<Link>>, Cancelled> {
-    let n = input.len() as u64;
     let mut out = Vec::with_capacity(input.len());
-    for (k, pair) in input.pairs.iter().enumerate() {
-        out.push(baseline_links(lexicon, pair, options));
-        report(observer, Progress::new("baseline (Tinsley et al.)", k as u64 + 1, n))?;
-    }
+    let pairs = input.pairs.iter().map(Ok::<_, Cancelled>);
+    stream::baseline_stream(lexicon, options, pairs, input.len() as u64, Threads::ONE, observer, |_, links| {
+        out.push(links);
+        Ok(())
+    })?;
     Ok(out)
 }
 

@@ -24,6 +24,7 @@ use crate::mt::ms::MsStep;
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseStep};
 use crate::mt::train::{train_system, word_alignments_with, MtTrainError, MtTrainSettings};
 use crate::mt::unknown::{SourceNote, UnknownStats};
+use crate::parallel::Threads;
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::{NodeId, ParseError, Tree};
 
@@ -419,28 +420,28 @@ impl Translated {
 
 /// Translates every tree in order, the best translation of each or, with
 /// `nbest`, the n best ([`translate`]), and hands each to `each` as it is
-/// made (so `treelink translate` writes a long input out as it goes);
-/// reports each tree (stage "translating") before decoding it. Returns
-/// the statistics of the source words the phrase table did not know.
+/// made; reports each tree (stage "translating") once it is handed on, so
+/// a stop ends it between trees. Returns the statistics of the source
+/// words the phrase table did not know. (`treelink translate` streams its
+/// input through [`super::stream::translate_stream`], the same work.)
 pub fn translate_each<E: From<Cancelled>>(
     model: &TranslationModel,
     sources: &[Tree],
     nbest: Option<usize>,
     observer: &mut dyn Observer,
-    mut each: impl FnMut(usize, Translated) -> Result<(), E>,
+    each: impl FnMut(usize, Translated) -> Result<(), E>,
 ) -> Result<UnknownStats, E> {
-    let n = sources.len() as u64;
-    let mut unknown = UnknownStats::default();
-    for (k, tree) in sources.iter().enumerate() {
-        report(observer, Progress::new("translating", k as u64, n))?;
-        let translated = match nbest {
-            Some(nbest) => Translated::NBest(translate(model, tree, nbest)),
-            None => Translated::Best(model.system.translate(tree)),
-        };
-        unknown.add_notes(tree.words().len(), translated.source_notes());
-        each(k, translated)?;
+    let items = sources.iter().map(Ok::<_, E>);
+    super::stream::translate_stream(model, items, sources.len() as u64, nbest, Threads::ONE, observer, each)
+}
+
+/// One source tree translated as [`translate_each`] translates it: the best
+/// translation, or the `nbest` best distinct ones with the best's view.
+pub fn translate_one(model: &TranslationModel, tree: &Tree, nbest: Option<usize>) -> Translated {
+    match nbest {
+        Some(nbest) => Translated::NBest(translate(model, tree, nbest)),
+        None => Translated::Best(model.system.translate(tree)),
     }
-    Ok(unknown)
 }
 
 /// The best translation of every tree ([`translate_each`]): the page's

@@ -6,8 +6,10 @@ use std::time::Instant;
 use clap::Args;
 
 use super::progress::Reporter;
+use super::stream::{self, ThreadsArg};
 use super::CliError;
 use treelink::align::composite::KernelSpec;
+use treelink::app::stream as app_stream;
 use treelink::app::translation::{self, SubtreeAlign, SubtreeAlignArg, Translated, TranslationTraining};
 use treelink::app::translation_experiment;
 use treelink::corpus::Corpus;
@@ -159,6 +161,8 @@ pub struct TranslateArgs {
     /// sentence's number from 0, the features h in the model's order.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
     pub nbest: Option<usize>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
 }
 
 /// `treelink lm`.
@@ -388,15 +392,17 @@ pub fn mt_convert(args: MtConvertArgs) -> Result<(), CliError> {
 
 pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
-    // The input first: it is quicker to read than a large model.
-    let trees = translation::read_sources(&read(&args.input)?, &args.input, limits)?;
+    // The input is opened first (a missing file is quicker to tell than a
+    // large model to read); its trees stream as they are translated.
+    let trees = stream::Trees::open(&args.input, limits)?;
     let mut model = read_mt_model(&args.model)?;
     if let Some(b) = args.beam {
         model.system.set_beam(b);
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let unknown = translation::translate_each(&model, &trees, args.nbest, &mut reporter, |k, t| {
+    let threads = args.threads.get();
+    let unknown = app_stream::translate_stream(&model, trees, 0, args.nbest, threads, &mut reporter, |k, t| {
         match &t {
             Translated::NBest(v) => {
                 for e in &v.nbest {
@@ -414,9 +420,9 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
             }
         }
         Ok::<_, CliError>(())
-    })?;
+    });
     out.flush().map_err(CliError::Write)?;
-    reporter.note(&format!("source {unknown}"));
+    reporter.note(&format!("source {}", unknown?));
     Ok(())
 }
 
