@@ -361,6 +361,10 @@ pub struct ExperimentArgs {
     pub lex: LexArgs,
     #[command(flatten)]
     pub svm: SvmArgs,
+    /// Rows (or folds, with --data) trained side by side, one per thread (default: every core);
+    /// the scores are the same with any number, the times are each row's wall time.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
 }
 
 fn read(file: &str) -> Result<String, CliError> {
@@ -580,6 +584,7 @@ fn experiment_settings(args: &ExperimentArgs, limits: &Limits) -> Result<Setting
         data_sizes: args.data_sizes.clone(),
         lexicon: lexicon_source(&args.lex, None)?,
         transductive_lexicon: args.transductive_lexicon,
+        threads: args.threads.get(),
     })
 }
 
