@@ -109,7 +109,7 @@ fn align_and_baseline_print_the_same_bytes_on_any_number_of_threads_as_the_corpu
     let streamed = same_with_any_threads(&with_tables, &["2", "3"]);
     let input_lexicon = InputLexicon::tables(tables.clone());
     let aligner = PairAligner::new(&m, &input_lexicon).unwrap();
-    let held = align_pairs(&aligner, &corpus.pairs, None, Threads::ONE, &mut Quiet).unwrap();
+    let held = align_pairs(&aligner, &corpus.pairs, 0, None, Threads::ONE, &mut Quiet).unwrap();
     let links: Vec<_> = held.iter().map(|a| treelink::align::explain::predicted_links(&a.search)).collect();
     assert_eq!(streamed, lines_of(&links));
 

@@ -130,6 +130,22 @@ impl LexicalSetup {
 /// Folds of the jackknifed training lexicons ([`prepare`]).
 pub const HELD_OUT_FOLDS: usize = 5;
 
+/// The lexical model [`prepare`] records for `corpora` from `source`,
+/// known before any training (the page's job workers train the lexicon an
+/// alignment with the model will need while the model trains).
+pub fn lexical_model(corpora: &[&Corpus], source: &LexiconSource) -> LexicalModel {
+    match source {
+        LexiconSource::Given { lexicon, .. } => LexicalModel::Tables(lexicon.clone()),
+        LexiconSource::Train { extra, options, held_out } => {
+            // Held out: the training pairs' sentences alone; else every corpus's.
+            let corpora = if *held_out { corpora.get(..1).unwrap_or_default() } else { corpora };
+            let mut bitext: Vec<SentencePair> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
+            bitext.extend(extra.iter().cloned());
+            LexicalModel::InEngine { options: options.clone(), bitext, held_out: *held_out }
+        }
+    }
+}
+
 /// Builds the lexicon and word links for `corpora` (see the module doc),
 /// reporting the lexicon's EM iterations as `stage`.
 ///
@@ -219,7 +235,7 @@ fn prepare_held_out(
 }
 
 /// Whether the sentences being aligned join the in-engine lexicon's training.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum InputSentences {
     /// Re-train on the model's sentences plus the input's, as GIZA++ is run
     /// on a whole corpus (no gold links): no input word is unknown.
@@ -249,15 +265,16 @@ fn model_options(model: &LexicalModel) -> LexiconOptions {
 }
 
 /// The lexicon for aligning input with a model, and where each input
-/// pair's word links come from ([`input_lexicon`]).
-#[derive(Debug, Clone)]
+/// pair's word links come from ([`input_lexicon`]); its JSON form moves
+/// between the page's job workers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InputLexicon {
     pub lexicon: Lexicon,
     pub links: InputLinks,
 }
 
 /// Where the word links of the input pairs come from.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum InputLinks {
     /// Each pair's own: the lexicon's Viterbi alignment ([`align_with`]) with
     /// these options, so the input can be aligned pair by pair as it is read.

@@ -148,13 +148,14 @@ pub fn align_stream<E: From<Cancelled>>(
     )
 }
 
-/// Aligns `pairs` held in memory (input pairs `0..`), on `threads`
-/// threads, with `given` word links replacing the lexicon's: the word
-/// links and the search of each pair, in order (reported as stage
-/// "aligning", of the pairs' number).
+/// Aligns `pairs` held in memory, input pairs `first..` (of the input the
+/// lexicon was made for), on `threads` threads, with `given` word links
+/// (of these pairs) replacing the lexicon's: the word links and the search
+/// of each pair, in order (reported as stage "aligning", of the pairs' number).
 pub fn align_pairs(
     aligner: &PairAligner<'_>,
     pairs: &[TreePair],
+    first: usize,
     given: Option<&[WordAlignment]>,
     threads: Threads,
     observer: &mut dyn Observer,
@@ -167,7 +168,7 @@ pub fn align_pairs(
         items,
         threads,
         || aligner.scorer(),
-        |scorer, k, (pair, given)| align_pair(lexicon, scorer, k, pair, given.as_ref()),
+        |scorer, k, (pair, given)| align_pair(lexicon, scorer, first + k, pair, given.as_ref()),
         |k, aligned| {
             out.push(aligned);
             report(observer, Progress::new("aligning", k as u64 + 1, total))

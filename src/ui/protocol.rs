@@ -132,6 +132,11 @@ pub enum Request {
     /// Translate every source tree (bracketed) with the kept model `model`
     /// (as `treelink translate --input`), with progress.
     TranslateAll { job: JobId, model: JobId, sources: Vec<String> },
+    /// A piece of job `job` the page's pool of job workers cut it into
+    /// (`ui::pool`): piece number `piece` of its plan, or `None` for what a
+    /// worker is given before its pieces (the pairs, an artifact to keep,
+    /// whose text comes beside the message).
+    Piece { job: JobId, piece: Option<usize>, task: crate::ui::pool::Task },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -219,6 +224,13 @@ pub enum Response {
     Failed {
         job: Option<JobId>,
         message: String,
+    },
+    /// Piece `piece` of job `job` is done (`ui::pool`): what it hands back
+    /// (an artifact's text comes beside the message), or why it failed.
+    PieceDone {
+        job: JobId,
+        piece: Option<usize>,
+        result: Result<crate::ui::pool::Output, String>,
     },
     /// The worker died (a panic in wasm, out of memory): the page's side of
     /// it says so ([`super::jobs`]); a fresh worker starts when the user

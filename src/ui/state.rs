@@ -2260,7 +2260,7 @@ impl State {
             // The file worker's answers arrive as `Action::Loaded`.
             // Put together by the page's hook (`view::job_worker_answers`).
             Response::AlignedPart { .. } => {}
-            Response::Ready | Response::CorpusPart { .. } | Response::Loaded { .. } => {}
+            Response::Ready | Response::CorpusPart { .. } | Response::Loaded { .. } | Response::PieceDone { .. } => {}
             Response::Progress { job, stage, done, total, kkt } => {
                 if let Some(j) = self.job.as_mut().filter(|j| j.id == job) {
                     if j.stage != stage {
