@@ -211,7 +211,7 @@ messages = {
     "translate": {"Translate": {"job": 6, "model": 4, "source": lines(sq + ".src")[0].decode(), "nbest": 3}},
     "translate-all": {"TranslateAll": {"job": 7, "model": 4, "sources": [l.decode() for l in lines(sq + ".src")[:3]]}},
     "ready": "Ready",
-    "progress": {"Progress": {"job": 1, "stage": "SVM (SMO)", "done": 3, "total": 10, "kkt": [0.5, 0.001]}},
+    "progress": {"Progress": {"job": 1, "stage": "SVM (SMO)", "done": 3, "total": 10, "gap": [0.5, 0.001]}},
     "failed": {"Failed": {"job": 0, "message": "the worker failed"}},
     "mt-missing": {"MtMissing": {"job": 4}},
 }

@@ -15,7 +15,8 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use super::folds::Side;
-use super::state::Action;
+use super::state::{FoldAction, SelectAction};
+use super::store::Dispatch;
 use crate::corpus::TreePair;
 use crate::io::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
 use crate::layout::{clamp_zoom, fit_zoom, union, zoom_to, Drawing, FoldedTree, Style, TreeLayout};
@@ -29,7 +30,10 @@ pub struct DiagramProps {
     pub selected_target: Option<NodeId>,
     /// Teaching: the source node waiting for its target.
     pub pending: Option<NodeId>,
-    pub dispatch: Callback<Action>,
+    /// Clicks on nodes and links, and the pair keys.
+    pub select: Dispatch<SelectAction>,
+    /// The fold controls.
+    pub fold: Dispatch<FoldAction>,
     /// What clicking does, in a sentence.
     pub hint: AttrValue,
     /// The pair's folded nodes (source, target), original ids.
@@ -53,30 +57,28 @@ struct TreeView<'a> {
     linked: Vec<bool>,
 }
 
-fn click(side: Side, n: NodeId) -> Action {
+fn click(side: Side, n: NodeId) -> SelectAction {
     match side {
-        Side::Source => Action::ClickSource(n),
-        Side::Target => Action::ClickTarget(n),
+        Side::Source => SelectAction::ClickSource(n),
+        Side::Target => SelectAction::ClickTarget(n),
     }
 }
 
 /// The small −/+ control left of a phrase node's box: folds its sub-tree to
 /// its label and yield, or unfolds it.
-fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64, dispatch: &Callback<Action>) -> Html {
+fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64, fold: Dispatch<FoldAction>) -> Html {
     let toggle = {
-        let dispatch = dispatch.clone();
         Callback::from(move |e: MouseEvent| {
             e.stop_propagation();
-            dispatch.emit(Action::ToggleFold(side, n))
+            fold.emit(FoldAction::Toggle(side, n))
         })
     };
     let onkeydown = {
-        let dispatch = dispatch.clone();
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Enter" || e.key() == " " {
                 e.prevent_default();
                 e.stop_propagation();
-                dispatch.emit(Action::ToggleFold(side, n));
+                fold.emit(FoldAction::Toggle(side, n));
             }
         })
     };
@@ -91,7 +93,7 @@ fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64
     }
 }
 
-fn draw_tree(v: &TreeView<'_>, dispatch: &Callback<Action>) -> Html {
+fn draw_tree(v: &TreeView<'_>, select: Dispatch<SelectAction>, fold: Dispatch<FoldAction>) -> Html {
     let (tree, drawn) = (v.tree, &v.drawn.tree);
     let in_selection = |orig: NodeId| v.selected.is_some_and(|s| s < tree.len() && tree.subtree(s).contains(&orig));
     // Edges first so boxes are drawn over them.
@@ -106,15 +108,13 @@ fn draw_tree(v: &TreeView<'_>, dispatch: &Callback<Action>) -> Html {
         let r = v.layout.nodes[d];
         let side = v.side;
         let onclick = {
-            let dispatch = dispatch.clone();
-            Callback::from(move |_: MouseEvent| dispatch.emit(click(side, n)))
+            Callback::from(move |_: MouseEvent| select.emit(click(side, n)))
         };
         let onkeydown = {
-            let dispatch = dispatch.clone();
             Callback::from(move |e: KeyboardEvent| {
                 if e.key() == "Enter" || e.key() == " " {
                     e.prevent_default();
-                    dispatch.emit(click(side, n));
+                    select.emit(click(side, n));
                 }
             })
         };
@@ -137,7 +137,7 @@ fn draw_tree(v: &TreeView<'_>, dispatch: &Callback<Action>) -> Html {
             if folded { format!(" (folded: {})", tree.yield_of(n).join(" ")) } else { String::new() }
         );
         let pressed = v.selected == Some(n) || v.pending == Some(n);
-        let control = tree.is_phrase(n).then(|| fold_control(side, n, tree.label(n), folded, r.left() - 6.0, r.cy, dispatch));
+        let control = tree.is_phrase(n).then(|| fold_control(side, n, tree.label(n), folded, r.left() - 6.0, r.cy, fold));
         html! {
             <>
             <g class={class} id={format!("{}-node-{n}", side.name())} data-node={n.to_string()} tabindex="0" role="button"
@@ -236,8 +236,8 @@ pub fn diagram(props: &DiagramProps) -> Html {
         let class = classes!(l.style.class().split(' ').collect::<Vec<_>>(), selected.then_some("selected"));
         let (s, t) = (l.source, l.target);
         let onclick = {
-            let dispatch = props.dispatch.clone();
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::ClickLink(s, t)))
+            let select = props.select;
+            Callback::from(move |_: MouseEvent| select.emit(SelectAction::ClickLink(s, t)))
         };
         let onmouseenter = {
             let (hover, title) = (hover.clone(), l.title.clone());
@@ -331,19 +331,19 @@ pub fn diagram(props: &DiagramProps) -> Html {
         Callback::from(move |_: MouseEvent| to_selection())
     };
     let unfold_all = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::UnfoldAll))
+        let fold = props.fold;
+        Callback::from(move |_: MouseEvent| fold.emit(FoldAction::UnfoldAll))
     };
     let onkeydown = {
-        let (dispatch, set_zoom, fit) = (props.dispatch.clone(), set_zoom.clone(), fit.clone());
+        let (select, set_zoom, fit) = (props.select, set_zoom.clone(), fit.clone());
         Callback::from(move |e: KeyboardEvent| {
             let handled = match e.key().as_str() {
                 "PageDown" => {
-                    dispatch.emit(Action::StepPair(1));
+                    select.emit(SelectAction::StepPair(1));
                     true
                 }
                 "PageUp" => {
-                    dispatch.emit(Action::StepPair(-1));
+                    select.emit(SelectAction::StepPair(-1));
                     true
                 }
                 "+" | "=" => {
@@ -438,8 +438,8 @@ pub fn diagram(props: &DiagramProps) -> Html {
                     width={(w * z).to_string()} height={(h * z).to_string()} data-zoom={z.to_string()}
                     viewBox={format!("0 0 {w} {h}")} role="img" aria-label={described}>
                     <g class="links">{ for links }</g>
-                    {draw_tree(&source, &props.dispatch)}
-                    {draw_tree(&target, &props.dispatch)}
+                    {draw_tree(&source, props.select, props.fold)}
+                    {draw_tree(&target, props.select, props.fold)}
                 </svg>
             </div>
             // What clicking does, until a link is hovered: then its posterior and status.

@@ -7,6 +7,7 @@
 //! here decides anything: the reducer did.
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -14,7 +15,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement};
 use yew::Callback;
 
-use super::state::{is_mt_model, Action, DownloadBody, Effect, FileHandle, Slot};
+use super::pool::{self, Artifact, Blob, Command, Output, Pool};
+use super::state::{is_mt_model, Action, DownloadBody, Effect, FileHandle, LoadAction, ProgressAction, Slot};
+use super::store::Dispatch;
 use super::{file_handles, jobs, persist, protocol};
 use crate::align::greedy::Search;
 use crate::app::files::SNIFF_BYTES;
@@ -25,19 +28,19 @@ use crate::io::tiger::PairIds;
 use crate::tree::NodeId;
 
 /// Carries out one effect of the reducer.
-pub fn carry_out(effect: Effect, workers: &Workers, dispatch: &Callback<Action>) {
+pub fn carry_out(effect: Effect, workers: &Workers, load: Dispatch<LoadAction>) {
     match effect {
         Effect::Load(job, request) => workers.files.send(&protocol::Request::Load { job, request }),
-        Effect::Post(request) => workers.jobs.send(&request),
+        Effect::Post(request) => workers.jobs.request(request, None),
         Effect::PostFile(request, handle) => {
             if let Some(file) = file_handles::get(handle) {
-                workers.jobs.send_with_file(&request, &file)
+                workers.jobs.request(request, Some(file))
             }
         }
         Effect::RestartJobWorker => workers.jobs.restart(),
         Effect::Download { name, body } => download(name, body),
-        Effect::ReadFile { file, name, slot, sniff_mt } => read_file(file, name, slot, sniff_mt, dispatch.clone()),
-        Effect::FetchExercise(url) => fetch_exercise(url, dispatch.clone()),
+        Effect::ReadFile { file, name, slot, sniff_mt } => read_file(file, name, slot, sniff_mt, load),
+        Effect::FetchExercise(url) => fetch_exercise(url, load),
         Effect::SetLocation(hash) => persist::set_location(&hash),
         Effect::ForgetSession => persist::forget(),
     }
@@ -78,14 +81,14 @@ fn element_svg(id: &str, css: &str) -> Option<String> {
 /// `slot` (a picker's) or, dropped, for the slot its name says; with
 /// `sniff_mt`, a `.json` file whose head says `treelink-mt` goes to the
 /// job worker unread instead (it can be 90 MB).
-fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: bool, dispatch: Callback<Action>) {
+fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: bool, load: Dispatch<LoadAction>) {
     let Some(raw) = file_handles::get(handle) else { return };
     yew::platform::spawn_local(async move {
         let file = gloo::file::File::from(raw);
         if sniff_mt {
             let head = file.slice(0, (SNIFF_BYTES as u64).min(file.size()));
             if gloo::file::futures::read_as_text(&head).await.is_ok_and(|h| is_mt_model(&h)) {
-                dispatch.emit(Action::MtFilePicked { name, file: handle });
+                load.emit(LoadAction::MtFilePicked { name, file: handle });
                 return;
             }
         }
@@ -95,29 +98,31 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
         // bad byte (as in the CLI) instead of being read with U+FFFD in it.
         let action = match gloo::file::futures::read_as_bytes(&file).await {
             Ok(bytes) => match decode_utf8(&bytes, &name) {
-                Ok(text) => Action::FileRead { name, text: text.to_string(), slot },
-                Err(e) => Action::FileFailed { error: e.to_string(), name, slot },
+                Ok(text) => LoadAction::FileRead { name, text: text.to_string(), slot },
+                Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
             },
-            Err(e) => Action::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
+            Err(e) => LoadAction::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
         };
-        dispatch.emit(action);
+        load.emit(action);
     });
 }
 
 /// Fetches the exercise the page's address names (a path on the same
 /// site) and hands it to the reducer as a file read for the exercise
 /// input; a failure shows next to that input.
-fn fetch_exercise(url: String, dispatch: Callback<Action>) {
+fn fetch_exercise(url: String, load: Dispatch<LoadAction>) {
     let Some(window) = web_sys::window() else { return };
     yew::platform::spawn_local(async move {
         let slot = Some(Slot::Exercise);
         let action = match fetch_text(&window, &url).await {
-            Ok(text) => Action::FileRead { name: url.clone(), text, slot },
-            Err(e) => {
-                Action::FileFailed { name: url.clone(), error: format!("{url}: cannot open the exercise: {e}"), slot }
-            }
+            Ok(text) => LoadAction::FileRead { name: url.clone(), text, slot },
+            Err(e) => LoadAction::FileFailed {
+                name: url.clone(),
+                error: format!("{url}: cannot open the exercise: {e}"),
+                slot,
+            },
         };
-        dispatch.emit(action);
+        load.emit(action);
     });
 }
 
@@ -133,23 +138,186 @@ async fn fetch_text(window: &web_sys::Window, url: &str) -> Result<String, Strin
     text.as_string().ok_or_else(|| "the answer is not text".to_string())
 }
 
-/// The page's two workers: one for jobs (training, aligning, translating;
-/// restarted to cancel), one that reads the user's files, so a file is
-/// checked while a job runs.
+/// The page's workers: its job workers as a pool (training, aligning,
+/// translating; restarted to cancel), and one that reads the user's files,
+/// so a file is checked while a job runs.
 #[derive(Clone, PartialEq)]
 pub struct Workers {
-    jobs: jobs::Jobs,
+    jobs: PoolRunner,
     files: jobs::Jobs,
 }
 
 impl Workers {
-    /// Starts the file worker, and the job worker with the first job;
-    /// their answers go to `dispatch`.
-    pub fn start(dispatch: Callback<Action>) -> Workers {
-        let files = jobs::Jobs::start("files", jobs::FILE_WORKER, file_worker_answers(dispatch.clone()));
+    /// Starts the file worker, and the job workers with the first job;
+    /// the file worker's answers go to `load`, the job workers' to
+    /// `dispatch` and their progress reports to `report`.
+    pub fn start(load: Dispatch<LoadAction>, dispatch: Callback<Action>, report: Callback<ProgressAction>) -> Workers {
+        let files = file_worker_answers(load).reform(|(response, _): jobs::Answer| response);
+        let files = jobs::Jobs::start("files", jobs::FILE_WORKER, files);
         // Started by the first job: the page checks files without the training code.
-        let jobs = jobs::Jobs::on_demand("jobs", jobs::JOB_WORKER, job_worker_answers(dispatch));
+        let jobs = PoolRunner::new(pool::size_for(hardware_concurrency()), job_worker_answers(dispatch, report));
         Workers { jobs, files }
+    }
+}
+
+/// The browser's `navigator.hardwareConcurrency` (1 if it does not say).
+fn hardware_concurrency() -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    if cores.is_finite() && cores >= 1.0 {
+        cores as usize
+    } else {
+        1
+    }
+}
+
+/// The job workers as a pool (`ui::pool`): its logic, the workers it
+/// posts to (started on demand), and the text of what one worker made for
+/// the others (a model, a lexicon), relayed as it came, never read here.
+#[derive(Clone)]
+struct PoolRunner(Rc<PoolInner>);
+
+struct PoolInner {
+    pool: RefCell<Pool>,
+    workers: RefCell<Vec<jobs::Jobs>>,
+    blobs: RefCell<BTreeMap<(protocol::JobId, Artifact), JsValue>>,
+    /// The job the running pieces are of (the artifacts kept are its).
+    job: RefCell<Option<protocol::JobId>>,
+    answers: Callback<protocol::Response>,
+}
+
+impl PartialEq for PoolRunner {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl PoolRunner {
+    fn new(size: usize, answers: Callback<protocol::Response>) -> PoolRunner {
+        let runner = PoolRunner(Rc::new(PoolInner {
+            pool: RefCell::new(Pool::new(size)),
+            workers: RefCell::new(Vec::new()),
+            blobs: RefCell::default(),
+            job: RefCell::new(None),
+            answers,
+        }));
+        let weak = Rc::downgrade(&runner.0);
+        let workers = (0..size.max(1))
+            .map(|w| {
+                let weak = weak.clone();
+                let respond = Callback::from(move |(response, beside): jobs::Answer| {
+                    if let Some(inner) = weak.upgrade() {
+                        PoolRunner(inner).answer(w, response, beside);
+                    }
+                });
+                let name = if w == 0 { "jobs" } else { "jobs (helper)" };
+                jobs::Jobs::on_demand(name, jobs::JOB_WORKER, respond)
+            })
+            .collect();
+        *runner.0.workers.borrow_mut() = workers;
+        runner
+    }
+
+    /// A request of the reducer (with the file it came with).
+    fn request(&self, request: protocol::Request, file: Option<web_sys::File>) {
+        if let Some(job) = request_job(&request) {
+            let mut current = self.0.job.borrow_mut();
+            if *current != Some(job)
+                && matches!(
+                    request,
+                    protocol::Request::Train { .. }
+                        | protocol::Request::Align { .. }
+                        | protocol::Request::TranslateAll { .. }
+                )
+            {
+                // A new pooled job: the last one's artifacts go.
+                self.0.blobs.borrow_mut().clear();
+                *current = Some(job);
+            }
+        }
+        let commands = self.0.pool.borrow_mut().request(request, js_sys::Date::now());
+        self.carry_out(commands, file.as_ref());
+    }
+
+    /// A job worker's answer (with what came beside it).
+    fn answer(&self, worker: usize, response: protocol::Response, beside: Option<JsValue>) {
+        use protocol::Response;
+        if let (Response::PieceDone { job, result: Ok(output), .. }, Some(text)) = (&response, beside) {
+            let made = match output {
+                Output::Trained { .. } => Some(Artifact::Model),
+                Output::Made { artifact, .. } => Some(*artifact),
+                _ => None,
+            };
+            if let Some(a) = made {
+                self.0.blobs.borrow_mut().insert((*job, a), text);
+            }
+        }
+        if let Response::Stopped { .. } = response {
+            // A worker died: its pieces are lost, so every worker starts afresh
+            // when the page asks (the page hears of it once).
+            for w in self.0.workers.borrow().iter() {
+                w.stop();
+            }
+            self.0.pool.borrow_mut().restarted();
+            self.0.blobs.borrow_mut().clear();
+            return self.0.answers.emit(response);
+        }
+        let commands = self.0.pool.borrow_mut().answer(worker, response, js_sys::Date::now());
+        self.carry_out(commands, None);
+    }
+
+    fn carry_out(&self, commands: Vec<Command>, file: Option<&web_sys::File>) {
+        let job = *self.0.job.borrow();
+        for command in commands {
+            match command {
+                Command::Post { worker, request, blob } => {
+                    let workers = self.0.workers.borrow();
+                    let Some(w) = workers.get(worker) else { continue };
+                    match blob {
+                        Blob::None => w.send(&request),
+                        Blob::File => {
+                            if let Some(file) = file {
+                                w.send_with_file(&request, file)
+                            }
+                        }
+                        Blob::Artifact(a) => {
+                            let blobs = self.0.blobs.borrow();
+                            if let Some(text) = job.and_then(|j| blobs.get(&(j, a))) {
+                                w.send_with(&request, text)
+                            }
+                        }
+                    }
+                }
+                Command::Store { artifact, text } => {
+                    if let Some(j) = job {
+                        self.0.blobs.borrow_mut().insert((j, artifact), JsValue::from_str(&text));
+                    }
+                }
+                Command::Answer(response) => self.0.answers.emit(response),
+            }
+        }
+    }
+
+    /// Stops every job worker and starts the main one afresh (a cancel).
+    fn restart(&self) {
+        let workers = self.0.workers.borrow();
+        for (k, w) in workers.iter().enumerate() {
+            if k == 0 {
+                w.restart();
+            } else {
+                w.stop();
+            }
+        }
+        self.0.pool.borrow_mut().restarted();
+        self.0.blobs.borrow_mut().clear();
+    }
+}
+
+/// The job a request is of, if it is a job.
+fn request_job(request: &protocol::Request) -> Option<protocol::JobId> {
+    use protocol::Request;
+    match request {
+        Request::Train { job, .. } | Request::Align { job, .. } | Request::TranslateAll { job, .. } => Some(*job),
+        _ => None,
     }
 }
 
@@ -167,7 +335,7 @@ impl Default for Received {
 
 /// The file worker's answers: a corpus arrives in parts (each decoded as
 /// it comes, a short task) and is handed to the reducer whole, with the answer.
-fn file_worker_answers(dispatch: Callback<Action>) -> Callback<protocol::Response> {
+fn file_worker_answers(load: Dispatch<LoadAction>) -> Callback<protocol::Response> {
     use protocol::Response;
     let parts: Rc<RefCell<Received>> = Rc::default();
     Callback::from(move |response| match response {
@@ -192,30 +360,35 @@ fn file_worker_answers(dispatch: Callback<Action>) -> Callback<protocol::Respons
                         let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = received.into_iter().unzip();
                         (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
                     });
-                    dispatch.emit(Action::Loaded { answer, corpus });
+                    load.emit(LoadAction::Loaded { answer: Box::new(answer), corpus });
                 }
-                Ok(received) => dispatch.emit(Action::LoadFailed(format!(
+                Ok(received) => load.emit(LoadAction::LoadFailed(format!(
                     "the file worker sent {} of {} pairs",
                     received.len(),
                     answer.corpus.map_or(0, |(_, n)| n)
                 ))),
-                Err(e) => dispatch.emit(Action::LoadFailed(format!("the file worker sent a broken pair: {e}"))),
+                Err(e) => load.emit(LoadAction::LoadFailed(format!("the file worker sent a broken pair: {e}"))),
             }
         }
-        Response::Failed { message, .. } | Response::Stopped { message } => dispatch.emit(Action::LoadFailed(message)),
+        Response::Failed { message, .. } | Response::Stopped { message } => load.emit(LoadAction::LoadFailed(message)),
         _ => {}
     })
 }
 
-/// The job worker's answers, to the reducer; an alignment's searches
-/// arrive in parts (each read as it comes, a short task) and go to the
-/// reducer whole, with [`protocol::Response::Aligned`].
-fn job_worker_answers(dispatch: Callback<Action>) -> Callback<protocol::Response> {
+/// The job worker's answers, to the reducer, and its progress reports to
+/// the progress bars alone (`report`); an alignment's searches arrive in
+/// parts (each read as it comes, a short task) and go to the reducer
+/// whole, with [`protocol::Response::Aligned`].
+fn job_worker_answers(dispatch: Callback<Action>, report: Callback<ProgressAction>) -> Callback<protocol::Response> {
     use protocol::Response;
     type Parts = (Option<protocol::JobId>, Vec<Search>, Vec<Vec<(NodeId, NodeId)>>);
     let parts: Rc<RefCell<Parts>> = Rc::default();
     Callback::from(move |response| {
         let response = match response {
+            Response::Progress { job, stage, done, total, gap } => {
+                let now = js_sys::Date::now();
+                return report.emit(ProgressAction::Report { job, stage, done, total, gap, now });
+            }
             Response::AlignedPart { job, searches, baseline } => {
                 let mut parts = parts.borrow_mut();
                 if parts.0 != Some(job) {

@@ -11,14 +11,17 @@ use super::classroom::ExerciseAction;
 use super::into_view::{self, Place};
 use super::loader::slot_row;
 use super::panels::ExerciseView;
-use super::state::{Action, Slot};
+use super::state::{LoadAction, Slot};
+use super::store::Dispatch;
 use crate::eval::prf::Counts;
 use crate::exercise::{ClassTable, Mark, PairCheck};
 
 #[derive(Properties, PartialEq)]
 pub struct ExerciseProps {
     pub view: ExerciseView,
-    pub dispatch: Callback<Action>,
+    pub exercise: Dispatch<ExerciseAction>,
+    /// The exercise and answers files' inputs.
+    pub load: Dispatch<LoadAction>,
 }
 
 fn prf_cells(c: &Counts) -> Html {
@@ -39,37 +42,33 @@ fn prf_head(first: &str) -> Html {
     }
 }
 
-fn text_input(id: &str, value: &str, dispatch: &Callback<Action>, make: fn(String) -> ExerciseAction) -> Html {
-    let dispatch = dispatch.clone();
+fn text_input(id: &str, value: &str, exercise: Dispatch<ExerciseAction>, make: fn(String) -> ExerciseAction) -> Html {
     let oninput = Callback::from(move |e: InputEvent| {
         let input: HtmlInputElement = e.target_unchecked_into();
-        dispatch.emit(Action::Exercise(make(input.value())))
+        exercise.emit(make(input.value()))
     });
     html! { <input type="text" id={id.to_string()} value={value.to_string()} {oninput} /> }
 }
 
-fn button(id: &str, label: &str, dispatch: &Callback<Action>, action: ExerciseAction) -> Html {
-    let dispatch = dispatch.clone();
-    let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Exercise(action.clone())));
+fn button(id: &str, label: &str, exercise: Dispatch<ExerciseAction>, action: ExerciseAction) -> Html {
+    let onclick = Callback::from(move |_: MouseEvent| exercise.emit(action.clone()));
     html! { <button type="button" id={id.to_string()} {onclick}>{label.to_string()}</button> }
 }
 
 /// The instructor's form: pairs, title, instructions, whether gold is shown.
 fn make_form(props: &ExerciseProps) -> Html {
     let c = &props.view;
-    let dispatch = &props.dispatch;
+    let exercise = props.exercise;
     let on_instructions = {
-        let dispatch = dispatch.clone();
         Callback::from(move |e: InputEvent| {
             let area: HtmlTextAreaElement = e.target_unchecked_into();
-            dispatch.emit(Action::Exercise(ExerciseAction::SetInstructions(area.value())))
+            exercise.emit(ExerciseAction::SetInstructions(area.value()))
         })
     };
     let on_show = {
-        let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            dispatch.emit(Action::Exercise(ExerciseAction::SetShowGold(input.checked())))
+            exercise.emit(ExerciseAction::SetShowGold(input.checked()))
         })
     };
     html! {
@@ -77,14 +76,14 @@ fn make_form(props: &ExerciseProps) -> Html {
             <legend>{"Make an exercise (instructor)"}</legend>
             <p class="hint">{format!("From the loaded pairs ({}); their gold links become the key. Type pair numbers, or search with “Find a pair” above the diagram and add what it finds.", props.view.corpus.len())}</p>
             <div class="field"><label for="exercise-pairs">{"Pairs (e.g. 3, 7, 10-12)"}</label>
-                {text_input("exercise-pairs", &c.form.pairs, dispatch, ExerciseAction::SetPairs)}</div>
+                {text_input("exercise-pairs", &c.form.pairs, exercise, ExerciseAction::SetPairs)}</div>
             <div class="field"><label for="exercise-title">{"Title"}</label>
-                {text_input("exercise-title", &c.form.title, dispatch, ExerciseAction::SetTitle)}</div>
+                {text_input("exercise-title", &c.form.title, exercise, ExerciseAction::SetTitle)}</div>
             <div class="field"><label for="exercise-instructions">{"Instructions"}</label>
                 <textarea id="exercise-instructions" rows="3" value={c.form.instructions.clone()} oninput={on_instructions} /></div>
             <label class="check"><input id="exercise-show-gold" type="checkbox" checked={c.form.show_gold} onchange={on_show} />
                 {" show the key's links to the students while they align"}</label>
-            <p>{button("exercise-export", "Export the exercise", dispatch, ExerciseAction::Export)}</p>
+            <p>{button("exercise-export", "Export the exercise", exercise, ExerciseAction::Export)}</p>
             if let Some(e) = &c.form_error {
                 <p id="exercise-form-error" class="status error" role="alert">{"✗ "}{e.clone()}</p>
             }
@@ -105,7 +104,7 @@ fn mark_name(m: Mark) -> &'static str {
 fn do_exercise(props: &ExerciseProps) -> Html {
     let state = &props.view;
     let c = state;
-    let dispatch = &props.dispatch;
+    let exercise = props.exercise;
     let Some((file, e)) = &c.open else { return html! {} };
     let number = c.number.map_or(String::new(), |n| format!(" — pair {n} of the instructor's treebank"));
     let check_view = c.checks.as_ref().map(|checks| {
@@ -142,14 +141,14 @@ fn do_exercise(props: &ExerciseProps) -> Html {
                 e.pairs.len(), file, state.pair + 1, e.pairs.len(),
                 if e.show_gold { "the key's links are shown." } else { "the key is hidden until you check." })}</p>
             <div class="field"><label for="exercise-student">{"Your name"}</label>
-                {text_input("exercise-student", &c.student, dispatch, ExerciseAction::SetStudent)}</div>
+                {text_input("exercise-student", &c.student, exercise, ExerciseAction::SetStudent)}</div>
             <p>
-                {button("exercise-check-button", "Check", dispatch, ExerciseAction::Check)}{" "}
-                {button("exercise-answers", "Export my answers", dispatch, ExerciseAction::ExportAnswers)}{" "}
-                {button("exercise-close", "Leave the exercise", dispatch, ExerciseAction::Close)}
+                {button("exercise-check-button", "Check", exercise, ExerciseAction::Check)}{" "}
+                {button("exercise-answers", "Export my answers", exercise, ExerciseAction::ExportAnswers)}{" "}
+                {button("exercise-close", "Leave the exercise", exercise, ExerciseAction::Close)}
             </p>
             {check_view.unwrap_or_default()}
-            {slot_row(Slot::Answers, &state.answers_slot, dispatch)}
+            {slot_row(Slot::Answers, &state.answers_slot, props.load)}
             if let Some(class) = &c.class {
                 {class_table(class)}
             }
@@ -200,7 +199,7 @@ pub fn exercise_panel(props: &ExerciseProps) -> Html {
         <section class="panel exercise" id="exercise-panel" aria-labelledby="exercise-heading">
             <h2 id="exercise-heading">{"Exercises"}</h2>
             <p class="hint">{"An instructor picks pairs and exports one exercise file; students open it here (or drop it on the Data panel, or open the page with ?exercise=FILE.json for a file beside it on the same site), align by hand, check, and export their answers; the instructor opens the exercise and drops all the answers files for the class table. The same files work with treelink exercise check on the command line. The key is inside the exercise file: hidden here, but readable by anyone who opens the file."}</p>
-            {slot_row(Slot::Exercise, &view.exercise_slot, &props.dispatch)}
+            {slot_row(Slot::Exercise, &view.exercise_slot, props.load)}
             {do_exercise(props)}
             {make_form(props)}
         </section>

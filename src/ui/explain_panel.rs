@@ -6,14 +6,17 @@
 use yew::prelude::*;
 
 use super::panels::ExplainView;
-use super::state::{Action, Mode};
+use super::state::{Mode, SelectAction, TeachAction};
+use super::store::Dispatch;
 use crate::align::explain::{Explanation, SearchRole, Verdict, FEATURE_NAMES};
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
 pub struct ExplainProps {
     pub view: ExplainView,
-    pub dispatch: Callback<Action>,
+    /// A link's search step opens in *Step through the search*.
+    pub select: Dispatch<SelectAction>,
+    pub teach: Dispatch<TeachAction>,
 }
 
 pub fn num(v: f64) -> String {
@@ -34,7 +37,7 @@ fn node(tree: &Tree, n: NodeId) -> String {
     }
 }
 
-fn body(e: &Explanation, src: &Tree, trg: &Tree, dispatch: &Callback<Action>) -> Html {
+fn body(e: &Explanation, src: &Tree, trg: &Tree, select: Dispatch<SelectAction>, teach: Dispatch<TeachAction>) -> Html {
     let candidate = match &e.verdict {
         Verdict::NotCandidate => html! {
             <p id="explain-verdict">{"Not a candidate: the model links phrase nodes only, so it never considered this pair."}</p>
@@ -87,10 +90,9 @@ fn body(e: &Explanation, src: &Tree, trg: &Tree, dispatch: &Callback<Action>) ->
     };
     // A button that shows the search at `step`.
     let show_step = |step: usize| {
-        let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| {
-            dispatch.emit(Action::SetMode(Mode::Steps));
-            dispatch.emit(Action::SetStep(step));
+            select.emit(SelectAction::SetMode(Mode::Steps));
+            teach.emit(TeachAction::SetStep(step));
         })
     };
     let search = match e.role {
@@ -174,7 +176,7 @@ pub fn explain_panel(props: &ExplainProps) -> Html {
         Some(e) if (e.pair, e.source, e.target) == (k, s, t) => match &e.result {
             None => html! { <p class="hint" id="explain-waiting">{"Asking the worker…"}</p> },
             Some(Err(m)) => html! { <p class="error" role="alert">{m}</p> },
-            Some(Ok(e)) => body(e, &pair.source, &pair.target, &props.dispatch),
+            Some(Ok(e)) => body(e, &pair.source, &pair.target, props.select, props.teach),
         },
         _ => html! { <p class="hint">{"…"}</p> },
     };

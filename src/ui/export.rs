@@ -1,27 +1,28 @@
 //! The Export panel: links in the gold format and as Stockholm TreeAligner
 //! XML (with the two TigerXML treebanks it refers to), the diagram as a
 //! standalone SVG and as PNG (folded as on the page), and the results as
-//! CSV. Each button asks the reducer for its file ([`Action::Export`]),
+//! CSV. Each button asks the reducer for its file ([`ExportFile`]),
 //! which makes it with the engine's writers and offers it as a download
 //! (an effect): no request leaves the page.
 
 use yew::prelude::*;
 
 use super::panels::ExportView;
-use super::state::{Action, ExportFile};
+use super::state::ExportFile;
+use super::store::Dispatch;
 
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
     pub view: ExportView,
-    pub dispatch: Callback<Action>,
+    pub export: Dispatch<ExportFile>,
 }
 
 #[function_component(ExportPanel)]
 pub fn export_panel(props: &ExportProps) -> Html {
     let view = &props.view;
     let button = |id: &'static str, label: &str, enabled: bool, file: ExportFile| {
-        let dispatch = props.dispatch.clone();
-        let onclick = Callback::from(move |_: MouseEvent| dispatch.emit(Action::Export(file)));
+        let export = props.export;
+        let onclick = Callback::from(move |_: MouseEvent| export.emit(file));
         html! { <button id={id} type="button" {onclick} disabled={!enabled}>{label.to_string()}</button> }
     };
     let aligned = view.aligned;

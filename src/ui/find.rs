@@ -7,13 +7,16 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::into_view::{self, Place};
-use super::state::{Action, FindPair};
+use super::state::{FindAction, FindPair, SelectAction};
+use super::store::Dispatch;
 use crate::corpus::Found;
 
 #[derive(Properties, PartialEq)]
 pub struct FindProps {
-    pub find: FindPair,
-    pub dispatch: Callback<Action>,
+    pub view: FindPair,
+    pub find: Dispatch<FindAction>,
+    /// Opening a pair found.
+    pub select: Dispatch<SelectAction>,
 }
 
 /// What a search found in a pair, as text (labels and words are never markup).
@@ -33,11 +36,11 @@ pub fn find_pair(props: &FindProps) -> Html {
     let open = use_state(|| false);
     let root = use_node_ref();
     let on_input = {
-        let (dispatch, open) = (props.dispatch.clone(), open.clone());
+        let (find, open) = (props.find, open.clone());
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             open.set(true);
-            dispatch.emit(Action::Find(input.value()));
+            find.emit(FindAction::Query(input.value()));
         })
     };
     let on_focus = {
@@ -65,21 +68,21 @@ pub fn find_pair(props: &FindProps) -> Html {
             }
         })
     };
-    let f = &props.find;
+    let f = &props.view;
     let items = f.found.iter().map(|(k, found)| {
         let onclick = {
-            let (dispatch, k, open) = (props.dispatch.clone(), *k, open.clone());
+            let (select, k, open) = (props.select, *k, open.clone());
             Callback::from(move |_: MouseEvent| {
                 open.set(false);
-                dispatch.emit(Action::SelectPair(k));
+                select.emit(SelectAction::SelectPair(k));
                 // The pair opened is the feedback: on a phone, where the page
                 // scrolls, its number and diagram come to the top of the screen.
                 into_view::bring_selected(".pair-column", Place::TopOnOneColumn);
             })
         };
         let add = {
-            let (dispatch, k) = (props.dispatch.clone(), *k);
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::AddFoundToExercise(Some(k))))
+            let (find, k) = (props.find, *k);
+            Callback::from(move |_: MouseEvent| find.emit(FindAction::AddToExercise(Some(k))))
         };
         html! {
             <li><button type="button" class="link-button" {onclick}>{format!("Pair {}", k + 1)}</button>
@@ -89,8 +92,8 @@ pub fn find_pair(props: &FindProps) -> Html {
         }
     });
     let add_all = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::AddFoundToExercise(None)))
+        let find = props.find;
+        Callback::from(move |_: MouseEvent| find.emit(FindAction::AddToExercise(None)))
     };
     let summary = match (f.query.trim().is_empty(), f.found.len()) {
         (true, _) => String::new(),

@@ -1,11 +1,11 @@
 //! Which sub-trees the diagram draws folded (a node's label over its
-//! yield, for long pairs), per pair and per side. Plain data under the
-//! state ([`super::State::folds`]), changed only by the reducer.
+//! yield, for long pairs), per pair and per side: a sub-state of the
+//! page's ([`super::State::folds`]), changed by its [`FoldAction`]s.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ids::CorpusGen;
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, TreePair};
 use crate::tree::{NodeId, Tree};
 
 /// A side of the pair.
@@ -31,6 +31,15 @@ impl Side {
 pub struct Folds {
     gen: CorpusGen,
     by_pair: BTreeMap<usize, [BTreeSet<NodeId>; 2]>,
+}
+
+/// What the diagram's fold controls ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FoldAction {
+    /// Fold a phrase node of the diagram to its label and yield, or unfold it.
+    Toggle(Side, NodeId),
+    /// Unfold every node of the pair shown.
+    UnfoldAll,
 }
 
 /// A pair's folds as a session keeps them: (pair, source nodes, target nodes).
@@ -91,8 +100,54 @@ impl Folds {
         folds
     }
 
+    /// The folds' reducer, on pair `k` (`pair`, if the corpus of `gen` has it).
+    pub fn apply(&mut self, action: FoldAction, gen: CorpusGen, k: usize, pair: Option<&TreePair>) {
+        match action {
+            FoldAction::Toggle(side, n) => {
+                if let Some(pair) = pair {
+                    let tree = if side == Side::Source { &pair.source } else { &pair.target };
+                    self.toggle(gen, k, side, tree, n);
+                }
+            }
+            FoldAction::UnfoldAll => self.unfold_all(k),
+        }
+    }
+
     /// Unfolds every node of pair `pair`.
     pub fn unfold_all(&mut self, pair: usize) {
         self.by_pair.remove(&pair);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::state::{Action, SelectAction, State};
+    use super::*;
+
+    #[test]
+    fn folding_is_per_pair_and_side_and_unfolds() {
+        let mut s = State::with_sample();
+        let gen = s.corpus_gen;
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, 1)));
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Target, 0)));
+        assert_eq!(s.folds.of(gen, 0).0.iter().copied().collect::<Vec<_>>(), [1]);
+        assert_eq!(s.folds.of(gen, 0).1.iter().copied().collect::<Vec<_>>(), [0]);
+        // A POS node or a node outside the tree does not fold.
+        let before = s.folds.clone();
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, 2)));
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, 9999)));
+        assert_eq!(s.folds, before);
+        // Another pair has its own folds; coming back finds these.
+        s.apply(Action::Select(SelectAction::StepPair(1)));
+        assert!(s.folds.of(gen, 1).0.is_empty());
+        s.apply(Action::Select(SelectAction::StepPair(-1)));
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, 1)));
+        assert!(s.folds.of(gen, 0).0.is_empty(), "toggled again: unfolded");
+        assert_eq!(s.folds.of(gen, 0).1.len(), 1);
+        s.apply(Action::Fold(FoldAction::UnfoldAll));
+        assert!(s.folds.of(gen, 0).1.is_empty());
+        // Folds belong to one corpus: another generation has none.
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, 0)));
+        assert!(s.folds.of(gen.next(), 0).0.is_empty());
     }
 }

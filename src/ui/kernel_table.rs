@@ -4,14 +4,18 @@
 use yew::prelude::*;
 
 use super::panels::KernelView;
-use super::state::{Action, Compare};
+use super::state::{Compare, SelectAction};
+use super::store::Dispatch;
 use crate::kernel::{all_btk_values, BtkKind, DeltaTable, Space, SubTree, SubTreePair};
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
 pub struct KernelTableProps {
     pub view: KernelView,
-    pub dispatch: Callback<Action>,
+    /// What the selection is compared with; clearing it.
+    pub select: Dispatch<SelectAction>,
+    /// λ as typed.
+    pub lambda: Dispatch<String>,
 }
 
 /// Short display of a value; the exact one is in `data-value`.
@@ -26,20 +30,19 @@ fn show(v: f64) -> String {
 }
 
 /// The decay factor of the kernel view (not the training form's).
-fn lambda_field(state: &KernelView, dispatch: &Callback<Action>) -> Html {
+fn lambda_field(state: &KernelView, lambda: Dispatch<String>) -> Html {
     let on_lambda = {
-        let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            dispatch.emit(Action::SetLambda(input.value()));
+            lambda.emit(input.value());
         })
     };
     html! {
         <p class="lambda">
             <label>{"λ of the kernel view (decay, §2.1) "}
-                <input id="lambda" type="number" step="0.05" min="0.01" value={state.lambda_text.clone()} onchange={on_lambda} />
+                <input id="lambda" type="number" step="0.05" min="0.01" value={state.lambda.text.clone()} onchange={on_lambda} />
             </label>
-            if let Some(err) = &state.lambda_error {
+            if let Some(err) = &state.lambda.error {
                 {" "}<span class="error" role="alert">{err}</span>
             }
         </p>
@@ -55,7 +58,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
         return html! {
             <section class="panel kernels" id="kernel-panel">
                 <p class="hint">{format!("Select {next} to see the kernel values.")}</p>
-                {lambda_field(state, &props.dispatch)}
+                {lambda_field(state, props.lambda)}
             </section>
         };
     };
@@ -63,7 +66,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
     let x = SubTreePair::new(SubTree::new(&pair.source, s), SubTree::new(&pair.target, t));
     let y = SubTreePair::new(SubTree::new(&pair.source, ys), SubTree::new(&pair.target, yt));
     // A pathological pair is refused with the engine's limit error, shown in place of the values.
-    let (values, refused) = match all_btk_values(state.lambda, x, y) {
+    let (values, refused) = match all_btk_values(state.lambda.value, x, y) {
         Ok(values) => (values, None),
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
@@ -88,16 +91,16 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
         }
     });
     let on_compare = {
-        let dispatch = props.dispatch.clone();
+        let select = props.select;
         let gold = pair.gold.clone();
         Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            let c = match select.value().as_str() {
+            let choice: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let c = match choice.value().as_str() {
                 "auto" => Compare::Auto,
                 "itself" => Compare::Itself,
                 v => v.parse::<usize>().ok().and_then(|i| gold.get(i)).map_or(Compare::Auto, |l| Compare::Gold(*l)),
             };
-            dispatch.emit(Action::SetCompare(c));
+            select.emit(SelectAction::SetCompare(c));
         })
     };
     let selected_value = match state.compare {
@@ -114,13 +117,13 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
         }
     });
     let clear = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::ClearSelection))
+        let select = props.select;
+        Callback::from(move |_: MouseEvent| select.emit(SelectAction::Clear))
     };
     html! {
         <section class="panel kernels" id="kernel-panel" aria-label="Kernel values">
             <h2>{"Bilingual tree kernels"}</h2>
-            {lambda_field(state, &props.dispatch)}
+            {lambda_field(state, props.lambda)}
             <dl class="selection">
                 <dt>{"Selected pair x"}</dt>
                 <dd><code id="x-source">{pair.source.subtree_bracketed(s)}</code><br/><code id="x-target">{pair.target.subtree_bracketed(t)}</code></dd>
@@ -138,7 +141,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
                 </dd>
             </dl>
             <table id="kernel-table">
-                <caption>{format!("K(x, y) with λ = {}; normalised: K(x,y)/√(K(x,x)·K(y,y))", state.lambda)}</caption>
+                <caption>{format!("K(x, y) with λ = {}; normalised: K(x,y)/√(K(x,x)·K(y,y))", state.lambda.value)}</caption>
                 <thead>
                     <tr><th scope="col">{"space"}</th><th scope="col">{"iBTK"}</th><th scope="col">{"iBTK normalised"}</th>
                         <th scope="col">{"dBTK"}</th><th scope="col">{"dBTK normalised"}</th></tr>
@@ -152,8 +155,8 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
             <h3>{"What the kernels are made of: Δ over matching productions"}</h3>
             <p class="hint">{"Δ(n, n′) counts the sub-set-tree fragments rooted at both nodes: 0 unless their productions match; λ for two POS nodes; else λ ∏ (1 + Δ(children)). K_SST sums Δ over all node pairs; K_RgSST is Δ of the two roots; K_RdSST is K_SST when the root labels match; iBTK adds the source and target kernels, dBTK multiplies them."}</p>
             <div class="delta-tables">
-                {delta_table("delta-src", "Source sub-trees", &pair.source, s, ys, state.lambda)}
-                {delta_table("delta-trg", "Target sub-trees", &pair.target, t, yt, state.lambda)}
+                {delta_table("delta-src", "Source sub-trees", &pair.source, s, ys, state.lambda.value)}
+                {delta_table("delta-trg", "Target sub-trees", &pair.target, t, yt, state.lambda.value)}
             </div>
         </section>
     }

@@ -8,7 +8,7 @@
 //! status says where and why, and no corpus comes back.
 //!
 //! Plain Rust, built and tested natively; the worker's side is
-//! `ui::worker`, the page's `ui::view`.
+//! `ui::worker`, the page's the reducer (`ui::state`) and `ui::effects`.
 
 use serde::{Deserialize, Serialize};
 

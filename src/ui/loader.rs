@@ -8,31 +8,33 @@ use yew::prelude::*;
 
 use super::file_handles;
 use super::panels::LoaderView;
-use super::state::{Action, Slot, SlotStatus};
+use super::state::{LoadAction, SessionAction, Slot, SlotStatus};
+use super::store::Dispatch;
 
 #[derive(Properties, PartialEq)]
 pub struct LoaderProps {
     pub view: LoaderView,
-    pub dispatch: Callback<Action>,
+    pub load: Dispatch<LoadAction>,
+    /// *Start fresh*.
+    pub session: Dispatch<SessionAction>,
 }
 
 /// Hands the files of a list to the reducer, held unread, for `slot` (a
 /// picker's) or, dropped, for the slot its name says: it has each read as
 /// text, or a translation model sent to the worker unread (an effect).
-fn give_files(files: Option<FileList>, slot: Option<Slot>, dispatch: &Callback<Action>) {
+fn give_files(files: Option<FileList>, slot: Option<Slot>, load: Dispatch<LoadAction>) {
     let Some(files) = files else { return };
     let files = (0..files.length()).filter_map(|i| files.get(i)).map(|f| (f.name(), file_handles::hold(f))).collect();
-    dispatch.emit(Action::FilesGiven { files, slot });
+    load.emit(LoadAction::FilesGiven { files, slot });
 }
 
-pub(super) fn slot_row(slot: Slot, status: &SlotStatus, dispatch: &Callback<Action>) -> Html {
+pub(super) fn slot_row(slot: Slot, status: &SlotStatus, load: Dispatch<LoadAction>) -> Html {
     let id = format!("file-{}", slot.id());
     let status_id = format!("status-{}", slot.id());
     let on_change = {
-        let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            give_files(input.files(), Some(slot), &dispatch);
+            give_files(input.files(), Some(slot), load);
             // Let the same file be chosen again after it is fixed.
             input.set_value("");
         })
@@ -73,12 +75,12 @@ pub(super) fn slot_row(slot: Slot, status: &SlotStatus, dispatch: &Callback<Acti
 pub fn loader(props: &LoaderProps) -> Html {
     let dragging = use_state(|| false);
     let on_drop = {
-        let dispatch = props.dispatch.clone();
+        let load = props.load;
         let dragging = dragging.clone();
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             dragging.set(false);
-            give_files(e.data_transfer().and_then(|dt| dt.files()), None, &dispatch);
+            give_files(e.data_transfer().and_then(|dt| dt.files()), None, load);
         })
     };
     let on_drag_over = {
@@ -93,20 +95,19 @@ pub fn loader(props: &LoaderProps) -> Html {
         Callback::from(move |_: DragEvent| dragging.set(false))
     };
     let on_sample = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::LoadSample))
+        let load = props.load;
+        Callback::from(move |_: MouseEvent| load.emit(LoadAction::LoadSample))
     };
     let on_fresh = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::StartFresh))
+        let session = props.session;
+        Callback::from(move |_: MouseEvent| session.emit(SessionAction::StartFresh))
     };
     let on_swap = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::SwapSides))
+        let load = props.load;
+        Callback::from(move |_: MouseEvent| load.emit(LoadAction::SwapSides))
     };
-    let rows = |slots: &[Slot]| {
-        slots.iter().map(|&slot| slot_row(slot, props.view.slot(slot), &props.dispatch)).collect::<Html>()
-    };
+    let rows =
+        |slots: &[Slot]| slots.iter().map(|&slot| slot_row(slot, props.view.slot(slot), props.load)).collect::<Html>();
     html! {
         <section id="loader" class={classes!("panel", "loader", (*dragging).then_some("dragging"))} aria-labelledby="loader-title"
             ondrop={on_drop} ondragover={on_drag_over} ondragleave={on_drag_leave}>

@@ -10,7 +10,8 @@ use std::rc::Rc;
 
 use super::classroom::ExerciseForm;
 use super::state::{
-    Compare, CorpusTranslation, Explained, Mode, Results, Shared, Slot, SlotStatus, State, TrainForm, Translated,
+    Compare, CorpusTranslation, Explained, Lambda, Mode, Results, Shared, Slot, SlotStatus, State, TrainForm,
+    Translated,
 };
 use crate::app::alignment::both_tables;
 use crate::corpus::{Corpus, TreePair};
@@ -91,14 +92,14 @@ pub struct ExportView {
 
 /// The selected node pair of the pair shown, in the corpus loaded.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Selection {
+pub struct SelectionView {
     pub corpus: Shared<Corpus>,
     pub pair: usize,
     pub source: Option<NodeId>,
     pub target: Option<NodeId>,
 }
 
-impl Selection {
+impl SelectionView {
     pub fn tree_pair(&self) -> Option<&TreePair> {
         self.corpus.pairs.get(self.pair)
     }
@@ -107,7 +108,7 @@ impl Selection {
 /// "Why this link?".
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExplainView {
-    pub selection: Selection,
+    pub selection: SelectionView,
     pub results: Option<Shared<Results>>,
     pub explained: Option<Explained>,
 }
@@ -115,13 +116,11 @@ pub struct ExplainView {
 /// The kernel table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KernelView {
-    pub selection: Selection,
+    pub selection: SelectionView,
     /// The node pair compared with ([`State::comparison`]).
     pub comparison: Option<(NodeId, NodeId)>,
     pub compare: Compare,
-    pub lambda: f64,
-    pub lambda_text: String,
-    pub lambda_error: Option<String>,
+    pub lambda: Lambda,
 }
 
 /// Aligning by hand, or stepping through the search.
@@ -183,23 +182,31 @@ impl State {
     pub fn panels(&self) -> Panels {
         let corpus = shared(&self.corpus);
         let results = self.shared_results();
-        let selection =
-            Selection { corpus: corpus.clone(), pair: self.pair, source: self.sel_source, target: self.sel_target };
+        let selection = SelectionView {
+            corpus: corpus.clone(),
+            pair: self.selection.pair,
+            source: self.selection.source,
+            target: self.selection.target,
+        };
         let c = &self.classroom;
         Panels {
-            loader: LoaderView { slots: self.slots.clone(), summary: self.corpus_summary(), stray: self.stray.clone() },
+            loader: LoaderView {
+                slots: self.slots.statuses.clone(),
+                summary: self.corpus_summary(),
+                stray: self.slots.stray.clone(),
+            },
             train: TrainView {
                 form: self.form.clone(),
-                busy: self.job.is_some(),
+                busy: self.jobs.running.is_some(),
                 pairs: self.corpus.len(),
                 gold_links: self.corpus.gold_links(),
-                tables: both_tables(self.ok_name(Slot::LexS2t), self.ok_name(Slot::LexT2s))
+                tables: both_tables(self.slots.ok_name(Slot::LexS2t), self.slots.ok_name(Slot::LexT2s))
                     .map(|(a, b)| (a.to_string(), b.to_string())),
-                word_links: self.ok_name(Slot::WordLinks).map(str::to_string),
-                note: self.job_note.clone(),
-                note_on_training_data: self.job_note_on_training_data,
-                worker_stopped: self.worker_stopped,
-                model: self.model.as_ref().map(|m| (m.origin.to_string(), m.summary.clone())),
+                word_links: self.slots.ok_name(Slot::WordLinks).map(str::to_string),
+                note: self.alignment.note.clone(),
+                note_on_training_data: self.alignment.note_on_training_data,
+                worker_stopped: self.jobs.worker_stopped,
+                model: self.alignment.model.as_ref().map(|m| (m.origin.to_string(), m.summary.clone())),
             },
             translate: TranslateView {
                 held: self.mt.held.as_ref().map(|h| (h.origin.clone(), h.summary.clone())),
@@ -211,12 +218,12 @@ impl State {
                 all: self.mt.corpus.as_ref().filter(|c| c.corpus_gen == self.corpus_gen).map(shared),
                 input: self.mt.input.clone(),
                 input_error: self.mt.input_error.clone(),
-                busy: self.job.is_some(),
-                training_mt: self.job.as_ref().is_some_and(|j| j.kind == super::state::JobKind::TrainMt),
+                busy: self.jobs.running.is_some(),
+                training_mt: self.jobs.running.as_ref().is_some_and(|j| j.kind == super::state::JobKind::TrainMt),
                 corpus: corpus.clone(),
-                pair: self.pair,
-                lm: self.ok_name(Slot::Lm).map(str::to_string),
-                worker_stopped: self.worker_stopped,
+                pair: self.selection.pair,
+                lm: self.slots.ok_name(Slot::Lm).map(str::to_string),
+                worker_stopped: self.jobs.worker_stopped,
             },
             export: ExportView {
                 aligned: results.is_some(),
@@ -226,20 +233,18 @@ impl State {
             explain: ExplainView {
                 selection: selection.clone(),
                 results: results.clone(),
-                explained: self.explained.clone(),
+                explained: self.alignment.explained.clone(),
             },
             kernels: KernelView {
                 selection,
                 comparison: self.comparison(),
-                compare: self.compare,
-                lambda: self.lambda,
-                lambda_text: self.lambda_text.clone(),
-                lambda_error: self.lambda_error.clone(),
+                compare: self.selection.compare,
+                lambda: self.lambda.clone(),
             },
             teach: TeachView {
-                mode: self.mode,
+                mode: self.selection.mode,
                 corpus: corpus.clone(),
-                pair: self.pair,
+                pair: self.selection.pair,
                 links: self.student_links().to_vec(),
                 pending: self.teach.pending,
                 message: self.teach.message.clone(),
@@ -258,10 +263,10 @@ impl State {
                 checks: c.checks.as_ref().map(shared),
                 class: c.class.as_ref().map(shared),
                 corpus,
-                pair: self.pair,
-                number: c.number_of(self.pair),
-                exercise_slot: self.slot(Slot::Exercise).clone(),
-                answers_slot: self.slot(Slot::Answers).clone(),
+                pair: self.selection.pair,
+                number: c.number_of(self.selection.pair),
+                exercise_slot: self.slots.slot(Slot::Exercise).clone(),
+                answers_slot: self.slots.slot(Slot::Answers).clone(),
             },
         }
     }
@@ -270,26 +275,28 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::super::protocol::{JobId, Request, Response};
-    use super::super::state::{Action, Effect, Field};
+    use super::super::state::{Action, Effect, Field, FormAction, JobAction, Progress, ProgressAction, TrainAction};
     use super::*;
 
     fn progress(job: JobId, done: u64) -> Action {
-        let response = Response::Progress { job, stage: "training the SVM".into(), done, total: 10, kkt: None };
+        let response = Response::Progress { job, stage: "training the SVM".into(), done, total: 10, gap: None };
         Action::Worker { response, now: 5.0 }
     }
 
     #[test]
     fn a_progress_report_or_a_tick_leaves_every_panel_as_it_was() {
         let mut s = State::with_sample();
-        let effects = s.apply(Action::Train { now: 0.0 });
+        let effects = s.apply(Action::Train(TrainAction::Train { now: 0.0 }));
         let [Effect::Post(Request::Train { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
         let before = s.panels();
+        // The reports reach the reducer as answers of the worker; the tick
+        // goes to the progress bars' state alone, as the page's store sends it.
         s.apply(progress(*job, 3));
-        s.apply(Action::Tick(900.0));
+        Progress::default().apply(ProgressAction::Tick(900.0), s.jobs.running.as_ref());
         s.apply(progress(*job, 4));
         assert_eq!(s.panels(), before);
         // A change of the form is the training panel's alone.
-        s.apply(Action::SetField(Field::Seed, "7".into()));
+        s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::Seed, "7".into()))));
         let after = s.panels();
         assert_ne!(after.train, before.train);
         assert_eq!(
@@ -313,7 +320,7 @@ mod tests {
             )
         );
         // The job's end shows in the panels that start jobs.
-        s.apply(Action::Cancel);
+        s.apply(Action::Job(JobAction::Cancel(None)));
         let ended = s.panels();
         assert!(!ended.train.busy && !ended.translate.busy);
         assert_eq!(ended.loader, before.loader);

@@ -3,13 +3,14 @@
 //! (`#pair=12&mode=teach`, one history entry per change, so back/forward
 //! and shared links work) and the undo/redo keys. The state decides what the address says
 //! ([`super::state::State::location`], `Effect::SetLocation`) and reads
-//! it back (`Action::OpenLocation`); this module only talks to the browser.
+//! it back (`SessionAction::OpenLocation`); this module only talks to the browser.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::{Action, State};
+use super::state::{SessionAction, State, TeachAction};
+use super::store::Dispatch;
 
 /// Adds a history entry with the fragment `hash` (the page does not reload).
 pub fn set_location(hash: &str) {
@@ -24,11 +25,11 @@ fn current_hash() -> String {
 /// Opens the address's pair and mode on back/forward (or an address
 /// edited by hand; on start, [`use_kept_session`] opens it after the kept session).
 #[hook]
-pub fn use_location(dispatch: Callback<Action>) {
+pub fn use_location(session: Dispatch<SessionAction>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().map(|window| {
             gloo::events::EventListener::new(&window, "popstate", move |_| {
-                dispatch.emit(Action::OpenLocation(current_hash()))
+                session.emit(SessionAction::OpenLocation(current_hash()))
             })
         });
         move || drop(listener)
@@ -38,7 +39,7 @@ pub fn use_location(dispatch: Callback<Action>) {
 /// Ctrl+Z undoes the last change to the hand links, Ctrl+Shift+Z (or
 /// Ctrl+Y) redoes it, anywhere but in a text field.
 #[hook]
-pub fn use_undo_keys(dispatch: Callback<Action>) {
+pub fn use_undo_keys(teach: Dispatch<TeachAction>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
             let options = gloo::events::EventListenerOptions::enable_prevent_default();
@@ -53,12 +54,12 @@ pub fn use_undo_keys(dispatch: Callback<Action>) {
                     return;
                 }
                 let action = match (e.key().to_lowercase().as_str(), e.shift_key()) {
-                    ("z", false) => Action::Undo,
-                    ("z", true) | ("y", false) => Action::Redo,
+                    ("z", false) => TeachAction::Undo,
+                    ("z", true) | ("y", false) => TeachAction::Redo,
                     _ => return,
                 };
                 e.prevent_default();
-                dispatch.emit(action);
+                teach.emit(action);
             })
         });
         move || drop(listener)
@@ -69,7 +70,7 @@ pub fn use_undo_keys(dispatch: Callback<Action>) {
 /// `treelink`, store `kept`): the session as JSON ([`State::session`]) and
 /// an uploaded translation model as the file itself. Written a second
 /// after the state last changed; read once on start and restored through
-/// the reducer ([`Action::Restore`]), so its files take the normal load path.
+/// the reducer (`SessionAction::Restore`), so its files take the normal load path.
 mod kept {
     use js_sys::Promise;
     use wasm_bindgen::prelude::*;
@@ -175,9 +176,8 @@ fn mt_file(state: &State) -> Option<super::state::FileHandle> {
 /// Restores the kept session on start (then opens the address), and keeps
 /// the session a second after each change.
 #[hook]
-pub fn use_kept_session(state: &Rc<State>, dispatch: &Callback<Action>) {
+pub fn use_kept_session(state: &Rc<State>, restore: Dispatch<SessionAction>) {
     {
-        let dispatch = dispatch.clone();
         use_effect_with((), move |_| {
             yew::platform::spawn_local(async move {
                 let json = kept::get(kept::SESSION).await.ok().and_then(|v| v.as_string());
@@ -187,16 +187,16 @@ pub fn use_kept_session(state: &Rc<State>, dispatch: &Callback<Action>) {
                     let wanted = session.translation_model.as_ref().is_some_and(|(_, text)| text.is_none());
                     let mt_file = file.filter(|_| wanted).map(super::file_handles::hold);
                     SAVING.with(|s| s.borrow_mut().json = json.unwrap_or_default());
-                    dispatch.emit(Action::Restore { session: Box::new(session), mt_file });
+                    restore.emit(SessionAction::Restore { session: Box::new(session), mt_file });
                 }
                 let hash = current_hash();
                 if !hash.is_empty() {
-                    dispatch.emit(Action::OpenLocation(hash));
+                    restore.emit(SessionAction::OpenLocation(hash));
                 }
                 // An exercise named by the address (`?exercise=FILE.json`) after
                 // the kept session, so its files reach the file worker last and win.
                 let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-                dispatch.emit(Action::OpenQuery(query));
+                restore.emit(SessionAction::OpenQuery(query));
             });
             || ()
         });
@@ -204,7 +204,7 @@ pub fn use_kept_session(state: &Rc<State>, dispatch: &Callback<Action>) {
     let state = state.clone();
     use_effect(move || {
         // Not while files load or a session is restored: the session is complete only after.
-        let settled = state.restoring.is_none() && Slot::ALL.iter().all(|&s| !state.slot(s).checking);
+        let settled = state.restoring.is_none() && Slot::ALL.iter().all(|&s| !state.slots.slot(s).checking);
         let timer = settled.then(|| {
             gloo::timers::callback::Timeout::new(1000, move || {
                 let json = serde_json::to_string(&state.session()).unwrap_or_default();

@@ -148,9 +148,9 @@ pub enum Response {
         stage: String,
         done: u64,
         total: u64,
-        /// During SMO: the largest KKT violation and the ε it must fall below.
+        /// During SMO: the gap (the largest KKT violation) and the ε it must fall below, as `progress::Progress::gap`.
         #[serde(default)]
-        kkt: Option<(f64, f64)>,
+        gap: Option<(f64, f64)>,
     },
     /// A model file (JSON), and a one-line description.
     Trained {

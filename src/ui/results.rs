@@ -5,7 +5,8 @@
 
 use yew::prelude::*;
 
-use super::state::{Action, Results, Shared, SortKey, ON_TRAINING_DATA, TRAINING_DATA_ADVICE};
+use super::state::{Results, SelectAction, Shared, SortKey, ON_TRAINING_DATA, TRAINING_DATA_ADVICE};
+use super::store::Dispatch;
 use crate::align::explain::CurvePoint;
 use crate::corpus::Corpus;
 use crate::eval::prf::Counts;
@@ -17,7 +18,10 @@ pub struct ResultsProps {
     pub corpus: Shared<Corpus>,
     pub sort: (SortKey, bool),
     pub pair: usize,
-    pub dispatch: Callback<Action>,
+    /// The table's column to sort by (again: the other way).
+    pub order: Dispatch<SortKey>,
+    /// Opening a pair of the table.
+    pub select: Dispatch<SelectAction>,
 }
 
 fn corpus_row(id: &str, name: &str, c: &Counts) -> Html {
@@ -133,14 +137,15 @@ struct PairTableProps {
     corpus: Shared<Corpus>,
     sort: (SortKey, bool),
     pair: usize,
-    dispatch: Callback<Action>,
+    order: Dispatch<SortKey>,
+    select: Dispatch<SelectAction>,
 }
 
 /// The per-pair table: a component of its own, so that it is rebuilt only
 /// when the results, the sort or the pair change (it can have thousands of rows).
 #[function_component(PairTable)]
 fn pair_table(props: &PairTableProps) -> Html {
-    let (r, corpus, dispatch) = (&*props.results, &*props.corpus, &props.dispatch);
+    let (r, corpus) = (&*props.results, &*props.corpus);
     let (key, ascending) = props.sort;
     // The pairs aligned (all, or the held-out test's).
     let mut order: Vec<usize> = r.pairs().filter(|&k| k < r.model_counts.len().min(corpus.len())).collect();
@@ -155,8 +160,8 @@ fn pair_table(props: &PairTableProps) -> Html {
     });
     let header = |k: SortKey, label: &str, id: &str| {
         let onclick = {
-            let dispatch = dispatch.clone();
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::SortBy(k)))
+            let sort = props.order;
+            Callback::from(move |_: MouseEvent| sort.emit(k))
         };
         let sort = if key == k {
             if ascending {
@@ -187,9 +192,9 @@ fn pair_table(props: &PairTableProps) -> Html {
     let rows = order[..shown].iter().map(|&k| {
         let (m, b) = (&r.model_counts[k], &r.baseline_counts[k]);
         let onclick = {
-            let dispatch = dispatch.clone();
+            let select = props.select;
             Callback::from(move |_: MouseEvent| {
-                dispatch.emit(Action::SelectPair(k));
+                select.emit(SelectAction::SelectPair(k));
                 if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("workbench")) {
                     el.scroll_into_view();
                 }
@@ -255,7 +260,7 @@ pub fn results_panel(props: &ResultsProps) -> Html {
                 <div>
                     <table id="results-table" class="scores">
                         <caption>{match r.held_out {
-                            Some(_) => format!("The {} held-out pairs {}–{}: links between phrase nodes, scored against the gold links (%)", r.pairs().len(), r.first + 1, r.pairs().end),
+                            Some(_) => format!("The {} held-out pairs {}–{}: links between phrase nodes, scored against the gold links (%)", r.pairs().len(), r.first_aligned + 1, r.pairs().end),
                             None => format!("All {} pairs: links between phrase nodes, scored against the gold links (%)", props.corpus.len()),
                         }}</caption>
                         <thead><tr><th scope="col">{"aligner"}</th><th scope="col">{"P"}</th><th scope="col">{"R"}</th><th scope="col">{"F"}</th>
@@ -270,7 +275,7 @@ pub fn results_panel(props: &ResultsProps) -> Html {
                 {curve_plot(&r.curve, &r.model_total, &r.baseline_total)}
             </div>
             <PairTable results={shared.clone()} corpus={props.corpus.clone()} sort={props.sort} pair={props.pair}
-                dispatch={props.dispatch.clone()} />
+                order={props.order} select={props.select} />
         </section>
     }
 }

@@ -1,11 +1,12 @@
-//! The page's one [`State`] and who renders it. An action is reduced
-//! ([`State::apply`]) and the effects it returns are carried out by the
-//! one runner the root gives ([`Store::run_effects_with`], `ui::effects`);
-//! then each subscriber compares its part of the new state with the last
-//! and renders again only if it changed ([`use_slice`]). The root
-//! subscribes to the state as [`Settled`] (equal while only the running
-//! job's progress moves), the progress bars to the running job alone: a
-//! progress report or a clock tick renders the bars and nothing else.
+//! The page's store: the one [`State`], and apart from it the running
+//! job's [`Progress`]. An action is reduced ([`State::apply`]) and the
+//! effects it returns are carried out by the one runner the root gives
+//! ([`Store::run_effects_with`], `ui::effects`); a progress report or a
+//! clock tick changes the progress alone ([`Store::report`]). Each
+//! subscriber compares its part of the new value with the last and
+//! renders again only if it changed ([`use_slice`]): the root and the
+//! panels subscribe to the state, the progress bars to the progress too
+//! ([`use_running`]), so a report renders the bars and nothing else.
 //!
 //! Actions dispatched while one is being reduced or its effects carried
 //! out (a worker's answer, an effect's own action) wait in a queue, so the
@@ -17,34 +18,72 @@ use std::rc::{Rc, Weak};
 
 use yew::prelude::*;
 
-use super::state::{Action, Effect, Job, State};
+use super::state::{Action, Effect, Job, JobProgress, Progress, ProgressAction, State};
 
-type Listener = dyn Fn(&Rc<State>);
 type Runner = dyn Fn(Effect);
+/// Who watches a value of the store: told each new value.
+type Listener<T> = dyn Fn(&Rc<T>);
 
-/// The state, the queue of actions waiting, the subscribers and the runner of effects.
+/// A value of the store and those who watch it.
+struct Watched<T> {
+    value: RefCell<Rc<T>>,
+    listeners: RefCell<Vec<Weak<Listener<T>>>>,
+}
+
+impl<T> Watched<T> {
+    fn new(value: T) -> Self {
+        Watched { value: RefCell::new(Rc::new(value)), listeners: RefCell::default() }
+    }
+
+    fn get(&self) -> Rc<T> {
+        self.value.borrow().clone()
+    }
+
+    fn set(&self, value: Rc<T>) {
+        *self.value.borrow_mut() = value;
+    }
+
+    /// Tells every listener still there the value now.
+    fn tell(&self) {
+        let value = self.get();
+        let listeners: Vec<Rc<Listener<T>>> = {
+            let mut all = self.listeners.borrow_mut();
+            all.retain(|l| l.strong_count() > 0);
+            all.iter().filter_map(Weak::upgrade).collect()
+        };
+        for listen in listeners {
+            listen(&value);
+        }
+    }
+
+    fn subscribe(&self, listener: &Rc<Listener<T>>) {
+        self.listeners.borrow_mut().push(Rc::downgrade(listener));
+    }
+}
+
+/// The state, the progress, the queue of actions waiting and the runner of effects.
 pub struct Store {
-    state: RefCell<Rc<State>>,
+    state: Watched<State>,
+    progress: Watched<Progress>,
     queue: RefCell<VecDeque<Action>>,
     reducing: Cell<bool>,
-    listeners: RefCell<Vec<Weak<Listener>>>,
     runner: RefCell<Option<Box<Runner>>>,
 }
 
 impl Store {
     pub fn new(state: State) -> Rc<Store> {
         Rc::new(Store {
-            state: RefCell::new(Rc::new(state)),
+            state: Watched::new(state),
+            progress: Watched::new(Progress::default()),
             queue: RefCell::default(),
             reducing: Cell::new(false),
-            listeners: RefCell::default(),
             runner: RefCell::new(None),
         })
     }
 
     /// The state now.
     pub fn state(&self) -> Rc<State> {
-        self.state.borrow().clone()
+        self.state.get()
     }
 
     /// Who carries out the reducer's effects (the root sets it once).
@@ -63,21 +102,22 @@ impl Store {
             let Some(action) = self.queue.borrow_mut().pop_front() else { break };
             let mut next = (*self.state()).clone();
             let effects = next.apply(action);
-            let next = Rc::new(next);
-            *self.state.borrow_mut() = next.clone();
+            self.state.set(Rc::new(next));
             if let Some(run) = &*self.runner.borrow() {
                 effects.into_iter().for_each(run);
             }
-            let listeners: Vec<Rc<Listener>> = {
-                let mut all = self.listeners.borrow_mut();
-                all.retain(|l| l.strong_count() > 0);
-                all.iter().filter_map(Weak::upgrade).collect()
-            };
-            for listen in listeners {
-                listen(&next);
-            }
+            self.state.tell();
         }
         self.reducing.set(false);
+    }
+
+    /// A progress report or a clock tick, for the job running now: the
+    /// progress bars' alone.
+    pub fn report(&self, action: ProgressAction) {
+        let mut next = (*self.progress.get()).clone();
+        next.apply(action, self.state().jobs.running.as_ref());
+        self.progress.set(Rc::new(next));
+        self.progress.tell();
     }
 
     /// A callback that dispatches to this store.
@@ -86,8 +126,49 @@ impl Store {
         Callback::from(move |a| store.dispatch(a))
     }
 
-    fn subscribe(&self, listener: &Rc<Listener>) {
-        self.listeners.borrow_mut().push(Rc::downgrade(listener));
+    /// A callback that reports progress to this store.
+    pub fn reporter(self: &Rc<Self>) -> Callback<ProgressAction> {
+        let store = self.clone();
+        Callback::from(move |p| store.report(p))
+    }
+}
+
+/// A callback for one kind of action (`A`: [`SelectAction`], [`TrainAction`],
+/// …), what a component is given to send those and no others: it wraps
+/// each as the page's [`Action`] and dispatches it to the store. Two words,
+/// copied: Yew's `Callback<A>` made by `reform` would do, at the cost of a
+/// closure, its vtable and reference counting per kind in the page's wasm.
+///
+/// [`SelectAction`]: super::state::SelectAction
+/// [`TrainAction`]: super::state::TrainAction
+pub struct Dispatch<A> {
+    store: &'static Store,
+    wrap: fn(A) -> Action,
+}
+
+impl<A> Dispatch<A> {
+    /// `A`s wrapped by `wrap` (an [`Action`] variant) and dispatched to `store`.
+    pub fn new(store: &'static Store, wrap: fn(A) -> Action) -> Self {
+        Dispatch { store, wrap }
+    }
+
+    pub fn emit(&self, action: A) {
+        self.store.dispatch((self.wrap)(action))
+    }
+}
+
+impl<A> Clone for Dispatch<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A> Copy for Dispatch<A> {}
+
+/// Equal while it sends to the same store the same way.
+impl<A> PartialEq for Dispatch<A> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.store, other.store) && std::ptr::fn_addr_eq(self.wrap, other.wrap)
     }
 }
 
@@ -101,43 +182,29 @@ impl PartialEq for StoreHandle {
     }
 }
 
-/// The state as the root renders it: equal while only the running job's
-/// progress moves ([`State::same_but_progress`]).
-#[derive(Clone)]
-pub struct Settled(pub Rc<State>);
-
-impl PartialEq for Settled {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0) || self.0.same_but_progress(&other.0)
-    }
-}
-
-impl std::ops::Deref for Settled {
-    type Target = State;
-    fn deref(&self) -> &State {
-        &self.0
-    }
-}
-
-/// The part `select` picks of the store's state; the component renders
-/// again when it changes, and only then.
+/// The part `select` picks of the value `watched` names in the store; the
+/// component renders again when it changes, and only then.
 #[hook]
-pub fn use_slice<T: PartialEq + 'static>(store: &Rc<Store>, select: fn(&Rc<State>) -> T) -> Rc<T> {
+fn use_watched<T: 'static, S: PartialEq + 'static>(
+    store: &Rc<Store>,
+    watched: fn(&Store) -> &Watched<T>,
+    select: fn(&Rc<T>) -> S,
+) -> Rc<S> {
     let update = use_force_update();
-    let current = use_mut_ref(|| Rc::new(select(&store.state())));
+    let current = use_mut_ref(|| Rc::new(select(&watched(store).get())));
     {
         let (store, current) = (store.clone(), current.clone());
         use_effect_with((), move |_| {
-            let listener: Rc<Listener> = Rc::new(move |state: &Rc<State>| {
-                let next = select(state);
+            let listener: Rc<Listener<T>> = Rc::new(move |value: &Rc<T>| {
+                let next = select(value);
                 if *current.borrow().as_ref() != next {
                     *current.borrow_mut() = Rc::new(next);
                     update.force_update();
                 }
             });
-            store.subscribe(&listener);
+            watched(&store).subscribe(&listener);
             // What changed between the first render and now.
-            listener(&store.state());
+            listener(&watched(&store).get());
             move || drop(listener)
         });
     }
@@ -145,10 +212,19 @@ pub fn use_slice<T: PartialEq + 'static>(store: &Rc<Store>, select: fn(&Rc<State
     now
 }
 
-/// The running job, for a progress bar: the one thing a progress report changes.
+/// The part `select` picks of the store's state; the component renders
+/// again when it changes, and only then.
 #[hook]
-pub fn use_running() -> Option<Job> {
+pub fn use_slice<T: PartialEq + 'static>(store: &Rc<Store>, select: fn(&Rc<State>) -> T) -> Rc<T> {
+    use_watched(store, |s| &s.state, select)
+}
+
+/// The running job and how far it is, for a progress bar: it renders again
+/// when the job starts or ends, and on each report or tick.
+#[hook]
+pub fn use_running() -> Option<(Job, JobProgress)> {
     let store = use_context::<StoreHandle>().expect("the root provides the store");
-    let job = use_slice(&store.0, |s| s.job.clone());
-    (*job).clone()
+    let job = use_slice(&store.0, |s| s.jobs.running.clone());
+    let progress = use_watched(&store.0, |s| &s.progress, |p| p.clone());
+    (*job).as_ref().map(|j| (j.clone(), progress.of(j)))
 }

@@ -9,7 +9,8 @@
 use yew::prelude::*;
 
 use super::panels::TeachView;
-use super::state::{Action, Mode};
+use super::state::{Mode, TeachAction};
+use super::store::Dispatch;
 use crate::align::greedy::Outcome;
 use crate::corpus::TreePair;
 use crate::eval::prf::Counts;
@@ -19,7 +20,7 @@ use crate::tree::{NodeId, Tree};
 #[derive(Properties, PartialEq)]
 pub struct TeachProps {
     pub view: TeachView,
-    pub dispatch: Callback<Action>,
+    pub teach: Dispatch<TeachAction>,
 }
 
 fn node(tree: &Tree, n: NodeId) -> String {
@@ -45,7 +46,7 @@ fn score_row(id: &str, name: &str, c: Option<Counts>) -> Html {
 
 fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
     let state = &props.view;
-    let dispatch = &props.dispatch;
+    let teach = props.teach;
     let student: Vec<Link> = state.links.iter().map(|&(s, t)| Link::good(s, t)).collect();
     let against_gold = Counts::of_pair(pair, &student);
     // An exercise whose key is hidden: no gold to show or score against (its Check does that).
@@ -57,23 +58,13 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
                 Counts::of_pair(&as_gold, &student)
             },
         );
-    let clear = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TeachClear))
-    };
-    let undo = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Undo))
-    };
-    let redo = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Redo))
-    };
+    let clear = { Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Clear)) };
+    let undo = { Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Undo)) };
+    let redo = { Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Redo)) };
     let reveal = {
-        let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            dispatch.emit(Action::RevealGold(input.checked()))
+            teach.emit(TeachAction::RevealGold(input.checked()))
         })
     };
     let message = match &state.message {
@@ -127,7 +118,7 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
 
 fn steps(props: &TeachProps, pair: &TreePair) -> Html {
     let state = &props.view;
-    let dispatch = &props.dispatch;
+    let teach = props.teach;
     if let Some(r) = state.results.as_ref().filter(|r| !r.aligned(state.pair)) {
         return html! { <p class="hint" id="step-text">{format!("{}, so their searches can be stepped through.", r.not_aligned_note())}</p> };
     }
@@ -139,10 +130,7 @@ fn steps(props: &TeachProps, pair: &TreePair) -> Html {
     }
     let n = search.steps.len();
     let k = state.step.min(n - 1);
-    let go = |to: usize| {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::SetStep(to)))
-    };
+    let go = |to: usize| Callback::from(move |_: MouseEvent| teach.emit(TeachAction::SetStep(to)));
     let step = &search.steps[k];
     let (s, t) = (step.candidate.source, step.candidate.target);
     let taken_before = search.steps[..k].iter().filter(|st| matches!(st.outcome, Outcome::Taken(_))).count();

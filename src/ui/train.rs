@@ -6,15 +6,17 @@ use yew::prelude::*;
 
 use super::panels::TrainView;
 use super::results::training_data_warning;
-use super::state::{Action, Field, Job, JobKind};
-use super::store::use_running;
+use super::state::{Field, FormAction, Job, JobAction, JobKind, JobProgress, TrainAction};
+use super::store::{use_running, Dispatch};
 use crate::app::alignment::{pair_span, PairSplit, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
 use crate::lexicon::WordModel;
 
 #[derive(Properties, PartialEq)]
 pub struct TrainProps {
     pub view: TrainView,
-    pub dispatch: Callback<Action>,
+    pub train: Dispatch<TrainAction>,
+    /// The progress bar's *Cancel* and *Restart the worker*.
+    pub job: Dispatch<JobAction>,
 }
 
 /// Kernel combinations offered in the form, each with what it is (any
@@ -43,17 +45,16 @@ const PRESETS: [(&str, &str); 12] = [
 
 fn field(
     state: &TrainView,
-    dispatch: &Callback<Action>,
+    train: Dispatch<TrainAction>,
     f: Field,
     label: &str,
     help: &str,
     list: Option<&str>,
 ) -> Html {
     let oninput = {
-        let dispatch = dispatch.clone();
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            dispatch.emit(Action::SetField(f, input.value()));
+            train.emit(TrainAction::Form(FormAction::SetField(f, input.value())));
         })
     };
     let error = state.form.errors.get(&f);
@@ -76,21 +77,18 @@ fn field(
 /// a cancel button (which stops the worker at once and starts a fresh one).
 /// After the job worker died: a button that starts a fresh one (any job
 /// started also does).
-pub fn restart_worker(worker_stopped: bool, dispatch: &Callback<Action>, id: &'static str) -> Html {
+pub fn restart_worker(worker_stopped: bool, job: Dispatch<JobAction>, id: &'static str) -> Html {
     if !worker_stopped {
         return html! {};
     }
-    let onclick = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::RestartWorker))
-    };
+    let onclick = { Callback::from(move |_: MouseEvent| job.emit(JobAction::RestartWorker)) };
     html! { <>{" "}<button type="button" {id} {onclick}>{"Restart the worker"}</button></> }
 }
 
-pub fn job_status(j: &Job, dispatch: &Callback<Action>) -> Html {
+pub fn job_status(j: &Job, p: &JobProgress, job: Dispatch<JobAction>) -> Html {
     let on_cancel = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Cancel))
+        let shown = p.clone();
+        Callback::from(move |_: MouseEvent| job.emit(JobAction::Cancel(Some(shown.clone()))))
     };
     let what = match j.kind {
         JobKind::Train => "Training and aligning",
@@ -98,19 +96,19 @@ pub fn job_status(j: &Job, dispatch: &Callback<Action>) -> Html {
         JobKind::TrainMt => "Training a translation model",
         JobKind::TranslateAll => "Translating the pairs",
     };
-    let count = if j.total > 0 {
-        format!("{}/{} ({:.0}%)", j.done, j.total, percent(j.done, j.total))
-    } else if j.done > 0 {
-        format!("iteration {}", j.done)
+    let count = if p.total > 0 {
+        format!("{}/{} ({:.0}%)", p.done, p.total, percent(p.done, p.total))
+    } else if p.done > 0 {
+        format!("iteration {}", p.done)
     } else {
         String::new()
     };
-    let eta = match j.eta_seconds() {
+    let eta = match p.eta_seconds() {
         Some(s) => format!("about {s:.0} s left in this stage"),
-        None if j.total == 0 && matches!(j.kind, JobKind::TrainMt | JobKind::TranslateAll) => {
+        None if p.total == 0 && matches!(j.kind, JobKind::TrainMt | JobKind::TranslateAll) => {
             "no ETA: this stage does not count its steps".into()
         }
-        None if j.total == 0 && j.done > 0 => match j.kkt {
+        None if p.total == 0 && p.done > 0 => match p.gap {
             Some((violation, eps)) => {
                 format!("no ETA: SMO stops when the KKT violation, now {violation:.4}, falls below ε = {eps}")
             }
@@ -120,15 +118,15 @@ pub fn job_status(j: &Job, dispatch: &Callback<Action>) -> Html {
     };
     html! {
         <div id="job" class="job" role="status" aria-live="polite">
-            if j.total > 0 {
-                <progress id="job-progress" max={j.total.to_string()} value={j.done.to_string()} aria-label="Progress of this stage"></progress>
+            if p.total > 0 {
+                <progress id="job-progress" max={p.total.to_string()} value={p.done.to_string()} aria-label="Progress of this stage"></progress>
             } else {
                 <progress id="job-progress" aria-label="Progress of this stage"></progress>
             }
-            <span id="job-stage"><strong>{format!("{what}: ")}</strong>{&j.stage}</span>
+            <span id="job-stage"><strong>{format!("{what}: ")}</strong>{&p.stage}</span>
             <span id="job-count">{count}</span>
             <span id="job-eta">{eta}</span>
-            <span id="job-elapsed">{format!("{:.1} s elapsed", j.elapsed_seconds())}</span>
+            <span id="job-elapsed">{format!("{:.1} s elapsed", p.elapsed_seconds())}</span>
             <button id="cancel-job" type="button" class="danger" onclick={on_cancel}>{"Cancel"}</button>
         </div>
     }
@@ -138,17 +136,18 @@ pub fn job_status(j: &Job, dispatch: &Callback<Action>) -> Html {
 pub struct JobStatusProps {
     /// The kinds of job this panel started (it shows only their progress).
     pub kinds: &'static [JobKind],
-    pub dispatch: Callback<Action>,
+    pub job: Dispatch<JobAction>,
 }
 
 /// The progress of the running job, if it is of one of `kinds`: it reads
-/// the job from the page's store ([`use_running`]), so a progress report
-/// re-renders this bar and nothing else.
+/// the job and its progress (kept apart from the state) from the page's
+/// store ([`use_running`]), so a progress report re-renders this bar and
+/// nothing else.
 #[function_component(JobStatus)]
 pub fn job_status_bar(props: &JobStatusProps) -> Html {
     let running = use_running();
-    match running.filter(|j| props.kinds.contains(&j.kind)) {
-        Some(j) => job_status(&j, &props.dispatch),
+    match running.filter(|(j, _)| props.kinds.contains(&j.kind)) {
+        Some((j, p)) => job_status(&j, &p, props.job),
         None => html! {},
     }
 }
@@ -162,13 +161,12 @@ fn percent(done: u64, total: u64) -> f64 {
 }
 
 /// The in-engine lexicon's word-alignment model (`treelink train --word-model`).
-fn word_model_choice(state: &TrainView, dispatch: &Callback<Action>) -> Html {
+fn word_model_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
     let onchange = {
-        let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             let model = if select.value() == WordModel::Hmm.name() { WordModel::Hmm } else { WordModel::FastAlign };
-            dispatch.emit(Action::SetWordModel(model));
+            train.emit(TrainAction::Form(FormAction::SetWordModel(model)));
         })
     };
     let tables = state.tables.is_some();
@@ -199,14 +197,13 @@ fn checkbox(
     checked: bool,
     disabled: bool,
     help: Html,
-    on: impl Fn(bool) -> Action + 'static,
-    dispatch: &Callback<Action>,
+    on: impl Fn(bool) -> FormAction + 'static,
+    train: Dispatch<TrainAction>,
 ) -> Html {
     let onchange = {
-        let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            dispatch.emit(on(input.checked()));
+            train.emit(TrainAction::Form(on(input.checked())));
         })
     };
     let help_id = format!("{id}-help");
@@ -222,7 +219,7 @@ fn checkbox(
 /// Whether the last pairs are held out as dev to calibrate the threshold
 /// on D (`treelink train --dev` on them), and whether the last pairs of all
 /// are held out as a test (`train --held-out`, then `align` on them).
-fn split_choices(state: &TrainView, split: Option<PairSplit>, dispatch: &Callback<Action>) -> Html {
+fn split_choices(state: &TrainView, split: Option<PairSplit>, train: Dispatch<TrainAction>) -> Html {
     let form = &state.form;
     let calibrate = match split.filter(|s| s.dev > 0) {
         Some(s) => format!(
@@ -249,9 +246,9 @@ fn split_choices(state: &TrainView, split: Option<PairSplit>, dispatch: &Callbac
     };
     html! {
         <>
-            {checkbox("train-calibrate", "Calibrate", form.calibrate, false, html! {{calibrate}}, Action::SetCalibrate, dispatch)}
-            {checkbox("train-test", "Hold out a test", form.test, false, html! {{test}}, Action::SetHoldOutTest, dispatch)}
-            {checkbox("train-stem-backoff", "Stem back-off", form.stem_backoff, tables, html! {{stem}}, Action::SetStemBackoff, dispatch)}
+            {checkbox("train-calibrate", "Calibrate", form.calibrate, false, html! {{calibrate}}, FormAction::SetCalibrate, train)}
+            {checkbox("train-test", "Hold out a test", form.test, false, html! {{test}}, FormAction::SetHoldOutTest, train)}
+            {checkbox("train-stem-backoff", "Stem back-off", form.stem_backoff, tables, html! {{stem}}, FormAction::SetStemBackoff, train)}
         </>
     }
 }
@@ -259,23 +256,14 @@ fn split_choices(state: &TrainView, split: Option<PairSplit>, dispatch: &Callbac
 #[function_component(TrainPanel)]
 pub fn train_panel(props: &TrainProps) -> Html {
     let state = &props.view;
-    let dispatch = &props.dispatch;
+    let train = props.train;
     let busy = state.busy;
     let options = state.form.options();
     let has_gold = state.gold_links > 0;
 
-    let on_train = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Train { now: js_sys::Date::now() }))
-    };
-    let on_align = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Align { now: js_sys::Date::now() }))
-    };
-    let on_download = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::DownloadModel))
-    };
+    let on_train = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Train { now: js_sys::Date::now() })) };
+    let on_align = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() })) };
+    let on_download = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::DownloadModel)) };
 
     let spec_note = match (state.form.spec(), &options) {
         (_, Ok(o)) => format!(
@@ -318,7 +306,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
         },
         Some(Ok(m)) => html! { <p id="job-note" class="ok" role="status">{m}</p> },
         Some(Err(m)) => {
-            html! { <p id="job-note" class="error" role="alert">{m}{restart_worker(state.worker_stopped, dispatch, "restart-worker")}</p> }
+            html! { <p id="job-note" class="error" role="alert">{m}{restart_worker(state.worker_stopped, props.job, "restart-worker")}</p> }
         }
         None => html! {},
     };
@@ -335,16 +323,16 @@ pub fn train_panel(props: &TrainProps) -> Html {
             <h2 id="train-title">{"Train and align"}</h2>
             <div class="train-grid">
                 <form class="train-form" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                    {field(state, dispatch, Field::Kernel, "Kernel", "plain features (§4) + BTKs (§3) + ctx (Lingua-Align's context), e.g. plain+ctx+dbtk-root+ibtk-rgsst", Some("kernel-presets"))}
+                    {field(state, train, Field::Kernel, "Kernel", "plain features (§4) + BTKs (§3) + ctx (Lingua-Align's context), e.g. plain+ctx+dbtk-root+ibtk-rgsst", Some("kernel-presets"))}
                     <datalist id="kernel-presets">{ for PRESETS.iter().map(|(p, what)| html! { <option value={*p} label={*what} /> }) }</datalist>
                     <p class="hint spec-note" id="spec-note">{spec_note}</p>
-                    {field(state, dispatch, Field::Thetas, "θ (weights)", "comma-separated, one per component; empty: equal", None)}
-                    {field(state, dispatch, Field::Lambda, "λ (decay)", "paper: 0.4", None)}
-                    {field(state, dispatch, Field::C, "C (SVM cost)", "paper: 2.4", None)}
-                    {field(state, dispatch, Field::MaxExamples, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs, positives and negatives in proportion (a seeded sample; SMO's cost grows with their square); CLI default 6000 (docs/alignment-results.md, \"More data\")", None)}
-                    {field(state, dispatch, Field::Seed, "Seed", "of that sample (--seed): another seed, other examples, another model", None)}
-                    {word_model_choice(state, dispatch)}
-                    {split_choices(state, split, dispatch)}
+                    {field(state, train, Field::Thetas, "θ (weights)", "comma-separated, one per component; empty: equal", None)}
+                    {field(state, train, Field::Lambda, "λ (decay)", "paper: 0.4", None)}
+                    {field(state, train, Field::C, "C (SVM cost)", "paper: 2.4", None)}
+                    {field(state, train, Field::MaxExamples, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs, positives and negatives in proportion (a seeded sample; SMO's cost grows with their square); CLI default 6000 (docs/alignment-results.md, \"More data\")", None)}
+                    {field(state, train, Field::Seed, "Seed", "of that sample (--seed): another seed, other examples, another model", None)}
+                    {word_model_choice(state, train)}
+                    {split_choices(state, split, train)}
                 </form>
                 <div class="train-side">
                     <p class="hint">{lexicon_note}</p>
@@ -358,7 +346,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
                         <p class="hint">{"The loaded pairs have no gold links to learn from: load gold links to train."}</p>
                     }
                     {model}
-                    <JobStatus kinds={&[JobKind::Train, JobKind::Align][..]} dispatch={dispatch.clone()} />
+                    <JobStatus kinds={&[JobKind::Train, JobKind::Align][..]} job={props.job} />
                     {note}
                 </div>
             </div>

@@ -13,7 +13,8 @@ use yew::prelude::*;
 
 use super::panels::TranslateView;
 use super::results::training_data_warning;
-use super::state::{Action, CorpusTranslation, ExportFile, JobKind, Translated};
+use super::state::{CorpusTranslation, ExportFile, JobAction, JobKind, SelectAction, TranslateAction, Translated};
+use super::store::Dispatch;
 use super::train::JobStatus;
 use crate::eval::bleu::sentence_bleu;
 use crate::io::svg::DERIVATION_CSS;
@@ -27,7 +28,13 @@ use crate::tree::{NodeId, Tree};
 #[derive(Properties, PartialEq)]
 pub struct TranslateProps {
     pub view: TranslateView,
-    pub dispatch: Callback<Action>,
+    pub translate: Dispatch<TranslateAction>,
+    /// The progress bar's *Cancel* and *Restart the worker*.
+    pub job: Dispatch<JobAction>,
+    /// A translated pair's number opens the pair.
+    pub select: Dispatch<SelectAction>,
+    /// The derivation's download.
+    pub export: Dispatch<ExportFile>,
 }
 
 /// Step colours (Okabe–Ito, without the yellow that vanishes on white).
@@ -40,55 +47,43 @@ fn colour(step: usize) -> &'static str {
 #[function_component(TranslatePanel)]
 pub fn translate_panel(props: &TranslateProps) -> Html {
     let state = &props.view;
-    let dispatch = &props.dispatch;
+    let translate = props.translate;
     let mt = state;
     let busy = state.busy;
     let has_gold = state.corpus.gold_links() > 0;
     let needs_gold = mt.extract != ExtractMethod::Word;
 
     let on_system = {
-        let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             if let Ok(system) = select.value().parse::<SystemKind>() {
-                dispatch.emit(Action::SetMtSystem(system));
+                translate.emit(TranslateAction::SetSystem(system));
             }
         })
     };
     let on_extract = {
-        let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             if let Ok(extract) = select.value().parse::<ExtractMethod>() {
-                dispatch.emit(Action::SetMtExtract(extract));
+                translate.emit(TranslateAction::SetExtract(extract));
             }
         })
     };
-    let on_train = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TrainMt { now: js_sys::Date::now() }))
-    };
-    let on_download = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::DownloadMt))
-    };
+    let on_train =
+        { Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::Train { now: js_sys::Date::now() })) };
+    let on_download = { Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::Download)) };
     let on_translate_pair = {
-        let (dispatch, k) = (dispatch.clone(), state.pair);
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TranslatePair(k)))
+        let k = state.pair;
+        Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::TranslatePair(k)))
     };
     let on_translate_all = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TranslateAll { now: js_sys::Date::now() }))
+        Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::TranslateAll { now: js_sys::Date::now() }))
     };
-    let on_translate_pasted = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::TranslatePasted))
-    };
+    let on_translate_pasted = { Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::TranslatePasted)) };
     let on_input = {
-        let dispatch = dispatch.clone();
         Callback::from(move |e: InputEvent| {
             let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-            dispatch.emit(Action::SetMtInput(area.value()));
+            translate.emit(TranslateAction::SetInput(area.value()));
         })
     };
 
@@ -103,7 +98,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
     let note = match &mt.note {
         Some(Ok(m)) => html! { <p id="mt-note" class="ok" role="status">{m}</p> },
         Some(Err(m)) => {
-            html! { <p id="mt-note" class="error" role="alert">{m}{super::train::restart_worker(state.worker_stopped, dispatch, "restart-worker-mt")}</p> }
+            html! { <p id="mt-note" class="error" role="alert">{m}{super::train::restart_worker(state.worker_stopped, props.job, "restart-worker-mt")}</p> }
         }
         None => html! {},
     };
@@ -148,7 +143,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                         <p class="hint">{"DirC and EWoS need sub-tree links: load gold links."}</p>
                     }
                     {model}
-                    <JobStatus kinds={&[JobKind::TrainMt, JobKind::TranslateAll][..]} dispatch={dispatch.clone()} />
+                    <JobStatus kinds={&[JobKind::TrainMt, JobKind::TranslateAll][..]} job={props.job} />
                 </div>
                 <div class="translate-input">
                     <div class="buttons">
@@ -180,10 +175,10 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                 </div>
             </div>
             if let Some(c) = &mt.all {
-                {corpus_view(c, state, dispatch)}
+                {corpus_view(c, props)}
             }
             if let Some(t) = &mt.result {
-                {result_view(t, dispatch)}
+                {result_view(t, props.export)}
             }
         </section>
     }
@@ -191,13 +186,14 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
 
 /// Every pair's translation with corpus and sentence BLEU; a pair's number
 /// opens its derivation.
-fn corpus_view(c: &CorpusTranslation, state: &TranslateView, dispatch: &Callback<Action>) -> Html {
+fn corpus_view(c: &CorpusTranslation, props: &TranslateProps) -> Html {
+    let state = &props.view;
     let rows = c.hyps.iter().zip(&c.sentence_bleu).enumerate().map(|(k, (hyp, bleu))| {
         let onclick = {
-            let dispatch = dispatch.clone();
+            let (select, translate) = (props.select, props.translate);
             Callback::from(move |_: MouseEvent| {
-                dispatch.emit(Action::SelectPair(k));
-                dispatch.emit(Action::TranslatePair(k));
+                select.emit(SelectAction::SelectPair(k));
+                translate.emit(TranslateAction::TranslatePair(k));
             })
         };
         let reference = state.corpus.pairs.get(k).map_or(String::new(), |p| p.target.words().join(" "));
@@ -327,14 +323,14 @@ fn sentences(t: &Translated) -> Html {
     }
 }
 
-fn result_view(t: &Translated, dispatch: &Callback<Action>) -> Html {
+fn result_view(t: &Translated, export: Dispatch<ExportFile>) -> Html {
     let ms = t.view.system == SystemKind::Ms;
     html! {
         <div id="translation" class="translation" data-system={t.view.system.name()}>
             <h3>{format!("{} by the {} system ({})", capitalise(&t.input.label), t.view.system.name(), t.model)}</h3>
             {sentences(t)}
             {unknown_words(t)}
-            {derivation_svg(t, dispatch)}
+            {derivation_svg(t, export)}
             if ms { {rm_table(t)} } else { {phrase_table(t)} }
             {nbest_table(t)}
         </div>
@@ -424,7 +420,7 @@ fn words_x(layout: &TreeLayout, range: std::ops::Range<usize>) -> Option<f64> {
 
 /// The source tree with its RMs (or phrases) outlined and, for the MS
 /// system, the target SMS mirrored below with a link per RM pair.
-fn derivation_svg(t: &Translated, dispatch: &Callback<Action>) -> Html {
+fn derivation_svg(t: &Translated, export: Dispatch<ExportFile>) -> Html {
     let style = Style::default();
     let source = &t.input.source;
     let v = &t.view;
@@ -520,10 +516,7 @@ fn derivation_svg(t: &Translated, dispatch: &Callback<Action>) -> Html {
         Some(Err(e)) => html! { <p class="error" role="alert">{format!("The target SMS cannot be drawn: {e}")}</p> },
         _ => html! {},
     };
-    let on_download = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::Export(ExportFile::DerivationSvg)))
-    };
+    let on_download = { Callback::from(move |_: MouseEvent| export.emit(ExportFile::DerivationSvg)) };
     html! {
         <figure class="mt-figure">
             <style>{DERIVATION_CSS}</style>

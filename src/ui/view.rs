@@ -1,20 +1,25 @@
 //! The page's root component: it makes the store ([`Store`]: the one
-//! [`State`], its workers and the runner of effects) once, renders the
-//! state as [`Settled`] (not on a progress report or a clock tick) and
-//! hands each panel its slice ([`State::panels`]); the layout of the
-//! workbench and the keyboard shortcuts.
+//! [`State`], the running job's progress apart from it, the workers and
+//! the runner of effects) once, renders each new state (a progress report
+//! or a clock tick is none: the progress bars render them) and hands each
+//! panel its slice ([`State::panels`]); the layout of the workbench and
+//! the keyboard shortcuts.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::classroom::ExerciseAction;
 use super::effects::{carry_out, Workers};
 use super::into_view::{self, Place};
 use super::results::training_data_warning_inline;
-use super::state::{Action, Mode, Results, State};
-use super::store::{use_slice, Settled, Store, StoreHandle};
+use super::state::{
+    Action, ExportFile, FindAction, FoldAction, JobAction, LoadAction, Mode, ProgressAction, Results, SelectAction,
+    SessionAction, Shared, SortKey, State, TeachAction, TrainAction, TranslateAction,
+};
+use super::store::{use_slice, Dispatch, Store, StoreHandle};
 use super::{
-    diagram, exercise_panel, explain_panel, export, find, kernel_table, loader, persist, results, state, teach, train,
+    diagram, exercise_panel, explain_panel, export, find, kernel_table, loader, persist, results, teach, train,
     translate,
 };
 
@@ -27,11 +32,11 @@ use crate::tree::{NodeId, Tree};
 /// made again when it changes, and only then.
 #[derive(PartialEq)]
 struct DrawnKey {
-    corpus: state::Shared<crate::corpus::Corpus>,
+    corpus: Shared<crate::corpus::Corpus>,
     pair: usize,
     mode: Mode,
-    results: Option<state::Shared<Results>>,
-    checks: Option<state::Shared<Vec<crate::exercise::PairCheck>>>,
+    results: Option<Shared<Results>>,
+    checks: Option<Shared<Vec<crate::exercise::PairCheck>>>,
     links: Vec<(NodeId, NodeId)>,
     reveal_gold: bool,
     refused: Option<(NodeId, NodeId, String)>,
@@ -41,11 +46,11 @@ struct DrawnKey {
 impl DrawnKey {
     fn of(s: &State) -> DrawnKey {
         DrawnKey {
-            corpus: state::Shared(s.corpus.clone()),
-            pair: s.pair,
-            mode: s.mode,
+            corpus: Shared(s.corpus.clone()),
+            pair: s.selection.pair,
+            mode: s.selection.mode,
             results: s.shared_results(),
-            checks: s.classroom.checks.clone().map(state::Shared),
+            checks: s.classroom.checks.clone().map(Shared),
             links: s.student_links().to_vec(),
             reveal_gold: s.teach.reveal_gold,
             refused: s.teach.refused.clone(),
@@ -79,24 +84,24 @@ struct LinkTableProps {
     pair: Rc<TreePair>,
     links: Rc<Vec<DrawnLink>>,
     /// The posteriors of the results, if any.
-    results: Option<state::Shared<Results>>,
+    results: Option<Shared<Results>>,
     /// The pair's index in the corpus.
     k: usize,
-    dispatch: Callback<Action>,
+    select: Dispatch<SelectAction>,
 }
 
 /// The diagram's links as a table: the text alternative of the picture.
 #[function_component(LinkTable)]
 fn link_table(props: &LinkTableProps) -> Html {
-    let LinkTableProps { pair, links, results, k, dispatch } = props;
+    let LinkTableProps { pair, links, results, k, select } = props;
     let (results, k) = (results.as_deref(), *k);
     let rows = links.iter().rev().map(|l| {
         let (sl, sw) = node_text(&pair.source, l.source);
         let (tl, tw) = node_text(&pair.target, l.target);
         let posterior = results.and_then(|r| r.posterior(k, l.source, l.target));
         let onclick = {
-            let (dispatch, s, t) = (dispatch.clone(), l.source, l.target);
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::ClickLink(s, t)))
+            let (select, s, t) = (*select, l.source, l.target);
+            Callback::from(move |_: MouseEvent| select.emit(SelectAction::ClickLink(s, t)))
         };
         html! {
             <tr data-status={l.style.status()}>
@@ -133,17 +138,18 @@ fn sentence(words: &[String], lang: &'static str, side: &'static str) -> Html {
 /// data beside it (not below: the diagram keeps the height).
 fn pair_counts(state: &State) -> Html {
     let Some(r) = state.results() else { return html! {} };
-    if !r.aligned(state.pair) {
+    if !r.aligned(state.selection.pair) {
         return html! {
             <p id="pair-counts" class="pair-counts hint">
                 {format!("{} and scored; its gold links are drawn.", r.not_aligned_note())}
             </p>
         };
     }
-    let (Some(c), Some(b)) = (r.model_counts.get(state.pair), r.baseline_counts.get(state.pair)) else {
+    let (Some(c), Some(b)) = (r.model_counts.get(state.selection.pair), r.baseline_counts.get(state.selection.pair))
+    else {
         return html! {};
     };
-    let drawn = r.predicted.get(state.pair).map_or(0, Vec::len);
+    let drawn = r.predicted.get(state.selection.pair).map_or(0, Vec::len);
     let held_out = if r.held_out.is_some() { ", a held-out pair" } else { "" };
     html! {
         <p class="pair-summary">
@@ -154,7 +160,7 @@ fn pair_counts(state: &State) -> Html {
                     c.precision(), c.recall(), c.f(), b.f()
                 )}
             </span>
-            if state.pair < r.seen {
+            if state.selection.pair < r.first_unseen {
                 {training_data_warning_inline("pair-caution")}
             }
         </p>
@@ -189,42 +195,81 @@ fn start_here(pairs: usize) -> Html {
     }
 }
 
+/// The page's callbacks, one per kind of action ([`Dispatch`]), made once:
+/// each panel is given those it sends, and no others.
+struct Callbacks {
+    load: Dispatch<LoadAction>,
+    select: Dispatch<SelectAction>,
+    fold: Dispatch<FoldAction>,
+    lambda: Dispatch<String>,
+    train: Dispatch<TrainAction>,
+    job: Dispatch<JobAction>,
+    teach: Dispatch<TeachAction>,
+    find: Dispatch<FindAction>,
+    order: Dispatch<SortKey>,
+    translate: Dispatch<TranslateAction>,
+    exercise: Dispatch<ExerciseAction>,
+    session: Dispatch<SessionAction>,
+    export: Dispatch<ExportFile>,
+}
+
+impl Callbacks {
+    fn new(store: &'static Store) -> Callbacks {
+        Callbacks {
+            load: Dispatch::new(store, Action::Load),
+            select: Dispatch::new(store, Action::Select),
+            fold: Dispatch::new(store, Action::Fold),
+            lambda: Dispatch::new(store, Action::SetLambda),
+            train: Dispatch::new(store, Action::Train),
+            job: Dispatch::new(store, Action::Job),
+            teach: Dispatch::new(store, Action::Teach),
+            find: Dispatch::new(store, Action::Find),
+            order: Dispatch::new(store, Action::SortBy),
+            translate: Dispatch::new(store, Action::Translate),
+            exercise: Dispatch::new(store, Action::Exercise),
+            session: Dispatch::new(store, Action::Session),
+            export: Dispatch::new(store, Action::Export),
+        }
+    }
+}
+
 #[function_component(App)]
 fn app() -> Html {
-    // The store, its workers and one dispatch callback for the page's
-    // lifetime (a callback made anew would differ from the last one, and
-    // every panel given it would render again).
+    // The store, its workers and the page's callbacks, once.
     let page = use_memo((), |_| {
         let store = Store::new(State::new());
         let dispatch = store.dispatcher();
-        let workers = Workers::start(dispatch.clone());
-        let run = dispatch.clone();
-        store.run_effects_with(move |effect| carry_out(effect, &workers, &run));
+        let report = store.reporter();
+        // The store lives as long as the page: its callbacks hold it by reference.
+        let cb = Callbacks::new(Box::leak(Box::new(store.clone())));
+        let workers = Workers::start(cb.load, dispatch, report.clone());
+        let load = cb.load;
+        store.run_effects_with(move |effect| carry_out(effect, &workers, load));
         // The built-in sample is read by the file worker, as any file.
-        store.dispatch(Action::LoadSample);
-        (store, dispatch)
+        store.dispatch(Action::Load(LoadAction::LoadSample));
+        (store, report, cb)
     });
-    let (store, dispatch): (Rc<Store>, Callback<Action>) = (*page).clone();
-    // Not on a progress report or a clock tick: those render the progress bars alone.
-    let settled = use_slice(&store, |s| Settled(s.clone()));
-    let state: Rc<State> = settled.0.clone();
-    persist::use_kept_session(&state, &dispatch);
-    persist::use_location(dispatch.clone());
-    persist::use_undo_keys(dispatch.clone());
+    let (store, report, cb) = (&page.0, &page.1, &page.2);
+    // Each new state (a progress report or a clock tick is none: it renders the progress bars alone).
+    let state: Rc<State> = use_slice(store, |s| Shared(s.clone())).0.clone();
+    persist::use_kept_session(&state, cb.session);
+    persist::use_location(cb.session);
+    persist::use_undo_keys(cb.teach);
 
     // While a job runs, tick so its elapsed time moves between progress reports.
     {
-        let dispatch = dispatch.clone();
-        use_effect_with(state.job.is_some(), move |&running| {
+        let report = report.clone();
+        use_effect_with(state.jobs.running.is_some(), move |&running| {
             let interval = running.then(|| {
-                gloo::timers::callback::Interval::new(500, move || dispatch.emit(Action::Tick(js_sys::Date::now())))
+                let tick = move || report.emit(ProgressAction::Tick(js_sys::Date::now()));
+                gloo::timers::callback::Interval::new(500, tick)
             });
             move || drop(interval)
         });
     }
     // Keyboard: n / p for the next / previous pair anywhere but in a text field.
     {
-        let dispatch = dispatch.clone();
+        let select = cb.select;
         use_effect_with((), move |_| {
             let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
                 gloo::events::EventListener::new(&document, "keydown", move |e| {
@@ -234,8 +279,8 @@ fn app() -> Html {
                         return;
                     }
                     match e.key().as_str() {
-                        "n" => dispatch.emit(Action::StepPair(1)),
-                        "p" => dispatch.emit(Action::StepPair(-1)),
+                        "n" => select.emit(SelectAction::StepPair(1)),
+                        "p" => select.emit(SelectAction::StepPair(-1)),
                         _ => {}
                     }
                 })
@@ -248,15 +293,18 @@ fn app() -> Html {
     // search step) is brought into view: in the inspector's own scroll, and
     // on a phone, where it is below the diagram, in the page.
     {
-        let feedback = match state.mode {
-            Mode::Inspect => (state.sel_source.is_some() && state.sel_target.is_some()).then_some("explain-panel"),
+        let feedback = match state.selection.mode {
+            Mode::Inspect => {
+                (state.selection.source.is_some() && state.selection.target.is_some()).then_some("explain-panel")
+            }
             Mode::Teach => state.teach.message.is_some().then_some("teach-feedback"),
             Mode::Steps => Some("step-text"),
         };
-        let key = (feedback, state.sel_source, state.sel_target, state.teach.message.clone(), state.teach.step);
+        let key =
+            (feedback, state.selection.source, state.selection.target, state.teach.message.clone(), state.teach.step);
         // A node pair's explanation is read with its kernel table below it:
         // on a phone it comes to the top of the screen.
-        let place = if state.mode == Mode::Inspect { Place::TopOnOneColumn } else { Place::Nearest };
+        let place = if state.selection.mode == Mode::Inspect { Place::TopOnOneColumn } else { Place::Nearest };
         use_effect_with(key, move |(feedback, ..)| {
             if let Some(el) = feedback.and_then(|id| web_sys::window()?.document()?.get_element_by_id(id)) {
                 into_view::bring(&el, place);
@@ -267,7 +315,7 @@ fn app() -> Html {
     // Drawn again only when what they depend on changes (not on every action).
     let pair: Option<Rc<TreePair>> = {
         let state = state.clone();
-        let key = (state::Shared(state.corpus.clone()), state.pair);
+        let key = (Shared(state.corpus.clone()), state.selection.pair);
         (*use_memo(key, move |_| state.current_pair())).clone()
     };
     let links: Rc<Vec<DrawnLink>> = {
@@ -277,35 +325,35 @@ fn app() -> Html {
     let panels = state.panels();
     let nav = {
         let go = |delta: isize| {
-            let dispatch = dispatch.clone();
-            Callback::from(move |_: MouseEvent| dispatch.emit(Action::StepPair(delta)))
+            let select = cb.select;
+            Callback::from(move |_: MouseEvent| select.emit(SelectAction::StepPair(delta)))
         };
         let on_number = {
-            let dispatch = dispatch.clone();
+            let select = cb.select;
             Callback::from(move |e: Event| {
                 let input: web_sys::HtmlInputElement = e.target_unchecked_into();
                 if let Ok(n) = input.value().trim().parse::<usize>() {
-                    dispatch.emit(Action::SelectPair(n.saturating_sub(1)));
+                    select.emit(SelectAction::SelectPair(n.saturating_sub(1)));
                 }
             })
         };
         let mode_button = |mode: Mode, id: &'static str, label: &'static str| {
             let onclick = {
-                let dispatch = dispatch.clone();
-                Callback::from(move |_: MouseEvent| dispatch.emit(Action::SetMode(mode)))
+                let select = cb.select;
+                Callback::from(move |_: MouseEvent| select.emit(SelectAction::SetMode(mode)))
             };
-            let on = state.mode == mode;
+            let on = state.selection.mode == mode;
             html! { <button type="button" id={id} class={classes!("mode", on.then_some("on"))} aria-pressed={on.to_string()} {onclick}>{label}</button> }
         };
         html! {
             <nav class="pair-nav" aria-label="Sentence pairs">
-                <button id="prev-pair" type="button" onclick={go(-1)} disabled={state.pair == 0} title="Previous pair (p)">{"◀ Previous"}</button>
+                <button id="prev-pair" type="button" onclick={go(-1)} disabled={state.selection.pair == 0} title="Previous pair (p)">{"◀ Previous"}</button>
                 <label>{"Pair "}
                     <input id="pair-number" type="number" min="1" max={pair_count.to_string()}
-                        value={(state.pair + 1).to_string()} onchange={on_number} />
+                        value={(state.selection.pair + 1).to_string()} onchange={on_number} />
                     {format!(" of {pair_count}")}
                 </label>
-                <button id="next-pair" type="button" onclick={go(1)} disabled={state.pair + 1 >= pair_count} title="Next pair (n)">{"Next ▶"}</button>
+                <button id="next-pair" type="button" onclick={go(1)} disabled={state.selection.pair + 1 >= pair_count} title="Next pair (n)">{"Next ▶"}</button>
                 <span class="modes" role="group" aria-label="What clicking does">
                     {mode_button(Mode::Inspect, "mode-inspect", "Inspect")}
                     {mode_button(Mode::Teach, "mode-teach", "Align by hand")}
@@ -314,7 +362,7 @@ fn app() -> Html {
             </nav>
         }
     };
-    let hint = match state.mode {
+    let hint = match state.selection.mode {
         Mode::Inspect => {
             "Click a link, or a source then a target node; hover over a link for its posterior; − / + fold a phrase."
         }
@@ -322,7 +370,7 @@ fn app() -> Html {
         Mode::Steps => "The search's links so far, this step's candidate (dashed) and what blocks it.",
     };
     let folds = {
-        let (src, trg) = state.folds.of(state.corpus_gen, state.pair);
+        let (src, trg) = state.folds.of(state.corpus_gen, state.selection.pair);
         Rc::new((src.clone(), trg.clone()))
     };
 
@@ -351,39 +399,40 @@ fn app() -> Html {
                             {sentence(pair.source.words(), "src", "source: ")}
                             {sentence(pair.target.words(), "trg", "target: ")}
                             {pair_counts(&state)}
-                            <diagram::Diagram pair={pair.clone()} links={links.clone()} selected_source={state.sel_source}
-                                selected_target={state.sel_target} pending={state.teach.pending} dispatch={dispatch.clone()} hint={hint}
+                            <diagram::Diagram pair={pair.clone()} links={links.clone()} selected_source={state.selection.source}
+                                selected_target={state.selection.target} pending={state.teach.pending} select={cb.select} fold={cb.fold} hint={hint}
                                 folds={folds}>
-                                <find::FindPairView find={state.find.clone()} dispatch={dispatch.clone()} />
+                                <find::FindPairView view={state.find.clone()} find={cb.find} select={cb.select} />
                             </diagram::Diagram>
                         } else {
-                            <find::FindPairView find={state.find.clone()} dispatch={dispatch.clone()} />
+                            <find::FindPairView view={state.find.clone()} find={cb.find} select={cb.select} />
                             <p>{"No pairs loaded."}</p>
                         }
                     </div>
                     <aside class="inspector" id="inspector" aria-label="Inspector">
-                        if state.mode == Mode::Inspect {
-                            if state.sel_source.is_none() && state.sel_target.is_none() {
+                        if state.selection.mode == Mode::Inspect {
+                            if state.selection.source.is_none() && state.selection.target.is_none() {
                                 {start_here(pair_count)}
                             }
-                            <explain_panel::ExplainPanel view={panels.explain} dispatch={dispatch.clone()} />
-                            <kernel_table::KernelTable view={panels.kernels} dispatch={dispatch.clone()} />
+                            <explain_panel::ExplainPanel view={panels.explain} select={cb.select} teach={cb.teach} />
+                            <kernel_table::KernelTable view={panels.kernels} select={cb.select} lambda={cb.lambda} />
                         } else {
-                            <teach::TeachPanel view={panels.teach} dispatch={dispatch.clone()} />
+                            <teach::TeachPanel view={panels.teach} teach={cb.teach} />
                         }
                     </aside>
                     if let Some(pair) = &pair {
                         <div class="below-pair"><LinkTable pair={pair.clone()} links={links.clone()} results={state.shared_results()}
-                            k={state.pair} dispatch={dispatch.clone()} /></div>
+                            k={state.selection.pair} select={cb.select} /></div>
                     }
                 </section>
-                <loader::Loader view={panels.loader} dispatch={dispatch.clone()} />
-                <train::TrainPanel view={panels.train} dispatch={dispatch.clone()} />
-                <exercise_panel::ExercisePanel view={panels.exercise} dispatch={dispatch.clone()} />
-                <translate::TranslatePanel view={panels.translate} dispatch={dispatch.clone()} />
-                <results::ResultsPanel results={state.shared_results()} corpus={state::Shared(state.corpus.clone())}
-                    sort={state.sort} pair={state.pair} dispatch={dispatch.clone()} />
-                <export::ExportPanel view={panels.export} dispatch={dispatch.clone()} />
+                <loader::Loader view={panels.loader} load={cb.load} session={cb.session} />
+                <train::TrainPanel view={panels.train} train={cb.train} job={cb.job} />
+                <exercise_panel::ExercisePanel view={panels.exercise} exercise={cb.exercise} load={cb.load} />
+                <translate::TranslatePanel view={panels.translate} translate={cb.translate} job={cb.job}
+                    select={cb.select} export={cb.export} />
+                <results::ResultsPanel results={state.shared_results()} corpus={Shared(state.corpus.clone())}
+                    sort={state.alignment.sort} pair={state.selection.pair} order={cb.order} select={cb.select} />
+                <export::ExportPanel view={panels.export} export={cb.export} />
             </main>
             </ContextProvider<StoreHandle>>
             <footer>

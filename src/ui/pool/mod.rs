@@ -617,7 +617,7 @@ impl Pool {
                 PieceState::Waiting => 0,
             };
         }
-        Some(Response::Progress { job: r.job, stage: stage.to_string(), done, total, kkt: None })
+        Some(Response::Progress { job: r.job, stage: stage.to_string(), done, total, gap: None })
     }
 }
 
@@ -706,7 +706,7 @@ mod tests {
                         stage: p.stage.into(),
                         done: p.done,
                         total: p.total,
-                        kkt: p.gap,
+                        gap: p.gap,
                     });
                     Flow::Continue(())
                 };
@@ -832,7 +832,7 @@ mod tests {
             .collect();
         assert_eq!(posted, [(0, None), (0, Some(0)), (1, None), (1, Some(1))]);
         let report =
-            |stage: &str, done| Response::Progress { job: JobId(1), stage: stage.into(), done, total: 9, kkt: None };
+            |stage: &str, done| Response::Progress { job: JobId(1), stage: stage.into(), done, total: 9, gap: None };
         // While training runs, its reports are the bar; the lexicon's are not.
         assert_eq!(pool.answer(0, report("features", 3), 0.0), [Command::Answer(report("features", 3))]);
         assert!(pool.answer(1, report("lexical model for aligning", 2), 0.0).is_empty());

@@ -317,6 +317,11 @@ impl Executor {
         Ok((Output::Searches(searches), None))
     }
 
+    /// Forgets the last alignment (another replaced it).
+    pub fn forget_alignment(&mut self) {
+        self.session = None;
+    }
+
     /// Why the model of the last alignment did (not) link `nodes` in pair
     /// `pair`, if this worker aligned that pair.
     pub fn explain(&self, pair: usize, nodes: (NodeId, NodeId)) -> Option<Result<Explanation, String>> {

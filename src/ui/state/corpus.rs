@@ -1,0 +1,278 @@
+//! The pairs loaded, the root's part of the state: what a [`LoadAction`]
+//! does to the page (its files' part is [`Slots`](super::Slots)'s), a new
+//! corpus and what it resets, and reading the pairs the other way.
+
+use std::rc::Rc;
+
+use super::slots::{LoadAction, Routed, Slot};
+use super::{Effect, LoadedAlignmentModel, Mode, ModelOrigin, MtSource, MtUpload, State, Teach};
+use crate::corpus::{Corpus, TreePair};
+use crate::io::tiger::PairIds;
+use crate::ui::load::{CorpusOrigin, LoadAnswer, LoadRequest};
+
+pub(super) const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, dev)";
+
+impl State {
+    /// The pair shown.
+    pub fn current_pair(&self) -> Option<Rc<TreePair>> {
+        self.corpus.pairs.get(self.selection.pair).cloned().map(Rc::new)
+    }
+
+    /// The corpus loaded, in a line; while the built-in sample is read, that
+    /// (not the counts of the pairs it will replace).
+    pub fn corpus_summary(&self) -> String {
+        if self.slots.sample_loading.is_some() {
+            return format!("{SAMPLE_NAME}: reading it…");
+        }
+        let c = &self.corpus;
+        let nodes: usize = c.pairs.iter().map(|p| p.source.len() + p.target.len()).sum();
+        let swapped = if self.sides_swapped { " (sides swapped)" } else { "" };
+        format!("{}: {} pairs, {} nodes, {} gold links{swapped}", self.corpus_name, c.len(), nodes, c.gold_links())
+    }
+
+    /// A load action: the files' part is [`Slots`](super::Slots)'s; a request id, the
+    /// translation model read by the job worker and the corpus the files
+    /// make are the page's.
+    pub(super) fn load(&mut self, action: LoadAction) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        match action {
+            LoadAction::FilesGiven { files, slot } => {
+                for (name, file) in files {
+                    let routed = slot.or_else(|| Slot::of_file(&name));
+                    if routed == Some(Slot::TranslationModel) {
+                        effects.extend(self.load(LoadAction::MtFilePicked { name, file }));
+                    } else {
+                        let sniff_mt = routed == Some(Slot::Model);
+                        effects.push(Effect::ReadFile { file, name, slot, sniff_mt });
+                    }
+                }
+            }
+            LoadAction::FileRead { name, text, slot } => match self.slots.file_read(name, text, slot) {
+                Some(Routed::Check(slot)) => {
+                    let id = self.job_id();
+                    effects.push(Effect::Load(id, self.slots.load_request(slot, &self.corpus)));
+                }
+                Some(Routed::TranslationModel { name, text }) => {
+                    effects.push(self.upload_mt(MtUpload { name, source: MtSource::Text(text) }))
+                }
+                None => {}
+            },
+            LoadAction::FileFailed { name, error, slot } => self.slots.file_failed(&name, error, slot),
+            LoadAction::MtFilePicked { name, file } => {
+                self.slots.mt_file_picked(&name);
+                effects.push(self.upload_mt(MtUpload { name, source: MtSource::File(file) }));
+            }
+            LoadAction::Loaded { answer, corpus } => self.loaded(*answer, corpus),
+            LoadAction::LoadFailed(message) => {
+                self.slots.load_failed(&message);
+                self.finish_restore();
+            }
+            LoadAction::LoadSample => {
+                let id = self.job_id();
+                self.slots.sample_loading = Some(id);
+                effects.push(Effect::Load(id, LoadRequest::sample()));
+            }
+            LoadAction::SwapSides => self.swap_sides(),
+        }
+        effects
+    }
+
+    /// The file worker's answer: each checked slot's status, the model
+    /// file's description, and the corpus the files make (its pairs
+    /// received in parts, with their Tiger ids).
+    fn loaded(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
+        self.slots.answered(&answer);
+        if let (Some(summary), Some(u)) = (answer.model, self.slots.slot(Slot::Model).ok_file().cloned()) {
+            self.alignment.model = Some(LoadedAlignmentModel {
+                json: u.text.clone(),
+                origin: ModelOrigin::Uploaded(u.name.clone()),
+                summary,
+                trained_on: None,
+            });
+        }
+        if let Some(class) = answer.class {
+            self.classroom.class = Some(Rc::new(class));
+        }
+        if let (Some((origin, _)), Some((corpus, ids))) = (answer.corpus, corpus) {
+            match origin {
+                CorpusOrigin::Exercise(file) => {
+                    if let Some((_, exercise)) = answer.exercise {
+                        self.sides_swapped = false;
+                        self.replace_corpus(corpus, format!("Exercise '{}' ({file})", exercise.title));
+                        // Aligning by hand, with the key shown only if the instructor chose so.
+                        self.teach = Teach { reveal_gold: exercise.show_gold, ..Teach::default() };
+                        self.selection.mode = Mode::Teach;
+                        self.clear_selection();
+                        self.classroom.opened(file, exercise);
+                    }
+                }
+                // Pairs read from files: their names say the direction again.
+                CorpusOrigin::Trees { source, target } => {
+                    self.sides_swapped = false;
+                    self.replace_corpus(corpus, format!("Uploaded {source} / {target}"))
+                }
+                CorpusOrigin::Tiger => {
+                    self.sides_swapped = false;
+                    self.replace_corpus(corpus, "Uploaded TigerXML pair".into());
+                    self.tiger_ids = ids.map(Rc::new);
+                }
+                CorpusOrigin::Sample => {
+                    self.slots.sample_loading = None;
+                    self.sides_swapped = false;
+                    self.replace_corpus(corpus, SAMPLE_NAME.into());
+                }
+                CorpusOrigin::GoldFor(gold) => {
+                    let base = self.corpus_name.split(" + gold links from ").next().unwrap_or_default().to_string();
+                    self.replace_gold(corpus, format!("{base} + gold links from {gold}"));
+                }
+            }
+        }
+        if !self.slots.reading() {
+            self.finish_restore();
+        }
+    }
+
+    /// Other pairs: what belonged to the last ones goes (the hand links,
+    /// the selection, an open exercise); the find box searches the new ones.
+    fn replace_corpus(&mut self, corpus: Corpus, name: String) {
+        let same_trees = corpus.len() == self.corpus.len()
+            && corpus.pairs.iter().zip(&self.corpus.pairs).all(|(a, b)| a.source == b.source && a.target == b.target);
+        if same_trees {
+            self.replace_gold(corpus, name);
+            return;
+        }
+        self.corpus = Rc::new(corpus);
+        self.corpus_name = name;
+        self.corpus_gen = self.corpus_gen.next();
+        // Other pairs: an open exercise's links and checks no longer apply.
+        self.classroom.open = None;
+        self.classroom.checks = None;
+        self.tiger_ids = None;
+        self.sides_swapped = false;
+        self.selection.pair = 0;
+        self.teach = Teach::default();
+        self.clear_selection();
+        self.find.search_again(&self.corpus);
+        if let Some(p) = self.selection.wanted_pair.filter(|&p| p < self.corpus.len()) {
+            self.selection.pair = p;
+            self.selection.wanted_pair = None;
+        }
+    }
+
+    /// The same trees with other gold links: results are scored again.
+    fn replace_gold(&mut self, corpus: Corpus, name: String) {
+        self.corpus = Rc::new(corpus);
+        self.corpus_name = name;
+        self.alignment.rescore(&self.corpus, self.corpus_gen);
+    }
+
+    /// [`LoadAction::SwapSides`]: the pairs ([`Corpus::swapped`]) and every
+    /// file kept per side change sides ([`Slots::swap_sides`](super::Slots::swap_sides)), so later
+    /// loads and requests agree with them; hand links are reversed; results
+    /// of the other direction no longer apply.
+    pub(super) fn swap_sides(&mut self) {
+        self.corpus = Rc::new(self.corpus.swapped());
+        self.corpus_gen = self.corpus_gen.next();
+        self.sides_swapped = !self.sides_swapped;
+        self.tiger_ids = self.tiger_ids.as_ref().map(|ids| {
+            let swap = |p: &PairIds| PairIds { source: p.target.clone(), target: p.source.clone() };
+            Rc::new(ids.iter().map(swap).collect())
+        });
+        self.slots.swap_sides();
+        let history = &mut self.teach.history;
+        let edits = history.undo.iter_mut().chain(history.redo.iter_mut());
+        let lists = self.teach.links.values_mut().chain(edits.flat_map(|e| [&mut e.before, &mut e.after]));
+        for links in lists {
+            for l in links.iter_mut() {
+                *l = (l.1, l.0);
+            }
+        }
+        self.clear_selection();
+        self.teach.message = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::super::*;
+    use super::*;
+
+    #[test]
+    fn swapping_sides_swaps_every_per_side_file_and_twice_is_the_identity() {
+        let mut s = State::with_sample();
+        read(&mut s, "x.src", "(S (A a) (B b))\n", None);
+        read(&mut s, "x.trg", "(T (C c))\n", None);
+        read(&mut s, "x.gold", "0-0 2-1?\n", None);
+        read(&mut s, "lex.e2f", "c a 0.5\n", None);
+        read(&mut s, "aligned.gdfa", "1-0\n", None);
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        s.apply(Action::Select(SelectAction::ClickSource(0)));
+        s.apply(Action::Select(SelectAction::ClickTarget(0)));
+        let before = s.clone();
+        s.apply(Action::Load(LoadAction::SwapSides));
+        assert_eq!(s.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
+        assert_eq!(s.corpus.pairs[0].gold[1].source, 1);
+        assert_eq!(s.slots.ok_name(Slot::Source), Some("x.trg"));
+        assert_eq!(s.slots.lexicon_files().t2s.map(|f| f.name), Some("lex.e2f".to_string()));
+        assert_eq!(s.slots.lexicon_files().word_links.map(|f| f.text), Some("0-1\n".to_string()));
+        assert_eq!(s.slots.slot(Slot::Gold).kept[0].text.to_string(), "0-0 1-2?\n");
+        assert_eq!(s.student_links(), [(0, 0)]);
+        assert_ne!(s.corpus_gen, before.corpus_gen, "results of the other direction no longer apply");
+        assert!(s.corpus_summary().ends_with("(sides swapped)"), "{}", s.corpus_summary());
+        s.apply(Action::Load(LoadAction::SwapSides));
+        assert_eq!(
+            (&s.corpus, &s.corpus_name, &s.teach.links),
+            (&before.corpus, &before.corpus_name, &before.teach.links)
+        );
+        // (Texts compare by pointer in the state: compare what they hold.)
+        assert_eq!(format!("{:?}", s.slots.statuses), format!("{:?}", before.slots.statuses));
+        assert_eq!((&s.tiger_ids, s.sides_swapped), (&before.tiger_ids, false));
+        // Files given after a swap are checked with the swapped ones: gold links for the swapped trees.
+        s.apply(Action::Load(LoadAction::SwapSides));
+        read(&mut s, "y.gold", "0-1\n", None);
+        assert!(matches!(s.slots.slot(Slot::Gold).message, Some(Ok(_))), "{:?}", s.slots.slot(Slot::Gold).message);
+        assert_eq!(s.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
+        assert_eq!(
+            s.corpus_summary(),
+            "Uploaded x.trg / x.src: 1 pairs, 5 nodes, 1 gold links",
+            "the files' names say the direction now"
+        );
+    }
+
+    #[test]
+    fn gold_links_alone_go_with_the_sample_trees() {
+        let mut s = State::with_sample();
+        let n = s.corpus.len();
+        let gold = "0-0\n".repeat(n);
+        let effects = read(&mut s, "only.gold", &gold, None);
+        let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
+        assert!(request.current.is_some(), "the trees loaded now are sent along");
+        assert_eq!((s.corpus.len(), s.corpus.gold_links(), s.corpus_gen), (n, n, CorpusGen(0)));
+        assert!(s.corpus_name.ends_with(" + gold links from only.gold"), "{}", s.corpus_name);
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
+    fn a_tiger_pair_dropped_with_its_alignment_first_replaces_the_corpus() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lingua-align-nl-en-125/raw/");
+        let mut s = State::with_sample();
+        for name in ["nl-en_125.xml", "ep-00-12-15.125.nl.tiger", "ep-00-12-15.125.en.tiger"] {
+            let text = std::fs::read_to_string(format!("{dir}{name}")).unwrap_or_else(|e| panic!("{name}: {e}"));
+            read(&mut s, name, &text, Some(Slot::Tiger));
+        }
+        assert!(matches!(s.slots.slot(Slot::Tiger).message, Some(Ok(_))), "{:?}", s.slots.slot(Slot::Tiger).message);
+        assert_eq!(s.corpus.len(), 125);
+        assert_eq!(s.corpus_name, "Uploaded TigerXML pair");
+        assert_eq!(s.tiger_ids.as_ref().map(|ids| ids.len()), Some(125));
+        // A set that does not import leaves the imported pair in use.
+        let (corpus, ids) = (s.corpus.clone(), s.tiger_ids.clone());
+        for name in ["a.xml", "b.xml", "c.xml"] {
+            read(&mut s, name, "<corpus>", Some(Slot::Tiger));
+        }
+        assert!(Rc::ptr_eq(&corpus, &s.corpus) && ids == s.tiger_ids);
+        let status = s.slots.slot(Slot::Tiger);
+        assert!(matches!(status.message, Some(Err(_))), "{:?}", status.message);
+        assert!(status.still_in_use().is_some_and(|m| m.starts_with("still in use: ")), "{:?}", status.still_in_use());
+    }
+}

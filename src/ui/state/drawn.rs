@@ -1,0 +1,205 @@
+//! The links the diagram draws for the pair shown, by mode: gold links,
+//! or the model's links marked correct, wrong or missed (Inspect); the
+//! student's links, a refused one, or *Check*'s marks (Teach); the
+//! search's links so far, this step's candidate and what blocks it (Steps).
+
+use super::{Mode, State};
+use crate::align::greedy::Outcome;
+use crate::exercise::Mark;
+use crate::io::links::LinkKind;
+use crate::io::svg::{DrawnLink, LinkStyle};
+use crate::tree::{NodeId, Tree};
+
+impl State {
+    /// The links the diagram draws for the current pair, bottom to top.
+    pub fn drawn_links(&self) -> Vec<DrawnLink> {
+        let Some(pair) = self.corpus.pairs.get(self.selection.pair) else { return Vec::new() };
+        let names = |s: NodeId, t: NodeId| {
+            let label = |tree: &Tree, n: NodeId| if n < tree.len() { tree.label(n).to_string() } else { "?".into() };
+            format!("{s}-{t}: {} ↔ {}", label(&pair.source, s), label(&pair.target, t))
+        };
+        let gold_links = || {
+            pair.gold.iter().map(|l| {
+                let fuzzy = l.kind == LinkKind::Fuzzy;
+                DrawnLink {
+                    source: l.source,
+                    target: l.target,
+                    style: if fuzzy { LinkStyle::Fuzzy } else { LinkStyle::Gold },
+                    title: format!(
+                        "{} {}",
+                        if fuzzy { "fuzzy gold link" } else { "gold link" },
+                        names(l.source, l.target)
+                    ),
+                }
+            })
+        };
+        let checked = self.classroom.checks.as_ref().and_then(|c| c.get(self.selection.pair));
+        match self.selection.mode {
+            Mode::Inspect => {
+                let Some(r) = self.results().filter(|r| r.aligned(self.selection.pair)) else {
+                    return gold_links().collect();
+                };
+                let predicted = r.predicted.get(self.selection.pair).map_or(&[][..], |l| l);
+                let is_gold = |s, t| pair.gold.iter().any(|g| (g.source, g.target) == (s, t));
+                let is_predicted = |s, t| predicted.iter().any(|p| (p.source, p.target) == (s, t));
+                let missed = pair.gold.iter().filter(|g| !is_predicted(g.source, g.target)).map(|g| DrawnLink {
+                    source: g.source,
+                    target: g.target,
+                    style: LinkStyle::Missed,
+                    title: format!(
+                        "missed {}gold link {} (not predicted{})",
+                        if g.kind == LinkKind::Fuzzy { "fuzzy " } else { "" },
+                        names(g.source, g.target),
+                        r.posterior(self.selection.pair, g.source, g.target)
+                            .map_or(String::new(), |p| format!("; posterior {p:.3}, blocked in the search"))
+                    ),
+                });
+                let mut found: Vec<DrawnLink> = predicted
+                    .iter()
+                    .map(|p| {
+                        let correct = is_gold(p.source, p.target);
+                        let posterior = r.posterior(self.selection.pair, p.source, p.target).unwrap_or(f64::NAN);
+                        DrawnLink {
+                            source: p.source,
+                            target: p.target,
+                            style: if correct { LinkStyle::Correct } else { LinkStyle::Wrong },
+                            title: format!(
+                                "{} predicted link {}, posterior {posterior:.3}",
+                                if correct { "correct" } else { "wrong" },
+                                names(p.source, p.target)
+                            ),
+                        }
+                    })
+                    .collect();
+                // Wrong under correct, so correct links stay visible where they cross.
+                found.sort_by_key(|l| l.style != LinkStyle::Wrong);
+                missed.chain(found).collect()
+            }
+            Mode::Teach if checked.is_some() => {
+                // After *Check*: each link marked against the exercise's key.
+                let mut links: Vec<DrawnLink> = checked
+                    .into_iter()
+                    .flat_map(|c| &c.marks)
+                    .map(|&(s, t, mark)| {
+                        let (style, what) = match mark {
+                            Mark::Correct => (LinkStyle::Correct, "correct: your link"),
+                            Mark::Wrong => (LinkStyle::Wrong, "wrong: your link"),
+                            Mark::Missed => (LinkStyle::Missed, "missed: the key's link"),
+                            Mark::Unscored => (LinkStyle::Student, "not scored (a POS node): your link"),
+                        };
+                        DrawnLink { source: s, target: t, style, title: format!("{what} {}", names(s, t)) }
+                    })
+                    .collect();
+                // Wrong under correct, as in the inspector.
+                links.sort_by_key(|l| l.style != LinkStyle::Wrong);
+                links
+            }
+            Mode::Teach => {
+                let gold: Vec<DrawnLink> = if self.teach.reveal_gold { gold_links().collect() } else { Vec::new() };
+                let student = self.student_links().iter().map(|&(s, t)| DrawnLink {
+                    source: s,
+                    target: t,
+                    style: LinkStyle::Student,
+                    title: format!("your link {} (click it to remove it)", names(s, t)),
+                });
+                let refused = self.teach.refused.iter().map(|(s, t, why)| DrawnLink {
+                    source: *s,
+                    target: *t,
+                    style: LinkStyle::Refused,
+                    title: why.clone(),
+                });
+                gold.into_iter().chain(student).chain(refused).collect()
+            }
+            Mode::Steps => {
+                let Some(search) = self
+                    .results()
+                    .filter(|r| r.aligned(self.selection.pair))
+                    .and_then(|r| r.searches.get(self.selection.pair))
+                else {
+                    return Vec::new();
+                };
+                let k = self.teach.step.min(search.steps.len().saturating_sub(1));
+                let mut links: Vec<DrawnLink> = search.steps[..k]
+                    .iter()
+                    .filter(|st| matches!(st.outcome, Outcome::Taken(_)))
+                    .map(|st| {
+                        let (s, t) = (st.candidate.source, st.candidate.target);
+                        DrawnLink {
+                            source: s,
+                            target: t,
+                            style: LinkStyle::Taken,
+                            title: format!("taken {}, posterior {:.3}", names(s, t), st.candidate.score),
+                        }
+                    })
+                    .collect();
+                if let Some(step) = search.steps.get(k) {
+                    let (s, t) = (step.candidate.source, step.candidate.target);
+                    if let Outcome::Blocked { by, .. } = step.outcome {
+                        links.retain(|l| (l.source, l.target) != by);
+                        links.push(DrawnLink {
+                            source: by.0,
+                            target: by.1,
+                            style: LinkStyle::Blocker,
+                            title: format!("the earlier link {} blocks this step's candidate", names(by.0, by.1)),
+                        });
+                    }
+                    links.push(DrawnLink {
+                        source: s,
+                        target: t,
+                        style: LinkStyle::Current,
+                        title: format!(
+                            "step {}: candidate {}, posterior {:.3}",
+                            k + 1,
+                            names(s, t),
+                            step.candidate.score
+                        ),
+                    });
+                }
+                links
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::super::*;
+    use super::*;
+    use crate::align::greedy::Search;
+    use crate::ui::protocol::Response;
+
+    /// Inspecting results: the model's links marked against gold — wrong
+    /// ones drawn first, under the correct ones — and the gold links it
+    /// missed; pair 1 of the sample has one gold link, 0-0.
+    #[test]
+    fn the_model_s_links_are_drawn_correct_wrong_or_missed() {
+        let mut s = State::with_sample();
+        assert_eq!(s.corpus.pairs[0].gold.iter().map(|l| (l.source, l.target)).collect::<Vec<_>>(), [(0, 0)]);
+        let align = |s: &mut State, links: Vec<(NodeId, NodeId)>| {
+            let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
+            let Response::Aligned { job, mut searches, baseline, lexicon, first } =
+                empty_alignment(id, s.corpus.len(), "given", 0)
+            else {
+                unreachable!()
+            };
+            searches[0] = Search { links, steps: Vec::new() };
+            s.apply(Action::Worker {
+                response: Response::Aligned { job, searches, baseline, lexicon, first },
+                now: 1.0,
+            });
+            s.drawn_links().into_iter().map(|l| (l.source, l.target, l.style)).collect::<Vec<_>>()
+        };
+        assert_eq!(s.drawn_links().iter().map(|l| l.style).collect::<Vec<_>>(), [LinkStyle::Gold], "no results yet");
+        s.alignment.model = Some(LoadedAlignmentModel {
+            json: String::new().into(),
+            origin: ModelOrigin::Uploaded("m.json".into()),
+            summary: "a model".into(),
+            trained_on: None,
+        });
+        assert_eq!(align(&mut s, vec![(1, 1)]), [(0, 0, LinkStyle::Missed), (1, 1, LinkStyle::Wrong)]);
+        assert_eq!(align(&mut s, vec![(0, 0), (1, 1)]), [(1, 1, LinkStyle::Wrong), (0, 0, LinkStyle::Correct)]);
+        let drawn = s.drawn_links();
+        assert!(drawn[1].title.starts_with("correct predicted link 0-0: "), "{}", drawn[1].title);
+    }
+}

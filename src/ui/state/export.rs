@@ -1,0 +1,197 @@
+//! The files of the Export panel (and the Translate view's drawing), each
+//! made from the state by the engine's writers when asked
+//! ([`ExportFile`]) and offered as a download; an export that cannot be
+//! made says why (`State::export_error`).
+
+use super::{DownloadBody, Effect, State};
+use crate::align::explain::{curve_csv, results_csv};
+use crate::corpus::{Corpus, TreePair};
+use crate::io::links::{write_links, Link};
+use crate::io::svg::{drawing_svg, DERIVATION_CSS};
+use crate::io::tiger::{export_pair, TreebankName};
+use crate::layout::{Drawing, Style};
+
+/// The files of the Export panel (and the Translate view's drawing), each
+/// made from the state by the engine's writers when asked ([`super::Action::Export`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFile {
+    /// The predicted links, in the gold format.
+    PredictedLinks,
+    /// The hand links, in the gold format.
+    StudentLinks,
+    /// The predicted links as Stockholm TreeAligner XML, and the two TigerXML files it refers to.
+    Sta,
+    SourceTiger,
+    TargetTiger,
+    /// The diagram of the pair shown (folded as drawn), as SVG or PNG.
+    DiagramSvg,
+    DiagramPng,
+    /// Per-pair P/R/F and the P/R curve, as CSV.
+    ResultsCsv,
+    CurveCsv,
+    /// The Translate view's derivation drawing, as SVG.
+    DerivationSvg,
+}
+
+/// The size a standalone SVG declares (`width="…" height="…"` of its root).
+fn svg_size(svg: &str) -> (f64, f64) {
+    let attr = |name: &str| {
+        let key = format!(" {name}=\"");
+        let start = svg.find(&key)? + key.len();
+        svg[start..].split('"').next()?.parse::<f64>().ok()
+    };
+    (attr("width").unwrap_or(800.0), attr("height").unwrap_or(600.0))
+}
+
+impl State {
+    /// [`ExportFile`] `file`, made by the engine's writers, as a
+    /// download; an export that cannot be made says why in `export_error`.
+    pub(super) fn export(&mut self, file: ExportFile) -> Option<Effect> {
+        let text = |name: &str, text: String, mime: &'static str| Effect::Download {
+            name: name.to_string(),
+            body: DownloadBody::Text { text: text.into(), mime },
+        };
+        let pair_number = self.selection.pair + 1;
+        let effect = match file {
+            ExportFile::PredictedLinks => {
+                // The pairs aligned (all, or the held-out test's): what `treelink align` prints for them.
+                let r = self.results()?;
+                text("treelink-predicted.gold", write_links(&r.predicted[r.pairs()]), "text/plain")
+            }
+            ExportFile::StudentLinks => {
+                let links: Vec<Vec<Link>> = (0..self.corpus.len())
+                    .map(|k| {
+                        self.teach
+                            .links
+                            .get(&k)
+                            .map_or(Vec::new(), |l| l.iter().map(|&(s, t)| Link::good(s, t)).collect())
+                    })
+                    .collect();
+                text("treelink-student.gold", write_links(&links), "text/plain")
+            }
+            ExportFile::Sta | ExportFile::SourceTiger | ExportFile::TargetTiger => {
+                // The pairs aligned (not the training pairs of a held-out test), with the model's links.
+                let r = self.results()?;
+                let aligned = r.pairs();
+                let pairs = self.corpus.pairs.get(aligned.clone())?.iter().zip(&r.predicted[aligned.clone()]);
+                let c =
+                    Corpus { pairs: pairs.map(|(p, links)| TreePair { gold: links.clone(), ..p.clone() }).collect() };
+                let ids = self.tiger_ids.as_deref().and_then(|ids| ids.get(aligned));
+                let source = TreebankName::new("source", "src", "treelink-source.xml");
+                let target = TreebankName::new("target", "trg", "treelink-target.xml");
+                match export_pair(&c, ids, &source, &target) {
+                    Ok(x) => {
+                        self.export_error = None;
+                        let (name, xml) = match file {
+                            ExportFile::Sta => ("treelink-alignment.xml", x.sta),
+                            ExportFile::SourceTiger => ("treelink-source.xml", x.source_tiger),
+                            _ => ("treelink-target.xml", x.target_tiger),
+                        };
+                        text(name, xml, "application/xml")
+                    }
+                    Err(e) => {
+                        self.export_error = Some(format!("cannot export: {e}"));
+                        return None;
+                    }
+                }
+            }
+            ExportFile::DiagramSvg => {
+                text(&format!("treelink-pair-{pair_number}.svg"), self.diagram_svg()?, "image/svg+xml")
+            }
+            ExportFile::DiagramPng => {
+                let svg = self.diagram_svg()?;
+                let (width, height) = svg_size(&svg);
+                let body = DownloadBody::Png { svg: svg.into(), width, height, scale: 2.0 };
+                Effect::Download { name: format!("treelink-pair-{pair_number}.png"), body }
+            }
+            ExportFile::ResultsCsv => {
+                let r = self.results()?;
+                let (pairs, model, baseline) = (&self.corpus.pairs, &r.predicted, &r.baseline);
+                let range = r.pairs();
+                let csv = results_csv(
+                    &pairs[range.clone()],
+                    range.start,
+                    &model[range.clone()],
+                    &baseline[range],
+                    r.first_unseen,
+                );
+                text("treelink-results.csv", csv, "text/csv")
+            }
+            ExportFile::CurveCsv => text("treelink-pr-curve.csv", curve_csv(&self.results()?.curve), "text/csv"),
+            ExportFile::DerivationSvg => {
+                self.mt.result.as_ref()?;
+                let body = DownloadBody::Element { id: "mt-diagram", css: DERIVATION_CSS };
+                Effect::Download { name: "treelink-derivation.svg".into(), body }
+            }
+        };
+        Some(effect)
+    }
+
+    /// The pair shown as a standalone SVG document, folded as the page draws it.
+    pub fn diagram_svg(&self) -> Option<String> {
+        let pair = self.corpus.pairs.get(self.selection.pair)?;
+        let (fold_source, fold_target) = self.folds.of(self.corpus_gen, self.selection.pair);
+        let drawing = Drawing::new(&pair.source, &pair.target, fold_source, fold_target, &Style::default());
+        let title = format!("{} — pair {}", self.corpus_name, self.selection.pair + 1);
+        Some(drawing_svg(&drawing, &self.drawn_links(), &title))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::super::*;
+    use super::*;
+    use crate::io::links::write_links;
+
+    #[test]
+    fn exports_are_made_by_the_reducer_and_offered_as_downloads() {
+        let mut s = State::with_sample();
+        // Nothing aligned: only the diagram can be exported.
+        assert!(s.apply(Action::Export(ExportFile::PredictedLinks)).is_empty());
+        assert!(s.apply(Action::Export(ExportFile::Sta)).is_empty());
+        let svg = s.apply(Action::Export(ExportFile::DiagramSvg));
+        let [Effect::Download { name, body: DownloadBody::Text { text, mime: "image/svg+xml" } }] = &svg[..] else {
+            panic!("{svg:?}")
+        };
+        assert_eq!(name, "treelink-pair-1.svg");
+        assert_eq!(Some(text.to_string()), s.diagram_svg());
+        let png = s.apply(Action::Export(ExportFile::DiagramPng));
+        let [Effect::Download { name, body: DownloadBody::Png { svg, width, height, scale } }] = &png[..] else {
+            panic!("{png:?}")
+        };
+        assert_eq!((name.as_str(), &**svg, *scale), ("treelink-pair-1.png", &**text, 2.0));
+        assert!(text.contains(&format!("width=\"{width}\" height=\"{height}\"")), "{width} {height}");
+        // Aligned: the predicted links, the STA trio and the CSVs, as the engine writes them.
+        let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
+        let n = s.corpus.len();
+        let aligned = empty_alignment(id, n, "trained", 0);
+        s.apply(Action::Worker { response: aligned, now: 1.0 });
+        let gold = s.apply(Action::Export(ExportFile::PredictedLinks));
+        let expected = write_links(&s.results().unwrap().predicted);
+        assert!(
+            matches!(&gold[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-predicted.gold" && **text == *expected)
+        );
+        for (file, name) in [
+            (ExportFile::Sta, "treelink-alignment.xml"),
+            (ExportFile::SourceTiger, "treelink-source.xml"),
+            (ExportFile::TargetTiger, "treelink-target.xml"),
+            (ExportFile::ResultsCsv, "treelink-results.csv"),
+            (ExportFile::CurveCsv, "treelink-pr-curve.csv"),
+        ] {
+            let effects = s.apply(Action::Export(file));
+            assert!(matches!(&effects[..], [Effect::Download { name: n, .. }] if n == name), "{file:?}: {effects:?}");
+        }
+        assert_eq!(s.export_error, None);
+        // Hand links, and the derivation only once there is a translation.
+        assert!(s.apply(Action::Export(ExportFile::DerivationSvg)).is_empty());
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        s.apply(Action::Select(SelectAction::ClickSource(0)));
+        s.apply(Action::Select(SelectAction::ClickTarget(0)));
+        let student = s.apply(Action::Export(ExportFile::StudentLinks));
+        assert!(
+            matches!(&student[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-student.gold" && text.starts_with("0-0\n")),
+            "{student:?}"
+        );
+    }
+}

@@ -1,0 +1,142 @@
+//! Finding a pair by its number, a node label or a word (the engine's
+//! [`Corpus::find`]), and adding the pairs found to the exercise form.
+
+use crate::corpus::{Corpus, Found};
+use crate::io::text::counted;
+use crate::ui::classroom::Classroom;
+
+/// Finding a pair: the query as typed and the pairs it finds ([`Corpus::find`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FindPair {
+    pub query: String,
+    pub found: Vec<(usize, Found)>,
+    /// What the last *add to the exercise* did, until the next search.
+    pub added: Option<String>,
+}
+
+/// What the find box asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FindAction {
+    /// Find pairs by a number, a label or a word.
+    Query(String),
+    /// Add the pairs found (all, or the found pair with this index) to the
+    /// exercise form's pairs ([`Classroom::add_pairs`]).
+    AddToExercise(Option<usize>),
+}
+
+impl FindPair {
+    /// Pairs listed at most.
+    pub const LIMIT: usize = 50;
+
+    /// The find box's reducer, over the pairs loaded (`corpus`), adding to
+    /// the exercise form of `classroom`.
+    pub fn apply(&mut self, action: FindAction, corpus: &Corpus, classroom: &mut Classroom) {
+        match action {
+            FindAction::Query(query) => {
+                self.found = corpus.find(&query, FindPair::LIMIT);
+                self.query = query;
+                self.added = None;
+            }
+            FindAction::AddToExercise(which) => {
+                let numbers: Vec<usize> =
+                    self.found.iter().map(|(k, _)| k + 1).filter(|&n| which.is_none_or(|k| k + 1 == n)).collect();
+                self.added = Some(match classroom.add_pairs(numbers.iter().copied()) {
+                    Ok(added) => {
+                        let skipped = numbers.len() - added;
+                        let also = if skipped > 0 { format!(" ({skipped} listed already)") } else { String::new() };
+                        format!(
+                            "{added} {} added to the exercise's pairs{also}: {}",
+                            counted(added, "pairs"),
+                            classroom.form.pairs
+                        )
+                    }
+                    Err(e) => format!("Nothing added: the exercise's pairs do not read ({e})."),
+                });
+            }
+        }
+    }
+
+    /// New pairs were loaded: the same query searches them.
+    pub(super) fn search_again(&mut self, corpus: &Corpus) {
+        self.found = corpus.find(&self.query, FindPair::LIMIT);
+        self.added = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::super::*;
+    use super::*;
+
+    #[test]
+    fn a_pair_is_found_and_opened() {
+        let mut s = State::with_sample();
+        s.apply(Action::Find(FindAction::Query("Lateinamerika".into())));
+        let found = s.find.found.clone();
+        assert_eq!(found.first(), Some(&(0, Found::Word { source: true, word: "Lateinamerika-Institut".into() })));
+        s.apply(Action::Find(FindAction::Query("7".into())));
+        assert_eq!(s.find.found, [(6, Found::Number)]);
+        s.apply(Action::Select(SelectAction::SelectPair(6)));
+        assert_eq!(s.selection.pair, 6);
+        // New pairs: the same query searches them.
+        read(&mut s, "x.src", "(S (A a))\n", None);
+        read(&mut s, "x.trg", "(S (B b))\n", None);
+        assert!(s.find.found.is_empty());
+    }
+
+    /// An instructor searches and adds what was found to the exercise: all
+    /// the pairs found, or one; the exported exercise holds those pairs.
+    #[test]
+    fn found_pairs_go_into_the_exercise() {
+        use crate::exercise::Exercise;
+        let mut s = State::with_sample();
+        s.apply(Action::Exercise(ExerciseAction::SetPairs("2".into())));
+        s.apply(Action::Find(FindAction::Query("Lateinamerika".into())));
+        let numbers: Vec<usize> = s.find.found.iter().map(|(k, _)| k + 1).collect();
+        assert!(!numbers.is_empty());
+        assert!(s.apply(Action::Find(FindAction::AddToExercise(None))).is_empty());
+        let listed = |s: &State| crate::ui::classroom::parse_pair_numbers(&s.classroom.form.pairs).unwrap();
+        let expected: Vec<usize> = std::iter::once(2).chain(numbers.iter().copied().filter(|&n| n != 2)).collect();
+        assert_eq!(listed(&s), expected);
+        assert!(s.find.added.as_deref().unwrap().starts_with(&format!("{} pair", numbers.len())), "{:?}", s.find.added);
+        // Again: nothing new.
+        s.apply(Action::Find(FindAction::AddToExercise(None)));
+        assert_eq!(listed(&s), expected);
+        assert!(s.find.added.as_deref().unwrap().starts_with("0 pairs added"), "{:?}", s.find.added);
+        // One pair found by its number, added alone.
+        s.apply(Action::Find(FindAction::Query("7".into())));
+        assert!(s.find.added.is_none());
+        s.apply(Action::Find(FindAction::AddToExercise(Some(6))));
+        assert_eq!(listed(&s).last(), Some(&7));
+        assert_eq!(
+            s.find.added.as_deref(),
+            Some(format!("1 pair added to the exercise's pairs: {}", s.classroom.form.pairs).as_str())
+        );
+        // Exported: the engine's exercise of exactly those pairs.
+        let exported = s.apply(Action::Exercise(ExerciseAction::Export));
+        let [Effect::Download { body: DownloadBody::Text { text, .. }, .. }] = &exported[..] else {
+            panic!("{exported:?}")
+        };
+        let f = &s.classroom.form;
+        let made = Exercise::new(&s.corpus, &listed(&s), &f.title, &f.instructions, f.show_gold).unwrap();
+        assert_eq!(text.to_string(), made.to_json());
+    }
+
+    /// The find box alone: a typo in the exercise form's pairs stays as
+    /// typed, and nothing is added to it.
+    #[test]
+    fn nothing_is_added_to_exercise_pairs_that_do_not_read() {
+        let corpus = crate::ui::load::sample();
+        let (mut find, mut classroom) = (FindPair::default(), Classroom::default());
+        find.apply(FindAction::Query("7".into()), &corpus, &mut classroom);
+        assert_eq!(find.found, [(6, Found::Number)]);
+        classroom.form.pairs = "1, x".into();
+        find.apply(FindAction::AddToExercise(None), &corpus, &mut classroom);
+        assert_eq!(
+            find.added.as_deref(),
+            Some("Nothing added: the exercise's pairs do not read (expected pair numbers such as 3, 7, 10-12, found 'x').")
+        );
+        assert_eq!(classroom.form.pairs, "1, x");
+    }
+}

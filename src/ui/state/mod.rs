@@ -1,0 +1,511 @@
+//! The page's one state, as sub-states each with its own actions and
+//! reducer, composed here: [`State::apply`] hands each [`Action`] to the
+//! sub-state it names, and then does what follows any action (the
+//! address, the undo record of the hand links, asking the worker why a
+//! selected node pair links). Views render the state and send actions;
+//! the workers' answers arrive as actions too ([`Action::Worker`],
+//! [`LoadAction::Loaded`]). Every number shown is computed here or in the
+//! engine from this state.
+//!
+//! The sub-states, one module each (with its tests): the file inputs
+//! (`slots`, and the pairs they make, `corpus`); the workbench's
+//! selection (`selection`), the kernel view's λ (`lambda`) and the
+//! folds (`ui::folds`); the training form (`training`); the jobs and the
+//! job worker (`jobs`); the alignment model and its results
+//! (`alignment`); teaching and its undo (`teaching`); the find box
+//! (`find`); translation (`translation`); exercises (`ui::classroom`);
+//! the kept session and the address (`session`); the exports
+//! (`export`) and the links the diagram draws (`drawn`).
+
+use std::rc::Rc;
+
+use super::classroom::{Classroom, ExerciseAction};
+use super::folds::Folds;
+use super::ids::{CorpusGen, JobId, WorkerGen};
+use super::load::{self, LoadRequest};
+use super::protocol::{Request, Response};
+use crate::corpus::Corpus;
+use crate::io::tiger::PairIds;
+use crate::tree::NodeId;
+
+mod alignment;
+mod corpus;
+mod drawn;
+mod export;
+mod find;
+mod jobs;
+mod lambda;
+mod selection;
+mod session;
+mod slots;
+mod teaching;
+#[cfg(test)]
+mod testing;
+mod training;
+mod translation;
+
+pub use super::folds::FoldAction;
+pub use alignment::{
+    Alignment, Explained, LoadedAlignmentModel, ModelOrigin, Results, SortKey, TrainedOn, ON_TRAINING_DATA,
+    TRAINING_DATA_ADVICE,
+};
+use corpus::SAMPLE_NAME;
+pub use export::ExportFile;
+pub use find::{FindAction, FindPair};
+pub use jobs::{Job, JobAction, JobKind, JobProgress, Jobs, Progress, ProgressAction};
+pub use lambda::Lambda;
+pub use selection::{Compare, Mode, SelectAction, Selection};
+pub use session::{exercise_address, Location, Restoring, SavedFile, Session, SessionAction};
+pub use slots::{is_mt_model, LoadAction, Slot, SlotStatus, Slots, Upload};
+pub use teaching::{LinkEdit, LinkHistory, Teach, TeachAction};
+pub use training::{Field, FormAction, TrainAction, TrainForm};
+pub use translation::{
+    CorpusTranslation, MtHeld, MtSource, MtState, MtUpload, TranslateAction, Translated, TranslationInput,
+};
+
+/// A shared value that props compare by identity, so a view over a large
+/// value (the per-pair table) is not rebuilt while the value stays the same.
+///
+/// Also for file texts: `Rc<str>`'s `==` compares the bytes even for one
+/// pointer (std's pointer shortcut needs a sized `T`), and the state is
+/// compared for every component's props on every render: with a 90 MB
+/// model file that froze the page for a second per action.
+#[derive(Debug)]
+pub struct Shared<T: ?Sized>(pub Rc<T>);
+
+impl<T: ?Sized> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T: ?Sized> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl From<String> for Shared<str> {
+    fn from(s: String) -> Self {
+        Shared(s.into())
+    }
+}
+
+impl<T: ?Sized> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// A file the page holds unread (a translation model, possibly large),
+/// named by an opaque id: the state stays plain data, testable natively,
+/// and the page's file registry (`ui::file_handles`, wasm32) gives the file back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FileHandle(pub(crate) u32);
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    pub corpus: Rc<Corpus>,
+    pub corpus_name: String,
+    /// Changes whenever the trees change (not when only gold links do).
+    pub corpus_gen: CorpusGen,
+    /// Tiger ids of the pairs, when they came from TigerXML.
+    pub tiger_ids: Option<Rc<Vec<PairIds>>>,
+    /// The loaded pairs are read target → source (swapped by the user).
+    pub sides_swapped: bool,
+    /// The pair shown, the mode and the selected node pair.
+    pub selection: Selection,
+    /// The kernel view's λ.
+    pub lambda: Lambda,
+    /// The file inputs: what each holds and said.
+    pub slots: Slots,
+    pub form: TrainForm,
+    /// The running job and the job worker.
+    pub jobs: Jobs,
+    /// The alignment model in hand and what it made.
+    pub alignment: Alignment,
+    pub teach: Teach,
+    /// The sub-trees the diagram draws folded.
+    pub folds: Folds,
+    pub mt: MtState,
+    /// Exercises: the instructor's form, the open exercise, the class table.
+    pub classroom: Classroom,
+    pub find: FindPair,
+    /// A session being restored, until its files are loaded.
+    pub restoring: Option<Restoring>,
+    /// The last request id given (the page's one counter of requests).
+    pub last_job: JobId,
+    /// Why the last export could not be made (shown in the Export panel).
+    pub export_error: Option<String>,
+}
+
+/// What the reducer asks the page to do, carried out in one place
+/// (`ui::effects::carry_out`): the state stays plain data and the
+/// reducer's tests see what it asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Ask the file worker to check files and build the corpus they make
+    /// (its answer carries the request's id).
+    Load(JobId, LoadRequest),
+    /// Post a request to the job worker.
+    Post(Request),
+    /// Post a request with a file the job worker reads itself (a large
+    /// translation model never passes through the page's thread).
+    PostFile(Request, FileHandle),
+    /// Stop the job worker at once and start a fresh one (cancelling: a
+    /// worker busy in a synchronous loop cannot read a "stop" message).
+    RestartJobWorker,
+    /// Offer a file for download.
+    Download { name: String, body: DownloadBody },
+    /// Read a file the user gave (picked or dropped) as text, then hand it
+    /// back as [`LoadAction::FileRead`] (or [`LoadAction::FileFailed`]); with
+    /// `sniff_mt`, a `.json` file whose head says it is a translation model
+    /// goes to the job worker unread instead ([`LoadAction::MtFilePicked`]).
+    ReadFile { file: FileHandle, name: String, slot: Option<Slot>, sniff_mt: bool },
+    /// Fetch the exercise file the page's address names (`?exercise=FILE.json`,
+    /// on the same site), then hand it back as a file read for [`Slot::Exercise`].
+    FetchExercise(String),
+    /// Forget the session kept for the next visit.
+    ForgetSession,
+    /// A new entry in the browser's history with this address fragment
+    /// (the pair or mode changed), so back/forward and shared links work.
+    SetLocation(String),
+}
+
+/// What a download holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DownloadBody {
+    Text {
+        text: Shared<str>,
+        mime: &'static str,
+    },
+    /// A file the user gave, handed back as it is.
+    File(FileHandle),
+    /// A standalone SVG document offered as PNG: drawn at `scale` on a
+    /// canvas (the page's job: it needs the DOM).
+    Png {
+        svg: Shared<str>,
+        width: f64,
+        height: f64,
+        scale: f64,
+    },
+    /// The view's SVG drawing with this element id (the derivation), as the
+    /// browser serialises it (labels stay escaped text), with the diagram's
+    /// stylesheet ([`crate::io::svg::DIAGRAM_CSS`]) and `css`.
+    Element {
+        id: &'static str,
+        css: &'static str,
+    },
+}
+
+/// What the views ask and the workers answer: each kind of action is a
+/// sub-state's, and [`State::apply`] hands it there.
+// `Response::Explained` is large only with 64-bit pointers (as in
+// `protocol`); in the page (wasm32), where actions live, the lint does not fire.
+#[cfg_attr(not(target_arch = "wasm32"), allow(clippy::large_enum_variant))]
+pub enum Action {
+    /// The files: given, read, checked.
+    Load(LoadAction),
+    /// The training form and the alignment jobs it starts.
+    Train(TrainAction),
+    /// The workbench: the pair, the mode, the selected node pair.
+    Select(SelectAction),
+    /// The diagram's folded sub-trees.
+    Fold(FoldAction),
+    /// The kernel view's λ, as typed.
+    SetLambda(String),
+    /// Teaching: the hand links, their undo, the search's steps.
+    Teach(TeachAction),
+    /// The find box.
+    Find(FindAction),
+    /// A job worker's answer (the file worker's arrive as [`LoadAction::Loaded`]).
+    Worker { response: Response, now: f64 },
+    /// The running job's buttons: cancel it, or start a fresh worker.
+    Job(JobAction),
+    /// The per-pair table's order: by this column (again: the other way).
+    SortBy(SortKey),
+    /// The Translate view.
+    Translate(TranslateAction),
+    /// The exercise panel.
+    Exercise(ExerciseAction),
+    /// The session kept for the next visit, and the page's address.
+    Session(SessionAction),
+    /// Offer one of the export files.
+    Export(ExportFile),
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State::new()
+    }
+}
+
+impl State {
+    /// The state the page starts in: no pairs yet, and the built-in sample
+    /// to be read by the file worker ([`LoadAction::LoadSample`], which the page
+    /// sends first): the page parses nothing on its own thread.
+    pub fn new() -> Self {
+        State {
+            corpus: Rc::default(),
+            corpus_name: SAMPLE_NAME.into(),
+            corpus_gen: CorpusGen::default(),
+            tiger_ids: None,
+            sides_swapped: false,
+            selection: Selection::default(),
+            lambda: Lambda::default(),
+            slots: Slots::default(),
+            form: TrainForm::default(),
+            jobs: Jobs::default(),
+            alignment: Alignment::default(),
+            teach: Teach::default(),
+            folds: Folds::default(),
+            mt: MtState::default(),
+            classroom: Classroom::default(),
+            find: FindPair::default(),
+            restoring: None,
+            last_job: JobId(0),
+            export_error: None,
+        }
+    }
+
+    /// The state once the built-in sample is read (what the page holds once
+    /// the file worker answered [`LoadAction::LoadSample`]; the sample read here).
+    pub fn with_sample() -> Self {
+        State { corpus: Rc::new(load::sample()), ..State::new() }
+    }
+
+    /// The node pair to explain, with what its explanation depends on (the
+    /// results and the worker holding their alignment), in Inspect mode.
+    fn explain_key(&self) -> Option<(usize, NodeId, NodeId, usize, WorkerGen)> {
+        let results = self.shared_results()?;
+        (self.selection.mode == Mode::Inspect && results.aligned(self.selection.pair)).then_some(())?;
+        Some((
+            self.selection.pair,
+            self.selection.source?,
+            self.selection.target?,
+            Rc::as_ptr(&results.0) as usize,
+            self.jobs.worker_gen,
+        ))
+    }
+
+    /// A job worker's answer, to the sub-state it is for.
+    fn answer(&mut self, response: Response, now: f64) {
+        match response {
+            // The file worker's answers arrive as `LoadAction::Loaded`, an
+            // alignment's parts put together by `effects::job_worker_answers`;
+            // the pool's pieces are its own (`ui::pool`).
+            Response::Ready
+            | Response::CorpusPart { .. }
+            | Response::Loaded { .. }
+            | Response::AlignedPart { .. }
+            | Response::PieceDone { .. } => {}
+            // The progress bars' ([`Progress`], held apart by the page's store).
+            Response::Progress { .. } => {}
+            Response::Trained { job, model, summary } => {
+                if let Some(j) = self.jobs.get(job) {
+                    self.alignment.trained(j, model, summary, self.corpus.len());
+                }
+            }
+            Response::Aligned { job, searches, baseline, lexicon, first } => {
+                if let Some(j) = self.jobs.end(job, None) {
+                    self.alignment.aligned(j, &self.corpus, self.corpus_gen, searches, baseline, lexicon, first, now);
+                }
+            }
+            Response::Explained { pair, source, target, result } => {
+                self.alignment.explanation(pair, source, target, result)
+            }
+            answer @ (Response::MtReady { .. }
+            | Response::TranslatedAll { .. }
+            | Response::Translated { .. }
+            | Response::MtMissing { .. }) => self.translation_answer(answer, now),
+            Response::Stopped { message } => {
+                self.jobs.worker_stopped = true;
+                self.worker_failed(message);
+            }
+            Response::Failed { job: None, message } => self.worker_failed(message),
+            Response::Failed { job: Some(job), message } => self.request_failed(job, message),
+        }
+    }
+}
+
+impl State {
+    /// The reducer: the one place the state changes; returns what the page
+    /// is to do about it.
+    pub fn apply(&mut self, action: Action) -> Vec<Effect> {
+        let explaining = self.explain_key();
+        // Hand-link changes are recorded for undo (undo and redo themselves are not).
+        let edits_links = matches!(
+            (&action, self.selection.mode),
+            (Action::Select(SelectAction::ClickTarget(_) | SelectAction::ClickLink(..)), Mode::Teach)
+                | (Action::Teach(TeachAction::Clear), _)
+        );
+        let before = edits_links.then(|| (self.selection.pair, self.student_links().to_vec()));
+        let from_address = matches!(action, Action::Session(SessionAction::OpenLocation(_)));
+        let location = (self.selection.pair, self.selection.mode);
+        let mut effects = self.reduce(action);
+        if !from_address && (self.selection.pair, self.selection.mode) != location {
+            effects.push(Effect::SetLocation(self.location()));
+        }
+        if let Some((pair, before)) = before {
+            self.teach.record(pair, before);
+        }
+        // Ask the worker why, whenever a node pair is selected with results in hand.
+        if let Some(key @ (pair, source, target, _, _)) = self.explain_key().filter(|k| Some(*k) != explaining) {
+            let _ = key;
+            self.alignment.explained = Some(Explained { pair, source, target, result: None });
+            effects.push(Effect::Post(Request::Explain { pair, source, target }));
+        }
+        // A request to the job worker starts a fresh one if it had died.
+        if effects.iter().any(|e| matches!(e, Effect::Post(_) | Effect::PostFile(..) | Effect::RestartJobWorker)) {
+            self.jobs.worker_stopped = false;
+        }
+        effects
+    }
+
+    fn reduce(&mut self, action: Action) -> Vec<Effect> {
+        let s = self;
+        let mut effects = Vec::new();
+        // A refused link is drawn until the student's next click, or another pair or mode.
+        if matches!(
+            action,
+            Action::Select(
+                SelectAction::ClickSource(_)
+                    | SelectAction::ClickTarget(_)
+                    | SelectAction::ClickLink(..)
+                    | SelectAction::SetMode(_)
+                    | SelectAction::SelectPair(_)
+                    | SelectAction::StepPair(_)
+            ) | Action::Teach(TeachAction::Clear)
+        ) {
+            s.teach.refused = None;
+        }
+        match action {
+            Action::Load(a) => effects.extend(s.load(a)),
+            Action::Train(a) => effects.extend(s.train(a)),
+            Action::Select(a) => s.select(a),
+            Action::Fold(a) => {
+                let k = s.selection.pair;
+                s.folds.apply(a, s.corpus_gen, k, s.corpus.pairs.get(k));
+            }
+            Action::SetLambda(text) => s.lambda.set(text),
+            Action::Teach(a) => s.teaching(a),
+            Action::Find(a) => s.find.apply(a, &s.corpus, &mut s.classroom),
+            Action::Worker { response, now } => s.answer(response, now),
+            Action::Job(a) => effects.extend(s.job_action(a)),
+            Action::SortBy(key) => s.alignment.sort_by(key),
+            Action::Translate(a) => effects.extend(s.translation(a)),
+            Action::Exercise(a) => {
+                if let Some(d) = s.classroom.apply(a, &s.corpus, &s.teach.links) {
+                    let body = DownloadBody::Text { text: d.json.into(), mime: "application/json" };
+                    effects.push(Effect::Download { name: d.name, body });
+                }
+            }
+            Action::Session(a) => effects.extend(s.session_action(a)),
+            Action::Export(file) => effects.extend(s.export(file)),
+        }
+        effects
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::*;
+    use super::*;
+    use crate::io::svg::LinkStyle;
+
+    /// The classroom round trip in the page's state: the instructor exports
+    /// an exercise; opened (dropped), it becomes the corpus with its key
+    /// hidden, in teaching mode; *Check* marks the drawn links; the answers
+    /// file it exports, dropped with another student's, makes the class table.
+    #[test]
+    fn an_exercise_goes_from_instructor_to_student_to_class_table() {
+        use crate::exercise::{Answers, Exercise};
+        let mut s = State::with_sample();
+        let sample = s.corpus.clone();
+        s.apply(Action::Exercise(ExerciseAction::SetPairs("3, 1".into())));
+        let exported = s.apply(Action::Exercise(ExerciseAction::Export));
+        let [Effect::Download { name, body: DownloadBody::Text { text, .. } }] = &exported[..] else {
+            panic!("{exported:?}")
+        };
+        let text = text.to_string();
+        // Dropped (no slot): the head says it is an exercise, not a model.
+        read(&mut s, name, &text, None);
+        assert_eq!(
+            s.slots.slot(Slot::Exercise).message.as_ref().map(|m| m.is_ok()),
+            Some(true),
+            "{:?}",
+            s.slots.slot(Slot::Exercise)
+        );
+        assert_eq!(s.selection.mode, Mode::Teach);
+        assert_eq!(s.corpus.len(), 2);
+        assert_eq!(s.corpus.pairs[0].source, sample.pairs[2].source);
+        assert_eq!(s.corpus.gold_links(), 0, "the key is hidden");
+        assert!(!s.teach.reveal_gold);
+        let exercise = Exercise::from_json(&text, name).unwrap();
+        assert_eq!(s.classroom.open.as_ref().map(|o| &*o.exercise), Some(&exercise));
+        // The student links the key's first link and a wrong one, then checks.
+        let key = exercise.pairs[0].pair.gold[0];
+        let wrong = (0..s.corpus.pairs[0].target.len())
+            .find(|&t| {
+                s.corpus.pairs[0].target.is_phrase(t)
+                    && !exercise.pairs[0].pair.gold.iter().any(|l| (l.source, l.target) == (0, t))
+                    && t != key.target
+            })
+            .unwrap();
+        s.apply(Action::Select(SelectAction::ClickSource(key.source)));
+        s.apply(Action::Select(SelectAction::ClickTarget(key.target)));
+        assert_eq!(s.student_links(), vec![(key.source, key.target)]);
+        s.apply(Action::Exercise(ExerciseAction::Check));
+        let styles = |s: &State| s.drawn_links().iter().map(|l| l.style).collect::<Vec<_>>();
+        let gold = exercise.pairs[0].pair.gold.len();
+        let marked = styles(&s);
+        assert_eq!(marked.iter().filter(|&&st| st == LinkStyle::Correct).count(), 1);
+        assert_eq!(marked.iter().filter(|&&st| st == LinkStyle::Missed).count(), gold - 1);
+        // A new link makes the check stale.
+        s.apply(Action::Select(SelectAction::ClickSource(0)));
+        s.apply(Action::Select(SelectAction::ClickTarget(wrong)));
+        assert!(s.classroom.checks.is_none());
+        // (A refused attempt is drawn too, where it was tried.)
+        assert!(styles(&s).iter().all(|&st| st == LinkStyle::Student || st == LinkStyle::Refused));
+        s.apply(Action::Exercise(ExerciseAction::SetStudent("Ana".into())));
+        let exported = s.apply(Action::Exercise(ExerciseAction::ExportAnswers));
+        let [Effect::Download { name: ana_name, body: DownloadBody::Text { text: ana, .. } }] = &exported[..] else {
+            panic!("{exported:?}")
+        };
+        let ana = ana.to_string();
+        // Another student answered nothing.
+        let ben = Answers::new(&exercise, "Ben", &[]).to_json();
+        read(&mut s, ana_name, &ana, None);
+        read(&mut s, "ben.answers.json", &ben, Some(Slot::Answers));
+        assert_eq!(s.slots.slot(Slot::Answers).message, Some(Ok(format!("2 answers files checked against {name}"))));
+        let class = s.classroom.class.clone().unwrap();
+        assert_eq!(class.students.iter().map(|r| r.student.as_str()).collect::<Vec<_>>(), ["Ana", "Ben"]);
+        assert_eq!(class.students[0].counts.correct, 1);
+        assert_eq!(class.students[1].counts.predicted, 0);
+        // A damaged answers file is named, and the others still count.
+        read(
+            &mut s,
+            "bad.answers.json",
+            "{\"format\": \"treelink-exercise-answers\", \"version\": 1",
+            Some(Slot::Answers),
+        );
+        let status = s.slots.slot(Slot::Answers).message.clone().unwrap().unwrap_err();
+        assert!(status.starts_with("1 of 3 files not counted: bad.answers.json:"), "{status}");
+        assert_eq!(s.classroom.class.as_ref().unwrap().students.len(), 2);
+        // Kept for the next visit: the open exercise, the answers files and the student's name.
+        let session = s.session();
+        let slots: Vec<Slot> = session.files.iter().map(|f| f.slot).collect();
+        assert_eq!(slots, [Slot::Exercise, Slot::Answers, Slot::Answers]);
+        let mut r = State::with_sample();
+        run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
+        assert_eq!(r.classroom.open.as_ref().map(|o| &*o.exercise), Some(&exercise));
+        assert_eq!((r.corpus.as_ref(), r.classroom.student.as_str()), (s.corpus.as_ref(), "Ana"));
+        assert_eq!((r.selection.mode, &r.teach.links), (Mode::Teach, &s.teach.links));
+        assert_eq!(r.classroom.class.as_ref().map(|c| c.students.len()), Some(2));
+        // The sample again: the exercise closes.
+        run(&mut s, Action::Load(LoadAction::LoadSample));
+        assert!(s.classroom.open.is_none());
+        assert!(s.session().files.is_empty(), "a closed exercise is not kept");
+    }
+}

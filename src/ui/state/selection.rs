@@ -1,0 +1,270 @@
+//! What the workbench shows and what is selected in it: the pair, the
+//! mode (what clicking a node does), the selected node pair and the pair
+//! the kernel view compares it with; and a pair the address asked for
+//! before it was loaded.
+
+use serde::{Deserialize, Serialize};
+
+use super::State;
+use crate::corpus::TreePair;
+use crate::io::links::Link;
+use crate::tree::{NodeId, Tree};
+
+/// Which sub-tree pair the selected one is compared with in the kernel view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compare {
+    /// The gold link of the selected source (else target) node, else itself.
+    Auto,
+    Itself,
+    Gold(Link),
+}
+
+/// What clicking nodes does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Mode {
+    /// Select a node pair: explanation and kernel view.
+    Inspect,
+    /// Teaching: the student links nodes by hand.
+    Teach,
+    /// Teaching: step through the model's greedy search.
+    Steps,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 3] = [Mode::Inspect, Mode::Teach, Mode::Steps];
+
+    /// Its name in the page's address (`#pair=12&mode=teach`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Inspect => "inspect",
+            Mode::Teach => "teach",
+            Mode::Steps => "steps",
+        }
+    }
+}
+
+/// The pair shown, the mode and the selected node pair.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Selection {
+    pub pair: usize,
+    pub mode: Mode,
+    pub source: Option<NodeId>,
+    pub target: Option<NodeId>,
+    pub compare: Compare,
+    /// A pair the address asked for beyond the pairs loaded (opened when pairs that have it arrive).
+    pub wanted_pair: Option<usize>,
+}
+
+impl Default for Selection {
+    fn default() -> Self {
+        Selection {
+            pair: 0,
+            mode: Mode::Inspect,
+            source: None,
+            target: None,
+            compare: Compare::Auto,
+            wanted_pair: None,
+        }
+    }
+}
+
+/// What the workbench's clicks, keys and buttons ask.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SelectAction {
+    SelectPair(usize),
+    /// Previous (-1) or next (+1) pair.
+    StepPair(isize),
+    ClickSource(NodeId),
+    ClickTarget(NodeId),
+    /// Clicking a drawn link: select its two nodes (or, teaching, remove it).
+    ClickLink(NodeId, NodeId),
+    Clear,
+    SetMode(Mode),
+    SetCompare(Compare),
+}
+
+/// What a [`SelectAction`] changed, for the sub-states that follow the selection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Selected {
+    /// The node pair (or what it is compared with), or nothing.
+    Nodes,
+    /// The node pair was cleared.
+    Cleared,
+    /// Another pair is shown (the node pair cleared).
+    Pair,
+    /// Another mode (the node pair cleared).
+    Mode,
+}
+
+impl Selection {
+    /// The selection's reducer, for a corpus of `pairs` pairs (clicks on
+    /// nodes and links as they are outside teaching).
+    pub(super) fn apply(&mut self, action: SelectAction, pairs: usize) -> Selected {
+        match action {
+            SelectAction::SelectPair(p) => self.select_pair(p, pairs),
+            SelectAction::StepPair(delta) => self.select_pair((self.pair as isize + delta).max(0) as usize, pairs),
+            SelectAction::ClickSource(n) => {
+                self.source = if self.source == Some(n) { None } else { Some(n) };
+                self.compare = Compare::Auto;
+                Selected::Nodes
+            }
+            SelectAction::ClickTarget(n) => {
+                self.target = if self.target == Some(n) { None } else { Some(n) };
+                self.compare = Compare::Auto;
+                Selected::Nodes
+            }
+            SelectAction::ClickLink(a, b) => {
+                (self.source, self.target, self.compare) = (Some(a), Some(b), Compare::Auto);
+                Selected::Nodes
+            }
+            SelectAction::Clear => self.clear(),
+            SelectAction::SetMode(mode) if mode != self.mode => {
+                self.mode = mode;
+                self.clear();
+                Selected::Mode
+            }
+            SelectAction::SetMode(_) => Selected::Nodes,
+            SelectAction::SetCompare(c) => {
+                self.compare = c;
+                Selected::Nodes
+            }
+        }
+    }
+
+    /// Pair `p`, within the `pairs` loaded.
+    fn select_pair(&mut self, p: usize, pairs: usize) -> Selected {
+        let p = p.min(pairs.saturating_sub(1));
+        if p == self.pair {
+            return Selected::Nodes;
+        }
+        self.pair = p;
+        self.clear();
+        Selected::Pair
+    }
+
+    fn clear(&mut self) -> Selected {
+        (self.source, self.target, self.compare) = (None, None, Compare::Auto);
+        Selected::Cleared
+    }
+
+    /// The sub-tree pair the selection is compared with in `pair` (the one
+    /// shown), as (source, target).
+    pub fn comparison(&self, pair: &TreePair) -> Option<(NodeId, NodeId)> {
+        let (s, t) = (self.source?, self.target?);
+        Some(match self.compare {
+            Compare::Itself => (s, t),
+            Compare::Gold(l) => (l.source, l.target),
+            Compare::Auto => nearest_gold(pair, s, t).map_or((s, t), |l| (l.source, l.target)),
+        })
+    }
+}
+
+/// The gold link a selected node pair `(s, t)` is best compared with: one
+/// at `s`, else at `t`, else at the nearest ancestor of `s` (then of `t`),
+/// else the first: a wrong link is compared with a gold one, not with itself.
+/// `None` only when the pair has no gold link.
+fn nearest_gold(pair: &TreePair, s: NodeId, t: NodeId) -> Option<&Link> {
+    let gold = &pair.gold;
+    let at_source = |n: NodeId| gold.iter().find(|l| l.source == n);
+    let at_target = |n: NodeId| gold.iter().find(|l| l.target == n);
+    let up = |tree: &Tree, n: NodeId| -> Vec<NodeId> {
+        if n < tree.len() {
+            tree.ancestors(n).collect()
+        } else {
+            Vec::new()
+        }
+    };
+    at_source(s)
+        .or_else(|| at_target(t))
+        .or_else(|| up(&pair.source, s).into_iter().find_map(at_source))
+        .or_else(|| up(&pair.target, t).into_iter().find_map(at_target))
+        .or_else(|| gold.first())
+}
+
+impl State {
+    /// A [`SelectAction`]: teaching takes the clicks on nodes and links;
+    /// the rest is the selection's, and what follows it (the explanation,
+    /// the teaching panel's message and step) follows here.
+    pub(super) fn select(&mut self, action: SelectAction) {
+        match (action, self.selection.mode) {
+            (SelectAction::ClickSource(n), Mode::Teach) => self.teach_source(n),
+            (SelectAction::ClickTarget(n), Mode::Teach) => self.teach_target(n),
+            (SelectAction::ClickLink(a, b), Mode::Teach) => self.teach_remove(a, b),
+            _ => {
+                let selected = self.selection.apply(action, self.corpus.len());
+                self.selection_changed(selected);
+            }
+        }
+    }
+
+    /// What follows the selection: a cleared node pair has no explanation
+    /// and no pending teaching click; another pair or mode starts the
+    /// teaching panel afresh.
+    pub(super) fn selection_changed(&mut self, selected: Selected) {
+        if selected == Selected::Nodes {
+            return;
+        }
+        self.alignment.explained = None;
+        self.teach.pending = None;
+        if selected != Selected::Cleared {
+            self.teach.message = None;
+        }
+        if selected == Selected::Pair {
+            self.teach.step = 0;
+        }
+    }
+
+    /// Shows pair `p` (within the pairs loaded).
+    pub(super) fn select_pair(&mut self, p: usize) {
+        let selected = self.selection.apply(SelectAction::SelectPair(p), self.corpus.len());
+        self.selection_changed(selected);
+    }
+
+    /// Clears the selected node pair.
+    pub(super) fn clear_selection(&mut self) {
+        let selected = self.selection.apply(SelectAction::Clear, self.corpus.len());
+        self.selection_changed(selected);
+    }
+
+    /// The sub-tree pair the selection is compared with, as (source, target).
+    pub fn comparison(&self) -> Option<(NodeId, NodeId)> {
+        self.selection.comparison(self.corpus.pairs.get(self.selection.pair)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+    use super::*;
+
+    #[test]
+    fn pairs_are_selected_within_the_corpus() {
+        let mut s = State::with_sample();
+        let n = s.corpus.len();
+        assert!(n > 2, "the sample has {n} pairs");
+        s.apply(Action::Select(SelectAction::StepPair(-1)));
+        assert_eq!(s.selection.pair, 0);
+        s.apply(Action::Select(SelectAction::ClickSource(1)));
+        assert_eq!(s.selection.source, Some(1));
+        s.apply(Action::Select(SelectAction::SelectPair(n + 7)));
+        assert_eq!(s.selection.pair, n - 1);
+        assert_eq!(s.selection.source, None, "a new pair clears the selection");
+        s.apply(Action::Select(SelectAction::StepPair(1)));
+        assert_eq!(s.selection.pair, n - 1);
+    }
+
+    #[test]
+    fn a_wrong_link_is_compared_with_the_nearest_gold_link_not_itself() {
+        let mut s = State::with_sample();
+        // Pair 1's one gold link is 0-0. CARD (2) ↔ a target POS: no gold link at either node.
+        s.apply(Action::Select(SelectAction::ClickSource(2)));
+        s.apply(Action::Select(SelectAction::ClickTarget(3)));
+        assert_eq!(s.comparison(), Some((0, 0)), "the gold link of the nearest linked ancestor");
+        s.apply(Action::Select(SelectAction::SetCompare(Compare::Itself)));
+        assert_eq!(s.comparison(), Some((2, 3)));
+        // A pair without gold links compares with itself (nothing else to compare with).
+        let mut p = s.corpus.pairs[0].clone();
+        p.gold.clear();
+        assert!(nearest_gold(&p, 2, 3).is_none());
+    }
+}

@@ -1,0 +1,839 @@
+//! The page's file inputs ([`Slot`]s): the files last given to each, what
+//! the file worker said of them, and the files in use, the last ones that
+//! read: a file that does not read never replaces them. A file given is
+//! routed to its slot by name (a `.json` file by its header), kept as
+//! text and checked by the file worker ([`LoadRequest`], `ui::load`),
+//! together with the files it is read with; the answer sets each slot's
+//! status ([`Slots::answered`]), and the corpus it brings is the root's.
+
+use super::{FileHandle, Shared};
+use crate::app::files::{FileKind, SNIFF_BYTES};
+use crate::corpus::{Corpus, TreePair};
+use crate::io::links::swap_links_text;
+use crate::io::tiger::PairIds;
+use crate::ui::ids::JobId;
+pub use crate::ui::load::Slot;
+use crate::ui::load::{CorpusOrigin, FileText, LoadAnswer, LoadRequest};
+use crate::ui::protocol::{CorpusText, LexiconFiles, NamedText};
+
+/// Whether a `.json` file is a translation model, by its `format` header
+/// (both model files write it first): a typed sniff, not a substring search.
+pub fn is_mt_model(head: &str) -> bool {
+    FileKind::sniff(FileKind::AlignmentModel, head) == FileKind::TranslationModel
+}
+
+/// A file the user gave, kept so a later file can complete it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Upload {
+    pub name: String,
+    pub text: Shared<str>,
+}
+
+impl Upload {
+    pub(super) fn named(&self) -> NamedText {
+        NamedText { name: self.name.clone(), text: self.text.to_string() }
+    }
+}
+
+/// What a slot shows: the files last given and either a summary or an
+/// error, and the files in use (the last ones that read): a file that does
+/// not read never replaces them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SlotStatus {
+    /// The files last given (being checked, or checked).
+    pub files: Vec<Upload>,
+    pub message: Option<Result<String, String>>,
+    /// The file worker is checking its files.
+    pub checking: bool,
+    /// The files in use: the last ones that read without error.
+    pub kept: Vec<Upload>,
+    /// What the files in use were found to hold.
+    pub kept_summary: Option<String>,
+    /// A file that read but deserves a warning (a lexical table covering few words).
+    pub warning: Option<String>,
+    /// Counts the files given, so that an answer about files given before
+    /// the last ones (several checks in flight) is not taken for theirs.
+    pub given: u32,
+    /// Trees that read but made no pairs (their other side is missing or
+    /// was refused): kept for their pair, not in use.
+    pub waiting: bool,
+}
+
+impl SlotStatus {
+    /// The file in use (the last that read without error).
+    pub(super) fn ok_file(&self) -> Option<&Upload> {
+        self.kept.last()
+    }
+
+    /// After an error: what is still in use, shown next to the error.
+    pub fn still_in_use(&self) -> Option<String> {
+        match (&self.message, &self.kept_summary) {
+            (Some(Err(_)), Some(summary)) if self.waiting => Some(format!("kept for its pair, not in use: {summary}")),
+            (Some(Err(_)), Some(summary)) => Some(format!("still in use: {summary}")),
+            _ => None,
+        }
+    }
+
+    /// The checked files read: they are the ones in use now.
+    pub(super) fn keep(&mut self, summary: &str) {
+        self.kept = self.files.clone();
+        self.kept_summary = Some(summary.to_string());
+    }
+}
+
+/// The page's file inputs.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Slots {
+    /// Status of each [`Slot`], indexed as in [`Slot::ALL`].
+    pub statuses: [SlotStatus; 12],
+    /// A message about a file that fits no slot.
+    pub stray: Option<String>,
+    /// The built-in sample is being read by the file worker (this request).
+    pub sample_loading: Option<JobId>,
+}
+
+/// What the Data panel, the page's effects and the file worker's answers
+/// do to the files: give them, read them, check them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LoadAction {
+    /// Files picked for `slot` (or dropped: routed by name), held unread by
+    /// the page: each is read as text (`Effect::ReadFile`), or a
+    /// translation model goes to the job worker unread.
+    FilesGiven {
+        files: Vec<(String, FileHandle)>,
+        slot: Option<Slot>,
+    },
+    /// A file's text; `slot` when it was picked for one, else routed by name.
+    FileRead {
+        name: String,
+        text: String,
+        slot: Option<Slot>,
+    },
+    /// A file that could not be read as text: the error (naming the file) goes
+    /// next to the input it was meant for (picked for `slot`, or by its name).
+    FileFailed {
+        name: String,
+        error: String,
+        slot: Option<Slot>,
+    },
+    /// A translation model file, handed to the worker unread.
+    MtFilePicked {
+        name: String,
+        file: FileHandle,
+    },
+    /// The file worker's answer, with the corpus it built (received in parts).
+    Loaded {
+        answer: Box<LoadAnswer>,
+        corpus: Option<(Corpus, Option<Vec<PairIds>>)>,
+    },
+    /// The file worker failed (or its answer did not decode): what it was checking stays unread.
+    LoadFailed(String),
+    LoadSample,
+    /// Read the loaded pairs the other way (target as source), with every
+    /// per-side file: trees, links, lexical tables, word links.
+    SwapSides,
+}
+
+/// Where a file read goes once kept in its slot.
+pub(super) enum Routed {
+    /// To the file worker, to check this slot (with the files read with it).
+    Check(Slot),
+    /// A translation model's text, to the job worker, which reads and keeps it.
+    TranslationModel { name: String, text: Shared<str> },
+}
+
+impl Slots {
+    pub fn slot(&self, slot: Slot) -> &SlotStatus {
+        &self.statuses[slot as usize]
+    }
+
+    pub(super) fn slot_mut(&mut self, slot: Slot) -> &mut SlotStatus {
+        &mut self.statuses[slot as usize]
+    }
+
+    /// The name of the slot's file, if it read without error.
+    pub fn ok_name(&self, slot: Slot) -> Option<&str> {
+        self.slot(slot).ok_file().map(|u| u.name.as_str())
+    }
+
+    /// The uploaded lexical files that read without error (copies: for a request).
+    pub fn lexicon_files(&self) -> LexiconFiles {
+        let ok = |s: Slot| self.slot(s).ok_file().map(Upload::named);
+        LexiconFiles { s2t: ok(Slot::LexS2t), t2s: ok(Slot::LexT2s), word_links: ok(Slot::WordLinks) }
+    }
+
+    /// The uploaded ARPA language model, if it read without error (a copy: for a request).
+    pub fn lm_file(&self) -> Option<NamedText> {
+        self.slot(Slot::Lm).ok_file().map(Upload::named)
+    }
+
+    /// Files (or the sample) are being read: a restored session waits for them.
+    pub fn reading(&self) -> bool {
+        self.sample_loading.is_some() || Slot::ALL.iter().any(|&s| self.slot(s).checking)
+    }
+
+    /// Keeps a file's text in its slot, and says where it goes next: to
+    /// the file worker, or (a translation model) to the job worker; `None`
+    /// when it fits no slot (said in `stray`) or is empty.
+    pub(super) fn file_read(&mut self, name: String, text: String, slot: Option<Slot>) -> Option<Routed> {
+        // Both model files are .json: the header says which one this is.
+        let slot = match slot.or_else(|| Slot::of_file(&name)) {
+            Some(Slot::Model) => {
+                let head = text.get(..SNIFF_BYTES).unwrap_or(&text);
+                Some(Slot::of_kind(FileKind::sniff(FileKind::AlignmentModel, head)))
+            }
+            other => other,
+        };
+        let Some(slot) = slot else {
+            self.stray = Some(format!(
+                "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, Moses lex.e2f/lex.f2e, aligned.* word alignment, \
+                 ARPA language model, or model or exercise .json file; nothing was loaded from it"
+            ));
+            return None;
+        };
+        self.stray = None;
+        let text_is_empty = text.is_empty();
+        let upload = Upload { name: name.clone(), text: text.into() };
+        let status = self.slot_mut(slot);
+        status.given = status.given.wrapping_add(1);
+        match slot {
+            // Tiger input takes three files; same-named files replace each
+            // other, and a file after a complete set of three starts a new set.
+            Slot::Tiger => {
+                if status.files.len() >= 3 {
+                    status.files.clear();
+                }
+                status.files.retain(|u| u.name != name);
+                status.files.push(upload);
+            }
+            // A class's answers files gather; a file of the same name replaces its earlier copy.
+            Slot::Answers => {
+                status.files.retain(|u| u.name != name);
+                status.files.push(upload);
+            }
+            _ => status.files = vec![upload],
+        }
+        if slot == Slot::TranslationModel {
+            if text_is_empty {
+                status.message = Some(Err(format!("{name}:1:1: the file is empty; nothing was loaded from it")));
+                return None;
+            }
+            // Read by the job worker, which keeps the model.
+            status.message = Some(Ok(format!("{name}: reading it in the worker…")));
+            return status
+                .files
+                .last()
+                .map(|u| Routed::TranslationModel { name: u.name.clone(), text: u.text.clone() });
+        }
+        status.message = None;
+        status.checking = true;
+        // Files of the trees' group that were refused (gold links given
+        // before their trees, say) are checked again with this one: the
+        // refusal may have been for want of it.
+        for other in Slot::TREES_GROUP {
+            let s = self.slot_mut(other);
+            if other != slot && matches!(s.message, Some(Err(_))) && s.files != s.kept {
+                s.checking = true;
+            }
+        }
+        Some(Routed::Check(slot))
+    }
+
+    /// A file that could not be read: what was loaded from its input stays;
+    /// only its status says what went wrong.
+    pub(super) fn file_failed(&mut self, name: &str, error: String, slot: Option<Slot>) {
+        match slot.or_else(|| Slot::of_file(name)) {
+            Some(slot) => {
+                self.stray = None;
+                self.slot_mut(slot).message = Some(Err(error));
+            }
+            None => self.stray = Some(error),
+        }
+    }
+
+    /// The file worker failed: what it was checking stays unread.
+    pub(super) fn load_failed(&mut self, message: &str) {
+        self.sample_loading = None;
+        for slot in Slot::ALL {
+            let status = self.slot_mut(slot);
+            if std::mem::take(&mut status.checking) {
+                status.message = Some(Err(format!("not read: {message}")));
+            }
+        }
+    }
+
+    /// A translation model file given unread: the job worker reads it.
+    pub(super) fn mt_file_picked(&mut self, name: &str) {
+        self.stray = None;
+        let status = self.slot_mut(Slot::TranslationModel);
+        status.files.clear();
+        status.message = Some(Ok(format!("{name}: reading it in the worker…")));
+    }
+
+    /// What the file worker needs to check slot `changed`: its files and
+    /// those checked with them; `corpus` is the pairs loaded now.
+    pub(super) fn load_request(&self, changed: Slot, corpus: &Corpus) -> LoadRequest {
+        let slots: &[Slot] = match changed {
+            Slot::Source | Slot::Target | Slot::Gold => &Slot::TREES_GROUP,
+            Slot::Tiger => &[Slot::Tiger, Slot::WordLinks],
+            // Answers are checked against the open exercise's file.
+            Slot::Answers => &[Slot::Exercise, Slot::Answers],
+            _ => std::slice::from_ref(&changed),
+        };
+        // The new files of the changed slot (and of those still being
+        // checked: files dropped together), with the files in use of the others.
+        // Refused files of the group checked again with it (see `file_read`).
+        let retrying = |s: Slot| {
+            let status = self.slot(s);
+            s != changed && status.checking && matches!(status.message, Some(Err(_)))
+        };
+        let texts = |files: &[Upload]| -> Vec<FileText> {
+            files.iter().map(|u| FileText { name: u.name.clone(), text: u.text.to_string() }).collect()
+        };
+        let retry = slots.iter().filter(|&&s| retrying(s)).map(|&s| (s, texts(&self.slot(s).files))).collect();
+        let files = slots
+            .iter()
+            .map(|&s| {
+                let status = self.slot(s);
+                (s, if s == changed || (status.checking && !retrying(s)) { &status.files } else { &status.kept })
+            })
+            .filter(|(_, files)| !files.is_empty())
+            .map(|(s, files)| (s, texts(files)))
+            .collect();
+        // Gold links without uploaded trees go with the trees loaded now.
+        let uploaded_trees = [Slot::Source, Slot::Target].iter().all(|&s| self.slot(s).ok_file().is_some());
+        let current = (changed == Slot::Gold && !uploaded_trees).then(|| {
+            let text = CorpusText::of(corpus);
+            (text.source, text.target)
+        });
+        // A lexical table's coverage is counted over the words it is conditioned on.
+        let side = |words: fn(&TreePair) -> &[String]| -> Vec<String> {
+            corpus.pairs.iter().flat_map(|p| words(p).iter().cloned()).collect()
+        };
+        let words = match changed {
+            Slot::LexS2t => side(|p| p.source.words()),
+            Slot::LexT2s => side(|p| p.target.words()),
+            _ => Vec::new(),
+        };
+        // Which slots' last given files go (the others' files in use).
+        let given = (slots.iter())
+            .filter(|&&s| s == changed || self.slot(s).checking)
+            .map(|&s| (s, self.slot(s).given))
+            .collect();
+        LoadRequest { changed, files, current, lengths: corpus.sentence_lengths(), words, retry, given, sample: false }
+    }
+
+    /// The file worker's answer, applied to each checked slot's status
+    /// (the corpus it brings is the root's).
+    pub(super) fn answered(&mut self, answer: &LoadAnswer) {
+        let tiger_imported = matches!(answer.corpus, Some((CorpusOrigin::Tiger, _)));
+        let new_corpus = answer.corpus.is_some();
+        // The slots answered, and whether about files just given.
+        let mut answered: Vec<(Slot, bool)> = Vec::new();
+        for (slot, status) in answer.statuses.iter().cloned() {
+            let s = self.slot_mut(slot);
+            let about_given = answer.given.iter().find(|(g, _)| *g == slot).map(|&(_, n)| n);
+            if about_given.is_some_and(|n| n != s.given) {
+                continue; // files given since are being checked
+            }
+            answered.push((slot, about_given.is_some()));
+            if about_given.is_some() {
+                s.checking = false;
+                // The warning goes with the files in use.
+                if status.is_ok() {
+                    s.warning = answer.warnings.iter().find(|(w, _)| *w == slot).map(|(_, w)| w.clone());
+                }
+                // Its new files were checked: in use if they read (a Tiger
+                // set once it imported, not while it waits for its third file).
+                if let (Ok(summary), true) = (&status, slot != Slot::Tiger || tiger_imported) {
+                    s.keep(summary);
+                }
+                s.message = Some(status);
+                continue;
+            }
+            // Checked again with the files in use: the last upload's error stays shown.
+            match status {
+                Ok(summary) => {
+                    if !matches!(s.message, Some(Err(_))) {
+                        s.message = Some(Ok(summary.clone()));
+                    }
+                    s.kept_summary = Some(summary);
+                }
+                Err(e) => {
+                    // Word links that do not fit the new pairs are no longer in use.
+                    if slot == Slot::WordLinks && new_corpus {
+                        s.kept.clear();
+                        s.kept_summary = None;
+                    }
+                    s.message = Some(Err(e));
+                }
+            }
+        }
+        let from_trees = matches!(answer.corpus, Some((CorpusOrigin::Trees { .. }, _)));
+        self.mark_waiting_trees(&answered, from_trees);
+        self.pair_tables();
+    }
+
+    /// Source or target trees that read but made no pairs are kept for
+    /// their pair, and say so: the pairs shown are still the ones before.
+    /// Pairs made from the trees (`from_trees`; not gold links for the trees
+    /// shown) put both kept tree files in use.
+    /// `answered`: the slots the answer was taken for, and whether about files just given.
+    fn mark_waiting_trees(&mut self, answered: &[(Slot, bool)], from_trees: bool) {
+        for (slot, other) in [(Slot::Source, Slot::Target), (Slot::Target, Slot::Source)] {
+            let Some(&(_, given)) = answered.iter().find(|(s, _)| *s == slot) else { continue };
+            if from_trees {
+                self.slot_mut(slot).waiting = false;
+                continue;
+            }
+            let kept_now = given && matches!(self.slot(slot).message, Some(Ok(_)));
+            if !(kept_now || self.slot(slot).waiting) {
+                continue;
+            }
+            let side = if other == Slot::Source { "source" } else { "target" };
+            let why = if matches!(self.slot(other).message, Some(Err(_))) {
+                format!("its {side} trees were refused")
+            } else if matches!(self.slot(Slot::Gold).message, Some(Err(_))) && !self.slot(other).kept.is_empty() {
+                "the gold links given with it were refused".to_string()
+            } else if self.slot(other).kept.is_empty() {
+                format!("no {side} trees yet")
+            } else {
+                continue;
+            };
+            let s = self.slot_mut(slot);
+            s.waiting = true;
+            if let (Some(Ok(_)), Some(summary)) = (&s.message, &s.kept_summary) {
+                s.message = Some(Ok(format!("{summary}; not in use: {why} (the pairs shown stay)")));
+            }
+        }
+    }
+
+    /// Notes on a lone table that the other one is needed too.
+    fn pair_tables(&mut self) {
+        for (slot, other) in [(Slot::LexS2t, "p(s|t)"), (Slot::LexT2s, "p(t|s)")] {
+            let partner = if slot == Slot::LexS2t { Slot::LexT2s } else { Slot::LexS2t };
+            let has_partner = self.slot(partner).ok_file().is_some();
+            if let Some(Ok(m)) = &mut self.slot_mut(slot).message {
+                let waiting = format!(" (waiting for the {other} table)");
+                if has_partner {
+                    if let Some(stripped) = m.strip_suffix(&waiting) {
+                        *m = stripped.to_string();
+                    }
+                } else if !m.ends_with(&waiting) {
+                    m.push_str(&waiting);
+                }
+            }
+        }
+    }
+
+    /// The pairs were swapped: trees and lexical tables trade slots, gold
+    /// and word links are reversed ([`swap_links_text`]), so later loads
+    /// and requests agree with the pairs.
+    pub(super) fn swap_sides(&mut self) {
+        self.statuses.swap(Slot::Source as usize, Slot::Target as usize);
+        self.statuses.swap(Slot::LexS2t as usize, Slot::LexT2s as usize);
+        for slot in [Slot::Gold, Slot::WordLinks] {
+            let status = self.slot_mut(slot);
+            for u in status.files.iter_mut().chain(status.kept.iter_mut()) {
+                u.text = swap_links_text(&u.text).into();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::super::*;
+    use super::*;
+    use crate::align::model::TrainOptions;
+    use crate::io::links::write_links;
+    use crate::ui::load;
+
+    #[test]
+    fn dropped_files_are_checked_by_the_file_worker_and_routed_by_kind() {
+        let mut s = State::with_sample();
+        // The reducer only keeps the text and asks for a check: nothing is parsed on the page.
+        let effects = s.apply(Action::Load(LoadAction::FileRead {
+            name: "x.src".into(),
+            text: "(S (A a))\n".into(),
+            slot: None,
+        }));
+        let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
+        assert_eq!(request.changed, Slot::Source);
+        assert_eq!(
+            request.files,
+            vec![(Slot::Source, vec![FileText { name: "x.src".into(), text: "(S (A a))\n".into() }])]
+        );
+        assert!(s.slots.slot(Slot::Source).checking && s.slots.slot(Slot::Source).message.is_none());
+        let mut s = State::with_sample();
+        read(&mut s, "x.src", "(S (A a))\n", None);
+        // Alone, the source is kept for its target, not in use.
+        assert_eq!(
+            s.slots.slot(Slot::Source).message,
+            Some(Ok("x.src: 1 tree, 2 nodes; not in use: no target trees yet (the pairs shown stay)".into()))
+        );
+        assert!(!s.slots.slot(Slot::Source).checking);
+        read(&mut s, "x.trg", "(S (B b)\n", None);
+        let message = s.slots.slot(Slot::Target).message.clone();
+        assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.trg:2:1: expected ')'")), "{message:?}");
+        assert!(s.corpus.len() > 1, "a broken file keeps the corpus");
+        let gen = s.corpus_gen;
+        read(&mut s, "x.trg", "(S (B b))\n", None);
+        assert_eq!(s.corpus.len(), 1);
+        assert_eq!(s.corpus_gen, gen.next());
+        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
+        // A link outside the trees: the error is shown by the file it is in (its typed origin).
+        read(&mut s, "x.gold", "0-99\n", None);
+        let message = s.slots.slot(Slot::Gold).message.clone();
+        assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.gold:1:1: link 0-99")), "{message:?}");
+        assert!(matches!(s.slots.slot(Slot::Source).message, Some(Ok(_))));
+        read(&mut s, "x.gold", "0-0\n", None);
+        assert_eq!((s.corpus.gold_links(), s.corpus_gen), (1, gen.next()), "the same trees with gold links");
+        assert!(read(&mut s, "notes.txt", "", None).is_empty());
+        assert!(s.slots.stray.as_deref().is_some_and(|m| m.starts_with("notes.txt: expected")));
+        // A .json file is told by its format header, not its name, and goes to the job worker unread.
+        let mt = "{\"format\":\"treelink-mt\",\"version\":1}";
+        let effects = read(&mut s, "m.json", mt, None);
+        assert!(
+            matches!(&effects[..], [Effect::Post(Request::LoadMt { model, .. })] if model.name == "m.json"),
+            "{effects:?}"
+        );
+        assert!(s.mt.upload.as_ref().is_some_and(|u| u.name == "m.json"));
+        assert_eq!(s.slots.slot(Slot::Model).files.len(), 0);
+        assert_eq!(Slot::of_file("lex.e2f"), Some(Slot::LexS2t));
+        assert_eq!(Slot::of_file("model.tlmt"), Some(Slot::TranslationModel));
+        assert_eq!(Slot::of_file("aligned.grow-diag-final-and"), Some(Slot::WordLinks));
+        // A lone lexical table waits for its partner.
+        read(&mut s, "lex.e2f", "a b 0.5\n", None);
+        assert_eq!(s.slots.slot(Slot::LexS2t).message, Some(Ok("lex.e2f: 1 entries; covers 0 of 1 source word types (0%) and 0 of 1 tokens (0%) (waiting for the p(s|t) table)".into())));
+        // The file worker failing leaves what it was checking unread, and the corpus as it was.
+        s.apply(Action::Load(LoadAction::FileRead { name: "y.src".into(), text: "(S (A a))\n".into(), slot: None }));
+        s.apply(Action::Load(LoadAction::LoadFailed("the file worker stopped".into())));
+        assert_eq!(s.slots.slot(Slot::Source).message, Some(Err("not read: the file worker stopped".into())));
+        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
+    }
+
+    /// An alignment model file trained on the sample (the plain kernel, few examples: quick).
+    fn small_alignment_model() -> String {
+        use crate::app::alignment::{lexicon_source, train_model};
+        let options = TrainOptions { spec: "plain".parse().unwrap(), max_examples: 40, ..TrainOptions::default() };
+        let source = lexicon_source(None, None, Vec::new(), Default::default());
+        let model = train_model(&load::sample(), None, source, &[options], &mut crate::progress::Quiet).unwrap();
+        model.to_json()
+    }
+
+    /// What is in use from `slot`, as the requests and the views read it.
+    fn in_use(s: &State, slot: Slot) -> String {
+        let corpus = format!("{} {:?}", s.corpus_name, s.corpus.pairs.iter().map(|p| p.gold.len()).collect::<Vec<_>>());
+        match slot {
+            Slot::Source | Slot::Target | Slot::Gold | Slot::Tiger => corpus,
+            Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => format!("{:?}", s.slots.lexicon_files()),
+            Slot::Lm => format!("{:?}", s.slots.lm_file()),
+            Slot::Model => format!("{:?}", s.alignment.model),
+            Slot::TranslationModel => format!("{:?}", s.mt.held.as_ref().map(|h| (&h.name, &h.summary))),
+            Slot::Exercise | Slot::Answers => format!(
+                "{:?} {:?}",
+                s.classroom.open.as_ref().map(|o| &o.file),
+                s.classroom.class.as_ref().map(|c| c.students.len())
+            ),
+        }
+    }
+
+    /// Item 7 of issue 14: for every input, a good file, then a bad one
+    /// for the same input: what was loaded stays in use and the error is
+    /// shown next to that input, with what is still in use.
+    #[test]
+    fn a_file_that_does_not_read_never_replaces_the_one_in_use_in_any_slot() {
+        let lm = crate::mt::lm::write_arpa(&crate::mt::lm::NgramLm::train_text("a b c\nb c a\n", 2).unwrap());
+        let model = small_alignment_model();
+        let good_and_bad: [(Slot, &str, &str, &str); 8] = [
+            (Slot::Source, "y.src", "(S (A a) (B b))\n", "(S (A a)\n"),
+            (Slot::Target, "y.trg", "(T (C c))\n", "(T (C c)\n"),
+            (Slot::Gold, "y.gold", "0-0 1-1\n", "0-99\n"),
+            (Slot::LexS2t, "lex.e2f", "c a 0.5\n", "c a 0.5 0.2\n"),
+            (Slot::LexT2s, "lex.f2e", "a c 0.5\n", "a c two\n"),
+            (Slot::WordLinks, "aligned.gdfa", "0-0\n", "0-0 7-7\n"),
+            (Slot::Lm, "lm.arpa", &lm, "\\data\\\nngram 1=x\n"),
+            (Slot::Model, "m.json", &model, "{\"format\": \"treelink-alignment-model\""),
+        ];
+        let mut s = State::with_sample();
+        for &(slot, name, good, bad) in &good_and_bad {
+            read(&mut s, name, good, Some(slot));
+            assert!(matches!(s.slots.slot(slot).message, Some(Ok(_))), "{slot:?}: {:?}", s.slots.slot(slot).message);
+            let before = in_use(&s, slot);
+            let corpus = s.corpus.clone();
+            read(&mut s, &format!("bad-{name}"), bad, Some(slot));
+            let status = s.slots.slot(slot);
+            assert!(
+                matches!(&status.message, Some(Err(e)) if e.starts_with(&format!("bad-{name}:"))),
+                "{slot:?}: the error is shown next to its input, naming its file: {:?}",
+                status.message
+            );
+            assert_eq!(in_use(&s, slot), before, "{slot:?}: the good file stays in use");
+            assert!(Rc::ptr_eq(&corpus, &s.corpus), "{slot:?}: the pairs loaded stay");
+            let still = status.still_in_use().unwrap_or_default();
+            // A source alone makes no pairs: it is kept for its target, not in use.
+            let kept = if slot == Slot::Source { "kept for its pair, not in use" } else { "still in use" };
+            assert!(still.starts_with(&format!("{kept}: {name}")), "{slot:?}: {still}");
+            // An empty file is refused alike.
+            read(&mut s, name, "", Some(slot));
+            assert_eq!(in_use(&s, slot), before, "{slot:?}: an empty file");
+        }
+        // The refused source was not used with the next good file: the pairs come from the good ones.
+        assert_eq!(s.corpus_name, "Uploaded y.src / y.trg");
+        read(&mut s, "z.gold", "0-0\n", Some(Slot::Gold));
+        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (1, 1), "{}", s.corpus_summary());
+        assert!(s.slots.lexicon_files().s2t.is_some_and(|f| f.name == "lex.e2f"));
+        // The translation model is read by the job worker: one that fails to read leaves the held one.
+        let effects = read(&mut s, "mt.json", "{\"format\":\"treelink-mt\",\"version\":1}", None);
+        let [Effect::Post(Request::LoadMt { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
+        let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: None };
+        s.apply(Action::Worker { response: ready, now: 1.0 });
+        let before = in_use(&s, Slot::TranslationModel);
+        let effects = s.apply(Action::Load(LoadAction::MtFilePicked { name: "bad.tlmt".into(), file: FileHandle(3) }));
+        let [Effect::PostFile(Request::LoadMtFile { job, .. }, _)] = effects.as_slice() else { panic!("{effects:?}") };
+        let failed = Response::Failed { job: Some(*job), message: "bad.tlmt: not a translation model".into() };
+        s.apply(Action::Worker { response: failed, now: 2.0 });
+        assert_eq!(in_use(&s, Slot::TranslationModel), before);
+        let status = s.slots.slot(Slot::TranslationModel);
+        assert!(matches!(&status.message, Some(Err(e)) if e.starts_with("bad.tlmt:")), "{:?}", status.message);
+        assert_eq!(status.still_in_use().as_deref(), Some("still in use: mt.json: MS"));
+        // The classroom's inputs: an exercise (its pairs become the corpus)
+        // and students' answers to it.
+        use crate::exercise::{Answers, Exercise};
+        let exercise = Exercise::new(&load::sample(), &[1, 3], "Two pairs", "", false).unwrap();
+        let answers = Answers::new(&exercise, "Ana", &[]).to_json();
+        let exercise = exercise.to_json();
+        let classroom: [(Slot, &str, &str, &str); 2] = [
+            (Slot::Exercise, "ex.json", &exercise, "{\"format\": \"treelink-exercise\", \"version\": 1, \"pairs\": 3}"),
+            (Slot::Answers, "ana.answers.json", &answers, "{\"format\": \"treelink-answers\""),
+        ];
+        for &(slot, name, good, bad) in &classroom {
+            read(&mut s, name, good, Some(slot));
+            assert!(matches!(s.slots.slot(slot).message, Some(Ok(_))), "{slot:?}: {:?}", s.slots.slot(slot).message);
+            let (before, corpus) = (in_use(&s, slot), s.corpus.clone());
+            read(&mut s, &format!("bad-{name}"), bad, Some(slot));
+            let status = s.slots.slot(slot);
+            assert!(
+                // Answers gather: the class table counts the files that read.
+                matches!(&status.message, Some(Err(e)) if e.starts_with(&format!("bad-{name}:"))
+                    || e.starts_with(&format!("1 of 2 files not counted: bad-{name}:1:"))),
+                "{slot:?}: {:?}",
+                status.message
+            );
+            assert_eq!(in_use(&s, slot), before, "{slot:?}: the good file stays in use");
+            assert!(Rc::ptr_eq(&corpus, &s.corpus), "{slot:?}: the pairs loaded stay");
+        }
+        assert_eq!((s.corpus.len(), s.classroom.class.as_ref().map(|c| c.students.len())), (2, Some(1)));
+    }
+
+    /// Files of the trees' group may come in any order: gold links given
+    /// before their target trees are refused against the pairs loaded then,
+    /// and taken once the trees come. A refused file that is refused again
+    /// does not hold back the others: they go with the file in use.
+    #[test]
+    fn gold_links_before_their_trees_are_taken_when_the_trees_come() {
+        let mut s = State::with_sample();
+        read(&mut s, "x.src", "(S (A a) (B b))\n(S (A a))\n", Some(Slot::Source));
+        read(&mut s, "x.gold", "0-0 1-1\n0-0\n", Some(Slot::Gold));
+        assert!(matches!(s.slots.slot(Slot::Gold).message, Some(Err(_))), "{:?}", s.slots.slot(Slot::Gold).message);
+        read(&mut s, "x.trg", "(T (C c) (D d))\n(T (C c))\n", Some(Slot::Target));
+        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
+        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
+        assert!(matches!(s.slots.slot(Slot::Gold).message, Some(Ok(_))), "{:?}", s.slots.slot(Slot::Gold).message);
+        assert_eq!(s.slots.ok_name(Slot::Gold), Some("x.gold"));
+        // Gold links that do not fit these trees stay refused; new trees
+        // of the same shape still load, with the gold links in use.
+        read(&mut s, "bad.gold", "0-99\n0-0\n", Some(Slot::Gold));
+        assert!(matches!(&s.slots.slot(Slot::Gold).message, Some(Err(e)) if e.starts_with("bad.gold:1:")));
+        read(&mut s, "y.src", "(S (A x) (B y))\n(S (A z))\n", Some(Slot::Source));
+        assert_eq!(s.corpus_name, "Uploaded y.src / x.trg");
+        assert_eq!(s.corpus.gold_links(), 3);
+        assert_eq!(s.corpus.pairs[0].source.words(), ["x", "y"]);
+        assert!(matches!(&s.slots.slot(Slot::Gold).message, Some(Err(e)) if e.starts_with("bad.gold:1:")));
+        assert_eq!(s.slots.ok_name(Slot::Gold), Some("x.gold"));
+    }
+
+    /// Trees that read alone but make no pairs (the other side missing or
+    /// refused) are kept for their pair and say they are not in use; the
+    /// pairs they then make put them in use, and an error after that says
+    /// which files are still in use.
+    #[test]
+    fn trees_that_make_no_pairs_say_they_are_not_in_use() {
+        let mut s = State::with_sample();
+        let corpus = s.corpus.clone();
+        let message = |s: &State, slot: Slot| match &s.slots.slot(slot).message {
+            Some(Ok(m) | Err(m)) => m.clone(),
+            None => String::new(),
+        };
+        read(&mut s, "x.trg", "(T (C c))\n(T (C c))\n", Some(Slot::Target));
+        assert_eq!(
+            message(&s, Slot::Target),
+            "x.trg: 2 trees, 4 nodes; not in use: no source trees yet (the pairs shown stay)"
+        );
+
+        // A source over the page's limit: refused, and the target waits for one that reads.
+        let wide = format!("(S (A a))\n(S {})\n", "(A a) ".repeat(1001));
+        read(&mut s, "wide.src", &wide, Some(Slot::Source));
+        assert!(
+            message(&s, Slot::Source).starts_with("wide.src:2:1: this tree has 1001 words"),
+            "{}",
+            message(&s, Slot::Source)
+        );
+        assert_eq!(
+            message(&s, Slot::Target),
+            "x.trg: 2 trees, 4 nodes; not in use: its source trees were refused (the pairs shown stay)"
+        );
+        assert!(Rc::ptr_eq(&corpus, &s.corpus), "the pairs shown stay");
+        // A bad target now: the one kept is named as kept, not as in use.
+        read(&mut s, "bad.trg", "(T (C c)\n", Some(Slot::Target));
+        assert_eq!(
+            s.slots.slot(Slot::Target).still_in_use().as_deref(),
+            Some("kept for its pair, not in use: x.trg: 2 trees, 4 nodes")
+        );
+        // A source that reads: the pairs are made with the target kept, both in use.
+        read(&mut s, "x.src", "(S (A a))\n(S (B b))\n", Some(Slot::Source));
+        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
+        assert_eq!(message(&s, Slot::Source), "x.src: 2 trees, 4 nodes");
+        assert!(!s.slots.slot(Slot::Source).waiting && !s.slots.slot(Slot::Target).waiting);
+        read(&mut s, "bad.src", "(S (A a)\n", Some(Slot::Source));
+        assert_eq!(s.slots.slot(Slot::Source).still_in_use().as_deref(), Some("still in use: x.src: 2 trees, 4 nodes"));
+        // The target's last upload was refused; what it keeps is in use now.
+        assert_eq!(s.slots.slot(Slot::Target).still_in_use().as_deref(), Some("still in use: x.trg: 2 trees, 4 nodes"));
+        // Gold links for the pairs shown make new pairs, but not from a waiting target.
+        let mut s = State::with_sample();
+        read(&mut s, "x.trg", "(T (C c))\n", Some(Slot::Target));
+        let gold = write_links(&s.corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>());
+        read(&mut s, "again.gold", &gold, Some(Slot::Gold));
+        assert_eq!(s.corpus_name, "Built-in sample (SQUOIA German–Spanish, dev) + gold links from again.gold");
+        assert!(s.slots.slot(Slot::Target).waiting, "{:?}", s.slots.slot(Slot::Target).message);
+    }
+
+    /// Files picked one after another are checked while earlier checks are
+    /// still in flight; an answer about files given before the last ones
+    /// is not taken for theirs, after refused files of the same group.
+    #[test]
+    fn files_picked_while_others_are_checked_make_one_corpus_with_their_gold_links() {
+        let mut s = State::with_sample();
+        read(&mut s, "empty.trg", "", Some(Slot::Target));
+        read(&mut s, "million.gold", "0-0\n0-0\n", Some(Slot::Gold));
+        assert!(matches!(s.slots.slot(Slot::Gold).message, Some(Err(_))));
+        let files = [
+            (Slot::Source, "big.src", "(S (A a) (B b))\n(S (A a))\n"),
+            (Slot::Target, "big.trg", "(T (C c) (D d))\n(T (C c))\n"),
+            (Slot::Gold, "big.gold", "0-0 1-1\n0-0\n"),
+        ];
+        // The target is read before the source's answer comes, the gold
+        // links after it and before the target's.
+        let answer = |s: &mut State, effects: Vec<Effect>| {
+            let [Effect::Load(_, request)] = &effects[..] else { panic!("{effects:?}") };
+            answer_load(s, request);
+        };
+        let pick = |s: &mut State, (slot, name, text): (Slot, &str, &str)| {
+            s.apply(Action::Load(LoadAction::FileRead { name: name.into(), text: text.into(), slot: Some(slot) }))
+        };
+        let source = pick(&mut s, files[0]);
+        let target = pick(&mut s, files[1]);
+        answer(&mut s, source);
+        // What the source's check said of the target given before is not
+        // shown for the one being checked.
+        let target_status = s.slots.slot(Slot::Target);
+        assert!(target_status.checking && target_status.message.is_none(), "{target_status:?}");
+        let gold = pick(&mut s, files[2]);
+        answer(&mut s, target);
+        answer(&mut s, gold);
+        assert_eq!(s.corpus_name, "Uploaded big.src / big.trg");
+        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
+        for (slot, name, _) in files {
+            let status = s.slots.slot(slot);
+            assert!(!status.checking);
+            assert!(matches!(&status.message, Some(Ok(m)) if m.starts_with(name)), "{slot:?}: {:?}", status.message);
+            assert_eq!(s.slots.ok_name(slot), Some(name));
+        }
+    }
+
+    #[test]
+    fn a_lexical_table_reports_its_coverage_of_the_loaded_words_and_warns_when_low() {
+        let mut s = State::with_sample();
+        read(&mut s, "x.src", "(S (A a) (B b) (A a))\n", None);
+        read(&mut s, "x.trg", "(T (C c) (D d))\n", None);
+        // p(t|s) is conditioned on source words: "a" (2 of 3 tokens) of {a, b}.
+        read(&mut s, "lex.e2f", "c a 0.5\n", None);
+        let status = s.slots.slot(Slot::LexS2t);
+        let message = status.message.clone();
+        assert!(
+            matches!(&message, Some(Ok(m)) if m.starts_with("lex.e2f: 1 entries; covers 1 of 2 source word types (50%) and 2 of 3 tokens (67%)")),
+            "{message:?}"
+        );
+        assert!(status.warning.is_none(), "50% is not below 50%");
+        // p(s|t) on target words: neither "c" nor "d".
+        read(&mut s, "lex.f2e", "x y 0.5\n", None);
+        let status = s.slots.slot(Slot::LexT2s);
+        assert!(
+            matches!(&status.message, Some(Ok(m)) if m.contains("covers 0 of 2 target word types (0%)")),
+            "{:?}",
+            status.message
+        );
+        assert!(
+            status.warning.as_deref().is_some_and(|w| w.starts_with("lex.f2e covers less than 50%")),
+            "{:?}",
+            status.warning
+        );
+    }
+
+    #[test]
+    fn tiger_files_wait_for_three_then_import_through_the_application_layer() {
+        let mut s = State::with_sample();
+        // Too few files: nothing changes yet.
+        read(&mut s, "a.xml", "<corpus/>", None);
+        assert_eq!(s.slots.slot(Slot::Tiger).files.len(), 1);
+        assert!(s.tiger_ids.is_none());
+        read(&mut s, "b.xml", "<corpus/>", None);
+        read(&mut s, "c.xml", "<corpus/>", None);
+        let message = s.slots.slot(Slot::Tiger).message.clone();
+        assert_eq!(
+            message,
+            Some(Err("expected one Stockholm TreeAligner file (<treealign>) among the XML files, found 0".into()))
+        );
+    }
+
+    #[test]
+    fn files_given_are_read_by_an_effect_and_a_translation_model_goes_unread() {
+        let mut s = State::with_sample();
+        let files = vec![
+            ("a.src".to_string(), FileHandle(1)),
+            ("m.json".to_string(), FileHandle(2)),
+            ("big.tlmt".to_string(), FileHandle(3)),
+            ("x.txt".to_string(), FileHandle(4)),
+        ];
+        let effects = s.apply(Action::Load(LoadAction::FilesGiven { files, slot: None }));
+        let read = |file: u32, name: &str, sniff_mt: bool| Effect::ReadFile {
+            file: FileHandle(file),
+            name: name.into(),
+            slot: None,
+            sniff_mt,
+        };
+        assert_eq!(effects.len(), 4, "{effects:?}");
+        assert_eq!(effects[0], read(1, "a.src", false));
+        assert_eq!(effects[1], read(2, "m.json", true), "a .json file's head says which model it is");
+        assert!(
+            matches!(&effects[2], Effect::PostFile(Request::LoadMtFile { name, .. }, FileHandle(3)) if name == "big.tlmt")
+        );
+        assert_eq!(effects[3], read(4, "x.txt", false), "routed once read (a stray, then)");
+        // Picked for a slot: read for it, whatever the name.
+        let effects = s.apply(Action::Load(LoadAction::FilesGiven {
+            files: vec![("a.txt".into(), FileHandle(5))],
+            slot: Some(Slot::Gold),
+        }));
+        assert_eq!(
+            effects,
+            vec![Effect::ReadFile {
+                file: FileHandle(5),
+                name: "a.txt".into(),
+                slot: Some(Slot::Gold),
+                sniff_mt: false
+            }]
+        );
+    }
+}

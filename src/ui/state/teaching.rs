@@ -1,0 +1,306 @@
+//! Teaching: the student's hand links per pair (*Align by hand*), the
+//! verdict on the last click (a link that breaks a well-formedness
+//! criterion is refused, by the greedy search's own check,
+//! [`first_conflict`]), their undo and redo, and the step of the model's
+//! search shown (*Step through the search*).
+
+use std::collections::BTreeMap;
+
+use super::{Mode, SelectAction, State};
+use crate::align::greedy::first_conflict;
+use crate::corpus::TreePair;
+use crate::tree::{NodeId, Tree};
+
+/// One change to the hand links of a pair: its links before and after.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkEdit {
+    pub pair: usize,
+    pub before: Vec<(NodeId, NodeId)>,
+    pub after: Vec<(NodeId, NodeId)>,
+}
+
+/// The hand links' undo and redo stacks (most recent last).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LinkHistory {
+    pub undo: Vec<LinkEdit>,
+    pub redo: Vec<LinkEdit>,
+}
+
+impl LinkHistory {
+    /// Edits kept for undo; older ones are forgotten.
+    pub const LIMIT: usize = 500;
+
+    /// A new edit: it can be undone, and what was undone can no longer be redone.
+    fn record(&mut self, edit: LinkEdit) {
+        self.undo.push(edit);
+        if self.undo.len() > Self::LIMIT {
+            self.undo.remove(0);
+        }
+        self.redo.clear();
+    }
+}
+
+/// Teaching mode: the student's links per pair and the last verdict.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Teach {
+    /// Undo and redo of changes to `links`.
+    pub history: LinkHistory,
+    pub links: BTreeMap<usize, Vec<(NodeId, NodeId)>>,
+    pub pending: Option<NodeId>,
+    pub message: Option<Result<String, String>>,
+    pub reveal_gold: bool,
+    /// The step of the model's search shown in [`Mode::Steps`].
+    pub step: usize,
+    /// The link last refused, drawn on the diagram with the criterion it
+    /// breaks, until the student's next click.
+    pub refused: Option<(NodeId, NodeId, String)>,
+}
+
+/// What the teaching panel and the undo keys ask (the clicks on nodes and
+/// links are the workbench's [`SelectAction`]s, taken here in teaching mode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TeachAction {
+    /// Clear the hand links of the pair shown.
+    Clear,
+    /// Undo the last change to the hand links (Ctrl+Z), or redo the last undone (Ctrl+Shift+Z).
+    Undo,
+    Redo,
+    RevealGold(bool),
+    /// Show this step of the model's search.
+    SetStep(usize),
+}
+
+impl Teach {
+    /// The student clicked source node `n` (again: not chosen).
+    fn choose_source(&mut self, n: NodeId) {
+        self.pending = if self.pending == Some(n) { None } else { Some(n) };
+        self.message = None;
+    }
+
+    /// The student clicked target node `t` of pair `k` (`pair`) after a
+    /// source node: the link is made, or removed if it was there, or
+    /// refused with the criterion it breaks. Whether a source was chosen
+    /// (the links were edited, or an edit refused).
+    fn choose_target(&mut self, k: usize, pair: &TreePair, t: NodeId) -> bool {
+        let Some(s) = self.pending.take() else {
+            self.message = Some(Err("Click a source node first, then a target node.".into()));
+            return false;
+        };
+        let name = |tree: &Tree, n: NodeId| format!("{} ({n})", tree.label(n));
+        let links = self.links.entry(k).or_default();
+        let this = format!("{} ↔ {}", name(&pair.source, s), name(&pair.target, t));
+        if let Some(k) = links.iter().position(|&l| l == (s, t)) {
+            links.remove(k);
+            self.message = Some(Ok(format!("Removed your link {this}.")));
+        } else if let Some((by, criterion)) = first_conflict(&pair.source, &pair.target, (s, t), links) {
+            self.refused =
+                Some((s, t, format!("refused {this}: it breaks criterion {criterion} (your link {}-{})", by.0, by.1)));
+            self.message = Some(Err(format!(
+                "Refused {this}: it breaks criterion {criterion}, because of your link {} ↔ {}.",
+                name(&pair.source, by.0),
+                name(&pair.target, by.1)
+            )));
+        } else {
+            links.push((s, t));
+            self.message = Some(Ok(format!("Linked {this}.")));
+        }
+        true
+    }
+
+    /// The student clicked their link `a`-`b` of pair `k`, which removes it.
+    fn remove(&mut self, k: usize, a: NodeId, b: NodeId) {
+        if let Some(links) = self.links.get_mut(&k) {
+            if let Some(i) = links.iter().position(|&l| l == (a, b)) {
+                links.remove(i);
+                self.message = Some(Ok(format!("Removed your link {a}-{b}.")));
+            }
+        }
+    }
+
+    /// Takes the last edit off the undo (or redo) stack and puts its links
+    /// back: the pair it was on and how many links it has now; `None`
+    /// when there was nothing to take (said in `message`).
+    fn undo_redo(&mut self, undo: bool) -> Option<(usize, usize)> {
+        let history = &mut self.history;
+        let (from, to) =
+            if undo { (&mut history.undo, &mut history.redo) } else { (&mut history.redo, &mut history.undo) };
+        let Some(edit) = from.pop() else {
+            self.message = Some(Err(format!("Nothing to {}.", if undo { "undo" } else { "redo" })));
+            return None;
+        };
+        let links = if undo { &edit.before } else { &edit.after };
+        if links.is_empty() {
+            self.links.remove(&edit.pair);
+        } else {
+            self.links.insert(edit.pair, links.clone());
+        }
+        let done = (edit.pair, links.len());
+        to.push(edit);
+        Some(done)
+    }
+
+    /// Pair `pair` had the hand links `before` an action: if it changed
+    /// them, the change can be undone.
+    pub(super) fn record(&mut self, pair: usize, before: Vec<(NodeId, NodeId)>) {
+        let after = self.links.get(&pair).cloned().unwrap_or_default();
+        if after != before {
+            self.history.record(LinkEdit { pair, before, after });
+        }
+    }
+}
+
+impl State {
+    /// The student's links of the current pair.
+    pub fn student_links(&self) -> &[(NodeId, NodeId)] {
+        self.teach.links.get(&self.selection.pair).map_or(&[], Vec::as_slice)
+    }
+
+    /// A [`TeachAction`]: undo and redo show the pair they changed, in
+    /// teaching mode; a change to the links makes an exercise's check stale.
+    pub(super) fn teaching(&mut self, action: TeachAction) {
+        match action {
+            TeachAction::Clear => {
+                self.classroom.links_changed();
+                self.teach.links.remove(&self.selection.pair);
+                self.teach.pending = None;
+                self.teach.message = Some(Ok("Cleared your links of this pair.".into()));
+            }
+            TeachAction::Undo | TeachAction::Redo => {
+                let undo = action == TeachAction::Undo;
+                let Some((pair, n)) = self.teach.undo_redo(undo) else { return };
+                self.select_pair(pair);
+                let selected = self.selection.apply(SelectAction::SetMode(Mode::Teach), self.corpus.len());
+                self.selection_changed(selected);
+                self.teach.pending = None;
+                let verb = if undo { "Undone" } else { "Redone" };
+                self.teach.message = Some(Ok(format!("{verb}: pair {} has {n} links of yours.", pair + 1)));
+            }
+            TeachAction::RevealGold(on) => self.teach.reveal_gold = on,
+            TeachAction::SetStep(k) => self.teach.step = k,
+        }
+    }
+
+    /// Teaching: the student clicked source node `n`.
+    pub(super) fn teach_source(&mut self, n: NodeId) {
+        self.teach.choose_source(n);
+    }
+
+    /// Teaching: the student clicked target node `t` after a source node.
+    pub(super) fn teach_target(&mut self, t: NodeId) {
+        let k = self.selection.pair;
+        let Some(pair) = self.corpus.pairs.get(k).cloned() else { return };
+        if self.teach.choose_target(k, &pair, t) {
+            self.classroom.links_changed();
+        }
+    }
+
+    /// Teaching: the student clicked their link `a`-`b`, which removes it.
+    pub(super) fn teach_remove(&mut self, a: NodeId, b: NodeId) {
+        self.teach.remove(self.selection.pair, a, b);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+    use super::*;
+    use crate::io::svg::{DrawnLink, LinkStyle};
+
+    #[test]
+    fn a_refused_link_is_drawn_with_its_criterion_until_the_next_click() {
+        let mut s = State::with_sample();
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        // Pair 1: source NP0 (NP1 (CARD2 NN3) NE4); link the roots, then NP (1) to the target root.
+        s.apply(Action::Select(SelectAction::ClickSource(0)));
+        s.apply(Action::Select(SelectAction::ClickTarget(0)));
+        assert_eq!(s.student_links(), [(0, 0)]);
+        s.apply(Action::Select(SelectAction::ClickSource(1)));
+        s.apply(Action::Select(SelectAction::ClickTarget(0)));
+        assert_eq!(s.student_links(), [(0, 0)], "refused: the target root is linked already");
+        let drawn = s.drawn_links();
+        let refused: Vec<&DrawnLink> = drawn.iter().filter(|l| l.style == LinkStyle::Refused).collect();
+        assert_eq!(refused.len(), 1);
+        assert_eq!((refused[0].source, refused[0].target), (1, 0));
+        assert!(
+            refused[0].title.contains("criterion (i)") && refused[0].title.contains("your link 0-0"),
+            "{}",
+            refused[0].title
+        );
+        // The next click clears it; the student's link stays drawn.
+        s.apply(Action::Select(SelectAction::ClickSource(4)));
+        assert!(s.drawn_links().iter().all(|l| l.style != LinkStyle::Refused));
+        assert_eq!(s.drawn_links().iter().filter(|l| l.style == LinkStyle::Student).count(), 1);
+    }
+
+    #[test]
+    fn hand_links_are_undone_and_redone_on_their_pair() {
+        let mut s = State::with_sample();
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        let link = |s: &mut State, a: NodeId, b: NodeId| {
+            s.apply(Action::Select(SelectAction::ClickSource(a)));
+            s.apply(Action::Select(SelectAction::ClickTarget(b)));
+        };
+        link(&mut s, 0, 0);
+        link(&mut s, 1, 1);
+        s.apply(Action::Select(SelectAction::SelectPair(3)));
+        link(&mut s, 0, 0);
+        s.apply(Action::Select(SelectAction::ClickLink(0, 0))); // removed again
+        assert_eq!((s.teach.history.undo.len(), s.student_links()), (4, &[][..]));
+        s.apply(Action::Select(SelectAction::SelectPair(5)));
+        s.apply(Action::Teach(TeachAction::Undo)); // the removal, on pair 4
+        assert_eq!((s.selection.pair, s.student_links()), (3, &[(0, 0)][..]));
+        s.apply(Action::Teach(TeachAction::Undo));
+        s.apply(Action::Teach(TeachAction::Undo)); // pair 1's second link
+        assert_eq!((s.selection.pair, s.student_links()), (0, &[(0, 0)][..]));
+        assert!(!s.teach.links.contains_key(&3));
+        s.apply(Action::Teach(TeachAction::Redo));
+        assert_eq!(s.student_links(), [(0, 0), (1, 1)]);
+        // A new edit forgets what was undone.
+        s.apply(Action::Teach(TeachAction::Clear));
+        assert!(s.teach.history.redo.is_empty());
+        s.apply(Action::Teach(TeachAction::Redo));
+        assert!(matches!(&s.teach.message, Some(Err(m)) if m == "Nothing to redo."));
+        s.apply(Action::Teach(TeachAction::Undo));
+        assert_eq!(s.student_links(), [(0, 0), (1, 1)]);
+        // Undo to the start, then redo all: the same links.
+        let all = s.teach.links.clone();
+        let n = s.teach.history.undo.len();
+        for _ in 0..n {
+            s.apply(Action::Teach(TeachAction::Undo));
+        }
+        assert!(s.teach.links.is_empty());
+        for _ in 0..n {
+            s.apply(Action::Teach(TeachAction::Redo));
+        }
+        assert_eq!(s.teach.links, all);
+        // Refused links and clicks outside teaching are not edits.
+        let n = s.teach.history.undo.len();
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Inspect)));
+        s.apply(Action::Select(SelectAction::ClickLink(0, 0)));
+        assert_eq!(s.teach.history.undo.len(), n);
+    }
+
+    /// An action is an edit only if it changed the links; the history
+    /// keeps the last [`LinkHistory::LIMIT`] edits, and a new edit forgets
+    /// what was undone.
+    #[test]
+    fn the_undo_history_keeps_the_last_edits_that_changed_the_links() {
+        let mut teach = Teach::default();
+        teach.record(0, Vec::new());
+        assert!(teach.history.undo.is_empty(), "no change, no edit");
+        for k in 0..=LinkHistory::LIMIT {
+            teach.links.insert(0, vec![(k, k)]);
+            teach.record(0, if k == 0 { Vec::new() } else { vec![(k - 1, k - 1)] });
+        }
+        assert_eq!(teach.history.undo.len(), LinkHistory::LIMIT);
+        assert_eq!(teach.history.undo[0].after, [(1, 1)], "the oldest edit is forgotten");
+        assert_eq!(teach.undo_redo(true), Some((0, 1)));
+        assert_eq!(teach.links[&0], [(LinkHistory::LIMIT - 1, LinkHistory::LIMIT - 1)]);
+        assert_eq!(teach.history.redo.len(), 1);
+        teach.links.insert(0, Vec::new());
+        teach.record(0, vec![(LinkHistory::LIMIT - 1, LinkHistory::LIMIT - 1)]);
+        assert!(teach.history.redo.is_empty(), "a new edit forgets what was undone");
+        assert_eq!(teach.undo_redo(false), None);
+        assert_eq!(teach.message, Some(Err("Nothing to redo.".into())));
+    }
+}

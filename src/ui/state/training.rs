@@ -1,0 +1,365 @@
+//! The training form ([`TrainForm`]: its fields as typed, each bad field's
+//! error, the choices beyond the options) and what the Train panel asks:
+//! train and align, align with the model in hand, download the model.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{DownloadBody, Effect, JobKind, State};
+use crate::align::composite::KernelSpec;
+use crate::align::model::{DecisionThreshold, TrainOptions};
+use crate::app::alignment::{PairSplit, PairsTraining, PAGE_STEM_CHARS};
+use crate::kernel::DEFAULT_LAMBDA;
+use crate::lexicon::WordModel;
+use crate::svm::{SvmParams, DEFAULT_C};
+use crate::ui::protocol::{CorpusText, Request};
+
+/// The fields of the training form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Field {
+    Kernel,
+    Lambda,
+    C,
+    Thetas,
+    MaxExamples,
+    Seed,
+}
+
+impl Field {
+    pub const ALL: [Field; 6] =
+        [Field::Kernel, Field::Lambda, Field::C, Field::Thetas, Field::MaxExamples, Field::Seed];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Field::Kernel => "train-kernel",
+            Field::Lambda => "train-lambda",
+            Field::C => "train-c",
+            Field::Thetas => "train-thetas",
+            Field::MaxExamples => "train-max-examples",
+            Field::Seed => "train-seed",
+        }
+    }
+}
+
+/// The training form's texts, as typed, and the error of each bad field;
+/// the in-engine lexicon's word model (`--word-model`) and stem back-off
+/// (`--stem-backoff 4`); whether the last 20% of the training pairs are
+/// dev to calibrate the threshold on D (`--dev`); and whether the last
+/// 20% of the pairs are held out as a test (`--held-out`, then `align` on
+/// them): [`PairsTraining`], split by `app::alignment::PairSplit`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainForm {
+    pub values: BTreeMap<Field, String>,
+    pub errors: BTreeMap<Field, String>,
+    pub word_model: WordModel,
+    pub calibrate: bool,
+    pub test: bool,
+    pub stem_backoff: bool,
+}
+
+impl Default for TrainForm {
+    /// The paper's settings: the best kernel, λ = 0.4, C = 2.4, equal θ.
+    fn default() -> Self {
+        let d = TrainOptions::default();
+        let values = [
+            (Field::Kernel, KernelSpec::paper_best().to_string()),
+            (Field::Lambda, DEFAULT_LAMBDA.to_string()),
+            (Field::C, DEFAULT_C.to_string()),
+            (Field::Thetas, String::new()),
+            (Field::MaxExamples, d.max_examples.to_string()),
+            (Field::Seed, d.seed.to_string()),
+        ];
+        TrainForm {
+            values: values.into_iter().collect(),
+            errors: BTreeMap::new(),
+            word_model: WordModel::default(),
+            calibrate: false,
+            test: false,
+            stem_backoff: false,
+        }
+    }
+}
+
+impl TrainForm {
+    /// The choices beyond the options, as the worker takes them.
+    pub fn pairs_training(&self) -> PairsTraining {
+        PairsTraining {
+            word_model: self.word_model,
+            stem_backoff: self.stem_backoff.then_some(PAGE_STEM_CHARS),
+            calibrate: self.calibrate,
+            test: self.test,
+        }
+    }
+
+    pub fn value(&self, f: Field) -> &str {
+        self.values.get(&f).map_or("", String::as_str)
+    }
+
+    /// The kernel spec as typed (with its default equal θ), if it parses.
+    pub fn spec(&self) -> Option<KernelSpec> {
+        self.value(Field::Kernel).trim().parse().ok()
+    }
+
+    /// The options the form describes, or the error of each bad field.
+    pub fn options(&self) -> Result<TrainOptions, BTreeMap<Field, String>> {
+        let mut errors = BTreeMap::new();
+        let number = |f: Field, errors: &mut BTreeMap<Field, String>, what: &str| {
+            let text = self.value(f).trim();
+            match text.parse::<f64>() {
+                Ok(v) if v.is_finite() && v > 0.0 => Some(v),
+                _ => {
+                    errors.insert(f, format!("expected {what} greater than 0, found '{text}'"));
+                    None
+                }
+            }
+        };
+        let lambda = number(Field::Lambda, &mut errors, "a decay λ");
+        let c = number(Field::C, &mut errors, "a cost C");
+        let max_examples = match self.value(Field::MaxExamples).trim().parse::<usize>() {
+            Ok(n) if n >= 2 => Some(n),
+            _ => {
+                let found = self.value(Field::MaxExamples).trim().to_string();
+                errors.insert(Field::MaxExamples, format!("expected a whole number of at least 2, found '{found}'"));
+                None
+            }
+        };
+        let seed = match self.value(Field::Seed).trim().parse::<u64>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                let found = self.value(Field::Seed).trim().to_string();
+                errors.insert(Field::Seed, format!("expected a whole number, found '{found}'"));
+                None
+            }
+        };
+        let spec = match self.value(Field::Kernel).trim().parse::<KernelSpec>() {
+            Ok(spec) => Some(spec),
+            Err(e) => {
+                errors.insert(Field::Kernel, e.to_string());
+                None
+            }
+        };
+        let spec = spec.and_then(|spec| {
+            let text = self.value(Field::Thetas).trim();
+            if text.is_empty() {
+                return Some(spec);
+            }
+            let parsed: Result<Vec<f64>, _> = text.split(',').map(|t| t.trim().parse::<f64>()).collect();
+            let names = spec.component_names().join(", ");
+            let n = spec.components();
+            match parsed.ok().and_then(|t| spec.with_thetas(&t)) {
+                Some(spec) => Some(spec),
+                None => {
+                    errors.insert(
+                        Field::Thetas,
+                        format!("expected {n} comma-separated weights ≥ 0, not all 0, one per component ({names}); found '{text}'"),
+                    );
+                    None
+                }
+            }
+        });
+        match (spec, lambda, c, max_examples, seed) {
+            (Some(mut spec), Some(lambda), Some(c), Some(max_examples), Some(seed)) if errors.is_empty() => {
+                spec.lambda = lambda;
+                Ok(TrainOptions {
+                    spec,
+                    c,
+                    max_examples,
+                    seed,
+                    // Progress more often than the CLI's default (it changes nothing else).
+                    svm: SvmParams { progress_every: 100, ..SvmParams::default() },
+                    // `--threshold auto`: with the held-out dev, the one that maximises its F.
+                    threshold: if self.calibrate {
+                        DecisionThreshold::Calibrated
+                    } else {
+                        DecisionThreshold::Fixed(0.0)
+                    },
+                    ..TrainOptions::default()
+                })
+            }
+            _ => Err(errors),
+        }
+    }
+}
+
+/// An edit of the training form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormAction {
+    SetField(Field, String),
+    /// The in-engine lexicon's word model for training.
+    SetWordModel(WordModel),
+    /// Hold out the last 20% of the training pairs as dev (calibrated threshold), or not.
+    SetCalibrate(bool),
+    /// Hold out the last 20% of the pairs as a test (train on the rest, score them), or not.
+    SetHoldOutTest(bool),
+    /// The in-engine lexicon's stem back-off (`--stem-backoff 4`), on or off.
+    SetStemBackoff(bool),
+}
+
+/// What the Train panel asks.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TrainAction {
+    Form(FormAction),
+    /// Train on the loaded pairs, then align them (the training form's options).
+    Train {
+        now: f64,
+    },
+    /// Align the loaded pairs with the model in hand.
+    Align {
+        now: f64,
+    },
+    DownloadModel,
+}
+
+impl TrainForm {
+    /// The form's reducer: a field as typed (every field checked again), or a choice.
+    pub fn apply(&mut self, action: FormAction) {
+        match action {
+            FormAction::SetField(field, value) => {
+                self.values.insert(field, value);
+                self.errors = self.options().err().unwrap_or_default();
+            }
+            FormAction::SetWordModel(model) => self.word_model = model,
+            FormAction::SetCalibrate(on) => self.calibrate = on,
+            FormAction::SetHoldOutTest(on) => self.test = on,
+            FormAction::SetStemBackoff(on) => self.stem_backoff = on,
+        }
+    }
+}
+
+impl State {
+    /// A [`TrainAction`]: the form's edits are its own; a job starts only
+    /// when none runs, with the loaded pairs and the lexical files in use.
+    pub(super) fn train(&mut self, action: TrainAction) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        match action {
+            TrainAction::Form(edit) => self.form.apply(edit),
+            TrainAction::Train { now } => {
+                let has_gold = self.corpus.gold_links() > 0;
+                let how = self.form.pairs_training();
+                let split = PairSplit::of(self.corpus.len(), how.calibrate, how.test);
+                if let (None, Ok(options), true, Some(split)) =
+                    (&self.jobs.running, self.form.options(), has_gold, split)
+                {
+                    let id = self.job_id();
+                    self.start_job(id, JobKind::Train, now);
+                    if let Some(j) = &mut self.jobs.running {
+                        j.split = Some(split);
+                    }
+                    let corpus = CorpusText::of(&self.corpus);
+                    let lexicon = self.slots.lexicon_files();
+                    effects.push(Effect::Post(Request::Train { job: id, corpus, options, lexicon, how }));
+                }
+            }
+            TrainAction::Align { now } => {
+                if let (None, Some(model)) =
+                    (&self.jobs.running, self.alignment.model.as_ref().map(|m| m.json.to_string()))
+                {
+                    let id = self.job_id();
+                    self.start_job(id, JobKind::Align, now);
+                    let corpus = CorpusText::of(&self.corpus);
+                    let lexicon = self.slots.lexicon_files();
+                    effects.push(Effect::Post(Request::Align { job: id, corpus, model, lexicon }));
+                }
+            }
+            TrainAction::DownloadModel => {
+                if let Some(m) = &self.alignment.model {
+                    let body = DownloadBody::Text { text: m.json.clone(), mime: "application/json" };
+                    effects.push(Effect::Download { name: "treelink-model.json".into(), body });
+                }
+            }
+        }
+        effects
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::super::*;
+    use super::*;
+
+    /// A form's edit, as the Train panel sends it.
+    fn edit(s: &mut State, action: FormAction) {
+        s.apply(Action::Train(TrainAction::Form(action)));
+    }
+
+    /// The paper's settings read; a bad field says what it expected and
+    /// makes no options, until it is mended.
+    #[test]
+    fn a_bad_field_says_what_it_expected_and_makes_no_options() {
+        let mut form = TrainForm::default();
+        let paper = form.options().expect("the defaults read");
+        assert_eq!(
+            (paper.spec.to_string(), paper.spec.lambda, paper.c),
+            ("plain+dbtk-root+ibtk-rgsst".into(), 0.4, 2.4)
+        );
+        form.apply(FormAction::SetField(Field::C, " -2 ".into()));
+        form.apply(FormAction::SetField(Field::Thetas, "1, 2".into()));
+        assert!(form.options().is_err());
+        assert_eq!(
+            form.errors.get(&Field::C).map(String::as_str),
+            Some("expected a cost C greater than 0, found '-2'")
+        );
+        assert_eq!(
+            form.errors.get(&Field::Thetas).map(String::as_str),
+            Some("expected 3 comma-separated weights ≥ 0, not all 0, one per component (plain, dbtk-root, ibtk-rgsst); found '1, 2'")
+        );
+        form.apply(FormAction::SetField(Field::C, "2".into()));
+        form.apply(FormAction::SetField(Field::Thetas, "1, 1, 2".into()));
+        assert!(form.errors.is_empty(), "{:?}", form.errors);
+        let options = form.options().expect("mended");
+        assert_eq!((options.c, options.spec.thetas), (2.0, vec![0.25, 0.25, 0.5]));
+    }
+    /// Posts a training request, returns what it asks and the job's split, and cancels it.
+    fn train_request(s: &mut State) -> (PairsTraining, DecisionThreshold, Option<(usize, usize, usize)>) {
+        let effects = s.apply(Action::Train(TrainAction::Train { now: 1.0 }));
+        let [Effect::Post(Request::Train { how, options, .. })] = effects.as_slice() else { panic!("{effects:?}") };
+        let asked =
+            (*how, options.threshold, s.jobs.running.as_ref().and_then(|j| j.split).map(|p| (p.train, p.dev, p.test)));
+        s.apply(Action::Job(JobAction::Cancel(None)));
+        asked
+    }
+
+    #[test]
+    fn the_word_model_and_the_checkboxes_reach_the_training_request() {
+        let mut s = State::with_sample();
+        assert_eq!(s.corpus.len(), 157);
+        let fixed = DecisionThreshold::Fixed(0.0);
+        let how =
+            |word_model, stem_backoff, calibrate, test| PairsTraining { word_model, stem_backoff, calibrate, test };
+        assert_eq!(train_request(&mut s), (how(WordModel::FastAlign, None, false, false), fixed, Some((157, 0, 0))));
+        edit(&mut s, FormAction::SetWordModel(WordModel::Hmm));
+        edit(&mut s, FormAction::SetCalibrate(true));
+        assert_eq!(
+            train_request(&mut s),
+            (how(WordModel::Hmm, None, true, false), DecisionThreshold::Calibrated, Some((126, 31, 0))),
+            "as `train --dev` (--threshold auto) on the last 20%"
+        );
+        edit(&mut s, FormAction::SetHoldOutTest(true));
+        assert_eq!(
+            train_request(&mut s),
+            (how(WordModel::Hmm, None, true, true), DecisionThreshold::Calibrated, Some((101, 25, 31)))
+        );
+        edit(&mut s, FormAction::SetStemBackoff(true));
+        edit(&mut s, FormAction::SetCalibrate(false));
+        assert_eq!(
+            train_request(&mut s),
+            (how(WordModel::Hmm, Some(PAGE_STEM_CHARS), false, true), fixed, Some((126, 0, 31)))
+        );
+        edit(&mut s, FormAction::SetStemBackoff(false));
+        edit(&mut s, FormAction::SetHoldOutTest(false));
+        assert_eq!(train_request(&mut s), (how(WordModel::Hmm, None, false, false), fixed, Some((157, 0, 0))));
+        // Too few pairs to hold out a test and dev: nothing is posted.
+        read(&mut s, "x.src", "(S (A a))\n(S (A c))\n", None);
+        read(&mut s, "x.trg", "(T (C c))\n(T (D d))\n", None);
+        read(&mut s, "x.gold", "0-0\n0-0\n", None);
+        assert_eq!(s.corpus.len(), 2);
+        edit(&mut s, FormAction::SetCalibrate(true));
+        edit(&mut s, FormAction::SetHoldOutTest(true));
+        assert!(s.apply(Action::Train(TrainAction::Train { now: 2.0 })).is_empty());
+        assert!(s.jobs.running.is_none());
+        edit(&mut s, FormAction::SetCalibrate(false));
+        assert_eq!(train_request(&mut s).2, Some((1, 0, 1)));
+    }
+}

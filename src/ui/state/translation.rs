@@ -1,0 +1,574 @@
+//! The Translate view's state ([`MtState`]): the translation model the
+//! job worker holds (trained here, or an uploaded file the worker reads
+//! itself), the training form, the pasted tree, and the last translations
+//! (of a pair, of the pasted tree, of every pair) with their BLEU.
+
+use std::rc::Rc;
+
+use super::{DownloadBody, Effect, FileHandle, JobKind, Shared, Slot, SlotStatus, State};
+use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
+use crate::mt::model::SystemKind;
+use crate::mt::phrase::ExtractMethod;
+use crate::tree::Tree;
+use crate::ui::ids::{CorpusGen, JobId, WorkerGen};
+use crate::ui::protocol::{CorpusText, NamedText, Request, Response, TranslationView};
+
+/// Where a translation model file's text is: in the page (trained here, or
+/// read as text), or in a file the worker reads itself (an upload: a large
+/// model never passes through the page's thread).
+#[derive(Debug, Clone, PartialEq)]
+pub enum MtSource {
+    Text(Shared<str>),
+    File(FileHandle),
+}
+
+/// An uploaded translation model file on its way to the worker.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MtUpload {
+    pub name: String,
+    pub source: MtSource,
+}
+
+/// The translation model the worker holds (or held, before a restart).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MtHeld {
+    /// Its id in the worker.
+    pub id: JobId,
+    /// Its file name and where its text is: to download, and to send again to a restarted worker.
+    pub name: String,
+    pub source: MtSource,
+    /// Where it came from ("trained in this page", "uploaded NAME").
+    pub origin: String,
+    pub summary: String,
+    /// The worker generation that holds it; `None` once a worker failed
+    /// (it is sent again with the next request).
+    pub worker_gen: Option<WorkerGen>,
+    /// Trained in the page on the trees of this generation.
+    pub trained_gen: Option<CorpusGen>,
+}
+
+/// What a translation was asked for: its source tree and, from the corpus, its reference.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TranslationInput {
+    /// "pair 3" or "the pasted tree".
+    pub label: String,
+    pub source: Tree,
+    pub reference: Option<Vec<String>>,
+}
+
+/// A translation the worker made, with its input and sentence BLEU.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Translated {
+    pub input: TranslationInput,
+    pub view: TranslationView,
+    pub bleu: Option<Bleu>,
+    /// Where the model came from.
+    pub model: String,
+    /// The input is a pair the model was trained on (its BLEU is optimistic).
+    pub trained_on_these: bool,
+}
+
+/// Every loaded pair translated, scored against its target sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CorpusTranslation {
+    /// The trees it belongs to.
+    pub corpus_gen: CorpusGen,
+    /// Where the model came from.
+    pub model: String,
+    pub hyps: Vec<Vec<String>>,
+    /// Corpus BLEU (sacreBLEU's defaults) and each pair's sentence BLEU.
+    pub bleu: Bleu,
+    pub sentence_bleu: Vec<f64>,
+    pub seconds: f64,
+    /// The model was trained in the page on these very pairs (BLEU is optimistic).
+    pub trained_on_these: bool,
+}
+
+/// The Translate view's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MtState {
+    pub held: Option<MtHeld>,
+    /// The training form.
+    pub system: SystemKind,
+    pub extract: ExtractMethod,
+    /// The id of the LoadMt request of an uploaded file, while the worker reads it.
+    pub loading: Option<JobId>,
+    /// The last uploaded translation model file.
+    pub upload: Option<MtUpload>,
+    /// How the last training or translation ended.
+    pub note: Option<Result<String, String>>,
+    /// The id of the Translate request in flight, and what it translates
+    /// (`None`: the pasted tree, which the worker reads).
+    pub translating: Option<(JobId, Option<TranslationInput>)>,
+    pub result: Option<Rc<Translated>>,
+    pub corpus: Option<Rc<CorpusTranslation>>,
+    /// The pasted source tree as typed, and why it does not read.
+    pub input: String,
+    pub input_error: Option<String>,
+    pub nbest: usize,
+}
+
+impl Default for MtState {
+    fn default() -> Self {
+        MtState {
+            held: None,
+            system: SystemKind::Ms,
+            extract: ExtractMethod::Word,
+            loading: None,
+            upload: None,
+            note: None,
+            translating: None,
+            result: None,
+            corpus: None,
+            input: String::new(),
+            input_error: None,
+            nbest: 10,
+        }
+    }
+}
+
+/// The effect that sends a translation model file to the job worker, to
+/// keep as model `job`: a file as a file (the worker reads it), a text as text.
+fn send_model(job: JobId, name: &str, source: &MtSource) -> Effect {
+    match source {
+        MtSource::File(handle) => Effect::PostFile(Request::LoadMtFile { job, name: name.to_string() }, *handle),
+        MtSource::Text(text) => {
+            Effect::Post(Request::LoadMt { job, model: NamedText { name: name.to_string(), text: text.to_string() } })
+        }
+    }
+}
+
+/// What the Translate view asks.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TranslateAction {
+    SetSystem(SystemKind),
+    SetExtract(ExtractMethod),
+    /// The pasted source tree, as typed.
+    SetInput(String),
+    /// Train a translation model on the loaded pairs.
+    Train {
+        now: f64,
+    },
+    /// Translate pair `k` of the corpus.
+    TranslatePair(usize),
+    /// Translate the pasted tree.
+    TranslatePasted,
+    /// Translate every loaded pair.
+    TranslateAll {
+        now: f64,
+    },
+    /// Download the translation model held.
+    Download,
+}
+
+impl MtState {
+    /// Hands an uploaded model to the job worker (request `id`), which reads and keeps it.
+    fn upload(&mut self, id: JobId, upload: MtUpload) -> Effect {
+        self.loading = Some(id);
+        let effect = send_model(id, &upload.name, &upload.source);
+        self.upload = Some(upload);
+        effect
+    }
+
+    /// The id of the model held, sent first (an effect) to worker `gen` if
+    /// that worker does not hold it.
+    fn held_model(&mut self, gen: WorkerGen, effects: &mut Vec<Effect>) -> Option<JobId> {
+        let held = self.held.as_mut()?;
+        if held.worker_gen != Some(gen) {
+            effects.push(send_model(held.id, &held.name, &held.source));
+            held.worker_gen = Some(gen);
+        }
+        Some(held.id)
+    }
+
+    /// The job worker was restarted (a cancel): a translation asked for is
+    /// not coming, nor is an uploaded model being read (said in `model_slot`).
+    pub(super) fn worker_restarted(&mut self, model_slot: &mut SlotStatus) {
+        self.translating = None;
+        if self.loading.take().is_some() {
+            model_slot.message = Some(Err("not read: the worker was restarted; load the file again".into()));
+        }
+    }
+
+    /// The job worker failed with `message`: what it was asked of the
+    /// translation model is not coming, and the model is sent again next time.
+    pub(super) fn worker_failed(&mut self, message: &str, model_slot: &mut SlotStatus) {
+        if let Some(h) = &mut self.held {
+            h.worker_gen = None;
+        }
+        if self.translating.take().is_some() {
+            self.note = Some(Err(message.to_string()));
+        }
+        if self.loading.take().is_some() {
+            model_slot.message = Some(Err(message.to_string()));
+        }
+    }
+
+    /// Request `job` failed with `message`: a translation (a pasted tree
+    /// that does not read is shown with it) or an uploaded model that does
+    /// not read (next to its input, `model_slot`). `message` back if the
+    /// request was none of these.
+    pub(super) fn failed(&mut self, job: JobId, message: String, model_slot: &mut SlotStatus) -> Option<String> {
+        if let Some((_, input)) = self.translating.take_if(|(id, _)| *id == job) {
+            match input {
+                Some(_) => self.note = Some(Err(message)),
+                None => self.input_error = Some(message),
+            }
+        } else if self.loading.take_if(|id| *id == job).is_some() {
+            model_slot.message = Some(Err(message));
+        } else {
+            return Some(message);
+        }
+        None
+    }
+
+    /// The model this page trained (request `model` in worker `gen`), from `job`.
+    fn trained(
+        &mut self,
+        model: JobId,
+        json: Option<String>,
+        summary: String,
+        pairs: usize,
+        gen: WorkerGen,
+        trained_gen: CorpusGen,
+    ) {
+        self.held = Some(MtHeld {
+            id: model,
+            name: "treelink-mt-model.json".into(),
+            source: MtSource::Text(json.unwrap_or_default().into()),
+            origin: format!("trained in this page on {pairs} pairs"),
+            summary,
+            worker_gen: Some(gen),
+            trained_gen: Some(trained_gen),
+        });
+    }
+
+    /// The uploaded model the worker read (request `model` in worker
+    /// `gen`), in use in `model_slot`.
+    fn uploaded(&mut self, model: JobId, summary: String, gen: WorkerGen, model_slot: &mut SlotStatus) {
+        self.loading = None;
+        let Some(u) = self.upload.clone() else { return };
+        let message = format!("{}: {summary}", u.name);
+        model_slot.keep(&message);
+        model_slot.message = Some(Ok(message));
+        self.held = Some(MtHeld {
+            id: model,
+            name: u.name.clone(),
+            source: u.source,
+            origin: format!("uploaded {}", u.name),
+            summary,
+            worker_gen: Some(gen),
+            trained_gen: None,
+        });
+    }
+
+    /// The translation of `input` (or, `None`, of the pasted tree, as the
+    /// worker read it: `source`); its BLEU against the input's reference.
+    fn translated(
+        &mut self,
+        input: Option<TranslationInput>,
+        result: TranslationView,
+        source: Option<crate::ui::load::WireTree>,
+        gen: CorpusGen,
+    ) {
+        // The pasted tree, as the worker read it.
+        let input = match (input, source.map(Tree::try_from)) {
+            (Some(input), _) => input,
+            (None, Some(Ok(source))) => TranslationInput { label: "the pasted tree".into(), source, reference: None },
+            (None, Some(Err(e))) => {
+                self.note = Some(Err(format!("the worker sent a broken tree: {e}")));
+                return;
+            }
+            (None, None) => {
+                self.note = Some(Err("the worker sent no tree for the pasted one".into()));
+                return;
+            }
+        };
+        let bleu = input.reference.as_ref().map(|r| sentence_bleu(&result.words.join(" "), &r.join(" ")));
+        self.note = Some(Ok(format!(
+            "Translated {} ({} words) in {:.2} s.",
+            input.label,
+            input.source.words().len(),
+            result.seconds
+        )));
+        let model = self.held.as_ref().map_or(String::new(), |h| h.origin.clone());
+        // A pair of the loaded corpus (it has a reference) that the model was trained on.
+        let trained_on_these =
+            input.reference.is_some() && self.held.as_ref().is_some_and(|h| h.trained_gen == Some(gen));
+        self.result = Some(Rc::new(Translated { input, view: result, bleu, model, trained_on_these }));
+    }
+
+    /// Every pair of `corpus` (of generation `gen`) translated, scored
+    /// against its target sentence.
+    fn translated_all(&mut self, hyps: Vec<Vec<String>>, seconds: f64, corpus: &crate::corpus::Corpus, gen: CorpusGen) {
+        let mut stats = BleuStats::default();
+        let mut sentence = Vec::with_capacity(hyps.len());
+        for (h, p) in hyps.iter().zip(&corpus.pairs) {
+            let s = BleuStats::from_tokens(h, &[p.target.words()]);
+            sentence.push(Bleu::sentence(&s).score);
+            stats += s;
+        }
+        let bleu = Bleu::corpus(&stats);
+        self.note = Some(Ok(format!("Translated {} pairs in {seconds:.1} s.", hyps.len())));
+        let model = self.held.as_ref().map_or(String::new(), |h| h.origin.clone());
+        let trained_on_these = self.held.as_ref().is_some_and(|h| h.trained_gen == Some(gen));
+        self.corpus = Some(Rc::new(CorpusTranslation {
+            corpus_gen: gen,
+            trained_on_these,
+            model,
+            hyps,
+            bleu,
+            sentence_bleu: sentence,
+            seconds,
+        }));
+    }
+}
+
+impl State {
+    /// Hands an uploaded translation model to the job worker, which reads and keeps it.
+    pub(super) fn upload_mt(&mut self, upload: MtUpload) -> Effect {
+        let id = self.job_id();
+        self.mt.upload(id, upload)
+    }
+
+    /// A [`TranslateAction`]: a job (training, translating every pair) starts
+    /// only when none runs; the model held goes first to a worker that no
+    /// longer holds it.
+    pub(super) fn translation(&mut self, action: TranslateAction) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        match action {
+            TranslateAction::SetSystem(system) => self.mt.system = system,
+            TranslateAction::SetExtract(extract) => self.mt.extract = extract,
+            TranslateAction::SetInput(text) => {
+                self.mt.input = text;
+                self.mt.input_error = None;
+            }
+            TranslateAction::Train { now } => {
+                let needs_gold = self.mt.extract != ExtractMethod::Word;
+                if self.jobs.running.is_none() && (!needs_gold || self.corpus.gold_links() > 0) {
+                    let id = self.job_id();
+                    self.start_job(id, JobKind::TrainMt, now);
+                    effects.push(Effect::Post(Request::TrainMt {
+                        job: id,
+                        corpus: CorpusText::of(&self.corpus),
+                        system: self.mt.system,
+                        extract: self.mt.extract,
+                        lm: self.slots.lm_file(),
+                    }));
+                }
+            }
+            TranslateAction::TranslatePair(k) => {
+                if let Some(input) = self.pair_input(k) {
+                    self.translate(Some(input), &mut effects);
+                }
+            }
+            TranslateAction::TranslatePasted => self.translate(None, &mut effects),
+            TranslateAction::TranslateAll { now } => {
+                // The pasted tree's error belongs to it, not beside the corpus's result.
+                self.mt.input_error = None;
+                if self.jobs.running.is_none() {
+                    if let Some(model) = self.mt.held_model(self.jobs.worker_gen, &mut effects) {
+                        let id = self.job_id();
+                        self.start_job(id, JobKind::TranslateAll, now);
+                        let sources = self.corpus.pairs.iter().map(|p| p.source.to_bracketed()).collect();
+                        effects.push(Effect::Post(Request::TranslateAll { job: id, model, sources }));
+                    }
+                }
+            }
+            TranslateAction::Download => {
+                if let Some(h) = &self.mt.held {
+                    let body = match &h.source {
+                        MtSource::Text(text) => DownloadBody::Text { text: text.clone(), mime: "application/json" },
+                        MtSource::File(handle) => DownloadBody::File(*handle),
+                    };
+                    effects.push(Effect::Download { name: h.name.clone(), body });
+                }
+            }
+        }
+        effects
+    }
+
+    /// Asks the job worker to translate `input`, or (`None`) the pasted
+    /// tree, which the worker reads (its errors come back as the input's).
+    fn translate(&mut self, input: Option<TranslationInput>, effects: &mut Vec<Effect>) {
+        let Some(model) = self.mt.held_model(self.jobs.worker_gen, effects) else { return };
+        let id = self.job_id();
+        let (source, pasted) = match &input {
+            Some(input) => (input.source.to_bracketed(), false),
+            None => (self.mt.input.clone(), true),
+        };
+        effects.push(Effect::Post(Request::Translate { job: id, model, source, nbest: self.mt.nbest, pasted }));
+        self.mt.translating = Some((id, input));
+        self.mt.input_error = None;
+    }
+
+    /// The input of translating pair `k` of the corpus.
+    fn pair_input(&self, k: usize) -> Option<TranslationInput> {
+        let pair = self.corpus.pairs.get(k)?;
+        Some(TranslationInput {
+            label: format!("pair {}", k + 1),
+            source: pair.source.clone(),
+            reference: Some(pair.target.words().to_vec()),
+        })
+    }
+
+    /// The job worker's answers about translation.
+    pub(super) fn translation_answer(&mut self, response: Response, now: f64) {
+        let gen = self.jobs.worker_gen;
+        match response {
+            Response::MtReady { job, model, summary, json } => {
+                if let Some(j) = self.jobs.end(job, Some(&[JobKind::TrainMt])) {
+                    let elapsed = (now - j.started) / 1000.0;
+                    self.mt.note = Some(Ok(format!("Trained a translation model in {elapsed:.1} s.")));
+                    self.mt.trained(model, json, summary, self.corpus.len(), gen, j.corpus_gen);
+                } else if self.mt.loading == Some(job) {
+                    self.mt.uploaded(model, summary, gen, self.slots.slot_mut(Slot::TranslationModel));
+                }
+            }
+            Response::TranslatedAll { job, hyps, seconds } => {
+                let Some(j) = self.jobs.end(job, Some(&[JobKind::TranslateAll])) else { return };
+                if j.corpus_gen != self.corpus_gen || hyps.len() != self.corpus.len() {
+                    self.mt.note = Some(Err("The pairs changed while translating: translate them again.".into()));
+                    return;
+                }
+                self.mt.translated_all(hyps, seconds, &self.corpus, self.corpus_gen);
+            }
+            Response::Translated { job, result, source } => {
+                let Some((_, input)) = self.mt.translating.take_if(|(id, _)| *id == job) else { return };
+                self.mt.translated(input, *result, source, self.corpus_gen);
+            }
+            Response::MtMissing { job } => {
+                if let Some(h) = &mut self.mt.held {
+                    h.worker_gen = None;
+                }
+                let ours = self.mt.translating.take_if(|(id, _)| *id == job).is_some()
+                    || self.jobs.end(job, Some(&[JobKind::TranslateAll])).is_some();
+                if ours {
+                    self.mt.note = Some(Err(
+                        "The worker had been restarted and no longer held the translation model: translate again (the model is sent along)."
+                            .into(),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::super::*;
+    use super::*;
+    use crate::ui::load;
+
+    #[test]
+    fn bleu_of_a_pair_the_model_was_trained_on_carries_the_training_data_warning() {
+        let mut s = State::with_sample();
+        let effects = s.apply(Action::Translate(TranslateAction::Train { now: 0.0 }));
+        let [Effect::Post(Request::TrainMt { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
+        let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: Some("{}".into()) };
+        s.apply(Action::Worker { response: ready, now: 1.0 });
+        let view = TranslationView {
+            system: SystemKind::Ms,
+            words: vec!["x".into()],
+            score: -1.0,
+            features: vec![],
+            feature_names: vec![],
+            weights: vec![],
+            steps: vec![],
+            phrases: vec![],
+            nbest: vec![],
+            seconds: 0.1,
+            source_notes: vec![],
+            provenance: vec![],
+        };
+        let translate = |s: &mut State, action: Action| {
+            let effects = s.apply(action);
+            let Some(Effect::Post(Request::Translate { job, source, pasted, .. })) = effects.last() else {
+                panic!("{effects:?}")
+            };
+            // As the worker answers: a pasted tree comes back read.
+            let source = pasted.then(|| load::WireTree::from(&Tree::parse_one(source, "pasted tree").unwrap()));
+            let response = Response::Translated { job: *job, result: Box::new(view.clone()), source };
+            s.apply(Action::Worker { response, now: 2.0 });
+            s.mt.result.as_ref().map(|r| (r.bleu.is_some(), r.trained_on_these))
+        };
+        assert_eq!(translate(&mut s, Action::Translate(TranslateAction::TranslatePair(2))), Some((true, true)));
+        s.apply(Action::Translate(TranslateAction::SetInput("(S (A a))".into())));
+        assert_eq!(
+            translate(&mut s, Action::Translate(TranslateAction::TranslatePasted)),
+            Some((false, false)),
+            "no reference, no score"
+        );
+        // Other pairs loaded: the model was not trained on them.
+        read(&mut s, "x.src", "(S (A a))\n", None);
+        read(&mut s, "x.trg", "(S (B b))\n", None);
+        assert_eq!(translate(&mut s, Action::Translate(TranslateAction::TranslatePair(0))), Some((true, false)));
+    }
+
+    #[test]
+    fn an_uploaded_translation_model_goes_to_the_worker_as_a_file_and_is_sent_again_after_a_restart() {
+        let mut s = State::with_sample();
+        let effects = s.apply(Action::Load(LoadAction::MtFilePicked { name: "big.tlmt".into(), file: FileHandle(7) }));
+        let [Effect::PostFile(Request::LoadMtFile { job, name }, FileHandle(7))] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!((s.mt.loading, name.as_str()), (Some(*job), "big.tlmt"));
+        let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: None };
+        s.apply(Action::Worker { response: ready, now: 1.0 });
+        let model = *job;
+        let effects = s.apply(Action::Translate(TranslateAction::TranslatePair(0)));
+        let [Effect::Post(Request::Translate { model: m, nbest: 10, .. })] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!(*m, model);
+        // A restarted worker holds no model: it is sent again, first.
+        s.apply(Action::Job(JobAction::Cancel(None)));
+        let effects = s.apply(Action::Translate(TranslateAction::TranslatePair(1)));
+        assert!(
+            matches!(&effects[..], [Effect::PostFile(Request::LoadMtFile { job, .. }, FileHandle(7)), Effect::Post(Request::Translate { model: m, .. })] if *job == model && *m == model),
+            "{effects:?}"
+        );
+        assert!(
+            matches!(&s.apply(Action::Translate(TranslateAction::Download))[..], [Effect::Download { body: DownloadBody::File(FileHandle(7)), name }] if name == "big.tlmt")
+        );
+        // A pasted tree goes to the worker as typed, which reads it there
+        // (the page parses nothing): one that does not read is shown with it.
+        s.apply(Action::Translate(TranslateAction::SetInput("(S (A a)".into())));
+        let effects = s.apply(Action::Translate(TranslateAction::TranslatePasted));
+        let [Effect::Post(Request::Translate { job, source, pasted: true, .. })] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!(source, "(S (A a)");
+        let message = Tree::parse_one(source, "pasted tree").unwrap_err().to_string(); // the worker's answer
+        s.apply(Action::Worker { response: Response::Failed { job: Some(*job), message }, now: 2.0 });
+        assert!(s.mt.input_error.as_deref().is_some_and(|e| e.starts_with("pasted tree:")), "{:?}", s.mt.input_error);
+        assert!(s.mt.note.as_ref().is_none_or(|n| n.is_ok()), "{:?}", s.mt.note);
+        // One that reads comes back with the tree the worker read, drawn with its translation.
+        s.apply(Action::Translate(TranslateAction::SetInput("(S (A a))".into())));
+        let effects = s.apply(Action::Translate(TranslateAction::TranslatePasted));
+        let [Effect::Post(Request::Translate { job, source, .. })] = effects.as_slice() else { panic!("{effects:?}") };
+        let tree = Tree::parse_one(source, "pasted tree").unwrap();
+        let view = TranslationView {
+            system: SystemKind::Ms,
+            words: vec!["a".into()],
+            score: 0.0,
+            features: vec![],
+            feature_names: vec![],
+            weights: vec![],
+            steps: vec![],
+            phrases: vec![],
+            nbest: vec![],
+            source_notes: vec![],
+            provenance: vec![],
+            seconds: 0.1,
+        };
+        let translated =
+            Response::Translated { job: *job, result: Box::new(view), source: Some(load::WireTree::from(&tree)) };
+        s.apply(Action::Worker { response: translated, now: 3.0 });
+        let result = s.mt.result.as_ref().expect("a translation");
+        assert_eq!((result.input.label.as_str(), &result.input.source), ("the pasted tree", &tree));
+        assert_eq!(s.mt.input_error, None);
+    }
+}
