@@ -124,6 +124,24 @@ fn align_and_baseline_print_the_same_bytes_on_any_number_of_threads_as_the_corpu
     assert_eq!(streamed, lines_of(&held));
 }
 
+/// `train` featurises the candidates and aligns the dev pairs on threads:
+/// the model file is the same.
+#[test]
+fn train_writes_the_same_model_on_any_number_of_threads() {
+    let dir = scratch("streaming-train");
+    let train = sample_prefix(&dir, "train", 0..40);
+    let dev = sample_prefix(&dir, "dev", 40..60);
+    let model = |threads: &str| {
+        let file = path(&dir, &format!("model-{threads}.json"));
+        let args = ["train", "--train", &train, "--dev", &dev, "--kernel", "plain+dbtk-root", "--max-examples", "300"];
+        treelink(&[&args[..], &["--threads", threads, "-o", &file]].concat());
+        std::fs::read_to_string(file).unwrap()
+    };
+    let one = model("1");
+    assert!(one.contains("\"dev_f\""), "trained with dev");
+    assert_eq!(model("2"), one);
+}
+
 /// `treelink lexicon` writes the tables `--lex-s2t`/`--lex-t2s` read:
 /// `target source p(t|s)` and `source target p(s|t)`, each a distribution
 /// over its first word given the second, read back to the lexicon trained.

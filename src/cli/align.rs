@@ -80,6 +80,10 @@ pub struct TrainArgs {
     /// Output model file (JSON).
     #[arg(short = 'o', long = "output", value_name = "MODEL")]
     pub output: String,
+    /// Threads for the candidates' features and the dev pairs' alignment (default: every core);
+    /// the model is the same with any number.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
 }
 
 /// Settings of the classifier.
@@ -415,9 +419,10 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     model::check_train_candidates(&train, &args.svm.options(&KernelSpec::paper_best(), limits)?)?;
     let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
     let source = lexicon_source(&args.lex, links)?.for_held_out_input(args.held_out);
+    let threads = args.threads.get();
     let options = alignment::kernels_to_try(args.kernel.clone(), dev.is_some())
         .iter()
-        .map(|spec| args.svm.options(spec, limits))
+        .map(|spec| args.svm.options(spec, limits).map(|o| TrainOptions { threads, ..o }))
         .collect::<Result<Vec<_>, _>>()?;
     let model = alignment::train_model(&train, dev.as_ref(), source, &options, &mut reporter)?;
     std::fs::write(&args.output, model.to_json())
