@@ -142,6 +142,29 @@ fn train_writes_the_same_model_on_any_number_of_threads() {
     assert_eq!(model("2"), one);
 }
 
+/// `mt-train` extracts phrase and RM pairs and decodes the dev sentences
+/// for MERT on threads: the model files are the same.
+#[test]
+fn mt_train_writes_the_same_model_on_any_number_of_threads() {
+    let dir = scratch("streaming-mt-train");
+    let train = sample_prefix(&dir, "train", 0..60);
+    let dev = sample_prefix(&dir, "dev", 60..75);
+    for system in ["phrase", "ms"] {
+        let model = |threads: &str| {
+            let file = path(&dir, &format!("{system}-{threads}.json"));
+            let args = ["mt-train", "--train", &train, "--dev", &dev, "--system", system, "--tune-iterations", "2"];
+            treelink(&[&args[..], &["--nbest", "20", "--threads", threads, "-o", &file]].concat());
+            // All but the training's time.
+            let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+            json["training"]["seconds"] = serde_json::Value::Null;
+            json
+        };
+        let one = model("1");
+        assert!(one["training"]["dev_bleu"].as_f64().is_some_and(|b| b > 0.0), "{system}: tuned on dev");
+        assert!(model("3") == one, "{system}: 3 threads give another model than 1");
+    }
+}
+
 /// `treelink lexicon` writes the tables `--lex-s2t`/`--lex-t2s` read:
 /// `target source p(t|s)` and `source target p(s|t)`, each a distribution
 /// over its first word given the second, read back to the lexicon trained.

@@ -76,6 +76,8 @@ pub struct MtOptions {
     /// both ways, grow-diag-final-and) or hmm (those, then the HMM of Vogel et al. 1996).
     #[arg(long, value_name = "MODEL", default_value = "fast-align")]
     pub word_model: WordModel,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
 }
 
 fn parse_reading(s: &str) -> Result<MsReading, String> {
@@ -273,6 +275,7 @@ impl MtOptions {
             phrase_fallback: self.phrase_fallback,
             word_model: self.word_model,
             lexicon: None,
+            threads: self.threads.get(),
         })
     }
 }
