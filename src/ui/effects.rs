@@ -30,7 +30,7 @@ use crate::tree::NodeId;
 /// Carries out one effect of the reducer.
 pub fn carry_out(effect: Effect, workers: &Workers, load: Dispatch<LoadAction>) {
     match effect {
-        Effect::Load(job, request) => workers.files.send(&protocol::Request::Load { job, request }),
+        Effect::Load(job, request) => workers.files.load(job, request),
         Effect::Post(request) => workers.jobs.request(request, None),
         Effect::PostFile(request, handle) => {
             if let Some(file) = file_handles::get(handle) {
@@ -94,15 +94,30 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
         }
         // Read: the page keeps its text, not the file.
         file_handles::release(handle);
-        // As bytes, so text that is not UTF-8 gets the place of its first
-        // bad byte (as in the CLI) instead of being read with U+FFFD in it.
-        let action = match gloo::file::futures::read_as_bytes(&file).await {
-            Ok(bytes) => match decode_utf8(&bytes, &name) {
-                Ok(text) => LoadAction::FileRead { name, text: text.to_string(), slot },
+        // Decoded by the browser off this thread; only text with U+FFFD in
+        // it (which may stand for bytes that are not UTF-8) is read again as
+        // bytes, so such text gets the place of its first bad byte (as in
+        // the CLI); control bytes (a binary file) are refused either way.
+        let decoded = match gloo::file::futures::read_as_text(&file).await {
+            Ok(text) if !text.contains('\u{FFFD}') => Some(text),
+            _ => None,
+        };
+        let action = match decoded {
+            Some(text) => match decode_utf8(text.as_bytes(), &name) {
+                Ok(_) => LoadAction::FileRead { name, text, slot },
                 Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
             },
-            Err(e) => LoadAction::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
+            None => match gloo::file::futures::read_as_bytes(&file).await {
+                Ok(bytes) => match decode_utf8(&bytes, &name) {
+                    Ok(text) => LoadAction::FileRead { name, text: text.to_string(), slot },
+                    Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
+                },
+                Err(e) => LoadAction::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
+            },
         };
+        // The reducer takes it in a task of its own: reading a large file
+        // and checking it is one task, keeping it and sending it on another.
+        gloo::timers::future::TimeoutFuture::new(0).await;
         load.emit(action);
     });
 }
@@ -144,7 +159,7 @@ async fn fetch_text(window: &web_sys::Window, url: &str) -> Result<String, Strin
 #[derive(Clone, PartialEq)]
 pub struct Workers {
     jobs: PoolRunner,
-    files: jobs::Jobs,
+    files: FileRunner,
 }
 
 impl Workers {
@@ -152,11 +167,73 @@ impl Workers {
     /// the file worker's answers go to `load`, the job workers' to
     /// `dispatch` and their progress reports to `report`.
     pub fn start(load: Dispatch<LoadAction>, dispatch: Callback<Action>, report: Callback<ProgressAction>) -> Workers {
-        let files = file_worker_answers(load).reform(|(response, _): jobs::Answer| response);
-        let files = jobs::Jobs::start("files", jobs::FILE_WORKER, files);
+        let files = FileRunner::start(file_worker_answers(load));
         // Started by the first job: the page checks files without the training code.
         let jobs = PoolRunner::new(pool::size_for(hardware_concurrency()), job_worker_answers(dispatch, report));
         Workers { jobs, files }
+    }
+}
+
+/// The file worker, and the texts it keeps (`protocol::Request::KeepText`):
+/// a file's text crosses to it once, then each check of its group names
+/// it, so no task of the page's converts or copies a large file twice.
+#[derive(Clone)]
+struct FileRunner(Rc<FileInner>);
+
+struct FileInner {
+    worker: jobs::Jobs,
+    /// The texts the worker keeps: each as the page's state shares it, and its id.
+    kept: RefCell<Vec<(std::rc::Weak<str>, u32)>>,
+    next: std::cell::Cell<u32>,
+}
+
+impl PartialEq for FileRunner {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl FileRunner {
+    fn start(answers: Callback<protocol::Response>) -> FileRunner {
+        let runner = Rc::new_cyclic(|weak: &std::rc::Weak<FileInner>| {
+            let weak = weak.clone();
+            let respond = Callback::from(move |(response, _): jobs::Answer| {
+                // A worker that died kept nothing; the next one is sent every text.
+                if let (protocol::Response::Stopped { .. }, Some(inner)) = (&response, weak.upgrade()) {
+                    inner.kept.borrow_mut().clear();
+                }
+                answers.emit(response)
+            });
+            FileInner {
+                worker: jobs::Jobs::start("files", jobs::FILE_WORKER, respond),
+                kept: RefCell::default(),
+                next: std::cell::Cell::new(0),
+            }
+        });
+        FileRunner(runner)
+    }
+
+    /// Sends a check: each text the worker does not keep yet beside a
+    /// `KeepText` of its own, the others by their ids.
+    fn load(&self, job: protocol::JobId, mut request: crate::ui::load::LoadRequest) {
+        let mut kept = self.0.kept.borrow_mut();
+        let mut now_kept = Vec::new();
+        let files = request.files.iter_mut().chain(request.retry.iter_mut()).flat_map(|(_, f)| f.iter_mut());
+        for f in files {
+            let known = kept.iter().find(|(w, _)| std::ptr::eq(w.as_ptr(), Rc::as_ptr(&f.text))).map(|&(_, id)| id);
+            let id = known.unwrap_or_else(|| {
+                let id = self.0.next.get();
+                self.0.next.set(id.wrapping_add(1));
+                let request = protocol::Request::KeepText { id };
+                self.0.worker.send_with(&request, &JsValue::from_str(&f.text));
+                id
+            });
+            now_kept.push((Rc::downgrade(&f.text), id));
+            f.text = protocol::kept_text(id).into();
+        }
+        // The worker keeps the texts of this check alone.
+        *kept = now_kept;
+        self.0.worker.send(&protocol::Request::Load { job, request });
     }
 }
 

@@ -81,6 +81,18 @@ pub struct LexiconFiles {
     pub word_links: Option<NamedText>,
 }
 
+/// The stand-in, in a [`Request::Load`], for the text the file worker keeps
+/// as `id` ([`Request::KeepText`]): a NUL first, which no file's text has
+/// (a file with control bytes is refused when read).
+pub fn kept_text(id: u32) -> String {
+    format!("\u{0}treelink-kept-text:{id}")
+}
+
+/// The id of a [`kept_text`] stand-in.
+pub fn kept_text_id(text: &str) -> Option<u32> {
+    text.strip_prefix("\u{0}treelink-kept-text:")?.parse().ok()
+}
+
 // One message per job, serialised at once: the variants' size difference costs nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -132,6 +144,11 @@ pub enum Request {
     /// Translate every source tree (bracketed) with the kept model `model`
     /// (as `treelink translate --input`), with progress.
     TranslateAll { job: JobId, model: JobId, sources: Vec<String> },
+    /// Keep the text beside this message as text `id` (the file worker): a
+    /// [`Request::Load`]'s file whose text is [`kept_text`] `id` is that text,
+    /// so a large file crosses to the worker once, not with every check of
+    /// its group (the texts kept are those of the last check and those sent since).
+    KeepText { id: u32 },
     /// A piece of job `job` the page's pool of job workers cut it into
     /// (`ui::pool`): piece number `piece` of its plan, or `None` for what a
     /// worker is given before its pieces (the pairs, an artifact to keep,

@@ -16,7 +16,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::load;
 use super::pool::{Executor, Task};
-use super::protocol::{JobId, LexiconFiles, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
+use super::protocol::{self, JobId, LexiconFiles, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
 use crate::align::model::AlignmentModel;
 use crate::app::alignment::{self, Comparison};
 use crate::app::files;
@@ -34,6 +34,8 @@ thread_local! {
     static SESSION: RefCell<Option<Comparison>> = const { RefCell::new(None) };
     /// What this worker keeps of the pooled job it takes part in (`ui::pool`).
     static PIECES: RefCell<Executor> = RefCell::new(Executor::default());
+    /// The file worker's texts kept by id (`Request::KeepText`).
+    static TEXTS: RefCell<std::collections::BTreeMap<u32, std::rc::Rc<str>>> = RefCell::default();
     /// The translation model the page last trained or loaded, by its id.
     static MT: RefCell<Option<(JobId, TranslationModel)>> = const { RefCell::new(None) };
 }
@@ -100,8 +102,37 @@ pub fn run() {
 /// own, so the page's second worker does not load the training and
 /// translation code.
 pub fn run_files() {
-    serve(|request, _, reporter| match request {
-        Request::Load { job, request } => check_files(job, &request, reporter),
+    serve(|request, beside, reporter| match request {
+        Request::KeepText { id } => {
+            let text: Option<std::rc::Rc<str>> = beside.and_then(|b| b.as_string()).map(Into::into);
+            if let Some(text) = text {
+                TEXTS.with(|t| t.borrow_mut().insert(id, text));
+            }
+        }
+        Request::Load { job, mut request } => {
+            // Texts kept from earlier messages: those of this check stay kept, the others go.
+            let kept = TEXTS.with(|t| {
+                let mut texts = t.borrow_mut();
+                let mut used = std::collections::BTreeMap::new();
+                let files = request.files.iter_mut().chain(request.retry.iter_mut()).flat_map(|(_, f)| f.iter_mut());
+                for f in files {
+                    if let Some(id) = protocol::kept_text_id(&f.text) {
+                        let text = texts
+                            .get(&id)
+                            .cloned()
+                            .ok_or_else(|| format!("{}: the page's text of it was lost", f.name))?;
+                        f.text = text.clone();
+                        used.insert(id, text);
+                    }
+                }
+                *texts = used;
+                Ok::<_, String>(())
+            });
+            match kept {
+                Ok(()) => check_files(job, &request, reporter),
+                Err(message) => reporter.post(&Response::Failed { job: Some(job), message }),
+            }
+        }
         _ => reporter.post(&Response::Failed { job: None, message: "the file worker only checks files".into() }),
     });
 }
@@ -245,6 +276,7 @@ fn handle(request: Request, beside: Option<JsValue>, reporter: &mut Reporter) {
             }
         }
         // The file worker's (a binary of its own: `run_files`).
+        Request::KeepText { .. } => {}
         Request::Load { job, .. } => {
             reporter.post(&Response::Failed { job: Some(job), message: "the job worker does not check files".into() })
         }
