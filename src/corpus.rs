@@ -2,7 +2,7 @@
 //! links, read from the bracketed files `PREFIX.src`, `PREFIX.trg`,
 //! `PREFIX.gold` and checked against each other.
 
-use crate::io::links::{parse_links_located, Link, LinkError};
+use crate::io::links::{parse_links_located, Link, LinkError, LinkOutOfRange, LinkUnits};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::io::text::read_text_file;
 use crate::io::text::{end_position, line_count_position, ReadError};
@@ -44,16 +44,8 @@ pub enum CorpusError {
         what: &'static str,
         per: &'static str,
     },
-    #[error("{file}:{line}:{column}: link {link} names {side} node {node}, but the {side} tree of pair {line} has only {nodes} nodes (numbered 0 to {last})", last = nodes.saturating_sub(1))]
-    LinkOutOfRange {
-        file: String,
-        line: usize,
-        column: usize,
-        link: String,
-        side: &'static str,
-        node: usize,
-        nodes: usize,
-    },
+    #[error("{file}:{line}:{column}: {error}")]
+    LinkOutOfRange { file: String, line: usize, column: usize, error: LinkOutOfRange },
     #[error(transparent)]
     Read(#[from] ReadError),
     #[error(transparent)]
@@ -280,24 +272,13 @@ fn links_for<T: std::borrow::Borrow<Tree>>(
     for (l, ((links, s), t)) in lines.into_iter().zip(sources).zip(targets).enumerate() {
         let (s, t) = (s.borrow(), t.borrow());
         for &(link, column) in &links {
-            let bad = if link.source >= s.len() {
-                Some(("source", link.source, s.len()))
-            } else if link.target >= t.len() {
-                Some(("target", link.target, t.len()))
-            } else {
-                None
-            };
-            if let Some((side, node, nodes)) = bad {
-                return Err(CorpusError::LinkOutOfRange {
+            LinkOutOfRange::check(l + 1, &link, (link.source, link.target), (s.len(), t.len()), LinkUnits::Nodes)
+                .map_err(|error| CorpusError::LinkOutOfRange {
                     file: file.name.to_string(),
                     line: l + 1,
                     column,
-                    link: link.to_string(),
-                    side,
-                    node,
-                    nodes,
-                });
-            }
+                    error,
+                })?;
         }
         out.push(links.into_iter().map(|(link, _)| link).collect());
     }

@@ -5,7 +5,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use treelink::corpus::Named;
-use treelink::io::tiger::{export_pair, import_pair, parse_tiger, ImportOptions, TreebankName};
+use treelink::tiger::{export_pair, import_pair, parse_tiger, ImportOptions, TreebankName};
 
 fuzz_target!(|data: &[u8]| {
     let Some([src, trg, sta]) = treelink_fuzz::texts::<3>(data) else { return };

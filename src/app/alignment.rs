@@ -440,7 +440,7 @@ pub fn align_input(
 ) -> Result<CorpusAlignment, AlignmentError> {
     let bitext = if InputLexicon::needs_sentences(&model.lexicon, sentences) { bitext_of(input) } else { Vec::new() };
     let input_lexicon = input_lexicon(&model.lexicon, &bitext, sentences, "lexical model for aligning", observer)?;
-    let aligner = stream::PairAligner::new(model, &input_lexicon)?;
+    let aligner = stream::PairAligner::new(model, &input_lexicon).map_err(AlignmentError::Model)?;
     let aligned = stream::align_pairs(&aligner, &input.pairs, 0, given_links.as_deref(), Threads::ONE, observer)?;
     let (word_links, searches) = aligned.into_iter().map(|a| (a.word_links, a.search)).unzip();
     Ok(CorpusAlignment { lexicon: input_lexicon.lexicon, word_links, searches })

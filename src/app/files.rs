@@ -8,8 +8,8 @@ use std::fmt;
 use crate::align::model::{AlignmentModel, ModelFileError as AlignmentModelError};
 use crate::corpus::Named;
 use crate::exercise;
-use crate::io::tiger::{import_pair, parse_sta, ImportOptions, TigerError, TigerImport};
 use crate::mt::model::{TranslationModel, TranslationModelError, MT_MODEL_FORMAT};
+use crate::tiger::{import_pair, parse_sta, ImportOptions, TigerError, TigerImport};
 
 /// What a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

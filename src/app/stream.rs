@@ -1,6 +1,5 @@
 //! Pair by pair: the work of one input pair — aligned by a model
-//! ([`PairAligner`]) or by the baseline ([`baseline_stream`]) — or of one
-//! source tree translated ([`translate_stream`]), once, for
+//! ([`PairAligner`]) or by the baseline ([`baseline_stream`]) — once, for
 //! every way of running it over a corpus: the CLI's streams (`treelink
 //! align`, `baseline`: read, aligned a chunk at a time on `--threads`
 //! threads, written in input order), a corpus held whole
@@ -29,20 +28,14 @@ use crate::align::baseline::{baseline_links, BaselineOptions};
 use crate::align::explain;
 use crate::align::greedy::Search;
 use crate::align::lexical::{input_lexicon, InputLexicon, InputSentences};
-use crate::align::model::{AlignmentModel, Scorer};
+use crate::align::model::{AlignError, AlignmentModel, Scorer};
 use crate::corpus::TreePair;
 use crate::io::links::Link;
 use crate::lexicon::{Lexicon, SentencePair, WordAlignment};
-use crate::mt::model::TranslationModel;
-use crate::mt::unknown::UnknownStats;
 use crate::parallel::{stream_in_order, Threads};
 use crate::progress::{report, Cancelled, Observer, Progress};
-use crate::tree::Tree;
 
-use super::translation::{translate_one, Translated};
 use std::borrow::Borrow;
-
-use super::alignment::AlignmentError;
 
 /// A pair to align, with its word links when they are given (`--word-align`).
 pub type InputPair = (TreePair, Option<WordAlignment>);
@@ -64,8 +57,8 @@ pub struct AlignedPair {
 
 impl<'a> PairAligner<'a> {
     /// An aligner for `model` under `input` (the model is checked here once).
-    pub fn new(model: &'a AlignmentModel, input: &'a InputLexicon) -> Result<Self, AlignmentError> {
-        let scorer = Scorer::new(model, &input.lexicon).map_err(AlignmentError::Model)?;
+    pub fn new(model: &'a AlignmentModel, input: &'a InputLexicon) -> Result<Self, AlignError> {
+        let scorer = Scorer::new(model, &input.lexicon)?;
         Ok(PairAligner { input, scorer })
     }
 
@@ -199,42 +192,6 @@ pub fn baseline_stream<T: Borrow<TreePair> + Sync, E: From<Cancelled>>(
             Ok(report(observer, Progress::new("baseline (Tinsley et al.)", k as u64 + 1, total))?)
         },
     )
-}
-
-/// Translates the source trees of `sources` as they come, a chunk at a
-/// time on `threads` threads ([`translate_one`]), handing each to `each`
-/// in input order and reporting it (stage "translating", of `total` trees,
-/// 0 if unknown); a stop ends it between trees. Returns the statistics of
-/// the source words the phrase table did not know, summed in input order.
-pub fn translate_stream<T, E>(
-    model: &TranslationModel,
-    sources: impl IntoIterator<Item = Result<T, E>>,
-    total: u64,
-    nbest: Option<usize>,
-    threads: Threads,
-    observer: &mut dyn Observer,
-    mut each: impl FnMut(usize, Translated) -> Result<(), E>,
-) -> Result<UnknownStats, E>
-where
-    T: Borrow<Tree> + Sync,
-    E: From<Cancelled>,
-{
-    let mut unknown = UnknownStats::default();
-    stream_in_order(
-        sources,
-        threads,
-        || (),
-        |_, _, tree| {
-            let tree: &Tree = tree.borrow();
-            (tree.words().len(), translate_one(model, tree, nbest))
-        },
-        |k, (words, translated)| {
-            unknown.add_notes(words, translated.source_notes());
-            each(k, translated)?;
-            Ok(report(observer, Progress::new("translating", k as u64 + 1, total))?)
-        },
-    )?;
-    Ok(unknown)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! `treelink mt-train` and `translate` do, and what the page's Translate
 //! view asks the worker.
 
+use std::borrow::Borrow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -12,8 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use super::alignment::{self, AlignmentError};
 use crate::align::composite::KernelSpec;
+use crate::align::greedy::search_links;
 use crate::align::lexical::{alignment_lexicon_options, prepare, LexiconSource};
-use crate::align::model::{self as align_model, search_links, AlignError, AlignmentModel, Scorer, TrainOptions};
+use crate::align::model::{self as align_model, AlignError, AlignmentModel, Scorer, TrainOptions};
 use crate::corpus::Corpus;
 use crate::lexicon::WordAlignment;
 use crate::limits::{LimitError, Limits};
@@ -21,10 +23,10 @@ use crate::mt::decoder::NBestEntry;
 use crate::mt::lm::NgramLm;
 use crate::mt::model::{MtOutput, MtSystem, SystemKind, TrainingInfo, TranslationModel};
 use crate::mt::ms::MsStep;
+use crate::mt::phrase::unknown::{SourceNote, UnknownStats};
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseStep};
 use crate::mt::train::{train_system, word_alignments_with, MtTrainError, MtTrainSettings};
-use crate::mt::unknown::{SourceNote, UnknownStats};
-use crate::parallel::Threads;
+use crate::parallel::{stream_in_order, Threads};
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::{NodeId, ParseError, Tree};
 
@@ -205,7 +207,7 @@ pub fn train_model(
 ) -> Result<TranslationModel, TranslationError> {
     let needs_subtree = t.extract != ExtractMethod::Word;
     // The lexicon of an in-engine word alignment also backs off unknown
-    // words (`mt::unknown`); given word links come without one.
+    // words (`mt::phrase::unknown`); given word links come without one.
     let mut settings = t.settings;
     let word_links = match t.word_links {
         Some(links) => links,
@@ -289,7 +291,7 @@ pub struct TranslationView {
     #[serde(default)]
     pub source_notes: Vec<SourceNote>,
     /// Per word of `words`, the index in `source_notes` of the treated
-    /// source word it comes from (`mt::unknown::target_provenance`).
+    /// source word it comes from (`mt::phrase::unknown::target_provenance`).
     #[serde(default)]
     pub provenance: Vec<Option<usize>>,
     /// Decoding time (filled in by the caller, who has the clock).
@@ -423,7 +425,7 @@ impl Translated {
 /// made; reports each tree (stage "translating") once it is handed on, so
 /// a stop ends it between trees. Returns the statistics of the source
 /// words the phrase table did not know. (`treelink translate` streams its
-/// input through [`super::stream::translate_stream`], the same work.)
+/// input through [`translate_stream`], the same work.)
 pub fn translate_each<E: From<Cancelled>>(
     model: &TranslationModel,
     sources: &[Tree],
@@ -432,7 +434,43 @@ pub fn translate_each<E: From<Cancelled>>(
     each: impl FnMut(usize, Translated) -> Result<(), E>,
 ) -> Result<UnknownStats, E> {
     let items = sources.iter().map(Ok::<_, E>);
-    super::stream::translate_stream(model, items, sources.len() as u64, nbest, Threads::ONE, observer, each)
+    translate_stream(model, items, sources.len() as u64, nbest, Threads::ONE, observer, each)
+}
+
+/// Translates the source trees of `sources` as they come, a chunk at a
+/// time on `threads` threads ([`translate_one`]), handing each to `each`
+/// in input order and reporting it (stage "translating", of `total` trees,
+/// 0 if unknown); a stop ends it between trees. Returns the statistics of
+/// the source words the phrase table did not know, summed in input order.
+pub fn translate_stream<T, E>(
+    model: &TranslationModel,
+    sources: impl IntoIterator<Item = Result<T, E>>,
+    total: u64,
+    nbest: Option<usize>,
+    threads: Threads,
+    observer: &mut dyn Observer,
+    mut each: impl FnMut(usize, Translated) -> Result<(), E>,
+) -> Result<UnknownStats, E>
+where
+    T: Borrow<Tree> + Sync,
+    E: From<Cancelled>,
+{
+    let mut unknown = UnknownStats::default();
+    stream_in_order(
+        sources,
+        threads,
+        || (),
+        |_, _, tree| {
+            let tree: &Tree = tree.borrow();
+            (tree.words().len(), translate_one(model, tree, nbest))
+        },
+        |k, (words, translated)| {
+            unknown.add_notes(words, translated.source_notes());
+            each(k, translated)?;
+            Ok(report(observer, Progress::new("translating", k as u64 + 1, total))?)
+        },
+    )?;
+    Ok(unknown)
 }
 
 /// One source tree translated as [`translate_each`] translates it: the best

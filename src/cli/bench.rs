@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::CliError;
+use treelink::align::greedy::search_links;
 use treelink::align::lexical::{alignment_lexicon_options, prepare, LexiconSource};
-use treelink::align::model::{self, search_links, AlignmentModel, Scorer, TrainOptions};
+use treelink::align::model::{self, AlignmentModel, Scorer, TrainOptions};
 use treelink::app::alignment;
 use treelink::corpus::Corpus;
 use treelink::eval::prf::Counts;

@@ -22,11 +22,12 @@ mod progress;
 mod stream;
 mod svm_light_tk;
 
+use treelink::io::tree_stream::TreeStream;
 use treelink::kernel::stream::KernelStream;
 use treelink::kernel::{self, BtkKind, Space, SubTree, SubTreePair, TooManyNodePairs};
 use treelink::limits::Limits;
 use treelink::parallel::{stream_in_order, Threads};
-use treelink::tree::{Tree, TreeStream};
+use treelink::tree::Tree;
 
 /// treelink: bilingual tree kernels and sub-tree alignment for syntax-aware translation.
 ///
@@ -183,7 +184,7 @@ pub enum CliError {
     #[error(transparent)]
     Tree(#[from] treelink::tree::ParseError),
     #[error(transparent)]
-    Stream(#[from] treelink::tree::StreamError),
+    Stream(#[from] treelink::io::tree_stream::StreamError),
     #[error("tree {index} of each file: {error}: raise the limit (--max-node-pairs) to compute it")]
     Kernel { index: usize, error: TooManyNodePairs },
     #[error("{file}:{line}:{column}: expected {expected} {what} (as many as {other}), found {found}")]

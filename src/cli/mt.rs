@@ -9,7 +9,6 @@ use super::progress::Reporter;
 use super::stream::{self, ThreadsArg};
 use super::CliError;
 use treelink::align::composite::KernelSpec;
-use treelink::app::stream as app_stream;
 use treelink::app::translation::{self, SubtreeAlign, SubtreeAlignArg, Translated, TranslationTraining};
 use treelink::app::translation_experiment;
 use treelink::corpus::Corpus;
@@ -20,9 +19,9 @@ use treelink::limits::Limits;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::model::{MtOutput, SystemKind, TranslationModel};
 use treelink::mt::ms::{MsReading, MsTranslation, RmEstimate, StructureTokens};
+use treelink::mt::phrase::unknown::{SourceNote, UnknownWordOptions};
 use treelink::mt::phrase::ExtractMethod;
 use treelink::mt::train::MtTrainSettings;
-use treelink::mt::unknown::{SourceNote, UnknownWordOptions};
 use treelink::tree::Tree;
 
 /// Settings shared by mt-train and mt-experiment.
@@ -405,7 +404,7 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let threads = args.threads.get();
-    let unknown = app_stream::translate_stream(&model, trees, 0, args.nbest, threads, &mut reporter, |k, t| {
+    let unknown = translation::translate_stream(&model, trees, 0, args.nbest, threads, &mut reporter, |k, t| {
         match &t {
             Translated::NBest(v) => {
                 for e in &v.nbest {

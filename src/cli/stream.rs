@@ -13,10 +13,11 @@ use super::CliError;
 use treelink::app::stream::InputPair;
 use treelink::corpus::{CorpusError, TreePair};
 use treelink::io::text::{decode_utf8, ReadError};
+use treelink::io::tree_stream::TreeStream;
 use treelink::lexicon::{read_word_alignments_for, LexError, WordAlignment};
 use treelink::limits::Limits;
 use treelink::parallel::Threads;
-use treelink::tree::{Tree, TreeStream};
+use treelink::tree::Tree;
 
 /// `--threads`: the same output with any number.
 #[derive(clap::Args, Debug, Clone, Copy)]
@@ -133,8 +134,9 @@ impl LinkLines {
             LexError::Unexpected { file, column, expected, found, .. } => {
                 LexError::Unexpected { file, line, column, expected, found }
             }
-            LexError::LinkOutOfRange { file, column, link, side, index, len, .. } => {
-                LexError::LinkOutOfRange { file, line, column, link, side, index, len }
+            LexError::LinkOutOfRange { file, column, mut error, .. } => {
+                error.pair = line;
+                LexError::LinkOutOfRange { file, line, column, error }
             }
             e => e,
         };

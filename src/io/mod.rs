@@ -3,6 +3,5 @@
 
 pub mod json;
 pub mod links;
-pub mod svg;
 pub mod text;
-pub mod tiger;
+pub mod tree_stream;

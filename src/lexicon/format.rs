@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use super::alignment::WordAlignment;
 use super::table::{format_prob, LexTable, NULL};
 use super::SentencePair;
+use crate::io::links::{LinkOutOfRange, LinkUnits};
 use crate::io::text::{line_count_position, tokens_with_columns};
 
 /// A located error in a lexical table, word alignment or bitext file.
@@ -16,18 +17,8 @@ pub enum LexError {
     EndOfLine { file: String, line: usize, column: usize, expected: &'static str },
     #[error("{file}:{line}:{column}: second entry for '{x} {y}' (the first is on line {first})")]
     Duplicate { file: String, line: usize, column: usize, x: String, y: String, first: usize },
-    #[error(
-        "{file}:{line}:{column}: link {link} names {side} word {index}, but the {side} sentence of pair {line} has only {len} words"
-    )]
-    LinkOutOfRange {
-        file: String,
-        line: usize,
-        column: usize,
-        link: String,
-        side: &'static str,
-        index: usize,
-        len: usize,
-    },
+    #[error("{file}:{line}:{column}: {error}")]
+    LinkOutOfRange { file: String, line: usize, column: usize, error: LinkOutOfRange },
     /// At the first extra line, or the end of the file when lines are missing.
     #[error("{file}:{line}:{column}: expected {expected} {what}, found {found}")]
     CountMismatch { file: String, line: usize, column: usize, expected: usize, found: usize, what: &'static str },
@@ -186,24 +177,8 @@ pub fn read_word_alignments_for(
     }
     for (l, (links, &(n_src, n_trg))) in located.iter().zip(lengths).enumerate() {
         for &((i, j), column) in links {
-            let bad = if i >= n_src {
-                Some(("source", i, n_src))
-            } else if j >= n_trg {
-                Some(("target", j, n_trg))
-            } else {
-                None
-            };
-            if let Some((side, index, len)) = bad {
-                return Err(LexError::LinkOutOfRange {
-                    file: file.to_string(),
-                    line: l + 1,
-                    column,
-                    link: format!("{i}-{j}"),
-                    side,
-                    index,
-                    len,
-                });
-            }
+            LinkOutOfRange::check(l + 1, &format_args!("{i}-{j}"), (i, j), (n_src, n_trg), LinkUnits::Words)
+                .map_err(|error| LexError::LinkOutOfRange { file: file.to_string(), line: l + 1, column, error })?;
         }
     }
     Ok(located.into_iter().map(|links| WordAlignment::new(links.into_iter().map(|(link, _)| link))).collect())

@@ -3,7 +3,7 @@
 //! legend, zoom (never below readable text: a long pair pans), fit, zoom to
 //! the selection, and folding a sub-tree to its label and yield. Geometry
 //! comes from [`crate::layout`] ([`Drawing`]: the folded trees and their
-//! layout) and the link curves and stylesheet from [`crate::io::svg`], as
+//! layout) and the link curves and stylesheet from [`crate::svg`], as
 //! in the exported file; links are drawn beneath the boxes and the words,
 //! which carry a white halo. Labels and words are text nodes (never
 //! markup), so `<script>` in a label shows as text.
@@ -18,8 +18,8 @@ use super::folds::Side;
 use super::state::{FoldAction, SelectAction};
 use super::store::Dispatch;
 use crate::corpus::TreePair;
-use crate::io::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
 use crate::layout::{clamp_zoom, fit_zoom, union, zoom_to, Drawing, FoldedTree, Style, TreeLayout};
+use crate::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]

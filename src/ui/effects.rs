@@ -22,9 +22,9 @@ use super::{file_handles, jobs, persist, protocol};
 use crate::align::greedy::Search;
 use crate::app::files::SNIFF_BYTES;
 use crate::corpus::{Corpus, TreePair};
-use crate::io::svg::DIAGRAM_CSS;
 use crate::io::text::decode_utf8;
-use crate::io::tiger::PairIds;
+use crate::svg::DIAGRAM_CSS;
+use crate::tiger::PairIds;
 use crate::tree::NodeId;
 
 /// Carries out one effect of the reducer.

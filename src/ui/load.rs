@@ -17,10 +17,10 @@ use crate::corpus::{Corpus, CorpusError, Named, TreePair};
 use crate::exercise::{Answers, ClassTable, Exercise};
 use crate::io::links::{Link, LinkKind};
 use crate::io::text::counted;
-use crate::io::tiger::{parse_sta, PairIds, Side};
 use crate::lexicon::{read_moses_lex, read_word_alignments_for, Coverage};
 use crate::limits::Limits;
 use crate::mt::lm::read_arpa;
+use crate::tiger::{parse_sta, PairIds, Side};
 use crate::tree::{Tree, TreeBuilder};
 
 /// The built-in sample (SQUOIA German–Spanish, dev; `www/sample/`),

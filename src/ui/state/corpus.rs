@@ -7,7 +7,7 @@ use std::rc::Rc;
 use super::slots::{LoadAction, Routed, Slot};
 use super::{Effect, LoadedAlignmentModel, Mode, ModelOrigin, MtSource, MtUpload, State, Teach};
 use crate::corpus::{Corpus, TreePair};
-use crate::io::tiger::PairIds;
+use crate::tiger::PairIds;
 use crate::ui::load::{CorpusOrigin, LoadAnswer, LoadRequest};
 
 pub(super) const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, dev)";

@@ -7,9 +7,9 @@ use super::{DownloadBody, Effect, State};
 use crate::align::explain::{curve_csv, results_csv};
 use crate::corpus::{Corpus, TreePair};
 use crate::io::links::{write_links, Link};
-use crate::io::svg::{drawing_svg, DERIVATION_CSS};
-use crate::io::tiger::{export_pair, TreebankName};
 use crate::layout::{Drawing, Style};
+use crate::svg::{drawing_svg, DERIVATION_CSS};
+use crate::tiger::{export_pair, TreebankName};
 
 /// The files of the Export panel (and the Translate view's drawing), each
 /// made from the state by the engine's writers when asked ([`super::Action::Export`]).

@@ -25,7 +25,7 @@ use super::ids::{CorpusGen, JobId, WorkerGen};
 use super::load::{self, LoadRequest};
 use super::protocol::{Request, Response};
 use crate::corpus::Corpus;
-use crate::io::tiger::PairIds;
+use crate::tiger::PairIds;
 use crate::tree::NodeId;
 
 mod alignment;
@@ -192,7 +192,7 @@ pub enum DownloadBody {
     },
     /// The view's SVG drawing with this element id (the derivation), as the
     /// browser serialises it (labels stay escaped text), with the diagram's
-    /// stylesheet ([`crate::io::svg::DIAGRAM_CSS`]) and `css`.
+    /// stylesheet ([`crate::svg::DIAGRAM_CSS`]) and `css`.
     Element {
         id: &'static str,
         css: &'static str,
@@ -412,7 +412,7 @@ impl State {
 mod tests {
     use super::testing::*;
     use super::*;
-    use crate::io::svg::LinkStyle;
+    use crate::svg::LinkStyle;
 
     /// The classroom round trip in the page's state: the instructor exports
     /// an exercise; opened (dropped), it becomes the corpus with its key

@@ -10,7 +10,7 @@ use super::{FileHandle, Shared};
 use crate::app::files::{FileKind, SNIFF_BYTES};
 use crate::corpus::{Corpus, TreePair};
 use crate::io::links::swap_links_text;
-use crate::io::tiger::PairIds;
+use crate::tiger::PairIds;
 use crate::ui::ids::JobId;
 pub use crate::ui::load::Slot;
 use crate::ui::load::{CorpusOrigin, FileText, LoadAnswer, LoadRequest};

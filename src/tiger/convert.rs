@@ -558,9 +558,9 @@ impl<'s> Graph<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::tiger::read::parse_tiger;
-    use crate::io::tiger::sta::parse_sta;
-    use crate::io::tiger::xml::TigerErrorKind;
+    use crate::tiger::read::parse_tiger;
+    use crate::tiger::sta::parse_sta;
+    use crate::tiger::xml::TigerErrorKind;
 
     fn sentence(body: &str) -> String {
         format!("<corpus id=\"c\"><body>\n{body}\n</body></corpus>")

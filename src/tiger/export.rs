@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use super::convert::from_token;
 use super::import::{basename, PairIds, SentenceIds};
 use crate::corpus::Corpus;
-use crate::io::links::LinkKind;
+use crate::io::links::{LinkKind, LinkOutOfRange, LinkUnits};
 use crate::tree::Tree;
 
 /// Why a corpus could not be exported (the ids do not fit the trees).
@@ -19,8 +19,8 @@ pub enum ExportError {
     NodeCount { sentence: String, expected: usize, found: usize },
     #[error("id '{id}' is used twice in one treebank; expected unique ids")]
     DuplicateId { id: String },
-    #[error("pair {pair}: link {link} names a node outside the trees")]
-    LinkOutOfRange { pair: usize, link: String },
+    #[error(transparent)]
+    LinkOutOfRange(#[from] LinkOutOfRange),
     #[error("expected two different treebank ids, found '{id}' twice")]
     SameTreebank { id: String },
 }
@@ -55,10 +55,10 @@ pub(super) fn esc(s: &str) -> Cow<'_, str> {
 
 /// Writes trees as a TigerXML corpus with id `corpus_id`. Each tree comes with
 /// its ids (sentence id and one id per pre-order node, e.g. from
-/// [`TigerImport::ids`] or [`PairIds::synthesize`]). Terminals are written in
+/// [`TigerImport::ids`](super::TigerImport::ids) or [`PairIds::synthesize`]). Terminals are written in
 /// word order, nonterminals in pre-order with edges labelled `--`; `-LRB-` /
-/// `-RRB-` become `(` / `)` again. Reading the result with [`parse_tiger`]
-/// and [`TigerSentence::to_tree`] gives the same trees (they are continuous).
+/// `-RRB-` become `(` / `)` again. Reading the result with [`parse_tiger`](super::parse_tiger)
+/// and [`TigerSentence::to_tree`](super::TigerSentence::to_tree) gives the same trees (they are continuous).
 pub fn write_tiger<'a>(
     corpus_id: &str,
     sentences: impl IntoIterator<Item = (&'a Tree, &'a SentenceIds)>,
@@ -114,7 +114,7 @@ pub fn write_tiger<'a>(
 
 /// Writes the links of `corpus` as a Stockholm TreeAligner file: per pair a
 /// `<sen-align>` of `{sentence}_VROOT` nodes, then an `<align type="good|fuzzy">`
-/// per gold link with its nodes' Tiger ids from `ids`. [`import_pair`] reads
+/// per gold link with its nodes' Tiger ids from `ids`. [`import_pair`](super::import_pair) reads
 /// it back (with the TigerXML of [`write_tiger`]) to the same pairs and links
 /// in the same order.
 pub fn write_sta(
@@ -151,9 +151,10 @@ pub fn write_sta(
             esc(&pid.target.sentence)
         ));
         for link in &pair.gold {
-            let (Some(s), Some(t)) = (pid.source.nodes.get(link.source), pid.target.nodes.get(link.target)) else {
-                return Err(ExportError::LinkOutOfRange { pair: k + 1, link: link.to_string() });
-            };
+            let counts = (pair.source.len(), pair.target.len());
+            LinkOutOfRange::check(k + 1, link, (link.source, link.target), counts, LinkUnits::Nodes)?;
+            // One id per node (check_ids): a link within the trees has both.
+            let (s, t) = (&pid.source.nodes[link.source], &pid.target.nodes[link.target]);
             let kind = if link.kind == LinkKind::Good { "good" } else { "fuzzy" };
             out.push_str(&format!(
                 "<align type=\"{kind}\">\n<node treebank_id=\"{sid}\" node_id=\"{}\"/>\n<node treebank_id=\"{tid}\" node_id=\"{}\"/>\n</align>\n",
@@ -185,7 +186,7 @@ pub(super) fn check_ids(corpus: &Corpus, ids: &[PairIds]) -> Result<(), ExportEr
 }
 
 /// Exports a corpus as a TigerXML pair plus an STA file, with `ids` (e.g.
-/// [`TigerImport::ids`]) or, if `None`, ids from [`PairIds::synthesize`].
+/// [`TigerImport::ids`](super::TigerImport::ids)) or, if `None`, ids from [`PairIds::synthesize`].
 /// `import_pair` on the three texts, named by `source.filename` /
 /// `target.filename`, gives back `corpus` (with `phrase_only: false`, or
 /// `true` if the corpus has phrase links only).

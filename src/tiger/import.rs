@@ -32,7 +32,7 @@ impl Default for ImportOptions {
 pub struct SentenceIds {
     /// The sentence id (`s@id`).
     pub sentence: String,
-    /// The Tiger id of every node, indexed by pre-order [`NodeId`].
+    /// The Tiger id of every node, indexed by pre-order [`NodeId`](crate::tree::NodeId).
     pub nodes: Vec<String>,
 }
 
@@ -306,7 +306,7 @@ pub(super) fn resolve(corpus: &TigerCorpus, node: &str) -> Option<Resolved> {
 /// target sentences are linked to nothing else (1:1), in the order of their
 /// first link in the STA file — this reproduces the `.ids` files of the
 /// bracketed data. Each paired sentence is converted with
-/// [`TigerSentence::to_tree`]; each `<align>` between the two sentences of a
+/// [`TigerSentence::to_tree`](super::TigerSentence::to_tree); each `<align>` between the two sentences of a
 /// pair becomes a gold link in STA file order (duplicates kept), unless it
 /// touches a POS node and `options.phrase_only`, or touches a node whose
 /// yield changed or that is not in the tree (dropped and reported).
