@@ -15,8 +15,7 @@ use crate::align::model::{self, AlignError, AlignmentModel, Scorer, TrainOptions
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::io::links::Link;
 use crate::lexicon::{
-    bitext_of, read_moses_lex, read_word_alignments_for, write_moses_lex, LexError, Lexicon, SentencePair,
-    WordAlignment, WordModel,
+    bitext_of, read_moses_lex, write_moses_lex, LexError, Lexicon, SentencePair, WordAlignment, WordModel,
 };
 use crate::parallel::Threads;
 use crate::progress::{Cancelled, Observer};
@@ -61,9 +60,10 @@ pub fn moses_lexicon(s2t: Named<'_>, t2s: Named<'_>) -> Result<Lexicon, LexError
 }
 
 /// The word links of `corpus`'s pairs (the CLI's `--word-align`, the page's
-/// word alignment input): one line per pair, each link inside its sentences.
+/// word alignment input): one line per pair, each link inside its sentences
+/// (or a GIZA++ A3.final file: [`crate::app::files::read_word_links`]).
 pub fn word_links(file: Named<'_>, corpus: &Corpus) -> Result<Vec<WordAlignment>, LexError> {
-    read_word_alignments_for(file.text, file.name, &corpus.sentence_lengths())
+    Ok(crate::app::files::read_word_links(&[file], corpus)?.links)
 }
 
 /// Where the lexicon comes from, as both the CLI and the page decide it:
@@ -554,7 +554,7 @@ pub fn align_and_compare(
     word_links: Option<Vec<WordAlignment>>,
     observer: &mut dyn Observer,
 ) -> Result<Comparison, AlignmentError> {
-    let lexicon_note = compare_note(&model, corpus.len(), tables.is_some(), word_links.is_some());
+    let lexicon_note = compare_note(&model, &corpus, tables.is_some(), word_links.is_some());
     let alignment = align(&model, &corpus, word_links, observer)?;
     let lexicon = baseline_lexicon(&corpus, tables, Vec::new(), WordModel::default(), observer)?;
     let links = baseline(&corpus, &lexicon, &BaselineOptions::default(), observer)?;
@@ -562,9 +562,11 @@ pub fn align_and_compare(
     Ok(Comparison { model, corpus, first: 0, alignment, baseline, lexicon_note })
 }
 
-/// Where the lexicons of [`align_and_compare`] on `pairs` pairs came from,
-/// in a sentence (with uploaded tables and word links, if given).
-pub fn compare_note(model: &AlignmentModel, pairs: usize, tables_given: bool, links_given: bool) -> String {
+/// Where the lexicons of [`align_and_compare`] on `corpus` came from, in a
+/// sentence (with uploaded tables and word links, if given), after a
+/// warning if its words look reversed or foreign to the model.
+pub fn compare_note(model: &AlignmentModel, corpus: &Corpus, tables_given: bool, links_given: bool) -> String {
+    let pairs = corpus.len();
     let given_note = if links_given { " with the uploaded word alignment" } else { "" };
     let baseline_note = match tables_given {
         true => "the uploaded Moses tables".to_string(),
@@ -579,7 +581,12 @@ pub fn compare_note(model: &AlignmentModel, pairs: usize, tables_given: bool, li
             )
         }
     };
-    format!("Lexicon of the model: {model_note}{given_note}; of the baseline: {baseline_note}.")
+    // Input the model's words say is reversed or foreign is said first (as `treelink align` warns).
+    let fit = crate::app::files::alignment_model_fit(model, corpus).warning("the pairs loaded", "this model");
+    format!(
+        "{}Lexicon of the model: {model_note}{given_note}; of the baseline: {baseline_note}.",
+        fit.map_or(String::new(), |w| format!("Warning: {w}. "))
+    )
 }
 
 /// Why a node pair could not be explained.

@@ -16,6 +16,7 @@ use treelink::align::model::{self, AlignmentModel, DecisionThreshold, TrainOptio
 use treelink::align::primal::Solver;
 use treelink::app::alignment;
 use treelink::app::alignment_experiment::{self, RowChoice, Settings};
+use treelink::app::files::{self, TableSide};
 use treelink::app::stream as app_stream;
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
@@ -33,6 +34,12 @@ pub struct LexArgs {
     /// Moses lexical table p(source|target): lines `source target p`. Needs --lex-s2t.
     #[arg(long, value_name = "F", requires = "lex_s2t")]
     pub lex_t2s: Option<String>,
+    /// The GIZA++ vocabularies (source, then target) of tables of word ids (GIZA++ t-tables,
+    /// `3 17 0.25` lines) given as --lex-s2t/--lex-t2s. Each table is checked against the
+    /// corpus: a warning when it covers less than half of its side's words or looks given the
+    /// wrong way round.
+    #[arg(long, num_args = 2, value_names = ["SRC.vcb", "TRG.vcb"])]
+    pub vcb: Option<Vec<String>>,
     /// Extra plain bitext for the in-engine lexicon: SRC and TRG files, one tokenised sentence per line.
     #[arg(long, num_args = 2, value_names = ["SRC", "TRG"])]
     pub bitext: Option<Vec<String>>,
@@ -63,9 +70,10 @@ pub struct TrainArgs {
     /// plain+dbtk-root+ibtk-rdsst (without --dev: plain+dbtk-root+ibtk-rgsst).
     #[arg(long, value_name = "SPEC")]
     pub kernel: Option<KernelSpec>,
-    /// Word alignment of the training pairs (`i-j` per line, source-target).
-    #[arg(long, value_name = "F")]
-    pub word_align: Option<String>,
+    /// Word alignment of the training pairs (`i-j` per line, source-target), or GIZA++'s two
+    /// A3.final files (either order; symmetrised with grow-diag-final-and).
+    #[arg(long, value_name = "F", num_args = 1..=2)]
+    pub word_align: Option<Vec<String>>,
     #[command(flatten)]
     pub lex: LexArgs,
     #[command(flatten)]
@@ -225,9 +233,10 @@ pub struct AlignArgs {
     /// Treebank to align: PREFIX.src and PREFIX.trg.
     #[arg(long, value_name = "PREFIX")]
     pub input: String,
-    /// Word alignment of the input pairs (default: the engine's aligner).
-    #[arg(long, value_name = "F")]
-    pub word_align: Option<String>,
+    /// Word alignment of the input pairs (default: the engine's aligner): `i-j` lines, or
+    /// GIZA++'s two A3.final files (either order; symmetrised with grow-diag-final-and).
+    #[arg(long, value_name = "F", num_args = 1..=2)]
+    pub word_align: Option<Vec<String>>,
     /// The input is a held-out test set: its sentences do not join the in-engine lexicon's
     /// training (by default they do, as GIZA++ is run on a whole corpus); its word links come
     /// from the lexicon as trained. For scores that no test sentence has shaped. Always so for a
@@ -380,22 +389,61 @@ fn corpus(prefix: &str, gold: bool, limits: &Limits) -> Result<Corpus, CliError>
     Ok(Corpus::read_prefix_within(prefix, gold, limits)?)
 }
 
-fn word_links(file: &str, c: &Corpus) -> Result<Vec<WordAlignment>, CliError> {
-    Ok(alignment::word_links(Named { name: file, text: &read(file)? }, c)?)
-}
-
-/// The Moses tables the arguments give, if both are given.
-fn tables(lex: &LexArgs) -> Result<Option<Lexicon>, CliError> {
-    match alignment::both_tables(lex.lex_s2t.as_deref(), lex.lex_t2s.as_deref()) {
-        Some((s2t, t2s)) => Ok(Some(moses_tables(s2t, t2s)?)),
-        None => Ok(None),
+/// The word links `--word-align` gives (one file of `i-j` lines, or GIZA++'s A3.final files).
+pub fn word_links(files: &[String], c: &Corpus) -> Result<Vec<WordAlignment>, CliError> {
+    let texts = files.iter().map(|f| read(f)).collect::<Result<Vec<_>, _>>()?;
+    let named: Vec<Named<'_>> = files.iter().zip(&texts).map(|(name, text)| Named { name, text }).collect();
+    let read = files::read_word_links(&named, c)?;
+    for note in &read.notes {
+        eprintln!("treelink: {note}");
     }
+    Ok(read.links)
 }
 
-/// Two Moses tables, p(t|s) and p(s|t), read as a lexicon.
-fn moses_tables(s2t: &str, t2s: &str) -> Result<Lexicon, CliError> {
+/// The lexical tables the arguments give, if both are given, each checked
+/// against `corpus`'s words (a warning on stderr when it covers few of
+/// them or looks given the wrong way round, as the page warns).
+fn tables(lex: &LexArgs, corpus: &Corpus) -> Result<Option<Lexicon>, CliError> {
+    let Some((s2t, t2s)) = alignment::both_tables(lex.lex_s2t.as_deref(), lex.lex_t2s.as_deref()) else {
+        return Ok(None);
+    };
+    let vocabs = match &lex.vcb {
+        Some(v) => {
+            Some((lexicon::read_giza_vocab(&read(&v[0])?, &v[0])?, lexicon::read_giza_vocab(&read(&v[1])?, &v[1])?))
+        }
+        None => None,
+    };
+    let vocabs = vocabs.as_ref().map(|(s, t)| (s, t));
     let (s2t_text, t2s_text) = (read(s2t)?, read(t2s)?);
-    Ok(alignment::moses_lexicon(Named { name: s2t, text: &s2t_text }, Named { name: t2s, text: &t2s_text })?)
+    let s2t_table = files::read_lex_table(Named { name: s2t, text: &s2t_text }, vocabs, TableSide::S2t)?;
+    let t2s_table = files::read_lex_table(Named { name: t2s, text: &t2s_text }, vocabs, TableSide::T2s)?;
+    for (table, name, side) in [(&s2t_table, s2t, TableSide::S2t), (&t2s_table, t2s, TableSide::T2s)] {
+        let words = |source: bool| {
+            corpus
+                .pairs
+                .iter()
+                .flat_map(move |p| if source { p.source.words() } else { p.target.words() })
+                .map(String::as_str)
+        };
+        if let Some(warning) = files::check_table(table, name, side, words(true), words(false)).warning {
+            eprintln!("treelink: warning: {warning}");
+        }
+    }
+    Ok(Some(Lexicon::new(s2t_table, t2s_table)))
+}
+
+/// Two lexical tables, p(t|s) and p(s|t), read as a lexicon (`align`'s
+/// `--lex-s2t/--lex-t2s`), each checked against the words of `sample`.
+fn moses_tables(s2t: &str, t2s: &str, sample: &Corpus) -> Result<Lexicon, CliError> {
+    let lex = LexArgs {
+        lex_s2t: Some(s2t.to_string()),
+        lex_t2s: Some(t2s.to_string()),
+        vcb: None,
+        bitext: None,
+        word_model: WordModel::default(),
+        stem_backoff: None,
+    };
+    tables(&lex, sample)?.ok_or_else(|| CliError::Usage("--lex-s2t and --lex-t2s go together".into()))
 }
 
 /// The extra bitext for the in-engine lexicon (read only when no tables are given).
@@ -406,9 +454,13 @@ fn extra_bitext(lex: &LexArgs) -> Result<Vec<SentencePair>, CliError> {
     }
 }
 
-/// The lexicon source the arguments ask for.
-fn lexicon_source(lex: &LexArgs, links: Option<Vec<WordAlignment>>) -> Result<LexiconSource, CliError> {
-    Ok(alignment::lexicon_source(tables(lex)?, links, extra_bitext(lex)?, lex.word_model)
+/// The lexicon source the arguments ask for (tables checked against `corpus`).
+fn lexicon_source(
+    lex: &LexArgs,
+    links: Option<Vec<WordAlignment>>,
+    corpus: &Corpus,
+) -> Result<LexiconSource, CliError> {
+    Ok(alignment::lexicon_source(tables(lex, corpus)?, links, extra_bitext(lex)?, lex.word_model)
         .with_stem_backoff(lex.stem_backoff.map(usize::from)))
 }
 
@@ -418,7 +470,7 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let dev = args.dev.as_deref().map(|d| corpus(d, true, limits)).transpose()?;
     model::check_train_candidates(&train, &args.svm.options(&KernelSpec::paper_best(), limits)?)?;
     let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
-    let source = lexicon_source(&args.lex, links)?.for_held_out_input(args.held_out);
+    let source = lexicon_source(&args.lex, links, &train)?.for_held_out_input(args.held_out);
     let threads = args.threads.get();
     let options = alignment::kernels_to_try(args.kernel.clone(), dev.is_some())
         .iter()
@@ -464,12 +516,33 @@ impl LinkWriter {
 pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let model = read_model(&args.model)?;
+    // What looks at the input's words (the model's fit, the tables'
+    // coverage) looks at its first pairs: a stream does not hold the input.
+    let sample = first_pairs(&args.input, limits)?;
+    if let Some(w) = files::alignment_model_fit(&model, &sample).warning(&args.input, &args.model) {
+        reporter.note(&format!("warning: {w}"));
+    }
+    let held_out = if args.held_out { InputSentences::HeldOut } else { InputSentences::Train };
+    let links_file = match args.word_align.as_deref() {
+        None => None,
+        Some([file]) if !starts_like_giza_a3(file)? => Some(file.as_str()),
+        // GIZA++'s A3.final files are matched to the input's sentences: read whole.
+        Some(files) => {
+            reporter.note("reading the input whole: GIZA++ A3.final word links are matched to its sentences");
+            let input = corpus(&args.input, false, limits)?;
+            let given = Some(word_links(files, &input)?);
+            let aligned = alignment::align_input(&model, &input, given, held_out, &mut reporter)?;
+            let mut out = LinkWriter::new();
+            let written = aligned.links().iter().try_for_each(|links| out.write(links));
+            return out.finish(written.map(|()| 0));
+        }
+    };
     let tables = match alignment::both_tables(args.lex_s2t.as_deref(), args.lex_t2s.as_deref()) {
-        Some((s2t, t2s)) => Some(moses_tables(s2t, t2s)?),
+        Some((s2t, t2s)) => Some(moses_tables(s2t, t2s, &sample)?),
         None => None,
     };
-    let held_out = if args.held_out { InputSentences::HeldOut } else { InputSentences::Train };
-    let open = || stream::Pairs::open(&args.input, args.word_align.as_deref(), limits);
+    drop(sample);
+    let open = || stream::Pairs::open(&args.input, links_file, limits);
     let first_pass = app_stream::align_reads_sentences_first(&model, tables.is_some(), held_out);
     let input_lexicon = app_stream::lexicon_for_stream(
         &model,
@@ -492,6 +565,28 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     out.finish(aligned)
 }
 
+/// Pairs of the input that [`first_pairs`] reads for the checks of its words.
+const SAMPLE_PAIRS: usize = 1000;
+
+/// The first [`SAMPLE_PAIRS`] pairs of the input, read as the stream reads
+/// them; empty if one of them is refused (the stream reports it where it is
+/// met, after the pairs before it, as the only message).
+fn first_pairs(prefix: &str, limits: &Limits) -> Result<Corpus, CliError> {
+    let pairs: Result<Vec<_>, _> = stream::Pairs::open(prefix, None, limits)?.take(SAMPLE_PAIRS).collect();
+    Ok(Corpus { pairs: pairs.map_or_else(|_| Vec::new(), |p| p.into_iter().map(|(pair, _)| pair).collect()) })
+}
+
+/// Whether a word-links file begins as GIZA++'s A3.final files do (its first 4 kB read).
+fn starts_like_giza_a3(file: &str) -> Result<bool, CliError> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(4096);
+    treelink::io::text::open_text(file)?
+        .take(4096)
+        .read_to_end(&mut head)
+        .map_err(|e| treelink::io::text::ReadError::Io { file: file.to_string(), message: e.to_string() })?;
+    Ok(lexicon::is_giza_a3(&String::from_utf8_lossy(&head)))
+}
+
 /// The note of `align` when the model's lexicon is re-trained with the input's sentences.
 fn note_first_pass(pairs: usize) {
     eprintln!(
@@ -504,7 +599,7 @@ fn note_first_pass(pairs: usize) {
 pub fn baseline(args: BaselineArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let open = || stream::Pairs::open(&args.input, None, limits);
-    let lexicon = match tables(&args.lex)? {
+    let lexicon = match tables(&args.lex, &first_pairs(&args.input, limits)?)? {
         Some(tables) => tables,
         None => {
             let s = sentences(open()?)?;
@@ -572,7 +667,7 @@ pub fn eval(args: EvalArgs) -> Result<(), CliError> {
 }
 
 /// The experiment's settings: the rows the arguments choose, how each trains.
-fn experiment_settings(args: &ExperimentArgs, limits: &Limits) -> Result<Settings, CliError> {
+fn experiment_settings(args: &ExperimentArgs, limits: &Limits, train: &Corpus) -> Result<Settings, CliError> {
     let wants = |row: &str| args.rows.iter().any(|r| r == row || r == "all" || (r == "beyond" && row != "paper"));
     Ok(Settings {
         rows: RowChoice {
@@ -587,7 +682,7 @@ fn experiment_settings(args: &ExperimentArgs, limits: &Limits) -> Result<Setting
         train: args.svm.options(&KernelSpec::paper_best(), limits)?,
         thetas: args.svm.theta.clone(),
         data_sizes: args.data_sizes.clone(),
-        lexicon: lexicon_source(&args.lex, None)?,
+        lexicon: lexicon_source(&args.lex, None, train)?,
         transductive_lexicon: args.transductive_lexicon,
         threads: args.threads.get(),
     })
@@ -600,13 +695,13 @@ pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError>
     let rows = match (&args.data, &args.train, &args.dev, &args.test) {
         (Some(data), ..) => {
             let all = corpus(data, true, limits)?;
-            let settings = experiment_settings(&args, limits)?;
+            let settings = experiment_settings(&args, limits, &all)?;
             alignment_experiment::cross_validate(&all, data, args.folds, &settings, &clock, &mut reporter)?
         }
         (None, Some(train), Some(dev), Some(test)) => {
             let (train, dev, test) =
                 (corpus(train, true, limits)?, corpus(dev, true, limits)?, corpus(test, true, limits)?);
-            let settings = experiment_settings(&args, limits)?;
+            let settings = experiment_settings(&args, limits, &train)?;
             alignment_experiment::run_split(&train, &dev, &test, &settings, &clock, &mut reporter)?
         }
         _ => return Err(CliError::Usage("give --train, --dev and --test, or --data".into())),

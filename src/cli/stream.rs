@@ -6,8 +6,7 @@
 //! the first met in reading order (a pair's source tree, its target tree,
 //! its word links), after the pairs before it have been written.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::BufRead;
 
 use super::CliError;
 use treelink::app::stream::InputPair;
@@ -33,14 +32,14 @@ impl ThreadsArg {
     }
 }
 
-fn open(file: &str) -> Result<BufReader<File>, CliError> {
-    let f = File::open(file).map_err(|e| ReadError::Io { file: file.to_string(), message: e.to_string() })?;
-    Ok(BufReader::with_capacity(1 << 16, f))
+/// A file read line by line, inflated as it is read if gzipped (as the whole-file readers take it).
+fn open(file: &str) -> Result<Box<dyn BufRead>, CliError> {
+    Ok(treelink::io::text::open_text(file)?)
 }
 
 /// The trees of one file, each within `limits`.
 pub struct Trees {
-    stream: TreeStream<BufReader<File>>,
+    stream: TreeStream<Box<dyn BufRead>>,
     file: String,
     limits: Limits,
     read: usize,
@@ -48,7 +47,7 @@ pub struct Trees {
 
 impl Trees {
     pub fn open(file: &str, limits: &Limits) -> Result<Trees, CliError> {
-        Ok(Trees { stream: TreeStream::new(open(file)?, file), file: file.to_string(), limits: *limits, read: 0 })
+        Ok(Trees { stream: TreeStream::numbered(open(file)?, file), file: file.to_string(), limits: *limits, read: 0 })
     }
 
     /// The trees left, counted to the end (as many as read without error).
@@ -76,7 +75,7 @@ impl Iterator for Trees {
 
 /// The lines of a word-links file, each checked against its pair's sentences.
 struct LinkLines {
-    reader: BufReader<File>,
+    reader: Box<dyn BufRead>,
     file: String,
     line: usize,
     bytes: Vec<u8>,

@@ -6,6 +6,7 @@
 //! serialises it), change the address, forget the kept session. Nothing
 //! here decides anything: the reducer did.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -22,7 +23,7 @@ use super::{file_handles, jobs, persist, protocol};
 use crate::align::greedy::Search;
 use crate::app::files::SNIFF_BYTES;
 use crate::corpus::{Corpus, TreePair};
-use crate::io::text::decode_utf8;
+use crate::io::text::decode_text;
 use crate::svg::DIAGRAM_CSS;
 use crate::tiger::PairIds;
 use crate::tree::NodeId;
@@ -95,20 +96,26 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
         // Read: the page keeps its text, not the file.
         file_handles::release(handle);
         // Decoded by the browser off this thread; only text with U+FFFD in
-        // it (which may stand for bytes that are not UTF-8) is read again as
-        // bytes, so such text gets the place of its first bad byte (as in
-        // the CLI); control bytes (a binary file) are refused either way.
+        // it (which may stand for bytes that are not UTF-8, or a gzipped
+        // file) is read again as bytes, as the CLI reads them
+        // (`decode_text`): gzip inflated, an XML declaration's encoding
+        // honoured, and text that is not UTF-8 given the place of its first
+        // bad byte; control bytes (a binary file) are refused either way.
         let decoded = match gloo::file::futures::read_as_text(&file).await {
             Ok(text) if !text.contains('\u{FFFD}') => Some(text),
             _ => None,
         };
         let action = match decoded {
-            Some(text) => match decode_utf8(text.as_bytes(), &name) {
-                Ok(_) => LoadAction::FileRead { name, text, slot },
+            // The browser's text is kept unless the file says it is in another encoding.
+            Some(text) => match decode_text(text.as_bytes(), &name).map(|t| match t {
+                Cow::Borrowed(_) => None,
+                Cow::Owned(other) => Some(other),
+            }) {
+                Ok(other) => LoadAction::FileRead { name, text: other.unwrap_or(text), slot },
                 Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
             },
             None => match gloo::file::futures::read_as_bytes(&file).await {
-                Ok(bytes) => match decode_utf8(&bytes, &name) {
+                Ok(bytes) => match decode_text(&bytes, &name) {
                     Ok(text) => LoadAction::FileRead { name, text: text.to_string(), slot },
                     Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
                 },

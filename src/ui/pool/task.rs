@@ -178,7 +178,7 @@ impl Executor {
                 .map_err(text)?;
         let note = match how.test {
             true => alignment::held_out_note(&model, links_given),
-            false => alignment::compare_note(&model, n, tables_given, links_given),
+            false => alignment::compare_note(&model, &self.corpus, tables_given, links_given),
         };
         let (json, summary) = (model.to_json(), alignment::trained_summary(&model, &split));
         self.model = Some((model, json.clone()));
@@ -200,8 +200,7 @@ impl Executor {
             LexicalOf::Model => {
                 let (model, _) = self.model.as_ref().ok_or("the worker holds no alignment model")?;
                 let tables_given = self.tables()?.is_some();
-                let note =
-                    alignment::compare_note(model, self.corpus.len(), tables_given, self.word_links()?.is_some());
+                let note = alignment::compare_note(model, &self.corpus, tables_given, self.word_links()?.is_some());
                 (model.lexicon.clone(), Some(note))
             }
         };
