@@ -178,12 +178,12 @@ impl PairFeatureTable {
                 crate::math::exp(log_sum / n as f64)
             }
         };
-        for s in 0..src.len() {
+        for s in src.node_ids() {
             let si = src.span(s);
             let si = si.start.min(ns)..si.end.min(ns);
             let (in_s, out_s) = (si.len(), ns - si.len());
             let out_rows = |j: usize, f: &Prefix2| (f.rect(0..ns, j..j + 1) - f.rect(si.clone(), j..j + 1)).max(0.0);
-            for t in 0..trg.len() {
+            for t in trg.node_ids() {
                 let ti = trg.span(t);
                 let ti = ti.start.min(nt)..ti.end.min(nt);
                 let (in_t, out_t) = (ti.len(), nt - ti.len());
@@ -220,12 +220,12 @@ impl PairFeatureTable {
 
     /// The Dublin scores of the pair (see the module doc).
     pub fn dublin(&self, s: NodeId, t: NodeId) -> [f64; N_DUBLIN] {
-        self.dublin.get(s * self.n_trg_nodes + t).copied().unwrap_or([0.0; N_DUBLIN])
+        self.dublin.get(s.index() * self.n_trg_nodes + t.index()).copied().unwrap_or([0.0; N_DUBLIN])
     }
 
     /// φ1..φ7 of the pair (source node `s`, target node `t`).
     pub fn phi(&self, s: NodeId, t: NodeId) -> [f64; N_PHI] {
-        self.phi.get(s * self.n_trg_nodes + t).copied().unwrap_or([0.0; N_PHI])
+        self.phi.get(s.index() * self.n_trg_nodes + t.index()).copied().unwrap_or([0.0; N_PHI])
     }
 }
 
@@ -239,7 +239,7 @@ fn unknown_shares(tree: &Tree, n: usize, unknown: impl Fn(usize) -> bool) -> Vec
         }))
         .collect();
     let share = |count: usize, words: usize| if words == 0 { 0.0 } else { count as f64 / words as f64 };
-    (0..tree.len())
+    tree.node_ids()
         .map(|node| {
             let span = tree.span(node);
             let span = span.start.min(n)..span.end.min(n);
@@ -298,8 +298,8 @@ impl ContextFeatures {
         dense.push(if ls > 0.0 && lt > 0.0 { (ls / lt).min(lt / ls) } else { 0.0 });
         dense.extend(table.dublin(s, t));
         if unknown {
-            dense.extend(table.unknown_src.get(s).copied().unwrap_or_default());
-            dense.extend(table.unknown_trg.get(t).copied().unwrap_or_default());
+            dense.extend(table.unknown_src.get(s.index()).copied().unwrap_or_default());
+            dense.extend(table.unknown_trg.get(t.index()).copied().unwrap_or_default());
         }
         ContextFeatures {
             dense,
@@ -328,8 +328,9 @@ mod tests {
             let table = PairFeatureTable::new(&pair.source, &pair.target, &m);
             for s in 0..pair.source.len() {
                 for t in 0..pair.target.len() {
-                    let direct = PlainFeatures::compute(&pair.source, s, &pair.target, t, &m).lexical;
-                    for (a, b) in table.phi(s, t).iter().zip(direct) {
+                    let direct =
+                        PlainFeatures::compute(&pair.source, NodeId::new(s), &pair.target, NodeId::new(t), &m).lexical;
+                    for (a, b) in table.phi(NodeId::new(s), NodeId::new(t)).iter().zip(direct) {
                         assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()), "({s},{t}): {a} vs {b}");
                     }
                     checked += 1;
@@ -347,13 +348,13 @@ mod tests {
         let m = LexicalMatrices::from_fn(3, 2, |_, _| 0.5, |_, _| 0.5, &[])
             .with_unknown(vec![false, true, false], vec![false, true]);
         let table = PairFeatureTable::new(&s, &t, &m);
-        let with = ContextFeatures::compute(&s, 1, &t, 2, &table, true);
-        let without = ContextFeatures::compute(&s, 1, &t, 2, &table, false);
+        let with = ContextFeatures::compute(&s, NodeId::new(1), &t, NodeId::new(2), &table, true);
+        let without = ContextFeatures::compute(&s, NodeId::new(1), &t, NodeId::new(2), &table, false);
         assert_eq!(without.dense.len(), N_CONTEXT);
         assert_eq!(with.dense[..N_CONTEXT], without.dense[..]);
         // NP spans a b (1 of 2 unknown), outside c (0 of 1); E spans e (1 of 1), outside d (0 of 1).
         assert_eq!(with.dense[N_CONTEXT..], [0.5, 0.0, 1.0, 0.0]);
-        let root = ContextFeatures::compute(&s, 0, &t, 0, &table, true);
+        let root = ContextFeatures::compute(&s, NodeId::new(0), &t, NodeId::new(0), &table, true);
         assert_eq!(root.dense[N_CONTEXT..], [1.0 / 3.0, 0.0, 0.5, 0.0], "nothing outside the roots");
     }
 
@@ -366,7 +367,7 @@ mod tests {
         let p = |i: usize, j: usize| if (i, j) == (0, 1) || (i, j) == (1, 2) { 0.9 } else { 0.0 };
         let m = LexicalMatrices::from_fn(3, 3, p, p, &[(0, 1), (1, 2)]);
         let table = PairFeatureTable::new(&s, &t, &m);
-        let c = ContextFeatures::compute(&s, 1, &t, 2, &table, false);
+        let c = ContextFeatures::compute(&s, NodeId::new(1), &t, NodeId::new(2), &table, false);
         // Parent pair (S, S): φ5 = (0.9 + 0.9) / sqrt(3·3).
         assert_eq!(c.dense[7], 1.0);
         assert!((c.dense[4] - 1.8 / 3.0).abs() < 1e-12);
@@ -384,7 +385,14 @@ mod tests {
         assert!((c.dense[26] / PROB_FLOOR - 1.0).abs() < 1e-9 && (c.dense[27] / PROB_FLOOR - 1.0).abs() < 1e-9);
         // With P(x|NULL) = 0.1 on both sides: 0.9 + 0.1 inside, 0 + 0.1 outside.
         let m_null = LexicalMatrices::from_fn(3, 3, p, p, &[(0, 1), (1, 2)]).with_null(|_| 0.1, |_| 0.1);
-        let with_null = ContextFeatures::compute(&s, 1, &t, 2, &PairFeatureTable::new(&s, &t, &m_null), false);
+        let with_null = ContextFeatures::compute(
+            &s,
+            NodeId::new(1),
+            &t,
+            NodeId::new(2),
+            &PairFeatureTable::new(&s, &t, &m_null),
+            false,
+        );
         for (k, want) in [(24, 1.0), (25, 1.0), (26, 0.1), (27, 0.1)] {
             assert!((with_null.dense[k] - want).abs() < 1e-12, "{k}: {}", with_null.dense[k]);
         }
@@ -393,7 +401,7 @@ mod tests {
         assert_eq!(c.labels, ("NP".to_string(), "NP".to_string()));
         assert_eq!(c.parent_labels, Some(("S".to_string(), "S".to_string())));
         // The root pair has no parent pair and no siblings.
-        let r = ContextFeatures::compute(&s, 0, &t, 0, &table, false);
+        let r = ContextFeatures::compute(&s, NodeId::new(0), &t, NodeId::new(0), &table, false);
         assert_eq!((r.dense[7], r.parent_labels), (0.0, None));
         assert!(r.dense[15..22].iter().all(|&v| v == 0.0));
         assert_eq!(feature_names(false).len(), N_CONTEXT);
