@@ -657,7 +657,7 @@ mod tests {
             .iter()
             .map(|t| {
                 let it = index.index_tree(t);
-                index.subtree_key(t, &it, 0)
+                index.subtree_key(t, &it, NodeId::ROOT)
             })
             .collect();
         let _ = index.label_pair("NP", "SN");
@@ -669,9 +669,9 @@ mod tests {
             index.rollback();
             for &k in before {
                 let it = index.index_tree(&trees[k]);
-                let key = index.subtree_key(&trees[k], &it, 0);
+                let key = index.subtree_key(&trees[k], &it, NodeId::ROOT);
                 let _ = index.tree_kernel(Space::Sst, &key, &base[0]);
-                let _ = index.label_pair(trees[k].label(1), "X");
+                let _ = index.label_pair(trees[k].label(NodeId::new(1)), "X");
             }
             index.rollback();
             // Δ of two support vectors' shapes may stay memoised (their ids are fixed).
@@ -679,7 +679,7 @@ mod tests {
             assert!(index.delta_memo.borrow().values.keys().all(|&k| (k as u32) < size.3 as u32));
             let t = &trees[20];
             let it = index.index_tree(t);
-            let keys: Vec<SubTreeKey> = (0..t.len()).map(|n| index.subtree_key(t, &it, n)).collect();
+            let keys: Vec<SubTreeKey> = (0..t.len()).map(|n| index.subtree_key(t, &it, NodeId::new(n))).collect();
             let values: Vec<u64> = keys
                 .iter()
                 .flat_map(|k| base.iter().map(move |b| (k, b)))
@@ -696,9 +696,9 @@ mod tests {
         // Without the rollback, pair 20's new shapes would get other ids.
         index.rollback();
         let it = index.index_tree(&trees[30]);
-        let _ = index.subtree_key(&trees[30], &it, 0);
+        let _ = index.subtree_key(&trees[30], &it, NodeId::ROOT);
         let it = index.index_tree(&trees[20]);
-        assert_ne!(index.subtree_key(&trees[20], &it, 0), alone.0[0]);
+        assert_ne!(index.subtree_key(&trees[20], &it, NodeId::ROOT), alone.0[0]);
     }
 
     #[test]

@@ -803,9 +803,10 @@ mod tests {
                 assert!(pooled(&responses) == expected, "{size} workers, {how:?}");
                 // Each pair is explained by the worker that aligned it, as one worker explains it.
                 let pair = if how.test { 45 } else { 30 };
-                let commands = pool.pool.request(Request::Explain { pair, source: 0, target: 0 }, 0.0);
+                let commands =
+                    pool.pool.request(Request::Explain { pair, source: NodeId::ROOT, target: NodeId::ROOT }, 0.0);
                 let [Command::Post { worker, .. }] = commands.as_slice() else { panic!("{commands:?}") };
-                assert!(pool.executors[*worker].explain(pair, (0, 0)).unwrap().is_ok());
+                assert!(pool.executors[*worker].explain(pair, (NodeId::ROOT, NodeId::ROOT)).unwrap().is_ok());
             }
         }
     }
