@@ -4,7 +4,10 @@
 // the browser and every main-thread task over 50 ms. A benchmark, not a test:
 // it asserts nothing about time, it measures.
 //
-//   trunk build --release && node scripts/page-scale.mjs [DATA_DIR]
+//   trunk build --release && node scripts/page-scale.mjs [DATA_DIR] [--cores N]
+//
+// With --cores N the page sees N cores (navigator.hardwareConcurrency), so
+// its pool has N job workers (default: what the machine says).
 //
 // Memory is the proportional set size (PSS, /proc/PID/smaps_rollup: shared
 // pages split between the processes sharing them) of Chromium's processes
@@ -14,7 +17,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { root, lines, longTasks, observeLongTasks, openPage } from '../tests/e2e/helpers.mjs';
 
-const data = path.resolve(process.argv[2] ?? path.join(root, '../shared/data'));
+const args = process.argv.slice(2);
+const at = args.indexOf('--cores');
+const cores = at >= 0 ? Number(args.splice(at, 2)[1]) : undefined;
+const data = path.resolve(args[0] ?? path.join(root, '../shared/data'));
 const prefix = path.join(data, 'squoia-de-es/bracketed/train');
 
 /** The processes below this one, with their command lines. */
@@ -54,7 +60,7 @@ function sample() {
 }
 
 const problems = [];
-const { page, close } = await openPage(problems, '#pair-diagram');
+const { page, close } = await openPage(problems, '#pair-diagram', { cores });
 const sampler = setInterval(sample, 200);
 try {
   await observeLongTasks(page);
@@ -87,7 +93,8 @@ try {
   const trainTasks = await longTasks(page);
   const stages = await page.evaluate(() => [...window.stages]);
   const fmt = (tasks) => `${tasks.length} over 50 ms, longest ${Math.max(0, ...tasks).toFixed(0)} ms`;
-  console.log(`SQUOIA train, ${pairs} pairs, ${gold} gold links`);
+  const workers = await page.evaluate(() => navigator.hardwareConcurrency);
+  console.log(`SQUOIA train, ${pairs} pairs, ${gold} gold links; the page sees ${workers} cores`);
   console.log(`load (three pickers to pairs drawn): ${loadSeconds.toFixed(1)} s; main-thread tasks: ${fmt(loadTasks)}; peak PSS renderer ${loadPeak.renderer.toFixed(0)} MB, all Chromium ${loadPeak.all.toFixed(0)} MB`);
   console.log(`train with the page's defaults (${settings.join(', ')}): ${trainSeconds.toFixed(1)} s; main-thread tasks: ${fmt(trainTasks)}`);
   console.log(`  result: ${note}`);

@@ -451,16 +451,20 @@ fn inputs_over_a_limit_get_an_error_naming_it_and_how_to_raise_it() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 4);
     assert!(treelink(&["--max-words", "2000", "baseline", "--input", &input]).status.success());
-    // Nodes: the first source tree with more than 5 is named.
-    let trees = Tree::parse_all(&std::fs::read_to_string(format!("{input}.src")).unwrap(), "s").unwrap();
-    let k = trees.iter().position(|t| t.len() > 5).unwrap();
+    // Nodes: the first tree with more than 5 is named, in reading order (the
+    // input streams pair by pair: a pair's source tree, then its target tree).
+    let read = |ext: &str| Tree::parse_all(&std::fs::read_to_string(format!("{input}.{ext}")).unwrap(), "s").unwrap();
+    let (sources, targets) = (read("src"), read("trg"));
+    let (k, ext, nodes) = (0..sources.len())
+        .flat_map(|k| [(k, "src", sources[k].len()), (k, "trg", targets[k].len())])
+        .find(|&(_, _, nodes)| nodes > 5)
+        .unwrap();
     let e = failure(&treelink(&["baseline", "--input", &input, "--max-words", "2000", "--max-nodes", "5"]));
     assert_eq!(
         e,
         format!(
-            "treelink: {input}.src:{}:1: this tree has {} nodes, more than the limit of 5 (--max-nodes raises it)",
+            "treelink: {input}.{ext}:{}:1: this tree has {nodes} nodes, more than the limit of 5 (--max-nodes raises it)",
             k + 1,
-            trees[k].len()
         )
     );
     // Translation reads its input within the limits too.

@@ -114,7 +114,11 @@ fn dirc_and_ewos_by_hand() {
     let (src, trg) = (words("A B C D"), words("w x y z"));
     let table = |method| {
         let pair = AlignedPair { source: &src, target: &trg, alignment: &ALIGN, subtree: &tp };
-        let opts = PhraseTableOptions { extract: ExtractOptions { method, max_phrase_len: 7 }, top_k: None };
+        let opts = PhraseTableOptions {
+            extract: ExtractOptions { method, max_phrase_len: 7 },
+            top_k: None,
+            ..PhraseTableOptions::default()
+        };
         PhraseTable::train(&[pair], &opts)
     };
     let (tw, td, te) = (table(ExtractMethod::Word), table(ExtractMethod::DirC), table(ExtractMethod::EWoS));
@@ -583,6 +587,7 @@ fn phrase_system_train_translate_save() {
         table: PhraseTableOptions {
             extract: ExtractOptions { method: ExtractMethod::DirC, max_phrase_len: 7 },
             top_k: None,
+            ..PhraseTableOptions::default()
         },
         ..config.clone()
     };

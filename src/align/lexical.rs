@@ -130,6 +130,22 @@ impl LexicalSetup {
 /// Folds of the jackknifed training lexicons ([`prepare`]).
 pub const HELD_OUT_FOLDS: usize = 5;
 
+/// The lexical model [`prepare`] records for `corpora` from `source`,
+/// known before any training (the page's job workers train the lexicon an
+/// alignment with the model will need while the model trains).
+pub fn lexical_model(corpora: &[&Corpus], source: &LexiconSource) -> LexicalModel {
+    match source {
+        LexiconSource::Given { lexicon, .. } => LexicalModel::Tables(lexicon.clone()),
+        LexiconSource::Train { extra, options, held_out } => {
+            // Held out: the training pairs' sentences alone; else every corpus's.
+            let corpora = if *held_out { corpora.get(..1).unwrap_or_default() } else { corpora };
+            let mut bitext: Vec<SentencePair> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
+            bitext.extend(extra.iter().cloned());
+            LexicalModel::InEngine { options: options.clone(), bitext, held_out: *held_out }
+        }
+    }
+}
+
 /// Builds the lexicon and word links for `corpora` (see the module doc),
 /// reporting the lexicon's EM iterations as `stage`.
 ///
@@ -219,7 +235,7 @@ fn prepare_held_out(
 }
 
 /// Whether the sentences being aligned join the in-engine lexicon's training.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum InputSentences {
     /// Re-train on the model's sentences plus the input's, as GIZA++ is run
     /// on a whole corpus (no gold links): no input word is unknown.
@@ -248,11 +264,81 @@ fn model_options(model: &LexicalModel) -> LexiconOptions {
     }
 }
 
-/// The lexicon and word links for aligning `input` with a model: the
-/// model's tables (links given, else from the engine's aligner), or its
-/// in-engine lexicon re-trained on its sentences, plus the input's unless
-/// they are [`InputSentences::HeldOut`] or the model was trained for
-/// held-out input (given links then replace the trained ones).
+/// The lexicon for aligning input with a model, and where each input
+/// pair's word links come from ([`input_lexicon`]); its JSON form moves
+/// between the page's job workers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputLexicon {
+    pub lexicon: Lexicon,
+    pub links: InputLinks,
+}
+
+/// Where the word links of the input pairs come from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum InputLinks {
+    /// Each pair's own: the lexicon's Viterbi alignment ([`align_with`]) with
+    /// these options, so the input can be aligned pair by pair as it is read.
+    Viterbi(LexiconOptions),
+    /// Those of training the lexicon on the input's sentences, one per input
+    /// pair in order (which needs the whole input's sentences first).
+    Trained(Vec<WordAlignment>),
+}
+
+impl InputLexicon {
+    /// Moses tables given for the input instead of the model's lexicon;
+    /// links by their Viterbi alignment, lowercased as the tables are.
+    pub fn tables(lexicon: Lexicon) -> InputLexicon {
+        let options = LexiconOptions { lowercase: lexicon.s2t.lowercase(), ..LexiconOptions::default() };
+        InputLexicon { lexicon, links: InputLinks::Viterbi(options) }
+    }
+
+    /// Whether [`input_lexicon`] needs the input's sentences: the model's
+    /// in-engine lexicon is re-trained with them (neither held out nor a
+    /// model of held-out input).
+    pub fn needs_sentences(model: &LexicalModel, sentences: InputSentences) -> bool {
+        matches!(model, LexicalModel::InEngine { held_out: false, .. }) && sentences == InputSentences::Train
+    }
+
+    /// The word links of input pair `k`, whose sentences are `source` and `target`.
+    pub fn links(&self, k: usize, source: &[String], target: &[String]) -> WordAlignment {
+        match &self.links {
+            InputLinks::Trained(links) => links.get(k).cloned().unwrap_or_default(),
+            InputLinks::Viterbi(options) => {
+                align_with(&self.lexicon, &[(source.to_vec(), target.to_vec())], options).pop().unwrap_or_default()
+            }
+        }
+    }
+}
+
+/// The lexicon for aligning input with a model: the model's tables, or its
+/// in-engine lexicon re-trained on its sentences, plus the input's
+/// (`input`, the sentences of every input pair in order) unless they are
+/// [`InputSentences::HeldOut`] or the model was trained for held-out input.
+/// Only the re-training reads `input` ([`InputLexicon::needs_sentences`]).
+pub fn input_lexicon(
+    model: &LexicalModel,
+    input: &[SentencePair],
+    sentences: InputSentences,
+    stage: &'static str,
+    progress: &mut dyn Observer,
+) -> Result<InputLexicon, Cancelled> {
+    match model {
+        LexicalModel::Tables(lexicon) => Ok(InputLexicon::tables(lexicon.clone())),
+        LexicalModel::InEngine { options, bitext, .. } if !InputLexicon::needs_sentences(model, sentences) => {
+            let (lexicon, _) = lexicon::train_observed(bitext, options, stage, progress)?;
+            Ok(InputLexicon { lexicon, links: InputLinks::Viterbi(options.clone()) })
+        }
+        LexicalModel::InEngine { options, bitext, .. } => {
+            let all: Vec<SentencePair> = input.iter().chain(bitext).cloned().collect();
+            let (lexicon, mut links) = lexicon::train_observed(&all, options, stage, progress)?;
+            links.truncate(input.len());
+            Ok(InputLexicon { lexicon, links: InputLinks::Trained(links) })
+        }
+    }
+}
+
+/// The lexicon and word links for aligning `input` with a model
+/// ([`input_lexicon`]); given links replace the word links.
 pub fn lexicon_for_input(
     model: &LexicalModel,
     input: &Corpus,
@@ -261,22 +347,11 @@ pub fn lexicon_for_input(
     stage: &'static str,
     progress: &mut dyn Observer,
 ) -> Result<(Lexicon, Vec<WordAlignment>), Cancelled> {
-    match model {
-        LexicalModel::Tables(lexicon) => {
-            let links = given_links.unwrap_or_else(|| align_with(lexicon, &bitext_of(input), &model_options(model)));
-            Ok((lexicon.clone(), links))
-        }
-        LexicalModel::InEngine { options, bitext, held_out } if *held_out || sentences == InputSentences::HeldOut => {
-            let (lexicon, _) = lexicon::train_observed(bitext, options, stage, progress)?;
-            let links = given_links.unwrap_or_else(|| align_with(&lexicon, &bitext_of(input), options));
-            Ok((lexicon, links))
-        }
-        LexicalModel::InEngine { options, bitext, .. } => {
-            let mut all: Vec<SentencePair> = bitext_of(input);
-            all.extend_from_slice(bitext);
-            let (lexicon, mut links) = lexicon::train_observed(&all, options, stage, progress)?;
-            links.truncate(input.len());
-            Ok((lexicon, given_links.unwrap_or(links)))
-        }
-    }
+    let bitext = bitext_of(input);
+    let input_lexicon = input_lexicon(model, &bitext, sentences, stage, progress)?;
+    let links = given_links.unwrap_or_else(|| match input_lexicon.links {
+        InputLinks::Trained(links) => links,
+        InputLinks::Viterbi(options) => align_with(&input_lexicon.lexicon, &bitext, &options),
+    });
+    Ok((input_lexicon.lexicon, links))
 }

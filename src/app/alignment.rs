@@ -3,20 +3,26 @@
 //! pair — what `treelink train`, `align` and `baseline` do, and what the
 //! page's Train / Align buttons and its explanation panel ask the worker.
 
-use crate::align::baseline::{baseline_links, BaselineOptions};
+use crate::align::baseline::BaselineOptions;
 use crate::align::composite::KernelSpec;
 use crate::align::explain::{self, Explanation};
 use crate::align::greedy::Search;
 use crate::align::lexical::{
-    alignment_lexicon_options, lexicon_for_input, prepare, InputSentences, LexicalModel, LexiconSource,
+    alignment_lexicon_options, input_lexicon, lexical_model, prepare, InputLexicon, InputSentences, LexicalModel,
+    LexiconSource,
 };
 use crate::align::model::{self, AlignError, AlignmentModel, Scorer, TrainOptions};
-use crate::corpus::{Corpus, Named};
+use crate::corpus::{Corpus, Named, TreePair};
 use crate::io::links::Link;
-use crate::lexicon::{read_moses_lex, LexError, Lexicon, SentencePair, WordAlignment, WordModel};
-use crate::progress::{report, Cancelled, Observer, Progress};
+use crate::lexicon::{
+    bitext_of, read_moses_lex, write_moses_lex, LexError, Lexicon, SentencePair, WordAlignment, WordModel,
+};
+use crate::parallel::Threads;
+use crate::progress::{Cancelled, Observer};
 use crate::tree::NodeId;
 use serde::{Deserialize, Serialize};
+
+use super::stream;
 
 /// Why an alignment workflow stopped.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -253,6 +259,18 @@ pub fn train_on_pairs(
     options: &[TrainOptions],
     observer: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignmentError> {
+    let (train, dev, source) = pairs_training(corpus, how, tables, word_links)?;
+    train_model(train.as_ref().unwrap_or(corpus), dev.as_ref(), source, options, observer)
+}
+
+/// What [`train_on_pairs`] trains on: the training pairs (`None`: all of
+/// `corpus`), the dev pairs, and the lexicon source.
+fn pairs_training(
+    corpus: &Corpus,
+    how: &PairsTraining,
+    tables: Option<Lexicon>,
+    word_links: Option<Vec<WordAlignment>>,
+) -> Result<(Option<Corpus>, Option<Corpus>, LexiconSource), AlignmentError> {
     let split =
         PairSplit::of(corpus.len(), how.calibrate, how.test).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
     let word_links = word_links.map(|mut links| {
@@ -263,11 +281,23 @@ pub fn train_on_pairs(
         .with_stem_backoff(how.stem_backoff)
         .for_held_out_input(how.test);
     if split.train == corpus.len() {
-        return train_model(corpus, None, source, options, observer);
+        return Ok((None, None, source));
     }
-    let train = pairs_of(corpus, 0..split.train);
     let dev = (split.dev > 0).then(|| pairs_of(corpus, split.dev_pairs()));
-    train_model(&train, dev.as_ref(), source, options, observer)
+    Ok((Some(pairs_of(corpus, 0..split.train)), dev, source))
+}
+
+/// The lexical model of the model [`train_on_pairs`] will train on the
+/// same inputs, known before it trains (so the page's job workers can
+/// train the lexicon aligning with it will need meanwhile).
+pub fn lexical_model_on_pairs(
+    corpus: &Corpus,
+    how: &PairsTraining,
+    tables: Option<Lexicon>,
+) -> Result<LexicalModel, AlignmentError> {
+    let (train, dev, source) = pairs_training(corpus, how, tables, None)?;
+    let corpora: Vec<&Corpus> = std::iter::once(train.as_ref().unwrap_or(corpus)).chain(dev.as_ref()).collect();
+    Ok(lexical_model(&corpora, &source))
 }
 
 /// A trained model in a line, with what it chose on the dev pairs of
@@ -302,10 +332,17 @@ pub fn align_held_out(
     let first = split.test_pairs().start;
     let test = pairs_of(corpus, split.test_pairs());
     let given = word_links.map(|links| links.into_iter().skip(first).collect::<Vec<_>>());
-    let given_note = if given.is_some() { " with the uploaded word alignment" } else { "" };
+    let lexicon_note = held_out_note(&model, given.is_some());
     let alignment = align_input(&model, &test, given, InputSentences::HeldOut, observer)?;
     let links = baseline(&test, &alignment.lexicon, &BaselineOptions::default(), observer)?;
     let baseline = links.into_iter().map(|ls| ls.into_iter().map(|l| (l.source, l.target)).collect()).collect();
+    Ok(Comparison { model, corpus: test, first, alignment, baseline, lexicon_note })
+}
+
+/// Where the lexicons of [`align_held_out`] came from, in a sentence
+/// (`links_given`: with the uploaded word links).
+pub fn held_out_note(model: &AlignmentModel, links_given: bool) -> String {
+    let given_note = if links_given { " with the uploaded word alignment" } else { "" };
     let lexicon = match &model.lexicon {
         LexicalModel::Tables(_) => "the model's Moses tables".to_string(),
         LexicalModel::InEngine { bitext, options, .. } => format!(
@@ -314,10 +351,9 @@ pub fn align_held_out(
             if options.backoff.is_some() { ", with the stem back-off" } else { "" }
         ),
     };
-    let lexicon_note = format!(
+    format!(
         "Lexicon of the model: {lexicon}{given_note}; of the baseline: the same lexicon, as `treelink experiment` scores a test split."
-    );
-    Ok(Comparison { model, corpus: test, first, alignment, baseline, lexicon_note })
+    )
 }
 
 /// What the page's Train button does with the pairs it holds: trains on
@@ -393,7 +429,8 @@ pub fn align(
 
 /// [`align`], saying whether the input's sentences join the in-engine
 /// lexicon's training ([`InputSentences::HeldOut`]: a test split, scored
-/// without reaching any model).
+/// without reaching any model). Each pair is aligned as a stream aligns it
+/// ([`stream::PairAligner`]).
 pub fn align_input(
     model: &AlignmentModel,
     input: &Corpus,
@@ -401,10 +438,12 @@ pub fn align_input(
     sentences: InputSentences,
     observer: &mut dyn Observer,
 ) -> Result<CorpusAlignment, AlignmentError> {
-    let (lexicon, word_links) =
-        lexicon_for_input(&model.lexicon, input, given_links, sentences, "lexical model for aligning", observer)?;
-    let searches = search_all(model, &lexicon, input, &word_links, observer)?;
-    Ok(CorpusAlignment { lexicon, word_links, searches })
+    let bitext = if InputLexicon::needs_sentences(&model.lexicon, sentences) { bitext_of(input) } else { Vec::new() };
+    let input_lexicon = input_lexicon(&model.lexicon, &bitext, sentences, "lexical model for aligning", observer)?;
+    let aligner = stream::PairAligner::new(model, &input_lexicon).map_err(AlignmentError::Model)?;
+    let aligned = stream::align_pairs(&aligner, &input.pairs, 0, given_links.as_deref(), Threads::ONE, observer)?;
+    let (word_links, searches) = aligned.into_iter().map(|a| (a.word_links, a.search)).unzip();
+    Ok(CorpusAlignment { lexicon: input_lexicon.lexicon, word_links, searches })
 }
 
 /// The greedy search of every pair of `input` under `model`, with the
@@ -429,8 +468,49 @@ pub fn baseline_lexicon(
     word_model: WordModel,
     observer: &mut dyn Observer,
 ) -> Result<Lexicon, Cancelled> {
-    let source = lexicon_source(tables, None, extra, word_model);
-    Ok(prepare(&[input], source, "lexical model for the baseline", observer)?.lexicon)
+    match tables {
+        Some(tables) => Ok(tables),
+        None => baseline_lexicon_of(bitext_of(input), extra, word_model, observer),
+    }
+}
+
+/// The baseline's in-engine lexicon, trained on the input's `sentences`
+/// plus `extra` (`treelink baseline` without tables, which reads the
+/// input's sentences first and then streams its trees).
+pub fn baseline_lexicon_of(
+    sentences: Vec<SentencePair>,
+    extra: Vec<SentencePair>,
+    word_model: WordModel,
+    observer: &mut dyn Observer,
+) -> Result<Lexicon, Cancelled> {
+    trained_lexicon(sentences, extra, word_model, "lexical model for the baseline", observer)
+}
+
+/// The in-engine lexicon (as alignment trains it: [`alignment_lexicon_options`]
+/// with `word_model`) on `sentences` plus `extra`.
+fn trained_lexicon(
+    mut sentences: Vec<SentencePair>,
+    extra: Vec<SentencePair>,
+    word_model: WordModel,
+    stage: &'static str,
+    observer: &mut dyn Observer,
+) -> Result<Lexicon, Cancelled> {
+    sentences.extend(extra);
+    let options = alignment_lexicon_options().with_word_model(word_model);
+    Ok(crate::lexicon::train_observed(&sentences, &options, stage, observer)?.0)
+}
+
+/// `treelink lexicon`: the in-engine lexicon trained on `sentences` (with
+/// `word_model`), as Moses `lex` tables to write, p(t|s) then p(s|t) —
+/// what `--lex-s2t` and `--lex-t2s` read, so `train`, `align` and
+/// `baseline` can take it and aligning a large corpus streams.
+pub fn lexicon_tables(
+    sentences: Vec<SentencePair>,
+    word_model: WordModel,
+    observer: &mut dyn Observer,
+) -> Result<(String, String), Cancelled> {
+    let lexicon = trained_lexicon(sentences, Vec::new(), word_model, "lexical model", observer)?;
+    Ok((write_moses_lex(&lexicon.s2t), write_moses_lex(&lexicon.t2s)))
 }
 
 /// The Tinsley et al. (2007) baseline's links of every pair, sorted.
@@ -440,12 +520,12 @@ pub fn baseline(
     options: &BaselineOptions,
     observer: &mut dyn Observer,
 ) -> Result<Vec<Vec<Link>>, Cancelled> {
-    let n = input.len() as u64;
     let mut out = Vec::with_capacity(input.len());
-    for (k, pair) in input.pairs.iter().enumerate() {
-        out.push(baseline_links(lexicon, pair, options));
-        report(observer, Progress::new("baseline (Tinsley et al.)", k as u64 + 1, n))?;
-    }
+    let pairs = input.pairs.iter().map(Ok::<_, Cancelled>);
+    stream::baseline_stream(lexicon, options, pairs, input.len() as u64, Threads::ONE, observer, |_, links| {
+        out.push(links);
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -474,30 +554,39 @@ pub fn align_and_compare(
     word_links: Option<Vec<WordAlignment>>,
     observer: &mut dyn Observer,
 ) -> Result<Comparison, AlignmentError> {
-    let given_note = if word_links.is_some() { " with the uploaded word alignment" } else { "" };
+    let lexicon_note = compare_note(&model, &corpus, tables.is_some(), word_links.is_some());
     let alignment = align(&model, &corpus, word_links, observer)?;
-    let baseline_note = match &tables {
-        Some(_) => "the uploaded Moses tables".to_string(),
-        None => format!("the engine's lexicon trained on the {} pairs", corpus.len()),
-    };
     let lexicon = baseline_lexicon(&corpus, tables, Vec::new(), WordModel::default(), observer)?;
     let links = baseline(&corpus, &lexicon, &BaselineOptions::default(), observer)?;
     let baseline = links.into_iter().map(|ls| ls.into_iter().map(|l| (l.source, l.target)).collect()).collect();
+    Ok(Comparison { model, corpus, first: 0, alignment, baseline, lexicon_note })
+}
+
+/// Where the lexicons of [`align_and_compare`] on `corpus` came from, in a
+/// sentence (with uploaded tables and word links, if given), after a
+/// warning if its words look reversed or foreign to the model.
+pub fn compare_note(model: &AlignmentModel, corpus: &Corpus, tables_given: bool, links_given: bool) -> String {
+    let pairs = corpus.len();
+    let given_note = if links_given { " with the uploaded word alignment" } else { "" };
+    let baseline_note = match tables_given {
+        true => "the uploaded Moses tables".to_string(),
+        false => format!("the engine's lexicon trained on the {pairs} pairs"),
+    };
     let model_note = match &model.lexicon {
         LexicalModel::Tables(_) => "the model's Moses tables".to_string(),
-        LexicalModel::InEngine { bitext, .. } => format!(
-            "the model's in-engine lexicon re-trained on its {} sentence pairs and the {} pairs aligned",
-            bitext.len(),
-            corpus.len()
-        ),
+        LexicalModel::InEngine { bitext, .. } => {
+            format!(
+                "the model's in-engine lexicon re-trained on its {} sentence pairs and the {pairs} pairs aligned",
+                bitext.len()
+            )
+        }
     };
     // Input the model's words say is reversed or foreign is said first (as `treelink align` warns).
-    let fit = crate::app::files::alignment_model_fit(&model, &corpus).warning("the pairs loaded", "this model");
-    let lexicon_note = format!(
+    let fit = crate::app::files::alignment_model_fit(model, corpus).warning("the pairs loaded", "this model");
+    format!(
         "{}Lexicon of the model: {model_note}{given_note}; of the baseline: {baseline_note}.",
         fit.map_or(String::new(), |w| format!("Warning: {w}. "))
-    );
-    Ok(Comparison { model, corpus, first: 0, alignment, baseline, lexicon_note })
+    )
 }
 
 /// Why a node pair could not be explained.
@@ -521,10 +610,22 @@ impl Comparison {
         else {
             return Err(ExplainError::NoPair(pair));
         };
-        let scorer = Scorer::new(&self.model, &a.lexicon).map_err(|e| ExplainError::Model(e.to_string()))?;
-        explain::explain(&self.model, &scorer, &a.lexicon, p, links, search, source, target)
-            .ok_or(ExplainError::NoNodes { pair, nodes: (source, target) })
+        explain_pair(&self.model, &a.lexicon, pair, (p, links, search), (source, target))
     }
+}
+
+/// Why `model` did (not) link `nodes` in pair number `pair` (`aligned`: the
+/// pair, its word links and its search under `lexicon`).
+pub fn explain_pair(
+    model: &AlignmentModel,
+    lexicon: &Lexicon,
+    pair: usize,
+    (p, links, search): (&TreePair, &WordAlignment, &Search),
+    nodes: (NodeId, NodeId),
+) -> Result<Explanation, ExplainError> {
+    let scorer = Scorer::new(model, lexicon).map_err(|e| ExplainError::Model(e.to_string()))?;
+    explain::explain(model, &scorer, lexicon, p, links, search, nodes.0, nodes.1)
+        .ok_or(ExplainError::NoNodes { pair, nodes })
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ use crate::eval::significance::{Bootstrap, DEFAULT_SAMPLES, DEFAULT_SEED};
 use crate::io::links::Link;
 use crate::kernel::Space;
 use crate::lexicon::WordAlignment;
+use crate::parallel::{map_in_order, Threads};
 use crate::progress::{Cancelled, Observer, Quiet};
 
 /// Why the experiment stopped.
@@ -90,6 +91,10 @@ pub struct Settings {
     pub lexicon: LexiconSource,
     /// Train the in-engine lexicon on dev's and test's sentences too.
     pub transductive_lexicon: bool,
+    /// Rows (or, cross-validating, folds) trained at once, each on a thread
+    /// of its own; the table is the same with any number (its times are
+    /// each row's wall time, which rows run side by side share).
+    pub threads: Threads,
 }
 
 /// One row of the table.
@@ -114,7 +119,7 @@ pub fn run_split(
     dev: &Corpus,
     test: &Corpus,
     settings: &Settings,
-    clock: &dyn Clock,
+    clock: &(dyn Clock + Sync),
     observer: &mut dyn Observer,
 ) -> Result<Vec<Row>, ExperimentError> {
     model::check_train_candidates(train, &settings.train)?;
@@ -149,7 +154,7 @@ pub fn cross_validate(
     data: &str,
     folds: usize,
     settings: &Settings,
-    clock: &dyn Clock,
+    clock: &(dyn Clock + Sync),
     observer: &mut dyn Observer,
 ) -> Result<Vec<Row>, ExperimentError> {
     let k = folds.max(3);
@@ -160,20 +165,42 @@ pub fn cross_validate(
     let pick = |keep: &dyn Fn(usize) -> bool| Corpus {
         pairs: all.pairs.iter().enumerate().filter(|(i, _)| keep(fold_of(*i))).map(|(_, p)| p.clone()).collect(),
     };
-    let mut total: Vec<Row> = Vec::new();
-    for f in 0..k {
+    let split_of = |f: usize| {
         let dev_fold = (f + 1) % k;
-        let test = pick(&|g| g == f);
-        let dev = pick(&|g| g == dev_fold);
-        let train = pick(&|g| g != f && g != dev_fold);
-        observer.note(&format!(
-            "fold {}/{k}: train {}, dev {}, test {} pairs",
-            f + 1,
-            train.len(),
-            dev.len(),
-            test.len()
-        ));
-        let rows = run_split(&train, &dev, &test, settings, clock, observer)?;
+        (pick(&|g| g != f && g != dev_fold), pick(&|g| g == dev_fold), pick(&|g| g == f))
+    };
+    let describe = |f: usize, (train, dev, test): &(Corpus, Corpus, Corpus)| {
+        format!("fold {}/{k}: train {}, dev {}, test {} pairs", f + 1, train.len(), dev.len(), test.len())
+    };
+    let folds: Vec<Result<Vec<Row>, ExperimentError>> = if settings.threads.get() == 1 {
+        let mut out = Vec::with_capacity(k);
+        for f in 0..k {
+            let split = split_of(f);
+            observer.note(&describe(f, &split));
+            out.push(Ok(run_split(&split.0, &split.1, &split.2, settings, clock, observer)?));
+        }
+        out
+    } else {
+        // A fold on each thread, its rows one after another.
+        let one = Settings { threads: Threads::ONE, ..settings.clone() };
+        let fold_ids: Vec<usize> = (0..k).collect();
+        let done = map_in_order(
+            &fold_ids,
+            settings.threads,
+            || (),
+            |_, _, &f| {
+                let split = split_of(f);
+                run_split(&split.0, &split.1, &split.2, &one, clock, &mut Quiet)
+            },
+        );
+        for f in 0..k {
+            observer.note(&describe(f, &split_of(f)));
+        }
+        done
+    };
+    let mut total: Vec<Row> = Vec::new();
+    for rows in folds {
+        let rows = rows?;
         if total.is_empty() {
             total = rows;
             continue;
@@ -233,19 +260,28 @@ struct Split<'a> {
     test: &'a Corpus,
     setup: &'a LexicalSetup,
     test_links: &'a [WordAlignment],
-    clock: &'a dyn Clock,
+    clock: &'a (dyn Clock + Sync),
+}
+
+/// A row to train: its name and options.
+type RowJob = (String, TrainOptions);
+
+/// A row trained and scored, with its dev F, pruning quantile and note.
+struct Trained {
+    row: Row,
+    dev_f: f64,
+    quantile: f64,
+    note: String,
 }
 
 impl Split<'_> {
-    /// Trains with `options` (choosing on dev), aligns the test pairs and
-    /// adds the row `name`; returns its dev F and pruning quantile.
-    fn row(
+    /// Trains with `options` (choosing on dev) and aligns the test pairs.
+    fn trained(
         &self,
         name: String,
         options: &TrainOptions,
-        rows: &mut Vec<Row>,
         observer: &mut dyn Observer,
-    ) -> Result<(f64, f64), ExperimentError> {
+    ) -> Result<Trained, ExperimentError> {
         let started = self.clock.seconds();
         let model = model::train(self.train, Some(self.dev), self.setup, options, observer)?;
         let train_secs = self.clock.seconds() - started;
@@ -255,9 +291,55 @@ impl Split<'_> {
         let align_secs = self.clock.seconds() - started;
         let per_pair = per_pair_counts(self.test, &pred);
         let (dev_f, counts) = (model.summary.dev_f.unwrap_or(0.0), per_pair.iter().copied().sum::<Counts>());
-        observer.note(&format!("{name}: dev F {dev_f:.2} ({}), test {counts}", alignment::chosen(&model)));
-        rows.push(Row { name, counts, per_pair, train_secs, align_secs });
-        Ok((dev_f, model.summary.prune_quantile))
+        let note = format!("{name}: dev F {dev_f:.2} ({}), test {counts}", alignment::chosen(&model));
+        let row = Row { name, counts, per_pair, train_secs, align_secs };
+        Ok(Trained { row, dev_f, quantile: model.summary.prune_quantile, note })
+    }
+
+    /// Trains with `options` (choosing on dev), aligns the test pairs and
+    /// adds the row `name`; returns its dev F and pruning quantile.
+    fn row(
+        &self,
+        name: String,
+        options: &TrainOptions,
+        rows: &mut Vec<Row>,
+        observer: &mut dyn Observer,
+    ) -> Result<(f64, f64), ExperimentError> {
+        Ok(self.rows_at_once(vec![(name, options.clone())], Threads::ONE, rows, observer)?[0])
+    }
+
+    /// The rows of `jobs`, trained independently, on `threads` threads
+    /// (each quiet but for its note, then), added in order; their dev F and
+    /// pruning quantiles.
+    fn rows_at_once(
+        &self,
+        jobs: Vec<RowJob>,
+        threads: Threads,
+        rows: &mut Vec<Row>,
+        observer: &mut dyn Observer,
+    ) -> Result<Vec<(f64, f64)>, ExperimentError> {
+        let mut out = Vec::with_capacity(jobs.len());
+        let mut add = |t: Trained, observer: &mut dyn Observer| {
+            observer.note(&t.note);
+            rows.push(t.row);
+            out.push((t.dev_f, t.quantile));
+        };
+        if threads.get() == 1 {
+            for (name, options) in jobs {
+                add(self.trained(name, &options, observer)?, observer);
+            }
+        } else {
+            let done = map_in_order(
+                &jobs,
+                threads,
+                || (),
+                |_, _, (name, options)| self.trained(name.clone(), options, &mut Quiet),
+            );
+            for t in done {
+                add(t?, observer);
+            }
+        }
+        Ok(out)
     }
 
     /// The paper's rows, if chosen: each feature space, then the best dBTK
@@ -273,17 +355,23 @@ impl Split<'_> {
         if !settings.rows.paper {
             return Ok((chosen, None));
         }
-        self.row("Lex".into(), &paper_options(settings, &builtin("lex"))?, rows, observer)?;
-        self.row("Lex + Online Str".into(), &paper_options(settings, &builtin("lex+str"))?, rows, observer)?;
-        let mut best = [(f64::MIN, "dbtk-root".to_string()), (f64::MIN, "ibtk-rgsst".to_string())];
-        for (k, kind) in ["dbtk", "ibtk"].iter().enumerate() {
+        let mut jobs: Vec<RowJob> = vec![
+            ("Lex".into(), paper_options(settings, &builtin("lex"))?),
+            ("Lex + Online Str".into(), paper_options(settings, &builtin("lex+str"))?),
+        ];
+        let mut spaces = Vec::new();
+        for kind in ["dbtk", "ibtk"] {
             for space in ["sst", "rdsst", "rgsst", "root"] {
                 let name = format!("Plain + {}-{}", kind_title(kind), space_title(space));
-                let options = paper_options(settings, &builtin(&format!("plain+{kind}-{space}")))?;
-                let (dev_f, _) = self.row(name, &options, rows, observer)?;
-                if dev_f > best[k].0 {
-                    best[k] = (dev_f, format!("{kind}-{space}"));
-                }
+                jobs.push((name, paper_options(settings, &builtin(&format!("plain+{kind}-{space}")))?));
+                spaces.push((usize::from(kind == "ibtk"), format!("{kind}-{space}")));
+            }
+        }
+        let scores = self.rows_at_once(jobs, settings.threads, rows, observer)?;
+        let mut best = [(f64::MIN, "dbtk-root".to_string()), (f64::MIN, "ibtk-rgsst".to_string())];
+        for ((k, kind_space), &(dev_f, _)) in spaces.into_iter().zip(&scores[2..]) {
+            if dev_f > best[k].0 {
+                best[k] = (dev_f, kind_space);
             }
         }
         let combo = builtin(&format!("plain+{}+{}", best[0].1, best[1].1));
@@ -311,16 +399,18 @@ impl Split<'_> {
         options.threshold = DecisionThreshold::Calibrated;
         (options.tune_c, options.tune_cost_factor) =
             (settings.train.tune_c.clone(), settings.train.tune_cost_factor.clone());
+        // Each row's options are known now: they train side by side.
+        let mut jobs: Vec<RowJob> = Vec::new();
         if chosen.calibrated {
-            self.row("  threshold on D calibrated on dev".into(), &options, rows, observer)?;
+            jobs.push(("  threshold on D calibrated on dev".into(), options.clone()));
         }
         options.spec = with_components(&options.spec, true, false);
         if chosen.context {
-            self.row("  + ctx (context features)".into(), &options, rows, observer)?;
+            jobs.push(("  + ctx (context features)".into(), options.clone()));
         }
         if chosen.unknown {
             options.spec.unknown = true;
-            self.row("  + unk (unknown words' shares)".into(), &options, rows, observer)?;
+            jobs.push(("  + unk (unknown words' shares)".into(), options.clone()));
         }
         if chosen.data {
             let mut data = options.clone();
@@ -334,14 +424,14 @@ impl Split<'_> {
             for &size in &settings.data_sizes {
                 data.max_examples = size;
                 let at_most = if size == usize::MAX { "all".to_string() } else { format!("<= {size}") };
-                let name = format!("  more data: {}, linear solver, {at_most} examples", data.spec);
-                self.row(name, &data, rows, observer)?;
+                jobs.push((format!("  more data: {}, linear solver, {at_most} examples", data.spec), data.clone()));
             }
         }
         options.spec = with_components(&options.spec, true, true);
         if chosen.history {
-            self.row("  + hist (second pass)".into(), &options, rows, observer)?;
+            jobs.push(("  + hist (second pass)".into(), options));
         }
+        self.rows_at_once(jobs, settings.threads, rows, observer)?;
         Ok(())
     }
 }
@@ -431,7 +521,36 @@ mod tests {
             data_sizes: Vec::new(),
             lexicon: LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false },
             transductive_lexicon: false,
+            threads: Threads::ONE,
         }
+    }
+
+    /// Rows and folds trained side by side give the table one at a time gives.
+    #[test]
+    fn rows_and_folds_on_threads_give_the_same_table() {
+        let all = sample_pairs();
+        let settings = Settings {
+            rows: RowChoice { calibrated: true, context: true, kernel: Some(builtin("plain")), ..RowChoice::default() },
+            train: TrainOptions { max_examples: 250, ..TrainOptions::default() },
+            ..baseline_only()
+        };
+        let on = |threads| Settings { threads: Threads::new(threads), ..settings.clone() };
+        let (train, dev, test) = (&all.pairs[..24], &all.pairs[24..32], &all.pairs[32..]);
+        let corpus = |p: &[crate::corpus::TreePair]| Corpus { pairs: p.to_vec() };
+        let split = |s: &Settings, notes: &mut Notes| {
+            run_split(&corpus(train), &corpus(dev), &corpus(test), s, &|| 0.0, notes).unwrap()
+        };
+        let (mut one_notes, mut two_notes) = (Notes::default(), Notes::default());
+        let one = split(&on(1), &mut one_notes);
+        assert_eq!(one.len(), 4, "plain (D > 0), calibrated, + ctx, the baseline");
+        assert_eq!(split(&on(2), &mut two_notes), one);
+        assert_eq!(two_notes.0, one_notes.0, "each row's note, in order");
+        let baseline = baseline_only();
+        let folds = |threads| {
+            let s = Settings { threads: Threads::new(threads), ..baseline.clone() };
+            cross_validate(&all, "sample", 3, &s, &|| 0.0, &mut Notes::default()).unwrap()
+        };
+        assert_eq!(folds(3), folds(1));
     }
 
     #[test]

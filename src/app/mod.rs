@@ -12,6 +12,7 @@
 //! | import and export treebanks: TigerXML + STA, bracketed with ids, Dublin | [`interchange`] | `import`, `export` | the loader, Export |
 //! | train an alignment model | [`alignment::train_model`] | `train` | Train |
 //! | align a corpus, the baseline, explain a pair | [`alignment::align`], [`alignment::baseline`], [`alignment::align_and_compare`] | `align`, `baseline` | Align, the explanation |
+//! | align a stream pair by pair (any number of threads), the baseline's stream | [`stream::align_stream`], [`stream::baseline_stream`] | `align`, `baseline` | — |
 //! | train a translation system | [`translation::train_model`], [`translation::train_on_pairs`] | `mt-train` | Translate: Train |
 //! | train then align the pairs held (the page's split) | [`alignment::train_then_align`] | `train` then `align`, `baseline` | Train |
 //! | the alignment experiment (Tables 3/4) | [`alignment_experiment::run_split`], [`alignment_experiment::cross_validate`] | `experiment` | — |
@@ -27,6 +28,7 @@ pub mod alignment;
 pub mod alignment_experiment;
 pub mod files;
 pub mod interchange;
+pub mod stream;
 pub mod translation;
 pub mod translation_experiment;
 

@@ -5,6 +5,7 @@
 //! `treelink mt-train` and `translate` do, and what the page's Translate
 //! view asks the worker.
 
+use std::borrow::Borrow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -25,6 +26,7 @@ use crate::mt::ms::{MsReading, MsStep, RmEstimate};
 use crate::mt::phrase::unknown::{SourceNote, UnknownStats, WordRule};
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseStep};
 use crate::mt::train::{train_system, word_alignments_with, MtTrainError, MtTrainSettings};
+use crate::parallel::{stream_in_order, Threads};
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::{NodeId, ParseError, Tree};
 
@@ -606,28 +608,64 @@ impl Translated {
 
 /// Translates every tree in order, the best translation of each or, with
 /// `nbest`, the n best ([`translate`]), and hands each to `each` as it is
-/// made (so `treelink translate` writes a long input out as it goes);
-/// reports each tree (stage "translating") before decoding it. Returns
-/// the statistics of the source words the phrase table did not know.
+/// made; reports each tree (stage "translating") once it is handed on, so
+/// a stop ends it between trees. Returns the statistics of the source
+/// words the phrase table did not know. (`treelink translate` streams its
+/// input through [`translate_stream`], the same work.)
 pub fn translate_each<E: From<Cancelled>>(
     model: &TranslationModel,
     sources: &[Tree],
     nbest: Option<usize>,
     observer: &mut dyn Observer,
-    mut each: impl FnMut(usize, Translated) -> Result<(), E>,
+    each: impl FnMut(usize, Translated) -> Result<(), E>,
 ) -> Result<UnknownStats, E> {
-    let n = sources.len() as u64;
+    let items = sources.iter().map(Ok::<_, E>);
+    translate_stream(model, items, sources.len() as u64, nbest, Threads::ONE, observer, each)
+}
+
+/// Translates the source trees of `sources` as they come, a chunk at a
+/// time on `threads` threads ([`translate_one`]), handing each to `each`
+/// in input order and reporting it (stage "translating", of `total` trees,
+/// 0 if unknown); a stop ends it between trees. Returns the statistics of
+/// the source words the phrase table did not know, summed in input order.
+pub fn translate_stream<T, E>(
+    model: &TranslationModel,
+    sources: impl IntoIterator<Item = Result<T, E>>,
+    total: u64,
+    nbest: Option<usize>,
+    threads: Threads,
+    observer: &mut dyn Observer,
+    mut each: impl FnMut(usize, Translated) -> Result<(), E>,
+) -> Result<UnknownStats, E>
+where
+    T: Borrow<Tree> + Sync,
+    E: From<Cancelled>,
+{
     let mut unknown = UnknownStats::default();
-    for (k, tree) in sources.iter().enumerate() {
-        report(observer, Progress::new("translating", k as u64, n))?;
-        let translated = match nbest {
-            Some(nbest) => Translated::NBest(translate(model, tree, nbest)),
-            None => Translated::Best(model.system.translate(tree)),
-        };
-        unknown.add_notes(tree.words().len(), translated.source_notes());
-        each(k, translated)?;
-    }
+    stream_in_order(
+        sources,
+        threads,
+        || (),
+        |_, _, tree| {
+            let tree: &Tree = tree.borrow();
+            (tree.words().len(), translate_one(model, tree, nbest))
+        },
+        |k, (words, translated)| {
+            unknown.add_notes(words, translated.source_notes());
+            each(k, translated)?;
+            Ok(report(observer, Progress::new("translating", k as u64 + 1, total))?)
+        },
+    )?;
     Ok(unknown)
+}
+
+/// One source tree translated as [`translate_each`] translates it: the best
+/// translation, or the `nbest` best distinct ones with the best's view.
+pub fn translate_one(model: &TranslationModel, tree: &Tree, nbest: Option<usize>) -> Translated {
+    match nbest {
+        Some(nbest) => Translated::NBest(translate(model, tree, nbest)),
+        None => Translated::Best(model.system.translate(tree)),
+    }
 }
 
 /// The best translation of every tree ([`translate_each`]): the page's

@@ -6,6 +6,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::progress::Reporter;
+use super::stream::{self, ThreadsArg};
 use super::CliError;
 use treelink::align::baseline::{BaselineOptions, Heuristics, NullWord, ScoreFunction, UnaryChains};
 use treelink::align::candidates::CandidateNodes;
@@ -16,6 +17,7 @@ use treelink::align::primal::Solver;
 use treelink::app::alignment;
 use treelink::app::alignment_experiment::{self, RowChoice, Settings};
 use treelink::app::files::{self, TableSide};
+use treelink::app::stream as app_stream;
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
 use treelink::eval::significance::{DEFAULT_SAMPLES, DEFAULT_SEED};
@@ -86,6 +88,10 @@ pub struct TrainArgs {
     /// Output model file (JSON).
     #[arg(short = 'o', long = "output", value_name = "MODEL")]
     pub output: String,
+    /// Threads for the candidates' features and the dev pairs' alignment (default: every core);
+    /// the model is the same with any number.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
 }
 
 /// Settings of the classifier.
@@ -237,6 +243,16 @@ pub struct AlignArgs {
     /// model of `train --held-out`.
     #[arg(long)]
     pub held_out: bool,
+    /// Moses lexical table p(target|source) to align with instead of the model's lexicon (e.g.
+    /// from `treelink lexicon` on the model's and the input's sentences): the input then streams.
+    /// Needs --lex-t2s.
+    #[arg(long, value_name = "F", requires = "lex_t2s")]
+    pub lex_s2t: Option<String>,
+    /// Moses lexical table p(source|target), with --lex-s2t.
+    #[arg(long, value_name = "F", requires = "lex_s2t")]
+    pub lex_t2s: Option<String>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
 }
 
 /// `treelink baseline`.
@@ -260,6 +276,27 @@ pub struct BaselineArgs {
     pub unary: UnaryChains,
     #[command(flatten)]
     pub lex: LexArgs,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+}
+
+/// `treelink lexicon`.
+#[derive(Args, Debug)]
+pub struct LexiconArgs {
+    /// Plain bitext: SRC and TRG files, one tokenised sentence per line.
+    #[arg(long, num_args = 2, value_names = ["SRC", "TRG"], required_unless_present = "input")]
+    pub bitext: Option<Vec<String>>,
+    /// Treebanks whose sentences (the trees' words) join the bitext: PREFIX.src and PREFIX.trg
+    /// (repeatable; e.g. the training treebank and the corpus to align).
+    #[arg(long, value_name = "PREFIX")]
+    pub input: Vec<String>,
+    /// The word-alignment model: fast-align (IBM1, then fast_align's IBM2) or hmm (those, then
+    /// the HMM of Vogel et al. 1996).
+    #[arg(long, value_name = "MODEL", default_value = "fast-align")]
+    pub word_model: WordModel,
+    /// Output prefix: writes PREFIX.s2t and PREFIX.t2s.
+    #[arg(short = 'o', long = "output", value_name = "PREFIX")]
+    pub output: String,
 }
 
 fn parse_null(s: &str) -> Result<NullWord, String> {
@@ -337,6 +374,10 @@ pub struct ExperimentArgs {
     pub lex: LexArgs,
     #[command(flatten)]
     pub svm: SvmArgs,
+    /// Rows (or folds, with --data) trained side by side, one per thread (default: every core);
+    /// the scores are the same with any number, the times are each row's wall time.
+    #[command(flatten)]
+    pub threads: ThreadsArg,
 }
 
 fn read(file: &str) -> Result<String, CliError> {
@@ -391,6 +432,20 @@ fn tables(lex: &LexArgs, corpus: &Corpus) -> Result<Option<Lexicon>, CliError> {
     Ok(Some(Lexicon::new(s2t_table, t2s_table)))
 }
 
+/// Two lexical tables, p(t|s) and p(s|t), read as a lexicon (`align`'s
+/// `--lex-s2t/--lex-t2s`), each checked against the words of `sample`.
+fn moses_tables(s2t: &str, t2s: &str, sample: &Corpus) -> Result<Lexicon, CliError> {
+    let lex = LexArgs {
+        lex_s2t: Some(s2t.to_string()),
+        lex_t2s: Some(t2s.to_string()),
+        vcb: None,
+        bitext: None,
+        word_model: WordModel::default(),
+        stem_backoff: None,
+    };
+    tables(&lex, sample)?.ok_or_else(|| CliError::Usage("--lex-s2t and --lex-t2s go together".into()))
+}
+
 /// The extra bitext for the in-engine lexicon (read only when no tables are given).
 fn extra_bitext(lex: &LexArgs) -> Result<Vec<SentencePair>, CliError> {
     match (&lex.bitext, &lex.lex_s2t) {
@@ -409,16 +464,6 @@ fn lexicon_source(
         .with_stem_backoff(lex.stem_backoff.map(usize::from)))
 }
 
-fn print_links(pairs: &[Vec<Link>]) -> Result<(), CliError> {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    for links in pairs {
-        writeln!(out, "{}", format_link_line(links)).map_err(CliError::Write)?;
-    }
-    out.flush().map_err(CliError::Write)?;
-    Ok(())
-}
-
 pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let train = corpus(&args.train, true, limits)?;
@@ -426,9 +471,10 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     model::check_train_candidates(&train, &args.svm.options(&KernelSpec::paper_best(), limits)?)?;
     let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
     let source = lexicon_source(&args.lex, links, &train)?.for_held_out_input(args.held_out);
+    let threads = args.threads.get();
     let options = alignment::kernels_to_try(args.kernel.clone(), dev.is_some())
         .iter()
-        .map(|spec| args.svm.options(spec, limits))
+        .map(|spec| args.svm.options(spec, limits).map(|o| TrainOptions { threads, ..o }))
         .collect::<Result<Vec<_>, _>>()?;
     let model = alignment::train_model(&train, dev.as_ref(), source, &options, &mut reporter)?;
     std::fs::write(&args.output, model.to_json())
@@ -442,32 +488,164 @@ pub fn read_model(file: &str) -> Result<AlignmentModel, CliError> {
     Ok(treelink::app::files::read_alignment_model(&read(file)?, file)?)
 }
 
+/// The sentences (words) of every pair of a treebank, read pair by pair.
+fn sentences(pairs: stream::Pairs) -> Result<Vec<SentencePair>, CliError> {
+    pairs.map(|p| p.map(|(p, _)| (p.source.words().to_vec(), p.target.words().to_vec()))).collect()
+}
+
+/// Writes a line of links per pair to stdout as they come (see [`stream`]).
+struct LinkWriter(std::io::BufWriter<std::io::StdoutLock<'static>>);
+
+impl LinkWriter {
+    fn new() -> Self {
+        LinkWriter(std::io::BufWriter::new(std::io::stdout().lock()))
+    }
+
+    fn write(&mut self, links: &[Link]) -> Result<(), CliError> {
+        writeln!(self.0, "{}", format_link_line(links)).map_err(CliError::Write)
+    }
+
+    /// Flushes what was written, then hands on the stream's result.
+    fn finish(mut self, result: Result<usize, CliError>) -> Result<(), CliError> {
+        let flushed = self.0.flush().map_err(CliError::Write);
+        result?;
+        flushed
+    }
+}
+
 pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let model = read_model(&args.model)?;
-    let input = corpus(&args.input, false, limits)?;
-    if let Some(w) = files::alignment_model_fit(&model, &input).warning(&args.input, &args.model) {
+    // What looks at the input's words (the model's fit, the tables'
+    // coverage) looks at its first pairs: a stream does not hold the input.
+    let sample = first_pairs(&args.input, limits)?;
+    if let Some(w) = files::alignment_model_fit(&model, &sample).warning(&args.input, &args.model) {
         reporter.note(&format!("warning: {w}"));
     }
-    let given = args.word_align.as_deref().map(|f| word_links(f, &input)).transpose()?;
-    let sentences = if args.held_out { InputSentences::HeldOut } else { InputSentences::Train };
-    let aligned = alignment::align_input(&model, &input, given, sentences, &mut reporter)?;
-    print_links(&aligned.links())
+    let held_out = if args.held_out { InputSentences::HeldOut } else { InputSentences::Train };
+    let links_file = match args.word_align.as_deref() {
+        None => None,
+        Some([file]) if !starts_like_giza_a3(file)? => Some(file.as_str()),
+        // GIZA++'s A3.final files are matched to the input's sentences: read whole.
+        Some(files) => {
+            reporter.note("reading the input whole: GIZA++ A3.final word links are matched to its sentences");
+            let input = corpus(&args.input, false, limits)?;
+            let given = Some(word_links(files, &input)?);
+            let aligned = alignment::align_input(&model, &input, given, held_out, &mut reporter)?;
+            let mut out = LinkWriter::new();
+            let written = aligned.links().iter().try_for_each(|links| out.write(links));
+            return out.finish(written.map(|()| 0));
+        }
+    };
+    let tables = match alignment::both_tables(args.lex_s2t.as_deref(), args.lex_t2s.as_deref()) {
+        Some((s2t, t2s)) => Some(moses_tables(s2t, t2s, &sample)?),
+        None => None,
+    };
+    drop(sample);
+    let open = || stream::Pairs::open(&args.input, links_file, limits);
+    let first_pass = app_stream::align_reads_sentences_first(&model, tables.is_some(), held_out);
+    let input_lexicon = app_stream::lexicon_for_stream(
+        &model,
+        tables,
+        held_out,
+        || {
+            let s = sentences(open()?)?;
+            note_first_pass(s.len());
+            Ok::<_, CliError>(s)
+        },
+        &mut reporter,
+    )?;
+    if !first_pass {
+        reporter.note("aligning pair by pair as the input is read (the lexicon needs none of its sentences)");
+    }
+    let aligner = app_stream::PairAligner::new(&model, &input_lexicon)?;
+    let mut out = LinkWriter::new();
+    let aligned =
+        app_stream::align_stream(&aligner, open()?, args.threads.get(), &mut reporter, |_, links| out.write(&links));
+    out.finish(aligned)
+}
+
+/// Pairs of the input that [`first_pairs`] reads for the checks of its words.
+const SAMPLE_PAIRS: usize = 1000;
+
+/// The first [`SAMPLE_PAIRS`] pairs of the input, read as the stream reads
+/// them; empty if one of them is refused (the stream reports it where it is
+/// met, after the pairs before it, as the only message).
+fn first_pairs(prefix: &str, limits: &Limits) -> Result<Corpus, CliError> {
+    let pairs: Result<Vec<_>, _> = stream::Pairs::open(prefix, None, limits)?.take(SAMPLE_PAIRS).collect();
+    Ok(Corpus { pairs: pairs.map_or_else(|_| Vec::new(), |p| p.into_iter().map(|(pair, _)| pair).collect()) })
+}
+
+/// Whether a word-links file begins as GIZA++'s A3.final files do (its first 4 kB read).
+fn starts_like_giza_a3(file: &str) -> Result<bool, CliError> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(4096);
+    treelink::io::text::open_text(file)?
+        .take(4096)
+        .read_to_end(&mut head)
+        .map_err(|e| treelink::io::text::ReadError::Io { file: file.to_string(), message: e.to_string() })?;
+    Ok(lexicon::is_giza_a3(&String::from_utf8_lossy(&head)))
+}
+
+/// The note of `align` when the model's lexicon is re-trained with the input's sentences.
+fn note_first_pass(pairs: usize) {
+    eprintln!(
+        "treelink: read the sentences of {pairs} pairs first: the model's in-engine lexicon is re-trained with \
+         them (as GIZA++ is run on a whole corpus); with --held-out, or tables (--lex-s2t/--lex-t2s, e.g. from \
+         `treelink lexicon`), the input streams in one pass"
+    );
 }
 
 pub fn baseline(args: BaselineArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
-    let input = corpus(&args.input, false, limits)?;
-    let lexicon = alignment::baseline_lexicon(
-        &input,
-        tables(&args.lex, &input)?,
-        extra_bitext(&args.lex)?,
-        args.lex.word_model,
-        &mut reporter,
-    )?;
+    let open = || stream::Pairs::open(&args.input, None, limits);
+    let lexicon = match tables(&args.lex, &first_pairs(&args.input, limits)?)? {
+        Some(tables) => tables,
+        None => {
+            let s = sentences(open()?)?;
+            reporter.note(&format!(
+                "read the sentences of {} pairs first: the baseline's in-engine lexicon is trained on them; with \
+                 tables (--lex-s2t/--lex-t2s, e.g. from `treelink lexicon`) the input streams in one pass",
+                s.len()
+            ));
+            alignment::baseline_lexicon_of(s, extra_bitext(&args.lex)?, args.lex.word_model, &mut reporter)?
+        }
+    };
     let options =
         BaselineOptions { score: args.score, heuristics: args.heuristics, null: args.null, unary: args.unary };
-    print_links(&alignment::baseline(&input, &lexicon, &options, &mut reporter)?)
+    let pairs = open()?.map(|p| p.map(|(pair, _)| pair));
+    let mut out = LinkWriter::new();
+    let aligned =
+        app_stream::baseline_stream(&lexicon, &options, pairs, 0, args.threads.get(), &mut reporter, |_, links| {
+            out.write(&links)
+        });
+    out.finish(aligned)
+}
+
+/// `treelink lexicon`: the in-engine lexicon on the bitext and the
+/// treebanks' sentences, written as Moses tables.
+pub fn lexicon(args: LexiconArgs, limits: &Limits) -> Result<(), CliError> {
+    let mut reporter = Reporter::new();
+    let mut all = match &args.bitext {
+        Some(files) => lexicon::read_bitext(&read(&files[0])?, &files[0], &read(&files[1])?, &files[1])?,
+        None => Vec::new(),
+    };
+    for prefix in &args.input {
+        all.extend(sentences(stream::Pairs::open(prefix, None, limits)?)?);
+    }
+    let n = all.len();
+    let (s2t, t2s) = alignment::lexicon_tables(all, args.word_model, &mut reporter)?;
+    for (ext, text) in [("s2t", &s2t), ("t2s", &t2s)] {
+        let file = format!("{}.{ext}", args.output);
+        std::fs::write(&file, text).map_err(|source| CliError::WriteFile { file: file.clone(), source })?;
+    }
+    reporter.note(&format!(
+        "wrote {0}.s2t ({1} entries, for --lex-s2t) and {0}.t2s ({2}, for --lex-t2s): the lexicon of {n} sentence pairs",
+        args.output,
+        s2t.lines().count(),
+        t2s.lines().count()
+    ));
+    Ok(())
 }
 
 pub fn eval(args: EvalArgs) -> Result<(), CliError> {
@@ -506,6 +684,7 @@ fn experiment_settings(args: &ExperimentArgs, limits: &Limits, train: &Corpus) -
         data_sizes: args.data_sizes.clone(),
         lexicon: lexicon_source(&args.lex, None, train)?,
         transductive_lexicon: args.transductive_lexicon,
+        threads: args.threads.get(),
     })
 }
 

@@ -20,12 +20,14 @@ mod exercise;
 mod interchange;
 mod mt;
 mod progress;
+mod stream;
 mod svm_light_tk;
 
 use treelink::io::tree_stream::TreeStream;
 use treelink::kernel::stream::KernelStream;
 use treelink::kernel::{self, BtkKind, Space, SubTree, SubTreePair, TooManyNodePairs};
 use treelink::limits::Limits;
+use treelink::parallel::{stream_in_order, Threads};
 use treelink::tree::Tree;
 
 /// treelink: bilingual tree kernels and sub-tree alignment for syntax-aware translation.
@@ -67,6 +69,8 @@ enum Command {
     Kernel {
         #[command(flatten)]
         k: KernelArgs,
+        #[command(flatten)]
+        threads: stream::ThreadsArg,
         /// Trees file.
         left: String,
         /// Trees file, as many trees as LEFT.
@@ -83,6 +87,8 @@ enum Command {
         kind: BtkKind,
         #[command(flatten)]
         k: KernelArgs,
+        #[command(flatten)]
+        threads: stream::ThreadsArg,
         /// Source trees of the first pairs.
         src1: String,
         /// Target trees of the first pairs.
@@ -101,9 +107,21 @@ enum Command {
     /// links), plus --bitext.
     Train(align::TrainArgs),
     /// Align tree pairs with a trained model; prints one line of links per pair (gold format).
+    ///
+    /// The pairs are read, aligned (on --threads threads) and printed pair by pair, so memory
+    /// does not grow with the input, when the lexicon needs no input sentences: Moses tables (the
+    /// model's, or --lex-s2t/--lex-t2s, e.g. from `treelink lexicon`), or --held-out. A model's
+    /// in-engine lexicon is otherwise re-trained with the input's sentences, which are read first.
     Align(align::AlignArgs),
     /// Align tree pairs with the Tinsley et al. (2007) baseline; prints one line of links per pair.
+    ///
+    /// With --lex-s2t/--lex-t2s the pairs stream (read, aligned and printed pair by pair); the
+    /// in-engine lexicon is otherwise trained on the input's sentences, which are read first.
     Baseline(align::BaselineArgs),
+    /// Train the in-engine lexicon on a bitext and write it as Moses lex tables PREFIX.s2t (lines
+    /// `target source p(t|s)`) and PREFIX.t2s (`source target p(s|t)`), which `train`, `align` and
+    /// `baseline` take as --lex-s2t and --lex-t2s: so aligning a large corpus streams.
+    Lexicon(align::LexiconArgs),
     /// Precision, recall and F of predicted links against gold, over phrase-node links.
     Eval(align::EvalArgs),
     /// The paper's Tables 3/4: every feature space, the best combination and the baseline, with timings.
@@ -250,6 +268,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Train(args) => align::train(args, &limits),
         Command::Align(args) => align::align(args, &limits),
         Command::Baseline(args) => align::baseline(args, &limits),
+        Command::Lexicon(args) => align::lexicon(args, &limits),
         Command::Eval(args) => align::eval(args),
         Command::Experiment(args) => align::experiment(args, &limits),
         Command::Bench(args) => bench::bench(args),
@@ -263,17 +282,17 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Exercise(command) => exercise::run(command),
         Command::Import(command) => interchange::import(command),
         Command::Export(command) => interchange::export(command),
-        Command::Kernel { k, left, right } => {
+        Command::Kernel { k, threads, left, right } => {
             check_lambda(k.lambda)?;
-            let mut stream = KernelStream::new(k.space, k.lambda, k.max_node_pairs);
-            print_streamed(&[&left, &right], |t| {
+            let new = || KernelStream::new(k.space, k.lambda, k.max_node_pairs);
+            print_streamed(&[&left, &right], threads.get(), new, |stream, t| {
                 stream.tree_kernel(SubTree::whole(&t[0]), SubTree::whole(&t[1]), k.normalize)
             })
         }
-        Command::Btk { kind, k, src1, trg1, src2, trg2 } => {
+        Command::Btk { kind, k, threads, src1, trg1, src2, trg2 } => {
             check_lambda(k.lambda)?;
-            let mut stream = KernelStream::new(k.space, k.lambda, k.max_node_pairs);
-            print_streamed(&[&src1, &trg1, &src2, &trg2], |t| {
+            let new = || KernelStream::new(k.space, k.lambda, k.max_node_pairs);
+            print_streamed(&[&src1, &trg1, &src2, &trg2], threads.get(), new, |stream, t| {
                 stream.btk(kind, SubTreePair::whole(&t[0], &t[1]), SubTreePair::whole(&t[2], &t[3]), k.normalize)
             })
         }
@@ -288,49 +307,71 @@ fn check_lambda(lambda: f64) -> Result<(), CliError> {
     }
 }
 
-/// Reads the files tree by tree in lockstep (memory holds one tree of
-/// each) and prints `kernel(trees)` for each i as it goes; the files must
-/// hold equally many trees.
+/// Reads the files tree by tree in lockstep (memory holds a chunk of
+/// trees of each) and prints `kernel(trees)` for each i in order, computed
+/// on `threads` threads, each with its own stream (a stream's values do not
+/// depend on what it computed before); the files must hold equally many trees.
 fn print_streamed(
     files: &[&str],
-    mut kernel: impl FnMut(&[Tree]) -> Result<f64, TooManyNodePairs>,
+    threads: Threads,
+    new: impl FnMut() -> KernelStream,
+    kernel: impl Fn(&mut KernelStream, &[Tree]) -> Result<f64, TooManyNodePairs> + Sync,
 ) -> Result<(), CliError> {
     let mut streams = Vec::with_capacity(files.len());
     for &file in files {
         // Output line k is tree k of each file: a blank line is refused where it is.
         streams.push(TreeStream::numbered(treelink::io::text::open_text(file)?, file));
     }
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let mut trees = Vec::with_capacity(files.len());
     let mut handed = vec![0usize; files.len()];
-    for i in 0.. {
-        trees.clear();
+    let mut done = false;
+    let lines = std::iter::from_fn(|| {
+        if done {
+            return None;
+        }
+        let mut trees = Vec::with_capacity(files.len());
         for (s, n) in streams.iter_mut().zip(&mut handed) {
-            if let Some(t) = s.next() {
-                trees.push(t?);
-                *n += 1;
+            match s.next() {
+                Some(Ok(t)) => {
+                    trees.push(t);
+                    *n += 1;
+                }
+                Some(Err(e)) => {
+                    done = true;
+                    return Some(Err(CliError::from(e)));
+                }
+                None => {}
             }
         }
-        if trees.is_empty() {
-            break;
+        done = trees.len() < files.len();
+        match trees.len() {
+            0 => None,
+            n if n < files.len() => Some(Err(count_mismatch(files, &mut streams, &handed))),
+            _ => Some(Ok(trees)),
         }
-        if trees.len() < files.len() {
-            out.flush().map_err(CliError::Write)?;
-            return Err(count_mismatch(files, streams, handed));
-        }
-        let value = kernel(&trees).map_err(|error| CliError::Kernel { index: i + 1, error })?;
-        writeln!(out, "{value}").map_err(CliError::Write)?;
-    }
-    out.flush().map_err(CliError::Write)
+    });
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let printed = stream_in_order(
+        lines,
+        threads,
+        new,
+        |stream, _, trees| kernel(stream, trees),
+        |i, value| {
+            let value = value.map_err(|error| CliError::Kernel { index: i + 1, error })?;
+            writeln!(out, "{value}").map_err(CliError::Write)
+        },
+    );
+    let flushed = out.flush().map_err(CliError::Write);
+    printed?;
+    flushed
 }
 
 /// The error of files that ran out at different trees, as for whole
 /// files: the first file whose count differs from the first file's, located
 /// at its first extra tree or at its end. The files are counted to their end.
-fn count_mismatch<R: std::io::BufRead>(files: &[&str], streams: Vec<TreeStream<R>>, handed: Vec<usize>) -> CliError {
+fn count_mismatch<R: std::io::BufRead>(files: &[&str], streams: &mut [TreeStream<R>], handed: &[usize]) -> CliError {
     let mut ends = Vec::with_capacity(files.len());
-    for (mut s, n) in streams.into_iter().zip(handed) {
+    for (s, &n) in streams.iter_mut().zip(handed) {
         // The extra tree of a longer file is the one it just handed out.
         let extra = s.last_start();
         let rest = s.by_ref().take_while(Result::is_ok).count();

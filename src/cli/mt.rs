@@ -6,6 +6,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::progress::Reporter;
+use super::stream::{self, ThreadsArg};
 use super::CliError;
 use treelink::align::composite::KernelSpec;
 use treelink::app::translation::{self, DevChoice, SubtreeAlign, SubtreeAlignArg, Translated, TranslationTraining};
@@ -74,6 +75,8 @@ pub struct MtOptions {
     /// both ways, grow-diag-final-and) or hmm (those, then the HMM of Vogel et al. 1996).
     #[arg(long, value_name = "MODEL", default_value = "fast-align")]
     pub word_model: WordModel,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
 }
 
 fn parse_reading(s: &str) -> Result<MsReading, String> {
@@ -178,6 +181,8 @@ pub struct TranslateArgs {
     /// sentence's number from 0, the features h in the model's order.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
     pub nbest: Option<usize>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
 }
 
 /// `treelink lm`.
@@ -298,6 +303,7 @@ impl MtOptions {
             phrase_fallback: self.phrase_fallback,
             word_model: self.word_model,
             lexicon: None,
+            threads: self.threads.get(),
         })
     }
 }
@@ -447,10 +453,15 @@ pub fn mt_convert(args: MtConvertArgs) -> Result<(), CliError> {
 
 pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
-    // The input first: it is quicker to read than a large model.
-    let trees = translation::read_sources(&read(&args.input)?, &args.input, limits)?;
+    // The input is opened first (a missing file is quicker to tell than a
+    // large model to read); its trees stream as they are translated.
+    let trees = stream::Trees::open(&args.input, limits)?;
     let mut model = read_mt_model(&args.model)?;
-    if let Some(w) = treelink::app::files::translation_model_fit(&model, &trees).warning(&args.input, &args.model) {
+    // The model's fit is judged on the first trees (a stream does not hold
+    // the input); none if one of them is refused (the stream says why).
+    let sample: Result<Vec<Tree>, _> = stream::Trees::open(&args.input, limits)?.take(1000).collect();
+    let fit = sample.ok().map(|s| treelink::app::files::translation_model_fit(&model, &s));
+    if let Some(w) = fit.and_then(|f| f.warning(&args.input, &args.model)) {
         reporter.note(&format!("warning: {w}"));
     }
     if let Some(b) = args.beam {
@@ -460,8 +471,18 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     // Source words the translations copy: no rule of the derivation translated them.
     let mut copied = 0;
-    let unknown = translation::translate_each(&model, &trees, args.nbest, &mut reporter, |k, t| {
+    // The trace prints each derivation over its source words; the stream hands
+    // the trees on to be translated, so the words of those read wait here, in order.
+    let pending: std::cell::RefCell<std::collections::VecDeque<Vec<String>>> = Default::default();
+    let trees = trees.inspect(|t| {
+        if let (true, Ok(t)) = (args.trace, t) {
+            pending.borrow_mut().push_back(t.words().to_vec());
+        }
+    });
+    let threads = args.threads.get();
+    let unknown = translation::translate_stream(&model, trees, 0, args.nbest, threads, &mut reporter, |k, t| {
         copied += t.rules().iter().flatten().filter(|r| r.copied).count();
+        let source = if args.trace { pending.borrow_mut().pop_front().unwrap_or_default() } else { Vec::new() };
         match &t {
             Translated::NBest(v) => {
                 for e in &v.nbest {
@@ -475,14 +496,15 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
         if args.trace {
             trace_notes(k, t.source_notes(), t.words(), t.provenance(), t.rules());
             match &t {
-                Translated::Best(MtOutput { ms: Some(ms), .. }) => trace_derivation(k, ms, trees[k].words()),
+                Translated::Best(MtOutput { ms: Some(ms), .. }) => trace_derivation(k, ms, &source),
                 Translated::Best(MtOutput { ms: None, rules, .. }) => trace_phrases(k, rules),
                 Translated::NBest(_) => {}
             }
         }
         Ok::<_, CliError>(())
-    })?;
+    });
     out.flush().map_err(CliError::Write)?;
+    let unknown = unknown?;
     let share = 100.0 * copied as f64 / unknown.tokens.max(1) as f64;
     reporter.note(&format!("source {unknown}; copied in the translations {share:.1}%"));
     Ok(())

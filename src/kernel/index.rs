@@ -58,7 +58,7 @@ struct Shape {
 /// Interned symbols, productions and sub-tree shapes of every tree seen, with
 /// the Δ memo. One index serves a whole training or alignment run; a stream
 /// of kernels resets it when it grows ([`StructureIndex::size`]).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct StructureIndex {
     lambda: f64,
     sigma: f64,
@@ -72,12 +72,54 @@ pub struct StructureIndex {
     delta_memo: RefCell<DeltaMemo>,
     /// A reusable key buffer.
     key: Vec<u32>,
+    /// What was added since [`StructureIndex::checkpoint`], to be forgotten
+    /// by [`StructureIndex::rollback`].
+    journal: Option<Journal>,
+}
+
+/// The entries an index gained after its checkpoint: the counts it had
+/// then, and the keys added since (a shape's key is rebuilt from the shape).
+#[derive(Debug, Clone, Default)]
+struct Journal {
+    symbols: usize,
+    productions: usize,
+    label_pairs: usize,
+    shapes: usize,
+    added_symbols: Vec<Box<str>>,
+    added_productions: Vec<Box<[u32]>>,
+    added_label_pairs: Vec<Box<[u32]>>,
 }
 
 /// Δ per unordered pair of shapes, key `min << 32 | max`. (An
 /// open-addressing table of its own was tried: no faster natively or in
-/// wasm32 once measured robustly, and twice the bytes per entry.)
-type DeltaMemo = FnvMap<u64, f64>;
+/// wasm32 once measured robustly, and twice the bytes per entry.) After a
+/// checkpoint, the keys of pairs with a shape newer than it are logged, so a
+/// rollback removes them and keeps the Δ of older shape pairs.
+#[derive(Debug, Clone, Default)]
+struct DeltaMemo {
+    values: FnvMap<u64, f64>,
+    /// Shapes from this id on are newer than the checkpoint.
+    journal_from: Option<u32>,
+    added: Vec<u64>,
+}
+
+impl DeltaMemo {
+    fn get(&self, key: &u64) -> Option<&f64> {
+        self.values.get(key)
+    }
+
+    fn insert(&mut self, key: u64, value: f64) {
+        // The key's low half is the larger shape id.
+        if self.journal_from.is_some_and(|from| key as u32 >= from) {
+            self.added.push(key);
+        }
+        self.values.insert(key, value);
+    }
+
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+}
 
 /// The key of a shape pair in the [`DeltaMemo`] (Δ is symmetric).
 fn memo_key(a: u32, b: u32) -> u64 {
@@ -183,7 +225,63 @@ impl StructureIndex {
             shapes: Vec::new(),
             delta_memo: RefCell::new(DeltaMemo::default()),
             key: Vec::new(),
+            journal: None,
         }
+    }
+
+    /// Marks what the index holds now as kept: [`StructureIndex::rollback`]
+    /// forgets everything interned and memoised after this point (a later
+    /// checkpoint replaces this one).
+    ///
+    /// Why: the SVM's sums ([`StructureIndex::tree_kernel`]) run in id
+    /// order, so the bits of a kernel value depend on the ids its trees got.
+    /// A scorer that rolls back to the support vectors' index before each
+    /// pair gives that pair the ids it would get alone: its values do not
+    /// depend on which pairs came before it (on another thread, in another
+    /// worker, or none), and the index does not grow with the input.
+    pub fn checkpoint(&mut self) {
+        self.journal = Some(Journal {
+            symbols: self.symbols.len(),
+            productions: self.productions.len(),
+            label_pairs: self.label_pairs.len(),
+            shapes: self.shapes.len(),
+            ..Journal::default()
+        });
+        let memo = self.delta_memo.get_mut();
+        memo.journal_from = Some(self.shapes.len() as u32);
+        memo.added.clear();
+    }
+
+    /// Forgets every symbol, production, label pair, shape and Δ added since
+    /// the last [`StructureIndex::checkpoint`] (nothing without one): ids
+    /// given out after it are given out again.
+    pub fn rollback(&mut self) {
+        let Some(journal) = &mut self.journal else { return };
+        for key in journal.added_symbols.drain(..) {
+            self.symbols.remove(&key);
+        }
+        for key in journal.added_productions.drain(..) {
+            self.productions.remove(&key);
+        }
+        for key in journal.added_label_pairs.drain(..) {
+            self.label_pairs.remove(&key);
+        }
+        let mut key = std::mem::take(&mut self.key);
+        for shape in self.shapes.drain(journal.shapes..) {
+            key.clear();
+            key.extend([shape.production, u32::from(shape.pre_terminal)]);
+            key.extend_from_slice(&shape.children);
+            self.shape_ids.remove(key.as_slice());
+        }
+        self.key = key;
+        let memo = self.delta_memo.get_mut();
+        for key in std::mem::take(&mut memo.added) {
+            memo.values.remove(&key);
+        }
+        debug_assert_eq!(
+            (self.symbols.len(), self.productions.len(), self.label_pairs.len(), self.shape_ids.len()),
+            (journal.symbols, journal.productions, journal.label_pairs, journal.shapes)
+        );
     }
 
     pub fn lambda(&self) -> f64 {
@@ -222,6 +320,9 @@ impl StructureIndex {
         }
         let id = self.symbols.len() as u32;
         self.symbols.insert(s.into(), id);
+        if let Some(j) = &mut self.journal {
+            j.added_symbols.push(s.into());
+        }
         id
     }
 
@@ -229,7 +330,11 @@ impl StructureIndex {
     /// compare with ids of pairs).
     pub fn label_pair(&mut self, source: &str, target: &str) -> u32 {
         let key = [self.symbol(source), self.symbol(target)];
-        Self::intern(&mut self.label_pairs, &key).0
+        let (id, new) = Self::intern(&mut self.label_pairs, &key);
+        if let (true, Some(j)) = (new, &mut self.journal) {
+            j.added_label_pairs.push(key.into());
+        }
+        id
     }
 
     fn intern(map: &mut WordMap<Box<[u32]>, u32>, key: &[u32]) -> (u32, bool) {
@@ -245,7 +350,10 @@ impl StructureIndex {
     /// sequences are equal productions), whether it is a pre-terminal, and
     /// its children's shapes ([`LEAF`] for a leaf). Returns (production, shape).
     pub fn intern_node(&mut self, production: &[u32], pre_terminal: bool, children: &[u32]) -> (u32, u32) {
-        let (p, _) = Self::intern(&mut self.productions, production);
+        let (p, new) = Self::intern(&mut self.productions, production);
+        if let (true, Some(j)) = (new, &mut self.journal) {
+            j.added_productions.push(production.into());
+        }
         let mut key = std::mem::take(&mut self.key);
         key.clear();
         key.extend([p, u32::from(pre_terminal)]);
@@ -535,6 +643,62 @@ mod tests {
             }
         }
         assert!(checked > 500, "{checked} non-zero values checked");
+    }
+
+    /// A scorer's use: support vectors indexed, a checkpoint, then each
+    /// pair after a rollback gets the same ids, keys and values whichever
+    /// pairs came before it, and the index is back to its size.
+    #[test]
+    fn after_a_rollback_a_tree_gets_the_ids_and_values_it_would_get_alone() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev.src");
+        let trees = Tree::parse_all(&std::fs::read_to_string(path).unwrap(), "dev.src").unwrap();
+        let mut index = StructureIndex::new(0.4);
+        let base: Vec<SubTreeKey> = trees[..10]
+            .iter()
+            .map(|t| {
+                let it = index.index_tree(t);
+                index.subtree_key(t, &it, NodeId::ROOT)
+            })
+            .collect();
+        let _ = index.label_pair("NP", "SN");
+        index.checkpoint();
+        let interned = |i: &StructureIndex| (i.symbols.len(), i.productions.len(), i.label_pairs.len(), i.shapes.len());
+        let size = interned(&index);
+        // Pair 20's keys and kernel values against the base, after pairs `before`.
+        let mut seen = |before: &[usize]| {
+            index.rollback();
+            for &k in before {
+                let it = index.index_tree(&trees[k]);
+                let key = index.subtree_key(&trees[k], &it, NodeId::ROOT);
+                let _ = index.tree_kernel(Space::Sst, &key, &base[0]);
+                let _ = index.label_pair(trees[k].label(NodeId::new(1)), "X");
+            }
+            index.rollback();
+            // Δ of two support vectors' shapes may stay memoised (their ids are fixed).
+            assert_eq!(interned(&index), size);
+            assert!(index.delta_memo.borrow().values.keys().all(|&k| (k as u32) < size.3 as u32));
+            let t = &trees[20];
+            let it = index.index_tree(t);
+            let keys: Vec<SubTreeKey> = (0..t.len()).map(|n| index.subtree_key(t, &it, NodeId::new(n))).collect();
+            let values: Vec<u64> = keys
+                .iter()
+                .flat_map(|k| base.iter().map(move |b| (k, b)))
+                .flat_map(|(k, b)| [index.tree_kernel(Space::Sst, k, b), index.tree_kernel(Space::Sst, k, k)])
+                .map(f64::to_bits)
+                .collect();
+            (keys, values, index.label_pair("S", "X"))
+        };
+        let alone = seen(&[]);
+        assert!(alone.1.iter().any(|&v| f64::from_bits(v) > 0.0));
+        for before in [&[21, 22][..], &[20], &[30, 20, 40, 50]] {
+            assert!(seen(before) == alone, "after pairs {before:?}");
+        }
+        // Without the rollback, pair 20's new shapes would get other ids.
+        index.rollback();
+        let it = index.index_tree(&trees[30]);
+        let _ = index.subtree_key(&trees[30], &it, NodeId::ROOT);
+        let it = index.index_tree(&trees[20]);
+        assert_ne!(index.subtree_key(&trees[20], &it, NodeId::ROOT), alone.0[0]);
     }
 
     #[test]

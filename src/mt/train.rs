@@ -17,6 +17,7 @@ use crate::mt::phrase::unknown::{
 use crate::mt::phrase::PhraseTable;
 use crate::mt::phrase::{ExtractMethod, PhraseSystem, PhraseSystemConfig, PhraseSystemError};
 use crate::mt::tune::{MertOptions, MertReport};
+use crate::parallel::Threads;
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::{NodeId, Tree};
 
@@ -53,6 +54,9 @@ pub struct MtTrainSettings {
     /// the unknown-word back-off's translations ([`crate::mt::phrase::unknown::lexicon_backoff`]).
     /// `None` (e.g. a word alignment given as a file): no back-off.
     pub lexicon: Option<Lexicon>,
+    /// Threads for extraction (phrase and RM pairs) and MERT's dev decoding;
+    /// the system is the same with any number.
+    pub threads: Threads,
 }
 
 impl Default for MtTrainSettings {
@@ -71,6 +75,7 @@ impl Default for MtTrainSettings {
             phrase_fallback: false,
             word_model: WordModel::FastAlign,
             lexicon: None,
+            threads: Threads::ONE,
         }
     }
 }
@@ -146,6 +151,7 @@ pub fn train_system(
         iterations: settings.tune_iterations,
         nbest: settings.nbest,
         seed: settings.seed,
+        threads: settings.threads,
         ..MertOptions::default()
     };
     let tune_on = dev.filter(|d| settings.tune_iterations > 0 && !d.is_empty());
@@ -159,6 +165,7 @@ pub fn train_system(
             };
             config.table.extract.method = method;
             config.table.extract.max_phrase_len = settings.max_phrase_len;
+            config.table.threads = settings.threads;
             if let Some(b) = settings.beam {
                 config.decode.beam.stack_limit = b;
             }
@@ -181,6 +188,7 @@ pub fn train_system(
             };
             config.table.extract.method = method;
             config.table.extract.max_phrase_len = settings.max_phrase_len;
+            config.table.threads = settings.threads;
             config.limits.max_words = settings.max_phrase_len;
             config.limits.max_ms = settings.max_ms.max(1);
             config.decode.phrase_fallback = settings.phrase_fallback;

@@ -63,6 +63,10 @@ pub struct MertOptions {
     pub seed: u64,
     /// Indices of weights kept as they are.
     pub fixed: Vec<usize>,
+    /// Threads decoding the dev sentences (`--threads`); the n-best lists,
+    /// and so the weights, are the same with any number.
+    #[serde(skip)]
+    pub threads: crate::parallel::Threads,
 }
 
 impl Default for MertOptions {
@@ -76,6 +80,7 @@ impl Default for MertOptions {
             tolerance: 1e-6,
             seed: 1,
             fixed: Vec::new(),
+            threads: crate::parallel::Threads::ONE,
         }
     }
 }

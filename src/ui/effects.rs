@@ -6,7 +6,9 @@
 //! serialises it), change the address, forget the kept session. Nothing
 //! here decides anything: the reducer did.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -14,6 +16,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement};
 use yew::Callback;
 
+use super::pool::{self, Artifact, Blob, Command, Output, Pool};
 use super::state::{is_mt_model, Action, DownloadBody, Effect, FileHandle, LoadAction, ProgressAction, Slot};
 use super::store::Dispatch;
 use super::{file_handles, jobs, persist, protocol};
@@ -28,11 +31,11 @@ use crate::tree::NodeId;
 /// Carries out one effect of the reducer.
 pub fn carry_out(effect: Effect, workers: &Workers, load: Dispatch<LoadAction>) {
     match effect {
-        Effect::Load(job, request) => workers.files.send(&protocol::Request::Load { job, request }),
-        Effect::Post(request) => workers.jobs.send(&request),
+        Effect::Load(job, request) => workers.files.load(job, request),
+        Effect::Post(request) => workers.jobs.request(request, None),
         Effect::PostFile(request, handle) => {
             if let Some(file) = file_handles::get(handle) {
-                workers.jobs.send_with_file(&request, &file)
+                workers.jobs.request(request, Some(file))
             }
         }
         Effect::RestartJobWorker => workers.jobs.restart(),
@@ -92,17 +95,36 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
         }
         // Read: the page keeps its text, not the file.
         file_handles::release(handle);
-        // As bytes, as the CLI reads them (`decode_text`): gzip inflated,
-        // an XML declaration's encoding honoured, and text that is not
-        // UTF-8 given the place of its first bad byte instead of being read
-        // with U+FFFD in it.
-        let action = match gloo::file::futures::read_as_bytes(&file).await {
-            Ok(bytes) => match decode_text(&bytes, &name) {
-                Ok(text) => LoadAction::FileRead { name, text: text.to_string(), slot },
+        // Decoded by the browser off this thread; only text with U+FFFD in
+        // it (which may stand for bytes that are not UTF-8, or a gzipped
+        // file) is read again as bytes, as the CLI reads them
+        // (`decode_text`): gzip inflated, an XML declaration's encoding
+        // honoured, and text that is not UTF-8 given the place of its first
+        // bad byte; control bytes (a binary file) are refused either way.
+        let decoded = match gloo::file::futures::read_as_text(&file).await {
+            Ok(text) if !text.contains('\u{FFFD}') => Some(text),
+            _ => None,
+        };
+        let action = match decoded {
+            // The browser's text is kept unless the file says it is in another encoding.
+            Some(text) => match decode_text(text.as_bytes(), &name).map(|t| match t {
+                Cow::Borrowed(_) => None,
+                Cow::Owned(other) => Some(other),
+            }) {
+                Ok(other) => LoadAction::FileRead { name, text: other.unwrap_or(text), slot },
                 Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
             },
-            Err(e) => LoadAction::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
+            None => match gloo::file::futures::read_as_bytes(&file).await {
+                Ok(bytes) => match decode_text(&bytes, &name) {
+                    Ok(text) => LoadAction::FileRead { name, text: text.to_string(), slot },
+                    Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
+                },
+                Err(e) => LoadAction::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
+            },
         };
+        // The reducer takes it in a task of its own: reading a large file
+        // and checking it is one task, keeping it and sending it on another.
+        gloo::timers::future::TimeoutFuture::new(0).await;
         load.emit(action);
     });
 }
@@ -138,24 +160,248 @@ async fn fetch_text(window: &web_sys::Window, url: &str) -> Result<String, Strin
     text.as_string().ok_or_else(|| "the answer is not text".to_string())
 }
 
-/// The page's two workers: one for jobs (training, aligning, translating;
-/// restarted to cancel), one that reads the user's files, so a file is
-/// checked while a job runs.
+/// The page's workers: its job workers as a pool (training, aligning,
+/// translating; restarted to cancel), and one that reads the user's files,
+/// so a file is checked while a job runs.
 #[derive(Clone, PartialEq)]
 pub struct Workers {
-    jobs: jobs::Jobs,
-    files: jobs::Jobs,
+    jobs: PoolRunner,
+    files: FileRunner,
 }
 
 impl Workers {
-    /// Starts the file worker, and the job worker with the first job;
-    /// the file worker's answers go to `load`, the job worker's to
-    /// `dispatch` and its progress reports to `report`.
+    /// Starts the file worker, and the job workers with the first job;
+    /// the file worker's answers go to `load`, the job workers' to
+    /// `dispatch` and their progress reports to `report`.
     pub fn start(load: Dispatch<LoadAction>, dispatch: Callback<Action>, report: Callback<ProgressAction>) -> Workers {
-        let files = jobs::Jobs::start("files", jobs::FILE_WORKER, file_worker_answers(load));
+        let files = FileRunner::start(file_worker_answers(load));
         // Started by the first job: the page checks files without the training code.
-        let jobs = jobs::Jobs::on_demand("jobs", jobs::JOB_WORKER, job_worker_answers(dispatch, report));
+        let jobs = PoolRunner::new(pool::size_for(hardware_concurrency()), job_worker_answers(dispatch, report));
         Workers { jobs, files }
+    }
+}
+
+/// The file worker, and the texts it keeps (`protocol::Request::KeepText`):
+/// a file's text crosses to it once, then each check of its group names
+/// it, so no task of the page's converts or copies a large file twice.
+#[derive(Clone)]
+struct FileRunner(Rc<FileInner>);
+
+struct FileInner {
+    worker: jobs::Jobs,
+    /// The texts the worker keeps: each as the page's state shares it, and its id.
+    kept: RefCell<Vec<(std::rc::Weak<str>, u32)>>,
+    next: std::cell::Cell<u32>,
+}
+
+impl PartialEq for FileRunner {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl FileRunner {
+    fn start(answers: Callback<protocol::Response>) -> FileRunner {
+        let runner = Rc::new_cyclic(|weak: &std::rc::Weak<FileInner>| {
+            let weak = weak.clone();
+            let respond = Callback::from(move |(response, _): jobs::Answer| {
+                // A worker that died kept nothing; the next one is sent every text.
+                if let (protocol::Response::Stopped { .. }, Some(inner)) = (&response, weak.upgrade()) {
+                    inner.kept.borrow_mut().clear();
+                }
+                answers.emit(response)
+            });
+            FileInner {
+                worker: jobs::Jobs::start("files", jobs::FILE_WORKER, respond),
+                kept: RefCell::default(),
+                next: std::cell::Cell::new(0),
+            }
+        });
+        FileRunner(runner)
+    }
+
+    /// Sends a check: each text the worker does not keep yet beside a
+    /// `KeepText` of its own, the others by their ids.
+    fn load(&self, job: protocol::JobId, mut request: crate::ui::load::LoadRequest) {
+        let mut kept = self.0.kept.borrow_mut();
+        let mut now_kept = Vec::new();
+        let files = request.files.iter_mut().chain(request.retry.iter_mut()).flat_map(|(_, f)| f.iter_mut());
+        for f in files {
+            let known = kept.iter().find(|(w, _)| std::ptr::eq(w.as_ptr(), Rc::as_ptr(&f.text))).map(|&(_, id)| id);
+            let id = known.unwrap_or_else(|| {
+                let id = self.0.next.get();
+                self.0.next.set(id.wrapping_add(1));
+                let request = protocol::Request::KeepText { id };
+                self.0.worker.send_with(&request, &JsValue::from_str(&f.text));
+                id
+            });
+            now_kept.push((Rc::downgrade(&f.text), id));
+            f.text = protocol::kept_text(id).into();
+        }
+        // The worker keeps the texts of this check alone.
+        *kept = now_kept;
+        self.0.worker.send(&protocol::Request::Load { job, request });
+    }
+}
+
+/// The browser's `navigator.hardwareConcurrency` (1 if it does not say).
+fn hardware_concurrency() -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    if cores.is_finite() && cores >= 1.0 {
+        cores as usize
+    } else {
+        1
+    }
+}
+
+/// The job workers as a pool (`ui::pool`): its logic, the workers it
+/// posts to (started on demand), and the text of what one worker made for
+/// the others (a model, a lexicon), relayed as it came, never read here.
+#[derive(Clone)]
+struct PoolRunner(Rc<PoolInner>);
+
+struct PoolInner {
+    pool: RefCell<Pool>,
+    workers: RefCell<Vec<jobs::Jobs>>,
+    blobs: RefCell<BTreeMap<(protocol::JobId, Artifact), JsValue>>,
+    /// The job the running pieces are of (the artifacts kept are its).
+    job: RefCell<Option<protocol::JobId>>,
+    answers: Callback<protocol::Response>,
+}
+
+impl PartialEq for PoolRunner {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl PoolRunner {
+    fn new(size: usize, answers: Callback<protocol::Response>) -> PoolRunner {
+        let runner = PoolRunner(Rc::new(PoolInner {
+            pool: RefCell::new(Pool::new(size)),
+            workers: RefCell::new(Vec::new()),
+            blobs: RefCell::default(),
+            job: RefCell::new(None),
+            answers,
+        }));
+        let weak = Rc::downgrade(&runner.0);
+        let workers = (0..size.max(1))
+            .map(|w| {
+                let weak = weak.clone();
+                let respond = Callback::from(move |(response, beside): jobs::Answer| {
+                    if let Some(inner) = weak.upgrade() {
+                        PoolRunner(inner).answer(w, response, beside);
+                    }
+                });
+                let name = if w == 0 { "jobs" } else { "jobs (helper)" };
+                jobs::Jobs::on_demand(name, jobs::JOB_WORKER, respond)
+            })
+            .collect();
+        *runner.0.workers.borrow_mut() = workers;
+        runner
+    }
+
+    /// A request of the reducer (with the file it came with).
+    fn request(&self, request: protocol::Request, file: Option<web_sys::File>) {
+        if let Some(job) = request_job(&request) {
+            let mut current = self.0.job.borrow_mut();
+            if *current != Some(job)
+                && matches!(
+                    request,
+                    protocol::Request::Train { .. }
+                        | protocol::Request::Align { .. }
+                        | protocol::Request::TranslateAll { .. }
+                )
+            {
+                // A new pooled job: the last one's artifacts go.
+                self.0.blobs.borrow_mut().clear();
+                *current = Some(job);
+            }
+        }
+        let commands = self.0.pool.borrow_mut().request(request, js_sys::Date::now());
+        self.carry_out(commands, file.as_ref());
+    }
+
+    /// A job worker's answer (with what came beside it).
+    fn answer(&self, worker: usize, response: protocol::Response, beside: Option<JsValue>) {
+        use protocol::Response;
+        if let (Response::PieceDone { job, result: Ok(output), .. }, Some(text)) = (&response, beside) {
+            let made = match output {
+                Output::Trained { .. } => Some(Artifact::Model),
+                Output::Made { artifact, .. } => Some(*artifact),
+                _ => None,
+            };
+            if let Some(a) = made {
+                self.0.blobs.borrow_mut().insert((*job, a), text);
+            }
+        }
+        if let Response::Stopped { .. } = response {
+            // A worker died: its pieces are lost, so every worker starts afresh
+            // when the page asks (the page hears of it once).
+            for w in self.0.workers.borrow().iter() {
+                w.stop();
+            }
+            self.0.pool.borrow_mut().restarted();
+            self.0.blobs.borrow_mut().clear();
+            return self.0.answers.emit(response);
+        }
+        let commands = self.0.pool.borrow_mut().answer(worker, response, js_sys::Date::now());
+        self.carry_out(commands, None);
+    }
+
+    fn carry_out(&self, commands: Vec<Command>, file: Option<&web_sys::File>) {
+        let job = *self.0.job.borrow();
+        for command in commands {
+            match command {
+                Command::Post { worker, request, blob } => {
+                    let workers = self.0.workers.borrow();
+                    let Some(w) = workers.get(worker) else { continue };
+                    match blob {
+                        Blob::None => w.send(&request),
+                        Blob::File => {
+                            if let Some(file) = file {
+                                w.send_with_file(&request, file)
+                            }
+                        }
+                        Blob::Artifact(a) => {
+                            let blobs = self.0.blobs.borrow();
+                            if let Some(text) = job.and_then(|j| blobs.get(&(j, a))) {
+                                w.send_with(&request, text)
+                            }
+                        }
+                    }
+                }
+                Command::Store { artifact, text } => {
+                    if let Some(j) = job {
+                        self.0.blobs.borrow_mut().insert((j, artifact), JsValue::from_str(&text));
+                    }
+                }
+                Command::Answer(response) => self.0.answers.emit(response),
+            }
+        }
+    }
+
+    /// Stops every job worker and starts the main one afresh (a cancel).
+    fn restart(&self) {
+        let workers = self.0.workers.borrow();
+        for (k, w) in workers.iter().enumerate() {
+            if k == 0 {
+                w.restart();
+            } else {
+                w.stop();
+            }
+        }
+        self.0.pool.borrow_mut().restarted();
+        self.0.blobs.borrow_mut().clear();
+    }
+}
+
+/// The job a request is of, if it is a job.
+fn request_job(request: &protocol::Request) -> Option<protocol::JobId> {
+    use protocol::Request;
+    match request {
+        Request::Train { job, .. } | Request::Align { job, .. } | Request::TranslateAll { job, .. } => Some(*job),
+        _ => None,
     }
 }
 

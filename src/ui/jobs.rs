@@ -4,7 +4,10 @@
 //! is ready, hands every response to a callback, and cancels a job by
 //! terminating the worker and starting a fresh one. A worker that dies is
 //! stopped and reported ([`Response::Stopped`]); a fresh one starts when
-//! the page asks ([`Jobs::restart`]) or with the next request.
+//! the page asks ([`Jobs::restart`]) or with the next request. A message
+//! may carry a second part beside its JSON (`[request, file]`, or the text
+//! of what one job worker made for another: `ui::pool`), handed over
+//! unread with the response.
 //!
 //! Why not gloo-worker's bridge: dropping a bridge only *posts* a "destroy"
 //! message, which a worker busy in a synchronous training loop reads after
@@ -34,11 +37,14 @@ struct Inner {
     on_error: Option<Closure<dyn FnMut(ErrorEvent)>>,
 }
 
+/// A response, and what came beside it (unread).
+pub type Answer = (Response, Option<JsValue>);
+
 /// A handle on the worker; cheap to clone, equal when it is the same worker.
 #[derive(Clone)]
 pub struct Jobs {
     inner: Rc<RefCell<Inner>>,
-    respond: Callback<Response>,
+    respond: Callback<Answer>,
     /// The worker's name (`self.name` inside it): the page runs two.
     name: &'static str,
     /// Its script ([`JOB_WORKER`], [`FILE_WORKER`]).
@@ -53,7 +59,7 @@ impl PartialEq for Jobs {
 
 impl Jobs {
     /// Starts the worker named `name`; `respond` gets every response but `Ready`.
-    pub fn start(name: &'static str, script: &'static str, respond: Callback<Response>) -> Jobs {
+    pub fn start(name: &'static str, script: &'static str, respond: Callback<Answer>) -> Jobs {
         let jobs = Jobs::on_demand(name, script, respond);
         jobs.spawn();
         jobs
@@ -61,7 +67,7 @@ impl Jobs {
 
     /// The worker named `name`, started by the first request (so the page
     /// does not fetch and compile its code until it is needed).
-    pub fn on_demand(name: &'static str, script: &'static str, respond: Callback<Response>) -> Jobs {
+    pub fn on_demand(name: &'static str, script: &'static str, respond: Callback<Answer>) -> Jobs {
         Jobs {
             inner: Rc::new(RefCell::new(Inner {
                 worker: None,
@@ -80,7 +86,13 @@ impl Jobs {
         let weak: Weak<RefCell<Inner>> = Rc::downgrade(&self.inner);
         let respond = self.respond.clone();
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            let Some(text) = event.data().as_string() else { return };
+            // A response, or `[response, what came beside it]`.
+            let data = event.data();
+            let (text, beside) = match data.dyn_ref::<js_sys::Array>() {
+                Some(parts) => (parts.get(0).as_string(), Some(parts.get(1))),
+                None => (data.as_string(), None),
+            };
+            let Some(text) = text else { return };
             match serde_json::from_str::<Response>(&text) {
                 Ok(Response::Ready) => {
                     if let Some(inner) = weak.upgrade() {
@@ -94,10 +106,9 @@ impl Jobs {
                         }
                     }
                 }
-                Ok(response) => respond.emit(response),
-                Err(e) => {
-                    respond.emit(Response::Failed { job: None, message: format!("unreadable worker message: {e}") })
-                }
+                Ok(response) => respond.emit((response, beside)),
+                Err(e) => respond
+                    .emit((Response::Failed { job: None, message: format!("unreadable worker message: {e}") }, None)),
             }
         });
         let (respond, weak, name, script) = (self.respond.clone(), Rc::downgrade(&self.inner), self.name, self.script);
@@ -115,7 +126,7 @@ impl Jobs {
                 if let Some(inner) = weak.upgrade() {
                     Jobs { inner, respond: respond.clone(), name, script }.stop();
                 }
-                respond.emit(Response::Stopped { message });
+                respond.emit((Response::Stopped { message }, None));
             })
             .forget();
         });
@@ -130,7 +141,7 @@ impl Jobs {
             }
             Err(e) => {
                 let message = format!("cannot start the worker ({}): {e:?}", self.script);
-                self.respond.emit(Response::Failed { job: None, message });
+                self.respond.emit((Response::Failed { job: None, message }, None));
             }
         }
         inner.ready = false;
@@ -147,8 +158,18 @@ impl Jobs {
     /// Sends a request with a file the worker reads itself (`[request, file]`):
     /// a large file never passes through the page's thread as text.
     pub fn send_with_file(&self, request: &Request, file: &web_sys::File) {
+        self.send_with(request, file);
+    }
+
+    /// Sends a request with `beside` as its second part (`[request, beside]`).
+    pub fn send_with(&self, request: &Request, beside: &JsValue) {
         let Ok(text) = serde_json::to_string(request) else { return };
-        self.post(js_sys::Array::of2(&JsValue::from_str(&text), file).into());
+        self.post(js_sys::Array::of2(&JsValue::from_str(&text), beside).into());
+    }
+
+    /// Whether the worker was started (and not stopped since).
+    pub fn started(&self) -> bool {
+        self.inner.borrow().worker.is_some()
     }
 
     fn post(&self, message: JsValue) {
@@ -173,7 +194,7 @@ impl Jobs {
 
     /// Stops the worker (what it was asked is dropped); none runs until
     /// [`Jobs::restart`] or the next request.
-    fn stop(&self) {
+    pub fn stop(&self) {
         let mut inner = self.inner.borrow_mut();
         if let Some(w) = inner.worker.take() {
             w.set_onmessage(None);

@@ -160,11 +160,14 @@ impl Slot {
     }
 }
 
-/// A file's name (for errors) and text.
+/// A file's name (for errors) and text. The text is shared with the
+/// page's state (no copy per request), and the page's side of the file
+/// worker sends a text the worker already holds as a reference to it
+/// (`ui::effects`), so a large file crosses to the worker once.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileText {
     pub name: String,
-    pub text: String,
+    pub text: std::rc::Rc<str>,
 }
 
 /// What the file worker is asked to check: the slot that changed and the
@@ -405,7 +408,7 @@ fn node_count(trees: &[Tree]) -> usize {
 /// Checks one slot's file on its own, so its status shows at once.
 fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<Result<String, String>> {
     let f = files.last()?;
-    let (name, text) = (&f.name, f.text.as_str());
+    let (name, text) = (&f.name, &*f.text);
     // No input of the page is meaningful empty (a gold file of pairs
     // without links still has their lines).
     if text.is_empty() && slot != Slot::Tiger {

@@ -43,6 +43,7 @@ pub mod panels;
 // (wasm32), where the messages live, the lint does not fire.
 #[cfg(target_arch = "wasm32")]
 mod persist;
+pub mod pool;
 #[allow(clippy::large_enum_variant)]
 pub mod protocol;
 #[cfg(target_arch = "wasm32")]

@@ -83,6 +83,14 @@ mod kept {
     pub const SESSION: &str = "session";
     pub const MT_FILE: &str = "translation-model-file";
 
+    /// The key of the text of the session's `k`th file: each is kept as a
+    /// value of its own, outside the session's JSON, so no task of the
+    /// page's serialises a large corpus (issue 25: the page's thread is
+    /// never blocked for long while a corpus of 50 MB a side loads).
+    pub fn file_key(k: usize) -> String {
+        format!("session-file-{k}")
+    }
+
     /// The request's result, once it succeeds.
     async fn done(request: &IdbRequest) -> Result<JsValue, JsValue> {
         let promise = Promise::new(&mut |resolve, reject| {
@@ -157,6 +165,8 @@ use std::cell::RefCell;
 #[derive(Default)]
 struct Saving {
     json: String,
+    /// The texts of the session's files, kept apart from its JSON (`kept::file_key`).
+    texts: Vec<String>,
     mt_file: Option<super::state::FileHandle>,
     /// Cleared and not yet written again.
     forgotten: bool,
@@ -182,11 +192,23 @@ pub fn use_kept_session(state: &Rc<State>, restore: Dispatch<SessionAction>) {
             yew::platform::spawn_local(async move {
                 let json = kept::get(kept::SESSION).await.ok().and_then(|v| v.as_string());
                 let session = json.as_deref().and_then(|j| serde_json::from_str::<super::state::Session>(j).ok());
-                if let Some(session) = session {
+                if let Some(mut session) = session {
+                    // Files' texts kept apart (an older session has them in its JSON).
+                    let mut texts = Vec::new();
+                    for (k, f) in session.files.iter_mut().enumerate() {
+                        if f.text.is_empty() {
+                            let kept = kept::get(&kept::file_key(k)).await.ok().and_then(|v| v.as_string());
+                            f.text = kept.unwrap_or_default();
+                        }
+                        texts.push(f.text.clone());
+                    }
                     let file = kept::get(kept::MT_FILE).await.ok().and_then(|v| v.dyn_into::<web_sys::File>().ok());
                     let wanted = session.translation_model.as_ref().is_some_and(|(_, text)| text.is_none());
                     let mt_file = file.filter(|_| wanted).map(super::file_handles::hold);
-                    SAVING.with(|s| s.borrow_mut().json = json.unwrap_or_default());
+                    SAVING.with(|s| {
+                        let mut s = s.borrow_mut();
+                        (s.json, s.texts) = (json.unwrap_or_default(), texts);
+                    });
                     restore.emit(SessionAction::Restore { session: Box::new(session), mt_file });
                 }
                 let hash = current_hash();
@@ -207,18 +229,32 @@ pub fn use_kept_session(state: &Rc<State>, restore: Dispatch<SessionAction>) {
         let settled = state.restoring.is_none() && Slot::ALL.iter().all(|&s| !state.slots.slot(s).checking);
         let timer = settled.then(|| {
             gloo::timers::callback::Timeout::new(1000, move || {
-                let json = serde_json::to_string(&state.session()).unwrap_or_default();
+                let mut session = state.session();
+                let texts: Vec<String> = session.files.iter_mut().map(|f| std::mem::take(&mut f.text)).collect();
+                let json = serde_json::to_string(&session).unwrap_or_default();
                 let file = mt_file(&state);
-                let (same, same_file) = SAVING.with(|s| {
+                let (same, same_texts, same_file) = SAVING.with(|s| {
                     let s = s.borrow();
-                    (s.json == json && !s.forgotten, s.mt_file == file && !s.forgotten)
+                    (
+                        s.json == json && !s.forgotten,
+                        s.texts == texts && !s.forgotten,
+                        s.mt_file == file && !s.forgotten,
+                    )
                 });
-                if same && same_file {
+                if same && same_texts && same_file {
                     return;
                 }
-                SAVING.with(|s| *s.borrow_mut() = Saving { json: json.clone(), mt_file: file, forgotten: false });
+                let saving = Saving { json: json.clone(), texts: texts.clone(), mt_file: file, forgotten: false };
+                SAVING.with(|s| *s.borrow_mut() = saving);
                 yew::platform::spawn_local(async move {
-                    if !same {
+                    if !same_texts {
+                        // Each file's text in a task of its own.
+                        for (k, text) in texts.iter().enumerate() {
+                            gloo::timers::future::TimeoutFuture::new(0).await;
+                            let _ = kept::put(&kept::file_key(k), &JsValue::from_str(text)).await;
+                        }
+                    }
+                    if !same || !same_texts {
                         let _ = kept::put(kept::SESSION, &JsValue::from_str(&json)).await;
                     }
                     if !same_file {

@@ -4,6 +4,8 @@
 //! with [`Response`]s, tagged with the job id the page gave, so answers of a
 //! job the page has given up on are recognised and dropped.
 
+use std::ops::Range;
+
 use serde::{Deserialize, Serialize};
 
 pub use crate::app::translation::TranslationView;
@@ -12,6 +14,7 @@ pub use super::ids::JobId;
 use super::load::{LoadAnswer, LoadRequest, WirePair, WireTree};
 use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
+use crate::align::lexical::InputSentences;
 use crate::align::model::TrainOptions;
 pub use crate::app::alignment::PairsTraining;
 use crate::corpus::{Corpus, Named, TreePair};
@@ -81,6 +84,18 @@ pub struct LexiconFiles {
     pub word_links: Option<NamedText>,
 }
 
+/// The stand-in, in a [`Request::Load`], for the text the file worker keeps
+/// as `id` ([`Request::KeepText`]): a NUL first, which no file's text has
+/// (a file with control bytes is refused when read).
+pub fn kept_text(id: u32) -> String {
+    format!("\u{0}treelink-kept-text:{id}")
+}
+
+/// The id of a [`kept_text`] stand-in.
+pub fn kept_text_id(text: &str) -> Option<u32> {
+    text.strip_prefix("\u{0}treelink-kept-text:")?.parse().ok()
+}
+
 // One message per job, serialised at once: the variants' size difference costs nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -132,6 +147,16 @@ pub enum Request {
     /// Translate every source tree (bracketed) with the kept model `model`
     /// (as `treelink translate --input`), with progress.
     TranslateAll { job: JobId, model: JobId, sources: Vec<String> },
+    /// Keep the text beside this message as text `id` (the file worker): a
+    /// [`Request::Load`]'s file whose text is [`kept_text`] `id` is that text,
+    /// so a large file crosses to the worker once, not with every check of
+    /// its group (the texts kept are those of the last check and those sent since).
+    KeepText { id: u32 },
+    /// A piece of job `job` the page's pool of job workers cut it into
+    /// (`ui::pool`): piece number `piece` of its plan, or `None` for what a
+    /// worker is given before its pieces (the pairs, an artifact to keep,
+    /// whose text comes beside the message).
+    Piece { job: JobId, piece: Option<usize>, task: Task },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -220,10 +245,95 @@ pub enum Response {
         job: Option<JobId>,
         message: String,
     },
+    /// Piece `piece` of job `job` is done (`ui::pool`): what it hands back
+    /// (an artifact's text comes beside the message), or why it failed.
+    PieceDone {
+        job: JobId,
+        piece: Option<usize>,
+        result: Result<Output, String>,
+    },
     /// The worker died (a panic in wasm, out of memory): the page's side of
     /// it says so ([`super::jobs`]); a fresh worker starts when the user
     /// asks or with the next request.
     Stopped {
         message: String,
     },
+}
+
+// The pieces of a pooled job (`ui::pool` cuts a job into them; each job
+// worker's `pool::Executor` runs them): they cross as messages, so they
+// live with the messages.
+
+/// What a job's pieces share, made by one worker and kept by each that needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Artifact {
+    /// The alignment model (its JSON file).
+    Model,
+    /// The lexicon aligning with the model uses, with the input's word links ([`InputLexicon`], JSON).
+    InputLexicon,
+    /// The baseline's lexicon ([`Lexicon`], JSON).
+    BaselineLexicon,
+}
+
+/// Whose lexical model the input lexicon is made for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum LexicalOf {
+    /// The model the `Train` task trains on the pairs as `how` says, known before it is
+    /// trained (`app::alignment::lexical_model_on_pairs`).
+    Training(PairsTraining),
+    /// The kept model.
+    Model,
+}
+
+/// A piece of a job for one worker.
+// One per message: the variants' size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Task {
+    /// Keep the job's pairs and the uploaded lexical files (each worker's
+    /// first task of a job).
+    Corpus { corpus: CorpusText, lexicon: LexiconFiles },
+    /// Keep what another worker made (its text comes beside the message).
+    Keep(Artifact),
+    /// Train on the pairs as the page's Train button does
+    /// (`train_on_pairs`); the model is kept and handed back.
+    Train { options: TrainOptions, how: PairsTraining },
+    /// The lexicon for aligning pairs `aligned` with the model of `of`
+    /// (`input_lexicon`), kept and handed back.
+    InputLexicon { of: LexicalOf, sentences: InputSentences, aligned: Range<usize> },
+    /// The baseline's lexicon: the uploaded tables, else trained on the
+    /// pairs (`alignment::baseline_lexicon`); kept and handed back.
+    BaselineLexicon,
+    /// Align pairs `pairs` (of those `InputLexicon` was made for, from
+    /// `aligned_from` on) with the kept model and input lexicon.
+    Search { pairs: Range<usize>, aligned_from: usize },
+    /// The baseline's links of pairs `pairs` with a kept lexicon (the
+    /// baseline's, or, for a held-out test, the input lexicon's).
+    Baseline { pairs: Range<usize>, with: Artifact },
+    /// Translate these source trees with the kept translation model `model`.
+    Translate { model: JobId, sources: Vec<String>, first: usize },
+}
+
+/// What a task hands back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Output {
+    Done,
+    /// `Train`: the model file, its summary in a line, and where the
+    /// comparison's lexicons come from (the note the page shows).
+    Trained {
+        model: String,
+        summary: String,
+        note: String,
+    },
+    /// A lexicon task: the artifact made (its text comes beside the
+    /// message); for the kept model's, the note of the comparison.
+    Made {
+        artifact: Artifact,
+        note: Option<String>,
+    },
+    Searches(Vec<Search>),
+    Baseline(Vec<Vec<(NodeId, NodeId)>>),
+    Translations(Vec<Vec<String>>),
+    /// The worker does not hold translation model `model`.
+    NoMtModel,
 }

@@ -15,7 +15,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::load;
-use super::protocol::{JobId, LexiconFiles, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
+use super::pool::{Executor, Task};
+use super::protocol::{self, JobId, LexiconFiles, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
 use crate::align::model::AlignmentModel;
 use crate::app::alignment::{self, Comparison};
 use crate::app::files;
@@ -31,6 +32,10 @@ use crate::tree::Tree;
 thread_local! {
     /// The last alignment, kept to explain node pairs.
     static SESSION: RefCell<Option<Comparison>> = const { RefCell::new(None) };
+    /// What this worker keeps of the pooled job it takes part in (`ui::pool`).
+    static PIECES: RefCell<Executor> = RefCell::new(Executor::default());
+    /// The file worker's texts kept by id (`Request::KeepText`).
+    static TEXTS: RefCell<std::collections::BTreeMap<u32, std::rc::Rc<str>>> = RefCell::default();
     /// The translation model the page last trained or loaded, by its id.
     static MT: RefCell<Option<(JobId, TranslationModel)>> = const { RefCell::new(None) };
 }
@@ -49,6 +54,14 @@ struct Reporter {
 fn post(scope: &DedicatedWorkerGlobalScope, response: &Response) {
     if let Ok(text) = serde_json::to_string(response) {
         let _ = scope.post_message(&JsValue::from_str(&text));
+    }
+}
+
+/// Posts `response` with `beside` as its second part (`[response, beside]`),
+/// which the page relays unread.
+fn post_with(scope: &DedicatedWorkerGlobalScope, response: &Response, beside: &JsValue) {
+    if let Ok(text) = serde_json::to_string(response) {
+        let _ = scope.post_message(&js_sys::Array::of2(&JsValue::from_str(&text), beside));
     }
 }
 
@@ -89,27 +102,58 @@ pub fn run() {
 /// own, so the page's second worker does not load the training and
 /// translation code.
 pub fn run_files() {
-    serve(|request, _, reporter| match request {
-        Request::Load { job, request } => check_files(job, &request, reporter),
+    serve(|request, beside, reporter| match request {
+        Request::KeepText { id } => {
+            let text: Option<std::rc::Rc<str>> = beside.and_then(|b| b.as_string()).map(Into::into);
+            if let Some(text) = text {
+                TEXTS.with(|t| t.borrow_mut().insert(id, text));
+            }
+        }
+        Request::Load { job, mut request } => {
+            // Texts kept from earlier messages: those of this check stay kept, the others go.
+            let kept = TEXTS.with(|t| {
+                let mut texts = t.borrow_mut();
+                let mut used = std::collections::BTreeMap::new();
+                let files = request.files.iter_mut().chain(request.retry.iter_mut()).flat_map(|(_, f)| f.iter_mut());
+                for f in files {
+                    if let Some(id) = protocol::kept_text_id(&f.text) {
+                        let text = texts
+                            .get(&id)
+                            .cloned()
+                            .ok_or_else(|| format!("{}: the page's text of it was lost", f.name))?;
+                        f.text = text.clone();
+                        used.insert(id, text);
+                    }
+                }
+                *texts = used;
+                Ok::<_, String>(())
+            });
+            match kept {
+                Ok(()) => check_files(job, &request, reporter),
+                Err(message) => reporter.post(&Response::Failed { job: Some(job), message }),
+            }
+        }
         _ => reporter.post(&Response::Failed { job: None, message: "the file worker only checks files".into() }),
     });
 }
 
-/// Answers every message posted to the worker with `handle`.
-fn serve(handle: fn(Request, Option<web_sys::File>, &mut Reporter)) {
+/// Answers every message posted to the worker with `handle`, given what
+/// came beside the request (a file, or an artifact's text).
+fn serve(handle: fn(Request, Option<JsValue>, &mut Reporter)) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply_scope = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let mut reporter = Reporter { scope: reply_scope.clone(), job: None, stage: String::new(), last_ms: 0.0 };
-        // A request, or `[request, file]` for a file the worker reads itself.
+        // A request, or `[request, beside]`: a file the worker reads itself,
+        // or the text of what another job worker made (`ui::pool`).
         let data = event.data();
-        let (text, file) = match data.dyn_ref::<js_sys::Array>() {
-            Some(parts) => (parts.get(0).as_string(), parts.get(1).dyn_into::<web_sys::File>().ok()),
+        let (text, beside) = match data.dyn_ref::<js_sys::Array>() {
+            Some(parts) => (parts.get(0).as_string(), Some(parts.get(1))),
             None => (data.as_string(), None),
         };
         let Some(text) = text else { return };
         match serde_json::from_str::<Request>(&text) {
-            Ok(request) => handle(request, file, &mut reporter),
+            Ok(request) => handle(request, beside, &mut reporter),
             Err(e) => reporter.post(&Response::Failed { job: None, message: format!("unreadable request: {e}") }),
         }
     });
@@ -150,8 +194,31 @@ fn check_files(job: JobId, request: &load::LoadRequest, reporter: &mut Reporter)
     reporter.post(&Response::Loaded { job, answer: checked.answer });
 }
 
-fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter) {
+fn handle(request: Request, beside: Option<JsValue>, reporter: &mut Reporter) {
+    let file = || beside.clone().and_then(|b| b.dyn_into::<web_sys::File>().ok());
     match request {
+        Request::Piece { job, piece, task } => {
+            if piece.is_some() {
+                reporter.job = Some(job);
+            }
+            if matches!(task, Task::Search { .. }) {
+                // The pieces' alignment replaces the one kept whole.
+                SESSION.with(|s| *s.borrow_mut() = None);
+            }
+            let text = beside.and_then(|b| b.as_string());
+            let result = MT.with(|mt| {
+                let mt = mt.borrow();
+                PIECES.with(|p| p.borrow_mut().run(job, task, text, mt.as_ref(), reporter))
+            });
+            match result {
+                Ok((output, Some(made))) => {
+                    let response = Response::PieceDone { job, piece, result: Ok(output) };
+                    post_with(&reporter.scope, &response, &JsValue::from_str(&made));
+                }
+                Ok((output, None)) => reporter.post(&Response::PieceDone { job, piece, result: Ok(output) }),
+                Err(message) => reporter.post(&Response::PieceDone { job, piece, result: Err(message) }),
+            }
+        }
         Request::Train { job, corpus, options, lexicon, how } => {
             reporter.job = Some(job);
             let result = corpus.parse().and_then(|corpus| {
@@ -180,6 +247,9 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
             }
         }
         Request::Explain { pair, source, target } => {
+            if let Some(result) = PIECES.with(|p| p.borrow().explain(pair, (source, target))) {
+                return reporter.post(&Response::Explained { pair, source, target, result });
+            }
             let result = SESSION.with(|session| match session.borrow().as_ref() {
                 None => Err("the worker holds no alignment (it was restarted when a job was cancelled): align again to explain links"
                     .to_string()),
@@ -206,11 +276,12 @@ fn handle(request: Request, file: Option<web_sys::File>, reporter: &mut Reporter
             }
         }
         // The file worker's (a binary of its own: `run_files`).
+        Request::KeepText { .. } => {}
         Request::Load { job, .. } => {
             reporter.post(&Response::Failed { job: Some(job), message: "the job worker does not check files".into() })
         }
         Request::LoadMt { job, model } => load_mt(job, &model.name, Ok(model.text.into_bytes()), reporter),
-        Request::LoadMtFile { job, name } => load_mt(job, &name, read_file(file, &name), reporter),
+        Request::LoadMtFile { job, name } => load_mt(job, &name, read_file(file(), &name), reporter),
         Request::TranslateAll { job, model, sources } => {
             reporter.job = Some(job);
             let started = js_sys::Date::now();
@@ -307,4 +378,5 @@ fn post_aligned(job: JobId, reporter: &mut Reporter, compared: Comparison) {
     let (lexicon, first) = (compared.lexicon_note.clone(), compared.first);
     reporter.post(&Response::Aligned { job, searches: Vec::new(), baseline: Vec::new(), lexicon, first });
     SESSION.with(|s| *s.borrow_mut() = Some(compared));
+    PIECES.with(|p| p.borrow_mut().forget_alignment());
 }

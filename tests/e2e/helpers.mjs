@@ -95,11 +95,14 @@ export const run = (...args) => execFileSync(cli, args, { encoding: 'utf8', stdi
 /**
  * Serves dist/, opens the page in a fresh Chromium and waits for `ready`;
  * `close()` ends both. `problems` collects page errors and foreign requests.
+ * With `cores`, the page sees that many (its pool of job workers is sized by them).
  */
-export async function openPage(problems, ready) {
+export async function openPage(problems, ready, { cores } = {}) {
   if (!fs.existsSync(path.join(root, 'dist/index.html'))) throw new Error('run `trunk build --release` first');
   const { proc, url } = await serve();
   const { context, page } = await browser(url, problems);
+  // The page sizes its pool of job workers by navigator.hardwareConcurrency.
+  if (cores) await context.addInitScript((n) => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => n }), cores);
   await page.goto(url);
   await page.waitForSelector(ready);
   return { page, url, close: async () => { await context.close(); proc.kill(); } };

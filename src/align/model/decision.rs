@@ -39,6 +39,7 @@ fn merge_union<'a>(a: &'a [usize], b: &'a [usize]) -> impl Iterator<Item = usize
 }
 
 /// How one BTK component's part of the decision value is computed.
+#[derive(Clone)]
 enum BtkDecision {
     /// Root: the normalised kernel is `I_s·I_t` (dBTK) or `(I_s + I_t)/2`
     /// (iBTK), so the support vectors' coefficients are summed per root label.
@@ -53,6 +54,7 @@ enum BtkDecision {
 
 /// The decision function prepared per component, with the support vectors
 /// it visits (see [`DecisionIndex::parts`]).
+#[derive(Clone)]
 pub(super) struct DecisionIndex {
     /// `Σ_i α_i y_i φ(sv_i)/|φ(sv_i)|` for the plain polynomial kernel.
     plain: Option<Vec<f64>>,
@@ -69,6 +71,7 @@ pub(super) struct DecisionIndex {
 }
 
 /// The `ctx` part of the decision function folded over the support vectors.
+#[derive(Clone)]
 struct ContextDecision {
     dense: Vec<f64>,
     by_labels: HashMap<u32, f64>,

@@ -84,14 +84,19 @@ pub(super) fn context_key(index: &mut StructureIndex, c: &ContextFeatures) -> Co
 }
 
 /// A model ready to score candidates: its support vectors indexed once.
+/// A clone is a scorer of its own (its own index), for another thread.
+#[derive(Clone)]
 pub struct Scorer<'m> {
     model: &'m AlignmentModel,
     /// With `hist`: the first pass's scorer.
     first: Option<Box<Scorer<'m>>>,
     lexicon: &'m Lexicon,
     decision: DecisionIndex,
-    /// Support-vector trees and every aligned pair's trees share one index
-    /// (interned ids must be comparable), which grows as pairs are aligned.
+    /// Support-vector trees and the aligned pair's trees share one index
+    /// (interned ids must be comparable); each pair's entries are rolled
+    /// back before the next pair ([`StructureIndex::checkpoint`]), so a
+    /// pair's values do not depend on the pairs aligned before it and the
+    /// index does not grow with the input.
     index: RefCell<StructureIndex>,
 }
 
@@ -150,6 +155,7 @@ impl<'m> Scorer<'m> {
             svs.iter().map(|x| kernel.self_parts(x)).collect()
         };
         let decision = DecisionIndex::new(model, &index, svs, sv_selfs);
+        index.checkpoint();
         Ok(Scorer { model, first, lexicon, decision, index: RefCell::new(index) })
     }
 
@@ -169,6 +175,7 @@ impl<'m> Scorer<'m> {
         });
         let (is, it, contexts) = {
             let mut index = self.index.borrow_mut();
+            index.rollback();
             let contexts: Vec<Option<(ContextFeatures, ContextKey)>> = cands
                 .iter()
                 .map(|c| {

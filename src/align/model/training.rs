@@ -26,6 +26,7 @@ use crate::kernel::index::StructureIndex;
 use crate::kernel::{Space, DEFAULT_MAX_NODE_PAIRS};
 use crate::lexicon::{Lexicon, WordAlignment};
 use crate::limits::Limits;
+use crate::parallel::{stream_in_order, Threads};
 use crate::progress::{Observer, Progress};
 use crate::rng::SplitMix64;
 use crate::svm::{self, Posterior, SvmParams};
@@ -80,6 +81,11 @@ pub struct TrainOptions {
     /// grid (negatives per positive) is tried and kept if dev F improves.
     #[serde(default)]
     pub tune_negative_ratio: Vec<f64>,
+    /// Threads for the features of every candidate and the dev pairs'
+    /// alignment (`--threads`); the model is the same with any number. Not
+    /// part of the settings sent to the page's worker, which has one.
+    #[serde(skip)]
+    pub threads: Threads,
 }
 
 fn default_max_train_candidates() -> usize {
@@ -106,6 +112,7 @@ impl Default for TrainOptions {
             max_train_candidates: default_max_train_candidates(),
             solver: Solver::Smo,
             tune_negative_ratio: Vec::new(),
+            threads: Threads::ONE,
         }
     }
 }
@@ -152,21 +159,32 @@ struct Featurized {
 
 fn featurize<'a>(
     corpus: &Corpus,
-    lexicon: impl Fn(usize) -> &'a Lexicon,
+    lexicon: impl Fn(usize) -> &'a Lexicon + Sync,
     word_links: &[WordAlignment],
-    nodes: CandidateNodes,
-    thresholds: &Thresholds,
+    (nodes, thresholds): (CandidateNodes, &Thresholds),
+    threads: Threads,
     progress: &mut dyn Observer,
 ) -> Result<Featurized, AlignError> {
     let total = corpus.len() as u64;
     let mut candidates = Vec::with_capacity(corpus.len());
-    for (k, (pair, links)) in corpus.pairs.iter().zip(word_links).enumerate() {
-        let m = pair_matrices(lexicon(k), pair, links);
-        candidates.push(candidates_of(pair, &m, nodes, thresholds));
-        if k % 32 == 0 && progress.progress(Progress::new(Stage::Features.name(), k as u64, total)).is_break() {
-            return Err(AlignError::Cancelled);
-        }
-    }
+    let pairs = corpus.pairs.iter().zip(word_links).map(Ok::<_, AlignError>);
+    // Each pair's candidates from its own matrices: any thread, the same features.
+    let of_pair = |_: &mut (), k: usize, (pair, links): &(&TreePair, &WordAlignment)| {
+        candidates_of(pair, &pair_matrices(lexicon(k), pair, links), nodes, thresholds)
+    };
+    stream_in_order(
+        pairs,
+        threads,
+        || (),
+        of_pair,
+        |k, c| {
+            candidates.push(c);
+            if k % 32 == 0 && progress.progress(Progress::new(Stage::Features.name(), k as u64, total)).is_break() {
+                return Err(AlignError::Cancelled);
+            }
+            Ok(())
+        },
+    )?;
     Ok(Featurized { candidates })
 }
 
@@ -241,18 +259,12 @@ fn prepare(
     } else {
         (None, None)
     };
-    let train_candidates = featurize(
-        train_corpus,
-        |p| lexical.train_lexicon(p),
-        train_links,
-        options.candidates,
-        &Thresholds::default(),
-        progress,
-    )?;
+    let unpruned = (options.candidates, &Thresholds::default());
+    let train_candidates =
+        featurize(train_corpus, |p| lexical.train_lexicon(p), train_links, unpruned, options.threads, progress)?;
     let tuning_positives = match dev {
         Some(d) => {
-            let f =
-                featurize(d, |_| &lexical.lexicon, dev_links, options.candidates, &Thresholds::default(), progress)?;
+            let f = featurize(d, |_| &lexical.lexicon, dev_links, unpruned, options.threads, progress)?;
             positive_features(d, &f)
         }
         None => positive_features(train_corpus, &train_candidates),
@@ -288,7 +300,8 @@ fn search_settings(
         model.first_pass = first_pass.clone();
         if let Some(d) = dev {
             let calibrate = opts.threshold == DecisionThreshold::Calibrated;
-            let counts = evaluate_on_dev(&mut model, &lexical.lexicon, d, dev_links, calibrate, progress)?;
+            let counts =
+                evaluate_on_dev(&mut model, &lexical.lexicon, d, dev_links, (calibrate, opts.threads), progress)?;
             model.summary.dev_f = Some(counts.f());
             model.summary.dev = Some(counts);
         }
@@ -389,23 +402,35 @@ fn evaluate_on_dev(
     lexicon: &Lexicon,
     dev: &Corpus,
     dev_links: &[WordAlignment],
-    calibrate: bool,
+    (calibrate, threads): (bool, Threads),
     progress: &mut dyn Observer,
 ) -> Result<Counts, AlignError> {
     let scorer = Scorer::new(model, lexicon)?;
     let threshold = if calibrate { f64::NEG_INFINITY } else { model.threshold };
     let (mut counts, mut gold, mut taken) = (Counts::default(), Counts::default(), Vec::new());
-    for (k, (pair, links)) in dev.pairs.iter().zip(dev_links).enumerate() {
-        let (search, decisions) = scorer.search(pair, links, threshold);
-        counts = counts + Counts::of_pair(pair, &search_links(&search));
-        if calibrate {
-            gold = gold + Counts::of_pair(pair, &[]);
-            taken.extend(taken_links(k, pair, &search, &decisions));
-        }
-        if progress.progress(Progress::new(Stage::Tuning.name(), k as u64 + 1, dev.len() as u64)).is_break() {
-            return Err(AlignError::Cancelled);
-        }
-    }
+    let pairs = dev.pairs.iter().zip(dev_links).map(Ok::<_, AlignError>);
+    // Each dev pair searched on any thread (a scorer each), counted in order.
+    let search = |scorer: &mut Scorer<'_>, _: usize, (pair, links): &(&TreePair, &WordAlignment)| {
+        scorer.search(pair, links, threshold)
+    };
+    stream_in_order(
+        pairs,
+        threads,
+        || scorer.clone(),
+        search,
+        |k, (search, decisions)| {
+            let pair = &dev.pairs[k];
+            counts = counts + Counts::of_pair(pair, &search_links(&search));
+            if calibrate {
+                gold = gold + Counts::of_pair(pair, &[]);
+                taken.extend(taken_links(k, pair, &search, &decisions));
+            }
+            if progress.progress(Progress::new(Stage::Tuning.name(), k as u64 + 1, dev.len() as u64)).is_break() {
+                return Err(AlignError::Cancelled);
+            }
+            Ok(())
+        },
+    )?;
     if !calibrate {
         return Ok(counts);
     }

@@ -226,6 +226,7 @@ pub use decode::{decode_ms, MsDecodeOptions, MsOption, MsSearch, MsState, MsStep
 pub use extract::{RmEntry, RmLexicon, RmLimits, RmTable, TagLexicon};
 
 use crate::corpus::Corpus;
+use crate::corpus::TreePair;
 use crate::hash::FnvMap;
 use crate::mt::lm::{LmError, NgramLm, DEFAULT_ORDER};
 use crate::mt::meta::{Constraints, Decomposition};
@@ -233,6 +234,8 @@ use crate::mt::phrase::system::{aligned_pairs, check_training_lists, subtree_spa
 use crate::mt::phrase::unknown::{SourceVocabulary, SourceWords, UnknownWordOptions};
 use crate::mt::phrase::{default_phrase_weights, CountError, PhraseTable, PhraseTableOptions, SpanPair};
 use crate::mt::tune::{mert, MertOptions, MertReport};
+use crate::parallel::stream_in_order;
+use crate::progress::Cancelled;
 use crate::progress::{Flow, Observer, Progress};
 use crate::rng::SplitMix64;
 use crate::tree::{NodeId, Tree};
@@ -490,7 +493,7 @@ impl MsSystem {
     /// Trains on a parallel treebank with one word alignment per pair
     /// (`(source i, target j)`) and, for DirC / EWoS, the sub-tree links of
     /// each pair (module documentation). Weights start at [`default_ms_weights`].
-    pub fn train<A: Deref<Target = [(usize, usize)]>>(
+    pub fn train<A: Deref<Target = [(usize, usize)]> + Sync>(
         corpus: &Corpus,
         alignments: &[A],
         subtree_links: Option<&[Vec<(NodeId, NodeId)>]>,
@@ -508,17 +511,30 @@ impl MsSystem {
         // RM pairs (§3.2).
         let mut counts: FnvMap<(String, String), f64> = FnvMap::default();
         let mut summary = MsTrainingSummary { pairs: corpus.len(), ..MsTrainingSummary::default() };
-        for (k, (p, a)) in corpus.pairs.iter().zip(alignments).enumerate() {
+        // Each pair's RM pairs on any thread; counted in pair order (the same sums).
+        let of_pair = |_: &mut (), k: usize, (p, a): &(&TreePair, &A)| {
             let ds = Decomposition::new(&p.source, config.constraints);
             let dt = Decomposition::new(&p.target, config.constraints);
             let (is, it) = (extract::MsIndex::new(&ds, max_words), extract::MsIndex::new(&dt, max_words));
             let word = extract::leaf_pairs(&p.source, &p.target, a, max_words);
             let sub = subtree_of(k, max_words);
-            for (f, e, c) in extract::rm_pairs(&is, &it, &word, &sub, method, &config.limits) {
-                *counts.entry((f, e)).or_insert(0.0) += c;
-            }
-            summary.span_pairs += word.len() + sub.len();
-        }
+            (extract::rm_pairs(&is, &it, &word, &sub, method, &config.limits), word.len() + sub.len())
+        };
+        let pairs_in = corpus.pairs.iter().zip(alignments).map(Ok::<_, Cancelled>);
+        let counted_pairs = stream_in_order(
+            pairs_in,
+            config.table.threads,
+            || (),
+            of_pair,
+            |_, (rms, spans)| {
+                for (f, e, c) in rms {
+                    *counts.entry((f, e)).or_insert(0.0) += c;
+                }
+                summary.span_pairs += spans;
+                Ok(())
+            },
+        );
+        counted_pairs.map_err(|Cancelled| MsSystemError::Cancelled)?;
         let mut counted: Vec<(String, String, f64)> = counts.into_iter().map(|((f, e), c)| (f, e, c)).collect();
         counted.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
         summary.rm_pairs = counted.len();
@@ -637,19 +653,34 @@ impl MsSystem {
         decode.beam.nbest = options.nbest.max(1);
         let this = &*self;
         let mut flow = Flow::Continue(());
+        let total = sources.len() as u64;
         let report = mert(references, &self.weights, &opts, |w| {
-            sources
-                .iter()
-                .enumerate()
-                .map(|(k, s)| {
-                    if flow.is_break() {
-                        return Vec::new();
-                    }
-                    flow =
-                        progress.progress(Progress::new("tuning (decoding dev)", k as u64 + 1, sources.len() as u64));
-                    this.translate_with(s, w, &decode).nbest.into_iter().map(|e| (e.words, e.features)).collect()
-                })
-                .collect()
+            // Each dev sentence decoded on any thread, reported and kept in order.
+            let mut lists = Vec::with_capacity(sources.len());
+            if flow.is_continue() {
+                let items = sources.iter().map(Ok::<_, Cancelled>);
+                let decoded = stream_in_order(
+                    items,
+                    options.threads,
+                    || (),
+                    |_, _, s| {
+                        this.translate_with(s, w, &decode).nbest.into_iter().map(|e| (e.words, e.features)).collect()
+                    },
+                    |k, list| {
+                        lists.push(list);
+                        flow = progress.progress(Progress::new("tuning (decoding dev)", k as u64 + 1, total));
+                        if flow.is_break() {
+                            return Err(Cancelled);
+                        }
+                        Ok(())
+                    },
+                );
+                if decoded.is_err() {
+                    flow = Flow::Break(());
+                }
+            }
+            lists.resize_with(sources.len(), Vec::new);
+            lists
         });
         if flow.is_break() {
             return Err(MsSystemError::Cancelled);

@@ -16,6 +16,7 @@ use crate::corpus::Corpus;
 use crate::io::links::LinkKind;
 use crate::mt::lm::{LmError, NgramLm, DEFAULT_ORDER};
 use crate::mt::tune::{mert_with_progress, MertOptions, MertReport};
+use crate::parallel::map_in_order;
 use crate::progress::{Cancelled, Observer, Quiet};
 use crate::tree::NodeId;
 
@@ -233,11 +234,14 @@ impl PhraseSystem {
         decode.beam.nbest = options.nbest.max(1);
         decode.distinct_nbest = true;
         let this = &*self;
+        // Each dev sentence decoded on any thread: the lists come back in order.
         let report = mert_with_progress(references, &self.weights, &opts, progress, |w| {
-            sources
-                .iter()
-                .map(|s| this.translate_with(s, w, &decode).nbest.into_iter().map(|e| (e.words, e.features)).collect())
-                .collect()
+            map_in_order(
+                sources,
+                options.threads,
+                || (),
+                |_, _, s| this.translate_with(s, w, &decode).nbest.into_iter().map(|e| (e.words, e.features)).collect(),
+            )
         })
         .map_err(|Cancelled| PhraseSystemError::Cancelled)?;
         self.weights = report.weights.clone();

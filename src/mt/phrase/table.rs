@@ -52,6 +52,7 @@ use serde::{Deserialize, Serialize};
 use super::extract::{extract, AlignedPair, ExtractOptions, SpanPair};
 use crate::hash::{FnvMap, SliceSet, StrSet};
 use crate::io::json::Text;
+use crate::parallel::{stream_in_order, Threads};
 
 /// Translations kept per source phrase unless told otherwise (Moses' `ttable-limit`).
 pub const DEFAULT_TOP_K: usize = 20;
@@ -82,11 +83,15 @@ pub struct PhraseTableOptions {
     pub extract: ExtractOptions,
     /// Translations kept per source phrase (`None`: all). Default 20.
     pub top_k: Option<usize>,
+    /// Threads extracting the pairs' phrase (and RM) pairs (`--threads`);
+    /// the tables are the same with any number. Not part of a model file.
+    #[serde(skip)]
+    pub threads: Threads,
 }
 
 impl Default for PhraseTableOptions {
     fn default() -> Self {
-        PhraseTableOptions { extract: ExtractOptions::default(), top_k: Some(DEFAULT_TOP_K) }
+        PhraseTableOptions { extract: ExtractOptions::default(), top_k: Some(DEFAULT_TOP_K), threads: Threads::ONE }
     }
 }
 
@@ -412,21 +417,42 @@ impl PhraseTable {
         const SEP: u32 = u32::MAX;
         let mut acc: FnvMap<Box<[u32]>, Acc> = FnvMap::default();
         let mut key = Vec::new();
-        for (p, (src, trg)) in pairs.iter().zip(&data) {
+        // Each pair's phrase pairs with their lexical weights on any thread,
+        // added up in pair order (counts, and maxima of the weights).
+        let of_pair = |_: &mut (), _: usize, (p, (src, trg)): &(&AlignedPair<'_>, &(Vec<u32>, Vec<u32>))| {
             let (n, m) = (src.len(), trg.len());
             let links: Vec<(usize, usize)> = p.alignment.iter().copied().filter(|&(i, j)| i < n && j < m).collect();
-            for (sp, count) in extract(p, &options.extract) {
-                let (ef, fe) = lex.weights(&sp, src, trg, &links);
-                key.clear();
-                key.extend_from_slice(&src[sp.src.0..sp.src.1]);
-                key.push(SEP);
-                key.extend_from_slice(&trg[sp.trg.0..sp.trg.1]);
-                let e = acc.entry(key.clone().into_boxed_slice()).or_insert((0, 0.0, 0.0));
-                e.0 += u64::from(count);
-                e.1 = e.1.max(ef);
-                e.2 = e.2.max(fe);
-            }
-        }
+            let found: Vec<(SpanPair, u32, (f64, f64))> = extract(p, &options.extract)
+                .into_iter()
+                .map(|(sp, count)| {
+                    let weights = lex.weights(&sp, src, trg, &links);
+                    (sp, count, weights)
+                })
+                .collect();
+            found
+        };
+        let items = pairs.iter().zip(&data).map(Ok::<_, std::convert::Infallible>);
+        let added = stream_in_order(
+            items,
+            options.threads,
+            || (),
+            of_pair,
+            |k, found| {
+                let (src, trg) = &data[k];
+                for (sp, count, (ef, fe)) in found {
+                    key.clear();
+                    key.extend_from_slice(&src[sp.src.0..sp.src.1]);
+                    key.push(SEP);
+                    key.extend_from_slice(&trg[sp.trg.0..sp.trg.1]);
+                    let e = acc.entry(key.clone().into_boxed_slice()).or_insert((0, 0.0, 0.0));
+                    e.0 += u64::from(count);
+                    e.1 = e.1.max(ef);
+                    e.2 = e.2.max(fe);
+                }
+                Ok(())
+            },
+        );
+        let Ok(_) = added;
         let mut pairs_counted: Vec<(Box<[u32]>, Acc)> = acc.into_iter().collect();
         pairs_counted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let split = |k: &[u32]| {

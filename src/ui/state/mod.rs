@@ -298,8 +298,13 @@ impl State {
     fn answer(&mut self, response: Response, now: f64) {
         match response {
             // The file worker's answers arrive as `LoadAction::Loaded`, an
-            // alignment's parts put together by `effects::job_worker_answers`.
-            Response::Ready | Response::CorpusPart { .. } | Response::Loaded { .. } | Response::AlignedPart { .. } => {}
+            // alignment's parts put together by `effects::job_worker_answers`;
+            // the pool's pieces are its own (`ui::pool`).
+            Response::Ready
+            | Response::CorpusPart { .. }
+            | Response::Loaded { .. }
+            | Response::AlignedPart { .. }
+            | Response::PieceDone { .. } => {}
             // The progress bars' ([`Progress`], held apart by the page's store).
             Response::Progress { .. } => {}
             Response::Trained { job, model, summary } => {

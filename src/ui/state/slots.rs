@@ -378,7 +378,7 @@ impl Slots {
             s != changed && status.checking && matches!(status.message, Some(Err(_)))
         };
         let texts = |files: &[Upload]| -> Vec<FileText> {
-            files.iter().map(|u| FileText { name: u.name.clone(), text: u.text.to_string() }).collect()
+            files.iter().map(|u| FileText { name: u.name.clone(), text: u.text.0.clone() }).collect()
         };
         let retry = slots.iter().filter(|&&s| retrying(s)).map(|&s| (s, texts(&self.slot(s).files))).collect();
         let files = slots
