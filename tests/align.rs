@@ -107,7 +107,7 @@ fn reference_decision(
     d: &model::Decision,
 ) -> f64 {
     use treelink::align::composite::{ContextKey, Instance};
-    use treelink::align::context::{ContextFeatures, PairFeatureTable};
+    use treelink::align::context::{ContextFeatures, ContextParts, PairFeatureTable};
     use treelink::kernel::index::StructureIndex;
     use treelink::tree::Tree;
     let mut index = StructureIndex::new(model.spec.lambda);
@@ -134,7 +134,7 @@ fn reference_decision(
     let (s, t) = (d.candidate.source, d.candidate.target);
     let context = model.spec.context.then(|| {
         let table = PairFeatureTable::new(&pair.source, &pair.target, &model::pair_matrices(lexicon, pair, links));
-        let c = ContextFeatures::compute(&pair.source, s, &pair.target, t, &table, false);
+        let c = ContextFeatures::compute(&pair.source, s, &pair.target, t, &table, ContextParts::default());
         assert_eq!(Some(&c.dense), d.context.as_ref());
         key(&c, &mut index)
     });
