@@ -168,7 +168,7 @@ fn train_with(s: &Split, options: &TrainOptions) -> Result<AlignmentModel, model
 }
 
 /// The caps: `max_negative_ratio` bounds the negatives per positive, then
-/// `max_examples` the total (positives and negatives in proportion); with
+/// `max_examples` the total (every positive while they are at most half); with
 /// both lifted every positive and every negative that survives pruning is
 /// an example.
 #[test]
@@ -195,7 +195,14 @@ fn the_example_caps_keep_what_they_say() {
     let capped =
         train_with(&s, &TrainOptions { max_examples: 500, max_negative_ratio: 2.0, ..base.clone() }).unwrap().summary;
     assert_eq!(capped.examples, 500);
-    assert_eq!(capped.positives_sampled, (500.0_f64 / 3.0).round() as usize, "positives in proportion");
+    // More positives than half the cap: half of it are positives (their share, a third, is less).
+    assert!(all.positives > 250, "{all:?}");
+    assert_eq!(capped.positives_sampled, 250);
+    // A cap that holds every positive twice takes only negatives.
+    let roomy = 2 * all.positives + all.positives / 2;
+    let fits =
+        train_with(&s, &TrainOptions { max_examples: roomy, max_negative_ratio: 2.0, ..base.clone() }).unwrap().summary;
+    assert_eq!((fits.examples, fits.positives_sampled), (roomy, all.positives), "every positive kept");
 }
 
 /// The linear solver trains on every example; its model file is SMO's form

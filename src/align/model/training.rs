@@ -51,8 +51,9 @@ pub struct TrainOptions {
     pub tune_prune_quantiles: Vec<f64>,
     /// At most this many negatives per positive are kept (seeded sample).
     pub max_negative_ratio: f64,
-    /// At most this many training examples: beyond it, positives and
-    /// negatives are sampled in proportion (seeded). SMO's cost grows with
+    /// At most this many training examples: beyond it, every positive is
+    /// kept while they are at most half of it, and negatives fill the rest
+    /// (seeded). SMO's cost grows with
     /// the square of the examples, and so does the kernel cache.
     pub max_examples: usize,
     pub seed: u64,
@@ -685,8 +686,10 @@ struct Examples {
 
 /// Every positive candidate, and the negatives that survive pruning by
 /// `thresholds`, sampled (seeded) to at most `max_negative_ratio` negatives
-/// per positive, then both in proportion to at most `max_examples`; the
-/// counts go into `summary`.
+/// per positive, then to at most `max_examples` in all: every positive
+/// while they are at most half of it, the negatives filling the rest (more
+/// positives: half of it, or their share if larger); the counts go into
+/// `summary`.
 fn sample_examples(
     train_corpus: &Corpus,
     train_candidates: &Featurized,
@@ -724,7 +727,11 @@ fn sample_examples(
     rng.sample(&mut negatives, cap);
     let total = positives.len() + negatives.len();
     if total > options.max_examples {
-        let keep_pos = (options.max_examples as f64 * positives.len() as f64 / total as f64).round().max(1.0) as usize;
+        // Every positive is kept while they fill at most half the cap (so the
+        // negatives are at least as many); beyond, at least half the cap, or
+        // their share of the examples if larger.
+        let share = (options.max_examples as f64 * positives.len() as f64 / total as f64).round() as usize;
+        let keep_pos = share.max(positives.len().min(options.max_examples / 2)).max(1);
         rng.sample(&mut positives, keep_pos);
         rng.sample(&mut negatives, options.max_examples.saturating_sub(keep_pos).max(1));
     }
