@@ -24,7 +24,7 @@ fn import(src: &str, trg: &str, sta: &str, phrase_only: bool) -> TigerImport {
         Named { name: src, text: &s },
         Named { name: trg, text: &t },
         Named { name: sta, text: &a },
-        ImportOptions { phrase_only },
+        ImportOptions { phrase_only, ..ImportOptions::BRACKETED_DATA },
     )
     .unwrap_or_else(|e| panic!("{e}"))
 }
@@ -179,7 +179,7 @@ fn export_then_import_gives_back_the_corpus() {
         Named { name: "out/lai_de.xml", text: &out.source_tiger },
         Named { name: "out/lai_es.xml", text: &out.target_tiger },
         Named { name: "out/lai.sta.xml", text: &out.sta },
-        ImportOptions { phrase_only: false },
+        ImportOptions { phrase_only: false, ..ImportOptions::BRACKETED_DATA },
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back.corpus, imp.corpus);
@@ -297,7 +297,7 @@ fn toy(de: &str, en: &str, sta: &str, phrase_only: bool) -> Result<TigerImport, 
         Named { name: "toy_de.xml", text: de },
         Named { name: "toy_en.xml", text: en },
         Named { name: "toy.sta", text: sta },
-        ImportOptions { phrase_only },
+        ImportOptions { phrase_only, ..ImportOptions::BRACKETED_DATA },
     )
 }
 

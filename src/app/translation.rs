@@ -203,6 +203,25 @@ pub fn train_model(
     t: TranslationTraining<'_>,
     observer: &mut dyn Observer,
 ) -> Result<TranslationModel, TranslationError> {
+    Ok(train(t, false, observer)?.0)
+}
+
+/// [`train_model`], and the phrase pairs its extraction gives (word, DirC
+/// or EWoS, from the same word and sub-tree links) as a Moses phrase table
+/// (`mt-train --export-phrase-table F`; [`crate::mt::phrase::moses`]).
+pub fn train_model_and_phrase_table(
+    t: TranslationTraining<'_>,
+    observer: &mut dyn Observer,
+) -> Result<(TranslationModel, String), TranslationError> {
+    let (model, table) = train(t, true, observer)?;
+    Ok((model, table.unwrap_or_default()))
+}
+
+fn train(
+    t: TranslationTraining<'_>,
+    export: bool,
+    observer: &mut dyn Observer,
+) -> Result<(TranslationModel, Option<String>), TranslationError> {
     let needs_subtree = t.extract != ExtractMethod::Word;
     // The lexicon of an in-engine word alignment also backs off unknown
     // words (`mt::phrase::unknown`); given word links come without one.
@@ -222,9 +241,18 @@ pub fn train_model(
         (true, None) => return Err(TranslationError::NoSubtreeLinks(t.extract)),
     };
     let links = subtree.as_ref().map(|s| s.links.as_slice());
+    let moses = export.then(|| {
+        use crate::mt::phrase::system::{aligned_pairs, subtree_span_pairs};
+        use crate::mt::phrase::{moses_entries, write_moses_phrase_table, ExtractOptions};
+        let options = ExtractOptions { method: t.extract, max_phrase_len: settings.max_phrase_len };
+        let spans: Vec<_> = (0..t.train.len())
+            .map(|k| subtree_span_pairs(t.train, links, t.extract, k, options.max_phrase_len))
+            .collect();
+        write_moses_phrase_table(&moses_entries(&aligned_pairs(t.train, &word_links, &spans), &options))
+    });
     let (system, dev_bleu) =
         train_system(t.system, t.extract, t.train, &word_links, links, t.dev, &settings, observer)?;
-    Ok(TranslationModel {
+    let model = TranslationModel {
         training: TrainingInfo {
             train: t.train_name,
             dev: t.dev_name,
@@ -235,7 +263,8 @@ pub fn train_model(
             seconds: 0.0,
         },
         system,
-    })
+    };
+    Ok((model, moses))
 }
 
 /// What the page's Translate view trains on the pairs it holds: `treelink
@@ -368,7 +397,8 @@ impl SourceError {
 /// The source trees of `text` (bracketed, `file` naming it in errors),
 /// every one within `limits`: `treelink translate --input FILE`.
 pub fn read_sources(text: &str, file: &str, limits: &Limits) -> Result<Vec<Tree>, SourceError> {
-    let (trees, starts) = Tree::parse_all_with_starts(text, file)?;
+    // Tree k is output line k: a blank line is refused where it is.
+    let (trees, starts) = Tree::parse_numbered(text, file)?;
     limits.check_trees(file, &trees, &starts)?;
     Ok(trees)
 }

@@ -17,6 +17,7 @@ macro_rules! out {
 mod align;
 mod bench;
 mod exercise;
+mod interchange;
 mod mt;
 mod progress;
 mod svm_light_tk;
@@ -136,6 +137,14 @@ enum Command {
     /// class's answers against the key (the page makes and reads the same files).
     #[command(subcommand)]
     Exercise(exercise::ExerciseCommand),
+    /// Treebanks into bracketed files: a TigerXML pair with its STA alignment (tiger), the Dublin
+    /// aligner's format (dublin).
+    #[command(subcommand)]
+    Import(interchange::ImportCommand),
+    /// Bracketed files out: links as STA for the original treebanks (sta), TigerXML + STA (tiger),
+    /// the Dublin aligner's format (dublin).
+    #[command(subcommand)]
+    Export(interchange::ExportCommand),
 }
 
 /// The kernel settings of `kernel` and `btk`.
@@ -213,6 +222,12 @@ pub enum CliError {
     TkSupportVector { file: String, line: usize, index: usize, error: treelink::svm_light_tk::DocError },
     #[error(transparent)]
     Exercise(Box<treelink::exercise::ExerciseError>),
+    #[error(transparent)]
+    Tiger(#[from] treelink::tiger::TigerError),
+    #[error(transparent)]
+    Interchange(#[from] treelink::app::interchange::InterchangeError),
+    #[error(transparent)]
+    Ids(#[from] treelink::tiger::IdsError),
 }
 
 pub fn main() -> ExitCode {
@@ -246,6 +261,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::MtExperiment(args) => mt::mt_experiment(args, &limits),
         Command::SvmLightTk(command) => svm_light_tk::run(command),
         Command::Exercise(command) => exercise::run(command),
+        Command::Import(command) => interchange::import(command),
+        Command::Export(command) => interchange::export(command),
         Command::Kernel { k, left, right } => {
             check_lambda(k.lambda)?;
             let mut stream = KernelStream::new(k.space, k.lambda, k.max_node_pairs);
@@ -280,9 +297,8 @@ fn print_streamed(
 ) -> Result<(), CliError> {
     let mut streams = Vec::with_capacity(files.len());
     for &file in files {
-        let f = std::fs::File::open(file)
-            .map_err(|e| treelink::io::text::ReadError::Io { file: file.to_string(), message: e.to_string() })?;
-        streams.push(TreeStream::new(std::io::BufReader::with_capacity(1 << 16, f), file));
+        // Output line k is tree k of each file: a blank line is refused where it is.
+        streams.push(TreeStream::numbered(treelink::io::text::open_text(file)?, file));
     }
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());

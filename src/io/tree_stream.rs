@@ -2,7 +2,7 @@
 //! `btk` on files of any size), located as [`Tree::parse_all`] locates them.
 
 use super::text::{decode_utf8, ReadError};
-use crate::tree::{ParseError, Tree};
+use crate::tree::{LineLayout, ParseError, Tree};
 
 /// Why a stream of trees stopped: the input could not be read (or is not
 /// UTF-8), or a tree in it is malformed.
@@ -39,6 +39,8 @@ pub struct TreeStream<R> {
     chunk: String,
     bytes: Vec<u8>,
     done: bool,
+    /// The layout checked tree by tree ([`TreeStream::numbered`]).
+    layout: Option<LineLayout>,
 }
 
 impl<R: std::io::BufRead> TreeStream<R> {
@@ -55,7 +57,16 @@ impl<R: std::io::BufRead> TreeStream<R> {
             chunk: String::new(),
             bytes: Vec::new(),
             done: false,
+            layout: None,
         }
+    }
+
+    /// A stream of trees whose `k`-th is output line `k` (`treelink kernel`
+    /// and `btk`): the layout is checked as [`Tree::parse_numbered`] checks
+    /// a whole file ([`LineLayout`]), so a blank line or a second tree on a
+    /// line is refused where it is, never shifting the lines after it.
+    pub fn numbered(reader: R, file: &str) -> Self {
+        TreeStream { layout: Some(LineLayout::default()), ..TreeStream::new(reader, file) }
     }
 
     /// Line and column of the '(' that began the last tree handed out.
@@ -111,7 +122,10 @@ impl<R: std::io::BufRead> TreeStream<R> {
                 break;
             }
         }
-        let (trees, starts) = Tree::parse_all_from_line(&self.chunk, &self.file, first_line)?;
+        let (trees, starts) = match self.layout.as_mut() {
+            Some(layout) => Tree::parse_numbered_from_line(&self.chunk, &self.file, first_line, layout)?,
+            None => Tree::parse_all_from_line(&self.chunk, &self.file, first_line)?,
+        };
         self.ready.extend(trees.into_iter().zip(starts));
         Ok(())
     }
@@ -172,5 +186,16 @@ mod tests {
             }
             assert!(stream.next().is_none(), "an error ends the stream");
         }
+    }
+
+    #[test]
+    fn a_numbered_stream_refuses_what_a_numbered_file_refuses_where_it_is() {
+        for bad in ["(A a)\n(B b)\n\n(C c)\n", "(A a)\n(B b) (C c)\n", "(A a)\n(B\n b)\n"] {
+            let expected = Tree::parse_numbered(bad, "t").unwrap_err();
+            let got: Result<Vec<Tree>, StreamError> = TreeStream::numbered(bad.as_bytes(), "t").collect();
+            assert_eq!(got, Err(StreamError::Parse(expected)), "{bad:?}");
+        }
+        let mrg = "(A\n a)\n\n(B b) (C c)\n";
+        assert_eq!(TreeStream::numbered(mrg.as_bytes(), "t").count(), 3, "a first tree spread over lines: any layout");
     }
 }

@@ -69,16 +69,21 @@
 
 mod convert;
 mod export;
+mod ids;
 mod import;
 mod read;
 mod sta;
 mod xml;
 
 pub use convert::{Change, ConvertedSentence, NodeName};
-pub use export::{export_pair, write_sta, write_tiger, ExportError, TigerExport, TreebankName};
+pub use export::{
+    export_pair, write_sta, write_sta_links, write_tiger, write_tiger_verbatim, ExportError, StaExport, TigerExport,
+    TreebankName,
+};
+pub use ids::{convert_as_imported, IdsError, IdsFile, ImportOrigin, TreebankOrigin, IDS_HEADER, NO_NODE};
 pub use import::{
-    import_pair, import_parsed, DropReason, DroppedLink, ImportOptions, ImportReport, PairIds, SentenceIds, Side,
-    SkippedSentenceLink, TigerImport,
+    import_pair, import_parsed, match_files, DropReason, DroppedLink, ImportOptions, ImportReport, KeptOnChanged,
+    MatchedFiles, PairIds, SentenceIds, Side, SkippedSentenceLink, TigerImport,
 };
 pub use read::{parse_tiger, Edge, Nonterminal, Terminal, TigerCorpus, TigerSentence};
 pub use sta::{parse_sta, StaAlign, StaAlignment, StaKind, StaNode, StaTreebank};

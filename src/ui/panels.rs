@@ -10,14 +10,15 @@ use std::rc::Rc;
 
 use super::classroom::ExerciseForm;
 use super::state::{
-    Compare, CorpusTranslation, Explained, Lambda, Mode, Results, Shared, Slot, SlotStatus, State, TrainForm,
-    Translated,
+    Compare, CorpusTranslation, Explained, Lambda, Mode, Results, Shared, Slot, SlotStatus, State, TigerKept,
+    TrainForm, Translated,
 };
 use crate::app::alignment::both_tables;
 use crate::corpus::{Corpus, TreePair};
 use crate::exercise::{ClassTable, Exercise, PairCheck};
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
+use crate::tiger::ImportOptions;
 use crate::tree::NodeId;
 
 /// The Data panel: every input's status, the corpus loaded, a stray file.
@@ -27,6 +28,10 @@ pub struct LoaderView {
     /// The corpus loaded, in a line ([`State::corpus_summary`]).
     pub summary: String,
     pub stray: Option<String>,
+    /// TigerXML sets are imported as the shared data's bracketed files.
+    pub tiger_bracketed: bool,
+    /// The TigerXML import of the pairs loaded: its changes, for the disclosure.
+    pub tiger_import: Option<Shared<TigerKept>>,
 }
 
 impl LoaderView {
@@ -85,6 +90,10 @@ pub struct TranslateView {
 pub struct ExportView {
     /// Results of the pairs loaded (predicted links, CSVs, STA).
     pub aligned: bool,
+    /// Pairs are loaded (the corpus exports).
+    pub pairs: bool,
+    /// The pairs came from TigerXML (their `.ids` export).
+    pub has_ids: bool,
     /// Hand links on some pair.
     pub has_student: bool,
     pub error: Option<String>,
@@ -194,6 +203,8 @@ impl State {
                 slots: self.slots.statuses.clone(),
                 summary: self.corpus_summary(),
                 stray: self.slots.stray.clone(),
+                tiger_bracketed: self.slots.tiger_options == ImportOptions::BRACKETED_DATA,
+                tiger_import: self.tiger_import.clone(),
             },
             train: TrainView {
                 form: self.form.clone(),
@@ -227,6 +238,8 @@ impl State {
             },
             export: ExportView {
                 aligned: results.is_some(),
+                pairs: !self.corpus.is_empty(),
+                has_ids: self.tiger_ids.is_some(),
                 has_student: self.teach.links.values().any(|l| !l.is_empty()),
                 error: self.export_error.clone(),
             },

@@ -31,6 +31,7 @@
 
 pub mod decode;
 pub mod extract;
+pub mod moses;
 pub mod system;
 pub mod table;
 pub mod unknown;
@@ -44,6 +45,7 @@ pub use extract::{
     combine, consistent_pairs, extract, subtree_pairs, AlignedPair, ExtractMethod, ExtractOptions, SpanPair,
     UnknownMethod, DEFAULT_MAX_PHRASE_LEN,
 };
+pub use moses::{moses_entries, write_moses_phrase_table, MosesEntry};
 pub use system::{gold_subtree_links, CountError, PhraseSystem, PhraseSystemConfig, PhraseSystemError};
 pub use table::{
     read_phrase_table, write_phrase_table, PhraseEntry, PhraseTable, PhraseTableError, PhraseTableOptions,

@@ -49,6 +49,7 @@ pub use alignment::{
     Alignment, Explained, LoadedAlignmentModel, ModelOrigin, Results, SortKey, TrainedOn, ON_TRAINING_DATA,
     TRAINING_DATA_ADVICE,
 };
+pub use corpus::TigerKept;
 use corpus::SAMPLE_NAME;
 pub use export::ExportFile;
 pub use find::{FindAction, FindPair};
@@ -112,6 +113,9 @@ pub struct State {
     pub corpus_gen: CorpusGen,
     /// Tiger ids of the pairs, when they came from TigerXML.
     pub tiger_ids: Option<Rc<Vec<PairIds>>>,
+    /// The rest of a TigerXML import: its origin, its changes and the
+    /// original treebanks ([`TigerKept`]).
+    pub tiger_import: Option<Shared<TigerKept>>,
     /// The loaded pairs are read target → source (swapped by the user).
     pub sides_swapped: bool,
     /// The pair shown, the mode and the selected node pair.
@@ -251,6 +255,7 @@ impl State {
             corpus_name: SAMPLE_NAME.into(),
             corpus_gen: CorpusGen::default(),
             tiger_ids: None,
+            tiger_import: None,
             sides_swapped: false,
             selection: Selection::default(),
             lambda: Lambda::default(),
