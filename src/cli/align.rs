@@ -74,7 +74,7 @@ pub struct TrainArgs {
     /// plain+ibtk-rgsst, plain+dbtk-root+ibtk-rgsst, plain+dbtk-root+ibtk-rdsst; SMO) and
     /// plain+ctx+unk+dbtk-root by the linear solver on every training candidate with C (1, 5)
     /// and the cost factor (2, 8) chosen on dev; each with the link search chosen on dev and the
-    /// threshold on D calibrated on dev; the in-engine lexicon with --stem-backoff 4.
+    /// threshold on D calibrated on dev; the in-engine lexicon with --stem-backoff 4 (unless given).
     /// paper: the paper's (Tables 3/4): its kernels by SMO, C 2.4, greedy search, D > 0.
     #[arg(long, default_value = "best", value_parser = parse_preset)]
     pub preset: Preset,
@@ -473,10 +473,11 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     model::check_train_candidates(&train, &args.svm.options(&KernelSpec::paper_best(), limits)?)?;
     let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
     let started = Instant::now();
+    // The preset's lexicon goes with its selection: with dev and no kernel given.
     let stem_backoff = match (args.lex.stem_backoff, args.preset) {
         (Some(n), _) => Some(usize::from(n)),
-        (None, Preset::Best) => Some(alignment::DEFAULT_STEM_BACKOFF),
-        (None, Preset::Paper) => None,
+        (None, Preset::Best) if dev.is_some() && args.kernel.is_none() => Some(alignment::DEFAULT_STEM_BACKOFF),
+        (None, _) => None,
     };
     let source =
         lexicon_source(&args.lex, links, &train)?.with_stem_backoff(stem_backoff).for_held_out_input(args.held_out);
