@@ -110,8 +110,8 @@ impl Corpus {
         }
         let lower = query.to_lowercase();
         let label = |tree: &Tree, source: bool| {
-            let count = (0..tree.len()).filter(|&n| tree.label(n).to_lowercase() == lower).count();
-            let first = (0..tree.len()).find(|&n| tree.label(n).to_lowercase() == lower);
+            let count = tree.node_ids().filter(|&n| tree.label(n).to_lowercase() == lower).count();
+            let first = tree.node_ids().find(|&n| tree.label(n).to_lowercase() == lower);
             first.map(|n| Found::Label { source, label: tree.label(n).to_string(), count })
         };
         let word = |tree: &Tree, source: bool| {
@@ -372,13 +372,19 @@ fn links_for<T: std::borrow::Borrow<Tree>>(
     for (l, ((links, s), t)) in lines.into_iter().zip(sources).zip(targets).enumerate() {
         let (s, t) = (s.borrow(), t.borrow());
         for &(link, column) in &links {
-            LinkOutOfRange::check(l + 1, &link, (link.source, link.target), (s.len(), t.len()), LinkUnits::Nodes)
-                .map_err(|error| CorpusError::LinkOutOfRange {
-                    file: file.name.to_string(),
-                    line: l + 1,
-                    column,
-                    error,
-                })?;
+            LinkOutOfRange::check(
+                l + 1,
+                &link,
+                (link.source.index(), link.target.index()),
+                (s.len(), t.len()),
+                LinkUnits::Nodes,
+            )
+            .map_err(|error| CorpusError::LinkOutOfRange {
+                file: file.name.to_string(),
+                line: l + 1,
+                column,
+                error,
+            })?;
         }
         out.push(links.into_iter().map(|(link, _)| link).collect());
     }

@@ -31,7 +31,7 @@ use crate::hash::Fnv;
 use crate::io::json::{from_json, JsonError};
 use crate::io::links::{format_link_line, parse_links_located, Link};
 use crate::io::text::end_position;
-use crate::tree::Tree;
+use crate::tree::{NodeId, Tree};
 
 /// The exercise file's format name.
 pub const FORMAT: &str = "treelink-exercise";
@@ -106,7 +106,7 @@ fn links_within(line: &str, field: &str, source: &Tree, target: &Tree) -> Result
     let mut links = Vec::new();
     for (link, column) in parsed.into_iter().flatten() {
         for (side, tree, node) in [("source", source, link.source), ("target", target, link.target)] {
-            if node >= tree.len() {
+            if !tree.contains(node) {
                 return Err(format!(
                     "link {link} of the {field} (column {column} of the string) names {side} node {node}, \
                      but the {side} tree has only {} nodes (numbered 0 to {})",
@@ -355,7 +355,7 @@ impl Answers {
     /// The answers to `exercise` given by `links`, one list per exercise
     /// pair (a missing list is an empty answer). Links are kept once each,
     /// as good links.
-    pub fn new(exercise: &Exercise, student: &str, links: &[Vec<(usize, usize)>]) -> Answers {
+    pub fn new(exercise: &Exercise, student: &str, links: &[Vec<(NodeId, NodeId)>]) -> Answers {
         let pairs = exercise
             .pairs
             .iter()
@@ -363,8 +363,8 @@ impl Answers {
             .map(|(k, p)| {
                 let mut drawn: Vec<Link> = Vec::new();
                 for &(s, t) in links.get(k).map_or(&[][..], |l| &l[..]) {
-                    if s < p.pair.source.len()
-                        && t < p.pair.target.len()
+                    if p.pair.source.contains(s)
+                        && p.pair.target.contains(t)
                         && !drawn.iter().any(|l| (l.source, l.target) == (s, t))
                     {
                         drawn.push(Link::good(s, t));
@@ -458,19 +458,19 @@ impl Mark {
 pub struct PairCheck {
     /// `(source node, target node, mark)`: drawn links in the order given,
     /// then missed key links in key order.
-    pub marks: Vec<(usize, usize, Mark)>,
+    pub marks: Vec<(NodeId, NodeId, Mark)>,
     pub counts: Counts,
 }
 
 /// Marks `drawn` against the key (`pair.gold`) and counts it as `treelink
 /// eval` does.
-pub fn check_pair(pair: &TreePair, drawn: &[(usize, usize)]) -> PairCheck {
-    let phrase = |s: usize, t: usize| {
-        s < pair.source.len() && t < pair.target.len() && pair.source.is_phrase(s) && pair.target.is_phrase(t)
+pub fn check_pair(pair: &TreePair, drawn: &[(NodeId, NodeId)]) -> PairCheck {
+    let phrase = |s: NodeId, t: NodeId| {
+        pair.source.contains(s) && pair.target.contains(t) && pair.source.is_phrase(s) && pair.target.is_phrase(t)
     };
-    let in_key = |s: usize, t: usize| pair.gold.iter().any(|l| (l.source, l.target) == (s, t));
+    let in_key = |s: NodeId, t: NodeId| pair.gold.iter().any(|l| (l.source, l.target) == (s, t));
     let mut marks = Vec::new();
-    let mut seen: Vec<(usize, usize)> = Vec::new();
+    let mut seen: Vec<(NodeId, NodeId)> = Vec::new();
     for &(s, t) in drawn {
         if seen.contains(&(s, t)) {
             continue;
@@ -515,8 +515,8 @@ pub struct PairRow {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HardLink {
     pub number: usize,
-    pub source: usize,
-    pub target: usize,
+    pub source: NodeId,
+    pub target: NodeId,
     /// `Missed` or `Wrong`.
     pub mark: Mark,
     /// Labels of both nodes, e.g. `NP ↔ sn` (text, never markup).
@@ -545,11 +545,11 @@ impl ClassTable {
     pub fn new(exercise: &Exercise, answers: &[(String, Answers)]) -> ClassTable {
         let mut students = Vec::new();
         let mut per_pair = vec![Counts::default(); exercise.pairs.len()];
-        let mut hard: BTreeMap<(usize, Mark, usize, usize), usize> = BTreeMap::new();
+        let mut hard: BTreeMap<(usize, Mark, NodeId, NodeId), usize> = BTreeMap::new();
         for (file, a) in answers {
             let mut counts = Counts::default();
             for (k, p) in exercise.pairs.iter().enumerate() {
-                let drawn: Vec<(usize, usize)> = a
+                let drawn: Vec<(NodeId, NodeId)> = a
                     .pairs
                     .iter()
                     .find(|x| x.number == p.number)
@@ -716,9 +716,18 @@ mod tests {
         let pair = &c.pairs[0];
         // 0-0 correct (good), 4-4 correct (fuzzy), 1-4 wrong, 3-3 between POS
         // nodes: unscored; 1-1 missed. Repeats count once.
-        let check = check_pair(pair, &[(0, 0), (4, 4), (1, 4), (3, 3), (0, 0)]);
+        let check = check_pair(
+            pair,
+            &[
+                (NodeId::new(0), NodeId::new(0)),
+                (NodeId::new(4), NodeId::new(4)),
+                (NodeId::new(1), NodeId::new(4)),
+                (NodeId::new(3), NodeId::new(3)),
+                (NodeId::new(0), NodeId::new(0)),
+            ],
+        );
         assert_eq!(
-            check.marks,
+            check.marks.iter().map(|&(s, t, mark)| (s.index(), t.index(), mark)).collect::<Vec<_>>(),
             vec![
                 (0, 0, Mark::Correct),
                 (4, 4, Mark::Correct),
@@ -747,8 +756,8 @@ mod tests {
         for pair in sample.pairs.iter().take(20) {
             for _ in 0..10 {
                 let (n, m) = (pair.source.len() as u64, pair.target.len() as u64);
-                let mut drawn: Vec<(usize, usize)> = (0..rng.next_u64() % 12)
-                    .map(|_| ((rng.next_u64() % n) as usize, (rng.next_u64() % m) as usize))
+                let mut drawn: Vec<(NodeId, NodeId)> = (0..rng.next_u64() % 12)
+                    .map(|_| (NodeId::new((rng.next_u64() % n) as usize), NodeId::new((rng.next_u64() % m) as usize)))
                     .collect();
                 // Some key links too, so that correct marks occur.
                 drawn.extend(
@@ -770,9 +779,23 @@ mod tests {
     fn answers_round_trip_and_belong_to_one_exercise() {
         let c = corpus();
         let e = Exercise::new(&c, &[1, 2], "Übung", "", false).unwrap();
-        let a = Answers::new(&e, "Ana \"A\" <i>", &[vec![(0, 0), (1, 4), (99, 0)], vec![]]);
+        let a = Answers::new(
+            &e,
+            "Ana \"A\" <i>",
+            &[
+                vec![
+                    (NodeId::new(0), NodeId::new(0)),
+                    (NodeId::new(1), NodeId::new(4)),
+                    (NodeId::new(99), NodeId::new(0)),
+                ],
+                vec![],
+            ],
+        );
         // Node 99 does not exist: dropped when the answers are made.
-        assert_eq!(a.pairs[0].links, vec![Link::good(0, 0), Link::good(1, 4)]);
+        assert_eq!(
+            a.pairs[0].links,
+            vec![Link::good(NodeId::new(0), NodeId::new(0)), Link::good(NodeId::new(1), NodeId::new(4))]
+        );
         let text = a.to_json();
         assert_eq!(Answers::from_json(&text, "ana.json", &e, "e.json").unwrap(), a);
         let other = Exercise::new(&c, &[2, 1], "Andere", "", false).unwrap();
@@ -797,9 +820,24 @@ mod tests {
         let c = corpus();
         let e = Exercise::new(&c, &[1, 2], "Übung", "", false).unwrap();
         // Ana: pair 1 all three key links; pair 2 0-0 and a wrong 1-4.
-        let ana = Answers::new(&e, "Ana", &[vec![(0, 0), (1, 1), (4, 4)], vec![(0, 0), (1, 4)]]);
+        let ana = Answers::new(
+            &e,
+            "Ana",
+            &[
+                vec![
+                    (NodeId::new(0), NodeId::new(0)),
+                    (NodeId::new(1), NodeId::new(1)),
+                    (NodeId::new(4), NodeId::new(4)),
+                ],
+                vec![(NodeId::new(0), NodeId::new(0)), (NodeId::new(1), NodeId::new(4))],
+            ],
+        );
         // Ben: pair 1 only 0-0 and a wrong 1-4; pair 2 nothing.
-        let ben = Answers::new(&e, "Ben", &[vec![(0, 0), (1, 4)], vec![]]);
+        let ben = Answers::new(
+            &e,
+            "Ben",
+            &[vec![(NodeId::new(0), NodeId::new(0)), (NodeId::new(1), NodeId::new(4))], vec![]],
+        );
         let table = ClassTable::new(&e, &[("ana.json".into(), ana), ("ben.json".into(), ben)]);
         let c = |t: &Counts| (t.correct, t.predicted, t.gold);
         assert_eq!(c(&table.students[0].counts), (4, 5, 5));
@@ -807,7 +845,8 @@ mod tests {
         assert_eq!(c(&table.pairs[0].counts), (4, 5, 6));
         assert_eq!(c(&table.pairs[1].counts), (1, 2, 4));
         assert_eq!(c(&table.total), (5, 7, 10));
-        let hard: Vec<_> = table.hardest.iter().map(|h| (h.number, h.source, h.target, h.mark, h.students)).collect();
+        let hard: Vec<_> =
+            table.hardest.iter().map(|h| (h.number, h.source.index(), h.target.index(), h.mark, h.students)).collect();
         // The most students first; ties in pair, mark (wrong before missed), node order.
         assert_eq!(
             hard,

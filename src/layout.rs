@@ -107,7 +107,7 @@ fn text_width(text: &str, style: &Style) -> f64 {
 /// at `top` and its root at the bottom), starting at x = `left`.
 pub fn layout_tree(tree: &Tree, style: &Style, left: f64, top: f64, mirrored: bool) -> TreeLayout {
     let n_words = tree.words().len();
-    let widths: Vec<f64> = (0..tree.len()).map(|n| text_width(tree.label(n), style)).collect();
+    let widths: Vec<f64> = tree.node_ids().map(|n| text_width(tree.label(n), style)).collect();
     let word_widths: Vec<f64> = tree.words().iter().map(|w| text_width(w, style)).collect();
     // Each word's slot is as wide as the word or any box that spans only it.
     let mut slot: Vec<f64> = word_widths.clone();
@@ -118,9 +118,9 @@ pub fn layout_tree(tree: &Tree, style: &Style, left: f64, top: f64, mirrored: bo
     }
     // Extra space added after word i to separate crowded boxes above it.
     let mut extra = vec![0.0; n_words];
-    let rows = tree.height(0);
+    let rows = tree.height(NodeId::ROOT);
     let mut by_row: Vec<Vec<NodeId>> = vec![Vec::new(); rows];
-    for n in 0..tree.len() {
+    for n in tree.node_ids() {
         by_row[tree.height(n) - 1].push(n);
     }
     for row in &mut by_row {
@@ -137,18 +137,18 @@ pub fn layout_tree(tree: &Tree, style: &Style, left: f64, top: f64, mirrored: bo
             x += slot[i] + style.min_gap + extra[i];
         }
         // Bottom-up: a node is centred over its first and last child.
-        for n in (0..tree.len()).rev() {
-            xs[n] = match tree.children(n) {
+        for n in tree.node_ids().rev() {
+            xs[n.index()] = match tree.children(n) {
                 [] => word_x[tree.span(n).start],
-                kids => (xs[kids[0]] + xs[kids[kids.len() - 1]]) / 2.0,
+                kids => (xs[kids[0].index()] + xs[kids[kids.len() - 1].index()]) / 2.0,
             };
         }
         let mut widened = false;
         for row in &by_row {
             for pair in row.windows(2) {
                 let (a, b) = (pair[0], pair[1]);
-                let need = (widths[a] + widths[b]) / 2.0 + style.min_gap;
-                let have = xs[b] - xs[a];
+                let need = (widths[a.index()] + widths[b.index()]) / 2.0 + style.min_gap;
+                let have = xs[b.index()] - xs[a.index()];
                 if have + 1e-9 < need {
                     // Open the gap at the boundary between the two spans.
                     let boundary = tree.span(a).end.saturating_sub(1);
@@ -173,8 +173,14 @@ pub fn layout_tree(tree: &Tree, style: &Style, left: f64, top: f64, mirrored: bo
             top + height - style.box_height / 2.0 - from_words
         }
     };
-    let nodes = (0..tree.len())
-        .map(|n| Rect { cx: xs[n], cy: y_of_level(tree.height(n)), width: widths[n], height: style.box_height })
+    let nodes = tree
+        .node_ids()
+        .map(|n| Rect {
+            cx: xs[n.index()],
+            cy: y_of_level(tree.height(n)),
+            width: widths[n.index()],
+            height: style.box_height,
+        })
         .collect();
     let words = (0..n_words)
         .map(|i| Rect { cx: word_x[i], cy: y_of_level(0), width: word_widths[i], height: style.box_height })
@@ -236,35 +242,35 @@ pub fn fold_tree(tree: &Tree, folded: &BTreeSet<NodeId>) -> FoldedTree {
     let mut b = TreeBuilder::new();
     let mut original = Vec::new();
     let mut is_folded = Vec::new();
-    let mut drawn = vec![0; tree.len()];
+    let mut drawn = vec![NodeId::ROOT; tree.len()];
     // The original ids of the open drawn phrases, innermost last.
     let mut open: Vec<NodeId> = Vec::new();
-    let mut n = 0;
-    while n < tree.len() {
+    let mut n = NodeId::ROOT;
+    while tree.contains(n) {
         while open.last().is_some_and(|&o| tree.subtree_end(o) <= n) {
             open.pop();
             b.close();
         }
-        let id = original.len();
+        let id = NodeId::new(original.len());
         original.push(n);
         if tree.is_pos(n) {
             b.pos(tree.label(n), tree.yield_of(n).first().cloned().unwrap_or_default());
             is_folded.push(false);
-            drawn[n] = id;
-            n += 1;
+            drawn[n.index()] = id;
+            n = NodeId::new(n.index() + 1);
         } else if folded.contains(&n) {
             b.pos(tree.label(n), folded_yield(tree.yield_of(n)));
             is_folded.push(true);
             for d in tree.subtree(n) {
-                drawn[d] = id;
+                drawn[d.index()] = id;
             }
             n = tree.subtree_end(n);
         } else {
             b.open_phrase(tree.label(n));
             is_folded.push(false);
             open.push(n);
-            drawn[n] = id;
-            n += 1;
+            drawn[n.index()] = id;
+            n = NodeId::new(n.index() + 1);
         }
     }
     // Built from a non-empty tree, so it has a node; an empty one stays empty.
@@ -298,7 +304,7 @@ impl Drawing {
     /// between (a folded node stands in for what it hides); `None` if an id
     /// is outside the trees.
     pub fn link_ends(&self, s: NodeId, t: NodeId) -> Option<(NodeId, NodeId)> {
-        Some((*self.source.drawn.get(s)?, *self.target.drawn.get(t)?))
+        Some((*self.source.drawn.get(s.index())?, *self.target.drawn.get(t.index())?))
     }
 
     /// The box around original node `n`'s sub-tree (its node, the nodes
@@ -306,8 +312,8 @@ impl Drawing {
     pub fn subtree_box(&self, target_side: bool, n: NodeId) -> Option<Rect> {
         let (f, l) =
             if target_side { (&self.target, &self.layout.target) } else { (&self.source, &self.layout.source) };
-        let d = *f.drawn.get(n)?;
-        let nodes = f.tree.subtree(d).map(|k| l.nodes[k]);
+        let d = *f.drawn.get(n.index())?;
+        let nodes = f.tree.subtree(d).map(|k| l.nodes[k.index()]);
         let words = f.tree.span(d).map(|w| l.words[w]);
         union(nodes.chain(words))
     }
@@ -390,17 +396,30 @@ mod tests {
         // Ids: S0 NP1 DT2 NN3 VP4 VBZ5 ADVP6 RB7 RB8.
         let none = fold_tree(&t, &BTreeSet::new());
         assert_eq!(none.tree.to_bracketed(), t.to_bracketed());
-        assert_eq!(none.original, (0..9).collect::<Vec<_>>());
-        let f = fold_tree(&t, &BTreeSet::from([1, 6, 7, 42]));
+        assert_eq!(none.original, (0..9).map(NodeId::new).collect::<Vec<_>>());
+        let f = fold_tree(&t, &BTreeSet::from([NodeId::new(1), NodeId::new(6), NodeId::new(7), NodeId::new(42)]));
         assert_eq!(f.tree.to_bracketed(), "(S (NP the dog) (VP (VBZ barks) (ADVP very loudly)))");
-        assert_eq!(f.original, vec![0, 1, 4, 5, 6]);
-        assert_eq!(f.drawn, vec![0, 1, 1, 1, 2, 3, 4, 4, 4]);
+        assert_eq!(f.original, vec![NodeId::new(0), NodeId::new(1), NodeId::new(4), NodeId::new(5), NodeId::new(6)]);
+        assert_eq!(
+            f.drawn,
+            vec![
+                NodeId::new(0),
+                NodeId::new(1),
+                NodeId::new(1),
+                NodeId::new(1),
+                NodeId::new(2),
+                NodeId::new(3),
+                NodeId::new(4),
+                NodeId::new(4),
+                NodeId::new(4)
+            ]
+        );
         assert_eq!(f.folded, vec![false, true, false, false, true]);
         // Folding the root leaves one box; a POS node does not fold.
-        let root = fold_tree(&t, &BTreeSet::from([0]));
+        let root = fold_tree(&t, &BTreeSet::from([NodeId::new(0)]));
         assert_eq!(root.tree.len(), 1);
         assert_eq!(root.tree.words(), ["the dog barks very loud…"], "25 characters, cut to 24");
-        assert_eq!(fold_tree(&t, &BTreeSet::from([2])).tree.len(), 9);
+        assert_eq!(fold_tree(&t, &BTreeSet::from([NodeId::new(2)])).tree.len(), 9);
         // A long yield is cut, so the folded box stays narrow.
         let long: Vec<String> = (0..30).map(|i| format!("w{i}")).collect();
         let y = folded_yield(&long);
@@ -416,18 +435,22 @@ mod tests {
             Tree::parse_one("(S (NP (DT el) (NN perro)) (VP (VBZ ladra) (ADVP (RB muy) (RB fuerte))))", "t").unwrap();
         let st = Style::default();
         let open = Drawing::new(&s, &t, &BTreeSet::new(), &BTreeSet::new(), &st);
-        let folded = Drawing::new(&s, &t, &BTreeSet::from([4]), &BTreeSet::new(), &st);
-        assert_eq!(open.link_ends(7, 7), Some((7, 7)));
-        assert_eq!(folded.link_ends(7, 7), Some((4, 7)), "RB (7) is hidden in the folded VP (4)");
-        assert_eq!(folded.link_ends(9, 0), None);
+        let folded = Drawing::new(&s, &t, &BTreeSet::from([NodeId::new(4)]), &BTreeSet::new(), &st);
+        assert_eq!(open.link_ends(NodeId::new(7), NodeId::new(7)), Some((NodeId::new(7), NodeId::new(7))));
+        assert_eq!(
+            folded.link_ends(NodeId::new(7), NodeId::new(7)),
+            Some((NodeId::new(4), NodeId::new(7))),
+            "RB (7) is hidden in the folded VP (4)"
+        );
+        assert_eq!(folded.link_ends(NodeId::new(9), NodeId::new(0)), None);
         assert!(folded.layout.source.width < open.layout.source.width);
         // The box of a sub-tree holds its node and its words.
-        let b = open.subtree_box(false, 1).unwrap();
+        let b = open.subtree_box(false, NodeId::new(1)).unwrap();
         let (np, the, dog) = (open.layout.source.nodes[1], open.layout.source.words[0], open.layout.source.words[1]);
         let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
         assert!(close(b.top(), np.top()) && close(b.bottom(), the.bottom()));
         assert!(close(b.left(), the.left().min(np.left())) && close(b.right(), dog.right().max(np.right())));
-        assert!(open.subtree_box(true, 99).is_none());
+        assert!(open.subtree_box(true, NodeId::new(99)).is_none());
     }
 
     #[test]

@@ -149,7 +149,7 @@ pub struct DrawnLink {
 /// The curve of a link from the bottom of source node `s` to the top of
 /// target node `t`, as an SVG path. `None` if a node is outside the layout.
 pub fn link_path(layout: &PairLayout, s: NodeId, t: NodeId) -> Option<String> {
-    let (a, b) = (layout.source.nodes.get(s)?, layout.target.nodes.get(t)?);
+    let (a, b) = (layout.source.nodes.get(s.index())?, layout.target.nodes.get(t.index())?);
     let (x1, y1, x2, y2) = (a.cx, a.bottom(), b.cx, b.top());
     let mid = (y1 + y2) / 2.0;
     Some(format!("M {x1} {y1} C {x1} {mid}, {x2} {mid}, {x2} {y2}"))
@@ -158,12 +158,12 @@ pub fn link_path(layout: &PairLayout, s: NodeId, t: NodeId) -> Option<String> {
 /// Every edge of a drawn tree as (parent node, its box, the child's or
 /// word's box), parents in pre-order; a POS node's edge goes to its word.
 pub fn tree_edges(tree: &Tree, layout: &TreeLayout) -> Vec<(NodeId, Rect, Rect)> {
-    (0..tree.len())
+    tree.node_ids()
         .flat_map(|n| {
-            let from = layout.nodes[n];
+            let from = layout.nodes[n.index()];
             let ends: Vec<Rect> = match tree.children(n) {
                 [] => vec![layout.words[tree.span(n).start]],
-                kids => kids.iter().map(|&c| layout.nodes[c]).collect(),
+                kids => kids.iter().map(|&c| layout.nodes[c.index()]).collect(),
             };
             ends.into_iter().map(move |to| (n, from, to))
         })
@@ -183,8 +183,8 @@ fn draw_tree(out: &mut String, f: &FoldedTree, layout: &TreeLayout, side: &str) 
         let (x1, y1, x2, y2) = edge_line(&from, &to);
         let _ = write!(out, "<line class=\"edge\" x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\"/>");
     }
-    for (n, r) in layout.nodes.iter().enumerate() {
-        let kind = match (f.folded[n], tree.is_pos(n)) {
+    for (n, r) in tree.node_ids().zip(&layout.nodes) {
+        let kind = match (f.folded[n.index()], tree.is_pos(n)) {
             (true, _) => "phrase folded",
             (false, true) => "pos",
             (false, false) => "phrase",
@@ -203,7 +203,7 @@ fn draw_tree(out: &mut String, f: &FoldedTree, layout: &TreeLayout, side: &str) 
             escape(tree.label(n)),
             r.right() + 1.0,
             r.top() + 2.0,
-            f.original[n]
+            f.original[n.index()]
         );
     }
     for (i, (w, r)) in tree.words().iter().zip(&layout.words).enumerate() {
@@ -223,7 +223,7 @@ fn draw_tree(out: &mut String, f: &FoldedTree, layout: &TreeLayout, side: &str) 
 /// Whether drawn word `i` is a folded sub-tree's yield (the word of a folded node).
 pub fn word_is_folded(f: &FoldedTree, i: usize) -> bool {
     // Pre-order: the POS-like node of word i is the drawn leaf whose span starts at i.
-    (0..f.tree.len()).any(|n| f.folded[n] && f.tree.span(n).start == i)
+    f.tree.node_ids().any(|n| f.folded[n.index()] && f.tree.span(n).start == i)
 }
 
 /// Height of one legend row under the drawing.
@@ -296,7 +296,7 @@ mod tests {
         TreePair {
             source: Tree::parse_one(src, "s").unwrap(),
             target: Tree::parse_one("(S (NP (NN b)) (X a))", "t").unwrap(),
-            gold: vec![Link::good(0, 0)],
+            gold: vec![Link::good(NodeId::new(0), NodeId::new(0))],
         }
     }
 
@@ -304,9 +304,19 @@ mod tests {
     fn labels_and_words_are_escaped_text() {
         let p = pair("(S (<script>alert-LRB-1-RRB-</script> a&b) (NP (NN \"q\")))");
         let links = [
-            DrawnLink { source: 0, target: 0, style: LinkStyle::Correct, title: "0-0 <b>".into() },
-            DrawnLink { source: 2, target: 1, style: LinkStyle::Wrong, title: "2-1".into() },
-            DrawnLink { source: 9, target: 0, style: LinkStyle::Missed, title: "outside: not drawn".into() },
+            DrawnLink {
+                source: NodeId::new(0),
+                target: NodeId::new(0),
+                style: LinkStyle::Correct,
+                title: "0-0 <b>".into(),
+            },
+            DrawnLink { source: NodeId::new(2), target: NodeId::new(1), style: LinkStyle::Wrong, title: "2-1".into() },
+            DrawnLink {
+                source: NodeId::new(9),
+                target: NodeId::new(0),
+                style: LinkStyle::Missed,
+                title: "outside: not drawn".into(),
+            },
         ];
         let svg = pair_svg(&p, &links, "pair 1 & 2");
         assert!(!svg.contains("<script"), "{svg}");
@@ -325,11 +335,11 @@ mod tests {
     fn links_run_from_source_bottom_to_target_top() {
         let p = pair("(S (A a) (NP (NN b)))");
         let layout = layout_pair(&p.source, &p.target, &Style::default());
-        let d = link_path(&layout, 2, 1).unwrap();
+        let d = link_path(&layout, NodeId::new(2), NodeId::new(1)).unwrap();
         let (a, b) = (layout.source.nodes[2], layout.target.nodes[1]);
         assert!(d.starts_with(&format!("M {} {} C", a.cx, a.bottom())));
         assert!(d.ends_with(&format!("{} {}", b.cx, b.top())));
-        assert!(link_path(&layout, 5, 0).is_none());
+        assert!(link_path(&layout, NodeId::new(5), NodeId::new(0)).is_none());
         // Edges: one per child plus one per POS node to its word.
         assert_eq!(tree_edges(&p.source, &layout.source).len(), 3 + 2);
     }
@@ -339,10 +349,16 @@ mod tests {
         let p = pair("(S (A a) (NP (NN b) (NN <c>)))");
         // Source ids: S0 A1 NP2 NN3 NN4; fold NP (2): NN 3 and 4 are hidden.
         let links = [
-            DrawnLink { source: 4, target: 1, style: LinkStyle::Gold, title: "4-1".into() },
-            DrawnLink { source: 1, target: 2, style: LinkStyle::Refused, title: "refused".into() },
+            DrawnLink { source: NodeId::new(4), target: NodeId::new(1), style: LinkStyle::Gold, title: "4-1".into() },
+            DrawnLink {
+                source: NodeId::new(1),
+                target: NodeId::new(2),
+                style: LinkStyle::Refused,
+                title: "refused".into(),
+            },
         ];
-        let folded = Drawing::new(&p.source, &p.target, &BTreeSet::from([2]), &BTreeSet::new(), &Style::default());
+        let folded =
+            Drawing::new(&p.source, &p.target, &BTreeSet::from([NodeId::new(2)]), &BTreeSet::new(), &Style::default());
         let svg = drawing_svg(&folded, &links, "folded");
         assert_eq!(svg.matches("class=\"node ").count(), 3 + 4, "S, A, folded NP; and the target's four");
         assert_eq!(svg.matches("class=\"node phrase folded\"").count(), 1);

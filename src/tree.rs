@@ -17,11 +17,11 @@
 //!
 //! # Examples
 //! ```
-//! use treelink::tree::Tree;
+//! use treelink::tree::{NodeId, Tree};
 //! let t = Tree::parse_one("(S (NP (ART den) (NN Klimawandel)) (VVFIN spüren))", "ex").unwrap();
 //! assert_eq!(t.len(), 5); // S NP ART NN VVFIN
-//! assert_eq!(t.label(1), "NP");
-//! assert_eq!(t.span(1), 0..2);
+//! assert_eq!(t.label(NodeId::new(1)), "NP");
+//! assert_eq!(t.span(NodeId::new(1)), 0..2);
 //! assert_eq!(t.words(), ["den", "Klimawandel", "spüren"]);
 //! assert_eq!(t.to_string(), "(S (NP (ART den) (NN Klimawandel)) (VVFIN spüren))");
 //! ```
@@ -30,7 +30,113 @@ use std::fmt;
 use std::ops::Range;
 
 /// Index of a labelled node: its position in pre-order, the root being 0.
-pub type NodeId = usize;
+///
+/// A number of its own so that a node is never taken for a word position,
+/// a pair or a count. Written (serde, `Display`, `Debug`) as the bare
+/// number, so every file and message reads as it did when it was a `usize`.
+/// Made from a number with [`NodeId::new`] only where that number names a
+/// node of a known tree (checked first when it was read from a file).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+#[repr(transparent)]
+pub struct NodeId(usize);
+
+impl NodeId {
+    /// The root of every tree.
+    pub const ROOT: NodeId = NodeId(0);
+
+    /// The node at pre-order position `index`.
+    #[inline]
+    pub const fn new(index: usize) -> Self {
+        NodeId(index)
+    }
+
+    /// Its pre-order position, to index a per-node table.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0
+    }
+}
+
+impl From<NodeId> for usize {
+    #[inline]
+    fn from(n: NodeId) -> usize {
+        n.0
+    }
+}
+
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Debug for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+/// A run of consecutive node ids `start..end` (a sub-tree, or a whole
+/// tree), iterated in pre-order: what `Range<NodeId>` would be if ranges of
+/// a number of one's own could be iterated.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct NodeRange {
+    pub start: NodeId,
+    pub end: NodeId,
+}
+
+impl NodeRange {
+    /// Whether `n` lies in the run.
+    #[inline]
+    pub fn contains(&self, n: &NodeId) -> bool {
+        self.start <= *n && *n < self.end
+    }
+
+    /// The run as positions, to slice a per-node table.
+    #[inline]
+    pub fn indices(&self) -> Range<usize> {
+        self.start.0..self.end.0
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.start >= self.end
+    }
+}
+
+impl Iterator for NodeRange {
+    type Item = NodeId;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodeId> {
+        (self.start < self.end).then(|| {
+            let n = self.start;
+            self.start.0 += 1;
+            n
+        })
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.end.0.saturating_sub(self.start.0);
+        (n, Some(n))
+    }
+}
+
+impl DoubleEndedIterator for NodeRange {
+    #[inline]
+    fn next_back(&mut self) -> Option<NodeId> {
+        (self.start < self.end).then(|| {
+            self.end.0 -= 1;
+            self.end
+        })
+    }
+}
+
+impl ExactSizeIterator for NodeRange {}
+
+impl std::iter::FusedIterator for NodeRange {}
 
 /// Trees read from a text, with the 1-based line and column of each one's opening bracket.
 pub type TreesWithStarts = (Vec<Tree>, Vec<(usize, usize)>);
@@ -192,10 +298,10 @@ impl TreeBuilder {
 
     /// Opens a phrase node as the next child of the innermost open node.
     pub fn open_phrase(&mut self, label: impl Into<String>) -> NodeId {
-        let id = self.nodes.len();
+        let id = NodeId::new(self.nodes.len());
         let parent = self.open.last().copied();
         if let Some(p) = parent {
-            self.nodes[p].children.push(id);
+            self.nodes[p.index()].children.push(id);
         }
         let start = self.words.len();
         self.nodes.push(Node {
@@ -205,7 +311,7 @@ impl TreeBuilder {
             span: start..start,
             depth: self.open.len(),
             height: 1,
-            subtree_end: id + 1,
+            subtree_end: NodeId::new(id.index() + 1),
         });
         self.open.push(id);
         id
@@ -223,9 +329,10 @@ impl TreeBuilder {
     pub fn close(&mut self) -> Option<NodeId> {
         let id = self.open.pop()?;
         let end = self.words.len();
-        let height = 1 + self.nodes[id].children.iter().map(|&c| self.nodes[c].height).max().unwrap_or(0);
-        let subtree_end = self.nodes.len();
-        let node = &mut self.nodes[id];
+        let height =
+            1 + self.nodes[id.index()].children.iter().map(|&c| self.nodes[c.index()].height).max().unwrap_or(0);
+        let subtree_end = NodeId::new(self.nodes.len());
+        let node = &mut self.nodes[id.index()];
         node.span.end = end;
         node.height = height;
         node.subtree_end = subtree_end;
@@ -239,7 +346,7 @@ impl TreeBuilder {
 
     /// Label of the innermost open node.
     pub fn open_label(&self) -> Option<&str> {
-        self.open.last().map(|&n| self.nodes[n].label.as_str())
+        self.open.last().map(|&n| self.nodes[n.index()].label.as_str())
     }
 
     /// Finishes the tree as [`TreeBuilder::finish`], remembering whether its
@@ -269,8 +376,26 @@ impl Tree {
         self.nodes.is_empty()
     }
 
+    /// Every node, in pre-order (the root first).
+    pub fn node_ids(&self) -> NodeRange {
+        NodeRange { start: NodeId::ROOT, end: NodeId::new(self.nodes.len()) }
+    }
+
+    /// Whether `n` is a node of this tree.
+    #[inline]
+    pub fn contains(&self, n: NodeId) -> bool {
+        n.index() < self.nodes.len()
+    }
+
+    /// The node numbered `index` (as read from a file), if the tree has it:
+    /// where a number from outside becomes a [`NodeId`].
+    #[inline]
+    pub fn node_at(&self, index: usize) -> Option<NodeId> {
+        (index < self.nodes.len()).then_some(NodeId(index))
+    }
+
     pub fn node(&self, n: NodeId) -> &Node {
-        &self.nodes[n]
+        &self.nodes[n.index()]
     }
 
     pub fn nodes(&self) -> &[Node] {
@@ -278,7 +403,7 @@ impl Tree {
     }
 
     pub fn label(&self, n: NodeId) -> &str {
-        &self.nodes[n].label
+        &self.nodes[n.index()].label
     }
 
     /// Whether the tree's text wrapped it in an unlabelled bracket `( (S ...) )`.
@@ -292,32 +417,32 @@ impl Tree {
 
     /// Words covered by node `n`.
     pub fn yield_of(&self, n: NodeId) -> &[String] {
-        &self.words[self.nodes[n].span.clone()]
+        &self.words[self.nodes[n.index()].span.clone()]
     }
 
     pub fn span(&self, n: NodeId) -> Range<usize> {
-        self.nodes[n].span.clone()
+        self.nodes[n.index()].span.clone()
     }
 
     pub fn parent(&self, n: NodeId) -> Option<NodeId> {
-        self.nodes[n].parent
+        self.nodes[n.index()].parent
     }
 
     pub fn children(&self, n: NodeId) -> &[NodeId] {
-        &self.nodes[n].children
+        &self.nodes[n.index()].children
     }
 
     pub fn depth(&self, n: NodeId) -> usize {
-        self.nodes[n].depth
+        self.nodes[n.index()].depth
     }
 
     pub fn height(&self, n: NodeId) -> usize {
-        self.nodes[n].height
+        self.nodes[n.index()].height
     }
 
     /// A POS (pre-terminal) node: it has a word and no child nodes.
     pub fn is_pos(&self, n: NodeId) -> bool {
-        self.nodes[n].children.is_empty()
+        self.nodes[n.index()].children.is_empty()
     }
 
     /// A phrase node: it has child nodes.
@@ -327,42 +452,42 @@ impl Tree {
 
     /// The word of a POS node.
     pub fn word_of(&self, n: NodeId) -> Option<&str> {
-        self.is_pos(n).then(|| self.words[self.nodes[n].span.start].as_str())
+        self.is_pos(n).then(|| self.words[self.nodes[n.index()].span.start].as_str())
     }
 
     /// One past the last node of the sub-tree rooted at `n`.
     pub fn subtree_end(&self, n: NodeId) -> NodeId {
-        self.nodes[n].subtree_end
+        self.nodes[n.index()].subtree_end
     }
 
     /// The nodes of the sub-tree rooted at `n` (itself and its descendants).
-    pub fn subtree(&self, n: NodeId) -> Range<NodeId> {
-        n..self.nodes[n].subtree_end
+    pub fn subtree(&self, n: NodeId) -> NodeRange {
+        NodeRange { start: n, end: self.nodes[n.index()].subtree_end }
     }
 
     /// Proper descendants of `n`.
-    pub fn descendants(&self, n: NodeId) -> Range<NodeId> {
-        n + 1..self.nodes[n].subtree_end
+    pub fn descendants(&self, n: NodeId) -> NodeRange {
+        NodeRange { start: NodeId::new(n.index() + 1), end: self.nodes[n.index()].subtree_end }
     }
 
     /// Whether `a` dominates `d` (a proper ancestor).
     pub fn is_ancestor(&self, a: NodeId, d: NodeId) -> bool {
-        a < d && d < self.nodes[a].subtree_end
+        a < d && d < self.nodes[a.index()].subtree_end
     }
 
     /// Proper ancestors of `n`, nearest first.
     pub fn ancestors(&self, n: NodeId) -> impl Iterator<Item = NodeId> + '_ {
-        std::iter::successors(self.nodes[n].parent, move |&p| self.nodes[p].parent)
+        std::iter::successors(self.nodes[n.index()].parent, move |&p| self.nodes[p.index()].parent)
     }
 
     /// The production at `n` (see [`Production`]).
     pub fn production(&self, n: NodeId) -> Production<'_> {
-        let node = &self.nodes[n];
+        let node = &self.nodes[n.index()];
         match self.word_of(n) {
             Some(word) => Production::Pos { label: &node.label, word },
             None => Production::Phrase {
                 label: &node.label,
-                children: node.children.iter().map(|&c| self.nodes[c].label.as_str()).collect(),
+                children: node.children.iter().map(|&c| self.nodes[c.index()].label.as_str()).collect(),
             },
         }
     }
@@ -375,7 +500,7 @@ impl Tree {
     /// Node ids sorted by production, equal productions adjacent (ties by id).
     pub fn production_order(&self) -> &[NodeId] {
         self.production_order.get_or_init(|| {
-            let mut order: Vec<NodeId> = (0..self.len()).collect();
+            let mut order: Vec<NodeId> = self.node_ids().collect();
             order.sort_by(|&a, &b| self.cmp_production(a, self, b).then(a.cmp(&b)));
             order.into()
         })
@@ -385,15 +510,15 @@ impl Tree {
     /// productions before phrase ones, then by label, then by word or by the
     /// children's labels. `Equal` exactly when the productions are the same.
     pub fn cmp_production(&self, a: NodeId, other: &Tree, b: NodeId) -> std::cmp::Ordering {
-        let (na, nb) = (&self.nodes[a], &other.nodes[b]);
+        let (na, nb) = (&self.nodes[a.index()], &other.nodes[b.index()]);
         let (wa, wb) = (self.word_of(a), other.word_of(b));
         wb.is_some().cmp(&wa.is_some()).then_with(|| na.label.cmp(&nb.label)).then_with(|| match (wa, wb) {
             (Some(wa), Some(wb)) => wa.cmp(wb),
             _ => na
                 .children
                 .iter()
-                .map(|&c| &self.nodes[c].label)
-                .cmp(nb.children.iter().map(|&c| &other.nodes[c].label)),
+                .map(|&c| &self.nodes[c.index()].label)
+                .cmp(nb.children.iter().map(|&c| &other.nodes[c.index()].label)),
         })
     }
 
@@ -491,12 +616,12 @@ impl Tree {
                         out.write_str(" ")?;
                     }
                     first = false;
-                    write!(out, "({}", self.nodes[n].label)?;
+                    write!(out, "({}", self.nodes[n.index()].label)?;
                     if let Some(w) = self.word_of(n) {
                         write!(out, " {w})")?;
                     } else {
                         stack.push(Step::Close);
-                        stack.extend(self.nodes[n].children.iter().rev().map(|&c| Step::Open(c)));
+                        stack.extend(self.nodes[n.index()].children.iter().rev().map(|&c| Step::Open(c)));
                     }
                 }
                 Step::Close => out.write_str(")")?,
@@ -511,7 +636,7 @@ impl fmt::Display for Tree {
         if self.outer_bracket {
             f.write_str("( ")?;
         }
-        self.write_node(0, f)?;
+        self.write_node(NodeId::ROOT, f)?;
         if self.outer_bracket {
             f.write_str(" )")?;
         }
@@ -842,23 +967,27 @@ mod tests {
     #[test]
     fn arena_in_preorder_with_spans_depths_heights() {
         let tree = t("(S (NP (ART den) (NN Klimawandel)) (VP (ADV schon) (VVFIN spüren)))");
-        let labels: Vec<_> = (0..tree.len()).map(|n| tree.label(n)).collect();
+        let labels: Vec<_> = (0..tree.len()).map(|n| tree.label(NodeId::new(n))).collect();
         assert_eq!(labels, ["S", "NP", "ART", "NN", "VP", "ADV", "VVFIN"]);
-        assert_eq!(tree.children(0), [1, 4]);
-        assert_eq!(tree.parent(5), Some(4));
-        assert_eq!(tree.span(4), 2..4);
-        assert_eq!(tree.depth(5), 2);
-        assert_eq!(tree.height(0), 3);
-        assert_eq!(tree.height(2), 1);
-        assert_eq!(tree.subtree(1), 1..4);
-        assert!(tree.is_ancestor(0, 6) && tree.is_ancestor(4, 6) && !tree.is_ancestor(1, 6));
-        assert_eq!(tree.ancestors(6).collect::<Vec<_>>(), [4, 0]);
-        assert_eq!(tree.word_of(3), Some("Klimawandel"));
-        assert_eq!(tree.word_of(1), None);
-        assert_eq!(tree.production(1), Production::Phrase { label: "NP", children: vec!["ART", "NN"] });
-        assert_eq!(tree.production(6), Production::Pos { label: "VVFIN", word: "spüren" });
-        assert_eq!(tree.yield_of(4), ["schon", "spüren"]);
-        assert_eq!(tree.subtree_bracketed(4), "(VP (ADV schon) (VVFIN spüren))");
+        assert_eq!(tree.children(NodeId::new(0)), [NodeId::new(1), NodeId::new(4)]);
+        assert_eq!(tree.parent(NodeId::new(5)), Some(NodeId::new(4)));
+        assert_eq!(tree.span(NodeId::new(4)), 2..4);
+        assert_eq!(tree.depth(NodeId::new(5)), 2);
+        assert_eq!(tree.height(NodeId::new(0)), 3);
+        assert_eq!(tree.height(NodeId::new(2)), 1);
+        assert_eq!(tree.subtree(NodeId::new(1)).collect::<Vec<_>>(), (1..4).map(NodeId::new).collect::<Vec<_>>());
+        assert!(
+            tree.is_ancestor(NodeId::new(0), NodeId::new(6))
+                && tree.is_ancestor(NodeId::new(4), NodeId::new(6))
+                && !tree.is_ancestor(NodeId::new(1), NodeId::new(6))
+        );
+        assert_eq!(tree.ancestors(NodeId::new(6)).collect::<Vec<_>>(), [NodeId::new(4), NodeId::new(0)]);
+        assert_eq!(tree.word_of(NodeId::new(3)), Some("Klimawandel"));
+        assert_eq!(tree.word_of(NodeId::new(1)), None);
+        assert_eq!(tree.production(NodeId::new(1)), Production::Phrase { label: "NP", children: vec!["ART", "NN"] });
+        assert_eq!(tree.production(NodeId::new(6)), Production::Pos { label: "VVFIN", word: "spüren" });
+        assert_eq!(tree.yield_of(NodeId::new(4)), ["schon", "spüren"]);
+        assert_eq!(tree.subtree_bracketed(NodeId::new(4)), "(VP (ADV schon) (VVFIN spüren))");
     }
 
     #[test]
@@ -868,7 +997,7 @@ mod tests {
         assert_eq!(trees.len(), 2);
         assert_eq!(trees[0].to_string(), "( (S (NP (DT the) (NN dog)) (VP (VBZ barks) (-LRB- -LRB-))) )");
         assert_eq!(trees[1].to_string(), "(X (Y $,))");
-        assert_eq!(trees[0].label(0), "S");
+        assert_eq!(trees[0].label(NodeId::new(0)), "S");
     }
 
     #[test]
@@ -913,7 +1042,7 @@ mod tests {
     fn single_pos_tree() {
         let tree = t("(NN Editorial)");
         assert_eq!(tree.len(), 1);
-        assert!(tree.is_pos(0));
+        assert!(tree.is_pos(NodeId::new(0)));
         assert_eq!(tree.to_string(), "(NN Editorial)");
     }
 

@@ -18,6 +18,7 @@ use treelink::eval::prf::Counts;
 use treelink::io::links::Link;
 use treelink::lexicon::{align_with, bitext_of, Lexicon, WordAlignment};
 use treelink::progress::Quiet;
+use treelink::tree::NodeId;
 
 fn sample() -> Corpus {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample");
@@ -123,8 +124,8 @@ fn reference_decision(
             let (a, b) = (Tree::parse_one(&sv.source, "sv").unwrap(), Tree::parse_one(&sv.target, "sv").unwrap());
             let (ia, ib) = (index.index_tree(&a), index.index_tree(&b));
             Instance {
-                source: index.subtree_key(&a, &ia, 0),
-                target: index.subtree_key(&b, &ib, 0),
+                source: index.subtree_key(&a, &ia, NodeId::new(0)),
+                target: index.subtree_key(&b, &ib, NodeId::new(0)),
                 plain: sv.plain,
                 context: sv.context.as_ref().map(|c| key(c, &mut index)),
                 history: sv.history.clone(),
@@ -343,7 +344,7 @@ fn a_model_learns_links_beats_the_baseline_and_survives_its_file() {
     assert!(ours.f() > baseline.f() + 2.0, "model {ours} vs baseline {baseline}");
     // Every output is well-formed.
     for (p, links) in s.test.pairs.iter().zip(&pred) {
-        let l: Vec<(usize, usize)> = links.iter().map(|l| (l.source, l.target)).collect();
+        let l: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.source, l.target)).collect();
         assert!(check_links(&p.source, &p.target, &l).is_ok());
     }
     // The model file round-trips and aligns identically.
@@ -388,7 +389,7 @@ proptest! {
                 state ^= state >> 7;
                 state ^= state << 17;
                 if state % 3 == 0 {
-                    scored.push(Scored::new(s, t, (state % 1000) as f64 / 1000.0));
+                    scored.push(Scored::new(NodeId::new(s), NodeId::new(t), (state % 1000) as f64 / 1000.0));
                 }
             }
         }

@@ -4,7 +4,7 @@
 
 use treelink::corpus::Corpus;
 use treelink::kernel::{tree_kernel, DeltaTable, Space, SubTree};
-use treelink::tree::Tree;
+use treelink::tree::{NodeId, Tree};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
 
@@ -28,9 +28,9 @@ fn every_tree_round_trips_line_for_line() {
             for (line, tree) in text.lines().zip(&trees) {
                 assert_eq!(tree.to_string(), line, "{file}");
                 // Words are leaves: one POS node per word, in order.
-                let pos = (0..tree.len()).filter(|&n| tree.is_pos(n)).count();
+                let pos = (0..tree.len()).filter(|&n| tree.is_pos(NodeId::new(n))).count();
                 assert_eq!(pos, tree.words().len());
-                assert_eq!(tree.span(0), 0..tree.words().len());
+                assert_eq!(tree.span(NodeId::new(0)), 0..tree.words().len());
             }
         }
     }
@@ -58,7 +58,7 @@ fn the_fast_kernel_computes_far_fewer_deltas_than_all_node_pairs() {
         all += w[0].len() * w[1].len();
         // And the table agrees with a direct Δ at the roots.
         let rg = tree_kernel(Space::RgSst, 0.4, SubTree::whole(&w[0]), SubTree::whole(&w[1])).unwrap();
-        assert_eq!(table.get(0, 0), rg);
+        assert_eq!(table.get(NodeId::new(0), NodeId::new(0)), rg);
     }
     assert!(matched * 10 < all, "matched {matched} of {all} node pairs");
 }

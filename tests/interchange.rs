@@ -16,6 +16,7 @@ use treelink::io::links::Link;
 use treelink::io::text::decode_text_as;
 use treelink::lexicon::{read_giza_a3, symmetrize, Symmetrization, WordAlignment};
 use treelink::tiger::{import_pair, parse_sta, DropReason, IdsFile, ImportOptions, TigerImport};
+use treelink::tree::NodeId;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/");
 
@@ -282,7 +283,10 @@ fn the_dublin_file_reads_as_its_125_pairs_and_writes_back() {
     // (Three Dutch trees of the Dublin file lack a word of the TigerXML sentence, such as its ".")
     assert_eq!((english, dutch), (125, 122));
     // The first pair's first links by hand: 1 1 2 2 … in the file (English, Dutch), from 1.
-    assert_eq!(corpus.pairs[0].gold[..2], [Link::good(0, 0), Link::good(1, 1)]);
+    assert_eq!(
+        corpus.pairs[0].gold[..2],
+        [Link::good(NodeId::new(0), NodeId::new(0)), Link::good(NodeId::new(1), NodeId::new(1))]
+    );
     let (written, fuzzy) = dublin_text(&corpus, &gold(&corpus));
     assert_eq!(fuzzy, 0);
     assert_eq!(dublin_corpus(named("back.dublin", &written), false).unwrap(), (corpus, Vec::new()));

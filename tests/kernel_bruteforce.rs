@@ -7,7 +7,7 @@ mod common;
 use common::{brute_force_kernel, close, random_tree};
 use proptest::prelude::*;
 use treelink::kernel::{btk, tree_kernel, BtkKind, Space, SubTree, SubTreePair};
-use treelink::tree::Tree;
+use treelink::tree::{NodeId, Tree};
 
 fn tree_strategy() -> impl Strategy<Value = Tree> {
     let leaf = (prop::sample::select(vec!["P", "Q"]), prop::sample::select(vec!["x", "y"]))
@@ -26,7 +26,7 @@ proptest! {
     fn every_space_matches_brute_force_on_whole_trees(a in tree_strategy(), b in tree_strategy(), lambda in 0.1f64..1.0) {
         for space in Space::ALL {
             let fast = tree_kernel(space, lambda, SubTree::whole(&a), SubTree::whole(&b)).unwrap();
-            let slow = brute_force_kernel(space, lambda, &a, 0, &b, 0);
+            let slow = brute_force_kernel(space, lambda, &a, NodeId::new(0), &b, NodeId::new(0));
             prop_assert!(close(fast, slow), "{space}: fast {fast} vs brute force {slow}\n{a}\n{b}");
         }
     }
@@ -36,8 +36,8 @@ proptest! {
         for space in Space::ALL {
             for ra in 0..a.len() {
                 for rb in 0..b.len() {
-                    let fast = tree_kernel(space, 0.4, SubTree::new(&a, ra), SubTree::new(&b, rb)).unwrap();
-                    let slow = brute_force_kernel(space, 0.4, &a, ra, &b, rb);
+                    let fast = tree_kernel(space, 0.4, SubTree::new(&a, NodeId::new(ra)), SubTree::new(&b, NodeId::new(rb))).unwrap();
+                    let slow = brute_force_kernel(space, 0.4, &a, NodeId::new(ra), &b, NodeId::new(rb));
                     prop_assert!(close(fast, slow), "{space} at ({ra},{rb}): {fast} vs {slow}");
                 }
             }
@@ -49,8 +49,8 @@ proptest! {
         let x = SubTreePair::whole(&a, &b);
         let y = SubTreePair::whole(&c, &d);
         for space in Space::ALL {
-            let ks = brute_force_kernel(space, 0.4, &a, 0, &c, 0);
-            let kt = brute_force_kernel(space, 0.4, &b, 0, &d, 0);
+            let ks = brute_force_kernel(space, 0.4, &a, NodeId::new(0), &c, NodeId::new(0));
+            let kt = brute_force_kernel(space, 0.4, &b, NodeId::new(0), &d, NodeId::new(0));
             prop_assert!(close(btk(BtkKind::Ibtk, space, 0.4, x, y).unwrap(), ks + kt));
             prop_assert!(close(btk(BtkKind::Dbtk, space, 0.4, x, y).unwrap(), ks * kt));
             prop_assert!(close(btk(BtkKind::Dbtk, space, 0.4, x, y).unwrap(), btk(BtkKind::Dbtk, space, 0.4, y, x).unwrap()));
@@ -66,7 +66,10 @@ fn deterministic_random_trees_match_brute_force() {
         let (a, b) = (random_tree(seed, 3), random_tree(seed + 1000, 3));
         for space in Space::ALL {
             let fast = tree_kernel(space, 0.4, SubTree::whole(&a), SubTree::whole(&b)).unwrap();
-            assert!(close(fast, brute_force_kernel(space, 0.4, &a, 0, &b, 0)), "seed {seed} {space}");
+            assert!(
+                close(fast, brute_force_kernel(space, 0.4, &a, NodeId::new(0), &b, NodeId::new(0))),
+                "seed {seed} {space}"
+            );
             nonzero += usize::from(fast > 0.0);
         }
     }

@@ -152,9 +152,14 @@ fn de_en() -> (Vec<SentencePair>, Vec<WordAlignment>, Vec<WordAlignment>) {
     assert_eq!((bitext.len(), gold.len()), (60, 60));
     let sure = gold
         .iter()
-        .map(|l| WordAlignment::new(l.iter().filter(|k| k.kind == LinkKind::Good).map(|k| (k.source, k.target))))
+        .map(|l| {
+            WordAlignment::new(
+                l.iter().filter(|k| k.kind == LinkKind::Good).map(|k| (k.source.index(), k.target.index())),
+            )
+        })
         .collect();
-    let possible = gold.iter().map(|l| WordAlignment::new(l.iter().map(|k| (k.source, k.target)))).collect();
+    let possible =
+        gold.iter().map(|l| WordAlignment::new(l.iter().map(|k| (k.source.index(), k.target.index())))).collect();
     (bitext, sure, possible)
 }
 

@@ -50,9 +50,11 @@ fn runs(tree: &Tree, c: &Constraints, from: usize, max: usize, whole: bool) -> V
             out.push(seq.clone());
         }
         if seq.len() < max && at < n_words {
-            for m in (0..tree.len()).filter(|&m| tree.span(m).start == at && admissible(tree, m, c)) {
+            for m in (0..tree.len())
+                .filter(|&m| tree.span(NodeId::new(m)).start == at && admissible(tree, NodeId::new(m), c))
+            {
                 let mut longer = seq.clone();
-                longer.push(m);
+                longer.push(NodeId::new(m));
                 stack.push(longer);
             }
         }
@@ -63,7 +65,9 @@ fn runs(tree: &Tree, c: &Constraints, from: usize, max: usize, whole: bool) -> V
 /// The number of admissible nodes above an SMS's MS: how many deletions made it.
 fn deletions(d: &Decomposition<'_>, roots: &[NodeId]) -> usize {
     let tree = d.tree();
-    (0..tree.len()).filter(|&p| d.is_ms(p) && roots.iter().any(|&r| tree.is_ancestor(p, r))).count()
+    (0..tree.len())
+        .filter(|&p| d.is_ms(NodeId::new(p)) && roots.iter().any(|&r| tree.is_ancestor(NodeId::new(p), r)))
+        .count()
 }
 
 #[test]

@@ -19,7 +19,7 @@ use treelink::mt::ms::{
 };
 use treelink::mt::phrase::{ExtractMethod, PhraseEntry, PhraseTable, SpanPair};
 use treelink::rng::SplitMix64;
-use treelink::tree::Tree;
+use treelink::tree::{NodeId, Tree};
 
 fn t(s: &str) -> Tree {
     Tree::parse_one(s, "test").unwrap()
@@ -53,7 +53,7 @@ fn tilings_of_a_span_by_hand() {
     let tree = t(CAT_SRC);
     let d = Decomposition::new(&tree, Constraints::PAPER);
     let index = MsIndex::new(&d, 7);
-    let strings = |v: Vec<Vec<usize>>| v.iter().map(|r| index.rm_string(r)).collect::<Vec<_>>();
+    let strings = |v: Vec<Vec<NodeId>>| v.iter().map(|r| index.rm_string(r)).collect::<Vec<_>>();
     // die Katze: the NP, or its two POS nodes.
     assert_eq!(strings(index.tilings(0, 2, 4)), ["NP[ART-NN]", "ART NN"]);
     // The whole sentence: S, NP + VVFIN, or three POS nodes; with max_ms 2 the last is too long.
@@ -388,11 +388,11 @@ fn decoder_best_translation_and_target_sms_by_hand() {
     // The RMs' MS roots in the source tree (NP and VVFIN), and the target SMS as a tree.
     assert_eq!(
         (tr.derivation[0].source_roots.as_slice(), tr.derivation[1].source_roots.as_slice()),
-        (&[1][..], &[4][..])
+        (&[NodeId::new(1)][..], &[NodeId::new(4)][..])
     );
     let sms = treelink::mt::ms::derivation::target_sms_tree(&tr.derivation).unwrap();
     assert_eq!(sms.tree.to_bracketed(), "(SMS (NP (DA el) (NC gato)) (VM duerme))");
-    assert_eq!(sms.roots, [vec![1], vec![4]]);
+    assert_eq!(sms.roots, [vec![NodeId::new(1)], vec![NodeId::new(4)]]);
     // The n-best list is sorted, starts with the best, its scores are λ · h,
     // and its translations are distinct (die Katze → el gato word by word
     // and as one phrase is one entry).
@@ -434,7 +434,7 @@ fn glue_for_unknown_structures() {
     let last = tr.derivation.last().unwrap();
     assert!(last.glue);
     assert_eq!(last.source_rm, "ADV");
-    assert_eq!(last.source_roots, [4], "the glued word's POS node");
+    assert_eq!(last.source_roots, [NodeId::new(4)], "the glued word's POS node");
     assert_eq!((tr.features[F_GLUE], tr.features[F_UNKNOWN]), (1.0, 1.0));
     assert!((tr.features[F_RM_E_GIVEN_F] - (0.9f64.ln() + 1e-4f64.ln())).abs() < 1e-9);
     // An empty tree is not a tree; a one-word tree of an unknown word is glued.
@@ -461,7 +461,7 @@ fn phrase_fallback_makes_every_phrase_pair_an_option() {
     let first = &tr.derivation[0];
     assert_eq!((first.source, first.target.join(" "), first.glue), ((0, 2), "el gato".to_string(), true));
     assert_eq!(first.source_rm, "ART NN");
-    assert_eq!(first.source_roots, [2, 3], "the POS nodes of its words");
+    assert_eq!(first.source_roots, [NodeId::new(2), NodeId::new(3)], "the POS nodes of its words");
     assert_eq!(tr.features[F_GLUE], 2.0);
     assert!(tr.score > plain.score);
 }

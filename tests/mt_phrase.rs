@@ -19,7 +19,7 @@ use treelink::mt::phrase::{
     NUM_PHRASE_FEATURES,
 };
 use treelink::mt::tune::{line_search, mert, optimize, Candidate, MertOptions, NBestPool};
-use treelink::tree::Tree;
+use treelink::tree::{NodeId, Tree};
 
 fn words(s: &str) -> Vec<String> {
     s.split_whitespace().map(String::from).collect()
@@ -87,7 +87,7 @@ fn dirc_and_ewos_by_hand() {
     // NP-NP: "A B" | "w x" is not word-consistent (B is linked to y);
     // Z-b: "C" | "x" and S-S: whole | whole are; 99 is not a node (ignored);
     // the second S-S link repeats a span pair (one pair).
-    let links = [(1, 1), (5, 3), (0, 0), (99, 0), (0, 0)];
+    let links = [(1, 1), (5, 3), (0, 0), (99, 0), (0, 0)].map(|(s, t)| (NodeId::new(s), NodeId::new(t)));
     let tp = subtree_pairs(&s, &t, &links, 7);
     assert_eq!(tp, [sp(0..2, 0..2), sp(0..4, 0..4), sp(2..3, 1..2)]);
     // With at most 3 words per side, S-S is left out.
@@ -578,7 +578,7 @@ fn phrase_system_train_translate_save() {
     assert!(e.contains("at weights: expected 9 finite feature weights, found 8"), "{e}");
 
     // DirC with a gold-style link: the NN-NN link "Buch" | "book" in pair 4.
-    let links = vec![vec![], vec![], vec![], vec![(1, 2)]];
+    let links = vec![vec![], vec![], vec![], vec![(NodeId::new(1), NodeId::new(2))]];
     let dirc = PhraseSystemConfig {
         table: PhraseTableOptions {
             extract: ExtractOptions { method: ExtractMethod::DirC, max_phrase_len: 7 },

@@ -10,6 +10,7 @@ use treelink::tiger::{
     export_pair, import_pair, parse_sta, parse_tiger, Change, DropReason, ImportOptions, PairIds, TigerErrorKind,
     TigerImport, TreebankName,
 };
+use treelink::tree::NodeId;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/");
 
@@ -214,10 +215,10 @@ fn a_link_outside_the_trees_is_refused_by_the_export_as_readers_refuse_it() {
     let pair = |s: &str, t: &str| treelink::corpus::TreePair {
         source: treelink::tree::Tree::parse_one(s, "s").unwrap(),
         target: treelink::tree::Tree::parse_one(t, "t").unwrap(),
-        gold: vec![Link::good(0, 0)],
+        gold: vec![Link::good(NodeId::new(0), NodeId::new(0))],
     };
     let mut corpus = Corpus { pairs: vec![pair("(S (NN a))", "(S (NN b))"), pair("(S (NN c))", "(S (NP (NN d)))")] };
-    corpus.pairs[1].gold.push(Link::good(1, 3));
+    corpus.pairs[1].gold.push(Link::good(NodeId::new(1), NodeId::new(3)));
     let (de, en) = (TreebankName::new("de", "de", "de.xml"), TreebankName::new("en", "en", "en.xml"));
     let e = export_pair(&corpus, None, &de, &en).unwrap_err();
     assert_eq!(
@@ -309,8 +310,8 @@ fn discontinuous_constituent_is_raised_and_reported() {
     // each: the leftmost (NP) stays, VVPP is raised to S; "." joins the root.
     assert_eq!(s.tree.to_string(), "(S (VP (NP (ART Den) (NN Mann))) (VAFIN hat) (PPER sie) (VVPP gesehen) ($. .))");
     assert_eq!(s.node_ids, ["s1_500", "s1_502", "s1_501", "s1_1", "s1_2", "s1_3", "s1_4", "s1_5", "s1_6"]);
-    assert_eq!(s.yield_changed, [1]);
-    assert_eq!(s.node("s1_502"), Some(1));
+    assert_eq!(s.yield_changed, [NodeId::new(1)]);
+    assert_eq!(s.node("s1_502"), Some(NodeId::new(1)));
     let report: Vec<String> = s.changes.iter().map(|c| c.to_string()).collect();
     assert_eq!(
         report,
@@ -324,7 +325,10 @@ fn discontinuous_constituent_is_raised_and_reported() {
     // the root link is kept although "." was attached to the root.
     let imp = toy(DISCONTINUOUS, ENGLISH, TOY_STA, true).unwrap();
     assert_eq!(imp.corpus.len(), 1);
-    assert_eq!(imp.corpus.pairs[0].gold, [Link::good(0, 0), Link::good(2, 4)]);
+    assert_eq!(
+        imp.corpus.pairs[0].gold,
+        [Link::good(NodeId::new(0), NodeId::new(0)), Link::good(NodeId::new(2), NodeId::new(4))]
+    );
     let r = &imp.report;
     assert_eq!((r.sta_links, r.kept_links, r.skipped_pos_links, r.dropped_links.len()), (4, 2, 1, 1));
     assert_eq!(r.dropped_links[0].reason, DropReason::YieldChanged { sides: vec![treelink::tiger::Side::Source] });
@@ -336,7 +340,14 @@ fn discontinuous_constituent_is_raised_and_reported() {
     );
     // With POS links: the word link gesehen–saw is kept.
     let imp = toy(DISCONTINUOUS, ENGLISH, TOY_STA, false).unwrap();
-    assert_eq!(imp.corpus.pairs[0].gold, [Link::good(0, 0), Link::good(2, 4), Link::good(7, 3)]);
+    assert_eq!(
+        imp.corpus.pairs[0].gold,
+        [
+            Link::good(NodeId::new(0), NodeId::new(0)),
+            Link::good(NodeId::new(2), NodeId::new(4)),
+            Link::good(NodeId::new(7), NodeId::new(3))
+        ]
+    );
 }
 
 #[test]

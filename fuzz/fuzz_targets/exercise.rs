@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     for p in &exercise.pairs {
-        let drawn: Vec<(usize, usize)> = p.pair.gold.iter().map(|l| (l.source, l.target)).collect();
+        let drawn: Vec<(treelink::tree::NodeId, treelink::tree::NodeId)> = p.pair.gold.iter().map(|l| (l.source, l.target)).collect();
         assert_eq!(check_pair(&p.pair, &drawn).counts.correct, check_pair(&p.pair, &drawn).counts.gold);
     }
     match Answers::from_json(answers, "a.json", &exercise, "ex.json") {

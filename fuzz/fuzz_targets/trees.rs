@@ -11,8 +11,8 @@ fuzz_target!(|data: &[u8]| {
             for tree in &trees {
                 let again = Tree::parse_one(&tree.to_string(), "again").expect("a written tree reads back");
                 assert_eq!(&again, tree);
-                for n in 0..tree.len() {
-                    assert!(tree.subtree_end(n) > n && tree.subtree_end(n) <= tree.len());
+                for n in tree.node_ids() {
+                    assert!(tree.subtree_end(n) > n && tree.subtree_end(n).index() <= tree.len());
                     assert!(tree.span(n).start < tree.span(n).end && tree.span(n).end <= tree.words().len());
                 }
             }

@@ -418,7 +418,7 @@ impl NodeTerms {
     ) -> Self {
         let mut t =
             NodeTerms { n_x, ln: Vec::with_capacity(tree.len() * n_x), ln_null: Vec::new(), y_empty: Vec::new() };
-        for node in 0..tree.len() {
+        for node in tree.node_ids() {
             let span = tree.span(node);
             let ys: Vec<usize> = (0..n_y).filter(|y| span.contains(y) == inside).collect();
             let words = if null == NullWord::Off { ys.len() } else { ys.len() + 1 };
@@ -447,11 +447,11 @@ impl NodeTerms {
 
     /// `ln α(xs | node's words)`, as [`ln_alpha`] computes it.
     fn ln_alpha(&self, node: NodeId, xs: &[usize], d: &Direction<'_>, null: NullWord) -> f64 {
-        let row = &self.ln[node * self.n_x..(node + 1) * self.n_x];
+        let row = &self.ln[node.index() * self.n_x..(node.index() + 1) * self.n_x];
         if null == NullWord::Off {
             return xs.iter().map(|&x| row[x]).sum();
         }
-        if xs.is_empty() && self.y_empty[node] {
+        if xs.is_empty() && self.y_empty[node.index()] {
             return 0.0;
         }
         let mut ln = 0.0;
@@ -460,7 +460,7 @@ impl NodeTerms {
             ln += row[x];
         }
         if null == NullWord::Both {
-            ln += self.ln_null[node];
+            ln += self.ln_null[node.index()];
         }
         ln
     }
@@ -509,7 +509,7 @@ fn ln_scores(
 /// [`UnaryChains::Separate`] every chain is one node.
 fn chains(tree: &Tree, unary: UnaryChains) -> Vec<Vec<NodeId>> {
     let mut out = Vec::new();
-    for n in 0..tree.len() {
+    for n in tree.node_ids() {
         let starts = match (unary, tree.parent(n)) {
             (UnaryChains::Separate, _) | (_, None) => true,
             (UnaryChains::Merged, Some(p)) => tree.children(p).len() != 1,
@@ -639,16 +639,16 @@ mod tests {
             }
             lex.s_known[n / 2] = false;
             lex.t_known[0] = false;
-            let (all_s, all_t): (Vec<NodeId>, Vec<NodeId>) = ((0..s.len()).collect(), (0..t.len()).collect());
+            let (all_s, all_t): (Vec<NodeId>, Vec<NodeId>) = (s.node_ids().collect(), t.node_ids().collect());
             for function in [ScoreFunction::S1, ScoreFunction::S2] {
                 for null in [NullWord::Off, NullWord::Generating, NullWord::Both] {
                     let fast = ln_scores(&s, &all_s, &t, &all_t, &lex, function, null);
                     let mut slow = Vec::new();
                     for a in 0..s.len() {
                         for b in 0..t.len() {
-                            let ln_score = ln_score(&s, a, &t, b, &lex, function, null);
+                            let ln_score = ln_score(&s, NodeId::new(a), &t, NodeId::new(b), &lex, function, null);
                             if ln_score > f64::NEG_INFINITY {
-                                slow.push(Hypothesis { s: a, t: b, ln_score });
+                                slow.push(Hypothesis { s: NodeId::new(a), t: NodeId::new(b), ln_score });
                             }
                         }
                     }
@@ -672,25 +672,25 @@ mod tests {
         let m = PairLexicon::from_fn(2, 2, |i, j| pts[i][j], |i, j| pst[i][j]);
         let (s1, s2, off) = (ScoreFunction::S1, ScoreFunction::S2, NullWord::Off);
         // (X, Y): α(a|c) α(c|a) α(b|d) α(d|b) = 0.7 · 0.8 · 0.5 · 0.6
-        let g = ln_score(&s, 1, &t, 1, &m, s1, off).exp();
+        let g = ln_score(&s, NodeId::new(1), &t, NodeId::new(1), &m, s1, off).exp();
         assert!((g - 0.7 * 0.8 * 0.5 * 0.6).abs() < 1e-12);
         // (S, S): outside empty on both sides (factor 1); inside:
         // α(ab|cd) = (0.7+0.3)(0.1+0.5), α(cd|ab) = (0.8+0.2)(0.1+0.6).
-        let g = ln_score(&s, 0, &t, 0, &m, s1, off).exp();
+        let g = ln_score(&s, NodeId::new(0), &t, NodeId::new(0), &m, s1, off).exp();
         assert!((g - 1.0 * 0.6 * 1.0 * 0.7).abs() < 1e-12);
         // s2 divides each sum by |y| = 2.
-        let g2 = ln_score(&s, 0, &t, 0, &m, s2, off).exp();
+        let g2 = ln_score(&s, NodeId::new(0), &t, NodeId::new(0), &m, s2, off).exp();
         assert!((g2 - 0.5 * 0.3 * 0.5 * 0.35).abs() < 1e-12);
         // (S, Y): the source outside is empty but the target's is not: 0.
-        assert_eq!(ln_score(&s, 0, &t, 1, &m, s1, off), f64::NEG_INFINITY);
+        assert_eq!(ln_score(&s, NodeId::new(0), &t, NodeId::new(1), &m, s1, off), f64::NEG_INFINITY);
         // With NULL (no NULL entries here): the same products, except that
         // an empty y leaves each x word only NULL to explain it (0 again),
         // and with s2 every sum is divided by |y| + 1.
-        let g = ln_score(&s, 1, &t, 1, &m, s1, NullWord::Both).exp();
+        let g = ln_score(&s, NodeId::new(1), &t, NodeId::new(1), &m, s1, NullWord::Both).exp();
         assert!((g - 0.7 * 0.8 * 0.5 * 0.6).abs() < 1e-12);
-        assert_eq!(ln_score(&s, 0, &t, 1, &m, s1, NullWord::Both), f64::NEG_INFINITY);
+        assert_eq!(ln_score(&s, NodeId::new(0), &t, NodeId::new(1), &m, s1, NullWord::Both), f64::NEG_INFINITY);
         // s2 with NULL: inside sums /3 (two words and NULL), the NULL factor 1/3 per direction.
-        let g2 = ln_score(&s, 0, &t, 0, &m, s2, NullWord::Both).exp();
+        let g2 = ln_score(&s, NodeId::new(0), &t, NodeId::new(0), &m, s2, NullWord::Both).exp();
         let third = 1.0 / 3.0;
         let expected = (1.0 * third) * (0.6 * third) * third * (1.0 * third) * (0.7 * third) * third;
         assert!((g2 - expected).abs() < 1e-15, "{g2} {expected}");
@@ -710,9 +710,9 @@ mod tests {
         assert_eq!((m.s_known.as_slice(), m.t_known.as_slice()), (&[true, false][..], &[true][..]));
         let score = |sn, tn| ln_score(&s, sn, &t, tn, &m, ScoreFunction::S1, NullWord::Both).exp();
         // (S, S): α(ab|c) = P(a|c) (b skipped) · NULL factor 1; α(c|ab) = P(c|a) + P(c|b) = 0.9 · 1.
-        assert!((score(0, 0) - 0.8 * 0.9).abs() < 1e-12);
+        assert!((score(NodeId::new(0), NodeId::new(0)) - 0.8 * 0.9).abs() < 1e-12);
         // (X, Y) as (S, S) here, and the pair gets its links.
-        assert!((score(1, 1) - 0.8 * 0.9).abs() < 1e-12);
+        assert!((score(NodeId::new(1), NodeId::new(1)) - 0.8 * 0.9).abs() < 1e-12);
         let pair = TreePair { source: s, target: t, gold: Vec::new() };
         assert!(!baseline_links(&lexicon, &pair, &BaselineOptions::default()).is_empty());
     }
@@ -731,18 +731,21 @@ mod tests {
         //        = (0.8 + 0) (0 + 0.5) · P(NULL|c) 0.2;
         // α(c|ab) = (P(c|a) + P(c|b) + P(c|NULL)) · (P(NULL|a) + P(NULL|b)) = 0.9 · 1.1;
         // outsides empty: 1.
-        assert!((both(0, 0) - 0.8 * 0.5 * 0.2 * 0.9 * 1.1).abs() < 1e-12);
+        assert!((both(NodeId::new(0), NodeId::new(0)) - 0.8 * 0.5 * 0.2 * 0.9 * 1.1).abs() < 1e-12);
         // (Z = b, S): inside α(b|c) = 0.5 · 0.2, α(c|b) = (0 + 0) → 0: pruned.
-        assert_eq!(both(2, 0), 0.0);
+        assert_eq!(both(NodeId::new(2), NodeId::new(0)), 0.0);
         // Without NULL, b has no translation in c: the sentence pair is pruned too.
-        assert_eq!(ln_score(&s, 0, &t, 0, &m, ScoreFunction::S1, NullWord::Off), f64::NEG_INFINITY);
+        assert_eq!(
+            ln_score(&s, NodeId::new(0), &t, NodeId::new(0), &m, ScoreFunction::S1, NullWord::Off),
+            f64::NEG_INFINITY
+        );
         // Generating: no NULL factor on the x side.
-        let gen = ln_score(&s, 0, &t, 0, &m, ScoreFunction::S1, NullWord::Generating).exp();
+        let gen = ln_score(&s, NodeId::new(0), &t, NodeId::new(0), &m, ScoreFunction::S1, NullWord::Generating).exp();
         assert!((gen - 0.8 * 0.5 * 0.9).abs() < 1e-12);
         // An unknown word contributes no factor; an unknown y word adds 0.
         let m = PairLexicon::new(&lexicon, &["a", "b", "zzz"], &["c"]);
         let s3 = Tree::parse_one("(S (X a) (Z b) (W zzz))", "s").unwrap();
-        let g = ln_score(&s3, 0, &t, 0, &m, ScoreFunction::S1, NullWord::Both).exp();
+        let g = ln_score(&s3, NodeId::new(0), &t, NodeId::new(0), &m, ScoreFunction::S1, NullWord::Both).exp();
         assert!((g - 0.8 * 0.5 * 0.2 * 0.9 * 1.1).abs() < 1e-12);
     }
 
@@ -750,17 +753,35 @@ mod tests {
     fn unary_chains_are_one_candidate_linked_from_the_top() {
         // Source: S0 (NP1 (NN2 a)) (VP3 (V4 b) (NP5 (NN6 c))); NP1-NN2 and NP5-NN6 are chains.
         let s = Tree::parse_one("(S (NP (NN a)) (VP (V b) (NP (NN c))))", "s").unwrap();
-        assert_eq!(chains(&s, UnaryChains::Merged), [vec![0], vec![1, 2], vec![3], vec![4], vec![5, 6]]);
+        assert_eq!(
+            chains(&s, UnaryChains::Merged),
+            [
+                vec![NodeId::new(0)],
+                vec![NodeId::new(1), NodeId::new(2)],
+                vec![NodeId::new(3)],
+                vec![NodeId::new(4)],
+                vec![NodeId::new(5), NodeId::new(6)]
+            ]
+        );
         assert_eq!(chains(&s, UnaryChains::Separate).len(), s.len());
         // Target: TOP0 (S1 (NP2 (NN3 x)) (VP4 (V5 y) (NN6 z))).
         let t = Tree::parse_one("(TOP (S (NP (NN x)) (VP (V y) (NN z))))", "t").unwrap();
-        assert_eq!(chains(&t, UnaryChains::Merged)[0], [0, 1]);
+        assert_eq!(chains(&t, UnaryChains::Merged)[0], [NodeId::new(0), NodeId::new(1)]);
         // Two phrase chains: phrases zipped from the top.
-        assert_eq!(chain_links(&s, &[0], &t, &[0, 1]), [(0, 0)]);
+        assert_eq!(
+            chain_links(&s, &[NodeId::new(0)], &t, &[NodeId::new(0), NodeId::new(1)]),
+            [(NodeId::new(0), NodeId::new(0))]
+        );
         // Phrase over POS with phrase over POS: both levels.
-        assert_eq!(chain_links(&s, &[1, 2], &t, &[2, 3]), [(1, 2), (2, 3)]);
+        assert_eq!(
+            chain_links(&s, &[NodeId::new(1), NodeId::new(2)], &t, &[NodeId::new(2), NodeId::new(3)]),
+            [(NodeId::new(1), NodeId::new(2)), (NodeId::new(2), NodeId::new(3))]
+        );
         // A chain without a phrase node: the tops.
-        assert_eq!(chain_links(&s, &[5, 6], &t, &[6]), [(5, 6)]);
+        assert_eq!(
+            chain_links(&s, &[NodeId::new(5), NodeId::new(6)], &t, &[NodeId::new(6)]),
+            [(NodeId::new(5), NodeId::new(6))]
+        );
         // The diagonal lexicon links every word to its counterpart: merged,
         // the NP-over-NN chains are linked at both levels and S to the TOP chain.
         let diag = |i: usize, j: usize| if i == j { 0.9 } else { 0.05 };
@@ -769,13 +790,23 @@ mod tests {
         assert!(crate::align::greedy::check_links(&s, &t, &merged).is_ok());
         let mut sorted = merged.clone();
         sorted.sort();
-        assert_eq!(sorted, [(0, 0), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6)]);
+        assert_eq!(
+            sorted,
+            [
+                (NodeId::new(0), NodeId::new(0)),
+                (NodeId::new(1), NodeId::new(2)),
+                (NodeId::new(2), NodeId::new(3)),
+                (NodeId::new(3), NodeId::new(4)),
+                (NodeId::new(4), NodeId::new(5)),
+                (NodeId::new(5), NodeId::new(6))
+            ]
+        );
         // Separately, S ties with TOP and with S1 (same span, same score), so
         // skip2 skips the root pairs and takes VP-VP first; merged, the
         // root pair has no tie and comes first.
         let separate = tinsley_align(&s, &t, &m, &opts(NullWord::Both, UnaryChains::Separate, "skip2,span1"));
         assert!(crate::align::greedy::check_links(&s, &t, &separate).is_ok());
-        assert_eq!((merged[0], separate[0]), ((0, 0), (3, 4)));
+        assert_eq!((merged[0], separate[0]), ((NodeId::new(0), NodeId::new(0)), (NodeId::new(3), NodeId::new(4))));
     }
 
     #[test]
@@ -789,7 +820,7 @@ mod tests {
                 for h in ["", "skip1", "skip2", "span1", "skip2,span1", "skip1,skip2,span1"] {
                     let links = tinsley_align(&s, &t, &m, &opts(null, unary, h));
                     assert!(crate::align::greedy::check_links(&s, &t, &links).is_ok());
-                    for l in [(0, 0), (1, 1), (4, 4)] {
+                    for l in [(0, 0), (1, 1), (4, 4)].map(|(s, t)| (NodeId::new(s), NodeId::new(t))) {
                         assert!(links.contains(&l), "{h}: {links:?}");
                     }
                 }
@@ -801,10 +832,10 @@ mod tests {
     #[test]
     fn skip1_skips_ties_and_skip2_also_their_nodes() {
         let pool = [
-            Hypothesis { s: 1, t: 1, ln_score: -1.0 },
-            Hypothesis { s: 1, t: 2, ln_score: -1.0 },
-            Hypothesis { s: 1, t: 3, ln_score: -2.0 },
-            Hypothesis { s: 4, t: 4, ln_score: -3.0 },
+            Hypothesis { s: NodeId::new(1), t: NodeId::new(1), ln_score: -1.0 },
+            Hypothesis { s: NodeId::new(1), t: NodeId::new(2), ln_score: -1.0 },
+            Hypothesis { s: NodeId::new(1), t: NodeId::new(3), ln_score: -2.0 },
+            Hypothesis { s: NodeId::new(4), t: NodeId::new(4), ln_score: -3.0 },
         ];
         let all = [0, 1, 2, 3];
         assert_eq!(choose(&pool, &all, Heuristics::default()), 0);

@@ -32,14 +32,14 @@ impl CandidateNodes {
 
 /// How many node pairs [`candidate_pairs`] gives, without listing them.
 pub fn candidate_count(src: &Tree, trg: &Tree, nodes: CandidateNodes) -> usize {
-    let admitted = |tree: &Tree| (0..tree.len()).filter(|&n| nodes.admits(tree, n)).count();
+    let admitted = |tree: &Tree| tree.node_ids().filter(|&n| nodes.admits(tree, n)).count();
     admitted(src).saturating_mul(admitted(trg))
 }
 
 /// Every admitted (source, target) node pair, in (source, target) order.
 pub fn candidate_pairs(src: &Tree, trg: &Tree, nodes: CandidateNodes) -> Vec<(NodeId, NodeId)> {
-    let s: Vec<NodeId> = (0..src.len()).filter(|&n| nodes.admits(src, n)).collect();
-    let t: Vec<NodeId> = (0..trg.len()).filter(|&n| nodes.admits(trg, n)).collect();
+    let s: Vec<NodeId> = src.node_ids().filter(|&n| nodes.admits(src, n)).collect();
+    let t: Vec<NodeId> = trg.node_ids().filter(|&n| nodes.admits(trg, n)).collect();
     s.iter().flat_map(|&a| t.iter().map(move |&b| (a, b))).collect()
 }
 
@@ -105,7 +105,15 @@ mod tests {
     fn phrase_candidates_exclude_pos_nodes() {
         let s = Tree::parse_one("(S (NP (DT a) (NN b)) (V c))", "s").unwrap();
         let t = Tree::parse_one("(S (NP (NN b)))", "t").unwrap();
-        assert_eq!(candidate_pairs(&s, &t, CandidateNodes::Phrase), [(0, 0), (0, 1), (1, 0), (1, 1)]);
+        assert_eq!(
+            candidate_pairs(&s, &t, CandidateNodes::Phrase),
+            [
+                (NodeId::new(0), NodeId::new(0)),
+                (NodeId::new(0), NodeId::new(1)),
+                (NodeId::new(1), NodeId::new(0)),
+                (NodeId::new(1), NodeId::new(1))
+            ]
+        );
         assert_eq!(candidate_pairs(&s, &t, CandidateNodes::All).len(), 5 * 3);
     }
 

@@ -563,7 +563,7 @@ impl<'a> CompositeKernel<'a> {
 mod tests {
     use super::*;
     use crate::kernel::{btk_normalized, SubTreePair};
-    use crate::tree::Tree;
+    use crate::tree::{NodeId, Tree};
 
     #[test]
     fn specs_parse_and_print() {
@@ -617,8 +617,8 @@ mod tests {
                 parent_labels: (k != 2).then(|| index.label_pair(p, q)),
             };
             instances.push(Instance {
-                source: index.subtree_key(&s, &is, 0),
-                target: index.subtree_key(&t, &it, 0),
+                source: index.subtree_key(&s, &is, NodeId::new(0)),
+                target: index.subtree_key(&t, &it, NodeId::new(0)),
                 plain,
                 context: Some(context),
                 history: Some((0..4).map(|_| rng.symmetric()).collect()),
@@ -654,8 +654,8 @@ mod tests {
         let mut inst = |s: &Tree, t: &Tree, plain: [f64; N_PLAIN]| {
             let (is, it) = (index.index_tree(s), index.index_tree(t));
             Instance {
-                source: index.subtree_key(s, &is, 0),
-                target: index.subtree_key(t, &it, 0),
+                source: index.subtree_key(s, &is, NodeId::new(0)),
+                target: index.subtree_key(t, &it, NodeId::new(0)),
                 plain,
                 context: None,
                 history: None,

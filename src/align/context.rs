@@ -327,12 +327,12 @@ impl PairFeatureTable {
                 crate::math::exp(log_sum / n as f64)
             }
         };
-        for s in 0..src.len() {
+        for s in src.node_ids() {
             let si = src.span(s);
             let si = si.start.min(ns)..si.end.min(ns);
             let (in_s, out_s) = (si.len(), ns - si.len());
             let out_rows = |j: usize, f: &Prefix2| (f.rect(0..ns, j..j + 1) - f.rect(si.clone(), j..j + 1)).max(0.0);
-            for t in 0..trg.len() {
+            for t in trg.node_ids() {
                 let ti = trg.span(t);
                 let ti = ti.start.min(nt)..ti.end.min(nt);
                 let (in_t, out_t) = (ti.len(), nt - ti.len());
@@ -360,11 +360,11 @@ impl PairFeatureTable {
         }
         let inside = |p: &[f64; N_PHI]| (p[0] + p[1]) / 2.0;
         let (mut best_src, mut best_trg) = (vec![0.0f64; src.len()], vec![0.0f64; trg.len()]);
-        for s in (0..src.len()).filter(|&s| src.is_phrase(s)) {
-            for t in (0..trg.len()).filter(|&t| trg.is_phrase(t)) {
-                let q = inside(&phi[s * trg.len() + t]);
-                best_src[s] = best_src[s].max(q);
-                best_trg[t] = best_trg[t].max(q);
+        for s in src.node_ids().filter(|&s| src.is_phrase(s)) {
+            for t in trg.node_ids().filter(|&t| trg.is_phrase(t)) {
+                let q = inside(&phi[s.index() * trg.len() + t.index()]);
+                best_src[s.index()] = best_src[s.index()].max(q);
+                best_trg[t.index()] = best_trg[t.index()].max(q);
             }
         }
         let numbers = |words: &[String]| -> Vec<(usize, String)> {
@@ -385,12 +385,12 @@ impl PairFeatureTable {
 
     /// The Dublin scores of the pair (see the module doc).
     pub fn dublin(&self, s: NodeId, t: NodeId) -> [f64; N_DUBLIN] {
-        self.dublin.get(s * self.n_trg_nodes + t).copied().unwrap_or([0.0; N_DUBLIN])
+        self.dublin.get(s.index() * self.n_trg_nodes + t.index()).copied().unwrap_or([0.0; N_DUBLIN])
     }
 
     /// φ1..φ7 of the pair (source node `s`, target node `t`).
     pub fn phi(&self, s: NodeId, t: NodeId) -> [f64; N_PHI] {
-        self.phi.get(s * self.n_trg_nodes + t).copied().unwrap_or([0.0; N_PHI])
+        self.phi.get(s.index() * self.n_trg_nodes + t.index()).copied().unwrap_or([0.0; N_PHI])
     }
 }
 
@@ -420,13 +420,14 @@ fn orthographic_sums(src: &Tree, trg: &Tree) -> Vec<[f64; 4]> {
             for k in (0..n_other).rev() {
                 suffix[k] = suffix[k + 1].max(row[k]);
             }
-            for node in 0..other.len() {
+            for node in other.node_ids() {
                 let span = other.span(node);
                 let span = span.start.min(n_other)..span.end.min(n_other);
                 let best_in = row[span.clone()].iter().copied().fold(0.0, f64::max);
                 let best_out = prefix[span.start].max(suffix[span.end]);
-                inside[node][w + 1] = inside[node][w] + best_in;
-                outside[node][w + 1] = outside[node][w] + best_out;
+                let k = node.index();
+                inside[k][w + 1] = inside[k][w] + best_in;
+                outside[k][w + 1] = outside[k][w] + best_out;
             }
         }
         (inside, outside)
@@ -438,12 +439,13 @@ fn orthographic_sums(src: &Tree, trg: &Tree) -> Vec<[f64; 4]> {
         span.start.min(words)..span.end.min(words)
     };
     let mut out = Vec::with_capacity(src.len() * trg.len());
-    for s in 0..src.len() {
+    for s in src.node_ids() {
         let ss = range(src, s, sw.len());
-        for t in 0..trg.len() {
+        for t in trg.node_ids() {
             let ts = range(trg, t, tw.len());
             let over = |p: &[f64], r: &std::ops::Range<usize>| p[r.end] - p[r.start];
-            out.push([over(&s_in[t], &ss), over(&t_in[s], &ts), over(&s_out[t], &ss), over(&t_out[s], &ts)]);
+            let (si, ti) = (s.index(), t.index());
+            out.push([over(&s_in[ti], &ss), over(&t_in[si], &ts), over(&s_out[ti], &ss), over(&t_out[si], &ts)]);
         }
     }
     out
@@ -459,7 +461,7 @@ fn unknown_shares(tree: &Tree, n: usize, unknown: impl Fn(usize) -> bool) -> Vec
         }))
         .collect();
     let share = |count: usize, words: usize| if words == 0 { 0.0 } else { count as f64 / words as f64 };
-    (0..tree.len())
+    tree.node_ids()
         .map(|node| {
             let span = tree.span(node);
             let span = span.start.min(n)..span.end.min(n);
@@ -481,7 +483,7 @@ fn chain_position(tree: &Tree, n: NodeId) -> [f64; 2] {
 impl PairFeatureTable {
     /// The `orth` features of the candidate (source node `s`, target node `t`).
     pub fn orthographic(&self, src: &Tree, s: NodeId, trg: &Tree, t: NodeId) -> [f64; N_ORTH] {
-        let sums = self.orth.get(s * self.n_trg_nodes + t).copied().unwrap_or([0.0; 4]);
+        let sums = self.orth.get(s.index() * self.n_trg_nodes + t.index()).copied().unwrap_or([0.0; 4]);
         let (ls, lt) = (src.span(s).len(), trg.span(t).len());
         let per = |x: f64, n: usize| if n == 0 { 0.0 } else { x / n as f64 };
         let (span_s, span_t) = (src.span(s), trg.span(t));
@@ -567,8 +569,8 @@ impl ContextFeatures {
         dense.push(if ls > 0.0 && lt > 0.0 { (ls / lt).min(lt / ls) } else { 0.0 });
         dense.extend(table.dublin(s, t));
         if parts.unknown {
-            dense.extend(table.unknown_src.get(s).copied().unwrap_or_default());
-            dense.extend(table.unknown_trg.get(t).copied().unwrap_or_default());
+            dense.extend(table.unknown_src.get(s.index()).copied().unwrap_or_default());
+            dense.extend(table.unknown_trg.get(t.index()).copied().unwrap_or_default());
         }
         if parts.orth {
             dense.extend(table.orthographic(src, s, trg, t));
@@ -579,8 +581,10 @@ impl ContextFeatures {
         if parts.node {
             let q = table.phi(s, t);
             let q = (q[0] + q[1]) / 2.0;
-            let (bs, bt) =
-                (table.best_src.get(s).copied().unwrap_or(0.0), table.best_trg.get(t).copied().unwrap_or(0.0));
+            let (bs, bt) = (
+                table.best_src.get(s.index()).copied().unwrap_or(0.0),
+                table.best_trg.get(t.index()).copied().unwrap_or(0.0),
+            );
             dense.extend([bs, bt, (bs - q).max(0.0), (bt - q).max(0.0)]);
         }
         ContextFeatures {
@@ -610,8 +614,9 @@ mod tests {
             let table = PairFeatureTable::new(&pair.source, &pair.target, &m);
             for s in 0..pair.source.len() {
                 for t in 0..pair.target.len() {
-                    let direct = PlainFeatures::compute(&pair.source, s, &pair.target, t, &m).lexical;
-                    for (a, b) in table.phi(s, t).iter().zip(direct) {
+                    let direct =
+                        PlainFeatures::compute(&pair.source, NodeId::new(s), &pair.target, NodeId::new(t), &m).lexical;
+                    for (a, b) in table.phi(NodeId::new(s), NodeId::new(t)).iter().zip(direct) {
                         assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()), "({s},{t}): {a} vs {b}");
                     }
                     checked += 1;
@@ -630,13 +635,13 @@ mod tests {
             .with_unknown(vec![false, true, false], vec![false, true]);
         let table = PairFeatureTable::new(&s, &t, &m);
         let unk = ContextParts { unknown: true, ..ContextParts::default() };
-        let with = ContextFeatures::compute(&s, 1, &t, 2, &table, unk);
-        let without = ContextFeatures::compute(&s, 1, &t, 2, &table, ContextParts::default());
+        let with = ContextFeatures::compute(&s, NodeId::new(1), &t, NodeId::new(2), &table, unk);
+        let without = ContextFeatures::compute(&s, NodeId::new(1), &t, NodeId::new(2), &table, ContextParts::default());
         assert_eq!(without.dense.len(), N_CONTEXT);
         assert_eq!(with.dense[..N_CONTEXT], without.dense[..]);
         // NP spans a b (1 of 2 unknown), outside c (0 of 1); E spans e (1 of 1), outside d (0 of 1).
         assert_eq!(with.dense[N_CONTEXT..], [0.5, 0.0, 1.0, 0.0]);
-        let root = ContextFeatures::compute(&s, 0, &t, 0, &table, unk);
+        let root = ContextFeatures::compute(&s, NodeId::new(0), &t, NodeId::new(0), &table, unk);
         assert_eq!(root.dense[N_CONTEXT..], [1.0 / 3.0, 0.0, 0.5, 0.0], "nothing outside the roots");
     }
 
@@ -650,7 +655,8 @@ mod tests {
         let m = LexicalMatrices::from_fn(3, 3, p, p, &[(0, 0), (1, 1), (2, 2)]);
         let table = PairFeatureTable::new(&s, &t, &m);
         let all = ContextParts { unknown: false, orth: true, chain: true, node: true };
-        let at = |a: NodeId, b: NodeId| ContextFeatures::compute(&s, a, &t, b, &table, all).dense;
+        let at =
+            |a: usize, b: usize| ContextFeatures::compute(&s, NodeId::new(a), &t, NodeId::new(b), &table, all).dense;
         let o = 8.0 / 9.0; // instituts / instituto: LCS "institut"
                            // NP1–NP1: each span's word matches the other's (8/9); nothing outside; no numbers.
         let np = at(1, 1);
@@ -668,7 +674,10 @@ mod tests {
         // S0–S0: both 2010s inside: numbers matched inside.
         assert_eq!(at(0, 0)[N_CONTEXT + 4..N_CONTEXT + 6], [1.0, 0.0]);
         // Node features: each node's best inside score over the other tree's phrase nodes.
-        let q = |a: NodeId, b: NodeId| (table.phi(a, b)[0] + table.phi(a, b)[1]) / 2.0;
+        let q = |a: usize, b: usize| {
+            let phi = table.phi(NodeId::new(a), NodeId::new(b));
+            (phi[0] + phi[1]) / 2.0
+        };
         let best_s = [0, 1].iter().map(|&b| q(2, b)).fold(0.0, f64::max);
         let best_t = [0, 1, 2].iter().map(|&a| q(a, 1)).fold(0.0, f64::max);
         let node = &at(2, 1)[N_CONTEXT + N_ORTH + N_CHAIN..];
@@ -698,7 +707,7 @@ mod tests {
         let p = |i: usize, j: usize| if (i, j) == (0, 1) || (i, j) == (1, 2) { 0.9 } else { 0.0 };
         let m = LexicalMatrices::from_fn(3, 3, p, p, &[(0, 1), (1, 2)]);
         let table = PairFeatureTable::new(&s, &t, &m);
-        let c = ContextFeatures::compute(&s, 1, &t, 2, &table, ContextParts::default());
+        let c = ContextFeatures::compute(&s, NodeId::new(1), &t, NodeId::new(2), &table, ContextParts::default());
         // Parent pair (S, S): φ5 = (0.9 + 0.9) / sqrt(3·3).
         assert_eq!(c.dense[7], 1.0);
         assert!((c.dense[4] - 1.8 / 3.0).abs() < 1e-12);
@@ -716,8 +725,14 @@ mod tests {
         assert!((c.dense[26] / PROB_FLOOR - 1.0).abs() < 1e-9 && (c.dense[27] / PROB_FLOOR - 1.0).abs() < 1e-9);
         // With P(x|NULL) = 0.1 on both sides: 0.9 + 0.1 inside, 0 + 0.1 outside.
         let m_null = LexicalMatrices::from_fn(3, 3, p, p, &[(0, 1), (1, 2)]).with_null(|_| 0.1, |_| 0.1);
-        let with_null =
-            ContextFeatures::compute(&s, 1, &t, 2, &PairFeatureTable::new(&s, &t, &m_null), ContextParts::default());
+        let with_null = ContextFeatures::compute(
+            &s,
+            NodeId::new(1),
+            &t,
+            NodeId::new(2),
+            &PairFeatureTable::new(&s, &t, &m_null),
+            ContextParts::default(),
+        );
         for (k, want) in [(24, 1.0), (25, 1.0), (26, 0.1), (27, 0.1)] {
             assert!((with_null.dense[k] - want).abs() < 1e-12, "{k}: {}", with_null.dense[k]);
         }
@@ -726,7 +741,7 @@ mod tests {
         assert_eq!(c.labels, ("NP".to_string(), "NP".to_string()));
         assert_eq!(c.parent_labels, Some(("S".to_string(), "S".to_string())));
         // The root pair has no parent pair and no siblings.
-        let r = ContextFeatures::compute(&s, 0, &t, 0, &table, ContextParts::default());
+        let r = ContextFeatures::compute(&s, NodeId::new(0), &t, NodeId::new(0), &table, ContextParts::default());
         assert_eq!((r.dense[7], r.parent_labels), (0.0, None));
         assert!(r.dense[15..22].iter().all(|&v| v == 0.0));
         assert_eq!(feature_names(ContextParts::default()).len(), N_CONTEXT);

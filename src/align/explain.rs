@@ -146,7 +146,7 @@ pub fn explain(
     s: NodeId,
     t: NodeId,
 ) -> Option<Explanation> {
-    if s >= pair.source.len() || t >= pair.target.len() {
+    if !pair.source.contains(s) || !pair.target.contains(t) {
         return None;
     }
     let m = pair_matrices(lexicon, pair, links);
@@ -417,16 +417,30 @@ mod tests {
 
         // A POS node is no candidate; a pruned pair names the bound it fails.
         let pair = &f.corpus.pairs[0];
-        let pos = (0..pair.source.len()).find(|&n| pair.source.is_pos(n)).unwrap();
-        let e = explain(&f.model, &scorer, &f.lexicon, pair, &f.links[0], &searches[0], pos, 0).unwrap();
+        let pos = (0..pair.source.len()).find(|&n| pair.source.is_pos(NodeId::new(n))).unwrap();
+        let e =
+            explain(&f.model, &scorer, &f.lexicon, pair, &f.links[0], &searches[0], NodeId::new(pos), NodeId::new(0))
+                .unwrap();
         assert_eq!((e.verdict, e.role, e.checks.len()), (Verdict::NotCandidate, SearchRole::NotSearched, 0));
         let pruned = (0..pair.source.len())
             .flat_map(|s| (0..pair.target.len()).map(move |t| (s, t)))
-            .filter_map(|(s, t)| explain(&f.model, &scorer, &f.lexicon, pair, &f.links[0], &searches[0], s, t))
+            .filter_map(|(s, t)| {
+                explain(&f.model, &scorer, &f.lexicon, pair, &f.links[0], &searches[0], NodeId::new(s), NodeId::new(t))
+            })
             .find(|e| e.verdict == Verdict::Pruned)
             .unwrap();
         assert!(pruned.checks.iter().any(|c| !c.passes()));
-        assert!(explain(&f.model, &scorer, &f.lexicon, pair, &f.links[0], &searches[0], 999, 0).is_none());
+        assert!(explain(
+            &f.model,
+            &scorer,
+            &f.lexicon,
+            pair,
+            &f.links[0],
+            &searches[0],
+            NodeId::new(999),
+            NodeId::new(0)
+        )
+        .is_none());
 
         // CSV: the corpus row carries the same counts.
         let options = BaselineOptions::default();
@@ -473,12 +487,20 @@ mod tests {
         let pair = TreePair {
             target: s.clone(),
             source: s,
-            gold: vec![Link::good(0, 0), Link { source: 1, target: 1, kind: LinkKind::Fuzzy }],
+            gold: vec![
+                Link::good(NodeId::new(0), NodeId::new(0)),
+                Link { source: NodeId::new(1), target: NodeId::new(1), kind: LinkKind::Fuzzy },
+            ],
         };
         let search = greedy_align(
             &pair.source,
             &pair.target,
-            &[Scored::new(0, 0, 0.9), Scored::new(1, 1, 0.8), Scored::new(4, 4, 0.6), Scored::new(2, 2, 0.6)],
+            &[
+                Scored::new(NodeId::new(0), NodeId::new(0), 0.9),
+                Scored::new(NodeId::new(1), NodeId::new(1), 0.8),
+                Scored::new(NodeId::new(4), NodeId::new(4), 0.6),
+                Scored::new(NodeId::new(2), NodeId::new(2), 0.6),
+            ],
         );
         let corpus = Corpus { pairs: vec![pair] };
         let curve = pr_curve(&corpus.pairs, &[search]);

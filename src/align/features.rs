@@ -295,8 +295,8 @@ impl PlainFeatures {
 /// Depth is normalised by the tree's height in edges (the deepest node's depth).
 pub fn structural_features(src: &Tree, s: NodeId, trg: &Tree, t: NodeId) -> [f64; 3] {
     let span = |tree: &Tree, n: NodeId| ratio(tree.span(n).len(), tree.words().len());
-    let descendants = |tree: &Tree, n: NodeId| ratio(tree.descendants(n).len(), tree.descendants(0).len());
-    let depth = |tree: &Tree, n: NodeId| ratio(tree.depth(n), tree.height(0) - 1);
+    let descendants = |tree: &Tree, n: NodeId| ratio(tree.descendants(n).len(), tree.descendants(NodeId::ROOT).len());
+    let depth = |tree: &Tree, n: NodeId| ratio(tree.depth(n), tree.height(NodeId::ROOT) - 1);
     [
         (span(src, s) - span(trg, t)).abs(),
         (descendants(src, s) - descendants(trg, t)).abs(),
@@ -322,7 +322,7 @@ mod tests {
         let pst = [[0.2, 0.7, 0.1, 0.0], [0.0, 0.1, 0.8, 0.0], [0.5, 0.1, 0.0, 0.6]];
         let links = [(0, 1), (1, 2), (2, 3)];
         let m = LexicalMatrices::from_fn(3, 4, |i, j| pts[i][j], |i, j| pst[i][j], &links);
-        let f = PlainFeatures::compute(&s, 1, &t, 2, &m);
+        let f = PlainFeatures::compute(&s, NodeId::new(1), &t, NodeId::new(2), &m);
         // in(S) = {0,1}, out(S) = {2}; in(T) = {1,2}, out(T) = {0,3}.
         // φ1 = sqrt((pst[0][1]+pst[1][1]) · (pst[0][2]+pst[1][2])) = sqrt(0.8 · 0.9)
         assert!(close(f.lexical[0], (0.8f64 * 0.9).sqrt()));
@@ -343,9 +343,9 @@ mod tests {
         assert!(close(f.structural[1], 0.5 - 2.0 / 5.0));
         assert!(close(f.structural[2], 0.0));
         // The link (2,3) is outside both spans; moving T to G (v3) makes it φ6.
-        let g = PlainFeatures::compute(&s, 1, &t, 5, &m);
+        let g = PlainFeatures::compute(&s, NodeId::new(1), &t, NodeId::new(5), &m);
         assert!(close(g.lexical[5], (0.6f64 * 0.4).sqrt()));
-        let c = PlainFeatures::compute(&s, 4, &t, 5, &m); // C (u2) with G (v3)
+        let c = PlainFeatures::compute(&s, NodeId::new(4), &t, NodeId::new(5), &m); // C (u2) with G (v3)
         assert!(close(c.lexical[4], (0.6f64 * 0.4).sqrt()));
     }
 
@@ -353,7 +353,7 @@ mod tests {
     fn root_pairs_have_no_outside_words() {
         let s = Tree::parse_one("(X (A a))", "s").unwrap();
         let m = LexicalMatrices::from_fn(1, 1, |_, _| 1.0, |_, _| 1.0, &[(0, 0)]);
-        let f = PlainFeatures::compute(&s, 0, &s, 0, &m);
+        let f = PlainFeatures::compute(&s, NodeId::new(0), &s, NodeId::new(0), &m);
         assert_eq!(f.lexical, [1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
         assert_eq!(f.structural, [0.0, 0.0, 0.0]);
     }

@@ -11,12 +11,13 @@
 //! # Examples
 //! ```
 //! use treelink::align::greedy::{greedy_align, Scored};
-//! use treelink::tree::Tree;
+//! use treelink::tree::{NodeId, Tree};
+//! let n = NodeId::new;
 //! let s = Tree::parse_one("(S (NP (DT the) (NN dog)) (VBZ barks))", "s").unwrap();
 //! let t = Tree::parse_one("(S (NP (ART der) (NN Hund)) (VVFIN bellt))", "t").unwrap();
-//! let scored = [Scored::new(0, 0, 0.9), Scored::new(1, 1, 0.8), Scored::new(1, 4, 0.7), Scored::new(4, 1, 0.6)];
+//! let scored = [Scored::new(n(0), n(0), 0.9), Scored::new(n(1), n(1), 0.8), Scored::new(n(1), n(4), 0.7), Scored::new(n(4), n(1), 0.6)];
 //! let search = greedy_align(&s, &t, &scored);
-//! assert_eq!(search.links, [(0, 0), (1, 1)]); // (1,4): NP already linked; (4,1) likewise.
+//! assert_eq!(search.links, [(n(0), n(0)), (n(1), n(1))]); // (1,4): NP already linked; (4,1) likewise.
 //! ```
 
 use std::fmt;
@@ -192,41 +193,88 @@ mod tests {
     #[test]
     fn each_criterion_by_hand() {
         let (s, t) = trees();
-        assert_eq!(violation(&s, &t, (1, 2), (1, 1)), Some(Criterion::LinkedOnce));
-        assert_eq!(violation(&s, &t, (4, 2), (4, 1)), Some(Criterion::LinkedOnce));
+        assert_eq!(
+            violation(&s, &t, (NodeId::new(1), NodeId::new(2)), (NodeId::new(1), NodeId::new(1))),
+            Some(Criterion::LinkedOnce)
+        );
+        assert_eq!(
+            violation(&s, &t, (NodeId::new(4), NodeId::new(2)), (NodeId::new(4), NodeId::new(1))),
+            Some(Criterion::LinkedOnce)
+        );
         // NP6 is below VP4 in the source; its partner NP1 is not below VP4 in the target.
-        assert_eq!(violation(&s, &t, (6, 1), (4, 4)), Some(Criterion::Descendants));
+        assert_eq!(
+            violation(&s, &t, (NodeId::new(6), NodeId::new(1)), (NodeId::new(4), NodeId::new(4))),
+            Some(Criterion::Descendants)
+        );
         // Symmetric: target NP6 below VP4, source NP1 not below VP4.
-        assert_eq!(violation(&s, &t, (1, 6), (4, 4)), Some(Criterion::Descendants));
+        assert_eq!(
+            violation(&s, &t, (NodeId::new(1), NodeId::new(6)), (NodeId::new(4), NodeId::new(4))),
+            Some(Criterion::Descendants)
+        );
         // S0 is above NP6 in the source but its partner NN3 is not above NP6.
-        assert_eq!(violation(&s, &t, (0, 3), (6, 6)), Some(Criterion::Ancestors));
-        assert_eq!(violation(&s, &t, (6, 6), (4, 4)), None);
-        assert_eq!(violation(&s, &t, (1, 1), (4, 4)), None);
-        assert!(check_links(&s, &t, &[(0, 0), (1, 1), (4, 4), (6, 6)]).is_ok());
-        let v = Violation { link: (6, 1), blocked_by: (4, 4), criterion: Criterion::Descendants };
-        assert_eq!(check_links(&s, &t, &[(4, 4), (6, 1)]), Err(v));
+        assert_eq!(
+            violation(&s, &t, (NodeId::new(0), NodeId::new(3)), (NodeId::new(6), NodeId::new(6))),
+            Some(Criterion::Ancestors)
+        );
+        assert_eq!(violation(&s, &t, (NodeId::new(6), NodeId::new(6)), (NodeId::new(4), NodeId::new(4))), None);
+        assert_eq!(violation(&s, &t, (NodeId::new(1), NodeId::new(1)), (NodeId::new(4), NodeId::new(4))), None);
+        assert!(check_links(
+            &s,
+            &t,
+            &[
+                (NodeId::new(0), NodeId::new(0)),
+                (NodeId::new(1), NodeId::new(1)),
+                (NodeId::new(4), NodeId::new(4)),
+                (NodeId::new(6), NodeId::new(6))
+            ]
+        )
+        .is_ok());
+        let v = Violation {
+            link: (NodeId::new(6), NodeId::new(1)),
+            blocked_by: (NodeId::new(4), NodeId::new(4)),
+            criterion: Criterion::Descendants,
+        };
+        assert_eq!(check_links(&s, &t, &[(NodeId::new(4), NodeId::new(4)), (NodeId::new(6), NodeId::new(1))]), Err(v));
     }
 
     #[test]
     fn only_candidates_above_the_threshold_are_searched_by_their_posterior() {
         let (s, t) = trees();
         // D: (4,4) 0.5, (1,1) 2.0, (6,6) exactly at the threshold, (6,1) 1.0 (its target taken by (1,1)).
-        let decided = [(4, 4, 0.5), (1, 1, 2.0), (6, 6, 0.0), (6, 1, 1.0)];
+        let decided =
+            [(4, 4, 0.5), (1, 1, 2.0), (6, 6, 0.0), (6, 1, 1.0)].map(|(s, t, d)| (NodeId::new(s), NodeId::new(t), d));
         let search = search_decided(&s, &t, decided, 0.0, |d| d / 10.0);
-        assert_eq!(search.links, [(1, 1), (4, 4)]);
+        assert_eq!(search.links, [(NodeId::new(1), NodeId::new(1)), (NodeId::new(4), NodeId::new(4))]);
         assert_eq!(search.steps.len(), 3);
-        assert_eq!(search.steps[0].candidate, Scored::new(1, 1, 0.2));
-        assert_eq!(search.steps[1].outcome, Outcome::Blocked { by: (1, 1), criterion: Criterion::LinkedOnce });
-        assert_eq!(search_links(&search), [Link::good(1, 1), Link::good(4, 4)]);
+        assert_eq!(search.steps[0].candidate, Scored::new(NodeId::new(1), NodeId::new(1), 0.2));
+        assert_eq!(
+            search.steps[1].outcome,
+            Outcome::Blocked { by: (NodeId::new(1), NodeId::new(1)), criterion: Criterion::LinkedOnce }
+        );
+        assert_eq!(
+            search_links(&search),
+            [Link::good(NodeId::new(1), NodeId::new(1)), Link::good(NodeId::new(4), NodeId::new(4))]
+        );
     }
 
     #[test]
     fn search_log_says_who_blocked_whom() {
         let (s, t) = trees();
-        let c = [Scored::new(4, 4, 0.9), Scored::new(6, 1, 0.8), Scored::new(6, 6, 0.7), Scored::new(1, 1, 0.7)];
+        let c = [
+            Scored::new(NodeId::new(4), NodeId::new(4), 0.9),
+            Scored::new(NodeId::new(6), NodeId::new(1), 0.8),
+            Scored::new(NodeId::new(6), NodeId::new(6), 0.7),
+            Scored::new(NodeId::new(1), NodeId::new(1), 0.7),
+        ];
         let search = greedy_align(&s, &t, &c);
-        assert_eq!(search.links, [(4, 4), (1, 1), (6, 6)]);
-        assert_eq!(search.steps[1].outcome, Outcome::Blocked { by: (4, 4), criterion: Criterion::Descendants });
+        assert_eq!(
+            search.links,
+            [(NodeId::new(4), NodeId::new(4)), (NodeId::new(1), NodeId::new(1)), (NodeId::new(6), NodeId::new(6))]
+        );
+        assert_eq!(
+            search.steps[1].outcome,
+            Outcome::Blocked { by: (NodeId::new(4), NodeId::new(4)), criterion: Criterion::Descendants }
+        );
         // Equal scores: (1,1) before (6,6).
         assert_eq!(search.steps[2].outcome, Outcome::Taken(1));
     }

@@ -77,6 +77,7 @@ impl FirstPassOutput {
     }
 
     fn slot(&self, s: NodeId, t: NodeId) -> Option<usize> {
+        let (s, t) = (s.index(), t.index());
         (t < self.n_trg && s * self.n_trg + t < self.posterior.len()).then_some(s * self.n_trg + t)
     }
 

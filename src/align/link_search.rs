@@ -31,14 +31,15 @@
 //! ```
 //! use treelink::align::greedy::Scored;
 //! use treelink::align::link_search::LinkSearch;
-//! use treelink::tree::Tree;
+//! use treelink::tree::{NodeId, Tree};
 //! let s = Tree::parse_one("(S (NP (DT the) (NN dog)) (VP (VBZ barks)))", "s").unwrap();
 //! let t = Tree::parse_one("(S (NP (ART der) (NN Hund)) (VP (VVFIN bellt)))", "t").unwrap();
 //! // Greedy takes (1,1) 0.9 first, so NP1 cannot take VP4; the assignment
 //! // prefers (1,4) + (4,1) (1.6) over (1,1) alone (0.9).
-//! let scored = [Scored::new(1, 1, 0.9), Scored::new(1, 4, 0.8), Scored::new(4, 1, 0.8)];
-//! assert_eq!(LinkSearch::Greedy.run(&s, &t, &scored).links, [(1, 1)]);
-//! assert_eq!(LinkSearch::Assignment.run(&s, &t, &scored).links, [(1, 4), (4, 1)]);
+//! let n = NodeId::new;
+//! let scored = [Scored::new(n(1), n(1), 0.9), Scored::new(n(1), n(4), 0.8), Scored::new(n(4), n(1), 0.8)];
+//! assert_eq!(LinkSearch::Greedy.run(&s, &t, &scored).links, [(n(1), n(1))]);
+//! assert_eq!(LinkSearch::Assignment.run(&s, &t, &scored).links, [(n(1), n(4)), (n(4), n(1))]);
 //! ```
 
 use std::fmt;
@@ -301,6 +302,14 @@ pub fn max_weight_matching(w: &[Vec<f64>]) -> Vec<Option<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sc(s: usize, t: usize, score: f64) -> Scored {
+        Scored::new(NodeId::new(s), NodeId::new(t), score)
+    }
+
+    fn ids(links: &[(NodeId, NodeId)]) -> Vec<(usize, usize)> {
+        links.iter().map(|(s, t)| (s.index(), t.index())).collect()
+    }
     use crate::align::greedy::check_links;
 
     fn trees() -> (Tree, Tree) {
@@ -365,12 +374,15 @@ mod tests {
     #[test]
     fn src2trg_takes_each_sources_best_target_even_twice() {
         let (s, t) = trees();
-        let c = [Scored::new(1, 1, 0.9), Scored::new(4, 1, 0.8), Scored::new(1, 4, 0.7), Scored::new(6, 6, 0.5)];
+        let c = [sc(1, 1, 0.9), sc(4, 1, 0.8), sc(1, 4, 0.7), sc(6, 6, 0.5)];
         let search = LinkSearch::Src2Trg.run(&s, &t, &c);
-        assert_eq!(search.links, [(1, 1), (4, 1), (6, 6)]);
+        assert_eq!(ids(&search.links), [(1, 1), (4, 1), (6, 6)]);
         // (6,6) under (4,1): not well-formed, but src2trg does not check.
         assert!(check_links(&s, &t, &search.links).is_err());
-        assert_eq!(search.steps[2].outcome, Outcome::Blocked { by: (1, 1), criterion: Criterion::LinkedOnce });
+        assert_eq!(
+            search.steps[2].outcome,
+            Outcome::Blocked { by: (NodeId::new(1), NodeId::new(1)), criterion: Criterion::LinkedOnce }
+        );
     }
 
     #[test]
@@ -379,41 +391,34 @@ mod tests {
         // Greedy takes (4,4) and (5,5); (5,6) is blocked, 5 being linked. The final
         // step takes it: target 6 is unlinked, 6 and 5 are disjoint in the target,
         // and against (4,4) 5 and 6 are both below 4.
-        let c = [Scored::new(4, 4, 0.9), Scored::new(5, 5, 0.8), Scored::new(5, 6, 0.6)];
-        assert_eq!(LinkSearch::Greedy.run(&s, &t, &c).links, [(4, 4), (5, 5)]);
+        let c = [sc(4, 4, 0.9), sc(5, 5, 0.8), sc(5, 6, 0.6)];
+        assert_eq!(ids(&LinkSearch::Greedy.run(&s, &t, &c).links), [(4, 4), (5, 5)]);
         let fin = LinkSearch::GreedyFinal.run(&s, &t, &c);
-        assert_eq!(fin.links, [(4, 4), (5, 5), (5, 6)]);
+        assert_eq!(ids(&fin.links), [(4, 4), (5, 5), (5, 6)]);
         assert_eq!(fin.steps[2].outcome, Outcome::Taken(2));
         // Not when a criterion other than "linked once" breaks: (1,6) has 6 below 4 in
         // the target, 1 not below 4 in the source; (6,1) the other way round.
-        let c = [Scored::new(4, 4, 0.9), Scored::new(6, 6, 0.8), Scored::new(1, 6, 0.6), Scored::new(6, 1, 0.5)];
-        assert_eq!(LinkSearch::GreedyFinal.run(&s, &t, &c).links, [(4, 4), (6, 6)]);
+        let c = [sc(4, 4, 0.9), sc(6, 6, 0.8), sc(1, 6, 0.6), sc(6, 1, 0.5)];
+        assert_eq!(ids(&LinkSearch::GreedyFinal.run(&s, &t, &c).links), [(4, 4), (6, 6)]);
         // Nor to a node that dominates (or is dominated by) the other partner: (4,6)
         // would link source 4 to 6, below its partner 4.
-        let c = [Scored::new(4, 4, 0.9), Scored::new(4, 6, 0.8)];
-        assert_eq!(LinkSearch::GreedyFinal.run(&s, &t, &c).links, [(4, 4)]);
+        let c = [sc(4, 4, 0.9), sc(4, 6, 0.8)];
+        assert_eq!(ids(&LinkSearch::GreedyFinal.run(&s, &t, &c).links), [(4, 4)]);
         // Nor when both nodes are linked already: (1,5) after (1,1) and (5,5).
-        let c = [Scored::new(1, 1, 0.9), Scored::new(5, 5, 0.8), Scored::new(1, 5, 0.7)];
-        assert_eq!(LinkSearch::GreedyFinal.run(&s, &t, &c).links, [(1, 1), (5, 5)]);
+        let c = [sc(1, 1, 0.9), sc(5, 5, 0.8), sc(1, 5, 0.7)];
+        assert_eq!(ids(&LinkSearch::GreedyFinal.run(&s, &t, &c).links), [(1, 1), (5, 5)]);
     }
 
     #[test]
     fn the_assignment_is_well_formed_and_logs_every_candidate() {
         let (s, t) = trees();
         // The matching takes (1,4) and (4,1) (1.4) rather than (1,1) and (4,4) (1.0).
-        let c = [
-            Scored::new(0, 0, 0.9),
-            Scored::new(1, 4, 0.7),
-            Scored::new(4, 1, 0.7),
-            Scored::new(1, 1, 0.5),
-            Scored::new(4, 4, 0.5),
-            Scored::new(6, 6, 0.4),
-        ];
+        let c = [sc(0, 0, 0.9), sc(1, 4, 0.7), sc(4, 1, 0.7), sc(1, 1, 0.5), sc(4, 4, 0.5), sc(6, 6, 0.4)];
         let search = LinkSearch::Assignment.run(&s, &t, &c);
         assert!(check_links(&s, &t, &search.links).is_ok());
         // The matching (0,0), (1,4), (4,1), (6,6) breaks (ii) at (6,6), its lowest link
         // (6 is below 4 in the source, not below 1 in the target): dropped.
-        assert_eq!(search.links, [(0, 0), (1, 4), (4, 1)]);
+        assert_eq!(ids(&search.links), [(0, 0), (1, 4), (4, 1)]);
         assert_eq!(search.steps.len(), c.len());
         assert!(search.steps.iter().all(|st| match st.outcome {
             Outcome::Taken(k) => search.links[k] == (st.candidate.source, st.candidate.target),

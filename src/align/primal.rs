@@ -220,6 +220,7 @@ mod tests {
     use crate::kernel::index::StructureIndex;
     use crate::rng::SplitMix64;
     use crate::svm::dual_objective;
+    use crate::tree::NodeId;
     use crate::tree::Tree;
 
     fn instances(index: &mut StructureIndex, n: usize, seed: u64) -> (Vec<Instance>, Vec<f64>) {
@@ -240,8 +241,8 @@ mod tests {
             };
             y.push(if plain[0] + 0.5 * plain[1] + 0.3 * context.dense[0] > 0.0 { 1.0 } else { -1.0 });
             out.push(Instance {
-                source: index.subtree_key(s, &is, 0),
-                target: index.subtree_key(t, &it, 0),
+                source: index.subtree_key(s, &is, NodeId::new(0)),
+                target: index.subtree_key(t, &it, NodeId::new(0)),
                 plain,
                 context: Some(context),
                 history: None,

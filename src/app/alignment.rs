@@ -711,9 +711,9 @@ mod tests {
             .lexicon_note
             .contains("trained on the sentences of its 26 training pairs only, with the stem back-off"));
         // Pairs are named as loaded: a training pair has no explanation, a held-out one does.
-        assert_eq!(compared.explain(31, 0, 0).unwrap_err(), ExplainError::NoPair(31));
-        assert!(compared.explain(32, 0, 0).is_ok());
-        assert_eq!(compared.explain(40, 0, 0).unwrap_err(), ExplainError::NoPair(40));
+        assert_eq!(compared.explain(31, NodeId::new(0), NodeId::new(0)).unwrap_err(), ExplainError::NoPair(31));
+        assert!(compared.explain(32, NodeId::new(0), NodeId::new(0)).is_ok());
+        assert_eq!(compared.explain(40, NodeId::new(0), NodeId::new(0)).unwrap_err(), ExplainError::NoPair(40));
     }
 
     /// The page's Train button: the model handed over once, as soon as it

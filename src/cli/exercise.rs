@@ -7,6 +7,7 @@ use super::CliError;
 use treelink::corpus::{Corpus, Named};
 use treelink::exercise::{Answers, ClassTable, Exercise, ExerciseError};
 use treelink::io::text::read_text_file;
+use treelink::tree::NodeId;
 
 #[derive(Subcommand, Debug)]
 pub enum ExerciseCommand {
@@ -82,7 +83,7 @@ pub fn run(command: ExerciseCommand) -> Result<(), CliError> {
             let text = read_text_file(&args.links)?;
             // Node numbers are checked against the exercise's trees, with the place.
             let links = exercise.corpus().read_links(Named { name: &args.links, text: &text })?;
-            let links: Vec<Vec<(usize, usize)>> =
+            let links: Vec<Vec<(NodeId, NodeId)>> =
                 links.iter().map(|line| line.iter().map(|l| (l.source, l.target)).collect()).collect();
             write(&args.output, &Answers::new(&exercise, &args.student, &links).to_json())
         }

@@ -25,12 +25,13 @@
 //! use treelink::corpus::TreePair;
 //! use treelink::eval::errors::{ErrorKind, ErrorTable, Miss};
 //! use treelink::io::links::Link;
-//! use treelink::tree::Tree;
+//! use treelink::tree::{NodeId, Tree};
 //! // NP1 and its only child N2 cover the same word: a unary chain.
 //! let s = Tree::parse_one("(S (NP (N (NN Haus))) (V steht))", "s").unwrap();
 //! let t = Tree::parse_one("(S (NP (NN house)) (VP (V stands)))", "t").unwrap();
-//! let pair = TreePair { source: s, target: t, gold: vec![Link::good(0, 0), Link::good(2, 1)] };
-//! let table = ErrorTable::of_corpus([(&pair, &[Link::good(0, 0), Link::good(1, 1)][..])], 3);
+//! let l = |s, t| Link::good(NodeId::new(s), NodeId::new(t));
+//! let pair = TreePair { source: s, target: t, gold: vec![l(0, 0), l(2, 1)] };
+//! let table = ErrorTable::of_corpus([(&pair, &[l(0, 0), l(1, 1)][..])], 3);
 //! assert_eq!(table.count(Miss::Wrong, ErrorKind::Chain), 1); // NP1–NP1, gold has N2–NP1
 //! assert_eq!(table.count(Miss::Missed, ErrorKind::Chain), 1); // N2–NP1
 //! assert_eq!(table.counts.correct, 1);
@@ -334,12 +335,12 @@ mod tests {
         TreePair {
             source: Tree::parse_one(t, "s").unwrap(),
             target: Tree::parse_one(t, "t").unwrap(),
-            gold: gold.iter().map(|&(s, t)| Link::good(s, t)).collect(),
+            gold: gold.iter().map(|&(s, t)| Link::good(NodeId::new(s), NodeId::new(t))).collect(),
         }
     }
 
     fn links(l: &[(usize, usize)]) -> Vec<Link> {
-        l.iter().map(|&(s, t)| Link::good(s, t)).collect()
+        l.iter().map(|&(s, t)| Link::good(NodeId::new(s), NodeId::new(t))).collect()
     }
 
     #[test]
@@ -364,11 +365,11 @@ mod tests {
             wrong_chain,
             &ErrorExample {
                 pair: 0,
-                source: 1,
-                target: 1,
+                source: NodeId::new(1),
+                target: NodeId::new(1),
                 labels: ("NP".into(), "NP".into()),
                 words: ("a".into(), "a".into()),
-                other: Some((2, 2)),
+                other: Some((NodeId::new(2), NodeId::new(2))),
             }
         );
         assert_eq!(wrong_chain.to_string(), "pair 1, 1-1 NP / NP: \"a\" / \"a\" (other: 2-2)");
@@ -376,7 +377,10 @@ mod tests {
 
     #[test]
     fn a_missed_link_whose_nodes_the_prediction_left_alone_is_both_unlinked() {
-        let p = TreePair { gold: vec![Link { source: 6, target: 6, kind: LinkKind::Fuzzy }], ..pair(&[]) };
+        let p = TreePair {
+            gold: vec![Link { source: NodeId::new(6), target: NodeId::new(6), kind: LinkKind::Fuzzy }],
+            ..pair(&[])
+        };
         let table = ErrorTable::of_corpus([(&p, &[][..])], 0);
         assert_eq!(table.count(Miss::Missed, ErrorKind::BothUnlinked), 1);
         assert!(table.kinds.iter().all(|r| r.examples.is_empty()), "no examples asked for");

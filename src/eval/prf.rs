@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::corpus::TreePair;
 use crate::eval::significance::{Bootstrap, DEFAULT_SAMPLES, DEFAULT_SEED};
 use crate::io::links::{Link, LinkKind};
+use crate::tree::NodeId;
 
 /// Link counts, summed over pairs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,11 +71,11 @@ impl Counts {
     /// Counts of one pair: `predicted` against the pair's gold links.
     pub fn of_pair(pair: &TreePair, predicted: &[Link]) -> Counts {
         let phrase = |l: &Link| pair.source.is_phrase(l.source) && pair.target.is_phrase(l.target);
-        let gold: BTreeSet<(usize, usize)> =
+        let gold: BTreeSet<(NodeId, NodeId)> =
             pair.gold.iter().filter(|l| phrase(l)).map(|l| (l.source, l.target)).collect();
-        let good: BTreeSet<(usize, usize)> =
+        let good: BTreeSet<(NodeId, NodeId)> =
             pair.gold.iter().filter(|l| phrase(l) && l.kind == LinkKind::Good).map(|l| (l.source, l.target)).collect();
-        let pred: BTreeSet<(usize, usize)> =
+        let pred: BTreeSet<(NodeId, NodeId)> =
             predicted.iter().filter(|l| phrase(l)).map(|l| (l.source, l.target)).collect();
         Counts {
             correct: pred.intersection(&gold).count(),
@@ -153,10 +154,19 @@ mod tests {
         let pair = TreePair {
             source: Tree::parse_one("(S (NP (DT a) (NN b)) (VP (V c)))", "s").unwrap(),
             target: Tree::parse_one("(S (NP (DT a) (NN b)) (VP (V c)))", "t").unwrap(),
-            gold: vec![Link::good(0, 0), Link { source: 1, target: 1, kind: LinkKind::Fuzzy }, Link::good(4, 4)],
+            gold: vec![
+                Link::good(NodeId::new(0), NodeId::new(0)),
+                Link { source: NodeId::new(1), target: NodeId::new(1), kind: LinkKind::Fuzzy },
+                Link::good(NodeId::new(4), NodeId::new(4)),
+            ],
         };
         // (2,2) is a POS link: ignored. (4,1) is wrong.
-        let pred = [Link::good(0, 0), Link::good(1, 1), Link::good(2, 2), Link::good(4, 1)];
+        let pred = [
+            Link::good(NodeId::new(0), NodeId::new(0)),
+            Link::good(NodeId::new(1), NodeId::new(1)),
+            Link::good(NodeId::new(2), NodeId::new(2)),
+            Link::good(NodeId::new(4), NodeId::new(1)),
+        ];
         let c = Counts::of_pair(&pair, &pred);
         assert_eq!(c, Counts { correct: 2, predicted: 3, gold: 3, correct_good: 1, gold_good: 2 });
         assert!((c.precision() - 200.0 / 3.0).abs() < 1e-12);

@@ -29,7 +29,8 @@
 //! let text = "(S-1 (NP-2 (DT-3 the) (NN-4 house)) (VBZ-5 is))\n(S-1 (NP-2 (ART-3 das) (NN-4 Haus)) (VAFIN-5 ist))\n1 1 2 2 5 5\n\n";
 //! let pairs = read_dublin(text, "x.dublin").unwrap();
 //! assert_eq!(pairs[0].source.to_string(), "(S (NP (DT the) (NN house)) (VBZ is))");
-//! assert_eq!(pairs[0].links, [(0, 0), (1, 1), (4, 4)]);
+//! let n = treelink::tree::NodeId::new;
+//! assert_eq!(pairs[0].links, [(n(0), n(0)), (n(1), n(1)), (n(4), n(4))]);
 //! let (written, _) = write_dublin(pairs.iter().map(|p| (&p.source, &p.target, p.links.iter().map(|&(s, t)| (s, t, false)))));
 //! assert_eq!(written, text);
 //! ```
@@ -123,8 +124,8 @@ fn read_numbered(line: &str, file: &str, line_no: usize) -> Result<(Tree, Vec<u6
     let skip = usize::from(tree.outer_bracket());
     let mut builder = TreeBuilder::new();
     let mut numbers = Vec::with_capacity(tree.len());
-    let mut open: Vec<usize> = Vec::new();
-    for n in 0..tree.len() {
+    let mut open: Vec<NodeId> = Vec::new();
+    for n in tree.node_ids() {
         while open.last().is_some_and(|&p| !tree.is_ancestor(p, n)) {
             open.pop();
             builder.close();
@@ -135,7 +136,7 @@ fn read_numbered(line: &str, file: &str, line_no: usize) -> Result<(Tree, Vec<u6
             .filter(|(l, k)| !l.is_empty() && !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|(l, k)| Some((l, k.parse::<u64>().ok()?)));
         let Some((plain, number)) = number else {
-            let column = columns.get(n + skip).map_or(1, |c| c + 1);
+            let column = columns.get(n.index() + skip).map_or(1, |c| c + 1);
             return Err(DublinError::at(
                 file,
                 line_no,
@@ -209,7 +210,7 @@ pub fn read_dublin(text: &str, file: &str) -> Result<Vec<DublinPair>, DublinErro
         let (source, source_numbers) = read_numbered(lines[k], file, line_no)?;
         let (target, target_numbers) = read_numbered(target_line, file, line_no + 1)?;
         let index = |numbers: &[u64]| {
-            let mut v: Vec<(u64, NodeId)> = numbers.iter().copied().zip(0..).collect();
+            let mut v: Vec<(u64, NodeId)> = numbers.iter().copied().zip((0..).map(NodeId::new)).collect();
             v.sort_unstable();
             v
         };
@@ -244,7 +245,7 @@ pub fn read_dublin(text: &str, file: &str) -> Result<Vec<DublinPair>, DublinErro
                     )
                 })?;
             if i % 2 == 0 {
-                links.push((node, 0));
+                links.push((node, NodeId::ROOT));
             } else if let Some(last) = links.last_mut() {
                 last.1 = node;
             }
@@ -277,7 +278,7 @@ where
                 out.push(' ');
             }
             first = false;
-            out.push_str(&format!("{} {}", s + 1, t + 1));
+            out.push_str(&format!("{} {}", s.index() + 1, t.index() + 1));
         }
         out.push_str("\n\n");
     }
@@ -294,7 +295,7 @@ fn write_numbered(tree: &Tree, out: &mut String) {
     if tree.outer_bracket() {
         out.push_str("( ");
     }
-    let mut stack = vec![Step::Open(0)];
+    let mut stack = vec![Step::Open(NodeId::ROOT)];
     let mut first = true;
     while let Some(step) = stack.pop() {
         match step {
@@ -303,7 +304,7 @@ fn write_numbered(tree: &Tree, out: &mut String) {
                     out.push(' ');
                 }
                 first = false;
-                out.push_str(&format!("({}-{}", tree.label(n), n + 1));
+                out.push_str(&format!("({}-{}", tree.label(n), n.index() + 1));
                 match tree.word_of(n).filter(|_| tree.is_pos(n)) {
                     Some(w) => {
                         out.push(' ');
@@ -339,7 +340,10 @@ mod tests {
         let text = "(NP-SBJ-3 (-LRB--1 -LRB-) (NN-2 x))\n(X-2 (Y-1 y))\n3 2 1 1 2 1\n";
         let pairs = read_dublin(text, "p.dublin").unwrap();
         assert_eq!(pairs[0].source.to_string(), "(NP-SBJ (-LRB- -LRB-) (NN x))");
-        assert_eq!(pairs[0].links, [(0, 0), (1, 1), (2, 1)]);
+        assert_eq!(
+            pairs[0].links,
+            [(NodeId::new(0), NodeId::new(0)), (NodeId::new(1), NodeId::new(1)), (NodeId::new(2), NodeId::new(1))]
+        );
     }
 
     #[test]
@@ -354,7 +358,7 @@ mod tests {
             "e.dublin:1:7: node number 1 is used twice in this tree; expected each node its own"
         );
         let odd = read_dublin("(S-1 (A-2 a))\n(T-1 (B-2 b))\n1 1 2\n", "e.dublin").unwrap();
-        assert_eq!(odd[0].links, [(0, 0)]);
+        assert_eq!(odd[0].links, [(NodeId::new(0), NodeId::new(0))]);
         assert_eq!(
             odd[0].notes,
             ["e.dublin:3:5: source node 2 has no target node number after it (the line ends): left out"]
@@ -375,14 +379,19 @@ mod tests {
         let text = "(S-1 (-LRB--2 () (NN-3 x) (-RRB--4 )))\n(T-1 (Y-2 y))\n2 2\n";
         let pairs = read_dublin(text, "b.dublin").unwrap();
         assert_eq!(pairs[0].source.to_string(), "(S (-LRB- -LRB-) (NN x) (-RRB- -RRB-))");
-        let (written, _) = write_dublin([(&pairs[0].source, &pairs[0].target, vec![(1, 1, false)])]);
+        let (written, _) =
+            write_dublin([(&pairs[0].source, &pairs[0].target, vec![(NodeId::new(1), NodeId::new(1), false)])]);
         assert_eq!(written, format!("{text}\n"));
     }
 
     #[test]
     fn fuzzy_links_are_counted_when_written() {
         let t = Tree::parse_one("(S (A a))", "t").unwrap();
-        let (text, fuzzy) = write_dublin([(&t, &t, vec![(0, 0, false), (1, 1, true)])]);
+        let (text, fuzzy) = write_dublin([(
+            &t,
+            &t,
+            vec![(NodeId::new(0), NodeId::new(0), false), (NodeId::new(1), NodeId::new(1), true)],
+        )]);
         assert_eq!(text, "(S-1 (A-2 a))\n(S-1 (A-2 a))\n1 1 2 2\n\n");
         assert_eq!(fuzzy, 1);
     }

@@ -6,8 +6,10 @@
 //! # Examples
 //! ```
 //! use treelink::io::links::{parse_links, write_links, Link, LinkKind};
+//! use treelink::tree::NodeId;
 //! let pairs = parse_links("0-0 2-1?\n\n", "dev.gold").unwrap();
-//! assert_eq!(pairs[0], [Link::good(0, 0), Link { source: 2, target: 1, kind: LinkKind::Fuzzy }]);
+//! let n = NodeId::new;
+//! assert_eq!(pairs[0], [Link::good(n(0), n(0)), Link { source: n(2), target: n(1), kind: LinkKind::Fuzzy }]);
 //! assert!(pairs[1].is_empty());
 //! assert_eq!(write_links(&pairs), "0-0 2-1?\n\n");
 //! ```
@@ -69,7 +71,7 @@ fn parse_link(token: &str) -> Option<Link> {
     if !digits(i) || !digits(j) {
         return None;
     }
-    Some(Link { source: i.parse().ok()?, target: j.parse().ok()?, kind })
+    Some(Link { source: NodeId::new(i.parse().ok()?), target: NodeId::new(j.parse().ok()?), kind })
 }
 
 /// Reads a links file: one `Vec<Link>` per line.
@@ -229,6 +231,12 @@ mod tests {
     #[test]
     fn tabs_and_trailing_space_are_tolerated() {
         let pairs = parse_links("0-0\t1-2? \n", "z").unwrap();
-        assert_eq!(pairs, vec![vec![Link::good(0, 0), Link { source: 1, target: 2, kind: LinkKind::Fuzzy }]]);
+        assert_eq!(
+            pairs,
+            vec![vec![
+                Link::good(NodeId::new(0), NodeId::new(0)),
+                Link { source: NodeId::new(1), target: NodeId::new(2), kind: LinkKind::Fuzzy }
+            ]]
+        );
     }
 }

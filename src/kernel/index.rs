@@ -38,7 +38,7 @@ use std::cell::RefCell;
 
 use super::{Space, TooManyNodePairs};
 use crate::hash::{FnvMap, WordMap};
-use crate::tree::{NodeId, Tree};
+use crate::tree::{NodeId, NodeRange, Tree};
 
 /// The child of [`StructureIndex::intern_node`] that is a leaf, not a node.
 pub const LEAF: u32 = u32::MAX;
@@ -101,20 +101,20 @@ pub struct IndexedTree {
 impl IndexedTree {
     /// The interned shape of the sub-tree rooted at `n`.
     pub fn shape(&self, n: NodeId) -> u32 {
-        self.shape[n]
+        self.shape[n.index()]
     }
 
     /// The nodes of `range` (a sub-tree) sorted by (production, id): the
     /// tree's own order filtered when the sub-tree is much of the tree,
     /// else its nodes sorted (a small sub-tree of a long sentence).
-    fn production_sorted(&self, range: std::ops::Range<NodeId>) -> std::borrow::Cow<'_, [NodeId]> {
+    fn production_sorted(&self, range: NodeRange) -> std::borrow::Cow<'_, [NodeId]> {
         if range.len() == self.by_production.len() {
             std::borrow::Cow::Borrowed(&self.by_production)
         } else if 4 * range.len() >= self.by_production.len() {
             self.by_production.iter().copied().filter(|n| range.contains(n)).collect()
         } else {
             let mut nodes: Vec<NodeId> = range.collect();
-            nodes.sort_unstable_by_key(|&k| (self.production[k], k));
+            nodes.sort_unstable_by_key(|&k| (self.production[k.index()], k));
             std::borrow::Cow::Owned(nodes)
         }
     }
@@ -262,37 +262,37 @@ impl StructureIndex {
     /// and word, a phrase node's its label and its children's labels).
     pub fn index_tree(&mut self, tree: &Tree) -> IndexedTree {
         let n = tree.len();
-        let label: Vec<u32> = (0..n).map(|k| self.symbol(tree.label(k))).collect();
+        let label: Vec<u32> = tree.node_ids().map(|k| self.symbol(tree.label(k))).collect();
         let (mut production, mut shape) = (vec![0u32; n], vec![0u32; n]);
         let mut key = Vec::new();
         let mut kids = Vec::new();
         // Bottom-up: children have larger pre-order ids.
-        for k in (0..n).rev() {
+        for k in tree.node_ids().rev() {
             key.clear();
             kids.clear();
             match tree.word_of(k) {
-                Some(w) => key.extend([POS, label[k], self.symbol(w)]),
+                Some(w) => key.extend([POS, label[k.index()], self.symbol(w)]),
                 None => {
-                    key.extend([PHRASE, label[k]]);
+                    key.extend([PHRASE, label[k.index()]]);
                     for &c in tree.children(k) {
-                        key.push(label[c]);
-                        kids.push(shape[c]);
+                        key.push(label[c.index()]);
+                        kids.push(shape[c.index()]);
                     }
                 }
             }
-            (production[k], shape[k]) = self.intern_node(&key, tree.is_pos(k), &kids);
+            (production[k.index()], shape[k.index()]) = self.intern_node(&key, tree.is_pos(k), &kids);
         }
-        let mut by_production: Vec<NodeId> = (0..n).collect();
-        by_production.sort_unstable_by_key(|&k| (production[k], k));
+        let mut by_production: Vec<NodeId> = tree.node_ids().collect();
+        by_production.sort_unstable_by_key(|&k| (production[k.index()], k));
         IndexedTree { label, production, shape, by_production }
     }
 
     /// The key of the sub-tree rooted at `n`.
     pub fn subtree_key(&self, tree: &Tree, indexed: &IndexedTree, n: NodeId) -> SubTreeKey {
         self.key_of(
-            indexed.label[n],
-            indexed.shape[n],
-            tree.subtree(n).map(|k| (indexed.production[k], indexed.shape[k])),
+            indexed.label[n.index()],
+            indexed.shape[n.index()],
+            tree.subtree(n).map(|k| (indexed.production[k.index()], indexed.shape[k.index()])),
         )
     }
 
@@ -419,9 +419,9 @@ impl StructureIndex {
     ) -> Result<f64, TooManyNodePairs> {
         let ((ta, ia, ra), (tb, ib, rb)) = (a, b);
         match space {
-            Space::Root => return Ok(f64::from(u8::from(ia.label[ra] == ib.label[rb]))),
-            Space::RgSst => return Ok(self.delta(ia.shape[ra], ib.shape[rb])),
-            Space::RdSst if ia.label[ra] != ib.label[rb] => return Ok(0.0),
+            Space::Root => return Ok(f64::from(u8::from(ia.label[ra.index()] == ib.label[rb.index()]))),
+            Space::RgSst => return Ok(self.delta(ia.shape[ra.index()], ib.shape[rb.index()])),
+            Space::RdSst if ia.label[ra.index()] != ib.label[rb.index()] => return Ok(0.0),
             Space::Sst | Space::RdSst => {}
         }
         let (sa, sb) = (ta.subtree(ra), tb.subtree(rb));
@@ -434,20 +434,20 @@ impl StructureIndex {
         let mut pairs = 0u64;
         let mut last: Option<(u32, (u32, u32))> = None;
         for &u in in_a.iter() {
-            let p = ia.production[u];
+            let p = ia.production[u.index()];
             let run = match last {
                 Some((q, run)) if q == p => run,
                 _ => {
-                    while in_b.next_if(|&v| ib.production[v] < p).is_some() {}
+                    while in_b.next_if(|&v| ib.production[v.index()] < p).is_some() {}
                     let lo = order.len() as u32;
-                    while let Some(v) = in_b.next_if(|&v| ib.production[v] == p) {
+                    while let Some(v) = in_b.next_if(|&v| ib.production[v.index()] == p) {
                         order.push(v);
                     }
                     (lo, order.len() as u32)
                 }
             };
             last = Some((p, run));
-            runs[u - sa.start] = run;
+            runs[u.index() - sa.start.index()] = run;
             pairs += u64::from(run.1 - run.0);
         }
         if pairs > limit {
@@ -459,9 +459,9 @@ impl StructureIndex {
         let memo = &mut self.delta_memo.borrow_mut();
         let mut sum = 0.0;
         for (u, &(lo, hi)) in sa.zip(&runs) {
-            let su = ia.shape[u];
+            let su = ia.shape[u.index()];
             for &v in &order[lo as usize..hi as usize] {
-                sum += self.delta_in(memo, su, ib.shape[v]);
+                sum += self.delta_in(memo, su, ib.shape[v.index()]);
             }
         }
         Ok(sum)
@@ -514,12 +514,17 @@ mod tests {
         for (a, b) in (0..trees.len()).zip((1..trees.len()).chain([0])) {
             for na in (0..trees[a].len()).step_by(3) {
                 for nb in (0..trees[b].len()).step_by(2) {
-                    let ka = index.subtree_key(&trees[a], &indexed[a], na);
-                    let kb = index.subtree_key(&trees[b], &indexed[b], nb);
+                    let ka = index.subtree_key(&trees[a], &indexed[a], NodeId::new(na));
+                    let kb = index.subtree_key(&trees[b], &indexed[b], NodeId::new(nb));
                     for space in Space::ALL {
                         let fast = index.tree_kernel(space, &ka, &kb);
-                        let reference =
-                            tree_kernel(space, 0.4, SubTree::new(&trees[a], na), SubTree::new(&trees[b], nb)).unwrap();
+                        let reference = tree_kernel(
+                            space,
+                            0.4,
+                            SubTree::new(&trees[a], NodeId::new(na)),
+                            SubTree::new(&trees[b], NodeId::new(nb)),
+                        )
+                        .unwrap();
                         assert!(
                             (fast - reference).abs() <= 1e-9 * (1.0 + reference.abs()),
                             "{space}: {fast} vs {reference}"
@@ -537,7 +542,7 @@ mod tests {
         let t = Tree::parse_one("(S (NP (N a) (N a)) (NP (N a) (N b)) (V c))", "t").unwrap();
         let mut index = StructureIndex::new(0.4);
         let it = index.index_tree(&t);
-        let key = index.subtree_key(&t, &it, 0);
+        let key = index.subtree_key(&t, &it, NodeId::new(0));
         // Productions: S (1 node), NP -> N N (2), N -> a (3), N -> b (1), V -> c (1).
         assert_eq!(key.self_node_pairs(), 1 + 4 + 9 + 1 + 1);
         assert!(key.check(16).is_ok());

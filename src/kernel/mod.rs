@@ -184,7 +184,7 @@ impl<'a> SubTree<'a> {
 
     /// The whole tree (rooted at node 0).
     pub fn whole(tree: &'a Tree) -> Self {
-        SubTree { tree, root: 0 }
+        SubTree { tree, root: NodeId::ROOT }
     }
 
     fn root_label(&self) -> &str {
@@ -499,14 +499,14 @@ mod tests {
         // S -> NP VP; the NP sub-trees share NP -> DT NN and (NN cat).
         let a = t("(S (NP (DT the) (NN cat)) (VP (VBZ sleeps)))");
         let b = t("(S (NP (DT a) (NN cat)) (VP (VBZ sleeps)))");
-        let (np_a, np_b) = (SubTree::new(&a, 1), SubTree::new(&b, 1));
+        let (np_a, np_b) = (SubTree::new(&a, NodeId::new(1)), SubTree::new(&b, NodeId::new(1)));
         let delta_np = L * (1.0 + 0.0) * (1.0 + L); // DT differs, NN equal
         assert!(close(tree_kernel(Space::Sst, L, np_a, np_b).unwrap(), delta_np + L));
         assert!(close(tree_kernel(Space::RdSst, L, np_a, np_b).unwrap(), delta_np + L));
         assert!(close(tree_kernel(Space::RgSst, L, np_a, np_b).unwrap(), delta_np));
         assert_eq!(tree_kernel(Space::Root, L, np_a, np_b).unwrap(), 1.0);
         // NP against VP: they share no production; roots differ.
-        let vp_b = SubTree::new(&b, 4);
+        let vp_b = SubTree::new(&b, NodeId::new(4));
         assert_eq!(tree_kernel(Space::Sst, L, np_a, vp_b).unwrap().to_string(), "0", "never -0");
         assert_eq!(tree_kernel(Space::Root, L, np_a, vp_b).unwrap(), 0.0);
         // Whole trees: Δ(VBZ)=λ, Δ(VP)=λ(1+λ), Δ(S)=λ(1+Δ(NP))(1+Δ(VP)).
@@ -516,7 +516,10 @@ mod tests {
         assert!(close(tree_kernel(Space::Sst, L, SubTree::whole(&a), SubTree::whole(&b)).unwrap(), whole));
         assert!(close(tree_kernel(Space::RgSst, L, SubTree::whole(&a), SubTree::whole(&b)).unwrap(), delta_s));
         // RdSST differs from SST only through the root indicator.
-        assert_eq!(tree_kernel(Space::RdSst, L, SubTree::new(&a, 1), SubTree::new(&b, 4)).unwrap(), 0.0);
+        assert_eq!(
+            tree_kernel(Space::RdSst, L, SubTree::new(&a, NodeId::new(1)), SubTree::new(&b, NodeId::new(4))).unwrap(),
+            0.0
+        );
     }
 
     #[test]

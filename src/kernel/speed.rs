@@ -20,7 +20,7 @@
 
 use super::index::{IndexedTree, StructureIndex, SubTreeKey};
 use super::{tree_kernel, Space, SubTree};
-use crate::tree::Tree;
+use crate::tree::{NodeId, Tree};
 
 /// Nanoseconds per evaluation in one space.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,11 +40,11 @@ pub struct SpeedRow {
 /// passed; `now()` is a clock in seconds.
 pub fn measure(groups: &[&[Tree]], lambda: f64, min_seconds: f64, now: &mut dyn FnMut() -> f64) -> Vec<SpeedRow> {
     let trees: Vec<&Tree> = groups.iter().flat_map(|g| g.iter()).collect();
-    let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+    let mut pairs: Vec<(usize, usize, NodeId)> = Vec::new();
     let mut start = 0;
     for g in groups {
         for i in start..(start + g.len()).saturating_sub(1) {
-            pairs.extend((0..trees[i].len().min(trees[i + 1].len())).map(|n| (i, i + 1, n)));
+            pairs.extend((0..trees[i].len().min(trees[i + 1].len())).map(|n| (i, i + 1, NodeId::new(n))));
         }
         start += g.len();
     }

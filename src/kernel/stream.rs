@@ -130,7 +130,7 @@ impl KernelStream {
 mod tests {
     use super::*;
     use crate::kernel::{btk, btk_normalized, tree_kernel, tree_kernel_normalized};
-    use crate::tree::Tree;
+    use crate::tree::{NodeId, Tree};
 
     #[test]
     fn stream_values_equal_the_reference_kernels_bit_for_bit_on_real_trees() {
@@ -154,8 +154,11 @@ mod tests {
                     assert_eq!(fast.to_bits(), reference.to_bits(), "{space} {i} {normalized}");
                 }
                 // Sub-trees too: node 1 of one pair against node 1 of the next.
-                let x = SubTreePair::new(SubTree::new(&src[i], 1), SubTree::new(&trg[i], 1));
-                let y = SubTreePair::new(SubTree::new(&src[i + 1], 1), SubTree::new(&trg[i + 1], 1));
+                let x = SubTreePair::new(SubTree::new(&src[i], NodeId::new(1)), SubTree::new(&trg[i], NodeId::new(1)));
+                let y = SubTreePair::new(
+                    SubTree::new(&src[i + 1], NodeId::new(1)),
+                    SubTree::new(&trg[i + 1], NodeId::new(1)),
+                );
                 for kind in BtkKind::ALL {
                     let fast = stream.btk(kind, x, y, true).unwrap();
                     let reference = btk_normalized(kind, space, 0.4, x, y).unwrap();

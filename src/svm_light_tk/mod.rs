@@ -33,6 +33,7 @@ pub use model::{ModelError, TkModel};
 use crate::kernel::DEFAULT_MAX_NODE_PAIRS;
 use crate::progress::Observer;
 use crate::svm::{self, SmoProgress, SvmError, SvmParams, SvmStats};
+use crate::tree::NodeId;
 
 /// `svm_learn`'s settings that treelink supports.
 #[derive(Debug, Clone, PartialEq)]
@@ -240,22 +241,23 @@ pub fn subtree_pair_examples(
     seed: u64,
 ) -> Vec<SubTreePairExample> {
     let mut rng = crate::rng::SplitMix64::new(seed);
-    let mut chosen: Vec<(usize, usize, usize, bool)> = Vec::new();
+    let mut chosen: Vec<(usize, NodeId, NodeId, bool)> = Vec::new();
     for (p, pair) in corpus.pairs.iter().enumerate() {
         let (src, trg) = (&pair.source, &pair.target);
-        let gold: Vec<(usize, usize)> = pair
+        let gold: Vec<(NodeId, NodeId)> = pair
             .gold
             .iter()
             .filter(|l| src.is_phrase(l.source) && trg.is_phrase(l.target))
             .map(|l| (l.source, l.target))
             .collect();
-        let mut negatives: Vec<(usize, usize, usize, bool)> = (0..src.len())
+        let mut negatives: Vec<(usize, NodeId, NodeId, bool)> = src
+            .node_ids()
             .filter(|&s| src.is_phrase(s))
-            .flat_map(|s| (0..trg.len()).filter(|&t| trg.is_phrase(t)).map(move |t| (p, s, t, false)))
+            .flat_map(|s| trg.node_ids().filter(|&t| trg.is_phrase(t)).map(move |t| (p, s, t, false)))
             .filter(|&(_, s, t, _)| !gold.contains(&(s, t)))
             .collect();
         rng.sample(&mut negatives, negatives_per_positive * gold.len());
-        let mut examples: Vec<(usize, usize, usize, bool)> = gold.iter().map(|&(s, t)| (p, s, t, true)).collect();
+        let mut examples: Vec<(usize, NodeId, NodeId, bool)> = gold.iter().map(|&(s, t)| (p, s, t, true)).collect();
         examples.extend(negatives);
         examples.sort_unstable();
         examples.dedup_by_key(|e| (e.0, e.1, e.2));

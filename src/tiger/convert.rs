@@ -9,6 +9,10 @@ use super::read::TigerSentence;
 use super::xml::{dup, Loc, TigerError, TigerErrorKind};
 use crate::tree::{NodeId, Tree, TreeBuilder};
 
+/// What [`Graph::build`] makes: the tree, the Tiger id of each of its
+/// nodes, and the node each graph node became (`None`: not in the tree).
+type Built = (Tree, Vec<String>, Vec<Option<NodeId>>);
+
 /// A node as a change report names it: its Tiger id and label (category or POS).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeName {
@@ -208,10 +212,9 @@ pub(super) fn convert(s: &TigerSentence, file: &str, keep_tops: bool) -> Result<
     let yields = g.make_contiguous(root, &post, &mut changes);
     g.attach_unreachable(root, &reach, &yields, &mut changes)?;
     let (tree, node_ids, pre) = g.build(root)?;
-    let mut yield_changed: Vec<NodeId> =
-        (0..=g.total).filter(|&k| yields.changed[k] && pre[k] != usize::MAX).map(|k| pre[k]).collect();
+    let mut yield_changed: Vec<NodeId> = (0..=g.total).filter(|&k| yields.changed[k]).filter_map(|k| pre[k]).collect();
     yield_changed.sort_unstable();
-    let index = node_ids.iter().enumerate().map(|(k, id)| (id.clone(), k)).collect();
+    let index = node_ids.iter().zip(tree.node_ids()).map(|(id, k)| (id.clone(), k)).collect();
     Ok(ConvertedSentence { tree, node_ids, yield_changed, changes, index })
 }
 
@@ -562,25 +565,25 @@ impl<'s> Graph<'s> {
     }
 
     /// Step 4: the tree in pre-order, the Tiger id of each of its nodes, and
-    /// the pre-order id of each graph node (`usize::MAX` when not in the tree).
-    fn build(&self, root: usize) -> Result<(Tree, Vec<String>, Vec<usize>), TigerError> {
+    /// the node of each graph node (`None` when not in the tree).
+    fn build(&self, root: usize) -> Result<Built, TigerError> {
         enum Walk {
             Open(usize),
             Close,
         }
         let mut b = TreeBuilder::new();
         let mut node_ids = Vec::new();
-        let mut pre = vec![usize::MAX; self.total + 1];
+        let mut pre = vec![None; self.total + 1];
         let mut walk = vec![Walk::Open(root)];
         while let Some(step) = walk.pop() {
             match step {
                 Walk::Open(n) if n < self.nt => {
                     let t = &self.s.terminals[n];
-                    pre[n] = b.pos(to_token(&t.pos), to_token(&t.word));
+                    pre[n] = Some(b.pos(to_token(&t.pos), to_token(&t.word)));
                     node_ids.push(self.id(n).to_string());
                 }
                 Walk::Open(n) => {
-                    pre[n] = b.open_phrase(to_token(self.label(n)));
+                    pre[n] = Some(b.open_phrase(to_token(self.label(n))));
                     node_ids.push(self.id(n).to_string());
                     walk.push(Walk::Close);
                     walk.extend(self.kids[n].iter().rev().map(|&c| Walk::Open(c)));
@@ -626,7 +629,7 @@ mod tests {
         .unwrap();
         assert_eq!(s.tree.to_string(), "(S (A a) (B b) (NP (C c) (D d)))");
         assert_eq!(s.node_ids, ["s1_500", "s1_1", "s1_2", "s1_501", "s1_3", "s1_4"]);
-        assert_eq!(s.yield_changed, [3]);
+        assert_eq!(s.yield_changed, [NodeId::new(3)]);
         assert_eq!(s.changes.len(), 1);
         assert_eq!(
             s.changes[0].to_string(),

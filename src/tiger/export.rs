@@ -9,7 +9,7 @@ use super::import::{basename, PairIds, SentenceIds};
 use super::read::TigerCorpus;
 use crate::corpus::Corpus;
 use crate::io::links::{Link, LinkKind, LinkOutOfRange, LinkUnits};
-use crate::tree::Tree;
+use crate::tree::{NodeId, Tree};
 
 /// Why a corpus could not be exported (the ids do not fit the trees).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -92,22 +92,26 @@ pub fn write_tiger<'a>(
         out.push_str(&format!(
             "<s id=\"{}\">\n<graph root=\"{}\">\n<terminals>\n",
             esc(&ids.sentence),
-            esc(&ids.nodes[0])
+            esc(&ids.nodes[NodeId::ROOT.index()])
         ));
-        for n in (0..tree.len()).filter(|&n| tree.is_pos(n)) {
+        for n in tree.node_ids().filter(|&n| tree.is_pos(n)) {
             let word = tree.word_of(n).unwrap_or_default();
             out.push_str(&format!(
                 " <t id=\"{}\" word=\"{}\" pos=\"{}\"/>\n",
-                esc(&ids.nodes[n]),
+                esc(&ids.nodes[n.index()]),
                 esc(&from_token(word)),
                 esc(&from_token(tree.label(n)))
             ));
         }
         out.push_str("</terminals>\n<nonterminals>\n");
-        for n in (0..tree.len()).filter(|&n| tree.is_phrase(n)) {
-            out.push_str(&format!(" <nt id=\"{}\" cat=\"{}\">\n", esc(&ids.nodes[n]), esc(&from_token(tree.label(n)))));
+        for n in tree.node_ids().filter(|&n| tree.is_phrase(n)) {
+            out.push_str(&format!(
+                " <nt id=\"{}\" cat=\"{}\">\n",
+                esc(&ids.nodes[n.index()]),
+                esc(&from_token(tree.label(n)))
+            ));
             for &c in tree.children(n) {
-                out.push_str(&format!("  <edge label=\"--\" idref=\"{}\"/>\n", esc(&ids.nodes[c])));
+                out.push_str(&format!("  <edge label=\"--\" idref=\"{}\"/>\n", esc(&ids.nodes[c.index()])));
             }
             out.push_str(" </nt>\n");
         }
@@ -202,11 +206,11 @@ fn sta_text(
         for link in pair_links {
             // Checked against the ids, one per node of the pair's trees (`check_ids` for a corpus).
             let counts = (pid.source.nodes.len(), pid.target.nodes.len());
-            LinkOutOfRange::check(k + 1, link, (link.source, link.target), counts, LinkUnits::Nodes)?;
-            let (s, t) = (&pid.source.nodes[link.source], &pid.target.nodes[link.target]);
-            let virtual_node = (link.source == 0 && pid.source.virtual_root)
+            LinkOutOfRange::check(k + 1, link, (link.source.index(), link.target.index()), counts, LinkUnits::Nodes)?;
+            let (s, t) = (&pid.source.nodes[link.source.index()], &pid.target.nodes[link.target.index()]);
+            let virtual_node = (link.source == NodeId::ROOT && pid.source.virtual_root)
                 .then_some(s)
-                .or((link.target == 0 && pid.target.virtual_root).then_some(t));
+                .or((link.target == NodeId::ROOT && pid.target.virtual_root).then_some(t));
             if let (true, Some(v)) = (skip_virtual, virtual_node) {
                 left_out.push(format!(
                     "pair {}: link {link} left out: it names the virtual root {v} the import added, which the treebank does not have",

@@ -85,7 +85,8 @@ impl PairIds {
 pub(super) fn synthesize_ids(tree: &Tree, k: usize) -> SentenceIds {
     let sentence = format!("s{k}");
     let (mut word, mut phrase) = (0, tree.words().len().max(499));
-    let nodes = (0..tree.len())
+    let nodes = tree
+        .node_ids()
         .map(|n| {
             if tree.is_pos(n) {
                 word += 1;

@@ -163,7 +163,7 @@ impl Classroom {
             }
             ExerciseAction::ExportAnswers => {
                 if let Some(open) = &self.open {
-                    let per_pair: Vec<Vec<(usize, usize)>> =
+                    let per_pair: Vec<Vec<(NodeId, NodeId)>> =
                         (0..open.exercise.pairs.len()).map(|k| links.get(&k).cloned().unwrap_or_default()).collect();
                     let student = if self.student.trim().is_empty() { "student" } else { self.student.trim() };
                     let answers = Answers::new(&open.exercise, student, &per_pair);
@@ -293,7 +293,7 @@ mod tests {
         // Pair 3's first key link, and a wrong one; nothing on pair 1.
         let key = exercise.pairs[0].pair.gold[0];
         let mut links = BTreeMap::new();
-        links.insert(0, vec![(key.source, key.target), (0, 1)]);
+        links.insert(0, vec![(key.source, key.target), (NodeId::new(0), NodeId::new(1))]);
         c.apply(ExerciseAction::Check, &exercise.corpus(), &links);
         let checks = c.checks.clone().unwrap();
         assert_eq!(checks.len(), 2);

@@ -95,11 +95,11 @@ fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64
 
 fn draw_tree(v: &TreeView<'_>, select: Dispatch<SelectAction>, fold: Dispatch<FoldAction>) -> Html {
     let (tree, drawn) = (v.tree, &v.drawn.tree);
-    let in_selection = |orig: NodeId| v.selected.is_some_and(|s| s < tree.len() && tree.subtree(s).contains(&orig));
+    let in_selection = |orig: NodeId| v.selected.is_some_and(|s| tree.contains(s) && tree.subtree(s).contains(&orig));
     // Edges first so boxes are drawn over them.
     let edges = tree_edges(drawn, v.layout).into_iter().map(|(d, from, to)| {
         let (x1, y1, x2, y2) = edge_line(&from, &to);
-        let class = if in_selection(v.drawn.original[d]) { "edge in-selection" } else { "edge" };
+        let class = if in_selection(v.drawn.original[d.index()]) { "edge in-selection" } else { "edge" };
         html! { <line class={class} x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
     });
     let nodes = (0..drawn.len()).map(|d| {
@@ -153,10 +153,10 @@ fn draw_tree(v: &TreeView<'_>, select: Dispatch<SelectAction>, fold: Dispatch<Fo
     });
     // Each drawn word's original node (its POS node, or the folded node whose yield it is).
     let word_node: Vec<NodeId> = {
-        let mut w = vec![0; drawn.words().len()];
-        for d in (0..drawn.len()).filter(|&d| drawn.is_pos(d)) {
+        let mut w = vec![NodeId::ROOT; drawn.words().len()];
+        for d in drawn.node_ids().filter(|&d| drawn.is_pos(d)) {
             if let Some(slot) = w.get_mut(drawn.span(d).start) {
-                *slot = v.drawn.original[d];
+                *slot = v.drawn.original[d.index()];
             }
         }
         w
@@ -226,8 +226,8 @@ pub fn diagram(props: &DiagramProps) -> Html {
     let mut trg_linked = vec![false; drawing.target.tree.len()];
     for l in props.links.iter() {
         if let Some((s, t)) = drawing.link_ends(l.source, l.target) {
-            src_linked[s] = true;
-            trg_linked[t] = true;
+            src_linked[s.index()] = true;
+            trg_linked[t.index()] = true;
         }
     }
     let links = props.links.iter().filter_map(|l| {

@@ -112,7 +112,7 @@ fn do_exercise(props: &ExerciseProps) -> Html {
         let here: Option<&PairCheck> = checks.get(state.pair);
         let pair = state.corpus.pairs.get(state.pair);
         let marks = here.into_iter().flat_map(|k| k.marks.iter()).map(|&(s, t, m)| {
-            let label = |tree: &crate::tree::Tree, n: usize| if n < tree.len() { tree.label(n).to_string() } else { "?".into() };
+            let label = |tree: &crate::tree::Tree, n: crate::tree::NodeId| if tree.contains(n) { tree.label(n).to_string() } else { "?".into() };
             let what = pair.map_or(String::new(), |p| format!("{} ({s}) ↔ {} ({t})", label(&p.source, s), label(&p.target, t)));
             html! { <li class={classes!("mark", format!("mark-{}", m.name()))}>{mark_name(m)}{": "}{what}</li> }
         });

@@ -30,7 +30,7 @@ pub fn num(v: f64) -> String {
 }
 
 fn node(tree: &Tree, n: NodeId) -> String {
-    if n < tree.len() {
+    if tree.contains(n) {
         format!("{} ({n})", tree.label(n))
     } else {
         format!("({n})")

@@ -59,7 +59,7 @@ impl Folds {
     /// nothing; folds inside a folded node are kept for when it unfolds.
     /// Whether anything changed.
     pub fn toggle(&mut self, gen: CorpusGen, pair: usize, side: Side, tree: &Tree, n: NodeId) -> bool {
-        if n >= tree.len() || tree.is_pos(n) {
+        if !tree.contains(n) || tree.is_pos(n) {
             return false;
         }
         if self.gen != gen {
@@ -128,26 +128,26 @@ mod tests {
     fn folding_is_per_pair_and_side_and_unfolds() {
         let mut s = State::with_sample();
         let gen = s.corpus_gen;
-        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, 1)));
-        s.apply(Action::Fold(FoldAction::Toggle(Side::Target, 0)));
-        assert_eq!(s.folds.of(gen, 0).0.iter().copied().collect::<Vec<_>>(), [1]);
-        assert_eq!(s.folds.of(gen, 0).1.iter().copied().collect::<Vec<_>>(), [0]);
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, NodeId::new(1))));
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Target, NodeId::new(0))));
+        assert_eq!(s.folds.of(gen, 0).0.iter().copied().collect::<Vec<_>>(), [NodeId::new(1)]);
+        assert_eq!(s.folds.of(gen, 0).1.iter().copied().collect::<Vec<_>>(), [NodeId::new(0)]);
         // A POS node or a node outside the tree does not fold.
         let before = s.folds.clone();
-        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, 2)));
-        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, 9999)));
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, NodeId::new(2))));
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, NodeId::new(9999))));
         assert_eq!(s.folds, before);
         // Another pair has its own folds; coming back finds these.
         s.apply(Action::Select(SelectAction::StepPair(1)));
         assert!(s.folds.of(gen, 1).0.is_empty());
         s.apply(Action::Select(SelectAction::StepPair(-1)));
-        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, 1)));
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, NodeId::new(1))));
         assert!(s.folds.of(gen, 0).0.is_empty(), "toggled again: unfolded");
         assert_eq!(s.folds.of(gen, 0).1.len(), 1);
         s.apply(Action::Fold(FoldAction::UnfoldAll));
         assert!(s.folds.of(gen, 0).1.is_empty());
         // Folds belong to one corpus: another generation has none.
-        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, 0)));
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Source, NodeId::new(0))));
         assert!(s.folds.of(gen.next(), 0).0.is_empty());
     }
 }

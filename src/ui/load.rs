@@ -291,7 +291,8 @@ pub struct WireTree {
 
 impl From<&Tree> for WireTree {
     fn from(tree: &Tree) -> Self {
-        let nodes = (0..tree.len())
+        let nodes = tree
+            .node_ids()
             .map(|n| {
                 let word = tree.word_of(n).filter(|_| tree.is_pos(n)).map(str::to_string);
                 (tree.label(n).to_string(), word, tree.children(n).len() as u32)
@@ -358,7 +359,7 @@ impl WirePair {
         WirePair {
             source: (&pair.source).into(),
             target: (&pair.target).into(),
-            gold: pair.gold.iter().map(|l| (l.source, l.target, l.kind == LinkKind::Fuzzy)).collect(),
+            gold: pair.gold.iter().map(|l| (l.source.index(), l.target.index(), l.kind == LinkKind::Fuzzy)).collect(),
             ids: ids.cloned(),
         }
     }
@@ -369,10 +370,11 @@ impl WirePair {
         let target = Tree::try_from(self.target)?;
         let mut gold = Vec::with_capacity(self.gold.len());
         for (s, t, fuzzy) in self.gold {
-            if s >= source.len() || t >= target.len() {
+            let (Some(source_node), Some(target_node)) = (source.node_at(s), target.node_at(t)) else {
                 return Err(format!("link {s}-{t} outside trees of {} and {} nodes", source.len(), target.len()));
-            }
-            gold.push(Link { source: s, target: t, kind: if fuzzy { LinkKind::Fuzzy } else { LinkKind::Good } });
+            };
+            let kind = if fuzzy { LinkKind::Fuzzy } else { LinkKind::Good };
+            gold.push(Link { source: source_node, target: target_node, kind });
         }
         Ok((TreePair { source, target, gold }, self.ids))
     }

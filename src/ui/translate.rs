@@ -346,9 +346,9 @@ fn capitalise(s: &str) -> String {
 fn outline(tree: &Tree, layout: &TreeLayout, roots: &[NodeId], pad: f64) -> Option<Rect> {
     let rects: Vec<Rect> = roots
         .iter()
-        .filter(|&&r| r < tree.len())
+        .filter(|&&r| tree.contains(r))
         .flat_map(|&r| {
-            let nodes = tree.subtree(r).map(|n| layout.nodes[n]);
+            let nodes = tree.subtree(r).map(|n| layout.nodes[n.index()]);
             let words = tree.span(r).filter_map(|w| layout.words.get(w).copied());
             nodes.chain(words)
         })
@@ -397,8 +397,8 @@ fn draw_tree(tree: &Tree, layout: &TreeLayout, side: &str) -> Html {
         let (x1, y1, x2, y2) = crate::svg::edge_line(&from, &to);
         html! { <line class="edge" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
     });
-    let nodes = (0..tree.len()).map(|n| {
-        let r = layout.nodes[n];
+    let nodes = tree.node_ids().map(|n| {
+        let r = layout.nodes[n.index()];
         html! {
             <g class={classes!("node", if tree.is_pos(n) { "pos" } else { "phrase" })} data-node={n.to_string()}>
                 <rect x={r.left().to_string()} y={r.top().to_string()} width={r.width.to_string()} height={r.height.to_string()} rx="4" />
@@ -424,7 +424,7 @@ fn derivation_svg(t: &Translated, export: Dispatch<ExportFile>) -> Html {
     let style = Style::default();
     let source = &t.input.source;
     let v = &t.view;
-    let pos: Vec<NodeId> = (0..source.len()).filter(|&n| source.is_pos(n)).collect();
+    let pos: Vec<NodeId> = source.node_ids().filter(|&n| source.is_pos(n)).collect();
     // Per step: its source span, the source nodes to outline, its number of target words, a title.
     type Step = ((usize, usize), Vec<NodeId>, usize, String);
     let (steps, target, caption): (Vec<Step>, _, &str) = if v.system == SystemKind::Ms {

@@ -73,7 +73,7 @@ fn typing(e: &web_sys::KeyboardEvent) -> bool {
 }
 
 fn node_text(tree: &Tree, n: NodeId) -> (String, String) {
-    if n >= tree.len() {
+    if !tree.contains(n) {
         return (format!("({n})"), String::new());
     }
     (format!("{} ({n})", tree.label(n)), tree.yield_of(n).join(" "))

@@ -195,14 +195,14 @@ const sta = `<?xml version="1.0" encoding="UTF-8"?>
 <align type="good"><node treebank_id="de" node_id="s1_1"/><node treebank_id="en" node_id="s1_1"/></align>
 </alignments></treealign>
 `;
-/** The TigerXML set with markup in its labels and words: one pair. */
+/** The TigerXML set with markup in its labels and words: one pair, both its links kept (the words' POS link too: issue 24, none lost). */
 async function dropMarkup() {
   await drop([
     { name: 'a.xml', text: tiger('de', ['&lt;img src=x onerror=alert(1)&gt;', '&amp;&quot;']) },
     { name: 'b.xml', text: tiger('en', ['&quot;', 'b&amp;']) },
     { name: 'ab.sta.xml', text: sta },
   ]);
-  await page.waitForFunction(() => /: 1 pairs, 6 nodes, 1 gold links$/.test(document.querySelector('#corpus-summary').innerText), null, { timeout: 30000 });
+  await page.waitForFunction(() => /: 1 pairs, 6 nodes, 2 gold links$/.test(document.querySelector('#corpus-summary').innerText), null, { timeout: 30000 });
 }
 
 /**
@@ -246,7 +246,7 @@ test('labels, words and file names with markup in them are text in the diagram, 
 
 test('the STA, TigerXML and CSV downloads of a corpus with markup in its labels and words are well-formed and hold the labels as text', async () => {
   // The markup pair is loaded (the test before); align it with the model the page holds.
-  assert.match(await text('#corpus-summary'), /: 1 pairs, 6 nodes, 1 gold links$/);
+  assert.match(await text('#corpus-summary'), /: 1 pairs, 6 nodes, 2 gold links$/);
   await page.click('#align');
   await page.waitForSelector('#job-note.ok', { timeout: 120000 });
   const docs = {};
@@ -256,9 +256,10 @@ test('the STA, TigerXML and CSV downloads of a corpus with markup in its labels 
     assert.equal(docs[key].error, null, `${file.name} is well-formed XML`);
     assert.ok(!/<img/.test(file.body), `${file.name}: no markup outside attribute values`);
   }
-  // TigerXML: each label and word comes back as the attribute's text, as the
-  // corpus holds it (the export writes -LRB- and -RRB- back as brackets).
-  const exported = '<img_src=x_onerror=alert(1)>';
+  // TigerXML: each label and word comes back as the attribute's text; an
+  // imported set is exported as its original sentences (issue 24), so the
+  // label is the one the TigerXML wrote, spaces and brackets as they were.
+  const exported = '<img src=x onerror=alert(1)>';
   for (const [key, words, cat] of [['source', [exported, '&"'], '"&'], ['target', ['"', 'b&'], '"&']]) {
     const terminals = docs[key].elements.filter((e) => e.tag === 't');
     assert.deepEqual(terminals.map((t) => t.pos), [exported, 'NN'], key);
@@ -368,7 +369,7 @@ test('an exercise with markup in its title, instructions, student name, file nam
   assert.ok((await text('#corpus-summary')).startsWith(`Exercise '${title}'`), await text('#corpus-summary'));
   assert.equal(await text('fieldset.exercise-do legend'), `Exercise: ${title}`);
   assert.equal(await text('#exercise-instructions-text'), instructions);
-  // A link between the POS nodes whose label is markup: said, marked and scored as text.
+  // A link between the POS nodes whose label is markup (the key has it: the import keeps POS links): said, marked and scored as text.
   await page.click('#src-node-1');
   await page.click('#trg-node-1');
   await page.waitForFunction((l) => document.querySelector('#teach-message.ok')?.innerText === `Linked ${l} (1) ↔ ${l} (1).`, label);
@@ -376,7 +377,7 @@ test('an exercise with markup in its title, instructions, student name, file nam
   await page.click('#exercise-check-button');
   await page.waitForSelector('#exercise-marks');
   const marks = await page.locator('#exercise-marks li').allInnerTexts();
-  assert.ok(marks.includes(`· not scored (a POS node): ${label} (1) ↔ ${label} (1)`), marks.join('\n'));
+  assert.ok(marks.includes(`✓ correct: ${label} (1) ↔ ${label} (1)`), marks.join('\n'));
   assert.ok(marks.includes('○ missed: "& (0) ↔ "& (0)'), marks.join('\n'));
   const answers = await download(page, '#exercise-answers');
   assert.match(answers.name, /^[\w.-]+\.answers\.json$/);

@@ -134,8 +134,8 @@ impl<'m> Scorer<'m> {
                 (_, false) => None,
             };
             svs.push(Instance {
-                source: index.subtree_key(&s, &is, 0),
-                target: index.subtree_key(&t, &it, 0),
+                source: index.subtree_key(&s, &is, NodeId::ROOT),
+                target: index.subtree_key(&t, &it, NodeId::ROOT),
                 plain: sv.plain,
                 context,
                 history,

@@ -121,7 +121,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::tree::{NodeId, Tree};
+use crate::tree::{NodeId, NodeRange, Tree};
 
 pub use structure::{MsShape, RmShape, ShapeNode, StructureError, StructureErrorKind};
 
@@ -201,7 +201,7 @@ pub struct MetaStructure<'t> {
 impl<'t> MetaStructure<'t> {
     /// The MS rooted at `root`; `None` if `root` is not a node of `tree`.
     pub fn new(tree: &'t Tree, root: NodeId) -> Option<Self> {
-        (root < tree.len()).then_some(MetaStructure { tree, root })
+        tree.contains(root).then_some(MetaStructure { tree, root })
     }
 
     pub fn tree(&self) -> &'t Tree {
@@ -213,7 +213,7 @@ impl<'t> MetaStructure<'t> {
     }
 
     /// All its nodes, in pre-order.
-    pub fn nodes(&self) -> Range<NodeId> {
+    pub fn nodes(&self) -> NodeRange {
         self.tree.subtree(self.root)
     }
 
@@ -477,34 +477,36 @@ pub struct Decomposition<'t> {
 impl<'t> Decomposition<'t> {
     /// Decides which sub-trees are MS and builds the initial SMS. O(nodes · depth).
     pub fn new(tree: &'t Tree, constraints: Constraints) -> Self {
-        let admissible: Vec<bool> = (0..tree.len())
+        let admissible: Vec<bool> = tree
+            .node_ids()
             .map(|n| tree.is_pos(n) || MetaStructure { tree, root: n }.satisfies(&constraints))
             .collect();
         // The highest admissible nodes in `from..to`, left to right: pre-order
         // lets us skip an admissible node's whole sub-tree.
-        let highest = |from: NodeId, to: NodeId| {
+        let highest = |nodes: NodeRange| {
             let mut out = Vec::new();
-            let mut n = from;
-            while n < to {
-                if admissible[n] {
+            let mut n = nodes.start;
+            while n < nodes.end {
+                if admissible[n.index()] {
                     out.push(n);
                     n = tree.subtree_end(n);
                 } else {
-                    n += 1;
+                    n = NodeId::new(n.index() + 1);
                 }
             }
             out
         };
-        let replacement = (0..tree.len())
-            .map(|n| if admissible[n] && tree.is_phrase(n) { highest(n + 1, tree.subtree_end(n)) } else { Vec::new() })
+        let replacement = tree
+            .node_ids()
+            .map(|n| if admissible[n.index()] && tree.is_phrase(n) { highest(tree.descendants(n)) } else { Vec::new() })
             .collect();
         let mut deleted_from = vec![None; tree.len()];
-        for n in 1..tree.len() {
+        for n in tree.descendants(NodeId::ROOT) {
             if let Some(p) = tree.parent(n) {
-                deleted_from[n] = if admissible[p] { Some(p) } else { deleted_from[p] };
+                deleted_from[n.index()] = if admissible[p.index()] { Some(p) } else { deleted_from[p.index()] };
             }
         }
-        let initial = MetaStructureSequence(MsRun { tree, roots: highest(0, tree.len()) });
+        let initial = MetaStructureSequence(MsRun { tree, roots: highest(tree.node_ids()) });
         Decomposition { tree, constraints, admissible, replacement, deleted_from, initial }
     }
 
@@ -519,7 +521,7 @@ impl<'t> Decomposition<'t> {
     /// Whether the sub-tree at `n` is an MS satisfying the constraints
     /// (always for a pre-terminal); false for an id not in the tree.
     pub fn is_ms(&self, n: NodeId) -> bool {
-        self.admissible.get(n).copied().unwrap_or(false)
+        self.admissible.get(n.index()).copied().unwrap_or(false)
     }
 
     /// The MS rooted at `n`, if it satisfies the constraints.
@@ -529,14 +531,14 @@ impl<'t> Decomposition<'t> {
 
     /// Every MS of the tree that satisfies the constraints, in pre-order.
     pub fn meta_structures(&self) -> impl Iterator<Item = MetaStructure<'t>> + '_ {
-        (0..self.tree.len()).filter_map(|n| self.ms(n))
+        self.tree.node_ids().filter_map(|n| self.ms(n))
     }
 
     /// The MS that replace the MS rooted at `n` when `n` is deleted: the
     /// highest admissible sub-trees below it. Empty for a pre-terminal (it
     /// cannot be deleted) or a node that is not an MS.
     pub fn replacement(&self, n: NodeId) -> &[NodeId] {
-        self.replacement.get(n).map_or(&[], Vec::as_slice)
+        self.replacement.get(n.index()).map_or(&[], Vec::as_slice)
     }
 
     /// The initial SMS (§3.1): the highest sub-trees satisfying the
@@ -587,13 +589,13 @@ impl<'t> Decomposition<'t> {
     /// Saturates at `u128::MAX`. O(nodes).
     pub fn count_sms(&self) -> u128 {
         let mut c = vec![1u128; self.tree.len()];
-        for n in (0..self.tree.len()).rev() {
-            let below = &self.replacement[n];
+        for n in self.tree.node_ids().rev() {
+            let below = &self.replacement[n.index()];
             if !below.is_empty() {
-                c[n] = below.iter().fold(1u128, |acc, &r| acc.saturating_mul(c[r])).saturating_add(1);
+                c[n.index()] = below.iter().fold(1u128, |acc, &r| acc.saturating_mul(c[r.index()])).saturating_add(1);
             }
         }
-        self.initial.roots.iter().fold(1u128, |acc, &r| acc.saturating_mul(c[r]))
+        self.initial.roots.iter().fold(1u128, |acc, &r| acc.saturating_mul(c[r.index()]))
     }
 
     /// Every SMS, lazily: the initial SMS, then those one deletion away, two
@@ -671,7 +673,7 @@ impl<'t> Iterator for SmsIter<'_, 't> {
             if below.is_empty() {
                 continue;
             }
-            let from = self.d.deleted_from[n];
+            let from = self.d.deleted_from[n.index()];
             if undeletable.iter().any(|&p| Some(p) != from && p > n) {
                 continue; // generated from its canonical parent instead
             }

@@ -227,7 +227,7 @@ impl RmShape {
     /// an id that is not a node of `tree`. (Labels are never empty in trees
     /// the readers make; an empty label would write as nothing.)
     pub fn from_tree(tree: &Tree, roots: &[NodeId]) -> Option<Self> {
-        (!roots.is_empty() && roots.iter().all(|&r| r < tree.len())).then(|| RmShape::of_tree(tree, roots))
+        (!roots.is_empty() && roots.iter().all(|&r| tree.contains(r))).then(|| RmShape::of_tree(tree, roots))
     }
 
     /// [`RmShape::from_tree`] for roots known to be non-empty and in `tree`.

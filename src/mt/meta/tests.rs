@@ -78,21 +78,21 @@ fn ms_of_a_tree_root_frontier_internal_height_leaves() {
     //   the   dog  barks   |
     //                      RB loudly
     let tree = t("(S (NP (DT the) (NN dog)) (VP (VBZ barks) (ADVP (RB loudly))))");
-    let s = MetaStructure::new(&tree, 0).unwrap();
-    assert_eq!(s.frontier().collect::<Vec<_>>(), [2, 3, 5, 7]);
-    assert_eq!(s.internal().collect::<Vec<_>>(), [0, 1, 4, 6]);
-    assert_eq!(s.nodes(), 0..8);
+    let s = MetaStructure::new(&tree, NodeId::new(0)).unwrap();
+    assert_eq!(s.frontier().collect::<Vec<_>>(), [NodeId::new(2), NodeId::new(3), NodeId::new(5), NodeId::new(7)]);
+    assert_eq!(s.internal().collect::<Vec<_>>(), [NodeId::new(0), NodeId::new(1), NodeId::new(4), NodeId::new(6)]);
+    assert_eq!(s.nodes().collect::<Vec<_>>(), (0..8).map(NodeId::new).collect::<Vec<_>>());
     assert_eq!((s.leaves(), s.height(HeightMeasure::PhraseEdges), s.height(HeightMeasure::Edges)), (4, 2, 3));
     assert!(s.satisfies(&Constraints::PAPER)); // 2 ≤ 3 and 4 ≥ 1.5·2
     assert!(!s.satisfies(&EDGES)); // 3 ≤ 3 but 4 < 1.5·3
-    let vp = MetaStructure::new(&tree, 4).unwrap();
+    let vp = MetaStructure::new(&tree, NodeId::new(4)).unwrap();
     assert_eq!(vp.to_string(), "VP[VBZ-ADVP[RB]]");
     assert_eq!(vp.words(), ["barks", "loudly"]);
     assert_eq!((vp.leaves(), vp.height(HeightMeasure::PhraseEdges)), (2, 1));
-    let dt = MetaStructure::new(&tree, 2).unwrap();
+    let dt = MetaStructure::new(&tree, NodeId::new(2)).unwrap();
     assert_eq!((dt.leaves(), dt.height(HeightMeasure::Edges), dt.internal().count()), (1, 0, 0));
     assert!(dt.satisfies(&Constraints { alpha: 0, beta: 1e9, height: HeightMeasure::Edges }));
-    assert!(MetaStructure::new(&tree, 8).is_none());
+    assert!(MetaStructure::new(&tree, NodeId::new(8)).is_none());
 }
 
 #[test]
@@ -109,15 +109,21 @@ fn small_tree_has_seven_sms_with_the_paper_constraints_and_two_counting_edges() 
     let all = d.all_sms(100);
     assert_eq!(all.len(), 7);
     assert_eq!(&all[0], d.initial_sms());
-    assert_eq!(d.replacement(0), [1, 4]);
-    assert_eq!(d.replacement(2), [] as [NodeId; 0]);
+    assert_eq!(d.replacement(NodeId::new(0)), [NodeId::new(1), NodeId::new(4)]);
+    assert_eq!(d.replacement(NodeId::new(2)), [] as [NodeId; 0]);
     // Edges: S 4 < 4.5 no; NP h 1, 2 ≥ 1.5 yes; VP h 2, 2 < 3 no; ADVP h 1, 1 < 1.5 no.
     // Initial SMS NP VBZ RB; NP can still be deleted: 2 SMS.
     let d = Decomposition::new(&tree, EDGES);
     assert_eq!(d.initial_sms().to_string(), "NP[DT-NN] VBZ RB");
     assert_eq!(strings(d.sms_iter()), ["NP[DT-NN] VBZ RB", "DT NN VBZ RB"]);
     assert_eq!(d.count_sms(), 2);
-    assert!(!d.is_ms(0) && !d.is_ms(4) && !d.is_ms(6) && d.is_ms(1) && !d.is_ms(99));
+    assert!(
+        !d.is_ms(NodeId::new(0))
+            && !d.is_ms(NodeId::new(4))
+            && !d.is_ms(NodeId::new(6))
+            && d.is_ms(NodeId::new(1))
+            && !d.is_ms(NodeId::new(99))
+    );
 }
 
 #[test]
@@ -129,7 +135,7 @@ fn deleting_a_node_of_an_ms() {
     assert_eq!(s1.to_string(), "NP[DT-NN] VP[VBZ-ADVP[RB]]");
     let s2 = d.delete(&s1, 1).unwrap();
     assert_eq!(s2.to_string(), "NP[DT-NN] VBZ ADVP[RB]");
-    assert_eq!(s2.roots(), [1, 5, 6]);
+    assert_eq!(s2.roots(), [NodeId::new(1), NodeId::new(5), NodeId::new(6)]);
     let s3 = d.delete(&s2, 0).unwrap();
     assert_eq!(s3.to_string(), "DT NN VBZ ADVP[RB]");
     // A pre-terminal cannot be deleted (its son is a word); nor can what is not there.
@@ -155,8 +161,8 @@ fn a_failing_node_is_skipped_by_its_parents_deletion() {
     //  C
     let tree = t("(S (A (B (C x))) (D y) (E z) (F w))");
     let d = Decomposition::new(&tree, Constraints::PAPER);
-    assert!(!d.is_ms(1) && d.is_ms(2));
-    assert_eq!(d.replacement(0), [2, 4, 5, 6]);
+    assert!(!d.is_ms(NodeId::new(1)) && d.is_ms(NodeId::new(2)));
+    assert_eq!(d.replacement(NodeId::new(0)), [NodeId::new(2), NodeId::new(4), NodeId::new(5), NodeId::new(6)]);
     assert_eq!(strings(d.sms_iter()), ["S[A[B[C]]-D-E-F]", "B[C] D E F", "C D E F"]);
     assert_eq!(d.count_sms(), 3);
     // The root may fail too: then the initial SMS starts below it.
@@ -218,7 +224,7 @@ fn rm_scope_words_leaves_and_ms_spans() {
     let scope = rm.scope();
     assert_eq!(scope.span, 2..5);
     assert_eq!(scope.words, ["barks", "loudly", "."]);
-    assert_eq!(scope.leaves, [5, 7, 8]); // S0 NP1 DT2 NN3 VP4 VBZ5 ADVP6 RB7 PUNC.8
+    assert_eq!(scope.leaves, [NodeId::new(5), NodeId::new(7), NodeId::new(8)]); // S0 NP1 DT2 NN3 VP4 VBZ5 ADVP6 RB7 PUNC.8
     assert_eq!(scope.ms_spans, [2..4, 4..5]);
     assert!(sms.rm(1..1).is_none() && sms.rm(2..4).is_none());
     // All runs of at most two MS: NP, NP VP, VP, VP PUNC., PUNC.
@@ -261,11 +267,14 @@ fn candidate_rms_worked_by_hand() {
     for rm in d.candidate_rms(4) {
         assert!(all.iter().any(|s| s.roots().windows(rm.len()).any(|w| w == rm.roots())), "{rm}");
     }
-    assert_eq!(d.recombination(&[3, 4]).unwrap().to_string(), "NN VP[VBZ-ADVP[RB]]");
-    assert!(d.recombination(&[3, 6]).is_none()); // not adjacent
+    assert_eq!(d.recombination(&[NodeId::new(3), NodeId::new(4)]).unwrap().to_string(), "NN VP[VBZ-ADVP[RB]]");
+    assert!(d.recombination(&[NodeId::new(3), NodeId::new(6)]).is_none()); // not adjacent
     assert!(d.recombination(&[]).is_none());
-    assert_eq!(d.sms_from_roots(&[2, 3, 4]).unwrap().to_string(), "DT NN VP[VBZ-ADVP[RB]]");
-    assert!(d.sms_from_roots(&[2, 3]).is_none()); // does not cover the sentence
+    assert_eq!(
+        d.sms_from_roots(&[NodeId::new(2), NodeId::new(3), NodeId::new(4)]).unwrap().to_string(),
+        "DT NN VP[VBZ-ADVP[RB]]"
+    );
+    assert!(d.sms_from_roots(&[NodeId::new(2), NodeId::new(3)]).is_none()); // does not cover the sentence
 }
 
 #[test]
@@ -355,8 +364,8 @@ fn shapes_split_into_ms_and_concatenate() {
     assert!(RmShape::concat([]).is_none());
     let tree = t("(S (A a))");
     assert!(RmShape::from_tree(&tree, &[]).is_none());
-    assert!(RmShape::from_tree(&tree, &[2]).is_none());
-    assert_eq!(RmShape::from_tree(&tree, &[1, 0]).unwrap().to_string(), "A S[A]");
+    assert!(RmShape::from_tree(&tree, &[NodeId::new(2)]).is_none());
+    assert_eq!(RmShape::from_tree(&tree, &[NodeId::new(1), NodeId::new(0)]).unwrap().to_string(), "A S[A]");
 }
 
 #[test]

@@ -557,7 +557,7 @@ impl<'a> MsSearch<'a> {
         let phrases = SentencePhrases::collect(model, &words, options.ttable_limit, &w, max_words);
         let d = Decomposition::new(source, model.constraints);
         let index = MsIndex::new(&d, max_words);
-        let pos_nodes: Vec<usize> = (0..source.len()).filter(|&p| source.is_pos(p)).collect();
+        let pos_nodes: Vec<NodeId> = source.node_ids().filter(|&p| source.is_pos(p)).collect();
         let starts =
             StartOptions { model, options, source, w: &w, phrases: &phrases, index: &index, pos_nodes, max_words };
         let mut opts: Vec<MsOption> = Vec::new();

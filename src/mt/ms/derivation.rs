@@ -58,7 +58,8 @@ pub enum TargetSmsError {
 /// };
 /// let sms = target_sms_tree(&[step("NP[DA-NC]", &["el", "perro"]), step("VM", &["ladra"])]).unwrap();
 /// assert_eq!(sms.tree.to_bracketed(), "(SMS (NP (DA el) (NC perro)) (VM ladra))");
-/// assert_eq!(sms.roots, [vec![1], vec![4]]);
+/// let n = treelink::tree::NodeId::new;
+/// assert_eq!(sms.roots, [vec![n(1)], vec![n(4)]]);
 /// ```
 pub fn target_sms_tree(steps: &[MsStep]) -> Result<TargetSms, TargetSmsError> {
     if steps.is_empty() {
@@ -87,7 +88,7 @@ pub fn target_sms_tree(steps: &[MsStep]) -> Result<TargetSms, TargetSmsError> {
         let mut pending: Vec<usize> = Vec::new();
         for node in shape.nodes() {
             if pending.is_empty() {
-                step_roots.push(next_id);
+                step_roots.push(NodeId::new(next_id));
             }
             if node.arity == 0 {
                 b.pos(node.label.as_str(), words.next().cloned().unwrap_or_default());
@@ -125,27 +126,18 @@ pub fn target_sms_tree(steps: &[MsStep]) -> Result<TargetSms, TargetSmsError> {
 /// let step = |target: &[&str]| PhraseStep { source: (0, 1), target: target.iter().map(|w| w.to_string()).collect(), unknown: false };
 /// let t = target_phrase_tree(&[step(&["el", "perro"]), step(&["ladra"])]).unwrap();
 /// assert_eq!(t.tree.to_bracketed(), "(phrases (1 el) (1 perro) (2 ladra))");
-/// assert_eq!(t.roots, [vec![1, 2], vec![3]]);
+/// let n = treelink::tree::NodeId::new;
+/// assert_eq!(t.roots, [vec![n(1), n(2)], vec![n(3)]]);
 /// ```
 pub fn target_phrase_tree(phrases: &[PhraseStep]) -> Option<TargetSms> {
     let mut b = TreeBuilder::new();
     b.open_phrase(PHRASES_ROOT);
-    let mut next_id = 1;
-    let roots = phrases
+    let roots: Vec<Vec<NodeId>> = phrases
         .iter()
         .enumerate()
-        .map(|(k, p)| {
-            p.target
-                .iter()
-                .map(|w| {
-                    b.pos((k + 1).to_string(), w.as_str());
-                    next_id += 1;
-                    next_id - 1
-                })
-                .collect()
-        })
+        .map(|(k, p)| p.target.iter().map(|w| b.pos((k + 1).to_string(), w.as_str())).collect())
         .collect();
-    (next_id > 1).then_some(())?;
+    roots.iter().any(|r| !r.is_empty()).then_some(())?;
     Some(TargetSms { tree: b.finish()?, roots })
 }
 
@@ -174,10 +166,10 @@ mod tests {
             sms.tree.to_bracketed(),
             "(SMS (AP (AP (BMP (m w1) (q w2)) (a w3)) (usde w4)) (wj w5) (S (NP (DT a) (NN b)) (VBZ c)))"
         );
-        assert_eq!(sms.roots, [vec![1, 8], vec![9]]);
+        assert_eq!(sms.roots, [vec![NodeId::new(1), NodeId::new(8)], vec![NodeId::new(9)]]);
         for (k, roots) in sms.roots.iter().enumerate() {
             for &r in roots {
-                assert_eq!(sms.tree.parent(r), Some(0), "step {k}: root {r} hangs under SMS");
+                assert_eq!(sms.tree.parent(r), Some(NodeId::new(0)), "step {k}: root {r} hangs under SMS");
             }
         }
     }
@@ -195,7 +187,7 @@ mod tests {
     #[test]
     fn labels_with_brackets_are_kept_as_text() {
         let sms = target_sms_tree(&[step(r"X\[1\] <b>", "a b")]).unwrap();
-        assert_eq!(sms.tree.label(1), "X[1]");
-        assert_eq!(sms.tree.label(2), "<b>");
+        assert_eq!(sms.tree.label(NodeId::new(1)), "X[1]");
+        assert_eq!(sms.tree.label(NodeId::new(2)), "<b>");
     }
 }

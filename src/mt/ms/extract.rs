@@ -63,7 +63,7 @@ impl<'t> MsIndex<'t> {
             if span.is_empty() || span.len() > max_words || span.start >= n {
                 continue;
             }
-            ms_string[m.root()] = m.to_string();
+            ms_string[m.root().index()] = m.to_string();
             starting[span.start].push(m.root());
         }
         MsIndex { tree, ms_string, starting }
@@ -75,7 +75,7 @@ impl<'t> MsIndex<'t> {
 
     /// The structure string of the MS rooted at `n` (empty if it is not one).
     pub fn ms_string(&self, n: NodeId) -> &str {
-        self.ms_string.get(n).map_or("", String::as_str)
+        self.ms_string.get(n.index()).map_or("", String::as_str)
     }
 
     /// The structure string of the RM made of the MS `roots` (MS strings
@@ -832,7 +832,7 @@ impl TagLexicon {
     pub fn train<'a>(trees: impl IntoIterator<Item = &'a Tree>) -> TagLexicon {
         let mut counts: BTreeMap<(String, String), u64> = BTreeMap::new();
         for t in trees {
-            for n in 0..t.len() {
+            for n in t.node_ids() {
                 if let Some(w) = t.word_of(n) {
                     *counts.entry((w.to_string(), t.label(n).to_string())).or_insert(0) += 1;
                 }

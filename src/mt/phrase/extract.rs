@@ -181,7 +181,7 @@ pub fn consistent_pairs(n_src: usize, n_trg: usize, alignment: &[(usize, usize)]
 pub fn subtree_pairs(source: &Tree, target: &Tree, links: &[(NodeId, NodeId)], max_len: usize) -> Vec<SpanPair> {
     let mut out: Vec<SpanPair> = links
         .iter()
-        .filter(|&&(s, t)| s < source.len() && t < target.len())
+        .filter(|&&(s, t)| source.contains(s) && target.contains(t))
         .map(|&(s, t)| SpanPair::new(source.span(s), target.span(t)))
         .filter(|p| (1..=max_len).contains(&p.src_len()) && (1..=max_len).contains(&p.trg_len()))
         .collect();

@@ -430,13 +430,13 @@ mod tests {
         assert!(csv.lines().skip(1).all(|l| l.ends_with(",no")), "held out: no training pairs scored");
         // A training pair is not explained; a held-out pair is.
         s.apply(Action::Select(SelectAction::SelectPair(3)));
-        s.apply(Action::Select(SelectAction::ClickSource(1)));
-        assert!(s.apply(Action::Select(SelectAction::ClickTarget(2))).is_empty());
+        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1))));
+        assert!(s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(2)))).is_empty());
         s.apply(Action::Select(SelectAction::SelectPair(130)));
-        s.apply(Action::Select(SelectAction::ClickSource(1)));
+        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1))));
         assert_eq!(
-            s.apply(Action::Select(SelectAction::ClickTarget(2))),
-            vec![Effect::Post(Request::Explain { pair: 130, source: 1, target: 2 })]
+            s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(2)))),
+            vec![Effect::Post(Request::Explain { pair: 130, source: NodeId::new(1), target: NodeId::new(2) })]
         );
 
         // The same model aligning all the pairs: their scores include the
@@ -490,14 +490,15 @@ mod tests {
         assert!(s.apply(Action::Worker { response: aligned, now: 2.0 }).is_empty());
         assert!(s.results().is_some());
         // Selecting a node pair with results in hand asks the worker why, once.
-        assert!(s.apply(Action::Select(SelectAction::ClickSource(1))).is_empty());
-        let explain = s.apply(Action::Select(SelectAction::ClickTarget(2)));
-        assert_eq!(explain, vec![Effect::Post(Request::Explain { pair: 0, source: 1, target: 2 })]);
-        assert!(s
-            .alignment
-            .explained
-            .as_ref()
-            .is_some_and(|e| (e.pair, e.source, e.target, e.result.is_none()) == (0, 1, 2, true)));
+        assert!(s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1)))).is_empty());
+        let explain = s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(2))));
+        assert_eq!(
+            explain,
+            vec![Effect::Post(Request::Explain { pair: 0, source: NodeId::new(1), target: NodeId::new(2) })]
+        );
+        assert!(s.alignment.explained.as_ref().is_some_and(
+            |e| (e.pair, e.source, e.target, e.result.is_none()) == (0, NodeId::new(1), NodeId::new(2), true)
+        ));
         assert!(s.apply(Action::SetLambda("0.3".into())).is_empty());
         // Aligning again posts the model the page holds.
         let effects = s.apply(Action::Train(TrainAction::Align { now: 3.0 }));

@@ -15,7 +15,7 @@ impl State {
     pub fn drawn_links(&self) -> Vec<DrawnLink> {
         let Some(pair) = self.corpus.pairs.get(self.selection.pair) else { return Vec::new() };
         let names = |s: NodeId, t: NodeId| {
-            let label = |tree: &Tree, n: NodeId| if n < tree.len() { tree.label(n).to_string() } else { "?".into() };
+            let label = |tree: &Tree, n: NodeId| if tree.contains(n) { tree.label(n).to_string() } else { "?".into() };
             format!("{s}-{t}: {} ↔ {}", label(&pair.source, s), label(&pair.target, t))
         };
         let gold_links = || {
@@ -175,7 +175,10 @@ mod tests {
     #[test]
     fn the_model_s_links_are_drawn_correct_wrong_or_missed() {
         let mut s = State::with_sample();
-        assert_eq!(s.corpus.pairs[0].gold.iter().map(|l| (l.source, l.target)).collect::<Vec<_>>(), [(0, 0)]);
+        assert_eq!(
+            s.corpus.pairs[0].gold.iter().map(|l| (l.source, l.target)).collect::<Vec<_>>(),
+            [(NodeId::new(0), NodeId::new(0))]
+        );
         let align = |s: &mut State, links: Vec<(NodeId, NodeId)>| {
             let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
             let Response::Aligned { job, mut searches, baseline, lexicon, first } =
@@ -197,8 +200,14 @@ mod tests {
             summary: "a model".into(),
             trained_on: None,
         });
-        assert_eq!(align(&mut s, vec![(1, 1)]), [(0, 0, LinkStyle::Missed), (1, 1, LinkStyle::Wrong)]);
-        assert_eq!(align(&mut s, vec![(0, 0), (1, 1)]), [(1, 1, LinkStyle::Wrong), (0, 0, LinkStyle::Correct)]);
+        assert_eq!(
+            align(&mut s, vec![(NodeId::new(1), NodeId::new(1))]),
+            [(NodeId::new(0), NodeId::new(0), LinkStyle::Missed), (NodeId::new(1), NodeId::new(1), LinkStyle::Wrong)]
+        );
+        assert_eq!(
+            align(&mut s, vec![(NodeId::new(0), NodeId::new(0)), (NodeId::new(1), NodeId::new(1))]),
+            [(NodeId::new(1), NodeId::new(1), LinkStyle::Wrong), (NodeId::new(0), NodeId::new(0), LinkStyle::Correct)]
+        );
         let drawn = s.drawn_links();
         assert!(drawn[1].title.starts_with("correct predicted link 0-0: "), "{}", drawn[1].title);
     }

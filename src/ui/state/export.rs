@@ -245,8 +245,8 @@ mod tests {
         // Hand links, and the derivation only once there is a translation.
         assert!(s.apply(Action::Export(ExportFile::DerivationSvg)).is_empty());
         s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-        s.apply(Action::Select(SelectAction::ClickSource(0)));
-        s.apply(Action::Select(SelectAction::ClickTarget(0)));
+        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
+        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
         let student = s.apply(Action::Export(ExportFile::StudentLinks));
         assert!(
             matches!(&student[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-student.gold" && text.starts_with("0-0\n")),

@@ -448,9 +448,13 @@ mod tests {
         let key = exercise.pairs[0].pair.gold[0];
         let wrong = (0..s.corpus.pairs[0].target.len())
             .find(|&t| {
-                s.corpus.pairs[0].target.is_phrase(t)
-                    && !exercise.pairs[0].pair.gold.iter().any(|l| (l.source, l.target) == (0, t))
-                    && t != key.target
+                s.corpus.pairs[0].target.is_phrase(NodeId::new(t))
+                    && !exercise.pairs[0]
+                        .pair
+                        .gold
+                        .iter()
+                        .any(|l| (l.source, l.target) == (NodeId::new(0), NodeId::new(t)))
+                    && NodeId::new(t) != key.target
             })
             .unwrap();
         s.apply(Action::Select(SelectAction::ClickSource(key.source)));
@@ -463,8 +467,8 @@ mod tests {
         assert_eq!(marked.iter().filter(|&&st| st == LinkStyle::Correct).count(), 1);
         assert_eq!(marked.iter().filter(|&&st| st == LinkStyle::Missed).count(), gold - 1);
         // A new link makes the check stale.
-        s.apply(Action::Select(SelectAction::ClickSource(0)));
-        s.apply(Action::Select(SelectAction::ClickTarget(wrong)));
+        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
+        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(wrong))));
         assert!(s.classroom.checks.is_none());
         // (A refused attempt is drawn too, where it was tried.)
         assert!(styles(&s).iter().all(|&st| st == LinkStyle::Student || st == LinkStyle::Refused));

@@ -168,7 +168,7 @@ fn nearest_gold(pair: &TreePair, s: NodeId, t: NodeId) -> Option<&Link> {
     let at_source = |n: NodeId| gold.iter().find(|l| l.source == n);
     let at_target = |n: NodeId| gold.iter().find(|l| l.target == n);
     let up = |tree: &Tree, n: NodeId| -> Vec<NodeId> {
-        if n < tree.len() {
+        if tree.contains(n) {
             tree.ancestors(n).collect()
         } else {
             Vec::new()
@@ -244,8 +244,8 @@ mod tests {
         assert!(n > 2, "the sample has {n} pairs");
         s.apply(Action::Select(SelectAction::StepPair(-1)));
         assert_eq!(s.selection.pair, 0);
-        s.apply(Action::Select(SelectAction::ClickSource(1)));
-        assert_eq!(s.selection.source, Some(1));
+        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1))));
+        assert_eq!(s.selection.source, Some(NodeId::new(1)));
         s.apply(Action::Select(SelectAction::SelectPair(n + 7)));
         assert_eq!(s.selection.pair, n - 1);
         assert_eq!(s.selection.source, None, "a new pair clears the selection");
@@ -257,14 +257,18 @@ mod tests {
     fn a_wrong_link_is_compared_with_the_nearest_gold_link_not_itself() {
         let mut s = State::with_sample();
         // Pair 1's one gold link is 0-0. CARD (2) ↔ a target POS: no gold link at either node.
-        s.apply(Action::Select(SelectAction::ClickSource(2)));
-        s.apply(Action::Select(SelectAction::ClickTarget(3)));
-        assert_eq!(s.comparison(), Some((0, 0)), "the gold link of the nearest linked ancestor");
+        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(2))));
+        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(3))));
+        assert_eq!(
+            s.comparison(),
+            Some((NodeId::new(0), NodeId::new(0))),
+            "the gold link of the nearest linked ancestor"
+        );
         s.apply(Action::Select(SelectAction::SetCompare(Compare::Itself)));
-        assert_eq!(s.comparison(), Some((2, 3)));
+        assert_eq!(s.comparison(), Some((NodeId::new(2), NodeId::new(3))));
         // A pair without gold links compares with itself (nothing else to compare with).
         let mut p = s.corpus.pairs[0].clone();
         p.gold.clear();
-        assert!(nearest_gold(&p, 2, 3).is_none());
+        assert!(nearest_gold(&p, NodeId::new(2), NodeId::new(3)).is_none());
     }
 }

@@ -388,10 +388,10 @@ mod tests {
         s.apply(Action::Load(LoadAction::SwapSides));
         s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
         s.apply(Action::Select(SelectAction::SelectPair(1)));
-        s.apply(Action::Select(SelectAction::ClickSource(0)));
-        s.apply(Action::Select(SelectAction::ClickTarget(0)));
-        s.apply(Action::Fold(FoldAction::Toggle(Side::Target, 0)));
-        assert_eq!(s.folds.saved(s.corpus_gen), [(1, vec![], vec![0])]);
+        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
+        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        s.apply(Action::Fold(FoldAction::Toggle(Side::Target, NodeId::new(0))));
+        assert_eq!(s.folds.saved(s.corpus_gen), [(1, vec![], vec![NodeId::new(0)])]);
         let session = s.session();
         let json = serde_json::to_string(&session).unwrap();
         let session: Session = serde_json::from_str(&json).unwrap();
@@ -405,7 +405,7 @@ mod tests {
         assert!(r.restoring.is_none());
         assert_eq!((&r.corpus, &r.corpus_name, r.sides_swapped), (&s.corpus, &s.corpus_name, true));
         assert_eq!((r.selection.pair, r.selection.mode, &r.teach.links), (1, Mode::Teach, &s.teach.links));
-        assert_eq!(r.student_links(), [(0, 0)]);
+        assert_eq!(r.student_links(), [(NodeId::new(0), NodeId::new(0))]);
         assert_eq!(r.folds.saved(r.corpus_gen), s.folds.saved(s.corpus_gen), "the folds, on the swapped pairs");
         assert_eq!((&r.form, &r.lambda.text, r.lambda.value), (&s.form, &s.lambda.text, 0.3));
         // The model was trained before the swap: the pairs as shown are not the ones it saw.
@@ -457,15 +457,18 @@ mod tests {
         let mut kept = State::with_sample();
         kept.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
         kept.apply(Action::Select(SelectAction::SelectPair(2)));
-        kept.apply(Action::Select(SelectAction::ClickSource(0)));
-        kept.apply(Action::Select(SelectAction::ClickTarget(0)));
+        kept.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
+        kept.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
         let session = kept.session();
         assert!(session.files.is_empty());
         s.apply(Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
         assert!(s.restoring.is_some(), "the session waits for the sample");
         answer_load(&mut s, request);
         assert_eq!((s.corpus.as_ref(), s.corpus_name.as_str()), (kept.corpus.as_ref(), SAMPLE_NAME));
-        assert_eq!((s.selection.pair, s.selection.mode, s.student_links()), (2, Mode::Teach, &[(0, 0)][..]));
+        assert_eq!(
+            (s.selection.pair, s.selection.mode, s.student_links()),
+            (2, Mode::Teach, &[(NodeId::new(0), NodeId::new(0))][..])
+        );
         assert!(s.restoring.is_none() && s.slots.sample_loading.is_none());
         assert!(s.corpus_summary().ends_with(": 157 pairs, 10920 nodes, 1218 gold links"), "{}", s.corpus_summary());
     }

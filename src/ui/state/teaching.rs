@@ -211,23 +211,23 @@ mod tests {
         let mut s = State::with_sample();
         s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
         // Pair 1: source NP0 (NP1 (CARD2 NN3) NE4); link the roots, then NP (1) to the target root.
-        s.apply(Action::Select(SelectAction::ClickSource(0)));
-        s.apply(Action::Select(SelectAction::ClickTarget(0)));
-        assert_eq!(s.student_links(), [(0, 0)]);
-        s.apply(Action::Select(SelectAction::ClickSource(1)));
-        s.apply(Action::Select(SelectAction::ClickTarget(0)));
-        assert_eq!(s.student_links(), [(0, 0)], "refused: the target root is linked already");
+        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
+        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        assert_eq!(s.student_links(), [(NodeId::new(0), NodeId::new(0))]);
+        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1))));
+        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        assert_eq!(s.student_links(), [(NodeId::new(0), NodeId::new(0))], "refused: the target root is linked already");
         let drawn = s.drawn_links();
         let refused: Vec<&DrawnLink> = drawn.iter().filter(|l| l.style == LinkStyle::Refused).collect();
         assert_eq!(refused.len(), 1);
-        assert_eq!((refused[0].source, refused[0].target), (1, 0));
+        assert_eq!((refused[0].source, refused[0].target), (NodeId::new(1), NodeId::new(0)));
         assert!(
             refused[0].title.contains("criterion (i)") && refused[0].title.contains("your link 0-0"),
             "{}",
             refused[0].title
         );
         // The next click clears it; the student's link stays drawn.
-        s.apply(Action::Select(SelectAction::ClickSource(4)));
+        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(4))));
         assert!(s.drawn_links().iter().all(|l| l.style != LinkStyle::Refused));
         assert_eq!(s.drawn_links().iter().filter(|l| l.style == LinkStyle::Student).count(), 1);
     }
@@ -240,28 +240,28 @@ mod tests {
             s.apply(Action::Select(SelectAction::ClickSource(a)));
             s.apply(Action::Select(SelectAction::ClickTarget(b)));
         };
-        link(&mut s, 0, 0);
-        link(&mut s, 1, 1);
+        link(&mut s, NodeId::new(0), NodeId::new(0));
+        link(&mut s, NodeId::new(1), NodeId::new(1));
         s.apply(Action::Select(SelectAction::SelectPair(3)));
-        link(&mut s, 0, 0);
-        s.apply(Action::Select(SelectAction::ClickLink(0, 0))); // removed again
+        link(&mut s, NodeId::new(0), NodeId::new(0));
+        s.apply(Action::Select(SelectAction::ClickLink(NodeId::new(0), NodeId::new(0)))); // removed again
         assert_eq!((s.teach.history.undo.len(), s.student_links()), (4, &[][..]));
         s.apply(Action::Select(SelectAction::SelectPair(5)));
         s.apply(Action::Teach(TeachAction::Undo)); // the removal, on pair 4
-        assert_eq!((s.selection.pair, s.student_links()), (3, &[(0, 0)][..]));
+        assert_eq!((s.selection.pair, s.student_links()), (3, &[(NodeId::new(0), NodeId::new(0))][..]));
         s.apply(Action::Teach(TeachAction::Undo));
         s.apply(Action::Teach(TeachAction::Undo)); // pair 1's second link
-        assert_eq!((s.selection.pair, s.student_links()), (0, &[(0, 0)][..]));
+        assert_eq!((s.selection.pair, s.student_links()), (0, &[(NodeId::new(0), NodeId::new(0))][..]));
         assert!(!s.teach.links.contains_key(&3));
         s.apply(Action::Teach(TeachAction::Redo));
-        assert_eq!(s.student_links(), [(0, 0), (1, 1)]);
+        assert_eq!(s.student_links(), [(NodeId::new(0), NodeId::new(0)), (NodeId::new(1), NodeId::new(1))]);
         // A new edit forgets what was undone.
         s.apply(Action::Teach(TeachAction::Clear));
         assert!(s.teach.history.redo.is_empty());
         s.apply(Action::Teach(TeachAction::Redo));
         assert!(matches!(&s.teach.message, Some(Err(m)) if m == "Nothing to redo."));
         s.apply(Action::Teach(TeachAction::Undo));
-        assert_eq!(s.student_links(), [(0, 0), (1, 1)]);
+        assert_eq!(s.student_links(), [(NodeId::new(0), NodeId::new(0)), (NodeId::new(1), NodeId::new(1))]);
         // Undo to the start, then redo all: the same links.
         let all = s.teach.links.clone();
         let n = s.teach.history.undo.len();
@@ -276,7 +276,7 @@ mod tests {
         // Refused links and clicks outside teaching are not edits.
         let n = s.teach.history.undo.len();
         s.apply(Action::Select(SelectAction::SetMode(Mode::Inspect)));
-        s.apply(Action::Select(SelectAction::ClickLink(0, 0)));
+        s.apply(Action::Select(SelectAction::ClickLink(NodeId::new(0), NodeId::new(0))));
         assert_eq!(s.teach.history.undo.len(), n);
     }
 
@@ -289,16 +289,16 @@ mod tests {
         teach.record(0, Vec::new());
         assert!(teach.history.undo.is_empty(), "no change, no edit");
         for k in 0..=LinkHistory::LIMIT {
-            teach.links.insert(0, vec![(k, k)]);
-            teach.record(0, if k == 0 { Vec::new() } else { vec![(k - 1, k - 1)] });
+            teach.links.insert(0, vec![(NodeId::new(k), NodeId::new(k))]);
+            teach.record(0, if k == 0 { Vec::new() } else { vec![(NodeId::new(k - 1), NodeId::new(k - 1))] });
         }
         assert_eq!(teach.history.undo.len(), LinkHistory::LIMIT);
-        assert_eq!(teach.history.undo[0].after, [(1, 1)], "the oldest edit is forgotten");
+        assert_eq!(teach.history.undo[0].after, [(NodeId::new(1), NodeId::new(1))], "the oldest edit is forgotten");
         assert_eq!(teach.undo_redo(true), Some((0, 1)));
-        assert_eq!(teach.links[&0], [(LinkHistory::LIMIT - 1, LinkHistory::LIMIT - 1)]);
+        assert_eq!(teach.links[&0], [(NodeId::new(LinkHistory::LIMIT - 1), NodeId::new(LinkHistory::LIMIT - 1))]);
         assert_eq!(teach.history.redo.len(), 1);
         teach.links.insert(0, Vec::new());
-        teach.record(0, vec![(LinkHistory::LIMIT - 1, LinkHistory::LIMIT - 1)]);
+        teach.record(0, vec![(NodeId::new(LinkHistory::LIMIT - 1), NodeId::new(LinkHistory::LIMIT - 1))]);
         assert!(teach.history.redo.is_empty(), "a new edit forgets what was undone");
         assert_eq!(teach.undo_redo(false), None);
         assert_eq!(teach.message, Some(Err("Nothing to redo.".into())));
