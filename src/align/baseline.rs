@@ -79,7 +79,7 @@
 //! );
 //! let pair = TreePair { source, target, gold: Vec::new() };
 //! let links = baseline_links(&Lexicon::new(s2t, t2s), &pair, &BaselineOptions::default());
-//! let pairs: Vec<(usize, usize)> = links.iter().map(|l| (l.source, l.target)).collect();
+//! let pairs: Vec<(usize, usize)> = links.iter().map(|l| (l.source.index(), l.target.index())).collect();
 //! assert_eq!(pairs, [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]);
 //! ```
 

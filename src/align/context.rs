@@ -65,16 +65,16 @@
 //! ```
 //! use treelink::align::context::{ContextFeatures, ContextParts, PairFeatureTable, N_CONTEXT};
 //! use treelink::align::features::LexicalMatrices;
-//! use treelink::tree::Tree;
+//! use treelink::tree::{NodeId, Tree};
 //! let s = Tree::parse_one("(S (NP (ART das) (NN Haus)) (VVFIN steht))", "s").unwrap();
 //! let t = Tree::parse_one("(S (NP (DT the) (NN house)) (VBZ stands))", "t").unwrap();
 //! let diag = |i: usize, j: usize| if i == j { 0.5 } else { 0.1 };
 //! let m = LexicalMatrices::from_fn(3, 3, diag, diag, &[(0, 0), (1, 1), (2, 2)]);
 //! let table = PairFeatureTable::new(&s, &t, &m);
-//! let c = ContextFeatures::compute(&s, 1, &t, 1, &table, ContextParts::default());
+//! let c = ContextFeatures::compute(&s, NodeId::new(1), &t, NodeId::new(1), &table, ContextParts::default());
 //! assert_eq!(c.dense.len(), N_CONTEXT);
 //! assert_eq!(c.dense[7], 1.0); // the parent pair (S, S) exists
-//! assert_eq!(c.dense[0], table.phi(0, 0)[0]); // its φ1
+//! assert_eq!(c.dense[0], table.phi(NodeId::ROOT, NodeId::ROOT)[0]); // its φ1
 //! assert_eq!((c.labels.0.as_str(), c.parent_labels.as_ref().unwrap().0.as_str()), ("NP", "S"));
 //! ```
 

@@ -17,13 +17,13 @@
 //! # Examples
 //! ```
 //! use treelink::align::features::{LexicalMatrices, PlainFeatures};
-//! use treelink::tree::Tree;
+//! use treelink::tree::{NodeId, Tree};
 //! let s = Tree::parse_one("(S (NP (ART das) (NN Haus)) (VVFIN steht))", "s").unwrap();
 //! let t = Tree::parse_one("(S (NP (DT the) (NN house)) (VBZ stands))", "t").unwrap();
 //! // P(t|s) and P(s|t): 0.5 on the diagonal, 0.1 elsewhere; word links on the diagonal.
 //! let diag = |i: usize, j: usize| if i == j { 0.5 } else { 0.1 };
 //! let m = LexicalMatrices::from_fn(3, 3, diag, diag, &[(0, 0), (1, 1), (2, 2)]);
-//! let f = PlainFeatures::compute(&s, 1, &t, 1, &m);
+//! let f = PlainFeatures::compute(&s, NodeId::new(1), &t, NodeId::new(1), &m);
 //! // φ1: for each target word in the NP, sum P(u|v) over source words in the NP (0.5 + 0.1),
 //! // geometric mean over the 2 target words = 0.6.
 //! assert!((f.lexical[0] - 0.6).abs() < 1e-12);

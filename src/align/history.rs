@@ -23,13 +23,14 @@
 //! ```
 //! use treelink::align::greedy::{Search, Step, Outcome, Scored};
 //! use treelink::align::history::FirstPassOutput;
-//! use treelink::tree::Tree;
+//! use treelink::tree::{NodeId, Tree};
+//! let n = NodeId::new;
 //! let s = Tree::parse_one("(S (NP (DT the) (NN dog)) (VP (VBZ barks)))", "s").unwrap();
 //! let t = Tree::parse_one("(S (NP (ART der) (NN Hund)) (VP (VVFIN bellt)))", "t").unwrap();
 //! // The first pass scored (S,S) 0.9, (NP,NP) 0.8, (VP,VP) 0.7 and linked the first two.
-//! let posteriors = [((0, 0), 0.9), ((1, 1), 0.8), ((4, 4), 0.7)];
-//! let out = FirstPassOutput::new(&s, &t, &posteriors, &[(0, 0), (1, 1)]);
-//! let h = out.features(&s, 1, &t, 1); // the candidate (NP, NP)
+//! let posteriors = [((n(0), n(0)), 0.9), ((n(1), n(1)), 0.8), ((n(4), n(4)), 0.7)];
+//! let out = FirstPassOutput::new(&s, &t, &posteriors, &[(n(0), n(0)), (n(1), n(1))]);
+//! let h = out.features(&s, n(1), &t, n(1)); // the candidate (NP, NP)
 //! assert_eq!(h, [0.8, 0.9, 1.0, 0.0, 0.0, 0.7]); // own, parent, parent linked, children ×2, siblings
 //! ```
 
