@@ -108,7 +108,7 @@ fn reference_decision(
     d: &model::Decision,
 ) -> f64 {
     use treelink::align::composite::{ContextKey, Instance};
-    use treelink::align::context::{ContextFeatures, PairFeatureTable};
+    use treelink::align::context::{ContextFeatures, ContextParts, PairFeatureTable};
     use treelink::kernel::index::StructureIndex;
     use treelink::tree::Tree;
     let mut index = StructureIndex::new(model.spec.lambda);
@@ -135,7 +135,7 @@ fn reference_decision(
     let (s, t) = (d.candidate.source, d.candidate.target);
     let context = model.spec.context.then(|| {
         let table = PairFeatureTable::new(&pair.source, &pair.target, &model::pair_matrices(lexicon, pair, links));
-        let c = ContextFeatures::compute(&pair.source, s, &pair.target, t, &table, false);
+        let c = ContextFeatures::compute(&pair.source, s, &pair.target, t, &table, ContextParts::default());
         assert_eq!(Some(&c.dense), d.context.as_ref());
         key(&c, &mut index)
     });
@@ -169,7 +169,7 @@ fn train_with(s: &Split, options: &TrainOptions) -> Result<AlignmentModel, model
 }
 
 /// The caps: `max_negative_ratio` bounds the negatives per positive, then
-/// `max_examples` the total (positives and negatives in proportion); with
+/// `max_examples` the total (every positive while they are at most half); with
 /// both lifted every positive and every negative that survives pruning is
 /// an example.
 #[test]
@@ -196,7 +196,14 @@ fn the_example_caps_keep_what_they_say() {
     let capped =
         train_with(&s, &TrainOptions { max_examples: 500, max_negative_ratio: 2.0, ..base.clone() }).unwrap().summary;
     assert_eq!(capped.examples, 500);
-    assert_eq!(capped.positives_sampled, (500.0_f64 / 3.0).round() as usize, "positives in proportion");
+    // More positives than half the cap: half of it are positives (their share, a third, is less).
+    assert!(all.positives > 250, "{all:?}");
+    assert_eq!(capped.positives_sampled, 250);
+    // A cap that holds every positive twice takes only negatives.
+    let roomy = 2 * all.positives + all.positives / 2;
+    let fits =
+        train_with(&s, &TrainOptions { max_examples: roomy, max_negative_ratio: 2.0, ..base.clone() }).unwrap().summary;
+    assert_eq!((fits.examples, fits.positives_sampled), (roomy, all.positives), "every positive kept");
 }
 
 /// The linear solver trains on every example; its model file is SMO's form

@@ -593,6 +593,49 @@ fn exercise_round_trip_scores_as_eval_does() {
     assert_eq!(stderr(&o).trim(), "treelink: pair 158 does not exist: the treebank has pairs 1 to 157");
 }
 
+/// `eval --errors` sorts every wrong and missed link into one kind, and
+/// `--against` tests two systems' F difference on the same pairs.
+#[test]
+fn eval_sorts_the_errors_by_kind_and_tests_a_difference() {
+    let dir = scratch("eval_errors");
+    let test = sample_prefix(&dir, "test", 0..40);
+    let o = treelink(&["baseline", "--input", &test]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let pred = write(&dir, "pred.links", &stdout(&o));
+    let o = treelink(&["eval", "--input", &test, "--pred", &pred, "--errors", "--examples", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let number = |prefix: &str| -> usize {
+        let line = out.lines().find(|l| l.contains(prefix)).unwrap_or_else(|| panic!("{prefix}: {out}"));
+        line.trim().split(' ').next().unwrap().parse().unwrap()
+    };
+    let counts = out.lines().find_map(|l| l.split_once("  (")).map(|(_, c)| c.to_string()).unwrap();
+    let n: Vec<usize> = counts.split(|c: char| !c.is_ascii_digit()).filter_map(|w| w.parse().ok()).collect();
+    let (correct, predicted, gold) = (n[0], n[1], n[2]);
+    assert_eq!(number("wrong links, by kind"), predicted - correct, "{out}");
+    assert_eq!(number("missed links, by kind"), gold - correct, "{out}");
+    // The kinds of each part add up to its total.
+    let kinds = |from: &str, to: &str| -> usize {
+        let part = &out[out.find(from).unwrap()..out.find(to).unwrap()];
+        part.lines()
+            .skip(1)
+            .filter(|l| l.contains('%'))
+            .map(|l| l.split_whitespace().next().unwrap().parse::<usize>().unwrap())
+            .sum()
+    };
+    assert_eq!(kinds("wrong links", "missed links"), predicted - correct, "{out}");
+    assert_eq!(kinds("missed links", "By label pair"), gold - correct, "{out}");
+    assert!(out.contains("pair ") && out.contains("By span length"), "{out}");
+    // Gold against the baseline: the gold is better, and the difference is significant.
+    let gold_file = format!("{test}.gold");
+    let o = treelink(&["eval", "--input", &test, "--pred", &gold_file, "--against", &pred]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("F = 100.00"), "{out}");
+    let p: f64 = out.lines().find_map(|l| l.split_once("p = ")).unwrap().1.split(' ').next().unwrap().parse().unwrap();
+    assert!(p < 0.01, "{out}");
+}
+
 const NL_EN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lingua-align-nl-en-125/");
 
 fn gzip_file(from: &str, to: &Path) {

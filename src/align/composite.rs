@@ -21,6 +21,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::context::ContextParts;
 use super::features::N_PLAIN;
 use crate::kernel::index::{StructureIndex, SubTreeKey};
 use crate::kernel::{normalize, BtkKind, Space, UnknownName, DEFAULT_LAMBDA};
@@ -57,6 +58,19 @@ pub struct KernelSpec {
     /// ([`super::context::N_UNKNOWN`]); not a component of its own.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unknown: bool,
+    /// `orth` (with `ctx`): the orthographic similarity of the spans' words
+    /// ([`super::context::N_ORTH`] features); not a component of its own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub orth: bool,
+    /// `chain` (with `ctx`): where each node sits in a chain of nodes over
+    /// the same words ([`super::context::N_CHAIN`]); not a component of its own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chain: bool,
+    /// `node` (with `ctx`): how well each node's best partner scores, and
+    /// how far the candidate is from it ([`super::context::N_NODE`]); not a
+    /// component of its own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub node: bool,
     /// `hist`: a first pass's decisions on the neighbouring pairs ([`super::history`]).
     #[serde(default)]
     pub history: bool,
@@ -117,6 +131,11 @@ impl KernelSpec {
         Some(self)
     }
 
+    /// Which features beyond Lingua-Align's the context holds.
+    pub fn context_parts(&self) -> ContextParts {
+        ContextParts { unknown: self.unknown, orth: self.orth, chain: self.chain, node: self.node }
+    }
+
     /// The paper's best combination on its gold-standard corpus.
     pub fn paper_best() -> Self {
         "plain+dbtk-root+ibtk-rgsst".parse().expect("a valid spec")
@@ -129,16 +148,20 @@ impl FromStr for KernelSpec {
         let bad = |found: &str| UnknownName {
             what: "kernel component",
             found: found.to_string(),
-            expected: "lex, str (with lex), plain, ctx, unk (with ctx), hist, or KIND-SPACE with KIND ibtk|dbtk and \
-                       SPACE sst|rdsst|rgsst|root",
+            expected: "lex, str (with lex), plain, ctx, unk, orth, chain, node (each with ctx), hist, or KIND-SPACE \
+                       with KIND ibtk|dbtk and SPACE sst|rdsst|rgsst|root",
         };
         let (mut lex, mut str_, mut btks) = (false, false, Vec::new());
         let (mut context, mut unknown, mut history) = (false, false, false);
+        let (mut orth, mut chain, mut node) = (false, false, false);
         for part in s.split('+').map(str::trim) {
             match part {
                 "lex" => lex = true,
                 "ctx" => context = true,
                 "unk" => unknown = true,
+                "orth" => orth = true,
+                "chain" => chain = true,
+                "node" => node = true,
                 "hist" => history = true,
                 "str" => str_ = true,
                 "plain" => (lex, str_) = (true, true),
@@ -157,16 +180,28 @@ impl FromStr for KernelSpec {
         if str_ && !lex {
             return Err(bad("str without lex"));
         }
-        if unknown && !context {
-            return Err(bad("unk without ctx"));
+        for (on, name) in [(unknown, "unk"), (orth, "orth"), (chain, "chain"), (node, "node")] {
+            if on && !context {
+                return Err(bad(&format!("{name} without ctx")));
+            }
         }
         let plain = match (lex, str_) {
             (false, _) => None,
             (true, false) => Some(PlainSet::Lex),
             (true, true) => Some(PlainSet::LexStr),
         };
-        let mut spec =
-            KernelSpec { plain, context, unknown, history, btks, thetas: Vec::new(), lambda: DEFAULT_LAMBDA };
+        let mut spec = KernelSpec {
+            plain,
+            context,
+            unknown,
+            orth,
+            chain,
+            node,
+            history,
+            btks,
+            thetas: Vec::new(),
+            lambda: DEFAULT_LAMBDA,
+        };
         let n = spec.components();
         if n == 0 {
             return Err(bad(s));
@@ -188,8 +223,10 @@ impl fmt::Display for KernelSpec {
         if self.context {
             parts.push("ctx".into());
         }
-        if self.context && self.unknown {
-            parts.push("unk".into());
+        for (on, name) in [(self.unknown, "unk"), (self.orth, "orth"), (self.chain, "chain"), (self.node, "node")] {
+            if self.context && on {
+                parts.push(name.into());
+            }
         }
         if self.history {
             parts.push("hist".into());
@@ -542,7 +579,13 @@ mod tests {
         for bad in ["", "str", "ibtk", "xbtk-sst", "ibtk-ptk", "lex+foo", "plain+unk"] {
             assert!(bad.parse::<KernelSpec>().is_err(), "{bad}");
         }
-        // unk widens ctx; it is not a component of its own, and the paper's specs do not name it.
+        // unk, orth, chain and node widen ctx; none is a component of its own, and the paper's specs do not name them.
+        let w: KernelSpec = "plain+node+ctx+chain+orth+unk".parse().unwrap();
+        assert_eq!((w.to_string(), w.components()), ("plain+ctx+unk+orth+chain+node".to_string(), 2));
+        assert_eq!(w.context_parts(), ContextParts { unknown: true, orth: true, chain: true, node: true });
+        for bad in ["plain+orth", "plain+chain", "plain+node"] {
+            assert!(bad.parse::<KernelSpec>().is_err(), "{bad}");
+        }
         let u: KernelSpec = "plain+unk+ctx+dbtk-root".parse().unwrap();
         assert_eq!((u.to_string(), u.components(), u.unknown), ("plain+ctx+unk+dbtk-root".to_string(), 3, true));
         assert!(!serde_json::to_string(&KernelSpec::paper_best()).unwrap().contains("unknown"));

@@ -13,5 +13,6 @@ pub mod features;
 pub mod greedy;
 pub mod history;
 pub mod lexical;
+pub mod link_search;
 pub mod model;
 pub mod primal;

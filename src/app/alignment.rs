@@ -11,7 +11,9 @@ use crate::align::lexical::{
     alignment_lexicon_options, input_lexicon, lexical_model, prepare, InputLexicon, InputSentences, LexicalModel,
     LexiconSource,
 };
+use crate::align::link_search::LinkSearch;
 use crate::align::model::{self, AlignError, AlignmentModel, Scorer, TrainOptions};
+use crate::align::primal::Solver;
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::io::links::Link;
 use crate::lexicon::{
@@ -119,6 +121,89 @@ pub fn kernels_to_try(kernel: Option<KernelSpec>, with_dev: bool) -> Vec<KernelS
         (None, false) => vec![KernelSpec::paper_best()],
         (None, true) => DEFAULT_SHORTLIST.iter().filter_map(|s| s.parse().ok()).collect(),
     }
+}
+
+/// What `treelink train` (and the page's Train) chooses among when no
+/// kernel is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preset {
+    /// The engine's best: with dev, the paper's kernels ([`DEFAULT_SHORTLIST`])
+    /// and the configuration beyond the paper ([`BEYOND_PAPER_KERNEL`] by
+    /// the linear solver on every training candidate, with C and the cost
+    /// factor chosen on dev), each with the link search chosen on dev; the
+    /// in-engine lexicon with stem back-off ([`DEFAULT_STEM_BACKOFF`]).
+    #[default]
+    Best,
+    /// The paper's configuration (§6, Tables 3/4): its kernels by SMO on at
+    /// most 6,000 examples, C 2.4, the greedy search, a link where D > 0;
+    /// only the pruning quantile (and, with dev, the kernel) chosen on dev.
+    Paper,
+}
+
+impl Preset {
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Best => "best",
+            Preset::Paper => "paper",
+        }
+    }
+}
+
+/// The kernel beyond the paper that [`Preset::Best`] tries: Lingua-Align's
+/// context features with the unknown words' shares and the root dBTK, all
+/// explicit, so the linear solver trains it on every candidate
+/// (`docs/alignment-results.md`, "Training for held-out input").
+pub const BEYOND_PAPER_KERNEL: &str = "plain+ctx+unk+dbtk-root";
+
+/// C values [`Preset::Best`] tries on dev after the given one (2.4).
+pub const DEFAULT_TUNE_C: [f64; 2] = [1.0, 5.0];
+
+/// Cost factors C+/C− [`Preset::Best`] tries on dev after the default one.
+pub const DEFAULT_TUNE_COST_FACTOR: [f64; 2] = [2.0, 8.0];
+
+/// The stem back-off [`Preset::Best`] gives the in-engine lexicon
+/// (`--stem-backoff 4`, chosen on SQUOIA dev among 3–6).
+pub const DEFAULT_STEM_BACKOFF: usize = 4;
+
+/// The training options of each configuration `preset` tries, from the
+/// options of the paper's best kernel (`base`, the user's settings; its
+/// tuning lists, when given, replace the preset's): the kernel given
+/// (`kernel`) alone, else the preset's kernels.
+pub fn configurations(
+    base: &TrainOptions,
+    kernel: Option<KernelSpec>,
+    with_dev: bool,
+    preset: Preset,
+    thetas: Option<&[f64]>,
+) -> Result<Vec<TrainOptions>, AlignmentError> {
+    let given = kernel.is_some();
+    let mut out = kernels_to_try(kernel, with_dev)
+        .iter()
+        .map(|spec| for_kernel(base, spec, thetas))
+        .collect::<Result<Vec<_>, _>>()?;
+    if given || preset == Preset::Paper || !with_dev {
+        return Ok(out);
+    }
+    // C and the cost factor are tuned on the linear configuration only: an
+    // SMO training on the fragment kernels costs as much as the whole linear
+    // grid, and the budget is stated (≤ 10 min on SQUOIA's train).
+    let or = |given: &[f64], preset: &[f64]| if given.is_empty() { preset.to_vec() } else { given.to_vec() };
+    let beyond: KernelSpec = BEYOND_PAPER_KERNEL.parse().expect("a valid built-in spec");
+    out.push(TrainOptions {
+        solver: Solver::Linear,
+        max_examples: usize::MAX,
+        max_negative_ratio: f64::INFINITY,
+        tune_c: or(&base.tune_c, &DEFAULT_TUNE_C),
+        tune_cost_factor: or(&base.tune_cost_factor, &DEFAULT_TUNE_COST_FACTOR),
+        ..for_kernel(base, &beyond, None)?
+    });
+    if base.tune_search.is_empty() {
+        for o in &mut out {
+            o.tune_search = LinkSearch::ALL.to_vec();
+        }
+    }
+    Ok(out)
 }
 
 /// Trains a model on `train` for each of `options` (one per kernel) and
@@ -631,6 +716,36 @@ pub fn explain_pair(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_best_preset_adds_the_linear_configuration_to_the_papers_kernels() {
+        let base = TrainOptions::default();
+        let best = configurations(&base, None, true, Preset::Best, None).unwrap();
+        let specs: Vec<String> = best.iter().map(|o| o.spec.to_string()).collect();
+        let spec = |s: &str| s.parse::<KernelSpec>().unwrap().to_string();
+        let mut want: Vec<String> = DEFAULT_SHORTLIST.iter().map(|s| spec(s)).collect();
+        want.push(spec(BEYOND_PAPER_KERNEL));
+        assert_eq!(specs, want);
+        let linear = &best[4];
+        assert_eq!((linear.solver, linear.max_examples), (Solver::Linear, usize::MAX));
+        assert!(linear.max_negative_ratio.is_infinite());
+        assert_eq!((linear.tune_c.as_slice(), linear.tune_cost_factor.as_slice()), (&[1.0, 5.0][..], &[2.0, 8.0][..]));
+        // The paper's kernels keep SMO and its settings; every configuration chooses its search.
+        assert!(best[..4].iter().all(|o| o.solver == Solver::Smo && o.tune_c.is_empty() && o.max_examples == 6000));
+        assert!(best.iter().all(|o| o.tune_search == LinkSearch::ALL));
+        // The paper's preset, a kernel given, or no dev: the paper's kernels as they are.
+        let paper = configurations(&base, None, true, Preset::Paper, None).unwrap();
+        assert_eq!(paper.len(), 4);
+        assert!(paper.iter().all(|o| o.tune_search.is_empty() && o.solver == Solver::Smo));
+        let given = configurations(&base, Some("lex".parse().unwrap()), true, Preset::Best, None).unwrap();
+        assert_eq!(given.iter().map(|o| o.spec.to_string()).collect::<Vec<_>>(), ["lex"]);
+        assert_eq!(configurations(&base, None, false, Preset::Best, None).unwrap().len(), 1);
+        // Tuning lists given replace the preset's.
+        let mine = TrainOptions { tune_c: vec![3.0], tune_search: vec![LinkSearch::Src2Trg], ..base.clone() };
+        let tuned = configurations(&mine, None, true, Preset::Best, None).unwrap();
+        assert_eq!(tuned[4].tune_c, [3.0]);
+        assert!(tuned.iter().all(|o| o.tune_search == [LinkSearch::Src2Trg]));
+    }
 
     #[test]
     fn the_split_holds_out_the_last_fifth_and_never_empties_a_part() {

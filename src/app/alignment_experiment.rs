@@ -17,7 +17,7 @@ use crate::align::baseline::BaselineOptions;
 use crate::align::composite::KernelSpec;
 use crate::align::explain;
 use crate::align::lexical::{held_out_links, prepare, LexicalSetup, LexiconSource};
-use crate::align::model::{self, AlignError, DecisionThreshold, TrainOptions};
+use crate::align::model::{self, AlignError, AlignmentModel, DecisionThreshold, TrainOptions};
 use crate::align::primal::Solver;
 use crate::corpus::Corpus;
 use crate::eval::prf::Counts;
@@ -64,6 +64,9 @@ pub struct RowChoice {
     pub data: bool,
     /// + the second pass.
     pub history: bool,
+    /// `treelink train --dev`'s default selection ([`alignment::Preset::Best`]
+    /// over the lexicon given), the test scored once with the model it keeps.
+    pub defaults: bool,
     /// Without the paper rows: the combination the other rows build on
     /// (the paper's best if `None`).
     pub kernel: Option<KernelSpec>,
@@ -129,6 +132,9 @@ pub fn run_split(
     let combo = split.paper_rows(settings, &mut rows, observer)?;
     if settings.rows.beyond() {
         split.rows_beyond(settings, combo, &mut rows, observer)?;
+    }
+    if settings.rows.defaults {
+        split.defaults_row(settings, &mut rows, observer)?;
     }
     // Baseline: Tinsley et al. with the paper's best heuristics.
     let started = clock.seconds();
@@ -285,13 +291,63 @@ impl Split<'_> {
         let started = self.clock.seconds();
         let model = model::train(self.train, Some(self.dev), self.setup, options, observer)?;
         let train_secs = self.clock.seconds() - started;
+        self.score(name, &model, train_secs, observer)
+    }
+
+    /// `treelink train --dev`'s default selection: every configuration of
+    /// [`alignment::Preset::Best`] trained and tuned on dev, the best by dev
+    /// F kept (the first of equals), and only it scored on test.
+    fn defaults_row(
+        &self,
+        settings: &Settings,
+        rows: &mut Vec<Row>,
+        observer: &mut dyn Observer,
+    ) -> Result<(), ExperimentError> {
+        let options = alignment::configurations(
+            &settings.train,
+            settings.rows.kernel.clone(),
+            true,
+            alignment::Preset::Best,
+            settings.thetas.as_deref(),
+        )?;
         let started = self.clock.seconds();
-        let searches = alignment::search_all(&model, &self.setup.lexicon, self.test, self.test_links, observer)?;
+        let mut best: Option<AlignmentModel> = None;
+        for o in &options {
+            let model = model::train(self.train, Some(self.dev), self.setup, o, observer)?;
+            observer.note(&format!(
+                "defaults: {} dev F {:.2} ({})",
+                model.spec,
+                model.summary.dev_f.unwrap_or(0.0),
+                alignment::chosen(&model)
+            ));
+            if best.as_ref().is_none_or(|b| model.summary.dev_f > b.summary.dev_f) {
+                best = Some(model);
+            }
+        }
+        let train_secs = self.clock.seconds() - started;
+        let model = best.ok_or(AlignmentError::NoKernel)?;
+        let scored = self.score("defaults (train --dev, chosen on dev)".into(), &model, train_secs, observer)?;
+        observer.note(&scored.note);
+        rows.push(scored.row);
+        Ok(())
+    }
+
+    /// Aligns the test pairs with `model`: the row `name`, with its dev F,
+    /// pruning quantile and note.
+    fn score(
+        &self,
+        name: String,
+        model: &AlignmentModel,
+        train_secs: f64,
+        observer: &mut dyn Observer,
+    ) -> Result<Trained, ExperimentError> {
+        let started = self.clock.seconds();
+        let searches = alignment::search_all(model, &self.setup.lexicon, self.test, self.test_links, observer)?;
         let pred: Vec<Vec<Link>> = searches.iter().map(explain::predicted_links).collect();
         let align_secs = self.clock.seconds() - started;
         let per_pair = per_pair_counts(self.test, &pred);
         let (dev_f, counts) = (model.summary.dev_f.unwrap_or(0.0), per_pair.iter().copied().sum::<Counts>());
-        let note = format!("{name}: dev F {dev_f:.2} ({}), test {counts}", alignment::chosen(&model));
+        let note = format!("{name}: dev F {dev_f:.2} ({}), test {counts}", alignment::chosen(model));
         let row = Row { name, counts, per_pair, train_secs, align_secs };
         Ok(Trained { row, dev_f, quantile: model.summary.prune_quantile, note })
     }

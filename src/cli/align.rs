@@ -12,13 +12,15 @@ use treelink::align::baseline::{BaselineOptions, Heuristics, NullWord, ScoreFunc
 use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
 use treelink::align::lexical::{InputSentences, LexiconSource};
+use treelink::align::link_search::LinkSearch;
 use treelink::align::model::{self, AlignmentModel, DecisionThreshold, TrainOptions};
 use treelink::align::primal::Solver;
-use treelink::app::alignment;
+use treelink::app::alignment::{self, Preset};
 use treelink::app::alignment_experiment::{self, RowChoice, Settings};
 use treelink::app::files::{self, TableSide};
 use treelink::app::stream as app_stream;
 use treelink::corpus::{Corpus, Named};
+use treelink::eval::errors::ErrorTable;
 use treelink::eval::prf::Counts;
 use treelink::eval::significance::{DEFAULT_SAMPLES, DEFAULT_SEED};
 use treelink::io::links::{format_link_line, Link};
@@ -66,10 +68,18 @@ pub struct TrainArgs {
     #[arg(long, value_name = "PREFIX")]
     pub dev: Option<String>,
     /// Composite kernel, e.g. plain+dbtk-root+ibtk-rgsst, lex, lex+str, plain+ibtk-sst.
-    /// Default: the best on --dev of plain, plain+ibtk-rgsst, plain+dbtk-root+ibtk-rgsst,
-    /// plain+dbtk-root+ibtk-rdsst (without --dev: plain+dbtk-root+ibtk-rgsst).
+    /// Default: the best on --dev of --preset's configurations (without --dev:
+    /// plain+dbtk-root+ibtk-rgsst).
     #[arg(long, value_name = "SPEC")]
     pub kernel: Option<KernelSpec>,
+    /// Without --kernel, what --dev chooses among. best: the paper's kernels (plain,
+    /// plain+ibtk-rgsst, plain+dbtk-root+ibtk-rgsst, plain+dbtk-root+ibtk-rdsst; SMO) and
+    /// plain+ctx+unk+dbtk-root by the linear solver on every training candidate with C (1, 5)
+    /// and the cost factor (2, 8) chosen on dev; each with the link search chosen on dev and the
+    /// threshold on D calibrated on dev; the in-engine lexicon with --stem-backoff 4 (unless given).
+    /// paper: the paper's (Tables 3/4): its kernels by SMO, C 2.4, greedy search, D > 0.
+    #[arg(long, default_value = "best", value_parser = parse_preset)]
+    pub preset: Preset,
     /// Word alignment of the training pairs (`i-j` per line, source-target), or GIZA++'s two
     /// A3.final files (either order; symmetrised with grow-diag-final-and).
     #[arg(long, value_name = "F", num_args = 1..=2)]
@@ -119,7 +129,8 @@ pub struct SvmArgs {
     /// Negatives kept per positive at most (seeded sample; inf: all).
     #[arg(long, default_value_t = 6.0)]
     pub max_negative_ratio: f64,
-    /// Training examples at most (seeded sample, positives and negatives in proportion), or all.
+    /// Training examples at most (seeded sample: every positive while they fit, negatives fill the
+    /// rest), or all.
     /// Default: 6000 with --solver smo, all with --solver linear.
     #[arg(long, value_name = "N", value_parser = parse_max_examples)]
     pub max_examples: Option<usize>,
@@ -138,9 +149,16 @@ pub struct SvmArgs {
     #[arg(long)]
     pub platt: bool,
     /// Link only candidates whose decision value D exceeds this: a number (the paper: 0), or auto:
-    /// with --dev, the threshold that maximises F on dev; without, 0.
-    #[arg(long, default_value = "auto", value_parser = parse_threshold)]
-    pub threshold: DecisionThreshold,
+    /// with --dev, the threshold that maximises F on dev; without, 0. Default: auto (with
+    /// `train --preset paper`: 0).
+    #[arg(long, value_parser = parse_threshold)]
+    pub threshold: Option<DecisionThreshold>,
+    /// Which candidates above the threshold become links: greedy (the paper's, well-formed),
+    /// greedy-final (then a final step for nodes left unlinked), src2trg (each source node's best
+    /// target), assignment (the best one-to-one links, made well-formed); Lingua-Align's searches.
+    /// Default: greedy (`train --dev`'s default preset: chosen on dev).
+    #[arg(long, value_parser = parse_search)]
+    pub search: Option<LinkSearch>,
     /// C values tried on --dev after the pruning quantile (comma-separated); kept if dev F improves.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub tune_c: Vec<f64>,
@@ -158,6 +176,18 @@ fn parse_threshold(s: &str) -> Result<DecisionThreshold, String> {
             .filter(|t| t.is_finite())
             .map(DecisionThreshold::Fixed)
             .ok_or_else(|| format!("expected auto or a number, found '{s}'")),
+    }
+}
+
+fn parse_search(s: &str) -> Result<LinkSearch, String> {
+    s.parse()
+}
+
+fn parse_preset(s: &str) -> Result<Preset, String> {
+    match s {
+        "best" => Ok(Preset::Best),
+        "paper" => Ok(Preset::Paper),
+        _ => Err(format!("expected best or paper, found '{s}'")),
     }
 }
 
@@ -211,7 +241,9 @@ impl SvmArgs {
             seed: self.seed,
             platt: self.platt,
             max_train_candidates: limits.max_train_candidates,
-            threshold: self.threshold,
+            threshold: self.threshold.unwrap_or(DecisionThreshold::Calibrated),
+            search: self.search.unwrap_or_default(),
+            tune_search: self.search.into_iter().collect(),
             tune_c: self.tune_c.clone(),
             tune_cost_factor: self.tune_cost_factor.clone(),
             ..TrainOptions::default()
@@ -325,6 +357,20 @@ pub struct EvalArgs {
     /// Predicted links, one line per pair.
     #[arg(long, value_name = "PRED")]
     pub pred: String,
+    /// Also print the wrong and missed links by kind (unary chain: same words, other node; both
+    /// nodes unlinked; a node linked elsewhere), by label pair and by span length, with examples.
+    #[arg(long)]
+    pub errors: bool,
+    /// Examples per kind with --errors.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub examples: usize,
+    /// A second system's predicted links on the same pairs: prints its scores and the paired
+    /// bootstrap p-value of the F difference (1000 resamples of the pairs).
+    #[arg(long, value_name = "PRED")]
+    pub against: Option<String>,
+    /// Label pairs listed with --errors (most errors first).
+    #[arg(long, value_name = "N", default_value_t = 15)]
+    pub label_pairs: usize,
 }
 
 /// `treelink experiment`.
@@ -349,15 +395,16 @@ pub struct ExperimentArgs {
     /// Rows to run (comma-separated): paper (Tables 3/4), calibrated (the threshold on D chosen on
     /// dev), ctx (+ context features), unk (+ the shares of words unknown to the lexicon, for
     /// held-out sentences), data (the ctx row's kernel without its fragment BTKs, on all the
-    /// training data by --solver linear, the negative share tuned on dev), hist (+ second pass);
+    /// training data by --solver linear, the negative share tuned on dev), hist (+ second pass),
+    /// default (`train --dev`'s default selection, --preset best, with the lexicon given here);
     /// beyond = calibrated,ctx,hist; all = paper,beyond. The rows beyond the paper add up,
     /// on the paper rows' best combination (or --kernel) at its pruning quantile. The baseline
     /// always runs.
     #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "all",
-          value_parser = ["paper", "calibrated", "ctx", "unk", "data", "hist", "beyond", "all"])]
+          value_parser = ["paper", "calibrated", "ctx", "unk", "data", "hist", "default", "beyond", "all"])]
     pub rows: Vec<String>,
-    /// The `data` row's sizes (comma-separated): at most this many examples each (positives and
-    /// negatives in proportion), or all; one row per size.
+    /// The `data` row's sizes (comma-separated): at most this many examples each (every positive
+    /// while they fit), or all; one row per size.
     #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "all", value_parser = parse_max_examples)]
     pub data_sizes: Vec<usize>,
     /// Without the paper rows: the combination the other rows build on (default plain+dbtk-root+ibtk-rgsst).
@@ -470,16 +517,27 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let dev = args.dev.as_deref().map(|d| corpus(d, true, limits)).transpose()?;
     model::check_train_candidates(&train, &args.svm.options(&KernelSpec::paper_best(), limits)?)?;
     let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
-    let source = lexicon_source(&args.lex, links, &train)?.for_held_out_input(args.held_out);
-    let threads = args.threads.get();
-    let options = alignment::kernels_to_try(args.kernel.clone(), dev.is_some())
-        .iter()
-        .map(|spec| args.svm.options(spec, limits).map(|o| TrainOptions { threads, ..o }))
-        .collect::<Result<Vec<_>, _>>()?;
+    let started = Instant::now();
+    // The preset's lexicon goes with its selection: with dev and no kernel given.
+    let stem_backoff = match (args.lex.stem_backoff, args.preset) {
+        (Some(n), _) => Some(usize::from(n)),
+        (None, Preset::Best) if dev.is_some() && args.kernel.is_none() => Some(alignment::DEFAULT_STEM_BACKOFF),
+        (None, _) => None,
+    };
+    let source =
+        lexicon_source(&args.lex, links, &train)?.with_stem_backoff(stem_backoff).for_held_out_input(args.held_out);
+    let mut base = args.svm.options(&args.kernel.clone().unwrap_or_else(KernelSpec::paper_best), limits)?;
+    base.threads = args.threads.get();
+    if args.preset == Preset::Paper && args.svm.threshold.is_none() {
+        base.threshold = DecisionThreshold::Fixed(0.0);
+    }
+    let options =
+        alignment::configurations(&base, args.kernel.clone(), dev.is_some(), args.preset, args.svm.theta.as_deref())?;
     let model = alignment::train_model(&train, dev.as_ref(), source, &options, &mut reporter)?;
     std::fs::write(&args.output, model.to_json())
         .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
     reporter.note(&format!("wrote {}: {}", args.output, model.describe()));
+    reporter.note(&format!("{} configuration(s) tried in {:.1} s", options.len(), started.elapsed().as_secs_f64()));
     Ok(())
 }
 
@@ -663,6 +721,25 @@ pub fn eval(args: EvalArgs) -> Result<(), CliError> {
         c.predicted,
         c.gold
     )?;
+    if let Some(other) = &args.against {
+        let text = read(other)?;
+        let theirs = input.read_links(Named { name: other, text: &text })?;
+        let per_pair = |links: &[Vec<Link>]| -> Vec<Counts> {
+            input.pairs.iter().zip(links).map(|(p, l)| Counts::of_pair(p, l)).collect()
+        };
+        let (mine, other_counts) = (per_pair(&pred), per_pair(&theirs));
+        let o: Counts = other_counts.iter().copied().sum();
+        let p = treelink::eval::prf::paired_p(&mine, &other_counts).unwrap_or(1.0);
+        out!("against {other}: P = {:.2}  R = {:.2}  F = {:.2}", o.precision(), o.recall(), o.f())?;
+        out!(
+            "F difference {:+.2}, p = {p:.3} (paired bootstrap, {DEFAULT_SAMPLES} resamples of the pairs, seed {DEFAULT_SEED})",
+            c.f() - o.f()
+        )?;
+    }
+    if args.errors {
+        let table = ErrorTable::of_corpus(input.pairs.iter().zip(pred.iter().map(|l| l.as_slice())), args.examples);
+        out!("\n{}", table.to_text(args.label_pairs).trim_end())?;
+    }
     Ok(())
 }
 
@@ -677,6 +754,7 @@ fn experiment_settings(args: &ExperimentArgs, limits: &Limits, train: &Corpus) -
             unknown: args.rows.iter().any(|r| r == "unk"),
             data: args.rows.iter().any(|r| r == "data"),
             history: wants("hist"),
+            defaults: args.rows.iter().any(|r| r == "default"),
             kernel: args.kernel.clone(),
         },
         train: args.svm.options(&KernelSpec::paper_best(), limits)?,

@@ -1,6 +1,7 @@
-//! Evaluation: precision/recall/F of sub-tree links, BLEU, and the
+//! Evaluation: precision/recall/F of sub-tree links and their errors by kind, BLEU, and the
 //! significance of BLEU differences.
 
 pub mod bleu;
+pub mod errors;
 pub mod prf;
 pub mod significance;

@@ -20,6 +20,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::corpus::TreePair;
+use crate::eval::significance::{Bootstrap, DEFAULT_SAMPLES, DEFAULT_SEED};
 use crate::io::links::{Link, LinkKind};
 use crate::tree::NodeId;
 
@@ -126,6 +127,23 @@ impl fmt::Display for Counts {
     }
 }
 
+/// The paired bootstrap p-value of alignment F between two systems' counts
+/// on the same pairs (`a[i]`, `b[i]` for pair `i`): the pairs resampled
+/// [`DEFAULT_SAMPLES`] times with seed [`DEFAULT_SEED`], as `mt-experiment`
+/// and `bleu` test BLEU ([`crate::eval::significance`]). `None` when the
+/// lists differ in length or are empty.
+pub fn paired_p(a: &[Counts], b: &[Counts]) -> Option<f64> {
+    if a.len() != b.len() || a.is_empty() {
+        return None;
+    }
+    let systems = [a, b];
+    let observed = systems.iter().map(|s| s.iter().copied().sum::<Counts>().f()).collect();
+    let bootstrap = Bootstrap::with_scores(observed, a.len(), DEFAULT_SAMPLES, DEFAULT_SEED, |k, drawn| {
+        drawn.iter().map(|&i| systems[k][i]).sum::<Counts>().f()
+    });
+    bootstrap.p_value(0, 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,5 +173,17 @@ mod tests {
         assert!((c.f() - 200.0 / 3.0).abs() < 1e-12);
         assert_eq!(c.recall_good(), 50.0);
         assert_eq!(Counts::default().f(), 0.0);
+    }
+
+    #[test]
+    fn a_system_against_itself_has_p_1_and_against_a_much_better_one_a_small_p() {
+        let pair = |correct| Counts { correct, predicted: 10, gold: 10, correct_good: correct, gold_good: 10 };
+        let a: Vec<Counts> = (0..40).map(|i| pair(5 + i % 3)).collect();
+        let b: Vec<Counts> = (0..40).map(|i| pair(9 + i % 2)).collect();
+        assert_eq!(paired_p(&a, &a), Some(1.0));
+        // B is better on every pair: no resample comes near the null.
+        assert_eq!(paired_p(&a, &b), Some(1.0 / (DEFAULT_SAMPLES + 1) as f64));
+        assert_eq!(paired_p(&a, &b[..3]), None);
+        assert_eq!(paired_p(&[], &[]), None);
     }
 }

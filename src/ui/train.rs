@@ -329,7 +329,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
                     {field(state, train, Field::Thetas, "θ (weights)", "comma-separated, one per component; empty: equal", None)}
                     {field(state, train, Field::Lambda, "λ (decay)", "paper: 0.4", None)}
                     {field(state, train, Field::C, "C (SVM cost)", "paper: 2.4", None)}
-                    {field(state, train, Field::MaxExamples, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs, positives and negatives in proportion (a seeded sample; SMO's cost grows with their square); CLI default 6000 (docs/alignment-results.md, \"More data\")", None)}
+                    {field(state, train, Field::MaxExamples, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs, every positive while they fit and negatives filling the rest (a seeded sample; SMO's cost grows with their square); CLI default 6000 (docs/alignment-results.md, \"More data\")", None)}
                     {field(state, train, Field::Seed, "Seed", "of that sample (--seed): another seed, other examples, another model", None)}
                     {word_model_choice(state, train)}
                     {split_choices(state, split, train)}

@@ -7,10 +7,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::align::candidates::{CandidateNodes, Thresholds};
 use crate::align::composite::KernelSpec;
-use crate::align::context::{ContextFeatures, N_CONTEXT, N_UNKNOWN};
+use crate::align::context::ContextFeatures;
 use crate::align::features::N_PLAIN;
 use crate::align::history::N_HISTORY;
 use crate::align::lexical::LexicalModel;
+use crate::align::link_search::LinkSearch;
 use crate::eval::prf::Counts;
 use crate::io::json::{from_json, JsonError};
 use crate::svm::Posterior;
@@ -172,6 +173,12 @@ pub struct TrainingSummary {
     pub kernel_evals: u64,
 }
 
+/// A model file keeps its search only when it is not the paper's (so
+/// older files and greedy models read and write the same).
+fn is_greedy(search: &LinkSearch) -> bool {
+    *search == LinkSearch::Greedy
+}
+
 /// Everything needed to align (see [`crate::align::model`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AlignmentModel {
@@ -189,6 +196,10 @@ pub struct AlignmentModel {
     /// calibrated on dev: [`crate::align::calibrate`]).
     #[serde(default)]
     pub threshold: f64,
+    /// Which links the candidates above the threshold become (the paper's
+    /// greedy search unless another was chosen on dev; [`crate::align::link_search`]).
+    #[serde(default, skip_serializing_if = "is_greedy")]
+    pub search: LinkSearch,
     #[serde(deserialize_with = "checked_lexicon")]
     pub lexicon: LexicalModel,
     pub summary: TrainingSummary,
@@ -304,6 +315,16 @@ impl<'de> serde::de::Visitor<'de> for KernelNeeds<'_> {
     }
 }
 
+/// The context part of a spec as it is written: `ctx`, `ctx+unk`, ….
+fn context_named(spec: &KernelSpec) -> String {
+    let parts = spec.context_parts();
+    let names = [(parts.unknown, "unk"), (parts.orth, "orth"), (parts.chain, "chain"), (parts.node, "node")];
+    std::iter::once("ctx")
+        .chain(names.into_iter().filter(|(on, _)| *on).map(|(_, n)| n))
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
 /// The support vectors of [`KernelNeeds`].
 struct SupportVectorsNeed<'s>(&'s KernelSpec);
 
@@ -343,7 +364,7 @@ impl<'de> serde::de::Visitor<'de> for SupportVectorNeeds<'_> {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         use serde::de::{Error, IgnoredAny};
         let spec = self.0;
-        let dense = N_CONTEXT + if spec.unknown { N_UNKNOWN } else { 0 };
+        let dense = spec.context_parts().dense_len();
         let (mut context, mut history) = (false, false);
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
@@ -352,8 +373,8 @@ impl<'de> serde::de::Visitor<'de> for SupportVectorNeeds<'_> {
                     let found = c.map(|c| c.dense.len());
                     if found.is_some_and(|n| n != dense) {
                         return Err(A::Error::custom(format!(
-                            "expected {dense} dense context features (the kernel has ctx{}), found {}",
-                            if spec.unknown { " and unk" } else { "" },
+                            "expected {dense} dense context features (the kernel has {}), found {}",
+                            context_named(spec),
                             found.unwrap_or(0)
                         )));
                     }

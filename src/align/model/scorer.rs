@@ -12,8 +12,9 @@ use crate::align::candidates::{candidate_pairs, CandidateNodes, Thresholds};
 use crate::align::composite::{CompositeKernel, ContextKey, Instance};
 use crate::align::context::{ContextFeatures, PairFeatureTable};
 use crate::align::features::{LexicalMatrices, PlainFeatures};
-use crate::align::greedy::{search_decided, Search};
+use crate::align::greedy::{Scored, Search};
 use crate::align::history::FirstPassOutput;
+use crate::align::link_search::LinkSearch;
 use crate::corpus::TreePair;
 use crate::kernel::index::StructureIndex;
 use crate::lexicon::{Lexicon, WordAlignment};
@@ -180,8 +181,14 @@ impl<'m> Scorer<'m> {
                 .iter()
                 .map(|c| {
                     table.as_ref().map(|t| {
-                        let f =
-                            ContextFeatures::compute(&pair.source, c.source, &pair.target, c.target, t, spec.unknown);
+                        let f = ContextFeatures::compute(
+                            &pair.source,
+                            c.source,
+                            &pair.target,
+                            c.target,
+                            t,
+                            spec.context_parts(),
+                        );
                         let key = context_key(&mut index, &f);
                         (f, key)
                     })
@@ -234,12 +241,28 @@ impl<'m> Scorer<'m> {
         self.search(pair, links, self.model.threshold)
     }
 
-    /// The greedy search over the candidates with `D > threshold`.
+    /// The model's search over the candidates with `D > threshold`.
     pub fn search(&self, pair: &TreePair, links: &WordAlignment, threshold: f64) -> (Search, Vec<Decision>) {
         let decisions = self.decisions(pair, links);
-        let decided = decisions.iter().map(|d| (d.candidate.source, d.candidate.target, d.value));
-        let search = search_decided(&pair.source, &pair.target, decided, threshold, |v| self.posterior(v));
+        let search = self.search_decided(pair, &decisions, threshold, self.model.search);
         (search, decisions)
+    }
+
+    /// `search` over the candidates of `decisions` with `D > threshold`,
+    /// scored by their posterior (§5, phase 2).
+    pub fn search_decided(
+        &self,
+        pair: &TreePair,
+        decisions: &[Decision],
+        threshold: f64,
+        search: LinkSearch,
+    ) -> Search {
+        let scored: Vec<Scored> = decisions
+            .iter()
+            .filter(|d| d.value > threshold)
+            .map(|d| Scored::new(d.candidate.source, d.candidate.target, self.posterior(d.value)))
+            .collect();
+        search.run(&pair.source, &pair.target, &scored)
     }
 
     /// The posterior alignment probability of a decision value.

@@ -18,6 +18,7 @@ use crate::align::features::PlainFeatures;
 use crate::align::greedy::{search_links, Search};
 use crate::align::history::FirstPassOutput;
 use crate::align::lexical::LexicalSetup;
+use crate::align::link_search::LinkSearch;
 use crate::align::primal::{self, Solver};
 use crate::corpus::{Corpus, TreePair};
 use crate::eval::prf::Counts;
@@ -51,8 +52,9 @@ pub struct TrainOptions {
     pub tune_prune_quantiles: Vec<f64>,
     /// At most this many negatives per positive are kept (seeded sample).
     pub max_negative_ratio: f64,
-    /// At most this many training examples: beyond it, positives and
-    /// negatives are sampled in proportion (seeded). SMO's cost grows with
+    /// At most this many training examples: beyond it, every positive is
+    /// kept while they are at most half of it, and negatives fill the rest
+    /// (seeded). SMO's cost grows with
     /// the square of the examples, and so does the kernel cache.
     pub max_examples: usize,
     pub seed: u64,
@@ -86,6 +88,14 @@ pub struct TrainOptions {
     /// part of the settings sent to the page's worker, which has one.
     #[serde(skip)]
     pub threads: Threads,
+    /// The link search ([`crate::align::link_search`]; the paper: greedy).
+    #[serde(default)]
+    pub search: LinkSearch,
+    /// With dev data, last: each search of this list is tried on the model
+    /// kept (its threshold calibrated again when the threshold is), and the
+    /// best kept.
+    #[serde(default)]
+    pub tune_search: Vec<LinkSearch>,
 }
 
 fn default_max_train_candidates() -> usize {
@@ -113,6 +123,8 @@ impl Default for TrainOptions {
             solver: Solver::Smo,
             tune_negative_ratio: Vec::new(),
             threads: Threads::ONE,
+            search: LinkSearch::Greedy,
+            tune_search: Vec::new(),
         }
     }
 }
@@ -276,7 +288,9 @@ fn prepare(
 /// `tune_prune_quantiles` (without dev, `prune_quantile` alone), then from
 /// the best so far each C of `tune_c`, each cost factor of
 /// `tune_cost_factor` and each negative share of `tune_negative_ratio`;
-/// the model with the best dev F is kept (the first of equals).
+/// the model with the best dev F is kept (the first of equals). Last, each
+/// search of `tune_search` on it. Each setting tried is noted to
+/// `progress` with its dev F and whether it was kept.
 fn search_settings(
     train_corpus: &Corpus,
     dev: Option<&Corpus>,
@@ -305,7 +319,15 @@ fn search_settings(
             model.summary.dev_f = Some(counts.f());
             model.summary.dev = Some(counts);
         }
-        if best.as_ref().is_none_or(|(b, _)| model.summary.dev_f > b.summary.dev_f) {
+        let kept = best.as_ref().is_none_or(|(b, _)| model.summary.dev_f > b.summary.dev_f);
+        if let Some(f) = model.summary.dev_f {
+            progress.note(&format!(
+                "  {}: dev F {f:.2}{}",
+                setting_in_words(&model, &opts),
+                if kept { " (kept)" } else { "" }
+            ));
+        }
+        if kept {
             *best = Some((model, opts));
         }
         Ok(())
@@ -333,7 +355,47 @@ fn search_settings(
             }
         }
     }
-    best.map(|(m, _)| m).ok_or(AlignError::NoPositives)
+    let (mut model, opts) = best.ok_or(AlignError::NoPositives)?;
+    if let (Some(d), false) = (dev, opts.tune_search.is_empty()) {
+        let calibrate = opts.threshold == DecisionThreshold::Calibrated;
+        let tried = choose_search(
+            &mut model,
+            &lexical.lexicon,
+            d,
+            dev_links,
+            &opts.tune_search,
+            (calibrate, opts.threads),
+            progress,
+        )?;
+        for (search, threshold, counts) in tried {
+            let kept = search == model.search && threshold == model.threshold;
+            progress.note(&format!(
+                "  search {search}, threshold on D {threshold:.3}: dev F {:.2}{}",
+                counts.f(),
+                if kept { " (kept)" } else { "" }
+            ));
+        }
+    }
+    Ok(model)
+}
+
+/// What one setting of the coordinate search trained with, in words.
+fn setting_in_words(model: &AlignmentModel, opts: &TrainOptions) -> String {
+    let s = &model.summary;
+    let negatives = match opts.max_negative_ratio {
+        r if r.is_infinite() => "all negatives".to_string(),
+        r => format!("≤ {r} negatives per positive"),
+    };
+    format!(
+        "pruning quantile {}, C {}, cost factor {:.2}, {negatives}, {} solver: {} examples ({} positive), threshold on D {:.3}",
+        s.prune_quantile,
+        s.c,
+        s.cost_factor,
+        opts.solver.name(),
+        s.examples,
+        s.positives_sampled,
+        model.threshold
+    )
 }
 
 /// Number of folds of the first pass's cross-validation (`hist`).
@@ -395,8 +457,87 @@ fn cross_validated_first_pass(
         .collect())
 }
 
-/// The dev counts of `model`; with `calibrate`, first sets its threshold to
-/// the one that maximises dev F ([`crate::align::calibrate`]).
+/// The decision values of every dev pair's candidates under `model`.
+fn dev_decisions(
+    model: &AlignmentModel,
+    lexicon: &Lexicon,
+    dev: &Corpus,
+    dev_links: &[WordAlignment],
+    threads: Threads,
+    progress: &mut dyn Observer,
+) -> Result<Vec<Vec<Decision>>, AlignError> {
+    let scorer = Scorer::new(model, lexicon)?;
+    let mut out = Vec::with_capacity(dev.len());
+    let pairs = dev.pairs.iter().zip(dev_links).map(Ok::<_, AlignError>);
+    // Each dev pair's decisions on any thread (a scorer each), kept in order.
+    let decide =
+        |scorer: &mut Scorer<'_>, _: usize, (pair, links): &(&TreePair, &WordAlignment)| scorer.decisions(pair, links);
+    stream_in_order(
+        pairs,
+        threads,
+        || scorer.clone(),
+        decide,
+        |k, decisions| {
+            out.push(decisions);
+            if progress.progress(Progress::new(Stage::Tuning.name(), k as u64 + 1, dev.len() as u64)).is_break() {
+                return Err(AlignError::Cancelled);
+            }
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// The dev counts of `search` at `threshold`, from the dev pairs' decisions.
+fn dev_counts(
+    scorer: &Scorer,
+    dev: &Corpus,
+    decisions: &[Vec<Decision>],
+    threshold: f64,
+    search: LinkSearch,
+) -> Counts {
+    dev.pairs
+        .iter()
+        .zip(decisions)
+        .map(|(pair, d)| Counts::of_pair(pair, &search_links(&scorer.search_decided(pair, d, threshold, search))))
+        .sum()
+}
+
+/// Offsets from the greedy search's calibrated threshold tried for the
+/// other searches, whose links at a lower threshold are not a prefix of the
+/// links at a higher one (so they cannot be counted as
+/// [`crate::align::calibrate`] counts the greedy search's).
+const SEARCH_THRESHOLD_OFFSETS: [f64; 13] = [-0.6, -0.4, -0.3, -0.2, -0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.2, 0.3, 0.4];
+
+/// The threshold on `D` that maximises dev F for `search`, and the dev
+/// counts at it: for the greedy search by counting over one search per dev
+/// pair ([`crate::align::calibrate`]); for the others, the best of the
+/// greedy threshold moved by [`SEARCH_THRESHOLD_OFFSETS`] (ties to the higher).
+fn calibrated(scorer: &Scorer, dev: &Corpus, decisions: &[Vec<Decision>], search: LinkSearch) -> (f64, Counts) {
+    let (mut gold, mut taken) = (Counts::default(), Vec::new());
+    for (k, (pair, d)) in dev.pairs.iter().zip(decisions).enumerate() {
+        let greedy = scorer.search_decided(pair, d, f64::NEG_INFINITY, LinkSearch::Greedy);
+        gold = gold + Counts::of_pair(pair, &[]);
+        taken.extend(taken_links(k, pair, &greedy, d));
+    }
+    let cut = best_threshold(gold, &taken);
+    if search == LinkSearch::Greedy {
+        return (cut.threshold, cut.counts);
+    }
+    let mut best: Option<(f64, Counts)> = None;
+    for offset in SEARCH_THRESHOLD_OFFSETS.iter().rev() {
+        let threshold = cut.threshold + offset;
+        let counts = dev_counts(scorer, dev, decisions, threshold, search);
+        if best.is_none_or(|(_, b)| counts.f() > b.f()) {
+            best = Some((threshold, counts));
+        }
+    }
+    best.unwrap_or((cut.threshold, cut.counts))
+}
+
+/// The dev counts of `model` (its threshold and search); with `calibrate`,
+/// first sets its threshold to the one that maximises dev F
+/// ([`crate::align::calibrate`]).
 fn evaluate_on_dev(
     model: &mut AlignmentModel,
     lexicon: &Lexicon,
@@ -405,38 +546,53 @@ fn evaluate_on_dev(
     (calibrate, threads): (bool, Threads),
     progress: &mut dyn Observer,
 ) -> Result<Counts, AlignError> {
+    let decisions = dev_decisions(model, lexicon, dev, dev_links, threads, progress)?;
     let scorer = Scorer::new(model, lexicon)?;
-    let threshold = if calibrate { f64::NEG_INFINITY } else { model.threshold };
-    let (mut counts, mut gold, mut taken) = (Counts::default(), Counts::default(), Vec::new());
-    let pairs = dev.pairs.iter().zip(dev_links).map(Ok::<_, AlignError>);
-    // Each dev pair searched on any thread (a scorer each), counted in order.
-    let search = |scorer: &mut Scorer<'_>, _: usize, (pair, links): &(&TreePair, &WordAlignment)| {
-        scorer.search(pair, links, threshold)
-    };
-    stream_in_order(
-        pairs,
-        threads,
-        || scorer.clone(),
-        search,
-        |k, (search, decisions)| {
-            let pair = &dev.pairs[k];
-            counts = counts + Counts::of_pair(pair, &search_links(&search));
-            if calibrate {
-                gold = gold + Counts::of_pair(pair, &[]);
-                taken.extend(taken_links(k, pair, &search, &decisions));
-            }
-            if progress.progress(Progress::new(Stage::Tuning.name(), k as u64 + 1, dev.len() as u64)).is_break() {
-                return Err(AlignError::Cancelled);
-            }
-            Ok(())
-        },
-    )?;
     if !calibrate {
-        return Ok(counts);
+        return Ok(dev_counts(&scorer, dev, &decisions, model.threshold, model.search));
     }
-    let cut = best_threshold(gold, &taken);
-    model.threshold = cut.threshold;
-    Ok(cut.counts)
+    let (threshold, counts) = calibrated(&scorer, dev, &decisions, model.search);
+    model.threshold = threshold;
+    Ok(counts)
+}
+
+/// Each search of `searches` on dev (its threshold calibrated when
+/// `calibrate`, else the model's), the best kept in `model` (the first of
+/// equals); returns the dev counts of each, in order.
+fn choose_search(
+    model: &mut AlignmentModel,
+    lexicon: &Lexicon,
+    dev: &Corpus,
+    dev_links: &[WordAlignment],
+    searches: &[LinkSearch],
+    (calibrate, threads): (bool, Threads),
+    progress: &mut dyn Observer,
+) -> Result<Vec<(LinkSearch, f64, Counts)>, AlignError> {
+    let decisions = dev_decisions(model, lexicon, dev, dev_links, threads, progress)?;
+    let scorer = Scorer::new(model, lexicon)?;
+    let tried: Vec<(LinkSearch, f64, Counts)> = searches
+        .iter()
+        .map(|&search| {
+            let (threshold, counts) = match calibrate {
+                true => calibrated(&scorer, dev, &decisions, search),
+                false => (model.threshold, dev_counts(&scorer, dev, &decisions, model.threshold, search)),
+            };
+            (search, threshold, counts)
+        })
+        .collect();
+    drop(scorer);
+    let best = tried.iter().fold(None::<&(LinkSearch, f64, Counts)>, |b, t| match b {
+        Some(b) if t.2.f() <= b.2.f() => Some(b),
+        _ => Some(t),
+    });
+    if let Some(&(search, threshold, counts)) = best {
+        if model.summary.dev.is_none_or(|d| counts.f() > d.f()) {
+            (model.search, model.threshold) = (search, threshold);
+            model.summary.dev_f = Some(counts.f());
+            model.summary.dev = Some(counts);
+        }
+    }
+    Ok(tried)
 }
 
 /// The links a search took, in order, with their decision values and gold status.
@@ -539,6 +695,7 @@ fn train_at_quantile(
             DecisionThreshold::Fixed(t) => t,
             DecisionThreshold::Calibrated => 0.0,
         },
+        search: options.search,
         lexicon: lexical.model.clone(),
         summary,
         first_pass: None,
@@ -562,8 +719,10 @@ struct Examples {
 
 /// Every positive candidate, and the negatives that survive pruning by
 /// `thresholds`, sampled (seeded) to at most `max_negative_ratio` negatives
-/// per positive, then both in proportion to at most `max_examples`; the
-/// counts go into `summary`.
+/// per positive, then to at most `max_examples` in all: every positive
+/// while they are at most half of it, the negatives filling the rest (more
+/// positives: half of it, or their share if larger); the counts go into
+/// `summary`.
 fn sample_examples(
     train_corpus: &Corpus,
     train_candidates: &Featurized,
@@ -601,7 +760,11 @@ fn sample_examples(
     rng.sample(&mut negatives, cap);
     let total = positives.len() + negatives.len();
     if total > options.max_examples {
-        let keep_pos = (options.max_examples as f64 * positives.len() as f64 / total as f64).round().max(1.0) as usize;
+        // Every positive is kept while they fill at most half the cap (so the
+        // negatives are at least as many); beyond, at least half the cap, or
+        // their share of the examples if larger.
+        let share = (options.max_examples as f64 * positives.len() as f64 / total as f64).round() as usize;
+        let keep_pos = share.max(positives.len().min(options.max_examples / 2)).max(1);
         rng.sample(&mut positives, keep_pos);
         rng.sample(&mut negatives, options.max_examples.saturating_sub(keep_pos).max(1));
     }
@@ -648,8 +811,14 @@ fn example_extras(
                     table = Some((p, PairFeatureTable::new(&pair.source, &pair.target, &m)));
                 }
                 if let Some((_, t)) = &table {
-                    contexts[e] =
-                        Some(ContextFeatures::compute(&pair.source, c.source, &pair.target, c.target, t, spec.unknown));
+                    contexts[e] = Some(ContextFeatures::compute(
+                        &pair.source,
+                        c.source,
+                        &pair.target,
+                        c.target,
+                        t,
+                        spec.context_parts(),
+                    ));
                 }
             }
             if let Some(h) = history.and_then(|h| h.get(p)) {
