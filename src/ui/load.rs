@@ -649,15 +649,7 @@ fn check_files(request: &LoadRequest) -> Checked {
                 });
                 match read {
                     Ok(e) => {
-                        let keys: usize = e.pairs.iter().map(|p| p.pair.gold.len()).sum();
-                        let shown = if e.show_gold { "shown" } else { "hidden" };
-                        let status = format!(
-                            "{}: '{}', {} pairs, key of {keys} links ({shown})",
-                            f.name,
-                            e.title,
-                            e.pairs.len()
-                        );
-                        set(&mut statuses, Slot::Exercise, Ok(status));
+                        set(&mut statuses, Slot::Exercise, Ok(format!("{}: {}", f.name, e.summary())));
                         let mut c = e.corpus();
                         if !e.show_gold {
                             // The key stays with the exercise, out of what the page draws and scores.
