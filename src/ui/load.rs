@@ -414,7 +414,10 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
             .map(|t| format!("{name}: {} {}, {} nodes", t.len(), counted(t.len(), "trees"), node_count(&t)))
             .map_err(|e| e.to_string()),
         Slot::Gold => crate::io::links::parse_links(text, name)
-            .map(|l| format!("{name}: {} lines, {} links", l.len(), l.iter().map(Vec::len).sum::<usize>()))
+            .map(|l| {
+                let links: usize = l.iter().map(Vec::len).sum();
+                format!("{name}: {} {}, {links} {}", l.len(), counted(l.len(), "lines"), counted(links, "links"))
+            })
             .map_err(|e| e.to_string()),
         Slot::Tiger => Ok(format!(
             "{} of 3 files: {}{}",
@@ -452,7 +455,8 @@ fn lex_status(slot: Slot, f: &FileText, words: &[String]) -> (Result<String, Str
         Ok(t) => t,
         Err(e) => return (Err(e.to_string()), None),
     };
-    let mut summary = format!("{}: {} entries", f.name, table.len());
+    let entries = if table.len() == 1 { "entry" } else { "entries" };
+    let mut summary = format!("{}: {} {entries}", f.name, table.len());
     if words.is_empty() {
         return (Ok(summary), None);
     }
@@ -675,7 +679,8 @@ fn check_files(request: &LoadRequest) -> Checked {
                         }
                     }
                     let status = if errors.is_empty() {
-                        Ok(format!("{} answers files checked against {}", read.len(), f.name))
+                        let files = if read.len() == 1 { "answers file" } else { "answers files" };
+                        Ok(format!("{} {files} checked against {}", read.len(), f.name))
                     } else {
                         Err(format!(
                             "{} of {} files not counted: {}",
@@ -692,7 +697,7 @@ fn check_files(request: &LoadRequest) -> Checked {
                 _ => set(
                     &mut statuses,
                     Slot::Answers,
-                    Err("open the exercise (with its key) first, then its answers files".into()),
+                    Err("waiting for their exercise: open their exercise (the file with the key), and they are checked against it".into()),
                 ),
             }
         }
