@@ -227,6 +227,47 @@ for model in ["svm-light-tk-st.model", "svm-light-tk-sst.model"]:
     for examples in ["svm-light-tk-train.dat", "svm-light-tk-test.dat"]:
         put("svm_light_tk", f"{model}-{examples}", test_file(model) + SEP + test_file(examples))
 
+# GIZA++'s files: vocabularies and a numeric t-table made from the words of a
+# slice of the A3.final files (and of lex.0-0.e2f), then the A3 slices.
+import gzip
+
+for k, name in enumerate(["src-trg.A3.final.gz", "trg-src.A3.final.gz"]):
+    a3 = gzip.decompress(read(f"{moses}/{name}")).split(b"\n")
+    part = a3[k * 30 : k * 30 + 3 * (1 + k)]
+    target_words = sorted({w for l in part[1::3] for w in l.split()})
+    source_words = sorted({w for l in part[2::3] for w in re.findall(rb"(\S+) \(\{", l) if w != b"NULL"})
+    vcb = lambda words: b"".join(b"%d %s 1\n" % (i + 2, w) for i, w in enumerate(words))
+    ids = lambda words: {w: i + 2 for i, w in enumerate(words)}
+    si, ti = ids(source_words), ids(target_words)
+    table = b"".join(b"%d %d 0.5\n" % (si[s], ti[t]) for s in source_words[:8] for t in target_words[:3])
+    put("giza", f"a3-{k}", vcb(source_words) + SEP + vcb(target_words) + SEP + b"0 2 0.1\n" + table + SEP + b"\n".join(part) + b"\n")
+
+# Dublin: one to three pairs (four lines each) of the nl-en file, in UTF-8.
+dublin = read("lingua-align-nl-en-125/raw/nl-en_125.dublin").decode("latin-1").encode().split(b"\n")
+for k in range(0, 8):
+    n = 1 + k % 3
+    put("dublin", f"nl-en-{k}", b"\n".join(dublin[4 * k * 5 : 4 * k * 5 + 4 * n]) + b"\n")
+
+# PREFIX.ids: slices of the shared data's (version 1), and of an import's (version 2).
+for k in range(0, 4):
+    put("ids", f"v1-{k}", b"\n".join(lines(nl + ".ids")[k * 10 : k * 10 + 3]) + b"\n")
+imported = os.path.join(tmp, "imported")
+run("import", "tiger", "--source", os.path.join(data, nlraw, "ep-00-12-15.125.nl.tiger"), "--target",
+    os.path.join(data, nlraw, "ep-00-12-15.125.en.tiger"), "--alignment", os.path.join(data, nlraw, "nl-en_125.xml"), "-o", imported)
+with open(imported + ".ids", "rb") as f:
+    v2 = f.read().split(b"\n")
+for k in range(0, 4):
+    put("ids", f"v2-{k}", b"\n".join(v2[:4] + v2[4 + k * 10 : 4 + k * 10 + 2]) + b"\n")
+
+# Bytes to decode: UTF-8, gzip, and a TigerXML slice declared ISO-8859-1 (re-encoded so).
+for k, text in enumerate([lines(sq + ".src")[0], read(f"{nlraw}/nl-en_125.xml")[:2000]]):
+    put("decode", f"utf8-{k}", text)
+    put("decode", f"gzip-{k}", gzip.compress(text, mtime=0))
+latin = read(f"{raw}/LAI_SQUOIA_DE.xml")[:3000].decode("utf-8", "ignore")
+latin = latin.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"').encode("latin-1", "replace")
+put("decode", "latin1", latin)
+put("decode", "latin1-gzip", gzip.compress(latin, mtime=0))
+
 for target in sorted(os.listdir(out)):
     files = os.listdir(os.path.join(out, target))
     size = sum(os.path.getsize(os.path.join(out, target, f)) for f in files)

@@ -2,7 +2,7 @@
 //! links, read from the bracketed files `PREFIX.src`, `PREFIX.trg`,
 //! `PREFIX.gold` and checked against each other.
 
-use crate::io::links::{parse_links_located, Link, LinkError};
+use crate::io::links::{parse_links_located, Link, LinkError, LinkOutOfRange, LinkUnits};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::io::text::read_text_file;
 use crate::io::text::{end_position, line_count_position, ReadError};
@@ -44,16 +44,8 @@ pub enum CorpusError {
         what: &'static str,
         per: &'static str,
     },
-    #[error("{file}:{line}:{column}: link {link} names {side} node {node}, but the {side} tree of pair {line} has only {nodes} nodes (numbered 0 to {last})", last = nodes.saturating_sub(1))]
-    LinkOutOfRange {
-        file: String,
-        line: usize,
-        column: usize,
-        link: String,
-        side: &'static str,
-        node: usize,
-        nodes: usize,
-    },
+    #[error("{file}:{line}:{column}: {error}")]
+    LinkOutOfRange { file: String, line: usize, column: usize, error: LinkOutOfRange },
     #[error(transparent)]
     Read(#[from] ReadError),
     #[error(transparent)]
@@ -67,8 +59,7 @@ impl CorpusError {
             CorpusError::Tree(e) => &e.file,
             CorpusError::Links(e) => &e.file,
             CorpusError::CountMismatch { file, .. } | CorpusError::LinkOutOfRange { file, .. } => file,
-            CorpusError::Read(ReadError::Io { file, .. }) => file,
-            CorpusError::Read(ReadError::Encoding(e)) => &e.file,
+            CorpusError::Read(e) => e.file(),
             CorpusError::Limit(e) => &e.file,
         }
     }
@@ -176,8 +167,9 @@ impl Corpus {
         gold: Option<Named<'_>>,
         limits: Option<&Limits>,
     ) -> Result<Corpus, CorpusError> {
-        let (sources, source_starts) = Tree::parse_all_with_starts(source.text, source.name)?;
-        let (targets, starts) = Tree::parse_all_with_starts(target.text, target.name)?;
+        // Tree k is pair k: a blank line or a second tree on a line is refused where it is.
+        let (sources, source_starts) = Tree::parse_numbered(source.text, source.name)?;
+        let (targets, starts) = Tree::parse_numbered(target.text, target.name)?;
         if let Some(limits) = limits {
             limits.check_trees(source.name, &sources, &source_starts)?;
             limits.check_trees(target.name, &targets, &starts)?;
@@ -257,6 +249,106 @@ impl Corpus {
     }
 }
 
+/// How the words of some sentences fit the two vocabularies of a model
+/// (the words it was trained on, source and target): what tells input
+/// given the wrong way round, or in other languages, from input it fits.
+/// Only words with a letter count (punctuation and numbers are in every
+/// language); the vocabularies are asked about lowercased words.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WordFit {
+    /// Word tokens counted.
+    pub tokens: usize,
+    /// Of them, known to the vocabulary of the side they were given as.
+    pub same: usize,
+    /// Known to the other side's vocabulary.
+    pub crossed: usize,
+}
+
+/// What a [`WordFit`] says of input against a model.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Direction {
+    /// The input's words are mostly the model's, on the right side.
+    Fits,
+    /// The input's words are more the model's other side's: source and
+    /// target look swapped.
+    Reversed { same: f64, crossed: f64 },
+    /// Few of the input's words are the model's, on either side: other languages?
+    Foreign { same: f64, crossed: f64 },
+}
+
+impl WordFit {
+    /// Below this share of its words known on either side, input looks foreign to a model.
+    pub const FOREIGN: f64 = 0.2;
+    /// Input looks reversed when the other side knows at least this much more of its words.
+    pub const MARGIN: f64 = 0.1;
+
+    /// Counts `words` against the vocabulary of their side (`known_same`)
+    /// and the other side's (`known_crossed`); both are given words lowercased.
+    pub fn of<'a>(
+        words: impl IntoIterator<Item = &'a str>,
+        known_same: impl Fn(&str) -> bool,
+        known_crossed: impl Fn(&str) -> bool,
+    ) -> WordFit {
+        let mut fit = WordFit::default();
+        for w in words.into_iter().filter(|w| w.chars().any(char::is_alphabetic)) {
+            let w = w.to_lowercase();
+            fit.tokens += 1;
+            fit.same += usize::from(known_same(&w));
+            fit.crossed += usize::from(known_crossed(&w));
+        }
+        fit
+    }
+
+    /// Adds another side's counts (the target sentences' to the source's).
+    pub fn and(self, other: WordFit) -> WordFit {
+        WordFit {
+            tokens: self.tokens + other.tokens,
+            same: self.same + other.same,
+            crossed: self.crossed + other.crossed,
+        }
+    }
+
+    /// Reversed when the other side's vocabulary knows clearly more of the
+    /// words ([`Self::MARGIN`]), foreign when neither knows
+    /// [`Self::FOREIGN`] of them; no words, no verdict (fits).
+    pub fn direction(&self) -> Direction {
+        if self.tokens == 0 {
+            return Direction::Fits;
+        }
+        let share = |n: usize| n as f64 / self.tokens as f64;
+        let (same, crossed) = (share(self.same), share(self.crossed));
+        if crossed >= same + Self::MARGIN {
+            Direction::Reversed { same, crossed }
+        } else if same.max(crossed) < Self::FOREIGN {
+            Direction::Foreign { same, crossed }
+        } else {
+            Direction::Fits
+        }
+    }
+}
+
+impl Direction {
+    /// The warning to show, naming the input and the model (`None` when it fits).
+    pub fn warning(&self, input: &str, model: &str) -> Option<String> {
+        let percent = |x: f64| format!("{:.0}%", 100.0 * x);
+        match *self {
+            Direction::Fits => None,
+            Direction::Reversed { same, crossed } => Some(format!(
+                "{input} looks reversed for {model}: {} of its words are the model's on the other side, {} on their own \
+                 (are source and target swapped?)",
+                percent(crossed),
+                percent(same)
+            )),
+            Direction::Foreign { same, crossed } => Some(format!(
+                "{input} looks foreign to {model}: only {} of its words are the model's source or target words ({} on \
+                 the other side); is it in the languages the model was trained on?",
+                percent(same),
+                percent(crossed)
+            )),
+        }
+    }
+}
+
 /// The links of a links file, one line per tree pair, each checked against its trees.
 fn links_for<T: std::borrow::Borrow<Tree>>(
     sources: &[T],
@@ -280,24 +372,13 @@ fn links_for<T: std::borrow::Borrow<Tree>>(
     for (l, ((links, s), t)) in lines.into_iter().zip(sources).zip(targets).enumerate() {
         let (s, t) = (s.borrow(), t.borrow());
         for &(link, column) in &links {
-            let bad = if link.source >= s.len() {
-                Some(("source", link.source, s.len()))
-            } else if link.target >= t.len() {
-                Some(("target", link.target, t.len()))
-            } else {
-                None
-            };
-            if let Some((side, node, nodes)) = bad {
-                return Err(CorpusError::LinkOutOfRange {
+            LinkOutOfRange::check(l + 1, &link, (link.source, link.target), (s.len(), t.len()), LinkUnits::Nodes)
+                .map_err(|error| CorpusError::LinkOutOfRange {
                     file: file.name.to_string(),
                     line: l + 1,
                     column,
-                    link: link.to_string(),
-                    side,
-                    node,
-                    nodes,
-                });
-            }
+                    error,
+                })?;
         }
         out.push(links.into_iter().map(|(link, _)| link).collect());
     }
@@ -351,6 +432,45 @@ mod tests {
             "0-0 1-2?\n2-1\n"
         );
         assert_eq!(s.swapped(), c);
+    }
+
+    #[test]
+    fn a_blank_line_in_either_file_is_refused_where_it_is_never_shifting_the_pairs() {
+        let src = "(S (A a))\n(S (B b))\n\n(S (C c))\n";
+        let trg = "(T (X x))\n(T (Y y))\n\n(T (Z z))\n";
+        let e = Corpus::from_texts(n("p.src", src), n("p.trg", "(T (X x))\n(T (Y y))\n(T (Z z))\n"), None).unwrap_err();
+        assert!(e.to_string().starts_with("p.src:3:1: expected a tree on every line, found a blank line"), "{e}");
+        // Both files with the blank line: still refused, not 3 pairs for 4 lines.
+        let e = Corpus::from_texts(n("p.src", src), n("p.trg", trg), None).unwrap_err();
+        assert_eq!(
+            (e.file(), e.to_string().split(": ").nth(1)),
+            ("p.src", Some("expected a tree on every line, found a blank line"))
+        );
+        // A blank line at the end shifts nothing.
+        assert_eq!(
+            Corpus::from_texts(n("p.src", "(S (A a))\n\n\n"), n("p.trg", "(T (X x))\n"), None).unwrap().len(),
+            1
+        );
+        // Trees spread over lines (a .mrg layout) may be separated by blank lines.
+        let mrg = "(S\n  (A a))\n\n(S\n  (B b))\n";
+        assert_eq!(Corpus::from_texts(n("p.mrg", mrg), n("p.trg", "(T (X x))\n(T (Y y))\n"), None).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn input_words_tell_a_fitting_a_reversed_and_a_foreign_corpus_apart() {
+        let (de, es) = (["der", "hund", "bellt"], ["el", "perro", "ladra"]);
+        let fit = |source: &[&str], target: &[&str]| {
+            let s = WordFit::of(source.iter().copied(), |w| de.contains(&w), |w| es.contains(&w));
+            let t = WordFit::of(target.iter().copied(), |w| es.contains(&w), |w| de.contains(&w));
+            s.and(t).direction()
+        };
+        assert_eq!(fit(&["Der", "Hund", ".", "1"], &["el", "gato"]), Direction::Fits);
+        let Direction::Reversed { same, crossed } = fit(&["El", "perro"], &["der", "Hund", "bellt"]) else { panic!() };
+        assert_eq!((same, crossed), (0.0, 1.0));
+        assert!(matches!(fit(&["the", "dog"], &["barks"]), Direction::Foreign { .. }));
+        assert_eq!(fit(&[".", "3"], &[]), Direction::Fits, "no words, no verdict");
+        let w = fit(&["El", "perro"], &["der"]).warning("x.src/x.trg", "model.json").unwrap();
+        assert!(w.starts_with("x.src/x.trg looks reversed for model.json: 100% of its words"), "{w}");
     }
 
     #[test]

@@ -324,7 +324,7 @@ pub fn union(rects: impl IntoIterator<Item = Rect>) -> Option<Rect> {
     Some(Rect { cx: (l + r) / 2.0, cy: (t + b) / 2.0, width: r - l, height: b - t })
 }
 
-/// Font size of labels and words at zoom 1 (px), as `io::svg::DIAGRAM_CSS` sets it.
+/// Font size of labels and words at zoom 1 (px), as `svg::DIAGRAM_CSS` sets it.
 pub const FONT_PX: f64 = 13.0;
 /// The smallest size text is ever drawn at on the page (px): below it the
 /// diagram pans instead of shrinking.

@@ -19,8 +19,10 @@ pub mod math;
 pub mod mt;
 pub mod progress;
 pub mod rng;
+pub mod svg;
 pub mod svm;
 pub mod svm_light_tk;
+pub mod tiger;
 pub mod tree;
 
 /// The page: natively its state, reducer and messages (tested with the

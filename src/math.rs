@@ -1,5 +1,6 @@
 //! Bit-reproducible `exp`, `ln`, `ln_1p` and the logistic function, for
-//! everything whose result must be identical natively and in wasm32.
+//! everything whose result must be identical natively and in wasm32, and
+//! the one dot product the kernels, the SVMs and the decoders share.
 //!
 //! `f64::exp` and `f64::ln` call the platform's libm, which differs between
 //! targets in the last bit (glibc natively, a Rust port of musl on wasm32).
@@ -34,6 +35,19 @@ pub fn ln(x: f64) -> f64 {
 /// `ln(1 + u)`, accurate near 0, bit-identical on every target.
 pub fn ln_1p(u: f64) -> f64 {
     libm::log1p(u)
+}
+
+/// `x · y`: Σ x_i y_i over the common prefix, added left to right from
+/// +0.0. One summation order for every caller, so a decision value, a
+/// hypothesis score or a MERT line is the same sum wherever it is taken.
+///
+/// ```
+/// use treelink::math::dot;
+/// assert_eq!(dot(&[1.0, 2.0, 3.0], &[4.0, 5.0]), 14.0);
+/// assert_eq!(dot(&[], &[1.0]), 0.0);
+/// ```
+pub fn dot(x: &[f64], y: &[f64]) -> f64 {
+    x.iter().zip(y).fold(0.0, |s, (a, b)| s + a * b)
 }
 
 /// The logistic function `1 / (1 + e^-z)`, without overflow for large |z|.

@@ -127,6 +127,53 @@ pub enum ParseErrorKind {
     OuterBracket { found: String },
     #[error("expected one tree, found {found}")]
     NotOneTree { found: String },
+    #[error("expected a tree on every line, found a blank line: the first tree is on a line of its own, so line k is tree k (and pair k), and a blank line would shift every later one; remove it")]
+    BlankLine,
+    #[error(
+        "expected one tree per line (as the first tree is on a line of its own), found a second tree on this line"
+    )]
+    SecondTreeOnLine,
+    #[error("expected this tree to end on its line (one tree per line, as the first tree is), found it goes on to line {end}")]
+    TreeAcrossLines { end: usize },
+}
+
+/// How the trees of a file lie on its lines, told by its first tree: a
+/// first tree on a line of its own makes the file one tree per line, where
+/// line `k` is tree `k` (and pair `k` of a corpus, or output line `k`), so
+/// a blank line, a second tree on a line or a tree spread over lines would
+/// shift every later one: each is refused where it is. A first tree spread
+/// over lines (Penn Treebank `.mrg` files) allows any layout. Fed tree by
+/// tree, so a stream checks what a whole file does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LineLayout {
+    /// `Some(true)` once the first tree was on one line; `Some(false)` spread.
+    one_per_line: Option<bool>,
+    /// The line the last tree ended on.
+    last_end: usize,
+}
+
+impl LineLayout {
+    /// Checks the next tree, which starts at `start` and ends on line `end`.
+    pub fn check(&mut self, file: &str, start: (usize, usize), end: usize) -> Result<(), ParseError> {
+        let error = |line, column, kind| ParseError { file: file.to_string(), line, column, kind };
+        let first = self.one_per_line.is_none();
+        let one_per_line = *self.one_per_line.get_or_insert(start.0 == end);
+        let previous = std::mem::replace(&mut self.last_end, end);
+        if !one_per_line {
+            return Ok(());
+        }
+        let expected_line = if first { 1 } else { previous + 1 };
+        if start.0 > expected_line {
+            return Err(error(expected_line, 1, ParseErrorKind::BlankLine));
+        }
+        if !first && start.0 == previous {
+            return Err(error(start.0, start.1, ParseErrorKind::SecondTreeOnLine));
+        }
+        if end > start.0 {
+            return Err(error(start.0, start.1, ParseErrorKind::TreeAcrossLines { end }));
+        }
+        Ok(())
+    }
 }
 
 /// Builds a [`Tree`] in pre-order: the bracket reader and the TigerXML
@@ -361,6 +408,43 @@ impl Tree {
         BracketReader::new(text, file).read_all()
     }
 
+    /// Like [`Tree::parse_all_with_starts`], for a file whose tree `k` is
+    /// pair `k` or output line `k` (a corpus's `.src`/`.trg`, the sources
+    /// to translate): the layout is checked ([`LineLayout`]), so no blank
+    /// line or second tree on a line shifts the trees after it unseen.
+    pub fn parse_numbered(text: &str, file: &str) -> Result<TreesWithStarts, ParseError> {
+        let mut reader = BracketReader::new(text, file);
+        reader.layout = Some(LineLayout::default());
+        reader.read_all()
+    }
+
+    /// Like [`Tree::parse_all_with_starts`], for a text that begins on line
+    /// `first_line` of its file (a stream's chunk of whole trees).
+    pub fn parse_all_from_line(text: &str, file: &str, first_line: usize) -> Result<TreesWithStarts, ParseError> {
+        let mut reader = BracketReader::new(text, file);
+        reader.line = first_line;
+        reader.read_all()
+    }
+
+    /// [`Tree::parse_all_from_line`] with the layout checked as
+    /// [`Tree::parse_numbered`] checks it, `layout` carried from the chunks
+    /// before (a stream of numbered trees).
+    pub fn parse_numbered_from_line(
+        text: &str,
+        file: &str,
+        first_line: usize,
+        layout: &mut LineLayout,
+    ) -> Result<TreesWithStarts, ParseError> {
+        let mut reader = BracketReader::new(text, file);
+        reader.line = first_line;
+        reader.layout = Some(*layout);
+        let (trees, end) = reader.read_all_laid_out()?;
+        if let Some(end) = end {
+            *layout = end;
+        }
+        Ok(trees)
+    }
+
     /// Reads exactly one tree.
     pub fn parse_one(text: &str, file: &str) -> Result<Tree, ParseError> {
         let mut trees = Self::parse_all(text, file)?;
@@ -456,6 +540,8 @@ struct BracketReader<'a> {
     line: usize,
     column: usize,
     peeked: Option<Option<Located<'a>>>,
+    /// The layout checked tree by tree, if asked for ([`Tree::parse_numbered`]).
+    layout: Option<LineLayout>,
 }
 
 fn describe(t: &Option<Located<'_>>) -> String {
@@ -480,7 +566,23 @@ impl<'a> BracketReader<'a> {
     fn new(text: &'a str, file: &'a str) -> Self {
         // A byte-order mark is not part of the first label.
         let pos = if text.starts_with('\u{feff}') { 3 } else { 0 };
-        BracketReader { text, file, pos, line: 1, column: 1, peeked: None }
+        BracketReader { text, file, pos, line: 1, column: 1, peeked: None, layout: None }
+    }
+
+    /// Skips whitespace and, between trees, the copyright header lines of
+    /// Penn Treebank `.mrg` files (lines starting with `*x*`).
+    fn skip_headers(&mut self) {
+        loop {
+            self.skip_space();
+            if self.column == 1 && self.text[self.pos..].starts_with("*x*") {
+                let rest = &self.text[self.pos..];
+                let line = rest.find('\n').map_or(rest, |end| &rest[..end]);
+                self.pos += line.len();
+                self.column += line.chars().count();
+                continue;
+            }
+            return;
+        }
     }
 
     fn error(&self, line: usize, column: usize, kind: ParseErrorKind) -> ParseError {
@@ -492,10 +594,10 @@ impl<'a> BracketReader<'a> {
         self.text.get(i..)?.chars().next()
     }
 
-    fn lex(&mut self) -> Option<Located<'a>> {
+    /// Skips whitespace, tracking lines and columns (in characters); ASCII
+    /// bytes directly, others as characters.
+    fn skip_space(&mut self) {
         let bytes = self.text.as_bytes();
-        // Skip whitespace, tracking lines and columns (in characters); ASCII
-        // bytes directly, others as characters.
         loop {
             match bytes.get(self.pos) {
                 Some(b'\n') => {
@@ -513,11 +615,18 @@ impl<'a> BracketReader<'a> {
                         self.pos += c.len_utf8();
                         self.column += 1;
                     }
-                    None => break,
+                    None => return,
                 },
-                Some(_) => break,
-                None => return None,
+                _ => return,
             }
+        }
+    }
+
+    fn lex(&mut self) -> Option<Located<'a>> {
+        self.skip_space();
+        let bytes = self.text.as_bytes();
+        if self.pos >= bytes.len() {
+            return None;
         }
         let start = self.pos;
         let (line, column) = (self.line, self.column);
@@ -571,13 +680,28 @@ impl<'a> BracketReader<'a> {
         self.peeked.as_ref().map_or(&None, |t| t)
     }
 
-    fn read_all(mut self) -> Result<TreesWithStarts, ParseError> {
+    fn read_all(self) -> Result<TreesWithStarts, ParseError> {
+        Ok(self.read_all_laid_out()?.0)
+    }
+
+    /// Every tree, and the layout after the last (if checked).
+    fn read_all_laid_out(mut self) -> Result<(TreesWithStarts, Option<LineLayout>), ParseError> {
         let (mut trees, mut starts) = (Vec::new(), Vec::new());
-        while let Some(start) = self.peek() {
-            starts.push((start.line, start.column));
+        loop {
+            if self.peeked.is_none() {
+                self.skip_headers();
+            }
+            let Some(start) = self.peek() else { break };
+            let start = (start.line, start.column);
+            starts.push(start);
             trees.push(self.read_tree()?);
+            // The reader stands just after the tree's last ')'.
+            let end = self.line;
+            if let Some(layout) = self.layout.as_mut() {
+                layout.check(self.file, start, end)?;
+            }
         }
-        Ok((trees, starts))
+        Ok(((trees, starts), self.layout))
     }
 
     /// Reads one tree, with or without an unlabelled outer bracket.
@@ -702,138 +826,6 @@ impl<'a> BracketReader<'a> {
     }
 }
 
-/// Why a stream of trees stopped: the input could not be read (or is not
-/// UTF-8), or a tree in it is malformed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum StreamError {
-    #[error(transparent)]
-    Read(#[from] crate::io::text::ReadError),
-    #[error(transparent)]
-    Parse(#[from] ParseError),
-}
-
-/// Trees read one at a time from a [`std::io::BufRead`]: memory holds the
-/// lines of one tree (or of one line holding several), never the whole
-/// input, and errors are located as [`Tree::parse_all`] and
-/// [`crate::io::text::decode_utf8`] locate them.
-///
-/// ```
-/// use treelink::tree::TreeStream;
-/// let text = "(S (NP (DT a) (NN b))\n   (VP (V c)))\n(X (Y y)) (Z (W w))\n";
-/// let trees: Vec<_> = TreeStream::new(text.as_bytes(), "t").map(|t| t.unwrap().to_string()).collect();
-/// assert_eq!(trees, ["(S (NP (DT a) (NN b)) (VP (V c)))", "(X (Y y))", "(Z (W w))"]);
-/// ```
-pub struct TreeStream<R> {
-    reader: R,
-    file: String,
-    /// Lines consumed so far.
-    line: usize,
-    /// Characters on the last line read (for the end position).
-    last_line_chars: usize,
-    ended_with_newline: bool,
-    /// Trees of the last chunk not yet handed out, with their starts.
-    ready: std::collections::VecDeque<(Tree, (usize, usize))>,
-    last_start: (usize, usize),
-    chunk: String,
-    bytes: Vec<u8>,
-    done: bool,
-}
-
-impl<R: std::io::BufRead> TreeStream<R> {
-    /// A stream over `reader`; `file` names it in errors.
-    pub fn new(reader: R, file: &str) -> Self {
-        TreeStream {
-            reader,
-            file: file.to_string(),
-            line: 0,
-            last_line_chars: 0,
-            ended_with_newline: false,
-            ready: Default::default(),
-            last_start: (1, 1),
-            chunk: String::new(),
-            bytes: Vec::new(),
-            done: false,
-        }
-    }
-
-    /// Line and column of the '(' that began the last tree handed out.
-    pub fn last_start(&self) -> (usize, usize) {
-        self.last_start
-    }
-
-    /// Line and column just past the input, once the stream has ended (as
-    /// [`crate::io::text::end_position`] gives them for a whole text).
-    pub fn end_position(&self) -> (usize, usize) {
-        if self.line == 0 {
-            (1, 1)
-        } else if self.ended_with_newline {
-            (self.line + 1, 1)
-        } else {
-            (self.line, self.last_line_chars + 1)
-        }
-    }
-
-    /// Reads lines until the brackets balance (tokens cannot contain
-    /// brackets, so counting characters is exact), then parses them.
-    fn read_chunk(&mut self) -> Result<(), StreamError> {
-        self.chunk.clear();
-        let first_line = self.line + 1;
-        let mut depth: i64 = 0;
-        loop {
-            self.bytes.clear();
-            let n = self.reader.read_until(b'\n', &mut self.bytes).map_err(|e| {
-                StreamError::Read(crate::io::text::ReadError::Io { file: self.file.clone(), message: e.to_string() })
-            })?;
-            if n == 0 {
-                self.done = true;
-                break;
-            }
-            self.line += 1;
-            let text = crate::io::text::decode_utf8(&self.bytes, &self.file).map_err(|mut e| {
-                e.line = self.line;
-                StreamError::Read(e.into())
-            })?;
-            self.ended_with_newline = text.ends_with('\n');
-            self.last_line_chars = text.trim_end_matches('\n').chars().count();
-            // Brackets are ASCII, and no byte of a multi-byte character is.
-            for &b in text.as_bytes() {
-                match b {
-                    b'(' => depth += 1,
-                    b')' => depth -= 1,
-                    _ => {}
-                }
-            }
-            self.chunk.push_str(text);
-            if depth <= 0 && !self.chunk.trim().is_empty() {
-                break;
-            }
-        }
-        let mut reader = BracketReader::new(&self.chunk, &self.file);
-        reader.line = first_line;
-        let (trees, starts) = reader.read_all()?;
-        self.ready.extend(trees.into_iter().zip(starts));
-        Ok(())
-    }
-}
-
-impl<R: std::io::BufRead> Iterator for TreeStream<R> {
-    type Item = Result<Tree, StreamError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        while self.ready.is_empty() && !self.done {
-            if let Err(e) = self.read_chunk() {
-                self.done = true;
-                self.ready.clear();
-                return Some(Err(e));
-            }
-        }
-        self.ready.pop_front().map(|(tree, start)| {
-            self.last_start = start;
-            Ok(tree)
-        })
-    }
-}
-
 /// A builder that saw a node never finishes empty; kept as an error, not a panic.
 fn unreachable_empty(r: &BracketReader<'_>, line: usize, column: usize) -> ParseError {
     r.error(line, column, ParseErrorKind::ExpectedLabel { found: "nothing".into() })
@@ -880,6 +872,44 @@ mod tests {
     }
 
     #[test]
+    fn penn_treebank_headers_are_skipped_between_trees() {
+        let mrg = "*x*                                                                     *x*\n\
+                   *x*            Copyright (C) 1990 University of Pennsylvania            *x*\n\
+                   *x*                                                                     *x*\n\
+                   \n( (S \n    (NP-SBJ (NNP Pierre) (NNP Vinken) )\n    (VP (MD will) )))\n\n( (S (NP (DT a)) ))\n";
+        let (trees, starts) = Tree::parse_numbered(mrg, "wsj_0001.mrg").unwrap();
+        assert_eq!(trees.len(), 2);
+        assert_eq!(trees[0].words(), ["Pierre", "Vinken", "will"]);
+        assert_eq!(starts, [(5, 1), (9, 1)]);
+        // Inside a tree, or not at the start of a line, it is a word or an error as before.
+        assert_eq!(t("(X *x*)").words(), ["*x*"]);
+        assert!(Tree::parse_all("(A a) *x*", "t").is_err());
+    }
+
+    #[test]
+    fn one_tree_per_line_is_kept_once_the_first_tree_says_so() {
+        let numbered = |s: &str| Tree::parse_numbered(s, "x.src").map(|(t, _)| t.len()).map_err(|e| e.to_string());
+        assert_eq!(numbered("(A a)\n(B b)\n\n"), Ok(2));
+        assert_eq!(
+            numbered("(A a)\n\n(B b)\n").unwrap_err().split(", found").next(),
+            Some("x.src:2:1: expected a tree on every line")
+        );
+        assert!(numbered("\n(A a)\n(B b)\n").unwrap_err().starts_with("x.src:1:1: expected a tree on every line"));
+        assert_eq!(
+            numbered("(A a)\n(B b) (C c)\n").unwrap_err(),
+            "x.src:2:7: expected one tree per line (as the first tree is on a line of its own), found a second tree on this line"
+        );
+        assert_eq!(
+            numbered("(A a)\n(B\n b)\n").unwrap_err(),
+            "x.src:2:1: expected this tree to end on its line (one tree per line, as the first tree is), found it goes on to line 3"
+        );
+        // A first tree spread over lines: any layout, as before.
+        assert_eq!(numbered("(A\n a)\n\n(B b) (C c)\n"), Ok(3));
+        // parse_all itself checks no layout.
+        assert_eq!(Tree::parse_all("(A a)\n\n(B b) (C c)", "t").unwrap().len(), 3);
+    }
+
+    #[test]
     fn single_pos_tree() {
         let tree = t("(NN Editorial)");
         assert_eq!(tree.len(), 1);
@@ -922,40 +952,6 @@ mod tests {
         let tree = t(&ok);
         assert_eq!(tree.len(), 100_001);
         assert_eq!(tree.to_string(), ok);
-    }
-
-    #[test]
-    fn a_stream_reads_what_parse_all_reads_with_the_same_errors() {
-        let text = "( (S\n    (NP (DT the) (NN dog))\n    (VP (VBZ barks))) )\n\n(X (Y $,)) (Z (W w))\n(A (B b))";
-        let (all, starts) = Tree::parse_all_with_starts(text, "t").unwrap();
-        let mut stream = TreeStream::new(text.as_bytes(), "t");
-        for (tree, start) in all.iter().zip(&starts) {
-            assert_eq!(&stream.next().unwrap().unwrap(), tree);
-            assert_eq!(stream.last_start(), *start);
-        }
-        assert!(stream.next().is_none());
-        assert_eq!(stream.end_position(), crate::io::text::end_position(text));
-        for t in ["(A a)\n", "(A a)", ""] {
-            let mut s = TreeStream::new(t.as_bytes(), "t");
-            while s.next().is_some() {}
-            assert_eq!(s.end_position(), crate::io::text::end_position(t), "{t:?}");
-        }
-        // Bytes that are not UTF-8: located as when the whole file is decoded.
-        let latin1 = b"(A a)\n(S\n  (NN Stra\xdfe))\n";
-        let expected = crate::io::text::decode_utf8(latin1, "t").unwrap_err();
-        let mut stream = TreeStream::new(&latin1[..], "t");
-        assert!(stream.next().unwrap().is_ok());
-        assert_eq!(stream.next().unwrap().unwrap_err(), StreamError::Read(expected.into()));
-        for bad in ["(A a)\n(S (NP (DT the) (NN dog))\n   (VP (VBZ barks)", "(A a)\n\n(S (DT the)))", "(A a)\n(B"] {
-            let expected = Tree::parse_all(bad, "t").unwrap_err();
-            let mut stream = TreeStream::new(bad.as_bytes(), "t");
-            assert!(stream.next().unwrap().is_ok());
-            match stream.next() {
-                Some(Err(StreamError::Parse(e))) => assert_eq!(e, expected, "{bad}"),
-                other => panic!("{bad}: {other:?}"),
-            }
-            assert!(stream.next().is_none(), "an error ends the stream");
-        }
     }
 
     #[test]

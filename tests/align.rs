@@ -6,11 +6,12 @@
 use proptest::prelude::*;
 use treelink::align::baseline::{baseline_links, BaselineOptions};
 use treelink::align::composite::{CompositeKernel, KernelSpec};
+use treelink::align::greedy::search_links;
 use treelink::align::greedy::{check_links, greedy_align, Scored};
 use treelink::align::lexical::alignment_lexicon_options;
 use treelink::align::lexical::LexicalModel;
 use treelink::align::lexical::{lexicon_for_input, prepare, InputSentences, LexicalSetup, LexiconSource};
-use treelink::align::model::{self, search_links, AlignmentModel, Scorer, TrainOptions};
+use treelink::align::model::{self, AlignmentModel, Scorer, TrainOptions};
 use treelink::align::primal::Solver;
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;

@@ -627,3 +627,217 @@ fn a_student_copy_without_the_key_is_checked_against_the_keyed_file() {
     }
     assert_eq!(tables[0], tables[1]);
 }
+
+const NL_EN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lingua-align-nl-en-125/");
+
+fn gzip_file(from: &str, to: &Path) {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(&std::fs::read(from).unwrap()).unwrap();
+    std::fs::write(to, e.finish().unwrap()).unwrap();
+}
+
+/// Issue 24 item 1: `import tiger` and `export sta|tiger` exactly as scripts call them.
+#[test]
+fn import_tiger_then_export_sta_and_tiger_round_trip_with_the_original_treebanks() {
+    let dir = scratch("interchange");
+    let raw = format!("{NL_EN}raw/");
+    let prefix = dir.join("nlen").to_string_lossy().into_owned();
+    // The source treebank gzipped, the target and the alignment as they are.
+    let nl = dir.join("nl.tiger.gz");
+    gzip_file(&format!("{raw}ep-00-12-15.125.nl.tiger"), &nl);
+    let o = treelink(&[
+        "import",
+        "tiger",
+        "--source",
+        &nl.to_string_lossy(),
+        "--target",
+        &format!("{raw}ep-00-12-15.125.en.tiger"),
+        "--alignment",
+        &format!("{raw}nl-en_125.xml"),
+        "-o",
+        &prefix,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Every change, with its pair and node ids.
+    let listed = stdout(&o);
+    assert!(listed.starts_with("125 sentence pairs imported"), "{listed}");
+    assert!(
+        listed
+            .contains("\npair 1 (source): s10: s10_17 (ppart) was discontinuous: raised s10_25 (verb) to s10_14 (inf)"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("\npair 51: kept good link s101_37 – s74_553 although the yield of the source node changed"),
+        "{listed}"
+    );
+    let ids = std::fs::read_to_string(format!("{prefix}.ids")).unwrap();
+    assert!(ids.starts_with("# treelink ids 2\n# source\tnl\tUnknown\tep-00-12-15.125.nl.tiger\t"), "{ids}");
+    let out = dir.join("out.xml").to_string_lossy().into_owned();
+    let o = treelink(&["export", "sta", "--input", &prefix, "--links", &format!("{prefix}.gold"), "-o", &out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (original, exported) =
+        (std::fs::read_to_string(format!("{raw}nl-en_125.xml")).unwrap(), std::fs::read_to_string(&out).unwrap());
+    assert_eq!(exported.matches("<align type=").count(), original.matches("<align type=").count());
+    assert!(exported.contains(r#"<treebank id="en" language="Unknown" filename="ep-00-12-15.125.en.tiger"/>"#));
+    // export tiger finds the originals through PREFIX.ids; importing its files gives the same files back.
+    let tiger = dir.join("tiger").to_string_lossy().into_owned();
+    let o = treelink(&["export", "tiger", "--input", &prefix, "-o", &tiger]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the original sentences as written"), "{}", stderr(&o));
+    let back = dir.join("back").to_string_lossy().into_owned();
+    let o = treelink(&[
+        "import",
+        "tiger",
+        "--source",
+        &format!("{tiger}/ep-00-12-15.125.nl.tiger"),
+        "--target",
+        &format!("{tiger}/ep-00-12-15.125.en.tiger"),
+        "--alignment",
+        &format!("{tiger}/nl-en_125.xml"),
+        "-o",
+        &back,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for ext in ["src", "trg", "gold"] {
+        assert_eq!(
+            std::fs::read(format!("{back}.{ext}")).unwrap(),
+            std::fs::read(format!("{prefix}.{ext}")).unwrap(),
+            "{ext}"
+        );
+    }
+    // --bracketed-data makes ../shared/data's files.
+    let data = dir.join("data").to_string_lossy().into_owned();
+    let o = treelink(&[
+        "import",
+        "tiger",
+        "--source",
+        &format!("{raw}ep-00-12-15.125.nl.tiger"),
+        "--target",
+        &format!("{raw}ep-00-12-15.125.en.tiger"),
+        "--alignment",
+        &format!("{raw}nl-en_125.xml"),
+        "-o",
+        &data,
+        "--bracketed-data",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for ext in ["src", "trg", "gold"] {
+        assert_eq!(
+            std::fs::read(format!("{data}.{ext}")).unwrap(),
+            std::fs::read(format!("{NL_EN}bracketed/all.{ext}")).unwrap(),
+            "{ext}"
+        );
+    }
+    // An older .ids (sentence ids only) needs the original treebanks.
+    std::fs::copy(format!("{NL_EN}bracketed/all.ids"), format!("{data}.ids")).unwrap();
+    let e = failure(&treelink(&["export", "sta", "--input", &data, "--links", &format!("{data}.gold"), "-o", &out]));
+    assert!(e.contains("it names the sentences only (an older .ids file)"), "{e}");
+    let o = treelink(&[
+        "export",
+        "sta",
+        "--input",
+        &data,
+        "--links",
+        &format!("{data}.gold"),
+        "-o",
+        &out,
+        "--source",
+        &format!("{raw}ep-00-12-15.125.nl.tiger"),
+        "--target",
+        &format!("{raw}ep-00-12-15.125.en.tiger"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap().matches("<align type=").count(), 1380);
+}
+
+/// Issue 24 item 3: no blank line shifts the pairs; a count mismatch names the file and line.
+#[test]
+fn a_blank_line_is_refused_where_it_is_and_no_output_line_shifts() {
+    let dir = scratch("blank");
+    let prefix = sample_prefix(&dir, "c", 0..5);
+    let src = std::fs::read_to_string(format!("{prefix}.src")).unwrap();
+    let trg = std::fs::read_to_string(format!("{prefix}.trg")).unwrap();
+    let with_blank = |text: &str| {
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.insert(3, "");
+        lines.join("\n") + "\n"
+    };
+    std::fs::write(format!("{prefix}.src"), with_blank(&src)).unwrap();
+    std::fs::write(format!("{prefix}.trg"), with_blank(&trg)).unwrap();
+    let e = failure(&treelink(&["baseline", "--input", &prefix]));
+    assert!(
+        e.starts_with(&format!("treelink: {prefix}.src:4:1: expected a tree on every line, found a blank line")),
+        "{e}"
+    );
+    std::fs::write(format!("{prefix}.src"), &src).unwrap();
+    let e = failure(&treelink(&["baseline", "--input", &prefix]));
+    assert!(e.starts_with(&format!("treelink: {prefix}.trg:4:1: expected a tree on every line")), "{e}");
+    // One tree missing at the end: the file and the line where the two part.
+    let short: String = trg.lines().take(4).map(|l| format!("{l}\n")).collect();
+    std::fs::write(format!("{prefix}.trg"), short).unwrap();
+    let e = failure(&treelink(&["baseline", "--input", &prefix]));
+    assert_eq!(e, format!("treelink: {prefix}.trg:5:1: expected 5 trees (one per source tree), found 4"));
+}
+
+/// Issue 24 item 4: tables checked as the page checks them; GIZA++'s files read.
+#[test]
+fn tables_the_wrong_way_round_are_warned_and_giza_files_are_read() {
+    let dir = scratch("tables");
+    let prefix = format!("{NL_EN}bracketed/all");
+    let moses = format!("{NL_EN}raw/moses/");
+    let o = treelink(&[
+        "baseline",
+        "--input",
+        &prefix,
+        "--lex-s2t",
+        &format!("{moses}lex.0-0.f2e"),
+        "--lex-t2s",
+        &format!("{moses}lex.0-0.e2f"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("lex.0-0.f2e looks given the wrong way round"), "{}", stderr(&o));
+    let o = treelink(&[
+        "baseline",
+        "--input",
+        &prefix,
+        "--lex-s2t",
+        &format!("{moses}lex.0-0.e2f"),
+        "--lex-t2s",
+        &format!("{moses}lex.0-0.f2e"),
+    ]);
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    // A GIZA++ t-table of ids: refused in words alone, read with its vocabularies.
+    let (s, t) = (write(&dir, "nl.vcb", "2 ik 5\n3 heb 3\n"), write(&dir, "en.vcb", "2 i 5\n3 have 2\n"));
+    let s2t = write(&dir, "s2t.t3.final", "2 2 0.9\n3 3 0.8\n0 3 0.2\n");
+    let t2s = write(&dir, "t2s.t3.final", "2 2 0.9\n3 3 0.7\n");
+    let e = failure(&treelink(&["baseline", "--input", &prefix, "--lex-s2t", &s2t, "--lex-t2s", &t2s]));
+    assert!(e.contains("s2t.t3.final:1:1: a GIZA++ t-table of word ids"), "{e}");
+    let o = treelink(&["baseline", "--input", &prefix, "--lex-s2t", &s2t, "--lex-t2s", &t2s, "--vcb", &s, &t]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("s2t.t3.final covers less than 50% of the source words"), "{}", stderr(&o));
+    // mt-train writes its extracted phrase pairs as a Moses phrase table.
+    let pt = dir.join("phrase-table").to_string_lossy().into_owned();
+    let model = dir.join("m.json").to_string_lossy().into_owned();
+    let train = sample_prefix(&dir, "t", 0..20);
+    let o = treelink(&[
+        "mt-train",
+        "--train",
+        &train,
+        "--system",
+        "phrase",
+        "--extract",
+        "dirc",
+        "-o",
+        &model,
+        "--export-phrase-table",
+        &pt,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = std::fs::read_to_string(&pt).unwrap();
+    let first = table.lines().next().unwrap();
+    let fields: Vec<&str> = first.split(" ||| ").collect();
+    assert_eq!(fields.len(), 5, "{first}");
+    assert_eq!(fields[2].split(' ').count(), 4, "four scores: {first}");
+    assert_eq!(fields[4].split(' ').count(), 3, "three counts: {first}");
+}

@@ -476,7 +476,7 @@ fn phrase_fallback_makes_every_phrase_pair_an_option() {
 #[test]
 fn readings_features_follow_the_derivation() {
     use treelink::mt::ms::{MsReading, RmEstimate, StructureTokens, F_RM_LEX_E_GIVEN_F, F_RM_LEX_F_GIVEN_E, F_TAGS};
-    use treelink::mt::unknown::Treatment;
+    use treelink::mt::phrase::unknown::Treatment;
     let corpus = small_corpus();
     let src = t("(S (NP (ART das) (ADJA kleine) (NN Buchhaus)) (VAFIN ist) (ADJD gut))");
     let full = MsReading {
@@ -599,7 +599,7 @@ fn model_file_round_trip_and_determinism() {
     let old = TranslationModel::from_json(&v1.to_string(), "v1.json").unwrap();
     let MtSystem::Ms(o) = &old.system else { panic!("not ms") };
     assert!(o.vocabulary.is_empty() && !sys.vocabulary.is_empty());
-    assert_eq!(o.config.unknown, treelink::mt::unknown::UnknownWordOptions::copy_only());
+    assert_eq!(o.config.unknown, treelink::mt::phrase::unknown::UnknownWordOptions::copy_only());
     assert_eq!(o.config.reading, treelink::mt::ms::MsReading::PAPER);
     assert_eq!(o.weights.len(), NUM_MS_FEATURES);
     assert_eq!(o.weights[..14], sys.weights[..14]);

@@ -1,12 +1,12 @@
 //! The TigerXML + Stockholm TreeAligner importer and exporter
-//! (`treelink::io::tiger`) against the real data in `../shared/data`: the
+//! (`treelink::tiger`) against the real data in `../shared/data`: the
 //! importer must reproduce the bracketed files that were derived from the raw
 //! files, and the export must read back to the same corpus.
 #![cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
 
 use treelink::corpus::{Corpus, Named};
 use treelink::io::links::{parse_links, Link, LinkKind};
-use treelink::io::tiger::{
+use treelink::tiger::{
     export_pair, import_pair, parse_sta, parse_tiger, Change, DropReason, ImportOptions, PairIds, TigerErrorKind,
     TigerImport, TreebankName,
 };
@@ -24,7 +24,7 @@ fn import(src: &str, trg: &str, sta: &str, phrase_only: bool) -> TigerImport {
         Named { name: src, text: &s },
         Named { name: trg, text: &t },
         Named { name: sta, text: &a },
-        ImportOptions { phrase_only },
+        ImportOptions { phrase_only, ..ImportOptions::BRACKETED_DATA },
     )
     .unwrap_or_else(|e| panic!("{e}"))
 }
@@ -179,7 +179,7 @@ fn export_then_import_gives_back_the_corpus() {
         Named { name: "out/lai_de.xml", text: &out.source_tiger },
         Named { name: "out/lai_es.xml", text: &out.target_tiger },
         Named { name: "out/lai.sta.xml", text: &out.sta },
-        ImportOptions { phrase_only: false },
+        ImportOptions { phrase_only: false, ..ImportOptions::BRACKETED_DATA },
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back.corpus, imp.corpus);
@@ -206,6 +206,24 @@ fn export_then_import_gives_back_the_corpus() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back.corpus, dev);
     assert_eq!(back.ids, PairIds::synthesize(&dev));
+}
+
+#[test]
+fn a_link_outside_the_trees_is_refused_by_the_export_as_readers_refuse_it() {
+    // The corpus is built by hand (a reader would have refused the link).
+    let pair = |s: &str, t: &str| treelink::corpus::TreePair {
+        source: treelink::tree::Tree::parse_one(s, "s").unwrap(),
+        target: treelink::tree::Tree::parse_one(t, "t").unwrap(),
+        gold: vec![Link::good(0, 0)],
+    };
+    let mut corpus = Corpus { pairs: vec![pair("(S (NN a))", "(S (NN b))"), pair("(S (NN c))", "(S (NP (NN d)))")] };
+    corpus.pairs[1].gold.push(Link::good(1, 3));
+    let (de, en) = (TreebankName::new("de", "de", "de.xml"), TreebankName::new("en", "en", "en.xml"));
+    let e = export_pair(&corpus, None, &de, &en).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "link 1-3 names target node 3, but the target tree of pair 2 has only 3 nodes (numbered 0 to 2)"
+    );
 }
 
 /// A German-like sentence with a discontinuous VP ("Den Mann hat sie gesehen ."):
@@ -274,12 +292,12 @@ const TOY_STA: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 </treealign>
 "#;
 
-fn toy(de: &str, en: &str, sta: &str, phrase_only: bool) -> Result<TigerImport, treelink::io::tiger::TigerError> {
+fn toy(de: &str, en: &str, sta: &str, phrase_only: bool) -> Result<TigerImport, treelink::tiger::TigerError> {
     import_pair(
         Named { name: "toy_de.xml", text: de },
         Named { name: "toy_en.xml", text: en },
         Named { name: "toy.sta", text: sta },
-        ImportOptions { phrase_only },
+        ImportOptions { phrase_only, ..ImportOptions::BRACKETED_DATA },
     )
 }
 
@@ -309,7 +327,7 @@ fn discontinuous_constituent_is_raised_and_reported() {
     assert_eq!(imp.corpus.pairs[0].gold, [Link::good(0, 0), Link::good(2, 4)]);
     let r = &imp.report;
     assert_eq!((r.sta_links, r.kept_links, r.skipped_pos_links, r.dropped_links.len()), (4, 2, 1, 1));
-    assert_eq!(r.dropped_links[0].reason, DropReason::YieldChanged { sides: vec![treelink::io::tiger::Side::Source] });
+    assert_eq!(r.dropped_links[0].reason, DropReason::YieldChanged { sides: vec![treelink::tiger::Side::Source] });
     assert_eq!(r.dropped_links[0].kind, LinkKind::Fuzzy);
     assert!(
         r.to_string()
@@ -329,7 +347,7 @@ fn treebanks_are_matched_by_node_ids_when_file_names_differ() {
     assert_eq!(imp.report.notes.len(), 1, "{:?}", imp.report.notes);
 }
 
-fn err_of(de: &str, en: &str, sta: &str) -> treelink::io::tiger::TigerError {
+fn err_of(de: &str, en: &str, sta: &str) -> treelink::tiger::TigerError {
     match toy(de, en, sta, true) {
         Ok(_) => panic!("expected an error"),
         Err(e) => e,

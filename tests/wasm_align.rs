@@ -5,8 +5,9 @@
 //! It also prints how long training and aligning took in the browser.
 #![cfg(target_arch = "wasm32")]
 
+use treelink::align::greedy::search_links;
 use treelink::align::lexical::{alignment_lexicon_options, lexicon_for_input, prepare, LexiconSource};
-use treelink::align::model::{self, search_links, Scorer, TrainOptions};
+use treelink::align::model::{self, Scorer, TrainOptions};
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
 use treelink::io::links::{format_link_line, Link};

@@ -201,7 +201,7 @@ impl fmt::Display for KernelSpec {
 
 /// `(x·y + 1)²`: the polynomial kernel of degree 2 on plain features.
 pub fn polynomial_kernel(x: &[f64], y: &[f64]) -> f64 {
-    let dot: f64 = x.iter().zip(y).map(|(a, b)| a * b).sum();
+    let dot = crate::math::dot(x, y);
     (dot + 1.0) * (dot + 1.0)
 }
 

@@ -26,9 +26,9 @@
 //!   with many unknown words has weak lexical features whether or not its
 //!   nodes translate each other; these say how much of the evidence is
 //!   missing, so the kernel can weigh the rest (the model learns it from
-//!   training pairs featurised as held-out ones, [`super::lexical::prepare_held_out`]).
+//!   training pairs featurised as held-out ones, [`super::lexical::HeldOutFolds`]).
 //!
-//! The kernel of the component ([`ContextFeatures::kernel`]) is the mean of
+//! The kernel of the component ([`super::composite::context_kernel`]) is the mean of
 //! the normalised degree-2 polynomial kernel on the dense features (as the
 //! plain kernel, paper §5) and of `(I[label pairs equal] + I[parent label
 //! pairs equal]) / 2`; it is 1 for an instance with itself.
@@ -36,7 +36,7 @@
 //! φ for every node pair of a tree pair is computed once ([`PairFeatureTable`])
 //! from prefix sums over the lexical matrices, so each pair costs
 //! `O(|S| + |T|)` rather than `O(|S|·|T|)`; the values equal
-//! [`PlainFeatures::compute`]'s up to rounding (a test checks 1e-12).
+//! [`super::features::PlainFeatures::compute`]'s up to rounding (a test checks 1e-12).
 //!
 //! # Examples
 //! ```

@@ -33,8 +33,8 @@ use serde::{Deserialize, Serialize};
 use super::candidates::{CandidateNodes, Thresholds};
 pub use super::features::FEATURE_NAMES;
 use super::features::{PlainFeature, PlainFeatures, N_PLAIN};
-use super::greedy::{Criterion, Outcome, Search};
-use super::model::{pair_matrices, search_links, AlignmentModel, Scorer};
+use super::greedy::{search_links, Criterion, Outcome, Search};
+use super::model::{pair_matrices, AlignmentModel, Scorer};
 use crate::corpus::{Corpus, TreePair};
 use crate::eval::prf::Counts;
 use crate::io::links::{Link, LinkKind};
@@ -65,7 +65,7 @@ impl PruneCheck {
 /// Every bound of `thresholds` on `features`, in the order of
 /// [`Thresholds::keeps`]; a candidate is kept when all pass.
 pub fn prune_checks(thresholds: &Thresholds, features: &PlainFeatures) -> Vec<PruneCheck> {
-    use PlainFeature::*;
+    use PlainFeature::{DepthDifference, DescendantDifference, Phi1, Phi2, Phi3, Phi4, SpanDifference};
     let check = |feature, bound, lower_bound| PruneCheck { feature, value: features.get(feature), bound, lower_bound };
     vec![
         check(Phi1, thresholds.min_inside[0], true),

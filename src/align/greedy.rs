@@ -23,6 +23,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::io::links::Link;
 use crate::tree::{NodeId, Tree};
 
 /// Which well-formedness criterion a link would break.
@@ -153,6 +154,30 @@ pub fn greedy_align(src: &Tree, trg: &Tree, candidates: &[Scored]) -> Search {
     search
 }
 
+/// The search of §5's second phase over a pair's classified candidates
+/// `(source, target, D)`: those with `D > threshold` (the paper: 0) are
+/// scored by their posterior alignment probability `posterior(D)` and
+/// searched greedily ([`greedy_align`]).
+pub fn search_decided(
+    src: &Tree,
+    trg: &Tree,
+    decided: impl IntoIterator<Item = (NodeId, NodeId, f64)>,
+    threshold: f64,
+    posterior: impl Fn(f64) -> f64,
+) -> Search {
+    let scored: Vec<Scored> = decided
+        .into_iter()
+        .filter(|&(_, _, value)| value > threshold)
+        .map(|(s, t, value)| Scored::new(s, t, posterior(value)))
+        .collect();
+    greedy_align(src, trg, &scored)
+}
+
+/// The links of a search as good links, in search order.
+pub fn search_links(search: &Search) -> Vec<Link> {
+    search.links.iter().map(|&(s, t)| Link::good(s, t)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,6 +205,19 @@ mod tests {
         assert!(check_links(&s, &t, &[(0, 0), (1, 1), (4, 4), (6, 6)]).is_ok());
         let v = Violation { link: (6, 1), blocked_by: (4, 4), criterion: Criterion::Descendants };
         assert_eq!(check_links(&s, &t, &[(4, 4), (6, 1)]), Err(v));
+    }
+
+    #[test]
+    fn only_candidates_above_the_threshold_are_searched_by_their_posterior() {
+        let (s, t) = trees();
+        // D: (4,4) 0.5, (1,1) 2.0, (6,6) exactly at the threshold, (6,1) 1.0 (its target taken by (1,1)).
+        let decided = [(4, 4, 0.5), (1, 1, 2.0), (6, 6, 0.0), (6, 1, 1.0)];
+        let search = search_decided(&s, &t, decided, 0.0, |d| d / 10.0);
+        assert_eq!(search.links, [(1, 1), (4, 4)]);
+        assert_eq!(search.steps.len(), 3);
+        assert_eq!(search.steps[0].candidate, Scored::new(1, 1, 0.2));
+        assert_eq!(search.steps[1].outcome, Outcome::Blocked { by: (1, 1), criterion: Criterion::LinkedOnce });
+        assert_eq!(search_links(&search), [Link::good(1, 1), Link::good(4, 4)]);
     }
 
     #[test]

@@ -13,9 +13,7 @@ use crate::align::lexical::{
 use crate::align::model::{self, AlignError, AlignmentModel, Scorer, TrainOptions};
 use crate::corpus::{Corpus, Named};
 use crate::io::links::Link;
-use crate::lexicon::{
-    read_moses_lex, read_word_alignments_for, LexError, Lexicon, SentencePair, WordAlignment, WordModel,
-};
+use crate::lexicon::{read_moses_lex, LexError, Lexicon, SentencePair, WordAlignment, WordModel};
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::NodeId;
 use serde::{Deserialize, Serialize};
@@ -56,9 +54,10 @@ pub fn moses_lexicon(s2t: Named<'_>, t2s: Named<'_>) -> Result<Lexicon, LexError
 }
 
 /// The word links of `corpus`'s pairs (the CLI's `--word-align`, the page's
-/// word alignment input): one line per pair, each link inside its sentences.
+/// word alignment input): one line per pair, each link inside its sentences
+/// (or a GIZA++ A3.final file: [`crate::app::files::read_word_links`]).
 pub fn word_links(file: Named<'_>, corpus: &Corpus) -> Result<Vec<WordAlignment>, LexError> {
-    read_word_alignments_for(file.text, file.name, &corpus.sentence_lengths())
+    Ok(crate::app::files::read_word_links(&[file], corpus)?.links)
 }
 
 /// Where the lexicon comes from, as both the CLI and the page decide it:
@@ -492,7 +491,12 @@ pub fn align_and_compare(
             corpus.len()
         ),
     };
-    let lexicon_note = format!("Lexicon of the model: {model_note}{given_note}; of the baseline: {baseline_note}.");
+    // Input the model's words say is reversed or foreign is said first (as `treelink align` warns).
+    let fit = crate::app::files::alignment_model_fit(&model, &corpus).warning("the pairs loaded", "this model");
+    let lexicon_note = format!(
+        "{}Lexicon of the model: {model_note}{given_note}; of the baseline: {baseline_note}.",
+        fit.map_or(String::new(), |w| format!("Warning: {w}. "))
+    );
     Ok(Comparison { model, corpus, first: 0, alignment, baseline, lexicon_note })
 }
 

@@ -8,7 +8,8 @@
 //!
 //! | workflow | here | CLI | page |
 //! |---|---|---|---|
-//! | tell a file's kind, read a model file, import a TigerXML pair | [`files`] | every command | the loader |
+//! | tell a file's kind, read a model file, import a TigerXML pair, read lexical tables and word links of any format (and check tables against the corpus) | [`files`] | every command | the loader |
+//! | import and export treebanks: TigerXML + STA, bracketed with ids, Dublin | [`interchange`] | `import`, `export` | the loader, Export |
 //! | train an alignment model | [`alignment::train_model`] | `train` | Train |
 //! | align a corpus, the baseline, explain a pair | [`alignment::align`], [`alignment::baseline`], [`alignment::align_and_compare`] | `align`, `baseline` | Align, the explanation |
 //! | train a translation system | [`translation::train_model`], [`translation::train_on_pairs`] | `mt-train` | Translate: Train |
@@ -25,6 +26,7 @@
 pub mod alignment;
 pub mod alignment_experiment;
 pub mod files;
+pub mod interchange;
 pub mod translation;
 pub mod translation_experiment;
 

@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use super::alignment::{self, AlignmentError};
 use crate::align::composite::KernelSpec;
+use crate::align::greedy::search_links;
 use crate::align::lexical::{alignment_lexicon_options, prepare, LexiconSource};
-use crate::align::model::{self as align_model, search_links, AlignError, AlignmentModel, Scorer, TrainOptions};
+use crate::align::model::{self as align_model, AlignError, AlignmentModel, Scorer, TrainOptions};
 use crate::corpus::Corpus;
 use crate::lexicon::WordAlignment;
 use crate::limits::{LimitError, Limits};
@@ -21,9 +22,9 @@ use crate::mt::decoder::NBestEntry;
 use crate::mt::lm::NgramLm;
 use crate::mt::model::{MtOutput, MtSystem, SystemKind, TrainingInfo, TranslationModel};
 use crate::mt::ms::MsStep;
+use crate::mt::phrase::unknown::{SourceNote, UnknownStats};
 use crate::mt::phrase::{gold_subtree_links, ExtractMethod, PhraseStep};
 use crate::mt::train::{train_system, word_alignments_with, MtTrainError, MtTrainSettings};
-use crate::mt::unknown::{SourceNote, UnknownStats};
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::{NodeId, ParseError, Tree};
 
@@ -202,9 +203,28 @@ pub fn train_model(
     t: TranslationTraining<'_>,
     observer: &mut dyn Observer,
 ) -> Result<TranslationModel, TranslationError> {
+    Ok(train(t, false, observer)?.0)
+}
+
+/// [`train_model`], and the phrase pairs its extraction gives (word, DirC
+/// or EWoS, from the same word and sub-tree links) as a Moses phrase table
+/// (`mt-train --export-phrase-table F`; [`crate::mt::phrase::moses`]).
+pub fn train_model_and_phrase_table(
+    t: TranslationTraining<'_>,
+    observer: &mut dyn Observer,
+) -> Result<(TranslationModel, String), TranslationError> {
+    let (model, table) = train(t, true, observer)?;
+    Ok((model, table.unwrap_or_default()))
+}
+
+fn train(
+    t: TranslationTraining<'_>,
+    export: bool,
+    observer: &mut dyn Observer,
+) -> Result<(TranslationModel, Option<String>), TranslationError> {
     let needs_subtree = t.extract != ExtractMethod::Word;
     // The lexicon of an in-engine word alignment also backs off unknown
-    // words (`mt::unknown`); given word links come without one.
+    // words (`mt::phrase::unknown`); given word links come without one.
     let mut settings = t.settings;
     let word_links = match t.word_links {
         Some(links) => links,
@@ -221,9 +241,18 @@ pub fn train_model(
         (true, None) => return Err(TranslationError::NoSubtreeLinks(t.extract)),
     };
     let links = subtree.as_ref().map(|s| s.links.as_slice());
+    let moses = export.then(|| {
+        use crate::mt::phrase::system::{aligned_pairs, subtree_span_pairs};
+        use crate::mt::phrase::{moses_entries, write_moses_phrase_table, ExtractOptions};
+        let options = ExtractOptions { method: t.extract, max_phrase_len: settings.max_phrase_len };
+        let spans: Vec<_> = (0..t.train.len())
+            .map(|k| subtree_span_pairs(t.train, links, t.extract, k, options.max_phrase_len))
+            .collect();
+        write_moses_phrase_table(&moses_entries(&aligned_pairs(t.train, &word_links, &spans), &options))
+    });
     let (system, dev_bleu) =
         train_system(t.system, t.extract, t.train, &word_links, links, t.dev, &settings, observer)?;
-    Ok(TranslationModel {
+    let model = TranslationModel {
         training: TrainingInfo {
             train: t.train_name,
             dev: t.dev_name,
@@ -234,7 +263,8 @@ pub fn train_model(
             seconds: 0.0,
         },
         system,
-    })
+    };
+    Ok((model, moses))
 }
 
 /// What the page's Translate view trains on the pairs it holds: `treelink
@@ -288,7 +318,7 @@ pub struct TranslationView {
     #[serde(default)]
     pub source_notes: Vec<SourceNote>,
     /// Per word of `words`, the index in `source_notes` of the treated
-    /// source word it comes from (`mt::unknown::target_provenance`).
+    /// source word it comes from (`mt::phrase::unknown::target_provenance`).
     #[serde(default)]
     pub provenance: Vec<Option<usize>>,
     /// Decoding time (filled in by the caller, who has the clock).
@@ -367,7 +397,8 @@ impl SourceError {
 /// The source trees of `text` (bracketed, `file` naming it in errors),
 /// every one within `limits`: `treelink translate --input FILE`.
 pub fn read_sources(text: &str, file: &str, limits: &Limits) -> Result<Vec<Tree>, SourceError> {
-    let (trees, starts) = Tree::parse_all_with_starts(text, file)?;
+    // Tree k is output line k: a blank line is refused where it is.
+    let (trees, starts) = Tree::parse_numbered(text, file)?;
     limits.check_trees(file, &trees, &starts)?;
     Ok(trees)
 }

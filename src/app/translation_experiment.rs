@@ -14,10 +14,10 @@ use crate::corpus::Corpus;
 use crate::eval::bleu::{Bleu, BleuStats};
 use crate::eval::significance::{self, Bootstrap, RunScores, SignificanceError};
 use crate::mt::model::{SystemKind, TrainingInfo, TranslationModel};
+use crate::mt::phrase::unknown::UnknownStats;
 use crate::mt::phrase::ExtractMethod;
 use crate::mt::train::{self as mt_train, MtTrainSettings};
 use crate::mt::tune::MertOptions;
-use crate::mt::unknown::UnknownStats;
 use crate::progress::Observer;
 use crate::tree::Tree;
 

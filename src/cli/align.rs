@@ -15,6 +15,7 @@ use treelink::align::model::{self, AlignmentModel, DecisionThreshold, TrainOptio
 use treelink::align::primal::Solver;
 use treelink::app::alignment;
 use treelink::app::alignment_experiment::{self, RowChoice, Settings};
+use treelink::app::files::{self, TableSide};
 use treelink::corpus::{Corpus, Named};
 use treelink::eval::prf::Counts;
 use treelink::eval::significance::{DEFAULT_SAMPLES, DEFAULT_SEED};
@@ -31,6 +32,12 @@ pub struct LexArgs {
     /// Moses lexical table p(source|target): lines `source target p`. Needs --lex-s2t.
     #[arg(long, value_name = "F", requires = "lex_s2t")]
     pub lex_t2s: Option<String>,
+    /// The GIZA++ vocabularies (source, then target) of tables of word ids (GIZA++ t-tables,
+    /// `3 17 0.25` lines) given as --lex-s2t/--lex-t2s. Each table is checked against the
+    /// corpus: a warning when it covers less than half of its side's words or looks given the
+    /// wrong way round.
+    #[arg(long, num_args = 2, value_names = ["SRC.vcb", "TRG.vcb"])]
+    pub vcb: Option<Vec<String>>,
     /// Extra plain bitext for the in-engine lexicon: SRC and TRG files, one tokenised sentence per line.
     #[arg(long, num_args = 2, value_names = ["SRC", "TRG"])]
     pub bitext: Option<Vec<String>>,
@@ -61,9 +68,10 @@ pub struct TrainArgs {
     /// plain+dbtk-root+ibtk-rdsst (without --dev: plain+dbtk-root+ibtk-rgsst).
     #[arg(long, value_name = "SPEC")]
     pub kernel: Option<KernelSpec>,
-    /// Word alignment of the training pairs (`i-j` per line, source-target).
-    #[arg(long, value_name = "F")]
-    pub word_align: Option<String>,
+    /// Word alignment of the training pairs (`i-j` per line, source-target), or GIZA++'s two
+    /// A3.final files (either order; symmetrised with grow-diag-final-and).
+    #[arg(long, value_name = "F", num_args = 1..=2)]
+    pub word_align: Option<Vec<String>>,
     #[command(flatten)]
     pub lex: LexArgs,
     #[command(flatten)]
@@ -219,9 +227,10 @@ pub struct AlignArgs {
     /// Treebank to align: PREFIX.src and PREFIX.trg.
     #[arg(long, value_name = "PREFIX")]
     pub input: String,
-    /// Word alignment of the input pairs (default: the engine's aligner).
-    #[arg(long, value_name = "F")]
-    pub word_align: Option<String>,
+    /// Word alignment of the input pairs (default: the engine's aligner): `i-j` lines, or
+    /// GIZA++'s two A3.final files (either order; symmetrised with grow-diag-final-and).
+    #[arg(long, value_name = "F", num_args = 1..=2)]
+    pub word_align: Option<Vec<String>>,
     /// The input is a held-out test set: its sentences do not join the in-engine lexicon's
     /// training (by default they do, as GIZA++ is run on a whole corpus); its word links come
     /// from the lexicon as trained. For scores that no test sentence has shaped. Always so for a
@@ -339,17 +348,47 @@ fn corpus(prefix: &str, gold: bool, limits: &Limits) -> Result<Corpus, CliError>
     Ok(Corpus::read_prefix_within(prefix, gold, limits)?)
 }
 
-fn word_links(file: &str, c: &Corpus) -> Result<Vec<WordAlignment>, CliError> {
-    Ok(alignment::word_links(Named { name: file, text: &read(file)? }, c)?)
+/// The word links `--word-align` gives (one file of `i-j` lines, or GIZA++'s A3.final files).
+pub fn word_links(files: &[String], c: &Corpus) -> Result<Vec<WordAlignment>, CliError> {
+    let texts = files.iter().map(|f| read(f)).collect::<Result<Vec<_>, _>>()?;
+    let named: Vec<Named<'_>> = files.iter().zip(&texts).map(|(name, text)| Named { name, text }).collect();
+    let read = files::read_word_links(&named, c)?;
+    for note in &read.notes {
+        eprintln!("treelink: {note}");
+    }
+    Ok(read.links)
 }
 
-/// The Moses tables the arguments give, if both are given.
-fn tables(lex: &LexArgs) -> Result<Option<Lexicon>, CliError> {
+/// The lexical tables the arguments give, if both are given, each checked
+/// against `corpus`'s words (a warning on stderr when it covers few of
+/// them or looks given the wrong way round, as the page warns).
+fn tables(lex: &LexArgs, corpus: &Corpus) -> Result<Option<Lexicon>, CliError> {
     let Some((s2t, t2s)) = alignment::both_tables(lex.lex_s2t.as_deref(), lex.lex_t2s.as_deref()) else {
         return Ok(None);
     };
+    let vocabs = match &lex.vcb {
+        Some(v) => {
+            Some((lexicon::read_giza_vocab(&read(&v[0])?, &v[0])?, lexicon::read_giza_vocab(&read(&v[1])?, &v[1])?))
+        }
+        None => None,
+    };
+    let vocabs = vocabs.as_ref().map(|(s, t)| (s, t));
     let (s2t_text, t2s_text) = (read(s2t)?, read(t2s)?);
-    Ok(Some(alignment::moses_lexicon(Named { name: s2t, text: &s2t_text }, Named { name: t2s, text: &t2s_text })?))
+    let s2t_table = files::read_lex_table(Named { name: s2t, text: &s2t_text }, vocabs, TableSide::S2t)?;
+    let t2s_table = files::read_lex_table(Named { name: t2s, text: &t2s_text }, vocabs, TableSide::T2s)?;
+    for (table, name, side) in [(&s2t_table, s2t, TableSide::S2t), (&t2s_table, t2s, TableSide::T2s)] {
+        let words = |source: bool| {
+            corpus
+                .pairs
+                .iter()
+                .flat_map(move |p| if source { p.source.words() } else { p.target.words() })
+                .map(String::as_str)
+        };
+        if let Some(warning) = files::check_table(table, name, side, words(true), words(false)).warning {
+            eprintln!("treelink: warning: {warning}");
+        }
+    }
+    Ok(Some(Lexicon::new(s2t_table, t2s_table)))
 }
 
 /// The extra bitext for the in-engine lexicon (read only when no tables are given).
@@ -360,9 +399,13 @@ fn extra_bitext(lex: &LexArgs) -> Result<Vec<SentencePair>, CliError> {
     }
 }
 
-/// The lexicon source the arguments ask for.
-fn lexicon_source(lex: &LexArgs, links: Option<Vec<WordAlignment>>) -> Result<LexiconSource, CliError> {
-    Ok(alignment::lexicon_source(tables(lex)?, links, extra_bitext(lex)?, lex.word_model)
+/// The lexicon source the arguments ask for (tables checked against `corpus`).
+fn lexicon_source(
+    lex: &LexArgs,
+    links: Option<Vec<WordAlignment>>,
+    corpus: &Corpus,
+) -> Result<LexiconSource, CliError> {
+    Ok(alignment::lexicon_source(tables(lex, corpus)?, links, extra_bitext(lex)?, lex.word_model)
         .with_stem_backoff(lex.stem_backoff.map(usize::from)))
 }
 
@@ -382,7 +425,7 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let dev = args.dev.as_deref().map(|d| corpus(d, true, limits)).transpose()?;
     model::check_train_candidates(&train, &args.svm.options(&KernelSpec::paper_best(), limits)?)?;
     let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
-    let source = lexicon_source(&args.lex, links)?.for_held_out_input(args.held_out);
+    let source = lexicon_source(&args.lex, links, &train)?.for_held_out_input(args.held_out);
     let options = alignment::kernels_to_try(args.kernel.clone(), dev.is_some())
         .iter()
         .map(|spec| args.svm.options(spec, limits))
@@ -403,6 +446,9 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let model = read_model(&args.model)?;
     let input = corpus(&args.input, false, limits)?;
+    if let Some(w) = files::alignment_model_fit(&model, &input).warning(&args.input, &args.model) {
+        reporter.note(&format!("warning: {w}"));
+    }
     let given = args.word_align.as_deref().map(|f| word_links(f, &input)).transpose()?;
     let sentences = if args.held_out { InputSentences::HeldOut } else { InputSentences::Train };
     let aligned = alignment::align_input(&model, &input, given, sentences, &mut reporter)?;
@@ -414,7 +460,7 @@ pub fn baseline(args: BaselineArgs, limits: &Limits) -> Result<(), CliError> {
     let input = corpus(&args.input, false, limits)?;
     let lexicon = alignment::baseline_lexicon(
         &input,
-        tables(&args.lex)?,
+        tables(&args.lex, &input)?,
         extra_bitext(&args.lex)?,
         args.lex.word_model,
         &mut reporter,
@@ -443,7 +489,7 @@ pub fn eval(args: EvalArgs) -> Result<(), CliError> {
 }
 
 /// The experiment's settings: the rows the arguments choose, how each trains.
-fn experiment_settings(args: &ExperimentArgs, limits: &Limits) -> Result<Settings, CliError> {
+fn experiment_settings(args: &ExperimentArgs, limits: &Limits, train: &Corpus) -> Result<Settings, CliError> {
     let wants = |row: &str| args.rows.iter().any(|r| r == row || r == "all" || (r == "beyond" && row != "paper"));
     Ok(Settings {
         rows: RowChoice {
@@ -458,7 +504,7 @@ fn experiment_settings(args: &ExperimentArgs, limits: &Limits) -> Result<Setting
         train: args.svm.options(&KernelSpec::paper_best(), limits)?,
         thetas: args.svm.theta.clone(),
         data_sizes: args.data_sizes.clone(),
-        lexicon: lexicon_source(&args.lex, None)?,
+        lexicon: lexicon_source(&args.lex, None, train)?,
         transductive_lexicon: args.transductive_lexicon,
     })
 }
@@ -470,13 +516,13 @@ pub fn experiment(args: ExperimentArgs, limits: &Limits) -> Result<(), CliError>
     let rows = match (&args.data, &args.train, &args.dev, &args.test) {
         (Some(data), ..) => {
             let all = corpus(data, true, limits)?;
-            let settings = experiment_settings(&args, limits)?;
+            let settings = experiment_settings(&args, limits, &all)?;
             alignment_experiment::cross_validate(&all, data, args.folds, &settings, &clock, &mut reporter)?
         }
         (None, Some(train), Some(dev), Some(test)) => {
             let (train, dev, test) =
                 (corpus(train, true, limits)?, corpus(dev, true, limits)?, corpus(test, true, limits)?);
-            let settings = experiment_settings(&args, limits)?;
+            let settings = experiment_settings(&args, limits, &train)?;
             alignment_experiment::run_split(&train, &dev, &test, &settings, &clock, &mut reporter)?
         }
         _ => return Err(CliError::Usage("give --train, --dev and --test, or --data".into())),

@@ -6,8 +6,9 @@ use std::time::Instant;
 use clap::Args;
 
 use super::CliError;
+use treelink::align::greedy::search_links;
 use treelink::align::lexical::{alignment_lexicon_options, prepare, LexiconSource};
-use treelink::align::model::{self, search_links, Scorer, TrainOptions};
+use treelink::align::model::{self, Scorer, TrainOptions};
 use treelink::corpus::Corpus;
 use treelink::eval::prf::Counts;
 use treelink::kernel::speed;

@@ -17,14 +17,16 @@ macro_rules! out {
 mod align;
 mod bench;
 mod exercise;
+mod interchange;
 mod mt;
 mod progress;
 mod svm_light_tk;
 
+use treelink::io::tree_stream::TreeStream;
 use treelink::kernel::stream::KernelStream;
 use treelink::kernel::{self, BtkKind, Space, SubTree, SubTreePair, TooManyNodePairs};
 use treelink::limits::Limits;
-use treelink::tree::{Tree, TreeStream};
+use treelink::tree::Tree;
 
 /// treelink: bilingual tree kernels and sub-tree alignment for syntax-aware translation.
 ///
@@ -135,6 +137,14 @@ enum Command {
     /// class's answers against the key (the page makes and reads the same files).
     #[command(subcommand)]
     Exercise(exercise::ExerciseCommand),
+    /// Treebanks into bracketed files: a TigerXML pair with its STA alignment (tiger), the Dublin
+    /// aligner's format (dublin).
+    #[command(subcommand)]
+    Import(interchange::ImportCommand),
+    /// Bracketed files out: links as STA for the original treebanks (sta), TigerXML + STA (tiger),
+    /// the Dublin aligner's format (dublin).
+    #[command(subcommand)]
+    Export(interchange::ExportCommand),
 }
 
 /// The kernel settings of `kernel` and `btk`.
@@ -165,7 +175,7 @@ pub enum CliError {
     #[error(transparent)]
     Tree(#[from] treelink::tree::ParseError),
     #[error(transparent)]
-    Stream(#[from] treelink::tree::StreamError),
+    Stream(#[from] treelink::io::tree_stream::StreamError),
     #[error("tree {index} of each file: {error}: raise the limit (--max-node-pairs) to compute it")]
     Kernel { index: usize, error: TooManyNodePairs },
     #[error("{file}:{line}:{column}: expected {expected} {what} (as many as {other}), found {found}")]
@@ -212,6 +222,12 @@ pub enum CliError {
     TkSupportVector { file: String, line: usize, index: usize, error: treelink::svm_light_tk::DocError },
     #[error(transparent)]
     Exercise(Box<treelink::exercise::ExerciseError>),
+    #[error(transparent)]
+    Tiger(#[from] treelink::tiger::TigerError),
+    #[error(transparent)]
+    Interchange(#[from] treelink::app::interchange::InterchangeError),
+    #[error(transparent)]
+    Ids(#[from] treelink::tiger::IdsError),
 }
 
 pub fn main() -> ExitCode {
@@ -245,6 +261,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::MtExperiment(args) => mt::mt_experiment(args, &limits),
         Command::SvmLightTk(command) => svm_light_tk::run(command),
         Command::Exercise(command) => exercise::run(command),
+        Command::Import(command) => interchange::import(command),
+        Command::Export(command) => interchange::export(command),
         Command::Kernel { k, left, right } => {
             check_lambda(k.lambda)?;
             let mut stream = KernelStream::new(k.space, k.lambda, k.max_node_pairs);
@@ -279,9 +297,8 @@ fn print_streamed(
 ) -> Result<(), CliError> {
     let mut streams = Vec::with_capacity(files.len());
     for &file in files {
-        let f = std::fs::File::open(file)
-            .map_err(|e| treelink::io::text::ReadError::Io { file: file.to_string(), message: e.to_string() })?;
-        streams.push(TreeStream::new(std::io::BufReader::with_capacity(1 << 16, f), file));
+        // Output line k is tree k of each file: a blank line is refused where it is.
+        streams.push(TreeStream::numbered(treelink::io::text::open_text(file)?, file));
     }
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());

@@ -13,14 +13,14 @@ use treelink::app::translation_experiment;
 use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
 use treelink::eval::significance::{self, RunScores};
-use treelink::lexicon::{self, WordModel};
+use treelink::lexicon::WordModel;
 use treelink::limits::Limits;
 use treelink::mt::lm::{read_arpa, write_arpa, NgramLm};
 use treelink::mt::model::{MtOutput, SystemKind, TranslationModel};
 use treelink::mt::ms::{MsReading, MsTranslation, RmEstimate, StructureTokens};
+use treelink::mt::phrase::unknown::{SourceNote, UnknownWordOptions};
 use treelink::mt::phrase::ExtractMethod;
 use treelink::mt::train::MtTrainSettings;
-use treelink::mt::unknown::{SourceNote, UnknownWordOptions};
 use treelink::tree::Tree;
 
 /// Settings shared by mt-train and mt-experiment.
@@ -126,12 +126,17 @@ pub struct MtTrainArgs {
     /// or trained (the aligner trained on --train with --dev, the paper's best kernel). Default: gold.
     #[arg(long, value_name = "MODEL|gold|trained")]
     pub subtree_align: Option<SubtreeAlignArg>,
-    /// Word alignment of the training pairs (`i-j` per line); default: trained in the
-    /// engine on the train and dev sentences.
-    #[arg(long, value_name = "F")]
-    pub word_align: Option<String>,
+    /// Word alignment of the training pairs (`i-j` per line, or GIZA++'s two A3.final files,
+    /// symmetrised with grow-diag-final-and); default: trained in the engine on the train and
+    /// dev sentences.
+    #[arg(long, value_name = "F", num_args = 1..=2)]
+    pub word_align: Option<Vec<String>>,
     #[command(flatten)]
     pub opts: MtOptions,
+    /// Also write every extracted phrase pair (--extract word, dirc or ewos; unpruned) as a Moses
+    /// phrase table: `src ||| trg ||| φ(f|e) lex(f|e) φ(e|f) lex(e|f) ||| alignment ||| counts`.
+    #[arg(long, value_name = "F")]
+    pub export_phrase_table: Option<String>,
     /// Output model file: JSON, or the compact binary form if it ends in .tlmt.
     #[arg(short = 'o', long = "output", value_name = "MTMODEL")]
     pub output: String,
@@ -282,7 +287,7 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
     let train = Corpus::read_prefix_within(&args.train, gold, limits)?;
     let dev = args.dev.as_deref().map(|d| Corpus::read_prefix_within(d, false, limits)).transpose()?;
     let word_links = match &args.word_align {
-        Some(f) => Some(lexicon::read_word_alignments_for(&read(f)?, f, &train.sentence_lengths())?),
+        Some(files) => Some(super::align::word_links(files, &train)?),
         None => None,
     };
     let subtree = if needs_subtree {
@@ -291,20 +296,26 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
     } else {
         None
     };
-    let mut model = translation::train_model(
-        TranslationTraining {
-            system: args.system,
-            extract: args.extract,
-            train: &train,
-            train_name: args.train.clone(),
-            dev: dev.as_ref(),
-            dev_name: args.dev.clone(),
-            word_links,
-            subtree,
-            settings: args.opts.settings()?,
-        },
-        &mut reporter,
-    )?;
+    let training = TranslationTraining {
+        system: args.system,
+        extract: args.extract,
+        train: &train,
+        train_name: args.train.clone(),
+        dev: dev.as_ref(),
+        dev_name: args.dev.clone(),
+        word_links,
+        subtree,
+        settings: args.opts.settings()?,
+    };
+    let mut model = match &args.export_phrase_table {
+        None => translation::train_model(training, &mut reporter)?,
+        Some(file) => {
+            let (model, table) = translation::train_model_and_phrase_table(training, &mut reporter)?;
+            std::fs::write(file, &table).map_err(|source| CliError::WriteFile { file: file.clone(), source })?;
+            reporter.note(&format!("wrote {file}: {} phrase pairs as a Moses phrase table", table.lines().count()));
+            model
+        }
+    };
     model.training.seconds = started.elapsed().as_secs_f64();
     std::fs::write(&args.output, model_file_bytes(&model, &args.output))
         .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
@@ -344,6 +355,8 @@ fn subtree_align(
 pub fn read_mt_model(file: &str) -> Result<TranslationModel, CliError> {
     let bytes = std::fs::read(file)
         .map_err(|e| treelink::io::text::ReadError::Io { file: file.to_string(), message: e.to_string() })?;
+    // A gzipped model file (`model.json.gz`) is inflated first, as every file is.
+    let bytes = if treelink::io::text::is_gzip(&bytes) { treelink::io::text::gunzip(&bytes, file)? } else { bytes };
     Ok(TranslationModel::from_bytes(&bytes, file)?)
 }
 
@@ -391,6 +404,9 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     // The input first: it is quicker to read than a large model.
     let trees = translation::read_sources(&read(&args.input)?, &args.input, limits)?;
     let mut model = read_mt_model(&args.model)?;
+    if let Some(w) = treelink::app::files::translation_model_fit(&model, &trees).warning(&args.input, &args.model) {
+        reporter.note(&format!("warning: {w}"));
+    }
     if let Some(b) = args.beam {
         model.system.set_beam(b);
     }

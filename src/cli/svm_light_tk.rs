@@ -329,7 +329,7 @@ fn kernel_params(a: &LearnArgs) -> Result<KernelParams, CliError> {
 fn for_each_line(file: &str, mut f: impl FnMut(usize, &str) -> Result<(), CliError>) -> Result<(), CliError> {
     use treelink::io::text::{decode_utf8, ReadError};
     let io = |e: std::io::Error| ReadError::Io { file: file.to_string(), message: e.to_string() };
-    let mut reader = std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(file).map_err(io)?);
+    let mut reader = treelink::io::text::open_text(file)?;
     let mut bytes = Vec::new();
     for number in 1.. {
         bytes.clear();

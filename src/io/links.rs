@@ -101,6 +101,72 @@ pub fn parse_links_located(text: &str, file: &str) -> Result<Vec<Vec<(Link, usiz
         .collect()
 }
 
+/// What the numbers of a link count: the nodes of a tree pair (sub-tree
+/// links) or the words of a sentence pair (word links).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkUnits {
+    Nodes,
+    Words,
+}
+
+/// A link that names a node (or word) past the end of its tree (or
+/// sentence): the one shape of this error, wherever links meet the pairs
+/// they link (a gold or word links file read, a corpus exported).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkOutOfRange {
+    /// The sentence pair, counted from 1.
+    pub pair: usize,
+    /// The link as written (`2-3`, `2-3?`).
+    pub link: String,
+    /// "source" or "target": the side whose number is too large.
+    pub side: &'static str,
+    pub index: usize,
+    /// How many nodes (or words) that side has.
+    pub count: usize,
+    pub units: LinkUnits,
+}
+
+impl LinkOutOfRange {
+    /// The first side of the link `(i, j)` of pair `pair` (from 1) whose
+    /// number is not below that side's count, if any.
+    pub fn check(
+        pair: usize,
+        link: &dyn fmt::Display,
+        (i, j): (usize, usize),
+        (source_count, target_count): (usize, usize),
+        units: LinkUnits,
+    ) -> Result<(), LinkOutOfRange> {
+        let (side, index, count) = if i >= source_count {
+            ("source", i, source_count)
+        } else if j >= target_count {
+            ("target", j, target_count)
+        } else {
+            return Ok(());
+        };
+        Err(LinkOutOfRange { pair, link: link.to_string(), side, index, count, units })
+    }
+}
+
+impl fmt::Display for LinkOutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let LinkOutOfRange { pair, link, side, index, count, .. } = self;
+        match self.units {
+            LinkUnits::Nodes => write!(
+                f,
+                "link {link} names {side} node {index}, but the {side} tree of pair {pair} has only {count} nodes \
+                 (numbered 0 to {})",
+                count.saturating_sub(1)
+            ),
+            LinkUnits::Words => write!(
+                f,
+                "link {link} names {side} word {index}, but the {side} sentence of pair {pair} has only {count} words"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LinkOutOfRange {}
+
 /// One line of links, in the order given.
 pub fn format_link_line(links: &[Link]) -> String {
     links.iter().map(Link::to_string).collect::<Vec<_>>().join(" ")

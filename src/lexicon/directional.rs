@@ -26,6 +26,7 @@ use super::alignment::WordAlignment;
 use super::ibm2::{diagonal_feature, Prior, TensionStats};
 use super::table::{normalize_word, LexTable, WordId, NULL, NULL_ID};
 use super::SentencePair;
+use crate::math::{exp, ln};
 
 /// Which way a directional model generates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -242,7 +243,7 @@ impl Directional {
                 if !(sum > 0.0 && sum.is_finite()) {
                     continue;
                 }
-                ll += libm::log(sum);
+                ll += ln(sum);
                 tokens += 1;
                 for i in 0..=n {
                     let slot = col[i] as usize;
@@ -281,7 +282,7 @@ impl Directional {
                 Some(alpha) => {
                     let norm = digamma(total + alpha * row.len() as f64);
                     for k in row {
-                        self.t[k] = libm::exp(digamma(counts[k] + alpha) - norm);
+                        self.t[k] = exp(digamma(counts[k] + alpha) - norm);
                     }
                 }
             }
@@ -349,7 +350,7 @@ pub(super) fn digamma(mut x: f64) -> f64 {
         x += 1.0;
     }
     let f = 1.0 / (x * x);
-    r + libm::log(x)
+    r + ln(x)
         - 0.5 / x
         - f * (1.0 / 12.0 - f * (1.0 / 120.0 - f * (1.0 / 252.0 - f * (1.0 / 240.0 - f * (1.0 / 132.0)))))
 }
@@ -358,7 +359,7 @@ pub(super) fn perplexity(ll: f64, tokens: usize) -> f64 {
     if tokens == 0 {
         1.0
     } else {
-        libm::exp(-ll / tokens as f64)
+        exp(-ll / tokens as f64)
     }
 }
 

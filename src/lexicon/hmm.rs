@@ -37,6 +37,7 @@
 
 use super::alignment::WordAlignment;
 use super::directional::{oriented, sides, Directional, Interned};
+use crate::math::dot;
 
 /// GIZA++'s `emAlSmooth`: the weight `α` of the uniform distribution mixed
 /// into every jump distribution, so that no jump is impossible.
@@ -213,7 +214,7 @@ fn forward_backward(
         let a = &alpha[j * w..(j + 1) * w];
         let bt = &beta[j * (n + 1)..(j + 1) * (n + 1)];
         let g = &mut post[j * (n + 1)..(j + 1) * (n + 1)];
-        g[0] = a[n..].iter().zip(bt).map(|(x, y)| x * y).sum();
+        g[0] = dot(&a[n..], bt);
         for i in 1..=n {
             g[i] = a[i - 1] * bt[i];
         }

@@ -9,6 +9,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::math::exp;
+
 /// Bounds of the diagonal tension, as in fast_align.
 pub const MIN_TENSION: f64 = 0.1;
 pub const MAX_TENSION: f64 = 14.0;
@@ -36,16 +38,16 @@ pub(super) fn diagonal_feature(i: usize, j: usize, m: usize, n: usize) -> f64 {
 pub(super) fn diagonal_weights(j: usize, m: usize, n: usize, tension: f64, out: &mut [f64]) {
     let jm = j as f64 / m as f64;
     let floor = (j * n / m).min(n);
-    let ratio = libm::exp(-tension / n as f64);
+    let ratio = exp(-tension / n as f64);
     if floor >= 1 {
-        let mut u = libm::exp(tension * (floor as f64 / n as f64 - jm));
+        let mut u = exp(tension * (floor as f64 / n as f64 - jm));
         for i in (1..=floor).rev() {
             out[i - 1] = u;
             u *= ratio;
         }
     }
     if floor < n {
-        let mut u = libm::exp(tension * (jm - (floor + 1) as f64 / n as f64));
+        let mut u = exp(tension * (jm - (floor + 1) as f64 / n as f64));
         for slot in &mut out[floor..n] {
             *slot = u;
             u *= ratio;
@@ -144,6 +146,7 @@ pub(super) fn optimize_tension(stats: &TensionStats, current: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::ln;
 
     #[test]
     fn diagonal_weights_are_exp_of_the_feature() {
@@ -153,7 +156,7 @@ mod tests {
                     let mut out = vec![0.0; n];
                     diagonal_weights(j, m, n, tension, &mut out);
                     for i in 1..=n {
-                        let direct = libm::exp(tension * diagonal_feature(i, j, m, n));
+                        let direct = exp(tension * diagonal_feature(i, j, m, n));
                         assert!((out[i - 1] - direct).abs() <= 1e-12 * direct, "{m} {n} {j} {i} {tension}");
                     }
                 }
@@ -182,8 +185,8 @@ mod tests {
         let mut value = tension * stats.empirical;
         for (&(m, n), mass) in &stats.mass {
             for j in 1..=m {
-                let z: f64 = (1..=n).map(|i| libm::exp(tension * diagonal_feature(i, j, m, n))).sum();
-                value -= mass[j - 1] * libm::log(z);
+                let z: f64 = (1..=n).map(|i| exp(tension * diagonal_feature(i, j, m, n))).sum();
+                value -= mass[j - 1] * ln(z);
             }
         }
         value
@@ -196,7 +199,7 @@ mod tests {
         for (m, n) in [(4, 6), (9, 7), (12, 12)] {
             let mass: Vec<f64> = (1..=m).map(|j| 0.5 + 0.05 * j as f64).collect();
             for j in 1..=m {
-                let u: Vec<f64> = (1..=n).map(|i| libm::exp(5.5 * diagonal_feature(i, j, m, n))).collect();
+                let u: Vec<f64> = (1..=n).map(|i| exp(5.5 * diagonal_feature(i, j, m, n))).collect();
                 let z: f64 = u.iter().sum();
                 stats.empirical +=
                     mass[j - 1] * (1..=n).map(|i| u[i - 1] / z * diagonal_feature(i, j, m, n)).sum::<f64>();

@@ -67,8 +67,9 @@ mod train;
 pub use alignment::{alignment_quality, symmetrize, AlignmentQuality, Symmetrization, WordAlignment};
 pub use directional::Direction;
 pub use format::{
-    read_bitext, read_moses_lex, read_word_alignments, read_word_alignments_for, write_moses_lex,
-    write_word_alignments, LexError,
+    giza_ttable_fits, is_giza_a3, is_numeric_table, read_bitext, read_giza_a3, read_giza_ttable, read_giza_vocab,
+    read_moses_lex, read_word_alignments, read_word_alignments_for, write_moses_lex, write_word_alignments, GizaPair,
+    GizaVocab, LexError,
 };
 pub use ibm1::train_ibm1;
 pub use ibm2::{MAX_TENSION, MIN_TENSION};

@@ -47,6 +47,7 @@ use std::hash::Hash;
 use serde::{Deserialize, Serialize};
 
 use crate::hash::{FnvMap, FnvSet};
+use crate::math::{dot, ln};
 
 // ------------------------------------------------------------ generic ----
 
@@ -130,6 +131,29 @@ impl Coverage {
     }
 }
 
+/// Whether a hypothesis whose last phrase ended at `last_end` may go on
+/// with the span `start..end` under a distortion limit of `limit` words
+/// (`None`: any): the jump to `start` is at most `limit`, and while a word
+/// before `start` is still untranslated, `end` stays within `limit` of it,
+/// so that the search can still come back to it (Moses' rule). Both
+/// systems' [`SearchSpace::span_allowed`].
+pub fn within_distortion_limit(
+    limit: Option<usize>,
+    last_end: usize,
+    coverage: &Coverage,
+    start: usize,
+    end: usize,
+) -> bool {
+    let Some(limit) = limit else { return true };
+    if start.abs_diff(last_end) > limit {
+        return false;
+    }
+    match coverage.first_free() {
+        Some(gap) if gap < start => end - gap <= limit,
+        _ => true,
+    }
+}
+
 /// A translation model as the beam search sees it. Options are numbered
 /// `0..num_options()`; each covers the source span `option_span(o)`.
 pub trait SearchSpace {
@@ -195,7 +219,7 @@ impl BeamOptions {
         } else if t >= 1.0 {
             0.0
         } else {
-            -libm::log(t)
+            -ln(t)
         }
     }
 }
@@ -311,11 +335,6 @@ struct Search<M: SearchSpace> {
     limit: usize,
     width: f64,
     recombine: bool,
-}
-
-/// `λ · h`.
-pub(crate) fn dot(w: &[f64], x: &[f64]) -> f64 {
-    w.iter().zip(x).fold(0.0, |s, (a, b)| s + a * b)
 }
 
 impl<M: SearchSpace> Search<M> {
@@ -624,6 +643,23 @@ pub struct NBestEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_distortion_limit_by_hand() {
+        // Words 0..8, words 0..2 and 4..5 translated, the last phrase ended at 5.
+        let mut c = Coverage::new(8);
+        c.cover(0, 2);
+        c.cover(4, 5);
+        assert!(within_distortion_limit(None, 5, &c, 7, 8));
+        // A jump of 2 (5 to 7) within 2, but word 2 would then lie 6 back.
+        assert!(!within_distortion_limit(Some(2), 5, &c, 7, 8));
+        assert!(within_distortion_limit(Some(6), 5, &c, 7, 8));
+        // Back to the gap: a jump of 3.
+        assert!(!within_distortion_limit(Some(2), 5, &c, 2, 4));
+        assert!(within_distortion_limit(Some(3), 5, &c, 2, 4));
+        // Starting at the first gap itself: only the jump counts.
+        assert!(within_distortion_limit(Some(3), 5, &c, 2, 3));
+    }
 
     #[test]
     fn coverage_basics() {

@@ -31,7 +31,7 @@
 //!
 //! where N_k(h•) counts the words x with a(hx) = k (k >= 3 for N3+), and
 //! the unigrams interpolate with the uniform distribution over the
-//! vocabulary without `<s>` (so `<unk>` gets γ(ε) / |V \ {<s>}|). The model
+//! vocabulary without `<s>` (so `<unk>` gets `γ(ε) / |V \ {<s>}|`). The model
 //! stores log10 p(w | h) for every seen n-gram and the backoff weight
 //! log10 γ(h) for every context; an unseen n-gram gets
 //! γ(h) p(w | h'), which is the interpolated value, so the stored model is
@@ -179,6 +179,11 @@ fn log10(x: f64) -> f64 {
 /// 10^x with the reproducible `exp`.
 pub fn pow10(x: f64) -> f64 {
     exp(x * std::f64::consts::LN_10)
+}
+
+/// A log10 score as the natural log the decoders' features are in.
+pub fn log10_to_ln(log10: f64) -> f64 {
+    log10 * std::f64::consts::LN_10
 }
 
 #[derive(Debug, Clone)]
@@ -563,6 +568,24 @@ impl NgramLm {
     /// log10 p(`</s>` | state): closing a sentence.
     pub fn score_end(&self, state: LmState) -> f64 {
         self.score_word(state, WordId::EOS).0
+    }
+
+    /// ln P of `words` after `state` (their log10 scores summed left to
+    /// right, then made a natural log once) and the state after them: the
+    /// LM feature both decoders add for a phrase.
+    pub fn ln_score_words(&self, mut state: LmState, words: &[WordId]) -> (f64, LmState) {
+        let mut total = 0.0;
+        for &word in words {
+            let (lp, next) = self.score_word(state, word);
+            total += lp;
+            state = next;
+        }
+        (log10_to_ln(total), state)
+    }
+
+    /// ln p(`</s>` | state): the LM feature of completing a hypothesis.
+    pub fn ln_score_end(&self, state: LmState) -> f64 {
+        log10_to_ln(self.score_end(state))
     }
 
     /// The node of the longest suffix of `context` (at most order - 1 words) in the trie.

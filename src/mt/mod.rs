@@ -8,4 +8,3 @@ pub mod ms;
 pub mod phrase;
 pub mod train;
 pub mod tune;
-pub mod unknown;

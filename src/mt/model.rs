@@ -41,15 +41,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::io::json::{from_json, JsonError};
 use crate::mt::ms::{MsSystem, MsTranslation, MS_FEATURE_NAMES};
+use crate::mt::phrase::unknown::{SourceNote, SourceWords};
 use crate::mt::phrase::{ExtractMethod, PhraseSystem, PHRASE_FEATURE_NAMES};
-use crate::mt::unknown::{SourceNote, SourceWords};
 use crate::tree::Tree;
 
 /// The `format` string of a model file.
 pub const MT_MODEL_FORMAT: &str = "treelink-mt";
 /// The `version` this build writes. Version 2 added to both systems
 /// `vocabulary` (source word counts), `word_backoff` (the lexicon back-off)
-/// and `config.unknown` (the unknown-word treatment, [`crate::mt::unknown`]);
+/// and `config.unknown` (the unknown-word treatment, [`crate::mt::phrase::unknown`]);
 /// to the MS system `config.reading` (the structure features' reading),
 /// `rm_lexicon` (RM lexical weights), tag counts in `tags` (`counts`,
 /// `tag_counts`) and three weights (17). A version-1 JSON file reads as it
@@ -173,7 +173,7 @@ impl MtSystem {
         }
     }
 
-    /// A sentence's words as the system looks them up (unknown words treated, [`crate::mt::unknown`]).
+    /// A sentence's words as the system looks them up (unknown words treated, [`crate::mt::phrase::unknown`]).
     pub fn source_words(&self, words: &[String]) -> SourceWords {
         match self {
             MtSystem::Phrase(p) => p.source_words(words),

@@ -11,10 +11,12 @@ use crate::lexicon::{self, bitext_of, LexiconOptions, WordAlignment, WordModel};
 use crate::mt::lm::NgramLm;
 use crate::mt::model::{MtSystem, SystemKind};
 use crate::mt::ms::{MsReading, MsSystem, MsSystemConfig, MsSystemError};
+use crate::mt::phrase::unknown::{
+    lexicon_backoff, SourceVocabulary, UnknownWordOptions, BACKOFF_MIN_PROB, BACKOFF_PER_WORD,
+};
 use crate::mt::phrase::PhraseTable;
 use crate::mt::phrase::{ExtractMethod, PhraseSystem, PhraseSystemConfig, PhraseSystemError};
 use crate::mt::tune::{MertOptions, MertReport};
-use crate::mt::unknown::{lexicon_backoff, SourceVocabulary, UnknownWordOptions, BACKOFF_MIN_PROB, BACKOFF_PER_WORD};
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::{NodeId, Tree};
 
@@ -48,7 +50,7 @@ pub struct MtTrainSettings {
     /// default) or the HMM after it.
     pub word_model: WordModel,
     /// The word-alignment lexicon of the training pairs ([`word_alignments_with`]):
-    /// the unknown-word back-off's translations ([`crate::mt::unknown::lexicon_backoff`]).
+    /// the unknown-word back-off's translations ([`crate::mt::phrase::unknown::lexicon_backoff`]).
     /// `None` (e.g. a word alignment given as a file): no back-off.
     pub lexicon: Option<Lexicon>,
 }

@@ -40,6 +40,7 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 
 use crate::eval::bleu::{Bleu, BleuStats};
+use crate::math::dot;
 use crate::progress::{report, Cancelled, Observer, Progress, Quiet};
 use crate::rng::SplitMix64;
 
@@ -162,10 +163,6 @@ impl NBestPool {
     pub fn bleu(&self, weights: &[f64]) -> f64 {
         Bleu::corpus(&self.stats_at(weights)).score
     }
-}
-
-fn dot(w: &[f64], x: &[f64]) -> f64 {
-    w.iter().zip(x).fold(0.0, |s, (a, b)| s + a * b)
 }
 
 /// The result of one line search.

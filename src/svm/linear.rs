@@ -47,6 +47,7 @@ use std::ops::ControlFlow;
 use serde::{Deserialize, Serialize};
 
 use super::{check_labels, SmoProgress, SvmError};
+use crate::math::dot;
 use crate::rng::SplitMix64;
 
 /// Examples in an explicit feature space: what the solver reads of them.
@@ -88,7 +89,7 @@ impl LinearRows for DenseRows {
         self.dim
     }
     fn dot(&self, i: usize, w: &[f64]) -> f64 {
-        self.rows[i].iter().zip(w).map(|(a, b)| a * b).sum()
+        dot(&self.rows[i], w)
     }
     fn add_to(&self, i: usize, a: f64, w: &mut [f64]) {
         for (wk, xk) in w.iter_mut().zip(&self.rows[i]) {
@@ -299,7 +300,7 @@ mod tests {
         let mut ys = Vec::new();
         for _ in 0..n {
             let x: Vec<f64> = (0..dim).map(|_| rng.symmetric()).collect();
-            let side: f64 = x.iter().zip(&normal).map(|(a, b)| a * b).sum();
+            let side = dot(&x, &normal);
             let flip = noisy && rng.symmetric() > 0.7;
             ys.push(if (side > 0.0) != flip { 1.0 } else { -1.0 });
             xs.push(x);
@@ -308,7 +309,7 @@ mod tests {
     }
 
     fn linear_kernel(xs: &[Vec<f64>]) -> impl Fn(usize, usize) -> f64 + '_ {
-        move |i, j| xs[i].iter().zip(&xs[j]).map(|(a, b)| a * b).sum()
+        move |i, j| dot(&xs[i], &xs[j])
     }
 
     #[test]

@@ -69,7 +69,7 @@ use serde::{Deserialize, Serialize};
 use crate::progress::Progress;
 
 pub use platt::{fit_platt, Posterior};
-pub use poly::{dot, normalise, PolyKernel};
+pub use poly::{normalise, PolyKernel};
 
 /// The paper's C (§6.3).
 pub const DEFAULT_C: f64 = 2.4;

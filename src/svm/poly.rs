@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::math::dot;
+
 /// `K_p(x, z) = (gamma ⟨x, z⟩ + coef0)^degree`. The default is the paper's
 /// degree 2 with SVMlight's `s = 1`, `c = 1`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -51,11 +53,6 @@ impl PolyKernel {
     pub fn normalised(&self, x: &[f64], z: &[f64]) -> f64 {
         normalise(self.eval(x, z), self.eval(x, x), self.eval(z, z))
     }
-}
-
-/// ⟨x, z⟩ summed left to right over the common prefix.
-pub fn dot(x: &[f64], z: &[f64]) -> f64 {
-    x.iter().zip(z).map(|(a, b)| a * b).sum()
 }
 
 /// `K(x, z) / sqrt(K(x, x) K(z, z))`, or 0 when the product of the

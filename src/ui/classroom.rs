@@ -161,8 +161,9 @@ impl Classroom {
                         let stem = file_stem(&keyed.title);
                         let numbers: Vec<String> = keyed.pairs.iter().map(|p| p.number.to_string()).collect();
                         let (name, exercise, what) = if copy {
-                            let what =
-                                format!("answers to it are checked against {stem}.exercise.json, the file with the key");
+                            let what = format!(
+                                "answers to it are checked against {stem}.exercise.json, the file with the key"
+                            );
                             (format!("{stem}.student.exercise.json"), keyed.student_copy(), what)
                         } else {
                             let what = if keyed.show_gold {
@@ -383,7 +384,10 @@ mod tests {
         let mut c = Classroom::default();
         let none = BTreeMap::new();
         c.apply(ExerciseAction::Export, &corpus, &none);
-        assert_eq!(c.form_error.as_deref(), Some("an exercise needs at least one pair: give pair numbers from 1 to 157"));
+        assert_eq!(
+            c.form_error.as_deref(),
+            Some("an exercise needs at least one pair: give pair numbers from 1 to 157")
+        );
         assert_eq!(c.exported, None);
         c.apply(ExerciseAction::SetPairs("4, 2".into()), &corpus, &none);
         c.apply(ExerciseAction::SetTitle("Week 4".into()), &corpus, &none);
@@ -397,6 +401,12 @@ mod tests {
         );
         let (name, _) = downloaded(c.apply(ExerciseAction::Export, &corpus, &none));
         let said = c.exported.clone().unwrap();
-        assert!(said.starts_with(&format!("Downloaded {name}: 'Week 4', 2 pairs, key of {} links (hidden) (pairs 4, 2); keep it", keyed.key_links())), "{said}");
+        assert!(
+            said.starts_with(&format!(
+                "Downloaded {name}: 'Week 4', 2 pairs, key of {} links (hidden) (pairs 4, 2); keep it",
+                keyed.key_links()
+            )),
+            "{said}"
+        );
     }
 }

@@ -6,7 +6,7 @@
 //! to its label and yield, and presentation mode (the diagram alone, full
 //! screen, larger, with keys to step pairs and links). Geometry comes from
 //! [`crate::layout`] ([`Drawing`]: the folded trees and their layout) and
-//! the link curves and stylesheet from [`crate::io::svg`], as in the
+//! the link curves and stylesheet from [`crate::svg`], as in the
 //! exported file; links are drawn beneath the boxes and the words, which
 //! carry a white halo. Labels and words are text nodes (never markup), so
 //! `<script>` in a label shows as text.
@@ -27,8 +27,8 @@ use super::state::{FoldAction, SelectAction};
 use super::store::Dispatch;
 use super::zoom::{use_zoom, FIT_MAX_TEXT_PX, PRESENT_MAX_TEXT_PX};
 use crate::corpus::TreePair;
-use crate::io::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
 use crate::layout::{union, Drawing, FoldedTree, Rect, Style, TreeLayout};
+use crate::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
@@ -492,9 +492,8 @@ pub fn diagram(props: &DiagramProps) -> Html {
         props.links.len(),
         crate::io::text::counted(props.links.len(), "links")
     );
-    let selected_title = props.links.iter().find(|l| {
-        Some(l.source) == props.selected_source && Some(l.target) == props.selected_target
-    });
+    let selected_title =
+        props.links.iter().find(|l| Some(l.source) == props.selected_source && Some(l.target) == props.selected_target);
     let caption = match (&*hover, selected_title) {
         (Some(h), _) => h.clone(),
         (None, Some(l)) if *presenting => l.title.clone(),

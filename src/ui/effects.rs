@@ -20,9 +20,9 @@ use super::{file_handles, jobs, persist, protocol};
 use crate::align::greedy::Search;
 use crate::app::files::SNIFF_BYTES;
 use crate::corpus::{Corpus, TreePair};
-use crate::io::svg::DIAGRAM_CSS;
-use crate::io::text::decode_utf8;
-use crate::io::tiger::PairIds;
+use crate::io::text::decode_text;
+use crate::svg::DIAGRAM_CSS;
+use crate::tiger::PairIds;
 use crate::tree::NodeId;
 
 /// Carries out one effect of the reducer.
@@ -97,10 +97,12 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
         }
         // Read: the page keeps its text, not the file.
         file_handles::release(handle);
-        // As bytes, so text that is not UTF-8 gets the place of its first
-        // bad byte (as in the CLI) instead of being read with U+FFFD in it.
+        // As bytes, as the CLI reads them (`decode_text`): gzip inflated,
+        // an XML declaration's encoding honoured, and text that is not
+        // UTF-8 given the place of its first bad byte instead of being read
+        // with U+FFFD in it.
         let action = match gloo::file::futures::read_as_bytes(&file).await {
-            Ok(bytes) => match decode_utf8(&bytes, &name) {
+            Ok(bytes) => match decode_text(&bytes, &name) {
                 Ok(text) => LoadAction::FileRead { name, text: text.to_string(), slot },
                 Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
             },

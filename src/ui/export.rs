@@ -25,7 +25,7 @@ pub fn export_panel(props: &ExportProps) -> Html {
         let onclick = Callback::from(move |_: MouseEvent| export.emit(file));
         html! { <button id={id} type="button" {onclick} disabled={!enabled}>{label.to_string()}</button> }
     };
-    let aligned = view.aligned;
+    let (aligned, pairs) = (view.aligned, view.pairs);
     // What the last export made (or why not), under the group of its button.
     let note = |files: &[ExportFile]| match &view.note {
         Some(n) if files.contains(&n.file) => match &n.message {
@@ -38,9 +38,11 @@ pub fn export_panel(props: &ExportProps) -> Html {
         ExportFile::PredictedLinks,
         ExportFile::StudentLinks,
         ExportFile::Sta,
+        ExportFile::GoldSta,
         ExportFile::SourceTiger,
         ExportFile::TargetTiger,
     ];
+    let corpus = [ExportFile::CorpusSource, ExportFile::CorpusTarget, ExportFile::CorpusGold, ExportFile::CorpusIds];
     html! {
         <section class="panel export" id="export-panel" aria-labelledby="export-title">
             <h2 id="export-title">{"Export"}</h2>
@@ -50,10 +52,19 @@ pub fn export_panel(props: &ExportProps) -> Html {
                     {button("export-gold", "Predicted links (.gold)", aligned, ExportFile::PredictedLinks)}
                     {button("export-student", "Your links (.gold)", view.has_student, ExportFile::StudentLinks)}
                     {button("export-sta", "Predicted links (STA XML)", aligned, ExportFile::Sta)}
-                    {button("export-tiger-src", "Source treebank (TigerXML)", aligned, ExportFile::SourceTiger)}
-                    {button("export-tiger-trg", "Target treebank (TigerXML)", aligned, ExportFile::TargetTiger)}
-                    <p class="hint">{"The STA file refers to the nodes of the two TigerXML files: load all three in the Data panel to read it back."}</p>
+                    {button("export-gold-sta", "Gold links (STA XML)", pairs, ExportFile::GoldSta)}
+                    {button("export-tiger-src", "Source treebank (TigerXML)", pairs, ExportFile::SourceTiger)}
+                    {button("export-tiger-trg", "Target treebank (TigerXML)", pairs, ExportFile::TargetTiger)}
+                    <p class="hint">{"The STA files refer to the nodes of the two TigerXML files: load all three in the Data panel to read them back. Pairs imported from TigerXML keep their original node ids and treebank names, so the STA files also open with the original treebanks, and the TigerXML files hold the original sentences as written."}</p>
                     {note(&links)}
+                </div>
+                <div role="group" aria-label="Corpus">
+                    <h3>{"Pairs loaded (bracketed)"}</h3>
+                    {button("export-src", "Source trees (.src)", pairs, ExportFile::CorpusSource)}
+                    {button("export-trg", "Target trees (.trg)", pairs, ExportFile::CorpusTarget)}
+                    {button("export-corpus-gold", "Gold links (.gold)", pairs, ExportFile::CorpusGold)}
+                    {button("export-ids", "Original ids (.ids)", view.has_ids, ExportFile::CorpusIds)}
+                    {note(&corpus)}
                 </div>
                 <div role="group" aria-label="Diagram">
                     <h3>{"Diagram of this pair"}</h3>

@@ -12,15 +12,16 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::app::files::{self, FileKind};
+use crate::app::files::{self, FileKind, TableSide};
+use crate::app::interchange;
 use crate::corpus::{Corpus, CorpusError, Named, TreePair};
 use crate::exercise::{Answers, ClassTable, Exercise};
 use crate::io::links::{Link, LinkKind};
 use crate::io::text::counted;
-use crate::io::tiger::{parse_sta, PairIds, Side};
-use crate::lexicon::{read_moses_lex, read_word_alignments_for, Coverage};
+use crate::lexicon::read_word_alignments_for;
 use crate::limits::Limits;
 use crate::mt::lm::read_arpa;
+use crate::tiger::{ImportOptions, ImportOrigin, PairIds, Side};
 use crate::tree::{Tree, TreeBuilder};
 
 /// The built-in sample (SQUOIA German–Spanish, dev; `www/sample/`),
@@ -183,6 +184,10 @@ pub struct LoadRequest {
     /// occurrence, to report how many the table covers.
     #[serde(default)]
     pub words: Vec<String>,
+    /// For a lexical table: the words of the other side, every occurrence
+    /// (a table that covers them better looks given the wrong way round).
+    #[serde(default)]
+    pub other_words: Vec<String>,
     /// Files of the trees' group that were refused with the others (gold
     /// links given before their trees, say), tried again with the changed
     /// slot's; `files` holds those slots' files in use, used if the retried
@@ -197,6 +202,11 @@ pub struct LoadRequest {
     /// Read the built-in sample (no file is given).
     #[serde(default)]
     pub sample: bool,
+    /// How a TigerXML set is imported (the page's default keeps every
+    /// link; *as the shared data's bracketed files* is
+    /// [`ImportOptions::BRACKETED_DATA`]).
+    #[serde(default)]
+    pub tiger_options: ImportOptions,
 }
 
 impl LoadRequest {
@@ -208,9 +218,11 @@ impl LoadRequest {
             current: None,
             lengths: Vec::new(),
             words: Vec::new(),
+            other_words: Vec::new(),
             retry: Vec::new(),
             given: Vec::new(),
             sample: true,
+            tiger_options: ImportOptions::default(),
         }
     }
 }
@@ -252,6 +264,18 @@ pub struct LoadAnswer {
     /// [`LoadRequest::given`], back.
     #[serde(default)]
     pub given: Vec<(Slot, u32)>,
+    /// For an imported TigerXML set: where it came from (what its exports
+    /// declare and name) and every change the import made, one line each.
+    #[serde(default)]
+    pub tiger: Option<Box<TigerAnswer>>,
+}
+
+/// What the page keeps of a TigerXML import besides its pairs and ids.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TigerAnswer {
+    pub origin: ImportOrigin,
+    /// [`crate::tiger::ImportReport::lines`]: the summary, then every change.
+    pub report: Vec<String>,
 }
 
 /// One tree as it crosses from the worker: its nodes in pre-order, each
@@ -376,30 +400,6 @@ fn node_count(trees: &[Tree]) -> usize {
     trees.iter().map(Tree::len).sum()
 }
 
-/// For an incomplete Tiger set holding the alignment file: the treebanks
-/// it names that are not among the files yet ("" otherwise).
-fn tiger_waiting_for(files: &[FileText]) -> String {
-    let is_sta = |f: &&FileText| FileKind::sniff(FileKind::TigerXml, &f.text) == FileKind::StaAlignment;
-    let Some(sta) = files.iter().find(is_sta) else { return String::new() };
-    if files.len() >= 3 {
-        return String::new();
-    }
-    let Ok(alignment) = parse_sta(&sta.text, &sta.name) else { return String::new() };
-    let given = |name: &str| files.iter().any(|f| f.name == name || f.name.ends_with(&format!("/{name}")));
-    let missing: Vec<&str> = alignment
-        .treebanks
-        .iter()
-        .filter_map(|t| t.filename.as_deref())
-        .map(|f| f.rsplit(['/', '\\']).next().unwrap_or(f))
-        .filter(|f| !given(f))
-        .collect();
-    if missing.is_empty() {
-        String::new()
-    } else {
-        format!("; waiting for {} (named by {})", missing.join(" and "), sta.name)
-    }
-}
-
 /// Checks one slot's file on its own, so its status shows at once.
 fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<Result<String, String>> {
     let f = files.last()?;
@@ -419,14 +419,14 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
                 format!("{name}: {} {}, {links} {}", l.len(), counted(l.len(), "lines"), counted(links, "links"))
             })
             .map_err(|e| e.to_string()),
+        // What the files make is said in `check_files` (`tiger_set`).
         Slot::Tiger => Ok(format!(
-            "{} of 3 files: {}{}",
+            "{} files: {}",
             files.len(),
-            files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", "),
-            tiger_waiting_for(files)
+            files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
         )),
         Slot::LexS2t | Slot::LexT2s => {
-            return Some(lex_status(slot, f, &[]).0);
+            return Some(lex_status(slot, f, &[], &[]).0);
         }
         Slot::WordLinks => read_word_alignments_for(text, name, lengths)
             .map(|a| format!("{name}: {} lines, {} word links", a.len(), a.iter().map(|l| l.len()).sum::<usize>()))
@@ -449,36 +449,31 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
 }
 
 /// A lexical table's status and, when it covers few of `words` (the
-/// corpus's words on its conditioning side), a warning.
-fn lex_status(slot: Slot, f: &FileText, words: &[String]) -> (Result<String, String>, Option<String>) {
-    let table = match read_moses_lex(&f.text, &f.name) {
+/// corpus's words on its conditioning side) or covers `other_words` (the
+/// other side's) better, a warning: [`files::check_table`], as the CLI
+/// checks its tables.
+fn lex_status(
+    slot: Slot,
+    f: &FileText,
+    words: &[String],
+    other_words: &[String],
+) -> (Result<String, String>, Option<String>) {
+    let side = if slot == Slot::LexS2t { TableSide::S2t } else { TableSide::T2s };
+    let table = match files::read_lex_table(Named { name: &f.name, text: &f.text }, None, side) {
         Ok(t) => t,
         Err(e) => return (Err(e.to_string()), None),
     };
-    let entries = if table.len() == 1 { "entry" } else { "entries" };
-    let mut summary = format!("{}: {} {entries}", f.name, table.len());
     if words.is_empty() {
-        return (Ok(summary), None);
+        let entries = if table.len() == 1 { "entry" } else { "entries" };
+        return (Ok(format!("{}: {} {entries}", f.name, table.len())), None);
     }
-    let side = if slot == Slot::LexS2t { "source" } else { "target" };
-    let c = table.coverage(words.iter().map(String::as_str));
-    summary.push_str(&format!(
-        "; covers {} of {} {side} word types ({:.0}%) and {} of {} tokens ({:.0}%)",
-        c.types_covered,
-        c.types,
-        100.0 * c.type_share(),
-        c.tokens_covered,
-        c.tokens,
-        100.0 * c.token_share()
-    ));
-    let warning = c.is_low().then(|| {
-        format!(
-            "{} covers less than {:.0}% of the loaded pairs' {side} words: the others get no lexical probability (is it the table of these languages, in this direction?)",
-            f.name,
-            100.0 * Coverage::LOW
-        )
-    });
-    (Ok(summary), warning)
+    let mine = words.iter().map(String::as_str);
+    let other = other_words.iter().map(String::as_str);
+    let check = match side {
+        TableSide::S2t => files::check_table(&table, &f.name, side, mine, other),
+        TableSide::T2s => files::check_table(&table, &f.name, side, other, mine),
+    };
+    (Ok(check.summary), check.warning)
 }
 
 /// Checks the files of a request and builds the corpus they make, as the
@@ -497,6 +492,7 @@ pub fn check(request: &LoadRequest) -> Checked {
             class: None,
             warnings: Vec::new(),
             given: Vec::new(),
+            tiger: None,
         };
         return Checked { answer, corpus: Some((corpus, None)) };
     }
@@ -558,37 +554,27 @@ fn check_files(request: &LoadRequest) -> Checked {
     let mut model = None;
     let (mut exercise, mut class) = (None, None);
     let mut warnings = Vec::new();
+    let mut tiger = None;
     match request.changed {
         Slot::LexS2t | Slot::LexT2s => {
             if let Some(f) = files(request.changed).last().filter(|f| !f.text.is_empty()) {
-                let (status, warning) = lex_status(request.changed, f, &request.words);
+                let (status, warning) = lex_status(request.changed, f, &request.words, &request.other_words);
                 set(&mut statuses, request.changed, status);
                 warnings.extend(warning.map(|w| (request.changed, w)));
             }
         }
-        Slot::Tiger => {
-            let tiger = files(Slot::Tiger);
-            if tiger.len() >= 3 {
-                let named: Vec<Named<'_>> = tiger.iter().map(|f| Named { name: &f.name, text: &f.text }).collect();
-                let imported = files::import_tiger(&named).map_err(|e| e.to_string()).and_then(|imported| {
-                    let sentence = |k: usize, side: Side| {
-                        let ids = imported.ids.get(k).map(|i| if side == Side::Source { &i.source } else { &i.target });
-                        format!("pair {}, {side} sentence {}", k + 1, ids.map_or("?", |i| i.sentence.as_str()))
-                    };
-                    match over_limits(&imported.corpus.pairs, sentence) {
-                        Some(over) => Err(over),
-                        None => Ok(imported),
-                    }
-                });
-                match imported {
-                    Ok(imported) => {
-                        set(&mut statuses, Slot::Tiger, Ok(imported.report.summary().join("; ")));
-                        corpus = Some((imported.corpus, Some(imported.ids), CorpusOrigin::Tiger));
-                    }
-                    Err(e) => set(&mut statuses, Slot::Tiger, Err(e)),
-                }
+        Slot::Tiger => match tiger_set(files(Slot::Tiger), request.tiger_options) {
+            TigerSet::Imported(imported) => {
+                set(&mut statuses, Slot::Tiger, Ok(imported.report.summary().join("; ")));
+                tiger = Some(Box::new(TigerAnswer {
+                    origin: interchange::import_origin(&imported, None),
+                    report: imported.report.lines(),
+                }));
+                corpus = Some((imported.corpus, Some(imported.ids), CorpusOrigin::Tiger));
             }
-        }
+            TigerSet::Waiting(m) => set(&mut statuses, Slot::Tiger, Ok(m)),
+            TigerSet::Refused(e) => set(&mut statuses, Slot::Tiger, Err(e)),
+        },
         Slot::Source | Slot::Target | Slot::Gold => {
             let uploaded_trees = ok(&statuses, Slot::Source) && ok(&statuses, Slot::Target);
             let (src, trg, gold) = (files(Slot::Source).last(), files(Slot::Target).last(), files(Slot::Gold).last());
@@ -718,8 +704,42 @@ fn check_files(request: &LoadRequest) -> Checked {
         class,
         warnings,
         given: Vec::new(),
+        tiger,
     };
     Checked { answer, corpus: corpus.map(|(c, ids, _)| (c, ids)) }
+}
+
+/// What the files of the TigerXML input make ([`tiger_set`]).
+enum TigerSet {
+    Imported(Box<crate::tiger::TigerImport>),
+    /// Not a set yet (an Ok status saying what is missing).
+    Waiting(String),
+    Refused(String),
+}
+
+/// The files of the TigerXML input grouped into a set by their names
+/// ([`files::tiger_sets`]: the same answer in any order) and imported with
+/// `options`, every tree within the page's limits; an error in any file of
+/// the set is the answer.
+fn tiger_set(given: &[FileText], options: ImportOptions) -> TigerSet {
+    let named: Vec<Named<'_>> = given.iter().map(|f| Named { name: &f.name, text: &f.text }).collect();
+    let set = match files::tiger_sets(&named) {
+        files::TigerSets::One { alignment, treebanks: [a, b] } => [named[alignment], named[a], named[b]],
+        files::TigerSets::Waiting(m) => return TigerSet::Waiting(m),
+        files::TigerSets::Refused(m) => return TigerSet::Refused(m),
+    };
+    let imported = match files::import_tiger(&set, options) {
+        Ok(imported) => imported,
+        Err(e) => return TigerSet::Refused(e.to_string()),
+    };
+    let sentence = |k: usize, side: Side| {
+        let ids = imported.ids.get(k).map(|i| if side == Side::Source { &i.source } else { &i.target });
+        format!("pair {}, {side} sentence {}", k + 1, ids.map_or("?", |i| i.sentence.as_str()))
+    };
+    match over_limits(&imported.corpus.pairs, sentence) {
+        Some(over) => TigerSet::Refused(over),
+        None => TigerSet::Imported(Box::new(imported)),
+    }
 }
 
 /// The first tree of `pairs` over the default [`Limits`], named by
@@ -771,9 +791,11 @@ mod tests {
             current: None,
             lengths: vec![],
             words: vec![],
+            other_words: vec![],
             retry: vec![],
             given: vec![],
             sample: false,
+            tiger_options: ImportOptions::default(),
         }
     }
 
@@ -911,9 +933,11 @@ mod tests {
             current: Some(("(S (A a))\n".into(), "(T (B b))\n".into())),
             lengths: vec![(1, 1)],
             words: vec![],
+            other_words: vec![],
             retry: vec![],
             given: vec![],
             sample: false,
+            tiger_options: ImportOptions::default(),
         };
         let checked = check(&request);
         assert_eq!(checked.answer.corpus, Some((CorpusOrigin::GoldFor("y.gold".into()), 1)));
@@ -924,9 +948,11 @@ mod tests {
             current: None,
             lengths: vec![(1, 1)],
             words: vec![],
+            other_words: vec![],
             retry: vec![],
             given: vec![],
             sample: false,
+            tiger_options: ImportOptions::default(),
         };
         let checked = check(&request);
         assert!(

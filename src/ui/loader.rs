@@ -9,9 +9,10 @@ use yew::prelude::*;
 use super::file_handles;
 use super::into_view::{self, Place};
 use super::panels::{DroppedView, LoaderView};
-use crate::io::text::counted;
 use super::state::{LoadAction, SessionAction, Slot, SlotStatus};
 use super::store::Dispatch;
+use crate::io::text::counted;
+use crate::tiger::ImportOptions;
 
 #[derive(Properties, PartialEq)]
 pub struct LoaderProps {
@@ -149,8 +150,26 @@ pub fn loader(props: &LoaderProps) -> Html {
         let load = props.load;
         Callback::from(move |_: MouseEvent| load.emit(LoadAction::SwapSides))
     };
+    let on_bracketed = {
+        let load = props.load;
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let options = if input.checked() { ImportOptions::BRACKETED_DATA } else { ImportOptions::default() };
+            load.emit(LoadAction::SetTigerOptions(options));
+        })
+    };
     let rows =
         |slots: &[Slot]| slots.iter().map(|&slot| slot_row(slot, props.view.slot(slot), props.load)).collect::<Html>();
+    // Every change the TigerXML import made, one line each, out of the way until asked for.
+    let changes = props.view.tiger_import.as_ref().map(|t| {
+        let lines = t.report.len().saturating_sub(3);
+        html! {
+            <details id="tiger-changes" class="import-changes">
+                <summary>{format!("What the TigerXML import changed ({lines} lines)")}</summary>
+                <pre id="tiger-changes-list">{t.report.join("\n")}</pre>
+            </details>
+        }
+    });
     html! {
         <section id="loader" class={classes!("panel", "loader", (*dragging).then_some("dragging"))} aria-labelledby="loader-title"
             ondrop={on_drop} ondragover={on_drag_over} ondragleave={on_drag_leave}>
@@ -174,6 +193,11 @@ pub fn loader(props: &LoaderProps) -> Html {
                 <fieldset>
                     <legend>{"Treebank"}</legend>
                     {rows(&[Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger])}
+                    <label class="option" title="Phrase links only; links of nodes whose yield changed and nonterminals unreachable from the root dropped: the recipe of ../shared/data's bracketed files. Otherwise every link the trees can hold is kept, so the gold links export back to the alignment's.">
+                        <input type="checkbox" id="tiger-bracketed" checked={props.view.tiger_bracketed} onchange={on_bracketed} />
+                        {" Import TigerXML as the shared data's bracketed files"}
+                    </label>
+                    {changes}
                 </fieldset>
                 <fieldset>
                     <legend>{"Lexicon and models (optional)"}</legend>

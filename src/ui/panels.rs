@@ -11,13 +11,14 @@ use std::rc::Rc;
 use super::classroom::ExerciseForm;
 use super::state::{
     Compare, CorpusTranslation, Explained, ExportNote, Lambda, Mode, Results, Shared, Slot, SlotStatus, State,
-    TrainForm, Translated,
+    TigerKept, TrainForm, Translated,
 };
 use crate::app::alignment::both_tables;
 use crate::corpus::{Corpus, TreePair};
 use crate::exercise::{ClassTable, Exercise, PairCheck};
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
+use crate::tiger::ImportOptions;
 use crate::tree::NodeId;
 
 /// The Data panel: every input's status, the corpus loaded, a stray file,
@@ -31,6 +32,10 @@ pub struct LoaderView {
     pub dropped: Vec<DroppedView>,
     /// An exercise is open: its pairs are not swapped (leave it first).
     pub exercise_open: bool,
+    /// TigerXML sets are imported as the shared data's bracketed files.
+    pub tiger_bracketed: bool,
+    /// The TigerXML import of the pairs loaded: its changes, for the disclosure.
+    pub tiger_import: Option<Shared<TigerKept>>,
 }
 
 /// A file dropped on the Data panel, as the panel reports it where it was
@@ -140,6 +145,10 @@ pub struct TranslateView {
 pub struct ExportView {
     /// Results of the pairs loaded (predicted links, CSVs, STA).
     pub aligned: bool,
+    /// Pairs are loaded (the corpus exports).
+    pub pairs: bool,
+    /// The pairs came from TigerXML (their `.ids` export).
+    pub has_ids: bool,
     /// Hand links on some pair.
     pub has_student: bool,
     /// What the last export made, or why it could not be made.
@@ -262,6 +271,8 @@ impl State {
                 stray: self.slots.stray.clone(),
                 dropped: self.dropped_view(),
                 exercise_open: c.open.is_some(),
+                tiger_bracketed: self.slots.tiger_options == ImportOptions::BRACKETED_DATA,
+                tiger_import: self.tiger_import.clone(),
             },
             train: TrainView {
                 form: self.form.clone(),
@@ -295,6 +306,8 @@ impl State {
             },
             export: ExportView {
                 aligned: results.is_some(),
+                pairs: !self.corpus.is_empty(),
+                has_ids: self.tiger_ids.is_some(),
                 has_student: self.teach.links.values().any(|l| !l.is_empty()),
                 note: self.export_note.clone(),
             },

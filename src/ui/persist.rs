@@ -20,7 +20,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::{FileHandle, FilesKey, KeepProblem, MtSource, Session, SessionAction, SessionFiles, Slot, State, TeachAction};
+use super::state::{
+    FileHandle, FilesKey, KeepProblem, MtSource, Session, SessionAction, SessionFiles, Slot, State, TeachAction,
+};
 use super::store::Dispatch;
 
 /// Adds a history entry with the fragment `hash` (the page does not reload).
@@ -121,7 +123,8 @@ mod kept {
             });
             let req = request.clone();
             let failed = Closure::once_into_js(move |_: web_sys::Event| {
-                let error = req.error().ok().flatten().map_or(JsValue::from_str("IndexedDB request failed"), JsValue::from);
+                let error =
+                    req.error().ok().flatten().map_or(JsValue::from_str("IndexedDB request failed"), JsValue::from);
                 let _ = reject.call1(&JsValue::NULL, &error);
             });
             request.set_onsuccess(Some(ok.unchecked_ref()));

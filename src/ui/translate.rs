@@ -20,12 +20,12 @@ use super::store::Dispatch;
 use super::train::JobStatus;
 use super::zoom::{use_zoom, FIT_MAX_TEXT_PX, PRESENT_MAX_TEXT_PX};
 use crate::eval::bleu::sentence_bleu;
-use crate::io::svg::DERIVATION_CSS;
 use crate::layout::{layout_pair, layout_tree, Rect, Style, TreeLayout};
 use crate::mt::model::SystemKind;
 use crate::mt::ms::derivation::{target_phrase_tree, target_sms_tree};
+use crate::mt::phrase::unknown::SourceNote;
 use crate::mt::phrase::ExtractMethod;
-use crate::mt::unknown::SourceNote;
+use crate::svg::DERIVATION_CSS;
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
@@ -397,8 +397,8 @@ fn outlines(tree: &Tree, layout: &TreeLayout, steps: &[Vec<NodeId>], side: &str)
 
 /// A static tree (no clicks: the workbench's diagram is for that).
 fn draw_tree(tree: &Tree, layout: &TreeLayout, side: &str) -> Html {
-    let edges = crate::io::svg::tree_edges(tree, layout).into_iter().map(|(_, from, to)| {
-        let (x1, y1, x2, y2) = crate::io::svg::edge_line(&from, &to);
+    let edges = crate::svg::tree_edges(tree, layout).into_iter().map(|(_, from, to)| {
+        let (x1, y1, x2, y2) = crate::svg::edge_line(&from, &to);
         html! { <line class="edge" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
     });
     let nodes = (0..tree.len()).map(|n| {

@@ -24,8 +24,8 @@ use super::{
 };
 
 use crate::corpus::TreePair;
-use crate::io::svg::{DrawnLink, DIAGRAM_CSS};
 use crate::io::text::counted;
+use crate::svg::{DrawnLink, DIAGRAM_CSS};
 use crate::tree::{NodeId, Tree};
 
 /// What the diagram's links depend on ([`State::drawn_links`]): they are

@@ -231,7 +231,10 @@ impl Zoom {
     }
 
     /// The pointer handlers of the box: drag to pan (not on `items`).
-    pub fn pan_handlers(&self, items: &'static str) -> (Callback<MouseEvent>, Callback<MouseEvent>, Callback<MouseEvent>) {
+    pub fn pan_handlers(
+        &self,
+        items: &'static str,
+    ) -> (Callback<MouseEvent>, Callback<MouseEvent>, Callback<MouseEvent>) {
         let (a, b, c) = (self.clone(), self.clone(), self.clone());
         (
             Callback::from(move |e: MouseEvent| a.drag_start(&e, items)),

@@ -482,6 +482,8 @@ test('drag and drop of .src/.trg/.gold files, and a label containing <script> is
 
 test('a TigerXML pair with its STA alignment imports to the same corpus as the bracketed files', async () => {
   const raw = path.join(data, 'squoia-de-es/raw');
+  // As the shared data's bracketed files were made (the default keeps every link).
+  await page.check('#tiger-bracketed');
   await page.setInputFiles('#file-tiger', ['LAI_SQUOIA_DE.xml', 'LAI_SQUOIA_ES.xml', 'LAI_alignments_squoia_de_es.xml'].map((f) => path.join(raw, f)));
   await page.waitForFunction(() => /157 pairs, \d+ nodes, 1218 gold links/.test(document.querySelector('#corpus-summary').innerText), null, { timeout: 30000 });
   assert.match(await text('#status-tiger'), /157/);
@@ -490,11 +492,13 @@ test('a TigerXML pair with its STA alignment imports to the same corpus as the b
   await page.click('#src-node-0');
   await page.click('#trg-node-0');
   assert.equal(await text('#x-source'), first);
+  await page.uncheck('#tiger-bracketed');
 });
 
 test('the nl-en TigerXML set imports English→Dutch (its treebanks\' order); swap makes it the bracketed Dutch→English corpus', async () => {
   const raw = path.join(data, 'lingua-align-nl-en-125/raw');
   const bracketed = path.join(data, 'lingua-align-nl-en-125/bracketed/all');
+  await page.check('#tiger-bracketed');
   await page.setInputFiles('#file-tiger', ['nl-en_125.xml', 'ep-00-12-15.125.en.tiger', 'ep-00-12-15.125.nl.tiger'].map((f) => path.join(raw, f)));
   await page.waitForFunction(() => /125 pairs, \d+ nodes, \d+ gold links/.test(document.querySelector('#corpus-summary').innerText), null, { timeout: 30000 });
   await goToPair(1);
@@ -512,6 +516,7 @@ test('the nl-en TigerXML set imports English→Dutch (its treebanks\' order); sw
   assert.deepEqual(drawn, lines(`${bracketed}.gold`)[0].split(' ').filter(Boolean).map((l) => l.replace('?', '')).sort());
   await page.click('#swap-sides');
   assert.deepEqual([await sentence('src'), await sentence('trg')], [en, nl], 'and back');
+  await page.uncheck('#tiger-bracketed');
 });
 
 test('keyboard: pairs by n / p, nodes by Tab and Enter, and the focus is visible', async () => {

@@ -116,6 +116,15 @@ fn needs_escape(c: char, inside: bool) -> bool {
     c.is_whitespace() || c == '[' || c == ']' || c == '\\' || (inside && c == '-')
 }
 
+/// `label` as it stands at the top level of a structure string (outside
+/// brackets): whitespace, brackets and `\` escaped with `\`.
+pub(crate) fn escape_label(label: &str) -> String {
+    let mut s = String::with_capacity(label.len());
+    // Writing to a String does not fail.
+    let _ = write_label(&mut s, label, false);
+    s
+}
+
 fn write_label(f: &mut impl fmt::Write, label: &str, inside: bool) -> fmt::Result {
     for c in label.chars() {
         if needs_escape(c, inside) {
@@ -569,6 +578,16 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod check_tests {
     use super::*;
+
+    #[test]
+    fn an_escaped_label_reads_back_as_one_top_level_node() {
+        for label in ["NN", "a b", "[x]", "a\\b", "$-LRB-", "x\ty"] {
+            let shape = RmShape::parse(&escape_label(label)).unwrap();
+            assert_eq!(shape.nodes().len(), 1, "{label:?}");
+            assert_eq!(shape.nodes()[0].label, label);
+        }
+        assert_eq!(escape_label("a b[c]\\"), "a\\ b\\[c\\]\\\\");
+    }
 
     #[test]
     fn check_accepts_exactly_what_parse_reads() {

@@ -5,13 +5,20 @@
 use serde::{Deserialize, Serialize};
 
 use super::extract::{MsIndex, RmLexicon, RmLimits, RmTable, TagLexicon};
-use super::*;
-use crate::mt::decoder::{beam_search, distinct_nbest, BeamOptions, Coverage, NBestEntry, SearchSpace, SearchStats};
+use super::{
+    MsReading, StructureTokens, F_DISTORTION, F_GLUE, F_LM, F_PHRASES, F_RMS, F_RM_E_GIVEN_F, F_RM_F_GIVEN_E,
+    F_RM_LEX_E_GIVEN_F, F_RM_LEX_F_GIVEN_E, F_STRUCTURE, F_TAGS, F_UNKNOWN, F_WORDS, NUM_MS_FEATURES,
+};
+use crate::math::{dot, ln};
+use crate::mt::decoder::{
+    beam_search, distinct_nbest, within_distortion_limit, BeamOptions, Coverage, NBestEntry, SearchSpace, SearchStats,
+};
 use crate::mt::lm::{LmState, NgramLm, WordId};
+use crate::mt::meta::structure::escape_label;
 use crate::mt::meta::{Constraints, Decomposition};
+use crate::mt::phrase::unknown::{SourceNote, SourceVocabulary, SourceWords, UnknownWordOptions};
 use crate::mt::phrase::{PhraseStep, PhraseTable};
-use crate::mt::unknown::{SourceNote, SourceVocabulary, SourceWords, UnknownWordOptions};
-use crate::tree::Tree;
+use crate::tree::{NodeId, Tree};
 
 /// Settings of the meta-structure decoder.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -84,7 +91,7 @@ pub struct MsTables<'a> {
     pub limits: RmLimits,
     /// `P` of an unseen RM pair (glue), both ways.
     pub unseen_rm_prob: f64,
-    /// Source word counts and the treatment of unknown words ([`crate::mt::unknown`]).
+    /// Source word counts and the treatment of unknown words ([`crate::mt::phrase::unknown`]).
     pub vocabulary: &'a SourceVocabulary,
     pub word_backoff: &'a PhraseTable,
     pub unknown: UnknownWordOptions,
@@ -109,14 +116,17 @@ struct Phrase {
     lm_estimate: f64,
 }
 
-/// A monotone phrase segmentation of a span: phrase ids and its DP score.
+/// A translation of an RM's scope (the `inner` translations of the options),
+/// phrase by phrase: a monotone phrase segmentation of the span (or one
+/// with a swap), its phrase ids and its DP score.
 #[derive(Debug, Clone)]
-struct Inner {
+struct ScopeTranslation {
     /// Phrase ids in target order.
     phrases: Vec<u32>,
+    /// Target words.
     words: usize,
     score: f64,
-    /// Inner jumps (a swap's; 0 when monotone).
+    /// ScopeTranslation jumps (a swap's; 0 when monotone).
     distortion: f64,
 }
 
@@ -165,37 +175,6 @@ pub struct MsSearch<'a> {
     notes: Vec<SourceNote>,
 }
 
-fn dot(w: &[f64], x: &[f64]) -> f64 {
-    w.iter().zip(x).fold(0.0, |s, (a, b)| s + a * b)
-}
-
-fn lm_ln(log10: f64) -> f64 {
-    log10 * std::f64::consts::LN_10
-}
-
-/// ln P of `ids` after `state` and the state after them.
-fn lm_score(lm: &NgramLm, mut state: LmState, ids: &[WordId]) -> (f64, LmState) {
-    let mut total = 0.0;
-    for &id in ids {
-        let (lp, next) = lm.score_word(state, id);
-        total += lp;
-        state = next;
-    }
-    (lm_ln(total), state)
-}
-
-/// Escapes a label for the top level of a structure string.
-fn escape_label(label: &str) -> String {
-    let mut s = String::with_capacity(label.len());
-    for c in label.chars() {
-        if c.is_whitespace() || c == '[' || c == ']' || c == '\\' {
-            s.push('\\');
-        }
-        s.push(c);
-    }
-    s
-}
-
 /// The phrase pairs applicable inside one sentence, by start word: every
 /// table entry of every sub-span (at most `ttable_limit` per span), and a
 /// copy of each word without a one-word translation.
@@ -214,7 +193,7 @@ impl SentencePhrases {
                 let entries = words.lookup(model.table, s, e);
                 let take = ttable_limit.min(entries.len());
                 for entry in &entries[..take] {
-                    out.add(model, w, s, e, entry.target.clone(), false, entry.scores.map(libm::log));
+                    out.add(model, w, s, e, entry.target.clone(), false, entry.scores.map(ln));
                 }
                 if e == s + 1 && take == 0 {
                     let word = words.original.get(s).cloned().unwrap_or_default();
@@ -239,7 +218,7 @@ impl SentencePhrases {
         ln_scores: [f64; 4],
     ) {
         let ids: Vec<WordId> = target.iter().map(|t| model.lm.word_id(t)).collect();
-        let (lm_estimate, _) = lm_score(model.lm, model.lm.null_state(), &ids);
+        let (lm_estimate, _) = model.lm.ln_score_words(model.lm.null_state(), &ids);
         let mut f = [0.0; NUM_MS_FEATURES];
         f[..4].copy_from_slice(&ln_scores);
         f[F_WORDS] = target.len() as f64;
@@ -252,19 +231,19 @@ impl SentencePhrases {
     }
 
     /// The target words of a segmentation.
-    fn words_of<'p>(&'p self, inner: &'p Inner) -> impl Iterator<Item = &'p String> + 'p {
+    fn words_of<'p>(&'p self, inner: &'p ScopeTranslation) -> impl Iterator<Item = &'p String> + 'p {
         inner.phrases.iter().flat_map(|&k| self.phrases[k as usize].target.iter())
     }
 }
 
 /// Re-ranks each list of scope translations with the LM over the whole
 /// scope instead of phrase by phrase.
-fn rerank_with_scope_lm(inner: &mut [Vec<Vec<Inner>>], phrases: &SentencePhrases, lm: &NgramLm, w_lm: f64) {
+fn rerank_with_scope_lm(inner: &mut [Vec<Vec<ScopeTranslation>>], phrases: &SentencePhrases, lm: &NgramLm, w_lm: f64) {
     for list in inner.iter_mut().flatten() {
         for x in list.iter_mut() {
             let ids: Vec<WordId> = phrases.words_of(x).map(|t| lm.word_id(t)).collect();
             let per_phrase: f64 = x.phrases.iter().map(|&k| phrases.phrases[k as usize].lm_estimate).sum();
-            let whole = lm_score(lm, lm.null_state(), &ids).0;
+            let whole = lm.ln_score_words(lm.null_state(), &ids).0;
             x.score += w_lm * (whole - per_phrase);
         }
         list.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -304,7 +283,7 @@ struct OptionBuilder<'m, 'a> {
 
 impl OptionBuilder<'_, '_> {
     /// The option over `start..end` translating the scope by `inner` under `rm`.
-    fn option(&self, end: usize, inner: &Inner, rm: RmChoice<'_>) -> MsOption {
+    fn option(&self, end: usize, inner: &ScopeTranslation, rm: RmChoice<'_>) -> MsOption {
         let (model, phrases) = (self.model, &self.phrases.phrases);
         let target: Vec<String> = self.phrases.words_of(inner).cloned().collect();
         let mut f = [0.0; NUM_MS_FEATURES];
@@ -318,8 +297,8 @@ impl OptionBuilder<'_, '_> {
         f[F_WORDS] = target.len() as f64;
         f[F_PHRASES] = inner.phrases.len() as f64;
         f[F_DISTORTION] = -inner.distortion;
-        f[F_RM_E_GIVEN_F] = libm::log(rm.p.0);
-        f[F_RM_F_GIVEN_E] = libm::log(rm.p.1);
+        f[F_RM_E_GIVEN_F] = ln(rm.p.0);
+        f[F_RM_F_GIVEN_E] = ln(rm.p.1);
         f[F_RMS] = 1.0;
         f[F_GLUE] = if rm.glue { 1.0 } else { 0.0 };
         if model.reading.rm_lexical {
@@ -333,8 +312,8 @@ impl OptionBuilder<'_, '_> {
         let word_ids: Vec<WordId> = target.iter().map(|t| model.lm.word_id(t)).collect();
         let ms_ids: Vec<WordId> = rm.target.tokens.iter().map(|m| model.structure_lm.word_id(m)).collect();
         let mut est = f;
-        est[F_LM] = lm_score(model.lm, model.lm.null_state(), &word_ids).0;
-        est[F_STRUCTURE] = lm_score(model.structure_lm, model.structure_lm.null_state(), &ms_ids).0;
+        est[F_LM] = model.lm.ln_score_words(model.lm.null_state(), &word_ids).0;
+        est[F_STRUCTURE] = model.structure_lm.ln_score_words(model.structure_lm.null_state(), &ms_ids).0;
         let phrases_out = inner
             .phrases
             .iter()
@@ -362,7 +341,7 @@ impl OptionBuilder<'_, '_> {
     /// The glue option over `start..end` under the source RM `source_rm`:
     /// a flat target structure of the words' tags, `P = unseen_rm_prob`
     /// both ways (§3.2's fixed value).
-    fn glue(&self, end: usize, inner: &Inner, source_rm: &str, source_roots: &[NodeId]) -> MsOption {
+    fn glue(&self, end: usize, inner: &ScopeTranslation, source_rm: &str, source_roots: &[NodeId]) -> MsOption {
         // The words' tags as they are (the MS's labels) and escaped (the MS structure strings).
         let raw: Vec<String> = self.phrases.words_of(inner).map(|t| self.model.tags.tag(t).to_string()).collect();
         let tags: Vec<String> = raw.iter().map(|t| escape_label(t)).collect();
@@ -406,12 +385,163 @@ fn keep_best(v: &mut Vec<MsOption>, options: &MsDecodeOptions) {
     v.truncate(options.span_limit.max(1));
 }
 
+/// What the options of each start word are made from: the sentence's
+/// phrase pairs and MS index, the weights and the decoder's settings.
+struct StartOptions<'m, 'a> {
+    model: &'m MsTables<'a>,
+    options: &'m MsDecodeOptions,
+    source: &'m Tree,
+    w: &'m [f64],
+    phrases: &'m SentencePhrases,
+    index: &'m MsIndex<'m>,
+    /// The POS nodes in word order (the `i`-th over word `i`).
+    pos_nodes: Vec<NodeId>,
+    max_words: usize,
+}
+
+impl StartOptions<'_, '_> {
+    /// The options of every span `s..e` that starts at word `s`, one list
+    /// per `e` from `s + 1`: the translations of each span's scope (k-best
+    /// per target length, reranked with the LM inside the scope), then
+    /// options of the RM pairs of the table ([`Self::rm_options`]), of glue
+    /// ([`Self::glue_options`]) and, with `phrase_fallback`, of single phrase
+    /// pairs ([`Self::phrase_options`]), in that order.
+    fn spans_from(&self, s: usize) -> Vec<Vec<MsOption>> {
+        let (model, options, phrases) = (self.model, self.options, self.phrases);
+        let found = self.found_rms(s);
+        let phrase_end = if options.phrase_fallback {
+            phrases.by_start[s].iter().map(|&k| phrases.phrases[k as usize].end).max().unwrap_or(s + 1)
+        } else {
+            s + 1
+        };
+        let max_end = found.iter().map(|f| f.0).max().unwrap_or(s + 1).max(phrase_end);
+        // Translations of s..e for every e, k-best per (end, length).
+        let dp_k = options.inner_k.max(1).max(3);
+        let mut inner = inner_translations(&phrases.phrases, &phrases.by_start, s, max_end, dp_k, self.w[F_DISTORTION]);
+        rerank_with_scope_lm(&mut inner, phrases, model.lm, self.w[F_LM]);
+        let builder = OptionBuilder { model, w: self.w, phrases, source: self.source, start: s };
+        let mut span_opts: Vec<Vec<MsOption>> = vec![Vec::new(); max_end - s];
+        self.rm_options(&builder, &found, &inner, &mut span_opts);
+        self.glue_options(&builder, &found, &inner, &mut span_opts);
+        if options.phrase_fallback {
+            self.phrase_options(&builder, &mut span_opts);
+        }
+        span_opts
+    }
+
+    /// The source RMs starting at word `s` that the RM table has: their
+    /// end, structure string and MS roots.
+    fn found_rms(&self, s: usize) -> Vec<(usize, String, Vec<NodeId>)> {
+        let rms = self.index.rms_from(s, self.model.limits.max_ms.max(1), self.max_words);
+        rms.into_iter()
+            .filter_map(|roots| {
+                let end = roots.last().map(|&m| self.source.span(m).end)?;
+                let rm = self.index.rm_string(&roots);
+                (!self.model.rm_table.lookup(&rm).0.is_empty()).then_some((end, rm, roots))
+            })
+            .collect()
+    }
+
+    /// For each found source RM, its best `rm_limit` target RMs, each with
+    /// the best `inner_k` translations of the scope of the target RM's length.
+    fn rm_options(
+        &self,
+        builder: &OptionBuilder<'_, '_>,
+        found: &[(usize, String, Vec<NodeId>)],
+        inner: &[Vec<Vec<ScopeTranslation>>],
+        span_opts: &mut [Vec<MsOption>],
+    ) {
+        let (model, s) = (self.model, builder.start);
+        for (e, rm, roots) in found {
+            let (entries, targets) = model.rm_table.lookup(rm);
+            let take = self.options.rm_limit.min(entries.len());
+            for (entry, t) in entries[..take].iter().zip(targets) {
+                let Some(cands) = inner.get(e - s - 1).and_then(|by_len| by_len.get(t.words)) else { continue };
+                for inn in cands.iter().take(self.options.inner_k.max(1)) {
+                    let tokens = match model.reading.structure_tokens {
+                        StructureTokens::Ms => &t.ms,
+                        StructureTokens::Roots => &t.roots,
+                    };
+                    let choice = RmChoice {
+                        source_rm: rm,
+                        source_roots: roots,
+                        target_rm: entry.target.clone(),
+                        target: TargetShape { tokens, roots: &t.roots, leaves: &t.leaves },
+                        p: (entry.p_e_given_f, entry.p_f_given_e),
+                        glue: false,
+                    };
+                    span_opts[e - s - 1].push(builder.option(*e, inn, choice));
+                }
+            }
+        }
+    }
+
+    /// Glue: a word that no RM pair can translate gets its best
+    /// translations with a flat target structure of word tags; with
+    /// `unseen_targets`, so does every found source RM's scope.
+    fn glue_options(
+        &self,
+        builder: &OptionBuilder<'_, '_>,
+        found: &[(usize, String, Vec<NodeId>)],
+        inner: &[Vec<Vec<ScopeTranslation>>],
+        span_opts: &mut [Vec<MsOption>],
+    ) {
+        let (s, inner_keep) = (builder.start, self.options.inner_k.max(1));
+        if span_opts[0].is_empty() {
+            let mut all: Vec<&ScopeTranslation> = inner.first().map_or(Vec::new(), |v| v.iter().flatten().collect());
+            all.sort_by(|a, b| b.score.total_cmp(&a.score));
+            let src_rm = self.pos_nodes.get(s).map_or(String::new(), |&p| self.index.ms_string(p).to_string());
+            let roots: Vec<NodeId> = self.pos_nodes.get(s).copied().into_iter().collect();
+            for inn in all.into_iter().take(inner_keep) {
+                span_opts[0].push(builder.glue(s + 1, inn, &src_rm, &roots));
+            }
+        }
+        if self.options.unseen_targets {
+            let mut done: Vec<usize> = Vec::new();
+            for (e, rm, roots) in found {
+                if done.contains(e) {
+                    continue;
+                }
+                done.push(*e);
+                let mut all: Vec<&ScopeTranslation> =
+                    inner.get(e - s - 1).map_or(Vec::new(), |v| v.iter().flatten().collect());
+                all.sort_by(|a, b| b.score.total_cmp(&a.score));
+                for inn in all.into_iter().take(inner_keep) {
+                    span_opts[e - s - 1].push(builder.glue(*e, inn, rm, roots));
+                }
+            }
+        }
+    }
+
+    /// Each phrase pair starting at the builder's word as an option of its
+    /// own (the words' POS nodes as the source RM); a one-word phrase only
+    /// where the word has no glue option yet.
+    fn phrase_options(&self, builder: &OptionBuilder<'_, '_>, span_opts: &mut [Vec<MsOption>]) {
+        let (phrases, s) = (self.phrases, builder.start);
+        for &k in &phrases.by_start[s] {
+            let ph = &phrases.phrases[k as usize];
+            if ph.end == s + 1 && span_opts[0].iter().any(|o| o.glue) {
+                continue;
+            }
+            let inn =
+                ScopeTranslation { phrases: vec![k], words: ph.target.len(), score: ph.estimate, distortion: 0.0 };
+            let roots: Vec<NodeId> = self.pos_nodes.get(s..ph.end).map_or(Vec::new(), <[NodeId]>::to_vec);
+            let src_rm = self.index.rm_string(&roots);
+            span_opts[ph.end - s - 1].push(builder.glue(ph.end, &inn, &src_rm, &roots));
+        }
+    }
+}
+
 impl<'a> MsSearch<'a> {
     /// Collects the options of `source` under `model` and `weights`
-    /// (module documentation of [`crate::mt::ms`]): for each start word, the
-    /// source RMs found in the RM table, each with its best target RMs and
-    /// the best translations of its scope of the target RM's length; glue
-    /// options where no RM pair applies; the best few of each span kept.
+    /// (module documentation of [`crate::mt::ms`]): the sentence's words
+    /// looked up, unknown ones treated ([`SourceWords`]), and its phrase
+    /// pairs collected; its decomposition into MS, indexed by start word;
+    /// then for each start word the options of every span that starts there
+    /// (`StartOptions::spans_from`: source RMs found in the RM table, each
+    /// with its best target RMs and the best translations of its scope of the
+    /// target RM's length; glue options where no RM pair applies), the best
+    /// few of each span kept.
     pub fn new(model: &MsTables<'a>, source: &Tree, weights: &[f64], options: &MsDecodeOptions) -> MsSearch<'a> {
         let words = SourceWords::prepare(
             source.words(),
@@ -428,95 +558,11 @@ impl<'a> MsSearch<'a> {
         let d = Decomposition::new(source, model.constraints);
         let index = MsIndex::new(&d, max_words);
         let pos_nodes: Vec<usize> = (0..source.len()).filter(|&p| source.is_pos(p)).collect();
-        let inner_keep = options.inner_k.max(1);
-        let dp_k = inner_keep.max(3);
+        let starts =
+            StartOptions { model, options, source, w: &w, phrases: &phrases, index: &index, pos_nodes, max_words };
         let mut opts: Vec<MsOption> = Vec::new();
         for s in 0..n {
-            // Source RMs starting at s found in the RM table: (end, structure string, MS roots).
-            let rms = index.rms_from(s, model.limits.max_ms.max(1), max_words);
-            let found: Vec<(usize, String, &[NodeId])> = rms
-                .iter()
-                .filter_map(|roots| {
-                    let end = roots.last().map(|&m| source.span(m).end)?;
-                    let rm = index.rm_string(roots);
-                    (!model.rm_table.lookup(&rm).0.is_empty()).then_some((end, rm, roots.as_slice()))
-                })
-                .collect();
-            let phrase_end = if options.phrase_fallback {
-                phrases.by_start[s].iter().map(|&k| phrases.phrases[k as usize].end).max().unwrap_or(s + 1)
-            } else {
-                s + 1
-            };
-            let max_end = found.iter().map(|f| f.0).max().unwrap_or(s + 1).max(phrase_end);
-            // Translations of s..e for every e, k-best per (end, length).
-            let mut inner = inner_translations(&phrases.phrases, &phrases.by_start, s, max_end, dp_k, w[F_DISTORTION]);
-            rerank_with_scope_lm(&mut inner, &phrases, model.lm, w[F_LM]);
-            let builder = OptionBuilder { model, w: &w, phrases: &phrases, source, start: s };
-            let mut span_opts: Vec<Vec<MsOption>> = vec![Vec::new(); max_end - s];
-            for (e, rm, roots) in &found {
-                let (entries, targets) = model.rm_table.lookup(rm);
-                let take = options.rm_limit.min(entries.len());
-                for (entry, t) in entries[..take].iter().zip(targets) {
-                    let Some(cands) = inner.get(e - s - 1).and_then(|by_len| by_len.get(t.words)) else { continue };
-                    for inn in cands.iter().take(inner_keep) {
-                        let tokens = match model.reading.structure_tokens {
-                            StructureTokens::Ms => &t.ms,
-                            StructureTokens::Roots => &t.roots,
-                        };
-                        let choice = RmChoice {
-                            source_rm: rm,
-                            source_roots: roots,
-                            target_rm: entry.target.clone(),
-                            target: TargetShape { tokens, roots: &t.roots, leaves: &t.leaves },
-                            p: (entry.p_e_given_f, entry.p_f_given_e),
-                            glue: false,
-                        };
-                        span_opts[e - s - 1].push(builder.option(*e, inn, choice));
-                    }
-                }
-            }
-            // Glue: a word that no RM pair can translate gets its best
-            // translations with a flat target structure of word tags; with
-            // `unseen_targets`, so does every source RM's scope.
-            if span_opts[0].is_empty() {
-                let mut all: Vec<&Inner> = inner.first().map_or(Vec::new(), |v| v.iter().flatten().collect());
-                all.sort_by(|a, b| b.score.total_cmp(&a.score));
-                let src_rm = pos_nodes.get(s).map_or(String::new(), |&p| index.ms_string(p).to_string());
-                let roots: Vec<NodeId> = pos_nodes.get(s).copied().into_iter().collect();
-                for inn in all.into_iter().take(inner_keep) {
-                    span_opts[0].push(builder.glue(s + 1, inn, &src_rm, &roots));
-                }
-            }
-            if options.unseen_targets {
-                let mut done: Vec<usize> = Vec::new();
-                for (e, rm, roots) in &found {
-                    if done.contains(e) {
-                        continue;
-                    }
-                    done.push(*e);
-                    let mut all: Vec<&Inner> =
-                        inner.get(e - s - 1).map_or(Vec::new(), |v| v.iter().flatten().collect());
-                    all.sort_by(|a, b| b.score.total_cmp(&a.score));
-                    for inn in all.into_iter().take(inner_keep) {
-                        span_opts[e - s - 1].push(builder.glue(*e, inn, rm, roots));
-                    }
-                }
-            }
-            if options.phrase_fallback {
-                // Each phrase pair as an option of its own (the words' POS nodes as the
-                // source RM); a one-word phrase only where the word has no glue option yet.
-                for &k in &phrases.by_start[s] {
-                    let ph = &phrases.phrases[k as usize];
-                    if ph.end == s + 1 && span_opts[0].iter().any(|o| o.glue) {
-                        continue;
-                    }
-                    let inn = Inner { phrases: vec![k], words: ph.target.len(), score: ph.estimate, distortion: 0.0 };
-                    let roots: Vec<NodeId> = pos_nodes.get(s..ph.end).map_or(Vec::new(), <[NodeId]>::to_vec);
-                    let src_rm = index.rm_string(&roots);
-                    span_opts[ph.end - s - 1].push(builder.glue(ph.end, &inn, &src_rm, &roots));
-                }
-            }
-            for mut v in span_opts {
+            for mut v in starts.spans_from(s) {
                 keep_best(&mut v, options);
                 opts.extend(v);
             }
@@ -556,10 +602,10 @@ fn inner_translations(
     max_end: usize,
     k: usize,
     w_distortion: f64,
-) -> Vec<Vec<Vec<Inner>>> {
+) -> Vec<Vec<Vec<ScopeTranslation>>> {
     let mono_from = |a: usize| monotone(phrases, by_start, a, max_end, k);
-    let monos: Vec<Vec<Vec<Vec<Inner>>>> = (s..max_end).map(mono_from).collect();
-    let mut out: Vec<Vec<Vec<Inner>>> = monos[0].clone();
+    let monos: Vec<Vec<Vec<Vec<ScopeTranslation>>>> = (s..max_end).map(mono_from).collect();
+    let mut out: Vec<Vec<Vec<ScopeTranslation>>> = monos[0].clone();
     for e in s + 2..=max_end {
         for m in s + 1..e {
             let (left, right) = (&monos[0][m - s - 1], &monos[m - s][e - m - 1]);
@@ -574,7 +620,7 @@ fn inner_translations(
                     }
                     let mut ps = r.phrases.clone();
                     ps.extend_from_slice(&l.phrases);
-                    insert_k(&mut cell[len], Inner { phrases: ps, words: len, score, distortion: dist }, k);
+                    insert_k(&mut cell[len], ScopeTranslation { phrases: ps, words: len, score, distortion: dist }, k);
                 }
             }
         }
@@ -583,7 +629,7 @@ fn inner_translations(
 }
 
 /// Inserts into a list kept best first and at most `k` long.
-fn insert_k(slot: &mut Vec<Inner>, x: Inner, k: usize) {
+fn insert_k(slot: &mut Vec<ScopeTranslation>, x: ScopeTranslation, k: usize) {
     if slot.len() >= k && slot.last().is_some_and(|y| y.score >= x.score) {
         return;
     }
@@ -594,11 +640,17 @@ fn insert_k(slot: &mut Vec<Inner>, x: Inner, k: usize) {
 
 /// The k best monotone phrase segmentations of `s..e` for every `e` up to
 /// `max_end`, per target length (see [`inner_translations`]).
-fn monotone(phrases: &[Phrase], by_start: &[Vec<u32>], s: usize, max_end: usize, k: usize) -> Vec<Vec<Vec<Inner>>> {
+fn monotone(
+    phrases: &[Phrase],
+    by_start: &[Vec<u32>],
+    s: usize,
+    max_end: usize,
+    k: usize,
+) -> Vec<Vec<Vec<ScopeTranslation>>> {
     // cells[j - s][len]: k best segmentations of s..j with len target words.
     let width = max_end - s + 1;
-    let mut cells: Vec<Vec<Vec<Inner>>> = vec![Vec::new(); width];
-    cells[0] = vec![vec![Inner { phrases: Vec::new(), words: 0, score: 0.0, distortion: 0.0 }]];
+    let mut cells: Vec<Vec<Vec<ScopeTranslation>>> = vec![Vec::new(); width];
+    cells[0] = vec![vec![ScopeTranslation { phrases: Vec::new(), words: 0, score: 0.0, distortion: 0.0 }]];
     for j in s..max_end {
         let from = std::mem::take(&mut cells[j - s]);
         for &p in by_start.get(j).map_or(&[][..], Vec::as_slice) {
@@ -614,12 +666,12 @@ fn monotone(phrases: &[Phrase], by_start: &[Vec<u32>], s: usize, max_end: usize,
                     cell.resize(len + 1, Vec::new());
                 }
                 let score = h.score + ph.estimate;
-                if cell[len].len() >= k && cell[len].last().is_some_and(|x: &Inner| x.score >= score) {
+                if cell[len].len() >= k && cell[len].last().is_some_and(|x: &ScopeTranslation| x.score >= score) {
                     continue;
                 }
                 let mut ps = h.phrases.clone();
                 ps.push(p);
-                insert_k(&mut cell[len], Inner { phrases: ps, words: len, score, distortion: 0.0 }, k);
+                insert_k(&mut cell[len], ScopeTranslation { phrases: ps, words: len, score, distortion: 0.0 }, k);
             }
         }
         cells[j - s] = from;
@@ -656,30 +708,23 @@ impl SearchSpace for MsSearch<'_> {
     }
 
     fn span_allowed(&self, state: &MsState, coverage: &Coverage, start: usize, end: usize) -> bool {
-        let Some(limit) = self.distortion_limit else { return true };
-        if start.abs_diff(state.last_end) > limit {
-            return false;
-        }
-        match coverage.first_free() {
-            Some(gap) if gap < start => end - gap <= limit,
-            _ => true,
-        }
+        within_distortion_limit(self.distortion_limit, state.last_end, coverage, start, end)
     }
 
     fn extend(&self, state: &MsState, _coverage: &Coverage, option: usize, delta: &mut [f64]) -> Option<MsState> {
         let o = &self.options[option];
         delta.copy_from_slice(&o.static_features);
         delta[F_DISTORTION] -= o.start.abs_diff(state.last_end) as f64;
-        let (lm, lm_state) = lm_score(self.lm, state.lm, &o.word_ids);
+        let (lm, lm_state) = self.lm.ln_score_words(state.lm, &o.word_ids);
         delta[F_LM] = lm;
-        let (st, st_state) = lm_score(self.structure_lm, state.structure, &o.ms_ids);
+        let (st, st_state) = self.structure_lm.ln_score_words(state.structure, &o.ms_ids);
         delta[F_STRUCTURE] = st;
         Some(MsState { lm: lm_state, structure: st_state, last_end: o.end })
     }
 
     fn finish(&self, state: &MsState, delta: &mut [f64]) {
-        delta[F_LM] += lm_ln(self.lm.score_end(state.lm));
-        delta[F_STRUCTURE] += lm_ln(self.structure_lm.score_end(state.structure));
+        delta[F_LM] += self.lm.ln_score_end(state.lm);
+        delta[F_STRUCTURE] += self.structure_lm.ln_score_end(state.structure);
     }
 }
 
@@ -719,7 +764,7 @@ pub struct MsTranslation {
     pub nbest: Vec<NBestEntry>,
     pub stats: SearchStats,
     /// The source words the phrase table did not know: passed through,
-    /// looked up in another casing, split or copied ([`crate::mt::unknown`]).
+    /// looked up in another casing, split or copied ([`crate::mt::phrase::unknown`]).
     #[serde(default)]
     pub source_notes: Vec<SourceNote>,
 }
@@ -727,10 +772,10 @@ pub struct MsTranslation {
 impl MsTranslation {
     /// Per word of the translation, the index in `source_notes` of the
     /// treated source word it comes from: through the phrase pairs inside
-    /// each RM pair's scope ([`crate::mt::unknown::target_provenance`]).
+    /// each RM pair's scope ([`crate::mt::phrase::unknown::target_provenance`]).
     pub fn provenance(&self) -> Vec<Option<usize>> {
         let phrases = self.derivation.iter().flat_map(|s| &s.phrases).map(|p| (p.source, p.target.len()));
-        crate::mt::unknown::target_provenance(phrases, &self.source_notes)
+        crate::mt::phrase::unknown::target_provenance(phrases, &self.source_notes)
     }
 }
 

@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use crate::hash::StrSet;
 use crate::io::json::Text;
+use crate::math::ln;
 use crate::mt::meta::{Decomposition, RmShape};
 use crate::mt::phrase::table::valid_score;
 use crate::mt::phrase::{combine, consistent_pairs, ExtractMethod, SpanPair};
@@ -762,7 +763,7 @@ impl RmLexicon {
             .iter()
             .map(|e| {
                 let sum = t(NULL_LABEL, e) + given.iter().map(|f| t(f, e)).sum::<f64>();
-                libm::log((sum / (given.len() + 1) as f64).max(LABEL_FLOOR))
+                ln((sum / (given.len() + 1) as f64).max(LABEL_FLOOR))
             })
             .sum()
     }
@@ -866,7 +867,7 @@ impl TagLexicon {
             (self.tag_counts.get(tag).copied().unwrap_or(0) + 1) as f64 / (n + self.tag_counts.len() as u64 + 1) as f64;
         let (c_wt, c_w) =
             self.counts.get(word).map_or((0, 0), |m| (m.get(tag).copied().unwrap_or(0), m.values().sum()));
-        libm::log((c_wt as f64 + prior) / (c_w as f64 + 1.0))
+        ln((c_wt as f64 + prior) / (c_w as f64 + 1.0))
     }
 
     /// The tag of a word ([`UNKNOWN_TAG`] if unseen).

@@ -56,7 +56,7 @@
 //!    [`crate::mt::meta`]); each tree contributes up to `structure_samples`
 //!    distinct SMS drawn at random ([`extract::sample_sms`], seeded), MS of
 //!    more than `max_words` words always split, since no RM holds them.
-//!    **Smoothing** for unseen events (the paper "set[s] some fixed value"):
+//!    **Smoothing** for unseen events (the paper "set\[s\] some fixed value"):
 //!    interpolated modified Kneser-Ney over these token sentences
 //!    ([`NgramLm`]), with KenLM's fallback discounts when the count-of-counts
 //!    cannot give valid ones; an unseen MS gets the `<unk>` mass.
@@ -68,7 +68,7 @@
 //!
 //! # The log-linear model (eqs. 7-8)
 //! Features, all sums over the RMs of a derivation, natural logs
-//! ([`NUM_MS_FEATURES`] = 14). Indices 0-8 are the phrase-based model's
+//! ([`NUM_MS_FEATURES`] = 17). Indices 0-8 are the phrase-based model's
 //! ([`crate::mt::decoder`]), so that the phrase-based model is, as §2.2
 //! says, the special case with the RM features' weights at zero and every
 //! RM a single phrase:
@@ -229,12 +229,10 @@ use crate::corpus::Corpus;
 use crate::hash::FnvMap;
 use crate::mt::lm::{LmError, NgramLm, DEFAULT_ORDER};
 use crate::mt::meta::{Constraints, Decomposition};
-use crate::mt::phrase::{
-    aligned_pairs, check_training_lists, default_phrase_weights, subtree_span_pairs, CountError, PhraseTable,
-    PhraseTableOptions, SpanPair,
-};
+use crate::mt::phrase::system::{aligned_pairs, check_training_lists, subtree_span_pairs};
+use crate::mt::phrase::unknown::{SourceVocabulary, SourceWords, UnknownWordOptions};
+use crate::mt::phrase::{default_phrase_weights, CountError, PhraseTable, PhraseTableOptions, SpanPair};
 use crate::mt::tune::{mert, MertOptions, MertReport};
-use crate::mt::unknown::{SourceVocabulary, SourceWords, UnknownWordOptions};
 use crate::progress::{Flow, Observer, Progress};
 use crate::rng::SplitMix64;
 use crate::tree::{NodeId, Tree};
@@ -388,7 +386,7 @@ pub struct MsSystemConfig {
     pub unseen_rm_prob: f64,
     pub decode: MsDecodeOptions,
     /// Unknown source words: pass-through, lexicon, casing, compound splitting
-    /// ([`crate::mt::unknown`]; default all; in a version-1 file: copied).
+    /// ([`crate::mt::phrase::unknown`]; default all; in a version-1 file: copied).
     #[serde(default = "UnknownWordOptions::copy_only")]
     pub unknown: UnknownWordOptions,
     /// The reading of the structure features (in a version-1 file: the paper's).
@@ -445,7 +443,7 @@ pub struct MsTrainingSummary {
 pub struct MsSystem {
     pub config: MsSystemConfig,
     /// [`NUM_MS_FEATURES`] weights; a version-1 file's [`NUM_MS_FEATURES_V1`]
-    /// read with the new features' weights 0 ([`ms_weights`]).
+    /// read with the new features' weights 0 (`ms_weights`).
     #[serde(deserialize_with = "ms_weights")]
     pub weights: Vec<f64>,
     pub table: PhraseTable,
@@ -456,12 +454,12 @@ pub struct MsSystem {
     #[serde(default)]
     pub summary: MsTrainingSummary,
     /// Word counts of the training source sentences (unknown words' casing
-    /// and compound parts, [`crate::mt::unknown`]); empty in model files of
+    /// and compound parts, [`crate::mt::phrase::unknown`]); empty in model files of
     /// version 1, which then split no compound.
     #[serde(default)]
     pub vocabulary: SourceVocabulary,
     /// One-word translations from the word-alignment lexicon for training
-    /// words without a one-word phrase pair ([`crate::mt::unknown::lexicon_backoff`];
+    /// words without a one-word phrase pair ([`crate::mt::phrase::unknown::lexicon_backoff`];
     /// empty when trained from a given word alignment, and in version-1 files).
     #[serde(default)]
     pub word_backoff: PhraseTable,
@@ -593,7 +591,7 @@ impl MsSystem {
     }
 
     /// The sentence as the decoder looks it up: its unknown words treated
-    /// by the system's settings ([`crate::mt::unknown`]).
+    /// by the system's settings ([`crate::mt::phrase::unknown`]).
     pub fn source_words(&self, source: &[String]) -> SourceWords {
         SourceWords::prepare(
             source,

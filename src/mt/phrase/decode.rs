@@ -39,12 +39,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::table::PhraseTable;
+use super::unknown::{SourceNote, SourceWords};
+use crate::math::{dot, ln};
 use crate::mt::decoder::{
-    beam_search, distinct_nbest, dot, BeamOptions, Coverage, Derivation, NBestEntry, SearchResult, SearchSpace,
-    SearchStats,
+    beam_search, distinct_nbest, within_distortion_limit, BeamOptions, Coverage, Derivation, NBestEntry, SearchResult,
+    SearchSpace, SearchStats,
 };
 use crate::mt::lm::{LmState, NgramLm, WordId};
-use crate::mt::unknown::{SourceNote, SourceWords};
 
 /// ln φ(f̄|ē).
 pub const F_INV_PHRASE: usize = 0;
@@ -132,10 +133,6 @@ pub struct PhraseSearch<'a> {
     distortion_limit: Option<usize>,
 }
 
-fn lm_ln(log10: f64) -> f64 {
-    log10 * std::f64::consts::LN_10
-}
-
 impl<'a> PhraseSearch<'a> {
     /// Collects the options of `source`: the table's translations of every
     /// span up to the longest source phrase (at most `ttable_limit` each),
@@ -151,7 +148,7 @@ impl<'a> PhraseSearch<'a> {
     }
 
     /// As [`PhraseSearch::new`], for a sentence whose unknown words were
-    /// treated ([`crate::mt::unknown`]): spans are looked up through it, and
+    /// treated ([`super::unknown`]): spans are looked up through it, and
     /// a word it leaves unknown is copied as written.
     pub fn for_words(
         table: &PhraseTable,
@@ -172,7 +169,7 @@ impl<'a> PhraseSearch<'a> {
                         end: e,
                         target: entry.target.clone(),
                         unknown: false,
-                        ln_scores: entry.scores.map(libm::log),
+                        ln_scores: entry.scores.map(ln),
                         ids: Vec::new(),
                         lm_estimate: 0.0,
                     });
@@ -192,14 +189,7 @@ impl<'a> PhraseSearch<'a> {
         }
         for o in &mut opts {
             o.ids = o.target.iter().map(|w| lm.word_id(w)).collect();
-            let mut state = lm.null_state();
-            let mut total = 0.0;
-            for &id in &o.ids {
-                let (lp, next) = lm.score_word(state, id);
-                total += lp;
-                state = next;
-            }
-            o.lm_estimate = lm_ln(total);
+            o.lm_estimate = lm.ln_score_words(lm.null_state(), &o.ids).0;
         }
         PhraseSearch { lm, n, options: opts, distortion_limit: options.distortion_limit }
     }
@@ -250,14 +240,7 @@ impl SearchSpace for PhraseSearch<'_> {
     }
 
     fn span_allowed(&self, state: &PhraseState, coverage: &Coverage, start: usize, end: usize) -> bool {
-        let Some(limit) = self.distortion_limit else { return true };
-        if start.abs_diff(state.last_end) > limit {
-            return false;
-        }
-        match coverage.first_free() {
-            Some(gap) if gap < start => end - gap <= limit,
-            _ => true,
-        }
+        within_distortion_limit(self.distortion_limit, state.last_end, coverage, start, end)
     }
 
     fn extend(
@@ -270,19 +253,13 @@ impl SearchSpace for PhraseSearch<'_> {
         let o = &self.options[option];
         Self::static_features(o, delta);
         delta[F_DISTORTION] = -(o.start.abs_diff(state.last_end) as f64);
-        let mut lm_state = state.lm;
-        let mut total = 0.0;
-        for &id in &o.ids {
-            let (lp, next) = self.lm.score_word(lm_state, id);
-            total += lp;
-            lm_state = next;
-        }
-        delta[F_LM] = lm_ln(total);
+        let (lm, lm_state) = self.lm.ln_score_words(state.lm, &o.ids);
+        delta[F_LM] = lm;
         Some(PhraseState { lm: lm_state, last_end: o.end })
     }
 
     fn finish(&self, state: &PhraseState, delta: &mut [f64]) {
-        delta[F_LM] += lm_ln(self.lm.score_end(state.lm));
+        delta[F_LM] += self.lm.ln_score_end(state.lm);
     }
 }
 
@@ -311,17 +288,17 @@ pub struct Translation {
     pub nbest: Vec<NBestEntry>,
     pub stats: SearchStats,
     /// The source words the phrase table did not know: passed through,
-    /// looked up in another casing, split or copied ([`crate::mt::unknown`]).
+    /// looked up in another casing, split or copied ([`super::unknown`]).
     #[serde(default)]
     pub source_notes: Vec<SourceNote>,
 }
 
 impl Translation {
     /// Per word of the translation, the index in `source_notes` of the
-    /// treated source word it comes from ([`crate::mt::unknown::target_provenance`]).
+    /// treated source word it comes from ([`super::unknown::target_provenance`]).
     pub fn provenance(&self) -> Vec<Option<usize>> {
         let phrases = self.derivation.iter().map(|p| (p.source, p.target.len()));
-        crate::mt::unknown::target_provenance(phrases, &self.source_notes)
+        super::unknown::target_provenance(phrases, &self.source_notes)
     }
 }
 
@@ -341,7 +318,7 @@ pub fn decode_phrase(
 }
 
 /// [`decode_phrase`] of a sentence whose unknown words were treated
-/// ([`crate::mt::unknown`]); the result lists them.
+/// ([`super::unknown`]); the result lists them.
 pub fn decode_phrase_words(
     table: &PhraseTable,
     lm: &NgramLm,

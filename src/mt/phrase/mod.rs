@@ -31,10 +31,23 @@
 
 pub mod decode;
 pub mod extract;
+pub mod moses;
 pub mod system;
 pub mod table;
+pub mod unknown;
 
-pub use decode::*;
-pub use extract::*;
-pub use system::*;
-pub use table::*;
+pub use decode::{
+    decode_phrase, decode_phrase_words, default_phrase_weights, PhraseDecodeOptions, PhraseOption, PhraseSearch,
+    PhraseState, PhraseStep, Translation, F_DIR_LEX, F_DIR_PHRASE, F_DISTORTION, F_INV_LEX, F_INV_PHRASE, F_LM,
+    F_PHRASES, F_UNKNOWN, F_WORDS, NUM_PHRASE_FEATURES, PHRASE_FEATURE_NAMES,
+};
+pub use extract::{
+    combine, consistent_pairs, extract, subtree_pairs, AlignedPair, ExtractMethod, ExtractOptions, SpanPair,
+    UnknownMethod, DEFAULT_MAX_PHRASE_LEN,
+};
+pub use moses::{moses_entries, write_moses_phrase_table, MosesEntry};
+pub use system::{gold_subtree_links, CountError, PhraseSystem, PhraseSystemConfig, PhraseSystemError};
+pub use table::{
+    read_phrase_table, write_phrase_table, PhraseEntry, PhraseTable, PhraseTableError, PhraseTableOptions,
+    DEFAULT_TOP_K, DIR_LEX, DIR_PHRASE, INV_LEX, INV_PHRASE, LEX_FLOOR,
+};

@@ -11,11 +11,11 @@ use super::decode::{
 };
 use super::extract::{subtree_pairs, AlignedPair, ExtractMethod, SpanPair};
 use super::table::{PhraseTable, PhraseTableOptions};
+use super::unknown::{SourceVocabulary, SourceWords, UnknownWordOptions};
 use crate::corpus::Corpus;
 use crate::io::links::LinkKind;
 use crate::mt::lm::{LmError, NgramLm, DEFAULT_ORDER};
 use crate::mt::tune::{mert_with_progress, MertOptions, MertReport};
-use crate::mt::unknown::{SourceVocabulary, SourceWords, UnknownWordOptions};
 use crate::progress::{Cancelled, Observer, Quiet};
 use crate::tree::NodeId;
 
@@ -28,7 +28,7 @@ pub struct PhraseSystemConfig {
     pub lm_order: usize,
     pub decode: PhraseDecodeOptions,
     /// Unknown source words: pass-through, lexicon, casing, compound splitting
-    /// ([`crate::mt::unknown`]; default all; in a version-1 file: copied).
+    /// ([`super::unknown`]; default all; in a version-1 file: copied).
     #[serde(default = "UnknownWordOptions::copy_only")]
     pub unknown: UnknownWordOptions,
 }
@@ -68,12 +68,12 @@ pub struct PhraseSystem {
     pub table: PhraseTable,
     pub lm: NgramLm,
     /// Word counts of the training source sentences (unknown words' casing
-    /// and compound parts, [`crate::mt::unknown`]); empty in model files of
+    /// and compound parts, [`super::unknown`]); empty in model files of
     /// version 1, which then split no compound.
     #[serde(default)]
     pub vocabulary: SourceVocabulary,
     /// One-word translations from the word-alignment lexicon for training
-    /// words without a one-word phrase pair ([`crate::mt::unknown::lexicon_backoff`];
+    /// words without a one-word phrase pair ([`super::unknown::lexicon_backoff`];
     /// empty when trained from a given word alignment, and in version-1 files).
     #[serde(default)]
     pub word_backoff: PhraseTable,
@@ -183,7 +183,7 @@ impl PhraseSystem {
     }
 
     /// The sentence as the decoder looks it up: its unknown words treated
-    /// by the system's settings ([`crate::mt::unknown`]).
+    /// by the system's settings ([`super::unknown`]).
     pub fn source_words(&self, source: &[String]) -> SourceWords {
         let limit = self.config.decode.ttable_limit.unwrap_or(usize::MAX);
         SourceWords::prepare(source, &self.table, &self.word_backoff, &self.vocabulary, &self.config.unknown, limit)

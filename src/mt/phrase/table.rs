@@ -169,7 +169,7 @@ impl<'de> Deserialize<'de> for PhraseTable {
 }
 
 /// Whether a word can be stored in a table (and written in its text form).
-fn storable_word(w: &str) -> bool {
+pub(super) fn storable_word(w: &str) -> bool {
     let space = if w.is_ascii() { w.bytes().any(crate::tree::is_space_byte) } else { w.contains(char::is_whitespace) };
     !w.is_empty() && !space && w != "|||"
 }
@@ -552,14 +552,14 @@ impl PhraseTable {
 type Acc = (u64, f64, f64);
 
 #[derive(Default)]
-struct Interner {
+pub(super) struct Interner {
     /// Id 0 is NULL.
-    words: Vec<String>,
+    pub(super) words: Vec<String>,
     ids: FnvMap<String, u32>,
 }
 
 impl Interner {
-    fn id(&mut self, w: &str) -> u32 {
+    pub(super) fn id(&mut self, w: &str) -> u32 {
         if self.words.is_empty() {
             self.words.push(String::new());
         }
@@ -574,7 +574,7 @@ impl Interner {
 }
 
 /// The word tables w(e|f), w(f|e) from link counts (ids; 0 = NULL).
-struct LexWeights {
+pub(super) struct LexWeights {
     /// (f, e) -> w(e|f).
     e_given_f: FnvMap<(u32, u32), f64>,
     /// (f, e) -> w(f|e).
@@ -582,7 +582,7 @@ struct LexWeights {
 }
 
 impl LexWeights {
-    fn estimate(pairs: &[AlignedPair<'_>], data: &[(Vec<u32>, Vec<u32>)]) -> LexWeights {
+    pub(super) fn estimate(pairs: &[AlignedPair<'_>], data: &[(Vec<u32>, Vec<u32>)]) -> LexWeights {
         let mut counts: FnvMap<(u32, u32), f64> = FnvMap::default();
         let mut c_f: FnvMap<u32, f64> = FnvMap::default();
         let mut c_e: FnvMap<u32, f64> = FnvMap::default();
@@ -620,7 +620,7 @@ impl LexWeights {
     }
 
     /// (lex(ē|f̄), lex(f̄|ē)) of one occurrence; `links` are the sentence's links.
-    fn weights(&self, sp: &SpanPair, src: &[u32], trg: &[u32], links: &[(usize, usize)]) -> (f64, f64) {
+    pub(super) fn weights(&self, sp: &SpanPair, src: &[u32], trg: &[u32], links: &[(usize, usize)]) -> (f64, f64) {
         let inside: Vec<(usize, usize)> = links
             .iter()
             .copied()

@@ -4,15 +4,27 @@
 
 use std::rc::Rc;
 
-use super::slots::{LoadAction, Routed, Slot};
-use super::{Effect, LoadedAlignmentModel, ModelOrigin, MtSource, MtUpload, State, Teach};
-use crate::ui::classroom::ExerciseAction;
+use super::slots::{LoadAction, Routed, Slot, Upload};
+use super::{Effect, LoadedAlignmentModel, ModelOrigin, MtSource, MtUpload, Shared, State, Teach};
 use crate::corpus::{Corpus, TreePair};
 use crate::io::text::counted;
-use crate::io::tiger::PairIds;
+use crate::tiger::{ImportOrigin, PairIds};
+use crate::ui::classroom::ExerciseAction;
 use crate::ui::load::{CorpusOrigin, LoadAnswer, LoadRequest};
 
 pub(super) const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, dev)";
+
+/// What the page keeps of a TigerXML import besides its pairs and ids:
+/// where it came from (what its exports declare and name), every change the
+/// import made (the loader's disclosure), and the two original treebanks
+/// (the TigerXML export writes their sentences as they are).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TigerKept {
+    pub origin: ImportOrigin,
+    pub report: Vec<String>,
+    /// The source and the target treebank, as given.
+    pub originals: [Upload; 2],
+}
 
 impl State {
     /// The pair shown.
@@ -71,6 +83,14 @@ impl State {
                 if slot.is_none() {
                     self.slots.drop_given(files.iter().map(|(name, _)| name.clone()));
                 }
+                // TigerXML files given together are read before any is checked.
+                let tiger: Vec<String> = (files.iter())
+                    .filter(|(name, _)| slot.or_else(|| Slot::of_file(name)) == Some(Slot::Tiger))
+                    .map(|(name, _)| name.clone())
+                    .collect();
+                if tiger.len() > 1 {
+                    self.slots.start_tiger_batch(tiger);
+                }
                 for (name, file) in files {
                     let routed = slot.or_else(|| Slot::of_file(&name));
                     if routed == Some(Slot::TranslationModel) {
@@ -107,6 +127,13 @@ impl State {
                 effects.push(Effect::Load(id, LoadRequest::sample()));
             }
             LoadAction::SwapSides => self.swap_sides(),
+            LoadAction::SetTigerOptions(options) => {
+                self.slots.tiger_options = options;
+                if let Some(Routed::Check(slot)) = self.slots.recheck_tiger() {
+                    let id = self.job_id();
+                    effects.push(Effect::Load(id, self.slots.load_request(slot, &self.corpus)));
+                }
+            }
         }
         effects
     }
@@ -150,6 +177,13 @@ impl State {
                     self.sides_swapped = false;
                     self.replace_corpus(corpus, "Uploaded TigerXML pair".into());
                     self.tiger_ids = ids.map(Rc::new);
+                    // The originals are the set in use: the files the import named.
+                    let kept = &self.slots.slot(Slot::Tiger).kept;
+                    let file = |path: &Option<String>| kept.iter().find(|u| Some(&u.name) == path.as_ref()).cloned();
+                    self.tiger_import = answer.tiger.map(|t| *t).and_then(|t| {
+                        let originals = [file(&t.origin.source.path)?, file(&t.origin.target.path)?];
+                        Some(Shared(Rc::new(TigerKept { origin: t.origin, report: t.report, originals })))
+                    });
                 }
                 CorpusOrigin::Sample => {
                     self.slots.sample_loading = None;
@@ -203,6 +237,7 @@ impl State {
         self.corpus_gen = self.corpus_gen.next();
         self.classroom.checks = None;
         self.tiger_ids = None;
+        self.tiger_import = None;
         self.sides_swapped = false;
         self.selection.pair = 0;
         self.teach = Teach::default();
@@ -232,6 +267,12 @@ impl State {
         self.tiger_ids = self.tiger_ids.as_ref().map(|ids| {
             let swap = |p: &PairIds| PairIds { source: p.target.clone(), target: p.source.clone() };
             Rc::new(ids.iter().map(swap).collect())
+        });
+        self.tiger_import = self.tiger_import.as_ref().map(|t| {
+            let mut t = (*t.0).clone();
+            std::mem::swap(&mut t.origin.source, &mut t.origin.target);
+            t.originals.swap(0, 1);
+            Shared(Rc::new(t))
         });
         self.slots.swap_sides();
         let history = &mut self.teach.history;

@@ -7,7 +7,7 @@ use super::{Mode, State};
 use crate::align::greedy::Outcome;
 use crate::exercise::Mark;
 use crate::io::links::LinkKind;
-use crate::io::svg::{DrawnLink, LinkStyle};
+use crate::svg::{DrawnLink, LinkStyle};
 use crate::tree::{NodeId, Tree};
 
 impl State {

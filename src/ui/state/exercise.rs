@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::{DownloadBody, Effect, LoadAction, Mode, Selection, Slot, State, Teach};
 use crate::corpus::Corpus;
 use crate::exercise::Exercise;
-use crate::io::tiger::PairIds;
+use crate::tiger::PairIds;
 use crate::tree::NodeId;
 use crate::ui::classroom::ExerciseAction;
 use crate::ui::folds::{Folds, SavedFolds};
@@ -75,7 +75,8 @@ impl Before {
                 Rc::new(ids.iter().map(swap).collect())
             });
         }
-        self.teach = Teach { links: saved.links.into_iter().collect(), reveal_gold: saved.reveal_gold, ..Teach::default() };
+        self.teach =
+            Teach { links: saved.links.into_iter().collect(), reveal_gold: saved.reveal_gold, ..Teach::default() };
         self.folds = Folds::restored(self.corpus_gen, &saved.folds, &self.corpus);
         self.selection = Selection {
             pair: saved.pair.min(self.corpus.len().saturating_sub(1)),
@@ -209,8 +210,16 @@ mod tests {
             );
             assert!(state.sides_swapped);
             let kept = state.session();
-            assert_eq!(kept.exercise_links, [(exercise.fingerprint(), vec![(0, vec![(0, 0)])])], "the exercise's links");
-            assert_eq!(Session { exercise_links: Vec::new(), ..kept }, session, "what a reload shows is what was shown");
+            assert_eq!(
+                kept.exercise_links,
+                [(exercise.fingerprint(), vec![(0, vec![(0, 0)])])],
+                "the exercise's links"
+            );
+            assert_eq!(
+                Session { exercise_links: Vec::new(), ..kept },
+                session,
+                "what a reload shows is what was shown"
+            );
             assert_eq!(state.slots.slot(Slot::Exercise).message, None, "no exercise is open");
         }
         // Opened again, the exercise has its link back; after a reload too.

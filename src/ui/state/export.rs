@@ -1,16 +1,17 @@
 //! The files of the Export panel (and the Translate view's drawing), each
 //! made from the state by the engine's writers when asked
 //! ([`ExportFile`]) and offered as a download; an export that cannot be
-//! made says why (`State::export_error`).
+//! made says why, and one that is made says what it holds (`State::export_note`).
 
 use super::{DownloadBody, Effect, State};
 use crate::align::explain::{curve_csv, results_csv};
-use crate::corpus::{Corpus, TreePair};
+use crate::app::interchange::{bracketed_files, export_sta, export_tiger, Originals};
+use crate::corpus::{Corpus, Named};
 use crate::io::links::{write_links, Link};
-use crate::io::svg::{drawing_svg, DERIVATION_CSS};
 use crate::io::text::counted;
-use crate::io::tiger::{export_pair, TreebankName};
 use crate::layout::{Drawing, Style};
+use crate::svg::{drawing_svg, DERIVATION_CSS};
+use crate::tiger::{IdsFile, PairIds};
 
 /// The files of the Export panel (and the Translate view's drawing), each
 /// made from the state by the engine's writers when asked ([`super::Action::Export`]).
@@ -20,10 +21,21 @@ pub enum ExportFile {
     PredictedLinks,
     /// The hand links, in the gold format.
     StudentLinks,
-    /// The predicted links as Stockholm TreeAligner XML, and the two TigerXML files it refers to.
+    /// The predicted links of the pairs aligned as Stockholm TreeAligner
+    /// XML, for the original treebanks when the pairs came from TigerXML.
     Sta,
+    /// The gold links of the pairs loaded as Stockholm TreeAligner XML.
+    GoldSta,
+    /// The pairs loaded as TigerXML (the original sentences as written,
+    /// when they came from TigerXML): what the STA files refer to.
     SourceTiger,
     TargetTiger,
+    /// The pairs loaded as bracketed files: `.src`, `.trg`, `.gold`, and
+    /// `.ids` (each node's original id) for pairs from TigerXML.
+    CorpusSource,
+    CorpusTarget,
+    CorpusGold,
+    CorpusIds,
     /// The diagram of the pair shown (folded as drawn), as SVG or PNG.
     DiagramSvg,
     DiagramPng,
@@ -72,6 +84,10 @@ impl State {
         let pair = self.selection.pair + 1;
         let aligned = self.results().map(|r| (r.pairs().len(), r.predicted[r.pairs()].iter().map(Vec::len).sum()));
         let (n, predicted) = aligned.unwrap_or((0, 0));
+        // The STA and TigerXML exports hold the pairs aligned once there are results, else all.
+        let range = self.results().map_or(0..self.corpus.len(), |r| r.pairs());
+        let exported = range.len();
+        let gold: usize = self.corpus.pairs.get(range).map_or(0, |p| p.iter().map(|p| p.gold.len()).sum());
         match file {
             ExportFile::PredictedLinks => {
                 format!("the model's {} on {}, one line per pair, as treelink align writes them.", links(predicted), pairs(n))
@@ -87,13 +103,29 @@ impl State {
                 )
             }
             ExportFile::Sta => format!(
-                "the model's {} on {} as Stockholm TreeAligner XML; load it with treelink-source.xml and treelink-target.xml in the Data panel.",
+                "the model's {} on {} as Stockholm TreeAligner XML; load it with the two TigerXML files in the Data panel.",
                 links(predicted),
                 pairs(n)
             ),
+            ExportFile::GoldSta => format!(
+                "the {} gold {} of the {} as Stockholm TreeAligner XML; load it with the two TigerXML files in the Data panel.",
+                gold,
+                counted(gold, "links"),
+                pairs(exported)
+            ),
             ExportFile::SourceTiger | ExportFile::TargetTiger => {
-                format!("the {} as TigerXML, the treebank the STA file refers to.", pairs(n))
+                format!("the {} as TigerXML, the treebank the STA files refer to.", pairs(exported))
             }
+            ExportFile::CorpusSource | ExportFile::CorpusTarget => {
+                format!("the {} loaded as bracketed trees, one per line.", pairs(self.corpus.len()))
+            }
+            ExportFile::CorpusGold => format!(
+                "the gold links of the {} loaded, one line per pair ({} {}).",
+                pairs(self.corpus.len()),
+                self.corpus.gold_links(),
+                counted(self.corpus.gold_links(), "links")
+            ),
+            ExportFile::CorpusIds => format!("the original ids of the {} loaded.", pairs(self.corpus.len())),
             ExportFile::DiagramSvg | ExportFile::DiagramPng => {
                 format!("pair {pair} as the diagram draws it (folded as shown), with its {}.", links(self.drawn_links().len()))
             }
@@ -130,30 +162,26 @@ impl State {
                     .collect();
                 text("treelink-student.gold", write_links(&links), "text/plain")
             }
-            ExportFile::Sta | ExportFile::SourceTiger | ExportFile::TargetTiger => {
-                // The pairs aligned (not the training pairs of a held-out test), with the model's links.
-                let r = self.results()?;
-                let aligned = r.pairs();
-                let pairs = self.corpus.pairs.get(aligned.clone())?.iter().zip(&r.predicted[aligned.clone()]);
-                let c =
-                    Corpus { pairs: pairs.map(|(p, links)| TreePair { gold: links.clone(), ..p.clone() }).collect() };
-                let ids = self.tiger_ids.as_deref().and_then(|ids| ids.get(aligned));
-                let source = TreebankName::new("source", "src", "treelink-source.xml");
-                let target = TreebankName::new("target", "trg", "treelink-target.xml");
-                match export_pair(&c, ids, &source, &target) {
-                    Ok(x) => {
-                        let (name, xml) = match file {
-                            ExportFile::Sta => ("treelink-alignment.xml", x.sta),
-                            ExportFile::SourceTiger => ("treelink-source.xml", x.source_tiger),
-                            _ => ("treelink-target.xml", x.target_tiger),
-                        };
-                        text(name, xml, "application/xml")
-                    }
+            ExportFile::Sta | ExportFile::GoldSta | ExportFile::SourceTiger | ExportFile::TargetTiger => {
+                match self.treebank_export(file) {
+                    Ok((name, xml)) => text(&name, xml, "application/xml"),
                     Err(e) => {
                         self.export_note = Some(ExportNote { file, message: Err(format!("cannot export: {e}")) });
                         return None;
                     }
                 }
+            }
+            ExportFile::CorpusSource | ExportFile::CorpusTarget | ExportFile::CorpusGold | ExportFile::CorpusIds => {
+                let ids = self.tiger_ids.as_deref().map(Vec::as_slice);
+                let origin = self.tiger_import.as_ref().map(|t| &t.origin);
+                let ext = match file {
+                    ExportFile::CorpusSource => "src",
+                    ExportFile::CorpusTarget => "trg",
+                    ExportFile::CorpusGold => "gold",
+                    _ => "ids",
+                };
+                let made = bracketed_files(&self.corpus, ids, origin).into_iter().find(|f| f.name == ext)?;
+                text(&format!("treelink-corpus.{ext}"), made.text, "text/plain")
             }
             ExportFile::DiagramSvg => {
                 text(&format!("treelink-pair-{pair_number}.svg"), self.diagram_svg()?, "image/svg+xml")
@@ -185,6 +213,55 @@ impl State {
             }
         };
         Some(effect)
+    }
+
+    /// The ids of the pairs loaded for an export: the import's (each node's
+    /// original id, the treebanks as the alignment declared them), or ids
+    /// made up for pairs read from bracketed files (as `treelink export`
+    /// makes them: the STA and the TigerXML export agree).
+    fn ids_file(&self) -> IdsFile {
+        match &self.tiger_ids {
+            Some(ids) => IdsFile { origin: self.tiger_import.as_ref().map(|t| t.origin.clone()), pairs: ids.to_vec() },
+            None => IdsFile { origin: None, pairs: PairIds::synthesize(&self.corpus) },
+        }
+    }
+
+    /// An STA or TigerXML export (`file`), by `app::interchange` as
+    /// `treelink export` makes it: the name it declares and its text. They
+    /// hold the same pairs — the pairs aligned once there are results (not
+    /// the training pairs of a held-out test), else all — so each STA file
+    /// opens with the two TigerXML files.
+    fn treebank_export(&self, file: ExportFile) -> Result<(String, String), String> {
+        let range = self.results().map_or(0..self.corpus.len(), |r| r.pairs());
+        let pairs = self.corpus.pairs.get(range.clone()).ok_or("no pairs")?;
+        let corpus = Corpus { pairs: pairs.to_vec() };
+        let all = self.ids_file();
+        let ids =
+            IdsFile { origin: all.origin.clone(), pairs: all.pairs.get(range.clone()).unwrap_or_default().to_vec() };
+        let named = Some((&ids, "the pairs' ids"));
+        let gold: Vec<Vec<Link>> = corpus.pairs.iter().map(|p| p.gold.clone()).collect();
+        match file {
+            ExportFile::Sta => {
+                let r = self.results().ok_or("nothing aligned")?;
+                let sta = export_sta(&corpus, &r.predicted[range], named, None).map_err(|e| e.to_string())?;
+                Ok(("treelink-alignment.xml".into(), sta.text))
+            }
+            ExportFile::GoldSta => {
+                let sta = export_sta(&corpus, &gold, named, None).map_err(|e| e.to_string())?;
+                Ok(("treelink-gold-alignment.xml".into(), sta.text))
+            }
+            _ => {
+                let originals = self.tiger_import.as_ref().map(|t| Originals {
+                    source: Named { name: &t.originals[0].name, text: &t.originals[0].text },
+                    target: Named { name: &t.originals[1].name, text: &t.originals[1].text },
+                });
+                let made =
+                    export_tiger(&corpus, &gold, named, originals, "alignment.xml").map_err(|e| e.to_string())?;
+                let k = usize::from(file == ExportFile::TargetTiger);
+                let f = made.files.into_iter().nth(k).ok_or("no file")?;
+                Ok((f.name, f.text))
+            }
+        }
     }
 
     /// The pair shown as a standalone SVG document, folded as the page draws it.
@@ -258,7 +335,60 @@ mod tests {
         );
         assert_eq!(
             s.export_note.map(|n| n.message),
-            Some(Ok(format!("Downloaded treelink-student.gold: your 1 link on 1 pair of the {n} pairs loaded, one line per pair.")))
+            Some(Ok(format!(
+                "Downloaded treelink-student.gold: your 1 link on 1 pair of the {n} pairs loaded, one line per pair."
+            )))
+        );
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
+    fn pairs_from_tigerxml_export_for_the_original_treebanks_and_as_bracketed_files() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lingua-align-nl-en-125/raw/");
+        let original = |f: &str| std::fs::read_to_string(format!("{dir}{f}")).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let mut s = State::with_sample();
+        for (name, file) in
+            [("nl.xml", "ep-00-12-15.125.nl.tiger"), ("en.xml", "ep-00-12-15.125.en.tiger"), ("a.xml", "nl-en_125.xml")]
+        {
+            read(&mut s, name, &original(file), Some(Slot::Tiger));
+        }
+        assert_eq!(s.corpus.len(), 125);
+        let exported = |s: &mut State, file| match s.apply(Action::Export(file)).as_slice() {
+            [Effect::Download { name, body: DownloadBody::Text { text, .. } }] => (name.clone(), text.to_string()),
+            other => panic!("{file:?}: {other:?} {:?}", s.export_note),
+        };
+        // The gold links as STA: the original declarations and ids, every link of the alignment.
+        let (_, sta) = exported(&mut s, ExportFile::GoldSta);
+        assert!(
+            sta.contains(r#"<treebank id="en" language="Unknown" filename="ep-00-12-15.125.en.tiger"/>"#),
+            "{}",
+            &sta[..600]
+        );
+        assert_eq!(sta.matches("<align type=").count(), original("nl-en_125.xml").matches("<align type=").count());
+        // The TigerXML: named as declared, each sentence as the original has it.
+        let (name, tiger) = exported(&mut s, ExportFile::TargetTiger);
+        assert_eq!(name, "ep-00-12-15.125.nl.tiger");
+        let nl = original("ep-00-12-15.125.nl.tiger");
+        assert_eq!(tiger.matches("<feature ").count(), nl.matches("<feature ").count());
+        let first = nl.find("<s ").unwrap();
+        let end = nl[first..].find("</s>").unwrap() + first + 4;
+        assert!(tiger.contains(&nl[first..end]), "the first sentence as written");
+        // The bracketed files, with the original ids.
+        let (name, ids) = exported(&mut s, ExportFile::CorpusIds);
+        assert_eq!(name, "treelink-corpus.ids");
+        assert!(
+            ids.starts_with("# treelink ids 2\n# source\ten\tUnknown\tep-00-12-15.125.en.tiger\ten.xml\n"),
+            "{}",
+            &ids[..300]
+        );
+        let (_, gold) = exported(&mut s, ExportFile::CorpusGold);
+        assert_eq!(gold, write_links(&s.corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>()));
+        // A corpus read from bracketed files has no ids to export.
+        let mut b = State::with_sample();
+        assert!(
+            b.apply(Action::Export(ExportFile::CorpusSource)).len() == 1
+                && b.panels().export.pairs
+                && !b.panels().export.has_ids
         );
     }
 }

@@ -25,7 +25,7 @@ use super::ids::{CorpusGen, JobId, WorkerGen};
 use super::load::{self, LoadRequest};
 use super::protocol::{Request, Response};
 use crate::corpus::Corpus;
-use crate::io::tiger::PairIds;
+use crate::tiger::PairIds;
 use crate::tree::NodeId;
 
 mod alignment;
@@ -50,6 +50,7 @@ pub use alignment::{
     Alignment, Explained, LoadedAlignmentModel, ModelOrigin, Results, SortKey, TrainedOn, ON_TRAINING_DATA,
     TRAINING_DATA_ADVICE,
 };
+pub use corpus::TigerKept;
 use corpus::SAMPLE_NAME;
 pub use exercise::{Before, SavedBefore};
 pub use export::{ExportFile, ExportNote};
@@ -117,6 +118,9 @@ pub struct State {
     pub corpus_gen: CorpusGen,
     /// Tiger ids of the pairs, when they came from TigerXML.
     pub tiger_ids: Option<Rc<Vec<PairIds>>>,
+    /// The rest of a TigerXML import: its origin, its changes and the
+    /// original treebanks ([`TigerKept`]).
+    pub tiger_import: Option<Shared<TigerKept>>,
     /// The loaded pairs are read target → source (swapped by the user).
     pub sides_swapped: bool,
     /// The pair shown, the mode and the selected node pair.
@@ -207,7 +211,7 @@ pub enum DownloadBody {
     },
     /// The view's SVG drawing with this element id (the derivation), as the
     /// browser serialises it (labels stay escaped text), with the diagram's
-    /// stylesheet ([`crate::io::svg::DIAGRAM_CSS`]) and `css`.
+    /// stylesheet ([`crate::svg::DIAGRAM_CSS`]) and `css`.
     Element {
         id: &'static str,
         css: &'static str,
@@ -266,6 +270,7 @@ impl State {
             corpus_name: SAMPLE_NAME.into(),
             corpus_gen: CorpusGen::default(),
             tiger_ids: None,
+            tiger_import: None,
             sides_swapped: false,
             selection: Selection::default(),
             lambda: Lambda::default(),
@@ -420,7 +425,7 @@ impl State {
 mod tests {
     use super::testing::*;
     use super::*;
-    use crate::io::svg::LinkStyle;
+    use crate::svg::LinkStyle;
 
     /// The classroom round trip in the page's state: the instructor exports
     /// an exercise; opened (dropped), it becomes the corpus with its key

@@ -12,11 +12,11 @@ use super::{
     Effect, Field, FileHandle, LoadAction, LoadedAlignmentModel, Mode, ModelOrigin, MtSource, MtUpload, SelectAction,
     Slot, Slots, State, TrainedOn, Upload,
 };
-use crate::ui::classroom::{ExerciseAction, ExerciseForm};
 use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
 use crate::tree::NodeId;
+use crate::ui::classroom::{ExerciseAction, ExerciseForm};
 use crate::ui::folds::{Folds, SavedFolds};
 
 /// Where the page's address points: a pair (0-based) and a mode, each if given.
@@ -280,12 +280,13 @@ impl State {
         kept_files(&self.slots, self.classroom.open.is_some())
     }
 
-
     /// What identifies [`State::session_files`], cheaply (see [`FilesKey`]).
     pub fn files_key(&self) -> FilesKey {
         let text = |t: &str| (t.as_ptr() as usize, t.len());
-        let mut key: Vec<(String, usize, usize)> =
-            self.kept_files().map(|(slot, u)| (format!("{slot:?} {}", u.name), text(&u.text).0, text(&u.text).1)).collect();
+        let mut key: Vec<(String, usize, usize)> = self
+            .kept_files()
+            .map(|(slot, u)| (format!("{slot:?} {}", u.name), text(&u.text).0, text(&u.text).1))
+            .collect();
         key.push((format!("swapped {}", self.files_swapped()), 0, 0));
         if let Some(m) = self.trained_model() {
             key.push((format!("model {}", m.summary), text(&m.json).0, text(&m.json).1));
@@ -383,9 +384,8 @@ impl State {
         if let Some(form) = session.exercise_form {
             self.classroom.form = form;
         }
-        self.classroom.left = (session.exercise_links.into_iter())
-            .map(|(f, links)| (f, links.into_iter().collect()))
-            .collect();
+        self.classroom.left =
+            (session.exercise_links.into_iter()).map(|(f, links)| (f, links.into_iter().collect())).collect();
         (self.mt.system, self.mt.extract) = (session.mt_system, session.mt_extract);
         self.teach.reveal_gold = session.reveal_gold;
         if let Some((summary, json)) = session.alignment_model {

@@ -10,7 +10,7 @@ use super::{FileHandle, Shared};
 use crate::app::files::{FileKind, SNIFF_BYTES};
 use crate::corpus::{Corpus, TreePair};
 use crate::io::links::swap_links_text;
-use crate::io::tiger::PairIds;
+use crate::tiger::{ImportOptions, PairIds};
 use crate::ui::ids::JobId;
 pub use crate::ui::load::Slot;
 use crate::ui::load::{CorpusOrigin, FileText, LoadAnswer, LoadRequest};
@@ -102,6 +102,22 @@ pub struct Slots {
     pub dropped: Vec<Dropped>,
     /// The built-in sample is being read by the file worker (this request).
     pub sample_loading: Option<JobId>,
+    /// How TigerXML sets are imported: every link (the default), or as the
+    /// shared data's bracketed files ([`ImportOptions::BRACKETED_DATA`]).
+    pub tiger_options: ImportOptions,
+    /// TigerXML files given together, gathered until all are read, so
+    /// the set they make does not depend on the order they are read in.
+    pub(super) tiger_batch: Option<TigerBatch>,
+}
+
+/// TigerXML files given together ([`LoadAction::FilesGiven`]) being read.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct TigerBatch {
+    /// The files not yet read.
+    expected: Vec<String>,
+    read: Vec<Upload>,
+    /// Files that could not be read, with why.
+    failed: Vec<(String, String)>,
 }
 
 /// What the Data panel, the page's effects and the file worker's answers
@@ -144,6 +160,8 @@ pub enum LoadAction {
     /// Read the loaded pairs the other way (target as source), with every
     /// per-side file: trees, links, lexical tables, word links.
     SwapSides,
+    /// How TigerXML sets are imported (the set in use is imported again).
+    SetTigerOptions(ImportOptions),
 }
 
 /// Where a file read goes once kept in its slot.
@@ -212,6 +230,9 @@ impl Slots {
         }
         let text_is_empty = text.is_empty();
         let upload = Upload { name: name.clone(), text: text.into() };
+        if slot == Slot::Tiger && self.tiger_batch.as_ref().is_some_and(|b| b.expected.contains(&name)) {
+            return self.batch_read(upload);
+        }
         let status = self.slot_mut(slot);
         status.given = status.given.wrapping_add(1);
         match slot {
@@ -257,11 +278,80 @@ impl Slots {
         Some(Routed::Check(slot))
     }
 
+    /// TigerXML files given together: each is gathered until the last is
+    /// read (said while waiting); then, sorted by name, they are the
+    /// input's files and are checked together — unless one could not be
+    /// read, whose error is then the input's status (the set is not
+    /// imported without it).
+    pub(super) fn start_tiger_batch(&mut self, names: Vec<String>) {
+        self.tiger_batch = Some(TigerBatch { expected: names, ..TigerBatch::default() });
+        let status = self.slot_mut(Slot::Tiger);
+        status.checking = true;
+        status.message = None;
+    }
+
+    fn batch_read(&mut self, upload: Upload) -> Option<Routed> {
+        let batch = self.tiger_batch.as_mut()?;
+        batch.expected.retain(|n| *n != upload.name);
+        batch.read.push(upload);
+        self.batch_step()
+    }
+
+    /// The batch after a file was read or failed: waiting, refused (a file
+    /// failed), or its files to check.
+    fn batch_step(&mut self) -> Option<Routed> {
+        let batch = self.tiger_batch.as_ref()?;
+        if !batch.expected.is_empty() {
+            let (done, total) =
+                (batch.read.len() + batch.failed.len(), batch.read.len() + batch.failed.len() + batch.expected.len());
+            self.slot_mut(Slot::Tiger).message = Some(Ok(format!("reading the files given: {done} of {total}…")));
+            return None;
+        }
+        let mut batch = self.tiger_batch.take()?;
+        batch.read.sort_by(|a, b| a.name.cmp(&b.name));
+        batch.failed.sort();
+        let status = self.slot_mut(Slot::Tiger);
+        status.given = status.given.wrapping_add(1);
+        status.files = batch.read;
+        if !batch.failed.is_empty() {
+            status.checking = false;
+            let errors: Vec<String> = batch.failed.into_iter().map(|(_, e)| e).collect();
+            let others: Vec<&str> = status.files.iter().map(|u| u.name.as_str()).collect();
+            let read = if others.is_empty() { String::new() } else { format!(" (read: {})", others.join(", ")) };
+            status.message = Some(Err(format!("{}; the set was not imported{read}", errors.join("; "))));
+            return None;
+        }
+        status.message = None;
+        status.checking = true;
+        Some(Routed::Check(Slot::Tiger))
+    }
+
+    /// The TigerXML set in use, checked again (imported with other options).
+    pub(super) fn recheck_tiger(&mut self) -> Option<Routed> {
+        let status = self.slot_mut(Slot::Tiger);
+        if status.kept.is_empty() {
+            return None;
+        }
+        status.files = status.kept.clone();
+        status.given = status.given.wrapping_add(1);
+        status.message = None;
+        status.checking = true;
+        Some(Routed::Check(Slot::Tiger))
+    }
+
     /// A file that could not be read: what was loaded from its input stays;
     /// only its status says what went wrong.
     pub(super) fn file_failed(&mut self, name: &str, error: String, slot: Option<Slot>) {
         if slot.is_none() {
             self.dropped_refused(name, &error);
+        }
+        let tiger = slot.or_else(|| Slot::of_file(name)) == Some(Slot::Tiger);
+        if let Some(batch) = self.tiger_batch.as_mut().filter(|b| tiger && b.expected.iter().any(|n| n == name)) {
+            batch.expected.retain(|n| n != name);
+            batch.failed.push((name.to_string(), error));
+            self.stray = None;
+            self.batch_step();
+            return;
         }
         match slot.or_else(|| Slot::of_file(name)) {
             Some(slot) => {
@@ -367,17 +457,28 @@ impl Slots {
         let side = |words: fn(&TreePair) -> &[String]| -> Vec<String> {
             corpus.pairs.iter().flat_map(|p| words(p).iter().cloned()).collect()
         };
-        let words = match changed {
-            Slot::LexS2t => side(|p| p.source.words()),
-            Slot::LexT2s => side(|p| p.target.words()),
-            _ => Vec::new(),
+        let (words, other_words) = match changed {
+            Slot::LexS2t => (side(|p| p.source.words()), side(|p| p.target.words())),
+            Slot::LexT2s => (side(|p| p.target.words()), side(|p| p.source.words())),
+            _ => (Vec::new(), Vec::new()),
         };
         // Which slots' last given files go (the others' files in use).
         let given = (slots.iter())
             .filter(|&&s| s == changed || self.slot(s).checking)
             .map(|&s| (s, self.slot(s).given))
             .collect();
-        LoadRequest { changed, files, current, lengths: corpus.sentence_lengths(), words, retry, given, sample: false }
+        LoadRequest {
+            changed,
+            files,
+            current,
+            lengths: corpus.sentence_lengths(),
+            words,
+            other_words,
+            retry,
+            given,
+            sample: false,
+            tiger_options: self.tiger_options,
+        }
     }
 
     /// The file worker's answer, applied to each checked slot's status
@@ -853,6 +954,102 @@ mod tests {
             message,
             Some(Err("expected one Stockholm TreeAligner file (<treealign>) among the XML files, found 0".into()))
         );
+    }
+
+    /// The nl-en TigerXML set of `../shared/data`, renamed as a user might have it.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn renamed_nl_en() -> Vec<(String, String)> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lingua-align-nl-en-125/raw/");
+        let read = |f: &str| std::fs::read_to_string(format!("{dir}{f}")).unwrap_or_else(|e| panic!("{f}: {e}"));
+        vec![
+            ("nl.xml".into(), read("ep-00-12-15.125.nl.tiger")),
+            ("en.xml".into(), read("ep-00-12-15.125.en.tiger")),
+            ("align.sta.xml".into(), read("nl-en_125.xml")),
+        ]
+    }
+
+    /// Gives `files` at once (as a drop) and reads them in `order`; a `None` text could not be read.
+    fn give_together(s: &mut State, files: &[(String, Option<String>)], order: &[usize]) {
+        let handles = files.iter().enumerate().map(|(k, (n, _))| (n.clone(), FileHandle(k as u32))).collect();
+        s.apply(Action::Load(LoadAction::FilesGiven { files: handles, slot: None }));
+        for &k in order {
+            let (name, text) = &files[k];
+            let action = match text {
+                Some(text) => LoadAction::FileRead { name: name.clone(), text: text.clone(), slot: None },
+                None => {
+                    LoadAction::FileFailed { name: name.clone(), error: format!("{name}:3:7: bad byte"), slot: None }
+                }
+            };
+            run(s, Action::Load(action));
+        }
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
+    fn a_tiger_set_given_together_imports_the_same_way_round_in_any_order() {
+        let files: Vec<(String, Option<String>)> = renamed_nl_en().into_iter().map(|(n, t)| (n, Some(t))).collect();
+        let mut seen = Vec::new();
+        for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0], [1, 0, 2]] {
+            let mut s = State::with_sample();
+            give_together(&mut s, &files, &order);
+            assert_eq!(s.corpus.len(), 125, "{order:?}: {:?}", s.slots.slot(Slot::Tiger).message);
+            // The alignment declares English first: English is the source, whatever the order.
+            let first = s.corpus.pairs[0].source.words().join(" ");
+            assert!(first.starts_with("I sense that"), "{order:?}: {first}");
+            let t = s.tiger_import.clone().unwrap();
+            assert_eq!((t.origin.source.id.as_str(), t.originals[0].name.as_str()), ("en", "en.xml"));
+            assert!(t.report.iter().any(|l| l.contains("was discontinuous")));
+            // Every link the trees hold, by default (4118: POS links too).
+            assert_eq!(s.corpus.gold_links(), 4118);
+            seen.push(s.tiger_ids.clone());
+        }
+        assert!(seen.windows(2).all(|w| w[0] == w[1]));
+        // As the shared data's bracketed files: 1380 links, read again from the set in use.
+        let mut s = State::with_sample();
+        give_together(&mut s, &files, &[0, 1, 2]);
+        run(&mut s, Action::Load(LoadAction::SetTigerOptions(crate::tiger::ImportOptions::BRACKETED_DATA)));
+        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (125, 1380));
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
+    fn a_set_with_a_file_that_does_not_read_shows_its_error_and_two_sets_are_refused_in_words() {
+        let set = renamed_nl_en();
+        let mut files: Vec<(String, Option<String>)> = set.iter().map(|(n, t)| (n.clone(), Some(t.clone()))).collect();
+        files[0].1 = None;
+        for order in [[0, 1, 2], [1, 2, 0]] {
+            let mut s = State::with_sample();
+            let corpus = s.corpus.clone();
+            give_together(&mut s, &files, &order);
+            let status = s.slots.slot(Slot::Tiger);
+            assert_eq!(
+                status.message,
+                Some(Err("nl.xml:3:7: bad byte; the set was not imported (read: align.sta.xml, en.xml)".into()))
+            );
+            assert!(!status.checking && Rc::ptr_eq(&corpus, &s.corpus));
+        }
+        // Two sets: named by their alignments' declarations, refused with what was found.
+        let mut two: Vec<(String, Option<String>)> = Vec::new();
+        for (prefix, (name, text)) in
+            [("a", &set[0]), ("a", &set[1]), ("a", &set[2]), ("b", &set[0]), ("b", &set[1]), ("b", &set[2])]
+        {
+            let text = text.replace("ep-00-12-15.125.", &format!("{prefix}-"));
+            let name = if name.ends_with("sta.xml") {
+                format!("{prefix}-align.sta.xml")
+            } else {
+                format!("{prefix}-{}", name.replace(".xml", ".tiger"))
+            };
+            two.push((name, Some(text)));
+        }
+        let mut outcomes = Vec::new();
+        for order in [[0, 1, 2, 3, 4, 5], [5, 3, 1, 0, 2, 4]] {
+            let mut s = State::with_sample();
+            give_together(&mut s, &two, &order);
+            outcomes.push(s.slots.slot(Slot::Tiger).message.clone());
+        }
+        assert_eq!(outcomes[0], outcomes[1]);
+        let message = outcomes[0].clone().unwrap().unwrap_err();
+        assert!(message.starts_with("6 files make 2 TigerXML sets (a-align.sta.xml with a-en.tiger, a-nl.tiger; b-align.sta.xml with b-en.tiger, b-nl.tiger)"), "{message}");
     }
 
     #[test]

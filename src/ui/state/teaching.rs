@@ -205,7 +205,7 @@ impl State {
 mod tests {
     use super::super::*;
     use super::*;
-    use crate::io::svg::{DrawnLink, LinkStyle};
+    use crate::svg::{DrawnLink, LinkStyle};
 
     #[test]
     fn a_refused_link_is_drawn_with_its_criterion_until_the_next_click() {

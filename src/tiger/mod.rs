@@ -1,5 +1,5 @@
 //! TigerXML treebanks with Stockholm TreeAligner (STA) alignments: import a
-//! treebank pair with its alignment into a [`Corpus`], and export a corpus
+//! treebank pair with its alignment into a [`Corpus`](crate::corpus::Corpus), and export a corpus
 //! back to TigerXML + STA XML that the importer reads to the same corpus.
 //!
 //! # What it provides
@@ -7,7 +7,7 @@
 //!   `<graph root>`, `<terminals><t id word pos/>`, `<nonterminals><nt id
 //!   cat><edge idref/>`), keeping sentence and node ids. Secondary edges
 //!   (`<secedge>`) and everything in `<head>` are ignored.
-//! - [`TigerSentence::to_tree`]: one sentence as a [`Tree`], made the way the
+//! - [`TigerSentence::to_tree`]: one sentence as a [`Tree`](crate::tree::Tree), made the way the
 //!   bracketed files of `../shared/data` were made (see that README): POS
 //!   nodes from terminals, phrase nodes from nonterminals, children ordered
 //!   by their leftmost word; discontinuous constituents made continuous by
@@ -17,7 +17,7 @@
 //!   the nodes whose yield changed and a [`Change`] list saying what changed.
 //! - [`parse_sta`]: an STA alignment file (`<treebanks>`, `<sen-align>`,
 //!   `<align type="good|fuzzy">`; `<to-empty>` is ignored).
-//! - [`import_pair`]: a [`Corpus`] of the 1:1 sentence pairs of a treebank
+//! - [`import_pair`]: a [`Corpus`](crate::corpus::Corpus) of the 1:1 sentence pairs of a treebank
 //!   pair, gold links in pre-order ids, the Tiger ids per pair and an
 //!   [`ImportReport`] of everything changed or dropped, with counts.
 //! - [`write_tiger`], [`write_sta`], [`export_pair`]: the export, with the
@@ -53,7 +53,7 @@
 //!
 //! # Example
 //! ```
-//! use treelink::io::tiger::parse_tiger;
+//! use treelink::tiger::parse_tiger;
 //! let xml = r#"<corpus id="c"><body><s id="s1"><graph root="s1_500">
 //!   <terminals><t id="s1_1" word="den" pos="ART"/><t id="s1_2" word="Mann" pos="NN"/>
 //!   <t id="s1_3" word="sah" pos="VVFIN"/></terminals>
@@ -69,14 +69,22 @@
 
 mod convert;
 mod export;
+mod ids;
 mod import;
 mod read;
 mod sta;
 mod xml;
 
-pub use convert::*;
-pub use export::*;
-pub use import::*;
-pub use read::*;
-pub use sta::*;
-pub use xml::*;
+pub use convert::{Change, ConvertedSentence, NodeName};
+pub use export::{
+    export_pair, write_sta, write_sta_links, write_tiger, write_tiger_verbatim, ExportError, StaExport, TigerExport,
+    TreebankName,
+};
+pub use ids::{convert_as_imported, IdsError, IdsFile, ImportOrigin, TreebankOrigin, IDS_HEADER, NO_NODE};
+pub use import::{
+    import_pair, import_parsed, match_files, DropReason, DroppedLink, ImportOptions, ImportReport, KeptOnChanged,
+    MatchedFiles, PairIds, SentenceIds, Side, SkippedSentenceLink, TigerImport,
+};
+pub use read::{parse_tiger, Edge, Nonterminal, Terminal, TigerCorpus, TigerSentence};
+pub use sta::{parse_sta, StaAlign, StaAlignment, StaKind, StaNode, StaTreebank};
+pub use xml::{Loc, TigerError, TigerErrorKind};

@@ -1,6 +1,7 @@
 //! Reading TigerXML: the sentences of a treebank with their ids.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use super::xml::{dup, name_of, Element, Loc, Step, TigerError, TigerErrorKind, XmlStream};
 
@@ -11,6 +12,10 @@ pub struct TigerCorpus {
     /// The `id` of `<corpus>`, if any.
     pub id: Option<String>,
     pub sentences: Vec<TigerSentence>,
+    /// Where the `<corpus ...>` start tag is in the text (byte range).
+    pub corpus_tag: Range<usize>,
+    /// Where `<head>...</head>` (the feature and edge label declarations) is, if there is one.
+    pub head: Option<Range<usize>>,
     sentence_index: HashMap<String, usize>,
     node_index: HashMap<String, usize>,
 }
@@ -53,6 +58,10 @@ pub struct TigerSentence {
     pub loc: Loc,
     /// Where `<graph>` starts (the sentence's start if there is none).
     pub graph_loc: Loc,
+    /// Where `<s ...>...</s>` is in the text (byte range): the sentence as
+    /// written, with every feature, edge label and secondary edge, for an
+    /// export that keeps them ([`crate::tiger::write_tiger_verbatim`]).
+    pub span: Range<usize>,
 }
 
 /// `<t id word pos/>`.
@@ -92,6 +101,7 @@ pub fn parse_tiger(text: &str, file: &str) -> Result<TigerCorpus, TigerError> {
     let mut sentence: Option<TigerSentence> = None;
     let mut in_nt = false;
     let mut seen_document = false;
+    let mut head_start: Option<usize> = None;
     loop {
         match xml.next()? {
             Step::End => break,
@@ -107,9 +117,11 @@ pub fn parse_tiger(text: &str, file: &str) -> Result<TigerCorpus, TigerError> {
                         }));
                     }
                     corpus.id = el.attr("id")?;
+                    corpus.corpus_tag = xml.last_open..xml.offset();
                     continue;
                 }
                 match name.as_ref() {
+                    b"head" if head_start.is_none() && sentence.is_none() => head_start = Some(xml.last_open),
                     b"s" => {
                         if sentence.is_some() {
                             return Err(el.error(TigerErrorKind::Misplaced { element: "s", parent: "body" }));
@@ -126,6 +138,7 @@ pub fn parse_tiger(text: &str, file: &str) -> Result<TigerCorpus, TigerError> {
                             nonterminals: Vec::new(),
                             loc,
                             graph_loc: loc,
+                            span: xml.last_open..xml.last_open,
                         });
                     }
                     b"graph" => {
@@ -175,8 +188,14 @@ pub fn parse_tiger(text: &str, file: &str) -> Result<TigerCorpus, TigerError> {
             }
             Step::Close(name) => match name.as_slice() {
                 b"nt" => in_nt = false,
+                b"head" if corpus.head.is_none() => {
+                    if let Some(start) = head_start {
+                        corpus.head = Some(start..xml.offset());
+                    }
+                }
                 b"s" => {
-                    if let Some(s) = sentence.take() {
+                    if let Some(mut s) = sentence.take() {
+                        s.span.end = xml.offset();
                         let k = corpus.sentences.len();
                         for t in &s.terminals {
                             corpus.node_index.insert(t.id.clone(), k);

@@ -48,8 +48,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::table::{PhraseEntry, PhraseTable, DIR_LEX, DIR_PHRASE};
 use crate::lexicon::{Lexicon, NULL};
-use crate::mt::phrase::{PhraseEntry, PhraseTable, DIR_LEX, DIR_PHRASE};
 
 /// German linking elements (Fugenelemente) allowed between two parts of a compound.
 pub const LINKING_ELEMENTS: [&str; 4] = ["s", "es", "n", "en"];
@@ -310,7 +310,7 @@ fn split_segment(
             if parts.is_empty() {
                 continue;
             }
-            let log_mean = parts.iter().map(|p| (p.1.max(1) as f64).ln()).sum::<f64>() / parts.len() as f64;
+            let log_mean = parts.iter().map(|p| crate::math::ln(p.1.max(1) as f64)).sum::<f64>() / parts.len() as f64;
             let better = match &best {
                 None => true,
                 Some((b, bp)) => log_mean > *b || (log_mean == *b && parts.len() < bp.len()),

@@ -5,26 +5,41 @@ use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use super::convert::{Change, ConvertedSentence};
-use super::read::{parse_tiger, TigerCorpus};
+use super::read::{parse_tiger, TigerCorpus, TigerSentence};
 use super::sta::{parse_sta, StaAlign, StaAlignment, StaKind, StaNode, StaTreebank};
 use super::xml::{Loc, TigerError, TigerErrorKind};
 use crate::corpus::{Corpus, Named, TreePair};
 use crate::io::links::{Link, LinkKind};
 use crate::tree::Tree;
 
-/// Options of [`import_pair`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Options of [`import_pair`]. The default keeps every link the trees can
+/// hold, so exporting the gold links gives back the alignment's links
+/// (see [`crate::tiger`]); [`ImportOptions::BRACKETED_DATA`] makes the gold
+/// links of `../shared/data`'s bracketed files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ImportOptions {
     /// Keep only links between two phrase nodes (Tiger nonterminals), as the
-    /// bracketed gold files do. With `false`, links touching POS nodes
-    /// (Tiger terminals, mostly word alignments) are kept too. Default: `true`.
+    /// bracketed gold files do; links touching POS nodes (Tiger terminals,
+    /// mostly word alignments) are then counted, not kept. Default: `false`.
     pub phrase_only: bool,
+    /// Drop the links of a node whose yield changed when its constituent was
+    /// made continuous, as the bracketed gold files do (7-10% of links).
+    /// Default `false`: the link is kept on the node, which stands for the
+    /// same Tiger node (its id maps back), and listed.
+    pub drop_changed_yields: bool,
+    /// Drop nonterminals that have no parent but are not the graph's root
+    /// (and their links), as the bracketed trees do. Default `false`: they
+    /// are attached to the root ([`TigerSentence::to_tree_keeping_tops`]).
+    #[serde(default)]
+    pub drop_unreachable: bool,
 }
 
-impl Default for ImportOptions {
-    fn default() -> Self {
-        ImportOptions { phrase_only: true }
-    }
+impl ImportOptions {
+    /// What made the bracketed files of `../shared/data`: phrase links
+    /// only, links of nodes whose yield changed dropped, nonterminals
+    /// unreachable from the root dropped.
+    pub const BRACKETED_DATA: ImportOptions =
+        ImportOptions { phrase_only: true, drop_changed_yields: true, drop_unreachable: true };
 }
 
 /// The Tiger ids of one converted sentence.
@@ -32,8 +47,13 @@ impl Default for ImportOptions {
 pub struct SentenceIds {
     /// The sentence id (`s@id`).
     pub sentence: String,
-    /// The Tiger id of every node, indexed by pre-order [`NodeId`].
+    /// The Tiger id of every node, indexed by pre-order [`NodeId`](crate::tree::NodeId).
     pub nodes: Vec<String>,
+    /// Whether the root (node 0) is a virtual root the import added over
+    /// several top nodes (`…_VROOT`), which its treebank does not have: a
+    /// link to it is left out of an export to the original treebanks.
+    #[serde(default)]
+    pub virtual_root: bool,
 }
 
 /// The Tiger ids of one sentence pair.
@@ -76,7 +96,7 @@ pub(super) fn synthesize_ids(tree: &Tree, k: usize) -> SentenceIds {
             }
         })
         .collect();
-    SentenceIds { sentence, nodes }
+    SentenceIds { sentence, nodes, virtual_root: false }
 }
 
 /// Which side of the pair a node is on.
@@ -140,6 +160,35 @@ impl fmt::Display for DroppedLink {
     }
 }
 
+/// A link kept on a node whose yield changed: the node stands for the same
+/// Tiger node (the export maps it back), its words are those left after the
+/// discontinuity was repaired.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptOnChanged {
+    /// The pair, from 0.
+    pub pair: usize,
+    pub source_node: String,
+    pub target_node: String,
+    pub kind: LinkKind,
+    /// The side(s) whose node's yield changed.
+    pub sides: Vec<Side>,
+}
+
+impl fmt::Display for KeptOnChanged {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = if self.kind == LinkKind::Good { "good" } else { "fuzzy" };
+        let s: Vec<String> = self.sides.iter().map(Side::to_string).collect();
+        write!(
+            f,
+            "pair {}: kept {kind} link {} – {} although the yield of the {} node changed (the link stays on that node)",
+            self.pair + 1,
+            self.source_node,
+            self.target_node,
+            s.join(" and ")
+        )
+    }
+}
+
 /// A sentence link that is not 1:1, so neither sentence was imported through it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkippedSentenceLink {
@@ -176,6 +225,11 @@ pub struct ImportReport {
     pub unaligned_target: usize,
     /// What converting the paired sentences changed.
     pub changes: Vec<Change>,
+    /// The pair (from 0) and side of each of [`Self::changes`].
+    pub change_places: Vec<(usize, Side)>,
+    /// Links kept on a node whose yield changed (the default; see
+    /// [`ImportOptions::drop_changed_yields`]).
+    pub kept_on_changed: Vec<KeptOnChanged>,
     /// Paired sentences with at least one change, and nodes whose yield changed.
     pub changed_sentences: usize,
     pub changed_nodes: usize,
@@ -227,14 +281,20 @@ impl ImportReport {
                 self.unaligned_target
             ),
             format!(
-                "{} changes in {} paired sentences; {} nodes changed their yield",
+                "{} changes in {} paired sentences; {} nodes changed their yield{}",
                 self.changes.len(),
                 self.changed_sentences,
-                self.changed_nodes
+                self.changed_nodes,
+                if self.kept_on_changed.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} links kept on them", self.kept_on_changed.len())
+                }
             ),
             format!(
-                "{} of {} links kept; {} POS links left out (phrase links only); {} dropped: {yields} because a yield changed, \
-                 {not_paired} outside the 1:1 pairs, {not_in_tree} naming a node not in the tree, {virtual_root} naming a virtual root",
+                "{} of {} links kept; {} POS links left out (phrase links only asked for); {} dropped: {yields} because a \
+                 yield changed, {not_paired} outside the 1:1 pairs, {not_in_tree} naming a node not in the tree, \
+                 {virtual_root} naming a virtual root",
                 self.kept_links,
                 self.sta_links,
                 self.skipped_pos_links,
@@ -248,10 +308,15 @@ impl ImportReport {
         out
     }
 
-    /// The summary, then every change, skipped sentence link and dropped link.
+    /// The summary, then every change (with its pair and side), link kept
+    /// on a changed node, skipped sentence link and dropped link.
     pub fn lines(&self) -> Vec<String> {
         let mut out = self.summary();
-        out.extend(self.changes.iter().map(Change::to_string));
+        out.extend(self.changes.iter().enumerate().map(|(k, c)| match self.change_places.get(k) {
+            Some((pair, side)) => format!("pair {} ({side}): {c}", pair + 1),
+            None => c.to_string(),
+        }));
+        out.extend(self.kept_on_changed.iter().map(KeptOnChanged::to_string));
         out.extend(self.skipped_sentence_links.iter().map(SkippedSentenceLink::to_string));
         out.extend(self.dropped_links.iter().map(|d| format!("{}:{}: {d}", self.sta_file, d.loc)));
         out
@@ -274,6 +339,11 @@ pub struct TigerImport {
     /// The Tiger ids of each pair (sentence ids and node ids per pre-order node).
     pub ids: Vec<PairIds>,
     pub report: ImportReport,
+    /// The alignment's declarations of the source and the target treebank
+    /// (what an export names them by, so it opens with the originals).
+    pub treebanks: [StaTreebank; 2],
+    /// The names the source, target and alignment files were given by.
+    pub files: [String; 3],
 }
 
 pub(super) fn basename(path: &str) -> &str {
@@ -306,7 +376,7 @@ pub(super) fn resolve(corpus: &TigerCorpus, node: &str) -> Option<Resolved> {
 /// target sentences are linked to nothing else (1:1), in the order of their
 /// first link in the STA file — this reproduces the `.ids` files of the
 /// bracketed data. Each paired sentence is converted with
-/// [`TigerSentence::to_tree`]; each `<align>` between the two sentences of a
+/// [`TigerSentence::to_tree`](super::TigerSentence::to_tree); each `<align>` between the two sentences of a
 /// pair becomes a gold link in STA file order (duplicates kept), unless it
 /// touches a POS node and `options.phrase_only`, or touches a node whose
 /// yield changed or that is not in the tree (dropped and reported).
@@ -344,21 +414,31 @@ pub fn import_parsed(
         ..Default::default()
     };
     let (src_tb, trg_tb) = input.match_treebanks(&mut report)?;
-    let resolved = input.resolve_alignments(src_tb, trg_tb)?;
+    let treebanks = [src_tb.clone(), trg_tb.clone()];
+    let resolved = input.resolve_alignments(&src_tb.id, &trg_tb.id)?;
     let pairs = input.sentence_pairs(&resolved, &mut report);
-    let converted = input.convert_pairs(&pairs.pairs, &mut report)?;
+    let converted = input.convert_pairs(&pairs.pairs, options.drop_unreachable, &mut report)?;
     let gold = gold_links(&resolved, &pairs, &converted, options, &mut report);
     report.pairs = pairs.pairs.len();
     let mut corpus = Corpus::default();
     let mut ids = Vec::with_capacity(pairs.pairs.len());
     for (((a, b), (cs, ct)), gold) in pairs.pairs.iter().zip(converted).zip(gold) {
         ids.push(PairIds {
-            source: SentenceIds { sentence: src.sentences[*a].id.clone(), nodes: cs.node_ids },
-            target: SentenceIds { sentence: trg.sentences[*b].id.clone(), nodes: ct.node_ids },
+            source: SentenceIds {
+                sentence: src.sentences[*a].id.clone(),
+                virtual_root: cs.node_ids.first().is_some_and(|r| src.sentence_of_node(r).is_none()),
+                nodes: cs.node_ids,
+            },
+            target: SentenceIds {
+                sentence: trg.sentences[*b].id.clone(),
+                virtual_root: ct.node_ids.first().is_some_and(|r| trg.sentence_of_node(r).is_none()),
+                nodes: ct.node_ids,
+            },
         });
         corpus.pairs.push(TreePair { source: cs.tree, target: ct.tree, gold });
     }
-    Ok(TigerImport { corpus, ids, report })
+    let files = [source_file.to_string(), target_file.to_string(), sta_file.to_string()];
+    Ok(TigerImport { corpus, ids, report, treebanks, files })
 }
 
 /// The three parsed files of an import and their names.
@@ -391,61 +471,13 @@ struct SentencePairs {
 }
 
 impl<'a> ImportInput<'a> {
-    /// Which STA treebank id is the source and which the target.
-    fn match_treebanks(&self, report: &mut ImportReport) -> Result<(&'a str, &'a str), TigerError> {
-        let (sta, src, trg) = (self.sta, self.src, self.trg);
-        let (source_file, target_file) = (self.source_file, self.target_file);
-        if sta.treebanks.len() != 2 {
-            return Err(TigerError::at(
-                self.sta_file,
-                sta.loc,
-                TigerErrorKind::TreebankCount { found: sta.treebanks.len() },
-            ));
-        }
-        let (t0, t1) = (&sta.treebanks[0], &sta.treebanks[1]);
-        let named = |t: &StaTreebank, file: &str| t.filename.as_deref().is_some_and(|f| basename(f) == basename(file));
-        if named(t0, source_file) && named(t1, target_file) && !named(t0, target_file) {
-            return Ok((&t0.id, &t1.id));
-        }
-        if named(t1, source_file) && named(t0, target_file) && !named(t1, target_file) {
-            return Ok((&t1.id, &t0.id));
-        }
-        // Fall back on the node ids: count the nodes each order resolves.
-        let score = |s: &str, t: &str| {
-            sta.alignments
-                .iter()
-                .flat_map(|a| &a.nodes)
-                .filter(|n| {
-                    (n.treebank == s && resolve(src, &n.node).is_some())
-                        || (n.treebank == t && resolve(trg, &n.node).is_some())
-                })
-                .count()
-        };
-        let (forward, backward) = (score(&t0.id, &t1.id), score(&t1.id, &t0.id));
-        let chosen = if forward >= backward && forward > 0 {
-            (t0.id.as_str(), t1.id.as_str())
-        } else if backward > forward {
-            (t1.id.as_str(), t0.id.as_str())
-        } else {
-            let describe = |t: &StaTreebank| format!("{} = {}", t.id, t.filename.as_deref().unwrap_or("?"));
-            return Err(TigerError::at(
-                self.sta_file,
-                sta.loc,
-                TigerErrorKind::TreebanksDoNotMatch {
-                    treebanks: format!("{}, {}", describe(t0), describe(t1)),
-                    source_file: basename(source_file).to_string(),
-                    target_file: basename(target_file).to_string(),
-                },
-            ));
-        };
-        report.notes.push(format!(
-            "the alignment's treebank file names do not name {} and {}: matched treebank '{}' to the source and '{}' to the target by their node ids",
-            basename(source_file),
-            basename(target_file),
-            chosen.0,
-            chosen.1
-        ));
-        Ok(chosen)
+    /// Which STA treebank is the source file's and which the target's
+    /// ([`match_files`]); the files' order is the caller's.
+    fn match_treebanks(&self, report: &mut ImportReport) -> Result<(&'a StaTreebank, &'a StaTreebank), TigerError> {
+        let matched = match_files(self.sta_file, self.sta, (self.source_file, self.src), (self.target_file, self.trg))?;
+        let (s, t) = if matched.first_is_treebank_0 { (0, 1) } else { (1, 0) };
+        report.notes.extend(matched.note);
+        Ok((&self.sta.treebanks[s], &self.sta.treebanks[t]))
     }
 
     /// Every alignment's (source, target) nodes and sentences; refuses an
@@ -536,23 +568,107 @@ impl<'a> ImportInput<'a> {
     fn convert_pairs(
         &self,
         pairs: &[(usize, usize)],
+        drop_unreachable: bool,
         report: &mut ImportReport,
     ) -> Result<Vec<(ConvertedSentence, ConvertedSentence)>, TigerError> {
         let mut converted = Vec::with_capacity(pairs.len());
-        for &(a, b) in pairs {
-            let cs = self.src.sentences[a].to_tree(self.source_file)?;
-            let ct = self.trg.sentences[b].to_tree(self.target_file)?;
-            for c in [&cs, &ct] {
+        for (k, &(a, b)) in pairs.iter().enumerate() {
+            let convert = |s: &TigerSentence, file: &str| {
+                if drop_unreachable {
+                    s.to_tree(file)
+                } else {
+                    s.to_tree_keeping_tops(file)
+                }
+            };
+            let cs = convert(&self.src.sentences[a], self.source_file)?;
+            let ct = convert(&self.trg.sentences[b], self.target_file)?;
+            for (c, side) in [(&cs, Side::Source), (&ct, Side::Target)] {
                 if !c.changes.is_empty() {
                     report.changed_sentences += 1;
                 }
                 report.changed_nodes += c.yield_changed.len();
                 report.changes.extend(c.changes.iter().cloned());
+                report.change_places.extend(c.changes.iter().map(|_| (k, side)));
             }
             converted.push((cs, ct));
         }
         Ok(converted)
     }
+}
+
+/// How two TigerXML files were matched to an alignment's two treebanks
+/// ([`match_files`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchedFiles {
+    /// Whether the first file is the treebank the alignment declares first.
+    pub first_is_treebank_0: bool,
+    /// How, when not by the files' names.
+    pub note: Option<String>,
+}
+
+/// Which of two TigerXML files is which of the alignment's two declared
+/// treebanks, whatever order the files come in: by the base names of the
+/// files against the declarations' `filename`s; when they do not decide,
+/// by which way round more of the alignment's nodes are in the files. The
+/// answer depends on the files, never on their order; when neither decides
+/// (both files hold the ids the alignment names, say), the files are
+/// refused with the declarations, in words.
+pub fn match_files(
+    sta_file: &str,
+    sta: &StaAlignment,
+    (first_file, first): (&str, &TigerCorpus),
+    (second_file, second): (&str, &TigerCorpus),
+) -> Result<MatchedFiles, TigerError> {
+    if sta.treebanks.len() != 2 {
+        return Err(TigerError::at(sta_file, sta.loc, TigerErrorKind::TreebankCount { found: sta.treebanks.len() }));
+    }
+    let (t0, t1) = (&sta.treebanks[0], &sta.treebanks[1]);
+    let named = |t: &StaTreebank, file: &str| t.filename.as_deref().is_some_and(|f| basename(f) == basename(file));
+    let by_name_straight = named(t0, first_file) && named(t1, second_file);
+    let by_name_crossed = named(t1, first_file) && named(t0, second_file);
+    if by_name_straight != by_name_crossed {
+        return Ok(MatchedFiles { first_is_treebank_0: by_name_straight, note: None });
+    }
+    // Count the nodes each way round resolves.
+    let score = |a: &str, b: &str| {
+        sta.alignments
+            .iter()
+            .flat_map(|al| &al.nodes)
+            .filter(|n| {
+                (n.treebank == a && resolve(first, &n.node).is_some())
+                    || (n.treebank == b && resolve(second, &n.node).is_some())
+            })
+            .count()
+    };
+    let (straight, crossed) = (score(&t0.id, &t1.id), score(&t1.id, &t0.id));
+    if straight == crossed {
+        let describe = |t: &StaTreebank| format!("{} = {}", t.id, t.filename.as_deref().unwrap_or("?"));
+        return Err(TigerError::at(
+            sta_file,
+            sta.loc,
+            TigerErrorKind::TreebanksDoNotMatch {
+                treebanks: format!("{}, {}", describe(t0), describe(t1)),
+                source_file: basename(first_file).to_string(),
+                target_file: basename(second_file).to_string(),
+            },
+        ));
+    }
+    let first_is_treebank_0 = straight > crossed;
+    let (a, b) = if first_is_treebank_0 { (t0, t1) } else { (t1, t0) };
+    let note = format!(
+        "the alignment's treebank file names ({}) do not name {} and {}: matched by the node ids each holds ({} of the \
+         alignment's nodes one way round, {} the other): {} is treebank '{}', {} is '{}'",
+        [t0, t1].iter().map(|t| t.filename.as_deref().unwrap_or("none")).collect::<Vec<_>>().join(", "),
+        basename(first_file),
+        basename(second_file),
+        straight.max(crossed),
+        straight.min(crossed),
+        basename(first_file),
+        a.id,
+        basename(second_file),
+        b.id
+    );
+    Ok(MatchedFiles { first_is_treebank_0, note: Some(note) })
 }
 
 /// The gold links of each pair in pre-order ids: node alignments within a
@@ -611,8 +727,17 @@ fn gold_links(
             sides.push(Side::Target);
         }
         if !sides.is_empty() {
-            report.dropped_links.push(drop(DropReason::YieldChanged { sides }));
-            continue;
+            if options.drop_changed_yields {
+                report.dropped_links.push(drop(DropReason::YieldChanged { sides }));
+                continue;
+            }
+            report.kept_on_changed.push(KeptOnChanged {
+                pair: p,
+                source_node: r.src_node.to_string(),
+                target_node: r.trg_node.to_string(),
+                kind,
+                sides,
+            });
         }
         gold[p].push(Link { source: i, target: j, kind });
         report.kept_links += 1;

@@ -6,8 +6,9 @@ use std::collections::HashSet;
 
 use super::convert::from_token;
 use super::import::{basename, PairIds, SentenceIds};
+use super::read::TigerCorpus;
 use crate::corpus::Corpus;
-use crate::io::links::LinkKind;
+use crate::io::links::{Link, LinkKind, LinkOutOfRange, LinkUnits};
 use crate::tree::Tree;
 
 /// Why a corpus could not be exported (the ids do not fit the trees).
@@ -19,10 +20,14 @@ pub enum ExportError {
     NodeCount { sentence: String, expected: usize, found: usize },
     #[error("id '{id}' is used twice in one treebank; expected unique ids")]
     DuplicateId { id: String },
-    #[error("pair {pair}: link {link} names a node outside the trees")]
-    LinkOutOfRange { pair: usize, link: String },
+    #[error(transparent)]
+    LinkOutOfRange(#[from] LinkOutOfRange),
     #[error("expected two different treebank ids, found '{id}' twice")]
     SameTreebank { id: String },
+    #[error("pair {pair}: expected {file} to hold the {side} sentence {sentence} (PREFIX.ids names it), but it has none of that id")]
+    UnknownSentence { pair: usize, side: &'static str, sentence: String, file: String },
+    #[error("pair {pair}: the {side} tree is not the one imported from {file} sentence {sentence} (its words or structure changed); an export that keeps the original sentences needs the imported trees")]
+    TreeChanged { pair: usize, side: &'static str, sentence: String, file: String },
 }
 
 /// How an exported treebank is named in the STA file.
@@ -55,10 +60,10 @@ pub(super) fn esc(s: &str) -> Cow<'_, str> {
 
 /// Writes trees as a TigerXML corpus with id `corpus_id`. Each tree comes with
 /// its ids (sentence id and one id per pre-order node, e.g. from
-/// [`TigerImport::ids`] or [`PairIds::synthesize`]). Terminals are written in
+/// [`TigerImport::ids`](super::TigerImport::ids) or [`PairIds::synthesize`]). Terminals are written in
 /// word order, nonterminals in pre-order with edges labelled `--`; `-LRB-` /
-/// `-RRB-` become `(` / `)` again. Reading the result with [`parse_tiger`]
-/// and [`TigerSentence::to_tree`] gives the same trees (they are continuous).
+/// `-RRB-` become `(` / `)` again. Reading the result with [`parse_tiger`](super::parse_tiger)
+/// and [`TigerSentence::to_tree`](super::TigerSentence::to_tree) gives the same trees (they are continuous).
 pub fn write_tiger<'a>(
     corpus_id: &str,
     sentences: impl IntoIterator<Item = (&'a Tree, &'a SentenceIds)>,
@@ -114,7 +119,7 @@ pub fn write_tiger<'a>(
 
 /// Writes the links of `corpus` as a Stockholm TreeAligner file: per pair a
 /// `<sen-align>` of `{sentence}_VROOT` nodes, then an `<align type="good|fuzzy">`
-/// per gold link with its nodes' Tiger ids from `ids`. [`import_pair`] reads
+/// per gold link with its nodes' Tiger ids from `ids`. [`import_pair`](super::import_pair) reads
 /// it back (with the TigerXML of [`write_tiger`]) to the same pairs and links
 /// in the same order.
 pub fn write_sta(
@@ -124,6 +129,46 @@ pub fn write_sta(
     target: &TreebankName,
 ) -> Result<String, ExportError> {
     check_ids(corpus, ids)?;
+    let links: Vec<Vec<Link>> = corpus.pairs.iter().map(|p| p.gold.clone()).collect();
+    Ok(sta_text(&links, ids, source, target, false)?.text)
+}
+
+/// An STA file written for the original treebanks ([`write_sta_links`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaExport {
+    pub text: String,
+    /// The links left out, and why (a link to a virtual root the original
+    /// treebank does not have), one line each.
+    pub left_out: Vec<String>,
+}
+
+/// Writes links (one list per pair, e.g. gold or predicted) as a Stockholm
+/// TreeAligner file for the original treebanks: the declarations `source`
+/// and `target` as the original alignment had them, each node by its
+/// original id from `ids` (a corpus's `PREFIX.ids`), so the file opens with
+/// the original treebanks. A link to a virtual root (`ids`' `virtual_root`:
+/// the import's `VROOT` over several top nodes, which the treebank does not
+/// have) is left out and listed. Refuses a link naming a node past its
+/// pair's ids, and pairs and ids of different counts.
+pub fn write_sta_links(
+    links: &[Vec<Link>],
+    ids: &[PairIds],
+    source: &TreebankName,
+    target: &TreebankName,
+) -> Result<StaExport, ExportError> {
+    sta_text(links, ids, source, target, true)
+}
+
+fn sta_text(
+    links: &[Vec<Link>],
+    ids: &[PairIds],
+    source: &TreebankName,
+    target: &TreebankName,
+    skip_virtual: bool,
+) -> Result<StaExport, ExportError> {
+    if ids.len() != links.len() {
+        return Err(ExportError::PairCount { expected: links.len(), found: ids.len() });
+    }
     if source.id == target.id {
         return Err(ExportError::SameTreebank { id: source.id.clone() });
     }
@@ -132,28 +177,43 @@ pub fn write_sta(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<treealign subversion=\"3\" version=\"2\">\n<head>\n<treebanks>\n",
     );
     for t in [source, target] {
-        out.push_str(&format!(
-            "<treebank id=\"{}\" language=\"{}\" filename=\"{}\"/>\n",
-            esc(&t.id),
-            esc(&t.language),
-            esc(&t.filename)
-        ));
+        // The declarations as the original alignment had them: an attribute it lacked stays out.
+        out.push_str(&format!("<treebank id=\"{}\"", esc(&t.id)));
+        if !t.language.is_empty() {
+            out.push_str(&format!(" language=\"{}\"", esc(&t.language)));
+        }
+        if !t.filename.is_empty() {
+            out.push_str(&format!(" filename=\"{}\"", esc(&t.filename)));
+        }
+        out.push_str("/>\n");
     }
     out.push_str(
         "</treebanks>\n<alignment-features>\n<alignment-feature color=\"#33e533\" name=\"good\">Exact alignment</alignment-feature>\n\
          <alignment-feature color=\"#e53333\" name=\"fuzzy\">Fuzzy alignment</alignment-feature>\n</alignment-features>\n</head>\n<alignments>\n",
     );
     let (sid, tid) = (esc(&source.id), esc(&target.id));
-    for (k, (pair, pid)) in corpus.pairs.iter().zip(ids).enumerate() {
+    let mut left_out = Vec::new();
+    for (k, (pair_links, pid)) in links.iter().zip(ids).enumerate() {
         out.push_str(&format!(
             "<sen-align>\n<node treebank_id=\"{sid}\" node_id=\"{}_VROOT\"/>\n<node treebank_id=\"{tid}\" node_id=\"{}_VROOT\"/>\n</sen-align>\n",
             esc(&pid.source.sentence),
             esc(&pid.target.sentence)
         ));
-        for link in &pair.gold {
-            let (Some(s), Some(t)) = (pid.source.nodes.get(link.source), pid.target.nodes.get(link.target)) else {
-                return Err(ExportError::LinkOutOfRange { pair: k + 1, link: link.to_string() });
-            };
+        for link in pair_links {
+            // Checked against the ids, one per node of the pair's trees (`check_ids` for a corpus).
+            let counts = (pid.source.nodes.len(), pid.target.nodes.len());
+            LinkOutOfRange::check(k + 1, link, (link.source, link.target), counts, LinkUnits::Nodes)?;
+            let (s, t) = (&pid.source.nodes[link.source], &pid.target.nodes[link.target]);
+            let virtual_node = (link.source == 0 && pid.source.virtual_root)
+                .then_some(s)
+                .or((link.target == 0 && pid.target.virtual_root).then_some(t));
+            if let (true, Some(v)) = (skip_virtual, virtual_node) {
+                left_out.push(format!(
+                    "pair {}: link {link} left out: it names the virtual root {v} the import added, which the treebank does not have",
+                    k + 1
+                ));
+                continue;
+            }
             let kind = if link.kind == LinkKind::Good { "good" } else { "fuzzy" };
             out.push_str(&format!(
                 "<align type=\"{kind}\">\n<node treebank_id=\"{sid}\" node_id=\"{}\"/>\n<node treebank_id=\"{tid}\" node_id=\"{}\"/>\n</align>\n",
@@ -163,6 +223,49 @@ pub fn write_sta(
         }
     }
     out.push_str("</alignments>\n</treealign>\n");
+    Ok(StaExport { text: out, left_out })
+}
+
+/// Writes the sentences named (by id, in order) of an original TigerXML
+/// file as a TigerXML file that keeps everything the original has: its
+/// `<corpus>` start tag, its `<head>` (every feature and edge label
+/// declaration) and each `<s>` element as written — features, edge labels,
+/// secondary edges and discontinuous constituents included. `text` is the
+/// original file's text (decoded: the result declares UTF-8), `corpus` its
+/// reading by [`parse_tiger`](super::parse_tiger); `file` names it in errors.
+pub fn write_tiger_verbatim<'a>(
+    text: &str,
+    corpus: &TigerCorpus,
+    file: &str,
+    side: &'static str,
+    sentences: impl IntoIterator<Item = &'a str>,
+) -> Result<String, ExportError> {
+    let slice = |r: &std::ops::Range<usize>| text.get(r.clone()).unwrap_or_default();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let tag = slice(&corpus.corpus_tag);
+    match tag.strip_suffix("/>") {
+        // `<corpus/>` holds nothing: open it for the body.
+        Some(open) => out.push_str(&format!("{}>", open.trim_end())),
+        None if tag.is_empty() => out.push_str("<corpus>"),
+        None => out.push_str(tag),
+    }
+    out.push('\n');
+    if let Some(head) = &corpus.head {
+        out.push_str(slice(head));
+        out.push('\n');
+    }
+    out.push_str("<body>\n");
+    for (k, id) in sentences.into_iter().enumerate() {
+        let s = corpus.sentence(id).ok_or_else(|| ExportError::UnknownSentence {
+            pair: k + 1,
+            side,
+            sentence: id.to_string(),
+            file: file.to_string(),
+        })?;
+        out.push_str(slice(&s.span));
+        out.push('\n');
+    }
+    out.push_str("</body>\n</corpus>\n");
     Ok(out)
 }
 
@@ -185,7 +288,7 @@ pub(super) fn check_ids(corpus: &Corpus, ids: &[PairIds]) -> Result<(), ExportEr
 }
 
 /// Exports a corpus as a TigerXML pair plus an STA file, with `ids` (e.g.
-/// [`TigerImport::ids`]) or, if `None`, ids from [`PairIds::synthesize`].
+/// [`TigerImport::ids`](super::TigerImport::ids)) or, if `None`, ids from [`PairIds::synthesize`].
 /// `import_pair` on the three texts, named by `source.filename` /
 /// `target.filename`, gives back `corpus` (with `phrase_only: false`, or
 /// `true` if the corpus has phrase links only).

@@ -72,7 +72,7 @@ pub enum TigerErrorKind {
     UnknownTreebank { treebank: String },
     #[error("expected one node of treebank '{treebank}' in <{element}>, found {found}")]
     NodesPerTreebank { element: &'static str, treebank: String, found: usize },
-    #[error("expected the alignment's treebanks ({treebanks}) to be {source_file} and {target_file}, but neither order matches their node ids")]
+    #[error("expected the alignment's treebanks ({treebanks}) to be {source_file} and {target_file}, but neither the files' names nor the node ids each holds tell which is which; name the files as the alignment does")]
     TreebanksDoNotMatch { treebanks: String, source_file: String, target_file: String },
 }
 
@@ -170,13 +170,21 @@ pub(super) struct XmlStream<'a> {
     file: &'a str,
     open: Vec<Vec<u8>>,
     pending_close: Option<Vec<u8>>,
+    /// The byte offset of the `<` of the last element opened.
+    pub(super) last_open: usize,
 }
 
 impl<'a> XmlStream<'a> {
     pub(super) fn new(text: &'a str, file: &'a str) -> Self {
         let mut reader = Reader::from_str(text);
         reader.config_mut().check_end_names = true;
-        XmlStream { reader, lines: Lines::new(text), file, open: Vec::new(), pending_close: None }
+        XmlStream { reader, lines: Lines::new(text), file, open: Vec::new(), pending_close: None, last_open: 0 }
+    }
+
+    /// The byte offset just past the last element's tag (after an `Open`,
+    /// its start tag; after a `Close`, its end tag or its empty tag).
+    pub(super) fn offset(&self) -> usize {
+        usize::try_from(self.reader.buffer_position()).unwrap_or(usize::MAX)
     }
 
     pub(super) fn next(&mut self) -> Result<Step<'a>, TigerError> {
@@ -194,11 +202,13 @@ impl<'a> XmlStream<'a> {
             };
             match event {
                 Event::Start(s) => {
+                    self.last_open = usize::try_from(before).unwrap_or(usize::MAX);
                     let loc = self.lines.at(before);
                     self.open.push(s.local_name().as_ref().to_vec());
                     return Ok(Step::Open(s, loc));
                 }
                 Event::Empty(s) => {
+                    self.last_open = usize::try_from(before).unwrap_or(usize::MAX);
                     let loc = self.lines.at(before);
                     self.pending_close = Some(s.local_name().as_ref().to_vec());
                     return Ok(Step::Open(s, loc));

@@ -47,6 +47,9 @@ pub enum Change {
     /// The graph names no root and has several top nodes: a virtual root
     /// (labelled `VROOT`) was added over them.
     VirtualRoot { sentence: String, root: String, children: Vec<NodeName> },
+    /// Nonterminals with no parent besides the graph's root were attached
+    /// to the root ([`TigerSentence::to_tree_keeping_tops`]).
+    AttachedTops { sentence: String, nodes: Vec<NodeName>, root: NodeName },
 }
 
 impl Change {
@@ -58,7 +61,8 @@ impl Change {
             | Change::DroppedUnreachable { sentence, .. }
             | Change::DroppedEmpty { sentence, .. }
             | Change::DroppedTerminals { sentence, .. }
-            | Change::VirtualRoot { sentence, .. } => sentence,
+            | Change::VirtualRoot { sentence, .. }
+            | Change::AttachedTops { sentence, .. } => sentence,
         }
     }
 }
@@ -92,6 +96,11 @@ impl fmt::Display for Change {
                 f,
                 "{sentence}: the graph names no root: added a virtual root {root} (VROOT) over {}",
                 join(children)
+            ),
+            Change::AttachedTops { sentence, nodes, root } => write!(
+                f,
+                "{sentence}: nonterminals {} had no parent and are not the root: attached to the root {root}",
+                join(nodes)
             ),
         }
     }
@@ -175,15 +184,26 @@ impl TigerSentence {
     /// sentence's nodes plus the moves of raised children (see the module
     /// documentation); no recursion.
     pub fn to_tree(&self, file: &str) -> Result<ConvertedSentence, TigerError> {
-        convert(self, file)
+        convert(self, file, false)
+    }
+
+    /// [`TigerSentence::to_tree`], except that nonterminals not reachable
+    /// from the graph's root (a second top node) are attached to the root
+    /// before step 2, instead of dropped, so they and their links stay
+    /// (reported as [`Change::AttachedTops`]).
+    pub fn to_tree_keeping_tops(&self, file: &str) -> Result<ConvertedSentence, TigerError> {
+        convert(self, file, true)
     }
 }
 
-pub(super) fn convert(s: &TigerSentence, file: &str) -> Result<ConvertedSentence, TigerError> {
+pub(super) fn convert(s: &TigerSentence, file: &str, keep_tops: bool) -> Result<ConvertedSentence, TigerError> {
     let mut g = Graph::new(s, file)?;
     g.check_acyclic()?;
     let mut changes = Vec::new();
     let root = g.root(&mut changes)?;
+    if keep_tops {
+        g.attach_tops(root, &mut changes);
+    }
     let (reach, post) = g.post_order(root);
     let yields = g.make_contiguous(root, &post, &mut changes);
     g.attach_unreachable(root, &reach, &yields, &mut changes)?;
@@ -401,6 +421,27 @@ impl<'s> Graph<'s> {
         }
     }
 
+    /// Attaches the nonterminals without a parent, other than a nonterminal
+    /// `root`, to the root.
+    fn attach_tops(&mut self, root: usize, changes: &mut Vec<Change>) {
+        if root < self.nt || root == self.total {
+            return;
+        }
+        let tops: Vec<usize> = (self.nt..self.total).filter(|&k| k != root && self.parent[k].is_none()).collect();
+        if tops.is_empty() {
+            return;
+        }
+        for &t in &tops {
+            self.parent[t] = Some(root);
+            self.kids[root].push(t);
+        }
+        changes.push(Change::AttachedTops {
+            sentence: self.s.id.clone(),
+            nodes: self.names(&tops),
+            root: self.name(root),
+        });
+    }
+
     /// The nodes reachable from `root`, and their post-order (iteratively).
     fn post_order(&self, root: usize) -> (Vec<bool>, Vec<usize>) {
         let mut reach = vec![false; self.total + 1];
@@ -558,9 +599,9 @@ impl<'s> Graph<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::tiger::read::parse_tiger;
-    use crate::io::tiger::sta::parse_sta;
-    use crate::io::tiger::xml::TigerErrorKind;
+    use crate::tiger::read::parse_tiger;
+    use crate::tiger::sta::parse_sta;
+    use crate::tiger::xml::TigerErrorKind;
 
     fn sentence(body: &str) -> String {
         format!("<corpus id=\"c\"><body>\n{body}\n</body></corpus>")

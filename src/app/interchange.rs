@@ -1,0 +1,322 @@
+//! Treebanks in and out: what `treelink import` / `export` and the page's
+//! import and export buttons do, once.
+//!
+//! - [`import_files`]: the files an import of a TigerXML pair makes
+//!   (`PREFIX.src`, `.trg`, `.gold`, `.ids`), the same the page downloads
+//!   for the corpus it imported ([`bracketed_files`]).
+//! - [`export_sta`]: links (gold or predicted) as a Stockholm TreeAligner
+//!   file that opens with the original treebanks: their declarations and
+//!   every node's original id, from the corpus's ids ([`crate::tiger::IdsFile`]).
+//! - [`export_tiger`]: the pairs as TigerXML that keeps everything the
+//!   originals have (each sentence as written), with the links as STA;
+//!   without the originals, the trees as TigerXML of their own.
+//! - [`dublin_corpus`], [`dublin_text`]: the Dublin aligner's format.
+//!
+//! The round trip these promise: importing a treebank pair and exporting
+//! its gold links as STA gives the original alignment's links, as a set of
+//! (source node, target node, type) — the import keeps every link the trees
+//! can hold ([`ImportOptions::default`]) and lists the ones they cannot.
+
+use crate::corpus::{Corpus, Named, TreePair};
+use crate::io::dublin::{read_dublin, write_dublin, DublinError};
+use crate::io::links::{write_links, Link, LinkKind};
+use crate::tiger::{
+    convert_as_imported, export_pair, parse_tiger, write_sta_links, write_tiger_verbatim, ExportError, IdsError,
+    IdsFile, ImportOrigin, PairIds, StaExport, TigerCorpus, TigerError, TigerImport, TigerSentence, TreebankName,
+    TreebankOrigin,
+};
+
+/// Why an import or export could not be made.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum InterchangeError {
+    #[error(transparent)]
+    Tiger(#[from] TigerError),
+    #[error(transparent)]
+    Export(#[from] ExportError),
+    #[error(transparent)]
+    Ids(#[from] IdsError),
+    #[error(transparent)]
+    Dublin(#[from] DublinError),
+    #[error("{ids}: it names the sentences only (an older .ids file): expected the original TigerXML files, to find each node's id")]
+    NeedOriginals { ids: String },
+    #[error("both treebanks are declared with the file name '{name}': expected two names to write them by")]
+    SameFileName { name: String },
+}
+
+/// A file an import or export makes: its name (an extension for the
+/// bracketed files, a file name otherwise) and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MadeFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// The corpus's bracketed files: `.src`, `.trg`, `.gold` and, for pairs
+/// with ids (an import), `.ids` ([`IdsFile`]).
+pub fn bracketed_files(corpus: &Corpus, ids: Option<&[PairIds]>, origin: Option<&ImportOrigin>) -> Vec<MadeFile> {
+    let lines = |f: fn(&TreePair) -> String| corpus.pairs.iter().map(|p| f(p) + "\n").collect::<String>();
+    let mut out = vec![
+        MadeFile { name: "src".into(), text: lines(|p| p.source.to_bracketed()) },
+        MadeFile { name: "trg".into(), text: lines(|p| p.target.to_bracketed()) },
+        MadeFile {
+            name: "gold".into(),
+            text: write_links(&corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>()),
+        },
+    ];
+    if let Some(ids) = ids {
+        let file = IdsFile { origin: origin.cloned(), pairs: ids.to_vec() };
+        out.push(MadeFile { name: "ids".into(), text: file.write() });
+    }
+    out
+}
+
+/// Where an import came from: the treebanks as the alignment declared
+/// them, found by the paths given (`source`, `target`, `alignment`: what an
+/// export finds them by; the names they were imported by if `None`).
+pub fn import_origin(imported: &TigerImport, paths: Option<[&str; 3]>) -> ImportOrigin {
+    let [source, target, alignment] = paths.unwrap_or([&imported.files[0], &imported.files[1], &imported.files[2]]);
+    ImportOrigin {
+        source: TreebankOrigin::of(&imported.treebanks[0], source),
+        target: TreebankOrigin::of(&imported.treebanks[1], target),
+        alignment: Some(alignment.to_string()),
+    }
+}
+
+/// The files of an import ([`bracketed_files`] with its ids and
+/// [`import_origin`]).
+pub fn import_files(imported: &TigerImport, paths: Option<[&str; 3]>) -> Vec<MadeFile> {
+    bracketed_files(&imported.corpus, Some(&imported.ids), Some(&import_origin(imported, paths)))
+}
+
+/// The original TigerXML files of an imported corpus.
+#[derive(Debug, Clone, Copy)]
+pub struct Originals<'a> {
+    pub source: Named<'a>,
+    pub target: Named<'a>,
+}
+
+/// The ids an export writes and the treebanks it declares.
+struct ExportIds {
+    ids: Vec<PairIds>,
+    source: TreebankName,
+    target: TreebankName,
+}
+
+fn name_of(t: &TreebankOrigin, fallback_file: &str) -> TreebankName {
+    let file = t.filename.clone().or_else(|| t.path.as_deref().map(base).map(String::from));
+    TreebankName {
+        id: t.id.clone(),
+        language: t.language.clone().unwrap_or_default(),
+        filename: file.unwrap_or_else(|| fallback_file.to_string()),
+    }
+}
+
+fn base(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// The ids for an export of `corpus`: those of its `.ids` file (`ids`,
+/// named `ids_name`), their node ids found again from the originals for an
+/// older file that names sentences only; without ids, ids made up
+/// ([`PairIds::synthesize`]) and treebanks `source` / `target`. With the
+/// originals, each tree must be the one its sentence converts to.
+fn export_ids(
+    corpus: &Corpus,
+    ids: Option<(&IdsFile, &str)>,
+    originals: Option<Originals<'_>>,
+) -> Result<ExportIds, InterchangeError> {
+    let Some((file, ids_name)) = ids else {
+        return Ok(ExportIds {
+            ids: PairIds::synthesize(corpus),
+            source: TreebankName::new("source", "", "treelink-source.xml"),
+            target: TreebankName::new("target", "", "treelink-target.xml"),
+        });
+    };
+    let mut file = file.clone();
+    let (source, target) = match &file.origin {
+        Some(o) => (name_of(&o.source, "treelink-source.xml"), name_of(&o.target, "treelink-target.xml")),
+        None => {
+            let named = |o: Option<Originals<'_>>, side: fn(Originals<'_>) -> Named<'_>, id: &str| {
+                TreebankName::new(id, "", o.map_or(&format!("treelink-{id}.xml"), |o| base(side(o).name)))
+            };
+            (named(originals, |o| o.source, "source"), named(originals, |o| o.target, "target"))
+        }
+    };
+    if !file.has_nodes() {
+        let Some(o) = originals else { return Err(InterchangeError::NeedOriginals { ids: ids_name.to_string() }) };
+        let (s, t) = (parse_tiger(o.source.text, o.source.name)?, parse_tiger(o.target.text, o.target.name)?);
+        let trees: Vec<_> = corpus.pairs.iter().map(|p| (&p.source, &p.target)).collect();
+        let converted = file.nodes_from(ids_name, (o.source.name, &s), (o.target.name, &t), &trees)?;
+        check_trees(corpus, &file.pairs, converted.iter().map(|(s, t)| (&s.tree, &t.tree)), o)?;
+    }
+    if file.pairs.len() != corpus.len() {
+        return Err(ExportError::PairCount { expected: corpus.len(), found: file.pairs.len() }.into());
+    }
+    Ok(ExportIds { ids: file.pairs, source, target })
+}
+
+/// Refuses a tree that is not the one its original sentence converts to.
+fn check_trees<'t>(
+    corpus: &Corpus,
+    ids: &[PairIds],
+    converted: impl IntoIterator<Item = (&'t crate::tree::Tree, &'t crate::tree::Tree)>,
+    o: Originals<'_>,
+) -> Result<(), ExportError> {
+    for (k, ((pair, pid), (s, t))) in corpus.pairs.iter().zip(ids).zip(converted).enumerate() {
+        for (side, mine, theirs, sentence, file) in [
+            ("source", &pair.source, s, &pid.source.sentence, o.source.name),
+            ("target", &pair.target, t, &pid.target.sentence, o.target.name),
+        ] {
+            if mine != theirs {
+                return Err(ExportError::TreeChanged {
+                    pair: k + 1,
+                    side,
+                    sentence: sentence.clone(),
+                    file: file.to_string(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `links` (one list per pair of `corpus`, gold or predicted) as a
+/// Stockholm TreeAligner file that opens with the original treebanks:
+/// declared as the original alignment declared them and every node named
+/// by its original id, from the corpus's ids (`ids`, its `.ids` file and
+/// name; see [`export_ids`] for an older file or none). A link to a virtual
+/// root the import added is left out and listed (the treebank has no such
+/// node).
+pub fn export_sta(
+    corpus: &Corpus,
+    links: &[Vec<Link>],
+    ids: Option<(&IdsFile, &str)>,
+    originals: Option<Originals<'_>>,
+) -> Result<StaExport, InterchangeError> {
+    let e = export_ids(corpus, ids, originals)?;
+    Ok(write_sta_links(links, &e.ids, &e.source, &e.target)?)
+}
+
+/// What [`export_tiger`] makes: the two TigerXML files and the alignment,
+/// each with the name the alignment's declarations give it, and the links
+/// left out of the alignment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TigerFiles {
+    pub files: Vec<MadeFile>,
+    pub left_out: Vec<String>,
+}
+
+/// The pairs of `corpus` as TigerXML with `links` as STA. With the
+/// original TigerXML files (`originals`) and the corpus's ids, each
+/// sentence is written as the original has it — every feature, edge label,
+/// secondary edge and discontinuous constituent kept, the `<head>` with its
+/// declarations too — after checking each tree is the one its sentence
+/// converts to; the files are named as the alignment declares them, the
+/// alignment `alignment_name`. Without originals, the trees are written as
+/// TigerXML of their own ([`export_pair`]: ids from the `.ids` file or made
+/// up; `treelink-source.xml`, `treelink-target.xml`), continuous, with
+/// word, POS and category only.
+pub fn export_tiger(
+    corpus: &Corpus,
+    links: &[Vec<Link>],
+    ids: Option<(&IdsFile, &str)>,
+    originals: Option<Originals<'_>>,
+    alignment_name: &str,
+) -> Result<TigerFiles, InterchangeError> {
+    let e = export_ids(corpus, ids, originals)?;
+    if base(&e.source.filename) == base(&e.target.filename) {
+        return Err(InterchangeError::SameFileName { name: base(&e.source.filename).to_string() });
+    }
+    let Some(o) = originals else {
+        let mut with_links = corpus.clone();
+        for (p, l) in with_links.pairs.iter_mut().zip(links) {
+            p.gold = l.clone();
+        }
+        let out = export_pair(&with_links, Some(&e.ids), &e.source, &e.target)?;
+        return Ok(TigerFiles {
+            files: vec![
+                MadeFile { name: base(&e.source.filename).to_string(), text: out.source_tiger },
+                MadeFile { name: base(&e.target.filename).to_string(), text: out.target_tiger },
+                MadeFile { name: alignment_name.to_string(), text: out.sta },
+            ],
+            left_out: Vec::new(),
+        });
+    };
+    let (s, t) = (parse_tiger(o.source.text, o.source.name)?, parse_tiger(o.target.text, o.target.name)?);
+    // Each tree must be its sentence's: the export writes the sentence, not the tree.
+    let mut converted = Vec::with_capacity(e.ids.len());
+    for (k, pid) in e.ids.iter().enumerate() {
+        fn sentence<'c>(
+            c: &'c TigerCorpus,
+            id: &str,
+            pair: usize,
+            side: &'static str,
+            file: &str,
+        ) -> Result<&'c TigerSentence, ExportError> {
+            c.sentence(id).ok_or_else(|| ExportError::UnknownSentence {
+                pair,
+                side,
+                sentence: id.to_string(),
+                file: file.to_string(),
+            })
+        }
+        let pair = corpus.pairs.get(k);
+        let cs = convert_as_imported(
+            sentence(&s, &pid.source.sentence, k + 1, "source", o.source.name)?,
+            o.source.name,
+            pair.map(|p| &p.source),
+        )?;
+        let ct = convert_as_imported(
+            sentence(&t, &pid.target.sentence, k + 1, "target", o.target.name)?,
+            o.target.name,
+            pair.map(|p| &p.target),
+        )?;
+        converted.push((cs.tree, ct.tree));
+    }
+    check_trees(corpus, &e.ids, converted.iter().map(|(s, t)| (s, t)), o)?;
+    let source_tiger = write_tiger_verbatim(
+        o.source.text,
+        &s,
+        o.source.name,
+        "source",
+        e.ids.iter().map(|p| p.source.sentence.as_str()),
+    )?;
+    let target_tiger = write_tiger_verbatim(
+        o.target.text,
+        &t,
+        o.target.name,
+        "target",
+        e.ids.iter().map(|p| p.target.sentence.as_str()),
+    )?;
+    let sta = write_sta_links(links, &e.ids, &e.source, &e.target)?;
+    Ok(TigerFiles {
+        files: vec![
+            MadeFile { name: base(&e.source.filename).to_string(), text: source_tiger },
+            MadeFile { name: base(&e.target.filename).to_string(), text: target_tiger },
+            MadeFile { name: alignment_name.to_string(), text: sta.text },
+        ],
+        left_out: sta.left_out,
+    })
+}
+
+/// A Dublin file as a corpus: its first tree of each pair the source
+/// (`reverse`: the second), its links good links; with what the reading
+/// left out, located.
+pub fn dublin_corpus(file: Named<'_>, reverse: bool) -> Result<(Corpus, Vec<String>), InterchangeError> {
+    let pairs = read_dublin(file.text, file.name)?;
+    let notes = pairs.iter().flat_map(|p| p.notes.iter().cloned()).collect();
+    let pairs = pairs.into_iter().map(|p| {
+        let gold = p.links.iter().map(|&(s, t)| if reverse { Link::good(t, s) } else { Link::good(s, t) }).collect();
+        let (source, target) = if reverse { (p.target, p.source) } else { (p.source, p.target) };
+        TreePair { source, target, gold }
+    });
+    Ok((Corpus { pairs: pairs.collect() }, notes))
+}
+
+/// `corpus` with `links` (one list per pair) in the Dublin format, and how
+/// many fuzzy links lost their type (the format has none).
+pub fn dublin_text(corpus: &Corpus, links: &[Vec<Link>]) -> (String, usize) {
+    write_dublin(corpus.pairs.iter().zip(links).map(|(p, l)| {
+        (&p.source, &p.target, l.iter().map(|l| (l.source, l.target, l.kind == LinkKind::Fuzzy)).collect::<Vec<_>>())
+    }))
+}

@@ -1,0 +1,343 @@
+//! `treelink import` and `treelink export`: treebanks in and out of the
+//! bracketed files (TigerXML + Stockholm TreeAligner, the Dublin aligner's
+//! format). The workflows are `app::interchange`'s; these read the files,
+//! call them, write what they make and print what they changed.
+
+use std::path::Path;
+
+use clap::{Args, Subcommand};
+
+use super::CliError;
+use treelink::app::interchange::{self, MadeFile, Originals};
+use treelink::corpus::{Corpus, Named};
+use treelink::io::links::Link;
+use treelink::io::text::{decode_text_as, read_text_file, ReadError};
+use treelink::tiger::{import_pair, IdsFile, ImportOptions};
+
+/// `treelink import`.
+#[derive(Subcommand, Debug)]
+pub enum ImportCommand {
+    /// A TigerXML treebank pair with its Stockholm TreeAligner alignment, as bracketed files.
+    ///
+    /// Writes PREFIX.src, PREFIX.trg, PREFIX.gold and PREFIX.ids (each pair's sentence ids and
+    /// every node's original id, with the treebanks as the alignment declares them), and lists on
+    /// stdout every change it made: discontinuous constituents made continuous (pair, node id,
+    /// what was raised), words attached to the root, links it could not keep and why. Every link
+    /// the trees can hold is kept (POS links and links of nodes whose yield changed too), so
+    /// `export sta` of PREFIX.gold gives back the alignment's links. The pairs are the 1:1
+    /// sentence links, in the alignment's order.
+    Tiger(ImportTigerArgs),
+    /// The Dublin sub-tree aligner's format (tree, tree, links, blank line per pair), as bracketed files.
+    Dublin(ImportDublinArgs),
+}
+
+/// `treelink import tiger`.
+#[derive(Args, Debug)]
+pub struct ImportTigerArgs {
+    /// The source treebank (TigerXML; gzip and an XML declaration's encoding are read).
+    #[arg(long, value_name = "S.xml")]
+    pub source: String,
+    /// The target treebank (TigerXML).
+    #[arg(long, value_name = "T.xml")]
+    pub target: String,
+    /// The alignment (Stockholm TreeAligner XML); which treebank is which file comes from its
+    /// declarations (file names, else node ids), whatever it lists first.
+    #[arg(long, value_name = "A.xml")]
+    pub alignment: String,
+    /// Keep only links between phrase nodes (POS links are counted, not kept).
+    #[arg(long)]
+    pub phrase_links: bool,
+    /// Make the files as ../shared/data's bracketed files were made: phrase links only, the
+    /// links of nodes whose yield changed dropped, nonterminals unreachable from the root
+    /// dropped (the default keeps all three, so the links round-trip).
+    #[arg(long)]
+    pub bracketed_data: bool,
+    /// Output prefix: PREFIX.src, .trg, .gold, .ids.
+    #[arg(short = 'o', long = "output", value_name = "PREFIX")]
+    pub output: String,
+}
+
+/// `treelink import dublin`.
+#[derive(Args, Debug)]
+pub struct ImportDublinArgs {
+    /// The Dublin file.
+    #[arg(long, value_name = "F.dublin")]
+    pub input: String,
+    /// Its encoding (the format cannot say it): utf-8, latin1, windows-1252, ...
+    #[arg(long, value_name = "NAME", default_value = "utf-8")]
+    pub encoding: String,
+    /// Take the second tree of each pair as the source (the file's order otherwise).
+    #[arg(long)]
+    pub reverse: bool,
+    /// Output prefix: PREFIX.src, .trg, .gold.
+    #[arg(short = 'o', long = "output", value_name = "PREFIX")]
+    pub output: String,
+}
+
+/// `treelink export`.
+#[derive(Subcommand, Debug)]
+pub enum ExportCommand {
+    /// Links as a Stockholm TreeAligner file that opens with the original treebanks.
+    ///
+    /// The treebanks are declared as the original alignment declared them and every node is named
+    /// by its original id, from PREFIX.ids (an older PREFIX.ids of sentence ids alone needs
+    /// --source and --target). Without PREFIX.ids, the nodes get made-up ids (those of `export
+    /// tiger` of the same corpus). A link to a virtual root the import added is left out and
+    /// said so.
+    Sta(ExportStaArgs),
+    /// The pairs as TigerXML with their links as STA, in DIR.
+    ///
+    /// With the original TigerXML files (named in PREFIX.ids, or --source and --target), each
+    /// sentence is written as the original has it (every feature, edge label, secondary edge and
+    /// discontinuous constituent) with the original <head>, each tree checked to be the one
+    /// imported; the files are named as the alignment declares them. Without, the trees are
+    /// written as TigerXML of their own (word, POS, category) as treelink-source.xml and
+    /// treelink-target.xml.
+    Tiger(ExportTigerArgs),
+    /// The pairs and their links in the Dublin aligner's format (links lose their types).
+    Dublin(ExportDublinArgs),
+}
+
+/// `treelink export sta`.
+#[derive(Args, Debug)]
+pub struct ExportStaArgs {
+    /// The corpus: PREFIX.src, PREFIX.trg and, if there, PREFIX.ids.
+    #[arg(long, value_name = "PREFIX")]
+    pub input: String,
+    /// The links, one line per pair (gold or predicted).
+    #[arg(long, value_name = "LINKS")]
+    pub links: String,
+    #[command(flatten)]
+    pub originals: OriginalArgs,
+    /// The STA file to write.
+    #[arg(short = 'o', long = "output", value_name = "OUT.xml")]
+    pub output: String,
+}
+
+/// The original treebanks, when PREFIX.ids does not name them (or they moved).
+#[derive(Args, Debug, Clone)]
+pub struct OriginalArgs {
+    /// The original source treebank (TigerXML).
+    #[arg(long, value_name = "S.xml", requires = "target")]
+    pub source: Option<String>,
+    /// The original target treebank (TigerXML).
+    #[arg(long, value_name = "T.xml", requires = "source")]
+    pub target: Option<String>,
+}
+
+/// `treelink export tiger`.
+#[derive(Args, Debug)]
+pub struct ExportTigerArgs {
+    /// The corpus: PREFIX.src, PREFIX.trg, PREFIX.gold (if there) and PREFIX.ids (if there).
+    #[arg(long, value_name = "PREFIX")]
+    pub input: String,
+    /// The links to write as STA (default: PREFIX.gold, or none).
+    #[arg(long, value_name = "LINKS")]
+    pub links: Option<String>,
+    #[command(flatten)]
+    pub originals: OriginalArgs,
+    /// The directory to write into (made if missing).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    pub output: String,
+}
+
+/// `treelink export dublin`.
+#[derive(Args, Debug)]
+pub struct ExportDublinArgs {
+    /// The corpus: PREFIX.src, PREFIX.trg, PREFIX.gold (if there).
+    #[arg(long, value_name = "PREFIX")]
+    pub input: String,
+    /// The links (default: PREFIX.gold, or none).
+    #[arg(long, value_name = "LINKS")]
+    pub links: Option<String>,
+    /// The Dublin file to write.
+    #[arg(short = 'o', long = "output", value_name = "OUT.dublin")]
+    pub output: String,
+}
+
+pub fn import(command: ImportCommand) -> Result<(), CliError> {
+    match command {
+        ImportCommand::Tiger(args) => import_tiger(args),
+        ImportCommand::Dublin(args) => import_dublin(args),
+    }
+}
+
+pub fn export(command: ExportCommand) -> Result<(), CliError> {
+    match command {
+        ExportCommand::Sta(args) => export_sta(args),
+        ExportCommand::Tiger(args) => export_tiger(args),
+        ExportCommand::Dublin(args) => export_dublin(args),
+    }
+}
+
+fn write(file: &str, text: &str) -> Result<(), CliError> {
+    std::fs::write(file, text).map_err(|source| CliError::WriteFile { file: file.to_string(), source })
+}
+
+/// The bracketed files under `prefix`.
+fn write_prefix(prefix: &str, files: &[MadeFile]) -> Result<(), CliError> {
+    for f in files {
+        write(&format!("{prefix}.{}", f.name), &f.text)?;
+    }
+    Ok(())
+}
+
+/// The path the export will find a file by: absolute, so it does not
+/// depend on the directory `export` runs in.
+fn lasting_path(file: &str) -> String {
+    std::fs::canonicalize(file).map_or_else(|_| file.to_string(), |p| p.display().to_string())
+}
+
+fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
+    let (s, t, a) = (read_text_file(&args.source)?, read_text_file(&args.target)?, read_text_file(&args.alignment)?);
+    let options = if args.bracketed_data {
+        ImportOptions::BRACKETED_DATA
+    } else {
+        ImportOptions { phrase_only: args.phrase_links, ..ImportOptions::default() }
+    };
+    let imported = import_pair(
+        Named { name: &args.source, text: &s },
+        Named { name: &args.target, text: &t },
+        Named { name: &args.alignment, text: &a },
+        options,
+    )?;
+    let paths = [lasting_path(&args.source), lasting_path(&args.target), lasting_path(&args.alignment)];
+    let files = interchange::import_files(&imported, Some([&paths[0], &paths[1], &paths[2]]));
+    write_prefix(&args.output, &files)?;
+    for line in imported.report.lines() {
+        out!("{line}")?;
+    }
+    eprintln!(
+        "treelink: wrote {0}.src, {0}.trg, {0}.gold, {0}.ids: {1} pairs, {2} gold links",
+        args.output,
+        imported.corpus.len(),
+        imported.corpus.gold_links()
+    );
+    Ok(())
+}
+
+fn import_dublin(args: ImportDublinArgs) -> Result<(), CliError> {
+    let bytes =
+        std::fs::read(&args.input).map_err(|e| ReadError::Io { file: args.input.clone(), message: e.to_string() })?;
+    let text = decode_text_as(&bytes, &args.input, &args.encoding)?;
+    let (corpus, notes) = interchange::dublin_corpus(Named { name: &args.input, text: &text }, args.reverse)?;
+    for note in &notes {
+        eprintln!("treelink: {note}");
+    }
+    write_prefix(&args.output, &interchange::bracketed_files(&corpus, None, None))?;
+    eprintln!(
+        "treelink: wrote {0}.src, {0}.trg, {0}.gold: {1} pairs, {2} links",
+        args.output,
+        corpus.len(),
+        corpus.gold_links()
+    );
+    Ok(())
+}
+
+/// The corpus's `.ids` file, if there is one, with its name.
+fn ids_file(prefix: &str) -> Result<Option<(IdsFile, String)>, CliError> {
+    let name = format!("{prefix}.ids");
+    if !Path::new(&name).exists() {
+        return Ok(None);
+    }
+    let text = read_text_file(&name)?;
+    Ok(Some((IdsFile::read(&text, &name)?, name)))
+}
+
+/// The original treebanks' names and texts: given, or named by the `.ids`
+/// file (`None` when neither).
+fn originals(args: &OriginalArgs, ids: Option<&IdsFile>) -> Result<Option<[(String, String); 2]>, CliError> {
+    let named =
+        ids.and_then(|f| f.origin.as_ref()).and_then(|o| Some((o.source.path.clone()?, o.target.path.clone()?)));
+    let (source, target) = match (&args.source, &args.target, named) {
+        (Some(s), Some(t), _) => (s.clone(), t.clone()),
+        (_, _, Some((s, t))) if Path::new(&s).exists() && Path::new(&t).exists() => (s, t),
+        (_, _, Some((s, t))) => {
+            eprintln!(
+                "treelink: the original treebanks named by the .ids file ({s}, {t}) are not there: give --source and \
+                 --target to keep their sentences as written"
+            );
+            return Ok(None);
+        }
+        _ => return Ok(None),
+    };
+    let (s, t) = (read_text_file(&source)?, read_text_file(&target)?);
+    Ok(Some([(source, s), (target, t)]))
+}
+
+/// The links of `corpus` from `file` (checked against its trees).
+fn links_of(corpus: &Corpus, file: &str) -> Result<Vec<Vec<Link>>, CliError> {
+    let text = read_text_file(file)?;
+    Ok(corpus.read_links(Named { name: file, text: &text })?)
+}
+
+/// The links to export: `--links`, else `PREFIX.gold` if there, else none.
+fn links_or_gold(corpus: &Corpus, prefix: &str, links: Option<&str>) -> Result<Vec<Vec<Link>>, CliError> {
+    let gold = format!("{prefix}.gold");
+    match links {
+        Some(f) => links_of(corpus, f),
+        None if Path::new(&gold).exists() => links_of(corpus, &gold),
+        None => Ok(vec![Vec::new(); corpus.len()]),
+    }
+}
+
+fn export_sta(args: ExportStaArgs) -> Result<(), CliError> {
+    let corpus = Corpus::read_prefix(&args.input, false)?;
+    let links = links_of(&corpus, &args.links)?;
+    let ids = ids_file(&args.input)?;
+    let originals = originals(&args.originals, ids.as_ref().map(|(f, _)| f))?;
+    let named = originals.as_ref().map(|[(sn, st), (tn, tt)]| Originals {
+        source: Named { name: sn, text: st },
+        target: Named { name: tn, text: tt },
+    });
+    let sta = interchange::export_sta(&corpus, &links, ids.as_ref().map(|(f, n)| (f, n.as_str())), named)?;
+    write(&args.output, &sta.text)?;
+    for line in &sta.left_out {
+        eprintln!("treelink: {line}");
+    }
+    let written = links.iter().map(Vec::len).sum::<usize>() - sta.left_out.len();
+    eprintln!("treelink: wrote {}: {} pairs, {written} links", args.output, corpus.len());
+    Ok(())
+}
+
+fn export_tiger(args: ExportTigerArgs) -> Result<(), CliError> {
+    let corpus = Corpus::read_prefix(&args.input, false)?;
+    let links = links_or_gold(&corpus, &args.input, args.links.as_deref())?;
+    let ids = ids_file(&args.input)?;
+    let originals = originals(&args.originals, ids.as_ref().map(|(f, _)| f))?;
+    let named = originals.as_ref().map(|[(sn, st), (tn, tt)]| Originals {
+        source: Named { name: sn, text: st },
+        target: Named { name: tn, text: tt },
+    });
+    let alignment = ids
+        .as_ref()
+        .and_then(|(f, _)| f.origin.as_ref()?.alignment.as_deref())
+        .map_or("alignment.xml", |a| a.rsplit(['/', '\\']).next().unwrap_or(a))
+        .to_string();
+    let made =
+        interchange::export_tiger(&corpus, &links, ids.as_ref().map(|(f, n)| (f, n.as_str())), named, &alignment)?;
+    std::fs::create_dir_all(&args.output)
+        .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
+    for f in &made.files {
+        write(&Path::new(&args.output).join(&f.name).display().to_string(), &f.text)?;
+    }
+    for line in &made.left_out {
+        eprintln!("treelink: {line}");
+    }
+    let kept = if named.is_some() { "the original sentences as written" } else { "the trees as TigerXML of their own" };
+    let names: Vec<&str> = made.files.iter().map(|f| f.name.as_str()).collect();
+    eprintln!("treelink: wrote {} in {}: {} pairs ({kept})", names.join(", "), args.output, corpus.len());
+    Ok(())
+}
+
+fn export_dublin(args: ExportDublinArgs) -> Result<(), CliError> {
+    let corpus = Corpus::read_prefix(&args.input, false)?;
+    let links = links_or_gold(&corpus, &args.input, args.links.as_deref())?;
+    let (text, fuzzy) = interchange::dublin_text(&corpus, &links);
+    write(&args.output, &text)?;
+    if fuzzy > 0 {
+        eprintln!("treelink: {fuzzy} fuzzy links written as plain links: the Dublin format has no link types");
+    }
+    eprintln!("treelink: wrote {}: {} pairs", args.output, corpus.len());
+    Ok(())
+}
