@@ -120,6 +120,18 @@ fn mark_name(m: Mark) -> &'static str {
     }
 }
 
+/// Which kind of exercise file is open, in a few words (the line above
+/// the diagram: in view on a phone, where the exercise box is below it).
+pub fn kind_short(e: &Exercise) -> &'static str {
+    if e.key_withheld {
+        "a student copy, without the key"
+    } else if e.show_gold {
+        "with its key, shown"
+    } else {
+        "with its key, hidden until you check"
+    }
+}
+
 /// Which kind of exercise file is open, in a sentence.
 fn kind_line(e: &Exercise) -> &'static str {
     if e.key_withheld {
@@ -137,8 +149,10 @@ fn check_view(state: &ExerciseView, checks: &[PairCheck]) -> Html {
     let here: Option<&PairCheck> = checks.get(state.pair);
     let pair = state.corpus.pairs.get(state.pair);
     let marks = here.into_iter().flat_map(|k| k.marks.iter()).map(|&(s, t, m)| {
-        let label = |tree: &crate::tree::Tree, n: usize| if n < tree.len() { tree.label(n).to_string() } else { "?".into() };
-        let what = pair.map_or(String::new(), |p| format!("{} ({s}) ↔ {} ({t})", label(&p.source, s), label(&p.target, t)));
+        let label =
+            |tree: &crate::tree::Tree, n: usize| if n < tree.len() { tree.label(n).to_string() } else { "?".into() };
+        let what =
+            pair.map_or(String::new(), |p| format!("{} ({s}) ↔ {} ({t})", label(&p.source, s), label(&p.target, t)));
         html! { <li class={classes!("mark", format!("mark-{}", m.name()))}>{mark_name(m)}{": "}{what}</li> }
     });
     html! {

@@ -134,7 +134,9 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
                         <option value="itself" selected={selected_value == "itself"}>{"itself"}</option>
                         { for options }
                     </select><br/>
-                    <code id="y-source">{pair.source.subtree_bracketed(ys)}</code><br/><code id="y-target">{pair.target.subtree_bracketed(yt)}</code>
+                    // A large y (a link near the roots) scrolls in a few lines, so the table stays in view.
+                    <code id="y-source" class="bracketed" tabindex="0" role="region" aria-label="y's source sub-tree, bracketed">{pair.source.subtree_bracketed(ys)}</code>
+                    <code id="y-target" class="bracketed" tabindex="0" role="region" aria-label="y's target sub-tree, bracketed">{pair.target.subtree_bracketed(yt)}</code>
                     if (ys, yt) == (s, t) {
                         <p class="hint" id="compare-note">{if state.compare == Compare::Itself {
                             "y is x itself: every normalised value is 1 by definition."

@@ -469,6 +469,13 @@ fn app() -> Html {
                         } else if pair_count > 0 {
                             {nav}
                         }
+                        if let (false, Some(open)) = (loading, &state.classroom.open) {
+                            <p id="exercise-line" class="exercise-line">
+                                {format!("Exercise '{}' ({}): ", open.exercise.title, open.file)}
+                                <strong>{exercise_panel::kind_short(&open.exercise)}</strong>
+                                <a href="#exercise-box">{"its box"}</a>
+                            </p>
+                        }
                         if loading {
                         } else if let Some(pair) = &pair {
                             {sentence(pair.source.words(), "src", "source: ")}

@@ -224,7 +224,9 @@ test("the phone student's path: each way of opening shows the diagram, Check's m
   await drop(page, '#loader', [{ name: 'e2e-class.student.exercise.json', text: fs.readFileSync(copy, 'utf8') }]);
   await page.waitForFunction(() => /student copy/.test(document.querySelector('#exercise-kind')?.innerText ?? ''));
   await diagramShown('opened by a drop');
-  await assertInView(page, '#exercise-kind', 'which kind of file is open');
+  // Which kind of file is open: said above the diagram (in view), and in the exercise box below it.
+  await assertInView(page, '#exercise-line', 'which kind of file is open');
+  assert.match(await text('#exercise-line'), /^Exercise 'E2E class' \(e2e-class\.student\.exercise\.json\): a student copy, without the key/);
   assert.match(await text('#exercise-kind'), /A student copy, without the key: .* export your answers for your instructor/);
   assert.equal(await page.locator('#exercise-check-button').count(), 0, 'no Check without the key');
   assert.equal(await page.locator('#exercise-grading').count(), 0, 'no answers input');

@@ -363,10 +363,10 @@ test('an exercise with markup in its title, instructions, student name, file nam
   fs.writeFileSync(exFile, exercise.body);
   // A student opens it: the title, instructions and labels are text.
   await page.setInputFiles('#file-exercise', exFile);
-  await page.waitForFunction(() => /1 pair, key of \d+ links \(hidden\)/.test(document.querySelector('#status-exercise.ok')?.innerText ?? ''));
+  await page.waitForFunction(() => /1 pair, key of \d+ links? \(hidden\)/.test(document.querySelector('#status-exercise.ok')?.innerText ?? ''));
   assert.ok((await text('#status-exercise')).startsWith(`✓ ${nasty}.exercise.json: '${title}'`), await text('#status-exercise'));
   assert.ok((await text('#corpus-summary')).startsWith(`Exercise '${title}'`), await text('#corpus-summary'));
-  assert.equal(await text('fieldset.exercise-do legend'), `Exercise: ${title}`);
+  assert.equal(await text('#exercise-box-title'), `Exercise: ${title}`);
   assert.equal(await text('#exercise-instructions-text'), instructions);
   // A link between the POS nodes whose label is markup: said, marked and scored as text.
   await page.click('#src-node-1');
@@ -384,6 +384,7 @@ test('an exercise with markup in its title, instructions, student name, file nam
   const ansFile = path.join(tmp, `${nasty}.answers.json`);
   fs.writeFileSync(ansFile, answers.body);
   // The instructor's class table: the student's name and the missed link's labels are text.
+  await page.click('#exercise-grading summary');
   await page.setInputFiles('#file-answers', ansFile);
   await page.waitForSelector('#class-students');
   assert.equal(await text('#class-students tbody tr:first-child th'), nasty);
