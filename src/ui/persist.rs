@@ -100,6 +100,13 @@ mod kept {
     pub const FILES: &str = "session-files";
     pub const MT_FILE: &str = "translation-model-file";
     pub const REVISION: &str = "revision";
+    /// The tab that wrote the kept revision (a random number drawn per page).
+    pub const WRITER: &str = "writer";
+
+    thread_local! {
+        /// This page's writer id (see [`WRITER`]).
+        pub static TAB: f64 = js_sys::Math::random();
+    }
 
     thread_local! {
         /// The open database, once opened.
@@ -188,9 +195,20 @@ mod kept {
         Failed(String),
     }
 
-    /// Writes `put` in one transaction, unless the kept revision is no
-    /// longer `expected` (and not `force`); then `finished`.
-    pub fn write(db: &IdbDatabase, put: Put, expected: u64, force: bool, finished: impl FnOnce(Outcome) + 'static) {
+    /// The revision a write expects to find kept.
+    #[derive(Clone, Copy)]
+    pub struct Expected {
+        pub revision: u64,
+        /// Or the next one if this tab wrote it (a write still in flight
+        /// when the page was hidden: never one another tab wrote).
+        pub or_own_next: bool,
+        /// Written whatever is kept (*Keep this tab's work*).
+        pub force: bool,
+    }
+
+    /// Writes `put` in one transaction, unless the kept revision is not
+    /// the one `expected`; then `finished`.
+    pub fn write(db: &IdbDatabase, put: Put, expected: Expected, finished: impl FnOnce(Outcome) + 'static) {
         type Once = Rc<RefCell<Option<Box<dyn FnOnce(Outcome)>>>>;
         let finished: Once = Rc::new(RefCell::new(Some(Box::new(finished))));
         let finish = {
@@ -223,15 +241,19 @@ mod kept {
         tx.set_oncomplete(Some(ended.as_ref().unchecked_ref()));
         tx.set_onabort(Some(ended.as_ref().unchecked_ref()));
         ended.forget();
-        let get = match store.get(&JsValue::from_str(REVISION)) {
-            Ok(get) => get,
-            Err(e) => return finish(Outcome::Failed(said(&e))),
+        // Both asked before either answers; requests in a transaction answer in order.
+        let (get, writer) = match (store.get(&JsValue::from_str(REVISION)), store.get(&JsValue::from_str(WRITER))) {
+            (Ok(get), Ok(writer)) => (get, writer),
+            (Err(e), _) | (_, Err(e)) => return finish(Outcome::Failed(said(&e))),
         };
         let on_revision = {
-            let (get, tx) = (get.clone(), tx.clone());
+            let (get, got_writer, tx) = (get.clone(), writer.clone(), tx.clone());
             Closure::once_into_js(move |_: web_sys::Event| {
                 let stored = get.result().ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
-                if !force && !put.clear && stored != expected {
+                let mine = got_writer.result().ok().and_then(|v| v.as_f64()) == Some(TAB.with(|t| *t));
+                let expected_found = stored == expected.revision
+                    || (expected.or_own_next && mine && stored == expected.revision + 1);
+                if !expected.force && !put.clear && !expected_found {
                     *decided.borrow_mut() = Some(Outcome::OtherTab);
                     let _ = tx.abort();
                     return;
@@ -246,7 +268,7 @@ mod kept {
                 }
             })
         };
-        get.set_onsuccess(Some(on_revision.unchecked_ref()));
+        writer.set_onsuccess(Some(on_revision.unchecked_ref()));
     }
 
     fn puts(store: &IdbObjectStore, put: Put, revision: u64) -> Result<(), JsValue> {
@@ -266,6 +288,7 @@ mod kept {
             None => {}
         }
         store.put_with_key(&JsValue::from_f64(revision as f64), &key(REVISION))?;
+        store.put_with_key(&JsValue::from_f64(TAB.with(|t| *t)), &key(WRITER))?;
         Ok(())
     }
 }
@@ -294,6 +317,9 @@ struct Saver {
     /// What was read (session, files), until the restored state is found to be the same.
     baseline: Option<(String, String)>,
     in_flight: bool,
+    /// The page was hidden with a write in flight: the next write also
+    /// accepts the revision that one makes (this tab's, never another's).
+    or_own_next: bool,
     /// Forget what is kept before the next write (*start fresh*).
     clear: bool,
     /// The latest state to keep once the write in flight ends.
@@ -341,7 +367,7 @@ fn keep(state: Rc<State>) {
         mt_file: mt_file(&state),
         attempt: state.keeping.attempt,
     };
-    let (put, expected, force) = match SAVER.with(|s| {
+    let (put, expected) = match SAVER.with(|s| {
         let mut s = s.borrow_mut();
         // The restored state, the same as what was read: nothing to write.
         if let Some((light, files)) = s.baseline.take() {
@@ -364,7 +390,8 @@ fn keep(state: Rc<State>) {
         };
         s.attempted = Some(plan.clone());
         s.in_flight = true;
-        Some((put, s.revision, state.keeping.overwrite))
+        let or_own_next = std::mem::take(&mut s.or_own_next);
+        Some((put, kept::Expected { revision: s.revision, or_own_next, force: state.keeping.overwrite }))
     }) {
         Some(x) => x,
         None => return,
@@ -374,7 +401,7 @@ fn keep(state: Rc<State>) {
             Ok(db) => db,
             Err(e) => return written(kept::Outcome::Failed(kept::said(&e)), plan),
         };
-        kept::write(&db, put, expected, force, move |outcome| written(outcome, plan));
+        kept::write(&db, put, expected, move |outcome| written(outcome, plan));
     });
 }
 
@@ -411,14 +438,15 @@ fn written(outcome: kept::Outcome, plan: Plan) {
 
 /// The page is being hidden or closed: the state waiting for the write in
 /// flight is written now, in a transaction of its own (it expects the
-/// revision the one in flight will write).
+/// revision this tab read or wrote last, or the one the write in flight
+/// makes if it is written: this tab's, so never over another tab's work).
 fn flush() {
     let waiting = SAVER.with(|s| {
         let mut s = s.borrow_mut();
         let waiting = s.waiting.take()?;
         if s.in_flight {
             s.in_flight = false;
-            s.revision += 1;
+            s.or_own_next = true;
         }
         Some(waiting)
     });
