@@ -568,10 +568,11 @@ fn derivation(props: &DerivationProps) -> Html {
     html! {
         <figure class={classes!("mt-figure", presenting.then_some("presenting"))} id="mt-figure">
             <style>{DERIVATION_CSS}</style>
-            if *presenting {
-                <p class="present-title">{format!("{} — {}", capitalise(&t.input.label), t.view.system.name())}</p>
-            }
+            // Presenting, the title shares the tools' row and the caption is left out: the drawing gets the height.
             <div class="zoom-tools" role="toolbar" aria-label="Zoom">
+                if *presenting {
+                    <p class="present-title">{format!("{} — {}", capitalise(&t.input.label), t.view.system.name())}</p>
+                }
                 {zoom.buttons("mt-", "Fit the drawing to the box: enlarged up to a readable size, never below readable text (f)")}
                 <button id="mt-present" type="button" aria-pressed={presenting.to_string()} onclick={toggle}
                     title={if *presenting { "Leave presentation mode (Esc)" } else { "The drawing alone, on the whole screen, larger" }}>
