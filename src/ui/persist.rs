@@ -251,8 +251,8 @@ mod kept {
             Closure::once_into_js(move |_: web_sys::Event| {
                 let stored = get.result().ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
                 let mine = got_writer.result().ok().and_then(|v| v.as_f64()) == Some(TAB.with(|t| *t));
-                let expected_found = stored == expected.revision
-                    || (expected.or_own_next && mine && stored == expected.revision + 1);
+                let expected_found =
+                    stored == expected.revision || (expected.or_own_next && mine && stored == expected.revision + 1);
                 if !expected.force && !put.clear && !expected_found {
                     *decided.borrow_mut() = Some(Outcome::OtherTab);
                     let _ = tx.abort();

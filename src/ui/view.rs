@@ -134,13 +134,6 @@ fn sentence(words: &[String], lang: &'static str, side: &'static str) -> Html {
     html! { <p class="sentence" {lang} title={text.clone()}><span class="side">{side}</span>{text}</p> }
 }
 
-/// The button that aligns the loaded pairs with the model in hand, where
-/// a view needs its results (the diagram's counts, the search stepper).
-pub(super) fn align_button(id: &'static str, train: Dispatch<TrainAction>, busy: bool) -> Html {
-    let onclick = Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() }));
-    html! { <button id={id} type="button" class="primary" disabled={busy} {onclick}>{"Align with the model"}</button> }
-}
-
 /// One line of counts for the pair shown, with the warning on training
 /// data beside it (not below: the diagram keeps the height); with a model
 /// in hand that has not aligned these pairs (a reload keeps the model, not
@@ -154,7 +147,7 @@ fn pair_counts(state: &State, train: Dispatch<TrainAction>) -> Html {
         return html! {
             <p id="pair-counts" class="pair-summary hint">
                 {"The alignment model in hand has not aligned these pairs: the diagram draws their gold links. "}
-                {align_button("align-here", train, state.jobs.running.is_some())}
+                {teach::align_button("align-here", train, state.jobs.running.is_some())}
             </p>
         };
     };
