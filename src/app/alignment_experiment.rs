@@ -26,7 +26,7 @@ use crate::io::links::Link;
 use crate::kernel::Space;
 use crate::lexicon::WordAlignment;
 use crate::parallel::{map_in_order, Threads};
-use crate::progress::{Cancelled, Observer, Quiet};
+use crate::progress::{Cancelled, Flow, Observer, Progress, Quiet};
 
 /// Why the experiment stopped.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -259,6 +259,21 @@ fn lexical_setup(
     }
 }
 
+/// The notes of a row trained on another thread, said once it is done
+/// (rows end out of order; their progress is not shown).
+#[derive(Default)]
+struct Notes(Vec<String>);
+
+impl Observer for Notes {
+    fn progress(&mut self, _: Progress) -> Flow {
+        Flow::Continue(())
+    }
+
+    fn note(&mut self, message: &str) {
+        self.0.push(message.to_string());
+    }
+}
+
 /// One split's data and lexicon, what every row trains and scores with.
 struct Split<'a> {
     train: &'a Corpus,
@@ -389,9 +404,15 @@ impl Split<'_> {
                 &jobs,
                 threads,
                 || (),
-                |_, _, (name, options)| self.trained(name.clone(), options, &mut Quiet),
+                |_, _, (name, options)| {
+                    let mut notes = Notes::default();
+                    let trained = self.trained(name.clone(), options, &mut notes);
+                    (notes, trained)
+                },
             );
-            for t in done {
+            // Each row's notes said in order, as one thread says them.
+            for (notes, t) in done {
+                notes.0.iter().for_each(|n| observer.note(n));
                 add(t?, observer);
             }
         }
@@ -546,21 +567,6 @@ fn title_of(kind_space: &str) -> String {
 mod tests {
     use super::*;
     use crate::align::lexical::alignment_lexicon_options;
-    use crate::progress::{Flow, Progress};
-
-    /// The notes an observer is given.
-    #[derive(Default)]
-    struct Notes(Vec<String>);
-
-    impl Observer for Notes {
-        fn progress(&mut self, _: Progress) -> Flow {
-            Flow::Continue(())
-        }
-
-        fn note(&mut self, message: &str) {
-            self.0.push(message.to_string());
-        }
-    }
 
     /// The first 40 pairs of the built-in sample (SQUOIA dev).
     fn sample_pairs() -> Corpus {
