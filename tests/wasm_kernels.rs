@@ -11,7 +11,7 @@ mod common;
 
 use treelink::kernel::stream::KernelStream;
 use treelink::kernel::{btk, btk_normalized, tree_kernel, BtkKind, Space, SubTree, SubTreePair};
-use treelink::tree::Tree;
+use treelink::tree::{NodeId, Tree};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -65,7 +65,7 @@ fn wasm_kernels_match_brute_force() {
         let (a, b) = (common::random_tree(seed, 3), common::random_tree(seed + 1000, 3));
         for space in Space::ALL {
             let fast = tree_kernel(space, 0.4, SubTree::whole(&a), SubTree::whole(&b)).unwrap();
-            let slow = common::brute_force_kernel(space, 0.4, &a, 0, &b, 0);
+            let slow = common::brute_force_kernel(space, 0.4, &a, NodeId::ROOT, &b, NodeId::ROOT);
             assert!(common::close(fast, slow), "seed {seed} {space}: {fast} vs {slow}");
         }
     }
