@@ -292,6 +292,10 @@ mod tests {
         // Died again: the next job starts a fresh one without the button.
         s.apply(Action::Worker { response: Response::Stopped { message: "x".into() }, now: 3.0 });
         assert!(s.jobs.worker_stopped);
+        // Said again (a pool's worker, once per message it held): the first report stands.
+        let note = s.alignment.note.clone();
+        s.apply(Action::Worker { response: Response::Stopped { message: "y".into() }, now: 3.5 });
+        assert_eq!(s.alignment.note, note);
         assert!(matches!(
             s.apply(Action::Train(TrainAction::Train { now: 4.0 })).as_slice(),
             [Effect::Post(Request::Train { .. })]

@@ -324,6 +324,9 @@ impl State {
             | Response::TranslatedAll { .. }
             | Response::Translated { .. }
             | Response::MtMissing { .. }) => self.translation_answer(answer, now),
+            // A dead worker of the pool can say so once per message it held:
+            // the first report ends the job and tells; the rest add nothing.
+            Response::Stopped { .. } if self.jobs.worker_stopped => {}
             Response::Stopped { message } => {
                 self.jobs.worker_stopped = true;
                 self.worker_failed(message);
