@@ -35,10 +35,11 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wbg" \
   cargo install wasm-bindgen-cli --version "$wbg"
 fi
 
-# wasm-opt (binaryen) and playwright-core come from npm, pinned in package-lock.json.
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+# wasm-opt (binaryen), playwright-core and axe-core (the e2e accessibility
+# checks) come from npm, pinned in package-lock.json.
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing npm packages (binaryen for wasm-opt, playwright-core)"
+  say "installing npm packages (binaryen for wasm-opt, playwright-core, axe-core)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
 

@@ -10,9 +10,14 @@
 //! gold: only links between two phrase nodes count, so a link a student draws
 //! between POS nodes is shown as [`Mark::Unscored`], never as wrong.
 //!
-//! The key travels inside the exercise file (the page and `treelink exercise
-//! check` need it offline); the page hides it unless the instructor chose to
-//! show gold, but anyone who opens the JSON can read it.
+//! An exercise file comes in two kinds. The instructor's file carries the
+//! key (the page and `treelink exercise check` need it offline); handed to
+//! students it is a self-check file: the page hides the key unless the
+//! instructor chose to show gold, and *Check* marks their links, but anyone
+//! who opens the JSON can read it. A student copy
+//! ([`Exercise::student_copy`]) withholds the key: the same pairs and texts,
+//! no key link, no count of them; answers to it carry the same fingerprint,
+//! so the instructor checks them against the file with the key.
 //!
 //! Answers name their exercise by a fingerprint of its pairs (numbers and
 //! trees, not the key), so answers to another exercise, or to an edited copy,
@@ -50,22 +55,23 @@ pub struct ExercisePair {
 }
 
 /// An exercise as it is stored: trees bracketed, links in the gold format
-/// (`2-3 5-7?`), checked against each other when read.
+/// (`2-3 5-7?`), checked against each other when read. A student copy's
+/// pairs have no `key` field.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawPair {
     number: usize,
     source: String,
     target: String,
-    #[serde(default)]
-    key: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    key: Option<String>,
 }
 
 impl TryFrom<RawPair> for ExercisePair {
     type Error = String;
     fn try_from(raw: RawPair) -> Result<Self, String> {
         let (source, target) = trees(&raw.source, &raw.target)?;
-        let gold = links_within(&raw.key, "key", &source, &target)?;
+        let gold = links_within(raw.key.as_deref().unwrap_or_default(), "key", &source, &target)?;
         Ok(ExercisePair { number: raw.number, pair: TreePair { source, target, gold } })
     }
 }
@@ -76,9 +82,14 @@ impl From<ExercisePair> for RawPair {
             number: p.number,
             source: p.pair.source.to_bracketed(),
             target: p.pair.target.to_bracketed(),
-            key: format_link_line(&p.pair.gold),
+            key: Some(format_link_line(&p.pair.gold)),
         }
     }
+}
+
+/// A pair of a student copy as it is written: no key.
+fn without_key(p: &ExercisePair) -> RawPair {
+    RawPair { key: None, ..RawPair::from(p.clone()) }
 }
 
 /// Reads both trees of a pair from their bracketed strings.
@@ -123,7 +134,7 @@ fn links_within(line: &str, field: &str, source: &Tree, target: &Tree) -> Result
 }
 
 /// An exercise file: what the instructor hands out.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Exercise {
     pub format: String,
@@ -133,8 +144,33 @@ pub struct Exercise {
     pub instructions: String,
     /// Whether the page shows the key's links while the student aligns.
     pub show_gold: bool,
+    /// A student copy: the file holds no key (each pair's `gold` is
+    /// empty); answers to it are checked against the instructor's file.
+    #[serde(default)]
+    pub key_withheld: bool,
     #[serde(deserialize_with = "some_pairs")]
     pub pairs: Vec<ExercisePair>,
+}
+
+/// Written by hand so that a student copy's pairs carry no `key` field and
+/// the instructor's file is written as before (no `key_withheld` field).
+impl Serialize for Exercise {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut file = s.serialize_struct("Exercise", 6 + usize::from(self.key_withheld))?;
+        file.serialize_field("format", &self.format)?;
+        file.serialize_field("version", &self.version)?;
+        file.serialize_field("title", &self.title)?;
+        file.serialize_field("instructions", &self.instructions)?;
+        file.serialize_field("show_gold", &self.show_gold)?;
+        if self.key_withheld {
+            file.serialize_field("key_withheld", &true)?;
+            file.serialize_field("pairs", &self.pairs.iter().map(without_key).collect::<Vec<_>>())?;
+        } else {
+            file.serialize_field("pairs", &self.pairs)?;
+        }
+        file.end()
+    }
 }
 
 /// An exercise's pairs: at least one, as [`Exercise::new`] makes them.
@@ -157,10 +193,23 @@ pub enum ExerciseError {
     Duplicate { file: String, line: usize, column: usize, number: usize },
     #[error(transparent)]
     OtherExercise(Box<OtherExercise>),
-    #[error("an exercise needs at least one pair; pair numbers run from 1 to {pairs}, found {found:?}")]
+    #[error("an exercise needs at least one pair: give pair numbers from 1 to {pairs}{}", found_numbers(found))]
     NoPair { pairs: usize, found: Vec<usize> },
     #[error("pair {number} does not exist: the treebank has pairs 1 to {pairs}")]
     PairOutOfRange { number: usize, pairs: usize },
+    #[error("{file}:{line}:{column}: a student copy withholds the key, found key links at pair {number}")]
+    KeyInStudentCopy { file: String, line: usize, column: usize, number: usize },
+    #[error("{exercise} is a student copy without the key: check {answers} against the instructor's exercise file, the one with the key")]
+    NoKey { exercise: String, answers: String },
+}
+
+/// What [`ExerciseError::NoPair`] says was given: nothing, or the numbers.
+fn found_numbers(found: &[usize]) -> String {
+    if found.is_empty() {
+        String::new()
+    } else {
+        format!(", found {}", found.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
+    }
 }
 
 /// Answers to another exercise than the one they are checked against (or an
@@ -207,8 +256,42 @@ impl Exercise {
             title: title.into(),
             instructions: instructions.into(),
             show_gold,
+            key_withheld: false,
             pairs,
         })
+    }
+
+    /// The student copy of this exercise: the same pairs (numbers and
+    /// trees), title and instructions, without the key: no key link, no
+    /// count of them, nothing to show. A function of the pairs and texts
+    /// alone (two exercises that differ only in their keys have the same
+    /// copy), with the same [`Exercise::fingerprint`], so answers to it are
+    /// checked against this exercise.
+    pub fn student_copy(&self) -> Exercise {
+        let pairs = self
+            .pairs
+            .iter()
+            .map(|p| ExercisePair { number: p.number, pair: TreePair { gold: Vec::new(), ..p.pair.clone() } })
+            .collect();
+        Exercise { show_gold: false, key_withheld: true, pairs, ..self.clone() }
+    }
+
+    /// The key's links over all pairs (none in a student copy).
+    pub fn key_links(&self) -> usize {
+        self.pairs.iter().map(|p| p.pair.gold.len()).sum()
+    }
+
+    /// What the file is, in a line: its title and pairs, and its key (shown,
+    /// hidden, or withheld from a student copy), e.g. `'Week 3', 3 pairs,
+    /// key of 27 links (hidden)`.
+    pub fn summary(&self) -> String {
+        let pairs = crate::io::text::counted(self.pairs.len(), "pairs");
+        if self.key_withheld {
+            return format!("'{}', {} {pairs}, a student copy without the key", self.title, self.pairs.len());
+        }
+        let links = crate::io::text::counted(self.key_links(), "links");
+        let shown = if self.show_gold { "shown" } else { "hidden" };
+        format!("'{}', {} {pairs}, key of {} {links} ({shown})", self.title, self.pairs.len(), self.key_links())
     }
 
     /// Reads an exercise file; errors name `file`, line, column and JSON path.
@@ -216,8 +299,12 @@ impl Exercise {
         check_header(text, file, "treelink exercise", FORMAT)?;
         let exercise: Exercise = from_json(text, file, "a treelink exercise")?;
         if let Some(number) = first_repeat(exercise.pairs.iter().map(|p| p.number)) {
-            let (line, column) = position_of_number(text, number);
+            let (line, column) = position_of_number(text, number, 1);
             return Err(ExerciseError::Duplicate { file: file.into(), line, column, number });
+        }
+        if let Some(p) = exercise.pairs.iter().find(|p| exercise.key_withheld && !p.pair.gold.is_empty()) {
+            let (line, column) = position_of_number(text, p.number, 0);
+            return Err(ExerciseError::KeyInStudentCopy { file: file.into(), line, column, number: p.number });
         }
         Ok(exercise)
     }
@@ -284,14 +371,15 @@ fn first_repeat(numbers: impl Iterator<Item = usize>) -> Option<usize> {
     numbers.into_iter().find(|&n| !seen.insert(n))
 }
 
-/// Where `"number": n` occurs for the second time in `text` (for the error of
-/// a repeated pair); the top of the file when it cannot be found.
-fn position_of_number(text: &str, number: usize) -> (usize, usize) {
+/// Where `"number": n` occurs for the `nth` time (from 0) in `text` (the
+/// second for the error of a repeated pair); the top of the file when it
+/// cannot be found.
+fn position_of_number(text: &str, number: usize, nth: usize) -> (usize, usize) {
     let needle = format!("\"number\": {number}");
     let compact = format!("\"number\":{number}");
     let mut found = text.match_indices(&needle).chain(text.match_indices(&compact)).map(|(i, _)| i).collect::<Vec<_>>();
     found.sort_unstable();
-    found.get(1).map_or((1, 1), |&i| end_position(&text[..i]))
+    found.get(nth).map_or((1, 1), |&i| end_position(&text[..i]))
 }
 
 /// One pair's answer: the links the student drew.
@@ -384,13 +472,17 @@ impl Answers {
     }
 
     /// Reads an answers file and checks it belongs to `exercise`
-    /// (`exercise_file` names it in errors).
+    /// (`exercise_file` names it in errors), which must hold the key: a
+    /// student copy cannot check answers.
     pub fn from_json(
         text: &str,
         file: &str,
         exercise: &Exercise,
         exercise_file: &str,
     ) -> Result<Answers, ExerciseError> {
+        if exercise.key_withheld {
+            return Err(ExerciseError::NoKey { exercise: exercise_file.into(), answers: file.into() });
+        }
         check_header(text, file, "treelink exercise answers file", ANSWERS_FORMAT)?;
         let answers: Answers = from_json(text, file, "treelink exercise answers")?;
         let own = fingerprint(answers.pairs.iter().map(|a| (a.number, &a.source, &a.target)));
@@ -667,6 +759,61 @@ mod tests {
         assert_ne!(renumbered.fingerprint(), e.fingerprint());
     }
 
+    /// A student copy leaks nothing of the key: no key field, no key link,
+    /// no count; two exercises that differ only in their keys (and in
+    /// whether gold is shown) give byte-identical copies; it reads back as
+    /// itself, and answers to it are checked against the file with the key
+    /// (the same fingerprint), never against the copy.
+    #[test]
+    fn a_student_copy_withholds_the_key_and_its_answers_are_checked_against_the_keyed_file() {
+        let c = corpus();
+        let keyed = Exercise::new(&c, &[2, 1], "Übung 2", "Link the NPs.", true).unwrap();
+        assert_eq!(keyed.key_links(), 5);
+        let copy = keyed.student_copy();
+        let text = copy.to_json();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        // (serde_json's map sorts the fields.)
+        let fields = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(
+            fields(&value),
+            ["format", "instructions", "key_withheld", "pairs", "show_gold", "title", "version"]
+        );
+        for pair in value["pairs"].as_array().unwrap() {
+            assert_eq!(fields(pair), ["number", "source", "target"], "{pair}");
+        }
+        assert_eq!((value["show_gold"].as_bool(), value["key_withheld"].as_bool()), (Some(false), Some(true)));
+        // Another key (none at all, hidden): the same copy, byte for byte.
+        let mut rekeyed = keyed.clone();
+        for p in &mut rekeyed.pairs {
+            p.pair.gold = vec![Link::good(NodeId::ROOT, NodeId::ROOT)];
+        }
+        rekeyed.show_gold = false;
+        assert_ne!(rekeyed.to_json(), keyed.to_json());
+        assert_eq!(rekeyed.student_copy().to_json(), text);
+        let back = Exercise::from_json(&text, "copy.json").unwrap();
+        assert_eq!(back, copy);
+        assert_eq!((back.key_links(), back.fingerprint()), (0, keyed.fingerprint()));
+        assert_eq!(back.summary(), "'Übung 2', 2 pairs, a student copy without the key");
+        assert_eq!(keyed.summary(), "'Übung 2', 2 pairs, key of 5 links (shown)");
+        // The instructor's file is written as before: no new field.
+        assert!(!keyed.to_json().contains("key_withheld"));
+        // Answers given on the copy are checked against the keyed file, not the copy.
+        let n = NodeId::new;
+        let answers = Answers::new(&back, "Ana", &[vec![(n(0), n(0)), (n(1), n(1))], vec![]]).to_json();
+        let checked = Answers::from_json(&answers, "ana.json", &keyed, "week.json").unwrap();
+        let table = ClassTable::new(&keyed, &[("ana.json".into(), checked)]);
+        assert_eq!((table.total.correct, table.total.predicted, table.total.gold), (2, 2, 5));
+        assert_eq!(
+            Answers::from_json(&answers, "ana.json", &back, "copy.json").unwrap_err().to_string(),
+            "copy.json is a student copy without the key: check ana.json against the instructor's exercise file, the one with the key"
+        );
+        // A copy that carries key links after all is refused at its pair.
+        let smuggled = text.replacen("\"number\": 1,", "\"number\": 1,\n      \"key\": \"0-0\",", 1);
+        let e = Exercise::from_json(&smuggled, "copy.json").unwrap_err();
+        assert!(matches!(e, ExerciseError::KeyInStudentCopy { number: 1, .. }), "{e}");
+        assert!(e.to_string().starts_with("copy.json:") && e.to_string().ends_with("found key links at pair 1"), "{e}");
+    }
+
     #[test]
     fn bad_requests_and_files_are_refused_with_their_place() {
         let c = corpus();
@@ -675,7 +822,10 @@ mod tests {
             "pair 3 does not exist: the treebank has pairs 1 to 2"
         );
         assert!(matches!(Exercise::new(&c, &[0], "x", "", true), Err(ExerciseError::PairOutOfRange { number: 0, .. })));
-        assert!(matches!(Exercise::new(&c, &[], "x", "", true), Err(ExerciseError::NoPair { .. })));
+        assert_eq!(
+            Exercise::new(&c, &[], "x", "", true).unwrap_err().to_string(),
+            "an exercise needs at least one pair: give pair numbers from 1 to 2"
+        );
         let text = Exercise::new(&c, &[1, 2], "x", "", true).unwrap().to_json();
         // A key link past the tree: located at its pair, with the string's column.
         let bad = text.replacen("\"0-0 1-1\"", "\"0-0 1-9\"", 1);

@@ -338,6 +338,11 @@ pub const MIN_TEXT_PX: f64 = 10.0;
 /// The zoom range of the page's diagram: from readable text to 4×.
 pub const ZOOM_MIN: f64 = MIN_TEXT_PX / FONT_PX;
 pub const ZOOM_MAX: f64 = 4.0;
+/// The largest text fitting a pair to its box draws (px): a small pair
+/// is enlarged to fill the box, but not past twice the page's text.
+pub const FIT_MAX_TEXT_PX: f64 = 26.0;
+/// The same cap in the page's presentation mode (a projector's back row).
+pub const PRESENT_MAX_TEXT_PX: f64 = 40.0;
 
 /// `zoom` within [`ZOOM_MIN`]..=[`ZOOM_MAX`] (a non-finite zoom is 1).
 pub fn clamp_zoom(zoom: f64) -> f64 {
@@ -349,11 +354,12 @@ pub fn clamp_zoom(zoom: f64) -> f64 {
 }
 
 /// The zoom that shows a `width` × `height` drawing whole in a box of
-/// `box_width` × `box_height`, never above 1 (a small pair is not blown up)
-/// nor below readable text (a long pair is panned instead).
-pub fn fit_zoom(width: f64, height: f64, box_width: f64, box_height: f64) -> f64 {
+/// `box_width` × `box_height`: enlarged to fill the box (a projector's),
+/// but never with text above `max_text_px` ([`FIT_MAX_TEXT_PX`]), nor
+/// below readable text (a long pair is panned instead).
+pub fn fit_zoom(width: f64, height: f64, box_width: f64, box_height: f64, max_text_px: f64) -> f64 {
     let fit = (box_width / width).min(box_height / height);
-    clamp_zoom(fit.min(1.0))
+    clamp_zoom(fit.min(max_text_px / FONT_PX))
 }
 
 /// Zoom to `region` (drawing units) in a `box_width` × `box_height` box:
@@ -456,12 +462,15 @@ mod tests {
     #[test]
     fn zoom_never_makes_text_unreadable() {
         // A 3600 px wide pair in a 1300 px box: fitting would give 4.7 px text; it stays at 10 px.
-        let z = fit_zoom(3596.0, 982.0, 1300.0, 600.0);
+        let z = fit_zoom(3596.0, 982.0, 1300.0, 600.0, FIT_MAX_TEXT_PX);
         assert_eq!(z, ZOOM_MIN);
         assert!((FONT_PX * z - MIN_TEXT_PX).abs() < 1e-9);
-        // A small pair is shown at 1, a slightly large one shrunk to fit.
-        assert_eq!(fit_zoom(500.0, 400.0, 1300.0, 600.0), 1.0);
-        assert!((fit_zoom(1000.0, 700.0, 900.0, 630.0) - 0.9).abs() < 1e-12);
+        // A small pair is enlarged to fill the box, a slightly large one shrunk to fit.
+        assert_eq!(fit_zoom(500.0, 400.0, 1300.0, 600.0, FIT_MAX_TEXT_PX), 1.5);
+        assert!((fit_zoom(1000.0, 700.0, 900.0, 630.0, FIT_MAX_TEXT_PX) - 0.9).abs() < 1e-12);
+        // A tiny one stops at the cap: text of FIT_MAX_TEXT_PX, then larger in presentation.
+        assert_eq!(fit_zoom(100.0, 80.0, 1300.0, 600.0, FIT_MAX_TEXT_PX), FIT_MAX_TEXT_PX / FONT_PX);
+        assert_eq!(fit_zoom(100.0, 80.0, 1300.0, 600.0, PRESENT_MAX_TEXT_PX), PRESENT_MAX_TEXT_PX / FONT_PX);
         assert_eq!(clamp_zoom(f64::NAN), 1.0);
         assert_eq!(clamp_zoom(100.0), ZOOM_MAX);
         // Zooming to a region centres it.

@@ -650,6 +650,45 @@ fn eval_sorts_the_errors_by_kind_and_tests_a_difference() {
     assert!(p < 0.01, "{out}");
 }
 
+/// `exercise new --student-copy`: the students' copy holds the pairs and
+/// texts but nothing of the key (not one key link, nor their count); answers
+/// made on the copy are checked against the file with the key, with the same
+/// table as answers made on it, and checking against the copy is refused.
+#[test]
+fn a_student_copy_without_the_key_is_checked_against_the_keyed_file() {
+    let dir = scratch("student-copy");
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev");
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (ex, copy) = (path("ex.json"), path("ex.student.json"));
+    let o = treelink(&["exercise", "new", "--corpus", sample, "--pairs", "3,1", "-o", &ex, "--student-copy", &copy]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a student copy without the key; check its answers against"), "{}", stderr(&o));
+    let copy_text = std::fs::read_to_string(&copy).unwrap();
+    let keyed: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&ex).unwrap()).unwrap();
+    // Not one key line of the keyed file, nor a "key" field, is in the copy.
+    for pair in keyed["pairs"].as_array().unwrap() {
+        let key = pair["key"].as_str().unwrap();
+        assert!(!key.is_empty() && !copy_text.contains(key), "{key}");
+        assert!(copy_text.contains(&serde_json::to_string(&pair["source"]).unwrap()), "the trees are there");
+    }
+    assert!(!copy_text.contains("\"key\""), "{copy_text}");
+    // The same links answered on either file: the same table, against the keyed file.
+    let links = write(&dir, "ana.links", "0-0 1-1\n0-0\n");
+    let mut tables = Vec::new();
+    for (on, name) in [(&ex, "on-keyed.json"), (&copy, "on-copy.json")] {
+        let answers = path(name);
+        let o = treelink(&["exercise", "answer", on, &links, "--student", "Ana", "-o", &answers]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = treelink(&["exercise", "check", &ex, &answers]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        tables.push(stdout(&o).replace(name, "FILE"));
+        let o = treelink(&["exercise", "check", &copy, &answers]);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains("is a student copy without the key"), "{}", stderr(&o));
+    }
+    assert_eq!(tables[0], tables[1]);
+}
+
 const NL_EN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lingua-align-nl-en-125/");
 
 fn gzip_file(from: &str, to: &Path) {

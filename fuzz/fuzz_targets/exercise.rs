@@ -1,9 +1,10 @@
 //! Exercise and answers files as `treelink exercise check` and the page read
 //! them: read, or an error that names the file; answers that read are
-//! checked and summed into a class table without panicking.
+//! checked and summed into a class table without panicking (a student copy,
+//! without the key, checks none).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use treelink::exercise::{check_pair, Answers, ClassTable, Exercise};
+use treelink::exercise::{check_pair, Answers, ClassTable, Exercise, ExerciseError};
 
 fuzz_target!(|data: &[u8]| {
     let Some([exercise, answers]) = treelink_fuzz::texts::<2>(data) else { return };
@@ -22,6 +23,8 @@ fuzz_target!(|data: &[u8]| {
         Ok(a) => {
             let _ = ClassTable::new(&exercise, &[("a.json".into(), a)]).to_string();
         }
+        // A student copy checks no answers, and says so.
+        Err(e @ ExerciseError::NoKey { .. }) => assert!(exercise.key_withheld, "{e}"),
         Err(e) => assert!(e.to_string().starts_with("a.json:"), "{e}"),
     }
 });

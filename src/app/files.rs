@@ -499,7 +499,8 @@ pub fn check_table<'a>(
     };
     let (mine, other) = (side.conditioning(), side.other());
     let percent = |x: f64| format!("{:.0}%", 100.0 * x);
-    let mut summary = format!("{name}: {} entries", table.len());
+    let entries = if table.len() == 1 { "entry" } else { "entries" };
+    let mut summary = format!("{name}: {} {entries}", table.len());
     if coverage.types > 0 {
         summary.push_str(&format!(
             "; covers {} of {} {mine} word types ({}) and {} of {} tokens ({})",

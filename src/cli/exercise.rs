@@ -11,7 +11,8 @@ use treelink::tree::NodeId;
 
 #[derive(Subcommand, Debug)]
 pub enum ExerciseCommand {
-    /// Make an exercise from pairs of a gold-aligned treebank (their gold links are the key).
+    /// Make an exercise from pairs of a gold-aligned treebank (their gold links are the key),
+    /// and, with --student-copy, a copy for the students without the key.
     New(NewArgs),
     /// Write a student's answers file from a links file (one line of links per exercise pair).
     Answer(AnswerArgs),
@@ -36,9 +37,14 @@ pub struct NewArgs {
     /// Show the key's links to the students while they align.
     #[arg(long)]
     show_gold: bool,
-    /// The exercise file to write.
+    /// The exercise file to write (with the key: keep it to check the answers, or hand it out
+    /// for the students to check themselves).
     #[arg(short, long, value_name = "EXERCISE")]
     output: String,
+    /// Also write the students' copy without the key (no key link, no count of them): its
+    /// answers are checked against EXERCISE.
+    #[arg(long, value_name = "STUDENT_COPY")]
+    student_copy: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -56,7 +62,7 @@ pub struct AnswerArgs {
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// The exercise file (with its key).
+    /// The exercise file with its key (not a student copy).
     exercise: String,
     /// Answers files of the students.
     #[arg(required = true)]
@@ -70,12 +76,16 @@ pub fn run(command: ExerciseCommand) -> Result<(), CliError> {
             let exercise = Exercise::new(&corpus, &args.pairs, &args.title, &args.instructions, args.show_gold)?;
             write(&args.output, &exercise.to_json())?;
             eprintln!(
-                "treelink: wrote {} ({} pairs, {} key links; fingerprint {})",
+                "treelink: wrote {}: {}; fingerprint {}",
                 args.output,
-                exercise.pairs.len(),
-                exercise.pairs.iter().map(|p| p.pair.gold.len()).sum::<usize>(),
+                exercise.summary(),
                 exercise.fingerprint()
             );
+            if let Some(copy) = &args.student_copy {
+                let student = exercise.student_copy();
+                write(copy, &student.to_json())?;
+                eprintln!("treelink: wrote {copy}: {}; check its answers against {}", student.summary(), args.output);
+            }
             Ok(())
         }
         ExerciseCommand::Answer(args) => {

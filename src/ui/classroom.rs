@@ -12,12 +12,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+use serde::{Deserialize, Serialize};
+
 use crate::corpus::Corpus;
 use crate::exercise::{check_pair, Answers, ClassTable, Exercise, PairCheck};
 use crate::tree::NodeId;
 
-/// The instructor's form, as typed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The instructor's form, as typed (kept for the next visit).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExerciseForm {
     /// Pair numbers, e.g. `3, 1, 5` or `2-6` (ranges allowed).
     pub pairs: String,
@@ -45,18 +47,26 @@ pub struct OpenExercise {
     pub exercise: Rc<Exercise>,
 }
 
+/// The hand links of one exercise's pairs, by pair.
+pub type ExerciseLinks = BTreeMap<usize, Vec<(NodeId, NodeId)>>;
+
 /// Everything about exercises the page holds.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Classroom {
     pub form: ExerciseForm,
     /// Why the form cannot make an exercise (shown next to it).
     pub form_error: Option<String>,
+    /// What the last export of the form made (shown next to its buttons).
+    pub exported: Option<String>,
     pub open: Option<OpenExercise>,
     pub student: String,
     /// After *Check*: each exercise pair's marks and counts, in its order.
     pub checks: Option<Rc<Vec<PairCheck>>>,
     /// The class table of the answers files dropped for the open exercise.
     pub class: Option<Rc<ClassTable>>,
+    /// The hand links of exercises left (by [`Exercise::fingerprint`]):
+    /// opened again, an exercise gets them back.
+    pub left: BTreeMap<String, ExerciseLinks>,
 }
 
 /// A JSON file to offer for download (the reducer turns it into its effect).
@@ -73,14 +83,19 @@ pub enum ExerciseAction {
     SetTitle(String),
     SetInstructions(String),
     SetShowGold(bool),
-    /// Export an exercise of the form's pairs of the loaded corpus.
+    /// Export an exercise of the form's pairs of the loaded corpus, with its key.
     Export,
+    /// Export the students' copy of that exercise, without the key
+    /// ([`Exercise::student_copy`]).
+    ExportStudentCopy,
     SetStudent(String),
     /// Mark the student's links of every pair against the key.
     Check,
     /// Download the student's answers file.
     ExportAnswers,
-    /// Leave the exercise (the pairs stay loaded).
+    /// Leave the exercise: what was loaded before it comes back (the
+    /// root's part, `State::leave_exercise`); its hand links are kept for
+    /// when it is opened again.
     Close,
 }
 
@@ -134,23 +149,47 @@ impl Classroom {
             ExerciseAction::SetTitle(t) => self.form.title = t,
             ExerciseAction::SetInstructions(t) => self.form.instructions = t,
             ExerciseAction::SetShowGold(b) => self.form.show_gold = b,
-            ExerciseAction::Export => {
+            ExerciseAction::Export | ExerciseAction::ExportStudentCopy => {
+                let copy = action == ExerciseAction::ExportStudentCopy;
                 let made = parse_pair_numbers(&self.form.pairs).and_then(|numbers| {
                     let f = &self.form;
                     Exercise::new(corpus, &numbers, &f.title, &f.instructions, f.show_gold).map_err(|e| e.to_string())
                 });
                 match made {
-                    Ok(exercise) => {
+                    Ok(keyed) => {
                         self.form_error = None;
-                        let name = format!("{}.exercise.json", file_stem(&exercise.title));
+                        let stem = file_stem(&keyed.title);
+                        let numbers: Vec<String> = keyed.pairs.iter().map(|p| p.number.to_string()).collect();
+                        let (name, exercise, what) = if copy {
+                            let what = format!(
+                                "answers to it are checked against {stem}.exercise.json, the file with the key"
+                            );
+                            (format!("{stem}.student.exercise.json"), keyed.student_copy(), what)
+                        } else {
+                            let what = if keyed.show_gold {
+                                "the students see the key while they align".to_string()
+                            } else {
+                                "keep it to check the class's answers, or hand it out for the students to check themselves".to_string()
+                            };
+                            (format!("{stem}.exercise.json"), keyed, what)
+                        };
+                        self.exported = Some(format!(
+                            "Downloaded {name}: {} (pairs {}); {what}.",
+                            exercise.summary(),
+                            numbers.join(", ")
+                        ));
                         return Some(Download { name, json: exercise.to_json() });
                     }
-                    Err(e) => self.form_error = Some(e),
+                    Err(e) => {
+                        self.form_error = Some(e);
+                        self.exported = None;
+                    }
                 }
             }
             ExerciseAction::SetStudent(s) => self.student = s,
             ExerciseAction::Check => {
-                if let Some(open) = &self.open {
+                // A student copy has no key to check against.
+                if let Some(open) = self.open.as_ref().filter(|o| !o.exercise.key_withheld) {
                     let checks = open
                         .exercise
                         .pairs
@@ -172,7 +211,9 @@ impl Classroom {
                 }
             }
             ExerciseAction::Close => {
-                self.open = None;
+                if let Some(open) = self.open.take() {
+                    self.left.insert(open.exercise.fingerprint(), links.clone());
+                }
                 self.checks = None;
                 self.class = None;
             }
@@ -197,11 +238,24 @@ impl Classroom {
         Ok(new.len())
     }
 
-    /// An exercise was opened: what was checked or tabled for another one goes.
-    pub fn opened(&mut self, file: String, exercise: Exercise) {
+    /// An exercise was opened, `links` being the hand links of the one
+    /// open before (kept for it): what was checked or tabled for another
+    /// one goes; the hand links it had when it was left come back.
+    pub fn opened(&mut self, file: String, exercise: Exercise, links: &ExerciseLinks) -> ExerciseLinks {
+        if let Some(before) = self.open.take() {
+            self.left.insert(before.exercise.fingerprint(), links.clone());
+        }
+        let back = self.left.remove(&exercise.fingerprint()).unwrap_or_default();
         self.open = Some(OpenExercise { file, exercise: Rc::new(exercise) });
         self.checks = None;
         self.class = None;
+        back
+    }
+
+    /// Whether a student copy (without the key) is open: nothing to check
+    /// the links against, no class table.
+    pub fn key_withheld(&self) -> bool {
+        self.open.as_ref().is_some_and(|o| o.exercise.key_withheld)
     }
 
     /// The student changed a link: an earlier check no longer says what is drawn.
@@ -288,7 +342,7 @@ mod tests {
         let corpus = sample();
         let exercise = Exercise::new(&corpus, &[3, 1], "Week 3", "", false).unwrap();
         let mut c = Classroom::default();
-        c.opened("week3.json".into(), exercise.clone());
+        assert!(c.opened("week3.json".into(), exercise.clone(), &BTreeMap::new()).is_empty());
         assert_eq!((c.number_of(0), c.number_of(1), c.number_of(2)), (Some(3), Some(1), None));
         // Pair 3's first key link, and a wrong one; nothing on pair 1.
         let key = exercise.pairs[0].pair.gold[0];
@@ -313,5 +367,46 @@ mod tests {
         c.apply(ExerciseAction::Close, &exercise.corpus(), &links);
         assert!(c.open.is_none() && c.checks.is_none());
         assert!(c.apply(ExerciseAction::ExportAnswers, &exercise.corpus(), &links).is_none());
+        // Opened again, the exercise gets back the links it had when it was left.
+        assert_eq!(c.opened("week3.json".into(), exercise.clone(), &BTreeMap::new()), links);
+        // Its student copy: the same pairs, no check (no key), answers as on the keyed file.
+        let copy = exercise.student_copy();
+        c.opened("copy.json".into(), copy.clone(), &links);
+        assert!(c.key_withheld());
+        c.apply(ExerciseAction::Check, &copy.corpus(), &links);
+        assert!(c.checks.is_none(), "nothing to check against");
+        assert_eq!(c.opened("week3.json".into(), exercise, &BTreeMap::new()), BTreeMap::new(), "the same pairs");
+    }
+
+    #[test]
+    fn the_instructor_exports_a_student_copy_and_each_export_says_what_it_made() {
+        let corpus = sample();
+        let mut c = Classroom::default();
+        let none = BTreeMap::new();
+        c.apply(ExerciseAction::Export, &corpus, &none);
+        assert_eq!(
+            c.form_error.as_deref(),
+            Some("an exercise needs at least one pair: give pair numbers from 1 to 157")
+        );
+        assert_eq!(c.exported, None);
+        c.apply(ExerciseAction::SetPairs("4, 2".into()), &corpus, &none);
+        c.apply(ExerciseAction::SetTitle("Week 4".into()), &corpus, &none);
+        let (name, text) = downloaded(c.apply(ExerciseAction::ExportStudentCopy, &corpus, &none));
+        assert_eq!(name, "week-4.student.exercise.json");
+        let keyed = Exercise::new(&corpus, &[4, 2], "Week 4", &c.form.instructions, false).unwrap();
+        assert_eq!(text, keyed.student_copy().to_json());
+        assert_eq!(
+            c.exported.as_deref(),
+            Some("Downloaded week-4.student.exercise.json: 'Week 4', 2 pairs, a student copy without the key (pairs 4, 2); answers to it are checked against week-4.exercise.json, the file with the key.")
+        );
+        let (name, _) = downloaded(c.apply(ExerciseAction::Export, &corpus, &none));
+        let said = c.exported.clone().unwrap();
+        assert!(
+            said.starts_with(&format!(
+                "Downloaded {name}: 'Week 4', 2 pairs, key of {} links (hidden) (pairs 4, 2); keep it",
+                keyed.key_links()
+            )),
+            "{said}"
+        );
     }
 }

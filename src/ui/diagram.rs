@@ -1,24 +1,33 @@
 //! The tree-pair diagram: both trees and the links the state says to draw
 //! (gold; predicted vs gold; the student's; a search step), in SVG, with a
-//! legend, zoom (never below readable text: a long pair pans), fit, zoom to
-//! the selection, and folding a sub-tree to its label and yield. Geometry
-//! comes from [`crate::layout`] ([`Drawing`]: the folded trees and their
-//! layout) and the link curves and stylesheet from [`crate::svg`], as
-//! in the exported file; links are drawn beneath the boxes and the words,
-//! which carry a white halo. Labels and words are text nodes (never
-//! markup), so `<script>` in a label shows as text.
+//! legend, zoom ([`super::zoom`]: fitted to the box, enlarged up to a
+//! readable cap, never below readable text: a long pair pans), zoom to the
+//! selection, a selected link brought wholly into view, folding a sub-tree
+//! to its label and yield, and presentation mode (the diagram alone, full
+//! screen, larger, with keys to step pairs and links). Geometry comes from
+//! [`crate::layout`] ([`Drawing`]: the folded trees and their layout) and
+//! the link curves and stylesheet from [`crate::svg`], as in the
+//! exported file; links are drawn beneath the boxes and the words, which
+//! carry a white halo. Labels and words are text nodes (never markup), so
+//! `<script>` in a label shows as text.
+//!
+//! By keyboard: one node and one link are in the Tab order (a roving
+//! tabindex); the arrow keys move between nodes as they are drawn, within
+//! a tree and across to the other ([`super::navigate`]), or between links;
+//! Enter or Space clicks, x folds a phrase.
 
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use web_sys::Element;
 use yew::prelude::*;
 
 use super::folds::Side;
+use super::navigate::{neighbour, Direction};
 use super::state::{FoldAction, SelectAction};
 use super::store::Dispatch;
+use super::zoom::{use_zoom, FIT_MAX_TEXT_PX, PRESENT_MAX_TEXT_PX};
 use crate::corpus::TreePair;
-use crate::layout::{clamp_zoom, fit_zoom, union, zoom_to, Drawing, FoldedTree, Style, TreeLayout};
+use crate::layout::{union, Drawing, FoldedTree, Rect, Style, TreeLayout};
 use crate::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
 use crate::tree::{NodeId, Tree};
 
@@ -36,6 +45,8 @@ pub struct DiagramProps {
     pub fold: Dispatch<FoldAction>,
     /// What clicking does, in a sentence.
     pub hint: AttrValue,
+    /// The pair shown, for presentation mode's title ("Pair 3 of 157").
+    pub title: AttrValue,
     /// The pair's folded nodes (source, target), original ids.
     pub folds: Rc<(BTreeSet<NodeId>, BTreeSet<NodeId>)>,
     /// Drawn at the end of the zoom row (the page's find box), so the
@@ -55,6 +66,19 @@ struct TreeView<'a> {
     pending: Option<NodeId>,
     /// Per drawn node: a link ends at it.
     linked: Vec<bool>,
+    /// The node in the Tab order (original id), if on this side.
+    tab_stop: Option<NodeId>,
+}
+
+/// What the diagram's nodes do when clicked, keyed, focused.
+#[derive(Clone)]
+struct NodeHandlers {
+    select: Dispatch<SelectAction>,
+    fold: Dispatch<FoldAction>,
+    /// An arrow key on a node: the node to move to (side, original id).
+    arrow: Callback<(Side, NodeId, Direction)>,
+    /// A node took the focus (clicked or tabbed to): it is the Tab stop now.
+    focused: Callback<(Side, NodeId)>,
 }
 
 fn click(side: Side, n: NodeId) -> SelectAction {
@@ -65,7 +89,8 @@ fn click(side: Side, n: NodeId) -> SelectAction {
 }
 
 /// The small −/+ control left of a phrase node's box: folds its sub-tree to
-/// its label and yield, or unfolds it.
+/// its label and yield, or unfolds it. Out of the Tab order (x on the
+/// focused node does the same), so Tab does not walk every phrase twice.
 fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64, fold: Dispatch<FoldAction>) -> Html {
     let toggle = {
         Callback::from(move |e: MouseEvent| {
@@ -73,19 +98,10 @@ fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64
             fold.emit(FoldAction::Toggle(side, n))
         })
     };
-    let onkeydown = {
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" || e.key() == " " {
-                e.prevent_default();
-                e.stop_propagation();
-                fold.emit(FoldAction::Toggle(side, n));
-            }
-        })
-    };
     let what = format!("{} {label} ({n})", if folded { "Unfold" } else { "Fold" });
     html! {
-        <g class={classes!("fold", folded.then_some("is-folded"))} id={format!("{}-fold-{n}", side.name())} role="button" tabindex="0"
-            aria-label={what.clone()} aria-expanded={(!folded).to_string()} onclick={toggle} {onkeydown}>
+        <g class={classes!("fold", folded.then_some("is-folded"))} id={format!("{}-fold-{n}", side.name())} role="button" tabindex="-1"
+            aria-label={what.clone()} onclick={toggle}>
             <title>{what}</title>
             <rect x={(x - 5.0).to_string()} y={(y - 5.0).to_string()} width="10" height="10" rx="2" />
             <text x={x.to_string()} y={(y + 3.5).to_string()} text-anchor="middle">{if folded { "+" } else { "−" }}</text>
@@ -93,7 +109,7 @@ fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64
     }
 }
 
-fn draw_tree(v: &TreeView<'_>, select: Dispatch<SelectAction>, fold: Dispatch<FoldAction>) -> Html {
+fn draw_tree(v: &TreeView<'_>, on: &NodeHandlers) -> Html {
     let (tree, drawn) = (v.tree, &v.drawn.tree);
     let in_selection = |orig: NodeId| v.selected.is_some_and(|s| tree.contains(s) && tree.subtree(s).contains(&orig));
     // Edges first so boxes are drawn over them.
@@ -108,15 +124,29 @@ fn draw_tree(v: &TreeView<'_>, select: Dispatch<SelectAction>, fold: Dispatch<Fo
         let r = v.layout.nodes[d];
         let side = v.side;
         let onclick = {
+            let select = on.select;
             Callback::from(move |_: MouseEvent| select.emit(click(side, n)))
         };
         let onkeydown = {
+            let (select, fold, arrow) = (on.select, on.fold, on.arrow.clone());
+            let phrase = tree.is_phrase(n);
             Callback::from(move |e: KeyboardEvent| {
-                if e.key() == "Enter" || e.key() == " " {
+                if let Some(direction) = Direction::of_key(&e.key()) {
+                    e.prevent_default();
+                    e.stop_propagation();
+                    arrow.emit((side, n, direction));
+                } else if e.key() == "Enter" || e.key() == " " {
                     e.prevent_default();
                     select.emit(click(side, n));
+                } else if e.key() == "x" && phrase {
+                    e.prevent_default();
+                    fold.emit(FoldAction::Toggle(side, n));
                 }
             })
+        };
+        let onfocus = {
+            let focused = on.focused.clone();
+            Callback::from(move |_: FocusEvent| focused.emit((side, n)))
         };
         let class = classes!(
             "node",
@@ -128,24 +158,27 @@ fn draw_tree(v: &TreeView<'_>, select: Dispatch<SelectAction>, fold: Dispatch<Fo
             v.linked[d].then_some("linked"),
         );
         let span = tree.span(n);
-        let title = format!(
-            "{} node {n}: {} — words {}–{}{}",
-            side.name(),
-            tree.label(n),
+        let label = tree.label(n);
+        // The name starts with what is drawn (the label, then the node's number).
+        let name = format!(
+            "{label} {n}: {} node, words {}–{}{}",
+            side.name_long(),
             span.start + 1,
             span.end,
             if folded { format!(" (folded: {})", tree.yield_of(n).join(" ")) } else { String::new() }
         );
         let pressed = v.selected == Some(n) || v.pending == Some(n);
-        let control = tree.is_phrase(n).then(|| fold_control(side, n, tree.label(n), folded, r.left() - 6.0, r.cy, fold));
+        let tabindex = if v.tab_stop == Some(n) { "0" } else { "-1" };
+        let control = tree.is_phrase(n).then(|| fold_control(side, n, label, folded, r.left() - 6.0, r.cy, on.fold));
         html! {
             <>
-            <g class={class} id={format!("{}-node-{n}", side.name())} data-node={n.to_string()} tabindex="0" role="button"
-                aria-label={title.clone()} aria-pressed={pressed.to_string()} {onclick} {onkeydown}>
-                <title>{title}</title>
+            <g class={class} id={format!("{}-node-{n}", side.name())} data-node={n.to_string()} tabindex={tabindex} role="button"
+                aria-label={name.clone()} aria-pressed={pressed.to_string()} {onclick} {onkeydown} {onfocus}>
+                <title>{name}</title>
                 <rect x={r.left().to_string()} y={r.top().to_string()} width={r.width.to_string()} height={r.height.to_string()} rx="4" />
-                <text x={r.cx.to_string()} y={(r.cy + 4.0).to_string()} text-anchor="middle">{tree.label(n)}</text>
-                <text class="node-id" x={(r.right() + 1.0).to_string()} y={(r.top() + 2.0).to_string()}>{n.to_string()}</text>
+                <text x={r.cx.to_string()} y={(r.cy + 4.0).to_string()} text-anchor="middle">{label}</text>
+                // The leading space (not drawn) makes the node's visible text "NP 3", as its name starts.
+                <text class="node-id" x={(r.right() + 1.0).to_string()} y={(r.top() + 2.0).to_string()}>{format!(" {n}")}</text>
             </g>
             {for control}
             </>
@@ -181,9 +214,20 @@ fn swatch(style: LinkStyle) -> Html {
     }
 }
 
-/// The scroll box's inner size (px).
-fn box_size(scroller: &NodeRef) -> Option<(f64, f64)> {
-    scroller.cast::<Element>().map(|el| (el.client_width() as f64, el.client_height() as f64))
+/// Focuses the page's element `id` (a node or a link of the diagram).
+fn focus(id: &str) {
+    use wasm_bindgen::JsCast;
+    if let Some(el) = web_sys::window().and_then(|w| w.document()?.get_element_by_id(id)) {
+        if let Ok(el) = el.dyn_into::<web_sys::SvgElement>() {
+            let _ = el.focus();
+        }
+    }
+}
+
+/// The box around both ends of a link (drawing units), if both are drawn.
+fn link_box(drawing: &Drawing, s: NodeId, t: NodeId) -> Option<Rect> {
+    let (ds, dt) = drawing.link_ends(s, t)?;
+    union([*drawing.layout.source.nodes.get(ds.index())?, *drawing.layout.target.nodes.get(dt.index())?])
 }
 
 #[function_component(Diagram)]
@@ -192,35 +236,32 @@ pub fn diagram(props: &DiagramProps) -> Html {
     let drawing = use_memo((pair.clone(), props.folds.clone()), |(pair, folds)| {
         Drawing::new(&pair.source, &pair.target, &folds.0, &folds.1, &Style::default())
     });
-    let zoom = use_state(|| 1.0f64);
     let hover = use_state(|| None::<String>);
-    let scroller = use_node_ref();
-    // Where to scroll once the zoomed drawing is rendered (left, top).
-    let scroll_to = use_mut_ref(|| None::<(f64, f64)>);
+    let presenting = use_state(|| false);
+    let cap = if *presenting { PRESENT_MAX_TEXT_PX } else { FIT_MAX_TEXT_PX };
+    let (w, h) = (drawing.layout.width, drawing.layout.height);
+    let zoom = use_zoom((w, h), pair.clone(), cap);
+    // The node and the link in the Tab order (original ids; the link by its place among those drawn).
+    let tab_node = use_state(|| (Side::Source, NodeId::ROOT));
+    let tab_link = use_state(|| 0usize);
     {
-        // A new pair: what was hovered is gone, and the pair is fitted to the box
-        // (shrunk at most to readable text; a long pair pans instead).
-        let (hover, zoom, scroller, scroll_to) = (hover.clone(), zoom.clone(), scroller.clone(), scroll_to.clone());
-        let (w, h) = (drawing.layout.width, drawing.layout.height);
+        // A new pair: what was hovered is gone; Tab starts again at the source root and the first link.
+        let (hover, tab_node, tab_link) = (hover.clone(), tab_node.clone(), tab_link.clone());
         use_effect_with(pair.clone(), move |_| {
             hover.set(None);
-            if let Some((bw, bh)) = box_size(&scroller) {
-                zoom.set(fit_zoom(w, h, bw - 4.0, bh - 4.0));
-            }
-            *scroll_to.borrow_mut() = Some((0.0, 0.0));
+            tab_node.set((Side::Source, NodeId::ROOT));
+            tab_link.set(0);
         });
     }
     {
-        let (scroller, scroll_to) = (scroller.clone(), scroll_to.clone());
-        use_effect(move || {
-            if let (Some((left, top)), Some(el)) = (scroll_to.borrow_mut().take(), scroller.cast::<Element>()) {
-                el.set_scroll_left(left.round() as i32);
-                el.set_scroll_top(top.round() as i32);
+        // A selected link (clicked, or stepped to by key) is brought wholly into view.
+        let (zoom, drawing) = (zoom.clone(), drawing.clone());
+        use_effect_with((pair.clone(), props.selected_source, props.selected_target), move |(_, s, t)| {
+            if let Some(region) = s.zip(*t).and_then(|(s, t)| link_box(&drawing, s, t)) {
+                zoom.show(&region);
             }
         });
     }
-    // Panning: where the drag started (pointer x, y, scroll left, top).
-    let drag = use_mut_ref(|| None::<(i32, i32, i32, i32)>);
 
     let mut src_linked = vec![false; drawing.source.tree.len()];
     let mut trg_linked = vec![false; drawing.target.tree.len()];
@@ -230,14 +271,50 @@ pub fn diagram(props: &DiagramProps) -> Html {
             trg_linked[t.index()] = true;
         }
     }
-    let links = props.links.iter().filter_map(|l| {
-        let d = drawing.link_ends(l.source, l.target).and_then(|(s, t)| link_path(&drawing.layout, s, t))?;
+    let drawn_links: Vec<(usize, &DrawnLink, String)> = props
+        .links
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let d = drawing.link_ends(l.source, l.target).and_then(|(s, t)| link_path(&drawing.layout, s, t))?;
+            Some((i, l, d))
+        })
+        .collect();
+    let tab_link_index = (*tab_link).min(drawn_links.len().saturating_sub(1));
+    // Links in key order: ←/↑ the previous, →/↓ the next.
+    let link_ids: Rc<Vec<(String, NodeId, NodeId)>> =
+        Rc::new(drawn_links.iter().map(|(i, l, _)| (format!("link-{i}"), l.source, l.target)).collect());
+    let links = drawn_links.iter().enumerate().map(|(k, (i, l, d))| {
         let selected = props.selected_source == Some(l.source) && props.selected_target == Some(l.target);
         let class = classes!(l.style.class().split(' ').collect::<Vec<_>>(), selected.then_some("selected"));
         let (s, t) = (l.source, l.target);
         let onclick = {
             let select = props.select;
             Callback::from(move |_: MouseEvent| select.emit(SelectAction::ClickLink(s, t)))
+        };
+        let onkeydown = {
+            let (select, tab_link, ids) = (props.select, tab_link.clone(), link_ids.clone());
+            Callback::from(move |e: KeyboardEvent| {
+                let step = match e.key().as_str() {
+                    "ArrowRight" | "ArrowDown" => 1,
+                    "ArrowLeft" | "ArrowUp" => -1,
+                    "Enter" | " " => {
+                        e.prevent_default();
+                        select.emit(SelectAction::ClickLink(s, t));
+                        return;
+                    }
+                    _ => return,
+                };
+                e.prevent_default();
+                e.stop_propagation();
+                let next = (k as isize + step).clamp(0, ids.len() as isize - 1) as usize;
+                tab_link.set(next);
+                focus(&ids[next].0);
+            })
+        };
+        let onfocus = {
+            let tab_link = tab_link.clone();
+            Callback::from(move |_: FocusEvent| tab_link.set(k))
         };
         let onmouseenter = {
             let (hover, title) = (hover.clone(), l.title.clone());
@@ -247,18 +324,45 @@ pub fn diagram(props: &DiagramProps) -> Html {
             let hover = hover.clone();
             Callback::from(move |_: MouseEvent| hover.set(None))
         };
-        Some(html! {
-            <g class="link-group">
+        let tabindex = if k == tab_link_index { "0" } else { "-1" };
+        html! {
+            <g class="link-group" id={format!("link-{i}")} role="button" tabindex={tabindex} aria-label={l.title.clone()}
+                aria-pressed={selected.to_string()} data-link={format!("{s}-{t}")} {onclick} {onkeydown} {onfocus} {onmouseenter} {onmouseleave}>
                 <path class={class} d={d.clone()} data-link={format!("{s}-{t}")} data-status={l.style.status()}>
                     <title>{&l.title}</title>
                 </path>
                 // A wide transparent twin makes the thin curve easy to hover and click.
-                <path class="link-hit" d={d} data-link={format!("{s}-{t}")} {onclick} {onmouseenter} {onmouseleave}>
-                    <title>{&l.title}</title>
-                </path>
+                <path class="link-hit" d={d.clone()} data-link={format!("{s}-{t}")} />
             </g>
-        })
+        }
     });
+    let handlers = {
+        let (moved_to, drawing) = (tab_node.clone(), drawing.clone());
+        let arrow = Callback::from(move |(side, n, direction): (Side, NodeId, Direction)| {
+            let f = if side == Side::Source { &drawing.source } else { &drawing.target };
+            let Some(&d) = f.drawn.get(n.index()) else { return };
+            if let Some((to_side, to)) = neighbour(&drawing, side, d, direction) {
+                let g = if to_side == Side::Source { &drawing.source } else { &drawing.target };
+                let original = g.original[to.index()];
+                moved_to.set((to_side, original));
+                focus(&format!("{}-node-{original}", to_side.name()));
+            }
+        });
+        let focused = {
+            let tab_node = tab_node.clone();
+            Callback::from(move |node: (Side, NodeId)| tab_node.set(node))
+        };
+        NodeHandlers { select: props.select, fold: props.fold, arrow, focused }
+    };
+    // The Tab stop: the node last focused, if still drawn (a fold may hide it), else the source root.
+    let tab_stop = {
+        let (side, n) = *tab_node;
+        let f = if side == Side::Source { &drawing.source } else { &drawing.target };
+        match f.drawn.get(n.index()) {
+            Some(&d) if f.original[d.index()] == n => (side, n),
+            _ => (Side::Source, NodeId::ROOT),
+        }
+    };
     let source = TreeView {
         tree: &pair.source,
         drawn: &drawing.source,
@@ -267,6 +371,7 @@ pub fn diagram(props: &DiagramProps) -> Html {
         selected: props.selected_source,
         pending: props.pending,
         linked: src_linked,
+        tab_stop: (tab_stop.0 == Side::Source).then_some(tab_stop.1),
     };
     let target = TreeView {
         tree: &pair.target,
@@ -276,68 +381,53 @@ pub fn diagram(props: &DiagramProps) -> Html {
         selected: props.selected_target,
         pending: None,
         linked: trg_linked,
+        tab_stop: (tab_stop.0 == Side::Target).then_some(tab_stop.1),
     };
-    let (w, h) = (drawing.layout.width, drawing.layout.height);
-    let z = *zoom;
+    let z = zoom.zoom;
 
-    let set_zoom = {
-        let zoom = zoom.clone();
-        move |f: f64| zoom.set(clamp_zoom(f))
-    };
-    let fit = {
-        let (scroller, set_zoom) = (scroller.clone(), set_zoom.clone());
-        move || {
-            if let Some((bw, bh)) = box_size(&scroller) {
-                set_zoom(fit_zoom(w, h, bw - 4.0, bh - 4.0));
-            }
-        }
-    };
     let selection = {
         let (s, t) = (props.selected_source, props.selected_target);
         let boxes = [s.and_then(|s| drawing.subtree_box(false, s)), t.and_then(|t| drawing.subtree_box(true, t))];
         union(boxes.into_iter().flatten())
     };
-    let to_selection = {
-        let (scroller, zoom, scroll_to) = (scroller.clone(), zoom.clone(), scroll_to.clone());
-        move || {
-            if let (Some(region), Some((bw, bh))) = (selection, box_size(&scroller)) {
-                let (z, left, top) = zoom_to(&region, bw, bh);
-                zoom.set(z);
-                *scroll_to.borrow_mut() = Some((left, top));
-            }
-        }
-    };
-    let button = |id: &'static str, label: &'static str, title: &'static str, f: Callback<MouseEvent>| {
-        html! { <button id={id} type="button" title={title} aria-label={title} onclick={f}>{label}</button> }
-    };
-    let zoom_in = {
-        let set_zoom = set_zoom.clone();
-        Callback::from(move |_| set_zoom(z * 1.25))
-    };
-    let zoom_out = {
-        let set_zoom = set_zoom.clone();
-        Callback::from(move |_| set_zoom(z / 1.25))
-    };
-    let zoom_reset = {
-        let set_zoom = set_zoom.clone();
-        Callback::from(move |_| set_zoom(1.0))
-    };
-    let zoom_fit = {
-        let fit = fit.clone();
-        Callback::from(move |_| fit())
-    };
     let zoom_selection = {
-        let to_selection = to_selection.clone();
-        Callback::from(move |_: MouseEvent| to_selection())
+        let zoom = zoom.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(region) = selection {
+                zoom.to_region(&region)
+            }
+        })
     };
     let unfold_all = {
         let fold = props.fold;
         Callback::from(move |_: MouseEvent| fold.emit(FoldAction::UnfoldAll))
     };
+    let toggle_presenting = {
+        let presenting = presenting.clone();
+        Callback::from(move |_: MouseEvent| presenting.set(!*presenting))
+    };
+    // Keys in the diagram's box (and anywhere in presentation mode): pairs, zoom, links.
+    let step_link = {
+        let (select, ids) = (props.select, link_ids.clone());
+        let (s, t) = (props.selected_source, props.selected_target);
+        move |step: isize| {
+            if ids.is_empty() {
+                return;
+            }
+            let at = ids.iter().position(|(_, a, b)| Some(*a) == s && Some(*b) == t);
+            let next = match at {
+                Some(k) => (k as isize + step).rem_euclid(ids.len() as isize) as usize,
+                None if step > 0 => 0,
+                None => ids.len() - 1,
+            };
+            select.emit(SelectAction::SelectLink(ids[next].1, ids[next].2));
+        }
+    };
     let onkeydown = {
-        let (select, set_zoom, fit) = (props.select, set_zoom.clone(), fit.clone());
+        let (select, zoom, presenting) = (props.select, zoom.clone(), presenting.clone());
         Callback::from(move |e: KeyboardEvent| {
-            let handled = match e.key().as_str() {
+            let key = e.key();
+            let handled = match key.as_str() {
                 "PageDown" => {
                     select.emit(SelectAction::StepPair(1));
                     true
@@ -346,105 +436,107 @@ pub fn diagram(props: &DiagramProps) -> Html {
                     select.emit(SelectAction::StepPair(-1));
                     true
                 }
-                "+" | "=" => {
-                    set_zoom(z * 1.25);
-                    true
-                }
-                "-" => {
-                    set_zoom(z / 1.25);
-                    true
-                }
-                "0" => {
-                    set_zoom(1.0);
-                    true
-                }
-                "f" => {
-                    fit();
-                    true
-                }
                 "s" => {
-                    to_selection();
+                    if let Some(region) = selection {
+                        zoom.to_region(&region);
+                    }
                     true
                 }
-                _ => false,
+                "Escape" if *presenting => {
+                    presenting.set(false);
+                    true
+                }
+                // In presentation mode the arrows step pairs (← →) and links (↑ ↓).
+                "ArrowRight" if *presenting => {
+                    select.emit(SelectAction::StepPair(1));
+                    true
+                }
+                "ArrowLeft" if *presenting => {
+                    select.emit(SelectAction::StepPair(-1));
+                    true
+                }
+                "ArrowDown" if *presenting => {
+                    step_link(1);
+                    true
+                }
+                "ArrowUp" if *presenting => {
+                    step_link(-1);
+                    true
+                }
+                k => zoom.key(k),
             };
             if handled {
                 e.prevent_default();
             }
         })
     };
-    let onmousedown = {
-        let (drag, scroller) = (drag.clone(), scroller.clone());
-        Callback::from(move |e: MouseEvent| {
-            let on_item = e
-                .target_dyn_into::<Element>()
-                .and_then(|t| t.closest(".node, .link-hit, .fold").ok().flatten())
-                .is_some();
-            if let (false, Some(el)) = (on_item, scroller.cast::<web_sys::HtmlElement>()) {
-                *drag.borrow_mut() = Some((e.client_x(), e.client_y(), el.scroll_left(), el.scroll_top()));
-                // No text selection while dragging; keys go to the diagram.
-                e.prevent_default();
-                let _ = el.focus();
-            }
-        })
-    };
-    let onmousemove = {
-        let (drag, scroller) = (drag.clone(), scroller.clone());
-        Callback::from(move |e: MouseEvent| {
-            let start = *drag.borrow();
-            if let (Some((x, y, left, top)), Some(el)) = (start, scroller.cast::<Element>()) {
-                if e.buttons() & 1 == 0 {
-                    *drag.borrow_mut() = None;
-                    return;
+    let (onmousedown, onmousemove, onmouseup) = zoom.pan_handlers(".node, .link-group, .fold");
+    {
+        // Entering or leaving presentation mode (not the first render): the keys go to the diagram's box.
+        let (scroller, first) = (zoom.scroller.clone(), use_mut_ref(|| true));
+        use_effect_with(*presenting, move |_| {
+            if !std::mem::replace(&mut *first.borrow_mut(), false) {
+                if let Some(el) = scroller.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
                 }
-                el.set_scroll_left(left - (e.client_x() - x));
-                el.set_scroll_top(top - (e.client_y() - y));
             }
-        })
-    };
-    let onmouseup = {
-        let drag = drag.clone();
-        Callback::from(move |_: MouseEvent| *drag.borrow_mut() = None)
-    };
+        });
+    }
 
     let mut styles: Vec<LinkStyle> = props.links.iter().map(|l| l.style).collect();
     styles.sort();
     styles.dedup();
     let any_folded = !props.folds.0.is_empty() || !props.folds.1.is_empty();
     let described = format!(
-        "Source tree above, target tree below, {} links between them; the table of links below the diagram lists them.",
-        props.links.len()
+        "The pair's trees: source tree above, target tree below, {} {} between them (the table of links below the diagram lists them). Arrow keys move between nodes, Enter clicks.",
+        props.links.len(),
+        crate::io::text::counted(props.links.len(), "links")
     );
+    let selected_title =
+        props.links.iter().find(|l| Some(l.source) == props.selected_source && Some(l.target) == props.selected_target);
+    let caption = match (&*hover, selected_title) {
+        (Some(h), _) => h.clone(),
+        (None, Some(l)) if *presenting => l.title.clone(),
+        _ if *presenting => "← → pairs · ↑ ↓ links · + − zoom · f fit · drag to pan · Esc leaves".to_string(),
+        _ => props.hint.to_string(),
+    };
     html! {
-        <figure class="diagram">
+        <figure class={classes!("diagram", presenting.then_some("presenting"))} id="diagram-figure"
+            onkeydown={presenting.then(|| onkeydown.clone())}>
+            // Presenting, the title shares the tools' row: the drawing gets the height.
             <div class="diagram-tools">
+              if *presenting {
+                  <p class="present-title" id="present-title">{props.title.clone()}</p>
+              }
               <div class="zoom-tools" role="toolbar" aria-label="Zoom and folding">
-                {button("zoom-out", "−", "Zoom out (-)", zoom_out)}
-                <span id="zoom-level" class="zoom-level" title="Zoom level">{format!("{:.0}%", z * 100.0)}</span>
-                {button("zoom-in", "+", "Zoom in (+)", zoom_in)}
-                {button("zoom-reset", "Actual size", "Actual size (0)", zoom_reset)}
-                {button("zoom-fit", "Fit", "Fit the pair in the box, never below readable text (f)", zoom_fit)}
-                <button id="zoom-selection" type="button" title="Zoom to the selected sub-trees (s)" disabled={selection.is_none()}
-                    onclick={zoom_selection}>{"Zoom to selection"}</button>
+                {zoom.buttons("", "Fit the pair to the box: enlarged up to a readable size, never below readable text (f)")}
+                <button id="zoom-selection" type="button" title="Zoom to the selected sub-trees (s)" aria-label="Zoom to the selection (s)"
+                    disabled={selection.is_none()} onclick={zoom_selection}>{"Selection"}</button>
                 if any_folded {
                     <button id="unfold-all" type="button" onclick={unfold_all}>{"Unfold all"}</button>
                 }
+                <button id="present" type="button" aria-pressed={presenting.to_string()} onclick={toggle_presenting}
+                    title={if *presenting { "Leave presentation mode (Esc)" } else { "The diagram alone, on the whole screen, larger: ← → pairs, ↑ ↓ links" }}>
+                    {if *presenting { "Leave presentation" } else { "Present" }}</button>
               </div>
-              {props.children.clone()}
+              if !*presenting {
+                  {props.children.clone()}
+              }
             </div>
-            <div class="diagram-scroll" ref={scroller} tabindex="0" {onkeydown} {onmousedown} {onmousemove} {onmouseup}
+            <div class="diagram-scroll" ref={zoom.scroller.clone()} tabindex="0" role="region"
+                onkeydown={(!*presenting).then_some(onkeydown)} {onmousedown} {onmousemove} {onmouseup}
                 aria-label="Tree-pair diagram: drag to pan; PageUp/PageDown change the pair; + and − zoom; f fits; s zooms to the selection">
                 <svg id="pair-diagram" class="tl-diagram" xmlns="http://www.w3.org/2000/svg"
                     width={(w * z).to_string()} height={(h * z).to_string()} data-zoom={z.to_string()}
-                    viewBox={format!("0 0 {w} {h}")} role="img" aria-label={described}>
+                    viewBox={format!("0 0 {w} {h}")} role="group" aria-label={described}>
                     <g class="links">{ for links }</g>
-                    {draw_tree(&source, props.select, props.fold)}
-                    {draw_tree(&target, props.select, props.fold)}
+                    {draw_tree(&source, &handlers)}
+                    {draw_tree(&target, &handlers)}
                 </svg>
             </div>
             // What clicking does, until a link is hovered: then its posterior and status.
-            <p id="hover-info" class={classes!("hover-info", hover.is_some().then_some("hovered"))} aria-live="polite">
-                {(*hover).clone().unwrap_or_else(|| props.hint.to_string())}
+            <p id="hover-info" class={classes!("hover-info", (hover.is_some() || (*presenting && selected_title.is_some())).then_some("hovered"))} aria-live="polite">
+                {caption}
             </p>
             <figcaption id="legend">
                 { for styles.into_iter().map(swatch) }

@@ -44,6 +44,11 @@ pub fn carry_out(effect: Effect, workers: &Workers, load: Dispatch<LoadAction>) 
         Effect::FetchExercise(url) => fetch_exercise(url, load),
         Effect::SetLocation(hash) => persist::set_location(&hash),
         Effect::ForgetSession => persist::forget(),
+        Effect::Reload => {
+            if let Some(window) = web_sys::window() {
+                let _ = window.location().reload();
+            }
+        }
     }
 }
 

@@ -26,6 +26,23 @@ pub fn export_panel(props: &ExportProps) -> Html {
         html! { <button id={id} type="button" {onclick} disabled={!enabled}>{label.to_string()}</button> }
     };
     let (aligned, pairs) = (view.aligned, view.pairs);
+    // What the last export made (or why not), under the group of its button.
+    let note = |files: &[ExportFile]| match &view.note {
+        Some(n) if files.contains(&n.file) => match &n.message {
+            Ok(m) => html! { <p class="status ok export-note" id="export-note" role="status">{"✓ "}{m.clone()}</p> },
+            Err(m) => html! { <p class="status error export-note" id="export-note" role="alert">{"✗ "}{m.clone()}</p> },
+        },
+        _ => html! {},
+    };
+    let links = [
+        ExportFile::PredictedLinks,
+        ExportFile::StudentLinks,
+        ExportFile::Sta,
+        ExportFile::GoldSta,
+        ExportFile::SourceTiger,
+        ExportFile::TargetTiger,
+    ];
+    let corpus = [ExportFile::CorpusSource, ExportFile::CorpusTarget, ExportFile::CorpusGold, ExportFile::CorpusIds];
     html! {
         <section class="panel export" id="export-panel" aria-labelledby="export-title">
             <h2 id="export-title">{"Export"}</h2>
@@ -39,6 +56,7 @@ pub fn export_panel(props: &ExportProps) -> Html {
                     {button("export-tiger-src", "Source treebank (TigerXML)", pairs, ExportFile::SourceTiger)}
                     {button("export-tiger-trg", "Target treebank (TigerXML)", pairs, ExportFile::TargetTiger)}
                     <p class="hint">{"The STA files refer to the nodes of the two TigerXML files: load all three in the Data panel to read them back. Pairs imported from TigerXML keep their original node ids and treebank names, so the STA files also open with the original treebanks, and the TigerXML files hold the original sentences as written."}</p>
+                    {note(&links)}
                 </div>
                 <div role="group" aria-label="Corpus">
                     <h3>{"Pairs loaded (bracketed)"}</h3>
@@ -46,21 +64,21 @@ pub fn export_panel(props: &ExportProps) -> Html {
                     {button("export-trg", "Target trees (.trg)", pairs, ExportFile::CorpusTarget)}
                     {button("export-corpus-gold", "Gold links (.gold)", pairs, ExportFile::CorpusGold)}
                     {button("export-ids", "Original ids (.ids)", view.has_ids, ExportFile::CorpusIds)}
+                    {note(&corpus)}
                 </div>
                 <div role="group" aria-label="Diagram">
                     <h3>{"Diagram of this pair"}</h3>
                     {button("export-svg", "SVG", true, ExportFile::DiagramSvg)}
                     {button("export-png", "PNG", true, ExportFile::DiagramPng)}
+                    {note(&[ExportFile::DiagramSvg, ExportFile::DiagramPng])}
                 </div>
                 <div role="group" aria-label="Results">
                     <h3>{"Results"}</h3>
                     {button("export-csv", "Per-pair P/R/F (.csv)", aligned, ExportFile::ResultsCsv)}
                     {button("export-curve", "P/R curve (.csv)", aligned, ExportFile::CurveCsv)}
+                    {note(&[ExportFile::ResultsCsv, ExportFile::CurveCsv])}
                 </div>
             </div>
-            if let Some(e) = &view.error {
-                <p class="error" role="alert">{e}</p>
-            }
         </section>
     }
 }

@@ -95,21 +95,15 @@ pub fn find_pair(props: &FindProps) -> Html {
         let find = props.find;
         Callback::from(move |_: MouseEvent| find.emit(FindAction::AddToExercise(None)))
     };
-    let summary = match (f.query.trim().is_empty(), f.found.len()) {
-        (true, _) => String::new(),
-        (false, 0) => "No pair found.".into(),
-        (false, n) if n >= FindPair::LIMIT => format!("The first {n} pairs found:"),
-        (false, n) => format!("{n} pairs found:"),
-    };
+    let summary = f.summary();
     let shown = *open && (!summary.is_empty() || f.added.is_some());
     html! {
         <div class="find-pair" role="search" ref={root} onfocusout={on_focus_out} onkeydown={on_key}>
             <label for="find-pair">{"Find a pair"}</label>
             <input id="find-pair" type="search" placeholder="number, label (NP) or word" value={f.query.clone()}
-                oninput={on_input} onfocus={on_focus} aria-describedby="find-summary" aria-expanded={shown.to_string()}
-                aria-controls="find-popup" />
+                oninput={on_input} onfocus={on_focus} aria-describedby="find-summary" />
             if shown {
-                <div id="find-popup" class="find-popup" tabindex="-1">
+                <div id="find-popup" class="find-popup" tabindex="0" role="region" aria-label="Pairs found">
                     <p id="find-summary" class="hint" aria-live="polite">{summary}</p>
                     if !f.found.is_empty() {
                         <button type="button" id="find-add-exercise" onclick={add_all}>

@@ -23,6 +23,14 @@ impl Side {
             Side::Target => "trg",
         }
     }
+
+    /// Its name in sentences ("source node 3").
+    pub fn name_long(self) -> &'static str {
+        match self {
+            Side::Source => "source",
+            Side::Target => "target",
+        }
+    }
 }
 
 /// The folded nodes of each pair, for the trees of one corpus: a new

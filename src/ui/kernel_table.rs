@@ -130,13 +130,19 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
                 <dt><label for="compare">{"Compared with y"}</label></dt>
                 <dd>
                     <select id="compare" onchange={on_compare}>
-                        <option value="auto" selected={selected_value == "auto"}>{"the nearest gold link (at the selected nodes, else above them)"}</option>
+                        <option value="auto" selected={selected_value == "auto"}>{"the nearest other gold link (at the selected nodes, else below, else above them)"}</option>
                         <option value="itself" selected={selected_value == "itself"}>{"itself"}</option>
                         { for options }
                     </select><br/>
-                    <code id="y-source">{pair.source.subtree_bracketed(ys)}</code><br/><code id="y-target">{pair.target.subtree_bracketed(yt)}</code>
+                    // A large y (a link near the roots) scrolls in a few lines, so the table stays in view.
+                    <code id="y-source" class="bracketed" tabindex="0" role="region" aria-label="y's source sub-tree, bracketed">{pair.source.subtree_bracketed(ys)}</code>
+                    <code id="y-target" class="bracketed" tabindex="0" role="region" aria-label="y's target sub-tree, bracketed">{pair.target.subtree_bracketed(yt)}</code>
                     if (ys, yt) == (s, t) {
-                        <p class="hint" id="compare-note">{"y is x itself: every normalised value is 1 by definition. Choose a gold link above to compare x with it."}</p>
+                        <p class="hint" id="compare-note">{if state.compare == Compare::Itself {
+                            "y is x itself: every normalised value is 1 by definition."
+                        } else {
+                            "y is x itself: every normalised value is 1 by definition (the pair has no other gold link to compare x with)."
+                        }}</p>
                     }
                 </dd>
             </dl>

@@ -419,7 +419,10 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
             .map(|t| format!("{name}: {} {}, {} nodes", t.len(), counted(t.len(), "trees"), node_count(&t)))
             .map_err(|e| e.to_string()),
         Slot::Gold => crate::io::links::parse_links(text, name)
-            .map(|l| format!("{name}: {} lines, {} links", l.len(), l.iter().map(Vec::len).sum::<usize>()))
+            .map(|l| {
+                let links: usize = l.iter().map(Vec::len).sum();
+                format!("{name}: {} {}, {links} {}", l.len(), counted(l.len(), "lines"), counted(links, "links"))
+            })
             .map_err(|e| e.to_string()),
         // What the files make is said in `check_files` (`tiger_set`).
         Slot::Tiger => Ok(format!(
@@ -466,7 +469,8 @@ fn lex_status(
         Err(e) => return (Err(e.to_string()), None),
     };
     if words.is_empty() {
-        return (Ok(format!("{}: {} entries", f.name, table.len())), None);
+        let entries = if table.len() == 1 { "entry" } else { "entries" };
+        return (Ok(format!("{}: {} {entries}", f.name, table.len())), None);
     }
     let mine = words.iter().map(String::as_str);
     let other = other_words.iter().map(String::as_str);
@@ -640,15 +644,7 @@ fn check_files(request: &LoadRequest) -> Checked {
                 });
                 match read {
                     Ok(e) => {
-                        let keys: usize = e.pairs.iter().map(|p| p.pair.gold.len()).sum();
-                        let shown = if e.show_gold { "shown" } else { "hidden" };
-                        let status = format!(
-                            "{}: '{}', {} pairs, key of {keys} links ({shown})",
-                            f.name,
-                            e.title,
-                            e.pairs.len()
-                        );
-                        set(&mut statuses, Slot::Exercise, Ok(status));
+                        set(&mut statuses, Slot::Exercise, Ok(format!("{}: {}", f.name, e.summary())));
                         let mut c = e.corpus();
                         if !e.show_gold {
                             // The key stays with the exercise, out of what the page draws and scores.
@@ -674,7 +670,8 @@ fn check_files(request: &LoadRequest) -> Checked {
                         }
                     }
                     let status = if errors.is_empty() {
-                        Ok(format!("{} answers files checked against {}", read.len(), f.name))
+                        let files = if read.len() == 1 { "answers file" } else { "answers files" };
+                        Ok(format!("{} {files} checked against {}", read.len(), f.name))
                     } else {
                         Err(format!(
                             "{} of {} files not counted: {}",
@@ -691,7 +688,7 @@ fn check_files(request: &LoadRequest) -> Checked {
                 _ => set(
                     &mut statuses,
                     Slot::Answers,
-                    Err("open the exercise (with its key) first, then its answers files".into()),
+                    Err("waiting for their exercise: open their exercise (the file with the key), and they are checked against it".into()),
                 ),
             }
         }

@@ -7,9 +7,11 @@ use web_sys::{DragEvent, FileList, HtmlInputElement};
 use yew::prelude::*;
 
 use super::file_handles;
-use super::panels::LoaderView;
+use super::into_view::{self, Place};
+use super::panels::{DroppedView, LoaderView};
 use super::state::{LoadAction, SessionAction, Slot, SlotStatus};
 use super::store::Dispatch;
+use crate::io::text::counted;
 use crate::tiger::ImportOptions;
 
 #[derive(Properties, PartialEq)]
@@ -72,8 +74,49 @@ pub(super) fn slot_row(slot: Slot, status: &SlotStatus, load: Dispatch<LoadActio
     }
 }
 
+/// What became of the files last dropped on the panel, said where they
+/// were dropped: for each, the input it went to, what that input says of
+/// it (or why it fits none, or why it waits) and a link to what it made.
+fn drop_report(dropped: &[DroppedView]) -> Html {
+    if dropped.is_empty() {
+        return html! {};
+    }
+    let items = dropped.iter().map(|d| {
+        let (class, status) = match &d.status {
+            None => ("status", "reading and checking it…".to_string()),
+            Some(Ok(m)) => ("status ok", format!("✓ {m}")),
+            Some(Err(m)) => ("status error", format!("✗ {m}")),
+        };
+        html! {
+            <li>
+                <strong>{d.name.clone()}</strong>
+                if let Some(input) = d.input {
+                    {" → "}{input}
+                }
+                {": "}<span class={class}>{status}</span>
+                if let Some((href, what)) = d.built {
+                    {" "}<a href={href} class="built">{format!("See {what}")}</a>
+                }
+            </li>
+        }
+    });
+    let n = dropped.len();
+    html! {
+        <div id="drop-report" class="drop-report" role="status" aria-live="polite">
+            <p class="summary">{format!("Dropped here: {n} {}", counted(n, "files"))}</p>
+            <ul>{ for items }</ul>
+        </div>
+    }
+}
+
 #[function_component(Loader)]
 pub fn loader(props: &LoaderProps) -> Html {
+    // A drop's report is brought into view where the drop happened (the panel may be taller than the screen).
+    use_effect_with(props.view.dropped.clone(), |dropped| {
+        if !dropped.is_empty() {
+            into_view::bring_selected("#drop-report", Place::Nearest);
+        }
+    });
     let dragging = use_state(|| false);
     let on_drop = {
         let load = props.load;
@@ -136,10 +179,15 @@ pub fn loader(props: &LoaderProps) -> Html {
                 {" "}<button id="start-fresh" onclick={on_fresh}
                     title="Forget the files, models, hand links and settings this page kept from your last visit">
                     {"Start fresh"}</button></p>
-            <p class="hint">{"Your files, models, hand links, the pair, the mode and the settings are kept in this browser for your next visit."}</p>
+            <p class="hint">{"Your files, models, hand links, the pair, the mode and the settings are kept in this browser as you go, for your next visit."}</p>
+            {drop_report(&props.view.dropped)}
             <p class="summary"><span id="corpus-summary" aria-live="polite">{props.view.summary.clone()}</span>
-                {" "}<button id="swap-sides" onclick={on_swap}
-                    title="Read the loaded pairs the other way: target as source, with their links, lexical tables and word links">
+                {" "}<button id="swap-sides" onclick={on_swap} disabled={props.view.exercise_open}
+                    title={if props.view.exercise_open {
+                        "An exercise's pairs are read as the instructor made them: leave the exercise to swap the pairs loaded before it"
+                    } else {
+                        "Read the loaded pairs the other way: target as source, with their links, lexical tables and word links"
+                    }}>
                     {"Swap source and target"}</button></p>
             <div class="load-groups">
                 <fieldset>

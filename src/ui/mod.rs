@@ -38,6 +38,7 @@ mod kernel_table;
 pub mod load;
 #[cfg(target_arch = "wasm32")]
 mod loader;
+pub mod navigate;
 pub mod panels;
 // `Response::Explained` is large only with 64-bit pointers; in the page
 // (wasm32), where the messages live, the lint does not fire.
@@ -61,6 +62,8 @@ mod translate;
 mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
+#[cfg(target_arch = "wasm32")]
+mod zoom;
 
 pub use state::{Action, State};
 #[cfg(target_arch = "wasm32")]

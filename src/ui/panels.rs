@@ -10,8 +10,8 @@ use std::rc::Rc;
 
 use super::classroom::ExerciseForm;
 use super::state::{
-    Compare, CorpusTranslation, Explained, Lambda, Mode, Results, Shared, Slot, SlotStatus, State, TigerKept,
-    TrainForm, Translated,
+    Compare, CorpusTranslation, Explained, ExportNote, Lambda, Mode, Results, Shared, Slot, SlotStatus, State,
+    TigerKept, TrainForm, Translated,
 };
 use crate::app::alignment::both_tables;
 use crate::corpus::{Corpus, TreePair};
@@ -21,17 +21,72 @@ use crate::mt::phrase::ExtractMethod;
 use crate::tiger::ImportOptions;
 use crate::tree::NodeId;
 
-/// The Data panel: every input's status, the corpus loaded, a stray file.
+/// The Data panel: every input's status, the corpus loaded, a stray file,
+/// and what became of the files last dropped on it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoaderView {
     pub slots: [SlotStatus; 12],
     /// The corpus loaded, in a line ([`State::corpus_summary`]).
     pub summary: String,
     pub stray: Option<String>,
+    pub dropped: Vec<DroppedView>,
+    /// An exercise is open: its pairs are not swapped (leave it first).
+    pub exercise_open: bool,
     /// TigerXML sets are imported as the shared data's bracketed files.
     pub tiger_bracketed: bool,
     /// The TigerXML import of the pairs loaded: its changes, for the disclosure.
     pub tiger_import: Option<Shared<TigerKept>>,
+}
+
+/// A file dropped on the Data panel, as the panel reports it where it was
+/// dropped: which input it went to, what that input says of it, and what
+/// it made, with the place to see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DroppedView {
+    pub name: String,
+    /// The input's title, once the file is read.
+    pub input: Option<&'static str>,
+    /// What the input says; `None` while it is read or checked.
+    pub status: Option<Result<String, String>>,
+    /// What it made: the page's anchor and what is there.
+    pub built: Option<(&'static str, &'static str)>,
+}
+
+impl State {
+    /// What became of each file of the last drop ([`Slots::dropped`](super::state::Slots)).
+    pub fn dropped_view(&self) -> Vec<DroppedView> {
+        (self.slots.dropped.iter())
+            .map(|d| {
+                let Some(slot) = d.slot else {
+                    return DroppedView {
+                        name: d.name.clone(),
+                        input: None,
+                        status: d.refused.clone().map(Err),
+                        built: None,
+                    };
+                };
+                let status = self.slots.slot(slot);
+                let message = if status.checking { None } else { status.message.clone() };
+                let ok = matches!(message, Some(Ok(_)));
+                let built = match slot {
+                    Slot::Source | Slot::Target | Slot::Gold | Slot::Tiger if ok && !status.waiting => {
+                        Some(("#workbench", "the pairs shown"))
+                    }
+                    Slot::Exercise if ok && self.classroom.open.is_some() => {
+                        Some(("#workbench", "the exercise's first pair"))
+                    }
+                    Slot::Answers if ok && self.classroom.class.is_some() => Some(("#class-table", "the class table")),
+                    Slot::Model if ok => Some(("#train-panel", "the alignment model, in Train and align")),
+                    Slot::LexS2t | Slot::LexT2s | Slot::WordLinks if ok => {
+                        Some(("#train-panel", "the lexicon Train and align uses"))
+                    }
+                    Slot::TranslationModel | Slot::Lm if ok => Some(("#translate-panel", "the Translate view")),
+                    _ => None,
+                };
+                DroppedView { name: d.name.clone(), input: Some(slot.title()), status: message, built }
+            })
+            .collect()
+    }
 }
 
 impl LoaderView {
@@ -96,7 +151,8 @@ pub struct ExportView {
     pub has_ids: bool,
     /// Hand links on some pair.
     pub has_student: bool,
-    pub error: Option<String>,
+    /// What the last export made, or why it could not be made.
+    pub note: Option<ExportNote>,
 }
 
 /// The selected node pair of the pair shown, in the corpus loaded.
@@ -147,8 +203,14 @@ pub struct TeachView {
     pub reveal_gold: bool,
     /// An exercise whose key is hidden is open: no gold to show or score against.
     pub key_hidden: bool,
+    /// An exercise is open: the student's links are not scored against a model.
+    pub exercise_open: bool,
     pub step: usize,
     pub results: Option<Shared<Results>>,
+    /// An alignment model is in hand.
+    pub model_in_hand: bool,
+    /// … and no job runs: *Align with the model* can be pressed.
+    pub can_align: bool,
 }
 
 /// The exercise panel.
@@ -167,6 +229,10 @@ pub struct ExerciseView {
     pub number: Option<usize>,
     pub exercise_slot: SlotStatus,
     pub answers_slot: SlotStatus,
+    /// What the last export of the form made.
+    pub exported: Option<String>,
+    /// What *Leave the exercise* brings back (the pairs' name), if anything.
+    pub back_to: Option<String>,
 }
 
 /// Every panel's slice of one state.
@@ -203,6 +269,8 @@ impl State {
                 slots: self.slots.statuses.clone(),
                 summary: self.corpus_summary(),
                 stray: self.slots.stray.clone(),
+                dropped: self.dropped_view(),
+                exercise_open: c.open.is_some(),
                 tiger_bracketed: self.slots.tiger_options == ImportOptions::BRACKETED_DATA,
                 tiger_import: self.tiger_import.clone(),
             },
@@ -241,7 +309,7 @@ impl State {
                 pairs: !self.corpus.is_empty(),
                 has_ids: self.tiger_ids.is_some(),
                 has_student: self.teach.links.values().any(|l| !l.is_empty()),
-                error: self.export_error.clone(),
+                note: self.export_note.clone(),
             },
             explain: ExplainView {
                 selection: selection.clone(),
@@ -265,8 +333,11 @@ impl State {
                 can_redo: !self.teach.history.redo.is_empty(),
                 reveal_gold: self.teach.reveal_gold,
                 key_hidden: c.open.as_ref().is_some_and(|o| !o.exercise.show_gold),
+                exercise_open: c.open.is_some(),
                 step: self.teach.step,
                 results,
+                model_in_hand: self.alignment.model.is_some(),
+                can_align: self.alignment.model.is_some() && self.jobs.running.is_none(),
             },
             exercise: ExerciseView {
                 form: c.form.clone(),
@@ -280,6 +351,8 @@ impl State {
                 number: c.number_of(self.selection.pair),
                 exercise_slot: self.slots.slot(Slot::Exercise).clone(),
                 answers_slot: self.slots.slot(Slot::Answers).clone(),
+                exported: c.exported.clone(),
+                back_to: self.before_exercise.as_ref().map(|b| b.label()),
             },
         }
     }

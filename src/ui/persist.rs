@@ -4,12 +4,25 @@
 //! and shared links work) and the undo/redo keys. The state decides what the address says
 //! ([`super::state::State::location`], `Effect::SetLocation`) and reads
 //! it back (`SessionAction::OpenLocation`); this module only talks to the browser.
+//!
+//! Nothing is lost: every change to the state is written at once (one
+//! transaction, the large part — files, models — only when it changed),
+//! writes queue behind the one in flight and are started at once when the
+//! page is hidden or closed (`pagehide`, `visibilitychange`); a write that
+//! fails is reported to the state (`SessionAction::Kept`), which says so
+//! at the top of the page with what to do; and two tabs never overwrite
+//! each other's work silently: each write checks, in its transaction, that
+//! the kept revision is still the one this tab read or last wrote, and
+//! otherwise writes nothing and reports `KeepProblem::OtherTab`.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::{SessionAction, State, TeachAction};
+use super::state::{
+    FileHandle, FilesKey, KeepProblem, MtSource, Session, SessionAction, SessionFiles, Slot, State, TeachAction,
+};
 use super::store::Dispatch;
 
 /// Adds a history entry with the fragment `hash` (the page does not reload).
@@ -67,28 +80,45 @@ pub fn use_undo_keys(teach: Dispatch<TeachAction>) {
 }
 
 /// The page's work kept for the next visit, in IndexedDB (database
-/// `treelink`, store `kept`): the session as JSON ([`State::session`]) and
-/// an uploaded translation model as the file itself. Written a second
-/// after the state last changed; read once on start and restored through
-/// the reducer (`SessionAction::Restore`), so its files take the normal load path.
+/// `treelink`, store `kept`): the session without its files
+/// ([`State::session_light`]), its files and models' texts
+/// ([`State::session_files`]), an uploaded translation model as the file
+/// itself, and the revision of what is kept (one more per write).
 mod kept {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
     use js_sys::Promise;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
-    use web_sys::{IdbDatabase, IdbRequest, IdbTransactionMode};
+    use web_sys::{IdbDatabase, IdbObjectStore, IdbRequest, IdbTransactionMode};
 
     const DB: &str = "treelink";
     const STORE: &str = "kept";
     pub const SESSION: &str = "session";
+    pub const FILES: &str = "session-files";
     pub const MT_FILE: &str = "translation-model-file";
+    pub const REVISION: &str = "revision";
+    /// The tab that wrote the kept revision (a random number drawn per page).
+    pub const WRITER: &str = "writer";
 
-    /// The key of the text of the session's `k`th file: each is kept as a
-    /// value of its own, outside the session's JSON, so no task of the
-    /// page's serialises a large corpus (issue 25: the page's thread is
-    /// never blocked for long while a corpus of 50 MB a side loads).
-    pub fn file_key(k: usize) -> String {
-        format!("session-file-{k}")
+    thread_local! {
+        /// This page's writer id (see [`WRITER`]).
+        pub static TAB: f64 = js_sys::Math::random();
+    }
+
+    thread_local! {
+        /// The open database, once opened.
+        static OPEN: RefCell<Option<IdbDatabase>> = const { RefCell::new(None) };
+    }
+
+    /// An error of the browser as a sentence (a `DOMException`'s name and message).
+    pub fn said(e: &JsValue) -> String {
+        if let Some(d) = e.dyn_ref::<web_sys::DomException>() {
+            return format!("{} ({})", d.message(), d.name());
+        }
+        e.as_string().unwrap_or_else(|| format!("{e:?}"))
     }
 
     /// The request's result, once it succeeds.
@@ -98,8 +128,11 @@ mod kept {
             let ok = Closure::once_into_js(move |_: web_sys::Event| {
                 let _ = resolve.call1(&JsValue::NULL, &req.result().unwrap_or(JsValue::UNDEFINED));
             });
+            let req = request.clone();
             let failed = Closure::once_into_js(move |_: web_sys::Event| {
-                let _ = reject.call1(&JsValue::NULL, &JsValue::from_str("IndexedDB request failed"));
+                let error =
+                    req.error().ok().flatten().map_or(JsValue::from_str("IndexedDB request failed"), JsValue::from);
+                let _ = reject.call1(&JsValue::NULL, &error);
             });
             request.set_onsuccess(Some(ok.unchecked_ref()));
             request.set_onerror(Some(failed.unchecked_ref()));
@@ -107,11 +140,14 @@ mod kept {
         JsFuture::from(promise).await
     }
 
-    async fn open() -> Result<IdbDatabase, JsValue> {
+    pub async fn open() -> Result<IdbDatabase, JsValue> {
+        if let Some(db) = OPEN.with(|o| o.borrow().clone()) {
+            return Ok(db);
+        }
         let factory = web_sys::window()
             .ok_or_else(|| JsValue::from_str("no window"))?
             .indexed_db()?
-            .ok_or_else(|| JsValue::from_str("no IndexedDB"))?;
+            .ok_or_else(|| JsValue::from_str("this browser offers no IndexedDB"))?;
         let request = factory.open_with_u32(DB, 1)?;
         let upgrade = Closure::once_into_js({
             let request = request.clone();
@@ -122,153 +158,374 @@ mod kept {
             }
         });
         request.set_onupgradeneeded(Some(upgrade.unchecked_ref()));
-        done(&request).await?.dyn_into::<IdbDatabase>()
+        let db = done(&request).await?.dyn_into::<IdbDatabase>()?;
+        OPEN.with(|o| *o.borrow_mut() = Some(db.clone()));
+        Ok(db)
     }
 
-    pub async fn get(key: &str) -> Result<JsValue, JsValue> {
+    /// What is kept: the session, its files, the translation model file,
+    /// the revision (0 when none), read in one transaction.
+    pub async fn read() -> Result<(JsValue, JsValue, JsValue, u64), JsValue> {
         let db = open().await?;
         let store = db.transaction_with_str(STORE)?.object_store(STORE)?;
-        done(&store.get(&JsValue::from_str(key))?).await
+        // Every request is made before the first is awaited, so the transaction holds them all.
+        let requests = [SESSION, FILES, MT_FILE, REVISION].map(|k| store.get(&JsValue::from_str(k)));
+        let [a, b, c, d] = requests;
+        let (a, b, c, d) = (a?, b?, c?, d?);
+        Ok((done(&a).await?, done(&b).await?, done(&c).await?, done(&d).await?.as_f64().unwrap_or(0.0) as u64))
     }
 
-    pub async fn put(key: &str, value: &JsValue) -> Result<(), JsValue> {
-        let db = open().await?;
-        let store = db.transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)?.object_store(STORE)?;
-        done(&store.put_with_key(value, &JsValue::from_str(key))?).await.map(drop)
+    /// What a write puts; `None` leaves the record as it is.
+    #[derive(Default)]
+    pub struct Put {
+        /// Clear everything kept first (*start fresh*).
+        pub clear: bool,
+        pub session: Option<String>,
+        pub files: Option<String>,
+        /// The translation model file: to keep, or (`Some(None)`) to forget.
+        pub mt_file: Option<Option<web_sys::File>>,
     }
 
-    pub async fn delete(key: &str) -> Result<(), JsValue> {
-        let db = open().await?;
-        let store = db.transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)?.object_store(STORE)?;
-        done(&store.delete(&JsValue::from_str(key))?).await.map(drop)
+    /// How a write ended.
+    pub enum Outcome {
+        /// Kept, as this revision.
+        Written(u64),
+        /// Another tab wrote since revision `expected`: nothing was written.
+        OtherTab,
+        Failed(String),
     }
 
-    pub async fn clear() -> Result<(), JsValue> {
-        let db = open().await?;
-        let store = db.transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)?.object_store(STORE)?;
-        done(&store.clear()?).await.map(drop)
+    /// The revision a write expects to find kept.
+    #[derive(Clone, Copy)]
+    pub struct Expected {
+        pub revision: u64,
+        /// Or the next one if this tab wrote it (a write still in flight
+        /// when the page was hidden: never one another tab wrote).
+        pub or_own_next: bool,
+        /// Written whatever is kept (*Keep this tab's work*).
+        pub force: bool,
+    }
+
+    /// Writes `put` in one transaction, unless the kept revision is not
+    /// the one `expected`; then `finished`.
+    pub fn write(db: &IdbDatabase, put: Put, expected: Expected, finished: impl FnOnce(Outcome) + 'static) {
+        type Once = Rc<RefCell<Option<Box<dyn FnOnce(Outcome)>>>>;
+        let finished: Once = Rc::new(RefCell::new(Some(Box::new(finished))));
+        let finish = {
+            let finished = finished.clone();
+            move |outcome: Outcome| {
+                if let Some(f) = finished.borrow_mut().take() {
+                    f(outcome)
+                }
+            }
+        };
+        let tx = match db.transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite) {
+            Ok(tx) => tx,
+            Err(e) => return finish(Outcome::Failed(said(&e))),
+        };
+        let store = match tx.object_store(STORE) {
+            Ok(s) => s,
+            Err(e) => return finish(Outcome::Failed(said(&e))),
+        };
+        // What the transaction decided before it ended (the revision written, or why not).
+        let decided: Rc<RefCell<Option<Outcome>>> = Rc::default();
+        let ended = {
+            let (decided, finish, tx) = (decided.clone(), finish.clone(), tx.clone());
+            Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
+                let outcome = decided.borrow_mut().take().unwrap_or_else(|| {
+                    Outcome::Failed(tx.error().map_or("the write was abandoned".into(), |e| said(&e.into())))
+                });
+                finish(outcome)
+            })
+        };
+        tx.set_oncomplete(Some(ended.as_ref().unchecked_ref()));
+        tx.set_onabort(Some(ended.as_ref().unchecked_ref()));
+        ended.forget();
+        // Both asked before either answers; requests in a transaction answer in order.
+        let (get, writer) = match (store.get(&JsValue::from_str(REVISION)), store.get(&JsValue::from_str(WRITER))) {
+            (Ok(get), Ok(writer)) => (get, writer),
+            (Err(e), _) | (_, Err(e)) => return finish(Outcome::Failed(said(&e))),
+        };
+        let on_revision = {
+            let (get, got_writer, tx) = (get.clone(), writer.clone(), tx.clone());
+            Closure::once_into_js(move |_: web_sys::Event| {
+                let stored = get.result().ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
+                let mine = got_writer.result().ok().and_then(|v| v.as_f64()) == Some(TAB.with(|t| *t));
+                let expected_found =
+                    stored == expected.revision || (expected.or_own_next && mine && stored == expected.revision + 1);
+                if !expected.force && !put.clear && !expected_found {
+                    *decided.borrow_mut() = Some(Outcome::OtherTab);
+                    let _ = tx.abort();
+                    return;
+                }
+                let revision = if put.clear { 1 } else { stored + 1 };
+                match puts(&store, put, revision) {
+                    Ok(()) => *decided.borrow_mut() = Some(Outcome::Written(revision)),
+                    Err(e) => {
+                        *decided.borrow_mut() = Some(Outcome::Failed(said(&e)));
+                        let _ = tx.abort();
+                    }
+                }
+            })
+        };
+        writer.set_onsuccess(Some(on_revision.unchecked_ref()));
+    }
+
+    fn puts(store: &IdbObjectStore, put: Put, revision: u64) -> Result<(), JsValue> {
+        let key = JsValue::from_str;
+        if put.clear {
+            store.clear()?;
+        }
+        if let Some(session) = put.session {
+            store.put_with_key(&JsValue::from_str(&session), &key(SESSION))?;
+        }
+        if let Some(files) = put.files {
+            store.put_with_key(&JsValue::from_str(&files), &key(FILES))?;
+        }
+        match put.mt_file {
+            Some(Some(file)) => drop(store.put_with_key(&file, &key(MT_FILE))?),
+            Some(None) => drop(store.delete(&key(MT_FILE))?),
+            None => {}
+        }
+        store.put_with_key(&JsValue::from_f64(revision as f64), &key(REVISION))?;
+        store.put_with_key(&JsValue::from_f64(TAB.with(|t| *t)), &key(WRITER))?;
+        Ok(())
     }
 }
 
-/// Forgets the kept session ("start fresh").
-pub fn forget() {
-    SAVING.with(|s| s.borrow_mut().forgotten = true);
-    yew::platform::spawn_local(async {
-        let _ = kept::clear().await;
-        SAVING.with(|s| *s.borrow_mut() = Saving::default());
-    });
+/// What one write is to keep: the state's session as it is now.
+#[derive(Clone, PartialEq)]
+struct Plan {
+    light: String,
+    files: FilesKey,
+    mt_file: Option<FileHandle>,
+    /// `SessionAction::KeepAgain` asks for a new attempt.
+    attempt: u32,
 }
 
-use std::cell::RefCell;
-
-/// What was written last, so an unchanged session is not written again.
+/// The queue of writes: one at a time, in order; the latest state waiting.
 #[derive(Default)]
-struct Saving {
-    json: String,
-    /// The texts of the session's files, kept apart from its JSON (`kept::file_key`).
-    texts: Vec<String>,
-    mt_file: Option<super::state::FileHandle>,
-    /// Cleared and not yet written again.
-    forgotten: bool,
+struct Saver {
+    /// The kept session was read (until then nothing is written over it).
+    read: bool,
+    /// The revision this tab read, or last wrote.
+    revision: u64,
+    /// What was last written, and last attempted (a write that failed is
+    /// not attempted again until the state changes or *Try again*).
+    written: Option<Plan>,
+    attempted: Option<Plan>,
+    /// What was read (session, files), until the restored state is found to be the same.
+    baseline: Option<(String, String)>,
+    in_flight: bool,
+    /// The page was hidden with a write in flight: the next write also
+    /// accepts the revision that one makes (this tab's, never another's).
+    or_own_next: bool,
+    /// Forget what is kept before the next write (*start fresh*).
+    clear: bool,
+    /// The latest state to keep once the write in flight ends.
+    waiting: Option<Rc<State>>,
+    /// A problem was reported (so the next success is reported too).
+    problem: bool,
+    report: Option<Dispatch<SessionAction>>,
 }
 
 thread_local! {
-    static SAVING: RefCell<Saving> = RefCell::new(Saving::default());
+    static SAVER: RefCell<Saver> = RefCell::new(Saver::default());
 }
 
-fn mt_file(state: &State) -> Option<super::state::FileHandle> {
+fn mt_file(state: &State) -> Option<FileHandle> {
     match state.mt.held.as_ref().map(|h| &h.source) {
-        Some(super::state::MtSource::File(handle)) => Some(*handle),
+        Some(MtSource::File(handle)) => Some(*handle),
         _ => None,
     }
 }
 
-/// Restores the kept session on start (then opens the address), and keeps
-/// the session a second after each change.
-#[hook]
-pub fn use_kept_session(state: &Rc<State>, restore: Dispatch<SessionAction>) {
-    {
-        use_effect_with((), move |_| {
-            yew::platform::spawn_local(async move {
-                let json = kept::get(kept::SESSION).await.ok().and_then(|v| v.as_string());
-                let session = json.as_deref().and_then(|j| serde_json::from_str::<super::state::Session>(j).ok());
-                if let Some(mut session) = session {
-                    // Files' texts kept apart (an older session has them in its JSON).
-                    let mut texts = Vec::new();
-                    for (k, f) in session.files.iter_mut().enumerate() {
-                        if f.text.is_empty() {
-                            let kept = kept::get(&kept::file_key(k)).await.ok().and_then(|v| v.as_string());
-                            f.text = kept.unwrap_or_default();
-                        }
-                        texts.push(f.text.clone());
-                    }
-                    let file = kept::get(kept::MT_FILE).await.ok().and_then(|v| v.dyn_into::<web_sys::File>().ok());
-                    let wanted = session.translation_model.as_ref().is_some_and(|(_, text)| text.is_none());
-                    let mt_file = file.filter(|_| wanted).map(super::file_handles::hold);
-                    SAVING.with(|s| {
-                        let mut s = s.borrow_mut();
-                        (s.json, s.texts) = (json.unwrap_or_default(), texts);
-                    });
-                    restore.emit(SessionAction::Restore { session: Box::new(session), mt_file });
-                }
-                let hash = current_hash();
-                if !hash.is_empty() {
-                    restore.emit(SessionAction::OpenLocation(hash));
-                }
-                // An exercise named by the address (`?exercise=FILE.json`) after
-                // the kept session, so its files reach the file worker last and win.
-                let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-                restore.emit(SessionAction::OpenQuery(query));
-            });
-            || ()
-        });
+/// Whether the state holds all of its session (no files being read, no session being restored).
+fn settled(state: &State) -> bool {
+    state.restoring.is_none() && !state.slots.reading() && Slot::ALL.iter().all(|&s| !state.slots.slot(s).checking)
+}
+
+/// Keeps `state` at once, or once the write in flight ends.
+fn keep(state: Rc<State>) {
+    let ready = SAVER.with(|s| {
+        let mut s = s.borrow_mut();
+        if !s.read || !settled(&state) {
+            return false;
+        }
+        if s.in_flight {
+            s.waiting = Some(state.clone());
+            return false;
+        }
+        true
+    });
+    if !ready {
+        return;
     }
-    let state = state.clone();
-    use_effect(move || {
-        // Not while files load or a session is restored: the session is complete only after.
-        let settled = state.restoring.is_none() && Slot::ALL.iter().all(|&s| !state.slots.slot(s).checking);
-        let timer = settled.then(|| {
-            gloo::timers::callback::Timeout::new(1000, move || {
-                let mut session = state.session();
-                let texts: Vec<String> = session.files.iter_mut().map(|f| std::mem::take(&mut f.text)).collect();
-                let json = serde_json::to_string(&session).unwrap_or_default();
-                let file = mt_file(&state);
-                let (same, same_texts, same_file) = SAVING.with(|s| {
-                    let s = s.borrow();
-                    (
-                        s.json == json && !s.forgotten,
-                        s.texts == texts && !s.forgotten,
-                        s.mt_file == file && !s.forgotten,
-                    )
-                });
-                if same && same_texts && same_file {
-                    return;
-                }
-                let saving = Saving { json: json.clone(), texts: texts.clone(), mt_file: file, forgotten: false };
-                SAVING.with(|s| *s.borrow_mut() = saving);
-                yew::platform::spawn_local(async move {
-                    if !same_texts {
-                        // Each file's text in a task of its own.
-                        for (k, text) in texts.iter().enumerate() {
-                            gloo::timers::future::TimeoutFuture::new(0).await;
-                            let _ = kept::put(&kept::file_key(k), &JsValue::from_str(text)).await;
-                        }
-                    }
-                    if !same || !same_texts {
-                        let _ = kept::put(kept::SESSION, &JsValue::from_str(&json)).await;
-                    }
-                    if !same_file {
-                        let _ = match file.and_then(super::file_handles::get) {
-                            Some(f) => kept::put(kept::MT_FILE, &f).await,
-                            None => kept::delete(kept::MT_FILE).await,
-                        };
-                    }
-                });
-            })
-        });
-        move || drop(timer)
+    let plan = Plan {
+        light: serde_json::to_string(&state.session_light()).unwrap_or_default(),
+        files: state.files_key(),
+        mt_file: mt_file(&state),
+        attempt: state.keeping.attempt,
+    };
+    let (put, expected) = match SAVER.with(|s| {
+        let mut s = s.borrow_mut();
+        // The restored state, the same as what was read: nothing to write.
+        if let Some((light, files)) = s.baseline.take() {
+            let same = light == plan.light && serde_json::to_string(&state.session_files()).is_ok_and(|f| f == files);
+            if same {
+                (s.written, s.attempted) = (Some(plan.clone()), Some(plan.clone()));
+            }
+        }
+        if s.attempted.as_ref() == Some(&plan) && !s.clear {
+            return None;
+        }
+        let written = s.written.clone();
+        let files_changed = written.as_ref().is_none_or(|w| w.files != plan.files) || s.clear;
+        let mt_changed = written.as_ref().is_none_or(|w| w.mt_file != plan.mt_file) || s.clear;
+        let put = kept::Put {
+            clear: std::mem::take(&mut s.clear),
+            session: Some(plan.light.clone()),
+            files: files_changed.then(|| serde_json::to_string(&state.session_files()).unwrap_or_default()),
+            mt_file: mt_changed.then(|| plan.mt_file.and_then(super::file_handles::get)),
+        };
+        s.attempted = Some(plan.clone());
+        s.in_flight = true;
+        let or_own_next = std::mem::take(&mut s.or_own_next);
+        Some((put, kept::Expected { revision: s.revision, or_own_next, force: state.keeping.overwrite }))
+    }) {
+        Some(x) => x,
+        None => return,
+    };
+    yew::platform::spawn_local(async move {
+        let db = match kept::open().await {
+            Ok(db) => db,
+            Err(e) => return written(kept::Outcome::Failed(kept::said(&e)), plan),
+        };
+        kept::write(&db, put, expected, move |outcome| written(outcome, plan));
     });
 }
 
-use super::state::Slot;
-use wasm_bindgen::{JsCast, JsValue};
+/// A write ended: the state is told if it failed (or succeeded after a
+/// failure), and the state waiting is kept next.
+fn written(outcome: kept::Outcome, plan: Plan) {
+    let (report, waiting) = SAVER.with(|s| {
+        let mut s = s.borrow_mut();
+        s.in_flight = false;
+        let report = match outcome {
+            kept::Outcome::Written(revision) => {
+                s.revision = revision;
+                s.written = Some(plan);
+                std::mem::take(&mut s.problem).then_some(Ok(()))
+            }
+            kept::Outcome::OtherTab => {
+                s.problem = true;
+                Some(Err(KeepProblem::OtherTab))
+            }
+            kept::Outcome::Failed(why) => {
+                s.problem = true;
+                Some(Err(KeepProblem::Failed(why)))
+            }
+        };
+        (report.and_then(|r| s.report.map(|d| (d, r))), s.waiting.take())
+    });
+    if let Some((dispatch, result)) = report {
+        dispatch.emit(SessionAction::Kept(result));
+    }
+    if let Some(state) = waiting {
+        keep(state);
+    }
+}
+
+/// The page is being hidden or closed: the state waiting for the write in
+/// flight is written now, in a transaction of its own (it expects the
+/// revision this tab read or wrote last, or the one the write in flight
+/// makes if it is written: this tab's, so never over another tab's work).
+fn flush() {
+    let waiting = SAVER.with(|s| {
+        let mut s = s.borrow_mut();
+        let waiting = s.waiting.take()?;
+        if s.in_flight {
+            s.in_flight = false;
+            s.or_own_next = true;
+        }
+        Some(waiting)
+    });
+    if let Some(state) = waiting {
+        keep(state);
+    }
+}
+
+/// Forgets the kept session ("start fresh"): cleared by the next write, at once.
+pub fn forget() {
+    SAVER.with(|s| {
+        let mut s = s.borrow_mut();
+        s.clear = true;
+        (s.written, s.attempted, s.baseline) = (None, None, None);
+    });
+}
+
+/// Restores the kept session on start (then opens the address), and keeps
+/// the session at every change.
+#[hook]
+pub fn use_kept_session(state: &Rc<State>, session: Dispatch<SessionAction>) {
+    use_effect_with((), move |_| {
+        SAVER.with(|s| s.borrow_mut().report = Some(session));
+        yew::platform::spawn_local(async move {
+            let read = kept::read().await;
+            let (json, files_json, file, revision) = match read {
+                Ok((a, b, c, d)) => (a.as_string(), b.as_string(), Some(c), d),
+                Err(e) => {
+                    session.emit(SessionAction::Kept(Err(KeepProblem::Failed(kept::said(&e)))));
+                    (None, None, None, 0)
+                }
+            };
+            let light = json.as_deref().and_then(|j| serde_json::from_str::<Session>(j).ok());
+            // A session kept before its files were kept apart has them inside.
+            let files = files_json.as_deref().and_then(|j| serde_json::from_str::<SessionFiles>(j).ok());
+            let session_read = light.map(|l| match files {
+                Some(files) => l.join(files),
+                None => l,
+            });
+            SAVER.with(|s| {
+                let mut s = s.borrow_mut();
+                (s.read, s.revision) = (true, revision);
+                s.baseline = json.clone().zip(files_json.clone());
+            });
+            if let Some(kept) = session_read {
+                let file = file.and_then(|v| v.dyn_into::<web_sys::File>().ok());
+                let wanted = kept.translation_model.as_ref().is_some_and(|(_, text)| text.is_none());
+                let mt_file = file.filter(|_| wanted).map(super::file_handles::hold);
+                session.emit(SessionAction::Restore { session: Box::new(kept), mt_file });
+            } else {
+                session.emit(SessionAction::NothingKept);
+            }
+            let hash = current_hash();
+            if !hash.is_empty() {
+                session.emit(SessionAction::OpenLocation(hash));
+            }
+            // An exercise named by the address (`?exercise=FILE.json`) after
+            // the kept session, so its files reach the file worker last and win.
+            let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+            session.emit(SessionAction::OpenQuery(query));
+        });
+        // Closing or hiding the page starts what waits at once.
+        let listeners = web_sys::window().map(|window| {
+            let hide = gloo::events::EventListener::new(&window, "pagehide", |_| flush());
+            let document = window.document();
+            let hidden = document.map(|document| {
+                let doc = document.clone();
+                gloo::events::EventListener::new(&document, "visibilitychange", move |_| {
+                    if doc.visibility_state() == web_sys::VisibilityState::Hidden {
+                        flush();
+                    }
+                })
+            });
+            (hide, hidden)
+        });
+        move || drop(listeners)
+    });
+    let state = state.clone();
+    use_effect(move || keep(state));
+}
+
+use wasm_bindgen::JsCast;

@@ -212,7 +212,7 @@ fn pair_table(props: &PairTableProps) -> Html {
         }
     });
     html! {
-        <div class="table-scroll tall">
+        <div class="table-scroll tall" tabindex="0" role="region" aria-label="The per-pair scores">
             <table id="pair-table" class="pairs">
                 <caption>{"Per pair (click a number to show the pair; click a heading to sort, again to reverse)"}</caption>
                 <thead><tr>

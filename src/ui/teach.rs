@@ -9,7 +9,7 @@
 use yew::prelude::*;
 
 use super::panels::TeachView;
-use super::state::{Mode, TeachAction};
+use super::state::{Mode, TeachAction, TrainAction};
 use super::store::Dispatch;
 use crate::align::greedy::Outcome;
 use crate::corpus::TreePair;
@@ -17,10 +17,19 @@ use crate::eval::prf::Counts;
 use crate::io::links::Link;
 use crate::tree::{NodeId, Tree};
 
+/// The button that aligns the loaded pairs with the model in hand, where
+/// a view needs its results (the diagram's counts, the search stepper).
+pub(super) fn align_button(id: &'static str, train: Dispatch<TrainAction>, busy: bool) -> Html {
+    let onclick = Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() }));
+    html! { <button id={id} type="button" class="primary" disabled={busy} {onclick}>{"Align with the model"}</button> }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct TeachProps {
     pub view: TeachView,
     pub teach: Dispatch<TeachAction>,
+    /// *Align with the model*, offered by the stepper when the model in hand has not aligned the pairs.
+    pub train: Dispatch<TrainAction>,
 }
 
 fn node(tree: &Tree, n: NodeId) -> String {
@@ -96,7 +105,10 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
                         if !key_hidden {
                             {score_row("teach-vs-gold", "gold", Some(against_gold))}
                         }
-                        {score_row("teach-vs-model", "the model", against_model)}
+                        // In an exercise the links are the student's, checked against its key alone.
+                        if !state.exercise_open {
+                            {score_row("teach-vs-model", "the model", against_model)}
+                        }
                     </tbody>
                 </table>
             </div>
@@ -123,7 +135,16 @@ fn steps(props: &TeachProps, pair: &TreePair) -> Html {
         return html! { <p class="hint" id="step-text">{format!("{}, so their searches can be stepped through.", r.not_aligned_note())}</p> };
     }
     let Some(search) = state.results.as_ref().and_then(|r| r.searches.get(state.pair)) else {
-        return html! { <p class="hint">{"Train a model or load one and align: then its greedy search can be stepped through here."}</p> };
+        // A model in hand (kept from the last visit, or uploaded) that has not aligned these pairs: align in place.
+        if state.model_in_hand {
+            return html! {
+                <div id="step-text">
+                    <p>{"The alignment model in hand has not aligned these pairs yet (results are not kept across visits): align them, then step through this pair's search here."}</p>
+                    <p>{align_button("step-align", props.train, !state.can_align)}</p>
+                </div>
+            };
+        }
+        return html! { <p class="hint" id="step-text">{"Train a model (Train and align) or load one in the Data panel: its greedy search for this pair can then be stepped through here."}</p> };
     };
     if search.steps.is_empty() {
         return html! { <p id="step-text">{"The model classified no candidate of this pair as aligned: the search has no step."}</p> };
@@ -174,7 +195,7 @@ fn steps(props: &TeachProps, pair: &TreePair) -> Html {
                 <strong>{format!("Step {}: ", k + 1)}</strong>
                 {format!("candidate {} ↔ {} with posterior {:.4} is {what}", node(&pair.source, s), node(&pair.target, t), step.candidate.score)}
             </p>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0" role="region" aria-label="The search's steps">
                 <table id="step-table" class="steps">
                     <caption>{format!("All {n} steps of this pair's search")}</caption>
                     <thead><tr><th scope="col">{"step"}</th><th scope="col">{"candidate"}</th><th scope="col">{"posterior"}</th><th scope="col">{"outcome"}</th></tr></thead>

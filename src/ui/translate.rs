@@ -13,9 +13,12 @@ use yew::prelude::*;
 
 use super::panels::TranslateView;
 use super::results::training_data_warning;
-use super::state::{CorpusTranslation, ExportFile, JobAction, JobKind, SelectAction, TranslateAction, Translated};
+use super::state::{
+    CorpusTranslation, ExportFile, JobAction, JobKind, SelectAction, Shared, TranslateAction, Translated,
+};
 use super::store::Dispatch;
 use super::train::JobStatus;
+use super::zoom::{use_zoom, FIT_MAX_TEXT_PX, PRESENT_MAX_TEXT_PX};
 use crate::eval::bleu::sentence_bleu;
 use crate::layout::{layout_pair, layout_tree, Rect, Style, TreeLayout};
 use crate::mt::model::SystemKind;
@@ -178,7 +181,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                 {corpus_view(c, props)}
             }
             if let Some(t) = &mt.result {
-                {result_view(t, props.export)}
+                {result_view(t.clone(), props.export)}
             }
         </section>
     }
@@ -215,7 +218,7 @@ fn corpus_view(c: &CorpusTranslation, props: &TranslateProps) -> Html {
             }
             <details>
                 <summary>{"Every pair's translation and sentence BLEU"}</summary>
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0" role="region" aria-label="Every pair's translation">
                     <table id="mt-corpus-table">
                         <thead><tr><th scope="col">{"pair"}</th><th scope="col">{"BLEU"}</th><th scope="col">{"translation"}</th><th scope="col">{"reference"}</th></tr></thead>
                         <tbody>{ for rows }</tbody>
@@ -352,14 +355,15 @@ fn sentences(t: &Translated) -> Html {
     }
 }
 
-fn result_view(t: &Translated, export: Dispatch<ExportFile>) -> Html {
+fn result_view(shared: Shared<Translated>, export: Dispatch<ExportFile>) -> Html {
+    let t = &*shared;
     let ms = t.view.system == SystemKind::Ms;
     html! {
         <div id="translation" class="translation" data-system={t.view.system.name()}>
             <h3>{format!("{} by the {} system ({})", capitalise(&t.input.label), t.view.system.name(), t.model)}</h3>
             {sentences(t)}
             {unknown_words(t)}
-            {derivation_svg(t, export)}
+            <Derivation translated={shared.clone()} {export} />
             if ms { {rm_table(t)} } else { {phrase_table(t)} }
             {nbest_table(t)}
         </div>
@@ -447,9 +451,19 @@ fn words_x(layout: &TreeLayout, range: std::ops::Range<usize>) -> Option<f64> {
     (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
 }
 
+#[derive(Properties, PartialEq)]
+struct DerivationProps {
+    translated: Shared<Translated>,
+    export: Dispatch<ExportFile>,
+}
+
 /// The source tree with its RMs (or phrases) outlined and, for the MS
-/// system, the target SMS mirrored below with a link per RM pair.
-fn derivation_svg(t: &Translated, export: Dispatch<ExportFile>) -> Html {
+/// system, the target SMS mirrored below with a link per RM pair; zoomed
+/// and fitted as the pair diagram is ([`super::zoom`]), and presented
+/// alone, larger, on the whole screen.
+#[function_component(Derivation)]
+fn derivation(props: &DerivationProps) -> Html {
+    let (t, export) = (&*props.translated, props.export);
     let style = Style::default();
     let source = &t.input.source;
     let v = &t.view;
@@ -546,16 +560,62 @@ fn derivation_svg(t: &Translated, export: Dispatch<ExportFile>) -> Html {
         _ => html! {},
     };
     let on_download = { Callback::from(move |_: MouseEvent| export.emit(ExportFile::DerivationSvg)) };
+    let presenting = use_state(|| false);
+    let cap = if *presenting { PRESENT_MAX_TEXT_PX } else { FIT_MAX_TEXT_PX };
+    let zoom = use_zoom((w, h), props.translated.clone(), cap);
+    let z = zoom.zoom;
+    let onkeydown = {
+        let (zoom, presenting) = (zoom.clone(), presenting.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            let handled = match e.key().as_str() {
+                "Escape" if *presenting => {
+                    presenting.set(false);
+                    true
+                }
+                k => zoom.key(k),
+            };
+            if handled {
+                e.prevent_default();
+            }
+        })
+    };
+    let toggle = {
+        let presenting = presenting.clone();
+        Callback::from(move |_: MouseEvent| presenting.set(!*presenting))
+    };
+    {
+        let scroller = zoom.scroller.clone();
+        use_effect_with(*presenting, move |&on| {
+            if on {
+                if let Some(el) = scroller.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
+    let (onmousedown, onmousemove, onmouseup) = zoom.pan_handlers("a, button");
     html! {
-        <figure class="mt-figure">
+        <figure class={classes!("mt-figure", presenting.then_some("presenting"))} id="mt-figure">
             <style>{DERIVATION_CSS}</style>
-            <div class="diagram-scroll">
-                <svg id="mt-diagram" class="tl-diagram" width={w.to_string()} height={h.to_string()}
+            // Presenting, the title shares the tools' row and the caption is left out: the drawing gets the height.
+            <div class="zoom-tools" role="toolbar" aria-label="Zoom">
+                if *presenting {
+                    <p class="present-title">{format!("{} — {}", capitalise(&t.input.label), t.view.system.name())}</p>
+                }
+                {zoom.buttons("mt-", "Fit the drawing to the box: enlarged up to a readable size, never below readable text (f)")}
+                <button id="mt-present" type="button" aria-pressed={presenting.to_string()} onclick={toggle}
+                    title={if *presenting { "Leave presentation mode (Esc)" } else { "The drawing alone, on the whole screen, larger" }}>
+                    {if *presenting { "Leave presentation" } else { "Present" }}</button>
+            </div>
+            <div class="diagram-scroll" ref={zoom.scroller.clone()} tabindex="0" role="region" {onkeydown}
+                {onmousedown} {onmousemove} {onmouseup}
+                aria-label="The derivation's drawing: drag to pan; + and − zoom; f fits">
+                <svg id="mt-diagram" class="tl-diagram" width={(w * z).to_string()} height={(h * z).to_string()} data-zoom={z.to_string()}
                     viewBox={format!("0 0 {w} {h}")} role="img" aria-label="The derivation: the source tree, its RMs or phrases, and the translation below">
                     {drawing}
                 </svg>
             </div>
-            <figcaption class="hint">{caption}{" "}
+            <figcaption class="hint">{caption}{" Drag to pan. "}
                 <button id="mt-download-svg" type="button" onclick={on_download}>{"Download the drawing (SVG)"}</button></figcaption>
             {problem}
         </figure>
@@ -594,7 +654,7 @@ fn rm_table(t: &Translated) -> Html {
         }
     });
     html! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label="The derivation's RM pairs">
             <table id="mt-derivation">
                 <caption>{format!("The derivation: {} RM {}, in target order. Target SMS: ", t.view.steps.len(), if t.view.steps.len() == 1 { "pair" } else { "pairs" })}
                     <code id="mt-sms">{t.view.steps.iter().map(|s| s.target_rm.as_str()).collect::<Vec<_>>().join(" ")}</code></caption>
@@ -620,7 +680,7 @@ fn phrase_table(t: &Translated) -> Html {
         }
     });
     html! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label="The derivation's phrase pairs">
             <table id="mt-derivation">
                 <caption>{format!("The derivation: {} phrase pairs, in target order.", t.view.phrases.len())}</caption>
                 <thead><tr><th scope="col">{"step"}</th><th scope="col">{"source words"}</th><th scope="col">{"target words"}</th><th scope="col">{"how"}</th></tr></thead>
@@ -654,7 +714,7 @@ fn nbest_table(t: &Translated) -> Html {
     });
     let bleu_head = reference.is_some().then(|| html! { <th scope="col">{"BLEU"}</th> });
     html! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label="The n-best list">
             <table id="mt-nbest">
                 <caption>{format!("The {} best distinct translations of the beam, with their features h and the weights λ (score = λ·h).", v.nbest.len())}</caption>
                 <thead>

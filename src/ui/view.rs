@@ -14,8 +14,8 @@ use super::effects::{carry_out, Workers};
 use super::into_view::{self, Place};
 use super::results::training_data_warning_inline;
 use super::state::{
-    Action, ExportFile, FindAction, FoldAction, JobAction, LoadAction, Mode, ProgressAction, Results, SelectAction,
-    SessionAction, Shared, SortKey, State, TeachAction, TrainAction, TranslateAction,
+    Action, ExportFile, FindAction, FoldAction, JobAction, KeepProblem, Keeping, LoadAction, Mode, ProgressAction,
+    Results, SelectAction, SessionAction, Shared, SortKey, State, TeachAction, TrainAction, TranslateAction,
 };
 use super::store::{use_slice, Dispatch, Store, StoreHandle};
 use super::{
@@ -116,7 +116,7 @@ fn link_table(props: &LinkTableProps) -> Html {
     html! {
         <details class="link-table" open={links.len() <= 12}>
             <summary>{format!("The {} {} of the diagram as a table", links.len(), counted(links.len(), "links"))}</summary>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0" role="region" aria-label="The diagram's links">
                 <table id="link-table">
                     <thead><tr><th scope="col">{"link"}</th><th scope="col">{"status"}</th><th scope="col">{"source node"}</th><th scope="col">{"source words"}</th>
                         <th scope="col">{"target node"}</th><th scope="col">{"target words"}</th><th scope="col">{"posterior"}</th></tr></thead>
@@ -135,9 +135,22 @@ fn sentence(words: &[String], lang: &'static str, side: &'static str) -> Html {
 }
 
 /// One line of counts for the pair shown, with the warning on training
-/// data beside it (not below: the diagram keeps the height).
-fn pair_counts(state: &State) -> Html {
-    let Some(r) = state.results() else { return html! {} };
+/// data beside it (not below: the diagram keeps the height); with a model
+/// in hand that has not aligned these pairs (a reload keeps the model, not
+/// its results), what the diagram draws instead and the button to align.
+fn pair_counts(state: &State, train: Dispatch<TrainAction>) -> Html {
+    let Some(r) = state.results() else {
+        // (In Steps mode the stepper offers it; in an exercise the model is no help.)
+        if state.alignment.model.is_none() || state.selection.mode != Mode::Inspect || state.classroom.open.is_some() {
+            return html! {};
+        }
+        return html! {
+            <p id="pair-counts" class="pair-summary hint">
+                {"The alignment model in hand has not aligned these pairs: the diagram draws their gold links. "}
+                {teach::align_button("align-here", train, state.jobs.running.is_some())}
+            </p>
+        };
+    };
     if !r.aligned(state.selection.pair) {
         return html! {
             <p id="pair-counts" class="pair-counts hint">
@@ -164,6 +177,41 @@ fn pair_counts(state: &State) -> Html {
                 {training_data_warning_inline("pair-caution")}
             }
         </p>
+    }
+}
+
+/// Says, at the top of the page, when the work could not be kept for the
+/// next visit, and what to do: try again, or (another tab changed it)
+/// keep this tab's work or load the other's.
+fn keeping_banner(keeping: &Keeping, session: Dispatch<SessionAction>) -> Html {
+    let Some(problem) = &keeping.problem else { return html! {} };
+    let button = |id: &'static str, label: &'static str, action: SessionAction| {
+        let onclick = Callback::from(move |_: MouseEvent| session.emit(action.clone()));
+        html! { <button id={id} type="button" {onclick}>{label}</button> }
+    };
+    let (what, buttons) = match problem {
+        KeepProblem::Failed(why) => (
+            format!(
+                "Your work is not kept in this browser: {why}. It stays on this page while it is open: export your links (Export) or your exercise answers before closing it; free some disk space, or leave private browsing, then try again."
+            ),
+            button("keep-again", "Try again", SessionAction::KeepAgain { overwrite: false }),
+        ),
+        KeepProblem::OtherTab => (
+            "Another tab or window changed the work this browser keeps since this page read it: your changes here are not kept, so that neither overwrites the other. Keep this tab's work (it replaces the other's), or load the other's (this page reloads)."
+                .to_string(),
+            html! {
+                <>
+                    {button("keep-this", "Keep this tab's work", SessionAction::KeepAgain { overwrite: true })}{" "}
+                    {button("load-kept", "Load the other tab's work", SessionAction::LoadKept)}
+                </>
+            },
+        ),
+    };
+    html! {
+        <div class="keeping error-banner" id="keeping" role="alert">
+            <p>{what}</p>
+            <p>{buttons}</p>
+        </div>
     }
 }
 
@@ -311,7 +359,20 @@ fn app() -> Html {
             }
         });
     }
+    // An exercise opened (by its picker, a drop or the address): its
+    // diagram is what the student reads next, wherever the page was.
+    {
+        let opened = state.classroom.open.as_ref().map(|o| (o.file.clone(), Rc::as_ptr(&o.exercise) as usize));
+        use_effect_with(opened, |opened| {
+            if opened.is_some() {
+                into_view::bring_selected(".pair-column", Place::TopOnOneColumn);
+            }
+        });
+    }
     let pair_count = state.corpus.len();
+    // Before the pairs and the kept work are in: a loading state, not "Pair 1 of 0".
+    let loading = !state.kept_read
+        || (state.corpus.is_empty() && (state.slots.sample_loading.is_some() || state.restoring.is_some()));
     // Drawn again only when what they depend on changes (not on every action).
     let pair: Option<Rc<TreePair>> = {
         let state = state.clone();
@@ -364,10 +425,10 @@ fn app() -> Html {
     };
     let hint = match state.selection.mode {
         Mode::Inspect => {
-            "Click a link, or a source then a target node; hover over a link for its posterior; − / + fold a phrase."
+            "Click a link, or a source then a target node; hover a link for its posterior; − / + fold a phrase; drag to pan."
         }
-        Mode::Teach => "Click a source node, then a target node, to link them; click your link to remove it.",
-        Mode::Steps => "The search's links so far, this step's candidate (dashed) and what blocks it.",
+        Mode::Teach => "Click a source node, then a target node, to link them; click your link to remove it; drag to pan.",
+        Mode::Steps => "The search's links so far, this step's candidate (dashed) and what blocks it; drag to pan.",
     };
     let folds = {
         let (src, trg) = state.folds.of(state.corpus_gen, state.selection.pair);
@@ -379,7 +440,8 @@ fn app() -> Html {
             <style id="diagram-css">{DIAGRAM_CSS}</style>
             <header>
                 <h1>{"treelink"}</h1>
-                <p class="tagline">{"Sub-tree alignment with bilingual tree kernels, and meta-structure translation — in your browser, offline."}</p>
+                <p class="lede" id="lede" title="treelink aligns the sub-trees of translated sentence pairs with bilingual tree kernels, and translates with meta-structures — in your browser, offline.">
+                    {"Sub-tree alignment with bilingual tree kernels: "}<strong id="lede-pairs">{state.corpus_line()}</strong></p>
                 <nav class="sections" aria-label="Sections">
                     <a href="#workbench">{"The pair"}</a>
                     <a href="#loader">{"Data"}</a>
@@ -390,26 +452,42 @@ fn app() -> Html {
                     <a href="#export-panel">{"Export"}</a>
                 </nav>
             </header>
+            {keeping_banner(&state.keeping, cb.session)}
             <ContextProvider<StoreHandle> context={StoreHandle(store.clone())}>
             <main>
                 <section class="panel workbench" id="workbench" aria-label="The selected pair">
                     <div class="pair-column">
-                        {nav}
-                        if let Some(pair) = &pair {
+                        if loading {
+                            <p id="loading" class="loading" role="status">{"Loading the built-in sample (German → Spanish) and your work from the last visit…"}</p>
+                        } else if pair_count > 0 {
+                            {nav}
+                        }
+                        if let (false, Some(open)) = (loading, &state.classroom.open) {
+                            <p id="exercise-line" class="exercise-line">
+                                {format!("Exercise '{}' ({}): ", open.exercise.title, open.file)}
+                                <strong>{exercise_panel::kind_short(&open.exercise)}</strong>
+                                <a href="#exercise-box">{"its box"}</a>
+                            </p>
+                        }
+                        if loading {
+                        } else if let Some(pair) = &pair {
                             {sentence(pair.source.words(), "src", "source: ")}
                             {sentence(pair.target.words(), "trg", "target: ")}
-                            {pair_counts(&state)}
+                            {pair_counts(&state, cb.train)}
                             <diagram::Diagram pair={pair.clone()} links={links.clone()} selected_source={state.selection.source}
                                 selected_target={state.selection.target} pending={state.teach.pending} select={cb.select} fold={cb.fold} hint={hint}
-                                folds={folds}>
+                                title={format!("Pair {} of {pair_count} — {}", state.selection.pair + 1, state.corpus_line())} folds={folds}>
                                 <find::FindPairView view={state.find.clone()} find={cb.find} select={cb.select} />
                             </diagram::Diagram>
                         } else {
                             <find::FindPairView view={state.find.clone()} find={cb.find} select={cb.select} />
-                            <p>{"No pairs loaded."}</p>
+                            <p id="no-pairs" role="status">{"No pairs loaded: load a treebank in the Data panel, or the built-in sample."}</p>
                         }
                     </div>
                     <aside class="inspector" id="inspector" aria-label="Inspector">
+                        if state.classroom.open.is_some() {
+                            <exercise_panel::ExerciseBox view={panels.exercise.clone()} exercise={cb.exercise} />
+                        }
                         if state.selection.mode == Mode::Inspect {
                             if state.selection.source.is_none() && state.selection.target.is_none() {
                                 {start_here(pair_count)}
@@ -417,7 +495,7 @@ fn app() -> Html {
                             <explain_panel::ExplainPanel view={panels.explain} select={cb.select} teach={cb.teach} />
                             <kernel_table::KernelTable view={panels.kernels} select={cb.select} lambda={cb.lambda} />
                         } else {
-                            <teach::TeachPanel view={panels.teach} teach={cb.teach} />
+                            <teach::TeachPanel view={panels.teach} teach={cb.teach} train={cb.train} />
                         }
                     </aside>
                     if let Some(pair) = &pair {
@@ -436,7 +514,7 @@ fn app() -> Html {
             </main>
             </ContextProvider<StoreHandle>>
             <footer>
-                <p>{"Keys: n / p next / previous pair; Ctrl+Z / Ctrl+Shift+Z undo / redo your hand links; in the diagram, PageDown / PageUp too, + / − zoom, 0 actual size, f fit, s zoom to the selection, Tab to a node and Enter to click it."}</p>
+                <p>{"Keys: n / p next / previous pair; Ctrl+Z / Ctrl+Shift+Z undo / redo your hand links; in the diagram, PageDown / PageUp too, + / − zoom, 0 actual size, f fit, s zoom to the selection; Tab to a node, the arrow keys to the node drawn next to it (↓ from the source's last row crosses to the target tree), Enter to click it, x to fold it; Tab again to the links, the arrow keys between them. Present: the diagram alone, ← → pairs, ↑ ↓ links, Esc leaves."}</p>
                 <p>{"Built-in sample: the dev split (LAI sub-corpus, German–Spanish, 157 pairs) of the SQUOIA parallel treebank with gold sub-tree alignments, by the SQUOIA project (University of Zurich), used under the "}
                     <a href="sample/LICENSE">{"Apache License 2.0"}</a>{"."}</p>
                 <p>{"Kernels and alignment: Sun, Zhang & Tan, “Exploring Syntactic Structural Features for Sub-Tree Alignment using Bilingual Tree Kernels”, ACL 2010. Baseline: Tinsley, Zhechev, Hearne & Way, 2007."}</p>

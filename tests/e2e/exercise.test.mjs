@@ -98,7 +98,7 @@ test('instructor → student → class table, with the same scores as treelink e
     await page.click('#exercise-check-button');
     await page.waitForSelector('#exercise-marks');
     await page.waitForTimeout(300); // the scroll into view
-    const inView = await page.evaluate(() => ['#exercise-check h4', '#exercise-marks .mark-wrong'].map((sel) => {
+    const inView = await page.evaluate(() => ['#exercise-check h3', '#exercise-marks .mark-wrong'].map((sel) => {
       const r = document.querySelector(sel).getBoundingClientRect();
       return r.height > 0 && r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
     }));
@@ -148,6 +148,7 @@ test('instructor → student → class table, with the same scores as treelink e
 
   // The instructor: the exercise, then both answers files, make the class table.
   await page.setInputFiles('#file-exercise', exFile);
+  await page.click('#exercise-grading summary');
   await page.waitForSelector('#file-answers');
   await page.setInputFiles('#file-answers', [anaFile, benFile]);
   await page.waitForSelector('#class-students');
@@ -192,7 +193,8 @@ test('an exercise with the key shown: the same file as the CLI\'s, and the key d
   fs.writeFileSync(exFile, exercise.body);
   await page.setInputFiles('#file-exercise', exFile);
   await page.waitForFunction(() => /2 pairs, key of \d+ links \(shown\)/.test(document.querySelector('#status-exercise')?.innerText ?? ''));
-  assert.match(await text('#exercise-panel'), /the key's links are shown/);
+  // The exercise box says which kind of file is open (issue 28): the key, shown.
+  assert.match(await text('#exercise-kind'), /with its key, shown while you align/);
   // The exercise's pairs are the sample's pairs 2 and 4: their gold links are drawn.
   for (const [k, n] of [[1, 2], [2, 4]]) {
     await goToPair(page, k);

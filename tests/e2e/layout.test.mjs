@@ -158,7 +158,7 @@ test('at both sizes a node pair\'s kernel table, undo and redo\'s verdict and a 
     await assertInView('#teach-message', `${size.width}: undo's verdict`);
     assert.equal(await page.locator('#pair-diagram path.link.student').count(), 0);
     await page.keyboard.press('Control+Shift+Z');
-    await page.waitForFunction(() => /^Redone: pair 3 has 1 links/.test(document.querySelector('#teach-message')?.innerText ?? ''));
+    await page.waitForFunction(() => /^Redone: pair 3 has 1 link of yours/.test(document.querySelector('#teach-message')?.innerText ?? ''));
     await assertInView('#teach-message', `${size.width}: redo's verdict`);
     await page.click('#teach-clear');
     await page.click('#mode-inspect');

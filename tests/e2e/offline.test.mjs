@@ -52,6 +52,7 @@ test('after the first visit the page loads, trains and runs an exercise offline,
     const answers = await download(page, '#exercise-answers');
     const answersFile = path.join(tmp, answers.name);
     fs.writeFileSync(answersFile, answers.body);
+    await page.click('#exercise-grading summary');
     await page.setInputFiles('#file-answers', answersFile);
     await page.waitForSelector('#class-students');
     const row = (await page.locator('#class-students tbody tr').first().innerText()).split('\t').map((c) => c.trim());

@@ -469,7 +469,7 @@ test('drag and drop of .src/.trg/.gold files, and a label containing <script> is
     return dt;
   }, files);
   await page.dispatchEvent('#loader', 'drop', { dataTransfer: dt });
-  await page.waitForFunction(() => /1 pairs, 8 nodes, 2 gold links/.test(document.querySelector('#corpus-summary').innerText));
+  await page.waitForFunction(() => /1 pair, 8 nodes, 2 gold links/.test(document.querySelector('#corpus-summary').innerText));
   const label = await page.locator('#src-node-1 text').first().textContent();
   assert.equal(label, '<script>window.pwned=1</script>');
   assert.equal(await page.evaluate(() => document.querySelectorAll('#workbench script').length), 0);

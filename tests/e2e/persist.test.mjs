@@ -144,7 +144,7 @@ test('a reload, at a laptop\'s and at a phone\'s size, keeps the files, the mode
   await pick('trg', [{ name: 'r.trg', text: '(T (C c))\n(T (D d) (E e))\n(T (F f))\n' }]);
   await page.waitForFunction(() => /^Uploaded r\.src \/ r\.trg: 3 pairs/.test(document.querySelector('#corpus-summary').innerText));
   await pick('lex-s2t', [{ name: 'lex.e2f', text: 'c a 0.5\n' }]);
-  await waitForStatus('lex-s2t', 'ok', /lex\.e2f: 1 entries/);
+  await waitForStatus('lex-s2t', 'ok', /lex\.e2f: 1 entry/);
   await page.fill('#train-seed', '17');
   await page.dispatchEvent('#train-seed', 'change');
   await page.fill('#pair-number', '2');
@@ -163,7 +163,7 @@ test('a reload, at a laptop\'s and at a phone\'s size, keeps the files, the mode
     assert.equal(await pressed('#mode-teach'), 'true');
     assert.equal(await page.locator('#student-links li').count(), 1);
     assert.equal(await page.inputValue('#train-seed'), '17');
-    await waitForStatus('lex-s2t', 'ok', /lex\.e2f: 1 entries/);
+    await waitForStatus('lex-s2t', 'ok', /lex\.e2f: 1 entry/);
     await page.waitForFunction((model) => document.querySelector('#model-summary')?.innerText === model, model, { timeout: 120000 });
   }
   await page.click('#start-fresh');

@@ -202,7 +202,7 @@ async function dropMarkup() {
     { name: 'b.xml', text: tiger('en', ['&quot;', 'b&amp;']) },
     { name: 'ab.sta.xml', text: sta },
   ]);
-  await page.waitForFunction(() => /: 1 pairs, 6 nodes, 2 gold links$/.test(document.querySelector('#corpus-summary').innerText), null, { timeout: 30000 });
+  await page.waitForFunction(() => /: 1 pair, 6 nodes, 2 gold links$/.test(document.querySelector('#corpus-summary').innerText), null, { timeout: 30000 });
 }
 
 /**
@@ -246,7 +246,7 @@ test('labels, words and file names with markup in them are text in the diagram, 
 
 test('the STA, TigerXML and CSV downloads of a corpus with markup in its labels and words are well-formed and hold the labels as text', async () => {
   // The markup pair is loaded (the test before); align it with the model the page holds.
-  assert.match(await text('#corpus-summary'), /: 1 pairs, 6 nodes, 2 gold links$/);
+  assert.match(await text('#corpus-summary'), /: 1 pair, 6 nodes, 2 gold links$/);
   await page.click('#align');
   await page.waitForSelector('#job-note.ok', { timeout: 120000 });
   const docs = {};
@@ -364,10 +364,10 @@ test('an exercise with markup in its title, instructions, student name, file nam
   fs.writeFileSync(exFile, exercise.body);
   // A student opens it: the title, instructions and labels are text.
   await page.setInputFiles('#file-exercise', exFile);
-  await page.waitForFunction(() => /1 pairs, key of \d+ links \(hidden\)/.test(document.querySelector('#status-exercise.ok')?.innerText ?? ''));
+  await page.waitForFunction(() => /1 pair, key of \d+ links? \(hidden\)/.test(document.querySelector('#status-exercise.ok')?.innerText ?? ''));
   assert.ok((await text('#status-exercise')).startsWith(`✓ ${nasty}.exercise.json: '${title}'`), await text('#status-exercise'));
   assert.ok((await text('#corpus-summary')).startsWith(`Exercise '${title}'`), await text('#corpus-summary'));
-  assert.equal(await text('fieldset.exercise-do legend'), `Exercise: ${title}`);
+  assert.equal(await text('#exercise-box-title'), `Exercise: ${title}`);
   assert.equal(await text('#exercise-instructions-text'), instructions);
   // A link between the POS nodes whose label is markup (the key has it: the import keeps POS links): said, marked and scored as text.
   await page.click('#src-node-1');
@@ -385,6 +385,7 @@ test('an exercise with markup in its title, instructions, student name, file nam
   const ansFile = path.join(tmp, `${nasty}.answers.json`);
   fs.writeFileSync(ansFile, answers.body);
   // The instructor's class table: the student's name and the missed link's labels are text.
+  await page.click('#exercise-grading summary');
   await page.setInputFiles('#file-answers', ansFile);
   await page.waitForSelector('#class-students');
   assert.equal(await text('#class-students tbody tr:first-child th'), nasty);

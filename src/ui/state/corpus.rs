@@ -5,9 +5,11 @@
 use std::rc::Rc;
 
 use super::slots::{LoadAction, Routed, Slot, Upload};
-use super::{Effect, LoadedAlignmentModel, Mode, ModelOrigin, MtSource, MtUpload, Shared, State, Teach};
+use super::{Effect, LoadedAlignmentModel, ModelOrigin, MtSource, MtUpload, Shared, State, Teach};
 use crate::corpus::{Corpus, TreePair};
+use crate::io::text::counted;
 use crate::tiger::{ImportOrigin, PairIds};
+use crate::ui::classroom::ExerciseAction;
 use crate::ui::load::{CorpusOrigin, LoadAnswer, LoadRequest};
 
 pub(super) const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, dev)";
@@ -30,6 +32,28 @@ impl State {
         self.corpus.pairs.get(self.selection.pair).cloned().map(Rc::new)
     }
 
+    /// What is loaded, for the page's first line: the language pair when
+    /// known (the built-in sample's), else where the pairs came from, and
+    /// how many.
+    pub fn corpus_line(&self) -> String {
+        let n = self.corpus.len();
+        if self.corpus.is_empty() && (self.slots.sample_loading.is_some() || self.restoring.is_some()) {
+            return "loading the built-in German → Spanish sample…".into();
+        }
+        let pairs = format!("{n} {}", counted(n, "pairs"));
+        if self.corpus_name.starts_with(SAMPLE_NAME) {
+            let (from, to) = if self.sides_swapped { ("Spanish", "German") } else { ("German", "Spanish") };
+            return format!("{from} → {to}, {pairs}");
+        }
+        let swapped = if self.sides_swapped { ", sides swapped" } else { "" };
+        // The files' names in the direction read: "x.src → x.trg".
+        let name = match self.corpus_name.strip_prefix("Uploaded ").and_then(|n| n.split_once(" / ")) {
+            Some((source, target)) => format!("{source} → {target}"),
+            None => self.corpus_name.clone(),
+        };
+        format!("{name}, {pairs}{swapped}")
+    }
+
     /// The corpus loaded, in a line; while the built-in sample is read, that
     /// (not the counts of the pairs it will replace).
     pub fn corpus_summary(&self) -> String {
@@ -39,7 +63,14 @@ impl State {
         let c = &self.corpus;
         let nodes: usize = c.pairs.iter().map(|p| p.source.len() + p.target.len()).sum();
         let swapped = if self.sides_swapped { " (sides swapped)" } else { "" };
-        format!("{}: {} pairs, {} nodes, {} gold links{swapped}", self.corpus_name, c.len(), nodes, c.gold_links())
+        let (pairs, links) = (c.len(), c.gold_links());
+        format!(
+            "{}: {pairs} {}, {nodes} {}, {links} gold {}{swapped}",
+            self.corpus_name,
+            counted(pairs, "pairs"),
+            counted(nodes, "nodes"),
+            counted(links, "links")
+        )
     }
 
     /// A load action: the files' part is [`Slots`](super::Slots)'s; a request id, the
@@ -49,6 +80,9 @@ impl State {
         let mut effects = Vec::new();
         match action {
             LoadAction::FilesGiven { files, slot } => {
+                if slot.is_none() {
+                    self.slots.drop_given(files.iter().map(|(name, _)| name.clone()));
+                }
                 // TigerXML files given together are read before any is checked.
                 let tiger: Vec<String> = (files.iter())
                     .filter(|(name, _)| slot.or_else(|| Slot::of_file(name)) == Some(Slot::Tiger))
@@ -82,7 +116,7 @@ impl State {
                 self.slots.mt_file_picked(&name);
                 effects.push(self.upload_mt(MtUpload { name, source: MtSource::File(file) }));
             }
-            LoadAction::Loaded { answer, corpus } => self.loaded(*answer, corpus),
+            LoadAction::Loaded { answer, corpus } => effects.extend(self.loaded(*answer, corpus)),
             LoadAction::LoadFailed(message) => {
                 self.slots.load_failed(&message);
                 self.finish_restore();
@@ -106,8 +140,11 @@ impl State {
 
     /// The file worker's answer: each checked slot's status, the model
     /// file's description, and the corpus the files make (its pairs
-    /// received in parts, with their Tiger ids).
-    fn loaded(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) {
+    /// received in parts, with their Tiger ids). Pairs from one kind of
+    /// input put the others' trees out of use (so the session keeps the
+    /// files of the pairs shown, and a reload shows them).
+    fn loaded(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) -> Vec<Effect> {
+        let mut effects = Vec::new();
         self.slots.answered(&answer);
         if let (Some(summary), Some(u)) = (answer.model, self.slots.slot(Slot::Model).ok_file().cloned()) {
             self.alignment.model = Some(LoadedAlignmentModel {
@@ -124,21 +161,19 @@ impl State {
             match origin {
                 CorpusOrigin::Exercise(file) => {
                     if let Some((_, exercise)) = answer.exercise {
-                        self.sides_swapped = false;
-                        self.replace_corpus(corpus, format!("Exercise '{}' ({file})", exercise.title));
-                        // Aligning by hand, with the key shown only if the instructor chose so.
-                        self.teach = Teach { reveal_gold: exercise.show_gold, ..Teach::default() };
-                        self.selection.mode = Mode::Teach;
-                        self.clear_selection();
-                        self.classroom.opened(file, exercise);
+                        effects.extend(self.open_exercise(file, exercise, corpus));
                     }
                 }
                 // Pairs read from files: their names say the direction again.
                 CorpusOrigin::Trees { source, target } => {
+                    self.slots.not_in_use(Slot::Tiger);
                     self.sides_swapped = false;
                     self.replace_corpus(corpus, format!("Uploaded {source} / {target}"))
                 }
                 CorpusOrigin::Tiger => {
+                    for slot in [Slot::Source, Slot::Target, Slot::Gold] {
+                        self.slots.not_in_use(slot);
+                    }
                     self.sides_swapped = false;
                     self.replace_corpus(corpus, "Uploaded TigerXML pair".into());
                     self.tiger_ids = ids.map(Rc::new);
@@ -152,6 +187,9 @@ impl State {
                 }
                 CorpusOrigin::Sample => {
                     self.slots.sample_loading = None;
+                    for slot in [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger] {
+                        self.slots.not_in_use(slot);
+                    }
                     self.sides_swapped = false;
                     self.replace_corpus(corpus, SAMPLE_NAME.into());
                 }
@@ -164,22 +202,39 @@ impl State {
         if !self.slots.reading() {
             self.finish_restore();
         }
+        effects
+    }
+
+    /// Whether `corpus` has the trees shown (its gold links may differ).
+    pub(super) fn same_trees(&self, corpus: &Corpus) -> bool {
+        corpus.len() == self.corpus.len()
+            && corpus.pairs.iter().zip(&self.corpus.pairs).all(|(a, b)| a.source == b.source && a.target == b.target)
     }
 
     /// Other pairs: what belonged to the last ones goes (the hand links,
-    /// the selection, an open exercise); the find box searches the new ones.
-    fn replace_corpus(&mut self, corpus: Corpus, name: String) {
-        let same_trees = corpus.len() == self.corpus.len()
-            && corpus.pairs.iter().zip(&self.corpus.pairs).all(|(a, b)| a.source == b.source && a.target == b.target);
-        if same_trees {
+    /// the selection); an open exercise is closed (its hand links kept for
+    /// it) and what was shown before it no longer comes back; the find box
+    /// searches the new ones.
+    pub(super) fn replace_corpus(&mut self, corpus: Corpus, name: String) {
+        if self.same_trees(&corpus) {
             self.replace_gold(corpus, name);
             return;
         }
+        if self.classroom.open.is_some() {
+            self.classroom.apply(ExerciseAction::Close, &self.corpus, &self.teach.links);
+            self.slots.not_in_use(Slot::Exercise);
+            self.slots.not_in_use(Slot::Answers);
+        }
+        self.before_exercise = None;
+        self.show_pairs(corpus, name);
+    }
+
+    /// `corpus` is shown from its first pair (or the pair the address
+    /// asked for), with nothing of the last pairs'.
+    pub(super) fn show_pairs(&mut self, corpus: Corpus, name: String) {
         self.corpus = Rc::new(corpus);
         self.corpus_name = name;
         self.corpus_gen = self.corpus_gen.next();
-        // Other pairs: an open exercise's links and checks no longer apply.
-        self.classroom.open = None;
         self.classroom.checks = None;
         self.tiger_ids = None;
         self.tiger_import = None;
@@ -195,7 +250,7 @@ impl State {
     }
 
     /// The same trees with other gold links: results are scored again.
-    fn replace_gold(&mut self, corpus: Corpus, name: String) {
+    pub(super) fn replace_gold(&mut self, corpus: Corpus, name: String) {
         self.corpus = Rc::new(corpus);
         self.corpus_name = name;
         self.alignment.rescore(&self.corpus, self.corpus_gen);
@@ -276,9 +331,43 @@ mod tests {
         assert_eq!(s.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
         assert_eq!(
             s.corpus_summary(),
-            "Uploaded x.trg / x.src: 1 pairs, 5 nodes, 1 gold links",
+            "Uploaded x.trg / x.src: 1 pair, 5 nodes, 1 gold link",
             "the files' names say the direction now"
         );
+    }
+
+    /// The built-in sample again after uploaded trees: the trees' inputs are
+    /// no longer in use, so the session keeps none of them and a reload
+    /// shows the sample, as the page does.
+    #[test]
+    fn pairs_from_one_input_put_the_others_trees_out_of_use() {
+        let mut s = State::with_sample();
+        read(&mut s, "x.src", "(S (A a))\n", None);
+        read(&mut s, "x.trg", "(T (B b))\n", None);
+        read(&mut s, "x.gold", "0-0\n", None);
+        assert_eq!(s.session().files.len(), 3);
+        run(&mut s, Action::Load(LoadAction::LoadSample));
+        assert_eq!(s.corpus_name, SAMPLE_NAME);
+        assert!(s.session().files.is_empty(), "{:?}", s.session().files);
+        assert_eq!((s.slots.slot(Slot::Source).message.clone(), s.slots.slot(Slot::Gold).kept.len()), (None, 0));
+        let mut r = State::with_sample();
+        run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
+        assert_eq!((r.corpus.as_ref(), r.corpus_name.as_str()), (s.corpus.as_ref(), SAMPLE_NAME));
+    }
+
+    #[test]
+    fn the_first_line_names_the_language_pair_and_the_count() {
+        let mut s = State::new();
+        run(&mut s, Action::Load(LoadAction::LoadSample));
+        assert_eq!(s.corpus_line(), "German → Spanish, 157 pairs");
+        s.apply(Action::Load(LoadAction::SwapSides));
+        assert_eq!(s.corpus_line(), "Spanish → German, 157 pairs");
+        read(&mut s, "x.src", "(S (A a))\n", None);
+        read(&mut s, "x.trg", "(T (B b))\n", None);
+        assert_eq!(s.corpus_line(), "x.src → x.trg, 1 pair");
+        let mut loading = State::new();
+        loading.apply(Action::Load(LoadAction::LoadSample));
+        assert_eq!(loading.corpus_line(), "loading the built-in German → Spanish sample…");
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! The files of the Export panel (and the Translate view's drawing), each
 //! made from the state by the engine's writers when asked
 //! ([`ExportFile`]) and offered as a download; an export that cannot be
-//! made says why (`State::export_error`).
+//! made says why, and one that is made says what it holds (`State::export_note`).
 
 use super::{DownloadBody, Effect, State};
 use crate::align::explain::{curve_csv, results_csv};
 use crate::app::interchange::{bracketed_files, export_sta, export_tiger, Originals};
 use crate::corpus::{Corpus, Named};
 use crate::io::links::{write_links, Link};
+use crate::io::text::counted;
 use crate::layout::{Drawing, Style};
 use crate::svg::{drawing_svg, DERIVATION_CSS};
 use crate::tiger::{IdsFile, PairIds};
@@ -45,6 +46,14 @@ pub enum ExportFile {
     DerivationSvg,
 }
 
+/// What the last export made (its file and what it holds), or why it
+/// could not be made, shown by the button that asked for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportNote {
+    pub file: ExportFile,
+    pub message: Result<String, String>,
+}
+
 /// The size a standalone SVG declares (`width="…" height="…"` of its root).
 fn svg_size(svg: &str) -> (f64, f64) {
     let attr = |name: &str| {
@@ -57,8 +66,80 @@ fn svg_size(svg: &str) -> (f64, f64) {
 
 impl State {
     /// [`ExportFile`] `file`, made by the engine's writers, as a
-    /// download; an export that cannot be made says why in `export_error`.
+    /// download; what it holds, or why it cannot be made, is said by its
+    /// button (`export_note`).
     pub(super) fn export(&mut self, file: ExportFile) -> Option<Effect> {
+        let effect = self.export_file(file)?;
+        if let Effect::Download { name, .. } = &effect {
+            let what = self.export_holds(file);
+            self.export_note = Some(ExportNote { file, message: Ok(format!("Downloaded {name}: {what}")) });
+        }
+        Some(effect)
+    }
+
+    /// What file `file` holds, in words, for the line that confirms its download.
+    fn export_holds(&self, file: ExportFile) -> String {
+        let pairs = |n: usize| format!("{n} {}", counted(n, "pairs"));
+        let links = |n: usize| format!("{n} {}", counted(n, "links"));
+        let pair = self.selection.pair + 1;
+        let aligned = self.results().map(|r| (r.pairs().len(), r.predicted[r.pairs()].iter().map(Vec::len).sum()));
+        let (n, predicted) = aligned.unwrap_or((0, 0));
+        // The STA and TigerXML exports hold the pairs aligned once there are results, else all.
+        let range = self.results().map_or(0..self.corpus.len(), |r| r.pairs());
+        let exported = range.len();
+        let gold: usize = self.corpus.pairs.get(range).map_or(0, |p| p.iter().map(|p| p.gold.len()).sum());
+        match file {
+            ExportFile::PredictedLinks => {
+                format!("the model's {} on {}, one line per pair, as treelink align writes them.", links(predicted), pairs(n))
+            }
+            ExportFile::StudentLinks => {
+                let drawn: usize = self.teach.links.values().map(Vec::len).sum();
+                let on = self.teach.links.values().filter(|l| !l.is_empty()).count();
+                format!(
+                    "your {} on {} of the {} loaded, one line per pair.",
+                    links(drawn),
+                    pairs(on),
+                    pairs(self.corpus.len())
+                )
+            }
+            ExportFile::Sta => format!(
+                "the model's {} on {} as Stockholm TreeAligner XML; load it with the two TigerXML files in the Data panel.",
+                links(predicted),
+                pairs(n)
+            ),
+            ExportFile::GoldSta => format!(
+                "the {} gold {} of the {} as Stockholm TreeAligner XML; load it with the two TigerXML files in the Data panel.",
+                gold,
+                counted(gold, "links"),
+                pairs(exported)
+            ),
+            ExportFile::SourceTiger | ExportFile::TargetTiger => {
+                format!("the {} as TigerXML, the treebank the STA files refer to.", pairs(exported))
+            }
+            ExportFile::CorpusSource | ExportFile::CorpusTarget => {
+                format!("the {} loaded as bracketed trees, one per line.", pairs(self.corpus.len()))
+            }
+            ExportFile::CorpusGold => format!(
+                "the gold links of the {} loaded, one line per pair ({} {}).",
+                pairs(self.corpus.len()),
+                self.corpus.gold_links(),
+                counted(self.corpus.gold_links(), "links")
+            ),
+            ExportFile::CorpusIds => format!("the original ids of the {} loaded.", pairs(self.corpus.len())),
+            ExportFile::DiagramSvg | ExportFile::DiagramPng => {
+                format!("pair {pair} as the diagram draws it (folded as shown), with its {}.", links(self.drawn_links().len()))
+            }
+            ExportFile::ResultsCsv => format!("P/R/F of the model and the baseline on each of the {}, and on all.", pairs(n)),
+            ExportFile::CurveCsv => {
+                let points = self.results().map_or(0, |r| r.curve.len());
+                format!("the precision/recall curve over the posterior threshold, {points} {}.", counted(points, "points"))
+            }
+            ExportFile::DerivationSvg => "the translation's derivation as drawn.".to_string(),
+        }
+    }
+
+    /// [`ExportFile`] `file` as a download, or why it cannot be made.
+    fn export_file(&mut self, file: ExportFile) -> Option<Effect> {
         let text = |name: &str, text: String, mime: &'static str| Effect::Download {
             name: name.to_string(),
             body: DownloadBody::Text { text: text.into(), mime },
@@ -83,12 +164,9 @@ impl State {
             }
             ExportFile::Sta | ExportFile::GoldSta | ExportFile::SourceTiger | ExportFile::TargetTiger => {
                 match self.treebank_export(file) {
-                    Ok((name, xml)) => {
-                        self.export_error = None;
-                        text(&name, xml, "application/xml")
-                    }
+                    Ok((name, xml)) => text(&name, xml, "application/xml"),
                     Err(e) => {
-                        self.export_error = Some(format!("cannot export: {e}"));
+                        self.export_note = Some(ExportNote { file, message: Err(format!("cannot export: {e}")) });
                         return None;
                     }
                 }
@@ -241,7 +319,10 @@ mod tests {
             let effects = s.apply(Action::Export(file));
             assert!(matches!(&effects[..], [Effect::Download { name: n, .. }] if n == name), "{file:?}: {effects:?}");
         }
-        assert_eq!(s.export_error, None);
+        let said = s.export_note.clone().map(|n| (n.file, n.message));
+        assert_eq!(said.clone().map(|(f, _)| f), Some(ExportFile::CurveCsv));
+        let points = s.results().unwrap().curve.len();
+        assert_eq!(said.unwrap().1, Ok(format!("Downloaded treelink-pr-curve.csv: the precision/recall curve over the posterior threshold, {points} {}.", counted(points, "points"))));
         // Hand links, and the derivation only once there is a translation.
         assert!(s.apply(Action::Export(ExportFile::DerivationSvg)).is_empty());
         s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
@@ -251,6 +332,12 @@ mod tests {
         assert!(
             matches!(&student[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-student.gold" && text.starts_with("0-0\n")),
             "{student:?}"
+        );
+        assert_eq!(
+            s.export_note.map(|n| n.message),
+            Some(Ok(format!(
+                "Downloaded treelink-student.gold: your 1 link on 1 pair of the {n} pairs loaded, one line per pair."
+            )))
         );
     }
 
@@ -268,7 +355,7 @@ mod tests {
         assert_eq!(s.corpus.len(), 125);
         let exported = |s: &mut State, file| match s.apply(Action::Export(file)).as_slice() {
             [Effect::Download { name, body: DownloadBody::Text { text, .. } }] => (name.clone(), text.to_string()),
-            other => panic!("{file:?}: {other:?} {:?}", s.export_error),
+            other => panic!("{file:?}: {other:?} {:?}", s.export_note),
         };
         // The gold links as STA: the original declarations and ids, every link of the alignment.
         let (_, sta) = exported(&mut s, ExportFile::GoldSta);

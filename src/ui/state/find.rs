@@ -9,7 +9,10 @@ use crate::ui::classroom::Classroom;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FindPair {
     pub query: String,
+    /// The first [`FindPair::LIMIT`] pairs found.
     pub found: Vec<(usize, Found)>,
+    /// How many pairs the query finds in all.
+    pub total: usize,
     /// What the last *add to the exercise* did, until the next search.
     pub added: Option<String>,
 }
@@ -33,9 +36,8 @@ impl FindPair {
     pub fn apply(&mut self, action: FindAction, corpus: &Corpus, classroom: &mut Classroom) {
         match action {
             FindAction::Query(query) => {
-                self.found = corpus.find(&query, FindPair::LIMIT);
                 self.query = query;
-                self.added = None;
+                self.search_again(corpus);
             }
             FindAction::AddToExercise(which) => {
                 let numbers: Vec<usize> =
@@ -58,8 +60,22 @@ impl FindPair {
 
     /// New pairs were loaded: the same query searches them.
     pub(super) fn search_again(&mut self, corpus: &Corpus) {
-        self.found = corpus.find(&self.query, FindPair::LIMIT);
+        self.found = corpus.find(&self.query, usize::MAX);
+        self.total = self.found.len();
+        self.found.truncate(FindPair::LIMIT);
         self.added = None;
+    }
+
+    /// What the search found, in words with the total: "1 pair found",
+    /// "The first 50 of 112 pairs found"; empty for no query.
+    pub fn summary(&self) -> String {
+        let (n, total) = (self.found.len(), self.total);
+        match (self.query.trim().is_empty(), n) {
+            (true, _) => String::new(),
+            (false, 0) => "No pair found.".into(),
+            (false, _) if total > n => format!("The first {n} of {total} pairs found:"),
+            (false, _) => format!("{n} {} found:", counted(n, "pairs")),
+        }
     }
 }
 
@@ -68,6 +84,24 @@ mod tests {
     use super::super::testing::*;
     use super::super::*;
     use super::*;
+
+    #[test]
+    fn the_find_box_says_how_many_pairs_it_found_in_words() {
+        let mut s = State::with_sample();
+        s.apply(Action::Find(FindAction::Query("7".into())));
+        assert_eq!(s.find.summary(), "1 pair found:");
+        s.apply(Action::Find(FindAction::Query("zurück".into())));
+        assert_eq!(s.find.summary(), "2 pairs found:");
+        // Every pair has an NP: more than are listed, and the total is said.
+        s.apply(Action::Find(FindAction::Query("np".into())));
+        let all = s.corpus.find("np", usize::MAX).len();
+        assert!(all > FindPair::LIMIT && s.find.found.len() == FindPair::LIMIT, "{all}");
+        assert_eq!(s.find.summary(), format!("The first 50 of {all} pairs found:"));
+        s.apply(Action::Find(FindAction::Query("no such word".into())));
+        assert_eq!(s.find.summary(), "No pair found.");
+        s.apply(Action::Find(FindAction::Query(" ".into())));
+        assert_eq!(s.find.summary(), "");
+    }
 
     #[test]
     fn a_pair_is_found_and_opened() {

@@ -31,6 +31,7 @@ use crate::tree::NodeId;
 mod alignment;
 mod corpus;
 mod drawn;
+mod exercise;
 mod export;
 mod find;
 mod jobs;
@@ -51,13 +52,17 @@ pub use alignment::{
 };
 pub use corpus::TigerKept;
 use corpus::SAMPLE_NAME;
-pub use export::ExportFile;
+pub use exercise::{Before, SavedBefore};
+pub use export::{ExportFile, ExportNote};
 pub use find::{FindAction, FindPair};
 pub use jobs::{Job, JobAction, JobKind, JobProgress, Jobs, Progress, ProgressAction};
 pub use lambda::Lambda;
 pub use selection::{Compare, Mode, SelectAction, Selection};
-pub use session::{exercise_address, Location, Restoring, SavedFile, Session, SessionAction};
-pub use slots::{is_mt_model, LoadAction, Slot, SlotStatus, Slots, Upload};
+pub use session::{
+    exercise_address, FilesKey, KeepProblem, Keeping, Location, Restoring, SavedFile, Session, SessionAction,
+    SessionFiles,
+};
+pub use slots::{is_mt_model, Dropped, LoadAction, Slot, SlotStatus, Slots, Upload};
 pub use teaching::{LinkEdit, LinkHistory, Teach, TeachAction};
 pub use training::{Field, FormAction, TrainAction, TrainForm};
 pub use translation::{
@@ -135,13 +140,21 @@ pub struct State {
     pub mt: MtState,
     /// Exercises: the instructor's form, the open exercise, the class table.
     pub classroom: Classroom,
+    /// What was shown before the open exercise (*Leave the exercise* brings it back).
+    pub before_exercise: Option<Box<Before>>,
     pub find: FindPair,
     /// A session being restored, until its files are loaded.
     pub restoring: Option<Restoring>,
+    /// The page has read what it kept from the last visit (restored, or
+    /// nothing kept): until then it shows that it is loading, so nothing
+    /// done on the pairs is overwritten by the session arriving.
+    pub kept_read: bool,
     /// The last request id given (the page's one counter of requests).
     pub last_job: JobId,
-    /// Why the last export could not be made (shown in the Export panel).
-    pub export_error: Option<String>,
+    /// What the last export made, or why it could not be made (shown by its button).
+    pub export_note: Option<ExportNote>,
+    /// How keeping the session for the next visit goes.
+    pub keeping: Keeping,
 }
 
 /// What the reducer asks the page to do, carried out in one place
@@ -175,6 +188,8 @@ pub enum Effect {
     /// A new entry in the browser's history with this address fragment
     /// (the pair or mode changed), so back/forward and shared links work.
     SetLocation(String),
+    /// Load the page again (to read what another tab kept).
+    Reload,
 }
 
 /// What a download holds.
@@ -267,17 +282,20 @@ impl State {
             folds: Folds::default(),
             mt: MtState::default(),
             classroom: Classroom::default(),
+            before_exercise: None,
             find: FindPair::default(),
             restoring: None,
+            kept_read: false,
             last_job: JobId(0),
-            export_error: None,
+            export_note: None,
+            keeping: Keeping::default(),
         }
     }
 
     /// The state once the built-in sample is read (what the page holds once
     /// the file worker answered [`LoadAction::LoadSample`]; the sample read here).
     pub fn with_sample() -> Self {
-        State { corpus: Rc::new(load::sample()), ..State::new() }
+        State { corpus: Rc::new(load::sample()), kept_read: true, ..State::new() }
     }
 
     /// The node pair to explain, with what its explanation depends on (the
@@ -403,12 +421,7 @@ impl State {
             Action::Job(a) => effects.extend(s.job_action(a)),
             Action::SortBy(key) => s.alignment.sort_by(key),
             Action::Translate(a) => effects.extend(s.translation(a)),
-            Action::Exercise(a) => {
-                if let Some(d) = s.classroom.apply(a, &s.corpus, &s.teach.links) {
-                    let body = DownloadBody::Text { text: d.json.into(), mime: "application/json" };
-                    effects.push(Effect::Download { name: d.name, body });
-                }
-            }
+            Action::Exercise(a) => effects.extend(s.exercise(a)),
             Action::Session(a) => effects.extend(s.session_action(a)),
             Action::Export(file) => effects.extend(s.export(file)),
         }

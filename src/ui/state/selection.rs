@@ -13,7 +13,8 @@ use crate::tree::{NodeId, Tree};
 /// Which sub-tree pair the selected one is compared with in the kernel view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compare {
-    /// The gold link of the selected source (else target) node, else itself.
+    /// A gold link near the selected node pair, never itself when there
+    /// is another ([`nearest_gold`]).
     Auto,
     Itself,
     Gold(Link),
@@ -78,6 +79,9 @@ pub enum SelectAction {
     ClickTarget(NodeId),
     /// Clicking a drawn link: select its two nodes (or, teaching, remove it).
     ClickLink(NodeId, NodeId),
+    /// Select a drawn link's two nodes, in any mode (stepping through the
+    /// links by key: never a click that removes a hand link).
+    SelectLink(NodeId, NodeId),
     Clear,
     SetMode(Mode),
     SetCompare(Compare),
@@ -113,7 +117,7 @@ impl Selection {
                 self.compare = Compare::Auto;
                 Selected::Nodes
             }
-            SelectAction::ClickLink(a, b) => {
+            SelectAction::ClickLink(a, b) | SelectAction::SelectLink(a, b) => {
                 (self.source, self.target, self.compare) = (Some(a), Some(b), Compare::Auto);
                 Selected::Nodes
             }
@@ -159,14 +163,16 @@ impl Selection {
     }
 }
 
-/// The gold link a selected node pair `(s, t)` is best compared with: one
-/// at `s`, else at `t`, else at the nearest ancestor of `s` (then of `t`),
-/// else the first: a wrong link is compared with a gold one, not with itself.
-/// `None` only when the pair has no gold link.
+/// The gold link a selected node pair `(s, t)` is best compared with,
+/// never `(s, t)` itself (every normalised value would be 1): one at `s`,
+/// else at `t`, else the first below `s` (a sub-tree of x, short to read),
+/// else at the nearest ancestor of `s` (then of `t`), else the first other.
+/// A wrong link is compared with the gold link it misses; a correct one
+/// with a gold link near it. `None` when the pair has no other gold link.
 fn nearest_gold(pair: &TreePair, s: NodeId, t: NodeId) -> Option<&Link> {
-    let gold = &pair.gold;
-    let at_source = |n: NodeId| gold.iter().find(|l| l.source == n);
-    let at_target = |n: NodeId| gold.iter().find(|l| l.target == n);
+    let gold: Vec<&Link> = pair.gold.iter().filter(|l| (l.source, l.target) != (s, t)).collect();
+    let at_source = |n: NodeId| gold.iter().copied().find(|l| l.source == n);
+    let at_target = |n: NodeId| gold.iter().copied().find(|l| l.target == n);
     let up = |tree: &Tree, n: NodeId| -> Vec<NodeId> {
         if tree.contains(n) {
             tree.ancestors(n).collect()
@@ -174,11 +180,13 @@ fn nearest_gold(pair: &TreePair, s: NodeId, t: NodeId) -> Option<&Link> {
             Vec::new()
         }
     };
+    let below = |l: &&Link| pair.source.contains(s) && pair.source.subtree(s).contains(&l.source);
     at_source(s)
         .or_else(|| at_target(t))
+        .or_else(|| gold.iter().copied().find(below))
         .or_else(|| up(&pair.source, s).into_iter().find_map(at_source))
         .or_else(|| up(&pair.target, t).into_iter().find_map(at_target))
-        .or_else(|| gold.first())
+        .or_else(|| gold.first().copied())
 }
 
 impl State {
@@ -270,5 +278,25 @@ mod tests {
         let mut p = s.corpus.pairs[0].clone();
         p.gold.clear();
         assert!(nearest_gold(&p, NodeId::new(2), NodeId::new(3)).is_none());
+    }
+
+    /// A correct link is compared with another gold link, so the kernel
+    /// table is informative (with itself every normalised value is 1).
+    #[test]
+    fn a_correct_link_is_compared_with_the_gold_link_nearest_it_not_itself() {
+        let mut s = State::with_sample();
+        s.apply(Action::Select(SelectAction::SelectPair(2)));
+        let pair = s.corpus.pairs[2].clone();
+        assert!(pair.gold.len() > 2);
+        for l in &pair.gold {
+            s.apply(Action::Select(SelectAction::ClickLink(l.source, l.target)));
+            let (ys, yt) = s.comparison().unwrap();
+            assert_ne!((ys, yt), (l.source, l.target), "link {l}");
+            assert!(pair.gold.iter().any(|g| (g.source, g.target) == (ys, yt)), "a gold link: {ys}-{yt}");
+        }
+        // The root link 0-0: the nearest other is one below it, at its first linked descendant.
+        s.apply(Action::Select(SelectAction::ClickLink(NodeId::ROOT, NodeId::ROOT)));
+        let first_below = pair.gold.iter().find(|g| (g.source, g.target) != (NodeId::ROOT, NodeId::ROOT)).unwrap();
+        assert_eq!(s.comparison(), Some((first_below.source, first_below.target)));
     }
 }

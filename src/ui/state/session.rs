@@ -7,14 +7,16 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::exercise::SavedBefore;
 use super::{
     Effect, Field, FileHandle, LoadAction, LoadedAlignmentModel, Mode, ModelOrigin, MtSource, MtUpload, SelectAction,
-    Slot, State, TrainedOn,
+    Slot, Slots, State, TrainedOn, Upload,
 };
 use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
 use crate::tree::NodeId;
+use crate::ui::classroom::{ExerciseAction, ExerciseForm};
 use crate::ui::folds::{Folds, SavedFolds};
 
 /// Where the page's address points: a pair (0-based) and a mode, each if given.
@@ -84,7 +86,57 @@ pub struct Session {
     /// The student's name for the open exercise's answers.
     #[serde(default)]
     pub student: String,
+    /// What was shown before the open exercise (*Leave the exercise* brings it back).
+    #[serde(default)]
+    pub before_exercise: Option<SavedBefore>,
+    /// The hand links of exercises left, by fingerprint (opened again, an exercise gets them back).
+    #[serde(default)]
+    pub exercise_links: Vec<(String, SavedLinks)>,
+    /// The instructor's exercise form, as typed.
+    #[serde(default)]
+    pub exercise_form: Option<ExerciseForm>,
+    /// The open exercise's links were checked (*Check*), and are not changed since.
+    #[serde(default)]
+    pub checked: bool,
 }
+
+/// The large part of a [`Session`], kept apart from the rest (which
+/// changes with every click): the files in use and the models' texts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionFiles {
+    pub files: Vec<SavedFile>,
+    pub alignment_model: Option<(String, String)>,
+    pub translation_model: Option<(String, Option<String>)>,
+}
+
+impl Session {
+    /// The session without its files and models' texts, and those.
+    pub fn split(mut self) -> (Session, SessionFiles) {
+        let files = SessionFiles {
+            files: std::mem::take(&mut self.files),
+            alignment_model: self.alignment_model.take(),
+            translation_model: self.translation_model.take(),
+        };
+        (self, files)
+    }
+
+    /// A session put together from its two parts ([`Session::split`]).
+    pub fn join(mut self, files: SessionFiles) -> Session {
+        (self.files, self.alignment_model, self.translation_model) =
+            (files.files, files.alignment_model, files.translation_model);
+        self
+    }
+}
+
+/// What the files of a session are, cheaply (each text by its place in
+/// memory and its length, as the state shares texts and never changes
+/// one in place): a session's [`SessionFiles`] are written again only
+/// when this changes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FilesKey(Vec<(String, usize, usize)>);
+
+/// Hand links as a session keeps them: (pair, links).
+pub type SavedLinks = Vec<(usize, Vec<(NodeId, NodeId)>)>;
 
 /// A file in use, as the user gave it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -109,6 +161,31 @@ pub struct Restoring {
     pub mode: Mode,
     pub links: BTreeMap<usize, Vec<(NodeId, NodeId)>>,
     pub folds: Vec<SavedFolds>,
+    pub before_exercise: Option<SavedBefore>,
+    pub checked: bool,
+}
+
+/// Why the session could not be kept for the next visit (the page's
+/// persistence says so, `SessionAction::Kept`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeepProblem {
+    /// The browser refused to write it (why).
+    Failed(String),
+    /// Another tab (or window) changed what is kept since this one read or
+    /// wrote it: this tab's work is not written over it unless asked.
+    OtherTab,
+}
+
+/// How keeping the session goes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Keeping {
+    /// The last attempt's problem; `None` once kept.
+    pub problem: Option<KeepProblem>,
+    /// Asked to write again (*Try again*, *Keep this tab's work*): the page
+    /// writes whenever this changes.
+    pub attempt: u32,
+    /// The next write replaces what another tab kept.
+    pub overwrite: bool,
 }
 
 /// The exercise file a page address's query names (`?exercise=FILE.json`),
@@ -135,17 +212,49 @@ pub fn exercise_address(query: &str) -> Option<String> {
     Some(String::from_utf8(out).unwrap_or_else(|_| value.to_string()))
 }
 
+/// The files in use of `slots`, in the order to load them (an open
+/// exercise's after the trees: its pairs are the ones shown, and hand
+/// links are on them; its answers after it).
+fn kept_files(slots: &Slots, exercise_open: bool) -> impl Iterator<Item = (Slot, &Upload)> {
+    const ORDER: [Slot; 11] = [
+        Slot::Source,
+        Slot::Target,
+        Slot::Gold,
+        Slot::Tiger,
+        Slot::WordLinks,
+        Slot::LexS2t,
+        Slot::LexT2s,
+        Slot::Model,
+        Slot::Lm,
+        // An open exercise after the trees: its pairs are the ones shown (and hand links are on them).
+        Slot::Exercise,
+        Slot::Answers,
+    ];
+    ORDER
+        .into_iter()
+        .filter(move |&slot| exercise_open || !matches!(slot, Slot::Exercise | Slot::Answers))
+        .flat_map(move |slot| slots.slot(slot).kept.iter().map(move |u| (slot, u)))
+}
+
 /// What the page asks of its session and its address.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SessionAction {
     /// The session kept from the last visit, with the translation model file kept apart.
     Restore { session: Box<Session>, mt_file: Option<FileHandle> },
+    /// Nothing was kept from a last visit (or it could not be read).
+    NothingKept,
     /// Start fresh: the built-in sample and the default settings (the page forgets the kept session).
     StartFresh,
     /// The page's address changed (on load, back/forward, a shared link): its fragment.
     OpenLocation(String),
     /// The page's address query on start (`?exercise=FILE.json` opens that exercise).
     OpenQuery(String),
+    /// How the last attempt to keep the session went (from the page's persistence).
+    Kept(Result<(), KeepProblem>),
+    /// Write the session again (after a failure); `overwrite`: over what another tab kept.
+    KeepAgain { overwrite: bool },
+    /// Load what another tab kept instead of this tab's work (the page reloads).
+    LoadKept,
 }
 
 impl State {
@@ -156,40 +265,61 @@ impl State {
 
     /// What a session keeps for the next visit (see [`Session`]).
     pub fn session(&self) -> Session {
-        // The files as given: a swap is done again after they load.
-        let mut given = self.clone();
-        if given.sides_swapped {
-            given.swap_sides();
-        }
-        let order = [
-            Slot::Source,
-            Slot::Target,
-            Slot::Gold,
-            Slot::Tiger,
-            Slot::WordLinks,
-            Slot::LexS2t,
-            Slot::LexT2s,
-            Slot::Model,
-            Slot::Lm,
-            // An open exercise after the trees: its pairs are the ones shown (and hand links are on them).
-            Slot::Exercise,
-            Slot::Answers,
-        ];
-        let exercise_open = self.classroom.open.is_some();
-        let files = order
-            .iter()
-            .filter(|&&slot| exercise_open || !matches!(slot, Slot::Exercise | Slot::Answers))
-            .flat_map(|&slot| {
-                let kept = &given.slots.slot(slot).kept;
-                kept.iter().map(move |u| SavedFile { slot, name: u.name.clone(), text: u.text.to_string() })
-            })
+        self.session_light().join(self.session_files())
+    }
+
+    /// Whether the pairs in use are read the other way (the files are kept as given):
+    /// those shown, or those shown before the open exercise.
+    fn files_swapped(&self) -> bool {
+        self.before_exercise.as_ref().map_or(self.sides_swapped, |b| b.sides_swapped)
+    }
+
+    /// The files of [`State::session_files`], in the order to load them,
+    /// as the slots hold them now (the key of what is kept).
+    fn kept_files(&self) -> impl Iterator<Item = (Slot, &Upload)> {
+        kept_files(&self.slots, self.classroom.open.is_some())
+    }
+
+    /// What identifies [`State::session_files`], cheaply (see [`FilesKey`]).
+    pub fn files_key(&self) -> FilesKey {
+        let text = |t: &str| (t.as_ptr() as usize, t.len());
+        let mut key: Vec<(String, usize, usize)> = self
+            .kept_files()
+            .map(|(slot, u)| (format!("{slot:?} {}", u.name), text(&u.text).0, text(&u.text).1))
             .collect();
-        let trained = self.alignment.model.as_ref().filter(|m| m.origin == ModelOrigin::TrainedHere);
-        Session {
-            version: Session::VERSION,
+        key.push((format!("swapped {}", self.files_swapped()), 0, 0));
+        if let Some(m) = self.trained_model() {
+            key.push((format!("model {}", m.summary), text(&m.json).0, text(&m.json).1));
+        }
+        if let Some(h) = &self.mt.held {
+            let (at, len) = match &h.source {
+                MtSource::Text(t) => text(t),
+                MtSource::File(f) => (f.0 as usize, 0),
+            };
+            key.push((format!("mt {}", h.name), at, len));
+        }
+        FilesKey(key)
+    }
+
+    fn trained_model(&self) -> Option<&LoadedAlignmentModel> {
+        self.alignment.model.as_ref().filter(|m| m.origin == ModelOrigin::TrainedHere)
+    }
+
+    /// The large part of the session: the files in use as given (a swap
+    /// is done again after they load) and the models' texts.
+    pub fn session_files(&self) -> SessionFiles {
+        let saved = |(slot, u): (Slot, &Upload)| SavedFile { slot, name: u.name.clone(), text: u.text.to_string() };
+        let open = self.classroom.open.is_some();
+        let files = if self.files_swapped() {
+            let mut given = self.slots.clone();
+            given.swap_sides();
+            kept_files(&given, open).map(saved).collect()
+        } else {
+            kept_files(&self.slots, open).map(saved).collect()
+        };
+        SessionFiles {
             files,
-            sides_swapped: self.sides_swapped,
-            alignment_model: trained.map(|m| (m.summary.clone(), m.json.to_string())),
+            alignment_model: self.trained_model().map(|m| (m.summary.clone(), m.json.to_string())),
             translation_model: self.mt.held.as_ref().map(|h| {
                 let text = match &h.source {
                     MtSource::Text(t) => Some(t.to_string()),
@@ -197,6 +327,18 @@ impl State {
                 };
                 (h.name.clone(), text)
             }),
+        }
+    }
+
+    /// The session without its files and models' texts (see [`SessionFiles`]).
+    pub fn session_light(&self) -> Session {
+        let trained = self.trained_model();
+        Session {
+            version: Session::VERSION,
+            files: Vec::new(),
+            sides_swapped: self.sides_swapped,
+            alignment_model: None,
+            translation_model: None,
             pair: self.selection.pair,
             mode: self.selection.mode,
             links: self.teach.links.iter().map(|(k, l)| (*k, l.clone())).collect(),
@@ -215,6 +357,12 @@ impl State {
                 .filter(|t| t.gen == self.corpus_gen)
                 .map(|t| t.first_unseen),
             student: self.classroom.student.clone(),
+            before_exercise: self.before_exercise.as_ref().map(|b| b.saved()),
+            exercise_links: (self.classroom.left.iter())
+                .map(|(f, links)| (f.clone(), links.iter().map(|(k, l)| (*k, l.clone())).collect()))
+                .collect(),
+            exercise_form: Some(self.classroom.form.clone()),
+            checked: self.classroom.checks.is_some(),
         }
     }
 
@@ -233,6 +381,11 @@ impl State {
         self.form.errors = self.form.options().err().unwrap_or_default();
         self.lambda.set(session.lambda);
         self.classroom.student = session.student;
+        if let Some(form) = session.exercise_form {
+            self.classroom.form = form;
+        }
+        self.classroom.left =
+            (session.exercise_links.into_iter()).map(|(f, links)| (f, links.into_iter().collect())).collect();
         (self.mt.system, self.mt.extract) = (session.mt_system, session.mt_extract);
         self.teach.reveal_gold = session.reveal_gold;
         if let Some((summary, json)) = session.alignment_model {
@@ -259,6 +412,8 @@ impl State {
             mode: session.mode,
             links: session.links.into_iter().collect(),
             folds: session.folds,
+            before_exercise: session.before_exercise,
+            checked: session.checked,
         });
         for f in session.files {
             effects.extend(self.load(LoadAction::FileRead { name: f.name, text: f.text, slot: Some(f.slot) }));
@@ -275,6 +430,14 @@ impl State {
         if r.sides_swapped {
             self.swap_sides();
         }
+        // What was shown before the open exercise: its files were loaded as
+        // given, so their inputs are swapped again if its pairs were.
+        if let (Some(before), Some(saved)) = (&mut self.before_exercise, r.before_exercise) {
+            if saved.sides_swapped && !before.sides_swapped {
+                self.slots.swap_sides();
+            }
+            before.restore(saved);
+        }
         // The model saw these pairs again (a new generation of the same trees).
         if let (Some(m), Some(first_unseen)) = (&mut self.alignment.model, r.model_first_unseen) {
             if m.origin == ModelOrigin::TrainedHere {
@@ -290,17 +453,28 @@ impl State {
         } else {
             self.selection.wanted_pair = Some(r.pair);
         }
+        if r.checked {
+            self.classroom.apply(ExerciseAction::Check, &self.corpus, &self.teach.links);
+        }
     }
 
     /// A [`SessionAction`].
     pub(super) fn session_action(&mut self, action: SessionAction) -> Vec<Effect> {
         match action {
-            SessionAction::Restore { session, mt_file } => self.restore(*session, mt_file),
+            SessionAction::Restore { session, mt_file } => {
+                self.kept_read = true;
+                self.restore(*session, mt_file)
+            }
+            SessionAction::NothingKept => {
+                self.kept_read = true;
+                Vec::new()
+            }
             SessionAction::StartFresh => {
                 let worker_gen = self.jobs.worker_gen.next();
                 let last_job = self.last_job;
                 *self = State::new();
                 (self.jobs.worker_gen, self.last_job) = (worker_gen, last_job);
+                self.kept_read = true;
                 let mut effects =
                     vec![Effect::ForgetSession, Effect::RestartJobWorker, Effect::SetLocation(self.location())];
                 effects.extend(self.load(LoadAction::LoadSample));
@@ -329,6 +503,19 @@ impl State {
             SessionAction::OpenQuery(query) => {
                 exercise_address(&query).map(Effect::FetchExercise).into_iter().collect()
             }
+            SessionAction::Kept(result) => {
+                self.keeping.problem = result.err();
+                if self.keeping.problem.is_none() {
+                    self.keeping.overwrite = false;
+                }
+                Vec::new()
+            }
+            SessionAction::KeepAgain { overwrite } => {
+                self.keeping.attempt = self.keeping.attempt.wrapping_add(1);
+                self.keeping.overwrite = overwrite;
+                Vec::new()
+            }
+            SessionAction::LoadKept => vec![Effect::Reload],
         }
     }
 }

@@ -81,6 +81,15 @@ impl SlotStatus {
     }
 }
 
+/// A file dropped on the Data panel: the input it went to once read, or
+/// why it went to none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dropped {
+    pub name: String,
+    pub slot: Option<Slot>,
+    pub refused: Option<String>,
+}
+
 /// The page's file inputs.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Slots {
@@ -88,6 +97,9 @@ pub struct Slots {
     pub statuses: [SlotStatus; 12],
     /// A message about a file that fits no slot.
     pub stray: Option<String>,
+    /// The files of the last drop on the Data panel and what became of
+    /// each: the panel says so where they were dropped.
+    pub dropped: Vec<Dropped>,
     /// The built-in sample is being read by the file worker (this request).
     pub sample_loading: Option<JobId>,
     /// How TigerXML sets are imported: every link (the default), or as the
@@ -194,6 +206,7 @@ impl Slots {
     /// the file worker, or (a translation model) to the job worker; `None`
     /// when it fits no slot (said in `stray`) or is empty.
     pub(super) fn file_read(&mut self, name: String, text: String, slot: Option<Slot>) -> Option<Routed> {
+        let dropped = slot.is_none();
         // Both model files are .json: the header says which one this is.
         let slot = match slot.or_else(|| Slot::of_file(&name)) {
             Some(Slot::Model) => {
@@ -203,13 +216,18 @@ impl Slots {
             other => other,
         };
         let Some(slot) = slot else {
-            self.stray = Some(format!(
+            let why = format!(
                 "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, Moses lex.e2f/lex.f2e, aligned.* word alignment, \
                  ARPA language model, or model or exercise .json file; nothing was loaded from it"
-            ));
+            );
+            self.dropped_refused(&name, &why);
+            self.stray = Some(why);
             return None;
         };
         self.stray = None;
+        if dropped {
+            self.dropped_into(&name, slot);
+        }
         let text_is_empty = text.is_empty();
         let upload = Upload { name: name.clone(), text: text.into() };
         if slot == Slot::Tiger && self.tiger_batch.as_ref().is_some_and(|b| b.expected.contains(&name)) {
@@ -324,6 +342,9 @@ impl Slots {
     /// A file that could not be read: what was loaded from its input stays;
     /// only its status says what went wrong.
     pub(super) fn file_failed(&mut self, name: &str, error: String, slot: Option<Slot>) {
+        if slot.is_none() {
+            self.dropped_refused(name, &error);
+        }
         let tiger = slot.or_else(|| Slot::of_file(name)) == Some(Slot::Tiger);
         if let Some(batch) = self.tiger_batch.as_mut().filter(|b| tiger && b.expected.iter().any(|n| n == name)) {
             batch.expected.retain(|n| n != name);
@@ -352,8 +373,44 @@ impl Slots {
         }
     }
 
+    /// The slot's files are no longer in use (other pairs are shown, or the
+    /// exercise was left): it holds nothing and says nothing, as if never
+    /// given (its count of files given goes on, for answers in flight);
+    /// files being checked for it stay.
+    pub(super) fn not_in_use(&mut self, slot: Slot) {
+        let status = self.slot_mut(slot);
+        if !status.checking {
+            *status = SlotStatus { given: status.given, ..SlotStatus::default() };
+        }
+    }
+
+    /// Files dropped on the Data panel: the report of the last drop starts
+    /// afresh with them, none read yet.
+    pub(super) fn drop_given(&mut self, names: impl IntoIterator<Item = String>) {
+        self.dropped = names.into_iter().map(|name| Dropped { name, slot: None, refused: None }).collect();
+    }
+
+    fn dropped_waiting(&mut self, name: &str) -> Option<&mut Dropped> {
+        self.dropped.iter_mut().find(|d| d.name == name && d.slot.is_none() && d.refused.is_none())
+    }
+
+    /// A dropped file was read and went to `slot`.
+    fn dropped_into(&mut self, name: &str, slot: Slot) {
+        if let Some(d) = self.dropped_waiting(name) {
+            d.slot = Some(slot);
+        }
+    }
+
+    /// A dropped file went to no input, for this reason.
+    fn dropped_refused(&mut self, name: &str, why: &str) {
+        if let Some(d) = self.dropped_waiting(name) {
+            d.refused = Some(why.to_string());
+        }
+    }
+
     /// A translation model file given unread: the job worker reads it.
     pub(super) fn mt_file_picked(&mut self, name: &str) {
+        self.dropped_into(name, Slot::TranslationModel);
         self.stray = None;
         let status = self.slot_mut(Slot::TranslationModel);
         status.files.clear();
@@ -607,7 +664,7 @@ mod tests {
         assert_eq!(Slot::of_file("aligned.grow-diag-final-and"), Some(Slot::WordLinks));
         // A lone lexical table waits for its partner.
         read(&mut s, "lex.e2f", "a b 0.5\n", None);
-        assert_eq!(s.slots.slot(Slot::LexS2t).message, Some(Ok("lex.e2f: 1 entries; covers 0 of 1 source word types (0%) and 0 of 1 tokens (0%) (waiting for the p(s|t) table)".into())));
+        assert_eq!(s.slots.slot(Slot::LexS2t).message, Some(Ok("lex.e2f: 1 entry; covers 0 of 1 source word types (0%) and 0 of 1 tokens (0%) (waiting for the p(s|t) table)".into())));
         // The file worker failing leaves what it was checking unread, and the corpus as it was.
         s.apply(Action::Load(LoadAction::FileRead { name: "y.src".into(), text: "(S (A a))\n".into(), slot: None }));
         s.apply(Action::Load(LoadAction::LoadFailed("the file worker stopped".into())));
@@ -864,7 +921,7 @@ mod tests {
         let status = s.slots.slot(Slot::LexS2t);
         let message = status.message.clone();
         assert!(
-            matches!(&message, Some(Ok(m)) if m.starts_with("lex.e2f: 1 entries; covers 1 of 2 source word types (50%) and 2 of 3 tokens (67%)")),
+            matches!(&message, Some(Ok(m)) if m.starts_with("lex.e2f: 1 entry; covers 1 of 2 source word types (50%) and 2 of 3 tokens (67%)")),
             "{message:?}"
         );
         assert!(status.warning.is_none(), "50% is not below 50%");

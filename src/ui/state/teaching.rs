@@ -173,7 +173,8 @@ impl State {
                 self.selection_changed(selected);
                 self.teach.pending = None;
                 let verb = if undo { "Undone" } else { "Redone" };
-                self.teach.message = Some(Ok(format!("{verb}: pair {} has {n} links of yours.", pair + 1)));
+                let links = crate::io::text::counted(n, "links");
+                self.teach.message = Some(Ok(format!("{verb}: pair {} has {n} {links} of yours.", pair + 1)));
             }
             TeachAction::RevealGold(on) => self.teach.reveal_gold = on,
             TeachAction::SetStep(k) => self.teach.step = k,

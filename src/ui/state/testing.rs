@@ -27,7 +27,12 @@ pub(super) fn answer_load(s: &mut State, request: &load::LoadRequest) {
         let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = decoded.unwrap().into_iter().unzip();
         (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
     });
-    s.apply(Action::Load(LoadAction::Loaded { answer: Box::new(checked.answer), corpus }));
+    // What the answer asks next (answers files waiting for their exercise) is carried out too.
+    for effect in s.apply(Action::Load(LoadAction::Loaded { answer: Box::new(checked.answer), corpus })) {
+        if let Effect::Load(_, request) = effect {
+            answer_load(s, &request);
+        }
+    }
 }
 
 pub(super) fn read(s: &mut State, name: &str, text: &str, slot: Option<Slot>) -> Vec<Effect> {

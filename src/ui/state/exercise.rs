@@ -1,0 +1,255 @@
+//! An exercise's place in the page: opening one shows its pairs in
+//! teaching mode and keeps what was shown before it ([`Before`]: the
+//! pairs, their hand links, the pair and mode, the folds); *Leave the
+//! exercise* brings that back, so what is shown is what a reload shows
+//! (the session keeps it too: [`SavedBefore`]). The exercise's own state
+//! (form, check, answers, class table) is [`Classroom`](crate::ui::classroom::Classroom)'s.
+
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use super::{DownloadBody, Effect, LoadAction, Mode, Selection, Slot, State, Teach};
+use crate::corpus::Corpus;
+use crate::exercise::Exercise;
+use crate::tiger::PairIds;
+use crate::tree::NodeId;
+use crate::ui::classroom::ExerciseAction;
+use crate::ui::folds::{Folds, SavedFolds};
+use crate::ui::ids::CorpusGen;
+
+/// What was shown before the open exercise, brought back when it is left.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Before {
+    pub corpus: Rc<Corpus>,
+    pub corpus_name: String,
+    pub corpus_gen: CorpusGen,
+    pub tiger_ids: Option<Rc<Vec<PairIds>>>,
+    pub sides_swapped: bool,
+    pub selection: Selection,
+    pub teach: Teach,
+    pub folds: Folds,
+}
+
+/// [`Before`] as a session keeps it: its pairs come back through the
+/// files in use (the trees' inputs still hold them), the rest from here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedBefore {
+    pub pair: usize,
+    pub mode: Mode,
+    pub links: Vec<(usize, Vec<(NodeId, NodeId)>)>,
+    pub reveal_gold: bool,
+    pub folds: Vec<SavedFolds>,
+    pub sides_swapped: bool,
+}
+
+impl Before {
+    /// What *Leave the exercise* goes back to, in words.
+    pub fn label(&self) -> String {
+        if self.corpus_name.starts_with(super::corpus::SAMPLE_NAME) {
+            "the built-in sample".into()
+        } else {
+            self.corpus_name.clone()
+        }
+    }
+
+    pub(super) fn saved(&self) -> SavedBefore {
+        SavedBefore {
+            pair: self.selection.pair,
+            mode: self.selection.mode,
+            links: self.teach.links.iter().map(|(k, l)| (*k, l.clone())).collect(),
+            reveal_gold: self.teach.reveal_gold,
+            folds: self.folds.saved(self.corpus_gen),
+            sides_swapped: self.sides_swapped,
+        }
+    }
+
+    /// A restored session's [`SavedBefore`], on the pairs its files made.
+    pub(super) fn restore(&mut self, saved: SavedBefore) {
+        if saved.sides_swapped && !self.sides_swapped {
+            self.corpus = Rc::new(self.corpus.swapped());
+            self.corpus_gen = self.corpus_gen.next();
+            self.sides_swapped = true;
+            self.tiger_ids = self.tiger_ids.as_ref().map(|ids| {
+                let swap = |p: &PairIds| PairIds { source: p.target.clone(), target: p.source.clone() };
+                Rc::new(ids.iter().map(swap).collect())
+            });
+        }
+        self.teach =
+            Teach { links: saved.links.into_iter().collect(), reveal_gold: saved.reveal_gold, ..Teach::default() };
+        self.folds = Folds::restored(self.corpus_gen, &saved.folds, &self.corpus);
+        self.selection = Selection {
+            pair: saved.pair.min(self.corpus.len().saturating_sub(1)),
+            mode: saved.mode,
+            ..Selection::default()
+        };
+    }
+}
+
+impl State {
+    /// An [`ExerciseAction`]: leaving is the root's (what was shown comes
+    /// back); the rest is the classroom's, a file it makes offered as a download.
+    pub(super) fn exercise(&mut self, action: ExerciseAction) -> Vec<Effect> {
+        if action == ExerciseAction::Close {
+            return self.leave_exercise();
+        }
+        let made = self.classroom.apply(action, &self.corpus, &self.teach.links);
+        made.map(|d| Effect::Download {
+            name: d.name,
+            body: DownloadBody::Text { text: d.json.into(), mime: "application/json" },
+        })
+        .into_iter()
+        .collect()
+    }
+
+    /// The file worker opened exercise `exercise` of `file`, whose pairs
+    /// (the key hidden unless shown) are `corpus`: they are shown, aligned
+    /// by hand; what was shown before is kept for *Leave the exercise*
+    /// (the first time: another exercise opened over one keeps it).
+    pub(super) fn open_exercise(&mut self, file: String, exercise: Exercise, corpus: Corpus) -> Vec<Effect> {
+        let before = match self.before_exercise.take() {
+            Some(before) => Some(before),
+            None if !self.corpus.is_empty() && self.classroom.open.is_none() => Some(Box::new(Before {
+                corpus: self.corpus.clone(),
+                corpus_name: self.corpus_name.clone(),
+                corpus_gen: self.corpus_gen,
+                tiger_ids: self.tiger_ids.clone(),
+                sides_swapped: self.sides_swapped,
+                selection: self.selection.clone(),
+                teach: self.teach.clone(),
+                folds: self.folds.clone(),
+            })),
+            None => None,
+        };
+        let links = self.teach.links.clone();
+        self.sides_swapped = false;
+        let name = format!("Exercise '{}' ({file})", exercise.title);
+        self.replace_corpus(corpus, name);
+        self.before_exercise = before;
+        let show_gold = exercise.show_gold;
+        let back = self.classroom.opened(file, exercise, &links);
+        // Aligning by hand, with the key shown only if the instructor chose so.
+        self.teach = Teach { reveal_gold: show_gold, links: back, ..Teach::default() };
+        self.selection.mode = Mode::Teach;
+        self.clear_selection();
+        // Answers files given before their exercise was open are checked now.
+        let answers = self.slots.slot(Slot::Answers);
+        if !answers.files.is_empty() && !answers.checking && matches!(answers.message, Some(Err(_))) {
+            let id = self.job_id();
+            self.slots.slot_mut(Slot::Answers).checking = true;
+            return vec![Effect::Load(id, self.slots.load_request(Slot::Answers, &self.corpus))];
+        }
+        Vec::new()
+    }
+
+    /// *Leave the exercise*: what was shown before it comes back (with
+    /// its hand links, pair, mode and folds; nothing kept: the built-in
+    /// sample, as a reload would show); the exercise's hand links are kept
+    /// for when it is opened again, and its inputs say nothing is open.
+    fn leave_exercise(&mut self) -> Vec<Effect> {
+        if self.classroom.open.is_none() {
+            return Vec::new();
+        }
+        self.classroom.apply(ExerciseAction::Close, &self.corpus, &self.teach.links);
+        self.slots.not_in_use(Slot::Exercise);
+        self.slots.not_in_use(Slot::Answers);
+        match self.before_exercise.take() {
+            Some(before) => {
+                let Before { corpus, corpus_name, corpus_gen, tiger_ids, sides_swapped, selection, teach, folds } =
+                    *before;
+                (self.corpus, self.corpus_name, self.corpus_gen) = (corpus, corpus_name, corpus_gen);
+                (self.tiger_ids, self.sides_swapped) = (tiger_ids, sides_swapped);
+                (self.selection, self.teach, self.folds) = (selection, teach, folds);
+                self.alignment.explained = None;
+                self.find.search_again(&self.corpus);
+                Vec::new()
+            }
+            None => self.load(LoadAction::LoadSample),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::super::*;
+    use crate::exercise::Exercise;
+    use crate::tree::NodeId;
+
+    /// Opening an exercise over pairs with hand links, then leaving it,
+    /// brings back those pairs with their links, pair and mode; the
+    /// session says the same at every step, and a session restored while
+    /// the exercise is open leaves it for the same pairs and links.
+    #[test]
+    fn leaving_an_exercise_brings_back_what_was_shown_and_a_reload_shows_the_same() {
+        let mut s = State::with_sample();
+        run(&mut s, Action::Load(LoadAction::LoadSample));
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        s.apply(Action::Select(SelectAction::SelectPair(4)));
+        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
+        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        s.apply(Action::Load(LoadAction::SwapSides));
+        let shown = (s.corpus.clone(), s.teach.links.clone(), s.selection.pair, s.selection.mode);
+        assert_eq!(s.student_links(), [(NodeId::ROOT, NodeId::ROOT)]);
+        let session = s.session();
+        let exercise = Exercise::new(&crate::ui::load::sample(), &[2, 3], "Two", "", false).unwrap();
+        read(&mut s, "two.exercise.json", &exercise.to_json(), None);
+        assert_eq!((s.corpus.len(), s.selection.mode, s.teach.links.len()), (2, Mode::Teach, 0));
+        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
+        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        // A reload now: the exercise with its link, over the pairs shown before it.
+        let mut r = State::new();
+        run(&mut r, Action::Load(LoadAction::LoadSample));
+        run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
+        assert_eq!((r.corpus.as_ref(), &r.teach.links), (s.corpus.as_ref(), &s.teach.links));
+        for state in [&mut s, &mut r] {
+            state.apply(Action::Exercise(ExerciseAction::Close));
+            assert!(state.classroom.open.is_none());
+            assert_eq!(
+                (&state.corpus, &state.teach.links, state.selection.pair, state.selection.mode),
+                (&shown.0, &shown.1, shown.2, shown.3)
+            );
+            assert!(state.sides_swapped);
+            let kept = state.session();
+            assert_eq!(
+                kept.exercise_links,
+                [(exercise.fingerprint(), vec![(0, vec![(NodeId::ROOT, NodeId::ROOT)])])],
+                "the exercise's links"
+            );
+            assert_eq!(
+                Session { exercise_links: Vec::new(), ..kept },
+                session,
+                "what a reload shows is what was shown"
+            );
+            assert_eq!(state.slots.slot(Slot::Exercise).message, None, "no exercise is open");
+        }
+        // Opened again, the exercise has its link back; after a reload too.
+        let mut again = State::new();
+        run(&mut again, Action::Load(LoadAction::LoadSample));
+        run(&mut again, Action::Session(SessionAction::Restore { session: Box::new(r.session()), mt_file: None }));
+        for state in [&mut s, &mut again] {
+            read(state, "two.exercise.json", &exercise.to_json(), None);
+            assert_eq!(state.student_links(), [(NodeId::ROOT, NodeId::ROOT)]);
+        }
+    }
+
+    /// Answers given before their exercise is open say why they wait, and
+    /// are checked once it opens; against a student copy they are refused.
+    #[test]
+    fn answers_given_before_their_exercise_are_checked_when_it_opens() {
+        use crate::exercise::Answers;
+        let mut s = State::with_sample();
+        let exercise = Exercise::new(&s.corpus, &[2, 3], "Two", "", false).unwrap();
+        let ana = Answers::new(&exercise, "Ana", &[vec![(NodeId::ROOT, NodeId::ROOT)], vec![]]).to_json();
+        read(&mut s, "ana.answers.json", &ana, None);
+        let waiting = s.slots.slot(Slot::Answers).message.clone();
+        assert!(matches!(&waiting, Some(Err(e)) if e.contains("open their exercise")), "{waiting:?}");
+        read(&mut s, "copy.json", &exercise.student_copy().to_json(), None);
+        let refused = s.slots.slot(Slot::Answers).message.clone();
+        assert!(matches!(&refused, Some(Err(e)) if e.contains("is a student copy without the key")), "{refused:?}");
+        assert!(s.classroom.class.is_none());
+        read(&mut s, "two.json", &exercise.to_json(), None);
+        assert_eq!(s.slots.slot(Slot::Answers).message, Some(Ok("1 answers file checked against two.json".into())));
+        assert_eq!(s.classroom.class.as_ref().map(|c| c.students.len()), Some(1));
+    }
+}
