@@ -58,8 +58,10 @@ pub(super) fn slot_row(slot: Slot, status: &SlotStatus, load: Dispatch<LoadActio
     // "No file chosen" would stand next to a file that is loaded (the input
     // is emptied after each read); the status says what is loaded.
     let chosen = !status.files.is_empty();
+    // Keyed by slot: a row is patched, never rebuilt, when the panel around
+    // it changes (a file input rebuilt while a file is picked loses the pick).
     html! {
-        <div class="load-row">
+        <div class="load-row" key={slot.id()}>
             <label for={id.clone()}>{slot.title()}</label>
             <span class="file-pick">
                 <input type="file" class="file-input" id={id.clone()} accept={slot.accept()} multiple={slot.takes_many()}
@@ -160,7 +162,9 @@ pub fn loader(props: &LoaderProps) -> Html {
     };
     let rows =
         |slots: &[Slot]| slots.iter().map(|&slot| slot_row(slot, props.view.slot(slot), props.load)).collect::<Html>();
-    // Every change the TigerXML import made, one line each, out of the way until asked for.
+    // Every change the TigerXML import made, one line each, out of the way
+    // until asked for; always in its place (its box empty without an import),
+    // so the inputs before it are never rebuilt when it comes or goes.
     let changes = props.view.tiger_import.as_ref().map(|t| {
         let lines = t.report.len().saturating_sub(3);
         html! {
@@ -197,7 +201,7 @@ pub fn loader(props: &LoaderProps) -> Html {
                         <input type="checkbox" id="tiger-bracketed" checked={props.view.tiger_bracketed} onchange={on_bracketed} />
                         {" Import TigerXML as the shared data's bracketed files"}
                     </label>
-                    {changes}
+                    <div class="import-changes-box">{changes}</div>
                 </fieldset>
                 <fieldset>
                     <legend>{"Lexicon and models (optional)"}</legend>
