@@ -1011,6 +1011,111 @@ mod tests {
         assert_eq!((s.corpus.len(), s.corpus.gold_links()), (125, 1380));
     }
 
+    /// The requests to the file worker among `effects`.
+    fn loads(effects: &[Effect]) -> Vec<load::LoadRequest> {
+        (effects.iter())
+            .filter_map(|e| match e {
+                Effect::Load(_, r) => Some(r.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The file worker's answer to `r`, taken by the reducer; the requests it makes next.
+    fn answer_one(s: &mut State, r: &load::LoadRequest) -> Vec<load::LoadRequest> {
+        let checked = load::check(r);
+        let decoded: Vec<_> = checked.parts().into_iter().flatten().map(|p| p.decode().unwrap()).collect();
+        let corpus = checked.answer.corpus.as_ref().map(|_| {
+            let (pairs, ids): (Vec<_>, Vec<Option<PairIds>>) = decoded.into_iter().unzip();
+            (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
+        });
+        loads(&s.apply(Action::Load(LoadAction::Loaded { answer: Box::new(checked.answer), corpus })))
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
+    fn trees_and_gold_links_given_one_after_another_make_their_pairs_however_reads_and_answers_interleave() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lingua-align-nl-en-125/bracketed/");
+        let read_file = |f: &str| std::fs::read_to_string(format!("{dir}{f}")).unwrap();
+        let files = [("all.src", Slot::Source), ("all.trg", Slot::Target), ("all.gold", Slot::Gold)]
+            .map(|(n, slot)| (n.to_string(), read_file(n), slot));
+        let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+        // Each schedule: the files read in `order`; after the k-th read, `answers[k]` answers are taken.
+        let mut schedules = Vec::new();
+        for order in orders {
+            for a0 in 0..=1 {
+                for a1 in 0..=2 {
+                    schedules.push((order, [a0, a1]));
+                }
+            }
+        }
+        for (order, answers) in schedules {
+            let mut s = State::with_sample();
+            run(&mut s, Action::Load(LoadAction::LoadSample));
+            let mut pending: std::collections::VecDeque<load::LoadRequest> = Default::default();
+            for (k, &f) in order.iter().enumerate() {
+                let (name, text, slot) = &files[f];
+                let read = LoadAction::FileRead { name: name.clone(), text: text.clone(), slot: Some(*slot) };
+                pending.extend(loads(&s.apply(Action::Load(read))));
+                for _ in 0..*answers.get(k).unwrap_or(&0) {
+                    if let Some(r) = pending.pop_front() {
+                        // What an answer asks next goes to the back of the queue.
+                        pending.extend(answer_one(&mut s, &r));
+                    }
+                }
+            }
+            while let Some(r) = pending.pop_front() {
+                pending.extend(answer_one(&mut s, &r));
+            }
+            let checking: Vec<Slot> = Slot::ALL.iter().copied().filter(|&x| s.slots.slot(x).checking).collect();
+            let said: Vec<_> = Slot::TREES_GROUP.iter().map(|&x| s.slots.slot(x).message.clone()).collect();
+            assert_eq!(checking, Vec::<Slot>::new(), "{order:?} {answers:?}: {said:?}");
+            assert_eq!((s.corpus.len(), s.corpus.gold_links()), (125, 1380), "{order:?} {answers:?}: {said:?}");
+        }
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
+    fn a_new_set_given_while_the_set_in_use_is_checked_again_is_the_one_imported_whatever_answers_first() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/squoia-de-es/raw/");
+        let read = |f: &str| std::fs::read_to_string(format!("{dir}{f}")).unwrap();
+        let squoia: Vec<(String, String)> =
+            ["LAI_SQUOIA_DE.xml", "LAI_SQUOIA_ES.xml", "LAI_alignments_squoia_de_es.xml"]
+                .map(|f| (f.to_string(), read(f)))
+                .into();
+        // 0: the recheck answers before the new set is read; 1: while it is
+        // read; 2: after the new set's request was sent.
+        for when in 0..3 {
+            let mut s = State::with_sample();
+            let nl_en: Vec<(String, Option<String>)> = renamed_nl_en().into_iter().map(|(n, t)| (n, Some(t))).collect();
+            give_together(&mut s, &nl_en, &[0, 1, 2]);
+            assert_eq!(s.corpus.len(), 125);
+            // The option changed: the set in use is checked again (request A)...
+            let options = LoadAction::SetTigerOptions(crate::tiger::ImportOptions::BRACKETED_DATA);
+            let a = loads(&s.apply(Action::Load(options)));
+            assert_eq!(a.len(), 1);
+            // ... while a new set is given.
+            let handles = squoia.iter().enumerate().map(|(k, (n, _))| (n.clone(), FileHandle(k as u32))).collect();
+            s.apply(Action::Load(LoadAction::FilesGiven { files: handles, slot: None }));
+            let mut b = Vec::new();
+            for (k, (name, text)) in squoia.iter().enumerate() {
+                if when == 0 && k == 0 || when == 1 && k == 1 {
+                    answer_load(&mut s, &a[0]);
+                }
+                let read = LoadAction::FileRead { name: name.clone(), text: text.clone(), slot: None };
+                b.extend(loads(&s.apply(Action::Load(read))));
+            }
+            assert_eq!(b.len(), 1, "{when}: the new set is checked once");
+            if when == 2 {
+                answer_load(&mut s, &a[0]);
+            }
+            answer_load(&mut s, &b[0]);
+            let status = s.slots.slot(Slot::Tiger);
+            assert!(!status.checking, "{when}: {:?}", status.message);
+            assert_eq!((s.corpus.len(), s.corpus.gold_links()), (157, 1218), "{when}: {:?}", status.message);
+        }
+    }
+
     #[test]
     #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
     fn a_set_with_a_file_that_does_not_read_shows_its_error_and_two_sets_are_refused_in_words() {
