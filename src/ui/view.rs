@@ -101,7 +101,12 @@ fn link_table(props: &LinkTableProps) -> Html {
         let posterior = results.and_then(|r| r.posterior(k, l.source, l.target));
         let onclick = {
             let (select, s, t) = (*select, l.source, l.target);
-            Callback::from(move |_: MouseEvent| select.emit(SelectAction::ClickLink(s, t)))
+            Callback::from(move |_: MouseEvent| {
+                // The link is seen where it is drawn: the diagram's box comes
+                // into view (the box scrolls to the link once it is selected).
+                crate::ui::into_view::bring_selected(".diagram-scroll", crate::ui::into_view::Place::Nearest);
+                select.emit(SelectAction::ClickLink(s, t))
+            })
         };
         html! {
             <tr data-status={l.style.status()}>
@@ -370,9 +375,11 @@ fn app() -> Html {
         });
     }
     let pair_count = state.corpus.len();
-    // Before the pairs and the kept work are in: a loading state, not "Pair 1 of 0".
+    // Before the pairs and the kept work are in: a loading state, not "Pair
+    // 1 of 0", nor the sample's pairs under a kept exercise's box.
     let loading = !state.kept_read
-        || (state.corpus.is_empty() && (state.slots.sample_loading.is_some() || state.restoring.is_some()));
+        || state.restoring.is_some()
+        || (state.corpus.is_empty() && state.slots.sample_loading.is_some());
     // Drawn again only when what they depend on changes (not on every action).
     let pair: Option<Rc<TreePair>> = {
         let state = state.clone();
