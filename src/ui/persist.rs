@@ -271,6 +271,62 @@ mod kept {
         writer.set_onsuccess(Some(on_revision.unchecked_ref()));
     }
 
+    /// The database, if this page has opened it.
+    pub fn opened() -> Option<IdbDatabase> {
+        OPEN.with(|o| o.borrow().clone())
+    }
+
+    /// Where the last write of any tab leaves its revision and writer,
+    /// readable at once (IndexedDB answers only in a callback).
+    const MIRROR: &str = "treelink-kept-revision";
+
+    fn local_storage() -> Option<web_sys::Storage> {
+        web_sys::window()?.local_storage().ok().flatten()
+    }
+
+    /// Leaves `revision`, written by this tab, in the mirror.
+    pub fn mirror(revision: u64) {
+        if let Some(storage) = local_storage() {
+            let _ = storage.set_item(MIRROR, &format!("{revision} {}", TAB.with(|t| *t)));
+        }
+    }
+
+    /// The revision and writer the last write left in the mirror.
+    pub fn mirrored() -> Option<(u64, f64)> {
+        let text = local_storage()?.get_item(MIRROR).ok()??;
+        let (revision, writer) = text.split_once(' ')?;
+        Some((revision.parse().ok()?, writer.parse().ok()?))
+    }
+
+    /// Writes `put` as `revision` in one transaction whose requests are
+    /// all made before this returns; `finished` if the page still runs.
+    pub fn write_now(db: &IdbDatabase, put: Put, revision: u64, finished: impl FnOnce(Outcome) + 'static) {
+        let tx = match db.transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite) {
+            Ok(tx) => tx,
+            Err(e) => return finished(Outcome::Failed(said(&e))),
+        };
+        let written = tx.object_store(STORE).and_then(|store| puts(&store, put, revision));
+        if let Err(e) = written {
+            let _ = tx.abort();
+            return finished(Outcome::Failed(said(&e)));
+        }
+        let finished = Rc::new(RefCell::new(Some(finished)));
+        let ended = {
+            let tx = tx.clone();
+            Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+                let Some(f) = finished.borrow_mut().take() else { return };
+                if e.type_() == "complete" {
+                    f(Outcome::Written(revision))
+                } else {
+                    f(Outcome::Failed(tx.error().map_or("the write was abandoned".into(), |e| said(&e.into()))))
+                }
+            })
+        };
+        tx.set_oncomplete(Some(ended.as_ref().unchecked_ref()));
+        tx.set_onabort(Some(ended.as_ref().unchecked_ref()));
+        ended.forget();
+    }
+
     fn puts(store: &IdbObjectStore, put: Put, revision: u64) -> Result<(), JsValue> {
         let key = JsValue::from_str;
         if put.clear {
@@ -361,13 +417,26 @@ fn keep(state: Rc<State>) {
     if !ready {
         return;
     }
+    let Some((plan, put, expected)) = prepare(&state) else { return };
+    yew::platform::spawn_local(async move {
+        let db = match kept::open().await {
+            Ok(db) => db,
+            Err(e) => return written(kept::Outcome::Failed(kept::said(&e)), plan),
+        };
+        kept::write(&db, put, expected, move |outcome| written(outcome, plan));
+    });
+}
+
+/// What a write of `state` puts and the revision it expects, unless it
+/// would write what was written or attempted last; the write is then in flight.
+fn prepare(state: &State) -> Option<(Plan, kept::Put, kept::Expected)> {
     let plan = Plan {
         light: serde_json::to_string(&state.session_light()).unwrap_or_default(),
         files: state.files_key(),
-        mt_file: mt_file(&state),
+        mt_file: mt_file(state),
         attempt: state.keeping.attempt,
     };
-    let (put, expected) = match SAVER.with(|s| {
+    SAVER.with(|s| {
         let mut s = s.borrow_mut();
         // The restored state, the same as what was read: nothing to write.
         if let Some((light, files)) = s.baseline.take() {
@@ -391,18 +460,8 @@ fn keep(state: Rc<State>) {
         s.attempted = Some(plan.clone());
         s.in_flight = true;
         let or_own_next = std::mem::take(&mut s.or_own_next);
-        Some((put, kept::Expected { revision: s.revision, or_own_next, force: state.keeping.overwrite }))
-    }) {
-        Some(x) => x,
-        None => return,
-    };
-    yew::platform::spawn_local(async move {
-        let db = match kept::open().await {
-            Ok(db) => db,
-            Err(e) => return written(kept::Outcome::Failed(kept::said(&e)), plan),
-        };
-        kept::write(&db, put, expected, move |outcome| written(outcome, plan));
-    });
+        Some((plan, put, kept::Expected { revision: s.revision, or_own_next, force: state.keeping.overwrite }))
+    })
 }
 
 /// A write ended: the state is told if it failed (or succeeded after a
@@ -413,6 +472,7 @@ fn written(outcome: kept::Outcome, plan: Plan) {
         s.in_flight = false;
         let report = match outcome {
             kept::Outcome::Written(revision) => {
+                kept::mirror(revision);
                 s.revision = revision;
                 s.written = Some(plan);
                 std::mem::take(&mut s.problem).then_some(Ok(()))
@@ -437,9 +497,12 @@ fn written(outcome: kept::Outcome, plan: Plan) {
 }
 
 /// The page is being hidden or closed: the state waiting for the write in
-/// flight is written now, in a transaction of its own (it expects the
-/// revision this tab read or wrote last, or the one the write in flight
-/// makes if it is written: this tab's, so never over another tab's work).
+/// flight is written now, every request of it made before this returns
+/// (a closing page runs no callback, so a write that reads the revision
+/// first would write nothing). The revision is checked against the one
+/// the last write of any tab left in `localStorage` instead: it expects
+/// the revision this tab read or wrote last, or the one the write in
+/// flight makes (this tab's), so never over another tab's work.
 fn flush() {
     let waiting = SAVER.with(|s| {
         let mut s = s.borrow_mut();
@@ -450,9 +513,24 @@ fn flush() {
         }
         Some(waiting)
     });
-    if let Some(state) = waiting {
-        keep(state);
+    let Some(state) = waiting else { return };
+    let Some(db) = kept::opened() else { return keep(state) };
+    if !settled(&state) {
+        return;
     }
+    let Some((plan, put, expected)) = prepare(&state) else { return };
+    let mine = kept::TAB.with(|t| *t);
+    let free = expected.force
+        || put.clear
+        || kept::mirrored().is_none_or(|(revision, writer)| {
+            revision == expected.revision
+                || (expected.or_own_next && writer == mine && revision == expected.revision + 1)
+        });
+    if !free {
+        return written(kept::Outcome::OtherTab, plan);
+    }
+    let revision = if put.clear { 1 } else { expected.revision + 1 + u64::from(expected.or_own_next) };
+    kept::write_now(&db, put, revision, move |outcome| written(outcome, plan));
 }
 
 /// Forgets the kept session ("start fresh"): cleared by the next write, at once.
