@@ -114,7 +114,7 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
             </div>
             <div>
                 <h3>{format!("Your links ({})", student.len())}</h3>
-                <ul id="student-links" class="student-links">{ for links }</ul>
+                <ul id="student-links" class="student-links" data-pair={(state.pair + 1).to_string()}>{ for links }</ul>
                 <button id="teach-clear" type="button" onclick={clear}>{"Clear my links"}</button>
                 <button id="teach-undo" type="button" onclick={undo} disabled={!state.can_undo}
                     title="Undo your last change to the links (Ctrl+Z)">{"Undo"}</button>

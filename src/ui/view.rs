@@ -414,7 +414,7 @@ fn app() -> Html {
             html! { <button type="button" id={id} class={classes!("mode", on.then_some("on"))} aria-pressed={on.to_string()} {onclick}>{label}</button> }
         };
         html! {
-            <nav class="pair-nav" aria-label="Sentence pairs">
+            <nav class="pair-nav" aria-label="Sentence pairs" data-pair={(state.selection.pair + 1).to_string()}>
                 <button id="prev-pair" type="button" onclick={go(-1)} disabled={state.selection.pair == 0} title="Previous pair (p)">{"◀ Previous"}</button>
                 <label>{"Pair "}
                     <input id="pair-number" type="number" min="1" max={pair_count.to_string()}

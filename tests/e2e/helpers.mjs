@@ -127,7 +127,9 @@ export const longTasks = (page) => page.evaluate(() => window.longTasks);
 export async function goToPair(page, n) {
   await page.fill('#pair-number', String(n));
   await page.press('#pair-number', 'Enter');
-  await page.waitForFunction((n) => document.querySelector('#pair-number').value === String(n), n);
+  // The page shows pair n: its navigation and, when aligning by hand, its list of hand links.
+  await page.waitForFunction((n) => document.querySelector('.pair-nav')?.dataset.pair === String(n)
+    && [...document.querySelectorAll('#student-links')].every((l) => l.dataset.pair === String(n)), n);
 }
 
 /** Types `value` into the input `#id` and waits until the page shows it. */
