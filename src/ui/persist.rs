@@ -164,15 +164,17 @@ mod kept {
     }
 
     /// What is kept: the session, its files, the translation model file,
-    /// the revision (0 when none), read in one transaction.
-    pub async fn read() -> Result<(JsValue, JsValue, JsValue, u64), JsValue> {
+    /// the revision (0 when none) and the tab that wrote it, read in one transaction.
+    pub async fn read() -> Result<(JsValue, JsValue, JsValue, u64, Option<f64>), JsValue> {
         let db = open().await?;
         let store = db.transaction_with_str(STORE)?.object_store(STORE)?;
         // Every request is made before the first is awaited, so the transaction holds them all.
-        let requests = [SESSION, FILES, MT_FILE, REVISION].map(|k| store.get(&JsValue::from_str(k)));
-        let [a, b, c, d] = requests;
-        let (a, b, c, d) = (a?, b?, c?, d?);
-        Ok((done(&a).await?, done(&b).await?, done(&c).await?, done(&d).await?.as_f64().unwrap_or(0.0) as u64))
+        let requests = [SESSION, FILES, MT_FILE, REVISION, WRITER].map(|k| store.get(&JsValue::from_str(k)));
+        let [a, b, c, d, e] = requests;
+        let (a, b, c, d, e) = (a?, b?, c?, d?, e?);
+        let (a, b, c) = (done(&a).await?, done(&b).await?, done(&c).await?);
+        let revision = done(&d).await?.as_f64().unwrap_or(0.0) as u64;
+        Ok((a, b, c, revision, done(&e).await?.as_f64()))
     }
 
     /// What a write puts; `None` leaves the record as it is.
@@ -296,6 +298,63 @@ mod kept {
         let text = local_storage()?.get_item(MIRROR).ok()??;
         let (revision, writer) = text.split_once(' ')?;
         Some((revision.parse().ok()?, writer.parse().ok()?))
+    }
+
+    /// Where a page being closed leaves its session (without its files)
+    /// when its last write may not be made: a closing page's IndexedDB
+    /// transaction waits behind the one in flight and dies with the page;
+    /// `localStorage` is written at once. Read on the next start
+    /// ([`pending`]) if nothing was kept since; dropped once a write that
+    /// holds it is made.
+    const PENDING: &str = "treelink-kept-pending";
+
+    /// What [`PENDING`] holds: the session, and the revision it would
+    /// have made (`base` + 1, or + 2 past this tab's write in flight).
+    pub struct Pending {
+        pub light: String,
+        base: u64,
+        past_own: bool,
+        writer: f64,
+    }
+
+    impl Pending {
+        /// Whether it is newer than what is kept (`revision` by `writer`):
+        /// nothing was kept since it was left, but its own tab's write in flight.
+        pub fn newer_than(&self, revision: u64, writer: Option<f64>) -> bool {
+            revision == self.base || (self.past_own && revision == self.base + 1 && writer == Some(self.writer))
+        }
+
+        fn target(&self) -> u64 {
+            self.base + 1 + u64::from(self.past_own)
+        }
+    }
+
+    /// Leaves the session `light` in [`PENDING`].
+    pub fn leave_pending(light: &str, base: u64, past_own: bool) {
+        if let Some(storage) = local_storage() {
+            let writer = TAB.with(|t| *t);
+            let _ = storage.set_item(PENDING, &format!("{base} {} {writer}\n{light}", u8::from(past_own)));
+        }
+    }
+
+    /// The session a page being closed left, if any.
+    pub fn pending() -> Option<Pending> {
+        let text = local_storage()?.get_item(PENDING).ok()??;
+        let (head, light) = text.split_once('\n')?;
+        let mut fields = head.split(' ');
+        let base = fields.next()?.parse().ok()?;
+        let past_own = fields.next()? == "1";
+        let writer = fields.next()?.parse().ok()?;
+        Some(Pending { light: light.to_string(), base, past_own, writer })
+    }
+
+    /// Drops [`PENDING`] once `revision` is kept: a write at least as new as it.
+    pub fn drop_pending(revision: u64) {
+        if pending().is_some_and(|p| revision >= p.target()) {
+            if let Some(storage) = local_storage() {
+                let _ = storage.remove_item(PENDING);
+            }
+        }
     }
 
     /// Writes `put` as `revision` in one transaction whose requests are
@@ -473,6 +532,7 @@ fn written(outcome: kept::Outcome, plan: Plan) {
         let report = match outcome {
             kept::Outcome::Written(revision) => {
                 kept::mirror(revision);
+                kept::drop_pending(revision);
                 s.revision = revision;
                 s.written = Some(plan);
                 std::mem::take(&mut s.problem).then_some(Ok(()))
@@ -496,28 +556,32 @@ fn written(outcome: kept::Outcome, plan: Plan) {
     }
 }
 
-/// The page is being hidden or closed: the state waiting for the write in
-/// flight is written now, every request of it made before this returns
-/// (a closing page runs no callback, so a write that reads the revision
-/// first would write nothing). The revision is checked against the one
-/// the last write of any tab left in `localStorage` instead: it expects
+/// The page is being hidden or closed: the state as the last action left
+/// it (its render, and so [`keep`], may not have come yet), unless it is
+/// what was last written, is written now, every request of it made before
+/// this returns (a closing page may never run the callback in which a
+/// write in flight makes its requests). The revision is checked against
+/// the one the last write of any tab left in `localStorage`: it expects
 /// the revision this tab read or wrote last, or the one the write in
 /// flight makes (this tab's), so never over another tab's work.
 fn flush() {
-    let waiting = SAVER.with(|s| {
+    let Some(state) = SAVER.with(|s| s.borrow().report.map(|d| d.state())) else { return };
+    let pending = SAVER.with(|s| {
         let mut s = s.borrow_mut();
-        let waiting = s.waiting.take()?;
-        if s.in_flight {
-            s.in_flight = false;
-            s.or_own_next = true;
+        if !s.read || !settled(&state) {
+            return false;
         }
-        Some(waiting)
+        if s.in_flight {
+            (s.in_flight, s.or_own_next) = (false, true);
+        }
+        // What is not written yet is written again, at once.
+        (s.attempted, s.waiting) = (s.written.clone(), None);
+        true
     });
-    let Some(state) = waiting else { return };
-    let Some(db) = kept::opened() else { return keep(state) };
-    if !settled(&state) {
+    if !pending {
         return;
     }
+    let Some(db) = kept::opened() else { return keep(state) };
     let Some((plan, put, expected)) = prepare(&state) else { return };
     let mine = kept::TAB.with(|t| *t);
     let free = expected.force
@@ -530,6 +594,9 @@ fn flush() {
         return written(kept::Outcome::OtherTab, plan);
     }
     let revision = if put.clear { 1 } else { expected.revision + 1 + u64::from(expected.or_own_next) };
+    if !put.clear {
+        kept::leave_pending(&plan.light, expected.revision, expected.or_own_next);
+    }
     kept::write_now(&db, put, revision, move |outcome| written(outcome, plan));
 }
 
@@ -550,14 +617,17 @@ pub fn use_kept_session(state: &Rc<State>, session: Dispatch<SessionAction>) {
         SAVER.with(|s| s.borrow_mut().report = Some(session));
         yew::platform::spawn_local(async move {
             let read = kept::read().await;
-            let (json, files_json, file, revision) = match read {
-                Ok((a, b, c, d)) => (a.as_string(), b.as_string(), Some(c), d),
+            let (json, files_json, file, revision, writer) = match read {
+                Ok((a, b, c, d, e)) => (a.as_string(), b.as_string(), Some(c), d, e),
                 Err(e) => {
                     session.emit(SessionAction::Kept(Err(KeepProblem::Failed(kept::said(&e)))));
-                    (None, None, None, 0)
+                    (None, None, None, 0, None)
                 }
             };
-            let light = json.as_deref().and_then(|j| serde_json::from_str::<Session>(j).ok());
+            // What a page closed before its last write was made left instead
+            // (written to IndexedDB once restored: it differs from what was read).
+            let pending = kept::pending().filter(|p| p.newer_than(revision, writer)).map(|p| p.light);
+            let light = (pending.as_deref().or(json.as_deref())).and_then(|j| serde_json::from_str::<Session>(j).ok());
             // A session kept before its files were kept apart has them inside.
             let files = files_json.as_deref().and_then(|j| serde_json::from_str::<SessionFiles>(j).ok());
             let session_read = light.map(|l| match files {

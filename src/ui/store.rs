@@ -155,6 +155,11 @@ impl<A> Dispatch<A> {
     pub fn emit(&self, action: A) {
         self.store.dispatch((self.wrap)(action))
     }
+
+    /// The page's state as the last action left it (rendered or not yet).
+    pub fn state(&self) -> Rc<State> {
+        self.store.state()
+    }
 }
 
 impl<A> Clone for Dispatch<A> {
