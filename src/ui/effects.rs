@@ -271,6 +271,9 @@ struct PoolInner {
     blobs: RefCell<BTreeMap<(protocol::JobId, Artifact), JsValue>>,
     /// The job the running pieces are of (the artifacts kept are its).
     job: RefCell<Option<protocol::JobId>>,
+    /// A worker died since the page's last request: the others' deaths
+    /// (stopped with it, or dying of the same job) are not told again.
+    dead: std::cell::Cell<bool>,
     answers: Callback<protocol::Response>,
 }
 
@@ -287,6 +290,7 @@ impl PoolRunner {
             workers: RefCell::new(Vec::new()),
             blobs: RefCell::default(),
             job: RefCell::new(None),
+            dead: std::cell::Cell::new(false),
             answers,
         }));
         let weak = Rc::downgrade(&runner.0);
@@ -308,6 +312,7 @@ impl PoolRunner {
 
     /// A request of the reducer (with the file it came with).
     fn request(&self, request: protocol::Request, file: Option<web_sys::File>) {
+        self.0.dead.set(false);
         if let Some(job) = request_job(&request) {
             let mut current = self.0.job.borrow_mut();
             if *current != Some(job)
@@ -342,7 +347,10 @@ impl PoolRunner {
         }
         if let Response::Stopped { .. } = response {
             // A worker died: its pieces are lost, so every worker starts afresh
-            // when the page asks (the page hears of it once).
+            // when the page asks; the page hears of it once per death of the pool.
+            if self.0.dead.replace(true) {
+                return;
+            }
             for w in self.0.workers.borrow().iter() {
                 w.stop();
             }
@@ -388,6 +396,7 @@ impl PoolRunner {
 
     /// Stops every job worker and starts the main one afresh (a cancel).
     fn restart(&self) {
+        self.0.dead.set(false);
         let workers = self.0.workers.borrow();
         for (k, w) in workers.iter().enumerate() {
             if k == 0 {
