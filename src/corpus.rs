@@ -7,6 +7,7 @@ use crate::io::links::{parse_links_located, Link, LinkError, LinkOutOfRange, Lin
 use crate::io::text::read_text_file;
 use crate::io::text::{end_position, line_count_position, ReadError};
 use crate::limits::{LimitError, Limits};
+pub use crate::pair_index::PairIndex;
 use crate::tree::{ParseError, Tree};
 
 /// One sentence pair with its gold links (empty when none were given).
@@ -373,7 +374,7 @@ fn links_for<T: std::borrow::Borrow<Tree>>(
         let (s, t) = (s.borrow(), t.borrow());
         for &(link, column) in &links {
             LinkOutOfRange::check(
-                l + 1,
+                PairIndex::new(l),
                 &link,
                 (link.source.index(), link.target.index()),
                 (s.len(), t.len()),

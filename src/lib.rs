@@ -17,6 +17,7 @@ pub mod lexicon;
 pub mod limits;
 pub mod math;
 pub mod mt;
+pub mod pair_index;
 pub mod parallel;
 pub mod progress;
 pub mod rng;

@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
         Request::Explain { pair, source, target } => {
             let corpus = Corpus::from_texts(Named { name: "s", text: SRC }, Named { name: "t", text: TRG }, None)
                 .expect("fixed pair");
-            if let Some(p) = corpus.pairs.get(pair) {
+            if let Some(p) = corpus.pairs.get(pair.index()) {
                 // `treelink train --train <the sample's first 3 pairs> --kernel lex --max-examples 20`
                 let model = AlignmentModel::from_json(include_str!("../src/tiny-model.json"), "tiny")
                     .expect("the fixed model reads");

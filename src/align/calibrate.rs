@@ -35,13 +35,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::corpus::PairIndex;
 use crate::eval::prf::Counts;
 
 /// A link taken by a dev search at τ = −∞, in search order within its pair.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TakenLink {
     /// Which dev pair (links of one pair are given in search order).
-    pub pair: usize,
+    pub pair: PairIndex,
     /// Its decision value `D`.
     pub value: f64,
     /// Gold (good or fuzzy), and good gold.
@@ -65,7 +66,7 @@ pub fn best_threshold(gold: Counts, taken: &[TakenLink]) -> Cut {
     let base = Counts { predicted: 0, correct: 0, correct_good: 0, ..gold };
     // Keys: the running minimum of D along each pair's search order.
     let mut keyed: Vec<(f64, &TakenLink)> = Vec::with_capacity(taken.len());
-    let mut last: Option<(usize, f64)> = None;
+    let mut last: Option<(PairIndex, f64)> = None;
     for t in taken {
         let key = match last {
             Some((pair, low)) if pair == t.pair => low.min(t.value),
@@ -103,7 +104,7 @@ mod tests {
     use super::*;
 
     fn link(pair: usize, value: f64, correct: bool) -> TakenLink {
-        TakenLink { pair, value, correct, good: correct, counted: true }
+        TakenLink { pair: PairIndex::new(pair), value, correct, good: correct, counted: true }
     }
 
     /// Every threshold tried by brute force: the F at τ counts the links
@@ -118,7 +119,7 @@ mod tests {
             link(1, 0.3, false),
             link(1, -0.5, true),
             link(2, 0.3, true),
-            TakenLink { pair: 2, value: 0.1, correct: true, good: false, counted: false },
+            TakenLink { pair: PairIndex::new(2), value: 0.1, correct: true, good: false, counted: false },
         ];
         let gold = Counts { gold: 7, gold_good: 6, ..Counts::default() };
         let cut = best_threshold(gold, &taken);

@@ -14,7 +14,7 @@ use crate::align::lexical::{
 use crate::align::link_search::LinkSearch;
 use crate::align::model::{self, AlignError, AlignmentModel, Scorer, TrainOptions};
 use crate::align::primal::Solver;
-use crate::corpus::{Corpus, Named, TreePair};
+use crate::corpus::{Corpus, Named, PairIndex, TreePair};
 use crate::io::links::Link;
 use crate::lexicon::{
     bitext_of, read_moses_lex, write_moses_lex, LexError, Lexicon, SentencePair, WordAlignment, WordModel,
@@ -677,10 +677,10 @@ pub fn compare_note(model: &AlignmentModel, corpus: &Corpus, tables_given: bool,
 /// Why a node pair could not be explained.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExplainError {
-    #[error("pair {} is not in the last alignment", .0 + 1)]
-    NoPair(usize),
-    #[error("node pair {}-{} is outside the trees of pair {}", .nodes.0, .nodes.1, .pair + 1)]
-    NoNodes { pair: usize, nodes: (NodeId, NodeId) },
+    #[error("pair {0} is not in the last alignment")]
+    NoPair(PairIndex),
+    #[error("node pair {}-{} is outside the trees of pair {}", .nodes.0, .nodes.1, .pair)]
+    NoNodes { pair: PairIndex, nodes: (NodeId, NodeId) },
     #[error("{0}")]
     Model(String),
 }
@@ -688,9 +688,9 @@ pub enum ExplainError {
 impl Comparison {
     /// Why the model did (not) link `source` and `target` in pair `pair`
     /// (of the pairs loaded: [`Comparison::first`] is the first aligned).
-    pub fn explain(&self, pair: usize, source: NodeId, target: NodeId) -> Result<Explanation, ExplainError> {
+    pub fn explain(&self, pair: PairIndex, source: NodeId, target: NodeId) -> Result<Explanation, ExplainError> {
         let a = &self.alignment;
-        let k = pair.checked_sub(self.first).ok_or(ExplainError::NoPair(pair))?;
+        let k = pair.index().checked_sub(self.first).ok_or(ExplainError::NoPair(pair))?;
         let (Some(p), Some(links), Some(search)) = (self.corpus.pairs.get(k), a.word_links.get(k), a.searches.get(k))
         else {
             return Err(ExplainError::NoPair(pair));
@@ -704,7 +704,7 @@ impl Comparison {
 pub fn explain_pair(
     model: &AlignmentModel,
     lexicon: &Lexicon,
-    pair: usize,
+    pair: PairIndex,
     (p, links, search): (&TreePair, &WordAlignment, &Search),
     nodes: (NodeId, NodeId),
 ) -> Result<Explanation, ExplainError> {
@@ -812,9 +812,15 @@ mod tests {
             .lexicon_note
             .contains("trained on the sentences of its 26 training pairs only, with the stem back-off"));
         // Pairs are named as loaded: a training pair has no explanation, a held-out one does.
-        assert_eq!(compared.explain(31, NodeId::new(0), NodeId::new(0)).unwrap_err(), ExplainError::NoPair(31));
-        assert!(compared.explain(32, NodeId::new(0), NodeId::new(0)).is_ok());
-        assert_eq!(compared.explain(40, NodeId::new(0), NodeId::new(0)).unwrap_err(), ExplainError::NoPair(40));
+        assert_eq!(
+            compared.explain(PairIndex::new(31), NodeId::new(0), NodeId::new(0)).unwrap_err(),
+            ExplainError::NoPair(PairIndex::new(31))
+        );
+        assert!(compared.explain(PairIndex::new(32), NodeId::new(0), NodeId::new(0)).is_ok());
+        assert_eq!(
+            compared.explain(PairIndex::new(40), NodeId::new(0), NodeId::new(0)).unwrap_err(),
+            ExplainError::NoPair(PairIndex::new(40))
+        );
     }
 
     /// The page's Train button: the model handed over once, as soon as it

@@ -17,7 +17,7 @@
 //! (source node, target node, type) — the import keeps every link the trees
 //! can hold ([`ImportOptions::default`]) and lists the ones they cannot.
 
-use crate::corpus::{Corpus, Named, TreePair};
+use crate::corpus::{Corpus, Named, PairIndex, TreePair};
 use crate::io::dublin::{read_dublin, write_dublin, DublinError};
 use crate::io::links::{write_links, Link, LinkKind};
 use crate::tiger::{
@@ -169,7 +169,7 @@ fn check_trees<'t>(
         ] {
             if mine != theirs {
                 return Err(ExportError::TreeChanged {
-                    pair: k + 1,
+                    pair: PairIndex::new(k),
                     side,
                     sentence: sentence.clone(),
                     file: file.to_string(),
@@ -249,7 +249,7 @@ pub fn export_tiger(
         fn sentence<'c>(
             c: &'c TigerCorpus,
             id: &str,
-            pair: usize,
+            pair: PairIndex,
             side: &'static str,
             file: &str,
         ) -> Result<&'c TigerSentence, ExportError> {
@@ -262,12 +262,12 @@ pub fn export_tiger(
         }
         let pair = corpus.pairs.get(k);
         let cs = convert_as_imported(
-            sentence(&s, &pid.source.sentence, k + 1, "source", o.source.name)?,
+            sentence(&s, &pid.source.sentence, PairIndex::new(k), "source", o.source.name)?,
             o.source.name,
             pair.map(|p| &p.source),
         )?;
         let ct = convert_as_imported(
-            sentence(&t, &pid.target.sentence, k + 1, "target", o.target.name)?,
+            sentence(&t, &pid.target.sentence, PairIndex::new(k), "target", o.target.name)?,
             o.target.name,
             pair.map(|p| &p.target),
         )?;

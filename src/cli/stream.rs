@@ -134,7 +134,8 @@ impl LinkLines {
                 LexError::Unexpected { file, line, column, expected, found }
             }
             LexError::LinkOutOfRange { file, column, mut error, .. } => {
-                error.pair = line;
+                // Line k holds pair k.
+                error.pair = treelink::corpus::PairIndex::from_number(line).unwrap_or_default();
                 LexError::LinkOutOfRange { file, line, column, error }
             }
             e => e,

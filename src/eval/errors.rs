@@ -43,7 +43,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::prf::Counts;
-use crate::corpus::TreePair;
+use crate::corpus::{PairIndex, TreePair};
 use crate::io::links::Link;
 use crate::tree::{NodeId, Tree};
 
@@ -90,8 +90,7 @@ impl ErrorKind {
 /// One wrong or missed link, with what the page and the CLI show of it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorExample {
-    /// The pair, counted from 0 (shown from 1).
-    pub pair: usize,
+    pub pair: PairIndex,
     pub source: NodeId,
     pub target: NodeId,
     pub labels: (String, String),
@@ -230,7 +229,7 @@ impl ErrorTable {
                     if row.examples.len() < examples {
                         let (s, t) = link;
                         row.examples.push(ErrorExample {
-                            pair: k,
+                            pair: PairIndex::new(k),
                             source: s,
                             target: t,
                             labels: (src.label(s).to_string(), trg.label(t).to_string()),
@@ -308,13 +307,7 @@ impl fmt::Display for ErrorExample {
         write!(
             f,
             "pair {}, {}-{} {} / {}: \"{}\" / \"{}\"",
-            self.pair + 1,
-            self.source,
-            self.target,
-            self.labels.0,
-            self.labels.1,
-            self.words.0,
-            self.words.1
+            self.pair, self.source, self.target, self.labels.0, self.labels.1, self.words.0, self.words.1
         )?;
         if let Some((s, t)) = self.other {
             write!(f, " (other: {s}-{t})")?;
@@ -364,7 +357,7 @@ mod tests {
         assert_eq!(
             wrong_chain,
             &ErrorExample {
-                pair: 0,
+                pair: PairIndex::FIRST,
                 source: NodeId::new(1),
                 target: NodeId::new(1),
                 labels: ("NP".into(), "NP".into()),

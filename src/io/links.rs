@@ -16,6 +16,8 @@
 
 use std::fmt;
 
+use crate::pair_index::PairIndex;
+
 use crate::tree::NodeId;
 
 /// Whether annotators marked the link exact or approximate.
@@ -116,8 +118,8 @@ pub enum LinkUnits {
 /// they link (a gold or word links file read, a corpus exported).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkOutOfRange {
-    /// The sentence pair, counted from 1.
-    pub pair: usize,
+    /// The sentence pair (shown as its number, from 1).
+    pub pair: PairIndex,
     /// The link as written (`2-3`, `2-3?`).
     pub link: String,
     /// "source" or "target": the side whose number is too large.
@@ -129,10 +131,10 @@ pub struct LinkOutOfRange {
 }
 
 impl LinkOutOfRange {
-    /// The first side of the link `(i, j)` of pair `pair` (from 1) whose
+    /// The first side of the link `(i, j)` of pair `pair` whose
     /// number is not below that side's count, if any.
     pub fn check(
-        pair: usize,
+        pair: PairIndex,
         link: &dyn fmt::Display,
         (i, j): (usize, usize),
         (source_count, target_count): (usize, usize),

@@ -10,6 +10,7 @@ use super::table::{format_prob, LexTable, NULL};
 use super::SentencePair;
 use crate::io::links::{LinkOutOfRange, LinkUnits};
 use crate::io::text::{line_count_position, tokens_with_columns};
+use crate::pair_index::PairIndex;
 
 /// A located error in a lexical table, word alignment or bitext file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -184,8 +185,19 @@ pub fn read_word_alignments_for(
     }
     for (l, (links, &(n_src, n_trg))) in located.iter().zip(lengths).enumerate() {
         for &((i, j), column) in links {
-            LinkOutOfRange::check(l + 1, &format_args!("{i}-{j}"), (i, j), (n_src, n_trg), LinkUnits::Words)
-                .map_err(|error| LexError::LinkOutOfRange { file: file.to_string(), line: l + 1, column, error })?;
+            LinkOutOfRange::check(
+                PairIndex::new(l),
+                &format_args!("{i}-{j}"),
+                (i, j),
+                (n_src, n_trg),
+                LinkUnits::Words,
+            )
+            .map_err(|error| LexError::LinkOutOfRange {
+                file: file.to_string(),
+                line: l + 1,
+                column,
+                error,
+            })?;
         }
     }
     Ok(located.into_iter().map(|links| WordAlignment::new(links.into_iter().map(|(link, _)| link))).collect())

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use super::convert::from_token;
 use super::import::{basename, PairIds, SentenceIds};
 use super::read::TigerCorpus;
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, PairIndex};
 use crate::io::links::{Link, LinkKind, LinkOutOfRange, LinkUnits};
 use crate::tree::{NodeId, Tree};
 
@@ -25,9 +25,9 @@ pub enum ExportError {
     #[error("expected two different treebank ids, found '{id}' twice")]
     SameTreebank { id: String },
     #[error("pair {pair}: expected {file} to hold the {side} sentence {sentence} (PREFIX.ids names it), but it has none of that id")]
-    UnknownSentence { pair: usize, side: &'static str, sentence: String, file: String },
+    UnknownSentence { pair: PairIndex, side: &'static str, sentence: String, file: String },
     #[error("pair {pair}: the {side} tree is not the one imported from {file} sentence {sentence} (its words or structure changed); an export that keeps the original sentences needs the imported trees")]
-    TreeChanged { pair: usize, side: &'static str, sentence: String, file: String },
+    TreeChanged { pair: PairIndex, side: &'static str, sentence: String, file: String },
 }
 
 /// How an exported treebank is named in the STA file.
@@ -206,7 +206,13 @@ fn sta_text(
         for link in pair_links {
             // Checked against the ids, one per node of the pair's trees (`check_ids` for a corpus).
             let counts = (pid.source.nodes.len(), pid.target.nodes.len());
-            LinkOutOfRange::check(k + 1, link, (link.source.index(), link.target.index()), counts, LinkUnits::Nodes)?;
+            LinkOutOfRange::check(
+                PairIndex::new(k),
+                link,
+                (link.source.index(), link.target.index()),
+                counts,
+                LinkUnits::Nodes,
+            )?;
             let (s, t) = (&pid.source.nodes[link.source.index()], &pid.target.nodes[link.target.index()]);
             let virtual_node = (link.source == NodeId::ROOT && pid.source.virtual_root)
                 .then_some(s)
@@ -261,7 +267,7 @@ pub fn write_tiger_verbatim<'a>(
     out.push_str("<body>\n");
     for (k, id) in sentences.into_iter().enumerate() {
         let s = corpus.sentence(id).ok_or_else(|| ExportError::UnknownSentence {
-            pair: k + 1,
+            pair: PairIndex::new(k),
             side,
             sentence: id.to_string(),
             file: file.to_string(),

@@ -8,7 +8,7 @@ use super::convert::{Change, ConvertedSentence};
 use super::read::{parse_tiger, TigerCorpus, TigerSentence};
 use super::sta::{parse_sta, StaAlign, StaAlignment, StaKind, StaNode, StaTreebank};
 use super::xml::{Loc, TigerError, TigerErrorKind};
-use crate::corpus::{Corpus, Named, TreePair};
+use crate::corpus::{Corpus, Named, PairIndex, TreePair};
 use crate::io::links::{Link, LinkKind};
 use crate::tree::Tree;
 
@@ -166,8 +166,7 @@ impl fmt::Display for DroppedLink {
 /// discontinuity was repaired.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeptOnChanged {
-    /// The pair, from 0.
-    pub pair: usize,
+    pub pair: PairIndex,
     pub source_node: String,
     pub target_node: String,
     pub kind: LinkKind,
@@ -182,7 +181,7 @@ impl fmt::Display for KeptOnChanged {
         write!(
             f,
             "pair {}: kept {kind} link {} – {} although the yield of the {} node changed (the link stays on that node)",
-            self.pair + 1,
+            self.pair,
             self.source_node,
             self.target_node,
             s.join(" and ")
@@ -733,7 +732,7 @@ fn gold_links(
                 continue;
             }
             report.kept_on_changed.push(KeptOnChanged {
-                pair: p,
+                pair: PairIndex::new(p),
                 source_node: r.src_node.to_string(),
                 target_node: r.trg_node.to_string(),
                 kind,

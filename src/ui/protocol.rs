@@ -17,7 +17,7 @@ use crate::align::greedy::Search;
 use crate::align::lexical::InputSentences;
 use crate::align::model::TrainOptions;
 pub use crate::app::alignment::PairsTraining;
-use crate::corpus::{Corpus, Named, TreePair};
+use crate::corpus::{Corpus, Named, PairIndex, TreePair};
 use crate::io::links::write_links;
 use crate::limits::Limits;
 use crate::mt::model::SystemKind;
@@ -118,7 +118,7 @@ pub enum Request {
     /// run the baseline (as `treelink baseline`).
     Align { job: JobId, corpus: CorpusText, model: String, lexicon: LexiconFiles },
     /// Explain a node pair of the last alignment.
-    Explain { pair: usize, source: NodeId, target: NodeId },
+    Explain { pair: PairIndex, source: NodeId, target: NodeId },
     /// Train a translation system on `corpus` (as `treelink mt-train --system
     /// S --extract M` without --dev: untuned default weights; DirC/EWoS with
     /// the corpus's gold links) and keep it as model `job`.
@@ -190,7 +190,7 @@ pub enum Response {
         first: usize,
     },
     Explained {
-        pair: usize,
+        pair: PairIndex,
         source: NodeId,
         target: NodeId,
         result: Result<Explanation, String>,

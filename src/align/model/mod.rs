@@ -38,6 +38,7 @@ pub use file::{
 pub use scorer::{candidates_of, pair_matrices, Candidate, Decision, Scorer};
 pub use training::{check_train_candidates, train, DecisionThreshold, TrainOptions, HISTORY_FOLDS};
 
+use crate::corpus::PairIndex;
 use crate::kernel::TooManyNodePairs;
 use crate::limits::Limit;
 use crate::svm;
@@ -88,8 +89,8 @@ pub enum AlignError {
     BadModel(String),
     #[error(transparent)]
     ModelFile(#[from] ModelFileError),
-    #[error("pair {}, {side} node {node}: {error} (fixed in training: leave the pair out, or use a kernel without sst/rdsst BTKs)", pair + 1)]
-    Kernel { pair: usize, side: &'static str, node: NodeId, error: TooManyNodePairs },
+    #[error("pair {pair}, {side} node {node}: {error} (fixed in training: leave the pair out, or use a kernel without sst/rdsst BTKs)")]
+    Kernel { pair: PairIndex, side: &'static str, node: NodeId, error: TooManyNodePairs },
     #[error(
         "the training treebank has {found} candidate node pairs, more than the limit of {limit} ({} raises it)",
         Limit::TrainCandidates.option()

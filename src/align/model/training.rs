@@ -20,7 +20,7 @@ use crate::align::history::FirstPassOutput;
 use crate::align::lexical::LexicalSetup;
 use crate::align::link_search::LinkSearch;
 use crate::align::primal::{self, Solver};
-use crate::corpus::{Corpus, TreePair};
+use crate::corpus::{Corpus, PairIndex, TreePair};
 use crate::eval::prf::Counts;
 use crate::io::links::LinkKind;
 use crate::kernel::index::StructureIndex;
@@ -604,7 +604,7 @@ fn taken_links(pair_index: usize, pair: &TreePair, search: &Search, decisions: &
         .links
         .iter()
         .map(|&(s, t)| TakenLink {
-            pair: pair_index,
+            pair: PairIndex::new(pair_index),
             value: value.get(&(s, t)).copied().unwrap_or(f64::NEG_INFINITY),
             correct: kind.contains_key(&(s, t)),
             good: kind.get(&(s, t)) == Some(&LinkKind::Good),
@@ -862,7 +862,12 @@ fn kernel_instances(
         for (x, &((p, k), _)) in instances.iter().zip(examples) {
             let c = &train_candidates.candidates[p][k];
             for (key, side, node) in [(&x.source, "source", c.source), (&x.target, "target", c.target)] {
-                key.check(DEFAULT_MAX_NODE_PAIRS).map_err(|error| AlignError::Kernel { pair: p, side, node, error })?;
+                key.check(DEFAULT_MAX_NODE_PAIRS).map_err(|error| AlignError::Kernel {
+                    pair: PairIndex::new(p),
+                    side,
+                    node,
+                    error,
+                })?;
             }
         }
     }

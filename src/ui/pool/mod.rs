@@ -308,7 +308,7 @@ impl Pool {
                 self.dispatch()
             }
             Request::Explain { pair, source, target } => {
-                let owner = self.aligned_by.iter().find(|(r, _)| r.contains(&pair)).map_or(0, |&(_, w)| w);
+                let owner = self.aligned_by.iter().find(|(r, _)| r.contains(&pair.index())).map_or(0, |&(_, w)| w);
                 vec![post(owner, Request::Explain { pair, source, target })]
             }
             // A translation model goes to every worker (each reads it), so
@@ -642,7 +642,7 @@ mod tests {
     use super::*;
     use crate::align::model::TrainOptions;
     use crate::app::alignment::{self, PairsTraining};
-    use crate::corpus::Corpus;
+    use crate::corpus::{Corpus, PairIndex};
     use crate::progress::{Flow, Progress};
     use std::collections::{BTreeMap, VecDeque};
 
@@ -802,7 +802,7 @@ mod tests {
                 assert_eq!(parts, expected.1.len().div_ceil(7), "{size} workers");
                 assert!(pooled(&responses) == expected, "{size} workers, {how:?}");
                 // Each pair is explained by the worker that aligned it, as one worker explains it.
-                let pair = if how.test { 45 } else { 30 };
+                let pair = PairIndex::new(if how.test { 45 } else { 30 });
                 let commands =
                     pool.pool.request(Request::Explain { pair, source: NodeId::ROOT, target: NodeId::ROOT }, 0.0);
                 let [Command::Post { worker, .. }] = commands.as_slice() else { panic!("{commands:?}") };

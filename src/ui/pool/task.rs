@@ -22,7 +22,7 @@ use crate::align::model::{AlignmentModel, TrainOptions};
 use crate::app::alignment::{self, PairSplit, PairsTraining};
 use crate::app::stream::{align_pairs, baseline_stream, PairAligner};
 use crate::app::{files, translation};
-use crate::corpus::{Corpus, TreePair};
+use crate::corpus::{Corpus, PairIndex, TreePair};
 use crate::lexicon::{bitext_of, Lexicon, WordAlignment};
 use crate::mt::model::TranslationModel;
 use crate::parallel::Threads;
@@ -248,9 +248,9 @@ impl Executor {
 
     /// Why the model of the last alignment did (not) link `nodes` in pair
     /// `pair`, if this worker aligned that pair.
-    pub fn explain(&self, pair: usize, nodes: (NodeId, NodeId)) -> Option<Result<Explanation, String>> {
+    pub fn explain(&self, pair: PairIndex, nodes: (NodeId, NodeId)) -> Option<Result<Explanation, String>> {
         let s = self.session.as_ref()?;
-        let (p, links, search) = s.pairs.get(&pair)?;
+        let (p, links, search) = s.pairs.get(&pair.index())?;
         Some(alignment::explain_pair(&s.model, &s.lexicon, pair, (p, links, search), nodes).map_err(text))
     }
 }

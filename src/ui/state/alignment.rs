@@ -436,7 +436,11 @@ mod tests {
         s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1))));
         assert_eq!(
             s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(2)))),
-            vec![Effect::Post(Request::Explain { pair: 130, source: NodeId::new(1), target: NodeId::new(2) })]
+            vec![Effect::Post(Request::Explain {
+                pair: PairIndex::new(130),
+                source: NodeId::new(1),
+                target: NodeId::new(2)
+            })]
         );
 
         // The same model aligning all the pairs: their scores include the
@@ -494,7 +498,11 @@ mod tests {
         let explain = s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(2))));
         assert_eq!(
             explain,
-            vec![Effect::Post(Request::Explain { pair: 0, source: NodeId::new(1), target: NodeId::new(2) })]
+            vec![Effect::Post(Request::Explain {
+                pair: PairIndex::FIRST,
+                source: NodeId::new(1),
+                target: NodeId::new(2)
+            })]
         );
         assert!(s.alignment.explained.as_ref().is_some_and(
             |e| (e.pair, e.source, e.target, e.result.is_none()) == (0, NodeId::new(1), NodeId::new(2), true)

@@ -24,7 +24,7 @@ use super::folds::Folds;
 use super::ids::{CorpusGen, JobId, WorkerGen};
 use super::load::{self, LoadRequest};
 use super::protocol::{Request, Response};
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, PairIndex};
 use crate::tiger::PairIds;
 use crate::tree::NodeId;
 
@@ -336,7 +336,7 @@ impl State {
                 }
             }
             Response::Explained { pair, source, target, result } => {
-                self.alignment.explanation(pair, source, target, result)
+                self.alignment.explanation(pair.index(), source, target, result)
             }
             answer @ (Response::MtReady { .. }
             | Response::TranslatedAll { .. }
@@ -380,7 +380,7 @@ impl State {
         if let Some(key @ (pair, source, target, _, _)) = self.explain_key().filter(|k| Some(*k) != explaining) {
             let _ = key;
             self.alignment.explained = Some(Explained { pair, source, target, result: None });
-            effects.push(Effect::Post(Request::Explain { pair, source, target }));
+            effects.push(Effect::Post(Request::Explain { pair: PairIndex::new(pair), source, target }));
         }
         // A request to the job worker starts a fresh one if it had died.
         if effects.iter().any(|e| matches!(e, Effect::Post(_) | Effect::PostFile(..) | Effect::RestartJobWorker)) {
