@@ -25,9 +25,11 @@
 //! all gives P = 2/3, R = 2/2 (F 80); cutting after two gives P = R = 1.
 //! ```
 //! use treelink::align::calibrate::{best_threshold, TakenLink};
+//! use treelink::corpus::PairIndex;
 //! use treelink::eval::prf::Counts;
 //! let gold = Counts { gold: 2, gold_good: 2, ..Counts::default() };
-//! let link = |value: f64, correct: bool| TakenLink { pair: 0, value, correct, good: correct, counted: true };
+//! let link =
+//!     |value: f64, correct: bool| TakenLink { pair: PairIndex::FIRST, value, correct, good: correct, counted: true };
 //! let cut = best_threshold(gold, &[link(1.5, true), link(0.7, true), link(0.2, false)]);
 //! assert_eq!(cut.threshold, (0.7 + 0.2) / 2.0);
 //! assert_eq!((cut.counts.predicted, cut.counts.correct), (2, 2));
