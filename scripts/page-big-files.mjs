@@ -34,12 +34,21 @@ try {
   await page.setInputFiles('#file-trg', files[1]);
   await page.setInputFiles('#file-gold', files[2]);
   const pairs = (src.match(/\n/g) ?? []).length * times;
+  // Done when the corpus is shown, or when an input is refused and nothing
+  // has been checked for 5 s (gold links checked before their target trees
+  // arrive are refused for the pairs shown, then checked again with them).
   await page.waitForFunction(
     (n) => {
       const gold = document.querySelector('#status-gold');
       const settled = gold && (gold.classList.contains('ok') || gold.classList.contains('error'));
-      return (settled && new RegExp(`: ${n} pairs, \\d+ nodes, [1-9]\\d* gold links`).test(document.querySelector('#corpus-summary')?.innerText ?? ''))
-        || document.querySelectorAll('[id^="status-"].error').length > 0;
+      if (settled && new RegExp(`: ${n} pairs, \\d+ nodes, [1-9]\\d* gold links`).test(document.querySelector('#corpus-summary')?.innerText ?? '')) return true;
+      const checking = [...document.querySelectorAll('[id^="status-"]')].some((e) => /checking|reading/.test(e.innerText));
+      if (checking || document.querySelectorAll('[id^="status-"].error').length === 0) {
+        window.quietSince = undefined;
+        return false;
+      }
+      window.quietSince ??= Date.now();
+      return Date.now() - window.quietSince > 5000;
     },
     pairs,
     { timeout: 900000, polling: 500 },
