@@ -163,18 +163,33 @@ mod kept {
         Ok(db)
     }
 
-    /// What is kept: the session, its files, the translation model file,
-    /// the revision (0 when none) and the tab that wrote it, read in one transaction.
-    pub async fn read() -> Result<(JsValue, JsValue, JsValue, u64, Option<f64>), JsValue> {
+    /// What is kept, as [`read`] finds it.
+    #[derive(Default)]
+    pub struct Read {
+        pub session: Option<String>,
+        pub files: Option<String>,
+        pub mt_file: Option<JsValue>,
+        /// 0 when nothing was kept.
+        pub revision: u64,
+        /// The tab that wrote it.
+        pub writer: Option<f64>,
+    }
+
+    /// What is kept, read in one transaction.
+    pub async fn read() -> Result<Read, JsValue> {
         let db = open().await?;
         let store = db.transaction_with_str(STORE)?.object_store(STORE)?;
         // Every request is made before the first is awaited, so the transaction holds them all.
         let requests = [SESSION, FILES, MT_FILE, REVISION, WRITER].map(|k| store.get(&JsValue::from_str(k)));
         let [a, b, c, d, e] = requests;
         let (a, b, c, d, e) = (a?, b?, c?, d?, e?);
-        let (a, b, c) = (done(&a).await?, done(&b).await?, done(&c).await?);
-        let revision = done(&d).await?.as_f64().unwrap_or(0.0) as u64;
-        Ok((a, b, c, revision, done(&e).await?.as_f64()))
+        Ok(Read {
+            session: done(&a).await?.as_string(),
+            files: done(&b).await?.as_string(),
+            mt_file: Some(done(&c).await?),
+            revision: done(&d).await?.as_f64().unwrap_or(0.0) as u64,
+            writer: done(&e).await?.as_f64(),
+        })
     }
 
     /// What a write puts; `None` leaves the record as it is.
@@ -206,6 +221,20 @@ mod kept {
         pub or_own_next: bool,
         /// Written whatever is kept (*Keep this tab's work*).
         pub force: bool,
+    }
+
+    impl Expected {
+        /// Whether the kept revision `stored` (written by this tab, or not:
+        /// `by_this_tab`) is the one expected.
+        pub fn finds(&self, stored: u64, by_this_tab: bool) -> bool {
+            stored == self.revision || (self.or_own_next && by_this_tab && stored == self.revision + 1)
+        }
+
+        /// The revision the write makes when it finds what it expects
+        /// (past this tab's write in flight, which may still be made).
+        pub fn next(&self) -> u64 {
+            self.revision + 1 + u64::from(self.or_own_next)
+        }
     }
 
     /// Writes `put` in one transaction, unless the kept revision is not
@@ -253,9 +282,7 @@ mod kept {
             Closure::once_into_js(move |_: web_sys::Event| {
                 let stored = get.result().ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u64;
                 let mine = got_writer.result().ok().and_then(|v| v.as_f64()) == Some(TAB.with(|t| *t));
-                let expected_found =
-                    stored == expected.revision || (expected.or_own_next && mine && stored == expected.revision + 1);
-                if !expected.force && !put.clear && !expected_found {
+                if !expected.force && !put.clear && !expected.finds(stored, mine) {
                     *decided.borrow_mut() = Some(Outcome::OtherTab);
                     let _ = tx.abort();
                     return;
@@ -308,32 +335,28 @@ mod kept {
     /// holds it is made.
     const PENDING: &str = "treelink-kept-pending";
 
-    /// What [`PENDING`] holds: the session, and the revision it would
-    /// have made (`base` + 1, or + 2 past this tab's write in flight).
+    /// What [`PENDING`] holds: the session, the revision its write
+    /// expected and the tab that left it.
     pub struct Pending {
         pub light: String,
-        base: u64,
-        past_own: bool,
+        expected: Expected,
         writer: f64,
     }
 
     impl Pending {
         /// Whether it is newer than what is kept (`revision` by `writer`):
-        /// nothing was kept since it was left, but its own tab's write in flight.
+        /// its write would have found that revision (nothing was kept since
+        /// it was left, but its own tab's write in flight).
         pub fn newer_than(&self, revision: u64, writer: Option<f64>) -> bool {
-            revision == self.base || (self.past_own && revision == self.base + 1 && writer == Some(self.writer))
-        }
-
-        fn target(&self) -> u64 {
-            self.base + 1 + u64::from(self.past_own)
+            self.expected.finds(revision, writer == Some(self.writer))
         }
     }
 
-    /// Leaves the session `light` in [`PENDING`].
-    pub fn leave_pending(light: &str, base: u64, past_own: bool) {
+    /// Leaves the session `light`, whose write expects `expected`, in [`PENDING`].
+    pub fn leave_pending(light: &str, expected: Expected) {
         if let Some(storage) = local_storage() {
-            let writer = TAB.with(|t| *t);
-            let _ = storage.set_item(PENDING, &format!("{base} {} {writer}\n{light}", u8::from(past_own)));
+            let (base, past_own, writer) = (expected.revision, u8::from(expected.or_own_next), TAB.with(|t| *t));
+            let _ = storage.set_item(PENDING, &format!("{base} {past_own} {writer}\n{light}"));
         }
     }
 
@@ -342,15 +365,18 @@ mod kept {
         let text = local_storage()?.get_item(PENDING).ok()??;
         let (head, light) = text.split_once('\n')?;
         let mut fields = head.split(' ');
-        let base = fields.next()?.parse().ok()?;
-        let past_own = fields.next()? == "1";
+        let revision = fields.next()?.parse().ok()?;
+        let or_own_next = fields.next()? == "1";
         let writer = fields.next()?.parse().ok()?;
-        Some(Pending { light: light.to_string(), base, past_own, writer })
+        let expected = Expected { revision, or_own_next, force: false };
+        Some(Pending { light: light.to_string(), expected, writer })
     }
 
-    /// Drops [`PENDING`] once `revision` is kept: a write at least as new as it.
-    pub fn drop_pending(revision: u64) {
-        if pending().is_some_and(|p| revision >= p.target()) {
+    /// Drops [`PENDING`] once `revision` is kept, a write at least as new
+    /// as the one it stands for (any revision: `None`, for *start fresh*,
+    /// which numbers revisions from 1 again).
+    pub fn drop_pending(revision: Option<u64>) {
+        if pending().is_some_and(|p| revision.is_none_or(|r| r >= p.expected.next())) {
             if let Some(storage) = local_storage() {
                 let _ = storage.remove_item(PENDING);
             }
@@ -532,7 +558,7 @@ fn written(outcome: kept::Outcome, plan: Plan) {
         let report = match outcome {
             kept::Outcome::Written(revision) => {
                 kept::mirror(revision);
-                kept::drop_pending(revision);
+                kept::drop_pending(Some(revision));
                 s.revision = revision;
                 s.written = Some(plan);
                 std::mem::take(&mut s.problem).then_some(Ok(()))
@@ -586,16 +612,13 @@ fn flush() {
     let mine = kept::TAB.with(|t| *t);
     let free = expected.force
         || put.clear
-        || kept::mirrored().is_none_or(|(revision, writer)| {
-            revision == expected.revision
-                || (expected.or_own_next && writer == mine && revision == expected.revision + 1)
-        });
+        || kept::mirrored().is_none_or(|(revision, writer)| expected.finds(revision, writer == mine));
     if !free {
         return written(kept::Outcome::OtherTab, plan);
     }
-    let revision = if put.clear { 1 } else { expected.revision + 1 + u64::from(expected.or_own_next) };
+    let revision = if put.clear { 1 } else { expected.next() };
     if !put.clear {
-        kept::leave_pending(&plan.light, expected.revision, expected.or_own_next);
+        kept::leave_pending(&plan.light, expected);
     }
     kept::write_now(&db, put, revision, move |outcome| written(outcome, plan));
 }
@@ -607,6 +630,7 @@ pub fn forget() {
         s.clear = true;
         (s.written, s.attempted, s.baseline) = (None, None, None);
     });
+    kept::drop_pending(None);
 }
 
 /// Restores the kept session on start (then opens the address), and keeps
@@ -617,13 +641,11 @@ pub fn use_kept_session(state: &Rc<State>, session: Dispatch<SessionAction>) {
         SAVER.with(|s| s.borrow_mut().report = Some(session));
         yew::platform::spawn_local(async move {
             let read = kept::read().await;
-            let (json, files_json, file, revision, writer) = match read {
-                Ok((a, b, c, d, e)) => (a.as_string(), b.as_string(), Some(c), d, e),
-                Err(e) => {
+            let kept::Read { session: json, files: files_json, mt_file: file, revision, writer } =
+                read.unwrap_or_else(|e| {
                     session.emit(SessionAction::Kept(Err(KeepProblem::Failed(kept::said(&e)))));
-                    (None, None, None, 0, None)
-                }
-            };
+                    kept::Read::default()
+                });
             // What a page closed before its last write was made left instead
             // (written to IndexedDB once restored: it differs from what was read).
             let pending = kept::pending().filter(|p| p.newer_than(revision, writer)).map(|p| p.light);
