@@ -27,11 +27,8 @@ impl PairIndex {
     }
 
     /// The pair people call number `number` (from 1); `None` for 0.
-    pub const fn from_number(number: usize) -> Option<Self> {
-        match number.checked_sub(1) {
-            Some(index) => Some(PairIndex(index)),
-            None => None,
-        }
+    pub fn from_number(number: usize) -> Option<Self> {
+        number.checked_sub(1).map(PairIndex)
     }
 
     /// Its index, from 0, to index a per-pair table.

@@ -1011,27 +1011,6 @@ mod tests {
         assert_eq!((s.corpus.len(), s.corpus.gold_links()), (125, 1380));
     }
 
-    /// The requests to the file worker among `effects`.
-    fn loads(effects: &[Effect]) -> Vec<load::LoadRequest> {
-        (effects.iter())
-            .filter_map(|e| match e {
-                Effect::Load(_, r) => Some(r.clone()),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// The file worker's answer to `r`, taken by the reducer; the requests it makes next.
-    fn answer_one(s: &mut State, r: &load::LoadRequest) -> Vec<load::LoadRequest> {
-        let checked = load::check(r);
-        let decoded: Vec<_> = checked.parts().into_iter().flatten().map(|p| p.decode().unwrap()).collect();
-        let corpus = checked.answer.corpus.as_ref().map(|_| {
-            let (pairs, ids): (Vec<_>, Vec<Option<PairIds>>) = decoded.into_iter().unzip();
-            (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
-        });
-        loads(&s.apply(Action::Load(LoadAction::Loaded { answer: Box::new(checked.answer), corpus })))
-    }
-
     #[test]
     #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
     fn trees_and_gold_links_given_one_after_another_make_their_pairs_however_reads_and_answers_interleave() {

@@ -10,16 +10,24 @@ use crate::ui::load;
 /// the file worker do (the corpus decoded from its parts).
 pub(super) fn run(s: &mut State, action: Action) -> Vec<Effect> {
     let effects = s.apply(action);
-    for effect in &effects {
-        if let Effect::Load(_, request) = effect {
-            answer_load(s, request);
-        }
+    for request in loads(&effects) {
+        answer_load(s, &request);
     }
     effects
 }
 
-/// The file worker's answer to `request`, as `effects::file_worker_answers` hands it to the reducer.
+/// The file worker's answer to `request`, as `effects::file_worker_answers`
+/// hands it to the reducer, and what that answer asks next, carried out too
+/// (answers files waiting for their exercise).
 pub(super) fn answer_load(s: &mut State, request: &load::LoadRequest) {
+    for next in answer_one(s, request) {
+        answer_load(s, &next);
+    }
+}
+
+/// The file worker's answer to `request`, taken by the reducer; the
+/// requests it makes next, not carried out.
+pub(super) fn answer_one(s: &mut State, request: &load::LoadRequest) -> Vec<load::LoadRequest> {
     let checked = load::check(request);
     let parts = checked.parts();
     let decoded: Result<Vec<_>, _> = parts.into_iter().flatten().map(load::WirePair::decode).collect();
@@ -27,12 +35,18 @@ pub(super) fn answer_load(s: &mut State, request: &load::LoadRequest) {
         let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = decoded.unwrap().into_iter().unzip();
         (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
     });
-    // What the answer asks next (answers files waiting for their exercise) is carried out too.
-    for effect in s.apply(Action::Load(LoadAction::Loaded { answer: Box::new(checked.answer), corpus })) {
-        if let Effect::Load(_, request) = effect {
-            answer_load(s, &request);
-        }
-    }
+    let effects = s.apply(Action::Load(LoadAction::Loaded { answer: Box::new(checked.answer), corpus }));
+    loads(&effects)
+}
+
+/// The requests to the file worker among `effects`.
+pub(super) fn loads(effects: &[Effect]) -> Vec<load::LoadRequest> {
+    (effects.iter())
+        .filter_map(|e| match e {
+            Effect::Load(_, r) => Some(r.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 pub(super) fn read(s: &mut State, name: &str, text: &str, slot: Option<Slot>) -> Vec<Effect> {
