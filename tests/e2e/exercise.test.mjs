@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, shots, download, lines, tree, sample, run, openPage, goToPair } from './helpers.mjs';
+import { root, shots, download, lines, sample, run, openPage, goToPair, samplePair3 } from './helpers.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-exercise-'));
 let page, url, close;
@@ -70,10 +70,7 @@ test('instructor → student → class table, with the same scores as treelink e
   assert.equal(await text('#exercise-instructions-text'), 'Link the noun phrases. <b>not bold</b>');
   assert.equal(await page.locator('#exercise-instructions-text b').count(), 0, 'instructions are text');
   assert.equal(await page.locator('#teach-reveal').count(), 0, 'no way to show the hidden key');
-  const src = tree(lines(`${sample}.src`)[2]);
-  const trg = tree(lines(`${sample}.trg`)[2]);
-  const gold = lines(`${sample}.gold`)[2].split(' ').map((l) => l.replace('?', '').split('-').map(Number));
-  const [a, b] = gold.find(([s, t]) => s > 0 && t > 0 && src.phrase(s) && trg.phrase(t));
+  const { src, trg, gold, below: [a, b] } = samplePair3();
   // A phrase pair that is no key link, and that the criteria allow after (0,0) and (a,b).
   await link(0, 0);
   await link(a, b);

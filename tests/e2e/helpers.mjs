@@ -137,3 +137,27 @@ export async function fillField(page, id, value) {
   await page.fill(`#${id}`, value);
   await page.waitForFunction(([id, value]) => document.getElementById(id).value === value, [id, value]);
 }
+
+/**
+ * Sample pair 3 (the tests' worked pair): its trees, its gold links as
+ * [source, target] numbers, and the first gold link between phrase nodes
+ * below both roots (allowed after the roots' link).
+ */
+export function samplePair3() {
+  const src = tree(lines(`${sample}.src`)[2]);
+  const trg = tree(lines(`${sample}.trg`)[2]);
+  const gold = lines(`${sample}.gold`)[2].split(' ').map((l) => l.replace('?', '').split('-').map(Number));
+  const below = gold.find(([s, t]) => s > 0 && t > 0 && src.phrase(s) && trg.phrase(t));
+  return { src, trg, gold, below };
+}
+
+/**
+ * The class table's first row, and `treelink exercise check`'s row of
+ * `student` for the same files in the table's column order (name,
+ * correct, wrong, missed, P, R, F).
+ */
+export async function classRowAndCli(page, exercise, answers, student) {
+  const row = (await page.locator('#class-students tbody tr').first().innerText()).split('\t').map((c) => c.trim());
+  const cli = run('exercise', 'check', exercise, answers).split('\n').find((l) => l.startsWith(`${student}\t`)).split('\t');
+  return { row, cli: [student, cli[5], cli[6], cli[7], cli[2], cli[3], cli[4]] };
+}

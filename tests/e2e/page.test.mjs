@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, shots, download, lines, tree, cli, sample, run, openPage, goToPair as goTo, fillField } from './helpers.mjs';
+import { root, shots, download, lines, tree, cli, sample, run, openPage, goToPair as goTo, fillField, samplePair3 } from './helpers.mjs';
 
 const data = path.resolve(root, '../shared/data');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-'));
@@ -249,12 +249,9 @@ test('explaining a link: features, each component\'s share of D, the posterior a
 test('teaching mode: links by hand, a criteria-breaking link refused with its reason, scores, and the search step by step', async () => {
   await goToPair(3);
   await page.click('#mode-teach');
-  const src = tree(lines(`${sample}.src`)[2]);
-  const trg = tree(lines(`${sample}.trg`)[2]);
-  const gold = lines(`${sample}.gold`)[2].split(' ').map((l) => l.replace('?', '').split('-').map(Number));
+  const { src, trg, gold, below: [a, b] } = samplePair3();
   const link = async (s, t) => { await page.click(`#src-node-${s}`); await page.click(`#trg-node-${t}`); };
-  // Two gold links: the roots, and one below them.
-  const [a, b] = gold.find(([s, t]) => s > 0 && t > 0 && src.phrase(s) && trg.phrase(t));
+  // Two gold links: the roots, and one below them (a, b).
   await link(0, 0);
   await link(a, b);
   assert.equal(await page.locator('#student-links li').count(), 2);
