@@ -114,6 +114,38 @@ fn nl_en_gold_links_exported_for_the_original_treebanks_are_the_alignments_links
     assert_eq!(sta_links(&from_old.text, "source", "target"), sta_links(&from_new.text, "nl", "en"));
 }
 
+/// G1 of issue 24: a `.ids` file made by another import (the default one)
+/// beside trees of the bracketed data's recipe names other nodes on the
+/// pairs where the two differ. Without the originals that is refused where
+/// the counts differ; with them the ids are found again and the links are
+/// those of the right file.
+#[test]
+fn an_ids_file_of_another_import_is_refused_or_found_again_never_used_silently() {
+    let set = Set::read([
+        "lingua-align-nl-en-125/raw/ep-00-12-15.125.nl.tiger",
+        "lingua-align-nl-en-125/raw/ep-00-12-15.125.en.tiger",
+        "lingua-align-nl-en-125/raw/nl-en_125.xml",
+    ]);
+    let (default, bracketed) = (set.import(ImportOptions::default()), set.import(ImportOptions::BRACKETED_DATA));
+    let (stale, right) = (ids_of(&default), ids_of(&bracketed));
+    let differ: Vec<usize> = (0..right.pairs.len())
+        .filter(|&k| {
+            let (a, b) = (&stale.pairs[k], &right.pairs[k]);
+            a.source.nodes.len() != b.source.nodes.len() || a.target.nodes.len() != b.target.nodes.len()
+        })
+        .collect();
+    assert!(!differ.is_empty(), "the two imports make trees of other sizes somewhere");
+    let links = gold(&bracketed.corpus);
+    let err = export_sta(&bracketed.corpus, &links, Some((&stale, "x.ids")), None).unwrap_err().to_string();
+    // The first pair whose counts differ, at its line (after the 4 header lines).
+    let line = format!("x.ids:{}:1:", 4 + differ[0] + 1);
+    assert!(err.starts_with(&line) && err.contains("not made with these trees"), "{err}");
+    let good = export_sta(&bracketed.corpus, &links, Some((&right, "x.ids")), None).unwrap();
+    let found = export_sta(&bracketed.corpus, &links, Some((&stale, "x.ids")), Some(set.originals())).unwrap();
+    assert_eq!(sta_links(&found.text, "nl", "en"), sta_links(&good.text, "nl", "en"));
+    assert_eq!(found.left_out, good.left_out);
+}
+
 #[test]
 fn nl_en_tigerxml_export_keeps_the_original_sentences_and_imports_back_to_the_same_corpus() {
     let set = Set::read([

@@ -21,9 +21,8 @@ use crate::corpus::{Corpus, Named, PairIndex, TreePair};
 use crate::io::dublin::{read_dublin, write_dublin, DublinError};
 use crate::io::links::{write_links, Link, LinkKind};
 use crate::tiger::{
-    convert_as_imported, export_pair, parse_tiger, write_sta_links, write_tiger_verbatim, ExportError, IdsError,
-    IdsFile, ImportOrigin, PairIds, StaExport, TigerCorpus, TigerError, TigerImport, TigerSentence, TreebankName,
-    TreebankOrigin,
+    export_pair, parse_tiger, write_sta_links, write_tiger_verbatim, ExportError, IdsError, IdsFile, ImportOrigin,
+    PairIds, StaExport, TigerCorpus, TigerError, TigerImport, TreebankName, TreebankOrigin,
 };
 
 /// Why an import or export could not be made.
@@ -116,21 +115,26 @@ fn base(path: &str) -> &str {
 }
 
 /// The ids for an export of `corpus`: those of its `.ids` file (`ids`,
-/// named `ids_name`), their node ids found again from the originals for an
-/// older file that names sentences only; without ids, ids made up
-/// ([`PairIds::synthesize`]) and treebanks `source` / `target`. With the
-/// originals, each tree must be the one its sentence converts to.
+/// named `ids_name`); without ids, ids made up ([`PairIds::synthesize`])
+/// and treebanks `source` / `target`. With the originals, each tree must be
+/// the one its sentence converts to, and each node's id is found again by
+/// that conversion (an older file names sentences only; a newer one made by
+/// another import would name other nodes). Without them, each pair's trees
+/// must have as many nodes as the file names ids for, or the file is not of
+/// these trees. The originals, parsed, come back with the ids.
 fn export_ids(
     corpus: &Corpus,
     ids: Option<(&IdsFile, &str)>,
     originals: Option<Originals<'_>>,
-) -> Result<ExportIds, InterchangeError> {
+) -> Result<(ExportIds, Option<[TigerCorpus; 2]>), InterchangeError> {
     let Some((file, ids_name)) = ids else {
-        return Ok(ExportIds {
+        let parsed = originals.map(parse_originals).transpose()?;
+        let ids = ExportIds {
             ids: PairIds::synthesize(corpus),
             source: TreebankName::new("source", "", "treelink-source.xml"),
             target: TreebankName::new("target", "", "treelink-target.xml"),
-        });
+        };
+        return Ok((ids, parsed));
     };
     let mut file = file.clone();
     let (source, target) = match &file.origin {
@@ -142,17 +146,29 @@ fn export_ids(
             (named(originals, |o| o.source, "source"), named(originals, |o| o.target, "target"))
         }
     };
-    if !file.has_nodes() {
-        let Some(o) = originals else { return Err(InterchangeError::NeedOriginals { ids: ids_name.to_string() }) };
-        let (s, t) = (parse_tiger(o.source.text, o.source.name)?, parse_tiger(o.target.text, o.target.name)?);
-        let trees: Vec<_> = corpus.pairs.iter().map(|p| (&p.source, &p.target)).collect();
-        let converted = file.nodes_from(ids_name, (o.source.name, &s), (o.target.name, &t), &trees)?;
-        check_trees(corpus, &file.pairs, converted.iter().map(|(s, t)| (&s.tree, &t.tree)), o)?;
-    }
     if file.pairs.len() != corpus.len() {
         return Err(ExportError::PairCount { expected: corpus.len(), found: file.pairs.len() }.into());
     }
-    Ok(ExportIds { ids: file.pairs, source, target })
+    let parsed = match originals {
+        Some(o) => {
+            let [s, t] = parse_originals(o)?;
+            let trees: Vec<_> = corpus.pairs.iter().map(|p| (&p.source, &p.target)).collect();
+            let converted = file.nodes_from(ids_name, (o.source.name, &s), (o.target.name, &t), &trees)?;
+            check_trees(corpus, &file.pairs, converted.iter().map(|(s, t)| (&s.tree, &t.tree)), o)?;
+            Some([s, t])
+        }
+        None if !file.has_nodes() => return Err(InterchangeError::NeedOriginals { ids: ids_name.to_string() }),
+        None => {
+            file.check_node_counts(ids_name, corpus.pairs.iter().map(|p| (p.source.len(), p.target.len())))?;
+            None
+        }
+    };
+    Ok((ExportIds { ids: file.pairs, source, target }, parsed))
+}
+
+/// The two original treebanks, parsed.
+fn parse_originals(o: Originals<'_>) -> Result<[TigerCorpus; 2], TigerError> {
+    Ok([parse_tiger(o.source.text, o.source.name)?, parse_tiger(o.target.text, o.target.name)?])
 }
 
 /// Refuses a tree that is not the one its original sentence converts to.
@@ -193,7 +209,7 @@ pub fn export_sta(
     ids: Option<(&IdsFile, &str)>,
     originals: Option<Originals<'_>>,
 ) -> Result<StaExport, InterchangeError> {
-    let e = export_ids(corpus, ids, originals)?;
+    let (e, _) = export_ids(corpus, ids, originals)?;
     Ok(write_sta_links(links, &e.ids, &e.source, &e.target)?)
 }
 
@@ -223,11 +239,11 @@ pub fn export_tiger(
     originals: Option<Originals<'_>>,
     alignment_name: &str,
 ) -> Result<TigerFiles, InterchangeError> {
-    let e = export_ids(corpus, ids, originals)?;
+    let (e, parsed) = export_ids(corpus, ids, originals)?;
     if base(&e.source.filename) == base(&e.target.filename) {
         return Err(InterchangeError::SameFileName { name: base(&e.source.filename).to_string() });
     }
-    let Some(o) = originals else {
+    let (Some(o), Some([s, t])) = (originals, parsed) else {
         let mut with_links = corpus.clone();
         for (p, l) in with_links.pairs.iter_mut().zip(links) {
             p.gold = l.clone();
@@ -242,38 +258,7 @@ pub fn export_tiger(
             left_out: Vec::new(),
         });
     };
-    let (s, t) = (parse_tiger(o.source.text, o.source.name)?, parse_tiger(o.target.text, o.target.name)?);
-    // Each tree must be its sentence's: the export writes the sentence, not the tree.
-    let mut converted = Vec::with_capacity(e.ids.len());
-    for (k, pid) in e.ids.iter().enumerate() {
-        fn sentence<'c>(
-            c: &'c TigerCorpus,
-            id: &str,
-            pair: PairIndex,
-            side: &'static str,
-            file: &str,
-        ) -> Result<&'c TigerSentence, ExportError> {
-            c.sentence(id).ok_or_else(|| ExportError::UnknownSentence {
-                pair,
-                side,
-                sentence: id.to_string(),
-                file: file.to_string(),
-            })
-        }
-        let pair = corpus.pairs.get(k);
-        let cs = convert_as_imported(
-            sentence(&s, &pid.source.sentence, PairIndex::new(k), "source", o.source.name)?,
-            o.source.name,
-            pair.map(|p| &p.source),
-        )?;
-        let ct = convert_as_imported(
-            sentence(&t, &pid.target.sentence, PairIndex::new(k), "target", o.target.name)?,
-            o.target.name,
-            pair.map(|p| &p.target),
-        )?;
-        converted.push((cs.tree, ct.tree));
-    }
-    check_trees(corpus, &e.ids, converted.iter().map(|(s, t)| (s, t)), o)?;
+    // export_ids checked each tree is its sentence's: the export writes the sentence, not the tree.
     let source_tiger = write_tiger_verbatim(
         o.source.text,
         &s,

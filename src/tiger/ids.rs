@@ -36,6 +36,7 @@ use super::import::{PairIds, SentenceIds};
 use super::read::{TigerCorpus, TigerSentence};
 use super::sta::StaTreebank;
 use super::xml::{Loc, TigerError};
+use crate::pair_index::PairIndex;
 use crate::tree::Tree;
 
 /// The first line of a version 2 file.
@@ -279,8 +280,41 @@ impl IdsFile {
         self.pairs.iter().all(|p| !p.source.nodes.is_empty() && !p.target.nodes.is_empty())
     }
 
-    /// Fills in the node ids of a version 1 file by converting each pair's
-    /// original sentences as the import did ([`convert_as_imported`]):
+    /// Refuses a file that is not of the trees it goes with: pair `k`'s
+    /// trees (`nodes`: their node counts, source and target) must have as
+    /// many nodes as its line names ids for, else the error is at that
+    /// line (and the field of the side that differs) of `ids_file`.
+    pub fn check_node_counts(
+        &self,
+        ids_file: &str,
+        nodes: impl IntoIterator<Item = (usize, usize)>,
+    ) -> Result<(), IdsError> {
+        let header = if self.origin.is_some() { 4 } else { 0 };
+        for (k, (p, (source, target))) in self.pairs.iter().zip(nodes).enumerate() {
+            for (field, side, ids, tree) in [(3, "source", &p.source, source), (4, "target", &p.target, target)] {
+                if ids.nodes.len() != tree {
+                    return Err(IdsError {
+                        file: ids_file.to_string(),
+                        line: header + k + 1,
+                        column: 1,
+                        expected: format!(
+                            "one id per node of pair {}'s {side} tree (field {field}: {tree} nodes), found {} ids: \
+                             this .ids file was not made with these trees (another import, or changed trees); give \
+                             the original treebanks (--source, --target) to find the ids again",
+                            PairIndex::new(k),
+                            ids.nodes.len()
+                        ),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Finds the node ids of every pair again (those of a version 1 file,
+    /// which names sentences only, or a version 2 file's, which may be of
+    /// another import) by converting each pair's original sentences as the
+    /// import did ([`convert_as_imported`]), and which roots are virtual:
     /// `source` and `target` are the original treebanks (named by their
     /// files in errors), `trees` the corpus's trees, pair by pair. Refuses a
     /// sentence id the treebank does not have, at its line of `ids_file`.
@@ -312,6 +346,8 @@ impl IdsFile {
                 let tree = trees.get(k).map(|t| if column == 0 { t.0 } else { t.1 });
                 let c = convert_as_imported(sentence, file, tree)?;
                 ids.nodes = c.node_ids.clone();
+                // A root the treebank has no node for is the import's virtual root (as `import` marks it).
+                ids.virtual_root = c.node_ids.first().is_some_and(|r| corpus.sentence_of_node(r).is_none());
                 sides.push(c);
             }
             let target = sides.pop();
