@@ -268,7 +268,8 @@ impl LineLayout {
         if !one_per_line {
             return Ok(());
         }
-        let expected_line = if first { 1 } else { previous + 1 };
+        // The line after the last tree (or header line, [`LineLayout::header`]): line 1 at first.
+        let expected_line = previous + 1;
         if start.0 > expected_line {
             return Err(error(expected_line, 1, ParseErrorKind::BlankLine));
         }
@@ -279,6 +280,12 @@ impl LineLayout {
             return Err(error(start.0, start.1, ParseErrorKind::TreeAcrossLines { end }));
         }
         Ok(())
+    }
+
+    /// A Penn Treebank `*x*` header line (`line`) was skipped: it holds no
+    /// tree and is no blank line, so the next tree may start after it.
+    pub fn header(&mut self, line: usize) {
+        self.last_end = line;
     }
 }
 
@@ -700,6 +707,9 @@ impl<'a> BracketReader<'a> {
         loop {
             self.skip_space();
             if self.column == 1 && self.text[self.pos..].starts_with("*x*") {
+                if let Some(layout) = self.layout.as_mut() {
+                    layout.header(self.line);
+                }
                 let rest = &self.text[self.pos..];
                 let line = rest.find('\n').map_or(rest, |end| &rest[..end]);
                 self.pos += line.len();
@@ -1032,6 +1042,9 @@ mod tests {
             numbered("(A a)\n(B\n b)\n").unwrap_err(),
             "x.src:2:1: expected this tree to end on its line (one tree per line, as the first tree is), found it goes on to line 3"
         );
+        // Penn Treebank `*x*` header lines are neither trees nor blank lines.
+        assert_eq!(numbered("*x* header *x*\n*x* two *x*\n(A a)\n*x* again\n(B b)\n"), Ok(2));
+        assert!(numbered("*x* header\n\n(A a)\n").unwrap_err().starts_with("x.src:2:1: expected a tree on every line"));
         // A first tree spread over lines: any layout, as before.
         assert_eq!(numbered("(A\n a)\n\n(B b) (C c)\n"), Ok(3));
         // parse_all itself checks no layout.
