@@ -101,13 +101,17 @@ impl Corpus {
     /// that pair (counting from 1); otherwise a pair whose source or target
     /// has the query as a node label (its case ignored), or a word that
     /// contains it (its case ignored). One entry per pair: its first find.
-    pub fn find(&self, query: &str, limit: usize) -> Vec<(usize, Found)> {
+    pub fn find(&self, query: &str, limit: usize) -> Vec<(PairIndex, Found)> {
         let query = query.trim();
         if query.is_empty() {
             return Vec::new();
         }
         if let Ok(n) = query.trim_start_matches('#').parse::<usize>() {
-            return (1..=self.len()).contains(&n).then(|| (n - 1, Found::Number)).into_iter().collect();
+            return PairIndex::from_number(n)
+                .filter(|p| p.index() < self.len())
+                .map(|p| (p, Found::Number))
+                .into_iter()
+                .collect();
         }
         let lower = query.to_lowercase();
         let label = |tree: &Tree, source: bool| {
@@ -121,8 +125,8 @@ impl Corpus {
         };
         self.pairs
             .iter()
-            .enumerate()
-            .filter_map(|(k, p)| {
+            .zip(PairIndex::all(self.len()))
+            .filter_map(|(p, k)| {
                 let found = label(&p.source, true)
                     .or_else(|| label(&p.target, false))
                     .or_else(|| word(&p.source, true))
@@ -238,6 +242,11 @@ impl Corpus {
 
     pub fn len(&self) -> usize {
         self.pairs.len()
+    }
+
+    /// Pair `p`, if the corpus has it.
+    pub fn pair(&self, p: PairIndex) -> Option<&TreePair> {
+        self.pairs.get(p.index())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -408,19 +417,21 @@ mod tests {
             None,
         )
         .unwrap();
-        assert_eq!(c.find("2", 10), [(1, Found::Number)]);
-        assert_eq!(c.find("#3", 10), [(2, Found::Number)]);
-        assert!(c.find("4", 10).is_empty() && c.find("0", 10).is_empty() && c.find("  ", 10).is_empty());
+        // Each find's pair by its index (from 0).
+        let found = |q: &str, limit| c.find(q, limit).into_iter().map(|(p, f)| (p.index(), f)).collect::<Vec<_>>();
+        assert_eq!(found("2", 10), [(1, Found::Number)]);
+        assert_eq!(found("#3", 10), [(2, Found::Number)]);
+        assert!(found("4", 10).is_empty() && found("0", 10).is_empty() && found("  ", 10).is_empty());
         let label = |source, label: &str, count| Found::Label { source, label: label.into(), count };
-        assert_eq!(c.find("np", 10), [(0, label(true, "NP", 1))]);
-        assert_eq!(c.find("NNS", 10), [(1, label(false, "NNS", 1))]);
+        assert_eq!(found("np", 10), [(0, label(true, "NP", 1))]);
+        assert_eq!(found("NNS", 10), [(1, label(false, "NNS", 1))]);
         let word = |source, word: &str| Found::Word { source, word: word.into() };
         // A label first, else a word containing the query.
-        assert_eq!(c.find("S", 10), [(0, label(true, "S", 1)), (1, word(false, "perros")), (2, label(true, "S", 1))]);
-        assert_eq!(c.find("hund", 10), [(0, word(true, "Hund")), (1, word(true, "Hunde"))]);
-        assert_eq!(c.find("hund", 1).len(), 1, "at most the limit");
-        assert_eq!(c.find("perros", 10), [(1, word(false, "perros"))]);
-        assert!(c.find("<b>", 10).is_empty());
+        assert_eq!(found("S", 10), [(0, label(true, "S", 1)), (1, word(false, "perros")), (2, label(true, "S", 1))]);
+        assert_eq!(found("hund", 10), [(0, word(true, "Hund")), (1, word(true, "Hunde"))]);
+        assert_eq!(found("hund", 1).len(), 1, "at most the limit");
+        assert_eq!(found("perros", 10), [(1, word(false, "perros"))]);
+        assert!(found("<b>", 10).is_empty());
     }
 
     #[test]

@@ -42,6 +42,22 @@ impl PairIndex {
     pub const fn number(self) -> usize {
         self.0 + 1
     }
+
+    /// This pair, or the last of a corpus of `pairs` pairs when it is
+    /// beyond them (the first when there are none).
+    pub fn within(self, pairs: usize) -> PairIndex {
+        PairIndex(self.0.min(pairs.saturating_sub(1)))
+    }
+
+    /// The pair `delta` places on (back when negative), never before the first.
+    pub fn step(self, delta: isize) -> PairIndex {
+        PairIndex(self.0.saturating_add_signed(delta))
+    }
+
+    /// Every pair of a corpus of `pairs` pairs, in order.
+    pub fn all(pairs: usize) -> impl DoubleEndedIterator<Item = PairIndex> + ExactSizeIterator {
+        (0..pairs).map(PairIndex)
+    }
 }
 
 /// The pair's number, from 1.
@@ -69,5 +85,13 @@ mod tests {
         assert_eq!(PairIndex::from_number(0), None);
         assert_eq!(serde_json::to_string(&PairIndex::new(4)).unwrap(), "4");
         assert_eq!(format!("{:?}", PairIndex::new(4)), "4");
+    }
+
+    #[test]
+    fn steps_stay_at_or_after_the_first_pair_and_within_the_corpus() {
+        let p = PairIndex::new(3);
+        assert_eq!((p.step(-2), p.step(-9), p.step(4)), (PairIndex::new(1), PairIndex::FIRST, PairIndex::new(7)));
+        assert_eq!((p.within(10), p.within(3), p.within(0)), (p, PairIndex::new(2), PairIndex::FIRST));
+        assert_eq!(PairIndex::all(3).map(PairIndex::number).collect::<Vec<_>>(), vec![1, 2, 3]);
     }
 }

@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, PairIndex};
 use crate::exercise::{check_pair, Answers, ClassTable, Exercise, PairCheck};
 use crate::tree::NodeId;
 
@@ -48,7 +48,7 @@ pub struct OpenExercise {
 }
 
 /// The hand links of one exercise's pairs, by pair.
-pub type ExerciseLinks = BTreeMap<usize, Vec<(NodeId, NodeId)>>;
+pub type ExerciseLinks = BTreeMap<PairIndex, Vec<(NodeId, NodeId)>>;
 
 /// Everything about exercises the page holds.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -139,7 +139,7 @@ impl Classroom {
         &mut self,
         action: ExerciseAction,
         corpus: &Corpus,
-        links: &BTreeMap<usize, Vec<(NodeId, NodeId)>>,
+        links: &BTreeMap<PairIndex, Vec<(NodeId, NodeId)>>,
     ) -> Option<Download> {
         match action {
             ExerciseAction::SetPairs(p) => {
@@ -194,16 +194,17 @@ impl Classroom {
                         .exercise
                         .pairs
                         .iter()
-                        .enumerate()
-                        .map(|(k, p)| check_pair(&p.pair, links.get(&k).map_or(&[][..], |l| l)))
+                        .zip(PairIndex::all(open.exercise.pairs.len()))
+                        .map(|(p, k)| check_pair(&p.pair, links.get(&k).map_or(&[][..], |l| l)))
                         .collect();
                     self.checks = Some(Rc::new(checks));
                 }
             }
             ExerciseAction::ExportAnswers => {
                 if let Some(open) = &self.open {
-                    let per_pair: Vec<Vec<(NodeId, NodeId)>> =
-                        (0..open.exercise.pairs.len()).map(|k| links.get(&k).cloned().unwrap_or_default()).collect();
+                    let per_pair: Vec<Vec<(NodeId, NodeId)>> = PairIndex::all(open.exercise.pairs.len())
+                        .map(|k| links.get(&k).cloned().unwrap_or_default())
+                        .collect();
                     let student = if self.student.trim().is_empty() { "student" } else { self.student.trim() };
                     let answers = Answers::new(&open.exercise, student, &per_pair);
                     let name = format!("{}.{}.answers.json", file_stem(&open.exercise.title), file_stem(student));
@@ -264,8 +265,8 @@ impl Classroom {
     }
 
     /// The exercise's pair number (in the instructor's treebank) of loaded pair `k`.
-    pub fn number_of(&self, k: usize) -> Option<usize> {
-        self.open.as_ref()?.exercise.pairs.get(k).map(|p| p.number)
+    pub fn number_of(&self, k: PairIndex) -> Option<usize> {
+        self.open.as_ref()?.exercise.pairs.get(k.index()).map(|p| p.number)
     }
 }
 
@@ -343,16 +344,19 @@ mod tests {
         let exercise = Exercise::new(&corpus, &[3, 1], "Week 3", "", false).unwrap();
         let mut c = Classroom::default();
         assert!(c.opened("week3.json".into(), exercise.clone(), &BTreeMap::new()).is_empty());
-        assert_eq!((c.number_of(0), c.number_of(1), c.number_of(2)), (Some(3), Some(1), None));
+        assert_eq!(
+            (c.number_of(PairIndex::new(0)), c.number_of(PairIndex::new(1)), c.number_of(PairIndex::new(2))),
+            (Some(3), Some(1), None)
+        );
         // Pair 3's first key link, and a wrong one; nothing on pair 1.
         let key = exercise.pairs[0].pair.gold[0];
         let mut links = BTreeMap::new();
-        links.insert(0, vec![(key.source, key.target), (NodeId::new(0), NodeId::new(1))]);
+        links.insert(PairIndex::new(0), vec![(key.source, key.target), (NodeId::new(0), NodeId::new(1))]);
         c.apply(ExerciseAction::Check, &exercise.corpus(), &links);
         let checks = c.checks.clone().unwrap();
         assert_eq!(checks.len(), 2);
         assert_eq!(checks[0].marks[0], (key.source, key.target, Mark::Correct));
-        assert_eq!(checks[0], check_pair(&exercise.pairs[0].pair, &links[&0]));
+        assert_eq!(checks[0], check_pair(&exercise.pairs[0].pair, &links[&PairIndex::FIRST]));
         assert_eq!(checks[1].counts.correct, 0);
         assert_eq!(checks[1].counts.gold, exercise.pairs[1].pair.gold.len());
         c.links_changed();

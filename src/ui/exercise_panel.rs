@@ -146,8 +146,8 @@ fn kind_line(e: &Exercise) -> &'static str {
 /// *Check*'s marks of the pair shown and the scores of every pair.
 fn check_view(state: &ExerciseView, checks: &[PairCheck]) -> Html {
     let total: Counts = checks.iter().map(|k| k.counts).sum();
-    let here: Option<&PairCheck> = checks.get(state.pair);
-    let pair = state.corpus.pairs.get(state.pair);
+    let here: Option<&PairCheck> = checks.get(state.pair.index());
+    let pair = state.corpus.pair(state.pair);
     let marks = here.into_iter().flat_map(|k| k.marks.iter()).map(|&(s, t, m)| {
         let label = |tree: &crate::tree::Tree, n: crate::tree::NodeId| {
             if tree.contains(n) {
@@ -162,7 +162,7 @@ fn check_view(state: &ExerciseView, checks: &[PairCheck]) -> Html {
     });
     html! {
         <div id="exercise-check" class="exercise-check" role="status">
-            <h3>{format!("Pair {} checked", state.pair + 1)}</h3>
+            <h3>{format!("Pair {} checked", state.pair.number())}</h3>
             <ul id="exercise-marks">{ for marks }</ul>
             <div class="table-scroll" tabindex="0" role="region" aria-label="Scores against the key">
                 <table class="scores" id="exercise-scores">
@@ -206,7 +206,7 @@ pub fn exercise_box(props: &ExerciseBoxProps) -> Html {
             if !e.instructions.is_empty() {
                 <p id="exercise-instructions-text" class="instructions">{e.instructions.clone()}</p>
             }
-            <p class="hint">{format!("Pair {} of {}{number}, from {file}. Align by hand: click a source node, then a target node.", state.pair + 1, e.pairs.len())}</p>
+            <p class="hint">{format!("Pair {} of {}{number}, from {file}. Align by hand: click a source node, then a target node.", state.pair.number(), e.pairs.len())}</p>
             <div class="field"><label for="exercise-student">{"Your name"}</label>
                 {text_input("exercise-student", &state.student, exercise, ExerciseAction::SetStudent)}</div>
             <p class="buttons">

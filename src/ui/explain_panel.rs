@@ -156,8 +156,9 @@ pub fn explain_panel(props: &ExplainProps) -> Html {
     // A training pair of a held-out test was not aligned: as without results.
     let held_back = view.results.as_deref().filter(|r| !r.aligned(k)).map(|r| r.not_aligned_note());
     let results = view.results.as_deref().filter(|r| r.aligned(k));
-    let predicted =
-        results.and_then(|r| r.predicted.get(k)).is_some_and(|p| p.iter().any(|l| (l.source, l.target) == (s, t)));
+    let predicted = results
+        .and_then(|r| r.predicted.get(k.index()))
+        .is_some_and(|p| p.iter().any(|l| (l.source, l.target) == (s, t)));
     let status = match (gold, results.is_some(), predicted) {
         (Some(g), true, true) => format!("a correct prediction (gold link {g})"),
         (Some(g), true, false) => format!("a missed gold link ({g})"),

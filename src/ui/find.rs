@@ -85,10 +85,10 @@ pub fn find_pair(props: &FindProps) -> Html {
             Callback::from(move |_: MouseEvent| find.emit(FindAction::AddToExercise(Some(k))))
         };
         html! {
-            <li><button type="button" class="link-button" {onclick}>{format!("Pair {}", k + 1)}</button>
+            <li><button type="button" class="link-button" {onclick}>{format!("Pair {k}")}</button>
                 {" — "}{describe(found)}{" "}
                 <button type="button" class="find-add" onclick={add}
-                    title={format!("Add pair {} to the exercise's pairs", k + 1)}>{"+ exercise"}</button></li>
+                    title={format!("Add pair {k} to the exercise's pairs")}>{"+ exercise"}</button></li>
         }
     });
     let add_all = {

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ids::CorpusGen;
-use crate::corpus::{Corpus, TreePair};
+use crate::corpus::{Corpus, PairIndex, TreePair};
 use crate::tree::{NodeId, Tree};
 
 /// A side of the pair.
@@ -38,7 +38,7 @@ impl Side {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Folds {
     gen: CorpusGen,
-    by_pair: BTreeMap<usize, [BTreeSet<NodeId>; 2]>,
+    by_pair: BTreeMap<PairIndex, [BTreeSet<NodeId>; 2]>,
 }
 
 /// What the diagram's fold controls ask.
@@ -51,13 +51,13 @@ pub enum FoldAction {
 }
 
 /// A pair's folds as a session keeps them: (pair, source nodes, target nodes).
-pub type SavedFolds = (usize, Vec<NodeId>, Vec<NodeId>);
+pub type SavedFolds = (PairIndex, Vec<NodeId>, Vec<NodeId>);
 
 static NONE: [BTreeSet<NodeId>; 2] = [BTreeSet::new(), BTreeSet::new()];
 
 impl Folds {
     /// The folded nodes of pair `pair` of corpus `gen`: (source, target).
-    pub fn of(&self, gen: CorpusGen, pair: usize) -> (&BTreeSet<NodeId>, &BTreeSet<NodeId>) {
+    pub fn of(&self, gen: CorpusGen, pair: PairIndex) -> (&BTreeSet<NodeId>, &BTreeSet<NodeId>) {
         let sets = if self.gen == gen { self.by_pair.get(&pair).unwrap_or(&NONE) } else { &NONE };
         (&sets[0], &sets[1])
     }
@@ -66,7 +66,7 @@ impl Folds {
     /// unfolds it if folded. A POS node or an id outside the tree changes
     /// nothing; folds inside a folded node are kept for when it unfolds.
     /// Whether anything changed.
-    pub fn toggle(&mut self, gen: CorpusGen, pair: usize, side: Side, tree: &Tree, n: NodeId) -> bool {
+    pub fn toggle(&mut self, gen: CorpusGen, pair: PairIndex, side: Side, tree: &Tree, n: NodeId) -> bool {
         if !tree.contains(n) || tree.is_pos(n) {
             return false;
         }
@@ -98,7 +98,7 @@ impl Folds {
     pub fn restored(gen: CorpusGen, saved: &[SavedFolds], corpus: &Corpus) -> Folds {
         let mut folds = Folds { gen, by_pair: BTreeMap::new() };
         for (pair, source, target) in saved {
-            let Some(p) = corpus.pairs.get(*pair) else { continue };
+            let Some(p) = corpus.pair(*pair) else { continue };
             for (side, tree, nodes) in [(Side::Source, &p.source, source), (Side::Target, &p.target, target)] {
                 for &n in nodes.iter().collect::<BTreeSet<_>>() {
                     folds.toggle(gen, *pair, side, tree, n);
@@ -109,7 +109,7 @@ impl Folds {
     }
 
     /// The folds' reducer, on pair `k` (`pair`, if the corpus of `gen` has it).
-    pub fn apply(&mut self, action: FoldAction, gen: CorpusGen, k: usize, pair: Option<&TreePair>) {
+    pub fn apply(&mut self, action: FoldAction, gen: CorpusGen, k: PairIndex, pair: Option<&TreePair>) {
         match action {
             FoldAction::Toggle(side, n) => {
                 if let Some(pair) = pair {
@@ -122,7 +122,7 @@ impl Folds {
     }
 
     /// Unfolds every node of pair `pair`.
-    pub fn unfold_all(&mut self, pair: usize) {
+    pub fn unfold_all(&mut self, pair: PairIndex) {
         self.by_pair.remove(&pair);
     }
 }
@@ -138,8 +138,8 @@ mod tests {
         let gen = s.corpus_gen;
         s.apply(Action::Fold(FoldAction::Toggle(Side::Source, NodeId::new(1))));
         s.apply(Action::Fold(FoldAction::Toggle(Side::Target, NodeId::new(0))));
-        assert_eq!(s.folds.of(gen, 0).0.iter().copied().collect::<Vec<_>>(), [NodeId::new(1)]);
-        assert_eq!(s.folds.of(gen, 0).1.iter().copied().collect::<Vec<_>>(), [NodeId::new(0)]);
+        assert_eq!(s.folds.of(gen, PairIndex::new(0)).0.iter().copied().collect::<Vec<_>>(), [NodeId::new(1)]);
+        assert_eq!(s.folds.of(gen, PairIndex::new(0)).1.iter().copied().collect::<Vec<_>>(), [NodeId::new(0)]);
         // A POS node or a node outside the tree does not fold.
         let before = s.folds.clone();
         s.apply(Action::Fold(FoldAction::Toggle(Side::Source, NodeId::new(2))));
@@ -147,15 +147,15 @@ mod tests {
         assert_eq!(s.folds, before);
         // Another pair has its own folds; coming back finds these.
         s.apply(Action::Select(SelectAction::StepPair(1)));
-        assert!(s.folds.of(gen, 1).0.is_empty());
+        assert!(s.folds.of(gen, PairIndex::new(1)).0.is_empty());
         s.apply(Action::Select(SelectAction::StepPair(-1)));
         s.apply(Action::Fold(FoldAction::Toggle(Side::Source, NodeId::new(1))));
-        assert!(s.folds.of(gen, 0).0.is_empty(), "toggled again: unfolded");
-        assert_eq!(s.folds.of(gen, 0).1.len(), 1);
+        assert!(s.folds.of(gen, PairIndex::new(0)).0.is_empty(), "toggled again: unfolded");
+        assert_eq!(s.folds.of(gen, PairIndex::new(0)).1.len(), 1);
         s.apply(Action::Fold(FoldAction::UnfoldAll));
-        assert!(s.folds.of(gen, 0).1.is_empty());
+        assert!(s.folds.of(gen, PairIndex::new(0)).1.is_empty());
         // Folds belong to one corpus: another generation has none.
         s.apply(Action::Fold(FoldAction::Toggle(Side::Source, NodeId::new(0))));
-        assert!(s.folds.of(gen.next(), 0).0.is_empty());
+        assert!(s.folds.of(gen.next(), PairIndex::new(0)).0.is_empty());
     }
 }

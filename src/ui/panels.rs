@@ -14,7 +14,7 @@ use super::state::{
     TigerKept, TrainForm, Translated,
 };
 use crate::app::alignment::both_tables;
-use crate::corpus::{Corpus, TreePair};
+use crate::corpus::{Corpus, PairIndex, TreePair};
 use crate::exercise::{ClassTable, Exercise, PairCheck};
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
@@ -134,7 +134,7 @@ pub struct TranslateView {
     /// A translation model is being trained (the worker would answer with it).
     pub training_mt: bool,
     pub corpus: Shared<Corpus>,
-    pub pair: usize,
+    pub pair: PairIndex,
     /// The ARPA language model in use.
     pub lm: Option<String>,
     pub worker_stopped: bool,
@@ -159,14 +159,14 @@ pub struct ExportView {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SelectionView {
     pub corpus: Shared<Corpus>,
-    pub pair: usize,
+    pub pair: PairIndex,
     pub source: Option<NodeId>,
     pub target: Option<NodeId>,
 }
 
 impl SelectionView {
     pub fn tree_pair(&self) -> Option<&TreePair> {
-        self.corpus.pairs.get(self.pair)
+        self.corpus.pair(self.pair)
     }
 }
 
@@ -193,7 +193,7 @@ pub struct KernelView {
 pub struct TeachView {
     pub mode: Mode,
     pub corpus: Shared<Corpus>,
-    pub pair: usize,
+    pub pair: PairIndex,
     /// The hand links of the pair shown.
     pub links: Vec<(NodeId, NodeId)>,
     pub pending: Option<NodeId>,
@@ -224,7 +224,7 @@ pub struct ExerciseView {
     pub checks: Option<Shared<Vec<PairCheck>>>,
     pub class: Option<Shared<ClassTable>>,
     pub corpus: Shared<Corpus>,
-    pub pair: usize,
+    pub pair: PairIndex,
     /// The pair's number in the instructor's treebank.
     pub number: Option<usize>,
     pub exercise_slot: SlotStatus,

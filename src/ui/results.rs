@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::state::{Results, SelectAction, Shared, SortKey, ON_TRAINING_DATA, TRAINING_DATA_ADVICE};
 use super::store::Dispatch;
 use crate::align::explain::CurvePoint;
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, PairIndex};
 use crate::eval::prf::Counts;
 
 #[derive(Properties, PartialEq)]
@@ -17,7 +17,7 @@ pub struct ResultsProps {
     pub results: Option<Shared<Results>>,
     pub corpus: Shared<Corpus>,
     pub sort: (SortKey, bool),
-    pub pair: usize,
+    pub pair: PairIndex,
     /// The table's column to sort by (again: the other way).
     pub order: Dispatch<SortKey>,
     /// Opening a pair of the table.
@@ -136,7 +136,7 @@ struct PairTableProps {
     results: Shared<Results>,
     corpus: Shared<Corpus>,
     sort: (SortKey, bool),
-    pair: usize,
+    pair: PairIndex,
     order: Dispatch<SortKey>,
     select: Dispatch<SelectAction>,
 }
@@ -194,13 +194,13 @@ fn pair_table(props: &PairTableProps) -> Html {
         let onclick = {
             let select = props.select;
             Callback::from(move |_: MouseEvent| {
-                select.emit(SelectAction::SelectPair(k));
+                select.emit(SelectAction::SelectPair(PairIndex::new(k)));
                 if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("workbench")) {
                     el.scroll_into_view();
                 }
             })
         };
-        let current = k == props.pair;
+        let current = k == props.pair.index();
         html! {
             <tr key={k} class={classes!(current.then_some("current"))} aria-current={current.then_some("true")} data-pair={(k + 1).to_string()}>
                 <td><button type="button" class="link-button" {onclick} aria-label={format!("Show pair {}", k + 1)}>{k + 1}</button></td>

@@ -61,7 +61,7 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
     // An exercise whose key is hidden: no gold to show or score against (its Check does that).
     let key_hidden = state.key_hidden;
     let against_model =
-        state.results.as_ref().filter(|r| r.aligned(state.pair)).and_then(|r| r.predicted.get(state.pair)).map(
+        state.results.as_ref().filter(|r| r.aligned(state.pair)).and_then(|r| r.predicted.get(state.pair.index())).map(
             |model| {
                 let as_gold = TreePair { gold: model.clone(), ..pair.clone() };
                 Counts::of_pair(&as_gold, &student)
@@ -114,7 +114,7 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
             </div>
             <div>
                 <h3>{format!("Your links ({})", student.len())}</h3>
-                <ul id="student-links" class="student-links" data-pair={(state.pair + 1).to_string()}>{ for links }</ul>
+                <ul id="student-links" class="student-links" data-pair={state.pair.to_string()}>{ for links }</ul>
                 <button id="teach-clear" type="button" onclick={clear}>{"Clear my links"}</button>
                 <button id="teach-undo" type="button" onclick={undo} disabled={!state.can_undo}
                     title="Undo your last change to the links (Ctrl+Z)">{"Undo"}</button>
@@ -134,7 +134,7 @@ fn steps(props: &TeachProps, pair: &TreePair) -> Html {
     if let Some(r) = state.results.as_ref().filter(|r| !r.aligned(state.pair)) {
         return html! { <p class="hint" id="step-text">{format!("{}, so their searches can be stepped through.", r.not_aligned_note())}</p> };
     }
-    let Some(search) = state.results.as_ref().and_then(|r| r.searches.get(state.pair)) else {
+    let Some(search) = state.results.as_ref().and_then(|r| r.searches.get(state.pair.index())) else {
         // A model in hand (kept from the last visit, or uploaded) that has not aligned these pairs: align in place.
         if state.model_in_hand {
             return html! {
@@ -218,7 +218,7 @@ fn criterion_short(c: crate::align::greedy::Criterion) -> &'static str {
 #[function_component(TeachPanel)]
 pub fn teach_panel(props: &TeachProps) -> Html {
     let state = &props.view;
-    let Some(pair) = state.corpus.pairs.get(state.pair) else { return html! {} };
+    let Some(pair) = state.corpus.pair(state.pair) else { return html! {} };
     let (title, content) = match state.mode {
         Mode::Teach => ("Align by hand", by_hand(props, pair)),
         Mode::Steps => ("Step through the model's search", steps(props, pair)),

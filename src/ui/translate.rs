@@ -19,6 +19,7 @@ use super::state::{
 use super::store::Dispatch;
 use super::train::JobStatus;
 use super::zoom::{use_zoom, FIT_MAX_TEXT_PX, PRESENT_MAX_TEXT_PX};
+use crate::corpus::PairIndex;
 use crate::eval::bleu::sentence_bleu;
 use crate::layout::{layout_pair, layout_tree, Rect, Style, TreeLayout};
 use crate::mt::model::SystemKind;
@@ -152,7 +153,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                     <div class="buttons">
                         <button id="translate-pair" type="button" class="primary" onclick={on_translate_pair}
                             disabled={!can_translate || state.corpus.is_empty()}>
-                            {format!("Translate pair {}", state.pair + 1)}</button>
+                            {format!("Translate pair {}", state.pair.number())}</button>
                         <span class="hint">{"the workbench's pair; its target sentence is the reference"}</span>
                     </div>
                     <div class="buttons">
@@ -191,7 +192,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
 /// opens its derivation.
 fn corpus_view(c: &CorpusTranslation, props: &TranslateProps) -> Html {
     let state = &props.view;
-    let rows = c.hyps.iter().zip(&c.sentence_bleu).enumerate().map(|(k, (hyp, bleu))| {
+    let rows = c.hyps.iter().zip(&c.sentence_bleu).zip(PairIndex::all(c.hyps.len())).map(|((hyp, bleu), k)| {
         let onclick = {
             let (select, translate) = (props.select, props.translate);
             Callback::from(move |_: MouseEvent| {
@@ -199,10 +200,10 @@ fn corpus_view(c: &CorpusTranslation, props: &TranslateProps) -> Html {
                 translate.emit(TranslateAction::TranslatePair(k));
             })
         };
-        let reference = state.corpus.pairs.get(k).map_or(String::new(), |p| p.target.words().join(" "));
+        let reference = state.corpus.pair(k).map_or(String::new(), |p| p.target.words().join(" "));
         html! {
             <tr class={classes!((k == state.pair).then_some("current"))}>
-                <td><button type="button" class="link-button" {onclick} title="Show this pair's derivation">{(k + 1).to_string()}</button></td>
+                <td><button type="button" class="link-button" {onclick} title="Show this pair's derivation">{k.to_string()}</button></td>
                 <td>{format!("{bleu:.2}")}</td>
                 <td class="text words">{hyp.join(" ")}</td>
                 <td class="text words">{reference}</td>

@@ -23,7 +23,7 @@ use super::{
     translate,
 };
 
-use crate::corpus::TreePair;
+use crate::corpus::{PairIndex, TreePair};
 use crate::io::text::counted;
 use crate::svg::{DrawnLink, DIAGRAM_CSS};
 use crate::tree::{NodeId, Tree};
@@ -33,7 +33,7 @@ use crate::tree::{NodeId, Tree};
 #[derive(PartialEq)]
 struct DrawnKey {
     corpus: Shared<crate::corpus::Corpus>,
-    pair: usize,
+    pair: PairIndex,
     mode: Mode,
     results: Option<Shared<Results>>,
     checks: Option<Shared<Vec<crate::exercise::PairCheck>>>,
@@ -86,7 +86,7 @@ struct LinkTableProps {
     /// The posteriors of the results, if any.
     results: Option<Shared<Results>>,
     /// The pair's index in the corpus.
-    k: usize,
+    k: PairIndex,
     select: Dispatch<SelectAction>,
 }
 
@@ -163,11 +163,12 @@ fn pair_counts(state: &State, train: Dispatch<TrainAction>) -> Html {
             </p>
         };
     }
-    let (Some(c), Some(b)) = (r.model_counts.get(state.selection.pair), r.baseline_counts.get(state.selection.pair))
+    let (Some(c), Some(b)) =
+        (r.model_counts.get(state.selection.pair.index()), r.baseline_counts.get(state.selection.pair.index()))
     else {
         return html! {};
     };
-    let drawn = r.predicted.get(state.selection.pair).map_or(0, Vec::len);
+    let drawn = r.predicted.get(state.selection.pair.index()).map_or(0, Vec::len);
     let held_out = if r.held_out.is_some() { ", a held-out pair" } else { "" };
     html! {
         <p class="pair-summary">
@@ -178,7 +179,7 @@ fn pair_counts(state: &State, train: Dispatch<TrainAction>) -> Html {
                     c.precision(), c.recall(), c.f(), b.f()
                 )}
             </span>
-            if state.selection.pair < r.first_unseen {
+            if state.selection.pair.index() < r.first_unseen {
                 {training_data_warning_inline("pair-caution")}
             }
         </p>
@@ -401,7 +402,7 @@ fn app() -> Html {
             Callback::from(move |e: Event| {
                 let input: web_sys::HtmlInputElement = e.target_unchecked_into();
                 if let Ok(n) = input.value().trim().parse::<usize>() {
-                    select.emit(SelectAction::SelectPair(n.saturating_sub(1)));
+                    select.emit(SelectAction::SelectPair(PairIndex::from_number(n).unwrap_or(PairIndex::FIRST)));
                 }
             })
         };
@@ -414,14 +415,14 @@ fn app() -> Html {
             html! { <button type="button" id={id} class={classes!("mode", on.then_some("on"))} aria-pressed={on.to_string()} {onclick}>{label}</button> }
         };
         html! {
-            <nav class="pair-nav" aria-label="Sentence pairs" data-pair={(state.selection.pair + 1).to_string()}>
-                <button id="prev-pair" type="button" onclick={go(-1)} disabled={state.selection.pair == 0} title="Previous pair (p)">{"◀ Previous"}</button>
+            <nav class="pair-nav" aria-label="Sentence pairs" data-pair={state.selection.pair.to_string()}>
+                <button id="prev-pair" type="button" onclick={go(-1)} disabled={state.selection.pair == PairIndex::FIRST} title="Previous pair (p)">{"◀ Previous"}</button>
                 <label>{"Pair "}
                     <input id="pair-number" type="number" min="1" max={pair_count.to_string()}
-                        value={(state.selection.pair + 1).to_string()} onchange={on_number} />
+                        value={(state.selection.pair.number()).to_string()} onchange={on_number} />
                     {format!(" of {pair_count}")}
                 </label>
-                <button id="next-pair" type="button" onclick={go(1)} disabled={state.selection.pair + 1 >= pair_count} title="Next pair (n)">{"Next ▶"}</button>
+                <button id="next-pair" type="button" onclick={go(1)} disabled={state.selection.pair.number() >= pair_count} title="Next pair (n)">{"Next ▶"}</button>
                 <span class="modes" role="group" aria-label="What clicking does">
                     {mode_button(Mode::Inspect, "mode-inspect", "Inspect")}
                     {mode_button(Mode::Teach, "mode-teach", "Align by hand")}
@@ -483,7 +484,7 @@ fn app() -> Html {
                             {pair_counts(&state, cb.train)}
                             <diagram::Diagram pair={pair.clone()} links={links.clone()} selected_source={state.selection.source}
                                 selected_target={state.selection.target} pending={state.teach.pending} select={cb.select} fold={cb.fold} hint={hint}
-                                title={format!("Pair {} of {pair_count} — {}", state.selection.pair + 1, state.corpus_line())} folds={folds}>
+                                title={format!("Pair {} of {pair_count} — {}", state.selection.pair.number(), state.corpus_line())} folds={folds}>
                                 <find::FindPairView view={state.find.clone()} find={cb.find} select={cb.select} />
                             </diagram::Diagram>
                         } else {

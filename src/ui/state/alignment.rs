@@ -9,7 +9,7 @@ use super::{Job, JobKind, Shared, State};
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::Search;
 use crate::app::alignment::{pair_span, HELD_OUT_PERCENT};
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, PairIndex};
 use crate::eval::prf::Counts;
 use crate::io::links::Link;
 use crate::tree::NodeId;
@@ -146,8 +146,8 @@ impl Results {
     }
 
     /// Whether pair `k` was aligned (not a training pair of a held-out test).
-    pub fn aligned(&self, k: usize) -> bool {
-        k >= self.first_aligned && k < self.searches.len()
+    pub fn aligned(&self, k: PairIndex) -> bool {
+        self.pairs().contains(&k.index())
     }
 
     /// The pairs aligned, as a range of pair indices.
@@ -156,9 +156,9 @@ impl Results {
     }
 
     /// The posterior the search gave `(s, t)` of pair `k`, if it was searched.
-    pub fn posterior(&self, k: usize, s: NodeId, t: NodeId) -> Option<f64> {
+    pub fn posterior(&self, k: PairIndex, s: NodeId, t: NodeId) -> Option<f64> {
         self.searches
-            .get(k)?
+            .get(k.index())?
             .steps
             .iter()
             .find(|st| (st.candidate.source, st.candidate.target) == (s, t))
@@ -179,7 +179,7 @@ pub const TRAINING_DATA_ADVICE: &str =
 /// The explanation of the selected node pair, once the worker answers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Explained {
-    pub pair: usize,
+    pub pair: PairIndex,
     pub source: NodeId,
     pub target: NodeId,
     pub result: Option<Result<Explanation, String>>,
@@ -302,7 +302,7 @@ impl Alignment {
     /// `pair`, if it is the one asked for last.
     pub(super) fn explanation(
         &mut self,
-        pair: usize,
+        pair: PairIndex,
         source: NodeId,
         target: NodeId,
         result: Result<Explanation, String>,
@@ -391,7 +391,13 @@ mod tests {
         s.apply(Action::Worker { response: aligned, now: 5000.0 });
         let r = s.results().expect("results");
         assert_eq!((r.first_aligned, r.first_unseen, r.trained_on_these(), r.pairs()), (126, 126, false, 126..157));
-        assert!(!r.aligned(0) && !r.aligned(125) && r.aligned(126) && r.aligned(156) && !r.aligned(157));
+        assert!(
+            !r.aligned(PairIndex::new(0))
+                && !r.aligned(PairIndex::new(125))
+                && r.aligned(PairIndex::new(126))
+                && r.aligned(PairIndex::new(156))
+                && !r.aligned(PairIndex::new(157))
+        );
         let held_out = r.held_out.as_deref().unwrap_or_default();
         assert!(held_out.starts_with("Held out: pairs 127–157, the last 20% of the 157 pairs loaded"), "{held_out}");
         assert!(held_out.contains("trained on pairs 1–126, pairs 127–157 held out as the test"), "{held_out}");
@@ -429,10 +435,10 @@ mod tests {
         assert_eq!(csv.lines().count(), 1 + 31 + 1);
         assert!(csv.lines().skip(1).all(|l| l.ends_with(",no")), "held out: no training pairs scored");
         // A training pair is not explained; a held-out pair is.
-        s.apply(Action::Select(SelectAction::SelectPair(3)));
+        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(3))));
         s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1))));
         assert!(s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(2)))).is_empty());
-        s.apply(Action::Select(SelectAction::SelectPair(130)));
+        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(130))));
         s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1))));
         assert_eq!(
             s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(2)))),
@@ -504,9 +510,8 @@ mod tests {
                 target: NodeId::new(2)
             })]
         );
-        assert!(s.alignment.explained.as_ref().is_some_and(
-            |e| (e.pair, e.source, e.target, e.result.is_none()) == (0, NodeId::new(1), NodeId::new(2), true)
-        ));
+        assert!(s.alignment.explained.as_ref().is_some_and(|e| (e.pair, e.source, e.target, e.result.is_none())
+            == (PairIndex::FIRST, NodeId::new(1), NodeId::new(2), true)));
         assert!(s.apply(Action::SetLambda("0.3".into())).is_empty());
         // Aligning again posts the model the page holds.
         let effects = s.apply(Action::Train(TrainAction::Align { now: 3.0 }));

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use super::slots::{LoadAction, Routed, Slot, Upload};
 use super::{Effect, LoadedAlignmentModel, ModelOrigin, MtSource, MtUpload, Shared, State, Teach};
-use crate::corpus::{Corpus, TreePair};
+use crate::corpus::{Corpus, PairIndex, TreePair};
 use crate::io::text::counted;
 use crate::tiger::{ImportOrigin, PairIds};
 use crate::ui::classroom::ExerciseAction;
@@ -29,7 +29,7 @@ pub struct TigerKept {
 impl State {
     /// The pair shown.
     pub fn current_pair(&self) -> Option<Rc<TreePair>> {
-        self.corpus.pairs.get(self.selection.pair).cloned().map(Rc::new)
+        self.corpus.pair(self.selection.pair).cloned().map(Rc::new)
     }
 
     /// What is loaded, for the page's first line: the language pair when
@@ -239,11 +239,11 @@ impl State {
         self.tiger_ids = None;
         self.tiger_import = None;
         self.sides_swapped = false;
-        self.selection.pair = 0;
+        self.selection.pair = PairIndex::FIRST;
         self.teach = Teach::default();
         self.clear_selection();
         self.find.search_again(&self.corpus);
-        if let Some(p) = self.selection.wanted_pair.filter(|&p| p < self.corpus.len()) {
+        if let Some(p) = self.selection.wanted_pair.filter(|&p| p.index() < self.corpus.len()) {
             self.selection.pair = p;
             self.selection.wanted_pair = None;
         }

@@ -13,7 +13,7 @@ use crate::tree::{NodeId, Tree};
 impl State {
     /// The links the diagram draws for the current pair, bottom to top.
     pub fn drawn_links(&self) -> Vec<DrawnLink> {
-        let Some(pair) = self.corpus.pairs.get(self.selection.pair) else { return Vec::new() };
+        let Some(pair) = self.corpus.pair(self.selection.pair) else { return Vec::new() };
         let names = |s: NodeId, t: NodeId| {
             let label = |tree: &Tree, n: NodeId| if tree.contains(n) { tree.label(n).to_string() } else { "?".into() };
             format!("{s}-{t}: {} ↔ {}", label(&pair.source, s), label(&pair.target, t))
@@ -33,13 +33,13 @@ impl State {
                 }
             })
         };
-        let checked = self.classroom.checks.as_ref().and_then(|c| c.get(self.selection.pair));
+        let checked = self.classroom.checks.as_ref().and_then(|c| c.get(self.selection.pair.index()));
         match self.selection.mode {
             Mode::Inspect => {
                 let Some(r) = self.results().filter(|r| r.aligned(self.selection.pair)) else {
                     return gold_links().collect();
                 };
-                let predicted = r.predicted.get(self.selection.pair).map_or(&[][..], |l| l);
+                let predicted = r.predicted.get(self.selection.pair.index()).map_or(&[][..], |l| l);
                 let is_gold = |s, t| pair.gold.iter().any(|g| (g.source, g.target) == (s, t));
                 let is_predicted = |s, t| predicted.iter().any(|p| (p.source, p.target) == (s, t));
                 let missed = pair.gold.iter().filter(|g| !is_predicted(g.source, g.target)).map(|g| DrawnLink {
@@ -114,7 +114,7 @@ impl State {
                 let Some(search) = self
                     .results()
                     .filter(|r| r.aligned(self.selection.pair))
-                    .and_then(|r| r.searches.get(self.selection.pair))
+                    .and_then(|r| r.searches.get(self.selection.pair.index()))
                 else {
                     return Vec::new();
                 };

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::{DownloadBody, Effect, LoadAction, Mode, Selection, Slot, State, Teach};
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, PairIndex};
 use crate::exercise::Exercise;
 use crate::tiger::PairIds;
 use crate::tree::NodeId;
@@ -35,9 +35,9 @@ pub struct Before {
 /// files in use (the trees' inputs still hold them), the rest from here.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SavedBefore {
-    pub pair: usize,
+    pub pair: PairIndex,
     pub mode: Mode,
-    pub links: Vec<(usize, Vec<(NodeId, NodeId)>)>,
+    pub links: Vec<(PairIndex, Vec<(NodeId, NodeId)>)>,
     pub reveal_gold: bool,
     pub folds: Vec<SavedFolds>,
     pub sides_swapped: bool,
@@ -78,11 +78,8 @@ impl Before {
         self.teach =
             Teach { links: saved.links.into_iter().collect(), reveal_gold: saved.reveal_gold, ..Teach::default() };
         self.folds = Folds::restored(self.corpus_gen, &saved.folds, &self.corpus);
-        self.selection = Selection {
-            pair: saved.pair.min(self.corpus.len().saturating_sub(1)),
-            mode: saved.mode,
-            ..Selection::default()
-        };
+        self.selection =
+            Selection { pair: saved.pair.within(self.corpus.len()), mode: saved.mode, ..Selection::default() };
     }
 }
 
@@ -185,11 +182,11 @@ mod tests {
         let mut s = State::with_sample();
         run(&mut s, Action::Load(LoadAction::LoadSample));
         s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-        s.apply(Action::Select(SelectAction::SelectPair(4)));
+        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(4))));
         s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
         s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
         s.apply(Action::Load(LoadAction::SwapSides));
-        let shown = (s.corpus.clone(), s.teach.links.clone(), s.selection.pair, s.selection.mode);
+        let shown = (s.corpus.clone(), s.teach.links.clone(), s.selection.pair.index(), s.selection.mode);
         assert_eq!(s.student_links(), [(NodeId::ROOT, NodeId::ROOT)]);
         let session = s.session();
         let exercise = Exercise::new(&crate::ui::load::sample(), &[2, 3], "Two", "", false).unwrap();
@@ -206,14 +203,14 @@ mod tests {
             state.apply(Action::Exercise(ExerciseAction::Close));
             assert!(state.classroom.open.is_none());
             assert_eq!(
-                (&state.corpus, &state.teach.links, state.selection.pair, state.selection.mode),
+                (&state.corpus, &state.teach.links, state.selection.pair.index(), state.selection.mode),
                 (&shown.0, &shown.1, shown.2, shown.3)
             );
             assert!(state.sides_swapped);
             let kept = state.session();
             assert_eq!(
                 kept.exercise_links,
-                [(exercise.fingerprint(), vec![(0, vec![(NodeId::ROOT, NodeId::ROOT)])])],
+                [(exercise.fingerprint(), vec![(PairIndex::FIRST, vec![(NodeId::ROOT, NodeId::ROOT)])])],
                 "the exercise's links"
             );
             assert_eq!(

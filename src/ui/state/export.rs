@@ -6,7 +6,7 @@
 use super::{DownloadBody, Effect, State};
 use crate::align::explain::{curve_csv, results_csv};
 use crate::app::interchange::{bracketed_files, export_sta, export_tiger, Originals};
-use crate::corpus::{Corpus, Named};
+use crate::corpus::{Corpus, Named, PairIndex};
 use crate::io::links::{write_links, Link};
 use crate::io::text::counted;
 use crate::layout::{Drawing, Style};
@@ -81,7 +81,7 @@ impl State {
     fn export_holds(&self, file: ExportFile) -> String {
         let pairs = |n: usize| format!("{n} {}", counted(n, "pairs"));
         let links = |n: usize| format!("{n} {}", counted(n, "links"));
-        let pair = self.selection.pair + 1;
+        let pair = self.selection.pair.number();
         let aligned = self.results().map(|r| (r.pairs().len(), r.predicted[r.pairs()].iter().map(Vec::len).sum()));
         let (n, predicted) = aligned.unwrap_or((0, 0));
         // The STA and TigerXML exports hold the pairs aligned once there are results, else all.
@@ -144,7 +144,7 @@ impl State {
             name: name.to_string(),
             body: DownloadBody::Text { text: text.into(), mime },
         };
-        let pair_number = self.selection.pair + 1;
+        let pair_number = self.selection.pair.number();
         let effect = match file {
             ExportFile::PredictedLinks => {
                 // The pairs aligned (all, or the held-out test's): what `treelink align` prints for them.
@@ -152,7 +152,7 @@ impl State {
                 text("treelink-predicted.gold", write_links(&r.predicted[r.pairs()]), "text/plain")
             }
             ExportFile::StudentLinks => {
-                let links: Vec<Vec<Link>> = (0..self.corpus.len())
+                let links: Vec<Vec<Link>> = PairIndex::all(self.corpus.len())
                     .map(|k| {
                         self.teach
                             .links
@@ -266,10 +266,10 @@ impl State {
 
     /// The pair shown as a standalone SVG document, folded as the page draws it.
     pub fn diagram_svg(&self) -> Option<String> {
-        let pair = self.corpus.pairs.get(self.selection.pair)?;
+        let pair = self.corpus.pair(self.selection.pair)?;
         let (fold_source, fold_target) = self.folds.of(self.corpus_gen, self.selection.pair);
         let drawing = Drawing::new(&pair.source, &pair.target, fold_source, fold_target, &Style::default());
-        let title = format!("{} — pair {}", self.corpus_name, self.selection.pair + 1);
+        let title = format!("{} — pair {}", self.corpus_name, self.selection.pair.number());
         Some(drawing_svg(&drawing, &self.drawn_links(), &title))
     }
 }

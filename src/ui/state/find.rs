@@ -1,7 +1,7 @@
 //! Finding a pair by its number, a node label or a word (the engine's
 //! [`Corpus::find`]), and adding the pairs found to the exercise form.
 
-use crate::corpus::{Corpus, Found};
+use crate::corpus::{Corpus, Found, PairIndex};
 use crate::io::text::counted;
 use crate::ui::classroom::Classroom;
 
@@ -10,7 +10,7 @@ use crate::ui::classroom::Classroom;
 pub struct FindPair {
     pub query: String,
     /// The first [`FindPair::LIMIT`] pairs found.
-    pub found: Vec<(usize, Found)>,
+    pub found: Vec<(PairIndex, Found)>,
     /// How many pairs the query finds in all.
     pub total: usize,
     /// What the last *add to the exercise* did, until the next search.
@@ -24,7 +24,7 @@ pub enum FindAction {
     Query(String),
     /// Add the pairs found (all, or the found pair with this index) to the
     /// exercise form's pairs ([`Classroom::add_pairs`]).
-    AddToExercise(Option<usize>),
+    AddToExercise(Option<PairIndex>),
 }
 
 impl FindPair {
@@ -41,7 +41,7 @@ impl FindPair {
             }
             FindAction::AddToExercise(which) => {
                 let numbers: Vec<usize> =
-                    self.found.iter().map(|(k, _)| k + 1).filter(|&n| which.is_none_or(|k| k + 1 == n)).collect();
+                    self.found.iter().filter(|(k, _)| which.is_none_or(|w| w == *k)).map(|(k, _)| k.number()).collect();
                 self.added = Some(match classroom.add_pairs(numbers.iter().copied()) {
                     Ok(added) => {
                         let skipped = numbers.len() - added;
@@ -108,11 +108,14 @@ mod tests {
         let mut s = State::with_sample();
         s.apply(Action::Find(FindAction::Query("Lateinamerika".into())));
         let found = s.find.found.clone();
-        assert_eq!(found.first(), Some(&(0, Found::Word { source: true, word: "Lateinamerika-Institut".into() })));
+        assert_eq!(
+            found.first(),
+            Some(&(PairIndex::FIRST, Found::Word { source: true, word: "Lateinamerika-Institut".into() }))
+        );
         s.apply(Action::Find(FindAction::Query("7".into())));
-        assert_eq!(s.find.found, [(6, Found::Number)]);
-        s.apply(Action::Select(SelectAction::SelectPair(6)));
-        assert_eq!(s.selection.pair, 6);
+        assert_eq!(s.find.found, [(PairIndex::new(6), Found::Number)]);
+        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(6))));
+        assert_eq!(s.selection.pair.index(), 6);
         // New pairs: the same query searches them.
         read(&mut s, "x.src", "(S (A a))\n", None);
         read(&mut s, "x.trg", "(S (B b))\n", None);
@@ -127,7 +130,7 @@ mod tests {
         let mut s = State::with_sample();
         s.apply(Action::Exercise(ExerciseAction::SetPairs("2".into())));
         s.apply(Action::Find(FindAction::Query("Lateinamerika".into())));
-        let numbers: Vec<usize> = s.find.found.iter().map(|(k, _)| k + 1).collect();
+        let numbers: Vec<usize> = s.find.found.iter().map(|(k, _)| k.number()).collect();
         assert!(!numbers.is_empty());
         assert!(s.apply(Action::Find(FindAction::AddToExercise(None))).is_empty());
         let listed = |s: &State| crate::ui::classroom::parse_pair_numbers(&s.classroom.form.pairs).unwrap();
@@ -141,7 +144,7 @@ mod tests {
         // One pair found by its number, added alone.
         s.apply(Action::Find(FindAction::Query("7".into())));
         assert!(s.find.added.is_none());
-        s.apply(Action::Find(FindAction::AddToExercise(Some(6))));
+        s.apply(Action::Find(FindAction::AddToExercise(Some(PairIndex::new(6)))));
         assert_eq!(listed(&s).last(), Some(&7));
         assert_eq!(
             s.find.added.as_deref(),
@@ -164,7 +167,7 @@ mod tests {
         let corpus = crate::ui::load::sample();
         let (mut find, mut classroom) = (FindPair::default(), Classroom::default());
         find.apply(FindAction::Query("7".into()), &corpus, &mut classroom);
-        assert_eq!(find.found, [(6, Found::Number)]);
+        assert_eq!(find.found, [(PairIndex::new(6), Found::Number)]);
         classroom.form.pairs = "1, x".into();
         find.apply(FindAction::AddToExercise(None), &corpus, &mut classroom);
         assert_eq!(

@@ -300,7 +300,7 @@ impl State {
 
     /// The node pair to explain, with what its explanation depends on (the
     /// results and the worker holding their alignment), in Inspect mode.
-    fn explain_key(&self) -> Option<(usize, NodeId, NodeId, usize, WorkerGen)> {
+    fn explain_key(&self) -> Option<(PairIndex, NodeId, NodeId, usize, WorkerGen)> {
         let results = self.shared_results()?;
         (self.selection.mode == Mode::Inspect && results.aligned(self.selection.pair)).then_some(())?;
         Some((
@@ -336,7 +336,7 @@ impl State {
                 }
             }
             Response::Explained { pair, source, target, result } => {
-                self.alignment.explanation(pair.index(), source, target, result)
+                self.alignment.explanation(pair, source, target, result)
             }
             answer @ (Response::MtReady { .. }
             | Response::TranslatedAll { .. }
@@ -380,7 +380,7 @@ impl State {
         if let Some(key @ (pair, source, target, _, _)) = self.explain_key().filter(|k| Some(*k) != explaining) {
             let _ = key;
             self.alignment.explained = Some(Explained { pair, source, target, result: None });
-            effects.push(Effect::Post(Request::Explain { pair: PairIndex::new(pair), source, target }));
+            effects.push(Effect::Post(Request::Explain { pair, source, target }));
         }
         // A request to the job worker starts a fresh one if it had died.
         if effects.iter().any(|e| matches!(e, Effect::Post(_) | Effect::PostFile(..) | Effect::RestartJobWorker)) {
@@ -412,7 +412,7 @@ impl State {
             Action::Select(a) => s.select(a),
             Action::Fold(a) => {
                 let k = s.selection.pair;
-                s.folds.apply(a, s.corpus_gen, k, s.corpus.pairs.get(k));
+                s.folds.apply(a, s.corpus_gen, k, s.corpus.pair(k));
             }
             Action::SetLambda(text) => s.lambda.set(text),
             Action::Teach(a) => s.teaching(a),

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::State;
-use crate::corpus::TreePair;
+use crate::corpus::{PairIndex, TreePair};
 use crate::io::links::Link;
 use crate::tree::{NodeId, Tree};
 
@@ -47,19 +47,19 @@ impl Mode {
 /// The pair shown, the mode and the selected node pair.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Selection {
-    pub pair: usize,
+    pub pair: PairIndex,
     pub mode: Mode,
     pub source: Option<NodeId>,
     pub target: Option<NodeId>,
     pub compare: Compare,
     /// A pair the address asked for beyond the pairs loaded (opened when pairs that have it arrive).
-    pub wanted_pair: Option<usize>,
+    pub wanted_pair: Option<PairIndex>,
 }
 
 impl Default for Selection {
     fn default() -> Self {
         Selection {
-            pair: 0,
+            pair: PairIndex::FIRST,
             mode: Mode::Inspect,
             source: None,
             target: None,
@@ -72,7 +72,7 @@ impl Default for Selection {
 /// What the workbench's clicks, keys and buttons ask.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SelectAction {
-    SelectPair(usize),
+    SelectPair(PairIndex),
     /// Previous (-1) or next (+1) pair.
     StepPair(isize),
     ClickSource(NodeId),
@@ -106,7 +106,7 @@ impl Selection {
     pub(super) fn apply(&mut self, action: SelectAction, pairs: usize) -> Selected {
         match action {
             SelectAction::SelectPair(p) => self.select_pair(p, pairs),
-            SelectAction::StepPair(delta) => self.select_pair((self.pair as isize + delta).max(0) as usize, pairs),
+            SelectAction::StepPair(delta) => self.select_pair(self.pair.step(delta), pairs),
             SelectAction::ClickSource(n) => {
                 self.source = if self.source == Some(n) { None } else { Some(n) };
                 self.compare = Compare::Auto;
@@ -136,8 +136,8 @@ impl Selection {
     }
 
     /// Pair `p`, within the `pairs` loaded.
-    fn select_pair(&mut self, p: usize, pairs: usize) -> Selected {
-        let p = p.min(pairs.saturating_sub(1));
+    fn select_pair(&mut self, p: PairIndex, pairs: usize) -> Selected {
+        let p = p.within(pairs);
         if p == self.pair {
             return Selected::Nodes;
         }
@@ -223,7 +223,7 @@ impl State {
     }
 
     /// Shows pair `p` (within the pairs loaded).
-    pub(super) fn select_pair(&mut self, p: usize) {
+    pub(super) fn select_pair(&mut self, p: PairIndex) {
         let selected = self.selection.apply(SelectAction::SelectPair(p), self.corpus.len());
         self.selection_changed(selected);
     }
@@ -236,7 +236,7 @@ impl State {
 
     /// The sub-tree pair the selection is compared with, as (source, target).
     pub fn comparison(&self) -> Option<(NodeId, NodeId)> {
-        self.selection.comparison(self.corpus.pairs.get(self.selection.pair)?)
+        self.selection.comparison(self.corpus.pair(self.selection.pair)?)
     }
 }
 
@@ -251,14 +251,14 @@ mod tests {
         let n = s.corpus.len();
         assert!(n > 2, "the sample has {n} pairs");
         s.apply(Action::Select(SelectAction::StepPair(-1)));
-        assert_eq!(s.selection.pair, 0);
+        assert_eq!(s.selection.pair.index(), 0);
         s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1))));
         assert_eq!(s.selection.source, Some(NodeId::new(1)));
-        s.apply(Action::Select(SelectAction::SelectPair(n + 7)));
-        assert_eq!(s.selection.pair, n - 1);
+        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(n + 7))));
+        assert_eq!(s.selection.pair.index(), n - 1);
         assert_eq!(s.selection.source, None, "a new pair clears the selection");
         s.apply(Action::Select(SelectAction::StepPair(1)));
-        assert_eq!(s.selection.pair, n - 1);
+        assert_eq!(s.selection.pair.index(), n - 1);
     }
 
     #[test]
@@ -285,7 +285,7 @@ mod tests {
     #[test]
     fn a_correct_link_is_compared_with_the_gold_link_nearest_it_not_itself() {
         let mut s = State::with_sample();
-        s.apply(Action::Select(SelectAction::SelectPair(2)));
+        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(2))));
         let pair = s.corpus.pairs[2].clone();
         assert!(pair.gold.len() > 2);
         for l in &pair.gold {

@@ -12,6 +12,7 @@ use super::{
     Effect, Field, FileHandle, LoadAction, LoadedAlignmentModel, Mode, ModelOrigin, MtSource, MtUpload, SelectAction,
     Slot, Slots, State, TrainedOn, Upload,
 };
+use crate::corpus::PairIndex;
 use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
@@ -22,7 +23,7 @@ use crate::ui::folds::{Folds, SavedFolds};
 /// Where the page's address points: a pair (0-based) and a mode, each if given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Location {
-    pub pair: Option<usize>,
+    pub pair: Option<PairIndex>,
     pub mode: Option<Mode>,
 }
 
@@ -33,7 +34,7 @@ impl Location {
         let mut location = Location::default();
         for field in hash.trim_start_matches('#').split('&') {
             match field.split_once('=') {
-                Some(("pair", n)) => location.pair = n.parse::<usize>().ok().and_then(|n| n.checked_sub(1)),
+                Some(("pair", n)) => location.pair = n.parse::<usize>().ok().and_then(PairIndex::from_number),
                 Some(("mode", m)) => location.mode = Mode::ALL.into_iter().find(|mode| mode.name() == m),
                 _ => {}
             }
@@ -58,9 +59,9 @@ pub struct Session {
     /// The translation model held: its file name and, unless the page holds
     /// it as a file (kept apart, as a file), its text.
     pub translation_model: Option<(String, Option<String>)>,
-    pub pair: usize,
+    pub pair: PairIndex,
     pub mode: Mode,
-    pub links: Vec<(usize, Vec<(NodeId, NodeId)>)>,
+    pub links: Vec<(PairIndex, Vec<(NodeId, NodeId)>)>,
     pub reveal_gold: bool,
     pub form: Vec<(Field, String)>,
     pub lambda: String,
@@ -136,7 +137,7 @@ impl Session {
 pub struct FilesKey(Vec<(String, usize, usize)>);
 
 /// Hand links as a session keeps them: (pair, links).
-pub type SavedLinks = Vec<(usize, Vec<(NodeId, NodeId)>)>;
+pub type SavedLinks = Vec<(PairIndex, Vec<(NodeId, NodeId)>)>;
 
 /// A file in use, as the user gave it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -157,9 +158,9 @@ pub struct Restoring {
     /// The restored alignment model was trained on the pairs before this one.
     pub model_first_unseen: Option<usize>,
     pub sides_swapped: bool,
-    pub pair: usize,
+    pub pair: PairIndex,
     pub mode: Mode,
-    pub links: BTreeMap<usize, Vec<(NodeId, NodeId)>>,
+    pub links: BTreeMap<PairIndex, Vec<(NodeId, NodeId)>>,
     pub folds: Vec<SavedFolds>,
     pub before_exercise: Option<SavedBefore>,
     pub checked: bool,
@@ -260,7 +261,7 @@ pub enum SessionAction {
 impl State {
     /// The page's address fragment for the pair and mode shown.
     pub fn location(&self) -> String {
-        format!("#pair={}&mode={}", self.selection.pair + 1, self.selection.mode.name())
+        format!("#pair={}&mode={}", self.selection.pair.number(), self.selection.mode.name())
     }
 
     /// What a session keeps for the next visit (see [`Session`]).
@@ -448,7 +449,7 @@ impl State {
         self.folds = Folds::restored(self.corpus_gen, &r.folds, &self.corpus);
         self.selection.mode = r.mode;
         self.clear_selection();
-        if r.pair < self.corpus.len() {
+        if r.pair.index() < self.corpus.len() {
             self.select_pair(r.pair);
         } else {
             self.selection.wanted_pair = Some(r.pair);
@@ -491,7 +492,7 @@ impl State {
                     self.select(SelectAction::SetMode(mode));
                 }
                 match location.pair {
-                    Some(p) if p >= self.corpus.len() => self.selection.wanted_pair = Some(p),
+                    Some(p) if p.index() >= self.corpus.len() => self.selection.wanted_pair = Some(p),
                     Some(p) => {
                         self.selection.wanted_pair = None;
                         self.select_pair(p);
@@ -532,30 +533,36 @@ mod tests {
     fn the_address_names_the_pair_and_mode_and_opens_them() {
         let mut s = State::with_sample();
         assert_eq!(
-            s.apply(Action::Select(SelectAction::SelectPair(11))),
+            s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(11)))),
             vec![Effect::SetLocation("#pair=12&mode=inspect".into())]
         );
         assert_eq!(
             s.apply(Action::Select(SelectAction::SetMode(Mode::Teach))),
             vec![Effect::SetLocation("#pair=12&mode=teach".into())]
         );
-        assert!(s.apply(Action::Select(SelectAction::SelectPair(11))).is_empty(), "no change, no new history entry");
+        assert!(
+            s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(11)))).is_empty(),
+            "no change, no new history entry"
+        );
         // Opening an address (back/forward, a shared link) adds no entry of its own.
         assert!(s.apply(Action::Session(SessionAction::OpenLocation("#pair=3&mode=steps".into()))).is_empty());
-        assert_eq!((s.selection.pair, s.selection.mode), (2, Mode::Steps));
+        assert_eq!((s.selection.pair.index(), s.selection.mode), (2, Mode::Steps));
         s.apply(Action::Session(SessionAction::OpenLocation("#mode=inspect&junk=1&pair=x".into())));
-        assert_eq!((s.selection.pair, s.selection.mode), (2, Mode::Inspect));
+        assert_eq!((s.selection.pair.index(), s.selection.mode), (2, Mode::Inspect));
         s.apply(Action::Session(SessionAction::OpenLocation("#pair=0".into())));
-        assert_eq!(s.selection.pair, 2, "pairs count from 1");
-        assert_eq!(Location::parse("pair=5&mode=teach"), Location { pair: Some(4), mode: Some(Mode::Teach) });
+        assert_eq!(s.selection.pair.index(), 2, "pairs count from 1");
+        assert_eq!(
+            Location::parse("pair=5&mode=teach"),
+            Location { pair: Some(PairIndex::new(4)), mode: Some(Mode::Teach) }
+        );
         // A pair beyond those loaded opens when pairs that have it arrive.
         let n = s.corpus.len();
         s.apply(Action::Session(SessionAction::OpenLocation(format!("#pair={}", n + 2))));
-        assert_eq!((s.selection.pair, s.selection.wanted_pair), (2, Some(n + 1)));
+        assert_eq!((s.selection.pair.index(), s.selection.wanted_pair.map(PairIndex::index)), (2, Some(n + 1)));
         let many: String = (0..n + 5).map(|k| format!("(S (A a{k}))\n")).collect();
         read(&mut s, "m.src", &many, None);
         read(&mut s, "m.trg", &many, None);
-        assert_eq!((s.selection.pair, s.selection.wanted_pair), (n + 1, None));
+        assert_eq!((s.selection.pair.index(), s.selection.wanted_pair.map(PairIndex::index)), (n + 1, None));
     }
 
     #[test]
@@ -574,11 +581,11 @@ mod tests {
         s.apply(Action::SetLambda("0.3".into()));
         s.apply(Action::Load(LoadAction::SwapSides));
         s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-        s.apply(Action::Select(SelectAction::SelectPair(1)));
+        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(1))));
         s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
         s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
         s.apply(Action::Fold(FoldAction::Toggle(Side::Target, NodeId::new(0))));
-        assert_eq!(s.folds.saved(s.corpus_gen), [(1, vec![], vec![NodeId::new(0)])]);
+        assert_eq!(s.folds.saved(s.corpus_gen), [(PairIndex::new(1), vec![], vec![NodeId::new(0)])]);
         let session = s.session();
         let json = serde_json::to_string(&session).unwrap();
         let session: Session = serde_json::from_str(&json).unwrap();
@@ -591,7 +598,7 @@ mod tests {
         run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
         assert!(r.restoring.is_none());
         assert_eq!((&r.corpus, &r.corpus_name, r.sides_swapped), (&s.corpus, &s.corpus_name, true));
-        assert_eq!((r.selection.pair, r.selection.mode, &r.teach.links), (1, Mode::Teach, &s.teach.links));
+        assert_eq!((r.selection.pair.index(), r.selection.mode, &r.teach.links), (1, Mode::Teach, &s.teach.links));
         assert_eq!(r.student_links(), [(NodeId::new(0), NodeId::new(0))]);
         assert_eq!(r.folds.saved(r.corpus_gen), s.folds.saved(s.corpus_gen), "the folds, on the swapped pairs");
         assert_eq!((&r.form, &r.lambda.text, r.lambda.value), (&s.form, &s.lambda.text, 0.3));
@@ -612,7 +619,7 @@ mod tests {
                 r.apply(Action::Load(LoadAction::Loaded { answer: Box::new(checked.answer), corpus }));
             }
         }
-        assert_eq!((r.selection.pair, r.selection.mode), (0, Mode::Inspect));
+        assert_eq!((r.selection.pair.index(), r.selection.mode), (0, Mode::Inspect));
         // Start fresh: the sample and the defaults, and the kept session forgotten.
         let effects = r.apply(Action::Session(SessionAction::StartFresh));
         assert!(effects.contains(&Effect::ForgetSession), "{effects:?}");
@@ -643,7 +650,7 @@ mod tests {
         // Hand links on the sample, kept from the last visit, restored before the sample arrives.
         let mut kept = State::with_sample();
         kept.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-        kept.apply(Action::Select(SelectAction::SelectPair(2)));
+        kept.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(2))));
         kept.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
         kept.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
         let session = kept.session();
@@ -653,7 +660,7 @@ mod tests {
         answer_load(&mut s, request);
         assert_eq!((s.corpus.as_ref(), s.corpus_name.as_str()), (kept.corpus.as_ref(), SAMPLE_NAME));
         assert_eq!(
-            (s.selection.pair, s.selection.mode, s.student_links()),
+            (s.selection.pair.index(), s.selection.mode, s.student_links()),
             (2, Mode::Teach, &[(NodeId::new(0), NodeId::new(0))][..])
         );
         assert!(s.restoring.is_none() && s.slots.sample_loading.is_none());

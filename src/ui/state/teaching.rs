@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 
 use super::{Mode, SelectAction, State};
 use crate::align::greedy::first_conflict;
-use crate::corpus::TreePair;
+use crate::corpus::{PairIndex, TreePair};
 use crate::tree::{NodeId, Tree};
 
 /// One change to the hand links of a pair: its links before and after.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LinkEdit {
-    pub pair: usize,
+    pub pair: PairIndex,
     pub before: Vec<(NodeId, NodeId)>,
     pub after: Vec<(NodeId, NodeId)>,
 }
@@ -45,7 +45,7 @@ impl LinkHistory {
 pub struct Teach {
     /// Undo and redo of changes to `links`.
     pub history: LinkHistory,
-    pub links: BTreeMap<usize, Vec<(NodeId, NodeId)>>,
+    pub links: BTreeMap<PairIndex, Vec<(NodeId, NodeId)>>,
     pub pending: Option<NodeId>,
     pub message: Option<Result<String, String>>,
     pub reveal_gold: bool,
@@ -81,7 +81,7 @@ impl Teach {
     /// source node: the link is made, or removed if it was there, or
     /// refused with the criterion it breaks. Whether a source was chosen
     /// (the links were edited, or an edit refused).
-    fn choose_target(&mut self, k: usize, pair: &TreePair, t: NodeId) -> bool {
+    fn choose_target(&mut self, k: PairIndex, pair: &TreePair, t: NodeId) -> bool {
         let Some(s) = self.pending.take() else {
             self.message = Some(Err("Click a source node first, then a target node.".into()));
             return false;
@@ -108,7 +108,7 @@ impl Teach {
     }
 
     /// The student clicked their link `a`-`b` of pair `k`, which removes it.
-    fn remove(&mut self, k: usize, a: NodeId, b: NodeId) {
+    fn remove(&mut self, k: PairIndex, a: NodeId, b: NodeId) {
         if let Some(links) = self.links.get_mut(&k) {
             if let Some(i) = links.iter().position(|&l| l == (a, b)) {
                 links.remove(i);
@@ -120,7 +120,7 @@ impl Teach {
     /// Takes the last edit off the undo (or redo) stack and puts its links
     /// back: the pair it was on and how many links it has now; `None`
     /// when there was nothing to take (said in `message`).
-    fn undo_redo(&mut self, undo: bool) -> Option<(usize, usize)> {
+    fn undo_redo(&mut self, undo: bool) -> Option<(PairIndex, usize)> {
         let history = &mut self.history;
         let (from, to) =
             if undo { (&mut history.undo, &mut history.redo) } else { (&mut history.redo, &mut history.undo) };
@@ -141,7 +141,7 @@ impl Teach {
 
     /// Pair `pair` had the hand links `before` an action: if it changed
     /// them, the change can be undone.
-    pub(super) fn record(&mut self, pair: usize, before: Vec<(NodeId, NodeId)>) {
+    pub(super) fn record(&mut self, pair: PairIndex, before: Vec<(NodeId, NodeId)>) {
         let after = self.links.get(&pair).cloned().unwrap_or_default();
         if after != before {
             self.history.record(LinkEdit { pair, before, after });
@@ -174,7 +174,7 @@ impl State {
                 self.teach.pending = None;
                 let verb = if undo { "Undone" } else { "Redone" };
                 let links = crate::io::text::counted(n, "links");
-                self.teach.message = Some(Ok(format!("{verb}: pair {} has {n} {links} of yours.", pair + 1)));
+                self.teach.message = Some(Ok(format!("{verb}: pair {pair} has {n} {links} of yours.")));
             }
             TeachAction::RevealGold(on) => self.teach.reveal_gold = on,
             TeachAction::SetStep(k) => self.teach.step = k,
@@ -189,7 +189,7 @@ impl State {
     /// Teaching: the student clicked target node `t` after a source node.
     pub(super) fn teach_target(&mut self, t: NodeId) {
         let k = self.selection.pair;
-        let Some(pair) = self.corpus.pairs.get(k).cloned() else { return };
+        let Some(pair) = self.corpus.pair(k).cloned() else { return };
         if self.teach.choose_target(k, &pair, t) {
             self.classroom.links_changed();
         }
@@ -243,17 +243,17 @@ mod tests {
         };
         link(&mut s, NodeId::new(0), NodeId::new(0));
         link(&mut s, NodeId::new(1), NodeId::new(1));
-        s.apply(Action::Select(SelectAction::SelectPair(3)));
+        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(3))));
         link(&mut s, NodeId::new(0), NodeId::new(0));
         s.apply(Action::Select(SelectAction::ClickLink(NodeId::new(0), NodeId::new(0)))); // removed again
         assert_eq!((s.teach.history.undo.len(), s.student_links()), (4, &[][..]));
-        s.apply(Action::Select(SelectAction::SelectPair(5)));
+        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(5))));
         s.apply(Action::Teach(TeachAction::Undo)); // the removal, on pair 4
-        assert_eq!((s.selection.pair, s.student_links()), (3, &[(NodeId::new(0), NodeId::new(0))][..]));
+        assert_eq!((s.selection.pair.index(), s.student_links()), (3, &[(NodeId::new(0), NodeId::new(0))][..]));
         s.apply(Action::Teach(TeachAction::Undo));
         s.apply(Action::Teach(TeachAction::Undo)); // pair 1's second link
-        assert_eq!((s.selection.pair, s.student_links()), (0, &[(NodeId::new(0), NodeId::new(0))][..]));
-        assert!(!s.teach.links.contains_key(&3));
+        assert_eq!((s.selection.pair.index(), s.student_links()), (0, &[(NodeId::new(0), NodeId::new(0))][..]));
+        assert!(!s.teach.links.contains_key(&PairIndex::new(3)));
         s.apply(Action::Teach(TeachAction::Redo));
         assert_eq!(s.student_links(), [(NodeId::new(0), NodeId::new(0)), (NodeId::new(1), NodeId::new(1))]);
         // A new edit forgets what was undone.
@@ -287,19 +287,28 @@ mod tests {
     #[test]
     fn the_undo_history_keeps_the_last_edits_that_changed_the_links() {
         let mut teach = Teach::default();
-        teach.record(0, Vec::new());
+        teach.record(PairIndex::new(0), Vec::new());
         assert!(teach.history.undo.is_empty(), "no change, no edit");
         for k in 0..=LinkHistory::LIMIT {
-            teach.links.insert(0, vec![(NodeId::new(k), NodeId::new(k))]);
-            teach.record(0, if k == 0 { Vec::new() } else { vec![(NodeId::new(k - 1), NodeId::new(k - 1))] });
+            teach.links.insert(PairIndex::new(0), vec![(NodeId::new(k), NodeId::new(k))]);
+            teach.record(
+                PairIndex::new(0),
+                if k == 0 { Vec::new() } else { vec![(NodeId::new(k - 1), NodeId::new(k - 1))] },
+            );
         }
         assert_eq!(teach.history.undo.len(), LinkHistory::LIMIT);
         assert_eq!(teach.history.undo[0].after, [(NodeId::new(1), NodeId::new(1))], "the oldest edit is forgotten");
-        assert_eq!(teach.undo_redo(true), Some((0, 1)));
-        assert_eq!(teach.links[&0], [(NodeId::new(LinkHistory::LIMIT - 1), NodeId::new(LinkHistory::LIMIT - 1))]);
+        assert_eq!(teach.undo_redo(true), Some((PairIndex::FIRST, 1)));
+        assert_eq!(
+            teach.links[&PairIndex::FIRST],
+            [(NodeId::new(LinkHistory::LIMIT - 1), NodeId::new(LinkHistory::LIMIT - 1))]
+        );
         assert_eq!(teach.history.redo.len(), 1);
-        teach.links.insert(0, Vec::new());
-        teach.record(0, vec![(NodeId::new(LinkHistory::LIMIT - 1), NodeId::new(LinkHistory::LIMIT - 1))]);
+        teach.links.insert(PairIndex::new(0), Vec::new());
+        teach.record(
+            PairIndex::new(0),
+            vec![(NodeId::new(LinkHistory::LIMIT - 1), NodeId::new(LinkHistory::LIMIT - 1))],
+        );
         assert!(teach.history.redo.is_empty(), "a new edit forgets what was undone");
         assert_eq!(teach.undo_redo(false), None);
         assert_eq!(teach.message, Some(Err("Nothing to redo.".into())));

@@ -6,6 +6,7 @@
 use std::rc::Rc;
 
 use super::{DownloadBody, Effect, FileHandle, JobKind, Shared, Slot, SlotStatus, State};
+use crate::corpus::PairIndex;
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::mt::model::SystemKind;
 use crate::mt::phrase::ExtractMethod;
@@ -150,7 +151,7 @@ pub enum TranslateAction {
         now: f64,
     },
     /// Translate pair `k` of the corpus.
-    TranslatePair(usize),
+    TranslatePair(PairIndex),
     /// Translate the pasted tree.
     TranslatePasted,
     /// Translate every loaded pair.
@@ -403,10 +404,10 @@ impl State {
     }
 
     /// The input of translating pair `k` of the corpus.
-    fn pair_input(&self, k: usize) -> Option<TranslationInput> {
-        let pair = self.corpus.pairs.get(k)?;
+    fn pair_input(&self, k: PairIndex) -> Option<TranslationInput> {
+        let pair = self.corpus.pair(k)?;
         Some(TranslationInput {
-            label: format!("pair {}", k + 1),
+            label: format!("pair {k}"),
             source: pair.source.clone(),
             reference: Some(pair.target.words().to_vec()),
         })
@@ -495,7 +496,10 @@ mod tests {
             s.apply(Action::Worker { response, now: 2.0 });
             s.mt.result.as_ref().map(|r| (r.bleu.is_some(), r.trained_on_these))
         };
-        assert_eq!(translate(&mut s, Action::Translate(TranslateAction::TranslatePair(2))), Some((true, true)));
+        assert_eq!(
+            translate(&mut s, Action::Translate(TranslateAction::TranslatePair(PairIndex::new(2)))),
+            Some((true, true))
+        );
         s.apply(Action::Translate(TranslateAction::SetInput("(S (A a))".into())));
         assert_eq!(
             translate(&mut s, Action::Translate(TranslateAction::TranslatePasted)),
@@ -505,7 +509,10 @@ mod tests {
         // Other pairs loaded: the model was not trained on them.
         read(&mut s, "x.src", "(S (A a))\n", None);
         read(&mut s, "x.trg", "(S (B b))\n", None);
-        assert_eq!(translate(&mut s, Action::Translate(TranslateAction::TranslatePair(0))), Some((true, false)));
+        assert_eq!(
+            translate(&mut s, Action::Translate(TranslateAction::TranslatePair(PairIndex::new(0)))),
+            Some((true, false))
+        );
     }
 
     #[test]
@@ -519,14 +526,14 @@ mod tests {
         let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: None };
         s.apply(Action::Worker { response: ready, now: 1.0 });
         let model = *job;
-        let effects = s.apply(Action::Translate(TranslateAction::TranslatePair(0)));
+        let effects = s.apply(Action::Translate(TranslateAction::TranslatePair(PairIndex::new(0))));
         let [Effect::Post(Request::Translate { model: m, nbest: 10, .. })] = effects.as_slice() else {
             panic!("{effects:?}")
         };
         assert_eq!(*m, model);
         // A restarted worker holds no model: it is sent again, first.
         s.apply(Action::Job(JobAction::Cancel(None)));
-        let effects = s.apply(Action::Translate(TranslateAction::TranslatePair(1)));
+        let effects = s.apply(Action::Translate(TranslateAction::TranslatePair(PairIndex::new(1))));
         assert!(
             matches!(&effects[..], [Effect::PostFile(Request::LoadMtFile { job, .. }, FileHandle(7)), Effect::Post(Request::Translate { model: m, .. })] if *job == model && *m == model),
             "{effects:?}"
