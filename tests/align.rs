@@ -47,7 +47,7 @@ fn split() -> Split {
     let test = Corpus { pairs: all.pairs[110..].to_vec() };
     let setup = prepare(
         &[&train, &test],
-        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false },
+        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false, links: None },
         "lexical model",
         &mut Quiet,
     )
@@ -275,8 +275,9 @@ fn the_paper_specs_give_the_paper_model() {
 fn a_model_for_held_out_input_never_sees_a_sentence_through_a_lexicon_trained_on_it() {
     let all = sample();
     let (train, dev) = (Corpus { pairs: all.pairs[..100].to_vec() }, Corpus { pairs: all.pairs[100..].to_vec() });
-    let source = LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: true }
-        .with_stem_backoff(Some(4));
+    let source =
+        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: true, links: None }
+            .with_stem_backoff(Some(4));
     let setup = prepare(&[&train, &dev], source, "lexical model", &mut Quiet).unwrap();
     let folds = setup.folds.as_ref().unwrap();
     let options = alignment_lexicon_options().with_word_model(Default::default());
@@ -411,7 +412,8 @@ fn a_held_out_input_stays_out_of_the_lexicon() {
     let all = sample();
     let train = Corpus { pairs: all.pairs[..60].to_vec() };
     let test = Corpus { pairs: all.pairs[60..80].to_vec() };
-    let source = LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false };
+    let source =
+        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false, links: None };
     let setup = prepare(&[&train], source, "lexical model", &mut Quiet).unwrap();
     let held = |input: &Corpus| {
         lexicon_for_input(&setup.model, input, None, InputSentences::HeldOut, "lexical model", &mut Quiet).unwrap()
@@ -495,4 +497,31 @@ fn a_model_file_whose_support_vectors_miss_what_the_kernel_needs_is_refused_wher
         v["first_pass"]["support_vectors"][0].as_object_mut().unwrap().remove("context");
     });
     assert!(e.contains("at first_pass.support_vectors[0]: expected a \"context\""), "{e}");
+}
+
+/// Word links given with no tables (`train --word-align`, another
+/// aligner's) are the training pairs' word links, held out or not; the
+/// lexicon is the engine's all the same, and dev's links are its own.
+#[test]
+fn word_links_given_with_an_engine_lexicon_are_the_training_pairs_links() {
+    let all = sample();
+    let (train, dev) = (Corpus { pairs: all.pairs[..40].to_vec() }, Corpus { pairs: all.pairs[40..50].to_vec() });
+    // A diagonal alignment, unlike any the lexicon would give.
+    let given: Vec<WordAlignment> = train
+        .pairs
+        .iter()
+        .map(|p| {
+            let n = p.source.words().len().min(p.target.words().len());
+            WordAlignment::new((0..n).map(|i| (i, i)))
+        })
+        .collect();
+    for held_out in [false, true] {
+        let source =
+            |links| LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out, links };
+        let own = prepare(&[&train, &dev], source(None), "lexical model", &mut Quiet).unwrap();
+        let with = prepare(&[&train, &dev], source(Some(given.clone())), "lexical model", &mut Quiet).unwrap();
+        assert_ne!(own.links[0], given, "the lexicon's own links differ (held out: {held_out})");
+        assert_eq!(with.links[0], given, "held out: {held_out}");
+        assert_eq!((&with.links[1], &with.lexicon, &with.model), (&own.links[1], &own.lexicon, &own.model));
+    }
 }

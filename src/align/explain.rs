@@ -353,7 +353,12 @@ mod tests {
     fn fixture() -> Fixture {
         let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
         let train_corpus = Corpus { pairs: corpus.pairs[..60].to_vec() };
-        let source = LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false };
+        let source = LexiconSource::Train {
+            extra: Vec::new(),
+            options: alignment_lexicon_options(),
+            held_out: false,
+            links: None,
+        };
         let setup = prepare(&[&train_corpus], source, "lexical model", &mut Quiet).unwrap();
         let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
         let model = train(&train_corpus, None, &setup, &options, &mut Quiet).unwrap();

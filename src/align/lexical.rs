@@ -35,8 +35,10 @@ pub enum LexiconSource {
     /// Moses tables (and, optionally, word links for the first corpus).
     Given { lexicon: Lexicon, links: Option<Vec<WordAlignment>> },
     /// Trained in the engine on the corpora's sentences plus `extra`; with
-    /// `held_out`, for a model of held-out input (see [`prepare`]).
-    Train { extra: Vec<SentencePair>, options: LexiconOptions, held_out: bool },
+    /// `held_out`, for a model of held-out input (see [`prepare`]). Word
+    /// links given (`links`, another aligner's) are the first corpus's, in
+    /// place of the lexicon's own.
+    Train { extra: Vec<SentencePair>, options: LexiconOptions, held_out: bool, links: Option<Vec<WordAlignment>> },
 }
 
 impl LexiconSource {
@@ -106,6 +108,15 @@ pub struct HeldOutFolds {
 }
 
 impl LexicalSetup {
+    /// This setup with `given` (another aligner's word links, if any) as
+    /// the first corpus's word links.
+    fn with_first_links(mut self, given: Option<Vec<WordAlignment>>) -> Self {
+        if let (Some(given), Some(first)) = (given, self.links.first_mut()) {
+            *first = given;
+        }
+        self
+    }
+
     /// The lexicon pair `p` of the first corpus (the training pairs) is
     /// featurised with: its fold's, or the one lexicon.
     pub fn train_lexicon(&self, p: usize) -> &Lexicon {
@@ -136,7 +147,7 @@ pub const HELD_OUT_FOLDS: usize = 5;
 pub fn lexical_model(corpora: &[&Corpus], source: &LexiconSource) -> LexicalModel {
     match source {
         LexiconSource::Given { lexicon, .. } => LexicalModel::Tables(lexicon.clone()),
-        LexiconSource::Train { extra, options, held_out } => {
+        LexiconSource::Train { extra, options, held_out, .. } => {
             // Held out: the training pairs' sentences alone; else every corpus's.
             let corpora = if *held_out { corpora.get(..1).unwrap_or_default() } else { corpora };
             let mut bitext: Vec<SentencePair> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
@@ -178,10 +189,10 @@ pub fn prepare(
                 .collect();
             Ok(LexicalSetup { model: LexicalModel::Tables(lexicon.clone()), lexicon, links, folds: None })
         }
-        LexiconSource::Train { extra, options, held_out: true } => {
-            Ok(prepare_held_out(corpora, extra, options, stage, progress)?)
+        LexiconSource::Train { extra, options, held_out: true, links } => {
+            Ok(prepare_held_out(corpora, extra, options, stage, progress)?.with_first_links(links))
         }
-        LexiconSource::Train { extra, options, held_out: false } => {
+        LexiconSource::Train { extra, options, held_out: false, links: given } => {
             let mut bitext: Vec<SentencePair> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
             let n_corpus = bitext.len();
             bitext.extend(extra);
@@ -193,7 +204,7 @@ pub fn prepare(
                 links.push(rest.by_ref().take(c.len()).collect());
             }
             let model = LexicalModel::InEngine { options, bitext, held_out: false };
-            Ok(LexicalSetup { lexicon, model, links, folds: None })
+            Ok(LexicalSetup { lexicon, model, links, folds: None }.with_first_links(given))
         }
     }
 }

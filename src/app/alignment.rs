@@ -69,10 +69,11 @@ pub fn word_links(file: Named<'_>, corpus: &Corpus) -> Result<Vec<WordAlignment>
 }
 
 /// Where the lexicon comes from, as both the CLI and the page decide it:
-/// given Moses tables (with the corpus's word links, if given too), else
-/// the engine's lexicon trained on the corpora's sentences plus `extra`
-/// (word links are then ignored: the engine aligns its own sentences) with
-/// `word_model` (fast_align's IBM2, or the HMM after it).
+/// given Moses tables, else the engine's lexicon trained on the corpora's
+/// sentences plus `extra` with `word_model` (fast_align's IBM2, or the HMM
+/// after it). Word links given (`--word-align`: another aligner's, e.g.
+/// GIZA++'s) are the training pairs' either way, in place of those the
+/// lexicon would give them.
 pub fn lexicon_source(
     tables: Option<Lexicon>,
     word_links: Option<Vec<WordAlignment>>,
@@ -85,6 +86,7 @@ pub fn lexicon_source(
             extra,
             options: alignment_lexicon_options().with_word_model(word_model),
             held_out: false,
+            links: word_links,
         },
     }
 }

@@ -581,7 +581,12 @@ mod tests {
             train: TrainOptions::default(),
             thetas: None,
             data_sizes: Vec::new(),
-            lexicon: LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false },
+            lexicon: LexiconSource::Train {
+                extra: Vec::new(),
+                options: alignment_lexicon_options(),
+                held_out: false,
+                links: None,
+            },
             transductive_lexicon: false,
             threads: Threads::ONE,
         }

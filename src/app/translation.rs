@@ -157,8 +157,12 @@ pub fn subtree_links(
             };
             // Cheap: refused before the lexicon is built, not midway.
             align_model::check_train_candidates(train, &options).map_err(AlignmentError::Train)?;
-            let source =
-                LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false };
+            let source = LexiconSource::Train {
+                extra: Vec::new(),
+                options: alignment_lexicon_options(),
+                held_out: false,
+                links: None,
+            };
             let setup = prepare(&[train, dev], source, "sub-tree aligner lexicon", observer)?;
             let m = align_model::train(train, Some(dev), &setup, &options, observer).map_err(|e| match e {
                 AlignError::Cancelled => TranslationError::Cancelled,
