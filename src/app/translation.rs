@@ -672,6 +672,18 @@ pub fn translate_one(model: &TranslationModel, tree: &Tree, nbest: Option<usize>
     }
 }
 
+/// Trees judged for a model's fit at most ([`fit_warning`]): what `treelink
+/// translate` reads of its input before translating it.
+pub const FIT_SAMPLE: usize = 1000;
+
+/// Why `sources` (named `input`) look reversed or foreign to translation
+/// model `model` (named `model_name`), judged on the first [`FIT_SAMPLE`]
+/// ([`crate::app::files::translation_model_fit`]); `None` when they fit.
+pub fn fit_warning(model: &TranslationModel, sources: &[Tree], input: &str, model_name: &str) -> Option<String> {
+    let sample = &sources[..sources.len().min(FIT_SAMPLE)];
+    crate::app::files::translation_model_fit(model, sample).warning(input, model_name)
+}
+
 /// The best translation of every tree ([`translate_each`]): the page's
 /// *Translate all*, and each run of `treelink mt-experiment` on its test set.
 pub fn translate_all(
@@ -719,6 +731,24 @@ mod tests {
         let e = read_source(text, "pasted tree", &Limits::default()).unwrap_err();
         assert_eq!(e.to_string(), "pasted tree:1:1: expected one tree, found 2 trees");
         assert_eq!(read_source("(S (A a) (B b))", "pasted tree", &limits).unwrap().words(), ["a", "b"]);
+    }
+
+    /// The page's *Translate all* and `treelink translate` warn alike when
+    /// the sources are the model's target side or another language.
+    #[test]
+    fn sources_the_wrong_way_round_or_foreign_to_the_model_are_warned_of() {
+        let model = train_on_pairs(&sample(0..100), SystemKind::Phrase, ExtractMethod::Word, None, &mut Quiet).unwrap();
+        let held_out = sample(100..140);
+        let (sources, targets): (Vec<Tree>, Vec<Tree>) =
+            held_out.pairs.into_iter().map(|p| (p.source, p.target)).unzip();
+        assert_eq!(fit_warning(&model, &sources, "dev.src", "m.tlmt"), None);
+        let reversed = fit_warning(&model, &targets, "dev.trg", "m.tlmt").unwrap();
+        assert!(reversed.starts_with("dev.trg looks reversed for m.tlmt: "), "{reversed}");
+        // Finnish: neither German nor Spanish.
+        let finnish =
+            Tree::parse_all("(S (NP (N kissa)) (VP (V nukkuu) (NP (N matolla)) (ADV tänään)))", "fi").unwrap();
+        let foreign = fit_warning(&model, &finnish, "fi.src", "m.tlmt").unwrap();
+        assert!(foreign.starts_with("fi.src looks foreign to m.tlmt: only 0% of its words"), "{foreign}");
     }
 
     #[test]

@@ -459,9 +459,11 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     let mut model = read_mt_model(&args.model)?;
     // The model's fit is judged on the first trees (a stream does not hold
     // the input); none if one of them is refused (the stream says why).
-    let sample: Result<Vec<Tree>, _> = stream::Trees::open(&args.input, limits)?.take(1000).collect();
-    let fit = sample.ok().map(|s| treelink::app::files::translation_model_fit(&model, &s));
-    if let Some(w) = fit.and_then(|f| f.warning(&args.input, &args.model)) {
+    let sample: Result<Vec<Tree>, _> =
+        stream::Trees::open(&args.input, limits)?.take(treelink::app::translation::FIT_SAMPLE).collect();
+    if let Some(w) =
+        sample.ok().and_then(|s| treelink::app::translation::fit_warning(&model, &s, &args.input, &args.model))
+    {
         reporter.note(&format!("warning: {w}"));
     }
     if let Some(b) = args.beam {

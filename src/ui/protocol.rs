@@ -214,6 +214,9 @@ pub enum Response {
         job: JobId,
         hyps: Vec<Vec<String>>,
         seconds: f64,
+        /// Why the sources look reversed or foreign to the model ([`crate::app::translation::fit_warning`]).
+        #[serde(default)]
+        note: Option<String>,
     },
     /// The searches and baseline links of some pairs of align job `job`, in
     /// order ([`ALIGNED_PART_PAIRS`] a part), before its [`Response::Aligned`],
@@ -333,7 +336,9 @@ pub enum Output {
     },
     Searches(Vec<Search>),
     Baseline(Vec<Vec<(NodeId, NodeId)>>),
-    Translations(Vec<Vec<String>>),
+    /// A `Translate` task's translations, and for the first part, why its
+    /// sources look reversed or foreign to the model, if they do.
+    Translations(Vec<Vec<String>>, Option<String>),
     /// The worker does not hold translation model `model`.
     NoMtModel,
 }

@@ -290,13 +290,15 @@ fn handle(request: Request, beside: Option<JsValue>, reporter: &mut Reporter) {
             let result = MT.with(|held| {
                 let held = held.borrow();
                 let Some((_, m)) = held.as_ref().filter(|(id, _)| *id == model) else { return Ok(None) };
-                let hyps = translation::translate_all(m, &trees?, reporter).map_err(|e| e.to_string())?;
-                Ok(Some(hyps))
+                let trees = trees?;
+                let note = crate::ui::pool::task::fit_note(m, &trees);
+                let hyps = translation::translate_all(m, &trees, reporter).map_err(|e| e.to_string())?;
+                Ok(Some((hyps, note)))
             });
             match result {
-                Ok(Some(hyps)) => {
+                Ok(Some((hyps, note))) => {
                     let seconds = (js_sys::Date::now() - started) / 1000.0;
-                    reporter.post(&Response::TranslatedAll { job, hyps, seconds });
+                    reporter.post(&Response::TranslatedAll { job, hyps, seconds, note });
                 }
                 Ok(None) => reporter.post(&Response::MtMissing { job }),
                 Err(message) => reporter.post(&Response::Failed { job: Some(job), message }),

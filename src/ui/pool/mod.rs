@@ -144,6 +144,8 @@ enum Assembly {
     Translated {
         hyps: Vec<Option<Vec<Vec<String>>>>,
         started: f64,
+        /// The first part's word about the sources' fit to the model.
+        note: Option<String>,
     },
 }
 
@@ -304,7 +306,12 @@ impl Pool {
                         Piece::new(task, PieceKind::Translate(i), None, r.len() as u64)
                     })
                     .collect();
-                self.start(job, pieces, None, Assembly::Translated { hyps: vec![None; parts.len()], started: now });
+                self.start(
+                    job,
+                    pieces,
+                    None,
+                    Assembly::Translated { hyps: vec![None; parts.len()], started: now, note: None },
+                );
                 self.dispatch()
             }
             Request::Explain { pair, source, target } => {
@@ -492,9 +499,12 @@ impl Pool {
                     baseline[i] = Some(b);
                 }
             }
-            (Assembly::Translated { hyps, .. }, Output::Translations(h)) => {
+            (Assembly::Translated { hyps, note, .. }, Output::Translations(h, fit)) => {
                 if let PieceKind::Translate(i) = kind {
                     hyps[i] = Some(h);
+                }
+                if fit.is_some() {
+                    *note = fit;
                 }
             }
             (_, Output::NoMtModel) => {
@@ -564,11 +574,11 @@ impl Pool {
                     false
                 }
             }
-            Assembly::Translated { hyps, started } => {
+            Assembly::Translated { hyps, started, note } => {
                 if hyps.iter().all(Option::is_some) {
                     let hyps = hyps.iter_mut().flat_map(|h| h.take().unwrap_or_default()).collect();
                     let seconds = (now - *started) / 1000.0;
-                    out.push(Command::Answer(Response::TranslatedAll { job, hyps, seconds }));
+                    out.push(Command::Answer(Response::TranslatedAll { job, hyps, seconds, note: note.take() }));
                     true
                 } else {
                     false

@@ -57,6 +57,13 @@ struct Session {
 /// Why a task failed, in a sentence for the page.
 pub type TaskError = String;
 
+/// Why the pairs' source trees look reversed or foreign to translation
+/// model `m`, in the page's words (`treelink translate` warns the same way).
+pub fn fit_note(m: &TranslationModel, sources: &[Tree]) -> Option<String> {
+    translation::fit_warning(m, sources, "The loaded pairs' source sentences", "the translation model")
+        .map(|w| format!("Warning: {w}"))
+}
+
 fn text<E: std::fmt::Display>(e: E) -> TaskError {
     e.to_string()
 }
@@ -128,8 +135,9 @@ impl Executor {
                         translation::read_source(s, &name, &crate::limits::Limits::default()).map_err(|e| e.in_page())
                     })
                     .collect::<Result<Vec<Tree>, _>>()?;
+                let note = (first == 0).then(|| fit_note(m, &trees)).flatten();
                 let hyps = translation::translate_all(m, &trees, observer).map_err(text)?;
-                Ok((Output::Translations(hyps), None))
+                Ok((Output::Translations(hyps, note), None))
             }
         }
     }

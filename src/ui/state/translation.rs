@@ -300,8 +300,16 @@ impl MtState {
     }
 
     /// Every pair of `corpus` (of generation `gen`) translated, scored
-    /// against its target sentence.
-    fn translated_all(&mut self, hyps: Vec<Vec<String>>, seconds: f64, corpus: &crate::corpus::Corpus, gen: CorpusGen) {
+    /// against its target sentence; `fit`: why its sources look reversed or
+    /// foreign to the model, said after the count.
+    fn translated_all(
+        &mut self,
+        hyps: Vec<Vec<String>>,
+        seconds: f64,
+        fit: Option<String>,
+        corpus: &crate::corpus::Corpus,
+        gen: CorpusGen,
+    ) {
         let mut stats = BleuStats::default();
         let mut sentence = Vec::with_capacity(hyps.len());
         for (h, p) in hyps.iter().zip(&corpus.pairs) {
@@ -310,7 +318,8 @@ impl MtState {
             stats += s;
         }
         let bleu = Bleu::corpus(&stats);
-        self.note = Some(Ok(format!("Translated {} pairs in {seconds:.1} s.", hyps.len())));
+        let fit = fit.map_or(String::new(), |f| format!(" {f}"));
+        self.note = Some(Ok(format!("Translated {} pairs in {seconds:.1} s.{fit}", hyps.len())));
         let model = self.held.as_ref().map_or(String::new(), |h| h.origin.clone());
         let trained_on_these = self.held.as_ref().is_some_and(|h| h.trained_gen == Some(gen));
         self.corpus = Some(Rc::new(CorpusTranslation {
@@ -426,13 +435,13 @@ impl State {
                     self.mt.uploaded(model, summary, gen, self.slots.slot_mut(Slot::TranslationModel));
                 }
             }
-            Response::TranslatedAll { job, hyps, seconds } => {
+            Response::TranslatedAll { job, hyps, seconds, note } => {
                 let Some(j) = self.jobs.end(job, Some(&[JobKind::TranslateAll])) else { return };
                 if j.corpus_gen != self.corpus_gen || hyps.len() != self.corpus.len() {
                     self.mt.note = Some(Err("The pairs changed while translating: translate them again.".into()));
                     return;
                 }
-                self.mt.translated_all(hyps, seconds, &self.corpus, self.corpus_gen);
+                self.mt.translated_all(hyps, seconds, note, &self.corpus, self.corpus_gen);
             }
             Response::Translated { job, result, source } => {
                 let Some((_, input)) = self.mt.translating.take_if(|(id, _)| *id == job) else { return };
@@ -513,6 +522,33 @@ mod tests {
             translate(&mut s, Action::Translate(TranslateAction::TranslatePair(PairIndex::new(0)))),
             Some((true, false))
         );
+    }
+
+    /// *Translate all* says what the worker found of the sources' fit to
+    /// the model (`fit_note`) after the count, and the table follows.
+    #[test]
+    fn translating_every_pair_says_when_the_sources_look_reversed_for_the_model() {
+        let mut s = State::with_sample();
+        let effects = s.apply(Action::Translate(TranslateAction::Train { now: 0.0 }));
+        let [Effect::Post(Request::TrainMt { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
+        let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: Some("{}".into()) };
+        s.apply(Action::Worker { response: ready, now: 1.0 });
+        for note in [None, Some("Warning: they look reversed.".to_string())] {
+            let effects = s.apply(Action::Translate(TranslateAction::TranslateAll { now: 2.0 }));
+            let Some(Effect::Post(Request::TranslateAll { job, sources, .. })) = effects.last() else {
+                panic!("{effects:?}")
+            };
+            let hyps = vec![vec!["x".to_string()]; sources.len()];
+            let response = Response::TranslatedAll { job: *job, hyps, seconds: 1.0, note: note.clone() };
+            s.apply(Action::Worker { response, now: 3.0 });
+            let said = s.mt.note.clone().unwrap().unwrap();
+            let expected = format!("Translated {} pairs in 1.0 s.", s.corpus.len());
+            match &note {
+                None => assert_eq!(said, expected),
+                Some(n) => assert_eq!(said, format!("{expected} {n}")),
+            }
+            assert_eq!(s.mt.corpus.as_ref().map(|c| c.hyps.len()), Some(s.corpus.len()));
+        }
     }
 
     #[test]
