@@ -264,7 +264,7 @@ impl Corpus {
 /// given the wrong way round, or in other languages, from input it fits.
 /// Only words with a letter count (punctuation and numbers are in every
 /// language); the vocabularies are asked about lowercased words.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WordFit {
     /// Word tokens counted.
     pub tokens: usize,

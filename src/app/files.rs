@@ -228,9 +228,10 @@ pub fn alignment_model_fit(model: &AlignmentModel, input: &Corpus) -> Direction 
 
 /// How source trees' words fit a translation model's source vocabulary
 /// (the words of its training sources) and its target words (its language
-/// model's): `translate` and the page warn when they look like target
-/// sentences or another language ([`Direction::warning`]).
-pub fn translation_model_fit(model: &TranslationModel, sources: &[crate::tree::Tree]) -> Direction {
+/// model's), counted: `translate` and the page warn when they look like
+/// target sentences or another language ([`WordFit::direction`],
+/// [`Direction::warning`]).
+pub fn translation_model_fit(model: &TranslationModel, sources: &[crate::tree::Tree]) -> WordFit {
     use crate::mt::model::MtSystem;
     let (vocabulary, lm) = match &model.system {
         MtSystem::Phrase(s) => (&s.vocabulary, &s.lm),
@@ -240,7 +241,7 @@ pub fn translation_model_fit(model: &TranslationModel, sources: &[crate::tree::T
     let known_target = |w: &str| {
         lm.word_id(w) != crate::mt::lm::WordId::UNK || lm.word_id(&capitalised(w)) != crate::mt::lm::WordId::UNK
     };
-    WordFit::of(sources.iter().flat_map(|t| t.words()).map(String::as_str), known_source, known_target).direction()
+    WordFit::of(sources.iter().flat_map(|t| t.words()).map(String::as_str), known_source, known_target)
 }
 
 /// `w` with its first letter upper-case (a vocabulary that kept case holds

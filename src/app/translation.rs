@@ -16,7 +16,7 @@ use crate::align::composite::KernelSpec;
 use crate::align::greedy::search_links;
 use crate::align::lexical::{alignment_lexicon_options, prepare, LexiconSource};
 use crate::align::model::{self as align_model, AlignError, AlignmentModel, Scorer, TrainOptions};
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, WordFit};
 use crate::lexicon::{WordAlignment, WordModel};
 use crate::limits::{LimitError, Limits};
 use crate::mt::decoder::NBestEntry;
@@ -676,12 +676,20 @@ pub fn translate_one(model: &TranslationModel, tree: &Tree, nbest: Option<usize>
 /// translate` reads of its input before translating it.
 pub const FIT_SAMPLE: usize = 1000;
 
+/// How the words of `sources`, the trees of an input from its tree
+/// `first` (from 0) on, fit translation model `model`, counted over those
+/// among the input's first [`FIT_SAMPLE`] ([`crate::app::files::translation_model_fit`]):
+/// the parts of an input translated apart add up to the whole's.
+pub fn fit_of_part(model: &TranslationModel, sources: &[Tree], first: usize) -> WordFit {
+    let within = FIT_SAMPLE.saturating_sub(first).min(sources.len());
+    crate::app::files::translation_model_fit(model, &sources[..within])
+}
+
 /// Why `sources` (named `input`) look reversed or foreign to translation
 /// model `model` (named `model_name`), judged on the first [`FIT_SAMPLE`]
-/// ([`crate::app::files::translation_model_fit`]); `None` when they fit.
+/// ([`fit_of_part`]); `None` when they fit.
 pub fn fit_warning(model: &TranslationModel, sources: &[Tree], input: &str, model_name: &str) -> Option<String> {
-    let sample = &sources[..sources.len().min(FIT_SAMPLE)];
-    crate::app::files::translation_model_fit(model, sample).warning(input, model_name)
+    fit_of_part(model, sources, 0).direction().warning(input, model_name)
 }
 
 /// The best translation of every tree ([`translate_each`]): the page's
@@ -742,6 +750,11 @@ mod tests {
         let (sources, targets): (Vec<Tree>, Vec<Tree>) =
             held_out.pairs.into_iter().map(|p| (p.source, p.target)).unzip();
         assert_eq!(fit_warning(&model, &sources, "dev.src", "m.tlmt"), None);
+        // The page's parts, counted apart, add up to the whole (only the first FIT_SAMPLE trees count).
+        let whole = fit_of_part(&model, &targets, 0);
+        assert_eq!(fit_of_part(&model, &targets[..15], 0).and(fit_of_part(&model, &targets[15..], 15)), whole);
+        assert_eq!(fit_of_part(&model, &targets, FIT_SAMPLE), WordFit::default());
+        assert!(whole.tokens > 0);
         let reversed = fit_warning(&model, &targets, "dev.trg", "m.tlmt").unwrap();
         assert!(reversed.starts_with("dev.trg looks reversed for m.tlmt: "), "{reversed}");
         // Finnish: neither German nor Spanish.

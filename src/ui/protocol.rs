@@ -17,7 +17,7 @@ use crate::align::greedy::Search;
 use crate::align::lexical::InputSentences;
 use crate::align::model::TrainOptions;
 pub use crate::app::alignment::PairsTraining;
-use crate::corpus::{Corpus, Named, PairIndex, TreePair};
+use crate::corpus::{Corpus, Named, PairIndex, TreePair, WordFit};
 use crate::io::links::write_links;
 use crate::limits::Limits;
 use crate::mt::model::SystemKind;
@@ -336,9 +336,9 @@ pub enum Output {
     },
     Searches(Vec<Search>),
     Baseline(Vec<Vec<(NodeId, NodeId)>>),
-    /// A `Translate` task's translations, and for the first part, why its
-    /// sources look reversed or foreign to the model, if they do.
-    Translations(Vec<Vec<String>>, Option<String>),
+    /// A `Translate` task's translations, and how its sources' words fit
+    /// the model ([`crate::app::translation::fit_of_part`]).
+    Translations(Vec<Vec<String>>, WordFit),
     /// The worker does not hold translation model `model`.
     NoMtModel,
 }

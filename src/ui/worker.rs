@@ -291,7 +291,7 @@ fn handle(request: Request, beside: Option<JsValue>, reporter: &mut Reporter) {
                 let held = held.borrow();
                 let Some((_, m)) = held.as_ref().filter(|(id, _)| *id == model) else { return Ok(None) };
                 let trees = trees?;
-                let note = crate::ui::pool::task::fit_note(m, &trees);
+                let note = crate::ui::pool::task::fit_note(translation::fit_of_part(m, &trees, 0));
                 let hyps = translation::translate_all(m, &trees, reporter).map_err(|e| e.to_string())?;
                 Ok(Some((hyps, note)))
             });

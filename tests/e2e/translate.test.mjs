@@ -317,6 +317,21 @@ test('translating all loaded pairs in the worker gives `treelink translate` + `t
   await page.waitForFunction(() => (document.querySelector('#translation h3')?.innerText ?? '').startsWith('Pair 3'));
   assert.equal(await page.inputValue('#pair-number'), '3');
   assert.equal(await text('#mt-hyp'), rows[2][2]);
+  // The pairs read the other way: the sources are the model's target side,
+  // which the page says as `treelink translate` does (the same shares).
+  await page.click('#swap-sides');
+  await page.waitForFunction(() => /\(sides swapped\)/.test(document.querySelector('#corpus-summary').innerText));
+  await page.click('#translate-all');
+  await page.waitForFunction(() => /^Translated 157 pairs .* Warning:/.test(document.querySelector('#mt-note')?.innerText ?? ''), null, { timeout: 120000 });
+  const r = spawnSync(cli, ['translate', '--model', model, '--input', `${sample}.trg`], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const shares = (s) => /looks reversed for [^:]*: (\d+% of its words are the model's on the other side, \d+% on their own)/.exec(s)?.[1];
+  const cliShares = shares(r.stderr);
+  assert.ok(cliShares, r.stderr);
+  assert.match(await text('#mt-note'), /^Translated 157 pairs in [\d.]+ s\. Warning: The loaded pairs' source side looks reversed for the translation model: /);
+  assert.equal(shares(await text('#mt-note')), cliShares);
+  await page.click('#swap-sides');
+  await page.waitForFunction(() => !/\(sides swapped\)/.test(document.querySelector('#corpus-summary').innerText));
   assert.deepEqual(problems, []);
 });
 

@@ -40,6 +40,7 @@ pub use task::{Artifact, Executor, LexicalOf, Output, Task, TaskError};
 use crate::align::greedy::Search;
 use crate::align::lexical::InputSentences;
 use crate::app::alignment::PairSplit;
+use crate::corpus::WordFit;
 use crate::tree::NodeId;
 use crate::ui::protocol::{CorpusText, JobId, LexiconFiles, Request, Response, ALIGNED_PART_PAIRS};
 
@@ -144,8 +145,8 @@ enum Assembly {
     Translated {
         hyps: Vec<Option<Vec<Vec<String>>>>,
         started: f64,
-        /// The first part's word about the sources' fit to the model.
-        note: Option<String>,
+        /// How the parts' sources fit the model, summed.
+        fit: WordFit,
     },
 }
 
@@ -310,7 +311,7 @@ impl Pool {
                     job,
                     pieces,
                     None,
-                    Assembly::Translated { hyps: vec![None; parts.len()], started: now, note: None },
+                    Assembly::Translated { hyps: vec![None; parts.len()], started: now, fit: WordFit::default() },
                 );
                 self.dispatch()
             }
@@ -499,13 +500,11 @@ impl Pool {
                     baseline[i] = Some(b);
                 }
             }
-            (Assembly::Translated { hyps, note, .. }, Output::Translations(h, fit)) => {
+            (Assembly::Translated { hyps, fit, .. }, Output::Translations(h, part)) => {
                 if let PieceKind::Translate(i) = kind {
                     hyps[i] = Some(h);
                 }
-                if fit.is_some() {
-                    *note = fit;
-                }
+                *fit = fit.and(part);
             }
             (_, Output::NoMtModel) => {
                 // It was thought to hold the model: not any more.
@@ -574,11 +573,16 @@ impl Pool {
                     false
                 }
             }
-            Assembly::Translated { hyps, started, note } => {
+            Assembly::Translated { hyps, started, fit } => {
                 if hyps.iter().all(Option::is_some) {
                     let hyps = hyps.iter_mut().flat_map(|h| h.take().unwrap_or_default()).collect();
                     let seconds = (now - *started) / 1000.0;
-                    out.push(Command::Answer(Response::TranslatedAll { job, hyps, seconds, note: note.take() }));
+                    out.push(Command::Answer(Response::TranslatedAll {
+                        job,
+                        hyps,
+                        seconds,
+                        note: task::fit_note(*fit),
+                    }));
                     true
                 } else {
                     false

@@ -22,7 +22,7 @@ use crate::align::model::{AlignmentModel, TrainOptions};
 use crate::app::alignment::{self, PairSplit, PairsTraining};
 use crate::app::stream::{align_pairs, baseline_stream, PairAligner};
 use crate::app::{files, translation};
-use crate::corpus::{Corpus, PairIndex, TreePair};
+use crate::corpus::{Corpus, PairIndex, TreePair, WordFit};
 use crate::lexicon::{bitext_of, Lexicon, WordAlignment};
 use crate::mt::model::TranslationModel;
 use crate::parallel::Threads;
@@ -57,11 +57,11 @@ struct Session {
 /// Why a task failed, in a sentence for the page.
 pub type TaskError = String;
 
-/// Why the pairs' source trees look reversed or foreign to translation
-/// model `m`, in the page's words (`treelink translate` warns the same way).
-pub fn fit_note(m: &TranslationModel, sources: &[Tree]) -> Option<String> {
-    translation::fit_warning(m, sources, "The loaded pairs' source sentences", "the translation model")
-        .map(|w| format!("Warning: {w}"))
+/// Why the pairs' source trees look reversed or foreign to the translation
+/// model, by how their words fit it (`fit`, [`translation::fit_of_part`]),
+/// in the page's words (`treelink translate` warns the same way).
+pub fn fit_note(fit: WordFit) -> Option<String> {
+    fit.direction().warning("The loaded pairs' source side", "the translation model").map(|w| format!("Warning: {w}"))
 }
 
 fn text<E: std::fmt::Display>(e: E) -> TaskError {
@@ -135,9 +135,9 @@ impl Executor {
                         translation::read_source(s, &name, &crate::limits::Limits::default()).map_err(|e| e.in_page())
                     })
                     .collect::<Result<Vec<Tree>, _>>()?;
-                let note = (first == 0).then(|| fit_note(m, &trees)).flatten();
+                let fit = translation::fit_of_part(m, &trees, first);
                 let hyps = translation::translate_all(m, &trees, observer).map_err(text)?;
-                Ok((Output::Translations(hyps, note), None))
+                Ok((Output::Translations(hyps, fit), None))
             }
         }
     }
