@@ -144,6 +144,10 @@ fn an_ids_file_of_another_import_is_refused_or_found_again_never_used_silently()
     let found = export_sta(&bracketed.corpus, &links, Some((&stale, "x.ids")), Some(set.originals())).unwrap();
     assert_eq!(sta_links(&found.text, "nl", "en"), sta_links(&good.text, "nl", "en"));
     assert_eq!(found.left_out, good.left_out);
+    // No .ids at all: the made-up sentence ids (s1, s2, …) are not nl-en's,
+    // so the originals cannot be written for these pairs; said, not guessed.
+    let err = export_tiger(&bracketed.corpus, &links, None, Some(set.originals()), "a.xml").unwrap_err().to_string();
+    assert!(err.starts_with("the ids made up for want of a .ids file (sentences s1, s2, …):1:1:"), "{err}");
 }
 
 #[test]

@@ -115,26 +115,26 @@ fn base(path: &str) -> &str {
 }
 
 /// The ids for an export of `corpus`: those of its `.ids` file (`ids`,
-/// named `ids_name`); without ids, ids made up ([`PairIds::synthesize`])
-/// and treebanks `source` / `target`. With the originals, each tree must be
-/// the one its sentence converts to, and each node's id is found again by
-/// that conversion (an older file names sentences only; a newer one made by
-/// another import would name other nodes). Without them, each pair's trees
-/// must have as many nodes as the file names ids for, or the file is not of
-/// these trees. The originals, parsed, come back with the ids.
+/// named `ids_name`), else ids made up ([`PairIds::synthesize`]: sentences
+/// `s1`, `s2`, …), with treebanks `source` / `target`. With the originals,
+/// each tree must be the one its sentence converts to, and each node's id
+/// is found again by that conversion (an older file names sentences only; a
+/// newer one made by another import would name other nodes). Without them,
+/// each pair's trees must have as many nodes as the file names ids for, or
+/// the file is not of these trees. The originals, parsed, come back with
+/// the ids.
 fn export_ids(
     corpus: &Corpus,
     ids: Option<(&IdsFile, &str)>,
     originals: Option<Originals<'_>>,
 ) -> Result<(ExportIds, Option<[TigerCorpus; 2]>), InterchangeError> {
-    let Some((file, ids_name)) = ids else {
-        let parsed = originals.map(parse_originals).transpose()?;
-        let ids = ExportIds {
-            ids: PairIds::synthesize(corpus),
-            source: TreebankName::new("source", "", "treelink-source.xml"),
-            target: TreebankName::new("target", "", "treelink-target.xml"),
-        };
-        return Ok((ids, parsed));
+    let made_up;
+    let (file, ids_name) = match ids {
+        Some(given) => given,
+        None => {
+            made_up = IdsFile { origin: None, pairs: PairIds::synthesize(corpus) };
+            (&made_up, "the ids made up for want of a .ids file (sentences s1, s2, …)")
+        }
     };
     let mut file = file.clone();
     let (source, target) = match &file.origin {
