@@ -262,7 +262,6 @@ impl LineLayout {
     /// Checks the next tree, which starts at `start` and ends on line `end`.
     pub fn check(&mut self, file: &str, start: (usize, usize), end: usize) -> Result<(), ParseError> {
         let error = |line, column, kind| ParseError { file: file.to_string(), line, column, kind };
-        let first = self.one_per_line.is_none();
         let one_per_line = *self.one_per_line.get_or_insert(start.0 == end);
         let previous = std::mem::replace(&mut self.last_end, end);
         if !one_per_line {
@@ -273,7 +272,8 @@ impl LineLayout {
         if start.0 > expected_line {
             return Err(error(expected_line, 1, ParseErrorKind::BlankLine));
         }
-        if !first && start.0 == previous {
+        // (`previous` is 0 before the first tree, and a header line holds no tree.)
+        if start.0 == previous {
             return Err(error(start.0, start.1, ParseErrorKind::SecondTreeOnLine));
         }
         if end > start.0 {
