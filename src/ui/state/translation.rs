@@ -472,13 +472,19 @@ mod tests {
     use super::*;
     use crate::ui::load;
 
-    #[test]
-    fn bleu_of_a_pair_the_model_was_trained_on_carries_the_training_data_warning() {
+    /// The sample, with a translation model the page's worker trained on it.
+    fn trained_in_page() -> State {
         let mut s = State::with_sample();
         let effects = s.apply(Action::Translate(TranslateAction::Train { now: 0.0 }));
         let [Effect::Post(Request::TrainMt { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
         let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: Some("{}".into()) };
         s.apply(Action::Worker { response: ready, now: 1.0 });
+        s
+    }
+
+    #[test]
+    fn bleu_of_a_pair_the_model_was_trained_on_carries_the_training_data_warning() {
+        let mut s = trained_in_page();
         let view = TranslationView {
             system: SystemKind::Ms,
             words: vec!["x".into()],
@@ -528,11 +534,7 @@ mod tests {
     /// the model (`fit_note`) after the count, and the table follows.
     #[test]
     fn translating_every_pair_says_when_the_sources_look_reversed_for_the_model() {
-        let mut s = State::with_sample();
-        let effects = s.apply(Action::Translate(TranslateAction::Train { now: 0.0 }));
-        let [Effect::Post(Request::TrainMt { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
-        let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: Some("{}".into()) };
-        s.apply(Action::Worker { response: ready, now: 1.0 });
+        let mut s = trained_in_page();
         for note in [None, Some("Warning: they look reversed.".to_string())] {
             let effects = s.apply(Action::Translate(TranslateAction::TranslateAll { now: 2.0 }));
             let Some(Effect::Post(Request::TranslateAll { job, sources, .. })) = effects.last() else {
