@@ -133,6 +133,16 @@ test('swap source and target reads the pairs the other way, and back', async () 
   assert.equal(await source(), before);
 });
 
+/** What the page shows of the restored session, for a failure's message. */
+const shown = () => page.evaluate(() => ({
+  corpus: document.querySelector('#corpus-summary')?.innerText,
+  pair: document.querySelector('#pair-number')?.value,
+  address: location.hash,
+  teach: document.querySelector('#mode-teach')?.getAttribute('aria-pressed'),
+  links: document.querySelectorAll('#student-links li').length,
+  saving: [...document.querySelectorAll('[role="status"], .keep-problem')].map((e) => e.innerText).filter(Boolean).slice(0, 3),
+}));
+
 test('a reload, at a laptop\'s and at a phone\'s size, keeps the files, the model, the pair, the mode and the hand links; start fresh forgets them', async () => {
   await page.setViewportSize({ width: 1366, height: 768 });
   // A small model trained on the sample, kept with the rest.
@@ -159,7 +169,8 @@ test('a reload, at a laptop\'s and at a phone\'s size, keeps the files, the mode
     await page.reload();
     // A restore reads the kept files again in the file worker: generous on a busy machine.
     await page.waitForFunction(() => /^Uploaded r\.src \/ r\.trg: 3 pairs/.test(document.querySelector('#corpus-summary')?.innerText ?? ''), null, { timeout: 120000 });
-    await page.waitForFunction(() => document.querySelector('#pair-number')?.value === '2', null, { timeout: 120000 });
+    await page.waitForFunction(() => document.querySelector('#pair-number')?.value === '2', null, { timeout: 120000 })
+      .catch(async (e) => { throw new Error(`${e.message} (${JSON.stringify(size)}); the page shows ${JSON.stringify(await shown())}`); });
     assert.equal(await pressed('#mode-teach'), 'true');
     assert.equal(await page.locator('#student-links li').count(), 1);
     assert.equal(await page.inputValue('#train-seed'), '17');
