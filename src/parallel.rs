@@ -130,6 +130,20 @@ where
     slots.into_iter().flatten().collect()
 }
 
+/// `(a(), b())`, the two at once on two threads when `threads` allows
+/// more than one (and not on wasm32), else one after the other.
+pub fn join<A: Send, B: Send>(threads: Threads, a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B) {
+    if threads.get() < 2 || cfg!(target_arch = "wasm32") {
+        return (a(), b());
+    }
+    std::thread::scope(|scope| {
+        let other = scope.spawn(b);
+        let first = a();
+        // A panic of `b` (a bug, never input) takes the caller down with it.
+        (first, other.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+    })
+}
+
 /// Items per thread in a chunk of [`stream_in_order`] on more than one
 /// thread: enough that a thread rarely waits for the others at the chunk's
 /// end. (On one thread a chunk is one item: a report per item, as it is made.)
@@ -208,6 +222,16 @@ mod tests {
             assert_eq!(map_in_order(&items, Threads::new(n), || (), slow), one, "{n} threads");
         }
         assert!(map_in_order(&[] as &[u64], Threads::new(4), || (), slow).is_empty());
+    }
+
+    #[test]
+    fn join_gives_both_results_in_their_places_on_one_thread_or_two() {
+        for n in [1, 2, 4] {
+            let main = std::thread::current().id();
+            let (a, (b, other)) = join(Threads::new(n), || 6 * 7, || ("b", std::thread::current().id() != main));
+            assert_eq!((a, b), (42, "b"));
+            assert_eq!(other, n > 1, "{n} threads: the second on a thread of its own exactly when allowed");
+        }
     }
 
     #[test]

@@ -26,6 +26,7 @@ use treelink::eval::significance::{DEFAULT_SAMPLES, DEFAULT_SEED};
 use treelink::io::links::{format_link_line, Link};
 use treelink::lexicon::{self, Lexicon, SentencePair, WordAlignment, WordModel};
 use treelink::limits::Limits;
+use treelink::parallel::{self, Threads};
 
 /// Lexical tables and word links shared by the commands.
 #[derive(Args, Debug, Clone, Default)]
@@ -450,7 +451,10 @@ pub fn word_links(files: &[String], c: &Corpus) -> Result<Vec<WordAlignment>, Cl
 /// The lexical tables the arguments give, if both are given, each checked
 /// against `corpus`'s words (a warning on stderr when it covers few of
 /// them or looks given the wrong way round, as the page warns).
-fn tables(lex: &LexArgs, corpus: &Corpus) -> Result<Option<Lexicon>, CliError> {
+/// With two `threads` or more, the two tables are read at once, one a
+/// thread: on a corpus that streams, reading them is most of what a run
+/// does alone before its pairs divide among the threads.
+fn tables(lex: &LexArgs, corpus: &Corpus, threads: Threads) -> Result<Option<Lexicon>, CliError> {
     let Some((s2t, t2s)) = alignment::both_tables(lex.lex_s2t.as_deref(), lex.lex_t2s.as_deref()) else {
         return Ok(None);
     };
@@ -461,9 +465,12 @@ fn tables(lex: &LexArgs, corpus: &Corpus) -> Result<Option<Lexicon>, CliError> {
         None => None,
     };
     let vocabs = vocabs.as_ref().map(|(s, t)| (s, t));
-    let (s2t_text, t2s_text) = (read(s2t)?, read(t2s)?);
-    let s2t_table = files::read_lex_table(Named { name: s2t, text: &s2t_text }, vocabs, TableSide::S2t)?;
-    let t2s_table = files::read_lex_table(Named { name: t2s, text: &t2s_text }, vocabs, TableSide::T2s)?;
+    let read_table = |name: &str, side| -> Result<_, CliError> {
+        Ok(files::read_lex_table(Named { name, text: &read(name)? }, vocabs, side)?)
+    };
+    let (s2t_table, t2s_table) =
+        parallel::join(threads, || read_table(s2t, TableSide::S2t), || read_table(t2s, TableSide::T2s));
+    let (s2t_table, t2s_table) = (s2t_table?, t2s_table?);
     for (table, name, side) in [(&s2t_table, s2t, TableSide::S2t), (&t2s_table, t2s, TableSide::T2s)] {
         let words = |source: bool| {
             corpus
@@ -481,7 +488,7 @@ fn tables(lex: &LexArgs, corpus: &Corpus) -> Result<Option<Lexicon>, CliError> {
 
 /// Two lexical tables, p(t|s) and p(s|t), read as a lexicon (`align`'s
 /// `--lex-s2t/--lex-t2s`), each checked against the words of `sample`.
-fn moses_tables(s2t: &str, t2s: &str, sample: &Corpus) -> Result<Lexicon, CliError> {
+fn moses_tables(s2t: &str, t2s: &str, sample: &Corpus, threads: Threads) -> Result<Lexicon, CliError> {
     let lex = LexArgs {
         lex_s2t: Some(s2t.to_string()),
         lex_t2s: Some(t2s.to_string()),
@@ -490,7 +497,7 @@ fn moses_tables(s2t: &str, t2s: &str, sample: &Corpus) -> Result<Lexicon, CliErr
         word_model: WordModel::default(),
         stem_backoff: None,
     };
-    tables(&lex, sample)?.ok_or_else(|| CliError::Usage("--lex-s2t and --lex-t2s go together".into()))
+    tables(&lex, sample, threads)?.ok_or_else(|| CliError::Usage("--lex-s2t and --lex-t2s go together".into()))
 }
 
 /// The extra bitext for the in-engine lexicon (read only when no tables are given).
@@ -506,8 +513,9 @@ fn lexicon_source(
     lex: &LexArgs,
     links: Option<Vec<WordAlignment>>,
     corpus: &Corpus,
+    threads: Threads,
 ) -> Result<LexiconSource, CliError> {
-    Ok(alignment::lexicon_source(tables(lex, corpus)?, links, extra_bitext(lex)?, lex.word_model)
+    Ok(alignment::lexicon_source(tables(lex, corpus, threads)?, links, extra_bitext(lex)?, lex.word_model)
         .with_stem_backoff(lex.stem_backoff.map(usize::from)))
 }
 
@@ -524,8 +532,9 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
         (None, Preset::Best) if dev.is_some() && args.kernel.is_none() => Some(alignment::DEFAULT_STEM_BACKOFF),
         (None, _) => None,
     };
-    let source =
-        lexicon_source(&args.lex, links, &train)?.with_stem_backoff(stem_backoff).for_held_out_input(args.held_out);
+    let source = lexicon_source(&args.lex, links, &train, args.threads.get())?
+        .with_stem_backoff(stem_backoff)
+        .for_held_out_input(args.held_out);
     let mut base = args.svm.options(&args.kernel.clone().unwrap_or_else(KernelSpec::paper_best), limits)?;
     base.threads = args.threads.get();
     if args.preset == Preset::Paper && args.svm.threshold.is_none() {
@@ -596,7 +605,7 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
         }
     };
     let tables = match alignment::both_tables(args.lex_s2t.as_deref(), args.lex_t2s.as_deref()) {
-        Some((s2t, t2s)) => Some(moses_tables(s2t, t2s, &sample)?),
+        Some((s2t, t2s)) => Some(moses_tables(s2t, t2s, &sample, args.threads.get())?),
         None => None,
     };
     drop(sample);
@@ -657,7 +666,7 @@ fn note_first_pass(pairs: usize) {
 pub fn baseline(args: BaselineArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let open = || stream::Pairs::open(&args.input, None, limits);
-    let lexicon = match tables(&args.lex, &first_pairs(&args.input, limits)?)? {
+    let lexicon = match tables(&args.lex, &first_pairs(&args.input, limits)?, args.threads.get())? {
         Some(tables) => tables,
         None => {
             let s = sentences(open()?)?;
@@ -760,7 +769,7 @@ fn experiment_settings(args: &ExperimentArgs, limits: &Limits, train: &Corpus) -
         train: args.svm.options(&KernelSpec::paper_best(), limits)?,
         thetas: args.svm.theta.clone(),
         data_sizes: args.data_sizes.clone(),
-        lexicon: lexicon_source(&args.lex, None, train)?,
+        lexicon: lexicon_source(&args.lex, None, train, args.threads.get())?,
         transductive_lexicon: args.transductive_lexicon,
         threads: args.threads.get(),
     })
