@@ -106,22 +106,38 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
         // (`decode_text`): gzip inflated, an XML declaration's encoding
         // honoured, and text that is not UTF-8 given the place of its first
         // bad byte; control bytes (a binary file) are refused either way.
-        let decoded = match gloo::file::futures::read_as_text(&file).await {
-            Ok(text) if !text.contains('\u{FFFD}') => Some(text),
-            _ => None,
+        // The browser looks for U+FFFD in its own string, and the text
+        // comes into the page's memory in a task of its own: with a 50 MB
+        // file each step is a tenth of a second.
+        let decoded = match wasm_bindgen_futures::JsFuture::from(AsRef::<web_sys::Blob>::as_ref(&file).text()).await {
+            Ok(text) => match text.dyn_into::<js_sys::JsString>() {
+                Ok(text) if !text.includes("\u{FFFD}", 0) => {
+                    gloo::timers::future::TimeoutFuture::new(0).await;
+                    text.as_string()
+                }
+                _ => None,
+            },
+            Err(_) => None,
         };
+        if decoded.is_some() {
+            gloo::timers::future::TimeoutFuture::new(0).await;
+        }
         let action = match decoded {
             // The browser's text is kept unless the file says it is in another encoding.
             Some(text) => match decode_text(text.as_bytes(), &name).map(|t| match t {
                 Cow::Borrowed(_) => None,
                 Cow::Owned(other) => Some(other),
             }) {
-                Ok(other) => LoadAction::FileRead { name, text: other.unwrap_or(text), slot },
+                Ok(other) => {
+                    // Into the state's shared text, in a task of its own (a copy of it).
+                    gloo::timers::future::TimeoutFuture::new(0).await;
+                    LoadAction::FileRead { name, text: other.unwrap_or(text).into(), slot }
+                }
                 Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
             },
             None => match gloo::file::futures::read_as_bytes(&file).await {
                 Ok(bytes) => match decode_text(&bytes, &name) {
-                    Ok(text) => LoadAction::FileRead { name, text: text.to_string(), slot },
+                    Ok(text) => LoadAction::FileRead { name, text: text.as_ref().into(), slot },
                     Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
                 },
                 Err(e) => LoadAction::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
@@ -142,7 +158,7 @@ fn fetch_exercise(url: String, load: Dispatch<LoadAction>) {
     yew::platform::spawn_local(async move {
         let slot = Some(Slot::Exercise);
         let action = match fetch_text(&window, &url).await {
-            Ok(text) => LoadAction::FileRead { name: url.clone(), text, slot },
+            Ok(text) => LoadAction::FileRead { name: url.clone(), text: text.into(), slot },
             Err(e) => LoadAction::FileFailed {
                 name: url.clone(),
                 error: format!("{url}: cannot open the exercise: {e}"),

@@ -94,10 +94,20 @@ mod kept {
     use wasm_bindgen_futures::JsFuture;
     use web_sys::{IdbDatabase, IdbObjectStore, IdbRequest, IdbTransactionMode};
 
+    use crate::ui::state::{SavedFile, SessionFiles};
+
     const DB: &str = "treelink";
     const STORE: &str = "kept";
     pub const SESSION: &str = "session";
+    /// The files as kept before their texts were kept apart (read, never written).
     pub const FILES: &str = "session-files";
+    /// The session's files without their texts (JSON), and the texts, an
+    /// array of `Blob`s of their UTF-8 bytes in the files' order: a Blob is
+    /// made by copying bytes and stored without converting them, where a
+    /// text in JSON or as a JavaScript string held the page's thread for a
+    /// second per 100 MB.
+    pub const FILES_INDEX: &str = "session-files-index";
+    pub const TEXTS: &str = "session-texts";
     pub const MT_FILE: &str = "translation-model-file";
     pub const REVISION: &str = "revision";
     /// The tab that wrote the kept revision (a random number drawn per page).
@@ -167,7 +177,7 @@ mod kept {
     #[derive(Default)]
     pub struct Read {
         pub session: Option<String>,
-        pub files: Option<String>,
+        pub files: Option<SessionFiles>,
         pub mt_file: Option<JsValue>,
         /// 0 when nothing was kept.
         pub revision: u64,
@@ -180,16 +190,89 @@ mod kept {
         let db = open().await?;
         let store = db.transaction_with_str(STORE)?.object_store(STORE)?;
         // Every request is made before the first is awaited, so the transaction holds them all.
-        let requests = [SESSION, FILES, MT_FILE, REVISION, WRITER].map(|k| store.get(&JsValue::from_str(k)));
-        let [a, b, c, d, e] = requests;
-        let (a, b, c, d, e) = (a?, b?, c?, d?, e?);
-        Ok(Read {
-            session: done(&a).await?.as_string(),
-            files: done(&b).await?.as_string(),
-            mt_file: Some(done(&c).await?),
-            revision: done(&d).await?.as_f64().unwrap_or(0.0) as u64,
-            writer: done(&e).await?.as_f64(),
-        })
+        let requests =
+            [SESSION, FILES, MT_FILE, REVISION, WRITER, FILES_INDEX, TEXTS].map(|k| store.get(&JsValue::from_str(k)));
+        let [a, b, c, d, e, f, g] = requests;
+        let (a, b, c, d, e, f, g) = (a?, b?, c?, d?, e?, f?, g?);
+        let session = done(&a).await?.as_string();
+        let old_files = done(&b).await?.as_string();
+        let mt_file = Some(done(&c).await?);
+        let revision = done(&d).await?.as_f64().unwrap_or(0.0) as u64;
+        let writer = done(&e).await?.as_f64();
+        let (index, texts) = (done(&f).await?.as_string(), done(&g).await?);
+        let files = match index {
+            Some(index) => Some(files_of(&index, texts).await?),
+            // A session kept by an earlier version: its texts inside the JSON.
+            None => old_files.and_then(|j| serde_json::from_str::<SessionFiles>(&j).ok()),
+        };
+        Ok(Read { session, files, mt_file, revision, writer })
+    }
+
+    /// The kept files: their list, each text read back from its Blob.
+    async fn files_of(index: &str, texts: JsValue) -> Result<SessionFiles, JsValue> {
+        let broken = || JsValue::from_str("the kept files are incomplete");
+        let mut files: SessionFiles = serde_json::from_str(index).map_err(|_| broken())?;
+        let texts = texts.dyn_into::<js_sys::Array>().map_err(|_| broken())?;
+        if texts.length() as usize != files.files.len() {
+            return Err(broken());
+        }
+        for (file, blob) in files.files.iter_mut().zip(texts.iter()) {
+            let blob = blob.dyn_into::<web_sys::Blob>().map_err(|_| broken())?;
+            let bytes = js_sys::Uint8Array::new(&JsFuture::from(blob.array_buffer()).await?).to_vec();
+            file.text = String::from_utf8(bytes).map_err(|_| broken())?.into();
+        }
+        Ok(files)
+    }
+
+    /// Bytes of a text copied into a Blob at a time: about 20 ms of the
+    /// page's thread (a 50 MB text copied at once held it for 0.3 s).
+    const BLOB_PART: usize = 4 << 20;
+
+    /// A session's files as a write puts them ([`FILES_INDEX`], [`TEXTS`]).
+    pub struct KeptFiles {
+        index: JsValue,
+        texts: js_sys::Array,
+    }
+
+    impl KeptFiles {
+        /// `files`, each text copied a part at a time in tasks of their own.
+        pub async fn of(files: SessionFiles) -> Result<KeptFiles, JsValue> {
+            let texts = js_sys::Array::new();
+            for file in &files.files {
+                let parts = js_sys::Array::new();
+                for part in file.text.as_bytes().chunks(BLOB_PART) {
+                    gloo::timers::future::TimeoutFuture::new(0).await;
+                    parts.push(&blob_part(part)?);
+                }
+                texts.push(&web_sys::Blob::new_with_blob_sequence(&parts)?.into());
+            }
+            KeptFiles::with_texts(files, texts)
+        }
+
+        /// `files` at once (the page is being closed: there is no later task).
+        pub fn now(files: SessionFiles) -> Result<KeptFiles, JsValue> {
+            let texts = js_sys::Array::new();
+            for file in &files.files {
+                let parts: js_sys::Array =
+                    file.text.as_bytes().chunks(BLOB_PART).map(blob_part).collect::<Result<_, _>>()?;
+                texts.push(&web_sys::Blob::new_with_blob_sequence(&parts)?.into());
+            }
+            KeptFiles::with_texts(files, texts)
+        }
+
+        fn with_texts(files: SessionFiles, texts: js_sys::Array) -> Result<KeptFiles, JsValue> {
+            let index = SessionFiles {
+                files: files.files.into_iter().map(|f| SavedFile { text: "".into(), ..f }).collect(),
+                ..files
+            };
+            let index = serde_json::to_string(&index).map_err(|e| JsValue::from_str(&e.to_string()))?;
+            Ok(KeptFiles { index: JsValue::from_str(&index), texts })
+        }
+    }
+
+    /// Bytes as a Blob (a Blob made of Blobs copies nothing).
+    fn blob_part(bytes: &[u8]) -> Result<JsValue, JsValue> {
+        Ok(web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&js_sys::Uint8Array::from(bytes)))?.into())
     }
 
     /// What a write puts; `None` leaves the record as it is.
@@ -198,7 +281,7 @@ mod kept {
         /// Clear everything kept first (*start fresh*).
         pub clear: bool,
         pub session: Option<String>,
-        pub files: Option<String>,
+        pub files: Option<KeptFiles>,
         /// The translation model file: to keep, or (`Some(None)`) to forget.
         pub mt_file: Option<Option<web_sys::File>>,
     }
@@ -421,7 +504,9 @@ mod kept {
             store.put_with_key(&JsValue::from_str(&session), &key(SESSION))?;
         }
         if let Some(files) = put.files {
-            store.put_with_key(&JsValue::from_str(&files), &key(FILES))?;
+            store.put_with_key(&files.texts, &key(TEXTS))?;
+            store.put_with_key(&files.index, &key(FILES_INDEX))?;
+            store.delete(&key(FILES))?;
         }
         match put.mt_file {
             Some(Some(file)) => drop(store.put_with_key(&file, &key(MT_FILE))?),
@@ -456,7 +541,7 @@ struct Saver {
     written: Option<Plan>,
     attempted: Option<Plan>,
     /// What was read (session, files), until the restored state is found to be the same.
-    baseline: Option<(String, String)>,
+    baseline: Option<(String, SessionFiles)>,
     in_flight: bool,
     /// The page was hidden with a write in flight: the next write also
     /// accepts the revision that one makes (this tab's, never another's).
@@ -502,8 +587,14 @@ fn keep(state: Rc<State>) {
     if !ready {
         return;
     }
-    let Some((plan, put, expected)) = prepare(&state) else { return };
+    let Some((plan, mut put, files, expected)) = prepare(&state) else { return };
     yew::platform::spawn_local(async move {
+        if let Some(files) = files {
+            match kept::KeptFiles::of(files).await {
+                Ok(files) => put.files = Some(files),
+                Err(e) => return written(kept::Outcome::Failed(kept::said(&e)), plan),
+            }
+        }
         let db = match kept::open().await {
             Ok(db) => db,
             Err(e) => return written(kept::Outcome::Failed(kept::said(&e)), plan),
@@ -514,7 +605,7 @@ fn keep(state: Rc<State>) {
 
 /// What a write of `state` puts and the revision it expects, unless it
 /// would write what was written or attempted last; the write is then in flight.
-fn prepare(state: &State) -> Option<(Plan, kept::Put, kept::Expected)> {
+fn prepare(state: &State) -> Option<(Plan, kept::Put, Option<SessionFiles>, kept::Expected)> {
     let plan = Plan {
         light: serde_json::to_string(&state.session_light()).unwrap_or_default(),
         files: state.files_key(),
@@ -525,7 +616,7 @@ fn prepare(state: &State) -> Option<(Plan, kept::Put, kept::Expected)> {
         let mut s = s.borrow_mut();
         // The restored state, the same as what was read: nothing to write.
         if let Some((light, files)) = s.baseline.take() {
-            let same = light == plan.light && serde_json::to_string(&state.session_files()).is_ok_and(|f| f == files);
+            let same = light == plan.light && state.session_files() == files;
             if same {
                 (s.written, s.attempted) = (Some(plan.clone()), Some(plan.clone()));
             }
@@ -539,13 +630,14 @@ fn prepare(state: &State) -> Option<(Plan, kept::Put, kept::Expected)> {
         let put = kept::Put {
             clear: std::mem::take(&mut s.clear),
             session: Some(plan.light.clone()),
-            files: files_changed.then(|| serde_json::to_string(&state.session_files()).unwrap_or_default()),
+            files: None,
             mt_file: mt_changed.then(|| plan.mt_file.and_then(super::file_handles::get)),
         };
+        let files = files_changed.then(|| state.session_files());
         s.attempted = Some(plan.clone());
         s.in_flight = true;
         let or_own_next = std::mem::take(&mut s.or_own_next);
-        Some((plan, put, kept::Expected { revision: s.revision, or_own_next, force: state.keeping.overwrite }))
+        Some((plan, put, files, kept::Expected { revision: s.revision, or_own_next, force: state.keeping.overwrite }))
     })
 }
 
@@ -608,7 +700,13 @@ fn flush() {
         return;
     }
     let Some(db) = kept::opened() else { return keep(state) };
-    let Some((plan, put, expected)) = prepare(&state) else { return };
+    let Some((plan, mut put, files, expected)) = prepare(&state) else { return };
+    if let Some(files) = files {
+        match kept::KeptFiles::now(files) {
+            Ok(files) => put.files = Some(files),
+            Err(e) => return written(kept::Outcome::Failed(kept::said(&e)), plan),
+        }
+    }
     let mine = kept::TAB.with(|t| *t);
     let free = expected.force
         || put.clear
@@ -641,25 +739,23 @@ pub fn use_kept_session(state: &Rc<State>, session: Dispatch<SessionAction>) {
         SAVER.with(|s| s.borrow_mut().report = Some(session));
         yew::platform::spawn_local(async move {
             let read = kept::read().await;
-            let kept::Read { session: json, files: files_json, mt_file: file, revision, writer } =
-                read.unwrap_or_else(|e| {
-                    session.emit(SessionAction::Kept(Err(KeepProblem::Failed(kept::said(&e)))));
-                    kept::Read::default()
-                });
+            let kept::Read { session: json, files, mt_file: file, revision, writer } = read.unwrap_or_else(|e| {
+                session.emit(SessionAction::Kept(Err(KeepProblem::Failed(kept::said(&e)))));
+                kept::Read::default()
+            });
             // What a page closed before its last write was made left instead
             // (written to IndexedDB once restored: it differs from what was read).
             let pending = kept::pending().filter(|p| p.newer_than(revision, writer)).map(|p| p.light);
             let light = (pending.as_deref().or(json.as_deref())).and_then(|j| serde_json::from_str::<Session>(j).ok());
             // A session kept before its files were kept apart has them inside.
-            let files = files_json.as_deref().and_then(|j| serde_json::from_str::<SessionFiles>(j).ok());
-            let session_read = light.map(|l| match files {
+            let session_read = light.map(|l| match files.clone() {
                 Some(files) => l.join(files),
                 None => l,
             });
             SAVER.with(|s| {
                 let mut s = s.borrow_mut();
                 (s.read, s.revision) = (true, revision);
-                s.baseline = json.clone().zip(files_json.clone());
+                s.baseline = json.clone().zip(files);
             });
             if let Some(kept) = session_read {
                 let file = file.and_then(|v| v.dyn_into::<web_sys::File>().ok());

@@ -100,8 +100,13 @@ impl Store {
         }
         loop {
             let Some(action) = self.queue.borrow_mut().pop_front() else { break };
-            let mut next = (*self.state()).clone();
+            let last = self.state();
+            let mut next = (*last).clone();
             let effects = next.apply(action);
+            if !Rc::ptr_eq(&last.corpus, &next.corpus) {
+                discard_later(last.corpus.clone());
+            }
+            drop(last);
             self.state.set(Rc::new(next));
             if let Some(run) = &*self.runner.borrow() {
                 effects.into_iter().for_each(run);
@@ -131,6 +136,37 @@ impl Store {
         let store = self.clone();
         Callback::from(move |p| store.report(p))
     }
+}
+
+/// Pairs freed per task when a corpus is discarded ([`discard_later`]):
+/// about 30 ms of the page's thread.
+const DISCARD_PAIRS: usize = 10_000;
+
+/// Frees a corpus the state no longer shows a part at a time, each in a
+/// task of its own, once nothing else holds it: freeing 10⁷ nodes at once
+/// held the page's thread for half a second.
+fn discard_later(corpus: Rc<crate::corpus::Corpus>) {
+    if corpus.len() <= DISCARD_PAIRS {
+        return;
+    }
+    yew::platform::spawn_local(async move {
+        let mut corpus = corpus;
+        // What still renders the last state lets go of it after a render or two.
+        for _ in 0..20 {
+            gloo::timers::future::TimeoutFuture::new(50).await;
+            match Rc::try_unwrap(corpus) {
+                Ok(owned) => {
+                    let mut pairs = owned.pairs;
+                    while !pairs.is_empty() {
+                        pairs.truncate(pairs.len().saturating_sub(DISCARD_PAIRS));
+                        gloo::timers::future::TimeoutFuture::new(0).await;
+                    }
+                    return;
+                }
+                Err(shared) => corpus = shared,
+            }
+        }
+    });
 }
 
 /// A callback for one kind of action (`A`: [`SelectAction`], [`TrainAction`],

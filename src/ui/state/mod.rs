@@ -97,6 +97,12 @@ impl From<String> for Shared<str> {
     }
 }
 
+impl From<&str> for Shared<str> {
+    fn from(s: &str) -> Self {
+        Shared(s.into())
+    }
+}
+
 impl<T: ?Sized> std::ops::Deref for Shared<T> {
     type Target = T;
     fn deref(&self) -> &T {
@@ -116,6 +122,10 @@ pub struct State {
     pub corpus_name: String,
     /// Changes whenever the trees change (not when only gold links do).
     pub corpus_gen: CorpusGen,
+    /// The source and target texts the trees of `corpus_gen` were read
+    /// from: a corpus read again from the same texts (gold links given
+    /// after the trees) has the same trees, known without comparing them.
+    pub trees_read_from: Option<(CorpusGen, Shared<str>, Shared<str>)>,
     /// Tiger ids of the pairs, when they came from TigerXML.
     pub tiger_ids: Option<Rc<Vec<PairIds>>>,
     /// The rest of a TigerXML import: its origin, its changes and the
@@ -269,6 +279,7 @@ impl State {
             corpus: Rc::default(),
             corpus_name: SAMPLE_NAME.into(),
             corpus_gen: CorpusGen::default(),
+            trees_read_from: None,
             tiger_ids: None,
             tiger_import: None,
             sides_swapped: false,

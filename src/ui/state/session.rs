@@ -4,13 +4,14 @@
 //! and the page's address (`#pair=12&mode=teach`, `?exercise=FILE.json`).
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
 use super::exercise::SavedBefore;
 use super::{
     Effect, Field, FileHandle, LoadAction, LoadedAlignmentModel, Mode, ModelOrigin, MtSource, MtUpload, SelectAction,
-    Slot, Slots, State, TrainedOn, Upload,
+    Shared, Slot, Slots, State, TrainedOn, Upload,
 };
 use crate::corpus::PairIndex;
 use crate::lexicon::WordModel;
@@ -139,12 +140,13 @@ pub struct FilesKey(Vec<(String, usize, usize)>);
 /// Hand links as a session keeps them: (pair, links).
 pub type SavedLinks = Vec<(PairIndex, Vec<(NodeId, NodeId)>)>;
 
-/// A file in use, as the user gave it.
+/// A file in use, as the user gave it (its text shared with the state's,
+/// so that keeping a session copies no file).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SavedFile {
     pub slot: Slot,
     pub name: String,
-    pub text: String,
+    pub text: Rc<str>,
 }
 
 impl Session {
@@ -309,7 +311,7 @@ impl State {
     /// The large part of the session: the files in use as given (a swap
     /// is done again after they load) and the models' texts.
     pub fn session_files(&self) -> SessionFiles {
-        let saved = |(slot, u): (Slot, &Upload)| SavedFile { slot, name: u.name.clone(), text: u.text.to_string() };
+        let saved = |(slot, u): (Slot, &Upload)| SavedFile { slot, name: u.name.clone(), text: u.text.0.clone() };
         let open = self.classroom.open.is_some();
         let files = if self.files_swapped() {
             let mut given = self.slots.clone();
@@ -417,7 +419,7 @@ impl State {
             checked: session.checked,
         });
         for f in session.files {
-            effects.extend(self.load(LoadAction::FileRead { name: f.name, text: f.text, slot: Some(f.slot) }));
+            effects.extend(self.load(LoadAction::FileRead { name: f.name, text: Shared(f.text), slot: Some(f.slot) }));
         }
         if !self.slots.reading() {
             self.finish_restore();

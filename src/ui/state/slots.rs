@@ -134,7 +134,7 @@ pub enum LoadAction {
     /// A file's text; `slot` when it was picked for one, else routed by name.
     FileRead {
         name: String,
-        text: String,
+        text: Shared<str>,
         slot: Option<Slot>,
     },
     /// A file that could not be read as text: the error (naming the file) goes
@@ -205,7 +205,7 @@ impl Slots {
     /// Keeps a file's text in its slot, and says where it goes next: to
     /// the file worker, or (a translation model) to the job worker; `None`
     /// when it fits no slot (said in `stray`) or is empty.
-    pub(super) fn file_read(&mut self, name: String, text: String, slot: Option<Slot>) -> Option<Routed> {
+    pub(super) fn file_read(&mut self, name: String, text: Shared<str>, slot: Option<Slot>) -> Option<Routed> {
         let dropped = slot.is_none();
         // Both model files are .json: the header says which one this is.
         let slot = match slot.or_else(|| Slot::of_file(&name)) {
@@ -229,7 +229,7 @@ impl Slots {
             self.dropped_into(&name, slot);
         }
         let text_is_empty = text.is_empty();
-        let upload = Upload { name: name.clone(), text: text.into() };
+        let upload = Upload { name: name.clone(), text };
         if slot == Slot::Tiger && self.tiger_batch.as_ref().is_some_and(|b| b.expected.contains(&name)) {
             return self.batch_read(upload);
         }
@@ -975,7 +975,7 @@ mod tests {
         for &k in order {
             let (name, text) = &files[k];
             let action = match text {
-                Some(text) => LoadAction::FileRead { name: name.clone(), text: text.clone(), slot: None },
+                Some(text) => LoadAction::FileRead { name: name.clone(), text: text.clone().into(), slot: None },
                 None => {
                     LoadAction::FileFailed { name: name.clone(), error: format!("{name}:3:7: bad byte"), slot: None }
                 }
@@ -1034,7 +1034,7 @@ mod tests {
             let mut pending: std::collections::VecDeque<load::LoadRequest> = Default::default();
             for (k, &f) in order.iter().enumerate() {
                 let (name, text, slot) = &files[f];
-                let read = LoadAction::FileRead { name: name.clone(), text: text.clone(), slot: Some(*slot) };
+                let read = LoadAction::FileRead { name: name.clone(), text: text.clone().into(), slot: Some(*slot) };
                 pending.extend(loads(&s.apply(Action::Load(read))));
                 for _ in 0..*answers.get(k).unwrap_or(&0) {
                     if let Some(r) = pending.pop_front() {
@@ -1081,7 +1081,7 @@ mod tests {
                 if when == 0 && k == 0 || when == 1 && k == 1 {
                     answer_load(&mut s, &a[0]);
                 }
-                let read = LoadAction::FileRead { name: name.clone(), text: text.clone(), slot: None };
+                let read = LoadAction::FileRead { name: name.clone(), text: text.clone().into(), slot: None };
                 b.extend(loads(&s.apply(Action::Load(read))));
             }
             assert_eq!(b.len(), 1, "{when}: the new set is checked once");
