@@ -115,16 +115,7 @@ try {
   if (reload) {
     // The next visit: the kept session restored, its files checked again.
     await page.evaluate(() => { window.longTasks = []; });
-    await page.waitForTimeout(Number(process.env.PAUSE ?? 0));
-    console.log('before reload: ' + await page.evaluate(async () => {
-      const db = await new Promise((ok, no) => { const r = indexedDB.open('treelink', 1); r.onsuccess = () => ok(r.result); r.onerror = no; });
-      const get = (k) => new Promise((ok) => { const r = db.transaction('kept').objectStore('kept').get(k); r.onsuccess = () => ok(r.result); r.onerror = () => ok(`error ${r.error}`); });
-      const out = `revision ${await get('revision')}, texts ${(await get('session-texts'))?.map((b) => b.size)}`;
-      db.close();
-      return out;
-    }));
     const t1 = Date.now();
-    page.on('console', (m) => console.log(`console ${m.type()}: ${m.text().slice(0, 300)}`));
     await page.reload();
     await observeLongTasks(page);
     const back = await page.waitForFunction(

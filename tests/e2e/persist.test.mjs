@@ -190,3 +190,43 @@ test('a reload, at a laptop\'s and at a phone\'s size, keeps the files, the mode
   assert.match(await page.locator('#model-summary').innerText(), /^No model yet/);
   await page.setViewportSize({ width: 1500, height: 1000 });
 });
+
+test('a session kept by the earlier version (its files\' texts inside one JSON value) is restored', async () => {
+  await pick('src', [{ name: 'o.src', text: '(S (A a) (B b))\n(S (A c))\n' }]);
+  await pick('trg', [{ name: 'o.trg', text: '(T (C c))\n(T (D d) (E e))\n' }]);
+  await page.waitForFunction(() => /^Uploaded o\.src \/ o\.trg: 2 pairs/.test(document.querySelector('#corpus-summary').innerText));
+  // Once this version has kept the two files (their texts as Blobs beside
+  // the list of files), they are put back as the earlier version kept them.
+  const rewritten = async () => page.evaluate(async () => {
+    const db = await new Promise((ok, no) => { const r = indexedDB.open('treelink', 1); r.onsuccess = () => ok(r.result); r.onerror = no; });
+    const store = (mode) => db.transaction('kept', mode).objectStore('kept');
+    const get = (k) => new Promise((ok, no) => { const r = store('readonly').get(k); r.onsuccess = () => ok(r.result); r.onerror = no; });
+    const [index, texts] = [await get('session-files-index'), await get('session-texts')];
+    const list = index && JSON.parse(index);
+    if (!list || list.files.length !== 2 || list.files[0].name !== 'o.src') { db.close(); return false; }
+    const read = await Promise.all(texts.map((b) => b.text()));
+    list.files.forEach((f, k) => { f.text = read[k]; });
+    await new Promise((ok, no) => {
+      const s = store('readwrite');
+      s.put(JSON.stringify(list), 'session-files');
+      s.delete('session-files-index');
+      s.delete('session-texts');
+      s.transaction.oncomplete = ok;
+      s.transaction.onabort = no;
+    });
+    db.close();
+    return read;
+  });
+  let read = false;
+  for (let k = 0; k < 60 && !read; k++) {
+    read = await rewritten();
+    if (!read) await page.waitForTimeout(500);
+  }
+  assert.deepEqual(read, ['(S (A a) (B b))\n(S (A c))\n', '(T (C c))\n(T (D d) (E e))\n']);
+  await page.reload();
+  await page.waitForFunction(() => /^Uploaded o\.src \/ o\.trg: 2 pairs/.test(document.querySelector('#corpus-summary')?.innerText ?? ''), null, { timeout: 120000 })
+    .catch(async (e) => { throw new Error(`${e.message}; the page shows ${JSON.stringify(await shown())}`); });
+  assert.match(await status('src'), /o\.src: 2 trees/);
+  await page.click('#start-fresh');
+  await page.waitForFunction(() => /^Built-in sample/.test(document.querySelector('#corpus-summary').innerText));
+});
