@@ -50,7 +50,7 @@ try {
     await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
     await cdp.send('Profiler.start');
     // Where the profile's clock is in the page's (the long tasks' times are the page's).
-    profileFile && fs.writeFileSync(`${profileFile}.start`, String(await page.evaluate(() => {
+    fs.writeFileSync(`${profileFile}.start`, String(await page.evaluate(() => {
       window.longTaskTimes = [];
       new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTaskTimes.push([e.startTime, e.duration]); })
         .observe({ type: 'longtask', buffered: false });

@@ -614,11 +614,12 @@ fn prepare(state: &State) -> Option<(Plan, kept::Put, Option<SessionFiles>, kept
     };
     SAVER.with(|s| {
         let mut s = s.borrow_mut();
-        // The restored state, the same as what was read: nothing to write.
+        // The restored state's files, the same as those read: they are kept
+        // (and so is the rest, if `light` is the same: nothing to write).
         if let Some((light, files)) = s.baseline.take() {
-            let same = light == plan.light && state.session_files() == files;
-            if same {
-                (s.written, s.attempted) = (Some(plan.clone()), Some(plan.clone()));
+            if state.session_files() == files {
+                let kept = Plan { light, ..plan.clone() };
+                (s.written, s.attempted) = (Some(kept.clone()), Some(kept));
             }
         }
         if s.attempted.as_ref() == Some(&plan) && !s.clear {
@@ -715,7 +716,12 @@ fn flush() {
         return written(kept::Outcome::OtherTab, plan);
     }
     let revision = if put.clear { 1 } else { expected.next() };
-    if !put.clear {
+    // The session without its files is left for the next visit only when
+    // the files kept are its own: beside files not kept yet (a large
+    // corpus being written as the page closes), the next visit would join
+    // it to the files kept before (links and pairs of other trees); it
+    // then restores what was kept last, whole.
+    if !put.clear && put.files.is_none() {
         kept::leave_pending(&plan.light, expected);
     }
     kept::write_now(&db, put, revision, move |outcome| written(outcome, plan));
