@@ -305,23 +305,33 @@ impl DevChoice {
     pub const PAPER: DevChoice =
         DevChoice { reading: MsReading::PAPER, word_model: WordModel::FastAlign, extract: ExtractMethod::Word };
 
-    /// What `mt-train --choose` tries, in order, the paper's first: for the
+    /// What `mt-train --dev` tries, in order, the paper's first: for the
     /// MS system the readings paper and discount (docs/translation-results.md:
     /// the two that move dev), each with both word models; for the
     /// phrase-based system the word models. Each also with every method of
-    /// `extra_extract` (DirC / EWoS when sub-tree links are at hand).
-    pub fn candidates(system: SystemKind, extra_extract: &[ExtractMethod]) -> Vec<DevChoice> {
-        let readings: &[MsReading] = match system {
-            SystemKind::Ms => &[MsReading::PAPER, MsReading { rm_estimate: RmEstimate::Discount, ..MsReading::PAPER }],
-            SystemKind::Phrase => &[MsReading::PAPER],
+    /// `extra_extract` (DirC / EWoS when sub-tree links are at hand). A
+    /// reading or a word model the user gave (`pinned`) is the only one.
+    pub fn candidates(
+        system: SystemKind,
+        extra_extract: &[ExtractMethod],
+        pinned_reading: Option<MsReading>,
+        pinned_word_model: Option<WordModel>,
+    ) -> Vec<DevChoice> {
+        let readings: Vec<MsReading> = match (system, pinned_reading) {
+            (_, Some(r)) => vec![r],
+            (SystemKind::Ms, None) => {
+                vec![MsReading::PAPER, MsReading { rm_estimate: RmEstimate::Discount, ..MsReading::PAPER }]
+            }
+            (SystemKind::Phrase, None) => vec![MsReading::PAPER],
         };
+        let word_models: Vec<WordModel> = pinned_word_model.map_or_else(|| WordModel::ALL.to_vec(), |m| vec![m]);
         let extracts: Vec<ExtractMethod> = std::iter::once(ExtractMethod::Word)
             .chain(extra_extract.iter().copied().filter(|&m| m != ExtractMethod::Word))
             .collect();
         let mut out = Vec::new();
         for &extract in &extracts {
-            for word_model in WordModel::ALL {
-                for &reading in readings {
+            for &word_model in &word_models {
+                for &reading in &readings {
                     out.push(DevChoice { reading, word_model, extract });
                 }
             }
@@ -833,10 +843,20 @@ mod tests {
             subtree: None,
             settings: settings.clone(),
         };
-        let choices = DevChoice::candidates(SystemKind::Ms, &[]);
+        let choices = DevChoice::candidates(SystemKind::Ms, &[], None, None);
         assert_eq!(choices.len(), 4);
         assert_eq!(choices[0], DevChoice::PAPER);
-        assert_eq!(DevChoice::candidates(SystemKind::Phrase, &[ExtractMethod::EWoS]).len(), 4);
+        assert_eq!(DevChoice::candidates(SystemKind::Phrase, &[ExtractMethod::EWoS], None, None).len(), 4);
+        // What the user gave is the only value of its kind tried.
+        let hmm = DevChoice::candidates(SystemKind::Ms, &[], None, Some(WordModel::Hmm));
+        assert_eq!(hmm.len(), 2);
+        assert!(hmm.iter().all(|c| c.word_model == WordModel::Hmm));
+        let roots = MsReading { structure_tokens: crate::mt::ms::StructureTokens::Roots, ..MsReading::PAPER };
+        let pinned = DevChoice::candidates(SystemKind::Ms, &[], Some(roots), Some(WordModel::FastAlign));
+        assert_eq!(
+            pinned,
+            vec![DevChoice { reading: roots, word_model: WordModel::FastAlign, extract: ExtractMethod::Word }]
+        );
         let chosen = choose_on_dev(training(), &choices, f64::INFINITY, &|| 0.0, &mut Quiet).unwrap();
         assert!(chosen.untried.is_empty());
         let tried: Vec<DevChoice> = chosen.tried.iter().map(|t| t.choice).collect();

@@ -64,8 +64,9 @@ pub struct MtOptions {
     /// Reading of the MS system's structure features, comma-separated: paper (the paper's:
     /// relative frequencies, MS tokens), backoff (h1/h2 interpolated with coarse RM pairs),
     /// discount (h1/h2 discounted, modified Kneser-Ney style, the mass to coarse RM pairs), roots (h5 over MS root labels), rmlex (RM lexical weights), tags (tag agreement).
-    #[arg(long, value_name = "LIST", default_value = "paper", value_parser = parse_reading)]
-    pub ms_reading: MsReading,
+    /// Default: `mt-train --dev` chooses paper or discount on dev; otherwise paper.
+    #[arg(long, value_name = "LIST", value_parser = parse_reading)]
+    pub ms_reading: Option<MsReading>,
     /// MS system: every phrase pair is also an option (source RM: its words' POS nodes; target
     /// RM: the words' tags; the unseen-RM probability and the glue feature), so the phrase-based
     /// model is inside the MS model.
@@ -73,8 +74,9 @@ pub struct MtOptions {
     pub phrase_fallback: bool,
     /// The word alignment the tables are extracted from: fast-align (IBM1, then fast_align's IBM2,
     /// both ways, grow-diag-final-and) or hmm (those, then the HMM of Vogel et al. 1996).
-    #[arg(long, value_name = "MODEL", default_value = "fast-align")]
-    pub word_model: WordModel,
+    /// Default: `mt-train --dev` chooses one on dev; otherwise fast-align.
+    #[arg(long, value_name = "MODEL")]
+    pub word_model: Option<WordModel>,
     #[command(flatten)]
     pub threads: ThreadsArg,
 }
@@ -134,11 +136,13 @@ pub struct MtTrainArgs {
     /// dev sentences.
     #[arg(long, value_name = "F", num_args = 1..=2)]
     pub word_align: Option<Vec<String>>,
-    /// Choose on --dev (issue 27.1): train and tune each configuration — for ms the readings
-    /// paper and discount, each with the word models fast-align and hmm (phrase: the word
-    /// models), word extraction and also --extract's method if it is not word — print each with
-    /// its dev BLEU, and keep the best. Overrides --ms-reading and --word-model.
-    #[arg(long, requires = "dev", conflicts_with_all = ["preset", "export_phrase_table"])]
+    /// Choose on --dev, the default with --dev (issue 27.1): train and tune each configuration —
+    /// for ms the readings paper and discount, each with the word models fast-align and hmm
+    /// (phrase: the word models), word extraction and also --extract's method if it is not word —
+    /// print each with its dev BLEU, and keep the best. A --ms-reading or --word-model given is
+    /// the only one tried; with both given (or --preset, --word-align or --export-phrase-table)
+    /// there is nothing to choose and the one configuration is trained and tuned.
+    #[arg(long, requires = "dev", conflicts_with_all = ["preset", "export_phrase_table", "word_align"])]
     pub choose: bool,
     /// With --choose: start no further configuration after this many minutes of CPU time
     /// (the one running finishes; the paper's configuration is always tried first).
@@ -299,9 +303,9 @@ impl MtOptions {
             seed: self.seed,
             lm,
             unknown: self.unknown_words,
-            reading: self.ms_reading,
+            reading: self.ms_reading.unwrap_or(MsReading::PAPER),
             phrase_fallback: self.phrase_fallback,
-            word_model: self.word_model,
+            word_model: self.word_model.unwrap_or_default(),
             lexicon: None,
             threads: self.threads.get(),
         })
@@ -344,8 +348,14 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         subtree,
         settings,
     };
-    let mut model = if args.choose {
-        let choices = DevChoice::candidates(args.system, &[args.extract]);
+    let choices = DevChoice::candidates(args.system, &[args.extract], args.opts.ms_reading, args.opts.word_model);
+    let choose = args.choose
+        || (args.dev.is_some()
+            && args.preset.is_none()
+            && args.word_align.is_none()
+            && args.export_phrase_table.is_none()
+            && choices.len() > 1);
+    let mut model = if choose {
         let clock = || started.elapsed().as_secs_f64();
         let chosen = translation::choose_on_dev(training, &choices, 60.0 * args.budget_minutes, &clock, &mut reporter)?;
         out!("configurations tried on dev (budget {} min), dev BLEU after tuning:", args.budget_minutes)?;
