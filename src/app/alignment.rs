@@ -12,7 +12,7 @@ use crate::align::lexical::{
     LexiconSource,
 };
 use crate::align::link_search::LinkSearch;
-use crate::align::model::{self, AlignError, AlignmentModel, Scorer, TrainOptions};
+use crate::align::model::{self, AlignError, AlignmentModel, DecisionThreshold, Scorer, TrainOptions};
 use crate::align::primal::Solver;
 use crate::corpus::{Corpus, Named, PairIndex, TreePair};
 use crate::io::links::Link;
@@ -206,6 +206,42 @@ pub fn configurations(
         }
     }
     Ok(out)
+}
+
+/// What `treelink train` and the page's Train do: the configurations to
+/// try ([`configurations`]) and the in-engine lexicon's stem back-off.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainingPlan {
+    pub options: Vec<TrainOptions>,
+    pub stem_backoff: Option<usize>,
+}
+
+/// The plan of a training from the user's settings (`base`), the kernel
+/// given, whether there is dev, the preset, the weights θ given, the stem
+/// back-off given and whether a threshold was given: [`Preset::Best`]
+/// with dev and no kernel gives the lexicon [`DEFAULT_STEM_BACKOFF`] (its
+/// selection was measured with it); [`Preset::Paper`] links where D > 0
+/// unless a threshold was given. Shared by the CLI and the page, so the
+/// same settings train the same model in both.
+pub fn training_plan(
+    mut base: TrainOptions,
+    kernel: Option<KernelSpec>,
+    with_dev: bool,
+    preset: Preset,
+    thetas: Option<&[f64]>,
+    stem_backoff: Option<usize>,
+    threshold_given: bool,
+) -> Result<TrainingPlan, AlignmentError> {
+    let stem_backoff = match stem_backoff {
+        Some(n) => Some(n),
+        None if preset == Preset::Best && with_dev && kernel.is_none() => Some(DEFAULT_STEM_BACKOFF),
+        None => None,
+    };
+    if preset == Preset::Paper && !threshold_given {
+        base.threshold = DecisionThreshold::Fixed(0.0);
+    }
+    let options = configurations(&base, kernel, with_dev, preset, thetas)?;
+    Ok(TrainingPlan { options, stem_backoff })
 }
 
 /// Trains a model on `train` for each of `options` (one per kernel) and
@@ -454,14 +490,14 @@ pub fn train_then_align(
     how: &PairsTraining,
     tables: Option<Lexicon>,
     word_links: Option<Vec<WordAlignment>>,
-    options: &TrainOptions,
+    options: &[TrainOptions],
     observer: &mut dyn Observer,
     trained: impl FnOnce(&AlignmentModel, String),
 ) -> Result<Comparison, AlignmentError> {
     let split =
         PairSplit::of(corpus.len(), how.calibrate, how.test).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
     let baseline_tables = if how.test { None } else { tables.clone() };
-    let model = train_on_pairs(&corpus, how, tables, word_links.clone(), std::slice::from_ref(options), observer)?;
+    let model = train_on_pairs(&corpus, how, tables, word_links.clone(), options, observer)?;
     trained(&model, trained_summary(&model, &split));
     if how.test {
         align_held_out(model, &corpus, &split, word_links, observer)
@@ -834,11 +870,16 @@ mod tests {
         for test in [true, false] {
             let how = PairsTraining { test, ..PairsTraining::default() };
             let mut handed = Vec::new();
-            let compared =
-                train_then_align(corpus.clone(), &how, None, None, &options, &mut crate::progress::Quiet, |m, s| {
-                    handed.push((m.clone(), s))
-                })
-                .unwrap();
+            let compared = train_then_align(
+                corpus.clone(),
+                &how,
+                None,
+                None,
+                std::slice::from_ref(&options),
+                &mut crate::progress::Quiet,
+                |m, s| handed.push((m.clone(), s)),
+            )
+            .unwrap();
             let [(model, summary)] = handed.as_slice() else { panic!("handed {} times", handed.len()) };
             assert_eq!((model, summary), (&compared.model, &model.describe()), "no dev: the model in a line");
             let (first, aligned) = if test { (32, 8) } else { (0, 40) };
@@ -852,7 +893,15 @@ mod tests {
         let one = Corpus { pairs: corpus.pairs[..1].to_vec() };
         let how = PairsTraining { test: true, ..PairsTraining::default() };
         let mut handed = 0;
-        let result = train_then_align(one, &how, None, None, &options, &mut crate::progress::Quiet, |_, _| handed += 1);
+        let result = train_then_align(
+            one,
+            &how,
+            None,
+            None,
+            std::slice::from_ref(&options),
+            &mut crate::progress::Quiet,
+            |_, _| handed += 1,
+        );
         assert_eq!((result.err(), handed), (Some(AlignmentError::TooFewToHoldOut(1)), 0));
     }
 

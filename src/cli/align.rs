@@ -526,22 +526,21 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     model::check_train_candidates(&train, &args.svm.options(&KernelSpec::paper_best(), limits)?)?;
     let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
     let started = Instant::now();
-    // The preset's lexicon goes with its selection: with dev and no kernel given.
-    let stem_backoff = match (args.lex.stem_backoff, args.preset) {
-        (Some(n), _) => Some(usize::from(n)),
-        (None, Preset::Best) if dev.is_some() && args.kernel.is_none() => Some(alignment::DEFAULT_STEM_BACKOFF),
-        (None, _) => None,
-    };
-    let source = lexicon_source(&args.lex, links, &train, args.threads.get())?
-        .with_stem_backoff(stem_backoff)
-        .for_held_out_input(args.held_out);
     let mut base = args.svm.options(&args.kernel.clone().unwrap_or_else(KernelSpec::paper_best), limits)?;
     base.threads = args.threads.get();
-    if args.preset == Preset::Paper && args.svm.threshold.is_none() {
-        base.threshold = DecisionThreshold::Fixed(0.0);
-    }
-    let options =
-        alignment::configurations(&base, args.kernel.clone(), dev.is_some(), args.preset, args.svm.theta.as_deref())?;
+    let plan = alignment::training_plan(
+        base,
+        args.kernel.clone(),
+        dev.is_some(),
+        args.preset,
+        args.svm.theta.as_deref(),
+        args.lex.stem_backoff.map(usize::from),
+        args.svm.threshold.is_some(),
+    )?;
+    let source = lexicon_source(&args.lex, links, &train, args.threads.get())?
+        .with_stem_backoff(plan.stem_backoff)
+        .for_held_out_input(args.held_out);
+    let options = plan.options;
     let model = alignment::train_model(&train, dev.as_ref(), source, &options, &mut reporter)?;
     std::fs::write(&args.output, model.to_json())
         .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;

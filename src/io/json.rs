@@ -154,3 +154,75 @@ mod tests {
         assert_eq!((e.line, e.column), (1, 1));
     }
 }
+
+/// A ratio that may be infinite (`--max-negative-ratio inf`): JSON has no
+/// infinity (serde_json writes `null`, which does not read back), so +∞ is
+/// the string `"inf"`; a finite value is a number.
+pub mod ratio {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Ratio {
+        Number(f64),
+        Text(String),
+    }
+
+    fn to_ratio(v: f64) -> Ratio {
+        if v == f64::INFINITY {
+            Ratio::Text("inf".into())
+        } else {
+            Ratio::Number(v)
+        }
+    }
+
+    fn from_ratio<E: serde::de::Error>(r: Ratio) -> Result<f64, E> {
+        match r {
+            Ratio::Number(v) => Ok(v),
+            Ratio::Text(t) if t == "inf" => Ok(f64::INFINITY),
+            Ratio::Text(t) => Err(E::custom(format!("expected a number or \"inf\", found \"{t}\""))),
+        }
+    }
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        to_ratio(*v).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        from_ratio(Ratio::deserialize(d)?)
+    }
+
+    /// The same for a list of ratios.
+    pub mod list {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(v: &[f64], s: S) -> Result<S::Ok, S::Error> {
+            v.iter().map(|&x| to_ratio(x)).collect::<Vec<_>>().serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+            Vec::<Ratio>::deserialize(d)?.into_iter().map(from_ratio).collect()
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        struct Holds {
+            #[serde(with = "super")]
+            one: f64,
+            #[serde(with = "super::list")]
+            many: Vec<f64>,
+        }
+
+        #[test]
+        fn an_infinite_ratio_goes_through_json_and_back() {
+            let h = Holds { one: f64::INFINITY, many: vec![2.0, f64::INFINITY] };
+            let json = serde_json::to_string(&h).unwrap();
+            assert_eq!(json, r#"{"one":"inf","many":[2.0,"inf"]}"#);
+            assert_eq!(serde_json::from_str::<Holds>(&json).unwrap(), h);
+            assert_eq!(serde_json::from_str::<Holds>(r#"{"one":6,"many":[]}"#).unwrap().one, 6.0);
+            assert!(serde_json::from_str::<Holds>(r#"{"one":"many","many":[]}"#).is_err());
+        }
+    }
+}

@@ -109,7 +109,8 @@ pub enum Request {
     Train {
         job: JobId,
         corpus: CorpusText,
-        options: TrainOptions,
+        /// The configurations to try (`app::alignment::training_plan`).
+        options: Vec<TrainOptions>,
         lexicon: LexiconFiles,
         #[serde(default)]
         how: PairsTraining,
@@ -300,7 +301,7 @@ pub enum Task {
     Keep(Artifact),
     /// Train on the pairs as the page's Train button does
     /// (`train_on_pairs`); the model is kept and handed back.
-    Train { options: TrainOptions, how: PairsTraining },
+    Train { options: Vec<TrainOptions>, how: PairsTraining },
     /// The lexicon for aligning pairs `aligned` with the model of `of`
     /// (`input_lexicon`), kept and handed back.
     InputLexicon { of: LexicalOf, sentences: InputSentences, aligned: Range<usize> },

@@ -6,9 +6,12 @@ use yew::prelude::*;
 
 use super::panels::TrainView;
 use super::results::training_data_warning;
-use super::state::{Field, FormAction, Job, JobAction, JobKind, JobProgress, TrainAction};
+use super::state::{Field, FormAction, Job, JobAction, JobKind, JobProgress, Setting, TrainAction};
 use super::store::{use_running, Dispatch};
-use crate::app::alignment::{pair_span, PairSplit, HELD_OUT_PERCENT, PAGE_STEM_CHARS};
+use crate::align::primal::Solver;
+use crate::app::alignment::{
+    pair_span, PairSplit, BEYOND_PAPER_KERNEL, DEFAULT_SHORTLIST, HELD_OUT_PERCENT, PAGE_STEM_CHARS,
+};
 use crate::lexicon::WordModel;
 
 #[derive(Properties, PartialEq)]
@@ -190,6 +193,78 @@ fn word_model_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
     }
 }
 
+/// What the Train button trains: the engine's best chosen on the dev
+/// pairs (`treelink train --dev`), the paper's configuration (`--preset
+/// paper`, also one click on its button), or the kernel typed (`--kernel`).
+fn setting_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
+    let onchange = {
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let setting = Setting::ALL.into_iter().find(|s| s.name() == select.value()).unwrap_or_default();
+            train.emit(TrainAction::Form(FormAction::SetSetting(setting)));
+        })
+    };
+    let on_paper =
+        Callback::from(move |_: MouseEvent| train.emit(TrainAction::Form(FormAction::SetSetting(Setting::Paper))));
+    let form = &state.form;
+    let dev = form.calibrate;
+    let help = match (form.setting, dev) {
+        (Setting::Best, true) => format!(
+            "as `treelink train --dev` without --kernel: the paper's kernels ({}; SMO) and {BEYOND_PAPER_KERNEL} by the linear solver on every candidate with C and the cost factor chosen on the dev pairs; for each, the pruning, the threshold on D and the link search chosen on them; the in-engine lexicon with stem back-off {PAGE_STEM_CHARS} (docs/alignment-results.md, \"The defaults\")",
+            DEFAULT_SHORTLIST.join(", ")
+        ),
+        (Setting::Paper, true) => format!(
+            "as `treelink train --dev --preset paper`: the paper's kernels ({}) by SMO, C and λ as below, the greedy search, a link where D > 0; the kernel and the pruning chosen on the dev pairs (§6)",
+            DEFAULT_SHORTLIST.join(", ")
+        ),
+        (Setting::Best | Setting::Paper, false) => "no dev pairs (Calibrate is off): the paper's best kernel, nothing chosen (as `treelink train` without --dev); turn Calibrate on to choose on the last 20%".to_string(),
+        (Setting::Kernel, _) => "as `treelink train --kernel K`: the kernel and settings below".to_string(),
+    };
+    let option = |s: Setting, label: &str| html! { <option value={s.name()} selected={form.setting == s}>{label.to_string()}</option> };
+    html! {
+        <div class="form-row">
+            <label for="train-setting">{"Train"}</label>
+            <span class="setting">
+                <select id="train-setting" {onchange} aria-describedby="train-setting-help">
+                    {option(Setting::Best, "the best, chosen on dev")}
+                    {option(Setting::Paper, "the paper's settings")}
+                    {option(Setting::Kernel, "the kernel below")}
+                </select>
+                {" "}
+                <button id="train-paper" type="button" onclick={on_paper} disabled={form.setting == Setting::Paper}>{"The paper's settings"}</button>
+            </span>
+            <span id="train-setting-help" class="hint">{help}</span>
+        </div>
+    }
+}
+
+/// The SVM solver (`treelink train --solver`).
+fn solver_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
+    let onchange = {
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let solver = if select.value() == Solver::Linear.name() { Solver::Linear } else { Solver::Smo };
+            train.emit(TrainAction::Form(FormAction::SetSolver(solver)));
+        })
+    };
+    let form = &state.form;
+    let help = match form.setting {
+        Setting::Best => "--solver: the best setting trains the paper's kernels by SMO and its linear configuration by the linear solver; this applies to the kernel below",
+        _ => "--solver: SMO over any kernel (the paper's), or the linear solver (dual coordinate descent) on the explicit features, for kernels whose BTKs are all root (lex, plain, ctx, unk, *-root), on every example",
+    };
+    let option = |s: Solver, label: &str| html! { <option value={s.name()} selected={form.solver == s}>{label.to_string()}</option> };
+    html! {
+        <div class="form-row">
+            <label for="train-solver">{"Solver"}</label>
+            <select id="train-solver" {onchange} aria-describedby="train-solver-help">
+                {option(Solver::Smo, "smo (any kernel)")}
+                {option(Solver::Linear, "linear (root kernels only)")}
+            </select>
+            <span id="train-solver-help" class="hint">{help}</span>
+        </div>
+    }
+}
+
 /// A checkbox of the form with its help (`id`, `id-help`).
 fn checkbox(
     id: &'static str,
@@ -239,8 +314,11 @@ fn split_choices(state: &TrainView, split: Option<PairSplit>, train: Dispatch<Tr
         _ => format!("off: the model is scored on the pairs it was trained on (optimistic); on: the last {HELD_OUT_PERCENT}% of the pairs are held out as a test no model sees (`train --held-out`, docs/alignment-results.md, \"Training for held-out input\")"),
     };
     let tables = state.tables.is_some();
+    let stem_by_setting = !form.stem_backoff && form.stem_backoff_in_use().is_some();
     let stem = if tables {
         "not used: the uploaded Moses tables are the lexicon".to_string()
+    } else if stem_by_setting {
+        format!("on: part of the best setting with dev pairs (--stem-backoff {PAGE_STEM_CHARS}: a word the in-engine lexicon never saw is looked up by its first {PAGE_STEM_CHARS} characters, lowercased)")
     } else {
         format!("--stem-backoff {PAGE_STEM_CHARS} (beyond the paper): a word the in-engine lexicon never saw (in held-out pairs) is looked up by its stem, its first {PAGE_STEM_CHARS} characters lowercased; identical words get 0.5. {PAGE_STEM_CHARS} was chosen on SQUOIA dev (docs/alignment-results.md, \"Training for held-out input\")")
     };
@@ -248,7 +326,7 @@ fn split_choices(state: &TrainView, split: Option<PairSplit>, train: Dispatch<Tr
         <>
             {checkbox("train-calibrate", "Calibrate", form.calibrate, false, html! {{calibrate}}, FormAction::SetCalibrate, train)}
             {checkbox("train-test", "Hold out a test", form.test, false, html! {{test}}, FormAction::SetHoldOutTest, train)}
-            {checkbox("train-stem-backoff", "Stem back-off", form.stem_backoff, tables, html! {{stem}}, FormAction::SetStemBackoff, train)}
+            {checkbox("train-stem-backoff", "Stem back-off", form.stem_backoff_in_use().is_some(), tables || stem_by_setting, html! {{stem}}, FormAction::SetStemBackoff, train)}
         </>
     }
 }
@@ -258,19 +336,20 @@ pub fn train_panel(props: &TrainProps) -> Html {
     let state = &props.view;
     let train = props.train;
     let busy = state.busy;
-    let options = state.form.options();
+    let options = state.form.plan();
     let has_gold = state.gold_links > 0;
 
     let on_train = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Train { now: js_sys::Date::now() })) };
     let on_align = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() })) };
     let on_download = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::DownloadModel)) };
 
-    let spec_note = match (state.form.spec(), &options) {
-        (_, Ok(o)) => format!(
+    let spec_note = match (state.form.spec(), options.as_ref().map(|p| p.options.as_slice())) {
+        (_, Ok([o])) => format!(
             "Components: {}; θ = {}.",
             o.spec.component_names().join(", "),
             o.spec.thetas.iter().map(|t| format!("{t:.3}")).collect::<Vec<_>>().join(", ")
         ),
+        (_, Ok(several)) => format!("{} configurations, the best on the dev pairs kept.", several.len()),
         (Some(spec), Err(_)) => format!("Components: {}.", spec.component_names().join(", ")),
         (None, Err(_)) => String::new(),
     };
@@ -323,13 +402,16 @@ pub fn train_panel(props: &TrainProps) -> Html {
             <h2 id="train-title">{"Train and align"}</h2>
             <div class="train-grid">
                 <form class="train-form" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                    {setting_choice(state, train)}
                     {field(state, train, Field::Kernel, "Kernel", "plain features (§4) + BTKs (§3) + ctx (Lingua-Align's context), e.g. plain+ctx+dbtk-root+ibtk-rgsst", Some("kernel-presets"))}
                     <datalist id="kernel-presets">{ for PRESETS.iter().map(|(p, what)| html! { <option value={*p} label={*what} /> }) }</datalist>
                     <p class="hint spec-note" id="spec-note">{spec_note}</p>
                     {field(state, train, Field::Thetas, "θ (weights)", "comma-separated, one per component; empty: equal", None)}
                     {field(state, train, Field::Lambda, "λ (decay)", "paper: 0.4", None)}
                     {field(state, train, Field::C, "C (SVM cost)", "paper: 2.4", None)}
-                    {field(state, train, Field::MaxExamples, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs, every positive while they fit and negatives filling the rest (a seeded sample; SMO's cost grows with their square); CLI default 6000 (docs/alignment-results.md, \"More data\")", None)}
+                    {field(state, train, Field::MaxExamples, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs (all: every one), every positive while they fit and negatives filling the rest (a seeded sample; SMO's cost grows with their square); CLI default 6000 for SMO, all for the linear solver (docs/alignment-results.md, \"More data\")", None)}
+                    {field(state, train, Field::MaxNegativeRatio, "Negatives per positive", "at most this many negative examples per positive (--max-negative-ratio; inf: all); CLI default 6", None)}
+                    {solver_choice(state, train)}
                     {field(state, train, Field::Seed, "Seed", "of that sample (--seed): another seed, other examples, another model", None)}
                     {word_model_choice(state, train)}
                     {split_choices(state, split, train)}

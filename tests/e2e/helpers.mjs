@@ -161,3 +161,13 @@ export async function classRowAndCli(page, exercise, answers, student) {
   const cli = run('exercise', 'check', exercise, answers).split('\n').find((l) => l.startsWith(`${student}\t`)).split('\t');
   return { row, cli: [student, cli[5], cli[6], cli[7], cli[2], cli[3], cli[4]] };
 }
+
+/**
+ * The Train panel set to the paper's best kernel on every loaded pair, with
+ * no dev pairs (`treelink train --train PAIRS --kernel K`): the quick model
+ * most tests need, instead of the default choice on dev.
+ */
+export async function kernelOnAllPairs(page) {
+  await page.selectOption('#train-setting', 'kernel');
+  await page.uncheck('#train-calibrate');
+}

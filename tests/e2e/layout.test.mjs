@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { shots, download, lines, tree, sample, openPage, goToPair as goTo } from './helpers.mjs';
+import { shots, download, lines, tree, sample, openPage, goToPair as goTo, kernelOnAllPairs } from './helpers.mjs';
 
 const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
@@ -268,6 +268,7 @@ test('folding a sub-tree draws its label and yield, unfolding restores it, and t
 
 test('after training, the search stepper\'s step and the model\'s reasons are in the viewport at both sizes', async () => {
   await viewport(LAPTOP);
+  await kernelOnAllPairs(page);
   await page.fill('#train-max-examples', '800');
   await page.click('#train');
   await page.waitForSelector('#job-note.ok', { timeout: 120000 });

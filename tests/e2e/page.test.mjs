@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, shots, download, lines, tree, cli, sample, run, openPage, goToPair as goTo, fillField, samplePair3 } from './helpers.mjs';
+import { root, shots, download, lines, tree, cli, sample, run, openPage, goToPair as goTo, fillField, samplePair3, kernelOnAllPairs } from './helpers.mjs';
 
 const data = path.resolve(root, '../shared/data');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-'));
@@ -33,6 +33,7 @@ const setField = (id, value) => fillField(page, id, value);
 
 /** Trains in the page with the paper's settings but few examples, and waits for the alignment. */
 async function trainSmall() {
+  await kernelOnAllPairs(page);
   await setField('train-kernel', 'plain+dbtk-root+ibtk-rgsst');
   await setField('train-max-examples', MAX_EXAMPLES);
   await page.click('#train');

@@ -6,7 +6,7 @@
 // redo of hand links; finding a pair.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage } from './helpers.mjs';
+import { openPage, kernelOnAllPairs } from './helpers.mjs';
 
 let page, close;
 const problems = [];
@@ -51,6 +51,7 @@ test('a malformed lex.e2f after a good one leaves the good table in use, and say
   await waitForStatus('lex-s2t', 'error', /lex\.e2f:2:/);
   assert.match(await status('lex-s2t'), /still in use: lex\.e2f: 3 entries/);
   // Training uses the good tables, not the page's own lexicon.
+  await kernelOnAllPairs(page);
   await page.fill('#train-max-examples', '100');
   await page.click('#train');
   await page.waitForSelector('#job-note.ok', { timeout: 180000 });
@@ -146,6 +147,7 @@ const shown = () => page.evaluate(() => ({
 test('a reload, at a laptop\'s and at a phone\'s size, keeps the files, the model, the pair, the mode and the hand links; start fresh forgets them', async () => {
   await page.setViewportSize({ width: 1366, height: 768 });
   // A small model trained on the sample, kept with the rest.
+  await kernelOnAllPairs(page);
   await page.fill('#train-max-examples', '200');
   await page.click('#train');
   await page.waitForFunction(() => /^Model: trained in this page — .* from 200 examples/.test(document.querySelector('#model-summary')?.innerText ?? ''), null, { timeout: 180000 });

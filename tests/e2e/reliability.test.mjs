@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, shots, download, lines, longTasks, observeLongTasks, openPage } from './helpers.mjs';
+import { root, shots, download, lines, longTasks, observeLongTasks, openPage, kernelOnAllPairs } from './helpers.mjs';
 
 const data = path.resolve(root, '../shared/data');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-rel-'));
@@ -75,6 +75,7 @@ async function waitForError(slot, pattern) {
 
 test('a binary, an empty and a million-line file each get a located error next to their input, and nothing is lost', async () => {
   // A model and results to keep: align the sample with a small trained model.
+  await kernelOnAllPairs(page);
   await page.fill('#train-max-examples', '200');
   await page.click('#train');
   await page.waitForSelector('#job-note.ok', { timeout: 120000 });

@@ -51,6 +51,7 @@ pub struct TrainOptions {
     /// the development set with respect to F).
     pub tune_prune_quantiles: Vec<f64>,
     /// At most this many negatives per positive are kept (seeded sample).
+    #[serde(with = "crate::io::json::ratio")]
     pub max_negative_ratio: f64,
     /// At most this many training examples: beyond it, every positive is
     /// kept while they are at most half of it, and negatives fill the rest
@@ -81,7 +82,7 @@ pub struct TrainOptions {
     pub solver: Solver,
     /// With dev data, after the cost factor: each negative share of this
     /// grid (negatives per positive) is tried and kept if dev F improves.
-    #[serde(default)]
+    #[serde(default, with = "crate::io::json::ratio::list")]
     pub tune_negative_ratio: Vec<f64>,
     /// Threads for the features of every candidate and the dev pairs'
     /// alignment (`--threads`); the model is the same with any number. Not

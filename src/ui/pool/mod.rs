@@ -757,7 +757,7 @@ mod tests {
     /// The model, the searches, the baseline, the end.
     type Answered = (Response, Vec<Search>, BaselineLinks, Response);
 
-    fn one_worker(corpus: &Corpus, how: &PairsTraining, options: &TrainOptions) -> Answered {
+    fn one_worker(corpus: &Corpus, how: &PairsTraining, options: &[TrainOptions]) -> Answered {
         let job = JobId(7);
         let mut trained = None;
         let c = alignment::train_then_align(
@@ -797,7 +797,9 @@ mod tests {
     #[test]
     fn a_pool_of_any_size_answers_train_as_one_worker_does() {
         let corpus = sample(48);
-        let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
+        // Two configurations, the better on dev kept (the page's default plans several).
+        let paper = TrainOptions { max_examples: 300, ..TrainOptions::default() };
+        let options = vec![TrainOptions { spec: "plain".parse().unwrap(), ..paper.clone() }, paper];
         for how in [PairsTraining::default(), PairsTraining { calibrate: true, test: true, ..PairsTraining::default() }]
         {
             let expected = one_worker(&corpus, &how, &options);
@@ -832,7 +834,7 @@ mod tests {
         let request = Request::Train {
             job: JobId(1),
             corpus: CorpusText::of(&corpus),
-            options: TrainOptions::default(),
+            options: vec![TrainOptions::default()],
             lexicon: LexiconFiles::default(),
             how: PairsTraining::default(),
         };

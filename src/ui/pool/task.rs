@@ -171,7 +171,7 @@ impl Executor {
 
     fn train(
         &mut self,
-        options: &TrainOptions,
+        options: &[TrainOptions],
         how: &PairsTraining,
         observer: &mut dyn Observer,
     ) -> Result<(Output, Option<String>), TaskError> {
@@ -181,9 +181,7 @@ impl Executor {
             .ok_or_else(|| text(alignment::AlignmentError::TooFewToHoldOut(n)))?;
         let links_given = links.is_some();
         let tables_given = tables.is_some() && !how.test;
-        let model =
-            alignment::train_on_pairs(&self.corpus, how, tables, links, std::slice::from_ref(options), observer)
-                .map_err(text)?;
+        let model = alignment::train_on_pairs(&self.corpus, how, tables, links, options, observer).map_err(text)?;
         let note = match how.test {
             true => alignment::held_out_note(&model, links_given),
             false => alignment::compare_note(&model, &self.corpus, tables_given, links_given),

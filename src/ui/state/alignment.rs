@@ -352,6 +352,7 @@ mod tests {
     #[test]
     fn a_held_out_test_scores_the_held_out_pairs_and_marks_the_training_pairs() {
         let mut s = State::with_sample();
+        s.apply(Action::Train(TrainAction::Form(FormAction::SetCalibrate(false))));
         s.apply(Action::Train(TrainAction::Form(FormAction::SetHoldOutTest(true))));
         let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
         let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };

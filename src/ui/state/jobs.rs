@@ -306,13 +306,14 @@ mod tests {
     #[test]
     fn training_posts_one_request_and_cancelling_restarts_the_worker() {
         let mut s = State::with_sample();
+        s.apply(Action::Train(TrainAction::Form(FormAction::SetCalibrate(false))));
         let effects = s.apply(Action::Train(TrainAction::Train { now: 1.0 }));
         let [Effect::Post(Request::Train { job, corpus, options, lexicon, how })] = effects.as_slice() else {
             panic!("{effects:?}")
         };
         assert_eq!(*corpus, CorpusText::of(&s.corpus));
-        assert_eq!(Ok(options.clone()), s.form.options());
-        assert_eq!(options.threshold, DecisionThreshold::Fixed(0.0), "the paper's D > 0 without held-out pairs");
+        assert_eq!(*options, vec![s.form.options().unwrap()], "without dev pairs, one configuration");
+        assert_eq!(options[0].threshold, DecisionThreshold::Fixed(0.0), "the paper's D > 0 without held-out pairs");
         assert_eq!(*lexicon, LexiconFiles::default());
         let paper =
             PairsTraining { word_model: WordModel::FastAlign, stem_backoff: None, calibrate: false, test: false };

@@ -64,7 +64,7 @@ pub use session::{
 };
 pub use slots::{is_mt_model, Dropped, LoadAction, Slot, SlotStatus, Slots, Upload};
 pub use teaching::{LinkEdit, LinkHistory, Teach, TeachAction};
-pub use training::{Field, FormAction, TrainAction, TrainForm};
+pub use training::{Field, FormAction, Setting, TrainAction, TrainForm};
 pub use translation::{
     CorpusTranslation, MtHeld, MtSource, MtState, MtUpload, TranslateAction, Translated, TranslationInput,
 };

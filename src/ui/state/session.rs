@@ -11,8 +11,9 @@ use serde::{Deserialize, Serialize};
 use super::exercise::SavedBefore;
 use super::{
     Effect, Field, FileHandle, LoadAction, LoadedAlignmentModel, Mode, ModelOrigin, MtSource, MtUpload, SelectAction,
-    Shared, Slot, Slots, State, TrainedOn, Upload,
+    Setting, Shared, Slot, Slots, State, TrainedOn, Upload,
 };
+use crate::align::primal::Solver;
 use crate::corpus::PairIndex;
 use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
@@ -80,6 +81,11 @@ pub struct Session {
     pub calibrate: bool,
     #[serde(default)]
     pub test: bool,
+    /// Best, the paper's, or the kernel typed; the SVM solver.
+    #[serde(default)]
+    pub setting: Setting,
+    #[serde(default)]
+    pub solver: Solver,
     /// The alignment model trained in the page saw the pairs (as shown)
     /// before this one, if it was trained on the pairs the files make: its
     /// `TrainedOn::first_unseen` (named as kept sessions name it).
@@ -355,6 +361,8 @@ impl State {
             stem_backoff: self.form.stem_backoff,
             calibrate: self.form.calibrate,
             test: self.form.test,
+            setting: self.form.setting,
+            solver: self.form.solver,
             alignment_model_seen: trained
                 .and_then(|m| m.trained_on)
                 .filter(|t| t.gen == self.corpus_gen)
@@ -381,6 +389,7 @@ impl State {
         }
         (self.form.word_model, self.form.stem_backoff) = (session.word_model, session.stem_backoff);
         (self.form.calibrate, self.form.test) = (session.calibrate, session.test);
+        (self.form.setting, self.form.solver) = (session.setting, session.solver);
         self.form.errors = self.form.options().err().unwrap_or_default();
         self.lambda.set(session.lambda);
         self.classroom.student = session.student;

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use super::{DownloadBody, Effect, JobKind, State};
 use crate::align::composite::KernelSpec;
 use crate::align::model::{DecisionThreshold, TrainOptions};
-use crate::app::alignment::{PairSplit, PairsTraining, PAGE_STEM_CHARS};
+use crate::align::primal::Solver;
+use crate::app::alignment::{self, PairSplit, PairsTraining, Preset, TrainingPlan, PAGE_STEM_CHARS};
 use crate::kernel::DEFAULT_LAMBDA;
 use crate::lexicon::WordModel;
 use crate::svm::{SvmParams, DEFAULT_C};
@@ -24,11 +25,19 @@ pub enum Field {
     Thetas,
     MaxExamples,
     Seed,
+    MaxNegativeRatio,
 }
 
 impl Field {
-    pub const ALL: [Field; 6] =
-        [Field::Kernel, Field::Lambda, Field::C, Field::Thetas, Field::MaxExamples, Field::Seed];
+    pub const ALL: [Field; 7] = [
+        Field::Kernel,
+        Field::Lambda,
+        Field::C,
+        Field::Thetas,
+        Field::MaxExamples,
+        Field::Seed,
+        Field::MaxNegativeRatio,
+    ];
 
     pub fn id(self) -> &'static str {
         match self {
@@ -38,6 +47,34 @@ impl Field {
             Field::Thetas => "train-thetas",
             Field::MaxExamples => "train-max-examples",
             Field::Seed => "train-seed",
+            Field::MaxNegativeRatio => "train-max-negative-ratio",
+        }
+    }
+}
+
+/// What the Train button trains: as `treelink train` without `--kernel`
+/// (the engine's best chosen on the dev pairs, or the paper's
+/// configuration: `--preset`), or with the form's kernel (`--kernel`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Setting {
+    /// `train --dev` (the default): [`Preset::Best`]'s configurations.
+    #[default]
+    Best,
+    /// `train --preset paper`: the paper's kernels and decision.
+    Paper,
+    /// `train --kernel K`: the kernel typed in the form.
+    Kernel,
+}
+
+impl Setting {
+    pub const ALL: [Setting; 3] = [Setting::Best, Setting::Paper, Setting::Kernel];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Setting::Best => "best",
+            Setting::Paper => "paper",
+            Setting::Kernel => "kernel",
         }
     }
 }
@@ -52,6 +89,8 @@ impl Field {
 pub struct TrainForm {
     pub values: BTreeMap<Field, String>,
     pub errors: BTreeMap<Field, String>,
+    pub setting: Setting,
+    pub solver: Solver,
     pub word_model: WordModel,
     pub calibrate: bool,
     pub test: bool,
@@ -59,7 +98,9 @@ pub struct TrainForm {
 }
 
 impl Default for TrainForm {
-    /// The paper's settings: the best kernel, λ = 0.4, C = 2.4, equal θ.
+    /// `treelink train --dev`'s defaults: the engine's best chosen on the
+    /// dev pairs (the last 20% of the training pairs), from the paper's
+    /// settings (λ = 0.4, C = 2.4, its best kernel when one is typed).
     fn default() -> Self {
         let d = TrainOptions::default();
         let values = [
@@ -69,12 +110,15 @@ impl Default for TrainForm {
             (Field::Thetas, String::new()),
             (Field::MaxExamples, d.max_examples.to_string()),
             (Field::Seed, d.seed.to_string()),
+            (Field::MaxNegativeRatio, d.max_negative_ratio.to_string()),
         ];
         TrainForm {
             values: values.into_iter().collect(),
             errors: BTreeMap::new(),
+            setting: Setting::default(),
+            solver: Solver::default(),
             word_model: WordModel::default(),
-            calibrate: false,
+            calibrate: true,
             test: false,
             stem_backoff: false,
         }
@@ -82,14 +126,39 @@ impl Default for TrainForm {
 }
 
 impl TrainForm {
-    /// The choices beyond the options, as the worker takes them.
+    /// The choices beyond the options, as the worker takes them (the stem
+    /// back-off as the plan has it).
     pub fn pairs_training(&self) -> PairsTraining {
         PairsTraining {
             word_model: self.word_model,
-            stem_backoff: self.stem_backoff.then_some(PAGE_STEM_CHARS),
+            stem_backoff: self.stem_backoff_in_use(),
             calibrate: self.calibrate,
             test: self.test,
         }
+    }
+
+    /// The stem back-off the training will use: the box's, or the best
+    /// setting's with dev pairs ([`alignment::training_plan`]).
+    pub fn stem_backoff_in_use(&self) -> Option<usize> {
+        match self.stem_backoff {
+            true => Some(PAGE_STEM_CHARS),
+            false if self.setting == Setting::Best && self.calibrate => Some(alignment::DEFAULT_STEM_BACKOFF),
+            false => None,
+        }
+    }
+
+    /// The configurations the Train button tries, as `treelink train`
+    /// plans them for the same settings ([`alignment::training_plan`]).
+    pub fn plan(&self) -> Result<TrainingPlan, BTreeMap<Field, String>> {
+        let base = self.options()?;
+        let (kernel, preset) = match self.setting {
+            Setting::Best => (None, Preset::Best),
+            Setting::Paper => (None, Preset::Paper),
+            Setting::Kernel => (Some(base.spec.clone()), Preset::Best),
+        };
+        let stem = self.stem_backoff.then_some(PAGE_STEM_CHARS);
+        alignment::training_plan(base, kernel, self.calibrate, preset, None, stem, false)
+            .map_err(|e| BTreeMap::from([(Field::Kernel, e.to_string())]))
     }
 
     pub fn value(&self, f: Field) -> &str {
@@ -116,13 +185,31 @@ impl TrainForm {
         };
         let lambda = number(Field::Lambda, &mut errors, "a decay λ");
         let c = number(Field::C, &mut errors, "a cost C");
-        let max_examples = match self.value(Field::MaxExamples).trim().parse::<usize>() {
-            Ok(n) if n >= 2 => Some(n),
-            _ => {
-                let found = self.value(Field::MaxExamples).trim().to_string();
-                errors.insert(Field::MaxExamples, format!("expected a whole number of at least 2, found '{found}'"));
-                None
-            }
+        let max_examples = match self.value(Field::MaxExamples).trim() {
+            "all" => Some(usize::MAX),
+            text => match text.parse::<usize>() {
+                Ok(n) if n >= 2 => Some(n),
+                _ => {
+                    let found = text.to_string();
+                    errors.insert(
+                        Field::MaxExamples,
+                        format!("expected all or a whole number of at least 2, found '{found}'"),
+                    );
+                    None
+                }
+            },
+        };
+        let max_negative_ratio = match self.value(Field::MaxNegativeRatio).trim() {
+            "inf" => Some(f64::INFINITY),
+            text => match text.parse::<f64>() {
+                Ok(v) if v.is_finite() && v > 0.0 => Some(v),
+                _ => {
+                    let what =
+                        format!("expected inf or a number of negatives per positive greater than 0, found '{text}'");
+                    errors.insert(Field::MaxNegativeRatio, what);
+                    None
+                }
+            },
         };
         let seed = match self.value(Field::Seed).trim().parse::<u64>() {
             Ok(n) => Some(n),
@@ -158,14 +245,18 @@ impl TrainForm {
                 }
             }
         });
-        match (spec, lambda, c, max_examples, seed) {
-            (Some(mut spec), Some(lambda), Some(c), Some(max_examples), Some(seed)) if errors.is_empty() => {
+        match (spec, lambda, c, max_examples, seed, max_negative_ratio) {
+            (Some(mut spec), Some(lambda), Some(c), Some(max_examples), Some(seed), Some(max_negative_ratio))
+                if errors.is_empty() =>
+            {
                 spec.lambda = lambda;
                 Ok(TrainOptions {
                     spec,
                     c,
                     max_examples,
                     seed,
+                    max_negative_ratio,
+                    solver: self.solver,
                     // Progress more often than the CLI's default (it changes nothing else).
                     svm: SvmParams { progress_every: 100, ..SvmParams::default() },
                     // `--threshold auto`: with the held-out dev, the one that maximises its F.
@@ -186,6 +277,10 @@ impl TrainForm {
 #[derive(Debug, Clone, PartialEq)]
 pub enum FormAction {
     SetField(Field, String),
+    /// Best, the paper's, or the kernel typed (typing a kernel chooses it).
+    SetSetting(Setting),
+    /// The SVM solver (`--solver`); linear trains on every example unless a number is typed.
+    SetSolver(Solver),
     /// The in-engine lexicon's word model for training.
     SetWordModel(WordModel),
     /// Hold out the last 20% of the training pairs as dev (calibrated threshold), or not.
@@ -216,8 +311,31 @@ impl TrainForm {
     pub fn apply(&mut self, action: FormAction) {
         match action {
             FormAction::SetField(field, value) => {
+                if field == Field::Kernel {
+                    self.setting = Setting::Kernel;
+                }
                 self.values.insert(field, value);
-                self.errors = self.options().err().unwrap_or_default();
+                self.errors = self.plan().err().unwrap_or_default();
+            }
+            FormAction::SetSetting(setting) => {
+                self.setting = setting;
+                self.errors = self.plan().err().unwrap_or_default();
+            }
+            FormAction::SetSolver(solver) => {
+                // As the CLI's --max-examples default: 6000 for SMO, all for linear.
+                let default = TrainOptions::default().max_examples.to_string();
+                let examples = self.value(Field::MaxExamples).trim().to_string();
+                match solver {
+                    Solver::Linear if examples == default => {
+                        self.values.insert(Field::MaxExamples, "all".into());
+                    }
+                    Solver::Smo if examples == "all" => {
+                        self.values.insert(Field::MaxExamples, default);
+                    }
+                    _ => {}
+                }
+                self.solver = solver;
+                self.errors = self.plan().err().unwrap_or_default();
             }
             FormAction::SetWordModel(model) => self.word_model = model,
             FormAction::SetCalibrate(on) => self.calibrate = on,
@@ -238,9 +356,8 @@ impl State {
                 let has_gold = self.corpus.gold_links() > 0;
                 let how = self.form.pairs_training();
                 let split = PairSplit::of(self.corpus.len(), how.calibrate, how.test);
-                if let (None, Ok(options), true, Some(split)) =
-                    (&self.jobs.running, self.form.options(), has_gold, split)
-                {
+                if let (None, Ok(plan), true, Some(split)) = (&self.jobs.running, self.form.plan(), has_gold, split) {
+                    let options = plan.options;
                     let id = self.job_id();
                     self.start_job(id, JobKind::Train, now);
                     if let Some(j) = &mut self.jobs.running {
@@ -311,12 +428,58 @@ mod tests {
         let options = form.options().expect("mended");
         assert_eq!((options.c, options.spec.thetas), (2.0, vec![0.25, 0.25, 0.5]));
     }
+    /// The form's settings plan what `treelink train` plans for the same
+    /// flags: the default is `train --dev` (the best setting), the paper's
+    /// is `--preset paper`, a kernel typed is `--kernel`; the solver, the
+    /// negatives per positive and "all" examples reach the options.
+    #[test]
+    fn the_forms_settings_plan_what_the_cli_plans_for_the_same_flags() {
+        let mut form = TrainForm::default();
+        let base = form.options().expect("the defaults read");
+        let cli = |kernel: Option<&str>, preset| {
+            let kernel = kernel.map(|k| k.parse::<KernelSpec>().unwrap());
+            crate::app::alignment::training_plan(base.clone(), kernel, true, preset, None, None, false).unwrap()
+        };
+        let best = form.plan().unwrap();
+        assert_eq!(best, cli(None, Preset::Best));
+        assert_eq!(best.options.len(), 5);
+        assert_eq!((best.stem_backoff, form.pairs_training().stem_backoff), (Some(4), Some(4)));
+        assert_eq!(best.options[4].solver, Solver::Linear);
+        form.apply(FormAction::SetSetting(Setting::Paper));
+        let paper = form.plan().unwrap();
+        assert_eq!(paper, cli(None, Preset::Paper));
+        assert_eq!((paper.options.len(), paper.stem_backoff), (4, None));
+        assert!(paper.options.iter().all(|o| o.threshold == DecisionThreshold::Fixed(0.0)));
+        form.apply(FormAction::SetField(Field::Kernel, "plain+ctx+dbtk-root".into()));
+        assert_eq!(form.setting, Setting::Kernel, "typing a kernel chooses it");
+        form.apply(FormAction::SetSolver(Solver::Linear));
+        assert_eq!(form.value(Field::MaxExamples), "all", "as --solver linear's default");
+        form.apply(FormAction::SetField(Field::MaxNegativeRatio, "inf".into()));
+        let one = form.plan().unwrap();
+        assert_eq!(one.options.len(), 1);
+        let o = &one.options[0];
+        assert_eq!(
+            (o.spec.to_string(), o.solver, o.max_examples, o.max_negative_ratio),
+            ("plain+ctx+dbtk-root".to_string(), Solver::Linear, usize::MAX, f64::INFINITY)
+        );
+        form.apply(FormAction::SetSolver(Solver::Smo));
+        assert_eq!(form.value(Field::MaxExamples), "6000");
+        form.apply(FormAction::SetField(Field::MaxNegativeRatio, "-1".into()));
+        assert_eq!(
+            form.errors.get(&Field::MaxNegativeRatio).map(String::as_str),
+            Some("expected inf or a number of negatives per positive greater than 0, found '-1'")
+        );
+    }
+
     /// Posts a training request, returns what it asks and the job's split, and cancels it.
     fn train_request(s: &mut State) -> (PairsTraining, DecisionThreshold, Option<(usize, usize, usize)>) {
         let effects = s.apply(Action::Train(TrainAction::Train { now: 1.0 }));
         let [Effect::Post(Request::Train { how, options, .. })] = effects.as_slice() else { panic!("{effects:?}") };
-        let asked =
-            (*how, options.threshold, s.jobs.running.as_ref().and_then(|j| j.split).map(|p| (p.train, p.dev, p.test)));
+        let asked = (
+            *how,
+            options[0].threshold,
+            s.jobs.running.as_ref().and_then(|j| j.split).map(|p| (p.train, p.dev, p.test)),
+        );
         s.apply(Action::Job(JobAction::Cancel(None)));
         asked
     }
@@ -325,6 +488,18 @@ mod tests {
     fn the_word_model_and_the_checkboxes_reach_the_training_request() {
         let mut s = State::with_sample();
         assert_eq!(s.corpus.len(), 157);
+        // The default: the best setting on the last 20% as dev, with its stem back-off.
+        assert_eq!(
+            train_request(&mut s),
+            (
+                PairsTraining { word_model: WordModel::FastAlign, stem_backoff: Some(4), calibrate: true, test: false },
+                DecisionThreshold::Calibrated,
+                Some((126, 31, 0))
+            )
+        );
+        // The kernel typed (no stem back-off of the best setting), without dev pairs.
+        edit(&mut s, FormAction::SetSetting(Setting::Kernel));
+        edit(&mut s, FormAction::SetCalibrate(false));
         let fixed = DecisionThreshold::Fixed(0.0);
         let how =
             |word_model, stem_backoff, calibrate, test| PairsTraining { word_model, stem_backoff, calibrate, test };

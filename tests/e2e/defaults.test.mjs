@@ -1,0 +1,86 @@
+// The page's Train by default is `treelink train --dev` without --kernel
+// (issue 23, item 1): the engine's best configurations chosen on the dev
+// pairs (the last 20% of the loaded pairs), with the stem back-off that goes
+// with them; the model file is the CLI's, byte for byte, on the same split.
+// The paper's settings are one click away, and the solver and the
+// negatives per positive are offered.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { download, lines, sample, run, openPage, fillField } from './helpers.mjs';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-defaults-'));
+// 40 pairs keep the CLI's (debug) run of every configuration short; the page holds out 8 as dev.
+const PAIRS = 40;
+const DEV = 8;
+
+let page, close;
+const problems = [];
+
+before(async () => {
+  ({ page, close } = await openPage(problems, '#pair-diagram'));
+});
+
+after(async () => {
+  await close?.();
+});
+
+const text = (sel) => page.locator(sel).innerText();
+
+/** Writes lines [from, to) of the sample's files to PREFIX.src/.trg/.gold. */
+function part(prefix, from, to) {
+  for (const ext of ['src', 'trg', 'gold']) {
+    fs.writeFileSync(`${prefix}.${ext}`, lines(`${sample}.${ext}`).slice(from, to).join('\n') + '\n');
+  }
+}
+
+test('Train by default chooses on the dev pairs as `treelink train --dev` does, the same model byte for byte; the paper\'s settings are one click away', async () => {
+  part(path.join(tmp, 'forty'), 0, PAIRS);
+  for (const ext of ['src', 'trg', 'gold']) await page.setInputFiles(`#file-${ext}`, path.join(tmp, `forty.${ext}`));
+  await page.waitForFunction((n) => new RegExp(`\\b${n} pairs, \\d+ nodes, [1-9]\\d* gold links`).test(document.querySelector('#corpus-summary')?.innerText ?? ''),
+    PAIRS, { timeout: 60000 });
+  // What a user sees before choosing anything.
+  assert.equal(await page.inputValue('#train-setting'), 'best');
+  assert.ok(await page.isChecked('#train-calibrate'), 'the dev pairs held out by default');
+  assert.ok(await page.isChecked('#train-stem-backoff') && await page.isDisabled('#train-stem-backoff'), 'the best setting\'s stem back-off');
+  assert.match(await text('#train-setting-help'), /^as `treelink train --dev` without --kernel: the paper's kernels .* by the linear solver/);
+  assert.match(await text('#spec-note'), /^5 configurations, the best on the dev pairs kept\.$/);
+  assert.equal(await page.inputValue('#train-solver'), 'smo');
+  assert.equal(await page.inputValue('#train-max-negative-ratio'), '6');
+
+  await page.click('#train');
+  // The note says how the job ended (an error's text, if it failed).
+  await page.waitForSelector('#job-note', { timeout: 300000 });
+  assert.match(await text('#job-note'), new RegExp(`^Trained and aligned ${PAIRS} pairs`));
+  assert.match(await text('#model-summary'), new RegExp(`on the dev pairs ${PAIRS - DEV + 1}–${PAIRS}: P = `));
+  const model = await download(page, '#download-model');
+  part(path.join(tmp, 'train'), 0, PAIRS - DEV);
+  part(path.join(tmp, 'dev'), PAIRS - DEV, PAIRS);
+  const cliModel = path.join(tmp, 'cli.json');
+  run('train', '--train', path.join(tmp, 'train'), '--dev', path.join(tmp, 'dev'), '-o', cliModel);
+  assert.equal(model.body, fs.readFileSync(cliModel, 'utf8'), 'page and `treelink train --dev` train the same model');
+
+  // One click: the paper's settings (`--preset paper`), without the stem back-off.
+  await page.click('#train-paper');
+  assert.equal(await page.inputValue('#train-setting'), 'paper');
+  assert.match(await text('#train-setting-help'), /^as `treelink train --dev --preset paper`: the paper's kernels/);
+  assert.ok(!await page.isChecked('#train-stem-backoff') && !await page.isDisabled('#train-stem-backoff'));
+  assert.match(await text('#spec-note'), /^4 configurations/);
+  // A kernel typed is trained alone; the linear solver trains on every example; negatives: inf.
+  await fillField(page, 'train-kernel', 'plain+ctx+dbtk-root');
+  assert.equal(await page.inputValue('#train-setting'), 'kernel');
+  await page.selectOption('#train-solver', 'linear');
+  assert.equal(await page.inputValue('#train-max-examples'), 'all');
+  await fillField(page, 'train-max-negative-ratio', '-1');
+  assert.match(await text('#train-max-negative-ratio-help'), /^expected inf or a number of negatives per positive greater than 0, found '-1'$/);
+  assert.ok(await page.isDisabled('#train'));
+  await fillField(page, 'train-max-negative-ratio', 'inf');
+  assert.ok(!await page.isDisabled('#train'));
+  assert.match(await text('#spec-note'), /^Components: plain, ctx, dbtk-root;/);
+});
+
+test('nothing went wrong in the page', () => {
+  assert.deepEqual(problems, []);
+});
