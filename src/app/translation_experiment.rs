@@ -234,6 +234,7 @@ impl RowData<'_> {
                     iterations: x.settings.tune_iterations,
                     nbest: x.settings.nbest,
                     seed: x.settings.seed.wrapping_add(r as u64),
+                    tuner: x.settings.tuner,
                     ..MertOptions::default()
                 };
                 observer.note(&format!("{label}: tuning on {} dev sentences (MERT seed {})", x.dev.len(), mert.seed));

@@ -22,6 +22,7 @@ use treelink::mt::ms::{MsReading, MsTranslation, RmEstimate, StructureTokens};
 use treelink::mt::phrase::unknown::{SourceNote, UnknownWordOptions, WordRule};
 use treelink::mt::phrase::ExtractMethod;
 use treelink::mt::train::MtTrainSettings;
+use treelink::mt::tune::Tuner;
 use treelink::tree::Tree;
 
 /// Settings shared by mt-train and mt-experiment.
@@ -77,6 +78,11 @@ pub struct MtOptions {
     /// Default: `mt-train --dev` chooses one on dev; otherwise fast-align.
     #[arg(long, value_name = "MODEL")]
     pub word_model: Option<WordModel>,
+    /// How the weights are tuned on --dev: mert (Och 2003: line searches on corpus BLEU, with 5
+    /// random restarts and 5 random directions per round) or pro (Hopkins & May 2011: pairwise
+    /// ranking by a logistic regression on sampled n-best pairs).
+    #[arg(long, value_name = "TUNER", default_value = "mert")]
+    pub tuner: Tuner,
     #[command(flatten)]
     pub threads: ThreadsArg,
 }
@@ -308,6 +314,7 @@ impl MtOptions {
             word_model: self.word_model.unwrap_or_default(),
             lexicon: None,
             threads: self.threads.get(),
+            tuner: self.tuner,
         })
     }
 }

@@ -16,7 +16,7 @@ use crate::mt::phrase::unknown::{
 };
 use crate::mt::phrase::PhraseTable;
 use crate::mt::phrase::{ExtractMethod, PhraseSystem, PhraseSystemConfig, PhraseSystemError};
-use crate::mt::tune::{MertOptions, MertReport};
+use crate::mt::tune::{MertOptions, MertReport, Tuner};
 use crate::parallel::Threads;
 use crate::progress::{report, Cancelled, Observer, Progress};
 use crate::tree::{NodeId, Tree};
@@ -57,6 +57,8 @@ pub struct MtTrainSettings {
     /// Threads for extraction (phrase and RM pairs) and MERT's dev decoding;
     /// the system is the same with any number.
     pub threads: Threads,
+    /// How the weights are tuned on dev: MERT's line searches or PRO.
+    pub tuner: Tuner,
 }
 
 impl Default for MtTrainSettings {
@@ -76,6 +78,7 @@ impl Default for MtTrainSettings {
             word_model: WordModel::FastAlign,
             lexicon: None,
             threads: Threads::ONE,
+            tuner: Tuner::Mert,
         }
     }
 }
@@ -152,6 +155,7 @@ pub fn train_system(
         nbest: settings.nbest,
         seed: settings.seed,
         threads: settings.threads,
+        tuner: settings.tuner,
         ..MertOptions::default()
     };
     let tune_on = dev.filter(|d| settings.tune_iterations > 0 && !d.is_empty());

@@ -30,6 +30,16 @@
 //!   over.
 //! * **Normalisation.** The result is scaled by a positive factor so that the
 //!   tunable weights have L1 norm 1 (a positive scaling changes no argmax).
+//! * **PRO** (`tuner: Pro`; Hopkins & May 2011, "Tuning as ranking") in
+//!   place of the line searches: from each sentence's candidates in the
+//!   pool, `PRO_SAMPLES` (Γ = 5000) pairs are drawn; those whose sentence
+//!   BLEU+1 (Lin & Och 2004) differs by more than 0.05 are kept, the
+//!   `PRO_KEEP` (Ξ = 50) with the largest differences per sentence; each
+//!   pair gives the feature difference labelled by which is better, both
+//!   ways. An L2-regularised logistic regression (Newton's method on
+//!   features scaled to unit spread) learns the weights; the fixed weights
+//!   are an offset. The result is interpolated with the previous weights
+//!   (0.1 old, 0.9 new, as Hopkins & May), then normalised as MERT's.
 //! * **Determinism.** Random numbers come from a SplitMix64 generator seeded
 //!   with `seed` (and the iteration number); BLEU is [`Bleu::corpus`]
 //!   (sacreBLEU's corpus BLEU with its defaults), computed with the
@@ -44,10 +54,51 @@ use crate::math::dot;
 use crate::progress::{report, Cancelled, Observer, Progress, Quiet};
 use crate::rng::SplitMix64;
 
+/// How the weights are optimised on the n-best pool each iteration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tuner {
+    /// Och's line searches on corpus BLEU ([`optimize`]).
+    #[default]
+    Mert,
+    /// Pairwise ranking optimisation ([`optimize_pro`]).
+    Pro,
+}
+
+impl Tuner {
+    pub const ALL: [Tuner; 2] = [Tuner::Mert, Tuner::Pro];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tuner::Mert => "mert",
+            Tuner::Pro => "pro",
+        }
+    }
+}
+
+impl std::str::FromStr for Tuner {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Tuner, String> {
+        Tuner::ALL.into_iter().find(|t| t.name() == s).ok_or_else(|| format!("expected mert or pro, found '{s}'"))
+    }
+}
+
+/// Pairs drawn per sentence by PRO (Hopkins & May's Γ).
+pub const PRO_SAMPLES: usize = 5000;
+/// Pairs kept per sentence by PRO (Ξ), those of largest BLEU+1 difference.
+pub const PRO_KEEP: usize = 50;
+/// Smallest sentence BLEU+1 difference (0–1) of a pair PRO keeps.
+const PRO_MIN_DIFFERENCE: f64 = 0.05;
+/// Weight of the previous weights in PRO's interpolation.
+const PRO_OLD_WEIGHT: f64 = 0.1;
+
 /// MERT settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct MertOptions {
+    /// Line searches (MERT, the default) or pairwise ranking (PRO).
+    pub tuner: Tuner,
     /// Outer iterations (decode, then optimise on the pool). Default 5.
     pub iterations: usize,
     /// n-best entries per sentence and decode. Default 100.
@@ -72,6 +123,7 @@ pub struct MertOptions {
 impl Default for MertOptions {
     fn default() -> Self {
         MertOptions {
+            tuner: Tuner::Mert,
             iterations: 5,
             nbest: 100,
             random_directions: 5,
@@ -358,6 +410,152 @@ pub fn optimize(pool: &NBestPool, start: &[f64], options: &MertOptions) -> (Vec<
     (w, bleu)
 }
 
+/// Sentence BLEU+1 (0–1): add-one smoothing of the orders 2–4 (Lin & Och 2004).
+fn bleu_plus_one(stats: &BleuStats) -> f64 {
+    Bleu::from_stats(stats, crate::eval::bleu::Smoothing::AddK(1.0), false).score / 100.0
+}
+
+/// PRO on the pool from `start` (module documentation): the normalised
+/// weights and their pool BLEU.
+pub fn optimize_pro(pool: &NBestPool, start: &[f64], options: &MertOptions) -> (Vec<f64>, f64) {
+    let dim = start.len();
+    let tunable: Vec<bool> = (0..dim).map(|i| !options.fixed.contains(&i)).collect();
+    let mut rng = SplitMix64::new(options.seed);
+    // (difference of the tunable features, offset of the fixed ones, label ±1)
+    let mut examples: Vec<(Vec<f64>, f64, f64)> = Vec::new();
+    for s in 0..pool.len() {
+        let cands = pool.sentence(s);
+        if cands.len() < 2 {
+            continue;
+        }
+        let bleu: Vec<f64> = cands.iter().map(|c| bleu_plus_one(&c.stats)).collect();
+        let n = cands.len() as u64;
+        let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
+        for _ in 0..PRO_SAMPLES {
+            let (i, j) = ((rng.next_u64() % n) as usize, (rng.next_u64() % n) as usize);
+            let d = (bleu[i] - bleu[j]).abs();
+            if d > PRO_MIN_DIFFERENCE {
+                pairs.push((d, i, j));
+            }
+        }
+        // Largest differences first; ties in drawing order (a stable sort).
+        pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for &(_, i, j) in pairs.iter().take(PRO_KEEP) {
+            let (better, worse) = if bleu[i] > bleu[j] { (i, j) } else { (j, i) };
+            let diff: Vec<f64> = (0..dim).map(|k| cands[better].features[k] - cands[worse].features[k]).collect();
+            let x: Vec<f64> = (0..dim).map(|k| if tunable[k] { diff[k] } else { 0.0 }).collect();
+            let offset: f64 = (0..dim).filter(|&k| !tunable[k]).map(|k| start[k] * diff[k]).sum();
+            examples.push((x.iter().map(|v| -v).collect(), -offset, -1.0));
+            examples.push((x, offset, 1.0));
+        }
+    }
+    if examples.is_empty() {
+        let w = normalized(start.to_vec(), &tunable);
+        let bleu = pool.bleu(&w);
+        return (w, bleu);
+    }
+    let learned = logistic_regression(&examples, &tunable);
+    let norm = |w: &[f64]| -> f64 { w.iter().zip(&tunable).filter(|(_, &t)| t).map(|(x, _)| x.abs()).sum() };
+    // Interpolate on the same scale (each tunable part at L1 norm 1), the fixed weights as they are.
+    let (old_norm, new_norm) = (norm(start), norm(&learned));
+    let w: Vec<f64> = (0..dim)
+        .map(|k| match tunable[k] {
+            false => start[k],
+            true => {
+                let old = if old_norm > 0.0 { start[k] / old_norm } else { 0.0 };
+                let new = if new_norm > 0.0 { learned[k] / new_norm } else { 0.0 };
+                PRO_OLD_WEIGHT * old + (1.0 - PRO_OLD_WEIGHT) * new
+            }
+        })
+        .collect();
+    let w = normalized(w, &tunable);
+    let bleu = pool.bleu(&w);
+    (w, bleu)
+}
+
+/// Weights of an L2-regularised logistic regression (λ = 1 on features
+/// scaled to unit spread) of the labels on `x · w + offset`, by Newton's
+/// method (at most 50 steps; the tunable dimensions only).
+fn logistic_regression(examples: &[(Vec<f64>, f64, f64)], tunable: &[bool]) -> Vec<f64> {
+    let dims: Vec<usize> = (0..tunable.len()).filter(|&k| tunable[k]).collect();
+    let m = dims.len();
+    let n = examples.len() as f64;
+    let scale: Vec<f64> = dims
+        .iter()
+        .map(|&k| {
+            let mean = examples.iter().map(|e| e.0[k]).sum::<f64>() / n;
+            let var = examples.iter().map(|e| (e.0[k] - mean).powi(2)).sum::<f64>() / n;
+            if var > 0.0 {
+                var.sqrt()
+            } else {
+                1.0
+            }
+        })
+        .collect();
+    let lambda = 1.0;
+    let mut v = vec![0.0; m];
+    for _ in 0..50 {
+        let mut grad: Vec<f64> = v.iter().map(|x| lambda * x).collect();
+        let mut hess = vec![vec![0.0; m]; m];
+        for (a, row) in hess.iter_mut().enumerate() {
+            row[a] = lambda;
+        }
+        for (x, offset, y) in examples {
+            let z: Vec<f64> = dims.iter().zip(&scale).map(|(&k, s)| x[k] / s).collect();
+            let margin = y * (dot(&v, &z) + offset);
+            let p = crate::math::logistic(-margin); // the loss's slope: σ(−y·score)
+            for a in 0..m {
+                grad[a] -= y * p * z[a];
+                for b in 0..m {
+                    hess[a][b] += p * (1.0 - p) * z[a] * z[b];
+                }
+            }
+        }
+        let Some(step) = solve(hess, grad) else { break };
+        let size: f64 = step.iter().map(|x| x.abs()).sum();
+        for (x, d) in v.iter_mut().zip(&step) {
+            *x -= d;
+        }
+        if size < 1e-9 {
+            break;
+        }
+    }
+    let mut w = vec![0.0; tunable.len()];
+    for ((&k, x), s) in dims.iter().zip(&v).zip(&scale) {
+        w[k] = x / s;
+    }
+    w
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` is
+/// small and positive definite here); `None` if it is singular.
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-300 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let (above, below) = a.split_at_mut(col + 1);
+        let pivot_row = &above[col];
+        for (offset, r) in below.iter_mut().enumerate() {
+            let f = r[col] / pivot_row[col];
+            for (x, p) in r[col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= f * p;
+            }
+            b[col + 1 + offset] -= f * b[col];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let s: f64 = (row + 1..n).map(|k| a[row][k] * x[k]).sum();
+        x[row] = (b[row] - s) / a[row][row];
+    }
+    Some(x)
+}
+
 /// What one outer iteration did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MertIteration {
@@ -453,7 +651,10 @@ where
             break;
         }
         let opts = MertOptions { seed: options.seed.wrapping_add(it as u64), ..options.clone() };
-        let (nw, ob) = optimize(&pool, &w, &opts);
+        let (nw, ob) = match options.tuner {
+            Tuner::Mert => optimize(&pool, &w, &opts),
+            Tuner::Pro => optimize_pro(&pool, &w, &opts),
+        };
         record.optimized_bleu = Some(ob);
         iterations.push(record);
         w = nw;
@@ -516,5 +717,40 @@ mod tests {
             }
         };
         assert_eq!(mert_with_progress(&refs, &[0.0, 1.0], &options, &mut stop_at_second, decode), Err(Cancelled));
+    }
+
+    /// PRO on a pool where the first feature marks the better candidate and
+    /// the second the worse: it learns a positive weight for the first and a
+    /// negative one for the second, reaches the pool's best BLEU from a start
+    /// that picks the worst, keeps a fixed weight, and is the same on a rerun.
+    #[test]
+    fn pro_learns_the_feature_that_ranks_candidates_by_bleu() {
+        let refs: Vec<Vec<String>> = (0..6)
+            .map(|s| ["the", "cat", "sat", "on", "mat", &format!("w{s}")].iter().map(|w| w.to_string()).collect())
+            .collect();
+        let mut pool = NBestPool::new(&refs);
+        for (s, r) in refs.iter().enumerate() {
+            for k in 0..4usize {
+                // Candidate k has the first 6 - k words of the reference: fewer is worse.
+                let words: Vec<String> = r[..6 - k].to_vec();
+                let features = vec![(6 - k) as f64, k as f64, 1.0];
+                pool.add(s, Candidate { features, stats: BleuStats::from_tokens(&words, &[r]) });
+            }
+        }
+        let best = pool.bleu(&[1.0, 0.0, 0.0]);
+        let start = [-1.0, 1.0, 0.5];
+        assert!(pool.bleu(&start) < best);
+        let options = MertOptions { fixed: vec![2], ..MertOptions::default() };
+        let (w, bleu) = optimize_pro(&pool, &start, &options);
+        assert!(w[0] > 0.0 && w[1] < 0.0, "{w:?}");
+        assert_eq!(bleu, best);
+        assert_eq!(bleu, pool.bleu(&w));
+        let tunable_norm = w[0].abs() + w[1].abs();
+        assert!((tunable_norm - 1.0).abs() < 1e-12);
+        assert!(w[2] > 0.0, "the fixed weight keeps its sign, scaled with the rest: {w:?}");
+        assert_eq!(optimize_pro(&pool, &start, &options), (w, bleu));
+        // The linear system under it, by hand: 2x + y = 5, x + 3y = 10.
+        assert_eq!(solve(vec![vec![2.0, 1.0], vec![1.0, 3.0]], vec![5.0, 10.0]), Some(vec![1.0, 3.0]));
+        assert_eq!(solve(vec![vec![1.0, 2.0], vec![2.0, 4.0]], vec![1.0, 2.0]), None);
     }
 }
