@@ -196,6 +196,16 @@ impl ErrorTable {
     /// The errors of each pair's predicted links against its gold, with up
     /// to `examples` examples per kind.
     pub fn of_corpus<'a>(pairs: impl IntoIterator<Item = (&'a TreePair, &'a [Link])>, examples: usize) -> ErrorTable {
+        ErrorTable::of_pairs_from(0, pairs, examples)
+    }
+
+    /// [`ErrorTable::of_corpus`] of pairs numbered from `first` (the
+    /// examples name them so): the held-out pairs of a corpus.
+    pub fn of_pairs_from<'a>(
+        first: usize,
+        pairs: impl IntoIterator<Item = (&'a TreePair, &'a [Link])>,
+        examples: usize,
+    ) -> ErrorTable {
         let mut kinds: Vec<KindRow> = [Miss::Wrong, Miss::Missed]
             .iter()
             .flat_map(|&miss| {
@@ -229,7 +239,7 @@ impl ErrorTable {
                     if row.examples.len() < examples {
                         let (s, t) = link;
                         row.examples.push(ErrorExample {
-                            pair: PairIndex::new(k),
+                            pair: PairIndex::new(first + k),
                             source: s,
                             target: t,
                             labels: (src.label(s).to_string(), trg.label(t).to_string()),
@@ -366,6 +376,11 @@ mod tests {
             }
         );
         assert_eq!(wrong_chain.to_string(), "pair 1, 1-1 NP / NP: \"a\" / \"a\" (other: 2-2)");
+        // Pairs numbered from another first (a held-out test's): the same table, the examples renamed.
+        let from = ErrorTable::of_pairs_from(40, [(&p, pred.as_slice())], 5);
+        assert_eq!(from.kinds[0].examples[0].pair, PairIndex::new(40));
+        assert_eq!(from.counts, table.counts);
+        assert_eq!(from.label_pairs, table.label_pairs);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use super::state::{Results, SelectAction, Shared, SortKey, ON_TRAINING_DATA, TRA
 use super::store::Dispatch;
 use crate::align::explain::CurvePoint;
 use crate::corpus::{Corpus, PairIndex};
+use crate::eval::errors::{bucket_name, ErrorTable, Miss};
 use crate::eval::prf::Counts;
 
 #[derive(Properties, PartialEq)]
@@ -232,6 +233,98 @@ fn pair_table(props: &PairTableProps) -> Html {
     }
 }
 
+/// Examples per kind in the error table (as `treelink eval --errors`'s default).
+const ERROR_EXAMPLES: usize = 3;
+/// Label pairs in the error table (as `treelink eval --errors`'s default).
+const ERROR_LABEL_ROWS: usize = 15;
+
+#[derive(Properties, PartialEq)]
+struct ErrorsProps {
+    results: Shared<Results>,
+    corpus: Shared<Corpus>,
+    select: Dispatch<SelectAction>,
+}
+
+/// The model's wrong and missed links by kind, by label pair and by span
+/// length, as `treelink eval --errors` prints them for the pairs aligned;
+/// an example opens its pair with the link selected.
+#[function_component(ErrorsTable)]
+fn errors_table(props: &ErrorsProps) -> Html {
+    let table = use_memo((props.results.clone(), props.corpus.clone()), |(r, corpus)| {
+        let range = r.pairs();
+        let pairs = corpus.pairs.get(range.clone()).unwrap_or(&[]);
+        let predicted = r.predicted.get(range.clone()).unwrap_or(&[]);
+        ErrorTable::of_pairs_from(range.start, pairs.iter().zip(predicted.iter().map(Vec::as_slice)), ERROR_EXAMPLES)
+    });
+    let share = |n: usize, total: usize| if total == 0 { 0.0 } else { 100.0 * n as f64 / total as f64 };
+    let kind_rows = [Miss::Wrong, Miss::Missed].into_iter().flat_map(|miss| {
+        let total = table.total(miss);
+        let select = props.select;
+        table.kinds.iter().filter(move |r| r.miss == miss).map(move |row| {
+            let examples = row.examples.iter().map(|e| {
+                let (pair, s, t) = (e.pair, e.source, e.target);
+                let onclick = Callback::from(move |_: MouseEvent| {
+                    select.emit(SelectAction::SelectPair(pair));
+                    select.emit(SelectAction::SelectLink(s, t));
+                    if let Some(el) =
+                        web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("workbench"))
+                    {
+                        el.scroll_into_view();
+                    }
+                });
+                html! {
+                    <li><button type="button" class="link-button error-example" {onclick}
+                        data-pair={pair.number().to_string()} data-link={format!("{s}-{t}")}>{e.to_string()}</button></li>
+                }
+            });
+            html! {
+                <tr data-miss={miss.name()}>
+                    <th scope="row">{format!("{} — {}", miss.name(), row.kind.describe(miss))}</th>
+                    <td class="count">{row.count}</td>
+                    <td>{format!("{:.1}%", share(row.count, total))}</td>
+                    <td><ul class="examples">{ for examples }</ul></td>
+                </tr>
+            }
+        })
+    });
+    let label_rows = table.label_pairs.iter().take(ERROR_LABEL_ROWS).map(|((s, t), g)| {
+        html! { <tr><th scope="row">{format!("{s} / {t}")}</th><td>{g.correct}</td><td>{g.wrong}</td><td>{g.missed}</td></tr> }
+    });
+    let span_rows = table.span_lengths.iter().enumerate().map(|(k, g)| {
+        html! { <tr><th scope="row">{bucket_name(k)}</th><td>{g.correct}</td><td>{g.wrong}</td><td>{g.missed}</td></tr> }
+    });
+    html! {
+        <details class="errors" id="errors">
+            <summary>{format!(
+                "The model's errors: {} wrong and {} missed links, by kind (as `treelink eval --errors`)",
+                table.total(Miss::Wrong),
+                table.total(Miss::Missed)
+            )}</summary>
+            <div class="table-scroll" tabindex="0" role="region" aria-label="The errors by kind">
+                <table id="errors-kinds" class="scores">
+                    <caption>{"Wrong (predicted, not gold) and missed (gold, not predicted) links between phrase nodes, by kind; an example opens its pair with the link selected"}</caption>
+                    <thead><tr><th scope="col">{"kind"}</th><th scope="col">{"links"}</th><th scope="col">{"share"}</th><th scope="col">{"examples"}</th></tr></thead>
+                    <tbody>{ for kind_rows }</tbody>
+                </table>
+            </div>
+            <div class="table-scroll" tabindex="0" role="region" aria-label="The errors by label pair">
+                <table id="errors-labels" class="scores">
+                    <caption>{format!("By label pair (source / target), most errors first; the first {ERROR_LABEL_ROWS} of {}", table.label_pairs.len())}</caption>
+                    <thead><tr><th scope="col">{"labels"}</th><th scope="col">{"correct"}</th><th scope="col">{"wrong"}</th><th scope="col">{"missed"}</th></tr></thead>
+                    <tbody>{ for label_rows }</tbody>
+                </table>
+            </div>
+            <div class="table-scroll" tabindex="0" role="region" aria-label="The errors by span length">
+                <table id="errors-spans" class="scores">
+                    <caption>{"By span length (words, the longer side)"}</caption>
+                    <thead><tr><th scope="col">{"words"}</th><th scope="col">{"correct"}</th><th scope="col">{"wrong"}</th><th scope="col">{"missed"}</th></tr></thead>
+                    <tbody>{ for span_rows }</tbody>
+                </table>
+            </div>
+        </details>
+    }
+}
+
 /// Rows of the per-pair table shown until asked for all (sort to find the worst pairs).
 const ROWS: usize = 200;
 
@@ -274,6 +367,7 @@ pub fn results_panel(props: &ResultsProps) -> Html {
                 </div>
                 {curve_plot(&r.curve, &r.model_total, &r.baseline_total)}
             </div>
+            <ErrorsTable results={shared.clone()} corpus={props.corpus.clone()} select={props.select} />
             <PairTable results={shared.clone()} corpus={props.corpus.clone()} sort={props.sort} pair={props.pair}
                 order={props.order} select={props.select} />
         </section>

@@ -100,6 +100,29 @@ test('ctx + HMM + a threshold calibrated on the held-out pairs: the page trains 
     .filter((l) => /^[PRF] = /.test(l)).map((l) => l.split(' = ')));
   for (const k of ['P', 'R', 'F']) assert.equal(await text(`#results-model-${k.toLowerCase()}`), scores[k], `model ${k}`);
 
+  // The errors by kind are `treelink eval --errors`'s; an example opens its pair with the link selected.
+  const errors = run('eval', '--input', sample, '--pred', path.join(tmp, 'cli.pred'), '--errors');
+  const cliKinds = [];
+  let miss = null;
+  for (const line of errors.split('\n')) {
+    const head = line.match(/^\d+ (wrong|missed) links, by kind:$/);
+    if (head) { miss = head[1]; continue; }
+    const row = line.match(/^ +(\d+) +[\d.]+% +(.+)$/);
+    if (miss && row) cliKinds.push(`${miss} — ${row[2]}: ${row[1]}`);
+    if (/^By label pair/.test(line)) break;
+  }
+  assert.equal(cliKinds.length, 6, errors);
+  await page.evaluate(() => { document.querySelector('#errors').open = true; });
+  const pageKinds = await page.locator('#errors-kinds tbody tr').evaluateAll((rows) =>
+    rows.map((r) => `${r.querySelector('th').innerText}: ${r.querySelector('td.count').innerText}`));
+  assert.deepEqual(pageKinds, cliKinds);
+  const example = page.locator('#errors-kinds button.error-example').first();
+  const [pairOf, linkOf] = [await example.getAttribute('data-pair'), await example.getAttribute('data-link')];
+  assert.ok(errors.includes(`pair ${pairOf}, ${linkOf} `), `the example ${linkOf} of pair ${pairOf} is one the CLI lists`);
+  await example.click();
+  await page.waitForFunction((n) => document.querySelector('.pair-nav')?.dataset.pair === n, pairOf);
+  assert.deepEqual(await page.locator('#pair-diagram path.link.selected').evaluateAll((ps) => ps.map((p) => p.dataset.link)), [linkOf]);
+
   // The explanation lists the context features' share of D, and the calibrated threshold.
   await goToPair(page, 4);
   const link = predicted[3].split(' ').filter(Boolean)[0];
