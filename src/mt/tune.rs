@@ -410,9 +410,18 @@ pub fn optimize(pool: &NBestPool, start: &[f64], options: &MertOptions) -> (Vec<
     (w, bleu)
 }
 
-/// Sentence BLEU+1 (0–1): add-one smoothing of the orders 2–4 (Lin & Och 2004).
+/// Sentence BLEU+1 (0–1) as PRO ranks by it, with Nakov, Guzmán & Vogel's
+/// (2012) remedy for the short translations plain BLEU+1 leads PRO to:
+/// add-one smoothing of every order, the unigrams too, and one word more
+/// in the reference length of the brevity penalty.
 fn bleu_plus_one(stats: &BleuStats) -> f64 {
-    Bleu::from_stats(stats, crate::eval::bleu::Smoothing::AddK(1.0), false).score / 100.0
+    let mut log_precision = 0.0;
+    for (m, t) in stats.counts.iter().zip(&stats.totals) {
+        log_precision += crate::math::ln((*m as f64 + 1.0) / (*t as f64 + 1.0));
+    }
+    let (c, r) = (stats.sys_len as f64, stats.ref_len as f64 + 1.0);
+    let brevity = if c < r { 1.0 - r / c.max(1.0) } else { 0.0 };
+    crate::math::exp(brevity + log_precision / stats.counts.len() as f64)
 }
 
 /// PRO on the pool from `start` (module documentation): the normalised
@@ -749,6 +758,11 @@ mod tests {
         assert!((tunable_norm - 1.0).abs() < 1e-12);
         assert!(w[2] > 0.0, "the fixed weight keeps its sign, scaled with the rest: {w:?}");
         assert_eq!(optimize_pro(&pool, &start, &options), (w, bleu));
+        // BLEU+1 by hand: a 4-word hypothesis equal to its reference has every smoothed
+        // precision 1 and the brevity penalty of a 5-word reference, exp(1 - 5/4).
+        let same: Vec<String> = refs[0][..4].to_vec();
+        let exact = bleu_plus_one(&BleuStats::from_tokens(&same, &[&same]));
+        assert!((exact - (-0.25f64).exp()).abs() < 1e-12, "{exact}");
         // The linear system under it, by hand: 2x + y = 5, x + 3y = 10.
         assert_eq!(solve(vec![vec![2.0, 1.0], vec![1.0, 3.0]], vec![5.0, 10.0]), Some(vec![1.0, 3.0]));
         assert_eq!(solve(vec![vec![1.0, 2.0], vec![2.0, 4.0]], vec![1.0, 2.0]), None);
