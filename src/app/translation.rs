@@ -280,7 +280,7 @@ fn train(
 /// One configuration the dev set chooses among (issue 27.1): the MS
 /// system's structure reading, the word model of the alignment the tables
 /// are extracted from, and the extraction method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DevChoice {
     pub reading: MsReading,
     pub word_model: WordModel,
@@ -426,17 +426,19 @@ pub fn choose_on_dev(
 }
 
 /// What the page's Translate view trains on the pairs it holds: `treelink
-/// mt-train --train PAIRS --system S --extract M [--lm LM]` with no dev
-/// set (untuned default weights), DirC / EWoS extracting with the pairs'
-/// gold links, good and fuzzy. Its record's `seconds` are left 0 for the
-/// caller, who has the clock.
+/// mt-train --train PAIRS --system S --extract M --ms-reading R
+/// --word-model W [--lm LM]` with no dev set (untuned default weights; the
+/// configuration `mt-train --dev` would choose on dev is the user's
+/// choice), DirC / EWoS extracting with the pairs' gold links, good and
+/// fuzzy. Its record's `seconds` are left 0 for the caller, who has the clock.
 pub fn train_on_pairs(
     corpus: &Corpus,
     system: SystemKind,
-    extract: ExtractMethod,
+    choice: DevChoice,
     lm: Option<NgramLm>,
     observer: &mut dyn Observer,
 ) -> Result<TranslationModel, TranslationError> {
+    let DevChoice { reading, word_model, extract } = choice;
     let subtree = match extract {
         ExtractMethod::Word => None,
         _ => Some(gold_links(corpus, true).map_err(|_| TranslationError::PairsWithoutGold(extract))?),
@@ -450,7 +452,7 @@ pub fn train_on_pairs(
         dev_name: None,
         word_links: None,
         subtree,
-        settings: MtTrainSettings { tune_iterations: 0, lm, ..MtTrainSettings::default() },
+        settings: MtTrainSettings { tune_iterations: 0, lm, reading, word_model, ..MtTrainSettings::default() },
     };
     train_model(training, observer)
 }
@@ -755,7 +757,7 @@ mod tests {
     /// the sources are the model's target side or another language.
     #[test]
     fn sources_the_wrong_way_round_or_foreign_to_the_model_are_warned_of() {
-        let model = train_on_pairs(&sample(0..100), SystemKind::Phrase, ExtractMethod::Word, None, &mut Quiet).unwrap();
+        let model = train_on_pairs(&sample(0..100), SystemKind::Phrase, DevChoice::PAPER, None, &mut Quiet).unwrap();
         let held_out = sample(100..140);
         let (sources, targets): (Vec<Tree>, Vec<Tree>) =
             held_out.pairs.into_iter().map(|p| (p.source, p.target)).unzip();
@@ -776,7 +778,7 @@ mod tests {
 
     #[test]
     fn a_corpus_is_translated_tree_by_tree_and_a_stop_ends_it_between_trees() {
-        let model = train_on_pairs(&sample(0..40), SystemKind::Phrase, ExtractMethod::Word, None, &mut Quiet).unwrap();
+        let model = train_on_pairs(&sample(0..40), SystemKind::Phrase, DevChoice::PAPER, None, &mut Quiet).unwrap();
         assert_eq!((model.training.pairs, model.training.dev_bleu), (40, None));
         let sources: Vec<Tree> = sample(40..46).pairs.into_iter().map(|p| p.source).collect();
         let mut best = Vec::new();
@@ -820,7 +822,14 @@ mod tests {
     fn the_pages_dirc_training_needs_the_pairs_gold_links() {
         let mut pairs = sample(0..5);
         pairs.pairs.iter_mut().for_each(|p| p.gold.clear());
-        let e = train_on_pairs(&pairs, SystemKind::Ms, ExtractMethod::DirC, None, &mut Quiet).unwrap_err();
+        let e = train_on_pairs(
+            &pairs,
+            SystemKind::Ms,
+            DevChoice { extract: ExtractMethod::DirC, ..DevChoice::PAPER },
+            None,
+            &mut Quiet,
+        )
+        .unwrap_err();
         assert_eq!(e.to_string(), "dirc extraction needs sub-tree links: the loaded pairs have no gold links");
     }
 

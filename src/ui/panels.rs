@@ -16,7 +16,9 @@ use super::state::{
 use crate::app::alignment::both_tables;
 use crate::corpus::{Corpus, PairIndex, TreePair};
 use crate::exercise::{ClassTable, Exercise, PairCheck};
+use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
+use crate::mt::ms::MsReading;
 use crate::mt::phrase::ExtractMethod;
 use crate::tiger::ImportOptions;
 use crate::tree::NodeId;
@@ -122,6 +124,8 @@ pub struct TranslateView {
     pub held: Option<(String, String)>,
     pub system: SystemKind,
     pub extract: ExtractMethod,
+    pub reading: MsReading,
+    pub word_model: WordModel,
     pub note: Option<Result<String, String>>,
     /// A translation is asked for and not answered yet.
     pub translating: bool,
@@ -291,6 +295,8 @@ impl State {
                 held: self.mt.held.as_ref().map(|h| (h.origin.clone(), h.summary.clone())),
                 system: self.mt.system,
                 extract: self.mt.extract,
+                reading: self.mt.reading,
+                word_model: self.mt.word_model,
                 note: self.mt.note.clone(),
                 translating: self.mt.translating.is_some(),
                 result: self.mt.result.as_ref().map(shared),

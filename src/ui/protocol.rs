@@ -17,6 +17,7 @@ use crate::align::greedy::Search;
 use crate::align::lexical::InputSentences;
 use crate::align::model::TrainOptions;
 pub use crate::app::alignment::PairsTraining;
+use crate::app::translation::DevChoice;
 use crate::corpus::{Corpus, Named, PairIndex, TreePair, WordFit};
 use crate::io::links::write_links;
 use crate::limits::Limits;
@@ -24,7 +25,6 @@ use crate::mt::model::SystemKind;
 
 /// Pairs in one [`Response::AlignedPart`] (about 300 kB of JSON for SQUOIA).
 pub const ALIGNED_PART_PAIRS: usize = 200;
-use crate::mt::phrase::ExtractMethod;
 use crate::tree::{NodeId, Tree};
 
 /// A file as the user gave it: its name (for errors) and its text.
@@ -124,7 +124,8 @@ pub enum Request {
     /// S --extract M` without --dev: untuned default weights; DirC/EWoS with
     /// the corpus's gold links) and keep it as model `job`.
     /// With `lm`, an ARPA file, as `--lm`.
-    TrainMt { job: JobId, corpus: CorpusText, system: SystemKind, extract: ExtractMethod, lm: Option<NamedText> },
+    /// `choice`: the extraction, the MS reading and the word model.
+    TrainMt { job: JobId, corpus: CorpusText, system: SystemKind, choice: DevChoice, lm: Option<NamedText> },
     /// Read a model file from `treelink mt-train` and keep it as model `job`.
     LoadMt { job: JobId, model: NamedText },
     /// The same, for the file `name` posted along with the request (read in the worker).

@@ -22,8 +22,10 @@ use super::zoom::{use_zoom, FIT_MAX_TEXT_PX, PRESENT_MAX_TEXT_PX};
 use crate::corpus::PairIndex;
 use crate::eval::bleu::sentence_bleu;
 use crate::layout::{layout_pair, layout_tree, Rect, Style, TreeLayout};
+use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
 use crate::mt::ms::derivation::{target_phrase_tree, target_sms_tree};
+use crate::mt::ms::{MsReading, RmEstimate};
 use crate::mt::phrase::unknown::{SourceNote, WordRule};
 use crate::mt::phrase::ExtractMethod;
 use crate::svg::DERIVATION_CSS;
@@ -71,6 +73,20 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
             if let Ok(extract) = select.value().parse::<ExtractMethod>() {
                 translate.emit(TranslateAction::SetExtract(extract));
             }
+        })
+    };
+    let on_reading = {
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let rm_estimate = if select.value() == "discount" { RmEstimate::Discount } else { RmEstimate::Paper };
+            translate.emit(TranslateAction::SetReading(MsReading { rm_estimate, ..MsReading::PAPER }));
+        })
+    };
+    let on_word_model = {
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let model = if select.value() == WordModel::Hmm.name() { WordModel::Hmm } else { WordModel::FastAlign };
+            translate.emit(TranslateAction::SetWordModel(model));
         })
     };
     let on_train =
@@ -132,7 +148,23 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                             {option("ewos", "EWoS: word or sub-tree", mt.extract == ExtractMethod::EWoS)}
                         </select>
                     </div>
-                    <p class="hint">{"As `treelink mt-train` without --dev: word alignment trained in the engine, untuned default weights (tune with the CLI's MERT for better ones). "}
+                    <div class="form-row">
+                        <label for="mt-reading">{"Structure reading"}</label>
+                        <select id="mt-reading" onchange={on_reading} disabled={mt.system != SystemKind::Ms} aria-describedby="mt-reading-help">
+                            {option("paper", "paper: relative frequencies (§3.2)", mt.reading.rm_estimate == RmEstimate::Paper)}
+                            {option("discount", "discount: h1/h2 discounted to coarse RM pairs", mt.reading.rm_estimate == RmEstimate::Discount)}
+                        </select>
+                        <span id="mt-reading-help" class="hint">{"--ms-reading (MS only); with a dev set `mt-train` chooses it, and chose discount on SQUOIA"}</span>
+                    </div>
+                    <div class="form-row">
+                        <label for="mt-word-model">{"Word model"}</label>
+                        <select id="mt-word-model" onchange={on_word_model} aria-describedby="mt-word-model-help">
+                            {option("fast-align", "fast-align (IBM1 + IBM2)", mt.word_model == WordModel::FastAlign)}
+                            {option("hmm", "hmm (IBM1 + IBM2 + HMM)", mt.word_model == WordModel::Hmm)}
+                        </select>
+                        <span id="mt-word-model-help" class="hint">{"--word-model; with a dev set `mt-train` chooses it, and chose hmm on SQUOIA (docs/translation-results.md)"}</span>
+                    </div>
+                    <p class="hint">{"As `treelink mt-train` without --dev: word alignment trained in the engine, untuned default weights (the page has no dev set to choose or tune on: `mt-train --dev` chooses the reading and word model on dev and tunes by MERT). "}
                         {match &state.lm {
                             Some(name) => format!("Language model: the uploaded {name}."),
                             None => "Language model: trained on the pairs' target sentences (or load an ARPA file in the Data panel).".into(),

@@ -250,6 +250,22 @@ test('a model trained in the page\'s worker is the CLI\'s byte for byte; pasted 
   assert.equal(JSON.stringify(fromPage.model), JSON.stringify(fromCli.model), 'the same model natively and in wasm');
   assert.equal(fromPage.training.extract, 'word');
 
+  // What `mt-train --dev` chooses among, chosen here by hand (the page has no dev): the CLI's model for the same flags.
+  await page.selectOption('#mt-reading', 'discount');
+  await page.selectOption('#mt-word-model', 'hmm');
+  await page.click('#mt-train');
+  await page.waitForSelector('#job-stage', { timeout: 5000 });
+  await page.waitForFunction(() => !document.querySelector('#job-stage') && /^Trained a translation model/.test(document.querySelector('#mt-note')?.innerText ?? ''),
+    null, { timeout: 300000 });
+  const chosenPage = JSON.parse((await download(page, '#mt-download')).body);
+  const chosenFile = path.join(tmp, 'ms-discount-hmm.json');
+  run('mt-train', '--train', sample, '--system', 'ms', '--ms-reading', 'discount', '--word-model', 'hmm', '-o', chosenFile);
+  const chosenCli = JSON.parse(fs.readFileSync(chosenFile, 'utf8'));
+  assert.equal(JSON.stringify(chosenPage.model), JSON.stringify(chosenCli.model), 'the chosen reading and word model, natively and in wasm');
+  assert.notEqual(JSON.stringify(chosenPage.model), JSON.stringify(fromPage.model), 'another model than the defaults');
+  await page.selectOption('#mt-reading', 'paper');
+  await page.selectOption('#mt-word-model', 'fast-align');
+
   // A broken tree: a located error next to the input, and the last translation stays.
   const shown = await page.evaluate(() => document.querySelector('#mt-hyp')?.innerText ?? null);
   await page.fill('#mt-input', '(S (NP (ART die) (NN Katze))');

@@ -17,6 +17,7 @@ use crate::align::primal::Solver;
 use crate::corpus::PairIndex;
 use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
+use crate::mt::ms::MsReading;
 use crate::mt::phrase::ExtractMethod;
 use crate::tree::NodeId;
 use crate::ui::classroom::{ExerciseAction, ExerciseForm};
@@ -69,6 +70,11 @@ pub struct Session {
     pub lambda: String,
     pub mt_system: SystemKind,
     pub mt_extract: ExtractMethod,
+    /// The translation training's MS reading and word model.
+    #[serde(default)]
+    pub mt_reading: MsReading,
+    #[serde(default)]
+    pub mt_word_model: WordModel,
     /// The folded sub-trees, on the pairs as shown (after any swap).
     #[serde(default)]
     pub folds: Vec<SavedFolds>,
@@ -356,6 +362,8 @@ impl State {
             lambda: self.lambda.text.clone(),
             mt_system: self.mt.system,
             mt_extract: self.mt.extract,
+            mt_reading: self.mt.reading,
+            mt_word_model: self.mt.word_model,
             folds: self.folds.saved(self.corpus_gen),
             word_model: self.form.word_model,
             stem_backoff: self.form.stem_backoff,
@@ -399,6 +407,7 @@ impl State {
         self.classroom.left =
             (session.exercise_links.into_iter()).map(|(f, links)| (f, links.into_iter().collect())).collect();
         (self.mt.system, self.mt.extract) = (session.mt_system, session.mt_extract);
+        (self.mt.reading, self.mt.word_model) = (session.mt_reading, session.mt_word_model);
         self.teach.reveal_gold = session.reveal_gold;
         if let Some((summary, json)) = session.alignment_model {
             self.alignment.model = Some(LoadedAlignmentModel {

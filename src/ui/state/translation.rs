@@ -6,9 +6,12 @@
 use std::rc::Rc;
 
 use super::{DownloadBody, Effect, FileHandle, JobKind, Shared, Slot, SlotStatus, State};
+use crate::app::translation::DevChoice;
 use crate::corpus::PairIndex;
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
+use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
+use crate::mt::ms::MsReading;
 use crate::mt::phrase::ExtractMethod;
 use crate::tree::Tree;
 use crate::ui::ids::{CorpusGen, JobId, WorkerGen};
@@ -92,6 +95,9 @@ pub struct MtState {
     /// The training form.
     pub system: SystemKind,
     pub extract: ExtractMethod,
+    /// The MS reading and the word model (`--ms-reading`, `--word-model`).
+    pub reading: MsReading,
+    pub word_model: WordModel,
     /// The id of the LoadMt request of an uploaded file, while the worker reads it.
     pub loading: Option<JobId>,
     /// The last uploaded translation model file.
@@ -115,6 +121,8 @@ impl Default for MtState {
             held: None,
             system: SystemKind::Ms,
             extract: ExtractMethod::Word,
+            reading: MsReading::PAPER,
+            word_model: WordModel::FastAlign,
             loading: None,
             upload: None,
             note: None,
@@ -144,6 +152,8 @@ fn send_model(job: JobId, name: &str, source: &MtSource) -> Effect {
 pub enum TranslateAction {
     SetSystem(SystemKind),
     SetExtract(ExtractMethod),
+    SetReading(MsReading),
+    SetWordModel(WordModel),
     /// The pasted source tree, as typed.
     SetInput(String),
     /// Train a translation model on the loaded pairs.
@@ -349,6 +359,8 @@ impl State {
         match action {
             TranslateAction::SetSystem(system) => self.mt.system = system,
             TranslateAction::SetExtract(extract) => self.mt.extract = extract,
+            TranslateAction::SetReading(reading) => self.mt.reading = reading,
+            TranslateAction::SetWordModel(model) => self.mt.word_model = model,
             TranslateAction::SetInput(text) => {
                 self.mt.input = text;
                 self.mt.input_error = None;
@@ -362,7 +374,11 @@ impl State {
                         job: id,
                         corpus: CorpusText::of(&self.corpus),
                         system: self.mt.system,
-                        extract: self.mt.extract,
+                        choice: DevChoice {
+                            extract: self.mt.extract,
+                            reading: self.mt.reading,
+                            word_model: self.mt.word_model,
+                        },
                         lm: self.slots.lm_file(),
                     }));
                 }
