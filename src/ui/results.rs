@@ -9,7 +9,7 @@ use super::state::{Results, SelectAction, Shared, SortKey, ON_TRAINING_DATA, TRA
 use super::store::Dispatch;
 use crate::align::explain::CurvePoint;
 use crate::corpus::{Corpus, PairIndex};
-use crate::eval::errors::{bucket_name, ErrorTable, Miss};
+use crate::eval::errors::{bucket_name, ErrorTable, GroupCounts, Miss};
 use crate::eval::prf::Counts;
 
 #[derive(Properties, PartialEq)]
@@ -287,12 +287,12 @@ fn errors_table(props: &ErrorsProps) -> Html {
             }
         })
     });
-    let label_rows = table.label_pairs.iter().take(ERROR_LABEL_ROWS).map(|((s, t), g)| {
-        html! { <tr><th scope="row">{format!("{s} / {t}")}</th><td>{g.correct}</td><td>{g.wrong}</td><td>{g.missed}</td></tr> }
-    });
-    let span_rows = table.span_lengths.iter().enumerate().map(|(k, g)| {
-        html! { <tr><th scope="row">{bucket_name(k)}</th><td>{g.correct}</td><td>{g.wrong}</td><td>{g.missed}</td></tr> }
-    });
+    let label_rows = table.label_pairs.iter().take(ERROR_LABEL_ROWS).map(|((s, t), g)| (format!("{s} / {t}"), *g));
+    let span_rows = table.span_lengths.iter().enumerate().map(|(k, g)| (bucket_name(k), *g));
+    let label_caption = format!(
+        "By label pair (source / target), most errors first; the first {ERROR_LABEL_ROWS} of {}",
+        table.label_pairs.len()
+    );
     html! {
         <details class="errors" id="errors">
             <summary>{format!(
@@ -307,21 +307,31 @@ fn errors_table(props: &ErrorsProps) -> Html {
                     <tbody>{ for kind_rows }</tbody>
                 </table>
             </div>
-            <div class="table-scroll" tabindex="0" role="region" aria-label="The errors by label pair">
-                <table id="errors-labels" class="scores">
-                    <caption>{format!("By label pair (source / target), most errors first; the first {ERROR_LABEL_ROWS} of {}", table.label_pairs.len())}</caption>
-                    <thead><tr><th scope="col">{"labels"}</th><th scope="col">{"correct"}</th><th scope="col">{"wrong"}</th><th scope="col">{"missed"}</th></tr></thead>
-                    <tbody>{ for label_rows }</tbody>
-                </table>
-            </div>
-            <div class="table-scroll" tabindex="0" role="region" aria-label="The errors by span length">
-                <table id="errors-spans" class="scores">
-                    <caption>{"By span length (words, the longer side)"}</caption>
-                    <thead><tr><th scope="col">{"words"}</th><th scope="col">{"correct"}</th><th scope="col">{"wrong"}</th><th scope="col">{"missed"}</th></tr></thead>
-                    <tbody>{ for span_rows }</tbody>
-                </table>
-            </div>
+            {group_table("errors-labels", "The errors by label pair", &label_caption, "labels", label_rows)}
+            {group_table("errors-spans", "The errors by span length", "By span length (words, the longer side)", "words", span_rows)}
         </details>
+    }
+}
+
+/// Correct, wrong and missed links per group (a label pair, a span length), as a table.
+fn group_table(
+    id: &'static str,
+    region: &'static str,
+    caption: &str,
+    group: &'static str,
+    rows: impl Iterator<Item = (String, GroupCounts)>,
+) -> Html {
+    let rows = rows.map(|(name, g)| {
+        html! { <tr><th scope="row">{name}</th><td>{g.correct}</td><td>{g.wrong}</td><td>{g.missed}</td></tr> }
+    });
+    html! {
+        <div class="table-scroll" tabindex="0" role="region" aria-label={region}>
+            <table {id} class="scores">
+                <caption>{caption.to_string()}</caption>
+                <thead><tr><th scope="col">{group}</th><th scope="col">{"correct"}</th><th scope="col">{"wrong"}</th><th scope="col">{"missed"}</th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
     }
 }
 

@@ -13,6 +13,7 @@ use super::{
     Effect, Field, FileHandle, LoadAction, LoadedAlignmentModel, Mode, ModelOrigin, MtSource, MtUpload, SelectAction,
     Setting, Shared, Slot, Slots, State, TrainedOn, Upload,
 };
+use crate::align::composite::KernelSpec;
 use crate::align::primal::Solver;
 use crate::corpus::PairIndex;
 use crate::lexicon::WordModel;
@@ -87,9 +88,11 @@ pub struct Session {
     pub calibrate: bool,
     #[serde(default)]
     pub test: bool,
-    /// Best, the paper's, or the kernel typed; the SVM solver.
+    /// Best, the paper's, or the kernel typed (none in a session kept
+    /// before the setting was: the kernel typed if not the paper's best);
+    /// the SVM solver.
     #[serde(default)]
-    pub setting: Setting,
+    pub setting: Option<Setting>,
     #[serde(default)]
     pub solver: Solver,
     /// The alignment model trained in the page saw the pairs (as shown)
@@ -369,7 +372,7 @@ impl State {
             stem_backoff: self.form.stem_backoff,
             calibrate: self.form.calibrate,
             test: self.form.test,
-            setting: self.form.setting,
+            setting: Some(self.form.setting),
             solver: self.form.solver,
             alignment_model_seen: trained
                 .and_then(|m| m.trained_on)
@@ -397,8 +400,10 @@ impl State {
         }
         (self.form.word_model, self.form.stem_backoff) = (session.word_model, session.stem_backoff);
         (self.form.calibrate, self.form.test) = (session.calibrate, session.test);
-        (self.form.setting, self.form.solver) = (session.setting, session.solver);
-        self.form.errors = self.form.options().err().unwrap_or_default();
+        let typed = self.form.value(Field::Kernel).trim() != KernelSpec::paper_best().to_string();
+        self.form.setting = session.setting.unwrap_or(if typed { Setting::Kernel } else { Setting::Best });
+        self.form.solver = session.solver;
+        self.form.errors = self.form.plan().err().unwrap_or_default();
         self.lambda.set(session.lambda);
         self.classroom.student = session.student;
         if let Some(form) = session.exercise_form {

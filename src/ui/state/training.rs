@@ -471,6 +471,31 @@ mod tests {
         );
     }
 
+    /// The setting comes back with the session; a session kept before there
+    /// was one trains the kernel it typed, or the best setting if it typed
+    /// none (the paper's best is the form's default text).
+    #[test]
+    fn the_setting_is_kept_and_an_older_sessions_typed_kernel_is_kept_as_the_kernel() {
+        let mut s = State::with_sample();
+        edit(&mut s, FormAction::SetSetting(Setting::Paper));
+        edit(&mut s, FormAction::SetSolver(Solver::Linear));
+        let restored = |session: crate::ui::state::Session| {
+            let mut r = State::with_sample();
+            r.apply(Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
+            (r.form.setting, r.form.solver)
+        };
+        assert_eq!(restored(s.session()), (Setting::Paper, Solver::Linear));
+        let older = |kernel: &str| {
+            let mut session = s.session();
+            session.setting = None;
+            session.form.retain(|(f, _)| *f != Field::Kernel);
+            session.form.push((Field::Kernel, kernel.to_string()));
+            restored(session).0
+        };
+        assert_eq!(older("plain+ibtk-sst"), Setting::Kernel);
+        assert_eq!(older("plain+dbtk-root+ibtk-rgsst"), Setting::Best);
+    }
+
     /// Posts a training request, returns what it asks and the job's split, and cancels it.
     fn train_request(s: &mut State) -> (PairsTraining, DecisionThreshold, Option<(usize, usize, usize)>) {
         let effects = s.apply(Action::Train(TrainAction::Train { now: 1.0 }));
