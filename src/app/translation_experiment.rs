@@ -237,7 +237,12 @@ impl RowData<'_> {
                     tuner: x.settings.tuner,
                     ..MertOptions::default()
                 };
-                observer.note(&format!("{label}: tuning on {} dev sentences (MERT seed {})", x.dev.len(), mert.seed));
+                observer.note(&format!(
+                    "{label}: tuning on {} dev sentences ({} seed {})",
+                    x.dev.len(),
+                    mert.tuner.name(),
+                    mert.seed
+                ));
                 let report =
                     mt_train::tune(&mut model.system, x.dev, &mert, observer).map_err(TranslationError::from)?;
                 row.dev_bleus.push(report.bleu);

@@ -624,7 +624,11 @@ where
     let mut iterations = Vec::new();
     let dim = initial.len();
     for it in 0..=options.iterations {
-        report(progress, Progress::new(MERT_STAGE, it as u64, options.iterations as u64 + 1))?;
+        let stage = match options.tuner {
+            Tuner::Mert => MERT_STAGE,
+            Tuner::Pro => PRO_STAGE,
+        };
+        report(progress, Progress::new(stage, it as u64, options.iterations as u64 + 1))?;
         let lists = decode(&w);
         let mut one_best = BleuStats::default();
         let mut new = 0;
@@ -673,6 +677,8 @@ where
 
 /// The stage MERT reports its iterations under.
 pub const MERT_STAGE: &str = "tuning (MERT)";
+/// The stage PRO reports its iterations under.
+pub const PRO_STAGE: &str = "tuning (PRO)";
 
 #[cfg(test)]
 mod tests {
