@@ -153,10 +153,13 @@ impl Preset {
 }
 
 /// The kernel beyond the paper that [`Preset::Best`] tries: Lingua-Align's
-/// context features with the unknown words' shares and the root dBTK, all
-/// explicit, so the linear solver trains it on every candidate
-/// (`docs/alignment-results.md`, "Training for held-out input").
-pub const BEYOND_PAPER_KERNEL: &str = "plain+ctx+unk+dbtk-root";
+/// context features with the unknown words' shares, the spans' orthographic
+/// similarity (`orth`), the node's place in a same-span chain (`chain`),
+/// each node's best partner score (`node`) and the root dBTK, all explicit,
+/// so the linear solver trains it on every candidate. `orth+chain+node`
+/// were kept by SQUOIA dev (F 83.15 → 84.60; docs/alignment-results.md,
+/// "What the errors show").
+pub const BEYOND_PAPER_KERNEL: &str = "plain+ctx+unk+orth+chain+node+dbtk-root";
 
 /// C values [`Preset::Best`] tries on dev after the given one (2.4).
 pub const DEFAULT_TUNE_C: [f64; 2] = [1.0, 5.0];

@@ -75,7 +75,7 @@ pub struct TrainArgs {
     pub kernel: Option<KernelSpec>,
     /// Without --kernel, what --dev chooses among. best: the paper's kernels (plain,
     /// plain+ibtk-rgsst, plain+dbtk-root+ibtk-rgsst, plain+dbtk-root+ibtk-rdsst; SMO) and
-    /// plain+ctx+unk+dbtk-root by the linear solver on every training candidate with C (1, 5)
+    /// plain+ctx+unk+orth+chain+node+dbtk-root by the linear solver on every training candidate with C (1, 5)
     /// and the cost factor (2, 8) chosen on dev; each with the link search chosen on dev and the
     /// threshold on D calibrated on dev; the in-engine lexicon with --stem-backoff 4 (unless given).
     /// paper: the paper's (Tables 3/4): its kernels by SMO, C 2.4, greedy search, D > 0.
