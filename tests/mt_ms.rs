@@ -1284,8 +1284,9 @@ fn mt_train_chooses_on_dev_within_its_budget_and_the_preset_is_the_papers() {
     assert!(ok, "{err}");
     assert_eq!(rows_of(&out_choose), rows);
     assert!(without_time(&explicit) == without_time(&model), "--choose trained another model than the default");
-    // A word model given: the readings alone are chosen; both given: nothing is.
-    let (ok, out, err) = run(&[&common[..], &["--nbest", "5", "--word-model", "hmm", "-o", &explicit]].concat());
+    // A word model and an extraction given: the readings alone are chosen; all three given: nothing is.
+    let hmm_word = ["--nbest", "5", "--word-model", "hmm", "--extract", "word", "-o", &explicit];
+    let (ok, out, err) = run(&[&common[..], &hmm_word].concat());
     assert!(ok, "{err}");
     let names: Vec<String> = rows_of(&out).into_iter().map(|r| r.0).collect();
     assert_eq!(
@@ -1293,24 +1294,25 @@ fn mt_train_chooses_on_dev_within_its_budget_and_the_preset_is_the_papers() {
         ["reading paper, word model hmm, word extraction", "reading discount, word model hmm, word extraction"],
         "{out}"
     );
-    let pinned = ["--nbest", "5", "--word-model", "hmm", "--ms-reading", "discount", "-o", &explicit];
+    let pinned =
+        ["--nbest", "5", "--word-model", "hmm", "--ms-reading", "discount", "--extract", "word", "-o", &explicit];
     let (ok, out, err) = run(&[&common[..], &pinned].concat());
     assert!(ok, "{err}");
     assert!(rows_of(&out).is_empty() && !out.contains("configurations tried"), "{out}");
     let alone = without_time(&explicit)["training"]["dev_bleu"].as_f64().unwrap();
     let row = rows.iter().find(|r| r.0 == "reading discount, word model hmm, word extraction").unwrap();
     assert_eq!(format!("{alone:.2}"), format!("{:.2}", row.1));
+    // The training pairs have gold sub-tree links: every extraction is tried, word first.
     let names: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
-    assert_eq!(
-        names,
-        [
-            "reading paper, word model fast-align, word extraction",
-            "reading discount, word model fast-align, word extraction",
-            "reading paper, word model hmm, word extraction",
-            "reading discount, word model hmm, word extraction"
-        ],
-        "{out}"
-    );
+    let mut expected = Vec::new();
+    for extract in ["word", "dirc", "ewos"] {
+        for (model, reading) in
+            [("fast-align", "paper"), ("fast-align", "discount"), ("hmm", "paper"), ("hmm", "discount")]
+        {
+            expected.push(format!("reading {reading}, word model {model}, {extract} extraction"));
+        }
+    }
+    assert_eq!(names, expected, "{out}");
     let kept: Vec<_> = rows.iter().filter(|r| r.2).collect();
     assert_eq!(kept.len(), 1, "{out}");
     let best = rows.iter().map(|r| r.1).fold(f64::NEG_INFINITY, f64::max);
@@ -1321,7 +1323,7 @@ fn mt_train_chooses_on_dev_within_its_budget_and_the_preset_is_the_papers() {
     let (ok, out, err) =
         run(&[&common[..], &["--nbest", "5", "--choose", "--budget-minutes", "0", "-o", &model]].concat());
     assert!(ok, "{err}");
-    assert_eq!(out.lines().filter(|l| l.ends_with(": not tried (budget spent)")).count(), 3, "{out}");
+    assert_eq!(out.lines().filter(|l| l.ends_with(": not tried (budget spent)")).count(), 11, "{out}");
     assert!(out.contains("  reading paper, word model fast-align, word extraction: dev BLEU "), "{out}");
     // --choose needs --dev; the preset overrides the reading.
     let (ok, _, err) = run(&["mt-train", "--train", &train, "--system", "ms", "--choose", "-o", &model]);

@@ -154,7 +154,7 @@ fn mt_train_writes_the_same_model_on_any_number_of_threads() {
             let file = path(&dir, &format!("{system}-{threads}.json"));
             let args = ["mt-train", "--train", &train, "--dev", &dev, "--system", system, "--tune-iterations", "2"];
             // One configuration (no choice on dev): the threads are what is tested.
-            let one = ["--ms-reading", "paper", "--word-model", "fast-align"];
+            let one = ["--ms-reading", "paper", "--word-model", "fast-align", "--extract", "word"];
             treelink(&[&args[..], &one, &["--nbest", "20", "--threads", threads, "-o", &file]].concat());
             // All but the training's time.
             let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();

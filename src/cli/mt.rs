@@ -131,9 +131,11 @@ pub struct MtTrainArgs {
     /// ms (meta-structure) or phrase (the phrase-based baseline).
     #[arg(long, value_name = "SYSTEM")]
     pub system: SystemKind,
-    /// Phrase (and RM) extraction: word, dirc or ewos.
-    #[arg(long, value_name = "METHOD", default_value = "word")]
-    pub extract: ExtractMethod,
+    /// Phrase (and RM) extraction: word, dirc or ewos. Default: word; with --dev, chosen on dev
+    /// among word, dirc and ewos when the training pairs have sub-tree links (PREFIX.gold, or
+    /// --subtree-align).
+    #[arg(long, value_name = "METHOD")]
+    pub extract: Option<ExtractMethod>,
     /// Sub-tree alignment for dirc/ewos: a model file from `treelink train`, gold (PREFIX.gold),
     /// or trained (the aligner trained on --train with --dev, the paper's best kernel). Default: gold.
     #[arg(long, value_name = "MODEL|gold|trained")]
@@ -323,7 +325,27 @@ impl MtOptions {
 pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
     let started = Instant::now();
     let mut reporter = Reporter::new();
-    let needs_subtree = args.extract != ExtractMethod::Word;
+    // What dev chooses among (issue 27.1): what the user gave is the only one of its kind;
+    // the extraction too, and DirC / EWoS only where there are sub-tree links to extract with.
+    let may_choose = args.choose
+        || (args.dev.is_some()
+            && args.preset.is_none()
+            && args.word_align.is_none()
+            && args.export_phrase_table.is_none());
+    let has_subtree_links =
+        args.subtree_align.is_some() || std::path::Path::new(&format!("{}.gold", args.train)).exists();
+    let extra: Vec<ExtractMethod> = match args.extract {
+        Some(m) => vec![m],
+        None if may_choose && has_subtree_links => vec![ExtractMethod::DirC, ExtractMethod::EWoS],
+        None => Vec::new(),
+    };
+    let choices = DevChoice::candidates(args.system, &extra, args.opts.ms_reading, args.opts.word_model);
+    let choose = may_choose && (args.choose || choices.len() > 1);
+    let fixed_extract = args.extract.unwrap_or(ExtractMethod::Word);
+    let needs_subtree = match choose {
+        true => choices.iter().any(|c| c.extract != ExtractMethod::Word),
+        false => fixed_extract != ExtractMethod::Word,
+    };
     let subtree_arg = args.subtree_align.clone().unwrap_or(SubtreeAlignArg::Gold);
     let gold = needs_subtree && subtree_arg == SubtreeAlignArg::Gold;
     let train = Corpus::read_prefix_within(&args.train, gold, limits)?;
@@ -339,7 +361,7 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         None
     };
     let mut settings = args.opts.settings()?;
-    let mut extract = args.extract;
+    let mut extract = fixed_extract;
     if args.preset.is_some() {
         let paper = DevChoice::PAPER;
         (settings.reading, settings.word_model, settings.phrase_fallback, extract) =
@@ -356,13 +378,6 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         subtree,
         settings,
     };
-    let choices = DevChoice::candidates(args.system, &[args.extract], args.opts.ms_reading, args.opts.word_model);
-    let choose = args.choose
-        || (args.dev.is_some()
-            && args.preset.is_none()
-            && args.word_align.is_none()
-            && args.export_phrase_table.is_none()
-            && choices.len() > 1);
     let mut model = if choose {
         let clock = || started.elapsed().as_secs_f64();
         let chosen = translation::choose_on_dev(training, &choices, 60.0 * args.budget_minutes, &clock, &mut reporter)?;
@@ -394,7 +409,7 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         "wrote {}: {} system, {} extraction, {} pairs{tuned}, {:.1} s",
         args.output,
         args.system.name(),
-        model.training.extract.map_or(args.extract, |m| m),
+        model.training.extract.map_or(fixed_extract, |m| m),
         train.len(),
         started.elapsed().as_secs_f64()
     ));
