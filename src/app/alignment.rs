@@ -257,6 +257,24 @@ pub fn train_model(
     options: &[TrainOptions],
     observer: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignmentError> {
+    train_model_tried(train, dev, lexicon, options, observer).map(|(model, _)| model)
+}
+
+/// One configuration [`train_model_tried`] trained: its kernel and dev F.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tried {
+    pub spec: String,
+    pub dev_f: f64,
+}
+
+/// [`train_model`], with every configuration tried and its dev F (with dev).
+pub fn train_model_tried(
+    train: &Corpus,
+    dev: Option<&Corpus>,
+    lexicon: LexiconSource,
+    options: &[TrainOptions],
+    observer: &mut dyn Observer,
+) -> Result<(AlignmentModel, Vec<Tried>), AlignmentError> {
     // Cheap: a treebank beyond the candidate limit is refused before the lexicon is built.
     for o in options {
         model::check_train_candidates(train, o).map_err(AlignmentError::Train)?;
@@ -264,6 +282,7 @@ pub fn train_model(
     let corpora: Vec<&Corpus> = std::iter::once(train).chain(dev).collect();
     let setup = prepare(&corpora, lexicon, "lexical model", observer)?;
     let mut best: Option<(f64, AlignmentModel)> = None;
+    let mut tried = Vec::new();
     for o in options {
         let model = model::train(train, dev, &setup, o, observer).map_err(|e| match e {
             AlignError::Cancelled => AlignmentError::Cancelled,
@@ -272,12 +291,13 @@ pub fn train_model(
         let f = model.summary.dev_f.unwrap_or(0.0);
         if let Some(counts) = model.summary.dev {
             observer.note(&format!("{}: dev {counts} ({})", model.spec, chosen(&model)));
+            tried.push(Tried { spec: model.spec.to_string(), dev_f: f });
         }
         if best.as_ref().is_none_or(|(bf, _)| f > *bf) {
             best = Some((f, model));
         }
     }
-    best.map(|(_, m)| m).ok_or(AlignmentError::NoKernel)
+    best.map(|(_, m)| (m, tried)).ok_or(AlignmentError::NoKernel)
 }
 
 /// The share of the loaded pairs the page holds out (it has no dev or
@@ -384,9 +404,9 @@ pub fn train_on_pairs(
     word_links: Option<Vec<WordAlignment>>,
     options: &[TrainOptions],
     observer: &mut dyn Observer,
-) -> Result<AlignmentModel, AlignmentError> {
+) -> Result<(AlignmentModel, Vec<Tried>), AlignmentError> {
     let (train, dev, source) = pairs_training(corpus, how, tables, word_links)?;
-    train_model(train.as_ref().unwrap_or(corpus), dev.as_ref(), source, options, observer)
+    train_model_tried(train.as_ref().unwrap_or(corpus), dev.as_ref(), source, options, observer)
 }
 
 /// What [`train_on_pairs`] trains on: the training pairs (`None`: all of
@@ -428,8 +448,8 @@ pub fn lexical_model_on_pairs(
 
 /// A trained model in a line, with what it chose on the dev pairs of
 /// `split` (as `treelink train --dev` prints it).
-pub fn trained_summary(model: &AlignmentModel, split: &PairSplit) -> String {
-    match model.summary.dev {
+pub fn trained_summary(model: &AlignmentModel, split: &PairSplit, tried: &[Tried]) -> String {
+    let chosen = match model.summary.dev {
         Some(dev) => format!(
             "{}; on the dev pairs {}: {dev}, with the pruning quantile {} and the threshold on D {:.3} chosen on them",
             model.describe(),
@@ -438,6 +458,14 @@ pub fn trained_summary(model: &AlignmentModel, split: &PairSplit) -> String {
             model.threshold
         ),
         None => model.describe(),
+    };
+    match tried {
+        [] | [_] => chosen,
+        // As `treelink train --dev` prints each configuration with its dev F.
+        several => format!(
+            "{chosen}. Configurations tried, dev F: {}",
+            several.iter().map(|t| format!("{} {:.2}", t.spec, t.dev_f)).collect::<Vec<_>>().join(", ")
+        ),
     }
 }
 
@@ -500,8 +528,8 @@ pub fn train_then_align(
     let split =
         PairSplit::of(corpus.len(), how.calibrate, how.test).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
     let baseline_tables = if how.test { None } else { tables.clone() };
-    let model = train_on_pairs(&corpus, how, tables, word_links.clone(), options, observer)?;
-    trained(&model, trained_summary(&model, &split));
+    let (model, tried) = train_on_pairs(&corpus, how, tables, word_links.clone(), options, observer)?;
+    trained(&model, trained_summary(&model, &split, &tried));
     if how.test {
         align_held_out(model, &corpus, &split, word_links, observer)
     } else {
@@ -835,7 +863,7 @@ mod tests {
         let split = PairSplit::of(corpus.len(), how.calibrate, how.test).unwrap();
         assert_eq!((split.train, split.dev, split.test), (26, 6, 8));
         let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
-        let model = train_on_pairs(&corpus, &how, None, None, &[options], &mut crate::progress::Quiet).unwrap();
+        let (model, _) = train_on_pairs(&corpus, &how, None, None, &[options], &mut crate::progress::Quiet).unwrap();
         assert!(model.summary.dev.is_some(), "calibrated on the dev pairs");
         let LexicalModel::InEngine { bitext, options, held_out } = &model.lexicon else {
             panic!("{:?}", model.lexicon)
@@ -843,7 +871,11 @@ mod tests {
         assert_eq!(bitext.len(), split.train, "the lexicon saw the training pairs' sentences only");
         assert!(*held_out, "as `train --held-out`");
         assert_eq!(options.backoff.map(|b| b.stem_chars), Some(PAGE_STEM_CHARS));
-        assert!(trained_summary(&model, &split).contains("on the dev pairs 27–32: "));
+        assert!(trained_summary(&model, &split, &[]).contains("on the dev pairs 27–32: "));
+        // Several configurations tried: each with its dev F, as `train --dev` prints them.
+        let tried = [Tried { spec: "plain".into(), dev_f: 61.234 }, Tried { spec: "lex".into(), dev_f: 70.0 }];
+        let summary = trained_summary(&model, &split, &tried);
+        assert!(summary.ends_with(" chosen on them. Configurations tried, dev F: plain 61.23, lex 70.00"), "{summary}");
 
         let compared = align_held_out(model, &corpus, &split, None, &mut crate::progress::Quiet).unwrap();
         assert_eq!(compared.first, 32);

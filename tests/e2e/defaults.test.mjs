@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { download, lines, sample, run, openPage, fillField } from './helpers.mjs';
+import { spawnSync } from 'node:child_process';
+import { download, lines, sample, cli, openPage, fillField } from './helpers.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-defaults-'));
 // 40 pairs keep the CLI's (debug) run of every configuration short; the page holds out 8 as dev.
@@ -59,8 +60,14 @@ test('Train by default chooses on the dev pairs as `treelink train --dev` does, 
   part(path.join(tmp, 'train'), 0, PAIRS - DEV);
   part(path.join(tmp, 'dev'), PAIRS - DEV, PAIRS);
   const cliModel = path.join(tmp, 'cli.json');
-  run('train', '--train', path.join(tmp, 'train'), '--dev', path.join(tmp, 'dev'), '-o', cliModel);
+  const trained = spawnSync(cli, ['train', '--train', path.join(tmp, 'train'), '--dev', path.join(tmp, 'dev'), '-o', cliModel], { encoding: 'utf8' });
+  assert.equal(trained.status, 0, trained.stderr);
   assert.equal(model.body, fs.readFileSync(cliModel, 'utf8'), 'page and `treelink train --dev` train the same model');
+  // Each configuration tried, with its dev F, as the CLI prints them.
+  const cliTried = [...trained.stderr.matchAll(/^treelink: (\S+): dev P = [\d.]+ +R = [\d.]+ +F = ([\d.]+)/gm)].map((m) => `${m[1]} ${m[2]}`);
+  assert.equal(cliTried.length, 5, trained.stderr);
+  const pageTried = (await text('#model-summary')).match(/Configurations tried, dev F: (.*)\.$/)?.[1].split(', ');
+  assert.deepEqual(pageTried, cliTried);
 
   // One click: the paper's settings (`--preset paper`), without the stem back-off.
   await page.click('#train-paper');

@@ -181,12 +181,13 @@ impl Executor {
             .ok_or_else(|| text(alignment::AlignmentError::TooFewToHoldOut(n)))?;
         let links_given = links.is_some();
         let tables_given = tables.is_some() && !how.test;
-        let model = alignment::train_on_pairs(&self.corpus, how, tables, links, options, observer).map_err(text)?;
+        let (model, tried) =
+            alignment::train_on_pairs(&self.corpus, how, tables, links, options, observer).map_err(text)?;
         let note = match how.test {
             true => alignment::held_out_note(&model, links_given),
             false => alignment::compare_note(&model, &self.corpus, tables_given, links_given),
         };
-        let (json, summary) = (model.to_json(), alignment::trained_summary(&model, &split));
+        let (json, summary) = (model.to_json(), alignment::trained_summary(&model, &split, &tried));
         self.model = Some((model, json.clone()));
         Ok((Output::Trained { model: json.clone(), summary, note }, Some(json)))
     }
