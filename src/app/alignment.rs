@@ -211,6 +211,13 @@ pub fn configurations(
     Ok(out)
 }
 
+/// The stem back-off a preset gives the in-engine lexicon when none is
+/// given: [`Preset::Best`]'s selection, with dev and no kernel given, was
+/// measured with [`DEFAULT_STEM_BACKOFF`].
+pub fn preset_stem_backoff(preset: Preset, with_dev: bool, kernel_given: bool) -> Option<usize> {
+    (preset == Preset::Best && with_dev && !kernel_given).then_some(DEFAULT_STEM_BACKOFF)
+}
+
 /// What `treelink train` and the page's Train do: the configurations to
 /// try ([`configurations`]) and the in-engine lexicon's stem back-off.
 #[derive(Debug, Clone, PartialEq)]
@@ -235,11 +242,7 @@ pub fn training_plan(
     stem_backoff: Option<usize>,
     threshold_given: bool,
 ) -> Result<TrainingPlan, AlignmentError> {
-    let stem_backoff = match stem_backoff {
-        Some(n) => Some(n),
-        None if preset == Preset::Best && with_dev && kernel.is_none() => Some(DEFAULT_STEM_BACKOFF),
-        None => None,
-    };
+    let stem_backoff = stem_backoff.or(preset_stem_backoff(preset, with_dev, kernel.is_some()));
     if preset == Preset::Paper && !threshold_given {
         base.threshold = DecisionThreshold::Fixed(0.0);
     }

@@ -303,7 +303,8 @@ impl ErrorTable {
     }
 }
 
-fn share(n: usize, total: usize) -> f64 {
+/// `n` as a percentage of `total` (0 when there is none).
+pub fn share(n: usize, total: usize) -> f64 {
     if total == 0 {
         0.0
     } else {

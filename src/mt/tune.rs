@@ -502,6 +502,8 @@ fn logistic_regression(examples: &[(Vec<f64>, f64, f64)], tunable: &[bool]) -> V
         })
         .collect();
     let lambda = 1.0;
+    let scaled: Vec<Vec<f64>> =
+        examples.iter().map(|(x, ..)| dims.iter().zip(&scale).map(|(&k, s)| x[k] / s).collect()).collect();
     let mut v = vec![0.0; m];
     for _ in 0..50 {
         let mut grad: Vec<f64> = v.iter().map(|x| lambda * x).collect();
@@ -509,9 +511,8 @@ fn logistic_regression(examples: &[(Vec<f64>, f64, f64)], tunable: &[bool]) -> V
         for (a, row) in hess.iter_mut().enumerate() {
             row[a] = lambda;
         }
-        for (x, offset, y) in examples {
-            let z: Vec<f64> = dims.iter().zip(&scale).map(|(&k, s)| x[k] / s).collect();
-            let margin = y * (dot(&v, &z) + offset);
+        for ((_, offset, y), z) in examples.iter().zip(&scaled) {
+            let margin = y * (dot(&v, z) + offset);
             let p = crate::math::logistic(-margin); // the loss's slope: σ(−y·score)
             for a in 0..m {
                 grad[a] -= y * p * z[a];

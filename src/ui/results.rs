@@ -9,7 +9,7 @@ use super::state::{Results, SelectAction, Shared, SortKey, ON_TRAINING_DATA, TRA
 use super::store::Dispatch;
 use crate::align::explain::CurvePoint;
 use crate::corpus::{Corpus, PairIndex};
-use crate::eval::errors::{bucket_name, ErrorTable, GroupCounts, Miss};
+use crate::eval::errors::{bucket_name, share, ErrorTable, GroupCounts, Miss};
 use crate::eval::prf::Counts;
 
 #[derive(Properties, PartialEq)]
@@ -256,7 +256,6 @@ fn errors_table(props: &ErrorsProps) -> Html {
         let predicted = r.predicted.get(range.clone()).unwrap_or(&[]);
         ErrorTable::of_pairs_from(range.start, pairs.iter().zip(predicted.iter().map(Vec::as_slice)), ERROR_EXAMPLES)
     });
-    let share = |n: usize, total: usize| if total == 0 { 0.0 } else { 100.0 * n as f64 / total as f64 };
     let kind_rows = [Miss::Wrong, Miss::Missed].into_iter().flat_map(|miss| {
         let total = table.total(miss);
         let select = props.select;

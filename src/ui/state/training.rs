@@ -137,13 +137,23 @@ impl TrainForm {
         }
     }
 
-    /// The stem back-off the training will use: the box's, or the best
-    /// setting's with dev pairs ([`alignment::training_plan`]).
+    /// The stem back-off the training will use: the box's, or the one
+    /// its preset gives ([`alignment::preset_stem_backoff`], as the plan's).
     pub fn stem_backoff_in_use(&self) -> Option<usize> {
-        match self.stem_backoff {
-            true => Some(PAGE_STEM_CHARS),
-            false if self.setting == Setting::Best && self.calibrate => Some(alignment::DEFAULT_STEM_BACKOFF),
-            false => None,
+        let (preset, kernel_given) = self.preset();
+        self.stem_backoff.then_some(PAGE_STEM_CHARS).or(alignment::preset_stem_backoff(
+            preset,
+            self.calibrate,
+            kernel_given,
+        ))
+    }
+
+    /// The preset `treelink train` would be given, and whether a kernel is.
+    fn preset(&self) -> (Preset, bool) {
+        match self.setting {
+            Setting::Best => (Preset::Best, false),
+            Setting::Paper => (Preset::Paper, false),
+            Setting::Kernel => (Preset::Best, true),
         }
     }
 
@@ -151,11 +161,8 @@ impl TrainForm {
     /// plans them for the same settings ([`alignment::training_plan`]).
     pub fn plan(&self) -> Result<TrainingPlan, BTreeMap<Field, String>> {
         let base = self.options()?;
-        let (kernel, preset) = match self.setting {
-            Setting::Best => (None, Preset::Best),
-            Setting::Paper => (None, Preset::Paper),
-            Setting::Kernel => (Some(base.spec.clone()), Preset::Best),
-        };
+        let (preset, kernel_given) = self.preset();
+        let kernel = kernel_given.then(|| base.spec.clone());
         let stem = self.stem_backoff.then_some(PAGE_STEM_CHARS);
         alignment::training_plan(base, kernel, self.calibrate, preset, None, stem, false)
             .map_err(|e| BTreeMap::from([(Field::Kernel, e.to_string())]))
