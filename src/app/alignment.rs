@@ -321,12 +321,46 @@ fn held_out_pairs(n: usize) -> Option<usize> {
 /// last [`HELD_OUT_PERCENT`]% of the training pairs are dev (*Calibrate*:
 /// `--dev`), and whether the last [`HELD_OUT_PERCENT`]% of the pairs are
 /// held out as a test no model sees (`--held-out`, then `align` on them).
+///
+/// Dev and test pairs the user gave as their own files (`train --dev B`,
+/// `align --input C`) are the last pairs, the dev set's then the test
+/// set's: [`PairsTraining::dev_set`] and [`PairsTraining::test_set`] count
+/// them, and they are the split's dev and test instead of a share.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct PairsTraining {
     pub word_model: WordModel,
     pub stem_backoff: Option<usize>,
     pub calibrate: bool,
     pub test: bool,
+    /// The last pairs but the test set's are the dev set given as its own files.
+    #[serde(default)]
+    pub dev_set: usize,
+    /// The last pairs are the test set given as its own files.
+    #[serde(default)]
+    pub test_set: usize,
+}
+
+impl PairsTraining {
+    /// Which of `n` loaded pairs train, are dev and are the test: the sets
+    /// given as files where there are some, else [`PairSplit::of`]'s
+    /// shares; `None` when a part would be empty, or when a share of the
+    /// last pairs would be taken from a dev set (a held-out test share with
+    /// a dev set and no test set).
+    pub fn split(&self, n: usize) -> Option<PairSplit> {
+        if self.dev_set == 0 && self.test_set == 0 {
+            return PairSplit::of(n, self.calibrate, self.test);
+        }
+        let test = match (self.test_set, self.test) {
+            (0, true) => return None,
+            (given, _) => given,
+        };
+        let rest = n.checked_sub(test)?;
+        let dev = match (self.dev_set, self.calibrate) {
+            (0, true) => held_out_pairs(rest)?,
+            (given, _) => given,
+        };
+        (rest > dev).then(|| PairSplit { train: rest - dev, dev, test })
+    }
 }
 
 /// The stem back-off the page offers (`--stem-backoff 4`): the length chosen
@@ -420,8 +454,7 @@ fn pairs_training(
     tables: Option<Lexicon>,
     word_links: Option<Vec<WordAlignment>>,
 ) -> Result<(Option<Corpus>, Option<Corpus>, LexiconSource), AlignmentError> {
-    let split =
-        PairSplit::of(corpus.len(), how.calibrate, how.test).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
+    let split = how.split(corpus.len()).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
     let word_links = word_links.map(|mut links| {
         links.truncate(split.train);
         links
@@ -528,8 +561,7 @@ pub fn train_then_align(
     observer: &mut dyn Observer,
     trained: impl FnOnce(&AlignmentModel, String),
 ) -> Result<Comparison, AlignmentError> {
-    let split =
-        PairSplit::of(corpus.len(), how.calibrate, how.test).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
+    let split = how.split(corpus.len()).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
     let baseline_tables = if how.test { None } else { tables.clone() };
     let (model, tried) = train_on_pairs(&corpus, how, tables, word_links.clone(), options, observer)?;
     trained(&model, trained_summary(&model, &split, &tried));
@@ -819,6 +851,32 @@ mod tests {
         assert!(tuned.iter().all(|o| o.tune_search == [LinkSearch::Src2Trg]));
     }
 
+    /// Sets given as files are the dev and the test, whatever the shares
+    /// say; a share fills in a part without a set, but a test share is
+    /// never taken from the dev set's pairs.
+    #[test]
+    fn sets_given_as_files_are_the_split_and_shares_fill_in_the_rest() {
+        let how = |calibrate, test, dev_set, test_set| PairsTraining {
+            calibrate,
+            test,
+            dev_set,
+            test_set,
+            ..PairsTraining::default()
+        };
+        let split = |h: PairsTraining, n| h.split(n).map(|s| (s.train, s.dev, s.test));
+        assert_eq!(split(how(true, true, 6, 4), 30), Some((20, 6, 4)));
+        assert_eq!(split(how(false, false, 6, 4), 30), Some((20, 6, 4)));
+        // A test set and Calibrate: dev is the last fifth of the other pairs (26 → 5).
+        assert_eq!(split(how(true, false, 0, 4), 30), Some((21, 5, 4)));
+        assert_eq!(split(how(false, false, 0, 4), 30), Some((26, 0, 4)));
+        assert_eq!(split(how(true, false, 6, 0), 30), Some((24, 6, 0)));
+        // A test share would be the dev set's last pairs.
+        assert_eq!(split(how(true, true, 6, 0), 30), None);
+        // No training pair left, or fewer pairs than the sets.
+        assert_eq!(split(how(false, false, 6, 4), 10), None);
+        assert_eq!(split(how(false, false, 6, 4), 9), None);
+    }
+
     #[test]
     fn the_split_holds_out_the_last_fifth_and_never_empties_a_part() {
         let split = |n, calibrate, test| PairSplit::of(n, calibrate, test).map(|s| (s.train, s.dev, s.test));
@@ -862,8 +920,9 @@ mod tests {
             stem_backoff: Some(PAGE_STEM_CHARS),
             calibrate: true,
             test: true,
+            ..PairsTraining::default()
         };
-        let split = PairSplit::of(corpus.len(), how.calibrate, how.test).unwrap();
+        let split = how.split(corpus.len()).unwrap();
         assert_eq!((split.train, split.dev, split.test), (26, 6, 8));
         let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
         let (model, _) = train_on_pairs(&corpus, &how, None, None, &[options], &mut crate::progress::Quiet).unwrap();

@@ -61,13 +61,42 @@ pub enum Slot {
     Exercise,
     /// Students' answers to the open exercise (many files).
     Answers,
+    /// Dev pairs given as their own files (`PREFIX.src`, `.trg`, `.gold`,
+    /// as `treelink train --dev PREFIX`): appended after the pairs as their dev.
+    DevSet,
+    /// Test pairs given as their own files: appended last, aligned held out
+    /// (`treelink align --input PREFIX --held-out`).
+    TestSet,
+}
+
+/// Which part of the split a set of pairs given as its own files is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HeldRole {
+    Dev,
+    Test,
+}
+
+impl HeldRole {
+    pub fn slot(self) -> Slot {
+        match self {
+            HeldRole::Dev => Slot::DevSet,
+            HeldRole::Test => Slot::TestSet,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HeldRole::Dev => "dev",
+            HeldRole::Test => "test",
+        }
+    }
 }
 
 impl Slot {
     /// The slots checked together: trees, their gold links and word links.
     pub const TREES_GROUP: [Slot; 4] = [Slot::Source, Slot::Target, Slot::Gold, Slot::WordLinks];
 
-    pub const ALL: [Slot; 12] = [
+    pub const ALL: [Slot; 14] = [
         Slot::Source,
         Slot::Target,
         Slot::Gold,
@@ -80,7 +109,18 @@ impl Slot {
         Slot::Lm,
         Slot::Exercise,
         Slot::Answers,
+        Slot::DevSet,
+        Slot::TestSet,
     ];
+
+    /// The part of the split the slot's pairs are, for a set of pairs given as its own files.
+    pub fn held_role(self) -> Option<HeldRole> {
+        match self {
+            Slot::DevSet => Some(HeldRole::Dev),
+            Slot::TestSet => Some(HeldRole::Test),
+            _ => None,
+        }
+    }
 
     pub fn id(self) -> &'static str {
         match self {
@@ -96,6 +136,8 @@ impl Slot {
             Slot::Lm => "lm",
             Slot::Exercise => "exercise",
             Slot::Answers => "answers",
+            Slot::DevSet => "dev-set",
+            Slot::TestSet => "test-set",
         }
     }
 
@@ -113,6 +155,8 @@ impl Slot {
             Slot::Lm => "Language model for training translation (ARPA)",
             Slot::Exercise => "Open an exercise (.json from an instructor)",
             Slot::Answers => "Students' answers to this exercise (.json, many files)",
+            Slot::DevSet => "Dev pairs from their own files (.src, .trg, .gold: as train --dev)",
+            Slot::TestSet => "Test pairs from their own files (.src, .trg, .gold: aligned held out)",
         }
     }
 
@@ -126,6 +170,7 @@ impl Slot {
             Slot::TranslationModel => Some(".json,.tlmt"),
             Slot::Lm => Some(".arpa,.lm"),
             Slot::Exercise | Slot::Answers => Some(".json"),
+            Slot::DevSet | Slot::TestSet => Some(".src,.trg,.gold"),
             Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => None,
         }
     }
@@ -156,7 +201,7 @@ impl Slot {
 
     /// Whether the input takes several files at once (a TigerXML set, a class's answers).
     pub fn takes_many(self) -> bool {
-        matches!(self, Slot::Tiger | Slot::Answers)
+        matches!(self, Slot::Tiger | Slot::Answers | Slot::DevSet | Slot::TestSet)
     }
 }
 
@@ -210,6 +255,10 @@ pub struct LoadRequest {
     /// [`ImportOptions::BRACKETED_DATA`]).
     #[serde(default)]
     pub tiger_options: ImportOptions,
+    /// The pairs shown are read the other way: a dev or test set, given as
+    /// written, is read the same way.
+    #[serde(default)]
+    pub sides_swapped: bool,
 }
 
 impl LoadRequest {
@@ -226,6 +275,7 @@ impl LoadRequest {
             given: Vec::new(),
             sample: true,
             tiger_options: ImportOptions::default(),
+            sides_swapped: false,
         }
     }
 }
@@ -243,6 +293,9 @@ pub enum CorpusOrigin {
     Exercise(String),
     /// The built-in sample.
     Sample,
+    /// Dev or test pairs from their own files (named by them): they
+    /// follow the pairs shown, as their dev or test.
+    Held { role: HeldRole, name: String },
 }
 
 /// The file worker's answer: the status of every slot it checked, what a
@@ -443,6 +496,8 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
         Slot::TranslationModel => Ok(format!("{name}: reading it in the worker…")),
         // Read in `check`, where the exercise is at hand.
         Slot::Exercise | Slot::Answers => Ok(format!("{name}: reading it…")),
+        // Read in `check_files`, the three files together.
+        Slot::DevSet | Slot::TestSet => return None,
         Slot::Lm => read_arpa(text, name)
             .map(|lm| {
                 let counts: Vec<String> =
@@ -692,6 +747,24 @@ fn check_files(request: &LoadRequest) -> Checked {
                 ),
             }
         }
+        Slot::DevSet | Slot::TestSet => {
+            let role = if request.changed == Slot::DevSet { HeldRole::Dev } else { HeldRole::Test };
+            match held_set(files(request.changed), request.sides_swapped) {
+                Ok((c, name)) => {
+                    let links = c.gold_links();
+                    let summary = format!(
+                        "{name}: {} {}, {links} gold {}, the {} pairs",
+                        c.len(),
+                        counted(c.len(), "pairs"),
+                        counted(links, "links"),
+                        role.name()
+                    );
+                    set(&mut statuses, request.changed, Ok(summary));
+                    corpus = Some((c, None, CorpusOrigin::Held { role, name }));
+                }
+                Err(e) => set(&mut statuses, request.changed, Err(e)),
+            }
+        }
         Slot::WordLinks | Slot::TranslationModel | Slot::Lm => {}
     }
     // Word links are checked against the sentences of the pairs they will belong to.
@@ -745,6 +818,55 @@ fn tiger_set(given: &[FileText], options: ImportOptions) -> TigerSet {
         Some(over) => TigerSet::Refused(over),
         None => TigerSet::Imported(Box::new(imported)),
     }
+}
+
+/// What a set of pairs given as its own files is made of: which of
+/// `names` is the source trees, the target trees and the gold links, by
+/// their endings (`.src`, `.trg`, `.gold`, as `treelink train --dev PREFIX`
+/// reads them); the endings still missing, or a file that is none of them.
+pub fn held_set_parts<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<[Option<usize>; 3], String> {
+    let mut parts = [None; 3];
+    for (k, name) in names.into_iter().enumerate() {
+        let part = match FileKind::from_name(name) {
+            Some(FileKind::SourceTrees) => 0,
+            Some(FileKind::TargetTrees) => 1,
+            Some(FileKind::GoldLinks) => 2,
+            _ => {
+                return Err(format!(
+                    "{name}: expected PREFIX.src, PREFIX.trg or PREFIX.gold (the three files of a set, as train --dev PREFIX reads them); nothing was loaded from it"
+                ))
+            }
+        };
+        parts[part] = Some(k);
+    }
+    Ok(parts)
+}
+
+/// The endings of a set's files not given yet, in words ("" when none is missing).
+pub fn held_set_missing(parts: &[Option<usize>; 3]) -> String {
+    let missing: Vec<&str> =
+        [".src", ".trg", ".gold"].into_iter().zip(parts).filter(|(_, p)| p.is_none()).map(|(e, _)| e).collect();
+    missing.join(" and ")
+}
+
+/// The pairs of a set given as its own files (`PREFIX.src`, `.trg`,
+/// `.gold`), every tree within the default [`Limits`], read the other way
+/// when the pairs shown are (`swapped`), with the set's name; or the error,
+/// located in its file.
+fn held_set(given: &[FileText], swapped: bool) -> Result<(Corpus, String), String> {
+    let parts = held_set_parts(given.iter().map(|f| f.name.as_str()))?;
+    let [Some(src), Some(trg), Some(gold)] = parts.map(|p| p.and_then(|k| given.get(k))) else {
+        return Err(format!("waiting for the set's {} file", held_set_missing(&parts)));
+    };
+    let corpus = Corpus::from_texts_within(
+        Named { name: &src.name, text: &src.text },
+        Named { name: &trg.name, text: &trg.text },
+        Some(Named { name: &gold.name, text: &gold.text }),
+        &Limits::default(),
+    )
+    .map_err(|e| page_message(&e))?;
+    let name = format!("{}, {}, {}", src.name, trg.name, gold.name);
+    Ok((if swapped { corpus.swapped() } else { corpus }, name))
 }
 
 /// The first tree of `pairs` over the default [`Limits`], named by
@@ -801,6 +923,7 @@ mod tests {
             given: vec![],
             sample: false,
             tiger_options: ImportOptions::default(),
+            sides_swapped: false,
         }
     }
 
@@ -943,6 +1066,7 @@ mod tests {
             given: vec![],
             sample: false,
             tiger_options: ImportOptions::default(),
+            sides_swapped: false,
         };
         let checked = check(&request);
         assert_eq!(checked.answer.corpus, Some((CorpusOrigin::GoldFor("y.gold".into()), 1)));
@@ -958,6 +1082,7 @@ mod tests {
             given: vec![],
             sample: false,
             tiger_options: ImportOptions::default(),
+            sides_swapped: false,
         };
         let checked = check(&request);
         assert!(

@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use super::file_handles;
 use super::into_view::{self, Place};
+use super::load::HeldRole;
 use super::panels::{DroppedView, LoaderView};
 use super::state::{LoadAction, SessionAction, Slot, SlotStatus};
 use super::store::Dispatch;
@@ -73,6 +74,25 @@ pub(super) fn slot_row(slot: Slot, status: &SlotStatus, load: Dispatch<LoadActio
                 <span class="status warning" id={format!("warning-{}", slot.id())}>{"⚠ "}{w}</span>
             }
         </div>
+    }
+}
+
+/// A dev or test set's input, with *Remove* once its pairs are shown.
+fn held_row(role: HeldRole, view: &LoaderView, load: Dispatch<LoadAction>) -> Html {
+    let slot = role.slot();
+    let remove = view.held.get(role).map(|set| {
+        let onclick = Callback::from(move |_: MouseEvent| load.emit(LoadAction::RemoveHeld(role)));
+        let label = format!("Remove the {} pairs", role.name());
+        let title = format!("Take the {} pairs of {} out of the pairs shown", set.pairs, set.name);
+        html! {
+            <button type="button" id={format!("remove-{}", slot.id())} class="remove-set" {onclick} disabled={view.busy} {title}>{label}</button>
+        }
+    });
+    html! {
+        <>
+            {slot_row(slot, view.slot(slot), load)}
+            {for remove}
+        </>
     }
 }
 
@@ -202,6 +222,12 @@ pub fn loader(props: &LoaderProps) -> Html {
                         {" Import TigerXML as the shared data's bracketed files"}
                     </label>
                     <div class="import-changes-box">{changes}</div>
+                </fieldset>
+                <fieldset id="held-sets">
+                    <legend>{"Dev and test pairs from their own files (optional)"}</legend>
+                    <p class="hint">{"Each set is three files, PREFIX.src, .trg and .gold, as treelink train --dev PREFIX reads them. Its pairs follow the pairs loaded, and Train takes them as its dev pairs or its held-out test."}</p>
+                    {held_row(HeldRole::Dev, &props.view, props.load)}
+                    {held_row(HeldRole::Test, &props.view, props.load)}
                 </fieldset>
                 <fieldset>
                     <legend>{"Lexicon and models (optional)"}</legend>

@@ -9,6 +9,7 @@
 use std::rc::Rc;
 
 use super::classroom::ExerciseForm;
+use super::state::HeldSets;
 use super::state::{
     Compare, CorpusTranslation, Explained, ExportNote, Lambda, Mode, Results, Shared, Slot, SlotStatus, State,
     TigerKept, TrainForm, Translated,
@@ -27,7 +28,7 @@ use crate::tree::NodeId;
 /// and what became of the files last dropped on it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoaderView {
-    pub slots: [SlotStatus; 12],
+    pub slots: [SlotStatus; 14],
     /// The corpus loaded, in a line ([`State::corpus_summary`]).
     pub summary: String,
     pub stray: Option<String>,
@@ -38,6 +39,10 @@ pub struct LoaderView {
     pub tiger_bracketed: bool,
     /// The TigerXML import of the pairs loaded: its changes, for the disclosure.
     pub tiger_import: Option<Shared<TigerKept>>,
+    /// The dev and test sets given as files, where they are among the pairs shown.
+    pub held: HeldSets,
+    /// A job runs: a set is not removed under it.
+    pub busy: bool,
 }
 
 /// A file dropped on the Data panel, as the panel reports it where it was
@@ -277,6 +282,8 @@ impl State {
                 exercise_open: c.open.is_some(),
                 tiger_bracketed: self.slots.tiger_options == ImportOptions::BRACKETED_DATA,
                 tiger_import: self.tiger_import.clone(),
+                held: self.held.clone(),
+                busy: self.jobs.running.is_some(),
             },
             train: TrainView {
                 form: self.form.clone(),

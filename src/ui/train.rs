@@ -207,7 +207,7 @@ fn setting_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
     let on_paper =
         Callback::from(move |_: MouseEvent| train.emit(TrainAction::Form(FormAction::SetSetting(Setting::Paper))));
     let form = &state.form;
-    let dev = form.calibrate;
+    let dev = form.calibrate_in_use();
     let help = match (form.setting, dev) {
         (Setting::Best, true) => format!(
             "as `treelink train --dev` without --kernel: the paper's kernels (SMO) and {BEYOND_PAPER_KERNEL} by the linear solver (C and cost factor tuned), each with pruning, threshold on D and link search chosen on the dev pairs; stem back-off {PAGE_STEM_CHARS} (docs/alignment-results.md, \"The defaults\")"
@@ -295,6 +295,10 @@ fn checkbox(
 fn split_choices(state: &TrainView, split: Option<PairSplit>, train: Dispatch<TrainAction>) -> Html {
     let form = &state.form;
     let calibrate = match split.filter(|s| s.dev > 0) {
+        Some(s) if form.dev_set > 0 => format!(
+            "pairs {}, the dev set given as files in the Data panel, are --dev: the threshold on D, the pruning quantile and the configuration that maximise their F are chosen on them (as `treelink train --train A --dev B`); remove the set there to hold out a share instead",
+            pair_span(s.dev_pairs())
+        ),
         Some(s) => format!(
             "holds out pairs {} (the last {HELD_OUT_PERCENT}% of the training pairs) as --dev: the threshold on D (the paper links above D = 0, the posterior 0.5, §5–6) and the pruning quantile (§6.3) that maximise their F are chosen on them; beyond the paper (docs/alignment-results.md, \"Beyond the paper\")",
             pair_span(s.dev_pairs())
@@ -303,6 +307,12 @@ fn split_choices(state: &TrainView, split: Option<PairSplit>, train: Dispatch<Tr
         _ => format!("off: D > 0 links, as the paper (§5–6); on: the last {HELD_OUT_PERCENT}% of the training pairs choose the threshold on D and the pruning (--dev)"),
     };
     let test = match split.filter(|s| s.test > 0) {
+        Some(s) if form.test_set > 0 => format!(
+            "pairs {}, the test set given as files in the Data panel, are the test: trains on pairs 1–{} as `treelink train --held-out`, then aligns the test pairs alone as `treelink align --input C --held-out` and scores them (Export: their predicted links, as align writes them)",
+            pair_span(s.test_pairs()),
+            s.train + s.dev
+        ),
+        _ if form.dev_set > 0 => "off: with dev pairs given as files (the last pairs), a test is given as files too (Test pairs in the Data panel)".to_string(),
         Some(s) => format!(
             "holds out pairs {} (the last {HELD_OUT_PERCENT}%) as a test: trains on pairs 1–{} as `treelink train --held-out` (their sentences stay out of the in-engine lexicon), then aligns the held-out pairs alone (`treelink align`) and scores them, with the baseline on the same lexicon: scores no model has seen (docs/alignment-results.md, \"Training for held-out input\")",
             pair_span(s.test_pairs()),
@@ -322,8 +332,8 @@ fn split_choices(state: &TrainView, split: Option<PairSplit>, train: Dispatch<Tr
     };
     html! {
         <>
-            {checkbox("train-calibrate", "Calibrate", form.calibrate, false, html! {{calibrate}}, FormAction::SetCalibrate, train)}
-            {checkbox("train-test", "Hold out a test", form.test, false, html! {{test}}, FormAction::SetHoldOutTest, train)}
+            {checkbox("train-calibrate", "Calibrate", form.calibrate_in_use(), form.dev_set > 0, html! {{calibrate}}, FormAction::SetCalibrate, train)}
+            {checkbox("train-test", "Hold out a test", form.test_in_use(), form.dev_set > 0 || form.test_set > 0, html! {{test}}, FormAction::SetHoldOutTest, train)}
             {checkbox("train-stem-backoff", "Stem back-off", form.stem_backoff_in_use().is_some(), tables || stem_by_setting, html! {{stem}}, FormAction::SetStemBackoff, train)}
         </>
     }
@@ -363,7 +373,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
     } + &state.word_links.as_ref().map_or(String::new(), |w| format!("; word links from {w}"))
         + ".";
 
-    let split = PairSplit::of(state.pairs, state.form.calibrate, state.form.test);
+    let split = state.form.pairs_training().split(state.pairs);
     let (train_label, train_title) = match split.filter(|s| s.test > 0) {
         Some(s) => (
             format!("Train on pairs 1–{} and align the {} held out", s.train + s.dev, s.test),

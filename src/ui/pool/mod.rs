@@ -39,7 +39,6 @@ pub use task::{Artifact, Executor, LexicalOf, Output, Task, TaskError};
 
 use crate::align::greedy::Search;
 use crate::align::lexical::InputSentences;
-use crate::app::alignment::PairSplit;
 use crate::corpus::WordFit;
 use crate::tree::NodeId;
 use crate::ui::protocol::{CorpusText, JobId, LexiconFiles, Request, Response, ALIGNED_PART_PAIRS};
@@ -241,7 +240,7 @@ impl Pool {
                 let mut pieces =
                     vec![Piece::new(Task::Train { options, how }, PieceKind::Train, Some(Artifact::Model), 0)];
                 pieces[0].pinned = Some(0);
-                let Some(split) = PairSplit::of(pairs as usize, how.calibrate, how.test) else {
+                let Some(split) = how.split(pairs as usize) else {
                     // Too few pairs: training says so, and nothing follows.
                     let assembly = Assembly::aligned(0..0, 0);
                     self.start(job, pieces, Some((corpus, lexicon)), assembly);

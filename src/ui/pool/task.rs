@@ -19,7 +19,7 @@ use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
 use crate::align::lexical::{input_lexicon, InputLexicon, InputSentences};
 use crate::align::model::{AlignmentModel, TrainOptions};
-use crate::app::alignment::{self, PairSplit, PairsTraining};
+use crate::app::alignment::{self, PairsTraining};
 use crate::app::stream::{align_pairs, baseline_stream, PairAligner};
 use crate::app::{files, translation};
 use crate::corpus::{Corpus, PairIndex, TreePair, WordFit};
@@ -177,8 +177,7 @@ impl Executor {
     ) -> Result<(Output, Option<String>), TaskError> {
         let (tables, links) = (self.tables()?, self.word_links()?);
         let n = self.corpus.len();
-        let split = PairSplit::of(n, how.calibrate, how.test)
-            .ok_or_else(|| text(alignment::AlignmentError::TooFewToHoldOut(n)))?;
+        let split = how.split(n).ok_or_else(|| text(alignment::AlignmentError::TooFewToHoldOut(n)))?;
         let links_given = links.is_some();
         let tables_given = tables.is_some() && !how.test;
         let (model, tried) =

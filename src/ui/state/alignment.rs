@@ -273,10 +273,13 @@ impl Alignment {
         r.first_unseen = trained_on.map_or(0, |t| t.first_unseen);
         let test = job.split.filter(|split| split.test > 0 && split.test_pairs().start == first_aligned);
         r.held_out = test.map(|split| {
+            let which = match &job.test_set {
+                Some(name) => format!("the test set given as files ({name})"),
+                None => format!("the last {HELD_OUT_PERCENT}% of the {} pairs loaded", corpus.len()),
+            };
             format!(
-                "Held out: pairs {}, the last {HELD_OUT_PERCENT}% of the {} pairs loaded; the model was {} (as `treelink train --held-out`), and no model saw the held-out pairs: neither the SVM, nor the dev choices, nor the in-engine lexicon, which aligns them without training on their sentences (`treelink align` with a model of `train --held-out`).",
+                "Held out: pairs {}, {which}; the model was {} (as `treelink train --held-out`), and no model saw the held-out pairs: neither the SVM, nor the dev choices, nor the in-engine lexicon, which aligns them without training on their sentences (`treelink align` with a model of `train --held-out`).",
                 pair_span(first_aligned..corpus.len()),
-                corpus.len(),
                 split.describe()
             )
         });

@@ -64,8 +64,12 @@ impl State {
         let nodes: usize = c.pairs.iter().map(|p| p.source.len() + p.target.len()).sum();
         let swapped = if self.sides_swapped { " (sides swapped)" } else { "" };
         let (pairs, links) = (c.len(), c.gold_links());
+        let held = match self.held_line() {
+            line if line.is_empty() => line,
+            line => format!("; {line}"),
+        };
         format!(
-            "{}: {pairs} {}, {nodes} {}, {links} gold {}{swapped}",
+            "{}: {pairs} {}, {nodes} {}, {links} gold {}{swapped}{held}",
             self.corpus_name,
             counted(pairs, "pairs"),
             counted(nodes, "nodes"),
@@ -104,7 +108,7 @@ impl State {
             LoadAction::FileRead { name, text, slot } => match self.slots.file_read(name, text, slot) {
                 Some(Routed::Check(slot)) => {
                     let id = self.job_id();
-                    effects.push(Effect::Load(id, self.slots.load_request(slot, &self.corpus)));
+                    effects.push(Effect::Load(id, self.check_request(slot)));
                 }
                 Some(Routed::TranslationModel { name, text }) => {
                     effects.push(self.upload_mt(MtUpload { name, source: MtSource::Text(text) }))
@@ -127,11 +131,12 @@ impl State {
                 effects.push(Effect::Load(id, LoadRequest::sample()));
             }
             LoadAction::SwapSides => self.swap_sides(),
+            LoadAction::RemoveHeld(role) => effects.extend(self.remove_held(role)),
             LoadAction::SetTigerOptions(options) => {
                 self.slots.tiger_options = options;
                 if let Some(Routed::Check(slot)) = self.slots.recheck_tiger() {
                     let id = self.job_id();
-                    effects.push(Effect::Load(id, self.slots.load_request(slot, &self.corpus)));
+                    effects.push(Effect::Load(id, self.check_request(slot)));
                 }
             }
         }
@@ -158,6 +163,11 @@ impl State {
             self.classroom.class = Some(Rc::new(class));
         }
         if let (Some((origin, _)), Some((corpus, ids))) = (answer.corpus, corpus) {
+            // Pairs read from the training files: the dev and test sets given as files still follow them.
+            let corpus = match origin {
+                CorpusOrigin::Exercise(_) | CorpusOrigin::Held { .. } => corpus,
+                _ => self.with_held(corpus),
+            };
             match origin {
                 CorpusOrigin::Exercise(file) => {
                     if let Some((_, exercise)) = answer.exercise {
@@ -204,6 +214,18 @@ impl State {
                     }
                     self.sides_swapped = false;
                     self.replace_corpus(corpus, SAMPLE_NAME.into());
+                }
+                CorpusOrigin::Held { role, name } if self.classroom.open.is_none() => {
+                    self.replace_held(role, Some((corpus, name)));
+                }
+                CorpusOrigin::Held { role, .. } => {
+                    let status = self.slots.slot_mut(role.slot());
+                    status.kept.clear();
+                    status.kept_summary = None;
+                    status.message = Some(Err(format!(
+                        "not in use while an exercise is open: leave the exercise, then give the {} pairs again",
+                        role.name()
+                    )));
                 }
                 CorpusOrigin::GoldFor(gold) => {
                     let base = self.corpus_name.split(" + gold links from ").next().unwrap_or_default().to_string();

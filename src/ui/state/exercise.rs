@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{DownloadBody, Effect, LoadAction, Mode, Selection, Slot, State, Teach};
+use super::{DownloadBody, Effect, HeldSets, LoadAction, Mode, Selection, Slot, State, Teach};
 use crate::corpus::{Corpus, PairIndex};
 use crate::exercise::Exercise;
 use crate::tiger::PairIds;
@@ -17,6 +17,7 @@ use crate::tree::NodeId;
 use crate::ui::classroom::ExerciseAction;
 use crate::ui::folds::{Folds, SavedFolds};
 use crate::ui::ids::CorpusGen;
+use crate::ui::load::HeldRole;
 
 /// What was shown before the open exercise, brought back when it is left.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +30,8 @@ pub struct Before {
     pub selection: Selection,
     pub teach: Teach,
     pub folds: Folds,
+    /// The dev and test sets given as files among those pairs.
+    pub held: HeldSets,
 }
 
 /// [`Before`] as a session keeps it: its pairs come back through the
@@ -115,6 +118,7 @@ impl State {
                 selection: self.selection.clone(),
                 teach: self.teach.clone(),
                 folds: self.folds.clone(),
+                held: self.held.clone(),
             })),
             None => None,
         };
@@ -122,6 +126,8 @@ impl State {
         self.sides_swapped = false;
         let name = format!("Exercise '{}' ({file})", exercise.title);
         self.replace_corpus(corpus, name);
+        // The exercise's pairs are all there is to align; the sets come back with the pairs before it.
+        (self.held, self.form.dev_set, self.form.test_set) = (HeldSets::default(), 0, 0);
         self.before_exercise = before;
         let show_gold = exercise.show_gold;
         let back = self.classroom.opened(file, exercise, &links);
@@ -134,7 +140,7 @@ impl State {
         if !answers.files.is_empty() && !answers.checking && matches!(answers.message, Some(Err(_))) {
             let id = self.job_id();
             self.slots.slot_mut(Slot::Answers).checking = true;
-            return vec![Effect::Load(id, self.slots.load_request(Slot::Answers, &self.corpus))];
+            return vec![Effect::Load(id, self.check_request(Slot::Answers))];
         }
         Vec::new()
     }
@@ -152,8 +158,10 @@ impl State {
         self.slots.not_in_use(Slot::Answers);
         match self.before_exercise.take() {
             Some(before) => {
-                let Before { corpus, corpus_name, corpus_gen, tiger_ids, sides_swapped, selection, teach, folds } =
+                let Before { corpus, corpus_name, corpus_gen, tiger_ids, sides_swapped, selection, teach, folds, held } =
                     *before;
+                (self.form.dev_set, self.form.test_set) = (held.pairs(HeldRole::Dev), held.pairs(HeldRole::Test));
+                self.held = held;
                 (self.corpus, self.corpus_name, self.corpus_gen) = (corpus, corpus_name, corpus_gen);
                 (self.tiger_ids, self.sides_swapped) = (tiger_ids, sides_swapped);
                 (self.selection, self.teach, self.folds) = (selection, teach, folds);

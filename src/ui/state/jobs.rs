@@ -30,6 +30,8 @@ pub struct Job {
     pub kind: JobKind,
     /// A training job's split of the pairs (training pairs, dev, held-out test).
     pub split: Option<PairSplit>,
+    /// The test set given as files that the split's test is (its name), if it is one.
+    pub test_set: Option<String>,
     pub corpus_gen: CorpusGen,
     pub started: f64,
 }
@@ -153,7 +155,7 @@ pub enum JobAction {
 
 impl Jobs {
     pub(super) fn start(&mut self, id: JobId, kind: JobKind, corpus_gen: CorpusGen, now: f64) {
-        self.running = Some(Job { id, kind, split: None, corpus_gen, started: now });
+        self.running = Some(Job { id, kind, split: None, test_set: None, corpus_gen, started: now });
     }
 
     /// The running job, if it is job `id`.
@@ -315,8 +317,13 @@ mod tests {
         assert_eq!(*options, vec![s.form.options().unwrap()], "without dev pairs, one configuration");
         assert_eq!(options[0].threshold, DecisionThreshold::Fixed(0.0), "the paper's D > 0 without held-out pairs");
         assert_eq!(*lexicon, LexiconFiles::default());
-        let paper =
-            PairsTraining { word_model: WordModel::FastAlign, stem_backoff: None, calibrate: false, test: false };
+        let paper = PairsTraining {
+            word_model: WordModel::FastAlign,
+            stem_backoff: None,
+            calibrate: false,
+            test: false,
+            ..PairsTraining::default()
+        };
         assert_eq!(*how, paper, "trained on all the pairs, as `treelink train --train`");
         assert_eq!(s.jobs.running.as_ref().and_then(|j| j.split), PairSplit::of(s.corpus.len(), false, false));
         let id = *job;
@@ -393,7 +400,14 @@ mod tests {
     /// the job's start, and another job's report changes nothing.
     #[test]
     fn the_eta_is_the_stage_s_rate_and_another_job_s_report_changes_nothing() {
-        let job = Job { id: JobId(3), kind: JobKind::Train, split: None, corpus_gen: CorpusGen(0), started: 1000.0 };
+        let job = Job {
+            id: JobId(3),
+            kind: JobKind::Train,
+            split: None,
+            test_set: None,
+            corpus_gen: CorpusGen(0),
+            started: 1000.0,
+        };
         let report = |job: u32, stage: &str, done: u64, now: f64| ProgressAction::Report {
             job: JobId(job),
             stage: stage.into(),

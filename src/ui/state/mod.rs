@@ -34,6 +34,7 @@ mod drawn;
 mod exercise;
 mod export;
 mod find;
+mod held;
 mod jobs;
 mod lambda;
 mod selection;
@@ -55,6 +56,7 @@ use corpus::SAMPLE_NAME;
 pub use exercise::{Before, SavedBefore};
 pub use export::{ExportFile, ExportNote};
 pub use find::{FindAction, FindPair};
+pub use held::{HeldSet, HeldSets};
 pub use jobs::{Job, JobAction, JobKind, JobProgress, Jobs, Progress, ProgressAction};
 pub use lambda::Lambda;
 pub use selection::{Compare, Mode, SelectAction, Selection};
@@ -139,6 +141,8 @@ pub struct State {
     pub lambda: Lambda,
     /// The file inputs: what each holds and said.
     pub slots: Slots,
+    /// Dev and test pairs given as their own files: the last pairs shown.
+    pub held: HeldSets,
     pub form: TrainForm,
     /// The running job and the job worker.
     pub jobs: Jobs,
@@ -286,6 +290,7 @@ impl State {
             selection: Selection::default(),
             lambda: Lambda::default(),
             slots: Slots::default(),
+            held: HeldSets::default(),
             form: TrainForm::default(),
             jobs: Jobs::default(),
             alignment: Alignment::default(),

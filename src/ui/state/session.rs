@@ -234,11 +234,14 @@ pub fn exercise_address(query: &str) -> Option<String> {
 /// exercise's after the trees: its pairs are the ones shown, and hand
 /// links are on them; its answers after it).
 fn kept_files(slots: &Slots, exercise_open: bool) -> impl Iterator<Item = (Slot, &Upload)> {
-    const ORDER: [Slot; 11] = [
+    const ORDER: [Slot; 13] = [
         Slot::Source,
         Slot::Target,
         Slot::Gold,
         Slot::Tiger,
+        // The dev and test sets given as files follow the pairs loaded.
+        Slot::DevSet,
+        Slot::TestSet,
         Slot::WordLinks,
         Slot::LexS2t,
         Slot::LexT2s,

@@ -13,7 +13,7 @@ use crate::io::links::swap_links_text;
 use crate::tiger::{ImportOptions, PairIds};
 use crate::ui::ids::JobId;
 pub use crate::ui::load::Slot;
-use crate::ui::load::{CorpusOrigin, FileText, LoadAnswer, LoadRequest};
+use crate::ui::load::{self, CorpusOrigin, FileText, HeldRole, LoadAnswer, LoadRequest};
 use crate::ui::protocol::{CorpusText, LexiconFiles, NamedText};
 
 /// Whether a `.json` file is a translation model, by its `format` header
@@ -94,7 +94,7 @@ pub struct Dropped {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Slots {
     /// Status of each [`Slot`], indexed as in [`Slot::ALL`].
-    pub statuses: [SlotStatus; 12],
+    pub statuses: [SlotStatus; 14],
     /// A message about a file that fits no slot.
     pub stray: Option<String>,
     /// The files of the last drop on the Data panel and what became of
@@ -162,6 +162,8 @@ pub enum LoadAction {
     SwapSides,
     /// How TigerXML sets are imported (the set in use is imported again).
     SetTigerOptions(ImportOptions),
+    /// *Remove* next to the dev or test pairs given as files: their pairs go.
+    RemoveHeld(HeldRole),
 }
 
 /// Where a file read goes once kept in its slot.
@@ -250,6 +252,9 @@ impl Slots {
                 status.files.retain(|u| u.name != name);
                 status.files.push(upload);
             }
+            // A set's three files gather; a file replaces the one of its ending,
+            // and a file after a complete set starts a new one.
+            Slot::DevSet | Slot::TestSet => return Self::held_set_file(status, slot, upload),
             _ => status.files = vec![upload],
         }
         if slot == Slot::TranslationModel {
@@ -275,6 +280,44 @@ impl Slots {
                 s.checking = true;
             }
         }
+        Some(Routed::Check(slot))
+    }
+
+    /// A file of a dev or test set ([`Slot::DevSet`], [`Slot::TestSet`]):
+    /// the set is checked once its `.src`, `.trg` and `.gold` are there;
+    /// until then its input says which are missing. A file of another kind
+    /// is refused in words, and the set in use stays.
+    fn held_set_file(status: &mut SlotStatus, slot: Slot, upload: Upload) -> Option<Routed> {
+        let slot_of = |name: &str| load::held_set_parts([name]).ok().and_then(|p| p.iter().position(Option::is_some));
+        let (Some(part), true) = (slot_of(&upload.name), !upload.text.is_empty()) else {
+            let why = match load::held_set_parts([upload.name.as_str()]) {
+                Err(e) => e,
+                Ok(_) => format!("{}:1:1: the file is empty; nothing was loaded from it", upload.name),
+            };
+            status.message = Some(Err(why));
+            return None;
+        };
+        let names = |files: &[Upload]| files.iter().map(|u| u.name.clone()).collect::<Vec<_>>();
+        if load::held_set_parts(names(&status.files).iter().map(String::as_str))
+            .is_ok_and(|p| p.iter().all(Option::is_some))
+        {
+            status.files.clear();
+        }
+        status.files.retain(|u| slot_of(&u.name) != Some(part));
+        status.files.push(upload);
+        let given = names(&status.files);
+        let parts = load::held_set_parts(given.iter().map(String::as_str)).unwrap_or_default();
+        if parts.iter().any(Option::is_none) {
+            status.checking = false;
+            status.message = Some(Ok(format!(
+                "{}: waiting for the set's {} file",
+                given.join(", "),
+                load::held_set_missing(&parts)
+            )));
+            return None;
+        }
+        status.message = None;
+        status.checking = true;
         Some(Routed::Check(slot))
     }
 
@@ -478,6 +521,7 @@ impl Slots {
             given,
             sample: false,
             tiger_options: self.tiger_options,
+            sides_swapped: false,
         }
     }
 
@@ -690,6 +734,7 @@ mod tests {
             Slot::Lm => format!("{:?}", s.slots.lm_file()),
             Slot::Model => format!("{:?}", s.alignment.model),
             Slot::TranslationModel => format!("{:?}", s.mt.held.as_ref().map(|h| (&h.name, &h.summary))),
+            Slot::DevSet | Slot::TestSet => format!("{:?}", s.held),
             Slot::Exercise | Slot::Answers => format!(
                 "{:?} {:?}",
                 s.classroom.open.as_ref().map(|o| &o.file),

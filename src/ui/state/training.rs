@@ -10,7 +10,7 @@ use super::{DownloadBody, Effect, JobKind, State};
 use crate::align::composite::KernelSpec;
 use crate::align::model::{DecisionThreshold, TrainOptions};
 use crate::align::primal::Solver;
-use crate::app::alignment::{self, PairSplit, PairsTraining, Preset, TrainingPlan, PAGE_STEM_CHARS};
+use crate::app::alignment::{self, PairsTraining, Preset, TrainingPlan, PAGE_STEM_CHARS};
 use crate::kernel::DEFAULT_LAMBDA;
 use crate::lexicon::WordModel;
 use crate::svm::{SvmParams, DEFAULT_C};
@@ -95,6 +95,11 @@ pub struct TrainForm {
     pub calibrate: bool,
     pub test: bool,
     pub stem_backoff: bool,
+    /// The pairs of the dev and of the test set given as their own files
+    /// (the state's `held`, mirrored): they are the dev and the test,
+    /// whatever *Calibrate* and *Hold out a test* say.
+    pub dev_set: usize,
+    pub test_set: usize,
 }
 
 impl Default for TrainForm {
@@ -121,6 +126,8 @@ impl Default for TrainForm {
             calibrate: true,
             test: false,
             stem_backoff: false,
+            dev_set: 0,
+            test_set: 0,
         }
     }
 }
@@ -132,9 +139,23 @@ impl TrainForm {
         PairsTraining {
             word_model: self.word_model,
             stem_backoff: self.stem_backoff_in_use(),
-            calibrate: self.calibrate,
-            test: self.test,
+            calibrate: self.calibrate_in_use(),
+            test: self.test_in_use(),
+            dev_set: self.dev_set,
+            test_set: self.test_set,
         }
+    }
+
+    /// Whether there are dev pairs: a dev set given as files, or *Calibrate*'s share.
+    pub fn calibrate_in_use(&self) -> bool {
+        self.calibrate || self.dev_set > 0
+    }
+
+    /// Whether there is a held-out test: a test set given as files, or
+    /// *Hold out a test*'s share, which a dev set given as files (the last
+    /// pairs) rules out.
+    pub fn test_in_use(&self) -> bool {
+        self.test_set > 0 || (self.test && self.dev_set == 0)
     }
 
     /// The stem back-off the training will use: the box's, or the one
@@ -143,7 +164,7 @@ impl TrainForm {
         let (preset, kernel_given) = self.preset();
         self.stem_backoff.then_some(PAGE_STEM_CHARS).or(alignment::preset_stem_backoff(
             preset,
-            self.calibrate,
+            self.calibrate_in_use(),
             kernel_given,
         ))
     }
@@ -164,7 +185,7 @@ impl TrainForm {
         let (preset, kernel_given) = self.preset();
         let kernel = kernel_given.then(|| base.spec.clone());
         let stem = self.stem_backoff.then_some(PAGE_STEM_CHARS);
-        alignment::training_plan(base, kernel, self.calibrate, preset, None, stem, false)
+        alignment::training_plan(base, kernel, self.calibrate_in_use(), preset, None, stem, false)
             .map_err(|e| BTreeMap::from([(Field::Kernel, e.to_string())]))
     }
 
@@ -267,7 +288,7 @@ impl TrainForm {
                     // Progress more often than the CLI's default (it changes nothing else).
                     svm: SvmParams { progress_every: 100, ..SvmParams::default() },
                     // `--threshold auto`: with the held-out dev, the one that maximises its F.
-                    threshold: if self.calibrate {
+                    threshold: if self.calibrate_in_use() {
                         DecisionThreshold::Calibrated
                     } else {
                         DecisionThreshold::Fixed(0.0)
@@ -362,13 +383,14 @@ impl State {
             TrainAction::Train { now } => {
                 let has_gold = self.corpus.gold_links() > 0;
                 let how = self.form.pairs_training();
-                let split = PairSplit::of(self.corpus.len(), how.calibrate, how.test);
+                let split = how.split(self.corpus.len());
                 if let (None, Ok(plan), true, Some(split)) = (&self.jobs.running, self.form.plan(), has_gold, split) {
                     let options = plan.options;
                     let id = self.job_id();
                     self.start_job(id, JobKind::Train, now);
                     if let Some(j) = &mut self.jobs.running {
                         j.split = Some(split);
+                        j.test_set = self.held.test.as_ref().map(|t| t.name.clone());
                     }
                     let corpus = CorpusText::of(&self.corpus);
                     let lexicon = self.slots.lexicon_files();
@@ -524,7 +546,13 @@ mod tests {
         assert_eq!(
             train_request(&mut s),
             (
-                PairsTraining { word_model: WordModel::FastAlign, stem_backoff: Some(4), calibrate: true, test: false },
+                PairsTraining {
+                    word_model: WordModel::FastAlign,
+                    stem_backoff: Some(4),
+                    calibrate: true,
+                    test: false,
+                    ..PairsTraining::default()
+                },
                 DecisionThreshold::Calibrated,
                 Some((126, 31, 0))
             )
@@ -533,8 +561,13 @@ mod tests {
         edit(&mut s, FormAction::SetSetting(Setting::Kernel));
         edit(&mut s, FormAction::SetCalibrate(false));
         let fixed = DecisionThreshold::Fixed(0.0);
-        let how =
-            |word_model, stem_backoff, calibrate, test| PairsTraining { word_model, stem_backoff, calibrate, test };
+        let how = |word_model, stem_backoff, calibrate, test| PairsTraining {
+            word_model,
+            stem_backoff,
+            calibrate,
+            test,
+            ..PairsTraining::default()
+        };
         assert_eq!(train_request(&mut s), (how(WordModel::FastAlign, None, false, false), fixed, Some((157, 0, 0))));
         edit(&mut s, FormAction::SetWordModel(WordModel::Hmm));
         edit(&mut s, FormAction::SetCalibrate(true));

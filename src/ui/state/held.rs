@@ -1,0 +1,309 @@
+//! Dev and test pairs given as their own files (the Data panel's *Dev
+//! pairs* and *Test pairs* inputs): they follow the pairs loaded, the dev
+//! set's then the test set's, so the pairs shown are `treelink train
+//! --train A --dev B` and `treelink align --input C` one after another, and
+//! the Train panel's split takes them as its dev and its test
+//! ([`PairsTraining::split`](crate::app::alignment::PairsTraining::split)).
+//! Loading other pairs keeps them after the new ones; each can be removed.
+
+use std::rc::Rc;
+
+use super::{Effect, State};
+use crate::app::alignment::pair_span;
+use crate::corpus::{Corpus, PairIndex};
+use crate::ui::load::{HeldRole, LoadRequest, Slot};
+
+/// One set: what its input says it is, and how many pairs it adds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldSet {
+    pub name: String,
+    pub pairs: usize,
+}
+
+/// The dev and test sets given as files, in the order they follow the pairs loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HeldSets {
+    pub dev: Option<HeldSet>,
+    pub test: Option<HeldSet>,
+}
+
+impl HeldSets {
+    pub fn get(&self, role: HeldRole) -> Option<&HeldSet> {
+        match role {
+            HeldRole::Dev => self.dev.as_ref(),
+            HeldRole::Test => self.test.as_ref(),
+        }
+    }
+
+    fn get_mut(&mut self, role: HeldRole) -> &mut Option<HeldSet> {
+        match role {
+            HeldRole::Dev => &mut self.dev,
+            HeldRole::Test => &mut self.test,
+        }
+    }
+
+    /// The pairs of the set of `role` (0 without one).
+    pub fn pairs(&self, role: HeldRole) -> usize {
+        self.get(role).map_or(0, |s| s.pairs)
+    }
+
+    /// The pairs of both sets: the last of the corpus shown.
+    pub fn total(&self) -> usize {
+        self.pairs(HeldRole::Dev) + self.pairs(HeldRole::Test)
+    }
+}
+
+impl State {
+    /// The pairs loaded before the dev and test sets given as files.
+    pub fn base_len(&self) -> usize {
+        self.corpus.len().saturating_sub(self.held.total())
+    }
+
+    /// `base`, pairs read from the training files, followed by the dev and
+    /// test sets shown now: the corpus those files make on the page.
+    pub(super) fn with_held(&self, mut base: Corpus) -> Corpus {
+        if self.held.total() > 0 {
+            base.pairs.extend_from_slice(&self.corpus.pairs[self.base_len()..]);
+        }
+        base
+    }
+
+    /// The pairs loaded before the sets (what a gold-links file or word
+    /// links given for the training pairs are read against).
+    fn base_corpus(&self) -> std::borrow::Cow<'_, Corpus> {
+        match self.held.total() {
+            0 => std::borrow::Cow::Borrowed(&*self.corpus),
+            _ => std::borrow::Cow::Owned(Corpus { pairs: self.corpus.pairs[..self.base_len()].to_vec() }),
+        }
+    }
+
+    /// What the file worker needs to check `slot` (see `Slots::load_request`),
+    /// against the pairs loaded before the sets, read the way the pairs shown are.
+    pub(super) fn check_request(&self, slot: Slot) -> LoadRequest {
+        let mut request = self.slots.load_request(slot, &self.base_corpus());
+        request.sides_swapped = self.sides_swapped;
+        request
+    }
+
+    /// The range of the pairs of the set of `role` in the corpus shown.
+    fn held_range(&self, role: HeldRole) -> std::ops::Range<usize> {
+        let start = match role {
+            HeldRole::Dev => self.base_len(),
+            HeldRole::Test => self.base_len() + self.held.pairs(HeldRole::Dev),
+        };
+        start..start + self.held.pairs(role)
+    }
+
+    /// A set given as files read: its pairs take the place of the set of
+    /// its role (after the pairs loaded, the dev set before the test set).
+    /// The hand links and the pair shown before it stay; what was
+    /// computed on the pairs (a new generation) goes. `None` for a set: removed.
+    pub(super) fn replace_held(&mut self, role: HeldRole, set: Option<(Corpus, String)>) {
+        let range = self.held_range(role);
+        let mut pairs = self.corpus.pairs.clone();
+        let (new_pairs, held) = match set {
+            Some((c, name)) => {
+                let n = c.len();
+                (c.pairs, Some(HeldSet { name, pairs: n }))
+            }
+            None => (Vec::new(), None),
+        };
+        let end = range.start + new_pairs.len();
+        pairs.splice(range.clone(), new_pairs);
+        *self.held.get_mut(role) = held;
+        (self.form.dev_set, self.form.test_set) = (self.held.pairs(HeldRole::Dev), self.held.pairs(HeldRole::Test));
+        self.corpus = Rc::new(Corpus { pairs });
+        self.corpus_gen = self.corpus_gen.next();
+        // Hand links stay with their pairs: those of the set replaced go,
+        // those of the test set after a new dev set move with it.
+        let links = std::mem::take(&mut self.teach.links);
+        self.teach.links = (links.into_iter())
+            .filter_map(|(k, l)| match k.index() {
+                i if i < range.start => Some((k, l)),
+                i if i >= range.end => Some((PairIndex::new(i - range.end + end), l)),
+                _ => None,
+            })
+            .collect();
+        self.find.search_again(&self.corpus);
+        if self.selection.pair.index() >= self.corpus.len() {
+            self.selection.pair = PairIndex::FIRST;
+        }
+        self.clear_selection();
+    }
+
+    /// The sets in a line, pairs numbered from 1: "pairs 33–40 are the dev
+    /// set (dev.src, dev.trg, dev.gold), pairs 41–50 the test set (…)"; empty without sets.
+    pub fn held_line(&self) -> String {
+        let parts: Vec<String> = [HeldRole::Dev, HeldRole::Test]
+            .into_iter()
+            .filter_map(|role| {
+                let set = self.held.get(role)?;
+                let range = self.held_range(role);
+                Some(format!("pairs {} the {} set ({})", pair_span(range), role.name(), set.name))
+            })
+            .collect();
+        parts.join(", ")
+    }
+
+    /// *Remove* next to a set's input: its pairs go, and its input says nothing is loaded.
+    pub(super) fn remove_held(&mut self, role: HeldRole) -> Vec<Effect> {
+        if self.held.get(role).is_some() && self.jobs.running.is_none() {
+            self.replace_held(role, None);
+            self.slots.not_in_use(role.slot());
+        }
+        Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::super::*;
+    use crate::app::alignment::PairSplit;
+    use crate::io::links::write_links;
+    use crate::tree::NodeId;
+    use crate::ui::load::{self, HeldRole};
+
+    /// Pairs `range` of the built-in sample as bracketed files' texts (source, target, gold).
+    fn texts(range: std::ops::Range<usize>) -> [String; 3] {
+        let sample = load::sample();
+        let pairs = &sample.pairs[range];
+        [
+            pairs.iter().map(|p| p.source.to_bracketed() + "\n").collect(),
+            pairs.iter().map(|p| p.target.to_bracketed() + "\n").collect(),
+            write_links(&pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>()),
+        ]
+    }
+
+    fn give(s: &mut State, prefix: &str, range: std::ops::Range<usize>, slot: Slot) {
+        for (ext, text) in ["src", "trg", "gold"].into_iter().zip(texts(range)) {
+            read(s, &format!("{prefix}.{ext}"), &text, Some(slot));
+        }
+    }
+
+    fn message(s: &State, slot: Slot) -> String {
+        match &s.slots.slot(slot).message {
+            Some(Ok(m) | Err(m)) => m.clone(),
+            None => String::new(),
+        }
+    }
+
+    /// The sample's pairs 0..20 as the training files, 20..26 as the dev
+    /// set and 26..30 as the test set: the pairs shown are the three one
+    /// after another, and Train's split is theirs, whatever the boxes say.
+    fn three_sets() -> State {
+        let mut s = State::with_sample();
+        for (slot, text) in [Slot::Source, Slot::Target, Slot::Gold].into_iter().zip(texts(0..20)) {
+            let ext = ["src", "trg", "gold"][slot as usize];
+            read(&mut s, &format!("a.{ext}"), &text, Some(slot));
+        }
+        give(&mut s, "b", 20..26, Slot::DevSet);
+        give(&mut s, "c", 26..30, Slot::TestSet);
+        s
+    }
+
+    #[test]
+    fn dev_and_test_sets_follow_the_pairs_loaded_and_are_trains_split() {
+        let s = three_sets();
+        let sample = load::sample();
+        assert_eq!(s.corpus.pairs, sample.pairs[..30].to_vec());
+        assert_eq!((s.base_len(), s.held.pairs(HeldRole::Dev), s.held.pairs(HeldRole::Test)), (20, 6, 4));
+        assert_eq!(
+            message(&s, Slot::DevSet),
+            format!(
+                "b.src, b.trg, b.gold: 6 pairs, {} gold links, the dev pairs",
+                s.corpus.pairs[20..26].iter().map(|p| p.gold.len()).sum::<usize>()
+            )
+        );
+        assert!(
+            s.corpus_summary().ends_with(
+                "; pairs 21–26 the dev set (b.src, b.trg, b.gold), pairs 27–30 the test set (c.src, c.trg, c.gold)"
+            ),
+            "{}",
+            s.corpus_summary()
+        );
+        // The sets are the split, with Calibrate off and no test share asked for.
+        let mut form = s.form.clone();
+        (form.calibrate, form.test) = (false, false);
+        let how = form.pairs_training();
+        assert!(how.calibrate && how.test);
+        assert_eq!(how.split(30), Some(PairSplit { train: 20, dev: 6, test: 4 }));
+    }
+
+    #[test]
+    fn new_training_pairs_or_their_gold_links_keep_the_sets_after_them() {
+        let mut s = three_sets();
+        let sample = load::sample();
+        // Gold links again for the training pairs: read against them alone.
+        let [_, _, gold] = texts(0..20);
+        read(&mut s, "a2.gold", &gold, Some(Slot::Gold));
+        assert!(message(&s, Slot::Gold).starts_with("a2.gold: 20 lines"), "{}", message(&s, Slot::Gold));
+        assert_eq!((s.corpus.len(), s.base_len()), (30, 20));
+        // Other training pairs: the sets follow them.
+        let [src, trg, gold] = texts(30..40);
+        read(&mut s, "d.src", &src, Some(Slot::Source));
+        read(&mut s, "d.trg", &trg, Some(Slot::Target));
+        read(&mut s, "d.gold", &gold, Some(Slot::Gold));
+        let mut expected = sample.pairs[30..40].to_vec();
+        expected.extend_from_slice(&sample.pairs[20..30]);
+        assert_eq!(s.corpus.pairs, expected);
+        assert_eq!(s.form.pairs_training().split(20), Some(PairSplit { train: 10, dev: 6, test: 4 }));
+    }
+
+    #[test]
+    fn removing_or_replacing_a_set_keeps_the_hand_links_of_the_pairs_that_stay() {
+        let mut s = three_sets();
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        for pair in [3, 28] {
+            s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(pair))));
+            s.apply(Action::Select(SelectAction::ClickSource(NodeId::ROOT)));
+            s.apply(Action::Select(SelectAction::ClickTarget(NodeId::ROOT)));
+        }
+        assert_eq!(s.teach.links.keys().map(|k| k.index()).collect::<Vec<_>>(), [3, 28]);
+        // A smaller dev set: the test pairs, and their hand links, move up.
+        give(&mut s, "b2", 20..22, Slot::DevSet);
+        assert_eq!((s.corpus.len(), s.held.pairs(HeldRole::Dev)), (26, 2));
+        assert_eq!(s.corpus.pairs[22..], load::sample().pairs[26..30]);
+        assert_eq!(s.teach.links.keys().map(|k| k.index()).collect::<Vec<_>>(), [3, 24]);
+        // Removed: its pairs go, its input says nothing is in use.
+        run(&mut s, Action::Load(LoadAction::RemoveHeld(HeldRole::Dev)));
+        assert_eq!((s.corpus.len(), s.held.dev.is_none(), s.form.dev_set), (24, true, 0));
+        assert!(s.slots.slot(Slot::DevSet).kept.is_empty());
+        assert_eq!(s.teach.links.keys().map(|k| k.index()).collect::<Vec<_>>(), [3, 22]);
+        run(&mut s, Action::Load(LoadAction::RemoveHeld(HeldRole::Test)));
+        assert_eq!((s.corpus.len(), s.teach.links.len()), (20, 1));
+    }
+
+    #[test]
+    fn a_set_waits_for_its_three_files_and_a_bad_one_never_replaces_the_set_in_use() {
+        let mut s = three_sets();
+        let [src, trg, _] = texts(0..3);
+        read(&mut s, "e.src", &src, Some(Slot::DevSet));
+        assert_eq!(message(&s, Slot::DevSet), "e.src: waiting for the set's .trg and .gold file");
+        read(&mut s, "e.txt", &trg, Some(Slot::DevSet));
+        assert!(message(&s, Slot::DevSet).starts_with("e.txt: expected PREFIX.src, PREFIX.trg or PREFIX.gold"));
+        // Gold links that do not fit the trees: refused, located; the set in use stays.
+        read(&mut s, "e.trg", &trg, Some(Slot::DevSet));
+        read(&mut s, "e.gold", "0-0\n", Some(Slot::DevSet));
+        assert!(message(&s, Slot::DevSet).starts_with("e.gold:"), "{}", message(&s, Slot::DevSet));
+        assert_eq!((s.corpus.len(), s.held.pairs(HeldRole::Dev)), (30, 6));
+        assert_eq!(
+            s.slots.slot(Slot::DevSet).still_in_use().as_deref().map(|m| m.starts_with("still in use: b.src")),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn swapped_pairs_read_a_new_set_the_same_way_and_a_session_brings_the_sets_back() {
+        let mut s = three_sets();
+        run(&mut s, Action::Load(LoadAction::SwapSides));
+        give(&mut s, "b3", 20..25, Slot::DevSet);
+        let swapped: Vec<_> = load::sample().pairs[20..25].iter().map(|p| p.swapped()).collect();
+        assert_eq!(s.corpus.pairs[20..25], swapped);
+        let mut r = State::new();
+        run(&mut r, Action::Load(LoadAction::LoadSample));
+        run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
+        assert_eq!((&r.corpus, &r.held, r.sides_swapped), (&s.corpus, &s.held, true));
+        assert_eq!(r.form.pairs_training().split(r.corpus.len()), Some(PairSplit { train: 20, dev: 5, test: 4 }));
+    }
+}
