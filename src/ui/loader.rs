@@ -85,7 +85,7 @@ fn held_row(role: HeldRole, view: &LoaderView, load: Dispatch<LoadAction>) -> Ht
         let label = format!("Remove the {} pairs", role.name());
         let title = format!("Take the {} pairs of {} out of the pairs shown", set.pairs, set.name);
         html! {
-            <button type="button" id={format!("remove-{}", slot.id())} class="remove-set" {onclick} disabled={view.busy} {title}>{label}</button>
+            <button type="button" id={format!("remove-{}", slot.id())} class="remove-set" {onclick} {title}>{label}</button>
         }
     });
     html! {

@@ -41,8 +41,6 @@ pub struct LoaderView {
     pub tiger_import: Option<Shared<TigerKept>>,
     /// The dev and test sets given as files, where they are among the pairs shown.
     pub held: HeldSets,
-    /// A job runs: a set is not removed under it.
-    pub busy: bool,
 }
 
 /// A file dropped on the Data panel, as the panel reports it where it was
@@ -283,7 +281,6 @@ impl State {
                 tiger_bracketed: self.slots.tiger_options == ImportOptions::BRACKETED_DATA,
                 tiger_import: self.tiger_import.clone(),
                 held: self.held.clone(),
-                busy: self.jobs.running.is_some(),
             },
             train: TrainView {
                 form: self.form.clone(),

@@ -145,9 +145,11 @@ impl State {
         parts.join(", ")
     }
 
-    /// *Remove* next to a set's input: its pairs go, and its input says nothing is loaded.
+    /// *Remove* next to a set's input: its pairs go, and its input says
+    /// nothing is loaded (a job running on the pairs before is for another
+    /// generation of them: its results are not shown on these).
     pub(super) fn remove_held(&mut self, role: HeldRole) -> Vec<Effect> {
-        if self.held.get(role).is_some() && self.jobs.running.is_none() {
+        if self.held.get(role).is_some() {
             self.replace_held(role, None);
             self.slots.not_in_use(role.slot());
         }
