@@ -216,7 +216,7 @@ impl State {
                     self.replace_corpus(corpus, SAMPLE_NAME.into());
                 }
                 CorpusOrigin::Held { role, name } if self.classroom.open.is_none() => {
-                    self.replace_held(role, Some((corpus, name)));
+                    effects.extend(self.replace_held(role, Some((corpus, name))));
                 }
                 CorpusOrigin::Held { role, .. } => {
                     let status = self.slots.slot_mut(role.slot());

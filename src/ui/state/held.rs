@@ -12,6 +12,7 @@ use super::{Effect, State};
 use crate::app::alignment::pair_span;
 use crate::corpus::{Corpus, PairIndex};
 use crate::ui::load::{HeldRole, LoadRequest, Slot};
+use crate::ui::protocol::CorpusText;
 
 /// One set: what its input says it is, and how many pairs it adds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,20 +69,18 @@ impl State {
         base
     }
 
-    /// The pairs loaded before the sets (what a gold-links file or word
-    /// links given for the training pairs are read against).
-    fn base_corpus(&self) -> std::borrow::Cow<'_, Corpus> {
-        match self.held.total() {
-            0 => std::borrow::Cow::Borrowed(&*self.corpus),
-            _ => std::borrow::Cow::Owned(Corpus { pairs: self.corpus.pairs[..self.base_len()].to_vec() }),
-        }
-    }
-
     /// What the file worker needs to check `slot` (see `Slots::load_request`),
-    /// against the pairs loaded before the sets, read the way the pairs shown are.
+    /// read the way the pairs shown are. Gold links alone are for the
+    /// pairs loaded before the sets (each set has its own); word links, one
+    /// line per pair shown, are for all (as `--word-align` for the
+    /// training pairs and for the test's `align`).
     pub(super) fn check_request(&self, slot: Slot) -> LoadRequest {
-        let mut request = self.slots.load_request(slot, &self.base_corpus());
+        let mut request = self.slots.load_request(slot, &self.corpus);
         request.sides_swapped = self.sides_swapped;
+        if let (Some(current), true) = (&mut request.current, self.held.total() > 0) {
+            let text = CorpusText::of(&Corpus { pairs: self.corpus.pairs[..self.base_len()].to_vec() });
+            *current = (text.source, text.target);
+        }
         request
     }
 
@@ -98,7 +97,9 @@ impl State {
     /// its role (after the pairs loaded, the dev set before the test set).
     /// The hand links and the pair shown before it stay; what was
     /// computed on the pairs (a new generation) goes. `None` for a set: removed.
-    pub(super) fn replace_held(&mut self, role: HeldRole, set: Option<(Corpus, String)>) {
+    ///
+    /// Word links in use are checked again: they are one line per pair shown.
+    pub(super) fn replace_held(&mut self, role: HeldRole, set: Option<(Corpus, String)>) -> Vec<Effect> {
         let range = self.held_range(role);
         let mut pairs = self.corpus.pairs.clone();
         let (new_pairs, held) = match set {
@@ -129,6 +130,12 @@ impl State {
             self.selection.pair = PairIndex::FIRST;
         }
         self.clear_selection();
+        let word_links = self.slots.slot(Slot::WordLinks);
+        if word_links.kept.is_empty() || word_links.checking {
+            return Vec::new();
+        }
+        let id = self.job_id();
+        vec![Effect::Load(id, self.check_request(Slot::WordLinks))]
     }
 
     /// The sets in a line, pairs numbered from 1: "pairs 33–40 are the dev
@@ -149,11 +156,11 @@ impl State {
     /// nothing is loaded (a job running on the pairs before is for another
     /// generation of them: its results are not shown on these).
     pub(super) fn remove_held(&mut self, role: HeldRole) -> Vec<Effect> {
-        if self.held.get(role).is_some() {
-            self.replace_held(role, None);
-            self.slots.not_in_use(role.slot());
+        if self.held.get(role).is_none() {
+            return Vec::new();
         }
-        Vec::new()
+        self.slots.not_in_use(role.slot());
+        self.replace_held(role, None)
     }
 }
 
@@ -274,6 +281,18 @@ mod tests {
         assert_eq!(s.teach.links.keys().map(|k| k.index()).collect::<Vec<_>>(), [3, 22]);
         run(&mut s, Action::Load(LoadAction::RemoveHeld(HeldRole::Test)));
         assert_eq!((s.corpus.len(), s.teach.links.len()), (20, 1));
+    }
+
+    /// Word links are one line per pair shown, the sets' too (as
+    /// `--word-align` for the training pairs and for the test's `align`):
+    /// a set removed, they no longer fit, and their input says so.
+    #[test]
+    fn word_links_are_checked_against_every_pair_shown_again_when_a_set_goes() {
+        let mut s = three_sets();
+        read(&mut s, "aligned.gdfa", &"0-0\n".repeat(30), Some(Slot::WordLinks));
+        assert_eq!(message(&s, Slot::WordLinks), "aligned.gdfa: 30 lines, 30 word links");
+        run(&mut s, Action::Load(LoadAction::RemoveHeld(HeldRole::Test)));
+        assert!(message(&s, Slot::WordLinks).starts_with("aligned.gdfa:27:1:"), "{}", message(&s, Slot::WordLinks));
     }
 
     #[test]
