@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { download, lines, sample, cli, openPage, fillField } from './helpers.mjs';
+import { download, samplePart as part, cli, openPage, fillField } from './helpers.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-defaults-'));
 // 40 pairs keep the CLI's (debug) run of every configuration short; the page holds out 8 as dev.
@@ -30,12 +30,6 @@ after(async () => {
 
 const text = (sel) => page.locator(sel).innerText();
 
-/** Writes lines [from, to) of the sample's files to PREFIX.src/.trg/.gold. */
-function part(prefix, from, to) {
-  for (const ext of ['src', 'trg', 'gold']) {
-    fs.writeFileSync(`${prefix}.${ext}`, lines(`${sample}.${ext}`).slice(from, to).join('\n') + '\n');
-  }
-}
 
 test('Train by default chooses on the dev pairs as `treelink train --dev` does, the same model byte for byte; the paper\'s settings are one click away', async () => {
   part(path.join(tmp, 'forty'), 0, PAIRS);

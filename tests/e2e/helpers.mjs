@@ -59,6 +59,15 @@ export async function download(page, selector, binary = false) {
 /** The lines of a text file, without the empty string after a final newline. */
 export const lines = (file) => fs.readFileSync(file, 'utf8').split('\n').filter((l, i, a) => i < a.length - 1 || l !== '');
 
+/** Writes the built-in sample's pairs [from, to) as PREFIX.src, .trg and .gold; returns the three paths. */
+export function samplePart(prefix, from, to) {
+  return ['src', 'trg', 'gold'].map((ext) => {
+    const file = `${prefix}.${ext}`;
+    fs.writeFileSync(file, lines(`${sample}.${ext}`).slice(from, to).join('\n') + '\n');
+    return file;
+  });
+}
+
 /** Parses one bracketed tree: for each labelled node (pre-order id) its label, parent and sub-tree end. */
 export function tree(text) {
   const nodes = [];

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { download, lines, sample, cli, openPage } from './helpers.mjs';
+import { download, samplePart, cli, openPage } from './helpers.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-sets-'));
 // Small enough that the CLI's (debug) run of every configuration stays short.
@@ -31,14 +31,8 @@ const text = (sel) => page.locator(sel).innerText();
 const summaryMatches = (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector('#corpus-summary')?.innerText ?? ''),
   re.source, { timeout: 120000 });
 
-/** Writes the sample's pairs [from, to) to PREFIX.src/.trg/.gold; the three paths. */
-function part(prefix, [from, to]) {
-  return ['src', 'trg', 'gold'].map((ext) => {
-    const file = path.join(tmp, `${prefix}.${ext}`);
-    fs.writeFileSync(file, lines(`${sample}.${ext}`).slice(from, to).join('\n') + '\n');
-    return file;
-  });
-}
+/** The sample's pairs [from, to) as TMP/PREFIX.src/.trg/.gold; the three paths. */
+const part = (prefix, [from, to]) => samplePart(path.join(tmp, prefix), from, to);
 
 function run(...args) {
   const r = spawnSync(cli, args, { encoding: 'utf8' });
