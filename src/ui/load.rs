@@ -155,8 +155,8 @@ impl Slot {
             Slot::Lm => "Language model for training translation (ARPA)",
             Slot::Exercise => "Open an exercise (.json from an instructor)",
             Slot::Answers => "Students' answers to this exercise (.json, many files)",
-            Slot::DevSet => "Dev pairs from their own files (.src, .trg, .gold: as train --dev)",
-            Slot::TestSet => "Test pairs from their own files (.src, .trg, .gold: aligned held out)",
+            Slot::DevSet => "Dev pairs (.src + .trg + .gold, as train --dev)",
+            Slot::TestSet => "Test pairs (.src + .trg + .gold, aligned held out)",
         }
     }
 

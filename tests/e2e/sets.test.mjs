@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { download, samplePart, cli, openPage } from './helpers.mjs';
+import { download, samplePart, cli, openPage, shots } from './helpers.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-sets-'));
 // Small enough that the CLI's (debug) run of every configuration stays short.
@@ -59,6 +59,7 @@ test('pairs, a dev set and a test set from their own files: Train is `train --tr
   assert.match(await text('#train-calibrate-help'), /^pairs 33–40, the dev set given as files in the Data panel, are --dev/);
   assert.match(await text('#train-test-help'), /^pairs 41–50, the test set given as files in the Data panel, are the test/);
   assert.equal(await text('#train'), 'Train on pairs 1–40 and align the 10 held out');
+  await page.locator('#held-sets').screenshot({ path: path.join(shots, 'held-sets.png') });
 
   await page.click('#train');
   await page.waitForSelector('#job-note', { timeout: 300000 });
