@@ -525,3 +525,83 @@ fn word_links_given_with_an_engine_lexicon_are_the_training_pairs_links() {
         assert_eq!((&with.links[1], &with.lexicon, &with.model), (&own.links[1], &own.lexicon, &own.model));
     }
 }
+
+/// `train --threshold-folds`: the kept model's threshold is calibrated on
+/// out-of-fold decisions of the training pairs pooled with dev's. Rebuilt
+/// here by hand — each fold scored by a model trained on the other folds
+/// with the settings dev kept — the pooled counts at the threshold are the
+/// function's, no threshold does better on them (greedy search: exact),
+/// dev alone gives back the threshold training calibrated, and the model
+/// keeps the threshold with dev's counts at it.
+#[test]
+fn the_cross_validated_threshold_is_the_best_on_out_of_fold_and_dev_decisions() {
+    use treelink::align::link_search::LinkSearch;
+    use treelink::align::model::DecisionThreshold;
+    let all = sample();
+    let (train, dev) = (Corpus { pairs: all.pairs[..100].to_vec() }, Corpus { pairs: all.pairs[100..].to_vec() });
+    let source =
+        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false, links: None };
+    let setup = prepare(&[&train, &dev], source, "lexical model", &mut Quiet).unwrap();
+    let options = TrainOptions {
+        spec: "plain+ctx+dbtk-root".parse().unwrap(),
+        solver: Solver::Linear,
+        max_examples: usize::MAX,
+        max_negative_ratio: f64::INFINITY,
+        threshold: DecisionThreshold::Calibrated,
+        tune_c: vec![1.0, 5.0],
+        threshold_folds: 3,
+        ..TrainOptions::default()
+    };
+    let (mut model, kept) = model::train_keeping(&train, Some(&dev), &setup, &options, &mut Quiet).unwrap();
+    let dev_threshold = model.threshold;
+    let cut = model::cross_validated_threshold(&train, &dev, &setup, &mut model, &kept, &mut Quiet).unwrap();
+    assert_eq!(cut.dev_only.0, dev_threshold, "dev alone: the threshold training calibrated");
+    assert_eq!((model.threshold, model.summary.dev), (cut.threshold, Some(cut.dev)));
+
+    // By hand: 3 folds in order, each scored by a model of the other two.
+    let settings = TrainOptions {
+        prune_quantile: model.summary.prune_quantile,
+        tune_prune_quantiles: Vec::new(),
+        c: model.summary.c,
+        cost_factor: Some(model.summary.cost_factor),
+        tune_c: Vec::new(),
+        threshold: DecisionThreshold::Fixed(0.0),
+        threshold_folds: 0,
+        ..kept.clone()
+    };
+    let mut pooled: Vec<(&treelink::corpus::TreePair, Vec<model::Decision>)> = Vec::new();
+    for fold in 0..3 {
+        let (rest, held): (Vec<usize>, Vec<usize>) = (0..100).partition(|&i| i * 3 / 100 != fold);
+        let pick = Corpus { pairs: rest.iter().map(|&i| train.pairs[i].clone()).collect() };
+        let lexical = LexicalSetup {
+            lexicon: setup.lexicon.clone(),
+            model: setup.model.clone(),
+            links: vec![rest.iter().map(|&i| setup.links[0][i].clone()).collect(), setup.links[1].clone()],
+            folds: None,
+        };
+        let fold_model = model::train(&pick, Some(&dev), &lexical, &settings, &mut Quiet).unwrap();
+        let scorer = Scorer::new(&fold_model, &setup.lexicon).unwrap();
+        pooled.extend(held.iter().map(|&i| (&train.pairs[i], scorer.decisions(&train.pairs[i], &setup.links[0][i]))));
+    }
+    let scorer = Scorer::new(&model, &setup.lexicon).unwrap();
+    let dev_decisions: Vec<_> =
+        dev.pairs.iter().zip(&setup.links[1]).map(|(p, l)| (p, scorer.decisions(p, l))).collect();
+    let at = |decided: &[(&treelink::corpus::TreePair, Vec<model::Decision>)], tau: f64| -> Counts {
+        decided
+            .iter()
+            .map(|(p, d)| Counts::of_pair(p, &search_links(&scorer.search_decided(p, d, tau, LinkSearch::Greedy))))
+            .sum()
+    };
+    assert_eq!(at(&dev_decisions, cut.threshold), cut.dev);
+    pooled.extend(dev_decisions);
+    assert_eq!(at(&pooled, cut.threshold), cut.pooled);
+    for k in -30..=30 {
+        let tau = dev_threshold + f64::from(k) * 0.05;
+        assert!(at(&pooled, tau).f() <= cut.pooled.f() + 1e-9, "τ {tau} beats {}: {}", cut.threshold, at(&pooled, tau));
+    }
+    eprintln!("dev alone τ {dev_threshold:.3}; pooled τ {:.3}: pooled {}, dev {}", cut.threshold, cut.pooled, cut.dev);
+    // Fewer than two folds, or more than the pairs, cannot cross-validate.
+    let one = TrainOptions { threshold_folds: 1, ..kept };
+    let e = model::cross_validated_threshold(&train, &dev, &setup, &mut model, &one, &mut Quiet).unwrap_err();
+    assert_eq!(e, model::AlignError::ThresholdFolds { folds: 1, pairs: 100 });
+}

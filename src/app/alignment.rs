@@ -284,23 +284,41 @@ pub fn train_model_tried(
     }
     let corpora: Vec<&Corpus> = std::iter::once(train).chain(dev).collect();
     let setup = prepare(&corpora, lexicon, "lexical model", observer)?;
-    let mut best: Option<(f64, AlignmentModel)> = None;
+    let train_error = |e| match e {
+        AlignError::Cancelled => AlignmentError::Cancelled,
+        e => AlignmentError::Train(e),
+    };
+    let mut best: Option<(f64, AlignmentModel, TrainOptions)> = None;
     let mut tried = Vec::new();
     for o in options {
-        let model = model::train(train, dev, &setup, o, observer).map_err(|e| match e {
-            AlignError::Cancelled => AlignmentError::Cancelled,
-            e => AlignmentError::Train(e),
-        })?;
+        let (model, kept) = model::train_keeping(train, dev, &setup, o, observer).map_err(train_error)?;
         let f = model.summary.dev_f.unwrap_or(0.0);
         if let Some(counts) = model.summary.dev {
             observer.note(&format!("{}: dev {counts} ({})", model.spec, chosen(&model)));
             tried.push(Tried { spec: model.spec.to_string(), dev_f: f });
         }
-        if best.as_ref().is_none_or(|(bf, _)| f > *bf) {
-            best = Some((f, model));
+        if best.as_ref().is_none_or(|(bf, ..)| f > *bf) {
+            best = Some((f, model, kept));
         }
     }
-    best.map(|(_, m)| (m, tried)).ok_or(AlignmentError::NoKernel)
+    let (_, mut model, kept) = best.ok_or(AlignmentError::NoKernel)?;
+    // The kept model only: dev chose it, the training pairs' other sources set its threshold.
+    if let (Some(d), true) = (dev, kept.threshold_folds > 0 && kept.threshold == DecisionThreshold::Calibrated) {
+        let cut =
+            model::cross_validated_threshold(train, d, &setup, &mut model, &kept, observer).map_err(train_error)?;
+        observer.note(&format!(
+            "threshold on D by {}-fold cross-validation over train, pooled with dev: {:.3} (dev alone: {:.3}; \
+             out-of-fold train alone: {:.3}); pooled {}; out-of-fold train at its own: {}; dev at it: {}",
+            kept.threshold_folds,
+            cut.threshold,
+            cut.dev_only.0,
+            cut.out_of_fold.0,
+            cut.pooled,
+            cut.out_of_fold.1,
+            cut.dev
+        ));
+    }
+    Ok((model, tried))
 }
 
 /// The share of the loaded pairs the page holds out (it has no dev or

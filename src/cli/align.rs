@@ -166,6 +166,12 @@ pub struct SvmArgs {
     /// Cost factors C+/C- tried on --dev after C (comma-separated); kept if dev F improves.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub tune_cost_factor: Vec<f64>,
+    /// Beyond the paper: `train --dev` with the threshold calibrated (auto) sets the kept model's
+    /// threshold on the out-of-fold decisions of K-fold cross-validation over the training pairs
+    /// pooled with dev's, not on dev alone (for input from another source than dev; K ≥ 2). Off
+    /// by default.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(2..))]
+    pub threshold_folds: Option<u16>,
 }
 
 fn parse_threshold(s: &str) -> Result<DecisionThreshold, String> {
@@ -247,6 +253,7 @@ impl SvmArgs {
             tune_search: self.search.into_iter().collect(),
             tune_c: self.tune_c.clone(),
             tune_cost_factor: self.tune_cost_factor.clone(),
+            threshold_folds: self.threshold_folds.map_or(0, usize::from),
             ..TrainOptions::default()
         };
         let options = alignment::for_kernel(&options, spec, self.theta.as_deref())?;

@@ -36,7 +36,10 @@ pub use file::{
     AlignmentModel, ModelFileError, SupportVector, TrainingSummary, FORMAT, MAX_COEFFICIENT, MAX_FEATURE, VERSION,
 };
 pub use scorer::{candidates_of, pair_matrices, Candidate, Decision, Scorer};
-pub use training::{check_train_candidates, train, DecisionThreshold, TrainOptions, HISTORY_FOLDS};
+pub use training::{
+    check_train_candidates, cross_validated_threshold, train, train_keeping, CrossValidatedCut, DecisionThreshold,
+    TrainOptions, CROSS_VALIDATION_WINDOW, HISTORY_FOLDS,
+};
 
 use crate::corpus::PairIndex;
 use crate::kernel::TooManyNodePairs;
@@ -98,6 +101,10 @@ pub enum AlignError {
     TrainCandidates { found: usize, limit: usize },
     #[error("the linear solver needs a kernel with an explicit feature map (lex, plain, ctx, hist, *-root); {spec} has {component}: train it by SMO")]
     NotExplicit { spec: String, component: String },
+    #[error(
+        "a threshold by cross-validation needs between 2 and {pairs} folds (one a training pair at most), not {folds}"
+    )]
+    ThresholdFolds { folds: usize, pairs: usize },
     #[error("cancelled")]
     Cancelled,
 }

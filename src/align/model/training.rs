@@ -97,6 +97,13 @@ pub struct TrainOptions {
     /// best kept.
     #[serde(default)]
     pub tune_search: Vec<LinkSearch>,
+    /// Beyond the paper (issue 23, "a threshold that travels"): with dev
+    /// data and a calibrated threshold, this many folds (0: off) of
+    /// cross-validation over the training pairs; the kept model's threshold
+    /// is then calibrated on their out-of-fold decisions pooled with dev's
+    /// ([`cross_validated_threshold`]) instead of on dev alone.
+    #[serde(default)]
+    pub threshold_folds: usize,
 }
 
 fn default_max_train_candidates() -> usize {
@@ -126,6 +133,7 @@ impl Default for TrainOptions {
             threads: Threads::ONE,
             search: LinkSearch::Greedy,
             tune_search: Vec::new(),
+            threshold_folds: 0,
         }
     }
 }
@@ -236,12 +244,24 @@ pub fn train(
     options: &TrainOptions,
     progress: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignError> {
+    train_keeping(train_corpus, dev, lexical, options, progress).map(|(model, _)| model)
+}
+
+/// [`train`], with the settings of the model kept (the pruning quantile, C,
+/// the cost factor and the negative share chosen on dev), which
+/// [`cross_validated_threshold`] trains its fold models with.
+pub fn train_keeping(
+    train_corpus: &Corpus,
+    dev: Option<&Corpus>,
+    lexical: &LexicalSetup,
+    options: &TrainOptions,
+    progress: &mut dyn Observer,
+) -> Result<(AlignmentModel, TrainOptions), AlignError> {
     let train_links: &[WordAlignment] = lexical.links.first().map_or(&[], Vec::as_slice);
-    let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
     if train_links.len() != train_corpus.len() {
         return Err(AlignError::WordAlignmentCount { expected: train_corpus.len(), found: train_links.len() });
     }
-    let dev = dev.filter(|d| dev_links.len() == d.len() && !d.is_empty());
+    let dev = dev.filter(|d| lexical.links.get(1).is_some_and(|l| l.len() == d.len()) && !d.is_empty());
     // Every candidate's features are kept (below): refuse before, not midway.
     check_train_candidates(train_corpus, options)?;
     if let (Solver::Linear, Some(component)) = (options.solver, options.spec.non_explicit_component()) {
@@ -300,7 +320,7 @@ fn search_settings(
     lexical: &LexicalSetup,
     options: &TrainOptions,
     progress: &mut dyn Observer,
-) -> Result<AlignmentModel, AlignError> {
+) -> Result<(AlignmentModel, TrainOptions), AlignError> {
     let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
     let quantiles = match dev {
         Some(_) if !options.tune_prune_quantiles.is_empty() => options.tune_prune_quantiles.clone(),
@@ -377,7 +397,7 @@ fn search_settings(
             ));
         }
     }
-    Ok(model)
+    Ok((model, opts))
 }
 
 /// What one setting of the coordinate search trained with, in words.
@@ -456,6 +476,132 @@ fn cross_validated_first_pass(
         .zip(&train_corpus.pairs)
         .map(|(o, p)| o.unwrap_or_else(|| FirstPassOutput::new(&p.source, &p.target, &[], &[])))
         .collect())
+}
+
+/// What [`cross_validated_threshold`] found: the threshold the model now
+/// keeps, the pooled counts at it, dev's own threshold and the dev counts
+/// at each (for the report, not for choosing).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CrossValidatedCut {
+    pub threshold: f64,
+    /// The out-of-fold training pairs and dev pooled, at `threshold`.
+    pub pooled: Counts,
+    /// The out-of-fold training pairs alone: their own best threshold and counts.
+    pub out_of_fold: (f64, Counts),
+    /// Dev alone: the threshold calibrated on it, and dev's counts at it.
+    pub dev_only: (f64, Counts),
+    /// Dev's counts at `threshold`.
+    pub dev: Counts,
+}
+
+/// How far below the dev-calibrated threshold the pooled decisions reach:
+/// candidates with `D` lower than that are dropped before the searches (the
+/// out-of-fold decisions of a large treebank would not fit in memory whole).
+/// Thresholds above the floor are counted exactly (a search over the
+/// candidates above τ never looks below it); 2 is twice the SVM's margin.
+pub const CROSS_VALIDATION_WINDOW: f64 = 2.0;
+
+/// Beyond the paper (issue 23, "a threshold that travels"): dev chose the
+/// kept model, but a threshold calibrated on dev alone fits dev's source
+/// (on SQUOIA one sub-corpus, LAI, while test is another, DW). Here the
+/// training pairs are split into `kept.threshold_folds` folds (in order, as
+/// [`cross_validated_first_pass`] splits them); each fold is scored by a
+/// model trained on the others with the settings `kept` chose on dev (its
+/// pruning bounds from dev's positives, as the kept model's), each pair
+/// through the lexicon it is featurised with in training (held out of it
+/// for a model of held-out input). The out-of-fold decisions, pooled with
+/// dev's under the kept model, calibrate the threshold as dev alone did
+/// ([`crate::align::calibrate`], for the model's search); the model keeps
+/// it, and its dev counts become the counts at it. The other sources of
+/// the training pairs are what should carry to a source none of them is.
+pub fn cross_validated_threshold(
+    train_corpus: &Corpus,
+    dev: &Corpus,
+    lexical: &LexicalSetup,
+    model: &mut AlignmentModel,
+    kept: &TrainOptions,
+    progress: &mut dyn Observer,
+) -> Result<CrossValidatedCut, AlignError> {
+    let n = train_corpus.len();
+    let folds = kept.threshold_folds;
+    let train_links: &[WordAlignment] = lexical.links.first().map_or(&[], Vec::as_slice);
+    let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
+    if folds < 2 || folds > n {
+        return Err(AlignError::ThresholdFolds { folds, pairs: n });
+    }
+    if dev_links.len() != dev.len() || dev.is_empty() {
+        return Err(AlignError::WordAlignmentCount { expected: dev.len(), found: dev_links.len() });
+    }
+    let floor = model.threshold - CROSS_VALIDATION_WINDOW;
+    let keep = |decisions: Vec<Decision>| -> Vec<Decision> {
+        decisions
+            .into_iter()
+            .filter(|d| d.value > floor)
+            .map(|d| Decision { parts: Vec::new(), context: None, history: None, ..d })
+            .collect()
+    };
+    let chosen = TrainOptions {
+        prune_quantile: model.summary.prune_quantile,
+        tune_prune_quantiles: Vec::new(),
+        c: model.summary.c,
+        cost_factor: Some(model.summary.cost_factor),
+        tune_c: Vec::new(),
+        tune_cost_factor: Vec::new(),
+        tune_negative_ratio: Vec::new(),
+        threshold: DecisionThreshold::Fixed(model.threshold),
+        platt: false,
+        search: model.search,
+        tune_search: Vec::new(),
+        threshold_folds: 0,
+        ..kept.clone()
+    };
+    let fold_of = |i: usize| i * folds / n;
+    let mut out_of_fold: Vec<Vec<Decision>> = vec![Vec::new(); n];
+    for fold in 0..folds {
+        let (rest, held): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| fold_of(i) != fold);
+        if rest.is_empty() || held.is_empty() {
+            continue;
+        }
+        progress.note(&format!(
+            "threshold by cross-validation: fold {}/{folds}, training on {} pairs, scoring {}",
+            fold + 1,
+            rest.len(),
+            held.len()
+        ));
+        let pick = Corpus { pairs: rest.iter().map(|&i| train_corpus.pairs[i].clone()).collect() };
+        let mut subset = lexical.train_subset(&rest);
+        subset.links.push(dev_links.to_vec());
+        let fold_model = train(&pick, Some(dev), &subset, &chosen, progress)?;
+        // Held-out lexicons: each held pair is seen through its own fold's.
+        let mut scorers: Vec<(*const Lexicon, Scorer)> = Vec::new();
+        for &i in &held {
+            let lexicon = lexical.train_lexicon(i);
+            let at = match scorers.iter().position(|(l, _)| std::ptr::eq(*l, lexicon)) {
+                Some(at) => at,
+                None => {
+                    scorers.push((lexicon, Scorer::new(&fold_model, lexicon)?));
+                    scorers.len() - 1
+                }
+            };
+            let links = train_links.get(i).cloned().unwrap_or_default();
+            out_of_fold[i] = keep(scorers[at].1.decisions(&train_corpus.pairs[i], &links));
+        }
+    }
+    let dev_decided: Vec<Vec<Decision>> =
+        dev_decisions(model, &lexical.lexicon, dev, dev_links, kept.threads, progress)?.into_iter().map(keep).collect();
+    let scorer = Scorer::new(model, &lexical.lexicon)?;
+    let search = model.search;
+    let dev_only = calibrated(&scorer, dev, &dev_decided, search);
+    let out_of_fold_cut = calibrated(&scorer, train_corpus, &out_of_fold, search);
+    let pooled_corpus = Corpus { pairs: train_corpus.pairs.iter().chain(&dev.pairs).cloned().collect() };
+    let pooled_decisions: Vec<Vec<Decision>> = out_of_fold.into_iter().chain(dev_decided.iter().cloned()).collect();
+    let (threshold, pooled) = calibrated(&scorer, &pooled_corpus, &pooled_decisions, search);
+    let dev_counts_at = dev_counts(&scorer, dev, &dev_decided, threshold, search);
+    drop(scorer);
+    model.threshold = threshold;
+    model.summary.dev_f = Some(dev_counts_at.f());
+    model.summary.dev = Some(dev_counts_at);
+    Ok(CrossValidatedCut { threshold, pooled, out_of_fold: out_of_fold_cut, dev_only, dev: dev_counts_at })
 }
 
 /// The decision values of every dev pair's candidates under `model`.
