@@ -88,6 +88,8 @@ pub struct Settings {
     pub train: TrainOptions,
     /// The weights θ of every row's kernel components (`--theta`), else equal.
     pub thetas: Option<Vec<f64>>,
+    /// The defaults row's `--threshold-folds` (`None`: the preset's).
+    pub threshold_folds: Option<usize>,
     /// The `data` row's sizes: at most this many examples each (`usize::MAX`: all).
     pub data_sizes: Vec<usize>,
     /// Where the lexicon comes from (tables, or the engine's with its extra bitext).
@@ -325,22 +327,17 @@ impl Split<'_> {
             alignment::Preset::Best,
             settings.thetas.as_deref(),
         )?;
+        let kernel_given = settings.rows.kernel.is_some();
+        let folds = (settings.threshold_folds).unwrap_or(alignment::preset_threshold_folds(
+            alignment::Preset::Best,
+            true,
+            kernel_given,
+        ));
+        let options: Vec<TrainOptions> =
+            options.into_iter().map(|o| TrainOptions { threshold_folds: folds, ..o }).collect();
         let started = self.clock.seconds();
-        let mut best: Option<AlignmentModel> = None;
-        for o in &options {
-            let model = model::train(self.train, Some(self.dev), self.setup, o, observer)?;
-            observer.note(&format!(
-                "defaults: {} dev F {:.2} ({})",
-                model.spec,
-                model.summary.dev_f.unwrap_or(0.0),
-                alignment::chosen(&model)
-            ));
-            if best.as_ref().is_none_or(|b| model.summary.dev_f > b.summary.dev_f) {
-                best = Some(model);
-            }
-        }
+        let (model, _) = alignment::keep_best(self.train, Some(self.dev), self.setup, &options, observer)?;
         let train_secs = self.clock.seconds() - started;
-        let model = best.ok_or(AlignmentError::NoKernel)?;
         let scored = self.score("defaults (train --dev, chosen on dev)".into(), &model, train_secs, observer)?;
         observer.note(&scored.note);
         rows.push(scored.row);
@@ -580,6 +577,7 @@ mod tests {
             rows: RowChoice::default(),
             train: TrainOptions::default(),
             thetas: None,
+            threshold_folds: None,
             data_sizes: Vec::new(),
             lexicon: LexiconSource::Train {
                 extra: Vec::new(),

@@ -168,10 +168,17 @@ pub struct SvmArgs {
     pub tune_cost_factor: Vec<f64>,
     /// Beyond the paper: `train --dev` with the threshold calibrated (auto) sets the kept model's
     /// threshold on the out-of-fold decisions of K-fold cross-validation over the training pairs
-    /// pooled with dev's, not on dev alone (for input from another source than dev; K ≥ 2). Off
-    /// by default.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(2..))]
+    /// pooled with dev's, not on dev alone (for input from another source than dev; K ≥ 2, 0: dev
+    /// alone). Default: 5 with --preset best and no --kernel, else 0.
+    #[arg(long, value_name = "K", value_parser = parse_threshold_folds)]
     pub threshold_folds: Option<u16>,
+}
+
+fn parse_threshold_folds(s: &str) -> Result<u16, String> {
+    match s.parse::<u16>() {
+        Ok(k) if k != 1 => Ok(k),
+        _ => Err(format!("expected 0 (dev alone) or a number of folds from 2, found '{s}'")),
+    }
 }
 
 fn parse_threshold(s: &str) -> Result<DecisionThreshold, String> {
@@ -253,7 +260,6 @@ impl SvmArgs {
             tune_search: self.search.into_iter().collect(),
             tune_c: self.tune_c.clone(),
             tune_cost_factor: self.tune_cost_factor.clone(),
-            threshold_folds: self.threshold_folds.map_or(0, usize::from),
             ..TrainOptions::default()
         };
         let options = alignment::for_kernel(&options, spec, self.theta.as_deref())?;
@@ -535,15 +541,13 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let started = Instant::now();
     let mut base = args.svm.options(&args.kernel.clone().unwrap_or_else(KernelSpec::paper_best), limits)?;
     base.threads = args.threads.get();
-    let plan = alignment::training_plan(
-        base,
-        args.kernel.clone(),
-        dev.is_some(),
-        args.preset,
-        args.svm.theta.as_deref(),
-        args.lex.stem_backoff.map(usize::from),
-        args.svm.threshold.is_some(),
-    )?;
+    let given = alignment::Given {
+        thetas: args.svm.theta.as_deref(),
+        stem_backoff: args.lex.stem_backoff.map(usize::from),
+        threshold: args.svm.threshold.is_some(),
+        threshold_folds: args.svm.threshold_folds.map(usize::from),
+    };
+    let plan = alignment::training_plan(base, args.kernel.clone(), dev.is_some(), args.preset, given)?;
     let source = lexicon_source(&args.lex, links, &train, args.threads.get())?
         .with_stem_backoff(plan.stem_backoff)
         .for_held_out_input(args.held_out);
@@ -774,6 +778,7 @@ fn experiment_settings(args: &ExperimentArgs, limits: &Limits, train: &Corpus) -
         },
         train: args.svm.options(&KernelSpec::paper_best(), limits)?,
         thetas: args.svm.theta.clone(),
+        threshold_folds: args.svm.threshold_folds.map(usize::from),
         data_sizes: args.data_sizes.clone(),
         lexicon: lexicon_source(&args.lex, None, train, args.threads.get())?,
         transductive_lexicon: args.transductive_lexicon,

@@ -169,8 +169,16 @@ pub struct TrainingSummary {
     pub c: f64,
     #[serde(default)]
     pub cost_factor: f64,
+    /// The folds of the cross-validation the threshold was calibrated by
+    /// (out-of-fold training pairs pooled with dev); 0: on dev alone.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub threshold_folds: usize,
     pub svm_iterations: u64,
     pub kernel_evals: u64,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A model file keeps its search only when it is not the paper's (so

@@ -599,6 +599,7 @@ pub fn cross_validated_threshold(
     let dev_counts_at = dev_counts(&scorer, dev, &dev_decided, threshold, search);
     drop(scorer);
     model.threshold = threshold;
+    model.summary.threshold_folds = folds;
     model.summary.dev_f = Some(dev_counts_at.f());
     model.summary.dev = Some(dev_counts_at);
     Ok(CrossValidatedCut { threshold, pooled, out_of_fold: out_of_fold_cut, dev_only, dev: dev_counts_at })

@@ -10,7 +10,7 @@ use super::{DownloadBody, Effect, JobKind, State};
 use crate::align::composite::KernelSpec;
 use crate::align::model::{DecisionThreshold, TrainOptions};
 use crate::align::primal::Solver;
-use crate::app::alignment::{self, PairsTraining, Preset, TrainingPlan, PAGE_STEM_CHARS};
+use crate::app::alignment::{self, Given, PairsTraining, Preset, TrainingPlan, PAGE_STEM_CHARS};
 use crate::kernel::DEFAULT_LAMBDA;
 use crate::lexicon::WordModel;
 use crate::svm::{SvmParams, DEFAULT_C};
@@ -185,8 +185,14 @@ impl TrainForm {
         let (preset, kernel_given) = self.preset();
         let kernel = kernel_given.then(|| base.spec.clone());
         let stem = self.stem_backoff.then_some(PAGE_STEM_CHARS);
-        alignment::training_plan(base, kernel, self.calibrate_in_use(), preset, None, stem, false)
-            .map_err(|e| BTreeMap::from([(Field::Kernel, e.to_string())]))
+        alignment::training_plan(
+            base,
+            kernel,
+            self.calibrate_in_use(),
+            preset,
+            Given { stem_backoff: stem, ..Given::default() },
+        )
+        .map_err(|e| BTreeMap::from([(Field::Kernel, e.to_string())]))
     }
 
     pub fn value(&self, f: Field) -> &str {
@@ -467,7 +473,7 @@ mod tests {
         let base = form.options().expect("the defaults read");
         let cli = |kernel: Option<&str>, preset| {
             let kernel = kernel.map(|k| k.parse::<KernelSpec>().unwrap());
-            crate::app::alignment::training_plan(base.clone(), kernel, true, preset, None, None, false).unwrap()
+            crate::app::alignment::training_plan(base.clone(), kernel, true, preset, Given::default()).unwrap()
         };
         let best = form.plan().unwrap();
         assert_eq!(best, cli(None, Preset::Best));
