@@ -10,7 +10,8 @@ use super::state::{Field, FormAction, Job, JobAction, JobKind, JobProgress, Sett
 use super::store::{use_running, Dispatch};
 use crate::align::primal::Solver;
 use crate::app::alignment::{
-    pair_span, PairSplit, BEYOND_PAPER_KERNEL, DEFAULT_SHORTLIST, HELD_OUT_PERCENT, PAGE_STEM_CHARS,
+    pair_span, PairSplit, BEYOND_PAPER_KERNEL, DEFAULT_SHORTLIST, DEFAULT_THRESHOLD_FOLDS, HELD_OUT_PERCENT,
+    PAGE_STEM_CHARS,
 };
 use crate::lexicon::WordModel;
 
@@ -210,7 +211,7 @@ fn setting_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
     let dev = form.calibrate_in_use();
     let help = match (form.setting, dev) {
         (Setting::Best, true) => format!(
-            "as `treelink train --dev` without --kernel: the paper's kernels (SMO) and {BEYOND_PAPER_KERNEL} by the linear solver (C and cost factor tuned), each with pruning, threshold on D and link search chosen on the dev pairs; stem back-off {PAGE_STEM_CHARS} (docs/alignment-results.md, \"The defaults\")"
+            "as `treelink train --dev` without --kernel: the paper's kernels (SMO) and {BEYOND_PAPER_KERNEL} by the linear solver (C and cost factor tuned), each with pruning, threshold on D and link search chosen on the dev pairs, then the kept one's threshold by {DEFAULT_THRESHOLD_FOLDS}-fold cross-validation over the training pairs pooled with them (so it holds on pairs from another source); stem back-off {PAGE_STEM_CHARS} (docs/alignment-results.md, \"The defaults\")"
         ),
         (Setting::Paper, true) => format!(
             "as `treelink train --dev --preset paper`: the paper's kernels ({}) by SMO, C and λ as below, the greedy search, a link where D > 0; the kernel and the pruning chosen on the dev pairs (§6)",
