@@ -457,15 +457,7 @@ fn cross_validated_first_pass(
         // Held-out lexicons: each held pair is seen through its own fold's.
         let mut scorers: Vec<(*const Lexicon, Scorer)> = Vec::new();
         for &i in &held {
-            let lexicon = lexical.train_lexicon(i);
-            let at = match scorers.iter().position(|(l, _)| std::ptr::eq(*l, lexicon)) {
-                Some(at) => at,
-                None => {
-                    scorers.push((lexicon, Scorer::new(&model, lexicon)?));
-                    scorers.len() - 1
-                }
-            };
-            let scorer = &scorers[at].1;
+            let scorer = scorer_through(&mut scorers, &model, lexical.train_lexicon(i))?;
             let pair = &train_corpus.pairs[i];
             let (search, decisions) = scorer.align_pair(pair, train_links.get(i).unwrap_or(&WordAlignment::default()));
             out[i] = Some(scorer.first_pass_output(pair, &search, &decisions));
@@ -500,6 +492,23 @@ pub struct CrossValidatedCut {
 /// Thresholds above the floor are counted exactly (a search over the
 /// candidates above τ never looks below it); 2 is twice the SVM's margin.
 pub const CROSS_VALIDATION_WINDOW: f64 = 2.0;
+
+/// The scorer of `model` through `lexicon`, made once per lexicon (the
+/// held pairs of a fold share their fold's held-out lexicon).
+fn scorer_through<'s, 'm>(
+    scorers: &'s mut Vec<(*const Lexicon, Scorer<'m>)>,
+    model: &'m AlignmentModel,
+    lexicon: &'m Lexicon,
+) -> Result<&'s Scorer<'m>, AlignError> {
+    let at = match scorers.iter().position(|(l, _)| std::ptr::eq(*l, lexicon)) {
+        Some(at) => at,
+        None => {
+            scorers.push((lexicon, Scorer::new(model, lexicon)?));
+            scorers.len() - 1
+        }
+    };
+    Ok(&scorers[at].1)
+}
 
 /// Beyond the paper (issue 23, "a threshold that travels"): dev chose the
 /// kept model, but a threshold calibrated on dev alone fits dev's source
@@ -575,16 +584,9 @@ pub fn cross_validated_threshold(
         // Held-out lexicons: each held pair is seen through its own fold's.
         let mut scorers: Vec<(*const Lexicon, Scorer)> = Vec::new();
         for &i in &held {
-            let lexicon = lexical.train_lexicon(i);
-            let at = match scorers.iter().position(|(l, _)| std::ptr::eq(*l, lexicon)) {
-                Some(at) => at,
-                None => {
-                    scorers.push((lexicon, Scorer::new(&fold_model, lexicon)?));
-                    scorers.len() - 1
-                }
-            };
+            let scorer = scorer_through(&mut scorers, &fold_model, lexical.train_lexicon(i))?;
             let links = train_links.get(i).cloned().unwrap_or_default();
-            out_of_fold[i] = keep(scorers[at].1.decisions(&train_corpus.pairs[i], &links));
+            out_of_fold[i] = keep(scorer.decisions(&train_corpus.pairs[i], &links));
         }
     }
     let dev_decided: Vec<Vec<Decision>> =
