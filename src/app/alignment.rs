@@ -144,6 +144,13 @@ pub enum Preset {
 }
 
 impl Preset {
+    /// Whether the preset's own selection runs ([`Preset::Best`] with dev
+    /// and no kernel given): what its stem back-off and threshold folds
+    /// were measured with.
+    fn selects(self, with_dev: bool, kernel_given: bool) -> bool {
+        self == Preset::Best && with_dev && !kernel_given
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Preset::Best => "best",
@@ -234,14 +241,14 @@ pub struct Given<'a> {
 /// given: [`Preset::Best`]'s selection, with dev and no kernel given, was
 /// measured with [`DEFAULT_STEM_BACKOFF`].
 pub fn preset_stem_backoff(preset: Preset, with_dev: bool, kernel_given: bool) -> Option<usize> {
-    (preset == Preset::Best && with_dev && !kernel_given).then_some(DEFAULT_STEM_BACKOFF)
+    preset.selects(with_dev, kernel_given).then_some(DEFAULT_STEM_BACKOFF)
 }
 
 /// The folds of cross-validation a preset calibrates the kept model's
 /// threshold on when none are given: [`DEFAULT_THRESHOLD_FOLDS`] for
 /// [`Preset::Best`]'s selection (with dev, no kernel given), else none.
-pub fn preset_threshold_folds(preset: Preset, with_dev: bool, kernel_given: bool) -> usize {
-    if preset == Preset::Best && with_dev && !kernel_given {
+fn preset_threshold_folds(preset: Preset, with_dev: bool, kernel_given: bool) -> usize {
+    if preset.selects(with_dev, kernel_given) {
         DEFAULT_THRESHOLD_FOLDS
     } else {
         0

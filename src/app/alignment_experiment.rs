@@ -320,21 +320,20 @@ impl Split<'_> {
         rows: &mut Vec<Row>,
         observer: &mut dyn Observer,
     ) -> Result<(), ExperimentError> {
-        let options = alignment::configurations(
-            &settings.train,
+        // As `treelink train --dev` plans it (its stem back-off is the lexicon's, set for every row).
+        let given = alignment::Given {
+            thetas: settings.thetas.as_deref(),
+            threshold_folds: settings.threshold_folds,
+            ..alignment::Given::default()
+        };
+        let plan = alignment::training_plan(
+            settings.train.clone(),
             settings.rows.kernel.clone(),
             true,
             alignment::Preset::Best,
-            settings.thetas.as_deref(),
+            given,
         )?;
-        let kernel_given = settings.rows.kernel.is_some();
-        let folds = (settings.threshold_folds).unwrap_or(alignment::preset_threshold_folds(
-            alignment::Preset::Best,
-            true,
-            kernel_given,
-        ));
-        let options: Vec<TrainOptions> =
-            options.into_iter().map(|o| TrainOptions { threshold_folds: folds, ..o }).collect();
+        let options = plan.options;
         let started = self.clock.seconds();
         let (model, _) = alignment::keep_best(self.train, Some(self.dev), self.setup, &options, observer)?;
         let train_secs = self.clock.seconds() - started;

@@ -820,24 +820,28 @@ fn tiger_set(given: &[FileText], options: ImportOptions) -> TigerSet {
     }
 }
 
-/// What a set of pairs given as its own files is made of: which of
-/// `names` is the source trees, the target trees and the gold links, by
-/// their endings (`.src`, `.trg`, `.gold`, as `treelink train --dev PREFIX`
-/// reads them); the endings still missing, or a file that is none of them.
+/// Which file of a set of pairs given as its own files `name` is, by its
+/// ending (as `treelink train --dev PREFIX` reads them): 0 the source
+/// trees (`.src`), 1 the target trees (`.trg`), 2 the gold links (`.gold`);
+/// or why it is none of them.
+pub fn held_set_part(name: &str) -> Result<usize, String> {
+    match FileKind::from_name(name) {
+        Some(FileKind::SourceTrees) => Ok(0),
+        Some(FileKind::TargetTrees) => Ok(1),
+        Some(FileKind::GoldLinks) => Ok(2),
+        _ => Err(format!(
+            "{name}: expected PREFIX.src, PREFIX.trg or PREFIX.gold (the three files of a set, as train --dev PREFIX reads them); nothing was loaded from it"
+        )),
+    }
+}
+
+/// What a set's files `names` are made of: for each part of
+/// [`held_set_part`], which of them it is, if any (the last of its ending);
+/// or why a file is none of them.
 pub fn held_set_parts<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<[Option<usize>; 3], String> {
     let mut parts = [None; 3];
     for (k, name) in names.into_iter().enumerate() {
-        let part = match FileKind::from_name(name) {
-            Some(FileKind::SourceTrees) => 0,
-            Some(FileKind::TargetTrees) => 1,
-            Some(FileKind::GoldLinks) => 2,
-            _ => {
-                return Err(format!(
-                    "{name}: expected PREFIX.src, PREFIX.trg or PREFIX.gold (the three files of a set, as train --dev PREFIX reads them); nothing was loaded from it"
-                ))
-            }
-        };
-        parts[part] = Some(k);
+        parts[held_set_part(name)?] = Some(k);
     }
     Ok(parts)
 }

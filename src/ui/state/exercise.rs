@@ -17,7 +17,6 @@ use crate::tree::NodeId;
 use crate::ui::classroom::ExerciseAction;
 use crate::ui::folds::{Folds, SavedFolds};
 use crate::ui::ids::CorpusGen;
-use crate::ui::load::HeldRole;
 
 /// What was shown before the open exercise, brought back when it is left.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,7 +126,7 @@ impl State {
         let name = format!("Exercise '{}' ({file})", exercise.title);
         self.replace_corpus(corpus, name);
         // The exercise's pairs are all there is to align; the sets come back with the pairs before it.
-        (self.held, self.form.dev_set, self.form.test_set) = (HeldSets::default(), 0, 0);
+        self.set_held(HeldSets::default());
         self.before_exercise = before;
         let show_gold = exercise.show_gold;
         let back = self.classroom.opened(file, exercise, &links);
@@ -160,8 +159,7 @@ impl State {
             Some(before) => {
                 let Before { corpus, corpus_name, corpus_gen, tiger_ids, sides_swapped, selection, teach, folds, held } =
                     *before;
-                (self.form.dev_set, self.form.test_set) = (held.pairs(HeldRole::Dev), held.pairs(HeldRole::Test));
-                self.held = held;
+                self.set_held(held);
                 (self.corpus, self.corpus_name, self.corpus_gen) = (corpus, corpus_name, corpus_gen);
                 (self.tiger_ids, self.sides_swapped) = (tiger_ids, sides_swapped);
                 (self.selection, self.teach, self.folds) = (selection, teach, folds);

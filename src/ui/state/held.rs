@@ -84,6 +84,13 @@ impl State {
         request
     }
 
+    /// The sets given as files are `held`: the Train form, which splits
+    /// the pairs by them, knows their sizes too.
+    pub(super) fn set_held(&mut self, held: HeldSets) {
+        (self.form.dev_set, self.form.test_set) = (held.pairs(HeldRole::Dev), held.pairs(HeldRole::Test));
+        self.held = held;
+    }
+
     /// The range of the pairs of the set of `role` in the corpus shown.
     fn held_range(&self, role: HeldRole) -> std::ops::Range<usize> {
         let start = match role {
@@ -111,8 +118,9 @@ impl State {
         };
         let end = range.start + new_pairs.len();
         pairs.splice(range.clone(), new_pairs);
-        *self.held.get_mut(role) = held;
-        (self.form.dev_set, self.form.test_set) = (self.held.pairs(HeldRole::Dev), self.held.pairs(HeldRole::Test));
+        let mut sets = self.held.clone();
+        *sets.get_mut(role) = held;
+        self.set_held(sets);
         self.corpus = Rc::new(Corpus { pairs });
         self.corpus_gen = self.corpus_gen.next();
         // Hand links stay with their pairs: those of the set replaced go,
@@ -138,8 +146,8 @@ impl State {
         vec![Effect::Load(id, self.check_request(Slot::WordLinks))]
     }
 
-    /// The sets in a line, pairs numbered from 1: "pairs 33–40 are the dev
-    /// set (dev.src, dev.trg, dev.gold), pairs 41–50 the test set (…)"; empty without sets.
+    /// The sets in a line, pairs numbered from 1: "pairs 33–40 the dev set
+    /// (b.src, b.trg, b.gold), pairs 41–50 the test set (…)"; empty without sets.
     pub fn held_line(&self) -> String {
         let parts: Vec<String> = [HeldRole::Dev, HeldRole::Test]
             .into_iter()

@@ -288,30 +288,33 @@ impl Slots {
     /// until then its input says which are missing. A file of another kind
     /// is refused in words, and the set in use stays.
     fn held_set_file(status: &mut SlotStatus, slot: Slot, upload: Upload) -> Option<Routed> {
-        let slot_of = |name: &str| load::held_set_parts([name]).ok().and_then(|p| p.iter().position(Option::is_some));
-        let (Some(part), true) = (slot_of(&upload.name), !upload.text.is_empty()) else {
-            let why = match load::held_set_parts([upload.name.as_str()]) {
-                Err(e) => e,
-                Ok(_) => format!("{}:1:1: the file is empty; nothing was loaded from it", upload.name),
-            };
-            status.message = Some(Err(why));
-            return None;
+        let part = match load::held_set_part(&upload.name) {
+            Ok(_) if upload.text.is_empty() => {
+                Err(format!("{}:1:1: the file is empty; nothing was loaded from it", upload.name))
+            }
+            part => part,
         };
-        let names = |files: &[Upload]| files.iter().map(|u| u.name.clone()).collect::<Vec<_>>();
-        if load::held_set_parts(names(&status.files).iter().map(String::as_str))
-            .is_ok_and(|p| p.iter().all(Option::is_some))
-        {
+        let part = match part {
+            Ok(part) => part,
+            Err(why) => {
+                status.message = Some(Err(why));
+                return None;
+            }
+        };
+        // Only files of a part are ever kept here.
+        let parts = |files: &[Upload]| load::held_set_parts(files.iter().map(|u| u.name.as_str())).unwrap_or_default();
+        if parts(&status.files).iter().all(Option::is_some) {
             status.files.clear();
         }
-        status.files.retain(|u| slot_of(&u.name) != Some(part));
+        status.files.retain(|u| load::held_set_part(&u.name) != Ok(part));
         status.files.push(upload);
-        let given = names(&status.files);
-        let parts = load::held_set_parts(given.iter().map(String::as_str)).unwrap_or_default();
+        let parts = parts(&status.files);
         if parts.iter().any(Option::is_none) {
+            let names: Vec<&str> = status.files.iter().map(|u| u.name.as_str()).collect();
             status.checking = false;
             status.message = Some(Ok(format!(
                 "{}: waiting for the set's {} file",
-                given.join(", "),
+                names.join(", "),
                 load::held_set_missing(&parts)
             )));
             return None;
