@@ -50,6 +50,23 @@ impl LexiconSource {
         self
     }
 
+    /// The in-engine lexicon's word model (`None`: given tables, which no
+    /// word model trains).
+    pub fn word_model(&self) -> Option<lexicon::WordModel> {
+        match self {
+            LexiconSource::Given { .. } => None,
+            LexiconSource::Train { options, .. } => Some(options.word_model()),
+        }
+    }
+
+    /// This source with the in-engine lexicon trained by `model` (no effect on given tables).
+    pub fn with_word_model(mut self, model: lexicon::WordModel) -> Self {
+        if let LexiconSource::Train { options, .. } = &mut self {
+            *options = options.clone().with_word_model(model);
+        }
+        self
+    }
+
     /// This source with the in-engine lexicon's stem back-off (`None`: off;
     /// no effect on given tables).
     pub fn with_stem_backoff(mut self, stem_chars: Option<usize>) -> Self {

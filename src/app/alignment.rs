@@ -134,7 +134,10 @@ pub enum Preset {
     /// and the configuration beyond the paper ([`BEYOND_PAPER_KERNEL`] by
     /// the linear solver on every training candidate, with C and the cost
     /// factor chosen on dev), each with the link search chosen on dev; the
-    /// in-engine lexicon with stem back-off ([`DEFAULT_STEM_BACKOFF`]).
+    /// in-engine lexicon with stem back-off ([`DEFAULT_STEM_BACKOFF`]), the
+    /// best configuration trained again with each word model's lexicon
+    /// ([`TrainOptions::tune_word_model`]) and the better kept, its
+    /// threshold by cross-validation ([`DEFAULT_THRESHOLD_FOLDS`]).
     #[default]
     Best,
     /// The paper's configuration (§6, Tables 3/4): its kernels by SMO on at
@@ -235,6 +238,8 @@ pub struct Given<'a> {
     pub threshold: bool,
     /// `--threshold-folds K` (0: dev alone).
     pub threshold_folds: Option<usize>,
+    /// The in-engine lexicon's word model (`--word-model`).
+    pub word_model: bool,
 }
 
 /// The stem back-off a preset gives the in-engine lexicon when none is
@@ -266,9 +271,10 @@ pub struct TrainingPlan {
 /// The plan of a training from the user's settings (`base`), the kernel
 /// given, whether there is dev, the preset and what else was given
 /// ([`Given`]): [`Preset::Best`] with dev and no kernel gives the lexicon
-/// [`DEFAULT_STEM_BACKOFF`] (its selection was measured with it) and
-/// calibrates the kept model's threshold by [`DEFAULT_THRESHOLD_FOLDS`]-fold
-/// cross-validation; [`Preset::Paper`] links where D > 0 unless a
+/// [`DEFAULT_STEM_BACKOFF`] (its selection was measured with it), chooses
+/// the word model of the kept configuration on dev (unless one was given)
+/// and calibrates the kept model's threshold by
+/// [`DEFAULT_THRESHOLD_FOLDS`]-fold cross-validation; [`Preset::Paper`] links where D > 0 unless a
 /// threshold was given. Shared by the CLI and the page, so the same
 /// settings train the same model in both.
 pub fn training_plan(
@@ -283,6 +289,9 @@ pub fn training_plan(
         base.threshold = DecisionThreshold::Fixed(0.0);
     }
     base.threshold_folds = given.threshold_folds.unwrap_or(preset_threshold_folds(preset, with_dev, kernel.is_some()));
+    if preset.selects(with_dev, kernel.is_some()) && !given.word_model {
+        base.tune_word_model = WordModel::ALL.to_vec();
+    }
     let options = configurations(&base, kernel, with_dev, preset, given.thetas)?;
     Ok(TrainingPlan { options, stem_backoff })
 }
@@ -320,23 +329,38 @@ pub fn train_model_tried(
         model::check_train_candidates(train, o).map_err(AlignmentError::Train)?;
     }
     let corpora: Vec<&Corpus> = std::iter::once(train).chain(dev).collect();
-    let setup = prepare(&corpora, lexicon, "lexical model", observer)?;
-    keep_best(train, dev, &setup, options, observer)
+    let setup = prepare(&corpora, lexicon.clone(), "lexical model", observer)?;
+    let kept = keep_best(train, dev, &setup, Some(&lexicon), options, observer)?;
+    Ok((kept.model, kept.tried))
+}
+
+/// What [`keep_best`] kept: the model, every configuration tried with its
+/// dev F, and the lexical setup of another word model when dev chose it.
+#[derive(Debug)]
+pub struct Kept {
+    pub model: AlignmentModel,
+    pub tried: Vec<Tried>,
+    /// The setup the model was trained with, when not the one given.
+    pub other_setup: Option<LexicalSetup>,
 }
 
 /// Trains a model for each of `options` on `train` with the lexical setup
-/// of `train` and `dev` (`setup`), keeps the best by dev F (the first of
-/// equals) and, when its options say so, sets its threshold by
-/// cross-validation ([`model::cross_validated_threshold`]); with the dev F
-/// of each configuration. `train --dev`'s selection, which `experiment
-/// --rows default` measures.
+/// of `train` and `dev` (`setup`, prepared from `source`), keeps the best by
+/// dev F (the first of equals); then, when its options say so, trains it
+/// again with the in-engine lexicon of each other word model
+/// ([`TrainOptions::tune_word_model`], its settings as kept, the search
+/// chosen again) and keeps the lexicon with the better dev F, and sets the
+/// kept model's threshold by cross-validation
+/// ([`model::cross_validated_threshold`]). `train --dev`'s selection,
+/// which `experiment --rows default` measures.
 pub fn keep_best(
     train: &Corpus,
     dev: Option<&Corpus>,
     setup: &LexicalSetup,
+    source: Option<&LexiconSource>,
     options: &[TrainOptions],
     observer: &mut dyn Observer,
-) -> Result<(AlignmentModel, Vec<Tried>), AlignmentError> {
+) -> Result<Kept, AlignmentError> {
     let train_error = |e| match e {
         AlignError::Cancelled => AlignmentError::Cancelled,
         e => AlignmentError::Train(e),
@@ -354,7 +378,36 @@ pub fn keep_best(
             best = Some((f, model, kept));
         }
     }
-    let (_, mut model, mut kept) = best.ok_or(AlignmentError::NoKernel)?;
+    let (mut best_f, mut model, mut kept) = best.ok_or(AlignmentError::NoKernel)?;
+    let mut other_setup = None;
+    let given_model = source.and_then(LexiconSource::word_model);
+    if let (Some(d), Some(source), Some(given_model)) = (dev, source, given_model) {
+        // The settings dev chose stay: only the lexicon (and the search on it) is chosen again.
+        let again = TrainOptions {
+            tune_prune_quantiles: Vec::new(),
+            tune_c: Vec::new(),
+            tune_cost_factor: Vec::new(),
+            tune_negative_ratio: Vec::new(),
+            ..kept.clone()
+        };
+        for word_model in kept.tune_word_model.clone().into_iter().filter(|&m| m != given_model) {
+            let other = prepare(&[train, d], source.clone().with_word_model(word_model), "lexical model", observer)?;
+            let (m, k) = model::train_keeping(train, dev, &other, &again, observer).map_err(train_error)?;
+            let f = m.summary.dev_f.unwrap_or(0.0);
+            let better = f > best_f;
+            if let Some(counts) = m.summary.dev {
+                // Named as the configurations are, the word model after: `train` prints each so.
+                let spec = format!("{} ({word_model} lexicon)", m.spec);
+                let verdict = if better { "kept" } else { "the first lexicon kept" };
+                observer.note(&format!("{spec}: dev {counts} ({}; {verdict})", chosen(&m)));
+                tried.push(Tried { spec, dev_f: f });
+            }
+            if better {
+                (best_f, model, kept, other_setup) = (f, m, k, Some(other));
+            }
+        }
+    }
+    let setup = other_setup.as_ref().unwrap_or(setup);
     // Fewer training pairs than folds: a fold each (a single pair: dev alone).
     kept.threshold_folds = kept.threshold_folds.min(train.len());
     // The kept model only: dev chose it, the training pairs' other sources set its threshold.
@@ -373,7 +426,7 @@ pub fn keep_best(
             cut.dev
         ));
     }
-    Ok((model, tried))
+    Ok(Kept { model, tried, other_setup })
 }
 
 /// The share of the loaded pairs the page holds out (it has no dev or
@@ -952,6 +1005,26 @@ mod tests {
         assert_eq!(folds(Some("plain"), true, Preset::Paper, Some(3)), 3);
     }
 
+    /// The best preset with dev and no kernel chooses the word model on dev
+    /// (every configuration carries both); the paper's preset, a kernel
+    /// given, no dev or `--word-model` given do not.
+    #[test]
+    fn the_best_preset_with_dev_chooses_the_word_model_unless_one_is_given() {
+        let tuned = |kernel: Option<&str>, dev, preset, word_model| {
+            let given = Given { word_model, ..Given::default() };
+            let kernel = kernel.map(|k| k.parse::<KernelSpec>().unwrap());
+            let plan = training_plan(TrainOptions::default(), kernel, dev, preset, given).unwrap();
+            let all: Vec<Vec<WordModel>> = plan.options.iter().map(|o| o.tune_word_model.clone()).collect();
+            assert!(all.windows(2).all(|w| w[0] == w[1]), "{all:?}");
+            all[0].clone()
+        };
+        assert_eq!(tuned(None, true, Preset::Best, false), [WordModel::FastAlign, WordModel::Hmm]);
+        assert!(tuned(None, true, Preset::Best, true).is_empty());
+        assert!(tuned(None, true, Preset::Paper, false).is_empty());
+        assert!(tuned(Some("plain"), true, Preset::Best, false).is_empty());
+        assert!(tuned(None, false, Preset::Best, false).is_empty());
+    }
+
     /// Sets given as files are the dev and the test, whatever the shares
     /// say; a share fills in a part without a set, but a test share is
     /// never taken from the dev set's pairs.
@@ -1002,6 +1075,48 @@ mod tests {
         assert_eq!(split(1, true, false), None);
         assert_eq!(split(0, false, false), None);
         assert_eq!(split(1, false, false), Some((1, 0, 0)));
+    }
+
+    /// With the word model to choose, the kept configuration is trained
+    /// again with the other word model's lexicon, and the model keeps the
+    /// lexicon of the better dev F (the given one on a tie); without it,
+    /// the given lexicon alone.
+    #[test]
+    fn dev_chooses_the_word_model_of_the_kept_configuration() {
+        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
+        let (train, dev) = (pairs_of(&corpus, 0..50), pairs_of(&corpus, 50..60));
+        let linear = TrainOptions {
+            spec: "plain+dbtk-root".parse().unwrap(),
+            solver: Solver::Linear,
+            tune_prune_quantiles: Vec::new(),
+            ..TrainOptions::default()
+        };
+        let source = || lexicon_source(None, None, Vec::new(), WordModel::FastAlign).for_held_out_input(true);
+        let word_model = |m: &AlignmentModel| match &m.lexicon {
+            LexicalModel::InEngine { options, .. } => options.word_model(),
+            LexicalModel::Tables(_) => panic!("an in-engine lexicon"),
+        };
+        let quiet = &mut crate::progress::Quiet;
+        let plain = [TrainOptions { spec: "plain".parse().unwrap(), ..linear.clone() }, linear.clone()];
+        let (alone, tried_alone) = train_model_tried(&train, Some(&dev), source(), &plain, quiet).unwrap();
+        assert_eq!((word_model(&alone), tried_alone.len()), (WordModel::FastAlign, 2));
+        let choosing: Vec<TrainOptions> =
+            plain.iter().map(|o| TrainOptions { tune_word_model: WordModel::ALL.to_vec(), ..o.clone() }).collect();
+        let (model, tried) = train_model_tried(&train, Some(&dev), source(), &choosing, quiet).unwrap();
+        let kept_spec = alone.spec.to_string();
+        let f_of = |label: &str| tried.iter().find(|t| t.spec == label).map(|t| t.dev_f).unwrap();
+        let fast = f_of(&kept_spec);
+        let hmm = f_of(&format!("{kept_spec} (hmm lexicon)"));
+        assert_eq!(tried.len(), 3, "{tried:?}");
+        assert_eq!(fast, tried_alone.iter().find(|t| t.spec == kept_spec).unwrap().dev_f);
+        let expected = if hmm > fast { WordModel::Hmm } else { WordModel::FastAlign };
+        assert_eq!(word_model(&model), expected, "fast-align {fast}, hmm {hmm}");
+        assert_eq!(model.summary.dev_f, Some(fast.max(hmm)));
+        // These dev pairs prefer the HMM (so the other lexicon's path runs):
+        // its lexicon, trained apart, is the one the kept model records.
+        assert_eq!(expected, WordModel::Hmm, "fast-align {fast}, hmm {hmm}");
+        let corpora = [&train, &dev];
+        assert_eq!(model.lexicon, lexical_model(&corpora, &source().with_word_model(WordModel::Hmm)));
     }
 
     /// The first 40 pairs of the built-in sample (SQUOIA dev).

@@ -90,6 +90,8 @@ pub struct Settings {
     pub thetas: Option<Vec<f64>>,
     /// The defaults row's `--threshold-folds` (`None`: the preset's).
     pub threshold_folds: Option<usize>,
+    /// Whether `--word-model` was given (else the defaults row chooses it on dev, as `train` does).
+    pub word_model_given: bool,
     /// The `data` row's sizes: at most this many examples each (`usize::MAX`: all).
     pub data_sizes: Vec<usize>,
     /// Where the lexicon comes from (tables, or the engine's with its extra bitext).
@@ -324,6 +326,7 @@ impl Split<'_> {
         let given = alignment::Given {
             thetas: settings.thetas.as_deref(),
             threshold_folds: settings.threshold_folds,
+            word_model: settings.word_model_given,
             ..alignment::Given::default()
         };
         let plan = alignment::training_plan(
@@ -335,9 +338,21 @@ impl Split<'_> {
         )?;
         let options = plan.options;
         let started = self.clock.seconds();
-        let (model, _) = alignment::keep_best(self.train, Some(self.dev), self.setup, &options, observer)?;
+        // The other word models' lexicons are held out as this split's is; a
+        // transductive lexicon (trained with test's sentences too) is kept as it is.
+        let source = (!settings.transductive_lexicon).then(|| settings.lexicon.clone().for_held_out_input(true));
+        let kept = alignment::keep_best(self.train, Some(self.dev), self.setup, source.as_ref(), &options, observer)?;
         let train_secs = self.clock.seconds() - started;
-        let scored = self.score("defaults (train --dev, chosen on dev)".into(), &model, train_secs, observer)?;
+        let name = "defaults (train --dev, chosen on dev)".to_string();
+        let scored = match &kept.other_setup {
+            // Dev chose another word model: test's word links come from its lexicon.
+            Some(other) => {
+                let test_links = held_out_links(other, self.test);
+                let split = Split { setup: other, test_links: &test_links, ..*self };
+                split.score(name, &kept.model, train_secs, observer)?
+            }
+            None => self.score(name, &kept.model, train_secs, observer)?,
+        };
         observer.note(&scored.note);
         rows.push(scored.row);
         Ok(())
@@ -577,6 +592,7 @@ mod tests {
             train: TrainOptions::default(),
             thetas: None,
             threshold_folds: None,
+            word_model_given: false,
             data_sizes: Vec::new(),
             lexicon: LexiconSource::Train {
                 extra: Vec::new(),

@@ -47,10 +47,11 @@ pub struct LexArgs {
     #[arg(long, num_args = 2, value_names = ["SRC", "TRG"])]
     pub bitext: Option<Vec<String>>,
     /// The in-engine lexicon's word-alignment model: fast-align (IBM1, then fast_align's IBM2) or
-    /// hmm (those, then the HMM of Vogel et al. 1996 from IBM2's table). `align` re-trains with the
-    /// model file's choice.
-    #[arg(long, value_name = "MODEL", default_value = "fast-align")]
-    pub word_model: WordModel,
+    /// hmm (those, then the HMM of Vogel et al. 1996 from IBM2's table). Default: fast-align;
+    /// `train --dev` without --kernel (--preset best) trains its kept configuration with each
+    /// and keeps the better on dev. `align` re-trains with the model file's choice.
+    #[arg(long, value_name = "MODEL")]
+    pub word_model: Option<WordModel>,
     /// Beyond the paper: a word the in-engine lexicon never saw (in held-out sentences) is looked
     /// up by its stem, its first N characters lowercased, in tables trained on the stemmed
     /// sentences; two identical words (names, numbers) get 0.5. Off by default; `align` re-trains
@@ -76,9 +77,12 @@ pub struct TrainArgs {
     /// Without --kernel, what --dev chooses among. best: the paper's kernels (plain,
     /// plain+ibtk-rgsst, plain+dbtk-root+ibtk-rgsst, plain+dbtk-root+ibtk-rdsst; SMO) and
     /// plain+ctx+unk+orth+chain+node+dbtk-root by the linear solver on every training candidate with C (1, 5)
-    /// and the cost factor (2, 8) chosen on dev; each with the link search chosen on dev and the
-    /// threshold on D calibrated on dev; the in-engine lexicon with --stem-backoff 4 (unless given).
-    /// paper: the paper's (Tables 3/4): its kernels by SMO, C 2.4, greedy search, D > 0.
+    /// and the cost factor (2, 8) chosen on dev; each with the link search chosen on dev; the
+    /// in-engine lexicon with --stem-backoff 4 (unless given). The best on dev is trained again
+    /// with the HMM lexicon (unless --word-model is given) and the better lexicon on dev kept;
+    /// its threshold on D is calibrated on 5-fold cross-validation over train pooled with dev
+    /// (--threshold-folds). paper: the paper's (Tables 3/4): its kernels by SMO, C 2.4, greedy
+    /// search, D > 0.
     #[arg(long, default_value = "best", value_parser = parse_preset)]
     pub preset: Preset,
     /// Word alignment of the training pairs (`i-j` per line, source-target), or GIZA++'s two
@@ -507,7 +511,7 @@ fn moses_tables(s2t: &str, t2s: &str, sample: &Corpus, threads: Threads) -> Resu
         lex_t2s: Some(t2s.to_string()),
         vcb: None,
         bitext: None,
-        word_model: WordModel::default(),
+        word_model: None,
         stem_backoff: None,
     };
     tables(&lex, sample, threads)?.ok_or_else(|| CliError::Usage("--lex-s2t and --lex-t2s go together".into()))
@@ -528,8 +532,13 @@ fn lexicon_source(
     corpus: &Corpus,
     threads: Threads,
 ) -> Result<LexiconSource, CliError> {
-    Ok(alignment::lexicon_source(tables(lex, corpus, threads)?, links, extra_bitext(lex)?, lex.word_model)
-        .with_stem_backoff(lex.stem_backoff.map(usize::from)))
+    Ok(alignment::lexicon_source(
+        tables(lex, corpus, threads)?,
+        links,
+        extra_bitext(lex)?,
+        lex.word_model.unwrap_or_default(),
+    )
+    .with_stem_backoff(lex.stem_backoff.map(usize::from)))
 }
 
 pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
@@ -546,17 +555,20 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
         stem_backoff: args.lex.stem_backoff.map(usize::from),
         threshold: args.svm.threshold.is_some(),
         threshold_folds: args.svm.threshold_folds.map(usize::from),
+        word_model: args.lex.word_model.is_some(),
     };
     let plan = alignment::training_plan(base, args.kernel.clone(), dev.is_some(), args.preset, given)?;
     let source = lexicon_source(&args.lex, links, &train, args.threads.get())?
         .with_stem_backoff(plan.stem_backoff)
         .for_held_out_input(args.held_out);
     let options = plan.options;
-    let model = alignment::train_model(&train, dev.as_ref(), source, &options, &mut reporter)?;
+    let (model, tried) = alignment::train_model_tried(&train, dev.as_ref(), source, &options, &mut reporter)?;
     std::fs::write(&args.output, model.to_json())
         .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
     reporter.note(&format!("wrote {}: {}", args.output, model.describe()));
-    reporter.note(&format!("{} configuration(s) tried in {:.1} s", options.len(), started.elapsed().as_secs_f64()));
+    // With dev, every training it scored (the kept one again with another word model included).
+    let trained = tried.len().max(options.len());
+    reporter.note(&format!("{trained} configuration(s) tried in {:.1} s", started.elapsed().as_secs_f64()));
     Ok(())
 }
 
@@ -685,7 +697,12 @@ pub fn baseline(args: BaselineArgs, limits: &Limits) -> Result<(), CliError> {
                  tables (--lex-s2t/--lex-t2s, e.g. from `treelink lexicon`) the input streams in one pass",
                 s.len()
             ));
-            alignment::baseline_lexicon_of(s, extra_bitext(&args.lex)?, args.lex.word_model, &mut reporter)?
+            alignment::baseline_lexicon_of(
+                s,
+                extra_bitext(&args.lex)?,
+                args.lex.word_model.unwrap_or_default(),
+                &mut reporter,
+            )?
         }
     };
     let options =
@@ -779,6 +796,7 @@ fn experiment_settings(args: &ExperimentArgs, limits: &Limits, train: &Corpus) -
         train: args.svm.options(&KernelSpec::paper_best(), limits)?,
         thetas: args.svm.theta.clone(),
         threshold_folds: args.svm.threshold_folds.map(usize::from),
+        word_model_given: args.lex.word_model.is_some(),
         data_sizes: args.data_sizes.clone(),
         lexicon: lexicon_source(&args.lex, None, train, args.threads.get())?,
         transductive_lexicon: args.transductive_lexicon,

@@ -286,6 +286,8 @@ pub enum LexicalOf {
     /// The model the `Train` task trains on the pairs as `how` says, known before it is
     /// trained (`app::alignment::lexical_model_on_pairs`).
     Training(PairsTraining),
+    /// The model the job's `Train` task trained, once it is (its word model chosen on dev).
+    Trained,
     /// The kept model.
     Model,
 }

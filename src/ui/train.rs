@@ -164,12 +164,14 @@ fn percent(done: u64, total: u64) -> f64 {
     }
 }
 
-/// The in-engine lexicon's word-alignment model (`treelink train --word-model`).
+/// The in-engine lexicon's word-alignment model (`treelink train
+/// --word-model`), or, by default, the plan's: the best setting with dev
+/// pairs tries both on its kept configuration and keeps the better on dev.
 fn word_model_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
     let onchange = {
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            let model = if select.value() == WordModel::Hmm.name() { WordModel::Hmm } else { WordModel::FastAlign };
+            let model = WordModel::ALL.into_iter().find(|m| select.value() == m.name());
             train.emit(TrainAction::Form(FormAction::SetWordModel(model)));
         })
     };
@@ -177,17 +179,19 @@ fn word_model_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
     let help = if tables {
         "not used: the uploaded Moses tables are the lexicon"
     } else {
-        "--word-model: the paper trains GIZA++ (§6.3); here fast_align's IBM2 (Dyer et al. 2013), or the HMM after it (Vogel et al. 1996), as GIZA++ before IBM4 (docs/alignment-results.md, \"The HMM lexicon\")"
+        "--word-model: the paper trains GIZA++ (§6.3); here fast_align's IBM2 (Dyer et al. 2013), or the HMM after it (Vogel et al. 1996), as GIZA++ before IBM4. Chosen on dev: the best setting's kept configuration is trained with each and the better on the dev pairs kept (fast-align without dev pairs, with the paper's settings or a typed kernel; docs/alignment-results.md)"
     };
-    let option = |m: WordModel, label: &str| {
-        html! { <option value={m.name()} selected={state.form.word_model == m}>{label.to_string()}</option> }
+    let option = |m: Option<WordModel>, label: &str| {
+        let value = m.map_or("dev", WordModel::name);
+        html! { <option value={value} selected={state.form.word_model == m}>{label.to_string()}</option> }
     };
     html! {
         <div class="form-row">
             <label for="train-word-model">{"Word model"}</label>
             <select id="train-word-model" {onchange} aria-describedby="train-word-model-help" disabled={tables}>
-                {option(WordModel::FastAlign, "fast-align (IBM1 + IBM2)")}
-                {option(WordModel::Hmm, "hmm (IBM1 + IBM2 + HMM)")}
+                {option(None, "chosen on dev (fast-align or hmm)")}
+                {option(Some(WordModel::FastAlign), "fast-align (IBM1 + IBM2)")}
+                {option(Some(WordModel::Hmm), "hmm (IBM1 + IBM2 + HMM)")}
             </select>
             <span id="train-word-model-help" class="hint">{help}</span>
         </div>
@@ -347,6 +351,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
     let busy = state.busy;
     let options = state.form.plan();
     let has_gold = state.gold_links > 0;
+    let chooses_word_model = options.as_ref().is_ok_and(|p| p.options.iter().any(|o| o.tune_word_model.len() > 1));
 
     let on_train = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Train { now: js_sys::Date::now() })) };
     let on_align = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() })) };
@@ -365,10 +370,15 @@ pub fn train_panel(props: &TrainProps) -> Html {
     let lexicon_note = match &state.tables {
         Some((a, b)) => format!("Lexicon: the uploaded Moses tables {a} and {b}"),
         _ => format!(
-            "Lexicon: trained in the engine on the pairs' sentences ({} both ways, grow-diag-final-and)",
+            "Lexicon: trained in the engine on the pairs' sentences ({} both ways, grow-diag-final-and{})",
             match state.form.word_model {
-                WordModel::FastAlign => "IBM1 + IBM2",
-                WordModel::Hmm => "IBM1 + IBM2 + HMM",
+                Some(WordModel::Hmm) => "IBM1 + IBM2 + HMM",
+                _ => "IBM1 + IBM2",
+            },
+            match (state.form.word_model, chooses_word_model) {
+                (None, true) =>
+                    "; the kept configuration also with the HMM after them, the better on the dev pairs kept",
+                _ => "",
             }
         ),
     } + &state.word_links.as_ref().map_or(String::new(), |w| format!("; word links from {w}"))

@@ -44,6 +44,8 @@ test('Train by default chooses on the dev pairs as `treelink train --dev` does, 
   assert.match(await text('#spec-note'), /^5 configurations, the best on the dev pairs kept\.$/);
   assert.equal(await page.inputValue('#train-solver'), 'smo');
   assert.equal(await page.inputValue('#train-max-negative-ratio'), '6');
+  assert.equal(await page.inputValue('#train-word-model'), 'dev');
+  assert.match(await text('#train-panel'), /IBM1 \+ IBM2 both ways, grow-diag-final-and; the kept configuration also with the HMM after them, the better on the dev pairs kept\)/);
 
   await page.click('#train');
   // The note says how the job ended (an error's text, if it failed).
@@ -57,9 +59,11 @@ test('Train by default chooses on the dev pairs as `treelink train --dev` does, 
   const trained = spawnSync(cli, ['train', '--train', path.join(tmp, 'train'), '--dev', path.join(tmp, 'dev'), '-o', cliModel], { encoding: 'utf8' });
   assert.equal(trained.status, 0, trained.stderr);
   assert.equal(model.body, fs.readFileSync(cliModel, 'utf8'), 'page and `treelink train --dev` train the same model');
-  // Each configuration tried, with its dev F, as the CLI prints them.
-  const cliTried = [...trained.stderr.matchAll(/^treelink: (\S+): dev P = [\d.]+ +R = [\d.]+ +F = ([\d.]+)/gm)].map((m) => `${m[1]} ${m[2]}`);
-  assert.equal(cliTried.length, 5, trained.stderr);
+  // Each configuration tried, with its dev F, as the CLI prints them: the
+  // five, then the kept one again with the HMM lexicon (the word model chosen on dev).
+  const cliTried = [...trained.stderr.matchAll(/^treelink: (\S+(?: \(hmm lexicon\))?): dev P = [\d.]+ +R = [\d.]+ +F = ([\d.]+)/gm)].map((m) => `${m[1]} ${m[2]}`);
+  assert.equal(cliTried.length, 6, trained.stderr);
+  assert.match(cliTried[5], /^\S+ \(hmm lexicon\) [\d.]+$/);
   const pageTried = (await text('#model-summary')).match(/Configurations tried, dev F: (.*)\.$/)?.[1].split(', ');
   assert.deepEqual(pageTried, cliTried);
 
@@ -69,6 +73,7 @@ test('Train by default chooses on the dev pairs as `treelink train --dev` does, 
   assert.match(await text('#train-setting-help'), /^as `treelink train --dev --preset paper`: the paper's kernels/);
   assert.ok(!await page.isChecked('#train-stem-backoff') && !await page.isDisabled('#train-stem-backoff'));
   assert.match(await text('#spec-note'), /^4 configurations/);
+  assert.match(await text('#train-panel'), /\(IBM1 \+ IBM2 both ways, grow-diag-final-and\)/, 'the paper\'s settings keep fast-align');
   // A kernel typed is trained alone; the linear solver trains on every example; negatives: inf.
   await fillField(page, 'train-kernel', 'plain+ctx+dbtk-root');
   assert.equal(await page.inputValue('#train-setting'), 'kernel');

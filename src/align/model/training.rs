@@ -25,7 +25,7 @@ use crate::eval::prf::Counts;
 use crate::io::links::LinkKind;
 use crate::kernel::index::StructureIndex;
 use crate::kernel::{Space, DEFAULT_MAX_NODE_PAIRS};
-use crate::lexicon::{Lexicon, WordAlignment};
+use crate::lexicon::{Lexicon, WordAlignment, WordModel};
 use crate::limits::Limits;
 use crate::parallel::{stream_in_order, Threads};
 use crate::progress::{Observer, Progress};
@@ -104,6 +104,12 @@ pub struct TrainOptions {
     /// ([`cross_validated_threshold`]) instead of on dev alone.
     #[serde(default)]
     pub threshold_folds: usize,
+    /// Beyond the paper (issue 23): with dev data and an in-engine lexicon,
+    /// the kept configuration is trained again with the lexicon of each
+    /// word model of this list, its settings as kept, and the lexicon with
+    /// the best dev F kept (`app::alignment::keep_best`).
+    #[serde(default)]
+    pub tune_word_model: Vec<WordModel>,
 }
 
 fn default_max_train_candidates() -> usize {
@@ -134,6 +140,7 @@ impl Default for TrainOptions {
             search: LinkSearch::Greedy,
             tune_search: Vec::new(),
             threshold_folds: 0,
+            tune_word_model: Vec::new(),
         }
     }
 }

@@ -237,6 +237,8 @@ impl Pool {
         match request {
             Request::Train { job, corpus, options, lexicon, how } => {
                 let pairs = corpus.source.matches('\n').count() as u64;
+                // A word model dev chooses (`keep_best`) is known once the model is trained.
+                let word_model_chosen = options.iter().any(|o| o.tune_word_model.len() > 1);
                 let mut pieces =
                     vec![Piece::new(Task::Train { options, how }, PieceKind::Train, Some(Artifact::Model), 0)];
                 pieces[0].pinned = Some(0);
@@ -250,14 +252,15 @@ impl Pool {
                     true => (split.test_pairs(), InputSentences::HeldOut),
                     false => (0..split.pairs(), InputSentences::Train),
                 };
-                let of = LexicalOf::Training(how);
                 let units = aligned.len() as u64;
-                pieces.push(Piece::new(
-                    Task::InputLexicon { of, sentences, aligned: aligned.clone() },
-                    PieceKind::Lexicon,
-                    Some(Artifact::InputLexicon),
-                    units,
-                ));
+                let lexicon_piece = |of| {
+                    let task = Task::InputLexicon { of, sentences, aligned: aligned.clone() };
+                    Piece::new(task, PieceKind::Lexicon, Some(Artifact::InputLexicon), units)
+                };
+                pieces.push(match word_model_chosen && split.dev > 0 {
+                    true => lexicon_piece(LexicalOf::Trained).after(&[0], &[Artifact::Model]),
+                    false => lexicon_piece(LexicalOf::Training(how)),
+                });
                 // A held-out test's baseline uses the model's lexicon, as `experiment` scores it.
                 let baseline_with = match how.test {
                     true => Artifact::InputLexicon,
@@ -656,6 +659,7 @@ mod tests {
     use crate::align::model::TrainOptions;
     use crate::app::alignment::{self, PairsTraining};
     use crate::corpus::{Corpus, PairIndex};
+    use crate::lexicon::WordModel;
     use crate::progress::{Flow, Progress};
     use std::collections::{BTreeMap, VecDeque};
 
@@ -799,15 +803,18 @@ mod tests {
         // Two configurations, the better on dev kept (the page's default plans several).
         let paper = TrainOptions { max_examples: 300, ..TrainOptions::default() };
         let options = vec![TrainOptions { spec: "plain".parse().unwrap(), ..paper.clone() }, paper];
-        for how in [PairsTraining::default(), PairsTraining { calibrate: true, test: true, ..PairsTraining::default() }]
-        {
-            let expected = one_worker(&corpus, &how, &options);
+        // The word model chosen on dev too: the aligning lexicon waits for the model.
+        let choosing: Vec<TrainOptions> =
+            options.iter().map(|o| TrainOptions { tune_word_model: WordModel::ALL.to_vec(), ..o.clone() }).collect();
+        let held_out = PairsTraining { calibrate: true, test: true, ..PairsTraining::default() };
+        for (how, options) in [(PairsTraining::default(), &options), (held_out, &options), (held_out, &choosing)] {
+            let expected = one_worker(&corpus, &how, options);
             for size in [1, 2, 3] {
                 let mut pool = Simulated::new(size, 7);
                 let request = Request::Train {
                     job: JobId(7),
                     corpus: CorpusText::of(&corpus),
-                    options: options.clone(),
+                    options: options.to_vec(),
                     lexicon: LexiconFiles::default(),
                     how,
                 };

@@ -203,6 +203,10 @@ impl Executor {
                 let tables = self.tables()?;
                 (alignment::lexical_model_on_pairs(&self.corpus, how, tables).map_err(text)?, None)
             }
+            LexicalOf::Trained => {
+                let (model, _) = self.model.as_ref().ok_or("the worker holds no alignment model")?;
+                (model.lexicon.clone(), None)
+            }
             LexicalOf::Model => {
                 let (model, _) = self.model.as_ref().ok_or("the worker holds no alignment model")?;
                 let tables_given = self.tables()?.is_some();

@@ -79,9 +79,9 @@ pub struct Session {
     /// The folded sub-trees, on the pairs as shown (after any swap).
     #[serde(default)]
     pub folds: Vec<SavedFolds>,
-    /// The training form's choices beyond its fields.
+    /// The training form's choices beyond its fields (the word model: `None`, the plan's).
     #[serde(default)]
-    pub word_model: WordModel,
+    pub word_model: Option<WordModel>,
     #[serde(default)]
     pub stem_backoff: bool,
     #[serde(default)]

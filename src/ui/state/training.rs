@@ -91,7 +91,9 @@ pub struct TrainForm {
     pub errors: BTreeMap<Field, String>,
     pub setting: Setting,
     pub solver: Solver,
-    pub word_model: WordModel,
+    /// The in-engine lexicon's word model (`--word-model`); `None`: the
+    /// plan's (the best setting with dev pairs chooses it on them, else fast-align).
+    pub word_model: Option<WordModel>,
     pub calibrate: bool,
     pub test: bool,
     pub stem_backoff: bool,
@@ -122,7 +124,7 @@ impl Default for TrainForm {
             errors: BTreeMap::new(),
             setting: Setting::default(),
             solver: Solver::default(),
-            word_model: WordModel::default(),
+            word_model: None,
             calibrate: true,
             test: false,
             stem_backoff: false,
@@ -137,7 +139,7 @@ impl TrainForm {
     /// back-off as the plan has it).
     pub fn pairs_training(&self) -> PairsTraining {
         PairsTraining {
-            word_model: self.word_model,
+            word_model: self.word_model.unwrap_or_default(),
             stem_backoff: self.stem_backoff_in_use(),
             calibrate: self.calibrate_in_use(),
             test: self.test_in_use(),
@@ -190,7 +192,7 @@ impl TrainForm {
             kernel,
             self.calibrate_in_use(),
             preset,
-            Given { stem_backoff: stem, ..Given::default() },
+            Given { stem_backoff: stem, word_model: self.word_model.is_some(), ..Given::default() },
         )
         .map_err(|e| BTreeMap::from([(Field::Kernel, e.to_string())]))
     }
@@ -316,7 +318,8 @@ pub enum FormAction {
     /// The SVM solver (`--solver`); linear trains on every example unless a number is typed.
     SetSolver(Solver),
     /// The in-engine lexicon's word model for training.
-    SetWordModel(WordModel),
+    /// `None`: the plan's (chosen on dev by the best setting).
+    SetWordModel(Option<WordModel>),
     /// Hold out the last 20% of the training pairs as dev (calibrated threshold), or not.
     SetCalibrate(bool),
     /// Hold out the last 20% of the pairs as a test (train on the rest, score them), or not.
@@ -480,6 +483,13 @@ mod tests {
         assert_eq!(best.options.len(), 5);
         assert_eq!((best.stem_backoff, form.pairs_training().stem_backoff), (Some(4), Some(4)));
         assert_eq!(best.options[4].solver, Solver::Linear);
+        // The word model: chosen on dev by default, as `train --dev`; one chosen is `--word-model`.
+        assert!(best.options.iter().all(|o| o.tune_word_model.len() == 2));
+        form.apply(FormAction::SetWordModel(Some(WordModel::Hmm)));
+        assert!(form.plan().unwrap().options.iter().all(|o| o.tune_word_model.is_empty()));
+        assert_eq!(form.pairs_training().word_model, WordModel::Hmm);
+        form.apply(FormAction::SetWordModel(None));
+        assert_eq!(form.plan().unwrap(), best);
         form.apply(FormAction::SetSetting(Setting::Paper));
         let paper = form.plan().unwrap();
         assert_eq!(paper, cli(None, Preset::Paper));
@@ -575,7 +585,7 @@ mod tests {
             ..PairsTraining::default()
         };
         assert_eq!(train_request(&mut s), (how(WordModel::FastAlign, None, false, false), fixed, Some((157, 0, 0))));
-        edit(&mut s, FormAction::SetWordModel(WordModel::Hmm));
+        edit(&mut s, FormAction::SetWordModel(Some(WordModel::Hmm)));
         edit(&mut s, FormAction::SetCalibrate(true));
         assert_eq!(
             train_request(&mut s),
