@@ -274,8 +274,8 @@ pub struct TrainingPlan {
 /// [`DEFAULT_STEM_BACKOFF`] (its selection was measured with it), chooses
 /// the word model of the kept configuration on dev (unless one was given)
 /// and calibrates the kept model's threshold by
-/// [`DEFAULT_THRESHOLD_FOLDS`]-fold cross-validation; [`Preset::Paper`] links where D > 0 unless a
-/// threshold was given. Shared by the CLI and the page, so the same
+/// [`DEFAULT_THRESHOLD_FOLDS`]-fold cross-validation; [`Preset::Paper`]
+/// links where D > 0 unless a threshold was given. Shared by the CLI and the page, so the same
 /// settings train the same model in both.
 pub fn training_plan(
     mut base: TrainOptions,

@@ -351,7 +351,8 @@ pub fn train_panel(props: &TrainProps) -> Html {
     let busy = state.busy;
     let options = state.form.plan();
     let has_gold = state.gold_links > 0;
-    let chooses_word_model = options.as_ref().is_ok_and(|p| p.options.iter().any(|o| o.tune_word_model.len() > 1));
+    let chooses_word_model =
+        options.as_ref().is_ok_and(|p| p.options.iter().any(crate::align::model::TrainOptions::tunes_word_model));
 
     let on_train = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Train { now: js_sys::Date::now() })) };
     let on_align = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() })) };

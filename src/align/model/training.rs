@@ -112,6 +112,14 @@ pub struct TrainOptions {
     pub tune_word_model: Vec<WordModel>,
 }
 
+impl TrainOptions {
+    /// Whether dev chooses the word model ([`TrainOptions::tune_word_model`]):
+    /// the model's lexical model is then known only once it is trained.
+    pub fn tunes_word_model(&self) -> bool {
+        !self.tune_word_model.is_empty()
+    }
+}
+
 fn default_max_train_candidates() -> usize {
     Limits::default().max_train_candidates
 }

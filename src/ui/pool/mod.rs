@@ -238,7 +238,7 @@ impl Pool {
             Request::Train { job, corpus, options, lexicon, how } => {
                 let pairs = corpus.source.matches('\n').count() as u64;
                 // A word model dev chooses (`keep_best`) is known once the model is trained.
-                let word_model_chosen = options.iter().any(|o| o.tune_word_model.len() > 1);
+                let word_model_chosen = options.iter().any(crate::align::model::TrainOptions::tunes_word_model);
                 let mut pieces =
                     vec![Piece::new(Task::Train { options, how }, PieceKind::Train, Some(Artifact::Model), 0)];
                 pieces[0].pinned = Some(0);
