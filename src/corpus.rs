@@ -51,6 +51,9 @@ pub enum CorpusError {
     Read(#[from] ReadError),
     #[error(transparent)]
     Limit(#[from] LimitError),
+    /// A treebank file with no tree: a command would otherwise succeed with no output.
+    #[error("{file}:1:1: expected at least one tree, found none")]
+    Empty { file: String },
 }
 
 impl CorpusError {
@@ -62,6 +65,7 @@ impl CorpusError {
             CorpusError::CountMismatch { file, .. } | CorpusError::LinkOutOfRange { file, .. } => file,
             CorpusError::Read(e) => e.file(),
             CorpusError::Limit(e) => &e.file,
+            CorpusError::Empty { file, .. } => file,
         }
     }
 }
@@ -224,6 +228,13 @@ impl Corpus {
         };
         let (sn, st) = read("src")?;
         let (tn, tt) = read("trg")?;
+        // A file of no trees is refused by name here, where files are read
+        // (the page may hold an empty corpus; a command never has one).
+        for (name, text) in [(&sn, &st), (&tn, &tt)] {
+            if text.trim().is_empty() {
+                return Err(CorpusError::Empty { file: name.clone() });
+            }
+        }
         let gold = if with_gold { Some(read("gold")?) } else { None };
         Corpus::assemble(
             Named { name: &sn, text: &st },

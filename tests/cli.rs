@@ -155,6 +155,28 @@ fn train_align_baseline_and_eval_work_together() {
         assert!(o.status.success(), "{}", stderr(&o));
         assert_eq!(stdout(&o).lines().count(), 57);
     }
+    // Issue 40 item 2: a blank line half-way through the input: no line of
+    // links is written (not 29 lines, then an error), and `--held-out` too.
+    let blank = sample_prefix(&dir, "blank", 100..157);
+    for ext in ["src", "trg"] {
+        let file = format!("{blank}.{ext}");
+        let mut lines: Vec<String> = std::fs::read_to_string(&file).unwrap().lines().map(str::to_string).collect();
+        lines[29].clear();
+        std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    }
+    for held_out in [false, true] {
+        let mut args = vec!["align", "--model", &model, "--input", &blank];
+        if held_out {
+            args.push("--held-out");
+        }
+        let o = treelink(&args);
+        let e = failure(&o);
+        assert!(
+            e.starts_with(&format!("treelink: {blank}.src:30:1: expected a tree on every line, found a blank")),
+            "{e}"
+        );
+        assert_eq!(stdout(&o), "", "held out: {held_out}");
+    }
     // A model file that is not one is refused with its position.
     let junk = write(&dir, "junk.json", "{\"format\": 3");
     let o = treelink(&["align", "--model", &junk, "--input", &test]);
@@ -901,4 +923,58 @@ fn tables_the_wrong_way_round_are_warned_and_giza_files_are_read() {
     assert_eq!(fields.len(), 5, "{first}");
     assert_eq!(fields[2].split(' ').count(), 4, "four scores: {first}");
     assert_eq!(fields[4].split(' ').count(), 3, "three counts: {first}");
+}
+
+/// Issue 40 items 2 and 3: a command writes its whole output or none that
+/// could be taken for a result, and an empty input is refused by name.
+#[test]
+fn no_half_output_and_no_silent_success_on_empty_input() {
+    let dir = scratch("whole-or-none");
+    let prefix = sample_prefix(&dir, "c", 0..12);
+    let src = std::fs::read_to_string(format!("{prefix}.src")).unwrap();
+    let mut lines: Vec<&str> = src.lines().collect();
+    lines[8] = "(S (X y)))";
+    let broken = write(&dir, "broken.src", &(lines.join("\n") + "\n"));
+    std::fs::copy(format!("{prefix}.trg"), dir.join("broken.trg")).unwrap();
+    let broken_prefix = dir.join("broken").to_string_lossy().into_owned();
+    // Streamed to stdout: the error, and not one line before it.
+    let o = treelink(&["baseline", "--input", &broken_prefix, "--threads", "1"]);
+    assert!(failure(&o).starts_with(&format!("treelink: {broken}:9:")), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let o = treelink(&["kernel", "--space", "sst", &broken, &format!("{prefix}.trg")]);
+    assert!(failure(&o).starts_with(&format!("treelink: {broken}:9:")), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let model = write(&dir, "tiny.json", &tiny_mt_model("[0,0,0,0,0,0,0,0,0]"));
+    let o = treelink(&["translate", "--model", &model, "--input", &broken]);
+    assert!(failure(&o).starts_with(&format!("treelink: {broken}:9:")), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    // A file written by a failing command keeps what was there: the lexicon's
+    // two tables are written together or not at all.
+    let tables = dir.join("lex").to_string_lossy().into_owned();
+    let o = treelink(&["lexicon", "--input", &broken_prefix, "-o", &tables]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!Path::new(&format!("{tables}.s2t")).exists() && !Path::new(&format!("{tables}.t2s")).exists());
+    // Empty inputs: refused with the file named, whatever reads them.
+    let empty = dir.join("empty").to_string_lossy().into_owned();
+    write(&dir, "empty.src", "");
+    write(&dir, "empty.trg", "\n");
+    write(&dir, "empty.gold", "");
+    let expected = format!("treelink: {empty}.src:1:1: expected at least one tree, found none");
+    assert_eq!(failure(&treelink(&["baseline", "--input", &empty])), expected);
+    assert_eq!(failure(&treelink(&["translate", "--model", &model, "--input", &format!("{empty}.src")])), expected);
+    assert_eq!(
+        failure(&treelink(&["kernel", "--space", "sst", &format!("{empty}.src"), &format!("{empty}.src")])),
+        expected
+    );
+    assert_eq!(
+        failure(&treelink(&["train", "--train", &empty, "-o", &dir.join("m.json").to_string_lossy()])),
+        expected
+    );
+    assert!(!dir.join("m.json").exists());
+    let o = treelink(&["eval", "--input", &empty, "--pred", &format!("{empty}.gold")]);
+    assert_eq!(failure(&o), expected);
+    // The translate output is whole on a good input: one line per tree.
+    let o = treelink(&["translate", "--model", &model, "--input", &format!("{prefix}.src")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 12);
 }

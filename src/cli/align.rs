@@ -1,10 +1,10 @@
 //! The sub-tree alignment commands: train, align, baseline, eval, experiment.
 
-use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
 
+use super::output;
 use super::progress::Reporter;
 use super::stream::{self, ThreadsArg};
 use super::CliError;
@@ -563,8 +563,7 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
         .for_held_out_input(args.held_out);
     let options = plan.options;
     let (model, tried) = alignment::train_model_tried(&train, dev.as_ref(), source, &options, &mut reporter)?;
-    std::fs::write(&args.output, model.to_json())
-        .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
+    output::write_file(&args.output, model.to_json())?;
     reporter.note(&format!("wrote {}: {}", args.output, model.describe()));
     // With dev, every training it scored (the kept one again with another word model included).
     let trained = tried.len().max(options.len());
@@ -582,35 +581,28 @@ fn sentences(pairs: stream::Pairs) -> Result<Vec<SentencePair>, CliError> {
     pairs.map(|p| p.map(|(p, _)| (p.source.words().to_vec(), p.target.words().to_vec()))).collect()
 }
 
-/// Writes a line of links per pair to stdout as they come (see [`stream`]).
-struct LinkWriter(std::io::BufWriter<std::io::StdoutLock<'static>>);
+/// Writes a line of links per pair to stdout as they come (see [`stream`]),
+/// after the input has been checked whole ([`output::Lines`]).
+struct LinkWriter(output::Lines);
 
 impl LinkWriter {
-    fn new() -> Self {
-        LinkWriter(std::io::BufWriter::new(std::io::stdout().lock()))
+    fn new(pairs: usize) -> Self {
+        LinkWriter(output::Lines::new(Some(pairs), "lines of links"))
     }
 
     fn write(&mut self, links: &[Link]) -> Result<(), CliError> {
-        writeln!(self.0, "{}", format_link_line(links)).map_err(CliError::Write)
+        self.0.line(format_args!("{}", format_link_line(links)))
     }
 
     /// Flushes what was written, then hands on the stream's result.
-    fn finish(mut self, result: Result<usize, CliError>) -> Result<(), CliError> {
-        let flushed = self.0.flush().map_err(CliError::Write);
-        result?;
-        flushed
+    fn finish(self, result: Result<usize, CliError>) -> Result<(), CliError> {
+        self.0.finish(result).map(drop)
     }
 }
 
 pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let model = read_model(&args.model)?;
-    // What looks at the input's words (the model's fit, the tables'
-    // coverage) looks at its first pairs: a stream does not hold the input.
-    let sample = first_pairs(&args.input, limits)?;
-    if let Some(w) = files::alignment_model_fit(&model, &sample).warning(&args.input, &args.model) {
-        reporter.note(&format!("warning: {w}"));
-    }
     let held_out = if args.held_out { InputSentences::HeldOut } else { InputSentences::Train };
     let links_file = match args.word_align.as_deref() {
         None => None,
@@ -621,11 +613,20 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
             let input = corpus(&args.input, false, limits)?;
             let given = Some(word_links(files, &input)?);
             let aligned = alignment::align_input(&model, &input, given, held_out, &mut reporter)?;
-            let mut out = LinkWriter::new();
+            let mut out = LinkWriter::new(input.len());
             let written = aligned.links().iter().try_for_each(|links| out.write(links));
             return out.finish(written.map(|()| 0));
         }
     };
+    // The whole input is read once before the first line is written: an
+    // error in it leaves no output that could be taken for a result.
+    let pairs = stream::check_pairs(&args.input, links_file, limits)?;
+    // What looks at the input's words (the model's fit, the tables'
+    // coverage) looks at its first pairs: a stream does not hold the input.
+    let sample = first_pairs(&args.input, limits)?;
+    if let Some(w) = files::alignment_model_fit(&model, &sample).warning(&args.input, &args.model) {
+        reporter.note(&format!("warning: {w}"));
+    }
     let tables = match alignment::both_tables(args.lex_s2t.as_deref(), args.lex_t2s.as_deref()) {
         Some((s2t, t2s)) => Some(moses_tables(s2t, t2s, &sample, args.threads.get())?),
         None => None,
@@ -648,7 +649,7 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
         reporter.note("aligning pair by pair as the input is read (the lexicon needs none of its sentences)");
     }
     let aligner = app_stream::PairAligner::new(&model, &input_lexicon)?;
-    let mut out = LinkWriter::new();
+    let mut out = LinkWriter::new(pairs);
     let aligned =
         app_stream::align_stream(&aligner, open()?, args.threads.get(), &mut reporter, |_, links| out.write(&links));
     out.finish(aligned)
@@ -687,6 +688,7 @@ fn note_first_pass(pairs: usize) {
 
 pub fn baseline(args: BaselineArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
+    let pairs = stream::check_pairs(&args.input, None, limits)?;
     let open = || stream::Pairs::open(&args.input, None, limits);
     let lexicon = match tables(&args.lex, &first_pairs(&args.input, limits)?, args.threads.get())? {
         Some(tables) => tables,
@@ -707,8 +709,8 @@ pub fn baseline(args: BaselineArgs, limits: &Limits) -> Result<(), CliError> {
     };
     let options =
         BaselineOptions { score: args.score, heuristics: args.heuristics, null: args.null, unary: args.unary };
+    let mut out = LinkWriter::new(pairs);
     let pairs = open()?.map(|p| p.map(|(pair, _)| pair));
-    let mut out = LinkWriter::new();
     let aligned =
         app_stream::baseline_stream(&lexicon, &options, pairs, 0, args.threads.get(), &mut reporter, |_, links| {
             out.write(&links)
@@ -729,10 +731,8 @@ pub fn lexicon(args: LexiconArgs, limits: &Limits) -> Result<(), CliError> {
     }
     let n = all.len();
     let (s2t, t2s) = alignment::lexicon_tables(all, args.word_model, &mut reporter)?;
-    for (ext, text) in [("s2t", &s2t), ("t2s", &t2s)] {
-        let file = format!("{}.{ext}", args.output);
-        std::fs::write(&file, text).map_err(|source| CliError::WriteFile { file: file.clone(), source })?;
-    }
+    let (s2t_file, t2s_file) = (format!("{}.s2t", args.output), format!("{}.t2s", args.output));
+    output::write_files(&[(&s2t_file, s2t.as_bytes()), (&t2s_file, t2s.as_bytes())])?;
     reporter.note(&format!(
         "wrote {0}.s2t ({1} entries, for --lex-s2t) and {0}.t2s ({2}, for --lex-t2s): the lexicon of {n} sentence pairs",
         args.output,

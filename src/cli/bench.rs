@@ -191,7 +191,7 @@ impl Scratch {
 
     fn write(&self, name: &str, text: &str) -> Result<String, CliError> {
         let file = self.path(name);
-        std::fs::write(&file, text).map_err(|source| CliError::WriteFile { file: file.clone(), source })?;
+        super::output::write_file(&file, text)?;
         Ok(file)
     }
 }

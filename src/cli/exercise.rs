@@ -114,7 +114,7 @@ fn read_exercise(file: &str) -> Result<Exercise, CliError> {
 }
 
 fn write(file: &str, text: &str) -> Result<(), CliError> {
-    std::fs::write(file, text).map_err(|source| CliError::WriteFile { file: file.to_string(), source })
+    super::output::write_file(file, text)
 }
 
 impl From<ExerciseError> for CliError {

@@ -171,7 +171,7 @@ pub fn export(command: ExportCommand) -> Result<(), CliError> {
 }
 
 fn write(file: &str, text: &str) -> Result<(), CliError> {
-    std::fs::write(file, text).map_err(|source| CliError::WriteFile { file: file.to_string(), source })
+    super::output::write_file(file, text)
 }
 
 /// The bracketed files under `prefix`.

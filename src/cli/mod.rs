@@ -1,6 +1,5 @@
 //! Command-line parsing (clap) and the commands themselves.
 
-use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -19,6 +18,7 @@ mod bench;
 mod exercise;
 mod interchange;
 mod mt;
+mod output;
 mod progress;
 mod stream;
 mod svm_light_tk;
@@ -204,6 +204,9 @@ pub enum CliError {
     Write(std::io::Error),
     #[error("{file}: cannot write: {source}")]
     WriteFile { file: String, source: std::io::Error },
+    /// An error met after part of a streamed output was written (its input was checked first).
+    #[error("{error}\ntreelink: the output is incomplete: {written}{} {what} written before this error", .expected.map_or(String::new(), |n| format!(" of {n}")))]
+    Incomplete { written: usize, expected: Option<usize>, what: &'static str, error: Box<CliError> },
     #[error(transparent)]
     Corpus(#[from] treelink::corpus::CorpusError),
     #[error(transparent)]
@@ -310,13 +313,39 @@ fn check_lambda(lambda: f64) -> Result<(), CliError> {
 /// Reads the files tree by tree in lockstep (memory holds a chunk of
 /// trees of each) and prints `kernel(trees)` for each i in order, computed
 /// on `threads` threads, each with its own stream (a stream's values do not
-/// depend on what it computed before); the files must hold equally many trees.
+/// depend on what it computed before); the files must hold equally many
+/// trees, at least one, which is checked before the first line is printed.
 fn print_streamed(
     files: &[&str],
     threads: Threads,
     new: impl FnMut() -> KernelStream,
     kernel: impl Fn(&mut KernelStream, &[Tree]) -> Result<f64, TooManyNodePairs> + Sync,
 ) -> Result<(), CliError> {
+    let mut trees = 0;
+    for t in lockstep(files)? {
+        t?;
+        trees += 1;
+    }
+    if trees == 0 {
+        return Err(treelink::corpus::CorpusError::Empty { file: files[0].to_string() }.into());
+    }
+    let mut out = output::Lines::new(Some(trees), "lines");
+    let printed = stream_in_order(
+        lockstep(files)?,
+        threads,
+        new,
+        |stream, _, trees| kernel(stream, trees),
+        |i, value| {
+            let value = value.map_err(|error| CliError::Kernel { index: i + 1, error })?;
+            out.line(format_args!("{value}"))
+        },
+    );
+    out.finish(printed).map(drop)
+}
+
+/// The trees of `files` read in lockstep: tree i of each, until all end
+/// (an error where one ends before the others).
+fn lockstep<'a>(files: &'a [&'a str]) -> Result<impl Iterator<Item = Result<Vec<Tree>, CliError>> + 'a, CliError> {
     let mut streams = Vec::with_capacity(files.len());
     for &file in files {
         // Output line k is tree k of each file: a blank line is refused where it is.
@@ -324,7 +353,7 @@ fn print_streamed(
     }
     let mut handed = vec![0usize; files.len()];
     let mut done = false;
-    let lines = std::iter::from_fn(|| {
+    Ok(std::iter::from_fn(move || {
         if done {
             return None;
         }
@@ -348,22 +377,7 @@ fn print_streamed(
             n if n < files.len() => Some(Err(count_mismatch(files, &mut streams, &handed))),
             _ => Some(Ok(trees)),
         }
-    });
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let printed = stream_in_order(
-        lines,
-        threads,
-        new,
-        |stream, _, trees| kernel(stream, trees),
-        |i, value| {
-            let value = value.map_err(|error| CliError::Kernel { index: i + 1, error })?;
-            writeln!(out, "{value}").map_err(CliError::Write)
-        },
-    );
-    let flushed = out.flush().map_err(CliError::Write);
-    printed?;
-    flushed
+    }))
 }
 
 /// The error of files that ran out at different trees, as for whole

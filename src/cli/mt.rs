@@ -1,6 +1,5 @@
 //! The translation commands: mt-train, translate, bleu, mt-experiment.
 
-use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
@@ -378,6 +377,7 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         subtree,
         settings,
     };
+    let mut phrase_table = None;
     let mut model = if choose {
         let clock = || started.elapsed().as_secs_f64();
         let chosen = translation::choose_on_dev(training, &choices, 60.0 * args.budget_minutes, &clock, &mut reporter)?;
@@ -395,15 +395,21 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
             None => translation::train_model(training, &mut reporter)?,
             Some(file) => {
                 let (model, table) = translation::train_model_and_phrase_table(training, &mut reporter)?;
-                std::fs::write(file, &table).map_err(|source| CliError::WriteFile { file: file.clone(), source })?;
-                reporter.note(&format!("wrote {file}: {} phrase pairs as a Moses phrase table", table.lines().count()));
+                phrase_table = Some((file, table));
                 model
             }
         }
     };
     model.training.seconds = started.elapsed().as_secs_f64();
-    std::fs::write(&args.output, model_file_bytes(&model, &args.output))
-        .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
+    let bytes = model_file_bytes(&model, &args.output);
+    // The model and the phrase table together, or neither.
+    match &phrase_table {
+        None => super::output::write_file(&args.output, bytes)?,
+        Some((file, table)) => {
+            super::output::write_files(&[(&args.output, &bytes), (file.as_str(), table.as_bytes())])?;
+            reporter.note(&format!("wrote {file}: {} phrase pairs as a Moses phrase table", table.lines().count()));
+        }
+    }
     let tuned = model.training.dev_bleu.map_or(String::new(), |b| format!(", dev BLEU {b:.2} after tuning"));
     reporter.note(&format!(
         "wrote {}: {} system, {} extraction, {} pairs{tuned}, {:.1} s",
@@ -473,7 +479,7 @@ pub fn mt_convert(args: MtConvertArgs) -> Result<(), CliError> {
     let read_secs = started.elapsed().as_secs_f64();
     let dropped = if args.prune { model.prune_unreachable() } else { 0 };
     let bytes = model_file_bytes(&model, &args.output);
-    std::fs::write(&args.output, &bytes).map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
+    super::output::write_file(&args.output, &bytes)?;
     let pruned = if args.prune { format!(", {dropped} unreachable RM entries dropped") } else { String::new() };
     Reporter::new().note(&format!(
         "wrote {} ({:.1} MB){pruned}; reading {} took {read_secs:.2} s",
@@ -486,8 +492,10 @@ pub fn mt_convert(args: MtConvertArgs) -> Result<(), CliError> {
 
 pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
-    // The input is opened first (a missing file is quicker to tell than a
-    // large model to read); its trees stream as they are translated.
+    // The input is read through first (an error in it is quicker to tell
+    // than a large model to read, and is told before any output is written);
+    // its trees then stream as they are translated.
+    let sentences = stream::check_trees(&args.input, limits)?;
     let trees = stream::Trees::open(&args.input, limits)?;
     let mut model = read_mt_model(&args.model)?;
     // The model's fit is judged on the first trees (a stream does not hold
@@ -502,8 +510,8 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     if let Some(b) = args.beam {
         model.system.set_beam(b);
     }
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let expected = if args.nbest.is_some() { None } else { Some(sentences) };
+    let mut out = super::output::Lines::new(expected, "lines");
     // Source words the translations copy: no rule of the derivation translated them.
     let mut copied = 0;
     // The trace prints each derivation over its source words; the stream hands
@@ -522,11 +530,10 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
             Translated::NBest(v) => {
                 for e in &v.nbest {
                     let features: Vec<String> = e.features.iter().map(f64::to_string).collect();
-                    writeln!(out, "{k} ||| {} ||| {} ||| {}", e.words.join(" "), features.join(" "), e.score)
-                        .map_err(CliError::Write)?;
+                    out.line(format_args!("{k} ||| {} ||| {} ||| {}", e.words.join(" "), features.join(" "), e.score))?;
                 }
             }
-            Translated::Best(b) => writeln!(out, "{}", b.words.join(" ")).map_err(CliError::Write)?,
+            Translated::Best(b) => out.line(format_args!("{}", b.words.join(" ")))?,
         }
         if args.trace {
             trace_notes(k, t.source_notes(), t.words(), t.provenance(), t.rules());
@@ -538,8 +545,7 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
         }
         Ok::<_, CliError>(())
     });
-    out.flush().map_err(CliError::Write)?;
-    let unknown = unknown?;
+    let unknown = out.finish(unknown)?;
     let share = 100.0 * copied as f64 / unknown.tokens.max(1) as f64;
     reporter.note(&format!("source {unknown}; copied in the translations {share:.1}%"));
     Ok(())
@@ -632,7 +638,7 @@ pub fn lm(args: LmArgs) -> Result<(), CliError> {
         references(&args.train)?.iter().map(|l| l.split_whitespace().map(str::to_string).collect()).collect();
     let lm = NgramLm::train(&sentences, args.order).map_err(usage)?;
     let arpa = write_arpa(&lm);
-    std::fs::write(&args.output, &arpa).map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
+    super::output::write_file(&args.output, &arpa)?;
     let counts: Vec<String> =
         lm.ngram_counts().iter().enumerate().map(|(n, c)| format!("{c} {}-grams", n + 1)).collect();
     out!(
@@ -746,12 +752,12 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
         |run| -> Result<(), CliError> {
             if let Some(dir) = &args.output_dir {
                 let file = format!("{dir}/{}.json", run.name);
-                std::fs::write(&file, run.model.to_json()).map_err(|source| CliError::WriteFile { file, source })?;
+                super::output::write_file(&file, run.model.to_json())?;
             }
             let hyps: String = run.hyps.iter().map(|h| h.join(" ") + "\n").collect();
             for dir in args.output_dir.iter().chain(&args.hyp_dir) {
                 let file = format!("{dir}/{}.hyp", run.name);
-                std::fs::write(&file, &hyps).map_err(|source| CliError::WriteFile { file, source })?;
+                super::output::write_file(&file, &hyps)?;
             }
             Ok(())
         },
@@ -941,7 +947,7 @@ fn learning_curve(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliErro
                     std::fs::create_dir_all(dir).map_err(|source| CliError::WriteFile { file: dir.clone(), source })?;
                     let file = format!("{dir}/{fraction}-{}.hyp", run.name);
                     let hyps: String = run.hyps.iter().map(|h| h.join(" ") + "\n").collect();
-                    std::fs::write(&file, hyps).map_err(|source| CliError::WriteFile { file, source })?;
+                    super::output::write_file(&file, hyps)?;
                 }
                 Ok(())
             },
@@ -1049,8 +1055,7 @@ fn learning_curve(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliErro
         )?;
     }
     if let Some(file) = &args.curve_svg {
-        std::fs::write(file, translation_experiment::learning_curve_svg(&curves))
-            .map_err(|source| CliError::WriteFile { file: file.clone(), source })?;
+        super::output::write_file(file, translation_experiment::learning_curve_svg(&curves))?;
         reporter.note(&format!("wrote {file}"));
     }
     Ok(())

@@ -4,7 +4,9 @@
 //! their sentences) and their located errors, so `align`, `baseline` and
 //! `translate` hold a chunk of the input, never all of it. An error is
 //! the first met in reading order (a pair's source tree, its target tree,
-//! its word links), after the pairs before it have been written.
+//! its word links). The commands read their input once through
+//! [`check_pairs`] or [`check_trees`] before writing, so no input error
+//! comes after the first line of output.
 
 use std::io::BufRead;
 
@@ -151,6 +153,35 @@ impl LinkLines {
             n += 1;
         }
         Ok(n)
+    }
+}
+
+/// Reads the whole input through the checks of [`Pairs`], one pair at a
+/// time, so that a streamed output meets no input error after its first
+/// line; the number of pairs, at least one (an input of none is refused by name).
+pub fn check_pairs(prefix: &str, word_links: Option<&str>, limits: &Limits) -> Result<usize, CliError> {
+    let mut n = 0;
+    for pair in Pairs::open(prefix, word_links, limits)? {
+        pair?;
+        n += 1;
+    }
+    nonempty(n, &format!("{prefix}.src"))
+}
+
+/// Like [`check_pairs`], for the trees of one file.
+pub fn check_trees(file: &str, limits: &Limits) -> Result<usize, CliError> {
+    let mut n = 0;
+    for tree in Trees::open(file, limits)? {
+        tree?;
+        n += 1;
+    }
+    nonempty(n, file)
+}
+
+fn nonempty(n: usize, file: &str) -> Result<usize, CliError> {
+    match n {
+        0 => Err(CorpusError::Empty { file: file.to_string() }.into()),
+        n => Ok(n),
     }
 }
 

@@ -381,8 +381,7 @@ fn learn(args: LearnArgs) -> Result<(), CliError> {
         }
         ControlFlow::Continue(())
     })?;
-    std::fs::write(&args.model, model.to_text())
-        .map_err(|source| CliError::WriteFile { file: args.model.clone(), source })?;
+    super::output::write_file(&args.model, model.to_text())?;
     if args.verbosity >= 1 {
         let s = &summary.stats;
         eprintln!(
