@@ -923,6 +923,54 @@ fn tables_the_wrong_way_round_are_warned_and_giza_files_are_read() {
     assert_eq!(fields.len(), 5, "{first}");
     assert_eq!(fields[2].split(' ').count(), 4, "four scores: {first}");
     assert_eq!(fields[4].split(' ').count(), 3, "three counts: {first}");
+    // Issue 40 item 5: the model and the log say how it was made.
+    let record = |file: &str| -> serde_json::Value {
+        serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(file).unwrap()).unwrap()["training"].clone()
+    };
+    let made_by = format!("treelink {}", env!("CARGO_PKG_VERSION"));
+    let r = record(&model);
+    assert_eq!(
+        (r["made_by"].as_str(), r["word_model"].as_str(), &r["tuner"]),
+        (Some(made_by.as_str()), Some("fast-align"), &serde_json::Value::Null)
+    );
+    assert!(stderr(&o).contains(", word model fast-align, 20 pairs, untuned default weights,"), "{}", stderr(&o));
+    let dev = sample_prefix(&dir, "d", 20..25);
+    let o = treelink(&[
+        "mt-train",
+        "--train",
+        &train,
+        "--dev",
+        &dev,
+        "--system",
+        "phrase",
+        "--extract",
+        "word",
+        "--word-model",
+        "hmm",
+        "--tuner",
+        "mert",
+        "--tune-iterations",
+        "1",
+        "--nbest",
+        "5",
+        "--preset",
+        "paper",
+        "-o",
+        &model,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = record(&model);
+    assert_eq!(
+        (r["tuner"].as_str(), r["preset"].as_str(), r["made_by"].as_str()),
+        (Some("mert"), Some("paper"), Some(made_by.as_str()))
+    );
+    // The paper's preset aligns words with its own word model, whatever --word-model says.
+    assert_eq!(r["word_model"].as_str(), Some("fast-align"));
+    assert!(
+        stderr(&o).contains("word model fast-align, preset paper, 20 pairs, tuned by mert to dev BLEU"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// Issue 40 items 2 and 3: a command writes its whole output or none that

@@ -271,6 +271,12 @@ fn train(
             pairs: t.train.len(),
             dev_bleu,
             seconds: 0.0,
+            made_by: crate::mt::model::made_by(),
+            // The engine aligned the words exactly when it has their lexicon.
+            word_model: settings.lexicon.is_some().then_some(settings.word_model),
+            tuner: dev_bleu.is_some().then_some(settings.tuner),
+            preset: None,
+            chosen_on_dev: None,
         },
         system,
     };
@@ -421,7 +427,8 @@ pub fn choose_on_dev(
             best = Some((dev_bleu, model, k));
         }
     }
-    let (_, model, kept) = best.ok_or(TranslationError::NothingToChoose)?;
+    let (_, mut model, kept) = best.ok_or(TranslationError::NothingToChoose)?;
+    model.training.chosen_on_dev = Some(choices[kept].to_string());
     Ok(DevChosen { model, kept, tried, untried })
 }
 

@@ -27,10 +27,10 @@ use treelink::tree::Tree;
 /// Settings shared by mt-train and mt-experiment.
 #[derive(Args, Debug, Clone)]
 pub struct MtOptions {
-    /// MERT iterations on --dev (0: keep the untuned default weights).
+    /// Tuning iterations on --dev, of --tuner (0: keep the untuned default weights).
     #[arg(long, default_value_t = 5)]
     pub tune_iterations: usize,
-    /// n-best entries per dev sentence for MERT.
+    /// n-best entries per dev sentence for tuning.
     #[arg(long, default_value_t = 100)]
     pub nbest: usize,
     /// Hypotheses per stack (default: 100 for phrase, 50 for ms).
@@ -185,7 +185,9 @@ pub struct TranslateArgs {
     pub beam: Option<usize>,
     /// Also print, on stderr, the unknown source words, what was done with them and the words of
     /// the translation they became, and the target SMS and the derivation of each sentence (ms
-    /// system; not with --nbest).
+    /// system; not with --nbest). Sentences and words are numbered from 1, as a person counts
+    /// them (sentence k is line k of the input); a rule's words are given as `words A-B`, A and B
+    /// included.
     #[arg(long)]
     pub trace: bool,
     /// Print the N best distinct translations of each sentence instead of the best (the page's
@@ -401,6 +403,7 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         }
     };
     model.training.seconds = started.elapsed().as_secs_f64();
+    model.training.preset = args.preset.clone();
     let bytes = model_file_bytes(&model, &args.output);
     // The model and the phrase table together, or neither.
     match &phrase_table {
@@ -410,14 +413,21 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
             reporter.note(&format!("wrote {file}: {} phrase pairs as a Moses phrase table", table.lines().count()));
         }
     }
-    let tuned = model.training.dev_bleu.map_or(String::new(), |b| format!(", dev BLEU {b:.2} after tuning"));
+    let t = &model.training;
+    let tuned = match (t.tuner, t.dev_bleu) {
+        (Some(tuner), Some(b)) => format!(", tuned by {} to dev BLEU {b:.2}", tuner.name()),
+        _ => ", untuned default weights".to_string(),
+    };
+    let words = t.word_model.map_or(", word links given".to_string(), |m| format!(", word model {m}"));
+    let preset = t.preset.as_ref().map_or(String::new(), |p| format!(", preset {p}"));
     reporter.note(&format!(
-        "wrote {}: {} system, {} extraction, {} pairs{tuned}, {:.1} s",
+        "wrote {}: {} system, {} extraction{words}{preset}, {} pairs{tuned}, {:.1} s, by {}",
         args.output,
         args.system.name(),
-        model.training.extract.map_or(fixed_extract, |m| m),
+        t.extract.map_or(fixed_extract, |m| m),
         train.len(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        t.made_by
     ));
     Ok(())
 }
@@ -558,9 +568,8 @@ fn trace_derivation(k: usize, ms: &MsTranslation, source: &[String]) {
     eprintln!("sentence {}: target SMS: {}", k + 1, ms.target_sms);
     for s in &ms.derivation {
         eprintln!(
-            "  [{}, {}) {} -> {}{} : {}",
-            s.source.0,
-            s.source.1,
+            "  {} {} -> {}{} : {}",
+            word_range(s.source),
             s.source_rm,
             s.target_rm,
             if s.glue { " (glue)" } else { "" },
@@ -588,7 +597,16 @@ fn trace_phrases(k: usize, rules: &[Option<WordRule>]) {
 /// One phrase pair of a derivation: `[s, e) source -> target`, `(copied)` for a copy.
 fn trace_phrase(indent: &str, span: (usize, usize), source: &[String], target: &[String], copied: bool) {
     let copied = if copied { " (copied)" } else { "" };
-    eprintln!("{indent}[{}, {}) {} -> {}{copied}", span.0, span.1, source.join(" "), target.join(" "));
+    eprintln!("{indent}{} {} -> {}{copied}", word_range(span), source.join(" "), target.join(" "));
+}
+
+/// A span of source words `[s, e)` (from 0) as the trace numbers words: `words s+1-e`.
+fn word_range((s, e): (usize, usize)) -> String {
+    if e == s + 1 {
+        format!("word {e}")
+    } else {
+        format!("words {}-{e}", s + 1)
+    }
 }
 
 /// `--trace`'s lines of the treated source words of sentence `k`: what
@@ -607,7 +625,7 @@ fn trace_notes(
             words.iter().zip(provenance).filter(|(_, p)| **p == Some(i)).map(|(w, _)| w.as_str()).collect();
         let became = if became.is_empty() { String::new() } else { format!("; translated as {}", became.join(" ")) };
         let rule = rules.get(n.word).and_then(Option::as_ref);
-        eprintln!("sentence {}: word {} '{}': {}{became}", k + 1, n.word, n.text, n.describe(rule));
+        eprintln!("sentence {}: word {} '{}': {}{became}", k + 1, n.word + 1, n.text, n.describe(rule));
     }
 }
 

@@ -40,9 +40,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::io::json::{from_json, JsonError};
+use crate::lexicon::WordModel;
 use crate::mt::ms::{MsSystem, MsTranslation, MS_FEATURE_NAMES};
 use crate::mt::phrase::unknown::{SourceNote, SourceWords, WordRule};
 use crate::mt::phrase::{ExtractMethod, PhraseSystem, PHRASE_FEATURE_NAMES};
+use crate::mt::tune::Tuner;
 use crate::tree::Tree;
 
 /// The `format` string of a model file.
@@ -60,9 +62,10 @@ pub const MT_MODEL_OLDEST_VERSION: u32 = 1;
 /// The first bytes of a binary model file.
 pub const MT_BINARY_MAGIC: &[u8; 8] = b"TLMT-BIN";
 /// The layout of the binary form this build reads and writes (2: the fields
-/// of model version 2; a layout-1 file is refused, to be converted again
-/// from its JSON file).
-pub const MT_BINARY_VERSION: u32 = 2;
+/// of model version 2; 3: the training record says how the model was made,
+/// [`TrainingInfo::made_by`] and after it; an older layout is refused, to be
+/// converted again from its JSON file).
+pub const MT_BINARY_VERSION: u32 = 3;
 /// A binary model is refused if it would inflate beyond this (a damaged or
 /// hostile file must not take the page's memory).
 pub const MT_BINARY_MAX_BYTES: usize = 1 << 30;
@@ -120,6 +123,23 @@ pub struct TrainingInfo {
     /// Dev BLEU of the tuned weights (if tuned).
     pub dev_bleu: Option<f64>,
     pub seconds: f64,
+    /// The program that trained it: `treelink` and its version.
+    pub made_by: String,
+    /// The word alignment's model, when the engine aligned the words
+    /// (`None`: word links given as a file).
+    pub word_model: Option<WordModel>,
+    /// How the weights were tuned on dev (`None`: untuned default weights).
+    pub tuner: Option<Tuner>,
+    /// The preset that set the configuration (`paper`), if one did.
+    pub preset: Option<String>,
+    /// The configuration dev chose among those tried (`mt-train --dev`), as
+    /// the log names it.
+    pub chosen_on_dev: Option<String>,
+}
+
+/// [`TrainingInfo::made_by`] of what this build trains.
+pub fn made_by() -> String {
+    format!("treelink {}", env!("CARGO_PKG_VERSION"))
 }
 
 /// A trained system of either kind.
