@@ -31,3 +31,9 @@ pub mod tree;
 /// engine; the fuzz targets read the messages as the worker does); the
 /// views and the worker glue in wasm32 only.
 pub mod ui;
+
+/// What a model file records as the program that trained it: `treelink` and
+/// its version (alignment and translation models alike).
+pub fn made_by() -> String {
+    format!("treelink {}", env!("CARGO_PKG_VERSION"))
+}

@@ -138,6 +138,9 @@ fn train_align_baseline_and_eval_work_together() {
         treelink(&["train", "--train", &train, "--kernel", "plain+dbtk-root", "--max-examples", "1500", "-o", &model]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("support vectors"), "{}", stderr(&o));
+    // Issue 40 item 5: the model says what made it.
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    assert_eq!(json["summary"]["made_by"].as_str(), Some(concat!("treelink ", env!("CARGO_PKG_VERSION"))));
     let o = treelink(&["align", "--model", &model, "--input", &test]);
     assert!(o.status.success(), "{}", stderr(&o));
     let pred = write(&dir, "pred.links", &stdout(&o));

@@ -271,7 +271,7 @@ fn train(
             pairs: t.train.len(),
             dev_bleu,
             seconds: 0.0,
-            made_by: crate::mt::model::made_by(),
+            made_by: crate::made_by(),
             // The engine aligned the words exactly when it has their lexicon.
             word_model: settings.lexicon.is_some().then_some(settings.word_model),
             tuner: dev_bleu.is_some().then_some(settings.tuner),

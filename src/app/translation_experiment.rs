@@ -211,7 +211,7 @@ impl RowData<'_> {
                 pairs: x.train.len(),
                 dev_bleu: None,
                 seconds: 0.0,
-                made_by: crate::mt::model::made_by(),
+                made_by: crate::made_by(),
                 word_model: Some(x.settings.word_model),
                 tuner: (x.settings.tune_iterations > 0).then_some(x.settings.tuner),
                 preset: None,

@@ -137,11 +137,6 @@ pub struct TrainingInfo {
     pub chosen_on_dev: Option<String>,
 }
 
-/// [`TrainingInfo::made_by`] of what this build trains.
-pub fn made_by() -> String {
-    format!("treelink {}", env!("CARGO_PKG_VERSION"))
-}
-
 /// A trained system of either kind.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MtSystem {

@@ -175,6 +175,9 @@ pub struct TrainingSummary {
     pub threshold_folds: usize,
     pub svm_iterations: u64,
     pub kernel_evals: u64,
+    /// The program that trained it: `treelink` and its version (empty in files of before it was kept).
+    #[serde(default)]
+    pub made_by: String,
 }
 
 fn is_zero(n: &usize) -> bool {

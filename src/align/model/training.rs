@@ -815,7 +815,7 @@ fn train_at_quantile(
     // aligning prunes the same way: a classifier that never saw the pruned
     // region must not be asked about it (trying otherwise cost 3 F on nl-en).
     let thresholds = Thresholds::from_positive_quantile(tuning_positives, options.prune_quantile);
-    let mut summary = TrainingSummary { pairs: train_corpus.len(), ..Default::default() };
+    let mut summary = TrainingSummary { pairs: train_corpus.len(), made_by: crate::made_by(), ..Default::default() };
     let examples = sample_examples(train_corpus, train_candidates, &thresholds, options, &mut summary)?;
     let spec = &options.spec;
     let extras = example_extras(train_corpus, train_candidates, lexical, history.as_deref(), spec, &examples.chosen);
