@@ -15,7 +15,7 @@ use treelink::corpus::{Corpus, Named};
 use treelink::io::links::Link;
 use treelink::io::text::decode_text_as;
 use treelink::lexicon::{read_giza_a3, symmetrize, Symmetrization, WordAlignment};
-use treelink::tiger::{import_pair, parse_sta, DropReason, IdsFile, ImportOptions, TigerImport};
+use treelink::tiger::{import_pair, parse_sta, DropReason, IdsFile, ImportOptions, LinkOrigin, StaLinks, TigerImport};
 use treelink::tree::NodeId;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/");
@@ -84,6 +84,10 @@ fn gold(corpus: &Corpus) -> Vec<Vec<Link>> {
     corpus.pairs.iter().map(|p| p.gold.clone()).collect()
 }
 
+fn as_gold(links: &[Vec<Link>]) -> StaLinks<'_> {
+    StaLinks { links, origin: LinkOrigin::Gold }
+}
+
 #[test]
 fn nl_en_gold_links_exported_for_the_original_treebanks_are_the_alignments_links() {
     let set = Set::read([
@@ -94,7 +98,8 @@ fn nl_en_gold_links_exported_for_the_original_treebanks_are_the_alignments_links
     let imported = set.import(ImportOptions::default());
     assert!(imported.report.dropped_links.is_empty(), "{:?}", imported.report.dropped_links);
     let ids = ids_of(&imported);
-    let sta = export_sta(&imported.corpus, &gold(&imported.corpus), Some((&ids, "x.ids")), None).unwrap();
+    let sta =
+        export_sta(&imported.corpus, as_gold(&gold(&imported.corpus)), Some((&ids, "x.ids")), None, None).unwrap();
     assert!(sta.left_out.is_empty());
     let (original, exported) = (sta_links(&set.alignment, "nl", "en"), sta_links(&sta.text, "nl", "en"));
     assert_eq!(original.len(), 4118);
@@ -106,11 +111,17 @@ fn nl_en_gold_links_exported_for_the_original_treebanks_are_the_alignments_links
     // An old .ids file (sentence ids alone) with the original treebanks gives the same file.
     let old = IdsFile::read(&read("lingua-align-nl-en-125/bracketed/all.ids"), "all.ids").unwrap();
     let bracketed = set.import(ImportOptions::BRACKETED_DATA);
-    let from_old =
-        export_sta(&bracketed.corpus, &gold(&bracketed.corpus), Some((&old, "all.ids")), Some(set.originals()))
-            .unwrap();
+    let from_old = export_sta(
+        &bracketed.corpus,
+        as_gold(&gold(&bracketed.corpus)),
+        Some((&old, "all.ids")),
+        Some(set.originals()),
+        None,
+    )
+    .unwrap();
     let new = ids_of(&bracketed);
-    let from_new = export_sta(&bracketed.corpus, &gold(&bracketed.corpus), Some((&new, "x.ids")), None).unwrap();
+    let from_new =
+        export_sta(&bracketed.corpus, as_gold(&gold(&bracketed.corpus)), Some((&new, "x.ids")), None, None).unwrap();
     assert_eq!(sta_links(&from_old.text, "source", "target"), sta_links(&from_new.text, "nl", "en"));
 }
 
@@ -136,17 +147,21 @@ fn an_ids_file_of_another_import_is_refused_or_found_again_never_used_silently()
         .collect();
     assert!(!differ.is_empty(), "the two imports make trees of other sizes somewhere");
     let links = gold(&bracketed.corpus);
-    let err = export_sta(&bracketed.corpus, &links, Some((&stale, "x.ids")), None).unwrap_err().to_string();
+    let err =
+        export_sta(&bracketed.corpus, as_gold(&links), Some((&stale, "x.ids")), None, None).unwrap_err().to_string();
     // The first pair whose counts differ, at its line (after the 4 header lines).
     let line = format!("x.ids:{}:1:", 4 + differ[0] + 1);
     assert!(err.starts_with(&line) && err.contains("not made with these trees"), "{err}");
-    let good = export_sta(&bracketed.corpus, &links, Some((&right, "x.ids")), None).unwrap();
-    let found = export_sta(&bracketed.corpus, &links, Some((&stale, "x.ids")), Some(set.originals())).unwrap();
+    let good = export_sta(&bracketed.corpus, as_gold(&links), Some((&right, "x.ids")), None, None).unwrap();
+    let found =
+        export_sta(&bracketed.corpus, as_gold(&links), Some((&stale, "x.ids")), Some(set.originals()), None).unwrap();
     assert_eq!(sta_links(&found.text, "nl", "en"), sta_links(&good.text, "nl", "en"));
     assert_eq!(found.left_out, good.left_out);
     // No .ids at all: the made-up sentence ids (s1, s2, …) are not nl-en's,
     // so the originals cannot be written for these pairs; said, not guessed.
-    let err = export_tiger(&bracketed.corpus, &links, None, Some(set.originals()), "a.xml").unwrap_err().to_string();
+    let err = export_tiger(&bracketed.corpus, as_gold(&links), None, Some(set.originals()), None, "a.xml")
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("the ids made up for want of a .ids file (sentences s1, s2, …):1:1:"), "{err}");
 }
 
@@ -161,9 +176,10 @@ fn nl_en_tigerxml_export_keeps_the_original_sentences_and_imports_back_to_the_sa
     let ids = ids_of(&imported);
     let out = export_tiger(
         &imported.corpus,
-        &gold(&imported.corpus),
+        as_gold(&gold(&imported.corpus)),
         Some((&ids, "x.ids")),
         Some(set.originals()),
+        Some(named(set.names[2], &set.alignment)),
         "nl-en_125.xml",
     )
     .unwrap();
@@ -187,14 +203,22 @@ fn nl_en_tigerxml_export_keeps_the_original_sentences_and_imports_back_to_the_sa
     if let Some(o) = same.origin.as_mut() {
         o.target.filename = o.source.filename.clone();
     }
-    let e =
-        export_tiger(&imported.corpus, &gold(&imported.corpus), Some((&same, "x.ids")), Some(set.originals()), "a.xml")
-            .unwrap_err();
+    let e = export_tiger(
+        &imported.corpus,
+        as_gold(&gold(&imported.corpus)),
+        Some((&same, "x.ids")),
+        Some(set.originals()),
+        None,
+        "a.xml",
+    )
+    .unwrap_err();
     assert_eq!(e.to_string(), "both treebanks are declared with the file name 'ep-00-12-15.125.nl.tiger': expected two names to write them by");
     // A tree that is not the imported one is refused (the export writes sentences, not trees).
     let mut changed = imported.corpus.clone();
     changed.pairs[3] = changed.pairs[4].clone();
-    let e = export_tiger(&changed, &gold(&changed), Some((&ids, "x.ids")), Some(set.originals()), "a.xml").unwrap_err();
+    let e =
+        export_tiger(&changed, as_gold(&gold(&changed)), Some((&ids, "x.ids")), Some(set.originals()), None, "a.xml")
+            .unwrap_err();
     assert!(e.to_string().starts_with("pair 4: the source tree is not the one imported from"), "{e}");
 }
 
@@ -208,7 +232,8 @@ fn squoia_raw_round_trips_every_link_of_its_one_to_one_pairs() {
         ]);
         let imported = set.import(ImportOptions::default());
         let ids = ids_of(&imported);
-        let sta = export_sta(&imported.corpus, &gold(&imported.corpus), Some((&ids, "x.ids")), None).unwrap();
+        let sta =
+            export_sta(&imported.corpus, as_gold(&gold(&imported.corpus)), Some((&ids, "x.ids")), None, None).unwrap();
         let (original, exported) = (sta_links(&set.alignment, "de", "es"), sta_links(&sta.text, "de", "es"));
         // Nothing added; what is lost is exactly what the import listed: links of sentences
         // aligned 1:2 or 2:1, which a corpus of sentence pairs cannot hold.
@@ -443,7 +468,7 @@ proptest! {
         prop_assert!(imported.report.dropped_links.is_empty(), "{:?}", imported.report.dropped_links);
         let ids = ids_of(&imported);
         let originals = Originals { source: named("a.xml", &a), target: named("b.xml", &b) };
-        let out = export_tiger(&imported.corpus, &gold(&imported.corpus), Some((&ids, "x.ids")), Some(originals), "g.sta").unwrap();
+        let out = export_tiger(&imported.corpus, as_gold(&gold(&imported.corpus)), Some((&ids, "x.ids")), Some(originals), Some(named("g.sta", &sta)), "g.sta").unwrap();
         let back = import_pair(
             named("a.xml", &out.files[0].text),
             named("b.xml", &out.files[1].text),

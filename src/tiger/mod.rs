@@ -77,8 +77,8 @@ mod xml;
 
 pub use convert::{Change, ConvertedSentence, NodeName};
 pub use export::{
-    export_pair, write_sta, write_sta_links, write_tiger, write_tiger_verbatim, ExportError, StaExport, TigerExport,
-    TreebankName,
+    export_pair, export_pair_links, predicted_align, write_sta, write_sta_links, write_tiger, write_tiger_verbatim,
+    ExportError, LinkOrigin, StaExport, StaFrame, StaLinks, TigerExport, TreebankName,
 };
 pub use ids::{convert_as_imported, IdsError, IdsFile, ImportOrigin, TreebankOrigin, IDS_HEADER, NO_NODE};
 pub use import::{
