@@ -262,8 +262,13 @@ struct ReadBack {
     treebanks: Vec<String>,
     metadata: Vec<(String, String)>,
     sen_aligns: Vec<Vec<String>>,
-    aligns: Vec<(Vec<(String, String)>, Vec<(String, String, Option<String>)>)>,
+    aligns: Vec<(Attributes, Vec<ReadNode>)>,
 }
+
+/// An element's attributes as (name, value).
+type Attributes = Vec<(String, String)>;
+/// A `<node>`: treebank id, node id and its `type`, if any.
+type ReadNode = (String, String, Option<String>);
 
 fn read_back(text: &str) -> ReadBack {
     let doc = roxmltree::Document::parse(text).unwrap_or_else(|e| panic!("not XML: {e}"));
