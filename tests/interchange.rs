@@ -418,7 +418,7 @@ fn predicted_links_carry_prob_and_a_type_lingua_align_reads_the_same() {
             LinkKind::Fuzzy => assert_eq!((prob.as_deref(), kind.as_deref()), (Some("0.5"), Some("fuzzy"))),
         }
     }
-    // With posteriors (as the page's searches have them).
+    // With posteriors (the scores a search takes its links with).
     let posteriors: Vec<Vec<f64>> = predicted
         .iter()
         .enumerate()

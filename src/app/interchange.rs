@@ -5,8 +5,12 @@
 //!   (`PREFIX.src`, `.trg`, `.gold`, `.ids`), the same the page downloads
 //!   for the corpus it imported ([`bracketed_files`]).
 //! - [`export_sta`]: links (gold or predicted) as a Stockholm TreeAligner
-//!   file that opens with the original treebanks: their declarations and
-//!   every node's original id, from the corpus's ids ([`crate::tiger::IdsFile`]).
+//!   file that opens with the original treebanks: every node's original id,
+//!   from the corpus's ids ([`crate::tiger::IdsFile`]), typed `t`/`nt`; the
+//!   original alignment's head and `<sen-align>`s kept, none made up; a
+//!   model's links with `prob` and good/fuzzy by
+//!   [`crate::tiger::predicted_align`]. [`sta_file_name`]: predictions are
+//!   named after their links file, never as the gold alignment.
 //! - [`export_tiger`]: the pairs as TigerXML that keeps everything the
 //!   originals have (each sentence as written), with the links as STA;
 //!   without the originals, the trees as TigerXML of their own.

@@ -91,9 +91,9 @@ pub enum ExportCommand {
     ///
     /// Links from PREFIX.gold are annotations: type="good" (i-j) or "fuzzy" (i-j?), no prob. Links
     /// from any other file are a model's: a links file holds its decisions, not its posteriors, so
-    /// i-j is written prob="1" type="good" and i-j? prob="0.5" type="fuzzy" (with a posterior p,
-    /// as the page has: prob=p, good when p > 0.5, else fuzzy — Lingua-Align's rule, which its
-    /// evaluator applies to prob too).
+    /// i-j is written prob="1" type="good" and i-j? prob="0.5" type="fuzzy", so Lingua-Align, which
+    /// reads prob above 0.5 as good, sees the same types. (Given a posterior p, the engine writes
+    /// prob=p, good when p > 0.5, else fuzzy: Lingua-Align's own rule.)
     Sta(ExportStaArgs),
     /// The pairs as TigerXML with their links as STA, in DIR.
     ///

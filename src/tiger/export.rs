@@ -164,7 +164,7 @@ pub struct StaLinks<'a> {
 /// What an STA export is written around.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum StaFrame<'a> {
-    /// The original alignment (its text and its [`parse_sta`](super::parse_tiger)
+    /// The original alignment (its text and its [`parse_sta`](super::parse_sta)
     /// reading), for the original treebanks: its `<treealign>` tag and its
     /// `<head>` as written (metadata, the treebanks in its declared order,
     /// features, settings), and before each pair's links the original's
