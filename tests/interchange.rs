@@ -12,10 +12,10 @@ use proptest::prelude::*;
 use treelink::app::files::read_word_links;
 use treelink::app::interchange::{dublin_corpus, dublin_text, export_sta, export_tiger, import_files, Originals};
 use treelink::corpus::{Corpus, Named};
-use treelink::io::links::Link;
+use treelink::io::links::{Link, LinkKind};
 use treelink::io::text::decode_text_as;
 use treelink::lexicon::{read_giza_a3, symmetrize, Symmetrization, WordAlignment};
-use treelink::tiger::{import_pair, parse_sta, DropReason, IdsFile, ImportOptions, TigerImport};
+use treelink::tiger::{import_pair, parse_sta, DropReason, IdsFile, ImportOptions, LinkOrigin, StaLinks, TigerImport};
 use treelink::tree::NodeId;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/");
@@ -84,6 +84,10 @@ fn gold(corpus: &Corpus) -> Vec<Vec<Link>> {
     corpus.pairs.iter().map(|p| p.gold.clone()).collect()
 }
 
+fn as_gold(links: &[Vec<Link>]) -> StaLinks<'_> {
+    StaLinks { links, origin: LinkOrigin::Gold }
+}
+
 #[test]
 fn nl_en_gold_links_exported_for_the_original_treebanks_are_the_alignments_links() {
     let set = Set::read([
@@ -94,7 +98,8 @@ fn nl_en_gold_links_exported_for_the_original_treebanks_are_the_alignments_links
     let imported = set.import(ImportOptions::default());
     assert!(imported.report.dropped_links.is_empty(), "{:?}", imported.report.dropped_links);
     let ids = ids_of(&imported);
-    let sta = export_sta(&imported.corpus, &gold(&imported.corpus), Some((&ids, "x.ids")), None).unwrap();
+    let sta =
+        export_sta(&imported.corpus, as_gold(&gold(&imported.corpus)), Some((&ids, "x.ids")), None, None).unwrap();
     assert!(sta.left_out.is_empty());
     let (original, exported) = (sta_links(&set.alignment, "nl", "en"), sta_links(&sta.text, "nl", "en"));
     assert_eq!(original.len(), 4118);
@@ -106,11 +111,17 @@ fn nl_en_gold_links_exported_for_the_original_treebanks_are_the_alignments_links
     // An old .ids file (sentence ids alone) with the original treebanks gives the same file.
     let old = IdsFile::read(&read("lingua-align-nl-en-125/bracketed/all.ids"), "all.ids").unwrap();
     let bracketed = set.import(ImportOptions::BRACKETED_DATA);
-    let from_old =
-        export_sta(&bracketed.corpus, &gold(&bracketed.corpus), Some((&old, "all.ids")), Some(set.originals()))
-            .unwrap();
+    let from_old = export_sta(
+        &bracketed.corpus,
+        as_gold(&gold(&bracketed.corpus)),
+        Some((&old, "all.ids")),
+        Some(set.originals()),
+        None,
+    )
+    .unwrap();
     let new = ids_of(&bracketed);
-    let from_new = export_sta(&bracketed.corpus, &gold(&bracketed.corpus), Some((&new, "x.ids")), None).unwrap();
+    let from_new =
+        export_sta(&bracketed.corpus, as_gold(&gold(&bracketed.corpus)), Some((&new, "x.ids")), None, None).unwrap();
     assert_eq!(sta_links(&from_old.text, "source", "target"), sta_links(&from_new.text, "nl", "en"));
 }
 
@@ -136,17 +147,21 @@ fn an_ids_file_of_another_import_is_refused_or_found_again_never_used_silently()
         .collect();
     assert!(!differ.is_empty(), "the two imports make trees of other sizes somewhere");
     let links = gold(&bracketed.corpus);
-    let err = export_sta(&bracketed.corpus, &links, Some((&stale, "x.ids")), None).unwrap_err().to_string();
+    let err =
+        export_sta(&bracketed.corpus, as_gold(&links), Some((&stale, "x.ids")), None, None).unwrap_err().to_string();
     // The first pair whose counts differ, at its line (after the 4 header lines).
     let line = format!("x.ids:{}:1:", 4 + differ[0] + 1);
     assert!(err.starts_with(&line) && err.contains("not made with these trees"), "{err}");
-    let good = export_sta(&bracketed.corpus, &links, Some((&right, "x.ids")), None).unwrap();
-    let found = export_sta(&bracketed.corpus, &links, Some((&stale, "x.ids")), Some(set.originals())).unwrap();
+    let good = export_sta(&bracketed.corpus, as_gold(&links), Some((&right, "x.ids")), None, None).unwrap();
+    let found =
+        export_sta(&bracketed.corpus, as_gold(&links), Some((&stale, "x.ids")), Some(set.originals()), None).unwrap();
     assert_eq!(sta_links(&found.text, "nl", "en"), sta_links(&good.text, "nl", "en"));
     assert_eq!(found.left_out, good.left_out);
     // No .ids at all: the made-up sentence ids (s1, s2, …) are not nl-en's,
     // so the originals cannot be written for these pairs; said, not guessed.
-    let err = export_tiger(&bracketed.corpus, &links, None, Some(set.originals()), "a.xml").unwrap_err().to_string();
+    let err = export_tiger(&bracketed.corpus, as_gold(&links), None, Some(set.originals()), None, "a.xml")
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("the ids made up for want of a .ids file (sentences s1, s2, …):1:1:"), "{err}");
 }
 
@@ -161,9 +176,10 @@ fn nl_en_tigerxml_export_keeps_the_original_sentences_and_imports_back_to_the_sa
     let ids = ids_of(&imported);
     let out = export_tiger(
         &imported.corpus,
-        &gold(&imported.corpus),
+        as_gold(&gold(&imported.corpus)),
         Some((&ids, "x.ids")),
         Some(set.originals()),
+        Some(named(set.names[2], &set.alignment)),
         "nl-en_125.xml",
     )
     .unwrap();
@@ -187,14 +203,22 @@ fn nl_en_tigerxml_export_keeps_the_original_sentences_and_imports_back_to_the_sa
     if let Some(o) = same.origin.as_mut() {
         o.target.filename = o.source.filename.clone();
     }
-    let e =
-        export_tiger(&imported.corpus, &gold(&imported.corpus), Some((&same, "x.ids")), Some(set.originals()), "a.xml")
-            .unwrap_err();
+    let e = export_tiger(
+        &imported.corpus,
+        as_gold(&gold(&imported.corpus)),
+        Some((&same, "x.ids")),
+        Some(set.originals()),
+        None,
+        "a.xml",
+    )
+    .unwrap_err();
     assert_eq!(e.to_string(), "both treebanks are declared with the file name 'ep-00-12-15.125.nl.tiger': expected two names to write them by");
     // A tree that is not the imported one is refused (the export writes sentences, not trees).
     let mut changed = imported.corpus.clone();
     changed.pairs[3] = changed.pairs[4].clone();
-    let e = export_tiger(&changed, &gold(&changed), Some((&ids, "x.ids")), Some(set.originals()), "a.xml").unwrap_err();
+    let e =
+        export_tiger(&changed, as_gold(&gold(&changed)), Some((&ids, "x.ids")), Some(set.originals()), None, "a.xml")
+            .unwrap_err();
     assert!(e.to_string().starts_with("pair 4: the source tree is not the one imported from"), "{e}");
 }
 
@@ -208,7 +232,8 @@ fn squoia_raw_round_trips_every_link_of_its_one_to_one_pairs() {
         ]);
         let imported = set.import(ImportOptions::default());
         let ids = ids_of(&imported);
-        let sta = export_sta(&imported.corpus, &gold(&imported.corpus), Some((&ids, "x.ids")), None).unwrap();
+        let sta =
+            export_sta(&imported.corpus, as_gold(&gold(&imported.corpus)), Some((&ids, "x.ids")), None, None).unwrap();
         let (original, exported) = (sta_links(&set.alignment, "de", "es"), sta_links(&sta.text, "de", "es"));
         // Nothing added; what is lost is exactly what the import listed: links of sentences
         // aligned 1:2 or 2:1, which a corpus of sentence pairs cannot hold.
@@ -220,6 +245,252 @@ fn squoia_raw_round_trips_every_link_of_its_one_to_one_pairs() {
         assert!(imported.report.dropped_links.iter().all(|d| d.reason == DropReason::NotInPair), "{sub}");
         assert!(!imported.report.skipped_sentence_links.is_empty(), "{sub}");
     }
+}
+
+// ------------------------------------------- STA exports read by another reader
+
+/// The ids of the terminals (`<t>`) of a TigerXML text, read by roxmltree.
+fn terminal_ids(tiger: &str) -> BTreeSet<String> {
+    let doc = roxmltree::Document::parse(tiger).unwrap();
+    doc.descendants().filter(|n| n.has_tag_name("t")).filter_map(|n| n.attribute("id")).map(String::from).collect()
+}
+
+/// An STA text as roxmltree reads it: the declared treebank ids in order,
+/// the `<alignment-metadata>` children as (tag, text), each `<sen-align>`'s
+/// node ids, and each `<align>`'s attributes and nodes (treebank, id, type).
+struct ReadBack {
+    treebanks: Vec<String>,
+    metadata: Vec<(String, String)>,
+    sen_aligns: Vec<Vec<String>>,
+    aligns: Vec<(Attributes, Vec<ReadNode>)>,
+}
+
+/// An element's attributes as (name, value).
+type Attributes = Vec<(String, String)>;
+/// A `<node>`: treebank id, node id and its `type`, if any.
+type ReadNode = (String, String, Option<String>);
+
+fn read_back(text: &str) -> ReadBack {
+    let doc = roxmltree::Document::parse(text).unwrap_or_else(|e| panic!("not XML: {e}"));
+    let elements = |tag: &'static str| doc.descendants().filter(move |n| n.has_tag_name(tag));
+    let nodes = |n: roxmltree::Node<'_, '_>| {
+        n.children()
+            .filter(|c| c.has_tag_name("node"))
+            .map(|c| {
+                let attr = |a: &str| c.attribute(a).unwrap_or_default().to_string();
+                (attr("treebank_id"), attr("node_id"), c.attribute("type").map(String::from))
+            })
+            .collect::<Vec<_>>()
+    };
+    ReadBack {
+        treebanks: elements("treebank").map(|t| t.attribute("id").unwrap().to_string()).collect(),
+        metadata: elements("alignment-metadata")
+            .flat_map(|m| m.children().filter(|c| c.is_element()))
+            .map(|c| (c.tag_name().name().to_string(), c.text().unwrap_or_default().to_string()))
+            .collect(),
+        sen_aligns: elements("sen-align").map(|a| nodes(a).into_iter().map(|(_, id, _)| id).collect()).collect(),
+        aligns: elements("align")
+            .map(|a| {
+                let attrs = a.attributes().map(|x| (x.name().to_string(), x.value().to_string())).collect();
+                (attrs, nodes(a))
+            })
+            .collect(),
+    }
+}
+
+fn nl_en() -> Set {
+    Set::read([
+        "lingua-align-nl-en-125/raw/ep-00-12-15.125.nl.tiger",
+        "lingua-align-nl-en-125/raw/ep-00-12-15.125.en.tiger",
+        "lingua-align-nl-en-125/raw/nl-en_125.xml",
+    ])
+}
+
+/// Issue 40 item 1: the nl-en gold exported for the original treebanks, read
+/// back by roxmltree: every node typed as the original treebanks have it
+/// (`t` for a Tiger terminal, `nt` otherwise), the original's treebank order
+/// and metadata, no `<sen-align>` (the original has none), no `prob`.
+#[test]
+fn nl_en_sta_export_types_every_node_and_keeps_the_originals_order_and_metadata() {
+    let set = nl_en();
+    let imported = set.import(ImportOptions::default());
+    let ids = ids_of(&imported);
+    let alignment = Some(named(set.names[2], &set.alignment));
+    let sta =
+        export_sta(&imported.corpus, as_gold(&gold(&imported.corpus)), Some((&ids, "x.ids")), None, alignment).unwrap();
+    let (original, exported) = (read_back(&set.alignment), read_back(&sta.text));
+    assert_eq!(original.treebanks, ["en", "nl"]);
+    assert_eq!(exported.treebanks, original.treebanks);
+    assert_eq!(original.metadata.len(), 8);
+    assert_eq!(original.metadata[0], ("author".to_string(), "Gideon Kotzé".to_string()));
+    assert_eq!(exported.metadata, original.metadata);
+    assert!(original.sen_aligns.is_empty());
+    assert!(exported.sen_aligns.is_empty(), "{} <sen-align>s made up", exported.sen_aligns.len());
+    // Every link, every node typed by what it is in the original treebanks.
+    // (Ids are per treebank: s10_1 is a Dutch phrase and an English word.)
+    let (en, nl) = (terminal_ids(&set.target), terminal_ids(&set.source));
+    assert!(en.contains("s10_1") && !nl.contains("s10_1"));
+    assert_eq!(exported.aligns.len(), original.aligns.len());
+    let (mut t, mut nt) = (0, 0);
+    for (attrs, nodes) in &exported.aligns {
+        assert!(attrs.iter().all(|(name, _)| name != "prob"), "gold links have no prob: {attrs:?}");
+        // The nodes in the declared order (en first), as the original writes them.
+        assert_eq!(nodes.iter().map(|n| n.0.as_str()).collect::<Vec<_>>(), ["en", "nl"]);
+        for (treebank, id, kind) in nodes {
+            let terminals = if treebank == "en" { &en } else { &nl };
+            let want = if terminals.contains(id) { "t" } else { "nt" };
+            assert_eq!(kind.as_deref(), Some(want), "{id}");
+            if want == "t" {
+                t += 1;
+            } else {
+                nt += 1;
+            }
+        }
+    }
+    // Phrase links are most of nl-en's, with word links beside them.
+    assert!(nt > 2 * 1380 && t > 0, "{nt} phrase nodes, {t} terminals");
+}
+
+/// Issue 40 item 1: SQUOIA's originals have `<sen-align>`s: those of the
+/// exported pairs are kept as written (and no other), around the
+/// original's head.
+#[test]
+fn squoia_sta_export_keeps_the_originals_sen_aligns_of_its_pairs_and_no_other() {
+    let set = Set::read([
+        "squoia-de-es/raw/LAI_SQUOIA_DE.xml",
+        "squoia-de-es/raw/LAI_SQUOIA_ES.xml",
+        "squoia-de-es/raw/LAI_alignments_squoia_de_es.xml",
+    ]);
+    let imported = set.import(ImportOptions::default());
+    let ids = ids_of(&imported);
+    let alignment = Some(named(set.names[2], &set.alignment));
+    let sta =
+        export_sta(&imported.corpus, as_gold(&gold(&imported.corpus)), Some((&ids, "x.ids")), None, alignment).unwrap();
+    let (original, exported) = (read_back(&set.alignment), read_back(&sta.text));
+    assert_eq!(original.sen_aligns.len(), 165);
+    let pairs: BTreeSet<Vec<String>> = imported
+        .ids
+        .iter()
+        .map(|p| vec![format!("{}_VROOT", p.source.sentence), format!("{}_VROOT", p.target.sentence)])
+        .collect();
+    let of_pairs: Vec<&Vec<String>> = original.sen_aligns.iter().filter(|s| pairs.contains(*s)).collect();
+    assert_eq!(exported.sen_aligns.iter().collect::<Vec<_>>(), of_pairs);
+    assert!(of_pairs.len() < original.sen_aligns.len() && of_pairs.len() >= 150, "{}", of_pairs.len());
+    assert_eq!(exported.metadata, original.metadata);
+    assert_eq!(exported.treebanks, ["de", "es"]);
+    // The import reads it back to the same corpus.
+    let back = import_pair(
+        named(set.names[0], &set.source),
+        named(set.names[1], &set.target),
+        named("back.xml", &sta.text),
+        ImportOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(back.corpus, imported.corpus);
+}
+
+/// Issue 40 item 1: a model's links carry `prob` and `type` by
+/// `predicted_align`: from a links file (no posteriors) `i-j` is prob 1,
+/// good and `i-j?` prob 0.5, fuzzy; with posteriors, prob is the posterior
+/// and good exactly when it is above 0.5 (Lingua-Align's reading of prob).
+#[test]
+fn predicted_links_carry_prob_and_a_type_lingua_align_reads_the_same() {
+    let set = nl_en();
+    let imported = set.import(ImportOptions::BRACKETED_DATA);
+    let ids = ids_of(&imported);
+    // "Predictions": the gold phrase links, every third one marked fuzzy.
+    let mut predicted = gold(&imported.corpus);
+    for (k, l) in predicted.iter_mut().flatten().enumerate() {
+        l.kind = if k % 3 == 0 { LinkKind::Fuzzy } else { LinkKind::Good };
+    }
+    let n = predicted.iter().map(Vec::len).sum::<usize>();
+    assert_eq!(n, 1380);
+    let from_file = StaLinks { links: &predicted, origin: LinkOrigin::Predicted { posteriors: None } };
+    let sta = export_sta(&imported.corpus, from_file, Some((&ids, "x.ids")), None, None).unwrap();
+    let back = read_back(&sta.text);
+    assert_eq!(back.aligns.len(), n);
+    let attr = |attrs: &[(String, String)], name: &str| attrs.iter().find(|(a, _)| a == name).map(|(_, v)| v.clone());
+    let flat: Vec<&Link> = predicted.iter().flatten().collect();
+    for ((attrs, _), link) in back.aligns.iter().zip(&flat) {
+        let (prob, kind) = (attr(attrs, "prob"), attr(attrs, "type"));
+        match link.kind {
+            LinkKind::Good => assert_eq!((prob.as_deref(), kind.as_deref()), (Some("1"), Some("good"))),
+            LinkKind::Fuzzy => assert_eq!((prob.as_deref(), kind.as_deref()), (Some("0.5"), Some("fuzzy"))),
+        }
+    }
+    // With posteriors (the scores a search takes its links with).
+    let posteriors: Vec<Vec<f64>> = predicted
+        .iter()
+        .enumerate()
+        .map(|(k, l)| (0..l.len()).map(|j| ((k + j) % 10) as f64 / 10.0 + 0.05).collect())
+        .collect();
+    let scored = StaLinks { links: &predicted, origin: LinkOrigin::Predicted { posteriors: Some(&posteriors) } };
+    let sta = export_sta(&imported.corpus, scored, Some((&ids, "x.ids")), None, None).unwrap();
+    let back = read_back(&sta.text);
+    for ((attrs, _), p) in back.aligns.iter().zip(posteriors.iter().flatten()) {
+        let prob: f64 = attr(attrs, "prob").unwrap().parse().unwrap();
+        assert_eq!(prob, *p);
+        assert_eq!(attr(attrs, "type").unwrap(), if prob > 0.5 { "good" } else { "fuzzy" });
+    }
+    // The types read back by the import are the links'.
+    let back = import_pair(
+        named(set.names[0], &set.source),
+        named(set.names[1], &set.target),
+        named("pred.sta.xml", &sta.text),
+        ImportOptions::default(),
+    )
+    .unwrap();
+    let kinds = |l: &[Vec<Link>]| l.iter().flatten().filter(|l| l.kind == LinkKind::Good).count();
+    assert_eq!(kinds(&gold(&back.corpus)), posteriors.iter().flatten().filter(|&&p| p > 0.5).count());
+}
+
+/// Issue 40 item 1: `export tiger --links pred.links` names its STA file
+/// after the links file, with prob on every link; the gold keeps the
+/// original alignment's name.
+#[test]
+fn export_tiger_names_predictions_after_their_links_file() {
+    use std::process::Command;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("sta-names");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let treelink = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_treelink")).args(args).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    let raw = format!("{DATA}lingua-align-nl-en-125/raw/");
+    let prefix = dir.join("nlen").display().to_string();
+    treelink(&[
+        "import",
+        "tiger",
+        "--source",
+        &format!("{raw}ep-00-12-15.125.nl.tiger"),
+        "--target",
+        &format!("{raw}ep-00-12-15.125.en.tiger"),
+        "--alignment",
+        &format!("{raw}nl-en_125.xml"),
+        "-o",
+        &prefix,
+    ]);
+    let pred = dir.join("pred.links").display().to_string();
+    std::fs::copy(format!("{prefix}.gold"), &pred).unwrap();
+    let (out_pred, out_gold) = (dir.join("pred").display().to_string(), dir.join("gold").display().to_string());
+    treelink(&["export", "tiger", "--input", &prefix, "--links", &pred, "-o", &out_pred]);
+    treelink(&["export", "tiger", "--input", &prefix, "-o", &out_gold]);
+    let names = |d: &str| {
+        let mut n: Vec<String> =
+            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        n.sort();
+        n
+    };
+    assert_eq!(names(&out_pred), ["ep-00-12-15.125.en.tiger", "ep-00-12-15.125.nl.tiger", "pred.sta.xml"]);
+    assert_eq!(names(&out_gold), ["ep-00-12-15.125.en.tiger", "ep-00-12-15.125.nl.tiger", "nl-en_125.xml"]);
+    let predicted = read_back(&std::fs::read_to_string(format!("{out_pred}/pred.sta.xml")).unwrap());
+    assert_eq!(predicted.aligns.len(), 4118);
+    assert!(predicted.aligns.iter().all(|(attrs, _)| attrs.iter().any(|(a, _)| a == "prob")));
+    let gold = read_back(&std::fs::read_to_string(format!("{out_gold}/nl-en_125.xml")).unwrap());
+    assert!(gold.aligns.iter().all(|(attrs, _)| attrs.iter().all(|(a, _)| a != "prob")));
+    // The original alignment's frame, found through PREFIX.ids, in both.
+    assert_eq!((predicted.treebanks, gold.metadata.len()), (vec!["en".to_string(), "nl".to_string()], 8));
 }
 
 #[test]
@@ -443,7 +714,7 @@ proptest! {
         prop_assert!(imported.report.dropped_links.is_empty(), "{:?}", imported.report.dropped_links);
         let ids = ids_of(&imported);
         let originals = Originals { source: named("a.xml", &a), target: named("b.xml", &b) };
-        let out = export_tiger(&imported.corpus, &gold(&imported.corpus), Some((&ids, "x.ids")), Some(originals), "g.sta").unwrap();
+        let out = export_tiger(&imported.corpus, as_gold(&gold(&imported.corpus)), Some((&ids, "x.ids")), Some(originals), Some(named("g.sta", &sta)), "g.sta").unwrap();
         let back = import_pair(
             named("a.xml", &out.files[0].text),
             named("b.xml", &out.files[1].text),

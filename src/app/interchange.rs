@@ -5,8 +5,12 @@
 //!   (`PREFIX.src`, `.trg`, `.gold`, `.ids`), the same the page downloads
 //!   for the corpus it imported ([`bracketed_files`]).
 //! - [`export_sta`]: links (gold or predicted) as a Stockholm TreeAligner
-//!   file that opens with the original treebanks: their declarations and
-//!   every node's original id, from the corpus's ids ([`crate::tiger::IdsFile`]).
+//!   file that opens with the original treebanks: every node's original id,
+//!   from the corpus's ids ([`crate::tiger::IdsFile`]), typed `t`/`nt`; the
+//!   original alignment's head and `<sen-align>`s kept, none made up; a
+//!   model's links with `prob` and good/fuzzy by
+//!   [`crate::tiger::predicted_align`]. [`sta_file_name`]: predictions are
+//!   named after their links file, never as the gold alignment.
 //! - [`export_tiger`]: the pairs as TigerXML that keeps everything the
 //!   originals have (each sentence as written), with the links as STA;
 //!   without the originals, the trees as TigerXML of their own.
@@ -21,8 +25,9 @@ use crate::corpus::{Corpus, Named, PairIndex, TreePair};
 use crate::io::dublin::{read_dublin, write_dublin, DublinError};
 use crate::io::links::{write_links, Link, LinkKind};
 use crate::tiger::{
-    export_pair, parse_tiger, write_sta_links, write_tiger_verbatim, ExportError, IdsError, IdsFile, ImportOrigin,
-    PairIds, StaExport, TigerCorpus, TigerError, TigerImport, TreebankName, TreebankOrigin,
+    export_pair_links, parse_sta, parse_tiger, write_sta_links, write_tiger_verbatim, ExportError, IdsError, IdsFile,
+    ImportOrigin, PairIds, StaAlignment, StaExport, StaFrame, StaLinks, TigerCorpus, TigerError, TigerImport,
+    TreebankName, TreebankOrigin,
 };
 
 /// Why an import or export could not be made.
@@ -198,19 +203,55 @@ fn check_trees<'t>(
 
 /// `links` (one list per pair of `corpus`, gold or predicted) as a
 /// Stockholm TreeAligner file that opens with the original treebanks:
-/// declared as the original alignment declared them and every node named
-/// by its original id, from the corpus's ids (`ids`, its `.ids` file and
-/// name; see [`export_ids`] for an older file or none). A link to a virtual
-/// root the import added is left out and listed (the treebank has no such
-/// node).
+/// every node named by its original id, from the corpus's ids (`ids`, its
+/// `.ids` file and name; see [`export_ids`] for an older file or none) and
+/// typed `t` or `nt`. With the original alignment (`alignment`), its
+/// `<treealign>` tag and `<head>` are kept as written (metadata, the
+/// treebanks in its declared order) and so are its `<sen-align>`s of the
+/// exported pairs; without it, the treebanks are declared source first and
+/// no `<sen-align>` is written. Without ids, the nodes are those of
+/// [`export_tiger`]'s own TigerXML, each pair's `<sen-align>` naming its two
+/// roots. Predicted links carry `prob` and `type` by
+/// [`crate::tiger::predicted_align`]. A link to a virtual root the import
+/// added is left out and listed (the treebank has no such node).
 pub fn export_sta(
     corpus: &Corpus,
-    links: &[Vec<Link>],
+    links: StaLinks<'_>,
     ids: Option<(&IdsFile, &str)>,
     originals: Option<Originals<'_>>,
+    alignment: Option<Named<'_>>,
 ) -> Result<StaExport, InterchangeError> {
+    let own_trees = ids.is_none();
     let (e, _) = export_ids(corpus, ids, originals)?;
-    Ok(write_sta_links(links, &e.ids, &e.source, &e.target)?)
+    let parsed = alignment.map(|a| parse_sta(a.text, a.name)).transpose()?;
+    let frame = frame(own_trees, alignment, parsed.as_ref());
+    Ok(write_sta_links(corpus, links, &e.ids, (&e.source, &e.target), frame)?)
+}
+
+/// What an STA export is written around: the trees' own TigerXML, or the
+/// original treebanks with their alignment if there is one.
+fn frame<'a>(own_trees: bool, alignment: Option<Named<'a>>, parsed: Option<&'a StaAlignment>) -> StaFrame<'a> {
+    match (own_trees, alignment, parsed) {
+        (true, _, _) => StaFrame::OwnTrees,
+        (false, Some(a), Some(sta)) => StaFrame::Original { text: a.text, sta },
+        _ => StaFrame::Treebanks,
+    }
+}
+
+/// The name of an export's STA file: a model's links are named after
+/// their links file (`pred.links` → `pred.sta.xml`), so predictions never
+/// take the gold alignment's name; gold links after the original
+/// alignment (its base name), else `alignment.xml`.
+pub fn sta_file_name(predicted_links_file: Option<&str>, original_alignment: Option<&str>) -> String {
+    match (predicted_links_file, original_alignment) {
+        (Some(links), _) => {
+            let base = base(links);
+            let stem = base.rsplit_once('.').map_or(base, |(stem, _)| stem);
+            format!("{stem}.sta.xml")
+        }
+        (None, Some(a)) => base(a).to_string(),
+        (None, None) => "alignment.xml".to_string(),
+    }
 }
 
 /// What [`export_tiger`] makes: the two TigerXML files and the alignment,
@@ -222,21 +263,24 @@ pub struct TigerFiles {
     pub left_out: Vec<String>,
 }
 
-/// The pairs of `corpus` as TigerXML with `links` as STA. With the
-/// original TigerXML files (`originals`) and the corpus's ids, each
-/// sentence is written as the original has it — every feature, edge label,
-/// secondary edge and discontinuous constituent kept, the `<head>` with its
-/// declarations too — after checking each tree is the one its sentence
-/// converts to; the files are named as the alignment declares them, the
-/// alignment `alignment_name`. Without originals, the trees are written as
-/// TigerXML of their own ([`export_pair`]: ids from the `.ids` file or made
-/// up; `treelink-source.xml`, `treelink-target.xml`), continuous, with
-/// word, POS and category only.
+/// The pairs of `corpus` as TigerXML with `links` as STA (named
+/// `alignment_name`, see [`sta_file_name`]). With the original TigerXML
+/// files (`originals`) and the corpus's ids, each sentence is written as the
+/// original has it — every feature, edge label, secondary edge and
+/// discontinuous constituent kept, the `<head>` with its declarations too —
+/// after checking each tree is the one its sentence converts to; the files
+/// are named as the alignment declares them, and the STA is
+/// [`export_sta`]'s (around the original `alignment` if given). Without
+/// originals, the trees are written as TigerXML of their own
+/// ([`export_pair_links`]: ids from the `.ids` file or made up;
+/// `treelink-source.xml`, `treelink-target.xml`), continuous, with word, POS
+/// and category only.
 pub fn export_tiger(
     corpus: &Corpus,
-    links: &[Vec<Link>],
+    links: StaLinks<'_>,
     ids: Option<(&IdsFile, &str)>,
     originals: Option<Originals<'_>>,
+    alignment: Option<Named<'_>>,
     alignment_name: &str,
 ) -> Result<TigerFiles, InterchangeError> {
     let (e, parsed) = export_ids(corpus, ids, originals)?;
@@ -244,11 +288,7 @@ pub fn export_tiger(
         return Err(InterchangeError::SameFileName { name: base(&e.source.filename).to_string() });
     }
     let (Some(o), Some([s, t])) = (originals, parsed) else {
-        let mut with_links = corpus.clone();
-        for (p, l) in with_links.pairs.iter_mut().zip(links) {
-            p.gold = l.clone();
-        }
-        let out = export_pair(&with_links, Some(&e.ids), &e.source, &e.target)?;
+        let out = export_pair_links(corpus, links, Some(&e.ids), &e.source, &e.target)?;
         return Ok(TigerFiles {
             files: vec![
                 MadeFile { name: base(&e.source.filename).to_string(), text: out.source_tiger },
@@ -273,7 +313,9 @@ pub fn export_tiger(
         "target",
         e.ids.iter().map(|p| p.target.sentence.as_str()),
     )?;
-    let sta = write_sta_links(links, &e.ids, &e.source, &e.target)?;
+    let parsed_alignment = alignment.map(|a| parse_sta(a.text, a.name)).transpose()?;
+    let frame = frame(false, alignment, parsed_alignment.as_ref());
+    let sta = write_sta_links(corpus, links, &e.ids, (&e.source, &e.target), frame)?;
     Ok(TigerFiles {
         files: vec![
             MadeFile { name: base(&e.source.filename).to_string(), text: source_tiger },

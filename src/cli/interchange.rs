@@ -12,7 +12,7 @@ use treelink::app::interchange::{self, MadeFile, Originals};
 use treelink::corpus::{Corpus, Named};
 use treelink::io::links::Link;
 use treelink::io::text::{decode_text_as, read_text_file, ReadError};
-use treelink::tiger::{import_pair, IdsFile, ImportOptions};
+use treelink::tiger::{import_pair, IdsFile, ImportOptions, LinkOrigin, StaLinks};
 
 /// `treelink import`.
 #[derive(Subcommand, Debug)]
@@ -79,11 +79,21 @@ pub struct ImportDublinArgs {
 pub enum ExportCommand {
     /// Links as a Stockholm TreeAligner file that opens with the original treebanks.
     ///
-    /// The treebanks are declared as the original alignment declared them and every node is named
-    /// by its original id, from PREFIX.ids (an older PREFIX.ids of sentence ids alone needs
-    /// --source and --target). Without PREFIX.ids, the nodes get made-up ids (those of `export
-    /// tiger` of the same corpus). A link to a virtual root the import added is left out and
-    /// said so.
+    /// Every node is named by its original id, from PREFIX.ids (an older PREFIX.ids of sentence
+    /// ids alone needs --source and --target), and typed as Lingua-Align types it: type="t" for a
+    /// POS node (a Tiger terminal), type="nt" for a phrase node. With the original alignment
+    /// (--alignment, or the one PREFIX.ids names) its <treealign> tag and <head> are kept as
+    /// written (metadata, the treebanks in its declared order) and so are its <sen-align>s of the
+    /// exported pairs; without it, the treebanks are declared source first and no <sen-align> is
+    /// written. Without PREFIX.ids, the nodes get made-up ids (those of `export tiger` of the same
+    /// corpus), each pair with a <sen-align> of its two roots. A link to a virtual root the import
+    /// added is left out and said so.
+    ///
+    /// Links from PREFIX.gold are annotations: type="good" (i-j) or "fuzzy" (i-j?), no prob. Links
+    /// from any other file are a model's: a links file holds its decisions, not its posteriors, so
+    /// i-j is written prob="1" type="good" and i-j? prob="0.5" type="fuzzy", so Lingua-Align, which
+    /// reads prob above 0.5 as good, sees the same types. (Given a posterior p, the engine writes
+    /// prob=p, good when p > 0.5, else fuzzy: Lingua-Align's own rule.)
     Sta(ExportStaArgs),
     /// The pairs as TigerXML with their links as STA, in DIR.
     ///
@@ -92,7 +102,10 @@ pub enum ExportCommand {
     /// discontinuous constituent) with the original <head>, each tree checked to be the one
     /// imported; the files are named as the alignment declares them. Without, the trees are
     /// written as TigerXML of their own (word, POS, category) as treelink-source.xml and
-    /// treelink-target.xml.
+    /// treelink-target.xml. The STA file is `export sta`'s (typed nodes, the original's head and
+    /// <sen-align>s, prob on a model's links): gold links (PREFIX.gold) take the original
+    /// alignment's name (else alignment.xml); links from --links FILE are a model's and take
+    /// FILE's name (pred.links → pred.sta.xml), never the gold alignment's.
     Tiger(ExportTigerArgs),
     /// The pairs and their links in the Dublin aligner's format (links lose their types).
     Dublin(ExportDublinArgs),
@@ -104,7 +117,7 @@ pub struct ExportStaArgs {
     /// The corpus: PREFIX.src, PREFIX.trg and, if there, PREFIX.ids.
     #[arg(long, value_name = "PREFIX")]
     pub input: String,
-    /// The links, one line per pair (gold or predicted).
+    /// The links, one line per pair: PREFIX.gold (annotations) or a model's (any other file).
     #[arg(long, value_name = "LINKS")]
     pub links: String,
     #[command(flatten)]
@@ -123,6 +136,10 @@ pub struct OriginalArgs {
     /// The original target treebank (TigerXML).
     #[arg(long, value_name = "T.xml", requires = "source")]
     pub target: Option<String>,
+    /// The original alignment (STA XML) the corpus was imported from (default: the one PREFIX.ids
+    /// names): its head and <sen-align>s are kept.
+    #[arg(long, value_name = "A.xml")]
+    pub alignment: Option<String>,
 }
 
 /// `treelink export tiger`.
@@ -131,7 +148,8 @@ pub struct ExportTigerArgs {
     /// The corpus: PREFIX.src, PREFIX.trg, PREFIX.gold (if there) and PREFIX.ids (if there).
     #[arg(long, value_name = "PREFIX")]
     pub input: String,
-    /// The links to write as STA (default: PREFIX.gold, or none).
+    /// The links to write as STA (default: PREFIX.gold, or none); another file than PREFIX.gold
+    /// is a model's links, written with prob and named after it.
     #[arg(long, value_name = "LINKS")]
     pub links: Option<String>,
     #[command(flatten)]
@@ -265,6 +283,41 @@ fn originals(args: &OriginalArgs, ids: Option<&IdsFile>) -> Result<Option<[(Stri
     Ok(Some([(source, s), (target, t)]))
 }
 
+/// The original alignment's name and text: given, or named by the `.ids`
+/// file if it is there (`None` otherwise, said so when it was named).
+fn original_alignment(args: &OriginalArgs, ids: Option<&IdsFile>) -> Result<Option<(String, String)>, CliError> {
+    let named = ids.and_then(|f| f.origin.as_ref()?.alignment.clone());
+    let file = match (&args.alignment, named) {
+        (Some(a), _) => a.clone(),
+        (None, Some(a)) if Path::new(&a).exists() => a,
+        (None, Some(a)) => {
+            eprintln!(
+                "treelink: the original alignment named by the .ids file ({a}) is not there: give --alignment to keep \
+                 its head and <sen-align>s"
+            );
+            return Ok(None);
+        }
+        (None, None) => return Ok(None),
+    };
+    let text = read_text_file(&file)?;
+    Ok(Some((file, text)))
+}
+
+/// Whether `links` is the corpus's own `PREFIX.gold` (annotations) rather
+/// than a model's links.
+fn is_gold(prefix: &str, links: &str) -> bool {
+    let gold = format!("{prefix}.gold");
+    links == gold || lasting_path(links) == lasting_path(&gold)
+}
+
+/// What the links are: the corpus's gold, else a model's (no posteriors in a links file).
+fn origin_of(prefix: &str, links: Option<&str>) -> LinkOrigin<'static> {
+    match links {
+        Some(f) if !is_gold(prefix, f) => LinkOrigin::Predicted { posteriors: None },
+        _ => LinkOrigin::Gold,
+    }
+}
+
 /// The links of `corpus` from `file` (checked against its trees).
 fn links_of(corpus: &Corpus, file: &str) -> Result<Vec<Vec<Link>>, CliError> {
     let text = read_text_file(file)?;
@@ -290,7 +343,14 @@ fn export_sta(args: ExportStaArgs) -> Result<(), CliError> {
         source: Named { name: sn, text: st },
         target: Named { name: tn, text: tt },
     });
-    let sta = interchange::export_sta(&corpus, &links, ids.as_ref().map(|(f, n)| (f, n.as_str())), named)?;
+    let alignment = original_alignment(&args.originals, ids.as_ref().map(|(f, _)| f))?;
+    let sta = interchange::export_sta(
+        &corpus,
+        StaLinks { links: &links, origin: origin_of(&args.input, Some(&args.links)) },
+        ids.as_ref().map(|(f, n)| (f, n.as_str())),
+        named,
+        alignment.as_ref().map(|(name, text)| Named { name, text }),
+    )?;
     write(&args.output, &sta.text)?;
     for line in &sta.left_out {
         eprintln!("treelink: {line}");
@@ -309,13 +369,19 @@ fn export_tiger(args: ExportTigerArgs) -> Result<(), CliError> {
         source: Named { name: sn, text: st },
         target: Named { name: tn, text: tt },
     });
-    let alignment = ids
-        .as_ref()
-        .and_then(|(f, _)| f.origin.as_ref()?.alignment.as_deref())
-        .map_or("alignment.xml", |a| a.rsplit(['/', '\\']).next().unwrap_or(a))
-        .to_string();
-    let made =
-        interchange::export_tiger(&corpus, &links, ids.as_ref().map(|(f, n)| (f, n.as_str())), named, &alignment)?;
+    let alignment = original_alignment(&args.originals, ids.as_ref().map(|(f, _)| f))?;
+    let origin = origin_of(&args.input, args.links.as_deref());
+    let predicted = matches!(origin, LinkOrigin::Predicted { .. }).then_some(args.links.as_deref()).flatten();
+    let declared = ids.as_ref().and_then(|(f, _)| f.origin.as_ref()?.alignment.as_deref());
+    let name = interchange::sta_file_name(predicted, alignment.as_ref().map(|(n, _)| n.as_str()).or(declared));
+    let made = interchange::export_tiger(
+        &corpus,
+        StaLinks { links: &links, origin },
+        ids.as_ref().map(|(f, n)| (f, n.as_str())),
+        named,
+        alignment.as_ref().map(|(name, text)| Named { name, text }),
+        &name,
+    )?;
     std::fs::create_dir_all(&args.output)
         .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
     for f in &made.files {

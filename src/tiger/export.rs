@@ -2,11 +2,12 @@
 //! to the same corpus.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::convert::from_token;
 use super::import::{basename, PairIds, SentenceIds};
 use super::read::TigerCorpus;
+use super::sta::{StaAlign, StaAlignment, StaKind};
 use crate::corpus::{Corpus, PairIndex};
 use crate::io::links::{Link, LinkKind, LinkOutOfRange, LinkUnits};
 use crate::tree::{NodeId, Tree};
@@ -24,6 +25,8 @@ pub enum ExportError {
     LinkOutOfRange(#[from] LinkOutOfRange),
     #[error("expected two different treebank ids, found '{id}' twice")]
     SameTreebank { id: String },
+    #[error("the original alignment declares the treebanks {declared}: expected it to declare '{source_id}' and '{target_id}', the corpus's treebanks")]
+    UndeclaredTreebanks { source_id: String, target_id: String, declared: String },
     #[error("pair {pair}: expected {file} to hold the {side} sentence {sentence} (PREFIX.ids names it), but it has none of that id")]
     UnknownSentence { pair: PairIndex, side: &'static str, sentence: String, file: String },
     #[error("pair {pair}: the {side} tree is not the one imported from {file} sentence {sentence} (its words or structure changed); an export that keeps the original sentences needs the imported trees")]
@@ -121,11 +124,69 @@ pub fn write_tiger<'a>(
     Ok(out)
 }
 
-/// Writes the links of `corpus` as a Stockholm TreeAligner file: per pair a
-/// `<sen-align>` of `{sentence}_VROOT` nodes, then an `<align type="good|fuzzy">`
-/// per gold link with its nodes' Tiger ids from `ids`. [`import_pair`](super::import_pair) reads
-/// it back (with the TigerXML of [`write_tiger`]) to the same pairs and links
-/// in the same order.
+/// What the links written are, which decides what each `<align>` says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LinkOrigin<'a> {
+    /// Annotated links (a gold file): `type` from the link (`i-j` good,
+    /// `i-j?` fuzzy), no `prob`, as the Stockholm TreeAligner writes them.
+    Gold,
+    /// A model's links: each with a `prob` and a `type` by [`predicted_align`],
+    /// from its posterior (`posteriors`, one list per pair parallel to the
+    /// links) when known, else from the link as the links file has it.
+    Predicted { posteriors: Option<&'a [Vec<f64>]> },
+}
+
+/// The `prob` and `type` of a predicted link, one rule for every export:
+/// - with its posterior `p` (the model's `P(a+|S,T)`): `prob = p`, `good`
+///   when `p > 0.5`, else `fuzzy` — Lingua-Align's own rule, which its
+///   evaluator also applies to `prob` when it reads one, so the two never
+///   disagree;
+/// - without (a links file: `treelink align` writes the links the model
+///   decided — posterior past its threshold, taken by the search — not
+///   their posteriors): `i-j` is the decision itself, `prob = 1`, `good`;
+///   `i-j?` is `prob = 0.5`, `fuzzy` (not above 0.5, so Lingua-Align reads
+///   it fuzzy too).
+pub fn predicted_align(kind: LinkKind, posterior: Option<f64>) -> (f64, &'static str) {
+    let prob = posterior.unwrap_or(match kind {
+        LinkKind::Good => 1.0,
+        LinkKind::Fuzzy => 0.5,
+    });
+    (prob, if prob > 0.5 { "good" } else { "fuzzy" })
+}
+
+/// Links to write, one list per pair, and what they are.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StaLinks<'a> {
+    pub links: &'a [Vec<Link>],
+    pub origin: LinkOrigin<'a>,
+}
+
+/// What an STA export is written around.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StaFrame<'a> {
+    /// The original alignment (its text and its [`parse_sta`](super::parse_sta)
+    /// reading), for the original treebanks: its `<treealign>` tag and its
+    /// `<head>` as written (metadata, the treebanks in its declared order,
+    /// features, settings), and before each pair's links the original's
+    /// `<sen-align>`s of that pair's two sentences, as written.
+    Original { text: &'a str, sta: &'a StaAlignment },
+    /// The original treebanks without their alignment: the two treebanks
+    /// declared source first, no metadata, and no `<sen-align>` (the
+    /// original's are not known; none is made up).
+    Treebanks,
+    /// TigerXML written by [`write_tiger`] from the trees: a `<sen-align>` of
+    /// the two roots per pair (nodes that file has), so a pair without links
+    /// is still a pair when read back.
+    OwnTrees,
+}
+
+/// Writes the links of `corpus` as a Stockholm TreeAligner file for the
+/// TigerXML [`write_tiger`] writes from its trees ([`StaFrame::OwnTrees`]):
+/// per pair a `<sen-align>` of its two roots, then an `<align
+/// type="good|fuzzy">` per gold link with its nodes' Tiger ids from `ids`,
+/// each node typed `t` (POS) or `nt` (phrase). [`import_pair`](super::import_pair)
+/// reads it back (with the TigerXML of [`write_tiger`]) to the same pairs
+/// and links in the same order.
 pub fn write_sta(
     corpus: &Corpus,
     ids: &[PairIds],
@@ -134,10 +195,11 @@ pub fn write_sta(
 ) -> Result<String, ExportError> {
     check_ids(corpus, ids)?;
     let links: Vec<Vec<Link>> = corpus.pairs.iter().map(|p| p.gold.clone()).collect();
-    Ok(sta_text(&links, ids, source, target, false)?.text)
+    let links = StaLinks { links: &links, origin: LinkOrigin::Gold };
+    Ok(write_sta_links(corpus, links, ids, (source, target), StaFrame::OwnTrees)?.text)
 }
 
-/// An STA file written for the original treebanks ([`write_sta_links`]).
+/// An STA file written by [`write_sta_links`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StaExport {
     pub text: String,
@@ -146,71 +208,102 @@ pub struct StaExport {
     pub left_out: Vec<String>,
 }
 
-/// Writes links (one list per pair, e.g. gold or predicted) as a Stockholm
-/// TreeAligner file for the original treebanks: the declarations `source`
-/// and `target` as the original alignment had them, each node by its
-/// original id from `ids` (a corpus's `PREFIX.ids`), so the file opens with
-/// the original treebanks. A link to a virtual root (`ids`' `virtual_root`:
-/// the import's `VROOT` over several top nodes, which the treebank does not
-/// have) is left out and listed. Refuses a link naming a node past its
-/// pair's ids, and pairs and ids of different counts.
+/// Writes links (gold or predicted, one list per pair of `corpus`) as a
+/// Stockholm TreeAligner file around `frame`: each `<align>` names its two
+/// nodes by their ids in `ids` (a corpus's `PREFIX.ids`), in the order the
+/// treebanks are declared, each typed `t` (a POS node: a Tiger terminal)
+/// or `nt` (a phrase node) as Lingua-Align's writer types them — its reader
+/// otherwise guesses a terminal for any id numbered below 500. Gold links
+/// carry their type, predicted ones `prob` and `type` by
+/// [`predicted_align`]. For the original treebanks ([`StaFrame::Original`],
+/// [`StaFrame::Treebanks`]) a link to a virtual root (`ids`'
+/// `virtual_root`: the import's `VROOT` over several top nodes, which the
+/// treebank does not have) is left out and listed. Refuses a link naming a
+/// node past its pair's ids, pairs and ids of different counts, one
+/// treebank twice, and an original alignment that does not declare both.
 pub fn write_sta_links(
-    links: &[Vec<Link>],
+    corpus: &Corpus,
+    links: StaLinks<'_>,
     ids: &[PairIds],
-    source: &TreebankName,
-    target: &TreebankName,
+    (source, target): (&TreebankName, &TreebankName),
+    frame: StaFrame<'_>,
 ) -> Result<StaExport, ExportError> {
-    sta_text(links, ids, source, target, true)
-}
-
-fn sta_text(
-    links: &[Vec<Link>],
-    ids: &[PairIds],
-    source: &TreebankName,
-    target: &TreebankName,
-    skip_virtual: bool,
-) -> Result<StaExport, ExportError> {
-    if ids.len() != links.len() {
-        return Err(ExportError::PairCount { expected: links.len(), found: ids.len() });
+    check_ids(corpus, ids)?;
+    if ids.len() != links.links.len() {
+        return Err(ExportError::PairCount { expected: links.links.len(), found: ids.len() });
     }
     if source.id == target.id {
         return Err(ExportError::SameTreebank { id: source.id.clone() });
     }
-    let mut out = String::new();
-    out.push_str(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<treealign subversion=\"3\" version=\"2\">\n<head>\n<treebanks>\n",
-    );
-    for t in [source, target] {
-        // The declarations as the original alignment had them: an attribute it lacked stays out.
-        out.push_str(&format!("<treebank id=\"{}\"", esc(&t.id)));
-        if !t.language.is_empty() {
-            out.push_str(&format!(" language=\"{}\"", esc(&t.language)));
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    // Which treebank the original declares first: its nodes come first in each <align>.
+    let mut source_first = true;
+    let mut sentence_links: Vec<Vec<&str>> = Vec::new();
+    match frame {
+        StaFrame::Original { text, sta } => {
+            let position = |id: &str| sta.treebanks.iter().position(|t| t.id == id);
+            let (Some(s), Some(t)) = (position(&source.id), position(&target.id)) else {
+                return Err(ExportError::UndeclaredTreebanks {
+                    source_id: source.id.clone(),
+                    target_id: target.id.clone(),
+                    declared: sta.treebanks.iter().map(|t| t.id.clone()).collect::<Vec<_>>().join(", "),
+                });
+            };
+            source_first = s < t;
+            let slice = |r: &std::ops::Range<usize>| text.get(r.clone()).unwrap_or_default();
+            let tag = slice(&sta.document_tag);
+            match tag.strip_suffix("/>") {
+                Some(open) => out.push_str(&format!("{}>", open.trim_end())),
+                None if tag.is_empty() => out.push_str("<treealign>"),
+                None => out.push_str(tag),
+            }
+            out.push('\n');
+            match &sta.head {
+                Some(head) => out.push_str(slice(head)),
+                None => declarations(&mut out, source_first, source, target),
+            }
+            out.push('\n');
+            sentence_links = original_sentence_links(sta, ids, source, target)
+                .into_iter()
+                .map(|spans| spans.into_iter().map(slice).collect())
+                .collect();
         }
-        if !t.filename.is_empty() {
-            out.push_str(&format!(" filename=\"{}\"", esc(&t.filename)));
+        StaFrame::Treebanks | StaFrame::OwnTrees => {
+            out.push_str("<treealign subversion=\"3\" version=\"2\">\n");
+            declarations(&mut out, true, source, target);
+            out.push('\n');
         }
-        out.push_str("/>\n");
     }
-    out.push_str(
-        "</treebanks>\n<alignment-features>\n<alignment-feature color=\"#33e533\" name=\"good\">Exact alignment</alignment-feature>\n\
-         <alignment-feature color=\"#e53333\" name=\"fuzzy\">Fuzzy alignment</alignment-feature>\n</alignment-features>\n</head>\n<alignments>\n",
-    );
-    let (sid, tid) = (esc(&source.id), esc(&target.id));
+    out.push_str("<alignments>\n");
+    let skip_virtual = frame != StaFrame::OwnTrees;
     let mut left_out = Vec::new();
-    for (k, (pair_links, pid)) in links.iter().zip(ids).enumerate() {
-        out.push_str(&format!(
-            "<sen-align>\n<node treebank_id=\"{sid}\" node_id=\"{}_VROOT\"/>\n<node treebank_id=\"{tid}\" node_id=\"{}_VROOT\"/>\n</sen-align>\n",
-            esc(&pid.source.sentence),
-            esc(&pid.target.sentence)
-        ));
-        for link in pair_links {
-            // Checked against the ids, one per node of the pair's trees (`check_ids` for a corpus).
-            let counts = (pid.source.nodes.len(), pid.target.nodes.len());
+    for (k, ((pair_links, pid), pair)) in links.links.iter().zip(ids).zip(&corpus.pairs).enumerate() {
+        for sen_align in sentence_links.get(k).into_iter().flatten() {
+            out.push_str(sen_align);
+            out.push('\n');
+        }
+        let node = |id: &str, tree: &Tree, n: NodeId, treebank: &str| {
+            let kind = if tree.is_pos(n) { "t" } else { "nt" };
+            format!("<node treebank_id=\"{}\" node_id=\"{}\" type=\"{kind}\"/>\n", esc(treebank), esc(id))
+        };
+        let pair_of_nodes = |s: &str, sn: NodeId, t: &str, tn: NodeId| {
+            let (s, t) = (node(s, &pair.source, sn, &source.id), node(t, &pair.target, tn, &target.id));
+            if source_first {
+                s + &t
+            } else {
+                t + &s
+            }
+        };
+        if frame == StaFrame::OwnTrees {
+            let (s, t) = (&pid.source.nodes[NodeId::ROOT.index()], &pid.target.nodes[NodeId::ROOT.index()]);
+            out.push_str(&format!("<sen-align>\n{}</sen-align>\n", pair_of_nodes(s, NodeId::ROOT, t, NodeId::ROOT)));
+        }
+        for (j, link) in pair_links.iter().enumerate() {
             LinkOutOfRange::check(
                 PairIndex::new(k),
                 link,
                 (link.source.index(), link.target.index()),
-                counts,
+                (pair.source.len(), pair.target.len()),
                 LinkUnits::Nodes,
             )?;
             let (s, t) = (&pid.source.nodes[link.source.index()], &pid.target.nodes[link.target.index()]);
@@ -224,16 +317,80 @@ fn sta_text(
                 ));
                 continue;
             }
-            let kind = if link.kind == LinkKind::Good { "good" } else { "fuzzy" };
-            out.push_str(&format!(
-                "<align type=\"{kind}\">\n<node treebank_id=\"{sid}\" node_id=\"{}\"/>\n<node treebank_id=\"{tid}\" node_id=\"{}\"/>\n</align>\n",
-                esc(s),
-                esc(t)
-            ));
+            let attributes = match links.origin {
+                LinkOrigin::Gold => format!("type=\"{}\"", if link.kind == LinkKind::Good { "good" } else { "fuzzy" }),
+                LinkOrigin::Predicted { posteriors } => {
+                    let posterior = posteriors.and_then(|p| p.get(k)?.get(j).copied());
+                    let (prob, kind) = predicted_align(link.kind, posterior);
+                    format!("type=\"{kind}\" prob=\"{prob}\"")
+                }
+            };
+            out.push_str(&format!("<align {attributes}>\n{}</align>\n", pair_of_nodes(s, link.source, t, link.target)));
         }
     }
     out.push_str("</alignments>\n</treealign>\n");
     Ok(StaExport { text: out, left_out })
+}
+
+/// A `<head>` of our own: the two treebanks (an attribute the original
+/// declaration lacked stays out) and the two link types.
+fn declarations(out: &mut String, source_first: bool, source: &TreebankName, target: &TreebankName) {
+    out.push_str("<head>\n<treebanks>\n");
+    let order = if source_first { [source, target] } else { [target, source] };
+    for t in order {
+        out.push_str(&format!("<treebank id=\"{}\"", esc(&t.id)));
+        if !t.language.is_empty() {
+            out.push_str(&format!(" language=\"{}\"", esc(&t.language)));
+        }
+        if !t.filename.is_empty() {
+            out.push_str(&format!(" filename=\"{}\"", esc(&t.filename)));
+        }
+        out.push_str("/>\n");
+    }
+    out.push_str(
+        "</treebanks>\n<alignment-features>\n<alignment-feature color=\"#33e533\" name=\"good\">Exact alignment</alignment-feature>\n\
+         <alignment-feature color=\"#e53333\" name=\"fuzzy\">Fuzzy alignment</alignment-feature>\n</alignment-features>\n</head>",
+    );
+}
+
+/// The original's `<sen-align>`s of the exported pairs: for each, the pair
+/// whose two sentences it names (a node names a sentence by the sentence's
+/// id, `{id}_VROOT`, or one of its nodes' ids), with its place in the text.
+fn original_sentence_links<'s>(
+    sta: &'s StaAlignment,
+    ids: &[PairIds],
+    source: &TreebankName,
+    target: &TreebankName,
+) -> Vec<Vec<&'s std::ops::Range<usize>>> {
+    let index = |side: fn(&PairIds) -> &SentenceIds| {
+        let mut by_name: HashMap<&str, usize> = HashMap::new();
+        for (k, pid) in ids.iter().enumerate() {
+            let s = side(pid);
+            let real_nodes = s.nodes.iter().skip(usize::from(s.virtual_root));
+            for name in std::iter::once(&s.sentence).chain(real_nodes) {
+                by_name.entry(name.as_str()).or_insert(k);
+            }
+        }
+        by_name
+    };
+    let (by_source, by_target) = (index(|p| &p.source), index(|p| &p.target));
+    let pair_of = |by: &HashMap<&str, usize>, a: &StaAlign, treebank: &str| {
+        let mut nodes = a.nodes.iter().filter(|n| n.treebank == treebank);
+        let node = match (nodes.next(), nodes.next()) {
+            (Some(n), None) => n.node.as_str(),
+            _ => return None,
+        };
+        by.get(node).or_else(|| by.get(node.strip_suffix("_VROOT")?)).copied()
+    };
+    let mut found: Vec<Vec<&std::ops::Range<usize>>> = vec![Vec::new(); ids.len()];
+    for a in sta.alignments.iter().filter(|a| a.kind == StaKind::Sentence) {
+        if let (Some(k), Some(l)) = (pair_of(&by_source, a, &source.id), pair_of(&by_target, a, &target.id)) {
+            if k == l {
+                found[k].push(&a.span);
+            }
+        }
+    }
+    found
 }
 
 /// Writes the sentences named (by id, in order) of an original TigerXML
@@ -297,13 +454,27 @@ pub(super) fn check_ids(corpus: &Corpus, ids: &[PairIds]) -> Result<(), ExportEr
     Ok(())
 }
 
-/// Exports a corpus as a TigerXML pair plus an STA file, with `ids` (e.g.
-/// [`TigerImport::ids`](super::TigerImport::ids)) or, if `None`, ids from [`PairIds::synthesize`].
-/// `import_pair` on the three texts, named by `source.filename` /
-/// `target.filename`, gives back `corpus` (with `phrase_only: false`, or
-/// `true` if the corpus has phrase links only).
+/// Exports a corpus as a TigerXML pair plus an STA file of its gold links
+/// ([`export_pair_links`]).
 pub fn export_pair(
     corpus: &Corpus,
+    ids: Option<&[PairIds]>,
+    source: &TreebankName,
+    target: &TreebankName,
+) -> Result<TigerExport, ExportError> {
+    let gold: Vec<Vec<Link>> = corpus.pairs.iter().map(|p| p.gold.clone()).collect();
+    export_pair_links(corpus, StaLinks { links: &gold, origin: LinkOrigin::Gold }, ids, source, target)
+}
+
+/// Exports a corpus as a TigerXML pair of its own trees plus an STA file of
+/// `links` ([`StaFrame::OwnTrees`]), with `ids` (e.g.
+/// [`TigerImport::ids`](super::TigerImport::ids)) or, if `None`, ids from [`PairIds::synthesize`].
+/// `import_pair` on the three texts, named by `source.filename` /
+/// `target.filename`, gives back `corpus` with `links` as its gold (with
+/// `phrase_only: false`, or `true` if the links are phrase links only).
+pub fn export_pair_links(
+    corpus: &Corpus,
+    links: StaLinks<'_>,
     ids: Option<&[PairIds]>,
     source: &TreebankName,
     target: &TreebankName,
@@ -325,6 +496,6 @@ pub fn export_pair(
         write_tiger(&corpus_id(source), corpus.pairs.iter().zip(ids).map(|(p, i)| (&p.source, &i.source)))?;
     let target_tiger =
         write_tiger(&corpus_id(target), corpus.pairs.iter().zip(ids).map(|(p, i)| (&p.target, &i.target)))?;
-    let sta = write_sta(corpus, ids, source, target)?;
+    let sta = write_sta_links(corpus, links, ids, (source, target), StaFrame::OwnTrees)?.text;
     Ok(TigerExport { source_tiger, target_tiger, sta })
 }

@@ -16,7 +16,8 @@
 //!   attached to the root. It returns the Tiger id of every pre-order node,
 //!   the nodes whose yield changed and a [`Change`] list saying what changed.
 //! - [`parse_sta`]: an STA alignment file (`<treebanks>`, `<sen-align>`,
-//!   `<align type="good|fuzzy">`; `<to-empty>` is ignored).
+//!   `<align type="good|fuzzy">`; `<to-empty>` is ignored), with where its
+//!   `<treealign>` tag, `<head>` and each alignment are in the text.
 //! - [`import_pair`]: a [`Corpus`](crate::corpus::Corpus) of the 1:1 sentence pairs of a treebank
 //!   pair, gold links in pre-order ids, the Tiger ids per pair and an
 //!   [`ImportReport`] of everything changed or dropped, with counts.
@@ -24,6 +25,15 @@
 //!   original Tiger ids when known ([`TigerImport::ids`]) or synthesized ones
 //!   ([`PairIds::synthesize`], `s{pair}_{n}`) for a corpus read from
 //!   bracketed files.
+//! - [`write_sta_links`]: links for the original treebanks, writing only
+//!   what the original alignment has or the links imply ([`StaFrame`]):
+//!   every node typed `t` (POS) or `nt` (phrase) as Lingua-Align types them;
+//!   the original's `<treealign>` tag and `<head>` (metadata, the treebanks
+//!   in its declared order) and its `<sen-align>`s of the exported pairs kept
+//!   as written, none made up; gold links with their type, a model's links
+//!   with `prob` and `type` by [`predicted_align`]: the posterior `p` when
+//!   known (good when `p > 0.5`, Lingua-Align's rule), else from a links
+//!   file `i-j` → `prob="1"` good and `i-j?` → `prob="0.5"` fuzzy.
 //!
 //! Against the bracketed data this importer reproduces, with
 //! `phrase_only = true`, every tree, id and gold line of
@@ -77,8 +87,8 @@ mod xml;
 
 pub use convert::{Change, ConvertedSentence, NodeName};
 pub use export::{
-    export_pair, write_sta, write_sta_links, write_tiger, write_tiger_verbatim, ExportError, StaExport, TigerExport,
-    TreebankName,
+    export_pair, export_pair_links, predicted_align, write_sta, write_sta_links, write_tiger, write_tiger_verbatim,
+    ExportError, LinkOrigin, StaExport, StaFrame, StaLinks, TigerExport, TreebankName,
 };
 pub use ids::{convert_as_imported, IdsError, IdsFile, ImportOrigin, TreebankOrigin, IDS_HEADER, NO_NODE};
 pub use import::{

@@ -1,6 +1,7 @@
 //! Reading Stockholm TreeAligner (STA) alignment files.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use super::xml::{dup, name_of, Element, Loc, Step, TigerError, TigerErrorKind, XmlStream};
 
@@ -40,6 +41,9 @@ pub struct StaAlign {
     pub kind: StaKind,
     pub nodes: Vec<StaNode>,
     pub loc: Loc,
+    /// Where the element is in the text (start tag to end tag), so an
+    /// export can keep it as written.
+    pub span: Range<usize>,
 }
 
 /// An STA alignment file: its treebanks and its alignments in file order.
@@ -49,6 +53,11 @@ pub struct StaAlignment {
     pub alignments: Vec<StaAlign>,
     /// Where `<treebanks>` (or else the document) starts.
     pub loc: Loc,
+    /// Where the `<treealign …>` start tag is in the text.
+    pub document_tag: Range<usize>,
+    /// Where `<head>…</head>` (metadata, treebank declarations, features,
+    /// settings) is, if there is one: what an export keeps as written.
+    pub head: Option<Range<usize>>,
 }
 
 /// Reads a Stockholm TreeAligner alignment file: `<treebanks><treebank id
@@ -62,6 +71,7 @@ pub fn parse_sta(text: &str, file: &str) -> Result<StaAlignment, TigerError> {
     let mut current: Option<StaAlign> = None;
     let mut treebank_locs: HashMap<String, Loc> = HashMap::new();
     let mut seen_document = false;
+    let mut head_start: Option<usize> = None;
     loop {
         match xml.next()? {
             Step::End => break,
@@ -71,6 +81,7 @@ pub fn parse_sta(text: &str, file: &str) -> Result<StaAlignment, TigerError> {
                 if !seen_document {
                     seen_document = true;
                     sta.loc = loc;
+                    sta.document_tag = xml.last_open..xml.offset();
                     if name.as_ref() != b"treealign" {
                         return Err(el.error(TigerErrorKind::WrongDocument {
                             expected: "a Stockholm TreeAligner <treealign>",
@@ -80,6 +91,7 @@ pub fn parse_sta(text: &str, file: &str) -> Result<StaAlignment, TigerError> {
                     continue;
                 }
                 match name.as_ref() {
+                    b"head" if head_start.is_none() => head_start = Some(xml.last_open),
                     b"treebanks" => sta.loc = loc,
                     b"treebank" => {
                         let id = el.required("treebank", "id")?;
@@ -94,14 +106,18 @@ pub fn parse_sta(text: &str, file: &str) -> Result<StaAlignment, TigerError> {
                             loc,
                         });
                     }
-                    b"sen-align" => current = Some(StaAlign { kind: StaKind::Sentence, nodes: Vec::new(), loc }),
+                    b"sen-align" => {
+                        let span = xml.last_open..xml.last_open;
+                        current = Some(StaAlign { kind: StaKind::Sentence, nodes: Vec::new(), loc, span });
+                    }
                     b"align" => {
                         let kind = match el.required("align", "type")?.as_str() {
                             "good" => StaKind::Good,
                             "fuzzy" => StaKind::Fuzzy,
                             other => StaKind::Other(other.to_string()),
                         };
-                        current = Some(StaAlign { kind, nodes: Vec::new(), loc });
+                        let span = xml.last_open..xml.last_open;
+                        current = Some(StaAlign { kind, nodes: Vec::new(), loc, span });
                     }
                     b"node" => {
                         let Some(a) = current.as_mut() else {
@@ -117,13 +133,16 @@ pub fn parse_sta(text: &str, file: &str) -> Result<StaAlignment, TigerError> {
                     _ => {}
                 }
             }
-            Step::Close(name) => {
-                if matches!(name.as_slice(), b"sen-align" | b"align") {
-                    if let Some(a) = current.take() {
+            Step::Close(name) => match name.as_slice() {
+                b"sen-align" | b"align" => {
+                    if let Some(mut a) = current.take() {
+                        a.span.end = xml.offset();
                         sta.alignments.push(a);
                     }
                 }
-            }
+                b"head" if sta.head.is_none() => sta.head = head_start.map(|start| start..xml.offset()),
+                _ => {}
+            },
         }
     }
     if !seen_document {

@@ -11,7 +11,7 @@ use crate::io::links::{write_links, Link};
 use crate::io::text::counted;
 use crate::layout::{Drawing, Style};
 use crate::svg::{drawing_svg, DERIVATION_CSS};
-use crate::tiger::{IdsFile, PairIds};
+use crate::tiger::{IdsFile, LinkOrigin, PairIds, StaLinks};
 
 /// The files of the Export panel (and the Translate view's drawing), each
 /// made from the state by the engine's writers when asked ([`super::Action::Export`]).
@@ -243,11 +243,13 @@ impl State {
         match file {
             ExportFile::Sta => {
                 let r = self.results().ok_or("nothing aligned")?;
-                let sta = export_sta(&corpus, &r.predicted[range], named, None).map_err(|e| e.to_string())?;
+                let links = StaLinks { links: &r.predicted[range], origin: LinkOrigin::Predicted { posteriors: None } };
+                let sta = export_sta(&corpus, links, named, None, None).map_err(|e| e.to_string())?;
                 Ok(("treelink-alignment.xml".into(), sta.text))
             }
             ExportFile::GoldSta => {
-                let sta = export_sta(&corpus, &gold, named, None).map_err(|e| e.to_string())?;
+                let links = StaLinks { links: &gold, origin: LinkOrigin::Gold };
+                let sta = export_sta(&corpus, links, named, None, None).map_err(|e| e.to_string())?;
                 Ok(("treelink-gold-alignment.xml".into(), sta.text))
             }
             _ => {
@@ -255,8 +257,15 @@ impl State {
                     source: Named { name: &t.originals[0].name, text: &t.originals[0].text },
                     target: Named { name: &t.originals[1].name, text: &t.originals[1].text },
                 });
-                let made =
-                    export_tiger(&corpus, &gold, named, originals, "alignment.xml").map_err(|e| e.to_string())?;
+                let made = export_tiger(
+                    &corpus,
+                    StaLinks { links: &gold, origin: LinkOrigin::Gold },
+                    named,
+                    originals,
+                    None,
+                    "alignment.xml",
+                )
+                .map_err(|e| e.to_string())?;
                 let k = usize::from(file == ExportFile::TargetTiger);
                 let f = made.files.into_iter().nth(k).ok_or("no file")?;
                 Ok((f.name, f.text))
