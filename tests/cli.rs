@@ -147,6 +147,43 @@ fn train_align_baseline_and_eval_work_together() {
     assert_eq!(stdout(&o).lines().count(), 57);
     // Every line is in the gold format and parses back.
     treelink::io::links::parse_links(&stdout(&o), "pred").unwrap();
+    // Issue 40 item 1: each link's posterior, written beside the links and
+    // exported as STA's prob (good above 0.5, else fuzzy).
+    let post = dir.join("pred.post").to_string_lossy().into_owned();
+    let o = treelink(&["align", "--model", &model, "--input", &test, "--posteriors", &post]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), std::fs::read_to_string(&pred).unwrap(), "the links are the same with --posteriors");
+    let links = treelink::io::links::parse_links(&stdout(&o), "pred").unwrap();
+    let posteriors =
+        treelink::io::links::read_posteriors(&std::fs::read_to_string(&post).unwrap(), "post", &links).unwrap();
+    assert!(posteriors.iter().flatten().any(|&p| p < 1.0) && posteriors.iter().flatten().all(|&p| p > 0.0));
+    let sta = dir.join("pred.xml").to_string_lossy().into_owned();
+    let o = treelink(&["export", "sta", "--input", &test, "--links", &pred, "--posteriors", &post, "-o", &sta]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let xml = std::fs::read_to_string(&sta).unwrap();
+    let probs: Vec<(f64, bool)> = xml
+        .split("<align ")
+        .skip(1)
+        .map(|a| {
+            let attr =
+                |name: &str| a.split(&format!("{name}=\"")).nth(1).unwrap().split('"').next().unwrap().to_string();
+            (attr("prob").parse().unwrap(), attr("type") == "good")
+        })
+        .collect();
+    let expected: Vec<(f64, bool)> = posteriors.iter().flatten().map(|&p| (p, p > 0.5)).collect();
+    assert_eq!(probs.len(), expected.len());
+    for (got, want) in probs.iter().zip(&expected) {
+        assert!((got.0 - want.0).abs() < 1e-6 && got.1 == want.1, "{got:?} against {want:?}");
+    }
+    // A posteriors file that does not fit the links is refused where it parts from them.
+    let short = write(
+        &dir,
+        "short.post",
+        &std::fs::read_to_string(&post).unwrap().lines().skip(1).map(|l| format!("{l}\n")).collect::<String>(),
+    );
+    let e =
+        failure(&treelink(&["export", "sta", "--input", &test, "--links", &pred, "--posteriors", &short, "-o", &sta]));
+    assert!(e.contains("short.post:") && e.contains("expected"), "{e}");
     let o = treelink(&["eval", "--input", &test, "--pred", &pred]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);

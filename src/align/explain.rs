@@ -206,6 +206,22 @@ pub fn predicted_links(search: &Search) -> Vec<Link> {
     links
 }
 
+/// The posterior (the candidate's score, §5 phase 2) of each of
+/// [`predicted_links`], in its order: what `align --posteriors` writes and
+/// STA's `prob` holds. A link no step of the log took has none (NaN).
+pub fn predicted_posteriors(search: &Search) -> Vec<f64> {
+    predicted_links(search)
+        .iter()
+        .map(|l| {
+            let taken = |st: &&crate::align::greedy::Step| {
+                matches!(st.outcome, crate::align::greedy::Outcome::Taken(_))
+                    && (st.candidate.source, st.candidate.target) == (l.source, l.target)
+            };
+            search.steps.iter().find(taken).map_or(f64::NAN, |st| st.candidate.score)
+        })
+        .collect()
+}
+
 /// One point of the precision/recall curve: the counts of the links whose
 /// posterior is at least `threshold`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -117,14 +117,15 @@ pub fn align_reads_sentences_first(model: &AlignmentModel, tables_given: bool, h
 }
 
 /// Aligns the pairs of `input` as they come, a chunk at a time on
-/// `threads` threads, handing each pair's links to `write` in input order
+/// `threads` threads, handing each pair's links and their posteriors
+/// ([`explain::predicted_posteriors`]) to `write` in input order
 /// (reported as stage "aligning", total unknown). Returns the number of pairs.
 pub fn align_stream<E: From<Cancelled>>(
     aligner: &PairAligner<'_>,
     input: impl IntoIterator<Item = Result<InputPair, E>>,
     threads: Threads,
     observer: &mut dyn Observer,
-    mut write: impl FnMut(usize, Vec<Link>) -> Result<(), E>,
+    mut write: impl FnMut(usize, Vec<Link>, Vec<f64>) -> Result<(), E>,
 ) -> Result<usize, E> {
     let lexicon = aligner.input();
     stream_in_order(
@@ -132,10 +133,11 @@ pub fn align_stream<E: From<Cancelled>>(
         threads,
         || aligner.scorer(),
         |scorer, k, (pair, given)| {
-            explain::predicted_links(&align_pair(lexicon, scorer, k, pair, given.as_ref()).search)
+            let search = align_pair(lexicon, scorer, k, pair, given.as_ref()).search;
+            (explain::predicted_links(&search), explain::predicted_posteriors(&search))
         },
-        |k, links| {
-            write(k, links)?;
+        |k, (links, posteriors)| {
+            write(k, links, posteriors)?;
             Ok(report(observer, Progress::new("aligning", k as u64 + 1, 0))?)
         },
     )
@@ -232,8 +234,12 @@ mod tests {
         for threads in [1, 3] {
             let mut links = Vec::new();
             let pairs = input.pairs.iter().map(|p| Ok::<_, Cancelled>((p.clone(), None)));
-            let n = align_stream(&aligner, pairs, Threads::new(threads), &mut Quiet, |k, l| {
+            let n = align_stream(&aligner, pairs, Threads::new(threads), &mut Quiet, |k, l, posteriors| {
                 assert_eq!(k, links.len());
+                // One posterior per link, each the score its step took it with.
+                assert_eq!(posteriors, explain::predicted_posteriors(&held.searches[k]));
+                assert_eq!(posteriors.len(), l.len());
+                assert!(posteriors.iter().all(|p| (0.0..=1.0).contains(p)), "{posteriors:?}");
                 links.push(l);
                 Ok(())
             })

@@ -11,6 +11,7 @@ use super::CliError;
 use treelink::align::baseline::{BaselineOptions, Heuristics, NullWord, ScoreFunction, UnaryChains};
 use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
+use treelink::align::explain;
 use treelink::align::lexical::{InputSentences, LexiconSource};
 use treelink::align::link_search::LinkSearch;
 use treelink::align::model::{self, AlignmentModel, DecisionThreshold, TrainOptions};
@@ -23,7 +24,7 @@ use treelink::corpus::{Corpus, Named};
 use treelink::eval::errors::ErrorTable;
 use treelink::eval::prf::Counts;
 use treelink::eval::significance::{DEFAULT_SAMPLES, DEFAULT_SEED};
-use treelink::io::links::{format_link_line, Link};
+use treelink::io::links::{format_link_line, write_posteriors, Link};
 use treelink::lexicon::{self, Lexicon, SentencePair, WordAlignment, WordModel};
 use treelink::limits::Limits;
 use treelink::parallel::{self, Threads};
@@ -301,6 +302,10 @@ pub struct AlignArgs {
     /// Moses lexical table p(source|target), with --lex-s2t.
     #[arg(long, value_name = "F", requires = "lex_s2t")]
     pub lex_t2s: Option<String>,
+    /// Also write each link's posterior to FILE: a line per pair, one probability per link of
+    /// the pair's line of links, in its order (what `export sta/tiger --posteriors` writes as prob).
+    #[arg(long, value_name = "FILE")]
+    pub posteriors: Option<String>,
     #[command(flatten)]
     pub threads: ThreadsArg,
 }
@@ -613,6 +618,14 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
             let input = corpus(&args.input, false, limits)?;
             let given = Some(word_links(files, &input)?);
             let aligned = alignment::align_input(&model, &input, given, held_out, &mut reporter)?;
+            if let Some(file) = &args.posteriors {
+                let lines: String = aligned
+                    .searches
+                    .iter()
+                    .map(|s| write_posteriors(&explain::predicted_posteriors(s)) + "\n")
+                    .collect();
+                output::write_file(file, lines)?;
+            }
             let mut out = LinkWriter::new(input.len());
             let written = aligned.links().iter().try_for_each(|links| out.write(links));
             return out.finish(written.map(|()| 0));
@@ -650,8 +663,18 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     }
     let aligner = app_stream::PairAligner::new(&model, &input_lexicon)?;
     let mut out = LinkWriter::new(pairs);
-    let aligned =
-        app_stream::align_stream(&aligner, open()?, args.threads.get(), &mut reporter, |_, links| out.write(&links));
+    let mut posteriors = String::new();
+    let aligned = app_stream::align_stream(&aligner, open()?, args.threads.get(), &mut reporter, |_, links, p| {
+        if args.posteriors.is_some() {
+            posteriors.push_str(&(write_posteriors(&p) + "\n"));
+        }
+        out.write(&links)
+    });
+    // The posteriors' file is written once every line of links is.
+    let aligned = aligned.and_then(|n| match &args.posteriors {
+        Some(file) => output::write_file(file, &posteriors).map(|()| n),
+        None => Ok(n),
+    });
     out.finish(aligned)
 }
 

@@ -120,6 +120,10 @@ pub struct ExportStaArgs {
     /// The links, one line per pair: PREFIX.gold (annotations) or a model's (any other file).
     #[arg(long, value_name = "LINKS")]
     pub links: String,
+    /// The posterior of each of a model's links (`treelink align --posteriors FILE`): written as
+    /// prob, the link good when it is above 0.5, else fuzzy.
+    #[arg(long, value_name = "FILE")]
+    pub posteriors: Option<String>,
     #[command(flatten)]
     pub originals: OriginalArgs,
     /// The STA file to write.
@@ -152,6 +156,10 @@ pub struct ExportTigerArgs {
     /// is a model's links, written with prob and named after it.
     #[arg(long, value_name = "LINKS")]
     pub links: Option<String>,
+    /// The posterior of each of the --links (`treelink align --posteriors FILE`): written as prob,
+    /// the link good when it is above 0.5, else fuzzy.
+    #[arg(long, value_name = "FILE", requires = "links")]
+    pub posteriors: Option<String>,
     #[command(flatten)]
     pub originals: OriginalArgs,
     /// The directory to write into (made if missing).
@@ -192,12 +200,11 @@ fn write(file: &str, text: &str) -> Result<(), CliError> {
     super::output::write_file(file, text)
 }
 
-/// The bracketed files under `prefix`.
+/// The bracketed files under `prefix`, all of them or none.
 fn write_prefix(prefix: &str, files: &[MadeFile]) -> Result<(), CliError> {
-    for f in files {
-        write(&format!("{prefix}.{}", f.name), &f.text)?;
-    }
-    Ok(())
+    let paths: Vec<String> = files.iter().map(|f| format!("{prefix}.{}", f.name)).collect();
+    let files: Vec<(&str, &[u8])> = paths.iter().zip(files).map(|(p, f)| (p.as_str(), f.text.as_bytes())).collect();
+    super::output::write_files(&files)
 }
 
 /// The path the export will find a file by: absolute, so it does not
@@ -310,12 +317,29 @@ fn is_gold(prefix: &str, links: &str) -> bool {
     links == gold || lasting_path(links) == lasting_path(&gold)
 }
 
-/// What the links are: the corpus's gold, else a model's (no posteriors in a links file).
-fn origin_of(prefix: &str, links: Option<&str>) -> LinkOrigin<'static> {
+/// What the links are: the corpus's gold, else a model's, with their
+/// posteriors when given (a links file holds none).
+fn origin_of<'a>(prefix: &str, links: Option<&str>, posteriors: Option<&'a [Vec<f64>]>) -> LinkOrigin<'a> {
     match links {
-        Some(f) if !is_gold(prefix, f) => LinkOrigin::Predicted { posteriors: None },
+        Some(f) if !is_gold(prefix, f) => LinkOrigin::Predicted { posteriors },
         _ => LinkOrigin::Gold,
     }
+}
+
+/// `--posteriors`: the posteriors of `links`, checked against them; refused for gold links.
+fn posteriors_of(
+    file: Option<&str>,
+    prefix: &str,
+    links_file: Option<&str>,
+    links: &[Vec<Link>],
+) -> Result<Option<Vec<Vec<f64>>>, CliError> {
+    let Some(file) = file else { return Ok(None) };
+    if links_file.is_none_or(|l| is_gold(prefix, l)) {
+        return Err(CliError::Usage(format!(
+            "--posteriors {file}: gold links are annotations and have no posteriors; give a model's links with --links"
+        )));
+    }
+    Ok(Some(treelink::io::links::read_posteriors(&read_text_file(file)?, file, links)?))
 }
 
 /// The links of `corpus` from `file` (checked against its trees).
@@ -344,9 +368,10 @@ fn export_sta(args: ExportStaArgs) -> Result<(), CliError> {
         target: Named { name: tn, text: tt },
     });
     let alignment = original_alignment(&args.originals, ids.as_ref().map(|(f, _)| f))?;
+    let posteriors = posteriors_of(args.posteriors.as_deref(), &args.input, Some(&args.links), &links)?;
     let sta = interchange::export_sta(
         &corpus,
-        StaLinks { links: &links, origin: origin_of(&args.input, Some(&args.links)) },
+        StaLinks { links: &links, origin: origin_of(&args.input, Some(&args.links), posteriors.as_deref()) },
         ids.as_ref().map(|(f, n)| (f, n.as_str())),
         named,
         alignment.as_ref().map(|(name, text)| Named { name, text }),
@@ -370,7 +395,8 @@ fn export_tiger(args: ExportTigerArgs) -> Result<(), CliError> {
         target: Named { name: tn, text: tt },
     });
     let alignment = original_alignment(&args.originals, ids.as_ref().map(|(f, _)| f))?;
-    let origin = origin_of(&args.input, args.links.as_deref());
+    let posteriors = posteriors_of(args.posteriors.as_deref(), &args.input, args.links.as_deref(), &links)?;
+    let origin = origin_of(&args.input, args.links.as_deref(), posteriors.as_deref());
     let predicted = matches!(origin, LinkOrigin::Predicted { .. }).then_some(args.links.as_deref()).flatten();
     let declared = ids.as_ref().and_then(|(f, _)| f.origin.as_ref()?.alignment.as_deref());
     let name = interchange::sta_file_name(predicted, alignment.as_ref().map(|(n, _)| n.as_str()).or(declared));
@@ -384,9 +410,12 @@ fn export_tiger(args: ExportTigerArgs) -> Result<(), CliError> {
     )?;
     std::fs::create_dir_all(&args.output)
         .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
-    for f in &made.files {
-        write(&Path::new(&args.output).join(&f.name).display().to_string(), &f.text)?;
-    }
+    // Every file of the export, or none.
+    let paths: Vec<String> =
+        made.files.iter().map(|f| Path::new(&args.output).join(&f.name).display().to_string()).collect();
+    let files: Vec<(&str, &[u8])> =
+        paths.iter().zip(&made.files).map(|(p, f)| (p.as_str(), f.text.as_bytes())).collect();
+    super::output::write_files(&files)?;
     for line in &made.left_out {
         eprintln!("treelink: {line}");
     }

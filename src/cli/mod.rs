@@ -212,6 +212,8 @@ pub enum CliError {
     #[error(transparent)]
     Links(#[from] treelink::io::links::LinkError),
     #[error(transparent)]
+    Posteriors(#[from] treelink::io::links::PosteriorError),
+    #[error(transparent)]
     Lexicon(#[from] treelink::lexicon::LexError),
     #[error(transparent)]
     Align(#[from] treelink::align::model::AlignError),

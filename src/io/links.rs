@@ -242,3 +242,72 @@ mod tests {
         );
     }
 }
+
+/// A located error in a posteriors file (`align --posteriors`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{file}:{line}:{column}: expected {expected}, found {found}")]
+pub struct PosteriorError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub expected: String,
+    pub found: String,
+}
+
+/// Writes posteriors as `align --posteriors` does: a line per pair, one
+/// number per link of that pair's line of links, in its order.
+pub fn write_posteriors(line: &[f64]) -> String {
+    line.iter().map(|p| format!("{p:.6}")).collect::<Vec<_>>().join(" ")
+}
+
+/// Reads a posteriors file for `links` (a line per pair, one probability in
+/// [0, 1] per link, in the links' order); `file` names it in errors.
+///
+/// ```
+/// use treelink::io::links::{parse_links, read_posteriors};
+/// let links = parse_links("0-0 2-1\n\n", "pred.links").unwrap();
+/// assert_eq!(read_posteriors("0.9 0.625\n\n", "pred.post", &links).unwrap(), [vec![0.9, 0.625], vec![]]);
+/// let e = read_posteriors("0.9\n\n", "pred.post", &links).unwrap_err();
+/// assert_eq!(e.to_string(), "pred.post:1:4: expected 2 posteriors (one per link of line 1 of the links), found 1");
+/// ```
+pub fn read_posteriors(text: &str, file: &str, links: &[Vec<Link>]) -> Result<Vec<Vec<f64>>, PosteriorError> {
+    let error = |line: usize, column: usize, expected: String, found: String| PosteriorError {
+        file: file.to_string(),
+        line,
+        column,
+        expected,
+        found,
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() != links.len() {
+        let (line, column) = match lines.len().cmp(&links.len()) {
+            std::cmp::Ordering::Greater => (links.len() + 1, 1),
+            _ => (lines.len().max(1), lines.last().map_or(1, |l| l.chars().count() + 1)),
+        };
+        let expected = format!("{} lines (one per line of the links)", links.len());
+        return Err(error(line, column, expected, format!("{}", lines.len())));
+    }
+    let mut out = Vec::with_capacity(lines.len());
+    for (k, (text, pair)) in lines.iter().zip(links).enumerate() {
+        let mut values = Vec::with_capacity(pair.len());
+        let mut column = 1;
+        for token in text.split(' ') {
+            if !token.is_empty() {
+                match token.parse::<f64>() {
+                    Ok(p) if (0.0..=1.0).contains(&p) => values.push(p),
+                    _ => {
+                        let expected = "a probability from 0 to 1".to_string();
+                        return Err(error(k + 1, column, expected, format!("'{token}'")));
+                    }
+                }
+            }
+            column += token.chars().count() + 1;
+        }
+        if values.len() != pair.len() {
+            let expected = format!("{} posteriors (one per link of line {} of the links)", pair.len(), k + 1);
+            return Err(error(k + 1, text.chars().count() + 1, expected, values.len().to_string()));
+        }
+        out.push(values);
+    }
+    Ok(out)
+}

@@ -243,7 +243,11 @@ impl State {
         match file {
             ExportFile::Sta => {
                 let r = self.results().ok_or("nothing aligned")?;
-                let links = StaLinks { links: &r.predicted[range], origin: LinkOrigin::Predicted { posteriors: None } };
+                // The posteriors of the links the searches took, as `align --posteriors` writes them.
+                let posteriors: Vec<Vec<f64>> =
+                    r.searches[range.clone()].iter().map(crate::align::explain::predicted_posteriors).collect();
+                let posteriors = Some(posteriors.as_slice());
+                let links = StaLinks { links: &r.predicted[range], origin: LinkOrigin::Predicted { posteriors } };
                 let sta = export_sta(&corpus, links, named, None, None).map_err(|e| e.to_string())?;
                 Ok(("treelink-alignment.xml".into(), sta.text))
             }
