@@ -18,6 +18,7 @@ use std::fmt::Write as _;
 use quick_xml::escape::escape;
 
 use crate::corpus::TreePair;
+use crate::io::links::{Link, LinkKind};
 use crate::layout::{Drawing, FoldedTree, PairLayout, Rect, Style, TreeLayout};
 use crate::tree::{NodeId, Tree};
 
@@ -50,6 +51,7 @@ pub const DIAGRAM_CSS: &str = r#"
 .tl-diagram .link.correct { stroke: #009e73; stroke-width: 2.8; opacity: 1; }
 .tl-diagram .link.wrong { stroke: #d55e00; stroke-width: 2.8; stroke-dasharray: 10 5; opacity: 1; }
 .tl-diagram .link.missed { stroke: #0072b2; stroke-width: 2.4; stroke-dasharray: 1 5; opacity: 1; }
+.tl-diagram .link.predicted { stroke: #009e73; stroke-width: 2.6; opacity: 1; }
 .tl-diagram .link.student { stroke: #cc79a7; stroke-width: 3.2; opacity: 1; }
 .tl-diagram .link.taken { stroke: #009e73; stroke-width: 2.6; opacity: 1; }
 .tl-diagram .link.current { stroke: #1b1f24; stroke-width: 4; stroke-dasharray: 6 3; opacity: 1; }
@@ -75,6 +77,8 @@ pub enum LinkStyle {
     Wrong,
     /// Gold, not predicted.
     Missed,
+    /// Predicted, with no gold to mark it against.
+    Predicted,
     /// Drawn by a student in teaching mode.
     Student,
     /// Taken so far by the greedy search being stepped through.
@@ -96,6 +100,7 @@ impl LinkStyle {
             LinkStyle::Correct => "link correct",
             LinkStyle::Wrong => "link wrong",
             LinkStyle::Missed => "link missed",
+            LinkStyle::Predicted => "link predicted",
             LinkStyle::Student => "link student",
             LinkStyle::Taken => "link taken",
             LinkStyle::Current => "link current",
@@ -112,6 +117,7 @@ impl LinkStyle {
             LinkStyle::Correct => "correct",
             LinkStyle::Wrong => "wrong",
             LinkStyle::Missed => "missed",
+            LinkStyle::Predicted => "predicted",
             LinkStyle::Student => "student",
             LinkStyle::Taken => "taken",
             LinkStyle::Current => "current",
@@ -128,6 +134,7 @@ impl LinkStyle {
             LinkStyle::Correct => "correct: predicted and gold (solid)",
             LinkStyle::Wrong => "wrong: predicted, not gold (long dashes)",
             LinkStyle::Missed => "missed: gold, not predicted (dotted)",
+            LinkStyle::Predicted => "predicted link, no gold (solid)",
             LinkStyle::Student => "your link (solid)",
             LinkStyle::Taken => "taken by the search so far (solid)",
             LinkStyle::Current => "candidate of this step (dashed)",
@@ -144,6 +151,78 @@ pub struct DrawnLink {
     pub target: NodeId,
     pub style: LinkStyle,
     pub title: String,
+}
+
+/// `s-t: A ↔ B`: a link's node numbers and labels, for its tooltip.
+pub fn link_name(pair: &TreePair, s: NodeId, t: NodeId) -> String {
+    let label = |tree: &Tree, n: NodeId| if tree.contains(n) { tree.label(n).to_string() } else { "?".into() };
+    format!("{s}-{t}: {} ↔ {}", label(&pair.source, s), label(&pair.target, t))
+}
+
+/// The pair's gold links as drawn when nothing is predicted: good ones
+/// solid, fuzzy ones dashed.
+pub fn gold_links(pair: &TreePair) -> Vec<DrawnLink> {
+    pair.gold
+        .iter()
+        .map(|l| {
+            let fuzzy = l.kind == LinkKind::Fuzzy;
+            DrawnLink {
+                source: l.source,
+                target: l.target,
+                style: if fuzzy { LinkStyle::Fuzzy } else { LinkStyle::Gold },
+                title: format!(
+                    "{} {}",
+                    if fuzzy { "fuzzy gold link" } else { "gold link" },
+                    link_name(pair, l.source, l.target)
+                ),
+            }
+        })
+        .collect()
+}
+
+/// `predicted` links marked against the pair's gold: missed gold links
+/// first, then wrong, then correct on top (so a correct link stays visible
+/// where it crosses a wrong one). `posterior` gives a link's posterior for
+/// its tooltip, where known. The page's Inspect mode and `treelink draw`
+/// draw these.
+pub fn marked_links(
+    pair: &TreePair,
+    predicted: &[Link],
+    posterior: impl Fn(NodeId, NodeId) -> Option<f64>,
+) -> Vec<DrawnLink> {
+    let is_gold = |s, t| pair.gold.iter().any(|g| (g.source, g.target) == (s, t));
+    let is_predicted = |s, t| predicted.iter().any(|p| (p.source, p.target) == (s, t));
+    let missed = pair.gold.iter().filter(|g| !is_predicted(g.source, g.target)).map(|g| DrawnLink {
+        source: g.source,
+        target: g.target,
+        style: LinkStyle::Missed,
+        title: format!(
+            "missed {}gold link {} (not predicted{})",
+            if g.kind == LinkKind::Fuzzy { "fuzzy " } else { "" },
+            link_name(pair, g.source, g.target),
+            posterior(g.source, g.target)
+                .map_or(String::new(), |p| format!("; posterior {p:.3}, blocked in the search"))
+        ),
+    });
+    let mut found: Vec<DrawnLink> = predicted
+        .iter()
+        .map(|p| {
+            let correct = is_gold(p.source, p.target);
+            DrawnLink {
+                source: p.source,
+                target: p.target,
+                style: if correct { LinkStyle::Correct } else { LinkStyle::Wrong },
+                title: format!(
+                    "{} predicted link {}{}",
+                    if correct { "correct" } else { "wrong" },
+                    link_name(pair, p.source, p.target),
+                    posterior(p.source, p.target).map_or(String::new(), |p| format!(", posterior {p:.3}"))
+                ),
+            }
+        })
+        .collect();
+    found.sort_by_key(|l| l.style != LinkStyle::Wrong);
+    missed.chain(found).collect()
 }
 
 /// The curve of a link from the bottom of source node `s` to the top of
@@ -289,7 +368,6 @@ pub fn drawing_svg(drawing: &Drawing, links: &[DrawnLink], title: &str) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::links::Link;
     use crate::layout::layout_pair;
 
     fn pair(src: &str) -> TreePair {

@@ -15,6 +15,7 @@ macro_rules! out {
 
 mod align;
 mod bench;
+mod draw;
 mod exercise;
 mod interchange;
 mod mt;
@@ -124,6 +125,11 @@ enum Command {
     Lexicon(align::LexiconArgs),
     /// Precision, recall and F of predicted links against gold, over phrase-node links.
     Eval(align::EvalArgs),
+    /// Draw one pair with its links as a standalone SVG file (the page's SVG export).
+    ///
+    /// Gold links from PREFIX.gold if it exists; with --links, predicted links marked correct,
+    /// wrong or missed against it.
+    Draw(draw::DrawArgs),
     /// The paper's Tables 3/4: every feature space, the best combination and the baseline, with timings.
     Experiment(align::ExperimentArgs),
     /// Speed figures: kernel evaluations per second, training and aligning times.
@@ -132,7 +138,7 @@ enum Command {
     ///
     /// The word alignment is trained in the engine on the train and dev sentences (or read
     /// with --word-align); with --extract dirc|ewos the sub-tree alignment comes from gold links
-    /// (PREFIX.gold) or a model of `treelink train`. The weights are tuned on --dev by MERT.
+    /// (PREFIX.gold) or a model of `treelink train`. The weights are tuned on --dev (--tuner).
     MtTrain(mt::MtTrainArgs),
     /// Translate source trees (one per line) with a trained system; one tokenised sentence per line.
     Translate(mt::TranslateArgs),
@@ -202,6 +208,8 @@ pub enum CliError {
     Lambda(f64),
     #[error("cannot write the output: {0}")]
     Write(std::io::Error),
+    #[error("{file}: no pair {pair}: the file holds {pairs} pairs, numbered from 1")]
+    PairOutOfRange { file: String, pair: usize, pairs: usize },
     #[error("{file}: cannot write: {source}")]
     WriteFile { file: String, source: std::io::Error },
     /// An error met after part of a streamed output was written (its input was checked first).
@@ -275,6 +283,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Baseline(args) => align::baseline(args, &limits),
         Command::Lexicon(args) => align::lexicon(args, &limits),
         Command::Eval(args) => align::eval(args),
+        Command::Draw(args) => draw::draw(args),
         Command::Experiment(args) => align::experiment(args, &limits),
         Command::Bench(args) => bench::bench(args),
         Command::MtTrain(args) => mt::mt_train(args, &limits),

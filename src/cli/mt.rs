@@ -45,7 +45,7 @@ pub struct MtOptions {
     /// MS per RM at most (ms system).
     #[arg(long, default_value_t = treelink::mt::ms::extract::DEFAULT_MAX_MS)]
     pub max_ms: usize,
-    /// Seed of MERT's random directions and of the structure model's SMS samples.
+    /// Seed of the tuner (MERT's random directions, PRO's sampled pairs) and of the structure model's SMS samples.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Use only the good gold links (default: good and fuzzy) with --subtree-align gold.
@@ -124,7 +124,7 @@ pub struct MtTrainArgs {
     /// Training treebank: PREFIX.src, PREFIX.trg (and PREFIX.gold for --subtree-align gold).
     #[arg(long, value_name = "PREFIX")]
     pub train: String,
-    /// Development treebank (PREFIX.src, PREFIX.trg): the weights are tuned on it by MERT.
+    /// Development treebank (PREFIX.src, PREFIX.trg): the weights are tuned on it (--tuner).
     #[arg(long, value_name = "PREFIX")]
     pub dev: Option<String>,
     /// ms (meta-structure) or phrase (the phrase-based baseline).
@@ -244,7 +244,7 @@ pub struct MtExperimentArgs {
     /// Training treebank (PREFIX.src, .trg, .gold).
     #[arg(long, value_name = "PREFIX")]
     pub train: String,
-    /// Development treebank: MERT, and the sub-tree aligner's pruning.
+    /// Development treebank: tuning (--tuner), and the sub-tree aligner's pruning.
     #[arg(long, value_name = "PREFIX")]
     pub dev: String,
     /// Test treebank: the reported BLEU.

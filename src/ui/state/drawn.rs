@@ -6,33 +6,15 @@
 use super::{Mode, State};
 use crate::align::greedy::Outcome;
 use crate::exercise::Mark;
-use crate::io::links::LinkKind;
-use crate::svg::{DrawnLink, LinkStyle};
-use crate::tree::{NodeId, Tree};
+use crate::svg::{gold_links, link_name, marked_links, DrawnLink, LinkStyle};
+use crate::tree::NodeId;
 
 impl State {
     /// The links the diagram draws for the current pair, bottom to top.
     pub fn drawn_links(&self) -> Vec<DrawnLink> {
         let Some(pair) = self.corpus.pair(self.selection.pair) else { return Vec::new() };
-        let names = |s: NodeId, t: NodeId| {
-            let label = |tree: &Tree, n: NodeId| if tree.contains(n) { tree.label(n).to_string() } else { "?".into() };
-            format!("{s}-{t}: {} ↔ {}", label(&pair.source, s), label(&pair.target, t))
-        };
-        let gold_links = || {
-            pair.gold.iter().map(|l| {
-                let fuzzy = l.kind == LinkKind::Fuzzy;
-                DrawnLink {
-                    source: l.source,
-                    target: l.target,
-                    style: if fuzzy { LinkStyle::Fuzzy } else { LinkStyle::Gold },
-                    title: format!(
-                        "{} {}",
-                        if fuzzy { "fuzzy gold link" } else { "gold link" },
-                        names(l.source, l.target)
-                    ),
-                }
-            })
-        };
+        let names = |s: NodeId, t: NodeId| link_name(pair, s, t);
+        let gold_links = || gold_links(pair).into_iter();
         let checked = self.classroom.checks.as_ref().and_then(|c| c.get(self.selection.pair.index()));
         match self.selection.mode {
             Mode::Inspect => {
@@ -40,40 +22,7 @@ impl State {
                     return gold_links().collect();
                 };
                 let predicted = r.predicted.get(self.selection.pair.index()).map_or(&[][..], |l| l);
-                let is_gold = |s, t| pair.gold.iter().any(|g| (g.source, g.target) == (s, t));
-                let is_predicted = |s, t| predicted.iter().any(|p| (p.source, p.target) == (s, t));
-                let missed = pair.gold.iter().filter(|g| !is_predicted(g.source, g.target)).map(|g| DrawnLink {
-                    source: g.source,
-                    target: g.target,
-                    style: LinkStyle::Missed,
-                    title: format!(
-                        "missed {}gold link {} (not predicted{})",
-                        if g.kind == LinkKind::Fuzzy { "fuzzy " } else { "" },
-                        names(g.source, g.target),
-                        r.posterior(self.selection.pair, g.source, g.target)
-                            .map_or(String::new(), |p| format!("; posterior {p:.3}, blocked in the search"))
-                    ),
-                });
-                let mut found: Vec<DrawnLink> = predicted
-                    .iter()
-                    .map(|p| {
-                        let correct = is_gold(p.source, p.target);
-                        let posterior = r.posterior(self.selection.pair, p.source, p.target).unwrap_or(f64::NAN);
-                        DrawnLink {
-                            source: p.source,
-                            target: p.target,
-                            style: if correct { LinkStyle::Correct } else { LinkStyle::Wrong },
-                            title: format!(
-                                "{} predicted link {}, posterior {posterior:.3}",
-                                if correct { "correct" } else { "wrong" },
-                                names(p.source, p.target)
-                            ),
-                        }
-                    })
-                    .collect();
-                // Wrong under correct, so correct links stay visible where they cross.
-                found.sort_by_key(|l| l.style != LinkStyle::Wrong);
-                missed.chain(found).collect()
+                marked_links(pair, predicted, |s, t| r.posterior(self.selection.pair, s, t))
             }
             Mode::Teach if checked.is_some() => {
                 // After *Check*: each link marked against the exercise's key.
