@@ -482,3 +482,41 @@ fn the_generated_treebanks_are_discontinuous_often() {
     }
     assert!(changed > 30 && kept > 10, "{changed} nodes changed their yield, {kept} links kept on them");
 }
+
+/// Issue 40 item 6: one rule for the direction of a TigerXML import, in
+/// `app::files` for the CLI and the page: the treebank given as the source
+/// (`import tiger --source`), else (files in no order, the page's input) the
+/// one the alignment declares first — English for nl-en_125.xml.
+#[test]
+fn the_source_is_the_treebank_given_as_the_source_else_the_one_declared_first() {
+    use treelink::app::files::{import_tiger, import_tiger_set, TigerDirection};
+    let raw = "lingua-align-nl-en-125/raw/";
+    let (nl_name, en_name, sta_name) = (
+        format!("{raw}ep-00-12-15.125.nl.tiger"),
+        format!("{raw}ep-00-12-15.125.en.tiger"),
+        format!("{raw}nl-en_125.xml"),
+    );
+    let (nl, en, sta) = (read(&nl_name), read(&en_name), read(&sta_name));
+    let (nl, en, sta) = (named(&nl_name, &nl), named(&en_name, &en), named(&sta_name, &sta));
+    let given = import_tiger_set(sta, [nl, en], TigerDirection::AsGiven, ImportOptions::default()).unwrap();
+    assert_eq!((given.treebanks[0].id.as_str(), given.treebanks[1].id.as_str()), ("nl", "en"));
+    assert_eq!(given.corpus.pairs[0].source.words()[0], "Ik");
+    assert!(
+        given.report.notes.last().unwrap().starts_with(&format!(
+            "source: treebank 'nl' (Unknown) = {nl_name}, given as the source (the alignment declares it second); target: \
+             treebank 'en'"
+        )),
+        "{:?}",
+        given.report.notes
+    );
+    // The page's files in any order: English, declared first, is the source; the same pairs the other way round.
+    for files in [[sta, nl, en], [en, sta, nl], [nl, en, sta]] {
+        let page = import_tiger(&files, ImportOptions::default()).unwrap();
+        assert_eq!(page.treebanks[0].id, "en");
+        assert_eq!(page.corpus, given.corpus.swapped());
+        assert!(page.report.notes.last().unwrap().contains(&format!("declared first by {sta_name}")));
+    }
+    // Given as declared, the CLI's import is the page's.
+    let cli = import_tiger_set(sta, [en, nl], TigerDirection::AsGiven, ImportOptions::default()).unwrap();
+    assert_eq!(cli.corpus, import_tiger(&[nl, sta, en], ImportOptions::default()).unwrap().corpus);
+}

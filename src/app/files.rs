@@ -363,39 +363,79 @@ pub fn tiger_sets(files: &[Named<'_>]) -> TigerSets {
     }
 }
 
+/// Which treebank of a TigerXML set is the source, the one rule of `treelink
+/// import tiger` and the page: the treebank given as the source; when the
+/// files come in no order (the page's TigerXML input), the treebank the
+/// alignment declares first. Which file is which declared treebank comes
+/// from the declarations either way ([`match_files`]: the node ids each
+/// file holds, else the files' names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TigerDirection {
+    /// The first of the two treebanks given is the source (the CLI's `--source`).
+    AsGiven,
+    /// The treebank the alignment declares first is the source.
+    AsDeclared,
+}
+
+impl TigerDirection {
+    /// The rule in one sentence, for help texts and the page.
+    pub const RULE: &'static str = "The source is the treebank given as the source (import tiger --source); files \
+        given in no order (the page's TigerXML input) take the treebank the alignment declares first as the source.";
+}
+
+/// Imports a TigerXML treebank pair and its STA alignment, the source
+/// chosen by `direction` ([`TigerDirection`]); the report's last note says which
+/// treebank is the source and why.
+pub fn import_tiger_set(
+    sta: Named<'_>,
+    [a, b]: [Named<'_>; 2],
+    direction: TigerDirection,
+    options: ImportOptions,
+) -> Result<TigerImport, TigerError> {
+    let alignment = parse_sta(sta.text, sta.name)?;
+    let (ta, tb) = (parse_tiger(a.text, a.name)?, parse_tiger(b.text, b.name)?);
+    let first_is_source = match direction {
+        TigerDirection::AsGiven => true,
+        TigerDirection::AsDeclared => {
+            match_files(sta.name, &alignment, (a.name, &ta), (b.name, &tb))?.first_is_treebank_0
+        }
+    };
+    let ((source, src), (target, trg)) = if first_is_source { ((a, &ta), (b, &tb)) } else { ((b, &tb), (a, &ta)) };
+    let mut imported = import_parsed(source.name, src, target.name, trg, sta.name, &alignment, options)?;
+    let declared = |t: &crate::tiger::StaTreebank| match &t.language {
+        Some(l) => format!("'{}' ({l})", t.id),
+        None => format!("'{}'", t.id),
+    };
+    let [s, t] = &imported.treebanks;
+    let first = alignment.treebanks.first().is_some_and(|f| f.id == s.id);
+    let why = match direction {
+        TigerDirection::AsGiven => "given as the source".to_string(),
+        TigerDirection::AsDeclared => format!("declared first by {}", sta.name),
+    };
+    imported.report.notes.push(format!(
+        "source: treebank {} = {}, {why}{}; target: treebank {} = {}",
+        declared(s),
+        source.name,
+        if first || direction == TigerDirection::AsDeclared { "" } else { " (the alignment declares it second)" },
+        declared(t),
+        target.name
+    ));
+    Ok(imported)
+}
+
 /// Imports two TigerXML treebanks and their STA alignment given in any
 /// order (the page's drop, whose order the browser decides): the alignment
-/// is the file whose root element is `<treealign>`; which file is which
-/// treebank comes from the alignment's declarations ([`match_files`]: the
-/// files' names, else the node ids each holds), and the treebank the
-/// alignment declares first is the source. So the same three files give
-/// the same direction whatever their order, and files the declarations do
-/// not tell apart are refused in words.
+/// is the file whose root element is `<treealign>`; the source is the
+/// treebank the alignment declares first ([`TigerDirection::AsDeclared`]). So
+/// the same three files give the same direction whatever their order, and
+/// files the declarations do not tell apart are refused in words.
 pub fn import_tiger(files: &[Named<'_>], options: ImportOptions) -> Result<TigerImport, TigerFilesError> {
     let is_sta = |f: &&Named<'_>| FileKind::sniff(FileKind::TigerXml, f.text) == FileKind::StaAlignment;
     let sta: Vec<&Named<'_>> = files.iter().filter(is_sta).collect();
     let tigers: Vec<&Named<'_>> = files.iter().filter(|f| !is_sta(f)).collect();
     let [sta] = sta.as_slice() else { return Err(TigerFilesError::StaCount(sta.len())) };
     let [a, b] = tigers.as_slice() else { return Err(TigerFilesError::TreebankCount(tigers.len())) };
-    let alignment = parse_sta(sta.text, sta.name)?;
-    let (ta, tb) = (parse_tiger(a.text, a.name)?, parse_tiger(b.text, b.name)?);
-    let matched = match_files(sta.name, &alignment, (a.name, &ta), (b.name, &tb))?;
-    let ((source, src), (target, trg)) =
-        if matched.first_is_treebank_0 { ((a, &ta), (b, &tb)) } else { ((b, &tb), (a, &ta)) };
-    let mut imported = import_parsed(source.name, src, target.name, trg, sta.name, &alignment, options)?;
-    let declared = |t: &crate::tiger::StaTreebank| match &t.language {
-        Some(l) => format!("'{}' ({l})", t.id),
-        None => format!("'{}'", t.id),
-    };
-    imported.report.notes.push(format!(
-        "source: treebank {} = {}, declared first by {}; target: treebank {} = {}",
-        declared(&imported.treebanks[0]),
-        source.name,
-        sta.name,
-        declared(&imported.treebanks[1]),
-        target.name
-    ));
-    Ok(imported)
+    Ok(import_tiger_set(**sta, [**a, **b], TigerDirection::AsDeclared, options)?)
 }
 
 /// Which way round a lexical table is meant.

@@ -8,11 +8,12 @@ use std::path::Path;
 use clap::{Args, Subcommand};
 
 use super::CliError;
+use treelink::app::files::{self, TigerDirection};
 use treelink::app::interchange::{self, MadeFile, Originals};
 use treelink::corpus::{Corpus, Named};
 use treelink::io::links::Link;
 use treelink::io::text::{decode_text_as, read_text_file, ReadError};
-use treelink::tiger::{import_pair, IdsFile, ImportOptions};
+use treelink::tiger::{IdsFile, ImportOptions};
 
 /// `treelink import`.
 #[derive(Subcommand, Debug)]
@@ -26,6 +27,11 @@ pub enum ImportCommand {
     /// the trees can hold is kept (POS links and links of nodes whose yield changed too), so
     /// `export sta` of PREFIX.gold gives back the alignment's links. The pairs are the 1:1
     /// sentence links, in the alignment's order.
+    ///
+    /// Direction: the source is the treebank given as --source, whatever the alignment lists
+    /// first (the page, given the three files in no order, takes the treebank the alignment
+    /// declares first; its *Swap source and target* reads it the other way). Which file is which
+    /// declared treebank comes from the node ids each holds, else the files' names.
     Tiger(ImportTigerArgs),
     /// The Dublin sub-tree aligner's format (tree, tree, links, blank line per pair), as bracketed files.
     Dublin(ImportDublinArgs),
@@ -34,14 +40,15 @@ pub enum ImportCommand {
 /// `treelink import tiger`.
 #[derive(Args, Debug)]
 pub struct ImportTigerArgs {
-    /// The source treebank (TigerXML; gzip and an XML declaration's encoding are read).
+    /// The source treebank (TigerXML; gzip and an XML declaration's encoding are read): the
+    /// source of the pairs, whichever treebank the alignment declares first.
     #[arg(long, value_name = "S.xml")]
     pub source: String,
     /// The target treebank (TigerXML).
     #[arg(long, value_name = "T.xml")]
     pub target: String,
-    /// The alignment (Stockholm TreeAligner XML); which treebank is which file comes from its
-    /// declarations (file names, else node ids), whatever it lists first.
+    /// The alignment (Stockholm TreeAligner XML); which of its declared treebanks each file is
+    /// comes from the node ids each holds, else the files' names.
     #[arg(long, value_name = "A.xml")]
     pub alignment: String,
     /// Keep only links between phrase nodes (POS links are counted, not kept).
@@ -195,10 +202,10 @@ fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
     } else {
         ImportOptions { phrase_only: args.phrase_links, ..ImportOptions::default() }
     };
-    let imported = import_pair(
-        Named { name: &args.source, text: &s },
-        Named { name: &args.target, text: &t },
+    let imported = files::import_tiger_set(
         Named { name: &args.alignment, text: &a },
+        [Named { name: &args.source, text: &s }, Named { name: &args.target, text: &t }],
+        TigerDirection::AsGiven,
         options,
     )?;
     let paths = [lasting_path(&args.source), lasting_path(&args.target), lasting_path(&args.alignment)];
