@@ -520,3 +520,22 @@ fn the_source_is_the_treebank_given_as_the_source_else_the_one_declared_first() 
     let cli = import_tiger_set(sta, [en, nl], TigerDirection::AsGiven, ImportOptions::default()).unwrap();
     assert_eq!(cli.corpus, import_tiger(&[nl, sta, en], ImportOptions::default()).unwrap().corpus);
 }
+
+/// Issue 40 item 6: the page's Dublin input reads the shared nl-en file,
+/// which is Latin-1, as `import dublin --encoding latin1` does.
+#[test]
+fn a_dublin_file_that_is_not_utf8_is_read_as_latin1() {
+    use treelink::app::interchange::decode_dublin;
+    let bytes = std::fs::read(format!("{DATA}lingua-align-nl-en-125/raw/nl-en_125.dublin")).unwrap();
+    assert!(std::str::from_utf8(&bytes).is_err(), "the shared file is Latin-1");
+    let (text, latin1) = decode_dublin(&bytes, "nl-en_125.dublin").unwrap();
+    assert!(latin1);
+    assert_eq!(text, decode_text_as(&bytes, "nl-en_125.dublin", "latin1").unwrap());
+    let (corpus, _) = dublin_corpus(named("nl-en_125.dublin", &text), false).unwrap();
+    assert_eq!(corpus.len(), 125);
+    // UTF-8 stays UTF-8 (its bytes would read as other letters in Latin-1).
+    let (text, latin1) = decode_dublin("(N-1 Straße)\n".as_bytes(), "u.dublin").unwrap();
+    assert_eq!((text.as_ref(), latin1), ("(N-1 Straße)\n", false));
+    // Control bytes are refused as in any file.
+    assert!(decode_dublin(b"(N-1 a\x00b)\n", "b.dublin").is_err());
+}

@@ -52,6 +52,8 @@ pub enum FileKind {
     /// A student's answers to an exercise (`.json` with format
     /// `treelink-exercise-answers`).
     ExerciseAnswers,
+    /// The Dublin sub-tree aligner's pairs and links (`.dublin`).
+    Dublin,
 }
 
 /// How much of a `.xml` or `.json` file [`FileKind::sniff`] needs.
@@ -76,6 +78,7 @@ impl FileKind {
             "xml" | "tiger" => Some(FileKind::TigerXml),
             "json" => Some(FileKind::AlignmentModel),
             "tlmt" => Some(FileKind::TranslationModel),
+            "dublin" => Some(FileKind::Dublin),
             "arpa" | "lm" => Some(FileKind::ArpaLm),
             "e2f" | "s2t" => Some(FileKind::LexS2t),
             "f2e" | "t2s" => Some(FileKind::LexT2s),
@@ -127,6 +130,7 @@ impl fmt::Display for FileKind {
             FileKind::ArpaLm => "an ARPA language model",
             FileKind::Exercise => "an exercise",
             FileKind::ExerciseAnswers => "an exercise's answers",
+            FileKind::Dublin => "a Dublin aligner file",
         })
     }
 }
