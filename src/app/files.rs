@@ -381,12 +381,6 @@ pub enum TigerDirection {
     AsDeclared,
 }
 
-impl TigerDirection {
-    /// The rule in one sentence, for help texts and the page.
-    pub const RULE: &'static str = "The source is the treebank given as the source (import tiger --source); files \
-        given in no order (the page's TigerXML input) take the treebank the alignment declares first as the source.";
-}
-
 /// Imports a TigerXML treebank pair and its STA alignment, the source
 /// chosen by `direction` ([`TigerDirection`]); the report's last note says which
 /// treebank is the source and why.
