@@ -252,7 +252,7 @@ for k in range(0, 8):
 for k in range(0, 4):
     put("ids", f"v1-{k}", b"\n".join(lines(nl + ".ids")[k * 10 : k * 10 + 3]) + b"\n")
 imported = os.path.join(tmp, "imported")
-run("import", "tiger", "--source", os.path.join(data, nlraw, "ep-00-12-15.125.nl.tiger"), "--target",
+run("import", "tiger", "--reverse", "--source", os.path.join(data, nlraw, "ep-00-12-15.125.nl.tiger"), "--target",
     os.path.join(data, nlraw, "ep-00-12-15.125.en.tiger"), "--alignment", os.path.join(data, nlraw, "nl-en_125.xml"), "-o", imported)
 with open(imported + ".ids", "rb") as f:
     v2 = f.read().split(b"\n")

@@ -772,6 +772,7 @@ fn import_tiger_then_export_sta_and_tiger_round_trip_with_the_original_treebanks
     let o = treelink(&[
         "import",
         "tiger",
+        "--reverse",
         "--source",
         &nl.to_string_lossy(),
         "--target",
@@ -812,6 +813,7 @@ fn import_tiger_then_export_sta_and_tiger_round_trip_with_the_original_treebanks
     let o = treelink(&[
         "import",
         "tiger",
+        "--reverse",
         "--source",
         &format!("{tiger}/ep-00-12-15.125.nl.tiger"),
         "--target",
@@ -834,6 +836,7 @@ fn import_tiger_then_export_sta_and_tiger_round_trip_with_the_original_treebanks
     let o = treelink(&[
         "import",
         "tiger",
+        "--reverse",
         "--source",
         &format!("{raw}ep-00-12-15.125.nl.tiger"),
         "--target",

@@ -462,6 +462,7 @@ fn export_tiger_names_predictions_after_their_links_file() {
     treelink(&[
         "import",
         "tiger",
+        "--reverse",
         "--source",
         &format!("{raw}ep-00-12-15.125.nl.tiger"),
         "--target",
@@ -752,4 +753,84 @@ fn the_generated_treebanks_are_discontinuous_often() {
         kept += imported.report.kept_on_changed.len();
     }
     assert!(changed > 30 && kept > 10, "{changed} nodes changed their yield, {kept} links kept on them");
+}
+
+/// Issue 40 item 6: one rule for the direction of a TigerXML import, in
+/// `app::files` for the CLI and the page: the treebank the alignment
+/// declares first is the source (English for nl-en_125.xml), the other when
+/// reversed, whatever order the files come in.
+#[test]
+fn the_source_is_the_treebank_declared_first_unless_reversed_in_any_order() {
+    use std::process::Command;
+    use treelink::app::files::{import_tiger, import_tiger_set, TigerDirection};
+    let raw = "lingua-align-nl-en-125/raw/";
+    let (nl_name, en_name, sta_name) = (
+        format!("{raw}ep-00-12-15.125.nl.tiger"),
+        format!("{raw}ep-00-12-15.125.en.tiger"),
+        format!("{raw}nl-en_125.xml"),
+    );
+    let (nl, en, sta) = (read(&nl_name), read(&en_name), read(&sta_name));
+    let (nl, en, sta) = (named(&nl_name, &nl), named(&en_name, &en), named(&sta_name, &sta));
+    let reversed = import_tiger_set(sta, [en, nl], TigerDirection::Reversed, ImportOptions::default()).unwrap();
+    assert_eq!((reversed.treebanks[0].id.as_str(), reversed.treebanks[1].id.as_str()), ("nl", "en"));
+    assert_eq!(reversed.corpus.pairs[0].source.words()[0], "Ik");
+    assert_eq!(
+        reversed.report.notes.last().unwrap(),
+        &format!(
+            "source: treebank 'nl' (Unknown) = {nl_name} (the alignment declares it second, reversed as asked); \
+             target: treebank 'en' (Unknown) = {en_name}"
+        )
+    );
+    for files in [[en, nl], [nl, en]] {
+        let declared = import_tiger_set(sta, files, TigerDirection::Declared, ImportOptions::default()).unwrap();
+        assert_eq!(declared.files[0], en_name);
+        assert_eq!(declared.corpus, reversed.corpus.swapped());
+        let again = import_tiger_set(sta, files, TigerDirection::Reversed, ImportOptions::default()).unwrap();
+        assert_eq!(again.corpus, reversed.corpus);
+    }
+    // The page's files in any order: the CLI's import as declared.
+    let cli = import_tiger_set(sta, [nl, en], TigerDirection::Declared, ImportOptions::default()).unwrap();
+    for files in [[sta, nl, en], [en, sta, nl], [nl, en, sta]] {
+        let page = import_tiger(&files, ImportOptions::default()).unwrap();
+        assert_eq!(page.corpus, cli.corpus);
+        assert!(page.report.notes.last().unwrap().contains("(the alignment declares it first)"));
+    }
+    // The CLI refuses a --source that the rule does not make the source, writing nothing.
+    let dir = std::env::temp_dir().join(format!("treelink-direction-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("nlen").display().to_string();
+    let o = Command::new(env!("CARGO_BIN_EXE_treelink"))
+        .args(["import", "tiger", "--source", &format!("{DATA}{nl_name}"), "--target", &format!("{DATA}{en_name}")])
+        .args(["--alignment", &format!("{DATA}{sta_name}"), "-o", &out])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("is given as --source, but")
+            && e.contains("declares its treebank second")
+            && e.contains("give --reverse"),
+        "{e}"
+    );
+    assert!(!std::path::Path::new(&format!("{out}.src")).exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 40 item 6: the page's Dublin input reads the shared nl-en file,
+/// which is Latin-1, as `import dublin --encoding latin1` does.
+#[test]
+fn a_dublin_file_that_is_not_utf8_is_read_as_latin1() {
+    use treelink::app::interchange::decode_dublin;
+    let bytes = std::fs::read(format!("{DATA}lingua-align-nl-en-125/raw/nl-en_125.dublin")).unwrap();
+    assert!(std::str::from_utf8(&bytes).is_err(), "the shared file is Latin-1");
+    let (text, latin1) = decode_dublin(&bytes, "nl-en_125.dublin").unwrap();
+    assert!(latin1);
+    assert_eq!(text, decode_text_as(&bytes, "nl-en_125.dublin", "latin1").unwrap());
+    let (corpus, _) = dublin_corpus(named("nl-en_125.dublin", &text), false).unwrap();
+    assert_eq!(corpus.len(), 125);
+    // UTF-8 stays UTF-8 (its bytes would read as other letters in Latin-1).
+    let (text, latin1) = decode_dublin("(N-1 Straße)\n".as_bytes(), "u.dublin").unwrap();
+    assert_eq!((text.as_ref(), latin1), ("(N-1 Straße)\n", false));
+    // Control bytes are refused as in any file.
+    assert!(decode_dublin(b"(N-1 a\x00b)\n", "b.dublin").is_err());
 }

@@ -360,6 +360,72 @@ fn treebanks_are_matched_by_node_ids_when_file_names_differ() {
     assert_eq!(imp.report.notes.len(), 1, "{:?}", imp.report.notes);
 }
 
+/// Issue 40 item 4: files named as the alignment declares but holding each
+/// other's treebank were read by their names, then refused with "align names
+/// node s1_501 which is not in toy_en.xml"; they are matched by the node ids
+/// they hold, and the report says their names are swapped.
+#[test]
+fn files_named_the_other_way_round_are_matched_by_their_nodes_and_said_so() {
+    let imp = toy(ENGLISH, DISCONTINUOUS, TOY_STA, true).unwrap();
+    // The file given as the source (named toy_de.xml) holds the English sentence.
+    assert_eq!(imp.corpus.pairs[0].source.words()[..2], ["She", "saw"]);
+    assert_eq!(
+        imp.corpus.pairs[0].gold,
+        [Link::good(NodeId::new(0), NodeId::new(0)), Link::good(NodeId::new(4), NodeId::new(2))]
+    );
+    assert_eq!((imp.treebanks[0].id.as_str(), imp.treebanks[1].id.as_str()), ("en", "de"));
+    assert_eq!(
+        imp.report.notes,
+        ["the files are named the other way round from the alignment's declarations (de = toy_de.xml, en = \
+          toy_en.xml): toy_de.xml holds the nodes of treebank 'en' and toy_en.xml those of 'de'; matched by the node \
+          ids each holds (10 of the alignment's nodes one way round, 0 the other)"]
+    );
+    // Named and holding as declared: no note.
+    assert_eq!(toy(DISCONTINUOUS, ENGLISH, TOY_STA, true).unwrap().report.notes, Vec::<String>::new());
+}
+
+/// Issue 40 item 4: the same file given as the source and the target was
+/// refused with "name the files as the alignment does".
+#[test]
+fn the_same_treebank_given_twice_is_refused_as_such() {
+    let twice = |second: &str| {
+        import_pair(
+            Named { name: "toy_de.xml", text: DISCONTINUOUS },
+            Named { name: second, text: DISCONTINUOUS },
+            Named { name: "toy.sta", text: TOY_STA },
+            ImportOptions::default(),
+        )
+        .map(|_| ())
+        .unwrap_err()
+    };
+    let e = twice("toy_de.xml");
+    assert_eq!(
+        e.to_string(),
+        "toy.sta:3:7: the same treebank given twice (toy_de.xml), as the source and as the target; expected the \
+         alignment's two treebanks (de = toy_de.xml, en = toy_en.xml)"
+    );
+    let e = twice("copy.xml");
+    assert!(
+        matches!(&e.kind, TigerErrorKind::SameTreebankTwice { given, .. } if given == "toy_de.xml and copy.xml hold the same sentences"),
+        "{e}"
+    );
+}
+
+/// Issue 40 item 4: the summary said "0 POS links left out (phrase links
+/// only asked for)" when they were not asked for.
+#[test]
+fn the_summary_mentions_pos_links_left_out_only_when_phrase_links_only_were_asked_for() {
+    let all = toy(DISCONTINUOUS, ENGLISH, TOY_STA, false).unwrap().report.summary();
+    assert!(!all[2].contains("POS links"), "{}", all[2]);
+    assert!(all[2].starts_with("3 of 4 links kept; 1 dropped: 1 because a yield changed"), "{}", all[2]);
+    let phrases = toy(DISCONTINUOUS, ENGLISH, TOY_STA, true).unwrap().report.summary();
+    assert!(
+        phrases[2].starts_with("2 of 4 links kept; 1 POS links left out (phrase links only asked for); 1 dropped"),
+        "{}",
+        phrases[2]
+    );
+}
+
 fn err_of(de: &str, en: &str, sta: &str) -> treelink::tiger::TigerError {
     match toy(de, en, sta, true) {
         Ok(_) => panic!("expected an error"),

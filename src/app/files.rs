@@ -52,6 +52,8 @@ pub enum FileKind {
     /// A student's answers to an exercise (`.json` with format
     /// `treelink-exercise-answers`).
     ExerciseAnswers,
+    /// The Dublin sub-tree aligner's pairs and links (`.dublin`).
+    Dublin,
 }
 
 /// How much of a `.xml` or `.json` file [`FileKind::sniff`] needs.
@@ -76,6 +78,7 @@ impl FileKind {
             "xml" | "tiger" => Some(FileKind::TigerXml),
             "json" => Some(FileKind::AlignmentModel),
             "tlmt" => Some(FileKind::TranslationModel),
+            "dublin" => Some(FileKind::Dublin),
             "arpa" | "lm" => Some(FileKind::ArpaLm),
             "e2f" | "s2t" => Some(FileKind::LexS2t),
             "f2e" | "t2s" => Some(FileKind::LexT2s),
@@ -127,6 +130,7 @@ impl fmt::Display for FileKind {
             FileKind::ArpaLm => "an ARPA language model",
             FileKind::Exercise => "an exercise",
             FileKind::ExerciseAnswers => "an exercise's answers",
+            FileKind::Dublin => "a Dublin aligner file",
         })
     }
 }
@@ -363,39 +367,68 @@ pub fn tiger_sets(files: &[Named<'_>]) -> TigerSets {
     }
 }
 
+/// Which treebank of a TigerXML set is the source, the one rule of `treelink
+/// import tiger` and the page: the treebank the alignment declares first,
+/// or the other with [`TigerDirection::Reversed`] (`--reverse`, the page's
+/// *Swap source and target*). Which file is which declared treebank comes
+/// from the declarations ([`match_files`]: the node ids each file holds,
+/// else the files' names), never from the order the files were given in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TigerDirection {
+    /// The treebank the alignment declares first is the source.
+    #[default]
+    Declared,
+    /// The treebank the alignment declares second is the source.
+    Reversed,
+}
+
+/// Imports a TigerXML treebank pair (in either order) and its STA
+/// alignment, the source chosen by `direction` ([`TigerDirection`]); the
+/// report's last note says which treebank is the source and why.
+pub fn import_tiger_set(
+    sta: Named<'_>,
+    [a, b]: [Named<'_>; 2],
+    direction: TigerDirection,
+    options: ImportOptions,
+) -> Result<TigerImport, TigerError> {
+    let alignment = parse_sta(sta.text, sta.name)?;
+    let (ta, tb) = (parse_tiger(a.text, a.name)?, parse_tiger(b.text, b.name)?);
+    let a_is_declared_first = match_files(sta.name, &alignment, (a.name, &ta), (b.name, &tb))?.first_is_treebank_0;
+    let first_is_source = a_is_declared_first == (direction == TigerDirection::Declared);
+    let ((source, src), (target, trg)) = if first_is_source { ((a, &ta), (b, &tb)) } else { ((b, &tb), (a, &ta)) };
+    let mut imported = import_parsed(source.name, src, target.name, trg, sta.name, &alignment, options)?;
+    let declared = |t: &crate::tiger::StaTreebank| match &t.language {
+        Some(l) => format!("'{}' ({l})", t.id),
+        None => format!("'{}'", t.id),
+    };
+    let [s, t] = &imported.treebanks;
+    let why = match direction {
+        TigerDirection::Declared => "the alignment declares it first",
+        TigerDirection::Reversed => "the alignment declares it second, reversed as asked",
+    };
+    imported.report.notes.push(format!(
+        "source: treebank {} = {} ({why}); target: treebank {} = {}",
+        declared(s),
+        source.name,
+        declared(t),
+        target.name
+    ));
+    Ok(imported)
+}
+
 /// Imports two TigerXML treebanks and their STA alignment given in any
 /// order (the page's drop, whose order the browser decides): the alignment
-/// is the file whose root element is `<treealign>`; which file is which
-/// treebank comes from the alignment's declarations ([`match_files`]: the
-/// files' names, else the node ids each holds), and the treebank the
-/// alignment declares first is the source. So the same three files give
-/// the same direction whatever their order, and files the declarations do
-/// not tell apart are refused in words.
+/// is the file whose root element is `<treealign>`; the source is the
+/// treebank the alignment declares first ([`TigerDirection::Declared`]). So
+/// the same three files give the same direction whatever their order, and
+/// files the declarations do not tell apart are refused in words.
 pub fn import_tiger(files: &[Named<'_>], options: ImportOptions) -> Result<TigerImport, TigerFilesError> {
     let is_sta = |f: &&Named<'_>| FileKind::sniff(FileKind::TigerXml, f.text) == FileKind::StaAlignment;
     let sta: Vec<&Named<'_>> = files.iter().filter(is_sta).collect();
     let tigers: Vec<&Named<'_>> = files.iter().filter(|f| !is_sta(f)).collect();
     let [sta] = sta.as_slice() else { return Err(TigerFilesError::StaCount(sta.len())) };
     let [a, b] = tigers.as_slice() else { return Err(TigerFilesError::TreebankCount(tigers.len())) };
-    let alignment = parse_sta(sta.text, sta.name)?;
-    let (ta, tb) = (parse_tiger(a.text, a.name)?, parse_tiger(b.text, b.name)?);
-    let matched = match_files(sta.name, &alignment, (a.name, &ta), (b.name, &tb))?;
-    let ((source, src), (target, trg)) =
-        if matched.first_is_treebank_0 { ((a, &ta), (b, &tb)) } else { ((b, &tb), (a, &ta)) };
-    let mut imported = import_parsed(source.name, src, target.name, trg, sta.name, &alignment, options)?;
-    let declared = |t: &crate::tiger::StaTreebank| match &t.language {
-        Some(l) => format!("'{}' ({l})", t.id),
-        None => format!("'{}'", t.id),
-    };
-    imported.report.notes.push(format!(
-        "source: treebank {} = {}, declared first by {}; target: treebank {} = {}",
-        declared(&imported.treebanks[0]),
-        source.name,
-        sta.name,
-        declared(&imported.treebanks[1]),
-        target.name
-    ));
-    Ok(imported)
+    Ok(import_tiger_set(**sta, [**a, **b], TigerDirection::Declared, options)?)
 }
 
 /// Which way round a lexical table is meant.

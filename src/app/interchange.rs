@@ -21,9 +21,12 @@
 //! (source node, target node, type) — the import keeps every link the trees
 //! can hold ([`ImportOptions::default`]) and lists the ones they cannot.
 
+use std::borrow::Cow;
+
 use crate::corpus::{Corpus, Named, PairIndex, TreePair};
 use crate::io::dublin::{read_dublin, write_dublin, DublinError};
 use crate::io::links::{write_links, Link, LinkKind};
+use crate::io::text::{decode_text, decode_text_as, ReadError};
 use crate::tiger::{
     export_pair_links, parse_sta, parse_tiger, write_sta_links, write_tiger_verbatim, ExportError, IdsError, IdsFile,
     ImportOrigin, PairIds, StaAlignment, StaExport, StaFrame, StaLinks, TigerCorpus, TigerError, TigerImport,
@@ -338,6 +341,20 @@ pub fn dublin_corpus(file: Named<'_>, reverse: bool) -> Result<(Corpus, Vec<Stri
         TreePair { source, target, gold }
     });
     Ok((Corpus { pairs: pairs.collect() }, notes))
+}
+
+/// A Dublin file's bytes as text, for an input that cannot ask for its
+/// encoding (the page's): UTF-8 (gzip inflated, as every file is read,
+/// [`decode_text`]), else Latin-1 as `treelink import dublin --encoding
+/// latin1` reads it — the format cannot say its encoding, and the Dublin
+/// aligner's own files are Latin-1. The second value says Latin-1 was used.
+pub fn decode_dublin<'a>(bytes: &'a [u8], file: &str) -> Result<(Cow<'a, str>, bool), ReadError> {
+    match decode_text(bytes, file) {
+        Ok(text) => Ok((text, false)),
+        Err(utf8) => {
+            decode_text_as(bytes, file, "latin1").map(|t| (Cow::Owned(t.into_owned()), true)).map_err(|_| utf8)
+        }
+    }
 }
 
 /// `corpus` with `links` (one list per pair) in the Dublin format, and how

@@ -8,11 +8,12 @@ use std::path::Path;
 use clap::{Args, Subcommand};
 
 use super::CliError;
+use treelink::app::files::{self, TigerDirection};
 use treelink::app::interchange::{self, MadeFile, Originals};
 use treelink::corpus::{Corpus, Named};
 use treelink::io::links::Link;
 use treelink::io::text::{decode_text_as, read_text_file, ReadError};
-use treelink::tiger::{import_pair, IdsFile, ImportOptions, LinkOrigin, StaLinks};
+use treelink::tiger::{IdsFile, ImportOptions, LinkOrigin, StaLinks};
 
 /// `treelink import`.
 #[derive(Subcommand, Debug)]
@@ -26,6 +27,12 @@ pub enum ImportCommand {
     /// the trees can hold is kept (POS links and links of nodes whose yield changed too), so
     /// `export sta` of PREFIX.gold gives back the alignment's links. The pairs are the 1:1
     /// sentence links, in the alignment's order.
+    ///
+    /// Direction, one rule here and in the page: the source is the treebank the alignment
+    /// declares first; --reverse (the page: *Swap source and target*) takes the other. --source
+    /// and --target name the files as the rule makes them, and are refused the other way round,
+    /// saying what to give. Which file is which declared treebank comes from the node ids each
+    /// holds, else the files' names.
     Tiger(ImportTigerArgs),
     /// The Dublin sub-tree aligner's format (tree, tree, links, blank line per pair), as bracketed files.
     Dublin(ImportDublinArgs),
@@ -34,14 +41,15 @@ pub enum ImportCommand {
 /// `treelink import tiger`.
 #[derive(Args, Debug)]
 pub struct ImportTigerArgs {
-    /// The source treebank (TigerXML; gzip and an XML declaration's encoding are read).
+    /// The source treebank (TigerXML; gzip and an XML declaration's encoding are read): the one
+    /// the alignment declares first, or second with --reverse.
     #[arg(long, value_name = "S.xml")]
     pub source: String,
     /// The target treebank (TigerXML).
     #[arg(long, value_name = "T.xml")]
     pub target: String,
-    /// The alignment (Stockholm TreeAligner XML); which treebank is which file comes from its
-    /// declarations (file names, else node ids), whatever it lists first.
+    /// The alignment (Stockholm TreeAligner XML); which of its declared treebanks each file is
+    /// comes from the node ids each holds, else the files' names.
     #[arg(long, value_name = "A.xml")]
     pub alignment: String,
     /// Keep only links between phrase nodes (POS links are counted, not kept).
@@ -52,6 +60,9 @@ pub struct ImportTigerArgs {
     /// dropped (the default keeps all three, so the links round-trip).
     #[arg(long)]
     pub bracketed_data: bool,
+    /// The source is the treebank the alignment declares second.
+    #[arg(long)]
+    pub reverse: bool,
     /// Output prefix: PREFIX.src, .trg, .gold, .ids.
     #[arg(short = 'o', long = "output", value_name = "PREFIX")]
     pub output: String,
@@ -220,12 +231,24 @@ fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
     } else {
         ImportOptions { phrase_only: args.phrase_links, ..ImportOptions::default() }
     };
-    let imported = import_pair(
-        Named { name: &args.source, text: &s },
-        Named { name: &args.target, text: &t },
+    let imported = files::import_tiger_set(
         Named { name: &args.alignment, text: &a },
+        [Named { name: &args.source, text: &s }, Named { name: &args.target, text: &t }],
+        if args.reverse { TigerDirection::Reversed } else { TigerDirection::Declared },
         options,
     )?;
+    // --source names the source the rule gives, or nothing is written.
+    if imported.files[0] != args.source {
+        let (declared, by, hint) = match args.reverse {
+            false => ("second", "first", "give --reverse"),
+            true => ("first", "second, with --reverse", "leave out --reverse"),
+        };
+        return Err(CliError::Usage(format!(
+            "{} is given as --source, but {} declares its treebank {declared}, and the source is the one declared \
+             {by} ({}): {hint}, or give --source and --target the other way round",
+            args.source, args.alignment, imported.files[0]
+        )));
+    }
     let paths = [lasting_path(&args.source), lasting_path(&args.target), lasting_path(&args.alignment)];
     let files = interchange::import_files(&imported, Some([&paths[0], &paths[1], &paths[2]]));
     write_prefix(&args.output, &files)?;

@@ -237,6 +237,8 @@ pub struct ImportReport {
     pub sta_links: usize,
     /// Links in the corpus.
     pub kept_links: usize,
+    /// Whether phrase links only were asked for ([`ImportOptions::phrase_only`]).
+    pub phrase_only: bool,
     /// Links touching a POS node, left out because of `phrase_only`.
     pub skipped_pos_links: usize,
     /// Links left out for another reason.
@@ -292,12 +294,15 @@ impl ImportReport {
                 }
             ),
             format!(
-                "{} of {} links kept; {} POS links left out (phrase links only asked for); {} dropped: {yields} because a \
-                 yield changed, {not_paired} outside the 1:1 pairs, {not_in_tree} naming a node not in the tree, \
-                 {virtual_root} naming a virtual root",
+                "{} of {} links kept; {}{} dropped: {yields} because a yield changed, {not_paired} outside the 1:1 \
+                 pairs, {not_in_tree} naming a node not in the tree, {virtual_root} naming a virtual root",
                 self.kept_links,
                 self.sta_links,
-                self.skipped_pos_links,
+                if self.phrase_only {
+                    format!("{} POS links left out (phrase links only asked for); ", self.skipped_pos_links)
+                } else {
+                    String::new()
+                },
                 self.dropped_links.len(),
             ),
         ];
@@ -411,6 +416,7 @@ pub fn import_parsed(
         sta_file: sta_file.to_string(),
         source_sentences: src.len(),
         target_sentences: trg.len(),
+        phrase_only: options.phrase_only,
         ..Default::default()
     };
     let (src_tb, trg_tb) = input.match_treebanks(&mut report)?;
@@ -607,12 +613,15 @@ pub struct MatchedFiles {
 }
 
 /// Which of two TigerXML files is which of the alignment's two declared
-/// treebanks, whatever order the files come in: by the base names of the
-/// files against the declarations' `filename`s; when they do not decide,
-/// by which way round more of the alignment's nodes are in the files. The
-/// answer depends on the files, never on their order; when neither decides
-/// (both files hold the ids the alignment names, say), the files are
-/// refused with the declarations, in words.
+/// treebanks, whatever order the files come in: by which way round more of
+/// the alignment's nodes are in the files, and, when the node ids do not
+/// tell (both files hold them, say), by the base names of the files against
+/// the declarations' `filename`s. Files named as the alignment declares but
+/// holding each other's nodes are matched by their nodes, and the note says
+/// that their names are swapped (reading them by their names would name
+/// nodes that are not in them). The answer depends on the files, never on
+/// their order; the same treebank given twice, or two files neither the
+/// ids nor the names tell apart, are refused in words.
 pub fn match_files(
     sta_file: &str,
     sta: &StaAlignment,
@@ -623,12 +632,20 @@ pub fn match_files(
         return Err(TigerError::at(sta_file, sta.loc, TigerErrorKind::TreebankCount { found: sta.treebanks.len() }));
     }
     let (t0, t1) = (&sta.treebanks[0], &sta.treebanks[1]);
+    let describe = |t: &StaTreebank| format!("{} = {}", t.id, t.filename.as_deref().unwrap_or("?"));
+    let treebanks = format!("{}, {}", describe(t0), describe(t1));
+    if first_file == second_file || first == second {
+        let given = if basename(first_file) == basename(second_file) {
+            basename(first_file).to_string()
+        } else {
+            format!("{} and {} hold the same sentences", basename(first_file), basename(second_file))
+        };
+        return Err(TigerError::at(sta_file, sta.loc, TigerErrorKind::SameTreebankTwice { given, treebanks }));
+    }
     let named = |t: &StaTreebank, file: &str| t.filename.as_deref().is_some_and(|f| basename(f) == basename(file));
     let by_name_straight = named(t0, first_file) && named(t1, second_file);
     let by_name_crossed = named(t1, first_file) && named(t0, second_file);
-    if by_name_straight != by_name_crossed {
-        return Ok(MatchedFiles { first_is_treebank_0: by_name_straight, note: None });
-    }
+    let names_decide = by_name_straight != by_name_crossed;
     // Count the nodes each way round resolves.
     let score = |a: &str, b: &str| {
         sta.alignments
@@ -642,32 +659,50 @@ pub fn match_files(
     };
     let (straight, crossed) = (score(&t0.id, &t1.id), score(&t1.id, &t0.id));
     if straight == crossed {
-        let describe = |t: &StaTreebank| format!("{} = {}", t.id, t.filename.as_deref().unwrap_or("?"));
+        if names_decide {
+            return Ok(MatchedFiles { first_is_treebank_0: by_name_straight, note: None });
+        }
         return Err(TigerError::at(
             sta_file,
             sta.loc,
             TigerErrorKind::TreebanksDoNotMatch {
-                treebanks: format!("{}, {}", describe(t0), describe(t1)),
+                treebanks,
                 source_file: basename(first_file).to_string(),
                 target_file: basename(second_file).to_string(),
             },
         ));
     }
     let first_is_treebank_0 = straight > crossed;
+    if names_decide && by_name_straight == first_is_treebank_0 {
+        return Ok(MatchedFiles { first_is_treebank_0, note: None });
+    }
     let (a, b) = if first_is_treebank_0 { (t0, t1) } else { (t1, t0) };
-    let note = format!(
-        "the alignment's treebank file names ({}) do not name {} and {}: matched by the node ids each holds ({} of the \
-         alignment's nodes one way round, {} the other): {} is treebank '{}', {} is '{}'",
-        [t0, t1].iter().map(|t| t.filename.as_deref().unwrap_or("none")).collect::<Vec<_>>().join(", "),
-        basename(first_file),
-        basename(second_file),
+    let how = format!(
+        "matched by the node ids each holds ({} of the alignment's nodes one way round, {} the other)",
         straight.max(crossed),
-        straight.min(crossed),
-        basename(first_file),
-        a.id,
-        basename(second_file),
-        b.id
+        straight.min(crossed)
     );
+    let note = if names_decide {
+        format!(
+            "the files are named the other way round from the alignment's declarations ({treebanks}): {} holds the \
+             nodes of treebank '{}' and {} those of '{}'; {how}",
+            basename(first_file),
+            a.id,
+            basename(second_file),
+            b.id
+        )
+    } else {
+        format!(
+            "the alignment's treebank file names ({}) do not name {} and {}: {how}: {} is treebank '{}', {} is '{}'",
+            [t0, t1].iter().map(|t| t.filename.as_deref().unwrap_or("none")).collect::<Vec<_>>().join(", "),
+            basename(first_file),
+            basename(second_file),
+            basename(first_file),
+            a.id,
+            basename(second_file),
+            b.id
+        )
+    };
     Ok(MatchedFiles { first_is_treebank_0, note: Some(note) })
 }
 

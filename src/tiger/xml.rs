@@ -74,6 +74,8 @@ pub enum TigerErrorKind {
     NodesPerTreebank { element: &'static str, treebank: String, found: usize },
     #[error("expected the alignment's treebanks ({treebanks}) to be {source_file} and {target_file}, but neither the files' names nor the node ids each holds tell which is which; name the files as the alignment does")]
     TreebanksDoNotMatch { treebanks: String, source_file: String, target_file: String },
+    #[error("the same treebank given twice ({given}), as the source and as the target; expected the alignment's two treebanks ({treebanks})")]
+    SameTreebankTwice { given: String, treebanks: String },
 }
 
 /// Tracks line and column while offsets grow, so locating every element

@@ -22,6 +22,7 @@ use super::store::Dispatch;
 use super::{file_handles, jobs, persist, protocol};
 use crate::align::greedy::Search;
 use crate::app::files::SNIFF_BYTES;
+use crate::app::interchange;
 use crate::corpus::{Corpus, TreePair};
 use crate::io::text::decode_text;
 use crate::svg::DIAGRAM_CSS;
@@ -136,6 +137,13 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
                 Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
             },
             None => match gloo::file::futures::read_as_bytes(&file).await {
+                // A Dublin file cannot say its encoding: UTF-8, else Latin-1 (`decode_dublin`).
+                Ok(bytes) if slot.or_else(|| Slot::of_file(&name)) == Some(Slot::Dublin) => {
+                    match interchange::decode_dublin(&bytes, &name) {
+                        Ok((text, _)) => LoadAction::FileRead { name, text: text.as_ref().into(), slot },
+                        Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
+                    }
+                }
                 Ok(bytes) => match decode_text(&bytes, &name) {
                     Ok(text) => LoadAction::FileRead { name, text: text.as_ref().into(), slot },
                     Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },

@@ -67,6 +67,8 @@ pub enum Slot {
     /// Test pairs given as their own files: appended last, aligned held out
     /// (`treelink align --input PREFIX --held-out`).
     TestSet,
+    /// The Dublin sub-tree aligner's pairs and links (`treelink import dublin`).
+    Dublin,
 }
 
 /// Which part of the split a set of pairs given as its own files is.
@@ -96,7 +98,7 @@ impl Slot {
     /// The slots checked together: trees, their gold links and word links.
     pub const TREES_GROUP: [Slot; 4] = [Slot::Source, Slot::Target, Slot::Gold, Slot::WordLinks];
 
-    pub const ALL: [Slot; 14] = [
+    pub const ALL: [Slot; 15] = [
         Slot::Source,
         Slot::Target,
         Slot::Gold,
@@ -111,6 +113,7 @@ impl Slot {
         Slot::Answers,
         Slot::DevSet,
         Slot::TestSet,
+        Slot::Dublin,
     ];
 
     /// The part of the split the slot's pairs are, for a set of pairs given as its own files.
@@ -138,6 +141,7 @@ impl Slot {
             Slot::Answers => "answers",
             Slot::DevSet => "dev-set",
             Slot::TestSet => "test-set",
+            Slot::Dublin => "dublin",
         }
     }
 
@@ -157,6 +161,7 @@ impl Slot {
             Slot::Answers => "Students' answers to this exercise (.json, many files)",
             Slot::DevSet => "Dev pairs (.src + .trg + .gold, as train --dev)",
             Slot::TestSet => "Test pairs (.src + .trg + .gold, aligned held out)",
+            Slot::Dublin => "Dublin aligner file (.dublin, UTF-8 or Latin-1)",
         }
     }
 
@@ -171,6 +176,7 @@ impl Slot {
             Slot::Lm => Some(".arpa,.lm"),
             Slot::Exercise | Slot::Answers => Some(".json"),
             Slot::DevSet | Slot::TestSet => Some(".src,.trg,.gold"),
+            Slot::Dublin => Some(".dublin"),
             Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => None,
         }
     }
@@ -196,6 +202,7 @@ impl Slot {
             FileKind::ArpaLm => Slot::Lm,
             FileKind::Exercise => Slot::Exercise,
             FileKind::ExerciseAnswers => Slot::Answers,
+            FileKind::Dublin => Slot::Dublin,
         }
     }
 
@@ -296,6 +303,8 @@ pub enum CorpusOrigin {
     /// Dev or test pairs from their own files (named by them): they
     /// follow the pairs shown, as their dev or test.
     Held { role: HeldRole, name: String },
+    /// The pairs of a Dublin aligner file (named), its first tree of each pair the source.
+    Dublin(String),
 }
 
 /// The file worker's answer: the status of every slot it checked, what a
@@ -498,6 +507,8 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
         Slot::Exercise | Slot::Answers => Ok(format!("{name}: reading it…")),
         // Read in `check_files`, the three files together.
         Slot::DevSet | Slot::TestSet => return None,
+        // Read in `check_files`, where the pairs it makes are.
+        Slot::Dublin => return None,
         Slot::Lm => read_arpa(text, name)
             .map(|lm| {
                 let counts: Vec<String> =
@@ -765,6 +776,17 @@ fn check_files(request: &LoadRequest) -> Checked {
                 Err(e) => set(&mut statuses, request.changed, Err(e)),
             }
         }
+        Slot::Dublin => {
+            if let Some(f) = files(Slot::Dublin).last().filter(|f| !f.text.is_empty()) {
+                match dublin_set(f) {
+                    Ok((c, summary)) => {
+                        set(&mut statuses, Slot::Dublin, Ok(summary));
+                        corpus = Some((c, None, CorpusOrigin::Dublin(f.name.clone())));
+                    }
+                    Err(e) => set(&mut statuses, Slot::Dublin, Err(e)),
+                }
+            }
+        }
         Slot::WordLinks | Slot::TranslationModel | Slot::Lm => {}
     }
     // Word links are checked against the sentences of the pairs they will belong to.
@@ -818,6 +840,38 @@ fn tiger_set(given: &[FileText], options: ImportOptions) -> TigerSet {
         Some(over) => TigerSet::Refused(over),
         None => TigerSet::Imported(Box::new(imported)),
     }
+}
+
+/// The pairs of a Dublin file as `treelink import dublin` makes them
+/// ([`interchange::dublin_corpus`]: the first tree of each pair the
+/// source, the links good links), every tree within the page's limits, with
+/// the input's status (what the reading left out counted); or the error.
+fn dublin_set(f: &FileText) -> Result<(Corpus, String), String> {
+    let (corpus, notes) =
+        interchange::dublin_corpus(Named { name: &f.name, text: &f.text }, false).map_err(|e| e.to_string())?;
+    let place = |k: usize, side: Side| format!("{}: pair {}, {side} tree", f.name, k + 1);
+    if let Some(over) = over_limits(&corpus.pairs, place) {
+        return Err(over);
+    }
+    if corpus.is_empty() {
+        return Err(format!("{}: no pairs (a pair is a source tree, a target tree, its links and a blank line); nothing was loaded from it", f.name));
+    }
+    let links = corpus.gold_links();
+    let mut summary = format!(
+        "{}: {} {}, {links} {} (first tree of each pair the source)",
+        f.name,
+        corpus.len(),
+        counted(corpus.len(), "pairs"),
+        counted(links, "links")
+    );
+    if let Some(first) = notes.first() {
+        summary.push_str(&format!(
+            "; {} {} left out, the first at {first}",
+            notes.len(),
+            counted(notes.len(), "numbers without a partner")
+        ));
+    }
+    Ok((corpus, summary))
 }
 
 /// Which file of a set of pairs given as its own files `name` is, by its
@@ -929,6 +983,37 @@ mod tests {
             tiger_options: ImportOptions::default(),
             sides_swapped: false,
         }
+    }
+
+    /// Issue 40 item 6: the page reads a Dublin file as `treelink import
+    /// dublin` does; a file that does not read makes no corpus, its error
+    /// next to its input.
+    #[test]
+    fn a_dublin_file_makes_the_pairs_import_dublin_makes_and_a_bad_one_none() {
+        let text = "(S-1 (NP-2 (DT-3 the) (NN-4 house)) (VBZ-5 is))\n(S-1 (NP-2 (ART-3 das) (NN-4 Haus)) (VAFIN-5 ist))\n1 1 2 2 5 5 4\n\n";
+        let checked = check(&request(Slot::Dublin, vec![(Slot::Dublin, vec![file("x.dublin", text)])]));
+        assert_eq!(checked.answer.corpus, Some((CorpusOrigin::Dublin("x.dublin".into()), 1)));
+        let (cli, _) = interchange::dublin_corpus(Named { name: "x.dublin", text }, false).unwrap();
+        assert_eq!(checked.corpus.as_ref().map(|(c, _)| c), Some(&cli));
+        assert_eq!(cli.pairs[0].source.words(), ["the", "house", "is"]);
+        assert_eq!(
+            checked.answer.statuses,
+            [(
+                Slot::Dublin,
+                Ok("x.dublin: 1 pair, 3 links (first tree of each pair the source); 1 number without a partner left out, \
+                    the first at x.dublin:3:13: source node 4 has no target node number after it (the line ends): left out"
+                    .into())
+            )]
+        );
+        let bad = text.replace("5 5", "5 9");
+        let checked = check(&request(Slot::Dublin, vec![(Slot::Dublin, vec![file("x.dublin", &bad)])]));
+        assert_eq!(checked.answer.corpus, None);
+        assert!(
+            matches!(&checked.answer.statuses[..], [(Slot::Dublin, Err(e))] if e.starts_with("x.dublin:3:")),
+            "{:?}",
+            checked.answer.statuses
+        );
+        assert_eq!(Slot::of_file("nl-en_125.dublin"), Some(Slot::Dublin));
     }
 
     #[test]

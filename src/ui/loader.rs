@@ -216,7 +216,7 @@ pub fn loader(props: &LoaderProps) -> Html {
             <div class="load-groups">
                 <fieldset>
                     <legend>{"Treebank"}</legend>
-                    {rows(&[Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger])}
+                    {rows(&[Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger, Slot::Dublin])}
                     <label class="option" title="Phrase links only; links of nodes whose yield changed and nonterminals unreachable from the root dropped: the recipe of ../shared/data's bracketed files. Otherwise every link the trees can hold is kept, so the gold links export back to the alignment's.">
                         <input type="checkbox" id="tiger-bracketed" checked={props.view.tiger_bracketed} onchange={on_bracketed} />
                         {" Import TigerXML as the shared data's bracketed files"}

@@ -28,7 +28,7 @@ use crate::tree::NodeId;
 /// and what became of the files last dropped on it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoaderView {
-    pub slots: [SlotStatus; 14],
+    pub slots: [SlotStatus; 15],
     /// The corpus loaded, in a line ([`State::corpus_summary`]).
     pub summary: String,
     pub stray: Option<String>,
@@ -74,7 +74,7 @@ impl State {
                 let message = if status.checking { None } else { status.message.clone() };
                 let ok = matches!(message, Some(Ok(_)));
                 let built = match slot {
-                    Slot::Source | Slot::Target | Slot::Gold | Slot::Tiger if ok && !status.waiting => {
+                    Slot::Source | Slot::Target | Slot::Gold | Slot::Tiger | Slot::Dublin if ok && !status.waiting => {
                         Some(("#workbench", "the pairs shown"))
                     }
                     Slot::Exercise if ok && self.classroom.open.is_some() => {

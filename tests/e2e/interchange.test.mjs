@@ -62,7 +62,7 @@ test('the renamed nl-en set imports English to Dutch (its alignment declares Eng
   await page.click('#tiger-changes summary');
   const changes = await text('#tiger-changes-list');
   assert.match(changes, /pair 1 \(target\): s10: s10_17 \(ppart\) was discontinuous: raised/);
-  assert.match(changes, /source: treebank 'en' \(Unknown\) = en\.xml, declared first by align\.sta\.xml/);
+  assert.match(changes, /source: treebank 'en' \(Unknown\) = en\.xml \(the alignment declares it first\)/);
 });
 
 test('the pairs export as bracketed files with their original ids, the gold links as STA for the original treebanks', async () => {
@@ -127,4 +127,26 @@ test('a set with a file that does not read says which and where; Latin-1 and gzi
   }
   assert.equal(messages[0], messages[1]);
   assert.match(messages[0], /named by no alignment|TigerXML sets/);
+});
+
+// Issue 40 item 6: the page reads a Dublin file as `treelink import dublin`
+// does (the shared one is Latin-1: read as `--encoding latin1`); a file that
+// does not read says where, and what was loaded stays. A TigerXML set says
+// which treebank is the source and why (the rule of `import tiger --help`).
+test('a Latin-1 Dublin file gives the pairs import dublin gives; a bad one keeps what was loaded', async () => {
+  await sample();
+  const before = await text('#corpus-summary');
+  const bad = path.join(tmp, 'bad.dublin');
+  fs.writeFileSync(bad, '(S-1 (A-2 a)\n(T-1 (B-2 b))\n1 1\n\n');
+  await page.setInputFiles('#file-dublin', bad);
+  await page.waitForFunction(() => document.querySelector('#status-dublin').classList.contains('error'), null, { timeout: 60000 });
+  assert.match(await text('#status-dublin'), /bad\.dublin:1:/);
+  assert.equal(await text('#corpus-summary'), before, 'what was loaded stays');
+  await page.setInputFiles('#file-dublin', path.join(raw, 'nl-en_125.dublin'));
+  await page.waitForFunction(() => /125 pairs, \d+ nodes, 4115 gold links/.test(document.querySelector('#corpus-summary').innerText), null, { timeout: 60000 });
+  assert.match(await text('#status-dublin'), /nl-en_125\.dublin: 125 pairs, 4115 links \(first tree of each pair the source\); 2 numbers without a partner left out/);
+  const files = renamed();
+  await page.setInputFiles('#file-tiger', Object.values(files));
+  await page.waitForFunction(() => /4118 gold links/.test(document.querySelector('#corpus-summary').innerText), null, { timeout: 60000 });
+  assert.match(await text('#status-tiger'), /source: treebank 'en' \(Unknown\) = en\.xml \(the alignment declares it first\); target: treebank 'nl'/);
 });

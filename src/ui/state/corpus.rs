@@ -177,6 +177,7 @@ impl State {
                 // Pairs read from files: their names say the direction again.
                 CorpusOrigin::Trees { source, target } => {
                     self.slots.not_in_use(Slot::Tiger);
+                    self.slots.not_in_use(Slot::Dublin);
                     let name = format!("Uploaded {source} / {target}");
                     let texts = self.slots.slot(Slot::Source).ok_file().zip(self.slots.slot(Slot::Target).ok_file());
                     let texts = texts.map(|(s, t)| (s.text.clone(), t.text.clone()));
@@ -193,7 +194,7 @@ impl State {
                     self.trees_read_from = texts.map(|(s, t)| (self.corpus_gen, s, t));
                 }
                 CorpusOrigin::Tiger => {
-                    for slot in [Slot::Source, Slot::Target, Slot::Gold] {
+                    for slot in [Slot::Source, Slot::Target, Slot::Gold, Slot::Dublin] {
                         self.slots.not_in_use(slot);
                     }
                     self.sides_swapped = false;
@@ -209,11 +210,19 @@ impl State {
                 }
                 CorpusOrigin::Sample => {
                     self.slots.sample_loading = None;
-                    for slot in [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger] {
+                    for slot in [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger, Slot::Dublin] {
                         self.slots.not_in_use(slot);
                     }
                     self.sides_swapped = false;
                     self.replace_corpus(corpus, SAMPLE_NAME.into());
+                }
+                // A Dublin file's pairs: the first tree of each pair the source, as `import dublin`.
+                CorpusOrigin::Dublin(file) => {
+                    for slot in [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger] {
+                        self.slots.not_in_use(slot);
+                    }
+                    self.sides_swapped = false;
+                    self.replace_corpus(corpus, format!("Uploaded Dublin file {file}"));
                 }
                 CorpusOrigin::Held { role, name } if self.classroom.open.is_none() => {
                     effects.extend(self.replace_held(role, Some((corpus, name))));

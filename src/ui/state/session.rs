@@ -234,11 +234,12 @@ pub fn exercise_address(query: &str) -> Option<String> {
 /// exercise's after the trees: its pairs are the ones shown, and hand
 /// links are on them; its answers after it).
 fn kept_files(slots: &Slots, exercise_open: bool) -> impl Iterator<Item = (Slot, &Upload)> {
-    const ORDER: [Slot; 13] = [
+    const ORDER: [Slot; 14] = [
         Slot::Source,
         Slot::Target,
         Slot::Gold,
         Slot::Tiger,
+        Slot::Dublin,
         // The dev and test sets given as files follow the pairs loaded.
         Slot::DevSet,
         Slot::TestSet,

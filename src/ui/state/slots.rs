@@ -94,7 +94,7 @@ pub struct Dropped {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Slots {
     /// Status of each [`Slot`], indexed as in [`Slot::ALL`].
-    pub statuses: [SlotStatus; 14],
+    pub statuses: [SlotStatus; 15],
     /// A message about a file that fits no slot.
     pub stray: Option<String>,
     /// The files of the last drop on the Data panel and what became of
@@ -219,7 +219,7 @@ impl Slots {
         };
         let Some(slot) = slot else {
             let why = format!(
-                "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, Moses lex.e2f/lex.f2e, aligned.* word alignment, \
+                "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, .dublin, Moses lex.e2f/lex.f2e, aligned.* word alignment, \
                  ARPA language model, or model or exercise .json file; nothing was loaded from it"
             );
             self.dropped_refused(&name, &why);
@@ -732,7 +732,7 @@ mod tests {
     fn in_use(s: &State, slot: Slot) -> String {
         let corpus = format!("{} {:?}", s.corpus_name, s.corpus.pairs.iter().map(|p| p.gold.len()).collect::<Vec<_>>());
         match slot {
-            Slot::Source | Slot::Target | Slot::Gold | Slot::Tiger => corpus,
+            Slot::Source | Slot::Target | Slot::Gold | Slot::Tiger | Slot::Dublin => corpus,
             Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => format!("{:?}", s.slots.lexicon_files()),
             Slot::Lm => format!("{:?}", s.slots.lm_file()),
             Slot::Model => format!("{:?}", s.alignment.model),
@@ -753,7 +753,14 @@ mod tests {
     fn a_file_that_does_not_read_never_replaces_the_one_in_use_in_any_slot() {
         let lm = crate::mt::lm::write_arpa(&crate::mt::lm::NgramLm::train_text("a b c\nb c a\n", 2).unwrap());
         let model = small_alignment_model();
-        let good_and_bad: [(Slot, &str, &str, &str); 8] = [
+        let good_and_bad: [(Slot, &str, &str, &str); 9] = [
+            // First: the trees after it make the pairs the rest is checked with.
+            (
+                Slot::Dublin,
+                "y.dublin",
+                "(S-1 (A-2 a) (B-3 b))\n(T-1 (C-2 c))\n1 1 3 2\n\n",
+                "(S-1 (A-2 a)\n(T-1 (C-2 c))\n1 1\n\n",
+            ),
             (Slot::Source, "y.src", "(S (A a) (B b))\n", "(S (A a)\n"),
             (Slot::Target, "y.trg", "(T (C c))\n", "(T (C c)\n"),
             (Slot::Gold, "y.gold", "0-0 1-1\n", "0-99\n"),
