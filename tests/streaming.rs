@@ -90,9 +90,13 @@ fn align_and_baseline_print_the_same_bytes_on_any_number_of_threads_as_the_corpu
     let corpus = Corpus::read_prefix(&input, false).unwrap();
     let m = read_alignment_model(&std::fs::read_to_string(&model).unwrap(), &model).unwrap();
     let read = |f: &str| std::fs::read_to_string(f).unwrap();
-    let tables =
-        alignment::moses_lexicon(Named { name: &s2t, text: &read(&s2t) }, Named { name: &t2s, text: &read(&t2s) })
-            .unwrap();
+    let tables = alignment::tables_lexicon(
+        Named { name: &s2t, text: &read(&s2t) },
+        Named { name: &t2s, text: &read(&t2s) },
+        None,
+        &corpus,
+    )
+    .unwrap();
 
     // The model's in-engine lexicon, re-trained with the input's sentences.
     let streamed = same_with_any_threads(&["align", "--model", &model, "--input", &input], &["2"]);

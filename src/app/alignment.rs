@@ -16,9 +16,7 @@ use crate::align::model::{self, AlignError, AlignmentModel, DecisionThreshold, S
 use crate::align::primal::Solver;
 use crate::corpus::{Corpus, Named, PairIndex, TreePair};
 use crate::io::links::Link;
-use crate::lexicon::{
-    bitext_of, read_moses_lex, write_moses_lex, LexError, Lexicon, SentencePair, WordAlignment, WordModel,
-};
+use crate::lexicon::{bitext_of, write_moses_lex, LexError, Lexicon, SentencePair, WordAlignment, WordModel};
 use crate::parallel::Threads;
 use crate::progress::{Cancelled, Observer};
 use crate::tree::NodeId;
@@ -56,9 +54,35 @@ pub fn both_tables<T>(s2t: Option<T>, t2s: Option<T>) -> Option<(T, T)> {
     s2t.zip(t2s)
 }
 
-/// The two Moses tables read as a lexicon.
-pub fn moses_lexicon(s2t: Named<'_>, t2s: Named<'_>) -> Result<Lexicon, LexError> {
-    Ok(Lexicon::new(read_moses_lex(s2t.text, s2t.name)?, read_moses_lex(t2s.text, t2s.name)?))
+/// The two tables given (the page's inputs) read as a lexicon: Moses
+/// tables of words, or GIZA++ t-tables of word ids with the corpus's two
+/// `.vcb` vocabularies, given in either order and told apart by `corpus`'s
+/// words ([`crate::app::files::giza_vocabularies`]); each table read by
+/// [`crate::app::files::read_lex_table`], as the CLI reads `--lex-s2t` and
+/// `--lex-t2s` with `--vcb` (a table of ids without vocabularies is refused
+/// in words).
+pub fn tables_lexicon(
+    s2t: Named<'_>,
+    t2s: Named<'_>,
+    vcb: Option<[Named<'_>; 2]>,
+    corpus: &Corpus,
+) -> Result<Lexicon, LexError> {
+    use crate::app::files::{giza_vocabularies, read_lex_table, TableSide};
+    let vocabs = match vcb {
+        Some(files) => {
+            let words = |source: bool| {
+                corpus
+                    .pairs
+                    .iter()
+                    .flat_map(move |p| if source { p.source.words() } else { p.target.words() })
+                    .map(String::as_str)
+            };
+            Some(giza_vocabularies(files, words(true), words(false))?)
+        }
+        None => None,
+    };
+    let vocabs = vocabs.as_ref().map(|v| v.pair());
+    Ok(Lexicon::new(read_lex_table(s2t, vocabs, TableSide::S2t)?, read_lex_table(t2s, vocabs, TableSide::T2s)?))
 }
 
 /// The word links of `corpus`'s pairs (the CLI's `--word-align`, the page's

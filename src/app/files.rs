@@ -14,7 +14,7 @@ use crate::align::model::{AlignmentModel, ModelFileError as AlignmentModelError}
 use crate::corpus::{Corpus, Direction, Named, WordFit};
 use crate::exercise;
 use crate::lexicon::{
-    giza_ttable_fits, is_giza_a3, is_numeric_table, read_giza_a3, read_giza_ttable, read_moses_lex,
+    giza_ttable_fits, is_giza_a3, is_numeric_table, read_giza_a3, read_giza_ttable, read_giza_vocab, read_moses_lex,
     read_word_alignments_for, symmetrize, Coverage, GizaPair, GizaVocab, LexError, LexTable, Symmetrization,
     WordAlignment,
 };
@@ -54,6 +54,8 @@ pub enum FileKind {
     ExerciseAnswers,
     /// The Dublin sub-tree aligner's pairs and links (`.dublin`).
     Dublin,
+    /// A GIZA++ vocabulary (`.vcb`), read with a t-table of word ids.
+    GizaVocab,
 }
 
 /// How much of a `.xml` or `.json` file [`FileKind::sniff`] needs.
@@ -79,6 +81,7 @@ impl FileKind {
             "json" => Some(FileKind::AlignmentModel),
             "tlmt" => Some(FileKind::TranslationModel),
             "dublin" => Some(FileKind::Dublin),
+            "vcb" => Some(FileKind::GizaVocab),
             "arpa" | "lm" => Some(FileKind::ArpaLm),
             "e2f" | "s2t" => Some(FileKind::LexS2t),
             "f2e" | "t2s" => Some(FileKind::LexT2s),
@@ -131,6 +134,7 @@ impl fmt::Display for FileKind {
             FileKind::Exercise => "an exercise",
             FileKind::ExerciseAnswers => "an exercise's answers",
             FileKind::Dublin => "a Dublin aligner file",
+            FileKind::GizaVocab => "a GIZA++ vocabulary",
         })
     }
 }
@@ -495,6 +499,89 @@ pub fn read_lex_table(
     read_giza_ttable(table.text, table.name, conditioning, predicted)
 }
 
+/// A corpus's two GIZA++ vocabularies, told apart ([`giza_vocabularies`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GizaVocabularies {
+    /// The vocabulary of the source words (GIZA++'s `-s` of a `p(t|s)` run).
+    pub source: GizaVocab,
+    pub target: GizaVocab,
+    /// The status line: which file is which side, its words, what it covers.
+    pub summary: String,
+}
+
+impl GizaVocabularies {
+    /// As [`read_lex_table`] takes them.
+    pub fn pair(&self) -> (&GizaVocab, &GizaVocab) {
+        (&self.source, &self.target)
+    }
+}
+
+/// Reads the two GIZA++ vocabularies of a corpus given in either order (the
+/// page's one input takes both; the CLI's `--vcb` names them source then
+/// target): the source's is the one whose words cover more of the corpus's
+/// source tokens and less of its target tokens — the assignment whose two
+/// token shares sum higher. Vocabularies the words do not tell apart (equal
+/// sums: no words, or vocabularies of another corpus) are refused in words,
+/// so a table of ids is never read the wrong way round by a guess.
+pub fn giza_vocabularies<'a>(
+    files: [Named<'_>; 2],
+    source_words: impl IntoIterator<Item = &'a str> + Clone,
+    target_words: impl IntoIterator<Item = &'a str> + Clone,
+) -> Result<GizaVocabularies, LexError> {
+    let [a, b] = files;
+    let read = |f: Named<'_>| read_giza_vocab(f.text, f.name);
+    let (va, vb) = (read(a)?, read(b)?);
+    let share = |v: &GizaVocab, words: &mut dyn Iterator<Item = &'a str>| {
+        let known: HashSet<&str> = v.words().collect();
+        let (mut covered, mut all) = (0usize, 0usize);
+        for w in words {
+            all += 1;
+            covered += usize::from(known.contains(w));
+        }
+        if all == 0 {
+            0.0
+        } else {
+            covered as f64 / all as f64
+        }
+    };
+    let s = |v: &GizaVocab| share(v, &mut source_words.clone().into_iter());
+    let t = |v: &GizaVocab| share(v, &mut target_words.clone().into_iter());
+    let (sa, ta, sb, tb) = (s(&va), t(&va), s(&vb), t(&vb));
+    let (a_first, b_first) = (sa + tb, sb + ta);
+    if a_first == b_first {
+        return Err(LexError::Invalid {
+            file: a.name.to_string(),
+            line: 1,
+            column: 1,
+            message: format!(
+                "the words of the pairs loaded do not tell which of {} and {} is the source's vocabulary (they cover \
+                 {:.0}% and {:.0}% of the source tokens, {:.0}% and {:.0}% of the target tokens); expected the two \
+                 .vcb files of these pairs' GIZA++ run",
+                a.name,
+                b.name,
+                100.0 * sa,
+                100.0 * sb,
+                100.0 * ta,
+                100.0 * tb
+            ),
+        });
+    }
+    let ((source, s_share), (target, t_share)) =
+        if a_first > b_first { ((va, sa), (vb, tb)) } else { ((vb, sb), (va, ta)) };
+    let summary = format!(
+        "source {}: {} {}, {:.0}% of the source tokens; target {}: {} {}, {:.0}% of the target tokens",
+        source.file,
+        source.len(),
+        crate::io::text::counted(source.len(), "words"),
+        100.0 * s_share,
+        target.file,
+        target.len(),
+        crate::io::text::counted(target.len(), "words"),
+        100.0 * t_share
+    );
+    Ok(GizaVocabularies { source, target, summary })
+}
+
 /// What a lexical table covers of the corpus it is used with
 /// ([`check_table`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -794,6 +881,32 @@ mod tests {
         assert_eq!(p.prob("the", "das"), 0.5);
         let check = check_table(&p, "s2t.t3.final", TableSide::T2s, ["das"], ["the"]);
         assert!(check.warning.is_some_and(|w| w.contains("wrong way round")));
+    }
+
+    #[test]
+    fn the_two_vocabularies_are_told_apart_by_the_words_in_either_order_or_refused_in_words() {
+        let (de, es) = (
+            Named { name: "de.vcb", text: "2 das 3\n3 Haus 1\n" },
+            Named { name: "es.vcb", text: "2 la 3\n3 casa 1\n4 . 1\n" },
+        );
+        let (source, target) = (["das", "Haus", "."], ["la", "casa", "."]);
+        for files in [[de, es], [es, de]] {
+            let v = giza_vocabularies(files, source, target).unwrap();
+            assert_eq!((v.source.file.as_str(), v.target.file.as_str()), ("de.vcb", "es.vcb"));
+            assert_eq!(
+                v.summary,
+                "source de.vcb: 2 words, 67% of the source tokens; target es.vcb: 3 words, 100% of the target tokens"
+            );
+        }
+        // Words that tell nothing (none, or both vocabularies alike): refused, naming both files.
+        let e = giza_vocabularies([de, es], [], []).unwrap_err().to_string();
+        assert!(
+            e.starts_with("de.vcb:1:1: the words of the pairs loaded do not tell which of de.vcb and es.vcb"),
+            "{e}"
+        );
+        let bad = Named { name: "bad.vcb", text: "2 das 1\nx y 1\n" };
+        let e = giza_vocabularies([de, bad], source, target).unwrap_err().to_string();
+        assert!(e.starts_with("bad.vcb:2:1: expected a word id"), "{e}");
     }
 
     #[test]

@@ -241,6 +241,11 @@ impl GizaVocab {
     pub fn is_empty(&self) -> bool {
         self.words.is_empty()
     }
+
+    /// Its words, in no particular order.
+    pub fn words(&self) -> impl Iterator<Item = &str> {
+        self.words.values().map(String::as_str)
+    }
 }
 
 const VCB_ID: &str = "a word id (lines are 'id word count')";

@@ -69,6 +69,9 @@ pub enum Slot {
     TestSet,
     /// The Dublin sub-tree aligner's pairs and links (`treelink import dublin`).
     Dublin,
+    /// The two GIZA++ vocabularies (`.vcb`) a t-table of word ids is read
+    /// with (`--vcb`), in either order: the pairs' words tell them apart.
+    Vcb,
 }
 
 /// Which part of the split a set of pairs given as its own files is.
@@ -98,7 +101,30 @@ impl Slot {
     /// The slots checked together: trees, their gold links and word links.
     pub const TREES_GROUP: [Slot; 4] = [Slot::Source, Slot::Target, Slot::Gold, Slot::WordLinks];
 
-    pub const ALL: [Slot; 15] = [
+    /// The slots checked together: the lexical tables and the vocabularies
+    /// a table of word ids is read with.
+    pub const LEXICON_GROUP: [Slot; 3] = [Slot::LexS2t, Slot::LexT2s, Slot::Vcb];
+
+    /// The slots checked with this one (itself alone when none).
+    pub fn group(self) -> &'static [Slot] {
+        match self {
+            Slot::Source | Slot::Target | Slot::Gold => &Slot::TREES_GROUP,
+            Slot::LexS2t | Slot::LexT2s | Slot::Vcb => &Slot::LEXICON_GROUP,
+            Slot::Tiger => &[Slot::Tiger, Slot::WordLinks],
+            // Answers are checked against the open exercise's file.
+            Slot::Answers => &[Slot::Exercise, Slot::Answers],
+            Slot::WordLinks => &[Slot::WordLinks],
+            Slot::Model => &[Slot::Model],
+            Slot::TranslationModel => &[Slot::TranslationModel],
+            Slot::Lm => &[Slot::Lm],
+            Slot::Exercise => &[Slot::Exercise],
+            Slot::DevSet => &[Slot::DevSet],
+            Slot::TestSet => &[Slot::TestSet],
+            Slot::Dublin => &[Slot::Dublin],
+        }
+    }
+
+    pub const ALL: [Slot; 16] = [
         Slot::Source,
         Slot::Target,
         Slot::Gold,
@@ -114,6 +140,7 @@ impl Slot {
         Slot::DevSet,
         Slot::TestSet,
         Slot::Dublin,
+        Slot::Vcb,
     ];
 
     /// The part of the split the slot's pairs are, for a set of pairs given as its own files.
@@ -142,6 +169,7 @@ impl Slot {
             Slot::DevSet => "dev-set",
             Slot::TestSet => "test-set",
             Slot::Dublin => "dublin",
+            Slot::Vcb => "vcb",
         }
     }
 
@@ -162,6 +190,7 @@ impl Slot {
             Slot::DevSet => "Dev pairs (.src + .trg + .gold, as train --dev)",
             Slot::TestSet => "Test pairs (.src + .trg + .gold, aligned held out)",
             Slot::Dublin => "Dublin aligner file (.dublin, UTF-8 or Latin-1)",
+            Slot::Vcb => "GIZA++ vocabularies for t-tables of word ids (.vcb, source and target, 2 files)",
         }
     }
 
@@ -177,6 +206,7 @@ impl Slot {
             Slot::Exercise | Slot::Answers => Some(".json"),
             Slot::DevSet | Slot::TestSet => Some(".src,.trg,.gold"),
             Slot::Dublin => Some(".dublin"),
+            Slot::Vcb => Some(".vcb"),
             Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => None,
         }
     }
@@ -203,12 +233,13 @@ impl Slot {
             FileKind::Exercise => Slot::Exercise,
             FileKind::ExerciseAnswers => Slot::Answers,
             FileKind::Dublin => Slot::Dublin,
+            FileKind::GizaVocab => Slot::Vcb,
         }
     }
 
     /// Whether the input takes several files at once (a TigerXML set, a class's answers).
     pub fn takes_many(self) -> bool {
-        matches!(self, Slot::Tiger | Slot::Answers | Slot::DevSet | Slot::TestSet)
+        matches!(self, Slot::Tiger | Slot::Answers | Slot::DevSet | Slot::TestSet | Slot::Vcb)
     }
 }
 
@@ -234,15 +265,16 @@ pub struct LoadRequest {
     pub current: Option<(String, String)>,
     /// The sentence lengths of the pairs loaded now (word links are checked against them).
     pub lengths: Vec<(usize, usize)>,
-    /// For a lexical table: the words of the pairs loaded now on its
-    /// conditioning side (source for p(t|s), target for p(s|t)), every
-    /// occurrence, to report how many the table covers.
+    /// For the lexical tables and vocabularies ([`Slot::LEXICON_GROUP`]):
+    /// the source words of the pairs loaded now, every occurrence, to
+    /// report how many a table covers (one that covers the other side's
+    /// better looks given the wrong way round) and to tell the two
+    /// vocabularies apart.
     #[serde(default)]
-    pub words: Vec<String>,
-    /// For a lexical table: the words of the other side, every occurrence
-    /// (a table that covers them better looks given the wrong way round).
+    pub source_words: Vec<String>,
+    /// The target words, likewise.
     #[serde(default)]
-    pub other_words: Vec<String>,
+    pub target_words: Vec<String>,
     /// Files of the trees' group that were refused with the others (gold
     /// links given before their trees, say), tried again with the changed
     /// slot's; `files` holds those slots' files in use, used if the retried
@@ -276,8 +308,8 @@ impl LoadRequest {
             files: Vec::new(),
             current: None,
             lengths: Vec::new(),
-            words: Vec::new(),
-            other_words: Vec::new(),
+            source_words: Vec::new(),
+            target_words: Vec::new(),
             retry: Vec::new(),
             given: Vec::new(),
             sample: true,
@@ -493,8 +525,10 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
             files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
         )),
         Slot::LexS2t | Slot::LexT2s => {
-            return Some(lex_status(slot, f, &[], &[]).0);
+            return Some(lex_status(slot, f, None, &[], &[]).0);
         }
+        // Read in `check_files`, the two files together with the tables.
+        Slot::Vcb => return None,
         Slot::WordLinks => read_word_alignments_for(text, name, lengths)
             .map(|a| format!("{name}: {} lines, {} word links", a.len(), a.iter().map(|l| l.len()).sum::<usize>()))
             .map_err(|e| e.to_string()),
@@ -519,31 +553,29 @@ fn status(slot: Slot, files: &[FileText], lengths: &[(usize, usize)]) -> Option<
     })
 }
 
-/// A lexical table's status and, when it covers few of `words` (the
-/// corpus's words on its conditioning side) or covers `other_words` (the
-/// other side's) better, a warning: [`files::check_table`], as the CLI
-/// checks its tables.
+/// A lexical table's status, read with the vocabularies if given (a
+/// GIZA++ table of ids is refused in words without them:
+/// [`files::read_lex_table`]), and, when it covers few of the corpus's
+/// words on its conditioning side or covers the other side's better, a
+/// warning: [`files::check_table`], as the CLI checks its tables.
 fn lex_status(
     slot: Slot,
     f: &FileText,
-    words: &[String],
-    other_words: &[String],
+    vocabs: Option<&files::GizaVocabularies>,
+    source_words: &[String],
+    target_words: &[String],
 ) -> (Result<String, String>, Option<String>) {
     let side = if slot == Slot::LexS2t { TableSide::S2t } else { TableSide::T2s };
-    let table = match files::read_lex_table(Named { name: &f.name, text: &f.text }, None, side) {
+    let table = match files::read_lex_table(Named { name: &f.name, text: &f.text }, vocabs.map(|v| v.pair()), side) {
         Ok(t) => t,
         Err(e) => return (Err(e.to_string()), None),
     };
-    if words.is_empty() {
+    if source_words.is_empty() && target_words.is_empty() {
         let entries = if table.len() == 1 { "entry" } else { "entries" };
         return (Ok(format!("{}: {} {entries}", f.name, table.len())), None);
     }
-    let mine = words.iter().map(String::as_str);
-    let other = other_words.iter().map(String::as_str);
-    let check = match side {
-        TableSide::S2t => files::check_table(&table, &f.name, side, mine, other),
-        TableSide::T2s => files::check_table(&table, &f.name, side, other, mine),
-    };
+    let (source, target) = (source_words.iter().map(String::as_str), target_words.iter().map(String::as_str));
+    let check = files::check_table(&table, &f.name, side, source, target);
     (Ok(check.summary), check.warning)
 }
 
@@ -606,8 +638,9 @@ fn check_files(request: &LoadRequest) -> Checked {
         statuses.push((slot, status));
     };
     for (slot, f) in &request.files {
+        let lexicon = |s: &Slot| Slot::LEXICON_GROUP.contains(s);
         let read_below = matches!(slot, Slot::Model | Slot::Exercise | Slot::Answers)
-            || (*slot == request.changed && matches!(slot, Slot::LexS2t | Slot::LexT2s));
+            || (lexicon(slot) && lexicon(&request.changed));
         if read_below && !f.last().is_some_and(|f| f.text.is_empty()) {
             continue; // read below
         }
@@ -627,11 +660,33 @@ fn check_files(request: &LoadRequest) -> Checked {
     let mut warnings = Vec::new();
     let mut tiger = None;
     match request.changed {
-        Slot::LexS2t | Slot::LexT2s => {
-            if let Some(f) = files(request.changed).last().filter(|f| !f.text.is_empty()) {
-                let (status, warning) = lex_status(request.changed, f, &request.words, &request.other_words);
-                set(&mut statuses, request.changed, status);
-                warnings.extend(warning.map(|w| (request.changed, w)));
+        Slot::LexS2t | Slot::LexT2s | Slot::Vcb => {
+            let (source, target) = (&request.source_words, &request.target_words);
+            let vocabs = match files(Slot::Vcb) {
+                [a, b] => Some(files::giza_vocabularies(
+                    [Named { name: &a.name, text: &a.text }, Named { name: &b.name, text: &b.text }],
+                    source.iter().map(String::as_str),
+                    target.iter().map(String::as_str),
+                )),
+                _ => None,
+            };
+            if let Some(v) = &vocabs {
+                set(&mut statuses, Slot::Vcb, v.as_ref().map(|v| v.summary.clone()).map_err(|e| e.to_string()));
+            }
+            let refused = matches!(vocabs, Some(Err(_)));
+            let vocabs = vocabs.as_ref().and_then(|v| v.as_ref().ok());
+            let given = |slot: Slot| request.given.iter().any(|(s, _)| *s == slot);
+            for slot in [Slot::LexS2t, Slot::LexT2s] {
+                // Tables in use are not checked against vocabularies refused
+                // now: those in use stay, and the tables read with them.
+                if refused && !given(slot) {
+                    continue;
+                }
+                if let Some(f) = files(slot).last().filter(|f| !f.text.is_empty()) {
+                    let (status, warning) = lex_status(slot, f, vocabs, source, target);
+                    set(&mut statuses, slot, status);
+                    warnings.extend(warning.map(|w| (slot, w)));
+                }
             }
         }
         Slot::Tiger => match tiger_set(files(Slot::Tiger), request.tiger_options) {
@@ -975,8 +1030,8 @@ mod tests {
             files,
             current: None,
             lengths: vec![],
-            words: vec![],
-            other_words: vec![],
+            source_words: vec![],
+            target_words: vec![],
             retry: vec![],
             given: vec![],
             sample: false,
@@ -1149,8 +1204,8 @@ mod tests {
             files: vec![(Slot::Gold, vec![file("y.gold", "0-0\n")])],
             current: Some(("(S (A a))\n".into(), "(T (B b))\n".into())),
             lengths: vec![(1, 1)],
-            words: vec![],
-            other_words: vec![],
+            source_words: vec![],
+            target_words: vec![],
             retry: vec![],
             given: vec![],
             sample: false,
@@ -1165,8 +1220,8 @@ mod tests {
             files: vec![(Slot::WordLinks, vec![file("aligned.gdfa", "0-0 0-5\n")])],
             current: None,
             lengths: vec![(1, 1)],
-            words: vec![],
-            other_words: vec![],
+            source_words: vec![],
+            target_words: vec![],
             retry: vec![],
             given: vec![],
             sample: false,

@@ -231,7 +231,7 @@ pub fn loader(props: &LoaderProps) -> Html {
                 </fieldset>
                 <fieldset>
                     <legend>{"Lexicon and models (optional)"}</legend>
-                    {rows(&[Slot::LexS2t, Slot::LexT2s, Slot::WordLinks, Slot::Model, Slot::TranslationModel, Slot::Lm])}
+                    {rows(&[Slot::LexS2t, Slot::LexT2s, Slot::Vcb, Slot::WordLinks, Slot::Model, Slot::TranslationModel, Slot::Lm])}
                 </fieldset>
             </div>
             if let Some(stray) = &props.view.stray {

@@ -28,7 +28,7 @@ use crate::tree::NodeId;
 /// and what became of the files last dropped on it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoaderView {
-    pub slots: [SlotStatus; 15],
+    pub slots: [SlotStatus; 16],
     /// The corpus loaded, in a line ([`State::corpus_summary`]).
     pub summary: String,
     pub stray: Option<String>,
@@ -82,7 +82,7 @@ impl State {
                     }
                     Slot::Answers if ok && self.classroom.class.is_some() => Some(("#class-table", "the class table")),
                     Slot::Model if ok => Some(("#train-panel", "the alignment model, in Train and align")),
-                    Slot::LexS2t | Slot::LexT2s | Slot::WordLinks if ok => {
+                    Slot::LexS2t | Slot::LexT2s | Slot::Vcb | Slot::WordLinks if ok => {
                         Some(("#train-panel", "the lexicon Train and align uses"))
                     }
                     Slot::TranslationModel | Slot::Lm if ok => Some(("#translate-panel", "the Translate view")),

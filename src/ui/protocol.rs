@@ -73,7 +73,8 @@ impl CorpusText {
 }
 
 /// The lexical inputs the user uploaded: Moses tables (both or neither are
-/// used) and word alignments of the corpus's pairs.
+/// used; or GIZA++ t-tables of ids with their two vocabularies) and word
+/// alignments of the corpus's pairs.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LexiconFiles {
     /// `p(t|s)` (the CLI's `--lex-s2t`).
@@ -82,6 +83,22 @@ pub struct LexiconFiles {
     pub t2s: Option<NamedText>,
     /// `i-j` word links, one line per pair (the CLI's `--word-align`).
     pub word_links: Option<NamedText>,
+    /// The two GIZA++ `.vcb` vocabularies (the CLI's `--vcb`), as given:
+    /// `app::alignment::tables_lexicon` tells them apart by the pairs' words.
+    #[serde(default)]
+    pub vcb: Option<[NamedText; 2]>,
+}
+
+impl LexiconFiles {
+    /// The two tables as a lexicon, if both were given, read with the
+    /// vocabularies if given ([`crate::app::alignment::tables_lexicon`]).
+    pub fn tables_lexicon(&self, corpus: &Corpus) -> Result<Option<crate::lexicon::Lexicon>, crate::lexicon::LexError> {
+        let Some((s2t, t2s)) = crate::app::alignment::both_tables(self.s2t.as_ref(), self.t2s.as_ref()) else {
+            return Ok(None);
+        };
+        let vcb = self.vcb.as_ref().map(|[a, b]| [a.named(), b.named()]);
+        crate::app::alignment::tables_lexicon(s2t.named(), t2s.named(), vcb, corpus).map(Some)
+    }
 }
 
 /// The stand-in, in a [`Request::Load`], for the text the file worker keeps

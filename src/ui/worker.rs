@@ -222,7 +222,7 @@ fn handle(request: Request, beside: Option<JsValue>, reporter: &mut Reporter) {
         Request::Train { job, corpus, options, lexicon, how } => {
             reporter.job = Some(job);
             let result = corpus.parse().and_then(|corpus| {
-                let (tables, links) = (tables(&lexicon)?, word_links(&lexicon, &corpus)?);
+                let (tables, links) = (tables(&lexicon, &corpus)?, word_links(&lexicon, &corpus)?);
                 let scope = reporter.scope.clone();
                 let compared =
                     alignment::train_then_align(corpus, &how, tables, links, &options, reporter, |model, summary| {
@@ -347,11 +347,10 @@ fn word_links(files: &LexiconFiles, corpus: &Corpus) -> Result<Option<Vec<WordAl
     files.word_links.as_ref().map(|f| alignment::word_links(f.named(), corpus).map_err(|e| e.to_string())).transpose()
 }
 
-/// The uploaded Moses tables as a lexicon, if both were given.
-fn tables(files: &LexiconFiles) -> Result<Option<Lexicon>, String> {
-    alignment::both_tables(files.s2t.as_ref(), files.t2s.as_ref())
-        .map(|(s2t, t2s)| alignment::moses_lexicon(s2t.named(), t2s.named()).map_err(|e| e.to_string()))
-        .transpose()
+/// The uploaded tables as a lexicon, if both were given (with the
+/// vocabularies, if given: `LexiconFiles::tables_lexicon`).
+fn tables(files: &LexiconFiles, corpus: &Corpus) -> Result<Option<Lexicon>, String> {
+    files.tables_lexicon(corpus).map_err(|e| e.to_string())
 }
 
 /// `treelink align --model MODEL --input CORPUS`, then
@@ -363,9 +362,8 @@ fn align(
     model: AlignmentModel,
     files: &LexiconFiles,
 ) -> Result<(), String> {
-    let given = word_links(files, &corpus)?;
-    let compared =
-        alignment::align_and_compare(model, corpus, tables(files)?, given, reporter).map_err(|e| e.to_string())?;
+    let (given, tables) = (word_links(files, &corpus)?, tables(files, &corpus)?);
+    let compared = alignment::align_and_compare(model, corpus, tables, given, reporter).map_err(|e| e.to_string())?;
     post_aligned(job, reporter, compared);
     Ok(())
 }

@@ -156,11 +156,9 @@ impl Executor {
         Ok(())
     }
 
-    /// The uploaded Moses tables, if both were given.
+    /// The uploaded tables, if both were given (with their vocabularies, if given).
     fn tables(&self) -> Result<Option<Lexicon>, TaskError> {
-        alignment::both_tables(self.files.s2t.as_ref(), self.files.t2s.as_ref())
-            .map(|(s2t, t2s)| alignment::moses_lexicon(s2t.named(), t2s.named()).map_err(text))
-            .transpose()
+        self.files.tables_lexicon(&self.corpus).map_err(text)
     }
 
     /// The uploaded word links of the pairs, if given.

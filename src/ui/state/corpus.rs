@@ -130,11 +130,19 @@ impl State {
                 self.slots.sample_loading = Some(id);
                 effects.push(Effect::Load(id, LoadRequest::sample()));
             }
-            LoadAction::SwapSides => self.swap_sides(),
+            LoadAction::SwapSides => {
+                self.swap_sides();
+                // The vocabularies are told apart by the pairs' words: the
+                // input says again which is now the source's.
+                if let Some(Routed::Check(slot)) = self.slots.recheck(Slot::Vcb) {
+                    let id = self.job_id();
+                    effects.push(Effect::Load(id, self.check_request(slot)));
+                }
+            }
             LoadAction::RemoveHeld(role) => effects.extend(self.remove_held(role)),
             LoadAction::SetTigerOptions(options) => {
                 self.slots.tiger_options = options;
-                if let Some(Routed::Check(slot)) = self.slots.recheck_tiger() {
+                if let Some(Routed::Check(slot)) = self.slots.recheck(Slot::Tiger) {
                     let id = self.job_id();
                     effects.push(Effect::Load(id, self.check_request(slot)));
                 }

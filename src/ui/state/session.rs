@@ -234,7 +234,7 @@ pub fn exercise_address(query: &str) -> Option<String> {
 /// exercise's after the trees: its pairs are the ones shown, and hand
 /// links are on them; its answers after it).
 fn kept_files(slots: &Slots, exercise_open: bool) -> impl Iterator<Item = (Slot, &Upload)> {
-    const ORDER: [Slot; 14] = [
+    const ORDER: [Slot; 15] = [
         Slot::Source,
         Slot::Target,
         Slot::Gold,
@@ -244,6 +244,8 @@ fn kept_files(slots: &Slots, exercise_open: bool) -> impl Iterator<Item = (Slot,
         Slot::DevSet,
         Slot::TestSet,
         Slot::WordLinks,
+        // The vocabularies before the tables of ids read with them.
+        Slot::Vcb,
         Slot::LexS2t,
         Slot::LexT2s,
         Slot::Model,

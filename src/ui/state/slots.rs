@@ -94,7 +94,7 @@ pub struct Dropped {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Slots {
     /// Status of each [`Slot`], indexed as in [`Slot::ALL`].
-    pub statuses: [SlotStatus; 15],
+    pub statuses: [SlotStatus; 16],
     /// A message about a file that fits no slot.
     pub stray: Option<String>,
     /// The files of the last drop on the Data panel and what became of
@@ -191,7 +191,11 @@ impl Slots {
     /// The uploaded lexical files that read without error (copies: for a request).
     pub fn lexicon_files(&self) -> LexiconFiles {
         let ok = |s: Slot| self.slot(s).ok_file().map(Upload::named);
-        LexiconFiles { s2t: ok(Slot::LexS2t), t2s: ok(Slot::LexT2s), word_links: ok(Slot::WordLinks) }
+        let vcb = match self.slot(Slot::Vcb).kept.as_slice() {
+            [a, b] => Some([a.named(), b.named()]),
+            _ => None,
+        };
+        LexiconFiles { s2t: ok(Slot::LexS2t), t2s: ok(Slot::LexT2s), word_links: ok(Slot::WordLinks), vcb }
     }
 
     /// The uploaded ARPA language model, if it read without error (a copy: for a request).
@@ -219,8 +223,8 @@ impl Slots {
         };
         let Some(slot) = slot else {
             let why = format!(
-                "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, .dublin, Moses lex.e2f/lex.f2e, aligned.* word alignment, \
-                 ARPA language model, or model or exercise .json file; nothing was loaded from it"
+                "{name}: expected a .src, .trg, .gold, TigerXML/STA .xml, .dublin, Moses lex.e2f/lex.f2e, GIZA++ .vcb, aligned.* word \
+                 alignment, ARPA language model, or model or exercise .json file; nothing was loaded from it"
             );
             self.dropped_refused(&name, &why);
             self.stray = Some(why);
@@ -255,6 +259,11 @@ impl Slots {
             // A set's three files gather; a file replaces the one of its ending,
             // and a file after a complete set starts a new one.
             Slot::DevSet | Slot::TestSet => return Self::held_set_file(status, slot, upload),
+            Slot::Vcb => {
+                if !Self::vocabulary_file(status, upload) {
+                    return None;
+                }
+            }
             _ => status.files = vec![upload],
         }
         if slot == Slot::TranslationModel {
@@ -271,16 +280,43 @@ impl Slots {
         }
         status.message = None;
         status.checking = true;
-        // Files of the trees' group that were refused (gold links given
-        // before their trees, say) are checked again with this one: the
-        // refusal may have been for want of it.
-        for other in Slot::TREES_GROUP {
+        // Files of its group that were refused (gold links given before
+        // their trees, a table of ids before its vocabularies, say) are
+        // checked again with this one: the refusal may have been for want of it.
+        let group = if Slot::LEXICON_GROUP.contains(&slot) { &Slot::LEXICON_GROUP[..] } else { &Slot::TREES_GROUP[..] };
+        for &other in group {
             let s = self.slot_mut(other);
             if other != slot && matches!(s.message, Some(Err(_))) && s.files != s.kept {
                 s.checking = true;
             }
         }
         Some(Routed::Check(slot))
+    }
+
+    /// A GIZA++ vocabulary ([`Slot::Vcb`]): the two are checked (with the
+    /// tables) once both are there, in either order; until then the input
+    /// says it waits, and the pair in use stays. A file after a complete
+    /// pair starts a new one; one of the same name replaces its copy.
+    /// Whether the pair is there to check.
+    fn vocabulary_file(status: &mut SlotStatus, upload: Upload) -> bool {
+        if upload.text.is_empty() {
+            status.message = Some(Err(format!("{}:1:1: the file is empty; nothing was loaded from it", upload.name)));
+            return false;
+        }
+        if status.files.len() >= 2 {
+            status.files.clear();
+        }
+        status.files.retain(|u| u.name != upload.name);
+        status.files.push(upload);
+        if let [one] = status.files.as_slice() {
+            status.checking = false;
+            status.message = Some(Ok(format!(
+                "{}: waiting for the other vocabulary (.vcb): the source's and the target's go together",
+                one.name
+            )));
+            return false;
+        }
+        true
     }
 
     /// A file of a dev or test set ([`Slot::DevSet`], [`Slot::TestSet`]):
@@ -372,9 +408,10 @@ impl Slots {
         Some(Routed::Check(Slot::Tiger))
     }
 
-    /// The TigerXML set in use, checked again (imported with other options).
-    pub(super) fn recheck_tiger(&mut self) -> Option<Routed> {
-        let status = self.slot_mut(Slot::Tiger);
+    /// The files in use of `slot` checked again: a TigerXML set imported
+    /// with other options, the vocabularies told apart again after a swap.
+    pub(super) fn recheck(&mut self, slot: Slot) -> Option<Routed> {
+        let status = self.slot_mut(slot);
         if status.kept.is_empty() {
             return None;
         }
@@ -382,7 +419,7 @@ impl Slots {
         status.given = status.given.wrapping_add(1);
         status.message = None;
         status.checking = true;
-        Some(Routed::Check(Slot::Tiger))
+        Some(Routed::Check(slot))
     }
 
     /// A file that could not be read: what was loaded from its input stays;
@@ -466,13 +503,7 @@ impl Slots {
     /// What the file worker needs to check slot `changed`: its files and
     /// those checked with them; `corpus` is the pairs loaded now.
     pub(super) fn load_request(&self, changed: Slot, corpus: &Corpus) -> LoadRequest {
-        let slots: &[Slot] = match changed {
-            Slot::Source | Slot::Target | Slot::Gold => &Slot::TREES_GROUP,
-            Slot::Tiger => &[Slot::Tiger, Slot::WordLinks],
-            // Answers are checked against the open exercise's file.
-            Slot::Answers => &[Slot::Exercise, Slot::Answers],
-            _ => std::slice::from_ref(&changed),
-        };
+        let slots = changed.group();
         // The new files of the changed slot (and of those still being
         // checked: files dropped together), with the files in use of the others.
         // Refused files of the group checked again with it (see `file_read`).
@@ -499,14 +530,14 @@ impl Slots {
             let text = CorpusText::of(corpus);
             (text.source, text.target)
         });
-        // A lexical table's coverage is counted over the words it is conditioned on.
+        // A lexical table's coverage is counted over the pairs' words, and
+        // they tell the two vocabularies apart.
         let side = |words: fn(&TreePair) -> &[String]| -> Vec<String> {
             corpus.pairs.iter().flat_map(|p| words(p).iter().cloned()).collect()
         };
-        let (words, other_words) = match changed {
-            Slot::LexS2t => (side(|p| p.source.words()), side(|p| p.target.words())),
-            Slot::LexT2s => (side(|p| p.target.words()), side(|p| p.source.words())),
-            _ => (Vec::new(), Vec::new()),
+        let (source_words, target_words) = match Slot::LEXICON_GROUP.contains(&changed) {
+            true => (side(|p| p.source.words()), side(|p| p.target.words())),
+            false => (Vec::new(), Vec::new()),
         };
         // Which slots' last given files go (the others' files in use).
         let given = (slots.iter())
@@ -518,8 +549,8 @@ impl Slots {
             files,
             current,
             lengths: corpus.sentence_lengths(),
-            words,
-            other_words,
+            source_words,
+            target_words,
             retry,
             given,
             sample: false,
@@ -633,7 +664,8 @@ impl Slots {
 
     /// The pairs were swapped: trees and lexical tables trade slots, gold
     /// and word links are reversed ([`swap_links_text`]), so later loads
-    /// and requests agree with the pairs.
+    /// and requests agree with the pairs. The vocabularies stay as given:
+    /// the pairs' words tell them apart (checked again after a swap).
     pub(super) fn swap_sides(&mut self) {
         self.statuses.swap(Slot::Source as usize, Slot::Target as usize);
         self.statuses.swap(Slot::LexS2t as usize, Slot::LexT2s as usize);
@@ -733,7 +765,7 @@ mod tests {
         let corpus = format!("{} {:?}", s.corpus_name, s.corpus.pairs.iter().map(|p| p.gold.len()).collect::<Vec<_>>());
         match slot {
             Slot::Source | Slot::Target | Slot::Gold | Slot::Tiger | Slot::Dublin => corpus,
-            Slot::LexS2t | Slot::LexT2s | Slot::WordLinks => format!("{:?}", s.slots.lexicon_files()),
+            Slot::LexS2t | Slot::LexT2s | Slot::Vcb | Slot::WordLinks => format!("{:?}", s.slots.lexicon_files()),
             Slot::Lm => format!("{:?}", s.slots.lm_file()),
             Slot::Model => format!("{:?}", s.alignment.model),
             Slot::TranslationModel => format!("{:?}", s.mt.held.as_ref().map(|h| (&h.name, &h.summary))),
@@ -993,6 +1025,87 @@ mod tests {
             "{:?}",
             status.warning
         );
+    }
+
+    /// GIZA++ t-tables of word ids with their two `.vcb` vocabularies, as
+    /// `--lex-s2t F --lex-t2s F --vcb S.vcb T.vcb`: a table of ids before
+    /// its vocabularies is refused in words (the tables in use stay), and
+    /// read once both come, in either order; the lexicon is the CLI's.
+    #[test]
+    fn giza_tables_of_ids_wait_for_their_two_vocabularies_given_in_either_order() {
+        use crate::app::files::{read_lex_table, TableSide};
+        use crate::corpus::Named;
+        use crate::lexicon::{read_giza_vocab, Lexicon};
+        // The ids fit either way round: only the vocabularies tell them apart.
+        let (de, es) = (("de.vcb", "2 das 4\n3 Haus 1\n"), ("es.vcb", "2 la 4\n3 casa 1\n"));
+        // GIZA++ -s de.vcb -t es.vcb: `s t p(t|s)`; and back: `t s p(s|t)`.
+        let (s2t, t2s) = ("0 3 0.25\n2 2 0.75\n3 3 1\n", "2 2 0.5\n2 3 0.5\n3 3 1\n");
+        let cli = {
+            let (sv, tv) = (read_giza_vocab(de.1, de.0).unwrap(), read_giza_vocab(es.1, es.0).unwrap());
+            let table = |name, text, side| read_lex_table(Named { name, text }, Some((&sv, &tv)), side).unwrap();
+            Lexicon::new(table("s2t.t3.final", s2t, TableSide::S2t), table("t2s.t3.final", t2s, TableSide::T2s))
+        };
+        assert_eq!((cli.p_t_given_s("casa", "Haus"), cli.p_s_given_t("Haus", "la")), (1.0, 0.5));
+        for vcbs in [[de, es], [es, de]] {
+            let mut s = State::with_sample();
+            read(&mut s, "x.src", "(S (A das) (B Haus))\n", None);
+            read(&mut s, "x.trg", "(T (C la) (D casa))\n", None);
+            read(&mut s, "lex.e2f", "la das 1\n", None);
+            read(&mut s, "lex.f2e", "das la 1\n", None);
+            let before = s.slots.lexicon_files();
+            assert!(before.s2t.is_some() && before.t2s.is_some() && before.vcb.is_none());
+            read(&mut s, "s2t.t3.final", s2t, Some(Slot::LexS2t));
+            read(&mut s, "t2s.t3.final", t2s, Some(Slot::LexT2s));
+            for slot in [Slot::LexS2t, Slot::LexT2s] {
+                let status = s.slots.slot(slot);
+                assert!(
+                    matches!(&status.message, Some(Err(e)) if e.contains(".t3.final:1:1: a GIZA++ t-table of word ids (not words): expected its two vocabulary files")),
+                    "{slot:?}: {:?}",
+                    status.message
+                );
+                assert!(status.still_in_use().is_some_and(|k| k.starts_with("still in use: lex.")));
+            }
+            assert_eq!(s.slots.lexicon_files(), before, "a refused table never replaces the one in use");
+            // Dropped: routed by their ending; the first waits for the second.
+            read(&mut s, vcbs[0].0, vcbs[0].1, None);
+            let waiting = s.slots.slot(Slot::Vcb).message.clone();
+            assert!(
+                matches!(&waiting, Some(Ok(m)) if m == &format!("{}: waiting for the other vocabulary (.vcb): the source's and the target's go together", vcbs[0].0)),
+                "{waiting:?}"
+            );
+            assert_eq!(s.slots.lexicon_files(), before);
+            read(&mut s, vcbs[1].0, vcbs[1].1, None);
+            assert_eq!(
+                s.slots.slot(Slot::Vcb).message,
+                Some(Ok("source de.vcb: 2 words, 100% of the source tokens; target es.vcb: 2 words, 100% of the target tokens".into()))
+            );
+            // The refused tables were checked again with them, and are in use now.
+            assert_eq!(
+                s.slots.slot(Slot::LexS2t).message,
+                Some(Ok(
+                    "s2t.t3.final: 3 entries; covers 2 of 2 source word types (100%) and 2 of 2 tokens (100%)".into()
+                ))
+            );
+            assert!(
+                matches!(&s.slots.slot(Slot::LexT2s).message, Some(Ok(m)) if m.starts_with("t2s.t3.final: 3 entries; covers 2 of 2 target word types"))
+            );
+            let files = s.slots.lexicon_files();
+            let names = files.vcb.as_ref().map(|v| v.iter().map(|f| f.name.clone()).collect::<Vec<_>>());
+            assert_eq!(names, Some(vec![vcbs[0].0.to_string(), vcbs[1].0.to_string()]), "kept as given");
+            assert_eq!(files.tables_lexicon(&s.corpus).unwrap(), Some(cli.clone()));
+            // Swapped, the tables trade slots, the vocabularies are told apart again: the same entries.
+            run(&mut s, Action::Load(LoadAction::SwapSides));
+            assert!(
+                matches!(&s.slots.slot(Slot::Vcb).message, Some(Ok(m)) if m.starts_with("source es.vcb")),
+                "{:?}",
+                s.slots.slot(Slot::Vcb).message
+            );
+            let swapped = s.slots.lexicon_files().tables_lexicon(&s.corpus).unwrap().unwrap();
+            assert_eq!((swapped.p_t_given_s("Haus", "la"), swapped.p_s_given_t("la", "das")), (0.5, 0.75));
+            // A new vocabulary waits for its partner; the pair in use stays.
+            read(&mut s, "other.vcb", "2 x 1\n", None);
+            assert_eq!(s.slots.lexicon_files().vcb, files.vcb);
+        }
     }
 
     #[test]
