@@ -123,22 +123,14 @@ impl State {
             LoadAction::Loaded { answer, corpus } => effects.extend(self.loaded(*answer, corpus)),
             LoadAction::LoadFailed(message) => {
                 self.slots.load_failed(&message);
-                self.finish_restore();
+                effects.extend(self.finish_restore());
             }
             LoadAction::LoadSample => {
                 let id = self.job_id();
                 self.slots.sample_loading = Some(id);
                 effects.push(Effect::Load(id, LoadRequest::sample()));
             }
-            LoadAction::SwapSides => {
-                self.swap_sides();
-                // The vocabularies are told apart by the pairs' words: the
-                // input says again which is now the source's.
-                if let Some(Routed::Check(slot)) = self.slots.recheck(Slot::Vcb) {
-                    let id = self.job_id();
-                    effects.push(Effect::Load(id, self.check_request(slot)));
-                }
-            }
+            LoadAction::SwapSides => effects.extend(self.swap_sides_checked()),
             LoadAction::RemoveHeld(role) => effects.extend(self.remove_held(role)),
             LoadAction::SetTigerOptions(options) => {
                 self.slots.tiger_options = options;
@@ -251,7 +243,7 @@ impl State {
             }
         }
         if !self.slots.reading() {
-            self.finish_restore();
+            effects.extend(self.finish_restore());
         }
         effects
     }
@@ -307,7 +299,21 @@ impl State {
         self.alignment.rescore(&self.corpus, self.corpus_gen);
     }
 
-    /// [`LoadAction::SwapSides`]: the pairs ([`Corpus::swapped`]) and every
+    /// [`LoadAction::SwapSides`]: [`State::swap_sides`], then the
+    /// vocabularies checked again: the pairs' words tell them apart, so
+    /// their input says again which is now the source's.
+    pub(super) fn swap_sides_checked(&mut self) -> Vec<Effect> {
+        self.swap_sides();
+        match self.slots.recheck(Slot::Vcb) {
+            Some(Routed::Check(slot)) => {
+                let id = self.job_id();
+                vec![Effect::Load(id, self.check_request(slot))]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The pairs ([`Corpus::swapped`]) and every
     /// file kept per side change sides ([`Slots::swap_sides`](super::Slots::swap_sides)), so later
     /// loads and requests agree with them; hand links are reversed; results
     /// of the other direction no longer apply.

@@ -451,16 +451,18 @@ impl State {
             effects.extend(self.load(LoadAction::FileRead { name: f.name, text: Shared(f.text), slot: Some(f.slot) }));
         }
         if !self.slots.reading() {
-            self.finish_restore();
+            effects.extend(self.finish_restore());
         }
         effects
     }
 
-    /// The rest of a restored session, once its files are loaded.
-    pub(super) fn finish_restore(&mut self) {
-        let Some(r) = self.restoring.take() else { return };
+    /// The rest of a restored session, once its files are loaded (and,
+    /// after a swap, the vocabularies checked again).
+    pub(super) fn finish_restore(&mut self) -> Vec<Effect> {
+        let Some(r) = self.restoring.take() else { return Vec::new() };
+        let mut effects = Vec::new();
         if r.sides_swapped {
-            self.swap_sides();
+            effects = self.swap_sides_checked();
         }
         // What was shown before the open exercise: its files were loaded as
         // given, so their inputs are swapped again if its pairs were.
@@ -488,6 +490,7 @@ impl State {
         if r.checked {
             self.classroom.apply(ExerciseAction::Check, &self.corpus, &self.teach.links);
         }
+        effects
     }
 
     /// A [`SessionAction`].
@@ -594,6 +597,44 @@ mod tests {
         read(&mut s, "m.src", &many, None);
         read(&mut s, "m.trg", &many, None);
         assert_eq!((s.selection.pair.index(), s.selection.wanted_pair.map(PairIndex::index)), (n + 1, None));
+    }
+
+    /// GIZA++ tables of ids and their two vocabularies are kept as given
+    /// and read again on a reload, the swap done again after them.
+    #[test]
+    fn giza_tables_of_ids_and_their_vocabularies_are_kept_with_the_session() {
+        let mut s = State::with_sample();
+        read(&mut s, "x.src", "(S (A das) (B Haus))\n", None);
+        read(&mut s, "x.trg", "(T (C la) (D casa))\n", None);
+        read(&mut s, "s2t.t3.final", "2 2 1\n3 3 1\n", Some(Slot::LexS2t));
+        read(&mut s, "t2s.t3.final", "2 2 0.5\n3 3 1\n", Some(Slot::LexT2s));
+        read(&mut s, "es.vcb", "2 la 1\n3 casa 1\n", None);
+        read(&mut s, "de.vcb", "2 das 1\n3 Haus 1\n", None);
+        run(&mut s, Action::Load(LoadAction::SwapSides));
+        let lexicon = s.slots.lexicon_files().tables_lexicon(&s.corpus).unwrap().unwrap();
+        // Swapped: p(t|s) is the t2s file's, conditioned on the Spanish words.
+        assert_eq!((lexicon.p_t_given_s("das", "la"), lexicon.p_s_given_t("la", "das")), (0.5, 1.0));
+        let session: Session = serde_json::from_str(&serde_json::to_string(&s.session()).unwrap()).unwrap();
+        assert_eq!(
+            session.files.iter().map(|f| (f.slot, f.name.as_str())).collect::<Vec<_>>(),
+            [
+                (Slot::Source, "x.src"),
+                (Slot::Target, "x.trg"),
+                (Slot::Vcb, "es.vcb"),
+                (Slot::Vcb, "de.vcb"),
+                (Slot::LexS2t, "s2t.t3.final"),
+                (Slot::LexT2s, "t2s.t3.final")
+            ]
+        );
+        let mut r = State::with_sample();
+        run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
+        assert!(r.restoring.is_none() && r.sides_swapped);
+        assert_eq!(format!("{:?}", r.slots.lexicon_files()), format!("{:?}", s.slots.lexicon_files()));
+        assert_eq!(r.slots.lexicon_files().tables_lexicon(&r.corpus).unwrap(), Some(lexicon));
+        for slot in [Slot::Vcb, Slot::LexS2t, Slot::LexT2s] {
+            assert_eq!(r.slots.slot(slot).message, s.slots.slot(slot).message, "{slot:?}");
+        }
+        assert!(matches!(&r.slots.slot(Slot::Vcb).message, Some(Ok(m)) if m.starts_with("source es.vcb")));
     }
 
     #[test]
