@@ -1064,6 +1064,11 @@ fn no_half_output_and_no_silent_success_on_empty_input() {
     assert!(!dir.join("m.json").exists());
     let o = treelink(&["eval", "--input", &empty, "--pred", &format!("{empty}.gold")]);
     assert_eq!(failure(&o), expected);
+    // Sentences: BLEU and an LM of none are refused, not printed as 0.
+    let none = write(&dir, "none.txt", "\n");
+    let expected = format!("treelink: {none}:1:1: expected at least one sentence, found none");
+    assert_eq!(failure(&treelink(&["bleu", "--ref", &none, "--hyp", &none])), expected);
+    assert_eq!(failure(&treelink(&["lm", "--train", &none, "-o", &dir.join("x.arpa").to_string_lossy()])), expected);
     // The translate output is whole on a good input: one line per tree.
     let o = treelink(&["translate", "--model", &model, "--input", &format!("{prefix}.src")]);
     assert!(o.status.success(), "{}", stderr(&o));

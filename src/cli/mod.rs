@@ -212,6 +212,9 @@ pub enum CliError {
     PairOutOfRange { file: String, pair: usize, pairs: usize },
     #[error("{file}: cannot write: {source}")]
     WriteFile { file: String, source: std::io::Error },
+    /// A file of sentences with none: a command would otherwise print a figure of nothing.
+    #[error("{file}:1:1: expected at least one {what}, found none")]
+    Empty { file: String, what: &'static str },
     /// An error met after part of a streamed output was written (its input was checked first).
     #[error("{error}\ntreelink: the output is incomplete: {written}{} {what} written before this error", .expected.map_or(String::new(), |n| format!(" of {n}")))]
     Incomplete { written: usize, expected: Option<usize>, what: &'static str, error: Box<CliError> },

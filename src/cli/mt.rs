@@ -640,6 +640,10 @@ fn lines(file: &str) -> Result<Vec<String>, CliError> {
 fn references(file: &str) -> Result<Vec<String>, CliError> {
     let text = read(file)?;
     let lines: Vec<&str> = text.lines().collect();
+    // BLEU or an LM of no sentence would be a silent 0, not a result.
+    if lines.iter().all(|l| l.trim().is_empty()) {
+        return Err(CliError::Empty { file: file.to_string(), what: "sentence" });
+    }
     if !lines.is_empty() && lines.iter().all(|l| l.trim_start().starts_with('(')) {
         if let Ok(trees) = Tree::parse_all(&text, file) {
             if trees.len() == lines.len() {

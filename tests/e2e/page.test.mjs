@@ -358,7 +358,14 @@ test('exporting links (gold format, STA XML), the diagram (SVG, PNG) and results
   const tigerSrc = await download(page, '#export-tiger-src');
   const tigerTrg = await download(page, '#export-tiger-trg');
   assert.match(sta.body, /<treealign/);
-  assert.equal((sta.body.match(/<align type="good">/g) || []).length, nLinks);
+  // A model's links: each with its posterior as prob, good above 0.5.
+  const aligns = sta.body.match(/<align [^>]*>/g) || [];
+  assert.equal(aligns.length, nLinks);
+  for (const a of aligns) {
+    const [, type, prob] = /type="(good|fuzzy)" prob="([0-9.e-]+)"/.exec(a) ?? [];
+    assert.ok(type, `a type and its posterior: ${a}`);
+    assert.equal(type === 'good', Number(prob) > 0.5, a);
+  }
   await page.click('#load-sample');
   await page.waitForFunction(() => /1218 gold links/.test(document.querySelector('#corpus-summary').innerText));
   const named = (d, name) => { const f = path.join(tmp, name); fs.copyFileSync(d.file, f); return f; };

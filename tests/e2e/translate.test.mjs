@@ -39,8 +39,9 @@ function cliTranslateAll(model, treeLines) {
   for (const l of r.stderr.split('\n')) {
     const head = /^sentence (\d+): target SMS: (.*)$/.exec(l);
     if (head) { k = Number(head[1]) - 1; out[k].sms = head[2]; continue; }
-    const m = /^ {2}\[(\d+), (\d+)\) (.*) -> (.*?)( \(glue\))? : (.*)$/.exec(l);
-    if (m && k >= 0) out[k].steps.push({ from: Number(m[1]), to: Number(m[2]), source: m[3], target: m[4], glue: Boolean(m[5]), words: m[6] });
+    // A step's source words, numbered from 1: `words A-B` or `word A`.
+    const m = /^ {2}words? (\d+)(?:-(\d+))? (.*) -> (.*?)( \(glue\))? : (.*)$/.exec(l);
+    if (m && k >= 0) out[k].steps.push({ from: Number(m[1]) - 1, to: Number(m[2] ?? m[1]), source: m[3], target: m[4], glue: Boolean(m[5]), words: m[6] });
   }
   r.stdout.split('\n').slice(0, treeLines.length).forEach((hyp, i) => { out[i].hyp = hyp; });
   return out;
@@ -395,7 +396,8 @@ test('unknown words of a dev pair (a model trained on SQUOIA train) are marked i
   assert.equal(await text('#mt-hyp'), expected.hyp);
   // Each treated word: marked in the source with what was done, and the words it became marked in the translation.
   const rows = await page.$$eval('#mt-unknown-words tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText)));
-  assert.deepEqual(rows, notes.map((x) => [x.text, String(x.word + 1), x.how, x.became || '—']));
+  // Words are numbered from 1 in the page as in the trace.
+  assert.deepEqual(rows, notes.map((x) => [x.text, String(x.word), x.how, x.became || '—']));
   const srcMarks = await page.$$eval('#mt-src mark.unk', (ms) => ms.map((m) => [m.textContent, m.className, m.title]));
   assert.equal(srcMarks.length, notes.length);
   srcMarks.forEach(([word, cls, title], k) => {
