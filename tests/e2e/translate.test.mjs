@@ -184,7 +184,7 @@ test('a meta-structure model from `treelink mt-train`, uploaded, translates a pa
   assert.ok(immerMark, JSON.stringify(marks3));
   assert.match(immerMark[1], /\bunk-in-phrase\b/);
   assert.ok(!/unk-copied/.test(immerMark[1]));
-  assert.equal(immerMark[2], `immer (source word ${immer.word + 1}): ${immer.how}`);
+  assert.equal(immerMark[2], `immer (source word ${immer.word}): ${immer.how}`);
   const ruled = await page.$$eval('#mt-src span.rule', (ss) => ss.map((s) => s.title));
   assert.equal(ruled.length + marks3.length, words(src[2]));
   for (const t of ruled) assert.match(t, /^translated by the phrase pair '.+' → '.*' in RM pair \d+ \(/);
@@ -429,7 +429,7 @@ test('unknown words of a dev pair (a model trained on SQUOIA train) are marked i
   assert.equal(await text('#mt-hyp'), cliTranslate(ms, src[n - 1]).hyp);
   const msNotes = cliNotes(ms, src[n - 1]);
   const msRows = await page.$$eval('#mt-unknown-words tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.innerText)));
-  assert.deepEqual(msRows, msNotes.map((x) => [x.text, String(x.word + 1), x.how, x.became || '—']));
+  assert.deepEqual(msRows, msNotes.map((x) => [x.text, String(x.word), x.how, x.became || '—']));
   const msBest = await table();
   assert.deepEqual(msBest, cliNbest(ms, src[n - 1], 10));
   assert.deepEqual(problems, []);
