@@ -444,7 +444,7 @@ fn update(
             e => AlignmentError::Train(e),
         })?;
     // The posterior as kept (a Platt sigmoid needs dev, which an update has not).
-    model.posterior = first.model.posterior.clone();
+    model.posterior = first.model.posterior;
     model.lexicon = current.lexicon.clone();
     Ok(model)
 }
