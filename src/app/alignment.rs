@@ -348,14 +348,31 @@ pub fn train_model_tried(
     options: &[TrainOptions],
     observer: &mut dyn Observer,
 ) -> Result<(AlignmentModel, Vec<Tried>), AlignmentError> {
+    let (kept, _) = train_model_kept(train, dev, lexicon, options, observer)?;
+    Ok((kept.model, kept.tried))
+}
+
+/// [`train_model_tried`], with what it kept ([`Kept`]: the kept
+/// configuration's options among it) and the lexical setup of `train` and
+/// `dev` it was trained with (the kept one: another word model's when dev
+/// chose it), for training the kept configuration again on more pairs
+/// (`app::annotation`'s updates).
+pub fn train_model_kept(
+    train: &Corpus,
+    dev: Option<&Corpus>,
+    lexicon: LexiconSource,
+    options: &[TrainOptions],
+    observer: &mut dyn Observer,
+) -> Result<(Kept, LexicalSetup), AlignmentError> {
     // Cheap: a treebank beyond the candidate limit is refused before the lexicon is built.
     for o in options {
         model::check_train_candidates(train, o).map_err(AlignmentError::Train)?;
     }
     let corpora: Vec<&Corpus> = std::iter::once(train).chain(dev).collect();
     let setup = prepare(&corpora, lexicon.clone(), "lexical model", observer)?;
-    let kept = keep_best(train, dev, &setup, Some(&lexicon), options, observer)?;
-    Ok((kept.model, kept.tried))
+    let mut kept = keep_best(train, dev, &setup, Some(&lexicon), options, observer)?;
+    let setup = kept.other_setup.take().unwrap_or(setup);
+    Ok((kept, setup))
 }
 
 /// What [`keep_best`] kept: the model, every configuration tried with its
@@ -366,6 +383,9 @@ pub struct Kept {
     pub tried: Vec<Tried>,
     /// The setup the model was trained with, when not the one given.
     pub other_setup: Option<LexicalSetup>,
+    /// The kept configuration's options, with the settings dev chose
+    /// ([`model::train_keeping`]).
+    pub options: TrainOptions,
 }
 
 /// Trains a model for each of `options` on `train` with the lexical setup
@@ -450,7 +470,7 @@ pub fn keep_best(
             cut.dev
         ));
     }
-    Ok(Kept { model, tried, other_setup })
+    Ok(Kept { model, tried, other_setup, options: kept })
 }
 
 /// The share of the loaded pairs the page holds out (it has no dev or

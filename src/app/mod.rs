@@ -15,6 +15,7 @@
 //! | align a stream pair by pair (any number of threads), the baseline's stream | [`stream::align_stream`], [`stream::baseline_stream`] | `align`, `baseline` | — |
 //! | train a translation system | [`translation::train_model`], [`translation::train_on_pairs`] | `mt-train` | Translate: Train |
 //! | train then align the pairs held (the page's split) | [`alignment::train_then_align`] | `train` then `align`, `baseline` | Train |
+//! | the annotation loop: propose, decode under edits, update, the next pair; its replay with gold as the annotator | [`annotation::search_under_edits`], [`annotation::simulate`] | `simulate-annotation` | — (issue 42) |
 //! | the alignment experiment (Tables 3/4) | [`alignment_experiment::run_split`], [`alignment_experiment::cross_validate`] | `experiment` | — |
 //! | read source trees within the limits | [`translation::read_sources`], [`translation::read_source`] | `translate` | Translate |
 //! | translate a tree or a corpus | [`translation::translate`], [`translation::translate_each`], [`translation::translate_all`] | `translate` | Translate |
@@ -26,6 +27,7 @@
 
 pub mod alignment;
 pub mod alignment_experiment;
+pub mod annotation;
 pub mod files;
 pub mod interchange;
 pub mod stream;

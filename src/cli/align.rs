@@ -18,6 +18,7 @@ use treelink::align::model::{self, AlignmentModel, DecisionThreshold, TrainOptio
 use treelink::align::primal::Solver;
 use treelink::app::alignment::{self, Preset};
 use treelink::app::alignment_experiment::{self, RowChoice, Settings};
+use treelink::app::annotation;
 use treelink::app::files::{self, TableSide};
 use treelink::app::stream as app_stream;
 use treelink::corpus::{Corpus, Named};
@@ -273,6 +274,47 @@ impl SvmArgs {
         }
         Ok(options)
     }
+}
+
+/// `treelink simulate-annotation`.
+#[derive(Args, Debug)]
+pub struct SimulateAnnotationArgs {
+    /// Training treebank of the first model: PREFIX.src, PREFIX.trg, PREFIX.gold.
+    #[arg(long, value_name = "PREFIX")]
+    pub train: String,
+    /// Development treebank the first model is chosen on, as `train --dev`.
+    #[arg(long, value_name = "PREFIX")]
+    pub dev: Option<String>,
+    /// The treebank to annotate, its gold links the simulated annotator's: PREFIX.src,
+    /// PREFIX.trg, PREFIX.gold.
+    #[arg(long, value_name = "PREFIX")]
+    pub pool: String,
+    /// Pairs annotated between two updates of the model.
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub batch: u32,
+    /// Which pair next: uncertainty (the one the current model is least sure of: the most
+    /// candidates with a posterior near the threshold's, for its number of candidates) or file.
+    #[arg(long, default_value = "uncertainty")]
+    pub order: annotation::Order,
+    /// Never update the model: the first one proposes every pair.
+    #[arg(long)]
+    pub no_update: bool,
+    /// Do not decode again after an edit: every wrong link of a pair's first proposal is
+    /// removed and every missed one added, one by one.
+    #[arg(long)]
+    pub no_propagate: bool,
+    /// The first model's kernel, as `train --kernel`.
+    #[arg(long, value_name = "SPEC")]
+    pub kernel: Option<KernelSpec>,
+    /// As `train --preset`.
+    #[arg(long, default_value = "best", value_parser = parse_preset)]
+    pub preset: Preset,
+    #[command(flatten)]
+    pub lex: LexArgs,
+    #[command(flatten)]
+    pub svm: SvmArgs,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
 }
 
 /// `treelink align`.
@@ -546,33 +588,109 @@ fn lexicon_source(
     .with_stem_backoff(lex.stem_backoff.map(usize::from)))
 }
 
+/// What `treelink train` trains with: the configurations of its plan
+/// ([`alignment::training_plan`]) and the lexicon's source, from the
+/// training arguments (`simulate-annotation` trains its first model so).
+struct Training<'a> {
+    kernel: Option<KernelSpec>,
+    preset: Preset,
+    lex: &'a LexArgs,
+    svm: &'a SvmArgs,
+    held_out: bool,
+    threads: Threads,
+}
+
+impl Training<'_> {
+    fn plan(
+        &self,
+        train: &Corpus,
+        links: Option<Vec<WordAlignment>>,
+        with_dev: bool,
+        limits: &Limits,
+    ) -> Result<(Vec<TrainOptions>, LexiconSource), CliError> {
+        model::check_train_candidates(train, &self.svm.options(&KernelSpec::paper_best(), limits)?)?;
+        let mut base = self.svm.options(&self.kernel.clone().unwrap_or_else(KernelSpec::paper_best), limits)?;
+        base.threads = self.threads;
+        let given = alignment::Given {
+            thetas: self.svm.theta.as_deref(),
+            stem_backoff: self.lex.stem_backoff.map(usize::from),
+            threshold: self.svm.threshold.is_some(),
+            threshold_folds: self.svm.threshold_folds.map(usize::from),
+            word_model: self.lex.word_model.is_some(),
+        };
+        let plan = alignment::training_plan(base, self.kernel.clone(), with_dev, self.preset, given)?;
+        let source = lexicon_source(self.lex, links, train, self.threads)?
+            .with_stem_backoff(plan.stem_backoff)
+            .for_held_out_input(self.held_out);
+        Ok((plan.options, source))
+    }
+}
+
 pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let train = corpus(&args.train, true, limits)?;
     let dev = args.dev.as_deref().map(|d| corpus(d, true, limits)).transpose()?;
-    model::check_train_candidates(&train, &args.svm.options(&KernelSpec::paper_best(), limits)?)?;
+    let training = Training {
+        kernel: args.kernel.clone(),
+        preset: args.preset,
+        lex: &args.lex,
+        svm: &args.svm,
+        held_out: args.held_out,
+        threads: args.threads.get(),
+    };
     let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
     let started = Instant::now();
-    let mut base = args.svm.options(&args.kernel.clone().unwrap_or_else(KernelSpec::paper_best), limits)?;
-    base.threads = args.threads.get();
-    let given = alignment::Given {
-        thetas: args.svm.theta.as_deref(),
-        stem_backoff: args.lex.stem_backoff.map(usize::from),
-        threshold: args.svm.threshold.is_some(),
-        threshold_folds: args.svm.threshold_folds.map(usize::from),
-        word_model: args.lex.word_model.is_some(),
-    };
-    let plan = alignment::training_plan(base, args.kernel.clone(), dev.is_some(), args.preset, given)?;
-    let source = lexicon_source(&args.lex, links, &train, args.threads.get())?
-        .with_stem_backoff(plan.stem_backoff)
-        .for_held_out_input(args.held_out);
-    let options = plan.options;
+    let (options, source) = training.plan(&train, links, dev.is_some(), limits)?;
     let (model, tried) = alignment::train_model_tried(&train, dev.as_ref(), source, &options, &mut reporter)?;
     output::write_file(&args.output, model.to_json())?;
     reporter.note(&format!("wrote {}: {}", args.output, model.describe()));
     // With dev, every training it scored (the kept one again with another word model included).
     let trained = tried.len().max(options.len());
     reporter.note(&format!("{trained} configuration(s) tried in {:.1} s", started.elapsed().as_secs_f64()));
+    Ok(())
+}
+
+/// `treelink simulate-annotation`: the first model trained as `train`
+/// would, then the annotation of the pool replayed with its gold as the
+/// annotator ([`annotation::simulate`]); a line per batch, then the totals.
+pub fn simulate_annotation(args: SimulateAnnotationArgs, limits: &Limits) -> Result<(), CliError> {
+    let mut reporter = Reporter::new();
+    let train = corpus(&args.train, true, limits)?;
+    let dev = args.dev.as_deref().map(|d| corpus(d, true, limits)).transpose()?;
+    let pool = corpus(&args.pool, true, limits)?;
+    let threads = args.threads.get();
+    let training = Training {
+        kernel: args.kernel.clone(),
+        preset: args.preset,
+        lex: &args.lex,
+        svm: &args.svm,
+        held_out: false,
+        threads,
+    };
+    let (options, source) = training.plan(&train, None, dev.is_some(), limits)?;
+    let (kept, setup) = alignment::train_model_kept(&train, dev.as_ref(), source, &options, &mut reporter)?;
+    reporter.note(&format!("first model: {}", kept.model.describe()));
+    let first = annotation::FirstModel::new(&kept.model, &kept.options, &setup);
+    let simulation_options = annotation::SimulationOptions {
+        batch: args.batch as usize,
+        order: args.order,
+        update: !args.no_update,
+        propagate: !args.no_propagate,
+        threads,
+    };
+    let started = Instant::now();
+    let clock = || started.elapsed().as_secs_f64();
+    let mut lines = Ok(());
+    let simulation = annotation::simulate(&train, &pool, first, simulation_options, &clock, &mut reporter, |b| {
+        let update = b.update_seconds.map_or("-".to_string(), |s| format!("{s:.1} s"));
+        let share = if b.gold == 0 { 0.0 } else { 100.0 * b.edits as f64 / b.gold as f64 };
+        if lines.is_ok() {
+            lines =
+                out!("pairs {}  edits {}  gold {}  edits/gold {share:.1}%  update {update}", b.pairs, b.edits, b.gold);
+        }
+    })?;
+    lines?;
+    out!("{simulation}")?;
     Ok(())
 }
 

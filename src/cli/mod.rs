@@ -107,6 +107,16 @@ enum Command {
     /// grow-diag-final-and) on the train and dev sentences (never their gold
     /// links), plus --bitext.
     Train(align::TrainArgs),
+    /// Replay the annotation of a treebank with its gold as the annotator (issue 42).
+    ///
+    /// Trains the first model as `train --train A --dev B` would; then, pair by pair of --pool
+    /// (the least sure first, or in file order), the model proposes links, the annotator removes
+    /// the most confident wrong link, else adds the first missed gold link, and the pair is
+    /// decoded again with the links kept fixed and the removed ones forbidden, until the
+    /// proposal is the gold. The model is trained again (its kept configuration) with the pairs
+    /// done after each --batch. Prints a line per batch, then `pairs P  gold G  edits E  static
+    /// S`, S being the wrong plus missed links of `align --model … --input POOL` with the first model.
+    SimulateAnnotation(align::SimulateAnnotationArgs),
     /// Align tree pairs with a trained model; prints one line of links per pair (gold format).
     ///
     /// The pairs are read, aligned (on --threads threads) and printed pair by pair, so memory
@@ -283,6 +293,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Train(args) => align::train(args, &limits),
         Command::Align(args) => align::align(args, &limits),
+        Command::SimulateAnnotation(args) => align::simulate_annotation(args, &limits),
         Command::Baseline(args) => align::baseline(args, &limits),
         Command::Lexicon(args) => align::lexicon(args, &limits),
         Command::Eval(args) => align::eval(args),

@@ -257,12 +257,17 @@ impl<'m> Scorer<'m> {
         threshold: f64,
         search: LinkSearch,
     ) -> Search {
-        let scored: Vec<Scored> = decisions
+        search.run(&pair.source, &pair.target, &self.scored(decisions, threshold))
+    }
+
+    /// The candidates of `decisions` with `D > threshold`, scored by their
+    /// posterior: what a search runs over (§5, phase 2).
+    pub fn scored(&self, decisions: &[Decision], threshold: f64) -> Vec<Scored> {
+        decisions
             .iter()
             .filter(|d| d.value > threshold)
             .map(|d| Scored::new(d.candidate.source, d.candidate.target, self.posterior(d.value)))
-            .collect();
-        search.run(&pair.source, &pair.target, &scored)
+            .collect()
     }
 
     /// The posterior alignment probability of a decision value.
