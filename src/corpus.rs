@@ -268,6 +268,15 @@ impl Corpus {
     pub fn gold_links(&self) -> usize {
         self.pairs.iter().map(|p| p.gold.len()).sum()
     }
+
+    /// Every word of one side (the source's with `source`), pair after
+    /// pair: what a table's or a model's coverage is counted over.
+    pub fn side_words(&self, source: bool) -> impl Iterator<Item = &str> + Clone {
+        self.pairs
+            .iter()
+            .flat_map(move |p| if source { p.source.words() } else { p.target.words() })
+            .map(String::as_str)
+    }
 }
 
 /// How the words of some sentences fit the two vocabularies of a model

@@ -69,16 +69,7 @@ pub fn tables_lexicon(
 ) -> Result<Lexicon, LexError> {
     use crate::app::files::{giza_vocabularies, read_lex_table, TableSide};
     let vocabs = match vcb {
-        Some(files) => {
-            let words = |source: bool| {
-                corpus
-                    .pairs
-                    .iter()
-                    .flat_map(move |p| if source { p.source.words() } else { p.target.words() })
-                    .map(String::as_str)
-            };
-            Some(giza_vocabularies(files, words(true), words(false))?)
-        }
+        Some(files) => Some(giza_vocabularies(files, corpus.side_words(true), corpus.side_words(false))?),
         None => None,
     };
     let vocabs = vocabs.as_ref().map(|v| v.pair());

@@ -32,7 +32,7 @@ use std::collections::BTreeSet;
 use crate::align::greedy::{violation, Scored};
 use crate::align::lexical::{input_lexicon, InputLexicon, InputSentences, LexicalSetup};
 use crate::align::link_search::LinkSearch;
-use crate::align::model::{self, AlignError, AlignmentModel, DecisionThreshold, Scorer, TrainOptions};
+use crate::align::model::{self, AlignError, AlignmentModel, Scorer, TrainOptions};
 use crate::corpus::{Corpus, TreePair};
 use crate::lexicon::{bitext_of, WordAlignment};
 use crate::parallel::{map_in_order, Threads};
@@ -251,22 +251,7 @@ pub fn propose(
 /// chose them), with the threshold and search of the model kept and
 /// nothing searched (no dev).
 pub fn update_options(kept: &TrainOptions, model: &AlignmentModel) -> TrainOptions {
-    TrainOptions {
-        prune_quantile: model.summary.prune_quantile,
-        tune_prune_quantiles: Vec::new(),
-        c: model.summary.c,
-        cost_factor: Some(model.summary.cost_factor),
-        tune_c: Vec::new(),
-        tune_cost_factor: Vec::new(),
-        tune_negative_ratio: Vec::new(),
-        threshold: DecisionThreshold::Fixed(model.threshold),
-        threshold_folds: 0,
-        search: model.search,
-        tune_search: Vec::new(),
-        tune_word_model: Vec::new(),
-        platt: false,
-        ..kept.clone()
-    }
+    crate::align::model::retraining_options(kept, model)
 }
 
 /// The first model and what an update needs of its training.

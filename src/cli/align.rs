@@ -536,14 +536,9 @@ fn tables(lex: &LexArgs, corpus: &Corpus, threads: Threads) -> Result<Option<Lex
         parallel::join(threads, || read_table(s2t, TableSide::S2t), || read_table(t2s, TableSide::T2s));
     let (s2t_table, t2s_table) = (s2t_table?, t2s_table?);
     for (table, name, side) in [(&s2t_table, s2t, TableSide::S2t), (&t2s_table, t2s, TableSide::T2s)] {
-        let words = |source: bool| {
-            corpus
-                .pairs
-                .iter()
-                .flat_map(move |p| if source { p.source.words() } else { p.target.words() })
-                .map(String::as_str)
-        };
-        if let Some(warning) = files::check_table(table, name, side, words(true), words(false)).warning {
+        if let Some(warning) =
+            files::check_table(table, name, side, corpus.side_words(true), corpus.side_words(false)).warning
+        {
             eprintln!("treelink: warning: {warning}");
         }
     }

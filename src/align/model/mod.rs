@@ -37,8 +37,8 @@ pub use file::{
 };
 pub use scorer::{candidates_of, pair_matrices, Candidate, Decision, Scorer};
 pub use training::{
-    check_train_candidates, cross_validated_threshold, train, train_keeping, CrossValidatedCut, DecisionThreshold,
-    TrainOptions, CROSS_VALIDATION_WINDOW, HISTORY_FOLDS,
+    check_train_candidates, cross_validated_threshold, retraining_options, train, train_keeping, CrossValidatedCut,
+    DecisionThreshold, TrainOptions, CROSS_VALIDATION_WINDOW, HISTORY_FOLDS,
 };
 
 use crate::corpus::PairIndex;

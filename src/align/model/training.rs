@@ -564,21 +564,7 @@ pub fn cross_validated_threshold(
             .map(|d| Decision { parts: Vec::new(), context: None, history: None, ..d })
             .collect()
     };
-    let chosen = TrainOptions {
-        prune_quantile: model.summary.prune_quantile,
-        tune_prune_quantiles: Vec::new(),
-        c: model.summary.c,
-        cost_factor: Some(model.summary.cost_factor),
-        tune_c: Vec::new(),
-        tune_cost_factor: Vec::new(),
-        tune_negative_ratio: Vec::new(),
-        threshold: DecisionThreshold::Fixed(model.threshold),
-        platt: false,
-        search: model.search,
-        tune_search: Vec::new(),
-        threshold_folds: 0,
-        ..kept.clone()
-    };
+    let chosen = retraining_options(kept, model);
     let fold_of = |i: usize| i * folds / n;
     let mut out_of_fold: Vec<Vec<Decision>> = vec![Vec::new(); n];
     for fold in 0..folds {
@@ -1105,4 +1091,27 @@ fn fit_platt(
         }
     }
     Ok(svm::fit_platt(&dv, &dy)?)
+}
+
+/// The options that train `model`'s configuration again on other pairs
+/// (the folds of the threshold's cross-validation, an annotation update):
+/// those of `kept` with what dev chose fixed (pruning, C, cost factor,
+/// threshold, search) and nothing searched or calibrated again.
+pub fn retraining_options(kept: &TrainOptions, model: &AlignmentModel) -> TrainOptions {
+    TrainOptions {
+        prune_quantile: model.summary.prune_quantile,
+        tune_prune_quantiles: Vec::new(),
+        c: model.summary.c,
+        cost_factor: Some(model.summary.cost_factor),
+        tune_c: Vec::new(),
+        tune_cost_factor: Vec::new(),
+        tune_negative_ratio: Vec::new(),
+        threshold: DecisionThreshold::Fixed(model.threshold),
+        platt: false,
+        search: model.search,
+        tune_search: Vec::new(),
+        tune_word_model: Vec::new(),
+        threshold_folds: 0,
+        ..kept.clone()
+    }
 }
