@@ -67,3 +67,34 @@ fn a_model_with_a_feature_value_that_overflows_the_kernel_is_refused_where_it_is
     let e = AlignmentModel::from_json(&serde_json::to_string(&value).unwrap(), "m.json").unwrap_err().to_string();
     assert!(e.contains("rho: expected a coefficient between -1e100 and 1e100, found -1e300"), "{e}");
 }
+
+/// `tiger`, 2026-11-29 (crash-f619cbec…): an alignment whose node links
+/// join no two sentences one to one imported as 0 pairs and wrote empty
+/// files; their export then read as one treebank given twice. An import of
+/// no pair is now refused at the alignment, naming what it expected.
+#[test]
+fn an_alignment_that_pairs_no_sentence_one_to_one_is_refused_not_imported_as_nothing() {
+    use treelink::corpus::Named;
+    use treelink::tiger::{import_pair, ImportOptions};
+    let sentence = |id: &str, word: &str| {
+        format!(
+            "<s id=\"{id}\"><graph root=\"{id}_500\"><terminals><t id=\"{id}_1\" word=\"{word}\" pos=\"NN\"/></terminals>\
+             <nonterminals><nt id=\"{id}_500\" cat=\"NP\"><edge label=\"HD\" idref=\"{id}_1\"/></nt></nonterminals></graph></s>"
+        )
+    };
+    let treebank = |sentences: &[String]| format!("<corpus id=\"c\"><body>{}</body></corpus>", sentences.concat());
+    let de = treebank(&[sentence("s1", "Haus"), sentence("s2", "Baum")]);
+    let es = treebank(&[sentence("t1", "casa")]);
+    // t1 is linked to both s1 and s2: no sentence is paired with one other alone.
+    let sta = "<treealign>\n<head><treebanks><treebank id=\"de\" filename=\"de.xml\"/><treebank id=\"es\" filename=\"es.xml\"/></treebanks></head>\n\
+        <alignments>\
+        <align type=\"good\"><node treebank_id=\"de\" node_id=\"s1_500\"/><node treebank_id=\"es\" node_id=\"t1_500\"/></align>\
+        <align type=\"good\"><node treebank_id=\"de\" node_id=\"s2_1\"/><node treebank_id=\"es\" node_id=\"t1_1\"/></align>\
+        </alignments></treealign>\n";
+    let named = |name, text| Named { name, text };
+    let e = import_pair(named("de.xml", &de), named("es.xml", &es), named("de-es.sta", sta), ImportOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("de-es.sta:2:7: expected at least one 1:1 sentence pair"), "{e}");
+    assert!(e.contains("found none among its 2 alignments"), "{e}");
+}

@@ -423,6 +423,14 @@ pub fn import_parsed(
     let treebanks = [src_tb.clone(), trg_tb.clone()];
     let resolved = input.resolve_alignments(&src_tb.id, &trg_tb.id)?;
     let pairs = input.sentence_pairs(&resolved, &mut report);
+    // An import of no pair would write empty files that look like a result.
+    if pairs.pairs.is_empty() {
+        return Err(TigerError::at(
+            sta_file,
+            sta.loc,
+            TigerErrorKind::NoSentencePairs { alignments: sta.alignments.len() },
+        ));
+    }
     let converted = input.convert_pairs(&pairs.pairs, options.drop_unreachable, &mut report)?;
     let gold = gold_links(&resolved, &pairs, &converted, options, &mut report);
     report.pairs = pairs.pairs.len();

@@ -76,6 +76,8 @@ pub enum TigerErrorKind {
     TreebanksDoNotMatch { treebanks: String, source_file: String, target_file: String },
     #[error("the same treebank given twice ({given}), as the source and as the target; expected the alignment's two treebanks ({treebanks})")]
     SameTreebankTwice { given: String, treebanks: String },
+    #[error("expected at least one 1:1 sentence pair (two sentences linked to each other alone), found none among its {alignments} alignments: nothing to import")]
+    NoSentencePairs { alignments: usize },
 }
 
 /// Tracks line and column while offsets grow, so locating every element
