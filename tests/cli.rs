@@ -941,6 +941,11 @@ fn tables_the_wrong_way_round_are_warned_and_giza_files_are_read() {
     assert!(e.contains("s2t.t3.final:1:1: a GIZA++ t-table of word ids"), "{e}");
     let o = treelink(&["baseline", "--input", &prefix, "--lex-s2t", &s2t, "--lex-t2s", &t2s, "--vcb", &s, &t]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // The vocabularies in the other order: told apart by the corpus's words, the same links.
+    let swapped = treelink(&["baseline", "--input", &prefix, "--lex-s2t", &s2t, "--lex-t2s", &t2s, "--vcb", &t, &s]);
+    assert!(swapped.status.success(), "{}", stderr(&swapped));
+    assert_eq!(stdout(&swapped), stdout(&o));
+    assert!(stderr(&swapped).contains(&format!("source {s}: 2 words")), "{}", stderr(&swapped));
     assert!(stderr(&o).contains("s2t.t3.final covers less than 50% of the source words"), "{}", stderr(&o));
     // mt-train writes its extracted phrase pairs as a Moses phrase table.
     let pt = dir.join("phrase-table").to_string_lossy().into_owned();

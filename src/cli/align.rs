@@ -39,11 +39,12 @@ pub struct LexArgs {
     /// Moses lexical table p(source|target): lines `source target p`. Needs --lex-s2t.
     #[arg(long, value_name = "F", requires = "lex_s2t")]
     pub lex_t2s: Option<String>,
-    /// The GIZA++ vocabularies (source, then target) of tables of word ids (GIZA++ t-tables,
-    /// `3 17 0.25` lines) given as --lex-s2t/--lex-t2s. Each table is checked against the
-    /// corpus: a warning when it covers less than half of its side's words or looks given the
-    /// wrong way round.
-    #[arg(long, num_args = 2, value_names = ["SRC.vcb", "TRG.vcb"])]
+    /// The two GIZA++ vocabularies of tables of word ids (GIZA++ t-tables, `3 17 0.25` lines)
+    /// given as --lex-s2t/--lex-t2s, in either order: the source's is the one whose words cover
+    /// more of the corpus's source tokens (as the page tells them apart; refused when the words
+    /// cannot tell). Each table is checked against the corpus: a warning when it covers less
+    /// than half of its side's words or looks given the wrong way round.
+    #[arg(long, num_args = 2, value_names = ["A.vcb", "B.vcb"])]
     pub vcb: Option<Vec<String>>,
     /// Extra plain bitext for the in-engine lexicon: SRC and TRG files, one tokenised sentence per line.
     #[arg(long, num_args = 2, value_names = ["SRC", "TRG"])]
@@ -522,13 +523,19 @@ fn tables(lex: &LexArgs, corpus: &Corpus, threads: Threads) -> Result<Option<Lex
     let Some((s2t, t2s)) = alignment::both_tables(lex.lex_s2t.as_deref(), lex.lex_t2s.as_deref()) else {
         return Ok(None);
     };
+    // Told apart by the corpus's words, as the page tells them apart: the
+    // order given does not decide.
     let vocabs = match &lex.vcb {
         Some(v) => {
-            Some((lexicon::read_giza_vocab(&read(&v[0])?, &v[0])?, lexicon::read_giza_vocab(&read(&v[1])?, &v[1])?))
+            let (a, b) = (read(&v[0])?, read(&v[1])?);
+            let files = [Named { name: &v[0], text: &a }, Named { name: &v[1], text: &b }];
+            let vocabs = files::giza_vocabularies(files, corpus.side_words(true), corpus.side_words(false))?;
+            eprintln!("treelink: {}", vocabs.summary);
+            Some(vocabs)
         }
         None => None,
     };
-    let vocabs = vocabs.as_ref().map(|(s, t)| (s, t));
+    let vocabs = vocabs.as_ref().map(files::GizaVocabularies::pair);
     let read_table = |name: &str, side| -> Result<_, CliError> {
         Ok(files::read_lex_table(Named { name, text: &read(name)? }, vocabs, side)?)
     };
