@@ -753,10 +753,10 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     };
     // The whole input is read once before the first line is written: an
     // error in it leaves no output that could be taken for a result.
-    let pairs = stream::check_pairs(&args.input, links_file, limits)?;
     // What looks at the input's words (the model's fit, the tables'
     // coverage) looks at its first pairs: a stream does not hold the input.
-    let sample = first_pairs(&args.input, limits)?;
+    let (pairs, sample) = stream::check_pairs(&args.input, links_file, limits, SAMPLE_PAIRS)?;
+    let sample = Corpus { pairs: sample };
     if let Some(w) = files::alignment_model_fit(&model, &sample).warning(&args.input, &args.model) {
         reporter.note(&format!("warning: {w}"));
     }
@@ -798,16 +798,8 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     out.finish(aligned)
 }
 
-/// Pairs of the input that [`first_pairs`] reads for the checks of its words.
+/// Pairs of the input that the checks of its words look at.
 const SAMPLE_PAIRS: usize = 1000;
-
-/// The first [`SAMPLE_PAIRS`] pairs of the input, read as the stream reads
-/// them; empty if one of them is refused (the stream reports it where it is
-/// met, after the pairs before it, as the only message).
-fn first_pairs(prefix: &str, limits: &Limits) -> Result<Corpus, CliError> {
-    let pairs: Result<Vec<_>, _> = stream::Pairs::open(prefix, None, limits)?.take(SAMPLE_PAIRS).collect();
-    Ok(Corpus { pairs: pairs.map_or_else(|_| Vec::new(), |p| p.into_iter().map(|(pair, _)| pair).collect()) })
-}
 
 /// Whether a word-links file begins as GIZA++'s A3.final files do (its first 4 kB read).
 fn starts_like_giza_a3(file: &str) -> Result<bool, CliError> {
@@ -831,9 +823,9 @@ fn note_first_pass(pairs: usize) {
 
 pub fn baseline(args: BaselineArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
-    let pairs = stream::check_pairs(&args.input, None, limits)?;
+    let (pairs, sample) = stream::check_pairs(&args.input, None, limits, SAMPLE_PAIRS)?;
     let open = || stream::Pairs::open(&args.input, None, limits);
-    let lexicon = match tables(&args.lex, &first_pairs(&args.input, limits)?, args.threads.get())? {
+    let lexicon = match tables(&args.lex, &Corpus { pairs: sample }, args.threads.get())? {
         Some(tables) => tables,
         None => {
             let s = sentences(open()?)?;

@@ -505,16 +505,11 @@ pub fn translate(args: TranslateArgs, limits: &Limits) -> Result<(), CliError> {
     // The input is read through first (an error in it is quicker to tell
     // than a large model to read, and is told before any output is written);
     // its trees then stream as they are translated.
-    let sentences = stream::check_trees(&args.input, limits)?;
+    // The model's fit is judged on the first trees (a stream does not hold the input).
+    let (sentences, sample) = stream::check_trees(&args.input, limits, treelink::app::translation::FIT_SAMPLE)?;
     let trees = stream::Trees::open(&args.input, limits)?;
     let mut model = read_mt_model(&args.model)?;
-    // The model's fit is judged on the first trees (a stream does not hold
-    // the input); none if one of them is refused (the stream says why).
-    let sample: Result<Vec<Tree>, _> =
-        stream::Trees::open(&args.input, limits)?.take(treelink::app::translation::FIT_SAMPLE).collect();
-    if let Some(w) =
-        sample.ok().and_then(|s| treelink::app::translation::fit_warning(&model, &s, &args.input, &args.model))
-    {
+    if let Some(w) = treelink::app::translation::fit_warning(&model, &sample, &args.input, &args.model) {
         reporter.note(&format!("warning: {w}"));
     }
     if let Some(b) = args.beam {

@@ -158,24 +158,39 @@ impl LinkLines {
 
 /// Reads the whole input through the checks of [`Pairs`], one pair at a
 /// time, so that a streamed output meets no input error after its first
-/// line; the number of pairs, at least one (an input of none is refused by name).
-pub fn check_pairs(prefix: &str, word_links: Option<&str>, limits: &Limits) -> Result<usize, CliError> {
+/// line: the number of pairs, at least one (an input of none is refused by
+/// name), and the first `keep` of them (what looks at the input's words,
+/// a model's fit or the tables' coverage, looks at these).
+pub fn check_pairs(
+    prefix: &str,
+    word_links: Option<&str>,
+    limits: &Limits,
+    keep: usize,
+) -> Result<(usize, Vec<TreePair>), CliError> {
     let mut n = 0;
+    let mut first = Vec::new();
     for pair in Pairs::open(prefix, word_links, limits)? {
-        pair?;
+        let (pair, _) = pair?;
+        if n < keep {
+            first.push(pair);
+        }
         n += 1;
     }
-    nonempty(n, &format!("{prefix}.src"))
+    Ok((nonempty(n, &format!("{prefix}.src"))?, first))
 }
 
 /// Like [`check_pairs`], for the trees of one file.
-pub fn check_trees(file: &str, limits: &Limits) -> Result<usize, CliError> {
+pub fn check_trees(file: &str, limits: &Limits, keep: usize) -> Result<(usize, Vec<Tree>), CliError> {
     let mut n = 0;
+    let mut first = Vec::new();
     for tree in Trees::open(file, limits)? {
-        tree?;
+        let tree = tree?;
+        if n < keep {
+            first.push(tree);
+        }
         n += 1;
     }
-    nonempty(n, file)
+    Ok((nonempty(n, file)?, first))
 }
 
 fn nonempty(n: usize, file: &str) -> Result<usize, CliError> {
