@@ -1079,3 +1079,172 @@ fn no_half_output_and_no_silent_success_on_empty_input() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 12);
 }
+
+/// `treelink ARGS`, which must succeed.
+fn succeeded(args: &[&str]) -> Output {
+    let out = treelink(args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    out
+}
+
+// `treelink draw`: the SVG of one pair holds its words and one path per
+// link, marked against gold; a pair out of range is refused, naming the
+// file, and leaves no file behind.
+
+/// Two pairs; pair 2 has gold links 0-0 (good) and 1-1 (fuzzy).
+fn treebank(dir: &Path) -> String {
+    write(dir, "t.src", "(S (NP (NN a)) (VP (VV b)))\n(S (NP (ART den) (NN Hund)) (VVFIN sieht))\n");
+    write(dir, "t.trg", "(S (NP (NN x)) (VP (VV y)))\n(S (NP (DT el) (NN perro)) (VB ve))\n");
+    write(dir, "t.gold", "0-0\n0-0 1-1?\n");
+    dir.join("t").to_string_lossy().into_owned()
+}
+
+fn links_drawn(svg: &str) -> Vec<(String, String)> {
+    // `<path class="link correct" data-link="0-0" ...>`: the legend's paths have no data-link.
+    svg.split("<path class=\"")
+        .skip(1)
+        .filter_map(|p| {
+            let class = p.split('"').next()?.to_string();
+            let link = p.split("data-link=\"").nth(1)?.split('"').next()?.to_string();
+            Some((class, link))
+        })
+        .collect()
+}
+
+#[test]
+fn draws_a_pairs_words_and_its_gold_links() {
+    let dir = scratch("draw-gold");
+    let prefix = treebank(&dir);
+    let out = dir.join("pair.svg").to_string_lossy().into_owned();
+    let o = treelink(&["draw", &prefix, "--pair", "2", "-o", &out]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), format!("wrote {out}: pair 2 of 2, 3 + 3 words, 2 gold links\n"));
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"));
+    for word in ["den", "Hund", "sieht", "el", "perro", "ve"] {
+        assert!(svg.contains(&format!(">{word}<")), "{word} missing");
+    }
+    assert_eq!(
+        links_drawn(&svg),
+        vec![("link gold".to_string(), "0-0".to_string()), ("link gold fuzzy".to_string(), "1-1".to_string())]
+    );
+}
+
+#[test]
+fn predicted_links_are_marked_correct_wrong_or_missed() {
+    let dir = scratch("draw-links");
+    let prefix = treebank(&dir);
+    // Pair 2: 0-0 correct, 3-4 (NN Hund – VB ve) wrong, the fuzzy 1-1 missed.
+    let links = write(&dir, "pred", "0-0\n0-0 3-4\n");
+    let out = dir.join("pair.svg").to_string_lossy().into_owned();
+    let o = treelink(&["draw", &prefix, "--pair", "2", "--links", &links, "-o", &out]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).ends_with("1 correct, 1 wrong, 1 missed\n"));
+    let svg = std::fs::read_to_string(&out).unwrap();
+    // Missed first, then wrong under correct.
+    assert_eq!(
+        links_drawn(&svg),
+        vec![
+            ("link missed".to_string(), "1-1".to_string()),
+            ("link wrong".to_string(), "3-4".to_string()),
+            ("link correct".to_string(), "0-0".to_string())
+        ]
+    );
+}
+
+#[test]
+fn a_pair_out_of_range_is_refused_naming_the_file_and_writes_nothing() {
+    let dir = scratch("draw-range");
+    let prefix = treebank(&dir);
+    let out = dir.join("pair.svg");
+    for n in ["0", "3"] {
+        let o = treelink(&["draw", &prefix, "--pair", n, "-o", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!("treelink: {prefix}.src: no pair {n}: the file holds 2 pairs, numbered from 1\n")
+        );
+        assert!(!out.exists());
+    }
+    // A links file with a node the pair lacks is located, and nothing is written.
+    let bad = write(&dir, "bad", "0-0\n0-9\n");
+    let o = treelink(&["draw", &prefix, "--pair", "2", "--links", &bad, "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(&format!("{bad}:2:")),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!out.exists());
+    // Nor does a directory that is not there leave a temporary file anywhere.
+    let o = treelink(&["draw", &prefix, "--pair", "1", "-o", dir.join("no/such/dir.svg").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 4, "{left:?}");
+}
+
+// `treelink simulate-annotation` as a user runs it: the final line's
+// format, and its static cost S equal to the wrong plus missed links of
+// `treelink align` with the same first model, as `treelink eval` counts them.
+
+/// The number after `word` in `line` (`... word N ...`).
+fn number_after(line: &str, word: &str) -> usize {
+    let mut words = line.split_whitespace();
+    words
+        .find(|w| *w == word)
+        .and_then(|_| words.next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no number after {word} in {line:?}"))
+}
+
+#[test]
+fn the_static_cost_is_aligns_wrong_plus_missed_links() {
+    let dir = scratch("simulate-annotation");
+    let train = sample_prefix(&dir, "train", 0..40);
+    let pool = sample_prefix(&dir, "pool", 40..50);
+    let kernel = ["--kernel", "plain", "--threads", "1"];
+    let run = |extra: &[&str]| {
+        let mut args = vec!["simulate-annotation", "--train", &train, "--pool", &pool, "--batch", "5"];
+        args.extend_from_slice(&kernel);
+        args.extend_from_slice(extra);
+        stdout(&succeeded(&args))
+    };
+    let out = run(&[]);
+    let lines: Vec<&str> = out.lines().collect();
+    // A line per batch (two of five pairs), then the totals.
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].starts_with("pairs 5  edits "), "{out}");
+    assert!(lines[0].ends_with(" s"), "the first batch is followed by an update: {out}");
+    assert!(lines[1].starts_with("pairs 10  edits ") && lines[1].ends_with("update -"), "{out}");
+    let last = lines[2];
+    let words: Vec<&str> = last.split("  ").collect();
+    assert_eq!(words.len(), 4, "{last}");
+    assert!(["pairs ", "gold ", "edits ", "static "].iter().zip(&words).all(|(w, l)| l.starts_with(w)), "{last}");
+    assert_eq!(number_after(last, "pairs"), 10);
+    let (gold, edits, fixed) = (number_after(last, "gold"), number_after(last, "edits"), number_after(last, "static"));
+    assert_eq!(number_after(lines[1], "edits"), edits);
+
+    // The same first model by `train`, its links by `align`, counted by `eval`.
+    let model = dir.join("m.json").to_string_lossy().into_owned();
+    let mut args = vec!["train", "--train", &train, "-o", &model];
+    args.extend_from_slice(&kernel);
+    succeeded(&args);
+    let pred = stdout(&succeeded(&["align", "--model", &model, "--input", &pool, "--threads", "1"]));
+    let pred_file = dir.join("pool.pred");
+    std::fs::write(&pred_file, pred).unwrap();
+    let eval = stdout(&succeeded(&["eval", "--input", &pool, "--pred", &pred_file.to_string_lossy()]));
+    // `R(good) = … (C correct, P predicted, G gold phrase links)`
+    let counts = eval.lines().find(|l| l.starts_with("R(good)")).unwrap().replace(['(', ')', ','], " ");
+    let number_before = |word: &str| {
+        let words: Vec<&str> = counts.split_whitespace().collect();
+        words[words.iter().position(|w| *w == word).unwrap() - 1].parse::<usize>().unwrap()
+    };
+    let (correct, predicted, eval_gold) = (number_before("correct"), number_before("predicted"), number_before("gold"));
+    assert_eq!(gold, eval_gold);
+    assert_eq!(fixed, (predicted - correct) + (eval_gold - correct), "{eval}");
+    assert!(fixed > 0 && edits > 0);
+
+    // No update, no propagation: each pair's first proposal corrected link by link, E = S.
+    let fixed_run = run(&["--no-update", "--no-propagate", "--order", "file"]);
+    assert!(fixed_run.ends_with(&format!("pairs 10  gold {gold}  edits {fixed}  static {fixed}\n")), "{fixed_run}");
+}
