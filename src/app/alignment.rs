@@ -47,6 +47,24 @@ impl From<Cancelled> for AlignmentError {
     }
 }
 
+impl AlignmentError {
+    /// A training's error (a cancel stays a cancel).
+    pub fn training(e: AlignError) -> Self {
+        match e {
+            AlignError::Cancelled => AlignmentError::Cancelled,
+            e => AlignmentError::Train(e),
+        }
+    }
+
+    /// A model's error when it scores (a cancel stays a cancel).
+    pub fn model(e: AlignError) -> Self {
+        match e {
+            AlignError::Cancelled => AlignmentError::Cancelled,
+            e => AlignmentError::Model(e),
+        }
+    }
+}
+
 /// The Moses tables to use, p(t|s) and p(s|t) (the CLI's `--lex-s2t` and
 /// `--lex-t2s`, the page's two tables): both, or none (one alone is not
 /// used: the lexicon then comes from the engine).
@@ -396,10 +414,7 @@ pub fn keep_best(
     options: &[TrainOptions],
     observer: &mut dyn Observer,
 ) -> Result<Kept, AlignmentError> {
-    let train_error = |e| match e {
-        AlignError::Cancelled => AlignmentError::Cancelled,
-        e => AlignmentError::Train(e),
-    };
+    let train_error = AlignmentError::training;
     let mut best: Option<(f64, AlignmentModel, TrainOptions)> = None;
     let mut tried = Vec::new();
     for o in options {

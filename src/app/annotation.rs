@@ -32,7 +32,7 @@ use std::collections::BTreeSet;
 use crate::align::greedy::{violation, Scored};
 use crate::align::lexical::{input_lexicon, InputLexicon, InputSentences, LexicalSetup};
 use crate::align::link_search::LinkSearch;
-use crate::align::model::{self, AlignError, AlignmentModel, Scorer, TrainOptions};
+use crate::align::model::{self, AlignmentModel, Scorer, TrainOptions};
 use crate::corpus::{Corpus, TreePair};
 use crate::lexicon::{bitext_of, WordAlignment};
 use crate::parallel::{map_in_order, Threads};
@@ -339,10 +339,7 @@ pub fn simulate(
     let lexicon = pool_lexicon(first.model, pool, observer)?;
     let links: Vec<WordAlignment> =
         pool.pairs.iter().enumerate().map(|(k, p)| lexicon.links(k, p.source.words(), p.target.words())).collect();
-    let model_error = |e: AlignError| match e {
-        AlignError::Cancelled => AlignmentError::Cancelled,
-        e => AlignmentError::Model(e),
-    };
+    let model_error = AlignmentError::model;
     let mut model = first.model.clone();
     let all: Vec<usize> = (0..pool.len()).collect();
     let inputs = |ids: &[usize]| ids.iter().map(|&k| (&pool.pairs[k], &links[k])).collect::<Vec<_>>();
@@ -424,10 +421,7 @@ fn update(
     };
     let options = update_options(first.options, first.model);
     let (mut model, _) =
-        model::train_keeping(&Corpus { pairs }, None, &setup, &options, observer).map_err(|e| match e {
-            AlignError::Cancelled => AlignmentError::Cancelled,
-            e => AlignmentError::Train(e),
-        })?;
+        model::train_keeping(&Corpus { pairs }, None, &setup, &options, observer).map_err(AlignmentError::training)?;
     // The posterior as kept (a Platt sigmoid needs dev, which an update has not).
     model.posterior = first.model.posterior;
     model.lexicon = current.lexicon.clone();
