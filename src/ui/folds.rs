@@ -135,7 +135,7 @@ mod tests {
     #[test]
     fn folding_is_per_pair_and_side_and_unfolds() {
         let mut s = State::with_sample();
-        let gen = s.corpus_gen;
+        let gen = s.loaded.gen;
         s.apply(Action::Fold(FoldAction::Toggle(Side::Source, NodeId::new(1))));
         s.apply(Action::Fold(FoldAction::Toggle(Side::Target, NodeId::new(0))));
         assert_eq!(s.folds.of(gen, PairIndex::new(0)).0.iter().copied().collect::<Vec<_>>(), [NodeId::new(1)]);

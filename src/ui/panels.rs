@@ -104,6 +104,8 @@ impl LoaderView {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrainView {
     pub form: TrainForm,
+    /// The dev and test sets given as files: the dev and the test, whatever the form says.
+    pub held: HeldSets,
     /// A job runs (the buttons that start one are off).
     pub busy: bool,
     pub pairs: usize,
@@ -262,7 +264,7 @@ fn shared<T>(rc: &Rc<T>) -> Shared<T> {
 impl State {
     /// What each panel draws of this state.
     pub fn panels(&self) -> Panels {
-        let corpus = shared(&self.corpus);
+        let corpus = shared(&self.loaded.corpus);
         let results = self.shared_results();
         let selection = SelectionView {
             corpus: corpus.clone(),
@@ -279,14 +281,15 @@ impl State {
                 dropped: self.dropped_view(),
                 exercise_open: c.open.is_some(),
                 tiger_bracketed: self.slots.tiger_options == ImportOptions::BRACKETED_DATA,
-                tiger_import: self.tiger_import.clone(),
-                held: self.held.clone(),
+                tiger_import: self.loaded.tiger_import.clone(),
+                held: self.loaded.held.clone(),
             },
             train: TrainView {
                 form: self.form.clone(),
+                held: self.loaded.held.clone(),
                 busy: self.jobs.running.is_some(),
-                pairs: self.corpus.len(),
-                gold_links: self.corpus.gold_links(),
+                pairs: self.loaded.corpus.len(),
+                gold_links: self.loaded.corpus.gold_links(),
                 tables: both_tables(self.slots.ok_name(Slot::LexS2t), self.slots.ok_name(Slot::LexT2s))
                     .map(|(a, b)| (a.to_string(), b.to_string())),
                 word_links: self.slots.ok_name(Slot::WordLinks).map(str::to_string),
@@ -304,7 +307,7 @@ impl State {
                 note: self.mt.note.clone(),
                 translating: self.mt.translating.is_some(),
                 result: self.mt.result.as_ref().map(shared),
-                all: self.mt.corpus.as_ref().filter(|c| c.corpus_gen == self.corpus_gen).map(shared),
+                all: self.mt.corpus.as_ref().filter(|c| c.corpus_gen == self.loaded.gen).map(shared),
                 input: self.mt.input.clone(),
                 input_error: self.mt.input_error.clone(),
                 busy: self.jobs.running.is_some(),
@@ -316,8 +319,8 @@ impl State {
             },
             export: ExportView {
                 aligned: results.is_some(),
-                pairs: !self.corpus.is_empty(),
-                has_ids: self.tiger_ids.is_some(),
+                pairs: !self.loaded.corpus.is_empty(),
+                has_ids: self.loaded.tiger_ids.is_some(),
                 has_student: self.teach.links.values().any(|l| !l.is_empty()),
                 note: self.export_note.clone(),
             },
@@ -426,11 +429,11 @@ mod tests {
     fn a_slice_shares_the_corpus_and_results_instead_of_copying_them() {
         let s = State::with_sample();
         let panels = s.panels();
-        assert!(Rc::ptr_eq(&panels.teach.corpus.0, &s.corpus));
-        assert!(Rc::ptr_eq(&panels.explain.selection.corpus.0, &s.corpus));
+        assert!(Rc::ptr_eq(&panels.teach.corpus.0, &s.loaded.corpus));
+        assert!(Rc::ptr_eq(&panels.explain.selection.corpus.0, &s.loaded.corpus));
         // Another corpus with the same pairs is another slice (compared by pointer).
         let mut other = s.clone();
-        other.corpus = Rc::new((*s.corpus).clone());
+        other.loaded.corpus = Rc::new((*s.loaded.corpus).clone());
         assert_ne!(other.panels().teach, panels.teach);
     }
 }

@@ -61,7 +61,8 @@ fn field(
             train.emit(TrainAction::Form(FormAction::SetField(f, input.value())));
         })
     };
-    let error = state.form.errors.get(&f);
+    let errors = state.form.plan(&state.held).err().unwrap_or_default();
+    let error = errors.get(&f);
     let help_id = format!("{}-help", f.id());
     html! {
         <div class="form-row">
@@ -212,7 +213,7 @@ fn setting_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
     let on_paper =
         Callback::from(move |_: MouseEvent| train.emit(TrainAction::Form(FormAction::SetSetting(Setting::Paper))));
     let form = &state.form;
-    let dev = form.calibrate_in_use();
+    let dev = form.calibrate_in_use(&state.held);
     let help = match (form.setting, dev) {
         (Setting::Best, true) => format!(
             "as `treelink train --dev` without --kernel: the paper's kernels (SMO) and {BEYOND_PAPER_KERNEL} by the linear solver (C and cost factor tuned), each with pruning, threshold on D and link search chosen on the dev pairs, then the kept one's threshold by {DEFAULT_THRESHOLD_FOLDS}-fold cross-validation over the training pairs pooled with them (so it holds on pairs from another source); stem back-off {PAGE_STEM_CHARS} (docs/alignment-results.md, \"The defaults\")"
@@ -300,7 +301,7 @@ fn checkbox(
 fn split_choices(state: &TrainView, split: Option<PairSplit>, train: Dispatch<TrainAction>) -> Html {
     let form = &state.form;
     let calibrate = match split.filter(|s| s.dev > 0) {
-        Some(s) if form.dev_set > 0 => format!(
+        Some(s) if state.held.dev.is_some() => format!(
             "pairs {}, the dev set given as files in the Data panel, are --dev: the threshold on D, the pruning quantile and the configuration that maximise their F are chosen on them (as `treelink train --train A --dev B`); remove the set there to hold out a share instead",
             pair_span(s.dev_pairs())
         ),
@@ -312,12 +313,12 @@ fn split_choices(state: &TrainView, split: Option<PairSplit>, train: Dispatch<Tr
         _ => format!("off: D > 0 links, as the paper (§5–6); on: the last {HELD_OUT_PERCENT}% of the training pairs choose the threshold on D and the pruning (--dev)"),
     };
     let test = match split.filter(|s| s.test > 0) {
-        Some(s) if form.test_set > 0 => format!(
+        Some(s) if state.held.test.is_some() => format!(
             "pairs {}, the test set given as files in the Data panel, are the test: trains on pairs 1–{} as `treelink train --held-out`, then aligns the test pairs alone as `treelink align --input C --held-out` and scores them (Export: their predicted links, as align writes them)",
             pair_span(s.test_pairs()),
             s.train + s.dev
         ),
-        _ if form.dev_set > 0 => "off: with dev pairs given as files (the last pairs), a test is given as files too (Test pairs in the Data panel)".to_string(),
+        _ if state.held.dev.is_some() => "off: with dev pairs given as files (the last pairs), a test is given as files too (Test pairs in the Data panel)".to_string(),
         Some(s) => format!(
             "holds out pairs {} (the last {HELD_OUT_PERCENT}%) as a test: trains on pairs 1–{} as `treelink train --held-out` (their sentences stay out of the in-engine lexicon), then aligns the held-out pairs alone (`treelink align`) and scores them, with the baseline on the same lexicon: scores no model has seen (docs/alignment-results.md, \"Training for held-out input\")",
             pair_span(s.test_pairs()),
@@ -327,7 +328,7 @@ fn split_choices(state: &TrainView, split: Option<PairSplit>, train: Dispatch<Tr
         _ => format!("off: the model is scored on the pairs it was trained on (optimistic); on: the last {HELD_OUT_PERCENT}% of the pairs are held out as a test no model sees (`train --held-out`, docs/alignment-results.md, \"Training for held-out input\")"),
     };
     let tables = state.tables.is_some();
-    let stem_by_setting = !form.stem_backoff && form.stem_backoff_in_use().is_some();
+    let stem_by_setting = !form.stem_backoff && form.stem_backoff_in_use(&state.held).is_some();
     let stem = if tables {
         "not used: the uploaded Moses tables are the lexicon".to_string()
     } else if stem_by_setting {
@@ -337,9 +338,9 @@ fn split_choices(state: &TrainView, split: Option<PairSplit>, train: Dispatch<Tr
     };
     html! {
         <>
-            {checkbox("train-calibrate", "Calibrate", form.calibrate_in_use(), form.dev_set > 0, html! {{calibrate}}, FormAction::SetCalibrate, train)}
-            {checkbox("train-test", "Hold out a test", form.test_in_use(), form.dev_set > 0 || form.test_set > 0, html! {{test}}, FormAction::SetHoldOutTest, train)}
-            {checkbox("train-stem-backoff", "Stem back-off", form.stem_backoff_in_use().is_some(), tables || stem_by_setting, html! {{stem}}, FormAction::SetStemBackoff, train)}
+            {checkbox("train-calibrate", "Calibrate", form.calibrate_in_use(&state.held), state.held.dev.is_some(), html! {{calibrate}}, FormAction::SetCalibrate, train)}
+            {checkbox("train-test", "Hold out a test", form.test_in_use(&state.held), state.held.dev.is_some() || state.held.test.is_some(), html! {{test}}, FormAction::SetHoldOutTest, train)}
+            {checkbox("train-stem-backoff", "Stem back-off", form.stem_backoff_in_use(&state.held).is_some(), tables || stem_by_setting, html! {{stem}}, FormAction::SetStemBackoff, train)}
         </>
     }
 }
@@ -349,7 +350,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
     let state = &props.view;
     let train = props.train;
     let busy = state.busy;
-    let options = state.form.plan();
+    let options = state.form.plan(&state.held);
     let has_gold = state.gold_links > 0;
     let chooses_word_model =
         options.as_ref().is_ok_and(|p| p.options.iter().any(crate::align::model::TrainOptions::tunes_word_model));
@@ -385,7 +386,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
     } + &state.word_links.as_ref().map_or(String::new(), |w| format!("; word links from {w}"))
         + ".";
 
-    let split = state.form.pairs_training().split(state.pairs);
+    let split = state.form.pairs_training(&state.held).split(state.pairs);
     let (train_label, train_title) = match split.filter(|s| s.test > 0) {
         Some(s) => (
             format!("Train on pairs 1–{} and align the {} held out", s.train + s.dev, s.test),

@@ -46,7 +46,7 @@ struct DrawnKey {
 impl DrawnKey {
     fn of(s: &State) -> DrawnKey {
         DrawnKey {
-            corpus: Shared(s.corpus.clone()),
+            corpus: Shared(s.loaded.corpus.clone()),
             pair: s.selection.pair,
             mode: s.selection.mode,
             results: s.shared_results(),
@@ -375,16 +375,16 @@ fn app() -> Html {
             }
         });
     }
-    let pair_count = state.corpus.len();
+    let pair_count = state.loaded.corpus.len();
     // Before the pairs and the kept work are in: a loading state, not "Pair
     // 1 of 0", nor the sample's pairs under a kept exercise's box.
     let loading = !state.kept_read
         || state.restoring.is_some()
-        || (state.corpus.is_empty() && state.slots.sample_loading.is_some());
+        || (state.loaded.corpus.is_empty() && state.slots.sample_loading.is_some());
     // Drawn again only when what they depend on changes (not on every action).
     let pair: Option<Rc<TreePair>> = {
         let state = state.clone();
-        let key = (Shared(state.corpus.clone()), state.selection.pair);
+        let key = (Shared(state.loaded.corpus.clone()), state.selection.pair);
         (*use_memo(key, move |_| state.current_pair())).clone()
     };
     let links: Rc<Vec<DrawnLink>> = {
@@ -439,7 +439,7 @@ fn app() -> Html {
         Mode::Steps => "The search's links so far, this step's candidate (dashed) and what blocks it; drag to pan.",
     };
     let folds = {
-        let (src, trg) = state.folds.of(state.corpus_gen, state.selection.pair);
+        let (src, trg) = state.folds.of(state.loaded.gen, state.selection.pair);
         Rc::new((src.clone(), trg.clone()))
     };
 
@@ -516,7 +516,7 @@ fn app() -> Html {
                 <exercise_panel::ExercisePanel view={panels.exercise} exercise={cb.exercise} load={cb.load} />
                 <translate::TranslatePanel view={panels.translate} translate={cb.translate} job={cb.job}
                     select={cb.select} export={cb.export} />
-                <results::ResultsPanel results={state.shared_results()} corpus={Shared(state.corpus.clone())}
+                <results::ResultsPanel results={state.shared_results()} corpus={Shared(state.loaded.corpus.clone())}
                     sort={state.alignment.sort} pair={state.selection.pair} order={cb.order} select={cb.select} />
                 <export::ExportPanel view={panels.export} export={cb.export} />
             </main>

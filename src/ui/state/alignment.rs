@@ -330,12 +330,12 @@ impl Alignment {
 impl State {
     /// The results, if they belong to the trees now loaded.
     pub fn results(&self) -> Option<&Results> {
-        self.alignment.results.as_deref().filter(|r| r.corpus_gen == self.corpus_gen)
+        self.alignment.results.as_deref().filter(|r| r.corpus_gen == self.loaded.gen)
     }
 
     /// [`State::results`], shared.
     pub fn shared_results(&self) -> Option<Shared<Results>> {
-        self.alignment.results.clone().filter(|r| r.corpus_gen == self.corpus_gen)
+        self.alignment.results.clone().filter(|r| r.corpus_gen == self.loaded.gen)
     }
 }
 
@@ -361,16 +361,20 @@ mod tests {
         let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
         s.apply(Action::Worker { response: trained, now: 1.0 });
         let trained_on = s.alignment.model.as_ref().and_then(|m| m.trained_on);
-        assert_eq!(trained_on, Some(TrainedOn { gen: s.corpus_gen, first_unseen: 126 }));
+        assert_eq!(trained_on, Some(TrainedOn { gen: s.loaded.gen, first_unseen: 126 }));
         // Kept for the next visit, with the choices.
         let mut r = State::with_sample();
         r.apply(Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
         assert_eq!(
             r.alignment.model.as_ref().and_then(|m| m.trained_on),
-            Some(TrainedOn { gen: r.corpus_gen, first_unseen: 126 })
+            Some(TrainedOn { gen: r.loaded.gen, first_unseen: 126 })
         );
-        assert!(r.form.test && !r.form.calibrate && r.form.pairs_training() == s.form.pairs_training());
-        let (n, first) = (s.corpus.len(), 126);
+        assert!(
+            r.form.test
+                && !r.form.calibrate
+                && r.form.pairs_training(&r.loaded.held) == s.form.pairs_training(&s.loaded.held)
+        );
+        let (n, first) = (s.loaded.corpus.len(), 126);
         // An answer whose pairs do not end with the corpus's (all n after the first 126) is refused.
         let short = Response::Aligned {
             job: id,
@@ -386,7 +390,7 @@ mod tests {
         let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
         s.apply(Action::Worker { response: trained, now: 4000.0 });
         // The worker's searches of the held-out pairs: each takes its gold links.
-        let searches: Vec<Search> = s.corpus.pairs[first..]
+        let searches: Vec<Search> = s.loaded.corpus.pairs[first..]
             .iter()
             .map(|p| Search { links: p.gold.iter().map(|l| (l.source, l.target)).collect(), steps: Vec::new() })
             .collect();
@@ -408,10 +412,10 @@ mod tests {
         // The scores count the held-out pairs alone.
         let as_gold = |p: &TreePair| p.gold.iter().map(|l| Link::good(l.source, l.target)).collect::<Vec<_>>();
         let held: Counts =
-            s.corpus.pairs[first..].iter().fold(Counts::default(), |c, p| c + Counts::of_pair(p, &as_gold(p)));
+            s.loaded.corpus.pairs[first..].iter().fold(Counts::default(), |c, p| c + Counts::of_pair(p, &as_gold(p)));
         assert!(held.correct > 100, "{held}");
         assert_eq!(r.model_total, held);
-        assert_eq!(r.model_counts[0], Counts::of_pair(&s.corpus.pairs[0], &[]), "a training pair: no links");
+        assert_eq!(r.model_counts[0], Counts::of_pair(&s.loaded.corpus.pairs[0], &[]), "a training pair: no links");
         let note = s.alignment.note.clone().unwrap().unwrap();
         let scores = format!("P {:.2}, R {:.2}, F {:.2}.", held.precision(), held.recall(), held.f());
         assert_eq!(
@@ -497,7 +501,7 @@ mod tests {
             panic!("{download:?}")
         };
         assert_eq!((name.as_str(), &**text, *mime), ("treelink-model.json", model.as_str(), "application/json"));
-        let n = s.corpus.len();
+        let n = s.loaded.corpus.len();
         let searches = vec![Search::default(); n];
         let aligned =
             Response::Aligned { job: id, searches, baseline: vec![Vec::new(); n], lexicon: "trained".into(), first: 0 };

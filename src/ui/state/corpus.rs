@@ -5,11 +5,12 @@
 use std::rc::Rc;
 
 use super::slots::{LoadAction, Routed, Slot, Upload};
-use super::{Effect, LoadedAlignmentModel, ModelOrigin, MtSource, MtUpload, Shared, State, Teach};
+use super::{Effect, HeldSets, LoadedAlignmentModel, ModelOrigin, MtSource, MtUpload, Shared, State, Teach};
 use crate::corpus::{Corpus, PairIndex, TreePair};
 use crate::io::text::counted;
 use crate::tiger::{ImportOrigin, PairIds};
 use crate::ui::classroom::ExerciseAction;
+use crate::ui::ids::CorpusGen;
 use crate::ui::load::{CorpusOrigin, LoadAnswer, LoadRequest};
 
 pub(super) const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, dev)";
@@ -26,30 +27,87 @@ pub struct TigerKept {
     pub originals: [Upload; 2],
 }
 
+/// The pairs loaded: the trees with their gold links, what they are
+/// called, where they came from, and the dev and test sets among them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    pub corpus: Rc<Corpus>,
+    pub name: String,
+    /// Changes whenever the trees change (not when only gold links do).
+    pub gen: CorpusGen,
+    /// The source and target texts the trees of `gen` were read
+    /// from: a corpus read again from the same texts (gold links given
+    /// after the trees) has the same trees, known without comparing them.
+    pub trees_read_from: Option<(CorpusGen, Shared<str>, Shared<str>)>,
+    /// Tiger ids of the pairs, when they came from TigerXML.
+    pub tiger_ids: Option<Rc<Vec<PairIds>>>,
+    /// The rest of a TigerXML import: its origin, its changes and the
+    /// original treebanks ([`TigerKept`]).
+    pub tiger_import: Option<Shared<TigerKept>>,
+    /// The loaded pairs are read target → source (swapped by the user).
+    pub sides_swapped: bool,
+    /// Dev and test pairs given as their own files: the last pairs shown.
+    pub held: HeldSets,
+}
+
+impl Default for Loaded {
+    fn default() -> Self {
+        Loaded {
+            corpus: Rc::default(),
+            name: SAMPLE_NAME.into(),
+            gen: CorpusGen::default(),
+            trees_read_from: None,
+            tiger_ids: None,
+            tiger_import: None,
+            sides_swapped: false,
+            held: HeldSets::default(),
+        }
+    }
+}
+
+impl Loaded {
+    /// The pairs read the other way ([`Corpus::swapped`]), a new generation.
+    fn swap(&mut self) {
+        self.corpus = Rc::new(self.corpus.swapped());
+        self.gen = self.gen.next();
+        self.sides_swapped = !self.sides_swapped;
+        self.tiger_ids = self.tiger_ids.as_ref().map(|ids| {
+            let swap = |p: &PairIds| PairIds { source: p.target.clone(), target: p.source.clone() };
+            Rc::new(ids.iter().map(swap).collect())
+        });
+        self.tiger_import = self.tiger_import.as_ref().map(|t| {
+            let mut t = (*t.0).clone();
+            std::mem::swap(&mut t.origin.source, &mut t.origin.target);
+            t.originals.swap(0, 1);
+            Shared(Rc::new(t))
+        });
+    }
+}
+
 impl State {
     /// The pair shown.
     pub fn current_pair(&self) -> Option<Rc<TreePair>> {
-        self.corpus.pair(self.selection.pair).cloned().map(Rc::new)
+        self.loaded.corpus.pair(self.selection.pair).cloned().map(Rc::new)
     }
 
     /// What is loaded, for the page's first line: the language pair when
     /// known (the built-in sample's), else where the pairs came from, and
     /// how many.
     pub fn corpus_line(&self) -> String {
-        let n = self.corpus.len();
-        if self.corpus.is_empty() && (self.slots.sample_loading.is_some() || self.restoring.is_some()) {
+        let n = self.loaded.corpus.len();
+        if self.loaded.corpus.is_empty() && (self.slots.sample_loading.is_some() || self.restoring.is_some()) {
             return "loading the built-in German → Spanish sample…".into();
         }
         let pairs = format!("{n} {}", counted(n, "pairs"));
-        if self.corpus_name.starts_with(SAMPLE_NAME) {
-            let (from, to) = if self.sides_swapped { ("Spanish", "German") } else { ("German", "Spanish") };
+        if self.loaded.name.starts_with(SAMPLE_NAME) {
+            let (from, to) = if self.loaded.sides_swapped { ("Spanish", "German") } else { ("German", "Spanish") };
             return format!("{from} → {to}, {pairs}");
         }
-        let swapped = if self.sides_swapped { ", sides swapped" } else { "" };
+        let swapped = if self.loaded.sides_swapped { ", sides swapped" } else { "" };
         // The files' names in the direction read: "x.src → x.trg".
-        let name = match self.corpus_name.strip_prefix("Uploaded ").and_then(|n| n.split_once(" / ")) {
+        let name = match self.loaded.name.strip_prefix("Uploaded ").and_then(|n| n.split_once(" / ")) {
             Some((source, target)) => format!("{source} → {target}"),
-            None => self.corpus_name.clone(),
+            None => self.loaded.name.clone(),
         };
         format!("{name}, {pairs}{swapped}")
     }
@@ -60,9 +118,9 @@ impl State {
         if self.slots.sample_loading.is_some() {
             return format!("{SAMPLE_NAME}: reading it…");
         }
-        let c = &self.corpus;
+        let c = &self.loaded.corpus;
         let nodes: usize = c.pairs.iter().map(|p| p.source.len() + p.target.len()).sum();
-        let swapped = if self.sides_swapped { " (sides swapped)" } else { "" };
+        let swapped = if self.loaded.sides_swapped { " (sides swapped)" } else { "" };
         let (pairs, links) = (c.len(), c.gold_links());
         let held = match self.held_line() {
             line if line.is_empty() => line,
@@ -70,7 +128,7 @@ impl State {
         };
         format!(
             "{}: {pairs} {}, {nodes} {}, {links} gold {}{swapped}{held}",
-            self.corpus_name,
+            self.loaded.name,
             counted(pairs, "pairs"),
             counted(nodes, "nodes"),
             counted(links, "links")
@@ -181,9 +239,9 @@ impl State {
                     let name = format!("Uploaded {source} / {target}");
                     let texts = self.slots.slot(Slot::Source).ok_file().zip(self.slots.slot(Slot::Target).ok_file());
                     let texts = texts.map(|(s, t)| (s.text.clone(), t.text.clone()));
-                    let same_texts = matches!((&self.trees_read_from, &texts),
-                        (Some((generation, s, t)), Some((s2, t2))) if *generation == self.corpus_gen && s == s2 && t == t2);
-                    self.sides_swapped = false;
+                    let same_texts = matches!((&self.loaded.trees_read_from, &texts),
+                        (Some((generation, s, t)), Some((s2, t2))) if *generation == self.loaded.gen && s == s2 && t == t2);
+                    self.loaded.sides_swapped = false;
                     // (Swapping the sides makes a new generation.) Comparing
                     // 10⁷ nodes instead held the page's thread for 0.4 s.
                     if same_texts {
@@ -191,19 +249,19 @@ impl State {
                     } else {
                         self.replace_corpus(corpus, name);
                     }
-                    self.trees_read_from = texts.map(|(s, t)| (self.corpus_gen, s, t));
+                    self.loaded.trees_read_from = texts.map(|(s, t)| (self.loaded.gen, s, t));
                 }
                 CorpusOrigin::Tiger => {
                     for slot in [Slot::Source, Slot::Target, Slot::Gold, Slot::Dublin] {
                         self.slots.not_in_use(slot);
                     }
-                    self.sides_swapped = false;
+                    self.loaded.sides_swapped = false;
                     self.replace_corpus(corpus, "Uploaded TigerXML pair".into());
-                    self.tiger_ids = ids.map(Rc::new);
+                    self.loaded.tiger_ids = ids.map(Rc::new);
                     // The originals are the set in use: the files the import named.
                     let kept = &self.slots.slot(Slot::Tiger).kept;
                     let file = |path: &Option<String>| kept.iter().find(|u| Some(&u.name) == path.as_ref()).cloned();
-                    self.tiger_import = answer.tiger.map(|t| *t).and_then(|t| {
+                    self.loaded.tiger_import = answer.tiger.map(|t| *t).and_then(|t| {
                         let originals = [file(&t.origin.source.path)?, file(&t.origin.target.path)?];
                         Some(Shared(Rc::new(TigerKept { origin: t.origin, report: t.report, originals })))
                     });
@@ -213,7 +271,7 @@ impl State {
                     for slot in [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger, Slot::Dublin] {
                         self.slots.not_in_use(slot);
                     }
-                    self.sides_swapped = false;
+                    self.loaded.sides_swapped = false;
                     self.replace_corpus(corpus, SAMPLE_NAME.into());
                 }
                 // A Dublin file's pairs: the first tree of each pair the source, as `import dublin`.
@@ -221,7 +279,7 @@ impl State {
                     for slot in [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger] {
                         self.slots.not_in_use(slot);
                     }
-                    self.sides_swapped = false;
+                    self.loaded.sides_swapped = false;
                     self.replace_corpus(corpus, format!("Uploaded Dublin file {file}"));
                 }
                 CorpusOrigin::Held { role, name } if self.classroom.open.is_none() => {
@@ -237,7 +295,7 @@ impl State {
                     )));
                 }
                 CorpusOrigin::GoldFor(gold) => {
-                    let base = self.corpus_name.split(" + gold links from ").next().unwrap_or_default().to_string();
+                    let base = self.loaded.name.split(" + gold links from ").next().unwrap_or_default().to_string();
                     self.replace_gold(corpus, format!("{base} + gold links from {gold}"));
                 }
             }
@@ -250,8 +308,12 @@ impl State {
 
     /// Whether `corpus` has the trees shown (its gold links may differ).
     pub(super) fn same_trees(&self, corpus: &Corpus) -> bool {
-        corpus.len() == self.corpus.len()
-            && corpus.pairs.iter().zip(&self.corpus.pairs).all(|(a, b)| a.source == b.source && a.target == b.target)
+        corpus.len() == self.loaded.corpus.len()
+            && corpus
+                .pairs
+                .iter()
+                .zip(&self.loaded.corpus.pairs)
+                .all(|(a, b)| a.source == b.source && a.target == b.target)
     }
 
     /// Other pairs: what belonged to the last ones goes (the hand links,
@@ -264,7 +326,7 @@ impl State {
             return;
         }
         if self.classroom.open.is_some() {
-            self.classroom.apply(ExerciseAction::Close, &self.corpus, &self.teach.links);
+            self.classroom.apply(ExerciseAction::Close, &self.loaded.corpus, &self.teach.links);
             self.slots.not_in_use(Slot::Exercise);
             self.slots.not_in_use(Slot::Answers);
         }
@@ -275,18 +337,18 @@ impl State {
     /// `corpus` is shown from its first pair (or the pair the address
     /// asked for), with nothing of the last pairs'.
     pub(super) fn show_pairs(&mut self, corpus: Corpus, name: String) {
-        self.corpus = Rc::new(corpus);
-        self.corpus_name = name;
-        self.corpus_gen = self.corpus_gen.next();
+        self.loaded.corpus = Rc::new(corpus);
+        self.loaded.name = name;
+        self.loaded.gen = self.loaded.gen.next();
         self.classroom.checks = None;
-        self.tiger_ids = None;
-        self.tiger_import = None;
-        self.sides_swapped = false;
+        self.loaded.tiger_ids = None;
+        self.loaded.tiger_import = None;
+        self.loaded.sides_swapped = false;
         self.selection.pair = PairIndex::FIRST;
         self.teach = Teach::default();
         self.clear_selection();
-        self.find.search_again(&self.corpus);
-        if let Some(p) = self.selection.wanted_pair.filter(|&p| p.index() < self.corpus.len()) {
+        self.find.search_again(&self.loaded.corpus);
+        if let Some(p) = self.selection.wanted_pair.filter(|&p| p.index() < self.loaded.corpus.len()) {
             self.selection.pair = p;
             self.selection.wanted_pair = None;
         }
@@ -294,9 +356,9 @@ impl State {
 
     /// The same trees with other gold links: results are scored again.
     pub(super) fn replace_gold(&mut self, corpus: Corpus, name: String) {
-        self.corpus = Rc::new(corpus);
-        self.corpus_name = name;
-        self.alignment.rescore(&self.corpus, self.corpus_gen);
+        self.loaded.corpus = Rc::new(corpus);
+        self.loaded.name = name;
+        self.alignment.rescore(&self.loaded.corpus, self.loaded.gen);
     }
 
     /// [`LoadAction::SwapSides`]: [`State::swap_sides`], then the
@@ -318,19 +380,7 @@ impl State {
     /// loads and requests agree with them; hand links are reversed; results
     /// of the other direction no longer apply.
     pub(super) fn swap_sides(&mut self) {
-        self.corpus = Rc::new(self.corpus.swapped());
-        self.corpus_gen = self.corpus_gen.next();
-        self.sides_swapped = !self.sides_swapped;
-        self.tiger_ids = self.tiger_ids.as_ref().map(|ids| {
-            let swap = |p: &PairIds| PairIds { source: p.target.clone(), target: p.source.clone() };
-            Rc::new(ids.iter().map(swap).collect())
-        });
-        self.tiger_import = self.tiger_import.as_ref().map(|t| {
-            let mut t = (*t.0).clone();
-            std::mem::swap(&mut t.origin.source, &mut t.origin.target);
-            t.originals.swap(0, 1);
-            Shared(Rc::new(t))
-        });
+        self.loaded.swap();
         self.slots.swap_sides();
         let history = &mut self.teach.history;
         let edits = history.undo.iter_mut().chain(history.redo.iter_mut());
@@ -364,28 +414,28 @@ mod tests {
         s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
         let before = s.clone();
         s.apply(Action::Load(LoadAction::SwapSides));
-        assert_eq!(s.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
-        assert_eq!(s.corpus.pairs[0].gold[1].source, NodeId::new(1));
+        assert_eq!(s.loaded.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
+        assert_eq!(s.loaded.corpus.pairs[0].gold[1].source, NodeId::new(1));
         assert_eq!(s.slots.ok_name(Slot::Source), Some("x.trg"));
         assert_eq!(s.slots.lexicon_files().t2s.map(|f| f.name), Some("lex.e2f".to_string()));
         assert_eq!(s.slots.lexicon_files().word_links.map(|f| f.text), Some("0-1\n".to_string()));
         assert_eq!(s.slots.slot(Slot::Gold).kept[0].text.to_string(), "0-0 1-2?\n");
         assert_eq!(s.student_links(), [(NodeId::new(0), NodeId::new(0))]);
-        assert_ne!(s.corpus_gen, before.corpus_gen, "results of the other direction no longer apply");
+        assert_ne!(s.loaded.gen, before.loaded.gen, "results of the other direction no longer apply");
         assert!(s.corpus_summary().ends_with("(sides swapped)"), "{}", s.corpus_summary());
         s.apply(Action::Load(LoadAction::SwapSides));
         assert_eq!(
-            (&s.corpus, &s.corpus_name, &s.teach.links),
-            (&before.corpus, &before.corpus_name, &before.teach.links)
+            (&s.loaded.corpus, &s.loaded.name, &s.teach.links),
+            (&before.loaded.corpus, &before.loaded.name, &before.teach.links)
         );
         // (Texts compare by pointer in the state: compare what they hold.)
         assert_eq!(format!("{:?}", s.slots.statuses), format!("{:?}", before.slots.statuses));
-        assert_eq!((&s.tiger_ids, s.sides_swapped), (&before.tiger_ids, false));
+        assert_eq!((&s.loaded.tiger_ids, s.loaded.sides_swapped), (&before.loaded.tiger_ids, false));
         // Files given after a swap are checked with the swapped ones: gold links for the swapped trees.
         s.apply(Action::Load(LoadAction::SwapSides));
         read(&mut s, "y.gold", "0-1\n", None);
         assert!(matches!(s.slots.slot(Slot::Gold).message, Some(Ok(_))), "{:?}", s.slots.slot(Slot::Gold).message);
-        assert_eq!(s.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
+        assert_eq!(s.loaded.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
         assert_eq!(
             s.corpus_summary(),
             "Uploaded x.trg / x.src: 1 pair, 5 nodes, 1 gold link",
@@ -402,22 +452,22 @@ mod tests {
         let mut s = State::with_sample();
         read(&mut s, "x.src", "(S (A a) (B b))\n", None);
         read(&mut s, "x.trg", "(T (C c))\n", None);
-        let generation = s.corpus_gen;
-        let from = s.trees_read_from.clone().map(|(g, src, trg)| (g, src.to_string(), trg.to_string()));
+        let generation = s.loaded.gen;
+        let from = s.loaded.trees_read_from.clone().map(|(g, src, trg)| (g, src.to_string(), trg.to_string()));
         assert_eq!(from, Some((generation, "(S (A a) (B b))\n".into(), "(T (C c))\n".into())));
         s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
         s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
         s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
         read(&mut s, "x.gold", "0-0 2-1?\n", None);
-        assert_eq!((s.corpus_gen, s.corpus.gold_links()), (generation, 2));
+        assert_eq!((s.loaded.gen, s.loaded.corpus.gold_links()), (generation, 2));
         assert_eq!(s.student_links(), [(NodeId::new(0), NodeId::new(0))]);
         assert_eq!(s.corpus_summary(), "Uploaded x.src / x.trg: 1 pair, 5 nodes, 2 gold links");
         // The same trees from another file: compared, the same.
         read(&mut s, "y.src", "(S (A a) (B b))\n", None);
-        assert_eq!((s.corpus_gen, s.student_links().len()), (generation, 1));
+        assert_eq!((s.loaded.gen, s.student_links().len()), (generation, 1));
         // Other trees: a new generation, without the last pairs' links.
         read(&mut s, "z.src", "(S (A a) (D d))\n", None);
-        assert_ne!(s.corpus_gen, generation);
+        assert_ne!(s.loaded.gen, generation);
         assert!(s.student_links().is_empty());
     }
 
@@ -432,12 +482,12 @@ mod tests {
         read(&mut s, "x.gold", "0-0\n", None);
         assert_eq!(s.session().files.len(), 3);
         run(&mut s, Action::Load(LoadAction::LoadSample));
-        assert_eq!(s.corpus_name, SAMPLE_NAME);
+        assert_eq!(s.loaded.name, SAMPLE_NAME);
         assert!(s.session().files.is_empty(), "{:?}", s.session().files);
         assert_eq!((s.slots.slot(Slot::Source).message.clone(), s.slots.slot(Slot::Gold).kept.len()), (None, 0));
         let mut r = State::with_sample();
         run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
-        assert_eq!((r.corpus.as_ref(), r.corpus_name.as_str()), (s.corpus.as_ref(), SAMPLE_NAME));
+        assert_eq!((r.loaded.corpus.as_ref(), r.loaded.name.as_str()), (s.loaded.corpus.as_ref(), SAMPLE_NAME));
     }
 
     #[test]
@@ -458,13 +508,13 @@ mod tests {
     #[test]
     fn gold_links_alone_go_with_the_sample_trees() {
         let mut s = State::with_sample();
-        let n = s.corpus.len();
+        let n = s.loaded.corpus.len();
         let gold = "0-0\n".repeat(n);
         let effects = read(&mut s, "only.gold", &gold, None);
         let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
         assert!(request.current.is_some(), "the trees loaded now are sent along");
-        assert_eq!((s.corpus.len(), s.corpus.gold_links(), s.corpus_gen), (n, n, CorpusGen(0)));
-        assert!(s.corpus_name.ends_with(" + gold links from only.gold"), "{}", s.corpus_name);
+        assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links(), s.loaded.gen), (n, n, CorpusGen(0)));
+        assert!(s.loaded.name.ends_with(" + gold links from only.gold"), "{}", s.loaded.name);
     }
 
     #[test]
@@ -477,15 +527,15 @@ mod tests {
             read(&mut s, name, &text, Some(Slot::Tiger));
         }
         assert!(matches!(s.slots.slot(Slot::Tiger).message, Some(Ok(_))), "{:?}", s.slots.slot(Slot::Tiger).message);
-        assert_eq!(s.corpus.len(), 125);
-        assert_eq!(s.corpus_name, "Uploaded TigerXML pair");
-        assert_eq!(s.tiger_ids.as_ref().map(|ids| ids.len()), Some(125));
+        assert_eq!(s.loaded.corpus.len(), 125);
+        assert_eq!(s.loaded.name, "Uploaded TigerXML pair");
+        assert_eq!(s.loaded.tiger_ids.as_ref().map(|ids| ids.len()), Some(125));
         // A set that does not import leaves the imported pair in use.
-        let (corpus, ids) = (s.corpus.clone(), s.tiger_ids.clone());
+        let (corpus, ids) = (s.loaded.corpus.clone(), s.loaded.tiger_ids.clone());
         for name in ["a.xml", "b.xml", "c.xml"] {
             read(&mut s, name, "<corpus>", Some(Slot::Tiger));
         }
-        assert!(Rc::ptr_eq(&corpus, &s.corpus) && ids == s.tiger_ids);
+        assert!(Rc::ptr_eq(&corpus, &s.loaded.corpus) && ids == s.loaded.tiger_ids);
         let status = s.slots.slot(Slot::Tiger);
         assert!(matches!(status.message, Some(Err(_))), "{:?}", status.message);
         assert!(status.still_in_use().is_some_and(|m| m.starts_with("still in use: ")), "{:?}", status.still_in_use());

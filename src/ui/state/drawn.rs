@@ -12,7 +12,7 @@ use crate::tree::NodeId;
 impl State {
     /// The links the diagram draws for the current pair, bottom to top.
     pub fn drawn_links(&self) -> Vec<DrawnLink> {
-        let Some(pair) = self.corpus.pair(self.selection.pair) else { return Vec::new() };
+        let Some(pair) = self.loaded.corpus.pair(self.selection.pair) else { return Vec::new() };
         let names = |s: NodeId, t: NodeId| link_name(pair, s, t);
         let gold_links = || gold_links(pair).into_iter();
         let checked = self.classroom.checks.as_ref().and_then(|c| c.get(self.selection.pair.index()));
@@ -125,13 +125,13 @@ mod tests {
     fn the_model_s_links_are_drawn_correct_wrong_or_missed() {
         let mut s = State::with_sample();
         assert_eq!(
-            s.corpus.pairs[0].gold.iter().map(|l| (l.source, l.target)).collect::<Vec<_>>(),
+            s.loaded.corpus.pairs[0].gold.iter().map(|l| (l.source, l.target)).collect::<Vec<_>>(),
             [(NodeId::new(0), NodeId::new(0))]
         );
         let align = |s: &mut State, links: Vec<(NodeId, NodeId)>| {
             let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
             let Response::Aligned { job, mut searches, baseline, lexicon, first } =
-                empty_alignment(id, s.corpus.len(), "given", 0)
+                empty_alignment(id, s.loaded.corpus.len(), "given", 0)
             else {
                 unreachable!()
             };

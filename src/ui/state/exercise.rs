@@ -9,28 +9,22 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{DownloadBody, Effect, HeldSets, LoadAction, Mode, Selection, Slot, State, Teach};
+use super::{DownloadBody, Effect, HeldSets, LoadAction, Loaded, Mode, Selection, Slot, State, Teach};
 use crate::corpus::{Corpus, PairIndex};
 use crate::exercise::Exercise;
 use crate::tiger::PairIds;
 use crate::tree::NodeId;
 use crate::ui::classroom::ExerciseAction;
 use crate::ui::folds::{Folds, SavedFolds};
-use crate::ui::ids::CorpusGen;
 
 /// What was shown before the open exercise, brought back when it is left.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Before {
-    pub corpus: Rc<Corpus>,
-    pub corpus_name: String,
-    pub corpus_gen: CorpusGen,
-    pub tiger_ids: Option<Rc<Vec<PairIds>>>,
-    pub sides_swapped: bool,
+    /// The pairs, with the dev and test sets given as files among them.
+    pub loaded: Loaded,
     pub selection: Selection,
     pub teach: Teach,
     pub folds: Folds,
-    /// The dev and test sets given as files among those pairs.
-    pub held: HeldSets,
 }
 
 /// [`Before`] as a session keeps it: its pairs come back through the
@@ -48,10 +42,10 @@ pub struct SavedBefore {
 impl Before {
     /// What *Leave the exercise* goes back to, in words.
     pub fn label(&self) -> String {
-        if self.corpus_name.starts_with(super::corpus::SAMPLE_NAME) {
+        if self.loaded.name.starts_with(super::corpus::SAMPLE_NAME) {
             "the built-in sample".into()
         } else {
-            self.corpus_name.clone()
+            self.loaded.name.clone()
         }
     }
 
@@ -61,27 +55,27 @@ impl Before {
             mode: self.selection.mode,
             links: self.teach.links.iter().map(|(k, l)| (*k, l.clone())).collect(),
             reveal_gold: self.teach.reveal_gold,
-            folds: self.folds.saved(self.corpus_gen),
-            sides_swapped: self.sides_swapped,
+            folds: self.folds.saved(self.loaded.gen),
+            sides_swapped: self.loaded.sides_swapped,
         }
     }
 
     /// A restored session's [`SavedBefore`], on the pairs its files made.
     pub(super) fn restore(&mut self, saved: SavedBefore) {
-        if saved.sides_swapped && !self.sides_swapped {
-            self.corpus = Rc::new(self.corpus.swapped());
-            self.corpus_gen = self.corpus_gen.next();
-            self.sides_swapped = true;
-            self.tiger_ids = self.tiger_ids.as_ref().map(|ids| {
+        if saved.sides_swapped && !self.loaded.sides_swapped {
+            self.loaded.corpus = Rc::new(self.loaded.corpus.swapped());
+            self.loaded.gen = self.loaded.gen.next();
+            self.loaded.sides_swapped = true;
+            self.loaded.tiger_ids = self.loaded.tiger_ids.as_ref().map(|ids| {
                 let swap = |p: &PairIds| PairIds { source: p.target.clone(), target: p.source.clone() };
                 Rc::new(ids.iter().map(swap).collect())
             });
         }
         self.teach =
             Teach { links: saved.links.into_iter().collect(), reveal_gold: saved.reveal_gold, ..Teach::default() };
-        self.folds = Folds::restored(self.corpus_gen, &saved.folds, &self.corpus);
+        self.folds = Folds::restored(self.loaded.gen, &saved.folds, &self.loaded.corpus);
         self.selection =
-            Selection { pair: saved.pair.within(self.corpus.len()), mode: saved.mode, ..Selection::default() };
+            Selection { pair: saved.pair.within(self.loaded.corpus.len()), mode: saved.mode, ..Selection::default() };
     }
 }
 
@@ -92,7 +86,7 @@ impl State {
         if action == ExerciseAction::Close {
             return self.leave_exercise();
         }
-        let made = self.classroom.apply(action, &self.corpus, &self.teach.links);
+        let made = self.classroom.apply(action, &self.loaded.corpus, &self.teach.links);
         made.map(|d| Effect::Download {
             name: d.name,
             body: DownloadBody::Text { text: d.json.into(), mime: "application/json" },
@@ -108,25 +102,20 @@ impl State {
     pub(super) fn open_exercise(&mut self, file: String, exercise: Exercise, corpus: Corpus) -> Vec<Effect> {
         let before = match self.before_exercise.take() {
             Some(before) => Some(before),
-            None if !self.corpus.is_empty() && self.classroom.open.is_none() => Some(Box::new(Before {
-                corpus: self.corpus.clone(),
-                corpus_name: self.corpus_name.clone(),
-                corpus_gen: self.corpus_gen,
-                tiger_ids: self.tiger_ids.clone(),
-                sides_swapped: self.sides_swapped,
+            None if !self.loaded.corpus.is_empty() && self.classroom.open.is_none() => Some(Box::new(Before {
+                loaded: self.loaded.clone(),
                 selection: self.selection.clone(),
                 teach: self.teach.clone(),
                 folds: self.folds.clone(),
-                held: self.held.clone(),
             })),
             None => None,
         };
         let links = self.teach.links.clone();
-        self.sides_swapped = false;
+        self.loaded.sides_swapped = false;
         let name = format!("Exercise '{}' ({file})", exercise.title);
         self.replace_corpus(corpus, name);
         // The exercise's pairs are all there is to align; the sets come back with the pairs before it.
-        self.set_held(HeldSets::default());
+        self.loaded.held = HeldSets::default();
         self.before_exercise = before;
         let show_gold = exercise.show_gold;
         let back = self.classroom.opened(file, exercise, &links);
@@ -152,19 +141,15 @@ impl State {
         if self.classroom.open.is_none() {
             return Vec::new();
         }
-        self.classroom.apply(ExerciseAction::Close, &self.corpus, &self.teach.links);
+        self.classroom.apply(ExerciseAction::Close, &self.loaded.corpus, &self.teach.links);
         self.slots.not_in_use(Slot::Exercise);
         self.slots.not_in_use(Slot::Answers);
         match self.before_exercise.take() {
             Some(before) => {
-                let Before { corpus, corpus_name, corpus_gen, tiger_ids, sides_swapped, selection, teach, folds, held } =
-                    *before;
-                self.set_held(held);
-                (self.corpus, self.corpus_name, self.corpus_gen) = (corpus, corpus_name, corpus_gen);
-                (self.tiger_ids, self.sides_swapped) = (tiger_ids, sides_swapped);
-                (self.selection, self.teach, self.folds) = (selection, teach, folds);
+                let Before { loaded, selection, teach, folds } = *before;
+                (self.loaded, self.selection, self.teach, self.folds) = (loaded, selection, teach, folds);
                 self.alignment.explained = None;
-                self.find.search_again(&self.corpus);
+                self.find.search_again(&self.loaded.corpus);
                 Vec::new()
             }
             None => self.load(LoadAction::LoadSample),
@@ -192,27 +177,27 @@ mod tests {
         s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
         s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
         s.apply(Action::Load(LoadAction::SwapSides));
-        let shown = (s.corpus.clone(), s.teach.links.clone(), s.selection.pair.index(), s.selection.mode);
+        let shown = (s.loaded.corpus.clone(), s.teach.links.clone(), s.selection.pair.index(), s.selection.mode);
         assert_eq!(s.student_links(), [(NodeId::ROOT, NodeId::ROOT)]);
         let session = s.session();
         let exercise = Exercise::new(&crate::ui::load::sample(), &[2, 3], "Two", "", false).unwrap();
         read(&mut s, "two.exercise.json", &exercise.to_json(), None);
-        assert_eq!((s.corpus.len(), s.selection.mode, s.teach.links.len()), (2, Mode::Teach, 0));
+        assert_eq!((s.loaded.corpus.len(), s.selection.mode, s.teach.links.len()), (2, Mode::Teach, 0));
         s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
         s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
         // A reload now: the exercise with its link, over the pairs shown before it.
         let mut r = State::new();
         run(&mut r, Action::Load(LoadAction::LoadSample));
         run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
-        assert_eq!((r.corpus.as_ref(), &r.teach.links), (s.corpus.as_ref(), &s.teach.links));
+        assert_eq!((r.loaded.corpus.as_ref(), &r.teach.links), (s.loaded.corpus.as_ref(), &s.teach.links));
         for state in [&mut s, &mut r] {
             state.apply(Action::Exercise(ExerciseAction::Close));
             assert!(state.classroom.open.is_none());
             assert_eq!(
-                (&state.corpus, &state.teach.links, state.selection.pair.index(), state.selection.mode),
+                (&state.loaded.corpus, &state.teach.links, state.selection.pair.index(), state.selection.mode),
                 (&shown.0, &shown.1, shown.2, shown.3)
             );
-            assert!(state.sides_swapped);
+            assert!(state.loaded.sides_swapped);
             let kept = state.session();
             assert_eq!(
                 kept.exercise_links,
@@ -242,7 +227,7 @@ mod tests {
     fn answers_given_before_their_exercise_are_checked_when_it_opens() {
         use crate::exercise::Answers;
         let mut s = State::with_sample();
-        let exercise = Exercise::new(&s.corpus, &[2, 3], "Two", "", false).unwrap();
+        let exercise = Exercise::new(&s.loaded.corpus, &[2, 3], "Two", "", false).unwrap();
         let ana = Answers::new(&exercise, "Ana", &[vec![(NodeId::ROOT, NodeId::ROOT)], vec![]]).to_json();
         read(&mut s, "ana.answers.json", &ana, None);
         let waiting = s.slots.slot(Slot::Answers).message.clone();

@@ -85,9 +85,9 @@ impl State {
         let aligned = self.results().map(|r| (r.pairs().len(), r.predicted[r.pairs()].iter().map(Vec::len).sum()));
         let (n, predicted) = aligned.unwrap_or((0, 0));
         // The STA and TigerXML exports hold the pairs aligned once there are results, else all.
-        let range = self.results().map_or(0..self.corpus.len(), |r| r.pairs());
+        let range = self.results().map_or(0..self.loaded.corpus.len(), |r| r.pairs());
         let exported = range.len();
-        let gold: usize = self.corpus.pairs.get(range).map_or(0, |p| p.iter().map(|p| p.gold.len()).sum());
+        let gold: usize = self.loaded.corpus.pairs.get(range).map_or(0, |p| p.iter().map(|p| p.gold.len()).sum());
         match file {
             ExportFile::PredictedLinks => {
                 format!("the model's {} on {}, one line per pair, as treelink align writes them.", links(predicted), pairs(n))
@@ -99,7 +99,7 @@ impl State {
                     "your {} on {} of the {} loaded, one line per pair.",
                     links(drawn),
                     pairs(on),
-                    pairs(self.corpus.len())
+                    pairs(self.loaded.corpus.len())
                 )
             }
             ExportFile::Sta => format!(
@@ -117,15 +117,15 @@ impl State {
                 format!("the {} as TigerXML, the treebank the STA files refer to.", pairs(exported))
             }
             ExportFile::CorpusSource | ExportFile::CorpusTarget => {
-                format!("the {} loaded as bracketed trees, one per line.", pairs(self.corpus.len()))
+                format!("the {} loaded as bracketed trees, one per line.", pairs(self.loaded.corpus.len()))
             }
             ExportFile::CorpusGold => format!(
                 "the gold links of the {} loaded, one line per pair ({} {}).",
-                pairs(self.corpus.len()),
-                self.corpus.gold_links(),
-                counted(self.corpus.gold_links(), "links")
+                pairs(self.loaded.corpus.len()),
+                self.loaded.corpus.gold_links(),
+                counted(self.loaded.corpus.gold_links(), "links")
             ),
-            ExportFile::CorpusIds => format!("the original ids of the {} loaded.", pairs(self.corpus.len())),
+            ExportFile::CorpusIds => format!("the original ids of the {} loaded.", pairs(self.loaded.corpus.len())),
             ExportFile::DiagramSvg | ExportFile::DiagramPng => {
                 format!("pair {pair} as the diagram draws it (folded as shown), with its {}.", links(self.drawn_links().len()))
             }
@@ -152,7 +152,7 @@ impl State {
                 text("treelink-predicted.gold", write_links(&r.predicted[r.pairs()]), "text/plain")
             }
             ExportFile::StudentLinks => {
-                let links: Vec<Vec<Link>> = PairIndex::all(self.corpus.len())
+                let links: Vec<Vec<Link>> = PairIndex::all(self.loaded.corpus.len())
                     .map(|k| {
                         self.teach
                             .links
@@ -172,15 +172,15 @@ impl State {
                 }
             }
             ExportFile::CorpusSource | ExportFile::CorpusTarget | ExportFile::CorpusGold | ExportFile::CorpusIds => {
-                let ids = self.tiger_ids.as_deref().map(Vec::as_slice);
-                let origin = self.tiger_import.as_ref().map(|t| &t.origin);
+                let ids = self.loaded.tiger_ids.as_deref().map(Vec::as_slice);
+                let origin = self.loaded.tiger_import.as_ref().map(|t| &t.origin);
                 let ext = match file {
                     ExportFile::CorpusSource => "src",
                     ExportFile::CorpusTarget => "trg",
                     ExportFile::CorpusGold => "gold",
                     _ => "ids",
                 };
-                let made = bracketed_files(&self.corpus, ids, origin).into_iter().find(|f| f.name == ext)?;
+                let made = bracketed_files(&self.loaded.corpus, ids, origin).into_iter().find(|f| f.name == ext)?;
                 text(&format!("treelink-corpus.{ext}"), made.text, "text/plain")
             }
             ExportFile::DiagramSvg => {
@@ -194,7 +194,7 @@ impl State {
             }
             ExportFile::ResultsCsv => {
                 let r = self.results()?;
-                let (pairs, model, baseline) = (&self.corpus.pairs, &r.predicted, &r.baseline);
+                let (pairs, model, baseline) = (&self.loaded.corpus.pairs, &r.predicted, &r.baseline);
                 let range = r.pairs();
                 let csv = results_csv(
                     &pairs[range.clone()],
@@ -220,9 +220,11 @@ impl State {
     /// made up for pairs read from bracketed files (as `treelink export`
     /// makes them: the STA and the TigerXML export agree).
     fn ids_file(&self) -> IdsFile {
-        match &self.tiger_ids {
-            Some(ids) => IdsFile { origin: self.tiger_import.as_ref().map(|t| t.origin.clone()), pairs: ids.to_vec() },
-            None => IdsFile { origin: None, pairs: PairIds::synthesize(&self.corpus) },
+        match &self.loaded.tiger_ids {
+            Some(ids) => {
+                IdsFile { origin: self.loaded.tiger_import.as_ref().map(|t| t.origin.clone()), pairs: ids.to_vec() }
+            }
+            None => IdsFile { origin: None, pairs: PairIds::synthesize(&self.loaded.corpus) },
         }
     }
 
@@ -232,8 +234,8 @@ impl State {
     /// the training pairs of a held-out test), else all — so each STA file
     /// opens with the two TigerXML files.
     fn treebank_export(&self, file: ExportFile) -> Result<(String, String), String> {
-        let range = self.results().map_or(0..self.corpus.len(), |r| r.pairs());
-        let pairs = self.corpus.pairs.get(range.clone()).ok_or("no pairs")?;
+        let range = self.results().map_or(0..self.loaded.corpus.len(), |r| r.pairs());
+        let pairs = self.loaded.corpus.pairs.get(range.clone()).ok_or("no pairs")?;
         let corpus = Corpus { pairs: pairs.to_vec() };
         let all = self.ids_file();
         let ids =
@@ -257,7 +259,7 @@ impl State {
                 Ok(("treelink-gold-alignment.xml".into(), sta.text))
             }
             _ => {
-                let originals = self.tiger_import.as_ref().map(|t| Originals {
+                let originals = self.loaded.tiger_import.as_ref().map(|t| Originals {
                     source: Named { name: &t.originals[0].name, text: &t.originals[0].text },
                     target: Named { name: &t.originals[1].name, text: &t.originals[1].text },
                 });
@@ -279,10 +281,10 @@ impl State {
 
     /// The pair shown as a standalone SVG document, folded as the page draws it.
     pub fn diagram_svg(&self) -> Option<String> {
-        let pair = self.corpus.pair(self.selection.pair)?;
-        let (fold_source, fold_target) = self.folds.of(self.corpus_gen, self.selection.pair);
+        let pair = self.loaded.corpus.pair(self.selection.pair)?;
+        let (fold_source, fold_target) = self.folds.of(self.loaded.gen, self.selection.pair);
         let drawing = Drawing::new(&pair.source, &pair.target, fold_source, fold_target, &Style::default());
-        let title = format!("{} — pair {}", self.corpus_name, self.selection.pair.number());
+        let title = format!("{} — pair {}", self.loaded.name, self.selection.pair.number());
         Some(drawing_svg(&drawing, &self.drawn_links(), &title))
     }
 }
@@ -314,7 +316,7 @@ mod tests {
         assert!(text.contains(&format!("width=\"{width}\" height=\"{height}\"")), "{width} {height}");
         // Aligned: the predicted links, the STA trio and the CSVs, as the engine writes them.
         let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
-        let n = s.corpus.len();
+        let n = s.loaded.corpus.len();
         let aligned = empty_alignment(id, n, "trained", 0);
         s.apply(Action::Worker { response: aligned, now: 1.0 });
         let gold = s.apply(Action::Export(ExportFile::PredictedLinks));
@@ -365,7 +367,7 @@ mod tests {
         {
             read(&mut s, name, &original(file), Some(Slot::Tiger));
         }
-        assert_eq!(s.corpus.len(), 125);
+        assert_eq!(s.loaded.corpus.len(), 125);
         let exported = |s: &mut State, file| match s.apply(Action::Export(file)).as_slice() {
             [Effect::Download { name, body: DownloadBody::Text { text, .. } }] => (name.clone(), text.to_string()),
             other => panic!("{file:?}: {other:?} {:?}", s.export_note),
@@ -395,7 +397,7 @@ mod tests {
             &ids[..300]
         );
         let (_, gold) = exported(&mut s, ExportFile::CorpusGold);
-        assert_eq!(gold, write_links(&s.corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>()));
+        assert_eq!(gold, write_links(&s.loaded.corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>()));
         // A corpus read from bracketed files has no ids to export.
         let mut b = State::with_sample();
         assert!(

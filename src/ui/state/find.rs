@@ -94,7 +94,7 @@ mod tests {
         assert_eq!(s.find.summary(), "2 pairs found:");
         // Every pair has an NP: more than are listed, and the total is said.
         s.apply(Action::Find(FindAction::Query("np".into())));
-        let all = s.corpus.find("np", usize::MAX).len();
+        let all = s.loaded.corpus.find("np", usize::MAX).len();
         assert!(all > FindPair::LIMIT && s.find.found.len() == FindPair::LIMIT, "{all}");
         assert_eq!(s.find.summary(), format!("The first 50 of {all} pairs found:"));
         s.apply(Action::Find(FindAction::Query("no such word".into())));
@@ -156,7 +156,7 @@ mod tests {
             panic!("{exported:?}")
         };
         let f = &s.classroom.form;
-        let made = Exercise::new(&s.corpus, &listed(&s), &f.title, &f.instructions, f.show_gold).unwrap();
+        let made = Exercise::new(&s.loaded.corpus, &listed(&s), &f.title, &f.instructions, f.show_gold).unwrap();
         assert_eq!(text.to_string(), made.to_json());
     }
 

@@ -57,14 +57,14 @@ impl HeldSets {
 impl State {
     /// The pairs loaded before the dev and test sets given as files.
     pub fn base_len(&self) -> usize {
-        self.corpus.len().saturating_sub(self.held.total())
+        self.loaded.corpus.len().saturating_sub(self.loaded.held.total())
     }
 
     /// `base`, pairs read from the training files, followed by the dev and
     /// test sets shown now: the corpus those files make on the page.
     pub(super) fn with_held(&self, mut base: Corpus) -> Corpus {
-        if self.held.total() > 0 {
-            base.pairs.extend_from_slice(&self.corpus.pairs[self.base_len()..]);
+        if self.loaded.held.total() > 0 {
+            base.pairs.extend_from_slice(&self.loaded.corpus.pairs[self.base_len()..]);
         }
         base
     }
@@ -75,29 +75,22 @@ impl State {
     /// line per pair shown, are for all (as `--word-align` for the
     /// training pairs and for the test's `align`).
     pub(super) fn check_request(&self, slot: Slot) -> LoadRequest {
-        let mut request = self.slots.load_request(slot, &self.corpus);
-        request.sides_swapped = self.sides_swapped;
-        if let (Some(current), true) = (&mut request.current, self.held.total() > 0) {
-            let text = CorpusText::of(&Corpus { pairs: self.corpus.pairs[..self.base_len()].to_vec() });
+        let mut request = self.slots.load_request(slot, &self.loaded.corpus);
+        request.sides_swapped = self.loaded.sides_swapped;
+        if let (Some(current), true) = (&mut request.current, self.loaded.held.total() > 0) {
+            let text = CorpusText::of(&Corpus { pairs: self.loaded.corpus.pairs[..self.base_len()].to_vec() });
             *current = (text.source, text.target);
         }
         request
-    }
-
-    /// The sets given as files are `held`: the Train form, which splits
-    /// the pairs by them, knows their sizes too.
-    pub(super) fn set_held(&mut self, held: HeldSets) {
-        (self.form.dev_set, self.form.test_set) = (held.pairs(HeldRole::Dev), held.pairs(HeldRole::Test));
-        self.held = held;
     }
 
     /// The range of the pairs of the set of `role` in the corpus shown.
     fn held_range(&self, role: HeldRole) -> std::ops::Range<usize> {
         let start = match role {
             HeldRole::Dev => self.base_len(),
-            HeldRole::Test => self.base_len() + self.held.pairs(HeldRole::Dev),
+            HeldRole::Test => self.base_len() + self.loaded.held.pairs(HeldRole::Dev),
         };
-        start..start + self.held.pairs(role)
+        start..start + self.loaded.held.pairs(role)
     }
 
     /// A set given as files read: its pairs take the place of the set of
@@ -108,7 +101,7 @@ impl State {
     /// Word links in use are checked again: they are one line per pair shown.
     pub(super) fn replace_held(&mut self, role: HeldRole, set: Option<(Corpus, String)>) -> Vec<Effect> {
         let range = self.held_range(role);
-        let mut pairs = self.corpus.pairs.clone();
+        let mut pairs = self.loaded.corpus.pairs.clone();
         let (new_pairs, held) = match set {
             Some((c, name)) => {
                 let n = c.len();
@@ -118,11 +111,11 @@ impl State {
         };
         let end = range.start + new_pairs.len();
         pairs.splice(range.clone(), new_pairs);
-        let mut sets = self.held.clone();
+        let mut sets = self.loaded.held.clone();
         *sets.get_mut(role) = held;
-        self.set_held(sets);
-        self.corpus = Rc::new(Corpus { pairs });
-        self.corpus_gen = self.corpus_gen.next();
+        self.loaded.held = sets;
+        self.loaded.corpus = Rc::new(Corpus { pairs });
+        self.loaded.gen = self.loaded.gen.next();
         // Hand links stay with their pairs: those of the set replaced go,
         // those of the test set after a new dev set move with it.
         let links = std::mem::take(&mut self.teach.links);
@@ -133,8 +126,8 @@ impl State {
                 _ => None,
             })
             .collect();
-        self.find.search_again(&self.corpus);
-        if self.selection.pair.index() >= self.corpus.len() {
+        self.find.search_again(&self.loaded.corpus);
+        if self.selection.pair.index() >= self.loaded.corpus.len() {
             self.selection.pair = PairIndex::FIRST;
         }
         self.clear_selection();
@@ -152,7 +145,7 @@ impl State {
         let parts: Vec<String> = [HeldRole::Dev, HeldRole::Test]
             .into_iter()
             .filter_map(|role| {
-                let set = self.held.get(role)?;
+                let set = self.loaded.held.get(role)?;
                 let range = self.held_range(role);
                 Some(format!("pairs {} the {} set ({})", pair_span(range), role.name(), set.name))
             })
@@ -164,7 +157,7 @@ impl State {
     /// nothing is loaded (a job running on the pairs before is for another
     /// generation of them: its results are not shown on these).
     pub(super) fn remove_held(&mut self, role: HeldRole) -> Vec<Effect> {
-        if self.held.get(role).is_none() {
+        if self.loaded.held.get(role).is_none() {
             return Vec::new();
         }
         self.slots.not_in_use(role.slot());
@@ -223,13 +216,13 @@ mod tests {
     fn dev_and_test_sets_follow_the_pairs_loaded_and_are_trains_split() {
         let s = three_sets();
         let sample = load::sample();
-        assert_eq!(s.corpus.pairs, sample.pairs[..30].to_vec());
-        assert_eq!((s.base_len(), s.held.pairs(HeldRole::Dev), s.held.pairs(HeldRole::Test)), (20, 6, 4));
+        assert_eq!(s.loaded.corpus.pairs, sample.pairs[..30].to_vec());
+        assert_eq!((s.base_len(), s.loaded.held.pairs(HeldRole::Dev), s.loaded.held.pairs(HeldRole::Test)), (20, 6, 4));
         assert_eq!(
             message(&s, Slot::DevSet),
             format!(
                 "b.src, b.trg, b.gold: 6 pairs, {} gold links, the dev pairs",
-                s.corpus.pairs[20..26].iter().map(|p| p.gold.len()).sum::<usize>()
+                s.loaded.corpus.pairs[20..26].iter().map(|p| p.gold.len()).sum::<usize>()
             )
         );
         assert!(
@@ -242,7 +235,7 @@ mod tests {
         // The sets are the split, with Calibrate off and no test share asked for.
         let mut form = s.form.clone();
         (form.calibrate, form.test) = (false, false);
-        let how = form.pairs_training();
+        let how = form.pairs_training(&s.loaded.held);
         assert!(how.calibrate && how.test);
         assert_eq!(how.split(30), Some(PairSplit { train: 20, dev: 6, test: 4 }));
     }
@@ -255,7 +248,7 @@ mod tests {
         let [_, _, gold] = texts(0..20);
         read(&mut s, "a2.gold", &gold, Some(Slot::Gold));
         assert!(message(&s, Slot::Gold).starts_with("a2.gold: 20 lines"), "{}", message(&s, Slot::Gold));
-        assert_eq!((s.corpus.len(), s.base_len()), (30, 20));
+        assert_eq!((s.loaded.corpus.len(), s.base_len()), (30, 20));
         // Other training pairs: the sets follow them.
         let [src, trg, gold] = texts(30..40);
         read(&mut s, "d.src", &src, Some(Slot::Source));
@@ -263,8 +256,8 @@ mod tests {
         read(&mut s, "d.gold", &gold, Some(Slot::Gold));
         let mut expected = sample.pairs[30..40].to_vec();
         expected.extend_from_slice(&sample.pairs[20..30]);
-        assert_eq!(s.corpus.pairs, expected);
-        assert_eq!(s.form.pairs_training().split(20), Some(PairSplit { train: 10, dev: 6, test: 4 }));
+        assert_eq!(s.loaded.corpus.pairs, expected);
+        assert_eq!(s.form.pairs_training(&s.loaded.held).split(20), Some(PairSplit { train: 10, dev: 6, test: 4 }));
     }
 
     #[test]
@@ -279,16 +272,19 @@ mod tests {
         assert_eq!(s.teach.links.keys().map(|k| k.index()).collect::<Vec<_>>(), [3, 28]);
         // A smaller dev set: the test pairs, and their hand links, move up.
         give(&mut s, "b2", 20..22, Slot::DevSet);
-        assert_eq!((s.corpus.len(), s.held.pairs(HeldRole::Dev)), (26, 2));
-        assert_eq!(s.corpus.pairs[22..], load::sample().pairs[26..30]);
+        assert_eq!((s.loaded.corpus.len(), s.loaded.held.pairs(HeldRole::Dev)), (26, 2));
+        assert_eq!(s.loaded.corpus.pairs[22..], load::sample().pairs[26..30]);
         assert_eq!(s.teach.links.keys().map(|k| k.index()).collect::<Vec<_>>(), [3, 24]);
         // Removed: its pairs go, its input says nothing is in use.
         run(&mut s, Action::Load(LoadAction::RemoveHeld(HeldRole::Dev)));
-        assert_eq!((s.corpus.len(), s.held.dev.is_none(), s.form.dev_set), (24, true, 0));
+        assert_eq!(
+            (s.loaded.corpus.len(), s.loaded.held.dev.is_none(), s.form.pairs_training(&s.loaded.held).dev_set),
+            (24, true, 0)
+        );
         assert!(s.slots.slot(Slot::DevSet).kept.is_empty());
         assert_eq!(s.teach.links.keys().map(|k| k.index()).collect::<Vec<_>>(), [3, 22]);
         run(&mut s, Action::Load(LoadAction::RemoveHeld(HeldRole::Test)));
-        assert_eq!((s.corpus.len(), s.teach.links.len()), (20, 1));
+        assert_eq!((s.loaded.corpus.len(), s.teach.links.len()), (20, 1));
     }
 
     /// Word links are one line per pair shown, the sets' too (as
@@ -315,7 +311,7 @@ mod tests {
         read(&mut s, "e.trg", &trg, Some(Slot::DevSet));
         read(&mut s, "e.gold", "0-0\n", Some(Slot::DevSet));
         assert!(message(&s, Slot::DevSet).starts_with("e.gold:"), "{}", message(&s, Slot::DevSet));
-        assert_eq!((s.corpus.len(), s.held.pairs(HeldRole::Dev)), (30, 6));
+        assert_eq!((s.loaded.corpus.len(), s.loaded.held.pairs(HeldRole::Dev)), (30, 6));
         assert_eq!(
             s.slots.slot(Slot::DevSet).still_in_use().as_deref().map(|m| m.starts_with("still in use: b.src")),
             Some(true)
@@ -328,11 +324,17 @@ mod tests {
         run(&mut s, Action::Load(LoadAction::SwapSides));
         give(&mut s, "b3", 20..25, Slot::DevSet);
         let swapped: Vec<_> = load::sample().pairs[20..25].iter().map(|p| p.swapped()).collect();
-        assert_eq!(s.corpus.pairs[20..25], swapped);
+        assert_eq!(s.loaded.corpus.pairs[20..25], swapped);
         let mut r = State::new();
         run(&mut r, Action::Load(LoadAction::LoadSample));
         run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
-        assert_eq!((&r.corpus, &r.held, r.sides_swapped), (&s.corpus, &s.held, true));
-        assert_eq!(r.form.pairs_training().split(r.corpus.len()), Some(PairSplit { train: 20, dev: 5, test: 4 }));
+        assert_eq!(
+            (&r.loaded.corpus, &r.loaded.held, r.loaded.sides_swapped),
+            (&s.loaded.corpus, &s.loaded.held, true)
+        );
+        assert_eq!(
+            r.form.pairs_training(&r.loaded.held).split(r.loaded.corpus.len()),
+            Some(PairSplit { train: 20, dev: 5, test: 4 })
+        );
     }
 }

@@ -179,7 +179,7 @@ impl State {
     /// Job `id` of `kind` starts on the pairs loaded; the Train panel's
     /// note of the last job goes.
     pub(super) fn start_job(&mut self, id: JobId, kind: JobKind, now: f64) {
-        self.jobs.start(id, kind, self.corpus_gen, now);
+        self.jobs.start(id, kind, self.loaded.gen, now);
         self.alignment.note = None;
         self.alignment.note_on_training_data = false;
     }
@@ -276,7 +276,7 @@ mod tests {
         let mut s = State::with_sample();
         let effects = s.apply(Action::Train(TrainAction::Train { now: 1.0 }));
         let [Effect::Post(Request::Train { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
-        let (corpus, gen) = (s.corpus.clone(), s.jobs.worker_gen);
+        let (corpus, gen) = (s.loaded.corpus.clone(), s.jobs.worker_gen);
         s.apply(progress(job.0, "SVM (SMO)", 4, 10));
         let stopped = Response::Stopped { message: "The worker stopped (out of memory)".into() };
         s.apply(Action::Worker { response: stopped, now: 2.0 });
@@ -287,7 +287,7 @@ mod tests {
             "{:?}",
             s.alignment.note
         );
-        assert!(Rc::ptr_eq(&corpus, &s.corpus));
+        assert!(Rc::ptr_eq(&corpus, &s.loaded.corpus));
         assert_eq!(s.apply(Action::Job(JobAction::RestartWorker)), vec![Effect::RestartJobWorker]);
         assert!(!s.jobs.worker_stopped && matches!(&s.alignment.note, Some(Ok(_))));
         assert!(s.apply(Action::Job(JobAction::RestartWorker)).is_empty(), "one is running");
@@ -313,8 +313,8 @@ mod tests {
         let [Effect::Post(Request::Train { job, corpus, options, lexicon, how })] = effects.as_slice() else {
             panic!("{effects:?}")
         };
-        assert_eq!(*corpus, CorpusText::of(&s.corpus));
-        assert_eq!(*options, vec![s.form.options().unwrap()], "without dev pairs, one configuration");
+        assert_eq!(*corpus, CorpusText::of(&s.loaded.corpus));
+        assert_eq!(*options, vec![s.form.options(&s.loaded.held).unwrap()], "without dev pairs, one configuration");
         assert_eq!(options[0].threshold, DecisionThreshold::Fixed(0.0), "the paper's D > 0 without held-out pairs");
         assert_eq!(*lexicon, LexiconFiles::default());
         let paper = PairsTraining {
@@ -325,7 +325,7 @@ mod tests {
             ..PairsTraining::default()
         };
         assert_eq!(*how, paper, "trained on all the pairs, as `treelink train --train`");
-        assert_eq!(s.jobs.running.as_ref().and_then(|j| j.split), PairSplit::of(s.corpus.len(), false, false));
+        assert_eq!(s.jobs.running.as_ref().and_then(|j| j.split), PairSplit::of(s.loaded.corpus.len(), false, false));
         let id = *job;
         assert!(s.apply(Action::Train(TrainAction::Train { now: 2.0 })).is_empty(), "one job at a time");
         assert!(s.apply(Action::Train(TrainAction::Align { now: 2.0 })).is_empty());

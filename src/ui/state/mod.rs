@@ -21,11 +21,10 @@ use std::rc::Rc;
 
 use super::classroom::{Classroom, ExerciseAction};
 use super::folds::Folds;
-use super::ids::{CorpusGen, JobId, WorkerGen};
+use super::ids::{JobId, WorkerGen};
 use super::load::{self, LoadRequest};
 use super::protocol::{Request, Response};
-use crate::corpus::{Corpus, PairIndex};
-use crate::tiger::PairIds;
+use crate::corpus::PairIndex;
 use crate::tree::NodeId;
 
 mod alignment;
@@ -51,8 +50,7 @@ pub use alignment::{
     Alignment, Explained, LoadedAlignmentModel, ModelOrigin, Results, SortKey, TrainedOn, ON_TRAINING_DATA,
     TRAINING_DATA_ADVICE,
 };
-pub use corpus::TigerKept;
-use corpus::SAMPLE_NAME;
+pub use corpus::{Loaded, TigerKept};
 pub use exercise::{Before, SavedBefore};
 pub use export::{ExportFile, ExportNote};
 pub use find::{FindAction, FindPair};
@@ -120,29 +118,14 @@ pub struct FileHandle(pub(crate) u32);
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
-    pub corpus: Rc<Corpus>,
-    pub corpus_name: String,
-    /// Changes whenever the trees change (not when only gold links do).
-    pub corpus_gen: CorpusGen,
-    /// The source and target texts the trees of `corpus_gen` were read
-    /// from: a corpus read again from the same texts (gold links given
-    /// after the trees) has the same trees, known without comparing them.
-    pub trees_read_from: Option<(CorpusGen, Shared<str>, Shared<str>)>,
-    /// Tiger ids of the pairs, when they came from TigerXML.
-    pub tiger_ids: Option<Rc<Vec<PairIds>>>,
-    /// The rest of a TigerXML import: its origin, its changes and the
-    /// original treebanks ([`TigerKept`]).
-    pub tiger_import: Option<Shared<TigerKept>>,
-    /// The loaded pairs are read target → source (swapped by the user).
-    pub sides_swapped: bool,
+    /// The pairs loaded and where they came from.
+    pub loaded: Loaded,
     /// The pair shown, the mode and the selected node pair.
     pub selection: Selection,
     /// The kernel view's λ.
     pub lambda: Lambda,
     /// The file inputs: what each holds and said.
     pub slots: Slots,
-    /// Dev and test pairs given as their own files: the last pairs shown.
-    pub held: HeldSets,
     pub form: TrainForm,
     /// The running job and the job worker.
     pub jobs: Jobs,
@@ -280,17 +263,10 @@ impl State {
     /// sends first): the page parses nothing on its own thread.
     pub fn new() -> Self {
         State {
-            corpus: Rc::default(),
-            corpus_name: SAMPLE_NAME.into(),
-            corpus_gen: CorpusGen::default(),
-            trees_read_from: None,
-            tiger_ids: None,
-            tiger_import: None,
-            sides_swapped: false,
+            loaded: Loaded::default(),
             selection: Selection::default(),
             lambda: Lambda::default(),
             slots: Slots::default(),
-            held: HeldSets::default(),
             form: TrainForm::default(),
             jobs: Jobs::default(),
             alignment: Alignment::default(),
@@ -311,7 +287,9 @@ impl State {
     /// The state once the built-in sample is read (what the page holds once
     /// the file worker answered [`LoadAction::LoadSample`]; the sample read here).
     pub fn with_sample() -> Self {
-        State { corpus: Rc::new(load::sample()), kept_read: true, ..State::new() }
+        let mut s = State { kept_read: true, ..State::new() };
+        s.loaded.corpus = Rc::new(load::sample());
+        s
     }
 
     /// The node pair to explain, with what its explanation depends on (the
@@ -343,12 +321,21 @@ impl State {
             Response::Progress { .. } => {}
             Response::Trained { job, model, summary } => {
                 if let Some(j) = self.jobs.get(job) {
-                    self.alignment.trained(j, model, summary, self.corpus.len());
+                    self.alignment.trained(j, model, summary, self.loaded.corpus.len());
                 }
             }
             Response::Aligned { job, searches, baseline, lexicon, first } => {
                 if let Some(j) = self.jobs.end(job, None) {
-                    self.alignment.aligned(j, &self.corpus, self.corpus_gen, searches, baseline, lexicon, first, now);
+                    self.alignment.aligned(
+                        j,
+                        &self.loaded.corpus,
+                        self.loaded.gen,
+                        searches,
+                        baseline,
+                        lexicon,
+                        first,
+                        now,
+                    );
                 }
             }
             Response::Explained { pair, source, target, result } => {
@@ -428,11 +415,11 @@ impl State {
             Action::Select(a) => s.select(a),
             Action::Fold(a) => {
                 let k = s.selection.pair;
-                s.folds.apply(a, s.corpus_gen, k, s.corpus.pair(k));
+                s.folds.apply(a, s.loaded.gen, k, s.loaded.corpus.pair(k));
             }
             Action::SetLambda(text) => s.lambda.set(text),
             Action::Teach(a) => s.teaching(a),
-            Action::Find(a) => s.find.apply(a, &s.corpus, &mut s.classroom),
+            Action::Find(a) => s.find.apply(a, &s.loaded.corpus, &mut s.classroom),
             Action::Worker { response, now } => s.answer(response, now),
             Action::Job(a) => effects.extend(s.job_action(a)),
             Action::SortBy(key) => s.alignment.sort_by(key),
@@ -459,7 +446,7 @@ mod tests {
     fn an_exercise_goes_from_instructor_to_student_to_class_table() {
         use crate::exercise::{Answers, Exercise};
         let mut s = State::with_sample();
-        let sample = s.corpus.clone();
+        let sample = s.loaded.corpus.clone();
         s.apply(Action::Exercise(ExerciseAction::SetPairs("3, 1".into())));
         let exported = s.apply(Action::Exercise(ExerciseAction::Export));
         let [Effect::Download { name, body: DownloadBody::Text { text, .. } }] = &exported[..] else {
@@ -475,17 +462,17 @@ mod tests {
             s.slots.slot(Slot::Exercise)
         );
         assert_eq!(s.selection.mode, Mode::Teach);
-        assert_eq!(s.corpus.len(), 2);
-        assert_eq!(s.corpus.pairs[0].source, sample.pairs[2].source);
-        assert_eq!(s.corpus.gold_links(), 0, "the key is hidden");
+        assert_eq!(s.loaded.corpus.len(), 2);
+        assert_eq!(s.loaded.corpus.pairs[0].source, sample.pairs[2].source);
+        assert_eq!(s.loaded.corpus.gold_links(), 0, "the key is hidden");
         assert!(!s.teach.reveal_gold);
         let exercise = Exercise::from_json(&text, name).unwrap();
         assert_eq!(s.classroom.open.as_ref().map(|o| &*o.exercise), Some(&exercise));
         // The student links the key's first link and a wrong one, then checks.
         let key = exercise.pairs[0].pair.gold[0];
-        let wrong = (0..s.corpus.pairs[0].target.len())
+        let wrong = (0..s.loaded.corpus.pairs[0].target.len())
             .find(|&t| {
-                s.corpus.pairs[0].target.is_phrase(NodeId::new(t))
+                s.loaded.corpus.pairs[0].target.is_phrase(NodeId::new(t))
                     && !exercise.pairs[0]
                         .pair
                         .gold
@@ -541,7 +528,7 @@ mod tests {
         let mut r = State::with_sample();
         run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
         assert_eq!(r.classroom.open.as_ref().map(|o| &*o.exercise), Some(&exercise));
-        assert_eq!((r.corpus.as_ref(), r.classroom.student.as_str()), (s.corpus.as_ref(), "Ana"));
+        assert_eq!((r.loaded.corpus.as_ref(), r.classroom.student.as_str()), (s.loaded.corpus.as_ref(), "Ana"));
         assert_eq!((r.selection.mode, &r.teach.links), (Mode::Teach, &s.teach.links));
         assert_eq!(r.classroom.class.as_ref().map(|c| c.students.len()), Some(2));
         // The sample again: the exercise closes.

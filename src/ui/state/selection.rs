@@ -199,7 +199,7 @@ impl State {
             (SelectAction::ClickTarget(n), Mode::Teach) => self.teach_target(n),
             (SelectAction::ClickLink(a, b), Mode::Teach) => self.teach_remove(a, b),
             _ => {
-                let selected = self.selection.apply(action, self.corpus.len());
+                let selected = self.selection.apply(action, self.loaded.corpus.len());
                 self.selection_changed(selected);
             }
         }
@@ -224,19 +224,19 @@ impl State {
 
     /// Shows pair `p` (within the pairs loaded).
     pub(super) fn select_pair(&mut self, p: PairIndex) {
-        let selected = self.selection.apply(SelectAction::SelectPair(p), self.corpus.len());
+        let selected = self.selection.apply(SelectAction::SelectPair(p), self.loaded.corpus.len());
         self.selection_changed(selected);
     }
 
     /// Clears the selected node pair.
     pub(super) fn clear_selection(&mut self) {
-        let selected = self.selection.apply(SelectAction::Clear, self.corpus.len());
+        let selected = self.selection.apply(SelectAction::Clear, self.loaded.corpus.len());
         self.selection_changed(selected);
     }
 
     /// The sub-tree pair the selection is compared with, as (source, target).
     pub fn comparison(&self) -> Option<(NodeId, NodeId)> {
-        self.selection.comparison(self.corpus.pair(self.selection.pair)?)
+        self.selection.comparison(self.loaded.corpus.pair(self.selection.pair)?)
     }
 }
 
@@ -248,7 +248,7 @@ mod tests {
     #[test]
     fn pairs_are_selected_within_the_corpus() {
         let mut s = State::with_sample();
-        let n = s.corpus.len();
+        let n = s.loaded.corpus.len();
         assert!(n > 2, "the sample has {n} pairs");
         s.apply(Action::Select(SelectAction::StepPair(-1)));
         assert_eq!(s.selection.pair.index(), 0);
@@ -275,7 +275,7 @@ mod tests {
         s.apply(Action::Select(SelectAction::SetCompare(Compare::Itself)));
         assert_eq!(s.comparison(), Some((NodeId::new(2), NodeId::new(3))));
         // A pair without gold links compares with itself (nothing else to compare with).
-        let mut p = s.corpus.pairs[0].clone();
+        let mut p = s.loaded.corpus.pairs[0].clone();
         p.gold.clear();
         assert!(nearest_gold(&p, NodeId::new(2), NodeId::new(3)).is_none());
     }
@@ -286,7 +286,7 @@ mod tests {
     fn a_correct_link_is_compared_with_the_gold_link_nearest_it_not_itself() {
         let mut s = State::with_sample();
         s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(2))));
-        let pair = s.corpus.pairs[2].clone();
+        let pair = s.loaded.corpus.pairs[2].clone();
         assert!(pair.gold.len() > 2);
         for l in &pair.gold {
             s.apply(Action::Select(SelectAction::ClickLink(l.source, l.target)));

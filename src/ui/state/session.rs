@@ -295,7 +295,7 @@ impl State {
     /// Whether the pairs in use are read the other way (the files are kept as given):
     /// those shown, or those shown before the open exercise.
     fn files_swapped(&self) -> bool {
-        self.before_exercise.as_ref().map_or(self.sides_swapped, |b| b.sides_swapped)
+        self.before_exercise.as_ref().map_or(self.loaded.sides_swapped, |b| b.loaded.sides_swapped)
     }
 
     /// The files of [`State::session_files`], in the order to load them,
@@ -360,7 +360,7 @@ impl State {
         Session {
             version: Session::VERSION,
             files: Vec::new(),
-            sides_swapped: self.sides_swapped,
+            sides_swapped: self.loaded.sides_swapped,
             alignment_model: None,
             translation_model: None,
             pair: self.selection.pair,
@@ -373,7 +373,7 @@ impl State {
             mt_extract: self.mt.extract,
             mt_reading: self.mt.reading,
             mt_word_model: self.mt.word_model,
-            folds: self.folds.saved(self.corpus_gen),
+            folds: self.folds.saved(self.loaded.gen),
             word_model: self.form.word_model,
             stem_backoff: self.form.stem_backoff,
             calibrate: self.form.calibrate,
@@ -382,7 +382,7 @@ impl State {
             solver: self.form.solver,
             alignment_model_seen: trained
                 .and_then(|m| m.trained_on)
-                .filter(|t| t.gen == self.corpus_gen)
+                .filter(|t| t.gen == self.loaded.gen)
                 .map(|t| t.first_unseen),
             student: self.classroom.student.clone(),
             before_exercise: self.before_exercise.as_ref().map(|b| b.saved()),
@@ -409,7 +409,6 @@ impl State {
         let typed = self.form.value(Field::Kernel).trim() != KernelSpec::paper_best().to_string();
         self.form.setting = session.setting.unwrap_or(if typed { Setting::Kernel } else { Setting::Best });
         self.form.solver = session.solver;
-        self.form.errors = self.form.plan().err().unwrap_or_default();
         self.lambda.set(session.lambda);
         self.classroom.student = session.student;
         if let Some(form) = session.exercise_form {
@@ -467,7 +466,7 @@ impl State {
         // What was shown before the open exercise: its files were loaded as
         // given, so their inputs are swapped again if its pairs were.
         if let (Some(before), Some(saved)) = (&mut self.before_exercise, r.before_exercise) {
-            if saved.sides_swapped && !before.sides_swapped {
+            if saved.sides_swapped && !before.loaded.sides_swapped {
                 self.slots.swap_sides();
             }
             before.restore(saved);
@@ -475,20 +474,20 @@ impl State {
         // The model saw these pairs again (a new generation of the same trees).
         if let (Some(m), Some(first_unseen)) = (&mut self.alignment.model, r.model_first_unseen) {
             if m.origin == ModelOrigin::TrainedHere {
-                m.trained_on = Some(TrainedOn { gen: self.corpus_gen, first_unseen });
+                m.trained_on = Some(TrainedOn { gen: self.loaded.gen, first_unseen });
             }
         }
         self.teach.links = r.links;
-        self.folds = Folds::restored(self.corpus_gen, &r.folds, &self.corpus);
+        self.folds = Folds::restored(self.loaded.gen, &r.folds, &self.loaded.corpus);
         self.selection.mode = r.mode;
         self.clear_selection();
-        if r.pair.index() < self.corpus.len() {
+        if r.pair.index() < self.loaded.corpus.len() {
             self.select_pair(r.pair);
         } else {
             self.selection.wanted_pair = Some(r.pair);
         }
         if r.checked {
-            self.classroom.apply(ExerciseAction::Check, &self.corpus, &self.teach.links);
+            self.classroom.apply(ExerciseAction::Check, &self.loaded.corpus, &self.teach.links);
         }
         effects
     }
@@ -526,7 +525,7 @@ impl State {
                     self.select(SelectAction::SetMode(mode));
                 }
                 match location.pair {
-                    Some(p) if p.index() >= self.corpus.len() => self.selection.wanted_pair = Some(p),
+                    Some(p) if p.index() >= self.loaded.corpus.len() => self.selection.wanted_pair = Some(p),
                     Some(p) => {
                         self.selection.wanted_pair = None;
                         self.select_pair(p);
@@ -562,6 +561,7 @@ mod tests {
     use super::*;
     use crate::ui::folds::Side;
     use crate::ui::load;
+    use crate::ui::state::corpus::SAMPLE_NAME;
 
     #[test]
     fn the_address_names_the_pair_and_mode_and_opens_them() {
@@ -590,7 +590,7 @@ mod tests {
             Location { pair: Some(PairIndex::new(4)), mode: Some(Mode::Teach) }
         );
         // A pair beyond those loaded opens when pairs that have it arrive.
-        let n = s.corpus.len();
+        let n = s.loaded.corpus.len();
         s.apply(Action::Session(SessionAction::OpenLocation(format!("#pair={}", n + 2))));
         assert_eq!((s.selection.pair.index(), s.selection.wanted_pair.map(PairIndex::index)), (2, Some(n + 1)));
         let many: String = (0..n + 5).map(|k| format!("(S (A a{k}))\n")).collect();
@@ -611,7 +611,7 @@ mod tests {
         read(&mut s, "es.vcb", "2 la 1\n3 casa 1\n", None);
         read(&mut s, "de.vcb", "2 das 1\n3 Haus 1\n", None);
         run(&mut s, Action::Load(LoadAction::SwapSides));
-        let lexicon = s.slots.lexicon_files().tables_lexicon(&s.corpus).unwrap().unwrap();
+        let lexicon = s.slots.lexicon_files().tables_lexicon(&s.loaded.corpus).unwrap().unwrap();
         // Swapped: p(t|s) is the t2s file's, conditioned on the Spanish words.
         assert_eq!((lexicon.p_t_given_s("das", "la"), lexicon.p_s_given_t("la", "das")), (0.5, 1.0));
         let session: Session = serde_json::from_str(&serde_json::to_string(&s.session()).unwrap()).unwrap();
@@ -628,9 +628,9 @@ mod tests {
         );
         let mut r = State::with_sample();
         run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
-        assert!(r.restoring.is_none() && r.sides_swapped);
+        assert!(r.restoring.is_none() && r.loaded.sides_swapped);
         assert_eq!(format!("{:?}", r.slots.lexicon_files()), format!("{:?}", s.slots.lexicon_files()));
-        assert_eq!(r.slots.lexicon_files().tables_lexicon(&r.corpus).unwrap(), Some(lexicon));
+        assert_eq!(r.slots.lexicon_files().tables_lexicon(&r.loaded.corpus).unwrap(), Some(lexicon));
         for slot in [Slot::Vcb, Slot::LexS2t, Slot::LexT2s] {
             assert_eq!(r.slots.slot(slot).message, s.slots.slot(slot).message, "{slot:?}");
         }
@@ -657,7 +657,7 @@ mod tests {
         s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
         s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
         s.apply(Action::Fold(FoldAction::Toggle(Side::Target, NodeId::new(0))));
-        assert_eq!(s.folds.saved(s.corpus_gen), [(PairIndex::new(1), vec![], vec![NodeId::new(0)])]);
+        assert_eq!(s.folds.saved(s.loaded.gen), [(PairIndex::new(1), vec![], vec![NodeId::new(0)])]);
         let session = s.session();
         let json = serde_json::to_string(&session).unwrap();
         let session: Session = serde_json::from_str(&json).unwrap();
@@ -669,13 +669,16 @@ mod tests {
         let mut r = State::with_sample();
         run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
         assert!(r.restoring.is_none());
-        assert_eq!((&r.corpus, &r.corpus_name, r.sides_swapped), (&s.corpus, &s.corpus_name, true));
+        assert_eq!(
+            (&r.loaded.corpus, &r.loaded.name, r.loaded.sides_swapped),
+            (&s.loaded.corpus, &s.loaded.name, true)
+        );
         assert_eq!((r.selection.pair.index(), r.selection.mode, &r.teach.links), (1, Mode::Teach, &s.teach.links));
         assert_eq!(r.student_links(), [(NodeId::new(0), NodeId::new(0))]);
-        assert_eq!(r.folds.saved(r.corpus_gen), s.folds.saved(s.corpus_gen), "the folds, on the swapped pairs");
+        assert_eq!(r.folds.saved(r.loaded.gen), s.folds.saved(s.loaded.gen), "the folds, on the swapped pairs");
         assert_eq!((&r.form, &r.lambda.text, r.lambda.value), (&s.form, &s.lambda.text, 0.3));
         // The model was trained before the swap: the pairs as shown are not the ones it saw.
-        assert_eq!(s.alignment.model.as_ref().and_then(|m| m.trained_on).map(|t| t.gen == s.corpus_gen), Some(false));
+        assert_eq!(s.alignment.model.as_ref().and_then(|m| m.trained_on).map(|t| t.gen == s.loaded.gen), Some(false));
         let unmarked = s.alignment.model.clone().map(|m| LoadedAlignmentModel { trained_on: None, ..m });
         assert_eq!(format!("{:?}", r.alignment.model), format!("{unmarked:?}"));
         assert_eq!(format!("{:?}", r.slots.lexicon_files()), format!("{:?}", s.slots.lexicon_files()));
@@ -695,7 +698,7 @@ mod tests {
         // Start fresh: the sample and the defaults, and the kept session forgotten.
         let effects = r.apply(Action::Session(SessionAction::StartFresh));
         assert!(effects.contains(&Effect::ForgetSession), "{effects:?}");
-        assert_eq!((r.corpus_name.as_str(), r.teach.links.len(), r.alignment.model.is_none()), (SAMPLE_NAME, 0, true));
+        assert_eq!((r.loaded.name.as_str(), r.teach.links.len(), r.alignment.model.is_none()), (SAMPLE_NAME, 0, true));
     }
 
     #[test]
@@ -714,7 +717,7 @@ mod tests {
     #[test]
     fn the_page_starts_with_the_file_worker_reading_the_sample_and_a_session_waits_for_it() {
         let mut s = State::new();
-        assert!(s.corpus.is_empty());
+        assert!(s.loaded.corpus.is_empty());
         let effects = s.apply(Action::Load(LoadAction::LoadSample));
         let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
         assert!(request.sample && request.files.is_empty());
@@ -730,7 +733,7 @@ mod tests {
         s.apply(Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
         assert!(s.restoring.is_some(), "the session waits for the sample");
         answer_load(&mut s, request);
-        assert_eq!((s.corpus.as_ref(), s.corpus_name.as_str()), (kept.corpus.as_ref(), SAMPLE_NAME));
+        assert_eq!((s.loaded.corpus.as_ref(), s.loaded.name.as_str()), (kept.loaded.corpus.as_ref(), SAMPLE_NAME));
         assert_eq!(
             (s.selection.pair.index(), s.selection.mode, s.student_links()),
             (2, Mode::Teach, &[(NodeId::new(0), NodeId::new(0))][..])

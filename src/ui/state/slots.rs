@@ -714,19 +714,19 @@ mod tests {
         read(&mut s, "x.trg", "(S (B b)\n", None);
         let message = s.slots.slot(Slot::Target).message.clone();
         assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.trg:2:1: expected ')'")), "{message:?}");
-        assert!(s.corpus.len() > 1, "a broken file keeps the corpus");
-        let gen = s.corpus_gen;
+        assert!(s.loaded.corpus.len() > 1, "a broken file keeps the corpus");
+        let gen = s.loaded.gen;
         read(&mut s, "x.trg", "(S (B b))\n", None);
-        assert_eq!(s.corpus.len(), 1);
-        assert_eq!(s.corpus_gen, gen.next());
-        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
+        assert_eq!(s.loaded.corpus.len(), 1);
+        assert_eq!(s.loaded.gen, gen.next());
+        assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
         // A link outside the trees: the error is shown by the file it is in (its typed origin).
         read(&mut s, "x.gold", "0-99\n", None);
         let message = s.slots.slot(Slot::Gold).message.clone();
         assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.gold:1:1: link 0-99")), "{message:?}");
         assert!(matches!(s.slots.slot(Slot::Source).message, Some(Ok(_))));
         read(&mut s, "x.gold", "0-0\n", None);
-        assert_eq!((s.corpus.gold_links(), s.corpus_gen), (1, gen.next()), "the same trees with gold links");
+        assert_eq!((s.loaded.corpus.gold_links(), s.loaded.gen), (1, gen.next()), "the same trees with gold links");
         assert!(read(&mut s, "notes.txt", "", None).is_empty());
         assert!(s.slots.stray.as_deref().is_some_and(|m| m.starts_with("notes.txt: expected")));
         // A .json file is told by its format header, not its name, and goes to the job worker unread.
@@ -748,7 +748,7 @@ mod tests {
         s.apply(Action::Load(LoadAction::FileRead { name: "y.src".into(), text: "(S (A a))\n".into(), slot: None }));
         s.apply(Action::Load(LoadAction::LoadFailed("the file worker stopped".into())));
         assert_eq!(s.slots.slot(Slot::Source).message, Some(Err("not read: the file worker stopped".into())));
-        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
+        assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
     }
 
     /// An alignment model file trained on the sample (the plain kernel, few examples: quick).
@@ -762,14 +762,15 @@ mod tests {
 
     /// What is in use from `slot`, as the requests and the views read it.
     fn in_use(s: &State, slot: Slot) -> String {
-        let corpus = format!("{} {:?}", s.corpus_name, s.corpus.pairs.iter().map(|p| p.gold.len()).collect::<Vec<_>>());
+        let corpus =
+            format!("{} {:?}", s.loaded.name, s.loaded.corpus.pairs.iter().map(|p| p.gold.len()).collect::<Vec<_>>());
         match slot {
             Slot::Source | Slot::Target | Slot::Gold | Slot::Tiger | Slot::Dublin => corpus,
             Slot::LexS2t | Slot::LexT2s | Slot::Vcb | Slot::WordLinks => format!("{:?}", s.slots.lexicon_files()),
             Slot::Lm => format!("{:?}", s.slots.lm_file()),
             Slot::Model => format!("{:?}", s.alignment.model),
             Slot::TranslationModel => format!("{:?}", s.mt.held.as_ref().map(|h| (&h.name, &h.summary))),
-            Slot::DevSet | Slot::TestSet => format!("{:?}", s.held),
+            Slot::DevSet | Slot::TestSet => format!("{:?}", s.loaded.held),
             Slot::Exercise | Slot::Answers => format!(
                 "{:?} {:?}",
                 s.classroom.open.as_ref().map(|o| &o.file),
@@ -807,7 +808,7 @@ mod tests {
             read(&mut s, name, good, Some(slot));
             assert!(matches!(s.slots.slot(slot).message, Some(Ok(_))), "{slot:?}: {:?}", s.slots.slot(slot).message);
             let before = in_use(&s, slot);
-            let corpus = s.corpus.clone();
+            let corpus = s.loaded.corpus.clone();
             read(&mut s, &format!("bad-{name}"), bad, Some(slot));
             let status = s.slots.slot(slot);
             assert!(
@@ -816,7 +817,7 @@ mod tests {
                 status.message
             );
             assert_eq!(in_use(&s, slot), before, "{slot:?}: the good file stays in use");
-            assert!(Rc::ptr_eq(&corpus, &s.corpus), "{slot:?}: the pairs loaded stay");
+            assert!(Rc::ptr_eq(&corpus, &s.loaded.corpus), "{slot:?}: the pairs loaded stay");
             let still = status.still_in_use().unwrap_or_default();
             // A source alone makes no pairs: it is kept for its target, not in use.
             let kept = if slot == Slot::Source { "kept for its pair, not in use" } else { "still in use" };
@@ -826,9 +827,9 @@ mod tests {
             assert_eq!(in_use(&s, slot), before, "{slot:?}: an empty file");
         }
         // The refused source was not used with the next good file: the pairs come from the good ones.
-        assert_eq!(s.corpus_name, "Uploaded y.src / y.trg");
+        assert_eq!(s.loaded.name, "Uploaded y.src / y.trg");
         read(&mut s, "z.gold", "0-0\n", Some(Slot::Gold));
-        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (1, 1), "{}", s.corpus_summary());
+        assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (1, 1), "{}", s.corpus_summary());
         assert!(s.slots.lexicon_files().s2t.is_some_and(|f| f.name == "lex.e2f"));
         // The translation model is read by the job worker: one that fails to read leaves the held one.
         let effects = read(&mut s, "mt.json", "{\"format\":\"treelink-mt\",\"version\":1}", None);
@@ -857,7 +858,7 @@ mod tests {
         for &(slot, name, good, bad) in &classroom {
             read(&mut s, name, good, Some(slot));
             assert!(matches!(s.slots.slot(slot).message, Some(Ok(_))), "{slot:?}: {:?}", s.slots.slot(slot).message);
-            let (before, corpus) = (in_use(&s, slot), s.corpus.clone());
+            let (before, corpus) = (in_use(&s, slot), s.loaded.corpus.clone());
             read(&mut s, &format!("bad-{name}"), bad, Some(slot));
             let status = s.slots.slot(slot);
             assert!(
@@ -868,9 +869,9 @@ mod tests {
                 status.message
             );
             assert_eq!(in_use(&s, slot), before, "{slot:?}: the good file stays in use");
-            assert!(Rc::ptr_eq(&corpus, &s.corpus), "{slot:?}: the pairs loaded stay");
+            assert!(Rc::ptr_eq(&corpus, &s.loaded.corpus), "{slot:?}: the pairs loaded stay");
         }
-        assert_eq!((s.corpus.len(), s.classroom.class.as_ref().map(|c| c.students.len())), (2, Some(1)));
+        assert_eq!((s.loaded.corpus.len(), s.classroom.class.as_ref().map(|c| c.students.len())), (2, Some(1)));
     }
 
     /// Files of the trees' group may come in any order: gold links given
@@ -884,8 +885,8 @@ mod tests {
         read(&mut s, "x.gold", "0-0 1-1\n0-0\n", Some(Slot::Gold));
         assert!(matches!(s.slots.slot(Slot::Gold).message, Some(Err(_))), "{:?}", s.slots.slot(Slot::Gold).message);
         read(&mut s, "x.trg", "(T (C c) (D d))\n(T (C c))\n", Some(Slot::Target));
-        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
-        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
+        assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
+        assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
         assert!(matches!(s.slots.slot(Slot::Gold).message, Some(Ok(_))), "{:?}", s.slots.slot(Slot::Gold).message);
         assert_eq!(s.slots.ok_name(Slot::Gold), Some("x.gold"));
         // Gold links that do not fit these trees stay refused; new trees
@@ -893,9 +894,9 @@ mod tests {
         read(&mut s, "bad.gold", "0-99\n0-0\n", Some(Slot::Gold));
         assert!(matches!(&s.slots.slot(Slot::Gold).message, Some(Err(e)) if e.starts_with("bad.gold:1:")));
         read(&mut s, "y.src", "(S (A x) (B y))\n(S (A z))\n", Some(Slot::Source));
-        assert_eq!(s.corpus_name, "Uploaded y.src / x.trg");
-        assert_eq!(s.corpus.gold_links(), 3);
-        assert_eq!(s.corpus.pairs[0].source.words(), ["x", "y"]);
+        assert_eq!(s.loaded.name, "Uploaded y.src / x.trg");
+        assert_eq!(s.loaded.corpus.gold_links(), 3);
+        assert_eq!(s.loaded.corpus.pairs[0].source.words(), ["x", "y"]);
         assert!(matches!(&s.slots.slot(Slot::Gold).message, Some(Err(e)) if e.starts_with("bad.gold:1:")));
         assert_eq!(s.slots.ok_name(Slot::Gold), Some("x.gold"));
     }
@@ -907,7 +908,7 @@ mod tests {
     #[test]
     fn trees_that_make_no_pairs_say_they_are_not_in_use() {
         let mut s = State::with_sample();
-        let corpus = s.corpus.clone();
+        let corpus = s.loaded.corpus.clone();
         let message = |s: &State, slot: Slot| match &s.slots.slot(slot).message {
             Some(Ok(m) | Err(m)) => m.clone(),
             None => String::new(),
@@ -930,7 +931,7 @@ mod tests {
             message(&s, Slot::Target),
             "x.trg: 2 trees, 4 nodes; not in use: its source trees were refused (the pairs shown stay)"
         );
-        assert!(Rc::ptr_eq(&corpus, &s.corpus), "the pairs shown stay");
+        assert!(Rc::ptr_eq(&corpus, &s.loaded.corpus), "the pairs shown stay");
         // A bad target now: the one kept is named as kept, not as in use.
         read(&mut s, "bad.trg", "(T (C c)\n", Some(Slot::Target));
         assert_eq!(
@@ -939,7 +940,7 @@ mod tests {
         );
         // A source that reads: the pairs are made with the target kept, both in use.
         read(&mut s, "x.src", "(S (A a))\n(S (B b))\n", Some(Slot::Source));
-        assert_eq!(s.corpus_name, "Uploaded x.src / x.trg");
+        assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
         assert_eq!(message(&s, Slot::Source), "x.src: 2 trees, 4 nodes");
         assert!(!s.slots.slot(Slot::Source).waiting && !s.slots.slot(Slot::Target).waiting);
         read(&mut s, "bad.src", "(S (A a)\n", Some(Slot::Source));
@@ -949,9 +950,9 @@ mod tests {
         // Gold links for the pairs shown make new pairs, but not from a waiting target.
         let mut s = State::with_sample();
         read(&mut s, "x.trg", "(T (C c))\n", Some(Slot::Target));
-        let gold = write_links(&s.corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>());
+        let gold = write_links(&s.loaded.corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>());
         read(&mut s, "again.gold", &gold, Some(Slot::Gold));
-        assert_eq!(s.corpus_name, "Built-in sample (SQUOIA German–Spanish, dev) + gold links from again.gold");
+        assert_eq!(s.loaded.name, "Built-in sample (SQUOIA German–Spanish, dev) + gold links from again.gold");
         assert!(s.slots.slot(Slot::Target).waiting, "{:?}", s.slots.slot(Slot::Target).message);
     }
 
@@ -988,8 +989,8 @@ mod tests {
         let gold = pick(&mut s, files[2]);
         answer(&mut s, target);
         answer(&mut s, gold);
-        assert_eq!(s.corpus_name, "Uploaded big.src / big.trg");
-        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
+        assert_eq!(s.loaded.name, "Uploaded big.src / big.trg");
+        assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
         for (slot, name, _) in files {
             let status = s.slots.slot(slot);
             assert!(!status.checking);
@@ -1092,7 +1093,7 @@ mod tests {
             let files = s.slots.lexicon_files();
             let names = files.vcb.as_ref().map(|v| v.iter().map(|f| f.name.clone()).collect::<Vec<_>>());
             assert_eq!(names, Some(vec![vcbs[0].0.to_string(), vcbs[1].0.to_string()]), "kept as given");
-            assert_eq!(files.tables_lexicon(&s.corpus).unwrap(), Some(cli.clone()));
+            assert_eq!(files.tables_lexicon(&s.loaded.corpus).unwrap(), Some(cli.clone()));
             // Swapped, the tables trade slots, the vocabularies are told apart again: the same entries.
             run(&mut s, Action::Load(LoadAction::SwapSides));
             assert!(
@@ -1100,7 +1101,7 @@ mod tests {
                 "{:?}",
                 s.slots.slot(Slot::Vcb).message
             );
-            let swapped = s.slots.lexicon_files().tables_lexicon(&s.corpus).unwrap().unwrap();
+            let swapped = s.slots.lexicon_files().tables_lexicon(&s.loaded.corpus).unwrap().unwrap();
             assert_eq!((swapped.p_t_given_s("Haus", "la"), swapped.p_s_given_t("la", "das")), (0.5, 0.75));
             // A new vocabulary waits for its partner; the pair in use stays.
             read(&mut s, "other.vcb", "2 x 1\n", None);
@@ -1114,7 +1115,7 @@ mod tests {
         // Too few files: nothing changes yet.
         read(&mut s, "a.xml", "<corpus/>", None);
         assert_eq!(s.slots.slot(Slot::Tiger).files.len(), 1);
-        assert!(s.tiger_ids.is_none());
+        assert!(s.loaded.tiger_ids.is_none());
         read(&mut s, "b.xml", "<corpus/>", None);
         read(&mut s, "c.xml", "<corpus/>", None);
         let message = s.slots.slot(Slot::Tiger).message.clone();
@@ -1160,23 +1161,23 @@ mod tests {
         for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0], [1, 0, 2]] {
             let mut s = State::with_sample();
             give_together(&mut s, &files, &order);
-            assert_eq!(s.corpus.len(), 125, "{order:?}: {:?}", s.slots.slot(Slot::Tiger).message);
+            assert_eq!(s.loaded.corpus.len(), 125, "{order:?}: {:?}", s.slots.slot(Slot::Tiger).message);
             // The alignment declares English first: English is the source, whatever the order.
-            let first = s.corpus.pairs[0].source.words().join(" ");
+            let first = s.loaded.corpus.pairs[0].source.words().join(" ");
             assert!(first.starts_with("I sense that"), "{order:?}: {first}");
-            let t = s.tiger_import.clone().unwrap();
+            let t = s.loaded.tiger_import.clone().unwrap();
             assert_eq!((t.origin.source.id.as_str(), t.originals[0].name.as_str()), ("en", "en.xml"));
             assert!(t.report.iter().any(|l| l.contains("was discontinuous")));
             // Every link the trees hold, by default (4118: POS links too).
-            assert_eq!(s.corpus.gold_links(), 4118);
-            seen.push(s.tiger_ids.clone());
+            assert_eq!(s.loaded.corpus.gold_links(), 4118);
+            seen.push(s.loaded.tiger_ids.clone());
         }
         assert!(seen.windows(2).all(|w| w[0] == w[1]));
         // As the shared data's bracketed files: 1380 links, read again from the set in use.
         let mut s = State::with_sample();
         give_together(&mut s, &files, &[0, 1, 2]);
         run(&mut s, Action::Load(LoadAction::SetTigerOptions(crate::tiger::ImportOptions::BRACKETED_DATA)));
-        assert_eq!((s.corpus.len(), s.corpus.gold_links()), (125, 1380));
+        assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (125, 1380));
     }
 
     #[test]
@@ -1217,7 +1218,11 @@ mod tests {
             let checking: Vec<Slot> = Slot::ALL.iter().copied().filter(|&x| s.slots.slot(x).checking).collect();
             let said: Vec<_> = Slot::TREES_GROUP.iter().map(|&x| s.slots.slot(x).message.clone()).collect();
             assert_eq!(checking, Vec::<Slot>::new(), "{order:?} {answers:?}: {said:?}");
-            assert_eq!((s.corpus.len(), s.corpus.gold_links()), (125, 1380), "{order:?} {answers:?}: {said:?}");
+            assert_eq!(
+                (s.loaded.corpus.len(), s.loaded.corpus.gold_links()),
+                (125, 1380),
+                "{order:?} {answers:?}: {said:?}"
+            );
         }
     }
 
@@ -1236,7 +1241,7 @@ mod tests {
             let mut s = State::with_sample();
             let nl_en: Vec<(String, Option<String>)> = renamed_nl_en().into_iter().map(|(n, t)| (n, Some(t))).collect();
             give_together(&mut s, &nl_en, &[0, 1, 2]);
-            assert_eq!(s.corpus.len(), 125);
+            assert_eq!(s.loaded.corpus.len(), 125);
             // The option changed: the set in use is checked again (request A)...
             let options = LoadAction::SetTigerOptions(crate::tiger::ImportOptions::BRACKETED_DATA);
             let a = loads(&s.apply(Action::Load(options)));
@@ -1259,7 +1264,12 @@ mod tests {
             answer_load(&mut s, &b[0]);
             let status = s.slots.slot(Slot::Tiger);
             assert!(!status.checking, "{when}: {:?}", status.message);
-            assert_eq!((s.corpus.len(), s.corpus.gold_links()), (157, 1218), "{when}: {:?}", status.message);
+            assert_eq!(
+                (s.loaded.corpus.len(), s.loaded.corpus.gold_links()),
+                (157, 1218),
+                "{when}: {:?}",
+                status.message
+            );
         }
     }
 
@@ -1271,14 +1281,14 @@ mod tests {
         files[0].1 = None;
         for order in [[0, 1, 2], [1, 2, 0]] {
             let mut s = State::with_sample();
-            let corpus = s.corpus.clone();
+            let corpus = s.loaded.corpus.clone();
             give_together(&mut s, &files, &order);
             let status = s.slots.slot(Slot::Tiger);
             assert_eq!(
                 status.message,
                 Some(Err("nl.xml:3:7: bad byte; the set was not imported (read: align.sta.xml, en.xml)".into()))
             );
-            assert!(!status.checking && Rc::ptr_eq(&corpus, &s.corpus));
+            assert!(!status.checking && Rc::ptr_eq(&corpus, &s.loaded.corpus));
         }
         // Two sets: named by their alignments' declarations, refused with what was found.
         let mut two: Vec<(String, Option<String>)> = Vec::new();

@@ -169,7 +169,7 @@ impl State {
                 let undo = action == TeachAction::Undo;
                 let Some((pair, n)) = self.teach.undo_redo(undo) else { return };
                 self.select_pair(pair);
-                let selected = self.selection.apply(SelectAction::SetMode(Mode::Teach), self.corpus.len());
+                let selected = self.selection.apply(SelectAction::SetMode(Mode::Teach), self.loaded.corpus.len());
                 self.selection_changed(selected);
                 self.teach.pending = None;
                 let verb = if undo { "Undone" } else { "Redone" };
@@ -189,7 +189,7 @@ impl State {
     /// Teaching: the student clicked target node `t` after a source node.
     pub(super) fn teach_target(&mut self, t: NodeId) {
         let k = self.selection.pair;
-        let Some(pair) = self.corpus.pair(k).cloned() else { return };
+        let Some(pair) = self.loaded.corpus.pair(k).cloned() else { return };
         if self.teach.choose_target(k, &pair, t) {
             self.classroom.links_changed();
         }

@@ -3,7 +3,9 @@
 
 use super::*;
 use crate::align::greedy::Search;
+use crate::corpus::Corpus;
 use crate::corpus::TreePair;
+use crate::tiger::PairIds;
 use crate::ui::load;
 
 /// Applies `action` and carries out its effects as `ui::effects` and

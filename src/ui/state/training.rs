@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{DownloadBody, Effect, JobKind, State};
+use super::{DownloadBody, Effect, HeldSets, JobKind, State};
 use crate::align::composite::KernelSpec;
 use crate::align::model::{DecisionThreshold, TrainOptions};
 use crate::align::primal::Solver;
@@ -14,6 +14,7 @@ use crate::app::alignment::{self, Given, PairsTraining, Preset, TrainingPlan, PA
 use crate::kernel::DEFAULT_LAMBDA;
 use crate::lexicon::WordModel;
 use crate::svm::{SvmParams, DEFAULT_C};
+use crate::ui::load::HeldRole;
 use crate::ui::protocol::{CorpusText, Request};
 
 /// The fields of the training form.
@@ -88,7 +89,6 @@ impl Setting {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrainForm {
     pub values: BTreeMap<Field, String>,
-    pub errors: BTreeMap<Field, String>,
     pub setting: Setting,
     pub solver: Solver,
     /// The in-engine lexicon's word model (`--word-model`); `None`: the
@@ -97,11 +97,6 @@ pub struct TrainForm {
     pub calibrate: bool,
     pub test: bool,
     pub stem_backoff: bool,
-    /// The pairs of the dev and of the test set given as their own files
-    /// (the state's `held`, mirrored): they are the dev and the test,
-    /// whatever *Calibrate* and *Hold out a test* say.
-    pub dev_set: usize,
-    pub test_set: usize,
 }
 
 impl Default for TrainForm {
@@ -121,15 +116,12 @@ impl Default for TrainForm {
         ];
         TrainForm {
             values: values.into_iter().collect(),
-            errors: BTreeMap::new(),
             setting: Setting::default(),
             solver: Solver::default(),
             word_model: None,
             calibrate: true,
             test: false,
             stem_backoff: false,
-            dev_set: 0,
-            test_set: 0,
         }
     }
 }
@@ -137,36 +129,38 @@ impl Default for TrainForm {
 impl TrainForm {
     /// The choices beyond the options, as the worker takes them (the stem
     /// back-off as the plan has it).
-    pub fn pairs_training(&self) -> PairsTraining {
+    /// (The dev and test sets given as files, `held`, are the dev and the
+    /// test whatever *Calibrate* and *Hold out a test* say.)
+    pub fn pairs_training(&self, held: &HeldSets) -> PairsTraining {
         PairsTraining {
             word_model: self.word_model.unwrap_or_default(),
-            stem_backoff: self.stem_backoff_in_use(),
-            calibrate: self.calibrate_in_use(),
-            test: self.test_in_use(),
-            dev_set: self.dev_set,
-            test_set: self.test_set,
+            stem_backoff: self.stem_backoff_in_use(held),
+            calibrate: self.calibrate_in_use(held),
+            test: self.test_in_use(held),
+            dev_set: held.pairs(HeldRole::Dev),
+            test_set: held.pairs(HeldRole::Test),
         }
     }
 
     /// Whether there are dev pairs: a dev set given as files, or *Calibrate*'s share.
-    pub fn calibrate_in_use(&self) -> bool {
-        self.calibrate || self.dev_set > 0
+    pub fn calibrate_in_use(&self, held: &HeldSets) -> bool {
+        self.calibrate || held.dev.is_some()
     }
 
     /// Whether there is a held-out test: a test set given as files, or
     /// *Hold out a test*'s share, which a dev set given as files (the last
     /// pairs) rules out.
-    pub fn test_in_use(&self) -> bool {
-        self.test_set > 0 || (self.test && self.dev_set == 0)
+    pub fn test_in_use(&self, held: &HeldSets) -> bool {
+        held.test.is_some() || (self.test && held.dev.is_none())
     }
 
     /// The stem back-off the training will use: the box's, or the one
     /// its preset gives ([`alignment::preset_stem_backoff`], as the plan's).
-    pub fn stem_backoff_in_use(&self) -> Option<usize> {
+    pub fn stem_backoff_in_use(&self, held: &HeldSets) -> Option<usize> {
         let (preset, kernel_given) = self.preset();
         self.stem_backoff.then_some(PAGE_STEM_CHARS).or(alignment::preset_stem_backoff(
             preset,
-            self.calibrate_in_use(),
+            self.calibrate_in_use(held),
             kernel_given,
         ))
     }
@@ -182,15 +176,15 @@ impl TrainForm {
 
     /// The configurations the Train button tries, as `treelink train`
     /// plans them for the same settings ([`alignment::training_plan`]).
-    pub fn plan(&self) -> Result<TrainingPlan, BTreeMap<Field, String>> {
-        let base = self.options()?;
+    pub fn plan(&self, held: &HeldSets) -> Result<TrainingPlan, BTreeMap<Field, String>> {
+        let base = self.options(held)?;
         let (preset, kernel_given) = self.preset();
         let kernel = kernel_given.then(|| base.spec.clone());
         let stem = self.stem_backoff.then_some(PAGE_STEM_CHARS);
         alignment::training_plan(
             base,
             kernel,
-            self.calibrate_in_use(),
+            self.calibrate_in_use(held),
             preset,
             Given { stem_backoff: stem, word_model: self.word_model.is_some(), ..Given::default() },
         )
@@ -207,7 +201,7 @@ impl TrainForm {
     }
 
     /// The options the form describes, or the error of each bad field.
-    pub fn options(&self) -> Result<TrainOptions, BTreeMap<Field, String>> {
+    pub fn options(&self, held: &HeldSets) -> Result<TrainOptions, BTreeMap<Field, String>> {
         let mut errors = BTreeMap::new();
         let number = |f: Field, errors: &mut BTreeMap<Field, String>, what: &str| {
             let text = self.value(f).trim();
@@ -296,7 +290,7 @@ impl TrainForm {
                     // Progress more often than the CLI's default (it changes nothing else).
                     svm: SvmParams { progress_every: 100, ..SvmParams::default() },
                     // `--threshold auto`: with the held-out dev, the one that maximises its F.
-                    threshold: if self.calibrate_in_use() {
+                    threshold: if self.calibrate_in_use(held) {
                         DecisionThreshold::Calibrated
                     } else {
                         DecisionThreshold::Fixed(0.0)
@@ -344,7 +338,8 @@ pub enum TrainAction {
 }
 
 impl TrainForm {
-    /// The form's reducer: a field as typed (every field checked again), or a choice.
+    /// The form's reducer: a field as typed, or a choice (each bad field's
+    /// error is [`TrainForm::plan`]'s, found when the form is shown).
     pub fn apply(&mut self, action: FormAction) {
         match action {
             FormAction::SetField(field, value) => {
@@ -352,12 +347,8 @@ impl TrainForm {
                     self.setting = Setting::Kernel;
                 }
                 self.values.insert(field, value);
-                self.errors = self.plan().err().unwrap_or_default();
             }
-            FormAction::SetSetting(setting) => {
-                self.setting = setting;
-                self.errors = self.plan().err().unwrap_or_default();
-            }
+            FormAction::SetSetting(setting) => self.setting = setting,
             FormAction::SetSolver(solver) => {
                 // As the CLI's --max-examples default: 6000 for SMO, all for linear.
                 let default = TrainOptions::default().max_examples.to_string();
@@ -372,7 +363,6 @@ impl TrainForm {
                     _ => {}
                 }
                 self.solver = solver;
-                self.errors = self.plan().err().unwrap_or_default();
             }
             FormAction::SetWordModel(model) => self.word_model = model,
             FormAction::SetCalibrate(on) => self.calibrate = on,
@@ -390,18 +380,20 @@ impl State {
         match action {
             TrainAction::Form(edit) => self.form.apply(edit),
             TrainAction::Train { now } => {
-                let has_gold = self.corpus.gold_links() > 0;
-                let how = self.form.pairs_training();
-                let split = how.split(self.corpus.len());
-                if let (None, Ok(plan), true, Some(split)) = (&self.jobs.running, self.form.plan(), has_gold, split) {
+                let has_gold = self.loaded.corpus.gold_links() > 0;
+                let how = self.form.pairs_training(&self.loaded.held);
+                let split = how.split(self.loaded.corpus.len());
+                if let (None, Ok(plan), true, Some(split)) =
+                    (&self.jobs.running, self.form.plan(&self.loaded.held), has_gold, split)
+                {
                     let options = plan.options;
                     let id = self.job_id();
                     self.start_job(id, JobKind::Train, now);
                     if let Some(j) = &mut self.jobs.running {
                         j.split = Some(split);
-                        j.test_set = self.held.test.as_ref().map(|t| t.name.clone());
+                        j.test_set = self.loaded.held.test.as_ref().map(|t| t.name.clone());
                     }
-                    let corpus = CorpusText::of(&self.corpus);
+                    let corpus = CorpusText::of(&self.loaded.corpus);
                     let lexicon = self.slots.lexicon_files();
                     effects.push(Effect::Post(Request::Train { job: id, corpus, options, lexicon, how }));
                 }
@@ -412,7 +404,7 @@ impl State {
                 {
                     let id = self.job_id();
                     self.start_job(id, JobKind::Align, now);
-                    let corpus = CorpusText::of(&self.corpus);
+                    let corpus = CorpusText::of(&self.loaded.corpus);
                     let lexicon = self.slots.lexicon_files();
                     effects.push(Effect::Post(Request::Align { job: id, corpus, model, lexicon }));
                 }
@@ -444,26 +436,26 @@ mod tests {
     #[test]
     fn a_bad_field_says_what_it_expected_and_makes_no_options() {
         let mut form = TrainForm::default();
-        let paper = form.options().expect("the defaults read");
+        let paper = form.options(&HeldSets::default()).expect("the defaults read");
         assert_eq!(
             (paper.spec.to_string(), paper.spec.lambda, paper.c),
             ("plain+dbtk-root+ibtk-rgsst".into(), 0.4, 2.4)
         );
         form.apply(FormAction::SetField(Field::C, " -2 ".into()));
         form.apply(FormAction::SetField(Field::Thetas, "1, 2".into()));
-        assert!(form.options().is_err());
+        assert!(form.options(&HeldSets::default()).is_err());
         assert_eq!(
-            form.errors.get(&Field::C).map(String::as_str),
+            form.plan(&HeldSets::default()).err().unwrap_or_default().get(&Field::C).map(String::as_str),
             Some("expected a cost C greater than 0, found '-2'")
         );
         assert_eq!(
-            form.errors.get(&Field::Thetas).map(String::as_str),
+            form.plan(&HeldSets::default()).err().unwrap_or_default().get(&Field::Thetas).map(String::as_str),
             Some("expected 3 comma-separated weights ≥ 0, not all 0, one per component (plain, dbtk-root, ibtk-rgsst); found '1, 2'")
         );
         form.apply(FormAction::SetField(Field::C, "2".into()));
         form.apply(FormAction::SetField(Field::Thetas, "1, 1, 2".into()));
-        assert!(form.errors.is_empty(), "{:?}", form.errors);
-        let options = form.options().expect("mended");
+        assert!(form.plan(&HeldSets::default()).is_ok(), "{:?}", form.plan(&HeldSets::default()).err());
+        let options = form.options(&HeldSets::default()).expect("mended");
         assert_eq!((options.c, options.spec.thetas), (2.0, vec![0.25, 0.25, 0.5]));
     }
     /// The form's settings plan what `treelink train` plans for the same
@@ -473,25 +465,25 @@ mod tests {
     #[test]
     fn the_forms_settings_plan_what_the_cli_plans_for_the_same_flags() {
         let mut form = TrainForm::default();
-        let base = form.options().expect("the defaults read");
+        let base = form.options(&HeldSets::default()).expect("the defaults read");
         let cli = |kernel: Option<&str>, preset| {
             let kernel = kernel.map(|k| k.parse::<KernelSpec>().unwrap());
             crate::app::alignment::training_plan(base.clone(), kernel, true, preset, Given::default()).unwrap()
         };
-        let best = form.plan().unwrap();
+        let best = form.plan(&HeldSets::default()).unwrap();
         assert_eq!(best, cli(None, Preset::Best));
         assert_eq!(best.options.len(), 5);
-        assert_eq!((best.stem_backoff, form.pairs_training().stem_backoff), (Some(4), Some(4)));
+        assert_eq!((best.stem_backoff, form.pairs_training(&HeldSets::default()).stem_backoff), (Some(4), Some(4)));
         assert_eq!(best.options[4].solver, Solver::Linear);
         // The word model: chosen on dev by default, as `train --dev`; one chosen is `--word-model`.
         assert!(best.options.iter().all(|o| o.tune_word_model.len() == 2));
         form.apply(FormAction::SetWordModel(Some(WordModel::Hmm)));
-        assert!(form.plan().unwrap().options.iter().all(|o| o.tune_word_model.is_empty()));
-        assert_eq!(form.pairs_training().word_model, WordModel::Hmm);
+        assert!(form.plan(&HeldSets::default()).unwrap().options.iter().all(|o| o.tune_word_model.is_empty()));
+        assert_eq!(form.pairs_training(&HeldSets::default()).word_model, WordModel::Hmm);
         form.apply(FormAction::SetWordModel(None));
-        assert_eq!(form.plan().unwrap(), best);
+        assert_eq!(form.plan(&HeldSets::default()).unwrap(), best);
         form.apply(FormAction::SetSetting(Setting::Paper));
-        let paper = form.plan().unwrap();
+        let paper = form.plan(&HeldSets::default()).unwrap();
         assert_eq!(paper, cli(None, Preset::Paper));
         assert_eq!((paper.options.len(), paper.stem_backoff), (4, None));
         assert!(paper.options.iter().all(|o| o.threshold == DecisionThreshold::Fixed(0.0)));
@@ -500,7 +492,7 @@ mod tests {
         form.apply(FormAction::SetSolver(Solver::Linear));
         assert_eq!(form.value(Field::MaxExamples), "all", "as --solver linear's default");
         form.apply(FormAction::SetField(Field::MaxNegativeRatio, "inf".into()));
-        let one = form.plan().unwrap();
+        let one = form.plan(&HeldSets::default()).unwrap();
         assert_eq!(one.options.len(), 1);
         let o = &one.options[0];
         assert_eq!(
@@ -511,7 +503,7 @@ mod tests {
         assert_eq!(form.value(Field::MaxExamples), "6000");
         form.apply(FormAction::SetField(Field::MaxNegativeRatio, "-1".into()));
         assert_eq!(
-            form.errors.get(&Field::MaxNegativeRatio).map(String::as_str),
+            form.plan(&HeldSets::default()).err().unwrap_or_default().get(&Field::MaxNegativeRatio).map(String::as_str),
             Some("expected inf or a number of negatives per positive greater than 0, found '-1'")
         );
     }
@@ -557,7 +549,7 @@ mod tests {
     #[test]
     fn the_word_model_and_the_checkboxes_reach_the_training_request() {
         let mut s = State::with_sample();
-        assert_eq!(s.corpus.len(), 157);
+        assert_eq!(s.loaded.corpus.len(), 157);
         // The default: the best setting on the last 20% as dev, with its stem back-off.
         assert_eq!(
             train_request(&mut s),
@@ -610,7 +602,7 @@ mod tests {
         read(&mut s, "x.src", "(S (A a))\n(S (A c))\n", None);
         read(&mut s, "x.trg", "(T (C c))\n(T (D d))\n", None);
         read(&mut s, "x.gold", "0-0\n0-0\n", None);
-        assert_eq!(s.corpus.len(), 2);
+        assert_eq!(s.loaded.corpus.len(), 2);
         edit(&mut s, FormAction::SetCalibrate(true));
         edit(&mut s, FormAction::SetHoldOutTest(true));
         assert!(s.apply(Action::Train(TrainAction::Train { now: 2.0 })).is_empty());

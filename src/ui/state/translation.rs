@@ -367,12 +367,12 @@ impl State {
             }
             TranslateAction::Train { now } => {
                 let needs_gold = self.mt.extract != ExtractMethod::Word;
-                if self.jobs.running.is_none() && (!needs_gold || self.corpus.gold_links() > 0) {
+                if self.jobs.running.is_none() && (!needs_gold || self.loaded.corpus.gold_links() > 0) {
                     let id = self.job_id();
                     self.start_job(id, JobKind::TrainMt, now);
                     effects.push(Effect::Post(Request::TrainMt {
                         job: id,
-                        corpus: CorpusText::of(&self.corpus),
+                        corpus: CorpusText::of(&self.loaded.corpus),
                         system: self.mt.system,
                         choice: DevChoice {
                             extract: self.mt.extract,
@@ -396,7 +396,7 @@ impl State {
                     if let Some(model) = self.mt.held_model(self.jobs.worker_gen, &mut effects) {
                         let id = self.job_id();
                         self.start_job(id, JobKind::TranslateAll, now);
-                        let sources = self.corpus.pairs.iter().map(|p| p.source.to_bracketed()).collect();
+                        let sources = self.loaded.corpus.pairs.iter().map(|p| p.source.to_bracketed()).collect();
                         effects.push(Effect::Post(Request::TranslateAll { job: id, model, sources }));
                     }
                 }
@@ -430,7 +430,7 @@ impl State {
 
     /// The input of translating pair `k` of the corpus.
     fn pair_input(&self, k: PairIndex) -> Option<TranslationInput> {
-        let pair = self.corpus.pair(k)?;
+        let pair = self.loaded.corpus.pair(k)?;
         Some(TranslationInput {
             label: format!("pair {k}"),
             source: pair.source.clone(),
@@ -446,22 +446,22 @@ impl State {
                 if let Some(j) = self.jobs.end(job, Some(&[JobKind::TrainMt])) {
                     let elapsed = (now - j.started) / 1000.0;
                     self.mt.note = Some(Ok(format!("Trained a translation model in {elapsed:.1} s.")));
-                    self.mt.trained(model, json, summary, self.corpus.len(), gen, j.corpus_gen);
+                    self.mt.trained(model, json, summary, self.loaded.corpus.len(), gen, j.corpus_gen);
                 } else if self.mt.loading == Some(job) {
                     self.mt.uploaded(model, summary, gen, self.slots.slot_mut(Slot::TranslationModel));
                 }
             }
             Response::TranslatedAll { job, hyps, seconds, note } => {
                 let Some(j) = self.jobs.end(job, Some(&[JobKind::TranslateAll])) else { return };
-                if j.corpus_gen != self.corpus_gen || hyps.len() != self.corpus.len() {
+                if j.corpus_gen != self.loaded.gen || hyps.len() != self.loaded.corpus.len() {
                     self.mt.note = Some(Err("The pairs changed while translating: translate them again.".into()));
                     return;
                 }
-                self.mt.translated_all(hyps, seconds, note, &self.corpus, self.corpus_gen);
+                self.mt.translated_all(hyps, seconds, note, &self.loaded.corpus, self.loaded.gen);
             }
             Response::Translated { job, result, source } => {
                 let Some((_, input)) = self.mt.translating.take_if(|(id, _)| *id == job) else { return };
-                self.mt.translated(input, *result, source, self.corpus_gen);
+                self.mt.translated(input, *result, source, self.loaded.gen);
             }
             Response::MtMissing { job } => {
                 if let Some(h) = &mut self.mt.held {
@@ -560,12 +560,12 @@ mod tests {
             let response = Response::TranslatedAll { job: *job, hyps, seconds: 1.0, note: note.clone() };
             s.apply(Action::Worker { response, now: 3.0 });
             let said = s.mt.note.clone().unwrap().unwrap();
-            let expected = format!("Translated {} pairs in 1.0 s.", s.corpus.len());
+            let expected = format!("Translated {} pairs in 1.0 s.", s.loaded.corpus.len());
             match &note {
                 None => assert_eq!(said, expected),
                 Some(n) => assert_eq!(said, format!("{expected} {n}")),
             }
-            assert_eq!(s.mt.corpus.as_ref().map(|c| c.hyps.len()), Some(s.corpus.len()));
+            assert_eq!(s.mt.corpus.as_ref().map(|c| c.hyps.len()), Some(s.loaded.corpus.len()));
         }
     }
 
