@@ -51,22 +51,55 @@ pub struct OpenExercise {
 pub type ExerciseLinks = BTreeMap<PairIndex, Vec<(NodeId, NodeId)>>;
 
 /// Everything about exercises the page holds.
-#[derive(Debug, Clone, PartialEq, Default)]
+///
+/// Kept for the next visit: the form, the student's name and the hand
+/// links of exercises left (the open exercise comes back as a file).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Classroom {
+    #[serde(rename = "exercise_form", default)]
     pub form: ExerciseForm,
     /// Why the form cannot make an exercise (shown next to it).
+    #[serde(skip)]
     pub form_error: Option<String>,
     /// What the last export of the form made (shown next to its buttons).
+    #[serde(skip)]
     pub exported: Option<String>,
+    #[serde(skip)]
     pub open: Option<OpenExercise>,
+    #[serde(default)]
     pub student: String,
     /// After *Check*: each exercise pair's marks and counts, in its order.
+    #[serde(skip)]
     pub checks: Option<Rc<Vec<PairCheck>>>,
     /// The class table of the answers files dropped for the open exercise.
+    #[serde(skip)]
     pub class: Option<Rc<ClassTable>>,
     /// The hand links of exercises left (by [`Exercise::fingerprint`]):
     /// opened again, an exercise gets them back.
+    #[serde(rename = "exercise_links", with = "links_left", default)]
     pub left: BTreeMap<String, ExerciseLinks>,
+}
+
+/// [`Classroom::left`] as a list of (fingerprint, [(pair, links)]).
+mod links_left {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::ExerciseLinks;
+    use crate::corpus::PairIndex;
+    use crate::tree::NodeId;
+
+    type Listed = Vec<(String, Vec<(PairIndex, Vec<(NodeId, NodeId)>)>)>;
+
+    pub fn serialize<S: Serializer>(left: &BTreeMap<String, ExerciseLinks>, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(left.iter().map(|(f, links)| (f, links.iter().collect::<Vec<_>>())))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, ExerciseLinks>, D::Error> {
+        let listed = Listed::deserialize(d)?;
+        Ok(listed.into_iter().map(|(f, links)| (f, links.into_iter().collect())).collect())
+    }
 }
 
 /// A JSON file to offer for download (the reducer turns it into its effect).
@@ -237,6 +270,16 @@ impl Classroom {
             self.form_error = None;
         }
         Ok(new.len())
+    }
+
+    /// What a session keeps of it (the fields it serialises), the rest as new.
+    pub fn kept(&self) -> Classroom {
+        Classroom {
+            form: self.form.clone(),
+            student: self.student.clone(),
+            left: self.left.clone(),
+            ..Classroom::default()
+        }
     }
 
     /// An exercise was opened, `links` being the hand links of the one

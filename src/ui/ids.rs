@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// answers carry it, so answers to a request the page gave up on are
 /// dropped. A translation model in the worker is named by the id of the
 /// job that trained or loaded it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct JobId(pub u32);
 

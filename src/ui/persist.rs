@@ -568,7 +568,9 @@ fn mt_file(state: &State) -> Option<FileHandle> {
 
 /// Whether the state holds all of its session (no files being read, no session being restored).
 fn settled(state: &State) -> bool {
-    state.restoring.is_none() && !state.slots.reading() && Slot::ALL.iter().all(|&s| !state.slots.slot(s).checking)
+    state.keeping.restoring.is_none()
+        && !state.slots.reading()
+        && Slot::ALL.iter().all(|&s| !state.slots.slot(s).checking)
 }
 
 /// Keeps `state` at once, or once the write in flight ends.
@@ -765,7 +767,7 @@ pub fn use_kept_session(state: &Rc<State>, session: Dispatch<SessionAction>) {
             });
             if let Some(kept) = session_read {
                 let file = file.and_then(|v| v.dyn_into::<web_sys::File>().ok());
-                let wanted = kept.translation_model.as_ref().is_some_and(|(_, text)| text.is_none());
+                let wanted = kept.texts.translation_model.as_ref().is_some_and(|(_, text)| text.is_none());
                 let mt_file = file.filter(|_| wanted).map(super::file_handles::hold);
                 session.emit(SessionAction::Restore { session: Box::new(kept), mt_file });
             } else {

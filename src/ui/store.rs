@@ -103,8 +103,8 @@ impl Store {
             let last = self.state();
             let mut next = (*last).clone();
             let effects = next.apply(action);
-            if !Rc::ptr_eq(&last.corpus, &next.corpus) {
-                discard_later(last.corpus.clone());
+            if !Rc::ptr_eq(&last.loaded.corpus, &next.loaded.corpus) {
+                discard_later(last.loaded.corpus.clone());
             }
             drop(last);
             self.state.set(Rc::new(next));

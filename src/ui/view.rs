@@ -378,8 +378,8 @@ fn app() -> Html {
     let pair_count = state.loaded.corpus.len();
     // Before the pairs and the kept work are in: a loading state, not "Pair
     // 1 of 0", nor the sample's pairs under a kept exercise's box.
-    let loading = !state.kept_read
-        || state.restoring.is_some()
+    let loading = !state.keeping.read
+        || state.keeping.restoring.is_some()
         || (state.loaded.corpus.is_empty() && state.slots.sample_loading.is_some());
     // Drawn again only when what they depend on changes (not on every action).
     let pair: Option<Rc<TreePair>> = {

@@ -492,7 +492,7 @@ mod tests {
         s.apply(Action::Worker { response: trained, now: 1.0 });
         assert_eq!(s.alignment.model.as_ref().map(|m| m.origin.to_string()).as_deref(), Some("trained in this page"));
         assert_eq!(
-            s.session().alignment_model,
+            s.session().texts.alignment_model,
             Some(("a model".to_string(), model.clone())),
             "kept for the next visit"
         );

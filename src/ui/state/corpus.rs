@@ -95,7 +95,7 @@ impl State {
     /// how many.
     pub fn corpus_line(&self) -> String {
         let n = self.loaded.corpus.len();
-        if self.loaded.corpus.is_empty() && (self.slots.sample_loading.is_some() || self.restoring.is_some()) {
+        if self.loaded.corpus.is_empty() && (self.slots.sample_loading.is_some() || self.keeping.restoring.is_some()) {
             return "loading the built-in German → Spanish sample…".into();
         }
         let pairs = format!("{n} {}", counted(n, "pairs"));
@@ -480,10 +480,10 @@ mod tests {
         read(&mut s, "x.src", "(S (A a))\n", None);
         read(&mut s, "x.trg", "(T (B b))\n", None);
         read(&mut s, "x.gold", "0-0\n", None);
-        assert_eq!(s.session().files.len(), 3);
+        assert_eq!(s.session().texts.files.len(), 3);
         run(&mut s, Action::Load(LoadAction::LoadSample));
         assert_eq!(s.loaded.name, SAMPLE_NAME);
-        assert!(s.session().files.is_empty(), "{:?}", s.session().files);
+        assert!(s.session().texts.files.is_empty(), "{:?}", s.session().texts.files);
         assert_eq!((s.slots.slot(Slot::Source).message.clone(), s.slots.slot(Slot::Gold).kept.len()), (None, 0));
         let mut r = State::with_sample();
         run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));

@@ -141,6 +141,8 @@ pub struct Jobs {
     pub worker_gen: WorkerGen,
     /// The job worker died and none runs yet: the page offers to start one.
     pub worker_stopped: bool,
+    /// The last request id given (the page's one counter of requests, for both workers).
+    pub last_id: JobId,
 }
 
 /// What the progress bars' buttons ask.
@@ -172,8 +174,8 @@ impl Jobs {
 impl State {
     /// A fresh request id (the page's one counter, for both workers).
     pub(super) fn job_id(&mut self) -> JobId {
-        self.last_job = self.last_job.next();
-        self.last_job
+        self.jobs.last_id = self.jobs.last_id.next();
+        self.jobs.last_id
     }
 
     /// Job `id` of `kind` starts on the pairs loaded; the Train panel's

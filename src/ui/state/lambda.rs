@@ -1,10 +1,13 @@
 //! The decay λ the kernel view computes with, as typed and as read: a
 //! number that does not read leaves the last one in use, with why.
 
+use serde::{Deserialize, Serialize};
+
 use crate::kernel::DEFAULT_LAMBDA;
 
-/// The kernel view's λ.
-#[derive(Debug, Clone, PartialEq)]
+/// The kernel view's λ, kept for the next visit as typed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
 pub struct Lambda {
     /// The λ in use.
     pub value: f64,
@@ -17,6 +20,20 @@ pub struct Lambda {
 impl Default for Lambda {
     fn default() -> Self {
         Lambda { value: DEFAULT_LAMBDA, text: DEFAULT_LAMBDA.to_string(), error: None }
+    }
+}
+
+impl From<String> for Lambda {
+    fn from(text: String) -> Self {
+        let mut lambda = Lambda::default();
+        lambda.set(text);
+        lambda
+    }
+}
+
+impl From<Lambda> for String {
+    fn from(lambda: Lambda) -> Self {
+        lambda.text
     }
 }
 

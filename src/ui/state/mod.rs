@@ -59,14 +59,13 @@ pub use jobs::{Job, JobAction, JobKind, JobProgress, Jobs, Progress, ProgressAct
 pub use lambda::Lambda;
 pub use selection::{Compare, Mode, SelectAction, Selection};
 pub use session::{
-    exercise_address, FilesKey, KeepProblem, Keeping, Location, Restoring, SavedFile, Session, SessionAction,
-    SessionFiles,
+    exercise_address, FilesKey, KeepProblem, Keeping, Location, SavedFile, Session, SessionAction, SessionFiles, Shown,
 };
 pub use slots::{is_mt_model, Dropped, LoadAction, Slot, SlotStatus, Slots, Upload};
 pub use teaching::{LinkEdit, LinkHistory, Teach, TeachAction};
 pub use training::{Field, FormAction, Setting, TrainAction, TrainForm};
 pub use translation::{
-    CorpusTranslation, MtHeld, MtSource, MtState, MtUpload, TranslateAction, Translated, TranslationInput,
+    CorpusTranslation, MtChoices, MtHeld, MtSource, MtState, MtUpload, TranslateAction, Translated, TranslationInput,
 };
 
 /// A shared value that props compare by identity, so a view over a large
@@ -140,14 +139,6 @@ pub struct State {
     /// What was shown before the open exercise (*Leave the exercise* brings it back).
     pub before_exercise: Option<Box<Before>>,
     pub find: FindPair,
-    /// A session being restored, until its files are loaded.
-    pub restoring: Option<Restoring>,
-    /// The page has read what it kept from the last visit (restored, or
-    /// nothing kept): until then it shows that it is loading, so nothing
-    /// done on the pairs is overwritten by the session arriving.
-    pub kept_read: bool,
-    /// The last request id given (the page's one counter of requests).
-    pub last_job: JobId,
     /// What the last export made, or why it could not be made (shown by its button).
     pub export_note: Option<ExportNote>,
     /// How keeping the session for the next visit goes.
@@ -276,9 +267,6 @@ impl State {
             classroom: Classroom::default(),
             before_exercise: None,
             find: FindPair::default(),
-            restoring: None,
-            kept_read: false,
-            last_job: JobId(0),
             export_note: None,
             keeping: Keeping::default(),
         }
@@ -287,7 +275,8 @@ impl State {
     /// The state once the built-in sample is read (what the page holds once
     /// the file worker answered [`LoadAction::LoadSample`]; the sample read here).
     pub fn with_sample() -> Self {
-        let mut s = State { kept_read: true, ..State::new() };
+        let mut s = State::new();
+        s.keeping.read = true;
         s.loaded.corpus = Rc::new(load::sample());
         s
     }
@@ -523,7 +512,7 @@ mod tests {
         assert_eq!(s.classroom.class.as_ref().unwrap().students.len(), 2);
         // Kept for the next visit: the open exercise, the answers files and the student's name.
         let session = s.session();
-        let slots: Vec<Slot> = session.files.iter().map(|f| f.slot).collect();
+        let slots: Vec<Slot> = session.texts.files.iter().map(|f| f.slot).collect();
         assert_eq!(slots, [Slot::Exercise, Slot::Answers, Slot::Answers]);
         let mut r = State::with_sample();
         run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
@@ -534,6 +523,6 @@ mod tests {
         // The sample again: the exercise closes.
         run(&mut s, Action::Load(LoadAction::LoadSample));
         assert!(s.classroom.open.is_none());
-        assert!(s.session().files.is_empty(), "a closed exercise is not kept");
+        assert!(s.session().texts.files.is_empty(), "a closed exercise is not kept");
     }
 }

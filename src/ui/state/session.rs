@@ -10,18 +10,12 @@ use serde::{Deserialize, Serialize};
 
 use super::exercise::SavedBefore;
 use super::{
-    Effect, Field, FileHandle, LoadAction, LoadedAlignmentModel, Mode, ModelOrigin, MtSource, MtUpload, SelectAction,
-    Setting, Shared, Slot, Slots, State, TrainedOn, Upload,
+    Effect, FileHandle, Lambda, LoadAction, LoadedAlignmentModel, Mode, ModelOrigin, MtChoices, MtSource, MtUpload,
+    SelectAction, Shared, Slot, Slots, State, TrainForm, TrainedOn, Upload,
 };
-use crate::align::composite::KernelSpec;
-use crate::align::primal::Solver;
 use crate::corpus::PairIndex;
-use crate::lexicon::WordModel;
-use crate::mt::model::SystemKind;
-use crate::mt::ms::MsReading;
-use crate::mt::phrase::ExtractMethod;
 use crate::tree::NodeId;
-use crate::ui::classroom::{ExerciseAction, ExerciseForm};
+use crate::ui::classroom::{Classroom, ExerciseAction};
 use crate::ui::folds::{Folds, SavedFolds};
 
 /// Where the page's address points: a pair (0-based) and a mode, each if given.
@@ -48,100 +42,98 @@ impl Location {
 }
 
 /// What survives a reload ([`State::session`], kept by the page in
-/// IndexedDB): the files in use as they were given (replayed through the
-/// normal load path, so nothing is read differently), a model trained in
-/// the page, the hand links, the pair, the mode and the settings.
+/// IndexedDB): each part's kept fields, as the part serialises them.
+/// The files in use come back as they were given (replayed through the
+/// normal load path, so nothing is read differently), then what was shown
+/// on their pairs ([`Shown`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Session {
     pub version: u32,
+    #[serde(flatten)]
+    pub texts: SessionFiles,
+    #[serde(flatten)]
+    pub shown: Shown,
+    #[serde(flatten)]
+    pub form: TrainForm,
+    pub lambda: Lambda,
+    #[serde(flatten)]
+    pub mt: MtChoices,
+    #[serde(flatten)]
+    pub classroom: Classroom,
+}
+
+/// The large part of a [`Session`], kept apart from the rest (which
+/// changes with every click): the files in use and the models' texts.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SessionFiles {
     /// The files in use, as given (before any swap), in the order to load them.
     pub files: Vec<SavedFile>,
-    /// Read the pairs the other way once loaded.
-    pub sides_swapped: bool,
     /// An alignment model trained in the page: (summary, file text).
     pub alignment_model: Option<(String, String)>,
     /// The translation model held: its file name and, unless the page holds
     /// it as a file (kept apart, as a file), its text.
     pub translation_model: Option<(String, Option<String>)>,
+}
+
+/// What a session keeps of what was shown on the pairs, applied once its
+/// files have made them again (while they load, [`Keeping::restoring`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Shown {
+    /// Read the pairs the other way once loaded.
+    pub sides_swapped: bool,
     pub pair: PairIndex,
     pub mode: Mode,
-    pub links: Vec<(PairIndex, Vec<(NodeId, NodeId)>)>,
+    /// The hand links.
+    #[serde(with = "pair_list")]
+    pub links: BTreeMap<PairIndex, Vec<(NodeId, NodeId)>>,
     pub reveal_gold: bool,
-    pub form: Vec<(Field, String)>,
-    pub lambda: String,
-    pub mt_system: SystemKind,
-    pub mt_extract: ExtractMethod,
-    /// The translation training's MS reading and word model.
-    #[serde(default)]
-    pub mt_reading: MsReading,
-    #[serde(default)]
-    pub mt_word_model: WordModel,
     /// The folded sub-trees, on the pairs as shown (after any swap).
     #[serde(default)]
     pub folds: Vec<SavedFolds>,
-    /// The training form's choices beyond its fields (the word model: `None`, the plan's).
-    #[serde(default)]
-    pub word_model: Option<WordModel>,
-    #[serde(default)]
-    pub stem_backoff: bool,
-    #[serde(default)]
-    pub calibrate: bool,
-    #[serde(default)]
-    pub test: bool,
-    /// Best, the paper's, or the kernel typed (none in a session kept
-    /// before the setting was: the kernel typed if not the paper's best);
-    /// the SVM solver.
-    #[serde(default)]
-    pub setting: Option<Setting>,
-    #[serde(default)]
-    pub solver: Solver,
     /// The alignment model trained in the page saw the pairs (as shown)
     /// before this one, if it was trained on the pairs the files make: its
-    /// `TrainedOn::first_unseen` (named as kept sessions name it).
-    #[serde(default)]
-    pub alignment_model_seen: Option<usize>,
-    /// The student's name for the open exercise's answers.
-    #[serde(default)]
-    pub student: String,
+    /// `TrainedOn::first_unseen`.
+    #[serde(default, rename = "alignment_model_seen")]
+    pub model_first_unseen: Option<usize>,
     /// What was shown before the open exercise (*Leave the exercise* brings it back).
     #[serde(default)]
     pub before_exercise: Option<SavedBefore>,
-    /// The hand links of exercises left, by fingerprint (opened again, an exercise gets them back).
-    #[serde(default)]
-    pub exercise_links: Vec<(String, SavedLinks)>,
-    /// The instructor's exercise form, as typed.
-    #[serde(default)]
-    pub exercise_form: Option<ExerciseForm>,
     /// The open exercise's links were checked (*Check*), and are not changed since.
     #[serde(default)]
     pub checked: bool,
 }
 
-/// The large part of a [`Session`], kept apart from the rest (which
-/// changes with every click): the files in use and the models' texts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SessionFiles {
-    pub files: Vec<SavedFile>,
-    pub alignment_model: Option<(String, String)>,
-    pub translation_model: Option<(String, Option<String>)>,
+/// A map kept as a list of (key, value) pairs: JSON names an object's
+/// fields by text only.
+pub(crate) mod pair_list {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<K: Serialize, V: Serialize, S: Serializer>(map: &BTreeMap<K, V>, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(map)
+    }
+
+    pub fn deserialize<'de, K, V, D>(d: D) -> Result<BTreeMap<K, V>, D::Error>
+    where
+        K: Deserialize<'de> + Ord,
+        V: Deserialize<'de>,
+        D: Deserializer<'de>,
+    {
+        Vec::<(K, V)>::deserialize(d).map(|pairs| pairs.into_iter().collect())
+    }
 }
 
 impl Session {
     /// The session without its files and models' texts, and those.
     pub fn split(mut self) -> (Session, SessionFiles) {
-        let files = SessionFiles {
-            files: std::mem::take(&mut self.files),
-            alignment_model: self.alignment_model.take(),
-            translation_model: self.translation_model.take(),
-        };
-        (self, files)
+        let texts = std::mem::take(&mut self.texts);
+        (self, texts)
     }
 
     /// A session put together from its two parts ([`Session::split`]).
-    pub fn join(mut self, files: SessionFiles) -> Session {
-        (self.files, self.alignment_model, self.translation_model) =
-            (files.files, files.alignment_model, files.translation_model);
-        self
+    pub fn join(self, texts: SessionFiles) -> Session {
+        Session { texts, ..self }
     }
 }
 
@@ -151,9 +143,6 @@ impl Session {
 /// when this changes.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FilesKey(Vec<(String, usize, usize)>);
-
-/// Hand links as a session keeps them: (pair, links).
-pub type SavedLinks = Vec<(PairIndex, Vec<(NodeId, NodeId)>)>;
 
 /// A file in use, as the user gave it (its text shared with the state's,
 /// so that keeping a session copies no file).
@@ -169,20 +158,6 @@ impl Session {
     pub const VERSION: u32 = 1;
 }
 
-/// What a restored session still applies once its files are loaded.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Restoring {
-    /// The restored alignment model was trained on the pairs before this one.
-    pub model_first_unseen: Option<usize>,
-    pub sides_swapped: bool,
-    pub pair: PairIndex,
-    pub mode: Mode,
-    pub links: BTreeMap<PairIndex, Vec<(NodeId, NodeId)>>,
-    pub folds: Vec<SavedFolds>,
-    pub before_exercise: Option<SavedBefore>,
-    pub checked: bool,
-}
-
 /// Why the session could not be kept for the next visit (the page's
 /// persistence says so, `SessionAction::Kept`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -194,9 +169,15 @@ pub enum KeepProblem {
     OtherTab,
 }
 
-/// How keeping the session goes.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// Reading the session kept from the last visit, and keeping this one.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Keeping {
+    /// The page has read what it kept from the last visit (restored, or
+    /// nothing kept): until then it shows that it is loading, so nothing
+    /// done on the pairs is overwritten by the session arriving.
+    pub read: bool,
+    /// A session being restored: what it shows once its files are loaded.
+    pub restoring: Option<Shown>,
     /// The last attempt's problem; `None` once kept.
     pub problem: Option<KeepProblem>,
     /// Asked to write again (*Try again*, *Keep this tab's work*): the page
@@ -359,67 +340,38 @@ impl State {
         let trained = self.trained_model();
         Session {
             version: Session::VERSION,
-            files: Vec::new(),
-            sides_swapped: self.loaded.sides_swapped,
-            alignment_model: None,
-            translation_model: None,
-            pair: self.selection.pair,
-            mode: self.selection.mode,
-            links: self.teach.links.iter().map(|(k, l)| (*k, l.clone())).collect(),
-            reveal_gold: self.teach.reveal_gold,
-            form: self.form.values.iter().map(|(f, v)| (*f, v.clone())).collect(),
-            lambda: self.lambda.text.clone(),
-            mt_system: self.mt.system,
-            mt_extract: self.mt.extract,
-            mt_reading: self.mt.reading,
-            mt_word_model: self.mt.word_model,
-            folds: self.folds.saved(self.loaded.gen),
-            word_model: self.form.word_model,
-            stem_backoff: self.form.stem_backoff,
-            calibrate: self.form.calibrate,
-            test: self.form.test,
-            setting: Some(self.form.setting),
-            solver: self.form.solver,
-            alignment_model_seen: trained
-                .and_then(|m| m.trained_on)
-                .filter(|t| t.gen == self.loaded.gen)
-                .map(|t| t.first_unseen),
-            student: self.classroom.student.clone(),
-            before_exercise: self.before_exercise.as_ref().map(|b| b.saved()),
-            exercise_links: (self.classroom.left.iter())
-                .map(|(f, links)| (f.clone(), links.iter().map(|(k, l)| (*k, l.clone())).collect()))
-                .collect(),
-            exercise_form: Some(self.classroom.form.clone()),
-            checked: self.classroom.checks.is_some(),
+            texts: SessionFiles::default(),
+            shown: Shown {
+                sides_swapped: self.loaded.sides_swapped,
+                pair: self.selection.pair,
+                mode: self.selection.mode,
+                links: self.teach.links.clone(),
+                reveal_gold: self.teach.reveal_gold,
+                folds: self.folds.saved(self.loaded.gen),
+                model_first_unseen: (trained.and_then(|m| m.trained_on))
+                    .filter(|t| t.gen == self.loaded.gen)
+                    .map(|t| t.first_unseen),
+                before_exercise: self.before_exercise.as_ref().map(|b| b.saved()),
+                checked: self.classroom.checks.is_some(),
+            },
+            form: self.form.clone(),
+            lambda: self.lambda.clone(),
+            mt: self.mt.choices,
+            classroom: self.classroom.kept(),
         }
     }
 
-    /// [`SessionAction::Restore`]: the settings at once, the files through the
-    /// normal load path; the swap, hand links, pair and mode once they are loaded.
+    /// [`SessionAction::Restore`]: the parts' settings at once, the files
+    /// through the normal load path, then what was shown on their pairs.
     fn restore(&mut self, session: Session, mt_file: Option<FileHandle>) -> Vec<Effect> {
         if session.version != Session::VERSION {
             return Vec::new();
         }
         let mut effects = Vec::new();
-        for (field, value) in session.form {
-            self.form.values.insert(field, value);
-        }
-        (self.form.word_model, self.form.stem_backoff) = (session.word_model, session.stem_backoff);
-        (self.form.calibrate, self.form.test) = (session.calibrate, session.test);
-        let typed = self.form.value(Field::Kernel).trim() != KernelSpec::paper_best().to_string();
-        self.form.setting = session.setting.unwrap_or(if typed { Setting::Kernel } else { Setting::Best });
-        self.form.solver = session.solver;
-        self.lambda.set(session.lambda);
-        self.classroom.student = session.student;
-        if let Some(form) = session.exercise_form {
-            self.classroom.form = form;
-        }
-        self.classroom.left =
-            (session.exercise_links.into_iter()).map(|(f, links)| (f, links.into_iter().collect())).collect();
-        (self.mt.system, self.mt.extract) = (session.mt_system, session.mt_extract);
-        (self.mt.reading, self.mt.word_model) = (session.mt_reading, session.mt_word_model);
-        self.teach.reveal_gold = session.reveal_gold;
-        if let Some((summary, json)) = session.alignment_model {
+        (self.form, self.lambda, self.mt.choices) = (session.form, session.lambda, session.mt);
+        self.classroom = session.classroom;
+        let texts = session.texts;
+        if let Some((summary, json)) = texts.alignment_model {
             self.alignment.model = Some(LoadedAlignmentModel {
                 json: json.into(),
                 origin: ModelOrigin::TrainedHere,
@@ -427,7 +379,7 @@ impl State {
                 trained_on: None,
             });
         }
-        match (session.translation_model, mt_file) {
+        match (texts.translation_model, mt_file) {
             (Some((name, _)), Some(file)) => {
                 effects.extend(self.load(LoadAction::MtFilePicked { name, file }));
             }
@@ -436,17 +388,8 @@ impl State {
             }
             _ => {}
         }
-        self.restoring = Some(Restoring {
-            model_first_unseen: session.alignment_model_seen,
-            sides_swapped: session.sides_swapped,
-            pair: session.pair,
-            mode: session.mode,
-            links: session.links.into_iter().collect(),
-            folds: session.folds,
-            before_exercise: session.before_exercise,
-            checked: session.checked,
-        });
-        for f in session.files {
+        self.keeping.restoring = Some(session.shown);
+        for f in texts.files {
             effects.extend(self.load(LoadAction::FileRead { name: f.name, text: Shared(f.text), slot: Some(f.slot) }));
         }
         if !self.slots.reading() {
@@ -458,7 +401,7 @@ impl State {
     /// The rest of a restored session, once its files are loaded (and,
     /// after a swap, the vocabularies checked again).
     pub(super) fn finish_restore(&mut self) -> Vec<Effect> {
-        let Some(r) = self.restoring.take() else { return Vec::new() };
+        let Some(r) = self.keeping.restoring.take() else { return Vec::new() };
         let mut effects = Vec::new();
         if r.sides_swapped {
             effects = self.swap_sides_checked();
@@ -477,7 +420,7 @@ impl State {
                 m.trained_on = Some(TrainedOn { gen: self.loaded.gen, first_unseen });
             }
         }
-        self.teach.links = r.links;
+        (self.teach.links, self.teach.reveal_gold) = (r.links, r.reveal_gold);
         self.folds = Folds::restored(self.loaded.gen, &r.folds, &self.loaded.corpus);
         self.selection.mode = r.mode;
         self.clear_selection();
@@ -496,19 +439,18 @@ impl State {
     pub(super) fn session_action(&mut self, action: SessionAction) -> Vec<Effect> {
         match action {
             SessionAction::Restore { session, mt_file } => {
-                self.kept_read = true;
+                self.keeping.read = true;
                 self.restore(*session, mt_file)
             }
             SessionAction::NothingKept => {
-                self.kept_read = true;
+                self.keeping.read = true;
                 Vec::new()
             }
             SessionAction::StartFresh => {
-                let worker_gen = self.jobs.worker_gen.next();
-                let last_job = self.last_job;
+                let (worker_gen, last_id) = (self.jobs.worker_gen.next(), self.jobs.last_id);
                 *self = State::new();
-                (self.jobs.worker_gen, self.last_job) = (worker_gen, last_job);
-                self.kept_read = true;
+                (self.jobs.worker_gen, self.jobs.last_id) = (worker_gen, last_id);
+                self.keeping.read = true;
                 let mut effects =
                     vec![Effect::ForgetSession, Effect::RestartJobWorker, Effect::SetLocation(self.location())];
                 effects.extend(self.load(LoadAction::LoadSample));
@@ -517,7 +459,7 @@ impl State {
             SessionAction::OpenLocation(hash) => {
                 let location = Location::parse(&hash);
                 // The address wins over the session being restored.
-                if let Some(r) = &mut self.restoring {
+                if let Some(r) = &mut self.keeping.restoring {
                     r.pair = location.pair.unwrap_or(r.pair);
                     r.mode = location.mode.unwrap_or(r.mode);
                 }
@@ -559,6 +501,10 @@ mod tests {
     use super::super::testing::*;
     use super::super::*;
     use super::*;
+    use crate::align::primal::Solver;
+    use crate::lexicon::WordModel;
+    use crate::mt::model::SystemKind;
+    use crate::mt::phrase::ExtractMethod;
     use crate::ui::folds::Side;
     use crate::ui::load;
     use crate::ui::state::corpus::SAMPLE_NAME;
@@ -616,7 +562,7 @@ mod tests {
         assert_eq!((lexicon.p_t_given_s("das", "la"), lexicon.p_s_given_t("la", "das")), (0.5, 1.0));
         let session: Session = serde_json::from_str(&serde_json::to_string(&s.session()).unwrap()).unwrap();
         assert_eq!(
-            session.files.iter().map(|f| (f.slot, f.name.as_str())).collect::<Vec<_>>(),
+            session.texts.files.iter().map(|f| (f.slot, f.name.as_str())).collect::<Vec<_>>(),
             [
                 (Slot::Source, "x.src"),
                 (Slot::Target, "x.trg"),
@@ -628,7 +574,7 @@ mod tests {
         );
         let mut r = State::with_sample();
         run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
-        assert!(r.restoring.is_none() && r.loaded.sides_swapped);
+        assert!(r.keeping.restoring.is_none() && r.loaded.sides_swapped);
         assert_eq!(format!("{:?}", r.slots.lexicon_files()), format!("{:?}", s.slots.lexicon_files()));
         assert_eq!(r.slots.lexicon_files().tables_lexicon(&r.loaded.corpus).unwrap(), Some(lexicon));
         for slot in [Slot::Vcb, Slot::LexS2t, Slot::LexT2s] {
@@ -662,13 +608,13 @@ mod tests {
         let json = serde_json::to_string(&session).unwrap();
         let session: Session = serde_json::from_str(&json).unwrap();
         assert_eq!(
-            session.files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+            session.texts.files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
             ["x.src", "x.trg", "x.gold", "lex.e2f"]
         );
-        assert_eq!(session.files[3].slot, Slot::LexS2t, "kept as given, before the swap");
+        assert_eq!(session.texts.files[3].slot, Slot::LexS2t, "kept as given, before the swap");
         let mut r = State::with_sample();
         run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
-        assert!(r.restoring.is_none());
+        assert!(r.keeping.restoring.is_none());
         assert_eq!(
             (&r.loaded.corpus, &r.loaded.name, r.loaded.sides_swapped),
             (&s.loaded.corpus, &s.loaded.name, true)
@@ -729,16 +675,52 @@ mod tests {
         kept.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
         kept.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
         let session = kept.session();
-        assert!(session.files.is_empty());
+        assert!(session.texts.files.is_empty());
         s.apply(Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
-        assert!(s.restoring.is_some(), "the session waits for the sample");
+        assert!(s.keeping.restoring.is_some(), "the session waits for the sample");
         answer_load(&mut s, request);
         assert_eq!((s.loaded.corpus.as_ref(), s.loaded.name.as_str()), (kept.loaded.corpus.as_ref(), SAMPLE_NAME));
         assert_eq!(
             (s.selection.pair.index(), s.selection.mode, s.student_links()),
             (2, Mode::Teach, &[(NodeId::new(0), NodeId::new(0))][..])
         );
-        assert!(s.restoring.is_none() && s.slots.sample_loading.is_none());
+        assert!(s.keeping.restoring.is_none() && s.slots.sample_loading.is_none());
         assert!(s.corpus_summary().ends_with(": 157 pairs, 10920 nodes, 1218 gold links"), "{}", s.corpus_summary());
+    }
+
+    /// A session kept by the current version (the page's own JSON, kept
+    /// before the parts serialised themselves) restores every setting.
+    #[test]
+    fn a_session_kept_by_this_version_restores() {
+        let json = include_str!("../../../tests/data/page-session-v1.json");
+        let session: Session = serde_json::from_str(json).unwrap();
+        let mut r = State::with_sample();
+        run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session.clone()), mt_file: None }));
+        assert!(r.keeping.restoring.is_none() && r.keeping.read);
+        assert_eq!(r.loaded.name, "Uploaded x.src / x.trg");
+        assert_eq!((r.loaded.corpus.len(), r.loaded.sides_swapped), (2, true));
+        assert_eq!((r.selection.pair.index(), r.selection.mode), (1, Mode::Teach));
+        assert_eq!(r.student_links(), [(NodeId::new(0), NodeId::new(0))]);
+        assert!(r.teach.reveal_gold);
+        assert_eq!(r.folds.saved(r.loaded.gen), [(PairIndex::new(1), vec![], vec![NodeId::new(0)])]);
+        let form = &r.form;
+        assert_eq!((form.value(Field::Seed), form.value(Field::MaxExamples)), ("9", "all"));
+        assert_eq!(
+            (form.setting, form.solver, form.word_model),
+            (Setting::Paper, Solver::Linear, Some(WordModel::Hmm))
+        );
+        assert!(form.stem_backoff && form.calibrate && form.test);
+        assert_eq!((r.lambda.text.as_str(), r.lambda.value), ("0.3", 0.3));
+        assert_eq!((r.mt.choices.system, r.mt.choices.extract), (SystemKind::Ms, ExtractMethod::Word));
+        assert_eq!((r.classroom.student.as_str(), r.classroom.form.pairs.as_str()), ("Ana", "1, 2"));
+        assert_eq!(r.alignment.model.as_ref().map(|m| m.summary.as_str()), Some("a model"));
+        assert_eq!(
+            r.slots.slot(Slot::LexS2t).ok_file().map(|u| u.name.as_str()),
+            None,
+            "swapped: the table given as p(t|s) is the other side's now"
+        );
+        assert_eq!(r.slots.slot(Slot::LexT2s).ok_file().map(|u| u.name.as_str()), Some("lex.e2f"));
+        // What it keeps again is what it read.
+        assert_eq!(r.session(), session);
     }
 }

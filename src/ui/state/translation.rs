@@ -5,6 +5,8 @@
 
 use std::rc::Rc;
 
+use serde::{Deserialize, Serialize};
+
 use super::{DownloadBody, Effect, FileHandle, JobKind, Shared, Slot, SlotStatus, State};
 use crate::app::translation::DevChoice;
 use crate::corpus::PairIndex;
@@ -88,16 +90,37 @@ pub struct CorpusTranslation {
     pub trained_on_these: bool,
 }
 
+/// The Translate view's training form (kept for the next visit).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MtChoices {
+    #[serde(rename = "mt_system")]
+    pub system: SystemKind,
+    #[serde(rename = "mt_extract")]
+    pub extract: ExtractMethod,
+    /// The MS reading and the word model (`--ms-reading`, `--word-model`).
+    #[serde(rename = "mt_reading", default)]
+    pub reading: MsReading,
+    #[serde(rename = "mt_word_model", default)]
+    pub word_model: WordModel,
+}
+
+impl Default for MtChoices {
+    fn default() -> Self {
+        MtChoices {
+            system: SystemKind::Ms,
+            extract: ExtractMethod::Word,
+            reading: MsReading::PAPER,
+            word_model: WordModel::FastAlign,
+        }
+    }
+}
+
 /// The Translate view's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MtState {
     pub held: Option<MtHeld>,
     /// The training form.
-    pub system: SystemKind,
-    pub extract: ExtractMethod,
-    /// The MS reading and the word model (`--ms-reading`, `--word-model`).
-    pub reading: MsReading,
-    pub word_model: WordModel,
+    pub choices: MtChoices,
     /// The id of the LoadMt request of an uploaded file, while the worker reads it.
     pub loading: Option<JobId>,
     /// The last uploaded translation model file.
@@ -119,10 +142,7 @@ impl Default for MtState {
     fn default() -> Self {
         MtState {
             held: None,
-            system: SystemKind::Ms,
-            extract: ExtractMethod::Word,
-            reading: MsReading::PAPER,
-            word_model: WordModel::FastAlign,
+            choices: MtChoices::default(),
             loading: None,
             upload: None,
             note: None,
@@ -357,27 +377,27 @@ impl State {
     pub(super) fn translation(&mut self, action: TranslateAction) -> Vec<Effect> {
         let mut effects = Vec::new();
         match action {
-            TranslateAction::SetSystem(system) => self.mt.system = system,
-            TranslateAction::SetExtract(extract) => self.mt.extract = extract,
-            TranslateAction::SetReading(reading) => self.mt.reading = reading,
-            TranslateAction::SetWordModel(model) => self.mt.word_model = model,
+            TranslateAction::SetSystem(system) => self.mt.choices.system = system,
+            TranslateAction::SetExtract(extract) => self.mt.choices.extract = extract,
+            TranslateAction::SetReading(reading) => self.mt.choices.reading = reading,
+            TranslateAction::SetWordModel(model) => self.mt.choices.word_model = model,
             TranslateAction::SetInput(text) => {
                 self.mt.input = text;
                 self.mt.input_error = None;
             }
             TranslateAction::Train { now } => {
-                let needs_gold = self.mt.extract != ExtractMethod::Word;
+                let needs_gold = self.mt.choices.extract != ExtractMethod::Word;
                 if self.jobs.running.is_none() && (!needs_gold || self.loaded.corpus.gold_links() > 0) {
                     let id = self.job_id();
                     self.start_job(id, JobKind::TrainMt, now);
                     effects.push(Effect::Post(Request::TrainMt {
                         job: id,
                         corpus: CorpusText::of(&self.loaded.corpus),
-                        system: self.mt.system,
+                        system: self.mt.choices.system,
                         choice: DevChoice {
-                            extract: self.mt.extract,
-                            reading: self.mt.reading,
-                            word_model: self.mt.word_model,
+                            extract: self.mt.choices.extract,
+                            reading: self.mt.choices.reading,
+                            word_model: self.mt.choices.word_model,
                         },
                         lm: self.slots.lm_file(),
                     }));
