@@ -66,6 +66,12 @@ impl Default for Loaded {
 }
 
 impl Loaded {
+    /// Whether `corpus` has the trees shown (its gold links may differ).
+    pub(super) fn same_trees(&self, corpus: &Corpus) -> bool {
+        corpus.len() == self.corpus.len()
+            && corpus.pairs.iter().zip(&self.corpus.pairs).all(|(a, b)| a.source == b.source && a.target == b.target)
+    }
+
     /// The pairs read the other way ([`Corpus::swapped`]), a new generation.
     fn swap(&mut self) {
         self.corpus = Rc::new(self.corpus.swapped());
@@ -122,7 +128,7 @@ impl State {
         let nodes: usize = c.pairs.iter().map(|p| p.source.len() + p.target.len()).sum();
         let swapped = if self.loaded.sides_swapped { " (sides swapped)" } else { "" };
         let (pairs, links) = (c.len(), c.gold_links());
-        let held = match self.held_line() {
+        let held = match self.loaded.held_line() {
             line if line.is_empty() => line,
             line => format!("; {line}"),
         };
@@ -165,7 +171,7 @@ impl State {
             }
             LoadAction::FileRead { name, text, slot } => match self.slots.file_read(name, text, slot) {
                 Some(Routed::Check(slot)) => {
-                    let id = self.job_id();
+                    let id = self.jobs.next_id();
                     effects.push(Effect::Load(id, self.check_request(slot)));
                 }
                 Some(Routed::TranslationModel { name, text }) => {
@@ -184,7 +190,7 @@ impl State {
                 effects.extend(self.finish_restore());
             }
             LoadAction::LoadSample => {
-                let id = self.job_id();
+                let id = self.jobs.next_id();
                 self.slots.sample_loading = Some(id);
                 effects.push(Effect::Load(id, LoadRequest::sample()));
             }
@@ -193,7 +199,7 @@ impl State {
             LoadAction::SetTigerOptions(options) => {
                 self.slots.tiger_options = options;
                 if let Some(Routed::Check(slot)) = self.slots.recheck(Slot::Tiger) {
-                    let id = self.job_id();
+                    let id = self.jobs.next_id();
                     effects.push(Effect::Load(id, self.check_request(slot)));
                 }
             }
@@ -224,7 +230,7 @@ impl State {
             // Pairs read from the training files: the dev and test sets given as files still follow them.
             let corpus = match origin {
                 CorpusOrigin::Exercise(_) | CorpusOrigin::Held { .. } => corpus,
-                _ => self.with_held(corpus),
+                _ => self.loaded.with_held(corpus),
             };
             match origin {
                 CorpusOrigin::Exercise(file) => {
@@ -306,22 +312,12 @@ impl State {
         effects
     }
 
-    /// Whether `corpus` has the trees shown (its gold links may differ).
-    pub(super) fn same_trees(&self, corpus: &Corpus) -> bool {
-        corpus.len() == self.loaded.corpus.len()
-            && corpus
-                .pairs
-                .iter()
-                .zip(&self.loaded.corpus.pairs)
-                .all(|(a, b)| a.source == b.source && a.target == b.target)
-    }
-
     /// Other pairs: what belonged to the last ones goes (the hand links,
     /// the selection); an open exercise is closed (its hand links kept for
     /// it) and what was shown before it no longer comes back; the find box
     /// searches the new ones.
     pub(super) fn replace_corpus(&mut self, corpus: Corpus, name: String) {
-        if self.same_trees(&corpus) {
+        if self.loaded.same_trees(&corpus) {
             self.replace_gold(corpus, name);
             return;
         }
@@ -368,7 +364,7 @@ impl State {
         self.swap_sides();
         match self.slots.recheck(Slot::Vcb) {
             Some(Routed::Check(slot)) => {
-                let id = self.job_id();
+                let id = self.jobs.next_id();
                 vec![Effect::Load(id, self.check_request(slot))]
             }
             _ => Vec::new(),

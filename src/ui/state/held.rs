@@ -8,7 +8,7 @@
 
 use std::rc::Rc;
 
-use super::{Effect, State};
+use super::{Effect, Loaded, State};
 use crate::app::alignment::pair_span;
 use crate::corpus::{Corpus, PairIndex};
 use crate::ui::load::{HeldRole, LoadRequest, Slot};
@@ -54,21 +54,46 @@ impl HeldSets {
     }
 }
 
-impl State {
+impl Loaded {
     /// The pairs loaded before the dev and test sets given as files.
     pub fn base_len(&self) -> usize {
-        self.loaded.corpus.len().saturating_sub(self.loaded.held.total())
+        self.corpus.len().saturating_sub(self.held.total())
     }
 
     /// `base`, pairs read from the training files, followed by the dev and
     /// test sets shown now: the corpus those files make on the page.
     pub(super) fn with_held(&self, mut base: Corpus) -> Corpus {
-        if self.loaded.held.total() > 0 {
-            base.pairs.extend_from_slice(&self.loaded.corpus.pairs[self.base_len()..]);
+        if self.held.total() > 0 {
+            base.pairs.extend_from_slice(&self.corpus.pairs[self.base_len()..]);
         }
         base
     }
 
+    /// The range of the pairs of the set of `role` in the corpus shown.
+    pub(super) fn held_range(&self, role: HeldRole) -> std::ops::Range<usize> {
+        let start = match role {
+            HeldRole::Dev => self.base_len(),
+            HeldRole::Test => self.base_len() + self.held.pairs(HeldRole::Dev),
+        };
+        start..start + self.held.pairs(role)
+    }
+
+    /// The sets in a line, pairs numbered from 1: "pairs 33–40 the dev set
+    /// (b.src, b.trg, b.gold), pairs 41–50 the test set (…)"; empty without sets.
+    pub fn held_line(&self) -> String {
+        let parts: Vec<String> = [HeldRole::Dev, HeldRole::Test]
+            .into_iter()
+            .filter_map(|role| {
+                let set = self.held.get(role)?;
+                let range = self.held_range(role);
+                Some(format!("pairs {} the {} set ({})", pair_span(range), role.name(), set.name))
+            })
+            .collect();
+        parts.join(", ")
+    }
+}
+
+impl State {
     /// What the file worker needs to check `slot` (see `Slots::load_request`),
     /// read the way the pairs shown are. Gold links alone are for the
     /// pairs loaded before the sets (each set has its own); word links, one
@@ -78,19 +103,10 @@ impl State {
         let mut request = self.slots.load_request(slot, &self.loaded.corpus);
         request.sides_swapped = self.loaded.sides_swapped;
         if let (Some(current), true) = (&mut request.current, self.loaded.held.total() > 0) {
-            let text = CorpusText::of(&Corpus { pairs: self.loaded.corpus.pairs[..self.base_len()].to_vec() });
+            let text = CorpusText::of(&Corpus { pairs: self.loaded.corpus.pairs[..self.loaded.base_len()].to_vec() });
             *current = (text.source, text.target);
         }
         request
-    }
-
-    /// The range of the pairs of the set of `role` in the corpus shown.
-    fn held_range(&self, role: HeldRole) -> std::ops::Range<usize> {
-        let start = match role {
-            HeldRole::Dev => self.base_len(),
-            HeldRole::Test => self.base_len() + self.loaded.held.pairs(HeldRole::Dev),
-        };
-        start..start + self.loaded.held.pairs(role)
     }
 
     /// A set given as files read: its pairs take the place of the set of
@@ -100,7 +116,7 @@ impl State {
     ///
     /// Word links in use are checked again: they are one line per pair shown.
     pub(super) fn replace_held(&mut self, role: HeldRole, set: Option<(Corpus, String)>) -> Vec<Effect> {
-        let range = self.held_range(role);
+        let range = self.loaded.held_range(role);
         let mut pairs = self.loaded.corpus.pairs.clone();
         let (new_pairs, held) = match set {
             Some((c, name)) => {
@@ -135,22 +151,8 @@ impl State {
         if word_links.kept.is_empty() || word_links.checking {
             return Vec::new();
         }
-        let id = self.job_id();
+        let id = self.jobs.next_id();
         vec![Effect::Load(id, self.check_request(Slot::WordLinks))]
-    }
-
-    /// The sets in a line, pairs numbered from 1: "pairs 33–40 the dev set
-    /// (b.src, b.trg, b.gold), pairs 41–50 the test set (…)"; empty without sets.
-    pub fn held_line(&self) -> String {
-        let parts: Vec<String> = [HeldRole::Dev, HeldRole::Test]
-            .into_iter()
-            .filter_map(|role| {
-                let set = self.loaded.held.get(role)?;
-                let range = self.held_range(role);
-                Some(format!("pairs {} the {} set ({})", pair_span(range), role.name(), set.name))
-            })
-            .collect();
-        parts.join(", ")
     }
 
     /// *Remove* next to a set's input: its pairs go, and its input says
@@ -217,7 +219,10 @@ mod tests {
         let s = three_sets();
         let sample = load::sample();
         assert_eq!(s.loaded.corpus.pairs, sample.pairs[..30].to_vec());
-        assert_eq!((s.base_len(), s.loaded.held.pairs(HeldRole::Dev), s.loaded.held.pairs(HeldRole::Test)), (20, 6, 4));
+        assert_eq!(
+            (s.loaded.base_len(), s.loaded.held.pairs(HeldRole::Dev), s.loaded.held.pairs(HeldRole::Test)),
+            (20, 6, 4)
+        );
         assert_eq!(
             message(&s, Slot::DevSet),
             format!(
@@ -248,7 +253,7 @@ mod tests {
         let [_, _, gold] = texts(0..20);
         read(&mut s, "a2.gold", &gold, Some(Slot::Gold));
         assert!(message(&s, Slot::Gold).starts_with("a2.gold: 20 lines"), "{}", message(&s, Slot::Gold));
-        assert_eq!((s.loaded.corpus.len(), s.base_len()), (30, 20));
+        assert_eq!((s.loaded.corpus.len(), s.loaded.base_len()), (30, 20));
         // Other training pairs: the sets follow them.
         let [src, trg, gold] = texts(30..40);
         read(&mut s, "d.src", &src, Some(Slot::Source));

@@ -156,6 +156,12 @@ pub enum JobAction {
 }
 
 impl Jobs {
+    /// A fresh request id (the page's one counter, for both workers).
+    pub(super) fn next_id(&mut self) -> JobId {
+        self.last_id = self.last_id.next();
+        self.last_id
+    }
+
     pub(super) fn start(&mut self, id: JobId, kind: JobKind, corpus_gen: CorpusGen, now: f64) {
         self.running = Some(Job { id, kind, split: None, test_set: None, corpus_gen, started: now });
     }
@@ -172,12 +178,6 @@ impl Jobs {
 }
 
 impl State {
-    /// A fresh request id (the page's one counter, for both workers).
-    pub(super) fn job_id(&mut self) -> JobId {
-        self.jobs.last_id = self.jobs.last_id.next();
-        self.jobs.last_id
-    }
-
     /// Job `id` of `kind` starts on the pairs loaded; the Train panel's
     /// note of the last job goes.
     pub(super) fn start_job(&mut self, id: JobId, kind: JobKind, now: f64) {

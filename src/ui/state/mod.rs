@@ -17,6 +17,7 @@
 //! the kept session and the address (`session`); the exports
 //! (`export`) and the links the diagram draws (`drawn`).
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::classroom::{Classroom, ExerciseAction};
@@ -347,77 +348,108 @@ impl State {
     }
 }
 
+/// What the rules that follow an action compare with: the state's before it.
+struct Was {
+    explaining: Option<(PairIndex, NodeId, NodeId, usize, WorkerGen)>,
+    location: Option<(PairIndex, Mode)>,
+    /// The hand links, if the action may edit them; with the pair shown,
+    /// if its edit can be undone.
+    links: Option<(BTreeMap<PairIndex, Vec<(NodeId, NodeId)>>, Option<PairIndex>)>,
+}
+
 impl State {
     /// The reducer: the one place the state changes; returns what the page
-    /// is to do about it.
+    /// is to do about it. Each action goes to its part, or to the rule
+    /// that coordinates parts; then the rules that follow any action.
     pub fn apply(&mut self, action: Action) -> Vec<Effect> {
-        let explaining = self.explain_key();
-        // Hand-link changes are recorded for undo (undo and redo themselves are not).
-        let edits_links = matches!(
-            (&action, self.selection.mode),
-            (Action::Select(SelectAction::ClickTarget(_) | SelectAction::ClickLink(..)), Mode::Teach)
+        let teaching = self.selection.mode == Mode::Teach;
+        let undoable = matches!(
+            (&action, teaching),
+            (Action::Select(SelectAction::ClickTarget(_) | SelectAction::ClickLink(..)), true)
                 | (Action::Teach(TeachAction::Clear), _)
         );
-        let before = edits_links.then(|| (self.selection.pair, self.student_links().to_vec()));
-        let from_address = matches!(action, Action::Session(SessionAction::OpenLocation(_)));
-        let location = (self.selection.pair, self.selection.mode);
+        let edits = undoable || matches!(action, Action::Teach(TeachAction::Undo | TeachAction::Redo));
+        let was = Was {
+            explaining: self.explain_key(),
+            location: (!matches!(action, Action::Session(SessionAction::OpenLocation(_))))
+                .then_some((self.selection.pair, self.selection.mode)),
+            links: edits.then(|| (self.teach.links.clone(), undoable.then_some(self.selection.pair))),
+        };
         let mut effects = self.reduce(action);
-        if !from_address && (self.selection.pair, self.selection.mode) != location {
-            effects.push(Effect::SetLocation(self.location()));
-        }
-        if let Some((pair, before)) = before {
-            self.teach.record(pair, before);
-        }
-        // Ask the worker why, whenever a node pair is selected with results in hand.
-        if let Some(key @ (pair, source, target, _, _)) = self.explain_key().filter(|k| Some(*k) != explaining) {
-            let _ = key;
-            self.alignment.explained = Some(Explained { pair, source, target, result: None });
-            effects.push(Effect::Post(Request::Explain { pair, source, target }));
-        }
-        // A request to the job worker starts a fresh one if it had died.
-        if effects.iter().any(|e| matches!(e, Effect::Post(_) | Effect::PostFile(..) | Effect::RestartJobWorker)) {
-            self.jobs.worker_stopped = false;
-        }
+        self.follow(was, &mut effects);
         effects
     }
 
+    /// Routes an action to the part it is for, or to the cross-part rule
+    /// that carries it out.
     fn reduce(&mut self, action: Action) -> Vec<Effect> {
-        let s = self;
-        let mut effects = Vec::new();
-        // A refused link is drawn until the student's next click, or another pair or mode.
-        if matches!(
-            action,
-            Action::Select(
-                SelectAction::ClickSource(_)
-                    | SelectAction::ClickTarget(_)
-                    | SelectAction::ClickLink(..)
-                    | SelectAction::SetMode(_)
-                    | SelectAction::SelectPair(_)
-                    | SelectAction::StepPair(_)
-            ) | Action::Teach(TeachAction::Clear)
-        ) {
-            s.teach.refused = None;
-        }
         match action {
-            Action::Load(a) => effects.extend(s.load(a)),
-            Action::Train(a) => effects.extend(s.train(a)),
-            Action::Select(a) => s.select(a),
-            Action::Fold(a) => {
-                let k = s.selection.pair;
-                s.folds.apply(a, s.loaded.gen, k, s.loaded.corpus.pair(k));
+            Action::Load(a) => self.load(a),
+            Action::Train(TrainAction::Form(edit)) => {
+                self.form.apply(edit);
+                Vec::new()
             }
-            Action::SetLambda(text) => s.lambda.set(text),
-            Action::Teach(a) => s.teaching(a),
-            Action::Find(a) => s.find.apply(a, &s.loaded.corpus, &mut s.classroom),
-            Action::Worker { response, now } => s.answer(response, now),
-            Action::Job(a) => effects.extend(s.job_action(a)),
-            Action::SortBy(key) => s.alignment.sort_by(key),
-            Action::Translate(a) => effects.extend(s.translation(a)),
-            Action::Exercise(a) => effects.extend(s.exercise(a)),
-            Action::Session(a) => effects.extend(s.session_action(a)),
-            Action::Export(file) => effects.extend(s.export(file)),
+            Action::Train(a) => self.train(a),
+            Action::Select(a) => {
+                self.select(a);
+                Vec::new()
+            }
+            Action::Fold(a) => {
+                let k = self.selection.pair;
+                self.folds.apply(a, self.loaded.gen, k, self.loaded.corpus.pair(k));
+                Vec::new()
+            }
+            Action::SetLambda(text) => {
+                self.lambda.set(text);
+                Vec::new()
+            }
+            Action::Teach(a) => {
+                self.teaching(a);
+                Vec::new()
+            }
+            Action::Find(a) => {
+                self.find.apply(a, &self.loaded.corpus, &mut self.classroom);
+                Vec::new()
+            }
+            Action::Worker { response, now } => {
+                self.answer(response, now);
+                Vec::new()
+            }
+            Action::Job(a) => self.job_action(a),
+            Action::SortBy(key) => {
+                self.alignment.sort_by(key);
+                Vec::new()
+            }
+            Action::Translate(a) => self.translation(a),
+            Action::Exercise(a) => self.exercise(a),
+            Action::Session(a) => self.session_action(a),
+            Action::Export(file) => self.export(file).into_iter().collect(),
         }
-        effects
+    }
+
+    /// The rules that follow any action: the address follows the pair and
+    /// mode shown; an edit of the hand links can be undone and makes an
+    /// exercise's check stale; a selected node pair with results in hand
+    /// is explained by the worker; a request revives a dead job worker.
+    fn follow(&mut self, was: Was, effects: &mut Vec<Effect>) {
+        if was.location.is_some_and(|l| l != (self.selection.pair, self.selection.mode)) {
+            effects.push(Effect::SetLocation(self.location()));
+        }
+        if let Some((links, undoable)) = was.links {
+            if let Some(pair) = undoable {
+                self.teach.record(pair, links.get(&pair).cloned().unwrap_or_default());
+            }
+            if links != self.teach.links {
+                self.classroom.links_changed();
+            }
+        }
+        if let Some((pair, source, target, _, _)) = self.explain_key().filter(|k| Some(*k) != was.explaining) {
+            self.alignment.explained = Some(Explained { pair, source, target, result: None });
+            effects.push(Effect::Post(Request::Explain { pair, source, target }));
+        }
+        if effects.iter().any(|e| matches!(e, Effect::Post(_) | Effect::PostFile(..) | Effect::RestartJobWorker)) {
+            self.jobs.worker_stopped = false;
+        }
     }
 }
 

@@ -194,10 +194,14 @@ impl State {
     /// the rest is the selection's, and what follows it (the explanation,
     /// the teaching panel's message and step) follows here.
     pub(super) fn select(&mut self, action: SelectAction) {
+        // A refused link is drawn until the student's next click, or another pair or mode.
+        if !matches!(action, SelectAction::SelectLink(..) | SelectAction::Clear | SelectAction::SetCompare(_)) {
+            self.teach.refused = None;
+        }
         match (action, self.selection.mode) {
-            (SelectAction::ClickSource(n), Mode::Teach) => self.teach_source(n),
+            (SelectAction::ClickSource(n), Mode::Teach) => self.teach.choose_source(n),
             (SelectAction::ClickTarget(n), Mode::Teach) => self.teach_target(n),
-            (SelectAction::ClickLink(a, b), Mode::Teach) => self.teach_remove(a, b),
+            (SelectAction::ClickLink(a, b), Mode::Teach) => self.teach.remove(self.selection.pair, a, b),
             _ => {
                 let selected = self.selection.apply(action, self.loaded.corpus.len());
                 self.selection_changed(selected);

@@ -71,8 +71,33 @@ pub enum TeachAction {
 }
 
 impl Teach {
+    /// The teaching panel's reducer, on pair `shown`: the pair an undo or
+    /// redo changed, to be shown.
+    pub(super) fn reduce(&mut self, action: TeachAction, shown: PairIndex) -> Option<PairIndex> {
+        match action {
+            TeachAction::Clear => {
+                self.links.remove(&shown);
+                self.pending = None;
+                self.refused = None;
+                self.message = Some(Ok("Cleared your links of this pair.".into()));
+            }
+            TeachAction::Undo | TeachAction::Redo => {
+                let undo = action == TeachAction::Undo;
+                let (pair, n) = self.undo_redo(undo)?;
+                self.pending = None;
+                let verb = if undo { "Undone" } else { "Redone" };
+                let links = crate::io::text::counted(n, "links");
+                self.message = Some(Ok(format!("{verb}: pair {pair} has {n} {links} of yours.")));
+                return Some(pair);
+            }
+            TeachAction::RevealGold(on) => self.reveal_gold = on,
+            TeachAction::SetStep(k) => self.step = k,
+        }
+        None
+    }
+
     /// The student clicked source node `n` (again: not chosen).
-    fn choose_source(&mut self, n: NodeId) {
+    pub(super) fn choose_source(&mut self, n: NodeId) {
         self.pending = if self.pending == Some(n) { None } else { Some(n) };
         self.message = None;
     }
@@ -108,7 +133,7 @@ impl Teach {
     }
 
     /// The student clicked their link `a`-`b` of pair `k`, which removes it.
-    fn remove(&mut self, k: PairIndex, a: NodeId, b: NodeId) {
+    pub(super) fn remove(&mut self, k: PairIndex, a: NodeId, b: NodeId) {
         if let Some(links) = self.links.get_mut(&k) {
             if let Some(i) = links.iter().position(|&l| l == (a, b)) {
                 links.remove(i);
@@ -155,49 +180,26 @@ impl State {
         self.teach.links.get(&self.selection.pair).map_or(&[], Vec::as_slice)
     }
 
-    /// A [`TeachAction`]: undo and redo show the pair they changed, in
-    /// teaching mode; a change to the links makes an exercise's check stale.
+    /// A [`TeachAction`] (cross-part: undo and redo show the pair they
+    /// changed, in teaching mode).
     pub(super) fn teaching(&mut self, action: TeachAction) {
-        match action {
-            TeachAction::Clear => {
-                self.classroom.links_changed();
-                self.teach.links.remove(&self.selection.pair);
-                self.teach.pending = None;
-                self.teach.message = Some(Ok("Cleared your links of this pair.".into()));
-            }
-            TeachAction::Undo | TeachAction::Redo => {
-                let undo = action == TeachAction::Undo;
-                let Some((pair, n)) = self.teach.undo_redo(undo) else { return };
-                self.select_pair(pair);
-                let selected = self.selection.apply(SelectAction::SetMode(Mode::Teach), self.loaded.corpus.len());
-                self.selection_changed(selected);
-                self.teach.pending = None;
-                let verb = if undo { "Undone" } else { "Redone" };
-                let links = crate::io::text::counted(n, "links");
-                self.teach.message = Some(Ok(format!("{verb}: pair {pair} has {n} {links} of yours.")));
-            }
-            TeachAction::RevealGold(on) => self.teach.reveal_gold = on,
-            TeachAction::SetStep(k) => self.teach.step = k,
+        if let Some(pair) = self.teach.reduce(action, self.selection.pair) {
+            let said = self.teach.message.take();
+            self.select_pair(pair);
+            let selected = self.selection.apply(SelectAction::SetMode(Mode::Teach), self.loaded.corpus.len());
+            self.selection_changed(selected);
+            self.teach.message = said;
         }
-    }
-
-    /// Teaching: the student clicked source node `n`.
-    pub(super) fn teach_source(&mut self, n: NodeId) {
-        self.teach.choose_source(n);
     }
 
     /// Teaching: the student clicked target node `t` after a source node.
     pub(super) fn teach_target(&mut self, t: NodeId) {
         let k = self.selection.pair;
         let Some(pair) = self.loaded.corpus.pair(k).cloned() else { return };
-        if self.teach.choose_target(k, &pair, t) {
+        // A refused attempt is drawn too: the check no longer says what is drawn.
+        if self.teach.choose_target(k, &pair, t) && self.teach.refused.is_some() {
             self.classroom.links_changed();
         }
-    }
-
-    /// Teaching: the student clicked their link `a`-`b`, which removes it.
-    pub(super) fn teach_remove(&mut self, a: NodeId, b: NodeId) {
-        self.teach.remove(self.selection.pair, a, b);
     }
 }
 

@@ -391,7 +391,7 @@ impl State {
                     (&self.jobs.running, self.form.plan(&self.loaded.held), has_gold, split)
                 {
                     let options = plan.options;
-                    let id = self.job_id();
+                    let id = self.jobs.next_id();
                     self.start_job(id, JobKind::Train, now);
                     if let Some(j) = &mut self.jobs.running {
                         j.split = Some(split);
@@ -406,7 +406,7 @@ impl State {
                 if let (None, Some(model)) =
                     (&self.jobs.running, self.alignment.model.as_ref().map(|m| m.json.to_string()))
                 {
-                    let id = self.job_id();
+                    let id = self.jobs.next_id();
                     self.start_job(id, JobKind::Align, now);
                     let corpus = CorpusText::of(&self.loaded.corpus);
                     let lexicon = self.slots.lexicon_files();

@@ -367,7 +367,7 @@ impl MtState {
 impl State {
     /// Hands an uploaded translation model to the job worker, which reads and keeps it.
     pub(super) fn upload_mt(&mut self, upload: MtUpload) -> Effect {
-        let id = self.job_id();
+        let id = self.jobs.next_id();
         self.mt.upload(id, upload)
     }
 
@@ -388,7 +388,7 @@ impl State {
             TranslateAction::Train { now } => {
                 let needs_gold = self.mt.choices.extract != ExtractMethod::Word;
                 if self.jobs.running.is_none() && (!needs_gold || self.loaded.corpus.gold_links() > 0) {
-                    let id = self.job_id();
+                    let id = self.jobs.next_id();
                     self.start_job(id, JobKind::TrainMt, now);
                     effects.push(Effect::Post(Request::TrainMt {
                         job: id,
@@ -414,7 +414,7 @@ impl State {
                 self.mt.input_error = None;
                 if self.jobs.running.is_none() {
                     if let Some(model) = self.mt.held_model(self.jobs.worker_gen, &mut effects) {
-                        let id = self.job_id();
+                        let id = self.jobs.next_id();
                         self.start_job(id, JobKind::TranslateAll, now);
                         let sources = self.loaded.corpus.pairs.iter().map(|p| p.source.to_bracketed()).collect();
                         effects.push(Effect::Post(Request::TranslateAll { job: id, model, sources }));
@@ -438,7 +438,7 @@ impl State {
     /// tree, which the worker reads (its errors come back as the input's).
     fn translate(&mut self, input: Option<TranslationInput>, effects: &mut Vec<Effect>) {
         let Some(model) = self.mt.held_model(self.jobs.worker_gen, effects) else { return };
-        let id = self.job_id();
+        let id = self.jobs.next_id();
         let (source, pasted) = match &input {
             Some(input) => (input.source.to_bracketed(), false),
             None => (self.mt.input.clone(), true),
