@@ -767,8 +767,8 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     drop(sample);
     let open = || stream::Pairs::open(&args.input, links_file, limits);
     let first_pass = app_stream::align_reads_sentences_first(&model, tables.is_some(), held_out);
-    let input_lexicon = app_stream::lexicon_for_stream(
-        &model,
+    let input_lexicon = app_stream::aligning_lexicon(
+        &model.lexicon,
         tables,
         held_out,
         || {

@@ -4,7 +4,7 @@
 //! a pool of executors against the one-worker workflow.
 //!
 //! Each task calls the `app` function the one-worker workflow calls for
-//! the same step (`train_on_pairs`, `input_lexicon`, `align_pair` through
+//! the same step (`train_on_pairs`, `aligning_lexicon`, `align_pair` through
 //! `stream::align_pairs`, `baseline_lexicon`, the baseline's stream,
 //! `translate_all`), so a pair's result is the same whichever worker made
 //! it. What a worker made and another needs (the model, a lexicon) moves
@@ -17,10 +17,10 @@ use std::ops::Range;
 use crate::align::baseline::BaselineOptions;
 use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
-use crate::align::lexical::{input_lexicon, InputLexicon, InputSentences};
+use crate::align::lexical::{InputLexicon, InputSentences};
 use crate::align::model::{AlignmentModel, TrainOptions};
 use crate::app::alignment::{self, PairsTraining};
-use crate::app::stream::{align_pairs, baseline_stream, PairAligner};
+use crate::app::stream::{align_pairs, aligning_lexicon, baseline_stream, PairAligner};
 use crate::app::{files, translation};
 use crate::corpus::{Corpus, PairIndex, TreePair, WordFit};
 use crate::lexicon::{bitext_of, Lexicon, WordAlignment};
@@ -213,8 +213,8 @@ impl Executor {
             }
         };
         let pairs = Corpus { pairs: self.corpus.pairs.get(aligned).ok_or("no such pairs")?.to_vec() };
-        let bitext = if InputLexicon::needs_sentences(&lexical, sentences) { bitext_of(&pairs) } else { Vec::new() };
-        let made = input_lexicon(&lexical, &bitext, sentences, "lexical model for aligning", observer).map_err(text)?;
+        let bitext = || Ok::<_, Cancelled>(bitext_of(&pairs));
+        let made = aligning_lexicon(&lexical, None, sentences, bitext, observer).map_err(text)?;
         let json = serde_json::to_string(&made).map_err(text)?;
         self.input_lexicon = Some((made, json.clone()));
         Ok((Output::Made { artifact: Artifact::InputLexicon, note }, Some(json)))
@@ -247,11 +247,6 @@ impl Executor {
             }
         }
         Ok((Output::Searches(searches), None))
-    }
-
-    /// Forgets the last alignment (another replaced it).
-    pub fn forget_alignment(&mut self) {
-        self.session = None;
     }
 
     /// Why the model of the last alignment did (not) link `nodes` in pair
