@@ -239,7 +239,7 @@ pub fn configurations(
     let beyond: KernelSpec = BEYOND_PAPER_KERNEL.parse().expect("a valid built-in spec");
     out.push(TrainOptions {
         solver: Solver::Linear,
-        max_examples: usize::MAX,
+        max_examples: Solver::Linear.default_max_examples(),
         max_negative_ratio: f64::INFINITY,
         tune_c: or(&base.tune_c, &DEFAULT_TUNE_C),
         tune_cost_factor: or(&base.tune_cost_factor, &DEFAULT_TUNE_COST_FACTOR),
