@@ -20,9 +20,9 @@
 //! So while worker 0 trains, another trains both lexicons and runs the
 //! baseline; then all of them search. A piece's result depends on its
 //! pairs and on what it is given alone (the scorer rolls back its index
-//! per pair), so the answers are those of one worker, byte for byte
-//! (tested here natively with a pool of [`Executor`]s, and in the page
-//! end to end). What one worker made and another needs (the model, a
+//! per pair), so the answers are those of the `app` steps the CLI runs on
+//! one thread, byte for byte (tested here natively with a pool of
+//! [`Executor`]s, and in the page end to end). What one worker made and another needs (the model, a
 //! lexicon) moves beside the messages as text, which the page relays
 //! without reading it ([`Command::Post`]'s `blob`).
 //!

@@ -1,10 +1,9 @@
 //! The pieces a pooled job is cut into ([`Task`]), what each hands back
 //! ([`Output`]), and what a job worker keeps between them ([`Executor`]):
 //! plain Rust, the same in the wasm worker and in the native tests that run
-//! a pool of executors against the one-worker workflow.
+//! a pool of executors against the `app` steps on one thread.
 //!
-//! Each task calls the `app` function the one-worker workflow calls for
-//! the same step (`train_on_pairs`, `aligning_lexicon`, `align_pair` through
+//! Each task calls the `app` function the CLI calls for the same step (`train_on_pairs`, `aligning_lexicon`, `align_pair` through
 //! `stream::align_pairs`, `baseline_lexicon`, the baseline's stream,
 //! `translate_all`), so a pair's result is the same whichever worker made
 //! it. What a worker made and another needs (the model, a lexicon) moves
@@ -45,7 +44,7 @@ pub struct Executor {
 }
 
 /// The pairs a worker aligned in its last alignment, with the model and
-/// lexicon, to explain them (as the one-worker page keeps its `Comparison`).
+/// lexicon, to explain them (as `app::alignment::Comparison` keeps them).
 struct Session {
     job: JobId,
     model: AlignmentModel,
