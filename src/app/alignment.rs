@@ -8,8 +8,7 @@ use crate::align::composite::KernelSpec;
 use crate::align::explain::{self, Explanation};
 use crate::align::greedy::Search;
 use crate::align::lexical::{
-    alignment_lexicon_options, input_lexicon, lexical_model, prepare, InputLexicon, InputSentences, LexicalModel,
-    LexicalSetup, LexiconSource,
+    alignment_lexicon_options, lexical_model, prepare, InputSentences, LexicalModel, LexicalSetup, LexiconSource,
 };
 use crate::align::link_search::LinkSearch;
 use crate::align::model::{self, AlignError, AlignmentModel, DecisionThreshold, Scorer, TrainOptions};
@@ -240,7 +239,7 @@ pub fn configurations(
     let beyond: KernelSpec = BEYOND_PAPER_KERNEL.parse().expect("a valid built-in spec");
     out.push(TrainOptions {
         solver: Solver::Linear,
-        max_examples: usize::MAX,
+        max_examples: Solver::Linear.default_max_examples(),
         max_negative_ratio: f64::INFINITY,
         tune_c: or(&base.tune_c, &DEFAULT_TUNE_C),
         tune_cost_factor: or(&base.tune_cost_factor, &DEFAULT_TUNE_COST_FACTOR),
@@ -728,32 +727,6 @@ pub fn held_out_note(model: &AlignmentModel, links_given: bool) -> String {
     )
 }
 
-/// What the page's Train button does with the pairs it holds: trains on
-/// them ([`train_on_pairs`]), hands the model and its summary
-/// ([`trained_summary`]) to `trained` as soon as it is trained, then
-/// aligns with it: the held-out test alone ([`align_held_out`]) when
-/// `how.test`, else every pair, compared with the baseline
-/// ([`align_and_compare`], with the uploaded `tables`).
-pub fn train_then_align(
-    corpus: Corpus,
-    how: &PairsTraining,
-    tables: Option<Lexicon>,
-    word_links: Option<Vec<WordAlignment>>,
-    options: &[TrainOptions],
-    observer: &mut dyn Observer,
-    trained: impl FnOnce(&AlignmentModel, String),
-) -> Result<Comparison, AlignmentError> {
-    let split = how.split(corpus.len()).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
-    let baseline_tables = if how.test { None } else { tables.clone() };
-    let (model, tried) = train_on_pairs(&corpus, how, tables, word_links.clone(), options, observer)?;
-    trained(&model, trained_summary(&model, &split, &tried));
-    if how.test {
-        align_held_out(model, &corpus, &split, word_links, observer)
-    } else {
-        align_and_compare(model, corpus, baseline_tables, word_links, observer)
-    }
-}
-
 /// What training chose on dev, in words.
 pub fn chosen(model: &AlignmentModel) -> String {
     let s = &model.summary;
@@ -809,8 +782,13 @@ pub fn align_input(
     sentences: InputSentences,
     observer: &mut dyn Observer,
 ) -> Result<CorpusAlignment, AlignmentError> {
-    let bitext = if InputLexicon::needs_sentences(&model.lexicon, sentences) { bitext_of(input) } else { Vec::new() };
-    let input_lexicon = input_lexicon(&model.lexicon, &bitext, sentences, "lexical model for aligning", observer)?;
+    let input_lexicon = stream::aligning_lexicon(
+        &model.lexicon,
+        None,
+        sentences,
+        || Ok::<_, AlignmentError>(bitext_of(input)),
+        observer,
+    )?;
     let aligner = stream::PairAligner::new(model, &input_lexicon).map_err(AlignmentError::Model)?;
     let aligned = stream::align_pairs(&aligner, &input.pairs, 0, given_links.as_deref(), Threads::ONE, observer)?;
     let (word_links, searches) = aligned.into_iter().map(|a| (a.word_links, a.search)).unzip();
@@ -1224,27 +1202,25 @@ mod tests {
         );
     }
 
-    /// The page's Train button: the model handed over once, as soon as it
-    /// is trained, then the alignment made with that very model.
+    /// The page's Train button, as the pool plans it: trained on the
+    /// pairs, then the held-out test aligned alone, or every pair.
     #[test]
-    fn train_then_align_hands_over_the_model_then_aligns_with_it() {
+    fn train_on_pairs_then_align_the_held_out_test_or_every_pair() {
         let corpus = sample_pairs();
         let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
+        let quiet = &mut crate::progress::Quiet;
         for test in [true, false] {
             let how = PairsTraining { test, ..PairsTraining::default() };
-            let mut handed = Vec::new();
-            let compared = train_then_align(
-                corpus.clone(),
-                &how,
-                None,
-                None,
-                std::slice::from_ref(&options),
-                &mut crate::progress::Quiet,
-                |m, s| handed.push((m.clone(), s)),
-            )
+            let split = how.split(corpus.len()).unwrap();
+            let (model, tried) =
+                train_on_pairs(&corpus, &how, None, None, std::slice::from_ref(&options), quiet).unwrap();
+            assert_eq!(trained_summary(&model, &split, &tried), model.describe(), "no dev: the model in a line");
+            let compared = match test {
+                true => align_held_out(model.clone(), &corpus, &split, None, quiet),
+                false => align_and_compare(model.clone(), corpus.clone(), None, None, quiet),
+            }
             .unwrap();
-            let [(model, summary)] = handed.as_slice() else { panic!("handed {} times", handed.len()) };
-            assert_eq!((model, summary), (&compared.model, &model.describe()), "no dev: the model in a line");
+            assert_eq!(compared.model, model, "aligned with the model trained");
             let (first, aligned) = if test { (32, 8) } else { (0, 40) };
             assert_eq!(
                 (compared.first, compared.corpus.len(), compared.alignment.searches.len()),
@@ -1255,17 +1231,8 @@ mod tests {
         // One pair cannot be both trained on and held out: refused before training.
         let one = Corpus { pairs: corpus.pairs[..1].to_vec() };
         let how = PairsTraining { test: true, ..PairsTraining::default() };
-        let mut handed = 0;
-        let result = train_then_align(
-            one,
-            &how,
-            None,
-            None,
-            std::slice::from_ref(&options),
-            &mut crate::progress::Quiet,
-            |_, _| handed += 1,
-        );
-        assert_eq!((result.err(), handed), (Some(AlignmentError::TooFewToHoldOut(1)), 0));
+        let result = train_on_pairs(&one, &how, None, None, std::slice::from_ref(&options), quiet);
+        assert_eq!(result.err(), Some(AlignmentError::TooFewToHoldOut(1)));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The application layer: every user-level workflow of treelink, once, in
 //! plain Rust over the engine. The `treelink` CLI (`src/cli/`) and the
-//! page's Web Worker (`src/ui/worker.rs`) are adapters over it: they read
+//! page's job workers (`src/ui/pool`, `src/ui/worker.rs`) are adapters over it: they read
 //! their inputs (files on disk, or files and messages from the page), call
 //! one workflow with an [`Observer`](crate::progress::Observer) for its
 //! progress, and show the result. So a model trained in the page is the
@@ -10,11 +10,11 @@
 //! |---|---|---|---|
 //! | tell a file's kind, read a model file, import a TigerXML pair, read lexical tables and word links of any format (and check tables against the corpus) | [`files`] | every command | the loader |
 //! | import and export treebanks: TigerXML + STA, bracketed with ids, Dublin | [`interchange`] | `import`, `export` | the loader, Export |
-//! | train an alignment model | [`alignment::train_model`] | `train` | Train |
-//! | align a corpus, the baseline, explain a pair | [`alignment::align`], [`alignment::baseline`], [`alignment::align_and_compare`] | `align`, `baseline` | Align, the explanation |
-//! | align a stream pair by pair (any number of threads), the baseline's stream | [`stream::align_stream`], [`stream::baseline_stream`] | `align`, `baseline` | — |
+//! | train an alignment model; on the pairs held (the page's split), with the lexical model known before it trains | [`alignment::train_model`], [`alignment::train_on_pairs`], [`alignment::lexical_model_on_pairs`] | `train` | Train |
+//! | align a corpus, the baseline, explain a pair | [`alignment::align`], [`alignment::baseline`], [`alignment::explain_pair`] | `align`, `baseline` | the explanation |
+//! | align pair by pair (any number of threads or workers): the lexicon aligning needs, the search, the baseline's stream | [`stream::aligning_lexicon`], [`stream::align_stream`], [`stream::align_pairs`], [`stream::baseline_stream`] | `align`, `baseline` | Train, Align (the pool's pieces) |
+//! | align and compare on one thread, all pairs or the held-out test (what the pool's pieces must add up to) | [`alignment::align_and_compare`], [`alignment::align_held_out`] | `align` then `baseline` | — (the pool's tests) |
 //! | train a translation system | [`translation::train_model`], [`translation::train_on_pairs`] | `mt-train` | Translate: Train |
-//! | train then align the pairs held (the page's split) | [`alignment::train_then_align`] | `train` then `align`, `baseline` | Train |
 //! | the annotation loop: propose, decode under edits, update, the next pair; its replay with gold as the annotator | [`annotation::search_under_edits`], [`annotation::simulate`] | `simulate-annotation` | — (issue 42) |
 //! | the alignment experiment (Tables 3/4) | [`alignment_experiment::run_split`], [`alignment_experiment::cross_validate`] | `experiment` | — |
 //! | read source trees within the limits | [`translation::read_sources`], [`translation::read_source`] | `translate` | Translate |

@@ -27,7 +27,7 @@
 use crate::align::baseline::{baseline_links, BaselineOptions};
 use crate::align::explain;
 use crate::align::greedy::Search;
-use crate::align::lexical::{input_lexicon, InputLexicon, InputSentences};
+use crate::align::lexical::{input_lexicon, InputLexicon, InputSentences, LexicalModel};
 use crate::align::model::{AlignError, AlignmentModel, Scorer};
 use crate::corpus::TreePair;
 use crate::io::links::Link;
@@ -91,13 +91,14 @@ pub fn align_pair(
     AlignedPair { word_links, search }
 }
 
-/// The lexicon for aligning a stream of input with `model`: `tables` when
-/// given (they replace the model's lexicon), else the model's
-/// ([`input_lexicon`]), for which `sentences` is called only when it needs
-/// the input's sentences first (`needed` says so before it is called, for
-/// the caller's note).
-pub fn lexicon_for_stream<E: From<Cancelled>>(
-    model: &AlignmentModel,
+/// The lexicon for aligning input with a model of lexical model
+/// `lexical`, the one step before [`PairAligner`] wherever input is aligned
+/// (a stream, a corpus held whole, a pool's piece): `tables` when given
+/// (they replace the model's lexicon), else the model's ([`input_lexicon`]),
+/// for which `sentences` is called only when it needs the input's sentences
+/// first (`needed` says so before it is called, for the caller's note).
+pub fn aligning_lexicon<E: From<Cancelled>>(
+    lexical: &LexicalModel,
     tables: Option<Lexicon>,
     held_out: InputSentences,
     sentences: impl FnOnce() -> Result<Vec<SentencePair>, E>,
@@ -106,8 +107,8 @@ pub fn lexicon_for_stream<E: From<Cancelled>>(
     if let Some(tables) = tables {
         return Ok(InputLexicon::tables(tables));
     }
-    let input = if InputLexicon::needs_sentences(&model.lexicon, held_out) { sentences()? } else { Vec::new() };
-    Ok(input_lexicon(&model.lexicon, &input, held_out, "lexical model for aligning", observer)?)
+    let input = if InputLexicon::needs_sentences(lexical, held_out) { sentences()? } else { Vec::new() };
+    Ok(input_lexicon(lexical, &input, held_out, "lexical model for aligning", observer)?)
 }
 
 /// Whether aligning with `model` (no tables given) reads the input's

@@ -144,7 +144,7 @@ pub struct SvmArgs {
     pub max_examples: Option<usize>,
     /// The SVM solver: smo (any kernel), or linear (dual coordinate descent on the explicit
     /// feature map, for kernels whose BTKs are all root: lex, plain, ctx, hist, *-root).
-    #[arg(long, default_value = "smo", value_parser = parse_solver)]
+    #[arg(long, default_value = "smo")]
     pub solver: Solver,
     /// Negatives per positive tried on --dev after the cost factor (comma-separated, inf: all);
     /// kept if dev F improves.
@@ -223,14 +223,6 @@ fn parse_max_examples(s: &str) -> Result<usize, String> {
     }
 }
 
-fn parse_solver(s: &str) -> Result<Solver, String> {
-    match s {
-        "smo" => Ok(Solver::Smo),
-        "linear" => Ok(Solver::Linear),
-        _ => Err(format!("expected smo or linear, found '{s}'")),
-    }
-}
-
 fn parse_candidates(s: &str) -> Result<CandidateNodes, String> {
     match s {
         "phrase" => Ok(CandidateNodes::Phrase),
@@ -253,10 +245,7 @@ impl SvmArgs {
                 None => TrainOptions::default().tune_prune_quantiles,
             },
             max_negative_ratio: self.max_negative_ratio,
-            max_examples: self.max_examples.unwrap_or(match self.solver {
-                Solver::Smo => TrainOptions::default().max_examples,
-                Solver::Linear => usize::MAX,
-            }),
+            max_examples: self.max_examples.unwrap_or(self.solver.default_max_examples()),
             solver: self.solver,
             tune_negative_ratio: self.tune_negative_ratio.clone(),
             seed: self.seed,
@@ -767,8 +756,8 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     drop(sample);
     let open = || stream::Pairs::open(&args.input, links_file, limits);
     let first_pass = app_stream::align_reads_sentences_first(&model, tables.is_some(), held_out);
-    let input_lexicon = app_stream::lexicon_for_stream(
-        &model,
+    let input_lexicon = app_stream::aligning_lexicon(
+        &model.lexicon,
         tables,
         held_out,
         || {

@@ -12,6 +12,7 @@ use treelink::app::translation::{self, DevChoice, SubtreeAlign, SubtreeAlignArg,
 use treelink::app::translation_experiment;
 use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
+use treelink::eval::curve::LogLinearFit;
 use treelink::eval::significance::{self, RunScores};
 use treelink::lexicon::WordModel;
 use treelink::limits::Limits;
@@ -971,9 +972,8 @@ fn learning_curve(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliErro
         )?;
         let bootstrap = outcome.significance().map_err(usage)?;
         let rows = &outcome.rows;
-        let mean = |r: &translation_experiment::Row| {
-            r.bleus.iter().map(|b| b.score).sum::<f64>() / r.bleus.len().max(1) as f64
-        };
+        let mean =
+            |r: &translation_experiment::Row| significance::mean(&r.bleus.iter().map(|b| b.score).collect::<Vec<_>>());
         let phrase = rows.iter().position(|r| r.system == SystemKind::Phrase);
         let ms = rows.iter().position(|r| r.system == SystemKind::Ms);
         let difference = match (phrase, ms) {
@@ -1003,7 +1003,6 @@ fn learning_curve(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliErro
             difference,
         };
         for CurveRow { system, bleus, weights: w, singletons: share } in &size.rows {
-            let sd = sample_sd(bleus);
             let diff = match (system, size.difference) {
                 (SystemKind::Ms, Some((d, p))) => format!("{d:+.2} ({p:.3}{})", if p < 0.05 { "*" } else { "" }),
                 _ => "-".to_string(),
@@ -1015,8 +1014,8 @@ fn learning_curve(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliErro
                 size.fraction,
                 size.pairs,
                 system.name(),
-                bleus.iter().sum::<f64>() / bleus.len().max(1) as f64,
-                sd,
+                significance::mean(bleus),
+                significance::sample_sd(bleus),
                 diff,
                 wt("rm_e_given_f"),
                 wt("rm_f_given_e"),
@@ -1035,8 +1034,7 @@ fn learning_curve(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliErro
             .iter()
             .filter_map(|s| s.rows.iter().find(|r| r.system == *system).map(|r| (s.pairs as f64, r.bleus.clone())))
             .collect();
-        let flat: Vec<(f64, f64)> = points.iter().flat_map(|(p, bs)| bs.iter().map(move |b| (*p, *b))).collect();
-        let fit = translation_experiment::LogLinearFit::fit(&flat);
+        let fit = LogLinearFit::fit_runs(&points);
         match &fit {
             Some(f) => out!(
                 "{:<7} a = {:.2} ± {:.2}, b = {:.3} ± {:.3} BLEU per e-fold of data ({:.3} ± {:.3} per doubling), {} points",
@@ -1061,28 +1059,16 @@ fn learning_curve(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliErro
     }
     let fit_of = |s: SystemKind| fits.iter().find(|(k, _)| *k == s).and_then(|(_, f)| *f);
     if let (Some(p), Some(m)) = (fit_of(SystemKind::Phrase), fit_of(SystemKind::Ms)) {
-        let (db, se) = (m.slope - p.slope, (m.slope_se * m.slope_se + p.slope_se * p.slope_se).sqrt());
-        let verdict = match p.overtaken_by(&m) {
+        let d = p.against(&m);
+        let verdict = match d.crossing {
             Some(n) => format!("the lines cross at about {n:.0} training pairs"),
             None => "the MS line does not rise faster: on these fits MS does not overtake phrase".to_string(),
         };
-        out!(
-            "MS slope − phrase slope = {db:.3} ± {se:.3} ({:.1} standard errors); {verdict}",
-            if se > 0.0 { db / se } else { 0.0 }
-        )?;
+        out!("MS slope − phrase slope = {:.3} ± {:.3} ({:.1} standard errors); {verdict}", d.difference, d.se, d.z())?;
     }
     if let Some(file) = &args.curve_svg {
         super::output::write_file(file, translation_experiment::learning_curve_svg(&curves))?;
         reporter.note(&format!("wrote {file}"));
     }
     Ok(())
-}
-
-/// Sample standard deviation (0 for fewer than two values), as [`RunScores::sd`].
-fn sample_sd(x: &[f64]) -> f64 {
-    if x.len() < 2 {
-        return 0.0;
-    }
-    let m = x.iter().sum::<f64>() / x.len() as f64;
-    (x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (x.len() - 1) as f64).sqrt()
 }

@@ -1,7 +1,8 @@
-//! Evaluation: precision/recall/F of sub-tree links and their errors by kind, BLEU, and the
-//! significance of BLEU differences.
+//! Evaluation: precision/recall/F of sub-tree links and their errors by kind, BLEU, the
+//! significance of BLEU differences, and the learning curve's fit.
 
 pub mod bleu;
+pub mod curve;
 pub mod errors;
 pub mod prf;
 pub mod significance;

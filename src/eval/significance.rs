@@ -72,13 +72,7 @@ impl RunScores {
 
     /// Sample standard deviation of corpus BLEU over the runs (0 for one run).
     pub fn sd(&self) -> f64 {
-        let scores: Vec<f64> = self.bleus().iter().map(|b| b.score).collect();
-        if scores.len() < 2 {
-            return 0.0;
-        }
-        let m = mean(&scores);
-        let var = scores.iter().map(|s| (s - m) * (s - m)).sum::<f64>() / (scores.len() - 1) as f64;
-        var.sqrt()
+        sample_sd(&self.bleus().iter().map(|b| b.score).collect::<Vec<_>>())
     }
 
     fn sentences(&self) -> usize {
@@ -86,12 +80,22 @@ impl RunScores {
     }
 }
 
-fn mean(x: &[f64]) -> f64 {
+/// The mean (0 of none).
+pub fn mean(x: &[f64]) -> f64 {
     if x.is_empty() {
         0.0
     } else {
         x.iter().sum::<f64>() / x.len() as f64
     }
+}
+
+/// The sample standard deviation (0 for fewer than two values): runs' BLEU.
+pub fn sample_sd(x: &[f64]) -> f64 {
+    if x.len() < 2 {
+        return 0.0;
+    }
+    let m = mean(x);
+    (x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (x.len() - 1) as f64).sqrt()
 }
 
 /// What the test says about one system.

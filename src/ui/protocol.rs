@@ -122,7 +122,8 @@ pub enum Request {
     /// the test held out, on all but the last 20% with `--held-out`:
     /// `app::alignment::train_on_pairs`), then align `corpus` with it (as
     /// `treelink align`) and run the baseline, or, with the test held out,
-    /// align the held-out pairs alone (`app::alignment::align_held_out`).
+    /// align the held-out pairs alone (`app::alignment::align_held_out`):
+    /// `ui::pool` cuts it into pieces, no worker takes it whole.
     Train {
         job: JobId,
         corpus: CorpusText,
@@ -133,7 +134,7 @@ pub enum Request {
         how: PairsTraining,
     },
     /// Align `corpus` with the model file `model` (as `treelink align`) and
-    /// run the baseline (as `treelink baseline`).
+    /// run the baseline (as `treelink baseline`), in pieces as `Train`.
     Align { job: JobId, corpus: CorpusText, model: String, lexicon: LexiconFiles },
     /// Explain a node pair of the last alignment.
     Explain { pair: PairIndex, source: NodeId, target: NodeId },

@@ -247,7 +247,7 @@ fn solver_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
     let onchange = {
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            let solver = if select.value() == Solver::Linear.name() { Solver::Linear } else { Solver::Smo };
+            let solver = select.value().parse().unwrap_or_default();
             train.emit(TrainAction::Form(FormAction::SetSolver(solver)));
         })
     };

@@ -1,12 +1,12 @@
 //! The Web Workers' side: the job worker (`src/bin/worker.rs`, [`run`]) reads
-//! each request, calls the `app` workflow the CLI's command calls (train then
-//! align, align, translate, train a translation system), and posts its
-//! progress and its answer.
+//! each request, runs the pieces of a pooled job (train, align: `ui::pool`,
+//! whose [`Executor`] keeps its pairs' alignment to explain node pairs) or
+//! calls the `app` workflow the CLI's command calls (translate, train a
+//! translation system), and posts its progress and its answer.
 //!
 //! The worker runs one request at a time, synchronously; the page cancels a
 //! job by terminating the worker and starting a new one (a busy worker
-//! cannot read a "stop" message). After aligning it keeps the model, the
-//! lexicon and the word links (the session) to explain node pairs later.
+//! cannot read a "stop" message).
 
 use std::cell::RefCell;
 
@@ -15,14 +15,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::load;
-use super::pool::{Executor, Task};
-use super::protocol::{self, JobId, LexiconFiles, Request, Response, TranslationView, ALIGNED_PART_PAIRS};
-use crate::align::model::AlignmentModel;
-use crate::app::alignment::{self, Comparison};
-use crate::app::files;
+use super::pool::Executor;
+use super::protocol::{self, JobId, Request, Response, TranslationView};
 use crate::app::translation;
-use crate::corpus::Corpus;
-use crate::lexicon::{Lexicon, WordAlignment};
 use crate::limits::Limits;
 use crate::mt::lm::read_arpa;
 use crate::mt::model::TranslationModel;
@@ -30,8 +25,6 @@ use crate::progress::{Flow, Observer, Progress};
 use crate::tree::Tree;
 
 thread_local! {
-    /// The last alignment, kept to explain node pairs.
-    static SESSION: RefCell<Option<Comparison>> = const { RefCell::new(None) };
     /// What this worker keeps of the pooled job it takes part in (`ui::pool`).
     static PIECES: RefCell<Executor> = RefCell::new(Executor::default());
     /// The file worker's texts kept by id (`Request::KeepText`).
@@ -201,10 +194,6 @@ fn handle(request: Request, beside: Option<JsValue>, reporter: &mut Reporter) {
             if piece.is_some() {
                 reporter.job = Some(job);
             }
-            if matches!(task, Task::Search { .. }) {
-                // The pieces' alignment replaces the one kept whole.
-                SESSION.with(|s| *s.borrow_mut() = None);
-            }
             let text = beside.and_then(|b| b.as_string());
             let result = MT.with(|mt| {
                 let mt = mt.borrow();
@@ -219,41 +208,10 @@ fn handle(request: Request, beside: Option<JsValue>, reporter: &mut Reporter) {
                 Err(message) => reporter.post(&Response::PieceDone { job, piece, result: Err(message) }),
             }
         }
-        Request::Train { job, corpus, options, lexicon, how } => {
-            reporter.job = Some(job);
-            let result = corpus.parse().and_then(|corpus| {
-                let (tables, links) = (tables(&lexicon, &corpus)?, word_links(&lexicon, &corpus)?);
-                let scope = reporter.scope.clone();
-                let compared =
-                    alignment::train_then_align(corpus, &how, tables, links, &options, reporter, |model, summary| {
-                        post(&scope, &Response::Trained { job, model: model.to_json(), summary })
-                    })
-                    .map_err(|e| e.to_string())?;
-                post_aligned(job, reporter, compared);
-                Ok(())
-            });
-            if let Err(message) = result {
-                reporter.post(&Response::Failed { job: Some(job), message });
-            }
-        }
-        Request::Align { job, corpus, model, lexicon } => {
-            reporter.job = Some(job);
-            let result = corpus.parse().and_then(|corpus| {
-                let model = files::read_alignment_model(&model, "the alignment model").map_err(|e| e.to_string())?;
-                align(job, reporter, corpus, model, &lexicon)
-            });
-            if let Err(message) = result {
-                reporter.post(&Response::Failed { job: Some(job), message });
-            }
-        }
         Request::Explain { pair, source, target } => {
-            if let Some(result) = PIECES.with(|p| p.borrow().explain(pair, (source, target))) {
-                return reporter.post(&Response::Explained { pair, source, target, result });
-            }
-            let result = SESSION.with(|session| match session.borrow().as_ref() {
-                None => Err("the worker holds no alignment (it was restarted when a job was cancelled): align again to explain links"
-                    .to_string()),
-                Some(s) => s.explain(pair, source, target).map_err(|e| e.to_string()),
+            let result = PIECES.with(|p| p.borrow().explain(pair, (source, target))).unwrap_or_else(|| {
+                Err("the worker holds no alignment (it was restarted when a job was cancelled): align again to explain links"
+                    .to_string())
             });
             reporter.post(&Response::Explained { pair, source, target, result });
         }
@@ -279,6 +237,10 @@ fn handle(request: Request, beside: Option<JsValue>, reporter: &mut Reporter) {
         Request::KeepText { .. } => {}
         Request::Load { job, .. } => {
             reporter.post(&Response::Failed { job: Some(job), message: "the job worker does not check files".into() })
+        }
+        // The pool's (`Pool::request` cuts them into pieces).
+        Request::Train { job, .. } | Request::Align { job, .. } => {
+            reporter.post(&Response::Failed { job: Some(job), message: "the pool cuts this job into pieces".into() })
         }
         Request::LoadMt { job, model } => load_mt(job, &model.name, Ok(model.text.into_bytes()), reporter),
         Request::LoadMtFile { job, name } => load_mt(job, &name, read_file(file(), &name), reporter),
@@ -340,43 +302,4 @@ fn translate(
 /// translate` reads its input, in the page's words.
 fn read_source(text: &str, name: &str) -> Result<Tree, String> {
     translation::read_source(text, name, &Limits::default()).map_err(|e| e.in_page())
-}
-
-/// The uploaded word links of the corpus's pairs, if given.
-fn word_links(files: &LexiconFiles, corpus: &Corpus) -> Result<Option<Vec<WordAlignment>>, String> {
-    files.word_links.as_ref().map(|f| alignment::word_links(f.named(), corpus).map_err(|e| e.to_string())).transpose()
-}
-
-/// The uploaded tables as a lexicon, if both were given (with the
-/// vocabularies, if given: `LexiconFiles::tables_lexicon`).
-fn tables(files: &LexiconFiles, corpus: &Corpus) -> Result<Option<Lexicon>, String> {
-    files.tables_lexicon(corpus).map_err(|e| e.to_string())
-}
-
-/// `treelink align --model MODEL --input CORPUS`, then
-/// `treelink baseline --input CORPUS` (with the uploaded tables, if any).
-fn align(
-    job: JobId,
-    reporter: &mut Reporter,
-    corpus: Corpus,
-    model: AlignmentModel,
-    files: &LexiconFiles,
-) -> Result<(), String> {
-    let (given, tables) = (word_links(files, &corpus)?, tables(files, &corpus)?);
-    let compared = alignment::align_and_compare(model, corpus, tables, given, reporter).map_err(|e| e.to_string())?;
-    post_aligned(job, reporter, compared);
-    Ok(())
-}
-
-/// Sends an alignment to the page in parts, and keeps it to explain node pairs.
-fn post_aligned(job: JobId, reporter: &mut Reporter, compared: Comparison) {
-    let parts =
-        (compared.alignment.searches.chunks(ALIGNED_PART_PAIRS)).zip(compared.baseline.chunks(ALIGNED_PART_PAIRS));
-    for (searches, baseline) in parts {
-        reporter.post(&Response::AlignedPart { job, searches: searches.to_vec(), baseline: baseline.to_vec() });
-    }
-    let (lexicon, first) = (compared.lexicon_note.clone(), compared.first);
-    reporter.post(&Response::Aligned { job, searches: Vec::new(), baseline: Vec::new(), lexicon, first });
-    SESSION.with(|s| *s.borrow_mut() = Some(compared));
-    PIECES.with(|p| p.borrow_mut().forget_alignment());
 }

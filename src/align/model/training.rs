@@ -134,7 +134,7 @@ impl Default for TrainOptions {
             prune_quantile: 0.005,
             tune_prune_quantiles: vec![0.0, 0.005, 0.02],
             max_negative_ratio: 6.0,
-            max_examples: 6000,
+            max_examples: Solver::Smo.default_max_examples(),
             seed: 1,
             platt: false,
             threshold: DecisionThreshold::default(),

@@ -20,9 +20,9 @@
 //! So while worker 0 trains, another trains both lexicons and runs the
 //! baseline; then all of them search. A piece's result depends on its
 //! pairs and on what it is given alone (the scorer rolls back its index
-//! per pair), so the answers are those of one worker, byte for byte
-//! (tested here natively with a pool of [`Executor`]s, and in the page
-//! end to end). What one worker made and another needs (the model, a
+//! per pair), so the answers are those of the `app` steps the CLI runs on
+//! one thread, byte for byte (tested here natively with a pool of
+//! [`Executor`]s, and in the page end to end). What one worker made and another needs (the model, a
 //! lexicon) moves beside the messages as text, which the page relays
 //! without reading it ([`Command::Post`]'s `blob`).
 //!
@@ -755,23 +755,22 @@ mod tests {
         Corpus { pairs: corpus.pairs[..n].to_vec() }
     }
 
-    /// The responses of one job worker to a Train request (as `ui::worker`
-    /// answers it): the model, the alignment in parts, its end.
-    /// The model, the searches, the baseline, the end.
+    /// The answers to a Train request by the `app` steps on one thread, as
+    /// the CLI runs them (`train`, then `align` and `baseline`, or `align
+    /// --held-out` on the test pairs): the model, the searches, the
+    /// baseline, the end.
     type Answered = (Response, Vec<Search>, BaselineLinks, Response);
 
     fn one_worker(corpus: &Corpus, how: &PairsTraining, options: &[TrainOptions]) -> Answered {
-        let job = JobId(7);
-        let mut trained = None;
-        let c = alignment::train_then_align(
-            corpus.clone(),
-            how,
-            None,
-            None,
-            options,
-            &mut crate::progress::Quiet,
-            |m, s| trained = Some(Response::Trained { job, model: m.to_json(), summary: s }),
-        )
+        let (job, quiet) = (JobId(7), &mut crate::progress::Quiet);
+        let split = how.split(corpus.len()).unwrap();
+        let (model, tried) = alignment::train_on_pairs(corpus, how, None, None, options, quiet).unwrap();
+        let summary = alignment::trained_summary(&model, &split, &tried);
+        let trained = Response::Trained { job, model: model.to_json(), summary };
+        let c = match how.test {
+            true => alignment::align_held_out(model, corpus, &split, None, quiet),
+            false => alignment::align_and_compare(model, corpus.clone(), None, None, quiet),
+        }
         .unwrap();
         let end = Response::Aligned {
             job,
@@ -780,7 +779,7 @@ mod tests {
             lexicon: c.lexicon_note,
             first: c.first,
         };
-        (trained.unwrap(), c.alignment.searches, c.baseline, end)
+        (trained, c.alignment.searches, c.baseline, end)
     }
 
     /// The pool's responses: the model, the parts put together, the end.

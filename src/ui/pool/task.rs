@@ -1,10 +1,9 @@
 //! The pieces a pooled job is cut into ([`Task`]), what each hands back
 //! ([`Output`]), and what a job worker keeps between them ([`Executor`]):
 //! plain Rust, the same in the wasm worker and in the native tests that run
-//! a pool of executors against the one-worker workflow.
+//! a pool of executors against the `app` steps on one thread.
 //!
-//! Each task calls the `app` function the one-worker workflow calls for
-//! the same step (`train_on_pairs`, `input_lexicon`, `align_pair` through
+//! Each task calls the `app` function the CLI calls for the same step (`train_on_pairs`, `aligning_lexicon`, `align_pair` through
 //! `stream::align_pairs`, `baseline_lexicon`, the baseline's stream,
 //! `translate_all`), so a pair's result is the same whichever worker made
 //! it. What a worker made and another needs (the model, a lexicon) moves
@@ -17,10 +16,10 @@ use std::ops::Range;
 use crate::align::baseline::BaselineOptions;
 use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
-use crate::align::lexical::{input_lexicon, InputLexicon, InputSentences};
+use crate::align::lexical::{InputLexicon, InputSentences};
 use crate::align::model::{AlignmentModel, TrainOptions};
 use crate::app::alignment::{self, PairsTraining};
-use crate::app::stream::{align_pairs, baseline_stream, PairAligner};
+use crate::app::stream::{align_pairs, aligning_lexicon, baseline_stream, PairAligner};
 use crate::app::{files, translation};
 use crate::corpus::{Corpus, PairIndex, TreePair, WordFit};
 use crate::lexicon::{bitext_of, Lexicon, WordAlignment};
@@ -45,7 +44,7 @@ pub struct Executor {
 }
 
 /// The pairs a worker aligned in its last alignment, with the model and
-/// lexicon, to explain them (as the one-worker page keeps its `Comparison`).
+/// lexicon, to explain them (as `app::alignment::Comparison` keeps them).
 struct Session {
     job: JobId,
     model: AlignmentModel,
@@ -213,8 +212,8 @@ impl Executor {
             }
         };
         let pairs = Corpus { pairs: self.corpus.pairs.get(aligned).ok_or("no such pairs")?.to_vec() };
-        let bitext = if InputLexicon::needs_sentences(&lexical, sentences) { bitext_of(&pairs) } else { Vec::new() };
-        let made = input_lexicon(&lexical, &bitext, sentences, "lexical model for aligning", observer).map_err(text)?;
+        let bitext = || Ok::<_, Cancelled>(bitext_of(&pairs));
+        let made = aligning_lexicon(&lexical, None, sentences, bitext, observer).map_err(text)?;
         let json = serde_json::to_string(&made).map_err(text)?;
         self.input_lexicon = Some((made, json.clone()));
         Ok((Output::Made { artifact: Artifact::InputLexicon, note }, Some(json)))
@@ -247,11 +246,6 @@ impl Executor {
             }
         }
         Ok((Output::Searches(searches), None))
-    }
-
-    /// Forgets the last alignment (another replaced it).
-    pub fn forget_alignment(&mut self) {
-        self.session = None;
     }
 
     /// Why the model of the last alignment did (not) link `nodes` in pair
