@@ -103,6 +103,15 @@ pub struct TrainForm {
     pub stem_backoff: bool,
 }
 
+/// A number of training examples as the form shows it (`--max-examples all`: every one).
+fn examples_text(n: usize) -> String {
+    if n == usize::MAX {
+        "all".into()
+    } else {
+        n.to_string()
+    }
+}
+
 impl Default for TrainForm {
     /// `treelink train --dev`'s defaults: the engine's best chosen on the
     /// dev pairs (the last 20% of the training pairs), from the paper's
@@ -114,7 +123,7 @@ impl Default for TrainForm {
             (Field::Lambda, DEFAULT_LAMBDA.to_string()),
             (Field::C, DEFAULT_C.to_string()),
             (Field::Thetas, String::new()),
-            (Field::MaxExamples, d.max_examples.to_string()),
+            (Field::MaxExamples, examples_text(d.max_examples)),
             (Field::Seed, d.seed.to_string()),
             (Field::MaxNegativeRatio, d.max_negative_ratio.to_string()),
         ];
@@ -354,17 +363,9 @@ impl TrainForm {
             }
             FormAction::SetSetting(setting) => self.setting = setting,
             FormAction::SetSolver(solver) => {
-                // As the CLI's --max-examples default: 6000 for SMO, all for linear.
-                let default = TrainOptions::default().max_examples.to_string();
-                let examples = self.value(Field::MaxExamples).trim().to_string();
-                match solver {
-                    Solver::Linear if examples == default => {
-                        self.values.insert(Field::MaxExamples, "all".into());
-                    }
-                    Solver::Smo if examples == "all" => {
-                        self.values.insert(Field::MaxExamples, default);
-                    }
-                    _ => {}
+                // The field follows the solver's `--max-examples` default, unless typed otherwise.
+                if self.value(Field::MaxExamples).trim() == examples_text(self.solver.default_max_examples()) {
+                    self.values.insert(Field::MaxExamples, examples_text(solver.default_max_examples()));
                 }
                 self.solver = solver;
             }
