@@ -47,8 +47,8 @@ pub struct OpenExercise {
     pub exercise: Rc<Exercise>,
 }
 
-/// The hand links of one exercise's pairs, by pair.
-pub type ExerciseLinks = BTreeMap<PairIndex, Vec<(NodeId, NodeId)>>;
+/// Hand links of pairs, by pair (the page's, or one exercise's).
+pub type HandLinks = BTreeMap<PairIndex, Vec<(NodeId, NodeId)>>;
 
 /// Everything about exercises the page holds.
 ///
@@ -77,7 +77,7 @@ pub struct Classroom {
     /// The hand links of exercises left (by [`Exercise::fingerprint`]):
     /// opened again, an exercise gets them back.
     #[serde(rename = "exercise_links", with = "links_left", default)]
-    pub left: BTreeMap<String, ExerciseLinks>,
+    pub left: BTreeMap<String, HandLinks>,
 }
 
 /// [`Classroom::left`] as a list of (fingerprint, [(pair, links)]).
@@ -86,17 +86,17 @@ mod links_left {
 
     use serde::{Deserialize, Deserializer, Serializer};
 
-    use super::ExerciseLinks;
+    use super::HandLinks;
     use crate::corpus::PairIndex;
     use crate::tree::NodeId;
 
     type Listed = Vec<(String, Vec<(PairIndex, Vec<(NodeId, NodeId)>)>)>;
 
-    pub fn serialize<S: Serializer>(left: &BTreeMap<String, ExerciseLinks>, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(left: &BTreeMap<String, HandLinks>, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(left.iter().map(|(f, links)| (f, links.iter().collect::<Vec<_>>())))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, ExerciseLinks>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, HandLinks>, D::Error> {
         let listed = Listed::deserialize(d)?;
         Ok(listed.into_iter().map(|(f, links)| (f, links.into_iter().collect())).collect())
     }
@@ -285,7 +285,7 @@ impl Classroom {
     /// An exercise was opened, `links` being the hand links of the one
     /// open before (kept for it): what was checked or tabled for another
     /// one goes; the hand links it had when it was left come back.
-    pub fn opened(&mut self, file: String, exercise: Exercise, links: &ExerciseLinks) -> ExerciseLinks {
+    pub fn opened(&mut self, file: String, exercise: Exercise, links: &HandLinks) -> HandLinks {
         if let Some(before) = self.open.take() {
             self.left.insert(before.exercise.fingerprint(), links.clone());
         }

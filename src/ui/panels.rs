@@ -395,7 +395,7 @@ mod tests {
         s.apply(progress(*job, 4));
         assert_eq!(s.panels(), before);
         // A change of the form is the training panel's alone.
-        s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::Seed, "7".into()))));
+        s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::SEED, "7".into()))));
         let after = s.panels();
         assert_ne!(after.train, before.train);
         assert_eq!(

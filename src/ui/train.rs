@@ -424,16 +424,16 @@ pub fn train_panel(props: &TrainProps) -> Html {
             <div class="train-grid">
                 <form class="train-form" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                     {setting_choice(state, train)}
-                    {field(state, train, Field::Kernel, "Kernel", "plain features (§4) + BTKs (§3) + ctx (Lingua-Align's context), e.g. plain+ctx+dbtk-root+ibtk-rgsst", Some("kernel-presets"))}
+                    {field(state, train, Field::KERNEL, "Kernel", "plain features (§4) + BTKs (§3) + ctx (Lingua-Align's context), e.g. plain+ctx+dbtk-root+ibtk-rgsst", Some("kernel-presets"))}
                     <datalist id="kernel-presets">{ for PRESETS.iter().map(|(p, what)| html! { <option value={*p} label={*what} /> }) }</datalist>
                     <p class="hint spec-note" id="spec-note">{spec_note}</p>
-                    {field(state, train, Field::Thetas, "θ (weights)", "comma-separated, one per component; empty: equal", None)}
-                    {field(state, train, Field::Lambda, "λ (decay)", "paper: 0.4", None)}
+                    {field(state, train, Field::THETAS, "θ (weights)", "comma-separated, one per component; empty: equal", None)}
+                    {field(state, train, Field::LAMBDA, "λ (decay)", "paper: 0.4", None)}
                     {field(state, train, Field::C, "C (SVM cost)", "paper: 2.4", None)}
-                    {field(state, train, Field::MaxExamples, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs (all: every one), every positive while they fit and negatives filling the rest (a seeded sample; SMO's cost grows with their square); CLI default 6000 for SMO, all for the linear solver (docs/alignment-results.md, \"More data\")", None)}
-                    {field(state, train, Field::MaxNegativeRatio, "Negatives per positive", "at most this many negative examples per positive (--max-negative-ratio; inf: all); CLI default 6", None)}
+                    {field(state, train, Field::MAX_EXAMPLES, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs (all: every one), every positive while they fit and negatives filling the rest (a seeded sample; SMO's cost grows with their square); CLI default 6000 for SMO, all for the linear solver (docs/alignment-results.md, \"More data\")", None)}
+                    {field(state, train, Field::MAX_NEGATIVE_RATIO, "Negatives per positive", "at most this many negative examples per positive (--max-negative-ratio; inf: all); CLI default 6", None)}
                     {solver_choice(state, train)}
-                    {field(state, train, Field::Seed, "Seed", "of that sample (--seed): another seed, other examples, another model", None)}
+                    {field(state, train, Field::SEED, "Seed", "of that sample (--seed): another seed, other examples, another model", None)}
                     {word_model_choice(state, train)}
                     {split_choices(state, split, train)}
                 </form>

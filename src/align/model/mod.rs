@@ -30,12 +30,17 @@
 mod decision;
 mod file;
 mod scorer;
+mod settings;
 mod training;
 
 pub use file::{
     AlignmentModel, ModelFileError, SupportVector, TrainingSummary, FORMAT, MAX_COEFFICIENT, MAX_FEATURE, VERSION,
 };
 pub use scorer::{candidates_of, pair_matrices, Candidate, Decision, Scorer};
+pub use settings::{
+    read_max_examples, read_negative_ratio, read_positive, show_max_examples, train_setting, TrainSetting,
+    TRAIN_SETTINGS,
+};
 pub use training::{
     check_train_candidates, cross_validated_threshold, retraining_options, train, train_keeping, CrossValidatedCut,
     DecisionThreshold, TrainOptions, CROSS_VALIDATION_WINDOW, HISTORY_FOLDS,

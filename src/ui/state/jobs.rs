@@ -367,7 +367,7 @@ mod tests {
         assert_ne!(p, before.1);
         assert_eq!(s, before.0, "the panels do not re-render for progress");
         assert_eq!(shown(&s, &p).map(|j| (j.elapsed_seconds(), j.stage)), Some((0.9, "training the SVM".into())));
-        s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::Seed, "7".into()))));
+        s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::SEED, "7".into()))));
         assert_ne!(s, before.0);
         let before = s.clone();
         s.apply(Action::Job(JobAction::Cancel(shown(&s, &p))));

@@ -17,10 +17,9 @@
 //! the kept session and the address (`session`); the exports
 //! (`export`) and the links the diagram draws (`drawn`).
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use super::classroom::{Classroom, ExerciseAction};
+use super::classroom::{Classroom, ExerciseAction, HandLinks};
 use super::folds::Folds;
 use super::ids::{JobId, WorkerGen};
 use super::load::{self, LoadRequest};
@@ -354,7 +353,7 @@ struct Was {
     location: Option<(PairIndex, Mode)>,
     /// The hand links, if the action may edit them; with the pair shown,
     /// if its edit can be undone.
-    links: Option<(BTreeMap<PairIndex, Vec<(NodeId, NodeId)>>, Option<PairIndex>)>,
+    links: Option<(HandLinks, Option<PairIndex>)>,
 }
 
 impl State {

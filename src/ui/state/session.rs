@@ -595,7 +595,7 @@ mod tests {
         let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
         s.apply(Action::Worker { response: trained, now: 1.0 });
         s.apply(Action::Job(JobAction::Cancel(None)));
-        s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::Seed, "9".into()))));
+        s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::SEED, "9".into()))));
         s.apply(Action::SetLambda("0.3".into()));
         s.apply(Action::Load(LoadAction::SwapSides));
         s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
@@ -704,7 +704,7 @@ mod tests {
         assert!(r.teach.reveal_gold);
         assert_eq!(r.folds.saved(r.loaded.gen), [(PairIndex::new(1), vec![], vec![NodeId::new(0)])]);
         let form = &r.form;
-        assert_eq!((form.value(Field::Seed), form.value(Field::MaxExamples)), ("9", "all"));
+        assert_eq!((form.value(Field::SEED), form.value(Field::MAX_EXAMPLES)), ("9", "all"));
         assert_eq!(
             (form.setting, form.solver, form.word_model),
             (Setting::Paper, Solver::Linear, Some(WordModel::Hmm))

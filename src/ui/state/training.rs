@@ -8,48 +8,77 @@ use serde::{Deserialize, Serialize};
 
 use super::{DownloadBody, Effect, HeldSets, JobKind, State};
 use crate::align::composite::KernelSpec;
-use crate::align::model::{DecisionThreshold, TrainOptions};
+use crate::align::model::{show_max_examples, DecisionThreshold, TrainOptions, TRAIN_SETTINGS};
 use crate::align::primal::Solver;
 use crate::app::alignment::{self, Given, PairsTraining, Preset, TrainingPlan, PAGE_STEM_CHARS};
-use crate::kernel::DEFAULT_LAMBDA;
 use crate::lexicon::WordModel;
-use crate::svm::{SvmParams, DEFAULT_C};
+use crate::svm::SvmParams;
 use crate::ui::load::HeldRole;
 use crate::ui::protocol::{CorpusText, Request};
 
-/// The fields of the training form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Field {
-    Kernel,
-    Lambda,
-    C,
-    Thetas,
-    MaxExamples,
-    Seed,
-    MaxNegativeRatio,
-}
+/// A field of the training form: the kernel typed, its weights θ, or one
+/// of the engine's [`TRAIN_SETTINGS`] by its name (the page's control is
+/// `train-NAME`, the CLI's flag `--NAME`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Field(&'static str);
 
 impl Field {
-    pub const ALL: [Field; 7] = [
-        Field::Kernel,
-        Field::Lambda,
-        Field::C,
-        Field::Thetas,
-        Field::MaxExamples,
-        Field::Seed,
-        Field::MaxNegativeRatio,
-    ];
+    pub const KERNEL: Field = Field("kernel");
+    pub const THETAS: Field = Field("thetas");
+    pub const LAMBDA: Field = Field("lambda");
+    pub const C: Field = Field("c");
+    pub const MAX_EXAMPLES: Field = Field("max-examples");
+    pub const SEED: Field = Field("seed");
+    pub const MAX_NEGATIVE_RATIO: Field = Field("max-negative-ratio");
 
-    pub fn id(self) -> &'static str {
-        match self {
-            Field::Kernel => "train-kernel",
-            Field::Lambda => "train-lambda",
-            Field::C => "train-c",
-            Field::Thetas => "train-thetas",
-            Field::MaxExamples => "train-max-examples",
-            Field::Seed => "train-seed",
-            Field::MaxNegativeRatio => "train-max-negative-ratio",
+    /// Every field: the kernel, θ, then the settings in the engine's order.
+    pub fn all() -> impl Iterator<Item = Field> {
+        [Field::KERNEL, Field::THETAS].into_iter().chain(TRAIN_SETTINGS.iter().map(|s| Field(s.name)))
+    }
+
+    /// The field called `name` (or, in sessions kept before fields were
+    /// named so, by its old name: `MaxExamples`).
+    fn named(name: &str) -> Option<Field> {
+        let name = match name {
+            "Kernel" => "kernel",
+            "Thetas" => "thetas",
+            "Lambda" => "lambda",
+            "C" => "c",
+            "MaxExamples" => "max-examples",
+            "Seed" => "seed",
+            "MaxNegativeRatio" => "max-negative-ratio",
+            name => name,
+        };
+        Field::all().find(|f| f.0 == name)
+    }
+
+    /// The page's control of the field.
+    pub fn id(self) -> String {
+        format!("train-{}", self.0)
+    }
+}
+
+/// [`TrainForm::values`] as a session keeps them: a list of (field, text);
+/// read back over the defaults, a field no longer known left out.
+mod form_values {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::{Field, TrainForm};
+
+    pub fn serialize<S: Serializer>(values: &BTreeMap<Field, String>, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(values.iter().map(|(f, v)| (f.0, v)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<Field, String>, D::Error> {
+        let mut values = TrainForm::default().values;
+        for (name, text) in Vec::<(String, String)>::deserialize(d)? {
+            if let Some(field) = Field::named(&name) {
+                values.insert(field, text);
+            }
         }
+        Ok(values)
     }
 }
 
@@ -91,7 +120,7 @@ impl Setting {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct TrainForm {
-    #[serde(rename = "form", with = "super::session::pair_list")]
+    #[serde(rename = "form", with = "form_values")]
     pub values: BTreeMap<Field, String>,
     pub setting: Setting,
     pub solver: Solver,
@@ -103,30 +132,15 @@ pub struct TrainForm {
     pub stem_backoff: bool,
 }
 
-/// A number of training examples as the form shows it (`--max-examples all`: every one).
-fn examples_text(n: usize) -> String {
-    if n == usize::MAX {
-        "all".into()
-    } else {
-        n.to_string()
-    }
-}
-
 impl Default for TrainForm {
     /// `treelink train --dev`'s defaults: the engine's best chosen on the
     /// dev pairs (the last 20% of the training pairs), from the paper's
     /// settings (λ = 0.4, C = 2.4, its best kernel when one is typed).
     fn default() -> Self {
         let d = TrainOptions::default();
-        let values = [
-            (Field::Kernel, KernelSpec::paper_best().to_string()),
-            (Field::Lambda, DEFAULT_LAMBDA.to_string()),
-            (Field::C, DEFAULT_C.to_string()),
-            (Field::Thetas, String::new()),
-            (Field::MaxExamples, examples_text(d.max_examples)),
-            (Field::Seed, d.seed.to_string()),
-            (Field::MaxNegativeRatio, d.max_negative_ratio.to_string()),
-        ];
+        let kernel = (Field::KERNEL, KernelSpec::paper_best().to_string());
+        let settings = TRAIN_SETTINGS.iter().map(|s| (Field(s.name), (s.show)(&d)));
+        let values = [kernel, (Field::THETAS, String::new())].into_iter().chain(settings);
         TrainForm {
             values: values.into_iter().collect(),
             setting: Setting::default(),
@@ -201,7 +215,7 @@ impl TrainForm {
             preset,
             Given { stem_backoff: stem, word_model: self.word_model.is_some(), ..Given::default() },
         )
-        .map_err(|e| BTreeMap::from([(Field::Kernel, e.to_string())]))
+        .map_err(|e| BTreeMap::from([(Field::KERNEL, e.to_string())]))
     }
 
     pub fn value(&self, f: Field) -> &str {
@@ -210,110 +224,57 @@ impl TrainForm {
 
     /// The kernel spec as typed (with its default equal θ), if it parses.
     pub fn spec(&self) -> Option<KernelSpec> {
-        self.value(Field::Kernel).trim().parse().ok()
+        self.value(Field::KERNEL).trim().parse().ok()
     }
 
     /// The options the form describes, or the error of each bad field.
     pub fn options(&self, held: &HeldSets) -> Result<TrainOptions, BTreeMap<Field, String>> {
         let mut errors = BTreeMap::new();
-        let number = |f: Field, errors: &mut BTreeMap<Field, String>, what: &str| {
-            let text = self.value(f).trim();
-            match text.parse::<f64>() {
-                Ok(v) if v.is_finite() && v > 0.0 => Some(v),
-                _ => {
-                    errors.insert(f, format!("expected {what} greater than 0, found '{text}'"));
-                    None
-                }
+        let spec = match self.value(Field::KERNEL).trim().parse::<KernelSpec>() {
+            Ok(spec) => {
+                with_thetas(spec, self.value(Field::THETAS).trim()).map_err(|e| errors.insert(Field::THETAS, e)).ok()
             }
-        };
-        let lambda = number(Field::Lambda, &mut errors, "a decay λ");
-        let c = number(Field::C, &mut errors, "a cost C");
-        let max_examples = match self.value(Field::MaxExamples).trim() {
-            "all" => Some(usize::MAX),
-            text => match text.parse::<usize>() {
-                Ok(n) if n >= 2 => Some(n),
-                _ => {
-                    let found = text.to_string();
-                    errors.insert(
-                        Field::MaxExamples,
-                        format!("expected all or a whole number of at least 2, found '{found}'"),
-                    );
-                    None
-                }
-            },
-        };
-        let max_negative_ratio = match self.value(Field::MaxNegativeRatio).trim() {
-            "inf" => Some(f64::INFINITY),
-            text => match text.parse::<f64>() {
-                Ok(v) if v.is_finite() && v > 0.0 => Some(v),
-                _ => {
-                    let what =
-                        format!("expected inf or a number of negatives per positive greater than 0, found '{text}'");
-                    errors.insert(Field::MaxNegativeRatio, what);
-                    None
-                }
-            },
-        };
-        let seed = match self.value(Field::Seed).trim().parse::<u64>() {
-            Ok(n) => Some(n),
-            Err(_) => {
-                let found = self.value(Field::Seed).trim().to_string();
-                errors.insert(Field::Seed, format!("expected a whole number, found '{found}'"));
-                None
-            }
-        };
-        let spec = match self.value(Field::Kernel).trim().parse::<KernelSpec>() {
-            Ok(spec) => Some(spec),
             Err(e) => {
-                errors.insert(Field::Kernel, e.to_string());
+                errors.insert(Field::KERNEL, e.to_string());
                 None
             }
         };
-        let spec = spec.and_then(|spec| {
-            let text = self.value(Field::Thetas).trim();
-            if text.is_empty() {
-                return Some(spec);
+        let mut options = TrainOptions {
+            spec: spec.unwrap_or_else(KernelSpec::paper_best),
+            solver: self.solver,
+            // Progress more often than the CLI's default (it changes nothing else).
+            svm: SvmParams { progress_every: 100, ..SvmParams::default() },
+            // `--threshold auto`: with the held-out dev, the one that maximises its F.
+            threshold: if self.calibrate_in_use(held) {
+                DecisionThreshold::Calibrated
+            } else {
+                DecisionThreshold::Fixed(0.0)
+            },
+            ..TrainOptions::default()
+        };
+        for setting in &TRAIN_SETTINGS {
+            let field = Field(setting.name);
+            if let Err(e) = (setting.read)(self.value(field).trim(), &mut options) {
+                errors.insert(field, e);
             }
-            let parsed: Result<Vec<f64>, _> = text.split(',').map(|t| t.trim().parse::<f64>()).collect();
-            let names = spec.component_names().join(", ");
-            let n = spec.components();
-            match parsed.ok().and_then(|t| spec.with_thetas(&t)) {
-                Some(spec) => Some(spec),
-                None => {
-                    errors.insert(
-                        Field::Thetas,
-                        format!("expected {n} comma-separated weights ≥ 0, not all 0, one per component ({names}); found '{text}'"),
-                    );
-                    None
-                }
-            }
-        });
-        match (spec, lambda, c, max_examples, seed, max_negative_ratio) {
-            (Some(mut spec), Some(lambda), Some(c), Some(max_examples), Some(seed), Some(max_negative_ratio))
-                if errors.is_empty() =>
-            {
-                spec.lambda = lambda;
-                Ok(TrainOptions {
-                    spec,
-                    c,
-                    max_examples,
-                    seed,
-                    max_negative_ratio,
-                    solver: self.solver,
-                    // Progress more often than the CLI's default (it changes nothing else).
-                    svm: SvmParams { progress_every: 100, ..SvmParams::default() },
-                    // `--threshold auto`: with the held-out dev, the one that maximises its F.
-                    threshold: if self.calibrate_in_use(held) {
-                        DecisionThreshold::Calibrated
-                    } else {
-                        DecisionThreshold::Fixed(0.0)
-                    },
-                    ..TrainOptions::default()
-                })
-            }
-            _ => Err(errors),
+        }
+        match errors.is_empty() {
+            true => Ok(options),
+            false => Err(errors),
         }
     }
+}
+
+/// `spec` with the weights θ typed (empty: its own), or what was expected.
+fn with_thetas(spec: KernelSpec, text: &str) -> Result<KernelSpec, String> {
+    if text.is_empty() {
+        return Ok(spec);
+    }
+    let (n, names) = (spec.components(), spec.component_names().join(", "));
+    let parsed: Result<Vec<f64>, _> = text.split(',').map(|t| t.trim().parse::<f64>()).collect();
+    (parsed.ok().and_then(|t| spec.with_thetas(&t))).ok_or_else(|| {
+        format!("expected {n} comma-separated weights ≥ 0, not all 0, one per component ({names}); found '{text}'")
+    })
 }
 
 /// An edit of the training form.
@@ -356,7 +317,7 @@ impl TrainForm {
     pub fn apply(&mut self, action: FormAction) {
         match action {
             FormAction::SetField(field, value) => {
-                if field == Field::Kernel {
+                if field == Field::KERNEL {
                     self.setting = Setting::Kernel;
                 }
                 self.values.insert(field, value);
@@ -364,8 +325,8 @@ impl TrainForm {
             FormAction::SetSetting(setting) => self.setting = setting,
             FormAction::SetSolver(solver) => {
                 // The field follows the solver's `--max-examples` default, unless typed otherwise.
-                if self.value(Field::MaxExamples).trim() == examples_text(self.solver.default_max_examples()) {
-                    self.values.insert(Field::MaxExamples, examples_text(solver.default_max_examples()));
+                if self.value(Field::MAX_EXAMPLES).trim() == show_max_examples(self.solver.default_max_examples()) {
+                    self.values.insert(Field::MAX_EXAMPLES, show_max_examples(solver.default_max_examples()));
                 }
                 self.solver = solver;
             }
@@ -447,18 +408,18 @@ mod tests {
             ("plain+dbtk-root+ibtk-rgsst".into(), 0.4, 2.4)
         );
         form.apply(FormAction::SetField(Field::C, " -2 ".into()));
-        form.apply(FormAction::SetField(Field::Thetas, "1, 2".into()));
+        form.apply(FormAction::SetField(Field::THETAS, "1, 2".into()));
         assert!(form.options(&HeldSets::default()).is_err());
         assert_eq!(
             form.plan(&HeldSets::default()).err().unwrap_or_default().get(&Field::C).map(String::as_str),
             Some("expected a cost C greater than 0, found '-2'")
         );
         assert_eq!(
-            form.plan(&HeldSets::default()).err().unwrap_or_default().get(&Field::Thetas).map(String::as_str),
+            form.plan(&HeldSets::default()).err().unwrap_or_default().get(&Field::THETAS).map(String::as_str),
             Some("expected 3 comma-separated weights ≥ 0, not all 0, one per component (plain, dbtk-root, ibtk-rgsst); found '1, 2'")
         );
         form.apply(FormAction::SetField(Field::C, "2".into()));
-        form.apply(FormAction::SetField(Field::Thetas, "1, 1, 2".into()));
+        form.apply(FormAction::SetField(Field::THETAS, "1, 1, 2".into()));
         assert!(form.plan(&HeldSets::default()).is_ok(), "{:?}", form.plan(&HeldSets::default()).err());
         let options = form.options(&HeldSets::default()).expect("mended");
         assert_eq!((options.c, options.spec.thetas), (2.0, vec![0.25, 0.25, 0.5]));
@@ -492,11 +453,11 @@ mod tests {
         assert_eq!(paper, cli(None, Preset::Paper));
         assert_eq!((paper.options.len(), paper.stem_backoff), (4, None));
         assert!(paper.options.iter().all(|o| o.threshold == DecisionThreshold::Fixed(0.0)));
-        form.apply(FormAction::SetField(Field::Kernel, "plain+ctx+dbtk-root".into()));
+        form.apply(FormAction::SetField(Field::KERNEL, "plain+ctx+dbtk-root".into()));
         assert_eq!(form.setting, Setting::Kernel, "typing a kernel chooses it");
         form.apply(FormAction::SetSolver(Solver::Linear));
-        assert_eq!(form.value(Field::MaxExamples), "all", "as --solver linear's default");
-        form.apply(FormAction::SetField(Field::MaxNegativeRatio, "inf".into()));
+        assert_eq!(form.value(Field::MAX_EXAMPLES), "all", "as --solver linear's default");
+        form.apply(FormAction::SetField(Field::MAX_NEGATIVE_RATIO, "inf".into()));
         let one = form.plan(&HeldSets::default()).unwrap();
         assert_eq!(one.options.len(), 1);
         let o = &one.options[0];
@@ -505,10 +466,14 @@ mod tests {
             ("plain+ctx+dbtk-root".to_string(), Solver::Linear, usize::MAX, f64::INFINITY)
         );
         form.apply(FormAction::SetSolver(Solver::Smo));
-        assert_eq!(form.value(Field::MaxExamples), "6000");
-        form.apply(FormAction::SetField(Field::MaxNegativeRatio, "-1".into()));
+        assert_eq!(form.value(Field::MAX_EXAMPLES), "6000");
+        form.apply(FormAction::SetField(Field::MAX_NEGATIVE_RATIO, "-1".into()));
         assert_eq!(
-            form.plan(&HeldSets::default()).err().unwrap_or_default().get(&Field::MaxNegativeRatio).map(String::as_str),
+            form.plan(&HeldSets::default())
+                .err()
+                .unwrap_or_default()
+                .get(&Field::MAX_NEGATIVE_RATIO)
+                .map(String::as_str),
             Some("expected inf or a number of negatives per positive greater than 0, found '-1'")
         );
     }
@@ -521,12 +486,12 @@ mod tests {
         let mut s = State::with_sample();
         edit(&mut s, FormAction::SetSetting(Setting::Paper));
         edit(&mut s, FormAction::SetSolver(Solver::Linear));
-        edit(&mut s, FormAction::SetField(Field::Kernel, "plain+ibtk-sst".into()));
+        edit(&mut s, FormAction::SetField(Field::KERNEL, "plain+ibtk-sst".into()));
         edit(&mut s, FormAction::SetSetting(Setting::Paper));
         let restored = |session: crate::ui::state::Session| {
             let mut r = State::with_sample();
             r.apply(Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
-            (r.form.setting, r.form.solver, r.form.value(Field::Kernel).to_string())
+            (r.form.setting, r.form.solver, r.form.value(Field::KERNEL).to_string())
         };
         assert_eq!(restored(s.session()), (Setting::Paper, Solver::Linear, "plain+ibtk-sst".into()));
         let mut older = serde_json::to_value(s.session()).unwrap();
