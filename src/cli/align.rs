@@ -14,7 +14,9 @@ use treelink::align::composite::KernelSpec;
 use treelink::align::explain;
 use treelink::align::lexical::{InputSentences, LexiconSource};
 use treelink::align::link_search::LinkSearch;
-use treelink::align::model::{self, AlignmentModel, DecisionThreshold, TrainOptions};
+use treelink::align::model::{
+    self, read_max_examples, read_negative_ratio, read_positive, AlignmentModel, DecisionThreshold, TrainOptions,
+};
 use treelink::align::primal::Solver;
 use treelink::app::alignment::{self, Preset};
 use treelink::app::alignment_experiment::{self, RowChoice, Settings};
@@ -119,10 +121,10 @@ pub struct SvmArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub theta: Option<Vec<f64>>,
     /// Decay λ of the tree kernels.
-    #[arg(long, default_value_t = treelink::kernel::DEFAULT_LAMBDA)]
+    #[arg(long, default_value_t = TrainOptions::default().spec.lambda, value_parser = |t: &str| read_positive(t, "a decay λ"))]
     pub lambda: f64,
     /// SVM cost C.
-    #[arg(long, default_value_t = treelink::svm::DEFAULT_C)]
+    #[arg(long, default_value_t = TrainOptions::default().c, value_parser = |t: &str| read_positive(t, "a cost C"))]
     pub c: f64,
     /// C+/C− (default: negatives/positives among the examples, between 1 and 4).
     #[arg(long, value_name = "J")]
@@ -135,12 +137,12 @@ pub struct SvmArgs {
     #[arg(long, value_name = "Q")]
     pub prune_quantile: Option<f64>,
     /// Negatives kept per positive at most (seeded sample; inf: all).
-    #[arg(long, default_value_t = 6.0)]
+    #[arg(long, default_value_t = TrainOptions::default().max_negative_ratio, value_parser = read_negative_ratio)]
     pub max_negative_ratio: f64,
     /// Training examples at most (seeded sample: every positive while they fit, negatives fill the
     /// rest), or all.
     /// Default: 6000 with --solver smo, all with --solver linear.
-    #[arg(long, value_name = "N", value_parser = parse_max_examples)]
+    #[arg(long, value_name = "N", value_parser = read_max_examples)]
     pub max_examples: Option<usize>,
     /// The SVM solver: smo (any kernel), or linear (dual coordinate descent on the explicit
     /// feature map, for kernels whose BTKs are all root: lex, plain, ctx, hist, *-root).
@@ -151,7 +153,7 @@ pub struct SvmArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub tune_negative_ratio: Vec<f64>,
     /// Seed of the samples.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = TrainOptions::default().seed)]
     pub seed: u64,
     /// Fit Platt's sigmoid on --dev instead of the paper's 1/(1+e^-D).
     #[arg(long)]
@@ -212,17 +214,6 @@ fn parse_preset(s: &str) -> Result<Preset, String> {
     }
 }
 
-fn parse_max_examples(s: &str) -> Result<usize, String> {
-    match s {
-        "all" => Ok(usize::MAX),
-        _ => s
-            .parse::<usize>()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| format!("expected all or a count above 0, found '{s}'")),
-    }
-}
-
 fn parse_candidates(s: &str) -> Result<CandidateNodes, String> {
     match s {
         "phrase" => Ok(CandidateNodes::Phrase),
@@ -259,9 +250,6 @@ impl SvmArgs {
             ..TrainOptions::default()
         };
         let options = alignment::for_kernel(&options, spec, self.theta.as_deref())?;
-        if !(self.lambda > 0.0 && self.c > 0.0) {
-            return Err(CliError::Usage("--lambda and --c must be greater than 0".into()));
-        }
         Ok(options)
     }
 }
@@ -460,7 +448,7 @@ pub struct ExperimentArgs {
     pub rows: Vec<String>,
     /// The `data` row's sizes (comma-separated): at most this many examples each (every positive
     /// while they fit), or all; one row per size.
-    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "all", value_parser = parse_max_examples)]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "all", value_parser = read_max_examples)]
     pub data_sizes: Vec<usize>,
     /// Without the paper rows: the combination the other rows build on (default plain+dbtk-root+ibtk-rgsst).
     #[arg(long, value_name = "SPEC")]
