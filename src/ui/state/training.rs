@@ -31,6 +31,12 @@ impl Field {
     pub const SEED: Field = Field("seed");
     pub const MAX_NEGATIVE_RATIO: Field = Field("max-negative-ratio");
 
+    /// The field of the engine's setting `name` (one of [`TRAIN_SETTINGS`]).
+    pub fn setting(name: &'static str) -> Field {
+        debug_assert!(TRAIN_SETTINGS.iter().any(|s| s.name == name), "no training setting {name}");
+        Field(name)
+    }
+
     /// Every field: the kernel, θ, then the settings in the engine's order.
     pub fn all() -> impl Iterator<Item = Field> {
         [Field::KERNEL, Field::THETAS].into_iter().chain(TRAIN_SETTINGS.iter().map(|s| Field(s.name)))
