@@ -127,7 +127,7 @@ pub struct SvmArgs {
     #[arg(long, default_value_t = TrainOptions::default().c, value_parser = |t: &str| read_positive(t, "a cost C"))]
     pub c: f64,
     /// C+/C− (default: negatives/positives among the examples, between 1 and 4).
-    #[arg(long, value_name = "J")]
+    #[arg(long, value_name = "J", value_parser = |t: &str| read_positive(t, "a cost factor C+/C−"))]
     pub cost_factor: Option<f64>,
     /// Candidate nodes: phrase (phrase nodes only) or all.
     #[arg(long, default_value = "phrase", value_parser = parse_candidates)]

@@ -431,6 +431,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
                     {field(state, train, Field::LAMBDA, "λ (decay)", "paper: 0.4", None)}
                     {field(state, train, Field::C, "C (SVM cost)", "paper: 2.4", None)}
                     {field(state, train, Field::MAX_EXAMPLES, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs (all: every one), every positive while they fit and negatives filling the rest (a seeded sample; SMO's cost grows with their square); CLI default 6000 for SMO, all for the linear solver (docs/alignment-results.md, \"More data\")", None)}
+                    {field(state, train, Field::setting("cost-factor"), "Cost factor", "C+/C−, the cost of a missed link over a wrong one (--cost-factor); auto: negatives/positives among the examples, between 1 and 4", None)}
                     {field(state, train, Field::MAX_NEGATIVE_RATIO, "Negatives per positive", "at most this many negative examples per positive (--max-negative-ratio; inf: all); CLI default 6", None)}
                     {solver_choice(state, train)}
                     {field(state, train, Field::SEED, "Seed", "of that sample (--seed): another seed, other examples, another model", None)}

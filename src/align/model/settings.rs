@@ -18,7 +18,7 @@ pub struct TrainSetting {
 }
 
 /// The settings typed by name, in the order the page shows them.
-pub const TRAIN_SETTINGS: [TrainSetting; 5] = [
+pub const TRAIN_SETTINGS: [TrainSetting; 6] = [
     TrainSetting {
         name: "lambda",
         read: |text, o| {
@@ -42,6 +42,17 @@ pub const TRAIN_SETTINGS: [TrainSetting; 5] = [
             Ok(())
         },
         show: |o| show_max_examples(o.max_examples),
+    },
+    TrainSetting {
+        name: "cost-factor",
+        read: |text, o| {
+            o.cost_factor = match text.trim() {
+                "auto" => None,
+                t => Some(read_positive(t, "auto or a cost factor C+/C−")?),
+            };
+            Ok(())
+        },
+        show: |o| o.cost_factor.map_or("auto".into(), |j| j.to_string()),
     },
     TrainSetting {
         name: "max-negative-ratio",
