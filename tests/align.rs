@@ -514,7 +514,8 @@ fn a_model_file_whose_support_vectors_miss_what_the_kernel_needs_is_refused_wher
 
 /// Word links given with no tables (`train --word-align`, another
 /// aligner's) are the training pairs' word links, held out or not; the
-/// lexicon is the engine's all the same, and dev's links are its own.
+/// lexicon is the engine's all the same, and dev's links are its own
+/// unless given for dev too (a set's `PREFIX.words`).
 #[test]
 fn word_links_given_with_an_engine_lexicon_are_the_training_pairs_links() {
     let all = sample();
@@ -536,6 +537,12 @@ fn word_links_given_with_an_engine_lexicon_are_the_training_pairs_links() {
         assert_ne!(own.links[0], given, "the lexicon's own links differ (held out: {held_out})");
         assert_eq!(with.links[0], given, "held out: {held_out}");
         assert_eq!((&with.links[1], &with.lexicon, &with.model), (&own.links[1], &own.lexicon, &own.model));
+        // A set's own word links (`PREFIX.words`) are given for dev too; the training pairs' stay the lexicon's.
+        let dev_given: Vec<WordAlignment> = dev.pairs.iter().map(|_| WordAlignment::new([(0, 0)])).collect();
+        let dev_only =
+            prepare(&[&train, &dev], source(vec![None, Some(dev_given.clone())]), "lexical model", &mut Quiet);
+        let dev_only = dev_only.unwrap();
+        assert_eq!((&dev_only.links[0], &dev_only.links[1]), (&own.links[0], &dev_given), "held out: {held_out}");
     }
 }
 

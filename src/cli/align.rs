@@ -664,10 +664,9 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
         let file = own_word_links(prefix, args.word_align.is_some(), args.no_words);
         file.map(|f| word_links(&[f], c)).transpose()
     };
-    let train_links = match args.word_align.as_deref() {
-        Some(files) => Some(word_links(files, &train)?),
-        None => own(&args.train, &train)?,
-    };
+    let own_train = own(&args.train, &train)?;
+    let given = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
+    let train_links = given.or(own_train);
     let dev_links = match (args.dev.as_deref(), &dev) {
         (Some(prefix), Some(dev)) => own(prefix, dev)?,
         _ => None,
