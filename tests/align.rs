@@ -47,7 +47,12 @@ fn split() -> Split {
     let test = Corpus { pairs: all.pairs[110..].to_vec() };
     let setup = prepare(
         &[&train, &test],
-        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false, links: None },
+        LexiconSource::Train {
+            extra: Vec::new(),
+            options: alignment_lexicon_options(),
+            held_out: false,
+            links: Vec::new(),
+        },
         "lexical model",
         &mut Quiet,
     )
@@ -275,9 +280,13 @@ fn the_paper_specs_give_the_paper_model() {
 fn a_model_for_held_out_input_never_sees_a_sentence_through_a_lexicon_trained_on_it() {
     let all = sample();
     let (train, dev) = (Corpus { pairs: all.pairs[..100].to_vec() }, Corpus { pairs: all.pairs[100..].to_vec() });
-    let source =
-        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: true, links: None }
-            .with_stem_backoff(Some(4));
+    let source = LexiconSource::Train {
+        extra: Vec::new(),
+        options: alignment_lexicon_options(),
+        held_out: true,
+        links: Vec::new(),
+    }
+    .with_stem_backoff(Some(4));
     let setup = prepare(&[&train, &dev], source, "lexical model", &mut Quiet).unwrap();
     let folds = setup.folds.as_ref().unwrap();
     let options = alignment_lexicon_options().with_word_model(Default::default());
@@ -412,8 +421,12 @@ fn a_held_out_input_stays_out_of_the_lexicon() {
     let all = sample();
     let train = Corpus { pairs: all.pairs[..60].to_vec() };
     let test = Corpus { pairs: all.pairs[60..80].to_vec() };
-    let source =
-        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false, links: None };
+    let source = LexiconSource::Train {
+        extra: Vec::new(),
+        options: alignment_lexicon_options(),
+        held_out: false,
+        links: Vec::new(),
+    };
     let setup = prepare(&[&train], source, "lexical model", &mut Quiet).unwrap();
     let held = |input: &Corpus| {
         lexicon_for_input(&setup.model, input, None, InputSentences::HeldOut, "lexical model", &mut Quiet).unwrap()
@@ -501,7 +514,8 @@ fn a_model_file_whose_support_vectors_miss_what_the_kernel_needs_is_refused_wher
 
 /// Word links given with no tables (`train --word-align`, another
 /// aligner's) are the training pairs' word links, held out or not; the
-/// lexicon is the engine's all the same, and dev's links are its own.
+/// lexicon is the engine's all the same, and dev's links are its own
+/// unless given for dev too (a set's `PREFIX.words`).
 #[test]
 fn word_links_given_with_an_engine_lexicon_are_the_training_pairs_links() {
     let all = sample();
@@ -518,11 +532,17 @@ fn word_links_given_with_an_engine_lexicon_are_the_training_pairs_links() {
     for held_out in [false, true] {
         let source =
             |links| LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out, links };
-        let own = prepare(&[&train, &dev], source(None), "lexical model", &mut Quiet).unwrap();
-        let with = prepare(&[&train, &dev], source(Some(given.clone())), "lexical model", &mut Quiet).unwrap();
+        let own = prepare(&[&train, &dev], source(Vec::new()), "lexical model", &mut Quiet).unwrap();
+        let with = prepare(&[&train, &dev], source(vec![Some(given.clone())]), "lexical model", &mut Quiet).unwrap();
         assert_ne!(own.links[0], given, "the lexicon's own links differ (held out: {held_out})");
         assert_eq!(with.links[0], given, "held out: {held_out}");
         assert_eq!((&with.links[1], &with.lexicon, &with.model), (&own.links[1], &own.lexicon, &own.model));
+        // A set's own word links (`PREFIX.words`) are given for dev too; the training pairs' stay the lexicon's.
+        let dev_given: Vec<WordAlignment> = dev.pairs.iter().map(|_| WordAlignment::new([(0, 0)])).collect();
+        let dev_only =
+            prepare(&[&train, &dev], source(vec![None, Some(dev_given.clone())]), "lexical model", &mut Quiet);
+        let dev_only = dev_only.unwrap();
+        assert_eq!((&dev_only.links[0], &dev_only.links[1]), (&own.links[0], &dev_given), "held out: {held_out}");
     }
 }
 
@@ -539,8 +559,12 @@ fn the_cross_validated_threshold_is_the_best_on_out_of_fold_and_dev_decisions() 
     use treelink::align::model::DecisionThreshold;
     let all = sample();
     let (train, dev) = (Corpus { pairs: all.pairs[..100].to_vec() }, Corpus { pairs: all.pairs[100..].to_vec() });
-    let source =
-        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false, links: None };
+    let source = LexiconSource::Train {
+        extra: Vec::new(),
+        options: alignment_lexicon_options(),
+        held_out: false,
+        links: Vec::new(),
+    };
     let setup = prepare(&[&train, &dev], source, "lexical model", &mut Quiet).unwrap();
     let options = TrainOptions {
         spec: "plain+ctx+dbtk-root".parse().unwrap(),

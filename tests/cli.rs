@@ -877,6 +877,93 @@ fn import_tiger_then_export_sta_and_tiger_round_trip_with_the_original_treebanks
     assert_eq!(std::fs::read_to_string(&out).unwrap().matches("<align type=").count(), 1380);
 }
 
+/// The STA's links between two terminals, counted from the XML itself: (all, fuzzy). Node
+/// ids are looked up in their own treebank (the two files share sentence ids).
+fn sta_word_links(raw: &str) -> (usize, usize) {
+    let terminals = |file: &str| -> std::collections::HashSet<String> {
+        let text = std::fs::read_to_string(format!("{raw}{file}")).unwrap();
+        let doc = roxmltree::Document::parse(&text).unwrap();
+        doc.descendants().filter(|n| n.has_tag_name("t")).map(|n| n.attribute("id").unwrap().to_string()).collect()
+    };
+    let (nl, en) = (terminals("ep-00-12-15.125.nl.tiger"), terminals("ep-00-12-15.125.en.tiger"));
+    let sta = std::fs::read_to_string(format!("{raw}nl-en_125.xml")).unwrap();
+    let doc = roxmltree::Document::parse(&sta).unwrap();
+    let words: Vec<_> = doc
+        .descendants()
+        .filter(|a| a.has_tag_name("align"))
+        .filter(|a| {
+            a.children().filter(|n| n.has_tag_name("node")).all(|n| {
+                let id = n.attribute("node_id").unwrap();
+                match n.attribute("treebank_id") {
+                    Some("nl") => nl.contains(id),
+                    Some("en") => en.contains(id),
+                    other => panic!("treebank {other:?}"),
+                }
+            })
+        })
+        .collect();
+    (words.len(), words.iter().filter(|a| a.attribute("type") == Some("fuzzy")).count())
+}
+
+/// The first lines of each of PREFIX's files that have a line per pair, as NAME in `dir`.
+fn first_pairs(prefix: &str, dir: &Path, name: &str, range: std::ops::Range<usize>) -> String {
+    for ext in ["src", "trg", "gold", "words"] {
+        let text = std::fs::read_to_string(format!("{prefix}.{ext}")).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        write(dir, &format!("{name}.{ext}"), &(lines[range.clone()].join("\n") + "\n"));
+    }
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+/// Issue 39 item 1: the import writes the STA's word links as PREFIX.words; train and align
+/// read a set's own word links (held out too), say so, and --no-words turns them off.
+#[test]
+fn import_tiger_writes_the_word_links_and_train_and_align_read_them() {
+    let dir = scratch("words");
+    let raw = format!("{NL_EN}raw/");
+    let prefix = dir.join("nlen").to_string_lossy().into_owned();
+    let (nl, en, sta) = (
+        format!("{raw}ep-00-12-15.125.nl.tiger"),
+        format!("{raw}ep-00-12-15.125.en.tiger"),
+        format!("{raw}nl-en_125.xml"),
+    );
+    // With phrase links only as gold: the word links are written all the same.
+    let args = ["import", "tiger", "--reverse", "--source", &nl, "--target", &en, "--alignment", &sta, "-o", &prefix];
+    let o = succeeded(&[&args[..], &["--bracketed-data"]].concat());
+    assert!(stderr(&o).contains(".words: 125 pairs, 1380 gold links, 2327 word links"), "{}", stderr(&o));
+    let words = std::fs::read_to_string(format!("{prefix}.words")).unwrap();
+    assert_eq!(words.lines().count(), 125);
+    let links: Vec<&str> = words.split_whitespace().collect();
+    assert_eq!((links.len(), links.iter().filter(|l| l.ends_with('?')).count()), sta_word_links(&raw));
+    assert_eq!(links.len(), 2327);
+    assert!(
+        words.starts_with("0-0 1-1 2-1 3-1 4-2 11-5? 12-5? 13-7? 8-8? 9-8 7-10 10-11 5-13 6-14 14-15\n"),
+        "{words}"
+    );
+
+    let (train, test) = (first_pairs(&prefix, &dir, "train", 0..60), first_pairs(&prefix, &dir, "test", 100..125));
+    let (model, bare) = (dir.join("m.json"), dir.join("bare.json"));
+    let (model, bare) = (model.to_string_lossy(), bare.to_string_lossy());
+    let o = succeeded(&["train", "--train", &train, "--kernel", "plain", "-o", &model]);
+    assert!(stderr(&o).contains(&format!("word links of {train} from {train}.words (the set's own")), "{}", stderr(&o));
+    let o = succeeded(&["train", "--train", &train, "--kernel", "plain", "--no-words", "-o", &bare]);
+    assert!(stderr(&o).contains(&format!("{train}.words not read (--no-words)")), "{}", stderr(&o));
+    assert_ne!(std::fs::read(&*model).unwrap(), std::fs::read(&*bare).unwrap());
+    // Given word links win over the set's own.
+    let given = write(&dir, "given.align", &"0-0\n".repeat(60));
+    let o = succeeded(&["train", "--train", &train, "--kernel", "plain", "--word-align", &given, "-o", &bare]);
+    assert!(stderr(&o).contains("train.words not read: the word links --word-align gives win"), "{}", stderr(&o));
+
+    let align = |extra: &[&str]| {
+        let o = succeeded(&[&["align", "--model", &model, "--input", &test, "--held-out"], extra].concat());
+        (stdout(&o), stderr(&o))
+    };
+    let ((with, said), (without, _)) = (align(&[]), align(&["--no-words"]));
+    assert!(said.contains(&format!("word links of {test} from {test}.words")), "{said}");
+    assert_eq!((with.lines().count(), without.lines().count()), (25, 25));
+    assert_ne!(with, without);
+}
+
 /// Issue 24 item 3: no blank line shifts the pairs; a count mismatch names the file and line.
 #[test]
 fn a_blank_line_is_refused_where_it_is_and_no_output_line_shifts() {

@@ -34,7 +34,12 @@ fn wasm_training_and_alignment_equal_the_native_cli() {
     let started = now_ms();
     let setup = prepare(
         &[&corpus],
-        LexiconSource::Train { extra: Vec::new(), options: alignment_lexicon_options(), held_out: false, links: None },
+        LexiconSource::Train {
+            extra: Vec::new(),
+            options: alignment_lexicon_options(),
+            held_out: false,
+            links: Vec::new(),
+        },
         "lexical model",
         &mut Quiet,
     )

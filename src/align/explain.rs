@@ -373,7 +373,7 @@ mod tests {
             extra: Vec::new(),
             options: alignment_lexicon_options(),
             held_out: false,
-            links: None,
+            links: Vec::new(),
         };
         let setup = prepare(&[&train_corpus], source, "lexical model", &mut Quiet).unwrap();
         let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };

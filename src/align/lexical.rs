@@ -32,14 +32,20 @@ pub fn alignment_lexicon_options() -> LexiconOptions {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum LexiconSource {
-    /// Moses tables (and, optionally, word links for the first corpus).
-    Given { lexicon: Lexicon, links: Option<Vec<WordAlignment>> },
+    /// Moses tables (and, optionally, word links given: see [`GivenLinks`]).
+    Given { lexicon: Lexicon, links: GivenLinks },
     /// Trained in the engine on the corpora's sentences plus `extra`; with
     /// `held_out`, for a model of held-out input (see [`prepare`]). Word
-    /// links given (`links`, another aligner's) are the first corpus's, in
-    /// place of the lexicon's own.
-    Train { extra: Vec<SentencePair>, options: LexiconOptions, held_out: bool, links: Option<Vec<WordAlignment>> },
+    /// links given ([`GivenLinks`]) take the place of the lexicon's own.
+    Train { extra: Vec<SentencePair>, options: LexiconOptions, held_out: bool, links: GivenLinks },
 }
+
+/// Word links given (another aligner's, or a set's own annotation), per
+/// corpus in the order [`prepare`] gets them (the training pairs', then the
+/// dev pairs'): a corpus with `None`, or past the end, gets the lexicon's.
+/// They are input, never gold: the lexicon is trained on the sentences
+/// either way.
+pub type GivenLinks = Vec<Option<Vec<WordAlignment>>>;
 
 impl LexiconSource {
     /// This source for a model that will align held-out input (no effect on given tables).
@@ -63,6 +69,14 @@ impl LexiconSource {
     pub fn with_word_model(mut self, model: lexicon::WordModel) -> Self {
         if let LexiconSource::Train { options, .. } = &mut self {
             *options = options.clone().with_word_model(model);
+        }
+        self
+    }
+
+    /// This source with the word links `given` in place of any given before.
+    pub fn with_given_links(mut self, given: GivenLinks) -> Self {
+        match &mut self {
+            LexiconSource::Given { links, .. } | LexiconSource::Train { links, .. } => *links = given,
         }
         self
     }
@@ -125,11 +139,12 @@ pub struct HeldOutFolds {
 }
 
 impl LexicalSetup {
-    /// This setup with `given` (another aligner's word links, if any) as
-    /// the first corpus's word links.
-    fn with_first_links(mut self, given: Option<Vec<WordAlignment>>) -> Self {
-        if let (Some(given), Some(first)) = (given, self.links.first_mut()) {
-            *first = given;
+    /// This setup with the word links `given` in place of the lexicon's.
+    fn with_given_links(mut self, given: GivenLinks) -> Self {
+        for (links, given) in self.links.iter_mut().zip(given) {
+            if let Some(given) = given {
+                *links = given;
+            }
         }
         self
     }
@@ -193,21 +208,17 @@ pub fn prepare(
     progress: &mut dyn Observer,
 ) -> Result<LexicalSetup, Cancelled> {
     match source {
-        LexiconSource::Given { lexicon, links } => {
+        LexiconSource::Given { lexicon, links: given } => {
             let options = LexiconOptions { lowercase: lexicon.s2t.lowercase(), ..LexiconOptions::default() };
-            let mut given = links;
+            let mut given = given.into_iter();
             let links = corpora
                 .iter()
-                .enumerate()
-                .map(|(k, c)| match (k, given.take()) {
-                    (0, Some(l)) => l,
-                    _ => align_with(&lexicon, &bitext_of(c), &options),
-                })
+                .map(|c| given.next().flatten().unwrap_or_else(|| align_with(&lexicon, &bitext_of(c), &options)))
                 .collect();
             Ok(LexicalSetup { model: LexicalModel::Tables(lexicon.clone()), lexicon, links, folds: None })
         }
         LexiconSource::Train { extra, options, held_out: true, links } => {
-            Ok(prepare_held_out(corpora, extra, options, stage, progress)?.with_first_links(links))
+            Ok(prepare_held_out(corpora, extra, options, stage, progress)?.with_given_links(links))
         }
         LexiconSource::Train { extra, options, held_out: false, links: given } => {
             let mut bitext: Vec<SentencePair> = corpora.iter().flat_map(|c| bitext_of(c)).collect();
@@ -221,7 +232,7 @@ pub fn prepare(
                 links.push(rest.by_ref().take(c.len()).collect());
             }
             let model = LexicalModel::InEngine { options, bitext, held_out: false };
-            Ok(LexicalSetup { lexicon, model, links, folds: None }.with_first_links(given))
+            Ok(LexicalSetup { lexicon, model, links, folds: None }.with_given_links(given))
         }
     }
 }

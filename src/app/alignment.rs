@@ -113,12 +113,12 @@ pub fn lexicon_source(
     word_model: WordModel,
 ) -> LexiconSource {
     match tables {
-        Some(lexicon) => LexiconSource::Given { lexicon, links: word_links },
+        Some(lexicon) => LexiconSource::Given { lexicon, links: vec![word_links] },
         None => LexiconSource::Train {
             extra,
             options: alignment_lexicon_options().with_word_model(word_model),
             held_out: false,
-            links: word_links,
+            links: vec![word_links],
         },
     }
 }

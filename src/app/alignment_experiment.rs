@@ -598,7 +598,7 @@ mod tests {
                 extra: Vec::new(),
                 options: alignment_lexicon_options(),
                 held_out: false,
-                links: None,
+                links: Vec::new(),
             },
             transductive_lexicon: false,
             threads: Threads::ONE,

@@ -86,7 +86,7 @@ impl FileKind {
             "e2f" | "s2t" => Some(FileKind::LexS2t),
             "f2e" | "t2s" => Some(FileKind::LexT2s),
             _ if lower.starts_with("aligned.") => Some(FileKind::WordAlignment),
-            "align" | "wa" | "gdfa" | "intersect" | "grow-diag" => Some(FileKind::WordAlignment),
+            "align" | "wa" | "gdfa" | "intersect" | "grow-diag" | WORDS => Some(FileKind::WordAlignment),
             _ => None,
         }
     }
@@ -661,6 +661,35 @@ pub struct WordLinks {
     pub links: Vec<WordAlignment>,
     /// How the files were read (which GIZA++ file is which direction, ...).
     pub notes: Vec<String>,
+}
+
+/// The extension of a set's own word links, `PREFIX.words`: the STA's links
+/// between two words, written by the import of a TigerXML set.
+pub const WORDS: &str = "words";
+
+/// Which word links a set is read with, one rule for `train` (its train and
+/// dev sets) and `align` (its input, held out or not): word links given
+/// (`given`: `--word-align`) win, and then no set's own file is read; else
+/// the set's own `PREFIX.words` when there (`exists`), unless turned off
+/// (`off`: `--no-words`). They are input annotation, never gold: a held-out
+/// set's are read too. Returns the file to read, if any, and a line saying
+/// what was decided when the set has a `PREFIX.words`.
+pub fn set_word_links(
+    prefix: &str,
+    given: bool,
+    off: bool,
+    exists: impl Fn(&str) -> bool,
+) -> (Option<String>, Option<String>) {
+    let file = format!("{prefix}.{WORDS}");
+    match (exists(&file), given, off) {
+        (false, ..) => (None, None),
+        (true, true, _) => (None, Some(format!("{file} not read: the word links --word-align gives win"))),
+        (true, false, true) => (None, Some(format!("{file} not read (--no-words)"))),
+        (true, false, false) => {
+            let note = format!("word links of {prefix} from {file} (the set's own; --no-words ignores them)");
+            (Some(file), Some(note))
+        }
+    }
 }
 
 /// Reads the word links of `corpus`'s pairs from the files given (the CLI's

@@ -30,7 +30,7 @@ use crate::io::text::{decode_text, decode_text_as, ReadError};
 use crate::tiger::{
     export_pair_links, parse_sta, parse_tiger, write_sta_links, write_tiger_verbatim, ExportError, IdsError, IdsFile,
     ImportOrigin, PairIds, StaAlignment, StaExport, StaFrame, StaLinks, TigerCorpus, TigerError, TigerImport,
-    TreebankName, TreebankOrigin,
+    TreebankName, TreebankOrigin, WordLink,
 };
 
 /// Why an import or export could not be made.
@@ -90,9 +90,19 @@ pub fn import_origin(imported: &TigerImport, paths: Option<[&str; 3]>) -> Import
 }
 
 /// The files of an import ([`bracketed_files`] with its ids and
-/// [`import_origin`]).
+/// [`import_origin`]), and `.words`, the alignment's word links, when it
+/// has any: a line per pair, `i-j` (good) or `i-j?` (fuzzy) word positions
+/// from 0, as `--word-align` reads them
+/// ([`crate::app::files::set_word_links`]).
 pub fn import_files(imported: &TigerImport, paths: Option<[&str; 3]>) -> Vec<MadeFile> {
-    bracketed_files(&imported.corpus, Some(&imported.ids), Some(&import_origin(imported, paths)))
+    let mut files = bracketed_files(&imported.corpus, Some(&imported.ids), Some(&import_origin(imported, paths)));
+    if imported.words.iter().any(|links| !links.is_empty()) {
+        let link = |&(i, j, kind): &WordLink| format!("{i}-{j}{}", if kind == LinkKind::Fuzzy { "?" } else { "" });
+        let line = |links: &Vec<WordLink>| links.iter().map(link).collect::<Vec<_>>().join(" ") + "\n";
+        let text = imported.words.iter().map(line).collect();
+        files.push(MadeFile { name: crate::app::files::WORDS.into(), text });
+    }
+    files
 }
 
 /// The original TigerXML files of an imported corpus.

@@ -161,7 +161,7 @@ pub fn subtree_links(
                 extra: Vec::new(),
                 options: alignment_lexicon_options(),
                 held_out: false,
-                links: None,
+                links: Vec::new(),
             };
             let setup = prepare(&[train, dev], source, "sub-tree aligner lexicon", observer)?;
             let m = align_model::train(train, Some(dev), &setup, &options, observer).map_err(|e| match e {

@@ -12,7 +12,7 @@ use treelink::align::baseline::{BaselineOptions, Heuristics, NullWord, ScoreFunc
 use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
 use treelink::align::explain;
-use treelink::align::lexical::{InputSentences, LexiconSource};
+use treelink::align::lexical::{GivenLinks, InputSentences, LexiconSource};
 use treelink::align::link_search::LinkSearch;
 use treelink::align::model::{
     self, read_max_examples, read_negative_ratio, read_positive, AlignmentModel, DecisionThreshold, TrainOptions,
@@ -94,6 +94,10 @@ pub struct TrainArgs {
     /// A3.final files (either order; symmetrised with grow-diag-final-and).
     #[arg(long, value_name = "F", num_args = 1..=2)]
     pub word_align: Option<Vec<String>>,
+    /// Do not read the sets' own word links: PREFIX.words (the STA's word links, written by
+    /// `import tiger`) of --train and --dev are read when there, unless --word-align is given.
+    #[arg(long)]
+    pub no_words: bool,
     #[command(flatten)]
     pub lex: LexArgs,
     #[command(flatten)]
@@ -308,6 +312,10 @@ pub struct AlignArgs {
     /// GIZA++'s two A3.final files (either order; symmetrised with grow-diag-final-and).
     #[arg(long, value_name = "F", num_args = 1..=2)]
     pub word_align: Option<Vec<String>>,
+    /// Do not read the input's own word links, PREFIX.words (the STA's word links, written by
+    /// `import tiger`; read when there, with --held-out too, unless --word-align is given).
+    #[arg(long)]
+    pub no_words: bool,
     /// The input is a held-out test set: its sentences do not join the in-engine lexicon's
     /// training (by default they do, as GIZA++ is run on a whole corpus); its word links come
     /// from the lexicon as trained. For scores that no test sentence has shaped. Always so for a
@@ -490,6 +498,17 @@ pub fn word_links(files: &[String], c: &Corpus) -> Result<Vec<WordAlignment>, Cl
     Ok(read.links)
 }
 
+/// A set's own word links, `PREFIX.words`, if [`files::set_word_links`]'s
+/// rule reads them (`given`: --word-align; `off`: --no-words); what it
+/// decided on stderr.
+fn own_word_links(prefix: &str, given: bool, off: bool) -> Option<String> {
+    let (file, note) = files::set_word_links(prefix, given, off, |f| std::path::Path::new(f).exists());
+    if let Some(note) = note {
+        eprintln!("treelink: {note}");
+    }
+    file
+}
+
 /// The lexical tables the arguments give, if both are given, each checked
 /// against `corpus`'s words (a warning on stderr when it covers few of
 /// them or looks given the wrong way round, as the page warns).
@@ -583,7 +602,7 @@ impl Training<'_> {
     fn plan(
         &self,
         train: &Corpus,
-        links: Option<Vec<WordAlignment>>,
+        links: GivenLinks,
         with_dev: bool,
         limits: &Limits,
     ) -> Result<(Vec<TrainOptions>, LexiconSource), CliError> {
@@ -598,7 +617,8 @@ impl Training<'_> {
             word_model: self.lex.word_model.is_some(),
         };
         let plan = alignment::training_plan(base, self.kernel.clone(), with_dev, self.preset, given)?;
-        let source = lexicon_source(self.lex, links, train, self.threads)?
+        let source = lexicon_source(self.lex, None, train, self.threads)?
+            .with_given_links(links)
             .with_stem_backoff(plan.stem_backoff)
             .for_held_out_input(self.held_out);
         Ok((plan.options, source))
@@ -617,7 +637,18 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
         held_out: args.held_out,
         threads: args.threads.get(),
     };
-    let links = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
+    let own = |prefix: &str, c: &Corpus| {
+        let file = own_word_links(prefix, args.word_align.is_some(), args.no_words);
+        file.map(|f| word_links(&[f], c)).transpose()
+    };
+    let own_train = own(&args.train, &train)?;
+    let given = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
+    let train_links = given.or(own_train);
+    let dev_links = match (args.dev.as_deref(), &dev) {
+        (Some(prefix), Some(dev)) => own(prefix, dev)?,
+        _ => None,
+    };
+    let links = vec![train_links, dev_links];
     let started = Instant::now();
     let (options, source) = training.plan(&train, links, dev.is_some(), limits)?;
     let (model, tried) = alignment::train_model_tried(&train, dev.as_ref(), source, &options, &mut reporter)?;
@@ -646,7 +677,7 @@ pub fn simulate_annotation(args: SimulateAnnotationArgs, limits: &Limits) -> Res
         held_out: false,
         threads,
     };
-    let (options, source) = training.plan(&train, None, dev.is_some(), limits)?;
+    let (options, source) = training.plan(&train, Vec::new(), dev.is_some(), limits)?;
     let (kept, setup) = alignment::train_model_kept(&train, dev.as_ref(), source, &options, &mut reporter)?;
     reporter.note(&format!("first model: {}", kept.model.describe()));
     let first = annotation::FirstModel::new(&kept.model, &kept.options, &setup);
@@ -706,8 +737,9 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let model = read_model(&args.model)?;
     let held_out = if args.held_out { InputSentences::HeldOut } else { InputSentences::Train };
+    let own = own_word_links(&args.input, args.word_align.is_some(), args.no_words);
     let links_file = match args.word_align.as_deref() {
-        None => None,
+        None => own.as_deref(),
         Some([file]) if !starts_like_giza_a3(file)? => Some(file.as_str()),
         // GIZA++'s A3.final files are matched to the input's sentences: read whole.
         Some(files) => {

@@ -21,7 +21,11 @@ pub enum ImportCommand {
     /// A TigerXML treebank pair with its Stockholm TreeAligner alignment, as bracketed files.
     ///
     /// Writes PREFIX.src, PREFIX.trg, PREFIX.gold and PREFIX.ids (each pair's sentence ids and
-    /// every node's original id, with the treebanks as the alignment declares them), and lists on
+    /// every node's original id, with the treebanks as the alignment declares them), PREFIX.words
+    /// when the alignment links words (its links between two terminals as word positions, `i-j`
+    /// or fuzzy `i-j?` from 0, a line per pair, whatever the options keep as gold; `train` and
+    /// `align` read a set's PREFIX.words as its word links unless --no-words or --word-align
+    /// is given), and lists on
     /// stdout every change it made: discontinuous constituents made continuous (pair, node id,
     /// what was raised), words attached to the root, links it could not keep and why. Every link
     /// the trees can hold is kept (POS links and links of nodes whose yield changed too), so
@@ -63,7 +67,7 @@ pub struct ImportTigerArgs {
     /// The source is the treebank the alignment declares second.
     #[arg(long)]
     pub reverse: bool,
-    /// Output prefix: PREFIX.src, .trg, .gold, .ids.
+    /// Output prefix: PREFIX.src, .trg, .gold, .ids, and .words when the alignment links words.
     #[arg(short = 'o', long = "output", value_name = "PREFIX")]
     pub output: String,
 }
@@ -255,9 +259,11 @@ fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
     for line in imported.report.lines() {
         out!("{line}")?;
     }
+    let written: Vec<String> = files.iter().map(|f| format!("{}.{}", args.output, f.name)).collect();
+    let words: usize = imported.words.iter().map(Vec::len).sum();
     eprintln!(
-        "treelink: wrote {0}.src, {0}.trg, {0}.gold, {0}.ids: {1} pairs, {2} gold links",
-        args.output,
+        "treelink: wrote {}: {} pairs, {} gold links, {words} word links",
+        written.join(", "),
         imported.corpus.len(),
         imported.corpus.gold_links()
     );

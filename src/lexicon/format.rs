@@ -36,7 +36,7 @@ pub enum LexError {
 const LEX_WORD_Y: &str = "a second word y (lines are 'x y p(x|y)')";
 const LEX_PROB: &str = "a probability p(x|y) between 0 and 1 (lines are 'x y p(x|y)')";
 const LEX_END: &str = "the end of the line after 'x y p(x|y)'";
-const LINK: &str = "a word link 'i-j' (source word i, target word j, counted from 0)";
+const LINK: &str = "a word link 'i-j' or 'i-j?' (source word i, target word j, counted from 0)";
 
 /// Reads a lexical translation table in Moses `lex` format: one entry
 /// `x y p(x|y)` per line (whitespace-separated; blank lines are skipped),
@@ -123,8 +123,10 @@ pub fn write_moses_lex(table: &LexTable) -> String {
     out
 }
 
+/// `i-j`, or `i-j?` (a fuzzy link, as the `.gold` files mark them: an
+/// STA's word links in `PREFIX.words`), read as a link either way.
 fn parse_word_link(token: &str) -> Option<(usize, usize)> {
-    let (i, j) = token.split_once('-')?;
+    let (i, j) = token.strip_suffix('?').unwrap_or(token).split_once('-')?;
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     if !digits(i) || !digits(j) {
         return None;
@@ -156,9 +158,10 @@ fn read_located(text: &str, file: &str) -> Result<LocatedLinks, LexError> {
 }
 
 /// Reads word alignments: one line per sentence pair (possibly empty), with
-/// whitespace-separated links `i-j`, `i` a source and `j` a target word
-/// position counted from 0 (the format of Moses `aligned.*` files, of
-/// `fast_align` and of [`write_word_alignments`]). Tabs, repeated and
+/// whitespace-separated links `i-j` (or `i-j?`, fuzzy, taken as links), `i`
+/// a source and `j` a target word position counted from 0 (the format of
+/// Moses `aligned.*` files, of `fast_align`, of [`write_word_alignments`]
+/// and of an import's `PREFIX.words`). Tabs, repeated and
 /// trailing spaces and CRLF line ends are accepted.
 pub fn read_word_alignments(text: &str, file: &str) -> Result<Vec<WordAlignment>, LexError> {
     Ok(read_located(text, file)?
@@ -614,14 +617,16 @@ mod tests {
         assert_eq!(write_word_alignments(&a), "0-0 1-1 2-1\n\n3-2\n");
         assert_eq!(read_word_alignments(&write_word_alignments(&a), "b").unwrap(), a);
         assert!(read_word_alignments("", "c").unwrap().is_empty());
+        // A fuzzy link (an import's `.words`) is a link.
+        assert_eq!(read_word_alignments("0-0 2-1?\n", "d.words").unwrap()[0].links(), [(0, 0), (2, 1)]);
     }
 
     #[test]
     fn word_alignment_errors_are_located() {
         let err = |text: &str| read_word_alignments(text, "aligned.gdfa").unwrap_err().to_string();
-        let expected = "expected a word link 'i-j' (source word i, target word j, counted from 0)";
+        let expected = "expected a word link 'i-j' or 'i-j?' (source word i, target word j, counted from 0)";
         assert_eq!(err("0-0\n1-1 2-x\n"), format!("aligned.gdfa:2:5: {expected}, found '2-x'"));
-        for bad in ["1-", "-1", "1-2-3", "1-2?", "a-b", "+1-2", "99999999999999999999999-1", "1–2"] {
+        for bad in ["1-", "-1", "1-2-3", "1-2??", "1?-2", "a-b", "+1-2", "99999999999999999999999-1", "1–2"] {
             assert!(read_word_alignments(bad, "x").is_err(), "{bad}");
         }
         let lengths = [(2, 3), (1, 1)];

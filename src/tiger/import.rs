@@ -349,7 +349,15 @@ pub struct TigerImport {
     pub treebanks: [StaTreebank; 2],
     /// The names the source, target and alignment files were given by.
     pub files: [String; 3],
+    /// The alignment's word links (between two Tiger terminals) of each
+    /// pair, in its order, whatever [`ImportOptions`] keep as gold: input
+    /// annotation for the word side of alignment (`PREFIX.words`).
+    pub words: Vec<Vec<WordLink>>,
 }
+
+/// A link between two words: their positions in the source and the target
+/// sentence (from 0), and its kind.
+pub type WordLink = (usize, usize, LinkKind);
 
 pub(super) fn basename(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().unwrap_or(path)
@@ -432,7 +440,7 @@ pub fn import_parsed(
         ));
     }
     let converted = input.convert_pairs(&pairs.pairs, options.drop_unreachable, &mut report)?;
-    let gold = gold_links(&resolved, &pairs, &converted, options, &mut report);
+    let (gold, words) = gold_links(&resolved, &pairs, &converted, options, &mut report);
     report.pairs = pairs.pairs.len();
     let mut corpus = Corpus::default();
     let mut ids = Vec::with_capacity(pairs.pairs.len());
@@ -452,7 +460,7 @@ pub fn import_parsed(
         corpus.pairs.push(TreePair { source: cs.tree, target: ct.tree, gold });
     }
     let files = [source_file.to_string(), target_file.to_string(), sta_file.to_string()];
-    Ok(TigerImport { corpus, ids, report, treebanks, files })
+    Ok(TigerImport { corpus, ids, report, treebanks, files, words })
 }
 
 /// The three parsed files of an import and their names.
@@ -717,14 +725,16 @@ pub fn match_files(
 /// The gold links of each pair in pre-order ids: node alignments within a
 /// pair whose nodes are in the trees with unchanged yields (POS links only
 /// without `phrase_only`); every other alignment is counted or reported.
+/// Beside them, the word links of each pair (links of two POS nodes).
 fn gold_links(
     resolved: &[ResolvedAlign<'_>],
     pairs: &SentencePairs,
     converted: &[(ConvertedSentence, ConvertedSentence)],
     options: ImportOptions,
     report: &mut ImportReport,
-) -> Vec<Vec<Link>> {
+) -> (Vec<Vec<Link>>, Vec<Vec<WordLink>>) {
     let mut gold: Vec<Vec<Link>> = vec![Vec::new(); pairs.pairs.len()];
+    let mut words: Vec<Vec<WordLink>> = vec![Vec::new(); pairs.pairs.len()];
     for r in resolved {
         let kind = match &r.align.kind {
             StaKind::Sentence => continue,
@@ -758,6 +768,9 @@ fn gold_links(
             report.dropped_links.push(drop(DropReason::NodeNotInTree { side }));
             continue;
         };
+        if cs.tree.is_pos(i) && ct.tree.is_pos(j) {
+            words[p].push((cs.tree.span(i).start, ct.tree.span(j).start, kind));
+        }
         if options.phrase_only && (cs.tree.is_pos(i) || ct.tree.is_pos(j)) {
             report.skipped_pos_links += 1;
             continue;
@@ -785,5 +798,5 @@ fn gold_links(
         gold[p].push(Link { source: i, target: j, kind });
         report.kept_links += 1;
     }
-    gold
+    (gold, words)
 }
