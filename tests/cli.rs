@@ -962,6 +962,36 @@ fn import_tiger_writes_the_word_links_and_train_and_align_read_them() {
     assert!(said.contains(&format!("word links of {test} from {test}.words")), "{said}");
     assert_eq!((with.lines().count(), without.lines().count()), (25, 25));
     assert_ne!(with, without);
+
+    // Imported again at the prefix from an alignment that links no words:
+    // the earlier import's word links go, not read as this set's.
+    let text = std::fs::read_to_string(&sta).unwrap();
+    let terminal = |l: &str| {
+        l.split("node_id=\"")
+            .nth(1)
+            .and_then(|id| id.split('_').nth(1))
+            .is_some_and(|n| n.trim_end_matches(|c: char| !c.is_ascii_digit()).parse::<u32>().is_ok_and(|n| n < 500))
+    };
+    let (mut kept, mut block) = (String::new(), Vec::new());
+    for line in text.lines() {
+        if line.starts_with("<align ") || !block.is_empty() {
+            block.push(line);
+            if line.starts_with("</align>") {
+                if !block.iter().filter(|l| l.starts_with("<node ")).all(|l| terminal(l)) {
+                    block.iter().for_each(|l| kept.push_str(&format!("{l}\n")));
+                }
+                block.clear();
+            }
+        } else {
+            kept.push_str(&format!("{line}\n"));
+        }
+    }
+    let phrases = write(&dir, "phrases.xml", &kept);
+    let args =
+        ["import", "tiger", "--reverse", "--source", &nl, "--target", &en, "--alignment", &phrases, "-o", &prefix];
+    let o = succeeded(&args);
+    assert!(stderr(&o).contains(&format!("removed {prefix}.words, an earlier import's")), "{}", stderr(&o));
+    assert!(!std::path::Path::new(&format!("{prefix}.words")).exists());
 }
 
 /// Issue 24 item 3: no blank line shifts the pairs; a count mismatch names the file and line.

@@ -8,7 +8,7 @@ use std::path::Path;
 use clap::{Args, Subcommand};
 
 use super::CliError;
-use treelink::app::files::{self, TigerDirection};
+use treelink::app::files::{self, TigerDirection, WORDS};
 use treelink::app::interchange::{self, MadeFile, Originals};
 use treelink::corpus::{Corpus, Named};
 use treelink::io::links::Link;
@@ -256,6 +256,11 @@ fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
     let paths = [lasting_path(&args.source), lasting_path(&args.target), lasting_path(&args.alignment)];
     let files = interchange::import_files(&imported, Some([&paths[0], &paths[1], &paths[2]]));
     write_prefix(&args.output, &files)?;
+    // `train` and `align` would read an earlier import's word links as this set's.
+    let stale = format!("{}.{WORDS}", args.output);
+    if !files.iter().any(|f| f.name == WORDS) && std::fs::remove_file(&stale).is_ok() {
+        eprintln!("treelink: removed {stale}, an earlier import's: this alignment links no words");
+    }
     for line in imported.report.lines() {
         out!("{line}")?;
     }
