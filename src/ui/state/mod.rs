@@ -1,21 +1,33 @@
-//! The page's one state, as sub-states each with its own actions and
-//! reducer, composed here: [`State::apply`] hands each [`Action`] to the
-//! sub-state it names, and then does what follows any action (the
-//! address, the undo record of the hand links, asking the worker why a
-//! selected node pair links). Views render the state and send actions;
-//! the workers' answers arrive as actions too ([`Action::Worker`],
+//! The page's one state: a composition of parts, each a type that owns
+//! its fields and reduces its own actions, and the rules that coordinate
+//! parts. Views render the state and send [`Action`]s; the workers'
+//! answers arrive as actions too ([`Action::Worker`],
 //! [`LoadAction::Loaded`]). Every number shown is computed here or in the
 //! engine from this state.
 //!
-//! The sub-states, one module each (with its tests): the file inputs
-//! (`slots`, and the pairs they make, `corpus`); the workbench's
-//! selection (`selection`), the kernel view's λ (`lambda`) and the
-//! folds (`ui::folds`); the training form (`training`); the jobs and the
-//! job worker (`jobs`); the alignment model and its results
-//! (`alignment`); teaching and its undo (`teaching`); the find box
-//! (`find`); translation (`translation`); exercises (`ui::classroom`);
-//! the kept session and the address (`session`); the exports
-//! (`export`) and the links the diagram draws (`drawn`).
+//! The parts, one module each (with its tests): the pairs loaded
+//! ([`Loaded`], `corpus` and `held`); the file inputs ([`Slots`]); the
+//! workbench's [`Selection`], the kernel view's [`Lambda`] and the
+//! [`Folds`]; the training form ([`TrainForm`]); the [`Jobs`]; the
+//! alignment model and its results ([`Alignment`]); the hand links and
+//! their undo ([`Teach`]); the find box ([`FindPair`]); translation
+//! ([`MtState`]); exercises ([`Classroom`]); and reading and keeping the
+//! session ([`Keeping`]). Two fields belong to no part: what was shown
+//! before the open exercise (a copy of several parts) and the last
+//! export's note.
+//!
+//! [`State::apply`] only routes: an action goes to its part's reducer, or,
+//! when it changes several parts, to the cross-part rule that carries it
+//! out — an `impl State` function next to the part it is mostly about:
+//! loading files and the corpus they make (`corpus`: `load`, `loaded`,
+//! `replace_corpus`, `swap_sides`), the dev and test sets (`held`),
+//! starting a job and its end (`training`, `jobs`), clicks that select or
+//! link (`selection`, `teaching`), translation's jobs (`translation`),
+//! opening and leaving an exercise (`exercise`), restoring a session
+//! (`session`), the exports (`export`) and what the diagram draws
+//! (`drawn`). Then the rules that follow any action (`State::follow`).
+//! The kept session is each part's own serialisation of its kept fields
+//! ([`Session`]).
 
 use std::rc::Rc;
 
