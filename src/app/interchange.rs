@@ -90,19 +90,25 @@ pub fn import_origin(imported: &TigerImport, paths: Option<[&str; 3]>) -> Import
 }
 
 /// The files of an import ([`bracketed_files`] with its ids and
-/// [`import_origin`]), and `.words`, the alignment's word links, when it
-/// has any: a line per pair, `i-j` (good) or `i-j?` (fuzzy) word positions
-/// from 0, as `--word-align` reads them
-/// ([`crate::app::files::set_word_links`]).
+/// [`import_origin`]), and `.words`, its [`words_text`], when it has any.
 pub fn import_files(imported: &TigerImport, paths: Option<[&str; 3]>) -> Vec<MadeFile> {
     let mut files = bracketed_files(&imported.corpus, Some(&imported.ids), Some(&import_origin(imported, paths)));
-    if imported.words.iter().any(|links| !links.is_empty()) {
-        let link = |&(i, j, kind): &WordLink| format!("{i}-{j}{}", if kind == LinkKind::Fuzzy { "?" } else { "" });
-        let line = |links: &Vec<WordLink>| links.iter().map(link).collect::<Vec<_>>().join(" ") + "\n";
-        let text = imported.words.iter().map(line).collect();
+    if let Some(text) = words_text(imported) {
         files.push(MadeFile { name: crate::app::files::WORDS.into(), text });
     }
     files
+}
+
+/// The alignment's word links, when it has any: a line per pair, `i-j`
+/// (good) or `i-j?` (fuzzy) word positions from 0, as `--word-align` reads
+/// them ([`crate::app::files::set_word_links`]); the page's word links
+/// after a TigerXML import.
+pub fn words_text(imported: &TigerImport) -> Option<String> {
+    imported.words.iter().any(|links| !links.is_empty()).then(|| {
+        let link = |&(i, j, kind): &WordLink| format!("{i}-{j}{}", if kind == LinkKind::Fuzzy { "?" } else { "" });
+        let line = |links: &Vec<WordLink>| links.iter().map(link).collect::<Vec<_>>().join(" ") + "\n";
+        imported.words.iter().map(line).collect()
+    })
 }
 
 /// The original TigerXML files of an imported corpus.

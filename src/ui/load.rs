@@ -373,6 +373,9 @@ pub struct TigerAnswer {
     pub origin: ImportOrigin,
     /// [`crate::tiger::ImportReport::lines`]: the summary, then every change.
     pub report: Vec<String>,
+    /// The alignment's word links, as `import tiger` writes `PREFIX.words`.
+    #[serde(default)]
+    pub words: Option<String>,
 }
 
 /// One tree as it crosses from the worker: its nodes in pre-order, each
@@ -691,10 +694,17 @@ fn check_files(request: &LoadRequest) -> Checked {
         }
         Slot::Tiger => match tiger_set(files(Slot::Tiger), request.tiger_options) {
             TigerSet::Imported(imported) => {
-                set(&mut statuses, Slot::Tiger, Ok(imported.report.summary().join("; ")));
+                let words = interchange::words_text(&imported);
+                let mut summary = imported.report.summary();
+                if words.is_some() {
+                    let n: usize = imported.words.iter().map(Vec::len).sum();
+                    summary.push(format!("its {n} word links are the word alignment unless word links are given"));
+                }
+                set(&mut statuses, Slot::Tiger, Ok(summary.join("; ")));
                 tiger = Some(Box::new(TigerAnswer {
                     origin: interchange::import_origin(&imported, None),
                     report: imported.report.lines(),
+                    words,
                 }));
                 corpus = Some((imported.corpus, Some(imported.ids), CorpusOrigin::Tiger));
             }

@@ -292,7 +292,8 @@ impl State {
                 gold_links: self.loaded.corpus.gold_links(),
                 tables: both_tables(self.slots.ok_name(Slot::LexS2t), self.slots.ok_name(Slot::LexT2s))
                     .map(|(a, b)| (a.to_string(), b.to_string())),
-                word_links: self.slots.ok_name(Slot::WordLinks).map(str::to_string),
+                word_links: (self.slots.ok_name(Slot::WordLinks).map(str::to_string))
+                    .or_else(|| self.import_word_links().map(|(name, _)| name)),
                 note: self.alignment.note.clone(),
                 note_on_training_data: self.alignment.note_on_training_data,
                 worker_stopped: self.jobs.worker_stopped,

@@ -6,12 +6,15 @@ use std::rc::Rc;
 
 use super::slots::{LoadAction, Routed, Slot, Upload};
 use super::{Effect, HeldSets, LoadedAlignmentModel, ModelOrigin, MtSource, MtUpload, Shared, State, Teach};
+use crate::app::files::WORDS;
 use crate::corpus::{Corpus, PairIndex, TreePair};
+use crate::io::links::swap_links_text;
 use crate::io::text::counted;
 use crate::tiger::{ImportOrigin, PairIds};
 use crate::ui::classroom::ExerciseAction;
 use crate::ui::ids::CorpusGen;
 use crate::ui::load::{CorpusOrigin, LoadAnswer, LoadRequest};
+use crate::ui::protocol::{LexiconFiles, NamedText};
 
 pub(super) const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, dev)";
 
@@ -23,6 +26,8 @@ pub(super) const SAMPLE_NAME: &str = "Built-in sample (SQUOIA German–Spanish, 
 pub struct TigerKept {
     pub origin: ImportOrigin,
     pub report: Vec<String>,
+    /// The alignment's word links, a line per pair (`PREFIX.words`), if any.
+    pub words: Option<Shared<str>>,
     /// The source and the target treebank, as given.
     pub originals: [Upload; 2],
 }
@@ -85,12 +90,32 @@ impl Loaded {
             let mut t = (*t.0).clone();
             std::mem::swap(&mut t.origin.source, &mut t.origin.target);
             t.originals.swap(0, 1);
+            t.words = t.words.as_deref().map(|w| swap_links_text(w).into());
             Shared(Rc::new(t))
         });
     }
 }
 
 impl State {
+    /// The lexical files a job reads (cross-part: the inputs', and the pairs'
+    /// own word links when none are given, [`State::import_word_links`]).
+    pub fn lexicon_files(&self) -> LexiconFiles {
+        let mut files = self.slots.lexicon_files();
+        if files.word_links.is_none() {
+            files.word_links = self.import_word_links().map(|(name, text)| NamedText { name, text: text.to_string() });
+        }
+        files
+    }
+
+    /// A TigerXML import's word links, named as `import tiger` writes them:
+    /// the pairs' own, as `train` and `align` read a set's `PREFIX.words`
+    /// (for every pair shown: not with dev or test sets given as files).
+    pub fn import_word_links(&self) -> Option<(String, &Shared<str>)> {
+        let import = self.loaded.tiger_import.as_ref().filter(|_| self.loaded.held.total() == 0)?;
+        let alignment = import.origin.alignment.as_deref().unwrap_or("the alignment");
+        Some((format!("{alignment}.{WORDS}"), import.words.as_ref()?))
+    }
+
     /// The pair shown.
     pub fn current_pair(&self) -> Option<Rc<TreePair>> {
         self.loaded.corpus.pair(self.selection.pair).cloned().map(Rc::new)
@@ -269,7 +294,8 @@ impl State {
                     let file = |path: &Option<String>| kept.iter().find(|u| Some(&u.name) == path.as_ref()).cloned();
                     self.loaded.tiger_import = answer.tiger.map(|t| *t).and_then(|t| {
                         let originals = [file(&t.origin.source.path)?, file(&t.origin.target.path)?];
-                        Some(Shared(Rc::new(TigerKept { origin: t.origin, report: t.report, originals })))
+                        let words = t.words.map(Shared::from);
+                        Some(Shared(Rc::new(TigerKept { origin: t.origin, report: t.report, words, originals })))
                     });
                 }
                 CorpusOrigin::Sample => {

@@ -1180,6 +1180,42 @@ mod tests {
         assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (125, 1380));
     }
 
+    /// Issue 39: a TigerXML import's word links are the pairs' own word
+    /// links, as `train` reads a set's `PREFIX.words`: said by its input,
+    /// swapped with the pairs, and given word links win.
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
+    fn a_tiger_imports_word_links_are_the_word_alignment_unless_word_links_are_given() {
+        let files: Vec<(String, Option<String>)> = renamed_nl_en().into_iter().map(|(n, t)| (n, Some(t))).collect();
+        let mut s = State::with_sample();
+        give_together(&mut s, &files, &[0, 1, 2]);
+        let message = s.slots.slot(Slot::Tiger).message.clone().unwrap().unwrap();
+        assert!(
+            message.ends_with("its 2327 word links are the word alignment unless word links are given"),
+            "{message}"
+        );
+        let own = s.lexicon_files().word_links.unwrap();
+        assert_eq!((own.name.as_str(), own.text.lines().count()), ("align.sta.xml.words", 125));
+        let links: Vec<&str> = own.text.split_whitespace().collect();
+        assert_eq!(links.len(), 2327);
+        // English is the source here: the first pair's links as `import tiger --reverse` wrote them, reversed.
+        assert!(
+            own.text.starts_with("0-0 1-1 1-2 1-3 2-4 5-11? 5-12? 7-13? 8-8? 8-9 10-7 11-10 13-5 14-6 15-14\n"),
+            "{}",
+            own.text
+        );
+        run(&mut s, Action::Load(LoadAction::SwapSides));
+        let swapped = s.lexicon_files().word_links.unwrap().text;
+        assert!(
+            swapped.starts_with("0-0 1-1 2-1 3-1 4-2 11-5? 12-5? 13-7? 8-8? 9-8 7-10 10-11 5-13 6-14 14-15\n"),
+            "{swapped}"
+        );
+        let given = "0-0\n".repeat(125);
+        read(&mut s, "given.align", &given, Some(Slot::WordLinks));
+        let used = s.lexicon_files().word_links.unwrap();
+        assert_eq!((used.name.as_str(), used.text.as_str()), ("given.align", given.as_str()));
+    }
+
     #[test]
     #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
     fn trees_and_gold_links_given_one_after_another_make_their_pairs_however_reads_and_answers_interleave() {

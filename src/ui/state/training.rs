@@ -366,7 +366,7 @@ impl State {
                         j.test_set = self.loaded.held.test.as_ref().map(|t| t.name.clone());
                     }
                     let corpus = CorpusText::of(&self.loaded.corpus);
-                    let lexicon = self.slots.lexicon_files();
+                    let lexicon = self.lexicon_files();
                     effects.push(Effect::Post(Request::Train { job: id, corpus, options, lexicon, how }));
                 }
             }
@@ -377,7 +377,7 @@ impl State {
                     let id = self.jobs.next_id();
                     self.start_job(id, JobKind::Align, now);
                     let corpus = CorpusText::of(&self.loaded.corpus);
-                    let lexicon = self.slots.lexicon_files();
+                    let lexicon = self.lexicon_files();
                     effects.push(Effect::Post(Request::Align { job: id, corpus, model, lexicon }));
                 }
             }
