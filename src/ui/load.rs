@@ -143,15 +143,6 @@ impl Slot {
         Slot::Vcb,
     ];
 
-    /// The part of the split the slot's pairs are, for a set of pairs given as its own files.
-    pub fn held_role(self) -> Option<HeldRole> {
-        match self {
-            Slot::DevSet => Some(HeldRole::Dev),
-            Slot::TestSet => Some(HeldRole::Test),
-            _ => None,
-        }
-    }
-
     pub fn id(self) -> &'static str {
         match self {
             Slot::Source => "src",
