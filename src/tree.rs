@@ -93,12 +93,6 @@ impl NodeRange {
         self.start <= *n && *n < self.end
     }
 
-    /// The run as positions, to slice a per-node table.
-    #[inline]
-    pub fn indices(&self) -> Range<usize> {
-        self.start.0..self.end.0
-    }
-
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.start >= self.end

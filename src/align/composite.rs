@@ -435,30 +435,6 @@ impl<'a> CompositeKernel<'a> {
         total
     }
 
-    /// Each component's weighted, normalised kernel `θ_c K̂_c(x, y)`; they sum to `K(x, y)`.
-    pub fn component_values(&self, x: &Instance, sx: &[(f64, f64)], y: &Instance, sy: &[(f64, f64)]) -> Vec<f64> {
-        let mut out = Vec::with_capacity(self.spec.components());
-        let mut c = 0;
-        if let Some(set) = self.spec.plain {
-            let k = polynomial_kernel(set.select(&x.plain), set.select(&y.plain));
-            out.push(self.spec.thetas[c] * normalize(k, sx[c].0, sy[c].0));
-            c += 1;
-        }
-        if self.spec.context {
-            out.push(self.spec.thetas[c] * self.context_normalized(x, sx[c], y, sy[c]));
-            c += 1;
-        }
-        if self.spec.history {
-            out.push(self.spec.thetas[c] * self.history_normalized(x, sx[c], y, sy[c]));
-            c += 1;
-        }
-        for &(kind, space) in &self.spec.btks {
-            out.push(self.spec.thetas[c] * self.btk_normalized(kind, space, x, &sx[c], y, &sy[c]));
-            c += 1;
-        }
-        out
-    }
-
     /// The normalised `ctx` kernel (0 when either instance has no context).
     pub fn context_normalized(&self, x: &Instance, sx: (f64, f64), y: &Instance, sy: (f64, f64)) -> f64 {
         match (&x.context, &y.context) {

@@ -56,21 +56,6 @@ pub enum Change {
     AttachedTops { sentence: String, nodes: Vec<NodeName>, root: NodeName },
 }
 
-impl Change {
-    /// The Tiger sentence id this change is about.
-    pub fn sentence(&self) -> &str {
-        match self {
-            Change::Raised { sentence, .. }
-            | Change::Reattached { sentence, .. }
-            | Change::DroppedUnreachable { sentence, .. }
-            | Change::DroppedEmpty { sentence, .. }
-            | Change::DroppedTerminals { sentence, .. }
-            | Change::VirtualRoot { sentence, .. }
-            | Change::AttachedTops { sentence, .. } => sentence,
-        }
-    }
-}
-
 impl fmt::Display for Change {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

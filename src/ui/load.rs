@@ -143,15 +143,6 @@ impl Slot {
         Slot::Vcb,
     ];
 
-    /// The part of the split the slot's pairs are, for a set of pairs given as its own files.
-    pub fn held_role(self) -> Option<HeldRole> {
-        match self {
-            Slot::DevSet => Some(HeldRole::Dev),
-            Slot::TestSet => Some(HeldRole::Test),
-            _ => None,
-        }
-    }
-
     pub fn id(self) -> &'static str {
         match self {
             Slot::Source => "src",
@@ -1196,7 +1187,7 @@ mod tests {
 
     #[test]
     fn an_error_is_shown_next_to_its_file_and_makes_no_corpus() {
-        let request = request(
+        let bad = request(
             Slot::Gold,
             vec![
                 (Slot::Source, vec![file("x.src", "(S (A a))\n")]),
@@ -1204,41 +1195,21 @@ mod tests {
                 (Slot::Gold, vec![file("x.gold", "0-99\n")]),
             ],
         );
-        let checked = check(&request);
+        let checked = check(&bad);
         assert!(checked.corpus.is_none());
         let gold = checked.answer.statuses.iter().find(|(s, _)| *s == Slot::Gold).map(|(_, r)| r.clone());
         assert!(matches!(&gold, Some(Err(e)) if e.starts_with("x.gold:1:1: link 0-99")), "{gold:?}");
         // Gold links alone go with the trees loaded now.
-        let request = LoadRequest {
-            changed: Slot::Gold,
-            files: vec![(Slot::Gold, vec![file("y.gold", "0-0\n")])],
+        let gold = LoadRequest {
             current: Some(("(S (A a))\n".into(), "(T (B b))\n".into())),
             lengths: vec![(1, 1)],
-            source_words: vec![],
-            target_words: vec![],
-            retry: vec![],
-            given: vec![],
-            sample: false,
-            tiger_options: ImportOptions::default(),
-            sides_swapped: false,
+            ..request(Slot::Gold, vec![(Slot::Gold, vec![file("y.gold", "0-0\n")])])
         };
-        let checked = check(&request);
+        let checked = check(&gold);
         assert_eq!(checked.answer.corpus, Some((CorpusOrigin::GoldFor("y.gold".into()), 1)));
         // Word links against the pairs loaded now.
-        let request = LoadRequest {
-            changed: Slot::WordLinks,
-            files: vec![(Slot::WordLinks, vec![file("aligned.gdfa", "0-0 0-5\n")])],
-            current: None,
-            lengths: vec![(1, 1)],
-            source_words: vec![],
-            target_words: vec![],
-            retry: vec![],
-            given: vec![],
-            sample: false,
-            tiger_options: ImportOptions::default(),
-            sides_swapped: false,
-        };
-        let checked = check(&request);
+        let links = vec![(Slot::WordLinks, vec![file("aligned.gdfa", "0-0 0-5\n")])];
+        let checked = check(&LoadRequest { lengths: vec![(1, 1)], ..request(Slot::WordLinks, links) });
         assert!(
             matches!(&checked.answer.statuses[..], [(Slot::WordLinks, Err(e))] if e.starts_with("aligned.gdfa:1:")),
             "{:?}",

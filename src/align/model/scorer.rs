@@ -228,13 +228,6 @@ impl<'m> Scorer<'m> {
         FirstPassOutput::new(&pair.source, &pair.target, &posteriors, &search.links)
     }
 
-    /// Each component's share `θ_c Σ_i α_i y_i K̂_c(sv_i, x)` of the decision
-    /// value (which is their sum minus ρ), visiting only the support vectors
-    /// that can contribute (the decision function is prepared per component).
-    pub fn decision_parts(&self, kernel: &CompositeKernel<'_>, x: &Instance, sx: &[(f64, f64)]) -> Vec<f64> {
-        self.decision.parts(self.model, kernel, &self.index.borrow(), x, sx)
-    }
-
     /// Aligns one pair: candidates classified aligned (`D` above the model's
     /// threshold, 0 in the paper), scored by the posterior, then the greedy search.
     pub fn align_pair(&self, pair: &TreePair, links: &WordAlignment) -> (Search, Vec<Decision>) {

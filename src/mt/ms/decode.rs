@@ -576,16 +576,6 @@ impl<'a> MsSearch<'a> {
             notes: words.notes,
         }
     }
-
-    /// The source words the phrase table did not know and their treatment.
-    pub fn notes(&self) -> &[SourceNote] {
-        &self.notes
-    }
-
-    /// The options, numbered as the search numbers them.
-    pub fn options(&self) -> &[MsOption] {
-        &self.options
-    }
 }
 
 /// For every end `e` in `s+1..=max_end` (index `e - s - 1`), the k best
