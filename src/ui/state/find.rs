@@ -1,9 +1,9 @@
 //! Finding a pair by its number, a node label or a word (the engine's
 //! [`Corpus::find`]), and adding the pairs found to the exercise form.
 
+use super::State;
 use crate::corpus::{Corpus, Found, PairIndex};
 use crate::io::text::counted;
-use crate::ui::classroom::Classroom;
 
 /// Finding a pair: the query as typed and the pairs it finds ([`Corpus::find`]).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -31,31 +31,17 @@ impl FindPair {
     /// Pairs listed at most.
     pub const LIMIT: usize = 50;
 
-    /// The find box's reducer, over the pairs loaded (`corpus`), adding to
-    /// the exercise form of `classroom`.
-    pub fn apply(&mut self, action: FindAction, corpus: &Corpus, classroom: &mut Classroom) {
-        match action {
-            FindAction::Query(query) => {
-                self.query = query;
-                self.search_again(corpus);
-            }
-            FindAction::AddToExercise(which) => {
-                let numbers: Vec<usize> =
-                    self.found.iter().filter(|(k, _)| which.is_none_or(|w| w == *k)).map(|(k, _)| k.number()).collect();
-                self.added = Some(match classroom.add_pairs(numbers.iter().copied()) {
-                    Ok(added) => {
-                        let skipped = numbers.len() - added;
-                        let also = if skipped > 0 { format!(" ({skipped} listed already)") } else { String::new() };
-                        format!(
-                            "{added} {} added to the exercise's pairs{also}: {}",
-                            counted(added, "pairs"),
-                            classroom.form.pairs
-                        )
-                    }
-                    Err(e) => format!("Nothing added: the exercise's pairs do not read ({e})."),
-                });
-            }
-        }
+    /// The find box's reducer: a query searches the pairs loaded (`corpus`)
+    /// again (adding the pairs found to the exercise is a cross-part rule,
+    /// `State::add_found_to_exercise`).
+    pub(super) fn query(&mut self, query: String, corpus: &Corpus) {
+        self.query = query;
+        self.search_again(corpus);
+    }
+
+    /// The numbers of the pairs found (all, or the found pair `which`).
+    fn numbers(&self, which: Option<PairIndex>) -> Vec<usize> {
+        self.found.iter().filter(|(k, _)| which.is_none_or(|w| w == *k)).map(|(k, _)| k.number()).collect()
     }
 
     /// New pairs were loaded: the same query searches them.
@@ -76,6 +62,23 @@ impl FindPair {
             (false, _) if total > n => format!("The first {n} of {total} pairs found:"),
             (false, _) => format!("{n} {} found:", counted(n, "pairs")),
         }
+    }
+}
+
+impl State {
+    /// *Add to the exercise* (cross-part: the find box's pairs into the
+    /// exercise form's, [`Classroom::add_pairs`](crate::ui::classroom::Classroom::add_pairs)).
+    pub(super) fn add_found_to_exercise(&mut self, which: Option<PairIndex>) {
+        let numbers = self.find.numbers(which);
+        self.find.added = Some(match self.classroom.add_pairs(numbers.iter().copied()) {
+            Ok(added) => {
+                let skipped = numbers.len() - added;
+                let also = if skipped > 0 { format!(" ({skipped} listed already)") } else { String::new() };
+                let pairs = &self.classroom.form.pairs;
+                format!("{added} {} added to the exercise's pairs{also}: {pairs}", counted(added, "pairs"))
+            }
+            Err(e) => format!("Nothing added: the exercise's pairs do not read ({e})."),
+        });
     }
 }
 
@@ -160,20 +163,18 @@ mod tests {
         assert_eq!(text.to_string(), made.to_json());
     }
 
-    /// The find box alone: a typo in the exercise form's pairs stays as
-    /// typed, and nothing is added to it.
+    /// A typo in the exercise form's pairs stays as typed, and nothing is added to it.
     #[test]
     fn nothing_is_added_to_exercise_pairs_that_do_not_read() {
-        let corpus = crate::ui::load::sample();
-        let (mut find, mut classroom) = (FindPair::default(), Classroom::default());
-        find.apply(FindAction::Query("7".into()), &corpus, &mut classroom);
-        assert_eq!(find.found, [(PairIndex::new(6), Found::Number)]);
-        classroom.form.pairs = "1, x".into();
-        find.apply(FindAction::AddToExercise(None), &corpus, &mut classroom);
+        let mut s = State::with_sample();
+        s.apply(Action::Find(FindAction::Query("7".into())));
+        assert_eq!(s.find.found, [(PairIndex::new(6), Found::Number)]);
+        s.classroom.form.pairs = "1, x".into();
+        s.apply(Action::Find(FindAction::AddToExercise(None)));
         assert_eq!(
-            find.added.as_deref(),
+            s.find.added.as_deref(),
             Some("Nothing added: the exercise's pairs do not read (expected pair numbers such as 3, 7, 10-12, found 'x').")
         );
-        assert_eq!(classroom.form.pairs, "1, x");
+        assert_eq!(s.classroom.form.pairs, "1, x");
     }
 }

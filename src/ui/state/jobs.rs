@@ -8,7 +8,7 @@
 //! which the page's store holds apart and only the progress bars read
 //! (`ui::store`), so a report renders the bars and nothing else.
 
-use super::{Effect, Slot, State};
+use super::{Effect, State};
 use crate::app::alignment::PairSplit;
 use crate::ui::ids::{CorpusGen, JobId, WorkerGen};
 
@@ -204,7 +204,9 @@ impl State {
         match action {
             JobAction::Cancel(shown) => {
                 self.jobs.worker_gen = self.jobs.worker_gen.next();
-                self.mt.worker_restarted(self.slots.slot_mut(Slot::TranslationModel));
+                if let Some(said) = self.mt.worker_restarted() {
+                    self.slots.model_read(said);
+                }
                 if let Some(j) = self.jobs.running.take() {
                     let p = shown.filter(|p| p.job == j.id).unwrap_or_else(|| JobProgress::starting(&j));
                     let note = format!(
@@ -235,7 +237,9 @@ impl State {
     /// the fresh worker holds nothing (no alignment to explain; the
     /// translation model is sent again with the next request).
     pub(super) fn worker_failed(&mut self, message: String) {
-        self.mt.worker_failed(&message, self.slots.slot_mut(Slot::TranslationModel));
+        if let Some(said) = self.mt.worker_failed(&message) {
+            self.slots.model_read(said);
+        }
         self.jobs.worker_gen = self.jobs.worker_gen.next();
         let kind = self.jobs.running.take().map(|j| j.kind);
         let again = match kind {
@@ -251,8 +255,14 @@ impl State {
     /// Request `job` failed with `message`: a translation's, an uploaded
     /// model's, or the running job's.
     pub(super) fn request_failed(&mut self, job: JobId, message: String) {
-        let Some(message) = self.mt.failed(job, message, self.slots.slot_mut(Slot::TranslationModel)) else {
-            return;
+        let message = match self.mt.failed(job, message) {
+            Ok(said) => {
+                if let Some(m) = said {
+                    self.slots.model_read(Err(m));
+                }
+                return;
+            }
+            Err(message) => message,
         };
         if let Some(j) = self.jobs.end(job, None) {
             self.job_ended(Some(j.kind), Err(message));

@@ -418,8 +418,12 @@ impl State {
                 self.teaching(a);
                 Vec::new()
             }
-            Action::Find(a) => {
-                self.find.apply(a, &self.loaded.corpus, &mut self.classroom);
+            Action::Find(FindAction::Query(query)) => {
+                self.find.query(query, &self.loaded.corpus);
+                Vec::new()
+            }
+            Action::Find(FindAction::AddToExercise(which)) => {
+                self.add_found_to_exercise(which);
                 Vec::new()
             }
             Action::Worker { response, now } => {

@@ -175,6 +175,16 @@ pub(super) enum Routed {
 }
 
 impl Slots {
+    /// What the job worker said of the translation model file given: in
+    /// use (kept), or why not.
+    pub(super) fn model_read(&mut self, said: Result<String, String>) {
+        let status = self.slot_mut(Slot::TranslationModel);
+        if let Ok(message) = &said {
+            status.keep(message);
+        }
+        status.message = Some(said);
+    }
+
     pub fn slot(&self, slot: Slot) -> &SlotStatus {
         &self.statuses[slot as usize]
     }

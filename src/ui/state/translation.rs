@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{DownloadBody, Effect, FileHandle, JobKind, Shared, Slot, SlotStatus, State};
+use super::{DownloadBody, Effect, FileHandle, JobKind, Shared, State};
 use crate::app::translation::DevChoice;
 use crate::corpus::PairIndex;
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
@@ -213,44 +213,41 @@ impl MtState {
     }
 
     /// The job worker was restarted (a cancel): a translation asked for is
-    /// not coming, nor is an uploaded model being read (said in `model_slot`).
-    pub(super) fn worker_restarted(&mut self, model_slot: &mut SlotStatus) {
+    /// not coming, nor is an uploaded model being read (what its input says, if so).
+    pub(super) fn worker_restarted(&mut self) -> Option<Result<String, String>> {
         self.translating = None;
-        if self.loading.take().is_some() {
-            model_slot.message = Some(Err("not read: the worker was restarted; load the file again".into()));
-        }
+        self.loading.take().map(|_| Err("not read: the worker was restarted; load the file again".into()))
     }
 
     /// The job worker failed with `message`: what it was asked of the
     /// translation model is not coming, and the model is sent again next time.
-    pub(super) fn worker_failed(&mut self, message: &str, model_slot: &mut SlotStatus) {
+    /// (What the uploaded model's input says, if one was being read.)
+    pub(super) fn worker_failed(&mut self, message: &str) -> Option<Result<String, String>> {
         if let Some(h) = &mut self.held {
             h.worker_gen = None;
         }
         if self.translating.take().is_some() {
             self.note = Some(Err(message.to_string()));
         }
-        if self.loading.take().is_some() {
-            model_slot.message = Some(Err(message.to_string()));
-        }
+        self.loading.take().map(|_| Err(message.to_string()))
     }
 
     /// Request `job` failed with `message`: a translation (a pasted tree
-    /// that does not read is shown with it) or an uploaded model that does
-    /// not read (next to its input, `model_slot`). `message` back if the
-    /// request was none of these.
-    pub(super) fn failed(&mut self, job: JobId, message: String, model_slot: &mut SlotStatus) -> Option<String> {
+    /// that does not read is shown with it), or an uploaded model that does
+    /// not read (`Ok(Some(message))`: for its input to say). `message` back
+    /// as the error if the request was none of these.
+    pub(super) fn failed(&mut self, job: JobId, message: String) -> Result<Option<String>, String> {
         if let Some((_, input)) = self.translating.take_if(|(id, _)| *id == job) {
             match input {
                 Some(_) => self.note = Some(Err(message)),
                 None => self.input_error = Some(message),
             }
         } else if self.loading.take_if(|id| *id == job).is_some() {
-            model_slot.message = Some(Err(message));
+            return Ok(Some(message));
         } else {
-            return Some(message);
+            return Err(message);
         }
-        None
+        Ok(None)
     }
 
     /// The model this page trained (request `model` in worker `gen`), from `job`.
@@ -275,13 +272,11 @@ impl MtState {
     }
 
     /// The uploaded model the worker read (request `model` in worker
-    /// `gen`), in use in `model_slot`.
-    fn uploaded(&mut self, model: JobId, summary: String, gen: WorkerGen, model_slot: &mut SlotStatus) {
+    /// `gen`): what its input says, now in use.
+    fn uploaded(&mut self, model: JobId, summary: String, gen: WorkerGen) -> Option<String> {
         self.loading = None;
-        let Some(u) = self.upload.clone() else { return };
+        let u = self.upload.clone()?;
         let message = format!("{}: {summary}", u.name);
-        model_slot.keep(&message);
-        model_slot.message = Some(Ok(message));
         self.held = Some(MtHeld {
             id: model,
             name: u.name.clone(),
@@ -291,6 +286,7 @@ impl MtState {
             worker_gen: Some(gen),
             trained_gen: None,
         });
+        Some(message)
     }
 
     /// The translation of `input` (or, `None`, of the pasted tree, as the
@@ -468,7 +464,9 @@ impl State {
                     self.mt.note = Some(Ok(format!("Trained a translation model in {elapsed:.1} s.")));
                     self.mt.trained(model, json, summary, self.loaded.corpus.len(), gen, j.corpus_gen);
                 } else if self.mt.loading == Some(job) {
-                    self.mt.uploaded(model, summary, gen, self.slots.slot_mut(Slot::TranslationModel));
+                    if let Some(said) = self.mt.uploaded(model, summary, gen) {
+                        self.slots.model_read(Ok(said));
+                    }
                 }
             }
             Response::TranslatedAll { job, hyps, seconds, note } => {
