@@ -687,30 +687,7 @@ pub fn trained_summary(model: &AlignmentModel, split: &PairSplit, tried: &[Tried
 }
 
 /// The held-out test of a model that [`train_on_pairs`] trained with
-/// `test` on `corpus`: the test pairs of `split` aligned as `treelink
-/// align --model M --input LAST` (a model of `train --held-out` keeps them
-/// out of its in-engine lexicon; the uploaded word links of those pairs
-/// replace the lexicon's, as `--word-align`), and the baseline on them with
-/// the lexicon the model aligned them with (trained on the training pairs
-/// only, as `treelink experiment` scores its test split).
-pub fn align_held_out(
-    model: AlignmentModel,
-    corpus: &Corpus,
-    split: &PairSplit,
-    word_links: Option<Vec<WordAlignment>>,
-    observer: &mut dyn Observer,
-) -> Result<Comparison, AlignmentError> {
-    let first = split.test_pairs().start;
-    let test = pairs_of(corpus, split.test_pairs());
-    let given = word_links.map(|links| links.into_iter().skip(first).collect::<Vec<_>>());
-    let lexicon_note = held_out_note(&model, given.is_some());
-    let alignment = align_input(&model, &test, given, InputSentences::HeldOut, observer)?;
-    let links = baseline(&test, &alignment.lexicon, &BaselineOptions::default(), observer)?;
-    let baseline = links.into_iter().map(|ls| ls.into_iter().map(|l| (l.source, l.target)).collect()).collect();
-    Ok(Comparison { model, corpus: test, first, alignment, baseline, lexicon_note })
-}
-
-/// Where the lexicons of [`align_held_out`] came from, in a sentence
+/// Where the lexicons of a held-out test came from, in a sentence
 /// (`links_given`: with the uploaded word links).
 pub fn held_out_note(model: &AlignmentModel, links_given: bool) -> String {
     let given_note = if links_given { " with the uploaded word alignment" } else { "" };
@@ -878,40 +855,7 @@ pub fn baseline(
     Ok(out)
 }
 
-/// A corpus aligned by a model and by the baseline, kept to explain node
-/// pairs (the page's alignment workbench).
-pub struct Comparison {
-    pub model: AlignmentModel,
-    /// The pairs aligned: the pairs loaded from the `first` on.
-    pub corpus: Corpus,
-    /// The index among the pairs loaded of `corpus`'s first pair (0, or
-    /// the first held-out pair); [`Comparison::explain`] takes those indices.
-    pub first: usize,
-    pub alignment: CorpusAlignment,
-    /// The baseline's links of each pair (its default settings, the paper's best).
-    pub baseline: Vec<Vec<(NodeId, NodeId)>>,
-    /// Where the lexicons came from, in a sentence.
-    pub lexicon_note: String,
-}
-
-/// Aligns `corpus` with `model` (as `treelink align`) and with the baseline
-/// (as `treelink baseline`), with the uploaded `tables` and `word_links` if any.
-pub fn align_and_compare(
-    model: AlignmentModel,
-    corpus: Corpus,
-    tables: Option<Lexicon>,
-    word_links: Option<Vec<WordAlignment>>,
-    observer: &mut dyn Observer,
-) -> Result<Comparison, AlignmentError> {
-    let lexicon_note = compare_note(&model, &corpus, tables.is_some(), word_links.is_some());
-    let alignment = align(&model, &corpus, word_links, observer)?;
-    let lexicon = baseline_lexicon(&corpus, tables, Vec::new(), WordModel::default(), observer)?;
-    let links = baseline(&corpus, &lexicon, &BaselineOptions::default(), observer)?;
-    let baseline = links.into_iter().map(|ls| ls.into_iter().map(|l| (l.source, l.target)).collect()).collect();
-    Ok(Comparison { model, corpus, first: 0, alignment, baseline, lexicon_note })
-}
-
-/// Where the lexicons of [`align_and_compare`] on `corpus` came from, in a
+/// Where the lexicons of an alignment of `corpus` and its baseline came from, in a
 /// sentence (with uploaded tables and word links, if given), after a
 /// warning if its words look reversed or foreign to the model.
 pub fn compare_note(model: &AlignmentModel, corpus: &Corpus, tables_given: bool, links_given: bool) -> String {
@@ -947,20 +891,6 @@ pub enum ExplainError {
     NoNodes { pair: PairIndex, nodes: (NodeId, NodeId) },
     #[error("{0}")]
     Model(String),
-}
-
-impl Comparison {
-    /// Why the model did (not) link `source` and `target` in pair `pair`
-    /// (of the pairs loaded: [`Comparison::first`] is the first aligned).
-    pub fn explain(&self, pair: PairIndex, source: NodeId, target: NodeId) -> Result<Explanation, ExplainError> {
-        let a = &self.alignment;
-        let k = pair.index().checked_sub(self.first).ok_or(ExplainError::NoPair(pair))?;
-        let (Some(p), Some(links), Some(search)) = (self.corpus.pairs.get(k), a.word_links.get(k), a.searches.get(k))
-        else {
-            return Err(ExplainError::NoPair(pair));
-        };
-        explain_pair(&self.model, &a.lexicon, pair, (p, links, search), (source, target))
-    }
 }
 
 /// Why `model` did (not) link `nodes` in pair number `pair` (`aligned`: the
@@ -1183,29 +1113,16 @@ mod tests {
         let summary = trained_summary(&model, &split, &tried);
         assert!(summary.ends_with(" chosen on them. Configurations tried, dev F: plain 61.23, lex 70.00"), "{summary}");
 
-        let compared = align_held_out(model, &corpus, &split, None, &mut crate::progress::Quiet).unwrap();
-        assert_eq!(compared.first, 32);
-        assert_eq!(compared.corpus.pairs[..], corpus.pairs[32..]);
-        assert_eq!((compared.alignment.searches.len(), compared.baseline.len()), (8, 8));
-        assert!(compared
-            .lexicon_note
-            .contains("trained on the sentences of its 26 training pairs only, with the stem back-off"));
-        // Pairs are named as loaded: a training pair has no explanation, a held-out one does.
-        assert_eq!(
-            compared.explain(PairIndex::new(31), NodeId::new(0), NodeId::new(0)).unwrap_err(),
-            ExplainError::NoPair(PairIndex::new(31))
-        );
-        assert!(compared.explain(PairIndex::new(32), NodeId::new(0), NodeId::new(0)).is_ok());
-        assert_eq!(
-            compared.explain(PairIndex::new(40), NodeId::new(0), NodeId::new(0)).unwrap_err(),
-            ExplainError::NoPair(PairIndex::new(40))
+        let note = held_out_note(&model, false);
+        assert!(
+            note.contains("trained on the sentences of its 26 training pairs only, with the stem back-off"),
+            "{note}"
         );
     }
 
-    /// The page's Train button, as the pool plans it: trained on the
-    /// pairs, then the held-out test aligned alone, or every pair.
+    /// Without dev pairs, the model trained on the pairs is described in a line.
     #[test]
-    fn train_on_pairs_then_align_the_held_out_test_or_every_pair() {
+    fn train_on_pairs_without_dev_describes_the_model_and_one_pair_is_too_few_to_hold_out() {
         let corpus = sample_pairs();
         let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
         let quiet = &mut crate::progress::Quiet;
@@ -1215,18 +1132,6 @@ mod tests {
             let (model, tried) =
                 train_on_pairs(&corpus, &how, None, None, std::slice::from_ref(&options), quiet).unwrap();
             assert_eq!(trained_summary(&model, &split, &tried), model.describe(), "no dev: the model in a line");
-            let compared = match test {
-                true => align_held_out(model.clone(), &corpus, &split, None, quiet),
-                false => align_and_compare(model.clone(), corpus.clone(), None, None, quiet),
-            }
-            .unwrap();
-            assert_eq!(compared.model, model, "aligned with the model trained");
-            let (first, aligned) = if test { (32, 8) } else { (0, 40) };
-            assert_eq!(
-                (compared.first, compared.corpus.len(), compared.alignment.searches.len()),
-                (first, aligned, aligned)
-            );
-            assert_eq!(compared.lexicon_note.contains("held-out"), test, "{}", compared.lexicon_note);
         }
         // One pair cannot be both trained on and held out: refused before training.
         let one = Corpus { pairs: corpus.pairs[..1].to_vec() };

@@ -767,19 +767,23 @@ mod tests {
         let (model, tried) = alignment::train_on_pairs(corpus, how, None, None, options, quiet).unwrap();
         let summary = alignment::trained_summary(&model, &split, &tried);
         let trained = Response::Trained { job, model: model.to_json(), summary };
-        let c = match how.test {
-            true => alignment::align_held_out(model, corpus, &split, None, quiet),
-            false => alignment::align_and_compare(model, corpus.clone(), None, None, quiet),
-        }
-        .unwrap();
-        let end = Response::Aligned {
-            job,
-            searches: Vec::new(),
-            baseline: Vec::new(),
-            lexicon: c.lexicon_note,
-            first: c.first,
+        let (first, sentences) = match how.test {
+            true => (split.test_pairs().start, InputSentences::HeldOut),
+            false => (0, InputSentences::Train),
         };
-        (trained, c.alignment.searches, c.baseline, end)
+        let input = Corpus { pairs: corpus.pairs[first..].to_vec() };
+        let aligned = alignment::align_input(&model, &input, None, sentences, quiet).unwrap();
+        let (lexicon, note) = match how.test {
+            true => (aligned.lexicon.clone(), alignment::held_out_note(&model, false)),
+            false => (
+                alignment::baseline_lexicon(&input, None, Vec::new(), WordModel::default(), quiet).unwrap(),
+                alignment::compare_note(&model, &input, false, false),
+            ),
+        };
+        let links = alignment::baseline(&input, &lexicon, &Default::default(), quiet).unwrap();
+        let baseline = links.into_iter().map(|ls| ls.into_iter().map(|l| (l.source, l.target)).collect()).collect();
+        let end = Response::Aligned { job, searches: Vec::new(), baseline: Vec::new(), lexicon: note, first };
+        (trained, aligned.searches, baseline, end)
     }
 
     /// The pool's responses: the model, the parts put together, the end.
