@@ -13,9 +13,8 @@
 //! | train an alignment model; on the pairs held (the page's split), with the lexical model known before it trains | [`alignment::train_model`], [`alignment::train_on_pairs`], [`alignment::lexical_model_on_pairs`] | `train` | Train |
 //! | align a corpus, the baseline, explain a pair | [`alignment::align`], [`alignment::baseline`], [`alignment::explain_pair`] | `align`, `baseline` | the explanation |
 //! | align pair by pair (any number of threads or workers): the lexicon aligning needs, the search, the baseline's stream | [`stream::aligning_lexicon`], [`stream::align_stream`], [`stream::align_pairs`], [`stream::baseline_stream`] | `align`, `baseline` | Train, Align (the pool's pieces) |
-//! | align and compare on one thread, all pairs or the held-out test (what the pool's pieces must add up to) | [`alignment::align_and_compare`], [`alignment::align_held_out`] | `align` then `baseline` | — (the pool's tests) |
 //! | train a translation system | [`translation::train_model`], [`translation::train_on_pairs`] | `mt-train` | Translate: Train |
-//! | the annotation loop: propose, decode under edits, update, the next pair; its replay with gold as the annotator | [`annotation::search_under_edits`], [`annotation::simulate`] | `simulate-annotation` | — (issue 42) |
+//! | the annotation loop: propose, decode under edits, update, the next pair; its replay with gold as the annotator | [`annotation::search_under_edits`], [`annotation::simulate`] | `simulate-annotation` | — |
 //! | the alignment experiment (Tables 3/4) | [`alignment_experiment::run_split`], [`alignment_experiment::cross_validate`] | `experiment` | — |
 //! | read source trees within the limits | [`translation::read_sources`], [`translation::read_source`] | `translate` | Translate |
 //! | translate a tree or a corpus | [`translation::translate`], [`translation::translate_each`], [`translation::translate_all`] | `translate` | Translate |

@@ -122,7 +122,7 @@ pub enum Request {
     /// the test held out, on all but the last 20% with `--held-out`:
     /// `app::alignment::train_on_pairs`), then align `corpus` with it (as
     /// `treelink align`) and run the baseline, or, with the test held out,
-    /// align the held-out pairs alone (`app::alignment::align_held_out`):
+    /// align the held-out pairs alone (`treelink align --held-out`):
     /// `ui::pool` cuts it into pieces, no worker takes it whole.
     Train {
         job: JobId,

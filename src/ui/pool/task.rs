@@ -44,7 +44,7 @@ pub struct Executor {
 }
 
 /// The pairs a worker aligned in its last alignment, with the model and
-/// lexicon, to explain them (as `app::alignment::Comparison` keeps them).
+/// lexicon, to explain them.
 struct Session {
     job: JobId,
     model: AlignmentModel,
