@@ -167,8 +167,9 @@ fn percent(done: u64, total: u64) -> f64 {
 
 /// The in-engine lexicon's word-alignment model (`treelink train
 /// --word-model`), or, by default, the plan's: the best setting with dev
-/// pairs tries both on its kept configuration and keeps the better on dev.
-fn word_model_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
+/// pairs tries both on its kept configuration and keeps the better on dev;
+/// otherwise fast-align, which the select then shows.
+fn word_model_choice(state: &TrainView, chosen_on_dev: bool, train: Dispatch<TrainAction>) -> Html {
     let onchange = {
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
@@ -178,13 +179,14 @@ fn word_model_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
     };
     let tables = state.tables.is_some();
     let help = if tables {
-        "not used: the uploaded Moses tables are the lexicon"
+        "Not used: the uploaded Moses tables are the lexicon."
     } else {
-        "--word-model: the paper trains GIZA++ (§6.3); here fast_align's IBM2 (Dyer et al. 2013), or the HMM after it (Vogel et al. 1996), as GIZA++ before IBM4. Chosen on dev: the best setting's kept configuration is trained with each and the better on the dev pairs kept (fast-align without dev pairs, with the paper's settings or a typed kernel; docs/alignment-results.md)"
+        "The in-engine lexicon's word alignment (--word-model)."
     };
+    let shown = state.form.word_model.or((!chosen_on_dev).then_some(WordModel::FastAlign));
     let option = |m: Option<WordModel>, label: &str| {
         let value = m.map_or("dev", WordModel::name);
-        html! { <option value={value} selected={state.form.word_model == m}>{label.to_string()}</option> }
+        html! { <option value={value} selected={shown == m} disabled={m.is_none() && !chosen_on_dev}>{label.to_string()}</option> }
     };
     html! {
         <div class="form-row">
@@ -201,7 +203,8 @@ fn word_model_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
 
 /// What the Train button trains: the engine's best chosen on the dev
 /// pairs (`treelink train --dev`), the paper's configuration (`--preset
-/// paper`, also one click on its button), or the kernel typed (`--kernel`).
+/// paper`), or the kernel typed (`--kernel`); in one sentence, the rest in
+/// the panel's guide.
 fn setting_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
     let onchange = {
         Callback::from(move |e: Event| {
@@ -210,34 +213,27 @@ fn setting_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
             train.emit(TrainAction::Form(FormAction::SetSetting(setting)));
         })
     };
-    let on_paper =
-        Callback::from(move |_: MouseEvent| train.emit(TrainAction::Form(FormAction::SetSetting(Setting::Paper))));
     let form = &state.form;
-    let dev = form.calibrate_in_use(&state.held);
-    let help = match (form.setting, dev) {
-        (Setting::Best, true) => format!(
-            "as `treelink train --dev` without --kernel: the paper's kernels (SMO) and {BEYOND_PAPER_KERNEL} by the linear solver (C and cost factor tuned), each with pruning, threshold on D and link search chosen on the dev pairs, then the kept one's threshold by {DEFAULT_THRESHOLD_FOLDS}-fold cross-validation over the training pairs pooled with them (so it holds on pairs from another source); stem back-off {PAGE_STEM_CHARS} (docs/alignment-results.md, \"The defaults\")"
-        ),
-        (Setting::Paper, true) => format!(
-            "as `treelink train --dev --preset paper`: the paper's kernels ({}) by SMO, C and λ as below, the greedy search, a link where D > 0; the kernel and the pruning chosen on the dev pairs (§6)",
-            DEFAULT_SHORTLIST.join(", ")
-        ),
-        (Setting::Best | Setting::Paper, false) => "no dev pairs (Calibrate is off): the paper's best kernel, nothing chosen (as `treelink train` without --dev); turn Calibrate on to choose on the last 20%".to_string(),
-        (Setting::Kernel, _) => "as `treelink train --kernel K`: the kernel and settings below".to_string(),
+    let help = match (form.setting, form.calibrate_in_use(&state.held)) {
+        (Setting::Best, true) => {
+            "Tries the paper's kernels and a fast linear one, and keeps the best on the dev pairs."
+        }
+        (Setting::Paper, true) => "The paper's kernels and settings; the kernel is chosen on the dev pairs.",
+        (Setting::Best | Setting::Paper, false) => {
+            "Without dev pairs nothing is chosen: the paper's best kernel is trained."
+        }
+        (Setting::Kernel, _) => "Trains the kernel you type, with the settings under Advanced.",
     };
     let option = |s: Setting, label: &str| html! { <option value={s.name()} selected={form.setting == s}>{label.to_string()}</option> };
     html! {
         <div class="form-row">
             <label for="train-setting">{"Train"}</label>
             <select id="train-setting" {onchange} aria-describedby="train-setting-help">
-                {option(Setting::Best, "the best, chosen on dev")}
+                {option(Setting::Best, "the best settings, chosen on dev")}
                 {option(Setting::Paper, "the paper's settings")}
-                {option(Setting::Kernel, "the kernel below")}
+                {option(Setting::Kernel, "a kernel I type")}
             </select>
-            <div class="setting">
-                <button id="train-paper" type="button" onclick={on_paper} disabled={form.setting == Setting::Paper}>{"Use the paper's settings"}</button>
-                <span id="train-setting-help" class="hint">{help}</span>
-            </div>
+            <span id="train-setting-help" class="hint">{help}{" "}<a href="#train-guide">{"More in the guide below."}</a></span>
         </div>
     }
 }
@@ -252,10 +248,7 @@ fn solver_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
         })
     };
     let form = &state.form;
-    let help = match form.setting {
-        Setting::Best => "--solver: the best setting trains the paper's kernels by SMO and its linear configuration by the linear solver; this applies to the kernel below",
-        _ => "--solver: SMO over any kernel (the paper's), or the linear solver (dual coordinate descent) on the explicit features, for kernels whose BTKs are all root (lex, plain, ctx, unk, *-root), on every example",
-    };
+    let help = "SMO for any kernel; linear for kernels whose BTKs are all root (--solver).";
     let option = |s: Solver, label: &str| html! { <option value={s.name()} selected={form.solver == s}>{label.to_string()}</option> };
     html! {
         <div class="form-row">
@@ -295,53 +288,84 @@ fn checkbox(
     }
 }
 
-/// Whether the last pairs are held out as dev to calibrate the threshold
-/// on D (`treelink train --dev` on them), and whether the last pairs of all
-/// are held out as a test (`train --held-out`, then `align` on them).
-fn split_choices(state: &TrainView, split: Option<PairSplit>, train: Dispatch<TrainAction>) -> Html {
+/// Whether the last pairs of all are held out as a test (`train
+/// --held-out`, then `align` on them), in a sentence.
+fn test_choice(state: &TrainView, split: Option<PairSplit>, train: Dispatch<TrainAction>) -> Html {
+    let form = &state.form;
+    let test = match split.filter(|s| s.test > 0) {
+        Some(s) if state.held.test.is_some() => {
+            format!("Pairs {}, the test set given in the Data panel, are scored.", pair_span(s.test_pairs()))
+        }
+        _ if state.held.dev.is_some() => "Off: with a dev set given as files, give the test as files too.".to_string(),
+        Some(s) => {
+            format!("Pairs {} (the last {HELD_OUT_PERCENT}%) are held out and scored.", pair_span(s.test_pairs()))
+        }
+        _ if form.test => format!("Too few pairs to hold out the last {HELD_OUT_PERCENT}%."),
+        _ => "Off: the model is scored on the pairs it was trained on.".to_string(),
+    };
+    let disabled = state.held.dev.is_some() || state.held.test.is_some();
+    checkbox(
+        "train-test",
+        "Hold out a test",
+        form.test_in_use(&state.held),
+        disabled,
+        html! {{test}},
+        FormAction::SetHoldOutTest,
+        train,
+    )
+}
+
+/// Whether the last training pairs are dev (`treelink train --dev` on
+/// them) and the stem back-off, in a sentence each.
+fn dev_and_stem_choices(state: &TrainView, split: Option<PairSplit>, train: Dispatch<TrainAction>) -> Html {
     let form = &state.form;
     let calibrate = match split.filter(|s| s.dev > 0) {
-        Some(s) if state.held.dev.is_some() => format!(
-            "pairs {}, the dev set given as files in the Data panel, are --dev: the threshold on D, the pruning quantile and the configuration that maximise their F are chosen on them (as `treelink train --train A --dev B`); remove the set there to hold out a share instead",
+        Some(s) if state.held.dev.is_some() => {
+            format!("Pairs {}, the dev set given in the Data panel, are the dev pairs.", pair_span(s.dev_pairs()))
+        }
+        Some(s) => format!(
+            "Pairs {} (the last {HELD_OUT_PERCENT}% of the training pairs) are the dev pairs.",
             pair_span(s.dev_pairs())
         ),
-        Some(s) => format!(
-            "holds out pairs {} (the last {HELD_OUT_PERCENT}% of the training pairs) as --dev: the threshold on D (the paper links above D = 0, the posterior 0.5, §5–6) and the pruning quantile (§6.3) that maximise their F are chosen on them; beyond the paper (docs/alignment-results.md, \"Beyond the paper\")",
-            pair_span(s.dev_pairs())
-        ),
-        _ if form.calibrate => format!("too few pairs: the last {HELD_OUT_PERCENT}% of the training pairs are held out as --dev"),
-        _ => format!("off: D > 0 links, as the paper (§5–6); on: the last {HELD_OUT_PERCENT}% of the training pairs choose the threshold on D and the pruning (--dev)"),
-    };
-    let test = match split.filter(|s| s.test > 0) {
-        Some(s) if state.held.test.is_some() => format!(
-            "pairs {}, the test set given as files in the Data panel, are the test: trains on pairs 1–{} as `treelink train --held-out`, then aligns the test pairs alone as `treelink align --input C --held-out` and scores them (Export: their predicted links, as align writes them)",
-            pair_span(s.test_pairs()),
-            s.train + s.dev
-        ),
-        _ if state.held.dev.is_some() => "off: with dev pairs given as files (the last pairs), a test is given as files too (Test pairs in the Data panel)".to_string(),
-        Some(s) => format!(
-            "holds out pairs {} (the last {HELD_OUT_PERCENT}%) as a test: trains on pairs 1–{} as `treelink train --held-out` (their sentences stay out of the in-engine lexicon), then aligns the held-out pairs alone (`treelink align`) and scores them, with the baseline on the same lexicon: scores no model has seen (docs/alignment-results.md, \"Training for held-out input\")",
-            pair_span(s.test_pairs()),
-            s.train + s.dev
-        ),
-        _ if form.test => format!("too few pairs to hold out the last {HELD_OUT_PERCENT}% as a test"),
-        _ => format!("off: the model is scored on the pairs it was trained on (optimistic); on: the last {HELD_OUT_PERCENT}% of the pairs are held out as a test no model sees (`train --held-out`, docs/alignment-results.md, \"Training for held-out input\")"),
+        _ if form.calibrate => format!("Too few pairs to hold out the last {HELD_OUT_PERCENT}% as dev."),
+        _ => "Off: links where D > 0, as the paper, and nothing chosen.".to_string(),
     };
     let tables = state.tables.is_some();
     let stem_by_setting = !form.stem_backoff && form.stem_backoff_in_use(&state.held).is_some();
     let stem = if tables {
-        "not used: the uploaded Moses tables are the lexicon".to_string()
+        "Not used: the uploaded Moses tables are the lexicon.".to_string()
     } else if stem_by_setting {
-        format!("on: part of the best setting with dev pairs (--stem-backoff {PAGE_STEM_CHARS}: a word the in-engine lexicon never saw is looked up by its first {PAGE_STEM_CHARS} characters, lowercased)")
+        "On: part of the best setting with dev pairs.".to_string()
     } else {
-        format!("--stem-backoff {PAGE_STEM_CHARS} (beyond the paper): a word the in-engine lexicon never saw (in held-out pairs) is looked up by its stem, its first {PAGE_STEM_CHARS} characters lowercased; identical words get 0.5. {PAGE_STEM_CHARS} was chosen on SQUOIA dev (docs/alignment-results.md, \"Training for held-out input\")")
+        format!("Unknown words looked up by their first {PAGE_STEM_CHARS} letters (--stem-backoff {PAGE_STEM_CHARS}).")
     };
     html! {
         <>
-            {checkbox("train-calibrate", "Calibrate", form.calibrate_in_use(&state.held), state.held.dev.is_some(), html! {{calibrate}}, FormAction::SetCalibrate, train)}
-            {checkbox("train-test", "Hold out a test", form.test_in_use(&state.held), state.held.dev.is_some() || state.held.test.is_some(), html! {{test}}, FormAction::SetHoldOutTest, train)}
+            {checkbox("train-calibrate", "Dev pairs", form.calibrate_in_use(&state.held), state.held.dev.is_some(), html! {{calibrate}}, FormAction::SetCalibrate, train)}
             {checkbox("train-stem-backoff", "Stem back-off", form.stem_backoff_in_use(&state.held).is_some(), tables || stem_by_setting, html! {{stem}}, FormAction::SetStemBackoff, train)}
         </>
+    }
+}
+
+/// The panel's guide: what each choice does in full, with the CLI's flags
+/// and the papers' sections (the controls say it in one sentence).
+fn guide() -> Html {
+    let entry = |name: &'static str, what: String| html! { <><dt>{name}</dt><dd>{what}</dd></> };
+    html! {
+        <details id="train-guide" class="train-guide">
+            <summary>{"How training works"}</summary>
+            <dl>
+                {entry("The best settings", format!("As `treelink train --dev` without --kernel: the paper's kernels ({}) by SMO, and {BEYOND_PAPER_KERNEL} by the linear solver (C and the cost factor tuned), each with its pruning, threshold on D and link search chosen on the dev pairs; then the kept one's threshold by {DEFAULT_THRESHOLD_FOLDS}-fold cross-validation over the training pairs pooled with them, and its word model chosen on dev; stem back-off {PAGE_STEM_CHARS} (docs/alignment-results.md, \"The defaults\").", DEFAULT_SHORTLIST.join(", ")))}
+                {entry("The paper's settings", "As `treelink train --dev --preset paper`: the paper's kernels by SMO, C and λ as under Advanced, the greedy search, a link where D > 0; the kernel and the pruning chosen on the dev pairs (§6).".into())}
+                {entry("A kernel I type", "As `treelink train --kernel K`: plain features (§4) + BTKs (§3) + ctx (Lingua-Align's context), e.g. plain+ctx+dbtk-root+ibtk-rgsst, with the settings under Advanced.".into())}
+                {entry("Hold out a test", format!("The last {HELD_OUT_PERCENT}% of the pairs (or the test set given as files) are held out: the model trains on the pairs before them as `treelink train --held-out` (their sentences stay out of the in-engine lexicon), then aligns them alone as `treelink align --held-out` and scores them, with the baseline on the same lexicon (docs/alignment-results.md, \"Training for held-out input\")."))}
+                {entry("Dev pairs", format!("The last {HELD_OUT_PERCENT}% of the training pairs (or the dev set given as files) are --dev: the threshold on D (the paper links above D = 0, the posterior 0.5, §5–6), the pruning quantile (§6.3) and the configuration that maximise their F are chosen on them."))}
+                {entry("Max. examples, negatives per positive, seed", "The SVM (§5) trains on at most this many candidate pairs (all: every one; 6000 for SMO, all for the linear solver), every positive while they fit and negatives filling the rest, at most this many per positive (inf: all), a sample drawn with the seed: another seed, other examples, another model.".into())}
+                {entry("Solver", "SMO over any kernel (the paper's), or the linear solver (dual coordinate descent) on the explicit features, for kernels whose BTKs are all root (lex, plain, ctx, unk, *-root), on every example. The best setting trains the paper's kernels by SMO and its own configuration by the linear solver.".into())}
+                {entry("Word model", "The paper trains GIZA++ (§6.3); here fast_align's IBM2 (Dyer et al. 2013), or the HMM after it (Vogel et al. 1996), as GIZA++ before IBM4. Chosen on dev: the best setting's kept configuration is trained with each and the better on the dev pairs kept; fast-align otherwise.".into())}
+                {entry("Stem back-off", format!("Beyond the paper: a word the in-engine lexicon never saw (in held-out pairs) is looked up by its first {PAGE_STEM_CHARS} characters, lowercased; identical words get 0.5. {PAGE_STEM_CHARS} was chosen on SQUOIA dev."))}
+            </dl>
+        </details>
     }
 }
 
@@ -358,6 +382,10 @@ pub fn train_panel(props: &TrainProps) -> Html {
     let on_train = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Train { now: js_sys::Date::now() })) };
     let on_align = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() })) };
     let on_download = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::DownloadModel)) };
+    let on_advanced = Callback::from(move |e: Event| {
+        let details: web_sys::HtmlDetailsElement = e.target_unchecked_into();
+        train.emit(TrainAction::Form(FormAction::ShowAdvanced(details.open())));
+    });
 
     let spec_note = match (state.form.spec(), options.as_ref().map(|p| p.options.as_slice())) {
         (_, Ok([o])) => format!(
@@ -394,7 +422,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
         ),
         None => (
             format!("Train on the {} pairs and align", state.pairs),
-            "Train on the loaded pairs (less the dev pairs, with Calibrate), then align them all",
+            "Train on the loaded pairs (less the dev pairs), then align them all",
         ),
     };
     let note = match &state.note {
@@ -424,19 +452,28 @@ pub fn train_panel(props: &TrainProps) -> Html {
             <div class="train-grid">
                 <form class="train-form" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                     {setting_choice(state, train)}
-                    {field(state, train, Field::KERNEL, "Kernel", "plain features (§4) + BTKs (§3) + ctx (Lingua-Align's context), e.g. plain+ctx+dbtk-root+ibtk-rgsst", Some("kernel-presets"))}
-                    <datalist id="kernel-presets">{ for PRESETS.iter().map(|(p, what)| html! { <option value={*p} label={*what} /> }) }</datalist>
+                    if state.form.setting == Setting::Kernel {
+                        {field(state, train, Field::KERNEL, "Kernel", "Components joined by +, e.g. plain+dbtk-root+ibtk-rgsst.", Some("kernel-presets"))}
+                        <datalist id="kernel-presets">{ for PRESETS.iter().map(|(p, what)| html! { <option value={*p} label={*what} /> }) }</datalist>
+                    }
                     <p class="hint spec-note" id="spec-note">{spec_note}</p>
-                    {field(state, train, Field::THETAS, "θ (weights)", "comma-separated, one per component; empty: equal", None)}
-                    {field(state, train, Field::LAMBDA, "λ (decay)", "paper: 0.4", None)}
-                    {field(state, train, Field::C, "C (SVM cost)", "paper: 2.4", None)}
-                    {field(state, train, Field::MAX_EXAMPLES, "Max. examples", "the SVM (§5) trains on at most this many candidate pairs (all: every one), every positive while they fit and negatives filling the rest (a seeded sample; SMO's cost grows with their square); CLI default 6000 for SMO, all for the linear solver (docs/alignment-results.md, \"More data\")", None)}
-                    {field(state, train, Field::setting("cost-factor"), "Cost factor", "C+/C−, the cost of a missed link over a wrong one (--cost-factor); auto: negatives/positives among the examples, between 1 and 4", None)}
-                    {field(state, train, Field::MAX_NEGATIVE_RATIO, "Negatives per positive", "at most this many negative examples per positive (--max-negative-ratio; inf: all); CLI default 6", None)}
-                    {solver_choice(state, train)}
-                    {field(state, train, Field::SEED, "Seed", "of that sample (--seed): another seed, other examples, another model", None)}
-                    {word_model_choice(state, train)}
-                    {split_choices(state, split, train)}
+                    {test_choice(state, split, train)}
+                    <details id="train-advanced" open={state.form.advanced} ontoggle={on_advanced}>
+                        <summary>{"Advanced"}</summary>
+                        if state.form.setting == Setting::Kernel {
+                            {field(state, train, Field::THETAS, "θ (weights)", "One per component, comma-separated; empty: equal.", None)}
+                        }
+                        {field(state, train, Field::LAMBDA, "λ (decay)", "The tree kernels' decay; the paper's is 0.4.", None)}
+                        {field(state, train, Field::C, "C (SVM cost)", "The SVM's cost; the paper's is 2.4.", None)}
+                        {field(state, train, Field::MAX_EXAMPLES, "Max. examples", "Training examples at most (all: every one).", None)}
+                        {field(state, train, Field::setting("cost-factor"), "Cost factor", "A missed link's cost over a wrong one's (auto: from the examples).", None)}
+                        {field(state, train, Field::MAX_NEGATIVE_RATIO, "Negatives per positive", "Negative examples per positive at most (inf: all).", None)}
+                        {solver_choice(state, train)}
+                        {field(state, train, Field::SEED, "Seed", "The seed of the examples' sample.", None)}
+                        {word_model_choice(state, chooses_word_model, train)}
+                        {dev_and_stem_choices(state, split, train)}
+                    </details>
+                    {guide()}
                 </form>
                 <div class="train-side">
                     <p class="hint">{lexicon_note}</p>

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sample, run, openPage, goToPair, kernelOnAllPairs } from './helpers.mjs';
+import { sample, run, openPage, goToPair, kernelOnAllPairs, openAdvanced } from './helpers.mjs';
 import { LAPTOP, PHONE, assertAccessible, assertInView } from './seen.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-a11y-'));
@@ -58,6 +58,7 @@ test('axe-core: no violation on the first screen, in every mode, after training,
   await viewport(LAPTOP);
   await everyMode('before training');
   await kernelOnAllPairs(page);
+  await openAdvanced(page);
   await page.fill('#train-max-examples', '300');
   await page.click('#train');
   await page.waitForSelector('#job-note.ok', { timeout: 120000 });

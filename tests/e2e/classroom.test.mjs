@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, shots, download, lines, sample, run, openPage, goToPair, samplePair3, classRowAndCli } from './helpers.mjs';
+import { root, shots, download, lines, sample, run, openPage, goToPair, samplePair3, classRowAndCli, openAdvanced } from './helpers.mjs';
 import { LAPTOP, PHONE, assertInView, waitInView, assertNoSidewaysScroll, drop, placed } from './seen.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-classroom-'));
@@ -82,6 +82,7 @@ test('nothing lost: a hand link or a setting changed just before a reload is the
     await assertInView(page, '#student-links', 'the hand links after the reload');
   }
   // A setting, reloaded at once.
+  await openAdvanced(page);
   await page.fill('#train-seed', '17');
   await page.waitForFunction(() => document.querySelector('#train-seed').value === '17');
   await reload();

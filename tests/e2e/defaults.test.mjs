@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { download, samplePart as part, cli, openPage, fillField } from './helpers.mjs';
+import { download, samplePart as part, cli, openPage, fillField, openAdvanced } from './helpers.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-defaults-'));
 // 40 pairs keep the CLI's (debug) run of every configuration short; the page holds out 8 as dev.
@@ -31,7 +31,7 @@ after(async () => {
 const text = (sel) => page.locator(sel).innerText();
 
 
-test('Train by default chooses on the dev pairs as `treelink train --dev` does, the same model byte for byte; the paper\'s settings are one click away', async () => {
+test('Train by default chooses on the dev pairs as `treelink train --dev` does, the same model byte for byte; the paper\'s settings are one choice away', async () => {
   part(path.join(tmp, 'forty'), 0, PAIRS);
   for (const ext of ['src', 'trg', 'gold']) await page.setInputFiles(`#file-${ext}`, path.join(tmp, `forty.${ext}`));
   await page.waitForFunction((n) => new RegExp(`\\b${n} pairs, \\d+ nodes, [1-9]\\d* gold links`).test(document.querySelector('#corpus-summary')?.innerText ?? ''),
@@ -40,7 +40,9 @@ test('Train by default chooses on the dev pairs as `treelink train --dev` does, 
   assert.equal(await page.inputValue('#train-setting'), 'best');
   assert.ok(await page.isChecked('#train-calibrate'), 'the dev pairs held out by default');
   assert.ok(await page.isChecked('#train-stem-backoff') && await page.isDisabled('#train-stem-backoff'), 'the best setting\'s stem back-off');
-  assert.match(await text('#train-setting-help'), /^as `treelink train --dev` without --kernel: the paper's kernels .* by the linear solver/);
+  assert.match(await text('#train-setting-help'), /^Tries the paper's kernels and a fast linear one, and keeps the best on the dev pairs\. More in the guide below\.$/);
+  assert.ok(!await page.$eval('#train-advanced', (d) => d.open), 'the expert settings are folded away');
+  assert.match(await text('#train-guide'), /as `treelink train --dev` without --kernel: the paper's kernels .* by SMO, and .* by the linear solver/);
   assert.match(await text('#spec-note'), /^5 configurations, the best on the dev pairs kept\.$/);
   assert.equal(await page.inputValue('#train-solver'), 'smo');
   assert.equal(await page.inputValue('#train-max-negative-ratio'), '6');
@@ -67,16 +69,19 @@ test('Train by default chooses on the dev pairs as `treelink train --dev` does, 
   const pageTried = (await text('#model-summary')).match(/Configurations tried, dev F: (.*)\.$/)?.[1].split(', ');
   assert.deepEqual(pageTried, cliTried);
 
-  // One click: the paper's settings (`--preset paper`), without the stem back-off.
-  await page.click('#train-paper');
+  // One choice: the paper's settings (`--preset paper`), without the stem back-off.
+  await page.selectOption('#train-setting', 'paper');
   assert.equal(await page.inputValue('#train-setting'), 'paper');
-  assert.match(await text('#train-setting-help'), /^as `treelink train --dev --preset paper`: the paper's kernels/);
+  assert.match(await text('#train-setting-help'), /^The paper's kernels and settings; the kernel is chosen on the dev pairs\./);
+  assert.equal(await page.inputValue('#train-word-model'), 'fast-align', 'the word model shown is the one that will run');
   assert.ok(!await page.isChecked('#train-stem-backoff') && !await page.isDisabled('#train-stem-backoff'));
   assert.match(await text('#spec-note'), /^4 configurations/);
   assert.match(await text('#train-panel'), /\(IBM1 \+ IBM2 both ways, grow-diag-final-and\)/, 'the paper\'s settings keep fast-align');
   // A kernel typed is trained alone; the linear solver trains on every example; negatives: inf.
+  await page.selectOption('#train-setting', 'kernel');
   await fillField(page, 'train-kernel', 'plain+ctx+dbtk-root');
   assert.equal(await page.inputValue('#train-setting'), 'kernel');
+  await openAdvanced(page);
   await page.selectOption('#train-solver', 'linear');
   assert.equal(await page.inputValue('#train-max-examples'), 'all');
   await fillField(page, 'train-max-negative-ratio', '-1');

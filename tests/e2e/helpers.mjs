@@ -143,6 +143,9 @@ export async function goToPair(page, n) {
 
 /** Types `value` into the input `#id` and waits until the page shows it. */
 export async function fillField(page, id, value) {
+  // The kernel is typed with "a kernel I type" chosen; the expert settings are under Advanced.
+  if (id === 'train-kernel' && !await page.$('#train-kernel')) await page.selectOption('#train-setting', 'kernel');
+  if (await page.$eval(`#${id}`, (e) => !!e.closest('#train-advanced'))) await openAdvanced(page);
   await page.fill(`#${id}`, value);
   await page.waitForFunction(([id, value]) => document.getElementById(id).value === value, [id, value]);
 }
@@ -178,5 +181,12 @@ export async function classRowAndCli(page, exercise, answers, student) {
  */
 export async function kernelOnAllPairs(page) {
   await page.selectOption('#train-setting', 'kernel');
+  await openAdvanced(page);
   await page.uncheck('#train-calibrate');
+}
+
+/** Opens the Train panel's Advanced settings (closed by default). */
+export async function openAdvanced(page) {
+  if (!await page.$eval('#train-advanced', (d) => d.open)) await page.click('#train-advanced > summary');
+  await page.waitForFunction(() => document.querySelector('#train-advanced').open);
 }

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { shots, download, lines, tree, sample, openPage, goToPair as goTo, kernelOnAllPairs } from './helpers.mjs';
+import { shots, download, lines, tree, sample, openPage, goToPair as goTo, kernelOnAllPairs, openAdvanced } from './helpers.mjs';
 
 const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
@@ -269,6 +269,7 @@ test('folding a sub-tree draws its label and yield, unfolding restores it, and t
 test('after training, the search stepper\'s step and the model\'s reasons are in the viewport at both sizes', async () => {
   await viewport(LAPTOP);
   await kernelOnAllPairs(page);
+  await openAdvanced(page);
   await page.fill('#train-max-examples', '800');
   await page.click('#train');
   await page.waitForSelector('#job-note.ok', { timeout: 120000 });
@@ -294,6 +295,61 @@ test('after training, the search stepper\'s step and the model\'s reasons are in
     if (size === LAPTOP) await page.screenshot({ path: path.join(shots, 'layout-explain-1366.png') });
     await page.click('#clear-selection');
   }
+});
+
+/** Boxes of the Train panel that a person sees over one another: [a, b] for each such pair. */
+async function trainOverlaps() {
+  return page.$eval('#train-panel', (panel) => {
+    const name = (e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className ? `.${String(e.className).split(' ')[0]}` : ''}`;
+    const boxes = [...panel.querySelectorAll('label, input, select, button, .hint, .error, summary, p, h2, dt, dd')]
+      .map((e) => [e, e.getBoundingClientRect()])
+      .filter(([e, r]) => r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden');
+    const out = [];
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, ra] = boxes[i];
+        const [b, rb] = boxes[j];
+        if (a.contains(b) || b.contains(a)) continue;
+        const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+        const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+        if (w > 1 && h > 1) out.push(`${name(a)} over ${name(b)}`);
+      }
+    }
+    const wide = boxes.filter(([, r]) => r.right > document.documentElement.clientWidth + 1).map(([e]) => name(e));
+    return [...out, ...wide.map((w) => `${w} beyond the screen`)];
+  });
+}
+
+test('the Train panel: one choice in plain words, the expert settings under Advanced, no box over another at laptop, projector and phone sizes', async () => {
+  const open = () => page.$eval('#train-advanced', (d) => d.open);
+  assert.equal(await open(), false, 'Advanced is closed at first');
+  for (const id of ['#train-c', '#train-solver', '#train-seed', '#train-word-model', '#train-calibrate']) {
+    assert.ok(!await page.isVisible(id), `${id} folded away`);
+  }
+  for (const id of ['#train-setting', '#train-test', '#train']) assert.ok(await page.isVisible(id), `${id} shown`);
+  assert.equal(await page.$('#train-kernel'), null, 'a kernel is typed only when chosen');
+  // Each choice says what it does in one sentence, and links to the guide for the rest.
+  for (const setting of ['best', 'paper', 'kernel']) {
+    await page.selectOption('#train-setting', setting);
+    const help = (await text('#train-setting-help')).replace(' More in the guide below.', '');
+    assert.equal(help.split(/[.:;] /).length, 1, help);
+    assert.ok(help.split(' ').length <= 20, help);
+  }
+  assert.ok(await page.isVisible('#train-kernel'));
+  await page.selectOption('#train-setting', 'best');
+  for (const size of [LAPTOP, { width: 1920, height: 1080 }, PHONE]) {
+    await viewport(size);
+    for (const advanced of [false, true]) {
+      if (await open() !== advanced) await page.click('#train-advanced > summary');
+      await page.waitForFunction((a) => document.querySelector('#train-advanced').open === a, advanced);
+      assert.deepEqual(await trainOverlaps(), [], `${JSON.stringify(size)}, Advanced ${advanced ? 'open' : 'closed'}`);
+    }
+  }
+  await page.click('#train-guide > summary');
+  assert.match(await text('#train-guide'), /As `treelink train --dev` without --kernel/);
+  await page.click('#train-guide > summary');
+  await page.click('#train-advanced > summary');
+  await viewport(LAPTOP);
 });
 
 test('nothing went wrong in the page', () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { shots, serve, browser, download, run, sample, classRowAndCli, kernelOnAllPairs } from './helpers.mjs';
+import { shots, serve, browser, download, run, sample, classRowAndCli, kernelOnAllPairs, openAdvanced } from './helpers.mjs';
 
 test('after the first visit the page loads, trains and runs an exercise offline, under its sub-path', async () => {
   const problems = [];
@@ -33,6 +33,7 @@ test('after the first visit the page loads, trains and runs an exercise offline,
     assert.match(await page.locator('#corpus-summary').innerText(), /157 pairs, \d+ nodes, 1218 gold links/);
     // The worker starts from the cache and trains.
     await kernelOnAllPairs(page);
+    await openAdvanced(page);
     await page.fill('#train-max-examples', '200');
     await page.click('#train');
     await page.waitForSelector('#job-note.ok', { timeout: 120000 });

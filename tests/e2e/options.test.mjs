@@ -44,7 +44,8 @@ function split(prefix, n, rest) {
 test('ctx + HMM + a threshold calibrated on the held-out pairs: the page trains the CLI\'s model and draws its links', async () => {
   const pairs = lines(`${sample}.src`).length;
   const dev = Math.floor(pairs * 0.2);
-  // The kernel list offers the context kernel, with what it is.
+  // A kernel I type: the kernel list offers the context kernel, with what it is.
+  await page.selectOption('#train-setting', 'kernel');
   const presets = await page.$$eval('#kernel-presets option', (os) => os.map((o) => [o.value, o.label]));
   assert.ok(presets.some(([v, l]) => v === KERNEL && /Lingua-Align/.test(l)), JSON.stringify(presets));
   await setField('train-kernel', KERNEL);
@@ -52,9 +53,9 @@ test('ctx + HMM + a threshold calibrated on the held-out pairs: the page trains 
   await setField('train-max-examples', MAX_EXAMPLES);
   await page.selectOption('#train-word-model', 'hmm');
   assert.match(await text('#train-panel'), /IBM1 \+ IBM2 \+ HMM both ways/);
-  assert.match(await text('#train-word-model-help'), /Vogel et al\. 1996/);
+  assert.match(await text('#train-guide'), /Vogel et al\. 1996/);
   await page.check('#train-calibrate');
-  assert.match(await text('#train-calibrate-help'), new RegExp(`^holds out pairs ${pairs - dev + 1}–${pairs} \\(the last 20% of the training pairs\\) as --dev`));
+  assert.match(await text('#train-calibrate-help'), new RegExp(`^Pairs ${pairs - dev + 1}–${pairs} \\(the last 20% of the training pairs\\) are the dev pairs\\.`));
   // Every stage the page shows while the worker trains (the same progress as without the options).
   await page.evaluate(() => {
     window.seen = [];
@@ -146,7 +147,7 @@ test('a held-out test: the last 20% aligned and scored alone, without the traini
   await setField('train-max-examples', '300');
   await page.uncheck('#train-calibrate');
   await page.check('#train-test');
-  assert.match(await text('#train-test-help'), new RegExp(`^holds out pairs ${first}–${pairs} \\(the last 20%\\) as a test`));
+  assert.match(await text('#train-test-help'), new RegExp(`^Pairs ${first}–${pairs} \\(the last 20%\\) are held out and scored\\.`));
   assert.equal(await text('#train'), `Train on pairs 1–${first - 1} and align the ${pairs - first + 1} held out`);
   await page.click('#train');
   await until('#job-note.ok', /^Trained on pairs/);

@@ -178,6 +178,7 @@ test('a reload, at a laptop\'s and at a phone\'s size, keeps the files, the mode
     assert.equal(await pressed('#mode-teach'), 'true');
     assert.equal(await page.locator('#student-links li').count(), 1);
     assert.equal(await page.inputValue('#train-seed'), '17');
+    assert.ok(await page.$eval('#train-advanced', (d) => d.open), 'a kept session that sets an expert setting shows them');
     await waitForStatus('lex-s2t', 'ok', /lex\.e2f: 1 entry/);
     await page.waitForFunction((model) => document.querySelector('#model-summary')?.innerText === model, model, { timeout: 120000 });
   }

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { shots, sample, run, openPage, goToPair, lines, kernelOnAllPairs } from './helpers.mjs';
+import { shots, sample, run, openPage, goToPair, lines, kernelOnAllPairs, openAdvanced } from './helpers.mjs';
 import { LAPTOP, PROJECTOR, SMALL_PROJECTOR, assertInView, waitInView, placed, textPx } from './seen.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-present-'));
@@ -144,6 +144,7 @@ test('the translation picture zooms, fits and is presented like the pair diagram
   await page.waitForSelector('.mt-figure.presenting', { state: 'detached' });
   // Trained and aligned too, so the results' tables are there: every table fits its panel at 1280 px.
   await kernelOnAllPairs(page);
+  await openAdvanced(page);
   await page.fill('#train-max-examples', '300');
   await page.click('#train');
   await page.waitForSelector('#job-note.ok', { timeout: 120000 });

@@ -297,6 +297,7 @@ test('a tree pair whose kernel would need too many matched node pairs is refused
   await drop(['src', 'trg', 'gold'].map((ext) => ({ name: `chain.${ext}`, text: [...sample(ext), chain[ext]].join('\n') + '\n' })));
   await page.waitForFunction(() => /: 21 pairs, \d+ nodes/.test(document.querySelector('#corpus-summary').innerText), null, { timeout: 60000 });
   const model = await text('#model-summary');
+  await page.selectOption('#train-setting', 'kernel');
   await page.fill('#train-kernel', 'plain+ibtk-sst');
   // No sampling: every positive, the chain's root link among them, is an example.
   await page.fill('#train-max-examples', '100000');

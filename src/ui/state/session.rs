@@ -354,7 +354,7 @@ impl State {
                 before_exercise: self.before_exercise.as_ref().map(|b| b.saved()),
                 checked: self.classroom.checks.is_some(),
             },
-            form: self.form.clone(),
+            form: TrainForm { advanced: false, ..self.form.clone() },
             lambda: self.lambda.clone(),
             mt: self.mt.choices,
             classroom: self.classroom.kept(),
@@ -369,6 +369,7 @@ impl State {
         }
         let mut effects = Vec::new();
         (self.form, self.lambda, self.mt.choices) = (session.form, session.lambda, session.mt);
+        self.form.advanced = self.form.sets_advanced();
         self.classroom = session.classroom;
         let texts = session.texts;
         if let Some((summary, json)) = texts.alignment_model {
@@ -622,7 +623,9 @@ mod tests {
         assert_eq!((r.selection.pair.index(), r.selection.mode, &r.teach.links), (1, Mode::Teach, &s.teach.links));
         assert_eq!(r.student_links(), [(NodeId::new(0), NodeId::new(0))]);
         assert_eq!(r.folds.saved(r.loaded.gen), s.folds.saved(s.loaded.gen), "the folds, on the swapped pairs");
-        assert_eq!((&r.form, &r.lambda.text, r.lambda.value), (&s.form, &s.lambda.text, 0.3));
+        assert!(r.form.advanced, "the seed typed: the Advanced settings open");
+        let form = TrainForm { advanced: false, ..r.form.clone() };
+        assert_eq!((&form, &r.lambda.text, r.lambda.value), (&s.form, &s.lambda.text, 0.3));
         // The model was trained before the swap: the pairs as shown are not the ones it saw.
         assert_eq!(s.alignment.model.as_ref().and_then(|m| m.trained_on).map(|t| t.gen == s.loaded.gen), Some(false));
         let unmarked = s.alignment.model.clone().map(|m| LoadedAlignmentModel { trained_on: None, ..m });
@@ -710,6 +713,8 @@ mod tests {
             (Setting::Paper, Solver::Linear, Some(WordModel::Hmm))
         );
         assert!(form.stem_backoff && form.calibrate && form.test);
+        assert!(form.advanced, "a kept session that sets Advanced settings shows them");
+        assert!(!TrainForm::default().sets_advanced() && !State::with_sample().form.advanced);
         assert_eq!((r.lambda.text.as_str(), r.lambda.value), ("0.3", 0.3));
         assert_eq!((r.mt.choices.system, r.mt.choices.extract), (SystemKind::Ms, ExtractMethod::Word));
         assert_eq!((r.classroom.student.as_str(), r.classroom.form.pairs.as_str()), ("Ana", "1, 2"));

@@ -136,6 +136,10 @@ pub struct TrainForm {
     pub calibrate: bool,
     pub test: bool,
     pub stem_backoff: bool,
+    /// The Advanced settings are shown: closed at first, open when a kept
+    /// session sets one of them ([`TrainForm::sets_advanced`]); not kept.
+    #[serde(skip)]
+    pub advanced: bool,
 }
 
 impl Default for TrainForm {
@@ -155,6 +159,7 @@ impl Default for TrainForm {
             calibrate: true,
             test: false,
             stem_backoff: false,
+            advanced: false,
         }
     }
 }
@@ -222,6 +227,16 @@ impl TrainForm {
             Given { stem_backoff: stem, word_model: self.word_model.is_some(), ..Given::default() },
         )
         .map_err(|e| BTreeMap::from([(Field::KERNEL, e.to_string())]))
+    }
+
+    /// Whether one of the Advanced settings differs from its default (a
+    /// kept session's: the Advanced settings are shown open).
+    pub fn sets_advanced(&self) -> bool {
+        let d = TrainForm::default();
+        let typed = Field::all().any(|f| f != Field::KERNEL && self.value(f).trim() != d.value(f));
+        typed
+            || (self.solver, self.word_model, self.calibrate, self.stem_backoff)
+                != (d.solver, d.word_model, d.calibrate, d.stem_backoff)
     }
 
     pub fn value(&self, f: Field) -> &str {
@@ -298,6 +313,8 @@ pub enum FormAction {
     SetCalibrate(bool),
     /// Hold out the last 20% of the pairs as a test (train on the rest, score them), or not.
     SetHoldOutTest(bool),
+    /// Show the Advanced settings, or not.
+    ShowAdvanced(bool),
     /// The in-engine lexicon's stem back-off (`--stem-backoff 4`), on or off.
     SetStemBackoff(bool),
 }
@@ -339,6 +356,7 @@ impl TrainForm {
             FormAction::SetWordModel(model) => self.word_model = model,
             FormAction::SetCalibrate(on) => self.calibrate = on,
             FormAction::SetHoldOutTest(on) => self.test = on,
+            FormAction::ShowAdvanced(on) => self.advanced = on,
             FormAction::SetStemBackoff(on) => self.stem_backoff = on,
         }
     }
