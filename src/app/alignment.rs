@@ -17,7 +17,7 @@ use crate::corpus::{Corpus, Named, PairIndex, TreePair};
 use crate::io::links::Link;
 use crate::lexicon::{bitext_of, write_moses_lex, LexError, Lexicon, SentencePair, WordAlignment, WordModel};
 use crate::parallel::Threads;
-use crate::progress::{Cancelled, Observer};
+use crate::progress::{Cancelled, Observer, Progress};
 use crate::tree::NodeId;
 use serde::{Deserialize, Serialize};
 
@@ -416,8 +416,12 @@ pub fn keep_best(
     let train_error = AlignmentError::training;
     let mut best: Option<(f64, AlignmentModel, TrainOptions)> = None;
     let mut tried = Vec::new();
+    let given_model = source.and_then(LexiconSource::word_model);
+    let mut plan = DevPlan::new(dev.is_some(), options, given_model, train.len());
     for o in options {
+        plan.report(observer, 0)?;
         let (model, kept) = model::train_keeping(train, dev, setup, o, observer).map_err(train_error)?;
+        plan.done += 1;
         let f = model.summary.dev_f.unwrap_or(0.0);
         if let Some(counts) = model.summary.dev {
             observer.note(&format!("{}: dev {counts} ({})", model.spec, chosen(&model)));
@@ -429,7 +433,6 @@ pub fn keep_best(
     }
     let (mut best_f, mut model, mut kept) = best.ok_or(AlignmentError::NoKernel)?;
     let mut other_setup = None;
-    let given_model = source.and_then(LexiconSource::word_model);
     if let (Some(d), Some(source), Some(given_model)) = (dev, source, given_model) {
         // The settings dev chose stay: only the lexicon (and the search on it) is chosen again.
         let again = TrainOptions {
@@ -440,8 +443,10 @@ pub fn keep_best(
             ..kept.clone()
         };
         for word_model in kept.tune_word_model.clone().into_iter().filter(|&m| m != given_model) {
+            plan.report(observer, 0)?;
             let other = prepare(&[train, d], source.clone().with_word_model(word_model), "lexical model", observer)?;
             let (m, k) = model::train_keeping(train, dev, &other, &again, observer).map_err(train_error)?;
+            plan.done += 1;
             let f = m.summary.dev_f.unwrap_or(0.0);
             let better = f > best_f;
             if let Some(counts) = m.summary.dev {
@@ -461,6 +466,7 @@ pub fn keep_best(
     kept.threshold_folds = kept.threshold_folds.min(train.len());
     // The kept model only: dev chose it, the training pairs' other sources set its threshold.
     if let (Some(d), true) = (dev, kept.threshold_folds > 1 && kept.threshold == DecisionThreshold::Calibrated) {
+        plan.report(observer, 0)?;
         let cut =
             model::cross_validated_threshold(train, d, setup, &mut model, &kept, observer).map_err(train_error)?;
         observer.note(&format!(
@@ -475,7 +481,44 @@ pub fn keep_best(
             cut.dev
         ));
     }
+    plan.report(observer, plan.total - plan.done)?;
     Ok(Kept { model, tried, other_setup, options: kept })
+}
+
+/// The stage that says how far choosing on dev is: configurations, the
+/// other word model, then the threshold's folds, each a step (the page's
+/// "choosing the best settings on the dev pairs: 4 of 11 tried").
+pub const CHOOSING_ON_DEV: &str = "settings tried on the dev pairs";
+
+/// How far [`keep_best`]'s choice on dev is, in trainings of about one
+/// configuration's cost each (a fold of the threshold's cross-validation
+/// is one); reported only when there is a choice.
+struct DevPlan {
+    done: u64,
+    total: u64,
+}
+
+impl DevPlan {
+    fn new(with_dev: bool, options: &[TrainOptions], given: Option<WordModel>, pairs: usize) -> DevPlan {
+        let retrain = options.first().map_or(0, |o| o.tune_word_model.iter().filter(|&&m| Some(m) != given).count());
+        let retrain = if given.is_some() { retrain } else { 0 };
+        let folds = options
+            .first()
+            .filter(|o| o.threshold_folds > 1 && o.threshold == DecisionThreshold::Calibrated)
+            .map_or(0, |o| o.threshold_folds.min(pairs));
+        let total = if with_dev { (options.len() + retrain + folds) as u64 } else { 0 };
+        DevPlan { done: 0, total }
+    }
+
+    /// Reports the steps done, `more` of them just now (a cancel stops here).
+    fn report(&mut self, observer: &mut dyn Observer, more: u64) -> Result<(), Cancelled> {
+        self.done += more;
+        let report = Progress::new(CHOOSING_ON_DEV, self.done.min(self.total), self.total);
+        match self.total > 1 && observer.progress(report).is_break() {
+            true => Err(Cancelled),
+            false => Ok(()),
+        }
+    }
 }
 
 /// The share of the loaded pairs the page holds out (it has no dev or
@@ -1060,7 +1103,16 @@ mod tests {
         assert_eq!((word_model(&alone), tried_alone.len()), (WordModel::FastAlign, 2));
         let choosing: Vec<TrainOptions> =
             plain.iter().map(|o| TrainOptions { tune_word_model: WordModel::ALL.to_vec(), ..o.clone() }).collect();
-        let (model, tried) = train_model_tried(&train, Some(&dev), source(), &choosing, quiet).unwrap();
+        // How far choosing on dev is: each configuration, then the other word model, a step each.
+        let mut steps = Vec::new();
+        let mut observer = |p: crate::progress::Progress| {
+            if p.stage == CHOOSING_ON_DEV {
+                steps.push((p.done, p.total));
+            }
+            crate::progress::Flow::Continue(())
+        };
+        let (model, tried) = train_model_tried(&train, Some(&dev), source(), &choosing, &mut observer).unwrap();
+        assert_eq!(steps, [(0, 3), (1, 3), (2, 3), (3, 3)]);
         let kept_spec = alone.spec.to_string();
         let f_of = |label: &str| tried.iter().find(|t| t.spec == label).map(|t| t.dev_f).unwrap();
         let fast = f_of(&kept_spec);

@@ -109,24 +109,36 @@ pub fn job_status(j: &Job, p: &JobProgress, job: Dispatch<JobAction>) -> Html {
         String::new()
     };
     let eta = match p.eta_seconds() {
-        Some(s) => format!("about {s:.0} s left in this stage"),
+        Some(s) => format!("about {s:.0} s left in this step"),
         None if p.total == 0 && matches!(j.kind, JobKind::TrainMt | JobKind::TranslateAll) => {
-            "no ETA: this stage does not count its steps".into()
+            "this step does not count how far it is".into()
         }
         None if p.total == 0 && p.done > 0 => match p.gap {
             Some((violation, eps)) => {
-                format!("no ETA: SMO stops when the KKT violation, now {violation:.4}, falls below ε = {eps}")
+                format!("the SVM is done when its largest error, now {violation:.4}, falls below ε = {eps}")
             }
-            None => "no ETA: SMO runs until the KKT violation falls below ε".into(),
+            None => "the SVM runs until its largest error falls below ε".into(),
         },
         None => "estimating…".into(),
     };
+    // Choosing on dev, the longest part of the default training, as a whole.
+    let plan = p.plan.map(|(done, total, _)| {
+        let dev = j.split.map_or(0, |s| s.dev);
+        let left = match p.plan_eta_seconds() {
+            Some(s) => format!("about {s:.0} s left"),
+            None => "estimating how long".into(),
+        };
+        format!("Choosing the best settings on {dev} dev pairs: {done} of {total} tried, {left}.")
+    });
     html! {
         <div id="job" class="job" role="status" aria-live="polite">
             if p.total > 0 {
                 <progress id="job-progress" max={p.total.to_string()} value={p.done.to_string()} aria-label="Progress of this stage"></progress>
             } else {
                 <progress id="job-progress" aria-label="Progress of this stage"></progress>
+            }
+            if let Some(plan) = plan {
+                <strong id="job-plan">{plan}</strong>
             }
             <span id="job-stage"><strong>{format!("{what}: ")}</strong>{&p.stage}</span>
             <span id="job-count">{count}</span>

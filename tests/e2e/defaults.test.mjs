@@ -49,10 +49,21 @@ test('Train by default chooses on the dev pairs as `treelink train --dev` does, 
   assert.equal(await page.inputValue('#train-word-model'), 'dev');
   assert.match(await text('#train-panel'), /IBM1 \+ IBM2 both ways, grow-diag-final-and; the kept configuration also with the HMM after them, the better on the dev pairs kept\)/);
 
+  // While it trains, how far choosing on dev is, in words, with the time left.
+  await page.evaluate(() => {
+    window.plans = [];
+    new MutationObserver(() => {
+      const plan = document.querySelector('#job-plan')?.innerText;
+      if (plan && window.plans.at(-1) !== plan) window.plans.push(plan);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   await page.click('#train');
   // The note says how the job ended (an error's text, if it failed).
   await page.waitForSelector('#job-note', { timeout: 300000 });
   assert.match(await text('#job-note'), new RegExp(`^Trained and aligned ${PAIRS} pairs`));
+  const plans = await page.evaluate(() => window.plans);
+  // Five configurations, the HMM lexicon, five folds of the threshold: eleven trainings.
+  assert.ok(plans.some((p) => new RegExp(`^Choosing the best settings on ${DEV} dev pairs: [1-9]\\d* of 11 tried, about \\d+ s left\\.$`).test(p)), plans.join(' | '));
   assert.match(await text('#model-summary'), new RegExp(`on the dev pairs ${PAIRS - DEV + 1}–${PAIRS}: P = `));
   const model = await download(page, '#download-model');
   part(path.join(tmp, 'train'), 0, PAIRS - DEV);

@@ -139,7 +139,7 @@ test('training runs in the worker with progress, an ETA and a cancel button, and
   }
   const counted = await page.evaluate(() => window.seen.filter(([, count, eta]) => /^\d+\/\d+ \(\d+%\)$/.test(count) && /s left|estimating/.test(eta)).length);
   assert.ok(counted > 0, 'counts and an ETA were shown');
-  // SMO has no total: the page shows its KKT violation against ε instead.
+  // SMO has no total: the page shows its largest error against ε instead.
   const smo = await page.evaluate(() => window.seen.filter(([s, , eta]) => /SVM \(SMO\)/.test(s) && /now \d+\.\d{4}, falls below ε = 0\.001/.test(eta)).length);
   assert.ok(smo > 0, 'the KKT violation was shown during SMO');
   assert.match(await text('#model-summary'), /trained in this page — kernel plain\+dbtk-root\+ibtk-rgsst, \d+ support vectors from 800 examples/);

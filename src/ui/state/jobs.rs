@@ -9,7 +9,7 @@
 //! (`ui::store`), so a report renders the bars and nothing else.
 
 use super::{Effect, State};
-use crate::app::alignment::PairSplit;
+use crate::app::alignment::{PairSplit, CHOOSING_ON_DEV};
 use crate::ui::ids::{CorpusGen, JobId, WorkerGen};
 
 /// The kind of a worker job.
@@ -49,6 +49,9 @@ pub struct JobProgress {
     /// During SMO: its distance from convergence (the largest KKT
     /// violation) and the ε it must fall below ([`crate::progress::Progress::gap`]).
     pub gap: Option<(f64, f64)>,
+    /// How far choosing on dev is ([`CHOOSING_ON_DEV`]): steps done, of
+    /// how many, and when the first began; the stage beside it goes on.
+    pub plan: Option<(u64, u64, f64)>,
 }
 
 impl JobProgress {
@@ -63,7 +66,14 @@ impl JobProgress {
             stage_started: job.started,
             now: job.started,
             gap: None,
+            plan: None,
         }
+    }
+
+    /// Seconds left choosing on dev, from its rate so far (`None` before a step is done).
+    pub fn plan_eta_seconds(&self) -> Option<f64> {
+        let (done, total, started) = self.plan.filter(|&(done, total, _)| done > 0 && done <= total)?;
+        Some((self.now - started) / 1000.0 / done as f64 * (total - done) as f64)
     }
 
     /// Seconds left in the current stage, from its rate so far; `None`
@@ -106,6 +116,12 @@ impl Progress {
         match action {
             ProgressAction::Report { job: id, stage, done, total, gap, now } => {
                 if id != job.id {
+                    return;
+                }
+                if stage == CHOOSING_ON_DEV {
+                    p.plan = Some((done, total, p.plan.map_or(now, |(.., started)| started)));
+                    p.now = now;
+                    self.last = Some(p);
                     return;
                 }
                 if p.stage != stage {
@@ -440,5 +456,36 @@ mod tests {
         p.apply(report(4, "aligning", 9, 9000.0), Some(&job));
         p.apply(ProgressAction::Tick(9500.0), None);
         assert_eq!(p.of(&job), shown);
+    }
+
+    /// Choosing on dev is reported beside the step: its own steps and rate,
+    /// the step's bar unchanged.
+    #[test]
+    fn choosing_on_dev_is_shown_beside_the_step_with_its_own_rate() {
+        let job = Job {
+            id: JobId(3),
+            kind: JobKind::Train,
+            split: None,
+            test_set: None,
+            corpus_gen: CorpusGen(0),
+            started: 0.0,
+        };
+        let report = |stage: &str, done: u64, total: u64, now: f64| ProgressAction::Report {
+            job: JobId(3),
+            stage: stage.into(),
+            done,
+            total,
+            gap: None,
+            now,
+        };
+        let mut p = Progress::default();
+        p.apply(report(CHOOSING_ON_DEV, 0, 11, 1000.0), Some(&job));
+        p.apply(report("features", 4, 8, 2000.0), Some(&job));
+        assert_eq!(p.of(&job).plan_eta_seconds(), None, "nothing tried yet");
+        p.apply(report(CHOOSING_ON_DEV, 2, 11, 9000.0), Some(&job));
+        let shown = p.of(&job);
+        assert_eq!((shown.stage.as_str(), shown.done, shown.total), ("features", 4, 8));
+        assert_eq!(shown.plan, Some((2, 11, 1000.0)));
+        assert_eq!(shown.plan_eta_seconds(), Some(36.0), "2 of 11 in 8 s: 9 more at 4 s each");
     }
 }
