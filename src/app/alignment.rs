@@ -481,7 +481,7 @@ pub fn keep_best(
             cut.dev
         ));
     }
-    plan.report(observer, plan.total - plan.done)?;
+    plan.report(observer, plan.total.saturating_sub(plan.done))?;
     Ok(Kept { model, tried, other_setup, options: kept })
 }
 

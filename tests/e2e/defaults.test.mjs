@@ -42,7 +42,7 @@ test('Train by default chooses on the dev pairs as `treelink train --dev` does, 
   assert.ok(await page.isChecked('#train-stem-backoff') && await page.isDisabled('#train-stem-backoff'), 'the best setting\'s stem back-off');
   assert.match(await text('#train-setting-help'), /^Tries the paper's kernels and a fast linear one, and keeps the best on the dev pairs\. More in the guide below\.$/);
   assert.ok(!await page.$eval('#train-advanced', (d) => d.open), 'the expert settings are folded away');
-  assert.match(await text('#train-guide'), /as `treelink train --dev` without --kernel: the paper's kernels .* by SMO, and .* by the linear solver/);
+  assert.match(await page.locator('#train-guide').textContent(), /As `treelink train --dev` without --kernel: the paper's kernels .* by SMO, and .* by the linear solver/);
   assert.match(await text('#spec-note'), /^5 configurations, the best on the dev pairs kept\.$/);
   assert.equal(await page.inputValue('#train-solver'), 'smo');
   assert.equal(await page.inputValue('#train-max-negative-ratio'), '6');

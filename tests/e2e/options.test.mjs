@@ -53,7 +53,7 @@ test('ctx + HMM + a threshold calibrated on the held-out pairs: the page trains 
   await setField('train-max-examples', MAX_EXAMPLES);
   await page.selectOption('#train-word-model', 'hmm');
   assert.match(await text('#train-panel'), /IBM1 \+ IBM2 \+ HMM both ways/);
-  assert.match(await text('#train-guide'), /Vogel et al\. 1996/);
+  assert.match(await page.locator('#train-guide').textContent(), /Vogel et al\. 1996/);
   await page.check('#train-calibrate');
   assert.match(await text('#train-calibrate-help'), new RegExp(`^Pairs ${pairs - dev + 1}–${pairs} \\(the last 20% of the training pairs\\) are the dev pairs\\.`));
   // Every stage the page shows while the worker trains (the same progress as without the options).
