@@ -592,9 +592,12 @@ impl Interner {
     }
 }
 
+/// One pair's source and target sentences as word ids.
+pub(super) type PairIds = (Vec<u32>, Vec<u32>);
+
 /// The source and target words of `pairs` numbered (in order of first
 /// occurrence, 0 being NULL), and each pair's sentences as those numbers.
-pub(super) fn interned(pairs: &[AlignedPair<'_>]) -> (Interner, Interner, Vec<(Vec<u32>, Vec<u32>)>) {
+pub(super) fn interned(pairs: &[AlignedPair<'_>]) -> (Interner, Interner, Vec<PairIds>) {
     let (mut src_vocab, mut trg_vocab) = (Interner::default(), Interner::default());
     let data = pairs
         .iter()
