@@ -34,6 +34,16 @@ pub mod ui;
 
 /// What a model file records as the program that trained it: `treelink` and
 /// its version (alignment and translation models alike).
+/// The value named `s` among `named` (each name with its value), or the
+/// error every reader of such a name gives: `expected a, b or c, found 's'`.
+pub fn one_of<T: Copy>(s: &str, named: &[(&str, T)]) -> Result<T, String> {
+    named.iter().find(|(name, _)| *name == s).map(|&(_, value)| value).ok_or_else(|| {
+        let names: Vec<&str> = named.iter().map(|(name, _)| *name).collect();
+        let last = names.len().saturating_sub(1);
+        format!("expected {} or {}, found '{s}'", names[..last].join(", "), names[last..].join(""))
+    })
+}
+
 pub fn made_by() -> String {
     format!("treelink {}", env!("CARGO_PKG_VERSION"))
 }

@@ -109,7 +109,7 @@ impl FromStr for ScoreFunction {
         match s {
             "s1" => Ok(ScoreFunction::S1),
             "s2" => Ok(ScoreFunction::S2),
-            _ => Err(UnknownName { what: "score function", found: s.into(), expected: "s1, s2" }),
+            _ => Err(UnknownName { what: "score function", found: s.into(), expected: "s1, s2".into() }),
         }
     }
 }
@@ -142,7 +142,11 @@ impl FromStr for Heuristics {
                 "skip2" => h.skip2 = true,
                 "span1" => h.span1 = true,
                 _ => {
-                    return Err(UnknownName { what: "heuristic", found: name.into(), expected: "skip1, skip2, span1" })
+                    return Err(UnknownName {
+                        what: "heuristic",
+                        found: name.into(),
+                        expected: "skip1, skip2, span1".into(),
+                    })
                 }
             }
         }

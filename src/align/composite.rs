@@ -149,7 +149,8 @@ impl FromStr for KernelSpec {
             what: "kernel component",
             found: found.to_string(),
             expected: "lex, str (with lex), plain, ctx, unk, orth, chain, node (each with ctx), hist, or KIND-SPACE \
-                       with KIND ibtk|dbtk and SPACE sst|rdsst|rgsst|root",
+                       with KIND ibtk|dbtk and SPACE sst|rdsst|rgsst|root"
+                .into(),
         };
         let (mut lex, mut str_, mut btks) = (false, false, Vec::new());
         let (mut context, mut unknown, mut history) = (false, false, false);

@@ -98,10 +98,7 @@ impl fmt::Display for LinkSearch {
 impl FromStr for LinkSearch {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        LinkSearch::ALL
-            .into_iter()
-            .find(|l| l.name() == s)
-            .ok_or_else(|| format!("expected greedy, greedy-final, src2trg or assignment, found '{s}'"))
+        crate::one_of(s, &LinkSearch::ALL.map(|l| (l.name(), l)))
     }
 }
 

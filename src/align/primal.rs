@@ -69,7 +69,7 @@ impl std::fmt::Display for Solver {
 impl std::str::FromStr for Solver {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Solver::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| format!("expected smo or linear, found '{s}'"))
+        crate::one_of(s, &Solver::ALL.map(|v| (v.name(), v)))
     }
 }
 

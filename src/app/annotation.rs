@@ -194,11 +194,7 @@ pub enum Order {
 impl std::str::FromStr for Order {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "uncertainty" => Ok(Order::Uncertainty),
-            "file" => Ok(Order::File),
-            _ => Err(format!("expected uncertainty or file, found '{s}'")),
-        }
+        crate::one_of(s, &[("uncertainty", Order::Uncertainty), ("file", Order::File)])
     }
 }
 

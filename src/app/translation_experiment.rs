@@ -438,6 +438,19 @@ mod tests {
         Corpus { pairs: corpus.pairs[range].to_vec() }
     }
 
+    /// The phrase system with word extraction, trained on `train`, tuned on `dev`.
+    fn phrase_word<'a>(
+        train: &'a Corpus,
+        dev: &'a Corpus,
+        test: &'a Corpus,
+        repeats: usize,
+        settings: MtTrainSettings,
+    ) -> Experiment<'a> {
+        let (train_name, dev_name) = ("train".into(), "dev".into());
+        let (systems, methods) = (vec![SystemKind::Phrase], vec![ExtractMethod::Word]);
+        Experiment { train, train_name, dev, dev_name, test, subtree: None, systems, methods, repeats, settings }
+    }
+
     /// A run as handed over: its name, model and test translations.
     type Handed = (String, TranslationModel, Vec<Vec<String>>);
 
@@ -455,18 +468,8 @@ mod tests {
     #[test]
     fn each_run_tunes_from_the_untuned_weights_with_the_next_seed_and_scores_its_own_translations() {
         let (train, dev, test) = (sample(0..30), sample(30..38), sample(38..46));
-        let experiment = Experiment {
-            train: &train,
-            train_name: "train".into(),
-            dev: &dev,
-            dev_name: "dev".into(),
-            test: &test,
-            subtree: None,
-            systems: vec![SystemKind::Phrase],
-            methods: vec![ExtractMethod::Word],
-            repeats: 2,
-            settings: MtTrainSettings { tune_iterations: 1, nbest: 10, ..MtTrainSettings::default() },
-        };
+        let settings = MtTrainSettings { tune_iterations: 1, nbest: 10, ..MtTrainSettings::default() };
+        let experiment = phrase_word(&train, &dev, &test, 2, settings);
         let (outcome, runs) = run_all(&experiment);
         assert_eq!((outcome.repeats, outcome.subtree.as_deref(), outcome.rows.len()), (2, None, 1));
         let row = &outcome.rows[0];
@@ -498,18 +501,8 @@ mod tests {
     #[test]
     fn untuned_the_experiment_runs_once_whatever_the_repeats() {
         let (train, dev, test) = (sample(0..20), sample(20..24), sample(24..28));
-        let experiment = Experiment {
-            train: &train,
-            train_name: "train".into(),
-            dev: &dev,
-            dev_name: "dev".into(),
-            test: &test,
-            subtree: None,
-            systems: vec![SystemKind::Phrase],
-            methods: vec![ExtractMethod::Word],
-            repeats: 3,
-            settings: MtTrainSettings { tune_iterations: 0, ..MtTrainSettings::default() },
-        };
+        let settings = MtTrainSettings { tune_iterations: 0, ..MtTrainSettings::default() };
+        let experiment = phrase_word(&train, &dev, &test, 3, settings);
         let (outcome, runs) = run_all(&experiment);
         assert_eq!((outcome.repeats, runs.len(), outcome.rows[0].dev_bleus.len()), (1, 1, 0));
         let defaults = outcome.rows[0].mean_weights();

@@ -30,6 +30,7 @@ use treelink::eval::significance::{DEFAULT_SAMPLES, DEFAULT_SEED};
 use treelink::io::links::{format_link_line, write_posteriors, Link};
 use treelink::lexicon::{self, Lexicon, SentencePair, WordAlignment, WordModel};
 use treelink::limits::Limits;
+use treelink::one_of;
 use treelink::parallel::{self, Threads};
 
 /// Lexical tables and word links shared by the commands.
@@ -171,7 +172,7 @@ pub struct SvmArgs {
     /// greedy-final (then a final step for nodes left unlinked), src2trg (each source node's best
     /// target), assignment (the best one-to-one links, made well-formed); Lingua-Align's searches.
     /// Default: greedy (`train --dev`'s default preset: chosen on dev).
-    #[arg(long, value_parser = parse_search)]
+    #[arg(long)]
     pub search: Option<LinkSearch>,
     /// C values tried on --dev after the pruning quantile (comma-separated); kept if dev F improves.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
@@ -206,24 +207,12 @@ fn parse_threshold(s: &str) -> Result<DecisionThreshold, String> {
     }
 }
 
-fn parse_search(s: &str) -> Result<LinkSearch, String> {
-    s.parse()
-}
-
 fn parse_preset(s: &str) -> Result<Preset, String> {
-    match s {
-        "best" => Ok(Preset::Best),
-        "paper" => Ok(Preset::Paper),
-        _ => Err(format!("expected best or paper, found '{s}'")),
-    }
+    one_of(s, &[("best", Preset::Best), ("paper", Preset::Paper)])
 }
 
 fn parse_candidates(s: &str) -> Result<CandidateNodes, String> {
-    match s {
-        "phrase" => Ok(CandidateNodes::Phrase),
-        "all" => Ok(CandidateNodes::All),
-        _ => Err(format!("expected phrase or all, found '{s}'")),
-    }
+    one_of(s, &[("phrase", CandidateNodes::Phrase), ("all", CandidateNodes::All)])
 }
 
 impl SvmArgs {
@@ -383,20 +372,11 @@ pub struct LexiconArgs {
 }
 
 fn parse_null(s: &str) -> Result<NullWord, String> {
-    match s {
-        "both" => Ok(NullWord::Both),
-        "generating" => Ok(NullWord::Generating),
-        "off" => Ok(NullWord::Off),
-        _ => Err(format!("expected both, generating or off, found '{s}'")),
-    }
+    one_of(s, &[("both", NullWord::Both), ("generating", NullWord::Generating), ("off", NullWord::Off)])
 }
 
 fn parse_unary(s: &str) -> Result<UnaryChains, String> {
-    match s {
-        "merged" => Ok(UnaryChains::Merged),
-        "separate" => Ok(UnaryChains::Separate),
-        _ => Err(format!("expected merged or separate, found '{s}'")),
-    }
+    one_of(s, &[("merged", UnaryChains::Merged), ("separate", UnaryChains::Separate)])
 }
 
 /// `treelink eval`.

@@ -728,7 +728,7 @@ pub fn bleu(args: BleuArgs) -> Result<(), CliError> {
     )?;
     out!("{:<name_width$}  {:>6}  {:>16}  {:>7}", "system", "BLEU", "μ ± 95% CI", "p")?;
     for (name, t) in names.iter().zip(&tested) {
-        let p = t.p_value.map_or("-".to_string(), |p| format!("{p:.4}{}", if p < 0.05 { "*" } else { " " }));
+        let p = t.p_value.map_or("-".to_string(), |p| format!("{p:.4}{:1}", significance::mark(p)));
         out!("{name:<name_width$}  {:>6.2}  {:>16}  {:>7}", t.score, format!("{:.2} ± {:.2}", t.mean, t.ci), p)?;
     }
     Ok(())
@@ -818,7 +818,7 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
     )?;
     let p_text = |k: usize, base: usize| -> String {
         match bootstrap.p_value(k, base) {
-            Some(p) if k != base => format!("{p:.3}{}", if p < 0.05 { "*" } else { " " }),
+            Some(p) if k != base => format!("{p:.3}{:1}", significance::mark(p)),
             _ => "-".to_string(),
         }
     };
@@ -1004,7 +1004,7 @@ fn learning_curve(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliErro
         };
         for CurveRow { system, bleus, weights: w, singletons: share } in &size.rows {
             let diff = match (system, size.difference) {
-                (SystemKind::Ms, Some((d, p))) => format!("{d:+.2} ({p:.3}{})", if p < 0.05 { "*" } else { "" }),
+                (SystemKind::Ms, Some((d, p))) => format!("{d:+.2} ({p:.3}{})", significance::mark(p)),
                 _ => "-".to_string(),
             };
             let wt =

@@ -89,6 +89,15 @@ pub fn mean(x: &[f64]) -> f64 {
     }
 }
 
+/// `*` for a p value below 0.05 (significant), else nothing.
+pub fn mark(p: f64) -> &'static str {
+    if p < 0.05 {
+        "*"
+    } else {
+        ""
+    }
+}
+
 /// The sample standard deviation (0 for fewer than two values): runs' BLEU.
 pub fn sample_sd(x: &[f64]) -> f64 {
     if x.len() < 2 {

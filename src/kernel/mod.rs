@@ -118,17 +118,31 @@ impl fmt::Display for Space {
 pub struct UnknownName {
     pub what: &'static str,
     pub found: String,
-    pub expected: &'static str,
+    pub expected: String,
+}
+
+impl UnknownName {
+    /// The one of `all` whose `name` is `key` (`found`, as given, perhaps
+    /// in other case), or the error listing every name.
+    pub fn find<T: Copy>(
+        what: &'static str,
+        found: &str,
+        key: &str,
+        all: &[T],
+        name: fn(T) -> &'static str,
+    ) -> Result<T, Self> {
+        all.iter().copied().find(|&v| name(v) == key).ok_or_else(|| UnknownName {
+            what,
+            found: found.to_string(),
+            expected: all.iter().map(|&v| name(v)).collect::<Vec<_>>().join(", "),
+        })
+    }
 }
 
 impl FromStr for Space {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Space::ALL.into_iter().find(|sp| sp.name() == s.to_ascii_lowercase()).ok_or_else(|| UnknownName {
-            what: "sub-structure space",
-            found: s.to_string(),
-            expected: "sst, rdsst, rgsst, root",
-        })
+        UnknownName::find("sub-structure space", s, &s.to_ascii_lowercase(), &Space::ALL, Space::name)
     }
 }
 
@@ -162,11 +176,7 @@ impl fmt::Display for BtkKind {
 impl FromStr for BtkKind {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        BtkKind::ALL.into_iter().find(|k| k.name() == s.to_ascii_lowercase()).ok_or_else(|| UnknownName {
-            what: "bilingual tree kernel",
-            found: s.to_string(),
-            expected: "ibtk, dbtk",
-        })
+        UnknownName::find("bilingual tree kernel", s, &s.to_ascii_lowercase(), &BtkKind::ALL, BtkKind::name)
     }
 }
 

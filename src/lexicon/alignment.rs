@@ -140,16 +140,9 @@ impl std::str::FromStr for Symmetrization {
     type Err = crate::kernel::UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Symmetrization::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| crate::kernel::UnknownName {
-            what: "symmetrisation",
-            found: s.to_string(),
-            expected: SYMMETRIZATION_NAMES,
-        })
+        crate::kernel::UnknownName::find("symmetrisation", s, s, &Symmetrization::ALL, Symmetrization::name)
     }
 }
-
-/// The names of [`Symmetrization::ALL`], for errors.
-const SYMMETRIZATION_NAMES: &str = "intersection, union, grow-diag, grow-diag-final, grow-diag-final-and";
 
 /// Neighbours in the order of Koehn's pseudo-code: the four horizontal and
 /// vertical ones, then the four diagonal ones.
@@ -328,7 +321,7 @@ mod tests {
             e.to_string(),
             "unknown symmetrisation 'grow': expected one of intersection, union, grow-diag, grow-diag-final, grow-diag-final-and"
         );
-        assert_eq!(SYMMETRIZATION_NAMES, Symmetrization::ALL.map(Symmetrization::name).join(", "));
+        assert_eq!(e.expected, Symmetrization::ALL.map(Symmetrization::name).join(", "));
     }
 
     #[test]

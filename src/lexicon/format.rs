@@ -10,6 +10,8 @@ use crate::hash::{FnvMap, WordMap};
 use crate::io::links::{LinkOutOfRange, LinkUnits};
 use crate::io::text::{line_count_position, tokens_with_columns};
 use crate::pair_index::PairIndex;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash};
 
 /// A located error in a lexical table, word alignment or bitext file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -81,27 +83,32 @@ pub fn read_moses_lex(text: &str, file: &str) -> Result<LexTable, LexError> {
             _ => return Err(unexpected(tokens[3], LEX_END)),
         }
         let (x, y) = (tokens[0].1, tokens[1].1);
-        let p = tokens[2]
-            .1
-            .parse::<f64>()
-            .ok()
-            .filter(|p| (0.0..=1.0).contains(p))
-            .ok_or_else(|| unexpected(tokens[2], LEX_PROB))?;
-        if let Some(&first) = first_line.get(&(x, y)) {
-            return Err(LexError::Duplicate {
-                file: file.to_string(),
-                line: line_no,
-                column: tokens[0].0,
-                x: x.to_string(),
-                y: y.to_string(),
-                first,
-            });
-        }
-        first_line.insert((x, y), line_no);
+        let p = parse_prob(tokens[2].1).ok_or_else(|| unexpected(tokens[2], LEX_PROB))?;
+        first_time(&mut first_line, (x, y), (x, y), (file, line_no, tokens[0].0))?;
         entries.push((x, y, p));
     }
     let lowercase = entries.iter().all(|(x, y, _)| is_lowercase(x) && is_lowercase(y));
     Ok(LexTable::from_entries(entries, lowercase))
+}
+
+/// A probability: a number in `[0, 1]`.
+fn parse_prob(token: &str) -> Option<f64> {
+    token.parse::<f64>().ok().filter(|p| (0.0..=1.0).contains(p))
+}
+
+/// Notes that the pair `key` (the words `x`, `y`) is at `(file, line,
+/// column)`, or the error that it was already given on an earlier line.
+fn first_time<K: Eq + Hash, S: BuildHasher>(
+    first_line: &mut HashMap<K, usize, S>,
+    key: K,
+    (x, y): (&str, &str),
+    (file, line, column): (&str, usize, usize),
+) -> Result<(), LexError> {
+    if let Some(&first) = first_line.get(&key) {
+        return Err(LexError::Duplicate { file: file.into(), line, column, x: x.into(), y: y.into(), first });
+    }
+    first_line.insert(key, line);
+    Ok(())
 }
 
 fn is_lowercase(word: &str) -> bool {
@@ -354,12 +361,7 @@ pub fn read_giza_ttable(
         }
         let y: u64 = tokens[0].1.parse().map_err(|_| unexpected(tokens[0], Y))?;
         let x: u64 = tokens[1].1.parse().map_err(|_| unexpected(tokens[1], X))?;
-        let p = tokens[2]
-            .1
-            .parse::<f64>()
-            .ok()
-            .filter(|p| (0.0..=1.0).contains(p))
-            .ok_or_else(|| unexpected(tokens[2], P))?;
+        let p = parse_prob(tokens[2].1).ok_or_else(|| unexpected(tokens[2], P))?;
         let unknown = |column: usize, id: u64, vocab: &GizaVocab| LexError::UnknownId {
             file: file.to_string(),
             line: line_no,
@@ -370,17 +372,7 @@ pub fn read_giza_ttable(
         let y_word =
             if y == 0 { NULL } else { conditioning.word(y).ok_or_else(|| unknown(tokens[0].0, y, conditioning))? };
         let x_word = predicted.word(x).ok_or_else(|| unknown(tokens[1].0, x, predicted))?;
-        if let Some(&first) = first_line.get(&(y, x)) {
-            return Err(LexError::Duplicate {
-                file: file.to_string(),
-                line: line_no,
-                column: tokens[0].0,
-                x: x_word.to_string(),
-                y: y_word.to_string(),
-                first,
-            });
-        }
-        first_line.insert((y, x), line_no);
+        first_time(&mut first_line, (y, x), (x_word, y_word), (file, line_no, tokens[0].0))?;
         entries.push((x_word, y_word, p));
     }
     let lowercase = entries.iter().all(|(x, y, _)| is_lowercase(x) && is_lowercase(y));

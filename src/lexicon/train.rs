@@ -257,11 +257,7 @@ impl std::str::FromStr for WordModel {
     type Err = crate::kernel::UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        WordModel::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| crate::kernel::UnknownName {
-            what: "word-alignment model",
-            found: s.to_string(),
-            expected: "fast-align, hmm",
-        })
+        crate::kernel::UnknownName::find("word-alignment model", s, s, &WordModel::ALL, WordModel::name)
     }
 }
 

@@ -103,9 +103,11 @@ impl std::str::FromStr for SystemKind {
         match s {
             "phrase" => Ok(SystemKind::Phrase),
             "ms" => Ok(SystemKind::Ms),
-            _ => {
-                Err(crate::kernel::UnknownName { what: "translation system", found: s.into(), expected: "ms, phrase" })
-            }
+            _ => Err(crate::kernel::UnknownName {
+                what: "translation system",
+                found: s.into(),
+                expected: "ms, phrase".into(),
+            }),
         }
     }
 }

@@ -80,7 +80,7 @@ impl std::str::FromStr for Tuner {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Tuner, String> {
-        Tuner::ALL.into_iter().find(|t| t.name() == s).ok_or_else(|| format!("expected mert or pro, found '{s}'"))
+        crate::one_of(s, &Tuner::ALL.map(|t| (t.name(), t)))
     }
 }
 

@@ -13,57 +13,45 @@
 //! answers come back as actions.
 
 pub mod classroom;
-#[cfg(target_arch = "wasm32")]
-mod diagram;
-#[cfg(target_arch = "wasm32")]
-mod effects;
-#[cfg(target_arch = "wasm32")]
-mod exercise_panel;
-#[cfg(target_arch = "wasm32")]
-mod explain_panel;
-#[cfg(target_arch = "wasm32")]
-mod export;
-#[cfg(target_arch = "wasm32")]
-mod file_handles;
-#[cfg(target_arch = "wasm32")]
-mod find;
 pub mod folds;
 pub mod ids;
-#[cfg(target_arch = "wasm32")]
-mod into_view;
-#[cfg(target_arch = "wasm32")]
-pub mod jobs;
-#[cfg(target_arch = "wasm32")]
-mod kernel_table;
 pub mod load;
-#[cfg(target_arch = "wasm32")]
-mod loader;
 pub mod navigate;
 pub mod panels;
+pub mod pool;
 // `Response::Explained` is large only with 64-bit pointers; in the page
 // (wasm32), where the messages live, the lint does not fire.
-#[cfg(target_arch = "wasm32")]
-mod persist;
-pub mod pool;
 #[allow(clippy::large_enum_variant)]
 pub mod protocol;
-#[cfg(target_arch = "wasm32")]
-mod results;
 pub mod state;
-#[cfg(target_arch = "wasm32")]
-mod store;
-#[cfg(target_arch = "wasm32")]
-mod teach;
-#[cfg(target_arch = "wasm32")]
-mod train;
-#[cfg(target_arch = "wasm32")]
-mod translate;
-#[cfg(target_arch = "wasm32")]
-mod view;
-#[cfg(target_arch = "wasm32")]
-pub mod worker;
-#[cfg(target_arch = "wasm32")]
-mod zoom;
+
+/// Each item built for the page (wasm32) only.
+macro_rules! page_only {
+    ($($item:item)*) => { $(#[cfg(target_arch = "wasm32")] $item)* };
+}
+
+page_only! {
+    mod diagram;
+    mod effects;
+    mod exercise_panel;
+    mod explain_panel;
+    mod export;
+    mod file_handles;
+    mod find;
+    mod into_view;
+    pub mod jobs;
+    mod kernel_table;
+    mod loader;
+    mod persist;
+    mod results;
+    mod store;
+    mod teach;
+    mod train;
+    mod translate;
+    mod view;
+    pub mod worker;
+    mod zoom;
+}
 
 pub use state::{Action, State};
 #[cfg(target_arch = "wasm32")]

@@ -28,7 +28,7 @@
 //! [`PhraseTable::train`]: super::PhraseTable::train
 
 use super::extract::{extract, AlignedPair, ExtractOptions};
-use super::table::{storable_word, Interner, LexWeights};
+use super::table::{interned, storable_word, Interner, LexWeights};
 use crate::hash::FnvMap;
 
 /// One line of a Moses phrase table.
@@ -59,13 +59,7 @@ struct Gathered {
 /// Cost: as [`super::PhraseTable::train`], plus the inner links of each
 /// occurrence.
 pub fn moses_entries(pairs: &[AlignedPair<'_>], options: &ExtractOptions) -> Vec<MosesEntry> {
-    let (mut src_vocab, mut trg_vocab) = (Interner::default(), Interner::default());
-    let data: Vec<(Vec<u32>, Vec<u32>)> = pairs
-        .iter()
-        .map(|p| {
-            (p.source.iter().map(|w| src_vocab.id(w)).collect(), p.target.iter().map(|w| trg_vocab.id(w)).collect())
-        })
-        .collect();
+    let (src_vocab, trg_vocab, data) = interned(pairs);
     let lex = LexWeights::estimate(pairs, &data);
     let mut gathered: FnvMap<(Vec<u32>, Vec<u32>), Gathered> = FnvMap::default();
     for (p, (src, trg)) in pairs.iter().zip(&data) {

@@ -404,14 +404,7 @@ impl PhraseTable {
     /// the four scores, then prunes (module documentation).
     /// Cost: O(Σ pairs extracted · phrase length²).
     pub fn train(pairs: &[AlignedPair<'_>], options: &PhraseTableOptions) -> PhraseTable {
-        let mut src_vocab = Interner::default();
-        let mut trg_vocab = Interner::default();
-        let data: Vec<(Vec<u32>, Vec<u32>)> = pairs
-            .iter()
-            .map(|p| {
-                (p.source.iter().map(|w| src_vocab.id(w)).collect(), p.target.iter().map(|w| trg_vocab.id(w)).collect())
-            })
-            .collect();
+        let (src_vocab, trg_vocab, data) = interned(pairs);
         let lex = LexWeights::estimate(pairs, &data);
         // Key: source ids, SEP, target ids.
         const SEP: u32 = u32::MAX;
@@ -597,6 +590,22 @@ impl Interner {
         self.ids.insert(w.to_string(), id);
         id
     }
+}
+
+/// One pair's source and target sentences as word ids.
+pub(super) type PairIds = (Vec<u32>, Vec<u32>);
+
+/// The source and target words of `pairs` numbered (in order of first
+/// occurrence, 0 being NULL), and each pair's sentences as those numbers.
+pub(super) fn interned(pairs: &[AlignedPair<'_>]) -> (Interner, Interner, Vec<PairIds>) {
+    let (mut src_vocab, mut trg_vocab) = (Interner::default(), Interner::default());
+    let data = pairs
+        .iter()
+        .map(|p| {
+            (p.source.iter().map(|w| src_vocab.id(w)).collect(), p.target.iter().map(|w| trg_vocab.id(w)).collect())
+        })
+        .collect();
+    (src_vocab, trg_vocab, data)
 }
 
 /// The word tables w(e|f), w(f|e) from link counts (ids; 0 = NULL).
