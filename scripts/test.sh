@@ -33,6 +33,9 @@ cargo test --target wasm32-unknown-unknown --test wasm_kernels --test wasm_align
 
 step "release build of the page"
 trunk build --release
+# The page's weight against its budget (docs/speed.md, "The page's weight"):
+# what a first visit fetches (the page and the file worker) and all wasm, gzipped.
+python3 scripts/page-weight.py dist
 
 step "end-to-end tests in headless Chromium"
 cargo build --quiet --bin treelink

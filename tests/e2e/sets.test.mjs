@@ -56,7 +56,7 @@ test('pairs, a dev set and a test set from their own files: Train is `train --tr
   await page.setInputFiles('#file-test-set', c);
   await summaryMatches(/: 50 pairs, .*; pairs 33–40 the dev set \(b\.src, b\.trg, b\.gold\), pairs 41–50 the test set \(c\.src, c\.trg, c\.gold\)$/);
   assert.ok(await page.isChecked('#train-test') && await page.isDisabled('#train-test'));
-  assert.match(await text('#train-calibrate-help'), /^Pairs 33–40, the dev set given in the Data panel, are the dev pairs\./);
+  assert.match(await page.locator('#train-calibrate-help').textContent(), /^Pairs 33–40, the dev set given in the Data panel, are the dev pairs\./);
   assert.match(await text('#train-test-help'), /^Pairs 41–50, the test set given in the Data panel, are scored\./);
   assert.equal(await text('#train'), 'Train on pairs 1–40 and align the 10 held out');
   await page.locator('#held-sets').screenshot({ path: path.join(shots, 'held-sets.png') });
@@ -92,7 +92,7 @@ test('pairs, a dev set and a test set from their own files: Train is `train --tr
   await summaryMatches(/: 42 pairs, .*; pairs 33–42 the test set \(c\.src, c\.trg, c\.gold\)$/);
   assert.equal(await page.locator('#remove-dev-set').count(), 0);
   assert.match(await text('#status-dev-set'), /^—$/);
-  assert.match(await text('#train-calibrate-help'), /^Pairs 27–32 \(the last 20% of the training pairs\) are the dev pairs\./);
+  assert.match(await page.locator('#train-calibrate-help').textContent(), /^Pairs 27–32 \(the last 20% of the training pairs\) are the dev pairs\./);
 });
 
 test('nothing went wrong in the page', () => {
