@@ -256,7 +256,8 @@ impl Bleu {
         Bleu::from_stats(stats, Smoothing::Exp, false)
     }
 
-    /// Sentence BLEU from one segment's statistics with sacreBLEU's sentence defaults.
+    /// Sentence BLEU from one segment's statistics with sacreBLEU's sentence
+    /// smoothing (`exp`, effective order).
     pub fn sentence(stats: &BleuStats) -> Bleu {
         Bleu::from_stats(stats, Smoothing::Exp, true)
     }
