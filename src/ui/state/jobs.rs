@@ -428,14 +428,7 @@ mod tests {
     /// the job's start, and another job's report changes nothing.
     #[test]
     fn the_eta_is_the_stage_s_rate_and_another_job_s_report_changes_nothing() {
-        let job = Job {
-            id: JobId(3),
-            kind: JobKind::Train,
-            split: None,
-            test_set: None,
-            corpus_gen: CorpusGen(0),
-            started: 1000.0,
-        };
+        let job = train_job();
         let report = |job: u32, stage: &str, done: u64, now: f64| ProgressAction::Report {
             job: JobId(job),
             stage: stage.into(),
@@ -458,18 +451,23 @@ mod tests {
         assert_eq!(p.of(&job), shown);
     }
 
-    /// Choosing on dev is reported beside the step: its own steps and rate,
-    /// the step's bar unchanged.
-    #[test]
-    fn choosing_on_dev_is_shown_beside_the_step_with_its_own_rate() {
-        let job = Job {
+    /// A training job, number 3, started at 1 s.
+    fn train_job() -> Job {
+        Job {
             id: JobId(3),
             kind: JobKind::Train,
             split: None,
             test_set: None,
             corpus_gen: CorpusGen(0),
-            started: 0.0,
-        };
+            started: 1000.0,
+        }
+    }
+
+    /// Choosing on dev is reported beside the step: its own steps and rate,
+    /// the step's bar unchanged.
+    #[test]
+    fn choosing_on_dev_is_shown_beside_the_step_with_its_own_rate() {
+        let job = Job { started: 0.0, ..train_job() };
         let report = |stage: &str, done: u64, total: u64, now: f64| ProgressAction::Report {
             job: JobId(3),
             stage: stage.into(),
