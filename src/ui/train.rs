@@ -232,7 +232,7 @@ fn setting_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
         }
         (Setting::Paper, true) => "The paper's kernels and settings; the kernel is chosen on the dev pairs.",
         (Setting::Best | Setting::Paper, false) => {
-            "Without dev pairs nothing is chosen: the paper's best kernel is trained."
+            "Without dev pairs nothing is chosen, so the paper's best kernel is trained."
         }
         (Setting::Kernel, _) => "Trains the kernel you type, with the settings under Advanced.",
     };
