@@ -355,6 +355,40 @@ test('the Train panel: one choice in plain words, the expert settings under Adva
   await viewport(LAPTOP);
 });
 
+test('a link is clickable along its whole visible length: no word, number or edge takes its clicks', async () => {
+  await viewport(LAPTOP);
+  await goToPair(3);
+  // Points along each link outside every node box: the element there is the link's own.
+  const missed = await page.$$eval('#pair-diagram .link-group', (groups) => {
+    const boxes = [...document.querySelectorAll('#pair-diagram .node rect')].map((r) => r.getBoundingClientRect());
+    const inBox = (x, y) => boxes.some((b) => x >= b.left - 2 && x <= b.right + 2 && y >= b.top - 2 && y <= b.bottom + 2);
+    const out = [];
+    for (const g of groups) {
+      const hit = g.querySelector('.link-hit');
+      const length = hit.getTotalLength();
+      for (let k = 1; k < 10; k++) {
+        const p = hit.getPointAtLength((length * k) / 10);
+        const q = new DOMPoint(p.x, p.y).matrixTransform(hit.getScreenCTM());
+        if (q.x < 0 || q.y < 0 || q.x > innerWidth || q.y > innerHeight || inBox(q.x, q.y)) continue;
+        const at = document.elementFromPoint(q.x, q.y);
+        if (at?.closest('.link-group') !== g) out.push(`${g.dataset.link} at ${k}/10: ${at?.tagName}.${at?.getAttribute('class')}`);
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(missed, []);
+  // Clicking a link's midpoint selects it.
+  const link = page.locator('#pair-diagram .link-group').first();
+  const mid = await link.evaluate((g) => {
+    const hit = g.querySelector('.link-hit');
+    const p = hit.getPointAtLength(hit.getTotalLength() / 2);
+    const q = new DOMPoint(p.x, p.y).matrixTransform(hit.getScreenCTM());
+    return { x: q.x, y: q.y };
+  });
+  await page.mouse.click(mid.x, mid.y);
+  assert.equal(await link.getAttribute('aria-pressed'), 'true');
+});
+
 test('nothing went wrong in the page', () => {
   assert.deepEqual(problems, []);
 });
