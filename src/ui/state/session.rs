@@ -279,17 +279,11 @@ impl State {
         self.before_exercise.as_ref().map_or(self.loaded.sides_swapped, |b| b.loaded.sides_swapped)
     }
 
-    /// The files of [`State::session_files`], in the order to load them,
-    /// as the slots hold them now (the key of what is kept).
-    fn kept_files(&self) -> impl Iterator<Item = (Slot, &Upload)> {
-        kept_files(&self.slots, self.classroom.open.is_some())
-    }
-
     /// What identifies [`State::session_files`], cheaply (see [`FilesKey`]).
     pub fn files_key(&self) -> FilesKey {
         let text = |t: &str| (t.as_ptr() as usize, t.len());
-        let mut key: Vec<(String, usize, usize)> = self
-            .kept_files()
+        // The files in use as the slots hold them now.
+        let mut key: Vec<(String, usize, usize)> = kept_files(&self.slots, self.classroom.open.is_some())
             .map(|(slot, u)| (format!("{slot:?} {}", u.name), text(&u.text).0, text(&u.text).1))
             .collect();
         key.push((format!("swapped {}", self.files_swapped()), 0, 0));
