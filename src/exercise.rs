@@ -735,6 +735,11 @@ mod tests {
         .unwrap()
     }
 
+    /// Node pairs by their numbers.
+    fn links(pairs: &[(usize, usize)]) -> Vec<(NodeId, NodeId)> {
+        pairs.iter().map(|&(s, t)| (NodeId::new(s), NodeId::new(t))).collect()
+    }
+
     #[test]
     fn exercise_round_trips_and_keeps_order() {
         let c = corpus();
@@ -798,8 +803,7 @@ mod tests {
         // The instructor's file is written as before: no new field.
         assert!(!keyed.to_json().contains("key_withheld"));
         // Answers given on the copy are checked against the keyed file, not the copy.
-        let n = NodeId::new;
-        let answers = Answers::new(&back, "Ana", &[vec![(n(0), n(0)), (n(1), n(1))], vec![]]).to_json();
+        let answers = Answers::new(&back, "Ana", &[links(&[(0, 0), (1, 1)]), vec![]]).to_json();
         let checked = Answers::from_json(&answers, "ana.json", &keyed, "week.json").unwrap();
         let table = ClassTable::new(&keyed, &[("ana.json".into(), checked)]);
         assert_eq!((table.total.correct, table.total.predicted, table.total.gold), (2, 2, 5));
@@ -866,16 +870,7 @@ mod tests {
         let pair = &c.pairs[0];
         // 0-0 correct (good), 4-4 correct (fuzzy), 1-4 wrong, 3-3 between POS
         // nodes: unscored; 1-1 missed. Repeats count once.
-        let check = check_pair(
-            pair,
-            &[
-                (NodeId::new(0), NodeId::new(0)),
-                (NodeId::new(4), NodeId::new(4)),
-                (NodeId::new(1), NodeId::new(4)),
-                (NodeId::new(3), NodeId::new(3)),
-                (NodeId::new(0), NodeId::new(0)),
-            ],
-        );
+        let check = check_pair(pair, &links(&[(0, 0), (4, 4), (1, 4), (3, 3), (0, 0)]));
         assert_eq!(
             check.marks.iter().map(|&(s, t, mark)| (s.index(), t.index(), mark)).collect::<Vec<_>>(),
             vec![
@@ -929,18 +924,7 @@ mod tests {
     fn answers_round_trip_and_belong_to_one_exercise() {
         let c = corpus();
         let e = Exercise::new(&c, &[1, 2], "Übung", "", false).unwrap();
-        let a = Answers::new(
-            &e,
-            "Ana \"A\" <i>",
-            &[
-                vec![
-                    (NodeId::new(0), NodeId::new(0)),
-                    (NodeId::new(1), NodeId::new(4)),
-                    (NodeId::new(99), NodeId::new(0)),
-                ],
-                vec![],
-            ],
-        );
+        let a = Answers::new(&e, "Ana \"A\" <i>", &[links(&[(0, 0), (1, 4), (99, 0)]), vec![]]);
         // Node 99 does not exist: dropped when the answers are made.
         assert_eq!(
             a.pairs[0].links,
@@ -970,24 +954,9 @@ mod tests {
         let c = corpus();
         let e = Exercise::new(&c, &[1, 2], "Übung", "", false).unwrap();
         // Ana: pair 1 all three key links; pair 2 0-0 and a wrong 1-4.
-        let ana = Answers::new(
-            &e,
-            "Ana",
-            &[
-                vec![
-                    (NodeId::new(0), NodeId::new(0)),
-                    (NodeId::new(1), NodeId::new(1)),
-                    (NodeId::new(4), NodeId::new(4)),
-                ],
-                vec![(NodeId::new(0), NodeId::new(0)), (NodeId::new(1), NodeId::new(4))],
-            ],
-        );
+        let ana = Answers::new(&e, "Ana", &[links(&[(0, 0), (1, 1), (4, 4)]), links(&[(0, 0), (1, 4)])]);
         // Ben: pair 1 only 0-0 and a wrong 1-4; pair 2 nothing.
-        let ben = Answers::new(
-            &e,
-            "Ben",
-            &[vec![(NodeId::new(0), NodeId::new(0)), (NodeId::new(1), NodeId::new(4))], vec![]],
-        );
+        let ben = Answers::new(&e, "Ben", &[links(&[(0, 0), (1, 4)]), vec![]]);
         let table = ClassTable::new(&e, &[("ana.json".into(), ana), ("ben.json".into(), ben)]);
         let c = |t: &Counts| (t.correct, t.predicted, t.gold);
         assert_eq!(c(&table.students[0].counts), (4, 5, 5));

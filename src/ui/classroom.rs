@@ -316,17 +316,8 @@ impl Classroom {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::Named;
     use crate::exercise::Mark;
-
-    fn sample() -> Corpus {
-        Corpus::from_texts(
-            Named { name: "dev.src", text: include_str!("../../www/sample/dev.src") },
-            Named { name: "dev.trg", text: include_str!("../../www/sample/dev.trg") },
-            Some(Named { name: "dev.gold", text: include_str!("../../www/sample/dev.gold") }),
-        )
-        .unwrap()
-    }
+    use crate::ui::load::sample;
 
     fn downloaded(d: Option<Download>) -> (String, String) {
         let d = d.expect("a download");

@@ -92,12 +92,10 @@ fn click(side: Side, n: NodeId) -> SelectAction {
 /// its label and yield, or unfolds it. Out of the Tab order (x on the
 /// focused node does the same), so Tab does not walk every phrase twice.
 fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64, fold: Dispatch<FoldAction>) -> Html {
-    let toggle = {
-        Callback::from(move |e: MouseEvent| {
-            e.stop_propagation();
-            fold.emit(FoldAction::Toggle(side, n))
-        })
-    };
+    let toggle = Callback::from(move |e: MouseEvent| {
+        e.stop_propagation();
+        fold.emit(FoldAction::Toggle(side, n))
+    });
     let what = format!("{} {label} ({n})", if folded { "Unfold" } else { "Fold" });
     html! {
         <g class={classes!("fold", folded.then_some("is-folded"))} id={format!("{}-fold-{n}", side.name())} role="button" tabindex="-1"

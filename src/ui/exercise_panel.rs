@@ -72,18 +72,14 @@ fn button(id: &str, label: &str, exercise: Dispatch<ExerciseAction>, action: Exe
 fn make_form(props: &ExerciseProps) -> Html {
     let c = &props.view;
     let exercise = props.exercise;
-    let on_instructions = {
-        Callback::from(move |e: InputEvent| {
-            let area: HtmlTextAreaElement = e.target_unchecked_into();
-            exercise.emit(ExerciseAction::SetInstructions(area.value()))
-        })
-    };
-    let on_show = {
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            exercise.emit(ExerciseAction::SetShowGold(input.checked()))
-        })
-    };
+    let on_instructions = Callback::from(move |e: InputEvent| {
+        let area: HtmlTextAreaElement = e.target_unchecked_into();
+        exercise.emit(ExerciseAction::SetInstructions(area.value()))
+    });
+    let on_show = Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        exercise.emit(ExerciseAction::SetShowGold(input.checked()))
+    });
     html! {
         <fieldset class="exercise-make">
             <legend>{"Make an exercise (instructor)"}</legend>

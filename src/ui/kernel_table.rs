@@ -31,12 +31,10 @@ fn show(v: f64) -> String {
 
 /// The decay factor of the kernel view (not the training form's).
 fn lambda_field(state: &KernelView, lambda: Dispatch<String>) -> Html {
-    let on_lambda = {
-        Callback::from(move |e: Event| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            lambda.emit(input.value());
-        })
-    };
+    let on_lambda = Callback::from(move |e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        lambda.emit(input.value());
+    });
     html! {
         <p class="lambda">
             <label>{"λ of the kernel view (decay, §2.1) "}

@@ -1020,15 +1020,14 @@ fn error_slot(e: &CorpusError, src: &FileText, trg: &FileText, gold: Option<&Fil
 mod tests {
     use super::*;
 
-    fn file(name: &str, text: &str) -> FileText {
-        FileText { name: name.into(), text: text.into() }
-    }
-
-    /// A request for `files`, `changed` the slot just given, nothing loaded before.
-    fn request(changed: Slot, files: Vec<(Slot, Vec<FileText>)>) -> LoadRequest {
+    /// A request for `files` (slot, name, text), `changed` the slot just given, nothing loaded before.
+    fn request(changed: Slot, files: &[(Slot, &str, &str)]) -> LoadRequest {
         LoadRequest {
             changed,
-            files,
+            files: files
+                .iter()
+                .map(|&(slot, name, text)| (slot, vec![FileText { name: name.into(), text: text.into() }]))
+                .collect(),
             current: None,
             lengths: vec![],
             source_words: vec![],
@@ -1047,7 +1046,7 @@ mod tests {
     #[test]
     fn a_dublin_file_makes_the_pairs_import_dublin_makes_and_a_bad_one_none() {
         let text = "(S-1 (NP-2 (DT-3 the) (NN-4 house)) (VBZ-5 is))\n(S-1 (NP-2 (ART-3 das) (NN-4 Haus)) (VAFIN-5 ist))\n1 1 2 2 5 5 4\n\n";
-        let checked = check(&request(Slot::Dublin, vec![(Slot::Dublin, vec![file("x.dublin", text)])]));
+        let checked = check(&request(Slot::Dublin, &[(Slot::Dublin, "x.dublin", text)]));
         assert_eq!(checked.answer.corpus, Some((CorpusOrigin::Dublin("x.dublin".into()), 1)));
         let (cli, _) = interchange::dublin_corpus(Named { name: "x.dublin", text }, false).unwrap();
         assert_eq!(checked.corpus.as_ref().map(|(c, _)| c), Some(&cli));
@@ -1062,7 +1061,7 @@ mod tests {
             )]
         );
         let bad = text.replace("5 5", "5 9");
-        let checked = check(&request(Slot::Dublin, vec![(Slot::Dublin, vec![file("x.dublin", &bad)])]));
+        let checked = check(&request(Slot::Dublin, &[(Slot::Dublin, "x.dublin", &bad)]));
         assert_eq!(checked.answer.corpus, None);
         assert!(
             matches!(&checked.answer.statuses[..], [(Slot::Dublin, Err(e))] if e.starts_with("x.dublin:3:")),
@@ -1104,15 +1103,8 @@ mod tests {
         let src: String = (0..450).map(|k| format!("(S (A a{k}) (B b))\n")).collect();
         let trg: String = (0..450).map(|k| format!("(S (C c{k}))\n")).collect();
         let gold: String = (0..450).map(|_| "0-0 1-1?\n").collect();
-        let request = request(
-            Slot::Gold,
-            vec![
-                (Slot::Source, vec![file("x.src", &src)]),
-                (Slot::Target, vec![file("x.trg", &trg)]),
-                (Slot::Gold, vec![file("x.gold", &gold)]),
-            ],
-        );
-        let checked = check(&request);
+        let files = [(Slot::Source, "x.src", &*src), (Slot::Target, "x.trg", &*trg), (Slot::Gold, "x.gold", &*gold)];
+        let checked = check(&request(Slot::Gold, &files));
         let origin = CorpusOrigin::Trees { source: "x.src".into(), target: "x.trg".into() };
         assert_eq!(checked.answer.corpus, Some((origin, 450)));
         assert!(checked.answer.statuses.contains(&(Slot::Source, Ok("x.src: 450 trees, 1350 nodes".into()))));
@@ -1129,14 +1121,11 @@ mod tests {
     #[test]
     fn a_tree_over_the_default_limits_is_refused_next_to_its_file() {
         let big = format!("(S {})\n", (0..1_001).map(|k| format!("(A a{k})")).collect::<String>());
-        let request = request(
+        let src = format!("(S (A a))\n{big}");
+        let checked = check(&request(
             Slot::Target,
-            vec![
-                (Slot::Source, vec![file("x.src", &format!("(S (A a))\n{big}"))]),
-                (Slot::Target, vec![file("x.trg", "(S (B b))\n(S (B b))\n")]),
-            ],
-        );
-        let checked = check(&request);
+            &[(Slot::Source, "x.src", &src), (Slot::Target, "x.trg", "(S (B b))\n(S (B b))\n")],
+        ));
         assert_eq!(checked.answer.corpus, None);
         assert!(checked.answer.statuses.contains(&(
             Slot::Source,
@@ -1154,8 +1143,7 @@ mod tests {
         )
         .unwrap();
         let exercise = Exercise::new(&corpus, &[1, 2], "Wide", "Link.", false).unwrap();
-        let checked =
-            check(&request(Slot::Exercise, vec![(Slot::Exercise, vec![file("ex.json", &exercise.to_json())])]));
+        let checked = check(&request(Slot::Exercise, &[(Slot::Exercise, "ex.json", &exercise.to_json())]));
         assert_eq!(checked.answer.corpus, None);
         let status = checked.answer.statuses.iter().find(|(s, _)| *s == Slot::Exercise).map(|(_, m)| m.clone());
         assert_eq!(
@@ -1164,7 +1152,7 @@ mod tests {
         );
         // Within the limits, the same exercise opens.
         let small = Exercise::new(&corpus, &[1], "Small", "Link.", false).unwrap();
-        let checked = check(&request(Slot::Exercise, vec![(Slot::Exercise, vec![file("ex.json", &small.to_json())])]));
+        let checked = check(&request(Slot::Exercise, &[(Slot::Exercise, "ex.json", &small.to_json())]));
         assert!(checked.answer.corpus.is_some());
     }
 
@@ -1187,15 +1175,8 @@ mod tests {
 
     #[test]
     fn an_error_is_shown_next_to_its_file_and_makes_no_corpus() {
-        let bad = request(
-            Slot::Gold,
-            vec![
-                (Slot::Source, vec![file("x.src", "(S (A a))\n")]),
-                (Slot::Target, vec![file("x.trg", "(S (B b))\n")]),
-                (Slot::Gold, vec![file("x.gold", "0-99\n")]),
-            ],
-        );
-        let checked = check(&bad);
+        let files = [(Slot::Source, "x.src", "(S (A a))\n"), (Slot::Target, "x.trg", "(S (B b))\n")];
+        let checked = check(&request(Slot::Gold, &[files[0], files[1], (Slot::Gold, "x.gold", "0-99\n")]));
         assert!(checked.corpus.is_none());
         let gold = checked.answer.statuses.iter().find(|(s, _)| *s == Slot::Gold).map(|(_, r)| r.clone());
         assert!(matches!(&gold, Some(Err(e)) if e.starts_with("x.gold:1:1: link 0-99")), "{gold:?}");
@@ -1203,12 +1184,12 @@ mod tests {
         let gold = LoadRequest {
             current: Some(("(S (A a))\n".into(), "(T (B b))\n".into())),
             lengths: vec![(1, 1)],
-            ..request(Slot::Gold, vec![(Slot::Gold, vec![file("y.gold", "0-0\n")])])
+            ..request(Slot::Gold, &[(Slot::Gold, "y.gold", "0-0\n")])
         };
         let checked = check(&gold);
         assert_eq!(checked.answer.corpus, Some((CorpusOrigin::GoldFor("y.gold".into()), 1)));
         // Word links against the pairs loaded now.
-        let links = vec![(Slot::WordLinks, vec![file("aligned.gdfa", "0-0 0-5\n")])];
+        let links = &[(Slot::WordLinks, "aligned.gdfa", "0-0 0-5\n")];
         let checked = check(&LoadRequest { lengths: vec![(1, 1)], ..request(Slot::WordLinks, links) });
         assert!(
             matches!(&checked.answer.statuses[..], [(Slot::WordLinks, Err(e))] if e.starts_with("aligned.gdfa:1:")),

@@ -35,14 +35,12 @@ fn give_files(files: Option<FileList>, slot: Option<Slot>, load: Dispatch<LoadAc
 pub(super) fn slot_row(slot: Slot, status: &SlotStatus, load: Dispatch<LoadAction>) -> Html {
     let id = format!("file-{}", slot.id());
     let status_id = format!("status-{}", slot.id());
-    let on_change = {
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            give_files(input.files(), Some(slot), load);
-            // Let the same file be chosen again after it is fixed.
-            input.set_value("");
-        })
-    };
+    let on_change = Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        give_files(input.files(), Some(slot), load);
+        // Let the same file be chosen again after it is fixed.
+        input.set_value("");
+    });
     let message = match &status.message {
         None if status.checking => html! { <span class="status" id={status_id.clone()}>{"checking…"}</span> },
         None => html! { <span class="status" id={status_id.clone()}>{"—"}</span> },

@@ -21,7 +21,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::state::{
-    FileHandle, FilesKey, KeepProblem, MtSource, Session, SessionAction, SessionFiles, Slot, State, TeachAction,
+    FileHandle, FilesKey, KeepProblem, MtSource, Session, SessionAction, SessionFiles, State, TeachAction,
 };
 use super::store::Dispatch;
 
@@ -568,9 +568,7 @@ fn mt_file(state: &State) -> Option<FileHandle> {
 
 /// Whether the state holds all of its session (no files being read, no session being restored).
 fn settled(state: &State) -> bool {
-    state.keeping.restoring.is_none()
-        && !state.slots.reading()
-        && Slot::ALL.iter().all(|&s| !state.slots.slot(s).checking)
+    state.keeping.restoring.is_none() && !state.slots.reading()
 }
 
 /// Keeps `state` at once, or once the write in flight ends.

@@ -70,12 +70,10 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
     let clear = { Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Clear)) };
     let undo = { Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Undo)) };
     let redo = { Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Redo)) };
-    let reveal = {
-        Callback::from(move |e: Event| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            teach.emit(TeachAction::RevealGold(input.checked()))
-        })
-    };
+    let reveal = Callback::from(move |e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        teach.emit(TeachAction::RevealGold(input.checked()))
+    });
     let message = match &state.message {
         Some(Ok(m)) => html! { <p id="teach-message" class="ok" role="status">{m}</p> },
         Some(Err(m)) => html! { <p id="teach-message" class="error refused" role="alert">{m}</p> },

@@ -50,6 +50,11 @@ fn colour(step: usize) -> &'static str {
     COLOURS[step % COLOURS.len()]
 }
 
+/// The value chosen in the select an event came from.
+fn chosen(e: &Event) -> String {
+    e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()
+}
+
 #[function_component(TranslatePanel)]
 pub fn translate_panel(props: &TranslateProps) -> Html {
     let state = &props.view;
@@ -59,53 +64,37 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
     let has_gold = state.corpus.gold_links() > 0;
     let needs_gold = mt.extract != ExtractMethod::Word;
 
-    let on_system = {
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            if let Ok(system) = select.value().parse::<SystemKind>() {
-                translate.emit(TranslateAction::SetSystem(system));
-            }
-        })
-    };
-    let on_extract = {
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            if let Ok(extract) = select.value().parse::<ExtractMethod>() {
-                translate.emit(TranslateAction::SetExtract(extract));
-            }
-        })
-    };
-    let on_reading = {
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            let rm_estimate = if select.value() == "discount" { RmEstimate::Discount } else { RmEstimate::Paper };
-            translate.emit(TranslateAction::SetReading(MsReading { rm_estimate, ..MsReading::PAPER }));
-        })
-    };
-    let on_word_model = {
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            let model = if select.value() == WordModel::Hmm.name() { WordModel::Hmm } else { WordModel::FastAlign };
-            translate.emit(TranslateAction::SetWordModel(model));
-        })
-    };
+    let on_system = Callback::from(move |e: Event| {
+        if let Ok(system) = chosen(&e).parse::<SystemKind>() {
+            translate.emit(TranslateAction::SetSystem(system));
+        }
+    });
+    let on_extract = Callback::from(move |e: Event| {
+        if let Ok(extract) = chosen(&e).parse::<ExtractMethod>() {
+            translate.emit(TranslateAction::SetExtract(extract));
+        }
+    });
+    let on_reading = Callback::from(move |e: Event| {
+        let rm_estimate = if chosen(&e) == "discount" { RmEstimate::Discount } else { RmEstimate::Paper };
+        translate.emit(TranslateAction::SetReading(MsReading { rm_estimate, ..MsReading::PAPER }));
+    });
+    let on_word_model = Callback::from(move |e: Event| {
+        let model = if chosen(&e) == WordModel::Hmm.name() { WordModel::Hmm } else { WordModel::FastAlign };
+        translate.emit(TranslateAction::SetWordModel(model));
+    });
     let on_train =
-        { Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::Train { now: js_sys::Date::now() })) };
-    let on_download = { Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::Download)) };
+        Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::Train { now: js_sys::Date::now() }));
+    let on_download = Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::Download));
     let on_translate_pair = {
         let k = state.pair;
         Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::TranslatePair(k)))
     };
-    let on_translate_all = {
-        Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::TranslateAll { now: js_sys::Date::now() }))
-    };
-    let on_translate_pasted = { Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::TranslatePasted)) };
-    let on_input = {
-        Callback::from(move |e: InputEvent| {
-            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-            translate.emit(TranslateAction::SetInput(area.value()));
-        })
-    };
+    let on_translate_all =
+        Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::TranslateAll { now: js_sys::Date::now() }));
+    let on_translate_pasted = Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::TranslatePasted));
+    let on_input = Callback::from(move |e: InputEvent| {
+        translate.emit(TranslateAction::SetInput(e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value()));
+    });
 
     let model = match &mt.held {
         Some((origin, summary)) => html! {

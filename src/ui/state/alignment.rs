@@ -357,14 +357,11 @@ mod tests {
         let mut s = State::with_sample();
         s.apply(Action::Train(TrainAction::Form(FormAction::SetCalibrate(false))));
         s.apply(Action::Train(TrainAction::Form(FormAction::SetHoldOutTest(true))));
-        let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
-        let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
-        s.apply(Action::Worker { response: trained, now: 1.0 });
+        let id = train_a_model(&mut s, 0.0);
         let trained_on = s.alignment.model.as_ref().and_then(|m| m.trained_on);
         assert_eq!(trained_on, Some(TrainedOn { gen: s.loaded.gen, first_unseen: 126 }));
         // Kept for the next visit, with the choices.
-        let mut r = State::with_sample();
-        r.apply(Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
+        let r = restored(s.session());
         assert_eq!(
             r.alignment.model.as_ref().and_then(|m| m.trained_on),
             Some(TrainedOn { gen: r.loaded.gen, first_unseen: 126 })
@@ -376,27 +373,17 @@ mod tests {
         );
         let (n, first) = (s.loaded.corpus.len(), 126);
         // An answer whose pairs do not end with the corpus's (all n after the first 126) is refused.
-        let short = Response::Aligned {
-            job: id,
-            searches: vec![Search::default(); n],
-            baseline: vec![Vec::new(); n],
-            lexicon: "held out".into(),
-            first,
-        };
-        s.apply(Action::Worker { response: short, now: 2.0 });
+        answer(&mut s, empty_alignment(id, first + n, "held out", first), 2.0);
         assert!(s.results().is_none() && matches!(&s.alignment.note, Some(Err(_))), "{:?}", s.alignment.note);
 
-        let id = started(&s.apply(Action::Train(TrainAction::Train { now: 3000.0 })));
-        let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
-        s.apply(Action::Worker { response: trained, now: 4000.0 });
+        let id = train_a_model(&mut s, 3000.0);
         // The worker's searches of the held-out pairs: each takes its gold links.
         let searches: Vec<Search> = s.loaded.corpus.pairs[first..]
             .iter()
             .map(|p| Search { links: p.gold.iter().map(|l| (l.source, l.target)).collect(), steps: Vec::new() })
             .collect();
         let baseline = vec![Vec::new(); n - first];
-        let aligned = Response::Aligned { job: id, searches, baseline, lexicon: "held out".into(), first };
-        s.apply(Action::Worker { response: aligned, now: 5000.0 });
+        answer(&mut s, Response::Aligned { job: id, searches, baseline, lexicon: "held out".into(), first }, 5000.0);
         let r = s.results().expect("results");
         assert_eq!((r.first_aligned, r.first_unseen, r.trained_on_these(), r.pairs()), (126, 126, false, 126..157));
         assert!(
@@ -444,26 +431,17 @@ mod tests {
         assert!(csv.lines().skip(1).all(|l| l.ends_with(",no")), "held out: no training pairs scored");
         // A training pair is not explained; a held-out pair is.
         s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(3))));
-        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1))));
-        assert!(s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(2)))).is_empty());
+        assert!(click(&mut s, 1, 2).is_empty());
         s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(130))));
-        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1))));
-        assert_eq!(
-            s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(2)))),
-            vec![Effect::Post(Request::Explain {
-                pair: PairIndex::new(130),
-                source: NodeId::new(1),
-                target: NodeId::new(2)
-            })]
-        );
+        let (pair, source, target) = (PairIndex::new(130), NodeId::new(1), NodeId::new(2));
+        assert_eq!(click(&mut s, 1, 2), vec![Effect::Post(Request::Explain { pair, source, target })]);
 
         // The same model aligning all the pairs: their scores include the
         // training pairs', and carry the warning.
         // Align with the model held, every pair answered.
         let align_all = |s: &mut State, now: f64| {
             let id = started(&s.apply(Action::Train(TrainAction::Align { now })));
-            let aligned = empty_alignment(id, n, "all", 0);
-            s.apply(Action::Worker { response: aligned, now: now + 1.0 });
+            answer(s, empty_alignment(id, n, "all", 0), now + 1.0);
         };
         align_all(&mut s, 6.0);
         let r = s.results().unwrap();
@@ -488,8 +466,7 @@ mod tests {
         let mut s = State::with_sample();
         let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
         let model = "{\"format\":\"treelink-alignment-model\"}".to_string();
-        let trained = Response::Trained { job: id, model: model.clone(), summary: "a model".into() };
-        s.apply(Action::Worker { response: trained, now: 1.0 });
+        answer(&mut s, Response::Trained { job: id, model: model.clone(), summary: "a model".into() }, 1.0);
         assert_eq!(s.alignment.model.as_ref().map(|m| m.origin.to_string()).as_deref(), Some("trained in this page"));
         assert_eq!(
             s.session().texts.alignment_model,
@@ -501,23 +478,14 @@ mod tests {
             panic!("{download:?}")
         };
         assert_eq!((name.as_str(), &**text, *mime), ("treelink-model.json", model.as_str(), "application/json"));
-        let n = s.loaded.corpus.len();
-        let searches = vec![Search::default(); n];
-        let aligned =
-            Response::Aligned { job: id, searches, baseline: vec![Vec::new(); n], lexicon: "trained".into(), first: 0 };
-        assert!(s.apply(Action::Worker { response: aligned, now: 2.0 }).is_empty());
+        let aligned = empty_alignment(id, s.loaded.corpus.len(), "trained", 0);
+        assert!(answer(&mut s, aligned, 2.0).is_empty());
         assert!(s.results().is_some());
         // Selecting a node pair with results in hand asks the worker why, once.
         assert!(s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1)))).is_empty());
         let explain = s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(2))));
-        assert_eq!(
-            explain,
-            vec![Effect::Post(Request::Explain {
-                pair: PairIndex::FIRST,
-                source: NodeId::new(1),
-                target: NodeId::new(2)
-            })]
-        );
+        let (pair, source, target) = (PairIndex::FIRST, NodeId::new(1), NodeId::new(2));
+        assert_eq!(explain, vec![Effect::Post(Request::Explain { pair, source, target })]);
         assert!(s.alignment.explained.as_ref().is_some_and(|e| (e.pair, e.source, e.target, e.result.is_none())
             == (PairIndex::FIRST, NodeId::new(1), NodeId::new(2), true)));
         assert!(s.apply(Action::SetLambda("0.3".into())).is_empty());

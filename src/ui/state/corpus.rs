@@ -431,9 +431,7 @@ mod tests {
         read(&mut s, "x.gold", "0-0 2-1?\n", None);
         read(&mut s, "lex.e2f", "c a 0.5\n", None);
         read(&mut s, "aligned.gdfa", "1-0\n", None);
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
-        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        hand_link(&mut s, 0);
         let before = s.clone();
         s.apply(Action::Load(LoadAction::SwapSides));
         assert_eq!(s.loaded.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
@@ -456,7 +454,7 @@ mod tests {
         // Files given after a swap are checked with the swapped ones: gold links for the swapped trees.
         s.apply(Action::Load(LoadAction::SwapSides));
         read(&mut s, "y.gold", "0-1\n", None);
-        assert!(matches!(s.slots.slot(Slot::Gold).message, Some(Ok(_))), "{:?}", s.slots.slot(Slot::Gold).message);
+        assert_read(&s, Slot::Gold, "");
         assert_eq!(s.loaded.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
         assert_eq!(
             s.corpus_summary(),
@@ -477,9 +475,7 @@ mod tests {
         let generation = s.loaded.gen;
         let from = s.loaded.trees_read_from.clone().map(|(g, src, trg)| (g, src.to_string(), trg.to_string()));
         assert_eq!(from, Some((generation, "(S (A a) (B b))\n".into(), "(T (C c))\n".into())));
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
-        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        hand_link(&mut s, 0);
         read(&mut s, "x.gold", "0-0 2-1?\n", None);
         assert_eq!((s.loaded.gen, s.loaded.corpus.gold_links()), (generation, 2));
         assert_eq!(s.student_links(), [(NodeId::new(0), NodeId::new(0))]);
@@ -507,8 +503,7 @@ mod tests {
         assert_eq!(s.loaded.name, SAMPLE_NAME);
         assert!(s.session().texts.files.is_empty(), "{:?}", s.session().texts.files);
         assert_eq!((s.slots.slot(Slot::Source).message.clone(), s.slots.slot(Slot::Gold).kept.len()), (None, 0));
-        let mut r = State::with_sample();
-        run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
+        let r = restored(s.session());
         assert_eq!((r.loaded.corpus.as_ref(), r.loaded.name.as_str()), (s.loaded.corpus.as_ref(), SAMPLE_NAME));
     }
 
@@ -542,13 +537,11 @@ mod tests {
     #[test]
     #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
     fn a_tiger_pair_dropped_with_its_alignment_first_replaces_the_corpus() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lingua-align-nl-en-125/raw/");
         let mut s = State::with_sample();
         for name in ["nl-en_125.xml", "ep-00-12-15.125.nl.tiger", "ep-00-12-15.125.en.tiger"] {
-            let text = std::fs::read_to_string(format!("{dir}{name}")).unwrap_or_else(|e| panic!("{name}: {e}"));
-            read(&mut s, name, &text, Some(Slot::Tiger));
+            read(&mut s, name, &shared_data(&format!("lingua-align-nl-en-125/raw/{name}")), Some(Slot::Tiger));
         }
-        assert!(matches!(s.slots.slot(Slot::Tiger).message, Some(Ok(_))), "{:?}", s.slots.slot(Slot::Tiger).message);
+        assert_read(&s, Slot::Tiger, "");
         assert_eq!(s.loaded.corpus.len(), 125);
         assert_eq!(s.loaded.name, "Uploaded TigerXML pair");
         assert_eq!(s.loaded.tiger_ids.as_ref().map(|ids| ids.len()), Some(125));
@@ -558,8 +551,8 @@ mod tests {
             read(&mut s, name, "<corpus>", Some(Slot::Tiger));
         }
         assert!(Rc::ptr_eq(&corpus, &s.loaded.corpus) && ids == s.loaded.tiger_ids);
-        let status = s.slots.slot(Slot::Tiger);
-        assert!(matches!(status.message, Some(Err(_))), "{:?}", status.message);
-        assert!(status.still_in_use().is_some_and(|m| m.starts_with("still in use: ")), "{:?}", status.still_in_use());
+        assert_refused(&s, Slot::Tiger, "");
+        let still = s.slots.slot(Slot::Tiger).still_in_use();
+        assert!(still.as_deref().is_some_and(|m| m.starts_with("still in use: ")), "{still:?}");
     }
 }

@@ -136,10 +136,7 @@ mod tests {
                 unreachable!()
             };
             searches[0] = Search { links, steps: Vec::new() };
-            s.apply(Action::Worker {
-                response: Response::Aligned { job, searches, baseline, lexicon, first },
-                now: 1.0,
-            });
+            answer(s, Response::Aligned { job, searches, baseline, lexicon, first }, 1.0);
             s.drawn_links().into_iter().map(|l| (l.source, l.target, l.style)).collect::<Vec<_>>()
         };
         assert_eq!(s.drawn_links().iter().map(|l| l.style).collect::<Vec<_>>(), [LinkStyle::Gold], "no results yet");

@@ -173,10 +173,7 @@ mod tests {
     fn leaving_an_exercise_brings_back_what_was_shown_and_a_reload_shows_the_same() {
         let mut s = State::with_sample();
         run(&mut s, Action::Load(LoadAction::LoadSample));
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(4))));
-        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
-        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        hand_link(&mut s, 4);
         s.apply(Action::Load(LoadAction::SwapSides));
         let shown = (s.loaded.corpus.clone(), s.teach.links.clone(), s.selection.pair.index(), s.selection.mode);
         assert_eq!(s.student_links(), [(NodeId::ROOT, NodeId::ROOT)]);
@@ -184,8 +181,7 @@ mod tests {
         let exercise = Exercise::new(&crate::ui::load::sample(), &[2, 3], "Two", "", false).unwrap();
         read(&mut s, "two.exercise.json", &exercise.to_json(), None);
         assert_eq!((s.loaded.corpus.len(), s.selection.mode, s.teach.links.len()), (2, Mode::Teach, 0));
-        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
-        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        click(&mut s, 0, 0);
         // A reload now: the exercise with its link, over the pairs shown before it.
         let mut r = State::new();
         run(&mut r, Action::Load(LoadAction::LoadSample));
@@ -231,11 +227,12 @@ mod tests {
         let exercise = Exercise::new(&s.loaded.corpus, &[2, 3], "Two", "", false).unwrap();
         let ana = Answers::new(&exercise, "Ana", &[vec![(NodeId::ROOT, NodeId::ROOT)], vec![]]).to_json();
         read(&mut s, "ana.answers.json", &ana, None);
-        let waiting = s.slots.slot(Slot::Answers).message.clone();
-        assert!(matches!(&waiting, Some(Err(e)) if e.contains("open their exercise")), "{waiting:?}");
+        assert_refused(&s, Slot::Answers, "");
+        assert!(message(&s, Slot::Answers).contains("open their exercise"), "{}", message(&s, Slot::Answers));
         read(&mut s, "copy.json", &exercise.student_copy().to_json(), None);
-        let refused = s.slots.slot(Slot::Answers).message.clone();
-        assert!(matches!(&refused, Some(Err(e)) if e.contains("is a student copy without the key")), "{refused:?}");
+        assert_refused(&s, Slot::Answers, "");
+        let refused = message(&s, Slot::Answers);
+        assert!(refused.contains("is a student copy without the key"), "{refused}");
         assert!(s.classroom.class.is_none());
         read(&mut s, "two.json", &exercise.to_json(), None);
         assert_eq!(s.slots.slot(Slot::Answers).message, Some(Ok("1 answers file checked against two.json".into())));

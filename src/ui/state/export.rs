@@ -317,8 +317,7 @@ mod tests {
         // Aligned: the predicted links, the STA trio and the CSVs, as the engine writes them.
         let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
         let n = s.loaded.corpus.len();
-        let aligned = empty_alignment(id, n, "trained", 0);
-        s.apply(Action::Worker { response: aligned, now: 1.0 });
+        answer(&mut s, empty_alignment(id, n, "trained", 0), 1.0);
         let gold = s.apply(Action::Export(ExportFile::PredictedLinks));
         let expected = write_links(&s.results().unwrap().predicted);
         assert!(
@@ -340,9 +339,7 @@ mod tests {
         assert_eq!(said.unwrap().1, Ok(format!("Downloaded treelink-pr-curve.csv: the precision/recall curve over the posterior threshold, {points} {}.", counted(points, "points"))));
         // Hand links, and the derivation only once there is a translation.
         assert!(s.apply(Action::Export(ExportFile::DerivationSvg)).is_empty());
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
-        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        hand_link(&mut s, 0);
         let student = s.apply(Action::Export(ExportFile::StudentLinks));
         assert!(
             matches!(&student[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-student.gold" && text.starts_with("0-0\n")),
@@ -359,8 +356,7 @@ mod tests {
     #[test]
     #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
     fn pairs_from_tigerxml_export_for_the_original_treebanks_and_as_bracketed_files() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lingua-align-nl-en-125/raw/");
-        let original = |f: &str| std::fs::read_to_string(format!("{dir}{f}")).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let original = |f: &str| shared_data(&format!("lingua-align-nl-en-125/raw/{f}"));
         let mut s = State::with_sample();
         for (name, file) in
             [("nl.xml", "ep-00-12-15.125.nl.tiger"), ("en.xml", "ep-00-12-15.125.en.tiger"), ("a.xml", "nl-en_125.xml")]

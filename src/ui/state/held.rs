@@ -173,7 +173,6 @@ mod tests {
     use super::super::*;
     use crate::app::alignment::PairSplit;
     use crate::io::links::write_links;
-    use crate::tree::NodeId;
     use crate::ui::load::{self, HeldRole};
 
     /// Pairs `range` of the built-in sample as bracketed files' texts (source, target, gold).
@@ -187,16 +186,10 @@ mod tests {
         ]
     }
 
-    fn give(s: &mut State, prefix: &str, range: std::ops::Range<usize>, slot: Slot) {
-        for (ext, text) in ["src", "trg", "gold"].into_iter().zip(texts(range)) {
+    /// The pairs `range` of the sample as the files `prefix.src`, `.trg`, `.gold`, given to `slots`.
+    fn give(s: &mut State, prefix: &str, range: std::ops::Range<usize>, slots: [Slot; 3]) {
+        for ((ext, text), slot) in ["src", "trg", "gold"].into_iter().zip(texts(range)).zip(slots) {
             read(s, &format!("{prefix}.{ext}"), &text, Some(slot));
-        }
-    }
-
-    fn message(s: &State, slot: Slot) -> String {
-        match &s.slots.slot(slot).message {
-            Some(Ok(m) | Err(m)) => m.clone(),
-            None => String::new(),
         }
     }
 
@@ -205,12 +198,9 @@ mod tests {
     /// after another, and Train's split is theirs, whatever the boxes say.
     fn three_sets() -> State {
         let mut s = State::with_sample();
-        for (slot, text) in [Slot::Source, Slot::Target, Slot::Gold].into_iter().zip(texts(0..20)) {
-            let ext = ["src", "trg", "gold"][slot as usize];
-            read(&mut s, &format!("a.{ext}"), &text, Some(slot));
-        }
-        give(&mut s, "b", 20..26, Slot::DevSet);
-        give(&mut s, "c", 26..30, Slot::TestSet);
+        give(&mut s, "a", 0..20, [Slot::Source, Slot::Target, Slot::Gold]);
+        give(&mut s, "b", 20..26, [Slot::DevSet; 3]);
+        give(&mut s, "c", 26..30, [Slot::TestSet; 3]);
         s
     }
 
@@ -252,13 +242,10 @@ mod tests {
         // Gold links again for the training pairs: read against them alone.
         let [_, _, gold] = texts(0..20);
         read(&mut s, "a2.gold", &gold, Some(Slot::Gold));
-        assert!(message(&s, Slot::Gold).starts_with("a2.gold: 20 lines"), "{}", message(&s, Slot::Gold));
+        assert_read(&s, Slot::Gold, "a2.gold: 20 lines");
         assert_eq!((s.loaded.corpus.len(), s.loaded.base_len()), (30, 20));
         // Other training pairs: the sets follow them.
-        let [src, trg, gold] = texts(30..40);
-        read(&mut s, "d.src", &src, Some(Slot::Source));
-        read(&mut s, "d.trg", &trg, Some(Slot::Target));
-        read(&mut s, "d.gold", &gold, Some(Slot::Gold));
+        give(&mut s, "d", 30..40, [Slot::Source, Slot::Target, Slot::Gold]);
         let mut expected = sample.pairs[30..40].to_vec();
         expected.extend_from_slice(&sample.pairs[20..30]);
         assert_eq!(s.loaded.corpus.pairs, expected);
@@ -268,15 +255,12 @@ mod tests {
     #[test]
     fn removing_or_replacing_a_set_keeps_the_hand_links_of_the_pairs_that_stay() {
         let mut s = three_sets();
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
         for pair in [3, 28] {
-            s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(pair))));
-            s.apply(Action::Select(SelectAction::ClickSource(NodeId::ROOT)));
-            s.apply(Action::Select(SelectAction::ClickTarget(NodeId::ROOT)));
+            hand_link(&mut s, pair);
         }
         assert_eq!(s.teach.links.keys().map(|k| k.index()).collect::<Vec<_>>(), [3, 28]);
         // A smaller dev set: the test pairs, and their hand links, move up.
-        give(&mut s, "b2", 20..22, Slot::DevSet);
+        give(&mut s, "b2", 20..22, [Slot::DevSet; 3]);
         assert_eq!((s.loaded.corpus.len(), s.loaded.held.pairs(HeldRole::Dev)), (26, 2));
         assert_eq!(s.loaded.corpus.pairs[22..], load::sample().pairs[26..30]);
         assert_eq!(s.teach.links.keys().map(|k| k.index()).collect::<Vec<_>>(), [3, 24]);
@@ -301,7 +285,7 @@ mod tests {
         read(&mut s, "aligned.gdfa", &"0-0\n".repeat(30), Some(Slot::WordLinks));
         assert_eq!(message(&s, Slot::WordLinks), "aligned.gdfa: 30 lines, 30 word links");
         run(&mut s, Action::Load(LoadAction::RemoveHeld(HeldRole::Test)));
-        assert!(message(&s, Slot::WordLinks).starts_with("aligned.gdfa:27:1:"), "{}", message(&s, Slot::WordLinks));
+        assert_refused(&s, Slot::WordLinks, "aligned.gdfa:27:1:");
     }
 
     #[test]
@@ -311,11 +295,11 @@ mod tests {
         read(&mut s, "e.src", &src, Some(Slot::DevSet));
         assert_eq!(message(&s, Slot::DevSet), "e.src: waiting for the set's .trg and .gold file");
         read(&mut s, "e.txt", &trg, Some(Slot::DevSet));
-        assert!(message(&s, Slot::DevSet).starts_with("e.txt: expected PREFIX.src, PREFIX.trg or PREFIX.gold"));
+        assert_refused(&s, Slot::DevSet, "e.txt: expected PREFIX.src, PREFIX.trg or PREFIX.gold");
         // Gold links that do not fit the trees: refused, located; the set in use stays.
         read(&mut s, "e.trg", &trg, Some(Slot::DevSet));
         read(&mut s, "e.gold", "0-0\n", Some(Slot::DevSet));
-        assert!(message(&s, Slot::DevSet).starts_with("e.gold:"), "{}", message(&s, Slot::DevSet));
+        assert_refused(&s, Slot::DevSet, "e.gold:");
         assert_eq!((s.loaded.corpus.len(), s.loaded.held.pairs(HeldRole::Dev)), (30, 6));
         assert_eq!(
             s.slots.slot(Slot::DevSet).still_in_use().as_deref().map(|m| m.starts_with("still in use: b.src")),
@@ -327,12 +311,10 @@ mod tests {
     fn swapped_pairs_read_a_new_set_the_same_way_and_a_session_brings_the_sets_back() {
         let mut s = three_sets();
         run(&mut s, Action::Load(LoadAction::SwapSides));
-        give(&mut s, "b3", 20..25, Slot::DevSet);
+        give(&mut s, "b3", 20..25, [Slot::DevSet; 3]);
         let swapped: Vec<_> = load::sample().pairs[20..25].iter().map(|p| p.swapped()).collect();
         assert_eq!(s.loaded.corpus.pairs[20..25], swapped);
-        let mut r = State::new();
-        run(&mut r, Action::Load(LoadAction::LoadSample));
-        run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
+        let r = restored(s.session());
         assert_eq!(
             (&r.loaded.corpus, &r.loaded.held, r.loaded.sides_swapped),
             (&s.loaded.corpus, &s.loaded.held, true)

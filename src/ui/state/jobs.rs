@@ -306,8 +306,7 @@ mod tests {
         let [Effect::Post(Request::Train { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
         let (corpus, gen) = (s.loaded.corpus.clone(), s.jobs.worker_gen);
         s.apply(progress(job.0, "SVM (SMO)", 4, 10));
-        let stopped = Response::Stopped { message: "The worker stopped (out of memory)".into() };
-        s.apply(Action::Worker { response: stopped, now: 2.0 });
+        answer(&mut s, Response::Stopped { message: "The worker stopped (out of memory)".into() }, 2.0);
         assert!(s.jobs.running.is_none() && s.jobs.worker_stopped);
         assert_eq!(s.jobs.worker_gen, gen.next(), "the fresh worker holds no alignment");
         assert!(
@@ -320,11 +319,11 @@ mod tests {
         assert!(!s.jobs.worker_stopped && matches!(&s.alignment.note, Some(Ok(_))));
         assert!(s.apply(Action::Job(JobAction::RestartWorker)).is_empty(), "one is running");
         // Died again: the next job starts a fresh one without the button.
-        s.apply(Action::Worker { response: Response::Stopped { message: "x".into() }, now: 3.0 });
+        answer(&mut s, Response::Stopped { message: "x".into() }, 3.0);
         assert!(s.jobs.worker_stopped);
         // Said again (a pool's worker, once per message it held): the first report stands.
         let note = s.alignment.note.clone();
-        s.apply(Action::Worker { response: Response::Stopped { message: "y".into() }, now: 3.5 });
+        answer(&mut s, Response::Stopped { message: "y".into() }, 3.5);
         assert_eq!(s.alignment.note, note);
         assert!(matches!(
             s.apply(Action::Train(TrainAction::Train { now: 4.0 })).as_slice(),
@@ -404,23 +403,27 @@ mod tests {
     fn a_failed_job_ends_with_its_message() {
         let mut s = State::with_sample();
         let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
-        s.apply(Action::Worker {
-            response: Response::Failed { job: Some(JobId(id.0 + 5)), message: "other".into() },
-            now: 1.0,
-        });
+        answer(&mut s, Response::Failed { job: Some(JobId(id.0 + 5)), message: "other".into() }, 1.0);
         assert!(s.jobs.running.is_some(), "another job's failure is not this one's");
-        s.apply(Action::Worker {
-            response: Response::Failed { job: Some(id), message: "no gold links".into() },
-            now: 1.0,
-        });
+        answer(&mut s, Response::Failed { job: Some(id), message: "no gold links".into() }, 1.0);
         assert!(s.jobs.running.is_none());
         assert!(matches!(&s.alignment.note, Some(Err(n)) if n.contains("no gold links")), "{:?}", s.alignment.note);
         // The worker itself failed: whatever runs ends with its message.
         s.apply(Action::Train(TrainAction::Train { now: 0.0 }));
         let message = "the worker failed: out of memory".to_string();
-        s.apply(Action::Worker { response: Response::Failed { job: None, message }, now: 1.0 });
+        answer(&mut s, Response::Failed { job: None, message }, 1.0);
         assert!(s.jobs.running.is_none());
         assert!(matches!(&s.alignment.note, Some(Err(n)) if n.contains("out of memory")), "{:?}", s.alignment.note);
+    }
+
+    /// A training job, 3, started at `started`.
+    fn train_job(started: f64) -> Job {
+        Job { id: JobId(3), kind: JobKind::Train, split: None, test_set: None, corpus_gen: CorpusGen(0), started }
+    }
+
+    /// A progress report of `job` to the progress bars.
+    fn bar_report(job: u32, stage: &str, done: u64, total: u64, now: f64) -> ProgressAction {
+        ProgressAction::Report { job: JobId(job), stage: stage.into(), done, total, gap: None, now }
     }
 
     /// The progress bars' reducer alone: a new stage starts its own clock
@@ -428,59 +431,31 @@ mod tests {
     /// the job's start, and another job's report changes nothing.
     #[test]
     fn the_eta_is_the_stage_s_rate_and_another_job_s_report_changes_nothing() {
-        let job = train_job();
-        let report = |job: u32, stage: &str, done: u64, now: f64| ProgressAction::Report {
-            job: JobId(job),
-            stage: stage.into(),
-            done,
-            total: 10,
-            gap: None,
-            now,
-        };
+        let job = train_job(1000.0);
         let mut p = Progress::default();
         assert_eq!(p.of(&job), JobProgress::starting(&job));
-        p.apply(report(3, "lexical model", 5, 3000.0), Some(&job));
-        p.apply(report(3, "lexical model", 5, 5000.0), Some(&job));
+        p.apply(bar_report(3, "lexical model", 5, 10, 3000.0), Some(&job));
+        p.apply(bar_report(3, "lexical model", 5, 10, 5000.0), Some(&job));
         assert_eq!(p.of(&job).eta_seconds(), Some(2.0), "5 of 10 done in the stage's 2 s");
-        p.apply(report(3, "SVM", 2, 6000.0), Some(&job));
+        p.apply(bar_report(3, "SVM", 2, 10, 6000.0), Some(&job));
         p.apply(ProgressAction::Tick(8000.0), Some(&job));
         let shown = p.of(&job);
         assert_eq!((shown.eta_seconds(), shown.elapsed_seconds()), (Some(8.0), 7.0));
-        p.apply(report(4, "aligning", 9, 9000.0), Some(&job));
+        p.apply(bar_report(4, "aligning", 9, 10, 9000.0), Some(&job));
         p.apply(ProgressAction::Tick(9500.0), None);
         assert_eq!(p.of(&job), shown);
-    }
-
-    /// A training job, number 3, started at 1 s.
-    fn train_job() -> Job {
-        Job {
-            id: JobId(3),
-            kind: JobKind::Train,
-            split: None,
-            test_set: None,
-            corpus_gen: CorpusGen(0),
-            started: 1000.0,
-        }
     }
 
     /// Choosing on dev is reported beside the step: its own steps and rate,
     /// the step's bar unchanged.
     #[test]
     fn choosing_on_dev_is_shown_beside_the_step_with_its_own_rate() {
-        let job = Job { started: 0.0, ..train_job() };
-        let report = |stage: &str, done: u64, total: u64, now: f64| ProgressAction::Report {
-            job: JobId(3),
-            stage: stage.into(),
-            done,
-            total,
-            gap: None,
-            now,
-        };
+        let job = train_job(0.0);
         let mut p = Progress::default();
-        p.apply(report(CHOOSING_ON_DEV, 0, 11, 1000.0), Some(&job));
-        p.apply(report("features", 4, 8, 2000.0), Some(&job));
+        p.apply(bar_report(3, CHOOSING_ON_DEV, 0, 11, 1000.0), Some(&job));
+        p.apply(bar_report(3, "features", 4, 8, 2000.0), Some(&job));
         assert_eq!(p.of(&job).plan_eta_seconds(), None, "nothing tried yet");
-        p.apply(report(CHOOSING_ON_DEV, 2, 11, 9000.0), Some(&job));
+        p.apply(bar_report(3, CHOOSING_ON_DEV, 2, 11, 9000.0), Some(&job));
         let shown = p.of(&job);
         assert_eq!((shown.stage.as_str(), shown.done, shown.total), ("features", 4, 8));
         assert_eq!(shown.plan, Some((2, 11, 1000.0)));

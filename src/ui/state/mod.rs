@@ -491,12 +491,7 @@ mod tests {
         let text = text.to_string();
         // Dropped (no slot): the head says it is an exercise, not a model.
         read(&mut s, name, &text, None);
-        assert_eq!(
-            s.slots.slot(Slot::Exercise).message.as_ref().map(|m| m.is_ok()),
-            Some(true),
-            "{:?}",
-            s.slots.slot(Slot::Exercise)
-        );
+        assert_read(&s, Slot::Exercise, "");
         assert_eq!(s.selection.mode, Mode::Teach);
         assert_eq!(s.loaded.corpus.len(), 2);
         assert_eq!(s.loaded.corpus.pairs[0].source, sample.pairs[2].source);
@@ -517,8 +512,7 @@ mod tests {
                     && NodeId::new(t) != key.target
             })
             .unwrap();
-        s.apply(Action::Select(SelectAction::ClickSource(key.source)));
-        s.apply(Action::Select(SelectAction::ClickTarget(key.target)));
+        click(&mut s, key.source.index(), key.target.index());
         assert_eq!(s.student_links(), vec![(key.source, key.target)]);
         s.apply(Action::Exercise(ExerciseAction::Check));
         let styles = |s: &State| s.drawn_links().iter().map(|l| l.style).collect::<Vec<_>>();
@@ -527,8 +521,7 @@ mod tests {
         assert_eq!(marked.iter().filter(|&&st| st == LinkStyle::Correct).count(), 1);
         assert_eq!(marked.iter().filter(|&&st| st == LinkStyle::Missed).count(), gold - 1);
         // A new link makes the check stale.
-        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
-        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(wrong))));
+        click(&mut s, 0, wrong);
         assert!(s.classroom.checks.is_none());
         // (A refused attempt is drawn too, where it was tried.)
         assert!(styles(&s).iter().all(|&st| st == LinkStyle::Student || st == LinkStyle::Refused));
@@ -548,21 +541,15 @@ mod tests {
         assert_eq!(class.students[0].counts.correct, 1);
         assert_eq!(class.students[1].counts.predicted, 0);
         // A damaged answers file is named, and the others still count.
-        read(
-            &mut s,
-            "bad.answers.json",
-            "{\"format\": \"treelink-exercise-answers\", \"version\": 1",
-            Some(Slot::Answers),
-        );
-        let status = s.slots.slot(Slot::Answers).message.clone().unwrap().unwrap_err();
-        assert!(status.starts_with("1 of 3 files not counted: bad.answers.json:"), "{status}");
+        let bad = "{\"format\": \"treelink-exercise-answers\", \"version\": 1";
+        read(&mut s, "bad.answers.json", bad, Some(Slot::Answers));
+        assert_refused(&s, Slot::Answers, "1 of 3 files not counted: bad.answers.json:");
         assert_eq!(s.classroom.class.as_ref().unwrap().students.len(), 2);
         // Kept for the next visit: the open exercise, the answers files and the student's name.
         let session = s.session();
         let slots: Vec<Slot> = session.texts.files.iter().map(|f| f.slot).collect();
         assert_eq!(slots, [Slot::Exercise, Slot::Answers, Slot::Answers]);
-        let mut r = State::with_sample();
-        run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
+        let r = restored(session);
         assert_eq!(r.classroom.open.as_ref().map(|o| &*o.exercise), Some(&exercise));
         assert_eq!((r.loaded.corpus.as_ref(), r.classroom.student.as_str()), (s.loaded.corpus.as_ref(), "Ana"));
         assert_eq!((r.selection.mode, &r.teach.links), (Mode::Teach, &s.teach.links));

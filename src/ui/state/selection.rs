@@ -202,17 +202,15 @@ impl State {
             (SelectAction::ClickSource(n), Mode::Teach) => self.teach.choose_source(n),
             (SelectAction::ClickTarget(n), Mode::Teach) => self.teach_target(n),
             (SelectAction::ClickLink(a, b), Mode::Teach) => self.teach.remove(self.selection.pair, a, b),
-            _ => {
-                let selected = self.selection.apply(action, self.loaded.corpus.len());
-                self.selection_changed(selected);
-            }
+            _ => self.reselect(action),
         }
     }
 
-    /// What follows the selection: a cleared node pair has no explanation
-    /// and no pending teaching click; another pair or mode starts the
-    /// teaching panel afresh.
-    pub(super) fn selection_changed(&mut self, selected: Selected) {
+    /// The selection's own action, and what follows it: a cleared node
+    /// pair has no explanation and no pending teaching click; another
+    /// pair or mode starts the teaching panel afresh.
+    pub(super) fn reselect(&mut self, action: SelectAction) {
+        let selected = self.selection.apply(action, self.loaded.corpus.len());
         if selected == Selected::Nodes {
             return;
         }
@@ -228,14 +226,12 @@ impl State {
 
     /// Shows pair `p` (within the pairs loaded).
     pub(super) fn select_pair(&mut self, p: PairIndex) {
-        let selected = self.selection.apply(SelectAction::SelectPair(p), self.loaded.corpus.len());
-        self.selection_changed(selected);
+        self.reselect(SelectAction::SelectPair(p));
     }
 
     /// Clears the selected node pair.
     pub(super) fn clear_selection(&mut self) {
-        let selected = self.selection.apply(SelectAction::Clear, self.loaded.corpus.len());
-        self.selection_changed(selected);
+        self.reselect(SelectAction::Clear);
     }
 
     /// The sub-tree pair the selection is compared with, as (source, target).
@@ -246,6 +242,7 @@ impl State {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::*;
     use super::super::*;
     use super::*;
 
@@ -269,8 +266,7 @@ mod tests {
     fn a_wrong_link_is_compared_with_the_nearest_gold_link_not_itself() {
         let mut s = State::with_sample();
         // Pair 1's one gold link is 0-0. CARD (2) ↔ a target POS: no gold link at either node.
-        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(2))));
-        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(3))));
+        click(&mut s, 2, 3);
         assert_eq!(
             s.comparison(),
             Some((NodeId::new(0), NodeId::new(0))),

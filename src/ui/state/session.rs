@@ -279,17 +279,11 @@ impl State {
         self.before_exercise.as_ref().map_or(self.loaded.sides_swapped, |b| b.loaded.sides_swapped)
     }
 
-    /// The files of [`State::session_files`], in the order to load them,
-    /// as the slots hold them now (the key of what is kept).
-    fn kept_files(&self) -> impl Iterator<Item = (Slot, &Upload)> {
-        kept_files(&self.slots, self.classroom.open.is_some())
-    }
-
     /// What identifies [`State::session_files`], cheaply (see [`FilesKey`]).
     pub fn files_key(&self) -> FilesKey {
         let text = |t: &str| (t.as_ptr() as usize, t.len());
-        let mut key: Vec<(String, usize, usize)> = self
-            .kept_files()
+        // The files in use as the slots hold them now.
+        let mut key: Vec<(String, usize, usize)> = kept_files(&self.slots, self.classroom.open.is_some())
             .map(|(slot, u)| (format!("{slot:?} {}", u.name), text(&u.text).0, text(&u.text).1))
             .collect();
         key.push((format!("swapped {}", self.files_swapped()), 0, 0));
@@ -573,15 +567,14 @@ mod tests {
                 (Slot::LexT2s, "t2s.t3.final")
             ]
         );
-        let mut r = State::with_sample();
-        run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
+        let r = restored(session);
         assert!(r.keeping.restoring.is_none() && r.loaded.sides_swapped);
         assert_eq!(format!("{:?}", r.slots.lexicon_files()), format!("{:?}", s.slots.lexicon_files()));
         assert_eq!(r.slots.lexicon_files().tables_lexicon(&r.loaded.corpus).unwrap(), Some(lexicon));
         for slot in [Slot::Vcb, Slot::LexS2t, Slot::LexT2s] {
             assert_eq!(r.slots.slot(slot).message, s.slots.slot(slot).message, "{slot:?}");
         }
-        assert!(matches!(&r.slots.slot(Slot::Vcb).message, Some(Ok(m)) if m.starts_with("source es.vcb")));
+        assert_read(&r, Slot::Vcb, "source es.vcb");
     }
 
     #[test]
@@ -592,17 +585,12 @@ mod tests {
         read(&mut s, "x.gold", "0-0\n0-0\n", None);
         read(&mut s, "lex.e2f", "c a 0.5\n", None);
         read(&mut s, "lex.e2f", "broken", None); // refused: the good one is kept
-        let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
-        let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
-        s.apply(Action::Worker { response: trained, now: 1.0 });
+        train_a_model(&mut s, 0.0);
         s.apply(Action::Job(JobAction::Cancel(None)));
         s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::SEED, "9".into()))));
         s.apply(Action::SetLambda("0.3".into()));
         s.apply(Action::Load(LoadAction::SwapSides));
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(1))));
-        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
-        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        hand_link(&mut s, 1);
         s.apply(Action::Fold(FoldAction::Toggle(Side::Target, NodeId::new(0))));
         assert_eq!(s.folds.saved(s.loaded.gen), [(PairIndex::new(1), vec![], vec![NodeId::new(0)])]);
         let session = s.session();
@@ -613,8 +601,7 @@ mod tests {
             ["x.src", "x.trg", "x.gold", "lex.e2f"]
         );
         assert_eq!(session.texts.files[3].slot, Slot::LexS2t, "kept as given, before the swap");
-        let mut r = State::with_sample();
-        run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
+        let r = restored(session);
         assert!(r.keeping.restoring.is_none());
         assert_eq!(
             (&r.loaded.corpus, &r.loaded.name, r.loaded.sides_swapped),
@@ -673,10 +660,7 @@ mod tests {
         assert_eq!(s.corpus_summary(), format!("{SAMPLE_NAME}: reading it…"), "not the counts of the pairs shown");
         // Hand links on the sample, kept from the last visit, restored before the sample arrives.
         let mut kept = State::with_sample();
-        kept.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-        kept.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(2))));
-        kept.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
-        kept.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        hand_link(&mut kept, 2);
         let session = kept.session();
         assert!(session.texts.files.is_empty());
         s.apply(Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
@@ -697,8 +681,7 @@ mod tests {
     fn a_session_kept_by_this_version_restores() {
         let json = include_str!("../../../tests/data/page-session-v1.json");
         let session: Session = serde_json::from_str(json).unwrap();
-        let mut r = State::with_sample();
-        run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session.clone()), mt_file: None }));
+        let r = restored(session.clone());
         assert!(r.keeping.restoring.is_none() && r.keeping.read);
         assert_eq!(r.loaded.name, "Uploaded x.src / x.trg");
         assert_eq!((r.loaded.corpus.len(), r.loaded.sides_swapped), (2, true));

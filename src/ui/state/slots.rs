@@ -722,8 +722,7 @@ mod tests {
         );
         assert!(!s.slots.slot(Slot::Source).checking);
         read(&mut s, "x.trg", "(S (B b)\n", None);
-        let message = s.slots.slot(Slot::Target).message.clone();
-        assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.trg:2:1: expected ')'")), "{message:?}");
+        assert_refused(&s, Slot::Target, "x.trg:2:1: expected ')'");
         assert!(s.loaded.corpus.len() > 1, "a broken file keeps the corpus");
         let gen = s.loaded.gen;
         read(&mut s, "x.trg", "(S (B b))\n", None);
@@ -732,9 +731,8 @@ mod tests {
         assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
         // A link outside the trees: the error is shown by the file it is in (its typed origin).
         read(&mut s, "x.gold", "0-99\n", None);
-        let message = s.slots.slot(Slot::Gold).message.clone();
-        assert!(matches!(&message, Some(Err(e)) if e.starts_with("x.gold:1:1: link 0-99")), "{message:?}");
-        assert!(matches!(s.slots.slot(Slot::Source).message, Some(Ok(_))));
+        assert_refused(&s, Slot::Gold, "x.gold:1:1: link 0-99");
+        assert_read(&s, Slot::Source, "");
         read(&mut s, "x.gold", "0-0\n", None);
         assert_eq!((s.loaded.corpus.gold_links(), s.loaded.gen), (1, gen.next()), "the same trees with gold links");
         assert!(read(&mut s, "notes.txt", "", None).is_empty());
@@ -816,16 +814,12 @@ mod tests {
         let mut s = State::with_sample();
         for &(slot, name, good, bad) in &good_and_bad {
             read(&mut s, name, good, Some(slot));
-            assert!(matches!(s.slots.slot(slot).message, Some(Ok(_))), "{slot:?}: {:?}", s.slots.slot(slot).message);
-            let before = in_use(&s, slot);
-            let corpus = s.loaded.corpus.clone();
+            assert_read(&s, slot, "");
+            let (before, corpus) = (in_use(&s, slot), s.loaded.corpus.clone());
             read(&mut s, &format!("bad-{name}"), bad, Some(slot));
+            // The error is shown next to its input, naming its file.
+            assert_refused(&s, slot, &format!("bad-{name}:"));
             let status = s.slots.slot(slot);
-            assert!(
-                matches!(&status.message, Some(Err(e)) if e.starts_with(&format!("bad-{name}:"))),
-                "{slot:?}: the error is shown next to its input, naming its file: {:?}",
-                status.message
-            );
             assert_eq!(in_use(&s, slot), before, "{slot:?}: the good file stays in use");
             assert!(Rc::ptr_eq(&corpus, &s.loaded.corpus), "{slot:?}: the pairs loaded stay");
             let still = status.still_in_use().unwrap_or_default();
@@ -844,17 +838,16 @@ mod tests {
         // The translation model is read by the job worker: one that fails to read leaves the held one.
         let effects = read(&mut s, "mt.json", "{\"format\":\"treelink-mt\",\"version\":1}", None);
         let [Effect::Post(Request::LoadMt { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
-        let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: None };
-        s.apply(Action::Worker { response: ready, now: 1.0 });
+        answer(&mut s, Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: None }, 1.0);
         let before = in_use(&s, Slot::TranslationModel);
         let effects = s.apply(Action::Load(LoadAction::MtFilePicked { name: "bad.tlmt".into(), file: FileHandle(3) }));
         let [Effect::PostFile(Request::LoadMtFile { job, .. }, _)] = effects.as_slice() else { panic!("{effects:?}") };
         let failed = Response::Failed { job: Some(*job), message: "bad.tlmt: not a translation model".into() };
-        s.apply(Action::Worker { response: failed, now: 2.0 });
+        answer(&mut s, failed, 2.0);
         assert_eq!(in_use(&s, Slot::TranslationModel), before);
-        let status = s.slots.slot(Slot::TranslationModel);
-        assert!(matches!(&status.message, Some(Err(e)) if e.starts_with("bad.tlmt:")), "{:?}", status.message);
-        assert_eq!(status.still_in_use().as_deref(), Some("still in use: mt.json: MS"));
+        assert_refused(&s, Slot::TranslationModel, "bad.tlmt:");
+        let still = s.slots.slot(Slot::TranslationModel).still_in_use();
+        assert_eq!(still.as_deref(), Some("still in use: mt.json: MS"));
         // The classroom's inputs: an exercise (its pairs become the corpus)
         // and students' answers to it.
         use crate::exercise::{Answers, Exercise};
@@ -867,7 +860,7 @@ mod tests {
         ];
         for &(slot, name, good, bad) in &classroom {
             read(&mut s, name, good, Some(slot));
-            assert!(matches!(s.slots.slot(slot).message, Some(Ok(_))), "{slot:?}: {:?}", s.slots.slot(slot).message);
+            assert_read(&s, slot, "");
             let (before, corpus) = (in_use(&s, slot), s.loaded.corpus.clone());
             read(&mut s, &format!("bad-{name}"), bad, Some(slot));
             let status = s.slots.slot(slot);
@@ -893,21 +886,21 @@ mod tests {
         let mut s = State::with_sample();
         read(&mut s, "x.src", "(S (A a) (B b))\n(S (A a))\n", Some(Slot::Source));
         read(&mut s, "x.gold", "0-0 1-1\n0-0\n", Some(Slot::Gold));
-        assert!(matches!(s.slots.slot(Slot::Gold).message, Some(Err(_))), "{:?}", s.slots.slot(Slot::Gold).message);
+        assert_refused(&s, Slot::Gold, "");
         read(&mut s, "x.trg", "(T (C c) (D d))\n(T (C c))\n", Some(Slot::Target));
         assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
         assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
-        assert!(matches!(s.slots.slot(Slot::Gold).message, Some(Ok(_))), "{:?}", s.slots.slot(Slot::Gold).message);
+        assert_read(&s, Slot::Gold, "");
         assert_eq!(s.slots.ok_name(Slot::Gold), Some("x.gold"));
         // Gold links that do not fit these trees stay refused; new trees
         // of the same shape still load, with the gold links in use.
         read(&mut s, "bad.gold", "0-99\n0-0\n", Some(Slot::Gold));
-        assert!(matches!(&s.slots.slot(Slot::Gold).message, Some(Err(e)) if e.starts_with("bad.gold:1:")));
+        assert_refused(&s, Slot::Gold, "bad.gold:1:");
         read(&mut s, "y.src", "(S (A x) (B y))\n(S (A z))\n", Some(Slot::Source));
         assert_eq!(s.loaded.name, "Uploaded y.src / x.trg");
         assert_eq!(s.loaded.corpus.gold_links(), 3);
         assert_eq!(s.loaded.corpus.pairs[0].source.words(), ["x", "y"]);
-        assert!(matches!(&s.slots.slot(Slot::Gold).message, Some(Err(e)) if e.starts_with("bad.gold:1:")));
+        assert_refused(&s, Slot::Gold, "bad.gold:1:");
         assert_eq!(s.slots.ok_name(Slot::Gold), Some("x.gold"));
     }
 
@@ -919,10 +912,6 @@ mod tests {
     fn trees_that_make_no_pairs_say_they_are_not_in_use() {
         let mut s = State::with_sample();
         let corpus = s.loaded.corpus.clone();
-        let message = |s: &State, slot: Slot| match &s.slots.slot(slot).message {
-            Some(Ok(m) | Err(m)) => m.clone(),
-            None => String::new(),
-        };
         read(&mut s, "x.trg", "(T (C c))\n(T (C c))\n", Some(Slot::Target));
         assert_eq!(
             message(&s, Slot::Target),
@@ -932,11 +921,7 @@ mod tests {
         // A source over the page's limit: refused, and the target waits for one that reads.
         let wide = format!("(S (A a))\n(S {})\n", "(A a) ".repeat(1001));
         read(&mut s, "wide.src", &wide, Some(Slot::Source));
-        assert!(
-            message(&s, Slot::Source).starts_with("wide.src:2:1: this tree has 1001 words"),
-            "{}",
-            message(&s, Slot::Source)
-        );
+        assert_refused(&s, Slot::Source, "wide.src:2:1: this tree has 1001 words");
         assert_eq!(
             message(&s, Slot::Target),
             "x.trg: 2 trees, 4 nodes; not in use: its source trees were refused (the pairs shown stay)"
@@ -974,7 +959,7 @@ mod tests {
         let mut s = State::with_sample();
         read(&mut s, "empty.trg", "", Some(Slot::Target));
         read(&mut s, "million.gold", "0-0\n0-0\n", Some(Slot::Gold));
-        assert!(matches!(s.slots.slot(Slot::Gold).message, Some(Err(_))));
+        assert_refused(&s, Slot::Gold, "");
         let files = [
             (Slot::Source, "big.src", "(S (A a) (B b))\n(S (A a))\n"),
             (Slot::Target, "big.trg", "(T (C c) (D d))\n(T (C c))\n"),
@@ -1002,9 +987,8 @@ mod tests {
         assert_eq!(s.loaded.name, "Uploaded big.src / big.trg");
         assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
         for (slot, name, _) in files {
-            let status = s.slots.slot(slot);
-            assert!(!status.checking);
-            assert!(matches!(&status.message, Some(Ok(m)) if m.starts_with(name)), "{slot:?}: {:?}", status.message);
+            assert!(!s.slots.slot(slot).checking);
+            assert_read(&s, slot, name);
             assert_eq!(s.slots.ok_name(slot), Some(name));
         }
     }
@@ -1016,21 +1000,16 @@ mod tests {
         read(&mut s, "x.trg", "(T (C c) (D d))\n", None);
         // p(t|s) is conditioned on source words: "a" (2 of 3 tokens) of {a, b}.
         read(&mut s, "lex.e2f", "c a 0.5\n", None);
-        let status = s.slots.slot(Slot::LexS2t);
-        let message = status.message.clone();
-        assert!(
-            matches!(&message, Some(Ok(m)) if m.starts_with("lex.e2f: 1 entry; covers 1 of 2 source word types (50%) and 2 of 3 tokens (67%)")),
-            "{message:?}"
+        assert_read(
+            &s,
+            Slot::LexS2t,
+            "lex.e2f: 1 entry; covers 1 of 2 source word types (50%) and 2 of 3 tokens (67%)",
         );
-        assert!(status.warning.is_none(), "50% is not below 50%");
+        assert!(s.slots.slot(Slot::LexS2t).warning.is_none(), "50% is not below 50%");
         // p(s|t) on target words: neither "c" nor "d".
         read(&mut s, "lex.f2e", "x y 0.5\n", None);
+        assert_read(&s, Slot::LexT2s, "lex.f2e: 1 entry; covers 0 of 2 target word types (0%)");
         let status = s.slots.slot(Slot::LexT2s);
-        assert!(
-            matches!(&status.message, Some(Ok(m)) if m.contains("covers 0 of 2 target word types (0%)")),
-            "{:?}",
-            status.message
-        );
         assert!(
             status.warning.as_deref().is_some_and(|w| w.starts_with("lex.f2e covers less than 50%")),
             "{:?}",
@@ -1079,11 +1058,11 @@ mod tests {
             assert_eq!(s.slots.lexicon_files(), before, "a refused table never replaces the one in use");
             // Dropped: routed by their ending; the first waits for the second.
             read(&mut s, vcbs[0].0, vcbs[0].1, None);
-            let waiting = s.slots.slot(Slot::Vcb).message.clone();
-            assert!(
-                matches!(&waiting, Some(Ok(m)) if m == &format!("{}: waiting for the other vocabulary (.vcb): the source's and the target's go together", vcbs[0].0)),
-                "{waiting:?}"
+            let waiting = format!(
+                "{}: waiting for the other vocabulary (.vcb): the source's and the target's go together",
+                vcbs[0].0
             );
+            assert_eq!(s.slots.slot(Slot::Vcb).message, Some(Ok(waiting)));
             assert_eq!(s.slots.lexicon_files(), before);
             read(&mut s, vcbs[1].0, vcbs[1].1, None);
             assert_eq!(
@@ -1097,20 +1076,14 @@ mod tests {
                     "s2t.t3.final: 3 entries; covers 2 of 2 source word types (100%) and 2 of 2 tokens (100%)".into()
                 ))
             );
-            assert!(
-                matches!(&s.slots.slot(Slot::LexT2s).message, Some(Ok(m)) if m.starts_with("t2s.t3.final: 3 entries; covers 2 of 2 target word types"))
-            );
+            assert_read(&s, Slot::LexT2s, "t2s.t3.final: 3 entries; covers 2 of 2 target word types");
             let files = s.slots.lexicon_files();
             let names = files.vcb.as_ref().map(|v| v.iter().map(|f| f.name.clone()).collect::<Vec<_>>());
             assert_eq!(names, Some(vec![vcbs[0].0.to_string(), vcbs[1].0.to_string()]), "kept as given");
             assert_eq!(files.tables_lexicon(&s.loaded.corpus).unwrap(), Some(cli.clone()));
             // Swapped, the tables trade slots, the vocabularies are told apart again: the same entries.
             run(&mut s, Action::Load(LoadAction::SwapSides));
-            assert!(
-                matches!(&s.slots.slot(Slot::Vcb).message, Some(Ok(m)) if m.starts_with("source es.vcb")),
-                "{:?}",
-                s.slots.slot(Slot::Vcb).message
-            );
+            assert_read(&s, Slot::Vcb, "source es.vcb");
             let swapped = s.slots.lexicon_files().tables_lexicon(&s.loaded.corpus).unwrap().unwrap();
             assert_eq!((swapped.p_t_given_s("Haus", "la"), swapped.p_s_given_t("la", "das")), (0.5, 0.75));
             // A new vocabulary waits for its partner; the pair in use stays.
@@ -1137,9 +1110,8 @@ mod tests {
 
     /// The nl-en TigerXML set of `../shared/data`, renamed as a user might have it.
     #[cfg(not(target_arch = "wasm32"))]
-    fn renamed_nl_en() -> Vec<(String, String)> {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lingua-align-nl-en-125/raw/");
-        let read = |f: &str| std::fs::read_to_string(format!("{dir}{f}")).unwrap_or_else(|e| panic!("{f}: {e}"));
+    fn renamed_nl_en() -> Vec<(String, Option<String>)> {
+        let read = |f: &str| Some(shared_data(&format!("lingua-align-nl-en-125/raw/{f}")));
         vec![
             ("nl.xml".into(), read("ep-00-12-15.125.nl.tiger")),
             ("en.xml".into(), read("ep-00-12-15.125.en.tiger")),
@@ -1166,7 +1138,7 @@ mod tests {
     #[test]
     #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
     fn a_tiger_set_given_together_imports_the_same_way_round_in_any_order() {
-        let files: Vec<(String, Option<String>)> = renamed_nl_en().into_iter().map(|(n, t)| (n, Some(t))).collect();
+        let files = renamed_nl_en();
         let mut seen = Vec::new();
         for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0], [1, 0, 2]] {
             let mut s = State::with_sample();
@@ -1196,10 +1168,10 @@ mod tests {
     #[test]
     #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
     fn a_tiger_imports_word_links_are_the_word_alignment_unless_word_links_are_given() {
-        let files: Vec<(String, Option<String>)> = renamed_nl_en().into_iter().map(|(n, t)| (n, Some(t))).collect();
         let mut s = State::with_sample();
-        give_together(&mut s, &files, &[0, 1, 2]);
-        let message = s.slots.slot(Slot::Tiger).message.clone().unwrap().unwrap();
+        give_together(&mut s, &renamed_nl_en(), &[0, 1, 2]);
+        assert_read(&s, Slot::Tiger, "");
+        let message = message(&s, Slot::Tiger);
         assert!(
             message.ends_with("its 2327 word links are the word alignment unless word links are given"),
             "{message}"
@@ -1229,10 +1201,8 @@ mod tests {
     #[test]
     #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
     fn trees_and_gold_links_given_one_after_another_make_their_pairs_however_reads_and_answers_interleave() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lingua-align-nl-en-125/bracketed/");
-        let read_file = |f: &str| std::fs::read_to_string(format!("{dir}{f}")).unwrap();
         let files = [("all.src", Slot::Source), ("all.trg", Slot::Target), ("all.gold", Slot::Gold)]
-            .map(|(n, slot)| (n.to_string(), read_file(n), slot));
+            .map(|(n, slot)| (n.to_string(), shared_data(&format!("lingua-align-nl-en-125/bracketed/{n}")), slot));
         let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
         // Each schedule: the files read in `order`; after the k-th read, `answers[k]` answers are taken.
         let mut schedules = Vec::new();
@@ -1275,18 +1245,13 @@ mod tests {
     #[test]
     #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
     fn a_new_set_given_while_the_set_in_use_is_checked_again_is_the_one_imported_whatever_answers_first() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/squoia-de-es/raw/");
-        let read = |f: &str| std::fs::read_to_string(format!("{dir}{f}")).unwrap();
-        let squoia: Vec<(String, String)> =
-            ["LAI_SQUOIA_DE.xml", "LAI_SQUOIA_ES.xml", "LAI_alignments_squoia_de_es.xml"]
-                .map(|f| (f.to_string(), read(f)))
-                .into();
+        let squoia = ["LAI_SQUOIA_DE.xml", "LAI_SQUOIA_ES.xml", "LAI_alignments_squoia_de_es.xml"]
+            .map(|f| (f.to_string(), shared_data(&format!("squoia-de-es/raw/{f}"))));
         // 0: the recheck answers before the new set is read; 1: while it is
         // read; 2: after the new set's request was sent.
         for when in 0..3 {
             let mut s = State::with_sample();
-            let nl_en: Vec<(String, Option<String>)> = renamed_nl_en().into_iter().map(|(n, t)| (n, Some(t))).collect();
-            give_together(&mut s, &nl_en, &[0, 1, 2]);
+            give_together(&mut s, &renamed_nl_en(), &[0, 1, 2]);
             assert_eq!(s.loaded.corpus.len(), 125);
             // The option changed: the set in use is checked again (request A)...
             let options = LoadAction::SetTigerOptions(crate::tiger::ImportOptions::BRACKETED_DATA);
@@ -1323,7 +1288,7 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
     fn a_set_with_a_file_that_does_not_read_shows_its_error_and_two_sets_are_refused_in_words() {
         let set = renamed_nl_en();
-        let mut files: Vec<(String, Option<String>)> = set.iter().map(|(n, t)| (n.clone(), Some(t.clone()))).collect();
+        let mut files = set.clone();
         files[0].1 = None;
         for order in [[0, 1, 2], [1, 2, 0]] {
             let mut s = State::with_sample();
@@ -1341,7 +1306,7 @@ mod tests {
         for (prefix, (name, text)) in
             [("a", &set[0]), ("a", &set[1]), ("a", &set[2]), ("b", &set[0]), ("b", &set[1]), ("b", &set[2])]
         {
-            let text = text.replace("ep-00-12-15.125.", &format!("{prefix}-"));
+            let text = text.as_deref().unwrap().replace("ep-00-12-15.125.", &format!("{prefix}-"));
             let name = if name.ends_with("sta.xml") {
                 format!("{prefix}-align.sta.xml")
             } else {

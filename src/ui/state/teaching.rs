@@ -186,8 +186,7 @@ impl State {
         if let Some(pair) = self.teach.reduce(action, self.selection.pair) {
             let said = self.teach.message.take();
             self.select_pair(pair);
-            let selected = self.selection.apply(SelectAction::SetMode(Mode::Teach), self.loaded.corpus.len());
-            self.selection_changed(selected);
+            self.reselect(SelectAction::SetMode(Mode::Teach));
             self.teach.message = said;
         }
     }
@@ -205,6 +204,7 @@ impl State {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::*;
     use super::super::*;
     use super::*;
     use crate::svg::{DrawnLink, LinkStyle};
@@ -214,11 +214,9 @@ mod tests {
         let mut s = State::with_sample();
         s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
         // Pair 1: source NP0 (NP1 (CARD2 NN3) NE4); link the roots, then NP (1) to the target root.
-        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(0))));
-        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        click(&mut s, 0, 0);
         assert_eq!(s.student_links(), [(NodeId::new(0), NodeId::new(0))]);
-        s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1))));
-        s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(0))));
+        click(&mut s, 1, 0);
         assert_eq!(s.student_links(), [(NodeId::new(0), NodeId::new(0))], "refused: the target root is linked already");
         let drawn = s.drawn_links();
         let refused: Vec<&DrawnLink> = drawn.iter().filter(|l| l.style == LinkStyle::Refused).collect();
@@ -239,14 +237,9 @@ mod tests {
     fn hand_links_are_undone_and_redone_on_their_pair() {
         let mut s = State::with_sample();
         s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-        let link = |s: &mut State, a: NodeId, b: NodeId| {
-            s.apply(Action::Select(SelectAction::ClickSource(a)));
-            s.apply(Action::Select(SelectAction::ClickTarget(b)));
-        };
-        link(&mut s, NodeId::new(0), NodeId::new(0));
-        link(&mut s, NodeId::new(1), NodeId::new(1));
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(3))));
-        link(&mut s, NodeId::new(0), NodeId::new(0));
+        click(&mut s, 0, 0);
+        click(&mut s, 1, 1);
+        hand_link(&mut s, 3);
         s.apply(Action::Select(SelectAction::ClickLink(NodeId::new(0), NodeId::new(0)))); // removed again
         assert_eq!((s.teach.history.undo.len(), s.student_links()), (4, &[][..]));
         s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(5))));

@@ -94,3 +94,65 @@ pub(super) fn started(effects: &[Effect]) -> JobId {
         _ => panic!("expected one job request, found {effects:?}"),
     }
 }
+
+/// What `slot` says: its summary or its error (empty when silent).
+pub(super) fn message(s: &State, slot: Slot) -> String {
+    match &s.slots.slot(slot).message {
+        Some(Ok(m) | Err(m)) => m.clone(),
+        None => String::new(),
+    }
+}
+
+/// Asserts that `slot` read its files, saying what starts with `start`.
+#[track_caller]
+pub(super) fn assert_read(s: &State, slot: Slot, start: &str) {
+    let said = &s.slots.slot(slot).message;
+    assert!(matches!(said, Some(Ok(m)) if m.starts_with(start)), "{slot:?}: {said:?}");
+}
+
+/// Asserts that `slot` refused its last files, with an error that starts with `start`.
+#[track_caller]
+pub(super) fn assert_refused(s: &State, slot: Slot, start: &str) {
+    let said = &s.slots.slot(slot).message;
+    assert!(matches!(said, Some(Err(e)) if e.starts_with(start)), "{slot:?}: {said:?}");
+}
+
+/// A page that restored `session` over the sample, its files loaded.
+pub(super) fn restored(session: Session) -> State {
+    let mut r = State::with_sample();
+    run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
+    r
+}
+
+/// A click on the source node `source`, then on the target node `target`.
+pub(super) fn click(s: &mut State, source: usize, target: usize) -> Vec<Effect> {
+    s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(source))));
+    s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(target))))
+}
+
+/// Teaching mode on `pair`, with the hand link `0-0` drawn.
+pub(super) fn hand_link(s: &mut State, pair: usize) {
+    s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+    s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(pair))));
+    click(s, 0, 0);
+}
+
+/// The job worker's `response`, handed to the state at `now`.
+pub(super) fn answer(s: &mut State, response: Response, now: f64) -> Vec<Effect> {
+    s.apply(Action::Worker { response, now })
+}
+
+/// Trains a model (the worker answers "a model" at once); the job's id.
+pub(super) fn train_a_model(s: &mut State, now: f64) -> JobId {
+    let id = started(&s.apply(Action::Train(TrainAction::Train { now })));
+    let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
+    answer(s, trained, now + 1.0);
+    id
+}
+
+/// A file of `../shared/data` (`path` below it).
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn shared_data(path: &str) -> String {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/");
+    std::fs::read_to_string(format!("{dir}{path}")).unwrap_or_else(|e| panic!("{path}: {e}"))
+}

@@ -512,9 +512,8 @@ mod tests {
         edit(&mut s, FormAction::SetSolver(Solver::Linear));
         edit(&mut s, FormAction::SetField(Field::KERNEL, "plain+ibtk-sst".into()));
         edit(&mut s, FormAction::SetSetting(Setting::Paper));
-        let restored = |session: crate::ui::state::Session| {
-            let mut r = State::with_sample();
-            r.apply(Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
+        let restored = |session| {
+            let r = restored(session);
             (r.form.setting, r.form.solver, r.form.value(Field::KERNEL).to_string())
         };
         assert_eq!(restored(s.session()), (Setting::Paper, Solver::Linear, "plain+ibtk-sst".into()));

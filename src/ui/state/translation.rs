@@ -511,18 +511,20 @@ mod tests {
         let mut s = State::with_sample();
         let effects = s.apply(Action::Translate(TranslateAction::Train { now: 0.0 }));
         let [Effect::Post(Request::TrainMt { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
-        let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: Some("{}".into()) };
-        s.apply(Action::Worker { response: ready, now: 1.0 });
+        answer(
+            &mut s,
+            Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: Some("{}".into()) },
+            1.0,
+        );
         s
     }
 
-    #[test]
-    fn bleu_of_a_pair_the_model_was_trained_on_carries_the_training_data_warning() {
-        let mut s = trained_in_page();
-        let view = TranslationView {
+    /// A translation of one word, as the worker answers.
+    fn view(word: &str, score: f64) -> TranslationView {
+        TranslationView {
             system: SystemKind::Ms,
-            words: vec!["x".into()],
-            score: -1.0,
+            words: vec![word.into()],
+            score,
             features: vec![],
             feature_names: vec![],
             weights: vec![],
@@ -533,7 +535,12 @@ mod tests {
             source_notes: vec![],
             provenance: vec![],
             rules: vec![],
-        };
+        }
+    }
+
+    #[test]
+    fn bleu_of_a_pair_the_model_was_trained_on_carries_the_training_data_warning() {
+        let mut s = trained_in_page();
         let translate = |s: &mut State, action: Action| {
             let effects = s.apply(action);
             let Some(Effect::Post(Request::Translate { job, source, pasted, .. })) = effects.last() else {
@@ -541,8 +548,7 @@ mod tests {
             };
             // As the worker answers: a pasted tree comes back read.
             let source = pasted.then(|| load::WireTree::from(&Tree::parse_one(source, "pasted tree").unwrap()));
-            let response = Response::Translated { job: *job, result: Box::new(view.clone()), source };
-            s.apply(Action::Worker { response, now: 2.0 });
+            answer(s, Response::Translated { job: *job, result: Box::new(view("x", -1.0)), source }, 2.0);
             s.mt.result.as_ref().map(|r| (r.bleu.is_some(), r.trained_on_these))
         };
         assert_eq!(
@@ -575,8 +581,7 @@ mod tests {
                 panic!("{effects:?}")
             };
             let hyps = vec![vec!["x".to_string()]; sources.len()];
-            let response = Response::TranslatedAll { job: *job, hyps, seconds: 1.0, note: note.clone() };
-            s.apply(Action::Worker { response, now: 3.0 });
+            answer(&mut s, Response::TranslatedAll { job: *job, hyps, seconds: 1.0, note: note.clone() }, 3.0);
             let said = s.mt.note.clone().unwrap().unwrap();
             let expected = format!("Translated {} pairs in 1.0 s.", s.loaded.corpus.len());
             match &note {
@@ -595,8 +600,7 @@ mod tests {
             panic!("{effects:?}")
         };
         assert_eq!((s.mt.loading, name.as_str()), (Some(*job), "big.tlmt"));
-        let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: None };
-        s.apply(Action::Worker { response: ready, now: 1.0 });
+        answer(&mut s, Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: None }, 1.0);
         let model = *job;
         let effects = s.apply(Action::Translate(TranslateAction::TranslatePair(PairIndex::new(0))));
         let [Effect::Post(Request::Translate { model: m, nbest: 10, .. })] = effects.as_slice() else {
@@ -622,7 +626,7 @@ mod tests {
         };
         assert_eq!(source, "(S (A a)");
         let message = Tree::parse_one(source, "pasted tree").unwrap_err().to_string(); // the worker's answer
-        s.apply(Action::Worker { response: Response::Failed { job: Some(*job), message }, now: 2.0 });
+        answer(&mut s, Response::Failed { job: Some(*job), message }, 2.0);
         assert!(s.mt.input_error.as_deref().is_some_and(|e| e.starts_with("pasted tree:")), "{:?}", s.mt.input_error);
         assert!(s.mt.note.as_ref().is_none_or(|n| n.is_ok()), "{:?}", s.mt.note);
         // One that reads comes back with the tree the worker read, drawn with its translation.
@@ -630,24 +634,8 @@ mod tests {
         let effects = s.apply(Action::Translate(TranslateAction::TranslatePasted));
         let [Effect::Post(Request::Translate { job, source, .. })] = effects.as_slice() else { panic!("{effects:?}") };
         let tree = Tree::parse_one(source, "pasted tree").unwrap();
-        let view = TranslationView {
-            system: SystemKind::Ms,
-            words: vec!["a".into()],
-            score: 0.0,
-            features: vec![],
-            feature_names: vec![],
-            weights: vec![],
-            steps: vec![],
-            phrases: vec![],
-            nbest: vec![],
-            source_notes: vec![],
-            provenance: vec![],
-            rules: vec![],
-            seconds: 0.1,
-        };
-        let translated =
-            Response::Translated { job: *job, result: Box::new(view), source: Some(load::WireTree::from(&tree)) };
-        s.apply(Action::Worker { response: translated, now: 3.0 });
+        let source = Some(load::WireTree::from(&tree));
+        answer(&mut s, Response::Translated { job: *job, result: Box::new(view("a", 0.0)), source }, 3.0);
         let result = s.mt.result.as_ref().expect("a translation");
         assert_eq!((result.input.label.as_str(), &result.input.source), ("the pasted tree", &tree));
         assert_eq!(s.mt.input_error, None);
