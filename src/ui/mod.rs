@@ -25,33 +25,46 @@ pub mod pool;
 pub mod protocol;
 pub mod state;
 
-/// Each item built for the page (wasm32) only.
-macro_rules! page_only {
-    ($($item:item)*) => { $(#[cfg(target_arch = "wasm32")] $item)* };
-}
-
-page_only! {
-    mod diagram;
-    mod effects;
-    mod exercise_panel;
-    mod explain_panel;
-    mod export;
-    mod file_handles;
-    mod find;
-    mod into_view;
-    pub mod jobs;
-    mod kernel_table;
-    mod loader;
-    mod persist;
-    mod results;
-    mod store;
-    mod teach;
-    mod train;
-    mod translate;
-    mod view;
-    pub mod worker;
-    mod zoom;
-}
+#[cfg(target_arch = "wasm32")]
+mod diagram;
+#[cfg(target_arch = "wasm32")]
+mod effects;
+#[cfg(target_arch = "wasm32")]
+mod exercise_panel;
+#[cfg(target_arch = "wasm32")]
+mod explain_panel;
+#[cfg(target_arch = "wasm32")]
+mod export;
+#[cfg(target_arch = "wasm32")]
+mod file_handles;
+#[cfg(target_arch = "wasm32")]
+mod find;
+#[cfg(target_arch = "wasm32")]
+mod into_view;
+#[cfg(target_arch = "wasm32")]
+pub mod jobs;
+#[cfg(target_arch = "wasm32")]
+mod kernel_table;
+#[cfg(target_arch = "wasm32")]
+mod loader;
+#[cfg(target_arch = "wasm32")]
+mod persist;
+#[cfg(target_arch = "wasm32")]
+mod results;
+#[cfg(target_arch = "wasm32")]
+mod store;
+#[cfg(target_arch = "wasm32")]
+mod teach;
+#[cfg(target_arch = "wasm32")]
+mod train;
+#[cfg(target_arch = "wasm32")]
+mod translate;
+#[cfg(target_arch = "wasm32")]
+mod view;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
+#[cfg(target_arch = "wasm32")]
+mod zoom;
 
 pub use state::{Action, State};
 #[cfg(target_arch = "wasm32")]
