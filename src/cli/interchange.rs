@@ -266,8 +266,16 @@ fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
     }
     let written: Vec<String> = files.iter().map(|f| format!("{}.{}", args.output, f.name)).collect();
     let words: usize = imported.words.iter().map(Vec::len).sum();
+    let set_aside = match imported.report.set_aside.len() {
+        0 => String::new(),
+        n => format!(
+            ", {n} links set aside in {}.ids (not gold: a linked node lost words when its discontinuous \
+             constituent was made continuous; export puts them back)",
+            args.output
+        ),
+    };
     eprintln!(
-        "treelink: wrote {}: {} pairs, {} gold links, {words} word links",
+        "treelink: wrote {}: {} pairs, {} gold links{set_aside}, {words} word links",
         written.join(", "),
         imported.corpus.len(),
         imported.corpus.gold_links()
