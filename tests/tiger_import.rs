@@ -376,7 +376,7 @@ fn by_default_a_link_on_a_changed_yield_is_set_aside_with_the_ids_and_exported_b
         ]
     );
     let fuzzy_vp = TigerLink { source: "s1_502".into(), target: "e1_502".into(), kind: LinkKind::Fuzzy };
-    assert_eq!(imp.ids[0].set_aside, [fuzzy_vp.clone()]);
+    assert_eq!(imp.ids[0].set_aside, [fuzzy_vp]);
     let r = &imp.report;
     assert!(r.dropped_links.is_empty(), "{r}");
     assert_eq!((r.sta_links, r.kept_links, r.set_aside.len()), (4, 3, 1));
