@@ -7,8 +7,8 @@
 use treelink::corpus::{Corpus, Named};
 use treelink::io::links::{parse_links, Link, LinkKind};
 use treelink::tiger::{
-    export_pair, import_pair, parse_sta, parse_tiger, Change, DropReason, ImportOptions, PairIds, TigerErrorKind,
-    TigerImport, TreebankName,
+    export_pair, import_pair, parse_sta, parse_tiger, write_sta_links, Change, DropReason, IdsFile, ImportOptions,
+    LinkOrigin, PairIds, StaFrame, StaLinks, TigerErrorKind, TigerImport, TigerLink, TreebankName,
 };
 use treelink::tree::NodeId;
 
@@ -350,6 +350,79 @@ fn discontinuous_constituent_is_raised_and_reported() {
             Link::good(NodeId::new(7), NodeId::new(3))
         ]
     );
+}
+
+/// Issue 39 item 2: by default a link on a node whose yield changed is not
+/// gold (the node covers fewer words than the annotators linked: noise as a
+/// training positive, unfindable in dev or test gold) but set aside with the
+/// pair's ids, counted in the summary, written in `.ids` (version 3) and
+/// written back by an export to the original treebanks.
+#[test]
+fn by_default_a_link_on_a_changed_yield_is_set_aside_with_the_ids_and_exported_back() {
+    let imp = import_pair(
+        Named { name: "toy_de.xml", text: DISCONTINUOUS },
+        Named { name: "toy_en.xml", text: ENGLISH },
+        Named { name: "toy.sta", text: TOY_STA },
+        ImportOptions::default(),
+    )
+    .unwrap();
+    // The VP (node 1, yield changed) link is not gold; the root, NP and word links are.
+    assert_eq!(
+        imp.corpus.pairs[0].gold,
+        [
+            Link::good(NodeId::new(0), NodeId::new(0)),
+            Link::good(NodeId::new(2), NodeId::new(4)),
+            Link::good(NodeId::new(7), NodeId::new(3))
+        ]
+    );
+    let fuzzy_vp = TigerLink { source: "s1_502".into(), target: "e1_502".into(), kind: LinkKind::Fuzzy };
+    assert_eq!(imp.ids[0].set_aside, [fuzzy_vp]);
+    let r = &imp.report;
+    assert!(r.dropped_links.is_empty(), "{r}");
+    assert_eq!((r.sta_links, r.kept_links, r.set_aside.len()), (4, 3, 1));
+    assert!(
+        r.summary()[1].ends_with(
+            "1 nodes changed their yield; 1 links on them set aside, not gold: such a node covers fewer words than \
+             the annotators linked (its discontinuous constituent was made continuous), so no aligner can find the \
+             link; kept with the ids, an export to the original treebanks puts them back"
+        ),
+        "{}",
+        r.summary()[1]
+    );
+    assert!(r
+        .to_string()
+        .contains("pair 1: fuzzy link s1_502 – e1_502 set aside, not gold: the source node lost words"));
+    // Through PREFIX.ids (version 3) and back.
+    let file = IdsFile { origin: None, pairs: imp.ids.clone() };
+    let text = file.write();
+    assert!(text.starts_with("# treelink ids 3\n"), "{text}");
+    assert!(text.ends_with("\ts1_502>e1_502?\n"), "{text}");
+    assert_eq!(IdsFile::read(&text, "x.ids").unwrap().pairs, imp.ids);
+    // Swapped, the link is read the other way.
+    assert_eq!(
+        imp.ids[0].swapped().set_aside,
+        [TigerLink { source: "e1_502".into(), target: "s1_502".into(), kind: LinkKind::Fuzzy }]
+    );
+    // An export of the gold to the original treebanks holds the alignment's four links again;
+    // one of the trees' own (continuous) TigerXML leaves it out and says so.
+    let gold: Vec<Vec<Link>> = imp.corpus.pairs.iter().map(|p| p.gold.clone()).collect();
+    let (de, en) = (TreebankName::new("de", "", "toy_de.xml"), TreebankName::new("en", "", "toy_en.xml"));
+    let links = || StaLinks { links: &gold, origin: LinkOrigin::Gold };
+    let original = write_sta_links(&imp.corpus, links(), &imp.ids, (&de, &en), StaFrame::Treebanks).unwrap();
+    let read_back = parse_sta(&original.text, "out.sta").unwrap();
+    assert_eq!(read_back.alignments.len(), 4);
+    assert!(original.text.contains(
+        "<align type=\"fuzzy\">\n<node treebank_id=\"de\" node_id=\"s1_502\" type=\"nt\"/>\n<node treebank_id=\"en\" node_id=\"e1_502\" type=\"nt\"/>\n</align>"
+    ));
+    assert!(original.left_out.is_empty());
+    let own = write_sta_links(&imp.corpus, links(), &imp.ids, (&de, &en), StaFrame::OwnTrees).unwrap();
+    assert!(!own.text.contains("s1_502"));
+    assert_eq!(own.left_out.len(), 1);
+    assert!(own.left_out[0].starts_with("pair 1: link s1_502 – e1_502 set aside at import left out"));
+    // A model's links are not the alignment's: nothing set aside is added to them.
+    let predicted = StaLinks { links: &gold, origin: LinkOrigin::Predicted { posteriors: None } };
+    let p = write_sta_links(&imp.corpus, predicted, &imp.ids, (&de, &en), StaFrame::Treebanks).unwrap();
+    assert_eq!(parse_sta(&p.text, "p.sta").unwrap().alignments.len(), 3);
 }
 
 #[test]

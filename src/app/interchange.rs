@@ -19,7 +19,9 @@
 //! The round trip these promise: importing a treebank pair and exporting
 //! its gold links as STA gives the original alignment's links, as a set of
 //! (source node, target node, type) — the import keeps every link the trees
-//! can hold ([`ImportOptions::default`]) and lists the ones they cannot.
+//! can hold ([`ImportOptions::default`]): as gold, or, on a node whose yield
+//! changed, set aside with the ids ([`PairIds::set_aside`]), which an export
+//! to the original treebanks writes back; it lists the ones they cannot.
 
 use std::borrow::Cow;
 

@@ -27,10 +27,13 @@ pub enum ImportCommand {
     /// `align` read a set's PREFIX.words as its word links unless --no-words or --word-align
     /// is given), and lists on
     /// stdout every change it made: discontinuous constituents made continuous (pair, node id,
-    /// what was raised), words attached to the root, links it could not keep and why. Every link
-    /// the trees can hold is kept (POS links and links of nodes whose yield changed too), so
-    /// `export sta` of PREFIX.gold gives back the alignment's links. The pairs are the 1:1
-    /// sentence links, in the alignment's order.
+    /// what was raised), words attached to the root, links set aside, links it could not keep
+    /// and why. Every link the trees can hold is kept, POS links too: in PREFIX.gold, or, for a
+    /// link on a node whose yield changed (its constituent was discontinuous, so the node now
+    /// covers fewer words than the annotators linked: no aligner can find such a link, and as a
+    /// training example it is noise), set aside in PREFIX.ids; `export sta` of PREFIX.gold puts
+    /// them back and gives back the alignment's links. The pairs are the 1:1 sentence links, in
+    /// the alignment's order.
     ///
     /// Direction, one rule here and in the page: the source is the treebank the alignment
     /// declares first; --reverse (the page: *Swap source and target*) takes the other. --source
@@ -61,7 +64,8 @@ pub struct ImportTigerArgs {
     pub phrase_links: bool,
     /// Make the files as ../shared/data's bracketed files were made: phrase links only, the
     /// links of nodes whose yield changed dropped, nonterminals unreachable from the root
-    /// dropped (the default keeps all three, so the links round-trip).
+    /// dropped (the default keeps all three, the second set aside in PREFIX.ids, so the links
+    /// round-trip).
     #[arg(long)]
     pub bracketed_data: bool,
     /// The source is the treebank the alignment declares second.
@@ -266,8 +270,16 @@ fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
     }
     let written: Vec<String> = files.iter().map(|f| format!("{}.{}", args.output, f.name)).collect();
     let words: usize = imported.words.iter().map(Vec::len).sum();
+    let set_aside = match imported.report.set_aside.len() {
+        0 => String::new(),
+        n => format!(
+            ", {n} links set aside in {}.ids (not gold: a linked node lost words when its discontinuous \
+             constituent was made continuous; export puts them back)",
+            args.output
+        ),
+    };
     eprintln!(
-        "treelink: wrote {}: {} pairs, {} gold links, {words} word links",
+        "treelink: wrote {}: {} pairs, {} gold links{set_aside}, {words} word links",
         written.join(", "),
         imported.corpus.len(),
         imported.corpus.gold_links()

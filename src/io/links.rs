@@ -21,7 +21,7 @@ use crate::pair_index::PairIndex;
 use crate::tree::NodeId;
 
 /// Whether annotators marked the link exact or approximate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum LinkKind {
     /// `i-j`: good / sure.
     Good,

@@ -29,6 +29,10 @@ pub enum ExportError {
     UndeclaredTreebanks { source_id: String, target_id: String, declared: String },
     #[error("pair {pair}: expected {file} to hold the {side} sentence {sentence} (PREFIX.ids names it), but it has none of that id")]
     UnknownSentence { pair: PairIndex, side: &'static str, sentence: String, file: String },
+    #[error(
+        "pair {pair}: a link set aside at import names the node {node}, which is not among the pair's {side} node ids"
+    )]
+    SetAsideNode { pair: PairIndex, side: &'static str, node: String },
     #[error("pair {pair}: the {side} tree is not the one imported from {file} sentence {sentence} (its words or structure changed); an export that keeps the original sentences needs the imported trees")]
     TreeChanged { pair: PairIndex, side: &'static str, sentence: String, file: String },
 }
@@ -326,6 +330,32 @@ pub fn write_sta_links(
                 }
             };
             out.push_str(&format!("<align {attributes}>\n{}</align>\n", pair_of_nodes(s, link.source, t, link.target)));
+        }
+        if links.origin != LinkOrigin::Gold {
+            continue;
+        }
+        // The gold links the import set aside (a node's yield changed): back in the original treebanks' alignment.
+        for l in &pid.set_aside {
+            if frame == StaFrame::OwnTrees {
+                left_out.push(format!(
+                    "pair {}: link {} – {} set aside at import left out: a node's yield changed, and in these \
+                     continuous trees the node covers fewer words than the link was made for",
+                    k + 1,
+                    l.source,
+                    l.target
+                ));
+                continue;
+            }
+            let find = |ids: &SentenceIds, id: &str, side| {
+                let node = ids.nodes.iter().position(|n| n == id).map(NodeId::new);
+                node.ok_or_else(|| ExportError::SetAsideNode { pair: PairIndex::new(k), side, node: id.to_string() })
+            };
+            let (sn, tn) = (find(&pid.source, &l.source, "source")?, find(&pid.target, &l.target, "target")?);
+            let kind = if l.kind == LinkKind::Good { "good" } else { "fuzzy" };
+            out.push_str(&format!(
+                "<align type=\"{kind}\">\n{}</align>\n",
+                pair_of_nodes(&l.source, sn, &l.target, tn)
+            ));
         }
     }
     out.push_str("</alignments>\n</treealign>\n");

@@ -2,14 +2,14 @@
 //! from — what `treelink export sta` and `export tiger` map the pairs back
 //! through, so their files open with the original treebanks.
 //!
-//! # Format (version 2, written by `treelink import tiger` and the page)
+//! # Format (version 3, written by `treelink import tiger` and the page)
 //!
 //! ```text
-//! # treelink ids 2
+//! # treelink ids 3
 //! # source<TAB>ID<TAB>LANGUAGE<TAB>FILENAME<TAB>PATH
 //! # target<TAB>ID<TAB>LANGUAGE<TAB>FILENAME<TAB>PATH
 //! # alignment<TAB>PATH
-//! s10<TAB>s5<TAB>s10_500 s10_1 s10_2 …<TAB>s5_501 s5_1 …
+//! s10<TAB>s5<TAB>s10_500 s10_1 s10_2 …<TAB>s5_501 s5_1 …<TAB>s10_502>s5_503 s10_504>s5_502?
 //! ```
 //!
 //! The header gives each treebank as the alignment declared it (`<treebank
@@ -19,9 +19,19 @@
 //! id of every node of the source tree and of the target tree, in
 //! pre-order (node `n` of the bracketed tree is the `n`-th id), separated
 //! by spaces. A root the original treebank does not have (the virtual root
-//! `VROOT` added over several top nodes) is `%`. In every field `%`, tab,
-//! line feed, carriage return, space and `#` are written `%25`, `%09`,
-//! `%0A`, `%0D`, `%20` and `%23`, so any id reads back as it was.
+//! `VROOT` added over several top nodes) is `%`. The fifth field holds the
+//! pair's links set aside by the import ([`PairIds::set_aside`]: a linked
+//! node's yield changed, so the link is not in `.gold`), `SOURCE>TARGET` by
+//! Tiger ids (each among the line's node ids), `?` after a fuzzy one, in
+//! the alignment's order; the export writes them back. In every field `%`,
+//! tab, line feed, carriage return, space and `#` are written `%25`, `%09`,
+//! `%0A`, `%0D`, `%20` and `%23` (in the fifth also `>` and `?`: `%3E`,
+//! `%3F`), so any id reads back as it was.
+//!
+//! # Version 2
+//!
+//! As version 3 with the header `# treelink ids 2` and four fields per
+//! line: no link set aside (the import then kept such links in `.gold`).
 //!
 //! # Version 1 (the shared data's `.ids` files)
 //!
@@ -32,15 +42,19 @@
 use std::fmt::Write as _;
 
 use super::convert::ConvertedSentence;
-use super::import::{PairIds, SentenceIds};
+use super::import::{PairIds, SentenceIds, TigerLink};
 use super::read::{TigerCorpus, TigerSentence};
 use super::sta::StaTreebank;
 use super::xml::{Loc, TigerError};
+use crate::io::links::LinkKind;
 use crate::pair_index::PairIndex;
 use crate::tree::Tree;
 
-/// The first line of a version 2 file.
-pub const IDS_HEADER: &str = "# treelink ids 2";
+/// The first line of a version 3 file (what [`IdsFile::write`] writes).
+pub const IDS_HEADER: &str = "# treelink ids 3";
+
+/// The first line of a version 2 file (read, no longer written).
+const IDS_HEADER_2: &str = "# treelink ids 2";
 
 /// The id written for a node its treebank does not have.
 pub const NO_NODE: &str = "%";
@@ -114,6 +128,17 @@ fn escape(s: &str) -> String {
     out
 }
 
+/// [`escape`], and `>` and `?`, which a set-aside link puts between and after its ids.
+fn escape_in_link(s: &str) -> String {
+    escape(s).replace('>', "%3E").replace('?', "%3F")
+}
+
+/// A set-aside link as the fifth field writes it.
+fn write_link(l: &TigerLink) -> String {
+    let fuzzy = if l.kind == LinkKind::Fuzzy { "?" } else { "" };
+    format!("{}>{}{fuzzy}", escape_in_link(&l.source), escape_in_link(&l.target))
+}
+
 /// The inverse of [`escape`]; `None` for a `%` not followed by two hex digits.
 fn unescape(s: &str) -> Option<String> {
     if !s.contains('%') {
@@ -140,7 +165,7 @@ fn optional(s: &Option<String>) -> String {
 }
 
 impl IdsFile {
-    /// The file's text (version 2 when there is an origin or any node id,
+    /// The file's text (version 3 when there is an origin or any node id,
     /// else version 1, as the shared data's files).
     pub fn write(&self) -> String {
         let mut out = String::new();
@@ -174,7 +199,8 @@ impl IdsFile {
                     };
                     s.nodes.iter().enumerate().map(id).collect::<Vec<_>>().join(" ")
                 };
-                let _ = write!(out, "\t{}\t{}", nodes(&p.source), nodes(&p.target));
+                let links = p.set_aside.iter().map(write_link).collect::<Vec<_>>().join(" ");
+                let _ = write!(out, "\t{}\t{}\t{links}", nodes(&p.source), nodes(&p.target));
             }
             out.push('\n');
         }
@@ -187,7 +213,12 @@ impl IdsFile {
         let err =
             |line: usize, column: usize, expected: String| IdsError { file: file.to_string(), line, column, expected };
         let mut lines = text.lines().enumerate().peekable();
-        let v2 = lines.peek().is_some_and(|(_, l)| l.trim_end() == IDS_HEADER);
+        let version = match lines.peek().map(|(_, l)| l.trim_end()) {
+            Some(IDS_HEADER) => 3,
+            Some(IDS_HEADER_2) => 2,
+            _ => 1,
+        };
+        let v2 = version > 1;
         let mut origin = None;
         if v2 {
             lines.next();
@@ -233,12 +264,12 @@ impl IdsFile {
         let mut pairs = Vec::new();
         for (l, line) in lines {
             let fields: Vec<&str> = line.strip_suffix('\r').unwrap_or(line).split('\t').collect();
-            let want = if v2 { 4 } else { 2 };
+            let want = [2, 4, 5][version - 1];
             if fields.len() != want {
-                let what = if v2 {
-                    "4 tab-separated fields (source and target sentence, their nodes' ids)"
-                } else {
-                    "2 tab-separated fields (source and target sentence ids)"
+                let what = match version {
+                    3 => "5 tab-separated fields (source and target sentence, their nodes' ids, the links set aside)",
+                    2 => "4 tab-separated fields (source and target sentence, their nodes' ids)",
+                    _ => "2 tab-separated fields (source and target sentence ids)",
                 };
                 return Err(err(l + 1, 1, format!("{what}, found {}", fields.len())));
             }
@@ -270,7 +301,25 @@ impl IdsFile {
             let none = |sentence: String| SentenceIds { sentence, nodes: Vec::new(), virtual_root: false };
             let (source, target) =
                 if v2 { (nodes(2, &source)?, nodes(3, &target)?) } else { (none(source), none(target)) };
-            pairs.push(PairIds { source, target });
+            let mut set_aside = Vec::new();
+            for link in fields.get(4).into_iter().flat_map(|f| f.split(' ')).filter(|l| !l.is_empty()) {
+                let bad = |what: &str| {
+                    err(l + 1, column(4), format!("a link set aside, SOURCE>TARGET of {what}, found '{link}'"))
+                };
+                let (body, kind) = match link.strip_suffix('?') {
+                    Some(b) => (b, LinkKind::Fuzzy),
+                    None => (link, LinkKind::Good),
+                };
+                let (s, t) = body.split_once('>').ok_or_else(|| bad("node ids (a fuzzy one with ? after it)"))?;
+                let (Some(s), Some(t)) = (unescape(s), unescape(t)) else {
+                    return Err(bad("ids with '%' written as %25"));
+                };
+                if !source.nodes.contains(&s) || !target.nodes.contains(&t) {
+                    return Err(bad("ids of the line's source and target nodes"));
+                }
+                set_aside.push(TigerLink { source: s, target: t, kind });
+            }
+            pairs.push(PairIds { source, target, set_aside });
         }
         Ok(IdsFile { origin, pairs })
     }
@@ -314,7 +363,9 @@ impl IdsFile {
     /// Finds the node ids of every pair again (those of a version 1 file,
     /// which names sentences only, or a version 2 file's, which may be of
     /// another import) by converting each pair's original sentences as the
-    /// import did ([`convert_as_imported`]), and which roots are virtual:
+    /// import did ([`convert_as_imported`]), and which roots are virtual
+    /// (a file whose node ids differ is another import's: its links set
+    /// aside are dropped with them):
     /// `source` and `target` are the original treebanks (named by their
     /// files in errors), `trees` the corpus's trees, pair by pair. Refuses a
     /// sentence id the treebank does not have, at its line of `ids_file`.
@@ -327,6 +378,7 @@ impl IdsFile {
     ) -> Result<Vec<(ConvertedSentence, ConvertedSentence)>, TigerError> {
         let mut converted = Vec::with_capacity(self.pairs.len());
         let header = if self.origin.is_some() { 4 } else { 0 };
+        let mut another_import = false;
         for (k, p) in self.pairs.iter_mut().enumerate() {
             let mut sides = Vec::with_capacity(2);
             for (column, (ids, file, corpus)) in
@@ -345,6 +397,7 @@ impl IdsFile {
                 })?;
                 let tree = trees.get(k).map(|t| if column == 0 { t.0 } else { t.1 });
                 let c = convert_as_imported(sentence, file, tree)?;
+                another_import |= !ids.nodes.is_empty() && ids.nodes != c.node_ids;
                 ids.nodes = c.node_ids.clone();
                 // A root the treebank has no node for is the import's virtual root (as `import` marks it).
                 ids.virtual_root = c.node_ids.first().is_some_and(|r| corpus.sentence_of_node(r).is_none());
@@ -355,6 +408,10 @@ impl IdsFile {
             if let (Some(s), Some(t)) = (source, target) {
                 converted.push((s, t));
             }
+        }
+        if another_import {
+            // Its links set aside are that import's, not these trees'.
+            self.pairs.iter_mut().for_each(|p| p.set_aside.clear());
         }
         Ok(converted)
     }
@@ -387,11 +444,12 @@ mod tests {
         PairIds {
             source: SentenceIds { sentence: s.into(), nodes: v(sn), virtual_root: false },
             target: SentenceIds { sentence: t.into(), nodes: v(tn), virtual_root: false },
+            set_aside: Vec::new(),
         }
     }
 
     #[test]
-    fn version_2_reads_back_whatever_the_ids_hold() {
+    fn version_3_reads_back_whatever_the_ids_hold() {
         let file = IdsFile {
             origin: Some(ImportOrigin {
                 source: TreebankOrigin {
@@ -410,15 +468,37 @@ mod tests {
         };
         let mut file = file;
         file.pairs[0].source.virtual_root = true;
+        let link = |s: &str, t: &str, kind| TigerLink { source: s.into(), target: t.into(), kind };
+        file.pairs[0].set_aside = vec![link("s 1%", "s5_1", LinkKind::Good), link("#x", "s5_501", LinkKind::Fuzzy)];
+        file.pairs[1].set_aside = vec![link("a", "b", LinkKind::Fuzzy)];
         let text = file.write();
         assert!(
             text.starts_with(
-                "# treelink ids 2\n# source\tnl\tnl_NL\ta%20b.tiger\traw/a%20b.tiger\n# target\ten\t\t\t\n"
+                "# treelink ids 3\n# source\tnl\tnl_NL\ta%20b.tiger\traw/a%20b.tiger\n# target\ten\t\t\t\n"
             ),
             "{text}"
         );
-        assert!(text.contains("\ns10\ts5\t% s10_500 s%201%25 %23x\ts5_501 s5_1\n"), "{text}");
+        assert!(
+            text.contains("\ns10\ts5\t% s10_500 s%201%25 %23x\ts5_501 s5_1\ts%201%25>s5_1 %23x>s5_501?\n"),
+            "{text}"
+        );
         assert_eq!(IdsFile::read(&text, "x.ids").unwrap(), file);
+        // '>' and '?' in an id of a set-aside link are escaped there.
+        file.pairs[1].source.nodes = vec!["a>?".into()];
+        file.pairs[1].set_aside = vec![link("a>?", "b", LinkKind::Good)];
+        let text = file.write();
+        assert!(text.ends_with("\ta>?\tb\ta%3E%3F>b\n"), "{text}");
+        assert_eq!(IdsFile::read(&text, "x.ids").unwrap(), file);
+    }
+
+    #[test]
+    fn version_2_reads_with_no_link_set_aside() {
+        let v2 = "# treelink ids 2\n# source\ta\t\t\t\n# target\tb\t\t\t\n# alignment\t\ns1\tt1\ts1_500 s1_1\tt1_1\n";
+        let file = IdsFile::read(v2, "old.ids").unwrap();
+        assert_eq!(file.pairs, [ids("s1", "t1", &["s1_500", "s1_1"], &["t1_1"])]);
+        // Written again, it is version 3.
+        assert!(file.write().starts_with("# treelink ids 3\n"));
+        assert!(file.write().ends_with("\ts1_500 s1_1\tt1_1\t\n"));
     }
 
     #[test]
@@ -439,6 +519,16 @@ mod tests {
         );
         let v2 = "# treelink ids 2\n# source\ta\t\t\t\n# target\tb\t\t\t\n# alignment\t\n";
         assert!(err(&format!("{v2}s1\ts2\n")).starts_with("x.ids:5:1: expected 4 tab-separated fields"));
+        let v3 = v2.replace("ids 2", "ids 3");
+        assert!(err(&format!("{v3}s1\ts2\ta\tb\n")).starts_with("x.ids:5:1: expected 5 tab-separated fields"));
+        assert_eq!(
+            err(&format!("{v3}s1\ts2\ta\tb\ta>c\n")),
+            "x.ids:5:11: expected a link set aside, SOURCE>TARGET of ids of the line's source and target nodes, found 'a>c'"
+        );
+        assert_eq!(
+            err(&format!("{v3}s1\ts2\ta\tb\ta-b\n")),
+            "x.ids:5:11: expected a link set aside, SOURCE>TARGET of node ids (a fuzzy one with ? after it), found 'a-b'"
+        );
         assert_eq!(
             err(&format!("{v2}s1\ts2\ta%zz\tb\n")),
             "x.ids:5:7: expected node ids with '%' written as %25 (and % for a virtual root), found 'a%zz'"

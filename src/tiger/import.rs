@@ -13,8 +13,9 @@ use crate::io::links::{Link, LinkKind};
 use crate::tree::Tree;
 
 /// Options of [`import_pair`]. The default keeps every link the trees can
-/// hold, so exporting the gold links gives back the alignment's links
-/// (see [`crate::tiger`]); [`ImportOptions::BRACKETED_DATA`] makes the gold
+/// hold, as gold or set aside with the ids ([`PairIds::set_aside`]), so
+/// exporting the gold links gives back the alignment's links (see
+/// [`crate::tiger`]); [`ImportOptions::BRACKETED_DATA`] makes the gold
 /// links of `../shared/data`'s bracketed files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ImportOptions {
@@ -24,8 +25,12 @@ pub struct ImportOptions {
     pub phrase_only: bool,
     /// Drop the links of a node whose yield changed when its constituent was
     /// made continuous, as the bracketed gold files do (7-10% of links).
-    /// Default `false`: the link is kept on the node, which stands for the
-    /// same Tiger node (its id maps back), and listed.
+    /// Default `false`: such a link is set aside — not gold, since the node
+    /// now covers fewer words than the annotators linked (as a training
+    /// positive it is noise, in dev or test gold no model can find it: 2-6 F
+    /// lost on SQUOIA and nl-en) — and kept with the pair's ids
+    /// ([`PairIds::set_aside`]), so an export to the original treebanks
+    /// puts it back.
     pub drop_changed_yields: bool,
     /// Drop nonterminals that have no parent but are not the graph's root
     /// (and their links), as the bracketed trees do. Default `false`: they
@@ -56,11 +61,25 @@ pub struct SentenceIds {
     pub virtual_root: bool,
 }
 
-/// The Tiger ids of one sentence pair.
+/// The Tiger ids of one sentence pair, and the links of the original
+/// alignment that are not gold because a linked node's yield changed.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PairIds {
     pub source: SentenceIds,
     pub target: SentenceIds,
+    /// Links set aside by the import ([`ImportOptions::drop_changed_yields`]),
+    /// in the alignment's order: an export to the original treebanks writes
+    /// them after the gold links, so the round trip loses none.
+    #[serde(default)]
+    pub set_aside: Vec<TigerLink>,
+}
+
+/// A link of the original alignment by its two nodes' Tiger ids.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TigerLink {
+    pub source: String,
+    pub target: String,
+    pub kind: LinkKind,
 }
 
 impl PairIds {
@@ -77,8 +96,22 @@ impl PairIds {
             .map(|(k, p)| PairIds {
                 source: synthesize_ids(&p.source, k + 1),
                 target: synthesize_ids(&p.target, k + 1),
+                set_aside: Vec::new(),
             })
             .collect()
+    }
+
+    /// The ids of the pair read the other way (source and target swapped).
+    pub fn swapped(&self) -> PairIds {
+        PairIds {
+            source: self.target.clone(),
+            target: self.source.clone(),
+            set_aside: self
+                .set_aside
+                .iter()
+                .map(|l| TigerLink { source: l.target.clone(), target: l.source.clone(), kind: l.kind })
+                .collect(),
+        }
     }
 }
 
@@ -161,11 +194,12 @@ impl fmt::Display for DroppedLink {
     }
 }
 
-/// A link kept on a node whose yield changed: the node stands for the same
-/// Tiger node (the export maps it back), its words are those left after the
-/// discontinuity was repaired.
+/// A link set aside because a linked node's yield changed: the node covers
+/// fewer words than the annotators linked (those left after the
+/// discontinuity was repaired), so the link is not gold; it is kept with the
+/// pair's ids ([`PairIds::set_aside`]) for the export.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeptOnChanged {
+pub struct SetAside {
     pub pair: PairIndex,
     pub source_node: String,
     pub target_node: String,
@@ -174,13 +208,14 @@ pub struct KeptOnChanged {
     pub sides: Vec<Side>,
 }
 
-impl fmt::Display for KeptOnChanged {
+impl fmt::Display for SetAside {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let kind = if self.kind == LinkKind::Good { "good" } else { "fuzzy" };
         let s: Vec<String> = self.sides.iter().map(Side::to_string).collect();
         write!(
             f,
-            "pair {}: kept {kind} link {} – {} although the yield of the {} node changed (the link stays on that node)",
+            "pair {}: {kind} link {} – {} set aside, not gold: the {} node lost words when its discontinuous \
+             constituent was made continuous (an export puts the link back)",
             self.pair,
             self.source_node,
             self.target_node,
@@ -227,9 +262,9 @@ pub struct ImportReport {
     pub changes: Vec<Change>,
     /// The pair (from 0) and side of each of [`Self::changes`].
     pub change_places: Vec<(usize, Side)>,
-    /// Links kept on a node whose yield changed (the default; see
+    /// Links set aside because a node's yield changed (the default; see
     /// [`ImportOptions::drop_changed_yields`]).
-    pub kept_on_changed: Vec<KeptOnChanged>,
+    pub set_aside: Vec<SetAside>,
     /// Paired sentences with at least one change, and nodes whose yield changed.
     pub changed_sentences: usize,
     pub changed_nodes: usize,
@@ -287,10 +322,15 @@ impl ImportReport {
                 self.changes.len(),
                 self.changed_sentences,
                 self.changed_nodes,
-                if self.kept_on_changed.is_empty() {
+                if self.set_aside.is_empty() {
                     String::new()
                 } else {
-                    format!(", {} links kept on them", self.kept_on_changed.len())
+                    format!(
+                        "; {} links on them set aside, not gold: such a node covers fewer words than the annotators \
+                         linked (its discontinuous constituent was made continuous), so no aligner can find the \
+                         link; kept with the ids, an export to the original treebanks puts them back",
+                        self.set_aside.len()
+                    )
                 }
             ),
             format!(
@@ -313,15 +353,15 @@ impl ImportReport {
         out
     }
 
-    /// The summary, then every change (with its pair and side), link kept
-    /// on a changed node, skipped sentence link and dropped link.
+    /// The summary, then every change (with its pair and side), link set
+    /// aside, skipped sentence link and dropped link.
     pub fn lines(&self) -> Vec<String> {
         let mut out = self.summary();
         out.extend(self.changes.iter().enumerate().map(|(k, c)| match self.change_places.get(k) {
             Some((pair, side)) => format!("pair {} ({side}): {c}", pair + 1),
             None => c.to_string(),
         }));
-        out.extend(self.kept_on_changed.iter().map(KeptOnChanged::to_string));
+        out.extend(self.set_aside.iter().map(SetAside::to_string));
         out.extend(self.skipped_sentence_links.iter().map(SkippedSentenceLink::to_string));
         out.extend(self.dropped_links.iter().map(|d| format!("{}:{}: {d}", self.sta_file, d.loc)));
         out
@@ -391,8 +431,10 @@ pub(super) fn resolve(corpus: &TigerCorpus, node: &str) -> Option<Resolved> {
 /// bracketed data. Each paired sentence is converted with
 /// [`TigerSentence::to_tree`](super::TigerSentence::to_tree); each `<align>` between the two sentences of a
 /// pair becomes a gold link in STA file order (duplicates kept), unless it
-/// touches a POS node and `options.phrase_only`, or touches a node whose
-/// yield changed or that is not in the tree (dropped and reported).
+/// touches a POS node and `options.phrase_only`, a node that is not in the
+/// tree (dropped and reported), or a node whose yield changed (set aside in
+/// [`PairIds::set_aside`], or dropped with `options.drop_changed_yields`;
+/// reported either way).
 ///
 /// Errors: anything [`parse_tiger`] or [`parse_sta`] refuses, an alignment
 /// node that is in neither treebank, an alignment element without exactly
@@ -440,11 +482,11 @@ pub fn import_parsed(
         ));
     }
     let converted = input.convert_pairs(&pairs.pairs, options.drop_unreachable, &mut report)?;
-    let (gold, words) = gold_links(&resolved, &pairs, &converted, options, &mut report);
+    let PairLinks { gold, words, set_aside } = gold_links(&resolved, &pairs, &converted, options, &mut report);
     report.pairs = pairs.pairs.len();
     let mut corpus = Corpus::default();
     let mut ids = Vec::with_capacity(pairs.pairs.len());
-    for (((a, b), (cs, ct)), gold) in pairs.pairs.iter().zip(converted).zip(gold) {
+    for ((((a, b), (cs, ct)), gold), set_aside) in pairs.pairs.iter().zip(converted).zip(gold).zip(set_aside) {
         ids.push(PairIds {
             source: SentenceIds {
                 sentence: src.sentences[*a].id.clone(),
@@ -456,6 +498,7 @@ pub fn import_parsed(
                 virtual_root: ct.node_ids.first().is_some_and(|r| trg.sentence_of_node(r).is_none()),
                 nodes: ct.node_ids,
             },
+            set_aside,
         });
         corpus.pairs.push(TreePair { source: cs.tree, target: ct.tree, gold });
     }
@@ -722,19 +765,29 @@ pub fn match_files(
     Ok(MatchedFiles { first_is_treebank_0, note: Some(note) })
 }
 
+/// The links of each pair, from [`gold_links`].
+struct PairLinks {
+    gold: Vec<Vec<Link>>,
+    words: Vec<Vec<WordLink>>,
+    set_aside: Vec<Vec<TigerLink>>,
+}
+
 /// The gold links of each pair in pre-order ids: node alignments within a
 /// pair whose nodes are in the trees with unchanged yields (POS links only
-/// without `phrase_only`); every other alignment is counted or reported.
-/// Beside them, the word links of each pair (links of two POS nodes).
+/// without `phrase_only`); a link on a node whose yield changed is set
+/// aside (by Tiger ids) or dropped ([`ImportOptions::drop_changed_yields`]);
+/// every other alignment is counted or reported. Beside them, the word
+/// links of each pair (links of two POS nodes).
 fn gold_links(
     resolved: &[ResolvedAlign<'_>],
     pairs: &SentencePairs,
     converted: &[(ConvertedSentence, ConvertedSentence)],
     options: ImportOptions,
     report: &mut ImportReport,
-) -> (Vec<Vec<Link>>, Vec<Vec<WordLink>>) {
+) -> PairLinks {
     let mut gold: Vec<Vec<Link>> = vec![Vec::new(); pairs.pairs.len()];
     let mut words: Vec<Vec<WordLink>> = vec![Vec::new(); pairs.pairs.len()];
+    let mut set_aside: Vec<Vec<TigerLink>> = vec![Vec::new(); pairs.pairs.len()];
     for r in resolved {
         let kind = match &r.align.kind {
             StaKind::Sentence => continue,
@@ -785,18 +838,16 @@ fn gold_links(
         if !sides.is_empty() {
             if options.drop_changed_yields {
                 report.dropped_links.push(drop(DropReason::YieldChanged { sides }));
-                continue;
+            } else {
+                let (source, target) = (r.src_node.to_string(), r.trg_node.to_string());
+                set_aside[p].push(TigerLink { source: source.clone(), target: target.clone(), kind });
+                let pair = PairIndex::new(p);
+                report.set_aside.push(SetAside { pair, source_node: source, target_node: target, kind, sides });
             }
-            report.kept_on_changed.push(KeptOnChanged {
-                pair: PairIndex::new(p),
-                source_node: r.src_node.to_string(),
-                target_node: r.trg_node.to_string(),
-                kind,
-                sides,
-            });
+            continue;
         }
         gold[p].push(Link { source: i, target: j, kind });
         report.kept_links += 1;
     }
-    (gold, words)
+    PairLinks { gold, words, set_aside }
 }

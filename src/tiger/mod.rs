@@ -92,8 +92,8 @@ pub use export::{
 };
 pub use ids::{convert_as_imported, IdsError, IdsFile, ImportOrigin, TreebankOrigin, IDS_HEADER, NO_NODE};
 pub use import::{
-    import_pair, import_parsed, match_files, DropReason, DroppedLink, ImportOptions, ImportReport, KeptOnChanged,
-    MatchedFiles, PairIds, SentenceIds, Side, SkippedSentenceLink, TigerImport, WordLink,
+    import_pair, import_parsed, match_files, DropReason, DroppedLink, ImportOptions, ImportReport, MatchedFiles,
+    PairIds, SentenceIds, SetAside, Side, SkippedSentenceLink, TigerImport, TigerLink, WordLink,
 };
 pub use read::{parse_tiger, Edge, Nonterminal, Terminal, TigerCorpus, TigerSentence};
 pub use sta::{parse_sta, StaAlign, StaAlignment, StaKind, StaNode, StaTreebank};

@@ -82,10 +82,7 @@ impl Loaded {
         self.corpus = Rc::new(self.corpus.swapped());
         self.gen = self.gen.next();
         self.sides_swapped = !self.sides_swapped;
-        self.tiger_ids = self.tiger_ids.as_ref().map(|ids| {
-            let swap = |p: &PairIds| PairIds { source: p.target.clone(), target: p.source.clone() };
-            Rc::new(ids.iter().map(swap).collect())
-        });
+        self.tiger_ids = self.tiger_ids.as_ref().map(|ids| Rc::new(ids.iter().map(PairIds::swapped).collect()));
         self.tiger_import = self.tiger_import.as_ref().map(|t| {
             let mut t = (*t.0).clone();
             std::mem::swap(&mut t.origin.source, &mut t.origin.target);

@@ -66,10 +66,8 @@ impl Before {
             self.loaded.corpus = Rc::new(self.loaded.corpus.swapped());
             self.loaded.gen = self.loaded.gen.next();
             self.loaded.sides_swapped = true;
-            self.loaded.tiger_ids = self.loaded.tiger_ids.as_ref().map(|ids| {
-                let swap = |p: &PairIds| PairIds { source: p.target.clone(), target: p.source.clone() };
-                Rc::new(ids.iter().map(swap).collect())
-            });
+            self.loaded.tiger_ids =
+                self.loaded.tiger_ids.as_ref().map(|ids| Rc::new(ids.iter().map(PairIds::swapped).collect()));
         }
         self.teach =
             Teach { links: saved.links.into_iter().collect(), reveal_gold: saved.reveal_gold, ..Teach::default() };

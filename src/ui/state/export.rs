@@ -388,7 +388,7 @@ mod tests {
         let (name, ids) = exported(&mut s, ExportFile::CorpusIds);
         assert_eq!(name, "treelink-corpus.ids");
         assert!(
-            ids.starts_with("# treelink ids 2\n# source\ten\tUnknown\tep-00-12-15.125.en.tiger\ten.xml\n"),
+            ids.starts_with("# treelink ids 3\n# source\ten\tUnknown\tep-00-12-15.125.en.tiger\ten.xml\n"),
             "{}",
             &ids[..300]
         );
