@@ -252,10 +252,13 @@ pub fn diagram(props: &DiagramProps) -> Html {
         });
     }
     {
-        // A selected link (clicked, or stepped to by key) is brought wholly into view.
+        // A selected link (clicked, or stepped to by key), else the search
+        // step's candidate, is brought wholly into view.
         let (zoom, drawing) = (zoom.clone(), drawing.clone());
-        use_effect_with((pair.clone(), props.selected_source, props.selected_target), move |(_, s, t)| {
-            if let Some(region) = s.zip(*t).and_then(|(s, t)| link_box(&drawing, s, t)) {
+        let candidate = props.links.iter().find(|l| l.style == LinkStyle::Current).map(|l| (l.source, l.target));
+        let focus = props.selected_source.zip(props.selected_target).or(candidate);
+        use_effect_with((pair.clone(), focus), move |(_, focus)| {
+            if let Some(region) = focus.and_then(|(s, t)| link_box(&drawing, s, t)) {
                 zoom.show(&region);
             }
         });

@@ -286,6 +286,18 @@ test('after training, the search stepper\'s step and the model\'s reasons are in
     if (size === LAPTOP) {
       await assertInView('.diagram-scroll', 'the diagram beside the stepper');
       await page.screenshot({ path: path.join(shots, 'layout-steps-1366.png') });
+      // Each step's candidate is panned into the diagram's box (issue 43).
+      const outside = [];
+      for (let k = 0; k < 40 && await page.isEnabled('#step-next'); k++) {
+        await page.click('#step-next');
+        await page.waitForTimeout(50);
+        const [box, link] = await page.evaluate(() => [document.querySelector('.diagram-scroll'), document.querySelector('#pair-diagram path[data-status=current]')]
+          .map((e) => e && e.getBoundingClientRect().toJSON()));
+        if (link && (link.left < box.left - 1 || link.right > box.right + 1 || link.top < box.top - 1 || link.bottom > box.bottom + 1)) {
+          outside.push(`${await text('#step-counter')}: ${JSON.stringify(link)} outside ${JSON.stringify(box)}`);
+        }
+      }
+      assert.deepEqual(outside, [], 'every candidate in view');
     }
     await page.click('#mode-inspect');
     const first = page.locator('#pair-diagram path.link-hit').first();
