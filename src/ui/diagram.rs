@@ -417,48 +417,26 @@ pub fn diagram(props: &DiagramProps) -> Html {
     let onkeydown = {
         let (zoom, presenting) = (zoom.clone(), presenting.clone());
         Callback::from(move |e: KeyboardEvent| {
-            let key = e.key();
-            let handled = match key.as_str() {
-                "PageDown" => {
-                    select.emit(SelectAction::StepPair(1));
-                    true
-                }
-                "PageUp" => {
-                    select.emit(SelectAction::StepPair(-1));
-                    true
-                }
+            let step_pair = |step| select.emit(SelectAction::StepPair(step));
+            match e.key().as_str() {
+                "PageDown" => step_pair(1),
+                "PageUp" => step_pair(-1),
                 "s" => {
                     if let Some(region) = selection {
                         zoom.to_region(&region);
                     }
-                    true
                 }
-                "Escape" if *presenting => {
-                    presenting.set(false);
-                    true
-                }
+                "Escape" if *presenting => presenting.set(false),
                 // In presentation mode the arrows step pairs (← →) and links (↑ ↓).
-                "ArrowRight" if *presenting => {
-                    select.emit(SelectAction::StepPair(1));
-                    true
-                }
-                "ArrowLeft" if *presenting => {
-                    select.emit(SelectAction::StepPair(-1));
-                    true
-                }
-                "ArrowDown" if *presenting => {
-                    step_link(1);
-                    true
-                }
-                "ArrowUp" if *presenting => {
-                    step_link(-1);
-                    true
-                }
-                k => zoom.key(k),
-            };
-            if handled {
-                e.prevent_default();
+                "ArrowRight" if *presenting => step_pair(1),
+                "ArrowLeft" if *presenting => step_pair(-1),
+                "ArrowDown" if *presenting => step_link(1),
+                "ArrowUp" if *presenting => step_link(-1),
+                // The zoom's own keys; any other key is left to the page.
+                k if zoom.key(k) => {}
+                _ => return,
             }
+            e.prevent_default();
         })
     };
     let (onmousedown, onmousemove, onmouseup) = zoom.pan_handlers(".node, .link-group, .fold");
