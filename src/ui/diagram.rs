@@ -109,6 +109,7 @@ fn fold_control(side: Side, n: NodeId, label: &str, folded: bool, x: f64, y: f64
 
 fn draw_tree(v: &TreeView<'_>, on: &NodeHandlers) -> Html {
     let (tree, drawn) = (v.tree, &v.drawn.tree);
+    let (select, fold) = (on.select, on.fold);
     let in_selection = |orig: NodeId| v.selected.is_some_and(|s| tree.contains(s) && tree.subtree(s).contains(&orig));
     // Edges first so boxes are drawn over them.
     let edges = tree_edges(drawn, v.layout).into_iter().map(|(d, from, to)| {
@@ -121,12 +122,9 @@ fn draw_tree(v: &TreeView<'_>, on: &NodeHandlers) -> Html {
         let folded = v.drawn.folded[d];
         let r = v.layout.nodes[d];
         let side = v.side;
-        let onclick = {
-            let select = on.select;
-            Callback::from(move |_: MouseEvent| select.emit(click(side, n)))
-        };
+        let onclick = Callback::from(move |_: MouseEvent| select.emit(click(side, n)));
         let onkeydown = {
-            let (select, fold, arrow) = (on.select, on.fold, on.arrow.clone());
+            let arrow = on.arrow.clone();
             let phrase = tree.is_phrase(n);
             Callback::from(move |e: KeyboardEvent| {
                 if let Some(direction) = Direction::of_key(&e.key()) {
@@ -230,7 +228,7 @@ fn link_box(drawing: &Drawing, s: NodeId, t: NodeId) -> Option<Rect> {
 
 #[function_component(Diagram)]
 pub fn diagram(props: &DiagramProps) -> Html {
-    let pair = &props.pair;
+    let (pair, select) = (&props.pair, props.select);
     let drawing = use_memo((pair.clone(), props.folds.clone()), |(pair, folds)| {
         Drawing::new(&pair.source, &pair.target, &folds.0, &folds.1, &Style::default())
     });
@@ -289,12 +287,9 @@ pub fn diagram(props: &DiagramProps) -> Html {
         let selected = props.selected_source == Some(l.source) && props.selected_target == Some(l.target);
         let class = classes!(l.style.class().split(' ').collect::<Vec<_>>(), selected.then_some("selected"));
         let (s, t) = (l.source, l.target);
-        let onclick = {
-            let select = props.select;
-            Callback::from(move |_: MouseEvent| select.emit(SelectAction::ClickLink(s, t)))
-        };
+        let onclick = Callback::from(move |_: MouseEvent| select.emit(SelectAction::ClickLink(s, t)));
         let onkeydown = {
-            let (select, tab_link, ids) = (props.select, tab_link.clone(), link_ids.clone());
+            let (tab_link, ids) = (tab_link.clone(), link_ids.clone());
             Callback::from(move |e: KeyboardEvent| {
                 let step = match e.key().as_str() {
                     "ArrowRight" | "ArrowDown" => 1,
@@ -353,7 +348,7 @@ pub fn diagram(props: &DiagramProps) -> Html {
             let tab_node = tab_node.clone();
             Callback::from(move |node: (Side, NodeId)| tab_node.set(node))
         };
-        NodeHandlers { select: props.select, fold: props.fold, arrow, focused }
+        NodeHandlers { select, fold: props.fold, arrow, focused }
     };
     // The Tab stop: the node last focused, if still drawn (a fold may hide it), else the source root.
     let tab_stop = {
@@ -399,17 +394,15 @@ pub fn diagram(props: &DiagramProps) -> Html {
             }
         })
     };
-    let unfold_all = {
-        let fold = props.fold;
-        Callback::from(move |_: MouseEvent| fold.emit(FoldAction::UnfoldAll))
-    };
+    let fold = props.fold;
+    let unfold_all = Callback::from(move |_: MouseEvent| fold.emit(FoldAction::UnfoldAll));
     let toggle_presenting = {
         let presenting = presenting.clone();
         Callback::from(move |_: MouseEvent| presenting.set(!*presenting))
     };
     // Keys in the diagram's box (and anywhere in presentation mode): pairs, zoom, links.
     let step_link = {
-        let (select, ids) = (props.select, link_ids.clone());
+        let ids = link_ids.clone();
         let (s, t) = (props.selected_source, props.selected_target);
         move |step: isize| {
             if ids.is_empty() {
@@ -425,50 +418,28 @@ pub fn diagram(props: &DiagramProps) -> Html {
         }
     };
     let onkeydown = {
-        let (select, zoom, presenting) = (props.select, zoom.clone(), presenting.clone());
+        let (zoom, presenting) = (zoom.clone(), presenting.clone());
         Callback::from(move |e: KeyboardEvent| {
-            let key = e.key();
-            let handled = match key.as_str() {
-                "PageDown" => {
-                    select.emit(SelectAction::StepPair(1));
-                    true
-                }
-                "PageUp" => {
-                    select.emit(SelectAction::StepPair(-1));
-                    true
-                }
+            let step_pair = |step| select.emit(SelectAction::StepPair(step));
+            match e.key().as_str() {
+                "PageDown" => step_pair(1),
+                "PageUp" => step_pair(-1),
                 "s" => {
                     if let Some(region) = selection {
                         zoom.to_region(&region);
                     }
-                    true
                 }
-                "Escape" if *presenting => {
-                    presenting.set(false);
-                    true
-                }
+                "Escape" if *presenting => presenting.set(false),
                 // In presentation mode the arrows step pairs (← →) and links (↑ ↓).
-                "ArrowRight" if *presenting => {
-                    select.emit(SelectAction::StepPair(1));
-                    true
-                }
-                "ArrowLeft" if *presenting => {
-                    select.emit(SelectAction::StepPair(-1));
-                    true
-                }
-                "ArrowDown" if *presenting => {
-                    step_link(1);
-                    true
-                }
-                "ArrowUp" if *presenting => {
-                    step_link(-1);
-                    true
-                }
-                k => zoom.key(k),
-            };
-            if handled {
-                e.prevent_default();
+                "ArrowRight" if *presenting => step_pair(1),
+                "ArrowLeft" if *presenting => step_pair(-1),
+                "ArrowDown" if *presenting => step_link(1),
+                "ArrowUp" if *presenting => step_link(-1),
+                // The zoom's own keys; any other key is left to the page.
+                k if zoom.key(k) => {}
+                _ => return,
             }
+            e.prevent_default();
         })
     };
     let (onmousedown, onmousemove, onmouseup) = zoom.pan_handlers(".node, .link-group, .fold");

@@ -58,7 +58,7 @@ fn download(name: String, body: DownloadBody) {
         DownloadBody::Text { text, mime } => download_text(&name, &text, mime),
         DownloadBody::File(handle) => {
             if let Some(file) = file_handles::get(handle) {
-                download_blob(&name, &file)
+                offer(gloo::file::Blob::from(web_sys::Blob::from(file)), &name)
             }
         }
         DownloadBody::Png { svg, width, height, scale } => download_png(name, &svg, width, height, scale),
@@ -550,11 +550,7 @@ fn download_text(name: &str, text: &str, mime: &str) {
     offer(gloo::file::Blob::new_with_options(text, Some(mime)), name);
 }
 
-/// Offers a file the user gave (e.g. a model) back as `name`, without reading it.
-fn download_blob(name: &str, blob: &web_sys::Blob) {
-    offer(gloo::file::Blob::from(blob.clone()), name);
-}
-
+/// Offers `blob` (a text made here, or a file the user gave, e.g. a model, unread) as `name`.
 fn offer(blob: gloo::file::Blob, name: &str) {
     let url = gloo::file::ObjectUrl::from(blob);
     click_download(&url, name);

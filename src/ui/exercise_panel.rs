@@ -55,10 +55,8 @@ fn prf_head(first: &str) -> Html {
 }
 
 fn text_input(id: &str, value: &str, exercise: Dispatch<ExerciseAction>, make: fn(String) -> ExerciseAction) -> Html {
-    let oninput = Callback::from(move |e: InputEvent| {
-        let input: HtmlInputElement = e.target_unchecked_into();
-        exercise.emit(make(input.value()))
-    });
+    let oninput =
+        Callback::from(move |e: InputEvent| exercise.emit(make(e.target_unchecked_into::<HtmlInputElement>().value())));
     html! { <input type="text" id={id.to_string()} value={value.to_string()} {oninput} /> }
 }
 
@@ -73,12 +71,10 @@ fn make_form(props: &ExerciseProps) -> Html {
     let c = &props.view;
     let exercise = props.exercise;
     let on_instructions = Callback::from(move |e: InputEvent| {
-        let area: HtmlTextAreaElement = e.target_unchecked_into();
-        exercise.emit(ExerciseAction::SetInstructions(area.value()))
+        exercise.emit(ExerciseAction::SetInstructions(e.target_unchecked_into::<HtmlTextAreaElement>().value()))
     });
     let on_show = Callback::from(move |e: Event| {
-        let input: HtmlInputElement = e.target_unchecked_into();
-        exercise.emit(ExerciseAction::SetShowGold(input.checked()))
+        exercise.emit(ExerciseAction::SetShowGold(e.target_unchecked_into::<HtmlInputElement>().checked()))
     });
     html! {
         <fieldset class="exercise-make">

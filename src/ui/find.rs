@@ -35,12 +35,12 @@ pub fn find_pair(props: &FindProps) -> Html {
     // focusing the box, closed by opening a pair, Escape or leaving the box.
     let open = use_state(|| false);
     let root = use_node_ref();
+    let (find, select) = (props.find, props.select);
     let on_input = {
-        let (find, open) = (props.find, open.clone());
+        let open = open.clone();
         Callback::from(move |e: InputEvent| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             open.set(true);
-            find.emit(FindAction::Query(input.value()));
+            find.emit(FindAction::Query(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()));
         })
     };
     let on_focus = {
@@ -69,9 +69,9 @@ pub fn find_pair(props: &FindProps) -> Html {
         })
     };
     let f = &props.view;
-    let items = f.found.iter().map(|(k, found)| {
+    let items = f.found.iter().map(|&(k, ref found)| {
         let onclick = {
-            let (select, k, open) = (props.select, *k, open.clone());
+            let open = open.clone();
             Callback::from(move |_: MouseEvent| {
                 open.set(false);
                 select.emit(SelectAction::SelectPair(k));
@@ -80,10 +80,7 @@ pub fn find_pair(props: &FindProps) -> Html {
                 into_view::bring_selected(".pair-column", Place::TopOnOneColumn);
             })
         };
-        let add = {
-            let (find, k) = (props.find, *k);
-            Callback::from(move |_: MouseEvent| find.emit(FindAction::AddToExercise(Some(k))))
-        };
+        let add = Callback::from(move |_: MouseEvent| find.emit(FindAction::AddToExercise(Some(k))));
         html! {
             <li><button type="button" class="link-button" {onclick}>{format!("Pair {k}")}</button>
                 {" — "}{describe(found)}{" "}
@@ -91,10 +88,7 @@ pub fn find_pair(props: &FindProps) -> Html {
                     title={format!("Add pair {k} to the exercise's pairs")}>{"+ exercise"}</button></li>
         }
     });
-    let add_all = {
-        let find = props.find;
-        Callback::from(move |_: MouseEvent| find.emit(FindAction::AddToExercise(None)))
-    };
+    let add_all = Callback::from(move |_: MouseEvent| find.emit(FindAction::AddToExercise(None)));
     let summary = f.summary();
     let shown = *open && (!summary.is_empty() || f.added.is_some());
     html! {

@@ -32,8 +32,7 @@ fn show(v: f64) -> String {
 /// The decay factor of the kernel view (not the training form's).
 fn lambda_field(state: &KernelView, lambda: Dispatch<String>) -> Html {
     let on_lambda = Callback::from(move |e: Event| {
-        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-        lambda.emit(input.value());
+        lambda.emit(e.target_unchecked_into::<web_sys::HtmlInputElement>().value());
     });
     html! {
         <p class="lambda">
@@ -88,12 +87,11 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
             </tr>
         }
     });
+    let select = props.select;
     let on_compare = {
-        let select = props.select;
         let gold = pair.gold.clone();
         Callback::from(move |e: Event| {
-            let choice: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            let c = match choice.value().as_str() {
+            let c = match e.target_unchecked_into::<web_sys::HtmlSelectElement>().value().as_str() {
                 "auto" => Compare::Auto,
                 "itself" => Compare::Itself,
                 v => v.parse::<usize>().ok().and_then(|i| gold.get(i)).map_or(Compare::Auto, |l| Compare::Gold(*l)),
@@ -114,10 +112,7 @@ pub fn kernel_table(props: &KernelTableProps) -> Html {
             </option>
         }
     });
-    let clear = {
-        let select = props.select;
-        Callback::from(move |_: MouseEvent| select.emit(SelectAction::Clear))
-    };
+    let clear = Callback::from(move |_: MouseEvent| select.emit(SelectAction::Clear));
     html! {
         <section class="panel kernels" id="kernel-panel" aria-label="Kernel values">
             <h2>{"Bilingual tree kernels"}</h2>

@@ -138,8 +138,8 @@ pub fn loader(props: &LoaderProps) -> Html {
         }
     });
     let dragging = use_state(|| false);
+    let (load, session) = (props.load, props.session);
     let on_drop = {
-        let load = props.load;
         let dragging = dragging.clone();
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
@@ -158,28 +158,15 @@ pub fn loader(props: &LoaderProps) -> Html {
         let dragging = dragging.clone();
         Callback::from(move |_: DragEvent| dragging.set(false))
     };
-    let on_sample = {
-        let load = props.load;
-        Callback::from(move |_: MouseEvent| load.emit(LoadAction::LoadSample))
-    };
-    let on_fresh = {
-        let session = props.session;
-        Callback::from(move |_: MouseEvent| session.emit(SessionAction::StartFresh))
-    };
-    let on_swap = {
-        let load = props.load;
-        Callback::from(move |_: MouseEvent| load.emit(LoadAction::SwapSides))
-    };
-    let on_bracketed = {
-        let load = props.load;
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let options = if input.checked() { ImportOptions::BRACKETED_DATA } else { ImportOptions::default() };
-            load.emit(LoadAction::SetTigerOptions(options));
-        })
-    };
-    let rows =
-        |slots: &[Slot]| slots.iter().map(|&slot| slot_row(slot, props.view.slot(slot), props.load)).collect::<Html>();
+    let on_sample = Callback::from(move |_: MouseEvent| load.emit(LoadAction::LoadSample));
+    let on_fresh = Callback::from(move |_: MouseEvent| session.emit(SessionAction::StartFresh));
+    let on_swap = Callback::from(move |_: MouseEvent| load.emit(LoadAction::SwapSides));
+    let on_bracketed = Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        let options = if input.checked() { ImportOptions::BRACKETED_DATA } else { ImportOptions::default() };
+        load.emit(LoadAction::SetTigerOptions(options));
+    });
+    let rows = |slots: &[Slot]| slots.iter().map(|&slot| slot_row(slot, props.view.slot(slot), load)).collect::<Html>();
     // Every change the TigerXML import made, one line each, out of the way
     // until asked for; always in its place (its box empty without an import),
     // so the inputs before it are never rebuilt when it comes or goes.

@@ -148,6 +148,7 @@ struct PairTableProps {
 fn pair_table(props: &PairTableProps) -> Html {
     let (r, corpus) = (&*props.results, &*props.corpus);
     let (key, ascending) = props.sort;
+    let (sort, select) = (props.order, props.select);
     // The pairs aligned (all, or the held-out test's).
     let mut order: Vec<usize> = r.pairs().filter(|&k| k < r.model_counts.len().min(corpus.len())).collect();
     order.sort_by(|&a, &b| {
@@ -160,30 +161,14 @@ fn pair_table(props: &PairTableProps) -> Html {
         }
     });
     let header = |k: SortKey, label: &str, id: &str| {
-        let onclick = {
-            let sort = props.order;
-            Callback::from(move |_: MouseEvent| sort.emit(k))
-        };
-        let sort = if key == k {
-            if ascending {
-                "ascending"
-            } else {
-                "descending"
-            }
-        } else {
-            "none"
-        };
-        let arrow = if key == k {
-            if ascending {
-                " ▲"
-            } else {
-                " ▼"
-            }
-        } else {
-            ""
+        let onclick = Callback::from(move |_: MouseEvent| sort.emit(k));
+        let (aria_sort, arrow) = match (key == k, ascending) {
+            (false, _) => ("none", ""),
+            (true, true) => ("ascending", " ▲"),
+            (true, false) => ("descending", " ▼"),
         };
         html! {
-            <th scope="col" aria-sort={sort}>
+            <th scope="col" aria-sort={aria_sort}>
                 <button type="button" id={format!("sort-{id}")} class="sort" {onclick}>{format!("{label}{arrow}")}</button>
             </th>
         }
@@ -192,15 +177,12 @@ fn pair_table(props: &PairTableProps) -> Html {
     let shown = if *show_all { order.len() } else { order.len().min(ROWS) };
     let rows = order[..shown].iter().map(|&k| {
         let (m, b) = (&r.model_counts[k], &r.baseline_counts[k]);
-        let onclick = {
-            let select = props.select;
-            Callback::from(move |_: MouseEvent| {
-                select.emit(SelectAction::SelectPair(PairIndex::new(k)));
-                if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("workbench")) {
-                    el.scroll_into_view();
-                }
-            })
-        };
+        let onclick = Callback::from(move |_: MouseEvent| {
+            select.emit(SelectAction::SelectPair(PairIndex::new(k)));
+            if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("workbench")) {
+                el.scroll_into_view();
+            }
+        });
         let current = k == props.pair.index();
         html! {
             <tr key={k} class={classes!(current.then_some("current"))} aria-current={current.then_some("true")} data-pair={(k + 1).to_string()}>

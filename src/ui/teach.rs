@@ -71,8 +71,7 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
     let undo = { Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Undo)) };
     let redo = { Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Redo)) };
     let reveal = Callback::from(move |e: Event| {
-        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-        teach.emit(TeachAction::RevealGold(input.checked()))
+        teach.emit(TeachAction::RevealGold(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))
     });
     let message = match &state.message {
         Some(Ok(m)) => html! { <p id="teach-message" class="ok" role="status">{m}</p> },

@@ -589,16 +589,12 @@ fn derivation(props: &DerivationProps) -> Html {
     let onkeydown = {
         let (zoom, presenting) = (zoom.clone(), presenting.clone());
         Callback::from(move |e: KeyboardEvent| {
-            let handled = match e.key().as_str() {
-                "Escape" if *presenting => {
-                    presenting.set(false);
-                    true
-                }
-                k => zoom.key(k),
-            };
-            if handled {
-                e.prevent_default();
+            match e.key().as_str() {
+                "Escape" if *presenting => presenting.set(false),
+                k if zoom.key(k) => {}
+                _ => return,
             }
+            e.prevent_default();
         })
     };
     let toggle = {

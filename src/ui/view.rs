@@ -400,8 +400,7 @@ fn app() -> Html {
         let on_number = {
             let select = cb.select;
             Callback::from(move |e: Event| {
-                let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-                if let Ok(n) = input.value().trim().parse::<usize>() {
+                if let Ok(n) = e.target_unchecked_into::<web_sys::HtmlInputElement>().value().trim().parse::<usize>() {
                     select.emit(SelectAction::SelectPair(PairIndex::from_number(n).unwrap_or(PairIndex::FIRST)));
                 }
             })

@@ -718,13 +718,8 @@ mod tests {
                 let Request::Piece { job, piece, task } = request else { panic!("{request:?}") };
                 let mut reports = Vec::new();
                 let mut observer = |p: Progress| {
-                    reports.push(Response::Progress {
-                        job,
-                        stage: p.stage.into(),
-                        done: p.done,
-                        total: p.total,
-                        gap: p.gap,
-                    });
+                    let (stage, done, total, gap) = (p.stage.into(), p.done, p.total, p.gap);
+                    reports.push(Response::Progress { job, stage, done, total, gap });
                     Flow::Continue(())
                 };
                 let result = self.executors[w].run(job, task, blob, None, &mut observer);
@@ -753,6 +748,11 @@ mod tests {
     fn sample(n: usize) -> Corpus {
         let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
         Corpus { pairs: corpus.pairs[..n].to_vec() }
+    }
+
+    /// The page's Train request for `corpus`, without lexicon files.
+    fn train(job: JobId, corpus: &Corpus, options: Vec<TrainOptions>, how: PairsTraining) -> Request {
+        Request::Train { job, corpus: CorpusText::of(corpus), options, lexicon: LexiconFiles::default(), how }
     }
 
     /// The answers to a Train request by the `app` steps on one thread, as
@@ -814,14 +814,7 @@ mod tests {
             let expected = one_worker(&corpus, &how, options);
             for size in [1, 2, 3] {
                 let mut pool = Simulated::new(size, 7);
-                let request = Request::Train {
-                    job: JobId(7),
-                    corpus: CorpusText::of(&corpus),
-                    options: options.to_vec(),
-                    lexicon: LexiconFiles::default(),
-                    how,
-                };
-                let responses = pool.run(request);
+                let responses = pool.run(train(JobId(7), &corpus, options.to_vec(), how));
                 assert!(matches!(responses[0], Response::Trained { .. }), "the model first: {:?}", responses[0]);
                 let parts = responses.iter().filter(|r| matches!(r, Response::AlignedPart { .. })).count();
                 assert_eq!(parts, expected.1.len().div_ceil(7), "{size} workers");
@@ -840,14 +833,8 @@ mod tests {
     fn progress_is_one_bar_summed_over_the_workers() {
         let mut pool = Pool::with_parts(2, 10);
         let corpus = sample(30);
-        let request = Request::Train {
-            job: JobId(1),
-            corpus: CorpusText::of(&corpus),
-            options: vec![TrainOptions::default()],
-            lexicon: LexiconFiles::default(),
-            how: PairsTraining::default(),
-        };
-        let commands = pool.request(request, 0.0);
+        let commands =
+            pool.request(train(JobId(1), &corpus, vec![TrainOptions::default()], PairsTraining::default()), 0.0);
         // Worker 0 trains; worker 1 takes the aligning lexicon; the rest waits.
         let posted: Vec<(WorkerIx, Option<usize>)> = commands
             .iter()

@@ -181,9 +181,7 @@ mod tests {
         assert_eq!((s.loaded.corpus.len(), s.selection.mode, s.teach.links.len()), (2, Mode::Teach, 0));
         click(&mut s, 0, 0);
         // A reload now: the exercise with its link, over the pairs shown before it.
-        let mut r = State::new();
-        run(&mut r, Action::Load(LoadAction::LoadSample));
-        run(&mut r, Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
+        let mut r = restored(s.session());
         assert_eq!((r.loaded.corpus.as_ref(), &r.teach.links), (s.loaded.corpus.as_ref(), &s.teach.links));
         for state in [&mut s, &mut r] {
             state.apply(Action::Exercise(ExerciseAction::Close));
@@ -207,9 +205,7 @@ mod tests {
             assert_eq!(state.slots.slot(Slot::Exercise).message, None, "no exercise is open");
         }
         // Opened again, the exercise has its link back; after a reload too.
-        let mut again = State::new();
-        run(&mut again, Action::Load(LoadAction::LoadSample));
-        run(&mut again, Action::Session(SessionAction::Restore { session: Box::new(r.session()), mt_file: None }));
+        let mut again = restored(r.session());
         for state in [&mut s, &mut again] {
             read(state, "two.exercise.json", &exercise.to_json(), None);
             assert_eq!(state.student_links(), [(NodeId::ROOT, NodeId::ROOT)]);

@@ -308,14 +308,11 @@ impl State {
     /// is done again after they load) and the models' texts.
     pub fn session_files(&self) -> SessionFiles {
         let saved = |(slot, u): (Slot, &Upload)| SavedFile { slot, name: u.name.clone(), text: u.text.0.clone() };
-        let open = self.classroom.open.is_some();
-        let files = if self.files_swapped() {
-            let mut given = self.slots.clone();
+        let mut given = self.slots.clone();
+        if self.files_swapped() {
             given.swap_sides();
-            kept_files(&given, open).map(saved).collect()
-        } else {
-            kept_files(&self.slots, open).map(saved).collect()
-        };
+        }
+        let files = kept_files(&given, self.classroom.open.is_some()).map(saved).collect();
         SessionFiles {
             files,
             alignment_model: self.trained_model().map(|m| (m.summary.clone(), m.json.to_string())),
