@@ -536,7 +536,7 @@ fn held_out_pairs(n: usize) -> Option<usize> {
 /// How the page trains on the pairs it holds (its Train panel's choices
 /// beyond the training options): the in-engine lexicon's word model
 /// (`--word-model`) and stem back-off (`--stem-backoff N`), whether the
-/// last [`HELD_OUT_PERCENT`]% of the training pairs are dev (*Calibrate*:
+/// last [`HELD_OUT_PERCENT`]% of the training pairs are dev (*Dev pairs*:
 /// `--dev`), and whether the last [`HELD_OUT_PERCENT`]% of the pairs are
 /// held out as a test no model sees (`--held-out`, then `align` on them).
 ///

@@ -118,7 +118,7 @@ pub fn kept_text_id(text: &str) -> Option<u32> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Request {
     /// Train a model on `corpus` as `how` says (`treelink train --train`;
-    /// with *Calibrate*, the last 20% of the training pairs as `--dev`; with
+    /// with *Dev pairs*, the last 20% of the training pairs as `--dev`; with
     /// the test held out, on all but the last 20% with `--held-out`:
     /// `app::alignment::train_on_pairs`), then align `corpus` with it (as
     /// `treelink align`) and run the baseline, or, with the test held out,

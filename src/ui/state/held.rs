@@ -227,7 +227,7 @@ mod tests {
             "{}",
             s.corpus_summary()
         );
-        // The sets are the split, with Calibrate off and no test share asked for.
+        // The sets are the split, with Dev pairs off and no test share asked for.
         let mut form = s.form.clone();
         (form.calibrate, form.test) = (false, false);
         let how = form.pairs_training(&s.loaded.held);

@@ -168,7 +168,7 @@ impl TrainForm {
     /// The choices beyond the options, as the worker takes them (the stem
     /// back-off as the plan has it).
     /// (The dev and test sets given as files, `held`, are the dev and the
-    /// test whatever *Calibrate* and *Hold out a test* say.)
+    /// test whatever *Dev pairs* and *Hold out a test* say.)
     pub fn pairs_training(&self, held: &HeldSets) -> PairsTraining {
         PairsTraining {
             word_model: self.word_model.unwrap_or_default(),
@@ -180,7 +180,7 @@ impl TrainForm {
         }
     }
 
-    /// Whether there are dev pairs: a dev set given as files, or *Calibrate*'s share.
+    /// Whether there are dev pairs: a dev set given as files, or *Dev pairs*'s share.
     pub fn calibrate_in_use(&self, held: &HeldSets) -> bool {
         self.calibrate || held.dev.is_some()
     }
