@@ -78,7 +78,7 @@ impl Loaded {
     }
 
     /// The pairs read the other way ([`Corpus::swapped`]), a new generation.
-    fn swap(&mut self) {
+    pub(super) fn swap(&mut self) {
         self.corpus = Rc::new(self.corpus.swapped());
         self.gen = self.gen.next();
         self.sides_swapped = !self.sides_swapped;

@@ -2,20 +2,14 @@
 //! teaching mode and keeps what was shown before it ([`Before`]: the
 //! pairs, their hand links, the pair and mode, the folds); *Leave the
 //! exercise* brings that back, so what is shown is what a reload shows
-//! (the session keeps it too: [`SavedBefore`]). The exercise's own state
+//! (the session keeps it too, as what was [`Shown`]). The exercise's own state
 //! (form, check, answers, class table) is [`Classroom`](crate::ui::classroom::Classroom)'s.
 
-use std::rc::Rc;
-
-use serde::{Deserialize, Serialize};
-
-use super::{DownloadBody, Effect, HeldSets, LoadAction, Loaded, Mode, Selection, Slot, State, Teach};
-use crate::corpus::{Corpus, PairIndex};
+use super::{DownloadBody, Effect, HeldSets, LoadAction, Loaded, Mode, Selection, Shown, Slot, State, Teach};
+use crate::corpus::Corpus;
 use crate::exercise::Exercise;
-use crate::tiger::PairIds;
-use crate::tree::NodeId;
 use crate::ui::classroom::ExerciseAction;
-use crate::ui::folds::{Folds, SavedFolds};
+use crate::ui::folds::Folds;
 
 /// What was shown before the open exercise, brought back when it is left.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,18 +19,6 @@ pub struct Before {
     pub selection: Selection,
     pub teach: Teach,
     pub folds: Folds,
-}
-
-/// [`Before`] as a session keeps it: its pairs come back through the
-/// files in use (the trees' inputs still hold them), the rest from here.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SavedBefore {
-    pub pair: PairIndex,
-    pub mode: Mode,
-    pub links: Vec<(PairIndex, Vec<(NodeId, NodeId)>)>,
-    pub reveal_gold: bool,
-    pub folds: Vec<SavedFolds>,
-    pub sides_swapped: bool,
 }
 
 impl Before {
@@ -49,28 +31,28 @@ impl Before {
         }
     }
 
-    pub(super) fn saved(&self) -> SavedBefore {
-        SavedBefore {
+    /// What a session keeps of it: its pairs come back through the files
+    /// in use (the trees' inputs still hold them), the rest from here.
+    pub(super) fn saved(&self) -> Shown {
+        Shown {
+            sides_swapped: self.loaded.sides_swapped,
             pair: self.selection.pair,
             mode: self.selection.mode,
-            links: self.teach.links.iter().map(|(k, l)| (*k, l.clone())).collect(),
+            links: self.teach.links.clone(),
             reveal_gold: self.teach.reveal_gold,
             folds: self.folds.saved(self.loaded.gen),
-            sides_swapped: self.loaded.sides_swapped,
+            model_first_unseen: None,
+            before_exercise: None,
+            checked: false,
         }
     }
 
-    /// A restored session's [`SavedBefore`], on the pairs its files made.
-    pub(super) fn restore(&mut self, saved: SavedBefore) {
+    /// What a restored session kept of it, on the pairs its files made.
+    pub(super) fn restore(&mut self, saved: Shown) {
         if saved.sides_swapped && !self.loaded.sides_swapped {
-            self.loaded.corpus = Rc::new(self.loaded.corpus.swapped());
-            self.loaded.gen = self.loaded.gen.next();
-            self.loaded.sides_swapped = true;
-            self.loaded.tiger_ids =
-                self.loaded.tiger_ids.as_ref().map(|ids| Rc::new(ids.iter().map(PairIds::swapped).collect()));
+            self.loaded.swap();
         }
-        self.teach =
-            Teach { links: saved.links.into_iter().collect(), reveal_gold: saved.reveal_gold, ..Teach::default() };
+        self.teach = Teach { links: saved.links, reveal_gold: saved.reveal_gold, ..Teach::default() };
         self.folds = Folds::restored(self.loaded.gen, &saved.folds, &self.loaded.corpus);
         self.selection =
             Selection { pair: saved.pair.within(self.loaded.corpus.len()), mode: saved.mode, ..Selection::default() };

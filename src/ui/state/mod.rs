@@ -63,7 +63,7 @@ pub use alignment::{
     TRAINING_DATA_ADVICE,
 };
 pub use corpus::{Loaded, TigerKept};
-pub use exercise::{Before, SavedBefore};
+pub use exercise::Before;
 pub use export::{ExportFile, ExportNote};
 pub use find::{FindAction, FindPair};
 pub use held::{HeldSet, HeldSets};

@@ -8,7 +8,6 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use super::exercise::SavedBefore;
 use super::{
     Effect, FileHandle, Lambda, LoadAction, LoadedAlignmentModel, Mode, ModelOrigin, MtChoices, MtSource, MtUpload,
     SelectAction, Shared, Slot, Slots, State, TrainForm, TrainedOn, Upload,
@@ -97,7 +96,7 @@ pub struct Shown {
     pub model_first_unseen: Option<usize>,
     /// What was shown before the open exercise (*Leave the exercise* brings it back).
     #[serde(default)]
-    pub before_exercise: Option<SavedBefore>,
+    pub before_exercise: Option<Box<Shown>>,
     /// The open exercise's links were checked (*Check*), and are not changed since.
     #[serde(default)]
     pub checked: bool,
@@ -342,7 +341,7 @@ impl State {
                 model_first_unseen: (trained.and_then(|m| m.trained_on))
                     .filter(|t| t.gen == self.loaded.gen)
                     .map(|t| t.first_unseen),
-                before_exercise: self.before_exercise.as_ref().map(|b| b.saved()),
+                before_exercise: self.before_exercise.as_ref().map(|b| Box::new(b.saved())),
                 checked: self.classroom.checks.is_some(),
             },
             form: TrainForm { advanced: false, ..self.form.clone() },
@@ -404,7 +403,7 @@ impl State {
             if saved.sides_swapped && !before.loaded.sides_swapped {
                 self.slots.swap_sides();
             }
-            before.restore(saved);
+            before.restore(*saved);
         }
         // The model saw these pairs again (a new generation of the same trees).
         if let (Some(m), Some(first_unseen)) = (&mut self.alignment.model, r.model_first_unseen) {
@@ -707,5 +706,11 @@ mod tests {
         assert_eq!(r.slots.slot(Slot::LexT2s).ok_file().map(|u| u.name.as_str()), Some("lex.e2f"));
         // What it keeps again is what it read.
         assert_eq!(r.session(), session);
+        // What was shown before an open exercise, as this version kept it, reads as what is shown.
+        let before =
+            r#"{"pair":2,"mode":"Teach","links":[[2,[[0,0]]]],"reveal_gold":false,"folds":[],"sides_swapped":true}"#;
+        let before: Shown = serde_json::from_str(before).unwrap();
+        assert_eq!((before.pair.index(), before.mode, before.sides_swapped), (2, Mode::Teach, true));
+        assert_eq!(before.links[&PairIndex::new(2)], [(NodeId::new(0), NodeId::new(0))]);
     }
 }
