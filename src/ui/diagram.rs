@@ -236,7 +236,9 @@ pub fn diagram(props: &DiagramProps) -> Html {
     let presenting = use_state(|| false);
     let cap = if *presenting { PRESENT_MAX_TEXT_PX } else { FIT_MAX_TEXT_PX };
     let (w, h) = (drawing.layout.width, drawing.layout.height);
-    let zoom = use_zoom((w, h), pair.clone(), cap);
+    // A new pair opens with its roots in view (a wide pair on a phone: not its left edge).
+    let roots = link_box(&drawing, NodeId::ROOT, NodeId::ROOT).map_or(0.0, |r| r.cx);
+    let zoom = use_zoom((w, h), pair.clone(), cap, roots);
     // The node and the link in the Tab order (original ids; the link by its place among those drawn).
     let tab_node = use_state(|| (Side::Source, NodeId::ROOT));
     let tab_link = use_state(|| 0usize);

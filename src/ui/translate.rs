@@ -584,7 +584,7 @@ fn derivation(props: &DerivationProps) -> Html {
     let on_download = { Callback::from(move |_: MouseEvent| export.emit(ExportFile::DerivationSvg)) };
     let presenting = use_state(|| false);
     let cap = if *presenting { PRESENT_MAX_TEXT_PX } else { FIT_MAX_TEXT_PX };
-    let zoom = use_zoom((w, h), props.translated.clone(), cap);
+    let zoom = use_zoom((w, h), props.translated.clone(), cap, 0.0);
     let z = zoom.zoom;
     let onkeydown = {
         let (zoom, presenting) = (zoom.clone(), presenting.clone());

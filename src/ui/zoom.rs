@@ -25,8 +25,8 @@ struct Shared {
     cap: f64,
     /// Zoomed by hand since the last fit: a resized box keeps the zoom.
     manual: bool,
-    /// Where to scroll once the zoomed drawing is rendered (left, top).
-    scroll_to: Option<(f64, f64)>,
+    /// Where to scroll once the drawing is rendered at a zoom (left, top, zoom).
+    scroll_to: Option<(f64, f64, f64)>,
     /// Panning: where the drag started (pointer x, y, scroll left, top).
     drag: Option<(i32, i32, i32, i32)>,
 }
@@ -52,7 +52,7 @@ fn box_size(scroller: &NodeRef) -> Option<(f64, f64)> {
 /// changes (another pair) or `cap` does, and when the box is resized
 /// unless zoomed by hand since.
 #[hook]
-pub fn use_zoom<K: PartialEq + Clone + 'static>(size: (f64, f64), new: K, cap: f64) -> Zoom {
+pub fn use_zoom<K: PartialEq + Clone + 'static>(size: (f64, f64), new: K, cap: f64, anchor_x: f64) -> Zoom {
     let state = use_state(|| 1.0f64);
     let scroller = use_node_ref();
     let shared = use_mut_ref(|| Shared { size, cap, manual: false, scroll_to: None, drag: None });
@@ -62,11 +62,17 @@ pub fn use_zoom<K: PartialEq + Clone + 'static>(size: (f64, f64), new: K, cap: f
     }
     let zoom = Zoom { zoom: *state, scroller: scroller.clone(), state, shared };
     {
-        // Another drawing (or cap): fitted, from its top left corner.
+        // Another drawing (or cap): fitted, from its top, with `anchor_x`
+        // (drawing units: the diagram's roots) in the middle when the
+        // drawing is wider than its box (0: from the left edge).
         let zoom = zoom.clone();
         use_effect_with((new, cap.to_bits()), move |_| {
             zoom.fit();
-            zoom.shared.borrow_mut().scroll_to = Some((0.0, 0.0));
+            let to = match (zoom.fitted(), box_size(&zoom.scroller)) {
+                (Some(z), Some((bw, _))) => ((anchor_x * z - bw / 2.0).max(0.0), 0.0, z),
+                _ => (0.0, 0.0, zoom.zoom),
+            };
+            zoom.shared.borrow_mut().scroll_to = Some(to);
         });
     }
     {
@@ -98,8 +104,9 @@ pub fn use_zoom<K: PartialEq + Clone + 'static>(size: (f64, f64), new: K, cap: f
     {
         let zoom = zoom.clone();
         use_effect(move || {
-            let pending = zoom.shared.borrow_mut().scroll_to.take();
-            if let (Some((left, top)), Some(el)) = (pending, zoom.scroller.cast::<Element>()) {
+            // Not before the drawing is at the zoom the place was found for.
+            let pending = zoom.shared.borrow_mut().scroll_to.take_if(|&mut (.., z)| z == zoom.zoom);
+            if let (Some((left, top, _)), Some(el)) = (pending, zoom.scroller.cast::<Element>()) {
                 el.set_scroll_left(left.round() as i32);
                 el.set_scroll_top(top.round() as i32);
             }
@@ -117,14 +124,20 @@ impl Zoom {
 
     /// Fits the drawing to its box (enlarged up to the cap, never below readable text).
     pub fn fit(&self) {
+        if let Some(z) = self.fitted() {
+            self.shared.borrow_mut().manual = false;
+            self.state.set(z);
+        }
+    }
+
+    /// The zoom that fits the drawing to its box, if it has one.
+    fn fitted(&self) -> Option<f64> {
         let (size, cap) = {
             let s = self.shared.borrow();
             (s.size, s.cap)
         };
-        if let Some((bw, bh)) = box_size(&self.scroller) {
-            self.shared.borrow_mut().manual = false;
-            self.state.set(fit_zoom(size.0, size.1, bw - 4.0, bh - 4.0, cap));
-        }
+        let (bw, bh) = box_size(&self.scroller)?;
+        Some(fit_zoom(size.0, size.1, bw - 4.0, bh - 4.0, cap))
     }
 
     /// Zooms to `region` (drawing units) and centres it (*Zoom to selection*).
@@ -132,7 +145,7 @@ impl Zoom {
         if let Some((bw, bh)) = box_size(&self.scroller) {
             let (z, left, top) = zoom_to(region, bw, bh);
             self.set(z);
-            self.shared.borrow_mut().scroll_to = Some((left, top));
+            self.shared.borrow_mut().scroll_to = Some((left, top, clamp_zoom(z)));
         }
     }
 
@@ -163,7 +176,7 @@ impl Zoom {
             el.set_scroll_top(centre.1.round() as i32);
         } else {
             self.set(z);
-            self.shared.borrow_mut().scroll_to = Some(centre);
+            self.shared.borrow_mut().scroll_to = Some((centre.0, centre.1, clamp_zoom(z)));
         }
     }
 

@@ -200,6 +200,11 @@ test("the phone student's path: each way of opening shows the diagram, Check's m
     assert.ok(p.top >= -1 && p.top < p.height / 2 && p.bottom > p.height / 2,
       `${how}: the diagram fills the screen's middle (${JSON.stringify(p)})`);
     await assertNoSidewaysScroll(page, how);
+    // The first pair opens with its roots in view, not its left edge (issue 43).
+    for (const root of ['#src-node-0', '#trg-node-0']) {
+      const r = await placed(page, root);
+      assert.ok(r.left >= p.left - 1 && r.right <= p.right + 1, `${how}: ${root} in the diagram's box (${JSON.stringify([r, p])})`);
+    }
   };
   // 1. By its picker, at the bottom of the page (4,000 px below the diagram).
   await page.locator('#file-exercise').scrollIntoViewIfNeeded();
