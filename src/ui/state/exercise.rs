@@ -34,17 +34,7 @@ impl Before {
     /// What a session keeps of it: its pairs come back through the files
     /// in use (the trees' inputs still hold them), the rest from here.
     pub(super) fn saved(&self) -> Shown {
-        Shown {
-            sides_swapped: self.loaded.sides_swapped,
-            pair: self.selection.pair,
-            mode: self.selection.mode,
-            links: self.teach.links.clone(),
-            reveal_gold: self.teach.reveal_gold,
-            folds: self.folds.saved(self.loaded.gen),
-            model_first_unseen: None,
-            before_exercise: None,
-            checked: false,
-        }
+        Shown::of(&self.loaded, &self.selection, &self.teach, &self.folds)
     }
 
     /// What a restored session kept of it, on the pairs its files made.

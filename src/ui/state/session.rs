@@ -9,8 +9,8 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Effect, FileHandle, Lambda, LoadAction, LoadedAlignmentModel, Mode, ModelOrigin, MtChoices, MtSource, MtUpload,
-    SelectAction, Shared, Slot, Slots, State, TrainForm, TrainedOn, Upload,
+    Effect, FileHandle, Lambda, LoadAction, Loaded, LoadedAlignmentModel, Mode, ModelOrigin, MtChoices, MtSource,
+    MtUpload, SelectAction, Selection, Shared, Slot, Slots, State, Teach, TrainForm, TrainedOn, Upload,
 };
 use crate::corpus::PairIndex;
 use crate::tree::NodeId;
@@ -100,6 +100,24 @@ pub struct Shown {
     /// The open exercise's links were checked (*Check*), and are not changed since.
     #[serde(default)]
     pub checked: bool,
+}
+
+impl Shown {
+    /// What is shown of `loaded`: the pair, the mode, the hand links and
+    /// the folds (nothing before an exercise, no model, no check).
+    pub(super) fn of(loaded: &Loaded, selection: &Selection, teach: &Teach, folds: &Folds) -> Shown {
+        Shown {
+            sides_swapped: loaded.sides_swapped,
+            pair: selection.pair,
+            mode: selection.mode,
+            links: teach.links.clone(),
+            reveal_gold: teach.reveal_gold,
+            folds: folds.saved(loaded.gen),
+            model_first_unseen: None,
+            before_exercise: None,
+            checked: false,
+        }
+    }
 }
 
 /// A map kept as a list of (key, value) pairs: JSON names an object's
@@ -332,17 +350,12 @@ impl State {
             version: Session::VERSION,
             texts: SessionFiles::default(),
             shown: Shown {
-                sides_swapped: self.loaded.sides_swapped,
-                pair: self.selection.pair,
-                mode: self.selection.mode,
-                links: self.teach.links.clone(),
-                reveal_gold: self.teach.reveal_gold,
-                folds: self.folds.saved(self.loaded.gen),
                 model_first_unseen: (trained.and_then(|m| m.trained_on))
                     .filter(|t| t.gen == self.loaded.gen)
                     .map(|t| t.first_unseen),
                 before_exercise: self.before_exercise.as_ref().map(|b| Box::new(b.saved())),
                 checked: self.classroom.checks.is_some(),
+                ..Shown::of(&self.loaded, &self.selection, &self.teach, &self.folds)
             },
             form: TrainForm { advanced: false, ..self.form.clone() },
             lambda: self.lambda.clone(),
