@@ -500,8 +500,11 @@ struct DevPlan {
 
 impl DevPlan {
     fn new(with_dev: bool, options: &[TrainOptions], given: Option<WordModel>, pairs: usize) -> DevPlan {
-        let retrain = options.first().map_or(0, |o| o.tune_word_model.iter().filter(|&&m| Some(m) != given).count());
-        let retrain = if given.is_some() { retrain } else { 0 };
+        // Another word model is tried only against a given one (an in-engine lexicon).
+        let retrain = match (options.first(), given) {
+            (Some(o), Some(given)) => o.tune_word_model.iter().filter(|&&m| m != given).count(),
+            _ => 0,
+        };
         let folds = options
             .first()
             .filter(|o| o.threshold_folds > 1 && o.threshold == DecisionThreshold::Calibrated)

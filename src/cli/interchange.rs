@@ -269,7 +269,7 @@ fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
         out!("{line}")?;
     }
     let written: Vec<String> = files.iter().map(|f| format!("{}.{}", args.output, f.name)).collect();
-    let words: usize = imported.words.iter().map(Vec::len).sum();
+    let words = imported.word_links();
     let set_aside = match imported.report.set_aside.len() {
         0 => String::new(),
         n => format!(

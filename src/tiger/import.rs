@@ -395,6 +395,13 @@ pub struct TigerImport {
     pub words: Vec<Vec<WordLink>>,
 }
 
+impl TigerImport {
+    /// How many word links the alignment has (`PREFIX.words`'s).
+    pub fn word_links(&self) -> usize {
+        self.words.iter().map(Vec::len).sum()
+    }
+}
+
 /// A link between two words: their positions in the source and the target
 /// sentence (from 0), and its kind.
 pub type WordLink = (usize, usize, LinkKind);

@@ -688,7 +688,7 @@ fn check_files(request: &LoadRequest) -> Checked {
                 let words = interchange::words_text(&imported);
                 let mut summary = imported.report.summary();
                 if words.is_some() {
-                    let n: usize = imported.words.iter().map(Vec::len).sum();
+                    let n = imported.word_links();
                     summary.push(format!("its {n} word links are the word alignment unless word links are given"));
                 }
                 set(&mut statuses, Slot::Tiger, Ok(summary.join("; ")));

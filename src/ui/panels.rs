@@ -6,13 +6,13 @@
 //! tick leaves every slice equal (tested below). Plain Rust, built and
 //! tested natively.
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::classroom::ExerciseForm;
-use super::state::HeldSets;
 use super::state::{
-    Compare, CorpusTranslation, Explained, ExportNote, Lambda, Mode, Results, Shared, Slot, SlotStatus, State,
-    TigerKept, TrainForm, Translated,
+    Compare, CorpusTranslation, Explained, ExportNote, Field, HeldSets, Lambda, Mode, Results, Shared, Slot,
+    SlotStatus, State, TigerKept, TrainForm, Translated,
 };
 use crate::app::alignment::both_tables;
 use crate::corpus::{Corpus, PairIndex, TreePair};
@@ -106,6 +106,8 @@ pub struct TrainView {
     pub form: TrainForm,
     /// The dev and test sets given as files: the dev and the test, whatever the form says.
     pub held: HeldSets,
+    /// Each bad field's error ([`TrainForm::plan`]'s), found once per change.
+    pub errors: BTreeMap<Field, String>,
     /// A job runs (the buttons that start one are off).
     pub busy: bool,
     pub pairs: usize,
@@ -287,6 +289,7 @@ impl State {
             train: TrainView {
                 form: self.form.clone(),
                 held: self.loaded.held.clone(),
+                errors: self.form.plan(&self.loaded.held).err().unwrap_or_default(),
                 busy: self.jobs.running.is_some(),
                 pairs: self.loaded.corpus.len(),
                 gold_links: self.loaded.corpus.gold_links(),

@@ -61,8 +61,7 @@ fn field(
             train.emit(TrainAction::Form(FormAction::SetField(f, input.value())));
         })
     };
-    let errors = state.form.plan(&state.held).err().unwrap_or_default();
-    let error = errors.get(&f);
+    let error = state.errors.get(&f);
     let help_id = format!("{}-help", f.id());
     html! {
         <div class="form-row">

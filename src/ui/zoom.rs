@@ -118,6 +118,8 @@ pub fn use_zoom<K: PartialEq + Clone + 'static>(size: (f64, f64), new: K, cap: f
 impl Zoom {
     /// Zoom `z` (clamped to the readable range), chosen by hand.
     pub fn set(&self, z: f64) {
+        // A scroll waiting for another zoom would land later, out of place.
+        self.shared.borrow_mut().scroll_to = None;
         self.shared.borrow_mut().manual = true;
         self.state.set(clamp_zoom(z));
     }
