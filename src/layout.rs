@@ -335,6 +335,12 @@ pub const FONT_PX: f64 = 13.0;
 /// The smallest size text is ever drawn at on the page (px): below it the
 /// diagram pans instead of shrinking.
 pub const MIN_TEXT_PX: f64 = 10.0;
+/// The smallest zoom on a phone: node boxes (22 units high) 24.2 px, a
+/// finger's target (WCAG 2.2's 24 × 24 px), and words 14.3 px.
+pub const TOUCH_ZOOM_MIN: f64 = 1.1;
+/// The smallest click target of the page's diagram (drawing units): a
+/// node box's height, so a one-letter box is hit as wide as it is high.
+pub const TARGET_UNITS: f64 = 22.0;
 /// The zoom range of the page's diagram: from readable text to 4×.
 pub const ZOOM_MIN: f64 = MIN_TEXT_PX / FONT_PX;
 pub const ZOOM_MAX: f64 = 4.0;

@@ -27,7 +27,7 @@ use super::state::{FoldAction, SelectAction};
 use super::store::Dispatch;
 use super::zoom::{use_zoom, FIT_MAX_TEXT_PX, PRESENT_MAX_TEXT_PX};
 use crate::corpus::TreePair;
-use crate::layout::{union, Drawing, FoldedTree, Rect, Style, TreeLayout};
+use crate::layout::{union, Drawing, FoldedTree, Rect, Style, TreeLayout, TARGET_UNITS};
 use crate::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
 use crate::tree::{NodeId, Tree};
 
@@ -43,8 +43,11 @@ pub struct DiagramProps {
     pub select: Dispatch<SelectAction>,
     /// The fold controls.
     pub fold: Dispatch<FoldAction>,
-    /// What clicking does, in a sentence.
+    /// What clicking does, in a sentence, or what the last tap did.
     pub hint: AttrValue,
+    /// `hint` says what the last tap did (drawn as feedback, not as help).
+    #[prop_or_default]
+    pub tapped: bool,
     /// The pair shown, for presentation mode's title ("Pair 3 of 157").
     pub title: AttrValue,
     /// The pair's folded nodes (source, target), original ids.
@@ -171,6 +174,10 @@ fn draw_tree(v: &TreeView<'_>, on: &NodeHandlers) -> Html {
             <g class={class} id={format!("{}-node-{n}", side.name())} data-node={n.to_string()} tabindex={tabindex} role="button"
                 aria-label={name.clone()} aria-pressed={pressed.to_string()} {onclick} {onkeydown} {onfocus}>
                 <title>{name}</title>
+                if r.width < TARGET_UNITS {
+                    <rect class="node-hit" x={(r.cx - TARGET_UNITS / 2.0).to_string()} y={r.top().to_string()}
+                        width={TARGET_UNITS.to_string()} height={r.height.to_string()} />
+                }
                 <rect x={r.left().to_string()} y={r.top().to_string()} width={r.width.to_string()} height={r.height.to_string()} rx="4" />
                 <text x={r.cx.to_string()} y={(r.cy + 4.0).to_string()} text-anchor="middle">{label}</text>
                 // The leading space (not drawn) makes the node's visible text "NP 3", as its name starts.
@@ -509,7 +516,7 @@ pub fn diagram(props: &DiagramProps) -> Html {
                 </svg>
             </div>
             // What clicking does, until a link is hovered: then its posterior and status.
-            <p id="hover-info" class={classes!("hover-info", (hover.is_some() || (*presenting && selected_title.is_some())).then_some("hovered"))} aria-live="polite">
+            <p id="hover-info" class={classes!("hover-info", (hover.is_some() || (*presenting && selected_title.is_some()) || props.tapped).then_some("hovered"))} aria-live={if props.tapped { "off" } else { "polite" }}>
                 {caption}
             </p>
             <figcaption id="legend">

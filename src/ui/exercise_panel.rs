@@ -178,10 +178,12 @@ fn check_view(state: &ExerciseView, checks: &[PairCheck]) -> Html {
 pub fn exercise_box(props: &ExerciseBoxProps) -> Html {
     let state = &props.view;
     let exercise = props.exercise;
-    // After *Check*, its marks are brought into view (on a phone they are
-    // below the diagram), as a click's feedback is.
+    // After *Check*, its marks are brought into view (in the inspector beside the diagram).
+    // On a phone the diagram stays in view, its links marked, and the line under it says what Check found.
     use_effect_with((state.checks.clone(), state.pair), |(checked, _)| {
-        if checked.is_some() {
+        if checked.is_some() && into_view::one_column() {
+            into_view::keep_diagram_in_view();
+        } else if checked.is_some() {
             into_view::bring_selected("#exercise-check", Place::Nearest);
         }
     });

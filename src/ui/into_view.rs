@@ -20,10 +20,29 @@ pub enum Place {
     TopOnOneColumn,
 }
 
+/// Whether the workbench is one column (a phone): the inspector is below the diagram.
+pub fn one_column() -> bool {
+    web_sys::window().and_then(|w| w.inner_width().ok()?.as_f64()).is_some_and(|w| w <= ONE_COLUMN_PX)
+}
+
+/// Scrolls the page the least that shows the diagram's box with the line
+/// under it (what a tap did): a phone student's tap never moves the
+/// diagram away, and its verdict is seen with it.
+pub fn keep_diagram_in_view() {
+    let Some(window) = web_sys::window() else { return };
+    let Some(document) = window.document() else { return };
+    let rect = |sel: &str| document.query_selector(sel).ok().flatten().map(|e| e.get_bounding_client_rect());
+    let (Some(diagram), Some(line)) = (rect(".pair-column .diagram-scroll"), rect("#hover-info")) else { return };
+    let height = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+    // Down until the line is in view, but never past the diagram's top; up to the diagram's top.
+    let by = if diagram.top() < 0.0 { diagram.top() } else { (line.bottom() - height).max(0.0).min(diagram.top()) };
+    if by != 0.0 {
+        window.scroll_by_with_x_and_y(0.0, by);
+    }
+}
+
 /// Scrolls `el` (and every scrolling box around it) to `place`.
 pub fn bring(el: &Element, place: Place) {
-    let one_column =
-        || web_sys::window().and_then(|w| w.inner_width().ok()?.as_f64()).is_some_and(|w| w <= ONE_COLUMN_PX);
     let block = match place {
         Place::TopOnOneColumn if one_column() => ScrollLogicalPosition::Start,
         _ => ScrollLogicalPosition::Nearest,

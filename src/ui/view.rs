@@ -24,6 +24,7 @@ use super::{
 };
 
 use crate::corpus::{PairIndex, TreePair};
+use crate::exercise::Mark;
 use crate::io::text::counted;
 use crate::svg::{DrawnLink, DIAGRAM_CSS};
 use crate::tree::{NodeId, Tree};
@@ -221,6 +222,36 @@ fn keeping_banner(keeping: &Keeping, session: Dispatch<SessionAction>) -> Html {
     }
 }
 
+/// What the last tap on the diagram did, said under it (`#hover-info`),
+/// where a phone student sees it with the diagram: that the work is not
+/// kept (the banner saying what to do is above the diagram, in the
+/// flow: it never covers it), *Check*'s marks of the pair shown,
+/// else the teaching verdict (linked, refused, undone).
+fn tap_feedback(state: &State) -> Option<String> {
+    if state.keeping.problem.is_some() {
+        return Some("⚠ Your work is not kept in this browser: what to do is said above the diagram.".into());
+    }
+    if state.selection.mode != Mode::Teach {
+        return None;
+    }
+    let checked = state.classroom.checks.as_ref().and_then(|c| c.get(state.selection.pair.index()));
+    if let Some(check) = checked {
+        let count = |m: Mark| check.marks.iter().filter(|&&(_, _, k)| k == m).count();
+        return Some(format!(
+            "Pair {} checked: {} correct, {} wrong, {} missed, marked on the links (the list is in the exercise box).",
+            state.selection.pair.number(),
+            count(Mark::Correct),
+            count(Mark::Wrong),
+            count(Mark::Missed)
+        ));
+    }
+    match &state.teach.message {
+        Some(Ok(m)) => Some(format!("✓ {m}")),
+        Some(Err(m)) => Some(format!("✗ {m}")),
+        None => None,
+    }
+}
+
 /// The first screen's guide: three steps, and what every setting means
 /// (with the kernels paper's section), shown in the inspector until a node
 /// is selected.
@@ -357,10 +388,15 @@ fn app() -> Html {
         let key =
             (feedback, state.selection.source, state.selection.target, state.teach.message.clone(), state.teach.step);
         // A node pair's explanation is read with its kernel table below it:
-        // on a phone it comes to the top of the screen.
-        let place = if state.selection.mode == Mode::Inspect { Place::TopOnOneColumn } else { Place::Nearest };
+        // on a phone it comes to the top of the screen. A tap's verdict is
+        // said under the diagram too (`tap_feedback`): on a phone the
+        // diagram stays where the student put it.
+        let mode = state.selection.mode;
+        let place = if mode == Mode::Inspect { Place::TopOnOneColumn } else { Place::Nearest };
         use_effect_with(key, move |(feedback, ..)| {
-            if let Some(el) = feedback.and_then(|id| web_sys::window()?.document()?.get_element_by_id(id)) {
+            if mode == Mode::Teach && into_view::one_column() {
+                into_view::keep_diagram_in_view();
+            } else if let Some(el) = feedback.and_then(|id| web_sys::window()?.document()?.get_element_by_id(id)) {
                 into_view::bring(&el, place);
             }
         });
@@ -430,13 +466,18 @@ fn app() -> Html {
             </nav>
         }
     };
-    let hint = match state.selection.mode {
-        Mode::Inspect => {
-            "Click a link, or a source then a target node; hover a link for its posterior; − / + fold a phrase; drag to pan."
+    let tapped = tap_feedback(&state);
+    let hint = tapped.clone().map_or_else(
+        || match state.selection.mode {
+            Mode::Inspect => {
+                "Click a link, or a source then a target node; hover a link for its posterior; − / + fold a phrase; drag to pan."
+            }
+            Mode::Teach => "Click a source node, then a target node, to link them; click your link to remove it; drag to pan.",
+            Mode::Steps => "The search's links so far, this step's candidate (dashed) and what blocks it; drag to pan.",
         }
-        Mode::Teach => "Click a source node, then a target node, to link them; click your link to remove it; drag to pan.",
-        Mode::Steps => "The search's links so far, this step's candidate (dashed) and what blocks it; drag to pan.",
-    };
+        .into(),
+        AttrValue::from,
+    );
     let folds = {
         let (src, trg) = state.folds.of(state.loaded.gen, state.selection.pair);
         Rc::new((src.clone(), trg.clone()))
@@ -459,11 +500,12 @@ fn app() -> Html {
                     <a href="#export-panel">{"Export"}</a>
                 </nav>
             </header>
-            {keeping_banner(&state.keeping, cb.session)}
             <ContextProvider<StoreHandle> context={StoreHandle(store.clone())}>
             <main>
                 <section class="panel workbench" id="workbench" aria-label="The selected pair">
                     <div class="pair-column">
+                        // Above the diagram, in its column's flow: seen with the diagram, never over it.
+                        {keeping_banner(&state.keeping, cb.session)}
                         if loading {
                             <p id="loading" class="loading" role="status">{"Loading the built-in sample (German → Spanish) and your work from the last visit…"}</p>
                         } else if pair_count > 0 {
@@ -482,7 +524,7 @@ fn app() -> Html {
                             {sentence(pair.target.words(), "trg", "target: ")}
                             {pair_counts(&state, cb.train)}
                             <diagram::Diagram pair={pair.clone()} links={links.clone()} selected_source={state.selection.source}
-                                selected_target={state.selection.target} pending={state.teach.pending} select={cb.select} fold={cb.fold} hint={hint}
+                                selected_target={state.selection.target} pending={state.teach.pending} select={cb.select} fold={cb.fold} hint={hint} tapped={tapped.is_some()}
                                 title={format!("Pair {} of {pair_count} — {}", state.selection.pair.number(), state.corpus_line())} folds={folds}>
                                 <find::FindPairView view={state.find.clone()} find={cb.find} select={cb.select} />
                             </diagram::Diagram>

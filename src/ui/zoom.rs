@@ -15,8 +15,28 @@ use wasm_bindgen::JsCast;
 use web_sys::Element;
 use yew::prelude::*;
 
-use crate::layout::{clamp_zoom, fit_zoom, zoom_to, Rect, ZOOM_MIN};
+use crate::layout::{clamp_zoom, fit_zoom, zoom_to, Rect, TOUCH_ZOOM_MIN, ZOOM_MIN};
 pub use crate::layout::{FIT_MAX_TEXT_PX, PRESENT_MAX_TEXT_PX};
+
+/// The width (CSS px) at and below which the page is laid out for a phone
+/// (`www/style.css`'s `@media (max-width: 600px)`).
+const PHONE_PX: f64 = 600.0;
+
+/// The smallest zoom now: on a phone, what a finger can hit
+/// ([`TOUCH_ZOOM_MIN`]); elsewhere readable text ([`ZOOM_MIN`]).
+fn zoom_floor() -> f64 {
+    let phone = web_sys::window().and_then(|w| w.inner_width().ok()?.as_f64()).is_some_and(|w| w <= PHONE_PX);
+    if phone {
+        TOUCH_ZOOM_MIN
+    } else {
+        ZOOM_MIN
+    }
+}
+
+/// `z` in the zoom range, above [`zoom_floor`].
+fn within_range(z: f64) -> f64 {
+    clamp_zoom(z).max(zoom_floor())
+}
 
 /// What the zoom of one drawing needs between renders.
 struct Shared {
@@ -121,7 +141,7 @@ impl Zoom {
         // A scroll waiting for another zoom would land later, out of place.
         self.shared.borrow_mut().scroll_to = None;
         self.shared.borrow_mut().manual = true;
-        self.state.set(clamp_zoom(z));
+        self.state.set(within_range(z));
     }
 
     /// Fits the drawing to its box (enlarged up to the cap, never below readable text).
@@ -139,7 +159,7 @@ impl Zoom {
             (s.size, s.cap)
         };
         let (bw, bh) = box_size(&self.scroller)?;
-        Some(fit_zoom(size.0, size.1, bw - 4.0, bh - 4.0, cap))
+        Some(fit_zoom(size.0, size.1, bw - 4.0, bh - 4.0, cap).max(zoom_floor()))
     }
 
     /// Zooms to `region` (drawing units) and centres it (*Zoom to selection*).
@@ -147,7 +167,7 @@ impl Zoom {
         if let Some((bw, bh)) = box_size(&self.scroller) {
             let (z, left, top) = zoom_to(region, bw, bh);
             self.set(z);
-            self.shared.borrow_mut().scroll_to = Some((left, top, clamp_zoom(z)));
+            self.shared.borrow_mut().scroll_to = Some((left, top, within_range(z)));
         }
     }
 
@@ -161,7 +181,7 @@ impl Zoom {
         let z = if fits(self.zoom) {
             self.zoom
         } else {
-            ((bw - 2.0 * pad) / region.width).min((bh - 2.0 * pad) / region.height).clamp(ZOOM_MIN, self.zoom)
+            ((bw - 2.0 * pad) / region.width).min((bh - 2.0 * pad) / region.height).min(self.zoom).max(zoom_floor())
         };
         let (left, top) = (el.scroll_left() as f64, el.scroll_top() as f64);
         let inside = z == self.zoom
@@ -178,7 +198,7 @@ impl Zoom {
             el.set_scroll_top(centre.1.round() as i32);
         } else {
             self.set(z);
-            self.shared.borrow_mut().scroll_to = Some((centre.0, centre.1, clamp_zoom(z)));
+            self.shared.borrow_mut().scroll_to = Some((centre.0, centre.1, within_range(z)));
         }
     }
 

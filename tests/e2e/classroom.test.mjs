@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { root, shots, download, lines, sample, run, openPage, goToPair, samplePair3, classRowAndCli, openAdvanced } from './helpers.mjs';
-import { LAPTOP, PHONE, assertInView, waitInView, assertNoSidewaysScroll, drop, placed } from './seen.mjs';
+import { LAPTOP, PHONE, assertInView, waitInView, assertNoSidewaysScroll, assertAccessible, drop, placed } from './seen.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-classroom-'));
 let page, url, close;
@@ -100,9 +100,13 @@ test('nothing lost: a write the browser refuses is shown, in view, with what to 
   });
   await link(...rootLink);
   await page.waitForSelector('#keeping');
-  // Seen wherever the page is scrolled: the banner stays at the top.
-  await page.evaluate(() => document.querySelector('#exercise-panel').scrollIntoView());
+  // Said above the diagram where the link was made, in the flow (it covers
+  // nothing), the diagram still in view; and under it.
+  await page.mouse.move(0, 0);
   await assertInView(page, '#keeping', 'the failed write');
+  await assertInView(page, '.diagram-scroll', 'the diagram, with the failed write');
+  await assertInView(page, '#hover-info', 'the failed write, under the diagram');
+  assert.match(await text('#hover-info'), /^⚠ Your work is not kept in this browser: what to do is said above the diagram/);
   const said = await text('#keeping');
   assert.match(said, /Your work is not kept in this browser: The quota has been exceeded\. \(QuotaExceededError\)/);
   assert.match(said, /export your links/);
@@ -136,6 +140,20 @@ test('nothing lost: two tabs never overwrite each other silently', async () => {
   await other.waitForSelector('#keeping');
   await assertInView(other, '#keeping', 'the second tab');
   assert.match(await other.locator('#keeping').innerText(), /Another tab or window changed the work/);
+  // The banner never covers the diagram: scrolled to it, each node drawn is what a click there hits (issue 43).
+  await other.evaluate(() => document.querySelector('.diagram-scroll').scrollIntoView());
+  const covered = await other.evaluate(() => [...document.querySelectorAll('#pair-diagram g.node')].filter((g) => {
+    const r = g.querySelector('rect:not(.node-hit)').getBoundingClientRect();
+    const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+    // Drawn where its box shows it (not panned out of it), on the screen.
+    const box = document.querySelector('.diagram-scroll').getBoundingClientRect();
+    const top = Math.max(0, box.top), left = Math.max(0, box.left);
+    if (x < left || y < top || x > Math.min(innerWidth, box.right) || y > Math.min(innerHeight, box.bottom)) return false;
+    return !g.contains(document.elementFromPoint(x, y));
+  }).map((g) => g.id));
+  assert.deepEqual(covered, [], 'nodes under something else in the second tab');
+  await assertAccessible(other, 'the second tab, scrolled to the diagram');
+  await other.evaluate(() => window.scrollTo(0, 0));
   await other.screenshot({ path: path.join(shots, 'classroom-other-tab.png') });
   // Its user keeps this tab's work: written over the other's, on purpose.
   await other.click('#keep-this');
@@ -189,7 +207,38 @@ test('nothing lost: leaving an exercise brings back the pairs, links, pair and m
   assert.deepEqual(problems, []);
 });
 
-test("the phone student's path: each way of opening shows the diagram, Check's marks come into view, no instructor control, nothing wider than the screen", async () => {
+/**
+ * At a phone's size, what a finger taps in the diagram is at least 24 × 24
+ * px (WCAG 2.2's target size): each node (its box or its wider target) and
+ * each link (its stroke); the zoom tools too; no fold control is offered
+ * beside a node; words are drawn at 12 px or more.
+ */
+async function assertTouchSized(what, { links = true } = {}) {
+  const sizes = await page.evaluate(() => {
+    const svg = document.querySelector('#pair-diagram');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const nodes = [...svg.querySelectorAll('g.node')].map((g) => {
+      const rs = [...g.querySelectorAll('rect')].map((r) => r.getBoundingClientRect());
+      return { id: g.id, w: Math.max(...rs.map((r) => r.width)), h: Math.max(...rs.map((r) => r.height)) };
+    });
+    const links = [...svg.querySelectorAll('path.link-hit')].map((p) => parseFloat(getComputedStyle(p).strokeWidth) * scale);
+    const tools = [...document.querySelectorAll('#diagram-figure .zoom-tools button')].map((b) => {
+      const r = b.getBoundingClientRect();
+      return { id: b.id, w: r.width, h: r.height };
+    });
+    const folds = [...svg.querySelectorAll('g.fold')].filter((f) => f.getBoundingClientRect().width > 0).length;
+    const words = [...svg.querySelectorAll('text.word')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+    return { nodes, links, tools, folds, words };
+  });
+  const small = sizes.nodes.filter((n) => n.w < 24 || n.h < 24);
+  assert.deepEqual(small, [], `${what}: node targets under 24 px`);
+  assert.ok((sizes.links.length > 0 || !links) && sizes.links.every((w) => w >= 24), `${what}: link targets ${sizes.links}`);
+  assert.deepEqual(sizes.tools.filter((b) => b.w < 24 || b.h < 24), [], `${what}: zoom tools under 24 px`);
+  assert.equal(sizes.folds, 0, `${what}: fold controls shown`);
+  assert.ok(Math.min(...sizes.words) >= 12, `${what}: words at ${Math.min(...sizes.words)} px`);
+}
+
+test("the phone student's path: each way of opening shows the diagram, a tap never moves it away, targets a finger can hit, no instructor control, nothing wider than the screen", async () => {
   const { keyed, copy } = exerciseFiles();
   await viewport(PHONE);
   await startFresh();
@@ -211,10 +260,30 @@ test("the phone student's path: each way of opening shows the diagram, Check's m
   await page.setInputFiles('#file-exercise', keyed);
   await diagramShown('opened by its picker');
   await page.screenshot({ path: path.join(shots, 'classroom-phone-opened.png') });
-  // Aligning by hand, then Check: its marks come into view.
+  // What a finger taps is 24 × 24 px at least, and words are 12 px or more (issue 43).
+  await assertTouchSized('the first pair of the exercise', { links: false });
+  // Linking, undoing and checking never move the diagram away; what each
+  // tap did is said under it, in view with it (issue 43).
+  const diagramStays = async (what, said) => {
+    await page.mouse.move(0, 0); // a finger lifts: nothing stays hovered
+    await page.waitForFunction((said) => new RegExp(said).test(document.querySelector('#hover-info').innerText), said.source, { timeout: 5000 })
+      .catch(async (e) => assert.fail(`${what}: the line under the diagram says ${await text('#hover-info')}`));
+    await page.waitForTimeout(300); // a scroll the tap might start
+    await assertInView(page, '.diagram-scroll', `${what}: the diagram`);
+    await assertInView(page, '#hover-info', `${what}: what it did`);
+  };
+  await link(...rootLink);
+  await diagramStays('a link', /^✓ Linked/);
+  await assertTouchSized('with a link');
+  await page.click('#teach-undo');
+  await diagramStays('undo', /^✓ Undone/);
   await link(...rootLink);
   await page.click('#exercise-check-button');
-  await waitInView(page, '#exercise-check h3', 'Check');
+  await diagramStays('Check', /^Pair 1 checked: 1 correct, 0 wrong, \d+ missed, marked on the links/);
+  await assertInView(page, '#pair-diagram path.link[data-status=correct]', "Check's mark on the diagram");
+  await page.screenshot({ path: path.join(shots, 'classroom-phone-check-diagram.png') });
+  // The marks' list is in the exercise box below.
+  await page.locator('#exercise-check').scrollIntoViewIfNeeded();
   await waitInView(page, '#exercise-marks .mark-correct', "Check's first mark");
   // The scores fit the exercise's box; no instructor control on the student's path.
   const fits = await page.evaluate(() => document.querySelector('#exercise-scores').getBoundingClientRect().right

@@ -88,18 +88,23 @@ test('instructor → student → class table, with the same scores as treelink e
   assert.equal(await page.locator('#student-links li').count(), 3, 'the wrong link is drawn, not refused');
   await page.fill('#exercise-student', 'Ana');
   const keyPhrase = gold.filter(([s, t]) => src.phrase(s) && trg.phrase(t)).length;
-  // At a laptop's and a phone's size: Check's marks come into view, the wrong link marked wrong.
+  // At a laptop's and a phone's size: Check's marks come into view (on a
+  // phone the diagram's, with what Check found said under it; the list is
+  // below), the wrong link marked wrong.
   for (const size of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
     await page.setViewportSize(size);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.click('#exercise-check-button');
     await page.waitForSelector('#exercise-marks');
     await page.waitForTimeout(300); // the scroll into view
-    const inView = await page.evaluate(() => ['#exercise-check h3', '#exercise-marks .mark-wrong'].map((sel) => {
+    const seen = size.width > 1000 ? ['#exercise-check h3', '#exercise-marks .mark-wrong']
+      : ['.diagram-scroll', '#hover-info'];
+    if (size.width <= 1000) assert.match(await page.locator('#hover-info').innerText(), /^Pair 1 checked: 2 correct, 1 wrong, \d+ missed/);
+    const inView = await page.evaluate((seen) => seen.map((sel) => {
       const r = document.querySelector(sel).getBoundingClientRect();
       return r.height > 0 && r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
-    }));
-    assert.deepEqual(inView, [true, true], `Check's feedback is in the viewport at ${size.width}×${size.height}`);
+    }), seen);
+    assert.deepEqual(inView, seen.map(() => true), `Check's feedback (${seen}) is in the viewport at ${size.width}×${size.height}`);
     const marks = await page.locator('#exercise-marks li').allInnerTexts();
     assert.equal(marks.filter((m) => m.startsWith('✓ correct')).length, 2, marks.join('\n'));
     assert.equal(marks.filter((m) => m.startsWith('○ missed')).length, keyPhrase - 2);
