@@ -394,7 +394,7 @@ pub fn diagram(props: &DiagramProps) -> Html {
         tree: &pair.source,
         drawn: &drawing.source,
         layout: &drawing.layout.source,
-        orientation,
+        orientation: drawing.layout.orientation,
         side: Side::Source,
         selected: props.selected_source,
         pending: props.pending,
@@ -405,7 +405,7 @@ pub fn diagram(props: &DiagramProps) -> Html {
         tree: &pair.target,
         drawn: &drawing.target,
         layout: &drawing.layout.target,
-        orientation,
+        orientation: drawing.layout.orientation,
         side: Side::Target,
         selected: props.selected_target,
         pending: None,
@@ -494,7 +494,7 @@ pub fn diagram(props: &DiagramProps) -> Html {
     let any_folded = !props.folds.0.is_empty() || !props.folds.1.is_empty();
     let described = format!(
         "The pair's trees: {}, {} {} between them (the table of links below the diagram lists them). Arrow keys move between nodes, Enter clicks.",
-        match orientation {
+        match drawing.layout.orientation {
             Orientation::Stacked => "source tree above, target tree below",
             Orientation::SideBySide => "source tree on the left, target tree on the right",
         },
