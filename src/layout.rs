@@ -12,6 +12,14 @@
 //!
 //! The target tree is drawn mirrored below the source tree (words on top,
 //! root at the bottom) so that the two sentences face each other.
+//!
+//! A long pair is far wider than it is high that way, so presentation mode
+//! may lay the two trees side by side instead ([`Orientation::SideBySide`]):
+//! one word per row, columns by height, the source's root at the left and
+//! its words near the middle, the target mirrored (its words near the
+//! middle, its root at the right). Whichever fits the screen at the larger
+//! zoom is drawn ([`best_orientation`]). What reads the geometry (edges,
+//! links, keys) asks the layout's [`Orientation`], never assumes one.
 
 use std::collections::BTreeSet;
 
@@ -37,6 +45,16 @@ pub struct Style {
     pub middle_gap: f64,
     /// Margin around the drawing.
     pub margin: f64,
+    /// Side by side: vertical distance between words (one per row), so a
+    /// 30-word pair fits a 1080 px screen at 16 px text (its diagram box
+    /// is 907 px high there: 737 units at zoom 16/13).
+    pub word_pitch: f64,
+    /// Side by side: height of a node box and a word's, less than
+    /// `box_height` so that rows `word_pitch` apart keep a gap.
+    pub side_box_height: f64,
+    /// Side by side: horizontal space between columns (room for a node's
+    /// number right of its box and the fold control left of the next).
+    pub column_gap: f64,
 }
 
 impl Default for Style {
@@ -49,6 +67,9 @@ impl Default for Style {
             min_gap: 12.0,
             middle_gap: 48.0,
             margin: 16.0,
+            word_pitch: 23.0,
+            side_box_height: 19.0,
+            column_gap: 16.0,
         }
     }
 }
@@ -90,6 +111,53 @@ pub struct TreeLayout {
     pub height: f64,
 }
 
+/// How the two trees of a pair face each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Orientation {
+    /// The source tree on top (root up, words along x), the target mirrored
+    /// below it: the page's diagram and the exported SVG.
+    #[default]
+    Stacked,
+    /// The source tree at the left (root left, one word per row), the
+    /// target mirrored at the right: a long pair on a wide screen.
+    SideBySide,
+}
+
+impl Orientation {
+    /// The end points `(x1, y1, x2, y2)` of a tree edge from a parent's box
+    /// to its child's (or word's): from the side of one facing the other.
+    pub fn edge(self, from: &Rect, to: &Rect) -> (f64, f64, f64, f64) {
+        match self {
+            Orientation::Stacked => {
+                let (y1, y2) = if from.cy < to.cy { (from.bottom(), to.top()) } else { (from.top(), to.bottom()) };
+                (from.cx, y1, to.cx, y2)
+            }
+            Orientation::SideBySide => {
+                let (x1, x2) = if from.cx < to.cx { (from.right(), to.left()) } else { (from.left(), to.right()) };
+                (x1, from.cy, x2, to.cy)
+            }
+        }
+    }
+
+    /// A link's curve from source box `s` to target box `t`, as the end
+    /// points and two control points: it leaves the source towards the
+    /// target tree and arrives from the source's side.
+    pub fn link(self, s: &Rect, t: &Rect) -> [(f64, f64); 4] {
+        match self {
+            Orientation::Stacked => {
+                let (y1, y2) = (s.bottom(), t.top());
+                let mid = (y1 + y2) / 2.0;
+                [(s.cx, y1), (s.cx, mid), (t.cx, mid), (t.cx, y2)]
+            }
+            Orientation::SideBySide => {
+                let (x1, x2) = (s.right(), t.left());
+                let mid = (x1 + x2) / 2.0;
+                [(x1, s.cy), (mid, s.cy), (mid, t.cy), (x2, t.cy)]
+            }
+        }
+    }
+}
+
 /// Both trees of a pair in one coordinate system.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PairLayout {
@@ -97,6 +165,8 @@ pub struct PairLayout {
     pub target: TreeLayout,
     pub width: f64,
     pub height: f64,
+    /// How the trees face each other; edges and links follow it.
+    pub orientation: Orientation,
 }
 
 fn text_width(text: &str, style: &Style) -> f64 {
@@ -202,7 +272,111 @@ pub fn layout_pair(source: &Tree, target: &Tree, style: &Style) -> PairLayout {
     };
     let (src, trg) = (centre(src), centre(trg));
     let height = trg_top + trg.height + m;
-    PairLayout { source: src, target: trg, width, height }
+    PairLayout { source: src, target: trg, width, height, orientation: Orientation::Stacked }
+}
+
+/// Lays out one tree side by side with another: one word per row from
+/// `top`, nodes in columns by height, the root's column at the left and the
+/// words' at the right (or, `mirrored`, the words at the left and the root
+/// at the right), starting at x = `left`.
+///
+/// A node's row is midway between its first and last child's, so it lies
+/// within its span's rows: nodes of one column have disjoint spans, hence
+/// rows at least a `word_pitch` apart, and never overlap.
+pub fn layout_tree_side(tree: &Tree, style: &Style, left: f64, top: f64, mirrored: bool) -> TreeLayout {
+    let n_words = tree.words().len();
+    let rows = tree.height(NodeId::ROOT);
+    let widths: Vec<f64> = tree.node_ids().map(|n| text_width(tree.label(n), style)).collect();
+    let word_widths: Vec<f64> = tree.words().iter().map(|w| text_width(w, style)).collect();
+    // Column 0 holds the words, column k the nodes of height k.
+    let mut column = vec![0.0f64; rows + 1];
+    column[0] = word_widths.iter().copied().fold(0.0, f64::max);
+    for n in tree.node_ids() {
+        let k = tree.height(n);
+        column[k] = column[k].max(widths[n.index()]);
+    }
+    let width = column.iter().sum::<f64>() + rows as f64 * style.column_gap;
+    // Left edge of each column: from the root's (source) or the words' (mirrored).
+    let mut column_left = vec![0.0; rows + 1];
+    let mut x = left;
+    let order: Vec<usize> = if mirrored { (0..=rows).collect() } else { (0..=rows).rev().collect() };
+    for k in order {
+        column_left[k] = x;
+        x += column[k] + style.column_gap;
+    }
+    let word_y = |i: usize| top + style.side_box_height / 2.0 + i as f64 * style.word_pitch;
+    let mut ys = vec![0.0; tree.len()];
+    for n in tree.node_ids().rev() {
+        ys[n.index()] = match tree.children(n) {
+            [] => word_y(tree.span(n).start),
+            kids => (ys[kids[0].index()] + ys[kids[kids.len() - 1].index()]) / 2.0,
+        };
+    }
+    let nodes = tree
+        .node_ids()
+        .map(|n| {
+            let k = tree.height(n);
+            Rect {
+                cx: column_left[k] + column[k] / 2.0,
+                cy: ys[n.index()],
+                width: widths[n.index()],
+                height: style.side_box_height,
+            }
+        })
+        .collect();
+    // Each word next to its POS node: left-aligned in its column, or right-aligned mirrored.
+    let words = (0..n_words)
+        .map(|i| {
+            let w = word_widths[i];
+            let cx = if mirrored { column_left[0] + column[0] - w / 2.0 } else { column_left[0] + w / 2.0 };
+            Rect { cx, cy: word_y(i), width: w, height: style.side_box_height }
+        })
+        .collect();
+    let height = n_words.saturating_sub(1) as f64 * style.word_pitch + style.side_box_height;
+    TreeLayout { nodes, words, width, height }
+}
+
+/// Source tree at the left (root at the left edge), target tree at the
+/// right mirrored (root at the right edge), their words facing across the
+/// middle; the shorter tree centred vertically.
+pub fn layout_pair_side(source: &Tree, target: &Tree, style: &Style) -> PairLayout {
+    let m = style.margin;
+    let src = layout_tree_side(source, style, m, m, false);
+    let trg = layout_tree_side(target, style, m + src.width + style.middle_gap, m, true);
+    let height = src.height.max(trg.height) + 2.0 * m;
+    let centre = |t: TreeLayout| {
+        let dy = (height - 2.0 * m - t.height) / 2.0;
+        shift_y(t, dy)
+    };
+    let width = src.width + style.middle_gap + trg.width + 2.0 * m;
+    PairLayout { source: centre(src), target: centre(trg), width, height, orientation: Orientation::SideBySide }
+}
+
+/// The pair laid out as `orientation` says.
+pub fn layout_pair_oriented(source: &Tree, target: &Tree, style: &Style, orientation: Orientation) -> PairLayout {
+    match orientation {
+        Orientation::Stacked => layout_pair(source, target, style),
+        Orientation::SideBySide => layout_pair_side(source, target, style),
+    }
+}
+
+/// The orientation whose layout shows a pair at the larger zoom in a
+/// `box_width` × `box_height` box, text capped at `max_text_px` as
+/// [`fit_zoom`] caps it (stacked when both reach the cap). Unclamped below,
+/// so that a pair too long for either still gets the larger of the two.
+pub fn best_orientation(
+    stacked: &PairLayout,
+    side_by_side: &PairLayout,
+    box_width: f64,
+    box_height: f64,
+    max_text_px: f64,
+) -> Orientation {
+    let fit = |l: &PairLayout| (box_width / l.width).min(box_height / l.height).min(max_text_px / FONT_PX);
+    if fit(side_by_side) > fit(stacked) {
+        Orientation::SideBySide
+    } else {
+        Orientation::Stacked
+    }
 }
 
 /// A tree as drawn, with some sub-trees folded: each folded phrase node
@@ -288,6 +462,7 @@ pub struct Drawing {
 }
 
 impl Drawing {
+    /// The pair stacked (source above, target below), as the page and the exported SVG draw it.
     pub fn new(
         source: &Tree,
         target: &Tree,
@@ -295,8 +470,20 @@ impl Drawing {
         fold_target: &BTreeSet<NodeId>,
         style: &Style,
     ) -> Drawing {
+        Drawing::oriented(source, target, fold_source, fold_target, style, Orientation::Stacked)
+    }
+
+    /// The pair laid out as `orientation` says.
+    pub fn oriented(
+        source: &Tree,
+        target: &Tree,
+        fold_source: &BTreeSet<NodeId>,
+        fold_target: &BTreeSet<NodeId>,
+        style: &Style,
+        orientation: Orientation,
+    ) -> Drawing {
         let (source, target) = (fold_tree(source, fold_source), fold_tree(target, fold_target));
-        let layout = layout_pair(&source.tree, &target.tree, style);
+        let layout = layout_pair_oriented(&source.tree, &target.tree, style, orientation);
         Drawing { source, target, layout }
     }
 
@@ -381,6 +568,13 @@ pub fn zoom_to(region: &Rect, box_width: f64, box_height: f64) -> (f64, f64, f64
 fn shift(mut t: TreeLayout, dx: f64) -> TreeLayout {
     for r in t.nodes.iter_mut().chain(t.words.iter_mut()) {
         r.cx += dx;
+    }
+    t
+}
+
+fn shift_y(mut t: TreeLayout, dy: f64) -> TreeLayout {
+    for r in t.nodes.iter_mut().chain(t.words.iter_mut()) {
+        r.cy += dy;
     }
     t
 }
@@ -486,6 +680,80 @@ mod tests {
         assert_eq!((left, top), (2000.0 * 2.0 - 400.0, 500.0 * 2.0 - 300.0));
         let wide = Rect { cx: 300.0, cy: 100.0, width: 5000.0, height: 100.0 };
         assert_eq!(zoom_to(&wide, 800.0, 600.0), (ZOOM_MIN, 0.0, 0.0), "never scrolled before the start");
+    }
+
+    fn sample() -> crate::corpus::Corpus {
+        crate::corpus::Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), false).unwrap()
+    }
+
+    #[test]
+    fn side_by_side_layouts_of_real_pairs_never_overlap_and_roots_are_outermost() {
+        let st = Style::default();
+        let pairs = sample().pairs;
+        assert_eq!(pairs.len(), 157);
+        for p in &pairs {
+            let l = layout_pair_side(&p.source, &p.target, &st);
+            assert_eq!(l.orientation, Orientation::SideBySide);
+            for (t, tree, source) in [(&l.source, &p.source, true), (&l.target, &p.target, false)] {
+                let boxes: Vec<&Rect> = t.nodes.iter().chain(&t.words).collect();
+                for (i, a) in boxes.iter().enumerate() {
+                    for b in &boxes[i + 1..] {
+                        assert!(!a.overlaps(b), "{a:?} overlaps {b:?} in {}", tree);
+                    }
+                    assert!(a.left() >= 0.0 && a.right() <= l.width && a.top() >= 0.0 && a.bottom() <= l.height);
+                }
+                // Each edge runs from the middle outwards: a parent further from the middle than its
+                // child (the source's root at the left, the target's at the right), one word per row.
+                for (_, parent, child) in crate::svg::tree_edges(tree, t) {
+                    let outside = if source { parent.right() < child.left() } else { parent.left() > child.right() };
+                    assert!(outside, "{parent:?} is not outside {child:?} in {tree}");
+                }
+                assert!(t.words.windows(2).all(|w| (w[1].cy - w[0].cy - st.word_pitch).abs() < 1e-9));
+            }
+            // The trees face each other across the middle.
+            let right_of_source = l.source.nodes.iter().chain(&l.source.words).map(Rect::right).fold(0.0, f64::max);
+            let left_of_target =
+                l.target.nodes.iter().chain(&l.target.words).map(Rect::left).fold(f64::INFINITY, f64::min);
+            assert!(left_of_target - right_of_source >= st.middle_gap - 1e-9);
+        }
+    }
+
+    #[test]
+    fn presentation_lays_long_pairs_side_by_side_where_that_is_larger() {
+        let st = Style::default();
+        let pairs = sample().pairs;
+        let words = |p: &crate::corpus::TreePair| p.source.words().len().max(p.target.words().len());
+        // The diagram's box in presentation mode, less the fit's margin, as measured in Chromium
+        // (tests/e2e/presentation.test.mjs): 1920×1080 and 1280×720 screens.
+        let (projector, small) = ((1876.0, 907.0), (1236.0, 547.0));
+        let shown = |p: &crate::corpus::TreePair, (bw, bh): (f64, f64)| {
+            let (a, b) = (layout_pair(&p.source, &p.target, &st), layout_pair_side(&p.source, &p.target, &st));
+            let o = best_orientation(&a, &b, bw, bh, PRESENT_MAX_TEXT_PX);
+            let l = if o == Orientation::Stacked { a } else { b };
+            (o, FONT_PX * fit_zoom(l.width, l.height, bw, bh, PRESENT_MAX_TEXT_PX))
+        };
+        // Every pair of 30 words: side by side, text of 16 px or more (stacked, 14 and 11.7 px).
+        let thirty: Vec<_> = pairs.iter().filter(|p| words(p) == 30).collect();
+        assert_eq!(thirty.len(), 2);
+        for p in thirty {
+            let stacked = layout_pair(&p.source, &p.target, &st);
+            assert!(FONT_PX * fit_zoom(stacked.width, stacked.height, projector.0, projector.1, 40.0) < 16.0);
+            let (o, px) = shown(p, projector);
+            assert_eq!(o, Orientation::SideBySide);
+            assert!(px >= 16.0, "{px} px");
+        }
+        // Up to 30 words, 16 px at 1920×1080; the median pair 12 px at 1280×720.
+        for p in pairs.iter().filter(|p| words(p) <= 30) {
+            assert!(shown(p, projector).1 >= 16.0, "{}", p.source);
+        }
+        let mut by_length: Vec<_> = pairs.iter().collect();
+        by_length.sort_by_key(|p| words(p));
+        let median = by_length[(by_length.len() - 1) / 2];
+        assert_eq!(words(median), 19);
+        assert!(shown(median, small).1 >= 12.0);
+        // A short pair reaches the cap either way: stacked, as on the page.
+        let short = by_length[0];
+        assert_eq!(shown(short, projector), (Orientation::Stacked, PRESENT_MAX_TEXT_PX));
     }
 
     #[test]

@@ -19,7 +19,7 @@ use quick_xml::escape::escape;
 
 use crate::corpus::TreePair;
 use crate::io::links::{Link, LinkKind};
-use crate::layout::{Drawing, FoldedTree, PairLayout, Rect, Style, TreeLayout};
+use crate::layout::{Drawing, FoldedTree, Orientation, PairLayout, Rect, Style, TreeLayout};
 use crate::tree::{NodeId, Tree};
 
 /// The translation derivation's own rules (the page's Translate view), on top
@@ -225,13 +225,14 @@ pub fn marked_links(
     missed.chain(found).collect()
 }
 
-/// The curve of a link from the bottom of source node `s` to the top of
-/// target node `t`, as an SVG path. `None` if a node is outside the layout.
+/// The curve of a link from source node `s` to target node `t`, as an SVG
+/// path: from the bottom of one to the top of the other when the trees are
+/// stacked, from side to side when they are side by side
+/// ([`crate::layout::Orientation::link`]). `None` if a node is outside the layout.
 pub fn link_path(layout: &PairLayout, s: NodeId, t: NodeId) -> Option<String> {
     let (a, b) = (layout.source.nodes.get(s.index())?, layout.target.nodes.get(t.index())?);
-    let (x1, y1, x2, y2) = (a.cx, a.bottom(), b.cx, b.top());
-    let mid = (y1 + y2) / 2.0;
-    Some(format!("M {x1} {y1} C {x1} {mid}, {x2} {mid}, {x2} {y2}"))
+    let [(x1, y1), (c1x, c1y), (c2x, c2y), (x2, y2)] = layout.orientation.link(a, b);
+    Some(format!("M {x1} {y1} C {c1x} {c1y}, {c2x} {c2y}, {x2} {y2}"))
 }
 
 /// Every edge of a drawn tree as (parent node, its box, the child's or
@@ -249,17 +250,11 @@ pub fn tree_edges(tree: &Tree, layout: &TreeLayout) -> Vec<(NodeId, Rect, Rect)>
         .collect()
 }
 
-/// The end points `(x1, y1, x2, y2)` of an edge between two stacked boxes.
-pub fn edge_line(from: &Rect, to: &Rect) -> (f64, f64, f64, f64) {
-    let (y1, y2) = if from.cy < to.cy { (from.bottom(), to.top()) } else { (from.top(), to.bottom()) };
-    (from.cx, y1, to.cx, y2)
-}
-
-fn draw_tree(out: &mut String, f: &FoldedTree, layout: &TreeLayout, side: &str) {
+fn draw_tree(out: &mut String, f: &FoldedTree, layout: &TreeLayout, orientation: Orientation, side: &str) {
     let tree = &f.tree;
     let _ = write!(out, "<g class=\"tree {side}\">");
     for (_, from, to) in tree_edges(tree, layout) {
-        let (x1, y1, x2, y2) = edge_line(&from, &to);
+        let (x1, y1, x2, y2) = orientation.edge(&from, &to);
         let _ = write!(out, "<line class=\"edge\" x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\"/>");
     }
     for (n, r) in tree.node_ids().zip(&layout.nodes) {
@@ -346,9 +341,9 @@ pub fn drawing_svg(drawing: &Drawing, links: &[DrawnLink], title: &str) -> Strin
         }
     }
     out.push_str("</g>\n");
-    draw_tree(&mut out, &drawing.source, &layout.source, "src");
+    draw_tree(&mut out, &drawing.source, &layout.source, layout.orientation, "src");
     out.push('\n');
-    draw_tree(&mut out, &drawing.target, &layout.target, "trg");
+    draw_tree(&mut out, &drawing.target, &layout.target, layout.orientation, "trg");
     out.push('\n');
     for (k, kind) in kinds.iter().enumerate() {
         let y = h + 4.0 + LEGEND_ROW * (k as f64 + 0.5);
@@ -420,6 +415,17 @@ mod tests {
         assert!(link_path(&layout, NodeId::new(5), NodeId::new(0)).is_none());
         // Edges: one per child plus one per POS node to its word.
         assert_eq!(tree_edges(&p.source, &layout.source).len(), 3 + 2);
+        // Side by side: from the source box's right side to the target box's left side, and
+        // edges from a parent's side facing its child.
+        let side = crate::layout::layout_pair_side(&p.source, &p.target, &Style::default());
+        let d = link_path(&side, NodeId::new(2), NodeId::new(1)).unwrap();
+        let (a, b) = (side.source.nodes[2], side.target.nodes[1]);
+        let mid = (a.right() + b.left()) / 2.0;
+        assert_eq!(d, format!("M {} {} C {mid} {}, {mid} {}, {} {}", a.right(), a.cy, a.cy, b.cy, b.left(), b.cy));
+        let (_, s0, np) = tree_edges(&p.source, &side.source)[1];
+        assert_eq!(side.orientation.edge(&s0, &np), (s0.right(), s0.cy, np.left(), np.cy));
+        let (_, t0, t_np) = tree_edges(&p.target, &side.target)[0];
+        assert_eq!(side.orientation.edge(&t0, &t_np), (t0.left(), t0.cy, t_np.right(), t_np.cy), "mirrored");
     }
 
     #[test]

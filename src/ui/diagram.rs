@@ -4,7 +4,8 @@
 //! readable cap, never below readable text: a long pair pans), zoom to the
 //! selection, a selected link brought wholly into view, folding a sub-tree
 //! to its label and yield, and presentation mode (the diagram alone, full
-//! screen, larger, with keys to step pairs and links). Geometry comes from
+//! screen, larger, with keys to step pairs and links; a long pair there is
+//! laid out side by side when that shows it larger). Geometry comes from
 //! [`crate::layout`] ([`Drawing`]: the folded trees and their layout) and
 //! the link curves and stylesheet from [`crate::svg`], as in the
 //! exported file; links are drawn beneath the boxes and the words, which
@@ -27,8 +28,8 @@ use super::state::{FoldAction, SelectAction};
 use super::store::Dispatch;
 use super::zoom::{use_zoom, FIT_MAX_TEXT_PX, PRESENT_MAX_TEXT_PX};
 use crate::corpus::TreePair;
-use crate::layout::{union, Drawing, FoldedTree, Rect, Style, TreeLayout, TARGET_UNITS};
-use crate::svg::{edge_line, link_path, tree_edges, DrawnLink, LinkStyle};
+use crate::layout::{best_orientation, union, Drawing, FoldedTree, Orientation, Rect, Style, TreeLayout, TARGET_UNITS};
+use crate::svg::{link_path, tree_edges, DrawnLink, LinkStyle};
 use crate::tree::{NodeId, Tree};
 
 #[derive(Properties, PartialEq)]
@@ -64,6 +65,8 @@ struct TreeView<'a> {
     /// The tree as drawn, folded.
     drawn: &'a FoldedTree,
     layout: &'a TreeLayout,
+    /// How the pair is laid out (the edges follow it).
+    orientation: Orientation,
     side: Side,
     selected: Option<NodeId>,
     pending: Option<NodeId>,
@@ -116,7 +119,7 @@ fn draw_tree(v: &TreeView<'_>, on: &NodeHandlers) -> Html {
     let in_selection = |orig: NodeId| v.selected.is_some_and(|s| tree.contains(s) && tree.subtree(s).contains(&orig));
     // Edges first so boxes are drawn over them.
     let edges = tree_edges(drawn, v.layout).into_iter().map(|(d, from, to)| {
-        let (x1, y1, x2, y2) = edge_line(&from, &to);
+        let (x1, y1, x2, y2) = v.orientation.edge(&from, &to);
         let class = if in_selection(v.drawn.original[d.index()]) { "edge in-selection" } else { "edge" };
         html! { <line class={class} x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
     });
@@ -173,10 +176,11 @@ fn draw_tree(v: &TreeView<'_>, on: &NodeHandlers) -> Html {
             <>
             <g class={class} id={format!("{}-node-{n}", side.name())} data-node={n.to_string()} tabindex={tabindex} role="button"
                 aria-label={name.clone()} aria-pressed={pressed.to_string()} {onclick} {onkeydown} {onfocus}>
-                <title>{name}</title>
-                if r.width < TARGET_UNITS {
-                    <rect class="node-hit" x={(r.cx - TARGET_UNITS / 2.0).to_string()} y={r.top().to_string()}
-                        width={TARGET_UNITS.to_string()} height={r.height.to_string()} />
+                // No <title>: its text would count as the button's visible text, not in its name (axe).
+                if r.width < TARGET_UNITS || r.height < TARGET_UNITS {
+                    <rect class="node-hit" x={(r.cx - r.width.max(TARGET_UNITS) / 2.0).to_string()}
+                        y={(r.cy - r.height.max(TARGET_UNITS) / 2.0).to_string()}
+                        width={r.width.max(TARGET_UNITS).to_string()} height={r.height.max(TARGET_UNITS).to_string()} />
                 }
                 <rect x={r.left().to_string()} y={r.top().to_string()} width={r.width.to_string()} height={r.height.to_string()} rx="4" />
                 <text x={r.cx.to_string()} y={(r.cy + 4.0).to_string()} text-anchor="middle">{label}</text>
@@ -236,16 +240,42 @@ fn link_box(drawing: &Drawing, s: NodeId, t: NodeId) -> Option<Rect> {
 #[function_component(Diagram)]
 pub fn diagram(props: &DiagramProps) -> Html {
     let (pair, select) = (&props.pair, props.select);
-    let drawing = use_memo((pair.clone(), props.folds.clone()), |(pair, folds)| {
-        Drawing::new(&pair.source, &pair.target, &folds.0, &folds.1, &Style::default())
+    // Both layouts of the pair: stacked, and side by side (for presentation mode).
+    let drawings = use_memo((pair.clone(), props.folds.clone()), |(pair, folds)| {
+        let draw = |o| Drawing::oriented(&pair.source, &pair.target, &folds.0, &folds.1, &Style::default(), o);
+        (Rc::new(draw(Orientation::Stacked)), Rc::new(draw(Orientation::SideBySide)))
     });
     let hover = use_state(|| None::<String>);
     let presenting = use_state(|| false);
+    // Presenting, the layout that shows the pair larger on this screen (chosen once the box is measured).
+    let chosen = use_state(|| Orientation::Stacked);
+    let orientation = if *presenting { *chosen } else { Orientation::Stacked };
+    let drawing = match orientation {
+        Orientation::Stacked => drawings.0.clone(),
+        Orientation::SideBySide => drawings.1.clone(),
+    };
     let cap = if *presenting { PRESENT_MAX_TEXT_PX } else { FIT_MAX_TEXT_PX };
     let (w, h) = (drawing.layout.width, drawing.layout.height);
     // A new pair opens with its roots in view (a wide pair on a phone: not its left edge).
     let roots = link_box(&drawing, NodeId::ROOT, NodeId::ROOT).map_or(0.0, |r| r.cx);
-    let zoom = use_zoom((w, h), pair.clone(), cap, roots);
+    // Another layout of the pair is another drawing: fitted again.
+    let zoom = use_zoom((w, h), (pair.clone(), orientation), cap, roots);
+    {
+        // After each render in presentation mode: the layout that fits the box at the larger zoom.
+        let (chosen, drawings, scroller, presenting) =
+            (chosen.clone(), drawings.clone(), zoom.scroller.clone(), *presenting);
+        use_effect(move || {
+            if let (true, Some(el)) = (presenting, scroller.cast::<web_sys::Element>()) {
+                // The box's outer size less its border and the fit's margin: the same with or without scroll bars.
+                let r = el.get_bounding_client_rect();
+                let (bw, bh) = (r.width() - 6.0, r.height() - 6.0);
+                let best = best_orientation(&drawings.0.layout, &drawings.1.layout, bw, bh, PRESENT_MAX_TEXT_PX);
+                if best != *chosen {
+                    chosen.set(best);
+                }
+            }
+        });
+    }
     // The node and the link in the Tab order (original ids; the link by its place among those drawn).
     let tab_node = use_state(|| (Side::Source, NodeId::ROOT));
     let tab_link = use_state(|| 0usize);
@@ -372,6 +402,7 @@ pub fn diagram(props: &DiagramProps) -> Html {
         tree: &pair.source,
         drawn: &drawing.source,
         layout: &drawing.layout.source,
+        orientation: drawing.layout.orientation,
         side: Side::Source,
         selected: props.selected_source,
         pending: props.pending,
@@ -382,6 +413,7 @@ pub fn diagram(props: &DiagramProps) -> Html {
         tree: &pair.target,
         drawn: &drawing.target,
         layout: &drawing.layout.target,
+        orientation: drawing.layout.orientation,
         side: Side::Target,
         selected: props.selected_target,
         pending: None,
@@ -469,7 +501,11 @@ pub fn diagram(props: &DiagramProps) -> Html {
     styles.dedup();
     let any_folded = !props.folds.0.is_empty() || !props.folds.1.is_empty();
     let described = format!(
-        "The pair's trees: source tree above, target tree below, {} {} between them (the table of links below the diagram lists them). Arrow keys move between nodes, Enter clicks.",
+        "The pair's trees: {}, {} {} between them (the table of links below the diagram lists them). Arrow keys move between nodes, Enter clicks.",
+        match drawing.layout.orientation {
+            Orientation::Stacked => "source tree above, target tree below",
+            Orientation::SideBySide => "source tree on the left, target tree on the right",
+        },
         props.links.len(),
         crate::io::text::counted(props.links.len(), "links")
     );

@@ -5,9 +5,11 @@
 //! child), and from a tree's leaves across the gap to the nearest leaf of
 //! the other tree; ← and → go to the neighbour in the same row. So a
 //! target node is a few keys away from any source node, not a Tab per
-//! node in between. Plain Rust over [`Drawing`], tested natively.
+//! node in between. Side by side ([`Orientation::SideBySide`]) the same
+//! turned a quarter: ← and → go towards a root or away from it, ↑ and ↓
+//! along a column. Plain Rust over [`Drawing`], tested natively.
 
-use crate::layout::{Drawing, FoldedTree, TreeLayout};
+use crate::layout::{Drawing, FoldedTree, Orientation, Rect, TreeLayout};
 use crate::tree::NodeId;
 use crate::ui::folds::Side;
 
@@ -40,14 +42,25 @@ fn side_of(drawing: &Drawing, side: Side) -> (&FoldedTree, &TreeLayout) {
     }
 }
 
-/// The drawn node of `side` nearest to `x` among those drawn without
-/// nodes below them (POS nodes and folded sub-trees: the row that faces
-/// the other tree).
-fn nearest_leaf(drawing: &Drawing, side: Side, x: f64) -> Option<NodeId> {
+/// Where a box is along a row (x stacked, y side by side) and from a
+/// tree's root to its words (y stacked, x side by side).
+fn along_row(drawing: &Drawing, r: &Rect) -> (f64, f64) {
+    match drawing.layout.orientation {
+        Orientation::Stacked => (r.cx, r.cy),
+        Orientation::SideBySide => (r.cy, r.cx),
+    }
+}
+
+/// The drawn node of `side` nearest to `at` (along a row) among those
+/// drawn without nodes below them (POS nodes and folded sub-trees: the
+/// row that faces the other tree).
+fn nearest_leaf(drawing: &Drawing, side: Side, at: f64) -> Option<NodeId> {
     let (f, l) = side_of(drawing, side);
-    f.tree.node_ids().filter(|&d| f.tree.children(d).is_empty()).min_by(|&a, &b| {
-        (l.nodes[a.index()].cx - x).abs().total_cmp(&(l.nodes[b.index()].cx - x).abs()).then(a.cmp(&b))
-    })
+    let off = |d: NodeId| (along_row(drawing, &l.nodes[d.index()]).0 - at).abs();
+    f.tree
+        .node_ids()
+        .filter(|&d| f.tree.children(d).is_empty())
+        .min_by(|&a, &b| off(a).total_cmp(&off(b)).then(a.cmp(&b)))
 }
 
 /// The node drawn next to drawn node `d` of `side` in `direction` (see
@@ -58,32 +71,35 @@ pub fn neighbour(drawing: &Drawing, side: Side, d: NodeId, direction: Direction)
     if !tree.contains(d) {
         return None;
     }
-    // Towards the root, or away from it: the source's root is at the top, the target's at the bottom.
-    let towards_root = matches!((side, direction), (Side::Source, Direction::Up) | (Side::Target, Direction::Down));
-    match direction {
-        Direction::Up | Direction::Down if towards_root => tree.parent(d).map(|p| (side, p)),
-        Direction::Up | Direction::Down => match tree.children(d).first() {
+    // The keys towards each tree's root, and back and forth along a row: stacked, the
+    // source's root is at the top; side by side, at the left.
+    let (to_source_root, to_target_root, back, forth) = match drawing.layout.orientation {
+        Orientation::Stacked => (Direction::Up, Direction::Down, Direction::Left, Direction::Right),
+        Orientation::SideBySide => (Direction::Left, Direction::Right, Direction::Up, Direction::Down),
+    };
+    let (to_root, from_root) =
+        if side == Side::Source { (to_source_root, to_target_root) } else { (to_target_root, to_source_root) };
+    let at = |n: NodeId| along_row(drawing, &l.nodes[n.index()]);
+    if direction == to_root {
+        tree.parent(d).map(|p| (side, p))
+    } else if direction == from_root {
+        match tree.children(d).first() {
             Some(&child) => Some((side, child)),
             None => {
                 let other = if side == Side::Source { Side::Target } else { Side::Source };
-                nearest_leaf(drawing, other, l.nodes[d.index()].cx).map(|n| (other, n))
+                nearest_leaf(drawing, other, at(d).0).map(|n| (other, n))
             }
-        },
-        Direction::Left | Direction::Right => {
-            let row = l.nodes[d.index()].cy;
-            let x = l.nodes[d.index()].cx;
-            let same_row = tree.node_ids().filter(|&n| n != d && (l.nodes[n.index()].cy - row).abs() < 0.5);
-            let next = if direction == Direction::Right {
-                same_row
-                    .filter(|&n| l.nodes[n.index()].cx > x)
-                    .min_by(|&a, &b| l.nodes[a.index()].cx.total_cmp(&l.nodes[b.index()].cx))
-            } else {
-                same_row
-                    .filter(|&n| l.nodes[n.index()].cx < x)
-                    .max_by(|&a, &b| l.nodes[a.index()].cx.total_cmp(&l.nodes[b.index()].cx))
-            };
-            next.map(|n| (side, n))
         }
+    } else {
+        let (x, row) = at(d);
+        let same_row = tree.node_ids().filter(|&n| n != d && (at(n).1 - row).abs() < 0.5);
+        let next = if direction == forth {
+            same_row.filter(|&n| at(n).0 > x).min_by(|&a, &b| at(a).0.total_cmp(&at(b).0))
+        } else {
+            debug_assert_eq!(direction, back);
+            same_row.filter(|&n| at(n).0 < x).max_by(|&a, &b| at(a).0.total_cmp(&at(b).0))
+        };
+        next.map(|n| (side, n))
     }
 }
 
@@ -148,5 +164,28 @@ mod tests {
         let folded = drawing(&[1]);
         assert!(folded.source.tree.children(NodeId::new(1)).is_empty());
         assert_eq!(neighbour(&folded, Source, NodeId::new(1), Down).map(|(s, _)| s), Some(Target));
+    }
+
+    /// Side by side, the same moves turned a quarter: → away from the
+    /// source's root and across to the target, ← back, ↑ ↓ along a column.
+    #[test]
+    fn side_by_side_the_arrows_turn_with_the_trees() {
+        let s = Tree::parse_one("(S (NP (DT the) (NN dog)) (VP (VBZ barks)))", "s").unwrap();
+        let t = Tree::parse_one("(S (SN (DET el) (NC perro)) (V ladra))", "t").unwrap();
+        let none = BTreeSet::new();
+        let d = Drawing::oriented(&s, &t, &none, &none, &Style::default(), Orientation::SideBySide);
+        use Direction::*;
+        use Side::*;
+        let n = NodeId::new;
+        assert_eq!(neighbour(&d, Source, n(0), Left), None, "the source root is the left edge");
+        assert_eq!(neighbour(&d, Source, n(0), Right), Some((Source, n(1))), "first child");
+        assert_eq!(neighbour(&d, Source, n(3), Left), Some((Source, n(1))), "the parent");
+        assert_eq!(neighbour(&d, Source, n(2), Down), Some((Source, n(3))), "DT → NN, down its column");
+        assert_eq!(neighbour(&d, Source, n(3), Up), Some((Source, n(2))));
+        // From the source's POS node DT across to the target leaf in the nearest row, DET.
+        assert_eq!(neighbour(&d, Source, n(2), Right), Some((Target, n(2))));
+        assert_eq!(neighbour(&d, Target, n(2), Right), Some((Target, n(1))), "the mirrored target's parent");
+        assert_eq!(neighbour(&d, Target, n(0), Right), None, "the target root is the right edge");
+        assert_eq!(neighbour(&d, Target, n(2), Left).map(|(s, _)| s), Some(Source));
     }
 }

@@ -449,7 +449,7 @@ fn outlines(tree: &Tree, layout: &TreeLayout, steps: &[Vec<NodeId>], side: &str)
 /// A static tree (no clicks: the workbench's diagram is for that).
 fn draw_tree(tree: &Tree, layout: &TreeLayout, side: &str) -> Html {
     let edges = crate::svg::tree_edges(tree, layout).into_iter().map(|(_, from, to)| {
-        let (x1, y1, x2, y2) = crate::svg::edge_line(&from, &to);
+        let (x1, y1, x2, y2) = crate::layout::Orientation::Stacked.edge(&from, &to);
         html! { <line class="edge" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} /> }
     });
     let nodes = tree.node_ids().map(|n| {

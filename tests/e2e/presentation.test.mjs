@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { shots, sample, run, openPage, goToPair, lines, kernelOnAllPairs, openAdvanced } from './helpers.mjs';
+import { shots, sample, run, openPage, goToPair, lines, tree, kernelOnAllPairs, openAdvanced } from './helpers.mjs';
 import { LAPTOP, PROJECTOR, SMALL_PROJECTOR, assertInView, waitInView, placed, textPx } from './seen.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-present-'));
@@ -81,6 +81,9 @@ test('presentation mode: the diagram alone on the whole screen, larger, with key
     await page.click('#present');
     await page.waitForSelector('.diagram.presenting');
     await page.waitForTimeout(300);
+    // The presenter uses keys: the pointer moves off the diagram (where the Present button was,
+    // a link of a pair drawn side by side may lie, and a hovered link captions itself).
+    await page.mouse.move(0, 0);
     const whole = await placed(page, '#diagram-figure');
     assert.ok(whole.top <= 1 && whole.left <= 1 && whole.bottom >= size.height - 1 && whole.right >= size.width - 1,
       `${size.width}: the diagram covers the screen (${JSON.stringify(whole)})`);
@@ -240,5 +243,56 @@ test('misleading states: a loading state first, the first line, counts in words,
   await assertInView(page, '#step-counter', 'the search, stepped');
   assert.match(await text('#step-counter'), /^Step 1 of \d+$/);
   await page.click('#mode-inspect');
+  assert.deepEqual(problems, []);
+});
+
+/** The sample's pairs by their length in words (the longer side), with their numbers from 1. */
+function pairLengths() {
+  const count = (line) => tree(line).nodes.filter((n) => n.word !== undefined).length;
+  const [src, trg] = [lines(`${sample}.src`), lines(`${sample}.trg`)];
+  return src.map((s, i) => ({ number: i + 1, words: Math.max(count(s), count(trg[i])) }));
+}
+
+/** In the diagram as drawn: the smallest size of its words and node numbers (px), and the words out of view. */
+async function presented() {
+  return page.evaluate(() => {
+    const svg = document.querySelector('#pair-diagram');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const px = (sel) => Math.min(...[...svg.querySelectorAll(sel)].map((e) => parseFloat(getComputedStyle(e).fontSize) * scale));
+    const box = svg.closest('.diagram-scroll').getBoundingClientRect();
+    const out = [...svg.querySelectorAll('.word')].filter((w) => {
+      const r = w.getBoundingClientRect();
+      return r.left < Math.max(0, box.left) - 1 || r.top < Math.max(0, box.top) - 1
+        || r.right > Math.min(innerWidth, box.right) + 1 || r.bottom > Math.min(innerHeight, box.bottom) + 1;
+    }).map((w) => w.textContent);
+    const layout = /on the left/.test(svg.getAttribute('aria-label')) ? 'side by side' : 'stacked';
+    return { words: px('.word'), ids: px('.node-id'), out, count: svg.querySelectorAll('.word').length, layout };
+  });
+}
+
+test('Present uses the whole screen for long pairs: words ≥ 16 px at 1920×1080 up to 30 words, ≥ 12 px at 1280×720 for the median pair; node numbers ≥ 10 px', async () => {
+  const pairs = pairLengths();
+  // The longest pairs of 30 words or fewer (two of 30 words), and the median pair (19 words).
+  const longest = pairs.filter((p) => p.words === Math.max(...pairs.map((q) => q.words).filter((w) => w <= 30)));
+  const sorted = [...pairs].sort((a, b) => a.words - b.words || a.number - b.number);
+  const median = sorted[(sorted.length - 1) >> 1];
+  assert.deepEqual([longest.map((p) => p.words), median.words], [[30, 30], 19]);
+  const cases = [...longest.map((p) => [PROJECTOR, p, 16]), [SMALL_PROJECTOR, median, 12], [PROJECTOR, median, 16]];
+  for (const [size, pair, min] of cases) {
+    await viewport(size);
+    await goToPair(page, pair.number);
+    await page.click('#present');
+    await page.waitForSelector('.diagram.presenting');
+    await page.waitForTimeout(400);
+    const seen = await presented();
+    const what = `${size.width}×${size.height}, pair ${pair.number} (${pair.words} words): ${JSON.stringify(seen)}`;
+    await page.screenshot({ path: path.join(shots, `presentation-long-${size.width}-pair${pair.number}.png`) });
+    console.log(what);
+    assert.ok(seen.words >= min, `${what}: words of ${min} px or more`);
+    assert.ok(seen.ids >= 10, `${what}: node numbers of 10 px or more`);
+    assert.deepEqual(seen.out, [], `${what}: every word in view`);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('.diagram.presenting', { state: 'detached' });
+  }
   assert.deepEqual(problems, []);
 });
