@@ -204,9 +204,16 @@ test('misleading states: a loading state first, the first line, counts in words,
   assert.notDeepEqual([await text('#x-source'), await text('#x-target')], [await text('#y-source'), await text('#y-target')]);
   assert.ok(Number(await page.getAttribute('#k-ibtk-sst-norm', 'data-value')) < 1, 'a normalised value below 1');
   assert.equal(await page.locator('#compare-note').count(), 0);
+  // The fresh tab above kept the work: once this tab writes, it says so
+  // under the diagram too (issue 43); it keeps its own work.
+  if (await page.locator('#keep-this').count()) {
+    await page.click('#keep-this');
+    await page.waitForSelector('#keeping', { state: 'detached' });
+  }
   // The hint (shown while no link is hovered) says how to pan.
   await page.mouse.move(5, 5);
-  await page.waitForFunction(() => /drag to pan/.test(document.querySelector('#hover-info')?.innerText ?? ''));
+  await page.waitForFunction(() => /drag to pan/.test(document.querySelector('#hover-info')?.innerText ?? ''), null, { timeout: 5000 })
+    .catch(async () => assert.fail(`the hint under the diagram: ${await text('#hover-info')} / ${await page.locator('#keeping').innerText().catch(() => '')}`));
   // A selected link is brought wholly into view: a long pair at actual size, a link far from the start.
   await page.click('#clear-selection');
   await goToPair(page, 4);
