@@ -81,7 +81,7 @@ async function give(slot, files, name) {
     const status = document.querySelector(`#status-${id}`)?.innerText ?? '';
     return status.includes(name) && !status.includes('checking');
   }, [slot, name], { timeout: 30000 }).catch(async (e) => {
-    // Say what the page showed instead (a CI run once timed out here).
+    // Say what the page showed instead.
     const shown = await page.evaluate(() => [...document.querySelectorAll('#loader .status')].map((s) => `${s.id}: ${s.innerText}`));
     throw new Error(`${e.message}\nthe Data panel's statuses:\n${shown.join('\n')}`);
   });

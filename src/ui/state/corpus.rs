@@ -181,6 +181,12 @@ impl State {
                 if tiger.len() > 1 {
                     self.slots.start_tiger_batch(tiger);
                 }
+                // Two vocabularies given together are a pair, whichever is read first.
+                let vcb =
+                    files.iter().filter(|(name, _)| slot.or_else(|| Slot::of_file(name)) == Some(Slot::Vcb)).count();
+                if vcb > 1 {
+                    self.slots.slot_mut(Slot::Vcb).files.clear();
+                }
                 for (name, file) in files {
                     let routed = slot.or_else(|| Slot::of_file(&name));
                     if routed == Some(Slot::TranslationModel) {

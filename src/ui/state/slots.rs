@@ -1092,6 +1092,28 @@ mod tests {
         }
     }
 
+    /// Two vocabularies picked together, after one alone: a pair, in
+    /// whichever order the browser reads them (a CI run read the second
+    /// first, and the first then waited alone for ever).
+    #[test]
+    fn two_vocabularies_given_together_pair_in_either_read_order() {
+        let (de, es) = (("de.vcb", "2 das 4\n3 Haus 1\n"), ("es.vcb", "2 la 4\n3 casa 1\n"));
+        for order in [[0, 1], [1, 0]] {
+            let mut s = State::with_sample();
+            read(&mut s, "x.src", "(S (A das) (B Haus))\n", None);
+            read(&mut s, "x.trg", "(T (C la) (D casa))\n", None);
+            read(&mut s, es.0, es.1, Some(Slot::Vcb));
+            let files = [es, de].map(|(n, t)| (n.to_string(), Some(t.to_string())));
+            let handles = files.iter().enumerate().map(|(k, (n, _))| (n.clone(), FileHandle(k as u32))).collect();
+            s.apply(Action::Load(LoadAction::FilesGiven { files: handles, slot: Some(Slot::Vcb) }));
+            for k in order {
+                let (name, text) = (files[k].0.clone(), files[k].1.clone().unwrap().into());
+                run(&mut s, Action::Load(LoadAction::FileRead { name, text, slot: Some(Slot::Vcb) }));
+            }
+            assert_read(&s, Slot::Vcb, "source de.vcb: 2 words, 100% of the source tokens; target es.vcb");
+        }
+    }
+
     #[test]
     fn tiger_files_wait_for_three_then_import_through_the_application_layer() {
         let mut s = State::with_sample();
