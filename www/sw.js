@@ -12,7 +12,6 @@ const CACHE = 'treelink-v1';
 const SCOPE = new URL('./', self.location).href;
 const WORKER_FILES = [
   './worker_loader.js', './worker.js', './worker_bg.wasm',
-  './file_worker_loader.js', './file_worker.js', './file_worker_bg.wasm',
   './sample/LICENSE',
 ];
 const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;

@@ -32,6 +32,7 @@ use crate::tree::NodeId;
 /// Carries out one effect of the reducer.
 pub fn carry_out(effect: Effect, workers: &Workers, load: Dispatch<LoadAction>) {
     match effect {
+        Effect::Load(_, request) if request.sample => load_sample(load),
         Effect::Load(job, request) => workers.files.load(job, request),
         Effect::Post(request) => workers.jobs.request(request, None),
         Effect::PostFile(request, handle) => {
@@ -158,6 +159,16 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
     });
 }
 
+/// The built-in sample, read on the page's thread in a task of its own
+/// (the file worker starts with the first file given).
+fn load_sample(load: Dispatch<LoadAction>) {
+    yew::platform::spawn_local(async move {
+        gloo::timers::future::TimeoutFuture::new(0).await;
+        let checked = crate::ui::load::sample_checked();
+        load.emit(LoadAction::Loaded { answer: Box::new(checked.answer), corpus: checked.corpus });
+    });
+}
+
 /// Fetches the exercise the page's address names (a path on the same
 /// site) and hands it to the reducer as a file read for the exercise
 /// input; a failure shows next to that input.
@@ -241,7 +252,8 @@ impl FileRunner {
                 answers.emit(response)
             });
             FileInner {
-                worker: jobs::Jobs::start("files", jobs::FILE_WORKER, respond),
+                // Started by the first file given: a first visit fetches no worker.
+                worker: jobs::Jobs::on_demand(jobs::FILE_WORKER_NAME, jobs::JOB_WORKER, respond),
                 kept: RefCell::default(),
                 next: std::cell::Cell::new(0),
             }

@@ -1,6 +1,6 @@
-//! The page's side of a Web Worker: starts its loader (`worker_loader.js`
-//! for the job worker, built by trunk from `src/bin/worker.rs`;
-//! `file_worker_loader.js` for the file worker), queues requests until the worker says it
+//! The page's side of a Web Worker: starts its loader (`worker_loader.js`,
+//! built by trunk from `src/bin/worker.rs`: a job worker, or the file
+//! worker by its name), queues requests until the worker says it
 //! is ready, hands every response to a callback, and cancels a job by
 //! terminating the worker and starting a fresh one. A worker that dies is
 //! stopped and reported ([`Response::Stopped`]); a fresh one starts when
@@ -23,11 +23,12 @@ use yew::Callback;
 
 use super::protocol::{Request, Response};
 
-/// The job worker's script (`src/bin/worker.rs`: training, aligning,
-/// translating), relative to the page (so it works under any sub-path).
+/// The page's worker script (`src/bin/worker.rs`: training, aligning,
+/// translating; or checking files), relative to the page (so it works
+/// under any sub-path).
 pub const JOB_WORKER: &str = "./worker_loader.js";
-/// The file worker's script (`src/bin/file_worker.rs`: checking files only, a smaller binary).
-pub const FILE_WORKER: &str = "./file_worker_loader.js";
+/// The name that makes a worker the file worker (`ui::worker::run`).
+pub const FILE_WORKER_NAME: &str = "files";
 
 struct Inner {
     worker: Option<Worker>,
@@ -47,7 +48,7 @@ pub struct Jobs {
     respond: Callback<Answer>,
     /// The worker's name (`self.name` inside it): the page runs two.
     name: &'static str,
-    /// Its script ([`JOB_WORKER`], [`FILE_WORKER`]).
+    /// Its script ([`JOB_WORKER`]).
     script: &'static str,
 }
 

@@ -40,6 +40,34 @@ pub fn sample() -> Corpus {
     .unwrap_or_default()
 }
 
+/// The built-in sample as a check's answer: read on the page's thread
+/// (157 pairs, a few milliseconds), so a first visit needs no worker.
+pub fn sample_checked() -> Checked {
+    let corpus = sample();
+    let answer = LoadAnswer {
+        statuses: Vec::new(),
+        corpus: Some((CorpusOrigin::Sample, corpus.len())),
+        model: None,
+        exercise: None,
+        class: None,
+        warnings: Vec::new(),
+        given: Vec::new(),
+        tiger: None,
+    };
+    Checked { answer, corpus: Some((corpus, None)) }
+}
+
+/// A request's answer as the page gets it: the sample's read on the page
+/// ([`sample_checked`]), any other the file worker's ([`check`]).
+#[cfg(test)]
+pub fn answer(request: &LoadRequest) -> Checked {
+    if request.sample {
+        sample_checked()
+    } else {
+        check(request)
+    }
+}
+
 /// Pairs per part of a corpus sent to the page: a part decodes in a few
 /// milliseconds, so no task of the page's thread grows with the corpus.
 pub const PART_PAIRS: usize = 50;
@@ -578,21 +606,10 @@ fn lex_status(
 /// with their gold links (an error shown next to the file it is in), a
 /// TigerXML pair once its three files are there, gold links against the
 /// trees loaded now, and word links against the pairs they will belong to.
+///
+/// The built-in sample is not a check ([`LoadRequest::sample`]): the page
+/// reads it itself ([`sample_checked`]), before any worker has started.
 pub fn check(request: &LoadRequest) -> Checked {
-    if request.sample {
-        let corpus = sample();
-        let answer = LoadAnswer {
-            statuses: Vec::new(),
-            corpus: Some((CorpusOrigin::Sample, corpus.len())),
-            model: None,
-            exercise: None,
-            class: None,
-            warnings: Vec::new(),
-            given: Vec::new(),
-            tiger: None,
-        };
-        return Checked { answer, corpus: Some((corpus, None)) };
-    }
     let mut checked = check_retrying(request);
     checked.answer.given = request.given.clone();
     checked

@@ -85,16 +85,21 @@ impl Observer for Reporter {
     }
 }
 
-/// Starts the job worker (`src/bin/worker.rs`): answers every request.
+/// Starts the page's worker (`src/bin/worker.rs`) in the role its name
+/// gives (`ui::jobs::FILE_WORKER_NAME`: checking files; any other: jobs).
+/// One binary for both, so the browser fetches and compiles one.
 pub fn run() {
-    serve(handle);
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    if scope.name() == super::jobs::FILE_WORKER_NAME {
+        run_files();
+    } else {
+        serve(handle);
+    }
 }
 
-/// Starts the file worker (`src/bin/file_worker.rs`): checks the user's
-/// files ([`Request::Load`]) and answers nothing else. A binary of its
-/// own, so the page's second worker does not load the training and
-/// translation code.
-pub fn run_files() {
+/// The file worker: checks the user's files ([`Request::Load`]) and
+/// answers nothing else, so a file is checked while a job runs.
+fn run_files() {
     serve(|request, beside, reporter| match request {
         Request::KeepText { id } => {
             let text: Option<std::rc::Rc<str>> = beside.and_then(|b| b.as_string()).map(Into::into);
@@ -233,7 +238,7 @@ fn handle(request: Request, beside: Option<JsValue>, reporter: &mut Reporter) {
                 reporter.post(&Response::Failed { job: Some(job), message });
             }
         }
-        // The file worker's (a binary of its own: `run_files`).
+        // The file worker's (`run_files`).
         Request::KeepText { .. } => {}
         Request::Load { job, .. } => {
             reporter.post(&Response::Failed { job: Some(job), message: "the job worker does not check files".into() })

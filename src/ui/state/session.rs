@@ -634,7 +634,7 @@ mod tests {
         r.apply(Action::Session(SessionAction::OpenLocation("#pair=1&mode=inspect".into())));
         for e in effects {
             if let Effect::Load(_, request) = e {
-                let checked = load::check(&request);
+                let checked = load::answer(&request);
                 let corpus = checked.corpus;
                 r.apply(Action::Load(LoadAction::Loaded { answer: Box::new(checked.answer), corpus }));
             }
@@ -660,7 +660,7 @@ mod tests {
     }
 
     #[test]
-    fn the_page_starts_with_the_file_worker_reading_the_sample_and_a_session_waits_for_it() {
+    fn the_page_starts_by_reading_the_sample_and_a_session_waits_for_it() {
         let mut s = State::new();
         assert!(s.loaded.corpus.is_empty());
         let effects = s.apply(Action::Load(LoadAction::LoadSample));

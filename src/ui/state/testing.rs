@@ -30,7 +30,7 @@ pub(super) fn answer_load(s: &mut State, request: &load::LoadRequest) {
 /// The file worker's answer to `request`, taken by the reducer; the
 /// requests it makes next, not carried out.
 pub(super) fn answer_one(s: &mut State, request: &load::LoadRequest) -> Vec<load::LoadRequest> {
-    let checked = load::check(request);
+    let checked = load::answer(request);
     let parts = checked.parts();
     let decoded: Result<Vec<_>, _> = parts.into_iter().flatten().map(load::WirePair::decode).collect();
     let corpus = checked.answer.corpus.as_ref().map(|_| {
