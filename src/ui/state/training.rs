@@ -376,7 +376,7 @@ impl State {
                 if let (None, Ok(plan), true, Some(split)) =
                     (&self.jobs.running, self.form.plan(&self.loaded.held), has_gold, split)
                 {
-                    let options = plan.options;
+                    let (options, preview) = (plan.options, plan.preview.map(Box::new));
                     let id = self.jobs.next_id();
                     self.start_job(id, JobKind::Train, now);
                     if let Some(j) = &mut self.jobs.running {
@@ -385,7 +385,7 @@ impl State {
                     }
                     let corpus = CorpusText::of(&self.loaded.corpus);
                     let lexicon = self.lexicon_files();
-                    effects.push(Effect::Post(Request::Train { job: id, corpus, options, lexicon, how }));
+                    effects.push(Effect::Post(Request::Train { job: id, corpus, options, lexicon, how, preview }));
                 }
             }
             TrainAction::Align { now } => {
