@@ -547,7 +547,7 @@ mod tests {
         let r = s.results().expect("the first model's results");
         assert_eq!(r.preview.as_deref(), Some("a first model"));
         assert_eq!((r.model_total.correct, r.model_total.f()), (s.loaded.corpus.gold_links(), 100.0));
-        assert_eq!(r.baseline_total, Counts::default(), "no baseline ran");
+        assert_eq!((r.baseline_total.predicted, r.baseline_total.gold), (0, r.model_total.gold), "no baseline ran");
         assert!(s.jobs.running.is_some() && s.alignment.results.is_none());
         assert!(click(&mut s, 1, 2).is_empty(), "a first model's link is not explained");
         // The chosen model's results replace them.
