@@ -304,11 +304,29 @@ pub struct TrainingPlan {
     pub preview: Option<TrainOptions>,
 }
 
+/// The most pairs the page shows a first model of: beyond, it would not
+/// come in seconds, and its searches would cross to the page as one long
+/// message (the chosen model's cross in parts).
+pub const PREVIEW_MAX_PAIRS: usize = 1000;
+
+impl TrainingPlan {
+    /// The first model to show of `pairs` loaded pairs, if any ([`PREVIEW_MAX_PAIRS`]).
+    pub fn preview_of(&self, pairs: usize) -> Option<TrainOptions> {
+        self.preview.clone().filter(|_| pairs <= PREVIEW_MAX_PAIRS)
+    }
+}
+
+/// Negatives per positive the page's first model samples
+/// ([`preview_options`]): on the built-in sample's split, a third of the
+/// linear solver's time of all of them, at dev F 81.54 instead of 81.99.
+pub const PREVIEW_NEGATIVE_RATIO: f64 = 6.0;
+
 /// The first model the page shows while [`Preset::Best`] chooses on dev
 /// (issue 38, item 2): the plan's linear configuration with nothing to
 /// choose (its C, cost factor, pruning, search, word model and threshold
-/// folds as given, the threshold on the dev pairs alone), which trains and
-/// aligns the built-in sample in about a second (docs/speed.md, "A first
+/// folds as given, the threshold on the dev pairs alone) on
+/// [`PREVIEW_NEGATIVE_RATIO`] negatives per positive, which trains and
+/// aligns the built-in sample in a few seconds (docs/speed.md, "A first
 /// model in seconds") at a dev F close to the chosen model's. `None` when
 /// there is no choice to wait for, or no linear configuration in it.
 pub fn preview_options(options: &[TrainOptions]) -> Option<TrainOptions> {
@@ -324,6 +342,7 @@ pub fn preview_options(options: &[TrainOptions]) -> Option<TrainOptions> {
         tune_search: Vec::new(),
         tune_word_model: Vec::new(),
         threshold_folds: 0,
+        max_negative_ratio: PREVIEW_NEGATIVE_RATIO,
         ..linear.clone()
     })
 }
@@ -1070,15 +1089,18 @@ mod tests {
         };
         let best = plan(None, true, Preset::Best);
         let tried = best.options.clone();
-        let first = best.preview.expect("a choice on dev: a first model");
+        let first = best.preview.clone().expect("a choice on dev: a first model");
         assert_eq!(first.spec.to_string(), BEYOND_PAPER_KERNEL.parse::<KernelSpec>().unwrap().to_string());
         assert_eq!((first.solver, first.c, first.threshold_folds), (Solver::Linear, tried[4].c, 0));
+        assert_eq!((first.max_negative_ratio, tried[4].max_negative_ratio), (PREVIEW_NEGATIVE_RATIO, f64::INFINITY));
         assert!(first.tune_c.is_empty() && first.tune_cost_factor.is_empty() && first.tune_prune_quantiles.is_empty());
         assert!(first.tune_search.is_empty() && first.tune_word_model.is_empty());
         // What is tried is the plan without a first model: the chosen model is unchanged.
         assert_eq!(tried.len(), 5);
         assert!(tried[4].tune_c == DEFAULT_TUNE_C && tried[4].threshold_folds == DEFAULT_THRESHOLD_FOLDS);
         assert_eq!(preview_options(&tried), Some(first.clone()));
+        assert_eq!(best.preview_of(PREVIEW_MAX_PAIRS), Some(first.clone()));
+        assert_eq!(best.preview_of(PREVIEW_MAX_PAIRS + 1), None, "too many pairs for a first model in seconds");
         assert_eq!(plan(None, true, Preset::Paper).preview, None, "SMO alone: no fast configuration");
         assert_eq!(plan(Some("plain"), true, Preset::Best).preview, None);
         assert_eq!(plan(None, false, Preset::Best).preview, None);

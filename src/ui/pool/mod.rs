@@ -12,13 +12,15 @@
 //! | piece | needs | on |
 //! |---|---|---|
 //! | train the model (`train_on_pairs`: lexicon, features, SMO) | — | worker 0 |
+//! | a first model, trained and aligned with, shown until the chosen one replaces it (`preview_on_pairs`; when the plan has one) | — | the last worker, before anything else |
 //! | the lexicon aligning with it needs (its lexical model is known before it trains) | — | the first free worker |
 //! | the baseline's lexicon | — | the first free worker |
 //! | search pairs 0–199, 200–399, … | the model, the aligning lexicon | any |
 //! | the baseline of pairs 0–199, … | the baseline's lexicon | any |
 //!
-//! So while worker 0 trains, another trains both lexicons and runs the
-//! baseline; then all of them search. A piece's result depends on its
+//! So while worker 0 trains, another shows a first model, trains both
+//! lexicons and runs the baseline; then all of them search (on one worker,
+//! the first model comes first, a few seconds before the training). A piece's result depends on its
 //! pairs and on what it is given alone (the scorer rolls back its index
 //! per pair), so the answers are those of the `app` steps the CLI runs on
 //! one thread, byte for byte (tested here natively with a pool of

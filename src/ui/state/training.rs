@@ -376,7 +376,8 @@ impl State {
                 if let (None, Ok(plan), true, Some(split)) =
                     (&self.jobs.running, self.form.plan(&self.loaded.held), has_gold, split)
                 {
-                    let (options, preview) = (plan.options, plan.preview.map(Box::new));
+                    let preview = plan.preview_of(self.loaded.corpus.len()).map(Box::new);
+                    let options = plan.options;
                     let id = self.jobs.next_id();
                     self.start_job(id, JobKind::Train, now);
                     if let Some(j) = &mut self.jobs.running {
