@@ -293,11 +293,58 @@ fn preset_threshold_folds(preset: Preset, with_dev: bool, kernel_given: bool) ->
 }
 
 /// What `treelink train` and the page's Train do: the configurations to
-/// try ([`configurations`]) and the in-engine lexicon's stem back-off.
+/// try ([`configurations`]) and the in-engine lexicon's stem back-off; and,
+/// for the page, a first model to show while dev chooses ([`preview_options`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrainingPlan {
     pub options: Vec<TrainOptions>,
     pub stem_backoff: Option<usize>,
+    /// The page's first model, trained and shown before the chosen one
+    /// (`treelink train` ignores it: its model is `options`' best alone).
+    pub preview: Option<TrainOptions>,
+}
+
+/// The most pairs the page shows a first model of: beyond, it would not
+/// come in seconds, and its searches would cross to the page as one long
+/// message (the chosen model's cross in parts).
+pub const PREVIEW_MAX_PAIRS: usize = 1000;
+
+impl TrainingPlan {
+    /// The first model to show of `pairs` loaded pairs, if any ([`PREVIEW_MAX_PAIRS`]).
+    pub fn preview_of(&self, pairs: usize) -> Option<TrainOptions> {
+        self.preview.clone().filter(|_| pairs <= PREVIEW_MAX_PAIRS)
+    }
+}
+
+/// Negatives per positive the page's first model samples
+/// ([`preview_options`]): on the built-in sample's split, a third of the
+/// linear solver's time of all of them, at dev F 81.54 instead of 81.99.
+pub const PREVIEW_NEGATIVE_RATIO: f64 = 6.0;
+
+/// The first model the page shows while [`Preset::Best`] chooses on dev
+/// (issue 38, item 2): the plan's linear configuration with nothing to
+/// choose (its C, cost factor, pruning, search, word model and threshold
+/// folds as given, the threshold on the dev pairs alone) on
+/// [`PREVIEW_NEGATIVE_RATIO`] negatives per positive, which trains and
+/// aligns the built-in sample in a few seconds (docs/speed.md, "A first
+/// model in seconds") at a dev F close to the chosen model's. `None` when
+/// there is no choice to wait for, or no linear configuration in it.
+pub fn preview_options(options: &[TrainOptions]) -> Option<TrainOptions> {
+    if options.len() < 2 {
+        return None;
+    }
+    let linear = options.iter().find(|o| o.solver == Solver::Linear)?;
+    Some(TrainOptions {
+        tune_c: Vec::new(),
+        tune_cost_factor: Vec::new(),
+        tune_negative_ratio: Vec::new(),
+        tune_prune_quantiles: Vec::new(),
+        tune_search: Vec::new(),
+        tune_word_model: Vec::new(),
+        threshold_folds: 0,
+        max_negative_ratio: PREVIEW_NEGATIVE_RATIO,
+        ..linear.clone()
+    })
 }
 
 /// The plan of a training from the user's settings (`base`), the kernel
@@ -325,7 +372,8 @@ pub fn training_plan(
         base.tune_word_model = WordModel::ALL.to_vec();
     }
     let options = configurations(&base, kernel, with_dev, preset, given.thetas)?;
-    Ok(TrainingPlan { options, stem_backoff })
+    let preview = preview_options(&options);
+    Ok(TrainingPlan { options, stem_backoff, preview })
 }
 
 /// Trains a model on `train` for each of `options` (one per kernel) and
@@ -690,6 +738,47 @@ fn pairs_training(
     Ok((Some(pairs_of(corpus, 0..split.train)), dev, source))
 }
 
+/// The pairs the page's Train aligns once a model is trained on `split`,
+/// and whether their sentences join its in-engine lexicon: the held-out
+/// test alone, as `treelink align --held-out` (`test`), else every pair.
+pub fn aligned_after_training(split: &PairSplit, test: bool) -> (std::ops::Range<usize>, InputSentences) {
+    match test {
+        true => (split.test_pairs(), InputSentences::HeldOut),
+        false => (0..split.pairs(), InputSentences::Train),
+    }
+}
+
+/// A first model's alignment (the page's preview): its summary in a line,
+/// and the searches of the pairs from `first` on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preview {
+    pub summary: String,
+    pub first: usize,
+    pub searches: Vec<Search>,
+}
+
+/// The page's first model ([`TrainingPlan::preview`]): trained on the pairs
+/// as [`train_on_pairs`] trains with `options` alone, then aligning the
+/// pairs the chosen model will align ([`aligned_after_training`]) as
+/// [`align_input`] does, with the word links given of those pairs.
+pub fn preview_on_pairs(
+    corpus: &Corpus,
+    how: &PairsTraining,
+    tables: Option<Lexicon>,
+    word_links: Option<Vec<WordAlignment>>,
+    options: &TrainOptions,
+    observer: &mut dyn Observer,
+) -> Result<Preview, AlignmentError> {
+    let split = how.split(corpus.len()).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
+    let (aligned, sentences) = aligned_after_training(&split, how.test);
+    let given = word_links.as_ref().map(|links| links.get(aligned.clone()).map_or_else(Vec::new, <[_]>::to_vec));
+    let (model, tried) = train_on_pairs(corpus, how, tables, word_links, std::slice::from_ref(options), observer)?;
+    let input = pairs_of(corpus, aligned.clone());
+    let alignment = align_input(&model, &input, given, sentences, observer)?;
+    let summary = trained_summary(&model, &split, &tried);
+    Ok(Preview { summary, first: aligned.start, searches: alignment.searches })
+}
+
 /// The lexical model of the model [`train_on_pairs`] will train on the
 /// same inputs, known before it trains (so the page's job workers can
 /// train the lexicon aligning with it will need meanwhile).
@@ -985,6 +1074,48 @@ mod tests {
         let tuned = configurations(&mine, None, true, Preset::Best, None).unwrap();
         assert_eq!(tuned[4].tune_c, [3.0]);
         assert!(tuned.iter().all(|o| o.tune_search == [LinkSearch::Src2Trg]));
+    }
+
+    /// Issue 38, item 2: the best preset with dev plans a first model (its
+    /// linear configuration with nothing to choose) apart from the
+    /// configurations it tries, which stay those of `configurations`; no
+    /// choice on dev, no first model. The first model aligns the pairs the
+    /// chosen one will, as `train_on_pairs` and `align_input` do.
+    #[test]
+    fn the_best_preset_plans_a_first_model_apart_from_the_configurations_it_tries() {
+        let plan = |kernel: Option<&str>, dev, preset| {
+            let kernel = kernel.map(|k| k.parse::<KernelSpec>().unwrap());
+            training_plan(TrainOptions::default(), kernel, dev, preset, Given::default()).unwrap()
+        };
+        let best = plan(None, true, Preset::Best);
+        let tried = best.options.clone();
+        let first = best.preview.clone().expect("a choice on dev: a first model");
+        assert_eq!(first.spec.to_string(), BEYOND_PAPER_KERNEL.parse::<KernelSpec>().unwrap().to_string());
+        assert_eq!((first.solver, first.c, first.threshold_folds), (Solver::Linear, tried[4].c, 0));
+        assert_eq!((first.max_negative_ratio, tried[4].max_negative_ratio), (PREVIEW_NEGATIVE_RATIO, f64::INFINITY));
+        assert!(first.tune_c.is_empty() && first.tune_cost_factor.is_empty() && first.tune_prune_quantiles.is_empty());
+        assert!(first.tune_search.is_empty() && first.tune_word_model.is_empty());
+        // What is tried is the plan without a first model: the chosen model is unchanged.
+        assert_eq!(tried.len(), 5);
+        assert!(tried[4].tune_c == DEFAULT_TUNE_C && tried[4].threshold_folds == DEFAULT_THRESHOLD_FOLDS);
+        assert_eq!(preview_options(&tried), Some(first.clone()));
+        assert_eq!(best.preview_of(PREVIEW_MAX_PAIRS), Some(first.clone()));
+        assert_eq!(best.preview_of(PREVIEW_MAX_PAIRS + 1), None, "too many pairs for a first model in seconds");
+        assert_eq!(plan(None, true, Preset::Paper).preview, None, "SMO alone: no fast configuration");
+        assert_eq!(plan(Some("plain"), true, Preset::Best).preview, None);
+        assert_eq!(plan(None, false, Preset::Best).preview, None);
+
+        let corpus = sample_pairs();
+        let how = PairsTraining { calibrate: true, test: true, ..PairsTraining::default() };
+        let quiet = &mut crate::progress::Quiet;
+        let shown = preview_on_pairs(&corpus, &how, None, None, &first, quiet).unwrap();
+        let split = how.split(corpus.len()).unwrap();
+        let (model, _) = train_on_pairs(&corpus, &how, None, None, std::slice::from_ref(&first), quiet).unwrap();
+        let held_out = pairs_of(&corpus, split.test_pairs());
+        let aligned = align_input(&model, &held_out, None, InputSentences::HeldOut, quiet).unwrap();
+        assert_eq!((shown.first, shown.searches.len()), (32, 8));
+        assert_eq!(shown.searches, aligned.searches);
+        assert_eq!(shown.summary, trained_summary(&model, &split, &[]));
     }
 
     /// The best preset with dev and no kernel calibrates the kept model's

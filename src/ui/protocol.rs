@@ -132,6 +132,10 @@ pub enum Request {
         lexicon: LexiconFiles,
         #[serde(default)]
         how: PairsTraining,
+        /// A first model to train and align with first, shown while
+        /// `options` are tried (`app::alignment::TrainingPlan::preview`).
+        #[serde(default)]
+        preview: Option<Box<TrainOptions>>,
     },
     /// Align `corpus` with the model file `model` (as `treelink align`) and
     /// run the baseline (as `treelink baseline`), in pieces as `Train`.
@@ -191,6 +195,15 @@ pub enum Response {
         /// During SMO: the gap (the largest KKT violation) and the ε it must fall below, as `progress::Progress::gap`.
         #[serde(default)]
         gap: Option<(f64, f64)>,
+    },
+    /// A first model's alignment of the pairs from `first` on, shown while
+    /// the chosen model trains ([`Request::Train`]'s `preview`), with the
+    /// model in a line; the chosen model's [`Response::Aligned`] replaces it.
+    Preview {
+        job: JobId,
+        summary: String,
+        searches: Vec<Search>,
+        first: usize,
     },
     /// A model file (JSON), and a one-line description.
     Trained {
@@ -323,6 +336,9 @@ pub enum Task {
     /// Train on the pairs as the page's Train button does
     /// (`train_on_pairs`); the model is kept and handed back.
     Train { options: Vec<TrainOptions>, how: PairsTraining },
+    /// Train the first model and align the pairs with it
+    /// (`app::alignment::preview_on_pairs`); nothing is kept.
+    Preview { options: TrainOptions, how: PairsTraining },
     /// The lexicon for aligning pairs `aligned` with the model of `of`
     /// (`input_lexicon`), kept and handed back.
     InputLexicon { of: LexicalOf, sentences: InputSentences, aligned: Range<usize> },
@@ -357,6 +373,12 @@ pub enum Output {
         note: Option<String>,
     },
     Searches(Vec<Search>),
+    /// `Preview`: the first model in a line, and its searches of the pairs from `first` on.
+    Preview {
+        summary: String,
+        searches: Vec<Search>,
+        first: usize,
+    },
     Baseline(Vec<Vec<(NodeId, NodeId)>>),
     /// A `Translate` task's translations, and how its sources' words fit
     /// the model ([`crate::app::translation::fit_of_part`]).

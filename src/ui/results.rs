@@ -5,7 +5,9 @@
 
 use yew::prelude::*;
 
-use super::state::{Results, SelectAction, Shared, SortKey, ON_TRAINING_DATA, TRAINING_DATA_ADVICE};
+use super::state::{
+    Results, SelectAction, Shared, SortKey, ON_TRAINING_DATA, PREVIEW_LABEL, PREVIEW_NEXT, TRAINING_DATA_ADVICE,
+};
 use super::store::Dispatch;
 use crate::align::explain::CurvePoint;
 use crate::corpus::{Corpus, PairIndex};
@@ -330,6 +332,23 @@ pub fn results_panel(props: &ResultsProps) -> Html {
         };
     };
     let r = &*shared;
+    // A first model's: its scores alone (no baseline ran), until the chosen model's replace them.
+    if let Some(summary) = &r.preview {
+        return html! {
+            <section class="panel results" id="results-panel" aria-labelledby="results-title">
+                <h2 id="results-title">{"Results"}</h2>
+                <p class="preview-note" id="results-preview" role="status">
+                    <strong>{PREVIEW_LABEL}</strong>{format!(": {summary}. {PREVIEW_NEXT}")}
+                </p>
+                <table id="results-table" class="scores">
+                    <caption>{format!("The {} pairs aligned by the first model, scored against the gold links (%)", r.pairs().len())}</caption>
+                    <thead><tr><th scope="col">{"aligner"}</th><th scope="col">{"P"}</th><th scope="col">{"R"}</th><th scope="col">{"F"}</th>
+                        <th scope="col">{"R (good)"}</th><th scope="col">{"correct"}</th><th scope="col">{"predicted"}</th><th scope="col">{"gold"}</th></tr></thead>
+                    <tbody>{corpus_row("results-model", "the first model (SVM + greedy search)", &r.model_total)}</tbody>
+                </table>
+            </section>
+        };
+    }
     html! {
         <section class="panel results" id="results-panel" aria-labelledby="results-title">
             <h2 id="results-title">{"Results"}</h2>

@@ -171,13 +171,18 @@ fn pair_counts(state: &State, train: Dispatch<TrainAction>) -> Html {
     };
     let drawn = r.predicted.get(state.selection.pair.index()).map_or(0, Vec::len);
     let held_out = if r.held_out.is_some() { ", a held-out pair" } else { "" };
+    // A first model's links: said so, and no baseline yet.
+    let baseline = if r.preview.is_some() { String::new() } else { format!(" (baseline F {:.1})", b.f()) };
     html! {
         <p class="pair-summary">
+            if r.preview.is_some() {
+                <strong id="pair-preview" class="preview-label">{format!("{}: ", super::state::PREVIEW_LABEL)}</strong>
+            }
             <span id="pair-counts" class="pair-counts" data-predicted={drawn.to_string()} data-correct={c.correct.to_string()}>
                 {format!(
-                    "This pair{held_out}: {drawn} {} predicted, {} correct, {} wrong, {} missed — P {:.1}, R {:.1}, F {:.1} (baseline F {:.1}).",
+                    "This pair{held_out}: {drawn} {} predicted, {} correct, {} wrong, {} missed — P {:.1}, R {:.1}, F {:.1}{baseline}.",
                     counted(drawn, "links"), c.correct, c.predicted - c.correct, c.gold - c.correct,
-                    c.precision(), c.recall(), c.f(), b.f()
+                    c.precision(), c.recall(), c.f()
                 )}
             </span>
             if state.selection.pair.index() < r.first_unseen {

@@ -12,13 +12,15 @@
 //! | piece | needs | on |
 //! |---|---|---|
 //! | train the model (`train_on_pairs`: lexicon, features, SMO) | — | worker 0 |
+//! | a first model, trained and aligned with, shown until the chosen one replaces it (`preview_on_pairs`; when the plan has one) | — | the last worker, before anything else |
 //! | the lexicon aligning with it needs (its lexical model is known before it trains) | — | the first free worker |
 //! | the baseline's lexicon | — | the first free worker |
 //! | search pairs 0–199, 200–399, … | the model, the aligning lexicon | any |
 //! | the baseline of pairs 0–199, … | the baseline's lexicon | any |
 //!
-//! So while worker 0 trains, another trains both lexicons and runs the
-//! baseline; then all of them search. A piece's result depends on its
+//! So while worker 0 trains, another shows a first model, trains both
+//! lexicons and runs the baseline; then all of them search (on one worker,
+//! the first model comes first, a few seconds before the training). A piece's result depends on its
 //! pairs and on what it is given alone (the scorer rolls back its index
 //! per pair), so the answers are those of the `app` steps the CLI runs on
 //! one thread, byte for byte (tested here natively with a pool of
@@ -39,6 +41,7 @@ pub use task::{Artifact, Executor, LexicalOf, Output, Task, TaskError};
 
 use crate::align::greedy::Search;
 use crate::align::lexical::InputSentences;
+use crate::app::alignment;
 use crate::corpus::WordFit;
 use crate::tree::NodeId;
 use crate::ui::protocol::{CorpusText, JobId, LexiconFiles, Request, Response, ALIGNED_PART_PAIRS};
@@ -84,6 +87,8 @@ pub enum Command {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum PieceKind {
     Train,
+    /// The first model, trained and aligned with on one worker ([`Task::Preview`]).
+    Preview,
     Lexicon,
     Search(usize),
     Baseline(usize),
@@ -235,7 +240,7 @@ impl Pool {
     /// A request of the page's state, at `now` (ms since any origin).
     pub fn request(&mut self, request: Request, now: f64) -> Vec<Command> {
         match request {
-            Request::Train { job, corpus, options, lexicon, how } => {
+            Request::Train { job, corpus, options, lexicon, how, preview } => {
                 let pairs = corpus.source.matches('\n').count() as u64;
                 // A word model dev chooses (`keep_best`) is known once the model is trained.
                 let word_model_chosen = options.iter().any(crate::align::model::TrainOptions::tunes_word_model);
@@ -248,10 +253,7 @@ impl Pool {
                     self.start(job, pieces, Some((corpus, lexicon)), assembly);
                     return self.dispatch();
                 };
-                let (aligned, sentences) = match how.test {
-                    true => (split.test_pairs(), InputSentences::HeldOut),
-                    false => (0..split.pairs(), InputSentences::Train),
-                };
+                let (aligned, sentences) = alignment::aligned_after_training(&split, how.test);
                 let units = aligned.len() as u64;
                 let lexicon_piece = |of| {
                     let task = Task::InputLexicon { of, sentences, aligned: aligned.clone() };
@@ -274,6 +276,13 @@ impl Pool {
                         Artifact::BaselineLexicon
                     }
                 };
+                // The first model, on a worker of its own when there are two (the last), else first.
+                if let Some(options) = preview {
+                    let task = Task::Preview { options: *options, how };
+                    let mut piece = Piece::new(task, PieceKind::Preview, None, units);
+                    piece.pinned = Some(self.size() - 1);
+                    pieces.push(piece);
+                }
                 self.plan_alignment(job, pieces, (corpus, lexicon), aligned, baseline_with);
                 self.dispatch()
             }
@@ -394,7 +403,9 @@ impl Pool {
                         _ => true,
                     }
             };
-            let Some(k) = r.pieces.iter().position(ready) else { continue };
+            // The first model goes before anything else its worker could take.
+            let first_model = r.pieces.iter().position(|p| p.kind == PieceKind::Preview && ready(p));
+            let Some(k) = first_model.or_else(|| r.pieces.iter().position(ready)) else { continue };
             if worker.holds_job != Some(r.job) {
                 (worker.holds_job, worker.holds) = (Some(r.job), BTreeSet::new());
                 if let Some((corpus, lexicon)) = &r.corpus {
@@ -428,7 +439,10 @@ impl Pool {
                 if running_job != Some(job) {
                     return self.dispatch();
                 }
+                let preview = piece.is_some_and(|k| self.is_preview(k));
                 let mut out = match (piece, result) {
+                    // A first model that failed is not shown; the chosen one still comes.
+                    (Some(k), Err(_)) if preview => self.piece_done(worker, k, Output::Done, now),
                     (_, Err(message)) => self.fail(job, message),
                     (None, Ok(_)) => Vec::new(),
                     (Some(k), Ok(output)) => self.piece_done(worker, k, output, now),
@@ -485,7 +499,12 @@ impl Pool {
             self.workers[worker].holds.insert(a);
         }
         let job = r.job;
+        // Shown only while the chosen model is still to come.
+        let trained = r.pieces.iter().any(|p| p.kind == PieceKind::Train && p.state == PieceState::Done);
         match (&mut r.assembly, output) {
+            (_, Output::Preview { summary, searches, first }) if !trained => {
+                out.push(Command::Answer(Response::Preview { job, summary, searches, first }));
+            }
             (Assembly::Aligned { note, .. }, Output::Trained { model, summary, note: n }) => {
                 *note = Some(n);
                 out.push(Command::Answer(Response::Trained { job, model, summary }));
@@ -597,17 +616,25 @@ impl Pool {
         out
     }
 
+    /// Whether piece `k` of the running job is the first model's.
+    fn is_preview(&self, k: usize) -> bool {
+        self.running.as_ref().and_then(|r| r.pieces.get(k)).is_some_and(|p| p.kind == PieceKind::Preview)
+    }
+
     /// A worker's progress report on its piece: the bar shows the training
-    /// (worker 0's piece) while it runs, a lexicon's while those are all
-    /// that run, then the searches, baselines or translations of every
-    /// worker summed.
+    /// (worker 0's piece) while it runs, the first model's before it
+    /// starts (one worker), a lexicon's while those are all that run, then
+    /// the searches, baselines or translations of every worker summed.
     fn progress(&mut self, worker: WorkerIx, report: Response) -> Vec<Command> {
         let Some(r) = &self.running else { return Vec::new() };
         let Some(k) = self.workers[worker].busy else { return Vec::new() };
         let kind = r.pieces[k].kind;
         let training = r.pieces.iter().any(|p| p.kind == PieceKind::Train && p.state != PieceState::Done);
+        let train_waits = r.pieces.iter().any(|p| p.kind == PieceKind::Train && p.state == PieceState::Waiting);
         match kind {
             PieceKind::Train => vec![Command::Answer(report)],
+            PieceKind::Preview if train_waits => vec![Command::Answer(report)],
+            PieceKind::Preview => Vec::new(),
             PieceKind::Lexicon if !training => vec![Command::Answer(report)],
             PieceKind::Lexicon => Vec::new(),
             _ if training => Vec::new(),
@@ -752,7 +779,8 @@ mod tests {
 
     /// The page's Train request for `corpus`, without lexicon files.
     fn train(job: JobId, corpus: &Corpus, options: Vec<TrainOptions>, how: PairsTraining) -> Request {
-        Request::Train { job, corpus: CorpusText::of(corpus), options, lexicon: LexiconFiles::default(), how }
+        let preview = alignment::preview_options(&options).map(Box::new);
+        Request::Train { job, corpus: CorpusText::of(corpus), options, lexicon: LexiconFiles::default(), how, preview }
     }
 
     /// The answers to a Train request by the `app` steps on one thread, as
@@ -825,6 +853,45 @@ mod tests {
                     pool.pool.request(Request::Explain { pair, source: NodeId::ROOT, target: NodeId::ROOT }, 0.0);
                 let [Command::Post { worker, .. }] = commands.as_slice() else { panic!("{commands:?}") };
                 assert!(pool.executors[*worker].explain(pair, (NodeId::ROOT, NodeId::ROOT)).unwrap().is_ok());
+            }
+        }
+    }
+
+    /// With a first model planned (issue 38, item 2), the page sees its
+    /// alignment before the chosen model (on one worker, it runs first; on
+    /// more, beside the training, and is left out if the chosen model came
+    /// first), and the chosen model and its alignment are those without it.
+    #[test]
+    fn a_first_model_comes_before_the_chosen_one_and_changes_nothing_of_it() {
+        let corpus = sample(40);
+        let smo = TrainOptions { spec: "plain".parse().unwrap(), max_examples: 300, ..TrainOptions::default() };
+        let linear = TrainOptions {
+            spec: "plain+dbtk-root".parse().unwrap(),
+            solver: crate::align::primal::Solver::Linear,
+            tune_c: vec![1.0, 5.0],
+            ..TrainOptions::default()
+        };
+        let options = vec![smo, linear];
+        let preview = alignment::preview_options(&options).expect("a choice on dev: a first model");
+        let how = PairsTraining { calibrate: true, ..PairsTraining::default() };
+        let expected = one_worker(&corpus, &how, &options);
+        let quiet = &mut crate::progress::Quiet;
+        let first = alignment::preview_on_pairs(&corpus, &how, None, None, &preview, quiet).unwrap();
+        assert_eq!((first.first, first.searches.len()), (0, corpus.len()));
+        let first = Response::Preview { job: JobId(7), summary: first.summary, searches: first.searches, first: 0 };
+        for size in [1, 2, 3] {
+            let mut pool = Simulated::new(size, 7);
+            let responses = pool.run(train(JobId(7), &corpus, options.clone(), how));
+            assert!(pooled(&responses) == expected, "{size} workers: the chosen model as without a first one");
+            let at = |f: fn(&Response) -> bool| responses.iter().position(f);
+            let (shown, trained) =
+                (at(|r| matches!(r, Response::Preview { .. })), at(|r| matches!(r, Response::Trained { .. })));
+            if size == 1 {
+                assert_eq!(shown, Some(0), "one worker: the first model first");
+            }
+            if let Some(k) = shown {
+                assert!(k < trained.unwrap(), "{size} workers: the first model before the chosen one");
+                assert!(responses[k] == first, "{size} workers: the first model as `preview_on_pairs` makes it");
             }
         }
     }

@@ -96,6 +96,12 @@ impl Executor {
                 Ok((Output::Done, None))
             }
             Task::Train { options, how } => self.train(&options, &how, observer),
+            Task::Preview { options, how } => {
+                let (tables, links) = (self.tables()?, self.word_links()?);
+                let p =
+                    alignment::preview_on_pairs(&self.corpus, &how, tables, links, &options, observer).map_err(text)?;
+                Ok((Output::Preview { summary: p.summary, searches: p.searches, first: p.first }, None))
+            }
             Task::InputLexicon { of, sentences, aligned } => self.input_lexicon(of, sentences, aligned, observer),
             Task::BaselineLexicon => {
                 let tables = self.tables()?;

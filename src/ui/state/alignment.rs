@@ -77,6 +77,9 @@ pub struct Results {
     pub model_total: Counts,
     pub baseline_total: Counts,
     pub curve: Vec<CurvePoint>,
+    /// A first model's, shown while the chosen one trains (its summary):
+    /// no baseline was run, and the chosen model's results replace these.
+    pub preview: Option<String>,
 }
 
 impl Results {
@@ -125,6 +128,7 @@ impl Results {
             model_total: Counts::default(),
             baseline_total: Counts::default(),
             curve: Vec::new(),
+            preview: None,
         };
         r.score(corpus);
         r
@@ -166,6 +170,15 @@ impl Results {
     }
 }
 
+/// What a first model's results are called wherever they are shown (issue
+/// 38, item 2): the diagram's links and the scores until the chosen model's
+/// replace them.
+pub const PREVIEW_LABEL: &str = "First model, while the best settings are chosen";
+
+/// What comes after the first model's results, said beside them.
+pub const PREVIEW_NEXT: &str =
+    "The best model on the dev pairs replaces it when it is done; the baseline runs with it.";
+
 /// What every score on training data says, wherever it is shown (P/R/F of
 /// an alignment, corpus and sentence BLEU of a translation).
 pub const ON_TRAINING_DATA: &str =
@@ -205,6 +218,10 @@ pub struct Alignment {
     pub model: Option<LoadedAlignmentModel>,
     /// The last alignment (of these trees, or of trees loaded before: see [`State::results`]).
     pub results: Option<Shared<Results>>,
+    /// The running Train job's first model's alignment, shown in place of
+    /// `results` until the job ends: replaced by the chosen model's, or, if
+    /// the job is cancelled or fails, gone (the results before it are shown again).
+    pub preview: Option<Shared<Results>>,
     pub explained: Option<Explained>,
     /// How the last alignment job ended.
     pub note: Option<Result<String, String>>,
@@ -219,6 +236,7 @@ impl Default for Alignment {
         Alignment {
             model: None,
             results: None,
+            preview: None,
             explained: None,
             note: None,
             note_on_training_data: false,
@@ -243,6 +261,31 @@ impl Alignment {
             summary,
             trained_on: Some(TrainedOn { gen: job.corpus_gen, first_unseen }),
         });
+    }
+
+    /// `job`'s first model (`summary`) aligned the pairs of `corpus` (of
+    /// generation `gen`) from `first` on: shown as a preview until the job
+    /// ends (refused if the pairs changed meanwhile).
+    pub(super) fn previewed(
+        &mut self,
+        job: &Job,
+        corpus: &Corpus,
+        gen: CorpusGen,
+        summary: String,
+        searches: Vec<Search>,
+        first: usize,
+    ) {
+        if job.kind != JobKind::Train
+            || job.corpus_gen != gen
+            || first.checked_add(searches.len()) != Some(corpus.len())
+        {
+            return;
+        }
+        let baseline = vec![Vec::new(); searches.len()];
+        let mut r = Results::new(corpus, gen, summary.clone(), String::new(), first, searches, baseline);
+        r.first_unseen = job.split.map_or(corpus.len(), |split| split.seen().end);
+        r.preview = Some(summary);
+        self.preview = Some(Shared(Rc::new(r)));
     }
 
     /// `job` ended with its alignment of the pairs of `corpus` (of
@@ -328,14 +371,25 @@ impl Alignment {
 }
 
 impl State {
-    /// The results, if they belong to the trees now loaded.
+    /// The results, if they belong to the trees now loaded: a running
+    /// Train job's first model's while there is one ([`Alignment::preview`]).
     pub fn results(&self) -> Option<&Results> {
-        self.alignment.results.as_deref().filter(|r| r.corpus_gen == self.loaded.gen)
+        self.alignment
+            .preview
+            .as_ref()
+            .or(self.alignment.results.as_ref())
+            .filter(|r| r.corpus_gen == self.loaded.gen)
+            .map(|r| &**r)
     }
 
     /// [`State::results`], shared.
     pub fn shared_results(&self) -> Option<Shared<Results>> {
-        self.alignment.results.clone().filter(|r| r.corpus_gen == self.loaded.gen)
+        self.alignment
+            .preview
+            .as_ref()
+            .or(self.alignment.results.as_ref())
+            .filter(|r| r.corpus_gen == self.loaded.gen)
+            .cloned()
     }
 }
 
@@ -459,6 +513,55 @@ mod tests {
         align_all(&mut s, 8.0);
         assert_eq!(s.results().map(|r| (r.first_unseen, r.trained_on_these())), Some((0, false)));
         assert!(!s.alignment.note_on_training_data);
+    }
+
+    /// Issue 38, item 2: the default Train asks for a first model; its
+    /// links are shown, labelled, scored without a baseline and not
+    /// explained, until the chosen model's results replace them; a cancel
+    /// takes them away and the results before the job are shown again.
+    #[test]
+    fn a_first_models_links_are_shown_until_the_job_ends() {
+        let mut s = State::with_sample();
+        let effects = s.apply(Action::Train(TrainAction::Train { now: 0.0 }));
+        let [Effect::Post(Request::Train { job, options, preview, .. })] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        let preview = preview.as_deref().expect("the default Train chooses on dev: a first model");
+        assert_eq!(options.len(), 5, "the configurations tried are the plan's, the first model apart");
+        assert!(preview.tune_c.is_empty() && preview.tune_search.is_empty() && preview.tune_word_model.is_empty());
+        let (job, n) = (*job, s.loaded.corpus.len());
+        // The first model links each pair as its gold links say.
+        let gold: Vec<Search> = s
+            .loaded
+            .corpus
+            .pairs
+            .iter()
+            .map(|p| Search { links: p.gold.iter().map(|l| (l.source, l.target)).collect(), steps: Vec::new() })
+            .collect();
+        let first = |job, searches| Response::Preview { job, summary: "a first model".into(), searches, first: 0 };
+        // Another job's, or one that does not cover the pairs, is not shown.
+        answer(&mut s, first(JobId(job.0 + 1), gold.clone()), 1000.0);
+        answer(&mut s, first(job, gold[1..].to_vec()), 1000.0);
+        assert!(s.results().is_none());
+        answer(&mut s, first(job, gold.clone()), 1000.0);
+        let r = s.results().expect("the first model's results");
+        assert_eq!(r.preview.as_deref(), Some("a first model"));
+        assert_eq!((r.model_total.correct, r.model_total.f()), (s.loaded.corpus.gold_links(), 100.0));
+        assert_eq!((r.baseline_total.predicted, r.baseline_total.gold), (0, r.model_total.gold), "no baseline ran");
+        assert!(s.jobs.running.is_some() && s.alignment.results.is_none());
+        assert!(click(&mut s, 1, 2).is_empty(), "a first model's link is not explained");
+        // The chosen model's results replace them.
+        answer(&mut s, empty_alignment(job, n, "chosen", 0), 2000.0);
+        let r = s.results().expect("the chosen model's results");
+        assert_eq!((r.preview.as_deref(), r.lexicon.as_str(), r.model_total.correct), (None, "chosen", 0));
+        assert!(s.alignment.preview.is_none());
+        // Trained again, cancelled after the first model: the chosen model's results are back.
+        let again = started(&s.apply(Action::Train(TrainAction::Train { now: 3000.0 })));
+        answer(&mut s, first(again, gold), 4000.0);
+        assert!(s.results().is_some_and(|r| r.preview.is_some()));
+        s.apply(Action::Job(JobAction::Cancel(None)));
+        let r = s.results().expect("the results before the job");
+        assert_eq!((r.preview.as_deref(), r.lexicon.as_str()), (None, "chosen"));
     }
 
     #[test]

@@ -60,7 +60,7 @@ mod translation;
 pub use super::folds::FoldAction;
 pub use alignment::{
     Alignment, Explained, LoadedAlignmentModel, ModelOrigin, Results, SortKey, TrainedOn, ON_TRAINING_DATA,
-    TRAINING_DATA_ADVICE,
+    PREVIEW_LABEL, PREVIEW_NEXT, TRAINING_DATA_ADVICE,
 };
 pub use corpus::{Loaded, TigerKept};
 pub use exercise::Before;
@@ -297,7 +297,9 @@ impl State {
     /// results and the worker holding their alignment), in Inspect mode.
     fn explain_key(&self) -> Option<(PairIndex, NodeId, NodeId, usize, WorkerGen)> {
         let results = self.shared_results()?;
-        (self.selection.mode == Mode::Inspect && results.aligned(self.selection.pair)).then_some(())?;
+        // A first model's links are not explained: no worker keeps it.
+        let shown = results.preview.is_none() && results.aligned(self.selection.pair);
+        (self.selection.mode == Mode::Inspect && shown).then_some(())?;
         Some((
             self.selection.pair,
             self.selection.source?,
@@ -320,6 +322,12 @@ impl State {
             | Response::PieceDone { .. } => {}
             // The progress bars' ([`Progress`], held apart by the page's store).
             Response::Progress { .. } => {}
+            Response::Preview { job, summary, searches, first } => {
+                if let Some(j) = self.jobs.get(job) {
+                    let (corpus, gen) = (&self.loaded.corpus, self.loaded.gen);
+                    self.alignment.previewed(j, corpus, gen, summary, searches, first);
+                }
+            }
             Response::Trained { job, model, summary } => {
                 if let Some(j) = self.jobs.get(job) {
                     self.alignment.trained(j, model, summary, self.loaded.corpus.len());
@@ -445,8 +453,12 @@ impl State {
     /// The rules that follow any action: the address follows the pair and
     /// mode shown; an edit of the hand links can be undone and makes an
     /// exercise's check stale; a selected node pair with results in hand
-    /// is explained by the worker; a request revives a dead job worker.
+    /// is explained by the worker; a request revives a dead job worker; a
+    /// first model's preview goes when its job ends, however it ends.
     fn follow(&mut self, was: Was, effects: &mut Vec<Effect>) {
+        if self.jobs.running.is_none() {
+            self.alignment.preview = None;
+        }
         if was.location.is_some_and(|l| l != (self.selection.pair, self.selection.mode)) {
             effects.push(Effect::SetLocation(self.location()));
         }
