@@ -293,28 +293,17 @@ fn preset_threshold_folds(preset: Preset, with_dev: bool, kernel_given: bool) ->
 }
 
 /// What `treelink train` and the page's Train do: the configurations to
-/// try ([`configurations`]) and the in-engine lexicon's stem back-off; and,
-/// for the page, a first model to show while dev chooses ([`preview_options`]).
+/// try ([`configurations`]) and the in-engine lexicon's stem back-off.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrainingPlan {
     pub options: Vec<TrainOptions>,
     pub stem_backoff: Option<usize>,
-    /// The page's first model, trained and shown before the chosen one
-    /// (`treelink train` ignores it: its model is `options`' best alone).
-    pub preview: Option<TrainOptions>,
 }
 
 /// The most pairs the page shows a first model of: beyond, it would not
 /// come in seconds, and its searches would cross to the page as one long
 /// message (the chosen model's cross in parts).
 pub const PREVIEW_MAX_PAIRS: usize = 1000;
-
-impl TrainingPlan {
-    /// The first model to show of `pairs` loaded pairs, if any ([`PREVIEW_MAX_PAIRS`]).
-    pub fn preview_of(&self, pairs: usize) -> Option<TrainOptions> {
-        self.preview.clone().filter(|_| pairs <= PREVIEW_MAX_PAIRS)
-    }
-}
 
 /// Negatives per positive the page's first model samples
 /// ([`preview_options`]): on the built-in sample's split, a third of the
@@ -328,9 +317,11 @@ pub const PREVIEW_NEGATIVE_RATIO: f64 = 6.0;
 /// [`PREVIEW_NEGATIVE_RATIO`] negatives per positive, which trains and
 /// aligns the built-in sample in a few seconds (docs/speed.md, "A first
 /// model in seconds") at a dev F close to the chosen model's. `None` when
-/// there is no choice to wait for, or no linear configuration in it.
-pub fn preview_options(options: &[TrainOptions]) -> Option<TrainOptions> {
-    if options.len() < 2 {
+/// there is no choice to wait for, no linear configuration in it, or over
+/// [`PREVIEW_MAX_PAIRS`] `pairs`. `treelink train` has none: its model is
+/// `options`' best alone.
+pub fn preview_options(options: &[TrainOptions], pairs: usize) -> Option<TrainOptions> {
+    if options.len() < 2 || pairs > PREVIEW_MAX_PAIRS {
         return None;
     }
     let linear = options.iter().find(|o| o.solver == Solver::Linear)?;
@@ -372,8 +363,7 @@ pub fn training_plan(
         base.tune_word_model = WordModel::ALL.to_vec();
     }
     let options = configurations(&base, kernel, with_dev, preset, given.thetas)?;
-    let preview = preview_options(&options);
-    Ok(TrainingPlan { options, stem_backoff, preview })
+    Ok(TrainingPlan { options, stem_backoff })
 }
 
 /// Trains a model on `train` for each of `options` (one per kernel) and
@@ -757,7 +747,7 @@ pub struct Preview {
     pub searches: Vec<Search>,
 }
 
-/// The page's first model ([`TrainingPlan::preview`]): trained on the pairs
+/// The page's first model ([`preview_options`]): trained on the pairs
 /// as [`train_on_pairs`] trains with `options` alone, then aligning the
 /// pairs the chosen model will align ([`aligned_after_training`]) as
 /// [`align_input`] does, with the word links given of those pairs.
@@ -1089,7 +1079,7 @@ mod tests {
         };
         let best = plan(None, true, Preset::Best);
         let tried = best.options.clone();
-        let first = best.preview.clone().expect("a choice on dev: a first model");
+        let first = preview_options(&best.options, 1).expect("a choice on dev: a first model");
         assert_eq!(first.spec.to_string(), BEYOND_PAPER_KERNEL.parse::<KernelSpec>().unwrap().to_string());
         assert_eq!((first.solver, first.c, first.threshold_folds), (Solver::Linear, tried[4].c, 0));
         assert_eq!((first.max_negative_ratio, tried[4].max_negative_ratio), (PREVIEW_NEGATIVE_RATIO, f64::INFINITY));
@@ -1098,12 +1088,13 @@ mod tests {
         // What is tried is the plan without a first model: the chosen model is unchanged.
         assert_eq!(tried.len(), 5);
         assert!(tried[4].tune_c == DEFAULT_TUNE_C && tried[4].threshold_folds == DEFAULT_THRESHOLD_FOLDS);
-        assert_eq!(preview_options(&tried), Some(first.clone()));
-        assert_eq!(best.preview_of(PREVIEW_MAX_PAIRS), Some(first.clone()));
-        assert_eq!(best.preview_of(PREVIEW_MAX_PAIRS + 1), None, "too many pairs for a first model in seconds");
-        assert_eq!(plan(None, true, Preset::Paper).preview, None, "SMO alone: no fast configuration");
-        assert_eq!(plan(Some("plain"), true, Preset::Best).preview, None);
-        assert_eq!(plan(None, false, Preset::Best).preview, None);
+        assert_eq!(preview_options(&best.options, PREVIEW_MAX_PAIRS), Some(first.clone()));
+        let too_many = preview_options(&best.options, PREVIEW_MAX_PAIRS + 1);
+        assert_eq!(too_many, None, "too many pairs for a first model in seconds");
+        let preview = |p: TrainingPlan| preview_options(&p.options, 1);
+        assert_eq!(preview(plan(None, true, Preset::Paper)), None, "SMO alone: no fast configuration");
+        assert_eq!(preview(plan(Some("plain"), true, Preset::Best)), None);
+        assert_eq!(preview(plan(None, false, Preset::Best)), None);
 
         let corpus = sample_pairs();
         let how = PairsTraining { calibrate: true, test: true, ..PairsTraining::default() };

@@ -132,10 +132,6 @@ pub enum Request {
         lexicon: LexiconFiles,
         #[serde(default)]
         how: PairsTraining,
-        /// A first model to train and align with first, shown while
-        /// `options` are tried (`app::alignment::TrainingPlan::preview`).
-        #[serde(default)]
-        preview: Option<Box<TrainOptions>>,
     },
     /// Align `corpus` with the model file `model` (as `treelink align`) and
     /// run the baseline (as `treelink baseline`), in pieces as `Train`.
@@ -197,7 +193,7 @@ pub enum Response {
         gap: Option<(f64, f64)>,
     },
     /// A first model's alignment of the pairs from `first` on, shown while
-    /// the chosen model trains ([`Request::Train`]'s `preview`), with the
+    /// the chosen model trains (`app::alignment::preview_options`), with the
     /// model in a line; the chosen model's [`Response::Aligned`] replaces it.
     Preview {
         job: JobId,

@@ -240,10 +240,11 @@ impl Pool {
     /// A request of the page's state, at `now` (ms since any origin).
     pub fn request(&mut self, request: Request, now: f64) -> Vec<Command> {
         match request {
-            Request::Train { job, corpus, options, lexicon, how, preview } => {
+            Request::Train { job, corpus, options, lexicon, how } => {
                 let pairs = corpus.source.matches('\n').count() as u64;
                 // A word model dev chooses (`keep_best`) is known once the model is trained.
                 let word_model_chosen = options.iter().any(crate::align::model::TrainOptions::tunes_word_model);
+                let preview = alignment::preview_options(&options, pairs as usize);
                 let mut pieces =
                     vec![Piece::new(Task::Train { options, how }, PieceKind::Train, Some(Artifact::Model), 0)];
                 pieces[0].pinned = Some(0);
@@ -278,7 +279,7 @@ impl Pool {
                 };
                 // The first model, on a worker of its own when there are two (the last), else first.
                 if let Some(options) = preview {
-                    let task = Task::Preview { options: *options, how };
+                    let task = Task::Preview { options, how };
                     let mut piece = Piece::new(task, PieceKind::Preview, None, units);
                     piece.pinned = Some(self.size() - 1);
                     pieces.push(piece);
@@ -779,8 +780,7 @@ mod tests {
 
     /// The page's Train request for `corpus`, without lexicon files.
     fn train(job: JobId, corpus: &Corpus, options: Vec<TrainOptions>, how: PairsTraining) -> Request {
-        let preview = alignment::preview_options(&options).map(Box::new);
-        Request::Train { job, corpus: CorpusText::of(corpus), options, lexicon: LexiconFiles::default(), how, preview }
+        Request::Train { job, corpus: CorpusText::of(corpus), options, lexicon: LexiconFiles::default(), how }
     }
 
     /// The answers to a Train request by the `app` steps on one thread, as
@@ -872,7 +872,7 @@ mod tests {
             ..TrainOptions::default()
         };
         let options = vec![smo, linear];
-        let preview = alignment::preview_options(&options).expect("a choice on dev: a first model");
+        let preview = alignment::preview_options(&options, corpus.len()).expect("a choice on dev: a first model");
         let how = PairsTraining { calibrate: true, ..PairsTraining::default() };
         let expected = one_worker(&corpus, &how, &options);
         let quiet = &mut crate::progress::Quiet;

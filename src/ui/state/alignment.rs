@@ -523,10 +523,9 @@ mod tests {
     fn a_first_models_links_are_shown_until_the_job_ends() {
         let mut s = State::with_sample();
         let effects = s.apply(Action::Train(TrainAction::Train { now: 0.0 }));
-        let [Effect::Post(Request::Train { job, options, preview, .. })] = effects.as_slice() else {
-            panic!("{effects:?}")
-        };
-        let preview = preview.as_deref().expect("the default Train chooses on dev: a first model");
+        let [Effect::Post(Request::Train { job, options, .. })] = effects.as_slice() else { panic!("{effects:?}") };
+        let preview = crate::app::alignment::preview_options(options, s.loaded.corpus.len());
+        let preview = preview.expect("the default Train chooses on dev: a first model");
         assert_eq!(options.len(), 5, "the configurations tried are the plan's, the first model apart");
         assert!(preview.tune_c.is_empty() && preview.tune_search.is_empty() && preview.tune_word_model.is_empty());
         let (job, n) = (*job, s.loaded.corpus.len());

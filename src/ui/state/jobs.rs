@@ -337,12 +337,13 @@ mod tests {
         let mut s = State::with_sample();
         s.apply(Action::Train(TrainAction::Form(FormAction::SetCalibrate(false))));
         let effects = s.apply(Action::Train(TrainAction::Train { now: 1.0 }));
-        let [Effect::Post(Request::Train { job, corpus, options, lexicon, how, preview })] = effects.as_slice() else {
+        let [Effect::Post(Request::Train { job, corpus, options, lexicon, how })] = effects.as_slice() else {
             panic!("{effects:?}")
         };
         assert_eq!(*corpus, CorpusText::of(&s.loaded.corpus));
         assert_eq!(*options, vec![s.form.options(&s.loaded.held).unwrap()], "without dev pairs, one configuration");
-        assert_eq!(*preview, None, "no choice on dev to wait for: no first model");
+        let preview = crate::app::alignment::preview_options(options, s.loaded.corpus.len());
+        assert_eq!(preview, None, "no choice on dev to wait for: no first model");
         assert_eq!(options[0].threshold, DecisionThreshold::Fixed(0.0), "the paper's D > 0 without held-out pairs");
         assert_eq!(*lexicon, LexiconFiles::default());
         let paper = PairsTraining {

@@ -376,7 +376,6 @@ impl State {
                 if let (None, Ok(plan), true, Some(split)) =
                     (&self.jobs.running, self.form.plan(&self.loaded.held), has_gold, split)
                 {
-                    let preview = plan.preview_of(self.loaded.corpus.len()).map(Box::new);
                     let options = plan.options;
                     let id = self.jobs.next_id();
                     self.start_job(id, JobKind::Train, now);
@@ -386,7 +385,7 @@ impl State {
                     }
                     let corpus = CorpusText::of(&self.loaded.corpus);
                     let lexicon = self.lexicon_files();
-                    effects.push(Effect::Post(Request::Train { job: id, corpus, options, lexicon, how, preview }));
+                    effects.push(Effect::Post(Request::Train { job: id, corpus, options, lexicon, how }));
                 }
             }
             TrainAction::Align { now } => {
