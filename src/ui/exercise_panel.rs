@@ -181,10 +181,8 @@ pub fn exercise_box(props: &ExerciseBoxProps) -> Html {
     // After *Check*, its marks are brought into view (in the inspector beside the diagram).
     // On a phone the diagram stays in view, its links marked, and the line under it says what Check found.
     use_effect_with((state.checks.clone(), state.pair), |(checked, _)| {
-        if checked.is_some() && into_view::one_column() {
-            into_view::keep_diagram_in_view();
-        } else if checked.is_some() {
-            into_view::bring_selected("#exercise-check", Place::Nearest);
+        if checked.is_some() {
+            into_view::bring_selected("#exercise-check", Place::DiagramOnOneColumn);
         }
     });
     let Some((file, e)) = &state.open else { return html! {} };

@@ -3,7 +3,8 @@
 //! On a laptop the workbench is two columns that fit the screen: feedback
 //! scrolls no further than into view (the inspector's own scroll), so the
 //! page stays put. On one column (a phone, where the inspector is below the
-//! diagram and the page scrolls) some feedback is read from its top.
+//! diagram and the page scrolls) some feedback is read from its top, and a
+//! tap on the diagram keeps the diagram in view, its verdict said under it.
 
 use web_sys::{Element, ScrollIntoViewOptions, ScrollLogicalPosition};
 
@@ -18,17 +19,21 @@ pub enum Place {
     Nearest,
     /// On one column, to the top of the screen; otherwise [`Place::Nearest`].
     TopOnOneColumn,
+    /// On one column, not the element but the diagram's box with the line
+    /// under it (the element's news is said there: `ui::view::tap_feedback`);
+    /// otherwise [`Place::Nearest`].
+    DiagramOnOneColumn,
 }
 
 /// Whether the workbench is one column (a phone): the inspector is below the diagram.
-pub fn one_column() -> bool {
+fn one_column() -> bool {
     web_sys::window().and_then(|w| w.inner_width().ok()?.as_f64()).is_some_and(|w| w <= ONE_COLUMN_PX)
 }
 
 /// Scrolls the page the least that shows the diagram's box with the line
 /// under it (what a tap did): a phone student's tap never moves the
 /// diagram away, and its verdict is seen with it.
-pub fn keep_diagram_in_view() {
+fn keep_diagram_in_view() {
     let Some(window) = web_sys::window() else { return };
     let Some(document) = window.document() else { return };
     let rect = |sel: &str| document.query_selector(sel).ok().flatten().map(|e| e.get_bounding_client_rect());
@@ -43,6 +48,9 @@ pub fn keep_diagram_in_view() {
 
 /// Scrolls `el` (and every scrolling box around it) to `place`.
 pub fn bring(el: &Element, place: Place) {
+    if place == Place::DiagramOnOneColumn && one_column() {
+        return keep_diagram_in_view();
+    }
     let block = match place {
         Place::TopOnOneColumn if one_column() => ScrollLogicalPosition::Start,
         _ => ScrollLogicalPosition::Nearest,

@@ -333,7 +333,8 @@ pub fn results_panel(props: &ResultsProps) -> Html {
     };
     let r = &*shared;
     // A first model's: its scores alone (no baseline ran), until the chosen model's replace them.
-    if let Some(summary) = &r.preview {
+    if r.preview {
+        let summary = &r.model;
         return html! {
             <section class="panel results" id="results-panel" aria-labelledby="results-title">
                 <h2 id="results-title">{"Results"}</h2>

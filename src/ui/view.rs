@@ -172,10 +172,10 @@ fn pair_counts(state: &State, train: Dispatch<TrainAction>) -> Html {
     let drawn = r.predicted.get(state.selection.pair.index()).map_or(0, Vec::len);
     let held_out = if r.held_out.is_some() { ", a held-out pair" } else { "" };
     // A first model's links: said so, and no baseline yet.
-    let baseline = if r.preview.is_some() { String::new() } else { format!(" (baseline F {:.1})", b.f()) };
+    let baseline = if r.preview { String::new() } else { format!(" (baseline F {:.1})", b.f()) };
     html! {
         <p class="pair-summary">
-            if r.preview.is_some() {
+            if r.preview {
                 <strong id="pair-preview" class="preview-label">{format!("{}: ", super::state::PREVIEW_LABEL)}</strong>
             }
             <span id="pair-counts" class="pair-counts" data-predicted={drawn.to_string()} data-correct={c.correct.to_string()}>
@@ -396,12 +396,13 @@ fn app() -> Html {
         // on a phone it comes to the top of the screen. A tap's verdict is
         // said under the diagram too (`tap_feedback`): on a phone the
         // diagram stays where the student put it.
-        let mode = state.selection.mode;
-        let place = if mode == Mode::Inspect { Place::TopOnOneColumn } else { Place::Nearest };
+        let place = match state.selection.mode {
+            Mode::Inspect => Place::TopOnOneColumn,
+            Mode::Teach => Place::DiagramOnOneColumn,
+            Mode::Steps => Place::Nearest,
+        };
         use_effect_with(key, move |(feedback, ..)| {
-            if mode == Mode::Teach && into_view::one_column() {
-                into_view::keep_diagram_in_view();
-            } else if let Some(el) = feedback.and_then(|id| web_sys::window()?.document()?.get_element_by_id(id)) {
+            if let Some(el) = feedback.and_then(|id| web_sys::window()?.document()?.get_element_by_id(id)) {
                 into_view::bring(&el, place);
             }
         });

@@ -77,9 +77,9 @@ pub struct Results {
     pub model_total: Counts,
     pub baseline_total: Counts,
     pub curve: Vec<CurvePoint>,
-    /// A first model's, shown while the chosen one trains (its summary):
-    /// no baseline was run, and the chosen model's results replace these.
-    pub preview: Option<String>,
+    /// A first model's (`model` its summary), shown while the chosen one
+    /// trains: no baseline was run, and the chosen model's results replace these.
+    pub preview: bool,
 }
 
 impl Results {
@@ -128,7 +128,7 @@ impl Results {
             model_total: Counts::default(),
             baseline_total: Counts::default(),
             curve: Vec::new(),
-            preview: None,
+            preview: false,
         };
         r.score(corpus);
         r
@@ -282,9 +282,9 @@ impl Alignment {
             return;
         }
         let baseline = vec![Vec::new(); searches.len()];
-        let mut r = Results::new(corpus, gen, summary.clone(), String::new(), first, searches, baseline);
+        let mut r = Results::new(corpus, gen, summary, String::new(), first, searches, baseline);
         r.first_unseen = job.split.map_or(corpus.len(), |split| split.seen().end);
-        r.preview = Some(summary);
+        r.preview = true;
         self.preview = Some(Shared(Rc::new(r)));
     }
 
@@ -374,22 +374,17 @@ impl State {
     /// The results, if they belong to the trees now loaded: a running
     /// Train job's first model's while there is one ([`Alignment::preview`]).
     pub fn results(&self) -> Option<&Results> {
-        self.alignment
-            .preview
-            .as_ref()
-            .or(self.alignment.results.as_ref())
-            .filter(|r| r.corpus_gen == self.loaded.gen)
-            .map(|r| &**r)
+        self.shown_results().map(|r| &**r)
     }
 
     /// [`State::results`], shared.
     pub fn shared_results(&self) -> Option<Shared<Results>> {
-        self.alignment
-            .preview
-            .as_ref()
-            .or(self.alignment.results.as_ref())
-            .filter(|r| r.corpus_gen == self.loaded.gen)
-            .cloned()
+        self.shown_results().cloned()
+    }
+
+    fn shown_results(&self) -> Option<&Shared<Results>> {
+        let shown = self.alignment.preview.as_ref().or(self.alignment.results.as_ref());
+        shown.filter(|r| r.corpus_gen == self.loaded.gen)
     }
 }
 
@@ -544,7 +539,7 @@ mod tests {
         assert!(s.results().is_none());
         answer(&mut s, first(job, gold.clone()), 1000.0);
         let r = s.results().expect("the first model's results");
-        assert_eq!(r.preview.as_deref(), Some("a first model"));
+        assert_eq!((r.preview, r.model.as_str()), (true, "a first model"));
         assert_eq!((r.model_total.correct, r.model_total.f()), (s.loaded.corpus.gold_links(), 100.0));
         assert_eq!((r.baseline_total.predicted, r.baseline_total.gold), (0, r.model_total.gold), "no baseline ran");
         assert!(s.jobs.running.is_some() && s.alignment.results.is_none());
@@ -552,15 +547,15 @@ mod tests {
         // The chosen model's results replace them.
         answer(&mut s, empty_alignment(job, n, "chosen", 0), 2000.0);
         let r = s.results().expect("the chosen model's results");
-        assert_eq!((r.preview.as_deref(), r.lexicon.as_str(), r.model_total.correct), (None, "chosen", 0));
+        assert_eq!((r.preview, r.lexicon.as_str(), r.model_total.correct), (false, "chosen", 0));
         assert!(s.alignment.preview.is_none());
         // Trained again, cancelled after the first model: the chosen model's results are back.
         let again = started(&s.apply(Action::Train(TrainAction::Train { now: 3000.0 })));
         answer(&mut s, first(again, gold), 4000.0);
-        assert!(s.results().is_some_and(|r| r.preview.is_some()));
+        assert!(s.results().is_some_and(|r| r.preview));
         s.apply(Action::Job(JobAction::Cancel(None)));
         let r = s.results().expect("the results before the job");
-        assert_eq!((r.preview.as_deref(), r.lexicon.as_str()), (None, "chosen"));
+        assert_eq!((r.preview, r.lexicon.as_str()), (false, "chosen"));
     }
 
     #[test]

@@ -298,7 +298,7 @@ impl State {
     fn explain_key(&self) -> Option<(PairIndex, NodeId, NodeId, usize, WorkerGen)> {
         let results = self.shared_results()?;
         // A first model's links are not explained: no worker keeps it.
-        let shown = results.preview.is_none() && results.aligned(self.selection.pair);
+        let shown = !results.preview && results.aligned(self.selection.pair);
         (self.selection.mode == Mode::Inspect && shown).then_some(())?;
         Some((
             self.selection.pair,
