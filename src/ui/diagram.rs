@@ -240,19 +240,18 @@ fn link_box(drawing: &Drawing, s: NodeId, t: NodeId) -> Option<Rect> {
 #[function_component(Diagram)]
 pub fn diagram(props: &DiagramProps) -> Html {
     let (pair, select) = (&props.pair, props.select);
-    // Both layouts of the pair: stacked, and side by side (for presentation mode).
-    let drawings = use_memo((pair.clone(), props.folds.clone()), |(pair, folds)| {
-        let draw = |o| Drawing::oriented(&pair.source, &pair.target, &folds.0, &folds.1, &Style::default(), o);
-        (Rc::new(draw(Orientation::Stacked)), Rc::new(draw(Orientation::SideBySide)))
-    });
     let hover = use_state(|| None::<String>);
     let presenting = use_state(|| false);
+    // The pair stacked, and, in presentation mode only, side by side too.
+    let drawings = use_memo((pair.clone(), props.folds.clone(), *presenting), |(pair, folds, presenting)| {
+        let draw = |o| Rc::new(Drawing::oriented(&pair.source, &pair.target, &folds.0, &folds.1, &Style::default(), o));
+        (draw(Orientation::Stacked), presenting.then(|| draw(Orientation::SideBySide)))
+    });
     // Presenting, the layout that shows the pair larger on this screen (chosen once the box is measured).
     let chosen = use_state(|| Orientation::Stacked);
-    let orientation = if *presenting { *chosen } else { Orientation::Stacked };
-    let drawing = match orientation {
-        Orientation::Stacked => drawings.0.clone(),
-        Orientation::SideBySide => drawings.1.clone(),
+    let (orientation, drawing) = match (&drawings.1, *chosen) {
+        (Some(side), Orientation::SideBySide) => (Orientation::SideBySide, side.clone()),
+        _ => (Orientation::Stacked, drawings.0.clone()),
     };
     let cap = if *presenting { PRESENT_MAX_TEXT_PX } else { FIT_MAX_TEXT_PX };
     let (w, h) = (drawing.layout.width, drawing.layout.height);
@@ -262,14 +261,13 @@ pub fn diagram(props: &DiagramProps) -> Html {
     let zoom = use_zoom((w, h), (pair.clone(), orientation), cap, roots);
     {
         // After each render in presentation mode: the layout that fits the box at the larger zoom.
-        let (chosen, drawings, scroller, presenting) =
-            (chosen.clone(), drawings.clone(), zoom.scroller.clone(), *presenting);
+        let (chosen, drawings, scroller) = (chosen.clone(), drawings.clone(), zoom.scroller.clone());
         use_effect(move || {
-            if let (true, Some(el)) = (presenting, scroller.cast::<web_sys::Element>()) {
+            if let (Some(side), Some(el)) = (&drawings.1, scroller.cast::<web_sys::Element>()) {
                 // The box's outer size less its border and the fit's margin: the same with or without scroll bars.
                 let r = el.get_bounding_client_rect();
                 let (bw, bh) = (r.width() - 6.0, r.height() - 6.0);
-                let best = best_orientation(&drawings.0.layout, &drawings.1.layout, bw, bh, PRESENT_MAX_TEXT_PX);
+                let best = best_orientation(&drawings.0.layout, &side.layout, bw, bh, PRESENT_MAX_TEXT_PX);
                 if best != *chosen {
                     chosen.set(best);
                 }
