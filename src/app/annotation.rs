@@ -234,11 +234,7 @@ pub fn propose(
         || scorer.clone(),
         |scorer, _, (pair, links)| {
             let decisions = scorer.decisions(pair, links);
-            let posteriors: Vec<f64> = decisions.iter().map(|d| scorer.posterior(d.value)).collect();
-            Proposed {
-                candidates: scorer.scored(&decisions, model.threshold),
-                uncertainty: uncertainty(&posteriors, scorer.posterior(model.threshold)),
-            }
+            Proposed { candidates: scorer.scored(&decisions, model.threshold), uncertainty: scorer.uncertainty(&decisions) }
         },
     )
 }

@@ -48,11 +48,13 @@ pub struct PairAligner<'a> {
     scorer: Scorer<'a>,
 }
 
-/// One pair aligned: the word links it was aligned with, and the search.
+/// One pair aligned: the word links it was aligned with, the search, and
+/// how unsure the model is of the pair (which pair an annotator does next).
 #[derive(Debug, Clone, PartialEq)]
 pub struct AlignedPair {
     pub word_links: WordAlignment,
     pub search: Search,
+    pub uncertainty: f64,
 }
 
 impl<'a> PairAligner<'a> {
@@ -87,8 +89,8 @@ pub fn align_pair(
         Some(links) => links.clone(),
         None => input.links(k, pair.source.words(), pair.target.words()),
     };
-    let (search, _) = scorer.align_pair(pair, &word_links);
-    AlignedPair { word_links, search }
+    let (search, decisions) = scorer.align_pair(pair, &word_links);
+    AlignedPair { word_links, search, uncertainty: scorer.uncertainty(&decisions) }
 }
 
 /// The lexicon for aligning input with a model of lexical model

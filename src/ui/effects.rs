@@ -515,7 +515,7 @@ fn file_worker_answers(load: Dispatch<LoadAction>) -> Callback<protocol::Respons
 /// whole, with [`protocol::Response::Aligned`].
 fn job_worker_answers(dispatch: Callback<Action>, report: Callback<ProgressAction>) -> Callback<protocol::Response> {
     use protocol::Response;
-    type Parts = (Option<protocol::JobId>, Vec<Search>, Vec<Vec<(NodeId, NodeId)>>);
+    type Parts = (Option<protocol::JobId>, Vec<Search>, Vec<Vec<(NodeId, NodeId)>>, Vec<f64>);
     let parts: Rc<RefCell<Parts>> = Rc::default();
     Callback::from(move |response| {
         let response = match response {
@@ -523,20 +523,22 @@ fn job_worker_answers(dispatch: Callback<Action>, report: Callback<ProgressActio
                 let now = js_sys::Date::now();
                 return report.emit(ProgressAction::Report { job, stage, done, total, gap, now });
             }
-            Response::AlignedPart { job, searches, baseline } => {
+            Response::AlignedPart { job, searches, baseline, uncertainty } => {
                 let mut parts = parts.borrow_mut();
                 if parts.0 != Some(job) {
-                    *parts = (Some(job), Vec::new(), Vec::new());
+                    *parts = (Some(job), Vec::new(), Vec::new(), Vec::new());
                 }
                 parts.1.extend(searches);
                 parts.2.extend(baseline);
+                parts.3.extend(uncertainty);
                 return;
             }
-            Response::Aligned { job, lexicon, first, .. } => {
-                let (from, searches, baseline) = std::mem::take(&mut *parts.borrow_mut());
+            Response::Aligned { job, lexicon, first, link_search, .. } => {
+                let (from, searches, baseline, uncertainty) = std::mem::take(&mut *parts.borrow_mut());
                 // Parts of another job are none of this one's (the reducer refuses a count that does not fit).
-                let (searches, baseline) = if from == Some(job) { (searches, baseline) } else { Default::default() };
-                Response::Aligned { job, searches, baseline, lexicon, first }
+                let (searches, baseline, uncertainty) =
+                    if from == Some(job) { (searches, baseline, uncertainty) } else { Default::default() };
+                Response::Aligned { job, searches, baseline, lexicon, first, uncertainty, link_search }
             }
             other => other,
         };

@@ -15,6 +15,7 @@ use super::load::{LoadAnswer, LoadRequest, WirePair, WireTree};
 use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
 use crate::align::lexical::InputSentences;
+use crate::align::link_search::LinkSearch;
 use crate::align::model::TrainOptions;
 pub use crate::app::alignment::PairsTraining;
 use crate::app::translation::DevChoice;
@@ -217,6 +218,12 @@ pub enum Response {
         lexicon: String,
         #[serde(default)]
         first: usize,
+        /// As [`Response::AlignedPart`]'s, gathered by the page.
+        #[serde(default)]
+        uncertainty: Vec<f64>,
+        /// The model's search (the annotation loop decodes with it again).
+        #[serde(default)]
+        link_search: LinkSearch,
     },
     Explained {
         pair: PairIndex,
@@ -255,6 +262,9 @@ pub enum Response {
         job: JobId,
         searches: Vec<Search>,
         baseline: Vec<Vec<(NodeId, NodeId)>>,
+        /// How unsure the model is of each pair (`Scorer::uncertainty`).
+        #[serde(default)]
+        uncertainty: Vec<f64>,
     },
     /// Pairs of the corpus that load `job` built, in order.
     CorpusPart {
@@ -352,6 +362,15 @@ pub enum Task {
 }
 
 /// What a task hands back.
+/// A search piece's pairs: their searches, how unsure the model is of
+/// each, and the model's search.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Searched {
+    pub searches: Vec<Search>,
+    pub uncertainty: Vec<f64>,
+    pub link_search: LinkSearch,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Output {
     Done,
@@ -368,7 +387,7 @@ pub enum Output {
         artifact: Artifact,
         note: Option<String>,
     },
-    Searches(Vec<Search>),
+    Searches(Searched),
     /// `Preview`: the first model in a line, and its searches of the pairs from `first` on.
     Preview {
         summary: String,

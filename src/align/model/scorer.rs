@@ -267,4 +267,11 @@ impl<'m> Scorer<'m> {
     pub fn posterior(&self, value: f64) -> f64 {
         self.model.posterior.prob(value)
     }
+
+    /// How unsure the model is of a pair, given its `decisions`
+    /// ([`crate::app::annotation::uncertainty`] of their posteriors and the threshold's).
+    pub fn uncertainty(&self, decisions: &[Decision]) -> f64 {
+        let posteriors: Vec<f64> = decisions.iter().map(|d| self.posterior(d.value)).collect();
+        crate::app::annotation::uncertainty(&posteriors, self.posterior(self.model.threshold))
+    }
 }

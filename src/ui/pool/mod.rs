@@ -37,10 +37,10 @@ pub mod task;
 use std::collections::BTreeSet;
 use std::ops::Range;
 
-pub use task::{Artifact, Executor, LexicalOf, Output, Task, TaskError};
+pub use task::{Artifact, Executor, LexicalOf, Output, Searched, Task, TaskError};
 
-use crate::align::greedy::Search;
 use crate::align::lexical::InputSentences;
+use crate::align::link_search::LinkSearch;
 use crate::app::alignment;
 use crate::corpus::WordFit;
 use crate::tree::NodeId;
@@ -140,11 +140,13 @@ enum Assembly {
     /// An alignment: the searches and baseline of each part, the note, the
     /// first pair aligned, and the parts already handed on.
     Aligned {
-        searches: Vec<Option<Vec<Search>>>,
+        searches: Vec<Option<Searched>>,
         baseline: Vec<Option<BaselineLinks>>,
         note: Option<String>,
         first: usize,
         handed: usize,
+        /// The model's search (from the searches handed on).
+        link_search: LinkSearch,
     },
     Translated {
         hyps: Vec<Option<Vec<Vec<String>>>>,
@@ -570,13 +572,15 @@ impl Pool {
         let Some(r) = &mut self.running else { return out };
         let job = r.job;
         let finished = match &mut r.assembly {
-            Assembly::Aligned { searches, baseline, note, first, handed, .. } => {
+            Assembly::Aligned { searches, baseline, note, first, handed, link_search } => {
                 while *handed < searches.len() && searches[*handed].is_some() && baseline[*handed].is_some() {
-                    let (s, b) = (searches[*handed].take(), baseline[*handed].take());
+                    let (s, b) = (searches[*handed].take().unwrap_or_default(), baseline[*handed].take());
+                    *link_search = s.link_search;
                     out.push(Command::Answer(Response::AlignedPart {
                         job,
-                        searches: s.unwrap_or_default(),
+                        searches: s.searches,
                         baseline: b.unwrap_or_default(),
+                        uncertainty: s.uncertainty,
                     }));
                     *handed += 1;
                 }
@@ -589,6 +593,8 @@ impl Pool {
                         baseline: Vec::new(),
                         lexicon,
                         first: *first,
+                        uncertainty: Vec::new(),
+                        link_search: *link_search,
                     }));
                     true
                 } else {
@@ -677,6 +683,7 @@ impl Assembly {
             note: None,
             first: aligned.start,
             handed: 0,
+            link_search: LinkSearch::default(),
         }
     }
 }
@@ -684,6 +691,7 @@ impl Assembly {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::align::greedy::Search;
     use crate::align::model::TrainOptions;
     use crate::app::alignment::{self, PairsTraining};
     use crate::corpus::{Corpus, PairIndex};
@@ -787,7 +795,7 @@ mod tests {
     /// the CLI runs them (`train`, then `align` and `baseline`, or `align
     /// --held-out` on the test pairs): the model, the searches, the
     /// baseline, the end.
-    type Answered = (Response, Vec<Search>, BaselineLinks, Response);
+    type Answered = (Response, Vec<Search>, BaselineLinks, Response, Vec<f64>);
 
     fn one_worker(corpus: &Corpus, how: &PairsTraining, options: &[TrainOptions]) -> Answered {
         let (job, quiet) = (JobId(7), &mut crate::progress::Quiet);
@@ -810,22 +818,39 @@ mod tests {
         };
         let links = alignment::baseline(&input, &lexicon, &Default::default(), quiet).unwrap();
         let baseline = links.into_iter().map(|ls| ls.into_iter().map(|l| (l.source, l.target)).collect()).collect();
-        let end = Response::Aligned { job, searches: Vec::new(), baseline: Vec::new(), lexicon: note, first };
-        (trained, aligned.searches, baseline, end)
+        let end = Response::Aligned {
+            job,
+            searches: Vec::new(),
+            baseline: Vec::new(),
+            lexicon: note,
+            first,
+            uncertainty: Vec::new(),
+            link_search: model.search,
+        };
+        // How unsure the model is of each pair, as `simulate-annotation` computes it.
+        let scorer = crate::align::model::Scorer::new(&model, &aligned.lexicon).unwrap();
+        let uncertainty = input
+            .pairs
+            .iter()
+            .zip(&aligned.word_links)
+            .map(|(p, links)| scorer.uncertainty(&scorer.decisions(p, links)))
+            .collect();
+        (trained, aligned.searches, baseline, end, uncertainty)
     }
 
     /// The pool's responses: the model, the parts put together, the end.
     fn pooled(responses: &[Response]) -> Answered {
-        let (mut searches, mut baseline) = (Vec::new(), Vec::new());
+        let (mut searches, mut baseline, mut uncertainty) = (Vec::new(), Vec::new(), Vec::new());
         for r in responses {
-            if let Response::AlignedPart { searches: s, baseline: b, .. } = r {
+            if let Response::AlignedPart { searches: s, baseline: b, uncertainty: u, .. } = r {
                 searches.extend(s.iter().cloned());
                 baseline.extend(b.iter().cloned());
+                uncertainty.extend(u.iter().copied());
             }
         }
         let trained = responses.iter().find(|r| matches!(r, Response::Trained { .. })).cloned().unwrap();
         let end = responses.last().cloned().unwrap();
-        (trained, searches, baseline, end)
+        (trained, searches, baseline, end, uncertainty)
     }
 
     #[test]
@@ -840,6 +865,8 @@ mod tests {
         let held_out = PairsTraining { calibrate: true, test: true, ..PairsTraining::default() };
         for (how, options) in [(PairsTraining::default(), &options), (held_out, &options), (held_out, &choosing)] {
             let expected = one_worker(&corpus, &how, options);
+            assert_eq!(expected.4.len(), expected.1.len());
+            assert!(expected.4.iter().any(|&u| u > 0.0) && expected.4.iter().all(|&u| u <= 1.0), "{:?}", expected.4);
             for size in [1, 2, 3] {
                 let mut pool = Simulated::new(size, 7);
                 let responses = pool.run(train(JobId(7), &corpus, options.to_vec(), how));

@@ -27,7 +27,7 @@ use crate::mt::model::TranslationModel;
 use crate::parallel::Threads;
 use crate::progress::{Cancelled, Observer};
 use crate::tree::{NodeId, Tree};
-pub use crate::ui::protocol::{Artifact, LexicalOf, Output, Task};
+pub use crate::ui::protocol::{Artifact, LexicalOf, Output, Searched, Task};
 use crate::ui::protocol::{JobId, LexiconFiles};
 
 /// What a job worker keeps of the job it takes part in, and of the last
@@ -244,14 +244,15 @@ impl Executor {
             let (model, lexicon) = (model.clone(), lexicon.lexicon.clone());
             self.session = Some(Session { job, model, lexicon, pairs: BTreeMap::new() });
         }
-        let mut searches = Vec::with_capacity(aligned.len());
+        let mut out = Searched { link_search: model.search, ..Searched::default() };
         for ((k, pair), a) in pairs.zip(chosen).zip(aligned) {
-            searches.push(a.search.clone());
+            out.searches.push(a.search.clone());
+            out.uncertainty.push(a.uncertainty);
             if let Some(s) = &mut self.session {
                 s.pairs.insert(k, (pair.clone(), a.word_links, a.search));
             }
         }
-        Ok((Output::Searches(searches), None))
+        Ok((Output::Searches(out), None))
     }
 
     /// Why the model of the last alignment did (not) link `nodes` in pair

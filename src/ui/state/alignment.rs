@@ -8,12 +8,14 @@ use std::rc::Rc;
 use super::{Job, JobKind, Shared, State};
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::Search;
+use crate::align::link_search::LinkSearch;
 use crate::app::alignment::{pair_span, HELD_OUT_PERCENT};
 use crate::corpus::{Corpus, PairIndex};
 use crate::eval::prf::Counts;
 use crate::io::links::Link;
 use crate::tree::NodeId;
 use crate::ui::ids::CorpusGen;
+use crate::ui::protocol::Searched;
 
 /// A model the page holds: its file text and what it is.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,6 +82,10 @@ pub struct Results {
     /// A first model's (`model` its summary), shown while the chosen one
     /// trains: no baseline was run, and the chosen model's results replace these.
     pub preview: bool,
+    /// How unsure the model is of each pair aligned (0 for the others).
+    pub uncertainty: Vec<f64>,
+    /// The model's search, which the annotation loop runs again under the annotator's edits.
+    pub link_search: LinkSearch,
 }
 
 impl Results {
@@ -104,11 +110,15 @@ impl Results {
         model: String,
         lexicon: String,
         first_aligned: usize,
-        searches: Vec<Search>,
+        searched: Searched,
         baseline: Vec<Vec<(NodeId, NodeId)>>,
     ) -> Results {
         let searches: Vec<Search> =
-            std::iter::repeat_with(Search::default).take(first_aligned).chain(searches).collect();
+            std::iter::repeat_with(Search::default).take(first_aligned).chain(searched.searches).collect();
+        let mut uncertainty = vec![0.0; searches.len()];
+        for (u, v) in uncertainty[first_aligned..].iter_mut().zip(searched.uncertainty) {
+            *u = v;
+        }
         let predicted = searches.iter().map(predicted_links).collect();
         let baseline = std::iter::repeat_n(Vec::new(), first_aligned)
             .chain(baseline.into_iter().map(|l| l.into_iter().map(|(s, t)| Link::good(s, t)).collect()))
@@ -129,6 +139,8 @@ impl Results {
             baseline_total: Counts::default(),
             curve: Vec::new(),
             preview: false,
+            uncertainty,
+            link_search: searched.link_search,
         };
         r.score(corpus);
         r
@@ -282,7 +294,8 @@ impl Alignment {
             return;
         }
         let baseline = vec![Vec::new(); searches.len()];
-        let mut r = Results::new(corpus, gen, summary, String::new(), first, searches, baseline);
+        let searched = Searched { searches, ..Searched::default() };
+        let mut r = Results::new(corpus, gen, summary, String::new(), first, searched, baseline);
         r.first_unseen = job.split.map_or(corpus.len(), |split| split.seen().end);
         r.preview = true;
         self.preview = Some(Shared(Rc::new(r)));
@@ -297,20 +310,20 @@ impl Alignment {
         job: Job,
         corpus: &Corpus,
         gen: CorpusGen,
-        searches: Vec<Search>,
+        searched: Searched,
         baseline: Vec<Vec<(NodeId, NodeId)>>,
         lexicon: String,
         first_aligned: usize,
         now: f64,
     ) {
         let elapsed = (now - job.started) / 1000.0;
-        if job.corpus_gen != gen || first_aligned.checked_add(searches.len()) != Some(corpus.len()) {
+        if job.corpus_gen != gen || first_aligned.checked_add(searched.searches.len()) != Some(corpus.len()) {
             self.note = Some(Err("The data changed while aligning: align again.".into()));
             self.note_on_training_data = false;
             return;
         }
         let model = self.model.as_ref().map_or(String::new(), |m| format!("{} ({})", m.summary, m.origin));
-        let mut r = Results::new(corpus, gen, model, lexicon, first_aligned, searches, baseline);
+        let mut r = Results::new(corpus, gen, model, lexicon, first_aligned, searched, baseline);
         // Scores of pairs the model saw in training carry the warning, wherever they are shown.
         let trained_on = self.model.as_ref().and_then(|m| m.trained_on).filter(|t| t.gen == gen);
         r.first_unseen = trained_on.map_or(0, |t| t.first_unseen);
@@ -432,7 +445,15 @@ mod tests {
             .map(|p| Search { links: p.gold.iter().map(|l| (l.source, l.target)).collect(), steps: Vec::new() })
             .collect();
         let baseline = vec![Vec::new(); n - first];
-        answer(&mut s, Response::Aligned { job: id, searches, baseline, lexicon: "held out".into(), first }, 5000.0);
+        answer(&mut s, Response::Aligned {
+                job: id,
+                searches,
+                baseline,
+                lexicon: "held out".into(),
+                first,
+                uncertainty: Vec::new(),
+                link_search: Default::default(),
+            }, 5000.0);
         let r = s.results().expect("results");
         assert_eq!((r.first_aligned, r.first_unseen, r.trained_on_these(), r.pairs()), (126, 126, false, 126..157));
         assert!(

@@ -130,13 +130,13 @@ mod tests {
         );
         let align = |s: &mut State, links: Vec<(NodeId, NodeId)>| {
             let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
-            let Response::Aligned { job, mut searches, baseline, lexicon, first } =
+            let Response::Aligned { job, mut searches, baseline, lexicon, first, uncertainty, link_search } =
                 empty_alignment(id, s.loaded.corpus.len(), "given", 0)
             else {
                 unreachable!()
             };
             searches[0] = Search { links, steps: Vec::new() };
-            answer(s, Response::Aligned { job, searches, baseline, lexicon, first }, 1.0);
+            answer(s, Response::Aligned { job, searches, baseline, lexicon, first, uncertainty, link_search }, 1.0);
             s.drawn_links().into_iter().map(|l| (l.source, l.target, l.style)).collect::<Vec<_>>()
         };
         assert_eq!(s.drawn_links().iter().map(|l| l.style).collect::<Vec<_>>(), [LinkStyle::Gold], "no results yet");

@@ -35,7 +35,7 @@ use super::classroom::{Classroom, ExerciseAction, HandLinks};
 use super::folds::Folds;
 use super::ids::{JobId, WorkerGen};
 use super::load::{self, LoadRequest};
-use super::protocol::{Request, Response};
+use super::protocol::{Request, Response, Searched};
 use crate::corpus::PairIndex;
 use crate::tree::NodeId;
 
@@ -333,13 +333,13 @@ impl State {
                     self.alignment.trained(j, model, summary, self.loaded.corpus.len());
                 }
             }
-            Response::Aligned { job, searches, baseline, lexicon, first } => {
+            Response::Aligned { job, searches, baseline, lexicon, first, uncertainty, link_search } => {
                 if let Some(j) = self.jobs.end(job, None) {
                     self.alignment.aligned(
                         j,
                         &self.loaded.corpus,
                         self.loaded.gen,
-                        searches,
+                        Searched { searches, uncertainty, link_search },
                         baseline,
                         lexicon,
                         first,

@@ -84,6 +84,8 @@ pub(super) fn empty_alignment(job: JobId, n: usize, lexicon: &str, first: usize)
         baseline: vec![Vec::new(); aligned],
         lexicon: lexicon.into(),
         first,
+        uncertainty: vec![0.0; aligned],
+        link_search: Default::default(),
     }
 }
 
