@@ -46,7 +46,7 @@ use super::Clock;
 pub type NodePair = (NodeId, NodeId);
 
 /// The annotator's edits of one pair so far.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Edits {
     /// Links the annotator added (or accepted): always in the proposal.
     pub kept: Vec<NodePair>,
@@ -182,7 +182,8 @@ pub fn annotate_pair(pair: &TreePair, candidates: &[Scored], search: LinkSearch,
 }
 
 /// Which pair comes next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Order {
     /// The pair the current model is least sure of ([`uncertainty`]; ties: file order).
     #[default]
@@ -234,7 +235,10 @@ pub fn propose(
         || scorer.clone(),
         |scorer, _, (pair, links)| {
             let decisions = scorer.decisions(pair, links);
-            Proposed { candidates: scorer.scored(&decisions, model.threshold), uncertainty: scorer.uncertainty(&decisions) }
+            Proposed {
+                candidates: scorer.scored(&decisions, model.threshold),
+                uncertainty: scorer.uncertainty(&decisions),
+            }
         },
     )
 }

@@ -26,6 +26,8 @@ pub mod protocol;
 pub mod state;
 
 #[cfg(target_arch = "wasm32")]
+mod annotate;
+#[cfg(target_arch = "wasm32")]
 mod diagram;
 #[cfg(target_arch = "wasm32")]
 mod effects;

@@ -222,6 +222,23 @@ pub struct TeachView {
     pub model_in_hand: bool,
     /// … and no job runs: *Align with the model* can be pressed.
     pub can_align: bool,
+    pub annotation: AnnotationView,
+}
+
+/// The annotation panel: the pair shown and the progress.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnnotationView {
+    /// The pair shown is accepted.
+    pub done: bool,
+    /// Edits made on it, and the links proposed now.
+    pub edits: usize,
+    pub links: usize,
+    /// The model in hand aligned the pair shown (its links are proposed).
+    pub proposed: bool,
+    pub progress: String,
+    pub order: crate::app::annotation::Order,
+    pub message: Option<Result<String, String>>,
+    pub pending: Option<NodeId>,
 }
 
 /// The exercise panel.
@@ -355,6 +372,7 @@ impl State {
                 results,
                 model_in_hand: self.alignment.model.is_some(),
                 can_align: self.alignment.model.is_some() && self.jobs.running.is_none(),
+                annotation: self.annotation_view(),
             },
             exercise: ExerciseView {
                 form: c.form.clone(),
@@ -371,6 +389,22 @@ impl State {
                 exported: c.exported.clone(),
                 back_to: self.before_exercise.as_ref().map(|b| b.label()),
             },
+        }
+    }
+}
+
+impl State {
+    fn annotation_view(&self) -> AnnotationView {
+        let (k, a) = (self.selection.pair, &self.annotation);
+        AnnotationView {
+            done: a.is_done(k),
+            edits: a.edits.get(&k).map_or(0, |(_, n)| *n),
+            links: if self.annotating() { self.proposal(k).len() } else { 0 },
+            proposed: self.results().is_some_and(|r| r.aligned(k)),
+            progress: a.progress(self.loaded.corpus.len()),
+            order: a.order,
+            message: a.message.clone(),
+            pending: a.pending,
         }
     }
 }

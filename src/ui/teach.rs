@@ -9,7 +9,7 @@
 use yew::prelude::*;
 
 use super::panels::TeachView;
-use super::state::{Mode, TeachAction, TrainAction};
+use super::state::{AnnotateAction, Mode, TeachAction, TrainAction};
 use super::store::Dispatch;
 use crate::align::greedy::Outcome;
 use crate::corpus::TreePair;
@@ -28,6 +28,7 @@ pub(super) fn align_button(id: &'static str, train: Dispatch<TrainAction>, busy:
 pub struct TeachProps {
     pub view: TeachView,
     pub teach: Dispatch<TeachAction>,
+    pub annotate: Dispatch<AnnotateAction>,
     /// *Align with the model*, offered by the stepper when the model in hand has not aligned the pairs.
     pub train: Dispatch<TrainAction>,
 }
@@ -219,6 +220,7 @@ pub fn teach_panel(props: &TeachProps) -> Html {
     let (title, content) = match state.mode {
         Mode::Teach => ("Align by hand", by_hand(props, pair)),
         Mode::Steps => ("Step through the model's search", steps(props, pair)),
+        Mode::Annotate => ("Annotate", super::annotate::annotate(state, pair, props.annotate, props.train)),
         Mode::Inspect => return html! {},
     };
     html! {

@@ -14,8 +14,9 @@ use super::effects::{carry_out, Workers};
 use super::into_view::{self, Place};
 use super::results::training_data_warning_inline;
 use super::state::{
-    Action, ExportFile, FindAction, FoldAction, JobAction, KeepProblem, Keeping, LoadAction, Mode, ProgressAction,
-    Results, SelectAction, SessionAction, Shared, SortKey, State, TeachAction, TrainAction, TranslateAction,
+    Action, AnnotateAction, ExportFile, FindAction, FoldAction, JobAction, KeepProblem, Keeping, LoadAction, Mode,
+    ProgressAction, Results, SelectAction, SessionAction, Shared, SortKey, State, TeachAction, TrainAction,
+    TranslateAction,
 };
 use super::store::{use_slice, Dispatch, Store, StoreHandle};
 use super::{
@@ -42,6 +43,8 @@ struct DrawnKey {
     reveal_gold: bool,
     refused: Option<(NodeId, NodeId, String)>,
     step: usize,
+    /// The annotator's edits of the pair, and whether it is accepted.
+    annotated: (Option<(crate::app::annotation::Edits, usize)>, bool),
 }
 
 impl DrawnKey {
@@ -56,6 +59,7 @@ impl DrawnKey {
             reveal_gold: s.teach.reveal_gold,
             refused: s.teach.refused.clone(),
             step: s.teach.step,
+            annotated: (s.annotation.edits.get(&s.selection.pair).cloned(), s.annotation.is_done(s.selection.pair)),
         }
     }
 }
@@ -236,6 +240,13 @@ fn tap_feedback(state: &State) -> Option<String> {
     if state.keeping.problem.is_some() {
         return Some("⚠ Your work is not kept in this browser: what to do is said above the diagram.".into());
     }
+    if state.selection.mode == Mode::Annotate {
+        return match &state.annotation.message {
+            Some(Ok(m)) => Some(format!("✓ {m}")),
+            Some(Err(m)) => Some(format!("✗ {m}")),
+            None => None,
+        };
+    }
     if state.selection.mode != Mode::Teach {
         return None;
     }
@@ -295,6 +306,7 @@ struct Callbacks {
     train: Dispatch<TrainAction>,
     job: Dispatch<JobAction>,
     teach: Dispatch<TeachAction>,
+    annotate: Dispatch<AnnotateAction>,
     find: Dispatch<FindAction>,
     order: Dispatch<SortKey>,
     translate: Dispatch<TranslateAction>,
@@ -313,6 +325,7 @@ impl Callbacks {
             train: Dispatch::new(store, Action::Train),
             job: Dispatch::new(store, Action::Job),
             teach: Dispatch::new(store, Action::Teach),
+            annotate: Dispatch::new(store, Action::Annotate),
             find: Dispatch::new(store, Action::Find),
             order: Dispatch::new(store, Action::SortBy),
             translate: Dispatch::new(store, Action::Translate),
@@ -389,16 +402,23 @@ fn app() -> Html {
             }
             Mode::Teach => state.teach.message.is_some().then_some("teach-feedback"),
             Mode::Steps => Some("step-text"),
+            Mode::Annotate => state.annotation.message.is_some().then_some("annotate-feedback"),
         };
-        let key =
-            (feedback, state.selection.source, state.selection.target, state.teach.message.clone(), state.teach.step);
+        let key = (
+            feedback,
+            state.selection.source,
+            state.selection.target,
+            state.teach.message.clone(),
+            state.teach.step,
+            state.annotation.message.clone(),
+        );
         // A node pair's explanation is read with its kernel table below it:
         // on a phone it comes to the top of the screen. A tap's verdict is
         // said under the diagram too (`tap_feedback`): on a phone the
         // diagram stays where the student put it.
         let place = match state.selection.mode {
             Mode::Inspect => Place::TopOnOneColumn,
-            Mode::Teach => Place::DiagramOnOneColumn,
+            Mode::Teach | Mode::Annotate => Place::DiagramOnOneColumn,
             Mode::Steps => Place::Nearest,
         };
         use_effect_with(key, move |(feedback, ..)| {
@@ -468,6 +488,7 @@ fn app() -> Html {
                     {mode_button(Mode::Inspect, "mode-inspect", "Inspect")}
                     {mode_button(Mode::Teach, "mode-teach", "Align by hand")}
                     {mode_button(Mode::Steps, "mode-steps", "Step through the search")}
+                    {mode_button(Mode::Annotate, "mode-annotate", "Annotate")}
                 </span>
             </nav>
         }
@@ -480,6 +501,7 @@ fn app() -> Html {
             }
             Mode::Teach => "Click a source node, then a target node, to link them; click your link to remove it; drag to pan.",
             Mode::Steps => "The search's links so far, this step's candidate (dashed) and what blocks it; drag to pan.",
+            Mode::Annotate => "The model's proposal: click a wrong link to remove it; a source then a target node to add one; Accept when right.",
         }
         .into(),
         AttrValue::from,
@@ -550,7 +572,7 @@ fn app() -> Html {
                             <explain_panel::ExplainPanel view={panels.explain} select={cb.select} teach={cb.teach} />
                             <kernel_table::KernelTable view={panels.kernels} select={cb.select} lambda={cb.lambda} />
                         } else {
-                            <teach::TeachPanel view={panels.teach} teach={cb.teach} train={cb.train} />
+                            <teach::TeachPanel view={panels.teach} teach={cb.teach} annotate={cb.annotate} train={cb.train} />
                         }
                     </aside>
                     if let Some(pair) = &pair {

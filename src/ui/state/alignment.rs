@@ -445,7 +445,9 @@ mod tests {
             .map(|p| Search { links: p.gold.iter().map(|l| (l.source, l.target)).collect(), steps: Vec::new() })
             .collect();
         let baseline = vec![Vec::new(); n - first];
-        answer(&mut s, Response::Aligned {
+        answer(
+            &mut s,
+            Response::Aligned {
                 job: id,
                 searches,
                 baseline,
@@ -453,7 +455,9 @@ mod tests {
                 first,
                 uncertainty: Vec::new(),
                 link_search: Default::default(),
-            }, 5000.0);
+            },
+            5000.0,
+        );
         let r = s.results().expect("results");
         assert_eq!((r.first_aligned, r.first_unseen, r.trained_on_these(), r.pairs()), (126, 126, false, 126..157));
         assert!(

@@ -371,6 +371,7 @@ impl State {
         self.loaded.sides_swapped = false;
         self.selection.pair = PairIndex::FIRST;
         self.teach = Teach::default();
+        self.annotation = super::Annotation::default();
         self.clear_selection();
         self.find.search_again(&self.loaded.corpus);
         if let Some(p) = self.selection.wanted_pair.filter(|&p| p.index() < self.loaded.corpus.len()) {

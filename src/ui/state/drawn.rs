@@ -59,6 +59,28 @@ impl State {
                 });
                 gold.into_iter().chain(student).chain(refused).collect()
             }
+            Mode::Annotate => {
+                let k = self.selection.pair;
+                let done = self.annotation.is_done(k);
+                let kept = self.annotation.edits.get(&k).map_or(&[][..], |(e, _)| &e.kept[..]);
+                self.proposal(k)
+                    .into_iter()
+                    .map(|(s, t)| {
+                        let (style, title) = if done || kept.contains(&(s, t)) {
+                            (LinkStyle::Student, format!("your link {} (click it to remove it)", names(s, t)))
+                        } else {
+                            let posterior = self
+                                .proposed_posterior(k, s, t)
+                                .map_or(String::new(), |p| format!(", posterior {p:.3}"));
+                            (
+                                LinkStyle::Predicted,
+                                format!("proposed {}{posterior} (click it if it is wrong)", names(s, t)),
+                            )
+                        };
+                        DrawnLink { source: s, target: t, style, title }
+                    })
+                    .collect()
+            }
             Mode::Steps => {
                 let Some(search) = self
                     .results()

@@ -132,16 +132,20 @@ impl State {
         self.loaded.held = sets;
         self.loaded.corpus = Rc::new(Corpus { pairs });
         self.loaded.gen = self.loaded.gen.next();
-        // Hand links stay with their pairs: those of the set replaced go,
-        // those of the test set after a new dev set move with it.
+        // Hand links and the annotation stay with their pairs: those of the
+        // set replaced go, those of the test set after a new dev set move with it.
+        let moved = |k: PairIndex| match k.index() {
+            i if i < range.start => Some(k),
+            i if i >= range.end => Some(PairIndex::new(i - range.end + end)),
+            _ => None,
+        };
         let links = std::mem::take(&mut self.teach.links);
-        self.teach.links = (links.into_iter())
-            .filter_map(|(k, l)| match k.index() {
-                i if i < range.start => Some((k, l)),
-                i if i >= range.end => Some((PairIndex::new(i - range.end + end), l)),
-                _ => None,
-            })
-            .collect();
+        self.teach.links = links.into_iter().filter_map(|(k, l)| Some((moved(k)?, l))).collect();
+        let edits = std::mem::take(&mut self.annotation.edits);
+        self.annotation.edits = edits.into_iter().filter_map(|(k, e)| Some((moved(k)?, e))).collect();
+        let done = std::mem::take(&mut self.annotation.done);
+        self.annotation.done =
+            done.into_iter().filter_map(|a| Some(super::Accepted { pair: moved(a.pair)?, ..a })).collect();
         self.find.search_again(&self.loaded.corpus);
         if self.selection.pair.index() >= self.loaded.corpus.len() {
             self.selection.pair = PairIndex::FIRST;

@@ -40,6 +40,7 @@ use crate::corpus::PairIndex;
 use crate::tree::NodeId;
 
 mod alignment;
+mod annotation;
 mod corpus;
 mod drawn;
 mod exercise;
@@ -62,6 +63,7 @@ pub use alignment::{
     Alignment, Explained, LoadedAlignmentModel, ModelOrigin, Results, SortKey, TrainedOn, ON_TRAINING_DATA,
     PREVIEW_LABEL, PREVIEW_NEXT, TRAINING_DATA_ADVICE,
 };
+pub use annotation::{Accepted, AnnotateAction, Annotation};
 pub use corpus::{Loaded, TigerKept};
 pub use exercise::Before;
 pub use export::{ExportFile, ExportNote};
@@ -143,6 +145,8 @@ pub struct State {
     /// The alignment model in hand and what it made.
     pub alignment: Alignment,
     pub teach: Teach,
+    /// The annotation of the pairs: edits, pairs accepted, the order.
+    pub annotation: Annotation,
     /// The sub-trees the diagram draws folded.
     pub folds: Folds,
     pub mt: MtState,
@@ -236,6 +240,8 @@ pub enum Action {
     SetLambda(String),
     /// Teaching: the hand links, their undo, the search's steps.
     Teach(TeachAction),
+    /// Annotating: accept a pair, start it over, the order.
+    Annotate(AnnotateAction),
     /// The find box.
     Find(FindAction),
     /// A job worker's answer (the file worker's arrive as [`LoadAction::Loaded`]).
@@ -274,6 +280,7 @@ impl State {
             jobs: Jobs::default(),
             alignment: Alignment::default(),
             teach: Teach::default(),
+            annotation: Annotation::default(),
             folds: Folds::default(),
             mt: MtState::default(),
             classroom: Classroom::default(),
@@ -381,7 +388,9 @@ impl State {
     /// is to do about it. Each action goes to its part, or to the rule
     /// that coordinates parts; then the rules that follow any action.
     pub fn apply(&mut self, action: Action) -> Vec<Effect> {
-        let teaching = self.selection.mode == Mode::Teach;
+        // An accepted pair's links are hand links, edited (and undone) as in teaching.
+        let teaching =
+            self.selection.mode == Mode::Teach || (self.annotating() && self.annotation.is_done(self.selection.pair));
         let undoable = matches!(
             (&action, teaching),
             (Action::Select(SelectAction::ClickTarget(_) | SelectAction::ClickLink(..)), true)
@@ -424,6 +433,10 @@ impl State {
             }
             Action::Teach(a) => {
                 self.teaching(a);
+                Vec::new()
+            }
+            Action::Annotate(a) => {
+                self.annotate(a);
                 Vec::new()
             }
             Action::Find(FindAction::Query(query)) => {

@@ -29,10 +29,12 @@ pub enum Mode {
     Teach,
     /// Teaching: step through the model's greedy search.
     Steps,
+    /// Annotating: the model proposes, the annotator corrects and accepts.
+    Annotate,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 3] = [Mode::Inspect, Mode::Teach, Mode::Steps];
+    pub const ALL: [Mode; 4] = [Mode::Inspect, Mode::Teach, Mode::Steps, Mode::Annotate];
 
     /// Its name in the page's address (`#pair=12&mode=teach`).
     pub fn name(self) -> &'static str {
@@ -40,6 +42,7 @@ impl Mode {
             Mode::Inspect => "inspect",
             Mode::Teach => "teach",
             Mode::Steps => "steps",
+            Mode::Annotate => "annotate",
         }
     }
 }
@@ -202,6 +205,10 @@ impl State {
             (SelectAction::ClickSource(n), Mode::Teach) => self.teach.choose_source(n),
             (SelectAction::ClickTarget(n), Mode::Teach) => self.teach_target(n),
             (SelectAction::ClickLink(a, b), Mode::Teach) => self.teach.remove(self.selection.pair, a, b),
+            (
+                SelectAction::ClickSource(_) | SelectAction::ClickTarget(_) | SelectAction::ClickLink(..),
+                Mode::Annotate,
+            ) => self.annotate_click(action),
             _ => self.reselect(action),
         }
     }
@@ -216,8 +223,10 @@ impl State {
         }
         self.alignment.explained = None;
         self.teach.pending = None;
+        self.annotation.pending = None;
         if selected != Selected::Cleared {
             self.teach.message = None;
+            self.annotation.message = None;
         }
         if selected == Selected::Pair {
             self.teach.step = 0;

@@ -9,8 +9,8 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Effect, FileHandle, Lambda, LoadAction, Loaded, LoadedAlignmentModel, Mode, ModelOrigin, MtChoices, MtSource,
-    MtUpload, SelectAction, Selection, Shared, Slot, Slots, State, Teach, TrainForm, TrainedOn, Upload,
+    Annotation, Effect, FileHandle, Lambda, LoadAction, Loaded, LoadedAlignmentModel, Mode, ModelOrigin, MtChoices,
+    MtSource, MtUpload, SelectAction, Selection, Shared, Slot, Slots, State, Teach, TrainForm, TrainedOn, Upload,
 };
 use crate::corpus::PairIndex;
 use crate::tree::NodeId;
@@ -100,6 +100,9 @@ pub struct Shown {
     /// The open exercise's links were checked (*Check*), and are not changed since.
     #[serde(default)]
     pub checked: bool,
+    /// The annotation: edits, pairs accepted, the order.
+    #[serde(default)]
+    pub annotation: Annotation,
 }
 
 impl Shown {
@@ -116,6 +119,7 @@ impl Shown {
             model_first_unseen: None,
             before_exercise: None,
             checked: false,
+            annotation: Annotation::default(),
         }
     }
 }
@@ -355,6 +359,7 @@ impl State {
                     .map(|t| t.first_unseen),
                 before_exercise: self.before_exercise.as_ref().map(|b| Box::new(b.saved())),
                 checked: self.classroom.checks.is_some(),
+                annotation: self.annotation.clone(),
                 ..Shown::of(&self.loaded, &self.selection, &self.teach, &self.folds)
             },
             form: TrainForm { advanced: false, ..self.form.clone() },
@@ -425,6 +430,7 @@ impl State {
             }
         }
         (self.teach.links, self.teach.reveal_gold) = (r.links, r.reveal_gold);
+        self.annotation = r.annotation;
         self.folds = Folds::restored(self.loaded.gen, &r.folds, &self.loaded.corpus);
         self.selection.mode = r.mode;
         self.clear_selection();

@@ -1,0 +1,392 @@
+//! Annotating: the model in hand proposes each pair's links; the annotator
+//! removes a wrong one (clicks it) or adds a missed one (a source node,
+//! then a target node), and the pair is decoded again under the edits so
+//! far ([`search_under_edits`]: added links kept, removed ones forbidden),
+//! so one correction can fix others. *Accept* makes the proposal the
+//! pair's hand links (kept, exported and checked like every hand link) and
+//! shows the next pair: the one the model is least sure of, or the next in
+//! the file. An accepted pair's links are the annotator's: the model no
+//! longer changes them, and clicks edit them as in *Align by hand*.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Mode, SelectAction, State};
+use crate::align::greedy::{first_conflict, Scored};
+use crate::app::annotation::{search_under_edits, Edits, NodePair, Order};
+use crate::corpus::PairIndex;
+use crate::tree::{NodeId, Tree};
+
+/// The annotation so far: each pair's edits, the pairs accepted, the order.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Annotation {
+    /// The edits of each pair not yet accepted, and how many the annotator made.
+    #[serde(with = "super::session::pair_list")]
+    pub edits: BTreeMap<PairIndex, (Edits, usize)>,
+    /// The pairs accepted, in the order done.
+    pub done: Vec<Accepted>,
+    pub order: Order,
+    /// The source node clicked, waiting for its target.
+    #[serde(skip)]
+    pub pending: Option<NodeId>,
+    /// What the last click or *Accept* did.
+    #[serde(skip)]
+    pub message: Option<Result<String, String>>,
+}
+
+/// An accepted pair: the edits its proposal needed and the links it has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Accepted {
+    pub pair: PairIndex,
+    pub edits: usize,
+    pub links: usize,
+}
+
+/// The annotation panel's buttons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnnotateAction {
+    /// The pair's links are right: keep them and show the next pair.
+    Accept,
+    /// Forget the edits of the pair shown (the model's proposal comes back).
+    StartOver,
+    /// Which pair *Accept* shows next.
+    SetOrder(Order),
+}
+
+/// Accepted pairs the progress line's "lately" counts.
+pub const LATELY: usize = 10;
+
+impl Annotation {
+    pub fn is_done(&self, k: PairIndex) -> bool {
+        self.done.iter().any(|a| a.pair == k)
+    }
+
+    /// The progress line: pairs done, links made, and how much the last
+    /// [`LATELY`] proposals needed correcting.
+    pub fn progress(&self, pairs: usize) -> String {
+        let word = crate::io::text::counted;
+        let links: usize = self.done.iter().map(|a| a.links).sum();
+        let mut line = format!("Annotated {} of {pairs} pairs, {links} {}.", self.done.len(), word(links, "links"));
+        let lately = &self.done[self.done.len().saturating_sub(LATELY)..];
+        if !lately.is_empty() {
+            let (edits, links) = lately.iter().fold((0, 0), |(e, l), a| (e + a.edits, l + a.links));
+            let n = lately.len();
+            line.push_str(&format!(" The last {n} {} needed {edits} {}", word(n, "pairs"), word(edits, "edits")));
+            if links > 0 {
+                line.push_str(&format!(
+                    " for {links} {} ({:.0}%)",
+                    word(links, "links"),
+                    100.0 * edits as f64 / links as f64
+                ));
+            }
+            line.push('.');
+        }
+        line
+    }
+}
+
+fn name(tree: &Tree, n: NodeId) -> String {
+    format!("{} ({n})", tree.label(n))
+}
+
+impl State {
+    /// The candidates the model in hand scored for pair `k` (above its
+    /// threshold, by posterior), from its alignment of the pairs; none if
+    /// it did not align `k`.
+    fn candidates(&self, k: PairIndex) -> Vec<Scored> {
+        let Some(r) = self.results().filter(|r| r.aligned(k)) else { return Vec::new() };
+        r.searches.get(k.index()).map_or_else(Vec::new, |s| s.steps.iter().map(|st| st.candidate).collect())
+    }
+
+    /// The links proposed for pair `k` under the annotator's edits (its
+    /// hand links once accepted).
+    pub fn proposal(&self, k: PairIndex) -> Vec<NodePair> {
+        if self.annotation.is_done(k) {
+            return self.teach.links.get(&k).cloned().unwrap_or_default();
+        }
+        let Some(pair) = self.loaded.corpus.pair(k) else { return Vec::new() };
+        let search = self.results().map(|r| r.link_search).unwrap_or_default();
+        let edits = self.annotation.edits.get(&k).map(|(e, _)| e.clone()).unwrap_or_default();
+        search_under_edits(&pair.source, &pair.target, &self.candidates(k), search, &edits)
+    }
+
+    /// The model's posterior of link `(s, t)` of pair `k`, if it scored it.
+    pub fn proposed_posterior(&self, k: PairIndex, s: NodeId, t: NodeId) -> Option<f64> {
+        self.results().filter(|r| r.aligned(k)).and_then(|r| r.posterior(k, s, t))
+    }
+
+    /// A click on the diagram while annotating.
+    pub(super) fn annotate_click(&mut self, action: SelectAction) {
+        let k = self.selection.pair;
+        if self.annotation.is_done(k) {
+            // An accepted pair's links are the annotator's: edited by hand.
+            match action {
+                SelectAction::ClickSource(n) => self.teach.choose_source(n),
+                SelectAction::ClickTarget(n) => self.teach_target(n),
+                SelectAction::ClickLink(a, b) => self.teach.remove(k, a, b),
+                _ => {}
+            }
+            self.annotation.message = self.teach.message.take();
+            if let Some(a) = self.annotation.done.iter_mut().find(|a| a.pair == k) {
+                a.links = self.teach.links.get(&k).map_or(0, Vec::len);
+            }
+            return;
+        }
+        let Some(pair) = self.loaded.corpus.pair(k).cloned() else { return };
+        let link = match action {
+            SelectAction::ClickSource(n) => {
+                self.annotation.pending = if self.annotation.pending == Some(n) { None } else { Some(n) };
+                self.annotation.message = None;
+                return;
+            }
+            SelectAction::ClickTarget(t) => match self.annotation.pending.take() {
+                Some(s) => (s, t),
+                None => {
+                    self.annotation.message = Some(Err("Click a source node first, then a target node.".into()));
+                    return;
+                }
+            },
+            SelectAction::ClickLink(a, b) => (a, b),
+            _ => return,
+        };
+        let this = format!("{} ↔ {}", name(&pair.source, link.0), name(&pair.target, link.1));
+        let proposed = self.proposal(k).contains(&link);
+        let (edits, count) = self.annotation.edits.entry(k).or_default();
+        let said = if proposed {
+            edits.kept.retain(|&l| l != link);
+            edits.forbidden.push(link);
+            format!("Removed {this}")
+        } else if let Some((by, criterion)) = first_conflict(&pair.source, &pair.target, link, &edits.kept) {
+            let by = format!("{} ↔ {}", name(&pair.source, by.0), name(&pair.target, by.1));
+            self.annotation.message =
+                Some(Err(format!("Refused {this}: it breaks criterion {criterion}, because of your link {by}.")));
+            return;
+        } else {
+            edits.forbidden.retain(|&l| l != link);
+            edits.kept.push(link);
+            format!("Added {this}")
+        };
+        *count += 1;
+        let n = self.proposal(k).len();
+        self.annotation.message =
+            Some(Ok(format!("{said}; the pair is decoded again: {n} {}.", crate::io::text::counted(n, "links"))));
+    }
+
+    /// An [`AnnotateAction`].
+    pub(super) fn annotate(&mut self, action: AnnotateAction) {
+        let k = self.selection.pair;
+        match action {
+            AnnotateAction::SetOrder(order) => self.annotation.order = order,
+            AnnotateAction::StartOver => {
+                self.annotation.edits.remove(&k);
+                self.annotation.done.retain(|a| a.pair != k);
+                self.annotation.pending = None;
+                self.annotation.message = Some(Ok("The model's proposal of this pair is back.".into()));
+            }
+            AnnotateAction::Accept => {
+                if self.annotation.is_done(k) {
+                    self.annotation.message = Some(Ok("This pair is annotated already.".into()));
+                } else {
+                    let links = self.proposal(k);
+                    let edits = self.annotation.edits.remove(&k).map_or(0, |(_, n)| n);
+                    self.annotation.done.push(Accepted { pair: k, edits, links: links.len() });
+                    self.teach.links.insert(k, links);
+                }
+                match self.next_to_annotate() {
+                    Some(next) => {
+                        let said = format!("Pair {} accepted. ", k.number());
+                        self.select_pair(next);
+                        self.annotation.message = Some(Ok(format!("{said}Pair {} is next.", next.number())));
+                    }
+                    None => self.annotation.message = Some(Ok("Every pair is annotated.".into())),
+                }
+            }
+        }
+    }
+
+    /// The pair to annotate next: of the pairs not accepted, the one the
+    /// model is least sure of (ties and pairs it did not align: the file's
+    /// order), or the next in the file after the pair shown.
+    pub fn next_to_annotate(&self) -> Option<PairIndex> {
+        let n = self.loaded.corpus.len();
+        let open = |k: &usize| !self.annotation.is_done(PairIndex::new(*k));
+        let shown = self.selection.pair.index();
+        let next = match self.annotation.order {
+            Order::File => (shown + 1..n).chain(0..shown).find(open),
+            Order::Uncertainty => {
+                let unsure = |k: usize| self.results().and_then(|r| r.uncertainty.get(k).copied()).unwrap_or(0.0);
+                // Stable: equals keep the file's order.
+                (0..n).filter(open).fold(None::<usize>, |best, k| match best {
+                    Some(b) if unsure(b) >= unsure(k) => Some(b),
+                    _ => Some(k),
+                })
+            }
+        };
+        next.map(PairIndex::new)
+    }
+
+    /// Whether the diagram's clicks annotate.
+    pub fn annotating(&self) -> bool {
+        self.selection.mode == Mode::Annotate
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::super::*;
+    use super::*;
+    use crate::align::greedy::greedy_align;
+    use crate::ui::protocol::Response;
+
+    fn n(k: usize) -> NodeId {
+        NodeId::new(k)
+    }
+
+    /// The sample aligned by a model whose candidates for pair `k` are
+    /// `candidates` (none elsewhere), and whose uncertainty of each pair is `unsure`.
+    fn aligned(k: usize, candidates: &[Scored], unsure: &[(usize, f64)]) -> State {
+        let mut s = State::with_sample();
+        s.alignment.model = Some(LoadedAlignmentModel {
+            json: String::new().into(),
+            origin: ModelOrigin::Uploaded("m.json".into()),
+            summary: "a model".into(),
+            trained_on: None,
+        });
+        let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
+        let Response::Aligned { job, mut searches, baseline, lexicon, first, mut uncertainty, link_search } =
+            empty_alignment(id, s.loaded.corpus.len(), "given", 0)
+        else {
+            unreachable!()
+        };
+        let pair = &s.loaded.corpus.pairs[k];
+        searches[k] = greedy_align(&pair.source, &pair.target, candidates);
+        for &(p, u) in unsure {
+            uncertainty[p] = u;
+        }
+        answer(&mut s, Response::Aligned { job, searches, baseline, lexicon, first, uncertainty, link_search }, 1.0);
+        s.apply(Action::Select(SelectAction::SetMode(Mode::Annotate)));
+        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(k))));
+        s
+    }
+
+    fn links(s: &State) -> BTreeSet<(usize, usize)> {
+        s.proposal(s.selection.pair).into_iter().map(|(a, b)| (a.index(), b.index())).collect()
+    }
+
+    use std::collections::BTreeSet;
+
+    /// Pair 3 of the sample: its gold links proposed, but for a wrong link
+    /// the model is surest of, which blocks two of them; removing it brings
+    /// both back (one correction fixes others), adding a link keeps it and
+    /// drops what conflicts with it, and *Accept* makes the links hand links
+    /// and shows the pair the model is least sure of.
+    #[test]
+    fn a_removed_link_is_decoded_again_without_it_and_accept_keeps_the_links_and_goes_to_the_least_sure_pair() {
+        let k = 2;
+        let s0 = State::with_sample();
+        let gold: Vec<(NodeId, NodeId)> = s0.loaded.corpus.pairs[k].gold.iter().map(|l| (l.source, l.target)).collect();
+        assert!(gold.len() >= 3, "{gold:?}");
+        let wrong = (gold[1].0, gold[2].1);
+        assert!(!gold.contains(&wrong));
+        let mut candidates: Vec<Scored> =
+            gold.iter().enumerate().map(|(i, &(a, b))| Scored::new(a, b, 0.9 - 0.01 * i as f64)).collect();
+        candidates.push(Scored::new(wrong.0, wrong.1, 0.95));
+        let mut s = aligned(k, &candidates, &[(5, 0.9), (7, 0.5), (k, 0.95)]);
+        let expected = |l: &[(NodeId, NodeId)]| l.iter().map(|(a, b)| (a.index(), b.index())).collect::<BTreeSet<_>>();
+        let first = links(&s);
+        assert!(first.contains(&(wrong.0.index(), wrong.1.index())));
+        assert!(
+            !first.contains(&(gold[1].0.index(), gold[1].1.index()))
+                && !first.contains(&(gold[2].0.index(), gold[2].1.index()))
+        );
+        // The proposal is the model's own alignment of the pair, drawn as proposed.
+        assert_eq!(first, expected(&s.results().unwrap().searches[k].links));
+        assert!(s.drawn_links().iter().all(|l| l.style == crate::svg::LinkStyle::Predicted));
+        // Removing the wrong link: both gold links it blocked come back.
+        s.apply(Action::Select(SelectAction::ClickLink(wrong.0, wrong.1)));
+        assert_eq!(links(&s), expected(&gold));
+        assert!(matches!(&s.annotation.message, Some(Ok(m)) if m.starts_with("Removed")), "{:?}", s.annotation.message);
+        // Adding a link that breaks no criterion against kept links: kept, drawn as the annotator's.
+        let before = links(&s);
+        let added = (1..9).flat_map(|a| (1..9).map(move |b| (a, b))).find(|l| !before.contains(l)).unwrap();
+        click(&mut s, added.0, added.1);
+        let added = (n(added.0), n(added.1));
+        assert!(links(&s).contains(&(added.0.index(), added.1.index())));
+        assert!(s
+            .drawn_links()
+            .iter()
+            .any(|l| (l.source, l.target) == added && l.style == crate::svg::LinkStyle::Student));
+        assert_eq!(s.annotation.edits[&PairIndex::new(k)].1, 2);
+        // Start over: the model's proposal is back.
+        s.apply(Action::Annotate(AnnotateAction::StartOver));
+        assert_eq!(links(&s), first);
+        s.apply(Action::Select(SelectAction::ClickLink(wrong.0, wrong.1)));
+        // Accept: the hand links are the proposal; the next pair is the least sure (5, then 7, then the file's order).
+        s.apply(Action::Annotate(AnnotateAction::Accept));
+        assert_eq!(
+            s.teach.links[&PairIndex::new(k)].iter().map(|(a, b)| (a.index(), b.index())).collect::<BTreeSet<_>>(),
+            expected(&gold)
+        );
+        assert_eq!(s.annotation.done, [Accepted { pair: PairIndex::new(k), edits: 1, links: gold.len() }]);
+        assert_eq!(s.selection.pair, PairIndex::new(5));
+        s.apply(Action::Annotate(AnnotateAction::Accept));
+        assert_eq!(s.selection.pair, PairIndex::new(7));
+        s.apply(Action::Annotate(AnnotateAction::Accept));
+        assert_eq!(s.selection.pair, PairIndex::new(0));
+        s.apply(Action::Annotate(AnnotateAction::SetOrder(Order::File)));
+        s.apply(Action::Annotate(AnnotateAction::Accept));
+        assert_eq!(s.selection.pair, PairIndex::new(1));
+        assert_eq!(
+            s.annotation.progress(s.loaded.corpus.len()),
+            format!(
+                "Annotated 4 of {} pairs, {} links. The last 4 pairs needed 1 edit for {} links (25%).",
+                s.loaded.corpus.len(),
+                gold.len(),
+                gold.len()
+            )
+            .replace("(25%)", &format!("({:.0}%)", 100.0 / gold.len() as f64))
+        );
+        // An accepted pair's links are the annotator's: a click removes one, as in teaching, and it can be undone.
+        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(k))));
+        s.apply(Action::Select(SelectAction::ClickLink(gold[0].0, gold[0].1)));
+        assert_eq!(s.teach.links[&PairIndex::new(k)].len(), gold.len() - 1);
+        assert_eq!(s.annotation.done[0].links, gold.len() - 1);
+        s.apply(Action::Teach(TeachAction::Undo));
+        assert_eq!(s.teach.links[&PairIndex::new(k)].len(), gold.len());
+    }
+
+    /// A link that breaks a criterion against a link the annotator added is refused.
+    #[test]
+    fn an_added_link_that_breaks_a_criterion_against_a_kept_one_is_refused() {
+        let mut s = aligned(2, &[], &[]);
+        assert!(links(&s).is_empty(), "no candidates, nothing proposed");
+        click(&mut s, 0, 0);
+        click(&mut s, 1, 0);
+        assert_eq!(links(&s), BTreeSet::from([(0, 0)]));
+        assert!(
+            matches!(&s.annotation.message, Some(Err(m)) if m.starts_with("Refused") && m.contains("criterion (i)")),
+            "{:?}",
+            s.annotation.message
+        );
+    }
+
+    /// The annotation survives a reload: edits, pairs accepted and the order.
+    #[test]
+    fn the_annotation_is_kept_with_the_session() {
+        let mut s = aligned(2, &[], &[]);
+        click(&mut s, 0, 0);
+        s.apply(Action::Annotate(AnnotateAction::SetOrder(Order::File)));
+        s.apply(Action::Annotate(AnnotateAction::Accept));
+        click(&mut s, 1, 1);
+        let session = s.session();
+        let json = serde_json::to_string(&session).unwrap();
+        let r = restored(serde_json::from_str(&json).unwrap());
+        assert_eq!(r.annotation.done, s.annotation.done);
+        assert_eq!(r.annotation.edits, s.annotation.edits);
+        assert_eq!(r.annotation.order, Order::File);
+        assert_eq!(r.teach.links, s.teach.links);
+        assert_eq!((r.selection.mode, r.selection.pair), (Mode::Annotate, PairIndex::new(3)));
+    }
+}
