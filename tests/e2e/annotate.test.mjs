@@ -1,0 +1,84 @@
+// Annotating in the page, at laptop and phone sizes: a model trained by
+// `treelink train` is uploaded and aligns the sample; in *Annotate* each
+// pair's proposal is `treelink align`'s links for it; a click removes a
+// proposed link and the pair is decoded again without it; *Accept* keeps
+// the links as hand links (exported as the hand links' gold file) and
+// shows the pair the model is least sure of; a reload loses nothing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { download, sample, run, openPage, goToPair, samplePart } from './helpers.mjs';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-annotate-'));
+const model = path.join(tmp, 'model.json');
+let page, close;
+const problems = [];
+
+before(async () => {
+  samplePart(path.join(tmp, 'train'), 0, 60);
+  // A quick configuration (no dev search): what matters is that page and CLI propose alike.
+  run('train', '--train', path.join(tmp, 'train'), '--kernel', 'plain+dbtk-root', '--threads', '1', '-o', model);
+  ({ page, close } = await openPage(problems, '#pair-diagram'));
+});
+
+after(async () => {
+  await close?.();
+});
+
+const drawn = () => page.$$eval('#pair-diagram .link-group', (gs) => gs.map((g) => g.dataset.link).sort());
+const cliLinks = run('align', '--model', model, '--input', sample).split('\n').map((l) => l.split(/\s+/).filter(Boolean).map((t) => t.replace(/\?$/, '')).sort());
+
+for (const [size, viewport] of [['laptop', { width: 1366, height: 768 }], ['phone', { width: 390, height: 844 }]]) {
+  test(`annotate on a ${size}: proposals are treelink align's, an edit decodes again, Accept keeps and moves on`, async () => {
+    await page.setViewportSize(viewport);
+    if (size === 'laptop') {
+      await page.setInputFiles('#file-model', model);
+      await page.click('#mode-annotate');
+      await page.click('#annotate-align');
+      await page.waitForFunction(() => /^The model proposes/.test(document.querySelector('#annotate-state')?.innerText ?? ''), null, { timeout: 120000 });
+    }
+    // A pair with at least three proposed links, not accepted yet.
+    const k = cliLinks.findIndex((l, i) => l.length >= 3 && i > (size === 'laptop' ? 0 : 20));
+    await goToPair(page, k + 1);
+    await page.waitForFunction(() => /^The model proposes/.test(document.querySelector('#annotate-state').innerText));
+    assert.deepEqual(await drawn(), cliLinks[k], `pair ${k + 1}: the page proposes treelink align's links`);
+    // Remove one proposed link (by tap or click): it is gone, and the pair is decoded again.
+    const removed = cliLinks[k][0];
+    await page.locator(`#pair-diagram path.link-hit[data-link="${removed}"]`).dispatchEvent('click');
+    await page.waitForFunction((l) => !document.querySelector(`#pair-diagram .link-group[data-link="${l}"]`), removed);
+    assert.match(await page.locator('#annotate-feedback').innerText(), /^Removed .*; the pair is decoded again: \d+ links?\.$/);
+    assert.match(await page.locator('#annotate-state').innerText(), /after your 1 edits/);
+    const after = await drawn();
+    assert.ok(!after.includes(removed));
+    // On a phone the diagram stays where it was, the verdict under it.
+    const inView = await page.locator('#pair-diagram').evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.bottom > 0 && r.top < innerHeight;
+    });
+    assert.ok(inView, 'the diagram is in view after the edit');
+    // Accept: the links become hand links; another pair is shown.
+    await page.click('#annotate-accept');
+    await page.waitForFunction((n) => document.querySelector('.pair-nav').dataset.pair !== String(n), k + 1);
+    assert.match(await page.locator('#annotate-progress').innerText(), size === 'laptop' ? /^Annotated 1 of 157 pairs/ : /^Annotated 2 of 157 pairs/);
+    await goToPair(page, k + 1);
+    assert.deepEqual(await drawn(), after, 'the accepted pair keeps its links');
+    assert.match(await page.locator('#annotate-state').innerText(), /^Accepted:/);
+  });
+}
+
+test('the annotated links are the hand links: exported, and kept over a reload', async () => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  const before = await page.locator('#annotate-progress').innerText();
+  await page.reload();
+  await page.waitForSelector('#annotate-progress');
+  await page.waitForFunction((t) => document.querySelector('#annotate-progress')?.innerText === t, before);
+  const gold = await download(page, '#export-student');
+  const lines = gold.body.split('\n');
+  assert.equal(lines.filter((l) => l.trim()).length, 2, 'two pairs have hand links');
+});
+
+test('nothing went wrong in the page', () => {
+  assert.deepEqual(problems, []);
+});
