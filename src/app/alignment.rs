@@ -701,8 +701,22 @@ pub fn train_on_pairs(
     options: &[TrainOptions],
     observer: &mut dyn Observer,
 ) -> Result<(AlignmentModel, Vec<Tried>), AlignmentError> {
+    let kept = train_on_pairs_kept(corpus, how, tables, word_links, options, observer)?;
+    Ok((kept.model, kept.tried))
+}
+
+/// [`train_on_pairs`], with the kept configuration's options (what the
+/// page's *Annotate* updates the model with).
+pub fn train_on_pairs_kept(
+    corpus: &Corpus,
+    how: &PairsTraining,
+    tables: Option<Lexicon>,
+    word_links: Option<Vec<WordAlignment>>,
+    options: &[TrainOptions],
+    observer: &mut dyn Observer,
+) -> Result<Kept, AlignmentError> {
     let (train, dev, source) = pairs_training(corpus, how, tables, word_links)?;
-    train_model_tried(train.as_ref().unwrap_or(corpus), dev.as_ref(), source, options, observer)
+    Ok(train_model_kept(train.as_ref().unwrap_or(corpus), dev.as_ref(), source, options, observer)?.0)
 }
 
 /// What [`train_on_pairs`] trains on: the training pairs (`None`: all of

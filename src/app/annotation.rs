@@ -34,7 +34,7 @@ use crate::align::lexical::{input_lexicon, InputLexicon, InputSentences, Lexical
 use crate::align::link_search::LinkSearch;
 use crate::align::model::{self, AlignmentModel, Scorer, TrainOptions};
 use crate::corpus::{Corpus, TreePair};
-use crate::lexicon::{bitext_of, WordAlignment};
+use crate::lexicon::{bitext_of, Lexicon, WordAlignment};
 use crate::parallel::{map_in_order, Threads};
 use crate::progress::{report, Observer, Progress};
 use crate::tree::{NodeId, Tree};
@@ -409,17 +409,30 @@ fn update(
     pairs.extend(done.iter().map(|&k| pool.pairs[k].clone()));
     let mut links = first.train_links.to_vec();
     links.extend(done.iter().map(|&k| pool_links[k].clone()));
-    let setup = LexicalSetup {
-        lexicon: lexicon.lexicon.clone(),
-        model: current.lexicon.clone(),
-        links: vec![links],
-        folds: None,
-    };
-    let options = update_options(first.options, first.model);
+    update_model(&Corpus { pairs }, links, first.options, current, &lexicon.lexicon, observer)
+}
+
+/// An update (module documentation): `current`'s configuration, with the
+/// options `kept` as dev chose them ([`update_options`]), trained again on
+/// `pairs` (the training pairs and those annotated, their links as gold),
+/// each with its word links `links` under `lexicon` (the pool's: what the
+/// pairs are aligned with); the posterior and lexical model stay `current`'s
+/// (a Platt sigmoid needs dev, which an update has not). The page's
+/// *Annotate* and `simulate-annotation` both update so.
+pub fn update_model(
+    pairs: &Corpus,
+    links: Vec<WordAlignment>,
+    kept: &TrainOptions,
+    current: &AlignmentModel,
+    lexicon: &Lexicon,
+    observer: &mut dyn Observer,
+) -> Result<AlignmentModel, AlignmentError> {
+    let setup =
+        LexicalSetup { lexicon: lexicon.clone(), model: current.lexicon.clone(), links: vec![links], folds: None };
+    let options = update_options(kept, current);
     let (mut model, _) =
-        model::train_keeping(&Corpus { pairs }, None, &setup, &options, observer).map_err(AlignmentError::training)?;
-    // The posterior as kept (a Platt sigmoid needs dev, which an update has not).
-    model.posterior = first.model.posterior;
+        model::train_keeping(pairs, None, &setup, &options, observer).map_err(AlignmentError::training)?;
+    model.posterior = current.posterior;
     model.lexicon = current.lexicon.clone();
     Ok(model)
 }

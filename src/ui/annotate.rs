@@ -18,7 +18,8 @@ pub(super) fn annotate(
     train: Dispatch<TrainAction>,
 ) -> Html {
     let a = &view.annotation;
-    let accept = Callback::from(move |_: MouseEvent| annotate.emit(AnnotateAction::Accept));
+    let accept =
+        Callback::from(move |_: MouseEvent| annotate.emit(AnnotateAction::Accept { now: js_sys::Date::now() }));
     let start_over = Callback::from(move |_: MouseEvent| annotate.emit(AnnotateAction::StartOver));
     let on_order = Callback::from(move |e: Event| {
         let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
@@ -62,6 +63,7 @@ pub(super) fn annotate(
                 </select>
             </label>
             <p id="annotate-progress">{a.progress.clone()}</p>
+            <p id="annotate-learning">{a.learning.clone()}</p>
             <p class="hint">{"Accepted pairs are your hand links: kept in this browser and exported with them (Export: gold links, STA, TigerXML)."}</p>
         </>
     }

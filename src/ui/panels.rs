@@ -239,6 +239,8 @@ pub struct AnnotationView {
     pub order: crate::app::annotation::Order,
     pub message: Option<Result<String, String>>,
     pub pending: Option<NodeId>,
+    /// How the model learns from the pairs accepted, in a sentence.
+    pub learning: String,
 }
 
 /// The exercise panel.
@@ -405,6 +407,7 @@ impl State {
             order: a.order,
             message: a.message.clone(),
             pending: a.pending,
+            learning: self.learning(),
         }
     }
 }

@@ -137,6 +137,18 @@ pub enum Request {
     /// Align `corpus` with the model file `model` (as `treelink align`) and
     /// run the baseline (as `treelink baseline`), in pieces as `Train`.
     Align { job: JobId, corpus: CorpusText, model: String, lexicon: LexiconFiles },
+    /// Train `model`'s configuration again (options `kept`) on pairs
+    /// `train` of `corpus` (the pairs it trained on and those annotated,
+    /// their links as gold: `app::annotation::update_model`), then align
+    /// `corpus` with it, as `Align` does.
+    Update {
+        job: JobId,
+        corpus: CorpusText,
+        model: String,
+        kept: Box<TrainOptions>,
+        train: Vec<usize>,
+        lexicon: LexiconFiles,
+    },
     /// Explain a node pair of the last alignment.
     Explain { pair: PairIndex, source: NodeId, target: NodeId },
     /// Train a translation system on `corpus` (as `treelink mt-train --system
@@ -202,11 +214,14 @@ pub enum Response {
         searches: Vec<Search>,
         first: usize,
     },
-    /// A model file (JSON), and a one-line description.
+    /// A model file (JSON), a one-line description, and the kept
+    /// configuration's options (an annotation update trains it again).
     Trained {
         job: JobId,
         model: String,
         summary: String,
+        #[serde(default)]
+        kept: Option<Box<TrainOptions>>,
     },
     /// One search per pair, the baseline's links per pair, and where the
     /// lexicons came from; the pairs aligned are the pairs sent from the
@@ -342,6 +357,8 @@ pub enum Task {
     /// Train on the pairs as the page's Train button does
     /// (`train_on_pairs`); the model is kept and handed back.
     Train { options: Vec<TrainOptions>, how: PairsTraining },
+    /// [`Request::Update`]'s training; the model is kept and handed back.
+    Update { model: String, kept: Box<TrainOptions>, train: Vec<usize> },
     /// Train the first model and align the pairs with it
     /// (`app::alignment::preview_on_pairs`); nothing is kept.
     Preview { options: TrainOptions, how: PairsTraining },
@@ -361,7 +378,6 @@ pub enum Task {
     Translate { model: JobId, sources: Vec<String>, first: usize },
 }
 
-/// What a task hands back.
 /// A search piece's pairs: their searches, how unsure the model is of
 /// each, and the model's search.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -371,6 +387,7 @@ pub struct Searched {
     pub link_search: LinkSearch,
 }
 
+/// What a task hands back.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Output {
     Done,
@@ -380,6 +397,8 @@ pub enum Output {
         model: String,
         summary: String,
         note: String,
+        #[serde(default)]
+        kept: Option<Box<TrainOptions>>,
     },
     /// A lexicon task: the artifact made (its text comes beside the
     /// message); for the kept model's, the note of the comparison.

@@ -97,6 +97,7 @@ pub fn job_status(j: &Job, p: &JobProgress, job: Dispatch<JobAction>) -> Html {
     let what = match j.kind {
         JobKind::Train => "Training and aligning",
         JobKind::Align => "Aligning",
+        JobKind::Update => "Updating the model with the pairs annotated",
         JobKind::TrainMt => "Training a translation model",
         JobKind::TranslateAll => "Translating the pairs",
     };
@@ -498,7 +499,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
                         <p class="hint">{"The loaded pairs have no gold links to learn from: load gold links to train."}</p>
                     }
                     {model}
-                    <JobStatus kinds={&[JobKind::Train, JobKind::Align][..]} job={props.job} />
+                    <JobStatus kinds={&[JobKind::Train, JobKind::Align, JobKind::Update][..]} job={props.job} />
                     {note}
                 </div>
             </div>

@@ -244,7 +244,7 @@ fn handle(request: Request, beside: Option<JsValue>, reporter: &mut Reporter) {
             reporter.post(&Response::Failed { job: Some(job), message: "the job worker does not check files".into() })
         }
         // The pool's (`Pool::request` cuts them into pieces).
-        Request::Train { job, .. } | Request::Align { job, .. } => {
+        Request::Train { job, .. } | Request::Align { job, .. } | Request::Update { job, .. } => {
             reporter.post(&Response::Failed { job: Some(job), message: "the pool cuts this job into pieces".into() })
         }
         Request::LoadMt { job, model } => load_mt(job, &model.name, Ok(model.text.into_bytes()), reporter),

@@ -306,6 +306,21 @@ impl Pool {
                 out.extend(self.dispatch());
                 out
             }
+            Request::Update { job, corpus, model, kept, train, lexicon } => {
+                let pairs = corpus.source.matches('\n').count();
+                let update = Task::Update { model, kept, train };
+                let mut pieces = vec![Piece::new(update, PieceKind::Train, Some(Artifact::Model), 0)];
+                pieces[0].pinned = Some(0);
+                let lexicon_task =
+                    Task::InputLexicon { of: LexicalOf::Trained, sentences: InputSentences::Train, aligned: 0..pairs };
+                pieces.push(
+                    Piece::new(lexicon_task, PieceKind::Lexicon, Some(Artifact::InputLexicon), pairs as u64)
+                        .after(&[0], &[Artifact::Model]),
+                );
+                // No baseline lexicon of its own: the baseline runs with the aligning lexicon.
+                self.plan_alignment(job, pieces, (corpus, lexicon), 0..pairs, Artifact::InputLexicon);
+                self.dispatch()
+            }
             Request::TranslateAll { job, model, sources } => {
                 let holders = self.workers.iter().filter(|w| w.mt == Some(model)).count();
                 if holders == 0 {
@@ -508,9 +523,9 @@ impl Pool {
             (_, Output::Preview { summary, searches, first }) if !trained => {
                 out.push(Command::Answer(Response::Preview { job, summary, searches, first }));
             }
-            (Assembly::Aligned { note, .. }, Output::Trained { model, summary, note: n }) => {
+            (Assembly::Aligned { note, .. }, Output::Trained { model, summary, note: n, kept }) => {
                 *note = Some(n);
-                out.push(Command::Answer(Response::Trained { job, model, summary }));
+                out.push(Command::Answer(Response::Trained { job, model, summary, kept }));
             }
             (Assembly::Aligned { note, .. }, Output::Made { note: Some(n), .. }) => *note = Some(n),
             (Assembly::Aligned { searches, .. }, Output::Searches(s)) => {
@@ -800,9 +815,10 @@ mod tests {
     fn one_worker(corpus: &Corpus, how: &PairsTraining, options: &[TrainOptions]) -> Answered {
         let (job, quiet) = (JobId(7), &mut crate::progress::Quiet);
         let split = how.split(corpus.len()).unwrap();
-        let (model, tried) = alignment::train_on_pairs(corpus, how, None, None, options, quiet).unwrap();
+        let kept = alignment::train_on_pairs_kept(corpus, how, None, None, options, quiet).unwrap();
+        let (model, tried, kept) = (kept.model, kept.tried, Some(Box::new(kept.options)));
         let summary = alignment::trained_summary(&model, &split, &tried);
-        let trained = Response::Trained { job, model: model.to_json(), summary };
+        let trained = Response::Trained { job, model: model.to_json(), summary, kept };
         let (first, sentences) = match how.test {
             true => (split.test_pairs().start, InputSentences::HeldOut),
             false => (0, InputSentences::Train),
@@ -881,6 +897,56 @@ mod tests {
                 let [Command::Post { worker, .. }] = commands.as_slice() else { panic!("{commands:?}") };
                 assert!(pool.executors[*worker].explain(pair, (NodeId::ROOT, NodeId::ROOT)).unwrap().is_ok());
             }
+        }
+    }
+
+    /// *Annotate*'s update: the kept configuration trained again on the
+    /// pairs the model saw and those annotated, then every pair aligned,
+    /// as the `app` steps do on one thread (`annotation::update_model`,
+    /// then `align_input`), whatever the pool's size.
+    #[test]
+    fn an_update_trains_the_kept_configuration_again_then_aligns_as_the_app_steps_do() {
+        let corpus = sample(30);
+        let quiet = &mut crate::progress::Quiet;
+        let options = TrainOptions { spec: "plain".parse().unwrap(), max_examples: 300, ..TrainOptions::default() };
+        let seen = Corpus { pairs: corpus.pairs[..20].to_vec() };
+        let kept =
+            alignment::train_on_pairs_kept(&seen, &PairsTraining::default(), None, None, &[options], quiet).unwrap();
+        // Pairs 26 and 28 annotated (their gold the annotator's links).
+        let train: Vec<usize> = (0..20).chain([25, 27]).collect();
+        let lexicon = crate::align::lexical::input_lexicon(
+            &kept.model.lexicon,
+            &crate::lexicon::bitext_of(&corpus),
+            InputSentences::Train,
+            "lexicon",
+            quiet,
+        )
+        .unwrap();
+        let pairs = Corpus { pairs: train.iter().map(|&k| corpus.pairs[k].clone()).collect() };
+        let links = train
+            .iter()
+            .map(|&k| lexicon.links(k, corpus.pairs[k].source.words(), corpus.pairs[k].target.words()))
+            .collect();
+        let updated =
+            crate::app::annotation::update_model(&pairs, links, &kept.options, &kept.model, &lexicon.lexicon, quiet)
+                .unwrap();
+        assert_ne!(updated.to_json(), kept.model.to_json(), "the pairs annotated changed the model");
+        assert_eq!((updated.threshold, updated.posterior), (kept.model.threshold, kept.model.posterior));
+        let aligned = alignment::align_input(&updated, &corpus, None, InputSentences::Train, quiet).unwrap();
+        for size in [1, 2] {
+            let mut pool = Simulated::new(size, 7);
+            let responses = pool.run(Request::Update {
+                job: JobId(3),
+                corpus: CorpusText::of(&corpus),
+                model: kept.model.to_json(),
+                kept: Box::new(kept.options.clone()),
+                train: train.clone(),
+                lexicon: LexiconFiles::default(),
+            });
+            let Some(Response::Trained { model, kept: k, .. }) = responses.first() else { panic!("{responses:?}") };
+            assert_eq!((model, k.as_deref()), (&updated.to_json(), Some(&kept.options)), "{size} workers");
+            assert_eq!(pooled(&responses).1, aligned.searches, "{size} workers");
+            assert!(matches!(responses.last(), Some(Response::Aligned { first: 0, .. })));
         }
     }
 

@@ -20,7 +20,7 @@ use crate::align::lexical::{InputLexicon, InputSentences};
 use crate::align::model::{AlignmentModel, TrainOptions};
 use crate::app::alignment::{self, PairsTraining};
 use crate::app::stream::{align_pairs, aligning_lexicon, baseline_stream, PairAligner};
-use crate::app::{files, translation};
+use crate::app::{annotation, files, translation};
 use crate::corpus::{Corpus, PairIndex, TreePair, WordFit};
 use crate::lexicon::{bitext_of, Lexicon, WordAlignment};
 use crate::mt::model::TranslationModel;
@@ -96,6 +96,7 @@ impl Executor {
                 Ok((Output::Done, None))
             }
             Task::Train { options, how } => self.train(&options, &how, observer),
+            Task::Update { model, kept, train } => self.update(&model, &kept, &train, observer),
             Task::Preview { options, how } => {
                 let (tables, links) = (self.tables()?, self.word_links()?);
                 let p =
@@ -183,15 +184,50 @@ impl Executor {
         let split = how.split(n).ok_or_else(|| text(alignment::AlignmentError::TooFewToHoldOut(n)))?;
         let links_given = links.is_some();
         let tables_given = tables.is_some() && !how.test;
-        let (model, tried) =
-            alignment::train_on_pairs(&self.corpus, how, tables, links, options, observer).map_err(text)?;
+        let kept = alignment::train_on_pairs_kept(&self.corpus, how, tables, links, options, observer).map_err(text)?;
+        let (model, tried) = (kept.model, kept.tried);
         let note = match how.test {
             true => alignment::held_out_note(&model, links_given),
             false => alignment::compare_note(&model, &self.corpus, tables_given, links_given),
         };
         let (json, summary) = (model.to_json(), alignment::trained_summary(&model, &split, &tried));
         self.model = Some((model, json.clone()));
-        Ok((Output::Trained { model: json.clone(), summary, note }, Some(json)))
+        Ok((Output::Trained { model: json.clone(), summary, note, kept: Some(Box::new(kept.options)) }, Some(json)))
+    }
+
+    /// [`Task::Update`]: pairs `train` (their gold the links to learn),
+    /// each with its word links as `Search` aligns it (given, else the
+    /// aligning lexicon's, made here as the `InputLexicon` piece makes it).
+    fn update(
+        &mut self,
+        model: &str,
+        kept: &TrainOptions,
+        train: &[usize],
+        observer: &mut dyn Observer,
+    ) -> Result<(Output, Option<String>), TaskError> {
+        let current = AlignmentModel::from_json(model, "the model").map_err(text)?;
+        let given = self.word_links()?;
+        let bitext = || Ok::<_, Cancelled>(bitext_of(&self.corpus));
+        let lexicon =
+            aligning_lexicon(&current.lexicon, None, InputSentences::Train, bitext, observer).map_err(text)?;
+        let mut pairs = Corpus::default();
+        let mut links = Vec::new();
+        for &k in train {
+            let pair = self.corpus.pairs.get(k).ok_or("no such pair")?;
+            links.push(match given.as_ref().and_then(|g| g.get(k)) {
+                Some(l) => l.clone(),
+                None => lexicon.links(k, pair.source.words(), pair.target.words()),
+            });
+            pairs.pairs.push(pair.clone());
+        }
+        let updated =
+            annotation::update_model(&pairs, links, kept, &current, &lexicon.lexicon, observer).map_err(text)?;
+        let summary = format!("{} (updated on {} pairs: its own and those annotated)", updated.spec, train.len());
+        let json = updated.to_json();
+        self.model = Some((updated, json.clone()));
+        let output =
+            Output::Trained { model: json.clone(), summary, note: String::new(), kept: Some(Box::new(kept.clone())) };
+        Ok((output, Some(json)))
     }
 
     fn input_lexicon(

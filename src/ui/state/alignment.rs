@@ -9,6 +9,7 @@ use super::{Job, JobKind, Shared, State};
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::Search;
 use crate::align::link_search::LinkSearch;
+use crate::align::model::TrainOptions;
 use crate::app::alignment::{pair_span, HELD_OUT_PERCENT};
 use crate::corpus::{Corpus, PairIndex};
 use crate::eval::prf::Counts;
@@ -26,6 +27,8 @@ pub struct LoadedAlignmentModel {
     pub summary: String,
     /// Trained in the page: on which pairs.
     pub trained_on: Option<TrainedOn>,
+    /// Trained in the page: the kept configuration's options (*Annotate* updates the model with them).
+    pub kept: Option<TrainOptions>,
 }
 
 /// The pairs a model trained in the page has seen (as [`MtHeld`] records
@@ -265,13 +268,23 @@ impl Alignment {
 
     /// `job` trained a model (its file, `json`) on its pairs of the
     /// `pairs` loaded (less a held-out test).
-    pub(super) fn trained(&mut self, job: &Job, json: String, summary: String, pairs: usize) {
+    pub(super) fn trained(
+        &mut self,
+        job: &Job,
+        json: String,
+        summary: String,
+        kept: Option<TrainOptions>,
+        pairs: usize,
+    ) {
+        // An update trained on the same pairs as before, and the pairs annotated.
+        let before = self.model.as_ref().filter(|_| job.kind == JobKind::Update).and_then(|m| m.trained_on);
         let first_unseen = job.split.map_or(pairs, |split| split.seen().end);
         self.model = Some(LoadedAlignmentModel {
             json: json.into(),
             origin: ModelOrigin::TrainedHere,
             summary,
-            trained_on: Some(TrainedOn { gen: job.corpus_gen, first_unseen }),
+            trained_on: before.or(Some(TrainedOn { gen: job.corpus_gen, first_unseen })),
+            kept,
         });
     }
 
@@ -588,7 +601,7 @@ mod tests {
         let mut s = State::with_sample();
         let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
         let model = "{\"format\":\"treelink-alignment-model\"}".to_string();
-        answer(&mut s, Response::Trained { job: id, model: model.clone(), summary: "a model".into() }, 1.0);
+        answer(&mut s, Response::Trained { job: id, model: model.clone(), summary: "a model".into(), kept: None }, 1.0);
         assert_eq!(s.alignment.model.as_ref().map(|m| m.origin.to_string()).as_deref(), Some("trained in this page"));
         assert_eq!(
             s.session().texts.alignment_model,

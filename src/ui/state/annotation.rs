@@ -12,11 +12,13 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Mode, SelectAction, State};
+use super::{Effect, JobKind, Mode, SelectAction, State};
 use crate::align::greedy::{first_conflict, Scored};
 use crate::app::annotation::{search_under_edits, Edits, NodePair, Order};
 use crate::corpus::PairIndex;
+use crate::io::links::Link;
 use crate::tree::{NodeId, Tree};
+use crate::ui::protocol::{CorpusText, Request};
 
 /// The annotation so far: each pair's edits, the pairs accepted, the order.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -33,6 +35,9 @@ pub struct Annotation {
     /// What the last click or *Accept* did.
     #[serde(skip)]
     pub message: Option<Result<String, String>>,
+    /// Updates of the model started after an *Accept*, and the pairs accepted when the last started.
+    #[serde(skip)]
+    pub updates: (usize, usize),
 }
 
 /// An accepted pair: the edits its proposal needed and the links it has.
@@ -44,10 +49,11 @@ pub struct Accepted {
 }
 
 /// The annotation panel's buttons.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum AnnotateAction {
-    /// The pair's links are right: keep them and show the next pair.
-    Accept,
+    /// The pair's links are right: keep them, show the next pair, and
+    /// update the model (at `now`) with the pairs accepted.
+    Accept { now: f64 },
     /// Forget the edits of the pair shown (the model's proposal comes back).
     StartOver,
     /// Which pair *Accept* shows next.
@@ -174,7 +180,7 @@ impl State {
     }
 
     /// An [`AnnotateAction`].
-    pub(super) fn annotate(&mut self, action: AnnotateAction) {
+    pub(super) fn annotate(&mut self, action: AnnotateAction) -> Vec<Effect> {
         let k = self.selection.pair;
         match action {
             AnnotateAction::SetOrder(order) => self.annotation.order = order,
@@ -184,7 +190,7 @@ impl State {
                 self.annotation.pending = None;
                 self.annotation.message = Some(Ok("The model's proposal of this pair is back.".into()));
             }
-            AnnotateAction::Accept => {
+            AnnotateAction::Accept { now } => {
                 if self.annotation.is_done(k) {
                     self.annotation.message = Some(Ok("This pair is annotated already.".into()));
                 } else {
@@ -201,8 +207,47 @@ impl State {
                     }
                     None => self.annotation.message = Some(Ok("Every pair is annotated.".into())),
                 }
+                return self.update_model(now).into_iter().collect();
             }
         }
+        Vec::new()
+    }
+
+    /// The model trained again with the pairs accepted so far (a job: the
+    /// worker trains the kept configuration on the pairs the model saw and
+    /// the pairs accepted, their hand links as gold, then aligns every
+    /// pair, and the proposals are the new model's): when the model was
+    /// trained in this page on these pairs and no job runs (else the next
+    /// *Accept* updates it with every pair accepted by then).
+    fn update_model(&mut self, now: f64) -> Option<Effect> {
+        let m = self.alignment.model.as_ref()?;
+        let kept = m.kept.clone()?;
+        let seen = m.trained_on.filter(|t| t.gen == self.loaded.gen)?.first_unseen;
+        if self.jobs.running.is_some() {
+            return None;
+        }
+        let mut corpus = (*self.loaded.corpus).clone();
+        let mut train: Vec<usize> = (0..seen.min(corpus.len())).collect();
+        for a in &self.annotation.done {
+            let links = self.teach.links.get(&a.pair).map_or(&[][..], Vec::as_slice);
+            corpus.pairs[a.pair.index()].gold = links.iter().map(|&(s, t)| Link::good(s, t)).collect();
+            train.push(a.pair.index());
+        }
+        train.sort_unstable();
+        train.dedup();
+        let request = Request::Update {
+            job: self.jobs.next_id(),
+            corpus: CorpusText::of(&corpus),
+            model: m.json.to_string(),
+            kept: Box::new(kept),
+            train,
+            lexicon: self.lexicon_files(),
+        };
+        if let Request::Update { job, .. } = &request {
+            self.start_job(*job, JobKind::Update, now);
+        }
+        self.annotation.updates = (self.annotation.updates.0 + 1, self.annotation.done.len());
+        Some(Effect::Post(request))
     }
 
     /// The pair to annotate next: of the pairs not accepted, the one the
@@ -224,6 +269,20 @@ impl State {
             }
         };
         next.map(PairIndex::new)
+    }
+
+    /// How the model learns from the pairs accepted, in a sentence.
+    pub fn learning(&self) -> String {
+        let m = self.alignment.model.as_ref();
+        let here = m.is_some_and(|m| m.kept.is_some() && m.trained_on.is_some_and(|t| t.gen == self.loaded.gen));
+        match self.annotation.updates {
+            _ if !here => "The model is not updated as you go: only a model trained in this page on these pairs is (Train, then annotate the held-out pairs).".into(),
+            (0, _) => "After each pair accepted, the model is trained again with the pairs accepted, and proposes the next pairs.".into(),
+            (n, pairs) => format!(
+                "The model was updated {n} {} with the pairs accepted (the last with {pairs}): it proposes the next pairs.",
+                crate::io::text::counted(n, "times")
+            ),
+        }
     }
 
     /// Whether the diagram's clicks annotate.
@@ -253,6 +312,7 @@ mod tests {
             origin: ModelOrigin::Uploaded("m.json".into()),
             summary: "a model".into(),
             trained_on: None,
+            kept: None,
         });
         let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
         let Response::Aligned { job, mut searches, baseline, lexicon, first, mut uncertainty, link_search } =
@@ -324,19 +384,19 @@ mod tests {
         assert_eq!(links(&s), first);
         s.apply(Action::Select(SelectAction::ClickLink(wrong.0, wrong.1)));
         // Accept: the hand links are the proposal; the next pair is the least sure (5, then 7, then the file's order).
-        s.apply(Action::Annotate(AnnotateAction::Accept));
+        s.apply(Action::Annotate(AnnotateAction::Accept { now: 0.0 }));
         assert_eq!(
             s.teach.links[&PairIndex::new(k)].iter().map(|(a, b)| (a.index(), b.index())).collect::<BTreeSet<_>>(),
             expected(&gold)
         );
         assert_eq!(s.annotation.done, [Accepted { pair: PairIndex::new(k), edits: 1, links: gold.len() }]);
         assert_eq!(s.selection.pair, PairIndex::new(5));
-        s.apply(Action::Annotate(AnnotateAction::Accept));
+        s.apply(Action::Annotate(AnnotateAction::Accept { now: 0.0 }));
         assert_eq!(s.selection.pair, PairIndex::new(7));
-        s.apply(Action::Annotate(AnnotateAction::Accept));
+        s.apply(Action::Annotate(AnnotateAction::Accept { now: 0.0 }));
         assert_eq!(s.selection.pair, PairIndex::new(0));
         s.apply(Action::Annotate(AnnotateAction::SetOrder(Order::File)));
-        s.apply(Action::Annotate(AnnotateAction::Accept));
+        s.apply(Action::Annotate(AnnotateAction::Accept { now: 0.0 }));
         assert_eq!(s.selection.pair, PairIndex::new(1));
         assert_eq!(
             s.annotation.progress(s.loaded.corpus.len()),
@@ -355,6 +415,46 @@ mod tests {
         assert_eq!(s.annotation.done[0].links, gold.len() - 1);
         s.apply(Action::Teach(TeachAction::Undo));
         assert_eq!(s.teach.links[&PairIndex::new(k)].len(), gold.len());
+    }
+
+    /// *Accept* updates a model trained in this page on these pairs: the
+    /// worker is asked to train it again on the pairs it saw and those
+    /// accepted, their hand links as gold; an uploaded model is not
+    /// updated, and neither while a job runs.
+    #[test]
+    fn accept_updates_a_model_trained_here_with_the_pairs_accepted() {
+        let mut s = aligned(2, &[], &[]);
+        click(&mut s, 0, 0);
+        let posts =
+            |effects: Vec<Effect>| effects.into_iter().filter(|e| matches!(e, Effect::Post(_))).collect::<Vec<_>>();
+        assert!(posts(s.apply(Action::Annotate(AnnotateAction::Accept { now: 1.0 }))).is_empty(), "an uploaded model");
+        let gen = s.loaded.gen;
+        s.alignment.model = Some(LoadedAlignmentModel {
+            json: "{}".into(),
+            origin: ModelOrigin::TrainedHere,
+            summary: "a model".into(),
+            trained_on: Some(TrainedOn { gen, first_unseen: 100 }),
+            kept: Some(crate::align::model::TrainOptions::default()),
+        });
+        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(120))));
+        click(&mut s, 1, 1);
+        let effects = posts(s.apply(Action::Annotate(AnnotateAction::Accept { now: 2.0 })));
+        let [Effect::Post(Request::Update { corpus, train, kept, .. })] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!(*train, (0..100).chain([120]).collect::<Vec<_>>(), "pair 3 (index 2) is among the pairs seen");
+        assert_eq!(**kept, crate::align::model::TrainOptions::default());
+        let corpus = corpus.parse().unwrap();
+        let gold =
+            |k: usize| corpus.pairs[k].gold.iter().map(|l| (l.source.index(), l.target.index())).collect::<Vec<_>>();
+        assert_eq!((gold(2), gold(120)), (vec![(0, 0)], vec![(1, 1)]), "the hand links are the gold to learn");
+        assert_eq!(
+            gold(5),
+            s.loaded.corpus.pairs[5].gold.iter().map(|l| (l.source.index(), l.target.index())).collect::<Vec<_>>()
+        );
+        assert_eq!(s.jobs.running.as_ref().map(|j| j.kind), Some(JobKind::Update));
+        // While it runs, the next Accept starts nothing (the one after it takes every pair accepted by then).
+        assert!(posts(s.apply(Action::Annotate(AnnotateAction::Accept { now: 3.0 }))).is_empty());
     }
 
     /// A link that breaks a criterion against a link the annotator added is refused.
@@ -378,7 +478,7 @@ mod tests {
         let mut s = aligned(2, &[], &[]);
         click(&mut s, 0, 0);
         s.apply(Action::Annotate(AnnotateAction::SetOrder(Order::File)));
-        s.apply(Action::Annotate(AnnotateAction::Accept));
+        s.apply(Action::Annotate(AnnotateAction::Accept { now: 0.0 }));
         click(&mut s, 1, 1);
         let session = s.session();
         let json = serde_json::to_string(&session).unwrap();

@@ -249,6 +249,7 @@ impl State {
                 origin: ModelOrigin::Uploaded(u.name.clone()),
                 summary,
                 trained_on: None,
+                kept: None,
             });
         }
         if let Some(class) = answer.class {

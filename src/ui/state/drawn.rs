@@ -167,6 +167,7 @@ mod tests {
             origin: ModelOrigin::Uploaded("m.json".into()),
             summary: "a model".into(),
             trained_on: None,
+            kept: None,
         });
         assert_eq!(
             align(&mut s, vec![(NodeId::new(1), NodeId::new(1))]),

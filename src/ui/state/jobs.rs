@@ -17,6 +17,8 @@ use crate::ui::ids::{CorpusGen, JobId, WorkerGen};
 pub enum JobKind {
     Train,
     Align,
+    /// Training the alignment model again with the pairs annotated, then aligning.
+    Update,
     /// Training a translation model.
     TrainMt,
     /// Translating every loaded pair.
@@ -261,6 +263,7 @@ impl State {
         let again = match kind {
             Some(JobKind::Train) => ": train again",
             Some(JobKind::Align) => ": align again",
+            Some(JobKind::Update) => ": the model is updated again after the next pair accepted",
             Some(JobKind::TrainMt) => ": train the translation model again",
             Some(JobKind::TranslateAll) => ": translate again",
             None => "",

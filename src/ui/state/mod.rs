@@ -335,9 +335,9 @@ impl State {
                     self.alignment.previewed(j, corpus, gen, summary, searches, first);
                 }
             }
-            Response::Trained { job, model, summary } => {
+            Response::Trained { job, model, summary, kept } => {
                 if let Some(j) = self.jobs.get(job) {
-                    self.alignment.trained(j, model, summary, self.loaded.corpus.len());
+                    self.alignment.trained(j, model, summary, kept.map(|k| *k), self.loaded.corpus.len());
                 }
             }
             Response::Aligned { job, searches, baseline, lexicon, first, uncertainty, link_search } => {
@@ -435,10 +435,7 @@ impl State {
                 self.teaching(a);
                 Vec::new()
             }
-            Action::Annotate(a) => {
-                self.annotate(a);
-                Vec::new()
-            }
+            Action::Annotate(a) => self.annotate(a),
             Action::Find(FindAction::Query(query)) => {
                 self.find.query(query, &self.loaded.corpus);
                 Vec::new()

@@ -69,6 +69,9 @@ pub struct SessionFiles {
     pub files: Vec<SavedFile>,
     /// An alignment model trained in the page: (summary, file text).
     pub alignment_model: Option<(String, String)>,
+    /// Its kept configuration's options (*Annotate* updates the model with them).
+    #[serde(default)]
+    pub alignment_model_kept: Option<crate::align::model::TrainOptions>,
     /// The translation model held: its file name and, unless the page holds
     /// it as a file (kept apart, as a file), its text.
     pub translation_model: Option<(String, Option<String>)>,
@@ -337,6 +340,7 @@ impl State {
         SessionFiles {
             files,
             alignment_model: self.trained_model().map(|m| (m.summary.clone(), m.json.to_string())),
+            alignment_model_kept: self.trained_model().and_then(|m| m.kept.clone()),
             translation_model: self.mt.held.as_ref().map(|h| {
                 let text = match &h.source {
                     MtSource::Text(t) => Some(t.to_string()),
@@ -386,6 +390,7 @@ impl State {
                 origin: ModelOrigin::TrainedHere,
                 summary,
                 trained_on: None,
+                kept: texts.alignment_model_kept,
             });
         }
         match (texts.translation_model, mt_file) {

@@ -147,7 +147,7 @@ pub(super) fn answer(s: &mut State, response: Response, now: f64) -> Vec<Effect>
 /// Trains a model (the worker answers "a model" at once); the job's id.
 pub(super) fn train_a_model(s: &mut State, now: f64) -> JobId {
     let id = started(&s.apply(Action::Train(TrainAction::Train { now })));
-    let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into() };
+    let trained = Response::Trained { job: id, model: "{\"m\":1}".into(), summary: "a model".into(), kept: None };
     answer(s, trained, now + 1.0);
     id
 }
