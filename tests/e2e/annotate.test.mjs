@@ -3,13 +3,15 @@
 // pair's proposal is `treelink align`'s links for it; a click removes a
 // proposed link and the pair is decoded again without it; *Accept* keeps
 // the links as hand links (exported as the hand links' gold file) and
-// shows the pair the model is least sure of; a reload loses nothing.
+// shows the pair the model is least sure of; a reload loses nothing. Then
+// the researcher's loop: trained in the page on pairs with gold, a test set
+// without gold annotated, and the model updated after each pair accepted.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { download, sample, run, openPage, goToPair, samplePart } from './helpers.mjs';
+import { download, sample, run, openPage, goToPair, samplePart, fillField, openAdvanced } from './helpers.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-annotate-'));
 const model = path.join(tmp, 'model.json');
@@ -77,6 +79,37 @@ test('the annotated links are the hand links: exported, and kept over a reload',
   const gold = await download(page, '#export-student');
   const lines = gold.body.split('\n');
   assert.equal(lines.filter((l) => l.trim()).length, 2, 'two pairs have hand links');
+});
+
+test('trained in the page, a test set without gold annotated: the model learns from each pair accepted', async () => {
+  await close();
+  ({ page, close } = await openPage(problems, '#pair-diagram'));
+  const a = samplePart(path.join(tmp, 'a'), 0, 40);
+  // The pairs to annotate: no gold links.
+  const c = samplePart(path.join(tmp, 'c'), 40, 50);
+  fs.writeFileSync(c[2], '\n'.repeat(10));
+  for (const [k, ext] of ['src', 'trg', 'gold'].entries()) await page.setInputFiles(`#file-${ext}`, a[k]);
+  await page.waitForFunction(() => /, 40 pairs/.test(document.querySelector('#lede-pairs')?.innerText ?? ''));
+  await page.setInputFiles('#file-test-set', c);
+  await page.waitForFunction(() => /, 50 pairs/.test(document.querySelector('#lede-pairs')?.innerText ?? ''));
+  await page.selectOption('#train-setting', 'kernel');
+  await fillField(page, 'train-kernel', 'plain+dbtk-root');
+  await openAdvanced(page);
+  await page.selectOption('#train-solver', 'linear');
+  await page.click('#train');
+  await page.waitForSelector('#job-note', { timeout: 300000 });
+  await page.click('#mode-annotate');
+  await goToPair(page, 41);
+  await page.waitForFunction(() => /^The model proposes/.test(document.querySelector('#annotate-state').innerText));
+  assert.match(await page.locator('#annotate-learning').innerText(), /^After each pair accepted, the model is trained again/);
+  await page.click('#annotate-accept');
+  // The update: a job in the worker, the page free meanwhile; then every pair is proposed by the updated model.
+  await page.waitForFunction(() => /^The model was updated 1 time with the pairs accepted \(the last with 1\)/.test(document.querySelector('#annotate-learning').innerText));
+  await page.waitForFunction(() => /updated on \d+ pairs/.test(document.querySelector('#model-summary')?.innerText ?? ''), null, { timeout: 120000 });
+  assert.match(await page.locator('#model-summary').innerText(), /updated on 41 pairs: its own and those annotated/);
+  const shown = Number(await page.locator('.pair-nav').getAttribute('data-pair'));
+  assert.ok(shown > 41 && shown <= 50, `a held-out pair is next: ${shown}`);
+  await page.waitForFunction(() => /^The model proposes/.test(document.querySelector('#annotate-state').innerText));
 });
 
 test('nothing went wrong in the page', () => {
