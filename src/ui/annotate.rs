@@ -36,7 +36,7 @@ pub(super) fn annotate(
         format!(
             "The model proposes {} links{}. Click a wrong link to remove it, a source then a target node to add a missed one: the pair is decoded again after each edit.",
             a.links,
-            if a.edits > 0 { format!(" after your {} edits", a.edits) } else { String::new() }
+            if a.edits > 0 { format!(" after your {} {}", a.edits, crate::io::text::counted(a.edits, "edits")) } else { String::new() }
         )
     } else {
         "No proposal for this pair: align the pairs with a model (train one, or load one) and its links are proposed here; links you add are kept.".to_string()

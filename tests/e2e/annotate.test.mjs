@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { download, sample, run, openPage, goToPair, samplePart, fillField, openAdvanced } from './helpers.mjs';
+import { download, sample, run, openPage, goToPair, samplePart, fillField, openAdvanced, lines, tree } from './helpers.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-annotate-'));
 const model = path.join(tmp, 'model.json');
@@ -51,7 +51,7 @@ for (const [size, viewport] of [['laptop', { width: 1366, height: 768 }], ['phon
     await page.locator(`#pair-diagram path.link-hit[data-link="${removed}"]`).dispatchEvent('click');
     await page.waitForFunction((l) => !document.querySelector(`#pair-diagram .link-group[data-link="${l}"]`), removed);
     assert.match(await page.locator('#annotate-feedback').innerText(), /^Removed .*; the pair is decoded again: \d+ links?\.$/);
-    assert.match(await page.locator('#annotate-state').innerText(), /after your 1 edits/);
+    assert.match(await page.locator('#annotate-state').innerText(), /after your 1 edit\b/);
     const after = await drawn();
     assert.ok(!after.includes(removed));
     // On a phone the diagram stays where it was, the verdict under it.
@@ -79,6 +79,57 @@ test('the annotated links are the hand links: exported, and kept over a reload',
   const gold = await download(page, '#export-student');
   const lines = gold.body.split('\n');
   assert.equal(lines.filter((l) => l.trim()).length, 2, 'two pairs have hand links');
+});
+
+test('the gold as the annotator in the page: the edits and the static cost are treelink simulate-annotation\'s', async () => {
+  await close();
+  ({ page, close } = await openPage(problems, '#pair-diagram'));
+  const a = samplePart(path.join(tmp, 'first'), 0, 40);
+  const pool = samplePart(path.join(tmp, 'pool'), 40, 50);
+  const prefix = (f) => f.replace(/\.src$/, '');
+  const cli = run('simulate-annotation', '--train', prefix(a[0]), '--pool', prefix(pool[0]), '--order', 'file', '--no-update', '--kernel', 'plain+dbtk-root', '--threads', '1');
+  const [, cliPairs, cliGold, cliEdits, cliStatic] = cli.match(/^pairs (\d+) {2}gold (\d+) {2}edits (\d+) {2}static (\d+)$/m).map(Number);
+  const firstModel = path.join(tmp, 'first.json');
+  run('train', '--train', prefix(a[0]), '--kernel', 'plain+dbtk-root', '--threads', '1', '-o', firstModel);
+  for (const [k, ext] of ['src', 'trg', 'gold'].entries()) await page.setInputFiles(`#file-${ext}`, pool[k]);
+  await page.waitForFunction(() => /, 10 pairs/.test(document.querySelector('#lede-pairs')?.innerText ?? ''));
+  await page.setInputFiles('#file-model', firstModel);
+  await page.click('#mode-annotate');
+  await page.selectOption('#annotate-order', 'file');
+  await page.click('#annotate-align');
+  await page.waitForFunction(() => /^The model proposes/.test(document.querySelector('#annotate-state')?.innerText ?? ''), null, { timeout: 120000 });
+  const [srcs, trgs, golds] = pool.map(lines);
+  let [edits, statics, gold] = [0, 0, 0];
+  for (let k = 0; k < 10; k++) {
+    await page.waitForFunction((n) => document.querySelector('.pair-nav').dataset.pair === String(n), k + 1);
+    const [s, t] = [tree(srcs[k]), tree(trgs[k])];
+    const phrase = (l) => { const [a, b] = l.split('-').map(Number); return s.phrase(a) && t.phrase(b); };
+    const want = new Set(golds[k].split(/\s+/).filter(Boolean).map((l) => l.replace(/\?$/, '')).filter(phrase));
+    gold += want.size;
+    const order = (x, y) => { const [a, b] = x.split('-').map(Number), [c, d] = y.split('-').map(Number); return a - c || b - d; };
+    let pairEdits = 0;
+    for (;;) {
+      const shown = await page.$$eval('#pair-diagram .link-group', (gs) => gs.map((g) => [g.dataset.link, Number(g.getAttribute('aria-label').match(/posterior ([\d.]+)/)?.[1] ?? 0)]));
+      const proposed = new Map(shown.filter(([l]) => phrase(l)));
+      const wrong = [...proposed.keys()].filter((l) => !want.has(l)).sort(order);
+      const missed = [...want].filter((l) => !proposed.has(l)).sort(order);
+      if (pairEdits === 0) statics += wrong.length + missed.length;
+      if (wrong.length) {
+        const surest = wrong.reduce((best, l) => (proposed.get(l) > proposed.get(best) ? l : best));
+        await page.locator(`#pair-diagram path.link-hit[data-link="${surest}"]`).dispatchEvent('click');
+      } else if (missed.length) {
+        const [a, b] = missed[0].split('-');
+        await page.click(`#src-node-${a}`);
+        await page.click(`#trg-node-${b}`);
+      } else break;
+      pairEdits += 1;
+      await page.waitForFunction((n) => new RegExp(`after your ${n} edits?\\b`).test(document.querySelector('#annotate-state').innerText), pairEdits);
+    }
+    edits += pairEdits;
+    await page.click('#annotate-accept');
+  }
+  assert.deepEqual({ pairs: 10, gold, edits, static: statics }, { pairs: cliPairs, gold: cliGold, edits: cliEdits, static: cliStatic });
+  assert.match(await page.locator('#annotate-progress').innerText(), new RegExp(`^Annotated 10 of 10 pairs`));
 });
 
 test('trained in the page, a test set without gold annotated: the model learns from each pair accepted', async () => {

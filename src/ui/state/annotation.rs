@@ -163,15 +163,15 @@ impl State {
             edits.kept.retain(|&l| l != link);
             edits.forbidden.push(link);
             format!("Removed {this}")
-        } else if let Some((by, criterion)) = first_conflict(&pair.source, &pair.target, link, &edits.kept) {
-            let by = format!("{} ↔ {}", name(&pair.source, by.0), name(&pair.target, by.1));
-            self.annotation.message =
-                Some(Err(format!("Refused {this}: it breaks criterion {criterion}, because of your link {by}.")));
-            return;
         } else {
+            // The annotator's word is final, even against a criterion (gold links may break one): said, not refused.
+            let warning = first_conflict(&pair.source, &pair.target, link, &edits.kept).map(|(by, criterion)| {
+                let by = format!("{} ↔ {}", name(&pair.source, by.0), name(&pair.target, by.1));
+                format!(" (against your link {by}, it breaks criterion {criterion})")
+            });
             edits.forbidden.retain(|&l| l != link);
             edits.kept.push(link);
-            format!("Added {this}")
+            format!("Added {this}{}", warning.unwrap_or_default())
         };
         *count += 1;
         let n = self.proposal(k).len();
@@ -457,16 +457,18 @@ mod tests {
         assert!(posts(s.apply(Action::Annotate(AnnotateAction::Accept { now: 3.0 }))).is_empty());
     }
 
-    /// A link that breaks a criterion against a link the annotator added is refused.
+    /// A link the annotator adds is kept even when it breaks a criterion
+    /// against another they added (as `simulate-annotation`'s annotator
+    /// keeps every gold link), and the page says which.
     #[test]
-    fn an_added_link_that_breaks_a_criterion_against_a_kept_one_is_refused() {
+    fn an_added_link_is_kept_even_against_a_criterion_and_the_page_says_so() {
         let mut s = aligned(2, &[], &[]);
         assert!(links(&s).is_empty(), "no candidates, nothing proposed");
         click(&mut s, 0, 0);
         click(&mut s, 1, 0);
-        assert_eq!(links(&s), BTreeSet::from([(0, 0)]));
+        assert_eq!(links(&s), BTreeSet::from([(0, 0), (1, 0)]));
         assert!(
-            matches!(&s.annotation.message, Some(Err(m)) if m.starts_with("Refused") && m.contains("criterion (i)")),
+            matches!(&s.annotation.message, Some(Ok(m)) if m.starts_with("Added") && m.contains("against your link S (0) ↔ S (0), it breaks criterion (i)")),
             "{:?}",
             s.annotation.message
         );
