@@ -39,6 +39,7 @@ pub fn export_panel(props: &ExportProps) -> Html {
         ExportFile::StudentLinks,
         ExportFile::Sta,
         ExportFile::GoldSta,
+        ExportFile::StudentSta,
         ExportFile::SourceTiger,
         ExportFile::TargetTiger,
     ];
@@ -53,6 +54,7 @@ pub fn export_panel(props: &ExportProps) -> Html {
                     {button("export-student", "Your links (.gold)", view.has_student, ExportFile::StudentLinks)}
                     {button("export-sta", "Predicted links (STA XML)", aligned, ExportFile::Sta)}
                     {button("export-gold-sta", "Gold links (STA XML)", pairs, ExportFile::GoldSta)}
+                    {button("export-student-sta", "Your links (STA XML)", view.has_student, ExportFile::StudentSta)}
                     {button("export-tiger-src", "Source treebank (TigerXML)", pairs, ExportFile::SourceTiger)}
                     {button("export-tiger-trg", "Target treebank (TigerXML)", pairs, ExportFile::TargetTiger)}
                     <p class="hint">{"The STA files refer to the nodes of the two TigerXML files: load all three in the Data panel to read them back. Pairs imported from TigerXML keep their original node ids and treebank names, so the STA files also open with the original treebanks, and the TigerXML files hold the original sentences as written."}</p>

@@ -26,6 +26,8 @@ pub enum ExportFile {
     Sta,
     /// The gold links of the pairs loaded as Stockholm TreeAligner XML.
     GoldSta,
+    /// The hand links (aligned by hand, or annotated) as Stockholm TreeAligner XML.
+    StudentSta,
     /// The pairs loaded as TigerXML (the original sentences as written,
     /// when they came from TigerXML): what the STA files refer to.
     SourceTiger,
@@ -87,7 +89,8 @@ impl State {
         // The STA and TigerXML exports hold the pairs aligned once there are results, else all.
         let range = self.results().map_or(0..self.loaded.corpus.len(), |r| r.pairs());
         let exported = range.len();
-        let gold: usize = self.loaded.corpus.pairs.get(range).map_or(0, |p| p.iter().map(|p| p.gold.len()).sum());
+        let gold: usize =
+            self.loaded.corpus.pairs.get(range.clone()).map_or(0, |p| p.iter().map(|p| p.gold.len()).sum());
         match file {
             ExportFile::PredictedLinks => {
                 format!("the model's {} on {}, one line per pair, as treelink align writes them.", links(predicted), pairs(n))
@@ -113,6 +116,14 @@ impl State {
                 counted(gold, "links"),
                 pairs(exported)
             ),
+            ExportFile::StudentSta => {
+                let yours: usize = self.hand_links(range).iter().map(Vec::len).sum();
+                format!(
+                    "your {} on the {} as Stockholm TreeAligner XML; load it with the two TigerXML files in the Data panel.",
+                    links(yours),
+                    pairs(exported)
+                )
+            }
             ExportFile::SourceTiger | ExportFile::TargetTiger => {
                 format!("the {} as TigerXML, the treebank the STA files refer to.", pairs(exported))
             }
@@ -152,25 +163,20 @@ impl State {
                 text("treelink-predicted.gold", write_links(&r.predicted[r.pairs()]), "text/plain")
             }
             ExportFile::StudentLinks => {
-                let links: Vec<Vec<Link>> = PairIndex::all(self.loaded.corpus.len())
-                    .map(|k| {
-                        self.teach
-                            .links
-                            .get(&k)
-                            .map_or(Vec::new(), |l| l.iter().map(|&(s, t)| Link::good(s, t)).collect())
-                    })
-                    .collect();
+                let links = self.hand_links(0..self.loaded.corpus.len());
                 text("treelink-student.gold", write_links(&links), "text/plain")
             }
-            ExportFile::Sta | ExportFile::GoldSta | ExportFile::SourceTiger | ExportFile::TargetTiger => {
-                match self.treebank_export(file) {
-                    Ok((name, xml)) => text(&name, xml, "application/xml"),
-                    Err(e) => {
-                        self.export_note = Some(ExportNote { file, message: Err(format!("cannot export: {e}")) });
-                        return None;
-                    }
+            ExportFile::Sta
+            | ExportFile::GoldSta
+            | ExportFile::StudentSta
+            | ExportFile::SourceTiger
+            | ExportFile::TargetTiger => match self.treebank_export(file) {
+                Ok((name, xml)) => text(&name, xml, "application/xml"),
+                Err(e) => {
+                    self.export_note = Some(ExportNote { file, message: Err(format!("cannot export: {e}")) });
+                    return None;
                 }
-            }
+            },
             ExportFile::CorpusSource | ExportFile::CorpusTarget | ExportFile::CorpusGold | ExportFile::CorpusIds => {
                 let ids = self.loaded.tiger_ids.as_deref().map(Vec::as_slice);
                 let origin = self.loaded.tiger_import.as_ref().map(|t| &t.origin);
@@ -258,6 +264,13 @@ impl State {
                 let sta = export_sta(&corpus, links, named, None, None).map_err(|e| e.to_string())?;
                 Ok(("treelink-gold-alignment.xml".into(), sta.text))
             }
+            ExportFile::StudentSta => {
+                // Links made by a person, as the gold's are.
+                let hand = self.hand_links(range);
+                let links = StaLinks { links: &hand, origin: LinkOrigin::Gold };
+                let sta = export_sta(&corpus, links, named, None, None).map_err(|e| e.to_string())?;
+                Ok(("treelink-your-alignment.xml".into(), sta.text))
+            }
             _ => {
                 let originals = self.loaded.tiger_import.as_ref().map(|t| Originals {
                     source: Named { name: &t.originals[0].name, text: &t.originals[0].text },
@@ -277,6 +290,16 @@ impl State {
                 Ok((f.name, f.text))
             }
         }
+    }
+
+    /// The hand links of pairs `range`, one list per pair.
+    fn hand_links(&self, range: std::ops::Range<usize>) -> Vec<Vec<Link>> {
+        range
+            .map(|k| {
+                let links = self.teach.links.get(&PairIndex::new(k)).map_or(&[][..], Vec::as_slice);
+                links.iter().map(|&(s, t)| Link::good(s, t)).collect()
+            })
+            .collect()
     }
 
     /// The pair shown as a standalone SVG document, folded as the page draws it.
@@ -401,5 +424,40 @@ mod tests {
                 && b.panels().export.pairs
                 && !b.panels().export.has_ids
         );
+    }
+
+    /// The hand links (aligned by hand or annotated) as STA, with the two
+    /// TigerXML files, read back by the page's own TigerXML import: the
+    /// pairs with hand links come back with them as their gold.
+    #[test]
+    fn hand_links_as_sta_read_back_with_the_treebanks_give_the_same_links() {
+        let mut s = State::with_sample();
+        hand_link(&mut s, 0);
+        hand_link(&mut s, 2);
+        click(&mut s, 1, 1);
+        let exported = |s: &mut State, file| match s.apply(Action::Export(file)).as_slice() {
+            [Effect::Download { name, body: DownloadBody::Text { text, .. } }] => (name.clone(), text.to_string()),
+            other => panic!("{file:?}: {other:?} {:?}", s.export_note),
+        };
+        let files =
+            [ExportFile::SourceTiger, ExportFile::TargetTiger, ExportFile::StudentSta].map(|f| exported(&mut s, f));
+        assert_eq!(
+            s.export_note.as_ref().map(|n| n.message.clone()),
+            Some(Ok(format!(
+                "Downloaded treelink-your-alignment.xml: your 3 links on the {} pairs as Stockholm TreeAligner XML; load it with the two TigerXML files in the Data panel.",
+                s.loaded.corpus.len()
+            )))
+        );
+        let mut r = State::with_sample();
+        for (name, text) in &files {
+            read(&mut r, name, text, Some(Slot::Tiger));
+        }
+        // STA pairs sentences by their links: the two pairs with hand links come back.
+        assert_eq!(r.loaded.corpus.len(), 2);
+        for (p, k) in r.loaded.corpus.pairs.iter().zip([0, 2]) {
+            assert_eq!((&p.source, &p.target), (&s.loaded.corpus.pairs[k].source, &s.loaded.corpus.pairs[k].target));
+            let gold: Vec<_> = p.gold.iter().map(|l| (l.source, l.target)).collect();
+            assert_eq!(gold, s.teach.links[&PairIndex::new(k)], "pair {}", k + 1);
+        }
     }
 }
