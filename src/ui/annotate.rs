@@ -50,7 +50,7 @@ pub(super) fn annotate(
             }
             if let Some(p) = pending { <p class="hint">{p}</p> }
             <div class="annotate-actions" role="group" aria-label="This pair">
-                <button id="annotate-accept" type="button" class="primary" onclick={accept} disabled={a.done}>{"Accept and go to the next pair"}</button>
+                <button id="annotate-accept" type="button" class="primary" onclick={accept} disabled={a.done}>{"Accept and go to the next pair (a)"}</button>
                 <button id="annotate-start-over" type="button" onclick={start_over} disabled={a.edits == 0 && !a.done}>{"Start this pair over"}</button>
             </div>
             <p id="annotate-feedback" aria-live="polite" class={classes!(matches!(a.message, Some(Err(_))).then_some("error"))}>

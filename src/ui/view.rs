@@ -370,9 +370,10 @@ fn app() -> Html {
             move || drop(interval)
         });
     }
-    // Keyboard: n / p for the next / previous pair anywhere but in a text field.
+    // Keyboard: n / p for the next / previous pair anywhere but in a text
+    // field; a to accept the pair while annotating.
     {
-        let select = cb.select;
+        let (select, annotate) = (cb.select, cb.annotate);
         use_effect_with((), move |_| {
             let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
                 gloo::events::EventListener::new(&document, "keydown", move |e| {
@@ -384,6 +385,7 @@ fn app() -> Html {
                     match e.key().as_str() {
                         "n" => select.emit(SelectAction::StepPair(1)),
                         "p" => select.emit(SelectAction::StepPair(-1)),
+                        "a" => annotate.emit(AnnotateAction::Accept { now: js_sys::Date::now() }),
                         _ => {}
                     }
                 })
@@ -501,7 +503,7 @@ fn app() -> Html {
             }
             Mode::Teach => "Click a source node, then a target node, to link them; click your link to remove it; drag to pan.",
             Mode::Steps => "The search's links so far, this step's candidate (dashed) and what blocks it; drag to pan.",
-            Mode::Annotate => "The model's proposal: click a wrong link to remove it; a source then a target node to add one; Accept when right.",
+            Mode::Annotate => "The model's proposal: click a wrong link to remove it; a source then a target node to add one; Accept (a) when right.",
         }
         .into(),
         AttrValue::from,

@@ -46,9 +46,14 @@ for (const [size, viewport] of [['laptop', { width: 1366, height: 768 }], ['phon
     await goToPair(page, k + 1);
     await page.waitForFunction(() => /^The model proposes/.test(document.querySelector('#annotate-state').innerText));
     assert.deepEqual(await drawn(), cliLinks[k], `pair ${k + 1}: the page proposes treelink align's links`);
-    // Remove one proposed link (by tap or click): it is gone, and the pair is decoded again.
+    // Remove one proposed link (by key on a laptop, by tap on a phone): it is gone, and the pair is decoded again.
     const removed = cliLinks[k][0];
-    await page.locator(`#pair-diagram path.link-hit[data-link="${removed}"]`).dispatchEvent('click');
+    if (size === 'laptop') {
+      await page.focus(`#pair-diagram .link-group[data-link="${removed}"]`);
+      await page.keyboard.press('Enter');
+    } else {
+      await page.locator(`#pair-diagram path.link-hit[data-link="${removed}"]`).dispatchEvent('click');
+    }
     await page.waitForFunction((l) => !document.querySelector(`#pair-diagram .link-group[data-link="${l}"]`), removed);
     assert.match(await page.locator('#annotate-feedback').innerText(), /^Removed .*; the pair is decoded again: \d+ links?\.$/);
     assert.match(await page.locator('#annotate-state').innerText(), /after your 1 edit\b/);
@@ -60,8 +65,9 @@ for (const [size, viewport] of [['laptop', { width: 1366, height: 768 }], ['phon
       return r.bottom > 0 && r.top < innerHeight;
     });
     assert.ok(inView, 'the diagram is in view after the edit');
-    // Accept: the links become hand links; another pair is shown.
-    await page.click('#annotate-accept');
+    // Accept (the key a, or the button): the links become hand links; another pair is shown.
+    if (size === 'laptop') await page.keyboard.press('a');
+    else await page.click('#annotate-accept');
     await page.waitForFunction((n) => document.querySelector('.pair-nav').dataset.pair !== String(n), k + 1);
     assert.match(await page.locator('#annotate-progress').innerText(), size === 'laptop' ? /^Annotated 1 of 157 pairs/ : /^Annotated 2 of 157 pairs/);
     await goToPair(page, k + 1);

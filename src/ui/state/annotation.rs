@@ -190,6 +190,8 @@ impl State {
                 self.annotation.pending = None;
                 self.annotation.message = Some(Ok("The model's proposal of this pair is back.".into()));
             }
+            // The key `a` outside annotating does nothing.
+            AnnotateAction::Accept { .. } if !self.annotating() => {}
             AnnotateAction::Accept { now } => {
                 if self.annotation.is_done(k) {
                     self.annotation.message = Some(Ok("This pair is annotated already.".into()));
@@ -354,6 +356,10 @@ mod tests {
             gold.iter().enumerate().map(|(i, &(a, b))| Scored::new(a, b, 0.9 - 0.01 * i as f64)).collect();
         candidates.push(Scored::new(wrong.0, wrong.1, 0.95));
         let mut s = aligned(k, &candidates, &[(5, 0.9), (7, 0.5), (k, 0.95)]);
+        let mut inspecting = s.clone();
+        inspecting.apply(Action::Select(SelectAction::SetMode(Mode::Inspect)));
+        inspecting.apply(Action::Annotate(AnnotateAction::Accept { now: 0.0 }));
+        assert!(inspecting.annotation.done.is_empty(), "the key a outside annotating accepts nothing");
         let expected = |l: &[(NodeId, NodeId)]| l.iter().map(|(a, b)| (a.index(), b.index())).collect::<BTreeSet<_>>();
         let first = links(&s);
         assert!(first.contains(&(wrong.0.index(), wrong.1.index())));
