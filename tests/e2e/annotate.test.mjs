@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { placed, assertAccessible } from './seen.mjs';
 import { download, sample, run, openPage, goToPair, samplePart, fillField, openAdvanced, lines, tree } from './helpers.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-annotate-'));
@@ -65,6 +66,10 @@ for (const [size, viewport] of [['laptop', { width: 1366, height: 768 }], ['phon
       return r.bottom > 0 && r.top < innerHeight;
     });
     assert.ok(inView, 'the diagram is in view after the edit');
+    await page.mouse.move(0, 0);
+    assert.match(await page.locator('#hover-info').innerText(), /^✓ Removed /, 'the line under the diagram says what the edit did');
+    if (size === 'phone') assert.ok((await placed(page, '#hover-info')).inside, 'and it is in view');
+    await assertAccessible(page, `annotating on a ${size}`);
     // Accept (the key a, or the button): the links become hand links; another pair is shown.
     if (size === 'laptop') await page.keyboard.press('a');
     else await page.click('#annotate-accept');
