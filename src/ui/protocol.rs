@@ -140,13 +140,17 @@ pub enum Request {
     /// Train `model`'s configuration again (options `kept`) on pairs
     /// `train` of `corpus` (the pairs it trained on and those annotated,
     /// their links as gold: `app::annotation::update_model`), then align
-    /// `corpus` with it, as `Align` does.
+    /// the pairs from `aligned_from` on with it, as the page's Train did.
     Update {
         job: JobId,
         corpus: CorpusText,
         model: String,
         kept: Box<TrainOptions>,
         train: Vec<usize>,
+        /// The pairs aligned from here on, with their sentences as
+        /// `sentences` says (the pairs the model never saw: held out).
+        aligned_from: usize,
+        sentences: InputSentences,
         lexicon: LexiconFiles,
     },
     /// Explain a node pair of the last alignment.
@@ -358,7 +362,7 @@ pub enum Task {
     /// (`train_on_pairs`); the model is kept and handed back.
     Train { options: Vec<TrainOptions>, how: PairsTraining },
     /// [`Request::Update`]'s training; the model is kept and handed back.
-    Update { model: String, kept: Box<TrainOptions>, train: Vec<usize> },
+    Update { model: String, kept: Box<TrainOptions>, train: Vec<usize>, sentences: InputSentences },
     /// Train the first model and align the pairs with it
     /// (`app::alignment::preview_on_pairs`); nothing is kept.
     Preview { options: TrainOptions, how: PairsTraining },

@@ -306,19 +306,19 @@ impl Pool {
                 out.extend(self.dispatch());
                 out
             }
-            Request::Update { job, corpus, model, kept, train, lexicon } => {
+            Request::Update { job, corpus, model, kept, train, aligned_from, sentences, lexicon } => {
                 let pairs = corpus.source.matches('\n').count();
-                let update = Task::Update { model, kept, train };
+                let aligned = aligned_from.min(pairs)..pairs;
+                let update = Task::Update { model, kept, train, sentences };
                 let mut pieces = vec![Piece::new(update, PieceKind::Train, Some(Artifact::Model), 0)];
                 pieces[0].pinned = Some(0);
-                let lexicon_task =
-                    Task::InputLexicon { of: LexicalOf::Trained, sentences: InputSentences::Train, aligned: 0..pairs };
+                let lexicon_task = Task::InputLexicon { of: LexicalOf::Trained, sentences, aligned: aligned.clone() };
                 pieces.push(
-                    Piece::new(lexicon_task, PieceKind::Lexicon, Some(Artifact::InputLexicon), pairs as u64)
+                    Piece::new(lexicon_task, PieceKind::Lexicon, Some(Artifact::InputLexicon), aligned.len() as u64)
                         .after(&[0], &[Artifact::Model]),
                 );
                 // No baseline lexicon of its own: the baseline runs with the aligning lexicon.
-                self.plan_alignment(job, pieces, (corpus, lexicon), 0..pairs, Artifact::InputLexicon);
+                self.plan_alignment(job, pieces, (corpus, lexicon), aligned, Artifact::InputLexicon);
                 self.dispatch()
             }
             Request::TranslateAll { job, model, sources } => {
@@ -901,9 +901,10 @@ mod tests {
     }
 
     /// *Annotate*'s update: the kept configuration trained again on the
-    /// pairs the model saw and those annotated, then every pair aligned,
-    /// as the `app` steps do on one thread (`annotation::update_model`,
-    /// then `align_input`), whatever the pool's size.
+    /// pairs the model saw and those annotated, then the pairs it never saw
+    /// aligned held out (or every pair, their sentences joining the
+    /// lexicon), as the `app` steps do on one thread
+    /// (`annotation::update_model`, then `align_input`), whatever the pool's size.
     #[test]
     fn an_update_trains_the_kept_configuration_again_then_aligns_as_the_app_steps_do() {
         let corpus = sample(30);
@@ -914,39 +915,44 @@ mod tests {
             alignment::train_on_pairs_kept(&seen, &PairsTraining::default(), None, None, &[options], quiet).unwrap();
         // Pairs 26 and 28 annotated (their gold the annotator's links).
         let train: Vec<usize> = (0..20).chain([25, 27]).collect();
-        let lexicon = crate::align::lexical::input_lexicon(
-            &kept.model.lexicon,
-            &crate::lexicon::bitext_of(&corpus),
-            InputSentences::Train,
-            "lexicon",
-            quiet,
-        )
-        .unwrap();
-        let pairs = Corpus { pairs: train.iter().map(|&k| corpus.pairs[k].clone()).collect() };
-        let links = train
-            .iter()
-            .map(|&k| lexicon.links(k, corpus.pairs[k].source.words(), corpus.pairs[k].target.words()))
-            .collect();
-        let updated =
-            crate::app::annotation::update_model(&pairs, links, &kept.options, &kept.model, &lexicon.lexicon, quiet)
-                .unwrap();
-        assert_ne!(updated.to_json(), kept.model.to_json(), "the pairs annotated changed the model");
-        assert_eq!((updated.threshold, updated.posterior), (kept.model.threshold, kept.model.posterior));
-        let aligned = alignment::align_input(&updated, &corpus, None, InputSentences::Train, quiet).unwrap();
-        for size in [1, 2] {
-            let mut pool = Simulated::new(size, 7);
-            let responses = pool.run(Request::Update {
-                job: JobId(3),
-                corpus: CorpusText::of(&corpus),
-                model: kept.model.to_json(),
-                kept: Box::new(kept.options.clone()),
-                train: train.clone(),
-                lexicon: LexiconFiles::default(),
-            });
-            let Some(Response::Trained { model, kept: k, .. }) = responses.first() else { panic!("{responses:?}") };
-            assert_eq!((model, k.as_deref()), (&updated.to_json(), Some(&kept.options)), "{size} workers");
-            assert_eq!(pooled(&responses).1, aligned.searches, "{size} workers");
-            assert!(matches!(responses.last(), Some(Response::Aligned { first: 0, .. })));
+        for (aligned_from, sentences) in [(20, InputSentences::HeldOut), (0, InputSentences::Train)] {
+            let bitext = crate::lexicon::bitext_of(&corpus);
+            let lexicon =
+                crate::align::lexical::input_lexicon(&kept.model.lexicon, &bitext, sentences, "lexicon", quiet)
+                    .unwrap();
+            let pairs = Corpus { pairs: train.iter().map(|&k| corpus.pairs[k].clone()).collect() };
+            let words = |k: usize| lexicon.links(k, corpus.pairs[k].source.words(), corpus.pairs[k].target.words());
+            let links = train.iter().map(|&k| words(k)).collect();
+            let updated = crate::app::annotation::update_model(
+                &pairs,
+                links,
+                &kept.options,
+                &kept.model,
+                &lexicon.lexicon,
+                quiet,
+            )
+            .unwrap();
+            assert_ne!(updated.to_json(), kept.model.to_json(), "the pairs annotated changed the model");
+            assert_eq!((updated.threshold, updated.posterior), (kept.model.threshold, kept.model.posterior));
+            let input = Corpus { pairs: corpus.pairs[aligned_from..].to_vec() };
+            let aligned = alignment::align_input(&updated, &input, None, sentences, quiet).unwrap();
+            for size in [1, 2] {
+                let mut pool = Simulated::new(size, 7);
+                let responses = pool.run(Request::Update {
+                    job: JobId(3),
+                    corpus: CorpusText::of(&corpus),
+                    model: kept.model.to_json(),
+                    kept: Box::new(kept.options.clone()),
+                    train: train.clone(),
+                    aligned_from,
+                    sentences,
+                    lexicon: LexiconFiles::default(),
+                });
+                let Some(Response::Trained { model, kept: k, .. }) = responses.first() else { panic!("{responses:?}") };
+                assert_eq!((model, k.as_deref()), (&updated.to_json(), Some(&kept.options)), "{size} workers");
+                assert_eq!(pooled(&responses).1, aligned.searches, "{size} workers, {sentences:?}");
+                assert!(matches!(responses.last(), Some(Response::Aligned { first, .. }) if *first == aligned_from));
+            }
         }
     }
 

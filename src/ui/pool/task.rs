@@ -96,7 +96,7 @@ impl Executor {
                 Ok((Output::Done, None))
             }
             Task::Train { options, how } => self.train(&options, &how, observer),
-            Task::Update { model, kept, train } => self.update(&model, &kept, &train, observer),
+            Task::Update { model, kept, train, sentences } => self.update(&model, &kept, &train, sentences, observer),
             Task::Preview { options, how } => {
                 let (tables, links) = (self.tables()?, self.word_links()?);
                 let p =
@@ -196,20 +196,22 @@ impl Executor {
     }
 
     /// [`Task::Update`]: pairs `train` (their gold the links to learn),
-    /// each with its word links as `Search` aligns it (given, else the
-    /// aligning lexicon's, made here as the `InputLexicon` piece makes it).
+    /// each with its word links as `Search` aligns pairs (given, else the
+    /// aligning lexicon's with `sentences`, made here as the `InputLexicon`
+    /// piece makes it).
     fn update(
         &mut self,
         model: &str,
         kept: &TrainOptions,
         train: &[usize],
+        sentences: InputSentences,
         observer: &mut dyn Observer,
     ) -> Result<(Output, Option<String>), TaskError> {
         let current = AlignmentModel::from_json(model, "the model").map_err(text)?;
         let given = self.word_links()?;
+        // Every pair's sentences when they join the lexicon (then all pairs are aligned): links by pair number.
         let bitext = || Ok::<_, Cancelled>(bitext_of(&self.corpus));
-        let lexicon =
-            aligning_lexicon(&current.lexicon, None, InputSentences::Train, bitext, observer).map_err(text)?;
+        let lexicon = aligning_lexicon(&current.lexicon, None, sentences, bitext, observer).map_err(text)?;
         let mut pairs = Corpus::default();
         let mut links = Vec::new();
         for &k in train {

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Effect, JobKind, Mode, SelectAction, State};
 use crate::align::greedy::{first_conflict, Scored};
+use crate::align::lexical::InputSentences;
 use crate::app::annotation::{search_under_edits, Edits, NodePair, Order};
 use crate::corpus::PairIndex;
 use crate::io::links::Link;
@@ -237,12 +238,19 @@ impl State {
         }
         train.sort_unstable();
         train.dedup();
+        // The pairs the model never saw are aligned held out, as the page's Train aligned them; else every pair.
+        let (aligned_from, sentences) = match seen < corpus.len() {
+            true => (seen, InputSentences::HeldOut),
+            false => (0, InputSentences::Train),
+        };
         let request = Request::Update {
             job: self.jobs.next_id(),
             corpus: CorpusText::of(&corpus),
             model: m.json.to_string(),
             kept: Box::new(kept),
             train,
+            aligned_from,
+            sentences,
             lexicon: self.lexicon_files(),
         };
         if let Request::Update { job, .. } = &request {
@@ -445,11 +453,13 @@ mod tests {
         s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(120))));
         click(&mut s, 1, 1);
         let effects = posts(s.apply(Action::Annotate(AnnotateAction::Accept { now: 2.0 })));
-        let [Effect::Post(Request::Update { corpus, train, kept, .. })] = effects.as_slice() else {
+        let [Effect::Post(Request::Update { corpus, train, kept, aligned_from, sentences, .. })] = effects.as_slice()
+        else {
             panic!("{effects:?}")
         };
         assert_eq!(*train, (0..100).chain([120]).collect::<Vec<_>>(), "pair 3 (index 2) is among the pairs seen");
         assert_eq!(**kept, crate::align::model::TrainOptions::default());
+        assert_eq!((*aligned_from, *sentences), (100, InputSentences::HeldOut), "the pairs it never saw, held out");
         let corpus = corpus.parse().unwrap();
         let gold =
             |k: usize| corpus.pairs[k].gold.iter().map(|l| (l.source.index(), l.target.index())).collect::<Vec<_>>();
