@@ -42,14 +42,27 @@ try {
   await page.click('#mode-annotate');
   await page.fill('#pair-number', String(pairs + 1));
   await page.press('#pair-number', 'Enter');
-  for (let update = 1; update <= 3; update++) {
+  for (let update = 1; update <= 2; update++) {
     await page.waitForFunction(() => /^The model proposes/.test(document.querySelector('#annotate-state')?.innerText ?? ''));
+    // The stages the progress bar names during the update, by the page's clock.
+    await page.evaluate(() => {
+      window.stages = [];
+      window.stagesObserver?.disconnect();
+      window.stagesObserver = new MutationObserver(() => {
+        const stage = document.querySelector('#job-stage')?.innerText.replace(/^[^:]*: /, '');
+        if (stage && window.stages.at(-1)?.[0] !== stage) window.stages.push([stage, performance.now()]);
+      });
+      window.stagesObserver.observe(document.body, { subtree: true, childList: true, characterData: true });
+      window.accepted = performance.now();
+    });
     t = Date.now();
     await page.click('#annotate-accept');
     // The updated model is in hand and its alignment in: the job's progress is gone.
     await page.waitForFunction((n) => new RegExp(`updated on ${n} pairs`).test(document.querySelector('#model-summary')?.innerText ?? '')
       && !document.querySelector('#job-stage'), pairs + update, { timeout: 600000 });
     console.log(`update ${update} (${pairs + update} pairs): ${((Date.now() - t) / 1000).toFixed(1)} s from Accept to the updated model's proposals`);
+    const { stages, accepted } = await page.evaluate(() => ({ stages: window.stages, accepted: window.accepted }));
+    console.log(`  stages: ${stages.map(([stage, at]) => `${((at - accepted) / 1000).toFixed(1)} s ${stage}`).join(' | ')}`);
   }
 } finally {
   await close();
