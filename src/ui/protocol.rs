@@ -145,7 +145,8 @@ pub enum Request {
         job: JobId,
         corpus: CorpusText,
         model: String,
-        kept: Box<TrainOptions>,
+        /// The kept options as the worker wrote them (`Response::Trained`): the page relays them unread.
+        kept: String,
         train: Vec<usize>,
         /// The pairs aligned from here on, with their sentences as
         /// `sentences` says (the pairs the model never saw: held out).
@@ -219,13 +220,14 @@ pub enum Response {
         first: usize,
     },
     /// A model file (JSON), a one-line description, and the kept
-    /// configuration's options (an annotation update trains it again).
+    /// configuration's options as JSON (an annotation update trains it
+    /// again; the page holds them unread, so its wasm has no reader of them).
     Trained {
         job: JobId,
         model: String,
         summary: String,
         #[serde(default)]
-        kept: Option<Box<TrainOptions>>,
+        kept: Option<String>,
     },
     /// One search per pair, the baseline's links per pair, and where the
     /// lexicons came from; the pairs aligned are the pairs sent from the
@@ -362,7 +364,7 @@ pub enum Task {
     /// (`train_on_pairs`); the model is kept and handed back.
     Train { options: Vec<TrainOptions>, how: PairsTraining },
     /// [`Request::Update`]'s training; the model is kept and handed back.
-    Update { model: String, kept: Box<TrainOptions>, train: Vec<usize>, sentences: InputSentences },
+    Update { model: String, kept: String, train: Vec<usize>, sentences: InputSentences },
     /// Train the first model and align the pairs with it
     /// (`app::alignment::preview_on_pairs`); nothing is kept.
     Preview { options: TrainOptions, how: PairsTraining },
@@ -402,7 +404,7 @@ pub enum Output {
         summary: String,
         note: String,
         #[serde(default)]
-        kept: Option<Box<TrainOptions>>,
+        kept: Option<String>,
     },
     /// A lexicon task: the artifact made (its text comes beside the
     /// message); for the kept model's, the note of the comparison.

@@ -816,7 +816,7 @@ mod tests {
         let (job, quiet) = (JobId(7), &mut crate::progress::Quiet);
         let split = how.split(corpus.len()).unwrap();
         let kept = alignment::train_on_pairs_kept(corpus, how, None, None, options, quiet).unwrap();
-        let (model, tried, kept) = (kept.model, kept.tried, Some(Box::new(kept.options)));
+        let (model, tried, kept) = (kept.model, kept.tried, Some(serde_json::to_string(&kept.options).unwrap()));
         let summary = alignment::trained_summary(&model, &split, &tried);
         let trained = Response::Trained { job, model: model.to_json(), summary, kept };
         let (first, sentences) = match how.test {
@@ -942,14 +942,15 @@ mod tests {
                     job: JobId(3),
                     corpus: CorpusText::of(&corpus),
                     model: kept.model.to_json(),
-                    kept: Box::new(kept.options.clone()),
+                    kept: serde_json::to_string(&kept.options).unwrap(),
                     train: train.clone(),
                     aligned_from,
                     sentences,
                     lexicon: LexiconFiles::default(),
                 });
                 let Some(Response::Trained { model, kept: k, .. }) = responses.first() else { panic!("{responses:?}") };
-                assert_eq!((model, k.as_deref()), (&updated.to_json(), Some(&kept.options)), "{size} workers");
+                let k: Option<TrainOptions> = k.as_deref().map(|k| serde_json::from_str(k).unwrap());
+                assert_eq!((model, k.as_ref()), (&updated.to_json(), Some(&kept.options)), "{size} workers");
                 assert_eq!(pooled(&responses).1, aligned.searches, "{size} workers, {sentences:?}");
                 assert!(matches!(responses.last(), Some(Response::Aligned { first, .. }) if *first == aligned_from));
             }

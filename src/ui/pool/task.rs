@@ -192,7 +192,8 @@ impl Executor {
         };
         let (json, summary) = (model.to_json(), alignment::trained_summary(&model, &split, &tried));
         self.model = Some((model, json.clone()));
-        Ok((Output::Trained { model: json.clone(), summary, note, kept: Some(Box::new(kept.options)) }, Some(json)))
+        let kept = serde_json::to_string(&kept.options).map_err(text)?;
+        Ok((Output::Trained { model: json.clone(), summary, note, kept: Some(kept) }, Some(json)))
     }
 
     /// [`Task::Update`]: pairs `train` (their gold the links to learn),
@@ -202,12 +203,14 @@ impl Executor {
     fn update(
         &mut self,
         model: &str,
-        kept: &TrainOptions,
+        kept_json: &str,
         train: &[usize],
         sentences: InputSentences,
         observer: &mut dyn Observer,
     ) -> Result<(Output, Option<String>), TaskError> {
         let current = AlignmentModel::from_json(model, "the model").map_err(text)?;
+        let kept: TrainOptions = serde_json::from_str(kept_json).map_err(|e| format!("the kept options: {e}"))?;
+        let kept = &kept;
         let given = self.word_links()?;
         // Every pair's sentences when they join the lexicon (then all pairs are aligned): links by pair number.
         let bitext = || Ok::<_, Cancelled>(bitext_of(&self.corpus));
@@ -228,7 +231,7 @@ impl Executor {
         let json = updated.to_json();
         self.model = Some((updated, json.clone()));
         let output =
-            Output::Trained { model: json.clone(), summary, note: String::new(), kept: Some(Box::new(kept.clone())) };
+            Output::Trained { model: json.clone(), summary, note: String::new(), kept: Some(kept_json.to_string()) };
         Ok((output, Some(json)))
     }
 

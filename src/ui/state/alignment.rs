@@ -9,7 +9,6 @@ use super::{Job, JobKind, Shared, State};
 use crate::align::explain::{pr_curve, predicted_links, CurvePoint, Explanation};
 use crate::align::greedy::Search;
 use crate::align::link_search::LinkSearch;
-use crate::align::model::TrainOptions;
 use crate::app::alignment::{pair_span, HELD_OUT_PERCENT};
 use crate::corpus::{Corpus, PairIndex};
 use crate::eval::prf::Counts;
@@ -27,8 +26,9 @@ pub struct LoadedAlignmentModel {
     pub summary: String,
     /// Trained in the page: on which pairs.
     pub trained_on: Option<TrainedOn>,
-    /// Trained in the page: the kept configuration's options (*Annotate* updates the model with them).
-    pub kept: Option<TrainOptions>,
+    /// Trained in the page: the kept configuration's options as JSON, held
+    /// unread (*Annotate* updates the model with them, in the worker).
+    pub kept: Option<String>,
 }
 
 /// The pairs a model trained in the page has seen (as [`MtHeld`] records
@@ -268,14 +268,7 @@ impl Alignment {
 
     /// `job` trained a model (its file, `json`) on its pairs of the
     /// `pairs` loaded (less a held-out test).
-    pub(super) fn trained(
-        &mut self,
-        job: &Job,
-        json: String,
-        summary: String,
-        kept: Option<TrainOptions>,
-        pairs: usize,
-    ) {
+    pub(super) fn trained(&mut self, job: &Job, json: String, summary: String, kept: Option<String>, pairs: usize) {
         // An update trained on the same pairs as before, and the pairs annotated.
         let before = self.model.as_ref().filter(|_| job.kind == JobKind::Update).and_then(|m| m.trained_on);
         let first_unseen = job.split.map_or(pairs, |split| split.seen().end);

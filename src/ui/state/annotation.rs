@@ -247,7 +247,7 @@ impl State {
             job: self.jobs.next_id(),
             corpus: CorpusText::of(&corpus),
             model: m.json.to_string(),
-            kept: Box::new(kept),
+            kept,
             train,
             aligned_from,
             sentences,
@@ -448,7 +448,7 @@ mod tests {
             origin: ModelOrigin::TrainedHere,
             summary: "a model".into(),
             trained_on: Some(TrainedOn { gen, first_unseen: 100 }),
-            kept: Some(crate::align::model::TrainOptions::default()),
+            kept: Some("{\"kept\": 1}".into()),
         });
         s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(120))));
         click(&mut s, 1, 1);
@@ -458,7 +458,7 @@ mod tests {
             panic!("{effects:?}")
         };
         assert_eq!(*train, (0..100).chain([120]).collect::<Vec<_>>(), "pair 3 (index 2) is among the pairs seen");
-        assert_eq!(**kept, crate::align::model::TrainOptions::default());
+        assert_eq!(kept, "{\"kept\": 1}", "relayed unread");
         assert_eq!((*aligned_from, *sentences), (100, InputSentences::HeldOut), "the pairs it never saw, held out");
         let corpus = corpus.parse().unwrap();
         let gold =

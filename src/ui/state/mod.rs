@@ -337,7 +337,7 @@ impl State {
             }
             Response::Trained { job, model, summary, kept } => {
                 if let Some(j) = self.jobs.get(job) {
-                    self.alignment.trained(j, model, summary, kept.map(|k| *k), self.loaded.corpus.len());
+                    self.alignment.trained(j, model, summary, kept, self.loaded.corpus.len());
                 }
             }
             Response::Aligned { job, searches, baseline, lexicon, first, uncertainty, link_search } => {

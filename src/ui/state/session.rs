@@ -71,7 +71,7 @@ pub struct SessionFiles {
     pub alignment_model: Option<(String, String)>,
     /// Its kept configuration's options (*Annotate* updates the model with them).
     #[serde(default)]
-    pub alignment_model_kept: Option<crate::align::model::TrainOptions>,
+    pub alignment_model_kept: Option<String>,
     /// The translation model held: its file name and, unless the page holds
     /// it as a file (kept apart, as a file), its text.
     pub translation_model: Option<(String, Option<String>)>,
