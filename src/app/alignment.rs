@@ -692,22 +692,10 @@ fn pairs_of(corpus: &Corpus, range: std::ops::Range<usize>) -> Corpus {
 /// split of [`PairSplit::of`]: `treelink train --train FIRST [--dev
 /// MIDDLE] [--held-out] [--stem-backoff N] --word-model M` (word links
 /// given for all pairs are cut to the training pairs', as `--word-align`
-/// gives them); without a split, `treelink train --train PAIRS`.
+/// gives them); without a split, `treelink train --train PAIRS`. What it
+/// keeps holds the configuration's options too (*Annotate*'s updates
+/// train it again).
 pub fn train_on_pairs(
-    corpus: &Corpus,
-    how: &PairsTraining,
-    tables: Option<Lexicon>,
-    word_links: Option<Vec<WordAlignment>>,
-    options: &[TrainOptions],
-    observer: &mut dyn Observer,
-) -> Result<(AlignmentModel, Vec<Tried>), AlignmentError> {
-    let kept = train_on_pairs_kept(corpus, how, tables, word_links, options, observer)?;
-    Ok((kept.model, kept.tried))
-}
-
-/// [`train_on_pairs`], with the kept configuration's options (what the
-/// page's *Annotate* updates the model with).
-pub fn train_on_pairs_kept(
     corpus: &Corpus,
     how: &PairsTraining,
     tables: Option<Lexicon>,
@@ -776,7 +764,8 @@ pub fn preview_on_pairs(
     let split = how.split(corpus.len()).ok_or(AlignmentError::TooFewToHoldOut(corpus.len()))?;
     let (aligned, sentences) = aligned_after_training(&split, how.test);
     let given = word_links.as_ref().map(|links| links.get(aligned.clone()).map_or_else(Vec::new, <[_]>::to_vec));
-    let (model, tried) = train_on_pairs(corpus, how, tables, word_links, std::slice::from_ref(options), observer)?;
+    let Kept { model, tried, .. } =
+        train_on_pairs(corpus, how, tables, word_links, std::slice::from_ref(options), observer)?;
     let input = pairs_of(corpus, aligned.clone());
     let alignment = align_input(&model, &input, given, sentences, observer)?;
     let summary = trained_summary(&model, &split, &tried);
@@ -1115,7 +1104,7 @@ mod tests {
         let quiet = &mut crate::progress::Quiet;
         let shown = preview_on_pairs(&corpus, &how, None, None, &first, quiet).unwrap();
         let split = how.split(corpus.len()).unwrap();
-        let (model, _) = train_on_pairs(&corpus, &how, None, None, std::slice::from_ref(&first), quiet).unwrap();
+        let model = train_on_pairs(&corpus, &how, None, None, std::slice::from_ref(&first), quiet).unwrap().model;
         let held_out = pairs_of(&corpus, split.test_pairs());
         let aligned = align_input(&model, &held_out, None, InputSentences::HeldOut, quiet).unwrap();
         assert_eq!((shown.first, shown.searches.len()), (32, 8));
@@ -1290,7 +1279,7 @@ mod tests {
         let split = how.split(corpus.len()).unwrap();
         assert_eq!((split.train, split.dev, split.test), (26, 6, 8));
         let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
-        let (model, _) = train_on_pairs(&corpus, &how, None, None, &[options], &mut crate::progress::Quiet).unwrap();
+        let model = train_on_pairs(&corpus, &how, None, None, &[options], &mut crate::progress::Quiet).unwrap().model;
         assert!(model.summary.dev.is_some(), "calibrated on the dev pairs");
         let LexicalModel::InEngine { bitext, options, held_out } = &model.lexicon else {
             panic!("{:?}", model.lexicon)
@@ -1320,7 +1309,7 @@ mod tests {
         for test in [true, false] {
             let how = PairsTraining { test, ..PairsTraining::default() };
             let split = how.split(corpus.len()).unwrap();
-            let (model, tried) =
+            let Kept { model, tried, .. } =
                 train_on_pairs(&corpus, &how, None, None, std::slice::from_ref(&options), quiet).unwrap();
             assert_eq!(trained_summary(&model, &split, &tried), model.describe(), "no dev: the model in a line");
         }

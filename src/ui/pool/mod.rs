@@ -815,7 +815,7 @@ mod tests {
     fn one_worker(corpus: &Corpus, how: &PairsTraining, options: &[TrainOptions]) -> Answered {
         let (job, quiet) = (JobId(7), &mut crate::progress::Quiet);
         let split = how.split(corpus.len()).unwrap();
-        let kept = alignment::train_on_pairs_kept(corpus, how, None, None, options, quiet).unwrap();
+        let kept = alignment::train_on_pairs(corpus, how, None, None, options, quiet).unwrap();
         let (model, tried, kept) = (kept.model, kept.tried, Some(serde_json::to_string(&kept.options).unwrap()));
         let summary = alignment::trained_summary(&model, &split, &tried);
         let trained = Response::Trained { job, model: model.to_json(), summary, kept };
@@ -911,8 +911,7 @@ mod tests {
         let quiet = &mut crate::progress::Quiet;
         let options = TrainOptions { spec: "plain".parse().unwrap(), max_examples: 300, ..TrainOptions::default() };
         let seen = Corpus { pairs: corpus.pairs[..20].to_vec() };
-        let kept =
-            alignment::train_on_pairs_kept(&seen, &PairsTraining::default(), None, None, &[options], quiet).unwrap();
+        let kept = alignment::train_on_pairs(&seen, &PairsTraining::default(), None, None, &[options], quiet).unwrap();
         // Pairs 26 and 28 annotated (their gold the annotator's links).
         let train: Vec<usize> = (0..20).chain([25, 27]).collect();
         for (aligned_from, sentences) in [(20, InputSentences::HeldOut), (0, InputSentences::Train)] {

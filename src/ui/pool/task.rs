@@ -184,7 +184,7 @@ impl Executor {
         let split = how.split(n).ok_or_else(|| text(alignment::AlignmentError::TooFewToHoldOut(n)))?;
         let links_given = links.is_some();
         let tables_given = tables.is_some() && !how.test;
-        let kept = alignment::train_on_pairs_kept(&self.corpus, how, tables, links, options, observer).map_err(text)?;
+        let kept = alignment::train_on_pairs(&self.corpus, how, tables, links, options, observer).map_err(text)?;
         let (model, tried) = (kept.model, kept.tried);
         let note = match how.test {
             true => alignment::held_out_note(&model, links_given),

@@ -317,13 +317,7 @@ mod tests {
     /// `candidates` (none elsewhere), and whose uncertainty of each pair is `unsure`.
     fn aligned(k: usize, candidates: &[Scored], unsure: &[(usize, f64)]) -> State {
         let mut s = State::with_sample();
-        s.alignment.model = Some(LoadedAlignmentModel {
-            json: String::new().into(),
-            origin: ModelOrigin::Uploaded("m.json".into()),
-            summary: "a model".into(),
-            trained_on: None,
-            kept: None,
-        });
+        s.alignment.model = Some(uploaded_model());
         let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
         let Response::Aligned { job, mut searches, baseline, lexicon, first, mut uncertainty, link_search } =
             empty_alignment(id, s.loaded.corpus.len(), "given", 0)

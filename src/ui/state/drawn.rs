@@ -162,13 +162,7 @@ mod tests {
             s.drawn_links().into_iter().map(|l| (l.source, l.target, l.style)).collect::<Vec<_>>()
         };
         assert_eq!(s.drawn_links().iter().map(|l| l.style).collect::<Vec<_>>(), [LinkStyle::Gold], "no results yet");
-        s.alignment.model = Some(LoadedAlignmentModel {
-            json: String::new().into(),
-            origin: ModelOrigin::Uploaded("m.json".into()),
-            summary: "a model".into(),
-            trained_on: None,
-            kept: None,
-        });
+        s.alignment.model = Some(uploaded_model());
         assert_eq!(
             align(&mut s, vec![(NodeId::new(1), NodeId::new(1))]),
             [(NodeId::new(0), NodeId::new(0), LinkStyle::Missed), (NodeId::new(1), NodeId::new(1), LinkStyle::Wrong)]

@@ -158,3 +158,14 @@ pub(super) fn shared_data(path: &str) -> String {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/");
     std::fs::read_to_string(format!("{dir}{path}")).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
+
+/// A model the page holds as an uploaded file (its text never read by the tests).
+pub(super) fn uploaded_model() -> LoadedAlignmentModel {
+    LoadedAlignmentModel {
+        json: String::new().into(),
+        origin: ModelOrigin::Uploaded("m.json".into()),
+        summary: "a model".into(),
+        trained_on: None,
+        kept: None,
+    }
+}
