@@ -14,7 +14,7 @@ use crate::tree::{NodeId, Tree};
 #[derive(Properties, PartialEq)]
 pub struct ExplainProps {
     pub view: ExplainView,
-    /// A link's search step opens in *Step through the search*.
+    /// A link's search step opens in *Search steps*.
     pub select: Dispatch<SelectAction>,
     pub teach: Dispatch<TeachAction>,
 }

@@ -279,7 +279,7 @@ fn start_here(pairs: usize) -> Html {
             <ol class="start-steps">
                 <li><strong>{"Look at a pair. "}</strong>{"The diagram shows it with its gold links: the source tree above, the target tree below. Click a link, or a source node and then a target node, to see their bilingual tree kernels here; n / p change the pair."}</li>
                 <li><strong>{"Train. "}</strong><a href="#train-panel">{"Train and align"}</a>{format!(" on the {pairs} loaded pairs (seconds, in the background): the diagram then marks each link correct, wrong or missed.")}</li>
-                <li><strong>{"Align or teach. "}</strong>{"Inspect why the model made a link; "}<em>{"Align by hand"}</em>{" (the criteria say why a link is refused); or "}<em>{"Step through the search"}</em>{", with the buttons above the diagram."}</li>
+                <li><strong>{"Align or teach. "}</strong>{"Inspect why the model made a link; "}<em>{"Align by hand"}</em>{" (the criteria say why a link is refused); or "}<em>{"Search steps"}</em>{"; or "}<em>{"Annotate"}</em>{" new pairs with the model's help: the buttons above the diagram."}</li>
             </ol>
             <details id="settings-help">
                 <summary>{"What the settings mean"}</summary>
@@ -489,7 +489,7 @@ fn app() -> Html {
                 <span class="modes" role="group" aria-label="What clicking does">
                     {mode_button(Mode::Inspect, "mode-inspect", "Inspect")}
                     {mode_button(Mode::Teach, "mode-teach", "Align by hand")}
-                    {mode_button(Mode::Steps, "mode-steps", "Step through the search")}
+                    {mode_button(Mode::Steps, "mode-steps", "Search steps")}
                     {mode_button(Mode::Annotate, "mode-annotate", "Annotate")}
                 </span>
             </nav>

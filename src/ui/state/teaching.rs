@@ -2,7 +2,7 @@
 //! verdict on the last click (a link that breaks a well-formedness
 //! criterion is refused, by the greedy search's own check,
 //! [`first_conflict`]), their undo and redo, and the step of the model's
-//! search shown (*Step through the search*).
+//! search shown (*Search steps*).
 
 use std::collections::BTreeMap;
 
