@@ -42,7 +42,7 @@ try {
   await page.click('#mode-annotate');
   await page.fill('#pair-number', String(pairs + 1));
   await page.press('#pair-number', 'Enter');
-  for (let update = 1; update <= 2; update++) {
+  for (let update = 1; update <= 3; update++) {
     await page.waitForFunction(() => /^The model proposes/.test(document.querySelector('#annotate-state')?.innerText ?? ''));
     // The stages the progress bar names during the update, by the page's clock.
     await page.evaluate(() => {

@@ -23,7 +23,7 @@ use std::ops::ControlFlow;
 use serde::{Deserialize, Serialize};
 
 use super::composite::{CompositeKernel, ExplicitFeatures, Indicator, Instance};
-use crate::svm::linear::{train_linear_with_progress, LinearParams, LinearRows, Loss};
+use crate::svm::linear::{train_linear_from, LinearParams, LinearRows, Loss};
 use crate::svm::{SmoProgress, SvmError, SvmModel, SvmParams, SvmStats};
 
 /// Which solver trains the alignment SVM.
@@ -196,6 +196,7 @@ pub fn train(
     y: &[f64],
     params: &SvmParams,
     seed: u64,
+    alpha0: Option<&[f64]>,
     progress: &mut dyn FnMut(SmoProgress) -> ControlFlow<()>,
 ) -> Option<Result<SvmModel, SvmError>> {
     let rows: Option<Vec<ExplicitFeatures>> =
@@ -210,7 +211,7 @@ pub fn train(
         shrinking: params.shrinking,
         ..LinearParams::default()
     };
-    let solution = match train_linear_with_progress(&rows, y, &linear, progress) {
+    let solution = match train_linear_from(&rows, y, &linear, alpha0, progress) {
         Ok(s) => s,
         Err(e) => return Some(Err(e)),
     };
@@ -304,7 +305,7 @@ mod tests {
         let spec: KernelSpec = "plain+ctx+dbtk-root+ibtk-root".parse().unwrap();
         let kernel = CompositeKernel::new(&spec, &index, &refs);
         let params = SvmParams { c_pos: 3.0, c_neg: 1.0, ..SvmParams::default() };
-        let m = train(&kernel, &refs, &y, &params, 1, &mut |_| ControlFlow::Continue(())).unwrap().unwrap();
+        let m = train(&kernel, &refs, &y, &params, 1, None, &mut |_| ControlFlow::Continue(())).unwrap().unwrap();
         // The decision value on each training example from the support
         // vectors through the kernel equals w·x + b of the solver: the
         // gradient conditions hold up to the tolerance.
@@ -337,6 +338,6 @@ mod tests {
         let spec: KernelSpec = "plain+ibtk-rgsst".parse().unwrap();
         let kernel = CompositeKernel::new(&spec, &index, &refs);
         let p = SvmParams::default();
-        assert!(train(&kernel, &refs, &y, &p, 1, &mut |_| ControlFlow::Continue(())).is_none());
+        assert!(train(&kernel, &refs, &y, &p, 1, None, &mut |_| ControlFlow::Continue(())).is_none());
     }
 }

@@ -190,6 +190,20 @@ pub fn train_linear_with_progress(
     params: &LinearParams,
     progress: &mut dyn FnMut(SmoProgress) -> ControlFlow<()>,
 ) -> Result<LinearModel, SvmError> {
+    train_linear_from(rows, y, params, None, progress)
+}
+
+/// [`train_linear_with_progress`] from `alpha0` (each clamped into its box;
+/// `None`: all 0) rather than from 0: a warm start, when a nearby problem
+/// was solved (Hsieh et al. 2008 start anywhere in the box; `w` is made
+/// consistent with the start).
+pub fn train_linear_from(
+    rows: &dyn LinearRows,
+    y: &[f64],
+    params: &LinearParams,
+    alpha0: Option<&[f64]>,
+    progress: &mut dyn FnMut(SmoProgress) -> ControlFlow<()>,
+) -> Result<LinearModel, SvmError> {
     params.validate()?;
     let n = y.len();
     if n == 0 {
@@ -213,6 +227,14 @@ pub fn train_linear_with_progress(
     }
     let mut alpha = vec![0.0; n];
     let mut w = vec![0.0; rows.dim()];
+    if let Some(start) = alpha0.filter(|a| a.len() == n) {
+        for i in 0..n {
+            alpha[i] = if start[i].is_finite() { start[i].clamp(0.0, upper[i]) } else { 0.0 };
+            if alpha[i] != 0.0 {
+                rows.add_to(i, alpha[i] * y[i], &mut w);
+            }
+        }
+    }
     let mut index: Vec<usize> = (0..n).collect();
     let mut active = n;
     let mut rng = SplitMix64::new(params.seed);

@@ -272,6 +272,49 @@ pub fn train_keeping(
     options: &TrainOptions,
     progress: &mut dyn Observer,
 ) -> Result<(AlignmentModel, TrainOptions), AlignError> {
+    train_keeping_from(train_corpus, dev, lexical, options, None, progress)
+}
+
+/// The linear solver's last solution, α by candidate (its pair's trees and
+/// its two nodes), to start the next training from when its pairs overlap
+/// the last's (an annotation update: the same pairs and a few more). The
+/// next training's α starts there (0 for a candidate not seen), and its
+/// solution replaces it. The SMO solver starts from 0 whatever it holds.
+#[derive(Debug, Clone, Default)]
+pub struct WarmStart {
+    alpha: std::collections::HashMap<(u64, NodeId, NodeId), f64>,
+}
+
+impl WarmStart {
+    /// Candidates with α > 0 (none: a cold start).
+    pub fn len(&self) -> usize {
+        self.alpha.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.alpha.is_empty()
+    }
+
+    /// A pair's key: a hash of its two trees (the same pair in another corpus, at another place).
+    fn pair_key(pair: &TreePair) -> u64 {
+        use std::hash::{Hash, Hasher};
+        // Fixed keys: the same on every run and in wasm.
+        let mut h = std::hash::DefaultHasher::new();
+        (pair.source.to_bracketed(), pair.target.to_bracketed()).hash(&mut h);
+        h.finish()
+    }
+}
+
+/// [`train_keeping`], the linear solver started from `warm` and its
+/// solution kept there ([`WarmStart`]).
+pub fn train_keeping_from(
+    train_corpus: &Corpus,
+    dev: Option<&Corpus>,
+    lexical: &LexicalSetup,
+    options: &TrainOptions,
+    warm: Option<&mut WarmStart>,
+    progress: &mut dyn Observer,
+) -> Result<(AlignmentModel, TrainOptions), AlignError> {
     let train_links: &[WordAlignment] = lexical.links.first().map_or(&[], Vec::as_slice);
     if train_links.len() != train_corpus.len() {
         return Err(AlignError::WordAlignmentCount { expected: train_corpus.len(), found: train_links.len() });
@@ -283,7 +326,7 @@ pub fn train_keeping(
         return Err(AlignError::NotExplicit { spec: options.spec.to_string(), component });
     }
     let (first_pass, prepared) = prepare(train_corpus, dev, lexical, options, progress)?;
-    search_settings(train_corpus, dev, &prepared, first_pass, lexical, options, progress)
+    search_settings(train_corpus, dev, &prepared, first_pass, lexical, options, warm, progress)
 }
 
 /// What every model tried shares: with `hist`, the first pass (this spec
@@ -334,6 +377,7 @@ fn search_settings(
     first_pass: Option<Box<AlignmentModel>>,
     lexical: &LexicalSetup,
     options: &TrainOptions,
+    mut warm: Option<&mut WarmStart>,
     progress: &mut dyn Observer,
 ) -> Result<(AlignmentModel, TrainOptions), AlignError> {
     let dev_links: &[WordAlignment] = lexical.links.get(1).map_or(&[], Vec::as_slice);
@@ -342,11 +386,11 @@ fn search_settings(
         _ => vec![options.prune_quantile],
     };
     let mut best: Option<(AlignmentModel, TrainOptions)> = None;
-    let try_options = |opts: TrainOptions,
-                       best: &mut Option<(AlignmentModel, TrainOptions)>,
-                       progress: &mut dyn Observer|
+    let mut try_options = |opts: TrainOptions,
+                           best: &mut Option<(AlignmentModel, TrainOptions)>,
+                           progress: &mut dyn Observer|
      -> Result<(), AlignError> {
-        let mut model = train_at_quantile(train_corpus, dev, prepared, lexical, &opts, progress)?;
+        let mut model = train_at_quantile(train_corpus, dev, prepared, lexical, &opts, warm.as_deref_mut(), progress)?;
         model.first_pass = first_pass.clone();
         if let Some(d) = dev {
             let calibrate = opts.threshold == DecisionThreshold::Calibrated;
@@ -794,6 +838,7 @@ fn train_at_quantile(
     prepared: &Prepared,
     lexical: &LexicalSetup,
     options: &TrainOptions,
+    warm: Option<&mut WarmStart>,
     progress: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignError> {
     let Prepared { train_candidates, tuning_positives, history } = prepared;
@@ -811,7 +856,25 @@ fn train_at_quantile(
         return Err(AlignError::Cancelled);
     }
     let kernel = CompositeKernel::new(spec, &index, &refs);
-    let (model, cost_factor) = solve(&kernel, &refs, &examples, options, progress)?;
+    // Each example's key for a warm start: its pair's and its two nodes.
+    let pair_keys: Vec<u64> = match &warm {
+        Some(_) => train_corpus.pairs.iter().map(WarmStart::pair_key).collect(),
+        None => Vec::new(),
+    };
+    let key = |i: usize| {
+        let ((p, k), _) = examples.chosen[i];
+        let c = &train_candidates.candidates[p][k];
+        (pair_keys[p], c.source, c.target)
+    };
+    let alpha0: Option<Vec<f64>> = warm
+        .as_deref()
+        .filter(|w| !w.is_empty())
+        .map(|w| (0..examples.chosen.len()).map(|i| w.alpha.get(&key(i)).copied().unwrap_or(0.0)).collect());
+    let (model, cost_factor) = solve(&kernel, &refs, &examples, options, alpha0.as_deref(), progress)?;
+    if let Some(w) = warm {
+        let y = |i: usize| examples.chosen[i].1;
+        w.alpha = model.sv_indices.iter().zip(&model.sv_coef).map(|(&i, &coef)| (key(i), coef * y(i))).collect();
+    }
     summary.svm_iterations = model.stats.iterations;
     summary.kernel_evals = model.stats.kernel_evals;
     (summary.c, summary.cost_factor) = (options.c, cost_factor);
@@ -1034,6 +1097,7 @@ fn solve(
     refs: &[&Instance],
     examples: &Examples,
     options: &TrainOptions,
+    alpha0: Option<&[f64]>,
     progress: &mut dyn Observer,
 ) -> Result<(svm::SvmModel, f64), AlignError> {
     let spec = &options.spec;
@@ -1057,10 +1121,12 @@ fn solve(
     };
     let model = match options.solver {
         Solver::Smo => svm::train_with_progress(&eval, &y, &params, &mut report),
-        Solver::Linear => primal::train(kernel, refs, &y, &params, options.seed, &mut report).ok_or_else(|| {
-            let component = spec.non_explicit_component().unwrap_or_default();
-            AlignError::NotExplicit { spec: spec.to_string(), component }
-        })?,
+        Solver::Linear => {
+            primal::train(kernel, refs, &y, &params, options.seed, alpha0, &mut report).ok_or_else(|| {
+                let component = spec.non_explicit_component().unwrap_or_default();
+                AlignError::NotExplicit { spec: spec.to_string(), component }
+            })?
+        }
     }
     .map_err(|e| match e {
         svm::SvmError::Cancelled => AlignError::Cancelled,

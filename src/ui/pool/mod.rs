@@ -928,6 +928,7 @@ mod tests {
                 &kept.options,
                 &kept.model,
                 &lexicon.lexicon,
+                &mut crate::align::model::WarmStart::default(),
                 quiet,
             )
             .unwrap();

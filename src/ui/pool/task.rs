@@ -17,7 +17,7 @@ use crate::align::baseline::BaselineOptions;
 use crate::align::explain::Explanation;
 use crate::align::greedy::Search;
 use crate::align::lexical::{InputLexicon, InputSentences};
-use crate::align::model::{AlignmentModel, TrainOptions};
+use crate::align::model::{AlignmentModel, TrainOptions, WarmStart};
 use crate::app::alignment::{self, PairsTraining};
 use crate::app::stream::{align_pairs, aligning_lexicon, baseline_stream, PairAligner};
 use crate::app::{annotation, files, translation};
@@ -41,6 +41,9 @@ pub struct Executor {
     input_lexicon: Option<(InputLexicon, String)>,
     baseline_lexicon: Option<(Lexicon, String)>,
     session: Option<Session>,
+    /// The last update's linear solution, which the next update starts from
+    /// (kept across jobs, as updates come one job each).
+    warm: WarmStart,
 }
 
 /// The pairs a worker aligned in its last alignment, with the model and
@@ -81,8 +84,8 @@ impl Executor {
         if self.job != Some(job) && !matches!(task, Task::Translate { .. }) {
             // A new job: what the last one kept is not this one's (its
             // alignment stays explainable until this one aligns).
-            let session = self.session.take();
-            *self = Executor { job: Some(job), session, ..Executor::default() };
+            let (session, warm) = (self.session.take(), std::mem::take(&mut self.warm));
+            *self = Executor { job: Some(job), session, warm, ..Executor::default() };
         }
         match task {
             Task::Corpus { corpus, lexicon } => {
@@ -226,7 +229,8 @@ impl Executor {
             pairs.pairs.push(pair.clone());
         }
         let updated =
-            annotation::update_model(&pairs, links, kept, &current, &lexicon.lexicon, observer).map_err(text)?;
+            annotation::update_model(&pairs, links, kept, &current, &lexicon.lexicon, &mut self.warm, observer)
+                .map_err(text)?;
         let summary = format!("{} (updated on {} pairs: its own and those annotated)", updated.spec, train.len());
         let json = updated.to_json();
         self.model = Some((updated, json.clone()));
