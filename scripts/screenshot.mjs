@@ -4,14 +4,16 @@
 // link selected and the inspector explaining it.
 //   node scripts/screenshot.mjs [OUT.png]
 import path from 'node:path';
-import { root, openPage, goToPair } from '../tests/e2e/helpers.mjs';
+import { root, openPage, goToPair, openAdvanced } from '../tests/e2e/helpers.mjs';
 
 const out = process.argv[2] ?? path.join(root, 'docs/screenshot.png');
 const problems = [];
 const { page, close } = await openPage(problems, '#pair-diagram');
 try {
   await page.setViewportSize({ width: 1366, height: 768 });
+  await openAdvanced(page);
   await page.fill('#train-max-examples', '2000');
+  await page.click('#train-advanced > summary');
   await page.click('#train');
   await page.waitForSelector('#job-note.ok', { timeout: 300000 });
   await page.evaluate(() => window.scrollTo(0, 0));
