@@ -370,6 +370,7 @@ fn prepare(
 /// the model with the best dev F is kept (the first of equals). Last, each
 /// search of `tune_search` on it. Each setting tried is noted to
 /// `progress` with its dev F and whether it was kept.
+#[allow(clippy::too_many_arguments)]
 fn search_settings(
     train_corpus: &Corpus,
     dev: Option<&Corpus>,
