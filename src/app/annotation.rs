@@ -199,19 +199,7 @@ impl std::str::FromStr for Order {
     }
 }
 
-/// How near the threshold's posterior a candidate's posterior is "unsure".
-pub const UNSURE_WITHIN: f64 = 0.25;
-
-/// How unsure a model is of a pair: the share of its candidates (kept by
-/// pruning) whose posterior is within [`UNSURE_WITHIN`] of the threshold's,
-/// given the posteriors of the candidates and of the threshold.
-pub fn uncertainty(posteriors: &[f64], at_threshold: f64) -> f64 {
-    if posteriors.is_empty() {
-        return 0.0;
-    }
-    let unsure = posteriors.iter().filter(|p| (*p - at_threshold).abs() < UNSURE_WITHIN).count();
-    unsure as f64 / posteriors.len() as f64
-}
+pub use crate::align::model::{uncertainty, UNSURE_WITHIN};
 
 /// What a model makes of one pool pair: its candidates above the threshold
 /// (scored) and how unsure it is of the pair.

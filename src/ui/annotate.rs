@@ -7,7 +7,7 @@ use yew::prelude::*;
 use super::panels::TeachView;
 use super::state::{AnnotateAction, TrainAction};
 use super::store::Dispatch;
-use super::teach::align_button;
+use super::train::align_button;
 use crate::app::annotation::Order;
 use crate::corpus::TreePair;
 

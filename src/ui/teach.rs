@@ -17,13 +17,6 @@ use crate::eval::prf::Counts;
 use crate::io::links::Link;
 use crate::tree::{NodeId, Tree};
 
-/// The button that aligns the loaded pairs with the model in hand, where
-/// a view needs its results (the diagram's counts, the search stepper).
-pub(super) fn align_button(id: &'static str, train: Dispatch<TrainAction>, busy: bool) -> Html {
-    let onclick = Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() }));
-    html! { <button id={id} type="button" class="primary" disabled={busy} {onclick}>{"Align with the model"}</button> }
-}
-
 #[derive(Properties, PartialEq)]
 pub struct TeachProps {
     pub view: TeachView,
@@ -138,7 +131,7 @@ fn steps(props: &TeachProps, pair: &TreePair) -> Html {
             return html! {
                 <div id="step-text">
                     <p>{"The alignment model in hand has not aligned these pairs yet (results are not kept across visits): align them, then step through this pair's search here."}</p>
-                    <p>{align_button("step-align", props.train, !state.can_align)}</p>
+                    <p>{super::train::align_button("step-align", props.train, !state.can_align)}</p>
                 </div>
             };
         }

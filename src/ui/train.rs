@@ -89,6 +89,14 @@ pub fn restart_worker(worker_stopped: bool, job: Dispatch<JobAction>, id: &'stat
     html! { <>{" "}<button type="button" {id} {onclick}>{"Restart the worker"}</button></> }
 }
 
+/// The button that aligns the loaded pairs with the model in hand, where
+/// a view needs its results (the diagram's counts, the search stepper,
+/// the annotation's proposals).
+pub(super) fn align_button(id: &'static str, train: Dispatch<TrainAction>, busy: bool) -> Html {
+    let onclick = Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() }));
+    html! { <button id={id} type="button" class="primary" disabled={busy} {onclick}>{"Align with the model"}</button> }
+}
+
 pub fn job_status(j: &Job, p: &JobProgress, job: Dispatch<JobAction>) -> Html {
     let on_cancel = {
         let shown = p.clone();

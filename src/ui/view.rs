@@ -157,7 +157,7 @@ fn pair_counts(state: &State, train: Dispatch<TrainAction>) -> Html {
         return html! {
             <p id="pair-counts" class="pair-summary hint">
                 {"The alignment model in hand has not aligned these pairs: the diagram draws their gold links. "}
-                {teach::align_button("align-here", train, state.jobs.running.is_some())}
+                {train::align_button("align-here", train, state.jobs.running.is_some())}
             </p>
         };
     };

@@ -269,9 +269,24 @@ impl<'m> Scorer<'m> {
     }
 
     /// How unsure the model is of a pair, given its `decisions`
-    /// ([`crate::app::annotation::uncertainty`] of their posteriors and the threshold's).
+    /// ([`uncertainty`] of their posteriors and the threshold's).
     pub fn uncertainty(&self, decisions: &[Decision]) -> f64 {
         let posteriors: Vec<f64> = decisions.iter().map(|d| self.posterior(d.value)).collect();
-        crate::app::annotation::uncertainty(&posteriors, self.posterior(self.model.threshold))
+        uncertainty(&posteriors, self.posterior(self.model.threshold))
     }
+}
+
+/// How near the threshold's posterior a candidate's posterior is "unsure".
+pub const UNSURE_WITHIN: f64 = 0.25;
+
+/// How unsure a model is of a pair (which pair an annotator does next): the
+/// share of its candidates (kept by pruning) whose posterior is within
+/// [`UNSURE_WITHIN`] of the threshold's, given the posteriors of the
+/// candidates and of the threshold.
+pub fn uncertainty(posteriors: &[f64], at_threshold: f64) -> f64 {
+    if posteriors.is_empty() {
+        return 0.0;
+    }
+    let unsure = posteriors.iter().filter(|p| (*p - at_threshold).abs() < UNSURE_WITHIN).count();
+    unsure as f64 / posteriors.len() as f64
 }
