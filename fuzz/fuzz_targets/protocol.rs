@@ -41,6 +41,14 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         Request::Align { corpus, model, lexicon, .. } => align(&corpus, &model, &lexicon),
+        Request::Update { corpus, model, kept, lexicon, .. } => {
+            // What the worker reads before it trains: the pairs, the files, the model, the kept options.
+            if let Ok(corpus) = corpus.parse() {
+                let _ = files(&lexicon, &corpus);
+            }
+            let _ = AlignmentModel::from_json(&model, "the model");
+            let _ = serde_json::from_str::<treelink::align::model::TrainOptions>(&kept);
+        }
         Request::Explain { pair, source, target } => {
             let corpus = Corpus::from_texts(Named { name: "s", text: SRC }, Named { name: "t", text: TRG }, None)
                 .expect("fixed pair");
