@@ -199,8 +199,6 @@ impl std::str::FromStr for Order {
     }
 }
 
-pub use crate::align::model::{uncertainty, UNSURE_WITHIN};
-
 /// What a model makes of one pool pair: its candidates above the threshold
 /// (scored) and how unsure it is of the pair.
 #[derive(Debug, Clone, PartialEq)]
@@ -542,6 +540,7 @@ mod tests {
 
     #[test]
     fn uncertainty_is_the_share_near_the_threshold() {
+        use crate::align::model::uncertainty;
         assert_eq!(uncertainty(&[0.5, 0.9, 0.1, 0.6], 0.5), 0.5);
         assert_eq!(uncertainty(&[], 0.5), 0.0);
         assert_eq!("file".parse::<Order>(), Ok(Order::File));
@@ -550,8 +549,8 @@ mod tests {
 
     /// An update's linear solver started from the last update's solution
     /// ends at the same optimum as from 0 (the decision values agree within
-    /// the solver's tolerance's reach) in fewer epochs; an SMO update and a
-    /// first update start from 0.
+    /// the solver's tolerance's reach) in fewer epochs; with nothing kept,
+    /// an update is the one from 0.
     #[test]
     fn a_warm_update_reaches_the_cold_one_s_solution_in_fewer_epochs() {
         use crate::align::primal::Solver;

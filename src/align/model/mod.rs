@@ -36,7 +36,7 @@ mod training;
 pub use file::{
     AlignmentModel, ModelFileError, SupportVector, TrainingSummary, FORMAT, MAX_COEFFICIENT, MAX_FEATURE, VERSION,
 };
-pub use scorer::{candidates_of, pair_matrices, uncertainty, Candidate, Decision, Scorer, UNSURE_WITHIN};
+pub use scorer::{candidates_of, pair_matrices, uncertainty, Candidate, Decision, Scorer};
 pub use settings::{
     read_max_examples, read_negative_ratio, read_positive, show_max_examples, train_setting, TrainSetting,
     TRAIN_SETTINGS,

@@ -286,11 +286,7 @@ pub struct WarmStart {
 }
 
 impl WarmStart {
-    /// Candidates with α > 0 (none: a cold start).
-    pub fn len(&self) -> usize {
-        self.alpha.len()
-    }
-
+    /// No candidate with α > 0: a start from 0.
     pub fn is_empty(&self) -> bool {
         self.alpha.is_empty()
     }

@@ -189,6 +189,8 @@ impl Executor {
         let tables_given = tables.is_some() && !how.test;
         let kept = alignment::train_on_pairs(&self.corpus, how, tables, links, options, observer).map_err(text)?;
         let (model, tried) = (kept.model, kept.tried);
+        // A new model: the next update starts from 0, not from another model's solution.
+        self.warm = WarmStart::default();
         let note = match how.test {
             true => alignment::held_out_note(&model, links_given),
             false => alignment::compare_note(&model, &self.corpus, tables_given, links_given),

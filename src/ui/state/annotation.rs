@@ -114,8 +114,9 @@ impl State {
         }
         let Some(pair) = self.loaded.corpus.pair(k) else { return Vec::new() };
         let search = self.results().map(|r| r.link_search).unwrap_or_default();
-        let edits = self.annotation.edits.get(&k).map(|(e, _)| e.clone()).unwrap_or_default();
-        search_under_edits(&pair.source, &pair.target, &self.candidates(k), search, &edits)
+        let none = Edits::default();
+        let edits = self.annotation.edits.get(&k).map_or(&none, |(e, _)| e);
+        search_under_edits(&pair.source, &pair.target, &self.candidates(k), search, edits)
     }
 
     /// The model's posterior of link `(s, t)` of pair `k`, if it scored it.
@@ -187,6 +188,10 @@ impl State {
             AnnotateAction::SetOrder(order) => self.annotation.order = order,
             AnnotateAction::StartOver => {
                 self.annotation.edits.remove(&k);
+                // An accepted pair's hand links go with it: what is exported is what is shown.
+                if self.annotation.is_done(k) {
+                    self.teach.links.remove(&k);
+                }
                 self.annotation.done.retain(|a| a.pair != k);
                 self.annotation.pending = None;
                 self.annotation.message = Some(Ok("The model's proposal of this pair is back.".into()));
@@ -232,8 +237,10 @@ impl State {
         let mut corpus = (*self.loaded.corpus).clone();
         let mut train: Vec<usize> = (0..seen.min(corpus.len())).collect();
         for a in &self.annotation.done {
+            // A pair a kept session names beyond the pairs loaded is none to learn from.
+            let Some(pair) = corpus.pairs.get_mut(a.pair.index()) else { continue };
             let links = self.teach.links.get(&a.pair).map_or(&[][..], Vec::as_slice);
-            corpus.pairs[a.pair.index()].gold = links.iter().map(|&(s, t)| Link::good(s, t)).collect();
+            pair.gold = links.iter().map(|&(s, t)| Link::good(s, t)).collect();
             train.push(a.pair.index());
         }
         train.sort_unstable();
@@ -423,6 +430,10 @@ mod tests {
         assert_eq!(s.annotation.done[0].links, gold.len() - 1);
         s.apply(Action::Teach(TeachAction::Undo));
         assert_eq!(s.teach.links[&PairIndex::new(k)].len(), gold.len());
+        // Starting an accepted pair over takes its hand links away with it: the model's proposal is back.
+        s.apply(Action::Annotate(AnnotateAction::StartOver));
+        assert!(!s.annotation.is_done(PairIndex::new(k)) && !s.teach.links.contains_key(&PairIndex::new(k)));
+        assert_eq!(links(&s), first);
     }
 
     /// *Accept* updates a model trained in this page on these pairs: the
