@@ -16,6 +16,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement, HtmlImageElement};
 use yew::Callback;
 
+use super::ids::JobId;
 use super::pool::{self, Artifact, Blob, Command, Output, Pool};
 use super::state::{is_mt_model, Action, DownloadBody, Effect, FileHandle, LoadAction, ProgressAction, Slot};
 use super::store::Dispatch;
@@ -32,7 +33,7 @@ use crate::tree::NodeId;
 /// Carries out one effect of the reducer.
 pub fn carry_out(effect: Effect, workers: &Workers, load: Dispatch<LoadAction>) {
     match effect {
-        Effect::Load(_, request) if request.sample => load_sample(load),
+        Effect::Load(job, request) if request.sample => load_sample(job, load),
         Effect::Load(job, request) => workers.files.load(job, request),
         Effect::Post(request) => workers.jobs.request(request, None),
         Effect::PostFile(request, handle) => {
@@ -161,11 +162,11 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
 
 /// The built-in sample, read on the page's thread in a task of its own
 /// (the file worker starts with the first file given).
-fn load_sample(load: Dispatch<LoadAction>) {
+fn load_sample(job: JobId, load: Dispatch<LoadAction>) {
     yew::platform::spawn_local(async move {
         gloo::timers::future::TimeoutFuture::new(0).await;
         let checked = crate::ui::load::sample_checked();
-        load.emit(LoadAction::Loaded { answer: Box::new(checked.answer), corpus: checked.corpus });
+        load.emit(LoadAction::Loaded { job, answer: Box::new(checked.answer), corpus: checked.corpus });
     });
 }
 
@@ -494,7 +495,7 @@ fn file_worker_answers(load: Dispatch<LoadAction>) -> Callback<protocol::Respons
                         let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = received.into_iter().unzip();
                         (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
                     });
-                    load.emit(LoadAction::Loaded { answer: Box::new(answer), corpus });
+                    load.emit(LoadAction::Loaded { job, answer: Box::new(answer), corpus });
                 }
                 Ok(received) => load.emit(LoadAction::LoadFailed(format!(
                     "the file worker sent {} of {} pairs",

@@ -12,7 +12,7 @@ use crate::io::links::swap_links_text;
 use crate::io::text::counted;
 use crate::tiger::{ImportOrigin, PairIds};
 use crate::ui::classroom::ExerciseAction;
-use crate::ui::ids::CorpusGen;
+use crate::ui::ids::{CorpusGen, JobId};
 use crate::ui::load::{CorpusOrigin, LoadAnswer, LoadRequest};
 use crate::ui::protocol::{LexiconFiles, NamedText};
 
@@ -212,7 +212,7 @@ impl State {
                 self.slots.mt_file_picked(&name);
                 effects.push(self.upload_mt(MtUpload { name, source: MtSource::File(file) }));
             }
-            LoadAction::Loaded { answer, corpus } => effects.extend(self.loaded(*answer, corpus)),
+            LoadAction::Loaded { job, answer, corpus } => effects.extend(self.loaded(job, *answer, corpus)),
             LoadAction::LoadFailed(message) => {
                 self.slots.load_failed(&message);
                 effects.extend(self.finish_restore());
@@ -240,9 +240,30 @@ impl State {
     /// received in parts, with their Tiger ids). Pairs from one kind of
     /// input put the others' trees out of use (so the session keeps the
     /// files of the pairs shown, and a reload shows them).
-    fn loaded(&mut self, answer: LoadAnswer, corpus: Option<(Corpus, Option<Vec<PairIds>>)>) -> Vec<Effect> {
+    fn loaded(
+        &mut self,
+        job: JobId,
+        answer: LoadAnswer,
+        corpus: Option<(Corpus, Option<Vec<PairIds>>)>,
+    ) -> Vec<Effect> {
         let mut effects = Vec::new();
         self.slots.answered(&answer);
+        // Pairs asked for before those shown (the file worker answers in
+        // order; the sample is read on the page's thread) are not shown,
+        // and their files are not in use.
+        let replaces_pairs = !matches!(answer.corpus, Some((CorpusOrigin::Held { .. }, _)) | None);
+        let (answer, corpus) = if replaces_pairs && job < self.slots.pairs_from {
+            let pairs_slots = [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger, Slot::Dublin];
+            for (slot, _) in answer.statuses.iter().filter(|(slot, _)| pairs_slots.contains(slot)) {
+                self.slots.not_in_use(*slot);
+            }
+            (LoadAnswer { corpus: None, ..answer }, None)
+        } else {
+            if replaces_pairs {
+                self.slots.pairs_from = job;
+            }
+            (answer, corpus)
+        };
         if let (Some(summary), Some(u)) = (answer.model, self.slots.slot(Slot::Model).ok_file().cloned()) {
             self.alignment.model = Some(LoadedAlignmentModel {
                 json: u.text.clone(),

@@ -644,10 +644,10 @@ mod tests {
             r.apply(Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
         r.apply(Action::Session(SessionAction::OpenLocation("#pair=1&mode=inspect".into())));
         for e in effects {
-            if let Effect::Load(_, request) = e {
+            if let Effect::Load(job, request) = e {
                 let checked = load::answer(&request);
                 let corpus = checked.corpus;
-                r.apply(Action::Load(LoadAction::Loaded { answer: Box::new(checked.answer), corpus }));
+                r.apply(Action::Load(LoadAction::Loaded { job, answer: Box::new(checked.answer), corpus }));
             }
         }
         assert_eq!((r.selection.pair.index(), r.selection.mode), (0, Mode::Inspect));
@@ -675,7 +675,7 @@ mod tests {
         let mut s = State::new();
         assert!(s.loaded.corpus.is_empty());
         let effects = s.apply(Action::Load(LoadAction::LoadSample));
-        let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
+        let [Effect::Load(job, request)] = effects.as_slice() else { panic!("{effects:?}") };
         assert!(request.sample && request.files.is_empty());
         assert_eq!(s.corpus_summary(), format!("{SAMPLE_NAME}: reading it…"), "not the counts of the pairs shown");
         // Hand links on the sample, kept from the last visit, restored before the sample arrives.
@@ -685,7 +685,7 @@ mod tests {
         assert!(session.texts.files.is_empty());
         s.apply(Action::Session(SessionAction::Restore { session: Box::new(session), mt_file: None }));
         assert!(s.keeping.restoring.is_some(), "the session waits for the sample");
-        answer_load(&mut s, request);
+        answer_load(&mut s, &(*job, request.clone()));
         assert_eq!((s.loaded.corpus.as_ref(), s.loaded.name.as_str()), (kept.loaded.corpus.as_ref(), SAMPLE_NAME));
         assert_eq!(
             (s.selection.pair.index(), s.selection.mode, s.student_links()),

@@ -12,8 +12,8 @@ use crate::ui::load;
 /// the file worker do (the corpus decoded from its parts).
 pub(super) fn run(s: &mut State, action: Action) -> Vec<Effect> {
     let effects = s.apply(action);
-    for request in loads(&effects) {
-        answer_load(s, &request);
+    for asked in loads(&effects) {
+        answer_load(s, &asked);
     }
     effects
 }
@@ -21,15 +21,15 @@ pub(super) fn run(s: &mut State, action: Action) -> Vec<Effect> {
 /// The file worker's answer to `request`, as `effects::file_worker_answers`
 /// hands it to the reducer, and what that answer asks next, carried out too
 /// (answers files waiting for their exercise).
-pub(super) fn answer_load(s: &mut State, request: &load::LoadRequest) {
-    for next in answer_one(s, request) {
+pub(super) fn answer_load(s: &mut State, asked: &Asked) {
+    for next in answer_one(s, asked) {
         answer_load(s, &next);
     }
 }
 
 /// The file worker's answer to `request`, taken by the reducer; the
 /// requests it makes next, not carried out.
-pub(super) fn answer_one(s: &mut State, request: &load::LoadRequest) -> Vec<load::LoadRequest> {
+pub(super) fn answer_one(s: &mut State, (job, request): &Asked) -> Vec<Asked> {
     let checked = load::answer(request);
     let parts = checked.parts();
     let decoded: Result<Vec<_>, _> = parts.into_iter().flatten().map(load::WirePair::decode).collect();
@@ -37,15 +37,18 @@ pub(super) fn answer_one(s: &mut State, request: &load::LoadRequest) -> Vec<load
         let (pairs, ids): (Vec<TreePair>, Vec<Option<PairIds>>) = decoded.unwrap().into_iter().unzip();
         (Corpus { pairs }, ids.into_iter().collect::<Option<Vec<_>>>())
     });
-    let effects = s.apply(Action::Load(LoadAction::Loaded { answer: Box::new(checked.answer), corpus }));
+    let effects = s.apply(Action::Load(LoadAction::Loaded { job: *job, answer: Box::new(checked.answer), corpus }));
     loads(&effects)
 }
 
+/// A request to the file worker, with its id.
+pub(super) type Asked = (crate::ui::ids::JobId, load::LoadRequest);
+
 /// The requests to the file worker among `effects`.
-pub(super) fn loads(effects: &[Effect]) -> Vec<load::LoadRequest> {
+pub(super) fn loads(effects: &[Effect]) -> Vec<Asked> {
     (effects.iter())
         .filter_map(|e| match e {
-            Effect::Load(_, r) => Some(r.clone()),
+            Effect::Load(job, r) => Some((*job, r.clone())),
             _ => None,
         })
         .collect()
