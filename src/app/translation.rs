@@ -432,37 +432,118 @@ pub fn choose_on_dev(
     Ok(DevChosen { model, kept, tried, untried })
 }
 
+/// What a user fixed of the configuration (`mt-train --extract M
+/// --ms-reading R --word-model W`; the page's selects): what is left
+/// `None` is chosen on dev, or takes its default without one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Pinned {
+    pub extract: Option<ExtractMethod>,
+    pub reading: Option<MsReading>,
+    pub word_model: Option<WordModel>,
+}
+
+impl Pinned {
+    /// Everything fixed.
+    pub fn all(choice: DevChoice) -> Pinned {
+        Pinned { extract: Some(choice.extract), reading: Some(choice.reading), word_model: Some(choice.word_model) }
+    }
+}
+
+/// The configurations `mt-train` trains (issue 27.1): with a dev set and
+/// nothing that fixes the configuration, each of [`DevChoice::candidates`]
+/// (DirC / EWoS only where the training pairs have sub-tree links), tuned,
+/// and the best on dev kept; else the one configuration, what was pinned
+/// and the defaults.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainingPlan {
+    pub choices: Vec<DevChoice>,
+    pub choose: bool,
+}
+
+impl TrainingPlan {
+    /// `may_choose`: a dev set, and nothing fixing the configuration (a
+    /// preset, given word links, a phrase table to export); `force`:
+    /// choose even among one (`--choose`).
+    pub fn new(system: SystemKind, pinned: Pinned, may_choose: bool, force: bool, subtree_links: bool) -> TrainingPlan {
+        let extra: Vec<ExtractMethod> = match pinned.extract {
+            Some(m) => vec![m],
+            None if may_choose && subtree_links => vec![ExtractMethod::DirC, ExtractMethod::EWoS],
+            None => Vec::new(),
+        };
+        let choices = DevChoice::candidates(system, &extra, pinned.reading, pinned.word_model);
+        let choose = may_choose && (force || choices.len() > 1);
+        if choose {
+            return TrainingPlan { choices, choose };
+        }
+        let one = DevChoice {
+            reading: pinned.reading.unwrap_or(MsReading::PAPER),
+            word_model: pinned.word_model.unwrap_or_default(),
+            extract: pinned.extract.unwrap_or(ExtractMethod::Word),
+        };
+        TrainingPlan { choices: vec![one], choose }
+    }
+
+    /// Whether a configuration extracts with sub-tree links.
+    pub fn needs_subtree(&self) -> bool {
+        self.choices.iter().any(|c| c.extract != ExtractMethod::Word)
+    }
+}
+
 /// What the page's Translate view trains on the pairs it holds: `treelink
-/// mt-train --train PAIRS --system S --extract M --ms-reading R
-/// --word-model W [--lm LM]` with no dev set (untuned default weights; the
-/// configuration `mt-train --dev` would choose on dev is the user's
-/// choice), DirC / EWoS extracting with the pairs' gold links, good and
-/// fuzzy. Its record's `seconds` are left 0 for the caller, who has the clock.
+/// mt-train --train A [--dev B] --system S [--extract M] [--ms-reading R]
+/// [--word-model W] [--lm LM]`, B the last `dev` pairs of `corpus` and A
+/// those before; what `pinned` leaves open is chosen on dev as `mt-train`
+/// chooses it (the same [`TrainingPlan`], the same budget), DirC / EWoS
+/// extracting with the pairs' gold links, good and fuzzy. Its record's
+/// `seconds` are left 0 for the caller.
+#[allow(clippy::too_many_arguments)]
 pub fn train_on_pairs(
     corpus: &Corpus,
+    dev: usize,
     system: SystemKind,
-    choice: DevChoice,
+    pinned: Pinned,
     lm: Option<NgramLm>,
+    clock: &dyn super::Clock,
     observer: &mut dyn Observer,
 ) -> Result<TranslationModel, TranslationError> {
-    let DevChoice { reading, word_model, extract } = choice;
-    let subtree = match extract {
-        ExtractMethod::Word => None,
-        _ => Some(gold_links(corpus, true).map_err(|_| TranslationError::PairsWithoutGold(extract))?),
+    let split = corpus.len().saturating_sub(dev);
+    let (train, dev) =
+        (Corpus { pairs: corpus.pairs[..split].to_vec() }, Corpus { pairs: corpus.pairs[split..].to_vec() });
+    let dev = (!dev.is_empty()).then_some(&dev);
+    let plan = TrainingPlan::new(system, pinned, dev.is_some(), false, train.gold_links() > 0);
+    let subtree = match plan.needs_subtree() {
+        false => None,
+        // Only an extraction pinned by hand is tried without gold links.
+        true => Some(
+            gold_links(&train, true)
+                .map_err(|_| TranslationError::PairsWithoutGold(pinned.extract.unwrap_or(ExtractMethod::DirC)))?,
+        ),
     };
+    let one = plan.choices[0];
     let training = TranslationTraining {
         system,
-        extract,
-        train: corpus,
+        extract: one.extract,
+        train: &train,
         train_name: "the pairs loaded in the page".into(),
-        dev: None,
-        dev_name: None,
+        dev,
+        dev_name: dev.map(|_| "the dev pairs held out in the page".into()),
         word_links: None,
         subtree,
-        settings: MtTrainSettings { tune_iterations: 0, lm, reading, word_model, ..MtTrainSettings::default() },
+        settings: MtTrainSettings {
+            lm,
+            reading: one.reading,
+            word_model: one.word_model,
+            ..MtTrainSettings::default()
+        },
     };
-    train_model(training, observer)
+    match plan.choose {
+        true => Ok(choose_on_dev(training, &plan.choices, CHOICE_BUDGET_SECONDS, clock, observer)?.model),
+        false => train_model(training, observer),
+    }
 }
+
+/// `mt-train --budget-minutes`'s default, in seconds: the page's choice has the same.
+pub const CHOICE_BUDGET_SECONDS: f64 = 3600.0;
 
 /// One translation with what the page shows of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -764,7 +845,16 @@ mod tests {
     /// the sources are the model's target side or another language.
     #[test]
     fn sources_the_wrong_way_round_or_foreign_to_the_model_are_warned_of() {
-        let model = train_on_pairs(&sample(0..100), SystemKind::Phrase, DevChoice::PAPER, None, &mut Quiet).unwrap();
+        let model = train_on_pairs(
+            &sample(0..100),
+            0,
+            SystemKind::Phrase,
+            Pinned::all(DevChoice::PAPER),
+            None,
+            &|| 0.0,
+            &mut Quiet,
+        )
+        .unwrap();
         let held_out = sample(100..140);
         let (sources, targets): (Vec<Tree>, Vec<Tree>) =
             held_out.pairs.into_iter().map(|p| (p.source, p.target)).unzip();
@@ -785,7 +875,16 @@ mod tests {
 
     #[test]
     fn a_corpus_is_translated_tree_by_tree_and_a_stop_ends_it_between_trees() {
-        let model = train_on_pairs(&sample(0..40), SystemKind::Phrase, DevChoice::PAPER, None, &mut Quiet).unwrap();
+        let model = train_on_pairs(
+            &sample(0..40),
+            0,
+            SystemKind::Phrase,
+            Pinned::all(DevChoice::PAPER),
+            None,
+            &|| 0.0,
+            &mut Quiet,
+        )
+        .unwrap();
         assert_eq!((model.training.pairs, model.training.dev_bleu), (40, None));
         let sources: Vec<Tree> = sample(40..46).pairs.into_iter().map(|p| p.source).collect();
         let mut best = Vec::new();
@@ -829,15 +928,44 @@ mod tests {
     fn the_pages_dirc_training_needs_the_pairs_gold_links() {
         let mut pairs = sample(0..5);
         pairs.pairs.iter_mut().for_each(|p| p.gold.clear());
-        let e = train_on_pairs(
-            &pairs,
-            SystemKind::Ms,
-            DevChoice { extract: ExtractMethod::DirC, ..DevChoice::PAPER },
-            None,
-            &mut Quiet,
-        )
-        .unwrap_err();
+        let dirc = Pinned { extract: Some(ExtractMethod::DirC), ..Pinned::default() };
+        let e = train_on_pairs(&pairs, 0, SystemKind::Ms, dirc, None, &|| 0.0, &mut Quiet).unwrap_err();
         assert_eq!(e.to_string(), "dirc extraction needs sub-tree links: the loaded pairs have no gold links");
+        // Chosen on dev without gold links: word extraction only, nothing refused.
+        let plan = TrainingPlan::new(SystemKind::Phrase, Pinned::default(), true, false, false);
+        assert_eq!(plan.choices.len(), 2);
+        assert!(!plan.needs_subtree());
+    }
+
+    /// What `mt-train` trains, for the CLI and the page alike: every
+    /// candidate with a dev set and nothing pinned (DirC / EWoS with
+    /// sub-tree links), the one pinned or default configuration otherwise.
+    #[test]
+    fn the_training_plan_chooses_on_dev_among_what_is_not_pinned() {
+        let open = Pinned::default();
+        let plan = |system, pinned, dev, links| TrainingPlan::new(system, pinned, dev, false, links);
+        assert_eq!(plan(SystemKind::Ms, open, true, true).choices.len(), 12);
+        assert_eq!(plan(SystemKind::Phrase, open, true, true).choices.len(), 6);
+        assert_eq!(plan(SystemKind::Phrase, open, true, false).choices.len(), 2);
+        let hmm = Pinned { word_model: Some(WordModel::Hmm), reading: Some(MsReading::PAPER), ..open };
+        let one = plan(SystemKind::Ms, Pinned { extract: Some(ExtractMethod::Word), ..hmm }, true, true);
+        assert!(!one.choose);
+        assert_eq!(one.choices, [DevChoice { word_model: WordModel::Hmm, ..DevChoice::PAPER }]);
+        // Without dev: the defaults, nothing chosen; `--choose` chooses even among one.
+        let none = plan(SystemKind::Ms, open, false, true);
+        assert_eq!((none.choose, none.choices), (false, vec![DevChoice::PAPER]));
+        assert!(TrainingPlan::new(SystemKind::Ms, Pinned::all(DevChoice::PAPER), true, true, true).choose);
+    }
+
+    /// The page's training with dev pairs held out: the last `dev` pairs
+    /// tune and choose, the others train.
+    #[test]
+    fn the_pages_training_with_held_out_dev_pairs_chooses_and_tunes_on_them() {
+        let pinned = Pinned { reading: Some(MsReading::PAPER), extract: Some(ExtractMethod::Word), word_model: None };
+        let model = train_on_pairs(&sample(0..50), 10, SystemKind::Phrase, pinned, None, &|| 0.0, &mut Quiet).unwrap();
+        let t = &model.training;
+        assert_eq!((t.pairs, t.dev.as_deref()), (40, Some("the dev pairs held out in the page")));
+        assert!(t.dev_bleu.is_some() && t.chosen_on_dev.is_some(), "{t:?}");
     }
 
     /// Issue 27.1: every configuration within the budget is trained and tuned

@@ -8,7 +8,9 @@ use super::progress::Reporter;
 use super::stream::{self, ThreadsArg};
 use super::CliError;
 use treelink::align::composite::KernelSpec;
-use treelink::app::translation::{self, DevChoice, SubtreeAlign, SubtreeAlignArg, Translated, TranslationTraining};
+use treelink::app::translation::{
+    self, DevChoice, Pinned, SubtreeAlign, SubtreeAlignArg, TrainingPlan, Translated, TranslationTraining,
+};
 use treelink::app::translation_experiment;
 use treelink::corpus::Corpus;
 use treelink::eval::bleu::{corpus_bleu, Bleu, BleuStats};
@@ -155,7 +157,7 @@ pub struct MtTrainArgs {
     pub choose: bool,
     /// With --choose: start no further configuration after this many minutes of CPU time
     /// (the one running finishes; the paper's configuration is always tried first).
-    #[arg(long, value_name = "MIN", default_value_t = 60.0)]
+    #[arg(long, value_name = "MIN", default_value_t = translation::CHOICE_BUDGET_SECONDS / 60.0)]
     pub budget_minutes: f64,
     /// paper: the meta-structure paper's configuration (its reading, the IBM-model word
     /// alignment, word extraction, no phrase fallback), whatever the other flags say.
@@ -336,18 +338,10 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
             && args.export_phrase_table.is_none());
     let has_subtree_links =
         args.subtree_align.is_some() || std::path::Path::new(&format!("{}.gold", args.train)).exists();
-    let extra: Vec<ExtractMethod> = match args.extract {
-        Some(m) => vec![m],
-        None if may_choose && has_subtree_links => vec![ExtractMethod::DirC, ExtractMethod::EWoS],
-        None => Vec::new(),
-    };
-    let choices = DevChoice::candidates(args.system, &extra, args.opts.ms_reading, args.opts.word_model);
-    let choose = may_choose && (args.choose || choices.len() > 1);
-    let fixed_extract = args.extract.unwrap_or(ExtractMethod::Word);
-    let needs_subtree = match choose {
-        true => choices.iter().any(|c| c.extract != ExtractMethod::Word),
-        false => fixed_extract != ExtractMethod::Word,
-    };
+    let pinned = Pinned { extract: args.extract, reading: args.opts.ms_reading, word_model: args.opts.word_model };
+    let plan = TrainingPlan::new(args.system, pinned, may_choose, args.choose, has_subtree_links);
+    let needs_subtree = plan.needs_subtree();
+    let one = plan.choices[0];
     let subtree_arg = args.subtree_align.clone().unwrap_or(SubtreeAlignArg::Gold);
     let gold = needs_subtree && subtree_arg == SubtreeAlignArg::Gold;
     let train = Corpus::read_prefix_within(&args.train, gold, limits)?;
@@ -363,7 +357,7 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         None
     };
     let mut settings = args.opts.settings()?;
-    let mut extract = fixed_extract;
+    let mut extract = one.extract;
     if args.preset.is_some() {
         let paper = DevChoice::PAPER;
         (settings.reading, settings.word_model, settings.phrase_fallback, extract) =
@@ -381,9 +375,10 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         settings,
     };
     let mut phrase_table = None;
-    let mut model = if choose {
+    let mut model = if plan.choose {
         let clock = || started.elapsed().as_secs_f64();
-        let chosen = translation::choose_on_dev(training, &choices, 60.0 * args.budget_minutes, &clock, &mut reporter)?;
+        let budget = 60.0 * args.budget_minutes;
+        let chosen = translation::choose_on_dev(training, &plan.choices, budget, &clock, &mut reporter)?;
         out!("configurations tried on dev (budget {} min), dev BLEU after tuning:", args.budget_minutes)?;
         for (k, t) in chosen.tried.iter().enumerate() {
             let kept = if k == chosen.kept { "  <- kept" } else { "" };
@@ -425,7 +420,7 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
         "wrote {}: {} system, {} extraction{words}{preset}, {} pairs{tuned}, {:.1} s, by {}",
         args.output,
         args.system.name(),
-        t.extract.map_or(fixed_extract, |m| m),
+        t.extract.map_or(one.extract, |m| m),
         train.len(),
         started.elapsed().as_secs_f64(),
         t.made_by

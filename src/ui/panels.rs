@@ -11,16 +11,12 @@ use std::rc::Rc;
 
 use super::classroom::ExerciseForm;
 use super::state::{
-    Compare, CorpusTranslation, Explained, ExportNote, Field, HeldSets, Lambda, Mode, Results, Shared, Slot,
+    Compare, CorpusTranslation, Explained, ExportNote, Field, HeldSets, Lambda, Mode, MtChoices, Results, Shared, Slot,
     SlotStatus, State, TigerKept, TrainForm, Translated,
 };
 use crate::app::alignment::both_tables;
 use crate::corpus::{Corpus, PairIndex, TreePair};
 use crate::exercise::{ClassTable, Exercise, PairCheck};
-use crate::lexicon::WordModel;
-use crate::mt::model::SystemKind;
-use crate::mt::ms::MsReading;
-use crate::mt::phrase::ExtractMethod;
 use crate::tiger::ImportOptions;
 use crate::tree::NodeId;
 
@@ -129,10 +125,11 @@ pub struct TrainView {
 pub struct TranslateView {
     /// The translation model held: where it came from, and what it is.
     pub held: Option<(String, String)>,
-    pub system: SystemKind,
-    pub extract: ExtractMethod,
-    pub reading: MsReading,
-    pub word_model: WordModel,
+    /// The training form.
+    pub choices: MtChoices,
+    /// The dev pairs Train holds out and tunes on, said in words; `Err`:
+    /// too few pairs to hold some out.
+    pub dev: Result<Option<String>, ()>,
     pub note: Option<Result<String, String>>,
     /// A translation is asked for and not answered yet.
     pub translating: bool,
@@ -323,10 +320,8 @@ impl State {
             },
             translate: TranslateView {
                 held: self.mt.held.as_ref().map(|h| (h.origin.clone(), h.summary.clone())),
-                system: self.mt.choices.system,
-                extract: self.mt.choices.extract,
-                reading: self.mt.choices.reading,
-                word_model: self.mt.choices.word_model,
+                choices: self.mt.choices,
+                dev: mt_dev_said(&self.mt.choices, &self.loaded),
                 note: self.mt.note.clone(),
                 translating: self.mt.translating.is_some(),
                 result: self.mt.result.as_ref().map(shared),
@@ -410,6 +405,17 @@ impl State {
             learning: self.learning(),
         }
     }
+}
+
+/// The dev pairs the Translate view's Train holds out, in words (`None`:
+/// none; `Err`: too few pairs to hold some out).
+fn mt_dev_said(choices: &MtChoices, loaded: &super::state::Loaded) -> Result<Option<String>, ()> {
+    let split = choices.split(loaded.corpus.len(), &loaded.held).ok_or(())?;
+    Ok(match (split.dev, &loaded.held.dev) {
+        (0, _) => None,
+        (n, Some(set)) => Some(format!("the dev set {} ({n} pairs)", set.name)),
+        (n, None) => Some(format!("the last {n} of the {} pairs", split.train + n)),
+    })
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use crate::align::lexical::InputSentences;
 use crate::align::link_search::LinkSearch;
 use crate::align::model::TrainOptions;
 pub use crate::app::alignment::PairsTraining;
-use crate::app::translation::DevChoice;
+use crate::app::translation::Pinned;
 use crate::corpus::{Corpus, Named, PairIndex, TreePair, WordFit};
 use crate::io::links::write_links;
 use crate::limits::Limits;
@@ -156,12 +156,12 @@ pub enum Request {
     },
     /// Explain a node pair of the last alignment.
     Explain { pair: PairIndex, source: NodeId, target: NodeId },
-    /// Train a translation system on `corpus` (as `treelink mt-train --system
-    /// S --extract M` without --dev: untuned default weights; DirC/EWoS with
-    /// the corpus's gold links) and keep it as model `job`.
-    /// With `lm`, an ARPA file, as `--lm`.
-    /// `choice`: the extraction, the MS reading and the word model.
-    TrainMt { job: JobId, corpus: CorpusText, system: SystemKind, choice: DevChoice, lm: Option<NamedText> },
+    /// Train a translation system on `corpus`, its last `dev` pairs the dev
+    /// set (`app::translation::train_on_pairs`: `treelink mt-train --train A
+    /// --dev B --system S`, with what `pinned` fixes; DirC/EWoS with the
+    /// pairs' gold links) and keep it as model `job`. With `lm`, an ARPA
+    /// file, as `--lm`.
+    TrainMt { job: JobId, corpus: CorpusText, dev: usize, system: SystemKind, pinned: Pinned, lm: Option<NamedText> },
     /// Read a model file from `treelink mt-train` and keep it as model `job`.
     LoadMt { job: JobId, model: NamedText },
     /// The same, for the file `name` posted along with the request (read in the worker).

@@ -50,6 +50,15 @@ fn colour(step: usize) -> &'static str {
     COLOURS[step % COLOURS.len()]
 }
 
+/// A select's first option, what is left open: chosen on dev, or without
+/// dev pairs the default.
+fn open_label(on_dev: bool, default: &str) -> String {
+    match on_dev {
+        true => "chosen on dev".into(),
+        false => format!("default: {default}"),
+    }
+}
+
 /// The value chosen in the select an event came from.
 fn chosen(e: &Event) -> String {
     e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()
@@ -62,25 +71,32 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
     let mt = state;
     let busy = state.busy;
     let has_gold = state.corpus.gold_links() > 0;
-    let needs_gold = mt.extract != ExtractMethod::Word;
+    let choices = mt.choices;
+    let needs_gold = choices.extract.is_some_and(|m| m != ExtractMethod::Word);
+    let on_dev = matches!(state.dev, Ok(Some(_)));
 
     let on_system = Callback::from(move |e: Event| {
         if let Ok(system) = chosen(&e).parse::<SystemKind>() {
             translate.emit(TranslateAction::SetSystem(system));
         }
     });
+    // The empty value: left open, chosen on dev (or the default without dev pairs).
     let on_extract = Callback::from(move |e: Event| {
-        if let Ok(extract) = chosen(&e).parse::<ExtractMethod>() {
-            translate.emit(TranslateAction::SetExtract(extract));
-        }
+        translate.emit(TranslateAction::SetExtract(chosen(&e).parse::<ExtractMethod>().ok()));
     });
     let on_reading = Callback::from(move |e: Event| {
-        let rm_estimate = if chosen(&e) == "discount" { RmEstimate::Discount } else { RmEstimate::Paper };
-        translate.emit(TranslateAction::SetReading(MsReading { rm_estimate, ..MsReading::PAPER }));
+        let reading = match chosen(&e).as_str() {
+            "paper" => Some(MsReading::PAPER),
+            "discount" => Some(MsReading { rm_estimate: RmEstimate::Discount, ..MsReading::PAPER }),
+            _ => None,
+        };
+        translate.emit(TranslateAction::SetReading(reading));
     });
     let on_word_model = Callback::from(move |e: Event| {
-        let model = if chosen(&e) == WordModel::Hmm.name() { WordModel::Hmm } else { WordModel::FastAlign };
-        translate.emit(TranslateAction::SetWordModel(model));
+        translate.emit(TranslateAction::SetWordModel(WordModel::ALL.into_iter().find(|m| m.name() == chosen(&e))));
+    });
+    let on_tune = Callback::from(move |e: Event| {
+        translate.emit(TranslateAction::SetTune(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()));
     });
     let on_train =
         Callback::from(move |_: MouseEvent| translate.emit(TranslateAction::Train { now: js_sys::Date::now() }));
@@ -111,8 +127,8 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
         }
         None => html! {},
     };
-    let option = |value: &'static str, label: &'static str, selected: bool| {
-        html! { <option value={value} {selected}>{label}</option> }
+    let option = |value: &'static str, label: &str, selected: bool| {
+        html! { <option value={value} {selected}>{label.to_string()}</option> }
     };
     // Not while a new model trains: the worker would answer with the new one.
     let training_mt = state.training_mt;
@@ -125,43 +141,59 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                     <div class="form-row">
                         <label for="mt-system">{"System"}</label>
                         <select id="mt-system" onchange={on_system}>
-                            {option("ms", "meta-structure (MS)", mt.system == SystemKind::Ms)}
-                            {option("phrase", "phrase-based baseline", mt.system == SystemKind::Phrase)}
+                            {option("ms", "meta-structure (MS)", choices.system == SystemKind::Ms)}
+                            {option("phrase", "phrase-based baseline", choices.system == SystemKind::Phrase)}
                         </select>
                     </div>
+                    <label class="option" for="mt-tune">
+                        <input type="checkbox" id="mt-tune" checked={choices.tune} onchange={on_tune} />
+                        {" Hold out dev pairs: choose what is left open below and tune the weights on them"}
+                    </label>
+                    {match &state.dev {
+                        Ok(Some(dev)) => html! { <p id="mt-dev" class="hint">{format!("Dev pairs: {dev}.")}</p> },
+                        Ok(None) => html! {},
+                        Err(()) => html! { <p id="mt-dev" class="error">{"Too few pairs to hold some out as dev pairs."}</p> },
+                    }}
                     <div class="form-row">
                         <label for="mt-extract">{"Extraction"}</label>
                         <select id="mt-extract" onchange={on_extract}>
-                            {option("word", "word alignment only", mt.extract == ExtractMethod::Word)}
-                            {option("dirc", "DirC: + gold sub-tree pairs", mt.extract == ExtractMethod::DirC)}
-                            {option("ewos", "EWoS: word or sub-tree", mt.extract == ExtractMethod::EWoS)}
+                            {option("", &open_label(on_dev, "word alignment only"), choices.extract.is_none())}
+                            {option("word", "word alignment only", choices.extract == Some(ExtractMethod::Word))}
+                            {option("dirc", "DirC: + gold sub-tree pairs", choices.extract == Some(ExtractMethod::DirC))}
+                            {option("ewos", "EWoS: word or sub-tree", choices.extract == Some(ExtractMethod::EWoS))}
                         </select>
                     </div>
                     <div class="form-row">
                         <label for="mt-reading">{"Structure reading"}</label>
-                        <select id="mt-reading" onchange={on_reading} disabled={mt.system != SystemKind::Ms} aria-describedby="mt-reading-help">
-                            {option("paper", "paper: relative frequencies (§3.2)", mt.reading.rm_estimate == RmEstimate::Paper)}
-                            {option("discount", "discount: h1/h2 discounted to coarse RM pairs", mt.reading.rm_estimate == RmEstimate::Discount)}
+                        <select id="mt-reading" onchange={on_reading} disabled={choices.system != SystemKind::Ms} aria-describedby="mt-reading-help">
+                            {option("", &open_label(on_dev, "paper"), choices.reading.is_none())}
+                            {option("paper", "paper: relative frequencies (§3.2)", choices.reading.is_some_and(|r| r.rm_estimate == RmEstimate::Paper))}
+                            {option("discount", "discount: h1/h2 discounted to coarse RM pairs", choices.reading.is_some_and(|r| r.rm_estimate == RmEstimate::Discount))}
                         </select>
-                        <span id="mt-reading-help" class="hint">{"--ms-reading (MS only); with a dev set `mt-train` chooses it, and chose discount on SQUOIA"}</span>
+                        <span id="mt-reading-help" class="hint">{"--ms-reading (MS only)"}</span>
                     </div>
                     <div class="form-row">
                         <label for="mt-word-model">{"Word model"}</label>
                         <select id="mt-word-model" onchange={on_word_model} aria-describedby="mt-word-model-help">
-                            {option("fast-align", "fast-align (IBM1 + IBM2)", mt.word_model == WordModel::FastAlign)}
-                            {option("hmm", "hmm (IBM1 + IBM2 + HMM)", mt.word_model == WordModel::Hmm)}
+                            {option("", &open_label(on_dev, "fast-align"), choices.word_model.is_none())}
+                            {option("fast-align", "fast-align (IBM1 + IBM2)", choices.word_model == Some(WordModel::FastAlign))}
+                            {option("hmm", "hmm (IBM1 + IBM2 + HMM)", choices.word_model == Some(WordModel::Hmm))}
                         </select>
-                        <span id="mt-word-model-help" class="hint">{"--word-model; with a dev set `mt-train` chooses it, and chose hmm on SQUOIA (docs/translation-results.md)"}</span>
+                        <span id="mt-word-model-help" class="hint">{"--word-model"}</span>
                     </div>
-                    <p class="hint">{"As `treelink mt-train` without --dev: word alignment trained in the engine, untuned default weights (the page has no dev set to choose or tune on: `mt-train --dev` chooses the reading and word model on dev and tunes by MERT). "}
+                    <p class="hint">{if on_dev {
+                            "As `treelink mt-train --train A --dev B`: word alignment trained in the engine on both; every configuration left open is trained, its weights tuned on the dev pairs (PRO), and the best on dev kept. "
+                        } else {
+                            "As `treelink mt-train` without --dev: word alignment trained in the engine, untuned default weights. "
+                        }}
                         {match &state.lm {
                             Some(name) => format!("Language model: the uploaded {name}."),
                             None => "Language model: trained on the pairs' target sentences (or load an ARPA file in the Data panel).".into(),
                         }}</p>
                     <div class="buttons">
                         <button id="mt-train" type="button" class="primary" onclick={on_train}
-                            disabled={busy || (needs_gold && !has_gold)}>
-                            {format!("Train on the {} pairs", state.corpus.len())}</button>
+                            disabled={busy || (needs_gold && !has_gold) || state.dev.is_err()}>
+                            {"Train"}</button>
                         <button id="mt-download" type="button" onclick={on_download} disabled={mt.held.is_none()}>{"Download the model (.json)"}</button>
                     </div>
                     if needs_gold && !has_gold {
@@ -503,7 +535,7 @@ fn derivation(props: &DerivationProps) -> Html {
                 })
                 .collect(),
             (!v.steps.is_empty()).then(|| target_sms_tree(&v.steps).map_err(|e| e.to_string())),
-            "Source RMs outlined and numbered in target order; below, the target SMS; each link joins a source RM to the target RM it became.",
+            "Source RMs outlined and numbered in target order; below, the target SMS; each link joins a source RM to the target RM it became. The target tags are the rules' (each RM pair's target side), set over the words it made in order: what the model assumed, not a parse of the translation (a copied word shows the tag its rule gave).",
         )
     } else {
         (

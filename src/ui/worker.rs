@@ -220,13 +220,14 @@ fn handle(request: Request, beside: Option<JsValue>, reporter: &mut Reporter) {
             });
             reporter.post(&Response::Explained { pair, source, target, result });
         }
-        Request::TrainMt { job, corpus, system, choice, lm } => {
+        Request::TrainMt { job, corpus, dev, system, pinned, lm } => {
             reporter.job = Some(job);
             let result = corpus.parse().and_then(|corpus| {
                 let lm = lm.map(|f| read_arpa(&f.text, &f.name).map_err(|e| e.to_string())).transpose()?;
                 let started = js_sys::Date::now();
-                let mut model =
-                    translation::train_on_pairs(&corpus, system, choice, lm, reporter).map_err(|e| e.to_string())?;
+                let clock = move || (js_sys::Date::now() - started) / 1000.0;
+                let mut model = translation::train_on_pairs(&corpus, dev, system, pinned, lm, &clock, reporter)
+                    .map_err(|e| e.to_string())?;
                 model.training.seconds = (js_sys::Date::now() - started) / 1000.0;
                 let summary = model.describe();
                 let json = model.to_json();

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, shots, download, lines, cli, sample, run, openPage, goToPair as goTo } from './helpers.mjs';
+import { root, shots, download, lines, cli, sample, samplePart, run, openPage, goToPair as goTo } from './helpers.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'treelink-e2e-mt-'));
 
@@ -224,6 +224,9 @@ test('a phrase-based model uploaded translates as the CLI does, with its phrase 
 });
 
 test('a model trained in the page\'s worker is the CLI\'s byte for byte; pasted trees are checked, translated and their labels stay text', async () => {
+  // Without dev pairs held out: `mt-train` without --dev.
+  await page.uncheck('#mt-tune');
+  assert.equal(await page.locator('#mt-dev').count(), 0);
   await page.selectOption('#mt-system', 'ms');
   await page.selectOption('#mt-extract', 'word');
   // Cancelling restarts the worker; the model held before is sent again to the fresh one.
@@ -251,7 +254,7 @@ test('a model trained in the page\'s worker is the CLI\'s byte for byte; pasted 
   assert.equal(JSON.stringify(fromPage.model), JSON.stringify(fromCli.model), 'the same model natively and in wasm');
   assert.equal(fromPage.training.extract, 'word');
 
-  // What `mt-train --dev` chooses among, chosen here by hand (the page has no dev): the CLI's model for the same flags.
+  // What `mt-train --dev` chooses among, pinned here by hand: the CLI's model for the same flags.
   await page.selectOption('#mt-reading', 'discount');
   await page.selectOption('#mt-word-model', 'hmm');
   await page.click('#mt-train');
@@ -264,8 +267,8 @@ test('a model trained in the page\'s worker is the CLI\'s byte for byte; pasted 
   const chosenCli = JSON.parse(fs.readFileSync(chosenFile, 'utf8'));
   assert.equal(JSON.stringify(chosenPage.model), JSON.stringify(chosenCli.model), 'the chosen reading and word model, natively and in wasm');
   assert.notEqual(JSON.stringify(chosenPage.model), JSON.stringify(fromPage.model), 'another model than the defaults');
-  await page.selectOption('#mt-reading', 'paper');
-  await page.selectOption('#mt-word-model', 'fast-align');
+  await page.selectOption('#mt-reading', '');
+  await page.selectOption('#mt-word-model', '');
 
   // A broken tree: a located error next to the input, and the last translation stays.
   const shown = await page.evaluate(() => document.querySelector('#mt-hyp')?.innerText ?? null);
@@ -311,6 +314,30 @@ test('an ARPA language model from `treelink lm`, uploaded, is the one a model tr
   await page.waitForFunction(() => /bad\.arpa:5:1: expected/.test(document.querySelector('#status-lm.error')?.innerText ?? ''));
   assert.match(await text('#status-lm'), /still in use: dev\.arpa: order 2/);
   assert.match(await text('#translate-panel'), /Language model: the uploaded dev\.arpa\./);
+  assert.deepEqual(problems, []);
+});
+
+test('Train holds out the last 20% as dev pairs, chooses what is left open and tunes on them: `mt-train --train A --dev B`\'s model', async () => {
+  await page.check('#mt-tune');
+  await page.selectOption('#mt-system', 'phrase');
+  await page.selectOption('#mt-extract', '');
+  assert.equal(await text('#mt-dev'), 'Dev pairs: the last 31 of the 157 pairs.');
+  assert.match(await page.locator('#mt-extract option:checked').innerText(), /^chosen on dev$/);
+  await page.click('#mt-train');
+  await page.waitForSelector('#job-stage', { timeout: 5000 });
+  await page.waitForFunction(() => /trained in this page on 126 pairs, tuned on the 31 dev pairs after them.*phrase system/s.test(document.querySelector('#mt-summary')?.innerText ?? ''),
+    null, { timeout: 300000 });
+  const fromPage = JSON.parse((await download(page, '#mt-download')).body);
+  // The same split as files: pairs 1–126 train, 127–157 dev.
+  const [a, b] = [path.join(tmp, 'a'), path.join(tmp, 'b')];
+  samplePart(a, 0, 126);
+  samplePart(b, 126, 157);
+  const cliModel = path.join(tmp, 'phrase-dev.json');
+  run('mt-train', '--train', a, '--dev', b, '--system', 'phrase', '--lm', path.join(tmp, 'dev.arpa'), '-o', cliModel);
+  const fromCli = JSON.parse(fs.readFileSync(cliModel, 'utf8'));
+  assert.equal(JSON.stringify(fromPage.model), JSON.stringify(fromCli.model), 'the model chosen and tuned on dev, natively and in wasm');
+  assert.equal(fromPage.training.chosen_on_dev, fromCli.training.chosen_on_dev);
+  assert.equal(fromPage.training.dev_bleu, fromCli.training.dev_bleu);
   assert.deepEqual(problems, []);
 });
 

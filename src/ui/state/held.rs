@@ -328,4 +328,43 @@ mod tests {
             Some(PairSplit { train: 20, dev: 5, test: 4 })
         );
     }
+
+    /// The Translate view's Train: `mt-train --train A --dev B` on the
+    /// training and dev pairs, the test set given as its own files left
+    /// out; without sets, the last 20% are dev; unticked, none; a pair it
+    /// trained or tuned on carries the training-data warning, a test pair not.
+    #[test]
+    fn translate_trains_on_the_training_pairs_and_tunes_on_the_dev_pairs_never_the_test_set() {
+        let train_mt = |s: &mut State| {
+            let effects = s.apply(Action::Translate(TranslateAction::Train { now: 0.0 }));
+            let [Effect::Post(crate::ui::protocol::Request::TrainMt { job, corpus, dev, .. })] = effects.as_slice()
+            else {
+                panic!("{effects:?}")
+            };
+            (*job, corpus.parse().unwrap().len(), *dev)
+        };
+        let mut s = three_sets();
+        let (job, pairs, dev) = train_mt(&mut s);
+        assert_eq!((pairs, dev), (26, 6));
+        let ready = Response::MtReady { job, model: job, summary: "MS".into(), json: Some("{}".into()) };
+        answer(&mut s, ready, 1.0);
+        let held = s.mt.held.as_ref().unwrap();
+        assert_eq!(held.origin, "trained in this page on 20 pairs, tuned on the 6 dev pairs after them");
+        for (k, seen) in [(19, true), (25, true), (26, false)] {
+            let effects = s.apply(Action::Translate(TranslateAction::TranslatePair(PairIndex::new(k))));
+            let Some(Effect::Post(crate::ui::protocol::Request::Translate { job, .. })) = effects.last() else {
+                panic!("{effects:?}")
+            };
+            answer(&mut s, Response::Translated { job: *job, result: Box::new(view("x", -1.0)), source: None }, 2.0);
+            assert_eq!(s.mt.result.as_ref().map(|r| r.trained_on_these), Some(seen), "pair {k}");
+        }
+        // The sample alone: its last 31 of 157 pairs are dev; unticked, none.
+        let mut s = State::with_sample();
+        assert_eq!(train_mt(&mut s).1, 157);
+        assert_eq!(s.jobs.running.as_ref().and_then(|j| j.split), Some(PairSplit { train: 126, dev: 31, test: 0 }));
+        s.apply(Action::Job(JobAction::Cancel(None)));
+        s.apply(Action::Translate(TranslateAction::SetTune(false)));
+        let (_, pairs, dev) = train_mt(&mut s);
+        assert_eq!((pairs, dev), (157, 0));
+    }
 }

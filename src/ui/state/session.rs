@@ -609,6 +609,8 @@ mod tests {
         s.apply(Action::Job(JobAction::Cancel(None)));
         s.apply(Action::Train(TrainAction::Form(FormAction::SetField(Field::SEED, "9".into()))));
         s.apply(Action::SetLambda("0.3".into()));
+        s.apply(Action::Translate(TranslateAction::SetWordModel(Some(WordModel::Hmm))));
+        s.apply(Action::Translate(TranslateAction::SetTune(false)));
         s.apply(Action::Load(LoadAction::SwapSides));
         hand_link(&mut s, 1);
         s.apply(Action::Fold(FoldAction::Toggle(Side::Target, NodeId::new(0))));
@@ -633,6 +635,8 @@ mod tests {
         assert!(r.form.advanced, "the seed typed: the Advanced settings open");
         let form = TrainForm { advanced: false, ..r.form.clone() };
         assert_eq!((&form, &r.lambda.text, r.lambda.value), (&s.form, &s.lambda.text, 0.3));
+        let pinned = MtChoices { word_model: Some(WordModel::Hmm), tune: false, ..MtChoices::default() };
+        assert_eq!(r.mt.choices, pinned);
         // The model was trained before the swap: the pairs as shown are not the ones it saw.
         assert_eq!(s.alignment.model.as_ref().and_then(|m| m.trained_on).map(|t| t.gen == s.loaded.gen), Some(false));
         let unmarked = s.alignment.model.clone().map(|m| LoadedAlignmentModel { trained_on: None, ..m });
@@ -719,7 +723,7 @@ mod tests {
         assert!(form.advanced, "a kept session that sets Advanced settings shows them");
         assert!(!TrainForm::default().sets_advanced() && !State::with_sample().form.advanced);
         assert_eq!((r.lambda.text.as_str(), r.lambda.value), ("0.3", 0.3));
-        assert_eq!((r.mt.choices.system, r.mt.choices.extract), (SystemKind::Ms, ExtractMethod::Word));
+        assert_eq!((r.mt.choices.system, r.mt.choices.extract), (SystemKind::Ms, Some(ExtractMethod::Word)));
         assert_eq!((r.classroom.student.as_str(), r.classroom.form.pairs.as_str()), ("Ana", "1, 2"));
         assert_eq!(r.alignment.model.as_ref().map(|m| m.summary.as_str()), Some("a model"));
         assert_eq!(

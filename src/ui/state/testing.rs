@@ -172,3 +172,22 @@ pub(super) fn uploaded_model() -> LoadedAlignmentModel {
         kept: None,
     }
 }
+
+/// A translation of one word, as the worker answers.
+pub(super) fn view(word: &str, score: f64) -> crate::ui::protocol::TranslationView {
+    crate::ui::protocol::TranslationView {
+        system: crate::mt::model::SystemKind::Ms,
+        words: vec![word.into()],
+        score,
+        features: vec![],
+        feature_names: vec![],
+        weights: vec![],
+        steps: vec![],
+        phrases: vec![],
+        nbest: vec![],
+        seconds: 0.1,
+        source_notes: vec![],
+        provenance: vec![],
+        rules: vec![],
+    }
+}

@@ -7,9 +7,11 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
+use super::HeldSets;
 use super::{DownloadBody, Effect, FileHandle, JobKind, Shared, State};
-use crate::app::translation::DevChoice;
-use crate::corpus::PairIndex;
+use crate::app::alignment::{PairSplit, PairsTraining};
+use crate::app::translation::Pinned;
+use crate::corpus::{Corpus, PairIndex};
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
@@ -17,6 +19,7 @@ use crate::mt::ms::MsReading;
 use crate::mt::phrase::ExtractMethod;
 use crate::tree::Tree;
 use crate::ui::ids::{CorpusGen, JobId, WorkerGen};
+use crate::ui::load::HeldRole;
 use crate::ui::protocol::{CorpusText, NamedText, Request, Response, TranslationView};
 
 /// Where a translation model file's text is: in the page (trained here, or
@@ -49,8 +52,9 @@ pub struct MtHeld {
     /// The worker generation that holds it; `None` once a worker failed
     /// (it is sent again with the next request).
     pub worker_gen: Option<WorkerGen>,
-    /// Trained in the page on the trees of this generation.
-    pub trained_gen: Option<CorpusGen>,
+    /// Trained in the page on the trees of this generation: on the first
+    /// of them, this many (its training and dev pairs).
+    pub trained_on: Option<(CorpusGen, usize)>,
 }
 
 /// What a translation was asked for: its source tree and, from the corpus, its reference.
@@ -58,6 +62,8 @@ pub struct MtHeld {
 pub struct TranslationInput {
     /// "pair 3" or "the pasted tree".
     pub label: String,
+    /// The pair of the corpus it is.
+    pub pair: Option<PairIndex>,
     pub source: Tree,
     pub reference: Option<Vec<String>>,
 }
@@ -90,28 +96,52 @@ pub struct CorpusTranslation {
     pub trained_on_these: bool,
 }
 
-/// The Translate view's training form (kept for the next visit).
+/// The Translate view's training form (kept for the next visit): what
+/// the user pinned (`None`: chosen on dev, or the default without dev
+/// pairs, as `mt-train` does) and whether dev pairs are held out.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct MtChoices {
     #[serde(rename = "mt_system")]
     pub system: SystemKind,
-    #[serde(rename = "mt_extract")]
-    pub extract: ExtractMethod,
+    #[serde(rename = "mt_extract", default)]
+    pub extract: Option<ExtractMethod>,
     /// The MS reading and the word model (`--ms-reading`, `--word-model`).
     #[serde(rename = "mt_reading", default)]
-    pub reading: MsReading,
+    pub reading: Option<MsReading>,
     #[serde(rename = "mt_word_model", default)]
-    pub word_model: WordModel,
+    pub word_model: Option<WordModel>,
+    /// Hold out the last [`crate::app::alignment::HELD_OUT_PERCENT`]% as dev pairs (a dev set
+    /// given as its own file is always dev), as alignment's *Calibrate* does.
+    #[serde(rename = "mt_tune", default = "held_out_by_default")]
+    pub tune: bool,
+}
+
+fn held_out_by_default() -> bool {
+    true
 }
 
 impl Default for MtChoices {
     fn default() -> Self {
-        MtChoices {
-            system: SystemKind::Ms,
-            extract: ExtractMethod::Word,
-            reading: MsReading::PAPER,
-            word_model: WordModel::FastAlign,
-        }
+        MtChoices { system: SystemKind::Ms, extract: None, reading: None, word_model: None, tune: true }
+    }
+}
+
+impl MtChoices {
+    /// What the form pins, for `train_on_pairs`.
+    pub fn pinned(&self) -> Pinned {
+        Pinned { extract: self.extract, reading: self.reading, word_model: self.word_model }
+    }
+
+    /// Which of the pairs train and which are dev (the test set given as
+    /// its own file is neither); `None` when too few to hold some out.
+    pub fn split(&self, n: usize, held: &HeldSets) -> Option<PairSplit> {
+        let how = PairsTraining {
+            calibrate: self.tune,
+            dev_set: held.pairs(HeldRole::Dev),
+            test_set: held.pairs(HeldRole::Test),
+            ..PairsTraining::default()
+        };
+        how.split(n)
     }
 }
 
@@ -167,13 +197,18 @@ fn send_model(job: JobId, name: &str, source: &MtSource) -> Effect {
     }
 }
 
+/// Why the Translate view's Train does not start with dev pairs held out.
+const TOO_FEW_TO_HOLD_OUT: &str =
+    "Too few pairs to hold some out as dev pairs: load more, or untick “Hold out dev pairs”.";
+
 /// What the Translate view asks.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TranslateAction {
     SetSystem(SystemKind),
-    SetExtract(ExtractMethod),
-    SetReading(MsReading),
-    SetWordModel(WordModel),
+    SetExtract(Option<ExtractMethod>),
+    SetReading(Option<MsReading>),
+    SetWordModel(Option<WordModel>),
+    SetTune(bool),
     /// The pasted source tree, as typed.
     SetInput(String),
     /// Train a translation model on the loaded pairs.
@@ -250,24 +285,29 @@ impl MtState {
         Ok(None)
     }
 
-    /// The model this page trained (request `model` in worker `gen`), from `job`.
+    /// The model this page trained (request `model` in worker `gen`) on
+    /// the pairs of `split` (of generation `trained_gen`).
     fn trained(
         &mut self,
         model: JobId,
         json: Option<String>,
         summary: String,
-        pairs: usize,
+        split: PairSplit,
         gen: WorkerGen,
         trained_gen: CorpusGen,
     ) {
+        let dev = match split.dev {
+            0 => String::new(),
+            n => format!(", tuned on the {n} dev pairs after them"),
+        };
         self.held = Some(MtHeld {
             id: model,
             name: "treelink-mt-model.json".into(),
             source: MtSource::Text(json.unwrap_or_default().into()),
-            origin: format!("trained in this page on {pairs} pairs"),
+            origin: format!("trained in this page on {} pairs{dev}", split.train),
             summary,
             worker_gen: Some(gen),
-            trained_gen: Some(trained_gen),
+            trained_on: Some((trained_gen, split.train + split.dev)),
         });
     }
 
@@ -284,7 +324,7 @@ impl MtState {
             origin: format!("uploaded {}", u.name),
             summary,
             worker_gen: Some(gen),
-            trained_gen: None,
+            trained_on: None,
         });
         Some(message)
     }
@@ -301,7 +341,9 @@ impl MtState {
         // The pasted tree, as the worker read it.
         let input = match (input, source.map(Tree::try_from)) {
             (Some(input), _) => input,
-            (None, Some(Ok(source))) => TranslationInput { label: "the pasted tree".into(), source, reference: None },
+            (None, Some(Ok(source))) => {
+                TranslationInput { label: "the pasted tree".into(), pair: None, source, reference: None }
+            }
             (None, Some(Err(e))) => {
                 self.note = Some(Err(format!("the worker sent a broken tree: {e}")));
                 return;
@@ -319,9 +361,9 @@ impl MtState {
             result.seconds
         )));
         let model = self.held.as_ref().map_or(String::new(), |h| h.origin.clone());
-        // A pair of the loaded corpus (it has a reference) that the model was trained on.
-        let trained_on_these =
-            input.reference.is_some() && self.held.as_ref().is_some_and(|h| h.trained_gen == Some(gen));
+        // A pair of the loaded corpus that the model was trained or tuned on.
+        let trained_on = self.held.as_ref().and_then(|h| h.trained_on).filter(|(g, _)| *g == gen);
+        let trained_on_these = input.pair.zip(trained_on).is_some_and(|(k, (_, seen))| k.index() < seen);
         self.result = Some(Rc::new(Translated { input, view: result, bleu, model, trained_on_these }));
     }
 
@@ -347,7 +389,7 @@ impl MtState {
         let fit = fit.map_or(String::new(), |f| format!(" {f}"));
         self.note = Some(Ok(format!("Translated {} pairs in {seconds:.1} s.{fit}", hyps.len())));
         let model = self.held.as_ref().map_or(String::new(), |h| h.origin.clone());
-        let trained_on_these = self.held.as_ref().is_some_and(|h| h.trained_gen == Some(gen));
+        let trained_on_these = self.held.as_ref().and_then(|h| h.trained_on).is_some_and(|(g, _)| g == gen);
         self.corpus = Some(Rc::new(CorpusTranslation {
             corpus_gen: gen,
             trained_on_these,
@@ -377,26 +419,35 @@ impl State {
             TranslateAction::SetExtract(extract) => self.mt.choices.extract = extract,
             TranslateAction::SetReading(reading) => self.mt.choices.reading = reading,
             TranslateAction::SetWordModel(model) => self.mt.choices.word_model = model,
+            TranslateAction::SetTune(tune) => self.mt.choices.tune = tune,
             TranslateAction::SetInput(text) => {
                 self.mt.input = text;
                 self.mt.input_error = None;
             }
             TranslateAction::Train { now } => {
-                let needs_gold = self.mt.choices.extract != ExtractMethod::Word;
-                if self.jobs.running.is_none() && (!needs_gold || self.loaded.corpus.gold_links() > 0) {
-                    let id = self.jobs.next_id();
-                    self.start_job(id, JobKind::TrainMt, now);
-                    effects.push(Effect::Post(Request::TrainMt {
-                        job: id,
-                        corpus: CorpusText::of(&self.loaded.corpus),
-                        system: self.mt.choices.system,
-                        choice: DevChoice {
-                            extract: self.mt.choices.extract,
-                            reading: self.mt.choices.reading,
-                            word_model: self.mt.choices.word_model,
-                        },
-                        lm: self.slots.lm_file(),
-                    }));
+                let needs_gold = self.mt.choices.extract.is_some_and(|m| m != ExtractMethod::Word);
+                let split = self.mt.choices.split(self.loaded.corpus.len(), &self.loaded.held);
+                match split {
+                    None => self.mt.note = Some(Err(TOO_FEW_TO_HOLD_OUT.into())),
+                    Some(split)
+                        if self.jobs.running.is_none() && (!needs_gold || self.loaded.corpus.gold_links() > 0) =>
+                    {
+                        let id = self.jobs.next_id();
+                        self.start_job(id, JobKind::TrainMt, now);
+                        if let Some(j) = &mut self.jobs.running {
+                            j.split = Some(split);
+                        }
+                        let seen = Corpus { pairs: self.loaded.corpus.pairs[..split.train + split.dev].to_vec() };
+                        effects.push(Effect::Post(Request::TrainMt {
+                            job: id,
+                            corpus: CorpusText::of(&seen),
+                            dev: split.dev,
+                            system: self.mt.choices.system,
+                            pinned: self.mt.choices.pinned(),
+                            lm: self.slots.lm_file(),
+                        }));
+                    }
+                    Some(_) => {}
                 }
             }
             TranslateAction::TranslatePair(k) => {
@@ -449,6 +500,7 @@ impl State {
         let pair = self.loaded.corpus.pair(k)?;
         Some(TranslationInput {
             label: format!("pair {k}"),
+            pair: Some(k),
             source: pair.source.clone(),
             reference: Some(pair.target.words().to_vec()),
         })
@@ -462,7 +514,8 @@ impl State {
                 if let Some(j) = self.jobs.end(job, Some(&[JobKind::TrainMt])) {
                     let elapsed = (now - j.started) / 1000.0;
                     self.mt.note = Some(Ok(format!("Trained a translation model in {elapsed:.1} s.")));
-                    self.mt.trained(model, json, summary, self.loaded.corpus.len(), gen, j.corpus_gen);
+                    let all = PairSplit { train: self.loaded.corpus.len(), dev: 0, test: 0 };
+                    self.mt.trained(model, json, summary, j.split.unwrap_or(all), gen, j.corpus_gen);
                 } else if self.mt.loading == Some(job) {
                     if let Some(said) = self.mt.uploaded(model, summary, gen) {
                         self.slots.model_read(Ok(said));
@@ -517,25 +570,6 @@ mod tests {
             1.0,
         );
         s
-    }
-
-    /// A translation of one word, as the worker answers.
-    fn view(word: &str, score: f64) -> TranslationView {
-        TranslationView {
-            system: SystemKind::Ms,
-            words: vec![word.into()],
-            score,
-            features: vec![],
-            feature_names: vec![],
-            weights: vec![],
-            steps: vec![],
-            phrases: vec![],
-            nbest: vec![],
-            seconds: 0.1,
-            source_notes: vec![],
-            provenance: vec![],
-            rules: vec![],
-        }
     }
 
     #[test]
