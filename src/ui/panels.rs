@@ -15,6 +15,7 @@ use super::state::{
     SlotStatus, State, TigerKept, TrainForm, Translated,
 };
 use crate::app::alignment::both_tables;
+use crate::app::translation::TrainingPlan;
 use crate::corpus::{Corpus, PairIndex, TreePair};
 use crate::exercise::{ClassTable, Exercise, PairCheck};
 use crate::tiger::ImportOptions;
@@ -130,6 +131,8 @@ pub struct TranslateView {
     /// The dev pairs Train holds out and tunes on, said in words; `Err`:
     /// too few pairs to hold some out.
     pub dev: Result<Option<String>, ()>,
+    /// How many configurations Train trains (with dev pairs: those tried on dev).
+    pub configurations: usize,
     pub note: Option<Result<String, String>>,
     /// A translation is asked for and not answered yet.
     pub translating: bool,
@@ -322,6 +325,7 @@ impl State {
                 held: self.mt.held.as_ref().map(|h| (h.origin.clone(), h.summary.clone())),
                 choices: self.mt.choices,
                 dev: mt_dev_said(&self.mt.choices, &self.loaded),
+                configurations: mt_configurations(&self.mt.choices, &self.loaded),
                 note: self.mt.note.clone(),
                 translating: self.mt.translating.is_some(),
                 result: self.mt.result.as_ref().map(shared),
@@ -405,6 +409,15 @@ impl State {
             learning: self.learning(),
         }
     }
+}
+
+/// How many configurations the Translate view's Train trains: those
+/// `mt-train --dev` would try ([`TrainingPlan`]), DirC / EWoS when the
+/// training pairs have gold links.
+fn mt_configurations(choices: &MtChoices, loaded: &super::state::Loaded) -> usize {
+    let Some(split) = choices.split(loaded.corpus.len(), &loaded.held) else { return 0 };
+    let links = loaded.corpus.pairs[..split.train].iter().any(|p| !p.gold.is_empty());
+    TrainingPlan::new(choices.system, choices.pinned(), split.dev > 0, false, links).choices.len()
 }
 
 /// The dev pairs the Translate view's Train holds out, in words (`None`:

@@ -150,7 +150,15 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                         {" Hold out dev pairs: choose what is left open below and tune the weights on them"}
                     </label>
                     {match &state.dev {
-                        Ok(Some(dev)) => html! { <p id="mt-dev" class="hint">{format!("Dev pairs: {dev}.")}</p> },
+                        Ok(Some(dev)) => html! {
+                            <>
+                                <p id="mt-dev" class="hint">{format!("Dev pairs: {dev}.")}</p>
+                                <p id="mt-plan" class="hint">{match state.configurations {
+                                    1 => "Train tunes one configuration on them.".to_string(),
+                                    n => format!("Train tries {n} configurations on them and keeps the best (each takes seconds on the sample); pin some below to try fewer."),
+                                }}</p>
+                            </>
+                        },
                         Ok(None) => html! {},
                         Err(()) => html! { <p id="mt-dev" class="error">{"Too few pairs to hold some out as dev pairs."}</p> },
                     }}

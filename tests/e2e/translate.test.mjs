@@ -320,9 +320,12 @@ test('an ARPA language model from `treelink lm`, uploaded, is the one a model tr
 test('Train holds out the last 20% as dev pairs, chooses what is left open and tunes on them: `mt-train --train A --dev B`\'s model', async () => {
   await page.check('#mt-tune');
   await page.selectOption('#mt-system', 'phrase');
-  await page.selectOption('#mt-extract', '');
   assert.equal(await text('#mt-dev'), 'Dev pairs: the last 31 of the 157 pairs.');
-  assert.match(await page.locator('#mt-extract option:checked').innerText(), /^chosen on dev$/);
+  assert.match(await page.locator('#mt-word-model option:checked').innerText(), /^chosen on dev$/);
+  assert.match(await text('#mt-plan'), /^Train tries 6 configurations/);
+  // The extraction pinned (two configurations left: the word models), to keep the test short.
+  await page.selectOption('#mt-extract', 'word');
+  assert.match(await text('#mt-plan'), /^Train tries 2 configurations/);
   await page.click('#mt-train');
   await page.waitForSelector('#job-stage', { timeout: 5000 });
   await page.waitForFunction(() => /trained in this page on 126 pairs, tuned on the 31 dev pairs after them.*phrase system/s.test(document.querySelector('#mt-summary')?.innerText ?? ''),
@@ -333,7 +336,7 @@ test('Train holds out the last 20% as dev pairs, chooses what is left open and t
   samplePart(a, 0, 126);
   samplePart(b, 126, 157);
   const cliModel = path.join(tmp, 'phrase-dev.json');
-  run('mt-train', '--train', a, '--dev', b, '--system', 'phrase', '--lm', path.join(tmp, 'dev.arpa'), '-o', cliModel);
+  run('mt-train', '--train', a, '--dev', b, '--system', 'phrase', '--extract', 'word', '--lm', path.join(tmp, 'dev.arpa'), '-o', cliModel);
   const fromCli = JSON.parse(fs.readFileSync(cliModel, 'utf8'));
   assert.equal(JSON.stringify(fromPage.model), JSON.stringify(fromCli.model), 'the model chosen and tuned on dev, natively and in wasm');
   assert.equal(fromPage.training.chosen_on_dev, fromCli.training.chosen_on_dev);
