@@ -301,6 +301,7 @@ test('an ARPA language model from `treelink lm`, uploaded, is the one a model tr
   await page.setInputFiles('#file-lm', arpa);
   await page.waitForFunction(() => /dev\.arpa: order 2, \d+ 1-grams, \d+ 2-grams/.test(document.querySelector('#status-lm.ok')?.innerText ?? ''));
   assert.match(await text('#translate-panel'), /Language model: the uploaded dev\.arpa\./);
+  await page.uncheck('#mt-tune');
   await page.selectOption('#mt-system', 'phrase');
   await page.click('#mt-train');
   await page.waitForFunction(() => /trained in this page on 157 pairs.*phrase system/s.test(document.querySelector('#mt-summary')?.innerText ?? ''), null, { timeout: 120000 });
@@ -320,6 +321,7 @@ test('an ARPA language model from `treelink lm`, uploaded, is the one a model tr
 test('Train holds out the last 20% as dev pairs, chooses what is left open and tunes on them: `mt-train --train A --dev B`\'s model', async () => {
   await page.check('#mt-tune');
   await page.selectOption('#mt-system', 'phrase');
+  await page.selectOption('#mt-extract', '');
   assert.equal(await text('#mt-dev'), 'Dev pairs: the last 31 of the 157 pairs.');
   assert.match(await page.locator('#mt-word-model option:checked').innerText(), /^chosen on dev$/);
   assert.match(await text('#mt-plan'), /^Train tries 6 configurations/);
