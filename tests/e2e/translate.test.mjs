@@ -153,6 +153,9 @@ test('a meta-structure model from `treelink mt-train`, uploaded, translates a pa
   // One target node per label of the target SMS, under the SMS root.
   const smsLabels = expected.sms.split(/[\s\[\]-]+/).filter(Boolean).length;
   assert.equal(await page.locator('#mt-diagram g.tree.trg g.node').count(), smsLabels + 1);
+  // Where the target tags come from, said under the picture.
+  assert.match(await page.locator('#mt-diagram').locator('xpath=ancestor::figure').locator('figcaption').innerText(),
+    /The target tags are the rules' .* not a parse of the translation/);
 
   // The n-best list: best first, the first is the translation, score = λ·h.
   const { weights, rows: best } = await nbest();
