@@ -841,20 +841,18 @@ mod tests {
         assert_eq!(read_source("(S (A a) (B b))", "pasted tree", &limits).unwrap().words(), ["a", "b"]);
     }
 
+    /// The phrase system of the paper's configuration, untuned, trained in
+    /// the page's way on the sample's pairs `range`.
+    fn paper_phrase_model(range: std::ops::Range<usize>) -> TranslationModel {
+        let paper = Pinned::all(DevChoice::PAPER);
+        train_on_pairs(&sample(range), 0, SystemKind::Phrase, paper, None, &|| 0.0, &mut Quiet).unwrap()
+    }
+
     /// The page's *Translate all* and `treelink translate` warn alike when
     /// the sources are the model's target side or another language.
     #[test]
     fn sources_the_wrong_way_round_or_foreign_to_the_model_are_warned_of() {
-        let model = train_on_pairs(
-            &sample(0..100),
-            0,
-            SystemKind::Phrase,
-            Pinned::all(DevChoice::PAPER),
-            None,
-            &|| 0.0,
-            &mut Quiet,
-        )
-        .unwrap();
+        let model = paper_phrase_model(0..100);
         let held_out = sample(100..140);
         let (sources, targets): (Vec<Tree>, Vec<Tree>) =
             held_out.pairs.into_iter().map(|p| (p.source, p.target)).unzip();
@@ -875,16 +873,7 @@ mod tests {
 
     #[test]
     fn a_corpus_is_translated_tree_by_tree_and_a_stop_ends_it_between_trees() {
-        let model = train_on_pairs(
-            &sample(0..40),
-            0,
-            SystemKind::Phrase,
-            Pinned::all(DevChoice::PAPER),
-            None,
-            &|| 0.0,
-            &mut Quiet,
-        )
-        .unwrap();
+        let model = paper_phrase_model(0..40);
         assert_eq!((model.training.pairs, model.training.dev_bleu), (40, None));
         let sources: Vec<Tree> = sample(40..46).pairs.into_iter().map(|p| p.source).collect();
         let mut best = Vec::new();
