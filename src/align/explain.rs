@@ -285,8 +285,7 @@ fn percent_row(out: &mut String, c: &Counts) {
 /// from the `first` on). A missing line of links counts as no links.
 ///
 /// The last column, `model_on_training_data`, is `yes` for a pair the model
-/// was trained on (its number at most `trained_on`: the model saw the first
-/// `trained_on` pairs, 0 for none) and `no` otherwise; the corpus row says
+/// was trained on (`trained_on` of its index from 0) and `no` otherwise; the corpus row says
 /// `yes` when any pair scored is one. A score on training pairs is
 /// optimistic, as the page warns next to it.
 pub fn results_csv(
@@ -294,7 +293,7 @@ pub fn results_csv(
     first: usize,
     model: &[Vec<Link>],
     baseline: &[Vec<Link>],
-    trained_on: usize,
+    trained_on: &dyn Fn(usize) -> bool,
 ) -> String {
     let mut out = String::from(
         "pair,source_words,target_words,gold,model_predicted,model_correct,model_P,model_R,model_F,\
@@ -310,7 +309,7 @@ pub fn results_csv(
         let _ = write!(out, "{},{},{},{}", first + k + 1, pair.source.words().len(), pair.target.words().len(), m.gold);
         percent_row(&mut out, &m);
         percent_row(&mut out, &b);
-        out.push_str(yes_no(first + k < trained_on));
+        out.push_str(yes_no(trained_on(first + k)));
         out.push('\n');
     }
     let words = |f: fn(&TreePair) -> usize| pairs.iter().map(f).sum::<usize>();
@@ -323,7 +322,7 @@ pub fn results_csv(
     );
     percent_row(&mut out, &total_model);
     percent_row(&mut out, &total_baseline);
-    out.push_str(yes_no(!pairs.is_empty() && first < trained_on));
+    out.push_str(yes_no((first..first + pairs.len()).any(trained_on)));
     out.push('\n');
     out
 }
@@ -466,7 +465,7 @@ mod tests {
         // CSV: the corpus row carries the same counts.
         let options = BaselineOptions::default();
         let baseline: Vec<Vec<Link>> = f.corpus.pairs.iter().map(|p| baseline_links(&f.lexicon, p, &options)).collect();
-        let csv = results_csv(&f.corpus.pairs, 0, &predicted, &baseline, 0);
+        let csv = results_csv(&f.corpus.pairs, 0, &predicted, &baseline, &|_| false);
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), f.corpus.len() + 2);
         let b = Counts::of_corpus(f.corpus.pairs.iter().zip(baseline.iter().map(Vec::as_slice)));
@@ -488,14 +487,14 @@ mod tests {
         )));
         assert!(lines[1..].iter().all(|l| l.ends_with(",no")), "no pair was trained on");
         // A model trained on the first two pairs: those rows and the corpus row say so.
-        let csv = results_csv(&f.corpus.pairs, 0, &predicted, &baseline, 2);
+        let csv = results_csv(&f.corpus.pairs, 0, &predicted, &baseline, &|k| k < 2);
         let last: Vec<&str> = csv.lines().map(|l| l.rsplit(',').next().unwrap()).collect();
         assert_eq!(last[0], "model_on_training_data");
         assert_eq!(&last[1..3], ["yes", "yes"]);
         assert!(last[3..last.len() - 1].iter().all(|&v| v == "no"));
         assert_eq!(last.last(), Some(&"yes"));
         // Scored from pair 3 on (a held-out test): no row is a training pair.
-        let csv = results_csv(&f.corpus.pairs[2..], 2, &predicted[2..], &baseline[2..], 2);
+        let csv = results_csv(&f.corpus.pairs[2..], 2, &predicted[2..], &baseline[2..], &|k| k < 2);
         assert!(csv.lines().skip(1).all(|l| l.ends_with(",no")), "{csv}");
         assert_eq!(curve_csv(&curve).lines().count(), curve.len() + 1);
     }

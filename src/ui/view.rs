@@ -189,7 +189,7 @@ fn pair_counts(state: &State, train: Dispatch<TrainAction>) -> Html {
                     c.precision(), c.recall(), c.f()
                 )}
             </span>
-            if state.selection.pair.index() < r.first_unseen {
+            if r.saw(state.selection.pair.index()) {
                 {training_data_warning_inline("pair-caution")}
             }
         </p>

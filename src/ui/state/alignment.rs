@@ -33,12 +33,26 @@ pub struct LoadedAlignmentModel {
 
 /// The pairs a model trained in the page has seen (as [`MtHeld`] records
 /// its trees): the pairs (training pairs and dev) before `first_unseen` of
-/// the corpus of generation `gen`. Scores of those pairs carry
-/// [`ON_TRAINING_DATA`]; the held-out pairs after them do not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// the corpus of generation `gen`, and after an *Annotate* update the
+/// pairs accepted it learnt from (`annotated`, ascending). Scores of those
+/// pairs carry [`ON_TRAINING_DATA`]; the other held-out pairs do not.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TrainedOn {
     pub gen: CorpusGen,
     pub first_unseen: usize,
+    pub annotated: Rc<[usize]>,
+}
+
+impl TrainedOn {
+    /// Whether the model saw pair `k`.
+    pub fn saw(&self, k: usize) -> bool {
+        saw(self.first_unseen, &self.annotated, k)
+    }
+}
+
+/// Pair `k` is before `first_unseen` or among `annotated` (ascending).
+fn saw(first_unseen: usize, annotated: &[usize], k: usize) -> bool {
+    k < first_unseen || annotated.binary_search(&k).is_ok()
 }
 
 /// Where an alignment model the page holds came from (only one trained
@@ -67,6 +81,8 @@ pub struct Results {
     pub model: String,
     /// The pairs before it trained the model, in the page (0: none of these).
     pub first_unseen: usize,
+    /// The pairs accepted in *Annotate* that an update trained it on (ascending).
+    pub annotated: Rc<[usize]>,
     /// The pairs before it trained the model of a held-out test and were
     /// not aligned; every vector below still has one entry per pair loaded
     /// (empty for those), and the scores count the pairs from here.
@@ -94,7 +110,12 @@ pub struct Results {
 impl Results {
     /// The model was trained in the page on some of the pairs scored.
     pub fn trained_on_these(&self) -> bool {
-        self.first_aligned < self.first_unseen
+        self.first_aligned < self.first_unseen || self.annotated.last().is_some_and(|&k| k >= self.first_aligned)
+    }
+
+    /// The model was trained in the page on pair `k`.
+    pub fn saw(&self, k: usize) -> bool {
+        saw(self.first_unseen, &self.annotated, k)
     }
 
     /// What the page says of a pair these results did not align (a training
@@ -130,6 +151,7 @@ impl Results {
             corpus_gen,
             model,
             first_unseen: 0,
+            annotated: Rc::default(),
             first_aligned,
             held_out: None,
             lexicon,
@@ -270,13 +292,17 @@ impl Alignment {
     /// `pairs` loaded (less a held-out test).
     pub(super) fn trained(&mut self, job: &Job, json: String, summary: String, kept: Option<String>, pairs: usize) {
         // An update trained on the same pairs as before, and the pairs annotated.
-        let before = self.model.as_ref().filter(|_| job.kind == JobKind::Update).and_then(|m| m.trained_on);
+        let before = self.model.as_ref().filter(|_| job.kind == JobKind::Update).and_then(|m| m.trained_on.clone());
         let first_unseen = job.split.map_or(pairs, |split| split.seen().end);
+        let trained_on = match before {
+            Some(b) => TrainedOn { annotated: job.annotated.clone(), ..b },
+            None => TrainedOn { gen: job.corpus_gen, first_unseen, annotated: Rc::default() },
+        };
         self.model = Some(LoadedAlignmentModel {
             json: json.into(),
             origin: ModelOrigin::TrainedHere,
             summary,
-            trained_on: before.or(Some(TrainedOn { gen: job.corpus_gen, first_unseen })),
+            trained_on: Some(trained_on),
             kept,
         });
     }
@@ -331,8 +357,9 @@ impl Alignment {
         let model = self.model.as_ref().map_or(String::new(), |m| format!("{} ({})", m.summary, m.origin));
         let mut r = Results::new(corpus, gen, model, lexicon, first_aligned, searched, baseline);
         // Scores of pairs the model saw in training carry the warning, wherever they are shown.
-        let trained_on = self.model.as_ref().and_then(|m| m.trained_on).filter(|t| t.gen == gen);
+        let trained_on = self.model.as_ref().and_then(|m| m.trained_on.as_ref()).filter(|t| t.gen == gen);
         r.first_unseen = trained_on.map_or(0, |t| t.first_unseen);
+        r.annotated = trained_on.map_or_else(Rc::default, |t| t.annotated.clone());
         let test = job.split.filter(|split| split.test > 0 && split.test_pairs().start == first_aligned);
         r.held_out = test.map(|split| {
             let which = match &job.test_set {
@@ -426,13 +453,13 @@ mod tests {
         s.apply(Action::Train(TrainAction::Form(FormAction::SetCalibrate(false))));
         s.apply(Action::Train(TrainAction::Form(FormAction::SetHoldOutTest(true))));
         let id = train_a_model(&mut s, 0.0);
-        let trained_on = s.alignment.model.as_ref().and_then(|m| m.trained_on);
-        assert_eq!(trained_on, Some(TrainedOn { gen: s.loaded.gen, first_unseen: 126 }));
+        let trained_on = s.alignment.model.as_ref().and_then(|m| m.trained_on.clone());
+        assert_eq!(trained_on, Some(TrainedOn { gen: s.loaded.gen, first_unseen: 126, annotated: Rc::default() }));
         // Kept for the next visit, with the choices.
         let r = restored(s.session());
         assert_eq!(
-            r.alignment.model.as_ref().and_then(|m| m.trained_on),
-            Some(TrainedOn { gen: r.loaded.gen, first_unseen: 126 })
+            r.alignment.model.as_ref().and_then(|m| m.trained_on.clone()),
+            Some(TrainedOn { gen: r.loaded.gen, first_unseen: 126, annotated: Rc::default() })
         );
         assert!(
             r.form.test

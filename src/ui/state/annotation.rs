@@ -230,7 +230,7 @@ impl State {
     fn update_model(&mut self, now: f64) -> Option<Effect> {
         let m = self.alignment.model.as_ref()?;
         let kept = m.kept.clone()?;
-        let seen = m.trained_on.filter(|t| t.gen == self.loaded.gen)?.first_unseen;
+        let seen = m.trained_on.as_ref().filter(|t| t.gen == self.loaded.gen)?.first_unseen;
         if self.jobs.running.is_some() {
             return None;
         }
@@ -260,8 +260,11 @@ impl State {
             sentences,
             lexicon: self.lexicon_files(),
         };
-        if let Request::Update { job, .. } = &request {
+        if let Request::Update { job, train, .. } = &request {
             self.start_job(*job, JobKind::Update, now);
+            if let Some(j) = &mut self.jobs.running {
+                j.annotated = train.iter().copied().filter(|&k| k >= seen).collect();
+            }
         }
         self.annotation.updates = (self.annotation.updates.0 + 1, self.annotation.done.len());
         Some(Effect::Post(request))
@@ -291,7 +294,8 @@ impl State {
     /// How the model learns from the pairs accepted, in a sentence.
     pub fn learning(&self) -> String {
         let m = self.alignment.model.as_ref();
-        let here = m.is_some_and(|m| m.kept.is_some() && m.trained_on.is_some_and(|t| t.gen == self.loaded.gen));
+        let here =
+            m.is_some_and(|m| m.kept.is_some() && m.trained_on.as_ref().is_some_and(|t| t.gen == self.loaded.gen));
         match self.annotation.updates {
             _ if !here => "The model is not updated as you go: only a model trained in this page on these pairs is (Train, then annotate the held-out pairs).".into(),
             (0, _) => "After each pair accepted, the model is trained again with the pairs accepted, and proposes the next pairs.".into(),
@@ -452,7 +456,7 @@ mod tests {
             json: "{}".into(),
             origin: ModelOrigin::TrainedHere,
             summary: "a model".into(),
-            trained_on: Some(TrainedOn { gen, first_unseen: 100 }),
+            trained_on: Some(TrainedOn { gen, first_unseen: 100, annotated: Default::default() }),
             kept: Some("{\"kept\": 1}".into()),
         });
         s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(120))));
@@ -476,6 +480,15 @@ mod tests {
         assert_eq!(s.jobs.running.as_ref().map(|j| j.kind), Some(JobKind::Update));
         // While it runs, the next Accept starts nothing (the one after it takes every pair accepted by then).
         assert!(posts(s.apply(Action::Annotate(AnnotateAction::Accept { now: 3.0 }))).is_empty());
+        // The updated model saw the pairs before 100 and pair 121 (index 120): their scores carry the warning.
+        let job = s.jobs.running.clone().unwrap();
+        s.alignment.trained(&job, "{}".into(), "updated".into(), Some("{}".into()), s.loaded.corpus.len());
+        let seen = |s: &State| s.alignment.model.as_ref().and_then(|m| m.trained_on.clone()).unwrap();
+        let t = seen(&s);
+        assert_eq!((t.first_unseen, t.saw(99), t.saw(120), t.saw(100), t.saw(121)), (100, true, true, false, false));
+        // Kept with the session.
+        let r = restored(serde_json::from_str(&serde_json::to_string(&s.session()).unwrap()).unwrap());
+        assert_eq!(seen(&r).annotated, t.annotated);
     }
 
     /// A link the annotator adds is kept even when it breaks a criterion

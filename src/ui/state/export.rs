@@ -202,13 +202,10 @@ impl State {
                 let r = self.results()?;
                 let (pairs, model, baseline) = (&self.loaded.corpus.pairs, &r.predicted, &r.baseline);
                 let range = r.pairs();
-                let csv = results_csv(
-                    &pairs[range.clone()],
-                    range.start,
-                    &model[range.clone()],
-                    &baseline[range],
-                    r.first_unseen,
-                );
+                let csv =
+                    results_csv(&pairs[range.clone()], range.start, &model[range.clone()], &baseline[range], &|k| {
+                        r.saw(k)
+                    });
                 text("treelink-results.csv", csv, "text/csv")
             }
             ExportFile::CurveCsv => text("treelink-pr-curve.csv", curve_csv(&self.results()?.curve), "text/csv"),

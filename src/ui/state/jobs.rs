@@ -34,6 +34,8 @@ pub struct Job {
     pub split: Option<PairSplit>,
     /// The test set given as files that the split's test is (its name), if it is one.
     pub test_set: Option<String>,
+    /// An *Annotate* update's pairs accepted beyond the split's (ascending).
+    pub annotated: std::rc::Rc<[usize]>,
     pub corpus_gen: CorpusGen,
     pub started: f64,
 }
@@ -181,7 +183,15 @@ impl Jobs {
     }
 
     pub(super) fn start(&mut self, id: JobId, kind: JobKind, corpus_gen: CorpusGen, now: f64) {
-        self.running = Some(Job { id, kind, split: None, test_set: None, corpus_gen, started: now });
+        self.running = Some(Job {
+            id,
+            kind,
+            split: None,
+            test_set: None,
+            annotated: Default::default(),
+            corpus_gen,
+            started: now,
+        });
     }
 
     /// The running job, if it is job `id`.
@@ -423,7 +433,16 @@ mod tests {
 
     /// A training job, 3, started at `started`.
     fn train_job(started: f64) -> Job {
-        Job { id: JobId(3), kind: JobKind::Train, split: None, test_set: None, corpus_gen: CorpusGen(0), started }
+        let annotated = Default::default();
+        Job {
+            id: JobId(3),
+            kind: JobKind::Train,
+            split: None,
+            test_set: None,
+            annotated,
+            corpus_gen: CorpusGen(0),
+            started,
+        }
     }
 
     /// A progress report of `job` to the progress bars.

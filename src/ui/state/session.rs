@@ -97,6 +97,9 @@ pub struct Shown {
     /// `TrainedOn::first_unseen`.
     #[serde(default, rename = "alignment_model_seen")]
     pub model_first_unseen: Option<usize>,
+    /// And the pairs accepted that *Annotate*'s updates trained it on: `TrainedOn::annotated`.
+    #[serde(default, rename = "alignment_model_annotated")]
+    pub model_annotated: Vec<usize>,
     /// What was shown before the open exercise (*Leave the exercise* brings it back).
     #[serde(default)]
     pub before_exercise: Option<Box<Shown>>,
@@ -120,6 +123,7 @@ impl Shown {
             reveal_gold: teach.reveal_gold,
             folds: folds.saved(loaded.gen),
             model_first_unseen: None,
+            model_annotated: Vec::new(),
             before_exercise: None,
             checked: false,
             annotation: Annotation::default(),
@@ -358,9 +362,12 @@ impl State {
             version: Session::VERSION,
             texts: SessionFiles::default(),
             shown: Shown {
-                model_first_unseen: (trained.and_then(|m| m.trained_on))
+                model_first_unseen: (trained.and_then(|m| m.trained_on.as_ref()))
                     .filter(|t| t.gen == self.loaded.gen)
                     .map(|t| t.first_unseen),
+                model_annotated: (trained.and_then(|m| m.trained_on.as_ref()))
+                    .filter(|t| t.gen == self.loaded.gen)
+                    .map_or_else(Vec::new, |t| t.annotated.to_vec()),
                 before_exercise: self.before_exercise.as_ref().map(|b| Box::new(b.saved())),
                 checked: self.classroom.checks.is_some(),
                 annotation: self.annotation.clone(),
@@ -431,7 +438,11 @@ impl State {
         // The model saw these pairs again (a new generation of the same trees).
         if let (Some(m), Some(first_unseen)) = (&mut self.alignment.model, r.model_first_unseen) {
             if m.origin == ModelOrigin::TrainedHere {
-                m.trained_on = Some(TrainedOn { gen: self.loaded.gen, first_unseen });
+                let mut annotated = r.model_annotated;
+                annotated.sort_unstable();
+                annotated.dedup();
+                let annotated = annotated.into();
+                m.trained_on = Some(TrainedOn { gen: self.loaded.gen, first_unseen, annotated });
             }
         }
         (self.teach.links, self.teach.reveal_gold) = (r.links, r.reveal_gold);
@@ -638,7 +649,10 @@ mod tests {
         let pinned = MtChoices { word_model: Some(WordModel::Hmm), tune: false, ..MtChoices::default() };
         assert_eq!(r.mt.choices, pinned);
         // The model was trained before the swap: the pairs as shown are not the ones it saw.
-        assert_eq!(s.alignment.model.as_ref().and_then(|m| m.trained_on).map(|t| t.gen == s.loaded.gen), Some(false));
+        assert_eq!(
+            s.alignment.model.as_ref().and_then(|m| m.trained_on.as_ref()).map(|t| t.gen == s.loaded.gen),
+            Some(false)
+        );
         let unmarked = s.alignment.model.clone().map(|m| LoadedAlignmentModel { trained_on: None, ..m });
         assert_eq!(format!("{:?}", r.alignment.model), format!("{unmarked:?}"));
         assert_eq!(format!("{:?}", r.slots.lexicon_files()), format!("{:?}", s.slots.lexicon_files()));
