@@ -117,7 +117,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
             <p id="mt-summary"><strong>{"Translation model: "}</strong>{format!("{origin} — {summary}.")}</p>
         },
         None => html! {
-            <p id="mt-summary" class="hint">{"No translation model yet: train one here (seconds on the sample), or load a model file from `treelink mt-train` in the Data panel."}</p>
+            <p id="mt-summary" class="hint">{"No translation model yet: train one here (under a minute on the sample), or load a model file from `treelink mt-train` in the Data panel."}</p>
         },
     };
     let note = match &mt.note {
@@ -155,7 +155,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                                 <p id="mt-dev" class="hint">{format!("Dev pairs: {dev}.")}</p>
                                 <p id="mt-plan" class="hint">{match state.configurations {
                                     1 => "Train tunes one configuration on them.".to_string(),
-                                    n => format!("Train tries {n} configurations on them and keeps the best (each takes seconds on the sample); pin some below to try fewer."),
+                                    n => format!("Train tries {n} configurations on them and keeps the best; pin some below to try fewer."),
                                 }}</p>
                             </>
                         },
