@@ -60,9 +60,10 @@ pub struct MtOptions {
     pub lm: Option<String>,
     /// Treatment of source words the phrase table does not know, comma-separated: pass
     /// (numbers and punctuation passed through), lexicon (training words without a one-word
-    /// phrase pair translated by the word-alignment lexicon), case (another casing), split
-    /// (compounds into known parts); none: every unknown word copied.
-    #[arg(long, value_name = "LIST", default_value = "pass,lexicon,case,split", value_parser = parse_unknown)]
+    /// phrase pair translated by the word-alignment lexicon), case (another casing), stem (a
+    /// known word with the same stem), split (compounds into known parts); none: every unknown
+    /// word copied.
+    #[arg(long, value_name = "LIST", default_value = "pass,lexicon,case,stem,split", value_parser = parse_unknown)]
     pub unknown_words: UnknownWordOptions,
     /// Reading of the MS system's structure features, comma-separated: paper (the paper's:
     /// relative frequencies, MS tokens), backoff (h1/h2 interpolated with coarse RM pairs),
@@ -113,9 +114,10 @@ fn parse_unknown(s: &str) -> Result<UnknownWordOptions, String> {
             "pass" => o.pass_through = true,
             "lexicon" => o.lexicon = true,
             "case" => o.case = true,
+            "stem" => o.stem = true,
             "split" => o.split = true,
             "none" => {}
-            _ => return Err(format!("expected pass, lexicon, case, split or none, found '{item}'")),
+            _ => return Err(format!("expected pass, lexicon, case, stem, split or none, found '{item}'")),
         }
     }
     Ok(o)

@@ -63,9 +63,10 @@ pub const MT_MODEL_OLDEST_VERSION: u32 = 1;
 pub const MT_BINARY_MAGIC: &[u8; 8] = b"TLMT-BIN";
 /// The layout of the binary form this build reads and writes (2: the fields
 /// of model version 2; 3: the training record says how the model was made,
-/// [`TrainingInfo::made_by`] and after it; an older layout is refused, to be
-/// converted again from its JSON file).
-pub const MT_BINARY_VERSION: u32 = 3;
+/// [`TrainingInfo::made_by`] and after it; 4: the unknown-word options'
+/// stem back-off, issue 41; an older layout is refused, to be converted
+/// again from its JSON file).
+pub const MT_BINARY_VERSION: u32 = 4;
 /// A binary model is refused if it would inflate beyond this (a damaged or
 /// hostile file must not take the page's memory).
 pub const MT_BINARY_MAX_BYTES: usize = 1 << 30;

@@ -18,7 +18,18 @@
 //!    case), the word is looked up as that form, the most frequent known one
 //!    in the training source sentences — a sentence-initial *Die*, a
 //!    headline's *ABKOMMEN*. Phrases over it are looked up with that form too.
-//! 4. **Compound splitting** (Koehn & Knight 2003, "Empirical methods for
+//! 4. **Stem** (issue 41): if a known word has the same stem, the word is
+//!    looked up as that form, the most frequent in the training source
+//!    sentences (in the word's casing or another) — *Zeitschriften* as
+//!    *Zeitschrift*, *beeinflusst* as *beeinflussen*, *Forschungen* as
+//!    *Forschung*. The stem is the word without its longest German
+//!    inflectional ending of [`INFLECTION_ENDINGS`] that leaves at least
+//!    `min_stem` letters (a light stemmer in the manner of the Snowball German
+//!    stemmer's first steps); the inflection is lost, the lemma's
+//!    translation is kept, and the language model agrees what it can. The
+//!    known word must occur `stem_min_count` times in training; with
+//!    `stem_parts` the last part of a compound may be found so too.
+//! 5. **Compound splitting** (Koehn & Knight 2003, "Empirical methods for
 //!    compound splitting", frequency based): the word is split into parts
 //!    that are all known words, each at least `min_part` letters (4), at most
 //!    `max_parts` of them, with the German linking elements *s*, *es*, *n*,
@@ -38,7 +49,7 @@
 //!    happens **inside the tree**: the word keeps its position and its POS
 //!    node with its tag, so the meta-structures and RMs over it are those of
 //!    the unsplit word, and only its translation options change.
-//! 5. Otherwise the word is **copied** (the unknown-word feature counts it).
+//! 6. Otherwise the word is **copied** (the unknown-word feature counts it).
 //!
 //! Every treated word is reported in [`SourceWords::notes`] (and in the
 //! translation result), so a user can see which words were split, looked up
@@ -54,6 +65,13 @@ use crate::lexicon::{Lexicon, NULL};
 /// German linking elements (Fugenelemente) allowed between two parts of a compound.
 pub const LINKING_ELEMENTS: [&str; 4] = ["s", "es", "n", "en"];
 
+/// German inflectional endings a stem is found by (treatment 4): the
+/// endings the Snowball German stemmer's first two steps remove (nouns,
+/// adjectives, the verbs' *-st*, *-est*), without its conditions. The weak
+/// verbs' *-te*, *-ten* are left out: they cut nouns in *-t*
+/// (*Zeitschriften* would lose its *t* and miss *Zeitschrift*).
+pub const INFLECTION_ENDINGS: [&str; 10] = ["ern", "em", "en", "er", "es", "est", "st", "e", "n", "s"];
+
 /// How unknown source words are treated (module documentation). The
 /// default treats them all; [`UnknownWordOptions::copy_only`] is the
 /// systems' behaviour before (every unknown word copied).
@@ -66,6 +84,18 @@ pub struct UnknownWordOptions {
     pub lexicon: bool,
     /// Look words up in another casing.
     pub case: bool,
+    /// Look words up as a known word with the same stem (chosen on SQUOIA
+    /// dev, docs/translation-results.md, issue 41).
+    pub stem: bool,
+    /// Shortest stem, in characters (default 4).
+    pub min_stem: usize,
+    /// Fewest occurrences in the training source sentences of the known word
+    /// a stem leads to (default 10, the best on SQUOIA dev: with 1, 5 in 6
+    /// stemmed dev words got a translation that is not in the reference; the
+    /// translations of rare words are mostly noise).
+    pub stem_min_count: u64,
+    /// Let the last part of a compound be found by its stem too.
+    pub stem_parts: bool,
     /// Split compounds into known parts.
     pub split: bool,
     /// Shortest part of a compound, in characters (default 4: Koehn & Knight
@@ -85,6 +115,10 @@ impl Default for UnknownWordOptions {
             pass_through: true,
             lexicon: true,
             case: true,
+            stem: true,
+            min_stem: 4,
+            stem_min_count: 10,
+            stem_parts: true,
             split: true,
             min_part: 4,
             max_parts: 3,
@@ -100,6 +134,7 @@ impl UnknownWordOptions {
             pass_through: false,
             lexicon: false,
             case: false,
+            stem: false,
             split: false,
             ..UnknownWordOptions::default()
         }
@@ -149,6 +184,8 @@ pub enum Treatment {
     Lexicon,
     /// Looked up as `known`, another casing of it.
     Case { known: String },
+    /// Looked up as `known`, a known word with the same stem.
+    Stem { known: String },
     /// Translated through its parts (in the forms looked up; a hyphen
     /// segment that is unknown is copied as it is).
     Split { parts: Vec<String> },
@@ -174,6 +211,7 @@ impl Treatment {
             Treatment::PassedThrough => "passed-through",
             Treatment::Lexicon => "lexicon",
             Treatment::Case { .. } => "case",
+            Treatment::Stem { .. } => "stem",
             Treatment::Split { .. } => "split",
             Treatment::Copied => "copied",
         }
@@ -185,6 +223,7 @@ impl Treatment {
             Treatment::PassedThrough => "passed through".to_string(),
             Treatment::Lexicon => "translated by the word lexicon".to_string(),
             Treatment::Case { known } => format!("looked up as {known}"),
+            Treatment::Stem { known } => format!("looked up as {known} (the same stem)"),
             Treatment::Split { parts } => format!("split into {}", parts.join(" + ")),
             Treatment::Copied => "unknown, copied".to_string(),
         }
@@ -409,6 +448,42 @@ fn best_known(k: &Known<'_>, word: &str) -> Option<(String, u64)> {
     best
 }
 
+/// The stem of a word: without its longest ending of
+/// [`INFLECTION_ENDINGS`] that leaves at least `min_stem` characters.
+pub fn stem(word: &str, min_stem: usize) -> &str {
+    let mut best = word;
+    for e in INFLECTION_ENDINGS {
+        if let Some(s) = word.strip_suffix(e) {
+            if s.len() < best.len() && s.chars().count() >= min_stem {
+                best = s;
+            }
+        }
+    }
+    best
+}
+
+/// The known training word, other than `word`, with the stem of `word` (in
+/// its casing or another) and the highest count; ties: the earlier casing,
+/// then the smaller word.
+fn stem_known(k: &Known<'_>, word: &str, min_stem: usize, min_count: u64) -> Option<(String, u64)> {
+    let mut best: Option<(String, u64)> = None;
+    for v in std::iter::once(word.to_string()).chain(casings(word)) {
+        let s = stem(&v, min_stem);
+        let same_prefix = k.vocab.counts.range::<str, _>((std::ops::Bound::Included(s), std::ops::Bound::Unbounded));
+        for (cand, &c) in same_prefix.take_while(|(w, _)| w.starts_with(s)) {
+            if c >= min_count
+                && cand != word
+                && stem(cand, min_stem) == s
+                && k.known(cand)
+                && best.as_ref().is_none_or(|b| c > b.1)
+            {
+                best = Some((cand.clone(), c));
+            }
+        }
+    }
+    best
+}
+
 /// One part of a split: the form looked up (`None`: an unknown hyphen
 /// segment, copied) and its count.
 type Part = (String, Option<u64>);
@@ -446,7 +521,13 @@ fn split_segment(
         // Candidate ends, longest part first (pushed last so popped first).
         for end in (pos + min..=segment.len()).rev().collect::<Vec<_>>().into_iter().rev() {
             let text: String = segment[pos..end].iter().collect();
-            let Some((form, count)) = best_known(k, &text) else { continue };
+            // The last part may be inflected (treatment 4): *Regierungschefs* = Regierung + s + Chef.
+            let last_inflected = || {
+                (options.stem && options.stem_parts && end == segment.len())
+                    .then(|| stem_known(k, &text, options.min_stem, options.stem_min_count))
+                    .flatten()
+            };
+            let Some((form, count)) = best_known(k, &text).or_else(last_inflected) else { continue };
             let mut next = parts.clone();
             next.push((form, count));
             stack.push((end, next.clone()));
@@ -582,6 +663,12 @@ impl SourceWords {
                     out.synthesized[i] = k.one_word(&form).iter().take(limit.max(1)).cloned().collect();
                 }
                 Treatment::Case { known: form }
+            } else if let Some((form, _)) =
+                options.stem.then(|| stem_known(&k, w, options.min_stem, options.stem_min_count)).flatten()
+            {
+                // Only the word's own translations: phrases over it keep its written form.
+                out.synthesized[i] = k.one_word(&form).iter().take(limit.max(1)).cloned().collect();
+                Treatment::Stem { known: form }
             } else if let Some(parts) = options.split.then(|| split_word(&k, w, options)).flatten() {
                 out.synthesized[i] = compound_translations(&k, w, &parts, options, limit);
                 Treatment::Split { parts: parts.into_iter().map(|p| p.0).collect() }
@@ -690,6 +777,7 @@ pub struct UnknownStats {
     pub passed_through: usize,
     pub lexicon: usize,
     pub case: usize,
+    pub stem: usize,
     pub split: usize,
     /// Still without a one-word translation after the treatments: copied,
     /// unless the derivation translates them inside a longer phrase pair
@@ -712,6 +800,7 @@ impl UnknownStats {
                 Treatment::PassedThrough => self.passed_through += 1,
                 Treatment::Lexicon => self.lexicon += 1,
                 Treatment::Case { .. } => self.case += 1,
+                Treatment::Stem { .. } => self.stem += 1,
                 Treatment::Split { .. } => self.split += 1,
                 Treatment::Copied => self.copied += 1,
             }
@@ -727,12 +816,13 @@ impl std::fmt::Display for UnknownStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} tokens, unknown to the phrase table {:.1}%: passed through {:.1}%, lexicon {:.1}%, other casing {:.1}%, split {:.1}%, still without a one-word translation {:.1}%",
+            "{} tokens, unknown to the phrase table {:.1}%: passed through {:.1}%, lexicon {:.1}%, other casing {:.1}%, same stem {:.1}%, split {:.1}%, still without a one-word translation {:.1}%",
             self.tokens,
             self.pct(self.unknown),
             self.pct(self.passed_through),
             self.pct(self.lexicon),
             self.pct(self.case),
+            self.pct(self.stem),
             self.pct(self.split),
             self.pct(self.copied)
         )
@@ -916,6 +1006,66 @@ mod tests {
         let table = PhraseTable::from_entries(known).unwrap();
         let w = SourceWords::prepare(&words("Aktionsplan"), &table, &empty, &vocab, &options, 20);
         assert!(w.notes.is_empty());
+    }
+
+    #[test]
+    fn stems_by_hand() {
+        // The longest ending that leaves 4 letters.
+        let stems: Vec<&str> =
+            ["Zeitschriften", "Forschungen", "beeinflusst", "beeinflussten", "Lehrern", "Haus", "Werke"]
+                .iter()
+                .map(|w| stem(w, 4))
+                .collect();
+        assert_eq!(stems, ["Zeitschrift", "Forschung", "beeinflus", "beeinflusst", "Lehr", "Haus", "Werk"]);
+        assert_eq!(stem("Haus", 3), "Hau");
+    }
+
+    /// Issue 41's stem back-off: *Zeitschriften* (unknown) as *Zeitschrift*
+    /// (10 times in training), *Netzwerke* not as *Netzwerk* (twice: below
+    /// `stem_min_count`), and *Regierungschefs* split with its last part by
+    /// its stem: Regierung + s + Chef.
+    #[test]
+    fn stem_backoff_by_hand() {
+        let mut sentence = words("Regierung Netzwerk Netzwerk");
+        for w in ["Zeitschrift", "Chef"] {
+            sentence.extend(std::iter::repeat_n(w.to_string(), 10));
+        }
+        let vocab = SourceVocabulary::train([sentence.as_slice()]);
+        let table = PhraseTable::from_entries(vec![
+            entry("Zeitschrift", "revista", 0.5),
+            entry("Netzwerk", "red", 0.5),
+            entry("Regierung", "gobierno", 0.5),
+            entry("Chef", "jefe", 0.5),
+        ])
+        .unwrap();
+        let empty = PhraseTable::default();
+        let src = words("Zeitschriften Netzwerke Regierungschefs");
+        let stem_on = UnknownWordOptions::default();
+        let w = SourceWords::prepare(&src, &table, &empty, &vocab, &stem_on, 20);
+        let how: Vec<Treatment> = w.notes.iter().map(|n| n.treatment.clone()).collect();
+        assert_eq!(
+            how,
+            [
+                Treatment::Stem { known: "Zeitschrift".into() },
+                Treatment::Copied,
+                Treatment::Split { parts: vec!["Regierung".into(), "Chef".into()] },
+            ]
+        );
+        // The word keeps its written form for longer phrases; its own translation is the stem's.
+        assert_eq!(w.lookup[0], "Zeitschriften");
+        assert_eq!(w.lookup(&table, 0, 1)[0].target, ["revista"]);
+        assert_eq!(w.lookup(&table, 2, 3)[0].target, ["gobierno", "jefe"]);
+        assert_eq!(how[0].describe(), "looked up as Zeitschrift (the same stem)");
+        let mut stats = UnknownStats::default();
+        stats.add(&w);
+        assert_eq!((stats.stem, stats.split, stats.copied), (1, 1, 1));
+        // With a lower threshold Netzwerke finds Netzwerk; without the stem all three are copied.
+        let low = UnknownWordOptions { stem_min_count: 2, ..stem_on };
+        let w = SourceWords::prepare(&src, &table, &empty, &vocab, &low, 20);
+        assert_eq!(w.notes[1].treatment, Treatment::Stem { known: "Netzwerk".into() });
+        let off = UnknownWordOptions { stem: false, ..stem_on };
+        let w = SourceWords::prepare(&src, &table, &empty, &vocab, &off, 20);
+        assert!(w.notes.iter().all(|n| n.treatment == Treatment::Copied));
     }
 
     #[test]
