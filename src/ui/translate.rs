@@ -297,6 +297,7 @@ fn treatment_meaning(name: &str) -> &'static str {
         "passed-through" => "a number or punctuation, copied",
         "lexicon" => "a training word without a phrase pair, translated by the word lexicon",
         "case" => "looked up in another casing",
+        "stem" => "looked up as a known word with the same stem",
         "split" => "a compound split into known parts, each translated (Koehn & Knight 2003)",
         "in-phrase" => "no translation of its own, but translated inside a longer phrase pair",
         _ => "unknown, copied as it is",
