@@ -1013,6 +1013,7 @@ fn import_tiger_writes_the_word_links_and_train_and_align_read_them() {
     };
     let ((with, said), (without, _)) = (align(&[]), align(&["--no-words"]));
     assert!(said.contains(&format!("word links of {test} from {test}.words")), "{said}");
+    assert!(said.contains(&format!("warning: {model} was trained for input its lexicon saw")), "{said}");
     assert_eq!((with.lines().count(), without.lines().count()), (25, 25));
     assert_ne!(with, without);
 
