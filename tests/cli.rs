@@ -223,8 +223,12 @@ fn failure(o: &Output) -> String {
     assert_eq!(o.status.code(), Some(1), "stdout: {}\nstderr: {}", stdout(o), stderr(o));
     assert!(!stderr(o).contains("panicked"), "{}", stderr(o));
     // Progress lines come after the first second (a loaded machine reaches
-    // it before the error): the error is the one line that is not one.
-    let e: Vec<String> = stderr(o).lines().filter(|l| !is_progress(l)).map(str::to_string).collect();
+    // it before the error), and a warning may come first: the error is the
+    // one line that is neither.
+    let e: Vec<String> = (stderr(o).lines())
+        .filter(|l| !is_progress(l) && !l.starts_with("treelink: warning: "))
+        .map(str::to_string)
+        .collect();
     assert_eq!(e.len(), 1, "{e:?}");
     e[0].trim().to_string()
 }
