@@ -16,7 +16,7 @@ use crate::align::composite::KernelSpec;
 use crate::align::greedy::search_links;
 use crate::align::lexical::{alignment_lexicon_options, prepare, LexiconSource};
 use crate::align::model::{self as align_model, AlignError, AlignmentModel, Scorer, TrainOptions};
-use crate::corpus::{Corpus, WordFit};
+use crate::corpus::{Corpus, TreePair, WordFit};
 use crate::lexicon::{WordAlignment, WordModel};
 use crate::limits::{LimitError, Limits};
 use crate::mt::decoder::NBestEntry;
@@ -483,6 +483,13 @@ impl TrainingPlan {
         TrainingPlan { choices: vec![one], choose }
     }
 
+    /// What the page's Translate trains on `train`, the pairs before `dev`
+    /// dev pairs: DirC / EWoS tried where the training pairs have gold links.
+    pub fn for_pairs(system: SystemKind, pinned: Pinned, train: &[TreePair], dev: usize) -> TrainingPlan {
+        let links = train.iter().any(|p| !p.gold.is_empty());
+        TrainingPlan::new(system, pinned, dev > 0, false, links)
+    }
+
     /// Whether a configuration extracts with sub-tree links.
     pub fn needs_subtree(&self) -> bool {
         self.choices.iter().any(|c| c.extract != ExtractMethod::Word)
@@ -510,7 +517,7 @@ pub fn train_on_pairs(
     let (train, dev) =
         (Corpus { pairs: corpus.pairs[..split].to_vec() }, Corpus { pairs: corpus.pairs[split..].to_vec() });
     let dev = (!dev.is_empty()).then_some(&dev);
-    let plan = TrainingPlan::new(system, pinned, dev.is_some(), false, train.gold_links() > 0);
+    let plan = TrainingPlan::for_pairs(system, pinned, &train.pairs, dev.map_or(0, Corpus::len));
     let subtree = match plan.needs_subtree() {
         false => None,
         // Only an extraction pinned by hand is tried without gold links.

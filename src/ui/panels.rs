@@ -14,7 +14,7 @@ use super::state::{
     Compare, CorpusTranslation, Explained, ExportNote, Field, HeldSets, Lambda, Mode, MtChoices, Results, Shared, Slot,
     SlotStatus, State, TigerKept, TrainForm, Translated,
 };
-use crate::app::alignment::both_tables;
+use crate::app::alignment::{both_tables, PairSplit};
 use crate::app::translation::TrainingPlan;
 use crate::corpus::{Corpus, PairIndex, TreePair};
 use crate::exercise::{ClassTable, Exercise, PairCheck};
@@ -287,6 +287,7 @@ impl State {
     pub fn panels(&self) -> Panels {
         let corpus = shared(&self.loaded.corpus);
         let results = self.shared_results();
+        let mt_split = self.mt.choices.split(self.loaded.corpus.len(), &self.loaded.held);
         let selection = SelectionView {
             corpus: corpus.clone(),
             pair: self.selection.pair,
@@ -324,8 +325,13 @@ impl State {
             translate: TranslateView {
                 held: self.mt.held.as_ref().map(|h| (h.origin.clone(), h.summary.clone())),
                 choices: self.mt.choices,
-                dev: mt_dev_said(&self.mt.choices, &self.loaded),
-                configurations: mt_configurations(&self.mt.choices, &self.loaded),
+                dev: mt_dev_said(mt_split, &self.loaded),
+                configurations: mt_split.map_or(0, |s| {
+                    let train = &self.loaded.corpus.pairs[..s.train];
+                    TrainingPlan::for_pairs(self.mt.choices.system, self.mt.choices.pinned(), train, s.dev)
+                        .choices
+                        .len()
+                }),
                 note: self.mt.note.clone(),
                 translating: self.mt.translating.is_some(),
                 result: self.mt.result.as_ref().map(shared),
@@ -411,19 +417,10 @@ impl State {
     }
 }
 
-/// How many configurations the Translate view's Train trains: those
-/// `mt-train --dev` would try ([`TrainingPlan`]), DirC / EWoS when the
-/// training pairs have gold links.
-fn mt_configurations(choices: &MtChoices, loaded: &super::state::Loaded) -> usize {
-    let Some(split) = choices.split(loaded.corpus.len(), &loaded.held) else { return 0 };
-    let links = loaded.corpus.pairs[..split.train].iter().any(|p| !p.gold.is_empty());
-    TrainingPlan::new(choices.system, choices.pinned(), split.dev > 0, false, links).choices.len()
-}
-
-/// The dev pairs the Translate view's Train holds out, in words (`None`:
-/// none; `Err`: too few pairs to hold some out).
-fn mt_dev_said(choices: &MtChoices, loaded: &super::state::Loaded) -> Result<Option<String>, ()> {
-    let split = choices.split(loaded.corpus.len(), &loaded.held).ok_or(())?;
+/// The dev pairs of `split`, the Translate view's Train's, in words
+/// (`None`: none; `Err`: too few pairs to hold some out).
+fn mt_dev_said(split: Option<PairSplit>, loaded: &super::state::Loaded) -> Result<Option<String>, ()> {
+    let split = split.ok_or(())?;
     Ok(match (split.dev, &loaded.held.dev) {
         (0, _) => None,
         (n, Some(set)) => Some(format!("the dev set {} ({n} pairs)", set.name)),

@@ -52,11 +52,16 @@ pub struct CorpusText {
 
 impl CorpusText {
     pub fn of(corpus: &Corpus) -> Self {
-        let trees = |side: fn(&TreePair) -> &Tree| corpus.pairs.iter().map(|p| side(p).to_bracketed() + "\n").collect();
+        CorpusText::of_pairs(&corpus.pairs)
+    }
+
+    /// `pairs` as a corpus's files (the first pairs of one, unclaimed).
+    pub fn of_pairs(pairs: &[TreePair]) -> Self {
+        let trees = |side: fn(&TreePair) -> &Tree| pairs.iter().map(|p| side(p).to_bracketed() + "\n").collect();
         CorpusText {
             source: trees(|p| &p.source),
             target: trees(|p| &p.target),
-            gold: write_links(&corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>()),
+            gold: write_links(&pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>()),
         }
     }
 

@@ -21,7 +21,7 @@
 //! 4. **Stem** (issue 41): if a known word has the same stem, the word is
 //!    looked up as that form, the most frequent in the training source
 //!    sentences (in the word's casing or another) — *Zeitschriften* as
-//!    *Zeitschrift*, *beeinflusst* as *beeinflussen*, *Forschungen* as
+//!    *Zeitschrift*, *Forschungen* as
 //!    *Forschung*. The stem is the word without its longest German
 //!    inflectional ending of [`INFLECTION_ENDINGS`] that leaves at least
 //!    `min_stem` letters (a light stemmer in the manner of the Snowball German

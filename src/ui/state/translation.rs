@@ -11,7 +11,7 @@ use super::HeldSets;
 use super::{DownloadBody, Effect, FileHandle, JobKind, Shared, State};
 use crate::app::alignment::{PairSplit, PairsTraining};
 use crate::app::translation::Pinned;
-use crate::corpus::{Corpus, PairIndex};
+use crate::corpus::PairIndex;
 use crate::eval::bleu::{sentence_bleu, Bleu, BleuStats};
 use crate::lexicon::WordModel;
 use crate::mt::model::SystemKind;
@@ -437,10 +437,10 @@ impl State {
                         if let Some(j) = &mut self.jobs.running {
                             j.split = Some(split);
                         }
-                        let seen = Corpus { pairs: self.loaded.corpus.pairs[..split.train + split.dev].to_vec() };
+                        let seen = &self.loaded.corpus.pairs[..split.train + split.dev];
                         effects.push(Effect::Post(Request::TrainMt {
                             job: id,
-                            corpus: CorpusText::of(&seen),
+                            corpus: CorpusText::of_pairs(seen),
                             dev: split.dev,
                             system: self.mt.choices.system,
                             pinned: self.mt.choices.pinned(),
