@@ -6,6 +6,7 @@
 use proptest::prelude::*;
 use treelink::align::baseline::{baseline_links, BaselineOptions};
 use treelink::align::composite::{CompositeKernel, KernelSpec};
+use treelink::align::features::LinkWeight;
 use treelink::align::greedy::search_links;
 use treelink::align::greedy::{check_links, greedy_align, Scored};
 use treelink::align::lexical::alignment_lexicon_options;
@@ -139,7 +140,11 @@ fn reference_decision(
         .collect();
     let (s, t) = (d.candidate.source, d.candidate.target);
     let context = model.spec.context.then(|| {
-        let table = PairFeatureTable::new(&pair.source, &pair.target, &model::pair_matrices(lexicon, pair, links));
+        let table = PairFeatureTable::new(
+            &pair.source,
+            &pair.target,
+            &model::pair_matrices(lexicon, pair, links, model.link_weight),
+        );
         let c = ContextFeatures::compute(&pair.source, s, &pair.target, t, &table, ContextParts::default());
         assert_eq!(Some(&c.dense), d.context.as_ref());
         key(&c, &mut index)
@@ -169,6 +174,7 @@ fn train_with(s: &Split, options: &TrainOptions) -> Result<AlignmentModel, model
         model: LexicalModel::Tables(s.lexicon.clone()),
         links: vec![s.train_links.clone()],
         folds: None,
+        link_weight: LinkWeight::Lexicon,
     };
     model::train(&s.train, None, &lexical, options, &mut Quiet)
 }
@@ -602,6 +608,7 @@ fn the_cross_validated_threshold_is_the_best_on_out_of_fold_and_dev_decisions() 
             model: setup.model.clone(),
             links: vec![rest.iter().map(|&i| setup.links[0][i].clone()).collect(), setup.links[1].clone()],
             folds: None,
+            link_weight: setup.link_weight,
         };
         let fold_model = model::train(&pick, Some(&dev), &lexical, &settings, &mut Quiet).unwrap();
         let scorer = Scorer::new(&fold_model, &setup.lexicon).unwrap();

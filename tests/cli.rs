@@ -1005,7 +1005,9 @@ fn import_tiger_writes_the_word_links_and_train_and_align_read_them() {
     assert!(stderr(&o).contains(&format!("word links of {train} from {train}.words (the set's own")), "{}", stderr(&o));
     let o = succeeded(&["train", "--train", &train, "--kernel", "plain", "--no-words", "-o", &bare]);
     assert!(stderr(&o).contains(&format!("{train}.words not read (--no-words)")), "{}", stderr(&o));
-    assert_ne!(std::fs::read(&*model).unwrap(), std::fs::read(&*bare).unwrap());
+    // φ5–φ7 count given links as 1 each, and the model says so; the paper's weight is left out of the file.
+    let (weighed, paper) = (std::fs::read_to_string(&*model).unwrap(), std::fs::read_to_string(&*bare).unwrap());
+    assert!(weighed.contains(r#""link_weight":"unit""#) && !paper.contains("link_weight"), "{paper}");
     // Given word links win over the set's own.
     let given = write(&dir, "given.align", &"0-0\n".repeat(60));
     let o = succeeded(&["train", "--train", &train, "--kernel", "plain", "--word-align", &given, "-o", &bare]);
@@ -1018,6 +1020,8 @@ fn import_tiger_writes_the_word_links_and_train_and_align_read_them() {
     let ((with, said), (without, _)) = (align(&[]), align(&["--no-words"]));
     assert!(said.contains(&format!("word links of {test} from {test}.words")), "{said}");
     assert!(said.contains(&format!("warning: {model} was trained for input its lexicon saw")), "{said}");
+    let unlinked = format!("warning: {model} was trained on given word links and the input has none");
+    assert!(!said.contains(&unlinked) && align(&["--no-words"]).1.contains(&unlinked), "{said}");
     assert_eq!((with.lines().count(), without.lines().count()), (25, 25));
     assert_ne!(with, without);
 

@@ -302,16 +302,10 @@ impl PairFeatureTable {
     /// φ1..φ7 (paper §4.1) of every (source node, target node) pair.
     pub fn new(src: &Tree, trg: &Tree, m: &LexicalMatrices) -> Self {
         let (ns, nt) = (m.n_src(), m.n_trg());
-        // P(u|v) (u source), P(v|u), and δ(u,v)·sqrt(P(u|v)·P(v|u)).
+        // P(u|v) (u source), P(v|u), and each link's weight δ(u,v)·w(u,v).
         let a = Prefix2::new(ns, nt, |i, j| m.p_s_given_t(i, j));
         let b = Prefix2::new(ns, nt, |i, j| m.p_t_given_s(i, j));
-        let w = Prefix2::new(ns, nt, |i, j| {
-            if m.aligned(i, j) {
-                (m.p_s_given_t(i, j) * m.p_t_given_s(i, j)).sqrt()
-            } else {
-                0.0
-            }
-        });
+        let w = Prefix2::new(ns, nt, |i, j| m.link(i, j));
         let mut phi = Vec::with_capacity(src.len() * trg.len());
         let mut dublin = Vec::with_capacity(src.len() * trg.len());
         // Σ_{y ∈ span} P(x|y) + P(x|NULL), geometric mean over the x words (1 for none).
@@ -598,7 +592,7 @@ impl ContextFeatures {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::align::features::PlainFeatures;
+    use crate::align::features::{LinkWeight, PlainFeatures};
     use crate::corpus::Corpus;
     use crate::lexicon::{bitext_of, train_lexicon, LexiconOptions};
 
@@ -609,8 +603,9 @@ mod tests {
         let bitext = bitext_of(&Corpus { pairs: pairs.to_vec() });
         let (lexicon, links) = train_lexicon(&bitext, &LexiconOptions::default(), &mut |_| {});
         let mut checked = 0;
-        for (pair, l) in pairs.iter().zip(&links) {
-            let m = crate::align::model::pair_matrices(&lexicon, pair, l);
+        let weights = [LinkWeight::Lexicon, LinkWeight::Unit];
+        for ((pair, l), weight) in pairs.iter().zip(&links).zip(weights.iter().cycle()) {
+            let m = crate::align::model::pair_matrices(&lexicon, pair, l, *weight);
             let table = PairFeatureTable::new(&pair.source, &pair.target, &m);
             for s in 0..pair.source.len() {
                 for t in 0..pair.target.len() {

@@ -149,7 +149,7 @@ pub fn explain(
     if !pair.source.contains(s) || !pair.target.contains(t) {
         return None;
     }
-    let m = pair_matrices(lexicon, pair, links);
+    let m = pair_matrices(lexicon, pair, links, model.link_weight);
     let features = PlainFeatures::compute(&pair.source, s, &pair.target, t, &m);
     let candidate = match model.candidates {
         CandidateNodes::Phrase => pair.source.is_phrase(s) && pair.target.is_phrase(t),

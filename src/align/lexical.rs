@@ -12,6 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::align::features::LinkWeight;
 use crate::corpus::Corpus;
 use crate::lexicon::{
     self, align_with, bitext_of, BackoffOptions, Lexicon, LexiconOptions, SentencePair, TableEstimate, WordAlignment,
@@ -128,6 +129,9 @@ pub struct LexicalSetup {
     /// the first corpus's pairs are featurised with, each trained without
     /// that pair's fold.
     pub folds: Option<HeldOutFolds>,
+    /// How φ5–φ7 weigh a word link: 1 when the first corpus's (the
+    /// training pairs') links were given, else by the lexicon.
+    pub link_weight: LinkWeight,
 }
 
 /// Jackknifed lexicons of a training corpus: pair `p` is seen through
@@ -141,6 +145,7 @@ pub struct HeldOutFolds {
 impl LexicalSetup {
     /// This setup with the word links `given` in place of the lexicon's.
     fn with_given_links(mut self, given: GivenLinks) -> Self {
+        self.link_weight = LinkWeight::for_links(given.first().is_some_and(Option::is_some));
         for (links, given) in self.links.iter_mut().zip(given) {
             if let Some(given) = given {
                 *links = given;
@@ -162,6 +167,7 @@ impl LexicalSetup {
             lexicon: self.lexicon.clone(),
             model: self.model.clone(),
             links: vec![ids.iter().map(|&i| train_links.get(i).cloned().unwrap_or_default()).collect()],
+            link_weight: self.link_weight,
             folds: self.folds.as_ref().map(|f| HeldOutFolds {
                 lexicons: f.lexicons.clone(),
                 of_pair: ids.iter().map(|&i| f.of_pair.get(i).copied().unwrap_or(usize::MAX)).collect(),
@@ -210,12 +216,13 @@ pub fn prepare(
     match source {
         LexiconSource::Given { lexicon, links: given } => {
             let options = LexiconOptions { lowercase: lexicon.s2t.lowercase(), ..LexiconOptions::default() };
+            let link_weight = LinkWeight::for_links(given.first().is_some_and(Option::is_some));
             let mut given = given.into_iter();
             let links = corpora
                 .iter()
                 .map(|c| given.next().flatten().unwrap_or_else(|| align_with(&lexicon, &bitext_of(c), &options)))
                 .collect();
-            Ok(LexicalSetup { model: LexicalModel::Tables(lexicon.clone()), lexicon, links, folds: None })
+            Ok(LexicalSetup { model: LexicalModel::Tables(lexicon.clone()), lexicon, links, folds: None, link_weight })
         }
         LexiconSource::Train { extra, options, held_out: true, links } => {
             Ok(prepare_held_out(corpora, extra, options, stage, progress)?.with_given_links(links))
@@ -232,7 +239,8 @@ pub fn prepare(
                 links.push(rest.by_ref().take(c.len()).collect());
             }
             let model = LexicalModel::InEngine { options, bitext, held_out: false };
-            Ok(LexicalSetup { lexicon, model, links, folds: None }.with_given_links(given))
+            let setup = LexicalSetup { lexicon, model, links, folds: None, link_weight: LinkWeight::Lexicon };
+            Ok(setup.with_given_links(given))
         }
     }
 }
@@ -270,6 +278,7 @@ fn prepare_held_out(
         model: LexicalModel::InEngine { options, bitext, held_out: true },
         links,
         folds: Some(HeldOutFolds { lexicons, of_pair: (0..n).map(fold_of).collect() }),
+        link_weight: LinkWeight::Lexicon,
     })
 }
 

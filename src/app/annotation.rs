@@ -419,8 +419,13 @@ pub fn update_model(
     warm: &mut WarmStart,
     observer: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignmentError> {
-    let setup =
-        LexicalSetup { lexicon: lexicon.clone(), model: current.lexicon.clone(), links: vec![links], folds: None };
+    let setup = LexicalSetup {
+        lexicon: lexicon.clone(),
+        model: current.lexicon.clone(),
+        links: vec![links],
+        folds: None,
+        link_weight: current.link_weight,
+    };
     let options = update_options(kept, current);
     let (mut model, _) = model::train_keeping_from(pairs, None, &setup, &options, Some(warm), observer)
         .map_err(AlignmentError::training)?;

@@ -726,6 +726,9 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
         ));
     }
     let own = own_word_links(&args.input, args.word_align.is_some(), args.no_words);
+    if let Some(w) = alignment::links_missing(&model, own.is_some() || args.word_align.is_some()) {
+        reporter.note(&format!("warning: {} {w}", args.model));
+    }
     let links_file = match args.word_align.as_deref() {
         None => own.as_deref(),
         Some([file]) if !starts_like_giza_a3(file)? => Some(file.as_str()),

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::align::candidates::{CandidateNodes, Thresholds};
 use crate::align::composite::KernelSpec;
 use crate::align::context::ContextFeatures;
-use crate::align::features::N_PLAIN;
+use crate::align::features::{LinkWeight, N_PLAIN};
 use crate::align::history::N_HISTORY;
 use crate::align::lexical::LexicalModel;
 use crate::align::link_search::LinkSearch;
@@ -213,6 +213,10 @@ pub struct AlignmentModel {
     pub search: LinkSearch,
     #[serde(deserialize_with = "checked_lexicon")]
     pub lexicon: LexicalModel,
+    /// How φ5–φ7 weigh a word link: as given with the training pairs, or
+    /// by the lexicon (the paper's, left out of the file).
+    #[serde(default, skip_serializing_if = "LinkWeight::is_lexicon")]
+    pub link_weight: LinkWeight,
     pub summary: TrainingSummary,
     /// With `hist`: the first pass whose decisions the history features read.
     #[serde(default, skip_serializing_if = "Option::is_none")]

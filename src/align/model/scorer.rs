@@ -11,7 +11,7 @@ use super::AlignError;
 use crate::align::candidates::{candidate_pairs, CandidateNodes, Thresholds};
 use crate::align::composite::{CompositeKernel, ContextKey, Instance};
 use crate::align::context::{ContextFeatures, PairFeatureTable};
-use crate::align::features::{LexicalMatrices, PlainFeatures};
+use crate::align::features::{LexicalMatrices, LinkWeight, PlainFeatures};
 use crate::align::greedy::{Scored, Search};
 use crate::align::history::FirstPassOutput;
 use crate::align::link_search::LinkSearch;
@@ -42,8 +42,9 @@ pub struct Candidate {
     pub kept: bool,
 }
 
-/// The lexical matrices of a tree pair from a lexicon and word links.
-pub fn pair_matrices(lexicon: &Lexicon, pair: &TreePair, links: &WordAlignment) -> LexicalMatrices {
+/// The lexical matrices of a tree pair from a lexicon and word links, each
+/// link weighed by `weight` in φ5–φ7.
+pub fn pair_matrices(lexicon: &Lexicon, pair: &TreePair, links: &WordAlignment, weight: LinkWeight) -> LexicalMatrices {
     let probs = lexicon.pair_probs(pair.source.words(), pair.target.words());
     LexicalMatrices::from_fn(
         probs.n_src(),
@@ -57,6 +58,7 @@ pub fn pair_matrices(lexicon: &Lexicon, pair: &TreePair, links: &WordAlignment) 
         pair.source.words().iter().map(|w| lexicon.s2t.y_id(w).is_none() && lexicon.t2s.x_id(w).is_none()).collect(),
         pair.target.words().iter().map(|w| lexicon.s2t.x_id(w).is_none() && lexicon.t2s.y_id(w).is_none()).collect(),
     )
+    .with_link_weight(weight)
 }
 
 /// Every candidate of a tree pair, with features and the pruning verdict.
@@ -163,7 +165,7 @@ impl<'m> Scorer<'m> {
     /// Decision values `D` of the kept candidates of a pair, with each kernel
     /// component's share (for explaining a link).
     pub fn decisions(&self, pair: &TreePair, links: &WordAlignment) -> Vec<Decision> {
-        let m = pair_matrices(self.lexicon, pair, links);
+        let m = pair_matrices(self.lexicon, pair, links, self.model.link_weight);
         let cands: Vec<Candidate> = candidates_of(pair, &m, self.model.candidates, &self.model.thresholds)
             .into_iter()
             .filter(|c| c.kept)

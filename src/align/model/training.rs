@@ -14,7 +14,7 @@ use crate::align::calibrate::{best_threshold, TakenLink};
 use crate::align::candidates::{candidate_count, CandidateNodes, Thresholds};
 use crate::align::composite::{CompositeKernel, Instance, KernelSpec};
 use crate::align::context::{ContextFeatures, PairFeatureTable};
-use crate::align::features::PlainFeatures;
+use crate::align::features::{LinkWeight, PlainFeatures};
 use crate::align::greedy::{search_links, Search};
 use crate::align::history::FirstPassOutput;
 use crate::align::lexical::LexicalSetup;
@@ -196,7 +196,7 @@ struct Featurized {
 fn featurize<'a>(
     corpus: &Corpus,
     lexicon: impl Fn(usize) -> &'a Lexicon + Sync,
-    word_links: &[WordAlignment],
+    (word_links, weight): (&[WordAlignment], LinkWeight),
     (nodes, thresholds): (CandidateNodes, &Thresholds),
     threads: Threads,
     progress: &mut dyn Observer,
@@ -206,7 +206,7 @@ fn featurize<'a>(
     let pairs = corpus.pairs.iter().zip(word_links).map(Ok::<_, AlignError>);
     // Each pair's candidates from its own matrices: any thread, the same features.
     let of_pair = |_: &mut (), k: usize, (pair, links): &(&TreePair, &WordAlignment)| {
-        candidates_of(pair, &pair_matrices(lexicon(k), pair, links), nodes, thresholds)
+        candidates_of(pair, &pair_matrices(lexicon(k), pair, links, weight), nodes, thresholds)
     };
     stream_in_order(
         pairs,
@@ -347,11 +347,24 @@ fn prepare(
         (None, None)
     };
     let unpruned = (options.candidates, &Thresholds::default());
-    let train_candidates =
-        featurize(train_corpus, |p| lexical.train_lexicon(p), train_links, unpruned, options.threads, progress)?;
+    let train_candidates = featurize(
+        train_corpus,
+        |p| lexical.train_lexicon(p),
+        (train_links, lexical.link_weight),
+        unpruned,
+        options.threads,
+        progress,
+    )?;
     let tuning_positives = match dev {
         Some(d) => {
-            let f = featurize(d, |_| &lexical.lexicon, dev_links, unpruned, options.threads, progress)?;
+            let f = featurize(
+                d,
+                |_| &lexical.lexicon,
+                (dev_links, lexical.link_weight),
+                unpruned,
+                options.threads,
+                progress,
+            )?;
             positive_features(d, &f)
         }
         None => positive_features(train_corpus, &train_candidates),
@@ -908,6 +921,7 @@ fn train_at_quantile(
         },
         search: options.search,
         lexicon: lexical.model.clone(),
+        link_weight: lexical.link_weight,
         summary,
         first_pass: None,
     };
@@ -1018,7 +1032,7 @@ fn example_extras(
             if spec.context {
                 if table.as_ref().is_none_or(|(q, _)| *q != p) {
                     let links = train_links.get(p).cloned().unwrap_or_default();
-                    let m = pair_matrices(lexical.train_lexicon(p), pair, &links);
+                    let m = pair_matrices(lexical.train_lexicon(p), pair, &links, lexical.link_weight);
                     table = Some((p, PairFeatureTable::new(&pair.source, &pair.target, &m)));
                 }
                 if let Some((_, t)) = &table {
