@@ -338,10 +338,13 @@ fn a_model_for_held_out_input_never_sees_a_sentence_through_a_lexicon_trained_on
     let json = serde_json::to_string(&model).unwrap();
     assert!(json.contains("\"held_out\":true") && json.contains("\"backoff\""));
     assert_eq!(AlignmentModel::from_json(&json, "m.json").unwrap(), model);
-    // Aligning keeps the input out of the lexicon, even when not asked to.
+    // Aligning held out keeps the input out of the lexicon; not held out, its sentences join the model's.
     let (lexicon, links) =
-        lexicon_for_input(&model.lexicon, &dev, None, InputSentences::Train, "x", &mut Quiet).unwrap();
+        lexicon_for_input(&model.lexicon, &dev, None, InputSentences::HeldOut, "x", &mut Quiet).unwrap();
     assert_eq!((lexicon, links), (main, setup.links[1].clone()));
+    let (joined, _) = lexicon_for_input(&model.lexicon, &dev, None, InputSentences::Train, "x", &mut Quiet).unwrap();
+    let both = [bitext_of(&dev), bitext_of(&train)].concat();
+    assert_eq!(joined, treelink::lexicon::train_lexicon(&both, &options, &mut |_| {}).0);
 }
 
 #[test]

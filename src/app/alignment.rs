@@ -691,7 +691,7 @@ fn pairs_of(corpus: &Corpus, range: std::ops::Range<usize>) -> Corpus {
 
 /// What the page's Train button does with the pairs it holds, on the
 /// split of [`PairSplit::of`]: `treelink train --train FIRST [--dev
-/// MIDDLE] [--held-out] [--stem-backoff N] --word-model M` (word links
+/// MIDDLE] [--stem-backoff N] --word-model M` (word links
 /// given for all pairs are the training and dev pairs', as `train` reads
 /// each set's `.words`); without a split, `treelink train --train PAIRS`. What it
 /// keeps holds the configuration's options too (*Annotate*'s updates
@@ -722,7 +722,7 @@ fn pairs_training(
     let source = lexicon_source(tables, None, Vec::new(), how.word_model)
         .with_given_links(vec![given(0..split.train), given(split.dev_pairs())])
         .with_stem_backoff(how.stem_backoff)
-        .for_held_out_input(how.test);
+        .for_held_out_input(true);
     if split.train == corpus.len() {
         return Ok((None, None, source));
     }
@@ -1295,7 +1295,7 @@ mod tests {
             panic!("{:?}", model.lexicon)
         };
         assert_eq!(bitext.len(), split.train, "the lexicon saw the training pairs' sentences only");
-        assert!(*held_out, "as `train --held-out`");
+        assert!(*held_out, "as `train`");
         assert_eq!(options.backoff.map(|b| b.stem_chars), Some(PAGE_STEM_CHARS));
         assert!(trained_summary(&model, &split, &[]).contains("on the dev pairs 27–32: "));
         // Several configurations tried: each with its dev F, as `train --dev` prints them.

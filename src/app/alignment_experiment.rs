@@ -7,7 +7,7 @@
 //!
 //! The test pairs reach no model: by default one lexicon is trained on the
 //! training sentences only, and dev and test are held out alike, their word
-//! links from it (as `train --held-out`); with `transductive_lexicon` it is
+//! links from it (as `train` does); with `transductive_lexicon` it is
 //! trained on every sentence, as the paper runs GIZA++ on its whole corpus
 //! (never on a gold link).
 

@@ -14,7 +14,7 @@
 //! | lexicon | streams? |
 //! |---|---|
 //! | Moses tables: the model's, or given (`--lex-s2t/--lex-t2s`, e.g. from `treelink lexicon`) | yes: each pair's word links by the tables' Viterbi alignment |
-//! | the model's in-engine lexicon, input held out (`--held-out`, or a model of `train --held-out`) | yes: trained once on the model's sentences |
+//! | the model's in-engine lexicon, input held out (`--held-out`) | yes: trained once on the model's sentences |
 //! | the model's in-engine lexicon re-trained with the input's sentences (the default, as GIZA++ is run on a whole corpus) | the sentences are read first (a first pass over the input), then the trees stream |
 //!
 //! The baseline alike: given tables stream; its in-engine lexicon is

@@ -104,8 +104,11 @@ enum Command {
     /// PREFIX means the files PREFIX.src, PREFIX.trg and PREFIX.gold. Without
     /// --lex-s2t/--lex-t2s the lexical model is trained in the engine (IBM1 and a
     /// fast_align-style IBM2 both ways, then the HMM with --word-model hmm,
-    /// grow-diag-final-and) on the train and dev sentences (never their gold
-    /// links), plus --bitext.
+    /// grow-diag-final-and) on the train sentences (never their gold links), plus
+    /// --bitext. The model is trained for input that lexicon never saw: --dev's
+    /// word links come from it as a test set's would, and each training pair is
+    /// featurised by a lexicon trained without its fold (5 folds). `align` re-trains
+    /// the lexicon with the input's sentences unless --held-out.
     Train(align::TrainArgs),
     /// Replay the annotation of a treebank with its gold as the annotator (issue 42).
     ///

@@ -308,8 +308,8 @@ fn checkbox(
     }
 }
 
-/// Whether the last pairs of all are held out as a test (`train
-/// --held-out`, then `align` on them), in a sentence.
+/// Whether the last pairs of all are held out as a test (`train`, then
+/// `align --held-out` on them), in a sentence.
 fn test_choice(state: &TrainView, split: Option<PairSplit>, train: Dispatch<TrainAction>) -> Html {
     let form = &state.form;
     let test = match split.filter(|s| s.test > 0) {
@@ -378,7 +378,7 @@ fn guide() -> Html {
                 {entry("The best settings", format!("As `treelink train --dev` without --kernel: the paper's kernels ({}) by SMO, and {BEYOND_PAPER_KERNEL} by the linear solver (C and the cost factor tuned), each with its pruning, threshold on D and link search chosen on the dev pairs; then the kept one's threshold by {DEFAULT_THRESHOLD_FOLDS}-fold cross-validation over the training pairs pooled with them, and its word model chosen on dev; stem back-off {PAGE_STEM_CHARS} (docs/alignment-results.md, \"The defaults\").", DEFAULT_SHORTLIST.join(", ")))}
                 {entry("The paper's settings", "As `treelink train --dev --preset paper`: the paper's kernels by SMO, C and λ as under Advanced, the greedy search, a link where D > 0; the kernel and the pruning chosen on the dev pairs (§6).".into())}
                 {entry("A kernel I type", "As `treelink train --kernel K`: plain features (§4) + BTKs (§3) + ctx (Lingua-Align's context), e.g. plain+ctx+dbtk-root+ibtk-rgsst, with the settings under Advanced.".into())}
-                {entry("Hold out a test", format!("The last {HELD_OUT_PERCENT}% of the pairs (or the test set given as files) are held out: the model trains on the pairs before them as `treelink train --held-out` (their sentences stay out of the in-engine lexicon), then aligns them alone as `treelink align --held-out` and scores them, with the baseline on the same lexicon (docs/alignment-results.md, \"Training for held-out input\")."))}
+                {entry("Hold out a test", format!("The last {HELD_OUT_PERCENT}% of the pairs (or the test set given as files) are held out: the model trains on the pairs before them as `treelink train` does (their sentences stay out of the in-engine lexicon), then aligns them alone as `treelink align --held-out` and scores them, with the baseline on the same lexicon (docs/alignment-results.md, \"Training for held-out input\")."))}
                 {entry("Dev pairs", format!("The last {HELD_OUT_PERCENT}% of the training pairs (or the dev set given as files) are --dev: the threshold on D (the paper links above D = 0, the posterior 0.5, §5–6), the pruning quantile (§6.3) and the configuration that maximise their F are chosen on them."))}
                 {entry("Max. examples, negatives per positive, seed", "The SVM (§5) trains on at most this many candidate pairs (all: every one; 6000 for SMO, all for the linear solver), every positive while they fit and negatives filling the rest, at most this many per positive (inf: all), a sample drawn with the seed: another seed, other examples, another model.".into())}
                 {entry("Solver", "SMO over any kernel (the paper's), or the linear solver (dual coordinate descent) on the explicit features, for kernels whose BTKs are all root (lex, plain, ctx, unk, *-root), on every example. The best setting trains the paper's kernels by SMO and its own configuration by the linear solver.".into())}
@@ -438,7 +438,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
     let (train_label, train_title) = match split.filter(|s| s.test > 0) {
         Some(s) => (
             format!("Train on pairs 1–{} and align the {} held out", s.train + s.dev, s.test),
-            "Train on the pairs before the held-out test (as train --held-out), then align the held-out pairs alone",
+            "Train on the pairs before the held-out test, then align the held-out pairs alone",
         ),
         None => (
             format!("Train on the {} pairs and align", state.pairs),

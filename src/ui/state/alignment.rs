@@ -367,7 +367,7 @@ impl Alignment {
                 None => format!("the last {HELD_OUT_PERCENT}% of the {} pairs loaded", corpus.len()),
             };
             format!(
-                "Held out: pairs {}, {which}; the model was {} (as `treelink train --held-out`), and no model saw the held-out pairs: neither the SVM, nor the dev choices, nor the in-engine lexicon, which aligns them without training on their sentences (`treelink align` with a model of `train --held-out`).",
+                "Held out: pairs {}, {which}; the model was {} (as `treelink train`), and no model saw the held-out pairs: neither the SVM, nor the dev choices, nor the in-engine lexicon, which aligns them without training on their sentences (`treelink align --held-out`).",
                 pair_span(first_aligned..corpus.len()),
                 split.describe()
             )
