@@ -18,7 +18,7 @@ use crate::lexicon::{
     read_word_alignments_for, symmetrize, Coverage, GizaPair, GizaVocab, LexError, LexTable, Symmetrization,
     WordAlignment,
 };
-use crate::mt::model::{TranslationModel, TranslationModelError, MT_MODEL_FORMAT};
+use crate::mt::model::{TranslationModel, MT_MODEL_FORMAT};
 use crate::tiger::{import_parsed, match_files, parse_sta, parse_tiger, ImportOptions, TigerError, TigerImport};
 
 /// What a file holds.
@@ -162,34 +162,6 @@ fn json_format(head: &str) -> Option<&str> {
     let rest = head.trim_start().strip_prefix('{')?.trim_start().strip_prefix("\"format\"")?;
     let rest = rest.trim_start().strip_prefix(':')?.trim_start().strip_prefix('"')?;
     rest.split('"').next()
-}
-
-/// A model file of either kind.
-// One per file read, so the variants' size difference costs nothing.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq)]
-pub enum ModelFile {
-    Alignment(AlignmentModel),
-    Translation(TranslationModel),
-}
-
-/// Why a model file could not be read.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ModelReadError {
-    #[error(transparent)]
-    Alignment(#[from] AlignmentModelError),
-    #[error(transparent)]
-    Translation(#[from] TranslationModelError),
-}
-
-impl ModelFile {
-    /// Reads a model file of either kind, told by its `format` field.
-    pub fn read(text: &str, file: &str) -> Result<ModelFile, ModelReadError> {
-        match FileKind::sniff(FileKind::AlignmentModel, text) {
-            FileKind::TranslationModel => Ok(ModelFile::Translation(TranslationModel::from_json(text, file)?)),
-            _ => Ok(ModelFile::Alignment(read_alignment_model(text, file)?)),
-        }
-    }
 }
 
 /// Reads an alignment model file (`treelink train`'s): the one reader
@@ -972,11 +944,16 @@ mod tests {
 
     #[test]
     fn model_files_are_read_by_their_format() {
-        let e = ModelFile::read("{\"format\":\"treelink-alignment-model\",\"version\":99}", "m.json").unwrap_err();
+        let sniff = |text| FileKind::sniff(FileKind::AlignmentModel, text);
+        let text = "{\"format\":\"treelink-alignment-model\",\"version\":99}";
+        assert_eq!(sniff(text), FileKind::AlignmentModel);
+        let e = read_alignment_model(text, "m.json").unwrap_err();
         assert!(e.to_string().starts_with("m.json:"), "{e}");
-        let e = ModelFile::read("{\"format\":\"treelink-mt\",\"version\":1", "t.json").unwrap_err();
-        assert!(matches!(e, ModelReadError::Translation(_)), "{e}");
-        let e = ModelFile::read("[1, 2]", "x.json").unwrap_err();
+        let text = "{\"format\":\"treelink-mt\",\"version\":1";
+        assert_eq!(sniff(text), FileKind::TranslationModel);
+        assert!(TranslationModel::from_json(text, "t.json").is_err());
+        assert_eq!(sniff("[1, 2]"), FileKind::AlignmentModel);
+        let e = read_alignment_model("[1, 2]", "x.json").unwrap_err();
         assert!(e.to_string().starts_with("x.json:1:1: expected a treelink alignment model"), "{e}");
     }
 }

@@ -184,25 +184,6 @@ pub enum StaFrame<'a> {
     OwnTrees,
 }
 
-/// Writes the links of `corpus` as a Stockholm TreeAligner file for the
-/// TigerXML [`write_tiger`] writes from its trees ([`StaFrame::OwnTrees`]):
-/// per pair a `<sen-align>` of its two roots, then an `<align
-/// type="good|fuzzy">` per gold link with its nodes' Tiger ids from `ids`,
-/// each node typed `t` (POS) or `nt` (phrase). [`import_pair`](super::import_pair)
-/// reads it back (with the TigerXML of [`write_tiger`]) to the same pairs
-/// and links in the same order.
-pub fn write_sta(
-    corpus: &Corpus,
-    ids: &[PairIds],
-    source: &TreebankName,
-    target: &TreebankName,
-) -> Result<String, ExportError> {
-    check_ids(corpus, ids)?;
-    let links: Vec<Vec<Link>> = corpus.pairs.iter().map(|p| p.gold.clone()).collect();
-    let links = StaLinks { links: &links, origin: LinkOrigin::Gold };
-    Ok(write_sta_links(corpus, links, ids, (source, target), StaFrame::OwnTrees)?.text)
-}
-
 /// An STA file written by [`write_sta_links`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StaExport {

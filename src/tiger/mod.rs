@@ -21,7 +21,7 @@
 //! - [`import_pair`]: a [`Corpus`](crate::corpus::Corpus) of the 1:1 sentence pairs of a treebank
 //!   pair, gold links in pre-order ids, the Tiger ids per pair and an
 //!   [`ImportReport`] of everything changed or dropped, with counts.
-//! - [`write_tiger`], [`write_sta`], [`export_pair`]: the export, with the
+//! - [`write_tiger`], [`export_pair`]: the export, with the
 //!   original Tiger ids when known ([`TigerImport::ids`]) or synthesized ones
 //!   ([`PairIds::synthesize`], `s{pair}_{n}`) for a corpus read from
 //!   bracketed files.
@@ -87,8 +87,8 @@ mod xml;
 
 pub use convert::{Change, ConvertedSentence, NodeName};
 pub use export::{
-    export_pair, export_pair_links, predicted_align, write_sta, write_sta_links, write_tiger, write_tiger_verbatim,
-    ExportError, LinkOrigin, StaExport, StaFrame, StaLinks, TigerExport, TreebankName,
+    export_pair, export_pair_links, predicted_align, write_sta_links, write_tiger, write_tiger_verbatim, ExportError,
+    LinkOrigin, StaExport, StaFrame, StaLinks, TigerExport, TreebankName,
 };
 pub use ids::{convert_as_imported, IdsError, IdsFile, ImportOrigin, TreebankOrigin, IDS_HEADER, NO_NODE};
 pub use import::{

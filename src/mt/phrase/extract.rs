@@ -108,12 +108,8 @@ pub struct UnknownMethod(pub String);
 impl FromStr for ExtractMethod {
     type Err = UnknownMethod;
     fn from_str(s: &str) -> Result<Self, UnknownMethod> {
-        match s.to_ascii_lowercase().as_str() {
-            "word" => Ok(ExtractMethod::Word),
-            "dirc" => Ok(ExtractMethod::DirC),
-            "ewos" => Ok(ExtractMethod::EWoS),
-            _ => Err(UnknownMethod(s.to_string())),
-        }
+        let key = s.to_ascii_lowercase();
+        ExtractMethod::ALL.into_iter().find(|m| m.name() == key).ok_or_else(|| UnknownMethod(s.to_string()))
     }
 }
 
