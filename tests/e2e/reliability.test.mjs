@@ -251,7 +251,7 @@ test('the STA, TigerXML and CSV downloads of a corpus with markup in its labels 
   await page.click('#align');
   await page.waitForSelector('#job-note.ok', { timeout: 120000 });
   const docs = {};
-  for (const [key, id] of [['sta', '#export-sta'], ['source', '#export-tiger-src'], ['target', '#export-tiger-trg']]) {
+  for (const [key, id] of [['sta', '#export-sta'], ['gold', '#export-gold-sta'], ['source', '#export-tiger-src'], ['target', '#export-tiger-trg']]) {
     const file = await download(page, id);
     docs[key] = await parseXml(file.body);
     assert.equal(docs[key].error, null, `${file.name} is well-formed XML`);
@@ -267,16 +267,19 @@ test('the STA, TigerXML and CSV downloads of a corpus with markup in its labels 
     assert.deepEqual(terminals.map((t) => t.word), words, key);
     assert.deepEqual(docs[key].elements.filter((e) => e.tag === 'nt').map((n) => n.cat), [cat], key);
   }
-  // STA: every aligned node names a node of the treebank it names, and each
-  // sentence alignment a sentence of it (as SENTENCE_VROOT).
+  // STA, the model's links and the gold's (its two links whatever the model
+  // predicts): every aligned node names a node of the treebank it names, and
+  // each sentence alignment a sentence of it (as SENTENCE_VROOT).
   const ids = (key, tags) => new Set(docs[key].elements.filter((e) => tags.includes(e.tag)).map((e) => e.id));
-  const banks = Object.fromEntries(docs.sta.elements.filter((e) => e.tag === 'treebank').map((b) => [b.id, b.filename]));
-  const nodes = docs.sta.elements.filter((e) => e.tag === 'node');
-  assert.ok(nodes.filter((n) => n.parent === 'align').length >= 2, JSON.stringify(nodes));
-  for (const n of nodes) {
-    const key = banks[n.treebank_id] === 'treelink-source.xml' ? 'source' : 'target';
-    const id = n.parent === 'sen-align' ? n.node_id.replace(/_VROOT$/, '') : n.node_id;
-    assert.ok(ids(key, n.parent === 'sen-align' ? ['s'] : ['t', 'nt']).has(id), `${n.parent}: ${n.treebank_id}:${n.node_id}`);
+  for (const sta of ['sta', 'gold']) {
+    const banks = Object.fromEntries(docs[sta].elements.filter((e) => e.tag === 'treebank').map((b) => [b.id, b.filename]));
+    const nodes = docs[sta].elements.filter((e) => e.tag === 'node');
+    if (sta === 'gold') assert.equal(nodes.filter((n) => n.parent === 'align').length, 4, JSON.stringify(nodes));
+    for (const n of nodes) {
+      const key = banks[n.treebank_id] === 'treelink-source.xml' ? 'source' : 'target';
+      const id = n.parent === 'sen-align' ? n.node_id.replace(/_VROOT$/, '') : n.node_id;
+      assert.ok(ids(key, n.parent === 'sen-align' ? ['s'] : ['t', 'nt']).has(id), `${sta} ${n.parent}: ${n.treebank_id}:${n.node_id}`);
+    }
   }
   // CSV: one field per column in every row. It has counts and scores, no
   // words: a " or , in a word cannot reach it.
