@@ -420,7 +420,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
     let lexicon_note = match &state.tables {
         Some((a, b)) => format!("Lexicon: the uploaded Moses tables {a} and {b}"),
         _ => format!(
-            "Lexicon: trained in the engine on the pairs' sentences ({} both ways, grow-diag-final-and{})",
+            "Lexicon: trained in the engine on the training pairs' sentences ({} both ways, grow-diag-final-and{})",
             match state.form.word_model {
                 Some(WordModel::Hmm) => "IBM1 + IBM2 + HMM",
                 _ => "IBM1 + IBM2",
