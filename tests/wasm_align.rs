@@ -37,7 +37,7 @@ fn wasm_training_and_alignment_equal_the_native_cli() {
         LexiconSource::Train {
             extra: Vec::new(),
             options: alignment_lexicon_options(),
-            held_out: false,
+            held_out: true,
             links: Vec::new(),
         },
         "lexical model",
