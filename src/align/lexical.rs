@@ -48,6 +48,12 @@ pub enum LexiconSource {
 /// either way.
 pub type GivenLinks = Vec<Option<Vec<WordAlignment>>>;
 
+/// How φ5–φ7 weigh a link with these links given: 1 when the training
+/// pairs' (the first corpus's) are.
+fn given_weight(given: &GivenLinks) -> LinkWeight {
+    LinkWeight::for_links(given.first().is_some_and(Option::is_some))
+}
+
 impl LexiconSource {
     /// This source for a model that will align held-out input (no effect on given tables).
     pub fn for_held_out_input(mut self, on: bool) -> Self {
@@ -146,7 +152,7 @@ pub struct HeldOutFolds {
 impl LexicalSetup {
     /// This setup with the word links `given` in place of the lexicon's.
     fn with_given_links(mut self, given: GivenLinks) -> Self {
-        self.link_weight = LinkWeight::for_links(given.first().is_some_and(Option::is_some));
+        self.link_weight = given_weight(&given);
         for (links, given) in self.links.iter_mut().zip(given) {
             if let Some(given) = given {
                 *links = given;
@@ -217,7 +223,7 @@ pub fn prepare(
     match source {
         LexiconSource::Given { lexicon, links: given } => {
             let options = LexiconOptions { lowercase: lexicon.s2t.lowercase(), ..LexiconOptions::default() };
-            let link_weight = LinkWeight::for_links(given.first().is_some_and(Option::is_some));
+            let link_weight = given_weight(&given);
             let mut given = given.into_iter();
             let links = corpora
                 .iter()

@@ -102,11 +102,13 @@ pub fn word_links(file: Named<'_>, corpus: &Corpus) -> Result<Vec<WordAlignment>
 }
 
 /// Where the lexicon comes from, as both the CLI and the page decide it:
-/// given Moses tables, else the engine's lexicon trained on the corpora's
+/// given Moses tables, else the engine's lexicon trained on the training
 /// sentences plus `extra` with `word_model` (fast_align's IBM2, or the HMM
-/// after it). Word links given (`--word-align`: another aligner's, e.g.
-/// GIZA++'s) are the training pairs' either way, in place of those the
-/// lexicon would give them.
+/// after it), for held-out input (`align --held-out` costs such a model
+/// nothing; a model whose lexicon saw its pairs loses 5.7 F on SQUOIA
+/// there, docs/alignment-results.md). Word links given (`--word-align`:
+/// another aligner's, e.g. GIZA++'s) are the training pairs' either way, in
+/// place of those the lexicon would give them.
 pub fn lexicon_source(
     tables: Option<Lexicon>,
     word_links: Option<Vec<WordAlignment>>,
@@ -118,7 +120,7 @@ pub fn lexicon_source(
         None => LexiconSource::Train {
             extra,
             options: alignment_lexicon_options().with_word_model(word_model),
-            held_out: false,
+            held_out: true,
             links: vec![word_links],
         },
     }
@@ -721,8 +723,7 @@ fn pairs_training(
     let given = |pairs: std::ops::Range<usize>| word_links.as_ref().and_then(|l| l.get(pairs)).map(<[_]>::to_vec);
     let source = lexicon_source(tables, None, Vec::new(), how.word_model)
         .with_given_links(vec![given(0..split.train), given(split.dev_pairs())])
-        .with_stem_backoff(how.stem_backoff)
-        .for_held_out_input(true);
+        .with_stem_backoff(how.stem_backoff);
     if split.train == corpus.len() {
         return Ok((None, None, source));
     }
@@ -1230,7 +1231,7 @@ mod tests {
             tune_prune_quantiles: Vec::new(),
             ..TrainOptions::default()
         };
-        let source = || lexicon_source(None, None, Vec::new(), WordModel::FastAlign).for_held_out_input(true);
+        let source = || lexicon_source(None, None, Vec::new(), WordModel::FastAlign);
         let word_model = |m: &AlignmentModel| match &m.lexicon {
             LexicalModel::InEngine { options, .. } => options.word_model(),
             LexicalModel::Tables(_) => panic!("an in-engine lexicon"),

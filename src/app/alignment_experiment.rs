@@ -252,7 +252,7 @@ fn lexical_setup(
 ) -> Result<(LexicalSetup, Vec<WordAlignment>), Cancelled> {
     let source = settings.lexicon.clone();
     if settings.transductive_lexicon {
-        let all = prepare(&[train, dev, test], source, "lexical model", observer)?;
+        let all = prepare(&[train, dev, test], source.for_held_out_input(false), "lexical model", observer)?;
         let test_links = all.links[2].clone();
         Ok((LexicalSetup { links: all.links[..2].to_vec(), ..all }, test_links))
     } else {

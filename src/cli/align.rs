@@ -593,8 +593,7 @@ impl Training<'_> {
         let plan = alignment::training_plan(base, self.kernel.clone(), with_dev, self.preset, given)?;
         let source = lexicon_source(self.lex, None, train, self.threads)?
             .with_given_links(links)
-            .with_stem_backoff(plan.stem_backoff)
-            .for_held_out_input(true);
+            .with_stem_backoff(plan.stem_backoff);
         Ok((plan.options, source))
     }
 }
