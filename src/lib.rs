@@ -32,8 +32,6 @@ pub mod tree;
 /// views and the worker glue in wasm32 only.
 pub mod ui;
 
-/// What a model file records as the program that trained it: `treelink` and
-/// its version (alignment and translation models alike).
 /// The value named `s` among `named` (each name with its value), or the
 /// error every reader of such a name gives: `expected a, b or c, found 's'`.
 pub fn one_of<T: Copy>(s: &str, named: &[(&str, T)]) -> Result<T, String> {
@@ -44,6 +42,8 @@ pub fn one_of<T: Copy>(s: &str, named: &[(&str, T)]) -> Result<T, String> {
     })
 }
 
+/// What a model file records as the program that trained it: `treelink` and
+/// its version (alignment and translation models alike).
 pub fn made_by() -> String {
     format!("treelink {}", env!("CARGO_PKG_VERSION"))
 }

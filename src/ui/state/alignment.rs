@@ -44,15 +44,10 @@ pub struct TrainedOn {
 }
 
 impl TrainedOn {
-    /// Whether the model saw pair `k`.
+    /// Whether the model saw pair `k`: before `first_unseen`, or among `annotated`.
     pub fn saw(&self, k: usize) -> bool {
-        saw(self.first_unseen, &self.annotated, k)
+        k < self.first_unseen || self.annotated.binary_search(&k).is_ok()
     }
-}
-
-/// Pair `k` is before `first_unseen` or among `annotated` (ascending).
-fn saw(first_unseen: usize, annotated: &[usize], k: usize) -> bool {
-    k < first_unseen || annotated.binary_search(&k).is_ok()
 }
 
 /// Where an alignment model the page holds came from (only one trained
@@ -79,10 +74,8 @@ impl std::fmt::Display for ModelOrigin {
 pub struct Results {
     pub corpus_gen: CorpusGen,
     pub model: String,
-    /// The pairs before it trained the model, in the page (0: none of these).
-    pub first_unseen: usize,
-    /// The pairs accepted in *Annotate* that an update trained it on (ascending).
-    pub annotated: Rc<[usize]>,
+    /// Trained in the page on these pairs: which of them it saw.
+    pub trained_on: Option<TrainedOn>,
     /// The pairs before it trained the model of a held-out test and were
     /// not aligned; every vector below still has one entry per pair loaded
     /// (empty for those), and the scores count the pairs from here.
@@ -110,12 +103,14 @@ pub struct Results {
 impl Results {
     /// The model was trained in the page on some of the pairs scored.
     pub fn trained_on_these(&self) -> bool {
-        self.first_aligned < self.first_unseen || self.annotated.last().is_some_and(|&k| k >= self.first_aligned)
+        self.trained_on.as_ref().is_some_and(|t| {
+            self.first_aligned < t.first_unseen || t.annotated.last().is_some_and(|&k| k >= self.first_aligned)
+        })
     }
 
     /// The model was trained in the page on pair `k`.
     pub fn saw(&self, k: usize) -> bool {
-        saw(self.first_unseen, &self.annotated, k)
+        self.trained_on.as_ref().is_some_and(|t| t.saw(k))
     }
 
     /// What the page says of a pair these results did not align (a training
@@ -150,8 +145,7 @@ impl Results {
         let mut r = Results {
             corpus_gen,
             model,
-            first_unseen: 0,
-            annotated: Rc::default(),
+            trained_on: None,
             first_aligned,
             held_out: None,
             lexicon,
@@ -328,7 +322,8 @@ impl Alignment {
         let baseline = vec![Vec::new(); searches.len()];
         let searched = Searched { searches, ..Searched::default() };
         let mut r = Results::new(corpus, gen, summary, String::new(), first, searched, baseline);
-        r.first_unseen = job.split.map_or(corpus.len(), |split| split.seen().end);
+        let first_unseen = job.split.map_or(corpus.len(), |split| split.seen().end);
+        r.trained_on = Some(TrainedOn { gen, first_unseen, annotated: Rc::default() });
         r.preview = true;
         self.preview = Some(Shared(Rc::new(r)));
     }
@@ -357,9 +352,7 @@ impl Alignment {
         let model = self.model.as_ref().map_or(String::new(), |m| format!("{} ({})", m.summary, m.origin));
         let mut r = Results::new(corpus, gen, model, lexicon, first_aligned, searched, baseline);
         // Scores of pairs the model saw in training carry the warning, wherever they are shown.
-        let trained_on = self.model.as_ref().and_then(|m| m.trained_on.as_ref()).filter(|t| t.gen == gen);
-        r.first_unseen = trained_on.map_or(0, |t| t.first_unseen);
-        r.annotated = trained_on.map_or_else(Rc::default, |t| t.annotated.clone());
+        r.trained_on = self.model.as_ref().and_then(|m| m.trained_on.clone()).filter(|t| t.gen == gen);
         let test = job.split.filter(|split| split.test > 0 && split.test_pairs().start == first_aligned);
         r.held_out = test.map(|split| {
             let which = match &job.test_set {
@@ -443,6 +436,11 @@ mod tests {
     use crate::io::links::write_links;
     use crate::ui::protocol::{Request, Response};
 
+    /// The pairs before the first the results' model did not see (0: not trained here).
+    fn first_unseen(r: &Results) -> usize {
+        r.trained_on.as_ref().map_or(0, |t| t.first_unseen)
+    }
+
     /// Issue 14, item 7: a held-out test aligns and scores the last 20%
     /// alone, without the training-data warning; the pairs before it are
     /// marked as the model's training pairs (not aligned, not explained),
@@ -492,7 +490,7 @@ mod tests {
             5000.0,
         );
         let r = s.results().expect("results");
-        assert_eq!((r.first_aligned, r.first_unseen, r.trained_on_these(), r.pairs()), (126, 126, false, 126..157));
+        assert_eq!((r.first_aligned, first_unseen(r), r.trained_on_these(), r.pairs()), (126, 126, false, 126..157));
         assert!(
             !r.aligned(PairIndex::new(0))
                 && !r.aligned(PairIndex::new(125))
@@ -552,7 +550,10 @@ mod tests {
         };
         align_all(&mut s, 6.0);
         let r = s.results().unwrap();
-        assert_eq!((r.first_aligned, r.first_unseen, r.trained_on_these(), r.held_out.is_none()), (0, 126, true, true));
+        assert_eq!(
+            (r.first_aligned, first_unseen(r), r.trained_on_these(), r.held_out.is_none()),
+            (0, 126, true, true)
+        );
         assert!(s.alignment.note_on_training_data && s.panels().train.note_on_training_data);
         // The CSV marks the training pairs' rows, and the corpus row, as the page warns.
         let csv = exported(&mut s, ExportFile::ResultsCsv);
@@ -564,7 +565,7 @@ mod tests {
         // An uploaded model trained no pair here: no warning.
         s.alignment.model.as_mut().unwrap().trained_on = None;
         align_all(&mut s, 8.0);
-        assert_eq!(s.results().map(|r| (r.first_unseen, r.trained_on_these())), Some((0, false)));
+        assert_eq!(s.results().map(|r| (first_unseen(r), r.trained_on_these())), Some((0, false)));
         assert!(!s.alignment.note_on_training_data);
     }
 
