@@ -110,7 +110,7 @@ enum Command {
     /// featurised by a lexicon trained without its fold (5 folds). `align` re-trains
     /// the lexicon with the input's sentences unless --held-out.
     Train(align::TrainArgs),
-    /// Replay the annotation of a treebank with its gold as the annotator (issue 42).
+    /// Replay the annotation of a treebank with its gold as the annotator.
     ///
     /// Trains the first model as `train --train A --dev B` would; then, pair by pair of --pool
     /// (the least sure first, or in file order), the model proposes links, the annotator removes

@@ -149,7 +149,7 @@ pub struct MtTrainArgs {
     /// dev sentences.
     #[arg(long, value_name = "F", num_args = 1..=2)]
     pub word_align: Option<Vec<String>>,
-    /// Choose on --dev, the default with --dev (issue 27.1): train and tune each configuration —
+    /// Choose on --dev, the default with --dev: train and tune each configuration —
     /// for ms the readings paper and discount, each with the word models fast-align and hmm
     /// (phrase: the word models), word extraction and also --extract's method if it is not word —
     /// print each with its dev BLEU, and keep the best. A --ms-reading or --word-model given is
