@@ -133,6 +133,9 @@ impl Slot {
     /// a table of word ids is read with.
     pub const LEXICON_GROUP: [Slot; 3] = [Slot::LexS2t, Slot::LexT2s, Slot::Vcb];
 
+    /// The inputs whose files make pairs (each kind puts the others' out of use).
+    pub const PAIRS: [Slot; 5] = [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger, Slot::Dublin];
+
     /// The slots checked with this one (itself alone when none).
     pub fn group(self) -> &'static [Slot] {
         match self {

@@ -199,8 +199,7 @@ impl State {
             }
             LoadAction::FileRead { name, text, slot } => match self.slots.file_read(name, text, slot) {
                 Some(Routed::Check(slot)) => {
-                    let id = self.jobs.next_id();
-                    effects.push(Effect::Load(id, self.check_request(slot)));
+                    effects.push(self.check(slot));
                 }
                 Some(Routed::TranslationModel { name, text }) => {
                     effects.push(self.upload_mt(MtUpload { name, source: MtSource::Text(text) }))
@@ -227,8 +226,7 @@ impl State {
             LoadAction::SetTigerOptions(options) => {
                 self.slots.tiger_options = options;
                 if let Some(Routed::Check(slot)) = self.slots.recheck(Slot::Tiger) {
-                    let id = self.jobs.next_id();
-                    effects.push(Effect::Load(id, self.check_request(slot)));
+                    effects.push(self.check(slot));
                 }
             }
         }
@@ -253,8 +251,7 @@ impl State {
         // and their files are not in use.
         let replaces_pairs = !matches!(answer.corpus, Some((CorpusOrigin::Held { .. }, _)) | None);
         let (answer, corpus) = if replaces_pairs && job < self.slots.pairs_from {
-            let pairs_slots = [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger, Slot::Dublin];
-            for (slot, _) in answer.statuses.iter().filter(|(slot, _)| pairs_slots.contains(slot)) {
+            for (slot, _) in answer.statuses.iter().filter(|(slot, _)| Slot::PAIRS.contains(slot)) {
                 self.slots.not_in_use(*slot);
             }
             (LoadAnswer { corpus: None, ..answer }, None)
@@ -290,8 +287,7 @@ impl State {
                 }
                 // Pairs read from files: their names say the direction again.
                 CorpusOrigin::Trees { source, target } => {
-                    self.slots.not_in_use(Slot::Tiger);
-                    self.slots.not_in_use(Slot::Dublin);
+                    self.slots.pairs_from(&[Slot::Source, Slot::Target, Slot::Gold]);
                     let name = format!("Uploaded {source} / {target}");
                     let texts = self.slots.slot(Slot::Source).ok_file().zip(self.slots.slot(Slot::Target).ok_file());
                     let texts = texts.map(|(s, t)| (s.text.clone(), t.text.clone()));
@@ -308,9 +304,7 @@ impl State {
                     self.loaded.trees_read_from = texts.map(|(s, t)| (self.loaded.gen, s, t));
                 }
                 CorpusOrigin::Tiger => {
-                    for slot in [Slot::Source, Slot::Target, Slot::Gold, Slot::Dublin] {
-                        self.slots.not_in_use(slot);
-                    }
+                    self.slots.pairs_from(&[Slot::Tiger]);
                     self.loaded.sides_swapped = false;
                     self.replace_corpus(corpus, "Uploaded TigerXML pair".into());
                     self.loaded.tiger_ids = ids.map(Rc::new);
@@ -325,17 +319,13 @@ impl State {
                 }
                 CorpusOrigin::Sample => {
                     self.slots.sample_loading = None;
-                    for slot in [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger, Slot::Dublin] {
-                        self.slots.not_in_use(slot);
-                    }
+                    self.slots.pairs_from(&[]);
                     self.loaded.sides_swapped = false;
                     self.replace_corpus(corpus, SAMPLE_NAME.into());
                 }
                 // A Dublin file's pairs: the first tree of each pair the source, as `import dublin`.
                 CorpusOrigin::Dublin(file) => {
-                    for slot in [Slot::Source, Slot::Target, Slot::Gold, Slot::Tiger] {
-                        self.slots.not_in_use(slot);
-                    }
+                    self.slots.pairs_from(&[Slot::Dublin]);
                     self.loaded.sides_swapped = false;
                     self.replace_corpus(corpus, format!("Uploaded Dublin file {file}"));
                 }
@@ -416,8 +406,7 @@ impl State {
         self.swap_sides();
         match self.slots.recheck(Slot::Vcb) {
             Some(Routed::Check(slot)) => {
-                let id = self.jobs.next_id();
-                vec![Effect::Load(id, self.check_request(slot))]
+                vec![self.check(slot)]
             }
             _ => Vec::new(),
         }

@@ -96,9 +96,8 @@ impl State {
         // Answers files given before their exercise was open are checked now.
         let answers = self.slots.slot(Slot::Answers);
         if !answers.files.is_empty() && !answers.checking && matches!(answers.message, Some(Err(_))) {
-            let id = self.jobs.next_id();
             self.slots.slot_mut(Slot::Answers).checking = true;
-            return vec![Effect::Load(id, self.check_request(Slot::Answers))];
+            return vec![self.check(Slot::Answers)];
         }
         Vec::new()
     }

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use super::{Effect, Loaded, State};
 use crate::app::alignment::pair_span;
 use crate::corpus::{Corpus, PairIndex};
-use crate::ui::load::{HeldRole, LoadRequest, Slot};
+use crate::ui::load::{HeldRole, Slot};
 use crate::ui::protocol::CorpusText;
 
 /// One set: what its input says it is, and how many pairs it adds.
@@ -94,19 +94,19 @@ impl Loaded {
 }
 
 impl State {
-    /// What the file worker needs to check `slot` (see `Slots::load_request`),
+    /// Asks the file worker to check `slot` (see `Slots::load_request`),
     /// read the way the pairs shown are. Gold links alone are for the
     /// pairs loaded before the sets (each set has its own); word links, one
     /// line per pair shown, are for all (as `--word-align` for the
     /// training pairs and for the test's `align`).
-    pub(super) fn check_request(&self, slot: Slot) -> LoadRequest {
+    pub(super) fn check(&mut self, slot: Slot) -> Effect {
         let mut request = self.slots.load_request(slot, &self.loaded.corpus);
         request.sides_swapped = self.loaded.sides_swapped;
         if let (Some(current), true) = (&mut request.current, self.loaded.held.total() > 0) {
             let text = CorpusText::of(&Corpus { pairs: self.loaded.corpus.pairs[..self.loaded.base_len()].to_vec() });
             *current = (text.source, text.target);
         }
-        request
+        Effect::Load(self.jobs.next_id(), request)
     }
 
     /// A set given as files read: its pairs take the place of the set of
@@ -155,8 +155,7 @@ impl State {
         if word_links.kept.is_empty() || word_links.checking {
             return Vec::new();
         }
-        let id = self.jobs.next_id();
-        vec![Effect::Load(id, self.check_request(Slot::WordLinks))]
+        vec![self.check(Slot::WordLinks)]
     }
 
     /// *Remove* next to a set's input: its pairs go, and its input says

@@ -482,6 +482,14 @@ impl Slots {
         }
     }
 
+    /// The pairs shown come from the inputs `from`: the other inputs of
+    /// pairs ([`Slot::PAIRS`]) go out of use.
+    pub(super) fn pairs_from(&mut self, from: &[Slot]) {
+        for slot in Slot::PAIRS.into_iter().filter(|slot| !from.contains(slot)) {
+            self.not_in_use(slot);
+        }
+    }
+
     /// Files dropped on the Data panel: the report of the last drop starts
     /// afresh with them, none read yet.
     pub(super) fn drop_given(&mut self, names: impl IntoIterator<Item = String>) {
