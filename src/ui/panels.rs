@@ -286,7 +286,7 @@ impl State {
     /// What each panel draws of this state.
     pub fn panels(&self) -> Panels {
         let corpus = shared(&self.loaded.corpus);
-        let results = self.shared_results();
+        let results = self.results().cloned();
         let mt_split = self.mt.choices.split(self.loaded.corpus.len(), &self.loaded.held);
         let selection = SelectionView {
             corpus: corpus.clone(),

@@ -53,7 +53,7 @@ impl DrawnKey {
             corpus: Shared(s.loaded.corpus.clone()),
             pair: s.selection.pair,
             mode: s.selection.mode,
-            results: s.shared_results(),
+            results: s.results().cloned(),
             checks: s.classroom.checks.clone().map(Shared),
             links: s.student_links().to_vec(),
             reveal_gold: s.teach.reveal_gold,
@@ -578,7 +578,7 @@ fn app() -> Html {
                         }
                     </aside>
                     if let Some(pair) = &pair {
-                        <div class="below-pair"><LinkTable pair={pair.clone()} links={links.clone()} results={state.shared_results()}
+                        <div class="below-pair"><LinkTable pair={pair.clone()} links={links.clone()} results={state.results().cloned()}
                             k={state.selection.pair} select={cb.select} /></div>
                     }
                 </section>
@@ -587,7 +587,7 @@ fn app() -> Html {
                 <exercise_panel::ExercisePanel view={panels.exercise} exercise={cb.exercise} load={cb.load} />
                 <translate::TranslatePanel view={panels.translate} translate={cb.translate} job={cb.job}
                     select={cb.select} export={cb.export} />
-                <results::ResultsPanel results={state.shared_results()} corpus={Shared(state.loaded.corpus.clone())}
+                <results::ResultsPanel results={state.results().cloned()} corpus={Shared(state.loaded.corpus.clone())}
                     sort={state.alignment.sort} pair={state.selection.pair} order={cb.order} select={cb.select} />
                 <export::ExportPanel view={panels.export} export={cb.export} />
             </main>

@@ -412,16 +412,7 @@ impl Alignment {
 impl State {
     /// The results, if they belong to the trees now loaded: a running
     /// Train job's first model's while there is one ([`Alignment::preview`]).
-    pub fn results(&self) -> Option<&Results> {
-        self.shown_results().map(|r| &**r)
-    }
-
-    /// [`State::results`], shared.
-    pub fn shared_results(&self) -> Option<Shared<Results>> {
-        self.shown_results().cloned()
-    }
-
-    fn shown_results(&self) -> Option<&Shared<Results>> {
+    pub fn results(&self) -> Option<&Shared<Results>> {
         let shown = self.alignment.preview.as_ref().or(self.alignment.results.as_ref());
         shown.filter(|r| r.corpus_gen == self.loaded.gen)
     }

@@ -328,6 +328,7 @@ impl State {
         FilesKey(key)
     }
 
+    /// The alignment model trained in this page, which the session keeps (an uploaded one is kept as its file).
     fn trained_model(&self) -> Option<&LoadedAlignmentModel> {
         self.alignment.model.as_ref().filter(|m| m.origin == ModelOrigin::TrainedHere)
     }
