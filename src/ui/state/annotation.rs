@@ -318,7 +318,6 @@ mod tests {
     use super::super::*;
     use super::*;
     use crate::align::greedy::greedy_align;
-    use crate::ui::protocol::Response;
 
     fn n(k: usize) -> NodeId {
         NodeId::new(k)
@@ -329,18 +328,13 @@ mod tests {
     fn aligned(k: usize, candidates: &[Scored], unsure: &[(usize, f64)]) -> State {
         let mut s = State::with_sample();
         s.alignment.model = Some(uploaded_model());
-        let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
-        let Response::Aligned { job, mut searches, baseline, lexicon, first, mut uncertainty, link_search } =
-            empty_alignment(id, s.loaded.corpus.len(), "given", 0)
-        else {
-            unreachable!()
-        };
-        let pair = &s.loaded.corpus.pairs[k];
-        searches[k] = greedy_align(&pair.source, &pair.target, candidates);
-        for &(p, u) in unsure {
-            uncertainty[p] = u;
-        }
-        answer(&mut s, Response::Aligned { job, searches, baseline, lexicon, first, uncertainty, link_search }, 1.0);
+        let pair = s.loaded.corpus.pairs[k].clone();
+        align_changed(&mut s, |searches, uncertainty| {
+            searches[k] = greedy_align(&pair.source, &pair.target, candidates);
+            for &(p, u) in unsure {
+                uncertainty[p] = u;
+            }
+        });
         s.apply(Action::Select(SelectAction::SetMode(Mode::Annotate)));
         s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(k))));
         s

@@ -452,9 +452,7 @@ mod tests {
     #[test]
     fn swapping_sides_swaps_every_per_side_file_and_twice_is_the_identity() {
         let mut s = State::with_sample();
-        read(&mut s, "x.src", "(S (A a) (B b))\n", None);
-        read(&mut s, "x.trg", "(T (C c))\n", None);
-        read(&mut s, "x.gold", "0-0 2-1?\n", None);
+        read_pairs(&mut s, &["(S (A a) (B b))\n", "(T (C c))\n", "0-0 2-1?\n"]);
         read(&mut s, "lex.e2f", "c a 0.5\n", None);
         read(&mut s, "aligned.gdfa", "1-0\n", None);
         hand_link(&mut s, 0);
@@ -496,8 +494,7 @@ mod tests {
     #[test]
     fn gold_links_after_their_trees_keep_the_trees_and_the_hand_links() {
         let mut s = State::with_sample();
-        read(&mut s, "x.src", "(S (A a) (B b))\n", None);
-        read(&mut s, "x.trg", "(T (C c))\n", None);
+        read_pairs(&mut s, &["(S (A a) (B b))\n", "(T (C c))\n"]);
         let generation = s.loaded.gen;
         let from = s.loaded.trees_read_from.clone().map(|(g, src, trg)| (g, src.to_string(), trg.to_string()));
         assert_eq!(from, Some((generation, "(S (A a) (B b))\n".into(), "(T (C c))\n".into())));
@@ -521,9 +518,7 @@ mod tests {
     #[test]
     fn pairs_from_one_input_put_the_others_trees_out_of_use() {
         let mut s = State::with_sample();
-        read(&mut s, "x.src", "(S (A a))\n", None);
-        read(&mut s, "x.trg", "(T (B b))\n", None);
-        read(&mut s, "x.gold", "0-0\n", None);
+        read_pairs(&mut s, &["(S (A a))\n", "(T (B b))\n", "0-0\n"]);
         assert_eq!(s.session().texts.files.len(), 3);
         run(&mut s, Action::Load(LoadAction::LoadSample));
         assert_eq!(s.loaded.name, SAMPLE_NAME);
@@ -540,8 +535,7 @@ mod tests {
         assert_eq!(s.corpus_line(), "German → Spanish, 157 pairs");
         s.apply(Action::Load(LoadAction::SwapSides));
         assert_eq!(s.corpus_line(), "Spanish → German, 157 pairs");
-        read(&mut s, "x.src", "(S (A a))\n", None);
-        read(&mut s, "x.trg", "(T (B b))\n", None);
+        read_pairs(&mut s, &["(S (A a))\n", "(T (B b))\n"]);
         assert_eq!(s.corpus_line(), "x.src → x.trg, 1 pair");
         let mut loading = State::new();
         loading.apply(Action::Load(LoadAction::LoadSample));

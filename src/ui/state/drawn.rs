@@ -138,7 +138,6 @@ mod tests {
     use super::super::*;
     use super::*;
     use crate::align::greedy::Search;
-    use crate::ui::protocol::Response;
 
     /// Inspecting results: the model's links marked against gold — wrong
     /// ones drawn first, under the correct ones — and the gold links it
@@ -151,14 +150,7 @@ mod tests {
             [(NodeId::new(0), NodeId::new(0))]
         );
         let align = |s: &mut State, links: Vec<(NodeId, NodeId)>| {
-            let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
-            let Response::Aligned { job, mut searches, baseline, lexicon, first, uncertainty, link_search } =
-                empty_alignment(id, s.loaded.corpus.len(), "given", 0)
-            else {
-                unreachable!()
-            };
-            searches[0] = Search { links, steps: Vec::new() };
-            answer(s, Response::Aligned { job, searches, baseline, lexicon, first, uncertainty, link_search }, 1.0);
+            align_changed(s, |searches, _| searches[0] = Search { links, steps: Vec::new() });
             s.drawn_links().into_iter().map(|l| (l.source, l.target, l.style)).collect::<Vec<_>>()
         };
         assert_eq!(s.drawn_links().iter().map(|l| l.style).collect::<Vec<_>>(), [LinkStyle::Gold], "no results yet");

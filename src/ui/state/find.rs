@@ -120,8 +120,7 @@ mod tests {
         s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(6))));
         assert_eq!(s.selection.pair.index(), 6);
         // New pairs: the same query searches them.
-        read(&mut s, "x.src", "(S (A a))\n", None);
-        read(&mut s, "x.trg", "(S (B b))\n", None);
+        read_pairs(&mut s, &["(S (A a))\n", "(S (B b))\n"]);
         assert!(s.find.found.is_empty());
     }
 

@@ -576,8 +576,7 @@ mod tests {
     #[test]
     fn giza_tables_of_ids_and_their_vocabularies_are_kept_with_the_session() {
         let mut s = State::with_sample();
-        read(&mut s, "x.src", "(S (A das) (B Haus))\n", None);
-        read(&mut s, "x.trg", "(T (C la) (D casa))\n", None);
+        read_pairs(&mut s, &["(S (A das) (B Haus))\n", "(T (C la) (D casa))\n"]);
         read(&mut s, "s2t.t3.final", "2 2 1\n3 3 1\n", Some(Slot::LexS2t));
         read(&mut s, "t2s.t3.final", "2 2 0.5\n3 3 1\n", Some(Slot::LexT2s));
         read(&mut s, "es.vcb", "2 la 1\n3 casa 1\n", None);
@@ -611,9 +610,7 @@ mod tests {
     #[test]
     fn a_session_survives_a_reload_through_the_normal_load_path() {
         let mut s = State::with_sample();
-        read(&mut s, "x.src", "(S (A a) (B b))\n(S (A c))\n", None);
-        read(&mut s, "x.trg", "(T (C c))\n(T (D d) (E e))\n", None);
-        read(&mut s, "x.gold", "0-0\n0-0\n", None);
+        read_pairs(&mut s, &["(S (A a) (B b))\n(S (A c))\n", "(T (C c))\n(T (D d) (E e))\n", "0-0\n0-0\n"]);
         read(&mut s, "lex.e2f", "c a 0.5\n", None);
         read(&mut s, "lex.e2f", "broken", None); // refused: the good one is kept
         train_a_model(&mut s, 0.0);

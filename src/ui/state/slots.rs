@@ -1001,8 +1001,7 @@ mod tests {
     #[test]
     fn a_lexical_table_reports_its_coverage_of_the_loaded_words_and_warns_when_low() {
         let mut s = State::with_sample();
-        read(&mut s, "x.src", "(S (A a) (B b) (A a))\n", None);
-        read(&mut s, "x.trg", "(T (C c) (D d))\n", None);
+        read_pairs(&mut s, &["(S (A a) (B b) (A a))\n", "(T (C c) (D d))\n"]);
         // p(t|s) is conditioned on source words: "a" (2 of 3 tokens) of {a, b}.
         read(&mut s, "lex.e2f", "c a 0.5\n", None);
         assert_read(
@@ -1043,8 +1042,7 @@ mod tests {
         assert_eq!((cli.p_t_given_s("casa", "Haus"), cli.p_s_given_t("Haus", "la")), (1.0, 0.5));
         for vcbs in [[de, es], [es, de]] {
             let mut s = State::with_sample();
-            read(&mut s, "x.src", "(S (A das) (B Haus))\n", None);
-            read(&mut s, "x.trg", "(T (C la) (D casa))\n", None);
+            read_pairs(&mut s, &["(S (A das) (B Haus))\n", "(T (C la) (D casa))\n"]);
             read(&mut s, "lex.e2f", "la das 1\n", None);
             read(&mut s, "lex.f2e", "das la 1\n", None);
             let before = s.slots.lexicon_files();
@@ -1105,8 +1103,7 @@ mod tests {
         let (de, es) = (("de.vcb", "2 das 4\n3 Haus 1\n"), ("es.vcb", "2 la 4\n3 casa 1\n"));
         for order in [[0, 1], [1, 0]] {
             let mut s = State::with_sample();
-            read(&mut s, "x.src", "(S (A das) (B Haus))\n", None);
-            read(&mut s, "x.trg", "(T (C la) (D casa))\n", None);
+            read_pairs(&mut s, &["(S (A das) (B Haus))\n", "(T (C la) (D casa))\n"]);
             read(&mut s, es.0, es.1, Some(Slot::Vcb));
             let files = [es, de].map(|(n, t)| (n.to_string(), Some(t.to_string())));
             let handles = files.iter().enumerate().map(|(k, (n, _))| (n.clone(), FileHandle(k as u32))).collect();

@@ -58,6 +58,13 @@ pub(super) fn read(s: &mut State, name: &str, text: &str, slot: Option<Slot>) ->
     run(s, Action::Load(LoadAction::FileRead { name: name.into(), text: text.into(), slot }))
 }
 
+/// Drops `x.src`, `x.trg` (and `x.gold`) with `texts`, one after another.
+pub(super) fn read_pairs(s: &mut State, texts: &[&str]) {
+    for (ext, text) in ["src", "trg", "gold"].into_iter().zip(texts) {
+        read(s, &format!("x.{ext}"), text, None);
+    }
+}
+
 /// The job worker's progress report as an action: the state takes no
 /// notice (the page's store hands it to the progress bars', [`report`]).
 pub(super) fn progress(job: u32, stage: &str, done: u64, total: u64) -> Action {
@@ -90,6 +97,17 @@ pub(super) fn empty_alignment(job: JobId, n: usize, lexicon: &str, first: usize)
         uncertainty: vec![0.0; aligned],
         link_search: Default::default(),
     }
+}
+
+/// The model held aligning the pairs (answered at once), its searches and
+/// uncertainties of [`empty_alignment`] changed first by `change`.
+pub(super) fn align_changed(s: &mut State, change: impl FnOnce(&mut [Search], &mut [f64])) {
+    let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
+    let mut aligned = empty_alignment(id, s.loaded.corpus.len(), "given", 0);
+    if let Response::Aligned { searches, uncertainty, .. } = &mut aligned {
+        change(searches, uncertainty);
+    }
+    answer(s, aligned, 1.0);
 }
 
 /// The job a `Train` or `Align` action started, from the request it posted.

@@ -589,9 +589,7 @@ mod tests {
         edit(&mut s, FormAction::SetHoldOutTest(false));
         assert_eq!(train_request(&mut s), (how(WordModel::Hmm, None, false, false), fixed, Some((157, 0, 0))));
         // Too few pairs to hold out a test and dev: nothing is posted.
-        read(&mut s, "x.src", "(S (A a))\n(S (A c))\n", None);
-        read(&mut s, "x.trg", "(T (C c))\n(T (D d))\n", None);
-        read(&mut s, "x.gold", "0-0\n0-0\n", None);
+        read_pairs(&mut s, &["(S (A a))\n(S (A c))\n", "(T (C c))\n(T (D d))\n", "0-0\n0-0\n"]);
         assert_eq!(s.loaded.corpus.len(), 2);
         edit(&mut s, FormAction::SetCalibrate(true));
         edit(&mut s, FormAction::SetHoldOutTest(true));

@@ -596,8 +596,7 @@ mod tests {
             "no reference, no score"
         );
         // Other pairs loaded: the model was not trained on them.
-        read(&mut s, "x.src", "(S (A a))\n", None);
-        read(&mut s, "x.trg", "(S (B b))\n", None);
+        read_pairs(&mut s, &["(S (A a))\n", "(S (B b))\n"]);
         assert_eq!(
             translate(&mut s, Action::Translate(TranslateAction::TranslatePair(PairIndex::new(0)))),
             Some((true, false))
