@@ -522,17 +522,13 @@ mod tests {
         );
         // The exports hold the pairs aligned: 31 lines of links, the CSV numbered from 127.
         let r = s.results().unwrap().clone();
-        let exported = |s: &mut State, file| match s.apply(Action::Export(file)).as_slice() {
-            [Effect::Download { body: DownloadBody::Text { text, .. }, .. }] => text.to_string(),
-            other => panic!("{other:?}"),
-        };
-        assert_eq!(exported(&mut s, ExportFile::PredictedLinks), write_links(&r.predicted[126..]));
+        assert_eq!(exported(&mut s, ExportFile::PredictedLinks).1, write_links(&r.predicted[126..]));
         assert_eq!(
-            exported(&mut s, ExportFile::SourceTiger).matches("<s ").count(),
+            exported(&mut s, ExportFile::SourceTiger).1.matches("<s ").count(),
             31,
             "the TigerXML holds the 31 pairs aligned"
         );
-        let csv = exported(&mut s, ExportFile::ResultsCsv);
+        let csv = exported(&mut s, ExportFile::ResultsCsv).1;
         assert_eq!(csv.lines().nth(1).and_then(|l| l.split(',').next()), Some("127"));
         assert_eq!(csv.lines().count(), 1 + 31 + 1);
         assert!(csv.lines().skip(1).all(|l| l.ends_with(",no")), "held out: no training pairs scored");
@@ -555,7 +551,7 @@ mod tests {
         assert_eq!((r.first_aligned, r.first_unseen, r.trained_on_these(), r.held_out.is_none()), (0, 126, true, true));
         assert!(s.alignment.note_on_training_data && s.panels().train.note_on_training_data);
         // The CSV marks the training pairs' rows, and the corpus row, as the page warns.
-        let csv = exported(&mut s, ExportFile::ResultsCsv);
+        let csv = exported(&mut s, ExportFile::ResultsCsv).1;
         let rows: Vec<&str> = csv.lines().collect();
         assert!(rows[0].ends_with(",model_on_training_data"));
         assert!(rows[1].starts_with("1,") && rows[1].ends_with(",yes") && rows[126].ends_with(",yes"));

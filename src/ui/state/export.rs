@@ -340,9 +340,7 @@ mod tests {
         answer(&mut s, empty_alignment(id, n, "trained", 0), 1.0);
         let gold = s.apply(Action::Export(ExportFile::PredictedLinks));
         let expected = write_links(&s.results().unwrap().predicted);
-        assert!(
-            matches!(&gold[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-predicted.gold" && **text == *expected)
-        );
+        assert_eq!(downloaded(&gold), ("treelink-predicted.gold".into(), expected));
         for (file, name) in [
             (ExportFile::Sta, "treelink-alignment.xml"),
             (ExportFile::SourceTiger, "treelink-source.xml"),
@@ -384,10 +382,6 @@ mod tests {
             read(&mut s, name, &original(file), Some(Slot::Tiger));
         }
         assert_eq!(s.loaded.corpus.len(), 125);
-        let exported = |s: &mut State, file| match s.apply(Action::Export(file)).as_slice() {
-            [Effect::Download { name, body: DownloadBody::Text { text, .. } }] => (name.clone(), text.to_string()),
-            other => panic!("{file:?}: {other:?} {:?}", s.export_note),
-        };
         // The gold links as STA: the original declarations and ids, every link of the alignment.
         let (_, sta) = exported(&mut s, ExportFile::GoldSta);
         assert!(
@@ -432,10 +426,6 @@ mod tests {
         hand_link(&mut s, 0);
         hand_link(&mut s, 2);
         click(&mut s, 1, 1);
-        let exported = |s: &mut State, file| match s.apply(Action::Export(file)).as_slice() {
-            [Effect::Download { name, body: DownloadBody::Text { text, .. } }] => (name.clone(), text.to_string()),
-            other => panic!("{file:?}: {other:?} {:?}", s.export_note),
-        };
         let files =
             [ExportFile::SourceTiger, ExportFile::TargetTiger, ExportFile::StudentSta].map(|f| exported(&mut s, f));
         assert_eq!(

@@ -153,13 +153,10 @@ mod tests {
             Some(format!("1 pair added to the exercise's pairs: {}", s.classroom.form.pairs).as_str())
         );
         // Exported: the engine's exercise of exactly those pairs.
-        let exported = s.apply(Action::Exercise(ExerciseAction::Export));
-        let [Effect::Download { body: DownloadBody::Text { text, .. }, .. }] = &exported[..] else {
-            panic!("{exported:?}")
-        };
+        let (_, text) = downloaded(&s.apply(Action::Exercise(ExerciseAction::Export)));
         let f = &s.classroom.form;
         let made = Exercise::new(&s.loaded.corpus, &listed(&s), &f.title, &f.instructions, f.show_gold).unwrap();
-        assert_eq!(text.to_string(), made.to_json());
+        assert_eq!(text, made.to_json());
     }
 
     /// A typo in the exercise form's pairs stays as typed, and nothing is added to it.

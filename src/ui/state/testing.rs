@@ -118,6 +118,21 @@ pub(super) fn started(effects: &[Effect]) -> JobId {
     }
 }
 
+/// The one text file `effects` offer as a download: its name and text.
+#[track_caller]
+pub(super) fn downloaded(effects: &[Effect]) -> (String, String) {
+    match effects {
+        [Effect::Download { name, body: DownloadBody::Text { text, .. } }] => (name.clone(), text.to_string()),
+        _ => panic!("expected one text download, found {effects:?}"),
+    }
+}
+
+/// The export `file` as offered for download: its name and text.
+#[track_caller]
+pub(super) fn exported(s: &mut State, file: ExportFile) -> (String, String) {
+    downloaded(&s.apply(Action::Export(file)))
+}
+
 /// What `slot` says: its summary or its error (empty when silent).
 pub(super) fn message(s: &State, slot: Slot) -> String {
     match &s.slots.slot(slot).message {
