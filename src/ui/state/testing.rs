@@ -133,6 +133,16 @@ pub(super) fn exported(s: &mut State, file: ExportFile) -> (String, String) {
     downloaded(&s.apply(Action::Export(file)))
 }
 
+/// The pairs' training a Train request asks, the rest the defaults.
+pub(super) fn pairs_training(
+    word_model: crate::lexicon::WordModel,
+    stem_backoff: Option<usize>,
+    calibrate: bool,
+    test: bool,
+) -> crate::app::alignment::PairsTraining {
+    crate::app::alignment::PairsTraining { word_model, stem_backoff, calibrate, test, ..Default::default() }
+}
+
 /// What `slot` says: its summary or its error (empty when silent).
 pub(super) fn message(s: &State, slot: Slot) -> String {
     match &s.slots.slot(slot).message {
