@@ -533,9 +533,9 @@ mod tests {
         assert_eq!(csv.lines().count(), 1 + 31 + 1);
         assert!(csv.lines().skip(1).all(|l| l.ends_with(",no")), "held out: no training pairs scored");
         // A training pair is not explained; a held-out pair is.
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(3))));
+        select_pair(&mut s, 3);
         assert!(click(&mut s, 1, 2).is_empty());
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(130))));
+        select_pair(&mut s, 130);
         let (pair, source, target) = (PairIndex::new(130), NodeId::new(1), NodeId::new(2));
         assert_eq!(click(&mut s, 1, 2), vec![Effect::Post(Request::Explain { pair, source, target })]);
 

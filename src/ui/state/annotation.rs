@@ -335,8 +335,8 @@ mod tests {
                 uncertainty[p] = u;
             }
         });
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Annotate)));
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(k))));
+        set_mode(&mut s, Mode::Annotate);
+        select_pair(&mut s, k);
         s
     }
 
@@ -364,7 +364,7 @@ mod tests {
         candidates.push(Scored::new(wrong.0, wrong.1, 0.95));
         let mut s = aligned(k, &candidates, &[(5, 0.9), (7, 0.5), (k, 0.95)]);
         let mut inspecting = s.clone();
-        inspecting.apply(Action::Select(SelectAction::SetMode(Mode::Inspect)));
+        set_mode(&mut inspecting, Mode::Inspect);
         inspecting.apply(Action::Annotate(AnnotateAction::Accept { now: 0.0 }));
         assert!(inspecting.annotation.done.is_empty(), "the key a outside annotating accepts nothing");
         let expected = |l: &[(NodeId, NodeId)]| l.iter().map(|(a, b)| (a.index(), b.index())).collect::<BTreeSet<_>>();
@@ -422,7 +422,7 @@ mod tests {
             .replace("(25%)", &format!("({:.0}%)", 100.0 / gold.len() as f64))
         );
         // An accepted pair's links are the annotator's: a click removes one, as in teaching, and it can be undone.
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(k))));
+        select_pair(&mut s, k);
         s.apply(Action::Select(SelectAction::ClickLink(gold[0].0, gold[0].1)));
         assert_eq!(s.teach.links[&PairIndex::new(k)].len(), gold.len() - 1);
         assert_eq!(s.annotation.done[0].links, gold.len() - 1);
@@ -453,7 +453,7 @@ mod tests {
             trained_on: Some(TrainedOn { gen, first_unseen: 100, annotated: Default::default() }),
             kept: Some("{\"kept\": 1}".into()),
         });
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(120))));
+        select_pair(&mut s, 120);
         click(&mut s, 1, 1);
         let effects = posts(s.apply(Action::Annotate(AnnotateAction::Accept { now: 2.0 })));
         let [Effect::Post(Request::Update { corpus, train, kept, aligned_from, sentences, .. })] = effects.as_slice()

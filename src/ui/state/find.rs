@@ -117,7 +117,7 @@ mod tests {
         );
         s.apply(Action::Find(FindAction::Query("7".into())));
         assert_eq!(s.find.found, [(PairIndex::new(6), Found::Number)]);
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(6))));
+        select_pair(&mut s, 6);
         assert_eq!(s.selection.pair.index(), 6);
         // New pairs: the same query searches them.
         read_pairs(&mut s, &["(S (A a))\n", "(S (B b))\n"]);

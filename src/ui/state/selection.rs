@@ -264,7 +264,7 @@ mod tests {
         assert_eq!(s.selection.pair.index(), 0);
         s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1))));
         assert_eq!(s.selection.source, Some(NodeId::new(1)));
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(n + 7))));
+        select_pair(&mut s, n + 7);
         assert_eq!(s.selection.pair.index(), n - 1);
         assert_eq!(s.selection.source, None, "a new pair clears the selection");
         s.apply(Action::Select(SelectAction::StepPair(1)));
@@ -294,7 +294,7 @@ mod tests {
     #[test]
     fn a_correct_link_is_compared_with_the_gold_link_nearest_it_not_itself() {
         let mut s = State::with_sample();
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(2))));
+        select_pair(&mut s, 2);
         let pair = s.loaded.corpus.pairs[2].clone();
         assert!(pair.gold.len() > 2);
         for l in &pair.gold {

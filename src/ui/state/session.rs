@@ -532,24 +532,14 @@ mod tests {
     use crate::mt::model::SystemKind;
     use crate::mt::phrase::ExtractMethod;
     use crate::ui::folds::Side;
-    use crate::ui::load;
     use crate::ui::state::corpus::SAMPLE_NAME;
 
     #[test]
     fn the_address_names_the_pair_and_mode_and_opens_them() {
         let mut s = State::with_sample();
-        assert_eq!(
-            s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(11)))),
-            vec![Effect::SetLocation("#pair=12&mode=inspect".into())]
-        );
-        assert_eq!(
-            s.apply(Action::Select(SelectAction::SetMode(Mode::Teach))),
-            vec![Effect::SetLocation("#pair=12&mode=teach".into())]
-        );
-        assert!(
-            s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(11)))).is_empty(),
-            "no change, no new history entry"
-        );
+        assert_eq!(select_pair(&mut s, 11), vec![Effect::SetLocation("#pair=12&mode=inspect".into())]);
+        assert_eq!(set_mode(&mut s, Mode::Teach), vec![Effect::SetLocation("#pair=12&mode=teach".into())]);
+        assert!(select_pair(&mut s, 11).is_empty(), "no change, no new history entry");
         // Opening an address (back/forward, a shared link) adds no entry of its own.
         assert!(s.apply(Action::Session(SessionAction::OpenLocation("#pair=3&mode=steps".into()))).is_empty());
         assert_eq!((s.selection.pair.index(), s.selection.mode), (2, Mode::Steps));
@@ -658,12 +648,8 @@ mod tests {
         let effects =
             r.apply(Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
         r.apply(Action::Session(SessionAction::OpenLocation("#pair=1&mode=inspect".into())));
-        for e in effects {
-            if let Effect::Load(job, request) = e {
-                let checked = load::answer(&request);
-                let corpus = checked.corpus;
-                r.apply(Action::Load(LoadAction::Loaded { job, answer: Box::new(checked.answer), corpus }));
-            }
+        for asked in loads(&effects) {
+            answer_load(&mut r, &asked);
         }
         assert_eq!((r.selection.pair.index(), r.selection.mode), (0, Mode::Inspect));
         // Start fresh: the sample and the defaults, and the kept session forgotten.

@@ -212,7 +212,7 @@ mod tests {
     #[test]
     fn a_refused_link_is_drawn_with_its_criterion_until_the_next_click() {
         let mut s = State::with_sample();
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        set_mode(&mut s, Mode::Teach);
         // Pair 1: source NP0 (NP1 (CARD2 NN3) NE4); link the roots, then NP (1) to the target root.
         click(&mut s, 0, 0);
         assert_eq!(s.student_links(), [(NodeId::new(0), NodeId::new(0))]);
@@ -236,13 +236,13 @@ mod tests {
     #[test]
     fn hand_links_are_undone_and_redone_on_their_pair() {
         let mut s = State::with_sample();
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        set_mode(&mut s, Mode::Teach);
         click(&mut s, 0, 0);
         click(&mut s, 1, 1);
         hand_link(&mut s, 3);
         s.apply(Action::Select(SelectAction::ClickLink(NodeId::new(0), NodeId::new(0)))); // removed again
         assert_eq!((s.teach.history.undo.len(), s.student_links()), (4, &[][..]));
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(5))));
+        select_pair(&mut s, 5);
         s.apply(Action::Teach(TeachAction::Undo)); // the removal, on pair 4
         assert_eq!((s.selection.pair.index(), s.student_links()), (3, &[(NodeId::new(0), NodeId::new(0))][..]));
         s.apply(Action::Teach(TeachAction::Undo));
@@ -271,7 +271,7 @@ mod tests {
         assert_eq!(s.teach.links, all);
         // Refused links and clicks outside teaching are not edits.
         let n = s.teach.history.undo.len();
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Inspect)));
+        set_mode(&mut s, Mode::Inspect);
         s.apply(Action::Select(SelectAction::ClickLink(NodeId::new(0), NodeId::new(0))));
         assert_eq!(s.teach.history.undo.len(), n);
     }

@@ -172,6 +172,16 @@ pub(super) fn restored(session: Session) -> State {
     r
 }
 
+/// Shows pair `k` (counted from 0), as the pair list does.
+pub(super) fn select_pair(s: &mut State, k: usize) -> Vec<Effect> {
+    s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(k))))
+}
+
+/// Switches to `mode`, as the mode tabs do.
+pub(super) fn set_mode(s: &mut State, mode: Mode) -> Vec<Effect> {
+    s.apply(Action::Select(SelectAction::SetMode(mode)))
+}
+
 /// A click on the source node `source`, then on the target node `target`.
 pub(super) fn click(s: &mut State, source: usize, target: usize) -> Vec<Effect> {
     s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(source))));
@@ -180,8 +190,8 @@ pub(super) fn click(s: &mut State, source: usize, target: usize) -> Vec<Effect> 
 
 /// Teaching mode on `pair`, with the hand link `0-0` drawn.
 pub(super) fn hand_link(s: &mut State, pair: usize) {
-    s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-    s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(pair))));
+    set_mode(s, Mode::Teach);
+    select_pair(s, pair);
     click(s, 0, 0);
 }
 
