@@ -706,11 +706,7 @@ mod tests {
     fn dropped_files_are_checked_by_the_file_worker_and_routed_by_kind() {
         let mut s = State::with_sample();
         // The reducer only keeps the text and asks for a check: nothing is parsed on the page.
-        let effects = s.apply(Action::Load(LoadAction::FileRead {
-            name: "x.src".into(),
-            text: "(S (A a))\n".into(),
-            slot: None,
-        }));
+        let effects = s.apply(file_read("x.src", "(S (A a))\n", None));
         let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
         assert_eq!(request.changed, Slot::Source);
         assert_eq!(
@@ -758,7 +754,7 @@ mod tests {
         read(&mut s, "lex.e2f", "a b 0.5\n", None);
         assert_eq!(s.slots.slot(Slot::LexS2t).message, Some(Ok("lex.e2f: 1 entry; covers 0 of 1 source word types (0%) and 0 of 1 tokens (0%) (waiting for the p(s|t) table)".into())));
         // The file worker failing leaves what it was checking unread, and the corpus as it was.
-        s.apply(Action::Load(LoadAction::FileRead { name: "y.src".into(), text: "(S (A a))\n".into(), slot: None }));
+        s.apply(file_read("y.src", "(S (A a))\n", None));
         s.apply(Action::Load(LoadAction::LoadFailed("the file worker stopped".into())));
         assert_eq!(s.slots.slot(Slot::Source).message, Some(Err("not read: the file worker stopped".into())));
         assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
@@ -976,9 +972,7 @@ mod tests {
             let [Effect::Load(job, request)] = &effects[..] else { panic!("{effects:?}") };
             answer_load(s, &(*job, request.clone()));
         };
-        let pick = |s: &mut State, (slot, name, text): (Slot, &str, &str)| {
-            s.apply(Action::Load(LoadAction::FileRead { name: name.into(), text: text.into(), slot: Some(slot) }))
-        };
+        let pick = |s: &mut State, (slot, name, text): (Slot, &str, &str)| s.apply(file_read(name, text, Some(slot)));
         let source = pick(&mut s, files[0]);
         let target = pick(&mut s, files[1]);
         answer(&mut s, source);
@@ -1106,12 +1100,7 @@ mod tests {
             read_pairs(&mut s, &["(S (A das) (B Haus))\n", "(T (C la) (D casa))\n"]);
             read(&mut s, es.0, es.1, Some(Slot::Vcb));
             let files = [es, de].map(|(n, t)| (n.to_string(), Some(t.to_string())));
-            let handles = files.iter().enumerate().map(|(k, (n, _))| (n.clone(), FileHandle(k as u32))).collect();
-            s.apply(Action::Load(LoadAction::FilesGiven { files: handles, slot: Some(Slot::Vcb) }));
-            for k in order {
-                let (name, text) = (files[k].0.clone(), files[k].1.clone().unwrap().into());
-                run(&mut s, Action::Load(LoadAction::FileRead { name, text, slot: Some(Slot::Vcb) }));
-            }
+            give_together(&mut s, &files, &order, Some(Slot::Vcb));
             assert_read(&s, Slot::Vcb, "source de.vcb: 2 words, 100% of the source tokens; target es.vcb");
         }
     }
@@ -1143,19 +1132,15 @@ mod tests {
         ]
     }
 
-    /// Gives `files` at once (as a drop) and reads them in `order`; a `None` text could not be read.
-    fn give_together(s: &mut State, files: &[(String, Option<String>)], order: &[usize]) {
+    /// Gives `files` at once (dropped, or picked for `slot`) and reads them
+    /// in `order`; a `None` text could not be read.
+    fn give_together(s: &mut State, files: &[(String, Option<String>)], order: &[usize], slot: Option<Slot>) {
         let handles = files.iter().enumerate().map(|(k, (n, _))| (n.clone(), FileHandle(k as u32))).collect();
-        s.apply(Action::Load(LoadAction::FilesGiven { files: handles, slot: None }));
+        s.apply(Action::Load(LoadAction::FilesGiven { files: handles, slot }));
         for &k in order {
             let (name, text) = &files[k];
-            let action = match text {
-                Some(text) => LoadAction::FileRead { name: name.clone(), text: text.clone().into(), slot: None },
-                None => {
-                    LoadAction::FileFailed { name: name.clone(), error: format!("{name}:3:7: bad byte"), slot: None }
-                }
-            };
-            run(s, Action::Load(action));
+            let failed = LoadAction::FileFailed { name: name.clone(), error: format!("{name}:3:7: bad byte"), slot };
+            run(s, text.as_ref().map_or(Action::Load(failed), |text| file_read(name, text, slot)));
         }
     }
 
@@ -1166,7 +1151,7 @@ mod tests {
         let mut seen = Vec::new();
         for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0], [1, 0, 2]] {
             let mut s = State::with_sample();
-            give_together(&mut s, &files, &order);
+            give_together(&mut s, &files, &order, None);
             assert_eq!(s.loaded.corpus.len(), 125, "{order:?}: {:?}", s.slots.slot(Slot::Tiger).message);
             // The alignment declares English first: English is the source, whatever the order.
             let first = s.loaded.corpus.pairs[0].source.words().join(" ");
@@ -1184,7 +1169,7 @@ mod tests {
         assert!(seen.windows(2).all(|w| w[0] == w[1]));
         // As the shared data's bracketed files: 1380 links, read again from the set in use.
         let mut s = State::with_sample();
-        give_together(&mut s, &files, &[0, 1, 2]);
+        give_together(&mut s, &files, &[0, 1, 2], None);
         run(&mut s, Action::Load(LoadAction::SetTigerOptions(crate::tiger::ImportOptions::BRACKETED_DATA)));
         assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (125, 1380));
     }
@@ -1196,7 +1181,7 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
     fn a_tiger_imports_word_links_are_the_word_alignment_unless_word_links_are_given() {
         let mut s = State::with_sample();
-        give_together(&mut s, &renamed_nl_en(), &[0, 1, 2]);
+        give_together(&mut s, &renamed_nl_en(), &[0, 1, 2], None);
         assert_read(&s, Slot::Tiger, "");
         let message = message(&s, Slot::Tiger);
         assert!(
@@ -1246,8 +1231,7 @@ mod tests {
             let mut pending: std::collections::VecDeque<Asked> = Default::default();
             for (k, &f) in order.iter().enumerate() {
                 let (name, text, slot) = &files[f];
-                let read = LoadAction::FileRead { name: name.clone(), text: text.clone().into(), slot: Some(*slot) };
-                pending.extend(loads(&s.apply(Action::Load(read))));
+                pending.extend(loads(&s.apply(file_read(name, text, Some(*slot)))));
                 for _ in 0..*answers.get(k).unwrap_or(&0) {
                     if let Some(r) = pending.pop_front() {
                         // What an answer asks next goes to the back of the queue.
@@ -1278,7 +1262,7 @@ mod tests {
         // read; 2: after the new set's request was sent.
         for when in 0..3 {
             let mut s = State::with_sample();
-            give_together(&mut s, &renamed_nl_en(), &[0, 1, 2]);
+            give_together(&mut s, &renamed_nl_en(), &[0, 1, 2], None);
             assert_eq!(s.loaded.corpus.len(), 125);
             // The option changed: the set in use is checked again (request A)...
             let options = LoadAction::SetTigerOptions(crate::tiger::ImportOptions::BRACKETED_DATA);
@@ -1292,8 +1276,7 @@ mod tests {
                 if when == 0 && k == 0 || when == 1 && k == 1 {
                     answer_load(&mut s, &a[0]);
                 }
-                let read = LoadAction::FileRead { name: name.clone(), text: text.clone().into(), slot: None };
-                b.extend(loads(&s.apply(Action::Load(read))));
+                b.extend(loads(&s.apply(file_read(name, text, None))));
             }
             assert_eq!(b.len(), 1, "{when}: the new set is checked once");
             if when == 2 {
@@ -1319,7 +1302,7 @@ mod tests {
     fn the_sample_asked_for_after_a_set_is_checked_again_stays_whichever_answers_first() {
         for sample_first in [true, false] {
             let mut s = State::with_sample();
-            give_together(&mut s, &renamed_nl_en(), &[0, 1, 2]);
+            give_together(&mut s, &renamed_nl_en(), &[0, 1, 2], None);
             assert_eq!(s.loaded.corpus.len(), 125);
             let options = LoadAction::SetTigerOptions(crate::tiger::ImportOptions::BRACKETED_DATA);
             let recheck = loads(&s.apply(Action::Load(options)));
@@ -1346,7 +1329,7 @@ mod tests {
         for order in [[0, 1, 2], [1, 2, 0]] {
             let mut s = State::with_sample();
             let corpus = s.loaded.corpus.clone();
-            give_together(&mut s, &files, &order);
+            give_together(&mut s, &files, &order, None);
             let status = s.slots.slot(Slot::Tiger);
             assert_eq!(
                 status.message,
@@ -1370,7 +1353,7 @@ mod tests {
         let mut outcomes = Vec::new();
         for order in [[0, 1, 2, 3, 4, 5], [5, 3, 1, 0, 2, 4]] {
             let mut s = State::with_sample();
-            give_together(&mut s, &two, &order);
+            give_together(&mut s, &two, &order, None);
             outcomes.push(s.slots.slot(Slot::Tiger).message.clone());
         }
         assert_eq!(outcomes[0], outcomes[1]);
@@ -1388,32 +1371,24 @@ mod tests {
             ("x.txt".to_string(), FileHandle(4)),
         ];
         let effects = s.apply(Action::Load(LoadAction::FilesGiven { files, slot: None }));
-        let read = |file: u32, name: &str, sniff_mt: bool| Effect::ReadFile {
+        let read = |file, name: &str, slot, sniff_mt| Effect::ReadFile {
             file: FileHandle(file),
             name: name.into(),
-            slot: None,
+            slot,
             sniff_mt,
         };
         assert_eq!(effects.len(), 4, "{effects:?}");
-        assert_eq!(effects[0], read(1, "a.src", false));
-        assert_eq!(effects[1], read(2, "m.json", true), "a .json file's head says which model it is");
+        assert_eq!(effects[0], read(1, "a.src", None, false));
+        assert_eq!(effects[1], read(2, "m.json", None, true), "a .json file's head says which model it is");
         assert!(
             matches!(&effects[2], Effect::PostFile(Request::LoadMtFile { name, .. }, FileHandle(3)) if name == "big.tlmt")
         );
-        assert_eq!(effects[3], read(4, "x.txt", false), "routed once read (a stray, then)");
+        assert_eq!(effects[3], read(4, "x.txt", None, false), "routed once read (a stray, then)");
         // Picked for a slot: read for it, whatever the name.
         let effects = s.apply(Action::Load(LoadAction::FilesGiven {
             files: vec![("a.txt".into(), FileHandle(5))],
             slot: Some(Slot::Gold),
         }));
-        assert_eq!(
-            effects,
-            vec![Effect::ReadFile {
-                file: FileHandle(5),
-                name: "a.txt".into(),
-                slot: Some(Slot::Gold),
-                sniff_mt: false
-            }]
-        );
+        assert_eq!(effects, vec![read(5, "a.txt", Some(Slot::Gold), false)]);
     }
 }

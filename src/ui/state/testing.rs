@@ -55,7 +55,12 @@ pub(super) fn loads(effects: &[Effect]) -> Vec<Asked> {
 }
 
 pub(super) fn read(s: &mut State, name: &str, text: &str, slot: Option<Slot>) -> Vec<Effect> {
-    run(s, Action::Load(LoadAction::FileRead { name: name.into(), text: text.into(), slot }))
+    run(s, file_read(name, text, slot))
+}
+
+/// A file the browser read for `slot` (`None`: dropped), as the page hands it to the state.
+pub(super) fn file_read(name: &str, text: &str, slot: Option<Slot>) -> Action {
+    Action::Load(LoadAction::FileRead { name: name.into(), text: text.into(), slot })
 }
 
 /// Drops `x.src`, `x.trg` (and `x.gold`) with `texts`, one after another.
