@@ -477,29 +477,14 @@ mod tests {
             .iter()
             .map(|p| Search { links: p.gold.iter().map(|l| (l.source, l.target)).collect(), steps: Vec::new() })
             .collect();
-        let baseline = vec![Vec::new(); n - first];
-        answer(
-            &mut s,
-            Response::Aligned {
-                job: id,
-                searches,
-                baseline,
-                lexicon: "held out".into(),
-                first,
-                uncertainty: Vec::new(),
-                link_search: Default::default(),
-            },
-            5000.0,
-        );
+        let mut aligned = empty_alignment(id, n, "held out", first);
+        let Response::Aligned { searches: all, uncertainty, .. } = &mut aligned else { unreachable!() };
+        (*all, *uncertainty) = (searches, Vec::new());
+        answer(&mut s, aligned, 5000.0);
         let r = s.results().expect("results");
         assert_eq!((r.first_aligned, r.first_unseen, r.trained_on_these(), r.pairs()), (126, 126, false, 126..157));
-        assert!(
-            !r.aligned(PairIndex::new(0))
-                && !r.aligned(PairIndex::new(125))
-                && r.aligned(PairIndex::new(126))
-                && r.aligned(PairIndex::new(156))
-                && !r.aligned(PairIndex::new(157))
-        );
+        let aligned = [0, 125, 126, 156, 157].map(|k| r.aligned(PairIndex::new(k)));
+        assert_eq!(aligned, [false, false, true, true, false]);
         let held_out = r.held_out.as_deref().unwrap_or_default();
         assert!(held_out.starts_with("Held out: pairs 127–157, the last 20% of the 157 pairs loaded"), "{held_out}");
         assert!(held_out.contains("trained on pairs 1–126, pairs 127–157 held out as the test"), "{held_out}");
