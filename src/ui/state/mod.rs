@@ -510,8 +510,7 @@ mod tests {
         // Dropped (no slot): the head says it is an exercise, not a model.
         read(&mut s, &name, &text, None);
         assert_read(&s, Slot::Exercise, "");
-        assert_eq!(s.selection.mode, Mode::Teach);
-        assert_eq!(s.loaded.corpus.len(), 2);
+        assert_eq!((s.selection.mode, s.loaded.corpus.len()), (Mode::Teach, 2));
         assert_eq!(s.loaded.corpus.pairs[0].source, sample.pairs[2].source);
         assert_eq!(s.loaded.corpus.gold_links(), 0, "the key is hidden");
         assert!(!s.teach.reveal_gold);
@@ -519,17 +518,10 @@ mod tests {
         assert_eq!(s.classroom.open.as_ref().map(|o| &*o.exercise), Some(&exercise));
         // The student links the key's first link and a wrong one, then checks.
         let key = exercise.pairs[0].pair.gold[0];
-        let wrong = (0..s.loaded.corpus.pairs[0].target.len())
-            .find(|&t| {
-                s.loaded.corpus.pairs[0].target.is_phrase(NodeId::new(t))
-                    && !exercise.pairs[0]
-                        .pair
-                        .gold
-                        .iter()
-                        .any(|l| (l.source, l.target) == (NodeId::new(0), NodeId::new(t)))
-                    && NodeId::new(t) != key.target
-            })
-            .unwrap();
+        let (target, key_links) = (&s.loaded.corpus.pairs[0].target, &exercise.pairs[0].pair.gold);
+        let keyed = |t| key_links.iter().any(|l| (l.source, l.target) == (NodeId::new(0), t));
+        let wrong = (0..target.len()).map(NodeId::new).find(|&t| target.is_phrase(t) && !keyed(t) && t != key.target);
+        let wrong = wrong.unwrap().index();
         click(&mut s, key.source.index(), key.target.index());
         assert_eq!(s.student_links(), vec![(key.source, key.target)]);
         s.apply(Action::Exercise(ExerciseAction::Check));
@@ -552,8 +544,7 @@ mod tests {
         assert_eq!(s.slots.slot(Slot::Answers).message, Some(Ok(format!("2 answers files checked against {name}"))));
         let class = s.classroom.class.clone().unwrap();
         assert_eq!(class.students.iter().map(|r| r.student.as_str()).collect::<Vec<_>>(), ["Ana", "Ben"]);
-        assert_eq!(class.students[0].counts.correct, 1);
-        assert_eq!(class.students[1].counts.predicted, 0);
+        assert_eq!((class.students[0].counts.correct, class.students[1].counts.predicted), (1, 0));
         // A damaged answers file is named, and the others still count.
         let bad = "{\"format\": \"treelink-exercise-answers\", \"version\": 1";
         read(&mut s, "bad.answers.json", bad, Some(Slot::Answers));
