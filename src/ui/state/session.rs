@@ -576,17 +576,10 @@ mod tests {
         // Swapped: p(t|s) is the t2s file's, conditioned on the Spanish words.
         assert_eq!((lexicon.p_t_given_s("das", "la"), lexicon.p_s_given_t("la", "das")), (0.5, 1.0));
         let session: Session = serde_json::from_str(&serde_json::to_string(&s.session()).unwrap()).unwrap();
-        assert_eq!(
-            session.texts.files.iter().map(|f| (f.slot, f.name.as_str())).collect::<Vec<_>>(),
-            [
-                (Slot::Source, "x.src"),
-                (Slot::Target, "x.trg"),
-                (Slot::Vcb, "es.vcb"),
-                (Slot::Vcb, "de.vcb"),
-                (Slot::LexS2t, "s2t.t3.final"),
-                (Slot::LexT2s, "t2s.t3.final")
-            ]
-        );
+        let kept: Vec<_> = session.texts.files.iter().map(|f| (f.slot, f.name.as_str())).collect();
+        let slots = [Slot::Source, Slot::Target, Slot::Vcb, Slot::Vcb, Slot::LexS2t, Slot::LexT2s];
+        let names = ["x.src", "x.trg", "es.vcb", "de.vcb", "s2t.t3.final", "t2s.t3.final"];
+        assert_eq!(kept, slots.into_iter().zip(names).collect::<Vec<_>>());
         let r = restored(session);
         assert!(r.keeping.restoring.is_none() && r.loaded.sides_swapped);
         assert_eq!(format!("{:?}", r.slots.lexicon_files()), format!("{:?}", s.slots.lexicon_files()));
@@ -636,10 +629,8 @@ mod tests {
         let pinned = MtChoices { word_model: Some(WordModel::Hmm), tune: false, ..MtChoices::default() };
         assert_eq!(r.mt.choices, pinned);
         // The model was trained before the swap: the pairs as shown are not the ones it saw.
-        assert_eq!(
-            s.alignment.model.as_ref().and_then(|m| m.trained_on.as_ref()).map(|t| t.gen == s.loaded.gen),
-            Some(false)
-        );
+        let trained_on = s.alignment.model.as_ref().and_then(|m| m.trained_on.as_ref());
+        assert_eq!(trained_on.map(|t| t.gen == s.loaded.gen), Some(false));
         let unmarked = s.alignment.model.clone().map(|m| LoadedAlignmentModel { trained_on: None, ..m });
         assert_eq!(format!("{:?}", r.alignment.model), format!("{unmarked:?}"));
         assert_eq!(format!("{:?}", r.slots.lexicon_files()), format!("{:?}", s.slots.lexicon_files()));

@@ -708,11 +708,8 @@ mod tests {
         // The reducer only keeps the text and asks for a check: nothing is parsed on the page.
         let effects = s.apply(file_read("x.src", "(S (A a))\n", None));
         let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
-        assert_eq!(request.changed, Slot::Source);
-        assert_eq!(
-            request.files,
-            vec![(Slot::Source, vec![FileText { name: "x.src".into(), text: "(S (A a))\n".into() }])]
-        );
+        let file = FileText { name: "x.src".into(), text: "(S (A a))\n".into() };
+        assert_eq!((request.changed, &request.files), (Slot::Source, &vec![(Slot::Source, vec![file])]));
         assert!(s.slots.slot(Slot::Source).checking && s.slots.slot(Slot::Source).message.is_none());
         let mut s = State::with_sample();
         read(&mut s, "x.src", "(S (A a))\n", None);
@@ -727,9 +724,10 @@ mod tests {
         assert!(s.loaded.corpus.len() > 1, "a broken file keeps the corpus");
         let gen = s.loaded.gen;
         read(&mut s, "x.trg", "(S (B b))\n", None);
-        assert_eq!(s.loaded.corpus.len(), 1);
-        assert_eq!(s.loaded.gen, gen.next());
-        assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
+        assert_eq!(
+            (s.loaded.corpus.len(), s.loaded.gen, s.loaded.name.as_str()),
+            (1, gen.next(), "Uploaded x.src / x.trg")
+        );
         // A link outside the trees: the error is shown by the file it is in (its typed origin).
         read(&mut s, "x.gold", "0-99\n", None);
         assert_refused(&s, Slot::Gold, "x.gold:1:1: link 0-99");
@@ -758,6 +756,11 @@ mod tests {
         s.apply(Action::Load(LoadAction::LoadFailed("the file worker stopped".into())));
         assert_eq!(s.slots.slot(Slot::Source).message, Some(Err("not read: the file worker stopped".into())));
         assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
+    }
+
+    /// The pairs loaded and the gold links they hold.
+    fn pairs_and_links(s: &State) -> (usize, usize) {
+        (s.loaded.corpus.len(), s.loaded.corpus.gold_links())
     }
 
     /// An alignment model file trained on the sample (the plain kernel, few examples: quick).
@@ -834,7 +837,7 @@ mod tests {
         // The refused source was not used with the next good file: the pairs come from the good ones.
         assert_eq!(s.loaded.name, "Uploaded y.src / y.trg");
         read(&mut s, "z.gold", "0-0\n", Some(Slot::Gold));
-        assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (1, 1), "{}", s.corpus_summary());
+        assert_eq!(pairs_and_links(&s), (1, 1), "{}", s.corpus_summary());
         assert!(s.slots.lexicon_files().s2t.is_some_and(|f| f.name == "lex.e2f"));
         // The translation model is read by the job worker: one that fails to read leaves the held one.
         let effects = read(&mut s, "mt.json", "{\"format\":\"treelink-mt\",\"version\":1}", None);
@@ -890,7 +893,7 @@ mod tests {
         assert_refused(&s, Slot::Gold, "");
         read(&mut s, "x.trg", "(T (C c) (D d))\n(T (C c))\n", Some(Slot::Target));
         assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
-        assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
+        assert_eq!(pairs_and_links(&s), (2, 3), "{}", s.corpus_summary());
         assert_read(&s, Slot::Gold, "");
         assert_eq!(s.slots.ok_name(Slot::Gold), Some("x.gold"));
         // Gold links that do not fit these trees stay refused; new trees
@@ -984,7 +987,7 @@ mod tests {
         answer(&mut s, target);
         answer(&mut s, gold);
         assert_eq!(s.loaded.name, "Uploaded big.src / big.trg");
-        assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
+        assert_eq!(pairs_and_links(&s), (2, 3), "{}", s.corpus_summary());
         for (slot, name, _) in files {
             assert!(!s.slots.slot(slot).checking);
             assert_read(&s, slot, name);
@@ -1007,12 +1010,8 @@ mod tests {
         // p(s|t) on target words: neither "c" nor "d".
         read(&mut s, "lex.f2e", "x y 0.5\n", None);
         assert_read(&s, Slot::LexT2s, "lex.f2e: 1 entry; covers 0 of 2 target word types (0%)");
-        let status = s.slots.slot(Slot::LexT2s);
-        assert!(
-            status.warning.as_deref().is_some_and(|w| w.starts_with("lex.f2e covers less than 50%")),
-            "{:?}",
-            status.warning
-        );
+        let warning = s.slots.slot(Slot::LexT2s).warning.clone().unwrap_or_default();
+        assert!(warning.starts_with("lex.f2e covers less than 50%"), "{warning}");
     }
 
     /// GIZA++ t-tables of word ids with their two `.vcb` vocabularies, as
@@ -1171,7 +1170,7 @@ mod tests {
         let mut s = State::with_sample();
         give_together(&mut s, &files, &[0, 1, 2], None);
         run(&mut s, Action::Load(LoadAction::SetTigerOptions(crate::tiger::ImportOptions::BRACKETED_DATA)));
-        assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (125, 1380));
+        assert_eq!(pairs_and_links(&s), (125, 1380));
     }
 
     /// Issue 39: a TigerXML import's word links are the pairs' own word
@@ -1245,11 +1244,7 @@ mod tests {
             let checking: Vec<Slot> = Slot::ALL.iter().copied().filter(|&x| s.slots.slot(x).checking).collect();
             let said: Vec<_> = Slot::TREES_GROUP.iter().map(|&x| s.slots.slot(x).message.clone()).collect();
             assert_eq!(checking, Vec::<Slot>::new(), "{order:?} {answers:?}: {said:?}");
-            assert_eq!(
-                (s.loaded.corpus.len(), s.loaded.corpus.gold_links()),
-                (125, 1380),
-                "{order:?} {answers:?}: {said:?}"
-            );
+            assert_eq!(pairs_and_links(&s), (125, 1380), "{order:?} {answers:?}: {said:?}");
         }
     }
 
@@ -1285,12 +1280,7 @@ mod tests {
             answer_load(&mut s, &b[0]);
             let status = s.slots.slot(Slot::Tiger);
             assert!(!status.checking, "{when}: {:?}", status.message);
-            assert_eq!(
-                (s.loaded.corpus.len(), s.loaded.corpus.gold_links()),
-                (157, 1218),
-                "{when}: {:?}",
-                status.message
-            );
+            assert_eq!(pairs_and_links(&s), (157, 1218), "{when}: {:?}", status.message);
         }
     }
     /// The e2e keyboard test's failure in CI: the import option unticked
@@ -1364,12 +1354,8 @@ mod tests {
     #[test]
     fn files_given_are_read_by_an_effect_and_a_translation_model_goes_unread() {
         let mut s = State::with_sample();
-        let files = vec![
-            ("a.src".to_string(), FileHandle(1)),
-            ("m.json".to_string(), FileHandle(2)),
-            ("big.tlmt".to_string(), FileHandle(3)),
-            ("x.txt".to_string(), FileHandle(4)),
-        ];
+        let names = ["a.src", "m.json", "big.tlmt", "x.txt"];
+        let files = names.into_iter().zip(1..).map(|(n, k)| (n.into(), FileHandle(k))).collect();
         let effects = s.apply(Action::Load(LoadAction::FilesGiven { files, slot: None }));
         let read = |file, name: &str, slot, sniff_mt| Effect::ReadFile {
             file: FileHandle(file),
@@ -1385,10 +1371,8 @@ mod tests {
         );
         assert_eq!(effects[3], read(4, "x.txt", None, false), "routed once read (a stray, then)");
         // Picked for a slot: read for it, whatever the name.
-        let effects = s.apply(Action::Load(LoadAction::FilesGiven {
-            files: vec![("a.txt".into(), FileHandle(5))],
-            slot: Some(Slot::Gold),
-        }));
+        let picked = vec![("a.txt".into(), FileHandle(5))];
+        let effects = s.apply(Action::Load(LoadAction::FilesGiven { files: picked, slot: Some(Slot::Gold) }));
         assert_eq!(effects, vec![read(5, "a.txt", Some(Slot::Gold), false)]);
     }
 }
