@@ -1057,6 +1057,12 @@ mod tests {
         }
     }
 
+    /// The corpus of the bracketed texts of `x.src`, `x.trg` (and `x.gold`).
+    fn corpus(src: &str, trg: &str, gold: Option<&str>) -> Corpus {
+        let named = |name, text| Named { name, text };
+        Corpus::from_texts(named("x.src", src), named("x.trg", trg), gold.map(|g| named("x.gold", g))).unwrap()
+    }
+
     /// Issue 40 item 6: the page reads a Dublin file as `treelink import
     /// dublin` does; a file that does not read makes no corpus, its error
     /// next to its input.
@@ -1153,12 +1159,7 @@ mod tests {
     #[test]
     fn an_exercise_with_a_tree_over_the_default_limits_is_refused_at_the_tree() {
         let wide = format!("(S {})", (0..1_001).map(|k| format!("(A a{k})")).collect::<String>());
-        let corpus = Corpus::from_texts(
-            Named { name: "x.src", text: &format!("(S (A a))\n{wide}\n") },
-            Named { name: "x.trg", text: "(T (B b))\n(T (B b))\n" },
-            Some(Named { name: "x.gold", text: "0-0\n0-0\n" }),
-        )
-        .unwrap();
+        let corpus = corpus(&format!("(S (A a))\n{wide}\n"), "(T (B b))\n(T (B b))\n", Some("0-0\n0-0\n"));
         let exercise = Exercise::new(&corpus, &[1, 2], "Wide", "Link.", false).unwrap();
         let checked = check(&request(Slot::Exercise, &[(Slot::Exercise, "ex.json", &exercise.to_json())]));
         assert_eq!(checked.answer.corpus, None);
@@ -1176,12 +1177,7 @@ mod tests {
     #[test]
     fn the_first_tree_over_the_limits_is_named_by_its_place() {
         let nodes = format!("(S {})", (0..800).map(|_| "(A (C (D (E (B b)))))").collect::<String>());
-        let corpus = Corpus::from_texts(
-            Named { name: "x.src", text: "(S (A a))\n(S (A a))\n" },
-            Named { name: "x.trg", text: &format!("(T (B b))\n{nodes}\n") },
-            None,
-        )
-        .unwrap();
+        let corpus = corpus("(S (A a))\n(S (A a))\n", &format!("(T (B b))\n{nodes}\n"), None);
         let place = |k: usize, side: Side| format!("pair {}, {side}", k + 1);
         assert_eq!(
             over_limits(&corpus.pairs, place),

@@ -338,9 +338,8 @@ mod tests {
         let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
         let n = s.loaded.corpus.len();
         answer(&mut s, empty_alignment(id, n, "trained", 0), 1.0);
-        let gold = s.apply(Action::Export(ExportFile::PredictedLinks));
         let expected = write_links(&s.results().unwrap().predicted);
-        assert_eq!(downloaded(&gold), ("treelink-predicted.gold".into(), expected));
+        assert_eq!(exported(&mut s, ExportFile::PredictedLinks), ("treelink-predicted.gold".into(), expected));
         for (file, name) in [
             (ExportFile::Sta, "treelink-alignment.xml"),
             (ExportFile::SourceTiger, "treelink-source.xml"),
@@ -348,8 +347,7 @@ mod tests {
             (ExportFile::ResultsCsv, "treelink-results.csv"),
             (ExportFile::CurveCsv, "treelink-pr-curve.csv"),
         ] {
-            let effects = s.apply(Action::Export(file));
-            assert!(matches!(&effects[..], [Effect::Download { name: n, .. }] if n == name), "{file:?}: {effects:?}");
+            assert_eq!(exported(&mut s, file).0, name, "{file:?}");
         }
         let said = s.export_note.clone().map(|n| (n.file, n.message));
         assert_eq!(said.clone().map(|(f, _)| f), Some(ExportFile::CurveCsv));
@@ -358,11 +356,9 @@ mod tests {
         // Hand links, and the derivation only once there is a translation.
         assert!(s.apply(Action::Export(ExportFile::DerivationSvg)).is_empty());
         hand_link(&mut s, 0);
-        let student = s.apply(Action::Export(ExportFile::StudentLinks));
-        assert!(
-            matches!(&student[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-student.gold" && text.starts_with("0-0\n")),
-            "{student:?}"
-        );
+        let (name, text) = exported(&mut s, ExportFile::StudentLinks);
+        assert_eq!(name, "treelink-student.gold");
+        assert!(text.starts_with("0-0\n"), "{text}");
         assert_eq!(
             s.export_note.map(|n| n.message),
             Some(Ok(format!(
@@ -410,11 +406,8 @@ mod tests {
         assert_eq!(gold, write_links(&s.loaded.corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>()));
         // A corpus read from bracketed files has no ids to export.
         let mut b = State::with_sample();
-        assert!(
-            b.apply(Action::Export(ExportFile::CorpusSource)).len() == 1
-                && b.panels().export.pairs
-                && !b.panels().export.has_ids
-        );
+        assert_eq!(b.apply(Action::Export(ExportFile::CorpusSource)).len(), 1);
+        assert!(b.panels().export.pairs && !b.panels().export.has_ids);
     }
 
     /// The hand links (aligned by hand or annotated) as STA, with the two
