@@ -276,11 +276,7 @@ mod tests {
         let mut s = State::with_sample();
         // Pair 1's one gold link is 0-0. CARD (2) ↔ a target POS: no gold link at either node.
         click(&mut s, 2, 3);
-        assert_eq!(
-            s.comparison(),
-            Some((NodeId::new(0), NodeId::new(0))),
-            "the gold link of the nearest linked ancestor"
-        );
+        assert_eq!(s.comparison(), Some((NodeId::ROOT, NodeId::ROOT)), "the gold link of the nearest linked ancestor");
         s.apply(Action::Select(SelectAction::SetCompare(Compare::Itself)));
         assert_eq!(s.comparison(), Some((NodeId::new(2), NodeId::new(3))));
         // A pair without gold links compares with itself (nothing else to compare with).

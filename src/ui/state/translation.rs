@@ -585,11 +585,8 @@ mod tests {
         let pair = |k| Action::Translate(TranslateAction::TranslatePair(PairIndex::new(k)));
         assert_eq!(translate(&mut s, pair(2)), Some((true, true)));
         s.apply(Action::Translate(TranslateAction::SetInput("(S (A a))".into())));
-        assert_eq!(
-            translate(&mut s, Action::Translate(TranslateAction::TranslatePasted)),
-            Some((false, false)),
-            "no reference, no score"
-        );
+        let pasted = Action::Translate(TranslateAction::TranslatePasted);
+        assert_eq!(translate(&mut s, pasted), Some((false, false)), "no reference, no score");
         // Other pairs loaded: the model was not trained on them.
         read_pairs(&mut s, &["(S (A a))\n", "(S (B b))\n"]);
         assert_eq!(translate(&mut s, pair(0)), Some((true, false)));
