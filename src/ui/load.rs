@@ -1104,20 +1104,14 @@ mod tests {
             assert_eq!(back.to_bracketed(), tree.to_bracketed());
         }
         // A wrong message is refused, not trusted.
-        let two_roots = WireTree {
-            nodes: vec![("A".into(), Some("a".into()), 0), ("B".into(), Some("b".into()), 0)],
-            outer: false,
-        };
-        assert!(Tree::try_from(two_roots).is_err());
+        let two_roots = vec![("A".into(), Some("a".into()), 0), ("B".into(), Some("b".into()), 0)];
+        assert!(Tree::try_from(WireTree { nodes: two_roots, outer: false }).is_err());
         let short = WireTree { nodes: vec![("S".into(), None, 2), ("A".into(), Some("a".into()), 0)], outer: false };
         assert!(Tree::try_from(short).is_err());
         assert!(Tree::try_from(WireTree { nodes: vec![], outer: false }).is_err());
-        let pair = WirePair {
-            source: WireTree::from(&Tree::parse_one("(A a)", "s").unwrap()),
-            target: WireTree::from(&Tree::parse_one("(B b)", "t").unwrap()),
-            gold: vec![(0, 3, false)],
-            ids: None,
-        };
+        let wire = |text, file| WireTree::from(&Tree::parse_one(text, file).unwrap());
+        let pair =
+            WirePair { source: wire("(A a)", "s"), target: wire("(B b)", "t"), gold: vec![(0, 3, false)], ids: None };
         assert!(pair.decode().is_err(), "a link outside the trees");
     }
 
@@ -1145,15 +1139,11 @@ mod tests {
     fn a_tree_over_the_default_limits_is_refused_next_to_its_file() {
         let big = format!("(S {})\n", (0..1_001).map(|k| format!("(A a{k})")).collect::<String>());
         let src = format!("(S (A a))\n{big}");
-        let checked = check(&request(
-            Slot::Target,
-            &[(Slot::Source, "x.src", &src), (Slot::Target, "x.trg", "(S (B b))\n(S (B b))\n")],
-        ));
+        let files = [(Slot::Source, "x.src", &*src), (Slot::Target, "x.trg", "(S (B b))\n(S (B b))\n")];
+        let checked = check(&request(Slot::Target, &files));
         assert_eq!(checked.answer.corpus, None);
-        assert!(checked.answer.statuses.contains(&(
-            Slot::Source,
-            Err("x.src:2:1: this tree has 1001 words, more than the page's limit of 1000".into())
-        )));
+        let refused = Err("x.src:2:1: this tree has 1001 words, more than the page's limit of 1000".into());
+        assert!(checked.answer.statuses.contains(&(Slot::Source, refused)));
     }
 
     #[test]

@@ -743,10 +743,7 @@ mod tests {
             for c in commands {
                 match c {
                     Command::Post { worker, request, blob } => {
-                        let blob = match blob {
-                            Blob::Artifact(a) => Some(self.blobs[&a].clone()),
-                            _ => None,
-                        };
+                        let blob = if let Blob::Artifact(a) = blob { Some(self.blobs[&a].clone()) } else { None };
                         self.queues[worker].push_back((request, blob));
                     }
                     Command::Store { artifact, text } => {

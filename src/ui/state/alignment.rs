@@ -453,19 +453,14 @@ mod tests {
         s.apply(Action::Train(TrainAction::Form(FormAction::SetCalibrate(false))));
         s.apply(Action::Train(TrainAction::Form(FormAction::SetHoldOutTest(true))));
         let id = train_a_model(&mut s, 0.0);
-        let trained_on = s.alignment.model.as_ref().and_then(|m| m.trained_on.clone());
-        assert_eq!(trained_on, Some(TrainedOn { gen: s.loaded.gen, first_unseen: 126, annotated: Rc::default() }));
+        let trained_on = |s: &State| s.alignment.model.as_ref().and_then(|m| m.trained_on.clone());
+        let expected = |s: &State| Some(TrainedOn { gen: s.loaded.gen, first_unseen: 126, annotated: Rc::default() });
+        assert_eq!(trained_on(&s), expected(&s));
         // Kept for the next visit, with the choices.
         let r = restored(s.session());
-        assert_eq!(
-            r.alignment.model.as_ref().and_then(|m| m.trained_on.clone()),
-            Some(TrainedOn { gen: r.loaded.gen, first_unseen: 126, annotated: Rc::default() })
-        );
-        assert!(
-            r.form.test
-                && !r.form.calibrate
-                && r.form.pairs_training(&r.loaded.held) == s.form.pairs_training(&s.loaded.held)
-        );
+        assert_eq!(trained_on(&r), expected(&r));
+        assert_eq!((r.form.test, r.form.calibrate), (true, false));
+        assert_eq!(r.form.pairs_training(&r.loaded.held), s.form.pairs_training(&s.loaded.held));
         let (n, first) = (s.loaded.corpus.len(), 126);
         // An answer whose pairs do not end with the corpus's (all n after the first 126) is refused.
         answer(&mut s, empty_alignment(id, first + n, "held out", first), 2.0);
@@ -501,18 +496,13 @@ mod tests {
             note,
             format!("Trained on pairs 1–126 and aligned the 31 held-out pairs 127–157 in 2.0 s: {scores}")
         );
-        assert!(
-            !s.alignment.note_on_training_data && !s.panels().train.note_on_training_data,
-            "no training-data warning"
-        );
+        let warned = (s.alignment.note_on_training_data, s.panels().train.note_on_training_data);
+        assert_eq!(warned, (false, false), "no training-data warning");
         // The exports hold the pairs aligned: 31 lines of links, the CSV numbered from 127.
         let r = s.results().unwrap().clone();
         assert_eq!(exported(&mut s, ExportFile::PredictedLinks).1, write_links(&r.predicted[126..]));
-        assert_eq!(
-            exported(&mut s, ExportFile::SourceTiger).1.matches("<s ").count(),
-            31,
-            "the TigerXML holds the 31 pairs aligned"
-        );
+        let tiger = exported(&mut s, ExportFile::SourceTiger).1;
+        assert_eq!(tiger.matches("<s ").count(), 31, "the TigerXML holds the 31 pairs aligned");
         let csv = exported(&mut s, ExportFile::ResultsCsv).1;
         assert_eq!(csv.lines().nth(1).and_then(|l| l.split(',').next()), Some("127"));
         assert_eq!(csv.lines().count(), 1 + 31 + 1);

@@ -609,10 +609,8 @@ mod tests {
         let session = s.session();
         let json = serde_json::to_string(&session).unwrap();
         let session: Session = serde_json::from_str(&json).unwrap();
-        assert_eq!(
-            session.texts.files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
-            ["x.src", "x.trg", "x.gold", "lex.e2f"]
-        );
+        let names: Vec<_> = session.texts.files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["x.src", "x.trg", "x.gold", "lex.e2f"]);
         assert_eq!(session.texts.files[3].slot, Slot::LexS2t, "kept as given, before the swap");
         let r = restored(session);
         assert!(r.keeping.restoring.is_none());

@@ -525,11 +525,8 @@ mod tests {
     fn train_request(s: &mut State) -> (PairsTraining, DecisionThreshold, Option<(usize, usize, usize)>) {
         let effects = s.apply(Action::Train(TrainAction::Train { now: 1.0 }));
         let [Effect::Post(Request::Train { how, options, .. })] = effects.as_slice() else { panic!("{effects:?}") };
-        let asked = (
-            *how,
-            options[0].threshold,
-            s.jobs.running.as_ref().and_then(|j| j.split).map(|p| (p.train, p.dev, p.test)),
-        );
+        let split = s.jobs.running.as_ref().and_then(|j| j.split).map(|p| (p.train, p.dev, p.test));
+        let asked = (*how, options[0].threshold, split);
         s.apply(Action::Job(JobAction::Cancel(None)));
         asked
     }
