@@ -435,14 +435,10 @@ mod tests {
         let posts =
             |effects: Vec<Effect>| effects.into_iter().filter(|e| matches!(e, Effect::Post(_))).collect::<Vec<_>>();
         assert!(posts(s.apply(Action::Annotate(AnnotateAction::Accept { now: 1.0 }))).is_empty(), "an uploaded model");
-        let gen = s.loaded.gen;
-        s.alignment.model = Some(LoadedAlignmentModel {
-            json: "{}".into(),
-            origin: ModelOrigin::TrainedHere,
-            summary: "a model".into(),
-            trained_on: Some(TrainedOn { gen, first_unseen: 100, annotated: Default::default() }),
-            kept: Some("{\"kept\": 1}".into()),
-        });
+        let trained_on = Some(TrainedOn { gen: s.loaded.gen, first_unseen: 100, annotated: Default::default() });
+        let (origin, kept) = (ModelOrigin::TrainedHere, Some("{\"kept\": 1}".into()));
+        s.alignment.model =
+            Some(LoadedAlignmentModel { json: "{}".into(), origin, trained_on, kept, ..uploaded_model() });
         select_pair(&mut s, 120);
         click(&mut s, 1, 1);
         let effects = posts(s.apply(Action::Annotate(AnnotateAction::Accept { now: 2.0 })));

@@ -480,11 +480,8 @@ mod tests {
         read(&mut s, "y.gold", "0-1\n", None);
         assert_read(&s, Slot::Gold, "");
         assert_eq!(s.loaded.corpus.pairs[0].source.to_bracketed(), "(T (C c))");
-        assert_eq!(
-            s.corpus_summary(),
-            "Uploaded x.trg / x.src: 1 pair, 5 nodes, 1 gold link",
-            "the files' names say the direction now"
-        );
+        let summary = "Uploaded x.trg / x.src: 1 pair, 5 nodes, 1 gold link";
+        assert_eq!(s.corpus_summary(), summary, "the files' names say the direction now");
     }
 
     /// Gold links given after their trees: the trees stay (known from the

@@ -359,12 +359,10 @@ mod tests {
         let (name, text) = exported(&mut s, ExportFile::StudentLinks);
         assert_eq!(name, "treelink-student.gold");
         assert!(text.starts_with("0-0\n"), "{text}");
-        assert_eq!(
-            s.export_note.map(|n| n.message),
-            Some(Ok(format!(
-                "Downloaded treelink-student.gold: your 1 link on 1 pair of the {n} pairs loaded, one line per pair."
-            )))
+        let said = format!(
+            "Downloaded treelink-student.gold: your 1 link on 1 pair of the {n} pairs loaded, one line per pair."
         );
+        assert_eq!(s.export_note.map(|n| n.message), Some(Ok(said)));
     }
 
     #[test]
@@ -421,13 +419,9 @@ mod tests {
         click(&mut s, 1, 1);
         let files =
             [ExportFile::SourceTiger, ExportFile::TargetTiger, ExportFile::StudentSta].map(|f| exported(&mut s, f));
-        assert_eq!(
-            s.export_note.as_ref().map(|n| n.message.clone()),
-            Some(Ok(format!(
-                "Downloaded treelink-your-alignment.xml: your 3 links on the {} pairs as Stockholm TreeAligner XML; load it with the two TigerXML files in the Data panel.",
-                s.loaded.corpus.len()
-            )))
-        );
+        let pairs = s.loaded.corpus.len();
+        let said = format!("Downloaded treelink-your-alignment.xml: your 3 links on the {pairs} pairs as Stockholm TreeAligner XML; load it with the two TigerXML files in the Data panel.");
+        assert_eq!(s.export_note.as_ref().map(|n| n.message.clone()), Some(Ok(said)));
         let mut r = State::with_sample();
         for (name, text) in &files {
             read(&mut r, name, text, Some(Slot::Tiger));

@@ -261,10 +261,8 @@ mod tests {
         assert_eq!(s.teach.links.keys().map(|k| k.index()).collect::<Vec<_>>(), [3, 24]);
         // Removed: its pairs go, its input says nothing is in use.
         run(&mut s, Action::Load(LoadAction::RemoveHeld(HeldRole::Dev)));
-        assert_eq!(
-            (s.loaded.corpus.len(), s.loaded.held.dev.is_none(), s.form.pairs_training(&s.loaded.held).dev_set),
-            (24, true, 0)
-        );
+        let dev_set = s.form.pairs_training(&s.loaded.held).dev_set;
+        assert_eq!((s.loaded.corpus.len(), s.loaded.held.dev.is_none(), dev_set), (24, true, 0));
         assert!(s.slots.slot(Slot::DevSet).kept.is_empty());
         assert_eq!(s.teach.links.keys().map(|k| k.index()).collect::<Vec<_>>(), [3, 22]);
         run(&mut s, Action::Load(LoadAction::RemoveHeld(HeldRole::Test)));
@@ -311,10 +309,8 @@ mod tests {
             (&r.loaded.corpus, &r.loaded.held, r.loaded.sides_swapped),
             (&s.loaded.corpus, &s.loaded.held, true)
         );
-        assert_eq!(
-            r.form.pairs_training(&r.loaded.held).split(r.loaded.corpus.len()),
-            Some(PairSplit { train: 20, dev: 5, test: 4 })
-        );
+        let split = r.form.pairs_training(&r.loaded.held).split(r.loaded.corpus.len());
+        assert_eq!(split, Some(PairSplit { train: 20, dev: 5, test: 4 }));
     }
 
     /// The Translate view's Train: `mt-train --train A --dev B` on the

@@ -353,11 +353,8 @@ mod tests {
         assert_eq!(preview, None, "no choice on dev to wait for: no first model");
         assert_eq!(options[0].threshold, DecisionThreshold::Fixed(0.0), "the paper's D > 0 without held-out pairs");
         assert_eq!(*lexicon, LexiconFiles::default());
-        assert_eq!(
-            *how,
-            pairs_training(WordModel::FastAlign, None, false, false),
-            "trained on all the pairs, as `treelink train --train`"
-        );
+        let all_pairs = pairs_training(WordModel::FastAlign, None, false, false);
+        assert_eq!(*how, all_pairs, "trained on all the pairs, as `treelink train --train`");
         assert_eq!(s.jobs.running.as_ref().and_then(|j| j.split), PairSplit::of(s.loaded.corpus.len(), false, false));
         let id = *job;
         assert!(s.apply(Action::Train(TrainAction::Train { now: 2.0 })).is_empty(), "one job at a time");

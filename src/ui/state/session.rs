@@ -712,12 +712,8 @@ mod tests {
         assert_eq!((r.mt.choices.system, r.mt.choices.extract), (SystemKind::Ms, Some(ExtractMethod::Word)));
         assert_eq!((r.classroom.student.as_str(), r.classroom.form.pairs.as_str()), ("Ana", "1, 2"));
         assert_eq!(r.alignment.model.as_ref().map(|m| m.summary.as_str()), Some("a model"));
-        assert_eq!(
-            r.slots.slot(Slot::LexS2t).ok_file().map(|u| u.name.as_str()),
-            None,
-            "swapped: the table given as p(t|s) is the other side's now"
-        );
-        assert_eq!(r.slots.slot(Slot::LexT2s).ok_file().map(|u| u.name.as_str()), Some("lex.e2f"));
+        let given = [Slot::LexS2t, Slot::LexT2s].map(|x| r.slots.slot(x).ok_file().map(|u| u.name.as_str()));
+        assert_eq!(given, [None, Some("lex.e2f")], "swapped: the table given as p(t|s) is the other side's now");
         // What it keeps again is what it read.
         assert_eq!(r.session(), session);
         // What was shown before an open exercise, as this version kept it, reads as what is shown.

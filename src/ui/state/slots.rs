@@ -695,6 +695,7 @@ impl Slots {
 
 #[cfg(test)]
 mod tests {
+    use super::super::corpus::SAMPLE_NAME;
     use super::super::testing::*;
     use super::super::*;
     use super::*;
@@ -1301,11 +1302,7 @@ mod tests {
             for asked in order {
                 answer_load(&mut s, asked);
             }
-            assert_eq!(
-                (s.loaded.name.as_str(), s.loaded.corpus.gold_links()),
-                (super::super::corpus::SAMPLE_NAME, 1218),
-                "{sample_first}"
-            );
+            assert_eq!((s.loaded.name.as_str(), s.loaded.corpus.gold_links()), (SAMPLE_NAME, 1218), "{sample_first}");
             assert_eq!(s.slots.slot(Slot::Tiger).message, None, "{sample_first}: the set is not in use");
         }
     }
