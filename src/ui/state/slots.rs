@@ -918,35 +918,28 @@ mod tests {
         let mut s = State::with_sample();
         let corpus = s.loaded.corpus.clone();
         read(&mut s, "x.trg", "(T (C c))\n(T (C c))\n", Some(Slot::Target));
-        assert_eq!(
-            message(&s, Slot::Target),
-            "x.trg: 2 trees, 4 nodes; not in use: no source trees yet (the pairs shown stay)"
-        );
+        let unused = |why| format!("x.trg: 2 trees, 4 nodes; not in use: {why} (the pairs shown stay)");
+        assert_eq!(message(&s, Slot::Target), unused("no source trees yet"));
 
         // A source over the page's limit: refused, and the target waits for one that reads.
         let wide = format!("(S (A a))\n(S {})\n", "(A a) ".repeat(1001));
         read(&mut s, "wide.src", &wide, Some(Slot::Source));
         assert_refused(&s, Slot::Source, "wide.src:2:1: this tree has 1001 words");
-        assert_eq!(
-            message(&s, Slot::Target),
-            "x.trg: 2 trees, 4 nodes; not in use: its source trees were refused (the pairs shown stay)"
-        );
+        assert_eq!(message(&s, Slot::Target), unused("its source trees were refused"));
         assert!(Rc::ptr_eq(&corpus, &s.loaded.corpus), "the pairs shown stay");
         // A bad target now: the one kept is named as kept, not as in use.
         read(&mut s, "bad.trg", "(T (C c)\n", Some(Slot::Target));
-        assert_eq!(
-            s.slots.slot(Slot::Target).still_in_use().as_deref(),
-            Some("kept for its pair, not in use: x.trg: 2 trees, 4 nodes")
-        );
+        let still = |s: &State, slot| s.slots.slot(slot).still_in_use();
+        assert_eq!(still(&s, Slot::Target).as_deref(), Some("kept for its pair, not in use: x.trg: 2 trees, 4 nodes"));
         // A source that reads: the pairs are made with the target kept, both in use.
         read(&mut s, "x.src", "(S (A a))\n(S (B b))\n", Some(Slot::Source));
         assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
         assert_eq!(message(&s, Slot::Source), "x.src: 2 trees, 4 nodes");
         assert!(!s.slots.slot(Slot::Source).waiting && !s.slots.slot(Slot::Target).waiting);
         read(&mut s, "bad.src", "(S (A a)\n", Some(Slot::Source));
-        assert_eq!(s.slots.slot(Slot::Source).still_in_use().as_deref(), Some("still in use: x.src: 2 trees, 4 nodes"));
+        assert_eq!(still(&s, Slot::Source).as_deref(), Some("still in use: x.src: 2 trees, 4 nodes"));
         // The target's last upload was refused; what it keeps is in use now.
-        assert_eq!(s.slots.slot(Slot::Target).still_in_use().as_deref(), Some("still in use: x.trg: 2 trees, 4 nodes"));
+        assert_eq!(still(&s, Slot::Target).as_deref(), Some("still in use: x.trg: 2 trees, 4 nodes"));
         // Gold links for the pairs shown make new pairs, but not from a waiting target.
         let mut s = State::with_sample();
         read(&mut s, "x.trg", "(T (C c))\n", Some(Slot::Target));
@@ -1055,10 +1048,9 @@ mod tests {
             assert_eq!(s.slots.lexicon_files(), before, "a refused table never replaces the one in use");
             // Dropped: routed by their ending; the first waits for the second.
             read(&mut s, vcbs[0].0, vcbs[0].1, None);
-            let waiting = format!(
-                "{}: waiting for the other vocabulary (.vcb): the source's and the target's go together",
-                vcbs[0].0
-            );
+            let first = vcbs[0].0;
+            let waiting =
+                format!("{first}: waiting for the other vocabulary (.vcb): the source's and the target's go together");
             assert_eq!(s.slots.slot(Slot::Vcb).message, Some(Ok(waiting)));
             assert_eq!(s.slots.lexicon_files(), before);
             read(&mut s, vcbs[1].0, vcbs[1].1, None);
@@ -1067,12 +1059,8 @@ mod tests {
                 Some(Ok("source de.vcb: 2 words, 100% of the source tokens; target es.vcb: 2 words, 100% of the target tokens".into()))
             );
             // The refused tables were checked again with them, and are in use now.
-            assert_eq!(
-                s.slots.slot(Slot::LexS2t).message,
-                Some(Ok(
-                    "s2t.t3.final: 3 entries; covers 2 of 2 source word types (100%) and 2 of 2 tokens (100%)".into()
-                ))
-            );
+            let covered = "s2t.t3.final: 3 entries; covers 2 of 2 source word types (100%) and 2 of 2 tokens (100%)";
+            assert_eq!(s.slots.slot(Slot::LexS2t).message, Some(Ok(covered.into())));
             assert_read(&s, Slot::LexT2s, "t2s.t3.final: 3 entries; covers 2 of 2 target word types");
             let files = s.slots.lexicon_files();
             let names = files.vcb.as_ref().map(|v| v.iter().map(|f| f.name.clone()).collect::<Vec<_>>());
