@@ -594,11 +594,8 @@ mod tests {
         let model = "{\"format\":\"treelink-alignment-model\"}".to_string();
         answer(&mut s, Response::Trained { job: id, model: model.clone(), summary: "a model".into(), kept: None }, 1.0);
         assert_eq!(s.alignment.model.as_ref().map(|m| m.origin.to_string()).as_deref(), Some("trained in this page"));
-        assert_eq!(
-            s.session().texts.alignment_model,
-            Some(("a model".to_string(), model.clone())),
-            "kept for the next visit"
-        );
+        let kept = Some(("a model".to_string(), model.clone()));
+        assert_eq!(s.session().texts.alignment_model, kept, "kept for the next visit");
         let download = s.apply(Action::Train(TrainAction::DownloadModel));
         let [Effect::Download { name, body: DownloadBody::Text { text, mime } }] = &download[..] else {
             panic!("{download:?}")

@@ -160,10 +160,8 @@ mod tests {
         for state in [&mut s, &mut r] {
             state.apply(Action::Exercise(ExerciseAction::Close));
             assert!(state.classroom.open.is_none());
-            assert_eq!(
-                (&state.loaded.corpus, &state.teach.links, state.selection.pair.index(), state.selection.mode),
-                (&shown.0, &shown.1, shown.2, shown.3)
-            );
+            let now = (&state.loaded.corpus, &state.teach.links, state.selection.pair.index(), state.selection.mode);
+            assert_eq!(now, (&shown.0, &shown.1, shown.2, shown.3));
             assert!(state.loaded.sides_swapped);
             let mut kept = state.session();
             assert_eq!(kept.classroom.left, left, "the exercise's links");

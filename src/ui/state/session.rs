@@ -547,10 +547,8 @@ mod tests {
         assert_eq!((s.selection.pair.index(), s.selection.mode), (2, Mode::Inspect));
         s.apply(Action::Session(SessionAction::OpenLocation("#pair=0".into())));
         assert_eq!(s.selection.pair.index(), 2, "pairs count from 1");
-        assert_eq!(
-            Location::parse("pair=5&mode=teach"),
-            Location { pair: Some(PairIndex::new(4)), mode: Some(Mode::Teach) }
-        );
+        let fifth_taught = Location { pair: Some(PairIndex::new(4)), mode: Some(Mode::Teach) };
+        assert_eq!(Location::parse("pair=5&mode=teach"), fifth_taught);
         // A pair beyond those loaded opens when pairs that have it arrive.
         let n = s.loaded.corpus.len();
         s.apply(Action::Session(SessionAction::OpenLocation(format!("#pair={}", n + 2))));
@@ -652,10 +650,8 @@ mod tests {
         let mut s = State::with_sample();
         assert!(s.apply(Action::Session(SessionAction::OpenQuery(String::new()))).is_empty());
         assert!(s.apply(Action::Session(SessionAction::OpenQuery("?lang=de".into()))).is_empty());
-        assert_eq!(
-            s.apply(Action::Session(SessionAction::OpenQuery("?a=1&exercise=week%201%2Fe.json".into()))),
-            vec![Effect::FetchExercise("week 1/e.json".into())]
-        );
+        let effects = s.apply(Action::Session(SessionAction::OpenQuery("?a=1&exercise=week%201%2Fe.json".into())));
+        assert_eq!(effects, vec![Effect::FetchExercise("week 1/e.json".into())]);
         assert_eq!(exercise_address("?exercise=bad%zz.json"), Some("bad%zz.json".into()), "kept as written");
         assert_eq!(exercise_address("?exercise=%C3%A9.json"), Some("é.json".into()));
     }
@@ -677,10 +673,8 @@ mod tests {
         assert!(s.keeping.restoring.is_some(), "the session waits for the sample");
         answer_load(&mut s, &(*job, request.clone()));
         assert_eq!((s.loaded.corpus.as_ref(), s.loaded.name.as_str()), (kept.loaded.corpus.as_ref(), SAMPLE_NAME));
-        assert_eq!(
-            (s.selection.pair.index(), s.selection.mode, s.student_links()),
-            (2, Mode::Teach, &[(NodeId::new(0), NodeId::new(0))][..])
-        );
+        let root = [(NodeId::new(0), NodeId::new(0))];
+        assert_eq!((s.selection.pair.index(), s.selection.mode, s.student_links()), (2, Mode::Teach, &root[..]));
         assert!(s.keeping.restoring.is_none() && s.slots.sample_loading.is_none());
         assert!(s.corpus_summary().ends_with(": 157 pairs, 10920 nodes, 1218 gold links"), "{}", s.corpus_summary());
     }
