@@ -443,6 +443,12 @@ mod tests {
     use crate::io::links::write_links;
     use crate::ui::protocol::{Request, Response};
 
+    /// Searches that link each of `pairs` as its gold links say.
+    fn gold_searches(pairs: &[TreePair]) -> Vec<Search> {
+        let links = |p: &TreePair| p.gold.iter().map(|l| (l.source, l.target)).collect();
+        pairs.iter().map(|p| Search { links: links(p), steps: Vec::new() }).collect()
+    }
+
     /// Issue 14, item 7: a held-out test aligns and scores the last 20%
     /// alone, without the training-data warning; the pairs before it are
     /// marked as the model's training pairs (not aligned, not explained),
@@ -468,10 +474,7 @@ mod tests {
 
         let id = train_a_model(&mut s, 3000.0);
         // The worker's searches of the held-out pairs: each takes its gold links.
-        let searches: Vec<Search> = s.loaded.corpus.pairs[first..]
-            .iter()
-            .map(|p| Search { links: p.gold.iter().map(|l| (l.source, l.target)).collect(), steps: Vec::new() })
-            .collect();
+        let searches = gold_searches(&s.loaded.corpus.pairs[first..]);
         let mut aligned = empty_alignment(id, n, "held out", first);
         let Response::Aligned { searches: all, uncertainty, .. } = &mut aligned else { unreachable!() };
         (*all, *uncertainty) = (searches, Vec::new());
@@ -554,13 +557,7 @@ mod tests {
         assert!(preview.tune_c.is_empty() && preview.tune_search.is_empty() && preview.tune_word_model.is_empty());
         let (job, n) = (*job, s.loaded.corpus.len());
         // The first model links each pair as its gold links say.
-        let gold: Vec<Search> = s
-            .loaded
-            .corpus
-            .pairs
-            .iter()
-            .map(|p| Search { links: p.gold.iter().map(|l| (l.source, l.target)).collect(), steps: Vec::new() })
-            .collect();
+        let gold = gold_searches(&s.loaded.corpus.pairs);
         let first = |job, searches| Response::Preview { job, summary: "a first model".into(), searches, first: 0 };
         // Another job's, or one that does not cover the pairs, is not shown.
         answer(&mut s, first(JobId(job.0 + 1), gold.clone()), 1000.0);
@@ -609,8 +606,8 @@ mod tests {
         let explain = s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(2))));
         let (pair, source, target) = (PairIndex::FIRST, NodeId::new(1), NodeId::new(2));
         assert_eq!(explain, vec![Effect::Post(Request::Explain { pair, source, target })]);
-        assert!(s.alignment.explained.as_ref().is_some_and(|e| (e.pair, e.source, e.target, e.result.is_none())
-            == (PairIndex::FIRST, NodeId::new(1), NodeId::new(2), true)));
+        let explained = s.alignment.explained.as_ref().map(|e| (e.pair, e.source, e.target, e.result.is_none()));
+        assert_eq!(explained, Some((pair, source, target, true)));
         assert!(s.apply(Action::SetLambda("0.3".into())).is_empty());
         // Aligning again posts the model the page holds.
         let effects = s.apply(Action::Train(TrainAction::Align { now: 3.0 }));
