@@ -1094,8 +1094,7 @@ mod tests {
         for tree in Tree::parse_all(text, "t").unwrap() {
             let wire = WireTree::from(&tree);
             let back = Tree::try_from(wire.clone()).unwrap();
-            assert_eq!(back, tree);
-            assert_eq!(back.to_bracketed(), tree.to_bracketed());
+            assert_eq!((&back, back.to_bracketed()), (&tree, tree.to_bracketed()));
         }
         // A wrong message is refused, not trusted.
         let two_roots = vec![("A".into(), Some("a".into()), 0), ("B".into(), Some("b".into()), 0)];

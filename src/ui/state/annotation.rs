@@ -498,8 +498,7 @@ mod tests {
         let session = s.session();
         let json = serde_json::to_string(&session).unwrap();
         let r = restored(serde_json::from_str(&json).unwrap());
-        assert_eq!(r.annotation.done, s.annotation.done);
-        assert_eq!(r.annotation.edits, s.annotation.edits);
+        assert_eq!((&r.annotation.done, &r.annotation.edits), (&s.annotation.done, &s.annotation.edits));
         assert_eq!(r.annotation.order, Order::File);
         assert_eq!(r.teach.links, s.teach.links);
         assert_eq!((r.selection.mode, r.selection.pair), (Mode::Annotate, PairIndex::new(3)));

@@ -557,8 +557,7 @@ mod tests {
             read(&mut s, name, &shared_data(&format!("lingua-align-nl-en-125/raw/{name}")), Some(Slot::Tiger));
         }
         assert_read(&s, Slot::Tiger, "");
-        assert_eq!(s.loaded.corpus.len(), 125);
-        assert_eq!(s.loaded.name, "Uploaded TigerXML pair");
+        assert_eq!((s.loaded.corpus.len(), s.loaded.name.as_str()), (125, "Uploaded TigerXML pair"));
         assert_eq!(s.loaded.tiger_ids.as_ref().map(|ids| ids.len()), Some(125));
         // A set that does not import leaves the imported pair in use.
         let (corpus, ids) = (s.loaded.corpus.clone(), s.loaded.tiger_ids.clone());

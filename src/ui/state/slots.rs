@@ -902,8 +902,7 @@ mod tests {
         read(&mut s, "bad.gold", "0-99\n0-0\n", Some(Slot::Gold));
         assert_refused(&s, Slot::Gold, "bad.gold:1:");
         read(&mut s, "y.src", "(S (A x) (B y))\n(S (A z))\n", Some(Slot::Source));
-        assert_eq!(s.loaded.name, "Uploaded y.src / x.trg");
-        assert_eq!(s.loaded.corpus.gold_links(), 3);
+        assert_eq!((s.loaded.name.as_str(), s.loaded.corpus.gold_links()), ("Uploaded y.src / x.trg", 3));
         assert_eq!(s.loaded.corpus.pairs[0].source.words(), ["x", "y"]);
         assert_refused(&s, Slot::Gold, "bad.gold:1:");
         assert_eq!(s.slots.ok_name(Slot::Gold), Some("x.gold"));
