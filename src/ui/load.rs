@@ -1060,6 +1060,12 @@ mod tests {
         }
     }
 
+    /// The corpus of the bracketed texts of `x.src`, `x.trg` (and `x.gold`).
+    fn corpus(src: &str, trg: &str, gold: Option<&str>) -> Corpus {
+        let named = |name, text| Named { name, text };
+        Corpus::from_texts(named("x.src", src), named("x.trg", trg), gold.map(|g| named("x.gold", g))).unwrap()
+    }
+
     /// Issue 40 item 6: the page reads a Dublin file as `treelink import
     /// dublin` does; a file that does not read makes no corpus, its error
     /// next to its input.
@@ -1071,15 +1077,9 @@ mod tests {
         let (cli, _) = interchange::dublin_corpus(Named { name: "x.dublin", text }, false).unwrap();
         assert_eq!(checked.corpus.as_ref().map(|(c, _)| c), Some(&cli));
         assert_eq!(cli.pairs[0].source.words(), ["the", "house", "is"]);
-        assert_eq!(
-            checked.answer.statuses,
-            [(
-                Slot::Dublin,
-                Ok("x.dublin: 1 pair, 3 links (first tree of each pair the source); 1 number without a partner left out, \
-                    the first at x.dublin:3:13: source node 4 has no target node number after it (the line ends): left out"
-                    .into())
-            )]
-        );
+        let said = "x.dublin: 1 pair, 3 links (first tree of each pair the source); 1 number without a partner left out, \
+                    the first at x.dublin:3:13: source node 4 has no target node number after it (the line ends): left out";
+        assert_eq!(checked.answer.statuses, [(Slot::Dublin, Ok(said.into()))]);
         let bad = text.replace("5 5", "5 9");
         let checked = check(&request(Slot::Dublin, &[(Slot::Dublin, "x.dublin", &bad)]));
         assert_eq!(checked.answer.corpus, None);
@@ -1097,24 +1097,17 @@ mod tests {
         for tree in Tree::parse_all(text, "t").unwrap() {
             let wire = WireTree::from(&tree);
             let back = Tree::try_from(wire.clone()).unwrap();
-            assert_eq!(back, tree);
-            assert_eq!(back.to_bracketed(), tree.to_bracketed());
+            assert_eq!((&back, back.to_bracketed()), (&tree, tree.to_bracketed()));
         }
         // A wrong message is refused, not trusted.
-        let two_roots = WireTree {
-            nodes: vec![("A".into(), Some("a".into()), 0), ("B".into(), Some("b".into()), 0)],
-            outer: false,
-        };
-        assert!(Tree::try_from(two_roots).is_err());
+        let two_roots = vec![("A".into(), Some("a".into()), 0), ("B".into(), Some("b".into()), 0)];
+        assert!(Tree::try_from(WireTree { nodes: two_roots, outer: false }).is_err());
         let short = WireTree { nodes: vec![("S".into(), None, 2), ("A".into(), Some("a".into()), 0)], outer: false };
         assert!(Tree::try_from(short).is_err());
         assert!(Tree::try_from(WireTree { nodes: vec![], outer: false }).is_err());
-        let pair = WirePair {
-            source: WireTree::from(&Tree::parse_one("(A a)", "s").unwrap()),
-            target: WireTree::from(&Tree::parse_one("(B b)", "t").unwrap()),
-            gold: vec![(0, 3, false)],
-            ids: None,
-        };
+        let wire = |text, file| WireTree::from(&Tree::parse_one(text, file).unwrap());
+        let pair =
+            WirePair { source: wire("(A a)", "s"), target: wire("(B b)", "t"), gold: vec![(0, 3, false)], ids: None };
         assert!(pair.decode().is_err(), "a link outside the trees");
     }
 
@@ -1142,26 +1135,17 @@ mod tests {
     fn a_tree_over_the_default_limits_is_refused_next_to_its_file() {
         let big = format!("(S {})\n", (0..1_001).map(|k| format!("(A a{k})")).collect::<String>());
         let src = format!("(S (A a))\n{big}");
-        let checked = check(&request(
-            Slot::Target,
-            &[(Slot::Source, "x.src", &src), (Slot::Target, "x.trg", "(S (B b))\n(S (B b))\n")],
-        ));
+        let files = [(Slot::Source, "x.src", &*src), (Slot::Target, "x.trg", "(S (B b))\n(S (B b))\n")];
+        let checked = check(&request(Slot::Target, &files));
         assert_eq!(checked.answer.corpus, None);
-        assert!(checked.answer.statuses.contains(&(
-            Slot::Source,
-            Err("x.src:2:1: this tree has 1001 words, more than the page's limit of 1000".into())
-        )));
+        let refused = Err("x.src:2:1: this tree has 1001 words, more than the page's limit of 1000".into());
+        assert!(checked.answer.statuses.contains(&(Slot::Source, refused)));
     }
 
     #[test]
     fn an_exercise_with_a_tree_over_the_default_limits_is_refused_at_the_tree() {
         let wide = format!("(S {})", (0..1_001).map(|k| format!("(A a{k})")).collect::<String>());
-        let corpus = Corpus::from_texts(
-            Named { name: "x.src", text: &format!("(S (A a))\n{wide}\n") },
-            Named { name: "x.trg", text: "(T (B b))\n(T (B b))\n" },
-            Some(Named { name: "x.gold", text: "0-0\n0-0\n" }),
-        )
-        .unwrap();
+        let corpus = corpus(&format!("(S (A a))\n{wide}\n"), "(T (B b))\n(T (B b))\n", Some("0-0\n0-0\n"));
         let exercise = Exercise::new(&corpus, &[1, 2], "Wide", "Link.", false).unwrap();
         let checked = check(&request(Slot::Exercise, &[(Slot::Exercise, "ex.json", &exercise.to_json())]));
         assert_eq!(checked.answer.corpus, None);
@@ -1179,12 +1163,7 @@ mod tests {
     #[test]
     fn the_first_tree_over_the_limits_is_named_by_its_place() {
         let nodes = format!("(S {})", (0..800).map(|_| "(A (C (D (E (B b)))))").collect::<String>());
-        let corpus = Corpus::from_texts(
-            Named { name: "x.src", text: "(S (A a))\n(S (A a))\n" },
-            Named { name: "x.trg", text: &format!("(T (B b))\n{nodes}\n") },
-            None,
-        )
-        .unwrap();
+        let corpus = corpus("(S (A a))\n(S (A a))\n", &format!("(T (B b))\n{nodes}\n"), None);
         let place = |k: usize, side: Side| format!("pair {}, {side}", k + 1);
         assert_eq!(
             over_limits(&corpus.pairs, place),

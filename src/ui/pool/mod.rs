@@ -707,8 +707,10 @@ impl Assembly {
 mod tests {
     use super::*;
     use crate::align::greedy::Search;
-    use crate::align::model::TrainOptions;
+    use crate::align::lexical::input_lexicon;
+    use crate::align::model::{TrainOptions, WarmStart};
     use crate::app::alignment::{self, PairsTraining};
+    use crate::app::annotation::update_model;
     use crate::corpus::{Corpus, PairIndex};
     use crate::lexicon::WordModel;
     use crate::progress::{Flow, Progress};
@@ -741,10 +743,7 @@ mod tests {
             for c in commands {
                 match c {
                     Command::Post { worker, request, blob } => {
-                        let blob = match blob {
-                            Blob::Artifact(a) => Some(self.blobs[&a].clone()),
-                            _ => None,
-                        };
+                        let blob = if let Blob::Artifact(a) = blob { Some(self.blobs[&a].clone()) } else { None };
                         self.queues[worker].push_back((request, blob));
                     }
                     Command::Store { artifact, text } => {
@@ -916,22 +915,13 @@ mod tests {
         let train: Vec<usize> = (0..20).chain([25, 27]).collect();
         for (aligned_from, sentences) in [(20, InputSentences::HeldOut), (0, InputSentences::Train)] {
             let bitext = crate::lexicon::bitext_of(&corpus);
-            let lexicon =
-                crate::align::lexical::input_lexicon(&kept.model.lexicon, &bitext, sentences, "lexicon", quiet)
-                    .unwrap();
+            let lexicon = input_lexicon(&kept.model.lexicon, &bitext, sentences, "lexicon", quiet).unwrap();
             let pairs = Corpus { pairs: train.iter().map(|&k| corpus.pairs[k].clone()).collect() };
             let words = |k: usize| lexicon.links(k, corpus.pairs[k].source.words(), corpus.pairs[k].target.words());
             let links = train.iter().map(|&k| words(k)).collect();
-            let updated = crate::app::annotation::update_model(
-                &pairs,
-                links,
-                &kept.options,
-                &kept.model,
-                &lexicon.lexicon,
-                &mut crate::align::model::WarmStart::default(),
-                quiet,
-            )
-            .unwrap();
+            let warm = &mut WarmStart::default();
+            let updated =
+                update_model(&pairs, links, &kept.options, &kept.model, &lexicon.lexicon, warm, quiet).unwrap();
             assert_ne!(updated.to_json(), kept.model.to_json(), "the pairs annotated changed the model");
             assert_eq!((updated.threshold, updated.posterior), (kept.model.threshold, kept.model.posterior));
             let input = Corpus { pairs: corpus.pairs[aligned_from..].to_vec() };

@@ -432,6 +432,12 @@ mod tests {
         r.trained_on.as_ref().map_or(0, |t| t.first_unseen)
     }
 
+    /// Searches that link each of `pairs` as its gold links say.
+    fn gold_searches(pairs: &[TreePair]) -> Vec<Search> {
+        let links = |p: &TreePair| p.gold.iter().map(|l| (l.source, l.target)).collect();
+        pairs.iter().map(|p| Search { links: links(p), steps: Vec::new() }).collect()
+    }
+
     /// Issue 14, item 7: a held-out test aligns and scores the last 20%
     /// alone, without the training-data warning; the pairs before it are
     /// marked as the model's training pairs (not aligned, not explained),
@@ -442,19 +448,14 @@ mod tests {
         s.apply(Action::Train(TrainAction::Form(FormAction::SetCalibrate(false))));
         s.apply(Action::Train(TrainAction::Form(FormAction::SetHoldOutTest(true))));
         let id = train_a_model(&mut s, 0.0);
-        let trained_on = s.alignment.model.as_ref().and_then(|m| m.trained_on.clone());
-        assert_eq!(trained_on, Some(TrainedOn { gen: s.loaded.gen, first_unseen: 126, annotated: Rc::default() }));
+        let trained_on = |s: &State| s.alignment.model.as_ref().and_then(|m| m.trained_on.clone());
+        let expected = |s: &State| Some(TrainedOn { gen: s.loaded.gen, first_unseen: 126, annotated: Rc::default() });
+        assert_eq!(trained_on(&s), expected(&s));
         // Kept for the next visit, with the choices.
         let r = restored(s.session());
-        assert_eq!(
-            r.alignment.model.as_ref().and_then(|m| m.trained_on.clone()),
-            Some(TrainedOn { gen: r.loaded.gen, first_unseen: 126, annotated: Rc::default() })
-        );
-        assert!(
-            r.form.test
-                && !r.form.calibrate
-                && r.form.pairs_training(&r.loaded.held) == s.form.pairs_training(&s.loaded.held)
-        );
+        assert_eq!(trained_on(&r), expected(&r));
+        assert_eq!((r.form.test, r.form.calibrate), (true, false));
+        assert_eq!(r.form.pairs_training(&r.loaded.held), s.form.pairs_training(&s.loaded.held));
         let (n, first) = (s.loaded.corpus.len(), 126);
         // An answer whose pairs do not end with the corpus's (all n after the first 126) is refused.
         answer(&mut s, empty_alignment(id, first + n, "held out", first), 2.0);
@@ -462,33 +463,15 @@ mod tests {
 
         let id = train_a_model(&mut s, 3000.0);
         // The worker's searches of the held-out pairs: each takes its gold links.
-        let searches: Vec<Search> = s.loaded.corpus.pairs[first..]
-            .iter()
-            .map(|p| Search { links: p.gold.iter().map(|l| (l.source, l.target)).collect(), steps: Vec::new() })
-            .collect();
-        let baseline = vec![Vec::new(); n - first];
-        answer(
-            &mut s,
-            Response::Aligned {
-                job: id,
-                searches,
-                baseline,
-                lexicon: "held out".into(),
-                first,
-                uncertainty: Vec::new(),
-                link_search: Default::default(),
-            },
-            5000.0,
-        );
+        let searches = gold_searches(&s.loaded.corpus.pairs[first..]);
+        let mut aligned = empty_alignment(id, n, "held out", first);
+        let Response::Aligned { searches: all, uncertainty, .. } = &mut aligned else { unreachable!() };
+        (*all, *uncertainty) = (searches, Vec::new());
+        answer(&mut s, aligned, 5000.0);
         let r = s.results().expect("results");
         assert_eq!((r.first_aligned, first_unseen(r), r.trained_on_these(), r.pairs()), (126, 126, false, 126..157));
-        assert!(
-            !r.aligned(PairIndex::new(0))
-                && !r.aligned(PairIndex::new(125))
-                && r.aligned(PairIndex::new(126))
-                && r.aligned(PairIndex::new(156))
-                && !r.aligned(PairIndex::new(157))
-        );
+        let aligned = [0, 125, 126, 156, 157].map(|k| r.aligned(PairIndex::new(k)));
+        assert_eq!(aligned, [false, false, true, true, false]);
         let held_out = r.held_out.as_deref().unwrap_or_default();
         assert!(held_out.starts_with("Held out: pairs 127–157, the last 20% of the 157 pairs loaded"), "{held_out}");
         assert!(held_out.contains("trained on pairs 1–126, pairs 127–157 held out as the test"), "{held_out}");
@@ -505,30 +488,21 @@ mod tests {
             note,
             format!("Trained on pairs 1–126 and aligned the 31 held-out pairs 127–157 in 2.0 s: {scores}")
         );
-        assert!(
-            !s.alignment.note_on_training_data && !s.panels().train.note_on_training_data,
-            "no training-data warning"
-        );
+        let warned = (s.alignment.note_on_training_data, s.panels().train.note_on_training_data);
+        assert_eq!(warned, (false, false), "no training-data warning");
         // The exports hold the pairs aligned: 31 lines of links, the CSV numbered from 127.
         let r = s.results().unwrap().clone();
-        let exported = |s: &mut State, file| match s.apply(Action::Export(file)).as_slice() {
-            [Effect::Download { body: DownloadBody::Text { text, .. }, .. }] => text.to_string(),
-            other => panic!("{other:?}"),
-        };
-        assert_eq!(exported(&mut s, ExportFile::PredictedLinks), write_links(&r.predicted[126..]));
-        assert_eq!(
-            exported(&mut s, ExportFile::SourceTiger).matches("<s ").count(),
-            31,
-            "the TigerXML holds the 31 pairs aligned"
-        );
-        let csv = exported(&mut s, ExportFile::ResultsCsv);
+        assert_eq!(exported(&mut s, ExportFile::PredictedLinks).1, write_links(&r.predicted[126..]));
+        let tiger = exported(&mut s, ExportFile::SourceTiger).1;
+        assert_eq!(tiger.matches("<s ").count(), 31, "the TigerXML holds the 31 pairs aligned");
+        let csv = exported(&mut s, ExportFile::ResultsCsv).1;
         assert_eq!(csv.lines().nth(1).and_then(|l| l.split(',').next()), Some("127"));
         assert_eq!(csv.lines().count(), 1 + 31 + 1);
         assert!(csv.lines().skip(1).all(|l| l.ends_with(",no")), "held out: no training pairs scored");
         // A training pair is not explained; a held-out pair is.
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(3))));
+        select_pair(&mut s, 3);
         assert!(click(&mut s, 1, 2).is_empty());
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(130))));
+        select_pair(&mut s, 130);
         let (pair, source, target) = (PairIndex::new(130), NodeId::new(1), NodeId::new(2));
         assert_eq!(click(&mut s, 1, 2), vec![Effect::Post(Request::Explain { pair, source, target })]);
 
@@ -547,7 +521,7 @@ mod tests {
         );
         assert!(s.alignment.note_on_training_data && s.panels().train.note_on_training_data);
         // The CSV marks the training pairs' rows, and the corpus row, as the page warns.
-        let csv = exported(&mut s, ExportFile::ResultsCsv);
+        let csv = exported(&mut s, ExportFile::ResultsCsv).1;
         let rows: Vec<&str> = csv.lines().collect();
         assert!(rows[0].ends_with(",model_on_training_data"));
         assert!(rows[1].starts_with("1,") && rows[1].ends_with(",yes") && rows[126].ends_with(",yes"));
@@ -575,13 +549,7 @@ mod tests {
         assert!(preview.tune_c.is_empty() && preview.tune_search.is_empty() && preview.tune_word_model.is_empty());
         let (job, n) = (*job, s.loaded.corpus.len());
         // The first model links each pair as its gold links say.
-        let gold: Vec<Search> = s
-            .loaded
-            .corpus
-            .pairs
-            .iter()
-            .map(|p| Search { links: p.gold.iter().map(|l| (l.source, l.target)).collect(), steps: Vec::new() })
-            .collect();
+        let gold = gold_searches(&s.loaded.corpus.pairs);
         let first = |job, searches| Response::Preview { job, summary: "a first model".into(), searches, first: 0 };
         // Another job's, or one that does not cover the pairs, is not shown.
         answer(&mut s, first(JobId(job.0 + 1), gold.clone()), 1000.0);
@@ -615,11 +583,8 @@ mod tests {
         let model = "{\"format\":\"treelink-alignment-model\"}".to_string();
         answer(&mut s, Response::Trained { job: id, model: model.clone(), summary: "a model".into(), kept: None }, 1.0);
         assert_eq!(s.alignment.model.as_ref().map(|m| m.origin.to_string()).as_deref(), Some("trained in this page"));
-        assert_eq!(
-            s.session().texts.alignment_model,
-            Some(("a model".to_string(), model.clone())),
-            "kept for the next visit"
-        );
+        let kept = Some(("a model".to_string(), model.clone()));
+        assert_eq!(s.session().texts.alignment_model, kept, "kept for the next visit");
         let download = s.apply(Action::Train(TrainAction::DownloadModel));
         let [Effect::Download { name, body: DownloadBody::Text { text, mime } }] = &download[..] else {
             panic!("{download:?}")
@@ -633,8 +598,8 @@ mod tests {
         let explain = s.apply(Action::Select(SelectAction::ClickTarget(NodeId::new(2))));
         let (pair, source, target) = (PairIndex::FIRST, NodeId::new(1), NodeId::new(2));
         assert_eq!(explain, vec![Effect::Post(Request::Explain { pair, source, target })]);
-        assert!(s.alignment.explained.as_ref().is_some_and(|e| (e.pair, e.source, e.target, e.result.is_none())
-            == (PairIndex::FIRST, NodeId::new(1), NodeId::new(2), true)));
+        let explained = s.alignment.explained.as_ref().map(|e| (e.pair, e.source, e.target, e.result.is_none()));
+        assert_eq!(explained, Some((pair, source, target, true)));
         assert!(s.apply(Action::SetLambda("0.3".into())).is_empty());
         // Aligning again posts the model the page holds.
         let effects = s.apply(Action::Train(TrainAction::Align { now: 3.0 }));

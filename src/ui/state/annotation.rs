@@ -318,7 +318,7 @@ mod tests {
     use super::super::*;
     use super::*;
     use crate::align::greedy::greedy_align;
-    use crate::ui::protocol::Response;
+    use crate::svg::LinkStyle;
 
     fn n(k: usize) -> NodeId {
         NodeId::new(k)
@@ -329,20 +329,15 @@ mod tests {
     fn aligned(k: usize, candidates: &[Scored], unsure: &[(usize, f64)]) -> State {
         let mut s = State::with_sample();
         s.alignment.model = Some(uploaded_model());
-        let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
-        let Response::Aligned { job, mut searches, baseline, lexicon, first, mut uncertainty, link_search } =
-            empty_alignment(id, s.loaded.corpus.len(), "given", 0)
-        else {
-            unreachable!()
-        };
-        let pair = &s.loaded.corpus.pairs[k];
-        searches[k] = greedy_align(&pair.source, &pair.target, candidates);
-        for &(p, u) in unsure {
-            uncertainty[p] = u;
-        }
-        answer(&mut s, Response::Aligned { job, searches, baseline, lexicon, first, uncertainty, link_search }, 1.0);
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Annotate)));
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(k))));
+        let pair = s.loaded.corpus.pairs[k].clone();
+        align_changed(&mut s, |searches, uncertainty| {
+            searches[k] = greedy_align(&pair.source, &pair.target, candidates);
+            for &(p, u) in unsure {
+                uncertainty[p] = u;
+            }
+        });
+        set_mode(&mut s, Mode::Annotate);
+        select_pair(&mut s, k);
         s
     }
 
@@ -370,19 +365,16 @@ mod tests {
         candidates.push(Scored::new(wrong.0, wrong.1, 0.95));
         let mut s = aligned(k, &candidates, &[(5, 0.9), (7, 0.5), (k, 0.95)]);
         let mut inspecting = s.clone();
-        inspecting.apply(Action::Select(SelectAction::SetMode(Mode::Inspect)));
+        set_mode(&mut inspecting, Mode::Inspect);
         inspecting.apply(Action::Annotate(AnnotateAction::Accept { now: 0.0 }));
         assert!(inspecting.annotation.done.is_empty(), "the key a outside annotating accepts nothing");
         let expected = |l: &[(NodeId, NodeId)]| l.iter().map(|(a, b)| (a.index(), b.index())).collect::<BTreeSet<_>>();
         let first = links(&s);
         assert!(first.contains(&(wrong.0.index(), wrong.1.index())));
-        assert!(
-            !first.contains(&(gold[1].0.index(), gold[1].1.index()))
-                && !first.contains(&(gold[2].0.index(), gold[2].1.index()))
-        );
+        assert!(expected(&gold[1..3]).is_disjoint(&first));
         // The proposal is the model's own alignment of the pair, drawn as proposed.
         assert_eq!(first, expected(&s.results().unwrap().searches[k].links));
-        assert!(s.drawn_links().iter().all(|l| l.style == crate::svg::LinkStyle::Predicted));
+        assert!(s.drawn_links().iter().all(|l| l.style == LinkStyle::Predicted));
         // Removing the wrong link: both gold links it blocked come back.
         s.apply(Action::Select(SelectAction::ClickLink(wrong.0, wrong.1)));
         assert_eq!(links(&s), expected(&gold));
@@ -393,10 +385,8 @@ mod tests {
         click(&mut s, added.0, added.1);
         let added = (n(added.0), n(added.1));
         assert!(links(&s).contains(&(added.0.index(), added.1.index())));
-        assert!(s
-            .drawn_links()
-            .iter()
-            .any(|l| (l.source, l.target) == added && l.style == crate::svg::LinkStyle::Student));
+        let drawn = s.drawn_links();
+        assert!(drawn.iter().any(|l| (l.source, l.target, l.style) == (added.0, added.1, LinkStyle::Student)));
         assert_eq!(s.annotation.edits[&PairIndex::new(k)].1, 2);
         // Start over: the model's proposal is back.
         s.apply(Action::Annotate(AnnotateAction::StartOver));
@@ -404,10 +394,7 @@ mod tests {
         s.apply(Action::Select(SelectAction::ClickLink(wrong.0, wrong.1)));
         // Accept: the hand links are the proposal; the next pair is the least sure (5, then 7, then the file's order).
         s.apply(Action::Annotate(AnnotateAction::Accept { now: 0.0 }));
-        assert_eq!(
-            s.teach.links[&PairIndex::new(k)].iter().map(|(a, b)| (a.index(), b.index())).collect::<BTreeSet<_>>(),
-            expected(&gold)
-        );
+        assert_eq!(expected(&s.teach.links[&PairIndex::new(k)]), expected(&gold));
         assert_eq!(s.annotation.done, [Accepted { pair: PairIndex::new(k), edits: 1, links: gold.len() }]);
         assert_eq!(s.selection.pair, PairIndex::new(5));
         s.apply(Action::Annotate(AnnotateAction::Accept { now: 0.0 }));
@@ -417,18 +404,15 @@ mod tests {
         s.apply(Action::Annotate(AnnotateAction::SetOrder(Order::File)));
         s.apply(Action::Annotate(AnnotateAction::Accept { now: 0.0 }));
         assert_eq!(s.selection.pair, PairIndex::new(1));
+        let (total, g, share) = (s.loaded.corpus.len(), gold.len(), 100.0 / gold.len() as f64);
         assert_eq!(
-            s.annotation.progress(s.loaded.corpus.len()),
+            s.annotation.progress(total),
             format!(
-                "Annotated 4 of {} pairs, {} links. The last 4 pairs needed 1 edit for {} links (25%).",
-                s.loaded.corpus.len(),
-                gold.len(),
-                gold.len()
+                "Annotated 4 of {total} pairs, {g} links. The last 4 pairs needed 1 edit for {g} links ({share:.0}%)."
             )
-            .replace("(25%)", &format!("({:.0}%)", 100.0 / gold.len() as f64))
         );
         // An accepted pair's links are the annotator's: a click removes one, as in teaching, and it can be undone.
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(k))));
+        select_pair(&mut s, k);
         s.apply(Action::Select(SelectAction::ClickLink(gold[0].0, gold[0].1)));
         assert_eq!(s.teach.links[&PairIndex::new(k)].len(), gold.len() - 1);
         assert_eq!(s.annotation.done[0].links, gold.len() - 1);
@@ -451,15 +435,11 @@ mod tests {
         let posts =
             |effects: Vec<Effect>| effects.into_iter().filter(|e| matches!(e, Effect::Post(_))).collect::<Vec<_>>();
         assert!(posts(s.apply(Action::Annotate(AnnotateAction::Accept { now: 1.0 }))).is_empty(), "an uploaded model");
-        let gen = s.loaded.gen;
-        s.alignment.model = Some(LoadedAlignmentModel {
-            json: "{}".into(),
-            origin: ModelOrigin::TrainedHere,
-            summary: "a model".into(),
-            trained_on: Some(TrainedOn { gen, first_unseen: 100, annotated: Default::default() }),
-            kept: Some("{\"kept\": 1}".into()),
-        });
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(120))));
+        let trained_on = Some(TrainedOn { gen: s.loaded.gen, first_unseen: 100, annotated: Default::default() });
+        let (origin, kept) = (ModelOrigin::TrainedHere, Some("{\"kept\": 1}".into()));
+        s.alignment.model =
+            Some(LoadedAlignmentModel { json: "{}".into(), origin, trained_on, kept, ..uploaded_model() });
+        select_pair(&mut s, 120);
         click(&mut s, 1, 1);
         let effects = posts(s.apply(Action::Annotate(AnnotateAction::Accept { now: 2.0 })));
         let [Effect::Post(Request::Update { corpus, train, kept, aligned_from, sentences, .. })] = effects.as_slice()
@@ -470,13 +450,12 @@ mod tests {
         assert_eq!(kept, "{\"kept\": 1}", "relayed unread");
         assert_eq!((*aligned_from, *sentences), (100, InputSentences::HeldOut), "the pairs it never saw, held out");
         let corpus = corpus.parse().unwrap();
-        let gold =
-            |k: usize| corpus.pairs[k].gold.iter().map(|l| (l.source.index(), l.target.index())).collect::<Vec<_>>();
-        assert_eq!((gold(2), gold(120)), (vec![(0, 0)], vec![(1, 1)]), "the hand links are the gold to learn");
-        assert_eq!(
-            gold(5),
-            s.loaded.corpus.pairs[5].gold.iter().map(|l| (l.source.index(), l.target.index())).collect::<Vec<_>>()
-        );
+        let gold = |c: &crate::corpus::Corpus, k: usize| {
+            c.pairs[k].gold.iter().map(|l| (l.source.index(), l.target.index())).collect::<Vec<_>>()
+        };
+        let learnt = (gold(&corpus, 2), gold(&corpus, 120));
+        assert_eq!(learnt, (vec![(0, 0)], vec![(1, 1)]), "the hand links are the gold to learn");
+        assert_eq!(gold(&corpus, 5), gold(&s.loaded.corpus, 5));
         assert_eq!(s.jobs.running.as_ref().map(|j| j.kind), Some(JobKind::Update));
         // While it runs, the next Accept starts nothing (the one after it takes every pair accepted by then).
         assert!(posts(s.apply(Action::Annotate(AnnotateAction::Accept { now: 3.0 }))).is_empty());
@@ -519,8 +498,7 @@ mod tests {
         let session = s.session();
         let json = serde_json::to_string(&session).unwrap();
         let r = restored(serde_json::from_str(&json).unwrap());
-        assert_eq!(r.annotation.done, s.annotation.done);
-        assert_eq!(r.annotation.edits, s.annotation.edits);
+        assert_eq!((&r.annotation.done, &r.annotation.edits), (&s.annotation.done, &s.annotation.edits));
         assert_eq!(r.annotation.order, Order::File);
         assert_eq!(r.teach.links, s.teach.links);
         assert_eq!((r.selection.mode, r.selection.pair), (Mode::Annotate, PairIndex::new(3)));

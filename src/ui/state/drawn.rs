@@ -138,7 +138,6 @@ mod tests {
     use super::super::*;
     use super::*;
     use crate::align::greedy::Search;
-    use crate::ui::protocol::Response;
 
     /// Inspecting results: the model's links marked against gold — wrong
     /// ones drawn first, under the correct ones — and the gold links it
@@ -146,31 +145,17 @@ mod tests {
     #[test]
     fn the_model_s_links_are_drawn_correct_wrong_or_missed() {
         let mut s = State::with_sample();
-        assert_eq!(
-            s.loaded.corpus.pairs[0].gold.iter().map(|l| (l.source, l.target)).collect::<Vec<_>>(),
-            [(NodeId::new(0), NodeId::new(0))]
-        );
+        let (n0, n1) = (NodeId::new(0), NodeId::new(1));
+        let gold: Vec<_> = s.loaded.corpus.pairs[0].gold.iter().map(|l| (l.source, l.target)).collect();
+        assert_eq!(gold, [(n0, n0)]);
         let align = |s: &mut State, links: Vec<(NodeId, NodeId)>| {
-            let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
-            let Response::Aligned { job, mut searches, baseline, lexicon, first, uncertainty, link_search } =
-                empty_alignment(id, s.loaded.corpus.len(), "given", 0)
-            else {
-                unreachable!()
-            };
-            searches[0] = Search { links, steps: Vec::new() };
-            answer(s, Response::Aligned { job, searches, baseline, lexicon, first, uncertainty, link_search }, 1.0);
+            align_changed(s, |searches, _| searches[0] = Search { links, steps: Vec::new() });
             s.drawn_links().into_iter().map(|l| (l.source, l.target, l.style)).collect::<Vec<_>>()
         };
         assert_eq!(s.drawn_links().iter().map(|l| l.style).collect::<Vec<_>>(), [LinkStyle::Gold], "no results yet");
         s.alignment.model = Some(uploaded_model());
-        assert_eq!(
-            align(&mut s, vec![(NodeId::new(1), NodeId::new(1))]),
-            [(NodeId::new(0), NodeId::new(0), LinkStyle::Missed), (NodeId::new(1), NodeId::new(1), LinkStyle::Wrong)]
-        );
-        assert_eq!(
-            align(&mut s, vec![(NodeId::new(0), NodeId::new(0)), (NodeId::new(1), NodeId::new(1))]),
-            [(NodeId::new(1), NodeId::new(1), LinkStyle::Wrong), (NodeId::new(0), NodeId::new(0), LinkStyle::Correct)]
-        );
+        assert_eq!(align(&mut s, vec![(n1, n1)]), [(n0, n0, LinkStyle::Missed), (n1, n1, LinkStyle::Wrong)]);
+        assert_eq!(align(&mut s, vec![(n0, n0), (n1, n1)]), [(n1, n1, LinkStyle::Wrong), (n0, n0, LinkStyle::Correct)]);
         let drawn = s.drawn_links();
         assert!(drawn[1].title.starts_with("correct predicted link 0-0: "), "{}", drawn[1].title);
     }

@@ -152,25 +152,18 @@ mod tests {
         assert_eq!((s.loaded.corpus.len(), s.selection.mode, s.teach.links.len()), (2, Mode::Teach, 0));
         click(&mut s, 0, 0);
         // A reload now: the exercise with its link, over the pairs shown before it.
+        let links = BTreeMap::from([(PairIndex::FIRST, vec![(NodeId::ROOT, NodeId::ROOT)])]);
+        let left = BTreeMap::from([(exercise.fingerprint(), links)]);
         let mut r = restored(s.session());
         assert_eq!((r.loaded.corpus.as_ref(), &r.teach.links), (s.loaded.corpus.as_ref(), &s.teach.links));
         for state in [&mut s, &mut r] {
             state.apply(Action::Exercise(ExerciseAction::Close));
             assert!(state.classroom.open.is_none());
-            assert_eq!(
-                (&state.loaded.corpus, &state.teach.links, state.selection.pair.index(), state.selection.mode),
-                (&shown.0, &shown.1, shown.2, shown.3)
-            );
+            let now = (&state.loaded.corpus, &state.teach.links, state.selection.pair.index(), state.selection.mode);
+            assert_eq!(now, (&shown.0, &shown.1, shown.2, shown.3));
             assert!(state.loaded.sides_swapped);
             let mut kept = state.session();
-            assert_eq!(
-                kept.classroom.left,
-                BTreeMap::from([(
-                    exercise.fingerprint(),
-                    BTreeMap::from([(PairIndex::FIRST, vec![(NodeId::ROOT, NodeId::ROOT)])])
-                )]),
-                "the exercise's links"
-            );
+            assert_eq!(kept.classroom.left, left, "the exercise's links");
             kept.classroom.left.clear();
             assert_eq!(kept, session, "what a reload shows is what was shown");
             assert_eq!(state.slots.slot(Slot::Exercise).message, None, "no exercise is open");

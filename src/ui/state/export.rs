@@ -338,11 +338,8 @@ mod tests {
         let id = started(&s.apply(Action::Train(TrainAction::Train { now: 0.0 })));
         let n = s.loaded.corpus.len();
         answer(&mut s, empty_alignment(id, n, "trained", 0), 1.0);
-        let gold = s.apply(Action::Export(ExportFile::PredictedLinks));
         let expected = write_links(&s.results().unwrap().predicted);
-        assert!(
-            matches!(&gold[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-predicted.gold" && **text == *expected)
-        );
+        assert_eq!(exported(&mut s, ExportFile::PredictedLinks), ("treelink-predicted.gold".into(), expected));
         for (file, name) in [
             (ExportFile::Sta, "treelink-alignment.xml"),
             (ExportFile::SourceTiger, "treelink-source.xml"),
@@ -350,8 +347,7 @@ mod tests {
             (ExportFile::ResultsCsv, "treelink-results.csv"),
             (ExportFile::CurveCsv, "treelink-pr-curve.csv"),
         ] {
-            let effects = s.apply(Action::Export(file));
-            assert!(matches!(&effects[..], [Effect::Download { name: n, .. }] if n == name), "{file:?}: {effects:?}");
+            assert_eq!(exported(&mut s, file).0, name, "{file:?}");
         }
         let said = s.export_note.clone().map(|n| (n.file, n.message));
         assert_eq!(said.clone().map(|(f, _)| f), Some(ExportFile::CurveCsv));
@@ -360,17 +356,13 @@ mod tests {
         // Hand links, and the derivation only once there is a translation.
         assert!(s.apply(Action::Export(ExportFile::DerivationSvg)).is_empty());
         hand_link(&mut s, 0);
-        let student = s.apply(Action::Export(ExportFile::StudentLinks));
-        assert!(
-            matches!(&student[..], [Effect::Download { name, body: DownloadBody::Text { text, .. } }] if name == "treelink-student.gold" && text.starts_with("0-0\n")),
-            "{student:?}"
+        let (name, text) = exported(&mut s, ExportFile::StudentLinks);
+        assert_eq!(name, "treelink-student.gold");
+        assert!(text.starts_with("0-0\n"), "{text}");
+        let said = format!(
+            "Downloaded treelink-student.gold: your 1 link on 1 pair of the {n} pairs loaded, one line per pair."
         );
-        assert_eq!(
-            s.export_note.map(|n| n.message),
-            Some(Ok(format!(
-                "Downloaded treelink-student.gold: your 1 link on 1 pair of the {n} pairs loaded, one line per pair."
-            )))
-        );
+        assert_eq!(s.export_note.map(|n| n.message), Some(Ok(said)));
     }
 
     #[test]
@@ -384,10 +376,6 @@ mod tests {
             read(&mut s, name, &original(file), Some(Slot::Tiger));
         }
         assert_eq!(s.loaded.corpus.len(), 125);
-        let exported = |s: &mut State, file| match s.apply(Action::Export(file)).as_slice() {
-            [Effect::Download { name, body: DownloadBody::Text { text, .. } }] => (name.clone(), text.to_string()),
-            other => panic!("{file:?}: {other:?} {:?}", s.export_note),
-        };
         // The gold links as STA: the original declarations and ids, every link of the alignment.
         let (_, sta) = exported(&mut s, ExportFile::GoldSta);
         assert!(
@@ -416,11 +404,8 @@ mod tests {
         assert_eq!(gold, write_links(&s.loaded.corpus.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>()));
         // A corpus read from bracketed files has no ids to export.
         let mut b = State::with_sample();
-        assert!(
-            b.apply(Action::Export(ExportFile::CorpusSource)).len() == 1
-                && b.panels().export.pairs
-                && !b.panels().export.has_ids
-        );
+        assert_eq!(b.apply(Action::Export(ExportFile::CorpusSource)).len(), 1);
+        assert!(b.panels().export.pairs && !b.panels().export.has_ids);
     }
 
     /// The hand links (aligned by hand or annotated) as STA, with the two
@@ -432,19 +417,11 @@ mod tests {
         hand_link(&mut s, 0);
         hand_link(&mut s, 2);
         click(&mut s, 1, 1);
-        let exported = |s: &mut State, file| match s.apply(Action::Export(file)).as_slice() {
-            [Effect::Download { name, body: DownloadBody::Text { text, .. } }] => (name.clone(), text.to_string()),
-            other => panic!("{file:?}: {other:?} {:?}", s.export_note),
-        };
         let files =
             [ExportFile::SourceTiger, ExportFile::TargetTiger, ExportFile::StudentSta].map(|f| exported(&mut s, f));
-        assert_eq!(
-            s.export_note.as_ref().map(|n| n.message.clone()),
-            Some(Ok(format!(
-                "Downloaded treelink-your-alignment.xml: your 3 links on the {} pairs as Stockholm TreeAligner XML; load it with the two TigerXML files in the Data panel.",
-                s.loaded.corpus.len()
-            )))
-        );
+        let pairs = s.loaded.corpus.len();
+        let said = format!("Downloaded treelink-your-alignment.xml: your 3 links on the {pairs} pairs as Stockholm TreeAligner XML; load it with the two TigerXML files in the Data panel.");
+        assert_eq!(s.export_note.as_ref().map(|n| n.message.clone()), Some(Ok(said)));
         let mut r = State::with_sample();
         for (name, text) in &files {
             read(&mut r, name, text, Some(Slot::Tiger));

@@ -110,18 +110,14 @@ mod tests {
     fn a_pair_is_found_and_opened() {
         let mut s = State::with_sample();
         s.apply(Action::Find(FindAction::Query("Lateinamerika".into())));
-        let found = s.find.found.clone();
-        assert_eq!(
-            found.first(),
-            Some(&(PairIndex::FIRST, Found::Word { source: true, word: "Lateinamerika-Institut".into() }))
-        );
+        let word = Found::Word { source: true, word: "Lateinamerika-Institut".into() };
+        assert_eq!(s.find.found.first(), Some(&(PairIndex::FIRST, word)));
         s.apply(Action::Find(FindAction::Query("7".into())));
         assert_eq!(s.find.found, [(PairIndex::new(6), Found::Number)]);
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(6))));
+        select_pair(&mut s, 6);
         assert_eq!(s.selection.pair.index(), 6);
         // New pairs: the same query searches them.
-        read(&mut s, "x.src", "(S (A a))\n", None);
-        read(&mut s, "x.trg", "(S (B b))\n", None);
+        read_pairs(&mut s, &["(S (A a))\n", "(S (B b))\n"]);
         assert!(s.find.found.is_empty());
     }
 
@@ -149,18 +145,13 @@ mod tests {
         assert!(s.find.added.is_none());
         s.apply(Action::Find(FindAction::AddToExercise(Some(PairIndex::new(6)))));
         assert_eq!(listed(&s).last(), Some(&7));
-        assert_eq!(
-            s.find.added.as_deref(),
-            Some(format!("1 pair added to the exercise's pairs: {}", s.classroom.form.pairs).as_str())
-        );
+        let added = format!("1 pair added to the exercise's pairs: {}", s.classroom.form.pairs);
+        assert_eq!(s.find.added, Some(added));
         // Exported: the engine's exercise of exactly those pairs.
-        let exported = s.apply(Action::Exercise(ExerciseAction::Export));
-        let [Effect::Download { body: DownloadBody::Text { text, .. }, .. }] = &exported[..] else {
-            panic!("{exported:?}")
-        };
+        let (_, text) = downloaded(&s.apply(Action::Exercise(ExerciseAction::Export)));
         let f = &s.classroom.form;
         let made = Exercise::new(&s.loaded.corpus, &listed(&s), &f.title, &f.instructions, f.show_gold).unwrap();
-        assert_eq!(text.to_string(), made.to_json());
+        assert_eq!(text, made.to_json());
     }
 
     /// A typo in the exercise form's pairs stays as typed, and nothing is added to it.

@@ -177,6 +177,7 @@ mod tests {
     use crate::app::alignment::PairSplit;
     use crate::io::links::write_links;
     use crate::ui::load::{self, HeldRole};
+    use crate::ui::protocol::Request;
 
     /// Pairs `range` of the built-in sample as bracketed files' texts (source, target, gold).
     fn texts(range: std::ops::Range<usize>) -> [String; 3] {
@@ -212,24 +213,14 @@ mod tests {
         let s = three_sets();
         let sample = load::sample();
         assert_eq!(s.loaded.corpus.pairs, sample.pairs[..30].to_vec());
-        assert_eq!(
-            (s.loaded.base_len(), s.loaded.held.pairs(HeldRole::Dev), s.loaded.held.pairs(HeldRole::Test)),
-            (20, 6, 4)
-        );
-        assert_eq!(
-            message(&s, Slot::DevSet),
-            format!(
-                "b.src, b.trg, b.gold: 6 pairs, {} gold links, the dev pairs",
-                s.loaded.corpus.pairs[20..26].iter().map(|p| p.gold.len()).sum::<usize>()
-            )
-        );
-        assert!(
-            s.corpus_summary().ends_with(
-                "; pairs 21–26 the dev set (b.src, b.trg, b.gold), pairs 27–30 the test set (c.src, c.trg, c.gold)"
-            ),
-            "{}",
-            s.corpus_summary()
-        );
+        let held = &s.loaded.held;
+        assert_eq!((s.loaded.base_len(), held.pairs(HeldRole::Dev), held.pairs(HeldRole::Test)), (20, 6, 4));
+        let dev_gold: usize = s.loaded.corpus.pairs[20..26].iter().map(|p| p.gold.len()).sum();
+        let dev = format!("b.src, b.trg, b.gold: 6 pairs, {dev_gold} gold links, the dev pairs");
+        assert_eq!(message(&s, Slot::DevSet), dev);
+        let summary = s.corpus_summary();
+        let sets = "; pairs 21–26 the dev set (b.src, b.trg, b.gold), pairs 27–30 the test set (c.src, c.trg, c.gold)";
+        assert!(summary.ends_with(sets), "{summary}");
         // The sets are the split, with Dev pairs off and no test share asked for.
         let mut form = s.form.clone();
         (form.calibrate, form.test) = (false, false);
@@ -269,10 +260,8 @@ mod tests {
         assert_eq!(s.teach.links.keys().map(|k| k.index()).collect::<Vec<_>>(), [3, 24]);
         // Removed: its pairs go, its input says nothing is in use.
         run(&mut s, Action::Load(LoadAction::RemoveHeld(HeldRole::Dev)));
-        assert_eq!(
-            (s.loaded.corpus.len(), s.loaded.held.dev.is_none(), s.form.pairs_training(&s.loaded.held).dev_set),
-            (24, true, 0)
-        );
+        let dev_set = s.form.pairs_training(&s.loaded.held).dev_set;
+        assert_eq!((s.loaded.corpus.len(), s.loaded.held.dev.is_none(), dev_set), (24, true, 0));
         assert!(s.slots.slot(Slot::DevSet).kept.is_empty());
         assert_eq!(s.teach.links.keys().map(|k| k.index()).collect::<Vec<_>>(), [3, 22]);
         run(&mut s, Action::Load(LoadAction::RemoveHeld(HeldRole::Test)));
@@ -304,10 +293,7 @@ mod tests {
         read(&mut s, "e.gold", "0-0\n", Some(Slot::DevSet));
         assert_refused(&s, Slot::DevSet, "e.gold:");
         assert_eq!((s.loaded.corpus.len(), s.loaded.held.pairs(HeldRole::Dev)), (30, 6));
-        assert_eq!(
-            s.slots.slot(Slot::DevSet).still_in_use().as_deref().map(|m| m.starts_with("still in use: b.src")),
-            Some(true)
-        );
+        assert!(s.slots.slot(Slot::DevSet).still_in_use().is_some_and(|m| m.starts_with("still in use: b.src")));
     }
 
     #[test]
@@ -322,10 +308,8 @@ mod tests {
             (&r.loaded.corpus, &r.loaded.held, r.loaded.sides_swapped),
             (&s.loaded.corpus, &s.loaded.held, true)
         );
-        assert_eq!(
-            r.form.pairs_training(&r.loaded.held).split(r.loaded.corpus.len()),
-            Some(PairSplit { train: 20, dev: 5, test: 4 })
-        );
+        let split = r.form.pairs_training(&r.loaded.held).split(r.loaded.corpus.len());
+        assert_eq!(split, Some(PairSplit { train: 20, dev: 5, test: 4 }));
     }
 
     /// The Translate view's Train: `mt-train --train A --dev B` on the
@@ -336,8 +320,7 @@ mod tests {
     fn translate_trains_on_the_training_pairs_and_tunes_on_the_dev_pairs_never_the_test_set() {
         let train_mt = |s: &mut State| {
             let effects = s.apply(Action::Translate(TranslateAction::Train { now: 0.0 }));
-            let [Effect::Post(crate::ui::protocol::Request::TrainMt { job, corpus, dev, .. })] = effects.as_slice()
-            else {
+            let [Effect::Post(Request::TrainMt { job, corpus, dev, .. })] = effects.as_slice() else {
                 panic!("{effects:?}")
             };
             (*job, corpus.parse().unwrap().len(), *dev)
@@ -351,9 +334,7 @@ mod tests {
         assert_eq!(held.origin, "trained in this page on 20 pairs, tuned on the 6 dev pairs after them");
         for (k, seen) in [(19, true), (25, true), (26, false)] {
             let effects = s.apply(Action::Translate(TranslateAction::TranslatePair(PairIndex::new(k))));
-            let Some(Effect::Post(crate::ui::protocol::Request::Translate { job, .. })) = effects.last() else {
-                panic!("{effects:?}")
-            };
+            let Some(Effect::Post(Request::Translate { job, .. })) = effects.last() else { panic!("{effects:?}") };
             answer(&mut s, Response::Translated { job: *job, result: Box::new(view("x", -1.0)), source: None }, 2.0);
             assert_eq!(s.mt.result.as_ref().map(|r| r.trained_on_these), Some(seen), "pair {k}");
         }

@@ -305,7 +305,7 @@ mod tests {
     use super::super::*;
     use super::*;
     use crate::align::model::DecisionThreshold;
-    use crate::app::alignment::{PairSplit, PairsTraining};
+    use crate::app::alignment::PairSplit;
     use crate::lexicon::WordModel;
     use crate::ui::protocol::{CorpusText, LexiconFiles, Request, Response};
 
@@ -322,11 +322,7 @@ mod tests {
         answer(&mut s, Response::Stopped { message: "The worker stopped (out of memory)".into() }, 2.0);
         assert!(s.jobs.running.is_none() && s.jobs.worker_stopped);
         assert_eq!(s.jobs.worker_gen, gen.next(), "the fresh worker holds no alignment");
-        assert!(
-            matches!(&s.alignment.note, Some(Err(n)) if n == "The worker stopped (out of memory): train again."),
-            "{:?}",
-            s.alignment.note
-        );
+        assert_eq!(s.alignment.note, Some(Err("The worker stopped (out of memory): train again.".into())));
         assert!(Rc::ptr_eq(&corpus, &s.loaded.corpus));
         assert_eq!(s.apply(Action::Job(JobAction::RestartWorker)), vec![Effect::RestartJobWorker]);
         assert!(!s.jobs.worker_stopped && matches!(&s.alignment.note, Some(Ok(_))));
@@ -338,10 +334,8 @@ mod tests {
         let note = s.alignment.note.clone();
         answer(&mut s, Response::Stopped { message: "y".into() }, 3.5);
         assert_eq!(s.alignment.note, note);
-        assert!(matches!(
-            s.apply(Action::Train(TrainAction::Train { now: 4.0 })).as_slice(),
-            [Effect::Post(Request::Train { .. })]
-        ));
+        let effects = s.apply(Action::Train(TrainAction::Train { now: 4.0 }));
+        assert!(matches!(effects.as_slice(), [Effect::Post(Request::Train { .. })]), "{effects:?}");
         assert!(!s.jobs.worker_stopped);
     }
 
@@ -359,14 +353,8 @@ mod tests {
         assert_eq!(preview, None, "no choice on dev to wait for: no first model");
         assert_eq!(options[0].threshold, DecisionThreshold::Fixed(0.0), "the paper's D > 0 without held-out pairs");
         assert_eq!(*lexicon, LexiconFiles::default());
-        let paper = PairsTraining {
-            word_model: WordModel::FastAlign,
-            stem_backoff: None,
-            calibrate: false,
-            test: false,
-            ..PairsTraining::default()
-        };
-        assert_eq!(*how, paper, "trained on all the pairs, as `treelink train --train`");
+        let all_pairs = pairs_training(WordModel::FastAlign, None, false, false);
+        assert_eq!(*how, all_pairs, "trained on all the pairs, as `treelink train --train`");
         assert_eq!(s.jobs.running.as_ref().and_then(|j| j.split), PairSplit::of(s.loaded.corpus.len(), false, false));
         let id = *job;
         assert!(s.apply(Action::Train(TrainAction::Train { now: 2.0 })).is_empty(), "one job at a time");
@@ -433,16 +421,8 @@ mod tests {
 
     /// A training job, 3, started at `started`.
     fn train_job(started: f64) -> Job {
-        let annotated = Default::default();
-        Job {
-            id: JobId(3),
-            kind: JobKind::Train,
-            split: None,
-            test_set: None,
-            annotated,
-            corpus_gen: CorpusGen(0),
-            started,
-        }
+        let (split, test_set, annotated) = (None, None, Default::default());
+        Job { id: JobId(3), kind: JobKind::Train, split, test_set, annotated, corpus_gen: CorpusGen(0), started }
     }
 
     /// A progress report of `job` to the progress bars.

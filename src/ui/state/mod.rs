@@ -506,34 +506,22 @@ mod tests {
         let mut s = State::with_sample();
         let sample = s.loaded.corpus.clone();
         s.apply(Action::Exercise(ExerciseAction::SetPairs("3, 1".into())));
-        let exported = s.apply(Action::Exercise(ExerciseAction::Export));
-        let [Effect::Download { name, body: DownloadBody::Text { text, .. } }] = &exported[..] else {
-            panic!("{exported:?}")
-        };
-        let text = text.to_string();
+        let (name, text) = downloaded(&s.apply(Action::Exercise(ExerciseAction::Export)));
         // Dropped (no slot): the head says it is an exercise, not a model.
-        read(&mut s, name, &text, None);
+        read(&mut s, &name, &text, None);
         assert_read(&s, Slot::Exercise, "");
-        assert_eq!(s.selection.mode, Mode::Teach);
-        assert_eq!(s.loaded.corpus.len(), 2);
+        assert_eq!((s.selection.mode, s.loaded.corpus.len()), (Mode::Teach, 2));
         assert_eq!(s.loaded.corpus.pairs[0].source, sample.pairs[2].source);
         assert_eq!(s.loaded.corpus.gold_links(), 0, "the key is hidden");
         assert!(!s.teach.reveal_gold);
-        let exercise = Exercise::from_json(&text, name).unwrap();
+        let exercise = Exercise::from_json(&text, &name).unwrap();
         assert_eq!(s.classroom.open.as_ref().map(|o| &*o.exercise), Some(&exercise));
         // The student links the key's first link and a wrong one, then checks.
         let key = exercise.pairs[0].pair.gold[0];
-        let wrong = (0..s.loaded.corpus.pairs[0].target.len())
-            .find(|&t| {
-                s.loaded.corpus.pairs[0].target.is_phrase(NodeId::new(t))
-                    && !exercise.pairs[0]
-                        .pair
-                        .gold
-                        .iter()
-                        .any(|l| (l.source, l.target) == (NodeId::new(0), NodeId::new(t)))
-                    && NodeId::new(t) != key.target
-            })
-            .unwrap();
+        let (target, key_links) = (&s.loaded.corpus.pairs[0].target, &exercise.pairs[0].pair.gold);
+        let keyed = |t| key_links.iter().any(|l| (l.source, l.target) == (NodeId::new(0), t));
+        let wrong = (0..target.len()).map(NodeId::new).find(|&t| target.is_phrase(t) && !keyed(t) && t != key.target);
+        let wrong = wrong.unwrap().index();
         click(&mut s, key.source.index(), key.target.index());
         assert_eq!(s.student_links(), vec![(key.source, key.target)]);
         s.apply(Action::Exercise(ExerciseAction::Check));
@@ -548,20 +536,15 @@ mod tests {
         // (A refused attempt is drawn too, where it was tried.)
         assert!(styles(&s).iter().all(|&st| st == LinkStyle::Student || st == LinkStyle::Refused));
         s.apply(Action::Exercise(ExerciseAction::SetStudent("Ana".into())));
-        let exported = s.apply(Action::Exercise(ExerciseAction::ExportAnswers));
-        let [Effect::Download { name: ana_name, body: DownloadBody::Text { text: ana, .. } }] = &exported[..] else {
-            panic!("{exported:?}")
-        };
-        let ana = ana.to_string();
+        let (ana_name, ana) = downloaded(&s.apply(Action::Exercise(ExerciseAction::ExportAnswers)));
         // Another student answered nothing.
         let ben = Answers::new(&exercise, "Ben", &[]).to_json();
-        read(&mut s, ana_name, &ana, None);
+        read(&mut s, &ana_name, &ana, None);
         read(&mut s, "ben.answers.json", &ben, Some(Slot::Answers));
         assert_eq!(s.slots.slot(Slot::Answers).message, Some(Ok(format!("2 answers files checked against {name}"))));
         let class = s.classroom.class.clone().unwrap();
         assert_eq!(class.students.iter().map(|r| r.student.as_str()).collect::<Vec<_>>(), ["Ana", "Ben"]);
-        assert_eq!(class.students[0].counts.correct, 1);
-        assert_eq!(class.students[1].counts.predicted, 0);
+        assert_eq!((class.students[0].counts.correct, class.students[1].counts.predicted), (1, 0));
         // A damaged answers file is named, and the others still count.
         let bad = "{\"format\": \"treelink-exercise-answers\", \"version\": 1";
         read(&mut s, "bad.answers.json", bad, Some(Slot::Answers));

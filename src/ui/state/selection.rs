@@ -264,7 +264,7 @@ mod tests {
         assert_eq!(s.selection.pair.index(), 0);
         s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(1))));
         assert_eq!(s.selection.source, Some(NodeId::new(1)));
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(n + 7))));
+        select_pair(&mut s, n + 7);
         assert_eq!(s.selection.pair.index(), n - 1);
         assert_eq!(s.selection.source, None, "a new pair clears the selection");
         s.apply(Action::Select(SelectAction::StepPair(1)));
@@ -276,11 +276,7 @@ mod tests {
         let mut s = State::with_sample();
         // Pair 1's one gold link is 0-0. CARD (2) ↔ a target POS: no gold link at either node.
         click(&mut s, 2, 3);
-        assert_eq!(
-            s.comparison(),
-            Some((NodeId::new(0), NodeId::new(0))),
-            "the gold link of the nearest linked ancestor"
-        );
+        assert_eq!(s.comparison(), Some((NodeId::ROOT, NodeId::ROOT)), "the gold link of the nearest linked ancestor");
         s.apply(Action::Select(SelectAction::SetCompare(Compare::Itself)));
         assert_eq!(s.comparison(), Some((NodeId::new(2), NodeId::new(3))));
         // A pair without gold links compares with itself (nothing else to compare with).
@@ -294,7 +290,7 @@ mod tests {
     #[test]
     fn a_correct_link_is_compared_with_the_gold_link_nearest_it_not_itself() {
         let mut s = State::with_sample();
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(2))));
+        select_pair(&mut s, 2);
         let pair = s.loaded.corpus.pairs[2].clone();
         assert!(pair.gold.len() > 2);
         for l in &pair.gold {

@@ -533,24 +533,14 @@ mod tests {
     use crate::mt::model::SystemKind;
     use crate::mt::phrase::ExtractMethod;
     use crate::ui::folds::Side;
-    use crate::ui::load;
     use crate::ui::state::corpus::SAMPLE_NAME;
 
     #[test]
     fn the_address_names_the_pair_and_mode_and_opens_them() {
         let mut s = State::with_sample();
-        assert_eq!(
-            s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(11)))),
-            vec![Effect::SetLocation("#pair=12&mode=inspect".into())]
-        );
-        assert_eq!(
-            s.apply(Action::Select(SelectAction::SetMode(Mode::Teach))),
-            vec![Effect::SetLocation("#pair=12&mode=teach".into())]
-        );
-        assert!(
-            s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(11)))).is_empty(),
-            "no change, no new history entry"
-        );
+        assert_eq!(select_pair(&mut s, 11), vec![Effect::SetLocation("#pair=12&mode=inspect".into())]);
+        assert_eq!(set_mode(&mut s, Mode::Teach), vec![Effect::SetLocation("#pair=12&mode=teach".into())]);
+        assert!(select_pair(&mut s, 11).is_empty(), "no change, no new history entry");
         // Opening an address (back/forward, a shared link) adds no entry of its own.
         assert!(s.apply(Action::Session(SessionAction::OpenLocation("#pair=3&mode=steps".into()))).is_empty());
         assert_eq!((s.selection.pair.index(), s.selection.mode), (2, Mode::Steps));
@@ -558,10 +548,8 @@ mod tests {
         assert_eq!((s.selection.pair.index(), s.selection.mode), (2, Mode::Inspect));
         s.apply(Action::Session(SessionAction::OpenLocation("#pair=0".into())));
         assert_eq!(s.selection.pair.index(), 2, "pairs count from 1");
-        assert_eq!(
-            Location::parse("pair=5&mode=teach"),
-            Location { pair: Some(PairIndex::new(4)), mode: Some(Mode::Teach) }
-        );
+        let fifth_taught = Location { pair: Some(PairIndex::new(4)), mode: Some(Mode::Teach) };
+        assert_eq!(Location::parse("pair=5&mode=teach"), fifth_taught);
         // A pair beyond those loaded opens when pairs that have it arrive.
         let n = s.loaded.corpus.len();
         s.apply(Action::Session(SessionAction::OpenLocation(format!("#pair={}", n + 2))));
@@ -577,8 +565,7 @@ mod tests {
     #[test]
     fn giza_tables_of_ids_and_their_vocabularies_are_kept_with_the_session() {
         let mut s = State::with_sample();
-        read(&mut s, "x.src", "(S (A das) (B Haus))\n", None);
-        read(&mut s, "x.trg", "(T (C la) (D casa))\n", None);
+        read_pairs(&mut s, &["(S (A das) (B Haus))\n", "(T (C la) (D casa))\n"]);
         read(&mut s, "s2t.t3.final", "2 2 1\n3 3 1\n", Some(Slot::LexS2t));
         read(&mut s, "t2s.t3.final", "2 2 0.5\n3 3 1\n", Some(Slot::LexT2s));
         read(&mut s, "es.vcb", "2 la 1\n3 casa 1\n", None);
@@ -588,17 +575,10 @@ mod tests {
         // Swapped: p(t|s) is the t2s file's, conditioned on the Spanish words.
         assert_eq!((lexicon.p_t_given_s("das", "la"), lexicon.p_s_given_t("la", "das")), (0.5, 1.0));
         let session: Session = serde_json::from_str(&serde_json::to_string(&s.session()).unwrap()).unwrap();
-        assert_eq!(
-            session.texts.files.iter().map(|f| (f.slot, f.name.as_str())).collect::<Vec<_>>(),
-            [
-                (Slot::Source, "x.src"),
-                (Slot::Target, "x.trg"),
-                (Slot::Vcb, "es.vcb"),
-                (Slot::Vcb, "de.vcb"),
-                (Slot::LexS2t, "s2t.t3.final"),
-                (Slot::LexT2s, "t2s.t3.final")
-            ]
-        );
+        let kept: Vec<_> = session.texts.files.iter().map(|f| (f.slot, f.name.as_str())).collect();
+        let slots = [Slot::Source, Slot::Target, Slot::Vcb, Slot::Vcb, Slot::LexS2t, Slot::LexT2s];
+        let names = ["x.src", "x.trg", "es.vcb", "de.vcb", "s2t.t3.final", "t2s.t3.final"];
+        assert_eq!(kept, slots.into_iter().zip(names).collect::<Vec<_>>());
         let r = restored(session);
         assert!(r.keeping.restoring.is_none() && r.loaded.sides_swapped);
         assert_eq!(format!("{:?}", r.slots.lexicon_files()), format!("{:?}", s.slots.lexicon_files()));
@@ -612,9 +592,7 @@ mod tests {
     #[test]
     fn a_session_survives_a_reload_through_the_normal_load_path() {
         let mut s = State::with_sample();
-        read(&mut s, "x.src", "(S (A a) (B b))\n(S (A c))\n", None);
-        read(&mut s, "x.trg", "(T (C c))\n(T (D d) (E e))\n", None);
-        read(&mut s, "x.gold", "0-0\n0-0\n", None);
+        read_pairs(&mut s, &["(S (A a) (B b))\n(S (A c))\n", "(T (C c))\n(T (D d) (E e))\n", "0-0\n0-0\n"]);
         read(&mut s, "lex.e2f", "c a 0.5\n", None);
         read(&mut s, "lex.e2f", "broken", None); // refused: the good one is kept
         train_a_model(&mut s, 0.0);
@@ -630,10 +608,8 @@ mod tests {
         let session = s.session();
         let json = serde_json::to_string(&session).unwrap();
         let session: Session = serde_json::from_str(&json).unwrap();
-        assert_eq!(
-            session.texts.files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
-            ["x.src", "x.trg", "x.gold", "lex.e2f"]
-        );
+        let names: Vec<_> = session.texts.files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["x.src", "x.trg", "x.gold", "lex.e2f"]);
         assert_eq!(session.texts.files[3].slot, Slot::LexS2t, "kept as given, before the swap");
         let r = restored(session);
         assert!(r.keeping.restoring.is_none());
@@ -650,10 +626,8 @@ mod tests {
         let pinned = MtChoices { word_model: Some(WordModel::Hmm), tune: false, ..MtChoices::default() };
         assert_eq!(r.mt.choices, pinned);
         // The model was trained before the swap: the pairs as shown are not the ones it saw.
-        assert_eq!(
-            s.alignment.model.as_ref().and_then(|m| m.trained_on.as_ref()).map(|t| t.gen == s.loaded.gen),
-            Some(false)
-        );
+        let trained_on = s.alignment.model.as_ref().and_then(|m| m.trained_on.as_ref());
+        assert_eq!(trained_on.map(|t| t.gen == s.loaded.gen), Some(false));
         let unmarked = s.alignment.model.clone().map(|m| LoadedAlignmentModel { trained_on: None, ..m });
         assert_eq!(format!("{:?}", r.alignment.model), format!("{unmarked:?}"));
         assert_eq!(format!("{:?}", r.slots.lexicon_files()), format!("{:?}", s.slots.lexicon_files()));
@@ -662,12 +636,8 @@ mod tests {
         let effects =
             r.apply(Action::Session(SessionAction::Restore { session: Box::new(s.session()), mt_file: None }));
         r.apply(Action::Session(SessionAction::OpenLocation("#pair=1&mode=inspect".into())));
-        for e in effects {
-            if let Effect::Load(job, request) = e {
-                let checked = load::answer(&request);
-                let corpus = checked.corpus;
-                r.apply(Action::Load(LoadAction::Loaded { job, answer: Box::new(checked.answer), corpus }));
-            }
+        for asked in loads(&effects) {
+            answer_load(&mut r, &asked);
         }
         assert_eq!((r.selection.pair.index(), r.selection.mode), (0, Mode::Inspect));
         // Start fresh: the sample and the defaults, and the kept session forgotten.
@@ -681,10 +651,8 @@ mod tests {
         let mut s = State::with_sample();
         assert!(s.apply(Action::Session(SessionAction::OpenQuery(String::new()))).is_empty());
         assert!(s.apply(Action::Session(SessionAction::OpenQuery("?lang=de".into()))).is_empty());
-        assert_eq!(
-            s.apply(Action::Session(SessionAction::OpenQuery("?a=1&exercise=week%201%2Fe.json".into()))),
-            vec![Effect::FetchExercise("week 1/e.json".into())]
-        );
+        let effects = s.apply(Action::Session(SessionAction::OpenQuery("?a=1&exercise=week%201%2Fe.json".into())));
+        assert_eq!(effects, vec![Effect::FetchExercise("week 1/e.json".into())]);
         assert_eq!(exercise_address("?exercise=bad%zz.json"), Some("bad%zz.json".into()), "kept as written");
         assert_eq!(exercise_address("?exercise=%C3%A9.json"), Some("é.json".into()));
     }
@@ -706,10 +674,8 @@ mod tests {
         assert!(s.keeping.restoring.is_some(), "the session waits for the sample");
         answer_load(&mut s, &(*job, request.clone()));
         assert_eq!((s.loaded.corpus.as_ref(), s.loaded.name.as_str()), (kept.loaded.corpus.as_ref(), SAMPLE_NAME));
-        assert_eq!(
-            (s.selection.pair.index(), s.selection.mode, s.student_links()),
-            (2, Mode::Teach, &[(NodeId::new(0), NodeId::new(0))][..])
-        );
+        let root = [(NodeId::new(0), NodeId::new(0))];
+        assert_eq!((s.selection.pair.index(), s.selection.mode, s.student_links()), (2, Mode::Teach, &root[..]));
         assert!(s.keeping.restoring.is_none() && s.slots.sample_loading.is_none());
         assert!(s.corpus_summary().ends_with(": 157 pairs, 10920 nodes, 1218 gold links"), "{}", s.corpus_summary());
     }
@@ -741,12 +707,8 @@ mod tests {
         assert_eq!((r.mt.choices.system, r.mt.choices.extract), (SystemKind::Ms, Some(ExtractMethod::Word)));
         assert_eq!((r.classroom.student.as_str(), r.classroom.form.pairs.as_str()), ("Ana", "1, 2"));
         assert_eq!(r.alignment.model.as_ref().map(|m| m.summary.as_str()), Some("a model"));
-        assert_eq!(
-            r.slots.slot(Slot::LexS2t).ok_file().map(|u| u.name.as_str()),
-            None,
-            "swapped: the table given as p(t|s) is the other side's now"
-        );
-        assert_eq!(r.slots.slot(Slot::LexT2s).ok_file().map(|u| u.name.as_str()), Some("lex.e2f"));
+        let given = [Slot::LexS2t, Slot::LexT2s].map(|x| r.slots.slot(x).ok_file().map(|u| u.name.as_str()));
+        assert_eq!(given, [None, Some("lex.e2f")], "swapped: the table given as p(t|s) is the other side's now");
         // What it keeps again is what it read.
         assert_eq!(r.session(), session);
         // What was shown before an open exercise, as this version kept it, reads as what is shown.

@@ -703,6 +703,7 @@ impl Slots {
 
 #[cfg(test)]
 mod tests {
+    use super::super::corpus::SAMPLE_NAME;
     use super::super::testing::*;
     use super::super::*;
     use super::*;
@@ -714,17 +715,10 @@ mod tests {
     fn dropped_files_are_checked_by_the_file_worker_and_routed_by_kind() {
         let mut s = State::with_sample();
         // The reducer only keeps the text and asks for a check: nothing is parsed on the page.
-        let effects = s.apply(Action::Load(LoadAction::FileRead {
-            name: "x.src".into(),
-            text: "(S (A a))\n".into(),
-            slot: None,
-        }));
+        let effects = s.apply(file_read("x.src", "(S (A a))\n", None));
         let [Effect::Load(_, request)] = effects.as_slice() else { panic!("{effects:?}") };
-        assert_eq!(request.changed, Slot::Source);
-        assert_eq!(
-            request.files,
-            vec![(Slot::Source, vec![FileText { name: "x.src".into(), text: "(S (A a))\n".into() }])]
-        );
+        let file = FileText { name: "x.src".into(), text: "(S (A a))\n".into() };
+        assert_eq!((request.changed, &request.files), (Slot::Source, &vec![(Slot::Source, vec![file])]));
         assert!(s.slots.slot(Slot::Source).checking && s.slots.slot(Slot::Source).message.is_none());
         let mut s = State::with_sample();
         read(&mut s, "x.src", "(S (A a))\n", None);
@@ -739,9 +733,10 @@ mod tests {
         assert!(s.loaded.corpus.len() > 1, "a broken file keeps the corpus");
         let gen = s.loaded.gen;
         read(&mut s, "x.trg", "(S (B b))\n", None);
-        assert_eq!(s.loaded.corpus.len(), 1);
-        assert_eq!(s.loaded.gen, gen.next());
-        assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
+        assert_eq!(
+            (s.loaded.corpus.len(), s.loaded.gen, s.loaded.name.as_str()),
+            (1, gen.next(), "Uploaded x.src / x.trg")
+        );
         // A link outside the trees: the error is shown by the file it is in (its typed origin).
         read(&mut s, "x.gold", "0-99\n", None);
         assert_refused(&s, Slot::Gold, "x.gold:1:1: link 0-99");
@@ -766,10 +761,15 @@ mod tests {
         read(&mut s, "lex.e2f", "a b 0.5\n", None);
         assert_eq!(s.slots.slot(Slot::LexS2t).message, Some(Ok("lex.e2f: 1 entry; covers 0 of 1 source word types (0%) and 0 of 1 tokens (0%) (waiting for the p(s|t) table)".into())));
         // The file worker failing leaves what it was checking unread, and the corpus as it was.
-        s.apply(Action::Load(LoadAction::FileRead { name: "y.src".into(), text: "(S (A a))\n".into(), slot: None }));
+        s.apply(file_read("y.src", "(S (A a))\n", None));
         s.apply(Action::Load(LoadAction::LoadFailed("the file worker stopped".into())));
         assert_eq!(s.slots.slot(Slot::Source).message, Some(Err("not read: the file worker stopped".into())));
         assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
+    }
+
+    /// The pairs loaded and the gold links they hold.
+    fn pairs_and_links(s: &State) -> (usize, usize) {
+        (s.loaded.corpus.len(), s.loaded.corpus.gold_links())
     }
 
     /// An alignment model file trained on the sample (the plain kernel, few examples: quick).
@@ -846,7 +846,7 @@ mod tests {
         // The refused source was not used with the next good file: the pairs come from the good ones.
         assert_eq!(s.loaded.name, "Uploaded y.src / y.trg");
         read(&mut s, "z.gold", "0-0\n", Some(Slot::Gold));
-        assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (1, 1), "{}", s.corpus_summary());
+        assert_eq!(pairs_and_links(&s), (1, 1), "{}", s.corpus_summary());
         assert!(s.slots.lexicon_files().s2t.is_some_and(|f| f.name == "lex.e2f"));
         // The translation model is read by the job worker: one that fails to read leaves the held one.
         let effects = read(&mut s, "mt.json", "{\"format\":\"treelink-mt\",\"version\":1}", None);
@@ -902,7 +902,7 @@ mod tests {
         assert_refused(&s, Slot::Gold, "");
         read(&mut s, "x.trg", "(T (C c) (D d))\n(T (C c))\n", Some(Slot::Target));
         assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
-        assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
+        assert_eq!(pairs_and_links(&s), (2, 3), "{}", s.corpus_summary());
         assert_read(&s, Slot::Gold, "");
         assert_eq!(s.slots.ok_name(Slot::Gold), Some("x.gold"));
         // Gold links that do not fit these trees stay refused; new trees
@@ -910,8 +910,7 @@ mod tests {
         read(&mut s, "bad.gold", "0-99\n0-0\n", Some(Slot::Gold));
         assert_refused(&s, Slot::Gold, "bad.gold:1:");
         read(&mut s, "y.src", "(S (A x) (B y))\n(S (A z))\n", Some(Slot::Source));
-        assert_eq!(s.loaded.name, "Uploaded y.src / x.trg");
-        assert_eq!(s.loaded.corpus.gold_links(), 3);
+        assert_eq!((s.loaded.name.as_str(), s.loaded.corpus.gold_links()), ("Uploaded y.src / x.trg", 3));
         assert_eq!(s.loaded.corpus.pairs[0].source.words(), ["x", "y"]);
         assert_refused(&s, Slot::Gold, "bad.gold:1:");
         assert_eq!(s.slots.ok_name(Slot::Gold), Some("x.gold"));
@@ -926,35 +925,28 @@ mod tests {
         let mut s = State::with_sample();
         let corpus = s.loaded.corpus.clone();
         read(&mut s, "x.trg", "(T (C c))\n(T (C c))\n", Some(Slot::Target));
-        assert_eq!(
-            message(&s, Slot::Target),
-            "x.trg: 2 trees, 4 nodes; not in use: no source trees yet (the pairs shown stay)"
-        );
+        let unused = |why| format!("x.trg: 2 trees, 4 nodes; not in use: {why} (the pairs shown stay)");
+        assert_eq!(message(&s, Slot::Target), unused("no source trees yet"));
 
         // A source over the page's limit: refused, and the target waits for one that reads.
         let wide = format!("(S (A a))\n(S {})\n", "(A a) ".repeat(1001));
         read(&mut s, "wide.src", &wide, Some(Slot::Source));
         assert_refused(&s, Slot::Source, "wide.src:2:1: this tree has 1001 words");
-        assert_eq!(
-            message(&s, Slot::Target),
-            "x.trg: 2 trees, 4 nodes; not in use: its source trees were refused (the pairs shown stay)"
-        );
+        assert_eq!(message(&s, Slot::Target), unused("its source trees were refused"));
         assert!(Rc::ptr_eq(&corpus, &s.loaded.corpus), "the pairs shown stay");
         // A bad target now: the one kept is named as kept, not as in use.
         read(&mut s, "bad.trg", "(T (C c)\n", Some(Slot::Target));
-        assert_eq!(
-            s.slots.slot(Slot::Target).still_in_use().as_deref(),
-            Some("kept for its pair, not in use: x.trg: 2 trees, 4 nodes")
-        );
+        let still = |s: &State, slot| s.slots.slot(slot).still_in_use();
+        assert_eq!(still(&s, Slot::Target).as_deref(), Some("kept for its pair, not in use: x.trg: 2 trees, 4 nodes"));
         // A source that reads: the pairs are made with the target kept, both in use.
         read(&mut s, "x.src", "(S (A a))\n(S (B b))\n", Some(Slot::Source));
         assert_eq!(s.loaded.name, "Uploaded x.src / x.trg");
         assert_eq!(message(&s, Slot::Source), "x.src: 2 trees, 4 nodes");
         assert!(!s.slots.slot(Slot::Source).waiting && !s.slots.slot(Slot::Target).waiting);
         read(&mut s, "bad.src", "(S (A a)\n", Some(Slot::Source));
-        assert_eq!(s.slots.slot(Slot::Source).still_in_use().as_deref(), Some("still in use: x.src: 2 trees, 4 nodes"));
+        assert_eq!(still(&s, Slot::Source).as_deref(), Some("still in use: x.src: 2 trees, 4 nodes"));
         // The target's last upload was refused; what it keeps is in use now.
-        assert_eq!(s.slots.slot(Slot::Target).still_in_use().as_deref(), Some("still in use: x.trg: 2 trees, 4 nodes"));
+        assert_eq!(still(&s, Slot::Target).as_deref(), Some("still in use: x.trg: 2 trees, 4 nodes"));
         // Gold links for the pairs shown make new pairs, but not from a waiting target.
         let mut s = State::with_sample();
         read(&mut s, "x.trg", "(T (C c))\n", Some(Slot::Target));
@@ -984,9 +976,7 @@ mod tests {
             let [Effect::Load(job, request)] = &effects[..] else { panic!("{effects:?}") };
             answer_load(s, &(*job, request.clone()));
         };
-        let pick = |s: &mut State, (slot, name, text): (Slot, &str, &str)| {
-            s.apply(Action::Load(LoadAction::FileRead { name: name.into(), text: text.into(), slot: Some(slot) }))
-        };
+        let pick = |s: &mut State, (slot, name, text): (Slot, &str, &str)| s.apply(file_read(name, text, Some(slot)));
         let source = pick(&mut s, files[0]);
         let target = pick(&mut s, files[1]);
         answer(&mut s, source);
@@ -998,7 +988,7 @@ mod tests {
         answer(&mut s, target);
         answer(&mut s, gold);
         assert_eq!(s.loaded.name, "Uploaded big.src / big.trg");
-        assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (2, 3), "{}", s.corpus_summary());
+        assert_eq!(pairs_and_links(&s), (2, 3), "{}", s.corpus_summary());
         for (slot, name, _) in files {
             assert!(!s.slots.slot(slot).checking);
             assert_read(&s, slot, name);
@@ -1009,8 +999,7 @@ mod tests {
     #[test]
     fn a_lexical_table_reports_its_coverage_of_the_loaded_words_and_warns_when_low() {
         let mut s = State::with_sample();
-        read(&mut s, "x.src", "(S (A a) (B b) (A a))\n", None);
-        read(&mut s, "x.trg", "(T (C c) (D d))\n", None);
+        read_pairs(&mut s, &["(S (A a) (B b) (A a))\n", "(T (C c) (D d))\n"]);
         // p(t|s) is conditioned on source words: "a" (2 of 3 tokens) of {a, b}.
         read(&mut s, "lex.e2f", "c a 0.5\n", None);
         assert_read(
@@ -1022,12 +1011,8 @@ mod tests {
         // p(s|t) on target words: neither "c" nor "d".
         read(&mut s, "lex.f2e", "x y 0.5\n", None);
         assert_read(&s, Slot::LexT2s, "lex.f2e: 1 entry; covers 0 of 2 target word types (0%)");
-        let status = s.slots.slot(Slot::LexT2s);
-        assert!(
-            status.warning.as_deref().is_some_and(|w| w.starts_with("lex.f2e covers less than 50%")),
-            "{:?}",
-            status.warning
-        );
+        let warning = s.slots.slot(Slot::LexT2s).warning.clone().unwrap_or_default();
+        assert!(warning.starts_with("lex.f2e covers less than 50%"), "{warning}");
     }
 
     /// GIZA++ t-tables of word ids with their two `.vcb` vocabularies, as
@@ -1051,8 +1036,7 @@ mod tests {
         assert_eq!((cli.p_t_given_s("casa", "Haus"), cli.p_s_given_t("Haus", "la")), (1.0, 0.5));
         for vcbs in [[de, es], [es, de]] {
             let mut s = State::with_sample();
-            read(&mut s, "x.src", "(S (A das) (B Haus))\n", None);
-            read(&mut s, "x.trg", "(T (C la) (D casa))\n", None);
+            read_pairs(&mut s, &["(S (A das) (B Haus))\n", "(T (C la) (D casa))\n"]);
             read(&mut s, "lex.e2f", "la das 1\n", None);
             read(&mut s, "lex.f2e", "das la 1\n", None);
             let before = s.slots.lexicon_files();
@@ -1071,10 +1055,9 @@ mod tests {
             assert_eq!(s.slots.lexicon_files(), before, "a refused table never replaces the one in use");
             // Dropped: routed by their ending; the first waits for the second.
             read(&mut s, vcbs[0].0, vcbs[0].1, None);
-            let waiting = format!(
-                "{}: waiting for the other vocabulary (.vcb): the source's and the target's go together",
-                vcbs[0].0
-            );
+            let first = vcbs[0].0;
+            let waiting =
+                format!("{first}: waiting for the other vocabulary (.vcb): the source's and the target's go together");
             assert_eq!(s.slots.slot(Slot::Vcb).message, Some(Ok(waiting)));
             assert_eq!(s.slots.lexicon_files(), before);
             read(&mut s, vcbs[1].0, vcbs[1].1, None);
@@ -1083,12 +1066,8 @@ mod tests {
                 Some(Ok("source de.vcb: 2 words, 100% of the source tokens; target es.vcb: 2 words, 100% of the target tokens".into()))
             );
             // The refused tables were checked again with them, and are in use now.
-            assert_eq!(
-                s.slots.slot(Slot::LexS2t).message,
-                Some(Ok(
-                    "s2t.t3.final: 3 entries; covers 2 of 2 source word types (100%) and 2 of 2 tokens (100%)".into()
-                ))
-            );
+            let covered = "s2t.t3.final: 3 entries; covers 2 of 2 source word types (100%) and 2 of 2 tokens (100%)";
+            assert_eq!(s.slots.slot(Slot::LexS2t).message, Some(Ok(covered.into())));
             assert_read(&s, Slot::LexT2s, "t2s.t3.final: 3 entries; covers 2 of 2 target word types");
             let files = s.slots.lexicon_files();
             let names = files.vcb.as_ref().map(|v| v.iter().map(|f| f.name.clone()).collect::<Vec<_>>());
@@ -1113,16 +1092,10 @@ mod tests {
         let (de, es) = (("de.vcb", "2 das 4\n3 Haus 1\n"), ("es.vcb", "2 la 4\n3 casa 1\n"));
         for order in [[0, 1], [1, 0]] {
             let mut s = State::with_sample();
-            read(&mut s, "x.src", "(S (A das) (B Haus))\n", None);
-            read(&mut s, "x.trg", "(T (C la) (D casa))\n", None);
+            read_pairs(&mut s, &["(S (A das) (B Haus))\n", "(T (C la) (D casa))\n"]);
             read(&mut s, es.0, es.1, Some(Slot::Vcb));
             let files = [es, de].map(|(n, t)| (n.to_string(), Some(t.to_string())));
-            let handles = files.iter().enumerate().map(|(k, (n, _))| (n.clone(), FileHandle(k as u32))).collect();
-            s.apply(Action::Load(LoadAction::FilesGiven { files: handles, slot: Some(Slot::Vcb) }));
-            for k in order {
-                let (name, text) = (files[k].0.clone(), files[k].1.clone().unwrap().into());
-                run(&mut s, Action::Load(LoadAction::FileRead { name, text, slot: Some(Slot::Vcb) }));
-            }
+            give_together(&mut s, &files, &order, Some(Slot::Vcb));
             assert_read(&s, Slot::Vcb, "source de.vcb: 2 words, 100% of the source tokens; target es.vcb");
         }
     }
@@ -1154,19 +1127,15 @@ mod tests {
         ]
     }
 
-    /// Gives `files` at once (as a drop) and reads them in `order`; a `None` text could not be read.
-    fn give_together(s: &mut State, files: &[(String, Option<String>)], order: &[usize]) {
+    /// Gives `files` at once (dropped, or picked for `slot`) and reads them
+    /// in `order`; a `None` text could not be read.
+    fn give_together(s: &mut State, files: &[(String, Option<String>)], order: &[usize], slot: Option<Slot>) {
         let handles = files.iter().enumerate().map(|(k, (n, _))| (n.clone(), FileHandle(k as u32))).collect();
-        s.apply(Action::Load(LoadAction::FilesGiven { files: handles, slot: None }));
+        s.apply(Action::Load(LoadAction::FilesGiven { files: handles, slot }));
         for &k in order {
             let (name, text) = &files[k];
-            let action = match text {
-                Some(text) => LoadAction::FileRead { name: name.clone(), text: text.clone().into(), slot: None },
-                None => {
-                    LoadAction::FileFailed { name: name.clone(), error: format!("{name}:3:7: bad byte"), slot: None }
-                }
-            };
-            run(s, Action::Load(action));
+            let failed = LoadAction::FileFailed { name: name.clone(), error: format!("{name}:3:7: bad byte"), slot };
+            run(s, text.as_ref().map_or(Action::Load(failed), |text| file_read(name, text, slot)));
         }
     }
 
@@ -1177,7 +1146,7 @@ mod tests {
         let mut seen = Vec::new();
         for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0], [1, 0, 2]] {
             let mut s = State::with_sample();
-            give_together(&mut s, &files, &order);
+            give_together(&mut s, &files, &order, None);
             assert_eq!(s.loaded.corpus.len(), 125, "{order:?}: {:?}", s.slots.slot(Slot::Tiger).message);
             // The alignment declares English first: English is the source, whatever the order.
             let first = s.loaded.corpus.pairs[0].source.words().join(" ");
@@ -1195,9 +1164,9 @@ mod tests {
         assert!(seen.windows(2).all(|w| w[0] == w[1]));
         // As the shared data's bracketed files: 1380 links, read again from the set in use.
         let mut s = State::with_sample();
-        give_together(&mut s, &files, &[0, 1, 2]);
+        give_together(&mut s, &files, &[0, 1, 2], None);
         run(&mut s, Action::Load(LoadAction::SetTigerOptions(crate::tiger::ImportOptions::BRACKETED_DATA)));
-        assert_eq!((s.loaded.corpus.len(), s.loaded.corpus.gold_links()), (125, 1380));
+        assert_eq!(pairs_and_links(&s), (125, 1380));
     }
 
     /// Issue 39: a TigerXML import's word links are the pairs' own word
@@ -1207,7 +1176,7 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))] // reads ../shared/data from disk
     fn a_tiger_imports_word_links_are_the_word_alignment_unless_word_links_are_given() {
         let mut s = State::with_sample();
-        give_together(&mut s, &renamed_nl_en(), &[0, 1, 2]);
+        give_together(&mut s, &renamed_nl_en(), &[0, 1, 2], None);
         assert_read(&s, Slot::Tiger, "");
         let message = message(&s, Slot::Tiger);
         assert!(
@@ -1257,8 +1226,7 @@ mod tests {
             let mut pending: std::collections::VecDeque<Asked> = Default::default();
             for (k, &f) in order.iter().enumerate() {
                 let (name, text, slot) = &files[f];
-                let read = LoadAction::FileRead { name: name.clone(), text: text.clone().into(), slot: Some(*slot) };
-                pending.extend(loads(&s.apply(Action::Load(read))));
+                pending.extend(loads(&s.apply(file_read(name, text, Some(*slot)))));
                 for _ in 0..*answers.get(k).unwrap_or(&0) {
                     if let Some(r) = pending.pop_front() {
                         // What an answer asks next goes to the back of the queue.
@@ -1272,11 +1240,7 @@ mod tests {
             let checking: Vec<Slot> = Slot::ALL.iter().copied().filter(|&x| s.slots.slot(x).checking).collect();
             let said: Vec<_> = Slot::TREES_GROUP.iter().map(|&x| s.slots.slot(x).message.clone()).collect();
             assert_eq!(checking, Vec::<Slot>::new(), "{order:?} {answers:?}: {said:?}");
-            assert_eq!(
-                (s.loaded.corpus.len(), s.loaded.corpus.gold_links()),
-                (125, 1380),
-                "{order:?} {answers:?}: {said:?}"
-            );
+            assert_eq!(pairs_and_links(&s), (125, 1380), "{order:?} {answers:?}: {said:?}");
         }
     }
 
@@ -1289,7 +1253,7 @@ mod tests {
         // read; 2: after the new set's request was sent.
         for when in 0..3 {
             let mut s = State::with_sample();
-            give_together(&mut s, &renamed_nl_en(), &[0, 1, 2]);
+            give_together(&mut s, &renamed_nl_en(), &[0, 1, 2], None);
             assert_eq!(s.loaded.corpus.len(), 125);
             // The option changed: the set in use is checked again (request A)...
             let options = LoadAction::SetTigerOptions(crate::tiger::ImportOptions::BRACKETED_DATA);
@@ -1303,8 +1267,7 @@ mod tests {
                 if when == 0 && k == 0 || when == 1 && k == 1 {
                     answer_load(&mut s, &a[0]);
                 }
-                let read = LoadAction::FileRead { name: name.clone(), text: text.clone().into(), slot: None };
-                b.extend(loads(&s.apply(Action::Load(read))));
+                b.extend(loads(&s.apply(file_read(name, text, None))));
             }
             assert_eq!(b.len(), 1, "{when}: the new set is checked once");
             if when == 2 {
@@ -1313,12 +1276,7 @@ mod tests {
             answer_load(&mut s, &b[0]);
             let status = s.slots.slot(Slot::Tiger);
             assert!(!status.checking, "{when}: {:?}", status.message);
-            assert_eq!(
-                (s.loaded.corpus.len(), s.loaded.corpus.gold_links()),
-                (157, 1218),
-                "{when}: {:?}",
-                status.message
-            );
+            assert_eq!(pairs_and_links(&s), (157, 1218), "{when}: {:?}", status.message);
         }
     }
     /// The e2e keyboard test's failure in CI: the import option unticked
@@ -1330,7 +1288,7 @@ mod tests {
     fn the_sample_asked_for_after_a_set_is_checked_again_stays_whichever_answers_first() {
         for sample_first in [true, false] {
             let mut s = State::with_sample();
-            give_together(&mut s, &renamed_nl_en(), &[0, 1, 2]);
+            give_together(&mut s, &renamed_nl_en(), &[0, 1, 2], None);
             assert_eq!(s.loaded.corpus.len(), 125);
             let options = LoadAction::SetTigerOptions(crate::tiger::ImportOptions::BRACKETED_DATA);
             let recheck = loads(&s.apply(Action::Load(options)));
@@ -1339,11 +1297,7 @@ mod tests {
             for asked in order {
                 answer_load(&mut s, asked);
             }
-            assert_eq!(
-                (s.loaded.name.as_str(), s.loaded.corpus.gold_links()),
-                (super::super::corpus::SAMPLE_NAME, 1218),
-                "{sample_first}"
-            );
+            assert_eq!((s.loaded.name.as_str(), s.loaded.corpus.gold_links()), (SAMPLE_NAME, 1218), "{sample_first}");
             assert_eq!(s.slots.slot(Slot::Tiger).message, None, "{sample_first}: the set is not in use");
         }
     }
@@ -1357,7 +1311,7 @@ mod tests {
         for order in [[0, 1, 2], [1, 2, 0]] {
             let mut s = State::with_sample();
             let corpus = s.loaded.corpus.clone();
-            give_together(&mut s, &files, &order);
+            give_together(&mut s, &files, &order, None);
             let status = s.slots.slot(Slot::Tiger);
             assert_eq!(
                 status.message,
@@ -1381,7 +1335,7 @@ mod tests {
         let mut outcomes = Vec::new();
         for order in [[0, 1, 2, 3, 4, 5], [5, 3, 1, 0, 2, 4]] {
             let mut s = State::with_sample();
-            give_together(&mut s, &two, &order);
+            give_together(&mut s, &two, &order, None);
             outcomes.push(s.slots.slot(Slot::Tiger).message.clone());
         }
         assert_eq!(outcomes[0], outcomes[1]);
@@ -1392,39 +1346,25 @@ mod tests {
     #[test]
     fn files_given_are_read_by_an_effect_and_a_translation_model_goes_unread() {
         let mut s = State::with_sample();
-        let files = vec![
-            ("a.src".to_string(), FileHandle(1)),
-            ("m.json".to_string(), FileHandle(2)),
-            ("big.tlmt".to_string(), FileHandle(3)),
-            ("x.txt".to_string(), FileHandle(4)),
-        ];
+        let names = ["a.src", "m.json", "big.tlmt", "x.txt"];
+        let files = names.into_iter().zip(1..).map(|(n, k)| (n.into(), FileHandle(k))).collect();
         let effects = s.apply(Action::Load(LoadAction::FilesGiven { files, slot: None }));
-        let read = |file: u32, name: &str, sniff_mt: bool| Effect::ReadFile {
+        let read = |file, name: &str, slot, sniff_mt| Effect::ReadFile {
             file: FileHandle(file),
             name: name.into(),
-            slot: None,
+            slot,
             sniff_mt,
         };
         assert_eq!(effects.len(), 4, "{effects:?}");
-        assert_eq!(effects[0], read(1, "a.src", false));
-        assert_eq!(effects[1], read(2, "m.json", true), "a .json file's head says which model it is");
+        assert_eq!(effects[0], read(1, "a.src", None, false));
+        assert_eq!(effects[1], read(2, "m.json", None, true), "a .json file's head says which model it is");
         assert!(
             matches!(&effects[2], Effect::PostFile(Request::LoadMtFile { name, .. }, FileHandle(3)) if name == "big.tlmt")
         );
-        assert_eq!(effects[3], read(4, "x.txt", false), "routed once read (a stray, then)");
+        assert_eq!(effects[3], read(4, "x.txt", None, false), "routed once read (a stray, then)");
         // Picked for a slot: read for it, whatever the name.
-        let effects = s.apply(Action::Load(LoadAction::FilesGiven {
-            files: vec![("a.txt".into(), FileHandle(5))],
-            slot: Some(Slot::Gold),
-        }));
-        assert_eq!(
-            effects,
-            vec![Effect::ReadFile {
-                file: FileHandle(5),
-                name: "a.txt".into(),
-                slot: Some(Slot::Gold),
-                sniff_mt: false
-            }]
-        );
+        let picked = vec![("a.txt".into(), FileHandle(5))];
+        let effects = s.apply(Action::Load(LoadAction::FilesGiven { files: picked, slot: Some(Slot::Gold) }));
+        assert_eq!(effects, vec![read(5, "a.txt", Some(Slot::Gold), false)]);
     }
 }

@@ -212,7 +212,7 @@ mod tests {
     #[test]
     fn a_refused_link_is_drawn_with_its_criterion_until_the_next_click() {
         let mut s = State::with_sample();
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        set_mode(&mut s, Mode::Teach);
         // Pair 1: source NP0 (NP1 (CARD2 NN3) NE4); link the roots, then NP (1) to the target root.
         click(&mut s, 0, 0);
         assert_eq!(s.student_links(), [(NodeId::new(0), NodeId::new(0))]);
@@ -222,11 +222,8 @@ mod tests {
         let refused: Vec<&DrawnLink> = drawn.iter().filter(|l| l.style == LinkStyle::Refused).collect();
         assert_eq!(refused.len(), 1);
         assert_eq!((refused[0].source, refused[0].target), (NodeId::new(1), NodeId::new(0)));
-        assert!(
-            refused[0].title.contains("criterion (i)") && refused[0].title.contains("your link 0-0"),
-            "{}",
-            refused[0].title
-        );
+        let title = &refused[0].title;
+        assert!(title.contains("criterion (i)") && title.contains("your link 0-0"), "{title}");
         // The next click clears it; the student's link stays drawn.
         s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(4))));
         assert!(s.drawn_links().iter().all(|l| l.style != LinkStyle::Refused));
@@ -236,13 +233,13 @@ mod tests {
     #[test]
     fn hand_links_are_undone_and_redone_on_their_pair() {
         let mut s = State::with_sample();
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
+        set_mode(&mut s, Mode::Teach);
         click(&mut s, 0, 0);
         click(&mut s, 1, 1);
         hand_link(&mut s, 3);
         s.apply(Action::Select(SelectAction::ClickLink(NodeId::new(0), NodeId::new(0)))); // removed again
         assert_eq!((s.teach.history.undo.len(), s.student_links()), (4, &[][..]));
-        s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(5))));
+        select_pair(&mut s, 5);
         s.apply(Action::Teach(TeachAction::Undo)); // the removal, on pair 4
         assert_eq!((s.selection.pair.index(), s.student_links()), (3, &[(NodeId::new(0), NodeId::new(0))][..]));
         s.apply(Action::Teach(TeachAction::Undo));
@@ -271,7 +268,7 @@ mod tests {
         assert_eq!(s.teach.links, all);
         // Refused links and clicks outside teaching are not edits.
         let n = s.teach.history.undo.len();
-        s.apply(Action::Select(SelectAction::SetMode(Mode::Inspect)));
+        set_mode(&mut s, Mode::Inspect);
         s.apply(Action::Select(SelectAction::ClickLink(NodeId::new(0), NodeId::new(0))));
         assert_eq!(s.teach.history.undo.len(), n);
     }
@@ -281,29 +278,21 @@ mod tests {
     /// what was undone.
     #[test]
     fn the_undo_history_keeps_the_last_edits_that_changed_the_links() {
+        let (link, last) = (|k| (NodeId::new(k), NodeId::new(k)), LinkHistory::LIMIT - 1);
         let mut teach = Teach::default();
         teach.record(PairIndex::new(0), Vec::new());
         assert!(teach.history.undo.is_empty(), "no change, no edit");
         for k in 0..=LinkHistory::LIMIT {
-            teach.links.insert(PairIndex::new(0), vec![(NodeId::new(k), NodeId::new(k))]);
-            teach.record(
-                PairIndex::new(0),
-                if k == 0 { Vec::new() } else { vec![(NodeId::new(k - 1), NodeId::new(k - 1))] },
-            );
+            teach.links.insert(PairIndex::new(0), vec![link(k)]);
+            teach.record(PairIndex::new(0), if k == 0 { Vec::new() } else { vec![link(k - 1)] });
         }
         assert_eq!(teach.history.undo.len(), LinkHistory::LIMIT);
-        assert_eq!(teach.history.undo[0].after, [(NodeId::new(1), NodeId::new(1))], "the oldest edit is forgotten");
+        assert_eq!(teach.history.undo[0].after, [link(1)], "the oldest edit is forgotten");
         assert_eq!(teach.undo_redo(true), Some((PairIndex::FIRST, 1)));
-        assert_eq!(
-            teach.links[&PairIndex::FIRST],
-            [(NodeId::new(LinkHistory::LIMIT - 1), NodeId::new(LinkHistory::LIMIT - 1))]
-        );
+        assert_eq!(teach.links[&PairIndex::FIRST], [link(last)]);
         assert_eq!(teach.history.redo.len(), 1);
         teach.links.insert(PairIndex::new(0), Vec::new());
-        teach.record(
-            PairIndex::new(0),
-            vec![(NodeId::new(LinkHistory::LIMIT - 1), NodeId::new(LinkHistory::LIMIT - 1))],
-        );
+        teach.record(PairIndex::new(0), vec![link(last)]);
         assert!(teach.history.redo.is_empty(), "a new edit forgets what was undone");
         assert_eq!(teach.undo_redo(false), None);
         assert_eq!(teach.message, Some(Err("Nothing to redo.".into())));

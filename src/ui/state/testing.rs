@@ -55,7 +55,19 @@ pub(super) fn loads(effects: &[Effect]) -> Vec<Asked> {
 }
 
 pub(super) fn read(s: &mut State, name: &str, text: &str, slot: Option<Slot>) -> Vec<Effect> {
-    run(s, Action::Load(LoadAction::FileRead { name: name.into(), text: text.into(), slot }))
+    run(s, file_read(name, text, slot))
+}
+
+/// A file the browser read for `slot` (`None`: dropped), as the page hands it to the state.
+pub(super) fn file_read(name: &str, text: &str, slot: Option<Slot>) -> Action {
+    Action::Load(LoadAction::FileRead { name: name.into(), text: text.into(), slot })
+}
+
+/// Drops `x.src`, `x.trg` (and `x.gold`) with `texts`, one after another.
+pub(super) fn read_pairs(s: &mut State, texts: &[&str]) {
+    for (ext, text) in ["src", "trg", "gold"].into_iter().zip(texts) {
+        read(s, &format!("x.{ext}"), text, None);
+    }
 }
 
 /// The job worker's progress report as an action: the state takes no
@@ -92,12 +104,48 @@ pub(super) fn empty_alignment(job: JobId, n: usize, lexicon: &str, first: usize)
     }
 }
 
+/// The model held aligning the pairs (answered at once), its searches and
+/// uncertainties of [`empty_alignment`] changed first by `change`.
+pub(super) fn align_changed(s: &mut State, change: impl FnOnce(&mut [Search], &mut [f64])) {
+    let id = started(&s.apply(Action::Train(TrainAction::Align { now: 0.0 })));
+    let mut aligned = empty_alignment(id, s.loaded.corpus.len(), "given", 0);
+    if let Response::Aligned { searches, uncertainty, .. } = &mut aligned {
+        change(searches, uncertainty);
+    }
+    answer(s, aligned, 1.0);
+}
+
 /// The job a `Train` or `Align` action started, from the request it posted.
 pub(super) fn started(effects: &[Effect]) -> JobId {
     match effects {
         [Effect::Post(Request::Train { job, .. } | Request::Align { job, .. })] => *job,
         _ => panic!("expected one job request, found {effects:?}"),
     }
+}
+
+/// The one text file `effects` offer as a download: its name and text.
+#[track_caller]
+pub(super) fn downloaded(effects: &[Effect]) -> (String, String) {
+    match effects {
+        [Effect::Download { name, body: DownloadBody::Text { text, .. } }] => (name.clone(), text.to_string()),
+        _ => panic!("expected one text download, found {effects:?}"),
+    }
+}
+
+/// The export `file` as offered for download: its name and text.
+#[track_caller]
+pub(super) fn exported(s: &mut State, file: ExportFile) -> (String, String) {
+    downloaded(&s.apply(Action::Export(file)))
+}
+
+/// The pairs' training a Train request asks, the rest the defaults.
+pub(super) fn pairs_training(
+    word_model: crate::lexicon::WordModel,
+    stem_backoff: Option<usize>,
+    calibrate: bool,
+    test: bool,
+) -> crate::app::alignment::PairsTraining {
+    crate::app::alignment::PairsTraining { word_model, stem_backoff, calibrate, test, ..Default::default() }
 }
 
 /// What `slot` says: its summary or its error (empty when silent).
@@ -129,6 +177,16 @@ pub(super) fn restored(session: Session) -> State {
     r
 }
 
+/// Shows pair `k` (counted from 0), as the pair list does.
+pub(super) fn select_pair(s: &mut State, k: usize) -> Vec<Effect> {
+    s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(k))))
+}
+
+/// Switches to `mode`, as the mode tabs do.
+pub(super) fn set_mode(s: &mut State, mode: Mode) -> Vec<Effect> {
+    s.apply(Action::Select(SelectAction::SetMode(mode)))
+}
+
 /// A click on the source node `source`, then on the target node `target`.
 pub(super) fn click(s: &mut State, source: usize, target: usize) -> Vec<Effect> {
     s.apply(Action::Select(SelectAction::ClickSource(NodeId::new(source))));
@@ -137,8 +195,8 @@ pub(super) fn click(s: &mut State, source: usize, target: usize) -> Vec<Effect> 
 
 /// Teaching mode on `pair`, with the hand link `0-0` drawn.
 pub(super) fn hand_link(s: &mut State, pair: usize) {
-    s.apply(Action::Select(SelectAction::SetMode(Mode::Teach)));
-    s.apply(Action::Select(SelectAction::SelectPair(PairIndex::new(pair))));
+    set_mode(s, Mode::Teach);
+    select_pair(s, pair);
     click(s, 0, 0);
 }
 

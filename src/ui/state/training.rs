@@ -416,6 +416,11 @@ mod tests {
     use super::super::*;
     use super::*;
 
+    /// What the form says of `field`, if it does not read.
+    fn field_error(form: &TrainForm, field: Field) -> Option<String> {
+        form.plan(&HeldSets::default()).err().unwrap_or_default().get(&field).cloned()
+    }
+
     /// A form's edit, as the Train panel sends it.
     fn edit(s: &mut State, action: FormAction) {
         s.apply(Action::Train(TrainAction::Form(action)));
@@ -434,12 +439,9 @@ mod tests {
         form.apply(FormAction::SetField(Field::C, " -2 ".into()));
         form.apply(FormAction::SetField(Field::THETAS, "1, 2".into()));
         assert!(form.options(&HeldSets::default()).is_err());
+        assert_eq!(field_error(&form, Field::C).as_deref(), Some("expected a cost C greater than 0, found '-2'"));
         assert_eq!(
-            form.plan(&HeldSets::default()).err().unwrap_or_default().get(&Field::C).map(String::as_str),
-            Some("expected a cost C greater than 0, found '-2'")
-        );
-        assert_eq!(
-            form.plan(&HeldSets::default()).err().unwrap_or_default().get(&Field::THETAS).map(String::as_str),
+            field_error(&form, Field::THETAS).as_deref(),
             Some("expected 3 comma-separated weights ≥ 0, not all 0, one per component (plain, dbtk-root, ibtk-rgsst); found '1, 2'")
         );
         form.apply(FormAction::SetField(Field::C, "2".into()));
@@ -461,8 +463,7 @@ mod tests {
             crate::app::alignment::training_plan(base.clone(), kernel, true, preset, Given::default()).unwrap()
         };
         let best = form.plan(&HeldSets::default()).unwrap();
-        assert_eq!(best, cli(None, Preset::Best));
-        assert_eq!(best.options.len(), 5);
+        assert_eq!((&best, best.options.len()), (&cli(None, Preset::Best), 5));
         assert_eq!((best.stem_backoff, form.pairs_training(&HeldSets::default()).stem_backoff), (Some(4), Some(4)));
         assert_eq!(best.options[4].solver, Solver::Linear);
         // The word model: chosen on dev by default, as `train --dev`; one chosen is `--word-model`.
@@ -493,11 +494,7 @@ mod tests {
         assert_eq!(form.value(Field::MAX_EXAMPLES), "6000");
         form.apply(FormAction::SetField(Field::MAX_NEGATIVE_RATIO, "-1".into()));
         assert_eq!(
-            form.plan(&HeldSets::default())
-                .err()
-                .unwrap_or_default()
-                .get(&Field::MAX_NEGATIVE_RATIO)
-                .map(String::as_str),
+            field_error(&form, Field::MAX_NEGATIVE_RATIO).as_deref(),
             Some("expected inf or a number of negatives per positive greater than 0, found '-1'")
         );
     }
@@ -527,11 +524,8 @@ mod tests {
     fn train_request(s: &mut State) -> (PairsTraining, DecisionThreshold, Option<(usize, usize, usize)>) {
         let effects = s.apply(Action::Train(TrainAction::Train { now: 1.0 }));
         let [Effect::Post(Request::Train { how, options, .. })] = effects.as_slice() else { panic!("{effects:?}") };
-        let asked = (
-            *how,
-            options[0].threshold,
-            s.jobs.running.as_ref().and_then(|j| j.split).map(|p| (p.train, p.dev, p.test)),
-        );
+        let split = s.jobs.running.as_ref().and_then(|j| j.split).map(|p| (p.train, p.dev, p.test));
+        let asked = (*how, options[0].threshold, split);
         s.apply(Action::Job(JobAction::Cancel(None)));
         asked
     }
@@ -541,44 +535,23 @@ mod tests {
         let mut s = State::with_sample();
         assert_eq!(s.loaded.corpus.len(), 157);
         // The default: the best setting on the last 20% as dev, with its stem back-off.
-        assert_eq!(
-            train_request(&mut s),
-            (
-                PairsTraining {
-                    word_model: WordModel::FastAlign,
-                    stem_backoff: Some(4),
-                    calibrate: true,
-                    test: false,
-                    ..PairsTraining::default()
-                },
-                DecisionThreshold::Calibrated,
-                Some((126, 31, 0))
-            )
-        );
+        let (how, calibrated) = (pairs_training, DecisionThreshold::Calibrated);
+        let best = how(WordModel::FastAlign, Some(4), true, false);
+        assert_eq!(train_request(&mut s), (best, calibrated, Some((126, 31, 0))));
         // The kernel typed (no stem back-off of the best setting), without dev pairs.
         edit(&mut s, FormAction::SetSetting(Setting::Kernel));
         edit(&mut s, FormAction::SetCalibrate(false));
         let fixed = DecisionThreshold::Fixed(0.0);
-        let how = |word_model, stem_backoff, calibrate, test| PairsTraining {
-            word_model,
-            stem_backoff,
-            calibrate,
-            test,
-            ..PairsTraining::default()
-        };
         assert_eq!(train_request(&mut s), (how(WordModel::FastAlign, None, false, false), fixed, Some((157, 0, 0))));
         edit(&mut s, FormAction::SetWordModel(Some(WordModel::Hmm)));
         edit(&mut s, FormAction::SetCalibrate(true));
         assert_eq!(
             train_request(&mut s),
-            (how(WordModel::Hmm, None, true, false), DecisionThreshold::Calibrated, Some((126, 31, 0))),
+            (how(WordModel::Hmm, None, true, false), calibrated, Some((126, 31, 0))),
             "as `train --dev` (--threshold auto) on the last 20%"
         );
         edit(&mut s, FormAction::SetHoldOutTest(true));
-        assert_eq!(
-            train_request(&mut s),
-            (how(WordModel::Hmm, None, true, true), DecisionThreshold::Calibrated, Some((101, 25, 31)))
-        );
+        assert_eq!(train_request(&mut s), (how(WordModel::Hmm, None, true, true), calibrated, Some((101, 25, 31))));
         edit(&mut s, FormAction::SetStemBackoff(true));
         edit(&mut s, FormAction::SetCalibrate(false));
         assert_eq!(
@@ -589,9 +562,7 @@ mod tests {
         edit(&mut s, FormAction::SetHoldOutTest(false));
         assert_eq!(train_request(&mut s), (how(WordModel::Hmm, None, false, false), fixed, Some((157, 0, 0))));
         // Too few pairs to hold out a test and dev: nothing is posted.
-        read(&mut s, "x.src", "(S (A a))\n(S (A c))\n", None);
-        read(&mut s, "x.trg", "(T (C c))\n(T (D d))\n", None);
-        read(&mut s, "x.gold", "0-0\n0-0\n", None);
+        read_pairs(&mut s, &["(S (A a))\n(S (A c))\n", "(T (C c))\n(T (D d))\n", "0-0\n0-0\n"]);
         assert_eq!(s.loaded.corpus.len(), 2);
         edit(&mut s, FormAction::SetCalibrate(true));
         edit(&mut s, FormAction::SetHoldOutTest(true));

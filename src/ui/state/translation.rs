@@ -564,11 +564,8 @@ mod tests {
         let mut s = State::with_sample();
         let effects = s.apply(Action::Translate(TranslateAction::Train { now: 0.0 }));
         let [Effect::Post(Request::TrainMt { job, .. })] = effects.as_slice() else { panic!("{effects:?}") };
-        answer(
-            &mut s,
-            Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: Some("{}".into()) },
-            1.0,
-        );
+        let ready = Response::MtReady { job: *job, model: *job, summary: "MS".into(), json: Some("{}".into()) };
+        answer(&mut s, ready, 1.0);
         s
     }
 
@@ -585,23 +582,14 @@ mod tests {
             answer(s, Response::Translated { job: *job, result: Box::new(view("x", -1.0)), source }, 2.0);
             s.mt.result.as_ref().map(|r| (r.bleu.is_some(), r.trained_on_these))
         };
-        assert_eq!(
-            translate(&mut s, Action::Translate(TranslateAction::TranslatePair(PairIndex::new(2)))),
-            Some((true, true))
-        );
+        let pair = |k| Action::Translate(TranslateAction::TranslatePair(PairIndex::new(k)));
+        assert_eq!(translate(&mut s, pair(2)), Some((true, true)));
         s.apply(Action::Translate(TranslateAction::SetInput("(S (A a))".into())));
-        assert_eq!(
-            translate(&mut s, Action::Translate(TranslateAction::TranslatePasted)),
-            Some((false, false)),
-            "no reference, no score"
-        );
+        let pasted = Action::Translate(TranslateAction::TranslatePasted);
+        assert_eq!(translate(&mut s, pasted), Some((false, false)), "no reference, no score");
         // Other pairs loaded: the model was not trained on them.
-        read(&mut s, "x.src", "(S (A a))\n", None);
-        read(&mut s, "x.trg", "(S (B b))\n", None);
-        assert_eq!(
-            translate(&mut s, Action::Translate(TranslateAction::TranslatePair(PairIndex::new(0)))),
-            Some((true, false))
-        );
+        read_pairs(&mut s, &["(S (A a))\n", "(S (B b))\n"]);
+        assert_eq!(translate(&mut s, pair(0)), Some((true, false)));
     }
 
     /// *Translate all* says what the worker found of the sources' fit to
