@@ -191,6 +191,34 @@ impl<'a> XmlStream<'a> {
         usize::try_from(self.reader.buffer_position()).unwrap_or(usize::MAX)
     }
 
+    /// The document element, which must be `root`: else, or where the text
+    /// has no element, a `WrongDocument` error expecting `expected`.
+    pub(super) fn document(
+        &mut self,
+        root: &[u8],
+        expected: &'static str,
+    ) -> Result<(BytesStart<'a>, Loc), TigerError> {
+        loop {
+            match self.next()? {
+                Step::Open(start, loc) => {
+                    let el = Element::new(&start, loc, self.file)?;
+                    let name = start.local_name();
+                    if name.as_ref() != root {
+                        let found = format!("<{}>", String::from_utf8_lossy(name.as_ref()));
+                        return Err(el.error(TigerErrorKind::WrongDocument { expected, found }));
+                    }
+                    return Ok((start, loc));
+                }
+                Step::Close(_) => {}
+                Step::End => {
+                    let loc = self.lines.at(self.lines.text.len() as u64);
+                    let kind = TigerErrorKind::WrongDocument { expected, found: "no element".into() };
+                    return Err(TigerError::at(self.file, loc, kind));
+                }
+            }
+        }
+    }
+
     pub(super) fn next(&mut self) -> Result<Step<'a>, TigerError> {
         if let Some(name) = self.pending_close.take() {
             return Ok(Step::Close(name));
@@ -233,10 +261,6 @@ impl<'a> XmlStream<'a> {
             }
         }
     }
-}
-
-pub(super) fn name_of(start: &BytesStart<'_>) -> String {
-    format!("<{}>", String::from_utf8_lossy(start.local_name().as_ref()))
 }
 
 pub(super) fn dup(id: &str, first: Loc) -> TigerErrorKind {
