@@ -421,6 +421,13 @@ fn links_for<T: std::borrow::Borrow<Tree>>(
     Ok(out)
 }
 
+/// Pairs `range` of the built-in sample (SQUOIA dev, with its gold links), for tests.
+#[cfg(test)]
+pub(crate) fn sample(range: impl std::slice::SliceIndex<[TreePair], Output = [TreePair]>) -> Corpus {
+    let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
+    Corpus { pairs: corpus.pairs[range].to_vec() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

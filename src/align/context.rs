@@ -598,7 +598,7 @@ mod tests {
 
     #[test]
     fn the_table_equals_the_plain_features_on_real_pairs() {
-        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
+        let corpus = crate::corpus::sample(..);
         let pairs = &corpus.pairs[..20];
         let bitext = bitext_of(&Corpus { pairs: pairs.to_vec() });
         let (lexicon, links) = train_lexicon(&bitext, &LexiconOptions::default(), &mut |_| {});

@@ -1110,7 +1110,7 @@ mod tests {
         assert_eq!(preview(plan(Some("plain"), true, Preset::Best)), None);
         assert_eq!(preview(plan(None, false, Preset::Best)), None);
 
-        let corpus = sample_pairs();
+        let corpus = crate::corpus::sample(..40);
         let how = PairsTraining { calibrate: true, test: true, ..PairsTraining::default() };
         let quiet = &mut crate::progress::Quiet;
         let shown = preview_on_pairs(&corpus, &how, None, None, &first, quiet).unwrap();
@@ -1223,7 +1223,7 @@ mod tests {
     /// the given lexicon alone.
     #[test]
     fn dev_chooses_the_word_model_of_the_kept_configuration() {
-        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
+        let corpus = crate::corpus::sample(..);
         let (train, dev) = (pairs_of(&corpus, 0..50), pairs_of(&corpus, 50..60));
         let linear = TrainOptions {
             spec: "plain+dbtk-root".parse().unwrap(),
@@ -1268,18 +1268,12 @@ mod tests {
         assert_eq!(model.lexicon, lexical_model(&corpora, &source().with_word_model(WordModel::Hmm)));
     }
 
-    /// The first 40 pairs of the built-in sample (SQUOIA dev).
-    fn sample_pairs() -> Corpus {
-        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
-        Corpus { pairs: corpus.pairs[..40].to_vec() }
-    }
-
     /// The page's held-out test, as the CLI would run it: trained on the
     /// pairs before the test (dev the last of them), the in-engine lexicon
     /// on the training pairs' sentences alone, and only the test aligned.
     #[test]
     fn a_held_out_test_trains_on_the_first_pairs_and_aligns_only_the_last_fifth() {
-        let corpus = sample_pairs();
+        let corpus = crate::corpus::sample(..40);
         let how = PairsTraining {
             word_model: WordModel::FastAlign,
             stem_backoff: Some(PAGE_STEM_CHARS),
@@ -1330,7 +1324,7 @@ mod tests {
     /// Without dev pairs, the model trained on the pairs is described in a line.
     #[test]
     fn train_on_pairs_without_dev_describes_the_model_and_one_pair_is_too_few_to_hold_out() {
-        let corpus = sample_pairs();
+        let corpus = crate::corpus::sample(..40);
         let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
         let quiet = &mut crate::progress::Quiet;
         for test in [true, false] {
@@ -1367,7 +1361,7 @@ mod tests {
 
     #[test]
     fn too_few_pairs_to_hold_out_a_test_is_an_error_before_any_training() {
-        let corpus = Corpus { pairs: sample_pairs().pairs[..2].to_vec() };
+        let corpus = Corpus { pairs: crate::corpus::sample(..40).pairs[..2].to_vec() };
         let how = PairsTraining { calibrate: true, test: true, ..PairsTraining::default() };
         let result = train_on_pairs(&corpus, &how, None, None, &[TrainOptions::default()], &mut crate::progress::Quiet);
         assert_eq!(result.unwrap_err(), AlignmentError::TooFewToHoldOut(2));

@@ -559,7 +559,7 @@ mod tests {
     #[test]
     fn a_warm_update_reaches_the_cold_one_s_solution_in_fewer_epochs() {
         use crate::align::primal::Solver;
-        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
+        let corpus = crate::corpus::sample(..);
         let quiet = &mut crate::progress::Quiet;
         let options = TrainOptions {
             spec: "plain+dbtk-root".parse().unwrap(),
