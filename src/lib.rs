@@ -4,6 +4,18 @@
 //! dependency: the `treelink` command-line tool and the web page call the
 //! same functions and get the same numbers. See `ARCHITECTURE.md`.
 
+/// `Display` of each enum named as its `name()`, the name the command line
+/// and the model files use.
+macro_rules! display_by_name {
+    ($($t:ty),+) => {$(
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    )+};
+}
+
 pub mod align;
 pub mod app;
 pub mod corpus;
@@ -32,8 +44,6 @@ pub mod tree;
 /// views and the worker glue in wasm32 only.
 pub mod ui;
 
-/// What a model file records as the program that trained it: `treelink` and
-/// its version (alignment and translation models alike).
 /// The value named `s` among `named` (each name with its value), or the
 /// error every reader of such a name gives: `expected a, b or c, found 's'`.
 pub fn one_of<T: Copy>(s: &str, named: &[(&str, T)]) -> Result<T, String> {
@@ -44,6 +54,8 @@ pub fn one_of<T: Copy>(s: &str, named: &[(&str, T)]) -> Result<T, String> {
     })
 }
 
+/// What a model file records as the program that trained it: `treelink` and
+/// its version (alignment and translation models alike).
 pub fn made_by() -> String {
     format!("treelink {}", env!("CARGO_PKG_VERSION"))
 }

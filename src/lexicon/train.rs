@@ -247,11 +247,7 @@ impl WordModel {
     }
 }
 
-impl fmt::Display for WordModel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(WordModel);
 
 impl std::str::FromStr for WordModel {
     type Err = crate::kernel::UnknownName;
