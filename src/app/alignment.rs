@@ -461,7 +461,7 @@ pub fn keep_best(
     let mut plan = DevPlan::new(dev.is_some(), options, given_model, train.len());
     for o in options {
         plan.report(observer, 0)?;
-        let (model, kept) = model::train_keeping(train, dev, setup, o, observer).map_err(train_error)?;
+        let (model, kept) = model::train_keeping(train, dev, setup, o, None, observer).map_err(train_error)?;
         plan.done += 1;
         let f = model.summary.dev_f.unwrap_or(0.0);
         if let Some(counts) = model.summary.dev {
@@ -486,7 +486,7 @@ pub fn keep_best(
         for word_model in kept.tune_word_model.clone().into_iter().filter(|&m| m != given_model) {
             plan.report(observer, 0)?;
             let other = prepare(&[train, d], source.clone().with_word_model(word_model), "lexical model", observer)?;
-            let (m, k) = model::train_keeping(train, dev, &other, &again, observer).map_err(train_error)?;
+            let (m, k) = model::train_keeping(train, dev, &other, &again, None, observer).map_err(train_error)?;
             plan.done += 1;
             let f = m.summary.dev_f.unwrap_or(0.0);
             let better = f > best_f;

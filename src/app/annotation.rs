@@ -427,8 +427,8 @@ pub fn update_model(
         link_weight: current.link_weight,
     };
     let options = update_options(kept, current);
-    let (mut model, _) = model::train_keeping_from(pairs, None, &setup, &options, Some(warm), observer)
-        .map_err(AlignmentError::training)?;
+    let (mut model, _) =
+        model::train_keeping(pairs, None, &setup, &options, Some(warm), observer).map_err(AlignmentError::training)?;
     model.posterior = current.posterior;
     model.lexicon = current.lexicon.clone();
     Ok(model)

@@ -259,20 +259,7 @@ pub fn train(
     options: &TrainOptions,
     progress: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignError> {
-    train_keeping(train_corpus, dev, lexical, options, progress).map(|(model, _)| model)
-}
-
-/// [`train`], with the settings of the model kept (the pruning quantile, C,
-/// the cost factor and the negative share chosen on dev), which
-/// [`cross_validated_threshold`] trains its fold models with.
-pub fn train_keeping(
-    train_corpus: &Corpus,
-    dev: Option<&Corpus>,
-    lexical: &LexicalSetup,
-    options: &TrainOptions,
-    progress: &mut dyn Observer,
-) -> Result<(AlignmentModel, TrainOptions), AlignError> {
-    train_keeping_from(train_corpus, dev, lexical, options, None, progress)
+    train_keeping(train_corpus, dev, lexical, options, None, progress).map(|(model, _)| model)
 }
 
 /// The linear solver's last solution, α by candidate (its pair's trees and
@@ -301,9 +288,12 @@ impl WarmStart {
     }
 }
 
-/// [`train_keeping`], the linear solver started from `warm` and its
-/// solution kept there ([`WarmStart`]).
-pub fn train_keeping_from(
+/// [`train`], with the settings of the model kept (the pruning quantile, C,
+/// the cost factor and the negative share chosen on dev), which
+/// [`cross_validated_threshold`] trains its fold models with; the linear
+/// solver started from `warm` if given and its solution kept there
+/// ([`WarmStart`]).
+pub fn train_keeping(
     train_corpus: &Corpus,
     dev: Option<&Corpus>,
     lexical: &LexicalSetup,
