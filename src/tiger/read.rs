@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::xml::{dup, Element, Loc, Step, TigerError, TigerErrorKind, XmlStream};
+use super::xml::{Element, Loc, Step, TigerError, TigerErrorKind, XmlStream};
 
 /// A TigerXML treebank: its sentences in file order, indexed by sentence id
 /// and by node id.
@@ -116,10 +116,7 @@ pub fn parse_tiger(text: &str, file: &str) -> Result<TigerCorpus, TigerError> {
                             return Err(el.error(TigerErrorKind::Misplaced { element: "s", parent: "body" }));
                         }
                         let id = el.required("s", "id")?;
-                        if let Some(&first) = first_loc.get(&id) {
-                            return Err(el.error(dup(&id, first)));
-                        }
-                        first_loc.insert(id.clone(), loc);
+                        el.first_use(&id, &mut first_loc)?;
                         sentence = Some(TigerSentence {
                             id,
                             root: None,
@@ -144,10 +141,7 @@ pub fn parse_tiger(text: &str, file: &str) -> Result<TigerCorpus, TigerError> {
                         let id = el.required("t", "id")?;
                         let word = el.required("t", "word")?;
                         let pos = el.required("t", "pos")?;
-                        if let Some(&first) = first_loc.get(&id) {
-                            return Err(el.error(dup(&id, first)));
-                        }
-                        first_loc.insert(id.clone(), loc);
+                        el.first_use(&id, &mut first_loc)?;
                         s.terminals.push(Terminal { id, word, pos, loc });
                     }
                     b"nt" => {
@@ -156,10 +150,7 @@ pub fn parse_tiger(text: &str, file: &str) -> Result<TigerCorpus, TigerError> {
                             .ok_or_else(|| el.error(TigerErrorKind::Misplaced { element: "nt", parent: "s" }))?;
                         let id = el.required("nt", "id")?;
                         let cat = el.required("nt", "cat")?;
-                        if let Some(&first) = first_loc.get(&id) {
-                            return Err(el.error(dup(&id, first)));
-                        }
-                        first_loc.insert(id.clone(), loc);
+                        el.first_use(&id, &mut first_loc)?;
                         s.nonterminals.push(Nonterminal { id, cat, edges: Vec::new(), loc });
                         in_nt = true;
                     }

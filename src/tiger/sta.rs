@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::xml::{dup, Element, Loc, Step, TigerError, TigerErrorKind, XmlStream};
+use super::xml::{Element, Loc, Step, TigerError, TigerErrorKind, XmlStream};
 
 /// `<treebank id language filename/>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,10 +83,7 @@ pub fn parse_sta(text: &str, file: &str) -> Result<StaAlignment, TigerError> {
                     b"treebanks" => sta.loc = loc,
                     b"treebank" => {
                         let id = el.required("treebank", "id")?;
-                        if let Some(&first) = treebank_locs.get(&id) {
-                            return Err(el.error(dup(&id, first)));
-                        }
-                        treebank_locs.insert(id.clone(), loc);
+                        el.first_use(&id, &mut treebank_locs)?;
                         sta.treebanks.push(StaTreebank {
                             id,
                             language: el.attr("language")?,

@@ -1,6 +1,7 @@
 //! The XML layer under both readers: positions (line and column in
 //! characters), the located [`TigerError`], and a stream of elements.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use quick_xml::events::{BytesStart, Event};
@@ -151,6 +152,16 @@ impl<'x, 'f> Element<'x, 'f> {
                 .map(|v| Some(v.into_owned()))
                 .map_err(|e| self.error(TigerErrorKind::Xml { message: e.to_string() })),
         }
+    }
+
+    /// Records `id` as given first here in `first`, or the `DuplicateId`
+    /// error naming where it was.
+    pub(super) fn first_use(&self, id: &str, first: &mut HashMap<String, Loc>) -> Result<(), TigerError> {
+        if let Some(&at) = first.get(id) {
+            return Err(self.error(dup(id, at)));
+        }
+        first.insert(id.to_string(), self.loc);
+        Ok(())
     }
 
     pub(super) fn required(&self, element: &'static str, attribute: &'static str) -> Result<String, TigerError> {
