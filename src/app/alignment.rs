@@ -379,30 +379,18 @@ pub fn train_model(
     options: &[TrainOptions],
     observer: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignmentError> {
-    train_model_tried(train, dev, lexicon, options, observer).map(|(model, _)| model)
+    train_model_kept(train, dev, lexicon, options, observer).map(|(kept, _)| kept.model)
 }
 
-/// One configuration [`train_model_tried`] trained: its kernel and dev F.
+/// One configuration [`train_model_kept`] trained: its kernel and dev F.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tried {
     pub spec: String,
     pub dev_f: f64,
 }
 
-/// [`train_model`], with every configuration tried and its dev F (with dev).
-pub fn train_model_tried(
-    train: &Corpus,
-    dev: Option<&Corpus>,
-    lexicon: LexiconSource,
-    options: &[TrainOptions],
-    observer: &mut dyn Observer,
-) -> Result<(AlignmentModel, Vec<Tried>), AlignmentError> {
-    let (kept, _) = train_model_kept(train, dev, lexicon, options, observer)?;
-    Ok((kept.model, kept.tried))
-}
-
-/// [`train_model_tried`], with what it kept ([`Kept`]: the kept
-/// configuration's options among it) and the lexical setup of `train` and
+/// [`train_model`], with what it kept ([`Kept`]: every configuration tried
+/// with its dev F, the kept configuration's options among it) and the lexical setup of `train` and
 /// `dev` it was trained with (the kept one: another word model's when dev
 /// chose it), for training the kept configuration again on more pairs
 /// (`app::annotation`'s updates).
@@ -1238,7 +1226,8 @@ mod tests {
         };
         let quiet = &mut crate::progress::Quiet;
         let plain = [TrainOptions { spec: "plain".parse().unwrap(), ..linear.clone() }, linear.clone()];
-        let (alone, tried_alone) = train_model_tried(&train, Some(&dev), source(), &plain, quiet).unwrap();
+        let Kept { model: alone, tried: tried_alone, .. } =
+            train_model_kept(&train, Some(&dev), source(), &plain, quiet).unwrap().0;
         assert_eq!((word_model(&alone), tried_alone.len()), (WordModel::FastAlign, 2));
         let choosing: Vec<TrainOptions> =
             plain.iter().map(|o| TrainOptions { tune_word_model: WordModel::ALL.to_vec(), ..o.clone() }).collect();
@@ -1250,7 +1239,8 @@ mod tests {
             }
             crate::progress::Flow::Continue(())
         };
-        let (model, tried) = train_model_tried(&train, Some(&dev), source(), &choosing, &mut observer).unwrap();
+        let Kept { model, tried, .. } =
+            train_model_kept(&train, Some(&dev), source(), &choosing, &mut observer).unwrap().0;
         assert_eq!(steps, [(0, 3), (1, 3), (2, 3), (3, 3)]);
         let kept_spec = alone.spec.to_string();
         let f_of = |label: &str| tried.iter().find(|t| t.spec == label).map(|t| t.dev_f).unwrap();
