@@ -92,11 +92,7 @@ pub enum Edit {
 /// The gold links the annotator judges by: the pair's gold links between
 /// phrase nodes, good and fuzzy (what `treelink eval` counts).
 pub fn gold_links(pair: &TreePair) -> BTreeSet<NodePair> {
-    pair.gold
-        .iter()
-        .filter(|l| pair.source.is_phrase(l.source) && pair.target.is_phrase(l.target))
-        .map(|l| (l.source, l.target))
-        .collect()
+    pair.phrase_links(&pair.gold)
 }
 
 /// The proposed links between phrase nodes that are not in `gold`

@@ -169,14 +169,6 @@ impl Default for DecisionThreshold {
     }
 }
 
-fn gold_set(pair: &TreePair) -> HashSet<(NodeId, NodeId)> {
-    pair.gold
-        .iter()
-        .filter(|l| pair.source.is_phrase(l.source) && pair.target.is_phrase(l.target))
-        .map(|l| (l.source, l.target))
-        .collect()
-}
-
 /// What every model trained on the same pairs shares.
 struct Prepared {
     /// The training candidates' features, unpruned.
@@ -815,7 +807,7 @@ fn positive_features(corpus: &Corpus, f: &Featurized) -> Vec<PlainFeatures> {
         .iter()
         .zip(&f.candidates)
         .flat_map(|(pair, cands)| {
-            let gold = gold_set(pair);
+            let gold: HashSet<(NodeId, NodeId)> = pair.phrase_links(&pair.gold);
             cands.iter().filter(move |c| gold.contains(&(c.source, c.target))).map(|c| c.features).collect::<Vec<_>>()
         })
         .collect()
@@ -948,7 +940,7 @@ fn sample_examples(
     let mut positives = Vec::new();
     let mut negatives = Vec::new();
     for (p, (pair, cands)) in train_corpus.pairs.iter().zip(&train_candidates.candidates).enumerate() {
-        let gold = gold_set(pair);
+        let gold: HashSet<(NodeId, NodeId)> = pair.phrase_links(&pair.gold);
         summary.candidates += cands.len();
         for (k, c) in cands.iter().enumerate() {
             if gold.contains(&(c.source, c.target)) {
@@ -1151,7 +1143,7 @@ fn fit_platt(
     let scorer = Scorer::new(model, lexicon)?;
     let (mut dv, mut dy) = (Vec::new(), Vec::new());
     for (pair, links) in dev.pairs.iter().zip(dev_links) {
-        let gold = gold_set(pair);
+        let gold: HashSet<(NodeId, NodeId)> = pair.phrase_links(&pair.gold);
         for d in scorer.decisions(pair, links) {
             dv.push(d.value);
             dy.push(if gold.contains(&(d.candidate.source, d.candidate.target)) { 1.0 } else { -1.0 });
