@@ -8,7 +8,7 @@ use crate::io::text::read_text_file;
 use crate::io::text::{end_position, line_count_position, ReadError};
 use crate::limits::{LimitError, Limits};
 pub use crate::pair_index::PairIndex;
-use crate::tree::{ParseError, Tree};
+use crate::tree::{NodeId, ParseError, Tree};
 
 /// One sentence pair with its gold links (empty when none were given).
 /// `Eq` lets `Rc<TreePair>`/`Rc<Corpus>` compare by pointer first (the page
@@ -86,6 +86,13 @@ impl TreePair {
             target: self.source.clone(),
             gold: self.gold.iter().map(|l| Link { source: l.target, target: l.source, kind: l.kind }).collect(),
         }
+    }
+
+    /// The node pairs of `links` between two phrase nodes (the links the
+    /// evaluation counts and the models learn), in any collection.
+    pub fn phrase_links<C: FromIterator<(NodeId, NodeId)>>(&self, links: &[Link]) -> C {
+        let phrase = |l: &&Link| self.source.is_phrase(l.source) && self.target.is_phrase(l.target);
+        links.iter().filter(phrase).map(|l| (l.source, l.target)).collect()
     }
 }
 
@@ -419,6 +426,13 @@ fn links_for<T: std::borrow::Borrow<Tree>>(
         out.push(links.into_iter().map(|(link, _)| link).collect());
     }
     Ok(out)
+}
+
+/// Pairs `range` of the built-in sample (SQUOIA dev, with its gold links), for tests.
+#[cfg(test)]
+pub(crate) fn sample(range: impl std::slice::SliceIndex<[TreePair], Output = [TreePair]>) -> Corpus {
+    let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
+    Corpus { pairs: corpus.pairs[range].to_vec() }
 }
 
 #[cfg(test)]

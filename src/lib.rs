@@ -4,6 +4,18 @@
 //! dependency: the `treelink` command-line tool and the web page call the
 //! same functions and get the same numbers. See `ARCHITECTURE.md`.
 
+/// `Display` of each enum named as its `name()`, the name the command line
+/// and the model files use.
+macro_rules! display_by_name {
+    ($($t:ty),+) => {$(
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    )+};
+}
+
 pub mod align;
 pub mod app;
 pub mod corpus;

@@ -718,6 +718,12 @@ impl<'a> BracketReader<'a> {
         ParseError { file: self.file.to_string(), line, column, kind }
     }
 
+    /// An error at `token`, or where reading stopped if there is none.
+    fn error_at(&self, token: &Option<Located<'_>>, kind: ParseErrorKind) -> ParseError {
+        let (line, column) = token.as_ref().map_or((self.line, self.column), |t| (t.line, t.column));
+        self.error(line, column, kind)
+    }
+
     /// The character starting at byte `i`.
     fn char_at(&self, i: usize) -> Option<char> {
         self.text.get(i..)?.chars().next()
@@ -839,8 +845,7 @@ impl<'a> BracketReader<'a> {
         let (line, column) = match &open {
             Some(Located { token: Token::Open, line, column }) => (*line, *column),
             other => {
-                let (l, c) = other.as_ref().map_or((self.line, self.column), |t| (t.line, t.column));
-                return Err(self.error(l, c, ParseErrorKind::ExpectedTreeStart { found: describe(other) }));
+                return Err(self.error_at(other, ParseErrorKind::ExpectedTreeStart { found: describe(other) }));
             }
         };
         let outer = matches!(self.peek(), Some(Located { token: Token::Open, .. }));
@@ -871,10 +876,7 @@ impl<'a> BracketReader<'a> {
     fn read_labelled(&mut self) -> Result<Tree, ParseError> {
         match self.next() {
             Some(Located { token: Token::Open, line, column }) => self.read_labelled_body(line, column),
-            other => {
-                let (l, c) = other.as_ref().map_or((self.line, self.column), |t| (t.line, t.column));
-                Err(self.error(l, c, ParseErrorKind::ExpectedTreeStart { found: describe(&other) }))
-            }
+            other => Err(self.error_at(&other, ParseErrorKind::ExpectedTreeStart { found: describe(&other) })),
         }
     }
 
@@ -890,8 +892,7 @@ impl<'a> BracketReader<'a> {
                 let label = match self.next() {
                     Some(Located { token: Token::Atom(a), .. }) => a,
                     other => {
-                        let (l, c) = other.as_ref().map_or((self.line, self.column), |t| (t.line, t.column));
-                        return Err(self.error(l, c, ParseErrorKind::ExpectedLabel { found: describe(&other) }));
+                        return Err(self.error_at(&other, ParseErrorKind::ExpectedLabel { found: describe(&other) }));
                     }
                 };
                 // A label followed by a word is a POS node.
@@ -902,17 +903,10 @@ impl<'a> BracketReader<'a> {
                             b.pos(label, word);
                         }
                         other => {
-                            let (l, c) = other.as_ref().map_or((self.line, self.column), |t| (t.line, t.column));
-                            let found = describe(&other);
-                            return Err(self.error(
-                                l,
-                                c,
-                                ParseErrorKind::ExpectedCloseAfterWord {
-                                    label: label.into(),
-                                    word: word.into(),
-                                    found,
-                                },
-                            ));
+                            let (label, word, found) = (label.into(), word.into(), describe(&other));
+                            return Err(
+                                self.error_at(&other, ParseErrorKind::ExpectedCloseAfterWord { label, word, found })
+                            );
                         }
                     }
                 } else {

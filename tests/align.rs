@@ -585,7 +585,7 @@ fn the_cross_validated_threshold_is_the_best_on_out_of_fold_and_dev_decisions() 
         threshold_folds: 3,
         ..TrainOptions::default()
     };
-    let (mut model, kept) = model::train_keeping(&train, Some(&dev), &setup, &options, &mut Quiet).unwrap();
+    let (mut model, kept) = model::train_keeping(&train, Some(&dev), &setup, &options, None, &mut Quiet).unwrap();
     let dev_threshold = model.threshold;
     let cut = model::cross_validated_threshold(&train, &dev, &setup, &mut model, &kept, &mut Quiet).unwrap();
     assert_eq!(cut.dev_only.0, dev_threshold, "dev alone: the threshold training calibrated");

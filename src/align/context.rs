@@ -280,9 +280,9 @@ impl Prefix2 {
     }
 }
 
-/// `(∏_{y} max(floor, sum(y)))^(1/|ys|)` over `ys`; 0 when `ys` is empty or
-/// the `xs` the sums run over are.
-fn geometric_mean(ys: impl Iterator<Item = usize>, xs_empty: bool, sum: impl Fn(usize) -> f64) -> f64 {
+/// `(∏_{y} max(floor, sum(y)))^(1/|ys|)` over `ys`; 0 when the `xs` the sums
+/// run over are empty, `none` when `ys` is.
+fn geometric_mean(ys: impl Iterator<Item = usize>, xs_empty: bool, none: f64, sum: impl Fn(usize) -> f64) -> f64 {
     if xs_empty {
         return 0.0;
     }
@@ -292,7 +292,7 @@ fn geometric_mean(ys: impl Iterator<Item = usize>, xs_empty: bool, sum: impl Fn(
         n += 1;
     }
     if n == 0 {
-        0.0
+        none
     } else {
         crate::math::exp(log_sum / n as f64)
     }
@@ -308,19 +308,6 @@ impl PairFeatureTable {
         let w = Prefix2::new(ns, nt, |i, j| m.link(i, j));
         let mut phi = Vec::with_capacity(src.len() * trg.len());
         let mut dublin = Vec::with_capacity(src.len() * trg.len());
-        // Σ_{y ∈ span} P(x|y) + P(x|NULL), geometric mean over the x words (1 for none).
-        let explained = |xs: &mut dyn Iterator<Item = usize>, sum: &dyn Fn(usize) -> f64| {
-            let (mut log_sum, mut n) = (0.0, 0usize);
-            for x in xs {
-                log_sum += crate::math::ln(sum(x).max(PROB_FLOOR));
-                n += 1;
-            }
-            if n == 0 {
-                1.0
-            } else {
-                crate::math::exp(log_sum / n as f64)
-            }
-        };
         for s in src.node_ids() {
             let si = src.span(s);
             let si = si.start.min(ns)..si.end.min(ns);
@@ -335,20 +322,21 @@ impl PairFeatureTable {
                 let ratio = |x: f64, n: usize| if n == 0 { 0.0 } else { x / (n as f64).sqrt() };
                 let inside_w = w.rect(si.clone(), ti.clone());
                 phi.push([
-                    geometric_mean(ti.clone(), in_s == 0, |j| a.rect(si.clone(), j..j + 1)),
-                    geometric_mean(si.clone(), in_t == 0, |i| b.rect(i..i + 1, ti.clone())),
-                    geometric_mean(ti.clone(), out_s == 0, |j| out_rows(j, &a)),
-                    geometric_mean(si.clone(), out_t == 0, |i| out_cols(i, &b)),
+                    geometric_mean(ti.clone(), in_s == 0, 0.0, |j| a.rect(si.clone(), j..j + 1)),
+                    geometric_mean(si.clone(), in_t == 0, 0.0, |i| b.rect(i..i + 1, ti.clone())),
+                    geometric_mean(ti.clone(), out_s == 0, 0.0, |j| out_rows(j, &a)),
+                    geometric_mean(si.clone(), out_t == 0, 0.0, |i| out_cols(i, &b)),
                     ratio(inside_w, in_s * in_t),
                     ratio((w.rect(0..ns, ti.clone()) - inside_w).max(0.0), out_s * in_t),
                     ratio((w.rect(si.clone(), 0..nt) - inside_w).max(0.0), in_s * out_t),
                 ]);
                 let outside = |r: std::ops::Range<usize>, n: usize| (0..n).filter(move |k| !r.contains(k));
+                // Σ_{y ∈ span} P(x|y) + P(x|NULL), geometric mean over the x words (1 for none).
                 dublin.push([
-                    explained(&mut si.clone(), &|i| a.rect(i..i + 1, ti.clone()) + m.p_s_given_null(i)),
-                    explained(&mut ti.clone(), &|j| b.rect(si.clone(), j..j + 1) + m.p_t_given_null(j)),
-                    explained(&mut outside(si.clone(), ns), &|i| out_cols(i, &a) + m.p_s_given_null(i)),
-                    explained(&mut outside(ti.clone(), nt), &|j| out_rows(j, &b) + m.p_t_given_null(j)),
+                    geometric_mean(si.clone(), false, 1.0, |i| a.rect(i..i + 1, ti.clone()) + m.p_s_given_null(i)),
+                    geometric_mean(ti.clone(), false, 1.0, |j| b.rect(si.clone(), j..j + 1) + m.p_t_given_null(j)),
+                    geometric_mean(outside(si.clone(), ns), false, 1.0, |i| out_cols(i, &a) + m.p_s_given_null(i)),
+                    geometric_mean(outside(ti.clone(), nt), false, 1.0, |j| out_rows(j, &b) + m.p_t_given_null(j)),
                 ]);
             }
         }
@@ -598,7 +586,7 @@ mod tests {
 
     #[test]
     fn the_table_equals_the_plain_features_on_real_pairs() {
-        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
+        let corpus = crate::corpus::sample(..);
         let pairs = &corpus.pairs[..20];
         let bitext = bitext_of(&Corpus { pairs: pairs.to_vec() });
         let (lexicon, links) = train_lexicon(&bitext, &LexiconOptions::default(), &mut |_| {});

@@ -366,7 +366,7 @@ mod tests {
     }
 
     fn fixture() -> Fixture {
-        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
+        let corpus = crate::corpus::sample(..);
         let train_corpus = Corpus { pairs: corpus.pairs[..60].to_vec() };
         let source = LexiconSource::Train {
             extra: Vec::new(),

@@ -193,48 +193,21 @@ mod tests {
     #[test]
     fn each_criterion_by_hand() {
         let (s, t) = trees();
-        assert_eq!(
-            violation(&s, &t, (NodeId::new(1), NodeId::new(2)), (NodeId::new(1), NodeId::new(1))),
-            Some(Criterion::LinkedOnce)
-        );
-        assert_eq!(
-            violation(&s, &t, (NodeId::new(4), NodeId::new(2)), (NodeId::new(4), NodeId::new(1))),
-            Some(Criterion::LinkedOnce)
-        );
+        let n = NodeId::new;
+        let v = |(a, b): (usize, usize), (c, d): (usize, usize)| violation(&s, &t, (n(a), n(b)), (n(c), n(d)));
+        assert_eq!(v((1, 2), (1, 1)), Some(Criterion::LinkedOnce));
+        assert_eq!(v((4, 2), (4, 1)), Some(Criterion::LinkedOnce));
         // NP6 is below VP4 in the source; its partner NP1 is not below VP4 in the target.
-        assert_eq!(
-            violation(&s, &t, (NodeId::new(6), NodeId::new(1)), (NodeId::new(4), NodeId::new(4))),
-            Some(Criterion::Descendants)
-        );
+        assert_eq!(v((6, 1), (4, 4)), Some(Criterion::Descendants));
         // Symmetric: target NP6 below VP4, source NP1 not below VP4.
-        assert_eq!(
-            violation(&s, &t, (NodeId::new(1), NodeId::new(6)), (NodeId::new(4), NodeId::new(4))),
-            Some(Criterion::Descendants)
-        );
+        assert_eq!(v((1, 6), (4, 4)), Some(Criterion::Descendants));
         // S0 is above NP6 in the source but its partner NN3 is not above NP6.
-        assert_eq!(
-            violation(&s, &t, (NodeId::new(0), NodeId::new(3)), (NodeId::new(6), NodeId::new(6))),
-            Some(Criterion::Ancestors)
-        );
-        assert_eq!(violation(&s, &t, (NodeId::new(6), NodeId::new(6)), (NodeId::new(4), NodeId::new(4))), None);
-        assert_eq!(violation(&s, &t, (NodeId::new(1), NodeId::new(1)), (NodeId::new(4), NodeId::new(4))), None);
-        assert!(check_links(
-            &s,
-            &t,
-            &[
-                (NodeId::new(0), NodeId::new(0)),
-                (NodeId::new(1), NodeId::new(1)),
-                (NodeId::new(4), NodeId::new(4)),
-                (NodeId::new(6), NodeId::new(6))
-            ]
-        )
-        .is_ok());
-        let v = Violation {
-            link: (NodeId::new(6), NodeId::new(1)),
-            blocked_by: (NodeId::new(4), NodeId::new(4)),
-            criterion: Criterion::Descendants,
-        };
-        assert_eq!(check_links(&s, &t, &[(NodeId::new(4), NodeId::new(4)), (NodeId::new(6), NodeId::new(1))]), Err(v));
+        assert_eq!(v((0, 3), (6, 6)), Some(Criterion::Ancestors));
+        assert_eq!(v((6, 6), (4, 4)), None);
+        assert_eq!(v((1, 1), (4, 4)), None);
+        assert!(check_links(&s, &t, &[(n(0), n(0)), (n(1), n(1)), (n(4), n(4)), (n(6), n(6))]).is_ok());
+        let blocked = Violation { link: (n(6), n(1)), blocked_by: (n(4), n(4)), criterion: Criterion::Descendants };
+        assert_eq!(check_links(&s, &t, &[(n(4), n(4)), (n(6), n(1))]), Err(blocked));
     }
 
     #[test]

@@ -42,7 +42,6 @@
 //! assert_eq!(LinkSearch::Assignment.run(&s, &t, &scored).links, [(n(1), n(4)), (n(4), n(1))]);
 //! ```
 
-use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -89,11 +88,7 @@ impl LinkSearch {
     }
 }
 
-impl fmt::Display for LinkSearch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(LinkSearch);
 
 impl FromStr for LinkSearch {
     type Err = String;

@@ -60,11 +60,7 @@ impl Solver {
     }
 }
 
-impl std::fmt::Display for Solver {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(Solver);
 
 impl std::str::FromStr for Solver {
     type Err = String;

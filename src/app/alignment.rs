@@ -379,30 +379,18 @@ pub fn train_model(
     options: &[TrainOptions],
     observer: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignmentError> {
-    train_model_tried(train, dev, lexicon, options, observer).map(|(model, _)| model)
+    train_model_kept(train, dev, lexicon, options, observer).map(|(kept, _)| kept.model)
 }
 
-/// One configuration [`train_model_tried`] trained: its kernel and dev F.
+/// One configuration [`train_model_kept`] trained: its kernel and dev F.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tried {
     pub spec: String,
     pub dev_f: f64,
 }
 
-/// [`train_model`], with every configuration tried and its dev F (with dev).
-pub fn train_model_tried(
-    train: &Corpus,
-    dev: Option<&Corpus>,
-    lexicon: LexiconSource,
-    options: &[TrainOptions],
-    observer: &mut dyn Observer,
-) -> Result<(AlignmentModel, Vec<Tried>), AlignmentError> {
-    let (kept, _) = train_model_kept(train, dev, lexicon, options, observer)?;
-    Ok((kept.model, kept.tried))
-}
-
-/// [`train_model_tried`], with what it kept ([`Kept`]: the kept
-/// configuration's options among it) and the lexical setup of `train` and
+/// [`train_model`], with what it kept ([`Kept`]: every configuration tried
+/// with its dev F, the kept configuration's options among it) and the lexical setup of `train` and
 /// `dev` it was trained with (the kept one: another word model's when dev
 /// chose it), for training the kept configuration again on more pairs
 /// (`app::annotation`'s updates).
@@ -461,7 +449,7 @@ pub fn keep_best(
     let mut plan = DevPlan::new(dev.is_some(), options, given_model, train.len());
     for o in options {
         plan.report(observer, 0)?;
-        let (model, kept) = model::train_keeping(train, dev, setup, o, observer).map_err(train_error)?;
+        let (model, kept) = model::train_keeping(train, dev, setup, o, None, observer).map_err(train_error)?;
         plan.done += 1;
         let f = model.summary.dev_f.unwrap_or(0.0);
         if let Some(counts) = model.summary.dev {
@@ -486,7 +474,7 @@ pub fn keep_best(
         for word_model in kept.tune_word_model.clone().into_iter().filter(|&m| m != given_model) {
             plan.report(observer, 0)?;
             let other = prepare(&[train, d], source.clone().with_word_model(word_model), "lexical model", observer)?;
-            let (m, k) = model::train_keeping(train, dev, &other, &again, observer).map_err(train_error)?;
+            let (m, k) = model::train_keeping(train, dev, &other, &again, None, observer).map_err(train_error)?;
             plan.done += 1;
             let f = m.summary.dev_f.unwrap_or(0.0);
             let better = f > best_f;
@@ -1110,7 +1098,7 @@ mod tests {
         assert_eq!(preview(plan(Some("plain"), true, Preset::Best)), None);
         assert_eq!(preview(plan(None, false, Preset::Best)), None);
 
-        let corpus = sample_pairs();
+        let corpus = crate::corpus::sample(..40);
         let how = PairsTraining { calibrate: true, test: true, ..PairsTraining::default() };
         let quiet = &mut crate::progress::Quiet;
         let shown = preview_on_pairs(&corpus, &how, None, None, &first, quiet).unwrap();
@@ -1223,7 +1211,7 @@ mod tests {
     /// the given lexicon alone.
     #[test]
     fn dev_chooses_the_word_model_of_the_kept_configuration() {
-        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
+        let corpus = crate::corpus::sample(..);
         let (train, dev) = (pairs_of(&corpus, 0..50), pairs_of(&corpus, 50..60));
         let linear = TrainOptions {
             spec: "plain+dbtk-root".parse().unwrap(),
@@ -1238,7 +1226,8 @@ mod tests {
         };
         let quiet = &mut crate::progress::Quiet;
         let plain = [TrainOptions { spec: "plain".parse().unwrap(), ..linear.clone() }, linear.clone()];
-        let (alone, tried_alone) = train_model_tried(&train, Some(&dev), source(), &plain, quiet).unwrap();
+        let Kept { model: alone, tried: tried_alone, .. } =
+            train_model_kept(&train, Some(&dev), source(), &plain, quiet).unwrap().0;
         assert_eq!((word_model(&alone), tried_alone.len()), (WordModel::FastAlign, 2));
         let choosing: Vec<TrainOptions> =
             plain.iter().map(|o| TrainOptions { tune_word_model: WordModel::ALL.to_vec(), ..o.clone() }).collect();
@@ -1250,7 +1239,8 @@ mod tests {
             }
             crate::progress::Flow::Continue(())
         };
-        let (model, tried) = train_model_tried(&train, Some(&dev), source(), &choosing, &mut observer).unwrap();
+        let Kept { model, tried, .. } =
+            train_model_kept(&train, Some(&dev), source(), &choosing, &mut observer).unwrap().0;
         assert_eq!(steps, [(0, 3), (1, 3), (2, 3), (3, 3)]);
         let kept_spec = alone.spec.to_string();
         let f_of = |label: &str| tried.iter().find(|t| t.spec == label).map(|t| t.dev_f).unwrap();
@@ -1268,18 +1258,12 @@ mod tests {
         assert_eq!(model.lexicon, lexical_model(&corpora, &source().with_word_model(WordModel::Hmm)));
     }
 
-    /// The first 40 pairs of the built-in sample (SQUOIA dev).
-    fn sample_pairs() -> Corpus {
-        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
-        Corpus { pairs: corpus.pairs[..40].to_vec() }
-    }
-
     /// The page's held-out test, as the CLI would run it: trained on the
     /// pairs before the test (dev the last of them), the in-engine lexicon
     /// on the training pairs' sentences alone, and only the test aligned.
     #[test]
     fn a_held_out_test_trains_on_the_first_pairs_and_aligns_only_the_last_fifth() {
-        let corpus = sample_pairs();
+        let corpus = crate::corpus::sample(..40);
         let how = PairsTraining {
             word_model: WordModel::FastAlign,
             stem_backoff: Some(PAGE_STEM_CHARS),
@@ -1330,7 +1314,7 @@ mod tests {
     /// Without dev pairs, the model trained on the pairs is described in a line.
     #[test]
     fn train_on_pairs_without_dev_describes_the_model_and_one_pair_is_too_few_to_hold_out() {
-        let corpus = sample_pairs();
+        let corpus = crate::corpus::sample(..40);
         let options = TrainOptions { max_examples: 300, ..TrainOptions::default() };
         let quiet = &mut crate::progress::Quiet;
         for test in [true, false] {
@@ -1367,7 +1351,7 @@ mod tests {
 
     #[test]
     fn too_few_pairs_to_hold_out_a_test_is_an_error_before_any_training() {
-        let corpus = Corpus { pairs: sample_pairs().pairs[..2].to_vec() };
+        let corpus = Corpus { pairs: crate::corpus::sample(..40).pairs[..2].to_vec() };
         let how = PairsTraining { calibrate: true, test: true, ..PairsTraining::default() };
         let result = train_on_pairs(&corpus, &how, None, None, &[TrainOptions::default()], &mut crate::progress::Quiet);
         assert_eq!(result.unwrap_err(), AlignmentError::TooFewToHoldOut(2));

@@ -579,12 +579,6 @@ mod tests {
     use super::*;
     use crate::align::lexical::alignment_lexicon_options;
 
-    /// The first 40 pairs of the built-in sample (SQUOIA dev).
-    fn sample_pairs() -> Corpus {
-        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
-        Corpus { pairs: corpus.pairs[..40].to_vec() }
-    }
-
     /// No row but the baseline, which trains nothing.
     fn baseline_only() -> Settings {
         Settings {
@@ -608,7 +602,7 @@ mod tests {
     /// Rows and folds trained side by side give the table one at a time gives.
     #[test]
     fn rows_and_folds_on_threads_give_the_same_table() {
-        let all = sample_pairs();
+        let all = crate::corpus::sample(..40);
         let settings = Settings {
             rows: RowChoice { calibrated: true, context: true, kernel: Some(builtin("plain")), ..RowChoice::default() },
             train: TrainOptions { max_examples: 250, ..TrainOptions::default() },
@@ -635,7 +629,7 @@ mod tests {
 
     #[test]
     fn cross_validation_tests_every_pair_once_with_the_next_fold_as_dev() {
-        let all = sample_pairs();
+        let all = crate::corpus::sample(..40);
         let mut notes = Notes::default();
         // Two folds asked for: three, the fewest with a train, a dev and a test fold.
         let rows = cross_validate(&all, "sample", 2, &baseline_only(), &|| 0.0, &mut notes).unwrap();

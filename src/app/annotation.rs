@@ -92,11 +92,7 @@ pub enum Edit {
 /// The gold links the annotator judges by: the pair's gold links between
 /// phrase nodes, good and fuzzy (what `treelink eval` counts).
 pub fn gold_links(pair: &TreePair) -> BTreeSet<NodePair> {
-    pair.gold
-        .iter()
-        .filter(|l| pair.source.is_phrase(l.source) && pair.target.is_phrase(l.target))
-        .map(|l| (l.source, l.target))
-        .collect()
+    pair.phrase_links(&pair.gold)
 }
 
 /// The proposed links between phrase nodes that are not in `gold`
@@ -427,8 +423,8 @@ pub fn update_model(
         link_weight: current.link_weight,
     };
     let options = update_options(kept, current);
-    let (mut model, _) = model::train_keeping_from(pairs, None, &setup, &options, Some(warm), observer)
-        .map_err(AlignmentError::training)?;
+    let (mut model, _) =
+        model::train_keeping(pairs, None, &setup, &options, Some(warm), observer).map_err(AlignmentError::training)?;
     model.posterior = current.posterior;
     model.lexicon = current.lexicon.clone();
     Ok(model)
@@ -559,7 +555,7 @@ mod tests {
     #[test]
     fn a_warm_update_reaches_the_cold_one_s_solution_in_fewer_epochs() {
         use crate::align::primal::Solver;
-        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
+        let corpus = crate::corpus::sample(..);
         let quiet = &mut crate::progress::Quiet;
         let options = TrainOptions {
             spec: "plain+dbtk-root".parse().unwrap(),

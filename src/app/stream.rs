@@ -209,16 +209,12 @@ mod tests {
     use crate::lexicon::{bitext_of, WordModel};
     use crate::progress::Quiet;
 
-    fn sample() -> Corpus {
-        Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap()
-    }
-
     /// A pair's links do not depend on the pairs aligned before it, nor on
     /// the threads: one pair alone, the corpus in chunks on 1 and 3 threads,
     /// and the corpus as `align_input` aligns it held whole, all agree.
     #[test]
     fn links_are_the_same_alone_in_a_stream_and_on_any_number_of_threads() {
-        let corpus = sample();
+        let corpus = crate::corpus::sample(..);
         let (train, input) =
             (Corpus { pairs: corpus.pairs[..60].to_vec() }, Corpus { pairs: corpus.pairs[60..].to_vec() });
         let options = TrainOptions {

@@ -821,12 +821,6 @@ mod tests {
     use super::*;
     use crate::progress::{Flow, Quiet};
 
-    /// Pairs `range` of the built-in sample (SQUOIA dev).
-    fn sample(range: std::ops::Range<usize>) -> Corpus {
-        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
-        Corpus { pairs: corpus.pairs[range].to_vec() }
-    }
-
     #[test]
     fn sources_are_read_within_the_limits_and_the_first_over_is_named_by_its_place() {
         let text = "(S (A a) (B b))\n  (S (A a) (B b) (C c))\n";
@@ -852,7 +846,7 @@ mod tests {
     /// the page's way on the sample's pairs `range`.
     fn paper_phrase_model(range: std::ops::Range<usize>) -> TranslationModel {
         let paper = Pinned::all(DevChoice::PAPER);
-        train_on_pairs(&sample(range), 0, SystemKind::Phrase, paper, None, &|| 0.0, &mut Quiet).unwrap()
+        train_on_pairs(&crate::corpus::sample(range), 0, SystemKind::Phrase, paper, None, &|| 0.0, &mut Quiet).unwrap()
     }
 
     /// The page's *Translate all* and `treelink translate` warn alike when
@@ -860,7 +854,7 @@ mod tests {
     #[test]
     fn sources_the_wrong_way_round_or_foreign_to_the_model_are_warned_of() {
         let model = paper_phrase_model(0..100);
-        let held_out = sample(100..140);
+        let held_out = crate::corpus::sample(100..140);
         let (sources, targets): (Vec<Tree>, Vec<Tree>) =
             held_out.pairs.into_iter().map(|p| (p.source, p.target)).unzip();
         assert_eq!(fit_warning(&model, &sources, "dev.src", "m.tlmt"), None);
@@ -882,7 +876,7 @@ mod tests {
     fn a_corpus_is_translated_tree_by_tree_and_a_stop_ends_it_between_trees() {
         let model = paper_phrase_model(0..40);
         assert_eq!((model.training.pairs, model.training.dev_bleu), (40, None));
-        let sources: Vec<Tree> = sample(40..46).pairs.into_iter().map(|p| p.source).collect();
+        let sources: Vec<Tree> = crate::corpus::sample(40..46).pairs.into_iter().map(|p| p.source).collect();
         let mut best = Vec::new();
         let unknown = translate_each(&model, &sources, None, &mut Quiet, |k, t| {
             assert_eq!(k, best.len());
@@ -922,7 +916,7 @@ mod tests {
 
     #[test]
     fn the_pages_dirc_training_needs_the_pairs_gold_links() {
-        let mut pairs = sample(0..5);
+        let mut pairs = crate::corpus::sample(0..5);
         pairs.pairs.iter_mut().for_each(|p| p.gold.clear());
         let dirc = Pinned { extract: Some(ExtractMethod::DirC), ..Pinned::default() };
         let e = train_on_pairs(&pairs, 0, SystemKind::Ms, dirc, None, &|| 0.0, &mut Quiet).unwrap_err();
@@ -958,7 +952,9 @@ mod tests {
     #[test]
     fn the_pages_training_with_held_out_dev_pairs_chooses_and_tunes_on_them() {
         let pinned = Pinned { reading: Some(MsReading::PAPER), extract: Some(ExtractMethod::Word), word_model: None };
-        let model = train_on_pairs(&sample(0..50), 10, SystemKind::Phrase, pinned, None, &|| 0.0, &mut Quiet).unwrap();
+        let model =
+            train_on_pairs(&crate::corpus::sample(0..50), 10, SystemKind::Phrase, pinned, None, &|| 0.0, &mut Quiet)
+                .unwrap();
         let t = &model.training;
         assert_eq!((t.pairs, t.dev.as_deref()), (40, Some("the dev pairs held out in the page")));
         assert!(t.dev_bleu.is_some() && t.chosen_on_dev.is_some(), "{t:?}");
@@ -970,7 +966,7 @@ mod tests {
     /// paper's configuration, the others listed untried.
     #[test]
     fn the_dev_set_chooses_the_configuration_within_the_budget() {
-        let (train, dev) = (sample(0..90), sample(90..115));
+        let (train, dev) = (crate::corpus::sample(0..90), crate::corpus::sample(90..115));
         let settings = MtTrainSettings { tune_iterations: 1, nbest: 10, ..MtTrainSettings::default() };
         let training = || TranslationTraining {
             system: SystemKind::Ms,

@@ -432,12 +432,6 @@ mod tests {
     use crate::eval::bleu::corpus_bleu;
     use crate::progress::Quiet;
 
-    /// Pairs `range` of the built-in sample (SQUOIA dev).
-    fn sample(range: std::ops::Range<usize>) -> Corpus {
-        let corpus = Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), true).unwrap();
-        Corpus { pairs: corpus.pairs[range].to_vec() }
-    }
-
     /// The phrase system with word extraction, trained on `train`, tuned on `dev`.
     fn phrase_word<'a>(
         train: &'a Corpus,
@@ -467,7 +461,8 @@ mod tests {
 
     #[test]
     fn each_run_tunes_from_the_untuned_weights_with_the_next_seed_and_scores_its_own_translations() {
-        let (train, dev, test) = (sample(0..30), sample(30..38), sample(38..46));
+        let (train, dev, test) =
+            (crate::corpus::sample(0..30), crate::corpus::sample(30..38), crate::corpus::sample(38..46));
         let settings = MtTrainSettings { tune_iterations: 1, nbest: 10, ..MtTrainSettings::default() };
         let experiment = phrase_word(&train, &dev, &test, 2, settings);
         let (outcome, runs) = run_all(&experiment);
@@ -500,7 +495,8 @@ mod tests {
 
     #[test]
     fn untuned_the_experiment_runs_once_whatever_the_repeats() {
-        let (train, dev, test) = (sample(0..20), sample(20..24), sample(24..28));
+        let (train, dev, test) =
+            (crate::corpus::sample(0..20), crate::corpus::sample(20..24), crate::corpus::sample(24..28));
         let settings = MtTrainSettings { tune_iterations: 0, ..MtTrainSettings::default() };
         let experiment = phrase_word(&train, &dev, &test, 3, settings);
         let (outcome, runs) = run_all(&experiment);
@@ -519,7 +515,7 @@ mod tests {
     #[test]
     fn learning_curve_samples_are_nested_and_sized() {
         // Each pair told apart by its position: the sample repeats a sentence.
-        let mut corpus = sample(0..40);
+        let mut corpus = crate::corpus::sample(0..40);
         for (i, p) in corpus.pairs.iter_mut().enumerate() {
             p.source = Tree::parse_one(&format!("(S (CARD {i}))"), "test").unwrap();
         }

@@ -623,7 +623,8 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let links = vec![train_links, dev_links];
     let started = Instant::now();
     let (options, source) = training.plan(&train, links, dev.is_some(), limits)?;
-    let (model, tried) = alignment::train_model_tried(&train, dev.as_ref(), source, &options, &mut reporter)?;
+    let (kept, _) = alignment::train_model_kept(&train, dev.as_ref(), source, &options, &mut reporter)?;
+    let (model, tried) = (kept.model, kept.tried);
     output::write_file(&args.output, model.to_json())?;
     reporter.note(&format!("wrote {}: {}", args.output, model.describe()));
     // With dev, every training it scored (the kept one again with another word model included).

@@ -161,15 +161,6 @@ pub struct ErrorTable {
     pub span_lengths: Vec<GroupCounts>,
 }
 
-/// The phrase-node links of a list, as a set.
-fn phrase_links(pair: &TreePair, links: &[Link]) -> BTreeSet<(NodeId, NodeId)> {
-    links
-        .iter()
-        .filter(|l| pair.source.is_phrase(l.source) && pair.target.is_phrase(l.target))
-        .map(|l| (l.source, l.target))
-        .collect()
-}
-
 fn words(tree: &Tree, n: NodeId) -> String {
     tree.yield_of(n).join(" ")
 }
@@ -217,8 +208,8 @@ impl ErrorTable {
         let mut counts = Counts::default();
         for (k, (pair, predicted)) in pairs.into_iter().enumerate() {
             counts = counts + Counts::of_pair(pair, predicted);
-            let gold = phrase_links(pair, &pair.gold);
-            let pred = phrase_links(pair, predicted);
+            let gold: BTreeSet<(NodeId, NodeId)> = pair.phrase_links(&pair.gold);
+            let pred: BTreeSet<(NodeId, NodeId)> = pair.phrase_links(predicted);
             let (src, trg) = (&pair.source, &pair.target);
             let mut note = |link: (NodeId, NodeId), miss: Option<Miss>| {
                 let (s, t) = link;

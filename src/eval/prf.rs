@@ -71,12 +71,10 @@ impl Counts {
     /// Counts of one pair: `predicted` against the pair's gold links.
     pub fn of_pair(pair: &TreePair, predicted: &[Link]) -> Counts {
         let phrase = |l: &Link| pair.source.is_phrase(l.source) && pair.target.is_phrase(l.target);
-        let gold: BTreeSet<(NodeId, NodeId)> =
-            pair.gold.iter().filter(|l| phrase(l)).map(|l| (l.source, l.target)).collect();
+        let gold: BTreeSet<(NodeId, NodeId)> = pair.phrase_links(&pair.gold);
         let good: BTreeSet<(NodeId, NodeId)> =
             pair.gold.iter().filter(|l| phrase(l) && l.kind == LinkKind::Good).map(|l| (l.source, l.target)).collect();
-        let pred: BTreeSet<(NodeId, NodeId)> =
-            predicted.iter().filter(|l| phrase(l)).map(|l| (l.source, l.target)).collect();
+        let pred: BTreeSet<(NodeId, NodeId)> = pair.phrase_links(predicted);
         Counts {
             correct: pred.intersection(&gold).count(),
             predicted: pred.len(),

@@ -31,7 +31,6 @@
 //! assert!((k - 0.96).abs() < 1e-12);
 //! ```
 
-use std::fmt;
 use std::str::FromStr;
 
 use crate::tree::{NodeId, Tree};
@@ -106,11 +105,7 @@ impl Space {
     }
 }
 
-impl fmt::Display for Space {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(Space);
 
 /// An unknown kernel or space name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -167,11 +162,7 @@ impl BtkKind {
     }
 }
 
-impl fmt::Display for BtkKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(BtkKind);
 
 impl FromStr for BtkKind {
     type Err = UnknownName;

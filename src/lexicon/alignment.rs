@@ -130,11 +130,7 @@ impl Symmetrization {
     }
 }
 
-impl fmt::Display for Symmetrization {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(Symmetrization);
 
 impl std::str::FromStr for Symmetrization {
     type Err = crate::kernel::UnknownName;

@@ -69,13 +69,7 @@ pub fn read_moses_lex(text: &str, file: &str) -> Result<LexTable, LexError> {
             column: line.chars().count() + 1,
             expected,
         };
-        let unexpected = |(column, found): (usize, &str), expected| LexError::Unexpected {
-            file: file.to_string(),
-            line: line_no,
-            column,
-            expected,
-            found: found.to_string(),
-        };
+        let unexpected = |token, expected| unexpected_token(file, line_no, token, expected);
         match tokens.len() {
             1 => return Err(eol(LEX_WORD_Y)),
             2 => return Err(eol(LEX_PROB)),
@@ -141,6 +135,11 @@ fn parse_word_link(token: &str) -> Option<(usize, usize)> {
     Some((i.parse().ok()?, j.parse().ok()?))
 }
 
+/// The token `found` at `column` of line `line` is not the `expected`.
+fn unexpected_token(file: &str, line: usize, (column, found): (usize, &str), expected: &'static str) -> LexError {
+    LexError::Unexpected { file: file.to_string(), line, column, expected, found: found.to_string() }
+}
+
 /// Word links with the line and column of each, one entry per line.
 type LocatedLinks = Vec<Vec<((usize, usize), usize)>>;
 
@@ -151,13 +150,9 @@ fn read_located(text: &str, file: &str) -> Result<LocatedLinks, LexError> {
             tokens_with_columns(line)
                 .into_iter()
                 .map(|(column, token)| {
-                    parse_word_link(token).map(|link| (link, column)).ok_or_else(|| LexError::Unexpected {
-                        file: file.to_string(),
-                        line: l + 1,
-                        column,
-                        expected: LINK,
-                        found: token.to_string(),
-                    })
+                    parse_word_link(token)
+                        .map(|link| (link, column))
+                        .ok_or_else(|| unexpected_token(file, l + 1, (column, token), LINK))
                 })
                 .collect()
         })
@@ -269,13 +264,7 @@ pub fn read_giza_vocab(text: &str, file: &str) -> Result<GizaVocab, LexError> {
     for (l, line) in text.lines().enumerate() {
         let tokens = tokens_with_columns(line);
         let Some(&(column, id)) = tokens.first() else { continue };
-        let unexpected = |(column, found): (usize, &str), expected| LexError::Unexpected {
-            file: file.to_string(),
-            line: l + 1,
-            column,
-            expected,
-            found: found.to_string(),
-        };
+        let unexpected = |token, expected| unexpected_token(file, l + 1, token, expected);
         let id: u64 = id.parse().map_err(|_| unexpected((column, id), VCB_ID))?;
         let Some(&(_, word)) = tokens.get(1) else {
             let column = line.chars().count() + 1;
@@ -341,13 +330,7 @@ pub fn read_giza_ttable(
             continue;
         }
         let (line_no, end_column) = (l + 1, line.chars().count() + 1);
-        let unexpected = |(column, found): (usize, &str), expected| LexError::Unexpected {
-            file: file.to_string(),
-            line: line_no,
-            column,
-            expected,
-            found: found.to_string(),
-        };
+        let unexpected = |token, expected| unexpected_token(file, line_no, token, expected);
         const Y: &str = "the id of the conditioning word (lines are 'y_id x_id p(x|y)')";
         const X: &str = "the id of the generated word (lines are 'y_id x_id p(x|y)')";
         const P: &str = "a probability p(x|y) between 0 and 1 (lines are 'y_id x_id p(x|y)')";

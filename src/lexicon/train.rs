@@ -247,11 +247,7 @@ impl WordModel {
     }
 }
 
-impl fmt::Display for WordModel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(WordModel);
 
 impl std::str::FromStr for WordModel {
     type Err = crate::kernel::UnknownName;
@@ -351,22 +347,18 @@ pub fn train_until(
     let mut tensions = [o.tension; 2];
     for (d, dir) in [Direction::SourceToTarget, Direction::TargetToSource].into_iter().enumerate() {
         let mut model = Directional::new(&data, dir);
+        // After each EM iteration: counted and reported, and stopped if asked.
+        let mut tick = |stage, iteration, iterations, perplexity, tension| {
+            step += 1;
+            let report = Progress { stage, direction: dir, iteration, iterations, step, steps, perplexity, tension };
+            match progress(report) {
+                Flow::Continue(()) => Ok(()),
+                Flow::Break(()) => Err(Cancelled),
+            }
+        };
         for iteration in 1..=o.ibm1_iterations {
             let (ll, tokens, _) = model.em_iteration(&data, Prior::Uniform, o.dirichlet_prior, false);
-            step += 1;
-            ask(
-                progress,
-                Progress {
-                    stage: Stage::Ibm1,
-                    direction: dir,
-                    iteration,
-                    iterations: o.ibm1_iterations,
-                    step,
-                    steps,
-                    perplexity: perplexity(ll, tokens),
-                    tension: tensions[d],
-                },
-            )?;
+            tick(Stage::Ibm1, iteration, o.ibm1_iterations, perplexity(ll, tokens), tensions[d])?;
         }
         for iteration in 1..=o.ibm2_iterations {
             let prior = Prior::Diagonal { p0: o.p0, tension: tensions[d] };
@@ -374,39 +366,13 @@ pub fn train_until(
             if o.optimize_tension {
                 tensions[d] = optimize_tension(&stats, tensions[d]);
             }
-            step += 1;
-            ask(
-                progress,
-                Progress {
-                    stage: Stage::FastAlign,
-                    direction: dir,
-                    iteration,
-                    iterations: o.ibm2_iterations,
-                    step,
-                    steps,
-                    perplexity: perplexity(ll, tokens),
-                    tension: tensions[d],
-                },
-            )?;
+            tick(Stage::FastAlign, iteration, o.ibm2_iterations, perplexity(ll, tokens), tensions[d])?;
         }
         if o.hmm_iterations > 0 {
             let mut hmm = Hmm::new(&data, &model, o.hmm_p0);
             for iteration in 1..=o.hmm_iterations {
                 let (ll, tokens) = hmm.em_iteration(&mut model, &data, o.dirichlet_prior);
-                step += 1;
-                ask(
-                    progress,
-                    Progress {
-                        stage: Stage::Hmm,
-                        direction: dir,
-                        iteration,
-                        iterations: o.hmm_iterations,
-                        step,
-                        steps,
-                        perplexity: perplexity(ll, tokens),
-                        tension: tensions[d],
-                    },
-                )?;
+                tick(Stage::Hmm, iteration, o.hmm_iterations, perplexity(ll, tokens), tensions[d])?;
             }
             viterbi.push(hmm.viterbi(&model, &data));
         } else {
@@ -441,14 +407,6 @@ pub fn train_until(
         lexicon.backoff = Some(Box::new(Backoff { stem_chars: b.stem_chars, stems, identical: b.identical }));
     }
     Ok(Training { lexicon, alignments, s2t_viterbi, t2s_viterbi, tension: tensions })
-}
-
-/// Gives `progress` an EM iteration's report: `Err(Cancelled)` when it says stop.
-fn ask(progress: &mut dyn FnMut(Progress) -> Flow, report: Progress) -> Result<(), Cancelled> {
-    match progress(report) {
-        Flow::Continue(()) => Ok(()),
-        Flow::Break(()) => Err(Cancelled),
-    }
 }
 
 /// [`train`], keeping the lexicon and the symmetrised alignments.

@@ -616,6 +616,48 @@ fn nbest_paths<M: SearchSpace>(search: &Search<M>, finals: &[u32], k: usize) -> 
     out
 }
 
+/// Searches `model` as both systems decode a sentence: with `distinct`, up
+/// to `10 · nbest` derivations are read off the search graph and only the
+/// best of each word sequence is kept ([`distinct_nbest`]); where no
+/// complete translation is found and `lift_limit` lifts a limit of the model
+/// (the distortion limit: it says whether there was one), the sentence is
+/// searched again and the counts of both searches are summed. Returns the
+/// search's derivations and the n-best list of their words (`words_of`).
+pub fn search_nbest<M: SearchSpace>(
+    model: &mut M,
+    weights: &[f64],
+    beam: &BeamOptions,
+    distinct: bool,
+    lift_limit: impl FnOnce(&mut M) -> bool,
+    words_of: impl Fn(&M, &[usize]) -> Vec<String>,
+) -> (SearchResult, Vec<NBestEntry>) {
+    let mut wide = beam.clone();
+    if distinct && wide.nbest > 1 {
+        wide.nbest = wide.nbest.saturating_mul(10);
+    }
+    let mut result = beam_search(model, weights, &wide);
+    if result.nbest.is_empty() && lift_limit(model) {
+        let again = beam_search(model, weights, &wide);
+        let s = result.stats;
+        result.nbest = again.nbest;
+        result.stats = SearchStats {
+            created: s.created + again.stats.created,
+            pruned: s.pruned + again.stats.pruned,
+            recombined: s.recombined + again.stats.recombined,
+            expanded: s.expanded + again.stats.expanded,
+        };
+    }
+    let mut nbest: Vec<NBestEntry> = result
+        .nbest
+        .iter()
+        .map(|d| NBestEntry { words: words_of(model, &d.options), features: d.features.clone(), score: d.score })
+        .collect();
+    if distinct {
+        nbest = distinct_nbest(nbest, beam.nbest.max(1));
+    }
+    (result, nbest)
+}
+
 /// Keeps the first (best) entry of each word sequence of a best-first
 /// n-best list, at most `k` entries (as Moses' distinct n-best lists for MERT).
 pub fn distinct_nbest(entries: Vec<NBestEntry>, k: usize) -> Vec<NBestEntry> {

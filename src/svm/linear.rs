@@ -179,24 +179,14 @@ pub struct LinearModel {
 
 /// Trains on `rows` with labels `y` (±1).
 pub fn train_linear(rows: &dyn LinearRows, y: &[f64], params: &LinearParams) -> Result<LinearModel, SvmError> {
-    train_linear_with_progress(rows, y, params, &mut |_| ControlFlow::Continue(()))
+    train_linear_from(rows, y, params, None, &mut |_| ControlFlow::Continue(()))
 }
 
-/// [`train_linear`], calling `progress` after every epoch (`iteration` is
-/// the epoch); `ControlFlow::Break` cancels with [`SvmError::Cancelled`].
-pub fn train_linear_with_progress(
-    rows: &dyn LinearRows,
-    y: &[f64],
-    params: &LinearParams,
-    progress: &mut dyn FnMut(SmoProgress) -> ControlFlow<()>,
-) -> Result<LinearModel, SvmError> {
-    train_linear_from(rows, y, params, None, progress)
-}
-
-/// [`train_linear_with_progress`] from `alpha0` (each clamped into its box;
-/// `None`: all 0) rather than from 0: a warm start, when a nearby problem
-/// was solved (Hsieh et al. 2008 start anywhere in the box; `w` is made
-/// consistent with the start).
+/// [`train_linear`] from `alpha0` (each clamped into its box; `None`: all 0)
+/// rather than from 0: a warm start, when a nearby problem was solved (Hsieh
+/// et al. 2008 start anywhere in the box; `w` is made consistent with the
+/// start), calling `progress` after every epoch (`iteration` is the epoch);
+/// `ControlFlow::Break` cancels with [`SvmError::Cancelled`].
 pub fn train_linear_from(
     rows: &dyn LinearRows,
     y: &[f64],

@@ -244,12 +244,7 @@ pub fn subtree_pair_examples(
     let mut chosen: Vec<(usize, NodeId, NodeId, bool)> = Vec::new();
     for (p, pair) in corpus.pairs.iter().enumerate() {
         let (src, trg) = (&pair.source, &pair.target);
-        let gold: Vec<(NodeId, NodeId)> = pair
-            .gold
-            .iter()
-            .filter(|l| src.is_phrase(l.source) && trg.is_phrase(l.target))
-            .map(|l| (l.source, l.target))
-            .collect();
+        let gold: Vec<(NodeId, NodeId)> = pair.phrase_links(&pair.gold);
         let mut negatives: Vec<(usize, NodeId, NodeId, bool)> = src
             .node_ids()
             .filter(|&s| src.is_phrase(s))

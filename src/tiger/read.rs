@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::xml::{dup, name_of, Element, Loc, Step, TigerError, TigerErrorKind, XmlStream};
+use super::xml::{Element, Loc, Step, TigerError, TigerErrorKind, XmlStream};
 
 /// A TigerXML treebank: its sentences in file order, indexed by sentence id
 /// and by node id.
@@ -100,37 +100,23 @@ pub fn parse_tiger(text: &str, file: &str) -> Result<TigerCorpus, TigerError> {
     let mut first_loc: HashMap<String, Loc> = HashMap::new();
     let mut sentence: Option<TigerSentence> = None;
     let mut in_nt = false;
-    let mut seen_document = false;
+    let (document, loc) = xml.document(b"corpus", "a TigerXML <corpus>")?;
+    corpus.id = Element::new(&document, loc, file)?.attr("id")?;
+    corpus.corpus_tag = xml.last_open..xml.offset();
     let mut head_start: Option<usize> = None;
     loop {
         match xml.next()? {
             Step::End => break,
             Step::Open(start, loc) => {
                 let el = Element::new(&start, loc, file)?;
-                let name = start.local_name();
-                if !seen_document {
-                    seen_document = true;
-                    if name.as_ref() != b"corpus" {
-                        return Err(el.error(TigerErrorKind::WrongDocument {
-                            expected: "a TigerXML <corpus>",
-                            found: name_of(&start),
-                        }));
-                    }
-                    corpus.id = el.attr("id")?;
-                    corpus.corpus_tag = xml.last_open..xml.offset();
-                    continue;
-                }
-                match name.as_ref() {
+                match start.local_name().as_ref() {
                     b"head" if head_start.is_none() && sentence.is_none() => head_start = Some(xml.last_open),
                     b"s" => {
                         if sentence.is_some() {
                             return Err(el.error(TigerErrorKind::Misplaced { element: "s", parent: "body" }));
                         }
                         let id = el.required("s", "id")?;
-                        if let Some(&first) = first_loc.get(&id) {
-                            return Err(el.error(dup(&id, first)));
-                        }
-                        first_loc.insert(id.clone(), loc);
+                        el.first_use(&id, &mut first_loc)?;
                         sentence = Some(TigerSentence {
                             id,
                             root: None,
@@ -155,10 +141,7 @@ pub fn parse_tiger(text: &str, file: &str) -> Result<TigerCorpus, TigerError> {
                         let id = el.required("t", "id")?;
                         let word = el.required("t", "word")?;
                         let pos = el.required("t", "pos")?;
-                        if let Some(&first) = first_loc.get(&id) {
-                            return Err(el.error(dup(&id, first)));
-                        }
-                        first_loc.insert(id.clone(), loc);
+                        el.first_use(&id, &mut first_loc)?;
                         s.terminals.push(Terminal { id, word, pos, loc });
                     }
                     b"nt" => {
@@ -167,10 +150,7 @@ pub fn parse_tiger(text: &str, file: &str) -> Result<TigerCorpus, TigerError> {
                             .ok_or_else(|| el.error(TigerErrorKind::Misplaced { element: "nt", parent: "s" }))?;
                         let id = el.required("nt", "id")?;
                         let cat = el.required("nt", "cat")?;
-                        if let Some(&first) = first_loc.get(&id) {
-                            return Err(el.error(dup(&id, first)));
-                        }
-                        first_loc.insert(id.clone(), loc);
+                        el.first_use(&id, &mut first_loc)?;
                         s.nonterminals.push(Nonterminal { id, cat, edges: Vec::new(), loc });
                         in_nt = true;
                     }
@@ -210,14 +190,6 @@ pub fn parse_tiger(text: &str, file: &str) -> Result<TigerCorpus, TigerError> {
                 _ => {}
             },
         }
-    }
-    if !seen_document {
-        let loc = xml.lines.at(text.len() as u64);
-        return Err(TigerError::at(
-            file,
-            loc,
-            TigerErrorKind::WrongDocument { expected: "a TigerXML <corpus>", found: "no element".into() },
-        ));
     }
     Ok(corpus)
 }

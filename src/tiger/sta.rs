@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::xml::{dup, name_of, Element, Loc, Step, TigerError, TigerErrorKind, XmlStream};
+use super::xml::{Element, Loc, Step, TigerError, TigerErrorKind, XmlStream};
 
 /// `<treebank id language filename/>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,35 +70,20 @@ pub fn parse_sta(text: &str, file: &str) -> Result<StaAlignment, TigerError> {
     let mut sta = StaAlignment { loc: Loc { line: 1, column: 1 }, ..Default::default() };
     let mut current: Option<StaAlign> = None;
     let mut treebank_locs: HashMap<String, Loc> = HashMap::new();
-    let mut seen_document = false;
+    (_, sta.loc) = xml.document(b"treealign", "a Stockholm TreeAligner <treealign>")?;
+    sta.document_tag = xml.last_open..xml.offset();
     let mut head_start: Option<usize> = None;
     loop {
         match xml.next()? {
             Step::End => break,
             Step::Open(start, loc) => {
                 let el = Element::new(&start, loc, file)?;
-                let name = start.local_name();
-                if !seen_document {
-                    seen_document = true;
-                    sta.loc = loc;
-                    sta.document_tag = xml.last_open..xml.offset();
-                    if name.as_ref() != b"treealign" {
-                        return Err(el.error(TigerErrorKind::WrongDocument {
-                            expected: "a Stockholm TreeAligner <treealign>",
-                            found: name_of(&start),
-                        }));
-                    }
-                    continue;
-                }
-                match name.as_ref() {
+                match start.local_name().as_ref() {
                     b"head" if head_start.is_none() => head_start = Some(xml.last_open),
                     b"treebanks" => sta.loc = loc,
                     b"treebank" => {
                         let id = el.required("treebank", "id")?;
-                        if let Some(&first) = treebank_locs.get(&id) {
-                            return Err(el.error(dup(&id, first)));
-                        }
-                        treebank_locs.insert(id.clone(), loc);
+                        el.first_use(&id, &mut treebank_locs)?;
                         sta.treebanks.push(StaTreebank {
                             id,
                             language: el.attr("language")?,
@@ -144,17 +129,6 @@ pub fn parse_sta(text: &str, file: &str) -> Result<StaAlignment, TigerError> {
                 _ => {}
             },
         }
-    }
-    if !seen_document {
-        let loc = xml.lines.at(text.len() as u64);
-        return Err(TigerError::at(
-            file,
-            loc,
-            TigerErrorKind::WrongDocument {
-                expected: "a Stockholm TreeAligner <treealign>",
-                found: "no element".into(),
-            },
-        ));
     }
     Ok(sta)
 }

@@ -1,6 +1,7 @@
 //! The XML layer under both readers: positions (line and column in
 //! characters), the located [`TigerError`], and a stream of elements.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use quick_xml::events::{BytesStart, Event};
@@ -153,6 +154,16 @@ impl<'x, 'f> Element<'x, 'f> {
         }
     }
 
+    /// Records `id` as given first here in `first`, or the `DuplicateId`
+    /// error naming where it was.
+    pub(super) fn first_use(&self, id: &str, first: &mut HashMap<String, Loc>) -> Result<(), TigerError> {
+        if let Some(&at) = first.get(id) {
+            return Err(self.error(dup(id, at)));
+        }
+        first.insert(id.to_string(), self.loc);
+        Ok(())
+    }
+
     pub(super) fn required(&self, element: &'static str, attribute: &'static str) -> Result<String, TigerError> {
         self.attr(attribute)?.ok_or_else(|| self.error(TigerErrorKind::MissingAttribute { element, attribute }))
     }
@@ -189,6 +200,34 @@ impl<'a> XmlStream<'a> {
     /// its start tag; after a `Close`, its end tag or its empty tag).
     pub(super) fn offset(&self) -> usize {
         usize::try_from(self.reader.buffer_position()).unwrap_or(usize::MAX)
+    }
+
+    /// The document element, which must be `root`: else, or where the text
+    /// has no element, a `WrongDocument` error expecting `expected`.
+    pub(super) fn document(
+        &mut self,
+        root: &[u8],
+        expected: &'static str,
+    ) -> Result<(BytesStart<'a>, Loc), TigerError> {
+        loop {
+            match self.next()? {
+                Step::Open(start, loc) => {
+                    let el = Element::new(&start, loc, self.file)?;
+                    let name = start.local_name();
+                    if name.as_ref() != root {
+                        let found = format!("<{}>", String::from_utf8_lossy(name.as_ref()));
+                        return Err(el.error(TigerErrorKind::WrongDocument { expected, found }));
+                    }
+                    return Ok((start, loc));
+                }
+                Step::Close(_) => {}
+                Step::End => {
+                    let loc = self.lines.at(self.lines.text.len() as u64);
+                    let kind = TigerErrorKind::WrongDocument { expected, found: "no element".into() };
+                    return Err(TigerError::at(self.file, loc, kind));
+                }
+            }
+        }
     }
 
     pub(super) fn next(&mut self) -> Result<Step<'a>, TigerError> {
@@ -233,10 +272,6 @@ impl<'a> XmlStream<'a> {
             }
         }
     }
-}
-
-pub(super) fn name_of(start: &BytesStart<'_>) -> String {
-    format!("<{}>", String::from_utf8_lossy(start.local_name().as_ref()))
 }
 
 pub(super) fn dup(id: &str, first: Loc) -> TigerErrorKind {

@@ -42,8 +42,8 @@ pub use settings::{
     TRAIN_SETTINGS,
 };
 pub use training::{
-    check_train_candidates, cross_validated_threshold, retraining_options, train, train_keeping, train_keeping_from,
-    CrossValidatedCut, DecisionThreshold, TrainOptions, WarmStart, CROSS_VALIDATION_WINDOW, HISTORY_FOLDS,
+    check_train_candidates, cross_validated_threshold, retraining_options, train, train_keeping, CrossValidatedCut,
+    DecisionThreshold, TrainOptions, WarmStart, CROSS_VALIDATION_WINDOW, HISTORY_FOLDS,
 };
 
 use crate::corpus::PairIndex;

@@ -169,14 +169,6 @@ impl Default for DecisionThreshold {
     }
 }
 
-fn gold_set(pair: &TreePair) -> HashSet<(NodeId, NodeId)> {
-    pair.gold
-        .iter()
-        .filter(|l| pair.source.is_phrase(l.source) && pair.target.is_phrase(l.target))
-        .map(|l| (l.source, l.target))
-        .collect()
-}
-
 /// What every model trained on the same pairs shares.
 struct Prepared {
     /// The training candidates' features, unpruned.
@@ -259,20 +251,7 @@ pub fn train(
     options: &TrainOptions,
     progress: &mut dyn Observer,
 ) -> Result<AlignmentModel, AlignError> {
-    train_keeping(train_corpus, dev, lexical, options, progress).map(|(model, _)| model)
-}
-
-/// [`train`], with the settings of the model kept (the pruning quantile, C,
-/// the cost factor and the negative share chosen on dev), which
-/// [`cross_validated_threshold`] trains its fold models with.
-pub fn train_keeping(
-    train_corpus: &Corpus,
-    dev: Option<&Corpus>,
-    lexical: &LexicalSetup,
-    options: &TrainOptions,
-    progress: &mut dyn Observer,
-) -> Result<(AlignmentModel, TrainOptions), AlignError> {
-    train_keeping_from(train_corpus, dev, lexical, options, None, progress)
+    train_keeping(train_corpus, dev, lexical, options, None, progress).map(|(model, _)| model)
 }
 
 /// The linear solver's last solution, α by candidate (its pair's trees and
@@ -301,9 +280,12 @@ impl WarmStart {
     }
 }
 
-/// [`train_keeping`], the linear solver started from `warm` and its
-/// solution kept there ([`WarmStart`]).
-pub fn train_keeping_from(
+/// [`train`], with the settings of the model kept (the pruning quantile, C,
+/// the cost factor and the negative share chosen on dev), which
+/// [`cross_validated_threshold`] trains its fold models with; the linear
+/// solver started from `warm` if given and its solution kept there
+/// ([`WarmStart`]).
+pub fn train_keeping(
     train_corpus: &Corpus,
     dev: Option<&Corpus>,
     lexical: &LexicalSetup,
@@ -825,7 +807,7 @@ fn positive_features(corpus: &Corpus, f: &Featurized) -> Vec<PlainFeatures> {
         .iter()
         .zip(&f.candidates)
         .flat_map(|(pair, cands)| {
-            let gold = gold_set(pair);
+            let gold: HashSet<(NodeId, NodeId)> = pair.phrase_links(&pair.gold);
             cands.iter().filter(move |c| gold.contains(&(c.source, c.target))).map(|c| c.features).collect::<Vec<_>>()
         })
         .collect()
@@ -958,7 +940,7 @@ fn sample_examples(
     let mut positives = Vec::new();
     let mut negatives = Vec::new();
     for (p, (pair, cands)) in train_corpus.pairs.iter().zip(&train_candidates.candidates).enumerate() {
-        let gold = gold_set(pair);
+        let gold: HashSet<(NodeId, NodeId)> = pair.phrase_links(&pair.gold);
         summary.candidates += cands.len();
         for (k, c) in cands.iter().enumerate() {
             if gold.contains(&(c.source, c.target)) {
@@ -1161,7 +1143,7 @@ fn fit_platt(
     let scorer = Scorer::new(model, lexicon)?;
     let (mut dv, mut dy) = (Vec::new(), Vec::new());
     for (pair, links) in dev.pairs.iter().zip(dev_links) {
-        let gold = gold_set(pair);
+        let gold: HashSet<(NodeId, NodeId)> = pair.phrase_links(&pair.gold);
         for d in scorer.decisions(pair, links) {
             dv.push(d.value);
             dy.push(if gold.contains(&(d.candidate.source, d.candidate.target)) { 1.0 } else { -1.0 });

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::math::{dot, ln};
 use crate::mt::decoder::{
-    beam_search, distinct_nbest, within_distortion_limit, BeamOptions, Coverage, NBestEntry, SearchSpace, SearchStats,
+    search_nbest, within_distortion_limit, BeamOptions, Coverage, NBestEntry, SearchSpace, SearchStats,
 };
 use crate::mt::lm::{LmState, NgramLm, WordId};
 use crate::mt::meta::structure::escape_label;
@@ -785,36 +785,16 @@ impl MsTranslation {
 /// decoded again without it; a tree with no words gives an empty translation.
 pub fn decode_ms(model: &MsTables<'_>, source: &Tree, weights: &[f64], options: &MsDecodeOptions) -> MsTranslation {
     let mut search = MsSearch::new(model, source, weights, options);
-    let mut beam = options.beam.clone();
-    if options.distinct_nbest && beam.nbest > 1 {
-        beam.nbest = beam.nbest.saturating_mul(10);
-    }
-    let mut result = beam_search(&search, weights, &beam);
-    if result.nbest.is_empty() && search.distortion_limit.is_some() {
-        search.distortion_limit = None;
-        let again = beam_search(&search, weights, &beam);
-        let s = result.stats;
-        result.nbest = again.nbest;
-        result.stats = SearchStats {
-            created: s.created + again.stats.created,
-            pruned: s.pruned + again.stats.pruned,
-            recombined: s.recombined + again.stats.recombined,
-            expanded: s.expanded + again.stats.expanded,
-        };
-    }
+    let words_of = |m: &MsSearch<'_>, d: &[usize]| {
+        d.iter().flat_map(|&o| m.options[o].target.iter().cloned()).collect::<Vec<String>>()
+    };
+    let lift_limit = |m: &mut MsSearch<'_>| m.distortion_limit.take().is_some();
+    let (result, nbest) =
+        search_nbest(&mut search, weights, &options.beam, options.distinct_nbest, lift_limit, words_of);
     let opts = &search.options;
-    let words_of = |d: &[usize]| d.iter().flat_map(|&o| opts[o].target.iter().cloned()).collect::<Vec<String>>();
-    let mut nbest: Vec<NBestEntry> = result
-        .nbest
-        .iter()
-        .map(|d| NBestEntry { words: words_of(&d.options), features: d.features.clone(), score: d.score })
-        .collect();
-    if options.distinct_nbest {
-        nbest = distinct_nbest(nbest, options.beam.nbest.max(1));
-    }
     match result.nbest.first() {
         Some(best) => MsTranslation {
-            words: words_of(&best.options),
+            words: words_of(&search, &best.options),
             target_sms: best.options.iter().map(|&o| opts[o].target_rm.as_str()).collect::<Vec<_>>().join(" "),
             score: best.score,
             features: best.features.clone(),

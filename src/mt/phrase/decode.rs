@@ -42,8 +42,7 @@ use super::table::PhraseTable;
 use super::unknown::{SourceNote, SourceWords, WordRule};
 use crate::math::{dot, ln};
 use crate::mt::decoder::{
-    beam_search, distinct_nbest, within_distortion_limit, BeamOptions, Coverage, Derivation, NBestEntry, SearchResult,
-    SearchSpace, SearchStats,
+    search_nbest, within_distortion_limit, BeamOptions, Coverage, NBestEntry, SearchSpace, SearchStats,
 };
 use crate::mt::lm::{LmState, NgramLm, WordId};
 
@@ -85,7 +84,7 @@ pub struct PhraseDecodeOptions {
     pub distortion_limit: Option<usize>,
     /// Translations per source span tried, best first in table order (`None`: all). Default 20.
     pub ttable_limit: Option<usize>,
-    /// n-best lists of distinct translations ([`distinct_nbest`]: up to
+    /// n-best lists of distinct translations ([`crate::mt::decoder::distinct_nbest`]: up to
     /// `10 · nbest` derivations, the best of each word sequence). Default
     /// false; [`crate::mt::phrase::PhraseSystem::tune`] turns it on.
     pub distinct_nbest: bool,
@@ -334,35 +333,15 @@ pub fn decode_phrase_words(
     options: &PhraseDecodeOptions,
 ) -> Translation {
     let mut model = PhraseSearch::for_words(table, lm, source, options);
-    let mut beam = options.beam.clone();
-    if options.distinct_nbest && beam.nbest > 1 {
-        beam.nbest = beam.nbest.saturating_mul(10);
-    }
-    let mut result = beam_search(&model, weights, &beam);
-    if result.nbest.is_empty() && options.distortion_limit.is_some() {
-        model.distortion_limit = None;
-        let again = beam_search(&model, weights, &beam);
-        let stats = SearchStats {
-            created: result.stats.created + again.stats.created,
-            pruned: result.stats.pruned + again.stats.pruned,
-            recombined: result.stats.recombined + again.stats.recombined,
-            expanded: result.stats.expanded + again.stats.expanded,
-        };
-        result = SearchResult { nbest: again.nbest, stats };
-    }
-    let words_of =
-        |d: &Derivation| d.options.iter().flat_map(|&o| model.options[o].target.iter().cloned()).collect::<Vec<_>>();
-    let mut nbest: Vec<NBestEntry> = result
-        .nbest
-        .iter()
-        .map(|d| NBestEntry { words: words_of(d), features: d.features.clone(), score: d.score })
-        .collect();
-    if options.distinct_nbest {
-        nbest = distinct_nbest(nbest, options.beam.nbest.max(1));
-    }
+    let words_of = |m: &PhraseSearch<'_>, d: &[usize]| {
+        d.iter().flat_map(|&o| m.options[o].target.iter().cloned()).collect::<Vec<_>>()
+    };
+    let lift_limit = |m: &mut PhraseSearch<'_>| m.distortion_limit.take().is_some();
+    let (result, nbest) =
+        search_nbest(&mut model, weights, &options.beam, options.distinct_nbest, lift_limit, words_of);
     match result.nbest.first() {
         Some(best) => Translation {
-            words: words_of(best),
+            words: words_of(&model, &best.options),
             score: best.score,
             features: best.features.clone(),
             derivation: best

@@ -31,7 +31,6 @@
 //!     counts for syntactic rules").
 //!
 
-use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 
@@ -94,11 +93,7 @@ impl ExtractMethod {
     }
 }
 
-impl fmt::Display for ExtractMethod {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(ExtractMethod);
 
 /// An unknown extraction method name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
