@@ -618,16 +618,23 @@ mod tests {
     use super::*;
     use crate::lexicon::LexTable;
 
+    fn n(i: usize) -> NodeId {
+        NodeId::new(i)
+    }
+
+    /// Node pairs by their numbers.
+    fn ids(pairs: &[(usize, usize)]) -> Vec<(NodeId, NodeId)> {
+        pairs.iter().map(|&(s, t)| (n(s), n(t))).collect()
+    }
+
     fn opts(null: NullWord, unary: UnaryChains, heuristics: &str) -> BaselineOptions {
         BaselineOptions { null, unary, heuristics: heuristics.parse().unwrap(), ..BaselineOptions::default() }
     }
 
     #[test]
     fn scores_through_node_terms_equal_ln_score_bit_for_bit() {
-        let src = include_str!("../../www/sample/dev.src").lines();
-        let trg = include_str!("../../www/sample/dev.trg").lines();
-        for (k, (s, t)) in src.zip(trg).enumerate().step_by(19).take(6) {
-            let (s, t) = (Tree::parse_one(s, "s").unwrap(), Tree::parse_one(t, "t").unwrap());
+        for (k, pair) in crate::corpus::sample(..).pairs.into_iter().enumerate().step_by(19).take(6) {
+            let (s, t) = (pair.source, pair.target);
             let (n, m) = (s.words().len(), t.words().len());
             // Probabilities with zeros and ties, NULL entries and unknown words.
             let p = |i: usize, j: usize, salt: usize| match (i * 7 + j * 3 + salt) % 5 {
@@ -676,25 +683,25 @@ mod tests {
         let m = PairLexicon::from_fn(2, 2, |i, j| pts[i][j], |i, j| pst[i][j]);
         let (s1, s2, off) = (ScoreFunction::S1, ScoreFunction::S2, NullWord::Off);
         // (X, Y): α(a|c) α(c|a) α(b|d) α(d|b) = 0.7 · 0.8 · 0.5 · 0.6
-        let g = ln_score(&s, NodeId::new(1), &t, NodeId::new(1), &m, s1, off).exp();
+        let g = ln_score(&s, n(1), &t, n(1), &m, s1, off).exp();
         assert!((g - 0.7 * 0.8 * 0.5 * 0.6).abs() < 1e-12);
         // (S, S): outside empty on both sides (factor 1); inside:
         // α(ab|cd) = (0.7+0.3)(0.1+0.5), α(cd|ab) = (0.8+0.2)(0.1+0.6).
-        let g = ln_score(&s, NodeId::new(0), &t, NodeId::new(0), &m, s1, off).exp();
+        let g = ln_score(&s, n(0), &t, n(0), &m, s1, off).exp();
         assert!((g - 1.0 * 0.6 * 1.0 * 0.7).abs() < 1e-12);
         // s2 divides each sum by |y| = 2.
-        let g2 = ln_score(&s, NodeId::new(0), &t, NodeId::new(0), &m, s2, off).exp();
+        let g2 = ln_score(&s, n(0), &t, n(0), &m, s2, off).exp();
         assert!((g2 - 0.5 * 0.3 * 0.5 * 0.35).abs() < 1e-12);
         // (S, Y): the source outside is empty but the target's is not: 0.
-        assert_eq!(ln_score(&s, NodeId::new(0), &t, NodeId::new(1), &m, s1, off), f64::NEG_INFINITY);
+        assert_eq!(ln_score(&s, n(0), &t, n(1), &m, s1, off), f64::NEG_INFINITY);
         // With NULL (no NULL entries here): the same products, except that
         // an empty y leaves each x word only NULL to explain it (0 again),
         // and with s2 every sum is divided by |y| + 1.
-        let g = ln_score(&s, NodeId::new(1), &t, NodeId::new(1), &m, s1, NullWord::Both).exp();
+        let g = ln_score(&s, n(1), &t, n(1), &m, s1, NullWord::Both).exp();
         assert!((g - 0.7 * 0.8 * 0.5 * 0.6).abs() < 1e-12);
-        assert_eq!(ln_score(&s, NodeId::new(0), &t, NodeId::new(1), &m, s1, NullWord::Both), f64::NEG_INFINITY);
+        assert_eq!(ln_score(&s, n(0), &t, n(1), &m, s1, NullWord::Both), f64::NEG_INFINITY);
         // s2 with NULL: inside sums /3 (two words and NULL), the NULL factor 1/3 per direction.
-        let g2 = ln_score(&s, NodeId::new(0), &t, NodeId::new(0), &m, s2, NullWord::Both).exp();
+        let g2 = ln_score(&s, n(0), &t, n(0), &m, s2, NullWord::Both).exp();
         let third = 1.0 / 3.0;
         let expected = (1.0 * third) * (0.6 * third) * third * (1.0 * third) * (0.7 * third) * third;
         assert!((g2 - expected).abs() < 1e-15, "{g2} {expected}");
@@ -714,9 +721,9 @@ mod tests {
         assert_eq!((m.s_known.as_slice(), m.t_known.as_slice()), (&[true, false][..], &[true][..]));
         let score = |sn, tn| ln_score(&s, sn, &t, tn, &m, ScoreFunction::S1, NullWord::Both).exp();
         // (S, S): α(ab|c) = P(a|c) (b skipped) · NULL factor 1; α(c|ab) = P(c|a) + P(c|b) = 0.9 · 1.
-        assert!((score(NodeId::new(0), NodeId::new(0)) - 0.8 * 0.9).abs() < 1e-12);
+        assert!((score(n(0), n(0)) - 0.8 * 0.9).abs() < 1e-12);
         // (X, Y) as (S, S) here, and the pair gets its links.
-        assert!((score(NodeId::new(1), NodeId::new(1)) - 0.8 * 0.9).abs() < 1e-12);
+        assert!((score(n(1), n(1)) - 0.8 * 0.9).abs() < 1e-12);
         let pair = TreePair { source: s, target: t, gold: Vec::new() };
         assert!(!baseline_links(&lexicon, &pair, &BaselineOptions::default()).is_empty());
     }
@@ -735,21 +742,18 @@ mod tests {
         //        = (0.8 + 0) (0 + 0.5) · P(NULL|c) 0.2;
         // α(c|ab) = (P(c|a) + P(c|b) + P(c|NULL)) · (P(NULL|a) + P(NULL|b)) = 0.9 · 1.1;
         // outsides empty: 1.
-        assert!((both(NodeId::new(0), NodeId::new(0)) - 0.8 * 0.5 * 0.2 * 0.9 * 1.1).abs() < 1e-12);
+        assert!((both(n(0), n(0)) - 0.8 * 0.5 * 0.2 * 0.9 * 1.1).abs() < 1e-12);
         // (Z = b, S): inside α(b|c) = 0.5 · 0.2, α(c|b) = (0 + 0) → 0: pruned.
-        assert_eq!(both(NodeId::new(2), NodeId::new(0)), 0.0);
+        assert_eq!(both(n(2), n(0)), 0.0);
         // Without NULL, b has no translation in c: the sentence pair is pruned too.
-        assert_eq!(
-            ln_score(&s, NodeId::new(0), &t, NodeId::new(0), &m, ScoreFunction::S1, NullWord::Off),
-            f64::NEG_INFINITY
-        );
+        assert_eq!(ln_score(&s, n(0), &t, n(0), &m, ScoreFunction::S1, NullWord::Off), f64::NEG_INFINITY);
         // Generating: no NULL factor on the x side.
-        let gen = ln_score(&s, NodeId::new(0), &t, NodeId::new(0), &m, ScoreFunction::S1, NullWord::Generating).exp();
+        let gen = ln_score(&s, n(0), &t, n(0), &m, ScoreFunction::S1, NullWord::Generating).exp();
         assert!((gen - 0.8 * 0.5 * 0.9).abs() < 1e-12);
         // An unknown word contributes no factor; an unknown y word adds 0.
         let m = PairLexicon::new(&lexicon, &["a", "b", "zzz"], &["c"]);
         let s3 = Tree::parse_one("(S (X a) (Z b) (W zzz))", "s").unwrap();
-        let g = ln_score(&s3, NodeId::new(0), &t, NodeId::new(0), &m, ScoreFunction::S1, NullWord::Both).exp();
+        let g = ln_score(&s3, n(0), &t, n(0), &m, ScoreFunction::S1, NullWord::Both).exp();
         assert!((g - 0.8 * 0.5 * 0.2 * 0.9 * 1.1).abs() < 1e-12);
     }
 
@@ -759,33 +763,18 @@ mod tests {
         let s = Tree::parse_one("(S (NP (NN a)) (VP (V b) (NP (NN c))))", "s").unwrap();
         assert_eq!(
             chains(&s, UnaryChains::Merged),
-            [
-                vec![NodeId::new(0)],
-                vec![NodeId::new(1), NodeId::new(2)],
-                vec![NodeId::new(3)],
-                vec![NodeId::new(4)],
-                vec![NodeId::new(5), NodeId::new(6)]
-            ]
+            [vec![n(0)], vec![n(1), n(2)], vec![n(3)], vec![n(4)], vec![n(5), n(6)]]
         );
         assert_eq!(chains(&s, UnaryChains::Separate).len(), s.len());
         // Target: TOP0 (S1 (NP2 (NN3 x)) (VP4 (V5 y) (NN6 z))).
         let t = Tree::parse_one("(TOP (S (NP (NN x)) (VP (V y) (NN z))))", "t").unwrap();
-        assert_eq!(chains(&t, UnaryChains::Merged)[0], [NodeId::new(0), NodeId::new(1)]);
+        assert_eq!(chains(&t, UnaryChains::Merged)[0], [n(0), n(1)]);
         // Two phrase chains: phrases zipped from the top.
-        assert_eq!(
-            chain_links(&s, &[NodeId::new(0)], &t, &[NodeId::new(0), NodeId::new(1)]),
-            [(NodeId::new(0), NodeId::new(0))]
-        );
+        assert_eq!(chain_links(&s, &[n(0)], &t, &[n(0), n(1)]), [(n(0), n(0))]);
         // Phrase over POS with phrase over POS: both levels.
-        assert_eq!(
-            chain_links(&s, &[NodeId::new(1), NodeId::new(2)], &t, &[NodeId::new(2), NodeId::new(3)]),
-            [(NodeId::new(1), NodeId::new(2)), (NodeId::new(2), NodeId::new(3))]
-        );
+        assert_eq!(chain_links(&s, &[n(1), n(2)], &t, &[n(2), n(3)]), ids(&[(1, 2), (2, 3)]));
         // A chain without a phrase node: the tops.
-        assert_eq!(
-            chain_links(&s, &[NodeId::new(5), NodeId::new(6)], &t, &[NodeId::new(6)]),
-            [(NodeId::new(5), NodeId::new(6))]
-        );
+        assert_eq!(chain_links(&s, &[n(5), n(6)], &t, &[n(6)]), [(n(5), n(6))]);
         // The diagonal lexicon links every word to its counterpart: merged,
         // the NP-over-NN chains are linked at both levels and S to the TOP chain.
         let diag = |i: usize, j: usize| if i == j { 0.9 } else { 0.05 };
@@ -794,23 +783,13 @@ mod tests {
         assert!(crate::align::greedy::check_links(&s, &t, &merged).is_ok());
         let mut sorted = merged.clone();
         sorted.sort();
-        assert_eq!(
-            sorted,
-            [
-                (NodeId::new(0), NodeId::new(0)),
-                (NodeId::new(1), NodeId::new(2)),
-                (NodeId::new(2), NodeId::new(3)),
-                (NodeId::new(3), NodeId::new(4)),
-                (NodeId::new(4), NodeId::new(5)),
-                (NodeId::new(5), NodeId::new(6))
-            ]
-        );
+        assert_eq!(sorted, ids(&[(0, 0), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6)]));
         // Separately, S ties with TOP and with S1 (same span, same score), so
         // skip2 skips the root pairs and takes VP-VP first; merged, the
         // root pair has no tie and comes first.
         let separate = tinsley_align(&s, &t, &m, &opts(NullWord::Both, UnaryChains::Separate, "skip2,span1"));
         assert!(crate::align::greedy::check_links(&s, &t, &separate).is_ok());
-        assert_eq!((merged[0], separate[0]), ((NodeId::new(0), NodeId::new(0)), (NodeId::new(3), NodeId::new(4))));
+        assert_eq!((merged[0], separate[0]), ((n(0), n(0)), (n(3), n(4))));
     }
 
     #[test]
@@ -824,7 +803,7 @@ mod tests {
                 for h in ["", "skip1", "skip2", "span1", "skip2,span1", "skip1,skip2,span1"] {
                     let links = tinsley_align(&s, &t, &m, &opts(null, unary, h));
                     assert!(crate::align::greedy::check_links(&s, &t, &links).is_ok());
-                    for l in [(0, 0), (1, 1), (4, 4)].map(|(s, t)| (NodeId::new(s), NodeId::new(t))) {
+                    for l in ids(&[(0, 0), (1, 1), (4, 4)]) {
                         assert!(links.contains(&l), "{h}: {links:?}");
                     }
                 }
@@ -835,12 +814,8 @@ mod tests {
 
     #[test]
     fn skip1_skips_ties_and_skip2_also_their_nodes() {
-        let pool = [
-            Hypothesis { s: NodeId::new(1), t: NodeId::new(1), ln_score: -1.0 },
-            Hypothesis { s: NodeId::new(1), t: NodeId::new(2), ln_score: -1.0 },
-            Hypothesis { s: NodeId::new(1), t: NodeId::new(3), ln_score: -2.0 },
-            Hypothesis { s: NodeId::new(4), t: NodeId::new(4), ln_score: -3.0 },
-        ];
+        let h = |s, t, ln_score| Hypothesis { s: n(s), t: n(t), ln_score };
+        let pool = [h(1, 1, -1.0), h(1, 2, -1.0), h(1, 3, -2.0), h(4, 4, -3.0)];
         let all = [0, 1, 2, 3];
         assert_eq!(choose(&pool, &all, Heuristics::default()), 0);
         let skip1 = Heuristics { skip1: true, ..Default::default() };
