@@ -891,14 +891,8 @@ mod tests {
 
     #[test]
     fn marks_agree_with_the_counts_on_random_answers() {
-        let sample = Corpus::from_texts(
-            Named { name: "dev.src", text: include_str!("../www/sample/dev.src") },
-            Named { name: "dev.trg", text: include_str!("../www/sample/dev.trg") },
-            Some(Named { name: "dev.gold", text: include_str!("../www/sample/dev.gold") }),
-        )
-        .unwrap();
         let mut rng = SplitMix64::new(7);
-        for pair in sample.pairs.iter().take(20) {
+        for pair in &crate::corpus::sample(..20).pairs {
             for _ in 0..10 {
                 let (n, m) = (pair.source.len() as u64, pair.target.len() as u64);
                 let mut drawn: Vec<(NodeId, NodeId)> = (0..rng.next_u64() % 12)

@@ -583,6 +583,14 @@ fn shift_y(mut t: TreeLayout, dy: f64) -> TreeLayout {
 mod tests {
     use super::*;
 
+    fn n(i: usize) -> NodeId {
+        NodeId::new(i)
+    }
+
+    fn nodes(ids: &[usize]) -> Vec<NodeId> {
+        ids.iter().copied().map(n).collect()
+    }
+
     #[test]
     fn parents_above_children_and_centred() {
         let t = Tree::parse_one("(S (NP (DT the) (NN dog)) (VBZ barks))", "t").unwrap();
@@ -603,29 +611,16 @@ mod tests {
         let none = fold_tree(&t, &BTreeSet::new());
         assert_eq!(none.tree.to_bracketed(), t.to_bracketed());
         assert_eq!(none.original, (0..9).map(NodeId::new).collect::<Vec<_>>());
-        let f = fold_tree(&t, &BTreeSet::from([NodeId::new(1), NodeId::new(6), NodeId::new(7), NodeId::new(42)]));
+        let f = fold_tree(&t, &BTreeSet::from([n(1), n(6), n(7), n(42)]));
         assert_eq!(f.tree.to_bracketed(), "(S (NP the dog) (VP (VBZ barks) (ADVP very loudly)))");
-        assert_eq!(f.original, vec![NodeId::new(0), NodeId::new(1), NodeId::new(4), NodeId::new(5), NodeId::new(6)]);
-        assert_eq!(
-            f.drawn,
-            vec![
-                NodeId::new(0),
-                NodeId::new(1),
-                NodeId::new(1),
-                NodeId::new(1),
-                NodeId::new(2),
-                NodeId::new(3),
-                NodeId::new(4),
-                NodeId::new(4),
-                NodeId::new(4)
-            ]
-        );
+        assert_eq!(f.original, nodes(&[0, 1, 4, 5, 6]));
+        assert_eq!(f.drawn, nodes(&[0, 1, 1, 1, 2, 3, 4, 4, 4]));
         assert_eq!(f.folded, vec![false, true, false, false, true]);
         // Folding the root leaves one box; a POS node does not fold.
-        let root = fold_tree(&t, &BTreeSet::from([NodeId::new(0)]));
+        let root = fold_tree(&t, &BTreeSet::from([n(0)]));
         assert_eq!(root.tree.len(), 1);
         assert_eq!(root.tree.words(), ["the dog barks very loud…"], "25 characters, cut to 24");
-        assert_eq!(fold_tree(&t, &BTreeSet::from([NodeId::new(2)])).tree.len(), 9);
+        assert_eq!(fold_tree(&t, &BTreeSet::from([n(2)])).tree.len(), 9);
         // A long yield is cut, so the folded box stays narrow.
         let long: Vec<String> = (0..30).map(|i| format!("w{i}")).collect();
         let y = folded_yield(&long);
@@ -641,22 +636,18 @@ mod tests {
             Tree::parse_one("(S (NP (DT el) (NN perro)) (VP (VBZ ladra) (ADVP (RB muy) (RB fuerte))))", "t").unwrap();
         let st = Style::default();
         let open = Drawing::new(&s, &t, &BTreeSet::new(), &BTreeSet::new(), &st);
-        let folded = Drawing::new(&s, &t, &BTreeSet::from([NodeId::new(4)]), &BTreeSet::new(), &st);
-        assert_eq!(open.link_ends(NodeId::new(7), NodeId::new(7)), Some((NodeId::new(7), NodeId::new(7))));
-        assert_eq!(
-            folded.link_ends(NodeId::new(7), NodeId::new(7)),
-            Some((NodeId::new(4), NodeId::new(7))),
-            "RB (7) is hidden in the folded VP (4)"
-        );
-        assert_eq!(folded.link_ends(NodeId::new(9), NodeId::new(0)), None);
+        let folded = Drawing::new(&s, &t, &BTreeSet::from([n(4)]), &BTreeSet::new(), &st);
+        assert_eq!(open.link_ends(n(7), n(7)), Some((n(7), n(7))));
+        assert_eq!(folded.link_ends(n(7), n(7)), Some((n(4), n(7))), "RB (7) is hidden in the folded VP (4)");
+        assert_eq!(folded.link_ends(n(9), n(0)), None);
         assert!(folded.layout.source.width < open.layout.source.width);
         // The box of a sub-tree holds its node and its words.
-        let b = open.subtree_box(false, NodeId::new(1)).unwrap();
+        let b = open.subtree_box(false, n(1)).unwrap();
         let (np, the, dog) = (open.layout.source.nodes[1], open.layout.source.words[0], open.layout.source.words[1]);
         let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
         assert!(close(b.top(), np.top()) && close(b.bottom(), the.bottom()));
         assert!(close(b.left(), the.left().min(np.left())) && close(b.right(), dog.right().max(np.right())));
-        assert!(open.subtree_box(true, NodeId::new(99)).is_none());
+        assert!(open.subtree_box(true, n(99)).is_none());
     }
 
     #[test]
@@ -682,14 +673,10 @@ mod tests {
         assert_eq!(zoom_to(&wide, 800.0, 600.0), (ZOOM_MIN, 0.0, 0.0), "never scrolled before the start");
     }
 
-    fn sample() -> crate::corpus::Corpus {
-        crate::corpus::Corpus::read_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev"), false).unwrap()
-    }
-
     #[test]
     fn side_by_side_layouts_of_real_pairs_never_overlap_and_roots_are_outermost() {
         let st = Style::default();
-        let pairs = sample().pairs;
+        let pairs = crate::corpus::sample(..).pairs;
         assert_eq!(pairs.len(), 157);
         for p in &pairs {
             let l = layout_pair_side(&p.source, &p.target, &st);
@@ -721,7 +708,7 @@ mod tests {
     #[test]
     fn presentation_lays_long_pairs_side_by_side_where_that_is_larger() {
         let st = Style::default();
-        let pairs = sample().pairs;
+        let pairs = crate::corpus::sample(..).pairs;
         let words = |p: &crate::corpus::TreePair| p.source.words().len().max(p.target.words().len());
         // The diagram's box in presentation mode, less the fit's margin, as measured in Chromium
         // (tests/e2e/presentation.test.mjs): 1920×1080 and 1280×720 screens.
