@@ -356,6 +356,10 @@ mod tests {
     use crate::progress::{Flow, Quiet};
     use crate::tree::Tree;
 
+    fn n(i: usize) -> NodeId {
+        NodeId::new(i)
+    }
+
     /// A small model trained on the first 60 pairs of the built-in sample,
     /// and everything aligning the whole sample with it needs.
     struct Fixture {
@@ -437,30 +441,17 @@ mod tests {
 
         // A POS node is no candidate; a pruned pair names the bound it fails.
         let pair = &f.corpus.pairs[0];
-        let pos = (0..pair.source.len()).find(|&n| pair.source.is_pos(NodeId::new(n))).unwrap();
-        let e =
-            explain(&f.model, &scorer, &f.lexicon, pair, &f.links[0], &searches[0], NodeId::new(pos), NodeId::new(0))
-                .unwrap();
+        let why = |s, t| explain(&f.model, &scorer, &f.lexicon, pair, &f.links[0], &searches[0], n(s), n(t));
+        let pos = (0..pair.source.len()).find(|&k| pair.source.is_pos(n(k))).unwrap();
+        let e = why(pos, 0).unwrap();
         assert_eq!((e.verdict, e.role, e.checks.len()), (Verdict::NotCandidate, SearchRole::NotSearched, 0));
         let pruned = (0..pair.source.len())
             .flat_map(|s| (0..pair.target.len()).map(move |t| (s, t)))
-            .filter_map(|(s, t)| {
-                explain(&f.model, &scorer, &f.lexicon, pair, &f.links[0], &searches[0], NodeId::new(s), NodeId::new(t))
-            })
+            .filter_map(|(s, t)| why(s, t))
             .find(|e| e.verdict == Verdict::Pruned)
             .unwrap();
         assert!(pruned.checks.iter().any(|c| !c.passes()));
-        assert!(explain(
-            &f.model,
-            &scorer,
-            &f.lexicon,
-            pair,
-            &f.links[0],
-            &searches[0],
-            NodeId::new(999),
-            NodeId::new(0)
-        )
-        .is_none());
+        assert!(why(999, 0).is_none());
 
         // CSV: the corpus row carries the same counts.
         let options = BaselineOptions::default();
@@ -471,20 +462,9 @@ mod tests {
         let b = Counts::of_corpus(f.corpus.pairs.iter().zip(baseline.iter().map(Vec::as_slice)));
         let corpus_row = lines.last().unwrap();
         assert!(corpus_row.starts_with("corpus,"));
-        assert!(corpus_row.ends_with(&format!(
-            ",{},{},{},{:.2},{:.2},{:.2},{},{},{:.2},{:.2},{:.2},no",
-            output.gold,
-            output.predicted,
-            output.correct,
-            output.precision(),
-            output.recall(),
-            output.f(),
-            b.predicted,
-            b.correct,
-            b.precision(),
-            b.recall(),
-            b.f()
-        )));
+        let cells =
+            |c: &Counts| format!("{},{},{:.2},{:.2},{:.2}", c.predicted, c.correct, c.precision(), c.recall(), c.f());
+        assert!(corpus_row.ends_with(&format!(",{},{},{},no", output.gold, cells(&output), cells(&b))));
         assert!(lines[1..].iter().all(|l| l.ends_with(",no")), "no pair was trained on");
         // A model trained on the first two pairs: those rows and the corpus row say so.
         let csv = results_csv(&f.corpus.pairs, 0, &predicted, &baseline, &|k| k < 2);
@@ -507,21 +487,10 @@ mod tests {
         let pair = TreePair {
             target: s.clone(),
             source: s,
-            gold: vec![
-                Link::good(NodeId::new(0), NodeId::new(0)),
-                Link { source: NodeId::new(1), target: NodeId::new(1), kind: LinkKind::Fuzzy },
-            ],
+            gold: vec![Link::good(n(0), n(0)), Link { source: n(1), target: n(1), kind: LinkKind::Fuzzy }],
         };
-        let search = greedy_align(
-            &pair.source,
-            &pair.target,
-            &[
-                Scored::new(NodeId::new(0), NodeId::new(0), 0.9),
-                Scored::new(NodeId::new(1), NodeId::new(1), 0.8),
-                Scored::new(NodeId::new(4), NodeId::new(4), 0.6),
-                Scored::new(NodeId::new(2), NodeId::new(2), 0.6),
-            ],
-        );
+        let scored = [(0, 0.9), (1, 0.8), (4, 0.6), (2, 0.6)].map(|(k, p)| Scored::new(n(k), n(k), p));
+        let search = greedy_align(&pair.source, &pair.target, &scored);
         let corpus = Corpus { pairs: vec![pair] };
         let curve = pr_curve(&corpus.pairs, &[search]);
         let summary: Vec<(f64, usize, usize, usize)> =
