@@ -584,6 +584,10 @@ mod tests {
     use crate::corpus::Corpus;
     use crate::lexicon::{bitext_of, train_lexicon, LexiconOptions};
 
+    fn n(i: usize) -> NodeId {
+        NodeId::new(i)
+    }
+
     #[test]
     fn the_table_equals_the_plain_features_on_real_pairs() {
         let corpus = crate::corpus::sample(..);
@@ -597,9 +601,8 @@ mod tests {
             let table = PairFeatureTable::new(&pair.source, &pair.target, &m);
             for s in 0..pair.source.len() {
                 for t in 0..pair.target.len() {
-                    let direct =
-                        PlainFeatures::compute(&pair.source, NodeId::new(s), &pair.target, NodeId::new(t), &m).lexical;
-                    for (a, b) in table.phi(NodeId::new(s), NodeId::new(t)).iter().zip(direct) {
+                    let direct = PlainFeatures::compute(&pair.source, n(s), &pair.target, n(t), &m).lexical;
+                    for (a, b) in table.phi(n(s), n(t)).iter().zip(direct) {
                         assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()), "({s},{t}): {a} vs {b}");
                     }
                     checked += 1;
@@ -618,13 +621,13 @@ mod tests {
             .with_unknown(vec![false, true, false], vec![false, true]);
         let table = PairFeatureTable::new(&s, &t, &m);
         let unk = ContextParts { unknown: true, ..ContextParts::default() };
-        let with = ContextFeatures::compute(&s, NodeId::new(1), &t, NodeId::new(2), &table, unk);
-        let without = ContextFeatures::compute(&s, NodeId::new(1), &t, NodeId::new(2), &table, ContextParts::default());
+        let with = ContextFeatures::compute(&s, n(1), &t, n(2), &table, unk);
+        let without = ContextFeatures::compute(&s, n(1), &t, n(2), &table, ContextParts::default());
         assert_eq!(without.dense.len(), N_CONTEXT);
         assert_eq!(with.dense[..N_CONTEXT], without.dense[..]);
         // NP spans a b (1 of 2 unknown), outside c (0 of 1); E spans e (1 of 1), outside d (0 of 1).
         assert_eq!(with.dense[N_CONTEXT..], [0.5, 0.0, 1.0, 0.0]);
-        let root = ContextFeatures::compute(&s, NodeId::new(0), &t, NodeId::new(0), &table, unk);
+        let root = ContextFeatures::compute(&s, n(0), &t, n(0), &table, unk);
         assert_eq!(root.dense[N_CONTEXT..], [1.0 / 3.0, 0.0, 0.5, 0.0], "nothing outside the roots");
     }
 
@@ -638,8 +641,7 @@ mod tests {
         let m = LexicalMatrices::from_fn(3, 3, p, p, &[(0, 0), (1, 1), (2, 2)]);
         let table = PairFeatureTable::new(&s, &t, &m);
         let all = ContextParts { unknown: false, orth: true, chain: true, node: true };
-        let at =
-            |a: usize, b: usize| ContextFeatures::compute(&s, NodeId::new(a), &t, NodeId::new(b), &table, all).dense;
+        let at = |a: usize, b: usize| ContextFeatures::compute(&s, n(a), &t, n(b), &table, all).dense;
         let o = 8.0 / 9.0; // instituts / instituto: LCS "institut"
                            // NP1–NP1: each span's word matches the other's (8/9); nothing outside; no numbers.
         let np = at(1, 1);
@@ -657,10 +659,7 @@ mod tests {
         // S0–S0: both 2010s inside: numbers matched inside.
         assert_eq!(at(0, 0)[N_CONTEXT + 4..N_CONTEXT + 6], [1.0, 0.0]);
         // Node features: each node's best inside score over the other tree's phrase nodes.
-        let q = |a: usize, b: usize| {
-            let phi = table.phi(NodeId::new(a), NodeId::new(b));
-            (phi[0] + phi[1]) / 2.0
-        };
+        let q = |a, b| table.phi(n(a), n(b))[..2].iter().sum::<f64>() / 2.0;
         let best_s = [0, 1].iter().map(|&b| q(2, b)).fold(0.0, f64::max);
         let best_t = [0, 1, 2].iter().map(|&a| q(a, 1)).fold(0.0, f64::max);
         let node = &at(2, 1)[N_CONTEXT + N_ORTH + N_CHAIN..];
@@ -690,7 +689,7 @@ mod tests {
         let p = |i: usize, j: usize| if (i, j) == (0, 1) || (i, j) == (1, 2) { 0.9 } else { 0.0 };
         let m = LexicalMatrices::from_fn(3, 3, p, p, &[(0, 1), (1, 2)]);
         let table = PairFeatureTable::new(&s, &t, &m);
-        let c = ContextFeatures::compute(&s, NodeId::new(1), &t, NodeId::new(2), &table, ContextParts::default());
+        let c = ContextFeatures::compute(&s, n(1), &t, n(2), &table, ContextParts::default());
         // Parent pair (S, S): φ5 = (0.9 + 0.9) / sqrt(3·3).
         assert_eq!(c.dense[7], 1.0);
         assert!((c.dense[4] - 1.8 / 3.0).abs() < 1e-12);
@@ -708,14 +707,8 @@ mod tests {
         assert!((c.dense[26] / PROB_FLOOR - 1.0).abs() < 1e-9 && (c.dense[27] / PROB_FLOOR - 1.0).abs() < 1e-9);
         // With P(x|NULL) = 0.1 on both sides: 0.9 + 0.1 inside, 0 + 0.1 outside.
         let m_null = LexicalMatrices::from_fn(3, 3, p, p, &[(0, 1), (1, 2)]).with_null(|_| 0.1, |_| 0.1);
-        let with_null = ContextFeatures::compute(
-            &s,
-            NodeId::new(1),
-            &t,
-            NodeId::new(2),
-            &PairFeatureTable::new(&s, &t, &m_null),
-            ContextParts::default(),
-        );
+        let table_null = PairFeatureTable::new(&s, &t, &m_null);
+        let with_null = ContextFeatures::compute(&s, n(1), &t, n(2), &table_null, ContextParts::default());
         for (k, want) in [(24, 1.0), (25, 1.0), (26, 0.1), (27, 0.1)] {
             assert!((with_null.dense[k] - want).abs() < 1e-12, "{k}: {}", with_null.dense[k]);
         }
@@ -724,7 +717,7 @@ mod tests {
         assert_eq!(c.labels, ("NP".to_string(), "NP".to_string()));
         assert_eq!(c.parent_labels, Some(("S".to_string(), "S".to_string())));
         // The root pair has no parent pair and no siblings.
-        let r = ContextFeatures::compute(&s, NodeId::new(0), &t, NodeId::new(0), &table, ContextParts::default());
+        let r = ContextFeatures::compute(&s, n(0), &t, n(0), &table, ContextParts::default());
         assert_eq!((r.dense[7], r.parent_labels), (0.0, None));
         assert!(r.dense[15..22].iter().all(|&v| v == 0.0));
         assert_eq!(feature_names(ContextParts::default()).len(), N_CONTEXT);
