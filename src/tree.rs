@@ -958,6 +958,10 @@ fn unreachable_empty(r: &BracketReader<'_>, line: usize, column: usize) -> Parse
 mod tests {
     use super::*;
 
+    fn n(i: usize) -> NodeId {
+        NodeId::new(i)
+    }
+
     fn t(s: &str) -> Tree {
         Tree::parse_one(s, "test").unwrap()
     }
@@ -965,27 +969,20 @@ mod tests {
     #[test]
     fn arena_in_preorder_with_spans_depths_heights() {
         let tree = t("(S (NP (ART den) (NN Klimawandel)) (VP (ADV schon) (VVFIN spüren)))");
-        let labels: Vec<_> = (0..tree.len()).map(|n| tree.label(NodeId::new(n))).collect();
+        let labels: Vec<_> = (0..tree.len()).map(|k| tree.label(n(k))).collect();
         assert_eq!(labels, ["S", "NP", "ART", "NN", "VP", "ADV", "VVFIN"]);
-        assert_eq!(tree.children(NodeId::new(0)), [NodeId::new(1), NodeId::new(4)]);
-        assert_eq!(tree.parent(NodeId::new(5)), Some(NodeId::new(4)));
-        assert_eq!(tree.span(NodeId::new(4)), 2..4);
-        assert_eq!(tree.depth(NodeId::new(5)), 2);
-        assert_eq!(tree.height(NodeId::new(0)), 3);
-        assert_eq!(tree.height(NodeId::new(2)), 1);
-        assert_eq!(tree.subtree(NodeId::new(1)).collect::<Vec<_>>(), (1..4).map(NodeId::new).collect::<Vec<_>>());
-        assert!(
-            tree.is_ancestor(NodeId::new(0), NodeId::new(6))
-                && tree.is_ancestor(NodeId::new(4), NodeId::new(6))
-                && !tree.is_ancestor(NodeId::new(1), NodeId::new(6))
-        );
-        assert_eq!(tree.ancestors(NodeId::new(6)).collect::<Vec<_>>(), [NodeId::new(4), NodeId::new(0)]);
-        assert_eq!(tree.word_of(NodeId::new(3)), Some("Klimawandel"));
-        assert_eq!(tree.word_of(NodeId::new(1)), None);
-        assert_eq!(tree.production(NodeId::new(1)), Production::Phrase { label: "NP", children: vec!["ART", "NN"] });
-        assert_eq!(tree.production(NodeId::new(6)), Production::Pos { label: "VVFIN", word: "spüren" });
-        assert_eq!(tree.yield_of(NodeId::new(4)), ["schon", "spüren"]);
-        assert_eq!(tree.subtree_bracketed(NodeId::new(4)), "(VP (ADV schon) (VVFIN spüren))");
+        assert_eq!(tree.children(n(0)), [n(1), n(4)]);
+        assert_eq!(tree.parent(n(5)), Some(n(4)));
+        assert_eq!(tree.span(n(4)), 2..4);
+        assert_eq!((tree.depth(n(5)), tree.height(n(0)), tree.height(n(2))), (2, 3, 1));
+        assert_eq!(tree.subtree(n(1)).collect::<Vec<_>>(), (1..4).map(NodeId::new).collect::<Vec<_>>());
+        assert!(tree.is_ancestor(n(0), n(6)) && tree.is_ancestor(n(4), n(6)) && !tree.is_ancestor(n(1), n(6)));
+        assert_eq!(tree.ancestors(n(6)).collect::<Vec<_>>(), [n(4), n(0)]);
+        assert_eq!((tree.word_of(n(3)), tree.word_of(n(1))), (Some("Klimawandel"), None));
+        assert_eq!(tree.production(n(1)), Production::Phrase { label: "NP", children: vec!["ART", "NN"] });
+        assert_eq!(tree.production(n(6)), Production::Pos { label: "VVFIN", word: "spüren" });
+        assert_eq!(tree.yield_of(n(4)), ["schon", "spüren"]);
+        assert_eq!(tree.subtree_bracketed(n(4)), "(VP (ADV schon) (VVFIN spüren))");
     }
 
     #[test]
@@ -995,7 +992,7 @@ mod tests {
         assert_eq!(trees.len(), 2);
         assert_eq!(trees[0].to_string(), "( (S (NP (DT the) (NN dog)) (VP (VBZ barks) (-LRB- -LRB-))) )");
         assert_eq!(trees[1].to_string(), "(X (Y $,))");
-        assert_eq!(trees[0].label(NodeId::new(0)), "S");
+        assert_eq!(trees[0].label(n(0)), "S");
     }
 
     #[test]
@@ -1043,7 +1040,7 @@ mod tests {
     fn single_pos_tree() {
         let tree = t("(NN Editorial)");
         assert_eq!(tree.len(), 1);
-        assert!(tree.is_pos(NodeId::new(0)));
+        assert!(tree.is_pos(n(0)));
         assert_eq!(tree.to_string(), "(NN Editorial)");
     }
 
