@@ -632,14 +632,9 @@ mod tests {
             (lls, model.t.clone(), hmm.jumps.weights.clone(), hmm.viterbi(&model, &data))
         };
         let (a, b) = (run(), run());
-        assert_eq!(
-            a.0.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
-            b.0.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
-        );
-        assert_eq!(
-            a.1.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
-            b.1.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
-        );
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&a.0), bits(&b.0));
+        assert_eq!(bits(&a.1), bits(&b.1));
         assert_eq!(a.2, b.2);
         assert_eq!(a.3, b.3);
         // Baum–Welch never lowers the likelihood.
