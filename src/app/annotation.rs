@@ -554,6 +554,7 @@ mod tests {
     /// an update is the one from 0.
     #[test]
     fn a_warm_update_reaches_the_cold_one_s_solution_in_fewer_epochs() {
+        use super::super::alignment::{train_on_pairs, PairsTraining};
         use crate::align::primal::Solver;
         let corpus = crate::corpus::sample(..);
         let quiet = &mut crate::progress::Quiet;
@@ -563,15 +564,7 @@ mod tests {
             ..TrainOptions::default()
         };
         let first = Corpus { pairs: corpus.pairs[..40].to_vec() };
-        let kept = super::super::alignment::train_on_pairs(
-            &first,
-            &super::super::alignment::PairsTraining::default(),
-            None,
-            None,
-            &[options],
-            quiet,
-        )
-        .unwrap();
+        let kept = train_on_pairs(&first, &PairsTraining::default(), None, None, &[options], quiet).unwrap();
         let lexicon = pool_lexicon(&kept.model, &corpus, quiet).unwrap();
         let on = |n: usize| {
             let pairs = Corpus { pairs: corpus.pairs[..n].to_vec() };

@@ -824,10 +824,8 @@ mod tests {
         assert!(xml.needs_head());
         let sta = "<?xml version=\"1.0\"?>\n<!-- aligned by hand -->\n<treealign subversion=\"3\">";
         assert_eq!(FileKind::sniff(xml, sta), FileKind::StaAlignment);
-        assert_eq!(
-            FileKind::sniff(xml, "<?xml version=\"1.0\"?><corpus id=\"x\"><!-- <treealign> -->"),
-            FileKind::TigerXml
-        );
+        let tiger = "<?xml version=\"1.0\"?><corpus id=\"x\"><!-- <treealign> -->";
+        assert_eq!(FileKind::sniff(xml, tiger), FileKind::TigerXml);
         let json = FileKind::from_name("m.json").unwrap();
         assert_eq!(FileKind::sniff(json, "{\"format\":\"treelink-mt\",\"version\":1}"), FileKind::TranslationModel);
         assert_eq!(FileKind::sniff(json, "{ \"format\" : \"treelink-alignment-model\" }"), FileKind::AlignmentModel);
@@ -848,24 +846,17 @@ mod tests {
         let check = check_table(&s2t, "lex.e2f", TableSide::S2t, source, target);
         assert_eq!((check.coverage.tokens_covered, check.other_side.tokens_covered), (4, 0));
         assert_eq!(check.warning, None);
-        assert!(
-            check.summary.ends_with("covers 3 of 3 source word types (100%) and 4 of 4 tokens (100%)"),
-            "{}",
-            check.summary
-        );
+        let summary = &check.summary;
+        assert!(summary.ends_with("covers 3 of 3 source word types (100%) and 4 of 4 tokens (100%)"), "{summary}");
         // The same table given as p(s|t): conditioned on source words, not target words.
         let check = check_table(&s2t, "lex.e2f", TableSide::T2s, source, target);
-        assert!(
-            check.warning.as_deref().is_some_and(|w| w.starts_with("lex.e2f looks given the wrong way round")),
-            "{check:?}"
-        );
+        let warning = check.warning.as_deref().unwrap_or_default();
+        assert!(warning.starts_with("lex.e2f looks given the wrong way round"), "{check:?}");
         // A table of other languages: low coverage.
         let other = read_moses_lex("x y 1\n", "lex.x").unwrap();
         let check = check_table(&other, "lex.x", TableSide::S2t, source, target);
-        assert!(check
-            .warning
-            .as_deref()
-            .is_some_and(|w| w.starts_with("lex.x covers less than 50% of the source words")));
+        let warning = check.warning.as_deref().unwrap_or_default();
+        assert!(warning.starts_with("lex.x covers less than 50% of the source words"), "{check:?}");
     }
 
     #[test]
@@ -901,10 +892,8 @@ mod tests {
         }
         // Words that tell nothing (none, or both vocabularies alike): refused, naming both files.
         let e = giza_vocabularies([de, es], [], []).unwrap_err().to_string();
-        assert!(
-            e.starts_with("de.vcb:1:1: the words of the pairs loaded do not tell which of de.vcb and es.vcb"),
-            "{e}"
-        );
+        let which = "de.vcb:1:1: the words of the pairs loaded do not tell which of de.vcb and es.vcb";
+        assert!(e.starts_with(which), "{e}");
         let bad = Named { name: "bad.vcb", text: "2 das 1\nx y 1\n" };
         let e = giza_vocabularies([de, bad], source, target).unwrap_err().to_string();
         assert!(e.starts_with("bad.vcb:2:1: expected a word id"), "{e}");
