@@ -340,10 +340,8 @@ mod tests {
         let text = "(NP-SBJ-3 (-LRB--1 -LRB-) (NN-2 x))\n(X-2 (Y-1 y))\n3 2 1 1 2 1\n";
         let pairs = read_dublin(text, "p.dublin").unwrap();
         assert_eq!(pairs[0].source.to_string(), "(NP-SBJ (-LRB- -LRB-) (NN x))");
-        assert_eq!(
-            pairs[0].links,
-            [(NodeId::new(0), NodeId::new(0)), (NodeId::new(1), NodeId::new(1)), (NodeId::new(2), NodeId::new(1))]
-        );
+        let n = NodeId::new;
+        assert_eq!(pairs[0].links, [(n(0), n(0)), (n(1), n(1)), (n(2), n(1))]);
     }
 
     #[test]
@@ -368,9 +366,8 @@ mod tests {
             "e.dublin:3:3: expected a node number of the target tree (line 2), found '3'"
         );
         assert!(err("(S-1 (A-2 a))\n(T-1 (B-2 b)\n1 1\n").starts_with("e.dublin:2:"));
-        assert!(
-            err("(S-1 (A-2 a))\n(T-1 (B-2 b))\n").contains("expected the links line of the pair that starts on line 1")
-        );
+        let no_links = err("(S-1 (A-2 a))\n(T-1 (B-2 b))\n");
+        assert!(no_links.contains("expected the links line of the pair that starts on line 1"), "{no_links}");
         assert!(err("\n\n(S-1 (A-2 a))\n").contains("expected the target tree of the pair that starts on line 3"));
     }
 
@@ -387,11 +384,8 @@ mod tests {
     #[test]
     fn fuzzy_links_are_counted_when_written() {
         let t = Tree::parse_one("(S (A a))", "t").unwrap();
-        let (text, fuzzy) = write_dublin([(
-            &t,
-            &t,
-            vec![(NodeId::new(0), NodeId::new(0), false), (NodeId::new(1), NodeId::new(1), true)],
-        )]);
+        let n = NodeId::new;
+        let (text, fuzzy) = write_dublin([(&t, &t, vec![(n(0), n(0), false), (n(1), n(1), true)])]);
         assert_eq!(text, "(S-1 (A-2 a))\n(S-1 (A-2 a))\n1 1 2 2\n\n");
         assert_eq!(fuzzy, 1);
     }

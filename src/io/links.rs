@@ -233,13 +233,9 @@ mod tests {
     #[test]
     fn tabs_and_trailing_space_are_tolerated() {
         let pairs = parse_links("0-0\t1-2? \n", "z").unwrap();
-        assert_eq!(
-            pairs,
-            vec![vec![
-                Link::good(NodeId::new(0), NodeId::new(0)),
-                Link { source: NodeId::new(1), target: NodeId::new(2), kind: LinkKind::Fuzzy }
-            ]]
-        );
+        let n = NodeId::new;
+        let want = vec![vec![Link::good(n(0), n(0)), Link { source: n(1), target: n(2), kind: LinkKind::Fuzzy }]];
+        assert_eq!(pairs, want);
     }
 }
 

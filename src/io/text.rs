@@ -427,10 +427,8 @@ mod tests {
         assert_eq!(e.to_string().split(", found").next(), Some("b.xml:3:8: expected UTF-8 text"));
         // A byte that the declared encoding does not have (0xA5 in ISO-8859-3).
         let e = decode_text(&decl("ISO-8859-3", b"<t word=\"ab\xa5\"/>"), "c.xml").unwrap_err();
-        assert!(
-            e.to_string().starts_with("c.xml:2:12: expected UTF-8 text, found the byte 0xA5, which is not ISO-8859-3"),
-            "{e}"
-        );
+        let not_latin3 = "c.xml:2:12: expected UTF-8 text, found the byte 0xA5, which is not ISO-8859-3";
+        assert!(e.to_string().starts_with(not_latin3), "{e}");
         // Control bytes are a binary file in any encoding.
         let e = decode_text(&decl("latin1", b"ab\x01"), "d.xml").unwrap_err();
         assert!(e.to_string().starts_with("d.xml:2:3:"), "{e}");
