@@ -377,10 +377,8 @@ mod tests {
 
     #[test]
     fn a_missed_link_whose_nodes_the_prediction_left_alone_is_both_unlinked() {
-        let p = TreePair {
-            gold: vec![Link { source: NodeId::new(6), target: NodeId::new(6), kind: LinkKind::Fuzzy }],
-            ..pair(&[])
-        };
+        let fuzzy = Link { source: NodeId::new(6), target: NodeId::new(6), kind: LinkKind::Fuzzy };
+        let p = TreePair { gold: vec![fuzzy], ..pair(&[]) };
         let table = ErrorTable::of_corpus([(&p, &[][..])], 0);
         assert_eq!(table.count(Miss::Missed, ErrorKind::BothUnlinked), 1);
         assert!(table.kinds.iter().all(|r| r.examples.is_empty()), "no examples asked for");

@@ -149,22 +149,15 @@ mod tests {
 
     #[test]
     fn counts_only_phrase_links_and_separates_good_from_fuzzy() {
+        let good = |s, t| Link::good(NodeId::new(s), NodeId::new(t));
+        let fuzzy = Link { source: NodeId::new(1), target: NodeId::new(1), kind: LinkKind::Fuzzy };
         let pair = TreePair {
             source: Tree::parse_one("(S (NP (DT a) (NN b)) (VP (V c)))", "s").unwrap(),
             target: Tree::parse_one("(S (NP (DT a) (NN b)) (VP (V c)))", "t").unwrap(),
-            gold: vec![
-                Link::good(NodeId::new(0), NodeId::new(0)),
-                Link { source: NodeId::new(1), target: NodeId::new(1), kind: LinkKind::Fuzzy },
-                Link::good(NodeId::new(4), NodeId::new(4)),
-            ],
+            gold: vec![good(0, 0), fuzzy, good(4, 4)],
         };
         // (2,2) is a POS link: ignored. (4,1) is wrong.
-        let pred = [
-            Link::good(NodeId::new(0), NodeId::new(0)),
-            Link::good(NodeId::new(1), NodeId::new(1)),
-            Link::good(NodeId::new(2), NodeId::new(2)),
-            Link::good(NodeId::new(4), NodeId::new(1)),
-        ];
+        let pred = [good(0, 0), good(1, 1), good(2, 2), good(4, 1)];
         let c = Counts::of_pair(&pair, &pred);
         assert_eq!(c, Counts { correct: 2, predicted: 3, gold: 3, correct_good: 1, gold_good: 2 });
         assert!((c.precision() - 200.0 / 3.0).abs() < 1e-12);

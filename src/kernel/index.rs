@@ -606,9 +606,7 @@ mod tests {
 
     #[test]
     fn indexed_kernels_equal_the_reference_kernels_on_real_sub_trees() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev.src");
-        let trees = Tree::parse_all(&std::fs::read_to_string(path).unwrap(), "dev.src").unwrap();
-        let trees = &trees[..30];
+        let trees: Vec<Tree> = crate::corpus::sample(..30).pairs.into_iter().map(|p| p.source).collect();
         let mut index = StructureIndex::new(0.4);
         let indexed: Vec<IndexedTree> = trees.iter().map(|t| index.index_tree(t)).collect();
         let mut checked = 0;
@@ -617,15 +615,10 @@ mod tests {
                 for nb in (0..trees[b].len()).step_by(2) {
                     let ka = index.subtree_key(&trees[a], &indexed[a], NodeId::new(na));
                     let kb = index.subtree_key(&trees[b], &indexed[b], NodeId::new(nb));
+                    let (sa, sb) = (SubTree::new(&trees[a], NodeId::new(na)), SubTree::new(&trees[b], NodeId::new(nb)));
                     for space in Space::ALL {
                         let fast = index.tree_kernel(space, &ka, &kb);
-                        let reference = tree_kernel(
-                            space,
-                            0.4,
-                            SubTree::new(&trees[a], NodeId::new(na)),
-                            SubTree::new(&trees[b], NodeId::new(nb)),
-                        )
-                        .unwrap();
+                        let reference = tree_kernel(space, 0.4, sa, sb).unwrap();
                         assert!(
                             (fast - reference).abs() <= 1e-9 * (1.0 + reference.abs()),
                             "{space}: {fast} vs {reference}"
@@ -643,8 +636,7 @@ mod tests {
     /// pairs came before it, and the index is back to its size.
     #[test]
     fn after_a_rollback_a_tree_gets_the_ids_and_values_it_would_get_alone() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/www/sample/dev.src");
-        let trees = Tree::parse_all(&std::fs::read_to_string(path).unwrap(), "dev.src").unwrap();
+        let trees: Vec<Tree> = crate::corpus::sample(..).pairs.into_iter().map(|p| p.source).collect();
         let mut index = StructureIndex::new(0.4);
         let base: Vec<SubTreeKey> = trees[..10]
             .iter()

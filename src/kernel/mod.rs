@@ -517,10 +517,7 @@ mod tests {
         assert!(close(tree_kernel(Space::Sst, L, SubTree::whole(&a), SubTree::whole(&b)).unwrap(), whole));
         assert!(close(tree_kernel(Space::RgSst, L, SubTree::whole(&a), SubTree::whole(&b)).unwrap(), delta_s));
         // RdSST differs from SST only through the root indicator.
-        assert_eq!(
-            tree_kernel(Space::RdSst, L, SubTree::new(&a, NodeId::new(1)), SubTree::new(&b, NodeId::new(4))).unwrap(),
-            0.0
-        );
+        assert_eq!(tree_kernel(Space::RdSst, L, np_a, vp_b).unwrap(), 0.0);
     }
 
     #[test]

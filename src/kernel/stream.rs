@@ -134,11 +134,8 @@ mod tests {
 
     #[test]
     fn stream_values_equal_the_reference_kernels_bit_for_bit_on_real_trees() {
-        let read = |f: &str| {
-            let path = format!("{}/www/sample/dev.{f}", env!("CARGO_MANIFEST_DIR"));
-            Tree::parse_all(&std::fs::read_to_string(path).unwrap(), f).unwrap()
-        };
-        let (src, trg) = (read("src"), read("trg"));
+        let (src, trg): (Vec<Tree>, Vec<Tree>) =
+            crate::corpus::sample(..).pairs.into_iter().map(|p| (p.source, p.target)).unzip();
         let n = 40;
         for space in Space::ALL {
             let mut stream = KernelStream::new(space, 0.4, u64::MAX);
@@ -154,11 +151,10 @@ mod tests {
                     assert_eq!(fast.to_bits(), reference.to_bits(), "{space} {i} {normalized}");
                 }
                 // Sub-trees too: node 1 of one pair against node 1 of the next.
-                let x = SubTreePair::new(SubTree::new(&src[i], NodeId::new(1)), SubTree::new(&trg[i], NodeId::new(1)));
-                let y = SubTreePair::new(
-                    SubTree::new(&src[i + 1], NodeId::new(1)),
-                    SubTree::new(&trg[i + 1], NodeId::new(1)),
-                );
+                let node_1 = |k: usize| {
+                    SubTreePair::new(SubTree::new(&src[k], NodeId::new(1)), SubTree::new(&trg[k], NodeId::new(1)))
+                };
+                let (x, y) = (node_1(i), node_1(i + 1));
                 for kind in BtkKind::ALL {
                     let fast = stream.btk(kind, x, y, true).unwrap();
                     let reference = btk_normalized(kind, space, 0.4, x, y).unwrap();
