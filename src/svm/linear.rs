@@ -308,8 +308,7 @@ mod tests {
     fn problem(seed: u64, n: usize, dim: usize, noisy: bool) -> (Vec<Vec<f64>>, Vec<f64>) {
         let mut rng = SplitMix64::new(seed);
         let normal: Vec<f64> = (0..dim).map(|_| rng.symmetric()).collect();
-        let mut xs = Vec::new();
-        let mut ys = Vec::new();
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
         for _ in 0..n {
             let x: Vec<f64> = (0..dim).map(|_| rng.symmetric()).collect();
             let side = dot(&x, &normal);
@@ -382,9 +381,8 @@ mod tests {
         let xs: Vec<Vec<f64>> =
             half.iter().cloned().chain(half.iter().map(|x| x.iter().map(|v| -v).collect())).collect();
         let y: Vec<f64> = hy.iter().copied().chain(hy.iter().map(|v| -v)).collect();
-        let dcd =
-            train_linear(&DenseRows::new(xs.clone()), &y, &LinearParams { eps: 1e-10, ..LinearParams::with_c(1e4) })
-                .unwrap();
+        let params = LinearParams { eps: 1e-10, ..LinearParams::with_c(1e4) };
+        let dcd = train_linear(&DenseRows::new(xs.clone()), &y, &params).unwrap();
         let k = linear_kernel(&xs);
         let smo = train(&k, &y, &SvmParams { eps: 1e-10, ..SvmParams::with_c(1e4) }).unwrap();
         assert!(smo.rho.abs() < 1e-6);
@@ -416,12 +414,8 @@ mod tests {
         let p = LinearParams { eps: 1e-6, ..LinearParams::with_c(1.0) };
         let with = train_linear(&rows, &y, &p).unwrap();
         let without = train_linear(&rows, &y, &LinearParams { shrinking: false, ..p }).unwrap();
-        assert!(
-            (with.objective - without.objective).abs() < 1e-4 * without.objective.abs(),
-            "{} vs {}",
-            with.objective,
-            without.objective
-        );
+        let (a, b) = (with.objective, without.objective);
+        assert!((a - b).abs() < 1e-4 * b.abs(), "{a} vs {b}");
         assert!(with.steps < without.steps, "{} vs {}", with.steps, without.steps);
     }
 
