@@ -365,11 +365,19 @@ mod tests {
     use super::*;
     use crate::layout::layout_pair;
 
+    fn n(i: usize) -> NodeId {
+        NodeId::new(i)
+    }
+
+    fn link(s: usize, t: usize, style: LinkStyle, title: &str) -> DrawnLink {
+        DrawnLink { source: n(s), target: n(t), style, title: title.into() }
+    }
+
     fn pair(src: &str) -> TreePair {
         TreePair {
             source: Tree::parse_one(src, "s").unwrap(),
             target: Tree::parse_one("(S (NP (NN b)) (X a))", "t").unwrap(),
-            gold: vec![Link::good(NodeId::new(0), NodeId::new(0))],
+            gold: vec![Link::good(n(0), n(0))],
         }
     }
 
@@ -377,19 +385,9 @@ mod tests {
     fn labels_and_words_are_escaped_text() {
         let p = pair("(S (<script>alert-LRB-1-RRB-</script> a&b) (NP (NN \"q\")))");
         let links = [
-            DrawnLink {
-                source: NodeId::new(0),
-                target: NodeId::new(0),
-                style: LinkStyle::Correct,
-                title: "0-0 <b>".into(),
-            },
-            DrawnLink { source: NodeId::new(2), target: NodeId::new(1), style: LinkStyle::Wrong, title: "2-1".into() },
-            DrawnLink {
-                source: NodeId::new(9),
-                target: NodeId::new(0),
-                style: LinkStyle::Missed,
-                title: "outside: not drawn".into(),
-            },
+            link(0, 0, LinkStyle::Correct, "0-0 <b>"),
+            link(2, 1, LinkStyle::Wrong, "2-1"),
+            link(9, 0, LinkStyle::Missed, "outside: not drawn"),
         ];
         let svg = pair_svg(&p, &links, "pair 1 & 2");
         assert!(!svg.contains("<script"), "{svg}");
@@ -408,17 +406,17 @@ mod tests {
     fn links_run_from_source_bottom_to_target_top() {
         let p = pair("(S (A a) (NP (NN b)))");
         let layout = layout_pair(&p.source, &p.target, &Style::default());
-        let d = link_path(&layout, NodeId::new(2), NodeId::new(1)).unwrap();
+        let d = link_path(&layout, n(2), n(1)).unwrap();
         let (a, b) = (layout.source.nodes[2], layout.target.nodes[1]);
         assert!(d.starts_with(&format!("M {} {} C", a.cx, a.bottom())));
         assert!(d.ends_with(&format!("{} {}", b.cx, b.top())));
-        assert!(link_path(&layout, NodeId::new(5), NodeId::new(0)).is_none());
+        assert!(link_path(&layout, n(5), n(0)).is_none());
         // Edges: one per child plus one per POS node to its word.
         assert_eq!(tree_edges(&p.source, &layout.source).len(), 3 + 2);
         // Side by side: from the source box's right side to the target box's left side, and
         // edges from a parent's side facing its child.
         let side = crate::layout::layout_pair_side(&p.source, &p.target, &Style::default());
-        let d = link_path(&side, NodeId::new(2), NodeId::new(1)).unwrap();
+        let d = link_path(&side, n(2), n(1)).unwrap();
         let (a, b) = (side.source.nodes[2], side.target.nodes[1]);
         let mid = (a.right() + b.left()) / 2.0;
         assert_eq!(d, format!("M {} {} C {mid} {}, {mid} {}, {} {}", a.right(), a.cy, a.cy, b.cy, b.left(), b.cy));
@@ -432,17 +430,8 @@ mod tests {
     fn a_folded_pair_exports_its_folded_boxes_with_original_ids_and_links_to_them() {
         let p = pair("(S (A a) (NP (NN b) (NN <c>)))");
         // Source ids: S0 A1 NP2 NN3 NN4; fold NP (2): NN 3 and 4 are hidden.
-        let links = [
-            DrawnLink { source: NodeId::new(4), target: NodeId::new(1), style: LinkStyle::Gold, title: "4-1".into() },
-            DrawnLink {
-                source: NodeId::new(1),
-                target: NodeId::new(2),
-                style: LinkStyle::Refused,
-                title: "refused".into(),
-            },
-        ];
-        let folded =
-            Drawing::new(&p.source, &p.target, &BTreeSet::from([NodeId::new(2)]), &BTreeSet::new(), &Style::default());
+        let links = [link(4, 1, LinkStyle::Gold, "4-1"), link(1, 2, LinkStyle::Refused, "refused")];
+        let folded = Drawing::new(&p.source, &p.target, &BTreeSet::from([n(2)]), &BTreeSet::new(), &Style::default());
         let svg = drawing_svg(&folded, &links, "folded");
         assert_eq!(svg.matches("class=\"node ").count(), 3 + 4, "S, A, folded NP; and the target's four");
         assert_eq!(svg.matches("class=\"node phrase folded\"").count(), 1);

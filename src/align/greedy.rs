@@ -183,6 +183,10 @@ pub fn search_links(search: &Search) -> Vec<Link> {
 mod tests {
     use super::*;
 
+    fn n(i: usize) -> NodeId {
+        NodeId::new(i)
+    }
+
     fn trees() -> (Tree, Tree) {
         // S0 -> NP1 (DT2 NN3) VP4 (V5 NP6 (NN7))
         let s = Tree::parse_one("(S (NP (DT a) (NN b)) (VP (V c) (NP (NN d))))", "s").unwrap();
@@ -193,7 +197,6 @@ mod tests {
     #[test]
     fn each_criterion_by_hand() {
         let (s, t) = trees();
-        let n = NodeId::new;
         let v = |(a, b): (usize, usize), (c, d): (usize, usize)| violation(&s, &t, (n(a), n(b)), (n(c), n(d)));
         assert_eq!(v((1, 2), (1, 1)), Some(Criterion::LinkedOnce));
         assert_eq!(v((4, 2), (4, 1)), Some(Criterion::LinkedOnce));
@@ -214,40 +217,22 @@ mod tests {
     fn only_candidates_above_the_threshold_are_searched_by_their_posterior() {
         let (s, t) = trees();
         // D: (4,4) 0.5, (1,1) 2.0, (6,6) exactly at the threshold, (6,1) 1.0 (its target taken by (1,1)).
-        let decided =
-            [(4, 4, 0.5), (1, 1, 2.0), (6, 6, 0.0), (6, 1, 1.0)].map(|(s, t, d)| (NodeId::new(s), NodeId::new(t), d));
+        let decided = [(4, 4, 0.5), (1, 1, 2.0), (6, 6, 0.0), (6, 1, 1.0)].map(|(s, t, d)| (n(s), n(t), d));
         let search = search_decided(&s, &t, decided, 0.0, |d| d / 10.0);
-        assert_eq!(search.links, [(NodeId::new(1), NodeId::new(1)), (NodeId::new(4), NodeId::new(4))]);
+        assert_eq!(search.links, [(n(1), n(1)), (n(4), n(4))]);
         assert_eq!(search.steps.len(), 3);
-        assert_eq!(search.steps[0].candidate, Scored::new(NodeId::new(1), NodeId::new(1), 0.2));
-        assert_eq!(
-            search.steps[1].outcome,
-            Outcome::Blocked { by: (NodeId::new(1), NodeId::new(1)), criterion: Criterion::LinkedOnce }
-        );
-        assert_eq!(
-            search_links(&search),
-            [Link::good(NodeId::new(1), NodeId::new(1)), Link::good(NodeId::new(4), NodeId::new(4))]
-        );
+        assert_eq!(search.steps[0].candidate, Scored::new(n(1), n(1), 0.2));
+        assert_eq!(search.steps[1].outcome, Outcome::Blocked { by: (n(1), n(1)), criterion: Criterion::LinkedOnce });
+        assert_eq!(search_links(&search), [Link::good(n(1), n(1)), Link::good(n(4), n(4))]);
     }
 
     #[test]
     fn search_log_says_who_blocked_whom() {
         let (s, t) = trees();
-        let c = [
-            Scored::new(NodeId::new(4), NodeId::new(4), 0.9),
-            Scored::new(NodeId::new(6), NodeId::new(1), 0.8),
-            Scored::new(NodeId::new(6), NodeId::new(6), 0.7),
-            Scored::new(NodeId::new(1), NodeId::new(1), 0.7),
-        ];
+        let c = [(4, 4, 0.9), (6, 1, 0.8), (6, 6, 0.7), (1, 1, 0.7)].map(|(s, t, p)| Scored::new(n(s), n(t), p));
         let search = greedy_align(&s, &t, &c);
-        assert_eq!(
-            search.links,
-            [(NodeId::new(4), NodeId::new(4)), (NodeId::new(1), NodeId::new(1)), (NodeId::new(6), NodeId::new(6))]
-        );
-        assert_eq!(
-            search.steps[1].outcome,
-            Outcome::Blocked { by: (NodeId::new(4), NodeId::new(4)), criterion: Criterion::Descendants }
-        );
+        assert_eq!(search.links, [(n(4), n(4)), (n(1), n(1)), (n(6), n(6))]);
+        assert_eq!(search.steps[1].outcome, Outcome::Blocked { by: (n(4), n(4)), criterion: Criterion::Descendants });
         // Equal scores: (1,1) before (6,6).
         assert_eq!(search.steps[2].outcome, Outcome::Taken(1));
     }
