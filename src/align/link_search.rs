@@ -335,20 +335,9 @@ mod tests {
         let mut rng = crate::rng::SplitMix64::new(7);
         for shape in [(3, 3), (2, 5), (5, 2), (4, 4), (1, 3), (6, 4)] {
             for _ in 0..50 {
-                let w: Vec<Vec<f64>> = (0..shape.0)
-                    .map(|_| {
-                        (0..shape.1)
-                            .map(|_| {
-                                let x = rng.symmetric();
-                                if x < -0.2 {
-                                    0.0
-                                } else {
-                                    (x + 1.0) / 2.0
-                                }
-                            })
-                            .collect()
-                    })
-                    .collect();
+                let weight = |x: f64| if x < -0.2 { 0.0 } else { (x + 1.0) / 2.0 };
+                let w: Vec<Vec<f64>> =
+                    (0..shape.0).map(|_| (0..shape.1).map(|_| weight(rng.symmetric())).collect()).collect();
                 let m = max_weight_matching(&w);
                 let mut cols: Vec<usize> = m.iter().flatten().copied().collect();
                 let n = cols.len();
@@ -371,10 +360,8 @@ mod tests {
         assert_eq!(ids(&search.links), [(1, 1), (4, 1), (6, 6)]);
         // (6,6) under (4,1): not well-formed, but src2trg does not check.
         assert!(check_links(&s, &t, &search.links).is_err());
-        assert_eq!(
-            search.steps[2].outcome,
-            Outcome::Blocked { by: (NodeId::new(1), NodeId::new(1)), criterion: Criterion::LinkedOnce }
-        );
+        let by = (NodeId::new(1), NodeId::new(1));
+        assert_eq!(search.steps[2].outcome, Outcome::Blocked { by, criterion: Criterion::LinkedOnce });
     }
 
     #[test]

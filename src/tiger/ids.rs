@@ -472,16 +472,10 @@ mod tests {
         file.pairs[0].set_aside = vec![link("s 1%", "s5_1", LinkKind::Good), link("#x", "s5_501", LinkKind::Fuzzy)];
         file.pairs[1].set_aside = vec![link("a", "b", LinkKind::Fuzzy)];
         let text = file.write();
-        assert!(
-            text.starts_with(
-                "# treelink ids 3\n# source\tnl\tnl_NL\ta%20b.tiger\traw/a%20b.tiger\n# target\ten\t\t\t\n"
-            ),
-            "{text}"
-        );
-        assert!(
-            text.contains("\ns10\ts5\t% s10_500 s%201%25 %23x\ts5_501 s5_1\ts%201%25>s5_1 %23x>s5_501?\n"),
-            "{text}"
-        );
+        let header = "# treelink ids 3\n# source\tnl\tnl_NL\ta%20b.tiger\traw/a%20b.tiger\n# target\ten\t\t\t\n";
+        assert!(text.starts_with(header), "{text}");
+        let line = "\ns10\ts5\t% s10_500 s%201%25 %23x\ts5_501 s5_1\ts%201%25>s5_1 %23x>s5_501?\n";
+        assert!(text.contains(line), "{text}");
         assert_eq!(IdsFile::read(&text, "x.ids").unwrap(), file);
         // '>' and '?' in an id of a set-aside link are escaped there.
         file.pairs[1].source.nodes = vec!["a>?".into()];
