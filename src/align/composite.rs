@@ -638,18 +638,14 @@ mod tests {
                 history: None,
             }
         };
-        let mut p1 = [0.0; N_PLAIN];
-        p1[0] = 1.0;
-        let mut p2 = [0.0; N_PLAIN];
-        p2[1] = 1.0;
-        let x = inst(&s1, &t1, p1);
-        let y = inst(&s2, &t2, p2);
+        let (mut p1, mut p2) = ([0.0; N_PLAIN], [0.0; N_PLAIN]);
+        (p1[0], p2[1]) = (1.0, 1.0);
+        let (x, y) = (inst(&s1, &t1, p1), inst(&s2, &t2, p2));
         let spec = "lex+dbtk-sst".parse::<KernelSpec>().unwrap().with_thetas(&[0.25, 0.75]).unwrap();
         let k = CompositeKernel::new(&spec, &index, &[&x, &y]);
         // Plain: (0+1)² / sqrt((1+1)² (1+1)²) = 1/4. dBTK-SST normalised: as in crate::kernel.
-        let btk =
-            btk_normalized(BtkKind::Dbtk, Space::Sst, 0.4, SubTreePair::whole(&s1, &t1), SubTreePair::whole(&s2, &t2))
-                .unwrap();
+        let (xp, yp) = (SubTreePair::whole(&s1, &t1), SubTreePair::whole(&s2, &t2));
+        let btk = btk_normalized(BtkKind::Dbtk, Space::Sst, 0.4, xp, yp).unwrap();
         let expected = 0.25 * 0.25 + 0.75 * btk;
         assert!((k.eval(&[&x, &y], 0, 1) - expected).abs() < 1e-12);
         assert!((k.eval(&[&x, &y], 0, 0) - 1.0).abs() < 1e-12, "normalised components weighted to sum 1");

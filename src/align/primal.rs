@@ -261,8 +261,7 @@ mod tests {
         let trees = ["(NP (DT a) (NN b))", "(VP (V c))", "(S (NP (N d)) (VP (V e)))", "(PP (P f) (NP (N g)))"];
         let mut rng = SplitMix64::new(seed);
         let parsed: Vec<Tree> = trees.iter().map(|t| Tree::parse_one(t, "t").unwrap()).collect();
-        let mut out = Vec::new();
-        let mut y = Vec::new();
+        let (mut out, mut y) = (Vec::new(), Vec::new());
         for k in 0..n {
             let (s, t) = (&parsed[k % 4], &parsed[(k / 4) % 4]);
             let (is, it) = (index.index_tree(s), index.index_tree(t));

@@ -461,8 +461,7 @@ mod tests {
 
     #[test]
     fn each_run_tunes_from_the_untuned_weights_with_the_next_seed_and_scores_its_own_translations() {
-        let (train, dev, test) =
-            (crate::corpus::sample(0..30), crate::corpus::sample(30..38), crate::corpus::sample(38..46));
+        let [train, dev, test] = [0..30, 30..38, 38..46].map(crate::corpus::sample);
         let settings = MtTrainSettings { tune_iterations: 1, nbest: 10, ..MtTrainSettings::default() };
         let experiment = phrase_word(&train, &dev, &test, 2, settings);
         let (outcome, runs) = run_all(&experiment);
@@ -495,8 +494,7 @@ mod tests {
 
     #[test]
     fn untuned_the_experiment_runs_once_whatever_the_repeats() {
-        let (train, dev, test) =
-            (crate::corpus::sample(0..20), crate::corpus::sample(20..24), crate::corpus::sample(24..28));
+        let [train, dev, test] = [0..20, 20..24, 24..28].map(crate::corpus::sample);
         let settings = MtTrainSettings { tune_iterations: 0, ..MtTrainSettings::default() };
         let experiment = phrase_word(&train, &dev, &test, 3, settings);
         let (outcome, runs) = run_all(&experiment);
@@ -504,10 +502,8 @@ mod tests {
         let defaults = outcome.rows[0].mean_weights();
         assert_eq!(defaults.len(), crate::mt::phrase::PHRASE_FEATURE_NAMES.len());
         assert_eq!(defaults.iter().map(|(_, w)| *w).collect::<Vec<_>>(), runs[0].1.system.weights());
-        assert!(
-            needs_subtree_links(&[ExtractMethod::Word, ExtractMethod::EWoS])
-                && !needs_subtree_links(&[ExtractMethod::Word])
-        );
+        assert!(needs_subtree_links(&[ExtractMethod::Word, ExtractMethod::EWoS]));
+        assert!(!needs_subtree_links(&[ExtractMethod::Word]));
     }
 
     /// Issue 27.2: the samples are nested, of the sizes asked, drawn from the
@@ -542,12 +538,8 @@ mod tests {
     fn the_learning_curve_as_svg() {
         let line = [100.0, 200.0, 400.0, 800.0].map(|p: f64| (p, 2.0 + 1.5 * crate::math::ln(p)));
         let f = LogLinearFit::fit(&line).unwrap();
-        let svg = learning_curve_svg(&[Curve {
-            name: "a<b",
-            colour: "red",
-            sizes: vec![(100.0, vec![1.0, 2.0])],
-            fit: Some(f),
-        }]);
+        let curve = Curve { name: "a<b", colour: "red", sizes: vec![(100.0, vec![1.0, 2.0])], fit: Some(f) };
+        let svg = learning_curve_svg(&[curve]);
         assert!(svg.starts_with("<svg") && svg.contains("a&lt;b") && svg.matches("<circle").count() == 4, "{svg}");
     }
 }
