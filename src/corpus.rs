@@ -479,10 +479,8 @@ mod tests {
         let s = c.swapped();
         assert_eq!(s.pairs[0].source.to_bracketed(), "(T (C c))");
         assert_eq!(s.pairs[1].target.to_bracketed(), "(X (Y y))");
-        assert_eq!(
-            crate::io::links::write_links(&s.pairs.iter().map(|p| p.gold.clone()).collect::<Vec<_>>()),
-            "0-0 1-2?\n2-1\n"
-        );
+        let gold: Vec<_> = s.pairs.iter().map(|p| p.gold.clone()).collect();
+        assert_eq!(crate::io::links::write_links(&gold), "0-0 1-2?\n2-1\n");
         assert_eq!(s.swapped(), c);
     }
 
@@ -499,10 +497,8 @@ mod tests {
             ("p.src", Some("expected a tree on every line, found a blank line"))
         );
         // A blank line at the end shifts nothing.
-        assert_eq!(
-            Corpus::from_texts(n("p.src", "(S (A a))\n\n\n"), n("p.trg", "(T (X x))\n"), None).unwrap().len(),
-            1
-        );
+        let one = Corpus::from_texts(n("p.src", "(S (A a))\n\n\n"), n("p.trg", "(T (X x))\n"), None).unwrap();
+        assert_eq!(one.len(), 1);
         // Trees spread over lines (a .mrg layout) may be separated by blank lines.
         let mrg = "(S\n  (A a))\n\n(S\n  (B b))\n";
         assert_eq!(Corpus::from_texts(n("p.mrg", mrg), n("p.trg", "(T (X x))\n(T (Y y))\n"), None).unwrap().len(), 2);

@@ -652,15 +652,8 @@ mod tests {
         assert_eq!((baseline.counts.gold, baseline.counts.gold_good), (gold.gold, gold.gold_good));
         assert!(baseline.counts.correct > 0);
 
-        let e = cross_validate(
-            &Corpus { pairs: all.pairs[..4].to_vec() },
-            "four",
-            5,
-            &baseline_only(),
-            &|| 0.0,
-            &mut notes,
-        )
-        .unwrap_err();
+        let four = Corpus { pairs: all.pairs[..4].to_vec() };
+        let e = cross_validate(&four, "four", 5, &baseline_only(), &|| 0.0, &mut notes).unwrap_err();
         assert_eq!(e.to_string(), "four: 4 pairs cannot make 5 folds");
     }
 

@@ -586,17 +586,9 @@ mod tests {
 
     #[test]
     fn lookups() {
-        let t = LexTable::from_entries(
-            [
-                ("the", "das", 0.7),
-                ("The", "DAS", 0.1),
-                (NULL, "das", 0.3),
-                ("a", NULL, 0.5),
-                ("x", "y", 1.5),
-                ("x", "y", f64::NAN),
-            ],
-            true,
-        );
+        let entries = [("the", "das", 0.7), ("The", "DAS", 0.1), (NULL, "das", 0.3), ("a", NULL, 0.5)];
+        let bad_probabilities = [("x", "y", 1.5), ("x", "y", f64::NAN)];
+        let t = LexTable::from_entries(entries.into_iter().chain(bad_probabilities), true);
         // The first of duplicates (after lowercasing) wins; bad probabilities are dropped.
         assert_eq!(t.prob("THE", "Das"), 0.7);
         assert_eq!(t.prob(NULL, "das"), 0.3);
@@ -632,14 +624,11 @@ mod tests {
         let back: Lexicon = serde_json::from_str(&serde_json::to_string(&lexicon).unwrap()).unwrap();
         assert_eq!(back, lexicon);
         let small = LexTable::from_entries([("a", "b", 0.5)], true);
-        assert_eq!(
-            serde_json::to_string(&small).unwrap(),
-            r#"{"lowercase":true,"x":["NULL","a"],"y":["NULL","b"],"entries":[[1,1,"0.5"]]}"#
-        );
+        let json = r#"{"lowercase":true,"x":["NULL","a"],"y":["NULL","b"],"entries":[[1,1,"0.5"]]}"#;
+        assert_eq!(serde_json::to_string(&small).unwrap(), json);
         // Numbers are accepted too.
-        let t: LexTable =
-            serde_json::from_str(r#"{"lowercase":true,"x":["NULL","a"],"y":["NULL","b"],"entries":[[1,1,0.25]]}"#)
-                .unwrap();
+        let numbers = r#"{"lowercase":true,"x":["NULL","a"],"y":["NULL","b"],"entries":[[1,1,0.25]]}"#;
+        let t: LexTable = serde_json::from_str(numbers).unwrap();
         assert_eq!(t.prob("a", "b"), 0.25);
     }
 

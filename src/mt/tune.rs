@@ -684,6 +684,7 @@ pub const PRO_STAGE: &str = "tuning (PRO)";
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::progress::Flow;
 
     #[test]
     fn envelope_by_hand() {
@@ -719,19 +720,13 @@ mod tests {
         let mut seen = Vec::new();
         let mut observer = |p: Progress| {
             seen.push((p.stage, p.done, p.total));
-            crate::progress::Flow::Continue(())
+            Flow::Continue(())
         };
         let observed = mert_with_progress(&refs, &[0.0, 1.0], &options, &mut observer, decode);
         assert_eq!(observed.as_ref(), Ok(&quiet));
         assert_eq!(seen.len(), quiet.iterations.len());
         assert_eq!(seen[0], (MERT_STAGE, 0, 4));
-        let mut stop_at_second = |p: Progress| {
-            if p.done >= 1 {
-                crate::progress::Flow::Break(())
-            } else {
-                crate::progress::Flow::Continue(())
-            }
-        };
+        let mut stop_at_second = |p: Progress| if p.done >= 1 { Flow::Break(()) } else { Flow::Continue(()) };
         assert_eq!(mert_with_progress(&refs, &[0.0, 1.0], &options, &mut stop_at_second, decode), Err(Cancelled));
     }
 
