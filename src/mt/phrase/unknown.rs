@@ -939,14 +939,9 @@ mod tests {
         let b = lexicon_backoff(&v, &t, &lex, targets.iter().map(Vec::as_slice), 3, 0.01);
         let got: Vec<(String, String, [f64; 4])> =
             b.entries().map(|e| (e.source.join(" "), e.target.join(" "), e.scores)).collect();
+        let got: Vec<(&str, &str, [f64; 4])> = got.iter().map(|(s, t, p)| (s.as_str(), t.as_str(), *p)).collect();
         // NULL and p < 0.01 left out; "la" written as its most frequent form.
-        assert_eq!(
-            got,
-            [
-                ("Kultur".to_string(), "cultura".to_string(), [0.9, 0.9, 0.6, 0.6]),
-                ("Kultur".to_string(), "la".to_string(), [0.05, 0.05, 0.3, 0.3]),
-            ]
-        );
+        assert_eq!(got, [("Kultur", "cultura", [0.9, 0.9, 0.6, 0.6]), ("Kultur", "la", [0.05, 0.05, 0.3, 0.3])]);
         // A sentence: Kultur by the back-off; kultur in its known casing, with the back-off's translations.
         let w = SourceWords::prepare(&words("die Kultur kultur"), &t, &b, &v, &UnknownWordOptions::default(), 20);
         let how: Vec<Treatment> = w.notes.iter().map(|n| n.treatment.clone()).collect();
@@ -982,12 +977,8 @@ mod tests {
         ];
         let options = UnknownWordOptions { min_part: 3, max_parts: 4, ..UnknownWordOptions::default() };
         let empty = PhraseTable::default();
-        let k = Known {
-            table: &PhraseTable::from_entries(parts.clone()).unwrap(),
-            backoff: &empty,
-            vocab: &vocab,
-            use_backoff: false,
-        };
+        let parts_table = PhraseTable::from_entries(parts.clone()).unwrap();
+        let k = Known { table: &parts_table, backoff: &empty, vocab: &vocab, use_backoff: false };
         let chars: Vec<char> = "Aktionsplan".chars().collect();
         let best = split_segment(&k, &chars, &options, 4).unwrap();
         assert_eq!(best, [("Aktion".to_string(), 960), ("Plan".to_string(), 710)]);
