@@ -186,7 +186,7 @@ struct Scratch(PathBuf);
 impl Scratch {
     fn new() -> Result<Scratch, CliError> {
         let dir = std::env::temp_dir().join(format!("treelink-bench-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
+        super::output::create_dir(&dir.to_string_lossy())?;
         Ok(Scratch(dir))
     }
 
@@ -205,10 +205,6 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-fn io_error(file: &std::path::Path, e: std::io::Error) -> CliError {
-    CliError::WriteFile { file: file.to_string_lossy().into_owned(), source: e }
 }
 
 /// The 1-minute load average (Linux), to print beside the timings.

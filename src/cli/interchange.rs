@@ -215,13 +215,9 @@ pub fn export(command: ExportCommand) -> Result<(), CliError> {
     }
 }
 
-fn write(file: &str, text: &str) -> Result<(), CliError> {
-    super::output::write_file(file, text)
-}
-
-/// The bracketed files under `prefix`, all of them or none.
-fn write_prefix(prefix: &str, files: &[MadeFile]) -> Result<(), CliError> {
-    let paths: Vec<String> = files.iter().map(|f| format!("{prefix}.{}", f.name)).collect();
+/// Every made file, at the path `path` makes of its name: all of them or none.
+fn write_made(files: &[MadeFile], path: impl Fn(&str) -> String) -> Result<(), CliError> {
+    let paths: Vec<String> = files.iter().map(|f| path(&f.name)).collect();
     let files: Vec<(&str, &[u8])> = paths.iter().zip(files).map(|(p, f)| (p.as_str(), f.text.as_bytes())).collect();
     super::output::write_files(&files)
 }
@@ -259,7 +255,7 @@ fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
     }
     let paths = [lasting_path(&args.source), lasting_path(&args.target), lasting_path(&args.alignment)];
     let files = interchange::import_files(&imported, Some([&paths[0], &paths[1], &paths[2]]));
-    write_prefix(&args.output, &files)?;
+    write_made(&files, |name| format!("{}.{name}", args.output))?;
     // `train` and `align` would read an earlier import's word links as this set's.
     let stale = format!("{}.{WORDS}", args.output);
     if !files.iter().any(|f| f.name == WORDS) && std::fs::remove_file(&stale).is_ok() {
@@ -295,7 +291,7 @@ fn import_dublin(args: ImportDublinArgs) -> Result<(), CliError> {
     for note in &notes {
         eprintln!("treelink: {note}");
     }
-    write_prefix(&args.output, &interchange::bracketed_files(&corpus, None, None))?;
+    write_made(&interchange::bracketed_files(&corpus, None, None), |name| format!("{}.{name}", args.output))?;
     eprintln!(
         "treelink: wrote {0}.src, {0}.trg, {0}.gold: {1} pairs, {2} links",
         args.output,
@@ -422,7 +418,7 @@ fn export_sta(args: ExportStaArgs) -> Result<(), CliError> {
         named,
         alignment.as_ref().map(|(name, text)| Named { name, text }),
     )?;
-    write(&args.output, &sta.text)?;
+    super::output::write_file(&args.output, &sta.text)?;
     for line in &sta.left_out {
         eprintln!("treelink: {line}");
     }
@@ -454,14 +450,9 @@ fn export_tiger(args: ExportTigerArgs) -> Result<(), CliError> {
         alignment.as_ref().map(|(name, text)| Named { name, text }),
         &name,
     )?;
-    std::fs::create_dir_all(&args.output)
-        .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
+    super::output::create_dir(&args.output)?;
     // Every file of the export, or none.
-    let paths: Vec<String> =
-        made.files.iter().map(|f| Path::new(&args.output).join(&f.name).display().to_string()).collect();
-    let files: Vec<(&str, &[u8])> =
-        paths.iter().zip(&made.files).map(|(p, f)| (p.as_str(), f.text.as_bytes())).collect();
-    super::output::write_files(&files)?;
+    write_made(&made.files, |name| Path::new(&args.output).join(name).display().to_string())?;
     for line in &made.left_out {
         eprintln!("treelink: {line}");
     }
@@ -475,7 +466,7 @@ fn export_dublin(args: ExportDublinArgs) -> Result<(), CliError> {
     let corpus = Corpus::read_prefix(&args.input, false)?;
     let links = links_or_gold(&corpus, &args.input, args.links.as_deref())?;
     let (text, fuzzy) = interchange::dublin_text(&corpus, &links);
-    write(&args.output, &text)?;
+    super::output::write_file(&args.output, &text)?;
     if fuzzy > 0 {
         eprintln!("treelink: {fuzzy} fuzzy links written as plain links: the Dublin format has no link types");
     }

@@ -740,7 +740,7 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
     let dev = Corpus::read_prefix_within(&args.dev, args.subtree_align == SubtreeAlignArg::Trained, limits)?;
     let test = Corpus::read_prefix_within(&args.test, false, limits)?;
     for dir in args.output_dir.iter().chain(&args.hyp_dir) {
-        std::fs::create_dir_all(dir).map_err(|source| CliError::WriteFile { file: dir.clone(), source })?;
+        super::output::create_dir(dir)?;
     }
     let subtree = if translation_experiment::needs_subtree_links(&args.extract) {
         Some(subtree_align(&args.subtree_align, &args.opts, Some(&args.kernel), limits)?)
@@ -959,7 +959,7 @@ fn learning_curve(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliErro
                     singletons.push((run.model.system.kind(), share));
                 }
                 if let Some(dir) = &args.hyp_dir {
-                    std::fs::create_dir_all(dir).map_err(|source| CliError::WriteFile { file: dir.clone(), source })?;
+                    super::output::create_dir(dir)?;
                     let file = format!("{dir}/{fraction}-{}.hyp", run.name);
                     let hyps: String = run.hyps.iter().map(|h| h.join(" ") + "\n").collect();
                     super::output::write_file(&file, hyps)?;
