@@ -523,20 +523,6 @@ fn tables(lex: &LexArgs, corpus: &Corpus, threads: Threads) -> Result<Option<Lex
     Ok(Some(Lexicon::new(s2t_table, t2s_table)))
 }
 
-/// Two lexical tables, p(t|s) and p(s|t), read as a lexicon (`align`'s
-/// `--lex-s2t/--lex-t2s`), each checked against the words of `sample`.
-fn moses_tables(s2t: &str, t2s: &str, sample: &Corpus, threads: Threads) -> Result<Lexicon, CliError> {
-    let lex = LexArgs {
-        lex_s2t: Some(s2t.to_string()),
-        lex_t2s: Some(t2s.to_string()),
-        vcb: None,
-        bitext: None,
-        word_model: None,
-        stem_backoff: None,
-    };
-    tables(&lex, sample, threads)?.ok_or_else(|| CliError::Usage("--lex-s2t and --lex-t2s go together".into()))
-}
-
 /// The extra bitext for the in-engine lexicon (read only when no tables are given).
 fn extra_bitext(lex: &LexArgs) -> Result<Vec<SentencePair>, CliError> {
     match (&lex.bitext, &lex.lex_s2t) {
@@ -747,10 +733,8 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     if let Some(w) = files::alignment_model_fit(&model, &sample).warning(&args.input, &args.model) {
         reporter.note(&format!("warning: {w}"));
     }
-    let tables = match alignment::both_tables(args.lex_s2t.as_deref(), args.lex_t2s.as_deref()) {
-        Some((s2t, t2s)) => Some(moses_tables(s2t, t2s, &sample, args.threads.get())?),
-        None => None,
-    };
+    let lex = LexArgs { lex_s2t: args.lex_s2t.clone(), lex_t2s: args.lex_t2s.clone(), ..LexArgs::default() };
+    let tables = tables(&lex, &sample, args.threads.get())?;
     drop(sample);
     let open = || stream::Pairs::open(&args.input, links_file, limits);
     let first_pass = app_stream::align_reads_sentences_first(&model, tables.is_some(), held_out);
