@@ -167,36 +167,34 @@ pub fn check_pairs(
     limits: &Limits,
     keep: usize,
 ) -> Result<(usize, Vec<TreePair>), CliError> {
-    let mut n = 0;
-    let mut first = Vec::new();
-    for pair in Pairs::open(prefix, word_links, limits)? {
-        let (pair, _) = pair?;
-        if n < keep {
-            first.push(pair);
-        }
-        n += 1;
-    }
-    Ok((nonempty(n, &format!("{prefix}.src"))?, first))
+    let pairs = Pairs::open(prefix, word_links, limits)?.map(|p| p.map(|(pair, _)| pair));
+    check_all(pairs, &format!("{prefix}.src"), keep)
 }
 
 /// Like [`check_pairs`], for the trees of one file.
 pub fn check_trees(file: &str, limits: &Limits, keep: usize) -> Result<(usize, Vec<Tree>), CliError> {
+    check_all(Trees::open(file, limits)?, file, keep)
+}
+
+/// The number of `items`, read to their end (the first error, else none
+/// refused as an empty `file`), and the first `keep` of them.
+pub fn check_all<T>(
+    items: impl Iterator<Item = Result<T, CliError>>,
+    file: &str,
+    keep: usize,
+) -> Result<(usize, Vec<T>), CliError> {
     let mut n = 0;
     let mut first = Vec::new();
-    for tree in Trees::open(file, limits)? {
-        let tree = tree?;
+    for item in items {
+        let item = item?;
         if n < keep {
-            first.push(tree);
+            first.push(item);
         }
         n += 1;
     }
-    Ok((nonempty(n, file)?, first))
-}
-
-fn nonempty(n: usize, file: &str) -> Result<usize, CliError> {
     match n {
         0 => Err(CorpusError::Empty { file: file.to_string() }.into()),
-        n => Ok(n),
+        n => Ok((n, first)),
     }
 }
 
