@@ -7,7 +7,7 @@ use clap::Args;
 use super::output;
 use super::progress::Reporter;
 use super::stream::{self, ThreadsArg};
-use super::CliError;
+use super::{read, CliError};
 use treelink::align::baseline::{BaselineOptions, Heuristics, NullWord, ScoreFunction, UnaryChains};
 use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
@@ -451,10 +451,6 @@ pub struct ExperimentArgs {
     /// the scores are the same with any number, the times are each row's wall time.
     #[command(flatten)]
     pub threads: ThreadsArg,
-}
-
-fn read(file: &str) -> Result<String, CliError> {
-    Ok(treelink::io::text::read_text_file(file)?)
 }
 
 /// A treebank to align or train on: every tree within the limits.

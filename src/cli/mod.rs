@@ -277,6 +277,16 @@ pub enum CliError {
     Ids(#[from] treelink::tiger::IdsError),
 }
 
+/// A text file's text (gzipped or not, as every reader takes it).
+fn read(file: &str) -> Result<String, CliError> {
+    Ok(treelink::io::text::read_text_file(file)?)
+}
+
+/// An error in the arguments, saying `message`.
+fn usage(message: impl std::fmt::Display) -> CliError {
+    CliError::Usage(message.to_string())
+}
+
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {

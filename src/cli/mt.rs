@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::progress::Reporter;
 use super::stream::{self, ThreadsArg};
-use super::CliError;
+use super::{read, usage, CliError};
 use treelink::align::composite::KernelSpec;
 use treelink::app::translation::{
     self, DevChoice, Pinned, SubtreeAlign, SubtreeAlignArg, TrainingPlan, Translated, TranslationTraining,
@@ -292,14 +292,6 @@ pub struct MtExperimentArgs {
     pub curve_svg: Option<String>,
     #[command(flatten)]
     pub opts: MtOptions,
-}
-
-fn read(file: &str) -> Result<String, CliError> {
-    Ok(treelink::io::text::read_text_file(file)?)
-}
-
-fn usage(e: impl std::fmt::Display) -> CliError {
-    CliError::Usage(e.to_string())
 }
 
 impl MtOptions {

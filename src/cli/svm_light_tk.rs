@@ -3,14 +3,14 @@
 //! letters (engine: [`treelink::svm_light_tk`]), and a writer of
 //! sub-tree-pair examples from a treebank.
 
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::time::Instant;
 
 use clap::{ArgAction, Args, Subcommand};
 
 use super::progress::Reporter;
-use super::CliError;
+use super::{usage, CliError};
 use treelink::corpus::Corpus;
 use treelink::kernel::DEFAULT_MAX_NODE_PAIRS;
 use treelink::progress::Progress;
@@ -152,9 +152,7 @@ impl OtherLetters {
     /// Notes for letters that make no difference here; an error for the rest.
     fn check(&self) -> Result<Vec<String>, CliError> {
         let mut notes = Vec::new();
-        let refuse = |letter: &str, value: &str, why: &str| {
-            Err(CliError::Usage(format!("option -{letter} {value} is not supported by treelink svm-light-tk: {why}")))
-        };
+        let refuse = |letter: &str, value: &str, why: &str| Err(unsupported(format!("option -{letter} {value}"), why));
         // Letters whose value is SVM-Light's default (so they change nothing) pass.
         let defaults = [
             (&self.other_z, "z", "c", "only classification (-z c) is supported"),
@@ -252,8 +250,10 @@ pub fn run(command: TkCommand) -> Result<(), CliError> {
     }
 }
 
-fn usage(message: String) -> CliError {
-    CliError::Usage(message)
+/// An option SVM-Light-TK takes and treelink does not: `what` (the letter
+/// and value) refused, saying `why`.
+fn unsupported(what: String, why: &str) -> CliError {
+    usage(format!("{what} is not supported by treelink svm-light-tk: {why}"))
 }
 
 fn pairing(letter: char, v: &str) -> Result<Pairing, CliError> {
@@ -267,37 +267,26 @@ fn pairing(letter: char, v: &str) -> Result<Pairing, CliError> {
 /// The kernel the letters ask for, or why treelink cannot compute it.
 fn kernel_params(a: &LearnArgs) -> Result<KernelParams, CliError> {
     if a.kernel_type != 5 {
-        return Err(usage(format!(
-            "-t {} is not supported by treelink svm-light-tk: only -t 5 (trees and vectors combined)",
-            a.kernel_type
-        )));
+        return Err(unsupported(format!("-t {}", a.kernel_type), "only -t 5 (trees and vectors combined)"));
     }
     let tree_kernel = match a.tree_kernel {
         0 => TreeKernel::Subtree,
         1 => TreeKernel::SubsetTree,
-        f => {
-            return Err(usage(format!(
-                "-F {f} is not supported by treelink svm-light-tk: only -F 0 (ST) and -F 1 (SST)"
-            )))
-        }
+        f => return Err(unsupported(format!("-F {f}"), "only -F 0 (ST) and -F 1 (SST)")),
     };
     let combination = match a.combination.as_str() {
         "T" => Combination::Trees,
         "+" => Combination::Sum,
-        c => {
-            return Err(usage(format!(
-                "-C {c} is not supported by treelink svm-light-tk: only -C T (trees) and -C + (sum)"
-            )))
-        }
+        c => return Err(unsupported(format!("-C {c}"), "only -C T (trees) and -C + (sum)")),
     };
     let vector_kernel = match a.vector_kernel {
         0 => VectorKernel::Linear,
-        1 if (0..=64).contains(&a.degree) => VectorKernel::Polynomial(PolyKernel { gamma: a.poly_s, coef0: a.poly_r, degree: a.degree as u32 }),
+        1 if (0..=64).contains(&a.degree) => {
+            VectorKernel::Polynomial(PolyKernel { gamma: a.poly_s, coef0: a.poly_r, degree: a.degree as u32 })
+        }
         s => {
-            return Err(usage(format!(
-                "-S {s} -d {} is not supported by treelink svm-light-tk: only -S 0 (linear) and -S 1 (polynomial, -d 0..64)",
-                a.degree
-            )))
+            let why = "only -S 0 (linear) and -S 1 (polynomial, -d 0..64)";
+            return Err(unsupported(format!("-S {s} -d {}", a.degree), why));
         }
     };
     if !(0..=3).contains(&a.normalization) {
@@ -323,24 +312,12 @@ fn kernel_params(a: &LearnArgs) -> Result<KernelParams, CliError> {
     })
 }
 
-/// Calls `f` with each line of a file (1-based number, text without its
-/// newline), reading one line at a time; bytes that are not UTF-8 are
-/// located as [`treelink::io::text::decode_utf8`] locates them.
+/// Calls `f` with each line of a file (its number from 1, its text without
+/// the line end), reading one line at a time.
 fn for_each_line(file: &str, mut f: impl FnMut(usize, &str) -> Result<(), CliError>) -> Result<(), CliError> {
-    use treelink::io::text::{decode_utf8, ReadError};
-    let io = |e: std::io::Error| ReadError::Io { file: file.to_string(), message: e.to_string() };
-    let mut reader = treelink::io::text::open_text(file)?;
-    let mut bytes = Vec::new();
-    for number in 1.. {
-        bytes.clear();
-        if reader.read_until(b'\n', &mut bytes).map_err(io)? == 0 {
-            break;
-        }
-        let text = decode_utf8(&bytes, file).map_err(|mut e| {
-            e.line = number;
-            ReadError::from(e)
-        })?;
-        f(number, text.trim_end_matches(['\n', '\r']))?;
+    let mut lines = super::stream::FileLines::open(file)?;
+    while let Some(text) = lines.next_line()? {
+        f(lines.line, &text)?;
     }
     Ok(())
 }
@@ -404,10 +381,7 @@ fn learn(args: LearnArgs) -> Result<(), CliError> {
 
 fn classify(args: ClassifyArgs) -> Result<(), CliError> {
     if args.f != 1 {
-        return Err(usage(format!(
-            "-f {} is not supported by treelink svm-light-tk: only -f 1 (one decision value per line)",
-            args.f
-        )));
+        return Err(unsupported(format!("-f {}", args.f), "only -f 1 (one decision value per line)"));
     }
     let text = treelink::io::text::read_text_file(&args.model)?;
     let model = TkModel::from_text(&text, &args.model)?;
