@@ -5,7 +5,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::output;
-use super::progress::Reporter;
+use super::progress::{notes, Reporter};
 use super::stream::{self, ThreadsArg};
 use super::{read, CliError};
 use treelink::align::baseline::{BaselineOptions, Heuristics, NullWord, ScoreFunction, UnaryChains};
@@ -463,9 +463,7 @@ pub fn word_links(files: &[String], c: &Corpus) -> Result<Vec<WordAlignment>, Cl
     let texts = files.iter().map(|f| read(f)).collect::<Result<Vec<_>, _>>()?;
     let named: Vec<Named<'_>> = files.iter().zip(&texts).map(|(name, text)| Named { name, text }).collect();
     let read = files::read_word_links(&named, c)?;
-    for note in &read.notes {
-        eprintln!("treelink: {note}");
-    }
+    notes(&read.notes);
     Ok(read.links)
 }
 
@@ -474,9 +472,7 @@ pub fn word_links(files: &[String], c: &Corpus) -> Result<Vec<WordAlignment>, Cl
 /// decided on stderr.
 fn own_word_links(prefix: &str, given: bool, off: bool) -> Option<String> {
     let (file, note) = files::set_word_links(prefix, given, off, |f| std::path::Path::new(f).exists());
-    if let Some(note) = note {
-        eprintln!("treelink: {note}");
-    }
+    notes(note);
     file
 }
 

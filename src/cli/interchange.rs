@@ -7,6 +7,7 @@ use std::path::Path;
 
 use clap::{Args, Subcommand};
 
+use super::progress::notes;
 use super::CliError;
 use treelink::app::files::{self, TigerDirection, WORDS};
 use treelink::app::interchange::{self, MadeFile, Originals};
@@ -215,11 +216,12 @@ pub fn export(command: ExportCommand) -> Result<(), CliError> {
     }
 }
 
-/// Every made file, at the path `path` makes of its name: all of them or none.
-fn write_made(files: &[MadeFile], path: impl Fn(&str) -> String) -> Result<(), CliError> {
+/// Every made file, at the path `path` makes of its name: all of them or
+/// none. The paths written.
+fn write_made(files: &[MadeFile], path: impl Fn(&str) -> String) -> Result<Vec<String>, CliError> {
     let paths: Vec<String> = files.iter().map(|f| path(&f.name)).collect();
     let files: Vec<(&str, &[u8])> = paths.iter().zip(files).map(|(p, f)| (p.as_str(), f.text.as_bytes())).collect();
-    super::output::write_files(&files)
+    super::output::write_files(&files).map(|()| paths)
 }
 
 /// The path the export will find a file by: absolute, so it does not
@@ -255,7 +257,7 @@ fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
     }
     let paths = [lasting_path(&args.source), lasting_path(&args.target), lasting_path(&args.alignment)];
     let files = interchange::import_files(&imported, Some([&paths[0], &paths[1], &paths[2]]));
-    write_made(&files, |name| format!("{}.{name}", args.output))?;
+    let written = write_made(&files, |name| format!("{}.{name}", args.output))?;
     // `train` and `align` would read an earlier import's word links as this set's.
     let stale = format!("{}.{WORDS}", args.output);
     if !files.iter().any(|f| f.name == WORDS) && std::fs::remove_file(&stale).is_ok() {
@@ -264,7 +266,6 @@ fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
     for line in imported.report.lines() {
         out!("{line}")?;
     }
-    let written: Vec<String> = files.iter().map(|f| format!("{}.{}", args.output, f.name)).collect();
     let words = imported.word_links();
     let set_aside = match imported.report.set_aside.len() {
         0 => String::new(),
@@ -287,10 +288,8 @@ fn import_dublin(args: ImportDublinArgs) -> Result<(), CliError> {
     let bytes =
         std::fs::read(&args.input).map_err(|e| ReadError::Io { file: args.input.clone(), message: e.to_string() })?;
     let text = decode_text_as(&bytes, &args.input, &args.encoding)?;
-    let (corpus, notes) = interchange::dublin_corpus(Named { name: &args.input, text: &text }, args.reverse)?;
-    for note in &notes {
-        eprintln!("treelink: {note}");
-    }
+    let (corpus, said) = interchange::dublin_corpus(Named { name: &args.input, text: &text }, args.reverse)?;
+    notes(&said);
     write_made(&interchange::bracketed_files(&corpus, None, None), |name| format!("{}.{name}", args.output))?;
     eprintln!(
         "treelink: wrote {0}.src, {0}.trg, {0}.gold: {1} pairs, {2} links",
@@ -419,9 +418,7 @@ fn export_sta(args: ExportStaArgs) -> Result<(), CliError> {
         alignment.as_ref().map(|(name, text)| Named { name, text }),
     )?;
     super::output::write_file(&args.output, &sta.text)?;
-    for line in &sta.left_out {
-        eprintln!("treelink: {line}");
-    }
+    notes(&sta.left_out);
     let written = links.iter().map(Vec::len).sum::<usize>() - sta.left_out.len();
     eprintln!("treelink: wrote {}: {} pairs, {written} links", args.output, corpus.len());
     Ok(())
@@ -453,9 +450,7 @@ fn export_tiger(args: ExportTigerArgs) -> Result<(), CliError> {
     super::output::create_dir(&args.output)?;
     // Every file of the export, or none.
     write_made(&made.files, |name| Path::new(&args.output).join(name).display().to_string())?;
-    for line in &made.left_out {
-        eprintln!("treelink: {line}");
-    }
+    notes(&made.left_out);
     let kept = if named.is_some() { "the original sentences as written" } else { "the trees as TigerXML of their own" };
     let names: Vec<&str> = made.files.iter().map(|f| f.name.as_str()).collect();
     eprintln!("treelink: wrote {} in {}: {} pairs ({kept})", names.join(", "), args.output, corpus.len());
