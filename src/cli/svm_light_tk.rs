@@ -151,54 +151,43 @@ struct OtherLetters {
 impl OtherLetters {
     /// Notes for letters that make no difference here; an error for the rest.
     fn check(&self) -> Result<Vec<String>, CliError> {
-        let mut notes = Vec::new();
-        let refuse = |letter: &str, value: &str, why: &str| Err(unsupported(format!("option -{letter} {value}"), why));
-        // Letters whose value is SVM-Light's default (so they change nothing) pass.
-        let defaults = [
-            (&self.other_z, "z", "c", "only classification (-z c) is supported"),
-            (&self.other_b, "b", "1", "only the biased hyperplane (-b 1) is supported"),
-            (&self.other_i, "i", "0", "removing inconsistent examples (-i 1) is not supported"),
-            (&self.other_f, "f", "1", "the final optimality check is always done (-f 1)"),
-            (&self.other_x, "x", "0", "leave-one-out estimates (-x 1) are not supported"),
-            (&self.other_u_params, "U", "0", "per-tree kernel parameters (-U 1) are not supported"),
-        ];
-        for (value, letter, default, why) in defaults {
-            if let Some(v) = value {
-                if v != default {
-                    return refuse(letter, v, why);
-                }
+        // Refused, unless its value is SVM-Light's default (so it changes nothing), where there is one.
+        for (value, letter, default, why) in [
+            (&self.other_z, "z", Some("c"), "only classification (-z c) is supported"),
+            (&self.other_b, "b", Some("1"), "only the biased hyperplane (-b 1) is supported"),
+            (&self.other_i, "i", Some("0"), "removing inconsistent examples (-i 1) is not supported"),
+            (&self.other_f, "f", Some("1"), "the final optimality check is always done (-f 1)"),
+            (&self.other_x, "x", Some("0"), "leave-one-out estimates (-x 1) are not supported"),
+            (&self.other_u_params, "U", Some("0"), "per-tree kernel parameters (-U 1) are not supported"),
+            (&self.other_w, "w", None, "it is regression's ε (only classification is supported)"),
+            (&self.other_p, "p", None, "transduction is not supported"),
+            (
+                &self.other_e,
+                "e",
+                None,
+                "the stopping tolerance is SMO's on the maximal violating pair (10⁻³), not SVM-Light's",
+            ),
+            (&self.other_o, "o", None, "XiAlpha estimates are not computed"),
+            (&self.other_k, "k", None, "XiAlpha estimates are not computed"),
+            (&self.other_g, "g", None, "the RBF kernel (-S 2) is not supported"),
+            (&self.other_u, "u", None, "user-defined kernels are not supported"),
+            (&self.other_l, "l", None, "transduction is not supported"),
+            (&self.other_a, "a", None, "writing all alphas is not supported"),
+        ] {
+            if let Some(v) = value.as_deref().filter(|v| Some(*v) != default) {
+                return Err(unsupported(format!("option -{letter} {v}"), why));
             }
         }
-        for (value, letter, what) in [
+        let ignored = [
             (&self.other_q, "q", "SVM-Light's working-set size"),
             (&self.other_n, "n", "SVM-Light's new variables per iteration"),
             (&self.other_h, "h", "SVM-Light's iterations before shrinking"),
             (&self.other_mu, "M", "μ of the PT kernels, which -F 0|1 do not use"),
-        ] {
-            if let Some(v) = value {
-                notes.push(format!("-{letter} {v} ({what}) makes no difference here: ignored"));
-            }
-        }
-        for (value, letter, why) in [
-            (&self.other_w, "w", "it is regression's ε (only classification is supported)"),
-            (&self.other_p, "p", "transduction is not supported"),
-            (
-                &self.other_e,
-                "e",
-                "the stopping tolerance is SMO's on the maximal violating pair (10⁻³), not SVM-Light's",
-            ),
-            (&self.other_o, "o", "XiAlpha estimates are not computed"),
-            (&self.other_k, "k", "XiAlpha estimates are not computed"),
-            (&self.other_g, "g", "the RBF kernel (-S 2) is not supported"),
-            (&self.other_u, "u", "user-defined kernels are not supported"),
-            (&self.other_l, "l", "transduction is not supported"),
-            (&self.other_a, "a", "writing all alphas is not supported"),
-        ] {
-            if let Some(v) = value {
-                return refuse(letter, v, why);
-            }
-        }
-        Ok(notes)
+        ];
+        let note = |(value, letter, what): (&Option<String>, &str, &str)| {
+            Some(format!("-{letter} {} ({what}) makes no difference here: ignored", value.as_ref()?))
+        };
+        Ok(ignored.into_iter().filter_map(note).collect())
     }
 }
 
