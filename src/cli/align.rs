@@ -238,8 +238,7 @@ impl SvmArgs {
             tune_cost_factor: self.tune_cost_factor.clone(),
             ..TrainOptions::default()
         };
-        let options = alignment::for_kernel(&options, spec, self.theta.as_deref())?;
-        Ok(options)
+        Ok(alignment::for_kernel(&options, spec, self.theta.as_deref())?)
     }
 }
 

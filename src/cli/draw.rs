@@ -33,11 +33,8 @@ pub struct DrawArgs {
 pub fn draw(args: DrawArgs) -> Result<(), CliError> {
     let gold = Path::new(&format!("{}.gold", args.input)).exists();
     let corpus = Corpus::read_prefix(&args.input, gold)?;
-    let file = format!("{}.src", args.input);
-    let p = PairIndex::from_number(args.pair).filter(|p| p.index() < corpus.len()).ok_or(CliError::PairOutOfRange {
-        file: file.clone(),
-        pair: args.pair,
-        pairs: corpus.len(),
+    let p = PairIndex::from_number(args.pair).filter(|p| p.index() < corpus.len()).ok_or_else(|| {
+        CliError::PairOutOfRange { file: format!("{}.src", args.input), pair: args.pair, pairs: corpus.len() }
     })?;
     let pair = &corpus.pairs[p.index()];
     let links: Vec<DrawnLink> = match &args.links {
