@@ -579,13 +579,9 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let train = corpus(&args.train, true, limits)?;
     let dev = args.dev.as_deref().map(|d| corpus(d, true, limits)).transpose()?;
-    let training = Training {
-        kernel: args.kernel.clone(),
-        preset: args.preset,
-        lex: &args.lex,
-        svm: &args.svm,
-        threads: args.threads.get(),
-    };
+    let threads = args.threads.get();
+    let training =
+        Training { kernel: args.kernel.clone(), preset: args.preset, lex: &args.lex, svm: &args.svm, threads };
     let own = |prefix: &str, c: &Corpus| {
         let file = own_word_links(prefix, args.word_align.is_some(), args.no_words);
         file.map(|f| word_links(&[f], c)).transpose()
@@ -593,10 +589,7 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let own_train = own(&args.train, &train)?;
     let given = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
     let train_links = given.or(own_train);
-    let dev_links = match (args.dev.as_deref(), &dev) {
-        (Some(prefix), Some(dev)) => own(prefix, dev)?,
-        _ => None,
-    };
+    let dev_links = args.dev.as_deref().zip(dev.as_ref()).map(|(prefix, dev)| own(prefix, dev)).transpose()?.flatten();
     let links = vec![train_links, dev_links];
     let started = Instant::now();
     let (options, source) = training.plan(&train, links, dev.is_some(), limits)?;
