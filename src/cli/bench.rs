@@ -128,22 +128,12 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     }
 
     // Training and aligning, natively.
+    let source = |options| LexiconSource::Train { extra: Vec::new(), options, held_out: false, links: Vec::new() };
     let t = Instant::now();
-    let setup = prepare(
-        &[&train, &test],
-        LexiconSource::Train {
-            extra: Vec::new(),
-            options: alignment_lexicon_options(),
-            held_out: false,
-            links: Vec::new(),
-        },
-        "lexical model",
-        &mut Quiet,
-    )?;
+    let setup = prepare(&[&train, &test], source(alignment_lexicon_options()), "lexical model", &mut Quiet)?;
     let lexicon_secs = secs(t);
     let t = Instant::now();
-    let hmm_options = alignment_lexicon_options().with_word_model(WordModel::Hmm);
-    let hmm = LexiconSource::Train { extra: Vec::new(), options: hmm_options, held_out: false, links: Vec::new() };
+    let hmm = source(alignment_lexicon_options().with_word_model(WordModel::Hmm));
     prepare(&[&train, &test], hmm, "lexical model (HMM)", &mut Quiet)?;
     let hmm_secs = secs(t);
     let options = TrainOptions {
