@@ -5,9 +5,9 @@ use std::time::Instant;
 use clap::Args;
 
 use super::output;
-use super::progress::Reporter;
+use super::progress::{notes, Reporter};
 use super::stream::{self, ThreadsArg};
-use super::CliError;
+use super::{read, CliError};
 use treelink::align::baseline::{BaselineOptions, Heuristics, NullWord, ScoreFunction, UnaryChains};
 use treelink::align::candidates::CandidateNodes;
 use treelink::align::composite::KernelSpec;
@@ -238,8 +238,7 @@ impl SvmArgs {
             tune_cost_factor: self.tune_cost_factor.clone(),
             ..TrainOptions::default()
         };
-        let options = alignment::for_kernel(&options, spec, self.theta.as_deref())?;
-        Ok(options)
+        Ok(alignment::for_kernel(&options, spec, self.theta.as_deref())?)
     }
 }
 
@@ -453,10 +452,6 @@ pub struct ExperimentArgs {
     pub threads: ThreadsArg,
 }
 
-fn read(file: &str) -> Result<String, CliError> {
-    Ok(treelink::io::text::read_text_file(file)?)
-}
-
 /// A treebank to align or train on: every tree within the limits.
 fn corpus(prefix: &str, gold: bool, limits: &Limits) -> Result<Corpus, CliError> {
     Ok(Corpus::read_prefix_within(prefix, gold, limits)?)
@@ -467,9 +462,7 @@ pub fn word_links(files: &[String], c: &Corpus) -> Result<Vec<WordAlignment>, Cl
     let texts = files.iter().map(|f| read(f)).collect::<Result<Vec<_>, _>>()?;
     let named: Vec<Named<'_>> = files.iter().zip(&texts).map(|(name, text)| Named { name, text }).collect();
     let read = files::read_word_links(&named, c)?;
-    for note in &read.notes {
-        eprintln!("treelink: {note}");
-    }
+    notes(&read.notes);
     Ok(read.links)
 }
 
@@ -478,9 +471,7 @@ pub fn word_links(files: &[String], c: &Corpus) -> Result<Vec<WordAlignment>, Cl
 /// decided on stderr.
 fn own_word_links(prefix: &str, given: bool, off: bool) -> Option<String> {
     let (file, note) = files::set_word_links(prefix, given, off, |f| std::path::Path::new(f).exists());
-    if let Some(note) = note {
-        eprintln!("treelink: {note}");
-    }
+    notes(note);
     file
 }
 
@@ -521,20 +512,6 @@ fn tables(lex: &LexArgs, corpus: &Corpus, threads: Threads) -> Result<Option<Lex
         }
     }
     Ok(Some(Lexicon::new(s2t_table, t2s_table)))
-}
-
-/// Two lexical tables, p(t|s) and p(s|t), read as a lexicon (`align`'s
-/// `--lex-s2t/--lex-t2s`), each checked against the words of `sample`.
-fn moses_tables(s2t: &str, t2s: &str, sample: &Corpus, threads: Threads) -> Result<Lexicon, CliError> {
-    let lex = LexArgs {
-        lex_s2t: Some(s2t.to_string()),
-        lex_t2s: Some(t2s.to_string()),
-        vcb: None,
-        bitext: None,
-        word_model: None,
-        stem_backoff: None,
-    };
-    tables(&lex, sample, threads)?.ok_or_else(|| CliError::Usage("--lex-s2t and --lex-t2s go together".into()))
 }
 
 /// The extra bitext for the in-engine lexicon (read only when no tables are given).
@@ -602,13 +579,9 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
     let train = corpus(&args.train, true, limits)?;
     let dev = args.dev.as_deref().map(|d| corpus(d, true, limits)).transpose()?;
-    let training = Training {
-        kernel: args.kernel.clone(),
-        preset: args.preset,
-        lex: &args.lex,
-        svm: &args.svm,
-        threads: args.threads.get(),
-    };
+    let threads = args.threads.get();
+    let training =
+        Training { kernel: args.kernel.clone(), preset: args.preset, lex: &args.lex, svm: &args.svm, threads };
     let own = |prefix: &str, c: &Corpus| {
         let file = own_word_links(prefix, args.word_align.is_some(), args.no_words);
         file.map(|f| word_links(&[f], c)).transpose()
@@ -616,10 +589,7 @@ pub fn train(args: TrainArgs, limits: &Limits) -> Result<(), CliError> {
     let own_train = own(&args.train, &train)?;
     let given = args.word_align.as_deref().map(|f| word_links(f, &train)).transpose()?;
     let train_links = given.or(own_train);
-    let dev_links = match (args.dev.as_deref(), &dev) {
-        (Some(prefix), Some(dev)) => own(prefix, dev)?,
-        _ => None,
-    };
+    let dev_links = args.dev.as_deref().zip(dev.as_ref()).map(|(prefix, dev)| own(prefix, dev)).transpose()?.flatten();
     let links = vec![train_links, dev_links];
     let started = Instant::now();
     let (options, source) = training.plan(&train, links, dev.is_some(), limits)?;
@@ -747,10 +717,8 @@ pub fn align(args: AlignArgs, limits: &Limits) -> Result<(), CliError> {
     if let Some(w) = files::alignment_model_fit(&model, &sample).warning(&args.input, &args.model) {
         reporter.note(&format!("warning: {w}"));
     }
-    let tables = match alignment::both_tables(args.lex_s2t.as_deref(), args.lex_t2s.as_deref()) {
-        Some((s2t, t2s)) => Some(moses_tables(s2t, t2s, &sample, args.threads.get())?),
-        None => None,
-    };
+    let lex = LexArgs { lex_s2t: args.lex_s2t.clone(), lex_t2s: args.lex_t2s.clone(), ..LexArgs::default() };
+    let tables = tables(&lex, &sample, args.threads.get())?;
     drop(sample);
     let open = || stream::Pairs::open(&args.input, links_file, limits);
     let first_pass = app_stream::align_reads_sentences_first(&model, tables.is_some(), held_out);

@@ -128,22 +128,12 @@ pub fn bench(args: BenchArgs) -> Result<(), CliError> {
     }
 
     // Training and aligning, natively.
+    let source = |options| LexiconSource::Train { extra: Vec::new(), options, held_out: false, links: Vec::new() };
     let t = Instant::now();
-    let setup = prepare(
-        &[&train, &test],
-        LexiconSource::Train {
-            extra: Vec::new(),
-            options: alignment_lexicon_options(),
-            held_out: false,
-            links: Vec::new(),
-        },
-        "lexical model",
-        &mut Quiet,
-    )?;
+    let setup = prepare(&[&train, &test], source(alignment_lexicon_options()), "lexical model", &mut Quiet)?;
     let lexicon_secs = secs(t);
     let t = Instant::now();
-    let hmm_options = alignment_lexicon_options().with_word_model(WordModel::Hmm);
-    let hmm = LexiconSource::Train { extra: Vec::new(), options: hmm_options, held_out: false, links: Vec::new() };
+    let hmm = source(alignment_lexicon_options().with_word_model(WordModel::Hmm));
     prepare(&[&train, &test], hmm, "lexical model (HMM)", &mut Quiet)?;
     let hmm_secs = secs(t);
     let options = TrainOptions {
@@ -186,7 +176,7 @@ struct Scratch(PathBuf);
 impl Scratch {
     fn new() -> Result<Scratch, CliError> {
         let dir = std::env::temp_dir().join(format!("treelink-bench-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
+        super::output::create_dir(&dir.to_string_lossy())?;
         Ok(Scratch(dir))
     }
 
@@ -205,10 +195,6 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-fn io_error(file: &std::path::Path, e: std::io::Error) -> CliError {
-    CliError::WriteFile { file: file.to_string_lossy().into_owned(), source: e }
 }
 
 /// The 1-minute load average (Linux), to print beside the timings.

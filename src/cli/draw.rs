@@ -33,11 +33,8 @@ pub struct DrawArgs {
 pub fn draw(args: DrawArgs) -> Result<(), CliError> {
     let gold = Path::new(&format!("{}.gold", args.input)).exists();
     let corpus = Corpus::read_prefix(&args.input, gold)?;
-    let file = format!("{}.src", args.input);
-    let p = PairIndex::from_number(args.pair).filter(|p| p.index() < corpus.len()).ok_or(CliError::PairOutOfRange {
-        file: file.clone(),
-        pair: args.pair,
-        pairs: corpus.len(),
+    let p = PairIndex::from_number(args.pair).filter(|p| p.index() < corpus.len()).ok_or_else(|| {
+        CliError::PairOutOfRange { file: format!("{}.src", args.input), pair: args.pair, pairs: corpus.len() }
     })?;
     let pair = &corpus.pairs[p.index()];
     let links: Vec<DrawnLink> = match &args.links {
@@ -61,7 +58,7 @@ pub fn draw(args: DrawArgs) -> Result<(), CliError> {
         }
     };
     let svg = pair_svg(pair, &links, &format!("{} — pair {p}", args.input));
-    write_whole(&args.output, &svg)?;
+    super::output::write_file(&args.output, &svg)?;
     let count = |style: LinkStyle| links.iter().filter(|l| l.style == style).count();
     let what = match (&args.links, gold) {
         (None, _) => format!("{} gold {}", links.len(), counted(links.len(), "links")),
@@ -80,21 +77,4 @@ pub fn draw(args: DrawArgs) -> Result<(), CliError> {
         pair.source.words().len(),
         pair.target.words().len()
     )
-}
-
-/// Writes `text` to `file` through a temporary file beside it, renamed
-/// into place: a failure never leaves a half-written file.
-fn write_whole(file: &str, text: &str) -> Result<(), CliError> {
-    let path = Path::new(file);
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let failed = |source| CliError::WriteFile { file: file.to_string(), source };
-    if let Err(e) = std::fs::write(&temporary, text) {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(failed(e));
-    }
-    std::fs::rename(&temporary, path).map_err(|e| {
-        let _ = std::fs::remove_file(&temporary);
-        failed(e)
-    })
 }

@@ -3,6 +3,7 @@
 
 use clap::{Args, Subcommand};
 
+use super::output::write_file;
 use super::CliError;
 use treelink::corpus::{Corpus, Named};
 use treelink::exercise::{Answers, ClassTable, Exercise, ExerciseError};
@@ -74,7 +75,7 @@ pub fn run(command: ExerciseCommand) -> Result<(), CliError> {
         ExerciseCommand::New(args) => {
             let corpus = Corpus::read_prefix(&args.corpus, true)?;
             let exercise = Exercise::new(&corpus, &args.pairs, &args.title, &args.instructions, args.show_gold)?;
-            write(&args.output, &exercise.to_json())?;
+            write_file(&args.output, exercise.to_json())?;
             eprintln!(
                 "treelink: wrote {}: {}; fingerprint {}",
                 args.output,
@@ -83,7 +84,7 @@ pub fn run(command: ExerciseCommand) -> Result<(), CliError> {
             );
             if let Some(copy) = &args.student_copy {
                 let student = exercise.student_copy();
-                write(copy, &student.to_json())?;
+                write_file(copy, student.to_json())?;
                 eprintln!("treelink: wrote {copy}: {}; check its answers against {}", student.summary(), args.output);
             }
             Ok(())
@@ -95,7 +96,7 @@ pub fn run(command: ExerciseCommand) -> Result<(), CliError> {
             let links = exercise.corpus().read_links(Named { name: &args.links, text: &text })?;
             let links: Vec<Vec<(NodeId, NodeId)>> =
                 links.iter().map(|line| line.iter().map(|l| (l.source, l.target)).collect()).collect();
-            write(&args.output, &Answers::new(&exercise, &args.student, &links).to_json())
+            write_file(&args.output, Answers::new(&exercise, &args.student, &links).to_json())
         }
         ExerciseCommand::Check(args) => {
             let exercise = read_exercise(&args.exercise)?;
@@ -111,10 +112,6 @@ pub fn run(command: ExerciseCommand) -> Result<(), CliError> {
 
 fn read_exercise(file: &str) -> Result<Exercise, CliError> {
     Ok(Exercise::from_json(&read_text_file(file)?, file)?)
-}
-
-fn write(file: &str, text: &str) -> Result<(), CliError> {
-    super::output::write_file(file, text)
 }
 
 impl From<ExerciseError> for CliError {

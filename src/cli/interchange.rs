@@ -7,6 +7,7 @@ use std::path::Path;
 
 use clap::{Args, Subcommand};
 
+use super::progress::notes;
 use super::CliError;
 use treelink::app::files::{self, TigerDirection, WORDS};
 use treelink::app::interchange::{self, MadeFile, Originals};
@@ -215,15 +216,12 @@ pub fn export(command: ExportCommand) -> Result<(), CliError> {
     }
 }
 
-fn write(file: &str, text: &str) -> Result<(), CliError> {
-    super::output::write_file(file, text)
-}
-
-/// The bracketed files under `prefix`, all of them or none.
-fn write_prefix(prefix: &str, files: &[MadeFile]) -> Result<(), CliError> {
-    let paths: Vec<String> = files.iter().map(|f| format!("{prefix}.{}", f.name)).collect();
+/// Every made file, at the path `path` makes of its name: all of them or
+/// none. The paths written.
+fn write_made(files: &[MadeFile], path: impl Fn(&str) -> String) -> Result<Vec<String>, CliError> {
+    let paths: Vec<String> = files.iter().map(|f| path(&f.name)).collect();
     let files: Vec<(&str, &[u8])> = paths.iter().zip(files).map(|(p, f)| (p.as_str(), f.text.as_bytes())).collect();
-    super::output::write_files(&files)
+    super::output::write_files(&files).map(|()| paths)
 }
 
 /// The path the export will find a file by: absolute, so it does not
@@ -259,7 +257,7 @@ fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
     }
     let paths = [lasting_path(&args.source), lasting_path(&args.target), lasting_path(&args.alignment)];
     let files = interchange::import_files(&imported, Some([&paths[0], &paths[1], &paths[2]]));
-    write_prefix(&args.output, &files)?;
+    let written = write_made(&files, |name| format!("{}.{name}", args.output))?;
     // `train` and `align` would read an earlier import's word links as this set's.
     let stale = format!("{}.{WORDS}", args.output);
     if !files.iter().any(|f| f.name == WORDS) && std::fs::remove_file(&stale).is_ok() {
@@ -268,7 +266,6 @@ fn import_tiger(args: ImportTigerArgs) -> Result<(), CliError> {
     for line in imported.report.lines() {
         out!("{line}")?;
     }
-    let written: Vec<String> = files.iter().map(|f| format!("{}.{}", args.output, f.name)).collect();
     let words = imported.word_links();
     let set_aside = match imported.report.set_aside.len() {
         0 => String::new(),
@@ -291,11 +288,9 @@ fn import_dublin(args: ImportDublinArgs) -> Result<(), CliError> {
     let bytes =
         std::fs::read(&args.input).map_err(|e| ReadError::Io { file: args.input.clone(), message: e.to_string() })?;
     let text = decode_text_as(&bytes, &args.input, &args.encoding)?;
-    let (corpus, notes) = interchange::dublin_corpus(Named { name: &args.input, text: &text }, args.reverse)?;
-    for note in &notes {
-        eprintln!("treelink: {note}");
-    }
-    write_prefix(&args.output, &interchange::bracketed_files(&corpus, None, None))?;
+    let (corpus, said) = interchange::dublin_corpus(Named { name: &args.input, text: &text }, args.reverse)?;
+    notes(&said);
+    write_made(&interchange::bracketed_files(&corpus, None, None), |name| format!("{}.{name}", args.output))?;
     eprintln!(
         "treelink: wrote {0}.src, {0}.trg, {0}.gold: {1} pairs, {2} links",
         args.output,
@@ -422,10 +417,8 @@ fn export_sta(args: ExportStaArgs) -> Result<(), CliError> {
         named,
         alignment.as_ref().map(|(name, text)| Named { name, text }),
     )?;
-    write(&args.output, &sta.text)?;
-    for line in &sta.left_out {
-        eprintln!("treelink: {line}");
-    }
+    super::output::write_file(&args.output, &sta.text)?;
+    notes(&sta.left_out);
     let written = links.iter().map(Vec::len).sum::<usize>() - sta.left_out.len();
     eprintln!("treelink: wrote {}: {} pairs, {written} links", args.output, corpus.len());
     Ok(())
@@ -454,17 +447,10 @@ fn export_tiger(args: ExportTigerArgs) -> Result<(), CliError> {
         alignment.as_ref().map(|(name, text)| Named { name, text }),
         &name,
     )?;
-    std::fs::create_dir_all(&args.output)
-        .map_err(|source| CliError::WriteFile { file: args.output.clone(), source })?;
+    super::output::create_dir(&args.output)?;
     // Every file of the export, or none.
-    let paths: Vec<String> =
-        made.files.iter().map(|f| Path::new(&args.output).join(&f.name).display().to_string()).collect();
-    let files: Vec<(&str, &[u8])> =
-        paths.iter().zip(&made.files).map(|(p, f)| (p.as_str(), f.text.as_bytes())).collect();
-    super::output::write_files(&files)?;
-    for line in &made.left_out {
-        eprintln!("treelink: {line}");
-    }
+    write_made(&made.files, |name| Path::new(&args.output).join(name).display().to_string())?;
+    notes(&made.left_out);
     let kept = if named.is_some() { "the original sentences as written" } else { "the trees as TigerXML of their own" };
     let names: Vec<&str> = made.files.iter().map(|f| f.name.as_str()).collect();
     eprintln!("treelink: wrote {} in {}: {} pairs ({kept})", names.join(", "), args.output, corpus.len());
@@ -475,7 +461,7 @@ fn export_dublin(args: ExportDublinArgs) -> Result<(), CliError> {
     let corpus = Corpus::read_prefix(&args.input, false)?;
     let links = links_or_gold(&corpus, &args.input, args.links.as_deref())?;
     let (text, fuzzy) = interchange::dublin_text(&corpus, &links);
-    write(&args.output, &text)?;
+    super::output::write_file(&args.output, &text)?;
     if fuzzy > 0 {
         eprintln!("treelink: {fuzzy} fuzzy links written as plain links: the Dublin format has no link types");
     }

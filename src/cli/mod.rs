@@ -277,6 +277,16 @@ pub enum CliError {
     Ids(#[from] treelink::tiger::IdsError),
 }
 
+/// A text file's text (gzipped or not, as every reader takes it).
+fn read(file: &str) -> Result<String, CliError> {
+    Ok(treelink::io::text::read_text_file(file)?)
+}
+
+/// An error in the arguments, saying `message`.
+fn usage(message: impl std::fmt::Display) -> CliError {
+    CliError::Usage(message.to_string())
+}
+
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -314,49 +324,35 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Import(command) => interchange::import(command),
         Command::Export(command) => interchange::export(command),
         Command::Kernel { k, threads, left, right } => {
-            check_lambda(k.lambda)?;
-            let new = || KernelStream::new(k.space, k.lambda, k.max_node_pairs);
-            print_streamed(&[&left, &right], threads.get(), new, |stream, t| {
+            print_streamed(&[&left, &right], threads.get(), &k, |stream, t| {
                 stream.tree_kernel(SubTree::whole(&t[0]), SubTree::whole(&t[1]), k.normalize)
             })
         }
         Command::Btk { kind, k, threads, src1, trg1, src2, trg2 } => {
-            check_lambda(k.lambda)?;
-            let new = || KernelStream::new(k.space, k.lambda, k.max_node_pairs);
-            print_streamed(&[&src1, &trg1, &src2, &trg2], threads.get(), new, |stream, t| {
+            print_streamed(&[&src1, &trg1, &src2, &trg2], threads.get(), &k, |stream, t| {
                 stream.btk(kind, SubTreePair::whole(&t[0], &t[1]), SubTreePair::whole(&t[2], &t[3]), k.normalize)
             })
         }
     }
 }
 
-fn check_lambda(lambda: f64) -> Result<(), CliError> {
-    if lambda.is_finite() && lambda > 0.0 {
-        Ok(())
-    } else {
-        Err(CliError::Lambda(lambda))
-    }
-}
-
 /// Reads the files tree by tree in lockstep (memory holds a chunk of
 /// trees of each) and prints `kernel(trees)` for each i in order, computed
-/// on `threads` threads, each with its own stream (a stream's values do not
-/// depend on what it computed before); the files must hold equally many
-/// trees, at least one, which is checked before the first line is printed.
+/// on `threads` threads, each with its own stream of `k`'s kernel (a
+/// stream's values do not depend on what it computed before); the files
+/// must hold equally many trees, at least one, which is checked before the
+/// first line is printed.
 fn print_streamed(
     files: &[&str],
     threads: Threads,
-    new: impl FnMut() -> KernelStream,
+    k: &KernelArgs,
     kernel: impl Fn(&mut KernelStream, &[Tree]) -> Result<f64, TooManyNodePairs> + Sync,
 ) -> Result<(), CliError> {
-    let mut trees = 0;
-    for t in lockstep(files)? {
-        t?;
-        trees += 1;
+    if !(k.lambda.is_finite() && k.lambda > 0.0) {
+        return Err(CliError::Lambda(k.lambda));
     }
-    if trees == 0 {
-        return Err(treelink::corpus::CorpusError::Empty { file: files[0].to_string() }.into());
-    }
+    let new = || KernelStream::new(k.space, k.lambda, k.max_node_pairs);
+    let (trees, _) = stream::check_all(lockstep(files)?, files[0], 0)?;
     let mut out = output::Lines::new(Some(trees), "lines");
     let printed = stream_in_order(
         lockstep(files)?,

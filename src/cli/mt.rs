@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::progress::Reporter;
 use super::stream::{self, ThreadsArg};
-use super::CliError;
+use super::{read, usage, CliError};
 use treelink::align::composite::KernelSpec;
 use treelink::app::translation::{
     self, DevChoice, Pinned, SubtreeAlign, SubtreeAlignArg, TrainingPlan, Translated, TranslationTraining,
@@ -294,14 +294,6 @@ pub struct MtExperimentArgs {
     pub opts: MtOptions,
 }
 
-fn read(file: &str) -> Result<String, CliError> {
-    Ok(treelink::io::text::read_text_file(file)?)
-}
-
-fn usage(e: impl std::fmt::Display) -> CliError {
-    CliError::Usage(e.to_string())
-}
-
 impl MtOptions {
     fn settings(&self) -> Result<MtTrainSettings, CliError> {
         let lm = match &self.lm {
@@ -348,10 +340,7 @@ pub fn mt_train(args: MtTrainArgs, limits: &Limits) -> Result<(), CliError> {
     let gold = needs_subtree && subtree_arg == SubtreeAlignArg::Gold;
     let train = Corpus::read_prefix_within(&args.train, gold, limits)?;
     let dev = args.dev.as_deref().map(|d| Corpus::read_prefix_within(d, false, limits)).transpose()?;
-    let word_links = match &args.word_align {
-        Some(files) => Some(super::align::word_links(files, &train)?),
-        None => None,
-    };
+    let word_links = args.word_align.as_deref().map(|files| super::align::word_links(files, &train)).transpose()?;
     let subtree = if needs_subtree {
         let align = subtree_align(&subtree_arg, &args.opts, None, limits)?;
         Some(translation::subtree_links(&align, &train, dev.as_ref(), &mut reporter)?)
@@ -622,11 +611,6 @@ fn trace_notes(
     }
 }
 
-/// The lines of a file, each a tokenised sentence.
-fn lines(file: &str) -> Result<Vec<String>, CliError> {
-    Ok(read(file)?.lines().map(str::to_string).collect())
-}
-
 /// References: one tokenised sentence per line, or a file of bracketed
 /// trees, one per line (every line starts with `(` and the file reads as
 /// that many trees), whose leaves are the references.
@@ -668,7 +652,7 @@ pub fn lm(args: LmArgs) -> Result<(), CliError> {
 
 /// The hypotheses of `file`, as many lines as `refs` has (located error otherwise).
 fn hypotheses(file: &str, reference: &str, refs: &[String]) -> Result<Vec<String>, CliError> {
-    let hyps = lines(file)?;
+    let hyps: Vec<String> = read(file)?.lines().map(str::to_string).collect();
     if refs.len() != hyps.len() {
         return Err(CliError::Usage(format!(
             "{}:{}:1: expected {} lines (as many as {}), found {}",
@@ -736,17 +720,11 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
     if !args.train_fractions.is_empty() {
         return learning_curve(args, limits);
     }
-    let train = Corpus::read_prefix_within(&args.train, true, limits)?;
-    let dev = Corpus::read_prefix_within(&args.dev, args.subtree_align == SubtreeAlignArg::Trained, limits)?;
-    let test = Corpus::read_prefix_within(&args.test, false, limits)?;
+    let (train, dev, test) = experiment_sets(&args, limits)?;
     for dir in args.output_dir.iter().chain(&args.hyp_dir) {
-        std::fs::create_dir_all(dir).map_err(|source| CliError::WriteFile { file: dir.clone(), source })?;
+        super::output::create_dir(dir)?;
     }
-    let subtree = if translation_experiment::needs_subtree_links(&args.extract) {
-        Some(subtree_align(&args.subtree_align, &args.opts, Some(&args.kernel), limits)?)
-    } else {
-        None
-    };
+    let subtree = experiment_subtree(&args, &args.extract, limits)?;
     let experiment = translation_experiment::Experiment {
         train: &train,
         train_name: args.train.clone(),
@@ -874,6 +852,23 @@ pub fn mt_experiment(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliE
     Ok(())
 }
 
+/// `mt-experiment`'s train, dev and test sets (dev with gold for a trained sub-tree aligner).
+fn experiment_sets(args: &MtExperimentArgs, limits: &Limits) -> Result<(Corpus, Corpus, Corpus), CliError> {
+    let read = |prefix: &str, gold| Corpus::read_prefix_within(prefix, gold, limits);
+    let trained = args.subtree_align == SubtreeAlignArg::Trained;
+    Ok((read(&args.train, true)?, read(&args.dev, trained)?, read(&args.test, false)?))
+}
+
+/// The sub-tree alignment of `mt-experiment`, if one of `methods` extracts with it.
+fn experiment_subtree(
+    args: &MtExperimentArgs,
+    methods: &[ExtractMethod],
+    limits: &Limits,
+) -> Result<Option<SubtreeAlign>, CliError> {
+    let needed = translation_experiment::needs_subtree_links(methods);
+    needed.then(|| subtree_align(&args.subtree_align, &args.opts, Some(&args.kernel), limits)).transpose()
+}
+
 /// One size of `mt-experiment --train-fractions`: its pairs and, per
 /// system in the order run, the runs' test BLEU, the mean h1/h2/h5 weights
 /// and the RM singleton share (MS only).
@@ -899,17 +894,11 @@ struct CurveRow {
 /// `mt-experiment --train-fractions` (issue 27.2): the learning curve.
 fn learning_curve(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliError> {
     let mut reporter = Reporter::new();
-    let full = Corpus::read_prefix_within(&args.train, true, limits)?;
-    let dev = Corpus::read_prefix_within(&args.dev, args.subtree_align == SubtreeAlignArg::Trained, limits)?;
-    let test = Corpus::read_prefix_within(&args.test, false, limits)?;
+    let (full, dev, test) = experiment_sets(&args, limits)?;
     let samples =
         translation_experiment::nested_samples(&full, &args.train_fractions, args.opts.seed).map_err(usage)?;
     let methods: Vec<ExtractMethod> = args.extract.iter().copied().take(1).collect();
-    let subtree = if translation_experiment::needs_subtree_links(&methods) {
-        Some(subtree_align(&args.subtree_align, &args.opts, Some(&args.kernel), limits)?)
-    } else {
-        None
-    };
+    let subtree = experiment_subtree(&args, &methods, limits)?;
     let clock = Instant::now();
     let mut sizes: Vec<CurveSize> = Vec::new();
     out!(
@@ -959,7 +948,7 @@ fn learning_curve(args: MtExperimentArgs, limits: &Limits) -> Result<(), CliErro
                     singletons.push((run.model.system.kind(), share));
                 }
                 if let Some(dir) = &args.hyp_dir {
-                    std::fs::create_dir_all(dir).map_err(|source| CliError::WriteFile { file: dir.clone(), source })?;
+                    super::output::create_dir(dir)?;
                     let file = format!("{dir}/{fraction}-{}.hyp", run.name);
                     let hyps: String = run.hyps.iter().map(|h| h.join(" ") + "\n").collect();
                     super::output::write_file(&file, hyps)?;

@@ -43,6 +43,11 @@ pub fn write_files(files: &[(&str, &[u8])]) -> Result<(), CliError> {
     result
 }
 
+/// Makes the directory `dir` (and its parents) if missing.
+pub fn create_dir(dir: &str) -> Result<(), CliError> {
+    std::fs::create_dir_all(dir).map_err(|source| CliError::WriteFile { file: dir.to_string(), source })
+}
+
 /// `dir/.name.treelink-PID.tmp`: in the same directory, so the rename is
 /// atomic on the same file system; hidden, and named by this process.
 fn temporary_name(file: &Path) -> PathBuf {

@@ -50,6 +50,13 @@ impl Reporter {
     }
 }
 
+/// One-off messages, a line each, as [`Reporter::note`] prints them.
+pub fn notes(messages: impl IntoIterator<Item = impl std::fmt::Display>) {
+    for message in messages {
+        eprintln!("treelink: {message}");
+    }
+}
+
 /// The engine's long steps report here: never cancelled (Ctrl-C stops the process).
 impl Observer for Reporter {
     fn progress(&mut self, p: Progress) -> Flow {

@@ -75,11 +75,13 @@ impl Iterator for Trees {
     }
 }
 
-/// The lines of a word-links file, each checked against its pair's sentences.
-struct LinkLines {
+/// A file read a line at a time (`svm-light-tk`'s examples), or a
+/// word-links file, each line's links checked against its pair's sentences.
+pub struct FileLines {
     reader: Box<dyn BufRead>,
     file: String,
-    line: usize,
+    /// The number of the line read last, from 1.
+    pub line: usize,
     bytes: Vec<u8>,
     /// Where the file ends: (line, column), once it has.
     end: Option<(usize, usize)>,
@@ -87,9 +89,9 @@ struct LinkLines {
     ended_with_newline: bool,
 }
 
-impl LinkLines {
-    fn open(file: &str) -> Result<LinkLines, CliError> {
-        Ok(LinkLines {
+impl FileLines {
+    pub fn open(file: &str) -> Result<FileLines, CliError> {
+        Ok(FileLines {
             reader: open(file)?,
             file: file.to_string(),
             line: 0,
@@ -100,8 +102,8 @@ impl LinkLines {
         })
     }
 
-    /// The next line's text, or `None` at the end.
-    fn next_line(&mut self) -> Result<Option<String>, CliError> {
+    /// The next line's text, without its line end, or `None` at the end.
+    pub fn next_line(&mut self) -> Result<Option<String>, CliError> {
         self.bytes.clear();
         let n = self
             .reader
@@ -167,36 +169,34 @@ pub fn check_pairs(
     limits: &Limits,
     keep: usize,
 ) -> Result<(usize, Vec<TreePair>), CliError> {
-    let mut n = 0;
-    let mut first = Vec::new();
-    for pair in Pairs::open(prefix, word_links, limits)? {
-        let (pair, _) = pair?;
-        if n < keep {
-            first.push(pair);
-        }
-        n += 1;
-    }
-    Ok((nonempty(n, &format!("{prefix}.src"))?, first))
+    let pairs = Pairs::open(prefix, word_links, limits)?.map(|p| p.map(|(pair, _)| pair));
+    check_all(pairs, &format!("{prefix}.src"), keep)
 }
 
 /// Like [`check_pairs`], for the trees of one file.
 pub fn check_trees(file: &str, limits: &Limits, keep: usize) -> Result<(usize, Vec<Tree>), CliError> {
+    check_all(Trees::open(file, limits)?, file, keep)
+}
+
+/// The number of `items`, read to their end (the first error, else none
+/// refused as an empty `file`), and the first `keep` of them.
+pub fn check_all<T>(
+    items: impl Iterator<Item = Result<T, CliError>>,
+    file: &str,
+    keep: usize,
+) -> Result<(usize, Vec<T>), CliError> {
     let mut n = 0;
     let mut first = Vec::new();
-    for tree in Trees::open(file, limits)? {
-        let tree = tree?;
+    for item in items {
+        let item = item?;
         if n < keep {
-            first.push(tree);
+            first.push(item);
         }
         n += 1;
     }
-    Ok((nonempty(n, file)?, first))
-}
-
-fn nonempty(n: usize, file: &str) -> Result<usize, CliError> {
     match n {
         0 => Err(CorpusError::Empty { file: file.to_string() }.into()),
-        n => Ok(n),
+        n => Ok((n, first)),
     }
 }
 
@@ -205,7 +205,7 @@ fn nonempty(n: usize, file: &str) -> Result<usize, CliError> {
 pub struct Pairs {
     source: Trees,
     target: Trees,
-    links: Option<LinkLines>,
+    links: Option<FileLines>,
     done: bool,
 }
 
@@ -214,7 +214,7 @@ impl Pairs {
         Ok(Pairs {
             source: Trees::open(&format!("{prefix}.src"), limits)?,
             target: Trees::open(&format!("{prefix}.trg"), limits)?,
-            links: word_links.map(LinkLines::open).transpose()?,
+            links: word_links.map(FileLines::open).transpose()?,
             done: false,
         })
     }
@@ -273,7 +273,7 @@ impl Pairs {
         let (source, target) = match (source, target) {
             (Some(s), Some(t)) => (s, t),
             (None, None) => {
-                if self.links.as_mut().map(LinkLines::next_line).transpose()?.flatten().is_some() {
+                if self.links.as_mut().map(FileLines::next_line).transpose()?.flatten().is_some() {
                     return Err(self.links_mismatch(false));
                 }
                 return Ok(None);

@@ -3,14 +3,14 @@
 //! letters (engine: [`treelink::svm_light_tk`]), and a writer of
 //! sub-tree-pair examples from a treebank.
 
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::time::Instant;
 
 use clap::{ArgAction, Args, Subcommand};
 
 use super::progress::Reporter;
-use super::CliError;
+use super::{usage, CliError};
 use treelink::corpus::Corpus;
 use treelink::kernel::DEFAULT_MAX_NODE_PAIRS;
 use treelink::progress::Progress;
@@ -151,56 +151,43 @@ struct OtherLetters {
 impl OtherLetters {
     /// Notes for letters that make no difference here; an error for the rest.
     fn check(&self) -> Result<Vec<String>, CliError> {
-        let mut notes = Vec::new();
-        let refuse = |letter: &str, value: &str, why: &str| {
-            Err(CliError::Usage(format!("option -{letter} {value} is not supported by treelink svm-light-tk: {why}")))
-        };
-        // Letters whose value is SVM-Light's default (so they change nothing) pass.
-        let defaults = [
-            (&self.other_z, "z", "c", "only classification (-z c) is supported"),
-            (&self.other_b, "b", "1", "only the biased hyperplane (-b 1) is supported"),
-            (&self.other_i, "i", "0", "removing inconsistent examples (-i 1) is not supported"),
-            (&self.other_f, "f", "1", "the final optimality check is always done (-f 1)"),
-            (&self.other_x, "x", "0", "leave-one-out estimates (-x 1) are not supported"),
-            (&self.other_u_params, "U", "0", "per-tree kernel parameters (-U 1) are not supported"),
-        ];
-        for (value, letter, default, why) in defaults {
-            if let Some(v) = value {
-                if v != default {
-                    return refuse(letter, v, why);
-                }
+        // Refused, unless its value is SVM-Light's default (so it changes nothing), where there is one.
+        for (value, letter, default, why) in [
+            (&self.other_z, "z", Some("c"), "only classification (-z c) is supported"),
+            (&self.other_b, "b", Some("1"), "only the biased hyperplane (-b 1) is supported"),
+            (&self.other_i, "i", Some("0"), "removing inconsistent examples (-i 1) is not supported"),
+            (&self.other_f, "f", Some("1"), "the final optimality check is always done (-f 1)"),
+            (&self.other_x, "x", Some("0"), "leave-one-out estimates (-x 1) are not supported"),
+            (&self.other_u_params, "U", Some("0"), "per-tree kernel parameters (-U 1) are not supported"),
+            (&self.other_w, "w", None, "it is regression's ε (only classification is supported)"),
+            (&self.other_p, "p", None, "transduction is not supported"),
+            (
+                &self.other_e,
+                "e",
+                None,
+                "the stopping tolerance is SMO's on the maximal violating pair (10⁻³), not SVM-Light's",
+            ),
+            (&self.other_o, "o", None, "XiAlpha estimates are not computed"),
+            (&self.other_k, "k", None, "XiAlpha estimates are not computed"),
+            (&self.other_g, "g", None, "the RBF kernel (-S 2) is not supported"),
+            (&self.other_u, "u", None, "user-defined kernels are not supported"),
+            (&self.other_l, "l", None, "transduction is not supported"),
+            (&self.other_a, "a", None, "writing all alphas is not supported"),
+        ] {
+            if let Some(v) = value.as_deref().filter(|v| Some(*v) != default) {
+                return Err(unsupported(format!("option -{letter} {v}"), why));
             }
         }
-        for (value, letter, what) in [
+        let ignored = [
             (&self.other_q, "q", "SVM-Light's working-set size"),
             (&self.other_n, "n", "SVM-Light's new variables per iteration"),
             (&self.other_h, "h", "SVM-Light's iterations before shrinking"),
             (&self.other_mu, "M", "μ of the PT kernels, which -F 0|1 do not use"),
-        ] {
-            if let Some(v) = value {
-                notes.push(format!("-{letter} {v} ({what}) makes no difference here: ignored"));
-            }
-        }
-        for (value, letter, why) in [
-            (&self.other_w, "w", "it is regression's ε (only classification is supported)"),
-            (&self.other_p, "p", "transduction is not supported"),
-            (
-                &self.other_e,
-                "e",
-                "the stopping tolerance is SMO's on the maximal violating pair (10⁻³), not SVM-Light's",
-            ),
-            (&self.other_o, "o", "XiAlpha estimates are not computed"),
-            (&self.other_k, "k", "XiAlpha estimates are not computed"),
-            (&self.other_g, "g", "the RBF kernel (-S 2) is not supported"),
-            (&self.other_u, "u", "user-defined kernels are not supported"),
-            (&self.other_l, "l", "transduction is not supported"),
-            (&self.other_a, "a", "writing all alphas is not supported"),
-        ] {
-            if let Some(v) = value {
-                return refuse(letter, v, why);
-            }
-        }
-        Ok(notes)
+        ];
+        let note = |(value, letter, what): (&Option<String>, &str, &str)| {
+            Some(format!("-{letter} {} ({what}) makes no difference here: ignored", value.as_ref()?))
+        };
+        Ok(ignored.into_iter().filter_map(note).collect())
     }
 }
 
@@ -252,8 +239,10 @@ pub fn run(command: TkCommand) -> Result<(), CliError> {
     }
 }
 
-fn usage(message: String) -> CliError {
-    CliError::Usage(message)
+/// An option SVM-Light-TK takes and treelink does not: `what` (the letter
+/// and value) refused, saying `why`.
+fn unsupported(what: String, why: &str) -> CliError {
+    usage(format!("{what} is not supported by treelink svm-light-tk: {why}"))
 }
 
 fn pairing(letter: char, v: &str) -> Result<Pairing, CliError> {
@@ -267,37 +256,26 @@ fn pairing(letter: char, v: &str) -> Result<Pairing, CliError> {
 /// The kernel the letters ask for, or why treelink cannot compute it.
 fn kernel_params(a: &LearnArgs) -> Result<KernelParams, CliError> {
     if a.kernel_type != 5 {
-        return Err(usage(format!(
-            "-t {} is not supported by treelink svm-light-tk: only -t 5 (trees and vectors combined)",
-            a.kernel_type
-        )));
+        return Err(unsupported(format!("-t {}", a.kernel_type), "only -t 5 (trees and vectors combined)"));
     }
     let tree_kernel = match a.tree_kernel {
         0 => TreeKernel::Subtree,
         1 => TreeKernel::SubsetTree,
-        f => {
-            return Err(usage(format!(
-                "-F {f} is not supported by treelink svm-light-tk: only -F 0 (ST) and -F 1 (SST)"
-            )))
-        }
+        f => return Err(unsupported(format!("-F {f}"), "only -F 0 (ST) and -F 1 (SST)")),
     };
     let combination = match a.combination.as_str() {
         "T" => Combination::Trees,
         "+" => Combination::Sum,
-        c => {
-            return Err(usage(format!(
-                "-C {c} is not supported by treelink svm-light-tk: only -C T (trees) and -C + (sum)"
-            )))
-        }
+        c => return Err(unsupported(format!("-C {c}"), "only -C T (trees) and -C + (sum)")),
     };
     let vector_kernel = match a.vector_kernel {
         0 => VectorKernel::Linear,
-        1 if (0..=64).contains(&a.degree) => VectorKernel::Polynomial(PolyKernel { gamma: a.poly_s, coef0: a.poly_r, degree: a.degree as u32 }),
+        1 if (0..=64).contains(&a.degree) => {
+            VectorKernel::Polynomial(PolyKernel { gamma: a.poly_s, coef0: a.poly_r, degree: a.degree as u32 })
+        }
         s => {
-            return Err(usage(format!(
-                "-S {s} -d {} is not supported by treelink svm-light-tk: only -S 0 (linear) and -S 1 (polynomial, -d 0..64)",
-                a.degree
-            )))
+            let why = "only -S 0 (linear) and -S 1 (polynomial, -d 0..64)";
+            return Err(unsupported(format!("-S {s} -d {}", a.degree), why));
         }
     };
     if !(0..=3).contains(&a.normalization) {
@@ -323,24 +301,12 @@ fn kernel_params(a: &LearnArgs) -> Result<KernelParams, CliError> {
     })
 }
 
-/// Calls `f` with each line of a file (1-based number, text without its
-/// newline), reading one line at a time; bytes that are not UTF-8 are
-/// located as [`treelink::io::text::decode_utf8`] locates them.
+/// Calls `f` with each line of a file (its number from 1, its text without
+/// the line end), reading one line at a time.
 fn for_each_line(file: &str, mut f: impl FnMut(usize, &str) -> Result<(), CliError>) -> Result<(), CliError> {
-    use treelink::io::text::{decode_utf8, ReadError};
-    let io = |e: std::io::Error| ReadError::Io { file: file.to_string(), message: e.to_string() };
-    let mut reader = treelink::io::text::open_text(file)?;
-    let mut bytes = Vec::new();
-    for number in 1.. {
-        bytes.clear();
-        if reader.read_until(b'\n', &mut bytes).map_err(io)? == 0 {
-            break;
-        }
-        let text = decode_utf8(&bytes, file).map_err(|mut e| {
-            e.line = number;
-            ReadError::from(e)
-        })?;
-        f(number, text.trim_end_matches(['\n', '\r']))?;
+    let mut lines = super::stream::FileLines::open(file)?;
+    while let Some(text) = lines.next_line()? {
+        f(lines.line, &text)?;
     }
     Ok(())
 }
@@ -404,10 +370,7 @@ fn learn(args: LearnArgs) -> Result<(), CliError> {
 
 fn classify(args: ClassifyArgs) -> Result<(), CliError> {
     if args.f != 1 {
-        return Err(usage(format!(
-            "-f {} is not supported by treelink svm-light-tk: only -f 1 (one decision value per line)",
-            args.f
-        )));
+        return Err(unsupported(format!("-f {}", args.f), "only -f 1 (one decision value per line)"));
     }
     let text = treelink::io::text::read_text_file(&args.model)?;
     let model = TkModel::from_text(&text, &args.model)?;
