@@ -153,6 +153,9 @@ pub(crate) mod pair_list {
 }
 
 impl Session {
+    /// The layout of [`Session`]; a session of another version is not restored.
+    pub const VERSION: u32 = 1;
+
     /// The session without its files and models' texts, and those.
     pub fn split(mut self) -> (Session, SessionFiles) {
         let texts = std::mem::take(&mut self.texts);
@@ -179,11 +182,6 @@ pub struct SavedFile {
     pub slot: Slot,
     pub name: String,
     pub text: Rc<str>,
-}
-
-impl Session {
-    /// The layout of [`Session`]; a session of another version is not restored.
-    pub const VERSION: u32 = 1;
 }
 
 /// Why the session could not be kept for the next visit (the page's
@@ -358,17 +356,13 @@ impl State {
 
     /// The session without its files and models' texts (see [`SessionFiles`]).
     pub fn session_light(&self) -> Session {
-        let trained = self.trained_model();
+        let trained_on = self.trained_model().and_then(|m| m.trained_on.as_ref()).filter(|t| t.gen == self.loaded.gen);
         Session {
             version: Session::VERSION,
             texts: SessionFiles::default(),
             shown: Shown {
-                model_first_unseen: (trained.and_then(|m| m.trained_on.as_ref()))
-                    .filter(|t| t.gen == self.loaded.gen)
-                    .map(|t| t.first_unseen),
-                model_annotated: (trained.and_then(|m| m.trained_on.as_ref()))
-                    .filter(|t| t.gen == self.loaded.gen)
-                    .map_or_else(Vec::new, |t| t.annotated.to_vec()),
+                model_first_unseen: trained_on.map(|t| t.first_unseen),
+                model_annotated: trained_on.map_or_else(Vec::new, |t| t.annotated.to_vec()),
                 before_exercise: self.before_exercise.as_ref().map(|b| Box::new(b.saved())),
                 checked: self.classroom.checks.is_some(),
                 annotation: self.annotation.clone(),
