@@ -461,12 +461,9 @@ impl State {
         match action {
             SessionAction::Restore { session, mt_file } => {
                 self.keeping.read = true;
-                self.restore(*session, mt_file)
+                return self.restore(*session, mt_file);
             }
-            SessionAction::NothingKept => {
-                self.keeping.read = true;
-                Vec::new()
-            }
+            SessionAction::NothingKept => self.keeping.read = true,
             SessionAction::StartFresh => {
                 let (worker_gen, last_id) = (self.jobs.worker_gen.next(), self.jobs.last_id);
                 *self = State::new();
@@ -475,7 +472,7 @@ impl State {
                 let mut effects =
                     vec![Effect::ForgetSession, Effect::RestartJobWorker, Effect::SetLocation(self.location())];
                 effects.extend(self.load(LoadAction::LoadSample));
-                effects
+                return effects;
             }
             SessionAction::OpenLocation(hash) => {
                 let location = Location::parse(&hash);
@@ -495,25 +492,23 @@ impl State {
                     }
                     None => {}
                 }
-                Vec::new()
             }
             SessionAction::OpenQuery(query) => {
-                exercise_address(&query).map(Effect::FetchExercise).into_iter().collect()
+                return exercise_address(&query).map(Effect::FetchExercise).into_iter().collect()
             }
             SessionAction::Kept(result) => {
                 self.keeping.problem = result.err();
                 if self.keeping.problem.is_none() {
                     self.keeping.overwrite = false;
                 }
-                Vec::new()
             }
             SessionAction::KeepAgain { overwrite } => {
                 self.keeping.attempt = self.keeping.attempt.wrapping_add(1);
                 self.keeping.overwrite = overwrite;
-                Vec::new()
             }
-            SessionAction::LoadKept => vec![Effect::Reload],
+            SessionAction::LoadKept => return vec![Effect::Reload],
         }
+        Vec::new()
     }
 }
 
