@@ -390,7 +390,6 @@ impl State {
     fn reduce(&mut self, action: Action) -> Vec<Effect> {
         match action {
             Action::Load(a) => return self.load(a),
-            Action::Train(TrainAction::Form(edit)) => self.form.apply(edit),
             Action::Train(a) => return self.train(a),
             Action::Select(a) => self.select(a),
             Action::Fold(a) => {
