@@ -403,7 +403,7 @@ impl PoolRunner {
                         Blob::None => w.send(&request),
                         Blob::File => {
                             if let Some(file) = file {
-                                w.send_with_file(&request, file)
+                                w.send_with(&request, file)
                             }
                         }
                         Blob::Artifact(a) => {
