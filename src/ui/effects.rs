@@ -139,17 +139,17 @@ fn read_file(handle: FileHandle, name: String, slot: Option<Slot>, sniff_mt: boo
                 Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
             },
             None => match gloo::file::futures::read_as_bytes(&file).await {
-                // A Dublin file cannot say its encoding: UTF-8, else Latin-1 (`decode_dublin`).
-                Ok(bytes) if slot.or_else(|| Slot::of_file(&name)) == Some(Slot::Dublin) => {
-                    match interchange::decode_dublin(&bytes, &name) {
-                        Ok((text, _)) => LoadAction::FileRead { name, text: text.as_ref().into(), slot },
+                Ok(bytes) => {
+                    // A Dublin file cannot say its encoding: UTF-8, else Latin-1 (`decode_dublin`).
+                    let text = match slot.or_else(|| Slot::of_file(&name)) == Some(Slot::Dublin) {
+                        true => interchange::decode_dublin(&bytes, &name).map(|(text, _)| text),
+                        false => decode_text(&bytes, &name),
+                    };
+                    match text {
+                        Ok(text) => LoadAction::FileRead { name, text: text.as_ref().into(), slot },
                         Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
                     }
                 }
-                Ok(bytes) => match decode_text(&bytes, &name) {
-                    Ok(text) => LoadAction::FileRead { name, text: text.as_ref().into(), slot },
-                    Err(e) => LoadAction::FileFailed { error: e.to_string(), name, slot },
-                },
                 Err(e) => LoadAction::FileFailed { error: format!("{name}: cannot read the file: {e}"), name, slot },
             },
         };
@@ -352,14 +352,7 @@ impl PoolRunner {
         self.0.dead.set(false);
         if let Some(job) = request_job(&request) {
             let mut current = self.0.job.borrow_mut();
-            if *current != Some(job)
-                && matches!(
-                    request,
-                    protocol::Request::Train { .. }
-                        | protocol::Request::Align { .. }
-                        | protocol::Request::TranslateAll { .. }
-                )
-            {
+            if *current != Some(job) {
                 // A new pooled job: the last one's artifacts go.
                 self.0.blobs.borrow_mut().clear();
                 *current = Some(job);
@@ -410,7 +403,7 @@ impl PoolRunner {
                         Blob::None => w.send(&request),
                         Blob::File => {
                             if let Some(file) = file {
-                                w.send_with_file(&request, file)
+                                w.send_with(&request, file)
                             }
                         }
                         Blob::Artifact(a) => {
@@ -447,7 +440,7 @@ impl PoolRunner {
     }
 }
 
-/// The job a request is of, if it is a job.
+/// The job a request is of, if it is a pooled job.
 fn request_job(request: &protocol::Request) -> Option<protocol::JobId> {
     use protocol::Request;
     match request {

@@ -30,6 +30,7 @@ pub const JOB_WORKER: &str = "./worker_loader.js";
 /// The name that makes a worker the file worker (`ui::worker::run`).
 pub const FILE_WORKER_NAME: &str = "files";
 
+#[derive(Default)]
 struct Inner {
     worker: Option<Worker>,
     ready: bool,
@@ -59,28 +60,11 @@ impl PartialEq for Jobs {
 }
 
 impl Jobs {
-    /// Starts the worker named `name`; `respond` gets every response but `Ready`.
-    pub fn start(name: &'static str, script: &'static str, respond: Callback<Answer>) -> Jobs {
-        let jobs = Jobs::on_demand(name, script, respond);
-        jobs.spawn();
-        jobs
-    }
-
     /// The worker named `name`, started by the first request (so the page
-    /// does not fetch and compile its code until it is needed).
+    /// does not fetch and compile its code until it is needed); `respond`
+    /// gets every response but `Ready`.
     pub fn on_demand(name: &'static str, script: &'static str, respond: Callback<Answer>) -> Jobs {
-        Jobs {
-            inner: Rc::new(RefCell::new(Inner {
-                worker: None,
-                ready: false,
-                queue: Vec::new(),
-                on_message: None,
-                on_error: None,
-            })),
-            respond,
-            name,
-            script,
-        }
+        Jobs { inner: Rc::default(), respond, name, script }
     }
 
     fn spawn(&self) {
@@ -156,21 +140,12 @@ impl Jobs {
         self.post(JsValue::from_str(&text));
     }
 
-    /// Sends a request with a file the worker reads itself (`[request, file]`):
-    /// a large file never passes through the page's thread as text.
-    pub fn send_with_file(&self, request: &Request, file: &web_sys::File) {
-        self.send_with(request, file);
-    }
-
-    /// Sends a request with `beside` as its second part (`[request, beside]`).
+    /// Sends a request with `beside` as its second part (`[request, beside]`):
+    /// a file the worker reads itself (a large file never passes through the
+    /// page's thread as text), or an artifact's text.
     pub fn send_with(&self, request: &Request, beside: &JsValue) {
         let Ok(text) = serde_json::to_string(request) else { return };
         self.post(js_sys::Array::of2(&JsValue::from_str(&text), beside).into());
-    }
-
-    /// Whether the worker was started (and not stopped since).
-    pub fn started(&self) -> bool {
-        self.inner.borrow().worker.is_some()
     }
 
     fn post(&self, message: JsValue) {

@@ -73,8 +73,9 @@ pub fn answer(request: &LoadRequest) -> Checked {
 pub const PART_PAIRS: usize = 50;
 
 /// The kinds of file the loader accepts, each with its own picker and status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Slot {
+    #[default]
     Source,
     Target,
     Gold,
@@ -278,7 +279,7 @@ pub struct FileText {
 /// What the file worker is asked to check: the slot that changed and the
 /// files of every slot its check needs (the trees with their gold links and
 /// word links; the three Tiger files; one file otherwise).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct LoadRequest {
     pub changed: Slot,
     pub files: Vec<(Slot, Vec<FileText>)>,
@@ -325,19 +326,7 @@ pub struct LoadRequest {
 impl LoadRequest {
     /// The request to read the built-in sample.
     pub fn sample() -> LoadRequest {
-        LoadRequest {
-            changed: Slot::Source,
-            files: Vec::new(),
-            current: None,
-            lengths: Vec::new(),
-            source_words: Vec::new(),
-            target_words: Vec::new(),
-            retry: Vec::new(),
-            given: Vec::new(),
-            sample: true,
-            tiger_options: ImportOptions::default(),
-            sides_swapped: false,
-        }
+        LoadRequest { sample: true, ..LoadRequest::default() }
     }
 }
 
@@ -613,12 +602,6 @@ fn lex_status(
 /// The built-in sample is not a check ([`LoadRequest::sample`]): the page
 /// reads it itself ([`sample_checked`]), before any worker has started.
 pub fn check(request: &LoadRequest) -> Checked {
-    let mut checked = check_retrying(request);
-    checked.answer.given = request.given.clone();
-    checked
-}
-
-fn check_retrying(request: &LoadRequest) -> Checked {
     if request.retry.is_empty() {
         return check_files(request);
     }
@@ -879,7 +862,7 @@ fn check_files(request: &LoadRequest) -> Checked {
         exercise,
         class,
         warnings,
-        given: Vec::new(),
+        given: request.given.clone(),
         tiger,
     };
     Checked { answer, corpus: corpus.map(|(c, ids, _)| (c, ids)) }

@@ -43,13 +43,6 @@ struct Reporter {
     last_ms: f64,
 }
 
-/// Posts `response` to the page.
-fn post(scope: &DedicatedWorkerGlobalScope, response: &Response) {
-    if let Ok(text) = serde_json::to_string(response) {
-        let _ = scope.post_message(&JsValue::from_str(&text));
-    }
-}
-
 /// Posts `response` with `beside` as its second part (`[response, beside]`),
 /// which the page relays unread.
 fn post_with(scope: &DedicatedWorkerGlobalScope, response: &Response, beside: &JsValue) {
@@ -59,8 +52,11 @@ fn post_with(scope: &DedicatedWorkerGlobalScope, response: &Response, beside: &J
 }
 
 impl Reporter {
+    /// Posts `response` to the page.
     fn post(&self, response: &Response) {
-        post(&self.scope, response);
+        if let Ok(text) = serde_json::to_string(response) {
+            let _ = self.scope.post_message(&JsValue::from_str(&text));
+        }
     }
 
     fn report(&mut self, stage: &str, done: u64, total: u64, gap: Option<(f64, f64)>) {

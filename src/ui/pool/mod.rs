@@ -202,14 +202,8 @@ impl Piece {
 
 /// `range` cut into parts of `size`.
 fn parts_of(range: Range<usize>, size: usize) -> Vec<Range<usize>> {
-    let mut parts = Vec::new();
-    let mut start = range.start;
-    while start < range.end {
-        let end = (start + size).min(range.end);
-        parts.push(start..end);
-        start = end;
-    }
-    parts
+    let end = range.end;
+    range.step_by(size).map(|start| start..(start + size).min(end)).collect()
 }
 
 /// The stage names the page shows while the pieces of a kind run (those
@@ -476,13 +470,13 @@ impl Pool {
             }
             // A helper's answer to a translation model sent to every worker:
             // the pool notes it holds it; the page hears the main worker's.
-            Response::MtReady { model, .. } if worker != 0 => {
-                self.workers[worker].mt = Some(model);
-                Vec::new()
-            }
             Response::MtReady { model, .. } => {
-                self.workers[0].mt = Some(model);
-                vec![Command::Answer(response)]
+                self.workers[worker].mt = Some(model);
+                if worker == 0 {
+                    vec![Command::Answer(response)]
+                } else {
+                    Vec::new()
+                }
             }
             Response::Explained { .. } | Response::Stopped { .. } => vec![Command::Answer(response)],
             Response::Failed { job: Some(job), message } if running_job == Some(job) => {
@@ -599,25 +593,23 @@ impl Pool {
                     }));
                     *handed += 1;
                 }
-                let all_done = r.pieces.iter().all(|p| p.state == PieceState::Done);
-                if all_done && *handed == searches.len() {
-                    let lexicon = note.take().unwrap_or_default();
+                let finished = *handed == searches.len() && r.pieces.iter().all(|p| p.state == PieceState::Done);
+                if finished {
                     out.push(Command::Answer(Response::Aligned {
                         job,
                         searches: Vec::new(),
                         baseline: Vec::new(),
-                        lexicon,
+                        lexicon: note.take().unwrap_or_default(),
                         first: *first,
                         uncertainty: Vec::new(),
                         link_search: *link_search,
                     }));
-                    true
-                } else {
-                    false
                 }
+                finished
             }
             Assembly::Translated { hyps, started, fit } => {
-                if hyps.iter().all(Option::is_some) {
+                let finished = hyps.iter().all(Option::is_some);
+                if finished {
                     let hyps = hyps.iter_mut().flat_map(|h| h.take().unwrap_or_default()).collect();
                     let seconds = (now - *started) / 1000.0;
                     out.push(Command::Answer(Response::TranslatedAll {
@@ -626,10 +618,8 @@ impl Pool {
                         seconds,
                         note: task::fit_note(*fit),
                     }));
-                    true
-                } else {
-                    false
                 }
+                finished
             }
         };
         if finished {

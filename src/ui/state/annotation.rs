@@ -93,7 +93,8 @@ impl Annotation {
     }
 }
 
-fn name(tree: &Tree, n: NodeId) -> String {
+/// Node `n` of `tree` as the page's messages name it: its label and number.
+pub(super) fn name(tree: &Tree, n: NodeId) -> String {
     format!("{} ({n})", tree.label(n))
 }
 

@@ -173,22 +173,21 @@ impl State {
                 if slot.is_none() {
                     self.slots.drop_given(files.iter().map(|(name, _)| name.clone()));
                 }
+                let routed = |name: &str| slot.or_else(|| Slot::of_file(name));
                 // TigerXML files given together are read before any is checked.
                 let tiger: Vec<String> = (files.iter())
-                    .filter(|(name, _)| slot.or_else(|| Slot::of_file(name)) == Some(Slot::Tiger))
+                    .filter(|(name, _)| routed(name) == Some(Slot::Tiger))
                     .map(|(name, _)| name.clone())
                     .collect();
                 if tiger.len() > 1 {
                     self.slots.start_tiger_batch(tiger);
                 }
                 // Two vocabularies given together are a pair, whichever is read first.
-                let vcb =
-                    files.iter().filter(|(name, _)| slot.or_else(|| Slot::of_file(name)) == Some(Slot::Vcb)).count();
-                if vcb > 1 {
+                if files.iter().filter(|(name, _)| routed(name) == Some(Slot::Vcb)).count() > 1 {
                     self.slots.slot_mut(Slot::Vcb).files.clear();
                 }
                 for (name, file) in files {
-                    let routed = slot.or_else(|| Slot::of_file(&name));
+                    let routed = routed(&name);
                     if routed == Some(Slot::TranslationModel) {
                         effects.extend(self.load(LoadAction::MtFilePicked { name, file }));
                     } else {
@@ -198,9 +197,7 @@ impl State {
                 }
             }
             LoadAction::FileRead { name, text, slot } => match self.slots.file_read(name, text, slot) {
-                Some(Routed::Check(slot)) => {
-                    effects.push(self.check(slot));
-                }
+                Some(Routed::Check(slot)) => effects.push(self.check(slot)),
                 Some(Routed::TranslationModel { name, text }) => {
                     effects.push(self.upload_mt(MtUpload { name, source: MtSource::Text(text) }))
                 }
@@ -405,9 +402,7 @@ impl State {
     pub(super) fn swap_sides_checked(&mut self) -> Vec<Effect> {
         self.swap_sides();
         match self.slots.recheck(Slot::Vcb) {
-            Some(Routed::Check(slot)) => {
-                vec![self.check(slot)]
-            }
+            Some(Routed::Check(slot)) => vec![self.check(slot)],
             _ => Vec::new(),
         }
     }

@@ -245,6 +245,10 @@ impl State {
             IdsFile { origin: all.origin.clone(), pairs: all.pairs.get(range.clone()).unwrap_or_default().to_vec() };
         let named = Some((&ids, "the pairs' ids"));
         let gold: Vec<Vec<Link>> = corpus.pairs.iter().map(|p| p.gold.clone()).collect();
+        let sta = |name: &str, links: StaLinks<'_>| {
+            let sta = export_sta(&corpus, links, named, None, None).map_err(|e| e.to_string())?;
+            Ok((name.to_string(), sta.text))
+        };
         match file {
             ExportFile::Sta => {
                 let r = self.results().ok_or("nothing aligned")?;
@@ -253,20 +257,15 @@ impl State {
                     r.searches[range.clone()].iter().map(crate::align::explain::predicted_posteriors).collect();
                 let posteriors = Some(posteriors.as_slice());
                 let links = StaLinks { links: &r.predicted[range], origin: LinkOrigin::Predicted { posteriors } };
-                let sta = export_sta(&corpus, links, named, None, None).map_err(|e| e.to_string())?;
-                Ok(("treelink-alignment.xml".into(), sta.text))
+                sta("treelink-alignment.xml", links)
             }
             ExportFile::GoldSta => {
-                let links = StaLinks { links: &gold, origin: LinkOrigin::Gold };
-                let sta = export_sta(&corpus, links, named, None, None).map_err(|e| e.to_string())?;
-                Ok(("treelink-gold-alignment.xml".into(), sta.text))
+                sta("treelink-gold-alignment.xml", StaLinks { links: &gold, origin: LinkOrigin::Gold })
             }
+            // Links made by a person, as the gold's are.
             ExportFile::StudentSta => {
-                // Links made by a person, as the gold's are.
                 let hand = self.hand_links(range);
-                let links = StaLinks { links: &hand, origin: LinkOrigin::Gold };
-                let sta = export_sta(&corpus, links, named, None, None).map_err(|e| e.to_string())?;
-                Ok(("treelink-your-alignment.xml".into(), sta.text))
+                sta("treelink-your-alignment.xml", StaLinks { links: &hand, origin: LinkOrigin::Gold })
             }
             _ => {
                 let originals = self.loaded.tiger_import.as_ref().map(|t| Originals {

@@ -118,18 +118,13 @@ impl State {
     pub(super) fn replace_held(&mut self, role: HeldRole, set: Option<(Corpus, String)>) -> Vec<Effect> {
         let range = self.loaded.held_range(role);
         let mut pairs = self.loaded.corpus.pairs.clone();
-        let (new_pairs, held) = match set {
-            Some((c, name)) => {
-                let n = c.len();
-                (c.pairs, Some(HeldSet { name, pairs: n }))
-            }
-            None => (Vec::new(), None),
+        let (held, new_pairs) = match set {
+            Some((c, name)) => (Some(HeldSet { name, pairs: c.len() }), c.pairs),
+            None => (None, Vec::new()),
         };
         let end = range.start + new_pairs.len();
         pairs.splice(range.clone(), new_pairs);
-        let mut sets = self.loaded.held.clone();
-        *sets.get_mut(role) = held;
-        self.loaded.held = sets;
+        *self.loaded.held.get_mut(role) = held;
         self.loaded.corpus = Rc::new(Corpus { pairs });
         self.loaded.gen = self.loaded.gen.next();
         // Hand links and the annotation stay with their pairs: those of the

@@ -253,8 +253,7 @@ impl State {
                 if !std::mem::take(&mut self.jobs.worker_stopped) {
                     return Vec::new();
                 }
-                self.alignment.note = Some(Ok("A fresh worker was started.".into()));
-                self.alignment.note_on_training_data = false;
+                self.job_ended(None, Ok("A fresh worker was started.".into()));
                 vec![Effect::RestartJobWorker]
             }
         }
@@ -284,17 +283,14 @@ impl State {
     /// Request `job` failed with `message`: a translation's, an uploaded
     /// model's, or the running job's.
     pub(super) fn request_failed(&mut self, job: JobId, message: String) {
-        let message = match self.mt.failed(job, message) {
-            Ok(said) => {
-                if let Some(m) = said {
-                    self.slots.model_read(Err(m));
+        match self.mt.failed(job, message) {
+            Ok(Some(said)) => self.slots.model_read(Err(said)),
+            Ok(None) => {}
+            Err(message) => {
+                if let Some(j) = self.jobs.end(job, None) {
+                    self.job_ended(Some(j.kind), Err(message));
                 }
-                return;
             }
-            Err(message) => message,
-        };
-        if let Some(j) = self.jobs.end(job, None) {
-            self.job_ended(Some(j.kind), Err(message));
         }
     }
 }

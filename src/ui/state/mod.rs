@@ -129,7 +129,7 @@ impl<T: ?Sized> std::ops::Deref for Shared<T> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FileHandle(pub(crate) u32);
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct State {
     /// The pairs loaded and where they came from.
     pub loaded: Loaded,
@@ -260,35 +260,12 @@ pub enum Action {
     Export(ExportFile),
 }
 
-impl Default for State {
-    fn default() -> Self {
-        State::new()
-    }
-}
-
 impl State {
     /// The state the page starts in: no pairs yet, and the built-in sample
     /// to be read by the file worker ([`LoadAction::LoadSample`], which the page
     /// sends first): the page parses nothing on its own thread.
     pub fn new() -> Self {
-        State {
-            loaded: Loaded::default(),
-            selection: Selection::default(),
-            lambda: Lambda::default(),
-            slots: Slots::default(),
-            form: TrainForm::default(),
-            jobs: Jobs::default(),
-            alignment: Alignment::default(),
-            teach: Teach::default(),
-            annotation: Annotation::default(),
-            folds: Folds::default(),
-            mt: MtState::default(),
-            classroom: Classroom::default(),
-            before_exercise: None,
-            find: FindPair::default(),
-            export_note: None,
-            keeping: Keeping::default(),
-        }
+        State::default()
     }
 
     /// The state once the built-in sample is read (what the page holds once
@@ -412,52 +389,27 @@ impl State {
     /// that carries it out.
     fn reduce(&mut self, action: Action) -> Vec<Effect> {
         match action {
-            Action::Load(a) => self.load(a),
-            Action::Train(TrainAction::Form(edit)) => {
-                self.form.apply(edit);
-                Vec::new()
-            }
-            Action::Train(a) => self.train(a),
-            Action::Select(a) => {
-                self.select(a);
-                Vec::new()
-            }
+            Action::Load(a) => return self.load(a),
+            Action::Train(a) => return self.train(a),
+            Action::Select(a) => self.select(a),
             Action::Fold(a) => {
                 let k = self.selection.pair;
                 self.folds.apply(a, self.loaded.gen, k, self.loaded.corpus.pair(k));
-                Vec::new()
             }
-            Action::SetLambda(text) => {
-                self.lambda.set(text);
-                Vec::new()
-            }
-            Action::Teach(a) => {
-                self.teaching(a);
-                Vec::new()
-            }
-            Action::Annotate(a) => self.annotate(a),
-            Action::Find(FindAction::Query(query)) => {
-                self.find.query(query, &self.loaded.corpus);
-                Vec::new()
-            }
-            Action::Find(FindAction::AddToExercise(which)) => {
-                self.add_found_to_exercise(which);
-                Vec::new()
-            }
-            Action::Worker { response, now } => {
-                self.answer(response, now);
-                Vec::new()
-            }
-            Action::Job(a) => self.job_action(a),
-            Action::SortBy(key) => {
-                self.alignment.sort_by(key);
-                Vec::new()
-            }
-            Action::Translate(a) => self.translation(a),
-            Action::Exercise(a) => self.exercise(a),
-            Action::Session(a) => self.session_action(a),
-            Action::Export(file) => self.export(file).into_iter().collect(),
+            Action::SetLambda(text) => self.lambda.set(text),
+            Action::Teach(a) => self.teaching(a),
+            Action::Annotate(a) => return self.annotate(a),
+            Action::Find(FindAction::Query(query)) => self.find.query(query, &self.loaded.corpus),
+            Action::Find(FindAction::AddToExercise(which)) => self.add_found_to_exercise(which),
+            Action::Worker { response, now } => self.answer(response, now),
+            Action::Job(a) => return self.job_action(a),
+            Action::SortBy(key) => self.alignment.sort_by(key),
+            Action::Translate(a) => return self.translation(a),
+            Action::Exercise(a) => return self.exercise(a),
+            Action::Session(a) => return self.session_action(a),
+            Action::Export(file) => return self.export(file).into_iter().collect(),
         }
+        Vec::new()
     }
 
     /// The rules that follow any action: the address follows the pair and

@@ -177,11 +177,7 @@ fn nearest_gold(pair: &TreePair, s: NodeId, t: NodeId) -> Option<&Link> {
     let at_source = |n: NodeId| gold.iter().copied().find(|l| l.source == n);
     let at_target = |n: NodeId| gold.iter().copied().find(|l| l.target == n);
     let up = |tree: &Tree, n: NodeId| -> Vec<NodeId> {
-        if tree.contains(n) {
-            tree.ancestors(n).collect()
-        } else {
-            Vec::new()
-        }
+        tree.contains(n).then(|| tree.ancestors(n)).into_iter().flatten().collect()
     };
     let below = |l: &&Link| pair.source.contains(s) && pair.source.subtree(s).contains(&l.source);
     at_source(s)

@@ -153,6 +153,9 @@ pub(crate) mod pair_list {
 }
 
 impl Session {
+    /// The layout of [`Session`]; a session of another version is not restored.
+    pub const VERSION: u32 = 1;
+
     /// The session without its files and models' texts, and those.
     pub fn split(mut self) -> (Session, SessionFiles) {
         let texts = std::mem::take(&mut self.texts);
@@ -179,11 +182,6 @@ pub struct SavedFile {
     pub slot: Slot,
     pub name: String,
     pub text: Rc<str>,
-}
-
-impl Session {
-    /// The layout of [`Session`]; a session of another version is not restored.
-    pub const VERSION: u32 = 1;
 }
 
 /// Why the session could not be kept for the next visit (the page's
@@ -358,17 +356,13 @@ impl State {
 
     /// The session without its files and models' texts (see [`SessionFiles`]).
     pub fn session_light(&self) -> Session {
-        let trained = self.trained_model();
+        let trained_on = self.trained_model().and_then(|m| m.trained_on.as_ref()).filter(|t| t.gen == self.loaded.gen);
         Session {
             version: Session::VERSION,
             texts: SessionFiles::default(),
             shown: Shown {
-                model_first_unseen: (trained.and_then(|m| m.trained_on.as_ref()))
-                    .filter(|t| t.gen == self.loaded.gen)
-                    .map(|t| t.first_unseen),
-                model_annotated: (trained.and_then(|m| m.trained_on.as_ref()))
-                    .filter(|t| t.gen == self.loaded.gen)
-                    .map_or_else(Vec::new, |t| t.annotated.to_vec()),
+                model_first_unseen: trained_on.map(|t| t.first_unseen),
+                model_annotated: trained_on.map_or_else(Vec::new, |t| t.annotated.to_vec()),
                 before_exercise: self.before_exercise.as_ref().map(|b| Box::new(b.saved())),
                 checked: self.classroom.checks.is_some(),
                 annotation: self.annotation.clone(),
@@ -467,12 +461,9 @@ impl State {
         match action {
             SessionAction::Restore { session, mt_file } => {
                 self.keeping.read = true;
-                self.restore(*session, mt_file)
+                return self.restore(*session, mt_file);
             }
-            SessionAction::NothingKept => {
-                self.keeping.read = true;
-                Vec::new()
-            }
+            SessionAction::NothingKept => self.keeping.read = true,
             SessionAction::StartFresh => {
                 let (worker_gen, last_id) = (self.jobs.worker_gen.next(), self.jobs.last_id);
                 *self = State::new();
@@ -481,7 +472,7 @@ impl State {
                 let mut effects =
                     vec![Effect::ForgetSession, Effect::RestartJobWorker, Effect::SetLocation(self.location())];
                 effects.extend(self.load(LoadAction::LoadSample));
-                effects
+                return effects;
             }
             SessionAction::OpenLocation(hash) => {
                 let location = Location::parse(&hash);
@@ -501,25 +492,23 @@ impl State {
                     }
                     None => {}
                 }
-                Vec::new()
             }
             SessionAction::OpenQuery(query) => {
-                exercise_address(&query).map(Effect::FetchExercise).into_iter().collect()
+                return exercise_address(&query).map(Effect::FetchExercise).into_iter().collect()
             }
             SessionAction::Kept(result) => {
                 self.keeping.problem = result.err();
                 if self.keeping.problem.is_none() {
                     self.keeping.overwrite = false;
                 }
-                Vec::new()
             }
             SessionAction::KeepAgain { overwrite } => {
                 self.keeping.attempt = self.keeping.attempt.wrapping_add(1);
                 self.keeping.overwrite = overwrite;
-                Vec::new()
             }
-            SessionAction::LoadKept => vec![Effect::Reload],
+            SessionAction::LoadKept => return vec![Effect::Reload],
         }
+        Vec::new()
     }
 }
 

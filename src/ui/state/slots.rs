@@ -293,8 +293,7 @@ impl Slots {
                 .last()
                 .map(|u| Routed::TranslationModel { name: u.name.clone(), text: u.text.clone() });
         }
-        status.message = None;
-        status.checking = true;
+        (status.message, status.checking) = (None, true);
         // Files of its group that were refused (gold links given before
         // their trees, a table of ids before its vocabularies, say) are
         // checked again with this one: the refusal may have been for want of it.
@@ -370,8 +369,7 @@ impl Slots {
             )));
             return None;
         }
-        status.message = None;
-        status.checking = true;
+        (status.message, status.checking) = (None, true);
         Some(Routed::Check(slot))
     }
 
@@ -383,8 +381,7 @@ impl Slots {
     pub(super) fn start_tiger_batch(&mut self, names: Vec<String>) {
         self.tiger_batch = Some(TigerBatch { expected: names, ..TigerBatch::default() });
         let status = self.slot_mut(Slot::Tiger);
-        status.checking = true;
-        status.message = None;
+        (status.message, status.checking) = (None, true);
     }
 
     fn batch_read(&mut self, upload: Upload) -> Option<Routed> {
@@ -418,8 +415,7 @@ impl Slots {
             status.message = Some(Err(format!("{}; the set was not imported{read}", errors.join("; "))));
             return None;
         }
-        status.message = None;
-        status.checking = true;
+        (status.message, status.checking) = (None, true);
         Some(Routed::Check(Slot::Tiger))
     }
 
@@ -432,8 +428,7 @@ impl Slots {
         }
         status.files = status.kept.clone();
         status.given = status.given.wrapping_add(1);
-        status.message = None;
-        status.checking = true;
+        (status.message, status.checking) = (None, true);
         Some(Routed::Check(slot))
     }
 
@@ -576,9 +571,8 @@ impl Slots {
             target_words,
             retry,
             given,
-            sample: false,
             tiger_options: self.tiger_options,
-            sides_swapped: false,
+            ..LoadRequest::default()
         }
     }
 

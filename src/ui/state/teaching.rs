@@ -6,10 +6,11 @@
 
 use std::collections::BTreeMap;
 
+use super::annotation::name;
 use super::{Mode, SelectAction, State};
 use crate::align::greedy::first_conflict;
 use crate::corpus::{PairIndex, TreePair};
-use crate::tree::{NodeId, Tree};
+use crate::tree::NodeId;
 
 /// One change to the hand links of a pair: its links before and after.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,7 +112,6 @@ impl Teach {
             self.message = Some(Err("Click a source node first, then a target node.".into()));
             return false;
         };
-        let name = |tree: &Tree, n: NodeId| format!("{} ({n})", tree.label(n));
         let links = self.links.entry(k).or_default();
         let this = format!("{} ↔ {}", name(&pair.source, s), name(&pair.target, t));
         if let Some(k) = links.iter().position(|&l| l == (s, t)) {
