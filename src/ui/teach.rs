@@ -61,9 +61,9 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
                 Counts::of_pair(&as_gold, &student)
             },
         );
-    let clear = { Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Clear)) };
-    let undo = { Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Undo)) };
-    let redo = { Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Redo)) };
+    let clear = Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Clear));
+    let undo = Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Undo));
+    let redo = Callback::from(move |_: MouseEvent| teach.emit(TeachAction::Redo));
     let reveal = Callback::from(move |e: Event| {
         teach.emit(TeachAction::RevealGold(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))
     });

@@ -55,12 +55,10 @@ fn field(
     help: &str,
     list: Option<&str>,
 ) -> Html {
-    let oninput = {
-        Callback::from(move |e: InputEvent| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            train.emit(TrainAction::Form(FormAction::SetField(f, input.value())));
-        })
-    };
+    let oninput = Callback::from(move |e: InputEvent| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        train.emit(TrainAction::Form(FormAction::SetField(f, input.value())));
+    });
     let error = state.errors.get(&f);
     let help_id = format!("{}-help", f.id());
     html! {
@@ -85,7 +83,7 @@ pub fn restart_worker(worker_stopped: bool, job: Dispatch<JobAction>, id: &'stat
     if !worker_stopped {
         return html! {};
     }
-    let onclick = { Callback::from(move |_: MouseEvent| job.emit(JobAction::RestartWorker)) };
+    let onclick = Callback::from(move |_: MouseEvent| job.emit(JobAction::RestartWorker));
     html! { <>{" "}<button type="button" {id} {onclick}>{"Restart the worker"}</button></> }
 }
 
@@ -190,13 +188,11 @@ fn percent(done: u64, total: u64) -> f64 {
 /// pairs tries both on its kept configuration and keeps the better on dev;
 /// otherwise fast-align, which the select then shows.
 fn word_model_choice(state: &TrainView, chosen_on_dev: bool, train: Dispatch<TrainAction>) -> Html {
-    let onchange = {
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            let model = WordModel::ALL.into_iter().find(|m| select.value() == m.name());
-            train.emit(TrainAction::Form(FormAction::SetWordModel(model)));
-        })
-    };
+    let onchange = Callback::from(move |e: Event| {
+        let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        let model = WordModel::ALL.into_iter().find(|m| select.value() == m.name());
+        train.emit(TrainAction::Form(FormAction::SetWordModel(model)));
+    });
     let tables = state.tables.is_some();
     let help = if tables {
         "Not used: the uploaded Moses tables are the lexicon."
@@ -226,13 +222,11 @@ fn word_model_choice(state: &TrainView, chosen_on_dev: bool, train: Dispatch<Tra
 /// paper`), or the kernel typed (`--kernel`); in one sentence, the rest in
 /// the panel's guide.
 fn setting_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
-    let onchange = {
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            let setting = Setting::ALL.into_iter().find(|s| s.name() == select.value()).unwrap_or_default();
-            train.emit(TrainAction::Form(FormAction::SetSetting(setting)));
-        })
-    };
+    let onchange = Callback::from(move |e: Event| {
+        let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        let setting = Setting::ALL.into_iter().find(|s| s.name() == select.value()).unwrap_or_default();
+        train.emit(TrainAction::Form(FormAction::SetSetting(setting)));
+    });
     let form = &state.form;
     let help = match (form.setting, form.calibrate_in_use(&state.held)) {
         (Setting::Best, true) => {
@@ -260,13 +254,11 @@ fn setting_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
 
 /// The SVM solver (`treelink train --solver`).
 fn solver_choice(state: &TrainView, train: Dispatch<TrainAction>) -> Html {
-    let onchange = {
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            let solver = select.value().parse().unwrap_or_default();
-            train.emit(TrainAction::Form(FormAction::SetSolver(solver)));
-        })
-    };
+    let onchange = Callback::from(move |e: Event| {
+        let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        let solver = select.value().parse().unwrap_or_default();
+        train.emit(TrainAction::Form(FormAction::SetSolver(solver)));
+    });
     let form = &state.form;
     let help = "SMO for any kernel; linear for kernels whose BTKs are all root (--solver).";
     let option = |s: Solver, label: &str| html! { <option value={s.name()} selected={form.solver == s}>{label.to_string()}</option> };
@@ -292,12 +284,10 @@ fn checkbox(
     on: impl Fn(bool) -> FormAction + 'static,
     train: Dispatch<TrainAction>,
 ) -> Html {
-    let onchange = {
-        Callback::from(move |e: Event| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            train.emit(TrainAction::Form(on(input.checked())));
-        })
-    };
+    let onchange = Callback::from(move |e: Event| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        train.emit(TrainAction::Form(on(input.checked())));
+    });
     let help_id = format!("{id}-help");
     html! {
         <div class="form-row">
@@ -399,9 +389,9 @@ pub fn train_panel(props: &TrainProps) -> Html {
     let chooses_word_model =
         options.as_ref().is_ok_and(|p| p.options.iter().any(crate::align::model::TrainOptions::tunes_word_model));
 
-    let on_train = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Train { now: js_sys::Date::now() })) };
-    let on_align = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() })) };
-    let on_download = { Callback::from(move |_: MouseEvent| train.emit(TrainAction::DownloadModel)) };
+    let on_train = Callback::from(move |_: MouseEvent| train.emit(TrainAction::Train { now: js_sys::Date::now() }));
+    let on_align = Callback::from(move |_: MouseEvent| train.emit(TrainAction::Align { now: js_sys::Date::now() }));
+    let on_download = Callback::from(move |_: MouseEvent| train.emit(TrainAction::DownloadModel));
     let on_advanced = Callback::from(move |e: Event| {
         let details: web_sys::HtmlDetailsElement = e.target_unchecked_into();
         train.emit(TrainAction::Form(FormAction::ShowAdvanced(details.open())));

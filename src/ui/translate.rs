@@ -622,7 +622,7 @@ fn derivation(props: &DerivationProps) -> Html {
         Some(Err(e)) => html! { <p class="error" role="alert">{format!("The target SMS cannot be drawn: {e}")}</p> },
         _ => html! {},
     };
-    let on_download = { Callback::from(move |_: MouseEvent| export.emit(ExportFile::DerivationSvg)) };
+    let on_download = Callback::from(move |_: MouseEvent| export.emit(ExportFile::DerivationSvg));
     let presenting = use_state(|| false);
     let cap = if *presenting { PRESENT_MAX_TEXT_PX } else { FIT_MAX_TEXT_PX };
     let zoom = use_zoom((w, h), props.translated.clone(), cap, 0.0);
