@@ -108,7 +108,7 @@ pub fn job_status(j: &Job, p: &JobProgress, job: Dispatch<JobAction>) -> Html {
         JobKind::TranslateAll => "Translating the pairs",
     };
     let count = if p.total > 0 {
-        format!("{}/{} ({:.0}%)", p.done, p.total, percent(p.done, p.total))
+        format!("{}/{} ({:.0}%)", p.done, p.total, 100.0 * p.done as f64 / p.total as f64)
     } else if p.done > 0 {
         format!("iteration {}", p.done)
     } else {
@@ -172,14 +172,6 @@ pub fn job_status_bar(props: &JobStatusProps) -> Html {
     match running.filter(|(j, _)| props.kinds.contains(&j.kind)) {
         Some((j, p)) => job_status(&j, &p, props.job),
         None => html! {},
-    }
-}
-
-fn percent(done: u64, total: u64) -> f64 {
-    if total == 0 {
-        0.0
-    } else {
-        100.0 * done as f64 / total as f64
     }
 }
 
