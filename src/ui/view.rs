@@ -240,12 +240,13 @@ fn tap_feedback(state: &State) -> Option<String> {
     if state.keeping.problem.is_some() {
         return Some("⚠ Your work is not kept in this browser: what to do is said above the diagram.".into());
     }
+    // A verdict, marked as done or refused.
+    let verdict = |message: &Option<Result<String, String>>| match message.as_ref()? {
+        Ok(m) => Some(format!("✓ {m}")),
+        Err(m) => Some(format!("✗ {m}")),
+    };
     if state.selection.mode == Mode::Annotate {
-        return match &state.annotation.message {
-            Some(Ok(m)) => Some(format!("✓ {m}")),
-            Some(Err(m)) => Some(format!("✗ {m}")),
-            None => None,
-        };
+        return verdict(&state.annotation.message);
     }
     if state.selection.mode != Mode::Teach {
         return None;
@@ -261,11 +262,7 @@ fn tap_feedback(state: &State) -> Option<String> {
             count(Mark::Missed)
         ));
     }
-    match &state.teach.message {
-        Some(Ok(m)) => Some(format!("✓ {m}")),
-        Some(Err(m)) => Some(format!("✗ {m}")),
-        None => None,
-    }
+    verdict(&state.teach.message)
 }
 
 /// The first screen's guide: three steps, and what every setting means
