@@ -70,14 +70,12 @@ fn by_hand(props: &TeachProps, pair: &TreePair) -> Html {
     let message = match &state.message {
         Some(Ok(m)) => html! { <p id="teach-message" class="ok" role="status">{m}</p> },
         Some(Err(m)) => html! { <p id="teach-message" class="error refused" role="alert">{m}</p> },
-        None => match state.pending {
-            Some(s) => {
-                html! { <p id="teach-message" role="status">{format!("Source node {} chosen: now click a target node.", node(&pair.source, s))}</p> }
-            }
-            None => {
-                html! { <p id="teach-message" role="status">{"Click a source node, then a target node, to link them."}</p> }
-            }
-        },
+        None => {
+            let hint = state.pending.map_or("Click a source node, then a target node, to link them.".into(), |s| {
+                format!("Source node {} chosen: now click a target node.", node(&pair.source, s))
+            });
+            html! { <p id="teach-message" role="status">{hint}</p> }
+        }
     };
     let links = state.links.iter().map(|&(s, t)| {
         html! { <li>{format!("{s}-{t}: {} ↔ {}", node(&pair.source, s), node(&pair.target, t))}</li> }
