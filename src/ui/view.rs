@@ -454,23 +454,15 @@ fn app() -> Html {
     };
     let panels = state.panels();
     let nav = {
-        let go = |delta: isize| {
-            let select = cb.select;
-            Callback::from(move |_: MouseEvent| select.emit(SelectAction::StepPair(delta)))
-        };
-        let on_number = {
-            let select = cb.select;
-            Callback::from(move |e: Event| {
-                if let Ok(n) = e.target_unchecked_into::<web_sys::HtmlInputElement>().value().trim().parse::<usize>() {
-                    select.emit(SelectAction::SelectPair(PairIndex::from_number(n).unwrap_or(PairIndex::FIRST)));
-                }
-            })
-        };
+        let select = cb.select;
+        let go = |delta: isize| Callback::from(move |_: MouseEvent| select.emit(SelectAction::StepPair(delta)));
+        let on_number = Callback::from(move |e: Event| {
+            if let Ok(n) = e.target_unchecked_into::<web_sys::HtmlInputElement>().value().trim().parse::<usize>() {
+                select.emit(SelectAction::SelectPair(PairIndex::from_number(n).unwrap_or(PairIndex::FIRST)));
+            }
+        });
         let mode_button = |mode: Mode, id: &'static str, label: &'static str| {
-            let onclick = {
-                let select = cb.select;
-                Callback::from(move |_: MouseEvent| select.emit(SelectAction::SetMode(mode)))
-            };
+            let onclick = Callback::from(move |_: MouseEvent| select.emit(SelectAction::SetMode(mode)));
             let on = state.selection.mode == mode;
             html! { <button type="button" id={id} class={classes!("mode", on.then_some("on"))} aria-pressed={on.to_string()} {onclick}>{label}</button> }
         };
