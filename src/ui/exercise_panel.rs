@@ -36,7 +36,9 @@ pub struct ExerciseBoxProps {
     pub exercise: Dispatch<ExerciseAction>,
 }
 
-fn prf_cells(c: &Counts) -> Html {
+/// A row's counts and P, R, F (`.p`, `.r`, `.f`), as the exercise's and
+/// the teaching scores show them.
+pub(super) fn prf_cells(c: &Counts) -> Html {
     html! {
         <>
             <td>{c.correct}</td><td>{c.predicted}</td><td>{c.gold}</td>

@@ -8,6 +8,7 @@
 
 use yew::prelude::*;
 
+use super::exercise_panel::prf_cells;
 use super::panels::TeachView;
 use super::state::{AnnotateAction, Mode, TeachAction, TrainAction};
 use super::store::Dispatch;
@@ -32,15 +33,7 @@ fn node(tree: &Tree, n: NodeId) -> String {
 
 fn score_row(id: &str, name: &str, c: Option<Counts>) -> Html {
     match c {
-        Some(c) => html! {
-            <tr id={id.to_string()}>
-                <th scope="row">{name}</th>
-                <td>{c.correct}</td><td>{c.predicted}</td><td>{c.gold}</td>
-                <td class="p">{format!("{:.2}", c.precision())}</td>
-                <td class="r">{format!("{:.2}", c.recall())}</td>
-                <td class="f">{format!("{:.2}", c.f())}</td>
-            </tr>
-        },
+        Some(c) => html! { <tr id={id.to_string()}><th scope="row">{name}</th>{prf_cells(&c)}</tr> },
         None => html! {
             <tr id={id.to_string()}><th scope="row">{name}</th><td colspan="6" class="text">{"no model alignment yet: train or align first"}</td></tr>
         },
