@@ -87,6 +87,17 @@ pub fn restart_worker(worker_stopped: bool, job: Dispatch<JobAction>, id: &'stat
     html! { <>{" "}<button type="button" {id} {onclick}>{"Restart the worker"}</button></> }
 }
 
+/// The model in hand (`#id`): where it came from and what it is, or
+/// `none` (a hint) without one.
+pub fn model_summary(id: &'static str, what: &'static str, model: &Option<(String, String)>, none: &str) -> Html {
+    match model {
+        Some((origin, summary)) => {
+            html! { <p {id}><strong>{what}</strong>{format!("{origin} — {summary}.")}</p> }
+        }
+        None => html! { <p {id} class="hint">{none.to_string()}</p> },
+    }
+}
+
 /// The button that aligns the loaded pairs with the model in hand, where
 /// a view needs its results (the diagram's counts, the search stepper,
 /// the annotation's proposals).
@@ -440,14 +451,6 @@ pub fn train_panel(props: &TrainProps) -> Html {
         }
         None => html! {},
     };
-    let model = match &state.model {
-        Some((origin, summary)) => html! {
-            <p id="model-summary"><strong>{"Model: "}</strong>{format!("{origin} — {summary}.")}</p>
-        },
-        None => {
-            html! { <p id="model-summary" class="hint">{"No model yet: train one here, or load a model file from `treelink train` in the Data panel."}</p> }
-        }
-    };
     html! {
         <section class="panel train" id="train-panel" aria-labelledby="train-title">
             <h2 id="train-title">{"Train and align"}</h2>
@@ -488,7 +491,7 @@ pub fn train_panel(props: &TrainProps) -> Html {
                     if !has_gold {
                         <p class="hint">{"The loaded pairs have no gold links to learn from: load gold links to train."}</p>
                     }
-                    {model}
+                    {model_summary("model-summary", "Model: ", &state.model, "No model yet: train one here, or load a model file from `treelink train` in the Data panel.")}
                     <JobStatus kinds={&[JobKind::Train, JobKind::Align, JobKind::Update][..]} job={props.job} />
                     {note}
                 </div>

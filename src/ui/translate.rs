@@ -17,7 +17,7 @@ use super::state::{
     CorpusTranslation, ExportFile, JobAction, JobKind, SelectAction, Shared, TranslateAction, Translated,
 };
 use super::store::Dispatch;
-use super::train::JobStatus;
+use super::train::{model_summary, JobStatus};
 use super::zoom::{use_zoom, FIT_MAX_TEXT_PX, PRESENT_MAX_TEXT_PX};
 use crate::corpus::PairIndex;
 use crate::eval::bleu::sentence_bleu;
@@ -112,14 +112,6 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
         translate.emit(TranslateAction::SetInput(e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value()));
     });
 
-    let model = match &mt.held {
-        Some((origin, summary)) => html! {
-            <p id="mt-summary"><strong>{"Translation model: "}</strong>{format!("{origin} — {summary}.")}</p>
-        },
-        None => html! {
-            <p id="mt-summary" class="hint">{"No translation model yet: train one here (under a minute on the sample), or load a model file from `treelink mt-train` in the Data panel."}</p>
-        },
-    };
     let note = match &mt.note {
         Some(Ok(m)) => html! { <p id="mt-note" class="ok" role="status">{m}</p> },
         Some(Err(m)) => {
@@ -207,7 +199,7 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
                     if needs_gold && !has_gold {
                         <p class="hint">{"DirC and EWoS need sub-tree links: load gold links."}</p>
                     }
-                    {model}
+                    {model_summary("mt-summary", "Translation model: ", &mt.held, "No translation model yet: train one here (under a minute on the sample), or load a model file from `treelink mt-train` in the Data panel.")}
                     <JobStatus kinds={&[JobKind::TrainMt, JobKind::TranslateAll][..]} job={props.job} />
                 </div>
                 <div class="translate-input">
