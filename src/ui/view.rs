@@ -510,13 +510,9 @@ fn app() -> Html {
                 <p class="lede" id="lede" title="treelink aligns the sub-trees of translated sentence pairs with bilingual tree kernels, and translates with meta-structures — in your browser, offline.">
                     {"Sub-tree alignment with bilingual tree kernels: "}<strong id="lede-pairs">{state.corpus_line()}</strong></p>
                 <nav class="sections" aria-label="Sections">
-                    <a href="#workbench">{"The pair"}</a>
-                    <a href="#loader">{"Data"}</a>
-                    <a href="#train-panel">{"Train and align"}</a>
-                    <a href="#exercise-panel">{"Exercises"}</a>
-                    <a href="#translate-panel">{"Translate"}</a>
-                    <a href="#results-panel">{"Results"}</a>
-                    <a href="#export-panel">{"Export"}</a>
+                    { for [("#workbench", "The pair"), ("#loader", "Data"), ("#train-panel", "Train and align"), ("#exercise-panel", "Exercises"),
+                        ("#translate-panel", "Translate"), ("#results-panel", "Results"), ("#export-panel", "Export")]
+                        .map(|(href, label)| html! { <a {href}>{label}</a> }) }
                 </nav>
             </header>
             <ContextProvider<StoreHandle> context={StoreHandle(store.clone())}>
