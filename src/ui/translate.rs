@@ -245,14 +245,12 @@ pub fn translate_panel(props: &TranslateProps) -> Html {
 /// opens its derivation.
 fn corpus_view(c: &CorpusTranslation, props: &TranslateProps) -> Html {
     let state = &props.view;
+    let (select, translate) = (props.select, props.translate);
     let rows = c.hyps.iter().zip(&c.sentence_bleu).zip(PairIndex::all(c.hyps.len())).map(|((hyp, bleu), k)| {
-        let onclick = {
-            let (select, translate) = (props.select, props.translate);
-            Callback::from(move |_: MouseEvent| {
-                select.emit(SelectAction::SelectPair(k));
-                translate.emit(TranslateAction::TranslatePair(k));
-            })
-        };
+        let onclick = Callback::from(move |_: MouseEvent| {
+            select.emit(SelectAction::SelectPair(k));
+            translate.emit(TranslateAction::TranslatePair(k));
+        });
         let reference = state.corpus.pair(k).map_or(String::new(), |p| p.target.words().join(" "));
         html! {
             <tr class={classes!((k == state.pair).then_some("current"))}>
@@ -556,7 +554,7 @@ fn derivation(props: &DerivationProps) -> Html {
     };
     let source_roots: Vec<Vec<NodeId>> = steps.iter().map(|s| s.1.clone()).collect();
     let m = style.margin;
-    let body = match &target {
+    let (w, h, drawing) = match &target {
         Some(Ok(sms)) => {
             let layout = layout_pair(source, &sms.tree, &style);
             // A link per step, between the words of its source span and of its target words.
@@ -609,7 +607,6 @@ fn derivation(props: &DerivationProps) -> Html {
             )
         }
     };
-    let (w, h, drawing) = body;
     let problem = match &target {
         Some(Err(e)) => html! { <p class="error" role="alert">{format!("The target SMS cannot be drawn: {e}")}</p> },
         _ => html! {},
