@@ -1,8 +1,9 @@
 //! Exporting a corpus to TigerXML + STA XML that the importer reads back
 //! to the same corpus.
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+
+use quick_xml::escape::escape as esc;
 
 use super::convert::from_token;
 use super::import::{basename, PairIds, SentenceIds};
@@ -61,10 +62,6 @@ pub struct TigerExport {
     pub sta: String,
 }
 
-pub(super) fn esc(s: &str) -> Cow<'_, str> {
-    quick_xml::escape::escape(s)
-}
-
 /// Writes trees as a TigerXML corpus with id `corpus_id`. Each tree comes with
 /// its ids (sentence id and one id per pre-order node, e.g. from
 /// [`TigerImport::ids`](super::TigerImport::ids) or [`PairIds::synthesize`]). Terminals are written in
@@ -106,8 +103,8 @@ pub fn write_tiger<'a>(
             out.push_str(&format!(
                 " <t id=\"{}\" word=\"{}\" pos=\"{}\"/>\n",
                 esc(&ids.nodes[n.index()]),
-                esc(&from_token(word)),
-                esc(&from_token(tree.label(n)))
+                esc(from_token(word)),
+                esc(from_token(tree.label(n)))
             ));
         }
         out.push_str("</terminals>\n<nonterminals>\n");
@@ -115,7 +112,7 @@ pub fn write_tiger<'a>(
             out.push_str(&format!(
                 " <nt id=\"{}\" cat=\"{}\">\n",
                 esc(&ids.nodes[n.index()]),
-                esc(&from_token(tree.label(n)))
+                esc(from_token(tree.label(n)))
             ));
             for &c in tree.children(n) {
                 out.push_str(&format!("  <edge label=\"--\" idref=\"{}\"/>\n", esc(&ids.nodes[c.index()])));
