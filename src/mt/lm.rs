@@ -176,11 +176,6 @@ fn log10(x: f64) -> f64 {
     ln(x) / std::f64::consts::LN_10
 }
 
-/// 10^x with the reproducible `exp`.
-pub fn pow10(x: f64) -> f64 {
-    exp(x * std::f64::consts::LN_10)
-}
-
 /// A log10 score as the natural log the decoders' features are in.
 pub fn log10_to_ln(log10: f64) -> f64 {
     log10 * std::f64::consts::LN_10
@@ -633,7 +628,8 @@ impl NgramLm {
         if n == 0 {
             1.0
         } else {
-            pow10(-total / n as f64)
+            // 10^x with the reproducible `exp`.
+            exp(-total / n as f64 * std::f64::consts::LN_10)
         }
     }
 
