@@ -727,10 +727,6 @@ impl Builder {
 
 // ---------------------------------------------------------------- ARPA ----
 
-fn fmt_num(x: f64) -> String {
-    format!("{x}")
-}
-
 /// Writes the model as an ARPA file (see the module documentation).
 pub fn write_arpa(lm: &NgramLm) -> String {
     use std::fmt::Write;
@@ -742,8 +738,7 @@ pub fn write_arpa(lm: &NgramLm) -> String {
     for (n, e) in entries.iter().enumerate() {
         let _ = write!(out, "\n\\{}-grams:\n", n + 1);
         for (words, lp, bo) in e {
-            out.push_str(&fmt_num(*lp));
-            out.push('\t');
+            let _ = write!(out, "{lp}\t");
             for (i, &w) in words.iter().enumerate() {
                 if i > 0 {
                     out.push(' ');
@@ -751,8 +746,7 @@ pub fn write_arpa(lm: &NgramLm) -> String {
                 out.push_str(&lm.vocab[w as usize]);
             }
             if *bo != 0.0 {
-                out.push('\t');
-                out.push_str(&fmt_num(*bo));
+                let _ = write!(out, "\t{bo}");
             }
             out.push('\n');
         }
