@@ -317,7 +317,7 @@ pub fn train_with_progress(
         kernel_evals: cache.kernel_evals,
         cache_hits: cache.hits,
         cache_misses: cache.misses,
-        cache_rows: cache.capacity_rows(),
+        cache_rows: cache.max_rows,
         objective: solution.objective,
         max_violation: solution.max_violation,
         converged: solution.converged,
