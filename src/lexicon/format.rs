@@ -131,12 +131,7 @@ pub fn write_moses_lex(table: &LexTable) -> String {
 /// `i-j`, or `i-j?` (a fuzzy link, as the `.gold` files mark them: an
 /// STA's word links in `PREFIX.words`), read as a link either way.
 fn parse_word_link(token: &str) -> Option<(usize, usize)> {
-    let (i, j) = token.strip_suffix('?').unwrap_or(token).split_once('-')?;
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if !digits(i) || !digits(j) {
-        return None;
-    }
-    Some((i.parse().ok()?, j.parse().ok()?))
+    crate::io::links::parse_link(token).map(|l| (l.source.index(), l.target.index()))
 }
 
 /// The token `found` at `column` of line `line` is not the `expected`.
