@@ -488,7 +488,7 @@ impl Answers {
         let own = fingerprint(answers.pairs.iter().map(|a| (a.number, &a.source, &a.target)));
         let expected = exercise.fingerprint();
         if answers.exercise != expected || own != expected {
-            let (line, column) = position_of_key(text, "exercise");
+            let (line, column) = text.find("\"exercise\"").map_or((1, 1), |i| end_position(&text[..i]));
             return Err(ExerciseError::OtherExercise(Box::new(OtherExercise {
                 file: file.into(),
                 line,
@@ -512,11 +512,6 @@ impl Answers {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
     }
-}
-
-/// Where `"key":` first occurs in `text` (1-based line and column).
-fn position_of_key(text: &str, key: &str) -> (usize, usize) {
-    text.find(&format!("\"{key}\"")).map_or((1, 1), |i| end_position(&text[..i]))
 }
 
 /// How a link fares against the key.

@@ -352,14 +352,6 @@ pub fn layout_pair_side(source: &Tree, target: &Tree, style: &Style) -> PairLayo
     PairLayout { source: centre(src), target: centre(trg), width, height, orientation: Orientation::SideBySide }
 }
 
-/// The pair laid out as `orientation` says.
-pub fn layout_pair_oriented(source: &Tree, target: &Tree, style: &Style, orientation: Orientation) -> PairLayout {
-    match orientation {
-        Orientation::Stacked => layout_pair(source, target, style),
-        Orientation::SideBySide => layout_pair_side(source, target, style),
-    }
-}
-
 /// The orientation whose layout shows a pair at the larger zoom in a
 /// `box_width` × `box_height` box, text capped at `max_text_px` as
 /// [`fit_zoom`] caps it (stacked when both reach the cap). Unclamped below,
@@ -483,7 +475,10 @@ impl Drawing {
         orientation: Orientation,
     ) -> Drawing {
         let (source, target) = (fold_tree(source, fold_source), fold_tree(target, fold_target));
-        let layout = layout_pair_oriented(&source.tree, &target.tree, style, orientation);
+        let layout = match orientation {
+            Orientation::Stacked => layout_pair(&source.tree, &target.tree, style),
+            Orientation::SideBySide => layout_pair_side(&source.tree, &target.tree, style),
+        };
         Drawing { source, target, layout }
     }
 

@@ -281,7 +281,9 @@ fn draw_tree(out: &mut String, f: &FoldedTree, layout: &TreeLayout, orientation:
         );
     }
     for (i, (w, r)) in tree.words().iter().zip(&layout.words).enumerate() {
-        let folded = word_is_folded(f, i);
+        // Whether word i is a folded sub-tree's yield: pre-order, the POS-like
+        // node of word i is the drawn leaf whose span starts at i.
+        let folded = f.tree.node_ids().any(|n| f.folded[n.index()] && f.tree.span(n).start == i);
         let _ = write!(
             out,
             "<text class=\"word{}\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
@@ -292,12 +294,6 @@ fn draw_tree(out: &mut String, f: &FoldedTree, layout: &TreeLayout, orientation:
         );
     }
     out.push_str("</g>");
-}
-
-/// Whether drawn word `i` is a folded sub-tree's yield (the word of a folded node).
-pub fn word_is_folded(f: &FoldedTree, i: usize) -> bool {
-    // Pre-order: the POS-like node of word i is the drawn leaf whose span starts at i.
-    f.tree.node_ids().any(|n| f.folded[n.index()] && f.tree.span(n).start == i)
 }
 
 /// Height of one legend row under the drawing.

@@ -545,27 +545,20 @@ impl Tree {
     }
 
     /// Like [`Tree::parse_all_with_starts`], for a text that begins on line
-    /// `first_line` of its file (a stream's chunk of whole trees).
-    pub fn parse_all_from_line(text: &str, file: &str, first_line: usize) -> Result<TreesWithStarts, ParseError> {
-        let mut reader = BracketReader::new(text, file);
-        reader.line = first_line;
-        reader.read_all()
-    }
-
-    /// [`Tree::parse_all_from_line`] with the layout checked as
-    /// [`Tree::parse_numbered`] checks it, `layout` carried from the chunks
-    /// before (a stream of numbered trees).
-    pub fn parse_numbered_from_line(
+    /// `first_line` of its file (a stream's chunk of whole trees); with a
+    /// `layout`, checked as [`Tree::parse_numbered`] checks it and carried
+    /// from the chunks before (a stream of numbered trees).
+    pub fn parse_from_line(
         text: &str,
         file: &str,
         first_line: usize,
-        layout: &mut LineLayout,
+        layout: Option<&mut LineLayout>,
     ) -> Result<TreesWithStarts, ParseError> {
         let mut reader = BracketReader::new(text, file);
         reader.line = first_line;
-        reader.layout = Some(*layout);
+        reader.layout = layout.as_deref().copied();
         let (trees, end) = reader.read_all_laid_out()?;
-        if let Some(end) = end {
+        if let (Some(layout), Some(end)) = (layout, end) {
             *layout = end;
         }
         Ok(trees)

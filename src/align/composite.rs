@@ -419,11 +419,21 @@ impl<'a> CompositeKernel<'a> {
             c += 1;
         }
         if self.spec.context {
-            total += self.spec.thetas[c] * self.context_normalized(x, sx[c], y, sy[c]);
+            // The normalised `ctx` kernel, 0 when either instance has no context.
+            total += self.spec.thetas[c]
+                * match (&x.context, &y.context) {
+                    (Some(a), Some(b)) => context_kernel(a, sx[c], b, sy[c]),
+                    _ => 0.0,
+                };
             c += 1;
         }
         if self.spec.history {
-            total += self.spec.thetas[c] * self.history_normalized(x, sx[c], y, sy[c]);
+            // The normalised `hist` kernel: the polynomial kernel on the first pass's decisions.
+            total += self.spec.thetas[c]
+                * match (&x.history, &y.history) {
+                    (Some(a), Some(b)) => normalize(polynomial_kernel(a, b), sx[c].0, sy[c].0),
+                    _ => 0.0,
+                };
             c += 1;
         }
         for &(kind, space) in &self.spec.btks {
@@ -434,22 +444,6 @@ impl<'a> CompositeKernel<'a> {
             c += 1;
         }
         total
-    }
-
-    /// The normalised `ctx` kernel (0 when either instance has no context).
-    pub fn context_normalized(&self, x: &Instance, sx: (f64, f64), y: &Instance, sy: (f64, f64)) -> f64 {
-        match (&x.context, &y.context) {
-            (Some(a), Some(b)) => context_kernel(a, sx, b, sy),
-            _ => 0.0,
-        }
-    }
-
-    /// The normalised `hist` kernel: the polynomial kernel on the first pass's decisions.
-    pub fn history_normalized(&self, x: &Instance, sx: (f64, f64), y: &Instance, sy: (f64, f64)) -> f64 {
-        match (&x.history, &y.history) {
-            (Some(a), Some(b)) => normalize(polynomial_kernel(a, b), sx.0, sy.0),
-            _ => 0.0,
-        }
     }
 
     /// A normalised BTK given the self parts `(K(S,S), K(T,T))` of both sides.

@@ -60,15 +60,6 @@ pub enum LinkWeight {
 }
 
 impl LinkWeight {
-    /// The weight for training pairs whose word links were `given` (else the engine's own).
-    pub fn for_links(given: bool) -> Self {
-        if given {
-            LinkWeight::Unit
-        } else {
-            LinkWeight::Lexicon
-        }
-    }
-
     /// Whether it is the paper's (models that keep it leave it out of the file).
     pub fn is_lexicon(&self) -> bool {
         *self == LinkWeight::Lexicon

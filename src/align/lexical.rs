@@ -51,7 +51,11 @@ pub type GivenLinks = Vec<Option<Vec<WordAlignment>>>;
 /// How φ5–φ7 weigh a link with these links given: 1 when the training
 /// pairs' (the first corpus's) are.
 fn given_weight(given: &GivenLinks) -> LinkWeight {
-    LinkWeight::for_links(given.first().is_some_and(Option::is_some))
+    if given.first().is_some_and(Option::is_some) {
+        LinkWeight::Unit
+    } else {
+        LinkWeight::Lexicon
+    }
 }
 
 impl LexiconSource {

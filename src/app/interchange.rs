@@ -177,7 +177,7 @@ fn export_ids(
     }
     let parsed = match originals {
         Some(o) => {
-            let [s, t] = parse_originals(o)?;
+            let (s, t) = (parse_tiger(o.source.text, o.source.name)?, parse_tiger(o.target.text, o.target.name)?);
             let trees: Vec<_> = corpus.pairs.iter().map(|p| (&p.source, &p.target)).collect();
             let converted = file.nodes_from(ids_name, (o.source.name, &s), (o.target.name, &t), &trees)?;
             check_trees(corpus, &file.pairs, converted.iter().map(|(s, t)| (&s.tree, &t.tree)), o)?;
@@ -190,11 +190,6 @@ fn export_ids(
         }
     };
     Ok((ExportIds { ids: file.pairs, source, target }, parsed))
-}
-
-/// The two original treebanks, parsed.
-fn parse_originals(o: Originals<'_>) -> Result<[TigerCorpus; 2], TigerError> {
-    Ok([parse_tiger(o.source.text, o.source.name)?, parse_tiger(o.target.text, o.target.name)?])
 }
 
 /// Refuses a tree that is not the one its original sentence converts to.

@@ -68,12 +68,6 @@ impl DublinError {
     }
 }
 
-/// The 1-based columns (in characters) of the `(` of each node of a
-/// bracketed line, in pre-order (an outer unlabelled bracket included).
-fn open_columns(line: &str) -> Vec<usize> {
-    line.chars().enumerate().filter(|&(_, c)| c == '(').map(|(k, _)| k + 1).collect()
-}
-
 /// Stand-ins for a bracket written as a word (`(-LRB--3 ()`, as the Dublin
 /// aligner writes them): one character each, so columns stay right.
 const OPEN_WORD: char = '\u{E000}';
@@ -119,7 +113,8 @@ fn read_numbered(line: &str, file: &str, line_no: usize) -> Result<(Tree, Vec<u6
         e.line += line_no - 1;
         DublinError::Tree(e)
     })?;
-    let columns = open_columns(line);
+    // The 1-based columns (in characters) of the `(` of each node, in pre-order.
+    let columns: Vec<usize> = line.chars().enumerate().filter(|&(_, c)| c == '(').map(|(k, _)| k + 1).collect();
     // With an outer unlabelled bracket, node k's '(' is the (k + 1)-th.
     let skip = usize::from(tree.outer_bracket());
     let mut builder = TreeBuilder::new();

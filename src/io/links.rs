@@ -63,7 +63,8 @@ pub struct LinkError {
     pub found: String,
 }
 
-fn parse_link(token: &str) -> Option<Link> {
+/// `i-j` (a good link) or `i-j?` (a fuzzy one), `i` and `j` digits only.
+pub(crate) fn parse_link(token: &str) -> Option<Link> {
     let (body, kind) = match token.strip_suffix('?') {
         Some(b) => (b, LinkKind::Fuzzy),
         None => (token, LinkKind::Good),

@@ -122,10 +122,7 @@ impl<R: std::io::BufRead> TreeStream<R> {
                 break;
             }
         }
-        let (trees, starts) = match self.layout.as_mut() {
-            Some(layout) => Tree::parse_numbered_from_line(&self.chunk, &self.file, first_line, layout)?,
-            None => Tree::parse_all_from_line(&self.chunk, &self.file, first_line)?,
-        };
+        let (trees, starts) = Tree::parse_from_line(&self.chunk, &self.file, first_line, self.layout.as_mut())?;
         self.ready.extend(trees.into_iter().zip(starts));
         Ok(())
     }

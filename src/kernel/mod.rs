@@ -263,14 +263,10 @@ pub struct DeltaTable {
 
 impl DeltaTable {
     /// Δ for all production-matched pairs `(n, n') ∈ N_S × N_S'`, if they
-    /// are at most [`DEFAULT_MAX_NODE_PAIRS`].
+    /// are at most [`DEFAULT_MAX_NODE_PAIRS`]: counted before any is stored,
+    /// so a refusal costs O(|S| + |S'|).
     pub fn new(a: SubTree<'_>, b: SubTree<'_>, lambda: f64) -> Result<Self, TooManyNodePairs> {
-        Self::with_limit(a, b, lambda, DEFAULT_MAX_NODE_PAIRS)
-    }
-
-    /// [`DeltaTable::new`] with at most `limit` matched pairs: counted
-    /// before any is stored, so a refusal costs O(|S| + |S'|).
-    pub fn with_limit(a: SubTree<'_>, b: SubTree<'_>, lambda: f64, limit: u64) -> Result<Self, TooManyNodePairs> {
+        let limit = DEFAULT_MAX_NODE_PAIRS;
         let (ta, tb) = (a.tree, b.tree);
         let (ra, rb) = (ta.subtree(a.root), tb.subtree(b.root));
         let la: Vec<NodeId> = ta.production_order().iter().copied().filter(|n| ra.contains(n)).collect();

@@ -59,30 +59,34 @@ pub fn read_moses_lex(text: &str, file: &str) -> Result<LexTable, LexError> {
     let mut first_line: WordMap<(&str, &str), usize> = WordMap::with_capacity_and_hasher(lines, Default::default());
     for (l, line) in text.lines().enumerate() {
         let line_no = l + 1;
-        let tokens: Vec<(usize, &str)> = tokens_with_columns(line);
-        if tokens.is_empty() {
+        let Some([(column, x), (_, y), p]) = three_fields(file, line_no, line, [LEX_WORD_Y, LEX_PROB, LEX_END])? else {
             continue;
-        }
-        let eol = |expected| LexError::EndOfLine {
-            file: file.to_string(),
-            line: line_no,
-            column: line.chars().count() + 1,
-            expected,
         };
-        let unexpected = |token, expected| unexpected_token(file, line_no, token, expected);
-        match tokens.len() {
-            1 => return Err(eol(LEX_WORD_Y)),
-            2 => return Err(eol(LEX_PROB)),
-            3 => {}
-            _ => return Err(unexpected(tokens[3], LEX_END)),
-        }
-        let (x, y) = (tokens[0].1, tokens[1].1);
-        let p = parse_prob(tokens[2].1).ok_or_else(|| unexpected(tokens[2], LEX_PROB))?;
-        first_time(&mut first_line, (x, y), (x, y), (file, line_no, tokens[0].0))?;
+        let p = parse_prob(p.1).ok_or_else(|| unexpected_token(file, line_no, p, LEX_PROB))?;
+        first_time(&mut first_line, (x, y), (x, y), (file, line_no, column))?;
         entries.push((x, y, p));
     }
     let lowercase = entries.iter().all(|(x, y, _)| is_lowercase(x) && is_lowercase(y));
     Ok(LexTable::from_entries(entries, lowercase))
+}
+
+/// The three fields of a table line, `None` for a blank one; else the error
+/// naming the field missing (`second`, `third`) or the extra one (`end`).
+fn three_fields<'a>(
+    file: &str,
+    line_no: usize,
+    line: &'a str,
+    [second, third, end]: [&'static str; 3],
+) -> Result<Option<[(usize, &'a str); 3]>, LexError> {
+    let eol =
+        |expected| LexError::EndOfLine { file: file.into(), line: line_no, column: line.chars().count() + 1, expected };
+    match tokens_with_columns(line)[..] {
+        [] => Ok(None),
+        [_] => Err(eol(second)),
+        [_, _] => Err(eol(third)),
+        [a, b, c] => Ok(Some([a, b, c])),
+        [_, _, _, extra, ..] => Err(unexpected_token(file, line_no, extra, end)),
+    }
 }
 
 /// A probability: a number in `[0, 1]`.
@@ -127,12 +131,7 @@ pub fn write_moses_lex(table: &LexTable) -> String {
 /// `i-j`, or `i-j?` (a fuzzy link, as the `.gold` files mark them: an
 /// STA's word links in `PREFIX.words`), read as a link either way.
 fn parse_word_link(token: &str) -> Option<(usize, usize)> {
-    let (i, j) = token.strip_suffix('?').unwrap_or(token).split_once('-')?;
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if !digits(i) || !digits(j) {
-        return None;
-    }
-    Some((i.parse().ok()?, j.parse().ok()?))
+    crate::io::links::parse_link(token).map(|l| (l.source.index(), l.target.index()))
 }
 
 /// The token `found` at `column` of line `line` is not the `expected`.
@@ -325,23 +324,13 @@ pub fn read_giza_ttable(
     let mut entries: Vec<(&str, &str, f64)> = Vec::new();
     let mut first_line: FnvMap<(u64, u64), usize> = FnvMap::default();
     for (l, line) in text.lines().enumerate() {
-        let tokens = tokens_with_columns(line);
-        if tokens.is_empty() {
-            continue;
-        }
-        let (line_no, end_column) = (l + 1, line.chars().count() + 1);
-        let unexpected = |token, expected| unexpected_token(file, line_no, token, expected);
+        let line_no = l + 1;
         const Y: &str = "the id of the conditioning word (lines are 'y_id x_id p(x|y)')";
         const X: &str = "the id of the generated word (lines are 'y_id x_id p(x|y)')";
         const P: &str = "a probability p(x|y) between 0 and 1 (lines are 'y_id x_id p(x|y)')";
-        let eol =
-            |expected| LexError::EndOfLine { file: file.to_string(), line: line_no, column: end_column, expected };
-        match tokens.len() {
-            1 => return Err(eol(X)),
-            2 => return Err(eol(P)),
-            3 => {}
-            _ => return Err(unexpected(tokens[3], "the end of the line after 'y_id x_id p(x|y)'")),
-        }
+        const END: &str = "the end of the line after 'y_id x_id p(x|y)'";
+        let Some(tokens) = three_fields(file, line_no, line, [X, P, END])? else { continue };
+        let unexpected = |token, expected| unexpected_token(file, line_no, token, expected);
         let y: u64 = tokens[0].1.parse().map_err(|_| unexpected(tokens[0], Y))?;
         let x: u64 = tokens[1].1.parse().map_err(|_| unexpected(tokens[1], X))?;
         let p = parse_prob(tokens[2].1).ok_or_else(|| unexpected(tokens[2], P))?;

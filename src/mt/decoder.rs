@@ -338,10 +338,6 @@ struct Search<M: SearchSpace> {
 }
 
 impl<M: SearchSpace> Search<M> {
-    fn cmp_rank(&self, a: u32, b: u32) -> Ordering {
-        self.hyps[b as usize].total.total_cmp(&self.hyps[a as usize].total).then(a.cmp(&b))
-    }
-
     /// Offers a scored extension to stack `k`.
     #[allow(clippy::too_many_arguments)]
     fn add(
@@ -402,7 +398,7 @@ impl<M: SearchSpace> Search<M> {
     /// Histogram pruning of stack `k` to the limit; with `last`, also threshold pruning and sorting.
     fn prune(&mut self, k: usize, last: bool) {
         let mut members = std::mem::take(&mut self.stacks[k].members);
-        members.sort_by(|&a, &b| self.cmp_rank(a, b));
+        members.sort_by(|&a, &b| self.hyps[b as usize].total.total_cmp(&self.hyps[a as usize].total).then(a.cmp(&b)));
         let mut keep = members.len();
         if self.limit > 0 {
             keep = keep.min(self.limit);

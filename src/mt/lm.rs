@@ -176,11 +176,6 @@ fn log10(x: f64) -> f64 {
     ln(x) / std::f64::consts::LN_10
 }
 
-/// 10^x with the reproducible `exp`.
-pub fn pow10(x: f64) -> f64 {
-    exp(x * std::f64::consts::LN_10)
-}
-
 /// A log10 score as the natural log the decoders' features are in.
 pub fn log10_to_ln(log10: f64) -> f64 {
     log10 * std::f64::consts::LN_10
@@ -633,7 +628,8 @@ impl NgramLm {
         if n == 0 {
             1.0
         } else {
-            pow10(-total / n as f64)
+            // 10^x with the reproducible `exp`.
+            exp(-total / n as f64 * std::f64::consts::LN_10)
         }
     }
 
@@ -731,10 +727,6 @@ impl Builder {
 
 // ---------------------------------------------------------------- ARPA ----
 
-fn fmt_num(x: f64) -> String {
-    format!("{x}")
-}
-
 /// Writes the model as an ARPA file (see the module documentation).
 pub fn write_arpa(lm: &NgramLm) -> String {
     use std::fmt::Write;
@@ -746,8 +738,7 @@ pub fn write_arpa(lm: &NgramLm) -> String {
     for (n, e) in entries.iter().enumerate() {
         let _ = write!(out, "\n\\{}-grams:\n", n + 1);
         for (words, lp, bo) in e {
-            out.push_str(&fmt_num(*lp));
-            out.push('\t');
+            let _ = write!(out, "{lp}\t");
             for (i, &w) in words.iter().enumerate() {
                 if i > 0 {
                     out.push(' ');
@@ -755,8 +746,7 @@ pub fn write_arpa(lm: &NgramLm) -> String {
                 out.push_str(&lm.vocab[w as usize]);
             }
             if *bo != 0.0 {
-                out.push('\t');
-                out.push_str(&fmt_num(*bo));
+                let _ = write!(out, "\t{bo}");
             }
             out.push('\n');
         }

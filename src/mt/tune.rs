@@ -197,10 +197,11 @@ impl NBestPool {
         true
     }
 
-    /// The summed statistics of each sentence's best candidate under `weights`
-    /// (ties: the earlier candidate).
-    pub fn stats_at(&self, weights: &[f64]) -> BleuStats {
-        self.sentences
+    /// Corpus BLEU (0–100) of each sentence's best candidate under `weights`
+    /// (ties: the earlier candidate), from their summed statistics.
+    pub fn bleu(&self, weights: &[f64]) -> f64 {
+        let stats: BleuStats = self
+            .sentences
             .iter()
             .zip(&self.empty)
             .map(|(cands, &empty)| {
@@ -213,12 +214,8 @@ impl NBestPool {
                 }
                 best.map_or(empty, |(_, c)| c.stats)
             })
-            .sum()
-    }
-
-    /// Corpus BLEU (0–100) of the best candidates under `weights`.
-    pub fn bleu(&self, weights: &[f64]) -> f64 {
-        Bleu::corpus(&self.stats_at(weights)).score
+            .sum();
+        Bleu::corpus(&stats).score
     }
 }
 

@@ -24,7 +24,7 @@ pub(crate) struct QCache<'a> {
     /// `true` for a positive example.
     pos: Vec<bool>,
     n: usize,
-    max_rows: usize,
+    pub(crate) max_rows: usize,
     /// Q_ii = K(i, i).
     pub(crate) diag: Vec<f64>,
     rows: Vec<Vec<f64>>,
@@ -74,10 +74,6 @@ impl<'a> QCache<'a> {
             cache.diag.push(k);
         }
         Ok(cache)
-    }
-
-    pub(crate) fn capacity_rows(&self) -> usize {
-        self.max_rows
     }
 
     /// y_i y_k K(i, k), checked finite.

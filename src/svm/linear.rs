@@ -148,17 +148,7 @@ impl LinearParams {
     }
 
     fn validate(&self) -> Result<(), SvmError> {
-        let checks = [
-            ("c_pos", self.c_pos, self.c_pos > 0.0 && self.c_pos.is_finite(), "positive and finite"),
-            ("c_neg", self.c_neg, self.c_neg > 0.0 && self.c_neg.is_finite(), "positive and finite"),
-            ("eps", self.eps, self.eps > 0.0 && self.eps.is_finite(), "positive and finite"),
-        ];
-        for (name, value, ok, must) in checks {
-            if !ok {
-                return Err(SvmError::InvalidParameter { name, value, must });
-            }
-        }
-        Ok(())
+        super::check_positive(&[("c_pos", self.c_pos), ("c_neg", self.c_neg), ("eps", self.eps)])
     }
 }
 

@@ -171,18 +171,19 @@ impl SvmParams {
     }
 
     fn validate(&self) -> Result<(), SvmError> {
-        let checks = [
-            ("c_pos", self.c_pos, self.c_pos > 0.0 && self.c_pos.is_finite(), "positive and finite"),
-            ("c_neg", self.c_neg, self.c_neg > 0.0 && self.c_neg.is_finite(), "positive and finite"),
-            ("eps", self.eps, self.eps > 0.0 && self.eps.is_finite(), "positive and finite"),
-            ("cache_mb", self.cache_mb, self.cache_mb >= 0.0 && self.cache_mb.is_finite(), "finite and >= 0"),
-        ];
-        for (name, value, ok, must) in checks {
-            if !ok {
-                return Err(SvmError::InvalidParameter { name, value, must });
-            }
+        check_positive(&[("c_pos", self.c_pos), ("c_neg", self.c_neg), ("eps", self.eps)])?;
+        if !(self.cache_mb >= 0.0 && self.cache_mb.is_finite()) {
+            return Err(SvmError::InvalidParameter { name: "cache_mb", value: self.cache_mb, must: "finite and >= 0" });
         }
         Ok(())
+    }
+}
+
+/// Refuses the first of `params` (name, value) that is not positive and finite.
+fn check_positive(params: &[(&'static str, f64)]) -> Result<(), SvmError> {
+    match params.iter().find(|(_, v)| !(*v > 0.0 && v.is_finite())) {
+        Some(&(name, value)) => Err(SvmError::InvalidParameter { name, value, must: "positive and finite" }),
+        None => Ok(()),
     }
 }
 
@@ -317,7 +318,7 @@ pub fn train_with_progress(
         kernel_evals: cache.kernel_evals,
         cache_hits: cache.hits,
         cache_misses: cache.misses,
-        cache_rows: cache.capacity_rows(),
+        cache_rows: cache.max_rows,
         objective: solution.objective,
         max_violation: solution.max_violation,
         converged: solution.converged,

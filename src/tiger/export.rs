@@ -1,8 +1,9 @@
 //! Exporting a corpus to TigerXML + STA XML that the importer reads back
 //! to the same corpus.
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+
+use quick_xml::escape::escape as esc;
 
 use super::convert::from_token;
 use super::import::{basename, PairIds, SentenceIds};
@@ -61,8 +62,15 @@ pub struct TigerExport {
     pub sta: String,
 }
 
-pub(super) fn esc(s: &str) -> Cow<'_, str> {
-    quick_xml::escape::escape(s)
+/// Opens the document element as the original wrote its tag (`<name/>`,
+/// which holds nothing, opened for the body), else as `<name>`; then a line break.
+fn open_document(out: &mut String, tag: &str, name: &str) {
+    match tag.strip_suffix("/>") {
+        Some(open) => out.push_str(&format!("{}>", open.trim_end())),
+        None if tag.is_empty() => out.push_str(&format!("<{name}>")),
+        None => out.push_str(tag),
+    }
+    out.push('\n');
 }
 
 /// Writes trees as a TigerXML corpus with id `corpus_id`. Each tree comes with
@@ -106,8 +114,8 @@ pub fn write_tiger<'a>(
             out.push_str(&format!(
                 " <t id=\"{}\" word=\"{}\" pos=\"{}\"/>\n",
                 esc(&ids.nodes[n.index()]),
-                esc(&from_token(word)),
-                esc(&from_token(tree.label(n)))
+                esc(from_token(word)),
+                esc(from_token(tree.label(n)))
             ));
         }
         out.push_str("</terminals>\n<nonterminals>\n");
@@ -115,7 +123,7 @@ pub fn write_tiger<'a>(
             out.push_str(&format!(
                 " <nt id=\"{}\" cat=\"{}\">\n",
                 esc(&ids.nodes[n.index()]),
-                esc(&from_token(tree.label(n)))
+                esc(from_token(tree.label(n)))
             ));
             for &c in tree.children(n) {
                 out.push_str(&format!("  <edge label=\"--\" idref=\"{}\"/>\n", esc(&ids.nodes[c.index()])));
@@ -236,13 +244,7 @@ pub fn write_sta_links(
             };
             source_first = s < t;
             let slice = |r: &std::ops::Range<usize>| text.get(r.clone()).unwrap_or_default();
-            let tag = slice(&sta.document_tag);
-            match tag.strip_suffix("/>") {
-                Some(open) => out.push_str(&format!("{}>", open.trim_end())),
-                None if tag.is_empty() => out.push_str("<treealign>"),
-                None => out.push_str(tag),
-            }
-            out.push('\n');
+            open_document(&mut out, slice(&sta.document_tag), "treealign");
             match &sta.head {
                 Some(head) => out.push_str(slice(head)),
                 None => declarations(&mut out, source_first, source, target),
@@ -420,14 +422,7 @@ pub fn write_tiger_verbatim<'a>(
 ) -> Result<String, ExportError> {
     let slice = |r: &std::ops::Range<usize>| text.get(r.clone()).unwrap_or_default();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let tag = slice(&corpus.corpus_tag);
-    match tag.strip_suffix("/>") {
-        // `<corpus/>` holds nothing: open it for the body.
-        Some(open) => out.push_str(&format!("{}>", open.trim_end())),
-        None if tag.is_empty() => out.push_str("<corpus>"),
-        None => out.push_str(tag),
-    }
-    out.push('\n');
+    open_document(&mut out, slice(&corpus.corpus_tag), "corpus");
     if let Some(head) = &corpus.head {
         out.push_str(slice(head));
         out.push('\n');

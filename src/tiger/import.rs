@@ -493,20 +493,14 @@ pub fn import_parsed(
     report.pairs = pairs.pairs.len();
     let mut corpus = Corpus::default();
     let mut ids = Vec::with_capacity(pairs.pairs.len());
+    let sentence_ids = |corpus: &TigerCorpus, k: usize, nodes: Vec<String>| SentenceIds {
+        sentence: corpus.sentences[k].id.clone(),
+        virtual_root: nodes.first().is_some_and(|r| corpus.sentence_of_node(r).is_none()),
+        nodes,
+    };
     for ((((a, b), (cs, ct)), gold), set_aside) in pairs.pairs.iter().zip(converted).zip(gold).zip(set_aside) {
-        ids.push(PairIds {
-            source: SentenceIds {
-                sentence: src.sentences[*a].id.clone(),
-                virtual_root: cs.node_ids.first().is_some_and(|r| src.sentence_of_node(r).is_none()),
-                nodes: cs.node_ids,
-            },
-            target: SentenceIds {
-                sentence: trg.sentences[*b].id.clone(),
-                virtual_root: ct.node_ids.first().is_some_and(|r| trg.sentence_of_node(r).is_none()),
-                nodes: ct.node_ids,
-            },
-            set_aside,
-        });
+        let (source, target) = (sentence_ids(src, *a, cs.node_ids), sentence_ids(trg, *b, ct.node_ids));
+        ids.push(PairIds { source, target, set_aside });
         corpus.pairs.push(TreePair { source: cs.tree, target: ct.tree, gold });
     }
     let files = [source_file.to_string(), target_file.to_string(), sta_file.to_string()];

@@ -221,6 +221,10 @@ impl DecisionIndex {
         for (&(kind, space), how) in spec.btks.iter().zip(&self.btks) {
             let theta = spec.thetas[c];
             let (ls, lt) = (x.source.root_label(), x.target.root_label());
+            let visit = |i: usize| {
+                model.support_vectors[i].coef
+                    * kernel.btk_normalized(kind, space, x, &sx[c], &self.instances[i], &self.self_parts[i][c])
+            };
             let sum = match how {
                 BtkDecision::Root { by_source, by_target, by_both } => match kind {
                     BtkKind::Ibtk => {
@@ -238,21 +242,12 @@ impl DecisionIndex {
                     };
                     let empty = Vec::new();
                     let (a, b) = (source.get(&ks).unwrap_or(&empty), target.get(&kt).unwrap_or(&empty));
-                    let visit = |i: usize| {
-                        model.support_vectors[i].coef
-                            * kernel.btk_normalized(kind, space, x, &sx[c], &self.instances[i], &self.self_parts[i][c])
-                    };
                     match kind {
                         BtkKind::Ibtk => merge_union(a, b).map(visit).sum(),
                         BtkKind::Dbtk => a.iter().copied().filter(|i| b.binary_search(i).is_ok()).map(visit).sum(),
                     }
                 }
-                BtkDecision::All => (0..self.instances.len())
-                    .map(|i| {
-                        model.support_vectors[i].coef
-                            * kernel.btk_normalized(kind, space, x, &sx[c], &self.instances[i], &self.self_parts[i][c])
-                    })
-                    .sum(),
+                BtkDecision::All => (0..self.instances.len()).map(visit).sum(),
             };
             parts.push(theta * sum);
             c += 1;

@@ -437,11 +437,6 @@ impl<'a> Reader<'a> {
         any
     }
 
-    #[inline]
-    fn is_label_char(c: char, inside: bool) -> bool {
-        !(c.is_whitespace() || c == '[' || c == ']' || (inside && c == '-'))
-    }
-
     /// Reads a label (at least one character) and adds its node as a child of
     /// the innermost open bracket (or as a new MS at the top level).
     fn label(&mut self) -> Result<(), StructureError> {
@@ -450,7 +445,8 @@ impl<'a> Reader<'a> {
         let mut label = String::new();
         let mut any = false;
         while let Some(c) = self.peek() {
-            if !Self::is_label_char(c, inside) {
+            // An escaped character (`\` then any) is the label's.
+            if c != '\\' && needs_escape(c, inside) {
                 break;
             }
             self.bump();
