@@ -226,7 +226,7 @@ pub fn prepare(
 ) -> Result<LexicalSetup, Cancelled> {
     match source {
         LexiconSource::Given { lexicon, links: given } => {
-            let options = LexiconOptions { lowercase: lexicon.s2t.lowercase(), ..LexiconOptions::default() };
+            let options = tables_options(&lexicon);
             let link_weight = given_weight(&given);
             let mut given = given.into_iter();
             let links = corpora
@@ -313,12 +313,15 @@ pub fn held_out_links(setup: &LexicalSetup, corpus: &Corpus) -> Vec<WordAlignmen
     align_with(&setup.lexicon, &bitext_of(corpus), &model_options(&setup.model))
 }
 
+/// The options given tables align with: the defaults, lowercased as the tables are.
+fn tables_options(lexicon: &Lexicon) -> LexiconOptions {
+    LexiconOptions { lowercase: lexicon.s2t.lowercase(), ..LexiconOptions::default() }
+}
+
 /// The options the lexicon of `model` aligns with.
 fn model_options(model: &LexicalModel) -> LexiconOptions {
     match model {
-        LexicalModel::Tables(lexicon) => {
-            LexiconOptions { lowercase: lexicon.s2t.lowercase(), ..LexiconOptions::default() }
-        }
+        LexicalModel::Tables(lexicon) => tables_options(lexicon),
         LexicalModel::InEngine { options, .. } => options.clone(),
     }
 }
@@ -347,7 +350,7 @@ impl InputLexicon {
     /// Moses tables given for the input instead of the model's lexicon;
     /// links by their Viterbi alignment, lowercased as the tables are.
     pub fn tables(lexicon: Lexicon) -> InputLexicon {
-        let options = LexiconOptions { lowercase: lexicon.s2t.lowercase(), ..LexiconOptions::default() };
+        let options = tables_options(&lexicon);
         InputLexicon { lexicon, links: InputLinks::Viterbi(options) }
     }
 
