@@ -428,6 +428,15 @@ impl StructureIndex {
     /// Δ between two shapes (module documentation), memoised; iterative, so
     /// deep trees cannot overflow the stack.
     pub fn delta(&self, a: u32, b: u32) -> f64 {
+        // The cheap cases without borrowing the memo (the kernel sums of
+        // `svm_light_tk` call this per shape pair, many of them pre-terminal).
+        let (sa, sb) = (&self.shapes[a as usize], &self.shapes[b as usize]);
+        if sa.production != sb.production {
+            return 0.0;
+        }
+        if sa.pre_terminal || sb.pre_terminal {
+            return self.lambda;
+        }
         self.delta_in(&mut self.delta_memo.borrow_mut(), a, b)
     }
 
