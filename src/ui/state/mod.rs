@@ -280,7 +280,7 @@ impl State {
     /// The node pair to explain, with what its explanation depends on (the
     /// results and the worker holding their alignment), in Inspect mode.
     fn explain_key(&self) -> Option<(PairIndex, NodeId, NodeId, usize, WorkerGen)> {
-        let results = self.results().cloned()?;
+        let results = self.results()?;
         // A first model's links are not explained: no worker keeps it.
         let shown = !results.preview && results.aligned(self.selection.pair);
         (self.selection.mode == Mode::Inspect && shown).then_some(())?;
